@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: MIT
+// The scalar reference behaviours, straight from SPEC.md.
+//
+// Where SPEC.md leaves a choice open, the choice is written next to the code
+// ("Choice:") and tested in tests/test_behaviors.c. Each function is a fixed
+// sequence of float operations; the SIMD passes repeat it lane by lane.
+#include "behaviors.h"
+
+#include "fmath.h"
+
+/// limit(desired - v, max_force): the steering step shared by the
+/// desired-velocity behaviours.
+static vec2 steer_toward(const thr_self* s, vec2 desired)
+{
+	return v2_limit(v2_sub(desired, s->v), s->max_force);
+}
+
+vec2 thr_seek(const thr_self* s, vec2 t)
+{
+	vec2 desired = v2_scale(v2_normalize(v2_sub(t, s->p)), s->max_speed);
+	return steer_toward(s, desired);
+}
+
+vec2 thr_flee(const thr_self* s, vec2 t, float R, throng_flee_mode mode)
+{
+	vec2 away = v2_sub(s->p, t);
+	float d = v2_length(away);
+	vec2 desired;
+	switch (mode) {
+	case THRONG_FLEE_PANIC:
+		// Zero force, not braking, outside the panic radius.
+		if (d >= R) {
+			return v2(0.0f, 0.0f);
+		}
+		desired = v2_scale(v2_normalize(away), s->max_speed);
+		break;
+	case THRONG_FLEE_SAFE:
+		// The "inverted arrive": full speed at the threat, 0 at R; beyond R
+		// the desired velocity is 0 and the agent brakes.
+		if (d >= R) {
+			desired = v2(0.0f, 0.0f);
+		} else {
+			desired = v2_scale(v2_normalize(away), s->max_speed * (1.0f - d / R));
+		}
+		break;
+	case THRONG_FLEE_ALWAYS:
+	default:
+		desired = v2_scale(v2_normalize(away), s->max_speed);
+		break;
+	}
+	return steer_toward(s, desired);
+}
+
+vec2 thr_arrive(const thr_self* s, vec2 t, float slow_radius)
+{
+	vec2 to = v2_sub(t, s->p);
+	float d = v2_length(to);
+	float ratio = d / slow_radius;
+	float speed = s->max_speed * (ratio < 1.0f ? ratio : 1.0f);
+	return steer_toward(s, v2_scale(v2_normalize(to), speed));
+}
+
+/// T = min(d / max_speed, T_max).
+static float prediction_time(const thr_self* s, float d, float t_max)
+{
+	float t = d / s->max_speed;
+	return t < t_max ? t : t_max;
+}
+
+vec2 thr_pursuit(const thr_self* s, vec2 tp, vec2 tv, float t_max)
+{
+	float d = v2_length(v2_sub(tp, s->p));
+	float t = prediction_time(s, d, t_max);
+	return thr_seek(s, v2_add(tp, v2_scale(tv, t)));
+}
+
+vec2 thr_evade(const thr_self* s, vec2 tp, vec2 tv, float R, float t_max)
+{
+	float d = v2_length(v2_sub(tp, s->p));
+	vec2 desired = v2(0.0f, 0.0f);
+	if (d < R) {
+		float t = prediction_time(s, d, t_max);
+		vec2 q = v2_add(tp, v2_scale(tv, t));
+		desired = v2_scale(v2_normalize(v2_sub(s->p, q)), s->max_speed * (1.0f - d / R));
+	}
+	return steer_toward(s, desired);
+}
+
+vec2 thr_wander(const thr_self* s, float* angle, float draw, const throng_behavior_params* prm, float dt)
+{
+	// Choice: the angle is wrapped to [-pi, pi] after each step so that the
+	// polynomial sin/cos stay in their accurate range on long runs.
+	float a = thr_wrap_angle(*angle + draw * prm->jitter * dt);
+	*angle = a;
+	vec2 c;
+	float theta;
+	if (prm->frame == THRONG_WANDER_WORLD) {
+		// World frame: at rest there is no "ahead", so the circle is
+		// centred on the agent (seed 002).
+		if (v2_length(s->v) < THR_EPS) {
+			c = s->p;
+		} else {
+			c = v2_add(s->p, v2_scale(s->h, prm->circle_distance));
+		}
+		theta = a;
+	} else {
+		// Local frame: the stored heading stands in for the velocity's
+		// direction, also at rest.
+		c = v2_add(s->p, v2_scale(s->h, prm->circle_distance));
+		theta = thr_atan2f(s->h.y, s->h.x) + a;
+	}
+	float sn, cs;
+	thr_sincosf(theta, &sn, &cs);
+	vec2 target = v2_add(c, v2_scale(v2(cs, sn), prm->circle_radius));
+	return thr_seek(s, target);
+}
+
+vec2 thr_wander_noise(const thr_self* s, float* angle, float noise, const throng_behavior_params* prm,
+                      float dt)
+{
+	float a = thr_wrap_angle(*angle + noise * prm->noise_amplitude * dt);
+	*angle = a;
+	float sn, cs;
+	thr_sincosf(a, &sn, &cs);
+	return steer_toward(s, v2_scale(v2(cs, sn), s->max_speed));
+}
+
+vec2 thr_obstacle_avoid(const thr_self* s, const thr_obstacle* obs, uint32_t n, const uint32_t* idx,
+                        uint32_t n_idx, float look_ahead)
+{
+	(void)n;
+	if (v2_length(s->v) < THR_EPS) {
+		return v2(0.0f, 0.0f);
+	}
+	vec2 h = v2_normalize(s->v);
+	uint32_t best = UINT32_MAX;
+	float best_along = 0.0f;
+	for (uint32_t k = 0; k < n_idx; ++k) {
+		uint32_t o = idx[k];
+		vec2 to = v2_sub(obs[o].c, s->p);
+		float along = v2_dot(to, h);
+		if (along < 0.0f || along > look_ahead) {
+			continue;
+		}
+		float lateral = v2_length(v2_sub(obs[o].c, v2_add(s->p, v2_scale(h, along))));
+		if (!(lateral < obs[o].r + s->radius)) {
+			continue;
+		}
+		// Ties in `along` go to the lower obstacle index, whatever order
+		// the candidates came in (the grid may list one twice).
+		if (best == UINT32_MAX || along < best_along || (along == best_along && o < best)) {
+			best = o;
+			best_along = along;
+		}
+	}
+	if (best == UINT32_MAX) {
+		return v2(0.0f, 0.0f);
+	}
+	vec2 side = v2_perp(h);
+	float dside = v2_dot(side, v2_sub(obs[best].c, s->p));
+	float sign = dside > 0.0f ? -1.0f : 1.0f; // exactly 0 (dead ahead): +1
+	float urgency = 1.0f - best_along / look_ahead;
+	return v2_scale(side, sign * s->max_speed * urgency);
+}
+
+/// Distance along a unit feeler from p to wall w, or -1 when it misses
+/// within `len`. Parallel walls (|cross| < eps) are missed.
+static float feeler_hit(vec2 p, vec2 dir, float len, const thr_wall* w)
+{
+	vec2 e = v2_sub(w->b, w->a);
+	float denom = dir.x * e.y - dir.y * e.x;
+	if (fabsf(denom) < THR_EPS) {
+		return -1.0f;
+	}
+	vec2 ap = v2_sub(w->a, p);
+	float t = (ap.x * e.y - ap.y * e.x) / denom;   // along the feeler (m)
+	float u = (ap.x * dir.y - ap.y * dir.x) / denom; // along the wall, 0..1
+	if (t < 0.0f || t > len || u < 0.0f || u > 1.0f) {
+		return -1.0f;
+	}
+	return t;
+}
+
+vec2 thr_wall_avoid(const thr_self* s, const thr_wall* walls, const uint32_t* idx, uint32_t n_idx,
+                    float look_ahead, float feeler_angle)
+{
+	// Choice (after Buckland's three whiskers): one feeler straight ahead of
+	// length look_ahead and two at +-feeler_angle of half that length. For
+	// each feeler the nearest wall it crosses pushes along that wall's
+	// normal facing the agent with max_speed * (1 - hit/len), the same
+	// urgency as obstacle avoidance; the feelers' pushes add up.
+	if (v2_length(s->v) < THR_EPS) {
+		return v2(0.0f, 0.0f);
+	}
+	vec2 h = v2_normalize(s->v);
+	float sn, cs;
+	thr_sincosf(feeler_angle, &sn, &cs);
+	vec2 dirs[3] = {h, thr_rotate(h, cs, sn), thr_rotate(h, cs, -sn)};
+	float lens[3] = {look_ahead, look_ahead * 0.5f, look_ahead * 0.5f};
+	vec2 force = v2(0.0f, 0.0f);
+	for (int f = 0; f < 3; ++f) {
+		uint32_t best = UINT32_MAX;
+		float best_t = 0.0f;
+		for (uint32_t k = 0; k < n_idx; ++k) {
+			uint32_t w = idx[k];
+			float t = feeler_hit(s->p, dirs[f], lens[f], &walls[w]);
+			if (t < 0.0f) {
+				continue;
+			}
+			if (best == UINT32_MAX || t < best_t || (t == best_t && w < best)) {
+				best = w;
+				best_t = t;
+			}
+		}
+		if (best == UINT32_MAX) {
+			continue;
+		}
+		vec2 n = v2_perp(v2_normalize(v2_sub(walls[best].b, walls[best].a)));
+		if (v2_dot(n, v2_sub(s->p, walls[best].a)) < 0.0f) {
+			n = v2_scale(n, -1.0f);
+		}
+		float urgency = 1.0f - best_t / lens[f];
+		force = v2_add(force, v2_scale(n, s->max_speed * urgency));
+	}
+	return force;
+}
+
+/// Whether neighbour j counts for a neighbour behaviour of agent s:
+/// another agent, of the same group when asked, strictly within r.
+static int counts(const thr_self* s, const thr_neighbor* j, const throng_behavior_params* prm, float* d2_out)
+{
+	if (j->id == s->id) {
+		return 0;
+	}
+	if (prm->same_group_only && j->group != s->group) {
+		return 0;
+	}
+	vec2 d = v2_sub(j->p, s->p);
+	float d2 = v2_dot(d, d);
+	*d2_out = d2;
+	return d2 < prm->neighbor_radius * prm->neighbor_radius;
+}
+
+vec2 thr_unaligned_avoid(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm)
+{
+	vec2 push = v2(0.0f, 0.0f);
+	for (uint32_t k = 0; k < n; ++k) {
+		float d2;
+		if (!counts(s, &nb[k], prm, &d2)) {
+			continue;
+		}
+		vec2 rp = v2_sub(nb[k].p, s->p);
+		vec2 rv = v2_sub(nb[k].v, s->v);
+		float rv2 = v2_dot(rv, rv);
+		if (rv2 < THR_EPS) {
+			continue;
+		}
+		float t = -v2_dot(rp, rv) / rv2;
+		if (t < 0.0f || t > prm->max_prediction) {
+			continue;
+		}
+		vec2 f = v2_add(rp, v2_scale(rv, t));
+		float m = v2_length(f);
+		if (m > prm->avoid_radius) {
+			continue;
+		}
+		float u = 1.0f - m / prm->avoid_radius;
+		// A dead head-on course (m ~ 0) has no "away" direction: step
+		// aside along perp(normalize(rv)), which is opposite for the two
+		// agents of a symmetric pair, so they part.
+		vec2 dir = m < THR_EPS ? v2_perp(v2_normalize(rv)) : v2_normalize(f);
+		push = v2_sub(push, v2_scale(dir, s->max_speed * u));
+	}
+	return v2_limit(push, s->max_force);
+}
+
+vec2 thr_separation(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm)
+{
+	// Choice: a push (like unaligned avoidance, no "- v"), linear in the
+	// overlap of the neighbour radius so it has no 1/d singularity:
+	// sum of (p - p_j)/d * max_speed * (1 - d/r), limited to max_force.
+	// Coincident agents (d < eps) part along x: the lower id goes -x.
+	vec2 push = v2(0.0f, 0.0f);
+	float r = prm->neighbor_radius;
+	for (uint32_t k = 0; k < n; ++k) {
+		float d2;
+		if (!counts(s, &nb[k], prm, &d2)) {
+			continue;
+		}
+		float d = sqrtf(d2);
+		vec2 dir;
+		if (d < THR_EPS) {
+			dir = v2(s->id < nb[k].id ? -1.0f : 1.0f, 0.0f);
+		} else {
+			vec2 away = v2_sub(s->p, nb[k].p);
+			dir = v2(away.x / d, away.y / d);
+		}
+		push = v2_add(push, v2_scale(dir, s->max_speed * (1.0f - d / r)));
+	}
+	return v2_limit(push, s->max_force);
+}
+
+vec2 thr_alignment(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm)
+{
+	// Choice: Reynolds' velocity matching: steer towards the neighbours'
+	// mean velocity (not a full-speed heading).
+	vec2 sum = v2(0.0f, 0.0f);
+	uint32_t count = 0;
+	for (uint32_t k = 0; k < n; ++k) {
+		float d2;
+		if (counts(s, &nb[k], prm, &d2)) {
+			sum = v2_add(sum, nb[k].v);
+			++count;
+		}
+	}
+	if (count == 0) {
+		return v2(0.0f, 0.0f);
+	}
+	float c = (float)count;
+	return steer_toward(s, v2(sum.x / c, sum.y / c));
+}
+
+vec2 thr_cohesion(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm)
+{
+	// Choice: the classic boid, seek the neighbours' centre.
+	vec2 sum = v2(0.0f, 0.0f);
+	uint32_t count = 0;
+	for (uint32_t k = 0; k < n; ++k) {
+		float d2;
+		if (counts(s, &nb[k], prm, &d2)) {
+			sum = v2_add(sum, nb[k].p);
+			++count;
+		}
+	}
+	if (count == 0) {
+		return v2(0.0f, 0.0f);
+	}
+	float c = (float)count;
+	return thr_seek(s, v2(sum.x / c, sum.y / c));
+}
+
+/// The desired velocity component along one axis: +max_speed near the low
+/// edge, -max_speed near the high edge (the nearer edge when the margins
+/// overlap), or the current component when farther than margin from both.
+static float contain_axis(float x, float lo, float hi, float margin, float ms, float cur, int* active)
+{
+	float dl = x - lo;
+	float dh = hi - x;
+	if (dl < margin || dh < margin) {
+		*active = 1;
+		return dl < dh ? ms : -ms;
+	}
+	return cur;
+}
+
+vec2 thr_bounds(const thr_self* s, vec2 lo, vec2 hi, float margin)
+{
+	// Choice (Reynolds' "containment", as in Shiffman's boundaries): inside
+	// the margin the desired velocity keeps its component along the edge
+	// and turns its component across it inwards at full speed, renormalised
+	// to max_speed. Steering starts `margin` before the hard clamp, so an
+	// agent turns back smoothly instead of sliding along the edge.
+	int active = 0;
+	vec2 desired = v2(contain_axis(s->p.x, lo.x, hi.x, margin, s->max_speed, s->v.x, &active),
+	                  contain_axis(s->p.y, lo.y, hi.y, margin, s->max_speed, s->v.y, &active));
+	if (!active) {
+		return v2(0.0f, 0.0f);
+	}
+	return steer_toward(s, v2_scale(v2_normalize(desired), s->max_speed));
+}

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+// The scalar reference behaviours: one agent at a time, straight from SPEC.md.
+//
+// Each function is pure: it reads the agent (`thr_self`) and what it reacts to
+// and returns a force; none writes a position or velocity. Wander takes its
+// persistent angle by pointer and the step's draw as an argument, so the
+// caller owns the random stream. These functions are the yardstick the SIMD
+// passes are tested against; keep them plain.
+#ifndef THRONG_CORE_BEHAVIORS_H
+#define THRONG_CORE_BEHAVIORS_H
+
+#include <stdint.h>
+
+#include "throng/behavior.h"
+#include "vec.h"
+
+/// The agent a behaviour steers.
+typedef struct thr_self {
+	vec2 p, v, h;  ///< position, velocity, stored unit heading
+	float max_speed, max_force, radius;
+	uint32_t id, group;
+} thr_self;
+
+/// A neighbour as the neighbour behaviours see it.
+typedef struct thr_neighbor {
+	vec2 p, v;
+	uint32_t id, group;
+} thr_neighbor;
+
+typedef struct thr_obstacle {
+	vec2 c;
+	float r;
+} thr_obstacle;
+
+typedef struct thr_wall {
+	vec2 a, b;
+} thr_wall;
+
+/// desired = normalize(t - p)*max_speed; limit(desired - v, max_force).
+vec2 thr_seek(const thr_self* s, vec2 t);
+/// Flee in the three modes of SPEC.md; R is the flee radius.
+vec2 thr_flee(const thr_self* s, vec2 t, float R, throng_flee_mode mode);
+/// Arrive with slow radius > 0.
+vec2 thr_arrive(const thr_self* s, vec2 t, float slow_radius);
+/// Seek the target's position predicted T = min(d/max_speed, T_max) ahead.
+vec2 thr_pursuit(const thr_self* s, vec2 tp, vec2 tv, float t_max);
+/// Evade a threat at tp moving at tv, inside radius R.
+vec2 thr_evade(const thr_self* s, vec2 tp, vec2 tv, float R, float t_max);
+/// Circle wander. *angle is advanced by draw*jitter*dt (draw in [-1, 1])
+/// and wrapped to [-pi, pi]; returns the seek towards the circle target.
+vec2 thr_wander(const thr_self* s, float* angle, float draw, const throng_behavior_params* prm, float dt);
+/// Noise wander. *angle is advanced by noise*amplitude*dt (noise in [-1, 1])
+/// and wrapped; desired = (cos, sin)(angle)*max_speed.
+vec2 thr_wander_noise(const thr_self* s, float* angle, float noise, const throng_behavior_params* prm,
+                      float dt);
+/// Forward feeler against circles; ties in `along` go to the lower index.
+vec2 thr_obstacle_avoid(const thr_self* s, const thr_obstacle* obs, uint32_t n, const uint32_t* idx,
+                        uint32_t n_idx, float look_ahead);
+/// Three feelers (ahead at look_ahead, and at +-feeler_angle at half of it)
+/// against wall segments; see behaviors.c for the force.
+vec2 thr_wall_avoid(const thr_self* s, const thr_wall* walls, const uint32_t* idx, uint32_t n_idx,
+                    float look_ahead, float feeler_angle);
+/// Unaligned collision avoidance over a neighbour list (self excluded by id).
+vec2 thr_unaligned_avoid(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm);
+/// Separation: sum of (p - p_j)/d * max_speed * (1 - d/r) over 0 <= d < r.
+vec2 thr_separation(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm);
+/// Alignment: limit(mean velocity of neighbours - v, max_force).
+vec2 thr_alignment(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm);
+/// Cohesion: seek(mean position of neighbours).
+vec2 thr_cohesion(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm);
+/// Contain: steer back inside [lo, hi] (already shrunk by the radius) when
+/// within margin of an edge.
+vec2 thr_bounds(const thr_self* s, vec2 lo, vec2 hi, float margin);
+
+/// The rotation of unit vector h by the angle whose cos and sin are given.
+static inline vec2 thr_rotate(vec2 h, float c, float sn) { return v2(h.x * c - h.y * sn, h.x * sn + h.y * c); }
+
+/// Controller blending (SPEC.md): forces[k] is slot k's raw force, zero for
+/// disabled slots. Returns the blended force.
+vec2 thr_blend(const throng_controller* ctl, const vec2* forces, float max_force);
+
+#endif

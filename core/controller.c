@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+// Controllers: slot defaults, names, and the three blending modes of SPEC.md.
+#include <string.h>
+
+#include "behaviors.h"
+#include "fmath.h"
+
+static const char* const behavior_names[THRONG_BEHAVIOR_COUNT] = {
+	[THRONG_SEEK] = "seek",
+	[THRONG_FLEE] = "flee",
+	[THRONG_ARRIVE] = "arrive",
+	[THRONG_PURSUIT] = "pursuit",
+	[THRONG_EVADE] = "evade",
+	[THRONG_WANDER] = "wander",
+	[THRONG_WANDER_NOISE] = "wander_noise",
+	[THRONG_OBSTACLE_AVOID] = "obstacle_avoidance",
+	[THRONG_WALL_AVOID] = "wall_avoidance",
+	[THRONG_UNALIGNED_AVOID] = "unaligned_avoidance",
+	[THRONG_SEPARATION] = "separation",
+	[THRONG_ALIGNMENT] = "alignment",
+	[THRONG_COHESION] = "cohesion",
+	[THRONG_BOUNDS] = "bounds",
+};
+
+throng_behavior_params throng_behavior_default_params(void)
+{
+	// Defaults for a pedestrian (max speed ~1.3 m/s); the wander and feeler
+	// values are the seeds' (circleDist 2, circleRadius 1, jitter 2.5,
+	// lookAhead 3, T_max 1).
+	throng_behavior_params p;
+	memset(&p, 0, sizeof p);
+	p.target = THRONG_TARGET_POINT;
+	p.flee_mode = THRONG_FLEE_ALWAYS;
+	p.flee_radius = 5.0f;
+	p.slow_radius = 3.0f;
+	p.evade_radius = 8.0f;
+	p.max_prediction = 1.0f;
+	p.circle_distance = 2.0f;
+	p.circle_radius = 1.0f;
+	p.jitter = 2.5f;
+	p.frame = THRONG_WANDER_LOCAL;
+	p.noise_frequency = 0.5f;
+	p.noise_amplitude = 2.0f;
+	p.look_ahead = 3.0f;
+	p.feeler_angle = 0.25f * THR_PI;
+	p.avoid_radius = 1.0f;
+	p.neighbor_radius = 3.0f;
+	p.same_group_only = false;
+	p.margin = 2.0f;
+	return p;
+}
+
+throng_slot throng_slot_make(throng_behavior_kind kind)
+{
+	throng_slot s;
+	memset(&s, 0, sizeof s);
+	s.kind = kind;
+	s.weight = 1.0f;
+	s.enabled = true;
+	s.priority = false;
+	s.params = throng_behavior_default_params();
+	return s;
+}
+
+throng_controller throng_controller_make(throng_blend_mode mode)
+{
+	throng_controller c;
+	memset(&c, 0, sizeof c);
+	c.mode = mode;
+	return c;
+}
+
+int throng_controller_add(throng_controller* controller, throng_slot slot)
+{
+	if (controller == NULL || controller->slot_count >= THRONG_MAX_SLOTS) {
+		return -1;
+	}
+	controller->slots[controller->slot_count] = slot;
+	return (int)controller->slot_count++;
+}
+
+const char* throng_behavior_name(throng_behavior_kind kind)
+{
+	if ((unsigned)kind >= THRONG_BEHAVIOR_COUNT) {
+		return NULL;
+	}
+	return behavior_names[kind];
+}
+
+bool throng_behavior_from_name(const char* name, throng_behavior_kind* kind)
+{
+	if (name == NULL) {
+		return false;
+	}
+	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
+		if (strcmp(name, behavior_names[k]) == 0) {
+			if (kind != NULL) {
+				*kind = (throng_behavior_kind)k;
+			}
+			return true;
+		}
+	}
+	return false;
+}
+
+const char* throng_blend_mode_name(throng_blend_mode mode)
+{
+	switch (mode) {
+	case THRONG_BLEND_WEIGHTED: return "weighted";
+	case THRONG_BLEND_PRIORITY: return "priority";
+	case THRONG_BLEND_HYBRID: return "hybrid";
+	}
+	return NULL;
+}
+
+/// Priority blending over the enabled slots for which `pick(slot)` holds:
+/// each weighted force is cut to the remaining budget, added, and spends
+/// its length; the loop stops when nothing is left. Returns the budget left.
+static float spend_budget(const throng_controller* ctl, const vec2* forces, float budget, int priority_only,
+                          vec2* total)
+{
+	for (uint32_t k = 0; k < ctl->slot_count && budget > 0.0f; ++k) {
+		const throng_slot* s = &ctl->slots[k];
+		if (!s->enabled || (priority_only && !s->priority)) {
+			continue;
+		}
+		vec2 f = v2_scale(forces[k], s->weight);
+		float len = v2_length(f);
+		// Choice: the budget drops by min(|f|, budget), which is |f| after
+		// the cut up to rounding, and exactly 0 when the slot was cut.
+		if (len > budget) {
+			float sc = budget / len;
+			f = v2(f.x * sc, f.y * sc);
+			len = budget;
+		}
+		*total = v2_add(*total, f);
+		budget = budget - len;
+	}
+	return budget;
+}
+
+vec2 thr_blend(const throng_controller* ctl, const vec2* forces, float max_force)
+{
+	vec2 total = v2(0.0f, 0.0f);
+	switch (ctl->mode) {
+	case THRONG_BLEND_PRIORITY:
+		spend_budget(ctl, forces, max_force, 0, &total);
+		return total;
+	case THRONG_BLEND_HYBRID: {
+		float left = spend_budget(ctl, forces, max_force, 1, &total);
+		if (left <= 0.0f) {
+			return total;
+		}
+		vec2 rest = v2(0.0f, 0.0f);
+		for (uint32_t k = 0; k < ctl->slot_count; ++k) {
+			const throng_slot* s = &ctl->slots[k];
+			if (s->enabled && !s->priority) {
+				rest = v2_add(rest, v2_scale(forces[k], s->weight));
+			}
+		}
+		return v2_add(total, v2_limit(rest, left));
+	}
+	case THRONG_BLEND_WEIGHTED:
+	default:
+		for (uint32_t k = 0; k < ctl->slot_count; ++k) {
+			const throng_slot* s = &ctl->slots[k];
+			if (s->enabled) {
+				total = v2_add(total, v2_scale(forces[k], s->weight));
+			}
+		}
+		return v2_limit(total, max_force);
+	}
+}

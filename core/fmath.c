@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+// Polynomial sin, cos, atan2 and value noise; see fmath.h for why.
+//
+// Every function below is a fixed sequence of float adds, multiplies,
+// divisions and compares. The SIMD engine repeats the same sequence in
+// lanes, replacing each branch by a select between values computed the same
+// way, so the two agree to the bit.
+#include "fmath.h"
+
+#include <stdint.h>
+
+#include "rng.h"
+
+float thr_roundf(float x)
+{
+	// Add and subtract 1.5*2^23 with the sign of x folded in by the magic's
+	// own range: valid for |x| < 2^22.
+	return (x + THR_POLY_ROUND_MAGIC) - THR_POLY_ROUND_MAGIC;
+}
+
+void thr_sincosf(float x, float* s_out, float* c_out)
+{
+	float k = thr_roundf(x * THR_POLY_TWO_OVER_PI);
+	// r = x - k*pi/2 in three exact-ish pieces (Cody-Waite).
+	float r = x - k * THR_POLY_PIO2_HI;
+	r = r - k * THR_POLY_PIO2_MID;
+	r = r - k * THR_POLY_PIO2_LO;
+	float z = r * r;
+	float sp = ((THR_POLY_S3 * z + THR_POLY_S2) * z + THR_POLY_S1) * z * r + r;
+	float cp = ((THR_POLY_C3 * z + THR_POLY_C2) * z + THR_POLY_C1) * z * z - 0.5f * z + 1.0f;
+	// Quadrant from k (an exact integer in float): q = k mod 4.
+	int32_t q = (int32_t)k & 3;
+	float s = (q & 1) ? cp : sp;
+	float c = (q & 1) ? sp : cp;
+	if (q == 1 || q == 2) {
+		c = -c;
+	}
+	if (q & 2) {
+		s = -s;
+	}
+	*s_out = s;
+	*c_out = c;
+}
+
+float thr_sinf(float x)
+{
+	float s, c;
+	thr_sincosf(x, &s, &c);
+	return s;
+}
+
+float thr_cosf(float x)
+{
+	float s, c;
+	thr_sincosf(x, &s, &c);
+	return c;
+}
+
+float thr_atan2f(float y, float x)
+{
+	float ax = fabsf(x);
+	float ay = fabsf(y);
+	float mx = ax > ay ? ax : ay;
+	float mn = ax > ay ? ay : ax;
+	if (mx == 0.0f) {
+		return 0.0f;
+	}
+	float t = mn / mx; // in [0, 1]
+	// Reduce t > tan(pi/8) with atan(t) = pi/4 + atan((t-1)/(t+1)).
+	int big = t > THR_POLY_TAN_PI_8;
+	float u = big ? (t - 1.0f) / (t + 1.0f) : t;
+	float base = big ? THR_POLY_QUARTER_PI : 0.0f;
+	float z = u * u;
+	float a = (((THR_POLY_A1 * z + THR_POLY_A2) * z + THR_POLY_A3) * z + THR_POLY_A4) * z * u + u;
+	a = a + base;
+	if (ay > ax) {
+		a = THR_HALF_PI - a;
+	}
+	if (x < 0.0f) {
+		a = THR_PI - a;
+	}
+	if (y < 0.0f) {
+		a = -a;
+	}
+	return a;
+}
+
+float thr_wrap_angle(float x)
+{
+	float k = thr_roundf(x * (1.0f / THR_TWO_PI));
+	return x - k * THR_TWO_PI;
+}
+
+float thr_noise1(uint32_t key, float x)
+{
+	// floor for the range the callers use (|x| < 2^22): round, then step
+	// down when rounding went up.
+	float i = thr_roundf(x);
+	if (i > x) {
+		i = i - 1.0f;
+	}
+	float f = x - i;
+	int32_t ii = (int32_t)i;
+	float a = thr_bits_to_pm1(thr_rng_bits(key, (uint32_t)ii, 0u, THR_STREAM_NOISE));
+	float b = thr_bits_to_pm1(thr_rng_bits(key, (uint32_t)(ii + 1), 0u, THR_STREAM_NOISE));
+	float s = f * f * (3.0f - 2.0f * f);
+	return a + (b - a) * s;
+}

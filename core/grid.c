@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+#include "grid.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int reserve(uint32_t** p, uint32_t* cap, uint32_t need)
+{
+	if (need <= *cap) {
+		return 0;
+	}
+	uint32_t n = *cap ? *cap : 64;
+	while (n < need) {
+		n = n > UINT32_MAX / 2 ? need : n * 2;
+	}
+	uint32_t* q = realloc(*p, (size_t)n * sizeof **p);
+	if (q == NULL) {
+		return -1;
+	}
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+void thr_grid_layout(thr_grid* g, float min_x, float min_y, float max_x, float max_y, float cell,
+                     uint32_t max_cells)
+{
+	float w = max_x - min_x;
+	float h = max_y - min_y;
+	if (max_cells < 1) {
+		max_cells = 1;
+	}
+	for (;;) {
+		double nx = ceil((double)w / cell);
+		double ny = ceil((double)h / cell);
+		if (nx < 1) nx = 1;
+		if (ny < 1) ny = 1;
+		if (nx * ny <= (double)max_cells) {
+			g->nx = (int32_t)nx;
+			g->ny = (int32_t)ny;
+			break;
+		}
+		cell *= 1.25f;
+	}
+	g->min_x = min_x;
+	g->min_y = min_y;
+	g->cell = cell;
+	g->inv_cell = 1.0f / cell;
+}
+
+int thr_grid_build_points(thr_grid* g, const float* x, const float* y, uint32_t n)
+{
+	uint32_t cells = (uint32_t)g->nx * (uint32_t)g->ny;
+	if (reserve(&g->cell_start, &g->cap_cells, cells + 1) || reserve(&g->items, &g->cap_items, n) ||
+	    reserve(&g->cell_of, &g->cap_cell_of, n)) {
+		g->n_items = 0;
+		return -1;
+	}
+	memset(g->cell_start, 0, (size_t)(cells + 1) * sizeof *g->cell_start);
+	for (uint32_t i = 0; i < n; ++i) {
+		int32_t cx = thr_grid_coord(x[i], g->min_x, g->inv_cell, g->nx);
+		int32_t cy = thr_grid_coord(y[i], g->min_y, g->inv_cell, g->ny);
+		uint32_t c = (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx;
+		g->cell_of[i] = c;
+		g->cell_start[c + 1]++;
+	}
+	for (uint32_t c = 0; c < cells; ++c) {
+		g->cell_start[c + 1] += g->cell_start[c];
+	}
+	// Scatter in index order using a running cursor per cell; the cursor
+	// borrows cell_start[c] and is restored afterwards.
+	for (uint32_t i = 0; i < n; ++i) {
+		g->items[g->cell_start[g->cell_of[i]]++] = i;
+	}
+	for (uint32_t c = cells; c > 0; --c) {
+		g->cell_start[c] = g->cell_start[c - 1];
+	}
+	g->cell_start[0] = 0;
+	g->n_items = n;
+	return 0;
+}
+
+int thr_grid_build_boxes(thr_grid* g, const float* x0, const float* y0, const float* x1, const float* y1,
+                         uint32_t n)
+{
+	uint32_t cells = (uint32_t)g->nx * (uint32_t)g->ny;
+	if (reserve(&g->cell_start, &g->cap_cells, cells + 1)) {
+		g->n_items = 0;
+		return -1;
+	}
+	memset(g->cell_start, 0, (size_t)(cells + 1) * sizeof *g->cell_start);
+	uint64_t total = 0;
+	for (int pass = 0; pass < 2; ++pass) {
+		for (uint32_t i = 0; i < n; ++i) {
+			int32_t ax = thr_grid_coord(x0[i], g->min_x, g->inv_cell, g->nx);
+			int32_t bx = thr_grid_coord(x1[i], g->min_x, g->inv_cell, g->nx);
+			int32_t ay = thr_grid_coord(y0[i], g->min_y, g->inv_cell, g->ny);
+			int32_t by = thr_grid_coord(y1[i], g->min_y, g->inv_cell, g->ny);
+			for (int32_t cy = ay; cy <= by; ++cy) {
+				for (int32_t cx = ax; cx <= bx; ++cx) {
+					uint32_t c = (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx;
+					if (pass == 0) {
+						g->cell_start[c + 1]++;
+						total++;
+					} else {
+						g->items[g->cell_start[c]++] = i;
+					}
+				}
+			}
+		}
+		if (pass == 0) {
+			if (total > UINT32_MAX || reserve(&g->items, &g->cap_items, (uint32_t)total)) {
+				g->n_items = 0;
+				return -1;
+			}
+			for (uint32_t c = 0; c < cells; ++c) {
+				g->cell_start[c + 1] += g->cell_start[c];
+			}
+		}
+	}
+	for (uint32_t c = cells; c > 0; --c) {
+		g->cell_start[c] = g->cell_start[c - 1];
+	}
+	g->cell_start[0] = 0;
+	g->n_items = (uint32_t)total;
+	return 0;
+}
+
+int64_t thr_grid_query(const thr_grid* g, float x, float y, float r, uint32_t** out, uint32_t* cap)
+{
+	if (g->n_items == 0) {
+		return 0;
+	}
+	int32_t cx0, cx1, cy0, cy1;
+	thr_grid_range(g, x, y, r, &cx0, &cx1, &cy0, &cy1);
+	uint32_t count = 0;
+	for (int32_t cy = cy0; cy <= cy1; ++cy) {
+		uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
+		uint32_t b = g->cell_start[row + (uint32_t)cx0];
+		uint32_t e = g->cell_start[row + (uint32_t)cx1 + 1];
+		// Cells of one row are contiguous in `items`.
+		if (reserve(out, cap, count + (e - b))) {
+			return -1;
+		}
+		memcpy(*out + count, g->items + b, (size_t)(e - b) * sizeof **out);
+		count += e - b;
+	}
+	return count;
+}
+
+void thr_grid_free(thr_grid* g)
+{
+	free(g->cell_start);
+	free(g->items);
+	free(g->cell_of);
+	memset(g, 0, sizeof *g);
+}

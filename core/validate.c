@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: MIT
+// Validation of everything that enters a world: defs, controllers, agents,
+// shapes. Each check names the offending field and the value it got, and
+// runs before anything is written, so a failed call leaves the world as it
+// was.
+#include "validate.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "error.h"
+#include "fmath.h"
+
+/// Upper bound of lengths (m), speeds and rates: far beyond any scene, far
+/// below float overflow when squared.
+#define THR_MAX_MAGNITUDE 1.0e6f
+
+static throng_status bad(const char* ctx, const char* field, const char* what, double got)
+{
+	return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s%s: %s (got %g)", ctx, field, what, got);
+}
+
+/// finite, > 0 and <= THR_MAX_MAGNITUDE
+static throng_status positive(const char* ctx, const char* field, float v)
+{
+	if (!isfinite(v) || !(v > 0.0f) || v > THR_MAX_MAGNITUDE) {
+		return bad(ctx, field, "must be finite, > 0 and <= 1e6", v);
+	}
+	return THRONG_OK;
+}
+
+/// finite, >= 0 and <= THR_MAX_MAGNITUDE
+static throng_status non_negative(const char* ctx, const char* field, float v)
+{
+	if (!isfinite(v) || !(v >= 0.0f) || v > THR_MAX_MAGNITUDE) {
+		return bad(ctx, field, "must be finite, >= 0 and <= 1e6", v);
+	}
+	return THRONG_OK;
+}
+
+static throng_status coordinate(const char* ctx, const char* field, float v)
+{
+	if (!isfinite(v) || fabsf(v) > THRONG_MAX_COORD) {
+		return bad(ctx, field, "must be finite with magnitude <= 1e6", v);
+	}
+	return THRONG_OK;
+}
+
+#define TRY(expr)                                                                                          \
+	do {                                                                                               \
+		throng_status st_ = (expr);                                                                \
+		if (st_ != THRONG_OK) {                                                                    \
+			return st_;                                                                        \
+		}                                                                                          \
+	} while (0)
+
+throng_status thr_validate_def(const throng_world_def* def)
+{
+	const char* c = "world def.";
+	if (def == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "world def: is NULL");
+	}
+	if (def->internal_cookie != THR_DEF_COOKIE) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		                "world def: not initialised with throng_world_default_def()");
+	}
+	TRY(coordinate(c, "bounds_min.x", def->bounds_min.x));
+	TRY(coordinate(c, "bounds_min.y", def->bounds_min.y));
+	TRY(coordinate(c, "bounds_max.x", def->bounds_max.x));
+	TRY(coordinate(c, "bounds_max.y", def->bounds_max.y));
+	if (!(def->bounds_max.x > def->bounds_min.x)) {
+		return bad(c, "bounds_max.x", "must be greater than bounds_min.x", def->bounds_max.x);
+	}
+	if (!(def->bounds_max.y > def->bounds_min.y)) {
+		return bad(c, "bounds_max.y", "must be greater than bounds_min.y", def->bounds_max.y);
+	}
+	if ((unsigned)def->bounds_mode > THRONG_BOUNDS_OPEN) {
+		return bad(c, "bounds_mode", "must be contain, wrap, bounce or open", def->bounds_mode);
+	}
+	if (!isfinite(def->dt) || !(def->dt > 0.0f) || def->dt > 1.0f) {
+		return bad(c, "dt", "must be finite and in (0, 1] seconds", def->dt);
+	}
+	if (!isfinite(def->cell_size) || def->cell_size < 0.0f || def->cell_size > THR_MAX_MAGNITUDE) {
+		return bad(c, "cell_size", "must be 0 (automatic) or finite and > 0", def->cell_size);
+	}
+	if (def->capacity < 1 || def->capacity > THR_MAX_CAPACITY) {
+		return bad(c, "capacity", "must be from 1 to 100000000", def->capacity);
+	}
+	if ((unsigned)def->engine > THRONG_ENGINE_SIMD) {
+		return bad(c, "engine", "must be scalar or simd", def->engine);
+	}
+	if (def->engine == THRONG_ENGINE_SIMD) {
+		return thr_fail(THRONG_ERR_UNSUPPORTED, "world def.engine: the simd engine is not in this build yet");
+	}
+	return THRONG_OK;
+}
+
+static throng_status check_params(const char* ctx, throng_behavior_kind kind, const throng_behavior_params* p)
+{
+	switch (kind) {
+	case THRONG_SEEK:
+	case THRONG_ARRIVE:
+	case THRONG_FLEE:
+	case THRONG_PURSUIT:
+	case THRONG_EVADE:
+		if ((unsigned)p->target > THRONG_TARGET_AGENT) {
+			return bad(ctx, "params.target", "must be point, threat or agent", p->target);
+		}
+		break;
+	default:
+		break;
+	}
+	switch (kind) {
+	case THRONG_FLEE:
+		if ((unsigned)p->flee_mode > THRONG_FLEE_SAFE) {
+			return bad(ctx, "params.flee_mode", "must be always, panic or safe", p->flee_mode);
+		}
+		return positive(ctx, "params.flee_radius", p->flee_radius);
+	case THRONG_ARRIVE:
+		return positive(ctx, "params.slow_radius", p->slow_radius);
+	case THRONG_PURSUIT:
+		return non_negative(ctx, "params.max_prediction", p->max_prediction);
+	case THRONG_EVADE:
+		TRY(positive(ctx, "params.evade_radius", p->evade_radius));
+		return non_negative(ctx, "params.max_prediction", p->max_prediction);
+	case THRONG_WANDER:
+		TRY(non_negative(ctx, "params.circle_distance", p->circle_distance));
+		TRY(non_negative(ctx, "params.circle_radius", p->circle_radius));
+		TRY(non_negative(ctx, "params.jitter", p->jitter));
+		if ((unsigned)p->frame > THRONG_WANDER_WORLD) {
+			return bad(ctx, "params.frame", "must be local or world", p->frame);
+		}
+		return THRONG_OK;
+	case THRONG_WANDER_NOISE:
+		TRY(non_negative(ctx, "params.noise_frequency", p->noise_frequency));
+		return non_negative(ctx, "params.noise_amplitude", p->noise_amplitude);
+	case THRONG_OBSTACLE_AVOID:
+		return positive(ctx, "params.look_ahead", p->look_ahead);
+	case THRONG_WALL_AVOID:
+		TRY(positive(ctx, "params.look_ahead", p->look_ahead));
+		if (!isfinite(p->feeler_angle) || p->feeler_angle < 0.0f || p->feeler_angle > THR_PI) {
+			return bad(ctx, "params.feeler_angle", "must be finite and in [0, pi]", p->feeler_angle);
+		}
+		return THRONG_OK;
+	case THRONG_UNALIGNED_AVOID:
+		TRY(positive(ctx, "params.avoid_radius", p->avoid_radius));
+		TRY(non_negative(ctx, "params.max_prediction", p->max_prediction));
+		return positive(ctx, "params.neighbor_radius", p->neighbor_radius);
+	case THRONG_SEPARATION:
+	case THRONG_ALIGNMENT:
+	case THRONG_COHESION:
+		return positive(ctx, "params.neighbor_radius", p->neighbor_radius);
+	case THRONG_BOUNDS:
+		return positive(ctx, "params.margin", p->margin);
+	default:
+		return THRONG_OK;
+	}
+}
+
+throng_status thr_validate_controller(const throng_controller* ctl)
+{
+	if (ctl == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "controller: is NULL");
+	}
+	if ((unsigned)ctl->mode > THRONG_BLEND_HYBRID) {
+		return bad("controller.", "mode", "must be weighted, priority or hybrid", ctl->mode);
+	}
+	if (ctl->slot_count > THRONG_MAX_SLOTS) {
+		return bad("controller.", "slot_count", "must be at most 16", ctl->slot_count);
+	}
+	int wanders = 0, noises = 0;
+	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
+		const throng_slot* s = &ctl->slots[k];
+		char ctx[48];
+		snprintf(ctx, sizeof ctx, "controller.slots[%u].", k);
+		if ((unsigned)s->kind >= THRONG_BEHAVIOR_COUNT) {
+			return bad(ctx, "kind", "is not a known behaviour", s->kind);
+		}
+		if (!isfinite(s->weight) || s->weight < 0.0f || s->weight > THR_MAX_MAGNITUDE) {
+			return bad(ctx, "weight", "must be finite and in [0, 1e6]", s->weight);
+		}
+		TRY(check_params(ctx, s->kind, &s->params));
+		// Each wander form keeps one persistent angle per agent, so a
+		// controller holds at most one slot of each.
+		if (s->kind == THRONG_WANDER && ++wanders > 1) {
+			return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+			                "%skind: a controller holds at most one wander slot", ctx);
+		}
+		if (s->kind == THRONG_WANDER_NOISE && ++noises > 1) {
+			return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+			                "%skind: a controller holds at most one wander_noise slot", ctx);
+		}
+	}
+	return THRONG_OK;
+}
+
+throng_status thr_validate_agent(const throng_world* w, const throng_agent_def* a, uint32_t index,
+                                 uint32_t first_id, uint32_t count)
+{
+	char ctx[48];
+	snprintf(ctx, sizeof ctx, "agents[%u].", index);
+	TRY(coordinate(ctx, "position.x", a->position.x));
+	TRY(coordinate(ctx, "position.y", a->position.y));
+	TRY(coordinate(ctx, "velocity.x", a->velocity.x));
+	TRY(coordinate(ctx, "velocity.y", a->velocity.y));
+	TRY(coordinate(ctx, "heading.x", a->heading.x));
+	TRY(coordinate(ctx, "heading.y", a->heading.y));
+	TRY(coordinate(ctx, "target.x", a->target.x));
+	TRY(coordinate(ctx, "target.y", a->target.y));
+	TRY(positive(ctx, "max_speed", a->max_speed));
+	TRY(positive(ctx, "max_force", a->max_force));
+	TRY(positive(ctx, "radius", a->radius));
+	float speed = v2_length(a->velocity);
+	if (speed > a->max_speed) {
+		return bad(ctx, "velocity", "its length must not exceed max_speed", speed);
+	}
+	float hl = v2_length(a->heading);
+	if (hl != 0.0f && fabsf(hl - 1.0f) > 1.0e-3f) {
+		return bad(ctx, "heading", "must be (0,0) or a unit vector; its length is", hl);
+	}
+	if (a->archetype >= w->archetype_count) {
+		return thr_fail(THRONG_ERR_NOT_FOUND, "%sarchetype: no archetype %u (the world has %u)", ctx,
+		                a->archetype, w->archetype_count);
+	}
+	if (a->target_agent != THRONG_NO_AGENT && a->target_agent >= first_id + count) {
+		return thr_fail(THRONG_ERR_NOT_FOUND, "%starget_agent: no agent %u (ids end at %u)", ctx,
+		                a->target_agent, first_id + count - 1);
+	}
+	if (w->def.bounds_mode != THRONG_BOUNDS_OPEN) {
+		const throng_world_def* d = &w->def;
+		if (a->position.x < d->bounds_min.x || a->position.x > d->bounds_max.x ||
+		    a->position.y < d->bounds_min.y || a->position.y > d->bounds_max.y) {
+			return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+			                "%sposition: (%g, %g) is outside the world (%g, %g)..(%g, %g)", ctx,
+			                a->position.x, a->position.y, d->bounds_min.x, d->bounds_min.y,
+			                d->bounds_max.x, d->bounds_max.y);
+		}
+	}
+	return THRONG_OK;
+}
+
+throng_status thr_validate_obstacle(const char* ctx, throng_vec2 c, float r)
+{
+	TRY(coordinate(ctx, "center.x", c.x));
+	TRY(coordinate(ctx, "center.y", c.y));
+	return positive(ctx, "radius", r);
+}
+
+throng_status thr_validate_wall(const char* ctx, throng_vec2 a, throng_vec2 b)
+{
+	TRY(coordinate(ctx, "a.x", a.x));
+	TRY(coordinate(ctx, "a.y", a.y));
+	TRY(coordinate(ctx, "b.x", b.x));
+	TRY(coordinate(ctx, "b.y", b.y));
+	float len = v2_length(v2_sub(b, a));
+	if (!(len > 1.0e-4f)) {
+		return bad(ctx, "b", "must differ from a: walls of zero length are not allowed; length", len);
+	}
+	return THRONG_OK;
+}

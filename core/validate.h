@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+// Input validation (private). Every function returns THRONG_OK or a status
+// with throng_last_error() naming the field, e.g.
+// "agents[3].max_speed: must be finite, > 0 and <= 1e6 (got nan)".
+#ifndef THRONG_CORE_VALIDATE_H
+#define THRONG_CORE_VALIDATE_H
+
+#include "world_internal.h"
+
+/// Most agents one world holds.
+#define THR_MAX_CAPACITY 100000000u
+
+throng_status thr_validate_def(const throng_world_def* def);
+throng_status thr_validate_controller(const throng_controller* ctl);
+/// One def of a spawn batch that will take ids first_id .. first_id+count-1.
+throng_status thr_validate_agent(const throng_world* w, const throng_agent_def* a, uint32_t index,
+                                 uint32_t first_id, uint32_t count);
+throng_status thr_validate_obstacle(const char* ctx, throng_vec2 c, float r);
+throng_status thr_validate_wall(const char* ctx, throng_vec2 a, throng_vec2 b);
+
+#endif

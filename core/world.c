@@ -1,0 +1,620 @@
+// SPDX-License-Identifier: MIT
+// The world: creation, agents, archetypes, shapes, read access, hashing.
+// The step itself lives in the engines (scalar_engine.c).
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "error.h"
+#include "fmath.h"
+#include "rng.h"
+#include "validate.h"
+#include "world_internal.h"
+
+throng_world_def throng_world_default_def(void)
+{
+	throng_world_def d;
+	memset(&d, 0, sizeof d);
+	d.bounds_min = (throng_vec2){-50.0f, -50.0f};
+	d.bounds_max = (throng_vec2){50.0f, 50.0f};
+	d.bounds_mode = THRONG_BOUNDS_CONTAIN;
+	d.dt = 1.0f / 60.0f;
+	d.seed = 1;
+	d.cell_size = 0.0f;
+	d.capacity = 1024;
+	d.engine = THRONG_ENGINE_SCALAR;
+	d.record_forces = false;
+	d.internal_cookie = THR_DEF_COOKIE;
+	return d;
+}
+
+throng_agent_def throng_agent_default_def(void)
+{
+	throng_agent_def a;
+	memset(&a, 0, sizeof a);
+	a.max_speed = 1.3f;
+	a.max_force = 4.0f;
+	a.radius = 0.3f;
+	a.target_agent = THRONG_NO_AGENT;
+	return a;
+}
+
+/// A zeroed, 64-byte aligned array of n elements of `size` bytes.
+static void* alloc_array(size_t n, size_t size)
+{
+	size_t bytes = (n * size + 63u) & ~(size_t)63u;
+	void* p = aligned_alloc(64, bytes ? bytes : 64);
+	if (p != NULL) {
+		memset(p, 0, bytes ? bytes : 64);
+	}
+	return p;
+}
+
+static void free_state(thr_state* s)
+{
+	free(s->px); free(s->py); free(s->vx); free(s->vy);
+	free(s->hx); free(s->hy); free(s->wander); free(s->noise);
+}
+
+static int alloc_state(thr_state* s, size_t n)
+{
+	float** fields[] = {&s->px, &s->py, &s->vx, &s->vy, &s->hx, &s->hy, &s->wander, &s->noise};
+	for (size_t k = 0; k < sizeof fields / sizeof fields[0]; ++k) {
+		*fields[k] = alloc_array(n, sizeof(float));
+		if (*fields[k] == NULL) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void throng_world_destroy(throng_world* w)
+{
+	if (w == NULL) {
+		return;
+	}
+	free_state(&w->buf[0]);
+	free_state(&w->buf[1]);
+	free(w->id); free(w->slot_of);
+	free(w->max_speed); free(w->max_force); free(w->radius);
+	free(w->archetype); free(w->group); free(w->target_agent);
+	free(w->tx); free(w->ty);
+	free(w->archetypes);
+	free(w->obstacles);
+	free(w->walls);
+	thr_grid_free(&w->agent_grid);
+	thr_grid_free(&w->obstacle_grid);
+	thr_grid_free(&w->wall_grid);
+	free(w->scratch_idx);
+	free(w->scratch_nb);
+	free(w->force_x); free(w->force_y);
+	free(w->total_x); free(w->total_y);
+	free(w);
+}
+
+throng_status throng_world_create(const throng_world_def* def, throng_world** out)
+{
+	if (out == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_create: out is NULL");
+	}
+	*out = NULL;
+	throng_status st = thr_validate_def(def);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	throng_world* w = calloc(1, sizeof *w);
+	if (w == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_create: out of memory");
+	}
+	w->def = *def;
+	w->capacity = (def->capacity + THR_LANES - 1u) / THR_LANES * THR_LANES;
+	w->rng_key = thr_rng_key(def->seed);
+	w->shapes_dirty = 1;
+	size_t n = w->capacity;
+	int fail = alloc_state(&w->buf[0], n) || alloc_state(&w->buf[1], n);
+	void** arrays[] = {(void**)&w->id, (void**)&w->slot_of, (void**)&w->max_speed, (void**)&w->max_force,
+	                   (void**)&w->radius, (void**)&w->archetype, (void**)&w->group,
+	                   (void**)&w->target_agent, (void**)&w->tx, (void**)&w->ty};
+	for (size_t k = 0; !fail && k < sizeof arrays / sizeof arrays[0]; ++k) {
+		*arrays[k] = alloc_array(n, 4);
+		fail = *arrays[k] == NULL;
+	}
+	if (!fail && def->record_forces) {
+		w->force_x = alloc_array(n * THRONG_MAX_SLOTS, sizeof(float));
+		w->force_y = alloc_array(n * THRONG_MAX_SLOTS, sizeof(float));
+		w->total_x = alloc_array(n, sizeof(float));
+		w->total_y = alloc_array(n, sizeof(float));
+		fail = !w->force_x || !w->force_y || !w->total_x || !w->total_y;
+	}
+	if (fail) {
+		throng_world_destroy(w);
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_create: out of memory for %u agents",
+		                def->capacity);
+	}
+	*out = w;
+	return THRONG_OK;
+}
+
+throng_world_def throng_world_get_def(const throng_world* w)
+{
+	return w->def;
+}
+
+static throng_status check_world(const void* w, const char* fn)
+{
+	if (w == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: world is NULL", fn);
+	}
+	return THRONG_OK;
+}
+
+throng_status throng_world_add_archetype(throng_world* w, const throng_controller* ctl, uint32_t* id_out)
+{
+	throng_status st = check_world(w, "throng_world_add_archetype");
+	if (st == THRONG_OK) {
+		st = thr_validate_controller(ctl);
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	if (w->archetype_count == w->archetype_cap) {
+		uint32_t cap = w->archetype_cap ? w->archetype_cap * 2 : 8;
+		throng_controller* p = realloc(w->archetypes, cap * sizeof *p);
+		if (p == NULL) {
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_add_archetype: out of memory");
+		}
+		w->archetypes = p;
+		w->archetype_cap = cap;
+	}
+	w->archetypes[w->archetype_count] = *ctl;
+	if (id_out != NULL) {
+		*id_out = w->archetype_count;
+	}
+	w->archetype_count++;
+	w->shapes_dirty = 1;
+	return THRONG_OK;
+}
+
+throng_status throng_world_set_controller(throng_world* w, uint32_t archetype, const throng_controller* ctl)
+{
+	throng_status st = check_world(w, "throng_world_set_controller");
+	if (st == THRONG_OK && archetype >= w->archetype_count) {
+		st = thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_set_controller: no archetype %u", archetype);
+	}
+	if (st == THRONG_OK) {
+		st = thr_validate_controller(ctl);
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	w->archetypes[archetype] = *ctl;
+	w->shapes_dirty = 1;
+	return THRONG_OK;
+}
+
+throng_status throng_world_get_controller(const throng_world* w, uint32_t archetype, throng_controller* out)
+{
+	throng_status st = check_world(w, "throng_world_get_controller");
+	if (st == THRONG_OK && archetype >= w->archetype_count) {
+		st = thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_get_controller: no archetype %u", archetype);
+	}
+	if (st == THRONG_OK && out == NULL) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_get_controller: out is NULL");
+	}
+	if (st == THRONG_OK) {
+		*out = w->archetypes[archetype];
+	}
+	return st;
+}
+
+uint32_t throng_world_archetype_count(const throng_world* w)
+{
+	return w ? w->archetype_count : 0;
+}
+
+throng_status throng_world_spawn(throng_world* w, const throng_agent_def* defs, uint32_t count,
+                                 uint32_t* first_id_out)
+{
+	throng_status st = check_world(w, "throng_world_spawn");
+	if (st != THRONG_OK) {
+		return st;
+	}
+	if (count == 0) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_spawn: count: must be at least 1 (got 0)");
+	}
+	if (defs == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_spawn: defs is NULL");
+	}
+	if (count > w->def.capacity - w->count) {
+		return thr_fail(THRONG_ERR_CAPACITY,
+		                "throng_world_spawn: count: %u agents do not fit (the world holds %u of %u)", count,
+		                w->count, w->def.capacity);
+	}
+	uint32_t first = w->count;
+	for (uint32_t k = 0; k < count; ++k) {
+		st = thr_validate_agent(w, &defs[k], k, first, count);
+		if (st != THRONG_OK) {
+			return st;
+		}
+	}
+	thr_state* s = thr_cur(w);
+	for (uint32_t k = 0; k < count; ++k) {
+		const throng_agent_def* a = &defs[k];
+		uint32_t i = first + k; // slot == id at spawn
+		vec2 h = a->heading;
+		if (h.x == 0.0f && h.y == 0.0f) {
+			h = v2_length(a->velocity) > THR_EPS ? v2_normalize(a->velocity) : v2(1.0f, 0.0f);
+		} else {
+			h = v2_normalize(h);
+		}
+		s->px[i] = a->position.x;
+		s->py[i] = a->position.y;
+		s->vx[i] = a->velocity.x;
+		s->vy[i] = a->velocity.y;
+		s->hx[i] = h.x;
+		s->hy[i] = h.y;
+		// Choice: the circle wander starts straight ahead (angle 0 in the
+		// local frame) and the noise wander along the heading.
+		s->wander[i] = 0.0f;
+		s->noise[i] = thr_atan2f(h.y, h.x);
+		w->id[i] = i;
+		w->slot_of[i] = i;
+		w->max_speed[i] = a->max_speed;
+		w->max_force[i] = a->max_force;
+		w->radius[i] = a->radius;
+		w->archetype[i] = a->archetype;
+		w->group[i] = a->group;
+		w->target_agent[i] = a->target_agent;
+		w->tx[i] = a->target.x;
+		w->ty[i] = a->target.y;
+		if (a->radius > w->max_radius) {
+			w->max_radius = a->radius;
+			w->shapes_dirty = 1;
+		}
+	}
+	w->count += count;
+	if (first_id_out != NULL) {
+		*first_id_out = first;
+	}
+	return THRONG_OK;
+}
+
+uint32_t throng_world_agent_count(const throng_world* w)
+{
+	return w ? w->count : 0;
+}
+
+static throng_status find_agent(const throng_world* w, uint32_t id, const char* fn, uint32_t* slot)
+{
+	throng_status st = check_world(w, fn);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	if (id >= w->count) {
+		return thr_fail(THRONG_ERR_NOT_FOUND, "%s: no agent with id %u (the world has %u)", fn, id, w->count);
+	}
+	*slot = w->slot_of[id];
+	return THRONG_OK;
+}
+
+throng_status throng_world_get_agent(const throng_world* w, uint32_t id, throng_agent_state* out)
+{
+	uint32_t i = 0;
+	throng_status st = find_agent(w, id, "throng_world_get_agent", &i);
+	if (st == THRONG_OK && out == NULL) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_get_agent: out is NULL");
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	const thr_state* s = thr_cur_c(w);
+	out->id = id;
+	out->position = v2(s->px[i], s->py[i]);
+	out->velocity = v2(s->vx[i], s->vy[i]);
+	out->heading = v2(s->hx[i], s->hy[i]);
+	out->max_speed = w->max_speed[i];
+	out->max_force = w->max_force[i];
+	out->radius = w->radius[i];
+	out->archetype = w->archetype[i];
+	out->group = w->group[i];
+	out->target = v2(w->tx[i], w->ty[i]);
+	out->target_agent = w->target_agent[i];
+	out->wander_angle = s->wander[i];
+	out->noise_angle = s->noise[i];
+	return THRONG_OK;
+}
+
+throng_status throng_world_set_target(throng_world* w, uint32_t id, throng_vec2 target)
+{
+	uint32_t i = 0;
+	throng_status st = find_agent(w, id, "throng_world_set_target", &i);
+	if (st == THRONG_OK && (!isfinite(target.x) || !isfinite(target.y) || fabsf(target.x) > THRONG_MAX_COORD ||
+	                        fabsf(target.y) > THRONG_MAX_COORD)) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		              "throng_world_set_target: target: must be finite with magnitude <= 1e6 (got %g, %g)",
+		              target.x, target.y);
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	w->tx[i] = target.x;
+	w->ty[i] = target.y;
+	return THRONG_OK;
+}
+
+throng_status throng_world_set_target_agent(throng_world* w, uint32_t id, uint32_t target_agent)
+{
+	uint32_t i = 0;
+	throng_status st = find_agent(w, id, "throng_world_set_target_agent", &i);
+	if (st == THRONG_OK && target_agent != THRONG_NO_AGENT && target_agent >= w->count) {
+		st = thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_set_target_agent: target_agent: no agent %u",
+		              target_agent);
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	w->target_agent[i] = target_agent;
+	return THRONG_OK;
+}
+
+/// Grows a shape array by one; returns -1 when out of memory.
+static int grow(void** p, uint32_t* cap, uint32_t count, size_t size)
+{
+	if (count < *cap) {
+		return 0;
+	}
+	uint32_t n = *cap ? *cap * 2 : 16;
+	void* q = realloc(*p, n * size);
+	if (q == NULL) {
+		return -1;
+	}
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+throng_status throng_world_add_obstacle(throng_world* w, throng_vec2 center, float radius, uint32_t* id_out)
+{
+	throng_status st = check_world(w, "throng_world_add_obstacle");
+	if (st == THRONG_OK) {
+		st = thr_validate_obstacle("obstacle.", center, radius);
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	if (grow((void**)&w->obstacles, &w->obstacle_cap, w->obstacle_count, sizeof *w->obstacles)) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_add_obstacle: out of memory");
+	}
+	w->obstacles[w->obstacle_count] = (thr_obstacle){center, radius};
+	if (id_out != NULL) {
+		*id_out = w->obstacle_count;
+	}
+	w->obstacle_count++;
+	w->shapes_dirty = 1;
+	return THRONG_OK;
+}
+
+throng_status throng_world_set_obstacle(throng_world* w, uint32_t id, throng_vec2 center, float radius)
+{
+	throng_status st = check_world(w, "throng_world_set_obstacle");
+	if (st == THRONG_OK && id >= w->obstacle_count) {
+		st = thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_set_obstacle: no obstacle %u", id);
+	}
+	if (st == THRONG_OK) {
+		st = thr_validate_obstacle("obstacle.", center, radius);
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	w->obstacles[id] = (thr_obstacle){center, radius};
+	w->shapes_dirty = 1;
+	return THRONG_OK;
+}
+
+throng_status throng_world_add_wall(throng_world* w, throng_vec2 a, throng_vec2 b, uint32_t* id_out)
+{
+	throng_status st = check_world(w, "throng_world_add_wall");
+	if (st == THRONG_OK) {
+		st = thr_validate_wall("wall.", a, b);
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	if (grow((void**)&w->walls, &w->wall_cap, w->wall_count, sizeof *w->walls)) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_add_wall: out of memory");
+	}
+	w->walls[w->wall_count] = (thr_wall){a, b};
+	if (id_out != NULL) {
+		*id_out = w->wall_count;
+	}
+	w->wall_count++;
+	w->shapes_dirty = 1;
+	return THRONG_OK;
+}
+
+uint32_t throng_world_obstacle_count(const throng_world* w)
+{
+	return w ? w->obstacle_count : 0;
+}
+
+uint32_t throng_world_wall_count(const throng_world* w)
+{
+	return w ? w->wall_count : 0;
+}
+
+throng_status throng_world_set_threat(throng_world* w, throng_vec2 p, throng_vec2 v, bool active)
+{
+	throng_status st = check_world(w, "throng_world_set_threat");
+	if (st == THRONG_OK && (!isfinite(p.x) || !isfinite(p.y) || fabsf(p.x) > THRONG_MAX_COORD ||
+	                        fabsf(p.y) > THRONG_MAX_COORD)) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		              "throng_world_set_threat: position: must be finite with magnitude <= 1e6 (got %g, %g)",
+		              p.x, p.y);
+	}
+	if (st == THRONG_OK && (!isfinite(v.x) || !isfinite(v.y) || fabsf(v.x) > THRONG_MAX_COORD ||
+	                        fabsf(v.y) > THRONG_MAX_COORD)) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		              "throng_world_set_threat: velocity: must be finite with magnitude <= 1e6 (got %g, %g)",
+		              v.x, v.y);
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	w->threat_p = p;
+	w->threat_v = v;
+	w->threat_active = active;
+	return THRONG_OK;
+}
+
+throng_status throng_world_step(throng_world* w)
+{
+	throng_status st = check_world(w, "throng_world_step");
+	if (st != THRONG_OK) {
+		return st;
+	}
+	return thr_scalar_step(w);
+}
+
+throng_view throng_world_view(const throng_world* w)
+{
+	throng_view v;
+	memset(&v, 0, sizeof v);
+	if (w == NULL) {
+		return v;
+	}
+	const thr_state* s = thr_cur_c(w);
+	v.count = w->count;
+	v.step = w->step;
+	v.id = w->id;
+	v.x = s->px;
+	v.y = s->py;
+	v.vx = s->vx;
+	v.vy = s->vy;
+	v.hx = s->hx;
+	v.hy = s->hy;
+	v.group = w->group;
+	v.archetype = w->archetype;
+	return v;
+}
+
+throng_status throng_world_slot_force(const throng_world* w, uint32_t id, uint32_t slot, throng_vec2* out)
+{
+	uint32_t i = 0;
+	throng_status st = find_agent(w, id, "throng_world_slot_force", &i);
+	if (st == THRONG_OK && !w->def.record_forces) {
+		st = thr_fail(THRONG_ERR_UNSUPPORTED, "throng_world_slot_force: the world does not record forces "
+		                                      "(set record_forces in its def)");
+	}
+	if (st == THRONG_OK && slot >= w->archetypes[w->archetype[i]].slot_count) {
+		st = thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_slot_force: slot: archetype %u has no slot %u",
+		              w->archetype[i], slot);
+	}
+	if (st == THRONG_OK && out == NULL) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_slot_force: out is NULL");
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	size_t k = (size_t)slot * w->capacity + i;
+	*out = v2(w->force_x[k], w->force_y[k]);
+	return THRONG_OK;
+}
+
+throng_status throng_world_total_force(const throng_world* w, uint32_t id, throng_vec2* out)
+{
+	uint32_t i = 0;
+	throng_status st = find_agent(w, id, "throng_world_total_force", &i);
+	if (st == THRONG_OK && !w->def.record_forces) {
+		st = thr_fail(THRONG_ERR_UNSUPPORTED, "throng_world_total_force: the world does not record forces "
+		                                      "(set record_forces in its def)");
+	}
+	if (st == THRONG_OK && out == NULL) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_total_force: out is NULL");
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	*out = v2(w->total_x[i], w->total_y[i]);
+	return THRONG_OK;
+}
+
+throng_world_stats throng_world_get_stats(const throng_world* w)
+{
+	throng_world_stats s;
+	memset(&s, 0, sizeof s);
+	return w ? w->stats : s;
+}
+
+uint64_t throng_world_count_overlaps(const throng_world* w)
+{
+	if (w == NULL || w->count < 2) {
+		return 0;
+	}
+	const thr_state* s = thr_cur_c(w);
+	thr_grid g;
+	memset(&g, 0, sizeof g);
+	const throng_world_def* d = &w->def;
+	float cell = 2.0f * w->max_radius;
+	thr_grid_layout(&g, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y, cell,
+	                w->capacity * 2u + 1024u);
+	uint32_t* idx = NULL;
+	uint32_t cap = 0;
+	uint64_t pairs = 0;
+	if (thr_grid_build_points(&g, s->px, s->py, w->count) == 0) {
+		for (uint32_t i = 0; i < w->count; ++i) {
+			int64_t n = thr_grid_query(&g, s->px[i], s->py[i], w->radius[i] + w->max_radius, &idx, &cap);
+			for (int64_t k = 0; k < n; ++k) {
+				uint32_t j = idx[k];
+				if (j <= i) {
+					continue;
+				}
+				float dx = s->px[j] - s->px[i];
+				float dy = s->py[j] - s->py[i];
+				float rr = w->radius[i] + w->radius[j];
+				pairs += dx * dx + dy * dy < rr * rr;
+			}
+		}
+	}
+	free(idx);
+	thr_grid_free(&g);
+	return pairs;
+}
+
+uint64_t throng_world_hash(const throng_world* w)
+{
+	if (w == NULL) {
+		return 0;
+	}
+	XXH3_state_t* h = XXH3_createState();
+	if (h == NULL) {
+		return 0;
+	}
+	XXH3_64bits_reset(h);
+	XXH3_64bits_update(h, &w->step, sizeof w->step);
+	XXH3_64bits_update(h, &w->count, sizeof w->count);
+	// Agents in id order, so engines that store agents in another order hash alike.
+	const thr_state* s = thr_cur_c(w);
+	enum { BATCH = 256, FIELDS = 10 };
+	float buf[BATCH * FIELDS];
+	uint32_t used = 0;
+	for (uint32_t id = 0; id < w->count; ++id) {
+		uint32_t i = w->slot_of[id];
+		float* b = buf + used * FIELDS;
+		b[0] = s->px[i]; b[1] = s->py[i]; b[2] = s->vx[i]; b[3] = s->vy[i];
+		b[4] = s->hx[i]; b[5] = s->hy[i]; b[6] = s->wander[i]; b[7] = s->noise[i];
+		b[8] = w->tx[i]; b[9] = w->ty[i];
+		if (++used == BATCH) {
+			XXH3_64bits_update(h, buf, sizeof buf);
+			used = 0;
+		}
+	}
+	XXH3_64bits_update(h, buf, used * FIELDS * sizeof(float));
+	float threat[4] = {w->threat_p.x, w->threat_p.y, w->threat_v.x, w->threat_v.y};
+	XXH3_64bits_update(h, threat, sizeof threat);
+	uint8_t active = w->threat_active;
+	XXH3_64bits_update(h, &active, 1);
+	uint64_t r = XXH3_64bits_digest(h);
+	XXH3_freeState(h);
+	return r;
+}

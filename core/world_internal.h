@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+// The world's storage (private).
+//
+// Design: structure of arrays. Everything an engine reads for every agent
+// every step lives in its own 64-byte aligned array, padded to a multiple
+// of THR_LANES entries (padding is zero), so vector passes load whole lanes
+// with no scalar tail. The dynamic state (position, velocity, heading,
+// wander angles) is double-buffered: a step reads buffer `cur` and writes
+// buffer `cur ^ 1`, so no agent sees a neighbour's new state within a step
+// and the visiting order cannot change a bit. Per-agent settings (limits,
+// archetype, group, targets) change only between steps and are single.
+//
+// Storage order is the slot order; `id[slot]` is the stable id and
+// `slot_of[id]` its inverse. The scalar engine keeps slot == id.
+#ifndef THRONG_CORE_WORLD_INTERNAL_H
+#define THRONG_CORE_WORLD_INTERNAL_H
+
+#include <stdint.h>
+
+#include "behaviors.h"
+#include "grid.h"
+#include "throng/throng.h"
+
+/// Lane width every array is padded to.
+#define THR_LANES 8
+
+/// Checked by throng_world_create() to catch defs not made by the defaults.
+#define THR_DEF_COOKIE 0x7468726e
+
+typedef struct thr_state {
+	float *px, *py, *vx, *vy, *hx, *hy;
+	float *wander, *noise; ///< persistent wander angles
+} thr_state;
+
+struct throng_world {
+	throng_world_def def;
+	uint32_t count;
+	uint32_t capacity; ///< def.capacity rounded up to THR_LANES
+	uint64_t step;
+	uint32_t rng_key;  ///< thr_rng_key(def.seed)
+
+	thr_state buf[2];
+	int cur;
+
+	uint32_t *id, *slot_of;
+	float *max_speed, *max_force, *radius;
+	uint32_t *archetype, *group, *target_agent;
+	float *tx, *ty;
+	float max_radius; ///< largest agent radius spawned
+
+	throng_controller* archetypes;
+	uint32_t archetype_count, archetype_cap;
+
+	thr_obstacle* obstacles;
+	uint32_t obstacle_count, obstacle_cap;
+	thr_wall* walls;
+	uint32_t wall_count, wall_cap;
+	int shapes_dirty; ///< obstacle or wall grid must be rebuilt
+
+	vec2 threat_p, threat_v;
+	bool threat_active;
+
+	// Grids and the scalar engine's scratch.
+	thr_grid agent_grid;
+	thr_grid obstacle_grid;
+	thr_grid wall_grid;
+	float shape_cell; ///< cell size the shape grids were built with
+	uint32_t* scratch_idx;
+	uint32_t scratch_idx_cap;
+	thr_neighbor* scratch_nb;
+	uint32_t scratch_nb_cap;
+
+	// Recorded forces (def.record_forces): slot k of agent at slot s is at
+	// force_x[k * capacity + s].
+	float *force_x, *force_y;
+	float *total_x, *total_y;
+
+	throng_world_stats stats;
+};
+
+static inline thr_state* thr_cur(throng_world* w) { return &w->buf[w->cur]; }
+static inline const thr_state* thr_cur_c(const throng_world* w) { return &w->buf[w->cur]; }
+
+/// The cell size the agent grid uses: def.cell_size, or the largest
+/// neighbour radius among enabled neighbour slots, but at least twice the
+/// largest agent radius (so overlap queries stay within 3x3 cells).
+float thr_world_cell_size(const throng_world* w);
+
+/// Largest look-ahead of enabled obstacle or wall slots plus the largest
+/// agent radius (the reach of a feeler query).
+float thr_world_feeler_reach(const throng_world* w, throng_behavior_kind kind);
+
+/// Rebuilds the obstacle and wall grids when shapes or reaches changed.
+throng_status thr_world_update_shape_grids(throng_world* w);
+
+/// Steps the world with the scalar reference engine.
+throng_status thr_scalar_step(throng_world* w);
+
+/// A thr_self for the agent at `slot` of state `st`.
+thr_self thr_world_self(const throng_world* w, const thr_state* st, uint32_t slot);
+
+#endif

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+// throng: behaviour kinds, their parameters, and the controller that blends them.
+//
+// Every behaviour returns a force (SPEC.md); the controller of an archetype is
+// an ordered list of slots, each naming a behaviour, its weight, whether it is
+// enabled, whether it spends the priority budget first (hybrid mode), and its
+// parameters. Units: metres, seconds, radians.
+#ifndef THRONG_BEHAVIOR_H
+#define THRONG_BEHAVIOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Most slots one controller holds.
+#define THRONG_MAX_SLOTS 16
+
+/// The behaviours of SPEC.md. The names (throng_behavior_name) are the ones
+/// scenario files use.
+typedef enum throng_behavior_kind {
+	THRONG_SEEK = 0,          ///< "seek": towards the target at full speed
+	THRONG_FLEE,              ///< "flee": away from the target; modes always, panic, safe
+	THRONG_ARRIVE,            ///< "arrive": towards the target, slowing inside slow_radius
+	THRONG_PURSUIT,           ///< "pursuit": seek the target's predicted position
+	THRONG_EVADE,             ///< "evade": flee the target's predicted position inside evade_radius
+	THRONG_WANDER,            ///< "wander": Reynolds' projected circle, one draw per step
+	THRONG_WANDER_NOISE,      ///< "wander_noise": heading driven by smooth value noise
+	THRONG_OBSTACLE_AVOID,    ///< "obstacle_avoidance": forward feeler against circles
+	THRONG_WALL_AVOID,        ///< "wall_avoidance": three feelers against wall segments
+	THRONG_UNALIGNED_AVOID,   ///< "unaligned_avoidance": time of closest approach
+	THRONG_SEPARATION,        ///< "separation": push away from close neighbours
+	THRONG_ALIGNMENT,         ///< "alignment": match the neighbours' mean velocity
+	THRONG_COHESION,          ///< "cohesion": seek the neighbours' centre
+	THRONG_BOUNDS,            ///< "bounds": steer back inside a contained world within margin
+	THRONG_BEHAVIOR_COUNT
+} throng_behavior_kind;
+
+/// What seek, flee, arrive, pursuit and evade steer relative to.
+typedef enum throng_target_source {
+	THRONG_TARGET_POINT = 0, ///< the agent's own target point (velocity 0)
+	THRONG_TARGET_THREAT,    ///< the world's threat point and its velocity
+	THRONG_TARGET_AGENT,     ///< the agent's target agent (position and velocity)
+} throng_target_source;
+
+/// Flee modes (SPEC.md): always; panic (zero force outside the radius);
+/// safe, the "inverted arrive" (desired speed falls to 0 at the radius).
+typedef enum throng_flee_mode {
+	THRONG_FLEE_ALWAYS = 0,
+	THRONG_FLEE_PANIC,
+	THRONG_FLEE_SAFE,
+} throng_flee_mode;
+
+/// The frame the circle wander's angle lives in (SPEC.md, seed 002).
+typedef enum throng_wander_frame {
+	THRONG_WANDER_LOCAL = 0, ///< angle relative to the heading (classic Reynolds)
+	THRONG_WANDER_WORLD,     ///< angle absolute; circle centred on p when v = 0
+} throng_wander_frame;
+
+/// Parameters of one slot. Each behaviour reads only the fields named in its
+/// comment; the others are ignored. throng_behavior_default_params() fills
+/// every field with a sensible value.
+typedef struct throng_behavior_params {
+	throng_target_source target; ///< seek, flee, arrive, pursuit, evade
+	throng_flee_mode flee_mode;  ///< flee
+	float flee_radius;       ///< flee: R of panic and safe modes (m), > 0
+	float slow_radius;       ///< arrive: radius where slowing starts (m), > 0
+	float evade_radius;      ///< evade: R, safe beyond it (m), > 0
+	float max_prediction;    ///< pursuit, evade, unaligned: T_max (s), >= 0
+	float circle_distance;   ///< wander: circle centre ahead of the agent (m), >= 0
+	float circle_radius;     ///< wander: circle radius (m), >= 0
+	float jitter;            ///< wander: angle rate (rad/s), >= 0
+	throng_wander_frame frame; ///< wander
+	float noise_frequency;   ///< wander_noise: noise samples per second, >= 0
+	float noise_amplitude;   ///< wander_noise: angle rate at noise 1 (rad/s), >= 0
+	float look_ahead;        ///< obstacle and wall feelers: length (m), > 0
+	float feeler_angle;      ///< wall: side feelers' angle from the heading (rad), in [0, pi]
+	float avoid_radius;      ///< unaligned: closest-approach distance that triggers (m), > 0
+	float neighbor_radius;   ///< unaligned, separation, alignment, cohesion: who counts (m), > 0
+	bool same_group_only;    ///< unaligned, separation, alignment, cohesion: ignore other groups
+	float margin;            ///< bounds: distance from the edge where steering starts (m), > 0
+} throng_behavior_params;
+
+/// One entry of a controller.
+typedef struct throng_slot {
+	throng_behavior_kind kind;
+	float weight;       ///< multiplies the force; finite, >= 0
+	bool enabled;       ///< disabled slots are neither evaluated nor recorded
+	bool priority;      ///< hybrid mode: spends the budget before the weighted rest
+	throng_behavior_params params;
+} throng_slot;
+
+/// How a controller blends its slots (SPEC.md "The controller").
+typedef enum throng_blend_mode {
+	THRONG_BLEND_WEIGHTED = 0, ///< limit(sum of weight*force, max_force)
+	THRONG_BLEND_PRIORITY,     ///< slots in order spend a max_force budget
+	THRONG_BLEND_HYBRID,       ///< priority slots first, then the weighted rest
+} throng_blend_mode;
+
+/// An archetype's controller: ordered slots and a blend mode.
+typedef struct throng_controller {
+	throng_blend_mode mode;
+	uint32_t slot_count;
+	throng_slot slots[THRONG_MAX_SLOTS];
+} throng_controller;
+
+/// Parameters with every field at its documented default.
+throng_behavior_params throng_behavior_default_params(void);
+
+/// A slot of the given kind: weight 1, enabled, not priority, default params.
+throng_slot throng_slot_make(throng_behavior_kind kind);
+
+/// An empty weighted controller.
+throng_controller throng_controller_make(throng_blend_mode mode);
+
+/// Appends a slot; returns its index, or -1 when the controller is full.
+int throng_controller_add(throng_controller* controller, throng_slot slot);
+
+/// Scenario-file name of a behaviour ("seek", "obstacle_avoidance", ...);
+/// NULL for an out-of-range kind. The string is static.
+const char* throng_behavior_name(throng_behavior_kind kind);
+
+/// Kind for a name; returns false when the name is unknown.
+bool throng_behavior_from_name(const char* name, throng_behavior_kind* kind);
+
+/// Name of a blend mode ("weighted", "priority", "hybrid"), static.
+const char* throng_blend_mode_name(throng_blend_mode mode);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

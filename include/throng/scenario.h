@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// The built-in scenario library, shared by the CLI, tests, benchmarks and viewer.
+//
+// A scene is a world plus the script that drives it (a threat that moves
+// along a path, goals re-drawn on arrival). Step scenes with
+// throng_scene_step(), not throng_world_step(), so the script runs.
+#ifndef THRONG_SCENARIO_H
+#define THRONG_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "throng/throng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// What `throng list` prints.
+typedef struct throng_scenario_info {
+	const char* name;
+	const char* description;     ///< one line
+	uint32_t default_agents;
+	uint32_t default_steps;
+} throng_scenario_info;
+
+/// Options for throng_scene_create(); get them from throng_scene_default_options().
+typedef struct throng_scene_options {
+	uint32_t agents;        ///< 0 = the scenario's default
+	uint64_t seed;          ///< world seed (default 1)
+	throng_engine engine;   ///< default scalar
+	bool record_forces;     ///< keep per-slot forces (viewer, tests)
+} throng_scene_options;
+
+typedef struct throng_scene throng_scene;
+
+throng_scene_options throng_scene_default_options(void);
+
+/// Number of built-in scenarios and their descriptions, in listing order.
+uint32_t throng_scenario_count(void);
+const throng_scenario_info* throng_scenario_at(uint32_t index);
+/// NULL when no scenario has that name.
+const throng_scenario_info* throng_scenario_find(const char* name);
+
+/// Builds a scene. Fails with THRONG_ERR_NOT_FOUND for an unknown name
+/// (the message lists the known ones) and THRONG_ERR_INVALID_ARGUMENT for
+/// an agent count the scenario cannot take.
+throng_status throng_scene_create(const char* name, const throng_scene_options* options, throng_scene** out);
+void throng_scene_destroy(throng_scene* scene);
+
+/// Runs the scene's script for this step, then steps the world.
+throng_status throng_scene_step(throng_scene* scene);
+
+/// The world inside; owned by the scene.
+throng_world* throng_scene_world(throng_scene* scene);
+const throng_scenario_info* throng_scene_info(const throng_scene* scene);
+
+/// Distance to its target point within which an agent counts as arrived
+/// (m); 0 when the scenario has no goals.
+float throng_scene_goal_radius(const throng_scene* scene);
+
+/// The scene's threat, as last set by its script.
+bool throng_scene_threat(const throng_scene* scene, throng_vec2* position);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

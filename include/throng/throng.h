@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+// throng: a crowd simulator with Reynolds' steering behaviours.
+//
+// The world owns every agent, obstacle and wall. Agents are addressed by
+// stable ids (0, 1, 2, ... in spawn order) because storage slots may move
+// when an engine sorts agents by grid cell. Every function that can fail
+// returns a throng_status; on failure the world is left exactly as it was and
+// throng_last_error() holds a readable message naming the argument or field.
+// The library never calls exit() and never prints.
+//
+// Threading: one world must not be used from two threads at once; different
+// worlds are independent. throng_world_step() may use OpenMP threads inside.
+#ifndef THRONG_THRONG_H
+#define THRONG_THRONG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "throng/behavior.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define THRONG_VERSION_MAJOR 0
+#define THRONG_VERSION_MINOR 1
+#define THRONG_VERSION_PATCH 0
+
+/// "No agent": the value of target_agent when an agent targets nobody.
+#define THRONG_NO_AGENT UINT32_MAX
+
+/// Largest coordinate magnitude the world accepts (m). Keeps squared
+/// distances far from float overflow.
+#define THRONG_MAX_COORD 1.0e6f
+
+/// Return codes.
+typedef enum throng_status {
+	THRONG_OK = 0,
+	THRONG_ERR_INVALID_ARGUMENT, ///< a parameter is NULL, non-finite or out of range
+	THRONG_ERR_CAPACITY,         ///< the world's capacity is exhausted
+	THRONG_ERR_OUT_OF_MEMORY,    ///< an allocation failed
+	THRONG_ERR_NOT_FOUND,        ///< no agent, archetype, obstacle or wall with that id
+	THRONG_ERR_UNSUPPORTED,      ///< the request names something this build lacks
+} throng_status;
+
+/// A 2D vector (m, m/s or force units). Y is up.
+typedef struct throng_vec2 {
+	float x, y;
+} throng_vec2;
+
+/// What happens at the world's bounds.
+typedef enum throng_bounds_mode {
+	THRONG_BOUNDS_CONTAIN = 0, ///< agents stay inside: bounds steering plus a hard clamp
+	THRONG_BOUNDS_WRAP,        ///< leaving one side enters the opposite one (torus)
+	THRONG_BOUNDS_BOUNCE,      ///< the velocity component across the edge reflects
+	THRONG_BOUNDS_OPEN,        ///< no bounds; the grid still covers bounds_min..max
+} throng_bounds_mode;
+
+/// Which engine steps the world.
+typedef enum throng_engine {
+	THRONG_ENGINE_SCALAR = 0, ///< the reference: one agent at a time, straight from SPEC.md
+	THRONG_ENGINE_SIMD,       ///< the vectorised, parallel engine (not in this build yet)
+} throng_engine;
+
+/// World settings. Get one from throng_world_default_def() and change fields;
+/// a def not made by it is rejected.
+typedef struct throng_world_def {
+	throng_vec2 bounds_min;        ///< lower-left corner (m)
+	throng_vec2 bounds_max;        ///< upper-right corner (m); strictly above bounds_min
+	throng_bounds_mode bounds_mode;
+	float dt;                      ///< fixed step (s), in (0, 1]
+	uint64_t seed;                 ///< keys every random draw
+	float cell_size;               ///< grid cell (m); 0 = from the archetypes' neighbour radii
+	uint32_t capacity;             ///< most agents the world holds, >= 1
+	throng_engine engine;
+	bool record_forces;            ///< keep each slot's force per agent after a step
+	int32_t internal_cookie;       ///< set by throng_world_default_def(); leave as is
+} throng_world_def;
+
+/// Per-agent settings for throng_world_spawn().
+typedef struct throng_agent_def {
+	throng_vec2 position;  ///< m; finite, |x|,|y| <= THRONG_MAX_COORD; inside a contained world
+	throng_vec2 velocity;  ///< m/s; finite; its length must not exceed max_speed
+	throng_vec2 heading;   ///< unit vector; (0,0) = from velocity, or +x at rest
+	float max_speed;       ///< m/s, finite, > 0
+	float max_force;       ///< m/s^2, finite, > 0
+	float radius;          ///< m, finite, > 0
+	uint32_t archetype;    ///< an id from throng_world_add_archetype()
+	uint32_t group;        ///< free label (army, flow, colour)
+	throng_vec2 target;    ///< target point for THRONG_TARGET_POINT slots (m)
+	uint32_t target_agent; ///< an agent id, or THRONG_NO_AGENT
+} throng_agent_def;
+
+/// One agent's state, copied out by id.
+typedef struct throng_agent_state {
+	uint32_t id;
+	throng_vec2 position, velocity, heading;
+	float max_speed, max_force, radius;
+	uint32_t archetype, group;
+	throng_vec2 target;
+	uint32_t target_agent;
+	float wander_angle;       ///< circle wander's persistent angle (rad)
+	float noise_angle;        ///< noise wander's persistent angle (rad)
+} throng_agent_state;
+
+/// Zero-copy read access to the current step. Arrays have `count` entries in
+/// storage order; id[k] is the stable id of the agent in slot k. The pointers
+/// belong to the world and stay valid until the next call that changes the
+/// world (step, spawn, destroy).
+typedef struct throng_view {
+	uint32_t count;
+	uint64_t step;
+	const uint32_t* id;
+	const float* x;
+	const float* y;
+	const float* vx;
+	const float* vy;
+	const float* hx;
+	const float* hy;
+	const uint32_t* group;
+	const uint32_t* archetype;
+} throng_view;
+
+/// Running figures the world keeps while it steps.
+typedef struct throng_world_stats {
+	uint64_t steps;           ///< steps taken
+	float max_speed_ratio;    ///< largest |v|/max_speed seen after any step
+	uint64_t nonfinite;       ///< non-finite forces met (each zeroed, never integrated)
+	uint64_t clamped;         ///< contain mode: times the hard clamp had to act
+} throng_world_stats;
+
+typedef struct throng_world throng_world;
+
+/// The message of the last failed call on this thread ("" if none). The
+/// string is owned by the library and valid until the next failing call.
+const char* throng_last_error(void);
+
+/// Name of a status code ("ok", "invalid argument", ...), static.
+const char* throng_status_name(throng_status status);
+
+/// Defaults: bounds (-50,-50)..(50,50) contained, dt 1/60 s, seed 1,
+/// cell size from the archetypes, capacity 1024, scalar engine, forces not
+/// recorded.
+throng_world_def throng_world_default_def(void);
+
+/// Defaults: at the origin, at rest, max_speed 1.3 m/s, max_force 4 m/s^2,
+/// radius 0.3 m, archetype 0, group 0, target (0,0), no target agent.
+throng_agent_def throng_agent_default_def(void);
+
+/// Creates a world. On success *out owns it; release with throng_world_destroy.
+throng_status throng_world_create(const throng_world_def* def, throng_world** out);
+
+/// Frees the world and everything it owns. NULL is ignored.
+void throng_world_destroy(throng_world* world);
+
+/// The def the world was created with (cell_size resolved once agents step).
+throng_world_def throng_world_get_def(const throng_world* world);
+
+/// Adds an archetype with a copy of `controller`; its id goes to *id_out.
+throng_status throng_world_add_archetype(throng_world* world, const throng_controller* controller,
+                                         uint32_t* id_out);
+
+/// Replaces an archetype's controller at run time (weights, slots, mode).
+throng_status throng_world_set_controller(throng_world* world, uint32_t archetype,
+                                          const throng_controller* controller);
+
+/// Copies an archetype's controller out.
+throng_status throng_world_get_controller(const throng_world* world, uint32_t archetype,
+                                          throng_controller* out);
+
+/// Number of archetypes.
+uint32_t throng_world_archetype_count(const throng_world* world);
+
+/// Spawns `count` agents at once. Either all are added (ids first_id ..
+/// first_id+count-1, written to *first_id_out when it is not NULL) or, when
+/// any def is invalid or capacity would be exceeded, none is.
+throng_status throng_world_spawn(throng_world* world, const throng_agent_def* defs, uint32_t count,
+                                 uint32_t* first_id_out);
+
+/// Number of agents.
+uint32_t throng_world_agent_count(const throng_world* world);
+
+/// Copies one agent's state out by id.
+throng_status throng_world_get_agent(const throng_world* world, uint32_t id, throng_agent_state* out);
+
+/// Moves an agent's target point.
+throng_status throng_world_set_target(throng_world* world, uint32_t id, throng_vec2 target);
+
+/// Changes an agent's target agent (THRONG_NO_AGENT for none).
+throng_status throng_world_set_target_agent(throng_world* world, uint32_t id, uint32_t target_agent);
+
+/// Adds a circular obstacle (centre in m, radius > 0 in m).
+throng_status throng_world_add_obstacle(throng_world* world, throng_vec2 center, float radius,
+                                        uint32_t* id_out);
+
+/// Moves or resizes an obstacle.
+throng_status throng_world_set_obstacle(throng_world* world, uint32_t id, throng_vec2 center, float radius);
+
+/// Adds a wall segment from a to b (m); zero-length walls are rejected.
+throng_status throng_world_add_wall(throng_world* world, throng_vec2 a, throng_vec2 b, uint32_t* id_out);
+
+uint32_t throng_world_obstacle_count(const throng_world* world);
+uint32_t throng_world_wall_count(const throng_world* world);
+
+/// Sets the threat point (position m, velocity m/s). An inactive threat makes
+/// every THRONG_TARGET_THREAT slot return zero force.
+throng_status throng_world_set_threat(throng_world* world, throng_vec2 position, throng_vec2 velocity,
+                                      bool active);
+
+/// Advances the world by one fixed step of def.dt.
+throng_status throng_world_step(throng_world* world);
+
+/// Zero-copy view of the current state; see throng_view for the lifetime.
+throng_view throng_world_view(const throng_world* world);
+
+/// The force slot `slot` of the agent's archetype produced in the last step,
+/// before weighting. Needs def.record_forces; zero for disabled slots.
+throng_status throng_world_slot_force(const throng_world* world, uint32_t id, uint32_t slot,
+                                      throng_vec2* out);
+
+/// The blended force the agent's controller returned in the last step.
+/// Needs def.record_forces.
+throng_status throng_world_total_force(const throng_world* world, uint32_t id, throng_vec2* out);
+
+/// Running figures (steps, max speed ratio, non-finite forces, clamps).
+throng_world_stats throng_world_get_stats(const throng_world* world);
+
+/// Pairs of agents whose centres are closer than the sum of their radii now.
+uint64_t throng_world_count_overlaps(const throng_world* world);
+
+/// 64-bit hash (XXH3) of the full dynamic state in id order: step, every
+/// agent's position, velocity, heading, wander angles and target, the
+/// threat. Equal states give equal hashes on every build and thread count.
+uint64_t throng_world_hash(const throng_world* world);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

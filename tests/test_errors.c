@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: MIT
+// Bad input through the C API: every class gets its status, a message that
+// names the field, and leaves the world exactly as it was.
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "throng/throng.h"
+
+static throng_world* world_with_agents(uint32_t capacity)
+{
+	throng_world_def d = throng_world_default_def();
+	d.capacity = capacity;
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_OK);
+	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	throng_controller_add(&c, throng_slot_make(THRONG_WANDER));
+	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_OK);
+	throng_agent_def a[2] = {throng_agent_default_def(), throng_agent_default_def()};
+	a[1].position = (throng_vec2){3.0f, 4.0f};
+	cr_assert_eq(throng_world_spawn(w, a, 2, NULL), THRONG_OK);
+	throng_world_step(w);
+	return w;
+}
+
+static void assert_message(const char* needle)
+{
+	const char* msg = throng_last_error();
+	cr_assert(strstr(msg, needle) != NULL, "message \"%s\" does not mention \"%s\"", msg, needle);
+}
+
+/// Calls `spawn` with one bad def and checks nothing changed.
+static void bad_spawn(throng_agent_def bad, throng_status expect, const char* field)
+{
+	throng_world* w = world_with_agents(16);
+	uint64_t before = throng_world_hash(w);
+	throng_agent_def defs[3] = {throng_agent_default_def(), bad, throng_agent_default_def()};
+	cr_assert_eq(throng_world_spawn(w, defs, 3, NULL), expect, "field %s: %s", field, throng_last_error());
+	assert_message(field);
+	cr_assert_eq(throng_world_agent_count(w), 2u, "a failed spawn added agents");
+	cr_assert_eq(throng_world_hash(w), before, "a failed spawn changed the state");
+	throng_world_destroy(w);
+}
+
+Test(errors, world_def_out_of_range)
+{
+	throng_world* w = (throng_world*)0x1;
+	throng_world_def d = throng_world_default_def();
+	d.dt = NAN;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_null(w, "out must be NULL after a failure");
+	assert_message("dt");
+	d = throng_world_default_def();
+	d.dt = 0.0f;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_ERR_INVALID_ARGUMENT);
+	d = throng_world_default_def();
+	d.bounds_max.x = d.bounds_min.x;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_ERR_INVALID_ARGUMENT);
+	assert_message("bounds_max.x");
+	d = throng_world_default_def();
+	d.bounds_min.y = INFINITY;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_ERR_INVALID_ARGUMENT);
+	assert_message("bounds_min.y");
+	d = throng_world_default_def();
+	d.capacity = 0;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_ERR_INVALID_ARGUMENT);
+	assert_message("capacity");
+	d = throng_world_default_def();
+	d.cell_size = -1.0f;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_ERR_INVALID_ARGUMENT);
+	assert_message("cell_size");
+	d = throng_world_default_def();
+	d.bounds_mode = (throng_bounds_mode)17;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_ERR_INVALID_ARGUMENT);
+	assert_message("bounds_mode");
+	d = throng_world_default_def();
+	d.engine = THRONG_ENGINE_SIMD;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_ERR_UNSUPPORTED);
+	assert_message("simd");
+	throng_world_def zero;
+	memset(&zero, 0, sizeof zero);
+	cr_assert_eq(throng_world_create(&zero, &w), THRONG_ERR_INVALID_ARGUMENT);
+	assert_message("throng_world_default_def");
+	cr_assert_eq(throng_world_create(NULL, &w), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_world_create(&d, NULL), THRONG_ERR_INVALID_ARGUMENT);
+}
+
+Test(errors, agent_non_finite_or_out_of_range)
+{
+	throng_agent_def a = throng_agent_default_def();
+	a.position.x = NAN;
+	bad_spawn(a, THRONG_ERR_INVALID_ARGUMENT, "agents[1].position.x");
+	a = throng_agent_default_def();
+	a.velocity.y = INFINITY;
+	bad_spawn(a, THRONG_ERR_INVALID_ARGUMENT, "agents[1].velocity.y");
+	a = throng_agent_default_def();
+	a.max_speed = 0.0f;
+	bad_spawn(a, THRONG_ERR_INVALID_ARGUMENT, "agents[1].max_speed");
+	a = throng_agent_default_def();
+	a.max_force = -3.0f;
+	bad_spawn(a, THRONG_ERR_INVALID_ARGUMENT, "agents[1].max_force");
+	a = throng_agent_default_def();
+	a.radius = NAN;
+	bad_spawn(a, THRONG_ERR_INVALID_ARGUMENT, "agents[1].radius");
+	a = throng_agent_default_def();
+	a.velocity = (throng_vec2){5.0f, 0.0f}; // max_speed 1.3
+	bad_spawn(a, THRONG_ERR_INVALID_ARGUMENT, "agents[1].velocity");
+	a = throng_agent_default_def();
+	a.heading = (throng_vec2){3.0f, 0.0f};
+	bad_spawn(a, THRONG_ERR_INVALID_ARGUMENT, "agents[1].heading");
+	a = throng_agent_default_def();
+	a.position = (throng_vec2){60.0f, 0.0f}; // contained world ends at 50
+	bad_spawn(a, THRONG_ERR_INVALID_ARGUMENT, "agents[1].position");
+	a = throng_agent_default_def();
+	a.archetype = 5;
+	bad_spawn(a, THRONG_ERR_NOT_FOUND, "agents[1].archetype");
+	a = throng_agent_default_def();
+	a.target_agent = 99;
+	bad_spawn(a, THRONG_ERR_NOT_FOUND, "agents[1].target_agent");
+	a = throng_agent_default_def();
+	a.target.x = -INFINITY;
+	bad_spawn(a, THRONG_ERR_INVALID_ARGUMENT, "agents[1].target.x");
+}
+
+Test(errors, zero_agents_and_capacity)
+{
+	throng_world* w = world_with_agents(4);
+	uint64_t before = throng_world_hash(w);
+	throng_agent_def a[3] = {throng_agent_default_def(), throng_agent_default_def(), throng_agent_default_def()};
+	cr_assert_eq(throng_world_spawn(w, a, 0, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	assert_message("count");
+	cr_assert_eq(throng_world_spawn(w, a, 3, NULL), THRONG_ERR_CAPACITY);
+	assert_message("do not fit");
+	cr_assert_eq(throng_world_agent_count(w), 2u);
+	cr_assert_eq(throng_world_hash(w), before);
+	// The two that do fit still fit, as ids 2 and 3.
+	uint32_t first = 0;
+	cr_assert_eq(throng_world_spawn(w, a, 2, &first), THRONG_OK);
+	cr_assert_eq(first, 2u);
+	cr_assert_eq(throng_world_spawn(w, a, 1, NULL), THRONG_ERR_CAPACITY);
+	cr_assert_eq(throng_world_spawn(w, NULL, 1, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	throng_world_destroy(w);
+}
+
+Test(errors, controller_parameters)
+{
+	throng_world* w = world_with_agents(8);
+	throng_controller before;
+	throng_world_get_controller(w, 0, &before);
+	struct {
+		throng_behavior_kind kind;
+		int field; // which field to break
+		const char* name;
+	} cases[] = {
+		{THRONG_ARRIVE, 0, "controller.slots[1].params.slow_radius"},
+		{THRONG_FLEE, 1, "controller.slots[1].params.flee_radius"},
+		{THRONG_EVADE, 2, "controller.slots[1].params.evade_radius"},
+		{THRONG_WANDER_NOISE, 3, "controller.slots[1].params.noise_amplitude"},
+		{THRONG_OBSTACLE_AVOID, 4, "controller.slots[1].params.look_ahead"},
+		{THRONG_UNALIGNED_AVOID, 5, "controller.slots[1].params.avoid_radius"},
+		{THRONG_SEPARATION, 6, "controller.slots[1].params.neighbor_radius"},
+		{THRONG_BOUNDS, 7, "controller.slots[1].params.margin"},
+		{THRONG_WALL_AVOID, 8, "controller.slots[1].params.feeler_angle"},
+		{THRONG_SEEK, 9, "controller.slots[1].weight"},
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+		throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+		throng_controller_add(&c, throng_slot_make(THRONG_SEEK));
+		throng_slot s = throng_slot_make(cases[k].kind);
+		switch (cases[k].field) {
+		case 0: s.params.slow_radius = 0.0f; break;
+		case 1: s.params.flee_radius = NAN; break;
+		case 2: s.params.evade_radius = -1.0f; break;
+		case 3: s.params.noise_amplitude = INFINITY; break;
+		case 4: s.params.look_ahead = 0.0f; break;
+		case 5: s.params.avoid_radius = -2.0f; break;
+		case 6: s.params.neighbor_radius = 1e9f; break;
+		case 7: s.params.margin = NAN; break;
+		case 8: s.params.feeler_angle = 4.0f; break;
+		case 9: s.weight = -1.0f; break;
+		}
+		throng_controller_add(&c, s);
+		cr_assert_eq(throng_world_set_controller(w, 0, &c), THRONG_ERR_INVALID_ARGUMENT, "%s", cases[k].name);
+		assert_message(cases[k].name);
+		cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	}
+	throng_controller two = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	throng_controller_add(&two, throng_slot_make(THRONG_WANDER));
+	throng_controller_add(&two, throng_slot_make(THRONG_WANDER));
+	cr_assert_eq(throng_world_add_archetype(w, &two, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	assert_message("at most one wander");
+	throng_controller badmode = throng_controller_make((throng_blend_mode)9);
+	cr_assert_eq(throng_world_add_archetype(w, &badmode, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	assert_message("mode");
+	throng_controller badkind = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	throng_controller_add(&badkind, throng_slot_make((throng_behavior_kind)99));
+	cr_assert_eq(throng_world_add_archetype(w, &badkind, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	assert_message("slots[0].kind");
+	cr_assert_eq(throng_world_set_controller(w, 7, &before), THRONG_ERR_NOT_FOUND);
+	cr_assert_eq(throng_world_archetype_count(w), 1u);
+	throng_controller after;
+	throng_world_get_controller(w, 0, &after);
+	cr_assert_eq(memcmp(&before, &after, sizeof before), 0, "a failed update changed the controller");
+	throng_world_destroy(w);
+}
+
+Test(errors, shapes_threat_and_targets)
+{
+	throng_world* w = world_with_agents(8);
+	uint64_t before = throng_world_hash(w);
+	cr_assert_eq(throng_world_add_wall(w, (throng_vec2){1, 1}, (throng_vec2){1, 1}, NULL),
+	             THRONG_ERR_INVALID_ARGUMENT);
+	assert_message("zero length");
+	cr_assert_eq(throng_world_add_obstacle(w, (throng_vec2){0, NAN}, 1.0f, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	assert_message("center.y");
+	cr_assert_eq(throng_world_add_obstacle(w, (throng_vec2){0, 0}, 0.0f, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	assert_message("radius");
+	cr_assert_eq(throng_world_set_obstacle(w, 3, (throng_vec2){0, 0}, 1.0f), THRONG_ERR_NOT_FOUND);
+	cr_assert_eq(throng_world_set_threat(w, (throng_vec2){INFINITY, 0}, (throng_vec2){0, 0}, true),
+	             THRONG_ERR_INVALID_ARGUMENT);
+	assert_message("position");
+	cr_assert_eq(throng_world_set_target(w, 9, (throng_vec2){0, 0}), THRONG_ERR_NOT_FOUND);
+	assert_message("id 9");
+	cr_assert_eq(throng_world_set_target(w, 0, (throng_vec2){NAN, 0}), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_world_set_target_agent(w, 0, 2), THRONG_ERR_NOT_FOUND);
+	cr_assert_eq(throng_world_obstacle_count(w), 0u);
+	cr_assert_eq(throng_world_wall_count(w), 0u);
+	cr_assert_eq(throng_world_hash(w), before);
+	throng_vec2 f;
+	cr_assert_eq(throng_world_slot_force(w, 0, 0, &f), THRONG_ERR_UNSUPPORTED);
+	assert_message("record_forces");
+	throng_agent_state s;
+	cr_assert_eq(throng_world_get_agent(w, 2, &s), THRONG_ERR_NOT_FOUND);
+	cr_assert_eq(throng_world_step(NULL), THRONG_ERR_INVALID_ARGUMENT);
+	throng_world_destroy(w);
+	throng_world_destroy(NULL);
+}
+
+Test(errors, status_names)
+{
+	cr_assert_str_eq(throng_status_name(THRONG_OK), "ok");
+	cr_assert_str_eq(throng_status_name(THRONG_ERR_CAPACITY), "capacity exhausted");
+	cr_assert_str_eq(throng_status_name((throng_status)77), "unknown status");
+}

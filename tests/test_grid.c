@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+// The uniform grid against brute force, on random worlds with agents on
+// cell borders and outside the grid's extent.
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid.h"
+#include "support.h"
+
+enum { N = 3000 };
+
+/// Sorted, de-duplicated copy of the candidates within r (strict) of (x, y).
+static uint32_t within(const uint32_t* cand, int64_t n, const float* px, const float* py, float x, float y,
+                       float r, uint32_t* out)
+{
+	uint32_t m = 0;
+	for (int64_t k = 0; k < n; ++k) {
+		uint32_t j = cand[k];
+		float dx = px[j] - x, dy = py[j] - y;
+		if (dx * dx + dy * dy < r * r) {
+			out[m++] = j;
+		}
+	}
+	return m;
+}
+
+static int cmp_u32(const void* a, const void* b)
+{
+	uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
+	return (x > y) - (x < y);
+}
+
+/// Fills positions: a third on cell borders, a fifth outside [-20, 20]^2,
+/// the rest uniform inside.
+static void random_world(uint64_t* rng, float* px, float* py, float cell)
+{
+	for (uint32_t i = 0; i < N; ++i) {
+		float u = thr_test_uniform(rng, 0.0f, 1.0f);
+		if (u < 0.33f) {
+			// exactly on a cell border (grid origin -20)
+			px[i] = -20.0f + cell * (float)(int)thr_test_uniform(rng, 0.0f, 40.0f / cell);
+			py[i] = thr_test_uniform(rng, -20.0f, 20.0f);
+		} else if (u < 0.53f) {
+			px[i] = thr_test_uniform(rng, -60.0f, 60.0f);
+			py[i] = thr_test_uniform(rng, -60.0f, 60.0f);
+		} else {
+			px[i] = thr_test_uniform(rng, -20.0f, 20.0f);
+			py[i] = thr_test_uniform(rng, -20.0f, 20.0f);
+		}
+	}
+}
+
+Test(grid, queries_equal_brute_force)
+{
+	static float px[N], py[N];
+	static uint32_t a[N], b[N];
+	uint64_t rng = 42;
+	const float cells[] = {0.5f, 1.0f, 2.5f, 7.0f};
+	for (size_t c = 0; c < sizeof cells / sizeof cells[0]; ++c) {
+		random_world(&rng, px, py, cells[c]);
+		thr_grid g;
+		memset(&g, 0, sizeof g);
+		thr_grid_layout(&g, -20.0f, -20.0f, 20.0f, 20.0f, cells[c], 1u << 20);
+		cr_assert_eq(thr_grid_build_points(&g, px, py, N), 0);
+		uint32_t* idx = NULL;
+		uint32_t cap = 0;
+		for (uint32_t i = 0; i < N; i += 7) {
+			float r = thr_test_uniform(&rng, 0.1f, 3.0f * cells[c]);
+			int64_t n = thr_grid_query(&g, px[i], py[i], r, &idx, &cap);
+			cr_assert_geq(n, 0);
+			uint32_t na = within(idx, n, px, py, px[i], py[i], r, a);
+			uint32_t nb = 0;
+			for (uint32_t j = 0; j < N; ++j) {
+				float dx = px[j] - px[i], dy = py[j] - py[i];
+				if (dx * dx + dy * dy < r * r) {
+					b[nb++] = j;
+				}
+			}
+			qsort(a, na, sizeof *a, cmp_u32);
+			cr_assert_eq(na, nb, "cell %g agent %u r %g: grid found %u, brute force %u", cells[c], i, r, na, nb);
+			cr_assert_arr_eq(a, b, na * sizeof *a);
+		}
+		free(idx);
+		thr_grid_free(&g);
+	}
+}
+
+Test(grid, counting_sort_is_stable_and_complete)
+{
+	static float px[N], py[N];
+	uint64_t rng = 7;
+	random_world(&rng, px, py, 1.0f);
+	thr_grid g;
+	memset(&g, 0, sizeof g);
+	thr_grid_layout(&g, -20.0f, -20.0f, 20.0f, 20.0f, 1.0f, 1u << 20);
+	cr_assert_eq(thr_grid_build_points(&g, px, py, N), 0);
+	uint32_t cells = (uint32_t)(g.nx * g.ny);
+	cr_assert_eq(g.cell_start[0], 0u);
+	cr_assert_eq(g.cell_start[cells], (uint32_t)N);
+	static uint8_t seen[N];
+	memset(seen, 0, sizeof seen);
+	for (uint32_t c = 0; c < cells; ++c) {
+		for (uint32_t k = g.cell_start[c]; k < g.cell_start[c + 1]; ++k) {
+			uint32_t i = g.items[k];
+			cr_assert_eq(g.cell_of[i], c);
+			seen[i]++;
+			if (k > g.cell_start[c]) {
+				cr_assert_lt(g.items[k - 1], i, "cell %u is not in index order", c);
+			}
+		}
+	}
+	for (uint32_t i = 0; i < N; ++i) {
+		cr_assert_eq(seen[i], 1, "agent %u listed %u times", i, seen[i]);
+	}
+	thr_grid_free(&g);
+}
+
+Test(grid, outside_agents_land_in_border_cells)
+{
+	thr_grid g;
+	memset(&g, 0, sizeof g);
+	thr_grid_layout(&g, 0.0f, 0.0f, 10.0f, 10.0f, 1.0f, 1000);
+	cr_assert_eq(g.nx, 10);
+	cr_assert_eq(g.ny, 10);
+	// Far left, far right, exactly on the max edge, NaN-free huge values.
+	cr_assert_eq(thr_grid_coord(-5.0f, g.min_x, g.inv_cell, g.nx), 0);
+	cr_assert_eq(thr_grid_coord(1.0e6f, g.min_x, g.inv_cell, g.nx), 9);
+	cr_assert_eq(thr_grid_coord(10.0f, g.min_x, g.inv_cell, g.nx), 9);
+	cr_assert_eq(thr_grid_coord(1.0f, g.min_x, g.inv_cell, g.nx), 1);
+	cr_assert_eq(thr_grid_coord(0.999f, g.min_x, g.inv_cell, g.nx), 0);
+	thr_grid_free(&g);
+}
+
+Test(grid, layout_caps_cell_count)
+{
+	thr_grid g;
+	memset(&g, 0, sizeof g);
+	thr_grid_layout(&g, 0.0f, 0.0f, 1000.0f, 1000.0f, 0.1f, 5000);
+	cr_assert_leq((uint64_t)g.nx * (uint64_t)g.ny, 5000u);
+	cr_assert_geq(g.cell, 0.1f);
+	thr_grid_free(&g);
+}
+
+Test(grid, boxes_cover_every_overlapped_cell)
+{
+	// One long wall-like box across the grid and a small one in a corner.
+	float x0[] = {-1.0f, 8.2f}, y0[] = {4.5f, 8.2f}, x1[] = {11.0f, 8.4f}, y1[] = {4.6f, 8.4f};
+	thr_grid g;
+	memset(&g, 0, sizeof g);
+	thr_grid_layout(&g, 0.0f, 0.0f, 10.0f, 10.0f, 1.0f, 1000);
+	cr_assert_eq(thr_grid_build_boxes(&g, x0, y0, x1, y1, 2), 0);
+	cr_assert_eq(g.n_items, 10u + 1u);
+	uint32_t* idx = NULL;
+	uint32_t cap = 0;
+	// A query near (0.5, 4.5) sees box 0 only; near (8.3, 8.3) both? No:
+	// box 0 spans row 4 only, so only box 1.
+	int64_t n = thr_grid_query(&g, 0.5f, 4.5f, 0.1f, &idx, &cap);
+	cr_assert_eq(n, 1);
+	cr_assert_eq(idx[0], 0u);
+	n = thr_grid_query(&g, 8.3f, 8.3f, 0.05f, &idx, &cap);
+	cr_assert_eq(n, 1);
+	cr_assert_eq(idx[0], 1u);
+	free(idx);
+	thr_grid_free(&g);
+}

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+// The world API: bad input leaves the world as it was, the integrator's
+// invariants hold over long random runs, bounds modes keep agents where they
+// belong, and the state hash is deterministic.
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "support.h"
+#include "throng/throng.h"
+#include "world_internal.h"
+
+static throng_world* make_world(throng_bounds_mode mode, uint32_t capacity, uint64_t seed)
+{
+	throng_world_def d = throng_world_default_def();
+	d.bounds_mode = mode;
+	d.capacity = capacity;
+	d.seed = seed;
+	d.bounds_min = (throng_vec2){-20.0f, -20.0f};
+	d.bounds_max = (throng_vec2){20.0f, 20.0f};
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_OK, "%s", throng_last_error());
+	return w;
+}
+
+/// A controller that uses every behaviour, each with a random weight.
+static throng_controller busy_controller(uint64_t* rng, throng_blend_mode mode)
+{
+	throng_controller c = throng_controller_make(mode);
+	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
+		throng_slot s = throng_slot_make((throng_behavior_kind)k);
+		s.weight = thr_test_uniform(rng, 0.0f, 3.0f);
+		s.priority = thr_test_uniform(rng, 0.0f, 1.0f) < 0.4f;
+		s.params.target = (throng_target_source)(int)thr_test_uniform(rng, 0.0f, 2.999f);
+		s.params.flee_mode = (throng_flee_mode)(int)thr_test_uniform(rng, 0.0f, 2.999f);
+		s.params.frame = (throng_wander_frame)(int)thr_test_uniform(rng, 0.0f, 1.999f);
+		cr_assert_geq(throng_controller_add(&c, s), 0);
+	}
+	return c;
+}
+
+/// Spawns n random agents inside [-18, 18]^2 with random limits, archetypes,
+/// groups, targets and target agents.
+static void spawn_random(throng_world* w, uint64_t* rng, uint32_t n, uint32_t archetypes)
+{
+	throng_agent_def* defs = calloc(n, sizeof *defs);
+	for (uint32_t i = 0; i < n; ++i) {
+		throng_agent_def a = throng_agent_default_def();
+		a.position = (throng_vec2){thr_test_uniform(rng, -18.0f, 18.0f), thr_test_uniform(rng, -18.0f, 18.0f)};
+		a.max_speed = thr_test_uniform(rng, 0.2f, 4.0f);
+		a.max_force = thr_test_uniform(rng, 0.5f, 20.0f);
+		a.radius = thr_test_uniform(rng, 0.1f, 0.6f);
+		float ang = thr_test_uniform(rng, -3.14159f, 3.14159f);
+		float sp = thr_test_uniform(rng, 0.0f, 1.0f) * a.max_speed;
+		a.velocity = (throng_vec2){cosf(ang) * sp, sinf(ang) * sp};
+		if (a.velocity.x * a.velocity.x + a.velocity.y * a.velocity.y > a.max_speed * a.max_speed) {
+			a.velocity = (throng_vec2){0.0f, 0.0f};
+		}
+		a.archetype = (uint32_t)thr_test_uniform(rng, 0.0f, (float)archetypes - 0.001f);
+		a.group = (uint32_t)thr_test_uniform(rng, 0.0f, 2.999f);
+		a.target = (throng_vec2){thr_test_uniform(rng, -15.0f, 15.0f), thr_test_uniform(rng, -15.0f, 15.0f)};
+		a.target_agent = thr_test_uniform(rng, 0.0f, 1.0f) < 0.5f ? (uint32_t)thr_test_uniform(rng, 0.0f, (float)n - 1.0f)
+		                                                         : THRONG_NO_AGENT;
+		defs[i] = a;
+	}
+	cr_assert_eq(throng_world_spawn(w, defs, n, NULL), THRONG_OK, "%s", throng_last_error());
+	free(defs);
+}
+
+/// A world with three archetypes (one per blend mode) of every behaviour,
+/// obstacles, walls and a threat.
+static throng_world* busy_world(throng_bounds_mode mode, uint32_t n, uint64_t seed)
+{
+	uint64_t rng = seed * 7919u + 1u;
+	throng_world* w = make_world(mode, n, seed);
+	for (int m = 0; m < 3; ++m) {
+		throng_controller c = busy_controller(&rng, (throng_blend_mode)m);
+		cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_OK, "%s", throng_last_error());
+	}
+	for (int k = 0; k < 12; ++k) {
+		throng_vec2 c = {thr_test_uniform(&rng, -15.0f, 15.0f), thr_test_uniform(&rng, -15.0f, 15.0f)};
+		cr_assert_eq(throng_world_add_obstacle(w, c, thr_test_uniform(&rng, 0.3f, 2.0f), NULL), THRONG_OK);
+	}
+	for (int k = 0; k < 6; ++k) {
+		throng_vec2 a = {thr_test_uniform(&rng, -15.0f, 15.0f), thr_test_uniform(&rng, -15.0f, 15.0f)};
+		throng_vec2 b = {a.x + thr_test_uniform(&rng, -6.0f, 6.0f), a.y + thr_test_uniform(&rng, -6.0f, 6.0f)};
+		cr_assert_eq(throng_world_add_wall(w, a, b, NULL), THRONG_OK, "%s", throng_last_error());
+	}
+	cr_assert_eq(throng_world_set_threat(w, (throng_vec2){0.0f, 0.0f}, (throng_vec2){1.0f, 0.5f}, true), THRONG_OK);
+	spawn_random(w, &rng, n, 3);
+	return w;
+}
+
+Test(integrator, speed_never_exceeds_max_speed)
+{
+	const throng_bounds_mode modes[] = {THRONG_BOUNDS_CONTAIN, THRONG_BOUNDS_WRAP, THRONG_BOUNDS_BOUNCE,
+	                                    THRONG_BOUNDS_OPEN};
+	for (int m = 0; m < 4; ++m) {
+		throng_world* w = busy_world(modes[m], 300, 11u + (uint64_t)m);
+		for (int step = 0; step < 1500; ++step) {
+			cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+			throng_view v = throng_world_view(w);
+			for (uint32_t i = 0; i < v.count; ++i) {
+				throng_agent_state a;
+				throng_world_get_agent(w, v.id[i], &a);
+				float speed = sqrtf(v.vx[i] * v.vx[i] + v.vy[i] * v.vy[i]);
+				cr_assert_leq(speed, a.max_speed * (1.0f + 1.0e-6f), "mode %d step %d agent %u: %.9g > %.9g", m,
+				              step, v.id[i], speed, a.max_speed);
+				cr_assert(isfinite(v.x[i]) && isfinite(v.y[i]));
+				float hl = sqrtf(v.hx[i] * v.hx[i] + v.hy[i] * v.hy[i]);
+				cr_assert_float_eq(hl, 1.0f, 1.0e-5f, "heading of agent %u is not a unit vector", v.id[i]);
+			}
+		}
+		throng_world_stats st = throng_world_get_stats(w);
+		cr_assert_eq(st.nonfinite, 0u);
+		cr_assert_leq(st.max_speed_ratio, 1.000001f);
+		cr_assert_eq(st.steps, 1500u);
+		throng_world_destroy(w);
+	}
+}
+
+Test(bounds, contain_keeps_every_agent_inside)
+{
+	throng_world* w = busy_world(THRONG_BOUNDS_CONTAIN, 400, 5);
+	for (int step = 0; step < 2000; ++step) {
+		throng_world_step(w);
+		throng_view v = throng_world_view(w);
+		for (uint32_t i = 0; i < v.count; ++i) {
+			throng_agent_state a;
+			throng_world_get_agent(w, v.id[i], &a);
+			cr_assert(v.x[i] >= -20.0f + a.radius && v.x[i] <= 20.0f - a.radius, "step %d agent %u x %g", step,
+			          v.id[i], v.x[i]);
+			cr_assert(v.y[i] >= -20.0f + a.radius && v.y[i] <= 20.0f - a.radius, "step %d agent %u y %g", step,
+			          v.id[i], v.y[i]);
+		}
+	}
+	throng_world_destroy(w);
+}
+
+Test(bounds, wrap_and_bounce_stay_inside)
+{
+	const throng_bounds_mode modes[] = {THRONG_BOUNDS_WRAP, THRONG_BOUNDS_BOUNCE};
+	for (int m = 0; m < 2; ++m) {
+		throng_world* w = busy_world(modes[m], 200, 9);
+		for (int step = 0; step < 1500; ++step) {
+			throng_world_step(w);
+			throng_view v = throng_world_view(w);
+			for (uint32_t i = 0; i < v.count; ++i) {
+				cr_assert(v.x[i] >= -20.0f && v.x[i] <= 20.0f && v.y[i] >= -20.0f && v.y[i] <= 20.0f,
+				          "mode %d step %d agent %u at (%g, %g)", m, step, v.id[i], v.x[i], v.y[i]);
+			}
+		}
+		throng_world_destroy(w);
+	}
+}
+
+Test(bounds, wrap_crosses_to_the_opposite_side)
+{
+	throng_world* w = make_world(THRONG_BOUNDS_WRAP, 8, 1);
+	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_OK);
+	throng_agent_def a = throng_agent_default_def();
+	a.position = (throng_vec2){19.99f, 0.0f};
+	a.velocity = (throng_vec2){1.2f, 0.0f};
+	cr_assert_eq(throng_world_spawn(w, &a, 1, NULL), THRONG_OK);
+	throng_world_step(w);
+	throng_agent_state s;
+	throng_world_get_agent(w, 0, &s);
+	// 19.99 + 1.2/60 = 20.01 -> 20.01 - 40 = -19.99
+	cr_assert_float_eq(s.position.x, -19.99f, 1.0e-4f);
+	throng_world_destroy(w);
+}
+
+Test(integrator, heading_is_kept_at_rest)
+{
+	throng_world* w = make_world(THRONG_BOUNDS_OPEN, 8, 1);
+	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	throng_world_add_archetype(w, &c, NULL);
+	throng_agent_def a = throng_agent_default_def();
+	a.heading = (throng_vec2){0.0f, -1.0f};
+	cr_assert_eq(throng_world_spawn(w, &a, 1, NULL), THRONG_OK);
+	for (int k = 0; k < 10; ++k) {
+		throng_world_step(w);
+	}
+	throng_agent_state s;
+	throng_world_get_agent(w, 0, &s);
+	cr_assert_eq(s.heading.x, 0.0f);
+	cr_assert_eq(s.heading.y, -1.0f);
+	throng_world_destroy(w);
+}
+
+Test(integrator, one_step_by_hand)
+{
+	// seek (10, 0) from the origin at rest, max_speed 2, max_force 4, dt 0.5:
+	// desired (2, 0), force limit((2,0) - 0, 4) = (2, 0); v = (0,0) + (2,0)*0.5
+	// = (1, 0) (<= 2); p = (0,0) + (1,0)*0.5 = (0.5, 0); heading (1, 0).
+	throng_world_def d = throng_world_default_def();
+	d.dt = 0.5f;
+	d.record_forces = true;
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_OK);
+	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	throng_controller_add(&c, throng_slot_make(THRONG_SEEK));
+	throng_world_add_archetype(w, &c, NULL);
+	throng_agent_def a = throng_agent_default_def();
+	a.max_speed = 2.0f;
+	a.max_force = 4.0f;
+	a.target = (throng_vec2){10.0f, 0.0f};
+	a.heading = (throng_vec2){0.0f, 1.0f};
+	throng_world_spawn(w, &a, 1, NULL);
+	throng_world_step(w);
+	throng_agent_state s;
+	throng_world_get_agent(w, 0, &s);
+	cr_assert_float_eq(s.velocity.x, 1.0f, 1e-6f);
+	cr_assert_float_eq(s.velocity.y, 0.0f, 1e-6f);
+	cr_assert_float_eq(s.position.x, 0.5f, 1e-6f);
+	cr_assert_float_eq(s.heading.x, 1.0f, 1e-6f);
+	throng_vec2 f;
+	cr_assert_eq(throng_world_slot_force(w, 0, 0, &f), THRONG_OK);
+	cr_assert_float_eq(f.x, 2.0f, 1e-6f);
+	cr_assert_eq(throng_world_total_force(w, 0, &f), THRONG_OK);
+	cr_assert_float_eq(f.x, 2.0f, 1e-6f);
+	// Second step: desired (2,0), force limit((2,0)-(1,0), 4) = (1,0);
+	// v = (1,0) + (1,0)*0.5 = (1.5, 0); p = 0.5 + 0.75 = 1.25.
+	throng_world_step(w);
+	throng_world_get_agent(w, 0, &s);
+	cr_assert_float_eq(s.velocity.x, 1.5f, 1e-6f);
+	cr_assert_float_eq(s.position.x, 1.25f, 1e-6f);
+	throng_world_destroy(w);
+}
+
+Test(determinism, same_inputs_same_hash_different_seed_differs)
+{
+	uint64_t h[3];
+	const uint64_t seeds[] = {3, 3, 4};
+	for (int k = 0; k < 3; ++k) {
+		throng_world* w = busy_world(THRONG_BOUNDS_CONTAIN, 200, seeds[k]);
+		// Same agents for the third world: only the world seed (wander
+		// draws) differs, because busy_world derives layout from the seed;
+		// so compare the first two for equality only.
+		for (int s = 0; s < 300; ++s) {
+			throng_world_step(w);
+		}
+		h[k] = throng_world_hash(w);
+		throng_world_destroy(w);
+	}
+	cr_assert_eq(h[0], h[1]);
+	cr_assert_neq(h[0], h[2]);
+}
+
+Test(determinism, wander_seed_alone_changes_the_path)
+{
+	uint64_t h[2];
+	for (int k = 0; k < 2; ++k) {
+		throng_world* w = make_world(THRONG_BOUNDS_CONTAIN, 16, 100u + (uint64_t)k);
+		throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+		throng_controller_add(&c, throng_slot_make(THRONG_WANDER));
+		throng_world_add_archetype(w, &c, NULL);
+		throng_agent_def a = throng_agent_default_def();
+		a.velocity = (throng_vec2){1.0f, 0.0f};
+		throng_world_spawn(w, &a, 1, NULL);
+		for (int s = 0; s < 200; ++s) {
+			throng_world_step(w);
+		}
+		h[k] = throng_world_hash(w);
+		throng_world_destroy(w);
+	}
+	cr_assert_neq(h[0], h[1]);
+}
