@@ -18,6 +18,12 @@ float thr_roundf(float x)
 	return (x + THR_POLY_ROUND_MAGIC) - THR_POLY_ROUND_MAGIC;
 }
 
+float thr_floorf(float x)
+{
+	float i = thr_roundf(x);
+	return i > x ? i - 1.0f : i;
+}
+
 void thr_sincosf(float x, float* s_out, float* c_out)
 {
 	float k = thr_roundf(x * THR_POLY_TWO_OVER_PI);
@@ -93,12 +99,7 @@ float thr_wrap_angle(float x)
 
 float thr_noise1(uint32_t key, float x)
 {
-	// floor for the range the callers use (|x| < 2^22): round, then step
-	// down when rounding went up.
-	float i = thr_roundf(x);
-	if (i > x) {
-		i = i - 1.0f;
-	}
+	float i = thr_floorf(x);
 	float f = x - i;
 	int32_t ii = (int32_t)i;
 	float a = thr_bits_to_pm1(thr_rng_bits(key, (uint32_t)ii, 0u, THR_STREAM_NOISE));

@@ -45,13 +45,17 @@
 
 /// Rounds to the nearest integer (ties to even) for |x| < 2^22.
 float thr_roundf(float x);
+/// Largest integer <= x, for |x| < 2^22 (round, then step down).
+float thr_floorf(float x);
 /// sin and cos of x (radians) from one range reduction.
 void thr_sincosf(float x, float* s, float* c);
 float thr_sinf(float x);
 float thr_cosf(float x);
 /// atan2(y, x) in [-pi, pi]; atan2(0, 0) = 0.
 float thr_atan2f(float y, float x);
-/// x - 2*pi*round(x / (2*pi)): an angle in [-pi, pi].
+/// x - 2*pi*round(x / (2*pi)): an angle in [-pi, pi] for |x| <= 7 (one
+/// step past the range, as callers use it); farther out the rounding of
+/// k*2*pi can leave it about one ulp of x outside.
 float thr_wrap_angle(float x);
 
 #endif

@@ -49,7 +49,7 @@ void thr_grid_layout(thr_grid* g, float min_x, float min_y, float max_x, float m
 	g->inv_cell = 1.0f / cell;
 }
 
-int thr_grid_build_points(thr_grid* g, const float* x, const float* y, uint32_t n)
+int thr_grid_build_points(thr_grid* g, const float* x, const float* y, uint32_t n, const uint32_t* order)
 {
 	uint32_t cells = (uint32_t)g->nx * (uint32_t)g->ny;
 	if (reserve(&g->cell_start, &g->cap_cells, cells + 1) || reserve(&g->items, &g->cap_items, n) ||
@@ -68,9 +68,10 @@ int thr_grid_build_points(thr_grid* g, const float* x, const float* y, uint32_t 
 	for (uint32_t c = 0; c < cells; ++c) {
 		g->cell_start[c + 1] += g->cell_start[c];
 	}
-	// Scatter in index order using a running cursor per cell; the cursor
-	// borrows cell_start[c] and is restored afterwards.
-	for (uint32_t i = 0; i < n; ++i) {
+	// Scatter in visiting order using a running cursor per cell; the
+	// cursor borrows cell_start[c] and is restored afterwards.
+	for (uint32_t k = 0; k < n; ++k) {
+		uint32_t i = order ? order[k] : k;
 		g->items[g->cell_start[g->cell_of[i]]++] = i;
 	}
 	for (uint32_t c = cells; c > 0; --c) {

@@ -34,9 +34,11 @@ typedef struct thr_grid {
 void thr_grid_layout(thr_grid* g, float min_x, float min_y, float max_x, float max_y, float cell,
                      uint32_t max_cells);
 
-/// Buckets n points by cell, stable in index order. Returns 0, or -1 when
-/// an allocation fails (the grid is then empty).
-int thr_grid_build_points(thr_grid* g, const float* x, const float* y, uint32_t n);
+/// Buckets n points by cell. Within a cell, points are listed in the order
+/// `order` visits them (order[k] is the k-th index to place; NULL visits
+/// 0, 1, ..., n-1). Returns 0, or -1 when an allocation fails (the grid is
+/// then empty).
+int thr_grid_build_points(thr_grid* g, const float* x, const float* y, uint32_t n, const uint32_t* order);
 
 /// Buckets n boxes [x0,x1]x[y0,y1] into every cell they overlap.
 int thr_grid_build_boxes(thr_grid* g, const float* x0, const float* y0, const float* x1, const float* y1,

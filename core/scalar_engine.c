@@ -117,6 +117,7 @@ throng_status thr_world_update_shape_grids(throng_world* w)
 	}
 	w->shape_cell = cell;
 	w->shapes_dirty = 0;
+	w->shape_version++;
 	return THRONG_OK;
 }
 
@@ -302,7 +303,7 @@ static int apply_bounds_axis(throng_bounds_mode mode, float* p, float* v, float 
 			*p = *p - width;
 		}
 		if (*p < wlo || *p >= whi) { // a step longer than the world
-			*p = *p - width * floorf((*p - wlo) / width);
+			*p = *p - width * thr_floorf((*p - wlo) / width);
 			*p = *p < wlo ? wlo : (*p >= whi ? wlo : *p);
 		}
 		return 0;
@@ -320,7 +321,7 @@ throng_status thr_scalar_step(throng_world* w)
 	thr_state* ns = &w->buf[w->cur ^ 1];
 	thr_grid_layout(&w->agent_grid, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y,
 	                thr_world_cell_size(w), max_cells(w));
-	if (thr_grid_build_points(&w->agent_grid, cs->px, cs->py, w->count) != 0) {
+	if (thr_grid_build_points(&w->agent_grid, cs->px, cs->py, w->count, NULL) != 0) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for the agent grid");
 	}
 	throng_status st = thr_world_update_shape_grids(w);

@@ -89,8 +89,8 @@ throng_status thr_validate_def(const throng_world_def* def)
 	if ((unsigned)def->engine > THRONG_ENGINE_SIMD) {
 		return bad(c, "engine", "must be scalar or simd", def->engine);
 	}
-	if (def->engine == THRONG_ENGINE_SIMD) {
-		return thr_fail(THRONG_ERR_UNSUPPORTED, "world def.engine: the simd engine is not in this build yet");
+	if (def->threads > 1024) {
+		return bad(c, "threads", "must be from 0 (OpenMP's default) to 1024", def->threads);
 	}
 	return THRONG_OK;
 }
@@ -197,8 +197,22 @@ throng_status thr_validate_controller(const throng_controller* ctl)
 throng_status thr_validate_agent(const throng_world* w, const throng_agent_def* a, uint32_t index,
                                  uint32_t first_id, uint32_t count)
 {
-	char ctx[48];
-	snprintf(ctx, sizeof ctx, "agents[%u].", index);
+	// Spawning a million agents validates a million defs: build the
+	// "agents[N]." prefix by hand rather than through snprintf.
+	char ctx[32] = "agents[";
+	char digits[12];
+	int nd = 0;
+	do {
+		digits[nd++] = (char)('0' + index % 10u);
+		index /= 10u;
+	} while (index != 0);
+	size_t at = 7;
+	while (nd > 0) {
+		ctx[at++] = digits[--nd];
+	}
+	ctx[at++] = ']';
+	ctx[at++] = '.';
+	ctx[at] = '\0';
 	TRY(coordinate(ctx, "position.x", a->position.x));
 	TRY(coordinate(ctx, "position.y", a->position.y));
 	TRY(coordinate(ctx, "velocity.x", a->velocity.x));

@@ -25,6 +25,7 @@ throng_world_def throng_world_default_def(void)
 	d.capacity = 1024;
 	d.engine = THRONG_ENGINE_SCALAR;
 	d.record_forces = false;
+	d.threads = 0;
 	d.internal_cookie = THR_DEF_COOKIE;
 	return d;
 }
@@ -40,10 +41,12 @@ throng_agent_def throng_agent_default_def(void)
 	return a;
 }
 
-/// A zeroed, 64-byte aligned array of n elements of `size` bytes.
+/// A zeroed, 64-byte aligned array of n elements of `size` bytes, plus
+/// THR_LANES elements of padding so a full-width load that starts at any
+/// element below n stays inside the allocation.
 static void* alloc_array(size_t n, size_t size)
 {
-	size_t bytes = (n * size + 63u) & ~(size_t)63u;
+	size_t bytes = ((n + THR_LANES) * size + 63u) & ~(size_t)63u;
 	void* p = aligned_alloc(64, bytes ? bytes : 64);
 	if (p != NULL) {
 		memset(p, 0, bytes ? bytes : 64);
@@ -80,6 +83,8 @@ void throng_world_destroy(throng_world* w)
 	free(w->max_speed); free(w->max_force); free(w->radius);
 	free(w->archetype); free(w->group); free(w->target_agent);
 	free(w->tx); free(w->ty);
+	free(w->perm); free(w->spare);
+	thr_simd_free(w);
 	free(w->archetypes);
 	free(w->obstacles);
 	free(w->walls);
@@ -115,7 +120,8 @@ throng_status throng_world_create(const throng_world_def* def, throng_world** ou
 	int fail = alloc_state(&w->buf[0], n) || alloc_state(&w->buf[1], n);
 	void** arrays[] = {(void**)&w->id, (void**)&w->slot_of, (void**)&w->max_speed, (void**)&w->max_force,
 	                   (void**)&w->radius, (void**)&w->archetype, (void**)&w->group,
-	                   (void**)&w->target_agent, (void**)&w->tx, (void**)&w->ty};
+	                   (void**)&w->target_agent, (void**)&w->tx, (void**)&w->ty, (void**)&w->perm,
+	                   (void**)&w->spare};
 	for (size_t k = 0; !fail && k < sizeof arrays / sizeof arrays[0]; ++k) {
 		*arrays[k] = alloc_array(n, 4);
 		fail = *arrays[k] == NULL;
@@ -473,7 +479,8 @@ throng_status throng_world_step(throng_world* w)
 	if (st != THRONG_OK) {
 		return st;
 	}
-	return thr_scalar_step(w);
+	// The one dispatch point from core/ into an engine.
+	return w->def.engine == THRONG_ENGINE_SIMD ? thr_simd_step(w) : thr_scalar_step(w);
 }
 
 throng_view throng_world_view(const throng_world* w)
@@ -561,7 +568,7 @@ uint64_t throng_world_count_overlaps(const throng_world* w)
 	uint32_t* idx = NULL;
 	uint32_t cap = 0;
 	uint64_t pairs = 0;
-	if (thr_grid_build_points(&g, s->px, s->py, w->count) == 0) {
+	if (thr_grid_build_points(&g, s->px, s->py, w->count, NULL) == 0) {
 		for (uint32_t i = 0; i < w->count; ++i) {
 			int64_t n = thr_grid_query(&g, s->px[i], s->py[i], w->radius[i] + w->max_radius, &idx, &cap);
 			for (int64_t k = 0; k < n; ++k) {

@@ -47,6 +47,7 @@ struct throng_world {
 	uint32_t *archetype, *group, *target_agent;
 	float *tx, *ty;
 	float max_radius; ///< largest agent radius spawned
+	uint32_t *perm, *spare; ///< SIMD engine: the step's reorder and a spare array to permute into
 
 	throng_controller* archetypes;
 	uint32_t archetype_count, archetype_cap;
@@ -76,6 +77,9 @@ struct throng_world {
 	float *total_x, *total_y;
 
 	throng_world_stats stats;
+
+	struct thr_simd_state* simd; ///< the SIMD engine's own data, or NULL
+	uint32_t shape_version;      ///< bumped whenever the shape grids are rebuilt
 };
 
 static inline thr_state* thr_cur(throng_world* w) { return &w->buf[w->cur]; }
@@ -95,6 +99,12 @@ throng_status thr_world_update_shape_grids(throng_world* w);
 
 /// Steps the world with the scalar reference engine.
 throng_status thr_scalar_step(throng_world* w);
+
+/// Steps the world with the SIMD engine (simd/engine.c).
+throng_status thr_simd_step(throng_world* w);
+
+/// Frees what the SIMD engine keeps in the world.
+void thr_simd_free(throng_world* w);
 
 /// A thr_self for the agent at `slot` of state `st`.
 thr_self thr_world_self(const throng_world* w, const thr_state* st, uint32_t slot);

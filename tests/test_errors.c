@@ -74,9 +74,13 @@ Test(errors, world_def_out_of_range)
 	cr_assert_eq(throng_world_create(&d, &w), THRONG_ERR_INVALID_ARGUMENT);
 	assert_message("bounds_mode");
 	d = throng_world_default_def();
-	d.engine = THRONG_ENGINE_SIMD;
-	cr_assert_eq(throng_world_create(&d, &w), THRONG_ERR_UNSUPPORTED);
-	assert_message("simd");
+	d.engine = (throng_engine)7;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_ERR_INVALID_ARGUMENT);
+	assert_message("engine");
+	d = throng_world_default_def();
+	d.threads = 5000;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_ERR_INVALID_ARGUMENT);
+	assert_message("threads");
 	throng_world_def zero;
 	memset(&zero, 0, sizeof zero);
 	cr_assert_eq(throng_world_create(&zero, &w), THRONG_ERR_INVALID_ARGUMENT);

@@ -62,7 +62,7 @@ Test(grid, queries_equal_brute_force)
 		thr_grid g;
 		memset(&g, 0, sizeof g);
 		thr_grid_layout(&g, -20.0f, -20.0f, 20.0f, 20.0f, cells[c], 1u << 20);
-		cr_assert_eq(thr_grid_build_points(&g, px, py, N), 0);
+		cr_assert_eq(thr_grid_build_points(&g, px, py, N, NULL), 0);
 		uint32_t* idx = NULL;
 		uint32_t cap = 0;
 		for (uint32_t i = 0; i < N; i += 7) {
@@ -94,7 +94,7 @@ Test(grid, counting_sort_is_stable_and_complete)
 	thr_grid g;
 	memset(&g, 0, sizeof g);
 	thr_grid_layout(&g, -20.0f, -20.0f, 20.0f, 20.0f, 1.0f, 1u << 20);
-	cr_assert_eq(thr_grid_build_points(&g, px, py, N), 0);
+	cr_assert_eq(thr_grid_build_points(&g, px, py, N, NULL), 0);
 	uint32_t cells = (uint32_t)(g.nx * g.ny);
 	cr_assert_eq(g.cell_start[0], 0u);
 	cr_assert_eq(g.cell_start[cells], (uint32_t)N);

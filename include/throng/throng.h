@@ -75,6 +75,7 @@ typedef struct throng_world_def {
 	uint32_t capacity;             ///< most agents the world holds, >= 1
 	throng_engine engine;
 	bool record_forces;            ///< keep each slot's force per agent after a step
+	uint32_t threads;              ///< OpenMP threads of the SIMD engine; 0 = OpenMP's default
 	int32_t internal_cookie;       ///< set by throng_world_default_def(); leave as is
 } throng_world_def;
 

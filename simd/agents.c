@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: MIT
+// The SIMD engine's block pass: 8 agents per vector, one per lane.
+//
+// For each distinct archetype in the block, every enabled slot is evaluated
+// on all 8 lanes with that archetype's parameters, blended, and kept on the
+// lanes of that archetype (a select). Each behaviour below is its scalar
+// twin of core/behaviors.c lane by lane, the same float operations in the
+// same order, so these forces match the reference bit for bit; only the
+// neighbour sums (sweeps.c) differ, by rounding.
+#include <string.h>
+
+#include "engine.h"
+#include "fmath.h"
+#include "rng.h"
+#include "wmath.h"
+#include "wvec.h"
+
+typedef thr_lanes lanes;
+
+static thr_v2w steer_toward_w(const lanes* s, thr_v2w desired) { return v2w_limit(v2w_sub(desired, s->v), s->mf); }
+
+static thr_v2w seek_w(const lanes* s, thr_v2w t)
+{
+	return steer_toward_w(s, v2w_scale(v2w_normalize(v2w_sub(t, s->p)), s->ms));
+}
+
+static thr_v2w flee_w(const lanes* s, thr_v2w t, float radius, throng_flee_mode mode)
+{
+	thr_v2w away = v2w_sub(s->p, t);
+	thr_fw d = v2w_length(away);
+	thr_fw R = thr_fw_set1(radius);
+	thr_mw outside = thr_fw_ge(d, R);
+	thr_v2w full = v2w_scale(v2w_normalize(away), s->ms);
+	switch (mode) {
+	case THRONG_FLEE_PANIC:
+		return v2w_select(outside, v2w_zero(), steer_toward_w(s, full));
+	case THRONG_FLEE_SAFE: {
+		thr_fw scale = thr_fw_mul(s->ms, thr_fw_sub(thr_fw_set1(1.0f), thr_fw_div(d, R)));
+		thr_v2w desired = v2w_select(outside, v2w_zero(), v2w_scale(v2w_normalize(away), scale));
+		return steer_toward_w(s, desired);
+	}
+	case THRONG_FLEE_ALWAYS:
+	default:
+		return steer_toward_w(s, full);
+	}
+}
+
+static thr_v2w arrive_w(const lanes* s, thr_v2w t, float slow_radius)
+{
+	thr_v2w to = v2w_sub(t, s->p);
+	thr_fw ratio = thr_fw_div(v2w_length(to), thr_fw_set1(slow_radius));
+	thr_fw one = thr_fw_set1(1.0f);
+	thr_fw speed = thr_fw_mul(s->ms, thr_fw_select(thr_fw_lt(ratio, one), ratio, one));
+	return steer_toward_w(s, v2w_scale(v2w_normalize(to), speed));
+}
+
+static thr_fw prediction_time_w(const lanes* s, thr_fw d, float t_max)
+{
+	thr_fw t = thr_fw_div(d, s->ms);
+	thr_fw tm = thr_fw_set1(t_max);
+	return thr_fw_select(thr_fw_lt(t, tm), t, tm);
+}
+
+static thr_v2w pursuit_w(const lanes* s, thr_v2w tp, thr_v2w tv, float t_max)
+{
+	thr_fw t = prediction_time_w(s, v2w_length(v2w_sub(tp, s->p)), t_max);
+	return seek_w(s, v2w_add(tp, v2w_scale(tv, t)));
+}
+
+static thr_v2w evade_w(const lanes* s, thr_v2w tp, thr_v2w tv, float radius, float t_max)
+{
+	thr_fw d = v2w_length(v2w_sub(tp, s->p));
+	thr_fw R = thr_fw_set1(radius);
+	thr_fw t = prediction_time_w(s, d, t_max);
+	thr_v2w q = v2w_add(tp, v2w_scale(tv, t));
+	thr_fw scale = thr_fw_mul(s->ms, thr_fw_sub(thr_fw_set1(1.0f), thr_fw_div(d, R)));
+	thr_v2w desired = v2w_select(thr_fw_lt(d, R), v2w_scale(v2w_normalize(v2w_sub(s->p, q)), scale), v2w_zero());
+	return steer_toward_w(s, desired);
+}
+
+static thr_v2w wander_w(const lanes* s, thr_fw* angle, thr_fw draw, const throng_behavior_params* p, float dt)
+{
+	thr_fw a = thr_wrap_angle_w(thr_fw_add(*angle, thr_fw_mul(thr_fw_mul(draw, thr_fw_set1(p->jitter)),
+	                                                          thr_fw_set1(dt))));
+	*angle = a;
+	thr_v2w ahead = v2w_add(s->p, v2w_scale(s->h, thr_fw_set1(p->circle_distance)));
+	thr_v2w c;
+	thr_fw theta;
+	if (p->frame == THRONG_WANDER_WORLD) {
+		c = v2w_select(thr_fw_lt(v2w_length(s->v), thr_fw_set1(THR_EPS)), s->p, ahead);
+		theta = a;
+	} else {
+		c = ahead;
+		theta = thr_fw_add(thr_atan2f_w(s->h.y, s->h.x), a);
+	}
+	thr_fw sn, cs;
+	thr_sincosf_w(theta, &sn, &cs);
+	thr_v2w target = v2w_add(c, v2w_scale(v2w(cs, sn), thr_fw_set1(p->circle_radius)));
+	return seek_w(s, target);
+}
+
+static thr_v2w wander_noise_w(const lanes* s, thr_fw* angle, thr_fw noise, const throng_behavior_params* p, float dt)
+{
+	thr_fw a = thr_wrap_angle_w(thr_fw_add(*angle, thr_fw_mul(thr_fw_mul(noise, thr_fw_set1(p->noise_amplitude)),
+	                                                          thr_fw_set1(dt))));
+	*angle = a;
+	thr_fw sn, cs;
+	thr_sincosf_w(a, &sn, &cs);
+	return steer_toward_w(s, v2w_scale(v2w(cs, sn), s->ms));
+}
+
+/// contain_axis of behaviors.c per lane; sets *active where the margin is hit.
+static thr_fw contain_axis_w(thr_fw x, thr_fw lo, thr_fw hi, thr_fw margin, thr_fw ms, thr_fw cur, thr_mw* active)
+{
+	thr_fw dl = thr_fw_sub(x, lo);
+	thr_fw dh = thr_fw_sub(hi, x);
+	thr_mw near = thr_mw_or(thr_fw_lt(dl, margin), thr_fw_lt(dh, margin));
+	*active = thr_mw_or(*active, near);
+	return thr_fw_select(near, thr_fw_select(thr_fw_lt(dl, dh), ms, thr_fw_neg(ms)), cur);
+}
+
+static thr_v2w bounds_w(const lanes* s, const throng_world_def* d, float margin)
+{
+	if (d->bounds_mode != THRONG_BOUNDS_CONTAIN) {
+		return v2w_zero();
+	}
+	thr_v2w lo = v2w(thr_fw_add(thr_fw_set1(d->bounds_min.x), s->radius), thr_fw_add(thr_fw_set1(d->bounds_min.y), s->radius));
+	thr_v2w hi = v2w(thr_fw_sub(thr_fw_set1(d->bounds_max.x), s->radius), thr_fw_sub(thr_fw_set1(d->bounds_max.y), s->radius));
+	thr_fw M = thr_fw_set1(margin);
+	thr_mw active = thr_mw_false();
+	thr_v2w desired = v2w(contain_axis_w(s->p.x, lo.x, hi.x, M, s->ms, s->v.x, &active),
+	                      contain_axis_w(s->p.y, lo.y, hi.y, M, s->ms, s->v.y, &active));
+	thr_v2w f = steer_toward_w(s, v2w_scale(v2w_normalize(desired), s->ms));
+	return v2w_select(active, f, v2w_zero());
+}
+
+/// spend_budget of controller.c per lane.
+static thr_fw spend_budget_w(const throng_controller* ctl, const thr_v2w* f, thr_fw budget, int priority_only,
+                             thr_v2w* total)
+{
+	const thr_fw ZERO = thr_fw_zero();
+	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
+		const throng_slot* s = &ctl->slots[k];
+		if (!s->enabled || (priority_only && !s->priority)) {
+			continue;
+		}
+		thr_mw active = thr_fw_gt(budget, ZERO);
+		if (!thr_mw_any(active)) {
+			break;
+		}
+		thr_v2w fw = v2w_scale(f[k], thr_fw_set1(s->weight));
+		thr_fw len = v2w_length(fw);
+		thr_mw cut = thr_fw_gt(len, budget);
+		thr_fw sc = thr_fw_div(budget, len);
+		fw = v2w_select(cut, v2w(thr_fw_mul(fw.x, sc), thr_fw_mul(fw.y, sc)), fw);
+		len = thr_fw_select(cut, budget, len);
+		*total = v2w_select(active, v2w_add(*total, fw), *total);
+		budget = thr_fw_select(active, thr_fw_sub(budget, len), budget);
+	}
+	return budget;
+}
+
+/// thr_blend of controller.c per lane.
+static thr_v2w blend_w(const throng_controller* ctl, const thr_v2w* f, thr_fw mf)
+{
+	thr_v2w total = v2w_zero();
+	switch (ctl->mode) {
+	case THRONG_BLEND_PRIORITY:
+		spend_budget_w(ctl, f, mf, 0, &total);
+		return total;
+	case THRONG_BLEND_HYBRID: {
+		thr_fw left = spend_budget_w(ctl, f, mf, 1, &total);
+		thr_v2w rest = v2w_zero();
+		for (uint32_t k = 0; k < ctl->slot_count; ++k) {
+			const throng_slot* s = &ctl->slots[k];
+			if (s->enabled && !s->priority) {
+				rest = v2w_add(rest, v2w_scale(f[k], thr_fw_set1(s->weight)));
+			}
+		}
+		return v2w_select(thr_fw_gt(left, thr_fw_zero()), v2w_add(total, v2w_limit(rest, left)), total);
+	}
+	case THRONG_BLEND_WEIGHTED:
+	default:
+		for (uint32_t k = 0; k < ctl->slot_count; ++k) {
+			const throng_slot* s = &ctl->slots[k];
+			if (s->enabled) {
+				total = v2w_add(total, v2w_scale(f[k], thr_fw_set1(s->weight)));
+			}
+		}
+		return v2w_limit(total, mf);
+	}
+}
+
+/// What target-seeking slots steer relative to, per lane.
+typedef struct lane_targets {
+	thr_v2w point;            ///< the agents' target points
+	thr_v2w agent_p, agent_v; ///< their target agents
+	thr_mw has_agent;
+	int agents_loaded;
+} lane_targets;
+
+static void load_target_agents(const thr_step_ctx* ctx, uint32_t base, int n, lane_targets* t)
+{
+	const throng_world* w = ctx->w;
+	_Alignas(32) float px[THR_LANES] = {0}, py[THR_LANES] = {0}, vx[THR_LANES] = {0}, vy[THR_LANES] = {0};
+	_Alignas(32) int32_t has[THR_LANES] = {0};
+	for (int l = 0; l < n; ++l) {
+		uint32_t ta = w->target_agent[base + (uint32_t)l];
+		if (ta != THRONG_NO_AGENT) {
+			uint32_t j = w->slot_of[ta];
+			px[l] = ctx->cs->px[j];
+			py[l] = ctx->cs->py[j];
+			vx[l] = ctx->cs->vx[j];
+			vy[l] = ctx->cs->vy[j];
+			has[l] = -1;
+		}
+	}
+	t->agent_p = v2w(thr_fw_load(px), thr_fw_load(py));
+	t->agent_v = v2w(thr_fw_load(vx), thr_fw_load(vy));
+	t->has_agent = thr_mw_from_iw(thr_iw_load(has));
+	t->agents_loaded = 1;
+}
+
+/// Resolves the slot's target; returns the lanes that have one.
+static thr_mw resolve_target_w(const thr_step_ctx* ctx, uint32_t base, int n, lane_targets* t,
+                               throng_target_source src, thr_v2w* tp, thr_v2w* tv)
+{
+	const throng_world* w = ctx->w;
+	switch (src) {
+	case THRONG_TARGET_THREAT:
+		*tp = v2w_set1(w->threat_p);
+		*tv = v2w_set1(w->threat_v);
+		return w->threat_active ? thr_mw_true() : thr_mw_false();
+	case THRONG_TARGET_AGENT:
+		if (!t->agents_loaded) {
+			load_target_agents(ctx, base, n, t);
+		}
+		*tp = t->agent_p;
+		*tv = t->agent_v;
+		return t->has_agent;
+	case THRONG_TARGET_POINT:
+	default:
+		*tp = t->point;
+		*tv = v2w_zero();
+		return thr_mw_true();
+	}
+}
+
+/// apply_bounds_axis of scalar_engine.c per lane; returns the clamp mask.
+static thr_mw bounds_axis_w(throng_bounds_mode mode, thr_fw* p, thr_fw* v, thr_fw lo, thr_fw hi, float wlo, float whi)
+{
+	const thr_fw ZERO = thr_fw_zero();
+	switch (mode) {
+	case THRONG_BOUNDS_CONTAIN: {
+		thr_mw below = thr_fw_lt(*p, lo);
+		thr_mw above = thr_mw_andnot(thr_fw_gt(*p, hi), below);
+		*p = thr_fw_select(below, lo, thr_fw_select(above, hi, *p));
+		thr_fw vb = thr_fw_select(thr_fw_lt(*v, ZERO), ZERO, *v);
+		thr_fw va = thr_fw_select(thr_fw_gt(*v, ZERO), ZERO, *v);
+		*v = thr_fw_select(below, vb, thr_fw_select(above, va, *v));
+		return thr_mw_or(below, above);
+	}
+	case THRONG_BOUNDS_BOUNCE: {
+		thr_mw below = thr_fw_lt(*p, lo);
+		thr_mw above = thr_mw_andnot(thr_fw_gt(*p, hi), below);
+		thr_fw pb = thr_fw_add(lo, thr_fw_sub(lo, *p));
+		thr_fw pa = thr_fw_sub(hi, thr_fw_sub(*p, hi));
+		*p = thr_fw_select(below, pb, thr_fw_select(above, pa, *p));
+		*v = thr_fw_select(thr_mw_or(below, above), thr_fw_neg(*v), *v);
+		*p = thr_fw_select(thr_fw_lt(*p, lo), lo, thr_fw_select(thr_fw_gt(*p, hi), hi, *p));
+		return thr_mw_false();
+	}
+	case THRONG_BOUNDS_WRAP: {
+		thr_fw WLO = thr_fw_set1(wlo), WHI = thr_fw_set1(whi), W = thr_fw_set1(whi - wlo);
+		thr_mw below = thr_fw_lt(*p, WLO);
+		thr_mw above = thr_mw_andnot(thr_fw_ge(*p, WHI), below);
+		*p = thr_fw_select(below, thr_fw_add(*p, W), thr_fw_select(above, thr_fw_sub(*p, W), *p));
+		thr_mw out = thr_mw_or(thr_fw_lt(*p, WLO), thr_fw_ge(*p, WHI));
+		if (thr_mw_any(out)) {
+			thr_fw q = thr_fw_div(thr_fw_sub(*p, WLO), W);
+			thr_fw fl = thr_roundf_w(q);
+			fl = thr_fw_select(thr_fw_gt(fl, q), thr_fw_sub(fl, thr_fw_set1(1.0f)), fl);
+			thr_fw r = thr_fw_sub(*p, thr_fw_mul(W, fl));
+			r = thr_fw_select(thr_fw_lt(r, WLO), WLO, thr_fw_select(thr_fw_ge(r, WHI), WLO, r));
+			*p = thr_fw_select(out, r, *p);
+		}
+		return thr_mw_false();
+	}
+	case THRONG_BOUNDS_OPEN:
+	default:
+		return thr_mw_false();
+	}
+}
+
+static int popcount8(thr_mw m) { return __builtin_popcount((unsigned)thr_mw_movemask(m)); }
+
+void thr_step_block(const thr_step_ctx* ctx, uint32_t base, thr_block_stats* st)
+{
+	const throng_world* w = ctx->w;
+	const throng_world_def* d = &w->def;
+	const thr_state* cs = ctx->cs;
+	thr_state* ns = ctx->ns;
+	const uint32_t remaining = w->count - base;
+	const int n = remaining < THR_LANES ? (int)remaining : THR_LANES;
+	const thr_mw live = thr_mw_first(n);
+	// Zeroed so lanes of other archetypes never hold indeterminate values.
+	_Alignas(32) float fx[THRONG_MAX_SLOTS][THR_LANES] = {{0}};
+	_Alignas(32) float fy[THRONG_MAX_SLOTS][THR_LANES] = {{0}};
+	_Alignas(32) int32_t arch[THR_LANES];
+
+	// Neighbour sweeps, one agent at a time.
+	for (int l = 0; l < THR_LANES; ++l) {
+		arch[l] = l < n ? (int32_t)w->archetype[base + (uint32_t)l] : -1;
+	}
+	for (int l = 0; l < n; ++l) {
+		const thr_arch_info* info = &ctx->arch[arch[l]];
+		if (info->n_neighbor_slots > 0) {
+			const throng_controller* ctl = &w->archetypes[arch[l]];
+			float ox[THRONG_MAX_SLOTS], oy[THRONG_MAX_SLOTS];
+			thr_self self = thr_world_self(w, cs, base + (uint32_t)l);
+			thr_sweep_neighbors(ctx, &self, info, ctl, ox, oy);
+			for (uint32_t q = 0; q < info->n_neighbor_slots; ++q) {
+				fx[info->neighbor_slots[q]][l] = ox[info->neighbor_slots[q]];
+				fy[info->neighbor_slots[q]][l] = oy[info->neighbor_slots[q]];
+			}
+		}
+	}
+
+	lanes s;
+	s.p = v2w(thr_fw_loadu(cs->px + base), thr_fw_loadu(cs->py + base));
+	s.v = v2w(thr_fw_loadu(cs->vx + base), thr_fw_loadu(cs->vy + base));
+	s.h = v2w(thr_fw_loadu(cs->hx + base), thr_fw_loadu(cs->hy + base));
+	s.ms = thr_fw_loadu(w->max_speed + base);
+	s.mf = thr_fw_loadu(w->max_force + base);
+	s.radius = thr_fw_loadu(w->radius + base);
+	s.id = thr_iw_loadu((const int32_t*)w->id + base);
+	s.n = n;
+	s.base = base;
+	// Lanes past the end hold padding; give them harmless limits.
+	s.ms = thr_fw_select(live, s.ms, thr_fw_set1(1.0f));
+	s.mf = thr_fw_select(live, s.mf, thr_fw_set1(1.0f));
+	lane_targets targets;
+	targets.point = v2w(thr_fw_loadu(w->tx + base), thr_fw_loadu(w->ty + base));
+	targets.agents_loaded = 0;
+	const thr_fw wander0 = thr_fw_loadu(cs->wander + base);
+	const thr_fw noise0 = thr_fw_loadu(cs->noise + base);
+	thr_fw wander_new = wander0, noise_new = noise0;
+	thr_v2w total = v2w_zero();
+	const thr_iw key = thr_iw_set1((int32_t)w->rng_key);
+	const thr_iw archw = thr_iw_load(arch);
+
+	thr_mw done = thr_mw_not(live);
+	while (!thr_mw_all(done)) {
+		int l = __builtin_ctz((unsigned)~thr_mw_movemask(done) & 0xffu);
+		const throng_controller* ctl = &w->archetypes[arch[l]];
+		thr_mw mine = thr_mw_andnot(thr_iw_eq(archw, thr_iw_set1(arch[l])), done);
+		thr_v2w f[THRONG_MAX_SLOTS];
+		for (uint32_t k = 0; k < ctl->slot_count; ++k) {
+			const throng_slot* slot = &ctl->slots[k];
+			const throng_behavior_params* p = &slot->params;
+			f[k] = v2w_zero();
+			if (!slot->enabled) {
+				continue;
+			}
+			thr_v2w tp, tv;
+			thr_mw has;
+			switch (slot->kind) {
+			case THRONG_SEEK:
+				has = resolve_target_w(ctx, base, n, &targets, p->target, &tp, &tv);
+				f[k] = v2w_select(has, seek_w(&s, tp), v2w_zero());
+				break;
+			case THRONG_FLEE:
+				has = resolve_target_w(ctx, base, n, &targets, p->target, &tp, &tv);
+				f[k] = v2w_select(has, flee_w(&s, tp, p->flee_radius, p->flee_mode), v2w_zero());
+				break;
+			case THRONG_ARRIVE:
+				has = resolve_target_w(ctx, base, n, &targets, p->target, &tp, &tv);
+				f[k] = v2w_select(has, arrive_w(&s, tp, p->slow_radius), v2w_zero());
+				break;
+			case THRONG_PURSUIT:
+				has = resolve_target_w(ctx, base, n, &targets, p->target, &tp, &tv);
+				f[k] = v2w_select(has, pursuit_w(&s, tp, tv, p->max_prediction), v2w_zero());
+				break;
+			case THRONG_EVADE:
+				has = resolve_target_w(ctx, base, n, &targets, p->target, &tp, &tv);
+				f[k] = v2w_select(has, evade_w(&s, tp, tv, p->evade_radius, p->max_prediction), v2w_zero());
+				break;
+			case THRONG_WANDER: {
+				thr_fw draw = thr_bits_to_pm1_w(thr_rng_bits_w(key, s.id, thr_iw_set1((int32_t)ctx->step32),
+				                                                THR_STREAM_WANDER));
+				thr_fw a = wander0;
+				f[k] = wander_w(&s, &a, draw, p, ctx->dt);
+				wander_new = thr_fw_select(mine, a, wander_new);
+				break;
+			}
+			case THRONG_WANDER_NOISE: {
+				thr_fw phase = thr_fw_mul(thr_bits_to_unit_w(thr_rng_bits_w(key, s.id, thr_iw_zero(), THR_STREAM_PHASE)),
+				                          thr_fw_set1(1024.0f));
+				thr_fw x = thr_fw_add(thr_fw_mul(thr_fw_set1(ctx->time), thr_fw_set1(p->noise_frequency)), phase);
+				thr_fw a = noise0;
+				f[k] = wander_noise_w(&s, &a, thr_noise1_w(key, x), p, ctx->dt);
+				noise_new = thr_fw_select(mine, a, noise_new);
+				break;
+			}
+			case THRONG_BOUNDS:
+				f[k] = bounds_w(&s, d, p->margin);
+				break;
+			case THRONG_OBSTACLE_AVOID:
+				f[k] = thr_obstacles_w(ctx, &s, mine, p->look_ahead);
+				break;
+			case THRONG_WALL_AVOID:
+				f[k] = thr_walls_w(ctx, &s, mine, p->look_ahead, p->feeler_angle);
+				break;
+			default: // neighbour slots: from the sweeps
+				f[k] = v2w(thr_fw_load(fx[k]), thr_fw_load(fy[k]));
+				break;
+			}
+		}
+		thr_v2w t = blend_w(ctl, f, s.mf);
+		total = v2w_select(mine, t, total);
+		if (d->record_forces) {
+			for (uint32_t k = 0; k < THRONG_MAX_SLOTS; ++k) {
+				_Alignas(32) float bx[THR_LANES], by[THR_LANES];
+				thr_v2w fk = k < ctl->slot_count ? f[k] : v2w_zero();
+				thr_fw_store(bx, fk.x);
+				thr_fw_store(by, fk.y);
+				int bits = thr_mw_movemask(mine);
+				for (int q = 0; q < n; ++q) {
+					if (bits & (1 << q)) {
+						w->force_x[(size_t)k * w->capacity + base + (uint32_t)q] = bx[q];
+						w->force_y[(size_t)k * w->capacity + base + (uint32_t)q] = by[q];
+					}
+				}
+			}
+		}
+		done = thr_mw_or(done, mine);
+	}
+
+	// Never integrate a non-finite force: count it and drop it.
+	thr_mw finite = v2w_isfinite(total);
+	st->nonfinite += (uint64_t)popcount8(thr_mw_andnot(live, finite));
+	total = v2w_select(finite, total, v2w_zero());
+	if (d->record_forces) {
+		thr_fw_store_tail(w->total_x + base, total.x, n);
+		thr_fw_store_tail(w->total_y + base, total.y, n);
+	}
+
+	// Integration, as thr_scalar_step.
+	const thr_fw DT = thr_fw_set1(ctx->dt);
+	thr_v2w v = v2w_limit(v2w_add(s.v, v2w_scale(total, DT)), s.ms);
+	thr_v2w p = v2w_add(s.p, v2w_scale(v, DT));
+	thr_fw half = thr_fw_set1(0.5f);
+	thr_fw lox = thr_fw_add(thr_fw_set1(d->bounds_min.x), s.radius);
+	thr_fw hix = thr_fw_sub(thr_fw_set1(d->bounds_max.x), s.radius);
+	thr_fw loy = thr_fw_add(thr_fw_set1(d->bounds_min.y), s.radius);
+	thr_fw hiy = thr_fw_sub(thr_fw_set1(d->bounds_max.y), s.radius);
+	thr_fw midx = thr_fw_mul(half, thr_fw_add(thr_fw_set1(d->bounds_min.x), thr_fw_set1(d->bounds_max.x)));
+	thr_fw midy = thr_fw_mul(half, thr_fw_add(thr_fw_set1(d->bounds_min.y), thr_fw_set1(d->bounds_max.y)));
+	thr_mw narrow_x = thr_fw_gt(lox, hix), narrow_y = thr_fw_gt(loy, hiy);
+	lox = thr_fw_select(narrow_x, midx, lox);
+	hix = thr_fw_select(narrow_x, midx, hix);
+	loy = thr_fw_select(narrow_y, midy, loy);
+	hiy = thr_fw_select(narrow_y, midy, hiy);
+	thr_mw cx = bounds_axis_w(d->bounds_mode, &p.x, &v.x, lox, hix, d->bounds_min.x, d->bounds_max.x);
+	thr_mw cy = bounds_axis_w(d->bounds_mode, &p.y, &v.y, loy, hiy, d->bounds_min.y, d->bounds_max.y);
+	st->clamped += (uint64_t)(popcount8(thr_mw_and(cx, live)) + popcount8(thr_mw_and(cy, live)));
+	thr_mw bad = thr_mw_and(live, thr_mw_not(thr_mw_and(v2w_isfinite(p), v2w_isfinite(v))));
+	if (thr_mw_any(bad)) {
+		st->nonfinite += (uint64_t)popcount8(bad);
+		v = v2w_select(bad, v2w_zero(), v);
+		thr_v2w back = v2w_select(v2w_isfinite(s.p), s.p, v2w(midx, midy));
+		p = v2w_select(bad, back, p);
+	}
+	thr_fw speed = v2w_length(v);
+	thr_v2w h = v2w_select(thr_fw_gt(speed, thr_fw_set1(THR_EPS)), v2w_normalize(v), s.h);
+	_Alignas(32) float ratio[THR_LANES];
+	thr_fw_store(ratio, thr_fw_div(speed, s.ms));
+	for (int q = 0; q < n; ++q) {
+		st->max_speed_ratio = ratio[q] > st->max_speed_ratio ? ratio[q] : st->max_speed_ratio;
+	}
+	thr_fw_store_tail(ns->px + base, p.x, n);
+	thr_fw_store_tail(ns->py + base, p.y, n);
+	thr_fw_store_tail(ns->vx + base, v.x, n);
+	thr_fw_store_tail(ns->vy + base, v.y, n);
+	thr_fw_store_tail(ns->hx + base, h.x, n);
+	thr_fw_store_tail(ns->hy + base, h.y, n);
+	thr_fw_store_tail(ns->wander + base, wander_new, n);
+	thr_fw_store_tail(ns->noise + base, noise_new, n);
+}

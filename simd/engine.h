@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+// The SIMD engine's private interface between its files.
+//
+// Design note. A step of the SIMD engine has two phases.
+//  1. Sort (engine.c): agents are bucketed by grid cell with a counting
+//     sort that visits agents in id order, so each cell lists its agents
+//     by increasing id; every per-agent array is then permuted into that
+//     order (ids travel with the agents). Cells of one grid row are
+//     contiguous, so the agents of a row of cells form one run of memory.
+//  2. Agents (agents.c, sweeps.c, feelers.c): blocks of 8 consecutive
+//     agents, one per lane. For each lane, the neighbour behaviours sweep
+//     the runs of memory of the rows of cells around the agent, 8
+//     neighbours per vector with a mask for the tail. Everything else runs
+//     across the 8 lanes, once per distinct archetype in the block: the
+//     feelers test each obstacle or wall near the block against all 8
+//     agents at once (shapes are sparse, agents of a block are close), the
+//     other behaviours, the blending and the integrator.
+// Phase 2 reads only the sorted previous state and writes only the next
+// state of its own block, so OpenMP's static schedule over fixed batches
+// of blocks gives the same bits for any thread count. Per-agent reductions
+// (neighbour sums) run in a fixed order inside one thread.
+#ifndef THRONG_SIMD_ENGINE_H
+#define THRONG_SIMD_ENGINE_H
+
+#include <stdint.h>
+
+#include "world_internal.h"
+#include "wvec.h"
+
+/// What an archetype asks of the sweeps, refreshed each step.
+typedef struct thr_arch_info {
+	float query_radius;              ///< largest neighbour radius (m), 0 = no neighbour slot
+	uint32_t n_neighbor_slots;       ///< neighbour slots (enabled), in slot order
+	uint8_t neighbor_slots[THRONG_MAX_SLOTS];
+} thr_arch_info;
+
+/// Shape data copied into shape-grid item order, so each row of cells is
+/// a run of memory (padded by THR_LANES for full-width loads).
+typedef struct thr_shape_soa {
+	float *a, *b, *c, *d;  ///< obstacles: x, y, r, unused; walls: ax, ay, bx, by
+	int32_t* index;        ///< the shape's index (ties break on it)
+	uint32_t cap;
+} thr_shape_soa;
+
+struct thr_simd_state {
+	thr_arch_info* arch;
+	uint32_t arch_cap;
+	thr_shape_soa obstacles, walls;
+	uint32_t shape_version; ///< world shape_version the SoA copies match
+	uint32_t* cursor;       ///< counting-sort cursors, one per cell
+	uint32_t cursor_cap;
+};
+
+/// Everything a block reads, fixed for the step.
+typedef struct thr_step_ctx {
+	const throng_world* w;
+	const thr_state* cs; ///< sorted previous state
+	thr_state* ns;       ///< next state, same order
+	const thr_arch_info* arch;
+	const thr_shape_soa* obstacles;
+	const thr_shape_soa* walls;
+	float dt;
+	uint32_t step32;
+	float time; ///< simulated time at the start of the step
+} thr_step_ctx;
+
+/// Per-thread running figures, merged after the parallel loop.
+typedef struct thr_block_stats {
+	float max_speed_ratio;
+	uint64_t nonfinite;
+	uint64_t clamped;
+} thr_block_stats;
+
+/// The agents of one block, one per lane.
+typedef struct thr_lanes {
+	thr_v2w p, v, h;
+	thr_fw ms, mf, radius;
+	thr_iw id;
+	int n;        ///< live lanes (the first n)
+	uint32_t base; ///< sorted slot of lane 0
+} thr_lanes;
+
+/// Neighbour slot forces of one agent: out_x/out_y[slot] for each of
+/// info's neighbour slots.
+void thr_sweep_neighbors(const thr_step_ctx* ctx, const thr_self* self, const thr_arch_info* info,
+                         const throng_controller* ctl, float* out_x, float* out_y);
+
+/// thr_obstacle_avoid on the lanes of `mask` (others get 0).
+thr_v2w thr_obstacles_w(const thr_step_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead);
+
+/// thr_wall_avoid on the lanes of `mask` (others get 0).
+thr_v2w thr_walls_w(const thr_step_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead, float feeler_angle);
+
+/// Steps the agents of block [base, base + 8) (fewer at the end).
+void thr_step_block(const thr_step_ctx* ctx, uint32_t base, thr_block_stats* stats);
+
+#endif

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+// Obstacle and wall feelers of the SIMD engine, 8 agents per vector.
+//
+// Shapes are sparse and the 8 agents of a block are close together (they
+// are sorted by cell), so each shape near the block is loaded once and
+// tested against all 8 feelers at once. "Near the block" is the shape grid
+// cells under the box around the block's agents grown by the feeler's
+// reach; when that box is large (the block straddles two grid rows) the
+// lanes are scanned one by one instead. The candidate set is then a
+// superset of what each agent's own query would list, and the exact hit
+// tests below decide, so the result does not depend on the grouping.
+//
+// Each lane keeps the nearest hit (ties to the lower shape index) with the
+// same float operations as thr_obstacle_avoid and thr_wall_avoid, and the
+// force is formed from it with those operations too: the forces equal the
+// scalar reference bit for bit.
+#include <math.h>
+
+#include "engine.h"
+#include "fmath.h"
+
+/// Grid cells a block-wide scan may visit per lane before it splits into
+/// lanes (a lane alone visits about 9).
+#define THR_BLOCK_SCAN_CELLS_PER_LANE 16
+
+typedef struct cell_box {
+	int32_t cx0, cx1, cy0, cy1;
+} cell_box;
+
+/// Cells of g under the box around the lanes of `bits` grown by reach plus
+/// their largest radius (radius_too) or by reach alone.
+static cell_box box_of(const thr_grid* g, const thr_lanes* s, int bits, float reach, int radius_too)
+{
+	_Alignas(32) float px[THR_LANES], py[THR_LANES], rad[THR_LANES];
+	thr_fw_store(px, s->p.x);
+	thr_fw_store(py, s->p.y);
+	thr_fw_store(rad, s->radius);
+	float x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY, r = 0.0f;
+	for (int l = 0; l < THR_LANES; ++l) {
+		if (bits & (1 << l)) {
+			x0 = px[l] < x0 ? px[l] : x0;
+			x1 = px[l] > x1 ? px[l] : x1;
+			y0 = py[l] < y0 ? py[l] : y0;
+			y1 = py[l] > y1 ? py[l] : y1;
+			r = rad[l] > r ? rad[l] : r;
+		}
+	}
+	float grow = radius_too ? reach + r : reach;
+	cell_box b;
+	b.cx0 = thr_grid_coord(x0 - grow, g->min_x, g->inv_cell, g->nx);
+	b.cx1 = thr_grid_coord(x1 + grow, g->min_x, g->inv_cell, g->nx);
+	b.cy0 = thr_grid_coord(y0 - grow, g->min_y, g->inv_cell, g->ny);
+	b.cy1 = thr_grid_coord(y1 + grow, g->min_y, g->inv_cell, g->ny);
+	return b;
+}
+
+/// The mask of lane l alone.
+static thr_mw lane_mask(int l) { return thr_iw_eq(thr_iw_iota(), thr_iw_set1(l)); }
+
+static int box_cells(cell_box b) { return (b.cx1 - b.cx0 + 1) * (b.cy1 - b.cy0 + 1); }
+
+/// Keeps (key, index) where it beats the lane's best: smaller key, or the
+/// same key and a smaller index.
+static void keep_best(thr_mw hit, thr_fw key, thr_iw idx, thr_fw* best_key, thr_iw* best_idx)
+{
+	thr_mw better = thr_mw_or(thr_fw_lt(key, *best_key), thr_mw_and(thr_fw_eq(key, *best_key), thr_iw_lt(idx, *best_idx)));
+	better = thr_mw_and(hit, better);
+	*best_key = thr_fw_select(better, key, *best_key);
+	*best_idx = thr_iw_select(better, idx, *best_idx);
+}
+
+static void scan_obstacles(const thr_step_ctx* ctx, const thr_lanes* s, thr_mw m, thr_v2w H, float look_ahead,
+                           cell_box box, thr_fw* best_along, thr_iw* best_idx)
+{
+	const thr_grid* g = &ctx->w->obstacle_grid;
+	const thr_shape_soa* o = ctx->obstacles;
+	const thr_fw L = thr_fw_set1(look_ahead);
+	const thr_fw ZERO = thr_fw_zero();
+	for (int32_t cy = box.cy0; cy <= box.cy1; ++cy) {
+		uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
+		uint32_t e = g->cell_start[row + (uint32_t)box.cx1 + 1];
+		for (uint32_t k = g->cell_start[row + (uint32_t)box.cx0]; k < e; ++k) {
+			thr_v2w c = v2w(thr_fw_set1(o->a[k]), thr_fw_set1(o->b[k]));
+			thr_fw along = v2w_dot(v2w_sub(c, s->p), H);
+			thr_mw ok = thr_mw_andnot(m, thr_mw_or(thr_fw_lt(along, ZERO), thr_fw_gt(along, L)));
+			thr_fw lateral = v2w_length(v2w_sub(c, v2w_add(s->p, v2w_scale(H, along))));
+			ok = thr_mw_and(ok, thr_fw_lt(lateral, thr_fw_add(thr_fw_set1(o->c[k]), s->radius)));
+			keep_best(ok, along, thr_iw_set1(o->index[k]), best_along, best_idx);
+		}
+	}
+}
+
+/// Lanes of m that move (|v| >= eps): feelers of resting agents are off.
+static thr_mw moving_lanes(const thr_lanes* s, thr_mw m)
+{
+	return thr_mw_andnot(m, thr_fw_lt(v2w_length(s->v), thr_fw_set1(THR_EPS)));
+}
+
+thr_v2w thr_obstacles_w(const thr_step_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead)
+{
+	const throng_world* w = ctx->w;
+	thr_mw m = moving_lanes(s, mask);
+	if (w->obstacle_grid.n_items == 0 || !thr_mw_any(m)) {
+		return v2w_zero();
+	}
+	thr_v2w H = v2w_normalize(s->v);
+	thr_fw best_along = thr_fw_set1(INFINITY);
+	thr_iw best_idx = thr_iw_set1(INT32_MAX);
+	int bits = thr_mw_movemask(m);
+	cell_box box = box_of(&w->obstacle_grid, s, bits, look_ahead, 1);
+	if (box_cells(box) <= THR_BLOCK_SCAN_CELLS_PER_LANE * __builtin_popcount((unsigned)bits)) {
+		scan_obstacles(ctx, s, m, H, look_ahead, box, &best_along, &best_idx);
+	} else {
+		for (int l = 0; l < THR_LANES; ++l) {
+			if (bits & (1 << l)) {
+				cell_box one = box_of(&w->obstacle_grid, s, 1 << l, look_ahead, 1);
+				scan_obstacles(ctx, s, thr_mw_and(m, lane_mask(l)), H, look_ahead, one, &best_along, &best_idx);
+			}
+		}
+	}
+	thr_mw hit = thr_mw_not(thr_iw_eq(best_idx, thr_iw_set1(INT32_MAX)));
+	if (!thr_mw_any(hit)) {
+		return v2w_zero();
+	}
+	// The chosen obstacle's centre per lane, then thr_obstacle_avoid's force.
+	_Alignas(32) int32_t idx[THR_LANES];
+	_Alignas(32) float cx[THR_LANES] = {0}, cy[THR_LANES] = {0};
+	thr_iw_store(idx, best_idx);
+	for (int l = 0; l < THR_LANES; ++l) {
+		if (idx[l] != INT32_MAX) {
+			cx[l] = w->obstacles[idx[l]].c.x;
+			cy[l] = w->obstacles[idx[l]].c.y;
+		}
+	}
+	thr_v2w c = v2w(thr_fw_load(cx), thr_fw_load(cy));
+	thr_v2w side = v2w_perp(H);
+	thr_fw dside = v2w_dot(side, v2w_sub(c, s->p));
+	thr_fw sign = thr_fw_select(thr_fw_gt(dside, thr_fw_zero()), thr_fw_set1(-1.0f), thr_fw_set1(1.0f));
+	thr_fw urgency = thr_fw_sub(thr_fw_set1(1.0f), thr_fw_div(best_along, thr_fw_set1(look_ahead)));
+	thr_v2w f = v2w_scale(side, thr_fw_mul(thr_fw_mul(sign, s->ms), urgency));
+	return v2w_select(hit, f, v2w_zero());
+}
+
+/// The three feelers of thr_wall_avoid per lane.
+typedef struct feelers {
+	thr_v2w dir[3];
+	float len[3];
+	thr_fw best_t[3];
+	thr_iw best_idx[3];
+} feelers;
+
+static void scan_walls(const thr_step_ctx* ctx, const thr_lanes* s, thr_mw m, feelers* fl, cell_box box)
+{
+	const thr_grid* g = &ctx->w->wall_grid;
+	const thr_shape_soa* wl = ctx->walls;
+	const thr_fw ZERO = thr_fw_zero();
+	const thr_fw ONE = thr_fw_set1(1.0f);
+	const thr_fw EPS = thr_fw_set1(THR_EPS);
+	for (int32_t cy = box.cy0; cy <= box.cy1; ++cy) {
+		uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
+		uint32_t e = g->cell_start[row + (uint32_t)box.cx1 + 1];
+		for (uint32_t k = g->cell_start[row + (uint32_t)box.cx0]; k < e; ++k) {
+			thr_v2w a = v2w(thr_fw_set1(wl->a[k]), thr_fw_set1(wl->b[k]));
+			thr_v2w ed = v2w(thr_fw_set1(wl->c[k] - wl->a[k]), thr_fw_set1(wl->d[k] - wl->b[k]));
+			thr_v2w ap = v2w_sub(a, s->p);
+			thr_iw idx = thr_iw_set1(wl->index[k]);
+			for (int f = 0; f < 3; ++f) {
+				// feeler_hit of behaviors.c, lane by lane.
+				thr_v2w d = fl->dir[f];
+				thr_fw denom = thr_fw_sub(thr_fw_mul(d.x, ed.y), thr_fw_mul(d.y, ed.x));
+				thr_mw ok = thr_mw_andnot(m, thr_fw_lt(thr_fw_abs(denom), EPS));
+				thr_fw t = thr_fw_div(thr_fw_sub(thr_fw_mul(ap.x, ed.y), thr_fw_mul(ap.y, ed.x)), denom);
+				thr_fw u = thr_fw_div(thr_fw_sub(thr_fw_mul(ap.x, d.y), thr_fw_mul(ap.y, d.x)), denom);
+				thr_mw miss = thr_mw_or(thr_mw_or(thr_fw_lt(t, ZERO), thr_fw_gt(t, thr_fw_set1(fl->len[f]))),
+				                        thr_mw_or(thr_fw_lt(u, ZERO), thr_fw_gt(u, ONE)));
+				keep_best(thr_mw_andnot(ok, miss), t, idx, &fl->best_t[f], &fl->best_idx[f]);
+			}
+		}
+	}
+}
+
+thr_v2w thr_walls_w(const thr_step_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead, float feeler_angle)
+{
+	const throng_world* w = ctx->w;
+	thr_mw m = moving_lanes(s, mask);
+	if (w->wall_grid.n_items == 0 || !thr_mw_any(m)) {
+		return v2w_zero();
+	}
+	thr_v2w H = v2w_normalize(s->v);
+	float sn, cs;
+	thr_sincosf(feeler_angle, &sn, &cs);
+	thr_fw C = thr_fw_set1(cs), S = thr_fw_set1(sn), NS = thr_fw_set1(-sn);
+	feelers fl;
+	fl.dir[0] = H;
+	// thr_rotate(h, c, s) = (h.x*c - h.y*s, h.x*s + h.y*c)
+	fl.dir[1] = v2w(thr_fw_sub(thr_fw_mul(H.x, C), thr_fw_mul(H.y, S)), thr_fw_add(thr_fw_mul(H.x, S), thr_fw_mul(H.y, C)));
+	fl.dir[2] = v2w(thr_fw_sub(thr_fw_mul(H.x, C), thr_fw_mul(H.y, NS)), thr_fw_add(thr_fw_mul(H.x, NS), thr_fw_mul(H.y, C)));
+	fl.len[0] = look_ahead;
+	fl.len[1] = look_ahead * 0.5f;
+	fl.len[2] = look_ahead * 0.5f;
+	for (int f = 0; f < 3; ++f) {
+		fl.best_t[f] = thr_fw_set1(INFINITY);
+		fl.best_idx[f] = thr_iw_set1(INT32_MAX);
+	}
+	int bits = thr_mw_movemask(m);
+	cell_box box = box_of(&w->wall_grid, s, bits, look_ahead, 0);
+	if (box_cells(box) <= THR_BLOCK_SCAN_CELLS_PER_LANE * __builtin_popcount((unsigned)bits)) {
+		scan_walls(ctx, s, m, &fl, box);
+	} else {
+		for (int l = 0; l < THR_LANES; ++l) {
+			if (bits & (1 << l)) {
+				scan_walls(ctx, s, thr_mw_and(m, lane_mask(l)), &fl, box_of(&w->wall_grid, s, 1 << l, look_ahead, 0));
+			}
+		}
+	}
+	thr_v2w force = v2w_zero();
+	for (int f = 0; f < 3; ++f) {
+		thr_mw hit = thr_mw_not(thr_iw_eq(fl.best_idx[f], thr_iw_set1(INT32_MAX)));
+		if (!thr_mw_any(hit)) {
+			continue;
+		}
+		_Alignas(32) int32_t idx[THR_LANES];
+		_Alignas(32) float ax[THR_LANES] = {0}, ay[THR_LANES] = {0}, bx[THR_LANES] = {0}, by[THR_LANES] = {0};
+		thr_iw_store(idx, fl.best_idx[f]);
+		for (int l = 0; l < THR_LANES; ++l) {
+			if (idx[l] != INT32_MAX) {
+				const thr_wall* wall = &w->walls[idx[l]];
+				ax[l] = wall->a.x; ay[l] = wall->a.y; bx[l] = wall->b.x; by[l] = wall->b.y;
+			}
+		}
+		thr_v2w a = v2w(thr_fw_load(ax), thr_fw_load(ay));
+		thr_v2w b = v2w(thr_fw_load(bx), thr_fw_load(by));
+		thr_v2w n = v2w_perp(v2w_normalize(v2w_sub(b, a)));
+		thr_mw flip = thr_fw_lt(v2w_dot(n, v2w_sub(s->p, a)), thr_fw_zero());
+		n = v2w_select(flip, v2w_scale(n, thr_fw_set1(-1.0f)), n);
+		thr_fw urgency = thr_fw_sub(thr_fw_set1(1.0f), thr_fw_div(fl.best_t[f], thr_fw_set1(fl.len[f])));
+		force = v2w_select(hit, v2w_add(force, v2w_scale(n, thr_fw_mul(s->ms, urgency))), force);
+	}
+	return force;
+}
