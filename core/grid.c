@@ -141,6 +141,9 @@ int64_t thr_grid_query(const thr_grid* g, float x, float y, float r, uint32_t** 
 		uint32_t b = g->cell_start[row + (uint32_t)cx0];
 		uint32_t e = g->cell_start[row + (uint32_t)cx1 + 1];
 		// Cells of one row are contiguous in `items`.
+		if (e == b) {
+			continue;
+		}
 		if (reserve(out, cap, count + (e - b))) {
 			return -1;
 		}

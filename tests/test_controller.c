@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of the controller: thr_blend in its three modes (SPEC.md "The
+// controller") with numbers worked by hand, and the slot, controller and
+// name helpers of throng/behavior.h.
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "behaviors.h"
+#include "throng/behavior.h"
+
+#define TOL 1.0e-5f
+
+#define EXPECT_VEC(actual, ex, ey, eps)                                                                  \
+	do {                                                                                                 \
+		vec2 got_ = (actual);                                                                            \
+		cr_expect_float_eq(got_.x, (ex), (eps), "x: got %.9g, want %.9g", (double)got_.x, (double)(ex)); \
+		cr_expect_float_eq(got_.y, (ey), (eps), "y: got %.9g, want %.9g", (double)got_.y, (double)(ey)); \
+	} while (0)
+
+/// A controller built field by field (independent of the helpers under test):
+/// n slots with the given weights; every slot enabled and not priority.
+static throng_controller controller(throng_blend_mode mode, uint32_t n, const float* weights)
+{
+	throng_controller c;
+	memset(&c, 0, sizeof c);
+	c.mode = mode;
+	c.slot_count = n;
+	for (uint32_t k = 0; k < n; ++k) {
+		c.slots[k].kind = THRONG_SEEK;
+		c.slots[k].weight = weights[k];
+		c.slots[k].enabled = true;
+		c.slots[k].priority = false;
+	}
+	return c;
+}
+
+// ---------------------------------------------------------------- weighted
+
+Test(blend_weighted, sum_under_limit)
+{
+	const float w[2] = {1.0f, 2.0f};
+	throng_controller c = controller(THRONG_BLEND_WEIGHTED, 2, w);
+	const vec2 f[2] = {{1, 0}, {0, 1}};
+	// 1*(1,0) + 2*(0,1) = (1,2), |.|=2.236 < 10 -> (1,2)
+	EXPECT_VEC(thr_blend(&c, f, 10.0f), 1.0f, 2.0f, TOL);
+}
+
+Test(blend_weighted, sum_then_limit)
+{
+	const float w[3] = {1.0f, 2.0f, 0.5f};
+	throng_controller c = controller(THRONG_BLEND_WEIGHTED, 3, w);
+	const vec2 f[3] = {{1, 0}, {0, 1}, {0, 0}};
+	// (1,2), |.|=2.2360680 > 1 -> (0.4472136,0.8944272)
+	EXPECT_VEC(thr_blend(&c, f, 1.0f), 0.4472136f, 0.8944272f, TOL);
+}
+
+Test(blend_weighted, limit_applies_to_the_sum_not_each_term)
+{
+	const float w[2] = {1.0f, 1.0f};
+	throng_controller c = controller(THRONG_BLEND_WEIGHTED, 2, w);
+	const vec2 f[2] = {{3, 0}, {-2, 0}};
+	// (3,0)+(-2,0)=(1,0), |.|=1 < 2 -> (1,0)  (limiting each term first would give (0,0))
+	EXPECT_VEC(thr_blend(&c, f, 2.0f), 1.0f, 0.0f, TOL);
+}
+
+Test(blend_weighted, disabled_slot_skipped)
+{
+	const float w[3] = {1.0f, 5.0f, 2.0f};
+	throng_controller c = controller(THRONG_BLEND_WEIGHTED, 3, w);
+	c.slots[1].enabled = false;
+	const vec2 f[3] = {{1, 0}, {0, 0}, {0, 1}};
+	// slot 1 disabled (force 0): 1*(1,0) + 2*(0,1) = (1,2)
+	EXPECT_VEC(thr_blend(&c, f, 10.0f), 1.0f, 2.0f, TOL);
+	const vec2 g[3] = {{1, 0}, {100, 100}, {0, 1}};
+	// a disabled slot is skipped whatever its entry holds -> still (1,2)
+	EXPECT_VEC(thr_blend(&c, g, 10.0f), 1.0f, 2.0f, TOL);
+}
+
+Test(blend_weighted, zero_slots_is_zero)
+{
+	throng_controller c = controller(THRONG_BLEND_WEIGHTED, 0, NULL);
+	const vec2 f[1] = {{0, 0}};
+	EXPECT_VEC(thr_blend(&c, f, 3.0f), 0.0f, 0.0f, 0.0f);
+}
+
+// ---------------------------------------------------------------- priority
+
+Test(blend_priority, all_fit_in_budget)
+{
+	const float w[2] = {1.0f, 1.0f};
+	throng_controller c = controller(THRONG_BLEND_PRIORITY, 2, w);
+	const vec2 f[2] = {{1, 0}, {0, 1}};
+	// budget 3: (1,0) -> budget 2; (0,1) -> budget 1; total (1,1)
+	EXPECT_VEC(thr_blend(&c, f, 3.0f), 1.0f, 1.0f, TOL);
+}
+
+Test(blend_priority, budget_runs_out_mid_list)
+{
+	const float w[3] = {1.0f, 1.0f, 1.0f};
+	throng_controller c = controller(THRONG_BLEND_PRIORITY, 3, w);
+	const vec2 f[3] = {{2, 0}, {0, 3}, {5, 5}};
+	// budget 3: (2,0), |.|=2 <= 3 -> total (2,0), budget 1;
+	// (0,3), |.|=3 > 1 -> cut to (0,1), total (2,1), budget 0 -> stop; (5,5) adds nothing
+	EXPECT_VEC(thr_blend(&c, f, 3.0f), 2.0f, 1.0f, TOL);
+}
+
+Test(blend_priority, weight_then_cut)
+{
+	const float w[3] = {0.5f, 1.0f, 4.0f};
+	throng_controller c = controller(THRONG_BLEND_PRIORITY, 3, w);
+	const vec2 f[3] = {{0, 4}, {3, 4}, {-1, 0}};
+	// budget 3: 0.5*(0,4)=(0,2) -> budget 1; (3,4), |.|=5 > 1 -> (0.6,0.8), total (0.6,2.8),
+	// budget 0 -> stop; the third (weighted (-4,0)) adds nothing
+	EXPECT_VEC(thr_blend(&c, f, 3.0f), 0.6f, 2.8f, TOL);
+}
+
+Test(blend_priority, first_slot_exceeds_budget)
+{
+	const float w[2] = {1.0f, 1.0f};
+	throng_controller c = controller(THRONG_BLEND_PRIORITY, 2, w);
+	const vec2 f[2] = {{6, 8}, {0, -1}};
+	// budget 2: (6,8), |.|=10 > 2 -> (1.2,1.6), budget 0 -> the second adds nothing
+	EXPECT_VEC(thr_blend(&c, f, 2.0f), 1.2f, 1.6f, TOL);
+}
+
+Test(blend_priority, disabled_slot_skipped)
+{
+	const float w[3] = {1.0f, 1.0f, 1.0f};
+	throng_controller c = controller(THRONG_BLEND_PRIORITY, 3, w);
+	c.slots[0].enabled = false;
+	const vec2 f[3] = {{0, 0}, {2, 0}, {0, 3}};
+	// slot 0 disabled; (2,0) -> budget 1; (0,3) cut to (0,1) -> (2,1)
+	EXPECT_VEC(thr_blend(&c, f, 3.0f), 2.0f, 1.0f, TOL);
+	const vec2 g[3] = {{0, 30}, {2, 0}, {0, 3}};
+	// a disabled slot must not spend the budget whatever its entry holds -> (2,1)
+	EXPECT_VEC(thr_blend(&c, g, 3.0f), 2.0f, 1.0f, TOL);
+}
+
+// ---------------------------------------------------------------- hybrid
+
+Test(blend_hybrid, priority_first_then_rest_limited)
+{
+	const float w[3] = {1.0f, 1.0f, 1.0f};
+	throng_controller c = controller(THRONG_BLEND_HYBRID, 3, w);
+	c.slots[0].priority = true;
+	c.slots[2].priority = true;
+	const vec2 f[3] = {{0, 2}, {3, 0}, {1, 0}};
+	// budget 5: priority slot 0 (0,2) -> budget 3; priority slot 2 (1,0) -> budget 2;
+	// rest: slot 1 (3,0), |.|=3 > 2 -> (2,0); total (0,2)+(1,0)+(2,0)=(3,2)
+	EXPECT_VEC(thr_blend(&c, f, 5.0f), 3.0f, 2.0f, TOL);
+}
+
+Test(blend_hybrid, rest_is_weighted_sum_then_limited)
+{
+	const float w[3] = {1.0f, 2.0f, 0.5f};
+	throng_controller c = controller(THRONG_BLEND_HYBRID, 3, w);
+	c.slots[0].priority = true;
+	const vec2 f[3] = {{0, 1}, {1, 0}, {-2, 6}};
+	// budget 3: priority (0,1) -> budget 2; rest: 2*(1,0)+0.5*(-2,6)=(1,3), |.|=3.1622777 > 2
+	// -> (1,3)*2/3.1622777=(0.6324555,1.8973666); total (0.6324555,2.8973666)
+	EXPECT_VEC(thr_blend(&c, f, 3.0f), 0.6324555f, 2.8973666f, TOL);
+}
+
+Test(blend_hybrid, rest_under_remaining_budget_unchanged)
+{
+	const float w[2] = {1.0f, 1.0f};
+	throng_controller c = controller(THRONG_BLEND_HYBRID, 2, w);
+	c.slots[1].priority = true;
+	const vec2 f[2] = {{0.5f, 0}, {0, 1}};
+	// budget 4: priority slot 1 (0,1) -> budget 3; rest (0.5,0) < 3 -> total (0.5,1)
+	EXPECT_VEC(thr_blend(&c, f, 4.0f), 0.5f, 1.0f, TOL);
+}
+
+Test(blend_hybrid, nothing_left_rest_ignored)
+{
+	const float w[2] = {1.0f, 1.0f};
+	throng_controller c = controller(THRONG_BLEND_HYBRID, 2, w);
+	c.slots[0].priority = true;
+	const vec2 f[2] = {{0, 3}, {5, 0}};
+	// budget 2: priority (0,3) cut to (0,2), budget 0 -> the rest (5,0) is ignored -> (0,2)
+	EXPECT_VEC(thr_blend(&c, f, 2.0f), 0.0f, 2.0f, TOL);
+}
+
+Test(blend_hybrid, disabled_slots_skipped)
+{
+	const float w[3] = {1.0f, 1.0f, 1.0f};
+	throng_controller c = controller(THRONG_BLEND_HYBRID, 3, w);
+	c.slots[0].priority = true;
+	c.slots[0].enabled = false;
+	c.slots[2].enabled = false;
+	const vec2 f[3] = {{0, 0}, {1, 0}, {0, 0}};
+	// only slot 1 (rest): (1,0), budget 2 untouched -> (1,0)
+	EXPECT_VEC(thr_blend(&c, f, 2.0f), 1.0f, 0.0f, TOL);
+	const vec2 g[3] = {{0, 9}, {1, 0}, {7, 7}};
+	// whatever the disabled entries hold -> still (1,0)
+	EXPECT_VEC(thr_blend(&c, g, 2.0f), 1.0f, 0.0f, TOL);
+}
+
+Test(blend_hybrid, no_priority_slots_is_weighted)
+{
+	const float w[2] = {1.0f, 2.0f};
+	throng_controller c = controller(THRONG_BLEND_HYBRID, 2, w);
+	const vec2 f[2] = {{1, 0}, {0, 1}};
+	// no priority slot: budget stays 1, rest (1,2) limited to 1 -> (0.4472136,0.8944272)
+	EXPECT_VEC(thr_blend(&c, f, 1.0f), 0.4472136f, 0.8944272f, TOL);
+}
+
+// ---------------------------------------------------------------- slots and controllers
+
+static void expect_params_equal(const throng_behavior_params* a, const throng_behavior_params* b)
+{
+	cr_expect_eq(a->target, b->target);
+	cr_expect_eq(a->flee_mode, b->flee_mode);
+	cr_expect_eq(a->frame, b->frame);
+	cr_expect_eq(a->same_group_only, b->same_group_only);
+	const float fa[] = {a->flee_radius, a->slow_radius, a->evade_radius, a->max_prediction,
+	                    a->circle_distance, a->circle_radius, a->jitter, a->noise_frequency,
+	                    a->noise_amplitude, a->look_ahead, a->feeler_angle, a->avoid_radius,
+	                    a->neighbor_radius, a->margin};
+	const float fb[] = {b->flee_radius, b->slow_radius, b->evade_radius, b->max_prediction,
+	                    b->circle_distance, b->circle_radius, b->jitter, b->noise_frequency,
+	                    b->noise_amplitude, b->look_ahead, b->feeler_angle, b->avoid_radius,
+	                    b->neighbor_radius, b->margin};
+	for (size_t k = 0; k < sizeof fa / sizeof fa[0]; ++k) {
+		cr_expect_eq(fa[k], fb[k], "param field %zu differs", k);
+	}
+}
+
+Test(controller, default_params_are_valid)
+{
+	throng_behavior_params p = throng_behavior_default_params();
+	// the documented ranges: > 0 where required, >= 0 elsewhere, feeler angle in [0, pi]
+	cr_expect_gt(p.flee_radius, 0.0f);
+	cr_expect_gt(p.slow_radius, 0.0f);
+	cr_expect_gt(p.evade_radius, 0.0f);
+	cr_expect_geq(p.max_prediction, 0.0f);
+	cr_expect_geq(p.circle_distance, 0.0f);
+	cr_expect_geq(p.circle_radius, 0.0f);
+	cr_expect_geq(p.jitter, 0.0f);
+	cr_expect_geq(p.noise_frequency, 0.0f);
+	cr_expect_geq(p.noise_amplitude, 0.0f);
+	cr_expect_gt(p.look_ahead, 0.0f);
+	cr_expect_geq(p.feeler_angle, 0.0f);
+	cr_expect_leq(p.feeler_angle, 3.14159274f);
+	cr_expect_gt(p.avoid_radius, 0.0f);
+	cr_expect_gt(p.neighbor_radius, 0.0f);
+	cr_expect_gt(p.margin, 0.0f);
+}
+
+Test(controller, slot_make)
+{
+	throng_behavior_params d = throng_behavior_default_params();
+	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
+		throng_slot s = throng_slot_make((throng_behavior_kind)k);
+		// kind as given, weight 1, enabled, not priority, default params
+		cr_expect_eq(s.kind, (throng_behavior_kind)k);
+		cr_expect_float_eq(s.weight, 1.0f, 0.0f);
+		cr_expect(s.enabled);
+		cr_expect_not(s.priority);
+		expect_params_equal(&s.params, &d);
+	}
+}
+
+Test(controller, make_is_empty)
+{
+	throng_controller c = throng_controller_make(THRONG_BLEND_PRIORITY);
+	cr_expect_eq(c.slot_count, 0u);
+	cr_expect_eq(c.mode, THRONG_BLEND_PRIORITY);
+	throng_controller h = throng_controller_make(THRONG_BLEND_HYBRID);
+	cr_expect_eq(h.mode, THRONG_BLEND_HYBRID);
+}
+
+Test(controller, add_until_full)
+{
+	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	for (int k = 0; k < THRONG_MAX_SLOTS; ++k) {
+		throng_slot s = throng_slot_make((throng_behavior_kind)(k % THRONG_BEHAVIOR_COUNT));
+		s.weight = (float)k;
+		// slot k goes to index k
+		cr_assert_eq(throng_controller_add(&c, s), k);
+		cr_expect_eq(c.slot_count, (uint32_t)(k + 1));
+		cr_expect_float_eq(c.slots[k].weight, (float)k, 0.0f);
+		cr_expect_eq(c.slots[k].kind, (throng_behavior_kind)(k % THRONG_BEHAVIOR_COUNT));
+	}
+	// full: -1 and nothing changes
+	cr_expect_eq(throng_controller_add(&c, throng_slot_make(THRONG_SEEK)), -1);
+	cr_expect_eq(c.slot_count, (uint32_t)THRONG_MAX_SLOTS);
+	cr_expect_float_eq(c.slots[THRONG_MAX_SLOTS - 1].weight, (float)(THRONG_MAX_SLOTS - 1), 0.0f);
+}
+
+Test(controller, blend_with_made_controller)
+{
+	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	throng_slot a = throng_slot_make(THRONG_SEEK);
+	throng_slot b = throng_slot_make(THRONG_SEPARATION);
+	b.weight = 3.0f;
+	cr_assert_eq(throng_controller_add(&c, a), 0);
+	cr_assert_eq(throng_controller_add(&c, b), 1);
+	const vec2 f[2] = {{1, 1}, {1, 0}};
+	// 1*(1,1) + 3*(1,0) = (4,1), |.|=4.123 < 5 -> (4,1)
+	EXPECT_VEC(thr_blend(&c, f, 5.0f), 4.0f, 1.0f, TOL);
+}
+
+// ---------------------------------------------------------------- names
+
+Test(names, behavior_names_match_header)
+{
+	static const char* const expected[THRONG_BEHAVIOR_COUNT] = {
+		"seek",     "flee",         "arrive",
+		"pursuit",  "evade",        "wander",
+		"wander_noise", "obstacle_avoidance", "wall_avoidance",
+		"unaligned_avoidance", "separation", "alignment",
+		"cohesion", "bounds",
+	};
+	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
+		const char* name = throng_behavior_name((throng_behavior_kind)k);
+		cr_assert_not_null(name, "kind %d has no name", k);
+		cr_expect_str_eq(name, expected[k]);
+	}
+}
+
+Test(names, round_trip_every_kind)
+{
+	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
+		const char* name = throng_behavior_name((throng_behavior_kind)k);
+		cr_assert_not_null(name);
+		throng_behavior_kind back = THRONG_BEHAVIOR_COUNT;
+		cr_expect(throng_behavior_from_name(name, &back), "'%s' not recognised", name);
+		cr_expect_eq(back, (throng_behavior_kind)k, "'%s' -> %d, want %d", name, (int)back, k);
+	}
+}
+
+Test(names, unknown_name_false)
+{
+	throng_behavior_kind k = THRONG_SEEK;
+	cr_expect_not(throng_behavior_from_name("teleport", &k));
+	cr_expect_not(throng_behavior_from_name("", &k));
+	cr_expect_not(throng_behavior_from_name("see", &k));
+	cr_expect_not(throng_behavior_from_name("seeks", &k));
+}
+
+Test(names, out_of_range_kind_is_null)
+{
+	cr_expect_null(throng_behavior_name(THRONG_BEHAVIOR_COUNT));
+	cr_expect_null(throng_behavior_name((throng_behavior_kind)(THRONG_BEHAVIOR_COUNT + 7)));
+}
+
+Test(names, blend_mode_names)
+{
+	cr_expect_str_eq(throng_blend_mode_name(THRONG_BLEND_WEIGHTED), "weighted");
+	cr_expect_str_eq(throng_blend_mode_name(THRONG_BLEND_PRIORITY), "priority");
+	cr_expect_str_eq(throng_blend_mode_name(THRONG_BLEND_HYBRID), "hybrid");
+}
