@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+// Strict argument parsing for `throng run`.
+//
+// Every bad argument gets one line on stderr that names it and quotes what
+// was given, and exit status 2. Numbers go through strtoull with an end
+// pointer, errno and range checks; a leading sign or space is rejected up
+// front because strtoull would silently accept "-5" as 2^64 - 5.
+#include "args.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_error(const char* fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("throng: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+bool cli_parse_u64(const char* text, uint64_t min, uint64_t max, bool allow_hex, uint64_t* out)
+{
+	if (text == NULL || !isdigit((unsigned char)text[0])) {
+		return false; // empty, sign, space, letter, '.'
+	}
+	int base = 10;
+	const char* digits = text;
+	if (allow_hex && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+		base = 16;
+		digits = text + 2;
+		if (!isxdigit((unsigned char)digits[0])) {
+			return false;
+		}
+	}
+	errno = 0;
+	char* end = NULL;
+	unsigned long long v = strtoull(digits, &end, base);
+	if (errno == ERANGE || end == digits || *end != '\0') {
+		return false;
+	}
+	if ((uint64_t)v < min || (uint64_t)v > max) {
+		return false;
+	}
+	*out = (uint64_t)v;
+	return true;
+}
+
+/// Splits "--name=value" into name length and value; returns NULL value
+/// when there is no '='.
+static const char* split_inline_value(const char* arg, size_t* name_len)
+{
+	const char* eq = strchr(arg, '=');
+	if (eq == NULL) {
+		*name_len = strlen(arg);
+		return NULL;
+	}
+	*name_len = (size_t)(eq - arg);
+	return eq + 1;
+}
+
+static bool option_is(const char* arg, size_t name_len, const char* name)
+{
+	return strlen(name) == name_len && strncmp(arg, name, name_len) == 0;
+}
+
+/// Applies one option with its value; returns false after printing why.
+static bool apply_option(const char* name, const char* value, cli_run_args* out)
+{
+	uint64_t v = 0;
+	if (strcmp(name, "--agents") == 0) {
+		if (!cli_parse_u64(value, 1, CLI_MAX_AGENTS, false, &v)) {
+			cli_error("--agents: expected an integer from 1 to %u, got \"%.64s\"", CLI_MAX_AGENTS, value);
+			return false;
+		}
+		out->agents = (uint32_t)v;
+	} else if (strcmp(name, "--steps") == 0) {
+		if (!cli_parse_u64(value, 0, CLI_MAX_STEPS, false, &v)) {
+			cli_error("--steps: expected an integer from 0 to %u, got \"%.64s\"", CLI_MAX_STEPS, value);
+			return false;
+		}
+		out->steps = v;
+		out->steps_set = true;
+	} else if (strcmp(name, "--seed") == 0) {
+		if (!cli_parse_u64(value, 0, UINT64_MAX, true, &v)) {
+			cli_error("--seed: expected an integer from 0 to %llu (or 0x followed by hex digits), got \"%.64s\"",
+			          (unsigned long long)UINT64_MAX, value);
+			return false;
+		}
+		out->seed = v;
+	} else if (strcmp(name, "--engine") == 0) {
+		if (strcmp(value, "scalar") == 0) {
+			out->engine = THRONG_ENGINE_SCALAR;
+		} else if (strcmp(value, "simd") == 0) {
+			cli_error("--engine: \"simd\" is not built yet; use --engine scalar");
+			return false;
+		} else {
+			cli_error("--engine: expected scalar, got \"%.64s\"", value);
+			return false;
+		}
+	} else { // --summary
+		if (strcmp(value, "text") == 0) {
+			out->summary = CLI_SUMMARY_TEXT;
+		} else if (strcmp(value, "json") == 0) {
+			out->summary = CLI_SUMMARY_JSON;
+		} else {
+			cli_error("--summary: expected text or json, got \"%.64s\"", value);
+			return false;
+		}
+	}
+	return true;
+}
+
+int cli_parse_run(int argc, char** argv, int first, cli_run_args* out)
+{
+	static const char* const valued[] = {"--agents", "--steps", "--seed", "--engine", "--summary"};
+	memset(out, 0, sizeof *out);
+	out->seed = 1;
+	out->engine = THRONG_ENGINE_SCALAR;
+	out->summary = CLI_SUMMARY_TEXT;
+	for (int i = first; i < argc; ++i) {
+		const char* arg = argv[i];
+		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+			out->help = true;
+			continue;
+		}
+		if (arg[0] != '-' || arg[1] == '\0') {
+			if (out->scenario != NULL) {
+				cli_error("run: unexpected argument \"%.64s\" (one scenario only, already have \"%.64s\")", arg,
+				          out->scenario);
+				return CLI_EXIT_USAGE;
+			}
+			out->scenario = arg;
+			continue;
+		}
+		size_t name_len = 0;
+		const char* value = split_inline_value(arg, &name_len);
+		const char* name = NULL;
+		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; ++k) {
+			if (option_is(arg, name_len, valued[k])) {
+				name = valued[k];
+			}
+		}
+		if (name == NULL) {
+			cli_error("run: unknown option \"%.64s\" (see throng run --help)", arg);
+			return CLI_EXIT_USAGE;
+		}
+		if (value == NULL) {
+			if (i + 1 >= argc) {
+				cli_error("%s: missing value", name);
+				return CLI_EXIT_USAGE;
+			}
+			value = argv[++i];
+		}
+		if (!apply_option(name, value, out)) {
+			return CLI_EXIT_USAGE;
+		}
+	}
+	return CLI_EXIT_OK;
+}

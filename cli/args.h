@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+// Command-line parsing for `throng run` (strict numbers, one-line errors).
+#ifndef THRONG_CLI_ARGS_H
+#define THRONG_CLI_ARGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "throng/throng.h"
+
+/// Exit statuses: 0 success, 1 the library failed, 2 bad usage.
+enum { CLI_EXIT_OK = 0, CLI_EXIT_FAILURE = 1, CLI_EXIT_USAGE = 2 };
+
+/// Largest --agents and --steps values accepted.
+#define CLI_MAX_AGENTS 10000000u
+#define CLI_MAX_STEPS 1000000000u
+
+typedef enum cli_summary_format {
+	CLI_SUMMARY_TEXT = 0,
+	CLI_SUMMARY_JSON,
+} cli_summary_format;
+
+/// The options of `throng run`.
+typedef struct cli_run_args {
+	const char* scenario;   ///< points into argv; NULL until given
+	uint32_t agents;        ///< 0 = the scenario's default
+	bool steps_set;         ///< false = the scenario's default
+	uint64_t steps;
+	uint64_t seed;          ///< default 1
+	throng_engine engine;   ///< default scalar
+	cli_summary_format summary;
+	bool help;              ///< --help was given: print usage, run nothing
+} cli_run_args;
+
+/// Parses a whole unsigned integer in [min, max]: decimal digits only, or
+/// hexadecimal after "0x" when allow_hex. Rejects an empty string, signs,
+/// spaces, fractions, trailing garbage and overflow. Returns false on error.
+bool cli_parse_u64(const char* text, uint64_t min, uint64_t max, bool allow_hex, uint64_t* out);
+
+/// Parses argv[first..argc) of `throng run` into *out. Returns CLI_EXIT_OK,
+/// or CLI_EXIT_USAGE after printing one line naming the bad argument to
+/// stderr. Does not check that the scenario exists.
+int cli_parse_run(int argc, char** argv, int first, cli_run_args* out);
+
+/// Prints "throng: " and the formatted message, then a newline, to stderr.
+void cli_error(const char* fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+
+#endif

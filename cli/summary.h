@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+// The run summary: what `throng run` measures and prints at the end.
+#ifndef THRONG_CLI_SUMMARY_H
+#define THRONG_CLI_SUMMARY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "throng/scenario.h"
+
+typedef struct cli_summary {
+	const char* scenario;
+	uint32_t agents;
+	uint64_t steps;
+	uint64_t seed;
+	const char* engine;         ///< "scalar"
+	uint32_t threads;           ///< 1 for the scalar engine
+	double seconds;             ///< wall time of the stepping loop (s)
+	double agent_steps_per_s;   ///< agents * steps / seconds; 0 when seconds is 0
+	double simulated_seconds;   ///< steps * dt (s)
+	uint64_t hash;              ///< throng_world_hash at the end
+	uint64_t overlaps;          ///< pairs closer than the sum of radii at the end
+	double max_speed_ratio;     ///< largest |v|/max_speed seen over the run
+	uint64_t nonfinite;         ///< non-finite forces met over the run
+	uint64_t clamped;           ///< hard clamps of a contained world over the run
+	uint64_t out_of_bounds;     ///< contained worlds: centres outside bounds shrunk by the radius; else 0
+	uint64_t reached;           ///< agents within the goal radius of their target; 0 without goals
+} cli_summary;
+
+/// Fills every field that the world holds (agents, hash, overlaps, stats,
+/// out_of_bounds, reached, simulated_seconds). The caller sets scenario,
+/// steps, seed, engine, threads and seconds, then calls
+/// cli_summary_finish(). Returns the first failing status.
+throng_status cli_summary_measure(throng_scene* scene, cli_summary* s);
+
+/// Derives agent_steps_per_s from agents, steps and seconds.
+void cli_summary_finish(cli_summary* s);
+
+/// Aligned "key: value" lines.
+void cli_summary_print_text(FILE* f, const cli_summary* s);
+
+/// One pretty-printed JSON object; floats with 9 significant digits,
+/// non-finite ones as null, the hash as a 16-hex-digit string.
+void cli_summary_print_json(FILE* f, const cli_summary* s);
+
+#endif
