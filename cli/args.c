@@ -97,12 +97,17 @@ static bool apply_option(const char* name, const char* value, cli_run_args* out)
 		if (strcmp(value, "scalar") == 0) {
 			out->engine = THRONG_ENGINE_SCALAR;
 		} else if (strcmp(value, "simd") == 0) {
-			cli_error("--engine: \"simd\" is not built yet; use --engine scalar");
-			return false;
+			out->engine = THRONG_ENGINE_SIMD;
 		} else {
-			cli_error("--engine: expected scalar, got \"%.64s\"", value);
+			cli_error("--engine: expected simd or scalar, got \"%.64s\"", value);
 			return false;
 		}
+	} else if (strcmp(name, "--threads") == 0) {
+		if (!cli_parse_u64(value, 1, CLI_MAX_THREADS, false, &v)) {
+			cli_error("--threads: expected an integer from 1 to %u, got \"%.64s\"", CLI_MAX_THREADS, value);
+			return false;
+		}
+		out->threads = (uint32_t)v;
 	} else { // --summary
 		if (strcmp(value, "text") == 0) {
 			out->summary = CLI_SUMMARY_TEXT;
@@ -118,10 +123,10 @@ static bool apply_option(const char* name, const char* value, cli_run_args* out)
 
 int cli_parse_run(int argc, char** argv, int first, cli_run_args* out)
 {
-	static const char* const valued[] = {"--agents", "--steps", "--seed", "--engine", "--summary"};
+	static const char* const valued[] = {"--agents", "--steps", "--seed", "--engine", "--threads", "--summary"};
 	memset(out, 0, sizeof *out);
 	out->seed = 1;
-	out->engine = THRONG_ENGINE_SCALAR;
+	out->engine = THRONG_ENGINE_SIMD;
 	out->summary = CLI_SUMMARY_TEXT;
 	for (int i = first; i < argc; ++i) {
 		const char* arg = argv[i];

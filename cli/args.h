@@ -14,6 +14,7 @@ enum { CLI_EXIT_OK = 0, CLI_EXIT_FAILURE = 1, CLI_EXIT_USAGE = 2 };
 /// Largest --agents and --steps values accepted.
 #define CLI_MAX_AGENTS 10000000u
 #define CLI_MAX_STEPS 1000000000u
+#define CLI_MAX_THREADS 1024u
 
 typedef enum cli_summary_format {
 	CLI_SUMMARY_TEXT = 0,
@@ -27,7 +28,8 @@ typedef struct cli_run_args {
 	bool steps_set;         ///< false = the scenario's default
 	uint64_t steps;
 	uint64_t seed;          ///< default 1
-	throng_engine engine;   ///< default scalar
+	throng_engine engine;   ///< default simd
+	uint32_t threads;       ///< 0 = OpenMP's default
 	cli_summary_format summary;
 	bool help;              ///< --help was given: print usage, run nothing
 } cli_run_args;

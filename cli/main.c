@@ -5,6 +5,7 @@
 // throng_last_error()), 2 bad usage (one line on stderr naming the argument).
 #define _POSIX_C_SOURCE 200809L
 
+#include <omp.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -30,7 +31,9 @@ static const char usage_run[] =
 	"  --agents N        agents, 1 to 10000000 (default: the scenario's)\n"
 	"  --steps S         steps of 1/60 s, 0 to 1000000000 (default: the scenario's)\n"
 	"  --seed X          world seed, 0 to 2^64-1, decimal or 0x hex (default 1)\n"
-	"  --engine NAME     scalar (simd is not built yet) (default scalar)\n"
+	"  --engine NAME     simd or scalar (default simd)\n"
+	"  --threads T       OpenMP threads of the simd engine, 1 to 1024\n"
+	"                    (default: OpenMP's, OMP_NUM_THREADS or every core)\n"
 	"  --summary FORMAT  text or json (default text)\n"
 	"  -h, --help        this help\n"
 	"\n"
@@ -103,6 +106,7 @@ static int cmd_run(int argc, char** argv)
 	opt.agents = args.agents;
 	opt.seed = args.seed;
 	opt.engine = args.engine;
+	opt.threads = args.threads;
 	throng_scene* scene = NULL;
 	throng_status st = throng_scene_create(info->name, &opt, &scene);
 	if (st != THRONG_OK) {
@@ -133,8 +137,8 @@ static int cmd_run(int argc, char** argv)
 	s.scenario = info->name;
 	s.steps = steps;
 	s.seed = args.seed;
-	s.engine = "scalar";
-	s.threads = 1;
+	s.engine = args.engine == THRONG_ENGINE_SIMD ? "simd" : "scalar";
+	s.threads = args.engine == THRONG_ENGINE_SIMD ? (args.threads != 0 ? args.threads : (uint32_t)omp_get_max_threads()) : 1;
 	s.seconds = seconds;
 	cli_summary_finish(&s);
 	if (args.summary == CLI_SUMMARY_JSON) {

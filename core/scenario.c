@@ -22,9 +22,22 @@ throng_scene_options throng_scene_default_options(void)
 	memset(&o, 0, sizeof o);
 	o.agents = 0;
 	o.seed = 1;
-	o.engine = THRONG_ENGINE_SCALAR;
+	o.engine = THRONG_ENGINE_SIMD;
+	o.threads = 0;
 	o.record_forces = false;
 	return o;
+}
+
+throng_world_def thr_scene_world_def(const throng_scene_options* o, uint32_t capacity)
+{
+	throng_world_def def = throng_world_default_def();
+	def.dt = 1.0f / 60.0f;
+	def.seed = o->seed;
+	def.capacity = capacity;
+	def.engine = o->engine;
+	def.threads = o->threads;
+	def.record_forces = o->record_forces;
+	return def;
 }
 
 uint32_t throng_scenario_count(void)
@@ -172,8 +185,7 @@ throng_status throng_scene_create(const char* name, const throng_scene_options* 
 		st = threat_line_update(scene);
 	}
 	if (st != THRONG_OK) {
-		throng_world_destroy(scene->world);
-		free(scene);
+		throng_scene_destroy(scene);
 		return st;
 	}
 	*out = scene;
@@ -184,6 +196,9 @@ void throng_scene_destroy(throng_scene* scene)
 {
 	if (scene == NULL) {
 		return;
+	}
+	if (scene->free_user != NULL) {
+		scene->free_user(scene->user);
 	}
 	throng_world_destroy(scene->world);
 	free(scene);

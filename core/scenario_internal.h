@@ -41,6 +41,8 @@ struct throng_scene {
 	bool threat_active;       ///< as last set by the script
 	throng_vec2 threat_position;
 	throng_vec2 threat_velocity;
+	void* user;               ///< the scenario's own data (e.g. goals), or NULL
+	void (*free_user)(void* user);
 };
 
 /// One built-in scenario.
@@ -55,9 +57,16 @@ typedef struct thr_scenario {
 	throng_status (*script)(throng_scene* scene);
 } thr_scenario;
 
+/// The field scenario (scenario_field.c).
+throng_status thr_field_build(throng_scene* scene, const throng_scene_options* options);
+throng_status thr_field_script(throng_scene* scene);
+
 /// The table, in listing order.
 extern const thr_scenario thr_scenario_table[];
 extern const uint32_t thr_scenario_table_count;
+
+/// A world def with the options' seed, engine, threads and force recording.
+throng_world_def thr_scene_world_def(const throng_scene_options* options, uint32_t capacity);
 
 /// Spawns `count` agents produced by `make(scene, i, &def, user)` for
 /// i = 0..count-1, in batches so that no huge array of defs is allocated.

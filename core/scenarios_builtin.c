@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The built-in scenarios: `herd` (seed 001's exercise) and `circle`.
+// The built-in scenarios: `herd` (seed 001's exercise) and `circle`; the
+// table at the end also lists `field` (scenario_field.c).
 //
 // Each scenario is a build function that creates the world, adds its
 // archetypes and spawns its agents, plus an optional per-step script (the
@@ -99,15 +100,10 @@ static throng_status herd_build(throng_scene* scene, const throng_scene_options*
 	float hw = HERD_HALF_WIDTH * scale;
 	float hh = HERD_HALF_HEIGHT * scale;
 
-	throng_world_def def = throng_world_default_def();
+	throng_world_def def = thr_scene_world_def(o, n);
 	def.bounds_min = (throng_vec2){-hw, -hh};
 	def.bounds_max = (throng_vec2){hw, hh};
 	def.bounds_mode = THRONG_BOUNDS_CONTAIN;
-	def.dt = 1.0f / 60.0f;
-	def.seed = o->seed;
-	def.capacity = n;
-	def.engine = o->engine;
-	def.record_forces = o->record_forces;
 	throng_status st = throng_world_create(&def, &scene->world);
 	if (st != THRONG_OK) {
 		return st;
@@ -246,15 +242,10 @@ static throng_status circle_build(throng_scene* scene, const throng_scene_option
 	}
 	float extent = L.outer_radius + CIRCLE_MARGIN;
 
-	throng_world_def def = throng_world_default_def();
+	throng_world_def def = thr_scene_world_def(o, n);
 	def.bounds_min = (throng_vec2){-extent, -extent};
 	def.bounds_max = (throng_vec2){extent, extent};
 	def.bounds_mode = THRONG_BOUNDS_OPEN;
-	def.dt = 1.0f / 60.0f;
-	def.seed = o->seed;
-	def.capacity = n;
-	def.engine = o->engine;
-	def.record_forces = o->record_forces;
 	throng_status st = throng_world_create(&def, &scene->world);
 	if (st != THRONG_OK) {
 		return st;
@@ -319,6 +310,16 @@ const thr_scenario thr_scenario_table[] = {
 		.max_agents = THR_SCENE_MAX_AGENTS,
 		.build = circle_build,
 		.script = NULL,
+	},
+	{
+		.info = {.name = "field",
+		         .description = "pedestrians cross a square with obstacles, one per 25 m^2, each walking "
+		                        "to a new goal on arrival (the benchmark crowd)",
+		         .default_agents = 10000,
+		         .default_steps = 600},
+		.max_agents = THR_SCENE_MAX_AGENTS,
+		.build = thr_field_build,
+		.script = thr_field_script,
 	},
 };
 

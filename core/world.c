@@ -83,7 +83,7 @@ void throng_world_destroy(throng_world* w)
 	free(w->max_speed); free(w->max_force); free(w->radius);
 	free(w->archetype); free(w->group); free(w->target_agent);
 	free(w->tx); free(w->ty);
-	free(w->perm); free(w->spare);
+	free(w->perm);
 	thr_simd_free(w);
 	free(w->archetypes);
 	free(w->obstacles);
@@ -120,8 +120,7 @@ throng_status throng_world_create(const throng_world_def* def, throng_world** ou
 	int fail = alloc_state(&w->buf[0], n) || alloc_state(&w->buf[1], n);
 	void** arrays[] = {(void**)&w->id, (void**)&w->slot_of, (void**)&w->max_speed, (void**)&w->max_force,
 	                   (void**)&w->radius, (void**)&w->archetype, (void**)&w->group,
-	                   (void**)&w->target_agent, (void**)&w->tx, (void**)&w->ty, (void**)&w->perm,
-	                   (void**)&w->spare};
+	                   (void**)&w->target_agent, (void**)&w->tx, (void**)&w->ty, (void**)&w->perm};
 	for (size_t k = 0; !fail && k < sizeof arrays / sizeof arrays[0]; ++k) {
 		*arrays[k] = alloc_array(n, 4);
 		fail = *arrays[k] == NULL;

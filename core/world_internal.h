@@ -47,7 +47,7 @@ struct throng_world {
 	uint32_t *archetype, *group, *target_agent;
 	float *tx, *ty;
 	float max_radius; ///< largest agent radius spawned
-	uint32_t *perm, *spare; ///< SIMD engine: the step's reorder and a spare array to permute into
+	uint32_t* perm; ///< SIMD engine: the step's reorder (new slot k holds old slot perm[k])
 
 	throng_controller* archetypes;
 	uint32_t archetype_count, archetype_cap;

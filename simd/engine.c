@@ -28,6 +28,9 @@ void thr_simd_free(throng_world* w)
 	if (s == NULL) {
 		return;
 	}
+	for (int a = 0; a < THR_STATIC_ARRAYS; ++a) {
+		free(s->statics_alt[a]);
+	}
 	free(s->arch);
 	free_soa(&s->obstacles);
 	free_soa(&s->walls);
@@ -121,50 +124,63 @@ static int refresh_arch_info(throng_world* w, struct thr_simd_state* s)
 	return 0;
 }
 
-/// Reorders every per-agent array by w->perm (new slot k holds old slot
-/// perm[k]); the state goes into the other buffer, which becomes current.
-static void permute(throng_world* w, int threads)
+/// Addresses of the world's single (not double-buffered) per-agent arrays.
+static void static_arrays(throng_world* w, uint32_t** out[THR_STATIC_ARRAYS])
 {
-	const uint32_t n = w->count;
+	out[0] = &w->id;
+	out[1] = (uint32_t**)&w->max_speed;
+	out[2] = (uint32_t**)&w->max_force;
+	out[3] = (uint32_t**)&w->radius;
+	out[4] = &w->archetype;
+	out[5] = &w->group;
+	out[6] = &w->target_agent;
+	out[7] = (uint32_t**)&w->tx;
+	out[8] = (uint32_t**)&w->ty;
+}
+
+/// Reorders every per-agent array by w->perm (new slot k holds old slot
+/// perm[k]) in one parallel pass: the state goes into the other buffer,
+/// which becomes current; the single arrays go into their second set and
+/// trade places with it. Every element is written once from one source,
+/// so any thread split gives the same result.
+static void permute(throng_world* w, struct thr_simd_state* s, int threads)
+{
 	const uint32_t* perm = w->perm;
 	thr_state* src = &w->buf[w->cur];
 	thr_state* dst = &w->buf[w->cur ^ 1];
-	float* const sf[] = {src->px, src->py, src->vx, src->vy, src->hx, src->hy, src->wander, src->noise};
-	float* const df[] = {dst->px, dst->py, dst->vx, dst->vy, dst->hx, dst->hy, dst->wander, dst->noise};
-	const int64_t count = n;
-	// Every element is written once from one source: any thread split
-	// gives the same result.
+	float* const sf[8] = {src->px, src->py, src->vx, src->vy, src->hx, src->hy, src->wander, src->noise};
+	float* const df[8] = {dst->px, dst->py, dst->vx, dst->vy, dst->hx, dst->hy, dst->wander, dst->noise};
+	uint32_t** arrays[THR_STATIC_ARRAYS];
+	static_arrays(w, arrays);
+	const uint32_t* su[THR_STATIC_ARRAYS];
+	uint32_t* du[THR_STATIC_ARRAYS];
+	for (int a = 0; a < THR_STATIC_ARRAYS; ++a) {
+		su[a] = *arrays[a];
+		du[a] = s->statics_alt[a];
+	}
+	uint32_t* slot_of = w->slot_of;
+	const int64_t count = w->count;
+	(void)threads;
 #pragma omp parallel for schedule(static) num_threads(threads) if (count > 4096)
 	for (int64_t k = 0; k < count; ++k) {
 		uint32_t from = perm[k];
-		for (size_t a = 0; a < sizeof sf / sizeof sf[0]; ++a) {
+		for (int a = 0; a < 8; ++a) {
 			df[a][k] = sf[a][from];
 		}
+		for (int a = 0; a < THR_STATIC_ARRAYS; ++a) {
+			du[a][k] = su[a][from];
+		}
+		slot_of[du[0][k]] = (uint32_t)k; // du[0] is the new id array
 	}
 	w->cur ^= 1;
-	// Single arrays: gather into the spare, then trade places with it.
-	uint32_t** arrays[] = {&w->id, (uint32_t**)&w->max_speed, (uint32_t**)&w->max_force, (uint32_t**)&w->radius,
-	                       &w->archetype, &w->group, &w->target_agent, (uint32_t**)&w->tx, (uint32_t**)&w->ty};
-	for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; ++a) {
-		uint32_t* from = *arrays[a];
-		uint32_t* to = w->spare;
-#pragma omp parallel for schedule(static) num_threads(threads) if (count > 4096)
-		for (int64_t k = 0; k < count; ++k) {
-			to[k] = from[perm[k]];
-		}
-		*arrays[a] = to;
-		w->spare = from;
-	}
-	uint32_t* id = w->id;
-	uint32_t* slot_of = w->slot_of;
-#pragma omp parallel for schedule(static) num_threads(threads) if (count > 4096)
-	for (int64_t k = 0; k < count; ++k) {
-		slot_of[id[k]] = (uint32_t)k;
+	for (int a = 0; a < THR_STATIC_ARRAYS; ++a) {
+		s->statics_alt[a] = *arrays[a];
+		*arrays[a] = du[a];
 	}
 }
 
 /// Buckets agents by cell, in id order within a cell, and reorders them.
-static throng_status sort_agents(throng_world* w, int threads)
+static throng_status sort_agents(throng_world* w, struct thr_simd_state* s, int threads)
 {
 	const throng_world_def* d = &w->def;
 	thr_grid* g = &w->agent_grid;
@@ -177,7 +193,7 @@ static throng_status sort_agents(throng_world* w, int threads)
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for the agent grid");
 	}
 	memcpy(w->perm, g->items, (size_t)w->count * sizeof *w->perm);
-	permute(w, threads);
+	permute(w, s, threads);
 	return THRONG_OK;
 }
 
@@ -189,6 +205,15 @@ throng_status thr_simd_step(throng_world* w)
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory");
 		}
 		w->simd->shape_version = UINT32_MAX;
+		for (int a = 0; a < THR_STATIC_ARRAYS; ++a) {
+			size_t bytes = ((size_t)w->capacity + THR_LANES) * sizeof(uint32_t);
+			w->simd->statics_alt[a] = aligned_alloc(64, (bytes + 63u) & ~(size_t)63u);
+			if (w->simd->statics_alt[a] == NULL) {
+				thr_simd_free(w);
+				return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory");
+			}
+			memset(w->simd->statics_alt[a], 0, bytes);
+		}
 	}
 	struct thr_simd_state* s = w->simd;
 	throng_status st = thr_world_update_shape_grids(w);
@@ -210,7 +235,7 @@ throng_status thr_simd_step(throng_world* w)
 	threads = 1;
 #endif
 	(void)threads;
-	st = sort_agents(w, threads);
+	st = sort_agents(w, s, threads);
 	if (st != THRONG_OK) {
 		return st;
 	}

@@ -42,7 +42,12 @@ typedef struct thr_shape_soa {
 	uint32_t cap;
 } thr_shape_soa;
 
+/// Per-agent arrays that are not double-buffered state: the permutation
+/// writes them into a second set and trades places.
+#define THR_STATIC_ARRAYS 9
+
 struct thr_simd_state {
+	uint32_t* statics_alt[THR_STATIC_ARRAYS]; ///< the second set, capacity + padding each
 	thr_arch_info* arch;
 	uint32_t arch_cap;
 	thr_shape_soa obstacles, walls;

@@ -65,8 +65,7 @@ Test(cli, run_herd_json_has_every_key)
 	cr_assert_not_null(strstr(out, "\"scenario\": \"herd\""), "%s", out);
 	cr_assert_not_null(strstr(out, "\"agents\": 8,"), "%s", out);
 	cr_assert_not_null(strstr(out, "\"steps\": 50,"), "%s", out);
-	cr_assert_not_null(strstr(out, "\"engine\": \"scalar\""), "%s", out);
-	cr_assert_not_null(strstr(out, "\"threads\": 1,"), "%s", out);
+	cr_assert_not_null(strstr(out, "\"engine\": \"simd\""), "simd is the default: %s", out);
 	cr_assert_not_null(strstr(out, "\"nonfinite\": 0,"), "%s", out);
 	cr_assert_not_null(strstr(out, "\"out_of_bounds\": 0,"), "%s", out);
 	cr_assert_not_null(strstr(out, "\"reached\": 0"), "herd has no goals: %s", out);
@@ -129,9 +128,11 @@ Test(cli, bad_arguments_exit_2_naming_the_argument)
 	expect_usage_error("run herd --seed 1.5", "--seed");
 	expect_usage_error("run herd --seed -1", "--seed");
 	expect_usage_error("run herd --summary xml", "--summary");
-	expect_usage_error("run herd --engine simd", "--engine");
-	cr_assert_not_null(strstr(err, "simd"), "%s", err);
 	expect_usage_error("run herd --engine foo", "--engine");
+	cr_assert_not_null(strstr(err, "simd or scalar"), "lists the engines: %s", err);
+	expect_usage_error("run herd --threads 0", "--threads");
+	expect_usage_error("run herd --threads 2000", "--threads");
+	expect_usage_error("run herd --threads two", "--threads");
 	expect_usage_error("run herd --frobnicate", "--frobnicate");
 	expect_usage_error("run", "scenario");
 	expect_usage_error("run herd circle", "circle");
@@ -150,6 +151,23 @@ Test(cli, same_seed_same_hash_different_seed_different_hash)
 	json_hash(out, c);
 	cr_assert_str_eq(a, b);
 	cr_assert_str_neq(a, c);
+}
+
+Test(cli, both_engines_and_thread_counts)
+{
+	// The simd engine is the default; the same run at 1 and 3 threads
+	// gives the same hash, and the scalar engine runs the same scene.
+	char one[17], three[17];
+	cr_assert_eq(run_cli("run field --agents 300 --steps 60 --threads 1 --summary json"), 0, "%s", err);
+	cr_assert_not_null(strstr(out, "\"engine\": \"simd\""), "%s", out);
+	cr_assert_not_null(strstr(out, "\"threads\": 1,"), "%s", out);
+	json_hash(out, one);
+	cr_assert_eq(run_cli("run field --agents 300 --steps 60 --threads 3 --summary json"), 0, "%s", err);
+	json_hash(out, three);
+	cr_assert_str_eq(one, three);
+	cr_assert_eq(run_cli("run field --agents 300 --steps 60 --engine scalar --summary json"), 0, "%s", err);
+	cr_assert_not_null(strstr(out, "\"engine\": \"scalar\""), "%s", out);
+	cr_assert_not_null(strstr(out, "\"nonfinite\": 0,"), "%s", out);
 }
 
 Test(cli, herd_acceptance_figures)

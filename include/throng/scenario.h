@@ -28,7 +28,8 @@ typedef struct throng_scenario_info {
 typedef struct throng_scene_options {
 	uint32_t agents;        ///< 0 = the scenario's default
 	uint64_t seed;          ///< world seed (default 1)
-	throng_engine engine;   ///< default scalar
+	throng_engine engine;   ///< default simd
+	uint32_t threads;       ///< OpenMP threads of the SIMD engine; 0 = OpenMP's default
 	bool record_forces;     ///< keep per-slot forces (viewer, tests)
 } throng_scene_options;
 

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+// The `field` scenario: the crowd the benchmarks measure.
+//
+// N pedestrians (1.3 m/s, radius 0.3 m) spread uniformly over a contained
+// square at one agent per 25 m^2, with circular obstacles (one per 400 m^2,
+// radius 0.5 to 2 m) and the square's four sides as walls. Each walks to a
+// goal drawn uniformly in the square; on arrival (within 1 m) it draws the
+// next one from its own counter-based stream, keyed by (seed, id, step), so
+// the scene never runs out of work and stays deterministic.
+//
+// Controller (hybrid): bounds, obstacle feelers, wall feelers, unaligned
+// avoidance and separation spend the force budget first, in that order;
+// wander and arrive-to-goal share what is left, weighted.
+//
+// Obstacles are steering cues, not solid bodies: an agent spawned on one
+// walks off it. Units: metres, seconds.
+#include <math.h>
+#include <stdlib.h>
+
+#include "error.h"
+#include "rng.h"
+#include "scenario_internal.h"
+
+#define FIELD_AREA_PER_AGENT 25.0f     ///< m^2
+#define FIELD_AREA_PER_OBSTACLE 400.0f ///< m^2
+#define FIELD_MAX_SPEED 1.3f           ///< m/s: a walk
+#define FIELD_MAX_FORCE 3.0f           ///< m/s^2
+#define FIELD_RADIUS 0.3f              ///< m
+#define FIELD_GOAL_RADIUS 1.0f         ///< m: a goal is reached within it
+#define FIELD_EDGE 1.0f                ///< m: spawns and goals keep this far from the sides
+
+/// The field's script data: every agent's goal, by id.
+typedef struct field_data {
+	uint32_t key;   ///< the world's random key
+	float side;     ///< m
+	float* goal_x;
+	float* goal_y;
+	uint32_t count;
+} field_data;
+
+static void field_free(void* user)
+{
+	field_data* f = user;
+	if (f != NULL) {
+		free(f->goal_x);
+		free(f->goal_y);
+		free(f);
+	}
+}
+
+/// A uniform coordinate in [FIELD_EDGE, side - FIELD_EDGE) from draw `k` of
+/// (key, a, b) on `stream`.
+static float field_coord(const field_data* f, uint32_t a, uint32_t b, uint32_t stream)
+{
+	float u = thr_bits_to_unit(thr_rng_bits(f->key, a, b, stream));
+	return FIELD_EDGE + (f->side - 2.0f * FIELD_EDGE) * u;
+}
+
+/// Goal number `round` of agent id: two draws of the goal stream.
+static void field_goal(const field_data* f, uint32_t id, uint32_t round, float* x, float* y)
+{
+	*x = field_coord(f, id, 2u * round, THR_STREAM_GOAL);
+	*y = field_coord(f, id, 2u * round + 1u, THR_STREAM_GOAL);
+}
+
+static void field_make(const throng_scene* scene, uint32_t i, throng_agent_def* def, const void* user)
+{
+	const field_data* f = user;
+	(void)scene;
+	*def = throng_agent_default_def();
+	def->position.x = field_coord(f, i, 0, THR_STREAM_SPAWN);
+	def->position.y = field_coord(f, i, 1, THR_STREAM_SPAWN);
+	def->max_speed = FIELD_MAX_SPEED;
+	def->max_force = FIELD_MAX_FORCE;
+	def->radius = FIELD_RADIUS;
+	def->target.x = f->goal_x[i];
+	def->target.y = f->goal_y[i];
+}
+
+static throng_controller field_controller(void)
+{
+	throng_controller c = throng_controller_make(THRONG_BLEND_HYBRID);
+	throng_slot s = throng_slot_make(THRONG_BOUNDS);
+	s.priority = true;
+	s.params.margin = 2.0f;
+	throng_controller_add(&c, s);
+	s = throng_slot_make(THRONG_OBSTACLE_AVOID);
+	s.priority = true;
+	s.params.look_ahead = 3.0f; // 2.3 s ahead at a walk
+	throng_controller_add(&c, s);
+	s = throng_slot_make(THRONG_WALL_AVOID);
+	s.priority = true;
+	s.params.look_ahead = 2.0f;
+	throng_controller_add(&c, s);
+	s = throng_slot_make(THRONG_UNALIGNED_AVOID);
+	s.priority = true;
+	s.params.max_prediction = 1.5f;
+	s.params.avoid_radius = 0.8f;   // contact at 0.6 m, plus 0.2 m
+	s.params.neighbor_radius = 4.0f; // two walkers close 3.9 m in 1.5 s
+	throng_controller_add(&c, s);
+	s = throng_slot_make(THRONG_SEPARATION);
+	s.priority = true;
+	s.params.neighbor_radius = 1.0f;
+	throng_controller_add(&c, s);
+	s = throng_slot_make(THRONG_WANDER);
+	s.weight = 0.3f;
+	throng_controller_add(&c, s);
+	s = throng_slot_make(THRONG_ARRIVE);
+	s.params.slow_radius = 2.0f;
+	throng_controller_add(&c, s);
+	return c;
+}
+
+throng_status thr_field_build(throng_scene* scene, const throng_scene_options* o)
+{
+	uint32_t n = scene->agents;
+	float side = sqrtf(FIELD_AREA_PER_AGENT * (float)n);
+	if (side < 10.0f) {
+		side = 10.0f;
+	}
+	throng_world_def def = thr_scene_world_def(o, n);
+	def.bounds_min = (throng_vec2){0.0f, 0.0f};
+	def.bounds_max = (throng_vec2){side, side};
+	def.bounds_mode = THRONG_BOUNDS_CONTAIN;
+	throng_status st = throng_world_create(&def, &scene->world);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	field_data* f = calloc(1, sizeof *f);
+	if (f == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario field: out of memory");
+	}
+	scene->user = f;
+	scene->free_user = field_free;
+	f->key = thr_rng_key(o->seed);
+	f->side = side;
+	f->count = n;
+	f->goal_x = malloc((size_t)n * sizeof *f->goal_x);
+	f->goal_y = malloc((size_t)n * sizeof *f->goal_y);
+	if (f->goal_x == NULL || f->goal_y == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario field: out of memory for %u goals", n);
+	}
+	for (uint32_t i = 0; i < n; ++i) {
+		field_goal(f, i, 0, &f->goal_x[i], &f->goal_y[i]);
+	}
+	throng_controller ctl = field_controller();
+	uint32_t archetype;
+	st = throng_world_add_archetype(scene->world, &ctl, &archetype);
+	// Obstacles: their own domain of the spawn stream (a = 2^31 + index).
+	uint32_t obstacles = (uint32_t)(side * side / FIELD_AREA_PER_OBSTACLE);
+	for (uint32_t k = 0; k < obstacles && st == THRONG_OK; ++k) {
+		uint32_t a = 0x80000000u | k;
+		throng_vec2 c = {field_coord(f, a, 0, THR_STREAM_SPAWN), field_coord(f, a, 1, THR_STREAM_SPAWN)};
+		float r = 0.5f + 1.5f * thr_bits_to_unit(thr_rng_bits(f->key, a, 2, THR_STREAM_SPAWN));
+		st = throng_world_add_obstacle(scene->world, c, r, NULL);
+	}
+	const throng_vec2 corners[4] = {{0.0f, 0.0f}, {side, 0.0f}, {side, side}, {0.0f, side}};
+	for (int k = 0; k < 4 && st == THRONG_OK; ++k) {
+		st = throng_world_add_wall(scene->world, corners[k], corners[(k + 1) % 4], NULL);
+	}
+	if (st == THRONG_OK) {
+		st = thr_scene_spawn_batched(scene, n, field_make, f);
+	}
+	scene->goal_radius = FIELD_GOAL_RADIUS;
+	return st;
+}
+
+throng_status thr_field_script(throng_scene* scene)
+{
+	// Agents within the goal radius draw their next goal. The view lists
+	// agents in storage order; goals are kept by id.
+	field_data* f = scene->user;
+	throng_view v = throng_world_view(scene->world);
+	uint32_t round = (uint32_t)scene->steps + 1u;
+	const float r2 = FIELD_GOAL_RADIUS * FIELD_GOAL_RADIUS;
+	for (uint32_t k = 0; k < v.count; ++k) {
+		uint32_t id = v.id[k];
+		float dx = v.x[k] - f->goal_x[id];
+		float dy = v.y[k] - f->goal_y[id];
+		if (dx * dx + dy * dy < r2) {
+			field_goal(f, id, round, &f->goal_x[id], &f->goal_y[id]);
+			throng_status st =
+				throng_world_set_target(scene->world, id, (throng_vec2){f->goal_x[id], f->goal_y[id]});
+			if (st != THRONG_OK) {
+				return st;
+			}
+		}
+	}
+	return THRONG_OK;
+}
