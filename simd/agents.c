@@ -17,12 +17,8 @@
 
 typedef thr_lanes lanes;
 
-static thr_v2w steer_toward_w(const lanes* s, thr_v2w desired) { return v2w_limit(v2w_sub(desired, s->v), s->mf); }
-
-static thr_v2w seek_w(const lanes* s, thr_v2w t)
-{
-	return steer_toward_w(s, v2w_scale(v2w_normalize(v2w_sub(t, s->p)), s->ms));
-}
+#define steer_toward_w thr_steer_toward_w
+#define seek_w thr_seek_w
 
 static thr_v2w flee_w(const lanes* s, thr_v2w t, float radius, throng_flee_mode mode)
 {
@@ -303,27 +299,10 @@ void thr_step_block(const thr_step_ctx* ctx, uint32_t base, thr_block_stats* st)
 	const uint32_t remaining = w->count - base;
 	const int n = remaining < THR_LANES ? (int)remaining : THR_LANES;
 	const thr_mw live = thr_mw_first(n);
-	// Zeroed so lanes of other archetypes never hold indeterminate values.
-	_Alignas(32) float fx[THRONG_MAX_SLOTS][THR_LANES] = {{0}};
-	_Alignas(32) float fy[THRONG_MAX_SLOTS][THR_LANES] = {{0}};
 	_Alignas(32) int32_t arch[THR_LANES];
 
-	// Neighbour sweeps, one agent at a time.
 	for (int l = 0; l < THR_LANES; ++l) {
 		arch[l] = l < n ? (int32_t)w->archetype[base + (uint32_t)l] : -1;
-	}
-	for (int l = 0; l < n; ++l) {
-		const thr_arch_info* info = &ctx->arch[arch[l]];
-		if (info->n_neighbor_slots > 0) {
-			const throng_controller* ctl = &w->archetypes[arch[l]];
-			float ox[THRONG_MAX_SLOTS], oy[THRONG_MAX_SLOTS];
-			thr_self self = thr_world_self(w, cs, base + (uint32_t)l);
-			thr_sweep_neighbors(ctx, &self, info, ctl, ox, oy);
-			for (uint32_t q = 0; q < info->n_neighbor_slots; ++q) {
-				fx[info->neighbor_slots[q]][l] = ox[info->neighbor_slots[q]];
-				fy[info->neighbor_slots[q]][l] = oy[info->neighbor_slots[q]];
-			}
-		}
 	}
 
 	lanes s;
@@ -334,6 +313,7 @@ void thr_step_block(const thr_step_ctx* ctx, uint32_t base, thr_block_stats* st)
 	s.mf = thr_fw_loadu(w->max_force + base);
 	s.radius = thr_fw_loadu(w->radius + base);
 	s.id = thr_iw_loadu((const int32_t*)w->id + base);
+	s.group = thr_iw_loadu((const int32_t*)w->group + base);
 	s.n = n;
 	s.base = base;
 	// Lanes past the end hold padding; give them harmless limits.
@@ -354,12 +334,16 @@ void thr_step_block(const thr_step_ctx* ctx, uint32_t base, thr_block_stats* st)
 		int l = __builtin_ctz((unsigned)~thr_mw_movemask(done) & 0xffu);
 		const throng_controller* ctl = &w->archetypes[arch[l]];
 		thr_mw mine = thr_mw_andnot(thr_iw_eq(archw, thr_iw_set1(arch[l])), done);
+		const thr_arch_info* info = &ctx->arch[arch[l]];
 		thr_v2w f[THRONG_MAX_SLOTS];
+		if (info->n_neighbor_slots > 0) {
+			thr_neighbors_w(ctx, &s, mine, info, ctl, f);
+		}
 		for (uint32_t k = 0; k < ctl->slot_count; ++k) {
 			const throng_slot* slot = &ctl->slots[k];
 			const throng_behavior_params* p = &slot->params;
-			f[k] = v2w_zero();
 			if (!slot->enabled) {
+				f[k] = v2w_zero();
 				continue;
 			}
 			thr_v2w tp, tv;
@@ -411,8 +395,7 @@ void thr_step_block(const thr_step_ctx* ctx, uint32_t base, thr_block_stats* st)
 			case THRONG_WALL_AVOID:
 				f[k] = thr_walls_w(ctx, &s, mine, p->look_ahead, p->feeler_angle);
 				break;
-			default: // neighbour slots: from the sweeps
-				f[k] = v2w(thr_fw_load(fx[k]), thr_fw_load(fy[k]));
+			default: // neighbour slots: thr_neighbors_w filled them
 				break;
 			}
 		}

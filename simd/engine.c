@@ -184,9 +184,8 @@ static throng_status sort_agents(throng_world* w, struct thr_simd_state* s, int 
 {
 	const throng_world_def* d = &w->def;
 	thr_grid* g = &w->agent_grid;
-	uint64_t cells = (uint64_t)w->capacity * 2u + 4096u;
 	thr_grid_layout(g, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y, thr_world_cell_size(w),
-	                cells > (1u << 24) ? (1u << 24) : (uint32_t)cells);
+	                thr_world_max_cells(w));
 	const thr_state* cs = &w->buf[w->cur];
 	// Visit in id order: slot_of lists, for each id, where it is now.
 	if (thr_grid_build_points(g, cs->px, cs->py, w->count, w->slot_of) != 0) {

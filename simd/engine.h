@@ -8,13 +8,15 @@
 //     order (ids travel with the agents). Cells of one grid row are
 //     contiguous, so the agents of a row of cells form one run of memory.
 //  2. Agents (agents.c, sweeps.c, feelers.c): blocks of 8 consecutive
-//     agents, one per lane. For each lane, the neighbour behaviours sweep
-//     the runs of memory of the rows of cells around the agent, 8
-//     neighbours per vector with a mask for the tail. Everything else runs
-//     across the 8 lanes, once per distinct archetype in the block: the
-//     feelers test each obstacle or wall near the block against all 8
-//     agents at once (shapes are sparse, agents of a block are close), the
-//     other behaviours, the blending and the integrator.
+//     agents, one per lane; everything runs across the 8 lanes, once per
+//     distinct archetype in the block. Each lane walks its own neighbours
+//     (the rows of cells around it, gathered k-th candidate by k-th
+//     candidate), in exactly the order the scalar reference visits them;
+//     the feelers test each obstacle or wall near the block against all 8
+//     agents at once (shapes are sparse, agents of a block are close); then
+//     the other behaviours, the blending and the integrator.
+// Every pass repeats the scalar reference's float operations in its order,
+// so the two engines agree bit for bit.
 // Phase 2 reads only the sorted previous state and writes only the next
 // state of its own block, so OpenMP's static schedule over fixed batches
 // of blocks gives the same bits for any thread count. Per-agent reductions
@@ -80,15 +82,28 @@ typedef struct thr_block_stats {
 typedef struct thr_lanes {
 	thr_v2w p, v, h;
 	thr_fw ms, mf, radius;
-	thr_iw id;
+	thr_iw id, group;
 	int n;        ///< live lanes (the first n)
 	uint32_t base; ///< sorted slot of lane 0
 } thr_lanes;
 
-/// Neighbour slot forces of one agent: out_x/out_y[slot] for each of
-/// info's neighbour slots.
-void thr_sweep_neighbors(const thr_step_ctx* ctx, const thr_self* self, const thr_arch_info* info,
-                         const throng_controller* ctl, float* out_x, float* out_y);
+/// The neighbour slots (info->neighbor_slots) of the lanes of `mask`, all
+/// of one archetype: writes f[slot] for each.
+void thr_neighbors_w(const thr_step_ctx* ctx, const thr_lanes* s, thr_mw mask, const thr_arch_info* info,
+                     const throng_controller* ctl, thr_v2w* f);
+
+/// desired-velocity steering shared by the lanes' behaviours:
+/// limit(desired - v, max_force).
+THR_WIDE_INLINE thr_v2w thr_steer_toward_w(const thr_lanes* s, thr_v2w desired)
+{
+	return v2w_limit(v2w_sub(desired, s->v), s->mf);
+}
+
+/// thr_seek per lane.
+THR_WIDE_INLINE thr_v2w thr_seek_w(const thr_lanes* s, thr_v2w t)
+{
+	return thr_steer_toward_w(s, v2w_scale(v2w_normalize(v2w_sub(t, s->p)), s->ms));
+}
 
 /// thr_obstacle_avoid on the lanes of `mask` (others get 0).
 thr_v2w thr_obstacles_w(const thr_step_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead);
