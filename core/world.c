@@ -23,7 +23,7 @@ throng_world_def throng_world_default_def(void)
 	d.seed = 1;
 	d.cell_size = 0.0f;
 	d.capacity = 1024;
-	d.engine = THRONG_ENGINE_SCALAR;
+	d.engine = THRONG_ENGINE_SIMD;
 	d.record_forces = false;
 	d.threads = 0;
 	d.internal_cookie = THR_DEF_COOKIE;
@@ -446,6 +446,39 @@ uint32_t throng_world_obstacle_count(const throng_world* w)
 uint32_t throng_world_wall_count(const throng_world* w)
 {
 	return w ? w->wall_count : 0;
+}
+
+throng_status throng_world_get_obstacle(const throng_world* w, uint32_t id, throng_vec2* center, float* radius)
+{
+	throng_status st = check_world(w, "throng_world_get_obstacle");
+	if (st == THRONG_OK && id >= w->obstacle_count) {
+		st = thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_get_obstacle: no obstacle %u", id);
+	}
+	if (st == THRONG_OK && (center == NULL || radius == NULL)) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_get_obstacle: %s is NULL",
+		              center == NULL ? "center" : "radius");
+	}
+	if (st == THRONG_OK) {
+		*center = w->obstacles[id].c;
+		*radius = w->obstacles[id].r;
+	}
+	return st;
+}
+
+throng_status throng_world_get_wall(const throng_world* w, uint32_t id, throng_vec2* a, throng_vec2* b)
+{
+	throng_status st = check_world(w, "throng_world_get_wall");
+	if (st == THRONG_OK && id >= w->wall_count) {
+		st = thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_get_wall: no wall %u", id);
+	}
+	if (st == THRONG_OK && (a == NULL || b == NULL)) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_get_wall: %s is NULL", a == NULL ? "a" : "b");
+	}
+	if (st == THRONG_OK) {
+		*a = w->walls[id].a;
+		*b = w->walls[id].b;
+	}
+	return st;
 }
 
 throng_status throng_world_set_threat(throng_world* w, throng_vec2 p, throng_vec2 v, bool active)

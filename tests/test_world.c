@@ -10,9 +10,13 @@
 #include "throng/throng.h"
 #include "world_internal.h"
 
+/// The engine the world helpers below create worlds for.
+static throng_engine engine_under_test = THRONG_ENGINE_SIMD;
+
 static throng_world* make_world(throng_bounds_mode mode, uint32_t capacity, uint64_t seed)
 {
 	throng_world_def d = throng_world_default_def();
+	d.engine = engine_under_test;
 	d.bounds_mode = mode;
 	d.capacity = capacity;
 	d.seed = seed;
@@ -95,9 +99,10 @@ Test(integrator, speed_never_exceeds_max_speed)
 {
 	const throng_bounds_mode modes[] = {THRONG_BOUNDS_CONTAIN, THRONG_BOUNDS_WRAP, THRONG_BOUNDS_BOUNCE,
 	                                    THRONG_BOUNDS_OPEN};
-	for (int m = 0; m < 4; ++m) {
-		throng_world* w = busy_world(modes[m], 300, 11u + (uint64_t)m);
-		for (int step = 0; step < 1500; ++step) {
+	for (int m = 0; m < 8; ++m) {
+		engine_under_test = m < 4 ? THRONG_ENGINE_SIMD : THRONG_ENGINE_SCALAR;
+		throng_world* w = busy_world(modes[m % 4], 200, 11u + (uint64_t)m);
+		for (int step = 0; step < 800; ++step) {
 			cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
 			throng_view v = throng_world_view(w);
 			for (uint32_t i = 0; i < v.count; ++i) {
@@ -114,15 +119,16 @@ Test(integrator, speed_never_exceeds_max_speed)
 		throng_world_stats st = throng_world_get_stats(w);
 		cr_assert_eq(st.nonfinite, 0u);
 		cr_assert_leq(st.max_speed_ratio, 1.000001f);
-		cr_assert_eq(st.steps, 1500u);
+		cr_assert_eq(st.steps, 800u);
 		throng_world_destroy(w);
 	}
 }
 
 Test(bounds, contain_keeps_every_agent_inside)
 {
-	throng_world* w = busy_world(THRONG_BOUNDS_CONTAIN, 400, 5);
-	for (int step = 0; step < 2000; ++step) {
+	engine_under_test = THRONG_ENGINE_SCALAR; // the SIMD engine: test_simd.c
+	throng_world* w = busy_world(THRONG_BOUNDS_CONTAIN, 250, 5);
+	for (int step = 0; step < 1000; ++step) {
 		throng_world_step(w);
 		throng_view v = throng_world_view(w);
 		for (uint32_t i = 0; i < v.count; ++i) {
@@ -141,8 +147,8 @@ Test(bounds, wrap_and_bounce_stay_inside)
 {
 	const throng_bounds_mode modes[] = {THRONG_BOUNDS_WRAP, THRONG_BOUNDS_BOUNCE};
 	for (int m = 0; m < 2; ++m) {
-		throng_world* w = busy_world(modes[m], 200, 9);
-		for (int step = 0; step < 1500; ++step) {
+		throng_world* w = busy_world(modes[m], 150, 9);
+		for (int step = 0; step < 800; ++step) {
 			throng_world_step(w);
 			throng_view v = throng_world_view(w);
 			for (uint32_t i = 0; i < v.count; ++i) {

@@ -42,6 +42,8 @@ typedef enum throng_status {
 	THRONG_ERR_OUT_OF_MEMORY,    ///< an allocation failed
 	THRONG_ERR_NOT_FOUND,        ///< no agent, archetype, obstacle or wall with that id
 	THRONG_ERR_UNSUPPORTED,      ///< the request names something this build lacks
+	THRONG_ERR_IO,               ///< a file, pipe or shared-memory object could not be opened, read or written
+	THRONG_ERR_CORRUPT,          ///< data read back is truncated or malformed
 } throng_status;
 
 /// A 2D vector (m, m/s or force units). Y is up.
@@ -60,7 +62,7 @@ typedef enum throng_bounds_mode {
 /// Which engine steps the world.
 typedef enum throng_engine {
 	THRONG_ENGINE_SCALAR = 0, ///< the reference: one agent at a time, straight from SPEC.md
-	THRONG_ENGINE_SIMD,       ///< the vectorised, parallel engine (not in this build yet)
+	THRONG_ENGINE_SIMD,       ///< 8 agents per vector, OpenMP batches; same bits as the reference
 } throng_engine;
 
 /// World settings. Get one from throng_world_default_def() and change fields;
@@ -141,8 +143,8 @@ const char* throng_last_error(void);
 const char* throng_status_name(throng_status status);
 
 /// Defaults: bounds (-50,-50)..(50,50) contained, dt 1/60 s, seed 1,
-/// cell size from the archetypes, capacity 1024, scalar engine, forces not
-/// recorded.
+/// cell size from the archetypes, capacity 1024, SIMD engine, forces not
+/// recorded, OpenMP's default thread count.
 throng_world_def throng_world_default_def(void);
 
 /// Defaults: at the origin, at rest, max_speed 1.3 m/s, max_force 4 m/s^2,
@@ -203,6 +205,17 @@ throng_status throng_world_add_wall(throng_world* world, throng_vec2 a, throng_v
 
 uint32_t throng_world_obstacle_count(const throng_world* world);
 uint32_t throng_world_wall_count(const throng_world* world);
+
+/// Copies obstacle `id` out: its centre (m) to *center and radius (m) to
+/// *radius. Ids are 0 .. throng_world_obstacle_count() - 1; both outputs
+/// must be non-NULL. On failure neither output is written.
+throng_status throng_world_get_obstacle(const throng_world* world, uint32_t id, throng_vec2* center,
+                                        float* radius);
+
+/// Copies wall `id` out: its end points (m) to *a and *b. Ids are
+/// 0 .. throng_world_wall_count() - 1; both outputs must be non-NULL. On
+/// failure neither output is written.
+throng_status throng_world_get_wall(const throng_world* world, uint32_t id, throng_vec2* a, throng_vec2* b);
 
 /// Sets the threat point (position m, velocity m/s). An inactive threat makes
 /// every THRONG_TARGET_THREAT slot return zero force.
