@@ -34,8 +34,11 @@ void thr_sincosf(float x, float* s_out, float* c_out)
 	float z = r * r;
 	float sp = ((THR_POLY_S3 * z + THR_POLY_S2) * z + THR_POLY_S1) * z * r + r;
 	float cp = ((THR_POLY_C3 * z + THR_POLY_C2) * z + THR_POLY_C1) * z * z - 0.5f * z + 1.0f;
-	// Quadrant from k (an exact integer in float): q = k mod 4.
-	int32_t q = (int32_t)k & 3;
+	// Quadrant from k (an exact integer in float): q = k mod 4. Past the
+	// int32 range (and for NaN) q is 0, as x86's truncating conversion
+	// gives INT32_MIN there and the wide code copies it; the cast itself
+	// would be undefined in C.
+	int32_t q = fabsf(k) < 2147483648.0f ? ((int32_t)k & 3) : 0;
 	float s = (q & 1) ? cp : sp;
 	float c = (q & 1) ? sp : cp;
 	if (q == 1 || q == 2) {

@@ -69,10 +69,13 @@ float thr_world_feeler_reach(const throng_world* w, throng_behavior_kind kind)
 	return reach + w->max_radius;
 }
 
-/// Most cells a grid may have: enough for sparse worlds, bounded in memory.
-static uint32_t max_cells(const throng_world* w)
+uint32_t thr_world_max_cells(const throng_world* w)
 {
-	uint64_t m = (uint64_t)w->capacity * 2u + 4096u;
+	// Building the grid costs O(cells) a step (clear and prefix-sum the
+	// counts): 16 cells an agent keeps that under ~2% of a step, while
+	// sparse worlds (a ring, a field with a few agents) keep cells close
+	// to the neighbour radius. 2^24 cells (64 MiB of offsets) at most.
+	uint64_t m = (uint64_t)w->capacity * 16u + 65536u;
 	return m > (1u << 24) ? (1u << 24) : (uint32_t)m;
 }
 
@@ -96,7 +99,7 @@ throng_status thr_world_update_shape_grids(throng_world* w)
 	float *x0 = box, *y0 = box + n, *x1 = box + 2u * n, *y1 = box + 3u * n;
 	int fail = 0;
 	thr_grid_layout(&w->obstacle_grid, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y, cell,
-	                max_cells(w));
+	                thr_world_max_cells(w));
 	for (uint32_t i = 0; i < w->obstacle_count; ++i) {
 		const thr_obstacle* o = &w->obstacles[i];
 		x0[i] = o->c.x - o->r; x1[i] = o->c.x + o->r;
@@ -104,7 +107,7 @@ throng_status thr_world_update_shape_grids(throng_world* w)
 	}
 	fail |= thr_grid_build_boxes(&w->obstacle_grid, x0, y0, x1, y1, w->obstacle_count);
 	thr_grid_layout(&w->wall_grid, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y, cell,
-	                max_cells(w));
+	                thr_world_max_cells(w));
 	for (uint32_t i = 0; i < w->wall_count; ++i) {
 		const thr_wall* l = &w->walls[i];
 		x0[i] = fminf(l->a.x, l->b.x); x1[i] = fmaxf(l->a.x, l->b.x);
@@ -320,7 +323,7 @@ throng_status thr_scalar_step(throng_world* w)
 	const thr_state* cs = &w->buf[w->cur];
 	thr_state* ns = &w->buf[w->cur ^ 1];
 	thr_grid_layout(&w->agent_grid, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y,
-	                thr_world_cell_size(w), max_cells(w));
+	                thr_world_cell_size(w), thr_world_max_cells(w));
 	if (thr_grid_build_points(&w->agent_grid, cs->px, cs->py, w->count, NULL) != 0) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for the agent grid");
 	}

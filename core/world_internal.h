@@ -90,6 +90,9 @@ static inline const thr_state* thr_cur_c(const throng_world* w) { return &w->buf
 /// largest agent radius (so overlap queries stay within 3x3 cells).
 float thr_world_cell_size(const throng_world* w);
 
+/// Most cells a grid of this world may have (the cell size grows past it).
+uint32_t thr_world_max_cells(const throng_world* w);
+
 /// Largest look-ahead of enabled obstacle or wall slots plus the largest
 /// agent radius (the reach of a feeler query).
 float thr_world_feeler_reach(const throng_world* w, throng_behavior_kind kind);

@@ -29,6 +29,8 @@
 #include "world_internal.h"
 #include "wvec.h"
 
+_Static_assert(THR_WIDE_LANES == THR_LANES, "the wide type and the world's padding must agree on the lane count");
+
 /// What an archetype asks of the sweeps, refreshed each step.
 typedef struct thr_arch_info {
 	float query_radius;              ///< largest neighbour radius (m), 0 = no neighbour slot
