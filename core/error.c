@@ -29,6 +29,8 @@ const char* throng_status_name(throng_status status)
 	case THRONG_ERR_OUT_OF_MEMORY: return "out of memory";
 	case THRONG_ERR_NOT_FOUND: return "not found";
 	case THRONG_ERR_UNSUPPORTED: return "unsupported";
+	case THRONG_ERR_IO: return "input/output error";
+	case THRONG_ERR_CORRUPT: return "corrupt data";
 	}
 	return "unknown status";
 }
