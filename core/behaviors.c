@@ -339,6 +339,14 @@ vec2 thr_cohesion(const thr_self* s, const thr_neighbor* nb, uint32_t n, const t
 	return thr_seek(s, v2(sum.x / c, sum.y / c));
 }
 
+vec2 thr_path_follow(const thr_self* s, vec2 waypoint, int final, float slow_radius)
+{
+	// Choice: waypoints are seeked in turn (the index moves on within
+	// waypoint_radius, see thr_path_target) and the end of an open path is
+	// arrived at, so the agent stops there instead of orbiting it.
+	return final ? thr_arrive(s, waypoint, slow_radius) : thr_seek(s, waypoint);
+}
+
 /// The desired velocity component along one axis: +max_speed near the low
 /// edge, -max_speed near the high edge (the nearer edge when the margins
 /// overlap), or the current component when farther than margin from both.

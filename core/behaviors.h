@@ -72,6 +72,10 @@ vec2 thr_cohesion(const thr_self* s, const thr_neighbor* nb, uint32_t n, const t
 /// within margin of an edge.
 vec2 thr_bounds(const thr_self* s, vec2 lo, vec2 hi, float margin);
 
+/// Path following toward `waypoint`: arrive with slow_radius at the last
+/// waypoint of a path that does not loop (`final`), seek any other.
+vec2 thr_path_follow(const thr_self* s, vec2 waypoint, int final, float slow_radius);
+
 /// The rotation of unit vector h by the angle whose cos and sin are given.
 static inline vec2 thr_rotate(vec2 h, float c, float sn) { return v2(h.x * c - h.y * sn, h.x * sn + h.y * c); }
 

@@ -20,6 +20,7 @@ static const char* const behavior_names[THRONG_BEHAVIOR_COUNT] = {
 	[THRONG_ALIGNMENT] = "alignment",
 	[THRONG_COHESION] = "cohesion",
 	[THRONG_BOUNDS] = "bounds",
+	[THRONG_PATH_FOLLOW] = "path_following",
 };
 
 throng_behavior_params throng_behavior_default_params(void)
@@ -47,6 +48,7 @@ throng_behavior_params throng_behavior_default_params(void)
 	p.neighbor_radius = 3.0f;
 	p.same_group_only = false;
 	p.margin = 2.0f;
+	p.waypoint_radius = 1.0f;
 	return p;
 }
 

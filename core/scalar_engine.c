@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The scalar reference engine: one agent at a time, straight from SPEC.md.
 //
-// A step: bucket agents into the uniform grid (stable counting sort); for
-// each agent in slot order, evaluate every enabled slot of its archetype
+// A step: bucket agents into the uniform grid (stable counting sort);
+// choose targets where a target rule is due; for each agent in slot order, evaluate every enabled slot of its archetype
 // against the previous step's state (buffer `cur`), blend, integrate, apply
 // the bounds, and write the next state (buffer `cur ^ 1`); then swap.
 // Every enabled slot is evaluated every step, even when the priority budget
@@ -197,9 +197,10 @@ static int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_t i
 	return m;
 }
 
-/// One slot's force for agent i. Wander slots advance *wander / *noise.
+/// One slot's force for agent i. Wander slots advance *wander / *noise,
+/// path following *waypoint.
 static vec2 slot_force(throng_world* w, const thr_state* st, uint32_t i, const thr_self* s, const throng_slot* slot,
-                       uint32_t n_nb, float* wander, float* noise)
+                       uint32_t n_nb, float* wander, float* noise, uint32_t* waypoint)
 {
 	const throng_behavior_params* p = &slot->params;
 	const throng_world_def* d = &w->def;
@@ -254,6 +255,14 @@ static vec2 slot_force(throng_world* w, const thr_state* st, uint32_t i, const t
 		return thr_alignment(s, w->scratch_nb, n_nb, p);
 	case THRONG_COHESION:
 		return thr_cohesion(s, w->scratch_nb, n_nb, p);
+	case THRONG_PATH_FOLLOW: {
+		vec2 t;
+		int final;
+		if (!thr_path_target(w, st, i, p->waypoint_radius, &t, waypoint, &final)) {
+			return zero;
+		}
+		return thr_path_follow(s, t, final, p->slow_radius);
+	}
 	case THRONG_BOUNDS: {
 		if (d->bounds_mode != THRONG_BOUNDS_CONTAIN) {
 			return zero;
@@ -331,6 +340,7 @@ throng_status thr_scalar_step(throng_world* w)
 	if (st != THRONG_OK) {
 		return st;
 	}
+	thr_select_targets(w, cs, w->agent_grid.items, 1);
 	const float dt = d->dt;
 	throng_world_stats stats = w->stats;
 	for (uint32_t i = 0; i < w->count; ++i) {
@@ -348,10 +358,11 @@ throng_status thr_scalar_step(throng_world* w)
 		}
 		float wander = cs->wander[i];
 		float noise = cs->noise[i];
+		uint32_t waypoint = cs->waypoint[i];
 		vec2 forces[THRONG_MAX_SLOTS];
 		for (uint32_t k = 0; k < ctl->slot_count; ++k) {
 			forces[k] = ctl->slots[k].enabled
-			                    ? slot_force(w, cs, i, &s, &ctl->slots[k], (uint32_t)n_nb, &wander, &noise)
+			                    ? slot_force(w, cs, i, &s, &ctl->slots[k], (uint32_t)n_nb, &wander, &noise, &waypoint)
 			                    : v2(0.0f, 0.0f);
 		}
 		vec2 total = thr_blend(ctl, forces, s.max_force);
@@ -406,6 +417,7 @@ throng_status thr_scalar_step(throng_world* w)
 		ns->hy[i] = h.y;
 		ns->wander[i] = wander;
 		ns->noise[i] = noise;
+		ns->waypoint[i] = waypoint;
 	}
 	w->cur ^= 1;
 	w->step++;

@@ -152,6 +152,9 @@ static throng_status check_params(const char* ctx, throng_behavior_kind kind, co
 		return positive(ctx, "params.neighbor_radius", p->neighbor_radius);
 	case THRONG_BOUNDS:
 		return positive(ctx, "params.margin", p->margin);
+	case THRONG_PATH_FOLLOW:
+		TRY(positive(ctx, "params.waypoint_radius", p->waypoint_radius));
+		return positive(ctx, "params.slow_radius", p->slow_radius);
 	default:
 		return THRONG_OK;
 	}
@@ -167,6 +170,12 @@ throng_status thr_validate_controller(const throng_controller* ctl)
 	}
 	if (ctl->slot_count > THRONG_MAX_SLOTS) {
 		return bad("controller.", "slot_count", "must be at most 16", ctl->slot_count);
+	}
+	if (ctl->target_rule.enabled) {
+		TRY(positive("controller.", "target_rule.sight_radius", ctl->target_rule.sight_radius));
+		if (ctl->target_rule.every < 1) {
+			return bad("controller.", "target_rule.every", "must be at least 1 step", ctl->target_rule.every);
+		}
 	}
 	int wanders = 0, noises = 0;
 	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
@@ -239,6 +248,10 @@ throng_status thr_validate_agent(const throng_world* w, const throng_agent_def* 
 	if (a->target_agent != THRONG_NO_AGENT && a->target_agent >= first_id + count) {
 		return thr_fail(THRONG_ERR_NOT_FOUND, "%starget_agent: no agent %u (ids end at %u)", ctx,
 		                a->target_agent, first_id + count - 1);
+	}
+	if (a->path != THRONG_NO_PATH && a->path >= w->path_count) {
+		return thr_fail(THRONG_ERR_NOT_FOUND, "%spath: no path %u (the world has %u)", ctx, a->path,
+		                w->path_count);
 	}
 	if (w->def.bounds_mode != THRONG_BOUNDS_OPEN) {
 		const throng_world_def* d = &w->def;

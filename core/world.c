@@ -38,6 +38,7 @@ throng_agent_def throng_agent_default_def(void)
 	a.max_force = 4.0f;
 	a.radius = 0.3f;
 	a.target_agent = THRONG_NO_AGENT;
+	a.path = THRONG_NO_PATH;
 	return a;
 }
 
@@ -58,6 +59,7 @@ static void free_state(thr_state* s)
 {
 	free(s->px); free(s->py); free(s->vx); free(s->vy);
 	free(s->hx); free(s->hy); free(s->wander); free(s->noise);
+	free(s->waypoint);
 }
 
 static int alloc_state(thr_state* s, size_t n)
@@ -69,7 +71,8 @@ static int alloc_state(thr_state* s, size_t n)
 			return -1;
 		}
 	}
-	return 0;
+	s->waypoint = alloc_array(n, sizeof(uint32_t));
+	return s->waypoint == NULL ? -1 : 0;
 }
 
 void throng_world_destroy(throng_world* w)
@@ -81,7 +84,8 @@ void throng_world_destroy(throng_world* w)
 	free_state(&w->buf[1]);
 	free(w->id); free(w->slot_of);
 	free(w->max_speed); free(w->max_force); free(w->radius);
-	free(w->archetype); free(w->group); free(w->target_agent);
+	free(w->archetype); free(w->group); free(w->target_agent); free(w->path);
+	free(w->paths); free(w->waypoints);
 	free(w->tx); free(w->ty);
 	free(w->perm);
 	thr_simd_free(w);
@@ -120,7 +124,7 @@ throng_status throng_world_create(const throng_world_def* def, throng_world** ou
 	int fail = alloc_state(&w->buf[0], n) || alloc_state(&w->buf[1], n);
 	void** arrays[] = {(void**)&w->id, (void**)&w->slot_of, (void**)&w->max_speed, (void**)&w->max_force,
 	                   (void**)&w->radius, (void**)&w->archetype, (void**)&w->group,
-	                   (void**)&w->target_agent, (void**)&w->tx, (void**)&w->ty, (void**)&w->perm};
+	                   (void**)&w->target_agent, (void**)&w->path, (void**)&w->tx, (void**)&w->ty, (void**)&w->perm};
 	for (size_t k = 0; !fail && k < sizeof arrays / sizeof arrays[0]; ++k) {
 		*arrays[k] = alloc_array(n, 4);
 		fail = *arrays[k] == NULL;
@@ -263,6 +267,7 @@ throng_status throng_world_spawn(throng_world* w, const throng_agent_def* defs, 
 		// local frame) and the noise wander along the heading.
 		s->wander[i] = 0.0f;
 		s->noise[i] = thr_atan2f(h.y, h.x);
+		s->waypoint[i] = 0;
 		w->id[i] = i;
 		w->slot_of[i] = i;
 		w->max_speed[i] = a->max_speed;
@@ -271,6 +276,7 @@ throng_status throng_world_spawn(throng_world* w, const throng_agent_def* defs, 
 		w->archetype[i] = a->archetype;
 		w->group[i] = a->group;
 		w->target_agent[i] = a->target_agent;
+		w->path[i] = a->path;
 		w->tx[i] = a->target.x;
 		w->ty[i] = a->target.y;
 		if (a->radius > w->max_radius) {
@@ -327,6 +333,8 @@ throng_status throng_world_get_agent(const throng_world* w, uint32_t id, throng_
 	out->target_agent = w->target_agent[i];
 	out->wander_angle = s->wander[i];
 	out->noise_angle = s->noise[i];
+	out->path = w->path[i];
+	out->waypoint = s->waypoint[i];
 	return THRONG_OK;
 }
 
@@ -360,6 +368,27 @@ throng_status throng_world_set_target_agent(throng_world* w, uint32_t id, uint32
 		return st;
 	}
 	w->target_agent[i] = target_agent;
+	return THRONG_OK;
+}
+
+throng_status throng_world_set_path(throng_world* w, uint32_t id, uint32_t path, uint32_t waypoint)
+{
+	uint32_t i = 0;
+	throng_status st = find_agent(w, id, "throng_world_set_path", &i);
+	if (st == THRONG_OK && path != THRONG_NO_PATH && path >= w->path_count) {
+		st = thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_set_path: path: no path %u (the world has %u)", path,
+		              w->path_count);
+	}
+	if (st == THRONG_OK && path != THRONG_NO_PATH && waypoint >= w->paths[path].count) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		              "throng_world_set_path: waypoint: path %u has %u waypoints (got index %u)", path,
+		              w->paths[path].count, waypoint);
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	w->path[i] = path;
+	thr_cur(w)->waypoint[i] = path == THRONG_NO_PATH ? 0 : waypoint;
 	return THRONG_OK;
 }
 
@@ -436,6 +465,55 @@ throng_status throng_world_add_wall(throng_world* w, throng_vec2 a, throng_vec2 
 	w->wall_count++;
 	w->shapes_dirty = 1;
 	return THRONG_OK;
+}
+
+throng_status throng_world_add_path(throng_world* w, const throng_vec2* points, uint32_t count, bool loop,
+                                    uint32_t* id_out)
+{
+	throng_status st = check_world(w, "throng_world_add_path");
+	if (st == THRONG_OK && points == NULL) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_add_path: points is NULL");
+	}
+	if (st == THRONG_OK && (count < 1 || count > THRONG_MAX_WAYPOINTS)) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_add_path: count: must be from 1 to %d (got %u)",
+		              THRONG_MAX_WAYPOINTS, count);
+	}
+	for (uint32_t k = 0; st == THRONG_OK && k < count; ++k) {
+		if (!isfinite(points[k].x) || !isfinite(points[k].y) || fabsf(points[k].x) > THRONG_MAX_COORD ||
+		    fabsf(points[k].y) > THRONG_MAX_COORD) {
+			st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+			              "throng_world_add_path: points[%u]: must be finite with magnitude <= 1e6 (got %g, %g)", k,
+			              points[k].x, points[k].y);
+		}
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	if (grow((void**)&w->paths, &w->path_cap, w->path_count, sizeof *w->paths)) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_add_path: out of memory");
+	}
+	while (w->waypoint_cap - w->waypoint_count < count) {
+		uint32_t cap = w->waypoint_cap ? w->waypoint_cap * 2u : 64u;
+		vec2* p = realloc(w->waypoints, cap * sizeof *p);
+		if (p == NULL) {
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_add_path: out of memory");
+		}
+		w->waypoints = p;
+		w->waypoint_cap = cap;
+	}
+	memcpy(w->waypoints + w->waypoint_count, points, count * sizeof *points);
+	w->paths[w->path_count] = (thr_path){w->waypoint_count, count, loop};
+	w->waypoint_count += count;
+	if (id_out != NULL) {
+		*id_out = w->path_count;
+	}
+	w->path_count++;
+	return THRONG_OK;
+}
+
+uint32_t throng_world_path_count(const throng_world* w)
+{
+	return w ? w->path_count : 0;
 }
 
 uint32_t throng_world_obstacle_count(const throng_world* w)
@@ -634,21 +712,25 @@ uint64_t throng_world_hash(const throng_world* w)
 	XXH3_64bits_update(h, &w->count, sizeof w->count);
 	// Agents in id order, so engines that store agents in another order hash alike.
 	const thr_state* s = thr_cur_c(w);
-	enum { BATCH = 256, FIELDS = 10 };
-	float buf[BATCH * FIELDS];
+	enum { BATCH = 256, FIELDS = 13 };
+	uint32_t buf[BATCH * FIELDS];
 	uint32_t used = 0;
+	const float* const f[10] = {s->px, s->py, s->vx, s->vy, s->hx, s->hy, s->wander, s->noise, w->tx, w->ty};
 	for (uint32_t id = 0; id < w->count; ++id) {
 		uint32_t i = w->slot_of[id];
-		float* b = buf + used * FIELDS;
-		b[0] = s->px[i]; b[1] = s->py[i]; b[2] = s->vx[i]; b[3] = s->vy[i];
-		b[4] = s->hx[i]; b[5] = s->hy[i]; b[6] = s->wander[i]; b[7] = s->noise[i];
-		b[8] = w->tx[i]; b[9] = w->ty[i];
+		uint32_t* b = buf + used * FIELDS;
+		for (int k = 0; k < 10; ++k) {
+			memcpy(&b[k], &f[k][i], sizeof(float)); // the bits, -0 and +0 apart
+		}
+		b[10] = w->target_agent[i];
+		b[11] = w->path[i];
+		b[12] = s->waypoint[i];
 		if (++used == BATCH) {
 			XXH3_64bits_update(h, buf, sizeof buf);
 			used = 0;
 		}
 	}
-	XXH3_64bits_update(h, buf, used * FIELDS * sizeof(float));
+	XXH3_64bits_update(h, buf, used * FIELDS * sizeof(uint32_t));
 	float threat[4] = {w->threat_p.x, w->threat_p.y, w->threat_v.x, w->threat_v.y};
 	XXH3_64bits_update(h, threat, sizeof threat);
 	uint8_t active = w->threat_active;

@@ -30,7 +30,14 @@
 typedef struct thr_state {
 	float *px, *py, *vx, *vy, *hx, *hy;
 	float *wander, *noise; ///< persistent wander angles
+	uint32_t* waypoint;    ///< path following: the waypoint each agent heads for
 } thr_state;
+
+/// A path: `count` waypoints from `first` in the world's waypoint arrays.
+typedef struct thr_path {
+	uint32_t first, count;
+	bool loop;
+} thr_path;
 
 struct throng_world {
 	throng_world_def def;
@@ -44,13 +51,18 @@ struct throng_world {
 
 	uint32_t *id, *slot_of;
 	float *max_speed, *max_force, *radius;
-	uint32_t *archetype, *group, *target_agent;
+	uint32_t *archetype, *group, *target_agent, *path;
 	float *tx, *ty;
 	float max_radius; ///< largest agent radius spawned
 	uint32_t* perm; ///< SIMD engine: the step's reorder (new slot k holds old slot perm[k])
 
 	throng_controller* archetypes;
 	uint32_t archetype_count, archetype_cap;
+
+	thr_path* paths;
+	uint32_t path_count, path_cap;
+	vec2* waypoints;
+	uint32_t waypoint_count, waypoint_cap;
 
 	thr_obstacle* obstacles;
 	uint32_t obstacle_count, obstacle_cap;
@@ -108,6 +120,20 @@ throng_status thr_simd_step(throng_world* w);
 
 /// Frees what the SIMD engine keeps in the world.
 void thr_simd_free(throng_world* w);
+
+/// Target selection (targeting.c): for every agent whose archetype has an
+/// enabled target rule due this step, sets its target agent to the nearest
+/// agent of the rule's group within the sight radius (ties to the lower
+/// id), or to none. Reads positions of `st` through w->agent_grid, built
+/// over `st`; `items` maps grid entries to slots (NULL when the entries
+/// are the slots themselves, as after the SIMD engine's sort).
+void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* items, int threads);
+
+/// The waypoint agent `slot` heads for this step and the index it keeps
+/// for the next (advanced when within waypoint_radius), per the path
+/// following of behaviors.c. Returns 0 when the agent has no path.
+int thr_path_target(const throng_world* w, const thr_state* st, uint32_t slot, float waypoint_radius, vec2* target,
+                    uint32_t* next_waypoint, int* final);
 
 /// A thr_self for the agent at `slot` of state `st`.
 thr_self thr_world_self(const throng_world* w, const thr_state* st, uint32_t slot);

@@ -242,6 +242,31 @@ static thr_mw resolve_target_w(const thr_step_ctx* ctx, uint32_t base, int n, la
 	}
 }
 
+/// thr_path_follow per lane: each lane of `mask` with a path gets its
+/// waypoint (and its next index into `waypoint`) from thr_path_target.
+static thr_v2w path_follow_w(const thr_step_ctx* ctx, const lanes* s, thr_mw mask, const throng_behavior_params* p,
+                             uint32_t* waypoint)
+{
+	_Alignas(32) float tx[THR_LANES] = {0}, ty[THR_LANES] = {0};
+	_Alignas(32) int32_t has[THR_LANES] = {0}, fin[THR_LANES] = {0};
+	int bits = thr_mw_movemask(mask);
+	for (int l = 0; l < s->n; ++l) {
+		vec2 t;
+		int final;
+		if ((bits & (1 << l)) &&
+		    thr_path_target(ctx->w, ctx->cs, s->base + (uint32_t)l, p->waypoint_radius, &t, &waypoint[l], &final)) {
+			tx[l] = t.x;
+			ty[l] = t.y;
+			has[l] = -1;
+			fin[l] = final ? -1 : 0;
+		}
+	}
+	thr_v2w t = v2w(thr_fw_load(tx), thr_fw_load(ty));
+	thr_mw final = thr_mw_from_iw(thr_iw_load(fin));
+	thr_v2w f = v2w_select(final, arrive_w(s, t, p->slow_radius), seek_w(s, t));
+	return v2w_select(thr_mw_from_iw(thr_iw_load(has)), f, v2w_zero());
+}
+
 /// apply_bounds_axis of scalar_engine.c per lane; returns the clamp mask.
 static thr_mw bounds_axis_w(throng_bounds_mode mode, thr_fw* p, thr_fw* v, thr_fw lo, thr_fw hi, float wlo, float whi)
 {
@@ -325,6 +350,11 @@ void thr_step_block(const thr_step_ctx* ctx, uint32_t base, thr_block_stats* st)
 	const thr_fw wander0 = thr_fw_loadu(cs->wander + base);
 	const thr_fw noise0 = thr_fw_loadu(cs->noise + base);
 	thr_fw wander_new = wander0, noise_new = noise0;
+	// Path following keeps its waypoint index; the slot advances it.
+	uint32_t waypoint_new[THR_LANES] = {0};
+	for (int q = 0; q < n; ++q) {
+		waypoint_new[q] = cs->waypoint[base + (uint32_t)q];
+	}
 	thr_v2w total = v2w_zero();
 	const thr_iw key = thr_iw_set1((int32_t)w->rng_key);
 	const thr_iw archw = thr_iw_load(arch);
@@ -388,6 +418,9 @@ void thr_step_block(const thr_step_ctx* ctx, uint32_t base, thr_block_stats* st)
 			}
 			case THRONG_BOUNDS:
 				f[k] = bounds_w(&s, d, p->margin);
+				break;
+			case THRONG_PATH_FOLLOW:
+				f[k] = path_follow_w(ctx, &s, mine, p, waypoint_new);
 				break;
 			case THRONG_OBSTACLE_AVOID:
 				f[k] = thr_obstacles_w(ctx, &s, mine, p->look_ahead);
@@ -469,4 +502,7 @@ void thr_step_block(const thr_step_ctx* ctx, uint32_t base, thr_block_stats* st)
 	thr_fw_store_tail(ns->hy + base, h.y, n);
 	thr_fw_store_tail(ns->wander + base, wander_new, n);
 	thr_fw_store_tail(ns->noise + base, noise_new, n);
+	for (int q = 0; q < n; ++q) {
+		ns->waypoint[base + (uint32_t)q] = waypoint_new[q];
+	}
 }

@@ -136,6 +136,7 @@ static void static_arrays(throng_world* w, uint32_t** out[THR_STATIC_ARRAYS])
 	out[6] = &w->target_agent;
 	out[7] = (uint32_t**)&w->tx;
 	out[8] = (uint32_t**)&w->ty;
+	out[9] = &w->path;
 }
 
 /// Reorders every per-agent array by w->perm (new slot k holds old slot
@@ -150,6 +151,8 @@ static void permute(throng_world* w, struct thr_simd_state* s, int threads)
 	thr_state* dst = &w->buf[w->cur ^ 1];
 	float* const sf[8] = {src->px, src->py, src->vx, src->vy, src->hx, src->hy, src->wander, src->noise};
 	float* const df[8] = {dst->px, dst->py, dst->vx, dst->vy, dst->hx, dst->hy, dst->wander, dst->noise};
+	const uint32_t* swp = src->waypoint;
+	uint32_t* dwp = dst->waypoint;
 	uint32_t** arrays[THR_STATIC_ARRAYS];
 	static_arrays(w, arrays);
 	const uint32_t* su[THR_STATIC_ARRAYS];
@@ -167,6 +170,7 @@ static void permute(throng_world* w, struct thr_simd_state* s, int threads)
 		for (int a = 0; a < 8; ++a) {
 			df[a][k] = sf[a][from];
 		}
+		dwp[k] = swp[from];
 		for (int a = 0; a < THR_STATIC_ARRAYS; ++a) {
 			du[a][k] = su[a][from];
 		}
@@ -238,6 +242,7 @@ throng_status thr_simd_step(throng_world* w)
 	if (st != THRONG_OK) {
 		return st;
 	}
+	thr_select_targets(w, &w->buf[w->cur], NULL, threads);
 
 	thr_step_ctx ctx;
 	ctx.w = w;

@@ -48,7 +48,7 @@ typedef struct thr_shape_soa {
 
 /// Per-agent arrays that are not double-buffered state: the permutation
 /// writes them into a second set and trades places.
-#define THR_STATIC_ARRAYS 9
+#define THR_STATIC_ARRAYS 10
 
 struct thr_simd_state {
 	uint32_t* statics_alt[THR_STATIC_ARRAYS]; ///< the second set, capacity + padding each

@@ -35,6 +35,7 @@ typedef enum throng_behavior_kind {
 	THRONG_ALIGNMENT,         ///< "alignment": match the neighbours' mean velocity
 	THRONG_COHESION,          ///< "cohesion": seek the neighbours' centre
 	THRONG_BOUNDS,            ///< "bounds": steer back inside a contained world within margin
+	THRONG_PATH_FOLLOW,       ///< "path_following": seek each waypoint of the agent's path in turn
 	THRONG_BEHAVIOR_COUNT
 } throng_behavior_kind;
 
@@ -81,6 +82,8 @@ typedef struct throng_behavior_params {
 	float neighbor_radius;   ///< unaligned, separation, alignment, cohesion: who counts (m), > 0
 	bool same_group_only;    ///< unaligned, separation, alignment, cohesion: ignore other groups
 	float margin;            ///< bounds: distance from the edge where steering starts (m), > 0
+	float waypoint_radius;   ///< path_following: a waypoint is passed within it (m), > 0; the last
+	                         ///< one is arrived at with slow_radius unless the path loops
 } throng_behavior_params;
 
 /// One entry of a controller.
@@ -99,9 +102,22 @@ typedef enum throng_blend_mode {
 	THRONG_BLEND_HYBRID,       ///< priority slots first, then the weighted rest
 } throng_blend_mode;
 
+/// Target selection (SPEC.md, "beyond the seeds"): every `every` steps
+/// each agent of the archetype takes as its target agent the nearest agent
+/// of group `group` within `sight_radius` (ties to the lower id), or none.
+/// Slots with target THRONG_TARGET_AGENT (pursuit, evade, seek, ...) then
+/// steer relative to it.
+typedef struct throng_target_rule {
+	bool enabled;
+	uint32_t group;       ///< the group whose agents are candidates
+	float sight_radius;   ///< m, > 0
+	uint32_t every;       ///< re-chosen every this many steps, >= 1 (step 0 always chooses)
+} throng_target_rule;
+
 /// An archetype's controller: ordered slots and a blend mode.
 typedef struct throng_controller {
 	throng_blend_mode mode;
+	throng_target_rule target_rule; ///< off by default
 	uint32_t slot_count;
 	throng_slot slots[THRONG_MAX_SLOTS];
 } throng_controller;

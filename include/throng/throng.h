@@ -30,6 +30,12 @@ extern "C" {
 /// "No agent": the value of target_agent when an agent targets nobody.
 #define THRONG_NO_AGENT UINT32_MAX
 
+/// "No path": the value of an agent's path when it follows none.
+#define THRONG_NO_PATH UINT32_MAX
+
+/// Most waypoints one path holds.
+#define THRONG_MAX_WAYPOINTS 4096
+
 /// Largest coordinate magnitude the world accepts (m). Keeps squared
 /// distances far from float overflow.
 #define THRONG_MAX_COORD 1.0e6f
@@ -93,6 +99,7 @@ typedef struct throng_agent_def {
 	uint32_t group;        ///< free label (army, flow, colour)
 	throng_vec2 target;    ///< target point for THRONG_TARGET_POINT slots (m)
 	uint32_t target_agent; ///< an agent id, or THRONG_NO_AGENT
+	uint32_t path;         ///< a path id from throng_world_add_path(), or THRONG_NO_PATH
 } throng_agent_def;
 
 /// One agent's state, copied out by id.
@@ -105,6 +112,8 @@ typedef struct throng_agent_state {
 	uint32_t target_agent;
 	float wander_angle;       ///< circle wander's persistent angle (rad)
 	float noise_angle;        ///< noise wander's persistent angle (rad)
+	uint32_t path;            ///< THRONG_NO_PATH when it follows none
+	uint32_t waypoint;        ///< index of the waypoint it is heading for
 } throng_agent_state;
 
 /// Zero-copy read access to the current step. Arrays have `count` entries in
@@ -190,6 +199,10 @@ throng_status throng_world_get_agent(const throng_world* world, uint32_t id, thr
 /// Moves an agent's target point.
 throng_status throng_world_set_target(throng_world* world, uint32_t id, throng_vec2 target);
 
+/// Puts an agent on a path (THRONG_NO_PATH for none), heading for its
+/// waypoint `waypoint`.
+throng_status throng_world_set_path(throng_world* world, uint32_t id, uint32_t path, uint32_t waypoint);
+
 /// Changes an agent's target agent (THRONG_NO_AGENT for none).
 throng_status throng_world_set_target_agent(throng_world* world, uint32_t id, uint32_t target_agent);
 
@@ -202,6 +215,14 @@ throng_status throng_world_set_obstacle(throng_world* world, uint32_t id, throng
 
 /// Adds a wall segment from a to b (m); zero-length walls are rejected.
 throng_status throng_world_add_wall(throng_world* world, throng_vec2 a, throng_vec2 b, uint32_t* id_out);
+
+/// Adds a path of `count` waypoints (1 to THRONG_MAX_WAYPOINTS, copied).
+/// A looping path goes back to its first waypoint after the last.
+throng_status throng_world_add_path(throng_world* world, const throng_vec2* points, uint32_t count, bool loop,
+                                    uint32_t* id_out);
+
+/// Number of paths.
+uint32_t throng_world_path_count(const throng_world* world);
 
 uint32_t throng_world_obstacle_count(const throng_world* world);
 uint32_t throng_world_wall_count(const throng_world* world);
@@ -244,8 +265,8 @@ throng_world_stats throng_world_get_stats(const throng_world* world);
 uint64_t throng_world_count_overlaps(const throng_world* world);
 
 /// 64-bit hash (XXH3) of the full dynamic state in id order: step, every
-/// agent's position, velocity, heading, wander angles and target, the
-/// threat. Equal states give equal hashes on every build and thread count.
+/// agent's position, velocity, heading, wander angles, target point, target
+/// agent, path and waypoint, the threat. Equal states give equal hashes on every build and thread count.
 uint64_t throng_world_hash(const throng_world* world);
 
 #ifdef __cplusplus

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+// Target selection and path following: the per-agent bookkeeping shared
+// by both engines.
+//
+// Both run in plain C in both engines, on the previous step's state, and
+// each agent writes only its own entry, so they are deterministic for any
+// thread count. Target selection compares squared distances computed with
+// the same float operations in both engines and breaks ties by id, so both
+// engines choose the same targets.
+#include <stdbool.h>
+
+#include "world_internal.h"
+
+/// Whether any archetype's target rule is due at this step.
+static bool any_rule_due(const throng_world* w)
+{
+	for (uint32_t a = 0; a < w->archetype_count; ++a) {
+		const throng_target_rule* r = &w->archetypes[a].target_rule;
+		if (r->enabled && w->step % r->every == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* items, int threads)
+{
+	if (!any_rule_due(w)) {
+		return;
+	}
+	const thr_grid* g = &w->agent_grid;
+	const int64_t count = w->count;
+	(void)threads;
+#pragma omp parallel for schedule(static) num_threads(threads) if (count > 4096)
+	for (int64_t ii = 0; ii < count; ++ii) {
+		uint32_t i = (uint32_t)ii;
+		const throng_target_rule* rule = &w->archetypes[w->archetype[i]].target_rule;
+		if (!rule->enabled || w->step % rule->every != 0) {
+			continue;
+		}
+		const float x = st->px[i], y = st->py[i];
+		const float r2 = rule->sight_radius * rule->sight_radius;
+		uint32_t best = THRONG_NO_AGENT;
+		float best_d2 = 0.0f;
+		int32_t cx0, cx1, cy0, cy1;
+		thr_grid_range(g, x, y, rule->sight_radius, &cx0, &cx1, &cy0, &cy1);
+		for (int32_t cy = cy0; cy <= cy1; ++cy) {
+			uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
+			uint32_t e = g->cell_start[row + (uint32_t)cx1 + 1];
+			for (uint32_t k = g->cell_start[row + (uint32_t)cx0]; k < e; ++k) {
+				uint32_t j = items != NULL ? items[k] : k;
+				if (j == i || w->group[j] != rule->group) {
+					continue;
+				}
+				float dx = st->px[j] - x;
+				float dy = st->py[j] - y;
+				float d2 = dx * dx + dy * dy;
+				// The nearest; equally near ones go to the lower id.
+				if (d2 < r2 && (best == THRONG_NO_AGENT || d2 < best_d2 || (d2 == best_d2 && w->id[j] < best))) {
+					best = w->id[j];
+					best_d2 = d2;
+				}
+			}
+		}
+		w->target_agent[i] = best;
+	}
+}
+
+int thr_path_target(const throng_world* w, const thr_state* st, uint32_t slot, float waypoint_radius, vec2* target,
+                    uint32_t* next_waypoint, int* final)
+{
+	uint32_t id = w->path[slot];
+	if (id == THRONG_NO_PATH) {
+		return 0;
+	}
+	const thr_path* path = &w->paths[id];
+	uint32_t k = st->waypoint[slot];
+	if (k >= path->count) {
+		k = path->count - 1u;
+	}
+	vec2 p = v2(st->px[slot], st->py[slot]);
+	vec2 t = w->waypoints[path->first + k];
+	bool last = k + 1u == path->count;
+	// Within the radius of its waypoint the agent heads for the next one
+	// (the first again on a loop); the last of an open path is kept.
+	if (v2_length(v2_sub(t, p)) < waypoint_radius && (!last || path->loop)) {
+		k = last ? 0u : k + 1u;
+		t = w->waypoints[path->first + k];
+	}
+	*target = t;
+	*next_waypoint = k;
+	*final = !path->loop && k + 1u == path->count;
+	return 1;
+}

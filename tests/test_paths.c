@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: MIT
+// Path following and target selection, in both engines, with numbers
+// worked by hand.
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "behaviors.h"
+#include "throng/throng.h"
+
+static const throng_engine engines[2] = {THRONG_ENGINE_SCALAR, THRONG_ENGINE_SIMD};
+
+static throng_world* open_world(throng_engine engine, float dt)
+{
+	throng_world_def d = throng_world_default_def();
+	d.engine = engine;
+	d.bounds_mode = THRONG_BOUNDS_OPEN;
+	d.dt = dt;
+	d.record_forces = true;
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_OK, "%s", throng_last_error());
+	return w;
+}
+
+Test(path_follow, seeks_then_arrives_by_hand)
+{
+	thr_self s;
+	memset(&s, 0, sizeof s);
+	s.max_speed = 2.0f;
+	s.max_force = 10.0f;
+	// Not final: seek (3,4) from the origin at rest: desired (3,4)/5*2 =
+	// (1.2, 1.6); force = desired - 0.
+	vec2 f = thr_path_follow(&s, v2(3.0f, 4.0f), 0, 5.0f);
+	cr_assert_float_eq(f.x, 1.2f, 1e-6f);
+	cr_assert_float_eq(f.y, 1.6f, 1e-6f);
+	// Final: arrive with slow radius 10 at distance 5: speed 2*0.5 = 1,
+	// desired (0.6, 0.8).
+	f = thr_path_follow(&s, v2(3.0f, 4.0f), 1, 10.0f);
+	cr_assert_float_eq(f.x, 0.6f, 1e-6f);
+	cr_assert_float_eq(f.y, 0.8f, 1e-6f);
+}
+
+/// One agent at (0,0) on a path (0.5,0) -> (10,0) -> (10,10), waypoint
+/// radius 1: it starts within 1 m of waypoint 0, so on the first step it
+/// heads for waypoint 1.
+Test(path_follow, advances_within_the_waypoint_radius)
+{
+	for (int e = 0; e < 2; ++e) {
+		throng_world* w = open_world(engines[e], 0.1f);
+		throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+		throng_slot slot = throng_slot_make(THRONG_PATH_FOLLOW);
+		slot.params.waypoint_radius = 1.0f;
+		slot.params.slow_radius = 2.0f;
+		throng_controller_add(&c, slot);
+		cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_OK);
+		const throng_vec2 pts[3] = {{0.5f, 0.0f}, {10.0f, 0.0f}, {10.0f, 10.0f}};
+		uint32_t path = 0;
+		cr_assert_eq(throng_world_add_path(w, pts, 3, false, &path), THRONG_OK);
+		throng_agent_def a = throng_agent_default_def();
+		a.max_speed = 2.0f;
+		a.max_force = 10.0f;
+		a.path = path;
+		cr_assert_eq(throng_world_spawn(w, &a, 1, NULL), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_step(w), THRONG_OK);
+		throng_agent_state st;
+		throng_world_get_agent(w, 0, &st);
+		cr_assert_eq(st.waypoint, 1u, "engine %d", e);
+		// Seek (10,0) at rest: desired (2,0), force (2,0) (< max_force);
+		// v = 0.2 after dt 0.1.
+		throng_vec2 f;
+		throng_world_slot_force(w, 0, 0, &f);
+		cr_assert_float_eq(f.x, 2.0f, 1e-6f);
+		cr_assert_float_eq(f.y, 0.0f, 1e-6f);
+		cr_assert_float_eq(st.velocity.x, 0.2f, 1e-6f);
+		// Walk on: it reaches the last waypoint and stops there (arrive).
+		for (int k = 0; k < 600; ++k) {
+			throng_world_step(w);
+		}
+		throng_world_get_agent(w, 0, &st);
+		cr_assert_eq(st.waypoint, 2u);
+		cr_assert_float_eq(st.position.x, 10.0f, 0.05f, "x %g", st.position.x);
+		cr_assert_float_eq(st.position.y, 10.0f, 0.05f, "y %g", st.position.y);
+		cr_assert_lt(sqrtf(st.velocity.x * st.velocity.x + st.velocity.y * st.velocity.y), 0.05f);
+		throng_world_destroy(w);
+	}
+}
+
+Test(path_follow, a_loop_goes_back_to_the_first_waypoint)
+{
+	for (int e = 0; e < 2; ++e) {
+		throng_world* w = open_world(engines[e], 0.1f);
+		throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+		throng_controller_add(&c, throng_slot_make(THRONG_PATH_FOLLOW));
+		throng_world_add_archetype(w, &c, NULL);
+		const throng_vec2 pts[2] = {{0.0f, 0.0f}, {4.0f, 0.0f}};
+		throng_world_add_path(w, pts, 2, true, NULL);
+		throng_agent_def a = throng_agent_default_def();
+		a.path = 0;
+		a.position = (throng_vec2){3.5f, 0.0f};
+		throng_world_spawn(w, &a, 1, NULL);
+		// Heading for waypoint 1 (4,0), 0.5 m away, within the default
+		// radius of 1 m: the loop sends it back to waypoint 0.
+		cr_assert_eq(throng_world_set_path(w, 0, 0, 1), THRONG_OK);
+		throng_world_step(w);
+		throng_agent_state st;
+		throng_world_get_agent(w, 0, &st);
+		cr_assert_eq(st.waypoint, 0u, "engine %d", e);
+		cr_assert_lt(st.velocity.x, 0.0f, "it turns back towards (0,0)");
+		throng_world_destroy(w);
+	}
+}
+
+Test(path_follow, bad_paths_are_rejected)
+{
+	throng_world* w = open_world(THRONG_ENGINE_SIMD, 0.1f);
+	const throng_vec2 pts[2] = {{0.0f, 0.0f}, {NAN, 0.0f}};
+	cr_assert_eq(throng_world_add_path(w, pts, 2, false, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert(strstr(throng_last_error(), "points[1]") != NULL, "%s", throng_last_error());
+	cr_assert_eq(throng_world_add_path(w, pts, 0, false, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_world_add_path(w, NULL, 1, false, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_world_path_count(w), 0u);
+	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	throng_slot slot = throng_slot_make(THRONG_PATH_FOLLOW);
+	slot.params.waypoint_radius = -1.0f;
+	throng_controller_add(&c, slot);
+	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert(strstr(throng_last_error(), "waypoint_radius") != NULL, "%s", throng_last_error());
+	c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	throng_world_add_archetype(w, &c, NULL);
+	throng_agent_def a = throng_agent_default_def();
+	a.path = 3;
+	cr_assert_eq(throng_world_spawn(w, &a, 1, NULL), THRONG_ERR_NOT_FOUND);
+	cr_assert(strstr(throng_last_error(), "agents[0].path") != NULL, "%s", throng_last_error());
+	a.path = THRONG_NO_PATH;
+	throng_world_spawn(w, &a, 1, NULL);
+	cr_assert_eq(throng_world_add_path(w, pts, 1, false, NULL), THRONG_OK);
+	cr_assert_eq(throng_world_set_path(w, 0, 0, 1), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_world_set_path(w, 0, 5, 0), THRONG_ERR_NOT_FOUND);
+	throng_world_destroy(w);
+}
+
+/// Hunter (group 0) at the origin; prey (group 1) at distances 5 (ids 1
+/// and 2, a tie), 3 (id 3, but group 2) and 12 (id 4, beyond sight 10).
+static throng_world* hunt_world(throng_engine engine, uint32_t every)
+{
+	throng_world* w = open_world(engine, 0.1f);
+	throng_controller hunter = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	throng_slot pursue = throng_slot_make(THRONG_PURSUIT);
+	pursue.params.target = THRONG_TARGET_AGENT;
+	throng_controller_add(&hunter, pursue);
+	hunter.target_rule = (throng_target_rule){true, 1, 10.0f, every};
+	throng_controller idle = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	cr_assert_eq(throng_world_add_archetype(w, &hunter, NULL), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_world_add_archetype(w, &idle, NULL), THRONG_OK);
+	throng_agent_def a[5];
+	const float xs[5] = {0.0f, 5.0f, 0.0f, 3.0f, 12.0f};
+	const float ys[5] = {0.0f, 0.0f, 5.0f, 0.0f, 0.0f};
+	const uint32_t groups[5] = {0, 1, 1, 2, 1};
+	for (int k = 0; k < 5; ++k) {
+		a[k] = throng_agent_default_def();
+		a[k].position = (throng_vec2){xs[k], ys[k]};
+		a[k].group = groups[k];
+		a[k].archetype = k == 0 ? 0 : 1;
+	}
+	cr_assert_eq(throng_world_spawn(w, a, 5, NULL), THRONG_OK, "%s", throng_last_error());
+	return w;
+}
+
+Test(target_rule, nearest_of_the_group_ties_to_the_lower_id)
+{
+	for (int e = 0; e < 2; ++e) {
+		throng_world* w = hunt_world(engines[e], 1);
+		throng_world_step(w);
+		throng_agent_state st;
+		throng_world_get_agent(w, 0, &st);
+		// id 3 is nearer (3 m) but of group 2; ids 1 and 2 tie at 5 m.
+		cr_assert_eq(st.target_agent, 1u, "engine %d chose %u", e, st.target_agent);
+		// Pursuit of id 1 at rest: T = min(5/1.3, 1) = 1, prediction (5,0):
+		// desired (1.3, 0); force limit((1.3, 0), 4).
+		throng_vec2 f;
+		throng_world_slot_force(w, 0, 0, &f);
+		cr_assert_float_eq(f.x, 1.3f, 1e-6f);
+		cr_assert_float_eq(f.y, 0.0f, 1e-6f);
+		// Out of sight: none. Moves prey 1 and 2 away beyond 10 m.
+		throng_world_destroy(w);
+	}
+}
+
+Test(target_rule, out_of_sight_means_none_and_every_k_steps)
+{
+	for (int e = 0; e < 2; ++e) {
+		throng_world* w = hunt_world(engines[e], 4);
+		throng_agent_state st;
+		// A target set by hand is kept until the rule is due: step 0 is.
+		throng_world_set_target_agent(w, 0, 4);
+		throng_world_step(w); // step 0: chosen
+		throng_world_get_agent(w, 0, &st);
+		cr_assert_eq(st.target_agent, 1u);
+		throng_world_set_target_agent(w, 0, 4);
+		for (int k = 1; k < 4; ++k) {
+			throng_world_step(w); // steps 1..3: not due, kept
+			throng_world_get_agent(w, 0, &st);
+			cr_assert_eq(st.target_agent, 4u, "engine %d step %d", e, k);
+		}
+		throng_world_step(w); // step 4: due again
+		throng_world_get_agent(w, 0, &st);
+		cr_assert_eq(st.target_agent, 1u);
+		throng_world_destroy(w);
+	}
+	// Nobody of the group within sight: none.
+	throng_world* w = open_world(THRONG_ENGINE_SIMD, 0.1f);
+	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	c.target_rule = (throng_target_rule){true, 7, 2.0f, 1};
+	throng_world_add_archetype(w, &c, NULL);
+	throng_agent_def a[2] = {throng_agent_default_def(), throng_agent_default_def()};
+	a[1].position = (throng_vec2){1.0f, 0.0f}; // group 0, not 7
+	a[0].target_agent = 1;
+	throng_world_spawn(w, a, 2, NULL);
+	throng_world_step(w);
+	throng_agent_state st;
+	throng_world_get_agent(w, 0, &st);
+	cr_assert_eq(st.target_agent, THRONG_NO_AGENT);
+	throng_world_destroy(w);
+}
+
+Test(target_rule, bad_rules_are_rejected)
+{
+	throng_world* w = open_world(THRONG_ENGINE_SIMD, 0.1f);
+	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	c.target_rule = (throng_target_rule){true, 0, 0.0f, 1};
+	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert(strstr(throng_last_error(), "target_rule.sight_radius") != NULL, "%s", throng_last_error());
+	c.target_rule = (throng_target_rule){true, 0, 5.0f, 0};
+	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert(strstr(throng_last_error(), "target_rule.every") != NULL, "%s", throng_last_error());
+	throng_world_destroy(w);
+}
