@@ -5,7 +5,9 @@
 # of CMakePresets.json: `cmake --preset X` then `cmake --build --preset X`.
 #
 #   make run    build release, run `throng run circle --agents 10000`
-#   make test   build release and asan, run ctest on both
+#   make test   build release and asan, run ctest on both, then build the
+#               three SIMD backends and check that they, every thread count
+#               and the scalar engine give the same bits
 #   make build  build release only
 #   make bench  run build/release/bench/throng_bench, JSON into bench/results/<host>/
 #               (BENCH_FILTER=-/large/ leaves out the 100,000-agent runs;
@@ -72,6 +74,7 @@ test: setup
 		status=1; \
 	fi; \
 	exit $$status
+	bash scripts/check_simd_builds
 
 bench: build
 	@if [[ ! -x $(THRONG_BENCH) ]]; then \

@@ -341,6 +341,22 @@ void thr_step_block(const thr_step_ctx* ctx, uint32_t base, thr_block_stats* st)
 	s.group = thr_iw_loadu((const int32_t*)w->group + base);
 	s.n = n;
 	s.base = base;
+	s.box[0] = s.box[1] = INFINITY;
+	s.box[2] = s.box[3] = -INFINITY;
+	s.box_r = 0.0f;
+	for (int l = 0; l < THR_LANES; ++l) {
+		uint32_t k = base + (uint32_t)(l < n ? l : 0);
+		s.lx[l] = cs->px[k];
+		s.ly[l] = cs->py[k];
+		s.lr[l] = w->radius[k];
+		if (l < n) {
+			s.box[0] = s.lx[l] < s.box[0] ? s.lx[l] : s.box[0];
+			s.box[1] = s.ly[l] < s.box[1] ? s.ly[l] : s.box[1];
+			s.box[2] = s.lx[l] > s.box[2] ? s.lx[l] : s.box[2];
+			s.box[3] = s.ly[l] > s.box[3] ? s.ly[l] : s.box[3];
+			s.box_r = s.lr[l] > s.box_r ? s.lr[l] : s.box_r;
+		}
+	}
 	// Lanes past the end hold padding; give them harmless limits.
 	s.ms = thr_fw_select(live, s.ms, thr_fw_set1(1.0f));
 	s.mf = thr_fw_select(live, s.mf, thr_fw_set1(1.0f));

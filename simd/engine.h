@@ -87,6 +87,9 @@ typedef struct thr_lanes {
 	thr_iw id, group;
 	int n;        ///< live lanes (the first n)
 	uint32_t base; ///< sorted slot of lane 0
+	float lx[8], ly[8], lr[8]; ///< the lanes' positions and radii, as scalars
+	float box[4];  ///< bounding box of the live lanes: x0, y0, x1, y1
+	float box_r;   ///< the largest radius among them
 } thr_lanes;
 
 /// The neighbour slots (info->neighbor_slots) of the lanes of `mask`, all

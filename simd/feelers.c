@@ -28,21 +28,27 @@ typedef struct cell_box {
 } cell_box;
 
 /// Cells of g under the box around the lanes of `bits` grown by reach plus
-/// their largest radius (radius_too) or by reach alone.
+/// their largest radius (radius_too) or by reach alone. The box of all live
+/// lanes was computed once for the block.
 static cell_box box_of(const thr_grid* g, const thr_lanes* s, int bits, float reach, int radius_too)
 {
-	_Alignas(32) float px[THR_LANES], py[THR_LANES], rad[THR_LANES];
-	thr_fw_store(px, s->p.x);
-	thr_fw_store(py, s->p.y);
-	thr_fw_store(rad, s->radius);
-	float x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY, r = 0.0f;
-	for (int l = 0; l < THR_LANES; ++l) {
-		if (bits & (1 << l)) {
-			x0 = px[l] < x0 ? px[l] : x0;
-			x1 = px[l] > x1 ? px[l] : x1;
-			y0 = py[l] < y0 ? py[l] : y0;
-			y1 = py[l] > y1 ? py[l] : y1;
-			r = rad[l] > r ? rad[l] : r;
+	float x0, y0, x1, y1, r;
+	if (bits == (1 << s->n) - 1) {
+		x0 = s->box[0];
+		y0 = s->box[1];
+		x1 = s->box[2];
+		y1 = s->box[3];
+		r = s->box_r;
+	} else {
+		x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY, r = 0.0f;
+		for (int l = 0; l < THR_LANES; ++l) {
+			if (bits & (1 << l)) {
+				x0 = s->lx[l] < x0 ? s->lx[l] : x0;
+				x1 = s->lx[l] > x1 ? s->lx[l] : x1;
+				y0 = s->ly[l] < y0 ? s->ly[l] : y0;
+				y1 = s->ly[l] > y1 ? s->ly[l] : y1;
+				r = s->lr[l] > r ? s->lr[l] : r;
+			}
 		}
 	}
 	float grow = radius_too ? reach + r : reach;

@@ -115,9 +115,8 @@ void thr_neighbors_w(const thr_step_ctx* ctx, const thr_lanes* s, thr_mw mask, c
 	}
 
 	// Each lane's block of cells, as thr_grid_query computes it.
-	_Alignas(32) float px[THR_LANES], py[THR_LANES];
-	thr_fw_store(px, s->p.x);
-	thr_fw_store(py, s->p.y);
+	const float* px = s->lx;
+	const float* py = s->ly;
 	int32_t cx0[THR_LANES], cx1[THR_LANES], cy0[THR_LANES], rows[THR_LANES];
 	int bits = thr_mw_movemask(mask);
 	int max_rows = 0;
