@@ -312,7 +312,7 @@ Test(names, behavior_names_match_header)
 		"pursuit",  "evade",        "wander",
 		"wander_noise", "obstacle_avoidance", "wall_avoidance",
 		"unaligned_avoidance", "separation", "alignment",
-		"cohesion", "bounds",
+		"cohesion", "bounds",   "path_following",
 	};
 	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
 		const char* name = throng_behavior_name((throng_behavior_kind)k);
