@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+// Shared by the exporters, the stream reader and the live feed (private).
+//
+// The binary stream's layout (docs/FORMAT.md) is spelled out here once as
+// offsets, so the writer and the reader cannot disagree. Everything on disk
+// is little-endian; the helpers below store and load it byte by byte, which
+// compilers turn into plain moves on little-endian machines.
+#ifndef THRONG_CORE_EXPORT_INTERNAL_H
+#define THRONG_CORE_EXPORT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "throng/export.h"
+
+// --- binary stream, version 1.0 --------------------------------------------
+#define THR_STREAM_MAGIC "\x89THRONG\n" ///< 8 bytes at offset 0
+#define THR_STREAM_MAJOR 1u
+#define THR_STREAM_MINOR 0u
+#define THR_BYTE_ORDER_MARK 0x01020304u
+
+// Header field offsets.
+enum {
+	THR_H_MAGIC = 0,
+	THR_H_MAJOR = 8,
+	THR_H_MINOR = 10,
+	THR_H_BOM = 12,
+	THR_H_HEADER_BYTES = 16,
+	THR_H_CRC = 20,
+	THR_H_AGENTS = 24,
+	THR_H_FIELDS = 28,
+	THR_H_FRAME_BYTES = 32,
+	THR_H_DT = 40,
+	THR_H_EVERY = 48,
+	THR_H_BOUNDS_MODE = 52,
+	THR_H_BOUNDS = 56, ///< min x, min y, max x, max y (f32)
+	THR_H_SEED = 72,
+	THR_H_FIELD_COUNT = 80,
+	THR_H_NAME_BYTES = 84,
+	THR_H_RESERVED = 86,
+	THR_H_NAME = 88,
+	THR_H_FIXED = 88, ///< bytes before the name
+};
+
+/// Largest header a reader accepts (a 1.x header may grow, never past this).
+#define THR_STREAM_MAX_HEADER 65536u
+
+// Frame and end record.
+#define THR_FRAME_MARKER "FRAM"
+#define THR_END_MARKER "END!"
+enum {
+	THR_F_MARKER = 0,
+	THR_F_CRC = 4,
+	THR_F_INDEX = 8,
+	THR_F_STEP = 16,
+	THR_F_TIME = 24,
+	THR_F_DATA = 32,
+	THR_END_BYTES = 16, ///< marker, crc, u64 frame count
+};
+
+/// Bytes of one frame: the 32-byte frame header plus `fields` arrays of
+/// 4 * agents bytes, padded to a multiple of 8.
+static inline uint64_t thr_frame_bytes(uint32_t agents, uint32_t field_count)
+{
+	uint64_t raw = (uint64_t)THR_F_DATA + 4u * (uint64_t)agents * field_count;
+	return (raw + 7u) & ~(uint64_t)7u;
+}
+
+static inline uint32_t thr_popcount32(uint32_t v)
+{
+	uint32_t n = 0;
+	for (; v != 0; v &= v - 1u) {
+		++n;
+	}
+	return n;
+}
+
+// --- little-endian stores and loads ------------------------------------------
+static inline void thr_put_u16(unsigned char* p, uint16_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+}
+static inline void thr_put_u32(unsigned char* p, uint32_t v)
+{
+	for (int k = 0; k < 4; ++k) {
+		p[k] = (unsigned char)(v >> (8 * k));
+	}
+}
+static inline void thr_put_u64(unsigned char* p, uint64_t v)
+{
+	for (int k = 0; k < 8; ++k) {
+		p[k] = (unsigned char)(v >> (8 * k));
+	}
+}
+static inline void thr_put_f32(unsigned char* p, float v)
+{
+	uint32_t u;
+	memcpy(&u, &v, 4);
+	thr_put_u32(p, u);
+}
+static inline void thr_put_f64(unsigned char* p, double v)
+{
+	uint64_t u;
+	memcpy(&u, &v, 8);
+	thr_put_u64(p, u);
+}
+static inline uint16_t thr_get_u16(const unsigned char* p)
+{
+	return (uint16_t)(p[0] | (p[1] << 8));
+}
+static inline uint32_t thr_get_u32(const unsigned char* p)
+{
+	uint32_t v = 0;
+	for (int k = 3; k >= 0; --k) {
+		v = (v << 8) | p[k];
+	}
+	return v;
+}
+static inline uint64_t thr_get_u64(const unsigned char* p)
+{
+	uint64_t v = 0;
+	for (int k = 7; k >= 0; --k) {
+		v = (v << 8) | p[k];
+	}
+	return v;
+}
+static inline float thr_get_f32(const unsigned char* p)
+{
+	uint32_t u = thr_get_u32(p);
+	float v;
+	memcpy(&v, &u, 4);
+	return v;
+}
+static inline double thr_get_f64(const unsigned char* p)
+{
+	uint64_t u = thr_get_u64(p);
+	double v;
+	memcpy(&v, &u, 8);
+	return v;
+}
+
+/// True on a little-endian host, where arrays go to disk as they are.
+static inline bool thr_host_is_le(void)
+{
+	const uint32_t one = 1;
+	unsigned char b;
+	memcpy(&b, &one, 1);
+	return b == 1;
+}
+
+/// Reverses the bytes of n 4-byte elements in place (big-endian hosts).
+void thr_swap32(void* data, size_t n);
+
+// --- CRC-32 (crc32.c) ----------------------------------------------------------
+/// CRC-32 as zlib, PNG and Python's zlib.crc32 compute it (reflected
+/// polynomial 0xEDB88320, initial and final XOR 0xFFFFFFFF). Continue a
+/// running CRC by passing the previous value as `crc` (0 to start).
+uint32_t thr_crc32(uint32_t crc, const void* data, size_t n);
+
+// --- frames in id order (export.c) -----------------------------------------------
+/// The view's arrays for each field bit (index = bit number), NULL when the
+/// view lacks one.
+void thr_view_field_sources(const throng_view* view, const void* src[THRONG_FIELD_BITS]);
+
+/// Copies the 4-byte field arrays named by `fields` from the view into
+/// `dst[bit]` in id order: dst[bit][view->id[k]] = src[k]. Each element is
+/// written once, since ids are a permutation.
+/// Fails (THRONG_ERR_INVALID_ARGUMENT, naming `who`) when an id is not
+/// below the count or a requested field is missing from the view.
+throng_status thr_scatter_by_id(const throng_view* view, uint32_t fields, void* const dst[THRONG_FIELD_BITS],
+                                const char* who);
+
+/// Normalised def checks shared by exporters and the feed; fills *out with
+/// defaults resolved (fields, every). `who` prefixes messages.
+throng_status thr_export_def_check(const throng_export_def* def, throng_export_def* out, const char* who);
+
+/// The "due" rule of throng_exporter_write_view, shared with the feed.
+/// `*frames` frames were written so far, the last at *last_step, the first
+/// at *first_step. Returns 1 when the view's step is due, 0 when it is not,
+/// and fails for a step that goes back or a count that changed.
+throng_status thr_frame_due(const throng_view* view, uint32_t agents, uint32_t every, uint64_t frames,
+                            uint64_t first_step, uint64_t last_step, bool* due, const char* who);
+
+#endif

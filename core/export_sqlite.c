@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+// SQLite exporter in JuPedSim's trajectory schema (database version 2; see
+// docs/FORMAT.md for the tables).
+//
+// Rows go in through one prepared statement, and the frames are grouped
+// into transactions of def.sqlite_batch frames (by default about 250,000
+// rows): one commit per frame would spend more time syncing the journal
+// than inserting at 100,000 agents. A batch is all or nothing, so a run
+// that stops early (a full disk, a crash) leaves every committed frame
+// readable and none of the batch in progress. The (frame, id) index is
+// built once at the end, which is faster than keeping it up to date.
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "export_writer.h"
+
+/// Rows per transaction the default batch aims at.
+#define THR_SQLITE_BATCH_ROWS 250000u
+
+typedef struct sqlite_state {
+	sqlite3* db;
+	sqlite3_stmt* insert_row;
+	sqlite3_stmt* insert_frame;
+	uint32_t batch;          ///< frames per transaction
+	uint32_t pending;        ///< frames in the open transaction
+	int64_t geometry_hash;
+} sqlite_state;
+
+static throng_status db_fail(throng_exporter* ex, const char* doing)
+{
+	sqlite_state* s = ex->impl;
+	return thr_fail(THRONG_ERR_IO, "%s: SQLite failed %s: %s", ex->path, doing,
+	                s != NULL && s->db != NULL ? sqlite3_errmsg(s->db) : "cannot open the database");
+}
+
+static throng_status exec(throng_exporter* ex, const char* sql, const char* doing)
+{
+	sqlite_state* s = ex->impl;
+	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+		return db_fail(ex, doing);
+	}
+	return THRONG_OK;
+}
+
+/// Removes a stale journal left next to the path by an earlier, killed run
+/// (SQLite would otherwise try to roll the new, empty file back with it).
+static void remove_stale(const char* path, const char* suffix)
+{
+	size_t n = strlen(path) + strlen(suffix) + 1;
+	char* p = malloc(n);
+	if (p != NULL) {
+		snprintf(p, n, "%s%s", path, suffix);
+		unlink(p);
+		free(p);
+	}
+}
+
+static throng_status put_meta(throng_exporter* ex, sqlite3_stmt* st, const char* key, const char* value)
+{
+	sqlite3_reset(st);
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, value, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		return db_fail(ex, "writing the metadata table");
+	}
+	return THRONG_OK;
+}
+
+static throng_status write_schema(throng_exporter* ex)
+{
+	sqlite_state* s = ex->impl;
+	const throng_export_def* d = &ex->def;
+	static const char schema[] =
+		"CREATE TABLE metadata(key TEXT NOT NULL UNIQUE PRIMARY KEY, value TEXT NOT NULL);"
+		"CREATE TABLE trajectory_data(frame INTEGER NOT NULL, id INTEGER NOT NULL, pos_x REAL NOT NULL, "
+		"pos_y REAL NOT NULL, ori_x REAL NOT NULL, ori_y REAL NOT NULL);"
+		"CREATE TABLE geometry(hash INTEGER NOT NULL, wkt TEXT NOT NULL);"
+		"CREATE UNIQUE INDEX geometry_hash ON geometry(hash);"
+		"CREATE TABLE frame_data(frame INTEGER NOT NULL, geometry_hash INTEGER NOT NULL);";
+	throng_status st = exec(ex, "BEGIN", "starting the schema transaction");
+	if (st == THRONG_OK) {
+		st = exec(ex, schema, "creating the tables");
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+
+	// The walkable area: the world's bounds as a polygon, in WKT.
+	char wkt[512];
+	snprintf(wkt, sizeof wkt, "POLYGON ((%.9g %.9g, %.9g %.9g, %.9g %.9g, %.9g %.9g, %.9g %.9g))",
+	         (double)d->bounds_min.x, (double)d->bounds_min.y, (double)d->bounds_max.x, (double)d->bounds_min.y,
+	         (double)d->bounds_max.x, (double)d->bounds_max.y, (double)d->bounds_min.x, (double)d->bounds_max.y,
+	         (double)d->bounds_min.x, (double)d->bounds_min.y);
+	s->geometry_hash = (int64_t)thr_crc32(0, wkt, strlen(wkt));
+
+	sqlite3_stmt* meta = NULL;
+	if (sqlite3_prepare_v2(s->db, "INSERT INTO metadata(key, value) VALUES(?, ?)", -1, &meta, NULL) != SQLITE_OK) {
+		return db_fail(ex, "preparing the metadata insert");
+	}
+	char v[6][64];
+	snprintf(v[0], sizeof v[0], "%.6g", thr_export_fps(d));
+	snprintf(v[1], sizeof v[1], "%.9g", (double)d->bounds_min.x);
+	snprintf(v[2], sizeof v[2], "%.9g", (double)d->bounds_max.x);
+	snprintf(v[3], sizeof v[3], "%.9g", (double)d->bounds_min.y);
+	snprintf(v[4], sizeof v[4], "%.9g", (double)d->bounds_max.y);
+	snprintf(v[5], sizeof v[5], "%.9g", (double)d->dt);
+	char producer[64], seed[32], every[16], agents[16];
+	snprintf(producer, sizeof producer, "throng %d.%d.%d", THRONG_VERSION_MAJOR, THRONG_VERSION_MINOR,
+	         THRONG_VERSION_PATCH);
+	snprintf(seed, sizeof seed, "%llu", (unsigned long long)d->seed);
+	snprintf(every, sizeof every, "%u", d->every);
+	snprintf(agents, sizeof agents, "%u", d->agents);
+	const char* const kv[][2] = {
+		{"version", "2"}, {"fps", v[0]},      {"xmin", v[1]},          {"xmax", v[2]},
+		{"ymin", v[3]},   {"ymax", v[4]},     {"producer", producer},  {"scenario", ex->scenario},
+		{"seed", seed},   {"dt", v[5]},       {"every_nth_step", every}, {"agents", agents},
+	};
+	for (size_t k = 0; k < sizeof kv / sizeof kv[0] && st == THRONG_OK; ++k) {
+		st = put_meta(ex, meta, kv[k][0], kv[k][1]);
+	}
+	sqlite3_finalize(meta);
+	if (st != THRONG_OK) {
+		return st;
+	}
+
+	sqlite3_stmt* geo = NULL;
+	if (sqlite3_prepare_v2(s->db, "INSERT INTO geometry(hash, wkt) VALUES(?, ?)", -1, &geo, NULL) != SQLITE_OK) {
+		return db_fail(ex, "preparing the geometry insert");
+	}
+	sqlite3_bind_int64(geo, 1, s->geometry_hash);
+	sqlite3_bind_text(geo, 2, wkt, -1, SQLITE_TRANSIENT);
+	int rc = sqlite3_step(geo);
+	sqlite3_finalize(geo);
+	if (rc != SQLITE_DONE) {
+		return db_fail(ex, "writing the geometry table");
+	}
+	return exec(ex, "COMMIT", "committing the schema");
+}
+
+static throng_status sqlite_begin(throng_exporter* ex)
+{
+	sqlite_state* s = calloc(1, sizeof *s);
+	if (s == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory", ex->path);
+	}
+	ex->impl = s;
+	// export.c created (or emptied) the file, proving it writable; SQLite
+	// opens it on its own from here on.
+	close(ex->fd);
+	ex->fd = -1;
+	remove_stale(ex->path, "-journal");
+	remove_stale(ex->path, "-wal");
+	if (sqlite3_open_v2(ex->path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		return db_fail(ex, "opening the file");
+	}
+	uint32_t rows = THR_SQLITE_BATCH_ROWS;
+	s->batch = ex->def.sqlite_batch != 0 ? ex->def.sqlite_batch : (rows + ex->def.agents - 1u) / ex->def.agents;
+	throng_status st = exec(ex, "PRAGMA journal_mode=DELETE; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;",
+	                        "setting the journal mode");
+	if (st == THRONG_OK) {
+		st = write_schema(ex);
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	if (sqlite3_prepare_v2(s->db, "INSERT INTO trajectory_data VALUES(?, ?, ?, ?, ?, ?)", -1, &s->insert_row,
+	                       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db, "INSERT INTO frame_data VALUES(?, ?)", -1, &s->insert_frame, NULL) != SQLITE_OK) {
+		return db_fail(ex, "preparing the row inserts");
+	}
+	return THRONG_OK;
+}
+
+static throng_status sqlite_frame(throng_exporter* ex, const throng_view* view)
+{
+	sqlite_state* s = ex->impl;
+	throng_status st = thr_exporter_by_id(ex, view, THRONG_FIELD_X | THRONG_FIELD_Y | THRONG_FIELD_HX | THRONG_FIELD_HY);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	if (s->pending == 0 && (st = exec(ex, "BEGIN", "starting a transaction")) != THRONG_OK) {
+		return st;
+	}
+	const float* x = ex->by_id[0];
+	const float* y = ex->by_id[1];
+	const float* hx = ex->by_id[4];
+	const float* hy = ex->by_id[5];
+	sqlite3_int64 frame = (sqlite3_int64)ex->frames;
+	for (uint32_t i = 0; i < ex->def.agents; ++i) {
+		sqlite3_stmt* q = s->insert_row;
+		sqlite3_bind_int64(q, 1, frame);
+		sqlite3_bind_int64(q, 2, (sqlite3_int64)i);
+		sqlite3_bind_double(q, 3, (double)x[i]);
+		sqlite3_bind_double(q, 4, (double)y[i]);
+		sqlite3_bind_double(q, 5, (double)hx[i]);
+		sqlite3_bind_double(q, 6, (double)hy[i]);
+		int rc = sqlite3_step(q);
+		sqlite3_reset(q);
+		if (rc != SQLITE_DONE) {
+			char doing[96];
+			snprintf(doing, sizeof doing, "inserting frame %llu, agent %u", (unsigned long long)ex->frames, i);
+			return db_fail(ex, doing);
+		}
+	}
+	sqlite3_bind_int64(s->insert_frame, 1, frame);
+	sqlite3_bind_int64(s->insert_frame, 2, s->geometry_hash);
+	int rc = sqlite3_step(s->insert_frame);
+	sqlite3_reset(s->insert_frame);
+	if (rc != SQLITE_DONE) {
+		return db_fail(ex, "writing the frame_data table");
+	}
+	s->pending += 1;
+	if (s->pending >= s->batch) {
+		s->pending = 0;
+		return exec(ex, "COMMIT", "committing a batch of frames");
+	}
+	return THRONG_OK;
+}
+
+static throng_status sqlite_finish(throng_exporter* ex)
+{
+	sqlite_state* s = ex->impl;
+	throng_status st = THRONG_OK;
+	if (s->pending > 0) {
+		s->pending = 0;
+		st = exec(ex, "COMMIT", "committing the last frames");
+	}
+	if (st == THRONG_OK) {
+		st = exec(ex, "CREATE INDEX frame_id_idx ON trajectory_data(frame, id)", "indexing (frame, id)");
+	}
+	sqlite3_finalize(s->insert_row);
+	sqlite3_finalize(s->insert_frame);
+	s->insert_row = s->insert_frame = NULL;
+	if (sqlite3_close(s->db) != SQLITE_OK && st == THRONG_OK) {
+		st = db_fail(ex, "closing the file");
+	}
+	s->db = NULL;
+	return st;
+}
+
+static void sqlite_release(throng_exporter* ex)
+{
+	sqlite_state* s = ex->impl;
+	if (s == NULL) {
+		return;
+	}
+	sqlite3_finalize(s->insert_row);
+	sqlite3_finalize(s->insert_frame);
+	if (s->db != NULL) {
+		// Closing with a transaction open rolls it back: a failed run keeps
+		// the batches it committed and nothing half-written.
+		sqlite3_close(s->db);
+	}
+	free(s);
+	ex->impl = NULL;
+}
+
+const thr_exporter_ops thr_sqlite_ops = {sqlite_begin, sqlite_frame, sqlite_finish, sqlite_release};

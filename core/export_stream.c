@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+// The binary stream writer (layout: docs/FORMAT.md, offsets: export_internal.h).
+//
+// Each frame is assembled whole in one buffer (the fields are scattered by
+// id straight into it), checksummed, and handed to the kernel with one
+// write loop before the call returns: a reader at the other end of a pipe
+// gets whole frames as soon as they exist, and a failure later in the run
+// cannot take back a frame already written.
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "export_writer.h"
+
+typedef struct stream_state {
+	unsigned char* frame; ///< frame_bytes, 8-aligned
+	uint64_t frame_bytes;
+	uint32_t field_count;
+} stream_state;
+
+static throng_status stream_begin(throng_exporter* ex)
+{
+	const throng_export_def* d = &ex->def;
+	stream_state* s = calloc(1, sizeof *s);
+	if (s == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory", ex->path);
+	}
+	ex->impl = s;
+	s->field_count = thr_popcount32(d->fields);
+	s->frame_bytes = thr_frame_bytes(d->agents, s->field_count);
+	if (s->frame_bytes > (uint64_t)SIZE_MAX / 2) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: %u agents with %u fields make frames too large", ex->path,
+		                d->agents, s->field_count);
+	}
+	s->frame = calloc(1, (size_t)s->frame_bytes);
+	if (s->frame == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory for a %llu-byte frame", ex->path,
+		                (unsigned long long)s->frame_bytes);
+	}
+
+	size_t name_bytes = strlen(ex->scenario);
+	size_t header_bytes = ((size_t)THR_H_FIXED + name_bytes + 7u) & ~(size_t)7u;
+	unsigned char h[THR_H_FIXED + THRONG_EXPORT_NAME_MAX + 8];
+	memset(h, 0, sizeof h);
+	memcpy(h + THR_H_MAGIC, THR_STREAM_MAGIC, 8);
+	thr_put_u16(h + THR_H_MAJOR, THR_STREAM_MAJOR);
+	thr_put_u16(h + THR_H_MINOR, THR_STREAM_MINOR);
+	thr_put_u32(h + THR_H_BOM, THR_BYTE_ORDER_MARK);
+	thr_put_u32(h + THR_H_HEADER_BYTES, (uint32_t)header_bytes);
+	thr_put_u32(h + THR_H_AGENTS, d->agents);
+	thr_put_u32(h + THR_H_FIELDS, d->fields);
+	thr_put_u64(h + THR_H_FRAME_BYTES, s->frame_bytes);
+	thr_put_f64(h + THR_H_DT, (double)d->dt);
+	thr_put_u32(h + THR_H_EVERY, d->every);
+	thr_put_u32(h + THR_H_BOUNDS_MODE, (uint32_t)d->bounds_mode);
+	thr_put_f32(h + THR_H_BOUNDS + 0, d->bounds_min.x);
+	thr_put_f32(h + THR_H_BOUNDS + 4, d->bounds_min.y);
+	thr_put_f32(h + THR_H_BOUNDS + 8, d->bounds_max.x);
+	thr_put_f32(h + THR_H_BOUNDS + 12, d->bounds_max.y);
+	thr_put_u64(h + THR_H_SEED, d->seed);
+	thr_put_u32(h + THR_H_FIELD_COUNT, s->field_count);
+	thr_put_u16(h + THR_H_NAME_BYTES, (uint16_t)name_bytes);
+	memcpy(h + THR_H_NAME, ex->scenario, name_bytes);
+	// The CRC covers the whole header with its own four bytes zero.
+	thr_put_u32(h + THR_H_CRC, thr_crc32(0, h, header_bytes));
+	return thr_sink_write(ex, h, header_bytes);
+}
+
+static throng_status stream_frame(throng_exporter* ex, const throng_view* view)
+{
+	stream_state* s = ex->impl;
+	const uint32_t n = ex->def.agents;
+	unsigned char* f = s->frame;
+	memcpy(f + THR_F_MARKER, THR_FRAME_MARKER, 4);
+	thr_put_u32(f + THR_F_CRC, 0);
+	thr_put_u64(f + THR_F_INDEX, ex->frames);
+	thr_put_u64(f + THR_F_STEP, view->step);
+	thr_put_f64(f + THR_F_TIME, (double)view->step * (double)ex->def.dt);
+
+	// The fields in ascending bit order, each a contiguous array by id.
+	void* dst[THRONG_FIELD_BITS] = {0};
+	size_t offset = THR_F_DATA;
+	for (int b = 0; b < THRONG_FIELD_BITS; ++b) {
+		if ((ex->def.fields & (1u << b)) != 0) {
+			dst[b] = f + offset;
+			offset += 4u * (size_t)n;
+		}
+	}
+	throng_status st = thr_scatter_by_id(view, ex->def.fields, dst, ex->path);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	memset(f + offset, 0, (size_t)s->frame_bytes - offset); // padding
+	if (!thr_host_is_le()) {
+		thr_swap32(f + THR_F_DATA, (offset - THR_F_DATA) / 4u);
+	}
+	thr_put_u32(f + THR_F_CRC, thr_crc32(0, f, (size_t)s->frame_bytes));
+	return thr_sink_write(ex, f, (size_t)s->frame_bytes);
+}
+
+static throng_status stream_finish(throng_exporter* ex)
+{
+	unsigned char end[THR_END_BYTES];
+	memcpy(end, THR_END_MARKER, 4);
+	thr_put_u32(end + 4, 0);
+	thr_put_u64(end + 8, ex->frames);
+	thr_put_u32(end + 4, thr_crc32(0, end, sizeof end));
+	return thr_sink_write(ex, end, sizeof end);
+}
+
+static void stream_release(throng_exporter* ex)
+{
+	stream_state* s = ex->impl;
+	if (s != NULL) {
+		free(s->frame);
+		free(s);
+		ex->impl = NULL;
+	}
+}
+
+const thr_exporter_ops thr_stream_ops = {stream_begin, stream_frame, stream_finish, stream_release};

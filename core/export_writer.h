@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+// The exporter object and its per-format operations (private).
+//
+// export.c owns what every format shares: the def, the open file, the
+// "is this step due" rule, sticky failure and the id-ordered scratch
+// arrays. Each format (export_stream.c, export_text.c, export_sqlite.c)
+// supplies a header, a frame and a finish operation. Streams write through
+// thr_sink_write(), which hands every frame to the kernel before it returns
+// and turns EPIPE, ENOSPC and EFBIG into messages a user can act on.
+#ifndef THRONG_CORE_EXPORT_WRITER_H
+#define THRONG_CORE_EXPORT_WRITER_H
+
+#include "export_internal.h"
+
+typedef struct thr_exporter_ops {
+	/// Writes the header; the file is open (ex->fd) unless the format opens its own.
+	throng_status (*begin)(throng_exporter* ex);
+	/// Writes one frame of the view; ex->frames is its index.
+	throng_status (*frame)(throng_exporter* ex, const throng_view* view);
+	/// Writes what ends the file. Not called after a failure.
+	throng_status (*finish)(throng_exporter* ex);
+	/// Frees the format's state (ex->impl); always called once.
+	void (*release)(throng_exporter* ex);
+} thr_exporter_ops;
+
+struct throng_exporter {
+	throng_export_def def;   ///< resolved: fields, every, format set; scenario points at `scenario`
+	char scenario[THRONG_EXPORT_NAME_MAX + 1];
+	char* path;              ///< as given, for messages ("-" = standard output)
+	const thr_exporter_ops* ops;
+	int fd;                  ///< -1 when the format keeps its own handle
+	bool close_fd;           ///< false for standard output
+	uint64_t frames;         ///< frames written
+	uint64_t first_step, last_step;
+	uint64_t bytes;          ///< bytes written through thr_sink_write
+	throng_status failed;    ///< THRONG_OK, or the failure every later call repeats
+	char* failure;           ///< its message
+	void* by_id[THRONG_FIELD_BITS]; ///< id-ordered copies for the text and SQLite formats
+	void* impl;              ///< the format's own state
+};
+
+extern const thr_exporter_ops thr_stream_ops;
+extern const thr_exporter_ops thr_csv_ops;
+extern const thr_exporter_ops thr_ped_ops;
+extern const thr_exporter_ops thr_sqlite_ops;
+
+/// Writes all n bytes to ex->fd (retrying short writes and EINTR). On
+/// failure returns THRONG_ERR_IO with a message naming the path and what
+/// happened, in words for a closed pipe, a full disk and a size limit.
+throng_status thr_sink_write(throng_exporter* ex, const void* data, size_t n);
+
+/// Allocates ex->by_id[bit] (count floats or uint32 each) for every bit of
+/// `fields`, then fills them from the view in id order.
+throng_status thr_exporter_by_id(throng_exporter* ex, const throng_view* view, uint32_t fields);
+
+/// Frames per second of the output: 1 / (dt * every).
+double thr_export_fps(const throng_export_def* def);
+
+#endif

@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: MIT
+// The live feed: frames published to POSIX shared memory under a sequence
+// lock (layout: docs/FORMAT.md, "Live feed").
+//
+// Design. The writer must never wait for a renderer, and a renderer must
+// never draw a frame that is half old and half new. The object holds two
+// frame slots; frame i goes to slot i % 2, so while the writer fills one
+// slot the newest complete frame sits untouched in the other. Each slot has
+// a sequence counter: the writer makes it odd, writes the frame, makes it
+// even again (release), then announces the frame in `published`. A reader
+// reads `published`, the slot's sequence (acquire; odd = being written,
+// retry), copies the frame, and reads the sequence again after an acquire
+// fence: a changed value means the writer came round to this slot during
+// the copy, and the copy is thrown away and retried. The writer pays two
+// stores per frame for this; a reader retries only when it is slower than
+// two whole frames of the writer.
+//
+// The counters are C11 atomics placed in the shared mapping; lock-free
+// 64-bit atomics are address-free, so they work between processes.
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "export_internal.h"
+
+#if ATOMIC_LLONG_LOCK_FREE != 2 || ATOMIC_INT_LOCK_FREE != 2
+#error "the live feed needs lock-free 32- and 64-bit atomics"
+#endif
+
+#define FEED_MAGIC "\x89THRFEED"
+#define FEED_MAJOR 1u
+#define FEED_MINOR 0u
+#define FEED_SLOTS 2u
+#define FEED_NAME_BYTES 64
+
+// Header offsets (host byte order; the header is 256 bytes).
+enum {
+	FH_MAGIC = 0,
+	FH_MAJOR = 8,
+	FH_MINOR = 10,
+	FH_BOM = 12,
+	FH_HEADER_BYTES = 16,
+	FH_SLOT_COUNT = 20,
+	FH_AGENTS = 24,
+	FH_FIELDS = 28,
+	FH_SLOT_BYTES = 32,
+	FH_DT = 40,
+	FH_EVERY = 48,
+	FH_BOUNDS_MODE = 52,
+	FH_BOUNDS = 56,
+	FH_SEED = 72,
+	FH_FIELD_COUNT = 80,
+	FH_PID = 84,
+	FH_ARRAY_STRIDE = 88,
+	FH_NAME = 96,
+	FH_PUBLISHED = 192, ///< atomic u64: frames published; the newest is published - 1
+	FH_STATE = 200,     ///< atomic u32: 0 setting up, 1 live, 2 finished
+	FH_BYTES = 256,
+	// Slot offsets.
+	FS_SEQ = 0,         ///< atomic u64: odd while the writer writes the slot
+	FS_INDEX = 8,
+	FS_STEP = 16,
+	FS_TIME = 24,
+	FS_DATA = 64,
+};
+
+enum { FEED_SETTING_UP = 0, FEED_LIVE = 1, FEED_FINISHED = 2 };
+
+/// Attempts throng_feed_read makes before giving up on a busy slot.
+#define FEED_READ_ATTEMPTS 256
+
+static _Atomic uint64_t* at_u64(unsigned char* base, size_t off)
+{
+	return (_Atomic uint64_t*)(void*)(base + off);
+}
+static _Atomic uint32_t* at_u32(unsigned char* base, size_t off)
+{
+	return (_Atomic uint32_t*)(void*)(base + off);
+}
+static void put(unsigned char* base, size_t off, const void* v, size_t n)
+{
+	memcpy(base + off, v, n);
+}
+static uint32_t get_u32(const unsigned char* base, size_t off)
+{
+	uint32_t v;
+	memcpy(&v, base + off, 4);
+	return v;
+}
+static uint64_t get_u64(const unsigned char* base, size_t off)
+{
+	uint64_t v;
+	memcpy(&v, base + off, 8);
+	return v;
+}
+
+/// "/name" from "name" or "/name"; fails on empty names and inner slashes.
+static throng_status feed_name(const char* name, char out[256], const char* who)
+{
+	if (name == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: name must not be NULL", who);
+	}
+	const char* bare = name[0] == '/' ? name + 1 : name;
+	size_t len = strlen(bare);
+	if (len == 0 || len > 200 || strchr(bare, '/') != NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		                "%s: shared-memory name \"%.64s\" must be 1 to 200 bytes with no '/' after an optional leading one",
+		                who, name);
+	}
+	snprintf(out, 256, "/%s", bare);
+	return THRONG_OK;
+}
+
+struct throng_feed {
+	char name[256];
+	unsigned char* base;
+	size_t size;
+	throng_export_def def;
+	uint32_t field_count;
+	uint64_t array_stride, slot_bytes;
+	uint64_t frames, first_step, last_step;
+};
+
+throng_status throng_feed_create(const char* name, const throng_export_def* def, throng_feed** out)
+{
+	if (out == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_feed_create: out must not be NULL");
+	}
+	*out = NULL;
+	throng_export_def d;
+	char path[256];
+	throng_status st = thr_export_def_check(def, &d, "throng_feed_create");
+	if (st == THRONG_OK) {
+		st = feed_name(name, path, "throng_feed_create");
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	uint32_t fc = thr_popcount32(d.fields);
+	uint64_t stride = ((uint64_t)d.agents * 4u + 63u) & ~(uint64_t)63u;
+	uint64_t slot_bytes = FS_DATA + fc * stride;
+	uint64_t size = FH_BYTES + FEED_SLOTS * slot_bytes;
+	if (size > (uint64_t)SIZE_MAX / 2 || size > (uint64_t)INT64_MAX / 2) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_feed_create: %u agents make the feed too large", d.agents);
+	}
+	throng_feed* f = calloc(1, sizeof *f);
+	if (f == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_feed_create: out of memory");
+	}
+	// Replace an object an earlier run left behind; readers that still map
+	// the old one keep it until they close.
+	shm_unlink(path);
+	int fd = shm_open(path, O_RDWR | O_CREAT | O_EXCL, 0644);
+	if (fd < 0) {
+		int e = errno;
+		free(f);
+		return thr_fail(THRONG_ERR_IO, "shared memory %s: cannot create: %s", path, strerror(e));
+	}
+	if (ftruncate(fd, (off_t)size) != 0) {
+		int e = errno;
+		close(fd);
+		shm_unlink(path);
+		free(f);
+		return thr_fail(THRONG_ERR_IO, "shared memory %s: cannot size to %llu bytes: %s", path,
+		                (unsigned long long)size, strerror(e));
+	}
+	void* m = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED) {
+		int e = errno;
+		shm_unlink(path);
+		free(f);
+		return thr_fail(THRONG_ERR_IO, "shared memory %s: cannot map: %s", path, strerror(e));
+	}
+	memcpy(f->name, path, sizeof f->name);
+	f->base = m;
+	f->size = (size_t)size;
+	f->def = d;
+	f->field_count = fc;
+	f->array_stride = stride;
+	f->slot_bytes = slot_bytes;
+
+	// The object starts zeroed (state "setting up"); fill the header, then
+	// publish it with one release store of the state.
+	unsigned char* b = f->base;
+	uint16_t major = FEED_MAJOR, minor = FEED_MINOR;
+	uint32_t bom = THR_BYTE_ORDER_MARK, header_bytes = FH_BYTES, slots = FEED_SLOTS, mode = (uint32_t)d.bounds_mode;
+	uint32_t pid = (uint32_t)getpid();
+	double dt = (double)d.dt;
+	float bounds[4] = {d.bounds_min.x, d.bounds_min.y, d.bounds_max.x, d.bounds_max.y};
+	put(b, FH_MAGIC, FEED_MAGIC, 8);
+	put(b, FH_MAJOR, &major, 2);
+	put(b, FH_MINOR, &minor, 2);
+	put(b, FH_BOM, &bom, 4);
+	put(b, FH_HEADER_BYTES, &header_bytes, 4);
+	put(b, FH_SLOT_COUNT, &slots, 4);
+	put(b, FH_AGENTS, &d.agents, 4);
+	put(b, FH_FIELDS, &d.fields, 4);
+	put(b, FH_SLOT_BYTES, &slot_bytes, 8);
+	put(b, FH_DT, &dt, 8);
+	put(b, FH_EVERY, &d.every, 4);
+	put(b, FH_BOUNDS_MODE, &mode, 4);
+	put(b, FH_BOUNDS, bounds, 16);
+	put(b, FH_SEED, &d.seed, 8);
+	put(b, FH_FIELD_COUNT, &fc, 4);
+	put(b, FH_PID, &pid, 4);
+	put(b, FH_ARRAY_STRIDE, &stride, 8);
+	if (d.scenario != NULL) {
+		put(b, FH_NAME, d.scenario, strlen(d.scenario)); // at most 63 bytes, checked; the rest is zero
+	}
+	f->def.scenario = NULL;
+	atomic_store_explicit(at_u64(b, FH_PUBLISHED), 0, memory_order_relaxed);
+	atomic_store_explicit(at_u32(b, FH_STATE), FEED_LIVE, memory_order_release);
+	*out = f;
+	return THRONG_OK;
+}
+
+throng_status throng_feed_publish_view(throng_feed* f, const throng_view* view)
+{
+	if (f == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_feed_publish_view: feed must not be NULL");
+	}
+	bool due = false;
+	throng_status st = thr_frame_due(view, f->def.agents, f->def.every, f->frames, f->first_step, f->last_step, &due,
+	                                 f->name);
+	if (st != THRONG_OK || !due) {
+		return st;
+	}
+	unsigned char* slot = f->base + FH_BYTES + (f->frames % FEED_SLOTS) * f->slot_bytes;
+	_Atomic uint64_t* seq = at_u64(slot, FS_SEQ);
+	uint64_t s = atomic_load_explicit(seq, memory_order_relaxed);
+	s += s & 1u; // a slot left odd by a failed publish starts over from even
+	atomic_store_explicit(seq, s + 1u, memory_order_relaxed); // odd: being written
+	atomic_thread_fence(memory_order_release);                // ... before any byte of the frame
+
+	double time = (double)view->step * (double)f->def.dt;
+	put(slot, FS_INDEX, &f->frames, 8);
+	put(slot, FS_STEP, &view->step, 8);
+	put(slot, FS_TIME, &time, 8);
+	void* dst[THRONG_FIELD_BITS] = {0};
+	uint64_t off = FS_DATA;
+	for (int k = 0; k < THRONG_FIELD_BITS; ++k) {
+		if ((f->def.fields & (1u << k)) != 0) {
+			dst[k] = slot + off;
+			off += f->array_stride;
+		}
+	}
+	st = thr_scatter_by_id(view, f->def.fields, dst, f->name);
+	if (st != THRONG_OK) {
+		// The slot may be half written: it stays odd, so no reader takes
+		// it, and nothing is announced. The newest frame is in the other slot.
+		return st;
+	}
+	atomic_store_explicit(seq, s + 2u, memory_order_release); // even again: the frame is whole
+	if (f->frames == 0) {
+		f->first_step = view->step;
+	}
+	f->last_step = view->step;
+	f->frames += 1;
+	atomic_store_explicit(at_u64(f->base, FH_PUBLISHED), f->frames, memory_order_release);
+	return THRONG_OK;
+}
+
+throng_status throng_feed_publish(throng_feed* f, const throng_world* world)
+{
+	if (world == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_feed_publish: world must not be NULL");
+	}
+	throng_view view = throng_world_view(world);
+	return throng_feed_publish_view(f, &view);
+}
+
+uint64_t throng_feed_frames(const throng_feed* f)
+{
+	return f != NULL ? f->frames : 0;
+}
+
+throng_status throng_feed_close(throng_feed* f)
+{
+	if (f == NULL) {
+		return THRONG_OK;
+	}
+	atomic_store_explicit(at_u32(f->base, FH_STATE), FEED_FINISHED, memory_order_release);
+	throng_status st = THRONG_OK;
+	if (munmap(f->base, f->size) != 0) {
+		st = thr_fail(THRONG_ERR_IO, "shared memory %s: cannot unmap: %s", f->name, strerror(errno));
+	}
+	if (shm_unlink(f->name) != 0 && st == THRONG_OK && errno != ENOENT) {
+		st = thr_fail(THRONG_ERR_IO, "shared memory %s: cannot remove: %s", f->name, strerror(errno));
+	}
+	free(f);
+	return st;
+}
+
+// ---------------------------------------------------------------------------
+// Reader
+
+struct throng_feed_reader {
+	char name[256];
+	unsigned char* base;
+	size_t size;
+	throng_stream_info info;
+	uint32_t field_count;
+	uint64_t array_stride, slot_bytes;
+	void* arrays[THRONG_FIELD_BITS]; ///< the reader's copy of the last frame
+	uint64_t returned;                ///< frames returned + 1 of the newest returned index, 0 = none
+};
+
+/// Checks the header of a mapped feed; fills r->info.
+static throng_status check_header(throng_feed_reader* r)
+{
+	const unsigned char* b = r->base;
+	throng_stream_info* in = &r->info;
+	uint16_t major, minor;
+	memcpy(&major, b + FH_MAJOR, 2);
+	memcpy(&minor, b + FH_MINOR, 2);
+	in->version_major = major;
+	in->version_minor = minor;
+	if (memcmp(b + FH_MAGIC, FEED_MAGIC, 8) != 0) {
+		return thr_fail(THRONG_ERR_CORRUPT, "shared memory %s: byte offset 0: not a throng feed (bad magic)", r->name);
+	}
+	if (major != FEED_MAJOR) {
+		return thr_fail(THRONG_ERR_CORRUPT, "shared memory %s: byte offset 8: feed version %u.%u; this reader reads 1.x",
+		                r->name, major, minor);
+	}
+	if (get_u32(b, FH_BOM) != THR_BYTE_ORDER_MARK) {
+		return thr_fail(THRONG_ERR_CORRUPT, "shared memory %s: byte offset 12: written in another byte order", r->name);
+	}
+	in->agents = get_u32(b, FH_AGENTS);
+	uint32_t mask = get_u32(b, FH_FIELDS);
+	in->fields = mask & THRONG_FIELDS_ALL;
+	r->field_count = get_u32(b, FH_FIELD_COUNT);
+	r->slot_bytes = get_u64(b, FH_SLOT_BYTES);
+	r->array_stride = get_u64(b, FH_ARRAY_STRIDE);
+	uint32_t header_bytes = get_u32(b, FH_HEADER_BYTES), slots = get_u32(b, FH_SLOT_COUNT);
+	// Divisions, not products, so that no header value can overflow a check.
+	uint64_t room = (uint64_t)r->size - FH_BYTES; // size >= FH_BYTES was checked by the caller
+	bool sizes_ok = r->field_count != 0 && r->array_stride % 64u == 0 && r->array_stride >= 4ull * in->agents &&
+	                r->slot_bytes <= room / FEED_SLOTS && r->array_stride <= (r->slot_bytes - FS_DATA) / r->field_count &&
+	                r->slot_bytes == FS_DATA + r->field_count * r->array_stride;
+	if (header_bytes != FH_BYTES || slots != FEED_SLOTS || in->agents == 0 || mask == 0 ||
+	    r->field_count != thr_popcount32(mask) || r->slot_bytes < FS_DATA || !sizes_ok) {
+		return thr_fail(THRONG_ERR_CORRUPT,
+		                "shared memory %s: inconsistent header (agents %u, fields 0x%x, slot %llu bytes, object %zu bytes)",
+		                r->name, in->agents, mask, (unsigned long long)r->slot_bytes, r->size);
+	}
+	memcpy(&in->dt, b + FH_DT, 8);
+	in->every = get_u32(b, FH_EVERY);
+	in->bounds_mode = (throng_bounds_mode)get_u32(b, FH_BOUNDS_MODE);
+	float bounds[4];
+	memcpy(bounds, b + FH_BOUNDS, 16);
+	in->bounds_min = (throng_vec2){bounds[0], bounds[1]};
+	in->bounds_max = (throng_vec2){bounds[2], bounds[3]};
+	in->seed = get_u64(b, FH_SEED);
+	memcpy(in->scenario, b + FH_NAME, THRONG_EXPORT_NAME_MAX);
+	in->scenario[THRONG_EXPORT_NAME_MAX] = '\0';
+	in->header_bytes = FH_BYTES;
+	in->frame_bytes = r->slot_bytes;
+	return THRONG_OK;
+}
+
+throng_status throng_feed_open(const char* name, throng_feed_reader** out)
+{
+	if (out == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_feed_open: out must not be NULL");
+	}
+	*out = NULL;
+	char path[256];
+	throng_status st = feed_name(name, path, "throng_feed_open");
+	if (st != THRONG_OK) {
+		return st;
+	}
+	int fd = shm_open(path, O_RDONLY, 0);
+	if (fd < 0) {
+		int e = errno;
+		return thr_fail(e == ENOENT ? THRONG_ERR_NOT_FOUND : THRONG_ERR_IO, "shared memory %s: cannot open: %s", path,
+		                strerror(e));
+	}
+	struct stat sb;
+	if (fstat(fd, &sb) != 0 || sb.st_size < FH_BYTES) {
+		close(fd);
+		return thr_fail(THRONG_ERR_NOT_FOUND, "shared memory %s: the writer is still setting it up", path);
+	}
+	void* m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED) {
+		return thr_fail(THRONG_ERR_IO, "shared memory %s: cannot map: %s", path, strerror(errno));
+	}
+	throng_feed_reader* r = calloc(1, sizeof *r);
+	if (r == NULL) {
+		munmap(m, (size_t)sb.st_size);
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_feed_open: out of memory");
+	}
+	memcpy(r->name, path, sizeof r->name);
+	r->base = m;
+	r->size = (size_t)sb.st_size;
+	if (atomic_load_explicit(at_u32(r->base, FH_STATE), memory_order_acquire) == FEED_SETTING_UP) {
+		throng_feed_reader_close(r);
+		return thr_fail(THRONG_ERR_NOT_FOUND, "shared memory %s: the writer is still setting it up", path);
+	}
+	st = check_header(r);
+	for (int k = 0; k < THRONG_FIELD_BITS && st == THRONG_OK; ++k) {
+		if ((r->info.fields & (1u << k)) != 0 && (r->arrays[k] = malloc((size_t)r->info.agents * 4u)) == NULL) {
+			st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_feed_open: out of memory for %u agents", r->info.agents);
+		}
+	}
+	if (st != THRONG_OK) {
+		throng_feed_reader_close(r);
+		return st;
+	}
+	*out = r;
+	return THRONG_OK;
+}
+
+const throng_stream_info* throng_feed_get_info(const throng_feed_reader* r)
+{
+	return r != NULL ? &r->info : NULL;
+}
+
+bool throng_feed_finished(const throng_feed_reader* r)
+{
+	return r != NULL && atomic_load_explicit(at_u32(r->base, FH_STATE), memory_order_acquire) == FEED_FINISHED;
+}
+
+throng_status throng_feed_read(throng_feed_reader* r, throng_frame* frame, bool* got)
+{
+	if (r == NULL || frame == NULL || got == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_feed_read: arguments must not be NULL");
+	}
+	*got = false;
+	const uint32_t n = r->info.agents;
+	for (int attempt = 0; attempt < FEED_READ_ATTEMPTS; ++attempt) {
+		uint64_t published = atomic_load_explicit(at_u64(r->base, FH_PUBLISHED), memory_order_acquire);
+		if (published == 0 || published <= r->returned) {
+			return THRONG_OK; // nothing new
+		}
+		unsigned char* slot = r->base + FH_BYTES + ((published - 1u) % FEED_SLOTS) * r->slot_bytes;
+		_Atomic uint64_t* seq = at_u64(slot, FS_SEQ);
+		uint64_t s1 = atomic_load_explicit(seq, memory_order_acquire);
+		if ((s1 & 1u) != 0) {
+			if (attempt >= 8) {
+				sched_yield();
+			}
+			continue; // being written
+		}
+		uint64_t index = get_u64(slot, FS_INDEX), step = get_u64(slot, FS_STEP);
+		double time;
+		memcpy(&time, slot + FS_TIME, 8);
+		uint64_t off = FS_DATA;
+		for (int k = 0; k < THRONG_FIELD_BITS; ++k) {
+			if ((r->info.fields & (1u << k)) != 0) {
+				memcpy(r->arrays[k], slot + off, (size_t)n * 4u);
+				off += r->array_stride;
+			}
+		}
+		atomic_thread_fence(memory_order_acquire); // the copy above happens before the re-check
+		if (atomic_load_explicit(seq, memory_order_relaxed) != s1 || index + 1u <= r->returned) {
+			continue; // the writer came round to this slot meanwhile: discard
+		}
+		r->returned = index + 1u;
+		frame->index = index;
+		frame->step = step;
+		frame->time = time;
+		frame->count = n;
+		frame->x = r->arrays[0];
+		frame->y = r->arrays[1];
+		frame->vx = r->arrays[2];
+		frame->vy = r->arrays[3];
+		frame->hx = r->arrays[4];
+		frame->hy = r->arrays[5];
+		frame->group = r->arrays[6];
+		frame->archetype = r->arrays[7];
+		*got = true;
+		return THRONG_OK;
+	}
+	return THRONG_OK; // the writer kept the slot busy; call again
+}
+
+void throng_feed_reader_close(throng_feed_reader* r)
+{
+	if (r == NULL) {
+		return;
+	}
+	munmap(r->base, r->size);
+	for (int k = 0; k < THRONG_FIELD_BITS; ++k) {
+		free(r->arrays[k]);
+	}
+	free(r);
+}

@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: MIT
+// The binary stream reader (layout: docs/FORMAT.md).
+//
+// Reads from a FILE (a file, standard input, a pipe) or from memory, one
+// frame at a time, and trusts nothing: every header field is range-checked
+// before it sizes anything, every frame's CRC-32, index, step and time are
+// checked, and every failure names the byte offset where the stream went
+// wrong. This file depends only on error.c and crc32.c so the fuzzer
+// (tests/fuzz) can compile it on its own.
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "export_internal.h"
+
+/// Largest frame this reader allocates (2 GiB: 67 million agents with 8 fields).
+#define THR_STREAM_MAX_FRAME (1ull << 31)
+
+struct throng_stream_reader {
+	FILE* file;                 ///< NULL for a memory stream
+	bool own_file;
+	const unsigned char* mem;
+	size_t mem_size;
+	char name[256];             ///< for messages
+	uint64_t offset;            ///< bytes consumed
+	throng_stream_info info;
+	uint32_t field_slots;       ///< arrays per frame, unknown field bits included
+	bool verify;
+	bool complete;              ///< the end record was read
+	bool ended;                 ///< no more frames
+	throng_status failed;
+	char failure[512];
+	unsigned char* frame;       ///< one frame, 8-aligned
+	uint64_t next_index;
+	uint64_t first_step;
+};
+
+/// Reads up to n bytes; returns how many (less only at the end or on error).
+static size_t source_read(throng_stream_reader* r, void* buf, size_t n, throng_status* io)
+{
+	*io = THRONG_OK;
+	size_t got = 0;
+	if (r->file == NULL) {
+		size_t left = r->mem_size - (size_t)r->offset;
+		got = n < left ? n : left;
+		memcpy(buf, r->mem + r->offset, got);
+	} else {
+		while (got < n) {
+			size_t k = fread((char*)buf + got, 1, n - got, r->file);
+			got += k;
+			if (k == 0) {
+				if (ferror(r->file) && errno == EINTR) {
+					clearerr(r->file);
+					continue;
+				}
+				break;
+			}
+		}
+		if (got < n && ferror(r->file)) {
+			*io = thr_fail(THRONG_ERR_IO, "%s: byte offset %llu: read failed: %s", r->name,
+			               (unsigned long long)(r->offset + got), strerror(errno));
+		}
+	}
+	r->offset += got;
+	return got;
+}
+
+/// Bytes left in a memory stream; SIZE_MAX for a FILE (unknown).
+static uint64_t source_left(const throng_stream_reader* r)
+{
+	return r->file == NULL ? (uint64_t)(r->mem_size - (size_t)r->offset) : UINT64_MAX;
+}
+
+/// Makes a failure sticky and returns it (message already set).
+static throng_status reader_failed(throng_stream_reader* r, throng_status st)
+{
+	r->failed = st;
+	r->ended = true;
+	snprintf(r->failure, sizeof r->failure, "%s", throng_last_error());
+	return st;
+}
+
+/// Fails with THRONG_ERR_CORRUPT: "<name>: byte offset <off>: <what>".
+static throng_status corrupt_at(throng_stream_reader* r, uint64_t off, const char* fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
+static throng_status corrupt_at(throng_stream_reader* r, uint64_t off, const char* fmt, ...)
+{
+	char what[384];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	thr_fail(THRONG_ERR_CORRUPT, "%s: byte offset %llu: %s", r->name, (unsigned long long)off, what);
+	return reader_failed(r, THRONG_ERR_CORRUPT);
+}
+
+static throng_status read_header(throng_stream_reader* r)
+{
+	unsigned char fixed[THR_H_FIXED];
+	throng_status io;
+	size_t got = source_read(r, fixed, sizeof fixed, &io);
+	if (io != THRONG_OK) {
+		return reader_failed(r, io);
+	}
+	if (memcmp(fixed, THR_STREAM_MAGIC, got < 8 ? got : 8) != 0) {
+		return corrupt_at(r, 0, "not a throng stream (the first 8 bytes are not the magic 89 54 48 52 4F 4E 47 0A)");
+	}
+	if (got < sizeof fixed) {
+		return corrupt_at(r, got, "the stream ends inside the header (%zu of at least %d bytes)", got, THR_H_FIXED);
+	}
+	throng_stream_info* in = &r->info;
+	in->version_major = thr_get_u16(fixed + THR_H_MAJOR);
+	in->version_minor = thr_get_u16(fixed + THR_H_MINOR);
+	if (in->version_major != THR_STREAM_MAJOR) {
+		return corrupt_at(r, THR_H_MAJOR, "stream version %u.%u, but this reader reads version 1.x only",
+		               in->version_major, in->version_minor);
+	}
+	uint32_t bom = thr_get_u32(fixed + THR_H_BOM);
+	if (bom != THR_BYTE_ORDER_MARK) {
+		return corrupt_at(r, THR_H_BOM, "byte-order mark 0x%08x, expected 0x01020304 stored little-endian", bom);
+	}
+	uint32_t header_bytes = thr_get_u32(fixed + THR_H_HEADER_BYTES);
+	if (header_bytes < THR_H_FIXED || header_bytes % 8u != 0 || header_bytes > THR_STREAM_MAX_HEADER) {
+		return corrupt_at(r, THR_H_HEADER_BYTES, "header size %u is not a multiple of 8 from %d to %u", header_bytes,
+		               THR_H_FIXED, THR_STREAM_MAX_HEADER);
+	}
+	unsigned char* h = malloc(header_bytes);
+	if (h == NULL) {
+		return reader_failed(r, thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory", r->name));
+	}
+	memcpy(h, fixed, sizeof fixed);
+	got = source_read(r, h + THR_H_FIXED, header_bytes - THR_H_FIXED, &io);
+	if (io != THRONG_OK || got < header_bytes - THR_H_FIXED) {
+		free(h);
+		if (io != THRONG_OK) {
+			return reader_failed(r, io);
+		}
+		return corrupt_at(r, r->offset, "the stream ends inside the header (%llu of %u bytes)",
+		               (unsigned long long)r->offset, header_bytes);
+	}
+	uint32_t stored = thr_get_u32(h + THR_H_CRC);
+	thr_put_u32(h + THR_H_CRC, 0);
+	uint32_t computed = thr_crc32(0, h, header_bytes);
+	if (stored != computed) {
+		free(h);
+		return corrupt_at(r, THR_H_CRC, "header checksum mismatch (stored 0x%08x, computed 0x%08x)", stored, computed);
+	}
+
+	in->header_bytes = header_bytes;
+	in->agents = thr_get_u32(h + THR_H_AGENTS);
+	uint32_t mask = thr_get_u32(h + THR_H_FIELDS);
+	in->fields = mask & THRONG_FIELDS_ALL;
+	uint32_t field_count = thr_get_u32(h + THR_H_FIELD_COUNT);
+	in->frame_bytes = thr_get_u64(h + THR_H_FRAME_BYTES);
+	in->dt = thr_get_f64(h + THR_H_DT);
+	in->every = thr_get_u32(h + THR_H_EVERY);
+	uint32_t mode = thr_get_u32(h + THR_H_BOUNDS_MODE);
+	in->bounds_min.x = thr_get_f32(h + THR_H_BOUNDS);
+	in->bounds_min.y = thr_get_f32(h + THR_H_BOUNDS + 4);
+	in->bounds_max.x = thr_get_f32(h + THR_H_BOUNDS + 8);
+	in->bounds_max.y = thr_get_f32(h + THR_H_BOUNDS + 12);
+	in->seed = thr_get_u64(h + THR_H_SEED);
+	uint32_t name_bytes = thr_get_u16(h + THR_H_NAME_BYTES);
+	if (name_bytes <= header_bytes - THR_H_FIXED) {
+		uint32_t keep = name_bytes < THRONG_EXPORT_NAME_MAX ? name_bytes : THRONG_EXPORT_NAME_MAX;
+		memcpy(in->scenario, h + THR_H_NAME, keep);
+		in->scenario[keep] = '\0';
+	}
+	free(h);
+
+	if (in->agents == 0) {
+		return corrupt_at(r, THR_H_AGENTS, "agent count is 0");
+	}
+	if (mask == 0) {
+		return corrupt_at(r, THR_H_FIELDS, "field mask is 0 (no fields)");
+	}
+	if (field_count != thr_popcount32(mask)) {
+		return corrupt_at(r, THR_H_FIELD_COUNT, "field count %u does not match the field mask 0x%08x (%u bits)",
+		               field_count, mask, thr_popcount32(mask));
+	}
+	r->field_slots = field_count;
+	uint64_t expect = thr_frame_bytes(in->agents, field_count);
+	if (in->frame_bytes != expect) {
+		return corrupt_at(r, THR_H_FRAME_BYTES, "frame size %llu, but %u agents with %u fields make %llu",
+		               (unsigned long long)in->frame_bytes, in->agents, field_count, (unsigned long long)expect);
+	}
+	if (in->frame_bytes > THR_STREAM_MAX_FRAME) {
+		return corrupt_at(r, THR_H_FRAME_BYTES, "frame size %llu is larger than this reader accepts (%llu)",
+		               (unsigned long long)in->frame_bytes, (unsigned long long)THR_STREAM_MAX_FRAME);
+	}
+	if (!(in->dt > 0.0) || !isfinite(in->dt)) {
+		return corrupt_at(r, THR_H_DT, "dt %g is not a positive number of seconds", in->dt);
+	}
+	if (in->every == 0) {
+		return corrupt_at(r, THR_H_EVERY, "frame stride (every) is 0");
+	}
+	if (mode > THRONG_BOUNDS_OPEN) {
+		return corrupt_at(r, THR_H_BOUNDS_MODE, "bounds mode %u is not 0 to 3", mode);
+	}
+	in->bounds_mode = (throng_bounds_mode)mode;
+	if (!isfinite(in->bounds_min.x) || !isfinite(in->bounds_min.y) || !isfinite(in->bounds_max.x) ||
+	    !isfinite(in->bounds_max.y)) {
+		return corrupt_at(r, THR_H_BOUNDS, "world bounds are not finite");
+	}
+	if (name_bytes > header_bytes - THR_H_FIXED) {
+		return corrupt_at(r, THR_H_NAME_BYTES, "scenario name of %u bytes does not fit a %u-byte header", name_bytes,
+		               header_bytes);
+	}
+	return THRONG_OK;
+}
+
+static throng_status reader_new(const char* name, throng_stream_reader** out, throng_stream_reader** r_out)
+{
+	*out = NULL;
+	throng_stream_reader* r = calloc(1, sizeof *r);
+	if (r == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_stream_open: out of memory");
+	}
+	snprintf(r->name, sizeof r->name, "%s", name != NULL ? name : "stream");
+	r->verify = true;
+	*r_out = r;
+	return THRONG_OK;
+}
+
+static throng_status reader_start(throng_stream_reader* r, throng_stream_reader** out)
+{
+	throng_status st = read_header(r);
+	if (st != THRONG_OK) {
+		throng_stream_close(r);
+		return st;
+	}
+	*out = r;
+	return THRONG_OK;
+}
+
+throng_status throng_stream_open(const char* path, throng_stream_reader** out)
+{
+	if (path == NULL || out == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_stream_open: path and out must not be NULL");
+	}
+	throng_stream_reader* r = NULL;
+	throng_status st = reader_new(strcmp(path, "-") == 0 ? "standard input" : path, out, &r);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	if (strcmp(path, "-") == 0) {
+		r->file = stdin;
+	} else {
+		r->file = fopen(path, "rb");
+		if (r->file == NULL) {
+			int e = errno;
+			free(r);
+			return thr_fail(THRONG_ERR_IO, "%s: cannot open for reading: %s", path, strerror(e));
+		}
+		r->own_file = true;
+	}
+	return reader_start(r, out);
+}
+
+throng_status throng_stream_open_file(FILE* file, const char* name, throng_stream_reader** out)
+{
+	if (file == NULL || out == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_stream_open_file: file and out must not be NULL");
+	}
+	throng_stream_reader* r = NULL;
+	throng_status st = reader_new(name, out, &r);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	r->file = file;
+	return reader_start(r, out);
+}
+
+throng_status throng_stream_open_memory(const void* data, size_t size, throng_stream_reader** out)
+{
+	if ((data == NULL && size > 0) || out == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_stream_open_memory: data and out must not be NULL");
+	}
+	throng_stream_reader* r = NULL;
+	throng_status st = reader_new("memory stream", out, &r);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	r->mem = data;
+	r->mem_size = size;
+	return reader_start(r, out);
+}
+
+void throng_stream_verify(throng_stream_reader* r, bool verify_checksums)
+{
+	if (r != NULL) {
+		r->verify = verify_checksums;
+	}
+}
+
+const throng_stream_info* throng_stream_get_info(const throng_stream_reader* r)
+{
+	return r != NULL ? &r->info : NULL;
+}
+
+bool throng_stream_complete(const throng_stream_reader* r)
+{
+	return r != NULL && r->complete;
+}
+
+uint64_t throng_stream_offset(const throng_stream_reader* r)
+{
+	return r != NULL ? r->offset : 0;
+}
+
+static throng_status read_end_record(throng_stream_reader* r, uint64_t start)
+{
+	unsigned char end[THR_END_BYTES];
+	memcpy(end, THR_END_MARKER, 4);
+	throng_status io;
+	size_t got = source_read(r, end + 4, THR_END_BYTES - 4, &io);
+	if (io != THRONG_OK) {
+		return reader_failed(r, io);
+	}
+	if (got < THR_END_BYTES - 4) {
+		return corrupt_at(r, r->offset, "the stream ends inside the end record that starts at byte offset %llu",
+		               (unsigned long long)start);
+	}
+	uint32_t stored = thr_get_u32(end + 4);
+	thr_put_u32(end + 4, 0);
+	uint32_t computed = thr_crc32(0, end, sizeof end);
+	if (r->verify && stored != computed) {
+		return corrupt_at(r, start + 4, "end record checksum mismatch (stored 0x%08x, computed 0x%08x)", stored,
+		               computed);
+	}
+	uint64_t frames = thr_get_u64(end + 8);
+	if (frames != r->next_index) {
+		return corrupt_at(r, start + 8, "the end record counts %llu frames but the stream holds %llu",
+		               (unsigned long long)frames, (unsigned long long)r->next_index);
+	}
+	unsigned char extra;
+	if (source_read(r, &extra, 1, &io) != 0) {
+		return corrupt_at(r, start + THR_END_BYTES, "data after the end record");
+	}
+	if (io != THRONG_OK) {
+		return reader_failed(r, io);
+	}
+	r->complete = true;
+	r->ended = true;
+	return THRONG_OK;
+}
+
+/// Checks a frame held in r->frame that starts at byte offset `start`.
+static throng_status check_frame(throng_stream_reader* r, uint64_t start)
+{
+	const throng_stream_info* in = &r->info;
+	unsigned char* f = r->frame;
+	uint32_t stored = thr_get_u32(f + THR_F_CRC);
+	if (r->verify) {
+		thr_put_u32(f + THR_F_CRC, 0);
+		uint32_t computed = thr_crc32(0, f, (size_t)in->frame_bytes);
+		thr_put_u32(f + THR_F_CRC, stored);
+		if (stored != computed) {
+			return corrupt_at(r, start + THR_F_CRC, "frame %llu checksum mismatch (stored 0x%08x, computed 0x%08x)",
+			               (unsigned long long)r->next_index, stored, computed);
+		}
+	}
+	uint64_t index = thr_get_u64(f + THR_F_INDEX);
+	if (index != r->next_index) {
+		return corrupt_at(r, start + THR_F_INDEX, "frame index %llu where %llu was expected", (unsigned long long)index,
+		               (unsigned long long)r->next_index);
+	}
+	uint64_t step = thr_get_u64(f + THR_F_STEP);
+	if (index == 0) {
+		r->first_step = step;
+	} else {
+		// step == first_step + index * every, without overflowing.
+		uint64_t span = step - r->first_step;
+		if (step < r->first_step || span / in->every != index || span % in->every != 0) {
+			return corrupt_at(r, start + THR_F_STEP, "frame %llu has step %llu; frame 0 had step %llu and the stride is %u",
+			               (unsigned long long)index, (unsigned long long)step, (unsigned long long)r->first_step,
+			               in->every);
+		}
+	}
+	double time = thr_get_f64(f + THR_F_TIME);
+	double expect = (double)step * in->dt;
+	if (memcmp(&time, &expect, sizeof time) != 0) {
+		return corrupt_at(r, start + THR_F_TIME, "frame %llu has time %.17g s, but step %llu times dt is %.17g s",
+		               (unsigned long long)index, time, (unsigned long long)step, expect);
+	}
+	return THRONG_OK;
+}
+
+throng_status throng_stream_read_frame(throng_stream_reader* r, throng_frame* frame, bool* got)
+{
+	if (r == NULL || frame == NULL || got == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_stream_read_frame: arguments must not be NULL");
+	}
+	*got = false;
+	memset(frame, 0, sizeof *frame);
+	if (r->failed != THRONG_OK) {
+		return thr_fail(r->failed, "%s", r->failure);
+	}
+	if (r->ended) {
+		return THRONG_OK;
+	}
+	const throng_stream_info* in = &r->info;
+	uint64_t start = r->offset;
+	unsigned char marker[4];
+	throng_status io;
+	size_t n = source_read(r, marker, 4, &io);
+	if (io != THRONG_OK) {
+		return reader_failed(r, io);
+	}
+	if (n == 0) {
+		r->ended = true; // ends at a frame boundary: the writer stopped early
+		return THRONG_OK;
+	}
+	if (n < 4) {
+		return corrupt_at(r, r->offset, "the stream ends inside the marker of frame %llu (which starts at byte offset %llu)",
+		               (unsigned long long)r->next_index, (unsigned long long)start);
+	}
+	if (memcmp(marker, THR_END_MARKER, 4) == 0) {
+		return read_end_record(r, start);
+	}
+	if (memcmp(marker, THR_FRAME_MARKER, 4) != 0) {
+		return corrupt_at(r, start, "expected frame %llu's marker \"FRAM\" or the end record \"END!\", found %02x %02x %02x %02x",
+		               (unsigned long long)r->next_index, marker[0], marker[1], marker[2], marker[3]);
+	}
+	if (source_left(r) < in->frame_bytes - 4) {
+		// A memory stream too short for the frame: no need to allocate it.
+		r->offset += source_left(r);
+		return corrupt_at(r, r->offset, "the stream ends inside frame %llu (%llu of %llu bytes; the frame starts at byte offset %llu)",
+		               (unsigned long long)r->next_index, (unsigned long long)(r->offset - start),
+		               (unsigned long long)in->frame_bytes, (unsigned long long)start);
+	}
+	if (r->frame == NULL) {
+		r->frame = malloc((size_t)in->frame_bytes);
+		if (r->frame == NULL) {
+			return reader_failed(r, thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory for a %llu-byte frame",
+			                                 r->name, (unsigned long long)in->frame_bytes));
+		}
+	}
+	memcpy(r->frame, marker, 4);
+	n = source_read(r, r->frame + 4, (size_t)in->frame_bytes - 4, &io);
+	if (io != THRONG_OK) {
+		return reader_failed(r, io);
+	}
+	if (n < in->frame_bytes - 4) {
+		return corrupt_at(r, r->offset, "the stream ends inside frame %llu (%llu of %llu bytes; the frame starts at byte offset %llu)",
+		               (unsigned long long)r->next_index, (unsigned long long)(n + 4),
+		               (unsigned long long)in->frame_bytes, (unsigned long long)start);
+	}
+	throng_status st = check_frame(r, start);
+	if (st != THRONG_OK) {
+		return st;
+	}
+
+	unsigned char* data = r->frame + THR_F_DATA;
+	if (!thr_host_is_le()) {
+		thr_swap32(data, (size_t)r->field_slots * in->agents);
+	}
+	// Arrays follow in ascending bit order; bits this reader does not know
+	// (a newer minor version) still take their 4 * agents bytes.
+	const void* arrays[THRONG_FIELD_BITS] = {0};
+	size_t slot = 0;
+	for (int b = 0; b < THRONG_FIELD_BITS; ++b) {
+		if ((in->fields & (1u << b)) != 0) {
+			arrays[b] = data + slot * 4u * in->agents;
+			++slot;
+		}
+	}
+	frame->index = thr_get_u64(r->frame + THR_F_INDEX);
+	frame->step = thr_get_u64(r->frame + THR_F_STEP);
+	frame->time = thr_get_f64(r->frame + THR_F_TIME);
+	frame->count = in->agents;
+	frame->x = arrays[0];
+	frame->y = arrays[1];
+	frame->vx = arrays[2];
+	frame->vy = arrays[3];
+	frame->hx = arrays[4];
+	frame->hy = arrays[5];
+	frame->group = arrays[6];
+	frame->archetype = arrays[7];
+	r->next_index += 1;
+	*got = true;
+	return THRONG_OK;
+}
+
+void throng_stream_close(throng_stream_reader* r)
+{
+	if (r == NULL) {
+		return;
+	}
+	if (r->own_file && r->file != NULL) {
+		fclose(r->file);
+	}
+	free(r->frame);
+	free(r);
+}

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: MIT
+// Handing positions to external renderers: files, streams and a live feed.
+//
+// Three ways out of the library, besides the zero-copy throng_view of
+// throng.h:
+//
+// - An exporter writes frames to a file or a pipe in one of four formats:
+//   throng's binary stream (docs/FORMAT.md), CSV, the pedestrian-dynamics
+//   text format, or a SQLite trajectory database in JuPedSim's schema.
+// - A stream reader reads the binary stream back (from a file, a pipe or
+//   memory) and names the byte offset of anything truncated or corrupt.
+// - A live feed publishes every frame to POSIX shared memory under a
+//   sequence lock: the writer never waits, a reader never sees a torn frame.
+//
+// Every frame holds the agents ordered by id (element k is agent k), not in
+// the storage order of the view: the exporter and the feed sort each frame
+// by id on the way out. Ids must therefore be 0 .. count-1, which every
+// world's are (ids are handed out in spawn order and never removed).
+//
+// Errors: every call that can fail returns a throng_status and sets
+// throng_last_error() to a message naming the file, the byte offset or the
+// field. I/O failures are THRONG_ERR_IO, malformed input THRONG_ERR_CORRUPT.
+//
+// Pipes: writing to a pipe whose reader has gone raises SIGPIPE, which
+// kills a process by default. The library installs no signal handlers; a
+// program that writes to pipes should ignore SIGPIPE (the throng command
+// does) so that the exporter reports EPIPE as an error instead.
+//
+// Threading: one exporter, reader or feed must not be used from two threads
+// at once. Writing a frame may use OpenMP threads inside.
+#ifndef THRONG_EXPORT_H
+#define THRONG_EXPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "throng/throng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Per-agent fields of a frame, as bits of a field mask. The numbers are
+/// part of the binary stream format (docs/FORMAT.md) and never change.
+/// Every field has 4-byte elements.
+enum {
+	THRONG_FIELD_X = 1u << 0,         ///< position x (m), float
+	THRONG_FIELD_Y = 1u << 1,         ///< position y (m), float
+	THRONG_FIELD_VX = 1u << 2,        ///< velocity x (m/s), float
+	THRONG_FIELD_VY = 1u << 3,        ///< velocity y (m/s), float
+	THRONG_FIELD_HX = 1u << 4,        ///< heading x (unit vector), float
+	THRONG_FIELD_HY = 1u << 5,        ///< heading y (unit vector), float
+	THRONG_FIELD_GROUP = 1u << 6,     ///< group label, uint32
+	THRONG_FIELD_ARCHETYPE = 1u << 7, ///< archetype id, uint32
+};
+
+/// Number of field bits defined (bits 0 .. THRONG_FIELD_BITS-1).
+#define THRONG_FIELD_BITS 8
+/// Every defined field.
+#define THRONG_FIELDS_ALL 0xffu
+/// Position and heading: what a renderer needs to place and turn an agent.
+#define THRONG_FIELDS_DEFAULT (THRONG_FIELD_X | THRONG_FIELD_Y | THRONG_FIELD_HX | THRONG_FIELD_HY)
+
+/// Longest scenario name a header holds (bytes, without the NUL).
+#define THRONG_EXPORT_NAME_MAX 63
+
+/// Output formats.
+typedef enum throng_format {
+	THRONG_FORMAT_AUTO = 0, ///< from the path's extension; binary for "-" and unknown extensions
+	THRONG_FORMAT_BINARY,   ///< throng's binary stream (docs/FORMAT.md): .thr
+	THRONG_FORMAT_CSV,      ///< CSV with a header row: .csv
+	THRONG_FORMAT_PED,      ///< pedestrian-dynamics text, "# framerate:" and id frame x y z: .txt, .ped
+	THRONG_FORMAT_SQLITE,   ///< SQLite in JuPedSim's trajectory schema: .sqlite, .sqlite3, .db
+} throng_format;
+
+/// What an exporter or a feed writes, and the run it describes. Get one from
+/// throng_export_default_def() and change fields; a def not made by it is
+/// rejected.
+typedef struct throng_export_def {
+	throng_format format;        ///< exporters only; AUTO = from the path
+	uint32_t fields;             ///< THRONG_FIELD_* bits; 0 = THRONG_FIELDS_DEFAULT.
+	                             ///< Binary, CSV and the feed; PED and SQLite have fixed columns
+	uint32_t every;              ///< one frame every `every` steps; 0 = 1
+	uint32_t sqlite_batch;       ///< SQLite: frames per transaction; 0 = about 250,000 rows' worth
+	const char* scenario;        ///< name written into headers (copied); NULL = none
+	uint32_t agents;             ///< agents in every frame, >= 1
+	float dt;                    ///< simulated seconds per step, > 0
+	throng_vec2 bounds_min;      ///< the world's extent (m)
+	throng_vec2 bounds_max;
+	throng_bounds_mode bounds_mode;
+	uint64_t seed;               ///< the world's seed, recorded in the header
+	int32_t internal_cookie;     ///< set by throng_export_default_def(); leave as is
+} throng_export_def;
+
+/// Defaults: format AUTO, THRONG_FIELDS_DEFAULT, every step, automatic
+/// SQLite batches, no scenario name. When `world` is not NULL, agents, dt,
+/// bounds, bounds mode and seed are taken from it; otherwise they are zero
+/// and must be set.
+throng_export_def throng_export_default_def(const throng_world* world);
+
+/// The format a path's extension names (case-insensitive): .csv, .txt or
+/// .ped, .sqlite or .sqlite3 or .db; anything else, and "-", is binary.
+throng_format throng_format_from_path(const char* path);
+
+/// Parses "bin" (or "binary"), "csv", "ped" or "sqlite" into *out.
+throng_status throng_format_parse(const char* name, throng_format* out);
+
+/// "bin", "csv", "ped", "sqlite" or "auto"; static.
+const char* throng_format_name(throng_format format);
+
+/// Parses a comma-separated field list into a mask: x, y, vx, vy, hx, hy,
+/// group, archetype, and the shorthands position (x,y), velocity (vx,vy),
+/// heading (hx,hy) and all. The message of a failure quotes the bad name.
+throng_status throng_fields_parse(const char* list, uint32_t* mask_out);
+
+/// Name of one field bit ("x", "vy", "group", ...), or NULL for a bit that
+/// is not a defined field; static.
+const char* throng_field_name(uint32_t field_bit);
+
+// ---------------------------------------------------------------------------
+// Exporters
+
+typedef struct throng_exporter throng_exporter;
+
+/// Opens `path` for writing ("-" = standard output; created or truncated)
+/// and writes the format's header. Fails here, before any frame, when the
+/// path cannot be written (THRONG_ERR_IO, the message names the path) or
+/// the def is invalid. SQLite needs a regular file, not "-". On success
+/// *out owns the open file; finish with throng_exporter_close().
+throng_status throng_exporter_create(const char* path, const throng_export_def* def, throng_exporter** out);
+
+/// Writes the current state of `view` as a frame when it is due: the first
+/// call always writes (frame 0), later calls write when the view's step is
+/// a multiple of `every` past the first frame's step, and a call at the step
+/// of the last frame written does nothing. Steps must not go back and the
+/// count must equal def.agents. Streams (binary, CSV, PED) reach the file
+/// before this returns, so every frame written survives a crash or a later
+/// failure; SQLite commits every def.sqlite_batch frames.
+/// After a failure (a closed pipe, a full disk) every later call fails too.
+throng_status throng_exporter_write_view(throng_exporter* ex, const throng_view* view);
+
+/// throng_exporter_write_view() of throng_world_view(world).
+throng_status throng_exporter_write(throng_exporter* ex, const throng_world* world);
+
+/// Frames written so far.
+uint64_t throng_exporter_frames(const throng_exporter* ex);
+
+/// Finishes the file (the binary stream's end record, the last SQLite
+/// transaction and its index), closes it and frees the exporter, also when
+/// it fails (then with the reason in throng_last_error()). NULL is ignored.
+throng_status throng_exporter_close(throng_exporter* ex);
+
+// ---------------------------------------------------------------------------
+// Frames and headers, as readers return them
+
+/// One frame read back. The arrays have `count` elements ordered by id and
+/// are NULL for fields the stream does not hold. They belong to the reader
+/// and stay valid until its next read or close.
+typedef struct throng_frame {
+	uint64_t index;   ///< 0, 1, 2, ... in the stream
+	uint64_t step;    ///< the world's step counter at this frame
+	double time;      ///< simulated time (s): step * dt, computed in double
+	uint32_t count;
+	const float* x;
+	const float* y;
+	const float* vx;
+	const float* vy;
+	const float* hx;
+	const float* hy;
+	const uint32_t* group;
+	const uint32_t* archetype;
+} throng_frame;
+
+/// What a stream's or a feed's header says.
+typedef struct throng_stream_info {
+	uint32_t version_major, version_minor;
+	uint32_t agents;
+	uint32_t fields;           ///< THRONG_FIELD_* bits present (unknown bits of a newer minor version are skipped)
+	uint32_t every;            ///< steps between frames
+	double dt;                 ///< seconds per step
+	throng_bounds_mode bounds_mode;
+	throng_vec2 bounds_min, bounds_max;
+	uint64_t seed;
+	char scenario[THRONG_EXPORT_NAME_MAX + 1];
+	uint64_t header_bytes;     ///< binary stream: where frame 0 starts
+	uint64_t frame_bytes;      ///< binary stream: bytes per frame; feed: bytes per slot
+} throng_stream_info;
+
+// ---------------------------------------------------------------------------
+// Binary stream reader
+
+typedef struct throng_stream_reader throng_stream_reader;
+
+/// Opens a binary stream file ("-" = standard input) and reads its header.
+/// Fails with THRONG_ERR_IO when the file cannot be opened and
+/// THRONG_ERR_CORRUPT, naming the byte offset, when the header is bad.
+throng_status throng_stream_open(const char* path, throng_stream_reader** out);
+
+/// Same over an open FILE (a pipe from popen(), say), which stays the
+/// caller's: closing the reader does not close it. `name` labels messages.
+throng_status throng_stream_open_file(FILE* file, const char* name, throng_stream_reader** out);
+
+/// Same over `size` bytes at `data`, which must outlive the reader.
+throng_status throng_stream_open_memory(const void* data, size_t size, throng_stream_reader** out);
+
+/// Whether frames' and the end record's CRC-32 are checked (default true).
+/// The header's is always checked.
+void throng_stream_verify(throng_stream_reader* reader, bool verify_checksums);
+
+/// The header, owned by the reader.
+const throng_stream_info* throng_stream_get_info(const throng_stream_reader* reader);
+
+/// Reads the next frame into *frame and sets *got. At the end of the stream
+/// *got is false and the status THRONG_OK; throng_stream_complete() then
+/// tells whether the writer finished (an end record) or stopped early (the
+/// stream ends at a frame boundary). A truncated or malformed frame gives
+/// THRONG_ERR_CORRUPT with the byte offset and frame index in the message,
+/// and every later read fails the same way.
+throng_status throng_stream_read_frame(throng_stream_reader* reader, throng_frame* frame, bool* got);
+
+/// True once the end record was read.
+bool throng_stream_complete(const throng_stream_reader* reader);
+
+/// Byte offset of the next unread byte.
+uint64_t throng_stream_offset(const throng_stream_reader* reader);
+
+/// Frees the reader (and closes the file that throng_stream_open opened).
+/// NULL is ignored.
+void throng_stream_close(throng_stream_reader* reader);
+
+// ---------------------------------------------------------------------------
+// Live feed (POSIX shared memory, layout in docs/FORMAT.md)
+
+typedef struct throng_feed throng_feed;
+typedef struct throng_feed_reader throng_feed_reader;
+
+/// Creates the shared-memory object `name` ("crowd" or "/crowd": one name,
+/// no other '/', at most 200 bytes), replacing one left by an earlier run,
+/// and sizes it for def.agents and def.fields (format and sqlite_batch are
+/// ignored). On success *out owns it; finish with throng_feed_close().
+throng_status throng_feed_create(const char* name, const throng_export_def* def, throng_feed** out);
+
+/// Publishes the view as the newest frame when it is due (the same rule as
+/// throng_exporter_write_view). Never waits for readers.
+throng_status throng_feed_publish_view(throng_feed* feed, const throng_view* view);
+
+/// throng_feed_publish_view() of throng_world_view(world).
+throng_status throng_feed_publish(throng_feed* feed, const throng_world* world);
+
+/// Frames published so far.
+uint64_t throng_feed_frames(const throng_feed* feed);
+
+/// Marks the feed finished, unmaps it and removes the name (readers that
+/// have it open keep reading the last frame). NULL is ignored.
+throng_status throng_feed_close(throng_feed* feed);
+
+/// Opens a feed by name. THRONG_ERR_NOT_FOUND when no feed has that name
+/// yet or its writer is still setting it up (try again later);
+/// THRONG_ERR_CORRUPT when the object is not a throng feed.
+throng_status throng_feed_open(const char* name, throng_feed_reader** out);
+
+/// The feed's header, owned by the reader.
+const throng_stream_info* throng_feed_get_info(const throng_feed_reader* reader);
+
+/// Copies the newest published frame into the reader's buffers. *got is
+/// false when no frame newer than the last one returned has been published,
+/// or when the writer kept overwriting the frame during a bounded number
+/// of attempts (call again). A frame returned is never torn.
+throng_status throng_feed_read(throng_feed_reader* reader, throng_frame* frame, bool* got);
+
+/// True once the writer has closed the feed (no frame will follow).
+bool throng_feed_finished(const throng_feed_reader* reader);
+
+/// Unmaps and frees the reader. NULL is ignored.
+void throng_feed_reader_close(throng_feed_reader* reader);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

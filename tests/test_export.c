@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: MIT
+// The file formats (CSV, pedestrian text, SQLite) read back to their printed
+// precision, and the throng command's output options: formats by extension,
+// usage errors, an unwritable path failing before the run, and a closed
+// pipe or a full disk stopping the run cleanly with the frames before it
+// still readable.
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "support.h"
+#include "throng/export.h"
+#include "throng/scenario.h"
+
+#define OUT_CAP 65536
+#define ERR_CAP 4096
+
+static char out[OUT_CAP];
+static char err[ERR_CAP];
+
+static void tmp_path(char* buf, size_t cap, const char* name)
+{
+	snprintf(buf, cap, "/tmp/throng_test_%d_%s", (int)getpid(), name);
+}
+
+/// Runs `throng <args>` through /bin/sh; returns its exit status.
+static int run_cli(const char* args)
+{
+	cr_assert(strlen(THRONG_CLI_PATH) > 0, "the throng_cli target is not built");
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "'%s' %s", THRONG_CLI_PATH, args);
+	return thr_test_run(cmd, out, OUT_CAP, err, ERR_CAP);
+}
+
+/// Runs a shell command line as is; returns its exit status.
+static int run_sh(const char* cmdline)
+{
+	return thr_test_run(cmdline, out, OUT_CAP, err, ERR_CAP);
+}
+
+/// What circle's agents hold after each step, by id: x, y, hx, hy.
+typedef struct truth {
+	uint32_t agents, frames;
+	throng_vec2 bounds_min, bounds_max;
+	uint64_t step[16];
+	float v[16][4][256];
+} truth;
+
+/// Runs circle through an exporter with `def` for `steps` steps and records the truth.
+static void export_run(const char* path, throng_format format, uint32_t fields, uint32_t every, uint32_t agents,
+                       uint32_t steps, truth* t)
+{
+	cr_assert_leq(agents, 256u);
+	throng_scene_options opt = throng_scene_default_options();
+	opt.agents = agents;
+	throng_scene* scene = NULL;
+	cr_assert_eq(throng_scene_create("circle", &opt, &scene), THRONG_OK, "%s", throng_last_error());
+	throng_world* w = throng_scene_world(scene);
+	throng_export_def def = throng_export_default_def(w);
+	def.format = format;
+	def.fields = fields;
+	def.every = every;
+	def.sqlite_batch = 2;
+	def.scenario = "circle";
+	throng_exporter* ex = NULL;
+	cr_assert_eq(throng_exporter_create(path, &def, &ex), THRONG_OK, "%s", throng_last_error());
+	memset(t, 0, sizeof *t);
+	t->agents = agents;
+	t->bounds_min = def.bounds_min;
+	t->bounds_max = def.bounds_max;
+	for (uint32_t k = 0; k <= steps; ++k) {
+		if (k > 0) {
+			cr_assert_eq(throng_scene_step(scene), THRONG_OK);
+		}
+		cr_assert_eq(throng_exporter_write(ex, w), THRONG_OK, "%s", throng_last_error());
+		if (k % every == 0) {
+			cr_assert_lt(t->frames, 16u);
+			uint32_t f = t->frames++;
+			t->step[f] = k;
+			for (uint32_t id = 0; id < agents; ++id) {
+				throng_agent_state a;
+				throng_world_get_agent(w, id, &a);
+				t->v[f][0][id] = a.position.x;
+				t->v[f][1][id] = a.position.y;
+				t->v[f][2][id] = a.heading.x;
+				t->v[f][3][id] = a.heading.y;
+			}
+		}
+	}
+	cr_assert_eq(throng_exporter_close(ex), THRONG_OK, "%s", throng_last_error());
+	throng_scene_destroy(scene);
+}
+
+Test(csv, round_trip_to_the_printed_precision)
+{
+	char path[256];
+	tmp_path(path, sizeof path, "run.csv");
+	truth t;
+	export_run(path, THRONG_FORMAT_AUTO, 0, 2, 50, 8, &t); // frames at steps 0, 2, 4, 6, 8
+	FILE* f = fopen(path, "r");
+	cr_assert_not_null(f);
+	char line[512];
+	cr_assert_not_null(fgets(line, sizeof line, f));
+	cr_assert_str_eq(line, "id,frame,time,x,y,heading_x,heading_y\n");
+	uint32_t rows = 0;
+	while (fgets(line, sizeof line, f) != NULL) {
+		unsigned id = 0, frame = 0;
+		double time = 0, v[4];
+		int n = sscanf(line, "%u,%u,%lf,%lf,%lf,%lf,%lf", &id, &frame, &time, &v[0], &v[1], &v[2], &v[3]);
+		cr_assert_eq(n, 7, "bad row: %s", line);
+		cr_assert_eq(id, rows % 50, "rows go by frame, then id: %s", line);
+		cr_assert_eq(frame, rows / 50);
+		double want_time = (double)t.step[frame] * (double)(1.0f / 60.0f);
+		cr_assert_leq(fabs(time - want_time), 1e-8 * (1.0 + want_time), "%s", line);
+		for (int k = 0; k < 4; ++k) {
+			// 9 significant digits read back to the same float, bit for bit.
+			float got = (float)v[k];
+			cr_assert_eq(memcmp(&got, &t.v[frame][k][id], 4), 0, "row %u column %d: %s", rows, k, line);
+		}
+		++rows;
+	}
+	fclose(f);
+	cr_assert_eq(rows, 50u * 5u);
+	unlink(path);
+}
+
+Test(csv, field_columns)
+{
+	char path[256];
+	tmp_path(path, sizeof path, "all.csv");
+	truth t;
+	export_run(path, THRONG_FORMAT_CSV, THRONG_FIELDS_ALL, 1, 3, 1, &t);
+	FILE* f = fopen(path, "r");
+	char line[512];
+	cr_assert_not_null(fgets(line, sizeof line, f));
+	cr_assert_str_eq(line, "id,frame,time,x,y,velocity_x,velocity_y,heading_x,heading_y,group,archetype\n");
+	cr_assert_not_null(fgets(line, sizeof line, f));
+	cr_assert_eq(strncmp(line, "0,0,0,", 6), 0, "%s", line);
+	fclose(f);
+	unlink(path);
+}
+
+Test(ped, round_trip_to_the_printed_precision)
+{
+	char path[256];
+	tmp_path(path, sizeof path, "run.txt");
+	truth t;
+	export_run(path, THRONG_FORMAT_AUTO, 0, 3, 40, 9, &t); // steps 0, 3, 6, 9
+	FILE* f = fopen(path, "r");
+	cr_assert_not_null(f);
+	char line[512];
+	bool framerate = false, unit = false;
+	uint32_t rows = 0;
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (line[0] == '#') {
+			double fps = 0;
+			if (sscanf(line, "# framerate: %lf", &fps) == 1) {
+				framerate = true;
+				cr_assert_leq(fabs(fps - 20.0), 1e-5, "%s", line); // 60 steps/s, a frame every 3
+			}
+			unit |= strcmp(line, "# unit: m\n") == 0;
+			continue;
+		}
+		unsigned id = 0, frame = 0;
+		double x = 0, y = 0, z = 1;
+		cr_assert_eq(sscanf(line, "%u\t%u\t%lf\t%lf\t%lf", &id, &frame, &x, &y, &z), 5, "bad row: %s", line);
+		cr_assert_eq(id, rows % 40);
+		cr_assert_eq(frame, rows / 40);
+		cr_assert_eq(z, 0.0);
+		// Printed with 6 decimals: within half a micrometre.
+		cr_assert_leq(fabs(x - (double)t.v[frame][0][id]), 5.0001e-7, "%s", line);
+		cr_assert_leq(fabs(y - (double)t.v[frame][1][id]), 5.0001e-7, "%s", line);
+		++rows;
+	}
+	fclose(f);
+	cr_assert(framerate && unit, "the header lacks # framerate: or # unit: m");
+	cr_assert_eq(rows, 40u * 4u);
+	unlink(path);
+}
+
+/// Runs `sqlite3 -batch FILE SQL`; returns its standard output.
+static const char* sqlite(const char* path, const char* sql)
+{
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "sqlite3 -batch '%s' \"%s\"", path, sql);
+	int rc = run_sh(cmd);
+	cr_assert_eq(rc, 0, "sqlite3 %s: exit %d: %s", sql, rc, err);
+	return out;
+}
+
+Test(sqlite, jupedsim_schema_and_values)
+{
+	char path[256];
+	tmp_path(path, sizeof path, "run.sqlite");
+	truth t;
+	export_run(path, THRONG_FORMAT_AUTO, 0, 2, 100, 10, &t); // 6 frames, batches of 2
+	cr_assert_str_eq(sqlite(path, "SELECT COUNT(*) FROM trajectory_data"), "600\n");
+	cr_assert_str_eq(sqlite(path, "SELECT COUNT(*) FROM frame_data"), "6\n");
+	cr_assert_str_eq(sqlite(path, "SELECT value FROM metadata WHERE key='version'"), "2\n");
+	cr_assert_str_eq(sqlite(path, "SELECT value FROM metadata WHERE key='fps'"), "30\n");
+	char want[256];
+	snprintf(want, sizeof want, "%.9g\n%.9g\n%.9g\n%.9g\n", (double)t.bounds_max.x, (double)t.bounds_min.x,
+	         (double)t.bounds_max.y, (double)t.bounds_min.y);
+	cr_assert_str_eq(sqlite(path, "SELECT value FROM metadata WHERE key IN ('xmin','xmax','ymin','ymax') ORDER BY key"),
+	                 want);
+	cr_assert_str_eq(sqlite(path, "SELECT name FROM sqlite_master WHERE type='index' AND name='frame_id_idx'"),
+	                 "frame_id_idx\n");
+	snprintf(want, sizeof want, "POLYGON ((%.9g %.9g, %.9g %.9g, ", (double)t.bounds_min.x, (double)t.bounds_min.y,
+	         (double)t.bounds_max.x, (double)t.bounds_min.y);
+	cr_assert_not_null(strstr(sqlite(path, "SELECT wkt FROM geometry"), want), "%s", out);
+	cr_assert_str_eq(sqlite(path, "PRAGMA integrity_check"), "ok\n");
+	const char* rows = sqlite(path, "SELECT id, pos_x, pos_y, ori_x, ori_y FROM trajectory_data WHERE frame=3 ORDER BY id");
+	for (uint32_t id = 0; id < 100; ++id) {
+		unsigned got_id = 0;
+		double v[4];
+		int used = 0;
+		cr_assert_eq(sscanf(rows, "%u|%lf|%lf|%lf|%lf%n", &got_id, &v[0], &v[1], &v[2], &v[3], &used), 5, "%s", rows);
+		cr_assert_eq(got_id, id);
+		for (int k = 0; k < 4; ++k) {
+			float got = (float)v[k]; // stored as the float's exact double; printed with 15+ digits
+			cr_assert_eq(memcmp(&got, &t.v[3][k][id], 4), 0, "agent %u column %d", id, k);
+		}
+		rows += used + 1;
+	}
+	unlink(path);
+}
+
+Test(cli_output, sqlite_count_is_agents_times_frames)
+{
+	char path[256], args[512];
+	tmp_path(path, sizeof path, "cli.db");
+	snprintf(args, sizeof args, "run circle --agents 200 --steps 20 --out '%s'", path);
+	cr_assert_eq(run_cli(args), 0, "%s", err);
+	cr_assert_str_eq(sqlite(path, "SELECT COUNT(*) FROM trajectory_data"), "4200\n"); // 200 x 21
+	unlink(path);
+}
+
+Test(cli_output, formats_by_extension_and_flag)
+{
+	char path[256], args[512];
+	tmp_path(path, sizeof path, "x.csv");
+	snprintf(args, sizeof args, "run herd --steps 3 --out '%s'", path);
+	cr_assert_eq(run_cli(args), 0, "%s", err);
+	cr_assert_not_null(strstr(out, "frames:"), "the summary stays on stdout with a file: %s", out);
+	cr_assert_eq(run_sh(strcat(strcpy(args, "head -c 13 "), path)), 0);
+	cr_assert_str_eq(out, "id,frame,time");
+	unlink(path);
+
+	tmp_path(path, sizeof path, "x.txt");
+	snprintf(args, sizeof args, "run herd --steps 3 --out '%s'", path);
+	cr_assert_eq(run_cli(args), 0, "%s", err);
+	cr_assert_eq(run_sh(strcat(strcpy(args, "grep -c '^# framerate: 60$' "), path)), 0, "%s", out);
+	unlink(path);
+
+	// --format wins over the extension; CSV to standard output keeps the
+	// summary on standard error.
+	cr_assert_eq(run_cli("run herd --steps 2 --out - --format csv"), 0, "%s", err);
+	cr_assert_eq(strncmp(out, "id,frame,time,x,y,heading_x,heading_y\n0,0,0,", 44), 0, "%s", out);
+	cr_assert_null(strstr(out, "scenario:"), "the summary leaked into the stream");
+	cr_assert_not_null(strstr(err, "scenario:"), "%s", err);
+	int lines = 0;
+	for (const char* p = out; *p != '\0'; ++p) {
+		lines += *p == '\n';
+	}
+	cr_assert_eq(lines, 1 + 8 * 3); // header + 8 agents x 3 frames
+}
+
+/// One line on stderr naming `what`, exit status 2, nothing on stdout.
+static void expect_usage(const char* args, const char* what)
+{
+	int rc = run_cli(args);
+	cr_assert_eq(rc, 2, "throng %s: exit %d, stderr: %s", args, rc, err);
+	cr_assert_not_null(strstr(err, what), "throng %s: stderr does not name %s: %s", args, what, err);
+	const char* nl = strchr(err, '\n');
+	cr_assert(nl != NULL && nl[1] == '\0', "throng %s: not one line: %s", args, err);
+	cr_assert_str_empty(out, "throng %s: stdout: %s", args, out);
+}
+
+Test(cli_output, usage_errors)
+{
+	expect_usage("run herd --out x.thr --format png", "--format");
+	expect_usage("run herd --out x.thr --fields x,nope", "unknown field \"nope\"");
+	expect_usage("run herd --out x.thr --every 0", "--every");
+	expect_usage("run herd --out x.thr --every -3", "--every");
+	expect_usage("run herd --out - --format sqlite", "standard output");
+	expect_usage("run herd --out x.txt --fields all", "fixed columns");
+	expect_usage("run herd --out x.db --fields x", "fixed columns");
+	expect_usage("run herd --every 2", "--every: needs --out");
+	expect_usage("run herd --fields x", "--fields: needs --out");
+	expect_usage("run herd --shm a/b", "--shm");
+	expect_usage("run herd --shm crowd --format csv", "--format: needs --out");
+	expect_usage("run herd --out", "--out: missing value");
+	expect_usage("run herd --out ''", "--out");
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+Test(cli_output, unwritable_path_fails_before_simulating)
+{
+	throng_export_def def = throng_export_default_def(NULL);
+	def.agents = 1;
+	def.dt = 0.1f;
+	throng_exporter* ex = NULL;
+	cr_assert_eq(throng_exporter_create("/nonexistent-dir/run.thr", &def, &ex), THRONG_ERR_IO);
+	cr_assert_null(ex);
+	cr_assert_not_null(strstr(throng_last_error(), "/nonexistent-dir/run.thr: cannot open for writing"), "%s",
+	                   throng_last_error());
+
+	// A million steps of 100,000 agents would take hours: failing fast
+	// proves nothing was simulated.
+	const char* paths[] = {"/nonexistent-dir/run.thr", "/nonexistent-dir/run.sqlite", "/tmp", "/dev/null/run.thr"};
+	for (size_t k = 0; k < sizeof paths / sizeof paths[0]; ++k) {
+		char args[512];
+		snprintf(args, sizeof args, "run field --agents 100000 --steps 1000000 --out %s", paths[k]);
+		double t0 = now();
+		int rc = run_cli(args);
+		cr_assert_eq(rc, 1, "%s: exit %d: %s", paths[k], rc, err);
+		cr_assert_lt(now() - t0, 20.0, "%s: took %g s", paths[k], now() - t0);
+		cr_assert_not_null(strstr(err, paths[k]), "the message does not name %s: %s", paths[k], err);
+		cr_assert_str_empty(out, "%s: %s", paths[k], out);
+	}
+	// The same for the live feed's name, checked before the run too.
+	cr_assert_eq(run_cli("run herd --steps 1 --shm crowd --out /nonexistent-dir/x.thr"), 1, "%s", err);
+}
+
+/// Reads a binary stream file to its end: returns the frames read whole
+/// and leaves throng_last_error() with the reason it stopped.
+static uint32_t frames_readable(const char* path, throng_status* st)
+{
+	throng_stream_reader* r = NULL;
+	*st = throng_stream_open(path, &r);
+	cr_assert_eq(*st, THRONG_OK, "%s", throng_last_error());
+	uint32_t frames = 0;
+	for (;;) {
+		throng_frame fr;
+		bool got = false;
+		*st = throng_stream_read_frame(r, &fr, &got);
+		if (*st != THRONG_OK || !got) {
+			break;
+		}
+		++frames;
+	}
+	throng_stream_close(r);
+	return frames;
+}
+
+Test(cli_output, closed_pipe_stops_cleanly)
+{
+	char path[256], cmd[1024];
+	tmp_path(path, sizeof path, "partial.thr");
+	// head keeps 300,000 bytes (about nine frames) and exits; the run would
+	// take hours if it did not stop at the closed pipe.
+	snprintf(cmd, sizeof cmd,
+	         "{ ( '%s' run field --agents 2000 --steps 1000000 --out - ; echo \"exit=$?\" >&2 ) | head -c 300000 > '%s'; }",
+	         THRONG_CLI_PATH, path);
+	double t0 = now();
+	cr_assert_eq(run_sh(cmd), 0, "%s", err);
+	cr_assert_lt(now() - t0, 60.0);
+	cr_assert_not_null(strstr(err, "exit=1"), "%s", err);
+	cr_assert_not_null(strstr(err, "output stopped at step"), "%s", err);
+	cr_assert_not_null(strstr(err, "the reader closed the pipe (EPIPE)"), "%s", err);
+	throng_status st;
+	uint32_t frames = frames_readable(path, &st);
+	cr_assert_geq(frames, 5, "frames before the cut: %u", frames);
+	cr_assert_eq(st, THRONG_ERR_CORRUPT);
+	cr_assert_not_null(strstr(throng_last_error(), "byte offset 300000: the stream ends inside frame"), "%s",
+	                   throng_last_error());
+	unlink(path);
+}
+
+Test(cli_output, full_disk_stops_cleanly)
+{
+	char path[256], cmd[1024];
+	tmp_path(path, sizeof path, "full.thr");
+	// ulimit -f (512-byte blocks in sh) stands in for a full disk: writes
+	// past 400 blocks (204,800 bytes, about 12 frames) fail with EFBIG.
+	snprintf(cmd, sizeof cmd, "{ ulimit -f 400; '%s' run circle --agents 500 --steps 1000000 --fields all --out '%s'; }",
+	         THRONG_CLI_PATH, path);
+	double t0 = now();
+	int rc = run_sh(cmd);
+	cr_assert_eq(rc, 1, "exit %d: %s", rc, err);
+	cr_assert_lt(now() - t0, 60.0);
+	cr_assert_not_null(strstr(err, "output stopped at step"), "%s", err);
+	cr_assert_not_null(strstr(err, "size limit (EFBIG)"), "%s", err);
+	throng_status st;
+	uint32_t frames = frames_readable(path, &st);
+	cr_assert_geq(frames, 10, "frames before the limit: %u", frames);
+	cr_assert_eq(st, THRONG_ERR_CORRUPT, "%s", throng_last_error());
+	cr_assert_not_null(strstr(throng_last_error(), "the stream ends inside frame"), "%s", throng_last_error());
+	unlink(path);
+}
+
+Test(sqlite, full_disk_keeps_committed_batches)
+{
+	char path[256];
+	tmp_path(path, sizeof path, "full.sqlite");
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		// The child writes under a 600 KB file-size limit until it fails.
+		signal(SIGXFSZ, SIG_IGN);
+		struct rlimit lim = {600 * 1024, 600 * 1024};
+		setrlimit(RLIMIT_FSIZE, &lim);
+		throng_scene_options opt = throng_scene_default_options();
+		opt.agents = 1000;
+		throng_scene* scene = NULL;
+		if (throng_scene_create("circle", &opt, &scene) != THRONG_OK) {
+			_exit(3);
+		}
+		throng_world* w = throng_scene_world(scene);
+		throng_export_def def = throng_export_default_def(w);
+		def.sqlite_batch = 2;
+		throng_exporter* ex = NULL;
+		if (throng_exporter_create(path, &def, &ex) != THRONG_OK) {
+			_exit(4);
+		}
+		throng_status st = throng_exporter_write(ex, w);
+		for (int k = 0; k < 10000 && st == THRONG_OK; ++k) {
+			st = throng_scene_step(scene);
+			st = st == THRONG_OK ? throng_exporter_write(ex, w) : st;
+		}
+		bool named = strstr(throng_last_error(), path) != NULL;
+		throng_exporter_close(ex);
+		_exit(st == THRONG_ERR_IO && named ? 0 : 5);
+	}
+	int status = 0;
+	waitpid(pid, &status, 0);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
+	cr_assert_str_eq(sqlite(path, "PRAGMA integrity_check"), "ok\n");
+	long rows = strtol(sqlite(path, "SELECT COUNT(*) FROM trajectory_data"), NULL, 10);
+	cr_assert_gt(rows, 0, "no batch was committed");
+	cr_assert_eq(rows % 2000, 0, "%ld rows: not whole batches of 2 frames", rows);
+	unlink(path);
+}

@@ -1,0 +1,530 @@
+// SPDX-License-Identifier: MIT
+// The live feed: a reader process checks thousands of frames while a writer
+// process publishes flat out and never finds a torn one; the feed of the
+// throng command matches its binary stream bit for bit; header, lifetime
+// and open errors.
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE // MAP_ANONYMOUS
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "support.h"
+#include "throng/export.h"
+#include "throng/scenario.h"
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/// Opens a feed, retrying for up to `seconds` while its writer starts.
+static throng_feed_reader* open_retry(const char* name, double seconds)
+{
+	double t0 = now();
+	for (;;) {
+		throng_feed_reader* r = NULL;
+		throng_status st = throng_feed_open(name, &r);
+		if (st == THRONG_OK) {
+			return r;
+		}
+		cr_assert_eq(st, THRONG_ERR_NOT_FOUND, "%s", throng_last_error());
+		cr_assert_lt(now() - t0, seconds, "no feed %s after %g s: %s", name, seconds, throng_last_error());
+		struct timespec ms = {0, 1000000L};
+		nanosleep(&ms, NULL);
+	}
+}
+
+enum { SYN_AGENTS = 256 };
+
+/// The synthetic frame i: every value a function of (i, id), so a frame
+/// mixing two writes is caught at the first element from the other one.
+static uint32_t syn_u32(uint64_t i, uint32_t id, int field)
+{
+	return (uint32_t)(i * 2654435761u) ^ (id * 40503u) ^ ((uint32_t)field << 28);
+}
+
+/// Child process: publishes synthetic frames as fast as it can until *stop
+/// is set (or `seconds` pass), then closes the feed. Never returns.
+static void synthetic_writer(const char* name, _Atomic int* stop, double seconds)
+{
+	throng_export_def def = throng_export_default_def(NULL);
+	def.agents = SYN_AGENTS;
+	def.dt = 0.01f;
+	def.fields = THRONG_FIELDS_ALL;
+	throng_feed* feed = NULL;
+	if (throng_feed_create(name, &def, &feed) != THRONG_OK) {
+		_exit(3);
+	}
+	static uint32_t id[SYN_AGENTS], a[8][SYN_AGENTS];
+	for (uint32_t k = 0; k < SYN_AGENTS; ++k) {
+		id[k] = SYN_AGENTS - 1u - k; // storage order reversed: the scatter has work to do
+	}
+	throng_view v = {.count = SYN_AGENTS, .id = id};
+	v.x = (const float*)a[0];
+	v.y = (const float*)a[1];
+	v.vx = (const float*)a[2];
+	v.vy = (const float*)a[3];
+	v.hx = (const float*)a[4];
+	v.hy = (const float*)a[5];
+	v.group = a[6];
+	v.archetype = a[7];
+	double t0 = now();
+	for (uint64_t i = 0; !atomic_load(stop) && now() - t0 < seconds; ++i) {
+		for (int f = 0; f < 8; ++f) {
+			for (uint32_t k = 0; k < SYN_AGENTS; ++k) {
+				a[f][k] = syn_u32(i, id[k], f);
+			}
+		}
+		v.step = i;
+		if (throng_feed_publish_view(feed, &v) != THRONG_OK) {
+			_exit(4);
+		}
+	}
+	_exit(throng_feed_close(feed) == THRONG_OK ? 0 : 5);
+}
+
+/// Runs a synthetic writer process and checks every element of every frame
+/// this process reads until `want` frames are checked or `budget` seconds
+/// pass. Returns the frames checked; *torn gets those that mixed two writes.
+static uint64_t check_feed(const char* tag, uint64_t want, double budget, uint64_t* torn)
+{
+	char name[64];
+	snprintf(name, sizeof name, "/throng_test_%s_%d", tag, (int)getpid());
+	_Atomic int* stop = mmap(NULL, sizeof *stop, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	cr_assert_neq(stop, MAP_FAILED);
+	atomic_store(stop, 0);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		synthetic_writer(name, stop, budget + 5.0);
+	}
+	throng_feed_reader* r = open_retry(name, 5.0);
+	cr_assert_eq(throng_feed_get_info(r)->agents, SYN_AGENTS);
+	uint64_t checked = 0, last = 0, empty = 0;
+	*torn = 0;
+	double t0 = now();
+	while (!throng_feed_finished(r) && now() - t0 < budget + 2.0) {
+		if (checked >= want || now() - t0 > budget) {
+			atomic_store(stop, 1); // then drain until the writer has closed
+		}
+		throng_frame fr;
+		bool got = false;
+		cr_assert_eq(throng_feed_read(r, &fr, &got), THRONG_OK, "%s", throng_last_error());
+		if (!got) {
+			// Nothing new: nap briefly, as a renderer would. Spinning starves
+			// the writer when the two share a CPU, and sched_yield() hands
+			// the CPU to unrelated work on a busy machine.
+			++empty;
+			struct timespec nap = {0, 20000L};
+			nanosleep(&nap, NULL);
+			continue;
+		}
+		cr_assert(checked == 0 || fr.index > last, "frame %llu after %llu", (unsigned long long)fr.index,
+		          (unsigned long long)last);
+		last = fr.index;
+		cr_assert_eq(fr.step, fr.index);
+		const uint32_t* arrays[8] = {(const uint32_t*)fr.x,  (const uint32_t*)fr.y,  (const uint32_t*)fr.vx,
+		                             (const uint32_t*)fr.vy, (const uint32_t*)fr.hx, (const uint32_t*)fr.hy,
+		                             fr.group,               fr.archetype};
+		bool whole = true;
+		for (int f = 0; f < 8 && whole; ++f) {
+			for (uint32_t id = 0; id < SYN_AGENTS; ++id) {
+				if (arrays[f][id] != syn_u32(fr.index, id, f)) {
+					whole = false;
+					break;
+				}
+			}
+		}
+		*torn += whole ? 0u : 1u;
+		++checked;
+	}
+	atomic_store(stop, 1);
+	int status = 0;
+	waitpid(pid, &status, 0);
+	munmap(stop, sizeof *stop);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "writer status %d", status);
+	throng_feed_reader_close(r);
+	cr_log_info("feed %s: %llu frames checked of %llu published, %llu torn, %llu empty polls", tag,
+	            (unsigned long long)checked, (unsigned long long)(last + 1), (unsigned long long)*torn,
+	            (unsigned long long)empty);
+	return checked;
+}
+
+Test(feed, no_torn_frame_while_the_writer_runs_flat_out)
+{
+	// Two processes, the writer never pausing: a fraction of a second on
+	// an idle machine, at most 5 s on a loaded one.
+	uint64_t torn = 0;
+	uint64_t checked = check_feed("flat", 5000, 5.0, &torn);
+	cr_assert_eq(torn, 0, "%llu torn frames out of %llu", (unsigned long long)torn, (unsigned long long)checked);
+	cr_assert_geq(checked, 2000, "only %llu frames checked", (unsigned long long)checked);
+}
+
+/// A synthetic view of `n` agents for frame `i` (ids in reverse storage order).
+static throng_view syn_view(uint64_t i, uint32_t n, uint32_t* id, uint32_t a[8][16])
+{
+	for (uint32_t k = 0; k < n; ++k) {
+		id[k] = n - 1u - k;
+		for (int f = 0; f < 8; ++f) {
+			a[f][k] = syn_u32(i, id[k], f);
+		}
+	}
+	throng_view v = {.count = n, .step = i, .id = id};
+	v.x = (const float*)a[0];
+	v.y = (const float*)a[1];
+	v.vx = (const float*)a[2];
+	v.vy = (const float*)a[3];
+	v.hx = (const float*)a[4];
+	v.hy = (const float*)a[5];
+	v.group = a[6];
+	v.archetype = a[7];
+	return v;
+}
+
+/// Reads one frame; returns its index, or -1 when there was none.
+static long read_index(throng_feed_reader* r)
+{
+	throng_frame fr;
+	bool got = false;
+	cr_assert_eq(throng_feed_read(r, &fr, &got), THRONG_OK, "%s", throng_last_error());
+	if (!got) {
+		return -1;
+	}
+	for (uint32_t id = 0; id < fr.count; ++id) {
+		cr_assert_eq(fr.group[id], syn_u32(fr.index, id, 6), "frame %llu agent %u", (unsigned long long)fr.index, id);
+		cr_assert_eq(((const uint32_t*)fr.x)[id], syn_u32(fr.index, id, 0));
+	}
+	return (long)fr.index;
+}
+
+Test(feed, a_slot_being_written_is_never_returned)
+{
+	// The flat-out test above rarely meets a slot mid-write: with two
+	// slots the writer must lap a reader during its copy. Here the slot's
+	// sequence number is driven by hand, through a second, writable
+	// mapping, to pin each step of the protocol.
+	char name[64];
+	snprintf(name, sizeof name, "/throng_test_seq_%d", (int)getpid());
+	throng_export_def def = throng_export_default_def(NULL);
+	def.agents = 16;
+	def.dt = 0.1f;
+	def.fields = THRONG_FIELDS_ALL;
+	throng_feed* feed = NULL;
+	cr_assert_eq(throng_feed_create(name, &def, &feed), THRONG_OK, "%s", throng_last_error());
+	uint32_t id[16], a[8][16];
+	for (uint64_t i = 0; i < 2; ++i) {
+		throng_view v = syn_view(i, 16, id, a);
+		cr_assert_eq(throng_feed_publish_view(feed, &v), THRONG_OK, "%s", throng_last_error());
+	}
+	throng_feed_reader* r = NULL;
+	cr_assert_eq(throng_feed_open(name, &r), THRONG_OK, "%s", throng_last_error());
+
+	int fd = shm_open(name, O_RDWR, 0);
+	cr_assert_geq(fd, 0);
+	uint64_t slot_bytes = 0;
+	unsigned char* base = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	cr_assert_neq(base, MAP_FAILED);
+	memcpy(&slot_bytes, base + 32, 8);
+	_Atomic uint64_t* seq0 = (_Atomic uint64_t*)(void*)(base + 256);
+	_Atomic uint64_t* seq1 = (_Atomic uint64_t*)(void*)(base + 256 + slot_bytes);
+	cr_assert_eq(atomic_load(seq0) % 2, 0);
+	cr_assert_eq(atomic_load(seq1), 2, "one frame written to slot 1: odd, then even");
+
+	// The newest frame's slot is being written (odd): no frame comes back.
+	atomic_fetch_add(seq1, 1);
+	cr_assert_eq(read_index(r), -1);
+	atomic_fetch_add(seq1, 1); // the write ends
+	cr_assert_eq(read_index(r), 1);
+
+	// A publish that fails half-way (an id out of range) leaves its slot
+	// odd and announces nothing; the next publish recovers the slot.
+	throng_view v = syn_view(2, 16, id, a);
+	id[5] = 99;
+	cr_assert_eq(throng_feed_publish_view(feed, &v), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(atomic_load(seq0) % 2, 1, "the failed slot stays odd");
+	cr_assert_eq(read_index(r), -1, "nothing new was announced");
+	v = syn_view(2, 16, id, a);
+	cr_assert_eq(throng_feed_publish_view(feed, &v), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(atomic_load(seq0) % 2, 0);
+	cr_assert_eq(read_index(r), 2);
+
+	// Frames 3 and 4 are published while this reader is away: it gets the
+	// newest, 4, and never the overwritten 3.
+	for (uint64_t i = 3; i <= 4; ++i) {
+		v = syn_view(i, 16, id, a);
+		cr_assert_eq(throng_feed_publish_view(feed, &v), THRONG_OK, "%s", throng_last_error());
+	}
+	cr_assert_eq(read_index(r), 4);
+	cr_assert_eq(read_index(r), -1);
+	munmap(base, 4096);
+	throng_feed_reader_close(r);
+	cr_assert_eq(throng_feed_close(feed), THRONG_OK);
+}
+
+enum { HAMMER_AGENTS = 65536 };
+
+typedef struct hammer {
+	unsigned char* slot;     ///< the newest frame's slot, mapped writable
+	uint64_t stride;         ///< bytes between field arrays
+	_Atomic int stop;
+	_Atomic uint64_t versions;
+} hammer;
+
+/// Rewrites the x array of one slot over and over, each version whole and
+/// under the slot's sequence lock, as a writer would: odd, data, even.
+static void* hammer_slot(void* arg)
+{
+	hammer* h = arg;
+	_Atomic uint64_t* seq = (_Atomic uint64_t*)(void*)h->slot;
+	uint32_t* x = (uint32_t*)(void*)(h->slot + 64);
+	for (uint32_t v = 1; !atomic_load(&h->stop); ++v) {
+		atomic_fetch_add_explicit(seq, 1, memory_order_relaxed);
+		atomic_thread_fence(memory_order_release);
+		for (uint32_t id = 0; id < HAMMER_AGENTS; ++id) {
+			x[id] = v ^ (id * 40503u);
+		}
+		atomic_fetch_add_explicit(seq, 1, memory_order_release);
+		atomic_store(&h->versions, v);
+		struct timespec pause = {0, 50000L}; // 50 us between versions: readers can get through
+		nanosleep(&pause, NULL);
+	}
+	return NULL;
+}
+
+Test(feed, a_copy_overlapping_a_write_is_thrown_away)
+{
+	// A thread keeps rewriting the newest slot in place (something the
+	// real writer does only when it laps a slow reader), so most copies
+	// overlap a write. Every frame returned must still be one version
+	// whole; without the re-check after the copy, this tears at once
+	// (checked by hand).
+	char name[64];
+	snprintf(name, sizeof name, "/throng_test_hammer_%d", (int)getpid());
+	throng_export_def def = throng_export_default_def(NULL);
+	def.agents = HAMMER_AGENTS;
+	def.dt = 0.1f;
+	def.fields = THRONG_FIELD_X;
+	throng_feed* feed = NULL;
+	cr_assert_eq(throng_feed_create(name, &def, &feed), THRONG_OK, "%s", throng_last_error());
+	static uint32_t id[HAMMER_AGENTS], x[HAMMER_AGENTS];
+	for (uint32_t k = 0; k < HAMMER_AGENTS; ++k) {
+		id[k] = k;
+	}
+	throng_view v = {.count = HAMMER_AGENTS, .id = id, .x = (const float*)x};
+	cr_assert_eq(throng_feed_publish_view(feed, &v), THRONG_OK, "%s", throng_last_error()); // frame 0, slot 0
+
+	int fd = shm_open(name, O_RDWR, 0);
+	cr_assert_geq(fd, 0);
+	struct stat sb;
+	fstat(fd, &sb);
+	unsigned char* base = mmap(NULL, (size_t)sb.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	cr_assert_neq(base, MAP_FAILED);
+	hammer h = {.slot = base + 256, .stride = 0};
+	atomic_store(&h.stop, 0);
+	atomic_store(&h.versions, 0);
+	pthread_t thread;
+	cr_assert_eq(pthread_create(&thread, NULL, hammer_slot, &h), 0);
+	while (atomic_load(&h.versions) == 0) {
+		sched_yield();
+	}
+
+	uint64_t whole = 0, torn = 0, refused = 0;
+	double t0 = now();
+	while (now() - t0 < 1.0 && whole < 2000) {
+		// A fresh reader each time: a reader returns each frame index once.
+		throng_feed_reader* r = NULL;
+		cr_assert_eq(throng_feed_open(name, &r), THRONG_OK, "%s", throng_last_error());
+		throng_frame fr;
+		bool got = false;
+		cr_assert_eq(throng_feed_read(r, &fr, &got), THRONG_OK, "%s", throng_last_error());
+		if (got) {
+			const uint32_t* bits = (const uint32_t*)fr.x;
+			uint32_t version = bits[0];
+			bool ok = true;
+			for (uint32_t k = 1; k < HAMMER_AGENTS && ok; ++k) {
+				ok = bits[k] == (version ^ (k * 40503u));
+			}
+			whole += ok ? 1u : 0u;
+			torn += ok ? 0u : 1u;
+		} else {
+			++refused;
+		}
+		throng_feed_reader_close(r);
+	}
+	atomic_store(&h.stop, 1);
+	pthread_join(thread, NULL);
+	cr_log_info("feed hammer: %llu whole, %llu torn, %llu refused, %llu versions written", (unsigned long long)whole,
+	            (unsigned long long)torn, (unsigned long long)refused, (unsigned long long)atomic_load(&h.versions));
+	munmap(base, (size_t)sb.st_size);
+	cr_assert_eq(throng_feed_close(feed), THRONG_OK);
+	cr_assert_eq(torn, 0, "%llu torn frames returned (%llu whole)", (unsigned long long)torn, (unsigned long long)whole);
+	cr_assert_geq(whole, 10, "only %llu frames got through", (unsigned long long)whole);
+}
+
+Test(feed, header_lifetime_and_values)
+{
+	char name[64];
+	snprintf(name, sizeof name, "throng_test_life_%d", (int)getpid());
+	throng_scene_options opt = throng_scene_default_options();
+	opt.agents = 64;
+	throng_scene* scene = NULL;
+	cr_assert_eq(throng_scene_create("circle", &opt, &scene), THRONG_OK);
+	throng_world* w = throng_scene_world(scene);
+	throng_export_def def = throng_export_default_def(w);
+	def.scenario = "circle";
+	def.every = 2;
+	throng_feed* feed = NULL;
+	cr_assert_eq(throng_feed_create(name, &def, &feed), THRONG_OK, "%s", throng_last_error());
+	throng_feed_reader* r = NULL;
+	cr_assert_eq(throng_feed_open(name, &r), THRONG_OK, "%s", throng_last_error());
+	const throng_stream_info* in = throng_feed_get_info(r);
+	cr_assert_eq(in->agents, 64);
+	cr_assert_eq(in->fields, THRONG_FIELDS_DEFAULT);
+	cr_assert_eq(in->every, 2);
+	cr_assert_eq(in->dt, (double)def.dt);
+	cr_assert_eq(in->bounds_min.x, def.bounds_min.x);
+	cr_assert_eq(in->bounds_max.y, def.bounds_max.y);
+	cr_assert_str_eq(in->scenario, "circle");
+
+	throng_frame fr;
+	bool got = true;
+	cr_assert_eq(throng_feed_read(r, &fr, &got), THRONG_OK);
+	cr_assert_not(got, "a frame before any was published");
+	for (int k = 0; k <= 4; ++k) {
+		if (k > 0) {
+			cr_assert_eq(throng_scene_step(scene), THRONG_OK);
+		}
+		cr_assert_eq(throng_feed_publish(feed, w), THRONG_OK, "%s", throng_last_error());
+	}
+	cr_assert_eq(throng_feed_frames(feed), 3); // steps 0, 2, 4
+	cr_assert_eq(throng_feed_read(r, &fr, &got), THRONG_OK);
+	cr_assert(got);
+	cr_assert_eq(fr.index, 2);
+	cr_assert_eq(fr.step, 4);
+	cr_assert_null(fr.vx);
+	for (uint32_t id = 0; id < 64; ++id) {
+		throng_agent_state a;
+		throng_world_get_agent(w, id, &a);
+		cr_assert(memcmp(&fr.x[id], &a.position.x, 4) == 0 && memcmp(&fr.hy[id], &a.heading.y, 4) == 0,
+		          "agent %u differs", id);
+	}
+	cr_assert_eq(throng_feed_read(r, &fr, &got), THRONG_OK);
+	cr_assert_not(got, "the same frame twice");
+	cr_assert_not(throng_feed_finished(r));
+	cr_assert_eq(throng_feed_close(feed), THRONG_OK, "%s", throng_last_error());
+	cr_assert(throng_feed_finished(r));
+	throng_feed_reader_close(r);
+	// Closing removed the name.
+	cr_assert_eq(throng_feed_open(name, &r), THRONG_ERR_NOT_FOUND);
+	throng_scene_destroy(scene);
+}
+
+Test(feed, open_errors)
+{
+	throng_feed_reader* r = NULL;
+	cr_assert_eq(throng_feed_open("throng_test_no_such_feed", &r), THRONG_ERR_NOT_FOUND);
+	cr_assert_null(r);
+	cr_assert_eq(throng_feed_open("a/b", &r), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_feed_open("", &r), THRONG_ERR_INVALID_ARGUMENT);
+
+	// An object of the right size that is not a feed.
+	char name[64];
+	snprintf(name, sizeof name, "/throng_test_bogus_%d", (int)getpid());
+	int fd = shm_open(name, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	cr_assert_geq(fd, 0);
+	unsigned char junk[4096];
+	memset(junk, 0x41, sizeof junk);
+	cr_assert_eq(write(fd, junk, sizeof junk), (ssize_t)sizeof junk);
+	close(fd);
+	cr_assert_eq(throng_feed_open(name, &r), THRONG_ERR_CORRUPT);
+	cr_assert_not_null(strstr(throng_last_error(), "not a throng feed"), "%s", throng_last_error());
+	shm_unlink(name);
+
+	throng_export_def def = throng_export_default_def(NULL);
+	throng_feed* feed = NULL;
+	cr_assert_eq(throng_feed_create("x", &def, &feed), THRONG_ERR_INVALID_ARGUMENT); // no agents, no dt
+}
+
+Test(feed, cli_feed_matches_its_stream)
+{
+	cr_assert(strlen(THRONG_CLI_PATH) > 0, "the throng_cli target is not built");
+	char name[64], path[256], cmd[1024];
+	snprintf(name, sizeof name, "throng_test_cli_%d", (int)getpid());
+	snprintf(path, sizeof path, "/tmp/throng_test_%d_feed.thr", (int)getpid());
+	// 90 steps at real speed: 1.5 s, during which this process reads the feed.
+	snprintf(cmd, sizeof cmd,
+	         "'%s' run circle --agents 300 --steps 90 --realtime --fields all --shm %s --out '%s' >/dev/null",
+	         THRONG_CLI_PATH, name, path);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, (char*)NULL);
+		_exit(127);
+	}
+	throng_feed_reader* r = open_retry(name, 10.0);
+	enum { MAX_KEEP = 128 };
+	static uint32_t kept[MAX_KEEP][8][300];
+	static uint64_t kept_index[MAX_KEEP];
+	uint32_t n = 0;
+	double t0 = now();
+	while (!throng_feed_finished(r) && now() - t0 < 20.0 && n < MAX_KEEP) {
+		throng_frame fr;
+		bool got = false;
+		cr_assert_eq(throng_feed_read(r, &fr, &got), THRONG_OK, "%s", throng_last_error());
+		if (!got) {
+			struct timespec ms = {0, 1000000L};
+			nanosleep(&ms, NULL);
+			continue;
+		}
+		const void* arrays[8] = {fr.x, fr.y, fr.vx, fr.vy, fr.hx, fr.hy, fr.group, fr.archetype};
+		for (int f = 0; f < 8; ++f) {
+			memcpy(kept[n][f], arrays[f], 300u * 4u);
+		}
+		kept_index[n++] = fr.index;
+	}
+	throng_feed_reader_close(r);
+	int status = 0;
+	waitpid(pid, &status, 0);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "throng status %d", status);
+	cr_assert_geq(n, 10, "only %u frames read from the feed", n);
+
+	throng_stream_reader* s = NULL;
+	cr_assert_eq(throng_stream_open(path, &s), THRONG_OK, "%s", throng_last_error());
+	uint32_t k = 0;
+	for (;;) {
+		throng_frame fr;
+		bool got = false;
+		cr_assert_eq(throng_stream_read_frame(s, &fr, &got), THRONG_OK, "%s", throng_last_error());
+		if (!got) {
+			break;
+		}
+		if (k < n && kept_index[k] == fr.index) {
+			const void* arrays[8] = {fr.x, fr.y, fr.vx, fr.vy, fr.hx, fr.hy, fr.group, fr.archetype};
+			for (int f = 0; f < 8; ++f) {
+				cr_assert_eq(memcmp(kept[k][f], arrays[f], 300u * 4u), 0, "frame %llu field %d differs",
+				             (unsigned long long)fr.index, f);
+			}
+			++k;
+		}
+	}
+	cr_assert_eq(k, n, "%u of the %u frames from the feed were found in the stream", k, n);
+	cr_assert(throng_stream_complete(s));
+	throng_stream_close(s);
+	unlink(path);
+}

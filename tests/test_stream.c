@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: MIT
+// The binary stream: written and read back bit for bit, the header laid out
+// as docs/FORMAT.md says, every truncation and corruption reported with its
+// byte offset, and the throng command's stream read through a real pipe.
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "support.h"
+#include "throng/export.h"
+#include "throng/scenario.h"
+
+/// Expected frames, computed per agent through throng_world_get_agent()
+/// (not through the exporter's scatter): [frame][field][id] as raw bits.
+typedef struct expected {
+	uint32_t frames, agents;
+	uint64_t step[64];
+	uint32_t* bits; ///< frames * 8 * agents
+} expected;
+
+static uint32_t* exp_at(expected* e, uint32_t frame, int field)
+{
+	return e->bits + ((size_t)frame * 8u + (size_t)field) * e->agents;
+}
+
+static void record(expected* e, const throng_world* w)
+{
+	cr_assert_lt(e->frames, 64u);
+	uint32_t f = e->frames++;
+	e->step[f] = throng_world_view(w).step;
+	for (uint32_t id = 0; id < e->agents; ++id) {
+		throng_agent_state a;
+		cr_assert_eq(throng_world_get_agent(w, id, &a), THRONG_OK);
+		float v[6] = {a.position.x, a.position.y, a.velocity.x, a.velocity.y, a.heading.x, a.heading.y};
+		for (int k = 0; k < 6; ++k) {
+			memcpy(&exp_at(e, f, k)[id], &v[k], 4);
+		}
+		exp_at(e, f, 6)[id] = a.group;
+		exp_at(e, f, 7)[id] = a.archetype;
+	}
+}
+
+static void tmp_path(char* buf, size_t cap, const char* name)
+{
+	snprintf(buf, cap, "/tmp/throng_test_%d_%s", (int)getpid(), name);
+}
+
+/// Runs circle for `steps` steps, writing every step to `path` and
+/// recording what each written frame must hold.
+static void write_run(const char* path, uint32_t agents, uint32_t steps, uint32_t fields, uint32_t every,
+                      expected* e)
+{
+	throng_scene_options opt = throng_scene_default_options();
+	opt.agents = agents;
+	throng_scene* scene = NULL;
+	cr_assert_eq(throng_scene_create("circle", &opt, &scene), THRONG_OK, "%s", throng_last_error());
+	throng_world* w = throng_scene_world(scene);
+	throng_export_def def = throng_export_default_def(w);
+	def.format = THRONG_FORMAT_BINARY;
+	def.fields = fields;
+	def.every = every;
+	def.scenario = "circle";
+	throng_exporter* ex = NULL;
+	cr_assert_eq(throng_exporter_create(path, &def, &ex), THRONG_OK, "%s", throng_last_error());
+	memset(e, 0, sizeof *e);
+	e->agents = agents;
+	e->bits = calloc((size_t)64 * 8u * agents, 4);
+	for (uint32_t k = 0; k <= steps; ++k) {
+		if (k > 0) {
+			cr_assert_eq(throng_scene_step(scene), THRONG_OK);
+		}
+		cr_assert_eq(throng_exporter_write(ex, w), THRONG_OK, "%s", throng_last_error());
+		if (k % every == 0) {
+			record(e, w);
+		}
+	}
+	cr_assert_eq(throng_exporter_frames(ex), e->frames);
+	cr_assert_eq(throng_exporter_close(ex), THRONG_OK, "%s", throng_last_error());
+	throng_scene_destroy(scene);
+}
+
+/// Reads a whole file into memory.
+static unsigned char* slurp(const char* path, size_t* size)
+{
+	FILE* f = fopen(path, "rb");
+	cr_assert_not_null(f, "cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	unsigned char* buf = malloc((size_t)n + 1);
+	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*size = (size_t)n;
+	return buf;
+}
+
+/// Compares every frame the reader yields against the expected bits.
+static void check_frames(throng_stream_reader* r, expected* e, uint32_t fields, double dt)
+{
+	for (uint32_t f = 0; f < e->frames; ++f) {
+		throng_frame fr;
+		bool got = false;
+		cr_assert_eq(throng_stream_read_frame(r, &fr, &got), THRONG_OK, "%s", throng_last_error());
+		cr_assert(got, "frame %u missing", f);
+		cr_assert_eq(fr.index, f);
+		cr_assert_eq(fr.step, e->step[f]);
+		cr_assert_eq(fr.time, (double)e->step[f] * dt);
+		cr_assert_eq(fr.count, e->agents);
+		const void* arrays[8] = {fr.x, fr.y, fr.vx, fr.vy, fr.hx, fr.hy, fr.group, fr.archetype};
+		for (int k = 0; k < 8; ++k) {
+			if ((fields & (1u << k)) == 0) {
+				cr_assert_null(arrays[k], "field %d should be absent", k);
+				continue;
+			}
+			cr_assert_not_null(arrays[k], "field %d missing", k);
+			cr_assert_eq(memcmp(arrays[k], exp_at(e, f, k), 4u * e->agents), 0, "frame %u field %s differs", f,
+			             throng_field_name(1u << k));
+		}
+	}
+	throng_frame fr;
+	bool got = true;
+	cr_assert_eq(throng_stream_read_frame(r, &fr, &got), THRONG_OK, "%s", throng_last_error());
+	cr_assert_not(got, "a frame after the last one");
+}
+
+Test(stream, round_trip_bit_for_bit)
+{
+	char path[256];
+	tmp_path(path, sizeof path, "all.thr");
+	expected e;
+	write_run(path, 200, 20, THRONG_FIELDS_ALL, 1, &e);
+	throng_stream_reader* r = NULL;
+	cr_assert_eq(throng_stream_open(path, &r), THRONG_OK, "%s", throng_last_error());
+	const throng_stream_info* in = throng_stream_get_info(r);
+	cr_assert_eq(in->version_major, 1);
+	cr_assert_eq(in->version_minor, 0);
+	cr_assert_eq(in->agents, 200);
+	cr_assert_eq(in->fields, THRONG_FIELDS_ALL);
+	cr_assert_eq(in->every, 1);
+	cr_assert_eq(in->dt, (double)(1.0f / 60.0f));
+	cr_assert_str_eq(in->scenario, "circle");
+	cr_assert_eq(in->seed, 1);
+	cr_assert_eq(in->frame_bytes, 32u + 200u * 4u * 8u);
+	check_frames(r, &e, THRONG_FIELDS_ALL, in->dt);
+	cr_assert(throng_stream_complete(r), "the end record was not seen");
+	throng_stream_close(r);
+	free(e.bits);
+	unlink(path);
+}
+
+Test(stream, every_and_field_subset)
+{
+	char path[256];
+	tmp_path(path, sizeof path, "xy.thr");
+	expected e;
+	write_run(path, 50, 10, THRONG_FIELD_X | THRONG_FIELD_Y | THRONG_FIELD_GROUP, 3, &e);
+	cr_assert_eq(e.frames, 4); // steps 0, 3, 6, 9
+	throng_stream_reader* r = NULL;
+	cr_assert_eq(throng_stream_open(path, &r), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_stream_get_info(r)->every, 3);
+	check_frames(r, &e, THRONG_FIELD_X | THRONG_FIELD_Y | THRONG_FIELD_GROUP, throng_stream_get_info(r)->dt);
+	cr_assert(throng_stream_complete(r));
+	throng_stream_close(r);
+	free(e.bits);
+	unlink(path);
+}
+
+/// CRC-32 bit by bit, straight from its definition (independent of crc32.c).
+static uint32_t crc32_slow(const unsigned char* p, size_t n)
+{
+	uint32_t c = 0xffffffffu;
+	for (size_t k = 0; k < n; ++k) {
+		c ^= p[k];
+		for (int b = 0; b < 8; ++b) {
+			c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+		}
+	}
+	return ~c;
+}
+
+static uint32_t le32(const unsigned char* p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t le64(const unsigned char* p)
+{
+	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+/// CRC of buf[0..n) with the 4 bytes at `at` read as zero, as FORMAT.md says.
+static uint32_t crc_zeroed(const unsigned char* buf, size_t n, size_t at)
+{
+	unsigned char* copy = malloc(n);
+	memcpy(copy, buf, n);
+	memset(copy + at, 0, 4);
+	uint32_t c = crc32_slow(copy, n);
+	free(copy);
+	return c;
+}
+
+Test(stream, layout_matches_format_md)
+{
+	char path[256];
+	tmp_path(path, sizeof path, "layout.thr");
+	expected e;
+	write_run(path, 10, 2, THRONG_FIELD_X | THRONG_FIELD_HY, 1, &e);
+	size_t size = 0;
+	unsigned char* b = slurp(path, &size);
+	cr_assert_eq(memcmp(b, "\x89THRONG\n", 8), 0);
+	cr_assert_eq(b[8] | b[9] << 8, 1);
+	cr_assert_eq(b[10] | b[11] << 8, 0);
+	cr_assert(b[12] == 4 && b[13] == 3 && b[14] == 2 && b[15] == 1, "byte-order mark");
+	uint32_t header_bytes = le32(b + 16);
+	cr_assert_eq(header_bytes, 96); // 88 + "circle", padded to 8
+	cr_assert_eq(le32(b + 20), crc_zeroed(b, header_bytes, 20), "header CRC");
+	cr_assert_eq(le32(b + 24), 10);
+	cr_assert_eq(le32(b + 28), THRONG_FIELD_X | THRONG_FIELD_HY);
+	uint64_t frame_bytes = le64(b + 32);
+	cr_assert_eq(frame_bytes, 32 + 2 * 10 * 4);
+	uint64_t dt_bits = le64(b + 40);
+	double dt;
+	memcpy(&dt, &dt_bits, 8);
+	cr_assert_eq(dt, (double)(1.0f / 60.0f));
+	cr_assert_eq(le32(b + 48), 1);
+	cr_assert_eq(le32(b + 80), 2);
+	cr_assert_eq(b[84] | b[85] << 8, 6);
+	cr_assert_eq(memcmp(b + 88, "circle", 6), 0);
+	cr_assert_eq(size, header_bytes + 3 * frame_bytes + 16);
+	for (uint32_t f = 0; f < 3; ++f) {
+		const unsigned char* fr = b + header_bytes + f * frame_bytes;
+		cr_assert_eq(memcmp(fr, "FRAM", 4), 0);
+		cr_assert_eq(le32(fr + 4), crc_zeroed(fr, frame_bytes, 4), "frame %u CRC", f);
+		cr_assert_eq(le64(fr + 8), f);
+		cr_assert_eq(le64(fr + 16), f);
+		// x of agent 3, then hy of agent 3: arrays in bit order, by id.
+		cr_assert_eq(le32(fr + 32 + 3 * 4), exp_at(&e, f, 0)[3]);
+		cr_assert_eq(le32(fr + 32 + 40 + 3 * 4), exp_at(&e, f, 5)[3]);
+	}
+	const unsigned char* end = b + size - 16;
+	cr_assert_eq(memcmp(end, "END!", 4), 0);
+	cr_assert_eq(le32(end + 4), crc_zeroed(end, 16, 4));
+	cr_assert_eq(le64(end + 8), 3);
+	free(b);
+	free(e.bits);
+	unlink(path);
+}
+
+/// Reads the stream in data[0..n) to its end. Returns the status; *frames
+/// gets the frames read.
+static throng_status read_all(const unsigned char* data, size_t n, bool verify, uint32_t* frames, bool* complete)
+{
+	*frames = 0;
+	*complete = false;
+	throng_stream_reader* r = NULL;
+	throng_status st = throng_stream_open_memory(data, n, &r);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	throng_stream_verify(r, verify);
+	for (;;) {
+		throng_frame fr;
+		bool got = false;
+		st = throng_stream_read_frame(r, &fr, &got);
+		if (st != THRONG_OK || !got) {
+			break;
+		}
+		*frames += 1;
+	}
+	*complete = throng_stream_complete(r);
+	throng_stream_close(r);
+	return st;
+}
+
+Test(stream, every_truncation_names_its_byte_offset)
+{
+	char path[256];
+	tmp_path(path, sizeof path, "cut.thr");
+	expected e;
+	write_run(path, 6, 4, THRONG_FIELD_X | THRONG_FIELD_Y, 1, &e);
+	size_t size = 0;
+	unsigned char* b = slurp(path, &size);
+	uint32_t header_bytes = le32(b + 16);
+	uint64_t frame_bytes = le64(b + 32);
+	for (size_t n = 0; n < size; ++n) {
+		uint32_t frames = 0;
+		bool complete = false;
+		throng_status st = read_all(b, n, true, &frames, &complete);
+		bool boundary = n >= header_bytes && (n - header_bytes) % frame_bytes == 0;
+		cr_assert_not(complete, "cut at %zu: complete", n);
+		if (boundary) {
+			// The writer stopped between frames: every frame is readable.
+			cr_assert_eq(st, THRONG_OK, "cut at %zu: %s", n, throng_last_error());
+			cr_assert_eq(frames, (n - header_bytes) / frame_bytes);
+			continue;
+		}
+		cr_assert_eq(st, THRONG_ERR_CORRUPT, "cut at %zu: status %d", n, st);
+		char want[64];
+		snprintf(want, sizeof want, "byte offset %zu:", n);
+		cr_assert_not_null(strstr(throng_last_error(), want), "cut at %zu: %s", n, throng_last_error());
+		cr_assert_eq(frames, n < header_bytes ? 0 : (n - header_bytes) / frame_bytes, "cut at %zu", n);
+	}
+	uint32_t frames = 0;
+	bool complete = false;
+	cr_assert_eq(read_all(b, size, true, &frames, &complete), THRONG_OK);
+	cr_assert(complete);
+	cr_assert_eq(frames, 5);
+	free(b);
+	free(e.bits);
+	unlink(path);
+}
+
+/// Flips one byte and expects `status` with "byte offset <offset>" (and
+/// `what`) in the message.
+static void expect_corrupt(unsigned char* b, size_t size, size_t at, bool verify, size_t offset, const char* what)
+{
+	b[at] ^= 0x5a;
+	uint32_t frames = 0;
+	bool complete = false;
+	throng_status st = read_all(b, size, verify, &frames, &complete);
+	b[at] ^= 0x5a;
+	cr_assert_eq(st, THRONG_ERR_CORRUPT, "byte %zu flipped: status %d", at, st);
+	char want[64];
+	snprintf(want, sizeof want, "byte offset %zu: ", offset);
+	cr_assert_not_null(strstr(throng_last_error(), want), "byte %zu flipped: %s", at, throng_last_error());
+	cr_assert_not_null(strstr(throng_last_error(), what), "byte %zu flipped: %s", at, throng_last_error());
+}
+
+Test(stream, corruption_names_its_byte_offset)
+{
+	char path[256];
+	tmp_path(path, sizeof path, "bad.thr");
+	expected e;
+	write_run(path, 8, 3, THRONG_FIELDS_ALL, 1, &e);
+	size_t size = 0;
+	unsigned char* b = slurp(path, &size);
+	size_t h = le32(b + 16);
+	size_t fb = (size_t)le64(b + 32);
+	expect_corrupt(b, size, 0, true, 0, "not a throng stream");
+	expect_corrupt(b, size, 8, true, 8, "version");
+	expect_corrupt(b, size, 13, true, 12, "byte-order mark");
+	expect_corrupt(b, size, 30, true, 20, "header checksum");
+	expect_corrupt(b, size, h + fb, true, h + fb, "marker");               // frame 1's marker
+	expect_corrupt(b, size, h + 2 * fb + 100, true, h + 2 * fb + 4, "frame 2 checksum");
+	expect_corrupt(b, size, h + fb + 8, false, h + fb + 8, "frame index");  // caught without the CRC too
+	expect_corrupt(b, size, h + 2 * fb + 17, false, h + 2 * fb + 16, "step");
+	expect_corrupt(b, size, h + fb + 30, false, h + fb + 24, "time");
+	expect_corrupt(b, size, size - 4, true, size - 12, "checksum");         // the end record
+	// Without checksums a flipped data byte reads as (wrong) data: no error.
+	b[h + 2 * fb + 100] ^= 0x5a;
+	uint32_t frames = 0;
+	bool complete = false;
+	cr_assert_eq(read_all(b, size, false, &frames, &complete), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(frames, 4);
+	cr_assert(complete);
+	b[h + 2 * fb + 100] ^= 0x5a;
+	// Bytes after the end record.
+	unsigned char* longer = malloc(size + 1);
+	memcpy(longer, b, size);
+	longer[size] = 0;
+	cr_assert_eq(read_all(longer, size + 1, true, &frames, &complete), THRONG_ERR_CORRUPT);
+	char want[64];
+	snprintf(want, sizeof want, "byte offset %zu: data after the end record", size);
+	cr_assert_not_null(strstr(throng_last_error(), want), "%s", throng_last_error());
+	free(longer);
+	free(b);
+	free(e.bits);
+	unlink(path);
+}
+
+Test(stream, open_errors)
+{
+	throng_stream_reader* r = NULL;
+	cr_assert_eq(throng_stream_open("/nonexistent/throng.thr", &r), THRONG_ERR_IO);
+	cr_assert_null(r);
+	cr_assert_not_null(strstr(throng_last_error(), "/nonexistent/throng.thr"), "%s", throng_last_error());
+	cr_assert_eq(throng_stream_open_memory("", 0, &r), THRONG_ERR_CORRUPT);
+	cr_assert_not_null(strstr(throng_last_error(), "byte offset 0:"), "%s", throng_last_error());
+	const char csv[] = "id,frame,time,x,y\n0,0,0,1,2\n";
+	cr_assert_eq(throng_stream_open_memory(csv, sizeof csv - 1, &r), THRONG_ERR_CORRUPT);
+	cr_assert_not_null(strstr(throng_last_error(), "not a throng stream"), "%s", throng_last_error());
+	throng_stream_close(NULL);
+}
+
+Test(stream, exporter_rejects_bad_calls_without_failing)
+{
+	char path[256];
+	tmp_path(path, sizeof path, "calls.thr");
+	throng_export_def def = throng_export_default_def(NULL);
+	def.agents = 4;
+	def.dt = 0.5f;
+	def.every = 2;
+	throng_exporter* ex = NULL;
+	cr_assert_eq(throng_exporter_create(path, &def, &ex), THRONG_OK, "%s", throng_last_error());
+	uint32_t id[4] = {3, 1, 0, 2};
+	float x[4] = {3, 1, 0, 2}, y[4] = {0}, hx[4] = {1, 1, 1, 1}, hy[4] = {0};
+	throng_view v = {.count = 4, .step = 10, .id = id, .x = x, .y = y, .hx = hx, .hy = hy};
+	cr_assert_eq(throng_exporter_write_view(ex, &v), THRONG_OK, "%s", throng_last_error());
+	v.step = 11;
+	cr_assert_eq(throng_exporter_write_view(ex, &v), THRONG_OK); // not due: nothing written
+	v.step = 9;
+	cr_assert_eq(throng_exporter_write_view(ex, &v), THRONG_ERR_INVALID_ARGUMENT);
+	v.step = 15;
+	cr_assert_eq(throng_exporter_write_view(ex, &v), THRONG_ERR_INVALID_ARGUMENT); // skipped step 12
+	cr_assert_not_null(strstr(throng_last_error(), "skipped"), "%s", throng_last_error());
+	v.step = 12;
+	v.count = 3;
+	cr_assert_eq(throng_exporter_write_view(ex, &v), THRONG_ERR_INVALID_ARGUMENT);
+	v.count = 4;
+	id[0] = 7;
+	cr_assert_eq(throng_exporter_write_view(ex, &v), THRONG_ERR_INVALID_ARGUMENT);
+	id[0] = 3;
+	v.hx = NULL;
+	cr_assert_eq(throng_exporter_write_view(ex, &v), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_not_null(strstr(throng_last_error(), "hx"), "%s", throng_last_error());
+	v.hx = hx;
+	cr_assert_eq(throng_exporter_write_view(ex, &v), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_exporter_frames(ex), 2);
+	cr_assert_eq(throng_exporter_close(ex), THRONG_OK, "%s", throng_last_error());
+
+	throng_stream_reader* r = NULL;
+	cr_assert_eq(throng_stream_open(path, &r), THRONG_OK, "%s", throng_last_error());
+	throng_frame fr;
+	bool got = false;
+	cr_assert_eq(throng_stream_read_frame(r, &fr, &got), THRONG_OK);
+	cr_assert_eq(throng_stream_read_frame(r, &fr, &got), THRONG_OK);
+	cr_assert(got);
+	cr_assert_eq(fr.step, 12);
+	cr_assert_eq(fr.time, 6.0);
+	for (uint32_t i = 0; i < 4; ++i) {
+		cr_assert_eq(fr.x[i], (float)i, "x of agent %u is %g", i, (double)fr.x[i]); // x was set to the id
+	}
+	throng_stream_close(r);
+	unlink(path);
+}
+
+Test(stream, cli_stream_through_a_pipe)
+{
+	cr_assert(strlen(THRONG_CLI_PATH) > 0, "the throng_cli target is not built");
+	char err_path[256], cmd[1024];
+	tmp_path(err_path, sizeof err_path, "pipe.err");
+	snprintf(cmd, sizeof cmd, "'%s' run circle --agents 200 --steps 20 --out - 2>'%s'", THRONG_CLI_PATH, err_path);
+	FILE* pipe = popen(cmd, "r");
+	cr_assert_not_null(pipe);
+	throng_stream_reader* r = NULL;
+	cr_assert_eq(throng_stream_open_file(pipe, "throng's pipe", &r), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_stream_get_info(r)->fields, THRONG_FIELDS_DEFAULT);
+
+	// The same run in this process gives the same bits (any thread count).
+	throng_scene_options opt = throng_scene_default_options();
+	opt.agents = 200;
+	throng_scene* scene = NULL;
+	cr_assert_eq(throng_scene_create("circle", &opt, &scene), THRONG_OK);
+	throng_world* w = throng_scene_world(scene);
+	for (uint32_t f = 0; f <= 20; ++f) {
+		if (f > 0) {
+			cr_assert_eq(throng_scene_step(scene), THRONG_OK);
+		}
+		throng_frame fr;
+		bool got = false;
+		cr_assert_eq(throng_stream_read_frame(r, &fr, &got), THRONG_OK, "%s", throng_last_error());
+		cr_assert(got, "frame %u missing", f);
+		for (uint32_t id = 0; id < 200; ++id) {
+			throng_agent_state a;
+			throng_world_get_agent(w, id, &a);
+			cr_assert(memcmp(&fr.x[id], &a.position.x, 4) == 0 && memcmp(&fr.y[id], &a.position.y, 4) == 0 &&
+			              memcmp(&fr.hx[id], &a.heading.x, 4) == 0 && memcmp(&fr.hy[id], &a.heading.y, 4) == 0,
+			          "frame %u agent %u differs", f, id);
+		}
+	}
+	throng_frame fr;
+	bool got = true;
+	cr_assert_eq(throng_stream_read_frame(r, &fr, &got), THRONG_OK);
+	cr_assert_not(got);
+	cr_assert(throng_stream_complete(r));
+	throng_stream_close(r);
+	cr_assert_eq(pclose(pipe), 0);
+	throng_scene_destroy(scene);
+
+	// The summary went to standard error, keeping the stream clean.
+	size_t n = 0;
+	unsigned char* err = slurp(err_path, &n);
+	err[n] = '\0';
+	cr_assert_not_null(strstr((char*)err, "scenario:"), "%s", err);
+	const char* frames = strstr((char*)err, "frames:");
+	unsigned count = 0;
+	cr_assert(frames != NULL && sscanf(frames, "frames: %u", &count) == 1 && count == 21, "%s", err);
+	free(err);
+	unlink(err_path);
+}
