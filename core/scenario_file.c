@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: MIT
+// Scenario files: the public functions (include/throng/scenario_file.h).
+// Reading a file, checking it (stages 1 and 2), building the scene (stage 3)
+// and saving a loaded scene's definition (stage 4); the stages are described
+// in scenario_file_internal.h.
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "scenario_file_internal.h"
+
+// ---------------------------------------------------------------------------
+// The public functions
+// ---------------------------------------------------------------------------
+
+/// Reads and checks; on success *model holds the checked model.
+static bool load_model(sf_ctx* c, const void* data, size_t size, sf_model* model, sf_pos* root_pos)
+{
+	sf_model_defaults(model, c->file);
+	if (size > THRONG_MAX_FILE_SIZE) {
+		sf_error(c, (sf_pos){1, 1}, "the file has %zu bytes (expected at most %u)", size, THRONG_MAX_FILE_SIZE);
+		return false;
+	}
+	sf_node* root = sf_read_yaml(c, data, size);
+	if (root == NULL) {
+		return false;
+	}
+	*root_pos = root->pos;
+	sf_parse_model(c, root, model);
+	sf_node_free(root);
+	return c->problems == 0;
+}
+
+/// Reports the problems found (sorted) and sets the message of a failed
+/// load: the first problem and how many followed.
+static throng_status invalid(sf_ctx* c)
+{
+	sf_ctx_finish(c);
+	if (c->problems > 1) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s (and %u more problem%s)", c->first, c->problems - 1u,
+		                c->problems > 2 ? "s" : "");
+	}
+	return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s", c->first);
+}
+
+throng_status throng_scene_load_memory(const char* name, const void* data, size_t size,
+                                       const throng_scene_options* options, throng_diagnostic_fn report, void* user,
+                                       throng_scene** out)
+{
+	if (out == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scene_load_memory: out is NULL");
+	}
+	*out = NULL;
+	if (data == NULL && size != 0) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scene_load_memory: data is NULL");
+	}
+	throng_scene_options opt = options != NULL ? *options : throng_scene_default_options();
+	if (opt.agents != 0) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		                "%s: options.agents must be 0: a scenario file sets the count of each group",
+		                name != NULL ? name : "(memory)");
+	}
+	if (opt.engine != THRONG_ENGINE_SCALAR && opt.engine != THRONG_ENGINE_SIMD) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: engine %d is not an engine", name != NULL ? name : "(memory)",
+		                (int)opt.engine);
+	}
+	sf_ctx c;
+	sf_ctx_init(&c, name != NULL ? name : "(memory)", report, user);
+	sf_model model;
+	sf_pos root = {1, 1};
+	if (!load_model(&c, data != NULL ? data : "", size, &model, &root)) {
+		sf_model_free(&model);
+		return invalid(&c);
+	}
+	throng_status st = sf_build_scene(&c, &model, &opt, root, out);
+	if (st != THRONG_OK && c.problems > 0) {
+		return invalid(&c);
+	}
+	sf_ctx_finish(&c);
+	return st;
+}
+
+/// Reads a whole file (at most THRONG_MAX_FILE_SIZE + 1 bytes) into *data.
+static throng_status read_file(sf_ctx* c, const char* path, unsigned char** data, size_t* size)
+{
+	*data = NULL;
+	*size = 0;
+	FILE* f = fopen(path, "rb");
+	if (f == NULL) {
+		sf_error(c, (sf_pos){0, 0}, "cannot open the file: %s (expected a readable file)", strerror(errno));
+		sf_ctx_finish(c);
+		return thr_fail(THRONG_ERR_IO, "%s", c->first);
+	}
+	size_t cap = 1u << 16, len = 0;
+	unsigned char* buf = malloc(cap);
+	while (buf != NULL) {
+		len += fread(buf + len, 1, cap - len, f);
+		if (len < cap || cap > THRONG_MAX_FILE_SIZE) {
+			break;
+		}
+		unsigned char* grown = realloc(buf, 2u * cap);
+		if (grown == NULL) {
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		buf = grown;
+		cap *= 2u;
+	}
+	bool no_memory = buf == NULL;
+	bool failed = no_memory || ferror(f);
+	int err = errno;
+	fclose(f);
+	if (failed) {
+		free(buf);
+		sf_error(c, (sf_pos){0, 0}, "cannot read the file: %s (expected a readable file)",
+		         no_memory ? "out of memory" : strerror(err));
+		sf_ctx_finish(c);
+		return thr_fail(THRONG_ERR_IO, "%s", c->first);
+	}
+	*data = buf;
+	*size = len;
+	return THRONG_OK;
+}
+
+throng_status throng_scene_load_file_report(const char* path, const throng_scene_options* options,
+                                            throng_diagnostic_fn report, void* user, throng_scene** out)
+{
+	if (out != NULL) {
+		*out = NULL;
+	}
+	if (path == NULL || out == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scene_load_file: %s is NULL", path == NULL ? "path" : "out");
+	}
+	sf_ctx c;
+	sf_ctx_init(&c, path, report, user);
+	unsigned char* data;
+	size_t size;
+	throng_status st = read_file(&c, path, &data, &size);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	st = throng_scene_load_memory(path, data, size, options, report, user, out);
+	free(data);
+	return st;
+}
+
+throng_status throng_scene_load_file(const char* path, const throng_scene_options* options, throng_scene** out)
+{
+	return throng_scene_load_file_report(path, options, NULL, NULL, out);
+}
+
+throng_status throng_scenario_validate_memory(const char* name, const void* data, size_t size,
+                                              throng_diagnostic_fn report, void* user, uint32_t* problems)
+{
+	sf_ctx c;
+	sf_ctx_init(&c, name != NULL ? name : "(memory)", report, user);
+	sf_model model;
+	sf_pos root;
+	bool ok = load_model(&c, data != NULL ? data : "", data != NULL ? size : 0, &model, &root);
+	sf_model_free(&model);
+	if (problems != NULL) {
+		*problems = c.problems;
+	}
+	if (ok) {
+		sf_ctx_finish(&c);
+		return THRONG_OK;
+	}
+	return invalid(&c);
+}
+
+throng_status throng_scenario_validate_file(const char* path, throng_diagnostic_fn report, void* user,
+                                            uint32_t* problems)
+{
+	if (problems != NULL) {
+		*problems = 0;
+	}
+	if (path == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scenario_validate_file: path is NULL");
+	}
+	sf_ctx c;
+	sf_ctx_init(&c, path, report, user);
+	unsigned char* data;
+	size_t size;
+	throng_status st = read_file(&c, path, &data, &size);
+	if (st != THRONG_OK) {
+		if (problems != NULL) {
+			*problems = 1;
+		}
+		return st;
+	}
+	st = throng_scenario_validate_memory(path, data, size, report, user, problems);
+	free(data);
+	return st;
+}
+
+throng_status throng_scene_save_string(const throng_scene* scene, char** text, size_t* length)
+{
+	if (text == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scene_save_string: text is NULL");
+	}
+	*text = NULL;
+	const sf_model* m = sf_scene_model(scene);
+	if (m == NULL) {
+		return thr_fail(scene == NULL ? THRONG_ERR_INVALID_ARGUMENT : THRONG_ERR_UNSUPPORTED,
+		                "throng_scene_save: %s", scene == NULL ? "scene is NULL" : "the scene was not loaded from a file");
+	}
+	return sf_save_model(m, text, length);
+}
+
+throng_status throng_scene_save_file(const throng_scene* scene, const char* path)
+{
+	if (path == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scene_save_file: path is NULL");
+	}
+	char* text = NULL;
+	size_t len = 0;
+	throng_status st = throng_scene_save_string(scene, &text, &len);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	FILE* f = fopen(path, "wb");
+	if (f == NULL) {
+		st = thr_fail(THRONG_ERR_IO, "throng_scene_save_file: cannot open %s: %s", path, strerror(errno));
+	} else {
+		bool ok = fwrite(text, 1, len, f) == len;
+		ok = fclose(f) == 0 && ok;
+		if (!ok) {
+			st = thr_fail(THRONG_ERR_IO, "throng_scene_save_file: cannot write %s: %s", path, strerror(errno));
+		}
+	}
+	free(text);
+	return st;
+}

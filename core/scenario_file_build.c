@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: MIT
+// Scenario files, stage 3: a checked model becomes a scene (the public
+// load, validate and save functions are in scenario_file.c).
+//
+// A file scene is an ordinary throng_scene whose scenario entry, model and
+// script data live in its `user` block (freed with it). Placement follows
+// the built-in scenarios exactly: positions and headings from closed-form
+// layouts or from the counter-based generator keyed by (seed, agent id,
+// draw) on THR_STREAM_SPAWN, random goals from THR_STREAM_GOAL with draws
+// 2*round and 2*round+1, angles through the polynomial sin/cos. A file
+// that describes a built-in scene therefore builds the same world, bit for
+// bit (tests/test_scenario_file.c checks herd, circle and field).
+//
+// The script runs before each world step: the threat moves along its path
+// (evaluated from the step counter in double, never accumulated, and handed
+// to the world only while it is or was active, as the built-in threat
+// line), then agents within goal_radius of a random goal draw the next.
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "fmath.h"
+#include "rng.h"
+#include "scenario_file_internal.h"
+#include "scenario_internal.h"
+#include "vec.h"
+
+typedef struct sf_scene_data {
+	thr_scenario scenario;  ///< scene->scenario points here
+	sf_model model;
+	uint32_t key;           ///< thr_rng_key of the seed
+	uint32_t* archetype_id; ///< world archetype id of each model archetype
+	uint32_t* first_id;     ///< first agent id of each group
+	uint32_t* path_id;      ///< world path id of each group, or THRONG_NO_PATH
+	float* goal_x;          ///< random goals by agent id (NULL without random goals)
+	float* goal_y;
+	double* threat_cum;     ///< threat path: distance along it at each waypoint (and back to the first when looping)
+} sf_scene_data;
+
+static void scene_data_free(void* user)
+{
+	sf_scene_data* d = user;
+	if (d == NULL) {
+		return;
+	}
+	sf_model_free(&d->model);
+	free(d->archetype_id);
+	free(d->first_id);
+	free(d->path_id);
+	free(d->goal_x);
+	free(d->goal_y);
+	free(d->threat_cum);
+	free(d);
+}
+
+const sf_model* sf_scene_model(const throng_scene* scene)
+{
+	if (scene == NULL || scene->free_user != scene_data_free || scene->user == NULL) {
+		return NULL;
+	}
+	return &((const sf_scene_data*)scene->user)->model;
+}
+
+// ---------------------------------------------------------------------------
+// The script
+// ---------------------------------------------------------------------------
+
+/// Point `d` metres along the threat's path (past the end of an open path,
+/// along its last segment), and the unit direction there.
+static void threat_at(const sf_scene_data* sd, double d, double* px, double* py, double* ux, double* uy)
+{
+	const sf_path* p = &sd->model.threat.path;
+	uint32_t segs = p->loop ? p->count : p->count - 1u;
+	const double* cum = sd->threat_cum;
+	uint32_t k = 0;
+	while (k + 1u < segs && d >= cum[k + 1u]) {
+		++k;
+	}
+	throng_vec2 a = p->points[k];
+	throng_vec2 b = p->points[(k + 1u) % p->count];
+	double dx = (double)b.x - (double)a.x, dy = (double)b.y - (double)a.y;
+	double len = cum[k + 1u] - cum[k];
+	*ux = len > 0.0 ? dx / len : 0.0;
+	*uy = len > 0.0 ? dy / len : 0.0;
+	double s = d - cum[k];
+	*px = (double)a.x + *ux * s;
+	*py = (double)a.y + *uy * s;
+}
+
+static throng_status threat_update(throng_scene* scene, sf_scene_data* sd)
+{
+	const sf_threat* t = &sd->model.threat;
+	if (t->kind == SF_THREAT_NONE) {
+		return THRONG_OK;
+	}
+	double time = (double)scene->steps * scene->dt;
+	bool was_active = scene->threat_active;
+	bool active = false;
+	throng_vec2 p = t->kind == SF_THREAT_POINT ? t->position : t->path.points[0];
+	throng_vec2 v = {0.0f, 0.0f};
+	if (time >= (double)t->start) {
+		active = true;
+		if (t->kind == SF_THREAT_PATH) {
+			uint32_t segs = t->path.loop ? t->path.count : t->path.count - 1u;
+			double total = sd->threat_cum[segs];
+			double d = (double)t->speed * (time - (double)t->start);
+			if (t->path.loop && total > 0.0) {
+				d = fmod(d, total);
+			} else if (d > total) {
+				active = false; // it has walked off the end of its path
+			}
+			double px, py, ux, uy;
+			threat_at(sd, d, &px, &py, &ux, &uy);
+			p = (throng_vec2){(float)px, (float)py};
+			v = (throng_vec2){(float)(ux * (double)t->speed), (float)(uy * (double)t->speed)};
+		}
+	}
+	if (!active && !was_active) {
+		return THRONG_OK; // nothing to tell the world
+	}
+	scene->threat_active = active;
+	scene->threat_position = p;
+	scene->threat_velocity = active ? v : (throng_vec2){0.0f, 0.0f};
+	return throng_world_set_threat(scene->world, p, scene->threat_velocity, active);
+}
+
+/// Goal number `round` of agent `id` of a group with random goals.
+static void random_goal(const sf_scene_data* sd, const sf_group* g, uint32_t id, uint32_t round, float* x, float* y)
+{
+	float ux = thr_bits_to_unit(thr_rng_bits(sd->key, id, 2u * round, THR_STREAM_GOAL));
+	float uy = thr_bits_to_unit(thr_rng_bits(sd->key, id, 2u * round + 1u, THR_STREAM_GOAL));
+	*x = g->goal_min.x + (g->goal_max.x - g->goal_min.x) * ux;
+	*y = g->goal_min.y + (g->goal_max.y - g->goal_min.y) * uy;
+}
+
+/// The group of agent `id` (groups hold consecutive ids).
+static const sf_group* group_of(const sf_scene_data* sd, uint32_t id)
+{
+	uint32_t lo = 0, hi = sd->model.group_count;
+	while (hi - lo > 1u) {
+		uint32_t mid = (lo + hi) / 2u;
+		if (sd->first_id[mid] <= id) {
+			lo = mid;
+		} else {
+			hi = mid;
+		}
+	}
+	return &sd->model.groups[lo];
+}
+
+static throng_status file_script(throng_scene* scene)
+{
+	sf_scene_data* sd = scene->user;
+	throng_status st = threat_update(scene, sd);
+	if (st != THRONG_OK || sd->goal_x == NULL) {
+		return st;
+	}
+	// Agents within the goal radius of a random goal draw the next one.
+	// The view lists agents in storage order; goals are kept by id.
+	throng_view v = throng_world_view(scene->world);
+	uint32_t round = (uint32_t)scene->steps + 1u;
+	const float r2 = scene->goal_radius * scene->goal_radius;
+	for (uint32_t k = 0; k < v.count; ++k) {
+		uint32_t id = v.id[k];
+		if (isnan(sd->goal_x[id])) {
+			continue;
+		}
+		float dx = v.x[k] - sd->goal_x[id];
+		float dy = v.y[k] - sd->goal_y[id];
+		if (dx * dx + dy * dy < r2) {
+			random_goal(sd, group_of(sd, id), id, round, &sd->goal_x[id], &sd->goal_y[id]);
+			st = throng_world_set_target(scene->world, id, (throng_vec2){sd->goal_x[id], sd->goal_y[id]});
+			if (st != THRONG_OK) {
+				return st;
+			}
+		}
+	}
+	return THRONG_OK;
+}
+
+// ---------------------------------------------------------------------------
+// Spawning
+// ---------------------------------------------------------------------------
+
+typedef struct spawn_job {
+	const sf_scene_data* sd;
+	const sf_group* g;
+	uint32_t first;     ///< id of the group's first agent
+	uint32_t archetype; ///< world archetype id
+	uint32_t path;      ///< world path id or THRONG_NO_PATH
+} spawn_job;
+
+static float unit_draw(uint32_t key, uint32_t id, uint32_t k)
+{
+	return thr_bits_to_unit(thr_rng_bits(key, id, k, THR_STREAM_SPAWN));
+}
+
+/// normalize(v), or (0, 0) when v is (nearly) zero.
+static throng_vec2 direction(throng_vec2 v)
+{
+	float len = v2_length(v);
+	return len > THR_EPS ? v2_scale(v, 1.0f / len) : v2(0.0f, 0.0f);
+}
+
+/// Position of agent i of the group; *out_dir is the unit direction from
+/// the shape's centre (exact for rings), and *center the centre.
+static throng_vec2 place(const spawn_job* j, uint32_t i, uint32_t id, throng_vec2* out_dir, throng_vec2* center)
+{
+	const sf_spawn* s = &j->g->spawn;
+	uint32_t n = j->g->count;
+	uint32_t key = j->sd->key;
+	throng_vec2 p = s->center;
+	*center = s->center;
+	*out_dir = v2(0.0f, 0.0f);
+	switch (s->shape) {
+	case SF_SHAPE_RING: {
+		// The angle in double, then wrapped to [-pi, pi) for the polynomial
+		// (as the built-in circle).
+		double a = (double)s->angle + 6.283185307179586 * (double)i / (double)n;
+		a = fmod(a, 6.283185307179586);
+		if (a >= 3.141592653589793) {
+			a -= 6.283185307179586;
+		} else if (a < -3.141592653589793) {
+			a += 6.283185307179586;
+		}
+		float sn, cs;
+		thr_sincosf((float)a, &sn, &cs);
+		p = v2(s->center.x + s->radius * cs, s->center.y + s->radius * sn);
+		*out_dir = v2(cs, sn);
+		return p;
+	}
+	case SF_SHAPE_DISC: {
+		float r = s->radius * sqrtf(unit_draw(key, id, 0));
+		float a = THR_TWO_PI * unit_draw(key, id, 1) - THR_PI;
+		float sn, cs;
+		thr_sincosf(a, &sn, &cs);
+		p = v2(s->center.x + r * cs, s->center.y + r * sn);
+		break;
+	}
+	case SF_SHAPE_RECTANGLE: {
+		float hx = 0.5f * s->size.x, hy = 0.5f * s->size.y;
+		p.x = (s->center.x - hx) + 2.0f * hx * unit_draw(key, id, 0);
+		p.y = (s->center.y - hy) + 2.0f * hy * unit_draw(key, id, 1);
+		break;
+	}
+	case SF_SHAPE_GRID: {
+		uint32_t cols = n < s->columns ? n : s->columns;
+		uint32_t rows = (n + cols - 1u) / cols;
+		float col = (float)(i % cols) - 0.5f * (float)(cols - 1u);
+		float row = (float)(i / cols) - 0.5f * (float)(rows - 1u);
+		p = v2(s->center.x + col * s->spacing.x, s->center.y + row * s->spacing.y);
+		if (s->jitter > 0.0f) {
+			// A nudge of U(-jitter, jitter) per axis (draws 0 and 1).
+			p.x += thr_bits_to_pm1(thr_rng_bits(key, id, 0, THR_STREAM_SPAWN)) * s->jitter;
+			p.y += thr_bits_to_pm1(thr_rng_bits(key, id, 1, THR_STREAM_SPAWN)) * s->jitter;
+		}
+		break;
+	}
+	case SF_SHAPE_LINE: {
+		float t = n > 1 ? (float)i / (float)(n - 1u) : 0.0f;
+		p = v2(s->from.x + (s->to.x - s->from.x) * t, s->from.y + (s->to.y - s->from.y) * t);
+		*center = v2(0.5f * (s->from.x + s->to.x), 0.5f * (s->from.y + s->to.y));
+		break;
+	}
+	case SF_SHAPE_COUNT: break;
+	}
+	*out_dir = direction(v2_sub(p, *center));
+	return p;
+}
+
+static void make_agent(const throng_scene* scene, uint32_t i, throng_agent_def* def, const void* user)
+{
+	(void)scene;
+	const spawn_job* j = user;
+	const sf_group* g = j->g;
+	uint32_t id = j->first + i;
+	*def = throng_agent_default_def();
+	throng_vec2 dir, center;
+	def->position = place(j, i, id, &dir, &center);
+	def->max_speed = g->max_speed;
+	def->max_force = g->max_force;
+	def->radius = g->radius;
+	def->archetype = j->archetype;
+	def->group = g->id;
+	// With end_at_goal the group's agents hold consecutive paths of their own.
+	def->path = j->path == THRONG_NO_PATH ? THRONG_NO_PATH : j->path + (g->path.end_at_goal ? i : 0u);
+	switch (g->goal) {
+	case SF_GOAL_NONE: break;
+	case SF_GOAL_POINT: def->target = g->goal_point; break;
+	case SF_GOAL_ANTIPODAL:
+		// 2c - p written as -(p - 2c): with c = 0 it is exactly -p.
+		def->target = v2(-(def->position.x - (center.x + center.x)), -(def->position.y - (center.y + center.y)));
+		break;
+	case SF_GOAL_RANDOM: def->target = v2(j->sd->goal_x[id], j->sd->goal_y[id]); break;
+	case SF_GOAL_OFFSET: def->target = v2_add(def->position, g->goal_offset); break;
+	}
+	throng_vec2 h = v2(0.0f, 0.0f);
+	switch (g->heading) {
+	case SF_HEADING_NONE: break;
+	case SF_HEADING_RANDOM: {
+		float a = THR_TWO_PI * unit_draw(j->sd->key, id, 2) - THR_PI;
+		float sn, cs;
+		thr_sincosf(a, &sn, &cs);
+		h = v2(cs, sn);
+		break;
+	}
+	case SF_HEADING_INWARD: h = v2(-dir.x, -dir.y); break;
+	case SF_HEADING_OUTWARD: h = dir; break;
+	case SF_HEADING_GOAL: h = direction(v2_sub(def->target, def->position)); break;
+	case SF_HEADING_VECTOR: h = direction(g->heading_vector); break;
+	case SF_HEADING_COUNT: break;
+	}
+	def->heading = h;
+	if (g->speed > 0.0f) { // at rest the velocity stays (0, 0), not -0
+		def->velocity = v2_scale(h, g->speed);
+	}
+	// speed <= max_speed, but a unit vector rounded up could carry the
+	// velocity a hair past it: shave it back under.
+	for (int k = 0; k < 8 && v2_length(def->velocity) > def->max_speed; ++k) {
+		def->velocity = v2_scale(def->velocity, 1.0f - 1.0e-6f);
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Building
+// ---------------------------------------------------------------------------
+
+/// Reports a library failure during the build as a problem of the file.
+static throng_status build_fail(sf_ctx* c, throng_status st, sf_pos at, const char* path)
+{
+	size_t mark = sf_push_key(c, path);
+	sf_error(c, at, "the library refuses it: %s (expected what the library accepts)", throng_last_error());
+	sf_pop(c, mark);
+	return st;
+}
+
+static throng_status build_shapes(sf_ctx* c, throng_scene* scene, const sf_model* m, sf_pos root)
+{
+	for (uint32_t k = 0; k < m->obstacle_count; ++k) {
+		if (throng_world_add_obstacle(scene->world, m->obstacles[k].center, m->obstacles[k].radius, NULL) != THRONG_OK) {
+			return build_fail(c, THRONG_ERR_INVALID_ARGUMENT, root, "obstacles");
+		}
+	}
+	for (uint32_t k = 0; k < m->wall_count; ++k) {
+		const sf_wall* w = &m->walls[k];
+		uint32_t segs = w->closed ? w->count : w->count - 1u;
+		for (uint32_t s = 0; s < segs; ++s) {
+			throng_status st =
+				throng_world_add_wall(scene->world, w->points[s], w->points[(s + 1u) % w->count], NULL);
+			if (st != THRONG_OK) {
+				return build_fail(c, st, root, "walls");
+			}
+		}
+	}
+	return THRONG_OK;
+}
+
+static throng_status build_threat(sf_scene_data* sd)
+{
+	const sf_threat* t = &sd->model.threat;
+	if (t->kind != SF_THREAT_PATH) {
+		return THRONG_OK;
+	}
+	uint32_t segs = t->path.loop ? t->path.count : t->path.count - 1u;
+	sd->threat_cum = malloc(((size_t)segs + 1u) * sizeof *sd->threat_cum);
+	if (sd->threat_cum == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: out of memory for the threat path", sd->model.name);
+	}
+	sd->threat_cum[0] = 0.0;
+	for (uint32_t k = 0; k < segs; ++k) {
+		throng_vec2 a = t->path.points[k], b = t->path.points[(k + 1u) % t->path.count];
+		double dx = (double)b.x - (double)a.x, dy = (double)b.y - (double)a.y;
+		sd->threat_cum[k + 1u] = sd->threat_cum[k] + sqrt(dx * dx + dy * dy);
+	}
+	return THRONG_OK;
+}
+
+/// end_at_goal: one path per agent of group k, its waypoints then the
+/// agent's goal; their ids are consecutive from sd->path_id[k].
+static throng_status add_goal_paths(throng_scene* scene, sf_scene_data* sd, uint32_t k)
+{
+	const sf_group* g = &sd->model.groups[k];
+	throng_vec2* pts = malloc(((size_t)g->path.count + 1u) * sizeof *pts);
+	if (pts == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: out of memory for a path", sd->model.name);
+	}
+	memcpy(pts, g->path.points, (size_t)g->path.count * sizeof *pts);
+	spawn_job job = {sd, g, sd->first_id[k], 0, THRONG_NO_PATH};
+	throng_status st = THRONG_OK;
+	for (uint32_t i = 0; i < g->count && st == THRONG_OK; ++i) {
+		throng_agent_def def;
+		make_agent(scene, i, &def, &job);
+		pts[g->path.count] = def.target;
+		uint32_t id = 0;
+		st = throng_world_add_path(scene->world, pts, g->path.count + 1u, false, &id);
+		if (i == 0) {
+			sd->path_id[k] = id;
+		}
+	}
+	free(pts);
+	return st;
+}
+
+static throng_status build_agents(sf_ctx* c, throng_scene* scene, sf_scene_data* sd)
+{
+	const sf_model* m = &sd->model;
+	bool random = false;
+	uint32_t first = 0;
+	for (uint32_t k = 0; k < m->group_count; ++k) {
+		sd->first_id[k] = first;
+		first += m->groups[k].count;
+		random = random || m->groups[k].goal == SF_GOAL_RANDOM;
+	}
+	if (random) {
+		sd->goal_x = malloc((size_t)first * sizeof *sd->goal_x);
+		sd->goal_y = malloc((size_t)first * sizeof *sd->goal_y);
+		if (sd->goal_x == NULL || sd->goal_y == NULL) {
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: out of memory for %u goals", m->name, first);
+		}
+		for (uint32_t k = 0; k < m->group_count; ++k) {
+			const sf_group* g = &m->groups[k];
+			for (uint32_t i = 0; i < g->count; ++i) {
+				uint32_t id = sd->first_id[k] + i;
+				if (g->goal == SF_GOAL_RANDOM) {
+					random_goal(sd, g, id, 0, &sd->goal_x[id], &sd->goal_y[id]);
+				} else {
+					sd->goal_x[id] = sd->goal_y[id] = NAN;
+				}
+			}
+		}
+	}
+	for (uint32_t k = 0; k < m->group_count; ++k) {
+		const sf_group* g = &m->groups[k];
+		sd->path_id[k] = THRONG_NO_PATH;
+		throng_status st = THRONG_OK;
+		if (g->path.count > 0 && !g->path.end_at_goal) {
+			st = throng_world_add_path(scene->world, g->path.points, g->path.count, g->path.loop, &sd->path_id[k]);
+		} else if (g->path.count > 0) {
+			st = add_goal_paths(scene, sd, k);
+		}
+		if (st != THRONG_OK) {
+			size_t mark = sf_push_key(c, "groups");
+			build_fail(c, st, g->pos, g->name);
+			sf_pop(c, mark);
+			return st;
+		}
+	}
+	for (uint32_t k = 0; k < m->group_count; ++k) {
+		spawn_job job = {sd, &m->groups[k], sd->first_id[k], sd->archetype_id[m->groups[k].archetype],
+		                 sd->path_id[k]};
+		throng_status st = thr_scene_spawn_batched(scene, m->groups[k].count, make_agent, &job);
+		if (st != THRONG_OK) {
+			size_t mark = sf_push_key(c, "groups");
+			build_fail(c, st, m->groups[k].pos, m->groups[k].name);
+			sf_pop(c, mark);
+			return st;
+		}
+	}
+	return THRONG_OK;
+}
+
+throng_status sf_build_scene(sf_ctx* c, sf_model* model, const throng_scene_options* opt, sf_pos root,
+                                 throng_scene** out)
+{
+	throng_scene* scene = calloc(1, sizeof *scene);
+	sf_scene_data* sd = calloc(1, sizeof *sd);
+	if (scene == NULL || sd == NULL) {
+		free(scene);
+		free(sd);
+		sf_model_free(model);
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario file: out of memory for the scene");
+	}
+	sd->model = *model;
+	memset(model, 0, sizeof *model);
+	sf_model* m = &sd->model;
+	scene->user = sd;
+	scene->free_user = scene_data_free;
+	if (opt->seed != 1) {
+		m->seed = opt->seed; // the options' seed replaces the file's
+	}
+	sd->key = thr_rng_key(m->seed);
+	sd->scenario.info.name = m->name;
+	sd->scenario.info.description = m->description;
+	sd->scenario.info.default_agents = (uint32_t)m->agents;
+	sd->scenario.info.default_steps = m->steps > UINT32_MAX ? UINT32_MAX : (uint32_t)m->steps;
+	sd->scenario.max_agents = (uint32_t)m->agents;
+	sd->scenario.build = NULL;
+	sd->scenario.script = file_script;
+	scene->scenario = &sd->scenario;
+	scene->agents = (uint32_t)m->agents;
+	scene->goal_radius = m->goal_radius;
+
+	throng_world_def def = thr_scene_world_def(opt, scene->agents);
+	def.bounds_min = m->bounds_min;
+	def.bounds_max = m->bounds_max;
+	def.bounds_mode = m->bounds_mode;
+	def.dt = m->dt;
+	def.seed = m->seed;
+	def.cell_size = m->cell_size;
+	throng_status st = throng_world_create(&def, &scene->world);
+	if (st != THRONG_OK) {
+		build_fail(c, st, root, "world");
+	}
+	sd->archetype_id = calloc(m->archetype_count + 1u, sizeof *sd->archetype_id);
+	sd->first_id = calloc(m->group_count + 1u, sizeof *sd->first_id);
+	sd->path_id = calloc(m->group_count + 1u, sizeof *sd->path_id);
+	if (st == THRONG_OK && (sd->archetype_id == NULL || sd->first_id == NULL || sd->path_id == NULL)) {
+		st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: out of memory", m->name);
+	}
+	for (uint32_t k = 0; k < m->archetype_count && st == THRONG_OK; ++k) {
+		st = throng_world_add_archetype(scene->world, &m->archetypes[k].controller, &sd->archetype_id[k]);
+		if (st != THRONG_OK) {
+			size_t mark = sf_push_key(c, "archetypes");
+			build_fail(c, st, m->archetypes[k].pos, m->archetypes[k].name);
+			sf_pop(c, mark);
+		}
+	}
+	if (st == THRONG_OK) {
+		st = build_shapes(c, scene, m, root);
+	}
+	if (st == THRONG_OK) {
+		st = build_threat(sd);
+	}
+	if (st == THRONG_OK) {
+		st = build_agents(c, scene, sd);
+	}
+	if (st == THRONG_OK) {
+		scene->dt = (double)throng_world_get_def(scene->world).dt;
+		// Place the threat where the script has it before the first step.
+		if (m->threat.kind == SF_THREAT_POINT) {
+			scene->threat_position = m->threat.position;
+		} else if (m->threat.kind == SF_THREAT_PATH) {
+			scene->threat_position = m->threat.path.points[0];
+		}
+		st = threat_update(scene, sd);
+	}
+	if (st != THRONG_OK) {
+		throng_scene_destroy(scene);
+		return st;
+	}
+	*out = scene;
+	return THRONG_OK;
+}

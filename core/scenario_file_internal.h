@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: MIT
+// Scenario files (private): the node tree, the diagnostics context, the
+// scene model, and the stages between them.
+//
+// Design. Loading is staged, each stage in its own file(s), so that nothing is
+// built before everything has been checked:
+//   scenario_file_yaml.c   bytes -> node tree (UTF-8, libyaml events, depth,
+//                          one document; every node keeps its line and column)
+//   scenario_file_read.c   typed readers over nodes (numbers, names, vectors,
+//                          enums) that report problems by path
+//   scenario_file_diag.c   messages, field paths, nearest-name suggestions,
+//                          key sets (unknown, repeated, missing keys)
+//   scenario_file_parse.c  tree -> model: top level, world, archetypes;
+//   scenario_file_shapes.c   obstacles, walls, threat;
+//   scenario_file_groups.c   groups, then the cross-checks (names, bounds,
+//                          counts, the library's own validation)
+//   scenario_file_build.c  model -> scene (world, agents, the per-step script)
+//   scenario_file.c        the public load, validate and save functions
+//   scenario_file_save.c   model -> YAML (every field explicit)
+// The model keeps everything a file said (defaults resolved), so a loaded
+// scene can be saved and loaded again to the same world.
+#ifndef THRONG_CORE_SCENARIO_FILE_INTERNAL_H
+#define THRONG_CORE_SCENARIO_FILE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "throng/scenario_file.h"
+
+/// Most archetypes and groups one file declares (keeps name checks cheap).
+#define SF_MAX_ARCHETYPES 256u
+#define SF_MAX_GROUPS 1024u
+/// Most obstacles, and wall segments, one file declares.
+#define SF_MAX_SHAPES 1000000u
+/// Most nodes (values, keys, containers) one file holds.
+#define SF_MAX_NODES 2000000u
+/// Longest name (archetype, group, scene) in bytes.
+#define SF_NAME_MAX 63u
+/// Longest description in bytes.
+#define SF_DESCRIPTION_MAX 200u
+/// Longest field path kept for a message.
+#define SF_PATH_CAP 160u
+
+// ---------------------------------------------------------------------------
+// The node tree
+// ---------------------------------------------------------------------------
+
+typedef struct sf_pos {
+	uint32_t line, column; ///< 1-based
+} sf_pos;
+
+typedef enum sf_kind {
+	SF_SCALAR = 0,
+	SF_SEQUENCE,
+	SF_MAPPING,
+	SF_BAD, ///< an alias or a tagged node, already reported; readers skip it silently
+} sf_kind;
+
+typedef struct sf_node {
+	sf_kind kind;
+	sf_pos pos;
+	bool plain;             ///< scalar: plain style (numbers, booleans and null must be plain)
+	char* text;             ///< scalar: NUL-terminated text
+	size_t len;             ///< scalar: bytes of text (may include NULs from escapes)
+	struct sf_node** items; ///< sequence: items; mapping: key0, value0, key1, value1, ...
+	uint32_t count;         ///< sequence: items; mapping: pairs
+	uint32_t cap;           ///< allocated entries of items
+} sf_node;
+
+// ---------------------------------------------------------------------------
+// Diagnostics
+// ---------------------------------------------------------------------------
+
+/// A problem kept until sf_ctx_finish() sorts and reports it.
+typedef struct sf_problem {
+	sf_pos pos;
+	uint32_t seq;  ///< order found (ties at one position keep it)
+	char* path;
+	char* message;
+} sf_problem;
+
+typedef struct sf_ctx {
+	const char* file;
+	throng_diagnostic_fn report;
+	void* user;
+	uint32_t problems;            ///< found so far (kept or not)
+	sf_problem* kept;             ///< the first THRONG_MAX_DIAGNOSTICS found
+	uint32_t kept_count;
+	char first[512];              ///< after sf_ctx_finish: the first problem, formatted
+	char path[SF_PATH_CAP];       ///< path of the field being read ("" = document)
+	size_t path_len;
+	/// The last keys suggested for a misspelt key ("did you mean count?")
+	/// and their mappings, so that the key is not also reported missing.
+	const sf_node* typo_map[16];
+	const char* typo_key[16];
+	uint32_t typo_count;
+} sf_ctx;
+
+void sf_ctx_init(sf_ctx* c, const char* file, throng_diagnostic_fn report, void* user);
+/// Reports the kept problems in file order (line, then column), fills
+/// `first` and frees them. Call once, at the end of every public call.
+void sf_ctx_finish(sf_ctx* c);
+
+/// Records a problem at `pos` for the current path.
+void sf_error(sf_ctx* c, sf_pos pos, const char* fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
+/// Appends ".key" ("key" at the top) or "[index]" to the path; returns the
+/// mark to give sf_pop.
+size_t sf_push_key(sf_ctx* c, const char* key);
+size_t sf_push_index(sf_ctx* c, uint32_t index);
+void sf_pop(sf_ctx* c, size_t mark);
+
+/// The known name nearest to `word` by edit distance (transpositions count
+/// one), or NULL when none is close enough to be a likely typo.
+const char* sf_nearest(const char* word, const char* const* names, size_t count);
+
+/// "a, b, c" into buf (cut with "..." when it does not fit).
+void sf_join(const char* const* names, size_t count, char* buf, size_t cap);
+
+// ---------------------------------------------------------------------------
+// Stage 1: bytes -> tree (scenario_file_yaml.c)
+// ---------------------------------------------------------------------------
+
+/// Parses one YAML document into a tree. Returns NULL after reporting the
+/// problem when the bytes are not one well-formed document (invalid UTF-8,
+/// syntax, several documents, too deep, too many nodes, empty).
+sf_node* sf_read_yaml(sf_ctx* c, const unsigned char* data, size_t size);
+void sf_node_free(sf_node* n);
+
+// ---------------------------------------------------------------------------
+// Typed readers (scenario_file_read.c; the key checks are in
+// scenario_file_diag.c). Each reports under the current path and returns
+// false on a problem, leaving *out unchanged.
+// ---------------------------------------------------------------------------
+
+/// The ranges of validate.c.
+typedef enum sf_range {
+	SF_POSITIVE = 0,   ///< finite, > 0, <= 1e6
+	SF_NON_NEGATIVE,   ///< finite, >= 0, <= 1e6
+	SF_COORD,          ///< finite, |v| <= 1e6
+	SF_DT,             ///< finite, in (0, 1]
+	SF_ANGLE,          ///< finite, |v| <= 1e6 rad (a start angle)
+	SF_FEELER,         ///< finite, in [0, pi]
+} sf_range;
+
+/// "a mapping", "a sequence", "null", "true", "a string \"abc\"", "3.5".
+void sf_describe(const sf_node* n, char* buf, size_t cap);
+
+bool sf_is_null(const sf_node* n);
+bool sf_read_number(sf_ctx* c, const sf_node* n, sf_range range, float* out);
+bool sf_read_uint(sf_ctx* c, const sf_node* n, uint64_t min, uint64_t max, bool hex, uint64_t* out);
+bool sf_read_bool(sf_ctx* c, const sf_node* n, bool* out);
+/// One of names[0..count); `what` names the kind in messages ("bounds mode").
+bool sf_read_enum(sf_ctx* c, const sf_node* n, const char* const* names, size_t count, const char* what,
+                  int* out);
+bool sf_read_vec2(sf_ctx* c, const sf_node* n, sf_range range, throng_vec2* out);
+/// A list of [x, y] points, min..max of them; *out is malloc'd.
+bool sf_read_points(sf_ctx* c, const sf_node* n, uint32_t min, uint32_t max, throng_vec2** out,
+                    uint32_t* count);
+/// Any string up to `max` bytes, one line, no control characters; malloc'd.
+bool sf_read_string(sf_ctx* c, const sf_node* n, size_t max, char** out);
+/// A name: 1..SF_NAME_MAX letters, digits, '_' or '-'.
+bool sf_check_name(sf_ctx* c, const sf_node* n, const char* what);
+
+/// Reports `n` unless it is a mapping; `expected` completes "(expected ...)".
+bool sf_expect_mapping(sf_ctx* c, const sf_node* n, const char* expected);
+bool sf_expect_sequence(sf_ctx* c, const sf_node* n, const char* expected);
+
+/// Checks a mapping's keys against keys[0..count): reports non-scalar keys,
+/// unknown keys (with the nearest known one) and repeated keys.
+void sf_check_keys(sf_ctx* c, const sf_node* map, const char* const* keys, size_t count);
+/// As sf_check_keys; keys in foreign[0..nforeign) are reported as
+/// "not <foreign_what>" (a parameter of another behaviour).
+void sf_check_keys_ex(sf_ctx* c, const sf_node* map, const char* const* keys, size_t count,
+                      const char* const* foreign, size_t nforeign, const char* foreign_what);
+/// Checks the keys of a mapping of names (archetypes, groups): each a
+/// valid name, none repeated. `what` is "archetype" or "group".
+void sf_check_names(sf_ctx* c, const sf_node* map, const char* what);
+
+/// Whether key k of a mapping repeats an earlier key (its entry is then
+/// skipped: the repeat is the problem, already reported).
+bool sf_key_repeats(const sf_node* map, uint32_t k);
+
+/// The value of `key` in a mapping (its first occurrence), or NULL.
+const sf_node* sf_get(const sf_node* map, const char* key);
+
+/// Field helpers: read map[key] under path ".key" when present. Return 0
+/// when absent (out untouched), 1 when read, -1 on a problem.
+int sf_field_number(sf_ctx* c, const sf_node* map, const char* key, sf_range range, float* out);
+int sf_field_uint(sf_ctx* c, const sf_node* map, const char* key, uint64_t min, uint64_t max, uint64_t* out);
+int sf_field_bool(sf_ctx* c, const sf_node* map, const char* key, bool* out);
+int sf_field_vec2(sf_ctx* c, const sf_node* map, const char* key, sf_range range, throng_vec2* out);
+int sf_field_enum(sf_ctx* c, const sf_node* map, const char* key, const char* const* names, size_t count,
+                  const char* what, int* out);
+
+/// Reports a missing required key of `map` (at the mapping's position).
+void sf_missing(sf_ctx* c, const sf_node* map, const char* key, const char* expected);
+
+// ---------------------------------------------------------------------------
+// The model
+// ---------------------------------------------------------------------------
+
+typedef enum sf_shape {
+	SF_SHAPE_RING = 0,  ///< evenly spaced on a circle
+	SF_SHAPE_DISC,      ///< uniformly random in a disc
+	SF_SHAPE_RECTANGLE, ///< uniformly random in an axis-aligned rectangle
+	SF_SHAPE_GRID,      ///< a regular lattice centred on a point
+	SF_SHAPE_LINE,      ///< evenly spaced on a segment, both ends included
+	SF_SHAPE_COUNT
+} sf_shape;
+
+typedef enum sf_heading {
+	SF_HEADING_NONE = 0, ///< the library's: from the velocity, or +x at rest
+	SF_HEADING_RANDOM,
+	SF_HEADING_INWARD,   ///< towards the shape's centre
+	SF_HEADING_OUTWARD,
+	SF_HEADING_GOAL,     ///< towards the agent's goal point
+	SF_HEADING_VECTOR,   ///< a fixed direction (normalised)
+	SF_HEADING_COUNT
+} sf_heading;
+
+typedef enum sf_goal {
+	SF_GOAL_NONE = 0,   ///< the library's default target (0, 0)
+	SF_GOAL_ANTIPODAL,  ///< the spawn position mirrored through the shape's centre
+	SF_GOAL_POINT,      ///< one point for the whole group
+	SF_GOAL_RANDOM,     ///< uniform in a rectangle, drawn again on arrival
+	SF_GOAL_OFFSET,     ///< the spawn position moved by a fixed offset
+} sf_goal;
+
+typedef struct sf_path {
+	throng_vec2* points; ///< malloc'd; NULL when count is 0
+	uint32_t count;
+	bool loop;
+	bool end_at_goal;    ///< groups: each agent's own path, the waypoints then its goal
+} sf_path;
+
+typedef struct sf_spawn {
+	sf_shape shape;
+	throng_vec2 center;  ///< ring, disc, rectangle, grid (m)
+	float radius;        ///< ring, disc (m)
+	float angle;         ///< ring: angle of the first agent (rad)
+	throng_vec2 size;    ///< rectangle: width and height (m)
+	throng_vec2 spacing; ///< grid: distance between columns and rows (m)
+	uint32_t columns;    ///< grid; resolved (never 0 in a parsed model)
+	float jitter;        ///< grid: largest random nudge off a lattice point, per axis (m)
+	throng_vec2 from, to; ///< line (m)
+} sf_spawn;
+
+typedef struct sf_archetype {
+	char* name;
+	sf_pos pos;
+	throng_controller controller; ///< target_rule.group resolved from target_group
+	char* target_group;           ///< the target rule's group name; NULL without a rule
+	sf_pos target_group_pos;
+} sf_archetype;
+
+typedef struct sf_group {
+	char* name;
+	sf_pos pos;
+	uint32_t count;
+	char* archetype_name;
+	sf_pos archetype_pos;
+	uint32_t archetype; ///< resolved index
+	uint32_t id;        ///< the agents' group label
+	sf_spawn spawn;
+	sf_pos spawn_pos;
+	float max_speed, max_force, radius;
+	float speed;        ///< initial speed (m/s)
+	sf_heading heading;
+	throng_vec2 heading_vector;
+	sf_goal goal;
+	throng_vec2 goal_point;
+	throng_vec2 goal_min, goal_max; ///< SF_GOAL_RANDOM
+	throng_vec2 goal_offset;        ///< SF_GOAL_OFFSET
+	sf_path path;       ///< count 0: no path
+} sf_group;
+
+typedef struct sf_obstacle {
+	throng_vec2 center;
+	float radius;
+} sf_obstacle;
+
+typedef struct sf_wall {
+	throng_vec2* points; ///< malloc'd, count >= 2
+	uint32_t count;
+	bool closed;         ///< also joins the last point to the first
+	bool segment;        ///< written as [[x, y], [x, y]] (two points, not closed)
+} sf_wall;
+
+typedef enum sf_threat_kind {
+	SF_THREAT_NONE = 0,
+	SF_THREAT_POINT,
+	SF_THREAT_PATH,
+} sf_threat_kind;
+
+typedef struct sf_threat {
+	sf_threat_kind kind;
+	throng_vec2 position; ///< SF_THREAT_POINT
+	sf_path path;         ///< SF_THREAT_PATH
+	float speed;          ///< along the path (m/s)
+	float start;          ///< when it appears (s)
+} sf_threat;
+
+typedef struct sf_model {
+	char* name;             ///< malloc'd
+	char* description;      ///< malloc'd
+	uint64_t steps;
+	float goal_radius;
+	throng_vec2 bounds_min, bounds_max;
+	throng_bounds_mode bounds_mode;
+	float dt;
+	uint64_t seed;
+	float cell_size;
+	sf_archetype* archetypes;
+	uint32_t archetype_count;
+	sf_group* groups;
+	uint32_t group_count;
+	uint64_t agents;        ///< sum of the groups' counts
+	sf_obstacle* obstacles;
+	uint32_t obstacle_count;
+	sf_wall* walls;
+	uint32_t wall_count;
+	sf_threat threat;
+} sf_model;
+
+/// The defaults of every model field (docs/SCENARIOS.md); name from `file`.
+void sf_model_defaults(sf_model* m, const char* file);
+void sf_model_free(sf_model* m);
+
+/// Names of enum values as files spell them.
+extern const char* const sf_bounds_mode_names[4];
+extern const char* const sf_blend_names[3];
+extern const char* const sf_target_names[3];
+extern const char* const sf_flee_names[3];
+extern const char* const sf_frame_names[2];
+extern const char* const sf_shape_names[SF_SHAPE_COUNT];
+extern const char* const sf_heading_names[5]; ///< the word forms (not the vector)
+
+/// Parameter names of throng_behavior_params, and which kinds read each.
+typedef enum sf_param {
+	SF_P_TARGET = 0,
+	SF_P_FLEE_MODE,
+	SF_P_FLEE_RADIUS,
+	SF_P_SLOW_RADIUS,
+	SF_P_EVADE_RADIUS,
+	SF_P_MAX_PREDICTION,
+	SF_P_CIRCLE_DISTANCE,
+	SF_P_CIRCLE_RADIUS,
+	SF_P_JITTER,
+	SF_P_FRAME,
+	SF_P_NOISE_FREQUENCY,
+	SF_P_NOISE_AMPLITUDE,
+	SF_P_LOOK_AHEAD,
+	SF_P_FEELER_ANGLE,
+	SF_P_AVOID_RADIUS,
+	SF_P_NEIGHBOR_RADIUS,
+	SF_P_SAME_GROUP_ONLY,
+	SF_P_MARGIN,
+	SF_P_WAYPOINT_RADIUS,
+	SF_P_COUNT
+} sf_param;
+
+extern const char* const sf_param_names[SF_P_COUNT];
+/// Whether behaviour `kind` reads parameter `p`.
+bool sf_kind_has_param(throng_behavior_kind kind, sf_param p);
+
+// ---------------------------------------------------------------------------
+// Stage 2: tree -> model (scenario_file_parse.c, scenario_file_groups.c)
+// ---------------------------------------------------------------------------
+
+/// Fills *m (initialised with sf_model_defaults) from the tree, reporting
+/// every problem; the model is usable only when no problem was reported.
+void sf_parse_model(sf_ctx* c, const sf_node* root, sf_model* m);
+
+/// Pieces of sf_parse_model in scenario_file_groups.c.
+void sf_parse_groups(sf_ctx* c, const sf_node* groups, sf_model* m);
+void sf_parse_path(sf_ctx* c, const sf_node* n, sf_path* out);
+/// scenario_file_shapes.c
+void sf_parse_obstacles(sf_ctx* c, const sf_node* n, sf_model* m);
+void sf_parse_walls(sf_ctx* c, const sf_node* n, sf_model* m);
+void sf_parse_threat(sf_ctx* c, const sf_node* n, sf_model* m);
+/// Cross-checks after every section was read: names resolve, spawns fit
+/// the bounds, counts add up.
+void sf_check_model(sf_ctx* c, const sf_node* root, sf_model* m);
+
+// ---------------------------------------------------------------------------
+// Stage 3 and 4
+// ---------------------------------------------------------------------------
+
+/// Builds the scene of a checked model; the scene takes the model over
+/// (*model is left empty). Library failures are reported as problems at
+/// `root` or at the group or archetype concerned.
+throng_status sf_build_scene(sf_ctx* c, sf_model* model, const throng_scene_options* options, sf_pos root,
+                             throng_scene** out);
+
+/// Writes the model as YAML into a malloc'd string.
+throng_status sf_save_model(const sf_model* m, char** text, size_t* length);
+
+/// The model of a scene loaded from a file, or NULL for other scenes.
+const sf_model* sf_scene_model(const throng_scene* scene);
+
+#endif

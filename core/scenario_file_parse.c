@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: MIT
+// Scenario files, stage 2a: the model's defaults, the top level, the world
+// and the archetypes (obstacles, walls and the threat are in
+// scenario_file_shapes.c; groups and the cross-checks in
+// scenario_file_groups.c).
+//
+// Every section is read to the end even after a problem, so one pass
+// reports every problem of the file; a value with a problem keeps its
+// default, and checks that depend on it are skipped rather than piled on.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmath.h"
+#include "scenario_file_internal.h"
+
+const char* const sf_bounds_mode_names[4] = {"contain", "wrap", "bounce", "open"};
+const char* const sf_blend_names[3] = {"weighted", "priority", "hybrid"};
+const char* const sf_target_names[3] = {"point", "threat", "agent"};
+const char* const sf_flee_names[3] = {"always", "panic", "safe"};
+const char* const sf_frame_names[2] = {"local", "world"};
+
+const char* const sf_param_names[SF_P_COUNT] = {
+	[SF_P_TARGET] = "target",
+	[SF_P_FLEE_MODE] = "flee_mode",
+	[SF_P_FLEE_RADIUS] = "flee_radius",
+	[SF_P_SLOW_RADIUS] = "slow_radius",
+	[SF_P_EVADE_RADIUS] = "evade_radius",
+	[SF_P_MAX_PREDICTION] = "max_prediction",
+	[SF_P_CIRCLE_DISTANCE] = "circle_distance",
+	[SF_P_CIRCLE_RADIUS] = "circle_radius",
+	[SF_P_JITTER] = "jitter",
+	[SF_P_FRAME] = "frame",
+	[SF_P_NOISE_FREQUENCY] = "noise_frequency",
+	[SF_P_NOISE_AMPLITUDE] = "noise_amplitude",
+	[SF_P_LOOK_AHEAD] = "look_ahead",
+	[SF_P_FEELER_ANGLE] = "feeler_angle",
+	[SF_P_AVOID_RADIUS] = "avoid_radius",
+	[SF_P_NEIGHBOR_RADIUS] = "neighbor_radius",
+	[SF_P_SAME_GROUP_ONLY] = "same_group_only",
+	[SF_P_MARGIN] = "margin",
+	[SF_P_WAYPOINT_RADIUS] = "waypoint_radius",
+};
+
+#define K(kind) (1u << (kind))
+
+/// Which behaviours read each parameter (behavior.h's comments).
+static const uint32_t param_kinds[SF_P_COUNT] = {
+	[SF_P_TARGET] = K(THRONG_SEEK) | K(THRONG_FLEE) | K(THRONG_ARRIVE) | K(THRONG_PURSUIT) | K(THRONG_EVADE),
+	[SF_P_FLEE_MODE] = K(THRONG_FLEE),
+	[SF_P_FLEE_RADIUS] = K(THRONG_FLEE),
+	[SF_P_SLOW_RADIUS] = K(THRONG_ARRIVE) | K(THRONG_PATH_FOLLOW),
+	[SF_P_EVADE_RADIUS] = K(THRONG_EVADE),
+	[SF_P_MAX_PREDICTION] = K(THRONG_PURSUIT) | K(THRONG_EVADE) | K(THRONG_UNALIGNED_AVOID),
+	[SF_P_CIRCLE_DISTANCE] = K(THRONG_WANDER),
+	[SF_P_CIRCLE_RADIUS] = K(THRONG_WANDER),
+	[SF_P_JITTER] = K(THRONG_WANDER),
+	[SF_P_FRAME] = K(THRONG_WANDER),
+	[SF_P_NOISE_FREQUENCY] = K(THRONG_WANDER_NOISE),
+	[SF_P_NOISE_AMPLITUDE] = K(THRONG_WANDER_NOISE),
+	[SF_P_LOOK_AHEAD] = K(THRONG_OBSTACLE_AVOID) | K(THRONG_WALL_AVOID),
+	[SF_P_FEELER_ANGLE] = K(THRONG_WALL_AVOID),
+	[SF_P_AVOID_RADIUS] = K(THRONG_UNALIGNED_AVOID),
+	[SF_P_NEIGHBOR_RADIUS] =
+		K(THRONG_UNALIGNED_AVOID) | K(THRONG_SEPARATION) | K(THRONG_ALIGNMENT) | K(THRONG_COHESION),
+	[SF_P_SAME_GROUP_ONLY] =
+		K(THRONG_UNALIGNED_AVOID) | K(THRONG_SEPARATION) | K(THRONG_ALIGNMENT) | K(THRONG_COHESION),
+	[SF_P_MARGIN] = K(THRONG_BOUNDS),
+	[SF_P_WAYPOINT_RADIUS] = K(THRONG_PATH_FOLLOW),
+};
+
+bool sf_kind_has_param(throng_behavior_kind kind, sf_param p)
+{
+	return (unsigned)kind < THRONG_BEHAVIOR_COUNT && (unsigned)p < SF_P_COUNT && (param_kinds[p] & K(kind)) != 0;
+}
+
+void sf_model_defaults(sf_model* m, const char* file)
+{
+	memset(m, 0, sizeof *m);
+	// The name defaults to the file's base name without its extension.
+	const char* base = file != NULL ? file : "scene";
+	const char* slash = strrchr(base, '/');
+	base = slash != NULL ? slash + 1 : base;
+	size_t len = strlen(base);
+	const char* dot = strrchr(base, '.');
+	if (dot != NULL && dot != base) {
+		len = (size_t)(dot - base);
+	}
+	len = len > SF_NAME_MAX ? SF_NAME_MAX : len;
+	m->name = malloc(len > 0 ? len + 1 : sizeof "scene");
+	if (m->name != NULL && len == 0) {
+		memcpy(m->name, "scene", sizeof "scene");
+	} else if (m->name != NULL) {
+		// A valid name (as the `name` key takes), so that a saved scene
+		// loads again: other characters become '_'.
+		for (size_t k = 0; k < len; ++k) {
+			char ch = base[k];
+			bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+			          ch == '-';
+			m->name[k] = ok ? ch : '_';
+		}
+		m->name[len] = '\0';
+	}
+	m->description = calloc(1, 1);
+	m->steps = 600;
+	m->goal_radius = -1.0f; // resolved by sf_check_model
+	throng_world_def def = throng_world_default_def();
+	m->bounds_min = def.bounds_min;
+	m->bounds_max = def.bounds_max;
+	m->bounds_mode = def.bounds_mode;
+	m->dt = 1.0f / 60.0f;
+	m->seed = 1;
+	m->cell_size = 0.0f;
+}
+
+void sf_model_free(sf_model* m)
+{
+	if (m == NULL) {
+		return;
+	}
+	free(m->name);
+	free(m->description);
+	for (uint32_t k = 0; k < m->archetype_count; ++k) {
+		free(m->archetypes[k].name);
+		free(m->archetypes[k].target_group);
+	}
+	free(m->archetypes);
+	for (uint32_t k = 0; k < m->group_count; ++k) {
+		free(m->groups[k].name);
+		free(m->groups[k].archetype_name);
+		free(m->groups[k].path.points);
+	}
+	free(m->groups);
+	free(m->obstacles);
+	for (uint32_t k = 0; k < m->wall_count; ++k) {
+		free(m->walls[k].points);
+	}
+	free(m->walls);
+	free(m->threat.path.points);
+	memset(m, 0, sizeof *m);
+}
+
+// ---------------------------------------------------------------------------
+// world
+// ---------------------------------------------------------------------------
+
+static void parse_world(sf_ctx* c, const sf_node* n, sf_model* m)
+{
+	if (!sf_expect_mapping(c, n, "a mapping of bounds, dt, seed and cell_size")) {
+		return;
+	}
+	static const char* const keys[] = {"bounds", "dt", "seed", "cell_size"};
+	sf_check_keys(c, n, keys, 4);
+	const sf_node* b = sf_get(n, "bounds");
+	if (b != NULL) {
+		size_t mark = sf_push_key(c, "bounds");
+		if (sf_expect_mapping(c, b, "a mapping of min, max and mode")) {
+			static const char* const bkeys[] = {"min", "max", "mode"};
+			sf_check_keys(c, b, bkeys, 3);
+			int ok = sf_field_vec2(c, b, "min", SF_COORD, &m->bounds_min);
+			ok = sf_field_vec2(c, b, "max", SF_COORD, &m->bounds_max) >= 0 && ok >= 0;
+			int mode = (int)m->bounds_mode;
+			if (sf_field_enum(c, b, "mode", sf_bounds_mode_names, 4, "bounds mode", &mode) > 0) {
+				m->bounds_mode = (throng_bounds_mode)mode;
+			}
+			if (ok && !(m->bounds_max.x > m->bounds_min.x && m->bounds_max.y > m->bounds_min.y)) {
+				const sf_node* at = sf_get(b, "max") != NULL ? sf_get(b, "max") : b;
+				size_t mk = sf_push_key(c, "max");
+				sf_error(c, at->pos,
+				         "got (%g, %g), not above min (%g, %g) on both axes (expected max.x > min.x and "
+				         "max.y > min.y)",
+				         (double)m->bounds_max.x, (double)m->bounds_max.y, (double)m->bounds_min.x,
+				         (double)m->bounds_min.y);
+				sf_pop(c, mk);
+			}
+		}
+		sf_pop(c, mark);
+	}
+	sf_field_number(c, n, "dt", SF_DT, &m->dt);
+	sf_field_number(c, n, "cell_size", SF_NON_NEGATIVE, &m->cell_size);
+	const sf_node* seed = sf_get(n, "seed");
+	if (seed != NULL) {
+		size_t mark = sf_push_key(c, "seed");
+		sf_read_uint(c, seed, 0, UINT64_MAX, true, &m->seed);
+		sf_pop(c, mark);
+	}
+}
+
+// ---------------------------------------------------------------------------
+// archetypes
+// ---------------------------------------------------------------------------
+
+/// Reads one parameter of a slot into *p.
+static void parse_param(sf_ctx* c, const sf_node* slot, sf_param k, throng_behavior_params* p)
+{
+	const char* key = sf_param_names[k];
+	int e;
+	switch (k) {
+	case SF_P_TARGET:
+		e = (int)p->target;
+		if (sf_field_enum(c, slot, key, sf_target_names, 3, "target", &e) > 0) {
+			p->target = (throng_target_source)e;
+		}
+		return;
+	case SF_P_FLEE_MODE:
+		e = (int)p->flee_mode;
+		if (sf_field_enum(c, slot, key, sf_flee_names, 3, "flee mode", &e) > 0) {
+			p->flee_mode = (throng_flee_mode)e;
+		}
+		return;
+	case SF_P_FRAME:
+		e = (int)p->frame;
+		if (sf_field_enum(c, slot, key, sf_frame_names, 2, "wander frame", &e) > 0) {
+			p->frame = (throng_wander_frame)e;
+		}
+		return;
+	case SF_P_SAME_GROUP_ONLY: sf_field_bool(c, slot, key, &p->same_group_only); return;
+	case SF_P_FLEE_RADIUS: sf_field_number(c, slot, key, SF_POSITIVE, &p->flee_radius); return;
+	case SF_P_SLOW_RADIUS: sf_field_number(c, slot, key, SF_POSITIVE, &p->slow_radius); return;
+	case SF_P_EVADE_RADIUS: sf_field_number(c, slot, key, SF_POSITIVE, &p->evade_radius); return;
+	case SF_P_MAX_PREDICTION: sf_field_number(c, slot, key, SF_NON_NEGATIVE, &p->max_prediction); return;
+	case SF_P_CIRCLE_DISTANCE: sf_field_number(c, slot, key, SF_NON_NEGATIVE, &p->circle_distance); return;
+	case SF_P_CIRCLE_RADIUS: sf_field_number(c, slot, key, SF_NON_NEGATIVE, &p->circle_radius); return;
+	case SF_P_JITTER: sf_field_number(c, slot, key, SF_NON_NEGATIVE, &p->jitter); return;
+	case SF_P_NOISE_FREQUENCY: sf_field_number(c, slot, key, SF_NON_NEGATIVE, &p->noise_frequency); return;
+	case SF_P_NOISE_AMPLITUDE: sf_field_number(c, slot, key, SF_NON_NEGATIVE, &p->noise_amplitude); return;
+	case SF_P_LOOK_AHEAD: sf_field_number(c, slot, key, SF_POSITIVE, &p->look_ahead); return;
+	case SF_P_FEELER_ANGLE: sf_field_number(c, slot, key, SF_FEELER, &p->feeler_angle); return;
+	case SF_P_AVOID_RADIUS: sf_field_number(c, slot, key, SF_POSITIVE, &p->avoid_radius); return;
+	case SF_P_NEIGHBOR_RADIUS: sf_field_number(c, slot, key, SF_POSITIVE, &p->neighbor_radius); return;
+	case SF_P_MARGIN: sf_field_number(c, slot, key, SF_POSITIVE, &p->margin); return;
+	case SF_P_WAYPOINT_RADIUS: sf_field_number(c, slot, key, SF_POSITIVE, &p->waypoint_radius); return;
+	case SF_P_COUNT: return;
+	}
+}
+
+/// Reads one slot; returns false when it has a problem. *kind_ok says
+/// whether its kind was read (for the wander count).
+static bool parse_slot(sf_ctx* c, const sf_node* n, throng_slot* out, bool* kind_ok)
+{
+	*kind_ok = false;
+	if (!sf_expect_mapping(c, n, "a slot: a mapping with kind, weight, enabled, priority and parameters")) {
+		return false;
+	}
+	uint32_t before = c->problems;
+	const char* names[THRONG_BEHAVIOR_COUNT];
+	size_t known = 0;
+	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
+		const char* name = throng_behavior_name((throng_behavior_kind)k);
+		names[known++] = name != NULL ? name : "?";
+	}
+	int kind = -1;
+	const sf_node* kn = sf_get(n, "kind");
+	if (kn != NULL) {
+		size_t mark = sf_push_key(c, "kind");
+		if (sf_read_enum(c, kn, names, known, "behaviour", &kind)) {
+			*kind_ok = true;
+		}
+		sf_pop(c, mark);
+	}
+	// The keys a slot of this kind takes: the common four and the
+	// parameters its behaviour reads (all of them when the kind is unknown,
+	// so that only true typos are reported). A parameter of another
+	// behaviour is named as such rather than as an unknown key.
+	const char* keys[4 + SF_P_COUNT] = {"kind", "weight", "enabled", "priority"};
+	const char* foreign[SF_P_COUNT];
+	size_t nkeys = 4, nforeign = 0;
+	for (int p = 0; p < SF_P_COUNT; ++p) {
+		if (kind < 0 || sf_kind_has_param((throng_behavior_kind)kind, (sf_param)p)) {
+			keys[nkeys++] = sf_param_names[p];
+		} else {
+			foreign[nforeign++] = sf_param_names[p];
+		}
+	}
+	char what[64];
+	snprintf(what, sizeof what, "a parameter of %s", kind >= 0 ? names[kind] : "?");
+	sf_check_keys_ex(c, n, keys, nkeys, foreign, nforeign, what);
+	if (kn == NULL) {
+		sf_missing(c, n, "kind", "a behaviour name");
+	}
+	throng_slot s = throng_slot_make(kind >= 0 ? (throng_behavior_kind)kind : THRONG_SEEK);
+	sf_field_number(c, n, "weight", SF_NON_NEGATIVE, &s.weight);
+	sf_field_bool(c, n, "enabled", &s.enabled);
+	sf_field_bool(c, n, "priority", &s.priority);
+	if (kind >= 0) {
+		for (int p = 0; p < SF_P_COUNT; ++p) {
+			if (sf_kind_has_param((throng_behavior_kind)kind, (sf_param)p)) {
+				parse_param(c, n, (sf_param)p, &s.params);
+			}
+		}
+	}
+	*out = s;
+	return c->problems == before;
+}
+
+static void parse_target_rule(sf_ctx* c, const sf_node* n, sf_archetype* a)
+{
+	if (!sf_expect_mapping(c, n, "a mapping of group, sight_radius, every and enabled")) {
+		return;
+	}
+	static const char* const keys[] = {"group", "sight_radius", "every", "enabled"};
+	sf_check_keys(c, n, keys, 4);
+	throng_target_rule* r = &a->controller.target_rule;
+	r->enabled = true;
+	r->sight_radius = 10.0f;
+	r->every = 10;
+	const sf_node* g = sf_get(n, "group");
+	if (g == NULL) {
+		sf_missing(c, n, "group", "the name of a group under groups");
+	} else {
+		size_t mark = sf_push_key(c, "group");
+		if (sf_check_name(c, g, "a group")) {
+			a->target_group = malloc(g->len + 1);
+			if (a->target_group != NULL) {
+				memcpy(a->target_group, g->text, g->len + 1);
+			}
+			a->target_group_pos = g->pos;
+		}
+		sf_pop(c, mark);
+	}
+	sf_field_number(c, n, "sight_radius", SF_POSITIVE, &r->sight_radius);
+	uint64_t every = r->every;
+	if (sf_field_uint(c, n, "every", 1, 1000000, &every) > 0) {
+		r->every = (uint32_t)every;
+	}
+	sf_field_bool(c, n, "enabled", &r->enabled);
+}
+
+static void parse_archetype(sf_ctx* c, const sf_node* n, sf_archetype* a)
+{
+	a->controller = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	a->pos = n->pos;
+	if (!sf_expect_mapping(c, n, "a mapping of mode, target_rule and slots")) {
+		return;
+	}
+	static const char* const keys[] = {"mode", "target_rule", "slots"};
+	sf_check_keys(c, n, keys, 3);
+	int mode = 0;
+	if (sf_field_enum(c, n, "mode", sf_blend_names, 3, "blend mode", &mode) > 0) {
+		a->controller.mode = (throng_blend_mode)mode;
+	}
+	const sf_node* rule = sf_get(n, "target_rule");
+	if (rule != NULL) {
+		size_t mark = sf_push_key(c, "target_rule");
+		parse_target_rule(c, rule, a);
+		sf_pop(c, mark);
+	}
+	const sf_node* slots = sf_get(n, "slots");
+	if (slots == NULL) {
+		return;
+	}
+	size_t mark = sf_push_key(c, "slots");
+	if (sf_expect_sequence(c, slots, "a list of slots")) {
+		if (slots->count > THRONG_MAX_SLOTS) {
+			sf_error(c, slots->pos, "got %u slots (expected at most %d)", slots->count, THRONG_MAX_SLOTS);
+		}
+		int wanders = 0, noises = 0;
+		for (uint32_t k = 0; k < slots->count && k < THRONG_MAX_SLOTS; ++k) {
+			size_t mk = sf_push_index(c, k);
+			throng_slot s;
+			bool kind_ok = false;
+			parse_slot(c, slots->items[k], &s, &kind_ok);
+			a->controller.slots[a->controller.slot_count++] = s;
+			// Each wander form keeps one angle per agent (validate.c).
+			if (kind_ok && ((s.kind == THRONG_WANDER && ++wanders == 2) ||
+			                (s.kind == THRONG_WANDER_NOISE && ++noises == 2))) {
+				size_t mkk = sf_push_key(c, "kind");
+				sf_error(c, sf_get(slots->items[k], "kind")->pos,
+				         "a second %s slot (expected at most one %s slot per archetype)",
+				         throng_behavior_name(s.kind), throng_behavior_name(s.kind));
+				sf_pop(c, mkk);
+			}
+			sf_pop(c, mk);
+		}
+	}
+	sf_pop(c, mark);
+}
+
+static void parse_archetypes(sf_ctx* c, const sf_node* n, sf_model* m)
+{
+	if (!sf_expect_mapping(c, n, "a mapping from archetype names to archetypes")) {
+		return;
+	}
+	if (n->count > SF_MAX_ARCHETYPES) {
+		sf_error(c, n->pos, "got %u archetypes (expected at most %u)", n->count, SF_MAX_ARCHETYPES);
+		return;
+	}
+	sf_check_names(c, n, "archetype");
+	m->archetypes = calloc(n->count != 0 ? n->count : 1, sizeof *m->archetypes);
+	if (m->archetypes == NULL) {
+		sf_error(c, n->pos, "out of memory (expected fewer archetypes)");
+		return;
+	}
+	for (uint32_t k = 0; k < n->count; ++k) {
+		const sf_node* key = n->items[2u * k];
+		sf_archetype* a = &m->archetypes[m->archetype_count++];
+		if (key->kind == SF_SCALAR) {
+			a->name = malloc(key->len + 1);
+			if (a->name != NULL) {
+				memcpy(a->name, key->text, key->len + 1);
+			}
+		}
+		if (sf_key_repeats(n, k)) {
+			continue;
+		}
+		size_t mark = sf_push_key(c, key->kind == SF_SCALAR ? key->text : "?");
+		parse_archetype(c, n->items[2u * k + 1u], a);
+		a->pos = key->pos;
+		sf_pop(c, mark);
+	}
+}
+
+// ---------------------------------------------------------------------------
+// The top level
+// ---------------------------------------------------------------------------
+
+void sf_parse_model(sf_ctx* c, const sf_node* root, sf_model* m)
+{
+	if (!sf_expect_mapping(c, root, "a mapping with world, archetypes, groups, obstacles, walls and threat")) {
+		return;
+	}
+	static const char* const keys[] = {"version", "name",      "description", "steps", "goal_radius", "world",
+	                                   "archetypes", "groups", "obstacles",   "walls", "threat"};
+	sf_check_keys(c, root, keys, sizeof keys / sizeof keys[0]);
+	const sf_node* v = sf_get(root, "version");
+	if (v != NULL) {
+		size_t mark = sf_push_key(c, "version");
+		uint64_t version = 0;
+		if (sf_read_uint(c, v, 0, UINT64_MAX, false, &version) && version != 1) {
+			sf_error(c, v->pos, "got %llu, an unknown version (expected 1)", (unsigned long long)version);
+		}
+		sf_pop(c, mark);
+	}
+	const sf_node* name = sf_get(root, "name");
+	if (name != NULL) {
+		size_t mark = sf_push_key(c, "name");
+		char* copy = sf_check_name(c, name, "a scene") ? malloc(name->len + 1) : NULL;
+		if (copy != NULL) {
+			memcpy(copy, name->text, name->len + 1);
+			free(m->name);
+			m->name = copy;
+		}
+		sf_pop(c, mark);
+	}
+	const sf_node* desc = sf_get(root, "description");
+	if (desc != NULL) {
+		size_t mark = sf_push_key(c, "description");
+		sf_read_string(c, desc, SF_DESCRIPTION_MAX, &m->description);
+		sf_pop(c, mark);
+	}
+	sf_field_uint(c, root, "steps", 0, 1000000000u, &m->steps);
+	float goal = 0.0f;
+	if (sf_field_number(c, root, "goal_radius", SF_NON_NEGATIVE, &goal) > 0) {
+		m->goal_radius = goal;
+	}
+	static const char* const sections[] = {"world", "archetypes", "groups", "obstacles", "walls", "threat"};
+	for (int k = 0; k < 6; ++k) {
+		const sf_node* s = sf_get(root, sections[k]);
+		if (s == NULL) {
+			continue;
+		}
+		size_t mark = sf_push_key(c, sections[k]);
+		switch (k) {
+		case 0: parse_world(c, s, m); break;
+		case 1: parse_archetypes(c, s, m); break;
+		case 2: sf_parse_groups(c, s, m); break;
+		case 3: sf_parse_obstacles(c, s, m); break;
+		case 4: sf_parse_walls(c, s, m); break;
+		default: sf_parse_threat(c, s, m); break;
+		}
+		sf_pop(c, mark);
+	}
+	if (sf_get(root, "archetypes") == NULL) {
+		sf_missing(c, root, "archetypes", "a mapping from archetype names to archetypes");
+	}
+	if (sf_get(root, "groups") == NULL) {
+		sf_missing(c, root, "groups", "a mapping from group names to groups of agents");
+	}
+	sf_check_model(c, root, m);
+}

@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: MIT
+// Scenario files: typed readers over nodes.
+//
+// Numbers, booleans and null must be plain scalars (a quoted "3" is a
+// string, as in JSON); names and enum words may be quoted. A number is
+// decimal: an optional sign, digits with an optional fraction, an optional
+// exponent. YAML's .nan and .inf, and NaN, inf and 1e999, are recognised as
+// numbers only to say that they are not finite. Ranges are those of
+// core/validate.c, checked on the float the library will receive.
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmath.h"
+#include "scenario_file_internal.h"
+
+#define SF_MAX_MAGNITUDE 1.0e6f
+
+bool sf_is_null(const sf_node* n)
+{
+	if (n == NULL || n->kind != SF_SCALAR || !n->plain) {
+		return false;
+	}
+	const char* t = n->text;
+	return n->len == 0 || strcmp(t, "~") == 0 || strcmp(t, "null") == 0 || strcmp(t, "Null") == 0 ||
+	       strcmp(t, "NULL") == 0;
+}
+
+enum { NUM_NOT = 0, NUM_DECIMAL, NUM_NONFINITE };
+
+/// Whether a plain scalar reads as a decimal number, a spelling of NaN or
+/// infinity, or neither.
+static int classify_number(const char* s, size_t len)
+{
+	if (strlen(s) != len || len == 0) {
+		return NUM_NOT;
+	}
+	size_t i = 0;
+	if (s[i] == '+' || s[i] == '-') {
+		++i;
+	}
+	// .nan .NaN .NAN nan NaN .inf .Inf inf infinity (any case), signed or not.
+	const char* w = s + i + (s[i] == '.' ? 1 : 0);
+	const char* words[] = {"nan", "inf", "infinity"};
+	for (size_t k = 0; k < 3; ++k) {
+		size_t lw = strlen(words[k]);
+		if (strlen(w) == lw) {
+			size_t j = 0;
+			while (j < lw && (w[j] | 0x20) == words[k][j]) {
+				++j;
+			}
+			if (j == lw) {
+				return NUM_NONFINITE;
+			}
+		}
+	}
+	size_t digits = 0;
+	while (s[i] >= '0' && s[i] <= '9') {
+		++i;
+		++digits;
+	}
+	if (s[i] == '.') {
+		++i;
+		while (s[i] >= '0' && s[i] <= '9') {
+			++i;
+			++digits;
+		}
+	}
+	if (digits == 0) {
+		return NUM_NOT;
+	}
+	if (s[i] == 'e' || s[i] == 'E') {
+		++i;
+		if (s[i] == '+' || s[i] == '-') {
+			++i;
+		}
+		size_t exp = 0;
+		while (s[i] >= '0' && s[i] <= '9') {
+			++i;
+			++exp;
+		}
+		if (exp == 0) {
+			return NUM_NOT;
+		}
+	}
+	return s[i] == '\0' ? NUM_DECIMAL : NUM_NOT;
+}
+
+void sf_describe(const sf_node* n, char* buf, size_t cap)
+{
+	if (n == NULL) {
+		snprintf(buf, cap, "nothing");
+		return;
+	}
+	switch (n->kind) {
+	case SF_MAPPING: snprintf(buf, cap, "a mapping"); return;
+	case SF_SEQUENCE: snprintf(buf, cap, "a sequence"); return;
+	case SF_BAD: snprintf(buf, cap, "an unsupported value"); return;
+	case SF_SCALAR: break;
+	}
+	if (sf_is_null(n)) {
+		snprintf(buf, cap, "null");
+		return;
+	}
+	// Printable text only, cut at 32 bytes.
+	char text[40];
+	size_t k = 0;
+	for (; k < n->len && k < 32; ++k) {
+		unsigned char ch = (unsigned char)n->text[k];
+		text[k] = ch < 0x20 || ch == 0x7F ? '?' : (char)ch;
+	}
+	if (n->len > 32) {
+		memcpy(text + k, "...", 3);
+		k += 3;
+	}
+	text[k] = '\0';
+	if (n->plain && (classify_number(n->text, n->len) != NUM_NOT || strcmp(n->text, "true") == 0 ||
+	                 strcmp(n->text, "false") == 0)) {
+		snprintf(buf, cap, "%s", text);
+	} else {
+		snprintf(buf, cap, "a string \"%s\"", text);
+	}
+}
+
+static const char* range_text(sf_range r)
+{
+	switch (r) {
+	case SF_POSITIVE: return "a number > 0 and <= 1e6";
+	case SF_NON_NEGATIVE: return "a number >= 0 and <= 1e6";
+	case SF_COORD: return "a number from -1e6 to 1e6";
+	case SF_DT: return "a number of seconds > 0 and <= 1";
+	case SF_ANGLE: return "an angle in radians from -1e6 to 1e6";
+	case SF_FEELER: return "an angle in radians from 0 to pi";
+	}
+	return "a number";
+}
+
+static bool in_range(sf_range r, float v)
+{
+	switch (r) {
+	case SF_POSITIVE: return v > 0.0f && v <= SF_MAX_MAGNITUDE;
+	case SF_NON_NEGATIVE: return v >= 0.0f && v <= SF_MAX_MAGNITUDE;
+	case SF_COORD: return fabsf(v) <= THRONG_MAX_COORD;
+	case SF_DT: return v > 0.0f && v <= 1.0f;
+	case SF_ANGLE: return fabsf(v) <= SF_MAX_MAGNITUDE;
+	case SF_FEELER: return v >= 0.0f && v <= THR_PI;
+	}
+	return false;
+}
+
+bool sf_read_number(sf_ctx* c, const sf_node* n, sf_range range, float* out)
+{
+	if (n->kind == SF_BAD) {
+		return false;
+	}
+	char got[64];
+	sf_describe(n, got, sizeof got);
+	int kind = n->kind == SF_SCALAR && n->plain && !sf_is_null(n) ? classify_number(n->text, n->len) : NUM_NOT;
+	if (kind == NUM_NOT) {
+		sf_error(c, n->pos, "got %s (expected %s)", got, range_text(range));
+		return false;
+	}
+	double d = kind == NUM_DECIMAL ? strtod(n->text, NULL) : NAN;
+	if (!isfinite(d) || fabs(d) > 3.4e38) {
+		sf_error(c, n->pos, "got %s, not a finite number (expected %s)", got, range_text(range));
+		return false;
+	}
+	float f = strtof(n->text, NULL); // the nearest float, rounded once
+	if (!in_range(range, f)) {
+		sf_error(c, n->pos, "got %s, out of range (expected %s)", got, range_text(range));
+		return false;
+	}
+	*out = f;
+	return true;
+}
+
+bool sf_read_uint(sf_ctx* c, const sf_node* n, uint64_t min, uint64_t max, bool hex, uint64_t* out)
+{
+	if (n->kind == SF_BAD) {
+		return false;
+	}
+	char got[64], expected[96];
+	sf_describe(n, got, sizeof got);
+	snprintf(expected, sizeof expected, "a whole number from %llu to %llu", (unsigned long long)min,
+	         (unsigned long long)max);
+	if (n->kind != SF_SCALAR || !n->plain || sf_is_null(n)) {
+		sf_error(c, n->pos, "got %s (expected %s)", got, expected);
+		return false;
+	}
+	const char* s = n->text;
+	bool is_hex = hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && s[2] != '\0';
+	size_t i = is_hex ? 2 : 0;
+	bool digits_only = s[i] != '\0' && strlen(s) == n->len;
+	for (size_t k = i; s[k] != '\0' && digits_only; ++k) {
+		char ch = s[k];
+		digits_only = (ch >= '0' && ch <= '9') ||
+		              (is_hex && ((ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F')));
+	}
+	if (!digits_only) {
+		int kind = classify_number(s, n->len);
+		if (kind == NUM_NONFINITE) {
+			sf_error(c, n->pos, "got %s, not a finite number (expected %s)", got, expected);
+		} else if (kind == NUM_DECIMAL) {
+			double d = strtod(s, NULL);
+			if (d < 0.0) {
+				sf_error(c, n->pos, "got %s, out of range (expected %s)", got, expected);
+			} else if (d != floor(d)) {
+				sf_error(c, n->pos, "got %s, not a whole number (expected %s)", got, expected);
+			} else {
+				sf_error(c, n->pos, "got %s (expected %s, written with digits only)", got, expected);
+			}
+		} else {
+			sf_error(c, n->pos, "got %s (expected %s)", got, expected);
+		}
+		return false;
+	}
+	errno = 0;
+	unsigned long long v = strtoull(s + i, NULL, is_hex ? 16 : 10);
+	if (errno == ERANGE || v < min || v > max) {
+		sf_error(c, n->pos, "got %s, out of range (expected %s)", got, expected);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+bool sf_read_bool(sf_ctx* c, const sf_node* n, bool* out)
+{
+	if (n->kind == SF_BAD) {
+		return false;
+	}
+	if (n->kind == SF_SCALAR && n->plain) {
+		const char* t = n->text;
+		if (strcmp(t, "true") == 0 || strcmp(t, "True") == 0 || strcmp(t, "TRUE") == 0) {
+			*out = true;
+			return true;
+		}
+		if (strcmp(t, "false") == 0 || strcmp(t, "False") == 0 || strcmp(t, "FALSE") == 0) {
+			*out = false;
+			return true;
+		}
+	}
+	char got[64];
+	sf_describe(n, got, sizeof got);
+	sf_error(c, n->pos, "got %s (expected true or false)", got);
+	return false;
+}
+
+bool sf_read_enum(sf_ctx* c, const sf_node* n, const char* const* names, size_t count, const char* what, int* out)
+{
+	if (n->kind == SF_BAD) {
+		return false;
+	}
+	char list[256];
+	sf_join(names, count, list, sizeof list);
+	if (n->kind != SF_SCALAR || sf_is_null(n)) {
+		char got[64];
+		sf_describe(n, got, sizeof got);
+		sf_error(c, n->pos, "got %s (expected one of: %s)", got, list);
+		return false;
+	}
+	for (size_t k = 0; k < count; ++k) {
+		if (strcmp(n->text, names[k]) == 0 && strlen(n->text) == n->len) {
+			*out = (int)k;
+			return true;
+		}
+	}
+	char got[64];
+	sf_describe(n, got, sizeof got);
+	// "a string \"sek\"" -> "\"sek\"": the word alone reads better here.
+	const char* word = strncmp(got, "a string ", 9) == 0 ? got + 9 : got;
+	const char* near = sf_nearest(n->text, names, count);
+	if (near != NULL) {
+		sf_error(c, n->pos, "unknown %s %s, did you mean %s? (expected one of: %s)", what, word, near, list);
+	} else {
+		sf_error(c, n->pos, "unknown %s %s (expected one of: %s)", what, word, list);
+	}
+	return false;
+}
+
+bool sf_read_vec2(sf_ctx* c, const sf_node* n, sf_range range, throng_vec2* out)
+{
+	if (n->kind == SF_BAD) {
+		return false;
+	}
+	if (n->kind != SF_SEQUENCE || n->count != 2) {
+		char got[64];
+		if (n->kind == SF_SEQUENCE) {
+			snprintf(got, sizeof got, "a sequence of %u value%s", n->count, n->count == 1 ? "" : "s");
+		} else {
+			sf_describe(n, got, sizeof got);
+		}
+		sf_error(c, n->pos, "got %s (expected [x, y], each %s)", got, range_text(range));
+		return false;
+	}
+	throng_vec2 v = *out;
+	size_t mark = sf_push_index(c, 0);
+	bool ok = sf_read_number(c, n->items[0], range, &v.x);
+	sf_pop(c, mark);
+	mark = sf_push_index(c, 1);
+	ok = sf_read_number(c, n->items[1], range, &v.y) && ok;
+	sf_pop(c, mark);
+	if (ok) {
+		*out = v;
+	}
+	return ok;
+}
+
+bool sf_read_points(sf_ctx* c, const sf_node* n, uint32_t min, uint32_t max, throng_vec2** out, uint32_t* count)
+{
+	if (n->kind == SF_BAD) {
+		return false;
+	}
+	if (n->kind != SF_SEQUENCE || n->count < min || n->count > max) {
+		char got[64];
+		if (n->kind == SF_SEQUENCE) {
+			snprintf(got, sizeof got, "%u point%s", n->count, n->count == 1 ? "" : "s");
+		} else {
+			sf_describe(n, got, sizeof got);
+		}
+		sf_error(c, n->pos, "got %s (expected a list of %u to %u points [x, y])", got, min, max);
+		return false;
+	}
+	throng_vec2* pts = malloc((size_t)n->count * sizeof *pts);
+	if (pts == NULL) {
+		sf_error(c, n->pos, "out of memory for %u points (expected fewer points)", n->count);
+		return false;
+	}
+	bool ok = true;
+	for (uint32_t k = 0; k < n->count; ++k) {
+		size_t mark = sf_push_index(c, k);
+		pts[k] = (throng_vec2){0.0f, 0.0f};
+		ok = sf_read_vec2(c, n->items[k], SF_COORD, &pts[k]) && ok;
+		sf_pop(c, mark);
+	}
+	if (!ok) {
+		free(pts);
+		return false;
+	}
+	free(*out);
+	*out = pts;
+	*count = n->count;
+	return true;
+}
+
+bool sf_read_string(sf_ctx* c, const sf_node* n, size_t max, char** out)
+{
+	if (n->kind == SF_BAD) {
+		return false;
+	}
+	char got[64];
+	sf_describe(n, got, sizeof got);
+	if (n->kind != SF_SCALAR || sf_is_null(n)) {
+		sf_error(c, n->pos, "got %s (expected a string of at most %zu bytes)", got, max);
+		return false;
+	}
+	if (n->len > max) {
+		sf_error(c, n->pos, "got a string of %zu bytes (expected a string of at most %zu bytes)", n->len, max);
+		return false;
+	}
+	for (size_t k = 0; k < n->len; ++k) {
+		unsigned char ch = (unsigned char)n->text[k];
+		if (ch < 0x20 || ch == 0x7F) {
+			sf_error(c, n->pos, "got %s with a control character (expected one line of printable text)", got);
+			return false;
+		}
+	}
+	char* s = malloc(n->len + 1);
+	if (s == NULL) {
+		sf_error(c, n->pos, "out of memory (expected a shorter string)");
+		return false;
+	}
+	memcpy(s, n->text, n->len + 1);
+	free(*out);
+	*out = s;
+	return true;
+}
+
+bool sf_check_name(sf_ctx* c, const sf_node* n, const char* what)
+{
+	if (n->kind == SF_BAD) {
+		return false;
+	}
+	bool ok = n->kind == SF_SCALAR && n->len >= 1 && n->len <= SF_NAME_MAX && strlen(n->text) == n->len;
+	for (size_t k = 0; ok && k < n->len; ++k) {
+		char ch = n->text[k];
+		ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+		     ch == '-';
+	}
+	if (!ok) {
+		char got[64];
+		sf_describe(n, got, sizeof got);
+		sf_error(c, n->pos, "got %s (expected %s name of 1 to %u letters, digits, '_' or '-')", got, what,
+		         SF_NAME_MAX);
+	}
+	return ok;
+}
+
+static bool expect_kind(sf_ctx* c, const sf_node* n, sf_kind kind, const char* expected)
+{
+	if (n->kind == SF_BAD) {
+		return false;
+	}
+	if (n->kind != kind) {
+		char got[64];
+		sf_describe(n, got, sizeof got);
+		sf_error(c, n->pos, "got %s (expected %s)", got, expected);
+		return false;
+	}
+	return true;
+}
+
+bool sf_expect_mapping(sf_ctx* c, const sf_node* n, const char* expected)
+{
+	return expect_kind(c, n, SF_MAPPING, expected);
+}
+
+bool sf_expect_sequence(sf_ctx* c, const sf_node* n, const char* expected)
+{
+	return expect_kind(c, n, SF_SEQUENCE, expected);
+}
+
+int sf_field_number(sf_ctx* c, const sf_node* map, const char* key, sf_range range, float* out)
+{
+	const sf_node* v = sf_get(map, key);
+	if (v == NULL) {
+		return 0;
+	}
+	size_t mark = sf_push_key(c, key);
+	bool ok = sf_read_number(c, v, range, out);
+	sf_pop(c, mark);
+	return ok ? 1 : -1;
+}
+
+int sf_field_uint(sf_ctx* c, const sf_node* map, const char* key, uint64_t min, uint64_t max, uint64_t* out)
+{
+	const sf_node* v = sf_get(map, key);
+	if (v == NULL) {
+		return 0;
+	}
+	size_t mark = sf_push_key(c, key);
+	bool ok = sf_read_uint(c, v, min, max, false, out);
+	sf_pop(c, mark);
+	return ok ? 1 : -1;
+}
+
+int sf_field_bool(sf_ctx* c, const sf_node* map, const char* key, bool* out)
+{
+	const sf_node* v = sf_get(map, key);
+	if (v == NULL) {
+		return 0;
+	}
+	size_t mark = sf_push_key(c, key);
+	bool ok = sf_read_bool(c, v, out);
+	sf_pop(c, mark);
+	return ok ? 1 : -1;
+}
+
+int sf_field_vec2(sf_ctx* c, const sf_node* map, const char* key, sf_range range, throng_vec2* out)
+{
+	const sf_node* v = sf_get(map, key);
+	if (v == NULL) {
+		return 0;
+	}
+	size_t mark = sf_push_key(c, key);
+	bool ok = sf_read_vec2(c, v, range, out);
+	sf_pop(c, mark);
+	return ok ? 1 : -1;
+}
+
+int sf_field_enum(sf_ctx* c, const sf_node* map, const char* key, const char* const* names, size_t count,
+                  const char* what, int* out)
+{
+	const sf_node* v = sf_get(map, key);
+	if (v == NULL) {
+		return 0;
+	}
+	size_t mark = sf_push_key(c, key);
+	bool ok = sf_read_enum(c, v, names, count, what, out);
+	sf_pop(c, mark);
+	return ok ? 1 : -1;
+}

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+// Scenario files, stage 2c: obstacles (circles), walls (segments and
+// polylines, each segment longer than the library's 1e-4 m) and the threat
+// (a point, or a path it follows at a speed from a start time).
+#include <stdlib.h>
+
+#include "scenario_file_internal.h"
+#include "vec.h"
+
+// ---------------------------------------------------------------------------
+// obstacles, walls, threat
+// ---------------------------------------------------------------------------
+
+void sf_parse_obstacles(sf_ctx* c, const sf_node* n, sf_model* m)
+{
+	if (!sf_expect_sequence(c, n, "a list of obstacles {center: [x, y], radius: r}")) {
+		return;
+	}
+	if (n->count > SF_MAX_SHAPES) {
+		sf_error(c, n->pos, "got %u obstacles (expected at most %u)", n->count, SF_MAX_SHAPES);
+		return;
+	}
+	m->obstacles = calloc(n->count != 0 ? n->count : 1, sizeof *m->obstacles);
+	if (m->obstacles == NULL) {
+		sf_error(c, n->pos, "out of memory (expected fewer obstacles)");
+		return;
+	}
+	static const char* const keys[] = {"center", "radius"};
+	for (uint32_t k = 0; k < n->count; ++k) {
+		const sf_node* o = n->items[k];
+		size_t mark = sf_push_index(c, k);
+		sf_obstacle* ob = &m->obstacles[m->obstacle_count++];
+		ob->radius = 1.0f;
+		if (sf_expect_mapping(c, o, "an obstacle {center: [x, y], radius: r}")) {
+			sf_check_keys(c, o, keys, 2);
+			if (sf_field_vec2(c, o, "center", SF_COORD, &ob->center) == 0) {
+				sf_missing(c, o, "center", "[x, y]");
+			}
+			if (sf_field_number(c, o, "radius", SF_POSITIVE, &ob->radius) == 0) {
+				sf_missing(c, o, "radius", "a number > 0 and <= 1e6");
+			}
+		}
+		sf_pop(c, mark);
+	}
+}
+
+/// Reports a zero-length segment from point a to b; `at` is b's node.
+static bool segment_ok(sf_ctx* c, const sf_node* at, throng_vec2 a, throng_vec2 b)
+{
+	// The library's rule (validate.c): longer than 1e-4 m.
+	if (v2_length(v2_sub(b, a)) > 1.0e-4f) {
+		return true;
+	}
+	sf_error(c, at->pos, "zero-length wall from (%g, %g) to (%g, %g) (expected end points more than 1e-4 m apart)",
+	         (double)a.x, (double)a.y, (double)b.x, (double)b.y);
+	return false;
+}
+
+static void parse_wall(sf_ctx* c, const sf_node* n, sf_wall* w, uint64_t* segments)
+{
+	if (n->kind == SF_SEQUENCE) {
+		// A segment [[x, y], [x, y]].
+		if (n->count != 2) {
+			sf_error(c, n->pos,
+			         "got %u points (expected a segment [[x, y], [x, y]], or {points: [...]} for a polyline)",
+			         n->count);
+			return;
+		}
+		w->segment = true;
+		if (sf_read_points(c, n, 2, 2, &w->points, &w->count)) {
+			size_t mark = sf_push_index(c, 1);
+			segment_ok(c, n->items[1], w->points[0], w->points[1]);
+			sf_pop(c, mark);
+			*segments += 1;
+		}
+		return;
+	}
+	if (!sf_expect_mapping(c, n, "a segment [[x, y], [x, y]] or a polyline {points: [...], closed: false}")) {
+		return;
+	}
+	static const char* const keys[] = {"points", "closed"};
+	sf_check_keys(c, n, keys, 2);
+	sf_field_bool(c, n, "closed", &w->closed);
+	const sf_node* pts = sf_get(n, "points");
+	if (pts == NULL) {
+		sf_missing(c, n, "points", "a list of 2 or more points [x, y]");
+		return;
+	}
+	size_t mark = sf_push_key(c, "points");
+	bool ok = sf_read_points(c, pts, w->closed ? 3u : 2u, SF_MAX_SHAPES, &w->points, &w->count);
+	for (uint32_t k = 1; ok && k < w->count; ++k) {
+		size_t mk = sf_push_index(c, k);
+		segment_ok(c, pts->items[k], w->points[k - 1], w->points[k]);
+		sf_pop(c, mk);
+	}
+	sf_pop(c, mark);
+	if (ok && w->closed) {
+		const sf_node* closed = sf_get(n, "closed");
+		mark = sf_push_key(c, "closed");
+		segment_ok(c, closed, w->points[w->count - 1], w->points[0]);
+		sf_pop(c, mark);
+	}
+	if (ok) {
+		*segments += w->count - 1u + (w->closed ? 1u : 0u);
+	}
+}
+
+void sf_parse_walls(sf_ctx* c, const sf_node* n, sf_model* m)
+{
+	if (!sf_expect_sequence(c, n, "a list of walls")) {
+		return;
+	}
+	if (n->count > SF_MAX_SHAPES) {
+		sf_error(c, n->pos, "got %u walls (expected at most %u)", n->count, SF_MAX_SHAPES);
+		return;
+	}
+	m->walls = calloc(n->count != 0 ? n->count : 1, sizeof *m->walls);
+	if (m->walls == NULL) {
+		sf_error(c, n->pos, "out of memory (expected fewer walls)");
+		return;
+	}
+	uint64_t segments = 0;
+	for (uint32_t k = 0; k < n->count; ++k) {
+		size_t mark = sf_push_index(c, k);
+		parse_wall(c, n->items[k], &m->walls[m->wall_count++], &segments);
+		sf_pop(c, mark);
+	}
+	if (segments > SF_MAX_SHAPES) {
+		sf_error(c, n->pos, "the walls hold %llu segments (expected at most %u)", (unsigned long long)segments,
+		         SF_MAX_SHAPES);
+	}
+}
+
+void sf_parse_threat(sf_ctx* c, const sf_node* n, sf_model* m)
+{
+	if (!sf_expect_mapping(c, n, "a mapping with position, or path and speed")) {
+		return;
+	}
+	sf_threat* t = &m->threat;
+	static const char* const keys[] = {"position", "path", "speed", "loop", "start"};
+	sf_check_keys(c, n, keys, 5);
+	const sf_node* pos = sf_get(n, "position");
+	const sf_node* path = sf_get(n, "path");
+	t->speed = 1.0f;
+	sf_field_number(c, n, "start", SF_NON_NEGATIVE, &t->start);
+	if (pos != NULL && path != NULL) {
+		size_t mark = sf_push_key(c, "path");
+		sf_error(c, path->pos, "both position and path given (expected one of them)");
+		sf_pop(c, mark);
+		return;
+	}
+	if (pos == NULL && path == NULL) {
+		sf_missing(c, n, "position", "position: [x, y], or path: [[x, y], ...] with a speed");
+		return;
+	}
+	if (pos != NULL) {
+		t->kind = SF_THREAT_POINT;
+		sf_field_vec2(c, n, "position", SF_COORD, &t->position);
+		static const char* const path_only[] = {"speed", "loop"};
+		for (int k = 0; k < 2; ++k) {
+			const sf_node* v = sf_get(n, path_only[k]);
+			if (v != NULL) {
+				size_t mark = sf_push_key(c, path_only[k]);
+				sf_error(c, v->pos, "only a threat with a path has a %s (expected path: [[x, y], ...])",
+				         path_only[k]);
+				sf_pop(c, mark);
+			}
+		}
+		return;
+	}
+	t->kind = SF_THREAT_PATH;
+	size_t mark = sf_push_key(c, "path");
+	sf_read_points(c, path, 2, THRONG_MAX_WAYPOINTS, &t->path.points, &t->path.count);
+	sf_pop(c, mark);
+	sf_field_number(c, n, "speed", SF_POSITIVE, &t->speed);
+	sf_field_bool(c, n, "loop", &t->path.loop);
+}
