@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: MIT
+// The frame loop and drawing one frame.
+//
+// Three loops share vw_app_render. Real time: the host steps on its own
+// thread and the loop draws whatever frame is newest, capped at --fps.
+// Lockstep (--screenshot, --record): the loop steps the host itself, one
+// step per frame, so a capture is the same on every run and every display.
+// Benchmark (--benchmark-frames): real time plus measurements on stdout.
+#define _POSIX_C_SOURCE 200809L
+
+#include "app.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "capture.h"
+#include "hud.h"
+#include "palette.h"
+
+#define OVERLAP_EVERY 120u   ///< steps between overlap counts (2 s of simulated time)
+#define BENCH_WARMUP 30u     ///< frames before the benchmark measures
+#define VW_BEHIND_FPS 40u    ///< frame cap while the simulation is behind
+
+static const SDL_Color TARGET_MARK = {120, 255, 140, 255};
+
+double vw_now(void)
+{
+	return (double)SDL_GetPerformanceCounter() / (double)SDL_GetPerformanceFrequency();
+}
+
+/// CPU time of the calling thread (ms): what a frame costs whatever the
+/// machine's load.
+static double thread_cpu_ms(void)
+{
+	struct timespec t;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0) {
+		return 0.0;
+	}
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+void vw_app_render(vw_app* app, const vw_frame* f)
+{
+	SDL_Renderer* r = app->renderer;
+	int w = 0, h = 0;
+	SDL_GetRendererOutputSize(r, &w, &h);
+	app->camera.width = (float)w;
+	app->camera.height = (float)h;
+	vw_draw_opts o;
+	memset(&o, 0, sizeof o);
+	o.grid = app->ui.grid;
+	o.by_archetype = app->ui.by_archetype;
+	o.drag_obstacle = app->ui.drag_obstacle;
+	o.drag_center = app->ui.drag_center;
+	vw_layer_draw(&app->layer, r, &app->shapes, &app->mesh, &app->camera, f, &o, !app->lockstep, vw_now());
+
+	vw_batch_begin(&app->shapes, (float)w, (float)h);
+	vw_draw_threat(&app->shapes, &app->camera, f);
+	if (f->mouse_mode == VW_MOUSE_TARGET && app->ui.mouse_enabled && app->ui.inside) {
+		vw_draw_crosshair(&app->shapes, app->ui.mx, app->ui.my, TARGET_MARK);
+	}
+	vw_debug_compute(&app->debug, f);
+	vw_debug_draw(&app->shapes, &app->debug, &app->camera, f);
+	SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+	vw_batch_flush(&app->shapes, r);
+	if (app->ui.hud) {
+		vw_hud_input in;
+		memset(&in, 0, sizeof in);
+		in.frame = f;
+		in.debug = &app->debug;
+		in.scene = app->args->scenario;
+		in.renderer = app->renderer_name;
+		in.fps = app->fps;
+		in.frame_ms = app->frame_ms;
+		in.archetype = app->ui.archetype;
+		in.slot = app->ui.slot;
+		in.by_archetype = app->ui.by_archetype;
+		in.grid = app->ui.grid;
+		in.help = app->ui.help;
+		in.follow = app->ui.follow;
+		in.message = app->ui.message;
+		in.scale = w >= 1100 ? 2 : 1;
+		in.exact = app->lockstep;
+		in.width = (float)w;
+		in.height = (float)h;
+		vw_hud_update(&app->hud, r, &in, vw_now());
+		vw_hud_draw(&app->hud, r, (float)w);
+	}
+}
+
+/// Frame-rate bookkeeping, every half second.
+static void count_frame(vw_app* app, double now)
+{
+	app->fps_frames++;
+	double span = now - app->fps_t0;
+	if (span >= 0.5) {
+		app->fps = (double)app->fps_frames / span;
+		app->frame_ms = 1e3 * span / (double)app->fps_frames;
+		app->fps_frames = 0;
+		app->fps_t0 = now;
+	}
+}
+
+static void poll(vw_app* app, const vw_frame* f, double now)
+{
+	SDL_Event e;
+	while (SDL_PollEvent(&e)) {
+		vw_ui_event(&app->ui, &e, &app->camera, f, app->sim, now);
+	}
+}
+
+/// The p key: throng-view-NNN.png in the working directory.
+static void key_screenshot(vw_app* app, double now)
+{
+	char path[64], err[256], msg[128];
+	snprintf(path, sizeof path, "throng-view-%03u.png", app->shots++);
+	if (vw_capture_png(app->renderer, path, false, err, sizeof err)) {
+		snprintf(msg, sizeof msg, "saved %s", path);
+	} else {
+		snprintf(msg, sizeof msg, "screenshot failed: %.100s", err);
+	}
+	vw_ui_message(&app->ui, now, msg);
+}
+
+/// One frame of the interactive loops; false when it is time to stop.
+static bool frame(vw_app* app)
+{
+	double now = vw_now();
+	double cpu0 = thread_cpu_ms();
+	const vw_frame* f = vw_sim_acquire(app->sim);
+	poll(app, f, now);
+	vw_ui_frame(&app->ui, &app->camera, f, app->sim, now);
+	if (app->ui.fit_request) {
+		vw_camera_fit(&app->camera, f->def.bounds_min, f->def.bounds_max, app->camera.width, app->camera.height);
+		app->ui.fit_request = false;
+	}
+	double t0 = vw_now();
+	vw_app_render(app, f);
+	if (app->ui.screenshot_request) {
+		key_screenshot(app, now);
+		app->ui.screenshot_request = false;
+	}
+	double t1 = vw_now();
+	SDL_RenderPresent(app->renderer);
+	double t2 = vw_now();
+	app->render_ms = (t1 - t0) * 1e3;
+	app->present_ms = (t2 - t1) * 1e3;
+	app->cpu_ms = thread_cpu_ms() - cpu0;
+	count_frame(app, t2);
+	return !app->ui.quit;
+}
+
+/// Sleeps what is left of a frame of 1/fps seconds that began at t0. While
+/// the simulation cannot keep real time the cap drops to VW_BEHIND_FPS, so
+/// drawing hands CPU back to it.
+static void cap(vw_app* app, double t0)
+{
+	uint32_t fps = app->args->fps;
+	if (fps == 0) {
+		return;
+	}
+	if (vw_sim_acquire(app->sim)->behind && fps > VW_BEHIND_FPS) {
+		fps = VW_BEHIND_FPS;
+	}
+	double left = 1.0 / (double)fps - (vw_now() - t0);
+	if (left > 0.001) {
+		SDL_Delay((Uint32)(left * 1e3));
+	}
+}
+
+static int run_realtime(vw_app* app)
+{
+	char err[256];
+	if (!vw_sim_start(app->sim, err, sizeof err)) {
+		vw_error("%s", err);
+		return VW_EXIT_FAILURE;
+	}
+	for (uint32_t n = 0; app->args->frames == 0 || n < app->args->frames; ++n) {
+		double t0 = vw_now();
+		if (!frame(app)) {
+			break;
+		}
+		cap(app, t0);
+	}
+	return VW_EXIT_OK;
+}
+
+static int run_lockstep(vw_app* app)
+{
+	const vw_args* a = app->args;
+	char err[512], path[1024];
+	if (a->record != NULL && !vw_capture_dir(a->record, err, sizeof err)) {
+		vw_error("--record: %s", err);
+		return VW_EXIT_FAILURE;
+	}
+	for (uint32_t n = 0; n < a->frames; ++n) {
+		vw_sim_tick(app->sim, n == 0 ? 0u : 1u);
+		const vw_frame* f = vw_sim_acquire(app->sim);
+		double now = vw_now();
+		poll(app, f, now);
+		vw_ui_frame(&app->ui, &app->camera, f, app->sim, now);
+		if (f->error[0] != '\0') {
+			vw_error("simulation failed at step %llu: %s", (unsigned long long)f->step, f->error);
+			return VW_EXIT_FAILURE;
+		}
+		vw_app_render(app, f);
+		if (a->record != NULL) {
+			snprintf(path, sizeof path, "%s/frame_%06u.png", a->record, n);
+			if (!vw_capture_png(app->renderer, path, true, err, sizeof err)) {
+				vw_error("--record: %s", err);
+				return VW_EXIT_FAILURE;
+			}
+		}
+		if (a->screenshot != NULL && n + 1 == a->frames &&
+		    !vw_capture_png(app->renderer, a->screenshot, false, err, sizeof err)) {
+			vw_error("--screenshot: %s", err);
+			return VW_EXIT_FAILURE;
+		}
+		SDL_RenderPresent(app->renderer);
+		count_frame(app, vw_now());
+		if (app->ui.quit) {
+			break;
+		}
+	}
+	return VW_EXIT_OK;
+}
+
+static int compare_double(const void* a, const void* b)
+{
+	double x = *(const double*)a, y = *(const double*)b;
+	return (x > y) - (x < y);
+}
+
+static int run_benchmark(vw_app* app)
+{
+	const vw_args* a = app->args;
+	const vw_frame* f = vw_sim_acquire(app->sim);
+	uint32_t agents = f->count;
+	double dt = (double)f->def.dt;
+	double* ms = malloc((size_t)a->benchmark_frames * 4u * sizeof *ms);
+	char err[256];
+	if (ms == NULL || !vw_sim_start(app->sim, err, sizeof err)) {
+		free(ms);
+		vw_error("benchmark: %s", ms == NULL ? "out of memory" : err);
+		return VW_EXIT_FAILURE;
+	}
+	for (uint32_t n = 0; n < BENCH_WARMUP; ++n) {
+		double t0 = vw_now();
+		frame(app);
+		cap(app, t0);
+	}
+	uint64_t step0 = vw_sim_acquire(app->sim)->step;
+	uint32_t redraws0 = app->layer.redraws;
+	double start = vw_now();
+	for (uint32_t n = 0; n < a->benchmark_frames; ++n) {
+		double t0 = vw_now();
+		frame(app);
+		cap(app, t0);
+		ms[n] = (vw_now() - t0) * 1e3;
+		ms[a->benchmark_frames + n] = app->render_ms;
+		ms[2u * a->benchmark_frames + n] = app->present_ms;
+		ms[3u * a->benchmark_frames + n] = app->cpu_ms;
+	}
+	double span = vw_now() - start;
+	f = vw_sim_acquire(app->sim);
+	double steps_per_s = (double)(f->step - step0) / span;
+	uint32_t nf = a->benchmark_frames;
+	for (int k = 0; k < 4; ++k) {
+		qsort(ms + (size_t)k * nf, nf, sizeof *ms, compare_double);
+	}
+	double median = ms[nf / 2], render = ms[nf + nf / 2], present = ms[2u * nf + nf / 2];
+	double cpu = ms[3u * nf + nf / 2], cpu_max = ms[4u * nf - 1u];
+	char threads[16] = "auto";
+	if (f->def.threads != 0) {
+		snprintf(threads, sizeof threads, "%u", f->def.threads);
+	}
+	printf("throng-view benchmark: %s, %u agents, %s engine, threads %s, renderer %s, %u x %u, fps cap %u\n",
+	       a->scenario, agents, f->def.engine == THRONG_ENGINE_SIMD ? "simd" : "scalar", threads,
+	       app->renderer_name, a->width, a->height, a->fps);
+	printf("viewer:        %.1f fps (median frame %.2f ms, %u frames in %.2f s: %.1f fps mean)\n", 1e3 / median,
+	       median, a->benchmark_frames, span, (double)a->benchmark_frames / span);
+	printf("frame parts:   %.2f ms drawing, %.2f ms presenting (medians); world layer redrawn %u times\n",
+	       render, present, app->layer.redraws - redraws0);
+	printf("render CPU:    %.2f ms a frame (median), %.2f ms (largest): the render thread's own CPU time\n", cpu,
+	       cpu_max);
+	printf("sim in viewer: %.2f ms/step (median of the last steps), %.1f steps/s, x%.2f real time\n",
+	       f->ms_per_step, steps_per_s, steps_per_s * dt);
+	free(ms);
+	return VW_EXIT_OK;
+}
+
+/// --select: selects the agent and centres the view on it.
+static int select_at_start(vw_app* app, const vw_frame* f)
+{
+	uint32_t id = app->args->select;
+	for (uint32_t k = 0; k < f->count; ++k) {
+		if (f->id[k] == id) {
+			vw_cmd c;
+			memset(&c, 0, sizeof c);
+			c.kind = VW_CMD_SELECT;
+			c.index = id;
+			vw_sim_post(app->sim, &c);
+			app->ui.selected = id;
+			app->ui.archetype = f->archetype[k];
+			app->ui.follow = true;
+			app->camera.center = (throng_vec2){f->x[k], f->y[k]};
+			return VW_EXIT_OK;
+		}
+	}
+	vw_error("--select: no agent %u (the scene has %u agents, ids 0 to %u)", id, f->count,
+	         f->count > 0 ? f->count - 1 : 0);
+	return VW_EXIT_USAGE;
+}
+
+int vw_app_run(const vw_args* args)
+{
+	vw_app* app = calloc(1, sizeof *app);
+	if (app == NULL) {
+		vw_error("out of memory");
+		return VW_EXIT_FAILURE;
+	}
+	app->args = args;
+	app->lockstep = args->screenshot != NULL || args->record != NULL;
+	char err[512];
+	int rc = vw_app_open_video(app, err, sizeof err);
+	if (rc == VW_EXIT_OK) {
+		vw_sim_config cfg;
+		memset(&cfg, 0, sizeof cfg);
+		cfg.scenario = args->scenario;
+		cfg.options = throng_scene_default_options();
+		cfg.options.agents = args->agents;
+		cfg.options.seed = args->seed;
+		cfg.options.engine = args->engine;
+		cfg.options.threads = args->threads;
+		cfg.paused = args->paused;
+		cfg.mouse_mode = VW_MOUSE_MODE_COUNT; // the scene's default
+		cfg.overlap_every = OVERLAP_EVERY;
+		app->sim = vw_sim_create(&cfg, err, sizeof err);
+		if (app->sim == NULL) {
+			rc = VW_EXIT_FAILURE;
+		}
+	}
+	if (rc != VW_EXIT_OK) {
+		vw_error("%s", err);
+	} else {
+		vw_ui_init(&app->ui, args->hud, !app->lockstep);
+		const vw_frame* f = vw_sim_acquire(app->sim);
+		int w = 0, h = 0;
+		SDL_GetRendererOutputSize(app->renderer, &w, &h);
+		vw_camera_fit(&app->camera, f->def.bounds_min, f->def.bounds_max, (float)w, (float)h);
+		app->camera.scale *= args->zoom;
+		rc = args->select != UINT32_MAX ? select_at_start(app, f) : VW_EXIT_OK;
+		app->fps_t0 = vw_now();
+		rc = rc != VW_EXIT_OK ? rc
+		     : app->lockstep ? run_lockstep(app) : args->benchmark_frames ? run_benchmark(app) : run_realtime(app);
+	}
+	vw_sim_destroy(app->sim);
+	vw_layer_free(&app->layer);
+	vw_batch_free(&app->shapes);
+	vw_agent_mesh_free(&app->mesh);
+	vw_app_close_video(app);
+	free(app);
+	return rc;
+}

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+// The application: display and renderer set-up, the frame loop (real time,
+// lockstep capture, or benchmark), and drawing one frame.
+#ifndef THRONG_VIEWER_APP_H
+#define THRONG_VIEWER_APP_H
+
+#include <SDL.h>
+#include <stdbool.h>
+
+#include "args.h"
+#include "batch.h"
+#include "camera.h"
+#include "debug.h"
+#include "draw.h"
+#include "hud.h"
+#include "input.h"
+#include "layer.h"
+#include "sim.h"
+
+typedef struct vw_app {
+	const vw_args* args;
+	bool lockstep;           ///< --screenshot / --record: one step per frame
+	SDL_Window* window;
+	SDL_Renderer* renderer;
+	char renderer_name[32];
+	vw_hud hud;
+	vw_batch shapes;
+	vw_agent_mesh mesh;
+	vw_camera camera;
+	vw_ui ui;
+	vw_debug debug;
+	vw_sim* sim;
+	double fps, frame_ms;    ///< measured over the last half second
+	uint32_t fps_frames;
+	double fps_t0;
+	uint32_t shots;          ///< screenshots taken with the p key
+	double render_ms, present_ms; ///< the last frame's drawing and presenting
+	double cpu_ms;           ///< the render thread's CPU time for the last frame
+	vw_layer layer;          ///< the cached world (layer.h)
+} vw_app;
+
+/// Opens the display and the window, builds the scene and runs until the
+/// window closes or the frame count is reached. Returns an exit status
+/// (VW_EXIT_*), after printing any error to stderr.
+int vw_app_run(const vw_args* args);
+
+/// Opens SDL's video, the window and the renderer (app_video.c).
+int vw_app_open_video(vw_app* app, char* err, size_t err_cap);
+
+/// Closes what vw_app_open_video opened.
+void vw_app_close_video(vw_app* app);
+
+/// Draws frame f into the renderer's back buffer (not presented).
+void vw_app_render(vw_app* app, const vw_frame* f);
+
+/// Seconds on a monotonic clock.
+double vw_now(void);
+
+#endif

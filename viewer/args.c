@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+// Strict argument parsing for throng-view.
+//
+// Every bad argument gets one line on stderr that names it and quotes what
+// was given, and exit status 2. Numbers go through strtoull with an end
+// pointer, errno and range checks; a leading sign or space is rejected up
+// front because strtoull would silently accept "-5" as 2^64 - 5.
+#include "args.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void vw_error(const char* fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("throng-view: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+/// A whole unsigned integer in [min, max]; decimal, or hex after "0x" when
+/// allow_hex.
+static bool parse_u64(const char* text, uint64_t min, uint64_t max, bool allow_hex, uint64_t* out)
+{
+	if (text == NULL || !isdigit((unsigned char)text[0])) {
+		return false;
+	}
+	int base = 10;
+	const char* digits = text;
+	if (allow_hex && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+		base = 16;
+		digits = text + 2;
+		if (!isxdigit((unsigned char)digits[0])) {
+			return false;
+		}
+	}
+	errno = 0;
+	char* end = NULL;
+	unsigned long long v = strtoull(digits, &end, base);
+	if (errno == ERANGE || end == digits || *end != '\0' || (uint64_t)v < min || (uint64_t)v > max) {
+		return false;
+	}
+	*out = (uint64_t)v;
+	return true;
+}
+
+/// Parses a uint32 option value in [min, max] or prints why not.
+static bool option_u32(const char* name, const char* value, uint32_t min, uint32_t max, uint32_t* out)
+{
+	uint64_t v = 0;
+	if (!parse_u64(value, min, max, false, &v)) {
+		vw_error("%s: expected an integer from %u to %u, got \"%.64s\"", name, min, max, value);
+		return false;
+	}
+	*out = (uint32_t)v;
+	return true;
+}
+
+static bool apply_option(const char* name, const char* value, vw_args* out)
+{
+	if (strcmp(name, "--agents") == 0) {
+		return option_u32(name, value, 1, VW_MAX_AGENTS, &out->agents);
+	}
+	if (strcmp(name, "--threads") == 0) {
+		return option_u32(name, value, 1, VW_MAX_THREADS, &out->threads);
+	}
+	if (strcmp(name, "--frames") == 0) {
+		return option_u32(name, value, 1, VW_MAX_FRAMES, &out->frames);
+	}
+	if (strcmp(name, "--benchmark-frames") == 0) {
+		return option_u32(name, value, 1, VW_MAX_FRAMES, &out->benchmark_frames);
+	}
+	if (strcmp(name, "--width") == 0) {
+		return option_u32(name, value, VW_MIN_SIDE, VW_MAX_SIDE, &out->width);
+	}
+	if (strcmp(name, "--height") == 0) {
+		return option_u32(name, value, VW_MIN_SIDE, VW_MAX_SIDE, &out->height);
+	}
+	if (strcmp(name, "--fps") == 0) {
+		return option_u32(name, value, 0, 1000, &out->fps);
+	}
+	if (strcmp(name, "--select") == 0) {
+		return option_u32(name, value, 0, VW_MAX_AGENTS - 1, &out->select);
+	}
+	if (strcmp(name, "--zoom") == 0) {
+		char* end = NULL;
+		double z = value[0] != '\0' && value[0] != ' ' ? strtod(value, &end) : 0.0;
+		if (end == NULL || *end != '\0' || !(z >= 0.01 && z <= 10000.0)) {
+			vw_error("--zoom: expected a number from 0.01 to 10000, got \"%.64s\"", value);
+			return false;
+		}
+		out->zoom = (float)z;
+		return true;
+	}
+	if (strcmp(name, "--seed") == 0) {
+		if (!parse_u64(value, 0, UINT64_MAX, true, &out->seed)) {
+			vw_error("--seed: expected an integer from 0 to %llu (or 0x followed by hex digits), got \"%.64s\"",
+			         (unsigned long long)UINT64_MAX, value);
+			return false;
+		}
+		return true;
+	}
+	if (strcmp(name, "--engine") == 0) {
+		if (strcmp(value, "simd") == 0) {
+			out->engine = THRONG_ENGINE_SIMD;
+		} else if (strcmp(value, "scalar") == 0) {
+			out->engine = THRONG_ENGINE_SCALAR;
+		} else {
+			vw_error("--engine: expected simd or scalar, got \"%.64s\"", value);
+			return false;
+		}
+		return true;
+	}
+	if (value[0] == '\0') {
+		vw_error("%s: expected a non-empty value", name);
+		return false;
+	}
+	if (strcmp(name, "--screenshot") == 0) {
+		out->screenshot = value;
+	} else if (strcmp(name, "--record") == 0) {
+		out->record = value;
+	} else { // --renderer
+		out->renderer = value;
+	}
+	return true;
+}
+
+int vw_parse_args(int argc, char** argv, vw_args* out)
+{
+	static const char* const valued[] = {"--agents", "--seed",     "--engine", "--threads", "--screenshot",
+	                                     "--record", "--frames",   "--width",  "--height",  "--fps",
+	                                     "--renderer", "--benchmark-frames", "--select", "--zoom"};
+	memset(out, 0, sizeof *out);
+	out->seed = 1;
+	out->engine = THRONG_ENGINE_SIMD;
+	out->width = 1280;
+	out->height = 720;
+	out->fps = 60;
+	out->hud = true;
+	out->select = UINT32_MAX;
+	out->zoom = 1.0f;
+	for (int i = 1; i < argc; ++i) {
+		const char* arg = argv[i];
+		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+			out->help = true;
+			continue;
+		}
+		if (strcmp(arg, "--no-hud") == 0) {
+			out->hud = false;
+			continue;
+		}
+		if (strcmp(arg, "--paused") == 0) {
+			out->paused = true;
+			continue;
+		}
+		if (arg[0] != '-' || arg[1] == '\0') {
+			if (out->scenario != NULL) {
+				vw_error("unexpected argument \"%.64s\" (one scenario only, already have \"%.64s\")", arg,
+				         out->scenario);
+				return VW_EXIT_USAGE;
+			}
+			out->scenario = arg;
+			continue;
+		}
+		const char* eq = strchr(arg, '=');
+		size_t name_len = eq != NULL ? (size_t)(eq - arg) : strlen(arg);
+		const char* name = NULL;
+		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; ++k) {
+			if (strlen(valued[k]) == name_len && strncmp(arg, valued[k], name_len) == 0) {
+				name = valued[k];
+			}
+		}
+		if (name == NULL) {
+			vw_error("unknown option \"%.64s\" (see throng-view --help)", arg);
+			return VW_EXIT_USAGE;
+		}
+		const char* value = eq != NULL ? eq + 1 : NULL;
+		if (value == NULL) {
+			if (i + 1 >= argc) {
+				vw_error("%s: missing value", name);
+				return VW_EXIT_USAGE;
+			}
+			value = argv[++i];
+		}
+		if (!apply_option(name, value, out)) {
+			return VW_EXIT_USAGE;
+		}
+	}
+	if (out->scenario == NULL) {
+		out->scenario = "herd";
+	}
+	if (out->benchmark_frames != 0 && (out->screenshot != NULL || out->record != NULL)) {
+		vw_error("--benchmark-frames runs in real time and cannot be combined with --screenshot or --record");
+		return VW_EXIT_USAGE;
+	}
+	if (out->frames == 0 && out->screenshot != NULL) {
+		out->frames = 1;
+	}
+	return VW_EXIT_OK;
+}
+
+void vw_print_help(void)
+{
+	fputs(
+		"Usage: throng-view [scenario] [options]\n"
+		"\n"
+		"Watch, poke and debug a crowd. Scenarios: the library's built-in ones\n"
+		"(`throng list`: herd, circle, field, ...) and the viewer's own `solo` (one\n"
+		"agent and three obstacles, the seeds' playground). Default: herd.\n"
+		"\n"
+		"Options:\n"
+		"  --agents N             agents (default: the scenario's)\n"
+		"  --engine simd|scalar   engine (default simd)\n"
+		"  --threads T            OpenMP threads of the SIMD engine (default: OpenMP's)\n"
+		"  --seed X               world seed, decimal or 0x-hex (default 1)\n"
+		"  --width W --height H   window size in pixels (default 1280 x 720)\n"
+		"  --screenshot FILE.png  render --frames frames (default 1), one simulation\n"
+		"                         step per frame, and write the last one as PNG\n"
+		"  --record DIR           write every frame as DIR/frame_NNNNNN.png\n"
+		"  --frames N             stop after N frames\n"
+		"  --benchmark-frames N   run in real time, then print fps and ms per step\n"
+		"  --fps N                frame-rate cap (default 60, 40 while the simulation\n"
+		"                         cannot keep real time; 0 = none)\n"
+		"  --renderer NAME        SDL render driver (software, opengl, ...);\n"
+		"                         default: accelerated unless it is a software GL\n"
+		"  --select ID            start with agent ID selected and the view following it\n"
+		"  --zoom F               start zoomed F times closer than fit-to-world\n"
+		"  --no-hud               start with the HUD hidden\n"
+		"  --paused               start paused\n"
+		"  -h, --help             this text\n"
+		"\n"
+		"Without a display, --screenshot and --record use SDL's offscreen driver\n"
+		"(or set SDL_VIDEODRIVER=offscreen or dummy).\n"
+		"\n"
+		"Keys:\n"
+		"  space pause      n single step    [ ] slower/faster    r reset\n"
+		"  m mouse: off / target (seek, arrive) / threat (flee, evade)\n"
+		"  tab blend mode   1-9,0 toggle slot    up/down pick slot\n"
+		"  + - weight of the picked slot (ctrl: x10)    a next archetype\n"
+		"  c colour by group/archetype   g grid   h HUD   f fit   l follow selected\n"
+		"  p screenshot (throng-view-NNN.png)\n"
+		"  F1 key help      esc deselect, q quit\n"
+		"Mouse: click an agent to debug it, drag an obstacle to move it, drag\n"
+		"elsewhere (or with the right button) to pan, wheel to zoom.\n",
+		stdout);
+}

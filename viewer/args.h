@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+// Command-line options of throng-view (strict numbers, one-line errors).
+#ifndef THRONG_VIEWER_ARGS_H
+#define THRONG_VIEWER_ARGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "throng/throng.h"
+
+/// Exit statuses: 0 success, 1 a run-time failure (display, library, file),
+/// 2 bad usage.
+enum { VW_EXIT_OK = 0, VW_EXIT_FAILURE = 1, VW_EXIT_USAGE = 2 };
+
+#define VW_MAX_AGENTS 10000000u
+#define VW_MAX_THREADS 1024u
+#define VW_MAX_FRAMES 100000000u
+#define VW_MIN_SIDE 64u
+#define VW_MAX_SIDE 8192u
+
+/// Everything the command line can set.
+typedef struct vw_args {
+	const char* scenario;      ///< points into argv; default "herd"
+	uint32_t agents;           ///< 0 = the scenario's default
+	uint64_t seed;             ///< default 1
+	throng_engine engine;      ///< default simd
+	uint32_t threads;          ///< 0 = OpenMP's default
+	const char* screenshot;    ///< PNG written after the last frame, or NULL
+	const char* record;        ///< directory that receives every frame, or NULL
+	uint32_t frames;           ///< 0 = run until closed (1 with --screenshot)
+	uint32_t benchmark_frames; ///< 0 = no benchmark
+	uint32_t width, height;    ///< window size (px), default 1280 x 720
+	uint32_t fps;              ///< frame-rate cap, default 60; 0 = uncapped
+	const char* renderer;      ///< SDL render driver name, or NULL = automatic
+	uint32_t select;           ///< agent id selected at start, or UINT32_MAX
+	float zoom;                ///< start zoom relative to fit-to-world, default 1
+	bool hud;                  ///< default on; --no-hud turns it off
+	bool paused;               ///< --paused: start paused
+	bool help;
+} vw_args;
+
+/// Parses argv[1..argc). Returns VW_EXIT_OK, or VW_EXIT_USAGE after printing
+/// one line that names the bad argument to stderr.
+int vw_parse_args(int argc, char** argv, vw_args* out);
+
+/// Prints the usage text (options and keys) to stdout.
+void vw_print_help(void);
+
+/// Prints "throng-view: " and the formatted message and a newline to stderr.
+void vw_error(const char* fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+
+#endif

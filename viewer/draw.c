@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: MIT
+// Drawing the world (see draw.h).
+//
+// The agents are the bulk of a frame: at 100,000 agents the triangles cost
+// more than everything else together, so they bypass the shape batch and
+// go straight from the frame's arrays into flat position and colour arrays
+// (SDL_RenderGeometryRaw, no texture coordinates, no indices), skipping the
+// ones outside the window. Zoomed out, where an agent is a few pixels, it
+// becomes a square (see VW_AGENT_MIN_PX).
+#include "draw.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "palette.h"
+
+static const SDL_Color GRID = {34, 38, 48, 255};
+static const SDL_Color BOUNDS = {110, 120, 145, 255};
+static const SDL_Color OBSTACLE_FILL = {52, 58, 74, 255};
+static const SDL_Color OBSTACLE_EDGE = {125, 135, 160, 255};
+static const SDL_Color OBSTACLE_DRAG = {255, 235, 140, 255};
+static const SDL_Color WALL = {205, 208, 220, 255};
+static const SDL_Color THREAT = {255, 60, 60, 255};
+
+/// Grid lines every `cell` metres (doubled until at least 8 px apart),
+/// only over the part of the bounds that is on screen.
+static void draw_grid(vw_batch* b, const vw_camera* cam, const vw_frame* f)
+{
+	float cell = f->def.cell_size > 0.0f ? f->def.cell_size : 4.0f;
+	while (cell * cam->scale < 8.0f) {
+		cell *= 2.0f;
+	}
+	throng_vec2 lo = f->def.bounds_min, hi = f->def.bounds_max;
+	throng_vec2 v0 = vw_camera_to_world(cam, 0.0f, cam->height);
+	throng_vec2 v1 = vw_camera_to_world(cam, cam->width, 0.0f);
+	float x0 = v0.x > lo.x ? v0.x : lo.x, x1 = v1.x < hi.x ? v1.x : hi.x;
+	float y0 = v0.y > lo.y ? v0.y : lo.y, y1 = v1.y < hi.y ? v1.y : hi.y;
+	if (x0 > x1 || y0 > y1) {
+		return;
+	}
+	float sx, sy, ex, ey;
+	for (float x = lo.x + ceilf((x0 - lo.x) / cell) * cell; x <= x1; x += cell) {
+		vw_camera_to_screen(cam, x, y0, &sx, &sy);
+		vw_camera_to_screen(cam, x, y1, &ex, &ey);
+		vw_batch_line(b, sx, sy, ex, ey, 1.0f, GRID);
+	}
+	for (float y = lo.y + ceilf((y0 - lo.y) / cell) * cell; y <= y1; y += cell) {
+		vw_camera_to_screen(cam, x0, y, &sx, &sy);
+		vw_camera_to_screen(cam, x1, y, &ex, &ey);
+		vw_batch_line(b, sx, sy, ex, ey, 1.0f, GRID);
+	}
+}
+
+void vw_draw_scene(vw_batch* b, const vw_camera* cam, const vw_frame* f, const vw_draw_opts* o)
+{
+	if (o->grid) {
+		draw_grid(b, cam, f);
+	}
+	float ax, ay, bx, by;
+	vw_camera_to_screen(cam, f->def.bounds_min.x, f->def.bounds_min.y, &ax, &ay);
+	vw_camera_to_screen(cam, f->def.bounds_max.x, f->def.bounds_max.y, &bx, &by);
+	vw_batch_line(b, ax, ay, bx, ay, 1.5f, BOUNDS);
+	vw_batch_line(b, bx, ay, bx, by, 1.5f, BOUNDS);
+	vw_batch_line(b, bx, by, ax, by, 1.5f, BOUNDS);
+	vw_batch_line(b, ax, by, ax, ay, 1.5f, BOUNDS);
+	for (uint32_t k = 0; k < f->obstacle_count; ++k) {
+		throng_vec2 c = k == o->drag_obstacle ? o->drag_center : f->obstacle_c[k];
+		float sx, sy;
+		vw_camera_to_screen(cam, c.x, c.y, &sx, &sy);
+		float r = f->obstacle_r[k] * cam->scale;
+		if (r < VW_OBSTACLE_MIN_PX && k != o->drag_obstacle) {
+			continue; // vw_draw_small_obstacles
+		}
+		vw_batch_disc(b, sx, sy, r, OBSTACLE_FILL);
+		if (r >= 2.0f) {
+			vw_batch_circle(b, sx, sy, r, k == o->drag_obstacle ? 2.0f : 1.0f,
+			                k == o->drag_obstacle ? OBSTACLE_DRAG : OBSTACLE_EDGE);
+		}
+	}
+	for (uint32_t k = 0; k < f->wall_count; ++k) {
+		vw_camera_to_screen(cam, f->wall_a[k].x, f->wall_a[k].y, &ax, &ay);
+		vw_camera_to_screen(cam, f->wall_b[k].x, f->wall_b[k].y, &bx, &by);
+		vw_batch_line(b, ax, ay, bx, by, 3.0f, WALL);
+	}
+}
+
+/// Reallocates *p to n elements of `size` bytes; false on failure.
+static bool grow(void** p, uint32_t n, size_t size)
+{
+	void* q = realloc(*p, (size_t)(n ? n : 1u) * size);
+	if (q == NULL) {
+		return false;
+	}
+	*p = q;
+	return true;
+}
+
+static bool reserve_mesh(vw_agent_mesh* m, uint32_t n)
+{
+	if (n <= m->cap && m->xy != NULL) {
+		return true;
+	}
+	if (!grow((void**)&m->xy, n, 6u * sizeof(float)) || !grow((void**)&m->color, n, 3u * sizeof(SDL_Color)) ||
+	    !grow((void**)&m->rects, n, sizeof(SDL_FRect)) || !grow((void**)&m->loose, n, sizeof(SDL_FRect)) ||
+	    !grow((void**)&m->bucket, n, 1u)) {
+		return false;
+	}
+	m->cap = n;
+	return true;
+}
+
+bool vw_draw_small_obstacles(SDL_Renderer* r, vw_agent_mesh* m, const vw_camera* cam, const vw_frame* f,
+                             const vw_draw_opts* o)
+{
+	if (!reserve_mesh(m, f->obstacle_count > m->cap ? f->obstacle_count : m->cap)) {
+		return false;
+	}
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < f->obstacle_count; ++k) {
+		float x, y;
+		vw_camera_to_screen(cam, f->obstacle_c[k].x, f->obstacle_c[k].y, &x, &y);
+		float rad = f->obstacle_r[k] * cam->scale;
+		if (rad >= VW_OBSTACLE_MIN_PX || k == o->drag_obstacle || x < -4.0f || y < -4.0f ||
+		    x > cam->width + 4.0f || y > cam->height + 4.0f) {
+			continue;
+		}
+		float side = rad < 0.5f ? 1.0f : 2.0f * rad;
+		m->rects[n++] = (SDL_FRect){x - 0.5f * side, y - 0.5f * side, side, side};
+	}
+	if (n > 0) {
+		SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+		SDL_SetRenderDrawColor(r, OBSTACLE_FILL.r, OBSTACLE_FILL.g, OBSTACLE_FILL.b, 255);
+		SDL_RenderFillRectsF(r, m->rects, (int)n);
+	}
+	return true;
+}
+
+/// Draws the squares grouped by colour: one fill call per colour.
+static void draw_squares(SDL_Renderer* r, vw_agent_mesh* m, const vw_draw_opts* o)
+{
+	uint32_t start[VW_COLOR_COUNT + 1] = {0};
+	for (uint32_t k = 0; k < m->squares; ++k) {
+		start[m->bucket[k] + 1u]++;
+	}
+	for (uint32_t c = 0; c < VW_COLOR_COUNT; ++c) {
+		start[c + 1u] += start[c];
+	}
+	uint32_t next[VW_COLOR_COUNT];
+	memcpy(next, start, sizeof next);
+	for (uint32_t k = 0; k < m->squares; ++k) {
+		m->rects[next[m->bucket[k]]++] = m->loose[k];
+	}
+	const SDL_Color* palette = o->by_archetype ? VW_ARCHETYPE_COLORS : VW_GROUP_COLORS;
+	for (uint32_t c = 0; c < VW_COLOR_COUNT; ++c) {
+		if (start[c + 1u] > start[c]) {
+			SDL_SetRenderDrawColor(r, palette[c].r, palette[c].g, palette[c].b, 255);
+			SDL_RenderFillRectsF(r, m->rects + start[c], (int)(start[c + 1u] - start[c]));
+		}
+	}
+}
+
+bool vw_draw_agents(SDL_Renderer* r, vw_agent_mesh* m, const vw_camera* cam, const vw_frame* f,
+                    const vw_draw_opts* o)
+{
+	m->triangles = m->squares = 0;
+	if (!reserve_mesh(m, f->count)) {
+		return false;
+	}
+	const float half_w = 0.5f * cam->width, half_h = 0.5f * cam->height;
+	const float s = cam->scale;
+	const bool radii = f->radius_generation == f->generation;
+	uint32_t n = 0, q = 0;
+	for (uint32_t k = 0; k < f->count; ++k) {
+		float x = half_w + (f->x[k] - cam->center.x) * s;
+		float y = half_h - (f->y[k] - cam->center.y) * s;
+		float rad = radii ? f->radius_by_id[f->id[k]] * s : 0.0f;
+		float reach = rad < VW_AGENT_MIN_PX ? VW_AGENT_MIN_PX : 1.6f * rad;
+		if (x < -reach || y < -reach || x > cam->width + reach || y > cam->height + reach) {
+			continue;
+		}
+		uint32_t ci = (o->by_archetype ? f->archetype[k] : f->group[k]) % VW_COLOR_COUNT;
+		if (rad < VW_AGENT_MIN_PX) {
+			// 2 px, growing with the agent into the smallest triangle.
+			float side = rad < 1.0f ? 2.0f : 2.0f * rad;
+			m->loose[q] = (SDL_FRect){x - 0.5f * side, y - 0.5f * side, side, side};
+			m->bucket[q++] = (uint8_t)ci;
+			continue;
+		}
+		// Screen Y points down: the heading (hx, hy) becomes (hx, -hy).
+		float hx = f->hx[k] * rad, hy = -f->hy[k] * rad;
+		float* v = &m->xy[6u * n];
+		v[0] = x + 1.6f * hx; // tip
+		v[1] = y + 1.6f * hy;
+		v[2] = x - hx - hy; // back corners: -h +- perp(h)
+		v[3] = y - hy + hx;
+		v[4] = x - hx + hy;
+		v[5] = y - hy - hx;
+		SDL_Color c = o->by_archetype ? VW_ARCHETYPE_COLORS[ci] : VW_GROUP_COLORS[ci];
+		m->color[3u * n] = c;
+		m->color[3u * n + 1u] = c;
+		m->color[3u * n + 2u] = c;
+		++n;
+	}
+	m->triangles = n;
+	m->squares = q;
+	SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+	if (n > 0) {
+		SDL_RenderGeometryRaw(r, NULL, m->xy, 2 * (int)sizeof(float), m->color, (int)sizeof(SDL_Color), NULL, 0,
+		                      (int)(3u * n), NULL, 0, 0);
+	}
+	if (q > 0) {
+		draw_squares(r, m, o);
+	}
+	return true;
+}
+
+void vw_draw_crosshair(vw_batch* b, float x, float y, SDL_Color c)
+{
+	vw_batch_line(b, x - 10.0f, y, x - 3.0f, y, 2.0f, c);
+	vw_batch_line(b, x + 3.0f, y, x + 10.0f, y, 2.0f, c);
+	vw_batch_line(b, x, y - 10.0f, x, y - 3.0f, 2.0f, c);
+	vw_batch_line(b, x, y + 3.0f, x, y + 10.0f, 2.0f, c);
+}
+
+void vw_draw_threat(vw_batch* b, const vw_camera* cam, const vw_frame* f)
+{
+	if (!f->threat_active) {
+		return;
+	}
+	float sx, sy;
+	vw_camera_to_screen(cam, f->threat.x, f->threat.y, &sx, &sy);
+	vw_batch_circle(b, sx, sy, 9.0f, 2.5f, THREAT);
+	vw_batch_disc(b, sx, sy, 3.5f, THREAT);
+}
+
+void vw_agent_mesh_free(vw_agent_mesh* m)
+{
+	free(m->xy);
+	free(m->color);
+	free(m->rects);
+	free(m->loose);
+	free(m->bucket);
+	memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+// The viewer's colours. Agents take the exact colour of their group (or
+// archetype), drawn without blending, so a test can look for it pixel by
+// pixel: group 0 is VW_GROUP_COLORS[0] = (80, 200, 255).
+#ifndef THRONG_VIEWER_PALETTE_H
+#define THRONG_VIEWER_PALETTE_H
+
+#include <SDL.h>
+#include <stdint.h>
+
+#include "throng/behavior.h"
+
+#define VW_COLOR_COUNT 8
+
+static const SDL_Color VW_BACKGROUND = {18, 20, 26, 255};
+
+/// By group (colour mode "group"), cycling for groups past 7.
+static const SDL_Color VW_GROUP_COLORS[VW_COLOR_COUNT] = {
+	{80, 200, 255, 255},  {255, 150, 60, 255},  {120, 230, 110, 255}, {245, 95, 165, 255},
+	{250, 225, 80, 255},  {175, 135, 255, 255}, {95, 225, 210, 255},  {235, 235, 235, 255},
+};
+
+/// By archetype (colour mode "archetype").
+static const SDL_Color VW_ARCHETYPE_COLORS[VW_COLOR_COUNT] = {
+	{255, 205, 90, 255},  {110, 175, 255, 255}, {255, 110, 110, 255}, {140, 240, 160, 255},
+	{220, 140, 255, 255}, {255, 255, 255, 255}, {90, 220, 240, 255},  {240, 160, 110, 255},
+};
+
+static inline SDL_Color vw_agent_color(uint32_t group, uint32_t archetype, int by_archetype)
+{
+	return by_archetype ? VW_ARCHETYPE_COLORS[archetype % VW_COLOR_COUNT] : VW_GROUP_COLORS[group % VW_COLOR_COUNT];
+}
+
+/// One colour per behaviour kind, for its force arrow and its HUD line.
+static inline SDL_Color vw_behavior_color(throng_behavior_kind kind)
+{
+	static const SDL_Color c[THRONG_BEHAVIOR_COUNT] = {
+		[THRONG_SEEK] = {90, 230, 120, 255},          [THRONG_FLEE] = {255, 90, 90, 255},
+		[THRONG_ARRIVE] = {60, 200, 90, 255},         [THRONG_PURSUIT] = {150, 255, 90, 255},
+		[THRONG_EVADE] = {255, 140, 60, 255},         [THRONG_WANDER] = {90, 220, 255, 255},
+		[THRONG_WANDER_NOISE] = {120, 170, 255, 255}, [THRONG_OBSTACLE_AVOID] = {255, 220, 70, 255},
+		[THRONG_WALL_AVOID] = {230, 190, 120, 255},   [THRONG_UNALIGNED_AVOID] = {255, 120, 200, 255},
+		[THRONG_SEPARATION] = {255, 170, 220, 255},   [THRONG_ALIGNMENT] = {160, 230, 230, 255},
+		[THRONG_COHESION] = {200, 200, 120, 255},     [THRONG_BOUNDS] = {190, 190, 200, 255},
+		[THRONG_PATH_FOLLOW] = {150, 210, 90, 255},
+	};
+	// Kinds added to the library later than this table get white.
+	return (unsigned)kind < THRONG_BEHAVIOR_COUNT && c[kind].a != 0 ? c[kind] : (SDL_Color){255, 255, 255, 255};
+}
+
+/// The blended force: the seeds' thick violet arrow.
+static const SDL_Color VW_TOTAL_FORCE = {185, 95, 255, 255};
+static const SDL_Color VW_VELOCITY = {240, 240, 240, 255};
+static const SDL_Color VW_FEELER = {150, 160, 150, 255};
+static const SDL_Color VW_FEELER_HIT = {255, 50, 50, 255};
+static const SDL_Color VW_TEXT = {230, 232, 240, 255};
+static const SDL_Color VW_TEXT_DIM = {140, 146, 160, 255};
+
+#endif

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+// The scenes the viewer can open: the library's built-in scenarios
+// (throng/scenario.h) plus the viewer's own `solo`, the seeds' playground.
+#ifndef THRONG_VIEWER_SCENES_H
+#define THRONG_VIEWER_SCENES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "throng/scenario.h"
+#include "throng/throng.h"
+
+/// An open scene: a library scene, or a world the viewer built itself.
+typedef struct vw_scene {
+	throng_scene* scene;     ///< library scene, or NULL
+	throng_world* world;     ///< the world (owned by `scene` when that is set)
+	const char* name;        ///< static
+	bool mouse_target;       ///< the scene starts with the mouse as target
+	bool threat_active;      ///< viewer scenes: the threat as last set
+	throng_vec2 threat;
+} vw_scene;
+
+/// Whether `name` is a scene the viewer can open.
+bool vw_scene_exists(const char* name);
+
+/// "herd, circle, field, solo" into buf.
+void vw_scene_names(char* buf, size_t cap);
+
+/// Opens a scene. On failure returns false with the library's message (or
+/// the viewer's) in err and leaves *out zeroed.
+bool vw_scene_open(const char* name, const throng_scene_options* options, vw_scene* out, char* err,
+                   size_t err_cap);
+
+/// Closes a scene; a zeroed one is ignored.
+void vw_scene_close(vw_scene* s);
+
+/// One step. With `script` false a library scene's script (moving threat,
+/// new goals) is skipped and only the world steps.
+throng_status vw_scene_step(vw_scene* s, bool script);
+
+/// The scene's threat: position and whether it is active.
+bool vw_scene_threat(const vw_scene* s, throng_vec2* position);
+
+#endif

@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: MIT
+// throng-view end to end: runs the built viewer (THRONG_VIEW_PATH) through
+// /bin/sh, reads its PNG captures back with libpng and looks at pixels.
+//
+// The scenes are computed a second time here with the library, and every
+// agent's position is projected with the fit-to-world camera written out
+// below from its definition (camera.h), so the test knows which pixel each
+// agent must colour: an agent is drawn without blending in its group's
+// exact colour, VW_GROUP_COLORS[0] = (80, 200, 255) for group 0.
+//
+// Suites: `capture` and `errors` use SDL's dummy video driver (no display);
+// `offscreen` its offscreen driver; `xvfb` the X11 driver and only runs
+// under xvfb-run with THRONG_VIEW_XVFB=1 (a ctest test of its own).
+//
+// LeakSanitizer: SDL's X11 and offscreen drivers load Mesa (to choose a
+// visual, or for EGL) and unload it when SDL quits; the memory Mesa's
+// static data pointed to then looks leaked and has no module name that a
+// suppression could match (kept loaded with LD_PRELOAD, the same runs
+// report nothing). Those runs therefore check without leaks
+// (detect_leaks=0); the dummy-driver runs, which cover the viewer's own
+// code in lockstep and in real time, keep leak checking on.
+#define _POSIX_C_SOURCE 200809L
+
+#include <criterion/criterion.h>
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "throng/scenario.h"
+
+#define W 640
+#define H 480
+#define FIT_FILL 0.92f
+
+static const unsigned char GROUP0[3] = {80, 200, 255};
+static const unsigned char BACKGROUND[3] = {18, 20, 26};
+static const unsigned char OBSTACLE_FILL[3] = {52, 58, 74};
+
+static char dir[64];
+static char out[8192], err[8192];
+
+static void make_dir(void)
+{
+	snprintf(dir, sizeof dir, "/tmp/throng-view-test-XXXXXX");
+	cr_assert_not_null(mkdtemp(dir), "mkdtemp failed");
+}
+
+static void remove_dir(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+static void slurp(const char* path, char* buf, size_t cap)
+{
+	buf[0] = '\0';
+	FILE* f = fopen(path, "r");
+	if (f != NULL) {
+		size_t n = fread(buf, 1, cap - 1, f);
+		buf[n] = '\0';
+		fclose(f);
+	}
+}
+
+/// Runs `env <env> throng-view <args>` in the test's directory; stdout and
+/// stderr land in out and err. Returns the exit status.
+static int run_view(const char* env, const char* args)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "cd '%s' && env %s '%s' %s >'%s/out.txt' 2>'%s/err.txt'", dir, env, THRONG_VIEW_PATH,
+	         args, dir, dir);
+	int status = system(cmd);
+	char path[128];
+	snprintf(path, sizeof path, "%s/out.txt", dir);
+	slurp(path, out, sizeof out);
+	snprintf(path, sizeof path, "%s/err.txt", dir);
+	slurp(path, err, sizeof err);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// Environment for a run on the dummy driver, leak checks kept.
+#define DUMMY "-u DISPLAY -u WAYLAND_DISPLAY SDL_VIDEODRIVER=dummy"
+/// Appends detect_leaks=0 to whatever ASAN_OPTIONS the test runs with.
+#define NO_LEAKS "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\""
+
+typedef struct image {
+	png_uint_32 w, h;
+	unsigned char* rgb;
+} image;
+
+static image load_png(const char* name)
+{
+	char path[128];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	png_image p;
+	memset(&p, 0, sizeof p);
+	p.version = PNG_IMAGE_VERSION;
+	cr_assert(png_image_begin_read_from_file(&p, path), "cannot read %s: %s", path, p.message);
+	p.format = PNG_FORMAT_RGB;
+	image img = {p.width, p.height, malloc(PNG_IMAGE_SIZE(p))};
+	cr_assert_not_null(img.rgb);
+	cr_assert(png_image_finish_read(&p, NULL, img.rgb, 0, NULL), "cannot decode %s: %s", path, p.message);
+	return img;
+}
+
+static const unsigned char* px(const image* img, int x, int y)
+{
+	cr_assert(x >= 0 && y >= 0 && (png_uint_32)x < img->w && (png_uint_32)y < img->h, "pixel %d,%d outside", x, y);
+	return img->rgb + 3u * ((size_t)y * img->w + (size_t)x);
+}
+
+static bool is(const unsigned char* p, const unsigned char c[3])
+{
+	return p[0] == c[0] && p[1] == c[1] && p[2] == c[2];
+}
+
+static void expect_color(const image* img, int x, int y, const unsigned char c[3], const char* what)
+{
+	const unsigned char* p = px(img, x, y);
+	cr_expect(is(p, c), "%s: pixel (%d, %d) is (%u, %u, %u), expected (%u, %u, %u)", what, x, y, p[0], p[1], p[2],
+	          c[0], c[1], c[2]);
+}
+
+/// The viewer's fit-to-world camera (camera.h), written out again.
+typedef struct fit {
+	float cx, cy, scale;
+} fit;
+
+static fit fit_bounds(throng_vec2 lo, throng_vec2 hi)
+{
+	float sx = (float)W / (hi.x - lo.x), sy = (float)H / (hi.y - lo.y);
+	fit f = {0.5f * (lo.x + hi.x), 0.5f * (lo.y + hi.y), FIT_FILL * (sx < sy ? sx : sy)};
+	return f;
+}
+
+static void project(const fit* f, throng_vec2 p, int* x, int* y)
+{
+	*x = (int)(0.5f * (float)W + (p.x - f->cx) * f->scale);
+	*y = (int)(0.5f * (float)H - (p.y - f->cy) * f->scale);
+}
+
+/// Steps scenario `name` like the viewer's lockstep capture of `frames`
+/// frames (frame n shows step n) and checks that every agent's pixel in
+/// `png` has its group-0 colour. Returns the number of agents.
+static uint32_t expect_agents_drawn(const char* name, uint32_t agents, uint32_t frames, const char* png)
+{
+	throng_scene_options o = throng_scene_default_options();
+	o.agents = agents;
+	o.record_forces = true;
+	throng_scene* s = NULL;
+	cr_assert_eq(throng_scene_create(name, &o, &s), THRONG_OK, "%s", throng_last_error());
+	for (uint32_t k = 0; k + 1 < frames; ++k) {
+		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
+	}
+	throng_world* w = throng_scene_world(s);
+	throng_world_def def = throng_world_get_def(w);
+	fit f = fit_bounds(def.bounds_min, def.bounds_max);
+	image img = load_png(png);
+	cr_assert_eq(img.w, W);
+	cr_assert_eq(img.h, H);
+	uint32_t n = throng_world_agent_count(w);
+	uint32_t wrong = 0;
+	for (uint32_t id = 0; id < n; ++id) {
+		throng_agent_state a;
+		cr_assert_eq(throng_world_get_agent(w, id, &a), THRONG_OK);
+		int x, y;
+		project(&f, a.position, &x, &y);
+		// Agents drawn larger than 3 px must colour their own pixel; the
+		// smallest (4 x 3 px, vertices snapped to whole pixels by SDL's
+		// software rasteriser) one of the 3 x 3 around it.
+		bool hit = is(px(&img, x, y), GROUP0);
+		for (int dy = -1; dy <= 1 && !hit && a.radius * f.scale < 3.0f; ++dy) {
+			for (int dx = -1; dx <= 1 && !hit; ++dx) {
+				hit = is(px(&img, x + dx, y + dy), GROUP0);
+			}
+		}
+		if (!hit && wrong++ < 5) {
+			const unsigned char* p = px(&img, x, y);
+			cr_log_error("%s: agent %u at (%g, %g) -> pixel (%d, %d) is (%u, %u, %u)", name, id,
+			             (double)a.position.x, (double)a.position.y, x, y, p[0], p[1], p[2]);
+		}
+	}
+	cr_expect_eq(wrong, 0, "%s: %u of %u agents not drawn where they are", name, wrong, n);
+	// Most of the picture is background, and the corners are.
+	size_t background = 0;
+	for (size_t k = 0; k < (size_t)W * H; ++k) {
+		background += is(img.rgb + 3 * k, BACKGROUND);
+	}
+	cr_expect_gt(background, (size_t)W * H * 8 / 10, "%s: only %zu background pixels", name, background);
+	expect_color(&img, 2, H - 3, BACKGROUND, name);
+	expect_color(&img, W - 3, H - 3, BACKGROUND, name);
+	free(img.rgb);
+	throng_scene_destroy(s);
+	return n;
+}
+
+/// solo: agent 0 at the origin, the window's centre, in group 0's colour;
+/// the obstacle at (5, -3) m filled; the HUD's text in the top-left panel.
+static void expect_solo(const char* png)
+{
+	image img = load_png(png);
+	cr_assert_eq(img.w, W);
+	cr_assert_eq(img.h, H);
+	fit f = fit_bounds((throng_vec2){-12.0f, -8.0f}, (throng_vec2){12.0f, 8.0f});
+	int x, y;
+	project(&f, (throng_vec2){0.0f, 0.0f}, &x, &y);
+	cr_assert_eq(x, W / 2);
+	cr_assert_eq(y, H / 2);
+	expect_color(&img, x, y, GROUP0, "agent 0");
+	expect_color(&img, x + 4, y, GROUP0, "agent 0, towards its heading (+x)");
+	expect_color(&img, x - 60, y, BACKGROUND, "left of agent 0");
+	expect_color(&img, x, y + 60, BACKGROUND, "below agent 0");
+	expect_color(&img, W - 3, H - 3, BACKGROUND, "outside the bounds");
+	project(&f, (throng_vec2){5.0f, -3.0f}, &x, &y);
+	expect_color(&img, x, y, OBSTACLE_FILL, "obstacle 1");
+	size_t agent = 0, text = 0;
+	for (int yy = 0; yy < H; ++yy) {
+		for (int xx = 0; xx < W; ++xx) {
+			const unsigned char* p = px(&img, xx, yy);
+			agent += is(p, GROUP0);
+			text += yy < 60 && xx < 300 && p[0] > 200 && p[1] > 200 && p[2] > 200;
+		}
+	}
+	// One agent of radius 0.4 m at 24.5 px/m: a triangle of ~20 x 25 px.
+	cr_expect(agent > 150 && agent < 600, "solo: %zu pixels in the agent's colour", agent);
+	cr_expect_gt(text, 300, "solo: the HUD's text is missing (%zu light pixels)", text);
+	free(img.rgb);
+}
+
+TestSuite(capture, .init = make_dir, .fini = remove_dir);
+
+Test(capture, solo_agent_at_known_pixel)
+{
+	int rc = run_view(DUMMY, "solo --screenshot solo.png --frames 3 --width 640 --height 480");
+	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	expect_solo("solo.png");
+}
+
+Test(capture, herd_agents_where_the_library_puts_them)
+{
+	int rc = run_view(DUMMY, "herd --screenshot herd.png --frames 10 --no-hud --width 640 --height 480");
+	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	cr_expect_eq(expect_agents_drawn("herd", 0, 10, "herd.png"), 8);
+}
+
+Test(capture, circle_agents_where_the_library_puts_them)
+{
+	int rc = run_view(DUMMY, "circle --agents 2000 --screenshot circle.png --frames 5 --no-hud --width 640 "
+	                         "--height 480");
+	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	cr_expect_eq(expect_agents_drawn("circle", 2000, 5, "circle.png"), 2000);
+	// Inside the ring (557 m at 0.393 px/m, 219 px) there is nothing.
+	image img = load_png("circle.png");
+	for (int y = H / 2 - 150; y < H / 2 + 150; y += 3) {
+		for (int x = W / 2 - 150; x < W / 2 + 150; x += 3) {
+			if ((x - W / 2) * (x - W / 2) + (y - H / 2) * (y - H / 2) < 150 * 150 && !is(px(&img, x, y), BACKGROUND)) {
+				cr_assert_fail("pixel (%d, %d) inside the ring is not background", x, y);
+			}
+		}
+	}
+	free(img.rgb);
+}
+
+Test(capture, record_writes_every_frame_and_matches_the_screenshot)
+{
+	int rc = run_view(DUMMY, "herd --record rec --frames 3 --no-hud --width 640 --height 480");
+	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	rc = run_view(DUMMY, "herd --screenshot last.png --frames 3 --no-hud --width 640 --height 480");
+	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	image frames[3];
+	for (int k = 0; k < 3; ++k) {
+		char name[64];
+		snprintf(name, sizeof name, "rec/frame_%06d.png", k);
+		frames[k] = load_png(name);
+	}
+	image last = load_png("last.png");
+	cr_expect(memcmp(frames[2].rgb, last.rgb, (size_t)W * H * 3) == 0, "frame 2 differs from the screenshot");
+	cr_expect(memcmp(frames[0].rgb, frames[2].rgb, (size_t)W * H * 3) != 0, "the herd did not move");
+	for (int k = 0; k < 3; ++k) {
+		free(frames[k].rgb);
+	}
+	free(last.rgb);
+	cr_expect_eq(expect_agents_drawn("herd", 0, 3, "rec/frame_000002.png"), 8);
+}
+
+Test(capture, real_time_loop_runs_and_quits)
+{
+	// No capture: the host steps on its own thread; --frames ends it.
+	int rc = run_view(DUMMY, "herd --frames 20 --width 320 --height 240");
+	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	rc = run_view(DUMMY, "field --agents 500 --frames 10 --engine scalar --width 320 --height 240");
+	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+}
+
+TestSuite(offscreen, .init = make_dir, .fini = remove_dir);
+
+Test(offscreen, solo_agent_at_known_pixel)
+{
+	int rc = run_view("-u DISPLAY -u WAYLAND_DISPLAY SDL_VIDEODRIVER=offscreen " NO_LEAKS,
+	                  "solo --screenshot solo.png --frames 3 --width 640 --height 480");
+	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	expect_solo("solo.png");
+}
+
+TestSuite(errors, .init = make_dir, .fini = remove_dir);
+
+/// Exit `status` and `what` on stderr in a line that starts "throng-view: ".
+static void expect_error(const char* env, const char* args, int status, const char* what)
+{
+	int rc = run_view(env, args);
+	cr_expect_eq(rc, status, "throng-view %s: exit %d, stderr: %s", args, rc, err);
+	const char* line = strstr(err, "throng-view: ");
+	cr_expect_not_null(line, "throng-view %s: no message: %s", args, err);
+	cr_expect_not_null(strstr(err, what), "throng-view %s: stderr lacks \"%s\": %s", args, what, err);
+}
+
+Test(errors, bad_arguments)
+{
+	expect_error(DUMMY, "--bogus", 2, "unknown option \"--bogus\"");
+	expect_error(DUMMY, "herd --agents 0", 2, "--agents: expected an integer from 1");
+	expect_error(DUMMY, "herd --agents 12x", 2, "--agents: expected an integer");
+	expect_error(DUMMY, "herd --engine gpu", 2, "--engine: expected simd or scalar");
+	expect_error(DUMMY, "herd --width", 2, "--width: missing value");
+	expect_error(DUMMY, "herd --width 10", 2, "--width: expected an integer from 64");
+	expect_error(DUMMY, "herd circle", 2, "one scenario only");
+	expect_error(DUMMY, "herd --benchmark-frames 5 --screenshot x.png", 2, "cannot be combined");
+	expect_error(DUMMY, "solo --agents 65 --screenshot x.png", 1, "agents must be from 1 to 64");
+}
+
+Test(errors, unknown_scenario_and_files)
+{
+	expect_error(DUMMY, "stampede", 2, "unknown scenario \"stampede\"; known scenarios: herd, circle, field");
+	cr_expect_not_null(strstr(err, ", solo\n"), "the viewer's own scene is not listed: %s", err);
+	expect_error(DUMMY, "crowd.yaml", 2, "scenario files are not supported yet: \"crowd.yaml\"");
+	expect_error(DUMMY, "scenes/crowd", 2, "scenario files are not supported yet");
+}
+
+Test(errors, missing_display)
+{
+	expect_error("-u DISPLAY -u WAYLAND_DISPLAY SDL_VIDEODRIVER=x11 " NO_LEAKS, "herd", 1, "cannot open a display");
+	// No driver asked for and no display: SDL would fall back to offscreen.
+	expect_error("-u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER " NO_LEAKS, "herd", 1,
+	             "cannot open a display: none found");
+	// The dummy driver shows nothing: interactive use needs a frame count.
+	expect_error(DUMMY, "herd", 2, "shows nothing on screen");
+}
+
+Test(errors, help)
+{
+	cr_assert_eq(run_view(DUMMY, "--help"), 0);
+	cr_expect_not_null(strstr(out, "Usage: throng-view"), "%s", out);
+	cr_expect_not_null(strstr(out, "--screenshot FILE.png"), "%s", out);
+}
+
+Test(errors, unwritable_screenshot)
+{
+	expect_error(DUMMY, "solo --screenshot /nonexistent-dir/x.png", 1, "--screenshot: cannot write");
+}
+
+/// Under xvfb-run: THRONG_VIEW_XVFB=1 and a DISPLAY.
+static void xvfb_init(void)
+{
+	if (getenv("THRONG_VIEW_XVFB") == NULL || getenv("DISPLAY") == NULL) {
+		cr_skip_test("runs under xvfb-run (the viewer_xvfb test)");
+	}
+	make_dir();
+}
+
+TestSuite(xvfb, .init = xvfb_init, .fini = remove_dir);
+
+#define X11 "-u SDL_VIDEODRIVER " NO_LEAKS
+
+Test(xvfb, solo_agent_at_known_pixel)
+{
+	int rc = run_view(X11, "solo --screenshot solo.png --frames 3 --width 640 --height 480");
+	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	expect_solo("solo.png");
+}
+
+Test(xvfb, herd_and_circle_agents_where_the_library_puts_them)
+{
+	int rc = run_view(X11, "herd --screenshot herd.png --frames 10 --no-hud --width 640 --height 480");
+	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	cr_expect_eq(expect_agents_drawn("herd", 0, 10, "herd.png"), 8);
+	rc = run_view(X11, "circle --agents 2000 --screenshot circle.png --frames 5 --no-hud --width 640 --height 480");
+	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	cr_expect_eq(expect_agents_drawn("circle", 2000, 5, "circle.png"), 2000);
+}
+
+Test(xvfb, real_time_window)
+{
+	int rc = run_view(X11, "herd --frames 30 --width 640 --height 480");
+	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	rc = run_view(X11, "field --agents 2000 --benchmark-frames 20 --width 640 --height 480");
+	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	cr_expect_not_null(strstr(out, " fps (median frame"), "%s", out);
+	cr_expect_not_null(strstr(out, "ms/step"), "%s", out);
+}
+
+// throng_world_get_obstacle / throng_world_get_wall, added to the library
+// for the viewer (it draws shapes it did not create).
+Test(world_shapes, getters_copy_out_validate_and_leave_outputs_alone)
+{
+	throng_world_def def = throng_world_default_def();
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_create(&def, &w), THRONG_OK);
+	uint32_t id = 99;
+	cr_assert_eq(throng_world_add_obstacle(w, (throng_vec2){1.5f, -2.0f}, 0.75f, &id), THRONG_OK);
+	cr_assert_eq(id, 0);
+	cr_assert_eq(throng_world_add_wall(w, (throng_vec2){-3.0f, 4.0f}, (throng_vec2){5.0f, 4.5f}, &id), THRONG_OK);
+	cr_assert_eq(id, 0);
+	cr_assert_eq(throng_world_set_obstacle(w, 0, (throng_vec2){2.0f, 3.0f}, 1.25f), THRONG_OK);
+
+	throng_vec2 c = {7.0f, 7.0f}, a = {7.0f, 7.0f}, b = {7.0f, 7.0f};
+	float r = 7.0f;
+	cr_expect_eq(throng_world_get_obstacle(w, 0, &c, &r), THRONG_OK);
+	cr_expect(c.x == 2.0f && c.y == 3.0f && r == 1.25f, "obstacle 0: (%g, %g) r %g", (double)c.x, (double)c.y,
+	          (double)r);
+	cr_expect_eq(throng_world_get_wall(w, 0, &a, &b), THRONG_OK);
+	cr_expect(a.x == -3.0f && a.y == 4.0f && b.x == 5.0f && b.y == 4.5f, "wall 0");
+
+	c = (throng_vec2){7.0f, 7.0f};
+	r = 7.0f;
+	cr_expect_eq(throng_world_get_obstacle(w, 1, &c, &r), THRONG_ERR_NOT_FOUND);
+	cr_expect_not_null(strstr(throng_last_error(), "no obstacle 1"), "%s", throng_last_error());
+	cr_expect(c.x == 7.0f && c.y == 7.0f && r == 7.0f, "outputs written on failure");
+	cr_expect_eq(throng_world_get_obstacle(w, 0, NULL, &r), THRONG_ERR_INVALID_ARGUMENT);
+	cr_expect_not_null(strstr(throng_last_error(), "center is NULL"), "%s", throng_last_error());
+	cr_expect_eq(throng_world_get_obstacle(w, 0, &c, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	cr_expect(c.x == 7.0f && c.y == 7.0f, "center written although radius is NULL");
+	cr_expect_eq(throng_world_get_obstacle(NULL, 0, &c, &r), THRONG_ERR_INVALID_ARGUMENT);
+
+	a = b = (throng_vec2){7.0f, 7.0f};
+	cr_expect_eq(throng_world_get_wall(w, 1, &a, &b), THRONG_ERR_NOT_FOUND);
+	cr_expect_not_null(strstr(throng_last_error(), "no wall 1"), "%s", throng_last_error());
+	cr_expect_eq(throng_world_get_wall(w, 0, &a, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	cr_expect_eq(throng_world_get_wall(w, 0, NULL, &b), THRONG_ERR_INVALID_ARGUMENT);
+	cr_expect(a.x == 7.0f && b.x == 7.0f, "wall outputs written on failure");
+	cr_expect_eq(throng_world_get_wall(NULL, 0, &a, &b), THRONG_ERR_INVALID_ARGUMENT);
+	throng_world_destroy(w);
+}
