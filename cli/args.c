@@ -9,6 +9,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,28 @@ bool cli_parse_u64(const char* text, uint64_t min, uint64_t max, bool allow_hex,
 	return true;
 }
 
+bool cli_parse_seconds(const char* text, double* out)
+{
+	if (text == NULL || !(isdigit((unsigned char)text[0]) || text[0] == '.') ||
+	    strspn(text, "0123456789.eE+-") != strlen(text)) {
+		return false; // empty, sign, space, hex, inf, nan
+	}
+	errno = 0;
+	char* end = NULL;
+	double v = strtod(text, &end);
+	if (errno == ERANGE || end == text || *end != '\0' || !(v > 0.0) || v > CLI_MAX_SECONDS) {
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+uint64_t cli_steps_for_seconds(double seconds, float dt)
+{
+	double q = seconds / (double)dt;
+	return (uint64_t)ceil(q - 1e-9 * q);
+}
+
 /// Splits "--name=value" into name length and value; returns NULL value
 /// when there is no '='.
 static const char* split_inline_value(const char* arg, size_t* name_len)
@@ -86,6 +109,13 @@ static bool apply_option(const char* name, const char* value, cli_run_args* out)
 		}
 		out->steps = v;
 		out->steps_set = true;
+	} else if (strcmp(name, "--seconds") == 0) {
+		if (!cli_parse_seconds(value, &out->seconds)) {
+			cli_error("--seconds: expected a number of seconds above 0 and at most %g, got \"%.64s\"",
+			          CLI_MAX_SECONDS, value);
+			return false;
+		}
+		out->seconds_set = true;
 	} else if (strcmp(name, "--seed") == 0) {
 		if (!cli_parse_u64(value, 0, UINT64_MAX, true, &v)) {
 			cli_error("--seed: expected an integer from 0 to %llu (or 0x followed by hex digits), got \"%.64s\"",
@@ -108,6 +138,35 @@ static bool apply_option(const char* name, const char* value, cli_run_args* out)
 			return false;
 		}
 		out->threads = (uint32_t)v;
+	} else if (strcmp(name, "--out") == 0) {
+		if (value[0] == '\0') {
+			cli_error("--out: expected a file name or - (standard output), got an empty string");
+			return false;
+		}
+		out->out = value;
+	} else if (strcmp(name, "--format") == 0) {
+		if (throng_format_parse(value, &out->format) != THRONG_OK) {
+			cli_error("--format: expected bin, csv, ped or sqlite, got \"%.64s\"", value);
+			return false;
+		}
+	} else if (strcmp(name, "--fields") == 0) {
+		if (throng_fields_parse(value, &out->fields) != THRONG_OK) {
+			cli_error("--fields: %s", throng_last_error());
+			return false;
+		}
+	} else if (strcmp(name, "--every") == 0) {
+		if (!cli_parse_u64(value, 1, CLI_MAX_STEPS, false, &v)) {
+			cli_error("--every: expected an integer from 1 to %u, got \"%.64s\"", CLI_MAX_STEPS, value);
+			return false;
+		}
+		out->every = (uint32_t)v;
+	} else if (strcmp(name, "--shm") == 0) {
+		const char* bare = value[0] == '/' ? value + 1 : value;
+		if (bare[0] == '\0' || strlen(bare) > 200 || strchr(bare, '/') != NULL) {
+			cli_error("--shm: expected a name of 1 to 200 characters without '/' (e.g. crowd), got \"%.64s\"", value);
+			return false;
+		}
+		out->shm = value;
 	} else { // --summary
 		if (strcmp(value, "text") == 0) {
 			out->summary = CLI_SUMMARY_TEXT;
@@ -121,17 +180,64 @@ static bool apply_option(const char* name, const char* value, cli_run_args* out)
 	return true;
 }
 
+/// The output options that only make sense together.
+static int check_output_options(cli_run_args* out, bool format_set, bool fields_set, bool every_set)
+{
+	if (out->out == NULL && out->shm == NULL) {
+		const char* lone = format_set ? "--format" : fields_set ? "--fields" : every_set ? "--every" : NULL;
+		if (lone != NULL) {
+			cli_error("%s: needs --out FILE (or --shm NAME) to say where frames go", lone);
+			return CLI_EXIT_USAGE;
+		}
+		return CLI_EXIT_OK;
+	}
+	if (out->out == NULL) {
+		if (format_set) {
+			cli_error("--format: needs --out FILE (the live feed of --shm has one layout)");
+			return CLI_EXIT_USAGE;
+		}
+		return CLI_EXIT_OK;
+	}
+	if (!format_set) {
+		out->format = throng_format_from_path(out->out);
+	}
+	if (out->format == THRONG_FORMAT_SQLITE && strcmp(out->out, "-") == 0) {
+		cli_error("--out -: SQLite cannot be written to standard output; give a file name");
+		return CLI_EXIT_USAGE;
+	}
+	if (fields_set && out->shm == NULL &&
+	    (out->format == THRONG_FORMAT_PED || out->format == THRONG_FORMAT_SQLITE)) {
+		cli_error("--fields: the %s format has fixed columns (%s); --fields is for bin, csv and --shm",
+		          throng_format_name(out->format),
+		          out->format == THRONG_FORMAT_PED ? "id frame x y z" : "frame id pos_x pos_y ori_x ori_y");
+		return CLI_EXIT_USAGE;
+	}
+	return CLI_EXIT_OK;
+}
+
 int cli_parse_run(int argc, char** argv, int first, cli_run_args* out)
 {
-	static const char* const valued[] = {"--agents", "--steps", "--seed", "--engine", "--threads", "--summary"};
+	static const char* const valued[] = {"--agents", "--steps",  "--seed",  "--engine", "--threads", "--summary",
+	                                     "--out",    "--format", "--fields", "--every", "--shm", "--seconds"};
+	bool format_set = false, fields_set = false, every_set = false;
 	memset(out, 0, sizeof *out);
 	out->seed = 1;
 	out->engine = THRONG_ENGINE_SIMD;
 	out->summary = CLI_SUMMARY_TEXT;
+	out->format = THRONG_FORMAT_AUTO;
+	out->every = 1;
 	for (int i = first; i < argc; ++i) {
 		const char* arg = argv[i];
 		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
 			out->help = true;
+			continue;
+		}
+		if (strcmp(arg, "--realtime") == 0) {
+			out->realtime = true;
+			continue;
+		}
+		if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {
+			out->quiet = true;
 			continue;
 		}
 		if (arg[0] != '-' || arg[1] == '\0') {
@@ -165,6 +271,13 @@ int cli_parse_run(int argc, char** argv, int first, cli_run_args* out)
 		if (!apply_option(name, value, out)) {
 			return CLI_EXIT_USAGE;
 		}
+		format_set |= strcmp(name, "--format") == 0;
+		fields_set |= strcmp(name, "--fields") == 0;
+		every_set |= strcmp(name, "--every") == 0;
 	}
-	return CLI_EXIT_OK;
+	if (out->steps_set && out->seconds_set && !out->help) {
+		cli_error("--seconds: give either --steps or --seconds, not both");
+		return CLI_EXIT_USAGE;
+	}
+	return out->help ? CLI_EXIT_OK : check_output_options(out, format_set, fields_set, every_set);
 }

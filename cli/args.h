@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "throng/export.h"
 #include "throng/throng.h"
 
 /// Exit statuses: 0 success, 1 the library failed, 2 bad usage.
@@ -32,6 +33,15 @@ typedef struct cli_run_args {
 	uint32_t threads;       ///< 0 = OpenMP's default
 	cli_summary_format summary;
 	bool help;              ///< --help was given: print usage, run nothing
+	const char* out;        ///< --out FILE or "-"; NULL = no output
+	throng_format format;   ///< --format, resolved from --out's extension when not given
+	uint32_t fields;        ///< --fields mask; 0 = the default
+	uint32_t every;         ///< --every; 1 when not given
+	const char* shm;        ///< --shm NAME; NULL = no live feed
+	bool realtime;          ///< --realtime: no faster than simulated time
+	bool seconds_set;       ///< --seconds was given (steps = ceil(seconds / dt))
+	double seconds;         ///< --seconds: simulated time (s)
+	bool quiet;             ///< --quiet: no progress bar
 } cli_run_args;
 
 /// Parses a whole unsigned integer in [min, max]: decimal digits only, or
@@ -39,9 +49,25 @@ typedef struct cli_run_args {
 /// spaces, fractions, trailing garbage and overflow. Returns false on error.
 bool cli_parse_u64(const char* text, uint64_t min, uint64_t max, bool allow_hex, uint64_t* out);
 
+/// Largest --seconds value accepted (s of simulated time).
+#define CLI_MAX_SECONDS 1.0e7
+
+/// Parses a decimal number of seconds in (0, CLI_MAX_SECONDS]: digits, '.'
+/// and an exponent only (no sign, space, hex, inf or nan). Returns false on
+/// error.
+bool cli_parse_seconds(const char* text, double* out);
+
+/// The steps of `dt` that cover `seconds` of simulated time:
+/// ceil(seconds / dt), computed in double with a relative slack of 1e-9 so
+/// that the rounding of dt to float never adds a step (10 s at dt = 1/60 s
+/// is 600 steps).
+uint64_t cli_steps_for_seconds(double seconds, float dt);
+
 /// Parses argv[first..argc) of `throng run` into *out. Returns CLI_EXIT_OK,
 /// or CLI_EXIT_USAGE after printing one line naming the bad argument to
-/// stderr. Does not check that the scenario exists.
+/// stderr. Does not check that the scenario exists. Checks the output
+/// options together: --format, --fields and --every need --out or --shm,
+/// SQLite needs a file, and PED and SQLite take no --fields.
 int cli_parse_run(int argc, char** argv, int first, cli_run_args* out);
 
 /// Prints "throng: " and the formatted message, then a newline, to stderr.

@@ -6,17 +6,24 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <omp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "args.h"
+#include "progress.h"
 #include "summary.h"
+#include "throng/export.h"
+#include "throng/metrics.h"
 #include "throng/scenario.h"
+#include "throng/scenario_file.h"
 #include "throng/throng.h"
 
 static const char usage_main[] =
 	"Usage: throng run <scenario> [options]   run a scenario, print a summary\n"
+	"       throng run FILE.yaml [options]    run a scenario file (docs/SCENARIOS.md)\n"
+	"       throng validate FILE...           check scenario files, simulate nothing\n"
 	"       throng list                       list the scenarios\n"
 	"       throng --help | --version\n"
 	"\n"
@@ -26,18 +33,39 @@ static const char usage_run[] =
 	"Usage: throng run <scenario> [options]\n"
 	"\n"
 	"Runs a built-in scenario (see throng list) and prints a summary on stdout.\n"
+	"<scenario> may also be a scenario file: an argument ending in .yaml, .yml\n"
+	"or .json, or holding a '/', is loaded as one (docs/SCENARIOS.md); a bad\n"
+	"file prints every problem and exits 2 without simulating.\n"
 	"\n"
 	"Options (--name value or --name=value):\n"
 	"  --agents N        agents, 1 to 10000000 (default: the scenario's)\n"
 	"  --steps S         steps of 1/60 s, 0 to 1000000000 (default: the scenario's)\n"
+	"  --seconds T       simulated time instead of --steps: ceil(T / dt) steps\n"
 	"  --seed X          world seed, 0 to 2^64-1, decimal or 0x hex (default 1)\n"
 	"  --engine NAME     simd or scalar (default simd)\n"
 	"  --threads T       OpenMP threads of the simd engine, 1 to 1024\n"
 	"                    (default: OpenMP's, OMP_NUM_THREADS or every core)\n"
-	"  --summary FORMAT  text or json (default text)\n"
+	"  --summary FORMAT  text or json (default text), with the crowd-quality\n"
+	"                    metrics of docs/QUALITY.md\n"
+	"  -q, --quiet       no progress bar (it is drawn on stderr only when stderr\n"
+	"                    is a terminal)\n"
 	"  -h, --help        this help\n"
 	"\n"
-	"Exit status: 0 ok, 1 the simulation failed, 2 bad arguments.\n";
+	"Output (frames are the steps 0, K, 2K, ... with agents in id order):\n"
+	"  --out FILE|-      write frames to FILE, or to standard output for -\n"
+	"                    (the summary then goes to standard error)\n"
+	"  --format F        bin, csv, ped or sqlite (default: from FILE's extension,\n"
+	"                    .csv, .txt or .ped, .sqlite/.sqlite3/.db; else bin)\n"
+	"  --fields LIST     bin, csv and --shm: comma-separated x,y,vx,vy,hx,hy,group,\n"
+	"                    archetype, or position, velocity, heading, all\n"
+	"                    (default x,y,hx,hy)\n"
+	"  --every K         a frame every K steps, 1 to 1000000000 (default 1)\n"
+	"  --shm NAME        publish every frame to POSIX shared memory /NAME (a live\n"
+	"                    feed for a renderer; removed when the run ends)\n"
+	"  --realtime        step no faster than simulated time (for watching --shm)\n"
+	"Formats are described in docs/FORMAT.md.\n"
+	"\n"
+	"Exit status: 0 ok, 1 the simulation or the output failed, 2 bad arguments.\n";
 
 /// "herd, circle": the known scenario names, for error messages.
 static void known_scenarios(char* buf, size_t cap)
@@ -60,8 +88,104 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/// Where frames go: --out and --shm.
+typedef struct cli_outputs {
+	throng_exporter* exporter;
+	throng_feed* feed;
+	double seconds;  ///< wall time spent writing and publishing
+	uint64_t frames; ///< frames written (or published, without --out)
+} cli_outputs;
+
+/// Opens --out and --shm before anything is simulated, so an unwritable
+/// path fails at once.
+static int outputs_open(const cli_run_args* a, const char* scenario, const throng_world* world, cli_outputs* o)
+{
+	memset(o, 0, sizeof *o);
+	throng_export_def def = throng_export_default_def(world);
+	def.format = a->format;
+	def.fields = a->fields;
+	def.every = a->every;
+	def.scenario = scenario;
+	if (a->out != NULL && throng_exporter_create(a->out, &def, &o->exporter) != THRONG_OK) {
+		cli_error("--out: %s", throng_last_error());
+		return CLI_EXIT_FAILURE;
+	}
+	if (a->shm != NULL && throng_feed_create(a->shm, &def, &o->feed) != THRONG_OK) {
+		cli_error("--shm: %s", throng_last_error());
+		throng_exporter_close(o->exporter);
+		o->exporter = NULL;
+		return CLI_EXIT_FAILURE;
+	}
+	return CLI_EXIT_OK;
+}
+
+/// Writes and publishes the world's current step when it is due.
+static throng_status outputs_frame(cli_outputs* o, const throng_world* world)
+{
+	if (o->exporter == NULL && o->feed == NULL) {
+		return THRONG_OK;
+	}
+	double t0 = now_seconds();
+	throng_status st = THRONG_OK;
+	if (o->exporter != NULL) {
+		st = throng_exporter_write(o->exporter, world);
+		o->frames = throng_exporter_frames(o->exporter);
+	}
+	if (st == THRONG_OK && o->feed != NULL) {
+		st = throng_feed_publish(o->feed, world);
+		if (o->exporter == NULL) {
+			o->frames = throng_feed_frames(o->feed);
+		}
+	}
+	o->seconds += now_seconds() - t0;
+	return st;
+}
+
+/// Finishes the outputs; returns the first failure's status, printed when
+/// `report` (after a failure already reported, it is not repeated).
+static throng_status outputs_close(cli_outputs* o, bool report)
+{
+	throng_status st = throng_exporter_close(o->exporter);
+	if (st != THRONG_OK && report) {
+		cli_error("--out: %s", throng_last_error());
+	}
+	throng_status fs = throng_feed_close(o->feed);
+	if (fs != THRONG_OK && report) {
+		cli_error("--shm: %s", throng_last_error());
+	}
+	st = st != THRONG_OK ? st : fs;
+	o->exporter = NULL;
+	o->feed = NULL;
+	return st;
+}
+
+/// --realtime: sleeps until `steps` steps of dt have passed since `start`.
+static void pace(const struct timespec* start, uint64_t steps, float dt)
+{
+	double t = (double)steps * (double)dt;
+	struct timespec until = *start;
+	until.tv_sec += (time_t)t;
+	until.tv_nsec += (long)((t - (double)(time_t)t) * 1e9);
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec += 1;
+		until.tv_nsec -= 1000000000L;
+	}
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) != 0) {
+	}
+}
+
+static const char usage_list[] =
+	"Usage: throng list\n"
+	"\n"
+	"Lists the built-in scenarios: name, one-line description, default agents\n"
+	"and steps. Every one scales with throng run NAME --agents N.\n";
+
 static int cmd_list(int argc, char** argv)
 {
+	if (argc == 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+		fputs(usage_list, stdout);
+		return CLI_EXIT_OK;
+	}
 	if (argc > 2) {
 		cli_error("list: unexpected argument \"%.64s\"", argv[2]);
 		return CLI_EXIT_USAGE;
@@ -77,6 +201,76 @@ static int cmd_list(int argc, char** argv)
 		       info->default_agents, info->default_steps);
 	}
 	return CLI_EXIT_OK;
+}
+
+/// Whether `throng run` takes `arg` as a scenario file rather than a name:
+/// it ends in .yaml, .yml or .json, or holds a '/'.
+static bool cli_is_scenario_file(const char* arg)
+{
+	if (arg == NULL) {
+		return false;
+	}
+	size_t n = strlen(arg);
+	const char* ext[] = {".yaml", ".yml", ".json"};
+	for (int k = 0; k < 3; ++k) {
+		size_t e = strlen(ext[k]);
+		if (n > e && strcmp(arg + n - e, ext[k]) == 0) {
+			return true;
+		}
+	}
+	return strchr(arg, '/') != NULL;
+}
+
+/// Prints one problem of a scenario file to stderr, as FILE:LINE:COL: ...
+static void cli_print_diagnostic(void* user, const throng_diagnostic* d)
+{
+	char line[1024];
+	throng_diagnostic_format(d, line, sizeof line);
+	fprintf(stderr, "%s\n", line);
+	*(uint32_t*)user += 1;
+}
+
+/// Loads a scenario file. A file with problems (each printed) or one that
+/// cannot be read gives CLI_EXIT_USAGE; anything else the library refuses,
+/// CLI_EXIT_FAILURE.
+static int cli_load_scenario_file(const char* path, const throng_scene_options* opt, throng_scene** scene)
+{
+	uint32_t printed = 0;
+	throng_status st = throng_scene_load_file_report(path, opt, cli_print_diagnostic, &printed, scene);
+	if (st == THRONG_OK) {
+		return CLI_EXIT_OK;
+	}
+	if (printed == 0) {
+		cli_error("%s", throng_last_error());
+	}
+	return st == THRONG_ERR_INVALID_ARGUMENT || st == THRONG_ERR_IO ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
+}
+
+/// throng validate FILE...: checks each file, prints every problem to
+/// stderr, simulates nothing. Exit 0 when all are valid, 2 otherwise.
+static int cmd_validate(int argc, char** argv)
+{
+	if (argc < 3 || strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
+		fputs("Usage: throng validate FILE...\n\nChecks scenario files (docs/SCENARIOS.md) without simulating:\n"
+		      "every problem is printed to stderr as FILE:LINE:COL: field: what is wrong (expected ...).\n"
+		      "\nExit status: 0 every file is valid, 2 a file has problems or cannot be read.\n",
+		      argc < 3 ? stderr : stdout);
+		return argc < 3 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+	}
+	int rc = CLI_EXIT_OK;
+	for (int k = 2; k < argc; ++k) {
+		uint32_t printed = 0, problems = 0;
+		throng_status st = throng_scenario_validate_file(argv[k], cli_print_diagnostic, &printed, &problems);
+		if (st == THRONG_OK) {
+			printf("%s: valid\n", argv[k]);
+		} else {
+			if (printed == 0) {
+				cli_error("%s", throng_last_error());
+			}
+			rc = CLI_EXIT_USAGE;
+		}
+	}
+	return rc;
 }
 
 static int cmd_run(int argc, char** argv)
@@ -96,8 +290,9 @@ static int cmd_run(int argc, char** argv)
 		cli_error("run: missing <scenario> (known: %s)", names);
 		return CLI_EXIT_USAGE;
 	}
-	const throng_scenario_info* info = throng_scenario_find(args.scenario);
-	if (info == NULL) {
+	bool from_file = cli_is_scenario_file(args.scenario);
+	const throng_scenario_info* info = from_file ? NULL : throng_scenario_find(args.scenario);
+	if (info == NULL && !from_file) {
 		cli_error("run: unknown scenario \"%.64s\" (known: %s)", args.scenario, names);
 		return CLI_EXIT_USAGE;
 	}
@@ -108,27 +303,96 @@ static int cmd_run(int argc, char** argv)
 	opt.engine = args.engine;
 	opt.threads = args.threads;
 	throng_scene* scene = NULL;
-	throng_status st = throng_scene_create(info->name, &opt, &scene);
+	if (from_file) {
+		rc = cli_load_scenario_file(args.scenario, &opt, &scene);
+		if (rc != CLI_EXIT_OK) {
+			return rc;
+		}
+		info = throng_scene_info(scene);
+	}
+	throng_status st = from_file ? THRONG_OK : throng_scene_create(info->name, &opt, &scene);
 	if (st != THRONG_OK) {
 		cli_error("%s", throng_last_error());
 		return CLI_EXIT_FAILURE;
 	}
 	uint64_t steps = args.steps_set ? args.steps : info->default_steps;
+	throng_world* world = throng_scene_world(scene);
+	if (args.seconds_set) {
+		steps = cli_steps_for_seconds(args.seconds, throng_world_get_def(world).dt);
+		if (steps > CLI_MAX_STEPS) {
+			cli_error("--seconds: %g s is %llu steps of this scenario's dt, more than %u", args.seconds,
+			          (unsigned long long)steps, CLI_MAX_STEPS);
+			throng_scene_destroy(scene);
+			return CLI_EXIT_USAGE;
+		}
+	}
 
+	// A closed pipe or a size limit must come back as EPIPE or EFBIG from
+	// write(), not kill the process before it can say what happened.
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
+	cli_outputs outputs;
+	rc = outputs_open(&args, info->name, world, &outputs);
+	if (rc != CLI_EXIT_OK) {
+		throng_scene_destroy(scene);
+		return rc;
+	}
+	// With the frames on standard output, the summary goes to standard error.
+	FILE* report = args.out != NULL && strcmp(args.out, "-") == 0 ? stderr : stdout;
+
+	throng_metrics* metrics = NULL;
+	if (throng_metrics_create(world, throng_scene_goal_radius(scene), &metrics) != THRONG_OK) {
+		cli_error("%s", throng_last_error());
+		outputs_close(&outputs, false);
+		throng_scene_destroy(scene);
+		return CLI_EXIT_FAILURE;
+	}
+	cli_progress progress;
+	cli_progress_start(&progress, cli_progress_wanted(args.quiet), steps, throng_world_agent_count(world));
+
+	struct timespec start;
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	double t0 = now_seconds();
-	for (uint64_t k = 0; k < steps && st == THRONG_OK; ++k) {
+	throng_status out_st = outputs_frame(&outputs, world); // frame 0: the initial state
+	uint64_t k = 0;
+	for (; k < steps && st == THRONG_OK && out_st == THRONG_OK; ++k) {
 		st = throng_scene_step(scene);
+		if (st == THRONG_OK) {
+			st = throng_metrics_observe(metrics, world);
+		}
+		if (st == THRONG_OK) {
+			out_st = outputs_frame(&outputs, world);
+		}
+		cli_progress_update(&progress, k + 1);
+		if (args.realtime) {
+			pace(&start, k + 1, throng_world_get_def(world).dt);
+		}
 	}
 	double seconds = now_seconds() - t0;
+	cli_progress_finish(&progress);
+	throng_quality quality = throng_metrics_result(metrics);
+	throng_metrics_destroy(metrics);
 	if (st != THRONG_OK) {
 		cli_error("%s", throng_last_error());
+		outputs_close(&outputs, false);
+		throng_scene_destroy(scene);
+		return CLI_EXIT_FAILURE;
+	}
+	if (out_st != THRONG_OK) {
+		cli_error("output stopped at step %llu after %llu frames: %s", (unsigned long long)k,
+		          (unsigned long long)outputs.frames, throng_last_error());
+		outputs_close(&outputs, false);
+		throng_scene_destroy(scene);
+		return CLI_EXIT_FAILURE;
+	}
+	if (outputs_close(&outputs, true) != THRONG_OK) {
 		throng_scene_destroy(scene);
 		return CLI_EXIT_FAILURE;
 	}
 
 	cli_summary s;
 	memset(&s, 0, sizeof s);
-	st = cli_summary_measure(scene, &s);
+	st = cli_summary_measure(scene, &quality, &s);
 	if (st != THRONG_OK) {
 		cli_error("%s", throng_last_error());
 		throng_scene_destroy(scene);
@@ -140,11 +404,13 @@ static int cmd_run(int argc, char** argv)
 	s.engine = args.engine == THRONG_ENGINE_SIMD ? "simd" : "scalar";
 	s.threads = args.engine == THRONG_ENGINE_SIMD ? (args.threads != 0 ? args.threads : (uint32_t)omp_get_max_threads()) : 1;
 	s.seconds = seconds;
+	s.frames = outputs.frames;
+	s.output_seconds = outputs.seconds;
 	cli_summary_finish(&s);
 	if (args.summary == CLI_SUMMARY_JSON) {
-		cli_summary_print_json(stdout, &s);
+		cli_summary_print_json(report, &s);
 	} else {
-		cli_summary_print_text(stdout, &s);
+		cli_summary_print_text(report, &s);
 	}
 	throng_scene_destroy(scene);
 	return CLI_EXIT_OK;
@@ -171,6 +437,9 @@ int main(int argc, char** argv)
 	if (strcmp(cmd, "run") == 0) {
 		return cmd_run(argc, argv);
 	}
-	cli_error("unknown command \"%.64s\" (expected run or list; see throng --help)", cmd);
+	if (strcmp(cmd, "validate") == 0) {
+		return cmd_validate(argc, argv);
+	}
+	cli_error("unknown command \"%.64s\" (expected run, list or validate; see throng --help)", cmd);
 	return CLI_EXIT_USAGE;
 }

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-throng_status cli_summary_measure(throng_scene* scene, cli_summary* s)
+throng_status cli_summary_measure(throng_scene* scene, const throng_quality* quality, cli_summary* s)
 {
 	throng_world* world = throng_scene_world(scene);
 	throng_world_def def = throng_world_get_def(world);
@@ -16,38 +16,15 @@ throng_status cli_summary_measure(throng_scene* scene, cli_summary* s)
 	s->agents = throng_world_agent_count(world);
 	s->hash = throng_world_hash(world);
 	s->overlaps = throng_world_count_overlaps(world);
-	s->max_speed_ratio = (double)stats.max_speed_ratio;
-	s->nonfinite = stats.nonfinite;
 	s->clamped = stats.clamped;
 	s->simulated_seconds = (double)stats.steps * (double)def.dt;
-	s->out_of_bounds = 0;
-	s->reached = 0;
-
-	bool contained = def.bounds_mode == THRONG_BOUNDS_CONTAIN;
-	float goal = throng_scene_goal_radius(scene);
-	if (!contained && !(goal > 0.0f)) {
-		return THRONG_OK;
-	}
-	throng_view view = throng_world_view(world);
-	for (uint32_t k = 0; k < view.count; ++k) {
-		throng_agent_state a;
-		throng_status st = throng_world_get_agent(world, view.id[k], &a);
-		if (st != THRONG_OK) {
-			return st;
-		}
-		if (contained) {
-			float r = a.radius;
-			bool inside = a.position.x >= def.bounds_min.x + r && a.position.x <= def.bounds_max.x - r &&
-			              a.position.y >= def.bounds_min.y + r && a.position.y <= def.bounds_max.y - r;
-			// A NaN position fails every comparison and counts as outside.
-			s->out_of_bounds += inside ? 0u : 1u;
-		}
-		if (goal > 0.0f) {
-			double dx = (double)a.position.x - (double)a.target.x;
-			double dy = (double)a.position.y - (double)a.target.y;
-			s->reached += sqrt(dx * dx + dy * dy) <= (double)goal ? 1u : 0u;
-		}
-	}
+	s->quality = *quality;
+	s->max_speed_ratio = s->quality.max_speed_ratio;
+	s->nonfinite = s->quality.nonfinite;
+	s->out_of_bounds = s->quality.out_of_bounds;
+	s->reached = s->quality.reached;
+	s->outcome_count = throng_scene_outcomes(scene, s->outcomes, THRONG_MAX_OUTCOMES);
+	s->outcome_count = s->outcome_count < THRONG_MAX_OUTCOMES ? s->outcome_count : THRONG_MAX_OUTCOMES;
 	return THRONG_OK;
 }
 
@@ -67,11 +44,13 @@ typedef struct field {
 	double f64;
 } field;
 
-enum { FIELD_COUNT = 16 };
+enum { FIELD_BASE = 25, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES };
 
-static void make_fields(const cli_summary* s, field f[FIELD_COUNT])
+/// Fills f with the summary's fields; returns how many.
+static int make_fields(const cli_summary* s, field f[FIELD_MAX])
 {
-	const field list[FIELD_COUNT] = {
+	const throng_quality* q = &s->quality;
+	const field list[FIELD_BASE] = {
 		{"scenario", FIELD_STR, s->scenario, 0, 0.0},
 		{"agents", FIELD_U64, NULL, s->agents, 0.0},
 		{"steps", FIELD_U64, NULL, s->steps, 0.0},
@@ -88,20 +67,34 @@ static void make_fields(const cli_summary* s, field f[FIELD_COUNT])
 		{"clamped", FIELD_U64, NULL, s->clamped, 0.0},
 		{"out_of_bounds", FIELD_U64, NULL, s->out_of_bounds, 0.0},
 		{"reached", FIELD_U64, NULL, s->reached, 0.0},
+		{"frames", FIELD_U64, NULL, s->frames, 0.0},
+		{"output_seconds", FIELD_F64, NULL, 0, s->output_seconds},
+		{"overlaps_per_agent_step", FIELD_F64, NULL, 0, q->overlaps_per_agent_step},
+		{"deepest_overlap", FIELD_F64, NULL, 0, q->deepest_overlap},
+		{"goals", FIELD_U64, NULL, q->goals, 0.0},
+		{"mean_time_to_goal", FIELD_F64, NULL, 0, q->mean_time_to_goal},
+		{"max_time_to_goal", FIELD_F64, NULL, 0, q->max_time_to_goal},
+		{"path_length_ratio", FIELD_F64, NULL, 0, q->path_length_ratio},
+		{"jitter", FIELD_F64, NULL, 0, q->jitter},
 	};
 	memcpy(f, list, sizeof list);
+	int n = FIELD_BASE;
+	for (uint32_t k = 0; k < s->outcome_count; ++k) {
+		f[n++] = (field){s->outcomes[k].name, FIELD_F64, NULL, 0, s->outcomes[k].value};
+	}
+	return n;
 }
 
 void cli_summary_print_text(FILE* out, const cli_summary* s)
 {
-	field f[FIELD_COUNT];
-	make_fields(s, f);
+	field f[FIELD_MAX];
+	int count = make_fields(s, f);
 	int width = 0;
-	for (int k = 0; k < FIELD_COUNT; ++k) {
+	for (int k = 0; k < count; ++k) {
 		int len = (int)strlen(f[k].key) + 1;
 		width = len > width ? len : width;
 	}
-	for (int k = 0; k < FIELD_COUNT; ++k) {
+	for (int k = 0; k < count; ++k) {
 		fprintf(out, "%s:%*s ", f[k].key, width - (int)strlen(f[k].key) - 1, "");
 		switch (f[k].kind) {
 		case FIELD_STR: fprintf(out, "%s\n", f[k].str != NULL ? f[k].str : ""); break;
@@ -139,10 +132,10 @@ static void json_string(FILE* out, const char* s)
 
 void cli_summary_print_json(FILE* out, const cli_summary* s)
 {
-	field f[FIELD_COUNT];
-	make_fields(s, f);
+	field f[FIELD_MAX];
+	int count = make_fields(s, f);
 	fputs("{\n", out);
-	for (int k = 0; k < FIELD_COUNT; ++k) {
+	for (int k = 0; k < count; ++k) {
 		fputs("  ", out);
 		json_string(out, f[k].key);
 		fputs(": ", out);
@@ -159,7 +152,7 @@ void cli_summary_print_json(FILE* out, const cli_summary* s)
 			break;
 		case FIELD_HEX: fprintf(out, "\"%016" PRIx64 "\"", f[k].u64); break;
 		}
-		fputs(k + 1 < FIELD_COUNT ? ",\n" : "\n", out);
+		fputs(k + 1 < count ? ",\n" : "\n", out);
 	}
 	fputs("}\n", out);
 }

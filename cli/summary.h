@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "throng/metrics.h"
 #include "throng/scenario.h"
 
 typedef struct cli_summary {
@@ -23,15 +24,22 @@ typedef struct cli_summary {
 	double max_speed_ratio;     ///< largest |v|/max_speed seen over the run
 	uint64_t nonfinite;         ///< non-finite forces met over the run
 	uint64_t clamped;           ///< hard clamps of a contained world over the run
-	uint64_t out_of_bounds;     ///< contained worlds: centres outside bounds shrunk by the radius; else 0
-	uint64_t reached;           ///< agents within the goal radius of their target; 0 without goals
+	uint64_t out_of_bounds;     ///< agent-states outside the world over the run (throng_quality)
+	uint64_t reached;           ///< agents that reached their goal during the run; 0 without goals
+	uint64_t frames;            ///< frames written by --out (or published by --shm); 0 without either
+	double output_seconds;      ///< wall time spent writing and publishing frames (s), part of seconds
+	throng_quality quality;     ///< the crowd-quality metrics over the run (docs/QUALITY.md)
+	uint32_t outcome_count;     ///< the scenario's own outcome figures (armies, flock)
+	throng_scene_outcome outcomes[THRONG_MAX_OUTCOMES];
 } cli_summary;
 
-/// Fills every field that the world holds (agents, hash, overlaps, stats,
-/// out_of_bounds, reached, simulated_seconds). The caller sets scenario,
-/// steps, seed, engine, threads and seconds, then calls
+/// Fills every field that the world and the run's quality figures hold (agents,
+/// hash, overlaps, stats, simulated_seconds, the quality figures, the
+/// scene's outcome figures); max_speed_ratio, nonfinite, out_of_bounds and
+/// reached come from `quality`, over the whole run. The caller sets
+/// scenario, steps, seed, engine, threads and seconds, then calls
 /// cli_summary_finish(). Returns the first failing status.
-throng_status cli_summary_measure(throng_scene* scene, cli_summary* s);
+throng_status cli_summary_measure(throng_scene* scene, const throng_quality* quality, cli_summary* s);
 
 /// Derives agent_steps_per_s from agents, steps and seconds.
 void cli_summary_finish(cli_summary* s);

@@ -237,6 +237,14 @@ float throng_scene_goal_radius(const throng_scene* scene)
 	return scene != NULL ? scene->goal_radius : 0.0f;
 }
 
+uint32_t throng_scene_outcomes(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap)
+{
+	if (scene == NULL || scene->scenario->outcome == NULL || (out == NULL && cap > 0)) {
+		return 0;
+	}
+	return scene->scenario->outcome(scene, out, cap);
+}
+
 bool throng_scene_threat(const throng_scene* scene, throng_vec2* position)
 {
 	if (scene == NULL) {

@@ -55,11 +55,23 @@ typedef struct thr_scenario {
 	throng_status (*build)(throng_scene* scene, const throng_scene_options* options);
 	/// Optional; runs before each world step, after the threat line moved.
 	throng_status (*script)(throng_scene* scene);
+	/// Optional; the scenario's own outcome figures (throng_scene_outcomes).
+	uint32_t (*outcome)(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap);
 } thr_scenario;
 
 /// The field scenario (scenario_field.c).
 throng_status thr_field_build(throng_scene* scene, const throng_scene_options* options);
 throng_status thr_field_script(throng_scene* scene);
+
+/// The scenarios of issue 4, one file each (scenario_<name>.c).
+throng_status thr_crossing_build(throng_scene* scene, const throng_scene_options* options);
+throng_status thr_bottleneck_build(throng_scene* scene, const throng_scene_options* options);
+throng_status thr_hallway_build(throng_scene* scene, const throng_scene_options* options);
+throng_status thr_armies_build(throng_scene* scene, const throng_scene_options* options);
+throng_status thr_armies_script(throng_scene* scene);
+uint32_t thr_armies_outcome(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap);
+throng_status thr_flock_build(throng_scene* scene, const throng_scene_options* options);
+uint32_t thr_flock_outcome(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap);
 
 /// The table, in listing order.
 extern const thr_scenario thr_scenario_table[];

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The built-in scenarios: `herd` (seed 001's exercise) and `circle`; the
-// table at the end also lists `field` (scenario_field.c).
+// table at the end also lists `field` (scenario_field.c) and the scenes of
+// issue 4, each in its own scenario_<name>.c.
 //
 // Each scenario is a build function that creates the world, adds its
 // archetypes and spawns its agents, plus an optional per-step script (the
@@ -320,6 +321,51 @@ const thr_scenario thr_scenario_table[] = {
 		.max_agents = THR_SCENE_MAX_AGENTS,
 		.build = thr_field_build,
 		.script = thr_field_script,
+	},
+	{
+		.info = {.name = "crossing",
+		         .description = "four flows of pedestrians cross at right angles, each keeping to the right "
+		                        "(SteerSuite's four-way crossing)",
+		         .default_agents = 1000,
+		         .default_steps = 7200},
+		.max_agents = THR_SCENE_MAX_AGENTS,
+		.build = thr_crossing_build,
+	},
+	{
+		.info = {.name = "bottleneck",
+		         .description = "a crowd leaves a walled room through one door and walks on to its goals",
+		         .default_agents = 400,
+		         .default_steps = 4800},
+		.max_agents = THR_SCENE_MAX_AGENTS,
+		.build = thr_bottleneck_build,
+	},
+	{
+		.info = {.name = "hallway",
+		         .description = "two flows walk through each other in a walled corridor and form lanes",
+		         .default_agents = 1000,
+		         .default_steps = 6000},
+		.max_agents = THR_SCENE_MAX_AGENTS,
+		.build = thr_hallway_build,
+	},
+	{
+		.info = {.name = "armies",
+		         .description = "two armies charge: infantry in formation attack the nearest enemy, cavalry "
+		                        "hunt archers, archers evade",
+		         .default_agents = 2000,
+		         .default_steps = 1800},
+		.max_agents = THR_SCENE_MAX_AGENTS,
+		.build = thr_armies_build,
+		.script = thr_armies_script,
+		.outcome = thr_armies_outcome,
+	},
+	{
+		.info = {.name = "flock",
+		         .description = "boids on a torus: separation, alignment, cohesion and a little wander",
+		         .default_agents = 2000,
+		         .default_steps = 1800},
+		.max_agents = THR_SCENE_MAX_AGENTS,
+		.build = thr_flock_build,
+		.outcome = thr_flock_outcome,
 	},
 };
 

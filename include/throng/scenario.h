@@ -63,6 +63,21 @@ float throng_scene_goal_radius(const throng_scene* scene);
 /// The scene's threat, as last set by its script.
 bool throng_scene_threat(const throng_scene* scene, throng_vec2* position);
 
+/// One figure of a scenario's own outcome measure (armies: how far the
+/// battle has come; docs/QUALITY.md defines each).
+typedef struct throng_scene_outcome {
+	const char* name; ///< a static key, e.g. "engaged"
+	double value;
+} throng_scene_outcome;
+
+/// Most figures any scenario reports.
+#define THRONG_MAX_OUTCOMES 4
+
+/// Writes up to `cap` of the scene's outcome figures, measured on the
+/// current state, to out and returns how many there are (0 for scenarios
+/// without an outcome measure, and for a NULL scene).
+uint32_t throng_scene_outcomes(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap);
+
 #ifdef __cplusplus
 }
 #endif

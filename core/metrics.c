@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: MIT
+// Crowd-quality metrics over a run (include/throng/metrics.h).
+//
+// Design: the metrics object reads the world's storage directly (it lives
+// in core) and keeps everything it accumulates per agent by id: start,
+// goal, previous position and heading, path walked, total turn, first
+// arrival. Storage order changes from step to step in the SIMD engine and
+// differs between engines, so a sum taken in storage order would differ in
+// the last bits; sums per id reduced in id order do not. Only integer
+// counts and maxima are taken in storage order, where order cannot matter.
+//
+// Overlaps go through a spatial hash rather than the world's grid: the
+// grid's cells are sized for neighbour queries (metres) and laid over the
+// bounds, so a huge open world or a dense knot would put hundreds of agents
+// in a cell. The hash uses cells of twice the largest radius anywhere in
+// the plane, hashed into 2N..4N buckets (a power of two), so any two agents
+// that overlap lie in neighbouring cells and a bucket holds O(1) agents on
+// average. Buckets are filled by a counting sort, in slot order, into
+// arrays allocated once. Two neighbouring cells that hash to the same
+// bucket are visited once, so no pair is counted twice; agents of other
+// cells that share a bucket are farther apart than any radii sum and fail
+// the distance test.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "fmath.h"
+#include "throng/metrics.h"
+#include "world_internal.h"
+
+/// "Not arrived yet" in arrived_step.
+#define THR_NEVER UINT64_MAX
+
+/// Cell coordinates are clamped to +-2^40 (a position 2^40 cells away is far
+/// outside any world) so that they fit the hash's integer arithmetic.
+#define THR_CELL_LIMIT 1099511627776.0
+
+typedef struct thr_overlap_hash {
+	uint32_t cap;          ///< agents it can hold
+	uint32_t mask;         ///< buckets - 1 (buckets: a power of two >= 2 * cap)
+	uint32_t* start;       ///< buckets + 1 offsets into items
+	uint32_t* items;       ///< slots grouped by bucket, in slot order
+	uint32_t* bucket_of;   ///< each slot's bucket, UINT32_MAX for a non-finite position
+	int64_t *cx, *cy;      ///< each slot's cell
+} thr_overlap_hash;
+
+struct throng_metrics {
+	uint32_t n;
+	uint64_t step0;        ///< the world's step at creation
+	float dt;
+	float goal_radius;
+	bool wrap;             ///< positions jump across the world: no path length
+	thr_overlap_hash hash;
+	float *start_x, *start_y, *goal_x, *goal_y, *prev_x, *prev_y, *prev_hx, *prev_hy;
+	double *walked, *turn;
+	uint64_t* arrived_step;
+	uint64_t steps, overlaps, oob, nonfinite;
+	double deepest;
+	throng_world_stats world_stats; ///< the world's running figures at the last observation
+};
+
+static void hash_free(thr_overlap_hash* h)
+{
+	free(h->start);
+	free(h->items);
+	free(h->bucket_of);
+	free(h->cx);
+	free(h->cy);
+	memset(h, 0, sizeof *h);
+}
+
+static int hash_alloc(thr_overlap_hash* h, uint32_t n)
+{
+	memset(h, 0, sizeof *h);
+	uint64_t buckets = 16;
+	while (buckets < 2u * (uint64_t)n) {
+		buckets *= 2;
+	}
+	h->cap = n;
+	h->mask = (uint32_t)(buckets - 1u);
+	size_t m = n > 0 ? n : 1;
+	h->start = malloc((size_t)(buckets + 1u) * sizeof *h->start);
+	h->items = malloc(m * sizeof *h->items);
+	h->bucket_of = malloc(m * sizeof *h->bucket_of);
+	h->cx = malloc(m * sizeof *h->cx);
+	h->cy = malloc(m * sizeof *h->cy);
+	if (h->start == NULL || h->items == NULL || h->bucket_of == NULL || h->cx == NULL || h->cy == NULL) {
+		hash_free(h);
+		return -1;
+	}
+	return 0;
+}
+
+static int64_t cell_coord(float v, double inv_cell)
+{
+	double c = floor((double)v * inv_cell);
+	return (int64_t)(c < -THR_CELL_LIMIT ? -THR_CELL_LIMIT : (c > THR_CELL_LIMIT ? THR_CELL_LIMIT : c));
+}
+
+static uint32_t bucket_of_cell(const thr_overlap_hash* h, int64_t cx, int64_t cy)
+{
+	uint64_t k = (uint64_t)cx * 0x9e3779b97f4a7c15ull ^ (uint64_t)cy * 0xc2b2ae3d27d4eb4full;
+	k ^= k >> 32;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 29;
+	return (uint32_t)k & h->mask;
+}
+
+/// The overlap figures of one state.
+typedef struct overlap_result {
+	uint64_t pairs;
+	double deepest;
+} overlap_result;
+
+/// Buckets the world's current positions and counts the overlapping pairs.
+static overlap_result hash_overlaps(thr_overlap_hash* h, const throng_world* w)
+{
+	overlap_result r = {0, 0.0};
+	const thr_state* s = thr_cur_c(w);
+	uint32_t n = w->count < h->cap ? w->count : h->cap;
+	if (n < 2 || !(w->max_radius > 0.0f)) {
+		return r;
+	}
+	const double cell = 2.0 * (double)w->max_radius;
+	const double inv_cell = 1.0 / cell;
+	uint32_t buckets = h->mask + 1u;
+	memset(h->start, 0, ((size_t)buckets + 1u) * sizeof *h->start);
+	for (uint32_t i = 0; i < n; ++i) {
+		if (!isfinite(s->px[i]) || !isfinite(s->py[i])) {
+			h->bucket_of[i] = UINT32_MAX;
+			continue;
+		}
+		h->cx[i] = cell_coord(s->px[i], inv_cell);
+		h->cy[i] = cell_coord(s->py[i], inv_cell);
+		h->bucket_of[i] = bucket_of_cell(h, h->cx[i], h->cy[i]);
+		h->start[h->bucket_of[i] + 1u]++;
+	}
+	for (uint32_t b = 0; b < buckets; ++b) {
+		h->start[b + 1u] += h->start[b];
+	}
+	// Scatter in slot order; start[b] walks to the end of bucket b, and is
+	// put back by the shift below.
+	for (uint32_t i = 0; i < n; ++i) {
+		if (h->bucket_of[i] != UINT32_MAX) {
+			h->items[h->start[h->bucket_of[i]]++] = i;
+		}
+	}
+	for (uint32_t b = buckets; b > 0; --b) {
+		h->start[b] = h->start[b - 1u];
+	}
+	h->start[0] = 0;
+	for (uint32_t i = 0; i < n; ++i) {
+		if (h->bucket_of[i] == UINT32_MAX) {
+			continue;
+		}
+		uint32_t seen[9];
+		int n_seen = 0;
+		for (int dy = -1; dy <= 1; ++dy) {
+			for (int dx = -1; dx <= 1; ++dx) {
+				uint32_t b = bucket_of_cell(h, h->cx[i] + dx, h->cy[i] + dy);
+				bool dup = false;
+				for (int k = 0; k < n_seen; ++k) {
+					dup = dup || seen[k] == b;
+				}
+				if (dup) {
+					continue;
+				}
+				seen[n_seen++] = b;
+				for (uint32_t k = h->start[b]; k < h->start[b + 1u]; ++k) {
+					uint32_t j = h->items[k];
+					if (j <= i) {
+						continue; // each pair once, from its lower slot
+					}
+					float ddx = s->px[j] - s->px[i];
+					float ddy = s->py[j] - s->py[i];
+					float rr = w->radius[i] + w->radius[j];
+					float d2 = ddx * ddx + ddy * ddy;
+					if (d2 < rr * rr) {
+						r.pairs++;
+						double depth = 1.0 - sqrt((double)d2) / (double)rr;
+						r.deepest = depth > r.deepest ? depth : r.deepest;
+					}
+				}
+			}
+		}
+	}
+	return r;
+}
+
+throng_status throng_world_overlap_stats(const throng_world* world, uint64_t* pairs, float* deepest)
+{
+	if (world == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_overlap_stats: world is NULL");
+	}
+	thr_overlap_hash h;
+	if (hash_alloc(&h, world->count) != 0) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_overlap_stats: out of memory for %u agents",
+		                world->count);
+	}
+	overlap_result r = hash_overlaps(&h, world);
+	hash_free(&h);
+	if (pairs != NULL) {
+		*pairs = r.pairs;
+	}
+	if (deepest != NULL) {
+		*deepest = (float)r.deepest;
+	}
+	return THRONG_OK;
+}
+
+void throng_metrics_destroy(throng_metrics* m)
+{
+	if (m == NULL) {
+		return;
+	}
+	hash_free(&m->hash);
+	float** fl[] = {&m->start_x, &m->start_y, &m->goal_x, &m->goal_y,
+	                &m->prev_x, &m->prev_y, &m->prev_hx, &m->prev_hy};
+	for (size_t k = 0; k < sizeof fl / sizeof fl[0]; ++k) {
+		free(*fl[k]);
+	}
+	free(m->walked);
+	free(m->turn);
+	free(m->arrived_step);
+	free(m);
+}
+
+/// Whether agent `id` at (x, y) is within the goal radius of its goal now.
+static bool at_goal(const throng_metrics* m, uint32_t id, float x, float y)
+{
+	float dx = x - m->goal_x[id];
+	float dy = y - m->goal_y[id];
+	return dx * dx + dy * dy <= m->goal_radius * m->goal_radius;
+}
+
+throng_status throng_metrics_create(const throng_world* world, float goal_radius, throng_metrics** out)
+{
+	if (out == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_metrics_create: out is NULL");
+	}
+	*out = NULL;
+	if (world == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_metrics_create: world is NULL");
+	}
+	if (!isfinite(goal_radius) || goal_radius < 0.0f) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		                "throng_metrics_create: goal_radius: must be finite and >= 0 (got %g)", (double)goal_radius);
+	}
+	throng_metrics* m = calloc(1, sizeof *m);
+	if (m == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_metrics_create: out of memory");
+	}
+	uint32_t n = world->count;
+	size_t cnt = n > 0 ? n : 1;
+	m->n = n;
+	m->step0 = world->step;
+	m->dt = world->def.dt;
+	m->goal_radius = goal_radius;
+	m->wrap = world->def.bounds_mode == THRONG_BOUNDS_WRAP;
+	float** fl[] = {&m->start_x, &m->start_y, &m->goal_x, &m->goal_y,
+	                &m->prev_x, &m->prev_y, &m->prev_hx, &m->prev_hy};
+	bool ok = hash_alloc(&m->hash, n) == 0;
+	for (size_t k = 0; k < sizeof fl / sizeof fl[0]; ++k) {
+		*fl[k] = malloc(cnt * sizeof(float));
+		ok = ok && *fl[k] != NULL;
+	}
+	m->walked = calloc(cnt, sizeof *m->walked);
+	m->turn = calloc(cnt, sizeof *m->turn);
+	m->arrived_step = malloc(cnt * sizeof *m->arrived_step);
+	if (!ok || m->walked == NULL || m->turn == NULL || m->arrived_step == NULL) {
+		throng_metrics_destroy(m);
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_metrics_create: out of memory for %u agents", n);
+	}
+	const thr_state* s = thr_cur_c(world);
+	for (uint32_t k = 0; k < n; ++k) {
+		uint32_t id = world->id[k];
+		m->start_x[id] = m->prev_x[id] = s->px[k];
+		m->start_y[id] = m->prev_y[id] = s->py[k];
+		m->prev_hx[id] = s->hx[k];
+		m->prev_hy[id] = s->hy[k];
+		m->goal_x[id] = world->tx[k];
+		m->goal_y[id] = world->ty[k];
+		m->arrived_step[id] = goal_radius > 0.0f && at_goal(m, id, s->px[k], s->py[k]) ? 0u : THR_NEVER;
+	}
+	m->world_stats = world->stats;
+	*out = m;
+	return THRONG_OK;
+}
+
+/// Whether (x, y) lies outside the world as its bounds mode defines it.
+static bool outside(const throng_world_def* d, float x, float y, float r)
+{
+	switch (d->bounds_mode) {
+	case THRONG_BOUNDS_CONTAIN:
+	case THRONG_BOUNDS_BOUNCE:
+		return !(x >= d->bounds_min.x + r && x <= d->bounds_max.x - r && y >= d->bounds_min.y + r &&
+		         y <= d->bounds_max.y - r);
+	case THRONG_BOUNDS_WRAP:
+		return !(x >= d->bounds_min.x && x <= d->bounds_max.x && y >= d->bounds_min.y && y <= d->bounds_max.y);
+	case THRONG_BOUNDS_OPEN:
+	default:
+		return false;
+	}
+}
+
+throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
+{
+	if (m == NULL || w == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_metrics_observe: %s is NULL",
+		                m == NULL ? "metrics" : "world");
+	}
+	if (w->count != m->n) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		                "throng_metrics_observe: the world has %u agents, the metrics watch %u", w->count, m->n);
+	}
+	const thr_state* s = thr_cur_c(w);
+	const throng_world_def* d = &w->def;
+	const uint64_t step = w->step - m->step0;
+	const bool goals = m->goal_radius > 0.0f;
+	for (uint32_t k = 0; k < m->n; ++k) {
+		uint32_t id = w->id[k];
+		float x = s->px[k], y = s->py[k];
+		if (!isfinite(x) || !isfinite(y) || !isfinite(s->vx[k]) || !isfinite(s->vy[k])) {
+			m->nonfinite++;
+			continue;
+		}
+		m->oob += outside(d, x, y, w->radius[k]) ? 1u : 0u;
+		// Heading change: the angle between the previous and the current
+		// unit heading, from the project's own atan2 (the same bits on
+		// every build).
+		float hx = s->hx[k], hy = s->hy[k];
+		float px = m->prev_hx[id], py = m->prev_hy[id];
+		float cross = px * hy - py * hx;
+		float dot = px * hx + py * hy;
+		m->turn[id] += fabs((double)thr_atan2f(cross, dot));
+		m->prev_hx[id] = hx;
+		m->prev_hy[id] = hy;
+		if (goals && m->arrived_step[id] == THR_NEVER) {
+			if (!m->wrap) {
+				double ddx = (double)x - (double)m->prev_x[id];
+				double ddy = (double)y - (double)m->prev_y[id];
+				m->walked[id] += sqrt(ddx * ddx + ddy * ddy);
+			}
+			if (at_goal(m, id, x, y)) {
+				m->arrived_step[id] = step;
+			}
+		}
+		m->prev_x[id] = x;
+		m->prev_y[id] = y;
+	}
+	overlap_result r = hash_overlaps(&m->hash, w);
+	m->overlaps += r.pairs;
+	m->deepest = r.deepest > m->deepest ? r.deepest : m->deepest;
+	m->world_stats = w->stats;
+	m->steps++;
+	return THRONG_OK;
+}
+
+throng_quality throng_metrics_result(const throng_metrics* m)
+{
+	throng_quality q;
+	memset(&q, 0, sizeof q);
+	if (m == NULL) {
+		return q;
+	}
+	q.agents = m->n;
+	q.steps = m->steps;
+	q.seconds = (double)m->steps * (double)m->dt;
+	q.overlaps = m->overlaps;
+	double agent_steps = (double)m->n * (double)m->steps;
+	q.overlaps_per_agent_step = agent_steps > 0.0 ? (double)m->overlaps / agent_steps : 0.0;
+	q.deepest_overlap = m->deepest;
+	q.nonfinite = m->nonfinite + m->world_stats.nonfinite;
+	q.max_speed_ratio = (double)m->world_stats.max_speed_ratio;
+	q.out_of_bounds = m->oob;
+	double turn = 0.0, time = 0.0, ratio = 0.0;
+	uint32_t ratios = 0;
+	for (uint32_t id = 0; id < m->n; ++id) {
+		turn += m->turn[id];
+		if (m->goal_radius > 0.0f && m->arrived_step[id] != THR_NEVER) {
+			q.reached++;
+			time += (double)m->arrived_step[id] * (double)m->dt;
+			double t = (double)m->arrived_step[id] * (double)m->dt;
+			q.max_time_to_goal = t > q.max_time_to_goal ? t : q.max_time_to_goal;
+			double dx = (double)m->goal_x[id] - (double)m->start_x[id];
+			double dy = (double)m->goal_y[id] - (double)m->start_y[id];
+			double straight = sqrt(dx * dx + dy * dy);
+			if (!m->wrap && straight > 2.0 * (double)m->goal_radius) {
+				ratio += m->walked[id] / (straight - (double)m->goal_radius);
+				ratios++;
+			}
+		}
+	}
+	q.goals = m->goal_radius > 0.0f ? m->n : 0u;
+	q.mean_time_to_goal = q.reached > 0 ? time / (double)q.reached : 0.0;
+	q.path_length_ratio = ratios > 0 ? ratio / (double)ratios : 0.0;
+	q.jitter = q.seconds > 0.0 && m->n > 0 ? turn / ((double)m->n * q.seconds) : 0.0;
+	return q;
+}

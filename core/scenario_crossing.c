@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// The `crossing` scenario: four flows of pedestrians cross at right angles
+// (SteerSuite's four-way crossing).
+//
+// Agent i belongs to flow i mod 4: west to east, east to west, south to
+// north, north to south. Each flow is a block on the lattice of
+// CROSSING_SPACING (1.6 m, 0.39 pedestrians/m^2: a busy pavement) and keeps
+// to the right of the centre line, as pedestrians do, CROSSING_MEDIAN apart
+// from the oncoming flow: so opposite flows pass side by side and every
+// flow cuts through both perpendicular ones at right angles, one in each of
+// two quadrants of the central square.
+//
+// Scaling: each flow holds ceil(N/4) places in a square block, columns =
+// rows = ceil(sqrt(N/4)), so every length grows as sqrt(N) and the density
+// stays the same. With w = columns * spacing (one flow's width), the
+// central square has half-side H = CROSSING_MEDIAN/2 + w; each block starts
+// CROSSING_GAP before it, and each agent's goal is its start moved
+// D = 2 (H + CROSSING_GAP) + rows * spacing along its flow: the front row
+// goes farthest, so nobody has to pass someone who already stopped.
+//
+// Goal radius CROSSING_GOAL_RADIUS = 0.5 m. Documented crossing time (the
+// acceptance bound, tests/test_scenes.c): every agent reaches its goal
+// within T = 1.5 D / 1.3 m/s + 20 s. At 1,000 agents (16 x 16 blocks)
+// D = 85.8 m and T = 119 s; the default 7200 steps (120 s) cover it.
+// Bounds are open, the ring of goals plus CROSSING_MARGIN.
+#include <math.h>
+
+#include "rng.h"
+#include "scenario_crowd.h"
+#include "scenario_internal.h"
+
+#define CROSSING_SPACING 1.6f     ///< m between lattice neighbours in a block
+#define CROSSING_MEDIAN 1.0f      ///< m between opposite flows
+#define CROSSING_GAP 4.0f         ///< m from a block's front to the central square
+#define CROSSING_MARGIN 5.0f      ///< m of open world around the goals
+#define CROSSING_SLOW_RADIUS 2.0f ///< m: arrive slows inside it
+#define CROSSING_GOAL_RADIUS 0.5f ///< m
+#define CROSSING_GOAL_SPACING 2.0f ///< m between goals
+
+typedef struct crossing_layout {
+	uint32_t columns, rows;
+	float half;     ///< H, the central square's half-side (m)
+	float travel;   ///< D (m)
+	uint32_t key;
+	uint32_t archetype;
+} crossing_layout;
+
+/// Direction of travel of the four flows.
+static const throng_vec2 crossing_dir[4] = {{1.0f, 0.0f}, {-1.0f, 0.0f}, {0.0f, 1.0f}, {0.0f, -1.0f}};
+
+static void crossing_make(const throng_scene* scene, uint32_t i, throng_agent_def* def, const void* user)
+{
+	const crossing_layout* L = user;
+	(void)scene;
+	uint32_t flow = i % 4u;
+	throng_vec2 u = crossing_dir[flow];
+	throng_vec2 right = {u.y, -u.x};
+	float lateral, depth;
+	thr_crowd_slot(L->key, i, i / 4u, L->columns, CROSSING_SPACING, &lateral, &depth);
+	float side = 0.5f * CROSSING_MEDIAN + lateral;     // to the right of the centre line
+	float along = -(L->half + CROSSING_GAP) - depth;   // behind the central square
+	// The goal lattice: wider, unjittered, the rows reversed (row 0 farthest),
+	// centred on the lane's centre line.
+	uint32_t k = i / 4u, col = k % L->columns, row = k / L->columns;
+	float goal = L->half + CROSSING_GAP + ((float)(L->rows - 1u - row) + 0.5f) * CROSSING_GOAL_SPACING;
+	float goal_side = 0.5f * CROSSING_MEDIAN + 0.5f * (float)L->columns * CROSSING_SPACING +
+	                  ((float)col + 0.5f - 0.5f * (float)L->columns) * CROSSING_GOAL_SPACING;
+	*def = throng_agent_default_def();
+	def->position = (throng_vec2){along * u.x + side * right.x, along * u.y + side * right.y};
+	def->target = (throng_vec2){goal * u.x + goal_side * right.x, goal * u.y + goal_side * right.y};
+	def->heading = u;
+	def->max_speed = THR_CROWD_SPEED;
+	def->max_force = THR_CROWD_FORCE;
+	def->radius = THR_CROWD_RADIUS;
+	def->archetype = L->archetype;
+	def->group = flow;
+}
+
+throng_status thr_crossing_build(throng_scene* scene, const throng_scene_options* o)
+{
+	uint32_t n = scene->agents;
+	crossing_layout L;
+	thr_crowd_block((n + 3u) / 4u, 1.0f, &L.columns, &L.rows);
+	float width = (float)L.columns * CROSSING_SPACING;
+	float depth = (float)L.rows * CROSSING_SPACING;
+	L.half = 0.5f * CROSSING_MEDIAN + width;
+	L.travel = 2.0f * (L.half + CROSSING_GAP) + depth;
+	L.key = thr_rng_key(o->seed);
+	float extent = L.half + CROSSING_GAP + (float)L.rows * CROSSING_GOAL_SPACING + CROSSING_MARGIN;
+
+	throng_world_def def = thr_scene_world_def(o, n);
+	def.bounds_min = (throng_vec2){-extent, -extent};
+	def.bounds_max = (throng_vec2){extent, extent};
+	def.bounds_mode = THRONG_BOUNDS_OPEN;
+	throng_status st = throng_world_create(&def, &scene->world);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	throng_controller ctl = thr_crowd_controller(false, THR_CROWD_ARRIVE, CROSSING_SLOW_RADIUS);
+	st = throng_world_add_archetype(scene->world, &ctl, &L.archetype);
+	if (st == THRONG_OK) {
+		st = thr_scene_spawn_batched(scene, n, crossing_make, &L);
+	}
+	scene->goal_radius = CROSSING_GOAL_RADIUS;
+	return st;
+}

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+// Helpers shared by the pedestrian scenarios crossing, bottleneck and
+// hallway (private): the walking controller and block layouts.
+//
+// A block is a rectangle of agents on a square lattice: `columns` across
+// the direction of travel, `rows` along it, row 0 in front. Each agent is
+// nudged off its lattice point by up to THR_CROWD_JITTER in both axes, from
+// the counter-based spawn stream, so that no two agents start on exactly
+// symmetric courses (perfect symmetry is rare in a real crowd and would
+// make avoidance choices hinge on the last bit of a float).
+#ifndef THRONG_CORE_SCENARIO_CROWD_H
+#define THRONG_CORE_SCENARIO_CROWD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "throng/throng.h"
+
+/// Pedestrians (Weidmann's free walking speed, a shoulder half-width).
+#define THR_CROWD_SPEED 1.3f     ///< m/s
+#define THR_CROWD_FORCE 4.0f     ///< m/s^2: from a walk to a stop in 0.33 s
+#define THR_CROWD_RADIUS 0.3f    ///< m
+#define THR_CROWD_JITTER 0.15f   ///< m: largest nudge off a lattice point, per axis
+#define THR_CROWD_SEPARATION_WEIGHT 16.0f ///< see thr_crowd_controller
+#define THR_CROWD_GOAL_WEIGHT 0.5f        ///< see thr_crowd_controller
+
+/// What the walking controller steers to.
+typedef enum thr_crowd_goal {
+	THR_CROWD_ARRIVE = 0, ///< arrive at the agent's target point
+	THR_CROWD_PATH,       ///< follow the agent's path (arrive at its end)
+} thr_crowd_goal;
+
+/// The pedestrian controller (hybrid): wall feelers when `walls`, then
+/// separation and unaligned avoidance spend the force budget first; the
+/// goal slot gets what is left. See scenario_crowd.c for the numbers.
+throng_controller thr_crowd_controller(bool walls, thr_crowd_goal goal, float slow_radius);
+
+/// The smallest columns x rows block of about `aspect` rows per column
+/// (rows / columns) that holds n agents: columns = ceil(sqrt(n / aspect)),
+/// rows = ceil(n / columns).
+void thr_crowd_block(uint32_t n, float aspect, uint32_t* columns, uint32_t* rows);
+
+/// Agent k of a block (k = row * columns + column): its lateral offset
+/// (m, from the block's left edge, towards the right of the direction of
+/// travel) and its depth (m, behind the block's front), lattice spacing
+/// `spacing`, jittered by (key, id) of the spawn stream.
+void thr_crowd_slot(uint32_t key, uint32_t id, uint32_t k, uint32_t columns, float spacing, float* lateral,
+                    float* depth);
+
+#endif

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// The `flock` scenario: Reynolds' boids on a torus.
+//
+// N boids start at uniform random places in a square world that wraps
+// (leaving one side enters the opposite one), each heading a random way at
+// half its top speed. A weighted controller blends separation, alignment,
+// cohesion and a little wander; nothing else steers, so the flocks that
+// form are the three rules' doing. Boids are small and quick, like a
+// starling next to a pedestrian: radius 0.25 m, 3 m/s.
+//
+// Scaling: the square's side is sqrt(N * FLOCK_AREA_PER_AGENT) (at least
+// FLOCK_MIN_SIDE), so the density, and with it the number of neighbours
+// each boid sees and the cost per boid, is the same at every N: 200 m at
+// the default 2,000 boids. The grid does not wrap, so a boid near an edge
+// does not see its neighbours across it; flocks cross the seam anyway.
+//
+// No goals (goal radius 0). Default 1800 steps (30 s). The outcome measure
+// `order` is the polarisation of the flock, |sum of unit headings| / N:
+// about 1/sqrt(N) for random headings, 1 when every boid flies the same
+// way; flocking raises it (docs/QUALITY.md).
+#include <math.h>
+
+#include "fmath.h"
+#include "rng.h"
+#include "scenario_internal.h"
+
+#define FLOCK_AREA_PER_AGENT 20.0f ///< m^2 per boid
+#define FLOCK_MIN_SIDE 20.0f       ///< m
+#define FLOCK_MAX_SPEED 3.0f       ///< m/s
+#define FLOCK_MAX_FORCE 4.0f       ///< m/s^2: a half turn at full speed in 1.5 s
+#define FLOCK_RADIUS 0.25f         ///< m
+#define FLOCK_SEPARATION_RADIUS 1.5f ///< m: personal space, three body widths
+#define FLOCK_VIEW_RADIUS 5.0f     ///< m: whom alignment and cohesion see
+
+typedef struct flock_layout {
+	float side;
+	uint32_t key;
+	uint32_t archetype;
+} flock_layout;
+
+static void flock_make(const throng_scene* scene, uint32_t i, throng_agent_def* def, const void* user)
+{
+	const flock_layout* L = user;
+	(void)scene;
+	float x = thr_bits_to_unit(thr_rng_bits(L->key, i, 0, THR_STREAM_SPAWN)) * L->side;
+	float y = thr_bits_to_unit(thr_rng_bits(L->key, i, 1, THR_STREAM_SPAWN)) * L->side;
+	float a = thr_bits_to_pm1(thr_rng_bits(L->key, i, 2, THR_STREAM_SPAWN)) * THR_PI;
+	float s, c;
+	thr_sincosf(a, &s, &c);
+	*def = throng_agent_default_def();
+	def->position = (throng_vec2){x, y};
+	def->heading = (throng_vec2){c, s};
+	def->velocity = (throng_vec2){c * 0.5f * FLOCK_MAX_SPEED, s * 0.5f * FLOCK_MAX_SPEED};
+	def->max_speed = FLOCK_MAX_SPEED;
+	def->max_force = FLOCK_MAX_FORCE;
+	def->radius = FLOCK_RADIUS;
+	def->archetype = L->archetype;
+}
+
+static throng_controller flock_controller(void)
+{
+	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	// Separation outweighs the rest: a boid gives way before it flocks.
+	throng_slot s = throng_slot_make(THRONG_SEPARATION);
+	s.weight = 2.0f;
+	s.params.neighbor_radius = FLOCK_SEPARATION_RADIUS;
+	throng_controller_add(&c, s);
+	s = throng_slot_make(THRONG_ALIGNMENT);
+	s.weight = 1.0f;
+	s.params.neighbor_radius = FLOCK_VIEW_RADIUS;
+	throng_controller_add(&c, s);
+	s = throng_slot_make(THRONG_COHESION);
+	s.weight = 0.8f;
+	s.params.neighbor_radius = FLOCK_VIEW_RADIUS;
+	throng_controller_add(&c, s);
+	// Wander keeps a lone boid (and a flock) from flying dead straight:
+	// its circle 2 m ahead, 1 m wide, the angle drifting at up to 3 rad/s.
+	s = throng_slot_make(THRONG_WANDER);
+	s.weight = 0.4f;
+	s.params.circle_distance = 2.0f;
+	s.params.circle_radius = 1.0f;
+	s.params.jitter = 3.0f;
+	throng_controller_add(&c, s);
+	return c;
+}
+
+throng_status thr_flock_build(throng_scene* scene, const throng_scene_options* o)
+{
+	uint32_t n = scene->agents;
+	flock_layout L;
+	L.side = sqrtf(FLOCK_AREA_PER_AGENT * (float)n);
+	L.side = L.side > FLOCK_MIN_SIDE ? L.side : FLOCK_MIN_SIDE;
+	L.key = thr_rng_key(o->seed);
+	throng_world_def def = thr_scene_world_def(o, n);
+	def.bounds_min = (throng_vec2){0.0f, 0.0f};
+	def.bounds_max = (throng_vec2){L.side, L.side};
+	def.bounds_mode = THRONG_BOUNDS_WRAP;
+	throng_status st = throng_world_create(&def, &scene->world);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	throng_controller ctl = flock_controller();
+	st = throng_world_add_archetype(scene->world, &ctl, &L.archetype);
+	if (st == THRONG_OK) {
+		st = thr_scene_spawn_batched(scene, n, flock_make, &L);
+	}
+	scene->goal_radius = 0.0f;
+	return st;
+}
+
+uint32_t thr_flock_outcome(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap)
+{
+	// Summed in id order, so both engines give the same bits.
+	const throng_world* w = scene->world;
+	uint32_t n = throng_world_agent_count(w);
+	double sx = 0.0, sy = 0.0;
+	for (uint32_t id = 0; id < n; ++id) {
+		throng_agent_state a;
+		if (throng_world_get_agent(w, id, &a) == THRONG_OK) {
+			sx += (double)a.heading.x;
+			sy += (double)a.heading.y;
+		}
+	}
+	if (cap >= 1) {
+		out[0] = (throng_scene_outcome){"order", n > 0 ? sqrt(sx * sx + sy * sy) / (double)n : 0.0};
+	}
+	return 1;
+}

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+// throng: crowd-quality metrics computed over a run.
+//
+// A metrics object watches one world: create it before the first step (it
+// takes the start positions and, when goal_radius > 0, every agent's goal:
+// its target point at that moment), call throng_metrics_observe() after
+// each step, and read throng_metrics_result() at any time. Observing costs
+// O(N) per step with no allocation: overlaps are found through a spatial
+// hash of cells twice the largest radius, allocated once.
+//
+// Every figure is a pure function of the states observed: per-agent sums
+// are kept by agent id and reduced in id order, so both engines, every
+// thread count and every SIMD build give the same numbers. docs/QUALITY.md
+// defines each one and tabulates them for the built-in scenarios.
+#ifndef THRONG_METRICS_H
+#define THRONG_METRICS_H
+
+#include <stdint.h>
+
+#include "throng/throng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// What a metrics object has measured so far. "Observed" states are the
+/// one at creation (step 0 of the run) and one after each observed step.
+typedef struct throng_quality {
+	uint32_t agents;              ///< agents watched
+	uint64_t steps;               ///< steps observed
+	double seconds;               ///< simulated time observed: steps * dt (s)
+	uint64_t overlaps;            ///< overlapping pairs summed over the observed states after a step
+	double overlaps_per_agent_step; ///< overlaps / (agents * steps); 0 before the first step
+	double deepest_overlap;       ///< max over those states and pairs of 1 - d/(r_i + r_j), in [0, 1]; 0 without overlaps
+	uint32_t goals;               ///< agents with a goal: all of them when goal_radius > 0, else 0
+	uint32_t reached;             ///< agents that came within goal_radius of their goal in an observed state
+	double mean_time_to_goal;     ///< mean first-arrival time of those (s); 0 when none reached
+	double max_time_to_goal;      ///< the latest first-arrival time of those (s); 0 when none reached
+	double path_length_ratio;     ///< mean over reached agents of path walked until arrival divided by
+	                              ///< (|goal - start| - goal_radius); agents that started within
+	                              ///< 2 * goal_radius of their goal are left out; 0 when none counts
+	double jitter;                ///< sum over agents of |heading change| / (agents * seconds) (rad/s)
+	double max_speed_ratio;       ///< largest |v| / max_speed (the world's running figure)
+	uint64_t nonfinite;           ///< non-finite forces the world met, plus agent-states observed with a
+	                              ///< non-finite position or velocity
+	uint64_t out_of_bounds;       ///< agent-states observed with the centre outside the world: contain and
+	                              ///< bounce, the bounds shrunk by the radius; wrap, the bounds; open, never
+} throng_quality;
+
+typedef struct throng_metrics throng_metrics;
+
+/// Starts measuring `world` from its current state. goal_radius (m, finite,
+/// >= 0): an agent reaches its goal, its target point now, within it; 0
+/// means the world has no goals. On success *out owns the object; release
+/// with throng_metrics_destroy(). The world is only read, now and in
+/// throng_metrics_observe(); its agent count must not change afterwards.
+throng_status throng_metrics_create(const throng_world* world, float goal_radius, throng_metrics** out);
+
+/// Frees the object. NULL is ignored.
+void throng_metrics_destroy(throng_metrics* metrics);
+
+/// Takes the world's current state into the figures. Call once after each
+/// step (throng_scene_step or throng_world_step). Fails when the world's
+/// agent count changed since creation.
+throng_status throng_metrics_observe(throng_metrics* metrics, const throng_world* world);
+
+/// The figures so far.
+throng_quality throng_metrics_result(const throng_metrics* metrics);
+
+/// Overlapping pairs (centres closer than the sum of the radii) in the
+/// world's current state, written to *pairs, and the deepest one as
+/// 1 - d/(r_i + r_j) to *deepest (0 when none). Either output may be NULL.
+/// Allocates a spatial hash for the call; a metrics object keeps its own.
+throng_status throng_world_overlap_stats(const throng_world* world, uint64_t* pairs, float* deepest);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
