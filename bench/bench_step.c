@@ -3,68 +3,173 @@
 // so the scene's script (threat path, goals) is part of what is timed, as it
 // is for `throng run`.
 //
-// Names read step/<scenario>/<engine>/agents:<N>. Runs marked large carry
-// "/large/" in their name (step/circle/scalar/large/agents:100000) so that a
-// quick run can leave them out: --benchmark_filter=-/large/.
+// Names read step/<scenario>/<engine>/agents:<N>/threads:<T>; runs of
+// BENCH_LARGE agents or more carry "/large/" before the arguments
+// (step/field/simd/large/agents:100000/threads:1), so that
+// --benchmark_filter=-/large/ leaves them out. The scalar engine runs on one
+// thread only (it has no parallel loop); the SIMD engine on 1 and 2.
 //
-// items_per_second is agent-steps per second. Time is wall-clock
-// (UseRealTime) because the step may run OpenMP threads of its own.
-// Each run starts from a freshly built scene, so it measures the scene's
-// first steps (setup is not timed). No bytes-per-agent counter yet: the
-// public API does not report the world's memory.
+// A run builds the scene and takes one untimed step (lazy allocations,
+// the SIMD engine's first reorder from id order), then times each step on
+// its own (manual time, so that rebuilding is not timed): items_per_second
+// is agent-steps per second over the timed steps. The repetitions of a run
+// (--benchmark_repetitions) go on with the same scene. After
+// BENCH_RESET_STEPS (600 steps, 10 s of simulated time) the scene is
+// rebuilt, so fast runs keep measuring a scene's first seconds. Scenes
+// with target rules (armies) time whole rule periods per iteration (see
+// bench_rule_period in common.h).
+//
+// state_bytes_per_agent is the growth of this process's resident set from
+// just before the scene was built to just after its first step, divided by
+// the agents: it counts the world's arrays, the grids, the SIMD engine's
+// second set of arrays and the scene's own data (goals), and at small N
+// their fixed parts too (the grid has at least 65,536 cells).
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "benches.h"
+#include "common.h"
+#include "report.h"
 #include "shim.h"
-#include "throng/scenario.h"
-#include "throng/throng.h"
 
-static void step_scene(thr_bench_state* st, const char* scenario, throng_engine engine) {
-	throng_scene_options options = throng_scene_default_options();
-	options.agents = (uint32_t)thr_bench_range(st, 0);
-	options.engine = engine;
+typedef struct step_case {
+	const char* scenario;
+	throng_engine engine;
+} step_case;
 
-	throng_scene* scene = NULL;
-	if (throng_scene_create(scenario, &options, &scene) != THRONG_OK) {
-		thr_bench_skip_with_error(st, throng_last_error());
+#define BENCH_MAX_STEP_CASES (2 * BENCH_SCENARIO_WANTED_COUNT)
+static step_case step_cases[BENCH_MAX_STEP_CASES];
+
+/// The scene of the run in progress, kept for the next run when that is
+/// the same benchmark (its next repetition).
+static struct {
+	const step_case* sc;
+	uint32_t agents, threads;
+	throng_scene* scene;
+	double state_bytes; ///< per agent, measured when the scene was built
+	uint32_t since;     ///< steps since it was built
+} current;
+
+void bench_step_free(void)
+{
+	throng_scene_destroy(current.scene);
+	memset(&current, 0, sizeof current);
+}
+
+/// Builds the scene (after freeing the previous one) and measures the
+/// resident set it added.
+static int scene_build(const step_case* sc, uint32_t agents, uint32_t threads, const char** error)
+{
+	bench_step_free();
+	bench_memory_settle();
+	const int64_t rss0 = bench_rss_bytes();
+	current.scene = bench_scene_create(sc->scenario, agents, sc->engine, threads, error);
+	if (current.scene == NULL) {
+		return -1;
+	}
+	const int64_t rss1 = bench_rss_bytes();
+	current.sc = sc;
+	current.agents = agents;
+	current.threads = threads;
+	current.state_bytes = rss0 >= 0 && rss1 >= 0 ? (double)(rss1 - rss0) / (double)agents : 0.0;
+	current.since = 1;
+	return 0;
+}
+
+static void step_scene(thr_bench_state* st, const void* data)
+{
+	const step_case* sc = data;
+	const uint32_t agents = (uint32_t)thr_bench_range(st, 0);
+	const uint32_t threads = (uint32_t)thr_bench_range(st, 1);
+	const char* error = "";
+	if ((current.sc != sc || current.agents != agents || current.threads != threads ||
+	     current.since >= BENCH_RESET_STEPS) &&
+	    scene_build(sc, agents, threads, &error) != 0) {
+		thr_bench_skip_with_error(st, error);
 		return;
 	}
-	const uint32_t agents = throng_world_agent_count(throng_scene_world(scene));
+	const bench_census* census = bench_census_cached(sc->scenario, current.scene, bench_keep_all());
+	if (census == NULL) {
+		thr_bench_skip_with_error(st, "out of memory for the census");
+		return;
+	}
 
+	// Scenes with target rules time whole rule periods per iteration.
+	uint32_t period = bench_rule_period(throng_scene_world(current.scene), bench_keep_all());
+	if ((uint64_t)agents * period > BENCH_MAX_PERIOD_AGENT_STEPS) {
+		period = 1;
+	}
+	double seconds = 0.0, cpu = 0.0;
+	int64_t steps = 0;
 	while (thr_bench_keep_running(st)) {
-		if (throng_scene_step(scene) != THRONG_OK) {
-			thr_bench_skip_with_error(st, throng_last_error());
-			break;
+		if (current.since + period > BENCH_RESET_STEPS && scene_build(sc, agents, threads, &error) != 0) {
+			thr_bench_skip_with_error(st, error);
+			return;
+		}
+		double t_iteration = 0.0;
+		for (uint32_t k = 0; k < period; ++k) {
+			double c0 = bench_cpu_now();
+			double t0 = bench_now();
+			throng_status status = throng_scene_step(current.scene);
+			double dt = bench_now() - t0;
+			cpu += bench_cpu_now() - c0;
+			if (status != THRONG_OK) {
+				thr_bench_skip_with_error(st, throng_last_error());
+				bench_step_free();
+				return;
+			}
+			t_iteration += dt;
+			seconds += dt;
+			steps++;
+			current.since++;
+		}
+		thr_bench_set_iteration_time(st, t_iteration);
+	}
+	bench_report(st, census, sc->engine, (int)threads, steps, seconds, cpu);
+	thr_bench_set_counter(st, "state_bytes_per_agent", current.state_bytes);
+}
+
+/// Registers one family: the sizes below BENCH_LARGE (or, when `large`,
+/// the others) at each thread count.
+static void add(const char* name, const step_case* sc, int large, const int* threads, int n_threads)
+{
+	static const char* const arg_names[] = {"agents", "threads"};
+	static const int64_t sizes[BENCH_SIZE_COUNT] = BENCH_SIZES;
+	thr_bench* b = thr_bench_register_data(name, step_scene, sc);
+	thr_bench_set_arg_names(b, arg_names, 2);
+	for (int i = 0; i < BENCH_SIZE_COUNT; ++i) {
+		if ((sizes[i] >= BENCH_LARGE) != (large != 0)) {
+			continue;
+		}
+		for (int t = 0; t < n_threads; ++t) {
+			const int64_t args[2] = {sizes[i], threads[t]};
+			thr_bench_add_args(b, args, 2);
 		}
 	}
-
-	thr_bench_set_items_processed(st, thr_bench_iterations(st) * (int64_t)agents);
-	thr_bench_set_counter(st, "agents", (double)agents);
-	throng_scene_destroy(scene);
-}
-
-static void step_circle_scalar(thr_bench_state* st) {
-	step_scene(st, "circle", THRONG_ENGINE_SCALAR);
-}
-
-static void step_herd_scalar(thr_bench_state* st) {
-	step_scene(st, "herd", THRONG_ENGINE_SCALAR);
-}
-
-static void add(const char* name, thr_bench_fn fn, const int64_t* agents, int count) {
-	thr_bench* b = thr_bench_register(name, fn);
-	thr_bench_set_arg_name(b, "agents");
-	for (int i = 0; i < count; ++i) {
-		thr_bench_add_arg(b, agents[i]);
-	}
-	thr_bench_use_real_time(b);
+	thr_bench_use_manual_time(b);
 	thr_bench_set_unit(b, THR_BENCH_MS);
 }
 
-void bench_step_register(void) {
-	static const int64_t small[] = {1000, 10000};
-	static const int64_t large[] = {100000};
-	add("step/circle/scalar", step_circle_scalar, small, 2);
-	add("step/circle/scalar/large", step_circle_scalar, large, 1);
-	add("step/herd/scalar", step_herd_scalar, small, 2);
+void bench_step_register(void)
+{
+	const char* scenarios[BENCH_SCENARIO_WANTED_COUNT];
+	const int n = bench_scenarios(scenarios, BENCH_SCENARIO_WANTED_COUNT, NULL);
+	static const int simd_threads[] = {1, 2};
+	static const int scalar_threads[] = {1};
+	int cases = 0;
+	for (int s = 0; s < n; ++s) {
+		for (int e = 0; e < 2; ++e) {
+			step_case* sc = &step_cases[cases++];
+			sc->scenario = scenarios[s];
+			sc->engine = e == 0 ? THRONG_ENGINE_SIMD : THRONG_ENGINE_SCALAR;
+			const int* threads = e == 0 ? simd_threads : scalar_threads;
+			const int n_threads = e == 0 ? 2 : 1;
+			char name[96];
+			snprintf(name, sizeof name, "step/%s/%s", sc->scenario, bench_engine_name(sc->engine));
+			add(name, sc, 0, threads, n_threads);
+			snprintf(name, sizeof name, "step/%s/%s/large", sc->scenario, bench_engine_name(sc->engine));
+			add(name, sc, 1, threads, n_threads);
+		}
+	}
 }

@@ -6,4 +6,17 @@
 /// Whole-step throughput of the built-in scenarios (bench_step.c).
 void bench_step_register(void);
 
+/// Frees bench_step.c's scene.
+void bench_step_free(void);
+
+/// Per-pass costs against a base world (bench_pass.c).
+void bench_pass_register(void);
+
+/// Frees bench_pass.c's source scene.
+void bench_pass_free(void);
+
+/// The reorder's memory pattern with and without staggered arrays
+/// (bench_probe.c).
+void bench_probe_register(void);
+
 #endif

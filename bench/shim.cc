@@ -4,7 +4,19 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 namespace {
+
+double stat_min(const std::vector<double>& v) {
+	return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end());
+}
+
+double stat_max(const std::vector<double>& v) {
+	return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
+}
 
 benchmark::State& state_of(thr_bench_state* st) {
 	return *reinterpret_cast<benchmark::State*>(st);
@@ -25,11 +37,37 @@ extern "C" {
 thr_bench* thr_bench_register(const char* name, thr_bench_fn fn) {
 	benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(
 		name, [fn](benchmark::State& st) { fn(reinterpret_cast<thr_bench_state*>(&st)); });
+	b->ComputeStatistics("min", stat_min);
+	b->ComputeStatistics("max", stat_max);
+	return reinterpret_cast<thr_bench*>(b);
+}
+
+thr_bench* thr_bench_register_data(const char* name, thr_bench_data_fn fn, const void* data) {
+	benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(
+		name, [fn, data](benchmark::State& st) { fn(reinterpret_cast<thr_bench_state*>(&st), data); });
+	b->ComputeStatistics("min", stat_min);
+	b->ComputeStatistics("max", stat_max);
 	return reinterpret_cast<thr_bench*>(b);
 }
 
 void thr_bench_add_arg(thr_bench* bench, int64_t value) {
 	bench_of(bench)->Arg(value);
+}
+
+void thr_bench_add_args(thr_bench* bench, const int64_t* values, int count) {
+	bench_of(bench)->Args(std::vector<int64_t>(values, values + count));
+}
+
+void thr_bench_set_arg_names(thr_bench* bench, const char* const* names, int count) {
+	bench_of(bench)->ArgNames(std::vector<std::string>(names, names + count));
+}
+
+void thr_bench_use_manual_time(thr_bench* bench) {
+	bench_of(bench)->UseManualTime();
+}
+
+void thr_bench_set_min_time(thr_bench* bench, double seconds) {
+	bench_of(bench)->MinTime(seconds);
 }
 
 void thr_bench_set_arg_name(thr_bench* bench, const char* name) {
@@ -69,6 +107,10 @@ void thr_bench_set_items_processed(thr_bench_state* st, int64_t items) {
 
 void thr_bench_set_counter(thr_bench_state* st, const char* name, double value) {
 	state_of(st).counters[name] = benchmark::Counter(value);
+}
+
+void thr_bench_set_iteration_time(thr_bench_state* st, double seconds) {
+	state_of(st).SetIterationTime(seconds);
 }
 
 void thr_bench_pause_timing(thr_bench_state* st) {
