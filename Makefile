@@ -9,15 +9,19 @@
 #               three SIMD backends and check that they, every thread count
 #               and the scalar engine give the same bits
 #   make build  build release only
-#   make bench  run build/release/bench/throng_bench, JSON into bench/results/<host>/
-#               (BENCH_FILTER=-/large/ leaves out the 100,000-agent runs;
-#               BENCH_ARGS passes more --benchmark_* flags)
+#   make bench  run build/release/bench/throng_bench (every benchmark, 3
+#               repetitions; about an hour here), JSON, machine.txt and PNGs
+#               into bench/results/<machine>/ (BENCH_FILTER=-/large/ leaves
+#               out the runs of 100,000 agents and more; BENCH_REPS,
+#               BENCH_MIN_TIME and BENCH_ARGS change the run)
+#   make bench-quick  a subset in under a minute, into
+#               bench/results/<machine>/quick/
 #   make clean  remove build/
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 .DEFAULT_GOAL := build
-.PHONY: setup run test build bench clean
+.PHONY: setup run test build bench bench-quick bench-run clean
 
 THRONG := ./build/release/cli/throng
 THRONG_BENCH := ./build/release/bench/throng_bench
@@ -42,10 +46,18 @@ ASAN_TEST_OPTIONS ?= halt_on_error=1:detect_leaks=1:strict_string_checks=1:detec
 UBSAN_TEST_OPTIONS ?= halt_on_error=1:print_stacktrace=1
 SAN_REPORTS := $(CURDIR)/build/asan/sanitizer-reports
 
-BENCH_HOST := $(shell uname -n)
-BENCH_DIR := bench/results/$(BENCH_HOST)
+# Benchmarks. <machine> names the hardware, not the host: the CPU model
+# and the CPU count from lscpu ("amd-epyc-2cpu"); set BENCH_MACHINE to
+# override. machine.txt records lscpu, memory and the load before and after.
+BENCH_MACHINE ?= $(shell printf '%s-%scpu' "$$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -n 1)" "$$(nproc)" | tr 'A-Z' 'a-z' | tr -cs 'a-z0-9' '-' | sed 's/^-*//; s/-*$$//')
+BENCH_DIR := bench/results/$(BENCH_MACHINE)
 BENCH_FILTER ?= .
+BENCH_REPS ?= 3
+BENCH_MIN_TIME ?= 0.5
 BENCH_ARGS ?=
+# bench-quick: the limit and reorder probes, every scenario's whole step at
+# 1,000 and 10,000 agents, and field's passes at 10,000 agents on one thread.
+BENCH_QUICK_FILTER := ^limit/|^probe/|^step/.*/agents:(1000|10000)/|^pass/field/.*/agents:10000/threads:1/
 
 setup:
 	bash scripts/setup
@@ -77,14 +89,25 @@ test: setup
 	bash scripts/check_simd_builds
 
 bench: build
+	@$(MAKE) --no-print-directory bench-run BENCH_OUT='$(BENCH_DIR)' \
+		BENCH_RUN_ARGS="--benchmark_filter='$(BENCH_FILTER)' --benchmark_repetitions=$(BENCH_REPS) --benchmark_min_time=$(BENCH_MIN_TIME)"
+
+bench-quick: build
+	@$(MAKE) --no-print-directory bench-run BENCH_OUT='$(BENCH_DIR)/quick' \
+		BENCH_RUN_ARGS="--benchmark_filter='$(BENCH_QUICK_FILTER)' --benchmark_repetitions=1 --benchmark_min_time=0.05"
+
+# The shared recipe of bench and bench-quick (not meant to be run alone).
+bench-run:
 	@if [[ ! -x $(THRONG_BENCH) ]]; then \
 		echo "make bench: $(THRONG_BENCH) was not built (Google Benchmark not found by CMake; scripts/setup installs libbenchmark-dev)" >&2; \
 		exit 1; \
 	fi
-	mkdir -p $(BENCH_DIR)
-	$(THRONG_BENCH) --benchmark_filter='$(BENCH_FILTER)' \
-		--benchmark_out=$(BENCH_DIR)/throng_bench.json --benchmark_out_format=json $(BENCH_ARGS)
-	@echo "make bench: results in $(BENCH_DIR)/throng_bench.json"
+	mkdir -p '$(BENCH_OUT)'
+	{ echo "# machine"; lscpu; echo; free -h; echo; echo "# before: $$(date -u '+%Y-%m-%d %H:%M:%S UTC') $$(uptime)"; } > '$(BENCH_OUT)/machine.txt'
+	$(THRONG_BENCH) $(BENCH_RUN_ARGS) --benchmark_out='$(BENCH_OUT)/throng_bench.json' --benchmark_out_format=json $(BENCH_ARGS)
+	echo "# after:  $$(date -u '+%Y-%m-%d %H:%M:%S UTC') $$(uptime)" >> '$(BENCH_OUT)/machine.txt'
+	python3 scripts/plot_bench '$(BENCH_OUT)/throng_bench.json'
+	@echo "make bench: results in $(BENCH_OUT)/"
 
 clean:
 	rm -rf build
