@@ -353,12 +353,15 @@ static int cmd_run(int argc, char** argv)
 	struct timespec start;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	double t0 = now_seconds();
+	double metrics_seconds = 0.0;
 	throng_status out_st = outputs_frame(&outputs, world); // frame 0: the initial state
 	uint64_t k = 0;
 	for (; k < steps && st == THRONG_OK && out_st == THRONG_OK; ++k) {
 		st = throng_scene_step(scene);
 		if (st == THRONG_OK) {
+			double tm = now_seconds();
 			st = throng_metrics_observe(metrics, world);
+			metrics_seconds += now_seconds() - tm;
 		}
 		if (st == THRONG_OK) {
 			out_st = outputs_frame(&outputs, world);
@@ -406,6 +409,7 @@ static int cmd_run(int argc, char** argv)
 	s.seconds = seconds;
 	s.frames = outputs.frames;
 	s.output_seconds = outputs.seconds;
+	s.metrics_seconds = metrics_seconds;
 	cli_summary_finish(&s);
 	if (args.summary == CLI_SUMMARY_JSON) {
 		cli_summary_print_json(report, &s);

@@ -31,7 +31,10 @@ throng_status cli_summary_measure(throng_scene* scene, const throng_quality* qua
 void cli_summary_finish(cli_summary* s)
 {
 	double work = (double)s->agents * (double)s->steps;
-	s->agent_steps_per_s = s->seconds > 0.0 ? work / s->seconds : 0.0;
+	// Throughput of the simulation itself: the loop's time less what the
+	// quality metrics and the outputs took (both reported on their own).
+	double stepping = s->seconds - s->output_seconds - s->metrics_seconds;
+	s->agent_steps_per_s = stepping > 0.0 ? work / stepping : 0.0;
 }
 
 typedef enum field_kind { FIELD_STR, FIELD_U64, FIELD_F64, FIELD_HEX } field_kind;
@@ -44,7 +47,7 @@ typedef struct field {
 	double f64;
 } field;
 
-enum { FIELD_BASE = 25, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES };
+enum { FIELD_BASE = 26, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES };
 
 /// Fills f with the summary's fields; returns how many.
 static int make_fields(const cli_summary* s, field f[FIELD_MAX])
@@ -69,6 +72,7 @@ static int make_fields(const cli_summary* s, field f[FIELD_MAX])
 		{"reached", FIELD_U64, NULL, s->reached, 0.0},
 		{"frames", FIELD_U64, NULL, s->frames, 0.0},
 		{"output_seconds", FIELD_F64, NULL, 0, s->output_seconds},
+		{"metrics_seconds", FIELD_F64, NULL, 0, s->metrics_seconds},
 		{"overlaps_per_agent_step", FIELD_F64, NULL, 0, q->overlaps_per_agent_step},
 		{"deepest_overlap", FIELD_F64, NULL, 0, q->deepest_overlap},
 		{"goals", FIELD_U64, NULL, q->goals, 0.0},

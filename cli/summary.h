@@ -17,7 +17,7 @@ typedef struct cli_summary {
 	const char* engine;         ///< "scalar"
 	uint32_t threads;           ///< 1 for the scalar engine
 	double seconds;             ///< wall time of the stepping loop (s)
-	double agent_steps_per_s;   ///< agents * steps / seconds; 0 when seconds is 0
+	double agent_steps_per_s;   ///< agents * steps / the stepping time (seconds less output and metrics time)
 	double simulated_seconds;   ///< steps * dt (s)
 	uint64_t hash;              ///< throng_world_hash at the end
 	uint64_t overlaps;          ///< pairs closer than the sum of radii at the end
@@ -28,6 +28,7 @@ typedef struct cli_summary {
 	uint64_t reached;           ///< agents that reached their goal during the run; 0 without goals
 	uint64_t frames;            ///< frames written by --out (or published by --shm); 0 without either
 	double output_seconds;      ///< wall time spent writing and publishing frames (s), part of seconds
+	double metrics_seconds;     ///< wall time spent on the quality metrics (s), part of seconds
 	throng_quality quality;     ///< the crowd-quality metrics over the run (docs/QUALITY.md)
 	uint32_t outcome_count;     ///< the scenario's own outcome figures (armies, flock)
 	throng_scene_outcome outcomes[THRONG_MAX_OUTCOMES];
