@@ -337,9 +337,14 @@ int vw_app_run(const vw_args* args)
 		cfg.paused = args->paused;
 		cfg.mouse_mode = VW_MOUSE_MODE_COUNT; // the scene's default
 		cfg.overlap_every = OVERLAP_EVERY;
-		app->sim = vw_sim_create(&cfg, err, sizeof err);
+		throng_status st = THRONG_OK;
+		app->sim = vw_sim_create(&cfg, &st, err, sizeof err);
 		if (app->sim == NULL) {
-			rc = VW_EXIT_FAILURE;
+			// A bad agent count, a scenario file with problems or one that
+			// cannot be read are usage errors, as in `throng run`.
+			rc = st == THRONG_ERR_INVALID_ARGUMENT || st == THRONG_ERR_IO || st == THRONG_ERR_NOT_FOUND
+			         ? VW_EXIT_USAGE
+			         : VW_EXIT_FAILURE;
 		}
 	}
 	if (rc != VW_EXIT_OK) {

@@ -208,14 +208,15 @@ int vw_parse_args(int argc, char** argv, vw_args* out)
 void vw_print_help(void)
 {
 	fputs(
-		"Usage: throng-view [scenario] [options]\n"
+		"Usage: throng-view [scenario | FILE.yaml] [options]\n"
 		"\n"
 		"Watch, poke and debug a crowd. Scenarios: the library's built-in ones\n"
-		"(`throng list`: herd, circle, field, ...) and the viewer's own `solo` (one\n"
-		"agent and three obstacles, the seeds' playground). Default: herd.\n"
+		"(`throng list`: herd, circle, field, ...), the viewer's own `solo` (one\n"
+		"agent and three obstacles, the seeds' playground), or a scenario file\n"
+		"(docs/SCENARIOS.md; .yaml, .yml, .json, or any path with '/'). Default: herd.\n"
 		"\n"
 		"Options:\n"
-		"  --agents N             agents (default: the scenario's)\n"
+		"  --agents N             agents (default: the scenario's; not with a file)\n"
 		"  --engine simd|scalar   engine (default simd)\n"
 		"  --threads T            OpenMP threads of the SIMD engine (default: OpenMP's)\n"
 		"  --seed X               world seed, decimal or 0x-hex (default 1)\n"

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "throng/scenario_file.h"
+
 #define SOLO_NAME "solo"
 #define SOLO_MAX_AGENTS 64u
 #define SOLO_HALF_W 12.0f  ///< m
@@ -23,6 +25,31 @@
 bool vw_scene_exists(const char* name)
 {
 	return name != NULL && (throng_scenario_find(name) != NULL || strcmp(name, SOLO_NAME) == 0);
+}
+
+bool vw_scene_is_file(const char* name)
+{
+	if (name == NULL) {
+		return false;
+	}
+	size_t n = strlen(name);
+	static const char* const ext[] = {".yaml", ".yml", ".json"};
+	for (size_t k = 0; k < sizeof ext / sizeof ext[0]; ++k) {
+		size_t e = strlen(ext[k]);
+		if (n > e && strcmp(name + n - e, ext[k]) == 0) {
+			return true;
+		}
+	}
+	return strchr(name, '/') != NULL;
+}
+
+/// Prints one problem of a scenario file to stderr and counts it.
+static void print_diagnostic(void* user, const throng_diagnostic* d)
+{
+	char line[1024];
+	throng_diagnostic_format(d, line, sizeof line);
+	fprintf(stderr, "%s\n", line);
+	*(uint32_t*)user += 1;
 }
 
 void vw_scene_names(char* buf, size_t cap)
@@ -136,29 +163,40 @@ static throng_status solo_build(const throng_scene_options* o, vw_scene* s, char
 	return st;
 }
 
-bool vw_scene_open(const char* name, const throng_scene_options* options, vw_scene* out, char* err,
-                   size_t err_cap)
+throng_status vw_scene_open(const char* name, const throng_scene_options* options, vw_scene* out, char* err,
+                            size_t err_cap)
 {
 	memset(out, 0, sizeof *out);
 	throng_scene_options o = options != NULL ? *options : throng_scene_default_options();
 	o.record_forces = true;
+	throng_status st;
 	if (name != NULL && strcmp(name, SOLO_NAME) == 0 && throng_scenario_find(name) == NULL) {
 		out->name = SOLO_NAME;
 		out->mouse_target = true;
-		if (solo_build(&o, out, err, err_cap) != THRONG_OK) {
+		st = solo_build(&o, out, err, err_cap);
+		if (st != THRONG_OK) {
 			vw_scene_close(out);
-			return false;
 		}
-		return true;
+		return st;
 	}
-	if (throng_scene_create(name, &o, &out->scene) != THRONG_OK) {
-		snprintf(err, err_cap, "%s", throng_last_error());
+	uint32_t printed = 0;
+	if (throng_scenario_find(name) == NULL && vw_scene_is_file(name)) {
+		st = throng_scene_load_file_report(name, &o, print_diagnostic, &printed, &out->scene);
+	} else {
+		st = throng_scene_create(name, &o, &out->scene);
+	}
+	if (st != THRONG_OK) {
+		if (printed > 0) {
+			snprintf(err, err_cap, "%s: %u problem%s (above)", name, printed, printed == 1 ? "" : "s");
+		} else {
+			snprintf(err, err_cap, "%s", throng_last_error());
+		}
 		memset(out, 0, sizeof *out);
-		return false;
+		return st;
 	}
 	out->world = throng_scene_world(out->scene);
 	out->name = throng_scene_info(out->scene)->name;
-	return true;
+	return THRONG_OK;
 }
 
 void vw_scene_close(vw_scene* s)

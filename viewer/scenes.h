@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The scenes the viewer can open: the library's built-in scenarios
-// (throng/scenario.h) plus the viewer's own `solo`, the seeds' playground.
+// (throng/scenario.h), scenario files (throng/scenario_file.h), and the
+// viewer's own `solo`, the seeds' playground.
 #ifndef THRONG_VIEWER_SCENES_H
 #define THRONG_VIEWER_SCENES_H
 
@@ -20,16 +21,22 @@ typedef struct vw_scene {
 	throng_vec2 threat;
 } vw_scene;
 
-/// Whether `name` is a scene the viewer can open.
+/// Whether `name` is a built-in scene (the library's or the viewer's).
 bool vw_scene_exists(const char* name);
+
+/// Whether `name` is taken as a scenario file: it ends in .yaml, .yml or
+/// .json, or holds a '/' (the rule of `throng run`).
+bool vw_scene_is_file(const char* name);
 
 /// "herd, circle, field, solo" into buf.
 void vw_scene_names(char* buf, size_t cap);
 
-/// Opens a scene. On failure returns false with the library's message (or
-/// the viewer's) in err and leaves *out zeroed.
-bool vw_scene_open(const char* name, const throng_scene_options* options, vw_scene* out, char* err,
-                   size_t err_cap);
+/// Opens a built-in scene or a scenario file. On failure returns the
+/// library's status with its message (or the viewer's) in err, leaves *out
+/// zeroed, and has printed each problem of a scenario file to stderr as
+/// FILE:LINE:COL: path: message.
+throng_status vw_scene_open(const char* name, const throng_scene_options* options, vw_scene* out, char* err,
+                            size_t err_cap);
 
 /// Closes a scene; a zeroed one is ignored.
 void vw_scene_close(vw_scene* s);

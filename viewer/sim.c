@@ -32,7 +32,7 @@
 #define MAX_SPEED 16.0
 
 struct vw_sim {
-	char scenario[64];
+	char* scenario;               ///< a copy: a name or a file path
 	throng_scene_options options;
 	uint32_t overlap_every;
 	vw_scene scene;
@@ -89,21 +89,22 @@ static void fail(vw_sim* sim, const char* what)
 }
 
 /// Opens (or re-opens) the scene and everything that depends on it.
-static bool open_scene(vw_sim* sim, char* err, size_t err_cap)
+static throng_status open_scene(vw_sim* sim, char* err, size_t err_cap)
 {
-	if (!vw_scene_open(sim->scenario, &sim->options, &sim->scene, err, err_cap)) {
-		return false;
+	throng_status st = vw_scene_open(sim->scenario, &sim->options, &sim->scene, err, err_cap);
+	if (st != THRONG_OK) {
+		return st;
 	}
 	sim->generation++;
 	sim->world_version++;
 	if (!vw_radii_fill(&sim->radii, sim->scene.world, sim->generation)) {
 		snprintf(err, err_cap, "out of memory for %u agent radii", throng_world_agent_count(sim->scene.world));
 		vw_scene_close(&sim->scene);
-		return false;
+		return THRONG_ERR_OUT_OF_MEMORY;
 	}
 	sim->overlaps_valid = false;
 	sim->target_dirty = true;
-	return true;
+	return THRONG_OK;
 }
 
 static void count_overlaps(vw_sim* sim)
@@ -239,7 +240,7 @@ static void apply(vw_sim* sim, const vw_cmd* c)
 		char err[256];
 		vw_scene_close(&sim->scene);
 		sim->error[0] = '\0';
-		if (!open_scene(sim, err, sizeof err)) {
+		if (open_scene(sim, err, sizeof err) != THRONG_OK) {
 			snprintf(sim->error, sizeof sim->error, "reset: %.200s", err);
 		}
 		sim->step_samples = 0;
@@ -387,14 +388,22 @@ static int run_thread(void* data)
 	return 0;
 }
 
-vw_sim* vw_sim_create(const vw_sim_config* config, char* err, size_t err_cap)
+vw_sim* vw_sim_create(const vw_sim_config* config, throng_status* status, char* err, size_t err_cap)
 {
+	*status = THRONG_ERR_OUT_OF_MEMORY;
 	vw_sim* sim = calloc(1, sizeof *sim);
 	if (sim == NULL) {
 		snprintf(err, err_cap, "out of memory");
 		return NULL;
 	}
-	snprintf(sim->scenario, sizeof sim->scenario, "%s", config->scenario);
+	size_t len = strlen(config->scenario);
+	sim->scenario = malloc(len + 1u);
+	if (sim->scenario == NULL) {
+		snprintf(err, err_cap, "out of memory");
+		free(sim);
+		return NULL;
+	}
+	memcpy(sim->scenario, config->scenario, len + 1u);
 	sim->options = config->options;
 	sim->options.record_forces = true;
 	sim->overlap_every = config->overlap_every;
@@ -411,7 +420,8 @@ vw_sim* vw_sim_create(const vw_sim_config* config, char* err, size_t err_cap)
 		vw_sim_destroy(sim);
 		return NULL;
 	}
-	if (!open_scene(sim, err, err_cap)) {
+	*status = open_scene(sim, err, err_cap);
+	if (*status != THRONG_OK) {
 		vw_sim_destroy(sim);
 		return NULL;
 	}
@@ -447,6 +457,7 @@ void vw_sim_destroy(vw_sim* sim)
 	if (sim->lock != NULL) {
 		SDL_DestroyMutex(sim->lock);
 	}
+	free(sim->scenario);
 	free(sim);
 }
 

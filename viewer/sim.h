@@ -83,7 +83,7 @@ typedef struct vw_frame {
 
 /// What the host is asked to build and how.
 typedef struct vw_sim_config {
-	const char* scenario;          ///< a library scenario or a viewer scene (vw_scene_*)
+	const char* scenario;          ///< a built-in scene or a scenario file (scenes.h)
 	throng_scene_options options;  ///< record_forces is forced on
 	bool paused;
 	vw_mouse_mode mouse_mode;      ///< initial mode; VW_MOUSE_MODE_COUNT = the scene's default
@@ -112,8 +112,9 @@ typedef struct vw_cmd {
 
 typedef struct vw_sim vw_sim;
 
-/// Builds the scene. On failure returns NULL with a readable message in err.
-vw_sim* vw_sim_create(const vw_sim_config* config, char* err, size_t err_cap);
+/// Builds the scene. On failure returns NULL with the library's status in
+/// *status and a readable message in err.
+vw_sim* vw_sim_create(const vw_sim_config* config, throng_status* status, char* err, size_t err_cap);
 
 /// Stops the thread if it runs and frees everything. NULL is ignored.
 void vw_sim_destroy(vw_sim* sim);

@@ -30,12 +30,16 @@
 #include <unistd.h>
 
 #include "throng/scenario.h"
+#include "throng/scenario_file.h"
 
 #define W 640
 #define H 480
 #define FIT_FILL 0.92f
 
 static const unsigned char GROUP0[3] = {80, 200, 255};
+/// VW_GROUP_COLORS (palette.h): group g is drawn in GROUPS[g % 8].
+static const unsigned char GROUPS[8][3] = {{80, 200, 255},  {255, 150, 60},  {120, 230, 110}, {245, 95, 165},
+                                           {250, 225, 80},  {175, 135, 255}, {95, 225, 210},  {235, 235, 235}};
 static const unsigned char BACKGROUND[3] = {18, 20, 26};
 static const unsigned char OBSTACLE_FILL[3] = {52, 58, 74};
 
@@ -143,16 +147,19 @@ static void project(const fit* f, throng_vec2 p, int* x, int* y)
 	*y = (int)(0.5f * (float)H - (p.y - f->cy) * f->scale);
 }
 
-/// Steps scenario `name` like the viewer's lockstep capture of `frames`
-/// frames (frame n shows step n) and checks that every agent's pixel in
-/// `png` has its group-0 colour. Returns the number of agents.
+/// Steps scenario `name` (a built-in, or a scenario file when it holds a
+/// '/') like the viewer's lockstep capture of `frames` frames (frame n
+/// shows step n) and checks that every agent's pixel in `png` has its
+/// group's colour. Returns the number of agents.
 static uint32_t expect_agents_drawn(const char* name, uint32_t agents, uint32_t frames, const char* png)
 {
 	throng_scene_options o = throng_scene_default_options();
 	o.agents = agents;
 	o.record_forces = true;
 	throng_scene* s = NULL;
-	cr_assert_eq(throng_scene_create(name, &o, &s), THRONG_OK, "%s", throng_last_error());
+	throng_status st =
+		strchr(name, '/') != NULL ? throng_scene_load_file(name, &o, &s) : throng_scene_create(name, &o, &s);
+	cr_assert_eq(st, THRONG_OK, "%s", throng_last_error());
 	for (uint32_t k = 0; k + 1 < frames; ++k) {
 		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
 	}
@@ -172,10 +179,11 @@ static uint32_t expect_agents_drawn(const char* name, uint32_t agents, uint32_t 
 		// Agents drawn larger than 3 px must colour their own pixel; the
 		// smallest (4 x 3 px, vertices snapped to whole pixels by SDL's
 		// software rasteriser) one of the 3 x 3 around it.
-		bool hit = is(px(&img, x, y), GROUP0);
+		const unsigned char* want = GROUPS[a.group % 8u];
+		bool hit = is(px(&img, x, y), want);
 		for (int dy = -1; dy <= 1 && !hit && a.radius * f.scale < 3.0f; ++dy) {
 			for (int dx = -1; dx <= 1 && !hit; ++dx) {
-				hit = is(px(&img, x + dx, y + dy), GROUP0);
+				hit = is(px(&img, x + dx, y + dy), want);
 			}
 		}
 		if (!hit && wrong++ < 5) {
@@ -328,15 +336,37 @@ Test(errors, bad_arguments)
 	expect_error(DUMMY, "herd --width 10", 2, "--width: expected an integer from 64");
 	expect_error(DUMMY, "herd circle", 2, "one scenario only");
 	expect_error(DUMMY, "herd --benchmark-frames 5 --screenshot x.png", 2, "cannot be combined");
-	expect_error(DUMMY, "solo --agents 65 --screenshot x.png", 1, "agents must be from 1 to 64");
+	expect_error(DUMMY, "solo --agents 65 --screenshot x.png", 2, "agents must be from 1 to 64");
 }
 
-Test(errors, unknown_scenario_and_files)
+Test(errors, unknown_scenario_and_bad_files)
 {
 	expect_error(DUMMY, "stampede", 2, "unknown scenario \"stampede\"; known scenarios: herd, circle, field");
-	cr_expect_not_null(strstr(err, ", solo\n"), "the viewer's own scene is not listed: %s", err);
-	expect_error(DUMMY, "crowd.yaml", 2, "scenario files are not supported yet: \"crowd.yaml\"");
-	expect_error(DUMMY, "scenes/crowd", 2, "scenario files are not supported yet");
+	cr_expect_not_null(strstr(err, ", solo (or a scenario file"), "the viewer's own scene is not listed: %s", err);
+	expect_error(DUMMY, "missing.yaml --screenshot x.png", 2, "missing.yaml");
+	expect_error(DUMMY, THRONG_SOURCE_DIR "/examples/herd.yaml --agents 5 --screenshot x.png", 2,
+	             "a scenario file sets the count");
+	// A file with a problem: FILE:LINE:COL: on its own line, then a summary.
+	char path[128];
+	snprintf(path, sizeof path, "%s/bad.yaml", dir);
+	FILE* f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("version: 1\nworld: [\n", f);
+	fclose(f);
+	expect_error(DUMMY, "./bad.yaml --screenshot x.png", 2, "./bad.yaml: 1 problem (above)");
+	cr_expect_not_null(strstr(err, "./bad.yaml:"), "no FILE:LINE:COL line: %s", err);
+}
+
+Test(capture, scenario_file_agents_where_the_library_puts_them)
+{
+	int rc = run_view(DUMMY, THRONG_SOURCE_DIR "/examples/herd.yaml --screenshot file.png --frames 10 --no-hud "
+	                         "--width 640 --height 480");
+	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	cr_expect_eq(expect_agents_drawn(THRONG_SOURCE_DIR "/examples/herd.yaml", 0, 10, "file.png"), 8);
+	rc = run_view(DUMMY, THRONG_SOURCE_DIR "/examples/armies.yaml --screenshot armies.png --frames 3 --no-hud "
+	                     "--width 640 --height 480");
+	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	cr_expect_gt(expect_agents_drawn(THRONG_SOURCE_DIR "/examples/armies.yaml", 0, 3, "armies.png"), 1000);
 }
 
 Test(errors, missing_display)
