@@ -10,7 +10,7 @@
 #               and the scalar engine give the same bits
 #   make build  build release only
 #   make bench  run build/release/bench/throng_bench (every benchmark, 3
-#               repetitions; about an hour here), JSON, machine.txt and PNGs
+#               repetitions; about half an hour here), JSON, machine.txt and PNGs
 #               into bench/results/<machine>/ (BENCH_FILTER=-/large/ leaves
 #               out the runs of 100,000 agents and more; BENCH_REPS,
 #               BENCH_MIN_TIME and BENCH_ARGS change the run)
@@ -103,7 +103,7 @@ bench-run:
 		exit 1; \
 	fi
 	mkdir -p '$(BENCH_OUT)'
-	{ echo "# machine"; lscpu; echo; free -h; echo; echo "# before: $$(date -u '+%Y-%m-%d %H:%M:%S UTC') $$(uptime)"; } > '$(BENCH_OUT)/machine.txt'
+	{ echo "# SPDX-License-Identifier: MIT"; echo "# machine"; lscpu; echo; free -h; echo; echo "# before: $$(date -u '+%Y-%m-%d %H:%M:%S UTC') $$(uptime)"; } > '$(BENCH_OUT)/machine.txt'
 	$(THRONG_BENCH) $(BENCH_RUN_ARGS) --benchmark_out='$(BENCH_OUT)/throng_bench.json' --benchmark_out_format=json $(BENCH_ARGS)
 	echo "# after:  $$(date -u '+%Y-%m-%d %H:%M:%S UTC') $$(uptime)" >> '$(BENCH_OUT)/machine.txt'
 	python3 scripts/plot_bench '$(BENCH_OUT)/throng_bench.json'

@@ -5,13 +5,14 @@
 // 8-lane values through the project's wide layer (simd/wide.h, the ops the
 // engine uses), half of them multiplies and half adds, so the kernel issues
 // one multiply and one add for every two chains, none waiting on the other
-// half. With 12 chains, 6 of each, every latency of up to 6 cycles is
-// hidden at 2 multiplies and 2 adds a cycle (AMD Zen 4/5, Intel since
-// Skylake have two FP multiply and two FP add pipes, or four FMA pipes
-// that take either); 12 accumulators and 2 constants fit the 16 ymm
-// registers. Values stay normal: the multiply chains decay by (1 - 2^-23)
-// and the add chains grow by 2^-10 per step. A flop is one lane of one mul
-// or add (as in cost.h).
+// half. With 12 chains, 6 of each, 2 multiplies and 2 adds a cycle stay in
+// flight for latencies of up to 3 cycles (AMD Zen 4/5 have two FP multiply
+// and two FP add pipes with 3-cycle latency; Intel since Skylake has two
+// FMA pipes that take either, with 4 cycles, and is then limited to 2 ops
+// a cycle, which 12 chains also cover); 12 accumulators and 2 constants
+// fit the 16 ymm registers. Values stay normal: the multiply chains decay
+// by (1 - 2^-23) and the add chains grow by 2^-10 per step. A flop is one
+// lane of one mul or add (as in cost.h).
 //
 // Bandwidth: a[i] = b[i] + s*c[i] over three float arrays of BENCH_TRIAD_MB
 // MiB each (3x that in all, far beyond any last-level cache here), counted
