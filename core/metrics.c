@@ -16,10 +16,10 @@
 // the plane, hashed into 2N..4N buckets (a power of two), so any two agents
 // that overlap lie in neighbouring cells and a bucket holds O(1) agents on
 // average. Buckets are filled by a counting sort, in slot order, into
-// arrays allocated once. Two neighbouring cells that hash to the same
-// bucket are visited once, so no pair is counted twice; agents of other
-// cells that share a bucket are farther apart than any radii sum and fail
-// the distance test.
+// arrays allocated once. Each agent looks at its own cell and four of its
+// eight neighbours (a half stencil), so each pair is met once; candidates
+// are matched on their exact cell, so a bucket shared by several cells
+// costs only the comparisons.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,37 +150,31 @@ static overlap_result hash_overlaps(thr_overlap_hash* h, const throng_world* w)
 		h->start[b] = h->start[b - 1u];
 	}
 	h->start[0] = 0;
+	// Half stencil: each pair is found once, from the agent in the lower
+	// cell of the pair in (y, x) order, or from the lower slot within a
+	// cell. Every candidate's own cell is compared, so agents of other cells
+	// that share a bucket are skipped and no bucket needs deduplicating.
+	static const int stencil[5][2] = {{0, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}};
 	for (uint32_t i = 0; i < n; ++i) {
 		if (h->bucket_of[i] == UINT32_MAX) {
 			continue;
 		}
-		uint32_t seen[9];
-		int n_seen = 0;
-		for (int dy = -1; dy <= 1; ++dy) {
-			for (int dx = -1; dx <= 1; ++dx) {
-				uint32_t b = bucket_of_cell(h, h->cx[i] + dx, h->cy[i] + dy);
-				bool dup = false;
-				for (int k = 0; k < n_seen; ++k) {
-					dup = dup || seen[k] == b;
-				}
-				if (dup) {
+		for (int c = 0; c < 5; ++c) {
+			int64_t cx = h->cx[i] + stencil[c][0], cy = h->cy[i] + stencil[c][1];
+			uint32_t b = c == 0 ? h->bucket_of[i] : bucket_of_cell(h, cx, cy);
+			for (uint32_t k = h->start[b]; k < h->start[b + 1u]; ++k) {
+				uint32_t j = h->items[k];
+				if (h->cx[j] != cx || h->cy[j] != cy || (c == 0 && j <= i)) {
 					continue;
 				}
-				seen[n_seen++] = b;
-				for (uint32_t k = h->start[b]; k < h->start[b + 1u]; ++k) {
-					uint32_t j = h->items[k];
-					if (j <= i) {
-						continue; // each pair once, from its lower slot
-					}
-					float ddx = s->px[j] - s->px[i];
-					float ddy = s->py[j] - s->py[i];
-					float rr = w->radius[i] + w->radius[j];
-					float d2 = ddx * ddx + ddy * ddy;
-					if (d2 < rr * rr) {
-						r.pairs++;
-						double depth = 1.0 - sqrt((double)d2) / (double)rr;
-						r.deepest = depth > r.deepest ? depth : r.deepest;
-					}
+				float ddx = s->px[j] - s->px[i];
+				float ddy = s->py[j] - s->py[i];
+				float rr = w->radius[i] + w->radius[j];
+				float d2 = ddx * ddx + ddy * ddy;
+				if (d2 < rr * rr) {
+					r.pairs++;
+					double depth = 1.0 - sqrt((double)d2) / (double)rr;
+					r.deepest = depth > r.deepest ? depth : r.deepest;
 				}
 			}
 		}

@@ -23,17 +23,19 @@
 extern "C" {
 #endif
 
-/// What a metrics object has measured so far. "Observed" states are the
-/// one at creation (step 0 of the run) and one after each observed step.
+/// What a metrics object has measured so far. Counts and maxima run over
+/// the states after each observed step; the state at creation gives the
+/// starts, the goals and the first headings, and an agent already within
+/// goal_radius of its goal then has reached it at time 0.
 typedef struct throng_quality {
 	uint32_t agents;              ///< agents watched
 	uint64_t steps;               ///< steps observed
 	double seconds;               ///< simulated time observed: steps * dt (s)
-	uint64_t overlaps;            ///< overlapping pairs summed over the observed states after a step
+	uint64_t overlaps;            ///< overlapping pairs (centres closer than r_i + r_j), summed over states
 	double overlaps_per_agent_step; ///< overlaps / (agents * steps); 0 before the first step
 	double deepest_overlap;       ///< max over those states and pairs of 1 - d/(r_i + r_j), in [0, 1]; 0 without overlaps
 	uint32_t goals;               ///< agents with a goal: all of them when goal_radius > 0, else 0
-	uint32_t reached;             ///< agents that came within goal_radius of their goal in an observed state
+	uint32_t reached;             ///< agents that came within goal_radius of their goal (first arrival)
 	double mean_time_to_goal;     ///< mean first-arrival time of those (s); 0 when none reached
 	double max_time_to_goal;      ///< the latest first-arrival time of those (s); 0 when none reached
 	double path_length_ratio;     ///< mean over reached agents of path walked until arrival divided by
@@ -41,10 +43,10 @@ typedef struct throng_quality {
 	                              ///< 2 * goal_radius of their goal are left out; 0 when none counts
 	double jitter;                ///< sum over agents of |heading change| / (agents * seconds) (rad/s)
 	double max_speed_ratio;       ///< largest |v| / max_speed (the world's running figure)
-	uint64_t nonfinite;           ///< non-finite forces the world met, plus agent-states observed with a
-	                              ///< non-finite position or velocity
-	uint64_t out_of_bounds;       ///< agent-states observed with the centre outside the world: contain and
-	                              ///< bounce, the bounds shrunk by the radius; wrap, the bounds; open, never
+	uint64_t nonfinite;           ///< non-finite forces the world met, plus agent-states with a non-finite
+	                              ///< position or velocity
+	uint64_t out_of_bounds;       ///< agent-states with the centre outside the world: contain and bounce,
+	                              ///< the bounds shrunk by the radius; wrap, the bounds; open, never
 } throng_quality;
 
 typedef struct throng_metrics throng_metrics;
