@@ -71,7 +71,7 @@ bool cli_parse_seconds(const char* text, double* out)
 uint64_t cli_steps_for_seconds(double seconds, float dt)
 {
 	double q = seconds / (double)dt;
-	return (uint64_t)ceil(q - 1e-9 * q);
+	return (uint64_t)ceil(q - 1e-6 * q);
 }
 
 /// Splits "--name=value" into name length and value; returns NULL value

@@ -58,9 +58,9 @@ bool cli_parse_u64(const char* text, uint64_t min, uint64_t max, bool allow_hex,
 bool cli_parse_seconds(const char* text, double* out);
 
 /// The steps of `dt` that cover `seconds` of simulated time:
-/// ceil(seconds / dt), computed in double with a relative slack of 1e-9 so
-/// that the rounding of dt to float never adds a step (10 s at dt = 1/60 s
-/// is 600 steps).
+/// ceil(seconds / dt), computed in double with a relative slack of 1e-6 so
+/// that the rounding of dt to float (up to 6e-8 relative) never adds a
+/// step: 10 s at dt = 1/60 s is 600 steps, 1.4 s at dt = 0.7 is 2.
 uint64_t cli_steps_for_seconds(double seconds, float dt);
 
 /// Parses argv[first..argc) of `throng run` into *out. Returns CLI_EXIT_OK,

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+// The `throng` command, finished (issue 4): --seconds, --quiet, the progress
+// bar (only on a terminal), the quality metrics and outcome figures in the
+// summary, and --help for every subcommand. Runs the built executable
+// (THRONG_CLI_PATH) through /bin/sh; the terminal runs go through
+// util-linux's `script`, which gives the command a pseudo-terminal.
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+#define OUT_CAP 32768
+#define ERR_CAP 4096
+
+static char out[OUT_CAP];
+static char err[ERR_CAP];
+
+static int run_cli(const char* args)
+{
+	cr_assert(strlen(THRONG_CLI_PATH) > 0, "the throng_cli target is not built");
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "'%s' %s", THRONG_CLI_PATH, args);
+	return thr_test_run(cmd, out, OUT_CAP, err, ERR_CAP);
+}
+
+/// The number after "\"key\": " in a JSON summary.
+static double json_number(const char* json, const char* key)
+{
+	char pat[80];
+	snprintf(pat, sizeof pat, "\"%s\": ", key);
+	const char* p = strstr(json, pat);
+	cr_assert_not_null(p, "no %s in:\n%s", key, json);
+	return strtod(p + strlen(pat), NULL);
+}
+
+/// One line on stderr naming `what`, nothing on stdout, status 2.
+static void expect_usage_error(const char* args, const char* what)
+{
+	int rc = run_cli(args);
+	cr_assert_eq(rc, 2, "throng %s: exit %d, stderr: %s", args, rc, err);
+	cr_assert_not_null(strstr(err, what), "throng %s: %s", args, err);
+	const char* nl = strchr(err, '\n');
+	cr_assert(nl != NULL && nl[1] == '\0', "throng %s: not one line: %s", args, err);
+	cr_assert_str_empty(out, "throng %s: stdout: %s", args, out);
+}
+
+Test(cli_run, seconds_is_simulated_time)
+{
+	// dt is 1/60 s: 1 s is 60 steps, 0.05 s is 3, 2.5 s is 150.
+	cr_assert_eq(run_cli("run herd --seconds 1 --summary json"), 0, "%s", err);
+	cr_assert_eq(json_number(out, "steps"), 60.0, "%s", out);
+	cr_assert_float_eq(json_number(out, "simulated_seconds"), 1.0, 1e-5);
+	cr_assert_eq(run_cli("run herd --seconds=0.05 --summary json"), 0, "%s", err);
+	cr_assert_eq(json_number(out, "steps"), 3.0, "%s", out);
+	cr_assert_eq(run_cli("run crossing --agents 40 --seconds 2.5 --summary json"), 0, "%s", err);
+	cr_assert_eq(json_number(out, "steps"), 150.0, "%s", out);
+}
+
+Test(cli_run, bad_seconds)
+{
+	expect_usage_error("run herd --seconds 0", "--seconds");
+	expect_usage_error("run herd --seconds -1", "--seconds");
+	expect_usage_error("run herd --seconds abc", "--seconds");
+	expect_usage_error("run herd --seconds nan", "--seconds");
+	expect_usage_error("run herd --seconds inf", "--seconds");
+	expect_usage_error("run herd --seconds 1e999", "--seconds");
+	expect_usage_error("run herd --seconds 0x10", "--seconds");
+	expect_usage_error("run herd --seconds ' 1'", "--seconds");
+	expect_usage_error("run herd --seconds 1s", "--seconds");
+	expect_usage_error("run herd --seconds", "--seconds");
+	expect_usage_error("run herd --seconds 1 --steps 60", "--seconds");
+}
+
+Test(cli_run, no_progress_bar_without_a_terminal)
+{
+	// The tests' stderr is a file: not a byte on it, with or without --quiet.
+	cr_assert_eq(run_cli("run circle --agents 200 --steps 300"), 0, "%s", err);
+	cr_assert_str_empty(err, "%s", err);
+	cr_assert_not_null(strstr(out, "scenario:"), "%s", out);
+	cr_assert_eq(run_cli("run circle --agents 200 --steps 300 --quiet"), 0, "%s", err);
+	cr_assert_str_empty(err, "%s", err);
+	cr_assert_eq(run_cli("run herd --steps 30 -q --summary json"), 0, "%s", err);
+	cr_assert_str_empty(err, "%s", err);
+	cr_assert_eq(out[0], '{', "--quiet keeps the summary: %s", out);
+}
+
+/// Runs `throng <args>` on a pseudo-terminal (stdout and stderr both go to
+/// it, and come back through script's stdout). Returns the exit status.
+static int run_on_terminal(const char* args)
+{
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "script -qefc \"'%s' %s\" /dev/null", THRONG_CLI_PATH, args);
+	return thr_test_run(cmd, out, OUT_CAP, err, ERR_CAP);
+}
+
+Test(cli_run, progress_bar_on_a_terminal)
+{
+	if (system("command -v script >/dev/null 2>&1") != 0) {
+		cr_skip_test("util-linux script is not installed");
+	}
+	int rc = run_on_terminal("run crossing --agents 400 --steps 600");
+	cr_assert_eq(rc, 0, "%s%s", out, err);
+	cr_assert_not_null(strstr(out, "steps  ETA "), "no bar in:\n%s", out);
+	cr_assert_not_null(strstr(out, "agent-steps/s"), "%s", out);
+	cr_assert_not_null(strstr(out, "600/600 steps"), "the bar reaches the end:\n%s", out);
+	cr_assert_not_null(strstr(out, "\r\033[K"), "the bar is erased before the summary");
+	cr_assert_not_null(strstr(out, "scenario:"), "%s", out);
+	rc = run_on_terminal("run crossing --agents 400 --steps 600 --quiet");
+	cr_assert_eq(rc, 0, "%s%s", out, err);
+	cr_assert_null(strstr(out, "ETA"), "--quiet draws no bar:\n%s", out);
+	cr_assert_not_null(strstr(out, "scenario:"), "%s", out);
+}
+
+Test(cli_run, summary_has_the_quality_metrics)
+{
+	static const char* const keys[] = {"overlaps_per_agent_step", "deepest_overlap", "goals", "reached",
+	                                   "mean_time_to_goal", "max_time_to_goal", "path_length_ratio", "jitter",
+	                                   "max_speed_ratio", "nonfinite", "out_of_bounds"};
+	cr_assert_eq(run_cli("run hallway --agents 60 --seconds 30 --summary json"), 0, "%s", err);
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; ++k) {
+		json_number(out, keys[k]);
+	}
+	cr_assert_eq(json_number(out, "goals"), 60.0, "%s", out);
+	cr_assert_gt(json_number(out, "reached"), 0.0, "%s", out);
+	cr_assert_gt(json_number(out, "mean_time_to_goal"), 5.0, "%s", out);
+	cr_assert_geq(json_number(out, "path_length_ratio"), 0.99, "%s", out);
+	cr_assert_eq(json_number(out, "nonfinite"), 0.0, "%s", out);
+	// The text summary holds the same keys.
+	cr_assert_eq(run_cli("run hallway --agents 60 --seconds 1"), 0, "%s", err);
+	cr_assert_not_null(strstr(out, "\njitter:"), "%s", out);
+	cr_assert_not_null(strstr(out, "\ndeepest_overlap:"), "%s", out);
+}
+
+Test(cli_run, armies_summary_has_the_outcome)
+{
+	cr_assert_eq(run_cli("run armies --agents 120 --seconds 2 --summary json"), 0, "%s", err);
+	cr_assert_geq(json_number(out, "engaged"), 0.0, "%s", out);
+	cr_assert_eq(json_number(out, "resolved_at"), -1.0, "not resolved after 2 s: %s", out);
+	cr_assert_gt(json_number(out, "infantry_gap"), 20.0, "%s", out);
+	cr_assert_eq(run_cli("run flock --agents 50 --steps 10 --summary json"), 0, "%s", err);
+	json_number(out, "order");
+	cr_assert_eq(run_cli("run crossing --agents 50 --steps 10 --summary json"), 0, "%s", err);
+	cr_assert_null(strstr(out, "\"engaged\""), "outcome figures only for their scenario: %s", out);
+}
+
+Test(cli_run, list_shows_every_scenario_with_a_description)
+{
+	cr_assert_eq(run_cli("list"), 0, "%s", err);
+	static const char* const names[] = {"herd ", "circle ", "field ", "crossing ", "bottleneck ", "hallway ",
+	                                    "armies ", "flock "};
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k) {
+		cr_assert_not_null(strstr(out, names[k]), "%s missing:\n%s", names[k], out);
+	}
+	cr_assert_not_null(strstr(out, "four flows"), "%s", out);
+}
+
+Test(cli_run, help_for_every_subcommand)
+{
+	cr_assert_eq(run_cli("--help"), 0);
+	cr_assert_not_null(strstr(out, "throng list"), "%s", out);
+	cr_assert_eq(run_cli("run --help"), 0);
+	cr_assert_not_null(strstr(out, "--seconds"), "%s", out);
+	cr_assert_not_null(strstr(out, "--quiet"), "%s", out);
+	cr_assert_str_empty(err);
+	cr_assert_eq(run_cli("run herd --steps 5 --help"), 0, "help wins over a run");
+	cr_assert_not_null(strstr(out, "Usage: throng run"), "%s", out);
+	cr_assert_eq(run_cli("list --help"), 0, "%s", err);
+	cr_assert_not_null(strstr(out, "Usage: throng list"), "%s", out);
+	cr_assert_eq(run_cli("list -h"), 0, "%s", err);
+	cr_assert_not_null(strstr(out, "Usage: throng list"), "%s", out);
+	cr_assert_eq(run_cli("validate --help"), 0, "%s", err);
+	cr_assert_not_null(strstr(out, "Usage: throng validate"), "%s", out);
+}
