@@ -107,6 +107,13 @@ throng_status thr_scene_spawn_batched(throng_scene* scene, uint32_t count,
 			make(scene, first + k, &defs[k], user);
 		}
 		st = throng_world_spawn(scene->world, defs, n, NULL);
+		if (st != THRONG_OK) {
+			// The world names the index within this batch; name the agent.
+			char why[400];
+			snprintf(why, sizeof why, "%s", throng_last_error());
+			st = thr_fail(st, "scenario %s: spawning agents %u..%u (agents[k] is agent %u + k): %s",
+			              scene->scenario->info.name, first, first + n - 1u, first, why);
+		}
 	}
 	free(defs);
 	return st;

@@ -19,14 +19,19 @@
 //   nearest enemy rider within 25 m. 2.5 m/s, as slow as the infantry: on
 //   open ground the riders catch them.
 // Everyone keeps 1 m of personal space from everyone (separation over all
-// groups, riders 1.8 m), stays inside the contained field, and spends the
-// force budget on that first (hybrid).
+// groups, weight 4, riders 1.8 m), stays inside the contained field, and
+// spends the force budget on that first (hybrid). Pursuit still drives
+// soldiers into the enemy they chose, so the melee overlaps: that is the
+// battle, and docs/QUALITY.md shows it.
 //
 // Groups: 3 * army + role (0 infantry, 1 cavalry, 2 archers).
 //
 // Scaling: every block holds its share of the army at a fixed density, its
 // sides growing as sqrt(N); the gap between the fronts stays ARMIES_GAP
-// (40 m), so the armies meet at the same time at any N.
+// (40 m), so the fronts meet at the same time at any N. The lines grow
+// deeper with N (13 ranks at 2,000 agents, 87 at 100,000), so engaging
+// half of the infantry takes longer: beyond some 10,000 agents the battle
+// needs more than the default 30 s (at 100,000, 30% engaged after 30 s).
 //
 // How the battle resolves (the outcome measure, docs/QUALITY.md): a foot
 // soldier is engaged when the enemy it has chosen is within
@@ -38,7 +43,8 @@
 // `infantry_gap` is the distance between the two armies' infantry centres
 // of mass (m): it falls from 40 m plus a line's depth towards 0 as the
 // lines meet and mix. Default 2,000 agents and 1800 steps (30 s): the
-// armies meet after ~8 s and resolve within 30 s.
+// fronts meet after about 8 s and the battle resolves at 13 to 14 s at
+// 200 and 1,000 agents (docs/QUALITY.md).
 #include <math.h>
 #include <stdlib.h>
 
@@ -155,6 +161,7 @@ static throng_controller armies_controller(uint32_t army, uint32_t role)
 	throng_controller_add(&c, s);
 	s = throng_slot_make(THRONG_SEPARATION);
 	s.priority = true;
+	s.weight = 4.0f; // fills the budget near contact (scenario_crowd.c has the reasoning)
 	s.params.neighbor_radius = role == ROLE_CAVALRY ? 1.8f : 1.0f;
 	throng_controller_add(&c, s);
 	throng_slot aim = throng_slot_make(role == ROLE_ARCHERS ? THRONG_EVADE : THRONG_PURSUIT);
@@ -214,7 +221,12 @@ throng_status thr_armies_build(throng_scene* scene, const throng_scene_options* 
 		d->width[r] = (float)d->columns[r] * armies_roles[r].spacing;
 		d->depth[r] = (float)d->rows[r] * armies_roles[r].spacing;
 	}
-	float half_x = 0.5f * ARMIES_GAP + d->depth[ROLE_INFANTRY] + ARMIES_ARCHER_BACK + d->depth[ROLE_ARCHERS];
+	// The field reaches behind the deepest of the army's columns: infantry
+	// then archers, or the cavalry's square, which is the deeper beyond
+	// some 300,000 agents.
+	float behind = d->depth[ROLE_INFANTRY] + ARMIES_ARCHER_BACK + d->depth[ROLE_ARCHERS];
+	behind = behind > d->depth[ROLE_CAVALRY] ? behind : d->depth[ROLE_CAVALRY];
+	float half_x = 0.5f * ARMIES_GAP + behind;
 	float cav_front, cav_centre;
 	armies_block_origin(d, ROLE_CAVALRY, &cav_front, &cav_centre);
 	float half_y = cav_centre + 0.5f * d->width[ROLE_CAVALRY];
