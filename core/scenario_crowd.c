@@ -6,29 +6,37 @@
 
 #include "rng.h"
 
-throng_controller thr_crowd_controller(bool walls, thr_crowd_goal goal, float slow_radius)
+throng_controller thr_crowd_controller(bool walls, thr_crowd_goal goal, float slow_radius, float separation_weight)
 {
 	throng_controller c = throng_controller_make(THRONG_BLEND_HYBRID);
 	if (walls) {
 		// Three feelers 1.5 m ahead (1.15 s at a walk), the side ones at
-		// 45 degrees and half as long: a walker turns before a wall,
-		// not at it.
+		// 45 degrees and half as long: a walker turns before a wall, not
+		// at it.
 		throng_slot s = throng_slot_make(THRONG_WALL_AVOID);
 		s.priority = true;
+		// Weight 3: walls are steering cues, not solid, and a crowd pressing
+		// towards a door pushed walkers round its posts and through the
+		// wall at weight 1 (bottleneck, 400 agents: 51 crossings outside
+		// the door; none at 3).
+		s.weight = 3.0f;
 		s.params.look_ahead = 1.5f;
 		s.params.feeler_angle = 0.7853982f;
 		throng_controller_add(&c, s);
 	}
-	// Separation: personal space 1 m (bodies touch at 0.6 m), weight
-	// THR_CROWD_SEPARATION_WEIGHT: the push 16 * 1.3 m/s * (1 - d/1 m)
-	// takes the whole force budget (4) once a neighbour is closer than
-	// 0.81 m, so a pressed walker gives way before bodies meet. With the
-	// weight of 1 the budget is never filled and a dense crowd walks
-	// through itself: at 1,000 agents `circle` then overlapped down to
-	// 0.99 of the radii sum (docs/QUALITY.md).
+	// Separation: personal space 1 m (bodies touch at 0.6 m). The push,
+	// weight * 1.3 m/s * (1 - d/1 m), is soft at weight 1: the budget is
+	// never filled and a dense crowd walks through itself (at 1,000
+	// agents `circle` overlapped down to 0.99 of the radii sum). At weight
+	// 16 (crossing) it takes the whole force budget (4) once a neighbour
+	// is closer than 0.81 m, so a pressed walker gives way before bodies
+	// meet, at the price of some jitter when pressed on all sides; at 4
+	// (hallway, bottleneck: dense head-on and pushing crowds, where 16
+	// makes walkers shudder: jitter above 1 rad/s) it fills the budget only
+	// at contact. docs/QUALITY.md has the figures.
 	throng_slot sep = throng_slot_make(THRONG_SEPARATION);
 	sep.priority = true;
-	sep.weight = THR_CROWD_SEPARATION_WEIGHT;
+	sep.weight = separation_weight;
 	sep.params.neighbor_radius = 1.0f;
 	throng_controller_add(&c, sep);
 	// Unaligned avoidance: 1.5 s ahead; a predicted miss closer than

@@ -21,8 +21,7 @@
 #define THR_CROWD_FORCE 4.0f     ///< m/s^2: from a walk to a stop in 0.33 s
 #define THR_CROWD_RADIUS 0.3f    ///< m
 #define THR_CROWD_JITTER 0.15f   ///< m: largest nudge off a lattice point, per axis
-#define THR_CROWD_SEPARATION_WEIGHT 16.0f ///< see thr_crowd_controller
-#define THR_CROWD_GOAL_WEIGHT 0.5f        ///< see thr_crowd_controller
+#define THR_CROWD_GOAL_WEIGHT 0.5f ///< see thr_crowd_controller
 
 /// What the walking controller steers to.
 typedef enum thr_crowd_goal {
@@ -31,9 +30,10 @@ typedef enum thr_crowd_goal {
 } thr_crowd_goal;
 
 /// The pedestrian controller (hybrid): wall feelers when `walls`, then
-/// separation and unaligned avoidance spend the force budget first; the
-/// goal slot gets what is left. See scenario_crowd.c for the numbers.
-throng_controller thr_crowd_controller(bool walls, thr_crowd_goal goal, float slow_radius);
+/// separation (weight `separation_weight`) and unaligned avoidance spend
+/// the force budget first; the goal slot gets what is left. See
+/// scenario_crowd.c for the numbers.
+throng_controller thr_crowd_controller(bool walls, thr_crowd_goal goal, float slow_radius, float separation_weight);
 
 /// The smallest columns x rows block of about `aspect` rows per column
 /// (rows / columns) that holds n agents: columns = ceil(sqrt(n / aspect)),

@@ -12,13 +12,16 @@
 //
 // Scaling: a block of ceil(N/2) agents has columns = ceil(sqrt(N/2 / 3))
 // across and rows = ceil(N/2 / columns) along, so the corridor's width and
-// length both grow as sqrt(N) at constant density: 15.6 + 1 m wide and
-// 123 m long at the default 1,000 agents.
+// length both grow as sqrt(N) at constant density: at the default 1,000
+// agents 13 columns, 15.6 + 2 * 1.6 m = 18.8 m wide, 110 m of wall. The
+// blocks keep HALLWAY_PAD (1.6 m) from the walls, beyond the wall feelers'
+// reach: walkers that stood closer shuddered at their goals (a feeler hit
+// pushed them off, arrive pulled them back).
 //
-// Goal radius HALLWAY_GOAL_RADIUS = 0.5 m; default 6000 steps (100 s),
-// within which every agent of the default crowd reaches its goal
-// (docs/QUALITY.md). Bounds are open; the walls run the corridor's length
-// plus HALLWAY_END at each end.
+// Controller: scenario_crowd.c with separation weight 4. Goal radius
+// HALLWAY_GOAL_RADIUS = 0.5 m; default 4800 steps (80 s); at 1,000 agents
+// every walker arrives within 54 s (docs/QUALITY.md). Bounds are open;
+// the walls run the corridor's length plus HALLWAY_END at each end.
 #include <math.h>
 
 #include "rng.h"
@@ -27,11 +30,12 @@
 
 #define HALLWAY_SPACING 1.2f     ///< m between lattice neighbours
 #define HALLWAY_ASPECT 3.0f      ///< a block's length / width
-#define HALLWAY_PAD 0.5f         ///< m from a wall to the nearest column
+#define HALLWAY_PAD 1.6f         ///< m from a wall to the nearest column: beyond the 1.5 m feelers
 #define HALLWAY_GAP 10.0f        ///< m between the two fronts at the start
 #define HALLWAY_END 3.0f         ///< m of corridor beyond the farthest goal
 #define HALLWAY_SLOW_RADIUS 2.0f ///< m: arrive slows inside it
 #define HALLWAY_GOAL_RADIUS 0.5f ///< m
+#define HALLWAY_SEPARATION 4.0f  ///< separation weight (scenario_crowd.c)
 #define HALLWAY_MARGIN 5.0f      ///< m of open world around the corridor
 
 typedef struct hallway_layout {
@@ -84,7 +88,7 @@ throng_status thr_hallway_build(throng_scene* scene, const throng_scene_options*
 	if (st != THRONG_OK) {
 		return st;
 	}
-	throng_controller ctl = thr_crowd_controller(true, THR_CROWD_ARRIVE, HALLWAY_SLOW_RADIUS);
+	throng_controller ctl = thr_crowd_controller(true, THR_CROWD_ARRIVE, HALLWAY_SLOW_RADIUS, HALLWAY_SEPARATION);
 	st = throng_world_add_archetype(scene->world, &ctl, &L.archetype);
 	for (int k = 0; k < 2 && st == THRONG_OK; ++k) {
 		float y = k == 0 ? L.half_width : -L.half_width;

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+// Acceptance of issue 4: `circle` and `crossing` at 1,000 agents. Every
+// agent reaches its goal within the simulated time its scenario documents,
+// and no two agents ever overlap deeper than half the sum of their radii.
+//
+// The documented times (see the scenarios' comments):
+// - circle: T = 1.4 * 2R / 1.3 m/s with R = 1000 * 1.75 m / (2 pi) =
+//   278.52 m: 599.9 s, run as 36,000 steps (600 s);
+// - crossing: T = 2 D / 1.3 m/s with D = 92.2 m at 1,000 agents: 141.8 s,
+//   run as 8,520 steps (142 s), its default.
+// The SIMD engine is the default (both engines give the same bits).
+// These are the long tests of the suite: 36 M and 8.5 M agent-steps, some
+// 25 s in the release build and two minutes under the sanitizers, so
+// tests/CMakeLists.txt labels them `long` and the asan test preset leaves
+// them out (test_scenes runs the same scenes briefly under the sanitizers).
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "support.h"
+#include "throng/metrics.h"
+#include "throng/scenario.h"
+#include "throng/throng.h"
+
+static void accept(const char* name, uint32_t agents, uint32_t steps)
+{
+	throng_scene_options o = throng_scene_default_options();
+	o.agents = agents;
+	throng_scene* s = NULL;
+	cr_assert_eq(throng_scene_create(name, &o, &s), THRONG_OK, "%s", throng_last_error());
+	throng_world* w = throng_scene_world(s);
+	throng_metrics* m = NULL;
+	cr_assert_gt(throng_scene_goal_radius(s), 0.0f);
+	cr_assert_eq(throng_metrics_create(w, throng_scene_goal_radius(s), &m), THRONG_OK, "%s", throng_last_error());
+	for (uint32_t k = 0; k < steps; ++k) {
+		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_metrics_observe(m, w), THRONG_OK, "%s", throng_last_error());
+	}
+	throng_quality q = throng_metrics_result(m);
+	cr_log_info("%s %u agents, %u steps: reached %u, mean %.1f s, last %.1f s, path ratio %.3f, overlaps per "
+	            "agent-step %.2e, deepest %.3f, jitter %.3f rad/s, max speed ratio %.7f",
+	            name, agents, steps, q.reached, q.mean_time_to_goal, q.max_time_to_goal, q.path_length_ratio,
+	            q.overlaps_per_agent_step, q.deepest_overlap, q.jitter, q.max_speed_ratio);
+	cr_assert_eq(q.goals, agents);
+	cr_assert_eq(q.reached, agents, "%s: %u of %u reached their goal in %u steps", name, q.reached, agents, steps);
+	cr_assert_leq(q.deepest_overlap, 0.5, "%s: an overlap of %.3f of the radii sum", name, q.deepest_overlap);
+	cr_assert_leq(q.max_speed_ratio, 1.000001, "%.9f", q.max_speed_ratio);
+	cr_assert_eq(q.nonfinite, 0u);
+	throng_metrics_destroy(m);
+	throng_scene_destroy(s);
+}
+
+Test(accept, circle_1000)
+{
+	accept("circle", 1000, 36000);
+}
+
+Test(accept, crossing_1000)
+{
+	cr_assert_eq(throng_scenario_find("crossing")->default_steps, 8520u);
+	accept("crossing", 1000, 8520);
+}
