@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "support.h"
 
+#include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,67 @@ int thr_test_run(const char* cmdline, char* out, uint32_t out_cap, char* err, ui
 		return -1;
 	}
 	return WEXITSTATUS(st);
+}
+
+int thr_test_cli(const char* args, char* out, uint32_t out_cap, char* err, uint32_t err_cap)
+{
+	cr_assert(strlen(THRONG_CLI_PATH) > 0, "the throng_cli target is not built");
+	size_t len = strlen(THRONG_CLI_PATH) + strlen(args) + 8;
+	char* cmd = malloc(len);
+	cr_assert_not_null(cmd);
+	snprintf(cmd, len, "'%s' %s", THRONG_CLI_PATH, args);
+	int st = thr_test_run(cmd, out, out_cap, err, err_cap);
+	free(cmd);
+	return st;
+}
+
+throng_scene* thr_test_scene(const char* name, uint32_t agents, throng_engine engine)
+{
+	throng_scene_options o = throng_scene_default_options();
+	o.agents = agents;
+	o.engine = engine;
+	throng_scene* s = NULL;
+	cr_assert_eq(throng_scene_create(name, &o, &s), THRONG_OK, "%s: %s", name, throng_last_error());
+	return s;
+}
+
+throng_quality thr_test_watch_scene(throng_scene* s, uint32_t steps, thr_test_watch* watch, void* user)
+{
+	throng_world* w = throng_scene_world(s);
+	throng_metrics* m = NULL;
+	cr_assert_eq(throng_metrics_create(w, throng_scene_goal_radius(s), &m), THRONG_OK, "%s", throng_last_error());
+	for (uint32_t k = 0; k < steps; ++k) {
+		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_metrics_observe(m, w), THRONG_OK, "%s", throng_last_error());
+		if (watch != NULL) {
+			watch(w, k, user);
+		}
+	}
+	throng_quality q = throng_metrics_result(m);
+	throng_metrics_destroy(m);
+	return q;
+}
+
+throng_quality thr_test_run_scene(throng_scene* s, uint32_t steps, uint64_t* hash)
+{
+	throng_quality q = thr_test_watch_scene(s, steps, NULL, NULL);
+	if (hash != NULL) {
+		*hash = throng_world_hash(throng_scene_world(s));
+	}
+	return q;
+}
+
+double thr_test_outcome(const throng_scene* s, const char* name)
+{
+	throng_scene_outcome out[THRONG_MAX_OUTCOMES];
+	uint32_t n = throng_scene_outcomes(s, out, THRONG_MAX_OUTCOMES);
+	for (uint32_t k = 0; k < n && k < THRONG_MAX_OUTCOMES; ++k) {
+		if (strcmp(out[k].name, name) == 0) {
+			return out[k].value;
+		}
+	}
+	cr_assert_fail("no outcome %s", name);
+	return 0.0;
 }
 
 float thr_test_uniform(uint64_t* state, float lo, float hi)

@@ -5,11 +5,35 @@
 
 #include <stdint.h>
 
+#include "throng/metrics.h"
+#include "throng/scenario.h"
 #include "throng/throng.h"
 
 /// Runs `cmdline` through /bin/sh, captures stdout and stderr (each cut at
 /// cap-1 bytes, NUL-terminated) and returns the exit status (or -1).
 int thr_test_run(const char* cmdline, char* out, uint32_t out_cap, char* err, uint32_t err_cap);
+
+/// Runs the built `throng` command (THRONG_CLI_PATH) with `args` (shell
+/// words) like thr_test_run; fails the test when the command is not built.
+int thr_test_cli(const char* args, char* out, uint32_t out_cap, char* err, uint32_t err_cap);
+
+/// The built-in scenario `name` with `agents` agents (0: its default) on
+/// `engine`, every other option at its default; fails the test on error.
+throng_scene* thr_test_scene(const char* name, uint32_t agents, throng_engine engine);
+
+/// Steps `s` `steps` times with a fresh metrics object (the scene's goal
+/// radius) observing every step; returns the figures and, when `hash` is
+/// not NULL, the world's hash at the end. Fails the test on any error.
+throng_quality thr_test_run_scene(throng_scene* s, uint32_t steps, uint64_t* hash);
+
+/// Called by thr_test_watch_scene after step `step` (0-based) of the world.
+typedef void thr_test_watch(const throng_world* w, uint32_t step, void* user);
+
+/// thr_test_run_scene that also calls `watch` after every step.
+throng_quality thr_test_watch_scene(throng_scene* s, uint32_t steps, thr_test_watch* watch, void* user);
+
+/// The scene's outcome figure `name`; fails the test when it has none.
+double thr_test_outcome(const throng_scene* s, const char* name);
 
 /// Deterministic uniform float in [lo, hi) from a test-local counter.
 float thr_test_uniform(uint64_t* state, float lo, float hi);

@@ -14,14 +14,8 @@
 static char out[OUT_CAP];
 static char err[ERR_CAP];
 
-/// Runs `throng <args>` and returns its exit status.
-static int run_cli(const char* args)
-{
-	cr_assert(strlen(THRONG_CLI_PATH) > 0, "the throng_cli target is not built");
-	char cmd[1024];
-	snprintf(cmd, sizeof cmd, "'%s' %s", THRONG_CLI_PATH, args);
-	return thr_test_run(cmd, out, OUT_CAP, err, ERR_CAP);
-}
+/// `throng <args>` into out and err; its exit status.
+static int run_cli(const char* args) { return thr_test_cli(args, out, OUT_CAP, err, ERR_CAP); }
 
 /// The 16 hex digits of "hash": "..." in a JSON summary.
 static void json_hash(const char* json, char hash[17])
@@ -86,21 +80,9 @@ Test(cli, run_text_summary_and_options)
 	cr_assert_str_empty(err, "%s", err);
 }
 
-Test(cli, list_names_every_scenario)
+// `list` and `--help`: test_cli_run.c.
+Test(cli, version_and_no_command)
 {
-	int rc = run_cli("list");
-	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
-	cr_assert_not_null(strstr(out, "herd "), "%s", out);
-	cr_assert_not_null(strstr(out, "circle "), "%s", out);
-}
-
-Test(cli, help_and_version)
-{
-	cr_assert_eq(run_cli("--help"), 0);
-	cr_assert_not_null(strstr(out, "throng run <scenario>"), "%s", out);
-	cr_assert_eq(run_cli("run --help"), 0);
-	cr_assert_not_null(strstr(out, "--agents"), "%s", out);
-	cr_assert_not_null(strstr(out, "--summary"), "%s", out);
 	cr_assert_eq(run_cli("--version"), 0);
 	cr_assert_not_null(strstr(out, "throng 0."), "%s", out);
 	cr_assert_eq(run_cli(""), 2, "no command is a usage error");

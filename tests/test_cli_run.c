@@ -17,13 +17,8 @@
 static char out[OUT_CAP];
 static char err[ERR_CAP];
 
-static int run_cli(const char* args)
-{
-	cr_assert(strlen(THRONG_CLI_PATH) > 0, "the throng_cli target is not built");
-	char cmd[1024];
-	snprintf(cmd, sizeof cmd, "'%s' %s", THRONG_CLI_PATH, args);
-	return thr_test_run(cmd, out, OUT_CAP, err, ERR_CAP);
-}
+/// `throng <args>` into out and err; its exit status.
+static int run_cli(const char* args) { return thr_test_cli(args, out, OUT_CAP, err, ERR_CAP); }
 
 /// The number after "\"key\": " in a JSON summary.
 static double json_number(const char* json, const char* key)
@@ -159,8 +154,11 @@ Test(cli_run, list_shows_every_scenario_with_a_description)
 Test(cli_run, help_for_every_subcommand)
 {
 	cr_assert_eq(run_cli("--help"), 0);
+	cr_assert_not_null(strstr(out, "throng run <scenario>"), "%s", out);
 	cr_assert_not_null(strstr(out, "throng list"), "%s", out);
 	cr_assert_eq(run_cli("run --help"), 0);
+	cr_assert_not_null(strstr(out, "--agents"), "%s", out);
+	cr_assert_not_null(strstr(out, "--summary"), "%s", out);
 	cr_assert_not_null(strstr(out, "--seconds"), "%s", out);
 	cr_assert_not_null(strstr(out, "--quiet"), "%s", out);
 	cr_assert_str_empty(err);

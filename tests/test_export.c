@@ -26,18 +26,12 @@
 static char out[OUT_CAP];
 static char err[ERR_CAP];
 
+/// `throng <args>` into out and err; its exit status.
+static int run_cli(const char* args) { return thr_test_cli(args, out, OUT_CAP, err, ERR_CAP); }
+
 static void tmp_path(char* buf, size_t cap, const char* name)
 {
 	snprintf(buf, cap, "/tmp/throng_test_%d_%s", (int)getpid(), name);
-}
-
-/// Runs `throng <args>` through /bin/sh; returns its exit status.
-static int run_cli(const char* args)
-{
-	cr_assert(strlen(THRONG_CLI_PATH) > 0, "the throng_cli target is not built");
-	char cmd[2048];
-	snprintf(cmd, sizeof cmd, "'%s' %s", THRONG_CLI_PATH, args);
-	return thr_test_run(cmd, out, OUT_CAP, err, ERR_CAP);
 }
 
 /// Runs a shell command line as is; returns its exit status.

@@ -27,15 +27,8 @@ static void accept(const char* name, uint32_t agents, uint32_t steps)
 	o.agents = agents;
 	throng_scene* s = NULL;
 	cr_assert_eq(throng_scene_create(name, &o, &s), THRONG_OK, "%s", throng_last_error());
-	throng_world* w = throng_scene_world(s);
-	throng_metrics* m = NULL;
 	cr_assert_gt(throng_scene_goal_radius(s), 0.0f);
-	cr_assert_eq(throng_metrics_create(w, throng_scene_goal_radius(s), &m), THRONG_OK, "%s", throng_last_error());
-	for (uint32_t k = 0; k < steps; ++k) {
-		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
-		cr_assert_eq(throng_metrics_observe(m, w), THRONG_OK, "%s", throng_last_error());
-	}
-	throng_quality q = throng_metrics_result(m);
+	throng_quality q = thr_test_run_scene(s, steps, NULL);
 	cr_log_info("%s %u agents, %u steps: reached %u, mean %.1f s, last %.1f s, path ratio %.3f, overlaps per "
 	            "agent-step %.2e, deepest %.3f, jitter %.3f rad/s, max speed ratio %.7f",
 	            name, agents, steps, q.reached, q.mean_time_to_goal, q.max_time_to_goal, q.path_length_ratio,
@@ -45,7 +38,6 @@ static void accept(const char* name, uint32_t agents, uint32_t steps)
 	cr_assert_leq(q.deepest_overlap, 0.5, "%s: an overlap of %.3f of the radii sum", name, q.deepest_overlap);
 	cr_assert_leq(q.max_speed_ratio, 1.000001, "%.9f", q.max_speed_ratio);
 	cr_assert_eq(q.nonfinite, 0u);
-	throng_metrics_destroy(m);
 	throng_scene_destroy(s);
 }
 

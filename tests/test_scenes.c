@@ -17,34 +17,6 @@
 #include "throng/scenario.h"
 #include "throng/throng.h"
 
-static throng_scene* make_scene(const char* name, uint32_t agents, throng_engine engine)
-{
-	throng_scene_options o = throng_scene_default_options();
-	o.agents = agents;
-	o.engine = engine;
-	throng_scene* s = NULL;
-	cr_assert_eq(throng_scene_create(name, &o, &s), THRONG_OK, "%s: %s", name, throng_last_error());
-	return s;
-}
-
-/// Steps the scene `steps` times with metrics; the figures and hash out.
-static throng_quality run_scene(throng_scene* s, uint32_t steps, uint64_t* hash)
-{
-	throng_metrics* m = NULL;
-	cr_assert_eq(throng_metrics_create(throng_scene_world(s), throng_scene_goal_radius(s), &m), THRONG_OK, "%s",
-	             throng_last_error());
-	for (uint32_t k = 0; k < steps; ++k) {
-		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
-		cr_assert_eq(throng_metrics_observe(m, throng_scene_world(s)), THRONG_OK, "%s", throng_last_error());
-	}
-	if (hash != NULL) {
-		*hash = throng_world_hash(throng_scene_world(s));
-	}
-	throng_quality q = throng_metrics_result(m);
-	throng_metrics_destroy(m);
-	return q;
-}
-
 Test(scenes, new_scenarios_are_listed)
 {
 	static const char* const names[] = {"herd", "circle", "field", "crossing", "bottleneck", "hallway", "armies",
@@ -64,7 +36,7 @@ Test(scenes, every_scenario_scales_with_agents)
 	for (uint32_t k = 0; k < throng_scenario_count(); ++k) {
 		const char* name = throng_scenario_at(k)->name;
 		for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
-			throng_scene* s = make_scene(name, counts[c], THRONG_ENGINE_SIMD);
+			throng_scene* s = thr_test_scene(name, counts[c], THRONG_ENGINE_SIMD);
 			cr_assert_eq(throng_world_agent_count(throng_scene_world(s)), counts[c], "%s", name);
 			cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s x %u: %s", name, counts[c], throng_last_error());
 			throng_scene_destroy(s);
@@ -81,8 +53,8 @@ Test(scenes, every_scenario_in_both_engines)
 		uint64_t h[2];
 		for (int e = 0; e < 2; ++e) {
 			throng_engine engine = e == 0 ? THRONG_ENGINE_SIMD : THRONG_ENGINE_SCALAR;
-			throng_scene* s = make_scene(name, 96, engine);
-			throng_quality q = run_scene(s, 120, &h[e]);
+			throng_scene* s = thr_test_scene(name, 96, engine);
+			throng_quality q = thr_test_run_scene(s, 120, &h[e]);
 			cr_assert_leq(q.max_speed_ratio, 1.000001, "%s (%s): %.9f", name, e == 0 ? "simd" : "scalar",
 			              q.max_speed_ratio);
 			cr_assert_eq(q.nonfinite, 0u, "%s", name);
@@ -94,36 +66,24 @@ Test(scenes, every_scenario_in_both_engines)
 	}
 }
 
-/// The outcome figure `name` of the scene; fails when absent.
-static double outcome(const throng_scene* s, const char* name)
-{
-	throng_scene_outcome out[THRONG_MAX_OUTCOMES];
-	uint32_t n = throng_scene_outcomes(s, out, THRONG_MAX_OUTCOMES);
-	for (uint32_t k = 0; k < n && k < THRONG_MAX_OUTCOMES; ++k) {
-		if (strcmp(out[k].name, name) == 0) {
-			return out[k].value;
-		}
-	}
-	cr_assert_fail("no outcome %s", name);
-	return 0.0;
-}
-
 Test(scenes, armies_battle_resolves)
 {
 	// 200 soldiers, the default 30 s. The fronts start 40 m apart and
 	// close at 5 m/s: no one is engaged at 5 s; by 30 s at least half of
 	// the infantry is within 1.5 m of the enemy it chose
 	// (scenario_armies.c) and the infantry centres of mass have met.
-	throng_scene* s = make_scene("armies", 200, THRONG_ENGINE_SIMD);
+	throng_scene* s = thr_test_scene("armies", 200, THRONG_ENGINE_SIMD);
 	uint32_t steps = throng_scene_info(s)->default_steps;
 	cr_assert_eq(steps, 1800u);
-	double gap0 = outcome(s, "infantry_gap");
+	double gap0 = thr_test_outcome(s, "infantry_gap");
 	cr_assert_gt(gap0, 40.0, "%.2f", gap0);
-	throng_quality q = run_scene(s, 300, NULL);
-	cr_assert_lt(outcome(s, "engaged"), 0.5);
-	cr_assert_lt(outcome(s, "resolved_at"), 0.0, "not resolved at 5 s");
-	q = run_scene(s, steps - 300, NULL);
-	double engaged = outcome(s, "engaged"), at = outcome(s, "resolved_at"), gap = outcome(s, "infantry_gap");
+	throng_quality q = thr_test_run_scene(s, 300, NULL);
+	cr_assert_lt(thr_test_outcome(s, "engaged"), 0.5);
+	cr_assert_lt(thr_test_outcome(s, "resolved_at"), 0.0, "not resolved at 5 s");
+	q = thr_test_run_scene(s, steps - 300, NULL);
+	double engaged = thr_test_outcome(s, "engaged");
+	double at = thr_test_outcome(s, "resolved_at");
+	double gap = thr_test_outcome(s, "infantry_gap");
 	cr_log_info("armies 200: engaged %.3f, resolved at %.2f s, infantry gap %.2f m, max speed ratio %.7f", engaged,
 	            at, gap, q.max_speed_ratio);
 	cr_assert_geq(at, 5.0, "%.2f", at);
@@ -137,12 +97,12 @@ Test(scenes, armies_battle_resolves)
 
 Test(scenes, outcomes_only_where_defined)
 {
-	throng_scene* s = make_scene("crossing", 8, THRONG_ENGINE_SIMD);
+	throng_scene* s = thr_test_scene("crossing", 8, THRONG_ENGINE_SIMD);
 	throng_scene_outcome out[THRONG_MAX_OUTCOMES];
 	cr_assert_eq(throng_scene_outcomes(s, out, THRONG_MAX_OUTCOMES), 0u);
 	cr_assert_eq(throng_scene_outcomes(NULL, out, THRONG_MAX_OUTCOMES), 0u);
 	throng_scene_destroy(s);
-	s = make_scene("armies", 8, THRONG_ENGINE_SIMD);
+	s = thr_test_scene("armies", 8, THRONG_ENGINE_SIMD);
 	cr_assert_eq(throng_scene_outcomes(s, out, 1), 3u, "the count, even when cap is smaller");
 	cr_assert_str_eq(out[0].name, "engaged");
 	throng_scene_destroy(s);
