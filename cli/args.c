@@ -2,9 +2,8 @@
 // Strict argument parsing for `throng run`.
 //
 // Every bad argument gets one line on stderr that names it and quotes what
-// was given, and exit status 2. Numbers go through strtoull with an end
-// pointer, errno and range checks; a leading sign or space is rejected up
-// front because strtoull would silently accept "-5" as 2^64 - 5.
+// was given, and exit status 2. Integers and the option scan: opts.c,
+// shared with throng-view.
 #include "args.h"
 
 #include <ctype.h>
@@ -15,41 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opts.h"
+
 void cli_error(const char* fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("throng: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	opt_verror("throng", fmt, ap);
 	va_end(ap);
-}
-
-bool cli_parse_u64(const char* text, uint64_t min, uint64_t max, bool allow_hex, uint64_t* out)
-{
-	if (text == NULL || !isdigit((unsigned char)text[0])) {
-		return false; // empty, sign, space, letter, '.'
-	}
-	int base = 10;
-	const char* digits = text;
-	if (allow_hex && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-		base = 16;
-		digits = text + 2;
-		if (!isxdigit((unsigned char)digits[0])) {
-			return false;
-		}
-	}
-	errno = 0;
-	char* end = NULL;
-	unsigned long long v = strtoull(digits, &end, base);
-	if (errno == ERANGE || end == digits || *end != '\0') {
-		return false;
-	}
-	if ((uint64_t)v < min || (uint64_t)v > max) {
-		return false;
-	}
-	*out = (uint64_t)v;
-	return true;
 }
 
 bool cli_parse_seconds(const char* text, double* out)
@@ -74,36 +46,18 @@ uint64_t cli_steps_for_seconds(double seconds, float dt)
 	return (uint64_t)ceil(q - 1e-6 * q);
 }
 
-/// Splits "--name=value" into name length and value; returns NULL value
-/// when there is no '='.
-static const char* split_inline_value(const char* arg, size_t* name_len)
-{
-	const char* eq = strchr(arg, '=');
-	if (eq == NULL) {
-		*name_len = strlen(arg);
-		return NULL;
-	}
-	*name_len = (size_t)(eq - arg);
-	return eq + 1;
-}
-
-static bool option_is(const char* arg, size_t name_len, const char* name)
-{
-	return strlen(name) == name_len && strncmp(arg, name, name_len) == 0;
-}
-
 /// Applies one option with its value; returns false after printing why.
 static bool apply_option(const char* name, const char* value, cli_run_args* out)
 {
 	uint64_t v = 0;
 	if (strcmp(name, "--agents") == 0) {
-		if (!cli_parse_u64(value, 1, CLI_MAX_AGENTS, false, &v)) {
+		if (!opt_parse_u64(value, 1, CLI_MAX_AGENTS, false, &v)) {
 			cli_error("--agents: expected an integer from 1 to %u, got \"%.64s\"", CLI_MAX_AGENTS, value);
 			return false;
 		}
 		out->agents = (uint32_t)v;
 	} else if (strcmp(name, "--steps") == 0) {
-		if (!cli_parse_u64(value, 0, CLI_MAX_STEPS, false, &v)) {
+		if (!opt_parse_u64(value, 0, CLI_MAX_STEPS, false, &v)) {
 			cli_error("--steps: expected an integer from 0 to %u, got \"%.64s\"", CLI_MAX_STEPS, value);
 			return false;
 		}
@@ -117,7 +71,7 @@ static bool apply_option(const char* name, const char* value, cli_run_args* out)
 		}
 		out->seconds_set = true;
 	} else if (strcmp(name, "--seed") == 0) {
-		if (!cli_parse_u64(value, 0, UINT64_MAX, true, &v)) {
+		if (!opt_parse_u64(value, 0, UINT64_MAX, true, &v)) {
 			cli_error("--seed: expected an integer from 0 to %llu (or 0x followed by hex digits), got \"%.64s\"",
 			          (unsigned long long)UINT64_MAX, value);
 			return false;
@@ -133,7 +87,7 @@ static bool apply_option(const char* name, const char* value, cli_run_args* out)
 			return false;
 		}
 	} else if (strcmp(name, "--threads") == 0) {
-		if (!cli_parse_u64(value, 1, CLI_MAX_THREADS, false, &v)) {
+		if (!opt_parse_u64(value, 1, CLI_MAX_THREADS, false, &v)) {
 			cli_error("--threads: expected an integer from 1 to %u, got \"%.64s\"", CLI_MAX_THREADS, value);
 			return false;
 		}
@@ -155,7 +109,7 @@ static bool apply_option(const char* name, const char* value, cli_run_args* out)
 			return false;
 		}
 	} else if (strcmp(name, "--every") == 0) {
-		if (!cli_parse_u64(value, 1, CLI_MAX_STEPS, false, &v)) {
+		if (!opt_parse_u64(value, 1, CLI_MAX_STEPS, false, &v)) {
 			cli_error("--every: expected an integer from 1 to %u, got \"%.64s\"", CLI_MAX_STEPS, value);
 			return false;
 		}
@@ -240,7 +194,10 @@ int cli_parse_run(int argc, char** argv, int first, cli_run_args* out)
 			out->quiet = true;
 			continue;
 		}
-		if (arg[0] != '-' || arg[1] == '\0') {
+		const char* name = NULL;
+		const char* value = NULL;
+		opt_kind kind = opt_scan(argc, argv, &i, valued, sizeof valued / sizeof valued[0], &name, &value);
+		if (kind == OPT_POSITIONAL) {
 			if (out->scenario != NULL) {
 				cli_error("run: unexpected argument \"%.64s\" (one scenario only, already have \"%.64s\")", arg,
 				          out->scenario);
@@ -249,24 +206,13 @@ int cli_parse_run(int argc, char** argv, int first, cli_run_args* out)
 			out->scenario = arg;
 			continue;
 		}
-		size_t name_len = 0;
-		const char* value = split_inline_value(arg, &name_len);
-		const char* name = NULL;
-		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; ++k) {
-			if (option_is(arg, name_len, valued[k])) {
-				name = valued[k];
-			}
-		}
-		if (name == NULL) {
+		if (kind == OPT_UNKNOWN) {
 			cli_error("run: unknown option \"%.64s\" (see throng run --help)", arg);
 			return CLI_EXIT_USAGE;
 		}
-		if (value == NULL) {
-			if (i + 1 >= argc) {
-				cli_error("%s: missing value", name);
-				return CLI_EXIT_USAGE;
-			}
-			value = argv[++i];
+		if (kind == OPT_MISSING) {
+			cli_error("%s: missing value", name);
+			return CLI_EXIT_USAGE;
 		}
 		if (!apply_option(name, value, out)) {
 			return CLI_EXIT_USAGE;

@@ -44,11 +44,6 @@ typedef struct cli_run_args {
 	bool quiet;             ///< --quiet: no progress bar
 } cli_run_args;
 
-/// Parses a whole unsigned integer in [min, max]: decimal digits only, or
-/// hexadecimal after "0x" when allow_hex. Rejects an empty string, signs,
-/// spaces, fractions, trailing garbage and overflow. Returns false on error.
-bool cli_parse_u64(const char* text, uint64_t min, uint64_t max, bool allow_hex, uint64_t* out);
-
 /// Largest --seconds value accepted (s of simulated time).
 #define CLI_MAX_SECONDS 1.0e7
 

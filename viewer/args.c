@@ -2,59 +2,30 @@
 // Strict argument parsing for throng-view.
 //
 // Every bad argument gets one line on stderr that names it and quotes what
-// was given, and exit status 2. Numbers go through strtoull with an end
-// pointer, errno and range checks; a leading sign or space is rejected up
-// front because strtoull would silently accept "-5" as 2^64 - 5.
+// was given, and exit status 2. Integers and the option scan: cli/opts.c,
+// shared with the throng command.
 #include "args.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "opts.h"
+
 void vw_error(const char* fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("throng-view: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	opt_verror("throng-view", fmt, ap);
 	va_end(ap);
-}
-
-/// A whole unsigned integer in [min, max]; decimal, or hex after "0x" when
-/// allow_hex.
-static bool parse_u64(const char* text, uint64_t min, uint64_t max, bool allow_hex, uint64_t* out)
-{
-	if (text == NULL || !isdigit((unsigned char)text[0])) {
-		return false;
-	}
-	int base = 10;
-	const char* digits = text;
-	if (allow_hex && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-		base = 16;
-		digits = text + 2;
-		if (!isxdigit((unsigned char)digits[0])) {
-			return false;
-		}
-	}
-	errno = 0;
-	char* end = NULL;
-	unsigned long long v = strtoull(digits, &end, base);
-	if (errno == ERANGE || end == digits || *end != '\0' || (uint64_t)v < min || (uint64_t)v > max) {
-		return false;
-	}
-	*out = (uint64_t)v;
-	return true;
 }
 
 /// Parses a uint32 option value in [min, max] or prints why not.
 static bool option_u32(const char* name, const char* value, uint32_t min, uint32_t max, uint32_t* out)
 {
 	uint64_t v = 0;
-	if (!parse_u64(value, min, max, false, &v)) {
+	if (!opt_parse_u64(value, min, max, false, &v)) {
 		vw_error("%s: expected an integer from %u to %u, got \"%.64s\"", name, min, max, value);
 		return false;
 	}
@@ -99,7 +70,7 @@ static bool apply_option(const char* name, const char* value, vw_args* out)
 		return true;
 	}
 	if (strcmp(name, "--seed") == 0) {
-		if (!parse_u64(value, 0, UINT64_MAX, true, &out->seed)) {
+		if (!opt_parse_u64(value, 0, UINT64_MAX, true, &out->seed)) {
 			vw_error("--seed: expected an integer from 0 to %llu (or 0x followed by hex digits), got \"%.64s\"",
 			         (unsigned long long)UINT64_MAX, value);
 			return false;
@@ -159,7 +130,10 @@ int vw_parse_args(int argc, char** argv, vw_args* out)
 			out->paused = true;
 			continue;
 		}
-		if (arg[0] != '-' || arg[1] == '\0') {
+		const char* name = NULL;
+		const char* value = NULL;
+		opt_kind kind = opt_scan(argc, argv, &i, valued, sizeof valued / sizeof valued[0], &name, &value);
+		if (kind == OPT_POSITIONAL) {
 			if (out->scenario != NULL) {
 				vw_error("unexpected argument \"%.64s\" (one scenario only, already have \"%.64s\")", arg,
 				         out->scenario);
@@ -168,25 +142,13 @@ int vw_parse_args(int argc, char** argv, vw_args* out)
 			out->scenario = arg;
 			continue;
 		}
-		const char* eq = strchr(arg, '=');
-		size_t name_len = eq != NULL ? (size_t)(eq - arg) : strlen(arg);
-		const char* name = NULL;
-		for (size_t k = 0; k < sizeof valued / sizeof valued[0]; ++k) {
-			if (strlen(valued[k]) == name_len && strncmp(arg, valued[k], name_len) == 0) {
-				name = valued[k];
-			}
-		}
-		if (name == NULL) {
+		if (kind == OPT_UNKNOWN) {
 			vw_error("unknown option \"%.64s\" (see throng-view --help)", arg);
 			return VW_EXIT_USAGE;
 		}
-		const char* value = eq != NULL ? eq + 1 : NULL;
-		if (value == NULL) {
-			if (i + 1 >= argc) {
-				vw_error("%s: missing value", name);
-				return VW_EXIT_USAGE;
-			}
-			value = argv[++i];
+		if (kind == OPT_MISSING) {
+			vw_error("%s: missing value", name);
+			return VW_EXIT_USAGE;
 		}
 		if (!apply_option(name, value, out)) {
 			return VW_EXIT_USAGE;

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+// Numbers go through strtoull with an end pointer, errno and range checks;
+// a leading sign or space is rejected up front because strtoull would
+// silently accept "-5" as 2^64 - 5.
+#include "opts.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool opt_parse_u64(const char* text, uint64_t min, uint64_t max, bool allow_hex, uint64_t* out)
+{
+	if (text == NULL || !isdigit((unsigned char)text[0])) {
+		return false; // empty, sign, space, letter, '.'
+	}
+	int base = 10;
+	const char* digits = text;
+	if (allow_hex && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+		base = 16;
+		digits = text + 2;
+		if (!isxdigit((unsigned char)digits[0])) {
+			return false;
+		}
+	}
+	errno = 0;
+	char* end = NULL;
+	unsigned long long v = strtoull(digits, &end, base);
+	if (errno == ERANGE || end == digits || *end != '\0') {
+		return false;
+	}
+	if ((uint64_t)v < min || (uint64_t)v > max) {
+		return false;
+	}
+	*out = (uint64_t)v;
+	return true;
+}
+
+void opt_verror(const char* program, const char* fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", program);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+opt_kind opt_scan(int argc, char** argv, int* i, const char* const* valued, size_t n, const char** name,
+                  const char** value)
+{
+	const char* arg = argv[*i];
+	*name = NULL;
+	*value = NULL;
+	if (arg[0] != '-' || arg[1] == '\0') {
+		return OPT_POSITIONAL;
+	}
+	const char* eq = strchr(arg, '=');
+	size_t name_len = eq != NULL ? (size_t)(eq - arg) : strlen(arg);
+	for (size_t k = 0; k < n; ++k) {
+		if (strlen(valued[k]) == name_len && strncmp(arg, valued[k], name_len) == 0) {
+			*name = valued[k];
+		}
+	}
+	if (*name == NULL) {
+		return OPT_UNKNOWN;
+	}
+	if (eq != NULL) {
+		*value = eq + 1;
+		return OPT_VALUED;
+	}
+	if (*i + 1 >= argc) {
+		return OPT_MISSING;
+	}
+	*value = argv[++*i];
+	return OPT_VALUED;
+}
