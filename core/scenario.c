@@ -40,6 +40,16 @@ throng_world_def thr_scene_world_def(const throng_scene_options* o, uint32_t cap
 	return def;
 }
 
+throng_status thr_scene_create_world(throng_scene* scene, const throng_scene_options* options, uint32_t capacity,
+                                     throng_vec2 min, throng_vec2 max, throng_bounds_mode mode)
+{
+	throng_world_def def = thr_scene_world_def(options, capacity);
+	def.bounds_min = min;
+	def.bounds_max = max;
+	def.bounds_mode = mode;
+	return throng_world_create(&def, &scene->world);
+}
+
 uint32_t throng_scenario_count(void)
 {
 	return thr_scenario_table_count;

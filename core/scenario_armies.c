@@ -231,11 +231,9 @@ throng_status thr_armies_build(throng_scene* scene, const throng_scene_options* 
 	armies_block_origin(d, ROLE_CAVALRY, &cav_front, &cav_centre);
 	float half_y = cav_centre + 0.5f * d->width[ROLE_CAVALRY];
 	half_y = half_y > 0.5f * d->width[ROLE_ARCHERS] ? half_y : 0.5f * d->width[ROLE_ARCHERS];
-	throng_world_def def = thr_scene_world_def(o, n);
-	def.bounds_min = (throng_vec2){-half_x - ARMIES_MARGIN, -half_y - ARMIES_MARGIN};
-	def.bounds_max = (throng_vec2){half_x + ARMIES_MARGIN, half_y + ARMIES_MARGIN};
-	def.bounds_mode = THRONG_BOUNDS_CONTAIN;
-	throng_status st = throng_world_create(&def, &scene->world);
+	const throng_vec2 lo = {-half_x - ARMIES_MARGIN, -half_y - ARMIES_MARGIN};
+	const throng_vec2 hi = {half_x + ARMIES_MARGIN, half_y + ARMIES_MARGIN};
+	throng_status st = thr_scene_create_world(scene, o, n, lo, hi, THRONG_BOUNDS_CONTAIN);
 	for (uint32_t a = 0; a < 2 && st == THRONG_OK; ++a) {
 		for (uint32_t r = 0; r < ROLES && st == THRONG_OK; ++r) {
 			throng_controller ctl = armies_controller(a, r);

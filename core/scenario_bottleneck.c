@@ -71,14 +71,7 @@ static void bottleneck_make(const throng_scene* scene, uint32_t i, throng_agent_
 	(void)scene;
 	throng_vec2 start, goal;
 	bottleneck_place(L, i, &start, &goal);
-	*def = throng_agent_default_def();
-	def->position = start;
-	def->target = goal;
-	def->heading = (throng_vec2){1.0f, 0.0f};
-	def->max_speed = THR_CROWD_SPEED;
-	def->max_force = THR_CROWD_FORCE;
-	def->radius = THR_CROWD_RADIUS;
-	def->archetype = L->archetype;
+	*def = thr_crowd_walker(start, goal, (throng_vec2){1.0f, 0.0f}, L->archetype);
 	def->path = L->first_path + i;
 }
 
@@ -111,11 +104,9 @@ throng_status thr_bottleneck_build(throng_scene* scene, const throng_scene_optio
 	L.key = thr_rng_key(o->seed);
 
 	float reach_x = L.depth + BOTTLENECK_EXIT_GAP + BOTTLENECK_MARGIN;
-	throng_world_def def = thr_scene_world_def(o, n);
-	def.bounds_min = (throng_vec2){-L.depth - BOTTLENECK_MARGIN, -L.half_height - BOTTLENECK_MARGIN};
-	def.bounds_max = (throng_vec2){reach_x, L.half_height + BOTTLENECK_MARGIN};
-	def.bounds_mode = THRONG_BOUNDS_OPEN;
-	throng_status st = throng_world_create(&def, &scene->world);
+	const throng_vec2 lo = {-L.depth - BOTTLENECK_MARGIN, -L.half_height - BOTTLENECK_MARGIN};
+	const throng_vec2 hi = {reach_x, L.half_height + BOTTLENECK_MARGIN};
+	throng_status st = thr_scene_create_world(scene, o, n, lo, hi, THRONG_BOUNDS_OPEN);
 	if (st != THRONG_OK) {
 		return st;
 	}

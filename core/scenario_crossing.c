@@ -72,14 +72,9 @@ static void crossing_make(const throng_scene* scene, uint32_t i, throng_agent_de
 	float goal = L->half + CROSSING_GAP + ((float)(L->rows - 1u - row) + 0.5f) * CROSSING_GOAL_SPACING;
 	float goal_side = 0.5f * CROSSING_MEDIAN + 0.5f * (float)L->columns * CROSSING_SPACING +
 	                  ((float)col + 0.5f - 0.5f * (float)L->columns) * CROSSING_GOAL_SPACING;
-	*def = throng_agent_default_def();
-	def->position = (throng_vec2){along * u.x + side * right.x, along * u.y + side * right.y};
-	def->target = (throng_vec2){goal * u.x + goal_side * right.x, goal * u.y + goal_side * right.y};
-	def->heading = u;
-	def->max_speed = THR_CROWD_SPEED;
-	def->max_force = THR_CROWD_FORCE;
-	def->radius = THR_CROWD_RADIUS;
-	def->archetype = L->archetype;
+	throng_vec2 start = {along * u.x + side * right.x, along * u.y + side * right.y};
+	throng_vec2 target = {goal * u.x + goal_side * right.x, goal * u.y + goal_side * right.y};
+	*def = thr_crowd_walker(start, target, u, L->archetype);
 	def->group = flow;
 }
 
@@ -95,11 +90,8 @@ throng_status thr_crossing_build(throng_scene* scene, const throng_scene_options
 	L.key = thr_rng_key(o->seed);
 	float extent = L.half + CROSSING_GAP + (float)L.rows * CROSSING_GOAL_SPACING + CROSSING_MARGIN;
 
-	throng_world_def def = thr_scene_world_def(o, n);
-	def.bounds_min = (throng_vec2){-extent, -extent};
-	def.bounds_max = (throng_vec2){extent, extent};
-	def.bounds_mode = THRONG_BOUNDS_OPEN;
-	throng_status st = throng_world_create(&def, &scene->world);
+	const throng_vec2 lo = {-extent, -extent}, hi = {extent, extent};
+	throng_status st = thr_scene_create_world(scene, o, n, lo, hi, THRONG_BOUNDS_OPEN);
 	if (st != THRONG_OK) {
 		return st;
 	}

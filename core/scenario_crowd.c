@@ -66,6 +66,19 @@ throng_controller thr_crowd_controller(bool walls, thr_crowd_goal goal, float sl
 	return c;
 }
 
+throng_agent_def thr_crowd_walker(throng_vec2 position, throng_vec2 target, throng_vec2 heading, uint32_t archetype)
+{
+	throng_agent_def def = throng_agent_default_def();
+	def.position = position;
+	def.target = target;
+	def.heading = heading;
+	def.max_speed = THR_CROWD_SPEED;
+	def.max_force = THR_CROWD_FORCE;
+	def.radius = THR_CROWD_RADIUS;
+	def.archetype = archetype;
+	return def;
+}
+
 void thr_crowd_block(uint32_t n, float aspect, uint32_t* columns, uint32_t* rows)
 {
 	double c = ceil(sqrt((double)n / (double)aspect));

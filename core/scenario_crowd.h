@@ -35,6 +35,10 @@ typedef enum thr_crowd_goal {
 /// scenario_crowd.c for the numbers.
 throng_controller thr_crowd_controller(bool walls, thr_crowd_goal goal, float slow_radius, float separation_weight);
 
+/// A pedestrian of the crowd scenes: THR_CROWD_SPEED, _FORCE and _RADIUS,
+/// everything else at throng_agent_default_def().
+throng_agent_def thr_crowd_walker(throng_vec2 position, throng_vec2 target, throng_vec2 heading, uint32_t archetype);
+
 /// The smallest columns x rows block of about `aspect` rows per column
 /// (rows / columns) that holds n agents: columns = ceil(sqrt(n / aspect)),
 /// rows = ceil(n / columns).

@@ -118,11 +118,8 @@ throng_status thr_field_build(throng_scene* scene, const throng_scene_options* o
 	if (side < 10.0f) {
 		side = 10.0f;
 	}
-	throng_world_def def = thr_scene_world_def(o, n);
-	def.bounds_min = (throng_vec2){0.0f, 0.0f};
-	def.bounds_max = (throng_vec2){side, side};
-	def.bounds_mode = THRONG_BOUNDS_CONTAIN;
-	throng_status st = throng_world_create(&def, &scene->world);
+	const throng_vec2 lo = {0.0f, 0.0f}, hi = {side, side};
+	throng_status st = thr_scene_create_world(scene, o, n, lo, hi, THRONG_BOUNDS_CONTAIN);
 	if (st != THRONG_OK) {
 		return st;
 	}

@@ -91,11 +91,8 @@ throng_status thr_flock_build(throng_scene* scene, const throng_scene_options* o
 	L.side = sqrtf(FLOCK_AREA_PER_AGENT * (float)n);
 	L.side = L.side > FLOCK_MIN_SIDE ? L.side : FLOCK_MIN_SIDE;
 	L.key = thr_rng_key(o->seed);
-	throng_world_def def = thr_scene_world_def(o, n);
-	def.bounds_min = (throng_vec2){0.0f, 0.0f};
-	def.bounds_max = (throng_vec2){L.side, L.side};
-	def.bounds_mode = THRONG_BOUNDS_WRAP;
-	throng_status st = throng_world_create(&def, &scene->world);
+	const throng_vec2 lo = {0.0f, 0.0f}, hi = {L.side, L.side};
+	throng_status st = thr_scene_create_world(scene, o, n, lo, hi, THRONG_BOUNDS_WRAP);
 	if (st != THRONG_OK) {
 		return st;
 	}

@@ -58,14 +58,9 @@ static void hallway_make(const throng_scene* scene, uint32_t i, throng_agent_def
 	float side = L->half_width - HALLWAY_PAD - lateral; // along `left`, from the centre line
 	float along = -0.5f * HALLWAY_GAP - depth;
 	float goal = along + L->travel;
-	*def = throng_agent_default_def();
-	def->position = (throng_vec2){along * u.x + side * left.x, along * u.y + side * left.y};
-	def->target = (throng_vec2){goal * u.x + side * left.x, goal * u.y + side * left.y};
-	def->heading = u;
-	def->max_speed = THR_CROWD_SPEED;
-	def->max_force = THR_CROWD_FORCE;
-	def->radius = THR_CROWD_RADIUS;
-	def->archetype = L->archetype;
+	throng_vec2 start = {along * u.x + side * left.x, along * u.y + side * left.y};
+	throng_vec2 target = {goal * u.x + side * left.x, goal * u.y + side * left.y};
+	*def = thr_crowd_walker(start, target, u, L->archetype);
 	def->group = flow;
 }
 
@@ -80,11 +75,9 @@ throng_status thr_hallway_build(throng_scene* scene, const throng_scene_options*
 	L.key = thr_rng_key(o->seed);
 	float half_length = 0.5f * HALLWAY_GAP + length + HALLWAY_END;
 
-	throng_world_def def = thr_scene_world_def(o, n);
-	def.bounds_min = (throng_vec2){-half_length - HALLWAY_MARGIN, -L.half_width - HALLWAY_MARGIN};
-	def.bounds_max = (throng_vec2){half_length + HALLWAY_MARGIN, L.half_width + HALLWAY_MARGIN};
-	def.bounds_mode = THRONG_BOUNDS_OPEN;
-	throng_status st = throng_world_create(&def, &scene->world);
+	const throng_vec2 lo = {-half_length - HALLWAY_MARGIN, -L.half_width - HALLWAY_MARGIN};
+	const throng_vec2 hi = {half_length + HALLWAY_MARGIN, L.half_width + HALLWAY_MARGIN};
+	throng_status st = thr_scene_create_world(scene, o, n, lo, hi, THRONG_BOUNDS_OPEN);
 	if (st != THRONG_OK) {
 		return st;
 	}

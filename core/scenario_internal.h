@@ -80,6 +80,11 @@ extern const uint32_t thr_scenario_table_count;
 /// A world def with the options' seed, engine, threads and force recording.
 throng_world_def thr_scene_world_def(const throng_scene_options* options, uint32_t capacity);
 
+/// Creates scene->world from thr_scene_world_def(options, capacity) with
+/// the bounds [min, max] and `mode`.
+throng_status thr_scene_create_world(throng_scene* scene, const throng_scene_options* options, uint32_t capacity,
+                                     throng_vec2 min, throng_vec2 max, throng_bounds_mode mode);
+
 /// Spawns `count` agents produced by `make(scene, i, &def, user)` for
 /// i = 0..count-1, in batches so that no huge array of defs is allocated.
 throng_status thr_scene_spawn_batched(throng_scene* scene, uint32_t count,

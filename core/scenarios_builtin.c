@@ -101,11 +101,8 @@ static throng_status herd_build(throng_scene* scene, const throng_scene_options*
 	float hw = HERD_HALF_WIDTH * scale;
 	float hh = HERD_HALF_HEIGHT * scale;
 
-	throng_world_def def = thr_scene_world_def(o, n);
-	def.bounds_min = (throng_vec2){-hw, -hh};
-	def.bounds_max = (throng_vec2){hw, hh};
-	def.bounds_mode = THRONG_BOUNDS_CONTAIN;
-	throng_status st = throng_world_create(&def, &scene->world);
+	const throng_vec2 lo = {-hw, -hh}, hi = {hw, hh};
+	throng_status st = thr_scene_create_world(scene, o, n, lo, hi, THRONG_BOUNDS_CONTAIN);
 	if (st != THRONG_OK) {
 		return st;
 	}
@@ -248,11 +245,8 @@ static throng_status circle_build(throng_scene* scene, const throng_scene_option
 	}
 	float extent = L.outer_radius + CIRCLE_MARGIN;
 
-	throng_world_def def = thr_scene_world_def(o, n);
-	def.bounds_min = (throng_vec2){-extent, -extent};
-	def.bounds_max = (throng_vec2){extent, extent};
-	def.bounds_mode = THRONG_BOUNDS_OPEN;
-	throng_status st = throng_world_create(&def, &scene->world);
+	const throng_vec2 lo = {-extent, -extent}, hi = {extent, extent};
+	throng_status st = thr_scene_create_world(scene, o, n, lo, hi, THRONG_BOUNDS_OPEN);
 	if (st != THRONG_OK) {
 		return st;
 	}
