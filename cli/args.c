@@ -173,6 +173,7 @@ int cli_parse_run(int argc, char** argv, int first, cli_run_args* out)
 {
 	static const char* const valued[] = {"--agents", "--steps",  "--seed",  "--engine", "--threads", "--summary",
 	                                     "--out",    "--format", "--fields", "--every", "--shm", "--seconds"};
+	const opt_spec spec = {"throng", "run: ", "throng run --help", valued, sizeof valued / sizeof valued[0]};
 	bool format_set = false, fields_set = false, every_set = false;
 	memset(out, 0, sizeof *out);
 	out->seed = 1;
@@ -196,23 +197,12 @@ int cli_parse_run(int argc, char** argv, int first, cli_run_args* out)
 		}
 		const char* name = NULL;
 		const char* value = NULL;
-		opt_kind kind = opt_scan(argc, argv, &i, valued, sizeof valued / sizeof valued[0], &name, &value);
+		opt_kind kind = opt_next(&spec, argc, argv, &i, &out->scenario, &name, &value);
+		if (kind == OPT_ERROR) {
+			return CLI_EXIT_USAGE;
+		}
 		if (kind == OPT_POSITIONAL) {
-			if (out->scenario != NULL) {
-				cli_error("run: unexpected argument \"%.64s\" (one scenario only, already have \"%.64s\")", arg,
-				          out->scenario);
-				return CLI_EXIT_USAGE;
-			}
-			out->scenario = arg;
 			continue;
-		}
-		if (kind == OPT_UNKNOWN) {
-			cli_error("run: unknown option \"%.64s\" (see throng run --help)", arg);
-			return CLI_EXIT_USAGE;
-		}
-		if (kind == OPT_MISSING) {
-			cli_error("%s: missing value", name);
-			return CLI_EXIT_USAGE;
 		}
 		if (!apply_option(name, value, out)) {
 			return CLI_EXIT_USAGE;

@@ -44,31 +44,54 @@ void opt_verror(const char* program, const char* fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
-opt_kind opt_scan(int argc, char** argv, int* i, const char* const* valued, size_t n, const char** name,
+/// opt_verror with a variable argument list.
+static void opt_error(const char* program, const char* fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+static void opt_error(const char* program, const char* fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	opt_verror(program, fmt, ap);
+	va_end(ap);
+}
+
+opt_kind opt_next(const opt_spec* spec, int argc, char** argv, int* i, const char** positional, const char** name,
                   const char** value)
 {
 	const char* arg = argv[*i];
 	*name = NULL;
 	*value = NULL;
 	if (arg[0] != '-' || arg[1] == '\0') {
+		if (*positional != NULL) {
+			opt_error(spec->program, "%sunexpected argument \"%.64s\" (one scenario only, already have \"%.64s\")",
+			          spec->context, arg, *positional);
+			return OPT_ERROR;
+		}
+		*positional = arg;
 		return OPT_POSITIONAL;
 	}
 	const char* eq = strchr(arg, '=');
 	size_t name_len = eq != NULL ? (size_t)(eq - arg) : strlen(arg);
-	for (size_t k = 0; k < n; ++k) {
-		if (strlen(valued[k]) == name_len && strncmp(arg, valued[k], name_len) == 0) {
-			*name = valued[k];
+	for (size_t k = 0; k < spec->n_valued; ++k) {
+		if (strlen(spec->valued[k]) == name_len && strncmp(arg, spec->valued[k], name_len) == 0) {
+			*name = spec->valued[k];
 		}
 	}
 	if (*name == NULL) {
-		return OPT_UNKNOWN;
+		opt_error(spec->program, "%sunknown option \"%.64s\" (see %s)", spec->context, arg, spec->help);
+		return OPT_ERROR;
 	}
 	if (eq != NULL) {
 		*value = eq + 1;
 		return OPT_VALUED;
 	}
 	if (*i + 1 >= argc) {
-		return OPT_MISSING;
+		opt_error(spec->program, "%s: missing value", *name);
+		return OPT_ERROR;
 	}
 	*value = argv[++*i];
 	return OPT_VALUED;

@@ -18,19 +18,28 @@ bool opt_parse_u64(const char* text, uint64_t min, uint64_t max, bool allow_hex,
 /// Prints "<program>: <message>\n" on stderr.
 void opt_verror(const char* program, const char* fmt, va_list ap);
 
-/// What one command-line argument is (see opt_scan).
+/// How one command's line is read: its valued options and the words of
+/// its errors.
+typedef struct opt_spec {
+	const char* program;       ///< error prefix: "throng", "throng-view"
+	const char* context;       ///< before the message: "run: " or ""
+	const char* help;          ///< where to look: "throng run --help"
+	const char* const* valued; ///< option names that take a value ("--agents")
+	size_t n_valued;
+} opt_spec;
+
+/// What opt_next found.
 typedef enum opt_kind {
-	OPT_POSITIONAL, ///< no leading '-', or "-" alone
+	OPT_POSITIONAL, ///< the one positional argument (no leading '-', or "-" alone), stored in *positional
 	OPT_VALUED,     ///< one of the valued options, with its value
-	OPT_UNKNOWN,    ///< starts with '-' but is none of them
-	OPT_MISSING,    ///< a valued option that is the last argument, without "=value"
+	OPT_ERROR,      ///< a second positional, an unknown option or a missing value; printed
 } opt_kind;
 
-/// Classifies argv[*i], an argument that is not one of the caller's flags.
-/// For a valued option (`valued`, n names such as "--agents"), *name is the
-/// matched name and *value the text after '=' or the next argument, which
-/// *i is then advanced to. *name is also set for OPT_MISSING.
-opt_kind opt_scan(int argc, char** argv, int* i, const char* const* valued, size_t n, const char** name,
+/// Reads argv[*i], an argument that is not one of the caller's flags. For
+/// a valued option, *name is the matched name from spec->valued and *value
+/// the text after '=' or the next argument, which *i then moves to. The
+/// errors get one line on stderr: "<program>: <context>unknown option ...".
+opt_kind opt_next(const opt_spec* spec, int argc, char** argv, int* i, const char** positional, const char** name,
                   const char** value);
 
 #endif

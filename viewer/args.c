@@ -107,6 +107,7 @@ int vw_parse_args(int argc, char** argv, vw_args* out)
 	static const char* const valued[] = {"--agents", "--seed",     "--engine", "--threads", "--screenshot",
 	                                     "--record", "--frames",   "--width",  "--height",  "--fps",
 	                                     "--renderer", "--benchmark-frames", "--select", "--zoom"};
+	const opt_spec spec = {"throng-view", "", "throng-view --help", valued, sizeof valued / sizeof valued[0]};
 	memset(out, 0, sizeof *out);
 	out->seed = 1;
 	out->engine = THRONG_ENGINE_SIMD;
@@ -132,23 +133,12 @@ int vw_parse_args(int argc, char** argv, vw_args* out)
 		}
 		const char* name = NULL;
 		const char* value = NULL;
-		opt_kind kind = opt_scan(argc, argv, &i, valued, sizeof valued / sizeof valued[0], &name, &value);
+		opt_kind kind = opt_next(&spec, argc, argv, &i, &out->scenario, &name, &value);
+		if (kind == OPT_ERROR) {
+			return VW_EXIT_USAGE;
+		}
 		if (kind == OPT_POSITIONAL) {
-			if (out->scenario != NULL) {
-				vw_error("unexpected argument \"%.64s\" (one scenario only, already have \"%.64s\")", arg,
-				         out->scenario);
-				return VW_EXIT_USAGE;
-			}
-			out->scenario = arg;
 			continue;
-		}
-		if (kind == OPT_UNKNOWN) {
-			vw_error("unknown option \"%.64s\" (see throng-view --help)", arg);
-			return VW_EXIT_USAGE;
-		}
-		if (kind == OPT_MISSING) {
-			vw_error("%s: missing value", name);
-			return VW_EXIT_USAGE;
 		}
 		if (!apply_option(name, value, out)) {
 			return VW_EXIT_USAGE;
