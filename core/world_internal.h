@@ -88,11 +88,34 @@ struct throng_world {
 	float *force_x, *force_y;
 	float *total_x, *total_y;
 
+	// The blocks that own every per-agent array above (thr_alloc_arrays):
+	// the arrays are never freed one by one, so the SIMD engine may trade
+	// the single arrays with its own second set.
+	void* agent_block;
+	void* force_block;
+
 	throng_world_stats stats;
 
 	struct thr_simd_state* simd; ///< the SIMD engine's own data, or NULL
 	uint32_t shape_version;      ///< bumped whenever the shape grids are rebuilt
 };
+
+/// Per-agent arrays of the world's block (two states of 9, then 12
+/// singles, then total_x and total_y when forces are recorded), and the
+/// index of the first array of the SIMD engine's block (which continues
+/// the world block's page lines) and of the force block.
+#define THR_WORLD_ARRAYS 30
+#define THR_SIMD_FIRST_ARRAY 32
+#define THR_FORCE_FIRST_ARRAY 42
+
+/// Allocates `count` zeroed arrays of n elements of `size` bytes, each
+/// padded by THR_LANES elements and 64-byte aligned, from one block, and
+/// stores their addresses in *arrays[j]. Array j starts (first + j) * stride
+/// bytes from page offset 0 modulo 4096, the stride being an odd number of
+/// cache lines, so up to 64 arrays numbered across blocks start in 64
+/// different lines of a page (see world.c). Returns the block, to free(),
+/// or NULL when out of memory.
+void* thr_alloc_arrays(void** const arrays[], uint32_t count, size_t n, size_t size, uint32_t first);
 
 static inline thr_state* thr_cur(throng_world* w) { return &w->buf[w->cur]; }
 static inline const thr_state* thr_cur_c(const throng_world* w) { return &w->buf[w->cur]; }
@@ -118,7 +141,9 @@ throng_status thr_scalar_step(throng_world* w);
 /// Steps the world with the SIMD engine (simd/engine.c).
 throng_status thr_simd_step(throng_world* w);
 
-/// Frees what the SIMD engine keeps in the world.
+/// Frees what the SIMD engine keeps in the world. Only for
+/// throng_world_destroy(): after an odd number of steps the world's single
+/// arrays (id, limits, targets...) lie in the engine's block.
 void thr_simd_free(throng_world* w);
 
 /// Target selection (targeting.c): for every agent whose archetype has an

@@ -28,9 +28,7 @@ void thr_simd_free(throng_world* w)
 	if (s == NULL) {
 		return;
 	}
-	for (int a = 0; a < THR_STATIC_ARRAYS; ++a) {
-		free(s->statics_alt[a]);
-	}
+	free(s->statics_block);
 	free(s->arch);
 	free_soa(&s->obstacles);
 	free_soa(&s->walls);
@@ -208,14 +206,16 @@ throng_status thr_simd_step(throng_world* w)
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory");
 		}
 		w->simd->shape_version = UINT32_MAX;
+		// The second set continues the world block's page lines (world.c).
+		void** arrays[THR_STATIC_ARRAYS];
 		for (int a = 0; a < THR_STATIC_ARRAYS; ++a) {
-			size_t bytes = ((size_t)w->capacity + THR_LANES) * sizeof(uint32_t);
-			w->simd->statics_alt[a] = aligned_alloc(64, (bytes + 63u) & ~(size_t)63u);
-			if (w->simd->statics_alt[a] == NULL) {
-				thr_simd_free(w);
-				return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory");
-			}
-			memset(w->simd->statics_alt[a], 0, bytes);
+			arrays[a] = (void**)&w->simd->statics_alt[a];
+		}
+		w->simd->statics_block = thr_alloc_arrays(arrays, THR_STATIC_ARRAYS, w->capacity, sizeof(uint32_t),
+		                                          THR_SIMD_FIRST_ARRAY);
+		if (w->simd->statics_block == NULL) {
+			thr_simd_free(w);
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory");
 		}
 	}
 	struct thr_simd_state* s = w->simd;

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "engine.h"
 #include "support.h"
 #include "throng/throng.h"
 #include "world_internal.h"
@@ -272,4 +273,62 @@ Test(determinism, wander_seed_alone_changes_the_path)
 		throng_world_destroy(w);
 	}
 	cr_assert_neq(h[0], h[1]);
+}
+
+/// The cache line of a 4 KiB page an address falls in (0 to 63).
+static unsigned page_line(const void* p)
+{
+	return (unsigned)(((uintptr_t)p >> 6) & 63u);
+}
+
+static int by_address(const void* a, const void* b)
+{
+	uintptr_t x = (uintptr_t)*(void* const*)a, y = (uintptr_t)*(void* const*)b;
+	return (x > y) - (x < y);
+}
+
+// Every array the SIMD engine's reorder touches (two states of 9, 12
+// singles with perm and slot_of, the engine's second set of 10) starts in
+// its own line of a page, 64-byte aligned, and no two overlap: arrays that
+// all start at one page offset cost the reorder 7x (docs/PERFORMANCE.md).
+Test(layout, per_agent_arrays_start_in_different_page_lines)
+{
+	const uint32_t capacities[] = {1, 1000, 1024, 100000};
+	for (int c = 0; c < 4; ++c) {
+		engine_under_test = THRONG_ENGINE_SIMD;
+		throng_world* w = make_world(THRONG_BOUNDS_CONTAIN, capacities[c], 3);
+		throng_controller ctl = throng_controller_make(THRONG_BLEND_WEIGHTED);
+		cr_assert_eq(throng_world_add_archetype(w, &ctl, NULL), THRONG_OK);
+		throng_agent_def a = throng_agent_default_def();
+		cr_assert_eq(throng_world_spawn(w, &a, 1, NULL), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error()); // the engine's set
+		void* p[40];
+		int n = 0;
+		for (int b = 0; b < 2; ++b) {
+			thr_state* s = &w->buf[b];
+			void* st[9] = {s->px, s->py, s->vx, s->vy, s->hx, s->hy, s->wander, s->noise, s->waypoint};
+			memcpy(p + n, st, sizeof st);
+			n += 9;
+		}
+		void* singles[12] = {w->id,    w->slot_of, w->max_speed, w->max_force, w->radius, w->archetype,
+		                     w->group, w->target_agent, w->path, w->tx, w->ty, w->perm};
+		memcpy(p + n, singles, sizeof singles);
+		n += 12;
+		for (int k = 0; k < THR_STATIC_ARRAYS; ++k) {
+			p[n++] = w->simd->statics_alt[k];
+		}
+		uint64_t lines = 0;
+		for (int k = 0; k < n; ++k) {
+			cr_assert_eq((uintptr_t)p[k] % 64u, 0u, "capacity %u: array %d is not 64-byte aligned", capacities[c], k);
+			cr_assert_eq(lines >> page_line(p[k]) & 1u, 0u, "capacity %u: array %d starts in a line taken",
+			             capacities[c], k);
+			lines |= (uint64_t)1 << page_line(p[k]);
+		}
+		qsort(p, (size_t)n, sizeof p[0], by_address);
+		for (int k = 0; k + 1 < n; ++k) {
+			size_t gap = (size_t)((uintptr_t)p[k + 1] - (uintptr_t)p[k]);
+			cr_assert_geq(gap, ((size_t)w->capacity + THR_LANES) * 4u, "capacity %u: arrays overlap", capacities[c]);
+		}
+		throng_world_destroy(w);
+	}
 }
