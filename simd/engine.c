@@ -259,8 +259,12 @@ throng_status thr_simd_step(throng_world* w)
 	const int64_t batches = (int64_t)((blocks + THR_BATCH_BLOCKS - 1u) / THR_BATCH_BLOCKS);
 	float max_ratio = w->stats.max_speed_ratio;
 	uint64_t nonfinite = 0, clamped = 0;
+	// Small worlds run on the calling thread: a parallel region costs more
+	// than a few batches of work (on a loaded machine, a scheduler quantum
+	// while the other thread waits at the barrier). Any split gives the
+	// same bits (max and integer sums).
 #pragma omp parallel for schedule(static) num_threads(threads) reduction(max : max_ratio) \
-	reduction(+ : nonfinite, clamped)
+	reduction(+ : nonfinite, clamped) if (w->count > 4096)
 	for (int64_t b = 0; b < batches; ++b) {
 		thr_block_stats bs = {max_ratio, 0, 0};
 		uint32_t first = (uint32_t)b * THR_BATCH_BLOCKS;
