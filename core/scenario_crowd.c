@@ -30,10 +30,10 @@ throng_controller thr_crowd_controller(bool walls, thr_crowd_goal goal, float sl
 	// agents `circle` overlapped down to 0.99 of the radii sum). At weight
 	// 16 (crossing) it takes the whole force budget (4) once a neighbour
 	// is closer than 0.81 m, so a pressed walker gives way before bodies
-	// meet, at the price of some jitter when pressed on all sides; at 4
-	// (hallway, bottleneck: dense head-on and pushing crowds, where 16
-	// makes walkers shudder: jitter above 1 rad/s) it fills the budget only
-	// at contact. docs/QUALITY.md has the figures.
+	// meet, at the price of some jitter when pressed on all sides; at 3
+	// (hallway) or 4 (bottleneck: dense head-on and pushing crowds, where
+	// 16 makes walkers shudder: jitter above 1 rad/s) it fills the budget
+	// only at contact. docs/QUALITY.md has the figures.
 	throng_slot sep = throng_slot_make(THRONG_SEPARATION);
 	sep.priority = true;
 	sep.weight = separation_weight;

@@ -5,43 +5,64 @@
 // i mod 2: flow 0 starts at the west end and walks east, flow 1 the other
 // way. Each flow is a block filling the corridor's width on the lattice of
 // HALLWAY_SPACING (1.2 m, 0.69 pedestrians/m^2), HALLWAY_ASPECT times as
-// long as it is wide; the two fronts start HALLWAY_GAP apart. Each agent's
-// goal is its start moved D = HALLWAY_GAP + block length along its flow, at
-// the same distance from the walls: the flows must pass through each other
-// (lanes form), and the front row goes farthest.
+// long as it is wide; the two fronts start HALLWAY_GAP apart, and the walls
+// run HALLWAY_END beyond each block's back edge. The flows must pass through
+// each other (lanes form). The goals lie beyond the corridor's far end, in
+// the open, on a wider lattice (HALLWAY_GOAL_SPACING, 2 m, unjittered)
+// centred on the corridor's centre line, rows reversed: the front row goes
+// farthest. So no one who arrived stands where the other flow still has to
+// pass, nobody has to pass someone who already stopped, and walkers that
+// arrive late can pass between those standing. (With each goal at the
+// start moved along the corridor, as before, each flow ended parked where
+// the other had started, and the last walkers of a jam pushed through a
+// standing crowd: last arrivals after 130 to 200 s for five seeds of
+// eight.)
 //
 // Scaling: a block of ceil(N/2) agents has columns = ceil(sqrt(N/2 / 3))
-// across and rows = ceil(N/2 / columns) along, so the corridor's width and
-// length both grow as sqrt(N) at constant density: at the default 1,000
-// agents 13 columns, 15.6 + 2 * 1.6 m = 18.8 m wide, 110 m of wall. The
-// blocks keep HALLWAY_PAD (1.6 m) from the walls, beyond the wall feelers'
-// reach: walkers that stood closer shuddered at their goals (a feeler hit
-// pushed them off, arrive pulled them back).
+// across and rows = ceil(N/2 / columns) along, so every length grows as
+// sqrt(N) at constant density. The blocks keep HALLWAY_PAD (2.4 m) from
+// the walls, beyond the wall feelers' 1.5 m: walkers that stood closer
+// shuddered, and the wider corridor gives the lanes room. With
+// length = rows * 1.2 m the front row's walk is about D = HALLWAY_GAP +
+// length + HALLWAY_END + rows * HALLWAY_GOAL_SPACING (the back row's, about
+// HALLWAY_GAP + 2 length + HALLWAY_END, is shorter). At the default 1,000
+// agents: 13 columns x 39 rows, a corridor 13 * 1.2 + 2 * 2.4 = 20.4 m
+// wide with 105.6 m of wall, goals on a 26 x 78 m lattice at each end,
+// D = 135.8 m.
 //
-// Controller: scenario_crowd.c with separation weight 4. Goal radius
-// HALLWAY_GOAL_RADIUS = 0.5 m; default 4800 steps (80 s); at 1,000 agents
-// every walker arrives within 54 s (docs/QUALITY.md). Bounds are open;
-// the walls run the corridor's length plus HALLWAY_END at each end.
+// Controller: scenario_crowd.c with separation weight 3. The pad and the
+// weight were chosen on seeds 1 to 8 with these goals: at 1.6 m and weight
+// 4 the oncoming lanes pressed walkers into the walls, where they jammed
+// for up to a minute on three seeds (last arrivals 157 to 172 s, overlaps
+// to 0.64 of the radii sum); 2.4 m alone left two such seeds, weights 6
+// and 8 were worse; 2.4 m and weight 3 none. Goal radius
+// HALLWAY_GOAL_RADIUS = 0.5 m. Documented crossing time: every agent
+// reaches its goal within T = 1.5 D / 1.3 m/s (the walk plus half again
+// for the lanes). At 1,000 agents T = 156.7 s; the default 9420 steps
+// (157 s) cover it; measured with seeds 1 to 8: everyone arrives, the last
+// after 107.4 to 107.9 s, deepest overlap 0.18 to 0.32 (docs/QUALITY.md).
+// Bounds are open, the goals plus HALLWAY_MARGIN.
 #include <math.h>
 
 #include "rng.h"
 #include "scenario_crowd.h"
 #include "scenario_internal.h"
 
-#define HALLWAY_SPACING 1.2f     ///< m between lattice neighbours
-#define HALLWAY_ASPECT 3.0f      ///< a block's length / width
-#define HALLWAY_PAD 1.6f         ///< m from a wall to the nearest column: beyond the 1.5 m feelers
-#define HALLWAY_GAP 10.0f        ///< m between the two fronts at the start
-#define HALLWAY_END 3.0f         ///< m of corridor beyond the farthest goal
-#define HALLWAY_SLOW_RADIUS 2.0f ///< m: arrive slows inside it
-#define HALLWAY_GOAL_RADIUS 0.5f ///< m
-#define HALLWAY_SEPARATION 4.0f  ///< separation weight (scenario_crowd.c)
-#define HALLWAY_MARGIN 5.0f      ///< m of open world around the corridor
+#define HALLWAY_SPACING 1.2f      ///< m between lattice neighbours in a block
+#define HALLWAY_ASPECT 3.0f       ///< a block's length / width
+#define HALLWAY_PAD 2.4f          ///< m from a wall to the nearest column: beyond the 1.5 m feelers
+#define HALLWAY_GAP 10.0f         ///< m between the two fronts at the start
+#define HALLWAY_END 1.0f          ///< m of corridor beyond a block's back edge
+#define HALLWAY_GOAL_SPACING 2.0f ///< m between goals (both axes)
+#define HALLWAY_SLOW_RADIUS 2.0f  ///< m: arrive slows inside it
+#define HALLWAY_GOAL_RADIUS 0.5f  ///< m
+#define HALLWAY_SEPARATION 3.0f   ///< separation weight (scenario_crowd.c)
+#define HALLWAY_MARGIN 5.0f       ///< m of open world around the goals
 
 typedef struct hallway_layout {
 	uint32_t columns, rows;
-	float half_width; ///< m
-	float travel;     ///< D (m)
+	float half_width;  ///< m, centre line to a wall
+	float half_length; ///< m, centre to a wall's end
 	uint32_t key;
 	uint32_t archetype;
 } hallway_layout;
@@ -57,9 +78,13 @@ static void hallway_make(const throng_scene* scene, uint32_t i, throng_agent_def
 	thr_crowd_slot(L->key, i, i / 2u, L->columns, HALLWAY_SPACING, &lateral, &depth);
 	float side = L->half_width - HALLWAY_PAD - lateral; // along `left`, from the centre line
 	float along = -0.5f * HALLWAY_GAP - depth;
-	float goal = along + L->travel;
+	// The goal lattice beyond the far end: unjittered, rows reversed (row 0
+	// farthest), columns in the block's order, centred on the centre line.
+	uint32_t k = i / 2u, col = k % L->columns, row = k / L->columns;
+	float goal = L->half_length + ((float)(L->rows - 1u - row) + 0.5f) * HALLWAY_GOAL_SPACING;
+	float goal_side = (0.5f * (float)L->columns - (float)col - 0.5f) * HALLWAY_GOAL_SPACING;
 	throng_vec2 start = {along * u.x + side * left.x, along * u.y + side * left.y};
-	throng_vec2 target = {goal * u.x + side * left.x, goal * u.y + side * left.y};
+	throng_vec2 target = {goal * u.x + goal_side * left.x, goal * u.y + goal_side * left.y};
 	*def = thr_crowd_walker(start, target, u, L->archetype);
 	def->group = flow;
 }
@@ -71,12 +96,12 @@ throng_status thr_hallway_build(throng_scene* scene, const throng_scene_options*
 	thr_crowd_block((n + 1u) / 2u, HALLWAY_ASPECT, &L.columns, &L.rows);
 	float length = (float)L.rows * HALLWAY_SPACING;
 	L.half_width = 0.5f * (float)L.columns * HALLWAY_SPACING + HALLWAY_PAD;
-	L.travel = HALLWAY_GAP + length;
+	L.half_length = 0.5f * HALLWAY_GAP + length + HALLWAY_END;
 	L.key = thr_rng_key(o->seed);
-	float half_length = 0.5f * HALLWAY_GAP + length + HALLWAY_END;
+	float extent_x = L.half_length + (float)L.rows * HALLWAY_GOAL_SPACING + HALLWAY_MARGIN;
+	float extent_y = fmaxf(L.half_width, 0.5f * (float)L.columns * HALLWAY_GOAL_SPACING) + HALLWAY_MARGIN;
 
-	const throng_vec2 lo = {-half_length - HALLWAY_MARGIN, -L.half_width - HALLWAY_MARGIN};
-	const throng_vec2 hi = {half_length + HALLWAY_MARGIN, L.half_width + HALLWAY_MARGIN};
+	const throng_vec2 lo = {-extent_x, -extent_y}, hi = {extent_x, extent_y};
 	throng_status st = thr_scene_create_world(scene, o, n, lo, hi, THRONG_BOUNDS_OPEN);
 	if (st != THRONG_OK) {
 		return st;
@@ -85,7 +110,7 @@ throng_status thr_hallway_build(throng_scene* scene, const throng_scene_options*
 	st = throng_world_add_archetype(scene->world, &ctl, &L.archetype);
 	for (int k = 0; k < 2 && st == THRONG_OK; ++k) {
 		float y = k == 0 ? L.half_width : -L.half_width;
-		st = throng_world_add_wall(scene->world, (throng_vec2){-half_length, y}, (throng_vec2){half_length, y},
+		st = throng_world_add_wall(scene->world, (throng_vec2){-L.half_length, y}, (throng_vec2){L.half_length, y},
 		                           NULL);
 	}
 	if (st == THRONG_OK) {

@@ -349,7 +349,7 @@ const thr_scenario thr_scenario_table[] = {
 		.info = {.name = "hallway",
 		         .description = "two flows walk through each other in a walled corridor and form lanes",
 		         .default_agents = 1000,
-		         .default_steps = 4800},
+		         .default_steps = 9420},
 		.max_agents = THR_SCENE_MAX_AGENTS,
 		.build = thr_hallway_build,
 	},

@@ -113,7 +113,7 @@ Test(cli_run, summary_has_the_quality_metrics)
 	static const char* const keys[] = {"overlaps_per_agent_step", "deepest_overlap", "goals", "reached",
 	                                   "mean_time_to_goal", "max_time_to_goal", "path_length_ratio", "jitter",
 	                                   "max_speed_ratio", "nonfinite", "out_of_bounds"};
-	cr_assert_eq(run_cli("run hallway --agents 60 --seconds 30 --summary json"), 0, "%s", err);
+	cr_assert_eq(run_cli("run hallway --agents 60 --seconds 40 --summary json"), 0, "%s", err);
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; ++k) {
 		json_number(out, keys[k]);
 	}

@@ -222,10 +222,10 @@ Test(metrics, both_engines_give_the_same_figures)
 {
 	// Per-agent sums are kept by id, so the storage order of the SIMD
 	// engine does not change a bit.
-	throng_quality a = scene_quality("hallway", 60, THRONG_ENGINE_SIMD, 1500);
-	throng_quality b = scene_quality("hallway", 60, THRONG_ENGINE_SCALAR, 1500);
+	throng_quality a = scene_quality("hallway", 60, THRONG_ENGINE_SIMD, 2400);
+	throng_quality b = scene_quality("hallway", 60, THRONG_ENGINE_SCALAR, 2400);
 	cr_assert_eq(memcmp(&a, &b, sizeof a), 0, "jitter %.17g vs %.17g, reached %u vs %u", a.jitter, b.jitter,
 	             a.reached, b.reached);
 	cr_assert_gt(a.jitter, 0.0);
-	cr_assert_gt(a.reached, 0u, "some walkers of a 60-agent hallway arrive within 25 s");
+	cr_assert_gt(a.reached, 0u, "some walkers of a 60-agent hallway arrive within 40 s");
 }
