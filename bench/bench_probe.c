@@ -4,15 +4,17 @@
 // Each step, simd/engine.c permute() copies every per-agent array into its
 // new order: for each new slot k it reads perm[k], then element perm[k] of
 // 9 state arrays and 10 single arrays, and writes element k of 19 others
-// (and slot_of). The world allocates each array on its own
-// (aligned_alloc(64, ...)); arrays of more than a few pages are separate
-// mappings, so every array starts at the same offset within a 4 KiB page,
-// and element k of all 39 arrays falls in the same L1 set and the same
-// 4 KiB alias class. The probe copies the same arrays the same way, with
-// the identity permutation (agents that stay in their cells), once with
-// every array at the same page offset as the world has them ("same_offset")
-// and once with array j moved by j * 64 bytes ("staggered"), and reports
-// ns per agent. The difference is what the layout costs the reorder; the
+// (and slot_of). Arrays allocated one by one (aligned_alloc(64, ...)) of
+// more than a few pages are separate mappings, so every array starts at the
+// same offset within a 4 KiB page, and element k of all 39 arrays falls in
+// the same L1 set and the same 4 KiB alias class; the world used to
+// allocate them so, and since the layout fix (core/world.c,
+// thr_alloc_arrays) staggers them by an odd number of cache lines. The
+// probe copies the same arrays the same way, with the identity permutation
+// (agents that stay in their cells), once with every array at the same
+// page offset ("same_offset", the old layout) and once with array j moved
+// by j * 64 bytes ("staggered", close to the world's layout now), and
+// reports ns per agent. The difference is what the layout costs the reorder; the
 // block pass, which loads 17 arrays and stores 9 at the same index, meets
 // the same conflict to a lesser degree. Not a property of the library's
 // code: of where its arrays land.
