@@ -229,3 +229,29 @@ Test(metrics, both_engines_give_the_same_figures)
 	cr_assert_gt(a.jitter, 0.0);
 	cr_assert_gt(a.reached, 0u, "some walkers of a 60-agent hallway arrive within 40 s");
 }
+
+Test(metrics, every_thread_count_gives_the_same_figures)
+{
+	// 6,000 agents: above the 4,096 where observing runs in parallel.
+	// `field` overlaps (its boids start at random places), so the pair
+	// count and the deepest overlap are exercised, not only zeros.
+	static const uint32_t threads[] = {1, 2, 3, 8};
+	throng_quality q[4];
+	for (int t = 0; t < 4; ++t) {
+		throng_scene_options o = throng_scene_default_options();
+		o.agents = 6000;
+		o.threads = threads[t];
+		throng_scene* s = NULL;
+		cr_assert_eq(throng_scene_create("field", &o, &s), THRONG_OK, "%s", throng_last_error());
+		q[t] = thr_test_run_scene(s, 60, NULL);
+		throng_scene_destroy(s);
+	}
+	cr_assert_gt(q[0].overlaps, 0u);
+	cr_assert_gt(q[0].deepest_overlap, 0.0);
+	cr_assert_gt(q[0].jitter, 0.0);
+	for (int t = 1; t < 4; ++t) {
+		cr_assert_eq(memcmp(&q[0], &q[t], sizeof q[0]), 0, "%u threads: overlaps %llu vs %llu, jitter %.17g vs %.17g",
+		             threads[t], (unsigned long long)q[t].overlaps, (unsigned long long)q[0].overlaps, q[t].jitter,
+		             q[0].jitter);
+	}
+}
