@@ -10,7 +10,7 @@
 #               and the scalar engine give the same bits
 #   make build  build release only
 #   make bench  run build/release/bench/throng_bench (every benchmark, 3
-#               repetitions; about half an hour here), JSON, machine.txt and PNGs
+#               repetitions; about 20 minutes here on a quiet machine), JSON, machine.txt and PNGs
 #               into bench/results/<machine>/ (BENCH_FILTER=-/large/ leaves
 #               out the runs of 100,000 agents and more; BENCH_REPS,
 #               BENCH_MIN_TIME and BENCH_ARGS change the run)
