@@ -31,7 +31,7 @@ void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* it
 	const thr_grid* g = &w->agent_grid;
 	const int64_t count = w->count;
 	(void)threads;
-#pragma omp parallel for schedule(static) num_threads(threads) if (count > 4096)
+#pragma omp parallel for schedule(static) num_threads(threads) if (count > THR_PARALLEL_MIN_AGENTS)
 	for (int64_t ii = 0; ii < count; ++ii) {
 		uint32_t i = (uint32_t)ii;
 		const throng_target_rule* rule = &w->archetypes[w->archetype[i]].target_rule;

@@ -24,6 +24,12 @@
 /// Lane width every array is padded to.
 #define THR_LANES 8
 
+/// Agents above which a pass opens an OpenMP parallel region: below it a
+/// region costs more than the work (on a loaded machine, a scheduler
+/// quantum while a thread waits at the barrier). Any split gives the same
+/// bits, so the threshold only moves time.
+#define THR_PARALLEL_MIN_AGENTS 4096
+
 /// Checked by throng_world_create() to catch defs not made by the defaults.
 #define THR_DEF_COOKIE 0x7468726e
 

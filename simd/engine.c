@@ -162,7 +162,7 @@ static void permute(throng_world* w, struct thr_simd_state* s, int threads)
 	uint32_t* slot_of = w->slot_of;
 	const int64_t count = w->count;
 	(void)threads;
-#pragma omp parallel for schedule(static) num_threads(threads) if (count > 4096)
+#pragma omp parallel for schedule(static) num_threads(threads) if (count > THR_PARALLEL_MIN_AGENTS)
 	for (int64_t k = 0; k < count; ++k) {
 		uint32_t from = perm[k];
 		for (int a = 0; a < 8; ++a) {
@@ -259,12 +259,10 @@ throng_status thr_simd_step(throng_world* w)
 	const int64_t batches = (int64_t)((blocks + THR_BATCH_BLOCKS - 1u) / THR_BATCH_BLOCKS);
 	float max_ratio = w->stats.max_speed_ratio;
 	uint64_t nonfinite = 0, clamped = 0;
-	// Small worlds run on the calling thread: a parallel region costs more
-	// than a few batches of work (on a loaded machine, a scheduler quantum
-	// while the other thread waits at the barrier). Any split gives the
-	// same bits (max and integer sums).
+	// Small worlds run on the calling thread (THR_PARALLEL_MIN_AGENTS); any
+	// split gives the same bits (max and integer sums).
 #pragma omp parallel for schedule(static) num_threads(threads) reduction(max : max_ratio) \
-	reduction(+ : nonfinite, clamped) if (w->count > 4096)
+	reduction(+ : nonfinite, clamped) if (w->count > THR_PARALLEL_MIN_AGENTS)
 	for (int64_t b = 0; b < batches; ++b) {
 		thr_block_stats bs = {max_ratio, 0, 0};
 		uint32_t first = (uint32_t)b * THR_BATCH_BLOCKS;
