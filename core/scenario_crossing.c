@@ -66,12 +66,11 @@ static void crossing_make(const throng_scene* scene, uint32_t i, throng_agent_de
 	thr_crowd_slot(L->key, i, i / 4u, L->columns, CROSSING_SPACING, &lateral, &depth);
 	float side = 0.5f * CROSSING_MEDIAN + lateral;     // to the right of the centre line
 	float along = -(L->half + CROSSING_GAP) - depth;   // behind the central square
-	// The goal lattice: wider, unjittered, the rows reversed (row 0 farthest),
-	// centred on the lane's centre line.
-	uint32_t k = i / 4u, col = k % L->columns, row = k / L->columns;
-	float goal = L->half + CROSSING_GAP + ((float)(L->rows - 1u - row) + 0.5f) * CROSSING_GOAL_SPACING;
-	float goal_side = 0.5f * CROSSING_MEDIAN + 0.5f * (float)L->columns * CROSSING_SPACING +
-	                  ((float)col + 0.5f - 0.5f * (float)L->columns) * CROSSING_GOAL_SPACING;
+	// The goal lattice beyond the square, centred on the lane's centre line.
+	float beyond, across;
+	thr_crowd_goal_place(i / 4u, L->columns, L->rows, CROSSING_GOAL_SPACING, &beyond, &across);
+	float goal = L->half + CROSSING_GAP + beyond;
+	float goal_side = 0.5f * CROSSING_MEDIAN + 0.5f * (float)L->columns * CROSSING_SPACING + across;
 	throng_vec2 start = {along * u.x + side * right.x, along * u.y + side * right.y};
 	throng_vec2 target = {goal * u.x + goal_side * right.x, goal * u.y + goal_side * right.y};
 	*def = thr_crowd_walker(start, target, u, L->archetype);

@@ -79,6 +79,13 @@ throng_agent_def thr_crowd_walker(throng_vec2 position, throng_vec2 target, thro
 	return def;
 }
 
+void thr_crowd_goal_place(uint32_t k, uint32_t columns, uint32_t rows, float spacing, float* beyond, float* across)
+{
+	uint32_t col = k % columns, row = k / columns;
+	*beyond = ((float)(rows - 1u - row) + 0.5f) * spacing;
+	*across = ((float)col + 0.5f - 0.5f * (float)columns) * spacing;
+}
+
 void thr_crowd_block(uint32_t n, float aspect, uint32_t* columns, uint32_t* rows)
 {
 	double c = ceil(sqrt((double)n / (double)aspect));

@@ -39,6 +39,13 @@ throng_controller thr_crowd_controller(bool walls, thr_crowd_goal goal, float sl
 /// everything else at throng_agent_default_def().
 throng_agent_def thr_crowd_walker(throng_vec2 position, throng_vec2 target, throng_vec2 heading, uint32_t archetype);
 
+/// Place k of a columns x rows lattice of goals `spacing` apart, unjittered
+/// and filled row by row with the rows reversed (row 0 farthest, so nobody
+/// passes someone who already stopped): *beyond is its distance past the
+/// lattice's near edge, *across its offset from the lattice's centre line,
+/// growing with the column (crossing, hallway).
+void thr_crowd_goal_place(uint32_t k, uint32_t columns, uint32_t rows, float spacing, float* beyond, float* across);
+
 /// The smallest columns x rows block of about `aspect` rows per column
 /// (rows / columns) that holds n agents: columns = ceil(sqrt(n / aspect)),
 /// rows = ceil(n / columns).

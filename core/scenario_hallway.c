@@ -78,11 +78,12 @@ static void hallway_make(const throng_scene* scene, uint32_t i, throng_agent_def
 	thr_crowd_slot(L->key, i, i / 2u, L->columns, HALLWAY_SPACING, &lateral, &depth);
 	float side = L->half_width - HALLWAY_PAD - lateral; // along `left`, from the centre line
 	float along = -0.5f * HALLWAY_GAP - depth;
-	// The goal lattice beyond the far end: unjittered, rows reversed (row 0
-	// farthest), columns in the block's order, centred on the centre line.
-	uint32_t k = i / 2u, col = k % L->columns, row = k / L->columns;
-	float goal = L->half_length + ((float)(L->rows - 1u - row) + 0.5f) * HALLWAY_GOAL_SPACING;
-	float goal_side = (0.5f * (float)L->columns - (float)col - 0.5f) * HALLWAY_GOAL_SPACING;
+	// The goal lattice beyond the far end, centred on the centre line, its
+	// columns in the block's order (counted from the left wall).
+	float beyond, across;
+	thr_crowd_goal_place(i / 2u, L->columns, L->rows, HALLWAY_GOAL_SPACING, &beyond, &across);
+	float goal = L->half_length + beyond;
+	float goal_side = -across;
 	throng_vec2 start = {along * u.x + side * left.x, along * u.y + side * left.y};
 	throng_vec2 target = {goal * u.x + goal_side * left.x, goal * u.y + goal_side * left.y};
 	*def = thr_crowd_walker(start, target, u, L->archetype);
