@@ -140,10 +140,10 @@ void sf_node_free(sf_node* n);
 
 /// The ranges of validate.c.
 typedef enum sf_range {
-	SF_POSITIVE = 0,   ///< finite, > 0, <= 1e6
-	SF_NON_NEGATIVE,   ///< finite, >= 0, <= 1e6
+	SF_POSITIVE = 0,   ///< finite, in [1e-6, 1e6]
+	SF_NON_NEGATIVE,   ///< finite, 0 or in [1e-6, 1e6]
 	SF_COORD,          ///< finite, |v| <= 1e6
-	SF_DT,             ///< finite, in (0, 1]
+	SF_DT,             ///< finite, in [FLT_MIN, 1]
 	SF_ANGLE,          ///< finite, |v| <= 1e6 rad (a start angle)
 	SF_FEELER,         ///< finite, in [0, pi]
 } sf_range;
