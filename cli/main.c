@@ -403,7 +403,6 @@ static int cmd_run(int argc, char** argv)
 	}
 	s.scenario = info->name;
 	s.steps = steps;
-	s.seed = args.seed;
 	s.engine = args.engine == THRONG_ENGINE_SIMD ? "simd" : "scalar";
 	s.threads = args.engine == THRONG_ENGINE_SIMD ? (args.threads != 0 ? args.threads : (uint32_t)omp_get_max_threads()) : 1;
 	s.seconds = seconds;
