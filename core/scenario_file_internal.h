@@ -13,7 +13,8 @@
 //   scenario_file_parse.c  tree -> model: top level, world, archetypes;
 //   scenario_file_shapes.c   obstacles, walls, threat;
 //   scenario_file_groups.c   groups, then the cross-checks (names, bounds,
-//                          counts, the library's own validation)
+//                          counts, the library's own validation);
+//   scenario_file_refs.c     references that lead nowhere, unreachable goals
 //   scenario_file_build.c  model -> scene (world, agents, the per-step script)
 //   scenario_file.c        the public load, validate and save functions
 //   scenario_file_save.c   model -> YAML (every field explicit)
@@ -78,6 +79,7 @@ typedef struct sf_problem {
 	uint32_t seq;  ///< order found (ties at one position keep it)
 	char* path;
 	char* message;
+	bool warning;  ///< reported, but the file stays valid
 } sf_problem;
 
 typedef struct sf_ctx {
@@ -85,6 +87,7 @@ typedef struct sf_ctx {
 	throng_diagnostic_fn report;
 	void* user;
 	uint32_t problems;            ///< found so far (kept or not)
+	uint32_t warnings;            ///< likewise, warnings (not problems)
 	sf_problem* kept;             ///< the first THRONG_MAX_DIAGNOSTICS found
 	uint32_t kept_count;
 	char first[512];              ///< after sf_ctx_finish: the first problem, formatted
@@ -104,6 +107,14 @@ void sf_ctx_finish(sf_ctx* c);
 
 /// Records a problem at `pos` for the current path.
 void sf_error(sf_ctx* c, sf_pos pos, const char* fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
+/// Records a warning at `pos` for the current path: reported with the
+/// problems, but the file stays valid.
+void sf_warning(sf_ctx* c, sf_pos pos, const char* fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 3, 4)))
 #endif
@@ -387,6 +398,14 @@ void sf_parse_threat(sf_ctx* c, const sf_node* n, sf_model* m);
 /// Cross-checks after every section was read: names resolve, spawns fit
 /// the bounds, counts add up.
 void sf_check_model(sf_ctx* c, const sf_node* root, sf_model* m);
+/// The box a group's spawn shape covers (scenario_file_groups.c).
+void sf_spawn_extent(const sf_group* g, throng_vec2* lo, throng_vec2* hi);
+/// scenario_file_refs.c: references that lead nowhere (a threat target
+/// without a threat, an agent target without a target rule, path
+/// following without a path: refused; a path no slot follows: a warning)
+/// and goals or waypoints a contained world's agents cannot reach. Runs on
+/// a model whose sections read without a problem.
+void sf_check_references(sf_ctx* c, const sf_node* root, const sf_model* m);
 
 // ---------------------------------------------------------------------------
 // Stage 3 and 4

@@ -89,3 +89,21 @@ Test(cli_scenario, seconds_beyond_the_step_limit_are_refused)
 	cr_assert_not_null(strstr(out, "\"steps\": 100,"), "%s", out);
 	unlink(file);
 }
+
+// Issue 11 item 10: the warning goes to stderr with its FILE:LINE:COL, and
+// the run goes on (exit 0, the summary on stdout).
+Test(cli_scenario, path_no_slot_follows_warns_and_runs)
+{
+	write_scenario("archetypes: {a: {slots: [{kind: seek}]}}\n"
+	               "groups:\n"
+	               "  g: {count: 2, archetype: a, spawn: {shape: line, from: [0, 0], to: [1, 0]}, path: [[3, 3]]}\n");
+	char want[256];
+	snprintf(want, sizeof want, "%s:3:85: warning: groups.g.path: archetype a has no path_following slot", file);
+	cr_assert_eq(run_cli("run FILE --steps 3"), 0, "%s", err);
+	cr_assert(strncmp(err, want, strlen(want)) == 0, "%s", err);
+	cr_assert_not_null(strstr(out, "steps:                   3\n"), "%s", out);
+	cr_assert_eq(run_cli("validate FILE"), 0, "%s", err);
+	cr_assert(strncmp(err, want, strlen(want)) == 0, "%s", err);
+	cr_assert_not_null(strstr(out, ": valid\n"), "%s", out);
+	unlink(file);
+}
