@@ -32,10 +32,20 @@
 /// Most archetypes and groups one file declares (keeps name checks cheap).
 #define SF_MAX_ARCHETYPES 256u
 #define SF_MAX_GROUPS 1024u
-/// Most obstacles, and wall segments, one file declares.
-#define SF_MAX_SHAPES 1000000u
-/// Most nodes (values, keys, containers) one file holds.
+/// Most nodes (values, keys, containers) one file holds: the bound on the
+/// memory a file of at most THRONG_MAX_FILE_SIZE bytes can take.
 #define SF_MAX_NODES 2000000u
+/// Most obstacles one file declares. Each takes at least 7 nodes ({center:
+/// [x, y], radius: r}: the mapping, 2 keys, the list, 3 numbers), so the
+/// node limit allows 285,714: 250,000 leaves room for the rest of a file.
+#define SF_MAX_OBSTACLES 250000u
+/// Most wall segments (and walls) one file declares. A polyline takes at
+/// least 3 nodes a point (1,500,000 for 500,000 segments); segments
+/// written one by one ([[x, y], [x, y]]) take 7 each, so at most 285,714
+/// of them fit in SF_MAX_NODES.
+#define SF_MAX_SEGMENTS 500000u
+_Static_assert(7u * SF_MAX_OBSTACLES < SF_MAX_NODES, "SF_MAX_OBSTACLES obstacles must fit in SF_MAX_NODES");
+_Static_assert(3u * (SF_MAX_SEGMENTS + 1u) + 3u < SF_MAX_NODES, "a polyline of SF_MAX_SEGMENTS must fit in SF_MAX_NODES");
 /// Longest name (archetype, group, scene) in bytes.
 #define SF_NAME_MAX 63u
 /// Longest description in bytes.
