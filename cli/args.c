@@ -40,10 +40,17 @@ bool cli_parse_seconds(const char* text, double* out)
 	return true;
 }
 
-uint64_t cli_steps_for_seconds(double seconds, float dt)
+bool cli_steps_for_seconds(double seconds, float dt, uint64_t* steps, double* count)
 {
 	double q = seconds / (double)dt;
-	return (uint64_t)ceil(q - 1e-6 * q);
+	double n = ceil(q - 1e-6 * q);
+	*count = n;
+	// Compared as a double, before any conversion; NaN fails too.
+	if (!(n >= 1.0 && n <= (double)CLI_MAX_STEPS)) {
+		return false;
+	}
+	*steps = (uint64_t)n;
+	return true;
 }
 
 /// Applies one option with its value; returns false after printing why.

@@ -56,7 +56,10 @@ bool cli_parse_seconds(const char* text, double* out);
 /// ceil(seconds / dt), computed in double with a relative slack of 1e-6 so
 /// that the rounding of dt to float (up to 6e-8 relative) never adds a
 /// step: 10 s at dt = 1/60 s is 600 steps, 1.4 s at dt = 0.7 is 2.
-uint64_t cli_steps_for_seconds(double seconds, float dt);
+/// Returns false, leaving *steps alone, when the count is not from 1 to
+/// CLI_MAX_STEPS (10 s at dt = 1e-20 is 1e21 steps: converting that to an
+/// integer is undefined, and gave 0); *count then holds it as a double.
+bool cli_steps_for_seconds(double seconds, float dt, uint64_t* steps, double* count);
 
 /// Parses argv[first..argc) of `throng run` into *out. Returns CLI_EXIT_OK,
 /// or CLI_EXIT_USAGE after printing one line naming the bad argument to

@@ -318,10 +318,11 @@ static int cmd_run(int argc, char** argv)
 	uint64_t steps = args.steps_set ? args.steps : info->default_steps;
 	throng_world* world = throng_scene_world(scene);
 	if (args.seconds_set) {
-		steps = cli_steps_for_seconds(args.seconds, throng_world_get_def(world).dt);
-		if (steps > CLI_MAX_STEPS) {
-			cli_error("--seconds: %g s is %llu steps of this scenario's dt, more than %u", args.seconds,
-			          (unsigned long long)steps, CLI_MAX_STEPS);
+		float dt = throng_world_get_def(world).dt;
+		double count = 0.0;
+		if (!cli_steps_for_seconds(args.seconds, dt, &steps, &count)) {
+			cli_error("--seconds: %g s is %.0f steps of this scenario's dt (%g s), not from 1 to %u", args.seconds,
+			          count, (double)dt, CLI_MAX_STEPS);
 			throng_scene_destroy(scene);
 			return CLI_EXIT_USAGE;
 		}
@@ -403,7 +404,6 @@ static int cmd_run(int argc, char** argv)
 	}
 	s.scenario = info->name;
 	s.steps = steps;
-	s.seed = args.seed;
 	s.engine = args.engine == THRONG_ENGINE_SIMD ? "simd" : "scalar";
 	s.threads = args.engine == THRONG_ENGINE_SIMD ? (args.threads != 0 ? args.threads : (uint32_t)omp_get_max_threads()) : 1;
 	s.seconds = seconds;

@@ -14,6 +14,9 @@ throng_status cli_summary_measure(throng_scene* scene, const throng_quality* qua
 	throng_world_def def = throng_world_get_def(world);
 	throng_world_stats stats = throng_world_get_stats(world);
 	s->agents = throng_world_agent_count(world);
+	// The seed the world was built with: a file's world.seed unless --seed
+	// replaced it (never the command line's default 1 over the file's).
+	s->seed = def.seed;
 	s->hash = throng_world_hash(world);
 	s->overlaps = throng_world_count_overlaps(world);
 	s->clamped = stats.clamped;

@@ -35,10 +35,10 @@ typedef struct cli_summary {
 } cli_summary;
 
 /// Fills every field that the world and the run's quality figures hold (agents,
-/// hash, overlaps, stats, simulated_seconds, the quality figures, the
-/// scene's outcome figures); max_speed_ratio, nonfinite, out_of_bounds and
-/// reached come from `quality`, over the whole run. The caller sets
-/// scenario, steps, seed, engine, threads and seconds, then calls
+/// the seed the world used, hash, overlaps, stats, simulated_seconds, the
+/// quality figures, the scene's outcome figures); max_speed_ratio, nonfinite,
+/// out_of_bounds and reached come from `quality`, over the whole run. The
+/// caller sets scenario, steps, engine, threads and seconds, then calls
 /// cli_summary_finish(). Returns the first failing status.
 throng_status cli_summary_measure(throng_scene* scene, const throng_quality* quality, cli_summary* s);
 

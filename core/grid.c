@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "grid.h"
 
+#include <float.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +25,15 @@ static int reserve(uint32_t** p, uint32_t* cap, uint32_t need)
 	return 0;
 }
 
+/// Most rounds of the enlarging loop in thr_grid_layout. A round multiplies
+/// a positive normal float by 1.25f, which grows it by a factor of at least
+/// 1.25 * (1 - 2^-24) (x/4 is far above half an ulp of x). From FLT_MIN
+/// (1.2e-38), 800 such rounds pass FLT_MAX, where the cell is infinite and
+/// one cell covers the world (w / inf = 0): so 1024 rounds always end the
+/// loop; a validated world (cells >= 1e-6 m across at most 2e6 m, at
+/// least 1026 cells) ends it within 120.
+#define THR_GRID_MAX_ROUNDS 1024
+
 void thr_grid_layout(thr_grid* g, float min_x, float min_y, float max_x, float max_y, float cell,
                      uint32_t max_cells)
 {
@@ -31,17 +42,33 @@ void thr_grid_layout(thr_grid* g, float min_x, float min_y, float max_x, float m
 	if (max_cells < 1) {
 		max_cells = 1;
 	}
-	for (;;) {
-		double nx = ceil((double)w / cell);
-		double ny = ceil((double)h / cell);
-		if (nx < 1) nx = 1;
-		if (ny < 1) ny = 1;
-		if (nx * ny <= (double)max_cells) {
-			g->nx = (int32_t)nx;
-			g->ny = (int32_t)ny;
-			break;
+	bool laid = false;
+	// 1.25f cannot grow 0, a subnormal, a negative or NaN (1.4e-45 * 1.25f
+	// rounds back to 1.4e-45): those cells skip the loop and take the
+	// fallback below, as does anything the bound cuts short.
+	if (cell >= FLT_MIN && cell <= FLT_MAX) {
+		for (int round = 0; round < THR_GRID_MAX_ROUNDS; ++round) {
+			double nx = ceil((double)w / cell);
+			double ny = ceil((double)h / cell);
+			if (nx < 1) nx = 1;
+			if (ny < 1) ny = 1;
+			if (nx * ny <= (double)max_cells) {
+				g->nx = (int32_t)nx;
+				g->ny = (int32_t)ny;
+				laid = true;
+				break;
+			}
+			cell *= 1.25f;
 		}
-		cell *= 1.25f;
+	}
+	if (!laid) {
+		// One cell over the whole world.
+		cell = w > h ? w : h;
+		if (!(cell >= FLT_MIN && cell <= FLT_MAX)) {
+			cell = 1.0f;
+		}
+		g->nx = 1;
+		g->ny = 1;
 	}
 	g->min_x = min_x;
 	g->min_y = min_y;

@@ -30,7 +30,9 @@ typedef struct thr_grid {
 } thr_grid;
 
 /// Lays the grid over [min, max] with cells of at least `cell` metres,
-/// enlarging the cell until there are at most max_cells cells.
+/// enlarging the cell until there are at most max_cells cells. Always
+/// returns: a cell that cannot be enlarged (0, subnormal, negative, NaN)
+/// gives one cell over the whole world.
 void thr_grid_layout(thr_grid* g, float min_x, float min_y, float max_x, float max_y, float cell,
                      uint32_t max_cells);
 

@@ -20,10 +20,11 @@ int throng_diagnostic_format(const throng_diagnostic* d, char* buf, size_t cap)
 	const char* file = d->file != NULL ? d->file : "(memory)";
 	const char* path = d->path != NULL && d->path[0] != '\0' ? d->path : "document";
 	const char* msg = d->message != NULL ? d->message : "";
+	const char* kind = d->warning ? "warning: " : "";
 	if (d->line == 0) {
-		return snprintf(buf, cap, "%s: %s: %s", file, path, msg);
+		return snprintf(buf, cap, "%s: %s%s: %s", file, kind, path, msg);
 	}
-	return snprintf(buf, cap, "%s:%u:%u: %s: %s", file, d->line, d->column, path, msg);
+	return snprintf(buf, cap, "%s:%u:%u: %s%s: %s", file, d->line, d->column, kind, path, msg);
 }
 
 void sf_ctx_init(sf_ctx* c, const char* file, throng_diagnostic_fn report, void* user)
@@ -44,14 +45,17 @@ static char* copy_text(const char* s)
 	return d;
 }
 
-void sf_error(sf_ctx* c, sf_pos pos, const char* fmt, ...)
+/// Keeps a problem or a warning (counted in c->problems or c->warnings).
+static void record(sf_ctx* c, sf_pos pos, bool warning, const char* fmt, va_list ap)
 {
 	char msg[640];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	uint32_t seq = c->problems++;
+	uint32_t seq = c->problems + c->warnings;
+	if (warning) {
+		c->warnings++;
+	} else {
+		c->problems++;
+	}
 	if (c->kept_count >= THRONG_MAX_DIAGNOSTICS) {
 		return;
 	}
@@ -64,6 +68,7 @@ void sf_error(sf_ctx* c, sf_pos pos, const char* fmt, ...)
 	sf_problem* p = &c->kept[c->kept_count];
 	p->pos = pos;
 	p->seq = seq;
+	p->warning = warning;
 	p->path = copy_text(c->path_len > 0 ? c->path : "document");
 	p->message = copy_text(msg);
 	if (p->path == NULL || p->message == NULL) {
@@ -72,6 +77,22 @@ void sf_error(sf_ctx* c, sf_pos pos, const char* fmt, ...)
 		return;
 	}
 	c->kept_count++;
+}
+
+void sf_error(sf_ctx* c, sf_pos pos, const char* fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	record(c, pos, false, fmt, ap);
+	va_end(ap);
+}
+
+void sf_warning(sf_ctx* c, sf_pos pos, const char* fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	record(c, pos, true, fmt, ap);
+	va_end(ap);
 }
 
 static int by_position(const void* a, const void* b)
@@ -95,8 +116,9 @@ void sf_ctx_finish(sf_ctx* c)
 	c->first[0] = '\0';
 	for (uint32_t k = 0; k < c->kept_count; ++k) {
 		const sf_problem* p = &c->kept[k];
-		throng_diagnostic d = {c->file, p->pos.line, p->pos.line != 0 ? p->pos.column : 0, p->path, p->message};
-		if (k == 0) {
+		throng_diagnostic d = {c->file, p->pos.line, p->pos.line != 0 ? p->pos.column : 0, p->path, p->message,
+		                       p->warning};
+		if (!p->warning && c->first[0] == '\0') {
 			throng_diagnostic_format(&d, c->first, sizeof c->first);
 		}
 		if (c->report != NULL) {
@@ -105,11 +127,11 @@ void sf_ctx_finish(sf_ctx* c)
 		free(p->path);
 		free(p->message);
 	}
-	if (c->problems > c->kept_count && c->report != NULL) {
+	if (c->problems + c->warnings > c->kept_count && c->report != NULL) {
 		char msg[160];
 		snprintf(msg, sizeof msg, "%u more problems not reported (expected at most %d reported per file)",
-		         c->problems - c->kept_count, THRONG_MAX_DIAGNOSTICS);
-		throng_diagnostic d = {c->file, 0, 0, "document", msg};
+		         c->problems + c->warnings - c->kept_count, THRONG_MAX_DIAGNOSTICS);
+		throng_diagnostic d = {c->file, 0, 0, "document", msg, false};
 		c->report(c->user, &d);
 	}
 	if (c->problems > 0 && c->first[0] == '\0') {

@@ -389,7 +389,7 @@ void sf_parse_groups(sf_ctx* c, const sf_node* n, sf_model* m)
 // ---------------------------------------------------------------------------
 
 /// The box a group's spawn shape covers.
-static void spawn_extent(const sf_group* g, throng_vec2* lo, throng_vec2* hi)
+void sf_spawn_extent(const sf_group* g, throng_vec2* lo, throng_vec2* hi)
 {
 	const sf_spawn* s = &g->spawn;
 	throng_vec2 h = {0.0f, 0.0f};
@@ -462,7 +462,7 @@ static void check_group(sf_ctx* c, sf_model* m, sf_group* g)
 	}
 	if (m->bounds_mode != THRONG_BOUNDS_OPEN && g->count > 0 && (g->spawn.shape != SF_SHAPE_GRID || g->spawn.columns > 0)) {
 		throng_vec2 lo, hi;
-		spawn_extent(g, &lo, &hi);
+		sf_spawn_extent(g, &lo, &hi);
 		if (lo.x < m->bounds_min.x || lo.y < m->bounds_min.y || hi.x > m->bounds_max.x || hi.y > m->bounds_max.y) {
 			size_t mark = sf_push_key(c, "spawn");
 			sf_error(c, g->spawn_pos,
@@ -560,6 +560,7 @@ void sf_check_model(sf_ctx* c, const sf_node* root, sf_model* m)
 		         "got 0 with random goals, which are drawn again within it (expected a number > 0 and <= 1e6)");
 		sf_pop(c, mark);
 	}
+	sf_check_references(c, root, m);
 	// The library's own rules, as a last line: nothing it would refuse gets
 	// past validation.
 	mark = sf_push_key(c, "archetypes");

@@ -13,7 +13,8 @@
 //   scenario_file_parse.c  tree -> model: top level, world, archetypes;
 //   scenario_file_shapes.c   obstacles, walls, threat;
 //   scenario_file_groups.c   groups, then the cross-checks (names, bounds,
-//                          counts, the library's own validation)
+//                          counts, the library's own validation);
+//   scenario_file_refs.c     references that lead nowhere, unreachable goals
 //   scenario_file_build.c  model -> scene (world, agents, the per-step script)
 //   scenario_file.c        the public load, validate and save functions
 //   scenario_file_save.c   model -> YAML (every field explicit)
@@ -31,10 +32,20 @@
 /// Most archetypes and groups one file declares (keeps name checks cheap).
 #define SF_MAX_ARCHETYPES 256u
 #define SF_MAX_GROUPS 1024u
-/// Most obstacles, and wall segments, one file declares.
-#define SF_MAX_SHAPES 1000000u
-/// Most nodes (values, keys, containers) one file holds.
+/// Most nodes (values, keys, containers) one file holds: the bound on the
+/// memory a file of at most THRONG_MAX_FILE_SIZE bytes can take.
 #define SF_MAX_NODES 2000000u
+/// Most obstacles one file declares. Each takes at least 7 nodes ({center:
+/// [x, y], radius: r}: the mapping, 2 keys, the list, 3 numbers), so the
+/// node limit allows 285,714: 250,000 leaves room for the rest of a file.
+#define SF_MAX_OBSTACLES 250000u
+/// Most wall segments (and walls) one file declares. A polyline takes at
+/// least 3 nodes a point (1,500,000 for 500,000 segments); segments
+/// written one by one ([[x, y], [x, y]]) take 7 each, so at most 285,714
+/// of them fit in SF_MAX_NODES.
+#define SF_MAX_SEGMENTS 500000u
+_Static_assert(7u * SF_MAX_OBSTACLES < SF_MAX_NODES, "SF_MAX_OBSTACLES obstacles must fit in SF_MAX_NODES");
+_Static_assert(3u * (SF_MAX_SEGMENTS + 1u) + 3u < SF_MAX_NODES, "a polyline of SF_MAX_SEGMENTS must fit in SF_MAX_NODES");
 /// Longest name (archetype, group, scene) in bytes.
 #define SF_NAME_MAX 63u
 /// Longest description in bytes.
@@ -78,6 +89,7 @@ typedef struct sf_problem {
 	uint32_t seq;  ///< order found (ties at one position keep it)
 	char* path;
 	char* message;
+	bool warning;  ///< reported, but the file stays valid
 } sf_problem;
 
 typedef struct sf_ctx {
@@ -85,6 +97,7 @@ typedef struct sf_ctx {
 	throng_diagnostic_fn report;
 	void* user;
 	uint32_t problems;            ///< found so far (kept or not)
+	uint32_t warnings;            ///< likewise, warnings (not problems)
 	sf_problem* kept;             ///< the first THRONG_MAX_DIAGNOSTICS found
 	uint32_t kept_count;
 	char first[512];              ///< after sf_ctx_finish: the first problem, formatted
@@ -104,6 +117,14 @@ void sf_ctx_finish(sf_ctx* c);
 
 /// Records a problem at `pos` for the current path.
 void sf_error(sf_ctx* c, sf_pos pos, const char* fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
+/// Records a warning at `pos` for the current path: reported with the
+/// problems, but the file stays valid.
+void sf_warning(sf_ctx* c, sf_pos pos, const char* fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 3, 4)))
 #endif
@@ -140,10 +161,10 @@ void sf_node_free(sf_node* n);
 
 /// The ranges of validate.c.
 typedef enum sf_range {
-	SF_POSITIVE = 0,   ///< finite, > 0, <= 1e6
-	SF_NON_NEGATIVE,   ///< finite, >= 0, <= 1e6
+	SF_POSITIVE = 0,   ///< finite, in [1e-6, 1e6]
+	SF_NON_NEGATIVE,   ///< finite, 0 or in [1e-6, 1e6]
 	SF_COORD,          ///< finite, |v| <= 1e6
-	SF_DT,             ///< finite, in (0, 1]
+	SF_DT,             ///< finite, in [FLT_MIN, 1]
 	SF_ANGLE,          ///< finite, |v| <= 1e6 rad (a start angle)
 	SF_FEELER,         ///< finite, in [0, pi]
 } sf_range;
@@ -387,6 +408,14 @@ void sf_parse_threat(sf_ctx* c, const sf_node* n, sf_model* m);
 /// Cross-checks after every section was read: names resolve, spawns fit
 /// the bounds, counts add up.
 void sf_check_model(sf_ctx* c, const sf_node* root, sf_model* m);
+/// The box a group's spawn shape covers (scenario_file_groups.c).
+void sf_spawn_extent(const sf_group* g, throng_vec2* lo, throng_vec2* hi);
+/// scenario_file_refs.c: references that lead nowhere (a threat target
+/// without a threat, an agent target without a target rule, path
+/// following without a path: refused; a path no slot follows: a warning)
+/// and goals or waypoints a contained world's agents cannot reach. Runs on
+/// a model whose sections read without a problem.
+void sf_check_references(sf_ctx* c, const sf_node* root, const sf_model* m);
 
 // ---------------------------------------------------------------------------
 // Stage 3 and 4

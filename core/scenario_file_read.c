@@ -6,8 +6,11 @@
 // decimal: an optional sign, digits with an optional fraction, an optional
 // exponent. YAML's .nan and .inf, and NaN, inf and 1e999, are recognised as
 // numbers only to say that they are not finite. Ranges are those of
-// core/validate.c, checked on the float the library will receive.
+// core/validate.c, checked on the float the library will receive; a
+// number that is not 0 but reads as 0 or as a subnormal float is refused
+// as too small, and so is a length, speed, rate, time or weight below 1e-6.
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +20,7 @@
 #include "scenario_file_internal.h"
 
 #define SF_MAX_MAGNITUDE 1.0e6f
+#define SF_MIN_MAGNITUDE 1.0e-6f
 
 bool sf_is_null(const sf_node* n)
 {
@@ -150,6 +154,33 @@ static bool in_range(sf_range r, float v)
 	return false;
 }
 
+/// Whether a number written as `d`, read as the float `f`, is too small:
+/// not 0 but 0 or subnormal as a float (1e-45, 1e-50), or, for lengths,
+/// speeds, rates, times and weights, below 1e-6 (validate.c's floor:
+/// below it squares and ratios to the world's extent underflow).
+static bool too_small(sf_range r, double d, float f)
+{
+	if (d == 0.0) {
+		return false;
+	}
+	float a = fabsf(f);
+	return a < FLT_MIN || ((r == SF_POSITIVE || r == SF_NON_NEGATIVE) && a < SF_MIN_MAGNITUDE);
+}
+
+/// The expected text of a number too_small() refuses.
+static const char* small_text(sf_range r)
+{
+	switch (r) {
+	case SF_POSITIVE: return "a number from 1e-6 to 1e6";
+	case SF_NON_NEGATIVE: return "0 or a number from 1e-6 to 1e6";
+	case SF_COORD: return "0 or a number from 1.2e-38 to 1e6 in magnitude";
+	case SF_DT: return "a number of seconds from 1.2e-38 to 1";
+	case SF_ANGLE: return "0 or an angle from 1.2e-38 to 1e6 radians in magnitude";
+	case SF_FEELER: return "0 or an angle in radians from 1.2e-38 to pi";
+	}
+	return "a larger number";
+}
+
 bool sf_read_number(sf_ctx* c, const sf_node* n, sf_range range, float* out)
 {
 	if (n->kind == SF_BAD) {
@@ -170,6 +201,10 @@ bool sf_read_number(sf_ctx* c, const sf_node* n, sf_range range, float* out)
 	float f = strtof(n->text, NULL); // the nearest float, rounded once
 	if (!in_range(range, f)) {
 		sf_error(c, n->pos, "got %s, out of range (expected %s)", got, range_text(range));
+		return false;
+	}
+	if (too_small(range, d, f)) {
+		sf_error(c, n->pos, "got %s, too small (expected %s)", got, small_text(range));
 		return false;
 	}
 	*out = f;

@@ -16,8 +16,8 @@ void sf_parse_obstacles(sf_ctx* c, const sf_node* n, sf_model* m)
 	if (!sf_expect_sequence(c, n, "a list of obstacles {center: [x, y], radius: r}")) {
 		return;
 	}
-	if (n->count > SF_MAX_SHAPES) {
-		sf_error(c, n->pos, "got %u obstacles (expected at most %u)", n->count, SF_MAX_SHAPES);
+	if (n->count > SF_MAX_OBSTACLES) {
+		sf_error(c, n->pos, "got %u obstacles (expected at most %u)", n->count, SF_MAX_OBSTACLES);
 		return;
 	}
 	m->obstacles = calloc(n->count != 0 ? n->count : 1, sizeof *m->obstacles);
@@ -87,7 +87,7 @@ static void parse_wall(sf_ctx* c, const sf_node* n, sf_wall* w, uint64_t* segmen
 		return;
 	}
 	size_t mark = sf_push_key(c, "points");
-	bool ok = sf_read_points(c, pts, w->closed ? 3u : 2u, SF_MAX_SHAPES, &w->points, &w->count);
+	bool ok = sf_read_points(c, pts, w->closed ? 3u : 2u, SF_MAX_SEGMENTS + 1u, &w->points, &w->count);
 	for (uint32_t k = 1; ok && k < w->count; ++k) {
 		size_t mk = sf_push_index(c, k);
 		segment_ok(c, pts->items[k], w->points[k - 1], w->points[k]);
@@ -110,8 +110,8 @@ void sf_parse_walls(sf_ctx* c, const sf_node* n, sf_model* m)
 	if (!sf_expect_sequence(c, n, "a list of walls")) {
 		return;
 	}
-	if (n->count > SF_MAX_SHAPES) {
-		sf_error(c, n->pos, "got %u walls (expected at most %u)", n->count, SF_MAX_SHAPES);
+	if (n->count > SF_MAX_SEGMENTS) {
+		sf_error(c, n->pos, "got %u walls (expected at most %u)", n->count, SF_MAX_SEGMENTS);
 		return;
 	}
 	m->walls = calloc(n->count != 0 ? n->count : 1, sizeof *m->walls);
@@ -125,9 +125,9 @@ void sf_parse_walls(sf_ctx* c, const sf_node* n, sf_model* m)
 		parse_wall(c, n->items[k], &m->walls[m->wall_count++], &segments);
 		sf_pop(c, mark);
 	}
-	if (segments > SF_MAX_SHAPES) {
+	if (segments > SF_MAX_SEGMENTS) {
 		sf_error(c, n->pos, "the walls hold %llu segments (expected at most %u)", (unsigned long long)segments,
-		         SF_MAX_SHAPES);
+		         SF_MAX_SEGMENTS);
 	}
 }
 

@@ -108,8 +108,13 @@ static bool scan_text(sf_ctx* c, const unsigned char* s, size_t n, size_t stop, 
 			return false;
 		}
 		if (r == 2) {
-			sf_error(c, pos, "invalid UTF-8: byte 0x%02x does not continue the character (expected UTF-8 text)",
-			         s[i + bad_at]);
+			// The position and the byte named are those of the character's
+			// first byte (a Latin-1 0xe9 of "caf\xe9\n" is the problem, not
+			// the newline after it).
+			sf_error(c, pos,
+			         "invalid UTF-8: byte 0x%02x starts a character that byte 0x%02x does not continue (expected "
+			         "UTF-8 text)",
+			         s[i], s[i + bad_at]);
 			return false;
 		}
 		if (r == 3) {

@@ -5,6 +5,7 @@
 // was.
 #include "validate.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -14,26 +15,37 @@
 /// Upper bound of lengths (m), speeds and rates: far beyond any scene, far
 /// below float overflow when squared.
 #define THR_MAX_MAGNITUDE 1.0e6f
+/// Lower bound of the same when they are not 0. Below it a square (a radius
+/// squared) or a ratio to the world's extent (cells across a world of
+/// 2e6 m) leaves the normal floats: a radius of 1e-45, a subnormal, made a
+/// grid cell that `cell *= 1.25f` could never grow.
+#define THR_MIN_MAGNITUDE 1.0e-6f
 
 static throng_status bad(const char* ctx, const char* field, const char* what, double got)
 {
 	return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s%s: %s (got %g)", ctx, field, what, got);
 }
 
-/// finite, > 0 and <= THR_MAX_MAGNITUDE
+/// finite, in [THR_MIN_MAGNITUDE, THR_MAX_MAGNITUDE]
 static throng_status positive(const char* ctx, const char* field, float v)
 {
 	if (!isfinite(v) || !(v > 0.0f) || v > THR_MAX_MAGNITUDE) {
 		return bad(ctx, field, "must be finite, > 0 and <= 1e6", v);
 	}
+	if (v < THR_MIN_MAGNITUDE) {
+		return bad(ctx, field, "must be at least 1e-6 (smaller values underflow)", v);
+	}
 	return THRONG_OK;
 }
 
-/// finite, >= 0 and <= THR_MAX_MAGNITUDE
+/// finite, 0 or in [THR_MIN_MAGNITUDE, THR_MAX_MAGNITUDE]
 static throng_status non_negative(const char* ctx, const char* field, float v)
 {
 	if (!isfinite(v) || !(v >= 0.0f) || v > THR_MAX_MAGNITUDE) {
 		return bad(ctx, field, "must be finite, >= 0 and <= 1e6", v);
+	}
+	if (v != 0.0f && v < THR_MIN_MAGNITUDE) {
+		return bad(ctx, field, "must be 0 or at least 1e-6 (smaller values underflow)", v);
 	}
 	return THRONG_OK;
 }
@@ -80,8 +92,15 @@ throng_status thr_validate_def(const throng_world_def* def)
 	if (!isfinite(def->dt) || !(def->dt > 0.0f) || def->dt > 1.0f) {
 		return bad(c, "dt", "must be finite and in (0, 1] seconds", def->dt);
 	}
+	if (def->dt < FLT_MIN) {
+		return bad(c, "dt", "must be a normal float, at least 1.2e-38 seconds (got a subnormal)", def->dt);
+	}
 	if (!isfinite(def->cell_size) || def->cell_size < 0.0f || def->cell_size > THR_MAX_MAGNITUDE) {
 		return bad(c, "cell_size", "must be 0 (automatic) or finite and > 0", def->cell_size);
+	}
+	if (def->cell_size != 0.0f && def->cell_size < THR_MIN_MAGNITUDE) {
+		return bad(c, "cell_size", "must be 0 (automatic) or at least 1e-6 (smaller cells underflow)",
+		           def->cell_size);
 	}
 	if (def->capacity < 1 || def->capacity > THR_MAX_CAPACITY) {
 		return bad(c, "capacity", "must be from 1 to 100000000", def->capacity);
@@ -187,6 +206,9 @@ throng_status thr_validate_controller(const throng_controller* ctl)
 		}
 		if (!isfinite(s->weight) || s->weight < 0.0f || s->weight > THR_MAX_MAGNITUDE) {
 			return bad(ctx, "weight", "must be finite and in [0, 1e6]", s->weight);
+		}
+		if (s->weight != 0.0f && s->weight < THR_MIN_MAGNITUDE) {
+			return bad(ctx, "weight", "must be 0 or at least 1e-6 (smaller values underflow)", s->weight);
 		}
 		TRY(check_params(ctx, s->kind, &s->params));
 		// Each wander form keeps one persistent angle per agent, so a

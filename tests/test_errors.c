@@ -246,3 +246,73 @@ Test(errors, status_names)
 	cr_assert_str_eq(throng_status_name(THRONG_ERR_CAPACITY), "capacity exhausted");
 	cr_assert_str_eq(throng_status_name((throng_status)77), "unknown status");
 }
+
+// Issue 11: values too small for the library. A radius of 1e-45 (a
+// subnormal) made a grid cell that `cell *= 1.25f` never grew, and the
+// first step never returned. Each is refused, naming its field.
+Test(errors, values_too_small_are_refused, .timeout = 30)
+{
+	throng_world* w = (throng_world*)0x1;
+	const float cells[] = {1.0e-45f, 3.0e-45f, 1.0e-30f, 9.0e-7f};
+	for (size_t k = 0; k < sizeof cells / sizeof cells[0]; ++k) {
+		throng_world_def d = throng_world_default_def();
+		d.cell_size = cells[k];
+		cr_assert_eq(throng_world_create(&d, &w), THRONG_ERR_INVALID_ARGUMENT, "cell_size %g", (double)cells[k]);
+		assert_message("world def.cell_size: must be 0 (automatic) or at least 1e-6");
+	}
+	throng_world_def d = throng_world_default_def();
+	d.dt = 1.0e-40f;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_ERR_INVALID_ARGUMENT);
+	assert_message("world def.dt: must be a normal float");
+	throng_agent_def a = throng_agent_default_def();
+	a.radius = 1.0e-45f;
+	bad_spawn(a, THRONG_ERR_INVALID_ARGUMENT, "agents[1].radius: must be at least 1e-6");
+	a = throng_agent_default_def();
+	a.max_speed = 1.0e-7f;
+	bad_spawn(a, THRONG_ERR_INVALID_ARGUMENT, "agents[1].max_speed: must be at least 1e-6");
+
+	w = world_with_agents(4);
+	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	throng_slot s = throng_slot_make(THRONG_SEPARATION);
+	s.params.neighbor_radius = 1.0e-38f;
+	throng_controller_add(&c, s);
+	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	assert_message("slots[0].params.neighbor_radius: must be at least 1e-6");
+	c.slots[0].params.neighbor_radius = 1.0f;
+	c.slots[0].weight = 1.0e-45f;
+	cr_assert_eq(throng_world_set_controller(w, 0, &c), THRONG_ERR_INVALID_ARGUMENT);
+	assert_message("slots[0].weight: must be 0 or at least 1e-6");
+	c.slots[0].weight = 0.0f;
+	throng_slot wander = throng_slot_make(THRONG_WANDER);
+	wander.params.jitter = 1.0e-45f;
+	throng_controller_add(&c, wander);
+	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	assert_message("slots[1].params.jitter: must be 0 or at least 1e-6");
+	c.slots[1].params.jitter = 0.0f;
+	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_world_add_obstacle(w, (throng_vec2){1.0f, 1.0f}, 1.0e-45f, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	assert_message("radius: must be at least 1e-6");
+	throng_world_destroy(w);
+}
+
+// The smallest values accepted give a world that steps (the grid's cell is
+// 2e-6 m over 100 m: the layout enlarges it within its bound).
+Test(errors, smallest_values_step, .timeout = 30)
+{
+	throng_world_def d = throng_world_default_def();
+	d.cell_size = 0.0f;
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_OK);
+	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	throng_slot s = throng_slot_make(THRONG_SEEK);
+	throng_controller_add(&c, s);
+	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_OK, "%s", throng_last_error());
+	throng_agent_def a[2] = {throng_agent_default_def(), throng_agent_default_def()};
+	a[0].radius = a[1].radius = 1.0e-6f;
+	a[1].position = (throng_vec2){1.0f, 0.0f};
+	cr_assert_eq(throng_world_spawn(w, a, 2, NULL), THRONG_OK, "%s", throng_last_error());
+	for (int k = 0; k < 3; ++k) {
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+	}
+	throng_world_destroy(w);
+}

@@ -2,6 +2,8 @@
 // The uniform grid against brute force, on random worlds with agents on
 // cell borders and outside the grid's extent.
 #include <criterion/criterion.h>
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,5 +164,37 @@ Test(grid, boxes_cover_every_overlapped_cell)
 	cr_assert_eq(n, 1);
 	cr_assert_eq(idx[0], 1u);
 	free(idx);
+	thr_grid_free(&g);
+}
+
+// Issue 11: a subnormal cell (a radius of 1e-45 made one) kept
+// `cell *= 1.25f` at 1.4e-45 forever. Every cell now gives a layout.
+Test(grid, layout_ends_for_every_cell, .timeout = 10)
+{
+	const float cells[] = {1.0e-45f, 2.8e-45f, 0.0f, -1.0f, NAN, -INFINITY, INFINITY, FLT_MIN, 1.0e-30f, 1.0e-6f};
+	for (size_t k = 0; k < sizeof cells / sizeof cells[0]; ++k) {
+		thr_grid g;
+		memset(&g, 0, sizeof g);
+		thr_grid_layout(&g, -1.0e6f, -1.0e6f, 1.0e6f, 1.0e6f, cells[k], 1026u);
+		cr_assert(g.nx >= 1 && g.ny >= 1 && (uint64_t)g.nx * (uint64_t)g.ny <= 1026u, "cell %g: %d x %d cells",
+		          (double)cells[k], g.nx, g.ny);
+		cr_assert(g.cell > 0.0f && !isnan(g.cell), "cell %g: laid out with %g", (double)cells[k], (double)g.cell);
+		// Every point still lands in a cell.
+		float xs[2] = {-1.0e6f, 1.0e6f}, ys[2] = {1.0e6f, -1.0e6f};
+		cr_assert_eq(thr_grid_build_points(&g, xs, ys, 2, NULL), 0);
+		thr_grid_free(&g);
+	}
+	// A normal cell is enlarged by the same rounds as before: 1 m over
+	// 100 m with at most 100 cells takes 1.25^11 = 11.64 m (9 x 9 cells).
+	thr_grid g;
+	memset(&g, 0, sizeof g);
+	thr_grid_layout(&g, 0.0f, 0.0f, 100.0f, 100.0f, 1.0f, 100u);
+	float want = 1.0f;
+	while (ceilf(100.0f / want) * ceilf(100.0f / want) > 100.0f) {
+		want *= 1.25f;
+	}
+	cr_assert_eq(g.cell, want);
+	cr_assert_eq(g.nx, 9);
+	cr_assert_eq(g.ny, 9);
 	thr_grid_free(&g);
 }

@@ -62,7 +62,9 @@ typedef enum throng_wander_frame {
 
 /// Parameters of one slot. Each behaviour reads only the fields named in its
 /// comment; the others are ignored. throng_behavior_default_params() fills
-/// every field with a sensible value.
+/// every field with a sensible value. Lengths, times and rates are at most
+/// 1e6 and, when not 0, at least 1e-6 ("> 0" below means in [1e-6, 1e6]);
+/// so are slot weights.
 typedef struct throng_behavior_params {
 	throng_target_source target; ///< seek, flee, arrive, pursuit, evade
 	throng_flee_mode flee_mode;  ///< flee

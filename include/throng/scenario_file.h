@@ -13,6 +13,7 @@
 #ifndef THRONG_SCENARIO_FILE_H
 #define THRONG_SCENARIO_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,14 +41,17 @@ typedef struct throng_diagnostic {
 	uint32_t column;     ///< 1-based, in characters; 0 with line 0
 	const char* path;    ///< "groups.crowd.count"; "document" for the file as a whole
 	const char* message; ///< "got 0, a group needs agents (expected a whole number from 1 to 10000000)"
+	bool warning;        ///< a warning: the file is valid and loads (e.g. a path no slot follows)
 } throng_diagnostic;
 
-/// Receives each problem, in file order (by line, then column).
+/// Receives each problem and warning, in file order (by line, then column).
+/// Warnings are passed on success too; they are not counted as problems.
 typedef void (*throng_diagnostic_fn)(void* user, const throng_diagnostic* diagnostic);
 
 /// Formats "FILE:LINE:COL: path: message" (or "FILE: path: message" for a
-/// diagnostic without a position) into buf, always NUL-terminated when
-/// cap > 0. Returns the length the full text needs, like snprintf.
+/// diagnostic without a position; "FILE:LINE:COL: warning: path: message"
+/// for a warning) into buf, always NUL-terminated when cap > 0. Returns
+/// the length the full text needs, like snprintf.
 int throng_diagnostic_format(const throng_diagnostic* diagnostic, char* buf, size_t cap);
 
 /// Loads the scenario file at `path` into a new scene. `options` may be

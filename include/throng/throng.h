@@ -77,9 +77,9 @@ typedef struct throng_world_def {
 	throng_vec2 bounds_min;        ///< lower-left corner (m)
 	throng_vec2 bounds_max;        ///< upper-right corner (m); strictly above bounds_min
 	throng_bounds_mode bounds_mode;
-	float dt;                      ///< fixed step (s), in (0, 1]
+	float dt;                      ///< fixed step (s), in (0, 1], a normal float (>= 1.2e-38)
 	uint64_t seed;                 ///< keys every random draw
-	float cell_size;               ///< grid cell (m); 0 = from the archetypes' neighbour radii
+	float cell_size;               ///< grid cell (m), 0 or in [1e-6, 1e6]; 0 = from the archetypes' neighbour radii
 	uint32_t capacity;             ///< most agents the world holds, >= 1
 	throng_engine engine;
 	bool record_forces;            ///< keep each slot's force per agent after a step
@@ -92,9 +92,9 @@ typedef struct throng_agent_def {
 	throng_vec2 position;  ///< m; finite, |x|,|y| <= THRONG_MAX_COORD; inside a contained world
 	throng_vec2 velocity;  ///< m/s; finite; its length must not exceed max_speed
 	throng_vec2 heading;   ///< unit vector; (0,0) = from velocity, or +x at rest
-	float max_speed;       ///< m/s, finite, > 0
-	float max_force;       ///< m/s^2, finite, > 0
-	float radius;          ///< m, finite, > 0
+	float max_speed;       ///< m/s, finite, in [1e-6, 1e6]
+	float max_force;       ///< m/s^2, finite, in [1e-6, 1e6]
+	float radius;          ///< m, finite, in [1e-6, 1e6]
 	uint32_t archetype;    ///< an id from throng_world_add_archetype()
 	uint32_t group;        ///< free label (army, flow, colour)
 	throng_vec2 target;    ///< target point for THRONG_TARGET_POINT slots (m)
@@ -206,7 +206,7 @@ throng_status throng_world_set_path(throng_world* world, uint32_t id, uint32_t p
 /// Changes an agent's target agent (THRONG_NO_AGENT for none).
 throng_status throng_world_set_target_agent(throng_world* world, uint32_t id, uint32_t target_agent);
 
-/// Adds a circular obstacle (centre in m, radius > 0 in m).
+/// Adds a circular obstacle (centre in m, radius in [1e-6, 1e6] m).
 throng_status throng_world_add_obstacle(throng_world* world, throng_vec2 center, float radius,
                                         uint32_t* id_out);
 
