@@ -38,6 +38,7 @@ typedef struct cli_run_args {
 	uint32_t fields;        ///< --fields mask; 0 = the default
 	uint32_t every;         ///< --every; 1 when not given
 	const char* shm;        ///< --shm NAME; NULL = no live feed
+	bool shm_replace;       ///< --shm-replace: replace an existing object of that name
 	bool realtime;          ///< --realtime: no faster than simulated time
 	bool seconds_set;       ///< --seconds was given (steps = ceil(seconds / dt))
 	double seconds;         ///< --seconds: simulated time (s)

@@ -61,7 +61,9 @@ static const char usage_run[] =
 	"                    (default x,y,hx,hy)\n"
 	"  --every K         a frame every K steps, 1 to 1000000000 (default 1)\n"
 	"  --shm NAME        publish every frame to POSIX shared memory /NAME (a live\n"
-	"                    feed for a renderer; removed when the run ends)\n"
+	"                    feed for a renderer; removed when the run ends); refused\n"
+	"                    when /NAME exists\n"
+	"  --shm-replace     replace an existing /NAME (left by a run that crashed)\n"
 	"  --realtime        step no faster than simulated time (for watching --shm)\n"
 	"Formats are described in docs/FORMAT.md.\n"
 	"\n"
@@ -110,7 +112,8 @@ static int outputs_open(const cli_run_args* a, const char* scenario, const thron
 		cli_error("--out: %s", throng_last_error());
 		return CLI_EXIT_FAILURE;
 	}
-	if (a->shm != NULL && throng_feed_create(a->shm, &def, &o->feed) != THRONG_OK) {
+	if (a->shm != NULL &&
+	    (a->shm_replace ? throng_feed_replace : throng_feed_create)(a->shm, &def, &o->feed) != THRONG_OK) {
 		cli_error("--shm: %s", throng_last_error());
 		throng_exporter_close(o->exporter);
 		o->exporter = NULL;
