@@ -15,7 +15,7 @@ enum { CLI_EXIT_OK = 0, CLI_EXIT_FAILURE = 1, CLI_EXIT_USAGE = 2 };
 /// Largest --agents and --steps values accepted.
 #define CLI_MAX_AGENTS 10000000u
 #define CLI_MAX_STEPS 1000000000u
-#define CLI_MAX_THREADS 1024u
+#define CLI_MAX_THREADS THRONG_MAX_THREADS
 
 typedef enum cli_summary_format {
 	CLI_SUMMARY_TEXT = 0,

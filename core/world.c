@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "error.h"
 #include "fmath.h"
@@ -659,6 +662,16 @@ throng_world_stats throng_world_get_stats(const throng_world* w)
 	throng_world_stats s;
 	memset(&s, 0, sizeof s);
 	return w ? w->stats : s;
+}
+
+uint32_t throng_default_threads(void)
+{
+#ifdef _OPENMP
+	int n = omp_get_max_threads();
+	return n < 1 ? 1u : (uint32_t)n > THRONG_MAX_THREADS ? THRONG_MAX_THREADS : (uint32_t)n;
+#else
+	return 1u;
+#endif
 }
 
 uint64_t throng_world_count_overlaps(const throng_world* w)

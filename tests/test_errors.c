@@ -3,8 +3,12 @@
 // names the field, and leaves the world exactly as it was.
 #include <criterion/criterion.h>
 #include <math.h>
+#include <omp.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "support.h"
 #include "throng/throng.h"
 
 static throng_world* world_with_agents(uint32_t capacity)
@@ -245,4 +249,34 @@ Test(errors, status_names)
 	cr_assert_str_eq(throng_status_name(THRONG_OK), "ok");
 	cr_assert_str_eq(throng_status_name(THRONG_ERR_CAPACITY), "capacity exhausted");
 	cr_assert_str_eq(throng_status_name((throng_status)77), "unknown status");
+}
+
+// OpenMP's default thread count comes from the environment, unchecked by
+// OpenMP: OMP_NUM_THREADS=70000 made libgomp overflow its stack while
+// starting the team (a segfault without a message). The library caps it.
+Test(errors, openmp_default_above_the_cap_is_capped)
+{
+	omp_set_num_threads(70000);
+	cr_assert_eq(throng_default_threads(), THRONG_MAX_THREADS);
+	throng_scene* s = thr_test_scene("field", 5000, THRONG_ENGINE_SIMD); // above THR_PARALLEL_MIN_AGENTS
+	cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
+	throng_scene_destroy(s);
+	omp_set_num_threads(2);
+	cr_assert_eq(throng_default_threads(), 2u);
+}
+
+Test(errors, cli_with_omp_num_threads_70000)
+{
+	cr_assert(strlen(THRONG_CLI_PATH) > 0, "the throng_cli target is not built");
+	// The CSV writer opens a parallel region of its own: 20,000 agents
+	// take several of its chunks.
+	char cmd[1024], csv[256], out[8192], err[4096];
+	snprintf(csv, sizeof csv, "/tmp/throng_test_omp_%d.csv", (int)getpid());
+	snprintf(cmd, sizeof cmd, "OMP_NUM_THREADS=70000 '%s' run field --agents 20000 --steps 2 --summary json --out '%s'",
+	         THRONG_CLI_PATH, csv);
+	int rc = thr_test_run(cmd, out, sizeof out, err, sizeof err);
+	unlink(csv);
+	cr_assert_eq(rc, 0, "exit %d, stderr: %s", rc, err);
+	cr_assert_not_null(strstr(err, "70000 threads (OMP_NUM_THREADS) is above 1024; running 1024"), "%s", err);
+	cr_assert_not_null(strstr(out, "\"threads\": 1024"), "%s", out);
 }
