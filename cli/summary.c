@@ -15,7 +15,10 @@ throng_status cli_summary_measure(throng_scene* scene, const throng_quality* qua
 	throng_world_stats stats = throng_world_get_stats(world);
 	s->agents = throng_world_agent_count(world);
 	s->hash = throng_world_hash(world);
-	s->overlaps = throng_world_count_overlaps(world);
+	throng_status st = throng_world_count_overlaps(world, &s->overlaps);
+	if (st != THRONG_OK) {
+		return st;
+	}
 	s->clamped = stats.clamped;
 	s->simulated_seconds = (double)stats.steps * (double)def.dt;
 	s->quality = *quality;
