@@ -277,7 +277,8 @@ Test(errors, cli_with_omp_num_threads_70000)
 	int rc = thr_test_run(cmd, out, sizeof out, err, sizeof err);
 	unlink(csv);
 	cr_assert_eq(rc, 0, "exit %d, stderr: %s", rc, err);
-	cr_assert_not_null(strstr(err, "70000 threads (OMP_NUM_THREADS) is above 1024; running 1024"), "%s", err);
+	// libgomp reports 70000; LLVM's libomp clamps to its own limit first.
+	cr_assert_not_null(strstr(err, " threads (OMP_NUM_THREADS) is above 1024; running 1024"), "%s", err);
 	cr_assert_not_null(strstr(out, "\"threads\": 1024"), "%s", out);
 }
 
