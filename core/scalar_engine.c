@@ -340,12 +340,13 @@ throng_status thr_scalar_step(throng_world* w)
 	if (st != THRONG_OK) {
 		return st;
 	}
-	// Target selection rewrites w->target_agent, and the loop below can still
-	// fail (out of memory for neighbours): the old targets are kept aside so
-	// that a failed step leaves the world as it was.
+	// Target selection rewrites w->target_agent when a rule is due, and the
+	// loop below can still fail (out of memory for neighbours): the old
+	// targets are kept aside so that a failed step leaves the world as it was.
 	uint32_t* saved_targets = NULL;
 	for (uint32_t a = 0; a < w->archetype_count && saved_targets == NULL; ++a) {
-		if (w->archetypes[a].target_rule.enabled && w->count > 0) {
+		const throng_target_rule* rule = &w->archetypes[a].target_rule;
+		if (rule->enabled && w->step % rule->every == 0 && w->count > 0) {
 			saved_targets = malloc((size_t)w->count * sizeof *saved_targets);
 			if (saved_targets == NULL) {
 				return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory");
