@@ -7,7 +7,9 @@
 #   make run    build release, run `throng run circle --agents 10000`
 #   make test   build release and asan, run ctest on both, then build the
 #               three SIMD backends and check that they, every thread count
-#               and the scalar engine give the same bits
+#               and the scalar engine give the same bits, then build with
+#               Ninja and clang and run a few quick tests there
+#               (scripts/check_clang_ninja)
 #   make build  build release only
 #   make bench  run build/release/bench/throng_bench (every benchmark, 3
 #               repetitions; about 20 minutes here on a quiet machine), JSON, machine.txt and PNGs
@@ -87,6 +89,7 @@ test: setup
 	fi; \
 	exit $$status
 	bash scripts/check_simd_builds
+	bash scripts/check_clang_ninja
 
 bench: build
 	@$(MAKE) --no-print-directory bench-run BENCH_OUT='$(BENCH_DIR)' \

@@ -123,8 +123,10 @@ static bool apply_option(const char* name, const char* value, cli_run_args* out)
 		out->every = (uint32_t)v;
 	} else if (strcmp(name, "--shm") == 0) {
 		const char* bare = value[0] == '/' ? value + 1 : value;
-		if (bare[0] == '\0' || strlen(bare) > 200 || strchr(bare, '/') != NULL) {
-			cli_error("--shm: expected a name of 1 to 200 characters without '/' (e.g. crowd), got \"%.64s\"", value);
+		if (bare[0] == '\0' || strlen(bare) > 200 || strchr(bare, '/') != NULL || strcmp(bare, ".") == 0 ||
+		    strcmp(bare, "..") == 0) {
+			cli_error("--shm: expected a name of 1 to 200 characters without '/', not . or .. (e.g. crowd), got \"%.64s\"",
+			          value);
 			return false;
 		}
 		out->shm = value;
@@ -144,6 +146,10 @@ static bool apply_option(const char* name, const char* value, cli_run_args* out)
 /// The output options that only make sense together.
 static int check_output_options(cli_run_args* out, bool format_set, bool fields_set, bool every_set)
 {
+	if (out->shm_replace && out->shm == NULL) {
+		cli_error("--shm-replace: needs --shm NAME (it replaces an existing object of that name)");
+		return CLI_EXIT_USAGE;
+	}
 	if (out->out == NULL && out->shm == NULL) {
 		const char* lone = format_set ? "--format" : fields_set ? "--fields" : every_set ? "--every" : NULL;
 		if (lone != NULL) {
@@ -196,6 +202,10 @@ int cli_parse_run(int argc, char** argv, int first, cli_run_args* out)
 		}
 		if (strcmp(arg, "--realtime") == 0) {
 			out->realtime = true;
+			continue;
+		}
+		if (strcmp(arg, "--shm-replace") == 0) {
+			out->shm_replace = true;
 			continue;
 		}
 		if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {

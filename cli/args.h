@@ -15,7 +15,7 @@ enum { CLI_EXIT_OK = 0, CLI_EXIT_FAILURE = 1, CLI_EXIT_USAGE = 2 };
 /// Largest --agents and --steps values accepted.
 #define CLI_MAX_AGENTS 10000000u
 #define CLI_MAX_STEPS 1000000000u
-#define CLI_MAX_THREADS 1024u
+#define CLI_MAX_THREADS THRONG_MAX_THREADS
 
 typedef enum cli_summary_format {
 	CLI_SUMMARY_TEXT = 0,
@@ -38,6 +38,7 @@ typedef struct cli_run_args {
 	uint32_t fields;        ///< --fields mask; 0 = the default
 	uint32_t every;         ///< --every; 1 when not given
 	const char* shm;        ///< --shm NAME; NULL = no live feed
+	bool shm_replace;       ///< --shm-replace: replace an existing object of that name
 	bool realtime;          ///< --realtime: no faster than simulated time
 	bool seconds_set;       ///< --seconds was given (steps = ceil(seconds / dt))
 	double seconds;         ///< --seconds: simulated time (s)

@@ -44,7 +44,8 @@ static const char usage_run[] =
 	"  --seed X          world seed, 0 to 2^64-1, decimal or 0x hex (default 1)\n"
 	"  --engine NAME     simd or scalar (default simd)\n"
 	"  --threads T       OpenMP threads of the simd engine, 1 to 1024\n"
-	"                    (default: OpenMP's, OMP_NUM_THREADS or every core)\n"
+	"                    (default: OpenMP's, OMP_NUM_THREADS or every core,\n"
+	"                    at most 1024)\n"
 	"  --summary FORMAT  text or json (default text), with the crowd-quality\n"
 	"                    metrics of docs/QUALITY.md\n"
 	"  -q, --quiet       no progress bar (it is drawn on stderr only when stderr\n"
@@ -61,7 +62,9 @@ static const char usage_run[] =
 	"                    (default x,y,hx,hy)\n"
 	"  --every K         a frame every K steps, 1 to 1000000000 (default 1)\n"
 	"  --shm NAME        publish every frame to POSIX shared memory /NAME (a live\n"
-	"                    feed for a renderer; removed when the run ends)\n"
+	"                    feed for a renderer; removed when the run ends); refused\n"
+	"                    when /NAME exists\n"
+	"  --shm-replace     replace an existing /NAME (left by a run that crashed)\n"
 	"  --realtime        step no faster than simulated time (for watching --shm)\n"
 	"Formats are described in docs/FORMAT.md.\n"
 	"\n"
@@ -110,7 +113,8 @@ static int outputs_open(const cli_run_args* a, const char* scenario, const thron
 		cli_error("--out: %s", throng_last_error());
 		return CLI_EXIT_FAILURE;
 	}
-	if (a->shm != NULL && throng_feed_create(a->shm, &def, &o->feed) != THRONG_OK) {
+	if (a->shm != NULL &&
+	    (a->shm_replace ? throng_feed_replace : throng_feed_create)(a->shm, &def, &o->feed) != THRONG_OK) {
 		cli_error("--shm: %s", throng_last_error());
 		throng_exporter_close(o->exporter);
 		o->exporter = NULL;
@@ -302,6 +306,11 @@ static int cmd_run(int argc, char** argv)
 	opt.seed = args.seed;
 	opt.engine = args.engine;
 	opt.threads = args.threads;
+	if (args.engine == THRONG_ENGINE_SIMD && args.threads == 0 && omp_get_max_threads() > (int)CLI_MAX_THREADS) {
+		// The library caps OpenMP's default (libgomp crashed on 70000); say so.
+		cli_error("note: OpenMP's default of %d threads (OMP_NUM_THREADS) is above %u; running %u", omp_get_max_threads(),
+		          CLI_MAX_THREADS, throng_default_threads());
+	}
 	throng_scene* scene = NULL;
 	if (from_file) {
 		rc = cli_load_scenario_file(args.scenario, &opt, &scene);
@@ -405,7 +414,7 @@ static int cmd_run(int argc, char** argv)
 	s.scenario = info->name;
 	s.steps = steps;
 	s.engine = args.engine == THRONG_ENGINE_SIMD ? "simd" : "scalar";
-	s.threads = args.engine == THRONG_ENGINE_SIMD ? (args.threads != 0 ? args.threads : (uint32_t)omp_get_max_threads()) : 1;
+	s.threads = args.engine == THRONG_ENGINE_SIMD ? (args.threads != 0 ? args.threads : throng_default_threads()) : 1;
 	s.seconds = seconds;
 	s.frames = outputs.frames;
 	s.output_seconds = outputs.seconds;

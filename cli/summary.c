@@ -18,7 +18,10 @@ throng_status cli_summary_measure(throng_scene* scene, const throng_quality* qua
 	// replaced it (never the command line's default 1 over the file's).
 	s->seed = def.seed;
 	s->hash = throng_world_hash(world);
-	s->overlaps = throng_world_count_overlaps(world);
+	throng_status st = throng_world_count_overlaps(world, &s->overlaps);
+	if (st != THRONG_OK) {
+		return st;
+	}
 	s->clamped = stats.clamped;
 	s->simulated_seconds = (double)stats.steps * (double)def.dt;
 	s->quality = *quality;

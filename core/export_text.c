@@ -109,7 +109,9 @@ static throng_status write_rows(throng_exporter* ex, row_printer rows, const cha
 	text_state* s = ex->impl;
 	const uint32_t n = ex->def.agents;
 	const uint32_t chunks = s->chunks;
-#pragma omp parallel for schedule(static) if (chunks > 1)
+	const int threads = (int)throng_default_threads(); // capped, not OMP_NUM_THREADS as given
+	(void)threads;
+#pragma omp parallel for schedule(static) num_threads(threads) if (chunks > 1)
 	for (uint32_t c = 0; c < chunks; ++c) {
 		uint32_t a = c * THR_TEXT_CHUNK;
 		uint32_t b = a + THR_TEXT_CHUNK < n ? a + THR_TEXT_CHUNK : n;

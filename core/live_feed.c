@@ -103,7 +103,8 @@ static uint64_t get_u64(const unsigned char* base, size_t off)
 	return v;
 }
 
-/// "/name" from "name" or "/name"; fails on empty names and inner slashes.
+/// "/name" from "name" or "/name"; fails on empty names, inner slashes and
+/// "." or ".." (they name directories of /dev/shm, not objects).
 static throng_status feed_name(const char* name, char out[256], const char* who)
 {
 	if (name == NULL) {
@@ -116,12 +117,44 @@ static throng_status feed_name(const char* name, char out[256], const char* who)
 		                "%s: shared-memory name \"%.64s\" must be 1 to 200 bytes with no '/' after an optional leading one",
 		                who, name);
 	}
+	if (strcmp(bare, ".") == 0 || strcmp(bare, "..") == 0) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		                "%s: shared-memory name \"%s\" is not a valid object name (\".\" and \"..\" name directories)",
+		                who, name);
+	}
 	snprintf(out, 256, "/%s", bare);
 	return THRONG_OK;
 }
 
+/// The failure of creating `path` exclusively when an object of that name
+/// exists: whose it is decides what the user can do about it.
+static throng_status exists_error(const char* path)
+{
+	int fd = shm_open(path, O_RDONLY, 0);
+	struct stat sb;
+	if (fd < 0 || fstat(fd, &sb) != 0) {
+		int e = errno;
+		if (fd >= 0) {
+			close(fd);
+		}
+		return thr_fail(THRONG_ERR_IO, "shared memory %s: already exists and this user cannot open it (%s)", path,
+		                strerror(e));
+	}
+	close(fd);
+	if (sb.st_uid != geteuid()) {
+		return thr_fail(THRONG_ERR_IO, "shared memory %s: already exists and belongs to another user (uid %lu); choose another name",
+		                path, (unsigned long)sb.st_uid);
+	}
+	return thr_fail(THRONG_ERR_IO,
+	                "shared memory %s: already exists (another run may be publishing on it, or one that crashed left it "
+	                "behind); choose another name, or replace it if it is stale (throng run --shm-replace)",
+	                path);
+}
+
 struct throng_feed {
 	char name[256];
+	dev_t dev; ///< the object this feed created, told apart from one created
+	ino_t ino; ///< later under the same name (see throng_feed_close)
 	unsigned char* base;
 	size_t size;
 	throng_export_def def;
@@ -130,17 +163,20 @@ struct throng_feed {
 	uint64_t frames, first_step, last_step;
 };
 
-throng_status throng_feed_create(const char* name, const throng_export_def* def, throng_feed** out)
+/// throng_feed_create and throng_feed_replace: `replace` removes an object
+/// of that name first.
+static throng_status feed_create(const char* name, const throng_export_def* def, bool replace, throng_feed** out)
 {
+	const char* who = replace ? "throng_feed_replace" : "throng_feed_create";
 	if (out == NULL) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_feed_create: out must not be NULL");
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: out must not be NULL", who);
 	}
 	*out = NULL;
 	throng_export_def d;
 	char path[256];
-	throng_status st = thr_export_def_check(def, &d, "throng_feed_create");
+	throng_status st = thr_export_def_check(def, &d, who);
 	if (st == THRONG_OK) {
-		st = feed_name(name, path, "throng_feed_create");
+		st = feed_name(name, path, who);
 	}
 	if (st != THRONG_OK) {
 		return st;
@@ -150,21 +186,41 @@ throng_status throng_feed_create(const char* name, const throng_export_def* def,
 	uint64_t slot_bytes = FS_DATA + fc * stride;
 	uint64_t size = FH_BYTES + FEED_SLOTS * slot_bytes;
 	if (size > (uint64_t)SIZE_MAX / 2 || size > (uint64_t)INT64_MAX / 2) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_feed_create: %u agents make the feed too large", d.agents);
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: %u agents make the feed too large", who, d.agents);
 	}
 	throng_feed* f = calloc(1, sizeof *f);
 	if (f == NULL) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_feed_create: out of memory");
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory", who);
 	}
-	// Replace an object an earlier run left behind; readers that still map
-	// the old one keep it until they close.
-	shm_unlink(path);
+	// Exclusive creation: a name in use belongs to another run (or to one
+	// that crashed), and taking it over would leave that run publishing to
+	// an object no reader can open. Replacing is asked for explicitly;
+	// readers that still map the old object keep it until they close.
+	if (replace && shm_unlink(path) != 0 && errno != ENOENT) {
+		int e = errno;
+		free(f);
+		return thr_fail(THRONG_ERR_IO, "shared memory %s: cannot remove the existing object to replace it: %s%s", path,
+		                strerror(e), e == EACCES || e == EPERM ? " (it belongs to another user)" : "");
+	}
 	int fd = shm_open(path, O_RDWR | O_CREAT | O_EXCL, 0644);
 	if (fd < 0) {
 		int e = errno;
 		free(f);
+		if (e == EEXIST) {
+			return exists_error(path);
+		}
 		return thr_fail(THRONG_ERR_IO, "shared memory %s: cannot create: %s", path, strerror(e));
 	}
+	struct stat sb;
+	if (fstat(fd, &sb) != 0) {
+		int e = errno;
+		close(fd);
+		shm_unlink(path);
+		free(f);
+		return thr_fail(THRONG_ERR_IO, "shared memory %s: cannot stat the new object: %s", path, strerror(e));
+	}
+	f->dev = sb.st_dev;
+	f->ino = sb.st_ino;
 	if (ftruncate(fd, (off_t)size) != 0) {
 		int e = errno;
 		close(fd);
@@ -221,6 +277,35 @@ throng_status throng_feed_create(const char* name, const throng_export_def* def,
 	atomic_store_explicit(at_u64(b, FH_PUBLISHED), 0, memory_order_relaxed);
 	atomic_store_explicit(at_u32(b, FH_STATE), FEED_LIVE, memory_order_release);
 	*out = f;
+	return THRONG_OK;
+}
+
+throng_status throng_feed_create(const char* name, const throng_export_def* def, throng_feed** out)
+{
+	return feed_create(name, def, false, out);
+}
+
+throng_status throng_feed_replace(const char* name, const throng_export_def* def, throng_feed** out)
+{
+	return feed_create(name, def, true, out);
+}
+
+/// Removes the name only while it still names the object this feed created:
+/// after throng_feed_replace() by another run it names that run's feed.
+/// (Between the check and the unlink a third run could replace it again;
+/// only an explicit replace can, and it is told by its own exit.)
+static throng_status unlink_own(const throng_feed* f)
+{
+	int fd = shm_open(f->name, O_RDONLY, 0);
+	if (fd < 0) {
+		return THRONG_OK; // gone, or no longer ours to read
+	}
+	struct stat sb;
+	bool ours = fstat(fd, &sb) == 0 && sb.st_dev == f->dev && sb.st_ino == f->ino;
+	close(fd);
+	if (ours && shm_unlink(f->name) != 0 && errno != ENOENT) {
+		return thr_fail(THRONG_ERR_IO, "shared memory %s: cannot remove: %s", f->name, strerror(errno));
+	}
 	return THRONG_OK;
 }
 
@@ -294,9 +379,8 @@ throng_status throng_feed_close(throng_feed* f)
 	if (munmap(f->base, f->size) != 0) {
 		st = thr_fail(THRONG_ERR_IO, "shared memory %s: cannot unmap: %s", f->name, strerror(errno));
 	}
-	if (shm_unlink(f->name) != 0 && st == THRONG_OK && errno != ENOENT) {
-		st = thr_fail(THRONG_ERR_IO, "shared memory %s: cannot remove: %s", f->name, strerror(errno));
-	}
+	throng_status us = unlink_own(f);
+	st = st != THRONG_OK ? st : us;
 	free(f);
 	return st;
 }

@@ -340,6 +340,20 @@ throng_status thr_scalar_step(throng_world* w)
 	if (st != THRONG_OK) {
 		return st;
 	}
+	// Target selection rewrites w->target_agent when a rule is due, and the
+	// loop below can still fail (out of memory for neighbours): the old
+	// targets are kept aside so that a failed step leaves the world as it was.
+	uint32_t* saved_targets = NULL;
+	for (uint32_t a = 0; a < w->archetype_count && saved_targets == NULL; ++a) {
+		const throng_target_rule* rule = &w->archetypes[a].target_rule;
+		if (rule->enabled && w->step % rule->every == 0 && w->count > 0) {
+			saved_targets = malloc((size_t)w->count * sizeof *saved_targets);
+			if (saved_targets == NULL) {
+				return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory");
+			}
+			memcpy(saved_targets, w->target_agent, (size_t)w->count * sizeof *saved_targets);
+		}
+	}
 	thr_select_targets(w, cs, w->agent_grid.items, 1);
 	const float dt = d->dt;
 	throng_world_stats stats = w->stats;
@@ -351,8 +365,12 @@ throng_status thr_scalar_step(throng_world* w)
 		if (qr > 0.0f) {
 			n_nb = gather_neighbors(w, cs, i, qr);
 			if (n_nb < 0) {
-				// Nothing of the next state is visible yet: the world
-				// stays at the previous step.
+				// Nothing of the next state is visible yet: with the old
+				// targets back, the world stays at the previous step.
+				if (saved_targets != NULL) {
+					memcpy(w->target_agent, saved_targets, (size_t)w->count * sizeof *saved_targets);
+					free(saved_targets);
+				}
 				return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for neighbours");
 			}
 		}
@@ -419,6 +437,7 @@ throng_status thr_scalar_step(throng_world* w)
 		ns->noise[i] = noise;
 		ns->waypoint[i] = waypoint;
 	}
+	free(saved_targets);
 	w->cur ^= 1;
 	w->step++;
 	stats.steps++;

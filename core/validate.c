@@ -108,7 +108,7 @@ throng_status thr_validate_def(const throng_world_def* def)
 	if ((unsigned)def->engine > THRONG_ENGINE_SIMD) {
 		return bad(c, "engine", "must be scalar or simd", def->engine);
 	}
-	if (def->threads > 1024) {
+	if (def->threads > THRONG_MAX_THREADS) {
 		return bad(c, "threads", "must be from 0 (OpenMP's default) to 1024", def->threads);
 	}
 	return THRONG_OK;

@@ -4,7 +4,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+// XXH3 inlined: the state then lives on the stack, so throng_world_hash
+// allocates nothing and cannot fail (XXH3_createState could, and the hash
+// was then 0).
+#define XXH_INLINE_ALL
 #include <xxhash.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "error.h"
 #include "fmath.h"
@@ -661,10 +668,24 @@ throng_world_stats throng_world_get_stats(const throng_world* w)
 	return w ? w->stats : s;
 }
 
-uint64_t throng_world_count_overlaps(const throng_world* w)
+uint32_t throng_default_threads(void)
 {
-	if (w == NULL || w->count < 2) {
-		return 0;
+#ifdef _OPENMP
+	int n = omp_get_max_threads();
+	return n < 1 ? 1u : (uint32_t)n > THRONG_MAX_THREADS ? THRONG_MAX_THREADS : (uint32_t)n;
+#else
+	return 1u;
+#endif
+}
+
+throng_status throng_world_count_overlaps(const throng_world* w, uint64_t* out)
+{
+	if (w == NULL || out == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_count_overlaps: world and out must not be NULL");
+	}
+	*out = 0;
+	if (w->count < 2) {
+		return THRONG_OK;
 	}
 	const thr_state* s = thr_cur_c(w);
 	thr_grid g;
@@ -676,24 +697,29 @@ uint64_t throng_world_count_overlaps(const throng_world* w)
 	uint32_t* idx = NULL;
 	uint32_t cap = 0;
 	uint64_t pairs = 0;
-	if (thr_grid_build_points(&g, s->px, s->py, w->count, NULL) == 0) {
-		for (uint32_t i = 0; i < w->count; ++i) {
-			int64_t n = thr_grid_query(&g, s->px[i], s->py[i], w->radius[i] + w->max_radius, &idx, &cap);
-			for (int64_t k = 0; k < n; ++k) {
-				uint32_t j = idx[k];
-				if (j <= i) {
-					continue;
-				}
-				float dx = s->px[j] - s->px[i];
-				float dy = s->py[j] - s->py[i];
-				float rr = w->radius[i] + w->radius[j];
-				pairs += dx * dx + dy * dy < rr * rr;
+	bool ok = thr_grid_build_points(&g, s->px, s->py, w->count, NULL) == 0;
+	for (uint32_t i = 0; ok && i < w->count; ++i) {
+		int64_t n = thr_grid_query(&g, s->px[i], s->py[i], w->radius[i] + w->max_radius, &idx, &cap);
+		ok = n >= 0;
+		for (int64_t k = 0; k < n; ++k) {
+			uint32_t j = idx[k];
+			if (j <= i) {
+				continue;
 			}
+			float dx = s->px[j] - s->px[i];
+			float dy = s->py[j] - s->py[i];
+			float rr = w->radius[i] + w->radius[j];
+			pairs += dx * dx + dy * dy < rr * rr;
 		}
 	}
 	free(idx);
 	thr_grid_free(&g);
-	return pairs;
+	if (!ok) {
+		// Never a partial count: a smaller number would read as fewer overlaps.
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_count_overlaps: out of memory for %u agents", w->count);
+	}
+	*out = pairs;
+	return THRONG_OK;
 }
 
 uint64_t throng_world_hash(const throng_world* w)
@@ -701,10 +727,9 @@ uint64_t throng_world_hash(const throng_world* w)
 	if (w == NULL) {
 		return 0;
 	}
-	XXH3_state_t* h = XXH3_createState();
-	if (h == NULL) {
-		return 0;
-	}
+	XXH3_state_t state;
+	XXH3_INITSTATE(&state);
+	XXH3_state_t* h = &state;
 	XXH3_64bits_reset(h);
 	XXH3_64bits_update(h, &w->step, sizeof w->step);
 	XXH3_64bits_update(h, &w->count, sizeof w->count);
@@ -733,7 +758,5 @@ uint64_t throng_world_hash(const throng_world* w)
 	XXH3_64bits_update(h, threat, sizeof threat);
 	uint8_t active = w->threat_active;
 	XXH3_64bits_update(h, &active, 1);
-	uint64_t r = XXH3_64bits_digest(h);
-	XXH3_freeState(h);
-	return r;
+	return XXH3_64bits_digest(h);
 }

@@ -8,20 +8,33 @@
 
 As a module: ``for header, frame in read_stream(f): ...`` yields the header
 (a dict) and one dict per frame with ``index``, ``step``, ``time`` and one
-numpy array per field present, indexed by agent id. Checksums are verified
-with zlib.crc32 (the same CRC-32 the writer uses).
+numpy array per field present, indexed by agent id. It makes every check
+of docs/FORMAT.md ("What a reader checks"), as throng's C reader does:
+checksums (zlib.crc32, the writer's CRC-32), the header's values, each
+frame's index, step and time, the end record and that nothing follows it.
+Needs numpy (Debian: python3-numpy).
 """
+import math
 import struct
 import sys
 import zlib
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:  # the one dependency beyond the standard library
+    sys.exit("read_stream.py: needs numpy (Debian: apt install python3-numpy; elsewhere: pip install numpy)")
 
 MAGIC = b"\x89THRONG\n"
 FIELDS = ["x", "y", "vx", "vy", "hx", "hy", "group", "archetype"]
 DTYPES = {"group": "<u4", "archetype": "<u4"}  # the others are "<f4"
 HEADER_FIXED = 88
+HEADER_MAX = 65536
 FRAME_HEAD = 32
+FRAME_MAX = 1 << 31  # the largest frame throng's reader accepts (2 GiB)
+END_BYTES = 16
+END_FRAMES_MASK = (1 << 56) - 1  # the end record's u64: frames (low 56 bits) ...
+END_FLAGS_SHIFT = 56             # ... and a flags byte (its top byte)
+END_INTERRUPTED = 0x01           # the run was interrupted before its planned end
 
 
 class StreamError(Exception):
@@ -42,33 +55,55 @@ def _crc_with_zeroed(buf, at):
 
 def read_header(f):
     fixed = f.read(HEADER_FIXED)
-    if fixed[:8] != MAGIC[: len(fixed[:8])] or len(fixed) < 8:
+    if fixed[:8] != MAGIC[: len(fixed[:8])]:
         raise StreamError("byte offset 0: not a throng stream")
     if len(fixed) < HEADER_FIXED:
         raise StreamError(f"byte offset {len(fixed)}: the stream ends inside the header")
     major, minor, bom, header_bytes, crc = struct.unpack_from("<HHIII", fixed, 8)
     if major != 1:
-        raise StreamError(f"byte offset 8: version {major}.{minor}, this reader reads 1.x")
+        raise StreamError(f"byte offset 8: stream version {major}.{minor}, this reader reads 1.x")
     if bom != 0x01020304:
         raise StreamError("byte offset 12: bad byte-order mark")
-    if header_bytes < HEADER_FIXED or header_bytes % 8 or header_bytes > 65536:
-        raise StreamError(f"byte offset 16: bad header size {header_bytes}")
+    if header_bytes < HEADER_FIXED or header_bytes % 8 or header_bytes > HEADER_MAX:
+        raise StreamError(f"byte offset 16: header size {header_bytes} is not a multiple of 8 from 88 to 65536")
     h = fixed + _read_exact(f, header_bytes - HEADER_FIXED, HEADER_FIXED, "the header")
-    if _crc_with_zeroed(h, 20) != crc:
-        raise StreamError("byte offset 20: header checksum mismatch")
+    stored = crc
+    computed = _crc_with_zeroed(h, 20)
+    if computed != stored:
+        raise StreamError(f"byte offset 20: header checksum mismatch (stored 0x{stored:08x}, computed 0x{computed:08x})")
     agents, mask, frame_bytes, dt, every, mode = struct.unpack_from("<IIQdII", h, 24)
     bounds = struct.unpack_from("<4f", h, 56)
     (seed,) = struct.unpack_from("<Q", h, 72)
     field_count, name_bytes = struct.unpack_from("<IH", h, 80)
-    if agents == 0 or mask == 0 or field_count != bin(mask).count("1"):
-        raise StreamError("byte offset 24: inconsistent agent count or fields")
-    if frame_bytes != (FRAME_HEAD + 4 * agents * field_count + 7) // 8 * 8:
-        raise StreamError("byte offset 32: frame size does not match agents and fields")
+    # The reserved u16 at 86 and the padding after the name are not checked:
+    # writers write zeros, and a later 1.x version may use them (FORMAT.md).
+    if agents == 0:
+        raise StreamError("byte offset 24: agent count is 0")
+    if mask == 0:
+        raise StreamError("byte offset 28: field mask is 0 (no fields)")
+    if field_count != bin(mask).count("1"):
+        raise StreamError(f"byte offset 80: field count {field_count} does not match the field mask 0x{mask:08x}")
+    expect = (FRAME_HEAD + 4 * agents * field_count + 7) // 8 * 8
+    if frame_bytes != expect:
+        raise StreamError(f"byte offset 32: frame size {frame_bytes}, but {agents} agents with {field_count} fields make {expect}")
+    if frame_bytes > FRAME_MAX:
+        raise StreamError(f"byte offset 32: frame size {frame_bytes} is larger than this reader accepts ({FRAME_MAX})")
+    if not (dt > 0.0 and math.isfinite(dt)):
+        raise StreamError(f"byte offset 40: dt {dt} is not a positive number of seconds")
+    if every == 0:
+        raise StreamError("byte offset 48: frame stride (every) is 0")
+    if mode > 3:
+        raise StreamError(f"byte offset 52: bounds mode {mode} is not 0 to 3")
+    if not all(math.isfinite(b) for b in bounds):
+        raise StreamError("byte offset 56: world bounds are not finite")
+    if name_bytes > header_bytes - HEADER_FIXED:
+        raise StreamError(f"byte offset 84: scenario name of {name_bytes} bytes does not fit a {header_bytes}-byte header")
     return {
         "version": (major, minor), "agents": agents, "fields": mask, "field_count": field_count,
         "frame_bytes": frame_bytes, "dt": dt, "every": every, "bounds_mode": mode,
         "bounds": bounds, "seed": seed, "header_bytes": header_bytes,
         "scenario": h[88:88 + name_bytes].decode("utf-8", "replace"),
+        "complete": False, "interrupted": False,
     }
 
 
@@ -79,36 +114,69 @@ def read_stream(f):
         yield header, frame
 
 
+def _read_end_record(f, header, start, frames_read):
+    end = b"END!" + _read_exact(f, END_BYTES - 4, start + 4, f"the end record that starts at byte offset {start}")
+    (stored, word) = struct.unpack_from("<IQ", end, 4)
+    computed = _crc_with_zeroed(end, 4)
+    if computed != stored:
+        raise StreamError(f"byte offset {start + 4}: end record checksum mismatch "
+                          f"(stored 0x{stored:08x}, computed 0x{computed:08x})")
+    frames, flags = word & END_FRAMES_MASK, word >> END_FLAGS_SHIFT
+    if flags & ~END_INTERRUPTED:
+        raise StreamError(f"byte offset {start + 15}: the end record's flags byte is 0x{flags:02x} "
+                          "(only bit 0, interrupted, is defined)")
+    if frames != frames_read:
+        raise StreamError(f"byte offset {start + 8}: the end record counts {frames} frames "
+                          f"but the stream holds {frames_read}")
+    if f.read(1):
+        raise StreamError(f"byte offset {start + END_BYTES}: data after the end record")
+    header["complete"] = True
+    header["interrupted"] = bool(flags & END_INTERRUPTED)
+
+
 def read_frames(f, header):
-    """Yields the frames that follow `header`; sets header["complete"]."""
-    n, frame_bytes = header["agents"], header["frame_bytes"]
+    """Yields the frames that follow `header`; sets header["complete"] (and
+    header["interrupted"]) when the end record closes the stream."""
+    n, frame_bytes, every, dt = header["agents"], header["frame_bytes"], header["every"], header["dt"]
     offset = header["header_bytes"]
     index = 0
+    first_step = 0
     while True:
         marker = f.read(4)
         if not marker:
-            header["complete"] = False  # stopped at a frame boundary
-            return
+            return  # ends at a frame boundary: the writer stopped early (complete stays False)
+        if len(marker) < 4:
+            raise StreamError(f"byte offset {offset + len(marker)}: the stream ends inside the marker of frame {index}")
         if marker == b"END!":
-            rest = _read_exact(f, 12, offset + 4, "the end record")
-            (frames,) = struct.unpack_from("<Q", rest, 4)
-            if frames != index:
-                raise StreamError(f"byte offset {offset + 8}: end record counts {frames} frames, read {index}")
-            header["complete"] = True
+            _read_end_record(f, header, offset, index)
             return
         if marker != b"FRAM":
-            raise StreamError(f"byte offset {offset}: expected a frame marker, found {marker!r}")
+            raise StreamError(f"byte offset {offset}: expected frame {index}'s marker \"FRAM\" or the end record "
+                              f"\"END!\", found {marker.hex(' ')}")
         buf = marker + _read_exact(f, frame_bytes - 4, offset + 4, f"frame {index}")
-        crc, idx, step, time = struct.unpack_from("<IQQd", buf, 4)
-        if _crc_with_zeroed(buf, 4) != crc:
-            raise StreamError(f"byte offset {offset + 4}: frame {index} checksum mismatch")
+        stored, idx, step, time = struct.unpack_from("<IQQd", buf, 4)
+        computed = _crc_with_zeroed(buf, 4)
+        if computed != stored:
+            raise StreamError(f"byte offset {offset + 4}: frame {index} checksum mismatch "
+                              f"(stored 0x{stored:08x}, computed 0x{computed:08x})")
         if idx != index:
-            raise StreamError(f"byte offset {offset + 8}: frame index {idx}, expected {index}")
+            raise StreamError(f"byte offset {offset + 8}: frame index {idx} where {index} was expected")
+        if index == 0:
+            first_step = step
+        elif step != first_step + index * every:
+            raise StreamError(f"byte offset {offset + 16}: frame {index} has step {step}; frame 0 had step "
+                              f"{first_step} and the stride is {every}")
+        # Python floats are binary64: step * dt is the writer's one multiplication.
+        if struct.pack("<d", time) != struct.pack("<d", float(step) * dt):
+            raise StreamError(f"byte offset {offset + 24}: frame {index} has time {time!r} s, "
+                              f"but step {step} times dt is {float(step) * dt!r} s")
         frame = {"index": idx, "step": step, "time": time}
         at = FRAME_HEAD
-        for bit, name in enumerate(FIELDS):
+        for bit in range(32):  # bits this reader does not know still take 4 * n bytes
             if header["fields"] & (1 << bit):
-                frame[name] = np.frombuffer(buf, dtype=DTYPES.get(name, "<f4"), count=n, offset=at)
+                if bit < len(FIELDS):
+                    name = FIELDS[bit]
+                    frame[name] = np.frombuffer(buf, dtype=DTYPES.get(name, "<f4"), count=n, offset=at)
                 at += 4 * n
         yield frame
         offset += frame_bytes
@@ -122,7 +190,11 @@ def main(argv):
         print(__doc__.strip().splitlines()[0], file=sys.stderr)
         print("usage: read_stream.py [--digest] FILE|-", file=sys.stderr)
         return 2
-    f = sys.stdin.buffer if paths[0] == "-" else open(paths[0], "rb")
+    try:
+        f = sys.stdin.buffer if paths[0] == "-" else open(paths[0], "rb")
+    except OSError as e:
+        print(f"read_stream.py: {paths[0]}: cannot open for reading: {e.strerror}", file=sys.stderr)
+        return 1
     frames = 0
     try:
         header = read_header(f)
@@ -140,7 +212,11 @@ def main(argv):
     except StreamError as e:
         print(f"read_stream.py: {paths[0]}: {e}", file=sys.stderr)
         return 1
-    print(f"frames {frames} complete {'yes' if header['complete'] else 'no'}")
+    except OSError as e:
+        print(f"read_stream.py: {paths[0]}: read failed: {e.strerror}", file=sys.stderr)
+        return 1
+    interrupted = " (interrupted)" if header["interrupted"] else ""
+    print(f"frames {frames} complete {'yes' if header['complete'] else 'no'}{interrupted}")
     return 0
 
 

@@ -6,10 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "error.h"
 
 /// Blocks of 8 agents per batch of the parallel loop: fixed, so that the
@@ -229,15 +225,9 @@ throng_status thr_simd_step(throng_world* w)
 	if (refresh_arch_info(w, s) != 0) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory");
 	}
-	int threads = w->def.threads > 0 ? (int)w->def.threads : 0;
-#ifdef _OPENMP
-	if (threads == 0) {
-		threads = omp_get_max_threads();
-	}
-#else
-	threads = 1;
-#endif
-	(void)threads;
+	// OpenMP's default is capped (THRONG_MAX_THREADS): never OMP_NUM_THREADS as given.
+	int threads = (int)(w->def.threads > 0 ? w->def.threads : throng_default_threads());
+	(void)threads; // unused without OpenMP
 	st = sort_agents(w, s, threads);
 	if (st != THRONG_OK) {
 		return st;

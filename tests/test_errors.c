@@ -3,8 +3,12 @@
 // names the field, and leaves the world exactly as it was.
 #include <criterion/criterion.h>
 #include <math.h>
+#include <omp.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "support.h"
 #include "throng/throng.h"
 
 static throng_world* world_with_agents(uint32_t capacity)
@@ -315,4 +319,164 @@ Test(errors, smallest_values_step, .timeout = 30)
 		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
 	}
 	throng_world_destroy(w);
+}
+// OpenMP's default thread count comes from the environment, unchecked by
+// OpenMP: OMP_NUM_THREADS=70000 made libgomp overflow its stack while
+// starting the team (a segfault without a message). The library caps it.
+Test(errors, openmp_default_above_the_cap_is_capped)
+{
+	omp_set_num_threads(70000);
+	cr_assert_eq(throng_default_threads(), THRONG_MAX_THREADS);
+	throng_scene* s = thr_test_scene("field", 5000, THRONG_ENGINE_SIMD); // above THR_PARALLEL_MIN_AGENTS
+	cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
+	throng_scene_destroy(s);
+	omp_set_num_threads(2);
+	cr_assert_eq(throng_default_threads(), 2u);
+}
+
+Test(errors, cli_with_omp_num_threads_70000)
+{
+	cr_assert(strlen(THRONG_CLI_PATH) > 0, "the throng_cli target is not built");
+	// The CSV writer opens a parallel region of its own: 20,000 agents
+	// take several of its chunks.
+	char cmd[1024], csv[256], out[8192], err[4096];
+	snprintf(csv, sizeof csv, "/tmp/throng_test_omp_%d.csv", (int)getpid());
+	snprintf(cmd, sizeof cmd, "OMP_NUM_THREADS=70000 '%s' run field --agents 20000 --steps 2 --summary json --out '%s'",
+	         THRONG_CLI_PATH, csv);
+	int rc = thr_test_run(cmd, out, sizeof out, err, sizeof err);
+	unlink(csv);
+	cr_assert_eq(rc, 0, "exit %d, stderr: %s", rc, err);
+	// libgomp reports 70000; LLVM's libomp clamps to its own limit first.
+	cr_assert_not_null(strstr(err, " threads (OMP_NUM_THREADS) is above 1024; running 1024"), "%s", err);
+	cr_assert_not_null(strstr(out, "\"threads\": 1024"), "%s", out);
+}
+
+// ---------------------------------------------------------------------------
+// Allocation failures. This executable is linked with
+// -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=XXH3_createState
+// (tests/CMakeLists.txt): every such call of the library (a static archive)
+// and of this file goes through the wrappers below, which fail the chosen
+// call while armed. Criterion's own allocations (a shared library) do not.
+
+void* __real_malloc(size_t n);
+void* __real_calloc(size_t k, size_t n);
+void* __real_realloc(void* p, size_t n);
+void* __real_XXH3_createState(void);
+void* __wrap_malloc(size_t n);
+void* __wrap_calloc(size_t k, size_t n);
+void* __wrap_realloc(void* p, size_t n);
+void* __wrap_XXH3_createState(void);
+
+static bool alloc_armed;
+static long alloc_fail_at; ///< the call that fails, counted from arming; 0 = every call
+static long alloc_calls;
+
+static bool alloc_fails(void)
+{
+	if (!alloc_armed) {
+		return false;
+	}
+	++alloc_calls;
+	return alloc_fail_at == 0 || alloc_calls == alloc_fail_at;
+}
+void* __wrap_malloc(size_t n)
+{
+	return alloc_fails() ? NULL : __real_malloc(n);
+}
+void* __wrap_calloc(size_t k, size_t n)
+{
+	return alloc_fails() ? NULL : __real_calloc(k, n);
+}
+void* __wrap_realloc(void* p, size_t n)
+{
+	return alloc_fails() ? NULL : __real_realloc(p, n);
+}
+void* __wrap_XXH3_createState(void)
+{
+	return alloc_fails() ? NULL : __real_XXH3_createState();
+}
+
+static void arm(long fail_at)
+{
+	alloc_calls = 0;
+	alloc_fail_at = fail_at;
+	alloc_armed = true;
+}
+/// Disarms; returns the allocations made while armed.
+static long disarm(void)
+{
+	alloc_armed = false;
+	return alloc_calls;
+}
+
+/// Fails each allocation of a scalar step in turn: every failure must leave
+/// the world exactly as it was (the targets too: armies re-picks them on
+/// step 0, before the neighbour gathers that allocate), and a retry then
+/// gives the step a clean run gives.
+Test(errors, failed_scalar_step_leaves_the_world_unchanged)
+{
+	throng_scene* ref = thr_test_scene("armies", 400, THRONG_ENGINE_SCALAR);
+	uint64_t start = throng_world_hash(throng_scene_world(ref));
+	cr_assert_eq(throng_world_step(throng_scene_world(ref)), THRONG_OK, "%s", throng_last_error());
+	uint64_t clean = throng_world_hash(throng_scene_world(ref));
+	throng_scene_destroy(ref);
+	long failures = 0;
+	for (long k = 1;; ++k) {
+		cr_assert_lt(k, 10000, "the step never ran out of allocations to fail");
+		throng_scene* s = thr_test_scene("armies", 400, THRONG_ENGINE_SCALAR);
+		throng_world* w = throng_scene_world(s);
+		cr_assert_eq(throng_world_hash(w), start);
+		arm(k);
+		throng_status st = throng_world_step(w);
+		long calls = disarm();
+		if (calls < k) {
+			cr_assert_eq(st, THRONG_OK, "%s", throng_last_error());
+			throng_scene_destroy(s);
+			break;
+		}
+		cr_assert_eq(st, THRONG_ERR_OUT_OF_MEMORY, "allocation %ld failed: status %d", k, (int)st);
+		cr_assert_eq(throng_world_hash(w), start, "allocation %ld failed and the world changed", k);
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_hash(w), clean, "the retry after failing allocation %ld differs", k);
+		throng_scene_destroy(s);
+		++failures;
+	}
+	cr_assert_geq(failures, 3, "only %ld allocations in the step", failures);
+}
+
+Test(errors, hash_allocates_nothing)
+{
+	throng_world* w = world_with_agents(8);
+	uint64_t h = throng_world_hash(w);
+	cr_assert_neq(h, 0u);
+	arm(0);
+	uint64_t again = throng_world_hash(w);
+	disarm();
+	cr_assert_eq(again, h, "the hash with every allocation failing");
+	throng_world_destroy(w);
+}
+
+Test(errors, overlap_count_reports_out_of_memory)
+{
+	throng_scene* s = thr_test_scene("field", 2000, THRONG_ENGINE_SIMD);
+	throng_world* w = throng_scene_world(s);
+	uint64_t expected = 0;
+	cr_assert_eq(throng_world_count_overlaps(w, &expected), THRONG_OK, "%s", throng_last_error());
+	cr_assert_gt(expected, 0u, "the field's crowd overlaps somewhere");
+	for (long k = 0;; ++k) { // k = 0: every allocation fails
+		uint64_t pairs = 12345;
+		arm(k);
+		throng_status st = throng_world_count_overlaps(w, &pairs);
+		long calls = disarm();
+		if (k > 0 && calls < k) {
+			cr_assert_eq(st, THRONG_OK);
+			cr_assert_eq(pairs, expected);
+			break;
+		}
+		cr_assert_eq(st, THRONG_ERR_OUT_OF_MEMORY, "allocation %ld failed: status %d, %llu pairs", k, (int)st,
+		             (unsigned long long)pairs);
+		cr_assert_eq(pairs, 0u);
+		cr_assert_not_null(strstr(throng_last_error(), "out of memory"), "%s", throng_last_error());
+	}
+	throng_scene_destroy(s);
 }

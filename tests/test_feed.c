@@ -528,3 +528,113 @@ Test(feed, cli_feed_matches_its_stream)
 	throng_stream_close(s);
 	unlink(path);
 }
+
+/// A feed definition of `agents` agents with positions only.
+static throng_export_def small_def(uint32_t agents)
+{
+	throng_export_def def = throng_export_default_def(NULL);
+	def.agents = agents;
+	def.dt = 0.01f;
+	return def;
+}
+
+/// The agent count in the header of the feed `name` now.
+static uint32_t agents_of(const char* name)
+{
+	throng_feed_reader* r = NULL;
+	cr_assert_eq(throng_feed_open(name, &r), THRONG_OK, "%s", throng_last_error());
+	uint32_t n = throng_feed_get_info(r)->agents;
+	throng_feed_reader_close(r);
+	return n;
+}
+
+Test(feed, creation_is_exclusive_and_close_removes_only_its_own)
+{
+	char name[64];
+	snprintf(name, sizeof name, "throng_test_excl_%d", (int)getpid());
+	throng_export_def def_a = small_def(16), def_b = small_def(32);
+	throng_feed *a = NULL, *b = NULL;
+	cr_assert_eq(throng_feed_create(name, &def_a, &a), THRONG_OK, "%s", throng_last_error());
+	// A second feed of that name is refused and the first one is untouched.
+	cr_assert_eq(throng_feed_create(name, &def_b, &b), THRONG_ERR_IO);
+	cr_assert_null(b);
+	const char* msg = throng_last_error();
+	cr_assert(strstr(msg, "already exists") != NULL && strstr(msg, "--shm-replace") != NULL, "%s", msg);
+	cr_assert_eq(agents_of(name), 16);
+	// An explicit replace takes the name; the first feed's close leaves it.
+	cr_assert_eq(throng_feed_replace(name, &def_b, &b), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(agents_of(name), 32);
+	cr_assert_eq(throng_feed_close(a), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(agents_of(name), 32, "the replaced feed's close removed its successor");
+	cr_assert_eq(throng_feed_close(b), THRONG_OK, "%s", throng_last_error());
+	throng_feed_reader* r = NULL;
+	cr_assert_eq(throng_feed_open(name, &r), THRONG_ERR_NOT_FOUND, "the last close left the name behind");
+	// Replacing when nothing is there is a plain create.
+	cr_assert_eq(throng_feed_replace(name, &def_a, &a), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_feed_close(a), THRONG_OK, "%s", throng_last_error());
+}
+
+Test(feed, dot_names_are_refused_as_names)
+{
+	throng_export_def def = small_def(4);
+	const char* names[] = {".", "..", "/.", "/.."};
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k) {
+		throng_feed* f = NULL;
+		cr_assert_eq(throng_feed_create(names[k], &def, &f), THRONG_ERR_INVALID_ARGUMENT, "%s: %s", names[k],
+		             throng_last_error());
+		cr_assert_not_null(strstr(throng_last_error(), "not a valid object name"), "%s", throng_last_error());
+		cr_assert_eq(throng_feed_replace(names[k], &def, &f), THRONG_ERR_INVALID_ARGUMENT, "%s", names[k]);
+	}
+}
+
+Test(feed, an_object_of_another_user_is_named_as_such)
+{
+	char name[64];
+	snprintf(name, sizeof name, "/throng_test_other_%d", (int)getpid());
+	int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0644);
+	cr_assert_geq(fd, 0);
+	// Giving it away needs root (CAP_CHOWN); as another user the object
+	// stays this user's and the message must say how to proceed instead.
+	bool other = fchown(fd, 65534, 65534) == 0;
+	close(fd);
+	throng_export_def def = small_def(4);
+	throng_feed* f = NULL;
+	cr_assert_eq(throng_feed_create(name, &def, &f), THRONG_ERR_IO);
+	const char* msg = throng_last_error();
+	cr_assert_null(strstr(msg, "File exists"), "%s", msg);
+	if (other) {
+		cr_assert_not_null(strstr(msg, "belongs to another user (uid 65534)"), "%s", msg);
+	} else {
+		cr_assert_not_null(strstr(msg, "--shm-replace"), "%s", msg);
+	}
+	shm_unlink(name);
+}
+
+Test(feed, cli_refuses_a_name_in_use_and_bad_names)
+{
+	char name[64], args[256], out[4096], err[4096];
+	snprintf(name, sizeof name, "throng_test_cli_excl_%d", (int)getpid());
+	throng_export_def def = small_def(8);
+	throng_feed* f = NULL;
+	cr_assert_eq(throng_feed_create(name, &def, &f), THRONG_OK, "%s", throng_last_error());
+	snprintf(args, sizeof args, "run circle --agents 20 --steps 3 --shm %s", name);
+	int rc = thr_test_cli(args, out, sizeof out, err, sizeof err);
+	cr_assert_eq(rc, 1, "exit %d, stderr: %s", rc, err);
+	cr_assert(strstr(err, "--shm") != NULL && strstr(err, "already exists") != NULL, "%s", err);
+	cr_assert_eq(agents_of(name), 8, "the refused run touched the feed in use");
+	// --shm-replace takes it over; the run's end removes its own object.
+	snprintf(args, sizeof args, "run circle --agents 20 --steps 3 --shm %s --shm-replace", name);
+	rc = thr_test_cli(args, out, sizeof out, err, sizeof err);
+	cr_assert_eq(rc, 0, "exit %d, stderr: %s", rc, err);
+	throng_feed_reader* r = NULL;
+	cr_assert_eq(throng_feed_open(name, &r), THRONG_ERR_NOT_FOUND);
+	cr_assert_eq(throng_feed_close(f), THRONG_OK, "%s", throng_last_error());
+
+	rc = thr_test_cli("run circle --agents 20 --steps 3 --shm ..", out, sizeof out, err, sizeof err);
+	cr_assert_eq(rc, 2, "exit %d, stderr: %s", rc, err);
+	cr_assert(strstr(err, "--shm") != NULL && strstr(err, "not . or ..") != NULL && strstr(err, "File exists") == NULL,
+	          "%s", err);
+	rc = thr_test_cli("run circle --agents 20 --steps 3 --shm-replace", out, sizeof out, err, sizeof err);
+	cr_assert_eq(rc, 2, "exit %d, stderr: %s", rc, err);
+	cr_assert_not_null(strstr(err, "--shm-replace: needs --shm NAME"), "%s", err);
+}

@@ -491,3 +491,218 @@ Test(stream, cli_stream_through_a_pipe)
 	free(err);
 	unlink(err_path);
 }
+
+// ---------------------------------------------------------------------------
+// Damaged streams, each read by both readers: the C reader and
+// examples/read_stream.py must reject the same streams (FORMAT.md, "What a
+// reader checks") with the same byte offset and words, and accept the same
+// ones. Every change but the checksum cases fixes the checksum up, so the
+// check under test is the one that fires.
+
+static void put32(unsigned char* p, uint32_t v)
+{
+	for (int k = 0; k < 4; ++k) {
+		p[k] = (unsigned char)(v >> (8 * k));
+	}
+}
+
+static void put64(unsigned char* p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
+
+typedef enum damage {
+	DMG_AFTER_END, DMG_END_CRC, DMG_END_COUNT, DMG_MARKER_CUT, DMG_STEP, DMG_TIME, DMG_INDEX, DMG_NAME_BYTES,
+	DMG_BOUNDS_MODE, DMG_EVERY, DMG_DT, DMG_BOUNDS, DMG_FIELD_COUNT, DMG_FRAME_TOO_BIG,
+	// Accepted: reserved and padding bytes are not checked (FORMAT.md).
+	DMG_RESERVED, DMG_HEADER_PADDING, DMG_FRAME_PADDING, DMG_COUNT
+} damage;
+
+typedef struct damaged {
+	const char* name;
+	size_t offset;      ///< the byte offset both messages name; SIZE_MAX = accepted
+	const char* words;  ///< in both messages
+} damaged;
+
+/// Applies `d` to the stream b[0..*size) (room for one byte more); returns
+/// what both readers must say.
+static damaged apply_damage(unsigned char* b, size_t* size, damage d)
+{
+	const size_t h = le32(b + 16), fb = (size_t)le64(b + 32), end = *size - 16, name_bytes = b[84] | b[85] << 8;
+	size_t frame = h + fb; // frame 1
+	bool header = false, frame_fix = false, end_fix = false;
+	damaged r = {"", SIZE_MAX, "complete yes"};
+	switch (d) {
+	case DMG_AFTER_END:
+		b[(*size)++] = 0;
+		r = (damaged){"a byte after the end record", end + 16, "data after the end record"};
+		break;
+	case DMG_END_CRC:
+		b[end + 9] ^= 0x01;
+		r = (damaged){"a bad end checksum", end + 4, "end record checksum mismatch"};
+		break;
+	case DMG_END_COUNT:
+		put64(b + end + 8, le64(b + end + 8) + 1u);
+		end_fix = true;
+		r = (damaged){"a wrong frame count in the end record", end + 8, "the end record counts"};
+		break;
+	case DMG_MARKER_CUT:
+		*size = end + 2;
+		r = (damaged){"a cut end marker", end + 2, "ends inside the marker of frame"};
+		break;
+	case DMG_STEP: {
+		frame = h + 2 * fb;
+		uint64_t step = le64(b + frame + 16) + 1u;
+		double time;
+		memcpy(&time, b + frame + 24, 8);
+		uint64_t dt_bits = le64(b + 40);
+		double dtv;
+		memcpy(&dtv, &dt_bits, 8);
+		time = (double)step * dtv; // a consistent time: only the step is wrong
+		uint64_t tb;
+		memcpy(&tb, &time, 8);
+		put64(b + frame + 16, step);
+		put64(b + frame + 24, tb);
+		frame_fix = true;
+		r = (damaged){"a wrong step", frame + 16, "frame 2 has step"};
+		break;
+	}
+	case DMG_TIME:
+		b[frame + 24] ^= 0x01;
+		frame_fix = true;
+		r = (damaged){"a wrong time", frame + 24, "frame 1 has time"};
+		break;
+	case DMG_INDEX:
+		put64(b + frame + 8, 7u);
+		frame_fix = true;
+		r = (damaged){"a wrong frame index", frame + 8, "frame index 7 where 1 was expected"};
+		break;
+	case DMG_NAME_BYTES:
+		b[84] = 200;
+		b[85] = 0;
+		header = true;
+		r = (damaged){"an oversized name length", 84, "scenario name of 200 bytes does not fit"};
+		break;
+	case DMG_BOUNDS_MODE:
+		put32(b + 52, 4u);
+		header = true;
+		r = (damaged){"bounds mode 4", 52, "bounds mode 4 is not 0 to 3"};
+		break;
+	case DMG_EVERY:
+		put32(b + 48, 0u);
+		header = true;
+		r = (damaged){"every 0", 48, "frame stride (every) is 0"};
+		break;
+	case DMG_DT:
+		put64(b + 40, 0x7ff8000000000000ull); // NaN
+		header = true;
+		r = (damaged){"dt NaN", 40, "is not a positive number of seconds"};
+		break;
+	case DMG_BOUNDS:
+		put32(b + 60, 0x7f800000u); // +inf
+		header = true;
+		r = (damaged){"infinite bounds", 56, "world bounds are not finite"};
+		break;
+	case DMG_FIELD_COUNT:
+		put32(b + 80, le32(b + 80) + 1u);
+		header = true;
+		r = (damaged){"a wrong field count", 80, "does not match the field mask"};
+		break;
+	case DMG_FRAME_TOO_BIG: {
+		uint32_t agents = 0x20000000u, fields = le32(b + 80);
+		put32(b + 24, agents);
+		put64(b + 32, ((32u + 4ull * agents * fields) + 7u) / 8u * 8u);
+		header = true;
+		r = (damaged){"a 6 GiB frame", 32, "is larger than this reader accepts"};
+		break;
+	}
+	case DMG_RESERVED:
+		b[86] = 0xff;
+		header = true;
+		r.name = "non-zero reserved header bytes";
+		break;
+	case DMG_HEADER_PADDING:
+		cr_assert_lt(88 + name_bytes, h, "no header padding to damage");
+		b[88 + name_bytes] = 0x7f;
+		header = true;
+		r.name = "non-zero header padding";
+		break;
+	case DMG_FRAME_PADDING:
+		cr_assert_eq((32u + 4u * le32(b + 24) * le32(b + 80)) % 8u, 4u, "no frame padding to damage");
+		b[frame + fb - 1] = 0x7f;
+		frame_fix = true;
+		r.name = "non-zero frame padding";
+		break;
+	default:
+		cr_assert_fail("damage %d", (int)d);
+	}
+	if (header) {
+		put32(b + 20, crc_zeroed(b, h, 20));
+	}
+	if (frame_fix) {
+		put32(b + frame + 4, crc_zeroed(b + frame, fb, 4));
+	}
+	if (end_fix) {
+		put32(b + end + 4, crc_zeroed(b + end, 16, 4));
+	}
+	return r;
+}
+
+Test(stream, damaged_streams_both_readers_agree)
+{
+	cr_assert(strlen(THRONG_PYTHON3) > 0, "no python3 with numpy: scripts/setup installs python3-numpy");
+	char path[256], bad[256];
+	tmp_path(path, sizeof path, "dmg.thr");
+	tmp_path(bad, sizeof bad, "dmg_bad.thr");
+	expected e;
+	// 5 agents and 3 fields: 92-byte frames padded to 96, so there is
+	// frame padding to damage; "circle" leaves 2 bytes of header padding.
+	write_run(path, 5, 3, THRONG_FIELD_X | THRONG_FIELD_Y | THRONG_FIELD_GROUP, 1, &e);
+	size_t size = 0;
+	unsigned char* orig = slurp(path, &size);
+	unsigned char* b = malloc(size + 1);
+	for (int d = 0; d < DMG_COUNT; ++d) {
+		memcpy(b, orig, size);
+		size_t n = size;
+		damaged want = apply_damage(b, &n, (damage)d);
+		bool accepted = want.offset == SIZE_MAX;
+		char at[64];
+		snprintf(at, sizeof at, "byte offset %zu: ", want.offset);
+
+		uint32_t frames = 0;
+		bool complete = false;
+		throng_status st = read_all(b, n, true, &frames, &complete);
+		if (accepted) {
+			cr_assert_eq(st, THRONG_OK, "C reader, %s: %s", want.name, throng_last_error());
+			cr_assert(complete, "C reader, %s: not complete", want.name);
+		} else {
+			const char* msg = throng_last_error();
+			cr_assert_eq(st, THRONG_ERR_CORRUPT, "C reader, %s: status %d", want.name, (int)st);
+			cr_assert(strstr(msg, at) != NULL && strstr(msg, want.words) != NULL, "C reader, %s: %s", want.name,
+			          msg);
+		}
+
+		FILE* f = fopen(bad, "wb");
+		cr_assert_not_null(f);
+		cr_assert_eq(fwrite(b, 1, n, f), n);
+		cr_assert_eq(fclose(f), 0);
+		char cmd[1024], out[65536], err[4096];
+		snprintf(cmd, sizeof cmd, "'%s' '%s/examples/read_stream.py' '%s'", THRONG_PYTHON3, THRONG_SOURCE_DIR, bad);
+		int rc = thr_test_run(cmd, out, sizeof out, err, sizeof err);
+		if (accepted) {
+			cr_assert_eq(rc, 0, "read_stream.py, %s: exit %d, %s", want.name, rc, err);
+			cr_assert_not_null(strstr(out, "frames 4 complete yes"), "read_stream.py, %s: %s", want.name, out);
+		} else {
+			cr_assert_eq(rc, 1, "read_stream.py, %s: exit %d, %s", want.name, rc, err);
+			cr_assert_null(strstr(out, "complete yes"), "read_stream.py, %s: %s", want.name, out);
+			cr_assert(strstr(err, at) != NULL && strstr(err, want.words) != NULL, "read_stream.py, %s: %s",
+			          want.name, err);
+		}
+	}
+	free(b);
+	free(orig);
+	free(e.bits);
+	unlink(bad);
+	unlink(path);
+}

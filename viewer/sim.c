@@ -116,9 +116,9 @@ static void count_overlaps(vw_sim* sim)
 	if (sim->overlaps_valid && step < sim->overlaps_step + sim->overlap_every) {
 		return;
 	}
-	sim->overlaps = throng_world_count_overlaps(sim->scene.world);
+	// Out of memory: no figure rather than a wrong one (the HUD shows none).
+	sim->overlaps_valid = throng_world_count_overlaps(sim->scene.world, &sim->overlaps) == THRONG_OK;
 	sim->overlaps_step = step;
-	sim->overlaps_valid = true;
 }
 
 static void publish(vw_sim* sim)

@@ -237,10 +237,19 @@ typedef struct throng_feed throng_feed;
 typedef struct throng_feed_reader throng_feed_reader;
 
 /// Creates the shared-memory object `name` ("crowd" or "/crowd": one name,
-/// no other '/', at most 200 bytes), replacing one left by an earlier run,
-/// and sizes it for def.agents and def.fields (format and sqlite_batch are
-/// ignored). On success *out owns it; finish with throng_feed_close().
+/// no other '/', not "." or "..", at most 200 bytes) and sizes it for
+/// def.agents and def.fields (format and sqlite_batch are ignored). The
+/// creation is exclusive: THRONG_ERR_IO when an object of that name exists
+/// (another run's feed, or one a crashed run left behind), with a message
+/// that says whose it is. On success *out owns it; finish with
+/// throng_feed_close().
 throng_status throng_feed_create(const char* name, const throng_export_def* def, throng_feed** out);
+
+/// throng_feed_create(), after removing an existing object of that name
+/// (a stale feed). A run still publishing on the old object keeps it, no
+/// reader can open it any more, and its close leaves the new one alone.
+/// Fails when the object belongs to another user (it cannot be removed).
+throng_status throng_feed_replace(const char* name, const throng_export_def* def, throng_feed** out);
 
 /// Publishes the view as the newest frame when it is due (the same rule as
 /// throng_exporter_write_view). Never waits for readers.
@@ -252,8 +261,10 @@ throng_status throng_feed_publish(throng_feed* feed, const throng_world* world);
 /// Frames published so far.
 uint64_t throng_feed_frames(const throng_feed* feed);
 
-/// Marks the feed finished, unmaps it and removes the name (readers that
-/// have it open keep reading the last frame). NULL is ignored.
+/// Marks the feed finished, unmaps it and removes the name if it still
+/// names the object this feed created (not one that throng_feed_replace()
+/// put in its place); readers that have it open keep reading the last
+/// frame. NULL is ignored.
 throng_status throng_feed_close(throng_feed* feed);
 
 /// Opens a feed by name. THRONG_ERR_NOT_FOUND when no feed has that name

@@ -83,7 +83,8 @@ typedef struct throng_world_def {
 	uint32_t capacity;             ///< most agents the world holds, >= 1
 	throng_engine engine;
 	bool record_forces;            ///< keep each slot's force per agent after a step
-	uint32_t threads;              ///< OpenMP threads of the SIMD engine; 0 = OpenMP's default
+	uint32_t threads;              ///< OpenMP threads of the SIMD engine, at most THRONG_MAX_THREADS;
+	                               ///< 0 = throng_default_threads()
 	int32_t internal_cookie;       ///< set by throng_world_default_def(); leave as is
 } throng_world_def;
 
@@ -258,15 +259,28 @@ throng_status throng_world_slot_force(const throng_world* world, uint32_t id, ui
 /// Needs def.record_forces.
 throng_status throng_world_total_force(const throng_world* world, uint32_t id, throng_vec2* out);
 
+/// Most OpenMP threads a parallel region of the library opens.
+#define THRONG_MAX_THREADS 1024u
+
+/// The threads a parallel region uses when none are asked for (def.threads
+/// 0, and the CSV and PED writers): OpenMP's default (OMP_NUM_THREADS, or
+/// one per core), capped at THRONG_MAX_THREADS. The cap is silent here;
+/// larger values made libgomp overflow its stack (OMP_NUM_THREADS=70000
+/// crashed). 1 without OpenMP.
+uint32_t throng_default_threads(void);
+
 /// Running figures (steps, max speed ratio, non-finite forces, clamps).
 throng_world_stats throng_world_get_stats(const throng_world* world);
 
-/// Pairs of agents whose centres are closer than the sum of their radii now.
-uint64_t throng_world_count_overlaps(const throng_world* world);
+/// Pairs of agents whose centres are closer than the sum of their radii now,
+/// into *pairs. THRONG_ERR_OUT_OF_MEMORY when its grid cannot be allocated
+/// (*pairs is then 0, never a partial count).
+throng_status throng_world_count_overlaps(const throng_world* world, uint64_t* pairs);
 
 /// 64-bit hash (XXH3) of the full dynamic state in id order: step, every
 /// agent's position, velocity, heading, wander angles, target point, target
 /// agent, path and waypoint, the threat. Equal states give equal hashes on every build and thread count.
+/// Allocates nothing and cannot fail (0 for a NULL world).
 uint64_t throng_world_hash(const throng_world* world);
 
 #ifdef __cplusplus
