@@ -2,14 +2,19 @@
 // throng: run a built-in scenario and print a summary.
 //
 // Exit status: 0 success, 1 the library failed (the message is
-// throng_last_error()), 2 bad usage (one line on stderr naming the argument).
+// throng_last_error()) or standard output could not be written, 2 bad usage
+// (one line on stderr naming the argument), 130 and 143 a run stopped by
+// SIGINT or SIGTERM (its outputs closed properly, its summary printed).
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
 #include <omp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "args.h"
 #include "progress.h"
@@ -68,7 +73,16 @@ static const char usage_run[] =
 	"  --realtime        step no faster than simulated time (for watching --shm)\n"
 	"Formats are described in docs/FORMAT.md.\n"
 	"\n"
-	"Exit status: 0 ok, 1 the simulation or the output failed, 2 bad arguments.\n";
+	"FILE is never removed: a regular file is written beside it and renamed onto\n"
+	"it when done (a run stopped by a full disk keeps its whole frames and says\n"
+	"how many); a device or FIFO is written in place. FILE may not be the scenario\n"
+	"file; a FILE that is standard output's file or pipe is taken as -.\n"
+	"\n"
+	"SIGINT (ctrl-C) or SIGTERM stops the run after the current step: outputs are\n"
+	"closed properly, the summary says how far it got; a second one kills it.\n"
+	"\n"
+	"Exit status: 0 ok, 1 the simulation or the output failed, 2 bad arguments,\n"
+	"130 or 143 stopped by SIGINT or SIGTERM.\n";
 
 /// "herd, circle": the known scenario names, for error messages.
 static void known_scenarios(char* buf, size_t cap)
@@ -89,6 +103,27 @@ static double now_seconds(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/// The signal that asked the run to stop (SIGINT, SIGTERM), or 0.
+static volatile sig_atomic_t cli_stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	cli_stop_signal = sig;
+}
+
+/// SIGINT and SIGTERM stop the stepping loop after the current step; the
+/// handler resets itself, so a second signal kills the process at once.
+static void catch_stop_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART | SA_RESETHAND;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 }
 
 /// Where frames go: --out and --shm.
@@ -146,11 +181,12 @@ static throng_status outputs_frame(cli_outputs* o, const throng_world* world)
 }
 
 /// Finishes the outputs; returns the first failure's status, printed when
-/// `report` (after a failure already reported, it is not repeated).
-static throng_status outputs_close(cli_outputs* o, bool report)
+/// `report` (after a failure already reported, it is not repeated unless
+/// closing added to it).
+static throng_status outputs_close(cli_outputs* o, bool report, const char* reported)
 {
 	throng_status st = throng_exporter_close(o->exporter);
-	if (st != THRONG_OK && report) {
+	if (st != THRONG_OK && (report || (reported != NULL && strstr(reported, throng_last_error()) == NULL))) {
 		cli_error("--out: %s", throng_last_error());
 	}
 	throng_status fs = throng_feed_close(o->feed);
@@ -174,7 +210,7 @@ static void pace(const struct timespec* start, uint64_t steps, float dt)
 		until.tv_sec += 1;
 		until.tv_nsec -= 1000000000L;
 	}
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) != 0) {
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) != 0 && cli_stop_signal == 0) {
 	}
 }
 
@@ -277,6 +313,42 @@ static int cmd_validate(int argc, char** argv)
 	return rc;
 }
 
+/// Whether `path` names the file `other` describes: the same device and inode.
+static bool same_file(const char* path, const struct stat* other)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && st.st_dev == other->st_dev && st.st_ino == other->st_ino;
+}
+
+/// --out checked against the other files of the run, before anything is
+/// written: it may not be the scenario file, and a path that is standard
+/// output's file (/dev/stdout, or the file or pipe stdout is redirected to)
+/// is taken as "-", so the summary goes to standard error instead of into
+/// the frames; SQLite cannot write to standard output, so there it is
+/// refused. A character device (/dev/null, a terminal) is left alone: both
+/// write to it in place, as asked.
+static int check_out_path(cli_run_args* a, bool from_file)
+{
+	if (a->out == NULL || strcmp(a->out, "-") == 0) {
+		return CLI_EXIT_OK;
+	}
+	struct stat st;
+	if (from_file && stat(a->scenario, &st) == 0 && same_file(a->out, &st)) {
+		cli_error("--out: %s is the scenario file %s; refusing to write over it", a->out, a->scenario);
+		return CLI_EXIT_USAGE;
+	}
+	if (fstat(STDOUT_FILENO, &st) == 0 && !S_ISCHR(st.st_mode) && same_file(a->out, &st)) {
+		if (a->format == THRONG_FORMAT_SQLITE) {
+			cli_error("--out: %s is the file standard output goes to, and SQLite cannot share it; redirect "
+			          "standard output elsewhere or write to another path",
+			          a->out);
+			return CLI_EXIT_USAGE;
+		}
+		a->out = "-";
+	}
+	return CLI_EXIT_OK;
+}
+
 static int cmd_run(int argc, char** argv)
 {
 	cli_run_args args;
@@ -337,10 +409,17 @@ static int cmd_run(int argc, char** argv)
 		}
 	}
 
+	rc = check_out_path(&args, from_file);
+	if (rc != CLI_EXIT_OK) {
+		throng_scene_destroy(scene);
+		return rc;
+	}
+
 	// A closed pipe or a size limit must come back as EPIPE or EFBIG from
 	// write(), not kill the process before it can say what happened.
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
+	catch_stop_signals();
 	cli_outputs outputs;
 	rc = outputs_open(&args, info->name, world, &outputs);
 	if (rc != CLI_EXIT_OK) {
@@ -353,7 +432,7 @@ static int cmd_run(int argc, char** argv)
 	throng_metrics* metrics = NULL;
 	if (throng_metrics_create(world, throng_scene_goal_radius(scene), &metrics) != THRONG_OK) {
 		cli_error("%s", throng_last_error());
-		outputs_close(&outputs, false);
+		outputs_close(&outputs, false, NULL);
 		throng_scene_destroy(scene);
 		return CLI_EXIT_FAILURE;
 	}
@@ -366,7 +445,7 @@ static int cmd_run(int argc, char** argv)
 	double metrics_seconds = 0.0;
 	throng_status out_st = outputs_frame(&outputs, world); // frame 0: the initial state
 	uint64_t k = 0;
-	for (; k < steps && st == THRONG_OK && out_st == THRONG_OK; ++k) {
+	for (; k < steps && st == THRONG_OK && out_st == THRONG_OK && cli_stop_signal == 0; ++k) {
 		st = throng_scene_step(scene);
 		if (st == THRONG_OK) {
 			double tm = now_seconds();
@@ -387,18 +466,25 @@ static int cmd_run(int argc, char** argv)
 	throng_metrics_destroy(metrics);
 	if (st != THRONG_OK) {
 		cli_error("%s", throng_last_error());
-		outputs_close(&outputs, false);
+		outputs_close(&outputs, false, NULL);
 		throng_scene_destroy(scene);
 		return CLI_EXIT_FAILURE;
 	}
 	if (out_st != THRONG_OK) {
-		cli_error("output stopped at step %llu after %llu frames: %s", (unsigned long long)k,
-		          (unsigned long long)outputs.frames, throng_last_error());
-		outputs_close(&outputs, false);
+		// The library's message says what the file holds, exactly.
+		char msg[1024];
+		snprintf(msg, sizeof msg, "%s", throng_last_error());
+		cli_error("output stopped at step %llu: %s", (unsigned long long)k, msg);
+		outputs_close(&outputs, false, msg);
 		throng_scene_destroy(scene);
 		return CLI_EXIT_FAILURE;
 	}
-	if (outputs_close(&outputs, true) != THRONG_OK) {
+	int stop = cli_stop_signal;
+	bool interrupted = stop != 0 && k < steps;
+	if (interrupted) {
+		throng_exporter_set_interrupted(outputs.exporter);
+	}
+	if (outputs_close(&outputs, true, NULL) != THRONG_OK) {
 		throng_scene_destroy(scene);
 		return CLI_EXIT_FAILURE;
 	}
@@ -419,6 +505,13 @@ static int cmd_run(int argc, char** argv)
 	s.frames = outputs.frames;
 	s.output_seconds = outputs.seconds;
 	s.metrics_seconds = metrics_seconds;
+	if (interrupted) {
+		s.steps = k;
+		s.steps_planned = steps;
+		s.interrupted = stop == SIGINT ? "SIGINT" : "SIGTERM";
+		cli_error("interrupted by %s after step %llu of %llu; outputs closed", s.interrupted, (unsigned long long)k,
+		          (unsigned long long)steps);
+	}
 	cli_summary_finish(&s);
 	if (args.summary == CLI_SUMMARY_JSON) {
 		cli_summary_print_json(report, &s);
@@ -426,10 +519,30 @@ static int cmd_run(int argc, char** argv)
 		cli_summary_print_text(report, &s);
 	}
 	throng_scene_destroy(scene);
-	return CLI_EXIT_OK;
+	return stop != 0 ? 128 + stop : CLI_EXIT_OK;
 }
 
+/// Runs the command; a failed write to standard output (a full disk,
+/// /dev/full, a closed pipe) is an error too, found at the final flush.
+static int run_command(int argc, char** argv);
+
 int main(int argc, char** argv)
+{
+	int rc = run_command(argc, argv);
+	errno = 0;
+	bool failed = ferror(stdout) != 0;
+	failed = fflush(stdout) != 0 || failed;
+	int e = errno;
+	failed = fclose(stdout) != 0 || failed;
+	e = e != 0 ? e : errno;
+	if (failed) {
+		cli_error("cannot write to standard output: %s", e != 0 ? strerror(e) : "write error");
+		return rc == CLI_EXIT_OK || rc >= 128 ? CLI_EXIT_FAILURE : rc;
+	}
+	return rc;
+}
+
+static int run_command(int argc, char** argv)
 {
 	if (argc < 2) {
 		fputs(usage_main, stderr);

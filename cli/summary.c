@@ -53,7 +53,7 @@ typedef struct field {
 	double f64;
 } field;
 
-enum { FIELD_BASE = 26, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES };
+enum { FIELD_BASE = 26, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + 2 };
 
 /// Fills f with the summary's fields; returns how many.
 static int make_fields(const cli_summary* s, field f[FIELD_MAX])
@@ -91,6 +91,11 @@ static int make_fields(const cli_summary* s, field f[FIELD_MAX])
 	int n = FIELD_BASE;
 	for (uint32_t k = 0; k < s->outcome_count; ++k) {
 		f[n++] = (field){s->outcomes[k].name, FIELD_F64, NULL, 0, s->outcomes[k].value};
+	}
+	if (s->interrupted != NULL) {
+		// Only a run a signal stopped has these two: steps is then the steps done.
+		f[n++] = (field){"interrupted", FIELD_STR, s->interrupted, 0, 0.0};
+		f[n++] = (field){"steps_planned", FIELD_U64, NULL, s->steps_planned, 0.0};
 	}
 	return n;
 }

@@ -29,6 +29,8 @@ typedef struct cli_summary {
 	uint64_t frames;            ///< frames written by --out (or published by --shm); 0 without either
 	double output_seconds;      ///< wall time spent writing and publishing frames (s), part of seconds
 	double metrics_seconds;     ///< wall time spent on the quality metrics (s), part of seconds
+	const char* interrupted;    ///< "SIGINT" or "SIGTERM" when a signal stopped the run early, else NULL
+	uint64_t steps_planned;     ///< the steps asked for (printed only when interrupted)
 	throng_quality quality;     ///< the crowd-quality metrics over the run (docs/QUALITY.md)
 	uint32_t outcome_count;     ///< the scenario's own outcome figures (armies, flock)
 	throng_scene_outcome outcomes[THRONG_MAX_OUTCOMES];

@@ -14,7 +14,7 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -344,15 +344,13 @@ throng_status thr_sink_write(throng_exporter* ex, const void* data, size_t n)
 	return THRONG_OK;
 }
 
-/// Frees everything; closes the file when it is ours.
+/// Frees everything; removes the temporary of a file never published.
 static void exporter_free(throng_exporter* ex)
 {
 	if (ex->ops != NULL && ex->ops->release != NULL) {
 		ex->ops->release(ex);
 	}
-	if (ex->fd >= 0 && ex->close_fd) {
-		close(ex->fd);
-	}
+	throng_output_file_discard(ex->file);
 	for (int f = 0; f < THRONG_FIELD_BITS; ++f) {
 		free(ex->by_id[f]);
 	}
@@ -361,10 +359,70 @@ static void exporter_free(throng_exporter* ex)
 	free(ex);
 }
 
-/// Records a failure so every later call repeats it, and returns it.
+/// What a stream cut back to its last whole frame holds, for messages.
+static void describe_whole(const throng_exporter* ex, char* buf, size_t cap)
+{
+	const char* head = ex->ops == &thr_stream_ops ? "the header" : ex->ops == &thr_csv_ops ? "the header line"
+	                                                                                      : "the comment header";
+	if (ex->ops == &thr_stream_ops) {
+		snprintf(buf, cap, "%s and %llu whole frame%s", head, (unsigned long long)ex->frames,
+		         ex->frames == 1 ? "" : "s");
+	} else {
+		snprintf(buf, cap, "%s and the %llu rows of %llu whole frame%s", head,
+		         (unsigned long long)(ex->frames * ex->def.agents), (unsigned long long)ex->frames,
+		         ex->frames == 1 ? "" : "s");
+	}
+	if (ex->frames > 0) {
+		size_t n = strlen(buf);
+		snprintf(buf + n, cap - n, " (steps %llu to %llu)", (unsigned long long)ex->first_step,
+		         (unsigned long long)ex->last_step);
+	}
+}
+
+/// After a write failure of a stream format: cuts a temporary file back to
+/// the end of its last whole frame and adds to the message what the file
+/// holds (or, written in place, what it received).
+static void stream_stopped(throng_exporter* ex)
+{
+	char holds[160], what[512];
+	describe_whole(ex, holds, sizeof holds);
+	ex->kept_frames = ex->frames;
+	if (ex->file != NULL && !throng_output_file_in_place(ex->file)) {
+		if (ex->frames == 0) {
+			snprintf(what, sizeof what, "no whole frame was written, so %s is left as it was", ex->path);
+		} else if (ftruncate(ex->fd, (off_t)ex->whole_bytes) == 0) {
+			snprintf(what, sizeof what, "%s holds %s%s", ex->path, holds,
+			         ex->ops == &thr_stream_ops ? ", and no end record" : "");
+		} else {
+			ex->kept_frames = 0;
+			snprintf(what, sizeof what, "it could not be cut back to its last whole frame (%s), so %s is left as it was",
+			         strerror(errno), ex->path);
+		}
+	} else {
+		uint64_t cut = ex->bytes - ex->whole_bytes;
+		snprintf(what, sizeof what, "%s received %s%s", ex->path, holds, cut > 0 ? ", then part of the next" : "");
+		if (cut > 0) {
+			size_t n = strlen(what);
+			snprintf(what + n, sizeof what - n, " (%llu bytes; not a regular file, so it cannot be cut back)",
+			         (unsigned long long)cut);
+		}
+	}
+	char* msg = malloc(strlen(throng_last_error()) + 1);
+	if (msg != NULL) {
+		strcpy(msg, throng_last_error());
+		thr_fail(THRONG_ERR_IO, "%s; %s", msg, what);
+		free(msg);
+	}
+}
+
+/// Records a failure so every later call repeats it, and returns it. An
+/// I/O failure of a stream format first cuts the file back (stream_stopped).
 static throng_status exporter_failed(throng_exporter* ex, throng_status st)
 {
 	if (ex->failed == THRONG_OK) {
+		if (st == THRONG_ERR_IO && !ex->ops->by_name) {
+			stream_stopped(ex);
+		}
 		ex->failed = st;
 		size_t len = strlen(throng_last_error());
 		ex->failure = malloc(len + 1);
@@ -415,29 +473,25 @@ throng_status throng_exporter_create(const char* path, const throng_export_def* 
 	default: ex->ops = &thr_stream_ops; break;
 	}
 
-	// Open (and so check) the path before anything is simulated. SQLite
-	// opens the file again itself; this open creates or empties it first.
+	// Open (and so check) the path before anything is simulated. A regular
+	// file is written to a temporary beside it (output_file.c); SQLite
+	// opens that temporary again by name.
 	if (strcmp(path, "-") == 0) {
 		ex->fd = STDOUT_FILENO;
-		ex->close_fd = false;
 	} else {
-		int fd;
-		do {
-			fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-		} while (fd < 0 && errno == EINTR);
-		if (fd < 0) {
-			int e = errno;
+		st = throng_output_file_open(path, &ex->file);
+		if (st != THRONG_OK) {
 			exporter_free(ex);
-			return thr_fail(THRONG_ERR_IO, "%s: cannot open for writing: %s", path, strerror(e));
+			return st;
 		}
-		ex->fd = fd;
-		ex->close_fd = true;
+		ex->fd = throng_output_file_fd(ex->file);
 	}
 	st = ex->ops->begin(ex);
 	if (st != THRONG_OK) {
-		exporter_free(ex);
+		exporter_free(ex); // nothing worth keeping: the temporary goes, the path stays as it was
 		return st;
 	}
+	ex->whole_bytes = ex->bytes;
 	*out = ex;
 	return THRONG_OK;
 }
@@ -468,6 +522,7 @@ throng_status throng_exporter_write_view(throng_exporter* ex, const throng_view*
 	}
 	ex->last_step = view->step;
 	ex->frames += 1;
+	ex->whole_bytes = ex->bytes;
 	return THRONG_OK;
 }
 
@@ -485,6 +540,13 @@ uint64_t throng_exporter_frames(const throng_exporter* ex)
 	return ex != NULL ? ex->frames : 0;
 }
 
+void throng_exporter_set_interrupted(throng_exporter* ex)
+{
+	if (ex != NULL) {
+		ex->interrupted = true;
+	}
+}
+
 throng_status throng_exporter_close(throng_exporter* ex)
 {
 	if (ex == NULL) {
@@ -493,15 +555,25 @@ throng_status throng_exporter_close(throng_exporter* ex)
 	throng_status st = ex->failed;
 	if (st == THRONG_OK && ex->ops->finish != NULL) {
 		st = ex->ops->finish(ex);
+		if (st == THRONG_ERR_IO) {
+			exporter_failed(ex, st); // a stream without its end record, cut back to its last whole frame
+		}
 	} else if (st != THRONG_OK) {
 		thr_fail(st, "%s", ex->failure != NULL ? ex->failure : "the exporter failed earlier");
 	}
-	if (ex->fd >= 0 && ex->close_fd) {
-		int fd = ex->fd;
-		ex->fd = -1;
-		if (close(fd) != 0 && st == THRONG_OK) {
-			st = thr_fail(THRONG_ERR_IO, "%s: close failed: %s", ex->path, strerror(errno));
-		}
+	if (ex->ops->release != NULL) {
+		ex->ops->release(ex);
+		ex->ops = NULL;
+	}
+	// Publish the file: whole on success; after an I/O failure, when it
+	// keeps at least one whole frame (the message says what it holds).
+	throng_output_file* file = ex->file;
+	ex->file = NULL;
+	if (st == THRONG_OK || (ex->failed == THRONG_ERR_IO && ex->kept_frames > 0)) {
+		throng_status cs = throng_output_file_commit(file);
+		st = st == THRONG_OK ? cs : st;
+	} else {
+		throng_output_file_discard(file);
 	}
 	exporter_free(ex);
 	return st;

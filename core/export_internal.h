@@ -57,8 +57,15 @@ enum {
 	THR_F_STEP = 16,
 	THR_F_TIME = 24,
 	THR_F_DATA = 32,
-	THR_END_BYTES = 16, ///< marker, crc, u64 frame count
+	THR_END_BYTES = 16, ///< marker, crc, frame count (u56) and flags (u8)
+	THR_END_FLAGS = 15, ///< the flags byte: the top byte of the u64 at offset 8
 };
+
+/// End-record flag: the run was interrupted (a signal) before its planned
+/// end. The other bits of the flags byte are zero.
+#define THR_END_INTERRUPTED 0x01u
+/// Frames the end record can count: the low 56 bits of its u64.
+#define THR_END_FRAMES_MASK ((UINT64_C(1) << 56) - 1u)
 
 /// Bytes of one frame: the 32-byte frame header plus `fields` arrays of
 /// 4 * agents bytes, padded to a multiple of 8.

@@ -8,14 +8,22 @@
 // than inserting at 100,000 agents. A batch is all or nothing, so a run
 // that stops early (a full disk, a crash) leaves every committed frame
 // readable and none of the batch in progress. The (frame, id) index is
-// built once at the end, which is faster than keeping it up to date.
+// built once at the end, which is faster than keeping it up to date, and
+// also after a failure, over the frames committed.
+//
+// The database is the temporary file of output_file.c (renamed onto the path
+// when done), so its rollback journal is the temporary's own and never sits
+// next to the path. A path that is not a regular file (/dev/null, a FIFO)
+// is refused before SQLite opens it, so it never creates
+// "/dev/null-journal"; a regular file written in place (through a link to
+// a name that did not exist) keeps its journal in memory.
 #define _POSIX_C_SOURCE 200809L
 
-#include <errno.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -30,6 +38,7 @@ typedef struct sqlite_state {
 	sqlite3_stmt* insert_frame;
 	uint32_t batch;          ///< frames per transaction
 	uint32_t pending;        ///< frames in the open transaction
+	uint64_t committed;      ///< frames committed
 	int64_t geometry_hash;
 } sqlite_state;
 
@@ -49,17 +58,62 @@ static throng_status exec(throng_exporter* ex, const char* sql, const char* doin
 	return THRONG_OK;
 }
 
-/// Removes a stale journal left next to the path by an earlier, killed run
-/// (SQLite would otherwise try to roll the new, empty file back with it).
-static void remove_stale(const char* path, const char* suffix)
+/// Whether PATH-suffix exists (a journal).
+static bool journal_exists(const char* path, const char* suffix)
 {
 	size_t n = strlen(path) + strlen(suffix) + 1;
 	char* p = malloc(n);
+	bool found = false;
 	if (p != NULL) {
 		snprintf(p, n, "%s%s", path, suffix);
+		struct stat st;
+		found = lstat(p, &st) == 0;
+		free(p);
+	}
+	return found;
+}
+
+/// Removes the temporary's own journal, when SQLite left one.
+static void remove_journal(const char* path)
+{
+	size_t n = strlen(path) + 9;
+	char* p = malloc(n);
+	if (p != NULL) {
+		snprintf(p, n, "%s-journal", path);
 		unlink(p);
 		free(p);
 	}
+}
+
+/// After a failure: rolls the open batch back, indexes what was committed
+/// and says in the message what the file holds. `doing` and the SQLite
+/// message are already in throng_last_error().
+static throng_status sqlite_stopped(throng_exporter* ex)
+{
+	sqlite_state* s = ex->impl;
+	char first[1024];
+	snprintf(first, sizeof first, "%s", throng_last_error());
+	bool indexed = false;
+	if (s != NULL && s->db != NULL) {
+		if (!sqlite3_get_autocommit(s->db)) {
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		}
+		s->pending = 0;
+		indexed = s->committed > 0 &&
+		          sqlite3_exec(s->db, "CREATE INDEX IF NOT EXISTS frame_id_idx ON trajectory_data(frame, id)", NULL,
+		                       NULL, NULL) == SQLITE_OK;
+	}
+	uint64_t frames = s != NULL ? s->committed : 0;
+	ex->kept_frames = frames;
+	if (frames == 0) {
+		return thr_fail(THRONG_ERR_IO, "%s; no frame was committed, so %s %s", first, ex->path,
+		                throng_output_file_in_place(ex->file) ? "holds no frame" : "is left as it was");
+	}
+	return thr_fail(THRONG_ERR_IO, "%s; %s holds the %llu frames committed before (%llu rows, steps %llu to %llu)%s",
+	                first, ex->path, (unsigned long long)frames, (unsigned long long)(frames * ex->def.agents),
+	                (unsigned long long)ex->first_step,
+	                (unsigned long long)(ex->first_step + (frames - 1u) * ex->def.every),
+	                indexed ? ", indexed by (frame, id)" : ", without the (frame, id) index");
 }
 
 static throng_status put_meta(throng_exporter* ex, sqlite3_stmt* st, const char* key, const char* value)
@@ -151,18 +205,33 @@ static throng_status sqlite_begin(throng_exporter* ex)
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory", ex->path);
 	}
 	ex->impl = s;
-	// export.c created (or emptied) the file, proving it writable; SQLite
-	// opens it on its own from here on.
-	close(ex->fd);
-	ex->fd = -1;
-	remove_stale(ex->path, "-journal");
-	remove_stale(ex->path, "-wal");
-	if (sqlite3_open_v2(ex->path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+	// export.c opened the output (a new, empty temporary beside a regular
+	// file, or the path in place); SQLite opens it again by name.
+	bool in_place = throng_output_file_in_place(ex->file);
+	struct stat fst;
+	if (fstat(ex->fd, &fst) != 0 || !S_ISREG(fst.st_mode)) {
+		// SQLite reads back every page it writes: /dev/null, a FIFO or a
+		// device cannot hold a database. Refused before SQLite opens it.
+		return thr_fail(THRONG_ERR_IO, "%s: SQLite needs a regular file it can read back, and this is not one "
+		                "(a device, FIFO or socket)", ex->path);
+	}
+	if (!in_place && (journal_exists(ex->path, "-journal") || journal_exists(ex->path, "-wal"))) {
+		// SQLite would apply that journal to the new file once it replaces
+		// the path, and throng removes nothing it did not create.
+		return thr_fail(THRONG_ERR_IO,
+		                "%s: cannot replace it: %s-journal or %s-wal exists (left by a SQLite writer that stopped; "
+		                "SQLite would apply it to the new file). Remove it, or write to another path",
+		                ex->path, ex->path, ex->path);
+	}
+	if (sqlite3_open_v2(throng_output_file_write_path(ex->file), &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+	                    NULL) != SQLITE_OK) {
 		return db_fail(ex, "opening the file");
 	}
 	uint32_t rows = THR_SQLITE_BATCH_ROWS;
 	s->batch = ex->def.sqlite_batch != 0 ? ex->def.sqlite_batch : (rows + ex->def.agents - 1u) / ex->def.agents;
-	throng_status st = exec(ex, "PRAGMA journal_mode=DELETE; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;",
+	throng_status st = exec(ex,
+	                        in_place ? "PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536;"
+	                                 : "PRAGMA journal_mode=DELETE; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;",
 	                        "setting the journal mode");
 	if (st == THRONG_OK) {
 		st = write_schema(ex);
@@ -178,7 +247,7 @@ static throng_status sqlite_begin(throng_exporter* ex)
 	return THRONG_OK;
 }
 
-static throng_status sqlite_frame(throng_exporter* ex, const throng_view* view)
+static throng_status sqlite_insert(throng_exporter* ex, const throng_view* view)
 {
 	sqlite_state* s = ex->impl;
 	throng_status st = thr_exporter_by_id(ex, view, THRONG_FIELD_X | THRONG_FIELD_Y | THRONG_FIELD_HX | THRONG_FIELD_HY);
@@ -218,10 +287,19 @@ static throng_status sqlite_frame(throng_exporter* ex, const throng_view* view)
 	}
 	s->pending += 1;
 	if (s->pending >= s->batch) {
+		if ((st = exec(ex, "COMMIT", "committing a batch of frames")) != THRONG_OK) {
+			return st;
+		}
+		s->committed += s->pending;
 		s->pending = 0;
-		return exec(ex, "COMMIT", "committing a batch of frames");
 	}
 	return THRONG_OK;
+}
+
+static throng_status sqlite_frame(throng_exporter* ex, const throng_view* view)
+{
+	throng_status st = sqlite_insert(ex, view);
+	return st == THRONG_ERR_IO ? sqlite_stopped(ex) : st;
 }
 
 static throng_status sqlite_finish(throng_exporter* ex)
@@ -229,11 +307,17 @@ static throng_status sqlite_finish(throng_exporter* ex)
 	sqlite_state* s = ex->impl;
 	throng_status st = THRONG_OK;
 	if (s->pending > 0) {
-		s->pending = 0;
 		st = exec(ex, "COMMIT", "committing the last frames");
+		if (st == THRONG_OK) {
+			s->committed += s->pending;
+			s->pending = 0;
+		}
 	}
 	if (st == THRONG_OK) {
 		st = exec(ex, "CREATE INDEX frame_id_idx ON trajectory_data(frame, id)", "indexing (frame, id)");
+	}
+	if (st != THRONG_OK) {
+		st = sqlite_stopped(ex);
 	}
 	sqlite3_finalize(s->insert_row);
 	sqlite3_finalize(s->insert_frame);
@@ -258,8 +342,14 @@ static void sqlite_release(throng_exporter* ex)
 		// the batches it committed and nothing half-written.
 		sqlite3_close(s->db);
 	}
+	if (!throng_output_file_in_place(ex->file) && journal_exists(throng_output_file_write_path(ex->file), "-journal")) {
+		// A journal SQLite could not finish with: the temporary may be
+		// inconsistent without it, so neither is kept.
+		remove_journal(throng_output_file_write_path(ex->file));
+		ex->kept_frames = 0;
+	}
 	free(s);
 	ex->impl = NULL;
 }
 
-const thr_exporter_ops thr_sqlite_ops = {sqlite_begin, sqlite_frame, sqlite_finish, sqlite_release};
+const thr_exporter_ops thr_sqlite_ops = {sqlite_begin, sqlite_frame, sqlite_finish, sqlite_release, true};

@@ -103,7 +103,8 @@ static throng_status stream_finish(throng_exporter* ex)
 	unsigned char end[THR_END_BYTES];
 	memcpy(end, THR_END_MARKER, 4);
 	thr_put_u32(end + 4, 0);
-	thr_put_u64(end + 8, ex->frames);
+	// frames in the low 56 bits; the flags byte (offset 15) above them.
+	thr_put_u64(end + 8, ex->frames | (ex->interrupted ? (uint64_t)THR_END_INTERRUPTED << 56 : 0u));
 	thr_put_u32(end + 4, thr_crc32(0, end, sizeof end));
 	return thr_sink_write(ex, end, sizeof end);
 }
@@ -118,4 +119,4 @@ static void stream_release(throng_exporter* ex)
 	}
 }
 
-const thr_exporter_ops thr_stream_ops = {stream_begin, stream_frame, stream_finish, stream_release};
+const thr_exporter_ops thr_stream_ops = {stream_begin, stream_frame, stream_finish, stream_release, false};

@@ -192,5 +192,5 @@ static throng_status ped_frame(throng_exporter* ex, const throng_view* view)
 	return write_rows(ex, ped_rows, frame_text);
 }
 
-const thr_exporter_ops thr_csv_ops = {csv_begin, csv_frame, NULL, text_release};
-const thr_exporter_ops thr_ped_ops = {ped_begin, ped_frame, NULL, text_release};
+const thr_exporter_ops thr_csv_ops = {csv_begin, csv_frame, NULL, text_release, false};
+const thr_exporter_ops thr_ped_ops = {ped_begin, ped_frame, NULL, text_release, false};

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The exporter object and its per-format operations (private).
 //
-// export.c owns what every format shares: the def, the open file, the
-// "is this step due" rule, sticky failure and the id-ordered scratch
-// arrays. Each format (export_stream.c, export_text.c, export_sqlite.c)
+// export.c owns what every format shares: the def, the open file (see
+// output_file.c: a temporary renamed onto the path when done), the "is
+// this step due" rule, sticky failure, cutting a stopped stream back to its
+// last whole frame, and the id-ordered scratch arrays. Each format (export_stream.c, export_text.c, export_sqlite.c)
 // supplies a header, a frame and a finish operation. Streams write through
 // thr_sink_write(), which hands every frame to the kernel before it returns
 // and turns EPIPE, ENOSPC and EFBIG into messages a user can act on.
@@ -19,8 +20,12 @@ typedef struct thr_exporter_ops {
 	throng_status (*frame)(throng_exporter* ex, const throng_view* view);
 	/// Writes what ends the file. Not called after a failure.
 	throng_status (*finish)(throng_exporter* ex);
-	/// Frees the format's state (ex->impl); always called once.
+	/// Frees the format's state (ex->impl); always called once, before the
+	/// file is published or discarded.
 	void (*release)(throng_exporter* ex);
+	/// True when the format writes by name (SQLite) and, on a failure, sets
+	/// ex->kept_frames and a message saying what the file holds itself.
+	bool by_name;
 } thr_exporter_ops;
 
 struct throng_exporter {
@@ -28,11 +33,14 @@ struct throng_exporter {
 	char scenario[THRONG_EXPORT_NAME_MAX + 1];
 	char* path;              ///< as given, for messages ("-" = standard output)
 	const thr_exporter_ops* ops;
-	int fd;                  ///< -1 when the format keeps its own handle
-	bool close_fd;           ///< false for standard output
+	throng_output_file* file; ///< the output (NULL for standard output), published or discarded by close
+	int fd;                  ///< the file's descriptor, or standard output's
 	uint64_t frames;         ///< frames written
 	uint64_t first_step, last_step;
 	uint64_t bytes;          ///< bytes written through thr_sink_write
+	uint64_t whole_bytes;    ///< bytes up to the end of the last whole frame (or of the header)
+	uint64_t kept_frames;    ///< after a failure: whole frames the file keeps (it is published when > 0)
+	bool interrupted;        ///< throng_exporter_set_interrupted() was called
 	throng_status failed;    ///< THRONG_OK, or the failure every later call repeats
 	char* failure;           ///< its message
 	void* by_id[THRONG_FIELD_BITS]; ///< id-ordered copies for the text and SQLite formats

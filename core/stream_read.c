@@ -32,6 +32,7 @@ struct throng_stream_reader {
 	uint32_t field_slots;       ///< arrays per frame, unknown field bits included
 	bool verify;
 	bool complete;              ///< the end record was read
+	bool interrupted;           ///< its interrupted flag was set
 	bool ended;                 ///< no more frames
 	throng_status failed;
 	char failure[512];
@@ -312,6 +313,11 @@ bool throng_stream_complete(const throng_stream_reader* r)
 	return r != NULL && r->complete;
 }
 
+bool throng_stream_interrupted(const throng_stream_reader* r)
+{
+	return r != NULL && r->interrupted;
+}
+
 uint64_t throng_stream_offset(const throng_stream_reader* r)
 {
 	return r != NULL ? r->offset : 0;
@@ -337,7 +343,12 @@ static throng_status read_end_record(throng_stream_reader* r, uint64_t start)
 		return corrupt_at(r, start + 4, "end record checksum mismatch (stored 0x%08x, computed 0x%08x)", stored,
 		               computed);
 	}
-	uint64_t frames = thr_get_u64(end + 8);
+	uint64_t frames = thr_get_u64(end + 8) & THR_END_FRAMES_MASK;
+	unsigned flags = end[THR_END_FLAGS];
+	if ((flags & ~THR_END_INTERRUPTED) != 0) {
+		return corrupt_at(r, start + THR_END_FLAGS, "the end record's flags byte is 0x%02x (only bit 0, interrupted, is defined)",
+		                  flags);
+	}
 	if (frames != r->next_index) {
 		return corrupt_at(r, start + 8, "the end record counts %llu frames but the stream holds %llu",
 		               (unsigned long long)frames, (unsigned long long)r->next_index);
@@ -350,6 +361,7 @@ static throng_status read_end_record(throng_stream_reader* r, uint64_t start)
 		return reader_failed(r, io);
 	}
 	r->complete = true;
+	r->interrupted = (flags & THR_END_INTERRUPTED) != 0;
 	r->ended = true;
 	return THRONG_OK;
 }

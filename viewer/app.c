@@ -195,7 +195,9 @@ static int run_lockstep(vw_app* app)
 		vw_error("--record: %s", err);
 		return VW_EXIT_FAILURE;
 	}
-	for (uint32_t n = 0; n < a->frames; ++n) {
+	// --frames 0 (only --record can leave it so, and only with a window):
+	// until the window is closed.
+	for (uint32_t n = 0; a->frames == 0 || n < a->frames; ++n) {
 		vw_sim_tick(app->sim, n == 0 ? 0u : 1u);
 		const vw_frame* f = vw_sim_acquire(app->sim);
 		double now = vw_now();

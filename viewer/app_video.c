@@ -94,9 +94,28 @@ static bool open_renderer(vw_app* app, const char* driver, char* err, size_t err
 	return true;
 }
 
+/// Whether SDL has a render driver called `name`.
+static bool driver_known(const char* name)
+{
+	for (int k = 0; k < SDL_GetNumRenderDrivers(); ++k) {
+		SDL_RendererInfo info;
+		if (SDL_GetRenderDriverInfo(k, &info) == 0 && strcmp(info.name, name) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
 int vw_app_open_video(vw_app* app, char* err, size_t err_cap)
 {
 	const vw_args* a = app->args;
+	if (a->renderer != NULL && !driver_known(a->renderer)) {
+		char names[256];
+		driver_names(names, sizeof names);
+		snprintf(err, err_cap, "--renderer: unknown render driver \"%.64s\" (render drivers here: %s)", a->renderer,
+		         names);
+		return VW_EXIT_USAGE;
+	}
 	bool capture = a->screenshot != NULL || a->record != NULL;
 	if (capture && getenv("SDL_VIDEODRIVER") == NULL && getenv("DISPLAY") == NULL &&
 	    getenv("WAYLAND_DISPLAY") == NULL) {
@@ -118,6 +137,15 @@ int vw_app_open_video(vw_app* app, char* err, size_t err_cap)
 		         "desktop session, under xvfb-run, or capture without a display: throng-view --screenshot "
 		         "out.png");
 		return VW_EXIT_FAILURE;
+	}
+	if (headless_driver(driver) && a->record != NULL && a->frames == 0) {
+		// With a window, --record runs until it is closed; here nothing
+		// could close it.
+		snprintf(err, err_cap,
+		         "--record without --frames would record forever on the \"%s\" video driver (no window to "
+		         "close); give --frames N",
+		         driver);
+		return VW_EXIT_USAGE;
 	}
 	if (headless_driver(driver) && !capture && a->frames == 0 && a->benchmark_frames == 0) {
 		snprintf(err, err_cap,

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: MIT
 // PNG captures through libpng's simplified API (png_image), which reports
 // errors in the image struct instead of longjmp-ing out of our code.
+//
+// The file goes through the library's throng_output_file (core/
+// output_file.c), not png_image_write_to_file: that one removes the path
+// when writing fails, even a device node or what a symlink points at. Here
+// a regular file is written beside the path and renamed onto it when the
+// PNG is whole; a device or a pipe is written in place and never removed.
 #define _POSIX_C_SOURCE 200809L
 
 #include "capture.h"
@@ -11,6 +17,63 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "throng/export.h"
+
+/// Writes the RGB pixels as a PNG to `path`; false with the reason in err.
+static bool write_png(const char* path, const unsigned char* pixels, int w, int h, size_t stride, bool fast,
+                      char* err, size_t err_cap)
+{
+	throng_output_file* file = NULL;
+	if (throng_output_file_open(path, &file) != THRONG_OK) {
+		snprintf(err, err_cap, "%s", throng_last_error());
+		return false;
+	}
+	int fd = dup(throng_output_file_fd(file));
+	FILE* out = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	if (out == NULL) {
+		snprintf(err, err_cap, "cannot write %s: %s", path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+		}
+		throng_output_file_discard(file);
+		return false;
+	}
+	png_image img;
+	memset(&img, 0, sizeof img);
+	img.version = PNG_IMAGE_VERSION;
+	img.width = (png_uint_32)w;
+	img.height = (png_uint_32)h;
+	img.format = PNG_FORMAT_RGB;
+	img.flags = fast ? PNG_IMAGE_FLAG_FAST : 0;
+	errno = 0;
+	bool ok = png_image_write_to_stdio(&img, out, 0, pixels, (png_int_32)stride, NULL) != 0;
+	int e = errno;
+	if (ok && fflush(out) != 0) {
+		ok = false;
+		e = errno;
+	}
+	if (!ok) {
+		// libpng says "Write Error"; errno says why (EPIPE, ENOSPC, ...).
+		snprintf(err, err_cap, "cannot write %s: %s%s%s%s", path, img.message[0] != '\0' ? img.message : "write failed",
+		         e != 0 ? " (" : "", e != 0 ? strerror(e) : "", e != 0 ? ")" : "");
+	}
+	png_image_free(&img);
+	if (fclose(out) != 0 && ok) {
+		ok = false;
+		snprintf(err, err_cap, "cannot write %s: %s", path, strerror(errno));
+	}
+	if (!ok) {
+		throng_output_file_discard(file); // removes only the temporary, never the path
+		return false;
+	}
+	if (throng_output_file_commit(file) != THRONG_OK) {
+		snprintf(err, err_cap, "%s", throng_last_error());
+		return false;
+	}
+	return true;
+}
 
 bool vw_capture_png(SDL_Renderer* r, const char* path, bool fast, char* err, size_t err_cap)
 {
@@ -29,18 +92,7 @@ bool vw_capture_png(SDL_Renderer* r, const char* path, bool fast, char* err, siz
 	if (SDL_RenderReadPixels(r, NULL, SDL_PIXELFORMAT_RGB24, pixels, (int)stride) != 0) {
 		snprintf(err, err_cap, "cannot read the frame back: %s", SDL_GetError());
 	} else {
-		png_image img;
-		memset(&img, 0, sizeof img);
-		img.version = PNG_IMAGE_VERSION;
-		img.width = (png_uint_32)w;
-		img.height = (png_uint_32)h;
-		img.format = PNG_FORMAT_RGB;
-		img.flags = fast ? PNG_IMAGE_FLAG_FAST : 0;
-		ok = png_image_write_to_file(&img, path, 0, pixels, (png_int_32)stride, NULL) != 0;
-		if (!ok) {
-			snprintf(err, err_cap, "cannot write %s: %s", path, img.message);
-		}
-		png_image_free(&img);
+		ok = write_png(path, pixels, w, h, stride, fast, err, err_cap);
 	}
 	free(pixels);
 	return ok;

@@ -1,10 +1,41 @@
 // SPDX-License-Identifier: MIT
 // throng-view: watch, poke and debug a crowd (see --help).
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "app.h"
 #include "args.h"
 #include "scenes.h"
 
+static int run(int argc, char** argv);
+
+/// Runs the viewer, then checks that everything printed on standard output
+/// (--help, the benchmark's figures) reached it: a failed write or final
+/// flush (/dev/full, a closed pipe) is an error with a message.
 int main(int argc, char** argv)
+{
+	// A capture into a closed pipe must fail with EPIPE and a message, not
+	// kill the viewer with SIGPIPE.
+	signal(SIGPIPE, SIG_IGN);
+	int rc = run(argc, argv);
+	errno = 0;
+	bool failed = ferror(stdout) != 0;
+	failed = fflush(stdout) != 0 || failed;
+	int e = errno;
+	failed = fclose(stdout) != 0 || failed;
+	e = e != 0 ? e : errno;
+	if (failed) {
+		vw_error("cannot write to standard output: %s", e != 0 ? strerror(e) : "write error");
+		return rc == VW_EXIT_OK ? VW_EXIT_FAILURE : rc;
+	}
+	return rc;
+}
+
+static int run(int argc, char** argv)
 {
 	vw_args args;
 	int rc = vw_parse_args(argc, argv, &args);

@@ -19,13 +19,16 @@
 // report nothing). Those runs therefore check without leaks
 // (detect_leaks=0); the dummy-driver runs, which cover the viewer's own
 // code in lockstep and in real time, keep leak checking on.
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 // mknod, S_IFCHR
 
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -388,7 +391,105 @@ Test(errors, help)
 
 Test(errors, unwritable_screenshot)
 {
-	expect_error(DUMMY, "solo --screenshot /nonexistent-dir/x.png", 1, "--screenshot: cannot write");
+	expect_error(DUMMY, "solo --screenshot /nonexistent-dir/x.png", 1,
+	             "--screenshot: /nonexistent-dir/x.png: cannot open for writing");
+}
+
+/// Whether `path` is a character device with /dev/full's numbers (1, 7).
+static bool is_dev_full(const char* path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 7);
+}
+
+static bool is_link(const char* path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+Test(errors, failed_captures_never_remove_the_path)
+{
+	// A device node where the screenshot goes: written in place, kept.
+	char path[256];
+	snprintf(path, sizeof path, "%s/full", dir);
+	if (mknod(path, S_IFCHR | 0666, makedev(1, 7)) != 0) {
+		// No CAP_MKNOD here (CI runs as root, where it works): the
+		// device through a link, which is also checked below.
+		cr_assert_eq(errno, EPERM, "mknod: %s", strerror(errno));
+		cr_log_warn("mknod is not permitted here; testing a symlink to /dev/full instead");
+		cr_assert_eq(symlink("/dev/full", path), 0);
+	}
+	expect_error(DUMMY, "solo --screenshot full", 1, "--screenshot: cannot write full: Write Error (No space left");
+	cr_assert(is_dev_full(path), "the screenshot removed %s", path);
+
+	// A link to the device: the link and the device stay.
+	snprintf(path, sizeof path, "%s/link.png", dir);
+	cr_assert_eq(symlink("/dev/full", path), 0);
+	expect_error(DUMMY, "solo --screenshot link.png", 1, "cannot write link.png");
+	cr_assert(is_link(path) && is_dev_full(path), "the screenshot replaced the link %s", path);
+
+	// --record: the second frame's name is a link to the device.
+	char rec[128];
+	snprintf(rec, sizeof rec, "%s/rec", dir);
+	cr_assert_eq(mkdir(rec, 0777), 0);
+	snprintf(path, sizeof path, "%s/frame_000001.png", rec);
+	cr_assert_eq(symlink("/dev/full", path), 0);
+	expect_error(DUMMY, "solo --record rec --frames 3", 1, "--record: cannot write rec/frame_000001.png");
+	cr_assert(is_link(path) && is_dev_full(path), "--record replaced the link %s", path);
+	snprintf(path, sizeof path, "%s/frame_000000.png", rec);
+	struct stat st;
+	cr_assert(stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0, "frame 0 was not written");
+	// No temporary is left beside a failed capture.
+	char cmd[256];
+	snprintf(cmd, sizeof cmd, "ls -a '%s' '%s' | grep -c part >/dev/null", dir, rec);
+	cr_assert_neq(system(cmd), 0, "a .part temporary was left behind");
+}
+
+Test(errors, screenshot_into_a_closed_pipe)
+{
+	// The PNG (about 130 KB) outgrows the pipe's buffer, and head closes
+	// its end after 100 bytes: the viewer must report EPIPE, not die of
+	// SIGPIPE (exit 141).
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd,
+	         "cd '%s' && { env " DUMMY " '%s' field --agents 20000 --width 1600 --height 1200 --screenshot "
+	         "/dev/stdout 2>err.txt; echo $? > status.txt; } | head -c 100 > /dev/null",
+	         dir, THRONG_VIEW_PATH);
+	cr_assert_eq(system(cmd), 0);
+	char path[128], status[32];
+	snprintf(path, sizeof path, "%s/status.txt", dir);
+	slurp(path, status, sizeof status);
+	snprintf(path, sizeof path, "%s/err.txt", dir);
+	slurp(path, err, sizeof err);
+	cr_assert_str_eq(status, "1\n", "exit %s: %s", status, err);
+	cr_assert_not_null(strstr(err, "--screenshot: cannot write /dev/stdout: Write Error (Broken pipe)"), "%s", err);
+}
+
+Test(errors, renderer_and_record_need_sense)
+{
+	expect_error(DUMMY, "solo --renderer nosuch --screenshot x.png", 2,
+	             "--renderer: unknown render driver \"nosuch\" (render drivers here: ");
+	cr_expect_not_null(strstr(err, "software"), "the list lacks software: %s", err);
+	// Without a window nothing could stop --record: refused, nothing written.
+	expect_error(DUMMY, "solo --record rec", 2, "--record without --frames would record forever");
+	char path[128];
+	snprintf(path, sizeof path, "%s/rec", dir);
+	struct stat st;
+	cr_expect_neq(stat(path, &st), 0, "--record created %s", path);
+}
+
+Test(errors, standard_output_write_errors_fail)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "'%s' --help > /dev/full 2>'%s/err.txt'", THRONG_VIEW_PATH, dir);
+	int status = system(cmd);
+	char path[128];
+	snprintf(path, sizeof path, "%s/err.txt", dir);
+	slurp(path, err, sizeof err);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %d: %s", status, err);
+	cr_assert_not_null(strstr(err, "throng-view: cannot write to standard output: No space left on device"), "%s",
+	                   err);
 }
 
 /// Under xvfb-run: THRONG_VIEW_XVFB=1 and a DISPLAY.

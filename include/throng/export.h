@@ -124,7 +124,7 @@ const char* throng_field_name(uint32_t field_bit);
 
 typedef struct throng_exporter throng_exporter;
 
-/// Opens `path` for writing ("-" = standard output; created or truncated)
+/// Opens `path` for writing ("-" = standard output; see throng_output_file_open)
 /// and writes the format's header. Fails here, before any frame, when the
 /// path cannot be written (THRONG_ERR_IO, the message names the path) or
 /// the def is invalid. SQLite needs a regular file, not "-". On success
@@ -147,10 +147,61 @@ throng_status throng_exporter_write(throng_exporter* ex, const throng_world* wor
 /// Frames written so far.
 uint64_t throng_exporter_frames(const throng_exporter* ex);
 
+/// Marks the run as stopped before its planned end (a signal, say): the
+/// binary stream's end record then carries the interrupted flag
+/// (docs/FORMAT.md); the other formats end as usual. NULL is ignored.
+void throng_exporter_set_interrupted(throng_exporter* ex);
+
 /// Finishes the file (the binary stream's end record, the last SQLite
 /// transaction and its index), closes it and frees the exporter, also when
 /// it fails (then with the reason in throng_last_error()). NULL is ignored.
+///
+/// Files are written as throng_output_file_open() describes: a regular file
+/// is only replaced here, by renaming the finished temporary onto it. After
+/// a write failure (a full disk, a size limit) the temporary is cut back to
+/// the last whole frame (binary, CSV, PED) or holds the committed batches
+/// (SQLite) and still replaces the path when it holds at least one frame;
+/// the failure's message says exactly what the file holds. With no frame,
+/// the path is left as it was.
 throng_status throng_exporter_close(throng_exporter* ex);
+
+// ---------------------------------------------------------------------------
+// Output files
+
+/// A file being written so that no path that existed before is harmed:
+/// the exporters use it, and so does the viewer for its PNG captures.
+typedef struct throng_output_file throng_output_file;
+
+/// Opens `path` for writing. A regular file, or a path that does not exist
+/// yet, is written to a new temporary file in the same directory
+/// (".NAME.XXXXXX.part", mode 0666 less the umask, or the old file's mode),
+/// which throng_output_file_commit() renames onto the path; until then the
+/// old file is untouched. A symbolic link is followed: the file it names is
+/// replaced and the link stays. Anything else that exists (a device such as
+/// /dev/null, a FIFO, a terminal; a link to a name that does not exist yet)
+/// is written in place: opened without truncating, and never removed. A
+/// directory, an unwritable file or directory fail with THRONG_ERR_IO
+/// ("PATH: cannot open for writing: ...").
+throng_status throng_output_file_open(const char* path, throng_output_file** out);
+
+/// The open descriptor to write to (owned by the output file).
+int throng_output_file_fd(const throng_output_file* f);
+
+/// The name to open when a library writes the file by name (SQLite): the
+/// temporary, or the path itself when written in place.
+const char* throng_output_file_write_path(const throng_output_file* f);
+
+/// True when the path is written in place (not a regular file).
+bool throng_output_file_in_place(const throng_output_file* f);
+
+/// Closes the file and renames the temporary onto the path. On failure
+/// removes the temporary (never the path) and returns THRONG_ERR_IO naming
+/// the path. Always frees `f`; NULL is ignored.
+throng_status throng_output_file_commit(throng_output_file* f);
+
+/// Closes the file and removes the temporary, leaving the path as it was
+/// (a file written in place keeps what it received). Frees `f`; NULL is ignored.
+void throng_output_file_discard(throng_output_file* f);
 
 // ---------------------------------------------------------------------------
 // Frames and headers, as readers return them
@@ -222,6 +273,11 @@ throng_status throng_stream_read_frame(throng_stream_reader* reader, throng_fram
 
 /// True once the end record was read.
 bool throng_stream_complete(const throng_stream_reader* reader);
+
+/// True when the end record says the run was interrupted (stopped by a
+/// signal before its planned end): the stream is complete and every frame
+/// valid, but it ends earlier than the run was asked to.
+bool throng_stream_interrupted(const throng_stream_reader* reader);
 
 /// Byte offset of the next unread byte.
 uint64_t throng_stream_offset(const throng_stream_reader* reader);
