@@ -43,7 +43,8 @@ class Crowd:
 
     agents, frames, dt (s per step), every (steps per frame), period
     (s per frame), bounds ((min x, min y, max x, max y), m), bounds_mode,
-    scenario, complete (an end record closed the stream), fields (names).
+    scenario, complete (an end record closed the stream), end_flags (the
+    end record's flags byte: bit 0, the run was interrupted), fields (names).
     frame(k) returns {field: array of `agents` values} for frame k (views
     into the memory map for a stream, no copy).
     """
@@ -53,6 +54,7 @@ class Crowd:
         self.path, self.agents, self.frames, self.fields = path, agents, frames, fields
         self.period, self.dt, self.every = period, dt, every
         self.bounds, self.bounds_mode, self.scenario, self.complete = bounds, bounds_mode, scenario, complete
+        self.end_flags = 0
         self._arrays = {}
 
     def frame(self, k):
@@ -129,7 +131,7 @@ def _read_header(f, path):
 
 
 def _check_frames(f, path, h):
-    """Reads every frame after the header; returns (frames, complete)."""
+    """Reads every frame after the header; returns (frames, complete, end record flags)."""
     frame_bytes, every, dt = h["frame_bytes"], h["every"], h["dt"]
     buf = bytearray(frame_bytes)
     view = memoryview(buf)
@@ -137,7 +139,7 @@ def _check_frames(f, path, h):
     while True:
         got = f.readinto(view[:4])
         if got == 0:
-            return index, False  # the writer stopped at a frame boundary: every frame is whole
+            return index, False, 0  # the writer stopped at a frame boundary: every frame is whole
         if got < 4:
             _fail(path, f"byte offset {offset + got}",
                   f"the stream ends inside the marker of frame {index} (which starts at byte offset {offset})")
@@ -147,6 +149,9 @@ def _check_frames(f, path, h):
                 _fail(path, f"byte offset {offset + len(end)}",
                       f"the stream ends inside the end record that starts at byte offset {offset}")
             stored, frames = struct.unpack_from("<IQ", end, 4)
+            # The top byte of `frames` may carry flags (a writer stopped by a
+            # signal marks its end record interrupted): read, never rejected.
+            flags, frames = frames >> 56, frames & ((1 << 56) - 1)
             computed = _crc_zeroed(end, 4)
             if computed != stored:
                 _fail(path, f"byte offset {offset + 4}",
@@ -156,7 +161,7 @@ def _check_frames(f, path, h):
                       f"the end record counts {frames} frames but the stream holds {index}")
             if f.read(1):
                 _fail(path, f"byte offset {offset + END_BYTES}", "data after the end record")
-            return index, True
+            return index, True, flags
         if buf[:4] != b"FRAM":
             found = " ".join(f"{b:02x}" for b in buf[:4])
             _fail(path, f"byte offset {offset}",
@@ -197,7 +202,7 @@ def read_stream(path):
     try:
         with open(path, "rb") as f:
             h = _read_header(f, path)
-            frames, complete = _check_frames(f, path, h)
+            frames, complete, flags = _check_frames(f, path, h)
     except OSError as e:
         raise ThrongReadError(f"{path}: cannot read: {e.strerror or e}") from e
     if frames == 0:
@@ -207,6 +212,7 @@ def read_stream(path):
     present = [name for bit, name in enumerate(FIELDS) if h["mask"] & (1 << bit)]
     crowd = Crowd(path, n, frames, present, h["dt"] * h["every"], h["dt"], h["every"],
                   h["bounds"], h["bounds_mode"], h["scenario"], complete)
+    crowd.end_flags = flags
     for j, name in enumerate(present):  # known fields come first (bits 0-7), in bit order
         at = FRAME_HEAD + 4 * n * j
         crowd._arrays[name] = raw[:, at:at + 4 * n].view("<u4" if name in INT_FIELDS else "<f4")
