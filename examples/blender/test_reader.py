@@ -124,6 +124,28 @@ def csv_cases(csv_path, agents, tmp):
             check(str(e).startswith(f"{path}: {expect}"), f"csv {name}: {str(e)!r}, expected {expect!r}")
 
 
+def per_agent_cases(c, s):
+    """Radii by group label with a group field (ids dealt in any order), by id without one."""
+    shuffled = reader.Crowd("shuffled", c.agents, 1, ["x", "y", "group"], 1.0)
+    perm = np.array([8, 3, 0, 5, 1, 7, 2, 4, 6])
+    shuffled._arrays = {"x": c._arrays["x"][:1], "y": c._arrays["y"][:1], "group": c._arrays["group"][:1, perm]}
+    labels, radii = scenefile.per_agent(shuffled, s)
+    check(labels.tolist() == s["labels"][perm].tolist() and radii.tolist() == s["radii"][perm].tolist(),
+          f"radii by label: {labels.tolist()}, {radii.tolist()}")
+    plain = reader.Crowd("plain", c.agents, 1, ["x", "y"], 1.0)
+    plain._arrays = {"x": c._arrays["x"][:1], "y": c._arrays["y"][:1]}
+    labels, radii = scenefile.per_agent(plain, s)
+    check(labels.tolist() == s["labels"].tolist() and radii.tolist() == s["radii"].tolist(), "radii by id")
+    labels, radii = scenefile.per_agent(plain, None)
+    check(labels.tolist() == [0] * 9 and radii.tolist() == [np.float32(0.3)] * 9, "no scene file: group 0, 0.3 m")
+    more = reader.Crowd("more", 10, 1, ["x", "y"], 1.0)
+    try:
+        scenefile.per_agent(more, s)
+        check(False, "a 10-agent stream took a 9-agent scene file")
+    except scenefile.SceneFileError as e:
+        check(str(e) == f"{s['path']}: groups: 9 agents, but the stream more has 10", str(e))
+
+
 def main(run, csv_path, scene_path):
     c = reader.read(run)
     check(c.complete and c.end_flags == 0 and c.frames == 31 and c.agents == 9, "the good stream reads whole")
@@ -137,6 +159,7 @@ def main(run, csv_path, scene_path):
     check(list(s["labels"]) == list(c.frame(0)["group"]), "scene file labels are the stream's groups")
     check(list(s["radii"]) == [np.float32(r) for r in [0.4] * 3 + [0.6] * 3 + [0.9] * 3], "radii")
     check(s["walls"].tolist() == [[-8, 8, 8, 8]] and s["obstacles"].tolist() == [[0, -9.5, 1]], "walls, obstacles")
+    per_agent_cases(c, s)
     with tempfile.TemporaryDirectory() as tmp:
         stream_cases(open(run, "rb").read(), tmp)
         csv_cases(csv_path, c.agents, tmp)

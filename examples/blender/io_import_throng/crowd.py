@@ -22,6 +22,7 @@ so throng's "Y up" is up in Blender's top view. Blender frame
 first or last frame.
 """
 import math
+import os
 
 import bpy
 import numpy as np
@@ -163,22 +164,6 @@ def _index(mask):
     return idx
 
 
-def _per_agent(crowd, scene):
-    """Group labels and radii per agent id: the stream's groups first, then the scene file's."""
-    n = crowd.agents
-    if scene is not None and scene["labels"].size != n:
-        raise reader.ThrongReadError(f"{crowd.path}: the stream has {n} agents but the scene file's groups "
-                                     f"count {scene['labels'].size}")
-    if "group" in crowd.fields:
-        labels = np.array(crowd.frame(0)["group"], dtype=np.uint32)
-    elif scene is not None:
-        labels = scene["labels"]
-    else:
-        labels = np.zeros(n, dtype=np.uint32)
-    radii = scene["radii"] if scene is not None else np.full(n, scenefile.DEFAULT_RADIUS, dtype=np.float32)
-    return labels, radii
-
-
 def _walls(name, segs, coll):
     """Each segment as a box WALL_THICKNESS wide and WALL_HEIGHT tall (numpy, no loop per wall)."""
     a, b = segs[:, 0:2], segs[:, 2:4]
@@ -243,7 +228,7 @@ def import_crowd(path, scene_file=None, frame_start=1, ground=True, camera=True,
     if "x" not in crowd.fields or "y" not in crowd.fields:
         raise reader.ThrongReadError(f"{path}: the stream has no positions (write it with x and y in --fields)")
     scene = scenefile.read_scene(scene_file) if scene_file else None
-    labels, radii = _per_agent(crowd, scene)
+    labels, radii = scenefile.per_agent(crowd, scene)
 
     name = f"throng {crowd.scenario or 'crowd'}"
     coll = bpy.data.collections.new(name)
@@ -292,9 +277,9 @@ def import_crowd(path, scene_file=None, frame_start=1, ground=True, camera=True,
     sc.render.fps = max(1, round(rate))
     sc.render.fps_base = sc.render.fps / rate
     sc.frame_start, sc.frame_end = frame_start, frame_start + crowd.frames - 1
-    coll["throng_path"] = bpy.path.abspath(path) if path.startswith("//") else path
+    coll["throng_path"] = os.path.abspath(bpy.path.abspath(path))  # reopened from anywhere
     coll["throng_frame_start"] = frame_start
-    coll["throng_scene_file"] = scene_file or ""
+    coll["throng_scene_file"] = os.path.abspath(bpy.path.abspath(scene_file)) if scene_file else ""
     _players[coll.name] = Player(crowd, groups, frame_start)
     _players[coll.name].update(sc.frame_current)
     return coll
@@ -310,7 +295,7 @@ def reconnect(coll):
     crowd = reader.read(coll["throng_path"])
     groups = []
     scene = scenefile.read_scene(coll["throng_scene_file"]) if coll.get("throng_scene_file") else None
-    labels, _ = _per_agent(crowd, scene)
+    labels, _ = scenefile.per_agent(crowd, scene)
     for ob in coll.objects:
         if "throng_group" in ob.keys() and ob.type == "MESH":
             groups.append((_index(labels == ob["throng_group"]), ob.data.name))

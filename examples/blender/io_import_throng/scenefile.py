@@ -101,9 +101,40 @@ def read_scene(path):
             raise SceneFileError(f"{path}: {where}: expected {{center: [x, y], radius: r}}")
         obstacles.append(_point(path, where + ".center", o.get("center")) + (float(o["radius"]),))
     return {
+        "path": path,
         "name": str(doc.get("name", "")),
         "labels": np.concatenate(labels),
         "radii": np.concatenate(radii),
         "walls": np.array(walls, dtype=np.float32).reshape(-1, 4),
         "obstacles": np.array(obstacles, dtype=np.float32).reshape(-1, 3),
     }
+
+
+def per_agent(crowd, scene):
+    """Group labels and radii per agent id of `crowd` (a reader.Crowd), with `scene` or None.
+
+    Labels: the stream's group field, else the scene file's groups in id
+    order, else 0. Radii: from the scene file by group label when each label
+    has one radius there (right for a file's run and for a built-in scene's
+    file twin, which deals ids differently but keeps the labels), else by id
+    (a file's run only), else throng's default.
+    """
+    n = crowd.agents
+    default = np.full(n, DEFAULT_RADIUS, dtype=np.float32)
+    if "group" in crowd.fields:
+        labels = np.array(crowd.frame(0)["group"], dtype=np.uint32)
+        if scene is None:
+            return labels, default
+        by_label = {}
+        for label, radius in zip(scene["labels"].tolist(), scene["radii"].tolist()):
+            by_label.setdefault(label, set()).add(radius)
+        if all(len(r) == 1 for r in by_label.values()) and set(np.unique(labels).tolist()) <= by_label.keys():
+            lut = {label: r.pop() for label, r in by_label.items()}
+            return labels, np.array([lut[v] for v in labels.tolist()], dtype=np.float32)
+    elif scene is None:
+        return np.zeros(n, dtype=np.uint32), default
+    if scene["labels"].size != n:
+        raise SceneFileError(f"{scene['path']}: groups: {scene['labels'].size} agents, but the stream "
+                             f"{crowd.path} has {n}")
+    labels = labels if "group" in crowd.fields else scene["labels"]
+    return labels, scene["radii"]
