@@ -254,10 +254,11 @@ def import_crowd(path, scene_file=None, frame_start=1, ground=True, camera=True,
         mod[mat_input] = _material(f"throng group {label}", group_color(int(label)))
         groups.append((idx, me.name))
     if scene is not None and len(scene["walls"]):
-        _walls("throng walls", scene["walls"], coll).data.materials.append(_material("throng walls", srgb_to_linear(WALL_SRGB)))
+        walls = _walls("throng walls", scene["walls"], coll)
+        walls.data.materials.append(_material("throng walls", srgb_to_linear(WALL_SRGB)))
     if scene is not None and len(scene["obstacles"]):
-        _obstacles("throng obstacles", scene["obstacles"], coll).data.materials.append(
-            _material("throng obstacles", srgb_to_linear(WALL_SRGB)))
+        obstacles = _obstacles("throng obstacles", scene["obstacles"], coll)
+        obstacles.data.materials.append(_material("throng obstacles", srgb_to_linear(WALL_SRGB)))
     x0, y0, x1, y1 = crowd.bounds if crowd.bounds else _extent(crowd)
     if ground:
         g = _mesh_object("throng ground", [(x0, y0, 0), (x1, y0, 0), (x1, y1, 0), (x0, y1, 0)], [(0, 1, 2, 3)], coll)
