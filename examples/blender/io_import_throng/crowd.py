@@ -1,0 +1,312 @@
+# SPDX-License-Identifier: MIT
+"""Builds an animated throng crowd in Blender.
+
+Design, for 100,000 agents x 600 frames:
+- One mesh object per group label whose vertices are the group's agents
+  (vertex j of group g is the agent idx_g[j]; the object keeps the ids in
+  the `throng_id` attribute). A shared Geometry Nodes group puts an
+  instance of the agent shape on every vertex, turned by the `throng_yaw`
+  attribute and scaled by `throng_radius`, with the group's material: the
+  crowd costs a handful of objects, never one per agent.
+- Nothing is baked. A frame-change handler reads the frame it needs from
+  the memory-mapped stream (reader.py) and writes the positions and
+  headings into the meshes with foreach_set (numpy buffers, no per-agent
+  Python): memory stays at one frame whatever the run's length, and
+  renders (`blender -b ... -a`) see every frame.
+- Saved .blend files keep the stream's path on the collection; the add-on's
+  load handler reconnects them when the file is opened again.
+
+Coordinates: throng's x, y (m) are Blender's x, y on the ground (z = 0),
+so throng's "Y up" is up in Blender's top view. Blender frame
+`frame_start + k` shows stream frame k; frames outside the run hold the
+first or last frame.
+"""
+import math
+import os
+
+import bpy
+import numpy as np
+
+from . import reader, scenefile
+
+# Colours of group labels 0, 1, 2, ... (sRGB, the Tableau 10 palette), repeating.
+PALETTE = ("1f77b4", "d62728", "2ca02c", "ff7f0e", "9467bd", "8c564b", "e377c2", "17becf", "bcbd22", "7f7f7f")
+GROUND_SRGB = "d8d8d0"
+WALL_SRGB = "303030"
+SHAPE_HEIGHT = 1.7 / 0.3  # the agent shape is modelled for radius 1: a 0.3 m agent stands 1.7 m tall
+WALL_HEIGHT = 2.0  # m
+WALL_THICKNESS = 0.2  # m
+
+_players = {}  # collection name -> Player
+
+
+def srgb_to_linear(hex6):
+    """'rrggbb' (sRGB) to Blender's linear (r, g, b, 1)."""
+    out = []
+    for i in (0, 2, 4):
+        c = int(hex6[i:i + 2], 16) / 255.0
+        out.append(c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4)
+    return (*out, 1.0)
+
+
+def group_color(label):
+    return srgb_to_linear(PALETTE[label % len(PALETTE)])
+
+
+def _material(name, rgba):
+    mat = bpy.data.materials.new(name)
+    mat.diffuse_color = rgba  # what Workbench shows
+    mat.use_nodes = True
+    bsdf = mat.node_tree.nodes.get("Principled BSDF")
+    if bsdf is not None:  # what Cycles and EEVEE show
+        bsdf.inputs["Base Color"].default_value = rgba
+        bsdf.inputs["Roughness"].default_value = 0.8
+    return mat
+
+
+def _mesh_object(name, verts, faces, coll):
+    me = bpy.data.meshes.new(name)
+    me.from_pydata([tuple(v) for v in verts], [], faces)
+    me.update()
+    ob = bpy.data.objects.new(name, me)
+    coll.objects.link(ob)
+    return ob
+
+
+def _agent_shape(coll):
+    """A low-poly pawn of radius 1 facing +x: a 12-sided prism and a nose wedge on top."""
+    sides, h = 12, SHAPE_HEIGHT
+    verts = [(math.cos(2 * math.pi * i / sides), math.sin(2 * math.pi * i / sides), z)
+             for z in (0.0, h) for i in range(sides)]
+    faces = [(i, (i + 1) % sides, sides + (i + 1) % sides, sides + i) for i in range(sides)]
+    faces += [tuple(reversed(range(sides))), tuple(range(sides, 2 * sides))]
+    b = len(verts)  # the nose: a wedge from the centre line out to 1.4 radii
+    verts += [(0.3, -0.45, h), (0.3, 0.45, h), (1.4, 0.0, h), (0.3, -0.45, h + 0.6), (0.3, 0.45, h + 0.6),
+              (1.4, 0.0, h + 0.15)]
+    faces += [(b, b + 2, b + 1), (b + 3, b + 4, b + 5), (b, b + 3, b + 5, b + 2), (b + 1, b + 2, b + 5, b + 4),
+              (b, b + 1, b + 4, b + 3)]
+    ob = _mesh_object("throng agent shape", verts, faces, coll)
+    ob.hide_render = True
+    ob.hide_set(True)
+    return ob
+
+
+def _float_output(named_attribute):
+    """The Named Attribute node's float output (it has one "Attribute" output per data type)."""
+    return next(o for o in named_attribute.outputs if o.type == "VALUE")
+
+
+def _node_group(shape):
+    """Geometry Nodes: an instance of `shape` on every point, turned and scaled per agent."""
+    ng = bpy.data.node_groups.new("throng agents", "GeometryNodeTree")
+    ng.inputs.new("NodeSocketGeometry", "Geometry")
+    ng.inputs.new("NodeSocketMaterial", "Material")
+    ng.outputs.new("NodeSocketGeometry", "Geometry")
+    n, link = ng.nodes, ng.links.new
+    gin, gout = n.new("NodeGroupInput"), n.new("NodeGroupOutput")
+    info = n.new("GeometryNodeObjectInfo")
+    info.inputs["Object"].default_value = shape
+    setmat = n.new("GeometryNodeSetMaterial")
+    inst = n.new("GeometryNodeInstanceOnPoints")
+    yaw, rad = n.new("GeometryNodeInputNamedAttribute"), n.new("GeometryNodeInputNamedAttribute")
+    for node, name in ((yaw, "throng_yaw"), (rad, "throng_radius")):
+        node.data_type = "FLOAT"
+        node.inputs["Name"].default_value = name
+    rot = n.new("ShaderNodeCombineXYZ")
+    link(info.outputs["Geometry"], setmat.inputs["Geometry"])
+    link(gin.outputs["Material"], setmat.inputs["Material"])
+    link(gin.outputs["Geometry"], inst.inputs["Points"])
+    link(setmat.outputs["Geometry"], inst.inputs["Instance"])
+    link(_float_output(yaw), rot.inputs["Z"])
+    link(rot.outputs["Vector"], inst.inputs["Rotation"])
+    link(_float_output(rad), inst.inputs["Scale"])
+    link(inst.outputs["Instances"], gout.inputs["Geometry"])
+    return ng
+
+
+class Player:
+    """Writes stream frame k into the group meshes when Blender shows frame frame_start + k."""
+
+    def __init__(self, crowd, groups, frame_start):
+        self.crowd, self.groups, self.frame_start = crowd, groups, frame_start  # groups: [(index, mesh name)]
+        self.shown = None
+
+    def update(self, frame):
+        k = min(max(frame - self.frame_start, 0), self.crowd.frames - 1)
+        if k == self.shown:
+            return
+        f = self.crowd.frame(k)
+        x, y = f["x"], f["y"]
+        if "hx" in f:
+            yaw = np.arctan2(f["hy"], f["hx"]).astype(np.float32)
+        elif "vx" in f:
+            yaw = np.arctan2(f["vy"], f["vx"]).astype(np.float32)
+        else:
+            yaw = np.zeros(self.crowd.agents, dtype=np.float32)
+        for idx, mesh_name in self.groups:
+            me = bpy.data.meshes.get(mesh_name)
+            if me is None:  # the user deleted it
+                continue
+            co = np.zeros((len(me.vertices), 3), dtype=np.float32)
+            co[:, 0] = x[idx]
+            co[:, 1] = y[idx]
+            me.vertices.foreach_set("co", co.ravel())
+            me.attributes["throng_yaw"].data.foreach_set("value", np.ascontiguousarray(yaw[idx]))
+            me.update()
+        self.shown = k
+
+
+def _index(mask):
+    """Agent ids where mask holds: a slice when they are consecutive (cheaper gathers)."""
+    idx = np.flatnonzero(mask)
+    if idx.size and idx[-1] - idx[0] + 1 == idx.size:
+        return slice(int(idx[0]), int(idx[-1]) + 1)
+    return idx
+
+
+def _walls(name, segs, coll):
+    """Each segment as a box WALL_THICKNESS wide and WALL_HEIGHT tall (numpy, no loop per wall)."""
+    a, b = segs[:, 0:2], segs[:, 2:4]
+    d = b - a
+    nrm = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.maximum(np.linalg.norm(d, axis=1), 1e-9)[:, None]
+    off = nrm * (WALL_THICKNESS / 2)
+    base = np.stack([a - off, b - off, b + off, a + off], axis=1)  # (K, 4, 2)
+    verts = np.zeros((len(segs), 8, 3), dtype=np.float32)
+    verts[:, :4, :2] = base
+    verts[:, 4:, :2] = base
+    verts[:, 4:, 2] = WALL_HEIGHT
+    box = np.array([[0, 3, 2, 1], [4, 5, 6, 7], [0, 1, 5, 4], [1, 2, 6, 5], [2, 3, 7, 6], [3, 0, 4, 7]])
+    faces = (box[None, :, :] + 8 * np.arange(len(segs))[:, None, None]).reshape(-1, 4)
+    me = bpy.data.meshes.new(name)
+    me.vertices.add(len(segs) * 8)
+    me.vertices.foreach_set("co", verts.ravel())
+    me.loops.add(faces.size)
+    me.loops.foreach_set("vertex_index", faces.ravel().astype(np.int32))
+    me.polygons.add(len(faces))
+    me.polygons.foreach_set("loop_start", np.arange(0, faces.size, 4, dtype=np.int32))
+    me.polygons.foreach_set("loop_total", np.full(len(faces), 4, dtype=np.int32))
+    me.update(calc_edges=True)
+    ob = bpy.data.objects.new(name, me)
+    coll.objects.link(ob)
+    return ob
+
+
+def _obstacles(name, obs, coll, sides=16):
+    """Each obstacle as a 16-sided prism of its radius, WALL_HEIGHT tall."""
+    t = 2 * np.pi * np.arange(sides) / sides
+    ring = np.stack([np.cos(t), np.sin(t)], axis=1)  # (S, 2)
+    k = len(obs)
+    verts = np.zeros((k, 2 * sides, 3), dtype=np.float32)
+    xy = obs[:, None, :2] + obs[:, None, 2:3] * ring[None]
+    verts[:, :sides, :2] = xy
+    verts[:, sides:, :2] = xy
+    verts[:, sides:, 2] = WALL_HEIGHT
+    me = bpy.data.meshes.new(name)
+    faces = []
+    for j in range(k):
+        o = 2 * sides * j
+        faces += [(o + i, o + (i + 1) % sides, o + sides + (i + 1) % sides, o + sides + i) for i in range(sides)]
+        faces.append(tuple(o + sides + i for i in range(sides)))
+    me.from_pydata(verts.reshape(-1, 3).tolist(), [], faces)
+    me.update()
+    ob = bpy.data.objects.new(name, me)
+    coll.objects.link(ob)
+    return ob
+
+
+def import_crowd(path, scene_file=None, frame_start=1, ground=True, camera=True, context=None):
+    """Imports the throng output at `path` (a binary stream or CSV) into the current scene.
+
+    scene_file: the scenario file (YAML or JSON) for radii, group labels,
+    walls and obstacles. Everything is read and checked before anything is
+    built: a malformed input raises reader.ThrongReadError (or
+    scenefile.SceneFileError) and leaves the .blend file untouched.
+    Returns the new collection.
+    """
+    context = context or bpy.context
+    crowd = reader.read(path)
+    if "x" not in crowd.fields or "y" not in crowd.fields:
+        raise reader.ThrongReadError(f"{path}: the stream has no positions (write it with x and y in --fields)")
+    scene = scenefile.read_scene(scene_file) if scene_file else None
+    labels, radii = scenefile.per_agent(crowd, scene)
+
+    name = f"throng {crowd.scenario or 'crowd'}"
+    coll = bpy.data.collections.new(name)
+    context.scene.collection.children.link(coll)
+    shape = _agent_shape(coll)
+    ng = _node_group(shape)
+    mat_input = ng.inputs["Material"].identifier
+    groups = []
+    ids = np.arange(crowd.agents, dtype=np.int32)
+    for label in np.unique(labels):
+        idx = _index(labels == label)
+        m = len(ids[idx])
+        me = bpy.data.meshes.new(f"throng group {label}")
+        me.vertices.add(m)
+        me.attributes.new("throng_id", "INT", "POINT").data.foreach_set("value", ids[idx])
+        me.attributes.new("throng_radius", "FLOAT", "POINT").data.foreach_set("value", radii[idx])
+        me.attributes.new("throng_yaw", "FLOAT", "POINT")
+        ob = bpy.data.objects.new(me.name, me)
+        ob["throng_group"] = int(label)
+        coll.objects.link(ob)
+        mod = ob.modifiers.new("throng agents", "NODES")
+        mod.node_group = ng
+        mod[mat_input] = _material(f"throng group {label}", group_color(int(label)))
+        groups.append((idx, me.name))
+    if scene is not None and len(scene["walls"]):
+        walls = _walls("throng walls", scene["walls"], coll)
+        walls.data.materials.append(_material("throng walls", srgb_to_linear(WALL_SRGB)))
+    if scene is not None and len(scene["obstacles"]):
+        obstacles = _obstacles("throng obstacles", scene["obstacles"], coll)
+        obstacles.data.materials.append(_material("throng obstacles", srgb_to_linear(WALL_SRGB)))
+    x0, y0, x1, y1 = crowd.bounds if crowd.bounds else _extent(crowd)
+    if ground:
+        g = _mesh_object("throng ground", [(x0, y0, 0), (x1, y0, 0), (x1, y1, 0), (x0, y1, 0)], [(0, 1, 2, 3)], coll)
+        g.data.materials.append(_material("throng ground", srgb_to_linear(GROUND_SRGB)))
+    if camera:
+        cam = bpy.data.cameras.new("throng top")
+        cam.type = "ORTHO"
+        cam.ortho_scale = max(x1 - x0, y1 - y0) * 1.02
+        cam.clip_end = 1000.0
+        cob = bpy.data.objects.new("throng top", cam)
+        cob.location = ((x0 + x1) / 2, (y0 + y1) / 2, 100.0)
+        coll.objects.link(cob)
+        context.scene.camera = cob
+
+    sc = context.scene
+    rate = crowd.fps
+    sc.render.fps = max(1, round(rate))
+    sc.render.fps_base = sc.render.fps / rate
+    sc.frame_start, sc.frame_end = frame_start, frame_start + crowd.frames - 1
+    coll["throng_path"] = os.path.abspath(bpy.path.abspath(path))  # reopened from anywhere
+    coll["throng_frame_start"] = frame_start
+    coll["throng_scene_file"] = os.path.abspath(bpy.path.abspath(scene_file)) if scene_file else ""
+    _players[coll.name] = Player(crowd, groups, frame_start)
+    _players[coll.name].update(sc.frame_current)
+    return coll
+
+
+def _extent(crowd):
+    f = crowd.frame(0)
+    return float(f["x"].min()) - 1, float(f["y"].min()) - 1, float(f["x"].max()) + 1, float(f["y"].max()) + 1
+
+
+def reconnect(coll):
+    """Rebuilds the player of a saved crowd collection (after the .blend is opened again)."""
+    crowd = reader.read(coll["throng_path"])
+    groups = []
+    scene = scenefile.read_scene(coll["throng_scene_file"]) if coll.get("throng_scene_file") else None
+    labels, _ = scenefile.per_agent(crowd, scene)
+    for ob in coll.objects:
+        if "throng_group" in ob.keys() and ob.type == "MESH":
+            groups.append((_index(labels == ob["throng_group"]), ob.data.name))
+    _players[coll.name] = Player(crowd, groups, int(coll["throng_frame_start"]))
+
+
+def on_frame_change(scene, depsgraph=None):
+    for p in list(_players.values()):
+        p.update(scene.frame_current)
+
+
+def forget_all():
+    _players.clear()

@@ -1,0 +1,213 @@
+# SPDX-License-Identifier: MIT
+"""The renderer test (ctest renderer_blender): run inside Blender, headless.
+
+    throng run examples/blender/test_scene.yaml --fields all --every 4 --out DIR/run.thr
+    throng run examples/blender/test_scene.yaml --fields all --every 4 --out DIR/run.csv
+    blender -b --python-exit-code 1 --python test_render.py -- DIR
+
+1. Damaged copies of the stream (a flipped byte in a frame, a cut inside a
+   frame, a byte after the end record) must fail with the reader's error
+   and leave Blender's data exactly as it was: no half crowd.
+2. The stream is imported with its scene file; frame 0 and the last frame
+   are rendered by Workbench through a fixed orthographic camera, and in
+   each PNG every agent must show in its group's colour where its position
+   projects, over a disc of its radius, with the nose on the side its
+   heading points to; every other coloured pixel must belong to an agent,
+   the wall or the obstacle; where the crowd stood at frame 0 the last
+   frame must be empty ground.
+3. The CSV of the same run imports to the same positions, bit for bit.
+"""
+import math
+import os
+import struct
+import sys
+
+import bpy
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import io_import_throng  # noqa: E402
+from io_import_throng import crowd, reader, scenefile  # noqa: E402
+import throng_import  # noqa: E402  (its render settings)
+
+CENTER, SCALE, RES = (0.0, -1.0), 20.0, 512  # camera: the 20 m square around (0, -1), 512 x 512 px
+TOL = 4  # colour tolerance, 0-255
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def srgb8(hex6):
+    return np.array([int(hex6[i:i + 2], 16) for i in (0, 2, 4)])
+
+
+def datablock_counts():
+    d = bpy.data
+    return [len(c) for c in (d.objects, d.meshes, d.collections, d.materials, d.node_groups, d.cameras)]
+
+
+def damaged_streams(good, out_dir):
+    raw = open(good, "rb").read()
+    (header_bytes,) = struct.unpack_from("<I", raw, 16)
+    (frame_bytes,) = struct.unpack_from("<Q", raw, 32)
+    f5 = header_bytes + 5 * frame_bytes
+    flip = bytearray(raw)
+    flip[f5 + 40] ^= 0x10
+    cases = {
+        "flipped": (bytes(flip), f"byte offset {f5 + 4}: frame 5 checksum mismatch"),
+        "cut": (raw[:f5 + 100], f"byte offset {f5 + 100}: the stream ends inside frame 5"),
+        "trailing": (raw + b"\0", f"byte offset {len(raw)}: data after the end record"),
+    }
+    for name, (data, expect) in cases.items():
+        path = os.path.join(out_dir, f"bad_{name}.thr")
+        with open(path, "wb") as f:
+            f.write(data)
+        yield name, path, expect
+
+
+def test_malformed(good, scene_file, out_dir):
+    for name, path, expect in damaged_streams(good, out_dir):
+        before = datablock_counts()
+        try:
+            crowd.import_crowd(path, scene_file)
+            check(False, f"{name}: the damaged stream was imported")
+        except reader.ThrongReadError as e:
+            check(str(e) == f"{path}: {expect}" or str(e).startswith(f"{path}: {expect} "),
+                  f"{name}: error {str(e)!r}, expected {path}: {expect}...")
+        check(datablock_counts() == before, f"{name}: the failed import left data behind "
+              f"({before} -> {datablock_counts()})")
+    # A stream stopped at a frame boundary (no end record) is whole: it imports.
+    raw = open(good, "rb").read()
+    stopped = os.path.join(out_dir, "stopped.thr")
+    with open(stopped, "wb") as f:
+        f.write(raw[:-16])
+    c = reader.read_stream(stopped)
+    check(not c.complete and c.frames == reader.read_stream(good).frames, "a stopped stream reads whole")
+    try:
+        scenefile.read_scene(os.path.join(out_dir, "missing.yaml"))
+        check(False, "a missing scene file was read")
+    except scenefile.SceneFileError as e:
+        check("cannot read" in str(e), f"missing scene file: {e}")
+
+
+def render(scene, frame, path):
+    scene.frame_set(frame)
+    scene.render.filepath = path
+    bpy.ops.render.render(write_still=True)
+    img = bpy.data.images.load(path)
+    px = np.array(img.pixels[:], dtype=np.float32).reshape(img.size[1], img.size[0], 4)
+    bpy.data.images.remove(img)
+    return np.rint(px[:, :, :3] * 255).astype(np.int32)  # rows bottom-up, as Blender stores them
+
+
+def to_px(x, y):
+    return (int(math.floor(((x - CENTER[0]) / SCALE + 0.5) * RES)),
+            int(math.floor(((y - CENTER[1]) / SCALE + 0.5) * RES)))
+
+
+def colour_at(img, x, y):
+    c, r = to_px(x, y)
+    return img[r, c]
+
+
+def near(a, b):
+    return int(np.abs(np.asarray(a) - np.asarray(b)).max()) <= TOL
+
+
+def check_frame(img, frame, radii, labels, tag):
+    ground, wall = srgb8(crowd.GROUND_SRGB), srgb8(crowd.WALL_SRGB)
+    x, y, hx, hy = frame["x"], frame["y"], frame["hx"], frame["hy"]
+    for i in range(len(x)):
+        c, r = srgb8(crowd.PALETTE[labels[i] % len(crowd.PALETTE)]), float(radii[i])
+        got = colour_at(img, x[i], y[i])
+        check(near(got, c), f"{tag}: agent {i} at ({x[i]:.2f}, {y[i]:.2f}) shows {got}, expected group "
+              f"{labels[i]}'s {c}")
+        for a in np.linspace(0, 2 * np.pi, 8, endpoint=False):  # the disc reaches 0.8 r all round
+            p = (x[i] + 0.8 * r * math.cos(a), y[i] + 0.8 * r * math.sin(a))
+            check(near(colour_at(img, *p), c), f"{tag}: agent {i}'s disc does not reach 0.8 r at angle {a:.2f}")
+        for sign, want, what in ((1, c, "nose ahead"), (-1, ground, "ground behind")):
+            p = (x[i] + sign * 1.15 * r * hx[i], y[i] + sign * 1.15 * r * hy[i])
+            check(near(colour_at(img, *p), want), f"{tag}: agent {i}: expected its {what} at 1.15 r, found "
+                  f"{colour_at(img, *p)}")
+        for sign in (1, -1):  # sideways, past the radius: ground
+            p = (x[i] - sign * 1.15 * r * hy[i], y[i] + sign * 1.15 * r * hx[i])
+            check(near(colour_at(img, *p), ground), f"{tag}: agent {i} is wider than its radius")
+    check(near(colour_at(img, 0, 8), wall), f"{tag}: no wall at (0, 8)")
+    check(near(colour_at(img, 0, -9.5), wall), f"{tag}: no obstacle at (0, -9.5)")
+    # Every pixel off the ground is an agent's (within 1.4 r plus a pixel), the wall's or the obstacle's.
+    rows, cols = np.nonzero(np.abs(img - ground).max(axis=2) > TOL)
+    wx = (cols + 0.5) / RES * SCALE - SCALE / 2 + CENTER[0]
+    wy = (rows + 0.5) / RES * SCALE - SCALE / 2 + CENTER[1]
+    ok = (np.abs(wy - 8) <= 0.2) & (np.abs(wx) <= 8.2)
+    ok |= np.hypot(wx, wy + 9.5) <= 1.1
+    for i in range(len(x)):
+        ok |= np.hypot(wx - x[i], wy - y[i]) <= 1.4 * radii[i] + 1.5 * SCALE / RES
+    check(bool(ok.all()), f"{tag}: {int((~ok).sum())} coloured pixels where nothing stands, e.g. "
+          f"({wx[~ok][:3]}, {wy[~ok][:3]})")
+
+
+def main(out_dir):
+    good = os.path.join(out_dir, "run.thr")
+    scene_file = os.path.join(HERE, "test_scene.yaml")
+    io_import_throng.register()
+    for ob in list(bpy.data.objects):
+        bpy.data.objects.remove(ob)
+    test_malformed(good, scene_file, out_dir)
+
+    scene = bpy.context.scene
+    coll = crowd.import_crowd(good, scene_file)
+    run = reader.read_stream(good)
+    check(scene.frame_start == 1 and scene.frame_end == run.frames, "frame range is the stream's")
+    fps = scene.render.fps / scene.render.fps_base
+    check(abs(fps - 1 / (run.dt * run.every)) < 1e-6, f"frame rate {fps}, expected 1 / (dt * every)")
+    throng_import.set_render(scene, "workbench", f"{RES}x{RES}")
+    scene.display.render_aa = "OFF"  # every pixel one sample: exact colours up to the edges
+    cam = bpy.data.cameras.new("test camera")
+    cam.type, cam.ortho_scale = "ORTHO", SCALE
+    cob = bpy.data.objects.new("test camera", cam)
+    cob.location = (CENTER[0], CENTER[1], 50.0)
+    scene.collection.objects.link(cob)
+    scene.camera = cob
+
+    scene_info = scenefile.read_scene(scene_file)
+    labels, radii = scene_info["labels"], scene_info["radii"]
+    last = run.frames - 1
+    img0 = render(scene, 1, os.path.join(out_dir, "frame_first.png"))
+    check_frame(img0, run.frame(0), radii, labels, "frame 0")
+    img1 = render(scene, 1 + last, os.path.join(out_dir, "frame_last.png"))
+    check_frame(img1, run.frame(last), radii, labels, f"frame {last}")
+    f0, f1 = run.frame(0), run.frame(last)
+    ground = srgb8(crowd.GROUND_SRGB)
+    emptied = 0
+    for i in range(run.agents):  # where an agent stood at frame 0 and nobody stands now: ground
+        if np.hypot(f1["x"] - f0["x"][i], f1["y"] - f0["y"][i]).min() > 2.5:
+            emptied += 1
+            check(near(colour_at(img1, f0["x"][i], f0["y"][i]), ground), f"frame {last}: agent {i}'s start "
+                  "is not empty")
+    check(emptied >= 3, f"only {emptied} start places emptied; the test scene should leave at least 3")
+
+    # The CSV of the same run: the same positions, bit for bit.
+    coll_csv = crowd.import_crowd(os.path.join(out_dir, "run.csv"), scene_file, ground=False, camera=False)
+    scene.frame_set(1 + last)
+    for c in (coll, coll_csv):
+        for ob in c.objects:
+            if "throng_group" in ob.keys():
+                ids = np.zeros(len(ob.data.vertices), dtype=np.int32)
+                ob.data.attributes["throng_id"].data.foreach_get("value", ids)
+                co = np.zeros(len(ids) * 3, dtype=np.float32)
+                ob.data.vertices.foreach_get("co", co)
+                co = co.reshape(-1, 3)
+                check(np.array_equal(co[:, 0], f1["x"][ids]) and np.array_equal(co[:, 1], f1["y"][ids]),
+                      f"{c.name} {ob.name}: positions differ from the stream's at frame {last}")
+    if failures:
+        raise RuntimeError(f"test_render.py: {len(failures)} check(s) failed")
+    print(f"test_render.py: all checks passed ({run.agents} agents, {run.frames} frames)")
+
+
+if __name__ == "__main__":
+    main(sys.argv[sys.argv.index("--") + 1])
