@@ -17,11 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "throng/api.h"
 #include "throng/behavior.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+THRONG_API_BEGIN
 
 #define THRONG_VERSION_MAJOR 0
 #define THRONG_VERSION_MINOR 1
@@ -269,8 +268,6 @@ uint64_t throng_world_count_overlaps(const throng_world* world);
 /// agent, path and waypoint, the threat. Equal states give equal hashes on every build and thread count.
 uint64_t throng_world_hash(const throng_world* world);
 
-#ifdef __cplusplus
-}
-#endif
+THRONG_API_END
 
 #endif
