@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Scenario files (core/scenario_file*.c, docs/SCENARIOS.md).
+// Scenario files (core/scene/scenario_file*.c, docs/SCENARIOS.md).
 //
 // - Every file in examples/ validates, loads and runs in both engines, the
 //   two engines giving the same state hash; herd, circle and field build the

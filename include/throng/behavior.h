@@ -11,9 +11,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include "throng/api.h"
+
+THRONG_API_BEGIN
 
 /// Most slots one controller holds.
 #define THRONG_MAX_SLOTS 16
@@ -146,8 +146,6 @@ bool throng_behavior_from_name(const char* name, throng_behavior_kind* kind);
 /// Name of a blend mode ("weighted", "priority", "hybrid"), static.
 const char* throng_blend_mode_name(throng_blend_mode mode);
 
-#ifdef __cplusplus
-}
-#endif
+THRONG_API_END
 
 #endif

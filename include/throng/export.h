@@ -36,11 +36,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "throng/api.h"
 #include "throng/throng.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+THRONG_API_BEGIN
 
 /// Per-agent fields of a frame, as bits of a field mask. The numbers are
 /// part of the binary stream format (docs/FORMAT.md) and never change.
@@ -343,8 +342,6 @@ bool throng_feed_finished(const throng_feed_reader* reader);
 /// Unmaps and frees the reader. NULL is ignored.
 void throng_feed_reader_close(throng_feed_reader* reader);
 
-#ifdef __cplusplus
-}
-#endif
+THRONG_API_END
 
 #endif

@@ -17,11 +17,10 @@
 
 #include <stdint.h>
 
+#include "throng/api.h"
 #include "throng/throng.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+THRONG_API_BEGIN
 
 /// What a metrics object has measured so far. Counts and maxima run over
 /// the states after each observed step; the state at creation gives the
@@ -75,8 +74,6 @@ throng_quality throng_metrics_result(const throng_metrics* metrics);
 /// Allocates a spatial hash for the call; a metrics object keeps its own.
 throng_status throng_world_overlap_stats(const throng_world* world, uint64_t* pairs, float* deepest);
 
-#ifdef __cplusplus
-}
-#endif
+THRONG_API_END
 
 #endif

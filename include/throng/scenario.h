@@ -10,11 +10,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "throng/api.h"
 #include "throng/throng.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+THRONG_API_BEGIN
 
 /// What `throng list` prints.
 typedef struct throng_scenario_info {
@@ -78,8 +77,6 @@ typedef struct throng_scene_outcome {
 /// without an outcome measure, and for a NULL scene).
 uint32_t throng_scene_outcomes(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap);
 
-#ifdef __cplusplus
-}
-#endif
+THRONG_API_END
 
 #endif

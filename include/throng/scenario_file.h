@@ -17,11 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "throng/api.h"
 #include "throng/scenario.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+THRONG_API_BEGIN
 
 /// Most problems reported for one file; past it one last diagnostic
 /// (without a position) says how many were left out.
@@ -98,8 +97,6 @@ throng_status throng_scene_save_file(const throng_scene* scene, const char* path
 /// (*text, free() it) of *length bytes (length may be NULL).
 throng_status throng_scene_save_string(const throng_scene* scene, char** text, size_t* length);
 
-#ifdef __cplusplus
-}
-#endif
+THRONG_API_END
 
 #endif

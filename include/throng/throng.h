@@ -17,11 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "throng/api.h"
 #include "throng/behavior.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+THRONG_API_BEGIN
 
 #define THRONG_VERSION_MAJOR 0
 #define THRONG_VERSION_MINOR 1
@@ -283,8 +282,6 @@ throng_status throng_world_count_overlaps(const throng_world* world, uint64_t* p
 /// Allocates nothing and cannot fail (0 for a NULL world).
 uint64_t throng_world_hash(const throng_world* world);
 
-#ifdef __cplusplus
-}
-#endif
+THRONG_API_END
 
 #endif

@@ -15,7 +15,7 @@ agents x 600 frames (a 1 GB stream):
   frame per displayed frame, and only the pages it touches are ever loaded.
 
 Errors are `ThrongReadError` with the file and the byte offset (stream) or
-line (CSV), worded like the C reader's (core/stream_read.c).
+line (CSV), worded like the C reader's (core/io/stream_read.c).
 """
 import math
 import os
