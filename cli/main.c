@@ -151,7 +151,7 @@ static int outputs_open(const cli_run_args* a, const char* scenario, const thron
 	if (a->shm != NULL &&
 	    (a->shm_replace ? throng_feed_replace : throng_feed_create)(a->shm, &def, &o->feed) != THRONG_OK) {
 		cli_error("--shm: %s", throng_last_error());
-		throng_exporter_close(o->exporter);
+		throng_exporter_abort(o->exporter); // nothing simulated: --out's path stays as it was
 		o->exporter = NULL;
 		return CLI_EXIT_FAILURE;
 	}
@@ -432,6 +432,8 @@ static int cmd_run(int argc, char** argv)
 	throng_metrics* metrics = NULL;
 	if (throng_metrics_create(world, throng_scene_goal_radius(scene), &metrics) != THRONG_OK) {
 		cli_error("%s", throng_last_error());
+		throng_exporter_abort(outputs.exporter); // nothing simulated: --out's path stays as it was
+		outputs.exporter = NULL;
 		outputs_close(&outputs, false, NULL);
 		throng_scene_destroy(scene);
 		return CLI_EXIT_FAILURE;

@@ -534,3 +534,21 @@ Test(outputs, end_record_flags)
 	cr_assert_eq(read_all(data, n, &complete, &interrupted), THRONG_ERR_CORRUPT);
 	cr_assert_not_null(strstr(throng_last_error(), "flags byte is 0x03"), "%s", throng_last_error());
 }
+
+Test(outputs, abort_leaves_the_path_as_it_was)
+{
+	char path[256];
+	path_in(path, sizeof path, "keep.thr");
+	write_text(path, "precious\n");
+	throng_scene* s = thr_test_scene("circle", 4, THRONG_ENGINE_SCALAR);
+	throng_export_def def = throng_export_default_def(throng_scene_world(s));
+	throng_exporter* ex = NULL;
+	cr_assert_eq(throng_exporter_create(path, &def, &ex), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_exporter_write(ex, throng_scene_world(s)), THRONG_OK, "%s", throng_last_error());
+	throng_exporter_abort(ex);
+	throng_scene_destroy(s);
+	char text[64];
+	slurp(path, text, sizeof text);
+	cr_assert_str_eq(text, "precious\n");
+	expect_no_leftovers();
+}

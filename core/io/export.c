@@ -547,6 +547,18 @@ void throng_exporter_set_interrupted(throng_exporter* ex)
 	}
 }
 
+void throng_exporter_abort(throng_exporter* ex)
+{
+	if (ex == NULL) {
+		return;
+	}
+	if (ex->ops->release != NULL) {
+		ex->ops->release(ex);
+		ex->ops = NULL;
+	}
+	exporter_free(ex); // discards the file: a temporary goes, the path stays as it was
+}
+
 throng_status throng_exporter_close(throng_exporter* ex)
 {
 	if (ex == NULL) {

@@ -164,6 +164,12 @@ void throng_exporter_set_interrupted(throng_exporter* ex);
 /// the path is left as it was.
 throng_status throng_exporter_close(throng_exporter* ex);
 
+/// Closes and frees the exporter without finishing the file: a regular
+/// file's temporary is removed and the path left as it was (a path written
+/// in place keeps what it received). For a run that fails before it has
+/// anything to keep. NULL is ignored.
+void throng_exporter_abort(throng_exporter* ex);
+
 // ---------------------------------------------------------------------------
 // Output files
 
