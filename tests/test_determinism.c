@@ -12,7 +12,9 @@
 // the team size each parallel region noted (omp_get_num_threads() seen
 // inside the region, thr_note_team) and fails unless it is the thread
 // count asked for, so a regression to one thread fails here rather than
-// passing on one thread.
+// passing on one thread. ctest runs threads/flock with golden/* as
+// test_determinism, the other three as test_determinism_long (label
+// `long`, left out of the asan run: tests/CMakeLists.txt).
 //
 // golden/*: every built-in scene (`throng list`), in both engines, at a
 // fixed agent count, seed and step count, against a pinned state hash (as

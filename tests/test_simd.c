@@ -859,7 +859,6 @@ static const uint32_t thread_counts[] = {1, 2, 3, 8, 0, 1};
 
 Test(determinism, random_world_any_thread_count)
 {
-	cr_assert_gt(DETERMINISM_AGENTS, THR_PARALLEL_MIN_AGENTS);
 	// 232 x 232 m: the density of 521 agents in 80 x 80 m, a few to a few
 	// tens of neighbours each, and a cluster.
 	spec_opts o = {.n = DETERMINISM_AGENTS, .bounds_mode = THRONG_BOUNDS_CONTAIN, .place = PLACE_MIXED, .n_arch = 3,
