@@ -33,6 +33,9 @@ void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* it
 	(void)threads;
 #pragma omp parallel for schedule(static) num_threads(threads) if (count > THR_PARALLEL_MIN_AGENTS)
 	for (int64_t ii = 0; ii < count; ++ii) {
+		if (ii == 0) {
+			thr_note_team(w, THR_REGION_TARGETS);
+		}
 		uint32_t i = (uint32_t)ii;
 		const throng_target_rule* rule = &w->archetypes[w->archetype[i]].target_rule;
 		if (!rule->enabled || w->step % rule->every != 0) {

@@ -17,6 +17,10 @@
 
 #include <stdint.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "behaviors.h"
 #include "grid.h"
 #include "throng/throng.h"
@@ -29,6 +33,18 @@
 /// quantum while a thread waits at the barrier). Any split gives the same
 /// bits, so the threshold only moves time.
 #define THR_PARALLEL_MIN_AGENTS 4096
+
+/// The OpenMP parallel regions of a step. Each notes the size of the team
+/// that ran it (omp_get_num_threads() read inside the region; 1 when it
+/// ran serially at or below THR_PARALLEL_MIN_AGENTS) in
+/// throng_world.region_team, so tests/test_determinism.c can check that a
+/// thread count it asks for is the one that stepped the world.
+typedef enum thr_region {
+	THR_REGION_REORDER, ///< the SIMD engine's reorder by cell (permute)
+	THR_REGION_TARGETS, ///< target selection (thr_select_targets)
+	THR_REGION_BLOCKS,  ///< the SIMD engine's batches of blocks
+	THR_REGION_COUNT
+} thr_region;
 
 /// Checked by throng_world_create() to catch defs not made by the defaults.
 #define THR_DEF_COOKIE 0x7468726e
@@ -102,6 +118,11 @@ struct throng_world {
 
 	throng_world_stats stats;
 
+	/// Team size of each region (thr_region) as last noted; every SIMD step
+	/// clears it first, so after one a 0 means the region did not run.
+	/// Read only by tests.
+	uint32_t region_team[THR_REGION_COUNT];
+
 	struct thr_simd_state* simd; ///< the SIMD engine's own data, or NULL
 	uint32_t shape_version;      ///< bumped whenever the shape grids are rebuilt
 };
@@ -122,6 +143,17 @@ struct throng_world {
 /// different lines of a page (see world.c). Returns the block, to free(),
 /// or NULL when out of memory.
 void* thr_alloc_arrays(void** const arrays[], uint32_t count, size_t n, size_t size, uint32_t first);
+
+/// Notes the calling thread's team size as region r's. Call it from one
+/// iteration of the region's loop (the first), never from two.
+static inline void thr_note_team(throng_world* w, thr_region r)
+{
+#ifdef _OPENMP
+	w->region_team[r] = (uint32_t)omp_get_num_threads();
+#else
+	w->region_team[r] = 1;
+#endif
+}
 
 static inline thr_state* thr_cur(throng_world* w) { return &w->buf[w->cur]; }
 static inline const thr_state* thr_cur_c(const throng_world* w) { return &w->buf[w->cur]; }

@@ -160,6 +160,9 @@ static void permute(throng_world* w, struct thr_simd_state* s, int threads)
 	(void)threads;
 #pragma omp parallel for schedule(static) num_threads(threads) if (count > THR_PARALLEL_MIN_AGENTS)
 	for (int64_t k = 0; k < count; ++k) {
+		if (k == 0) {
+			thr_note_team(w, THR_REGION_REORDER);
+		}
 		uint32_t from = perm[k];
 		for (int a = 0; a < 8; ++a) {
 			df[a][k] = sf[a][from];
@@ -215,6 +218,7 @@ throng_status thr_simd_step(throng_world* w)
 		}
 	}
 	struct thr_simd_state* s = w->simd;
+	memset(w->region_team, 0, sizeof w->region_team);
 	throng_status st = thr_world_update_shape_grids(w);
 	if (st != THRONG_OK) {
 		return st;
@@ -254,6 +258,9 @@ throng_status thr_simd_step(throng_world* w)
 #pragma omp parallel for schedule(static) num_threads(threads) reduction(max : max_ratio) \
 	reduction(+ : nonfinite, clamped) if (w->count > THR_PARALLEL_MIN_AGENTS)
 	for (int64_t b = 0; b < batches; ++b) {
+		if (b == 0) {
+			thr_note_team(w, THR_REGION_BLOCKS);
+		}
 		thr_block_stats bs = {max_ratio, 0, 0};
 		uint32_t first = (uint32_t)b * THR_BATCH_BLOCKS;
 		uint32_t last = first + THR_BATCH_BLOCKS < blocks ? first + THR_BATCH_BLOCKS : blocks;

@@ -84,6 +84,7 @@
 #include "support.h"
 #include "throng/scenario.h"
 #include "throng/throng.h"
+#include "world_internal.h"
 
 #define EPS FLT_EPSILON
 
@@ -841,82 +842,55 @@ Test(simd_vs_scalar, long_trajectories_hash_alike)
 // The same bits for any thread count, run after run.
 // ---------------------------------------------------------------------------
 
-/// Thread counts of the determinism tests; the first is run again last.
-static const uint32_t thread_counts[] = {1, 2, 3, 8, 1};
+// tests/test_determinism.c runs the scenes at 20,000 agents and pins
+// golden hashes; this suite runs a random world of every behaviour, above
+// THR_PARALLEL_MIN_AGENTS so that the parallel regions open.
+
+/// Thread counts of the determinism test (def.threads; 0: OpenMP's
+/// default, set to DETERMINISM_OMP_DEFAULT); the first is run again last.
+static const uint32_t thread_counts[] = {1, 2, 3, 8, 0, 1};
 #define N_THREAD_COUNTS (sizeof thread_counts / sizeof thread_counts[0])
-#define DETERMINISM_STEPS 500
-/// Three batches of 256 agents (the last one a single block of 8 with one
-/// live lane): 1, 2 and 3 threads split them differently, 8 leave threads idle.
-#define DETERMINISM_AGENTS 521
+#define DETERMINISM_OMP_DEFAULT 3u
+#define DETERMINISM_STEPS 50
+/// 18 batches of up to 256 agents, above THR_PARALLEL_MIN_AGENTS (4,096):
+/// 17 full ones and one of two blocks, the second with one live lane.
+/// 1, 2, 3 and 8 threads split them differently.
+#define DETERMINISM_AGENTS 4361
 
 Test(determinism, random_world_any_thread_count)
 {
-	static const int modes[] = {THRONG_BOUNDS_CONTAIN};
-	for (size_t m = 0; m < sizeof modes / sizeof modes[0]; ++m) {
-		// 80 x 80 m: a few to a few tens of neighbours each, and a cluster.
-		spec_opts o = {.n = DETERMINISM_AGENTS, .bounds_mode = modes[m], .place = PLACE_MIXED, .n_arch = 3,
-		               .half_extent = 40.0f, .dt = 1.0f / 30.0f};
-		world_spec s = random_spec(2001 + m, &o);
-		s.def.record_forces = false;
-		uint64_t hashes[N_THREAD_COUNTS];
-		throng_world_stats stats[N_THREAD_COUNTS];
-		for (size_t t = 0; t < N_THREAD_COUNTS; ++t) {
-			throng_world* w = build_world(&s, THRONG_ENGINE_SIMD, thread_counts[t]);
-			for (int k = 0; k < DETERMINISM_STEPS; ++k) {
-				cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
-			}
-			hashes[t] = throng_world_hash(w);
-			stats[t] = throng_world_get_stats(w);
-			throng_world_destroy(w);
-			cr_assert_eq(hashes[t], hashes[0],
-			             "bounds mode %d: hash after %d steps is %016llx with %u threads but %016llx with %u",
-			             modes[m], DETERMINISM_STEPS, (unsigned long long)hashes[t], thread_counts[t],
-			             (unsigned long long)hashes[0], thread_counts[0]);
-			cr_assert(stats[t].max_speed_ratio == stats[0].max_speed_ratio && stats[t].clamped == stats[0].clamped &&
-			                  stats[t].nonfinite == stats[0].nonfinite,
-			          "bounds mode %d: stats differ between %u and %u threads", modes[m], thread_counts[t],
-			          thread_counts[0]);
-		}
-		spec_free(&s);
-	}
-}
-
-/// Runs scene `name` at each thread count (OpenMP's default, which the
-/// scene's world uses since its def.threads is 0) and compares the hashes.
-static void scene_any_thread_count(const char* name, uint32_t agents)
-{
-	if (throng_scenario_find(name) == NULL) {
-		fprintf(stderr, "test_simd: scenario '%s' does not exist in this build; its thread-count check is skipped\n",
-		        name);
-		cr_skip_test("scenario '%s' does not exist in this build", name);
-	}
+	// 232 x 232 m: the density of 521 agents in 80 x 80 m, a few to a few
+	// tens of neighbours each, and a cluster.
+	spec_opts o = {.n = DETERMINISM_AGENTS, .bounds_mode = THRONG_BOUNDS_CONTAIN, .place = PLACE_MIXED, .n_arch = 3,
+	               .half_extent = 116.0f, .dt = 1.0f / 30.0f};
+	world_spec s = random_spec(2001, &o);
+	s.def.record_forces = false;
 	uint64_t hashes[N_THREAD_COUNTS];
+	throng_world_stats stats[N_THREAD_COUNTS];
 	for (size_t t = 0; t < N_THREAD_COUNTS; ++t) {
-		omp_set_num_threads((int)thread_counts[t]);
-		cr_assert_eq(omp_get_max_threads(), (int)thread_counts[t]);
-		throng_scene_options o = throng_scene_default_options();
-		o.agents = agents;
-		o.engine = THRONG_ENGINE_SIMD;
-		throng_scene* scene = NULL;
-		cr_assert_eq(throng_scene_create(name, &o, &scene), THRONG_OK, "%s: %s", name, throng_last_error());
-		throng_world* w = throng_scene_world(scene);
-		cr_assert_eq(throng_world_get_def(w).threads, 0u, "%s: the scene fixes its thread count", name);
-		cr_assert_eq(throng_world_get_def(w).engine, THRONG_ENGINE_SIMD);
+		omp_set_num_threads((int)DETERMINISM_OMP_DEFAULT);
+		uint32_t team = thread_counts[t] != 0 ? thread_counts[t] : DETERMINISM_OMP_DEFAULT;
+		throng_world* w = build_world(&s, THRONG_ENGINE_SIMD, thread_counts[t]);
 		for (int k = 0; k < DETERMINISM_STEPS; ++k) {
-			cr_assert_eq(throng_scene_step(scene), THRONG_OK, "%s: %s", name, throng_last_error());
+			cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+			// The regions really ran on the threads asked for (world_internal.h).
+			cr_assert(w->region_team[THR_REGION_REORDER] == team && w->region_team[THR_REGION_BLOCKS] == team,
+			          "def.threads %u, step %d: the reorder ran on %u threads and the blocks on %u, not %u",
+			          thread_counts[t], k, w->region_team[THR_REGION_REORDER], w->region_team[THR_REGION_BLOCKS],
+			          team);
 		}
 		hashes[t] = throng_world_hash(w);
-		cr_assert_eq(throng_world_get_stats(w).nonfinite, 0u);
-		throng_scene_destroy(scene);
-		cr_assert_eq(hashes[t], hashes[0], "%s: hash after %d steps is %016llx with %u threads but %016llx with %u",
-		             name, DETERMINISM_STEPS, (unsigned long long)hashes[t], thread_counts[t],
+		stats[t] = throng_world_get_stats(w);
+		throng_world_destroy(w);
+		cr_assert_eq(hashes[t], hashes[0], "hash after %d steps is %016llx with def.threads %u but %016llx with %u",
+		             DETERMINISM_STEPS, (unsigned long long)hashes[t], thread_counts[t],
 		             (unsigned long long)hashes[0], thread_counts[0]);
+		cr_assert(stats[t].max_speed_ratio == stats[0].max_speed_ratio && stats[t].clamped == stats[0].clamped &&
+		                  stats[t].nonfinite == stats[0].nonfinite,
+		          "stats differ between def.threads %u and %u", thread_counts[t], thread_counts[0]);
 	}
+	spec_free(&s);
 }
-
-Test(determinism, scene_field) { scene_any_thread_count("field", DETERMINISM_AGENTS); }
-Test(determinism, scene_circle) { scene_any_thread_count("circle", DETERMINISM_AGENTS); }
-Test(determinism, scene_herd) { scene_any_thread_count("herd", DETERMINISM_AGENTS); }
 
 // ---------------------------------------------------------------------------
 // The edges of the lanes, and the invariants of long runs.

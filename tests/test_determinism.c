@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+// Determinism: the same bits for any thread count, and the same bits as
+// the pinned ones.
+//
+// threads/*: the scenes field, crossing, armies and flock at 20,000 agents,
+// well above THR_PARALLEL_MIN_AGENTS (4,096, core/world_internal.h), so
+// every parallel region of the SIMD engine opens. Each scene runs at 1, 2,
+// 3 and 8 threads (8 on a two-core machine is oversubscribed, on purpose:
+// the split must not matter however the threads are scheduled) and its
+// hash every THREAD_CHECK_EVERY steps must equal the one-thread run's; the
+// one-thread run's last hash is pinned too. After every step the test reads
+// the team size each parallel region noted (omp_get_num_threads() seen
+// inside the region, thr_note_team) and fails unless it is the thread
+// count asked for, so a regression to one thread fails here rather than
+// passing on one thread. ctest runs threads/flock with golden/* as
+// test_determinism, the other three as test_determinism_long (label
+// `long`, left out of the asan run: tests/CMakeLists.txt).
+//
+// golden/*: every built-in scene (`throng list`), in both engines, at a
+// fixed agent count, seed and step count, against a pinned state hash (as
+// Box2D v3's test/test_determinism.c pins EXPECTED_HASH). Each scene has a
+// row at a small count (below the parallel threshold) and one at 5,000
+// agents, which the SIMD engine steps on 2 threads. The two engines give
+// the same bits (docs/ENGINES.md), so one hash per row holds for both.
+// scripts/check_simd_builds runs golden/* in the native, SSE2 and portable
+// builds: this one table is the contract for every build.
+//
+// The rule: a commit that changes a pinned hash says why in its message
+// (which change of behaviour or arithmetic moved it, and that engines,
+// thread counts and builds still agree with each other). On a mismatch the
+// test prints the row with the hash it got, ready to paste.
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "throng/scenario.h"
+#include "throng/throng.h"
+#include "world_internal.h"
+
+/// Builds scene `name` with `agents` agents, `seed`, `engine` and `threads`
+/// (0: OpenMP's default); fails the test on error.
+static throng_scene* make_scene(const char* name, uint32_t agents, uint64_t seed, throng_engine engine,
+                                uint32_t threads)
+{
+	throng_scene_options o = throng_scene_default_options();
+	o.agents = agents;
+	o.seed = seed;
+	o.engine = engine;
+	o.threads = threads;
+	throng_scene* s = NULL;
+	cr_assert_eq(throng_scene_create(name, &o, &s), THRONG_OK, "%s: %s", name, throng_last_error());
+	cr_assert_eq(throng_world_agent_count(throng_scene_world(s)), agents, "%s: the scene did not spawn %u agents",
+	             name, agents);
+	return s;
+}
+
+// ---------------------------------------------------------------------------
+// Any thread count, really in parallel.
+// ---------------------------------------------------------------------------
+
+/// Thread counts; the first is the reference.
+static const uint32_t thread_counts[] = {1, 2, 3, 8};
+#define N_THREAD_COUNTS (sizeof thread_counts / sizeof thread_counts[0])
+#define THREAD_AGENTS 20000u
+#define THREAD_STEPS 120u
+#define THREAD_CHECK_EVERY 20u
+#define THREAD_CHECKS (THREAD_STEPS / THREAD_CHECK_EVERY)
+#define THREAD_SEED 3u
+
+/// What one run at one thread count saw.
+typedef struct thread_run {
+	uint64_t hash[THREAD_CHECKS]; ///< after steps THREAD_CHECK_EVERY, 2 THREAD_CHECK_EVERY, ...
+	throng_world_stats stats;
+	uint32_t target_steps; ///< steps in which target selection ran
+} thread_run;
+
+/// Runs `name` on `threads` threads and checks, after every step, that each
+/// parallel region that ran had a team of exactly `threads`.
+static thread_run run_threads(const char* name, uint32_t threads)
+{
+	thread_run r;
+	memset(&r, 0, sizeof r);
+	throng_scene* s = make_scene(name, THREAD_AGENTS, THREAD_SEED, THRONG_ENGINE_SIMD, threads);
+	throng_world* w = throng_scene_world(s);
+	for (uint32_t step = 1; step <= THREAD_STEPS; ++step) {
+		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s: %s", name, throng_last_error());
+		// Every step reorders the agents and steps every block; target
+		// selection runs in the steps a rule is due.
+		cr_assert_eq(w->region_team[THR_REGION_REORDER], threads,
+		             "%s, %u threads, step %u: the reorder ran on %u threads", name, threads, step,
+		             w->region_team[THR_REGION_REORDER]);
+		cr_assert_eq(w->region_team[THR_REGION_BLOCKS], threads,
+		             "%s, %u threads, step %u: the blocks ran on %u threads", name, threads, step,
+		             w->region_team[THR_REGION_BLOCKS]);
+		uint32_t targets = w->region_team[THR_REGION_TARGETS];
+		cr_assert(targets == 0 || targets == threads, "%s, %u threads, step %u: target selection ran on %u threads",
+		          name, threads, step, targets);
+		r.target_steps += targets != 0;
+		if (step % THREAD_CHECK_EVERY == 0) {
+			r.hash[step / THREAD_CHECK_EVERY - 1u] = throng_world_hash(w);
+		}
+	}
+	r.stats = throng_world_get_stats(w);
+	cr_assert_eq(r.stats.steps, THREAD_STEPS);
+	cr_assert_eq(r.stats.nonfinite, 0u, "%s: non-finite forces", name);
+	throng_scene_destroy(s);
+	return r;
+}
+
+/// Runs `name` at every thread count and compares each with one thread;
+/// `targets`: the scene selects targets, so that region must run too.
+static void any_thread_count(const char* name, uint64_t pinned, bool targets)
+{
+	thread_run ref = run_threads(name, thread_counts[0]);
+	cr_expect_eq(ref.hash[THREAD_CHECKS - 1u], pinned,
+	             "%s at %u agents, seed %u, %u steps: hash 0x%016llx, pinned 0x%016llx (see the header: a commit "
+	             "that changes it says why)",
+	             name, THREAD_AGENTS, THREAD_SEED, THREAD_STEPS, (unsigned long long)ref.hash[THREAD_CHECKS - 1u],
+	             (unsigned long long)pinned);
+	if (targets) {
+		cr_assert_gt(ref.target_steps, 0u, "%s: target selection never ran", name);
+	} else {
+		cr_assert_eq(ref.target_steps, 0u, "%s: target selection ran in a scene without target rules", name);
+	}
+	for (size_t t = 1; t < N_THREAD_COUNTS; ++t) {
+		thread_run r = run_threads(name, thread_counts[t]);
+		for (uint32_t c = 0; c < THREAD_CHECKS; ++c) {
+			cr_assert_eq(r.hash[c], ref.hash[c],
+			             "%s: after %u steps the hash is 0x%016llx on %u threads but 0x%016llx on %u", name,
+			             (c + 1u) * THREAD_CHECK_EVERY, (unsigned long long)r.hash[c], thread_counts[t],
+			             (unsigned long long)ref.hash[c], thread_counts[0]);
+		}
+		// The per-thread partial results are merged by max and integer
+		// sums: the same figures for any split.
+		cr_assert(r.stats.max_speed_ratio == ref.stats.max_speed_ratio && r.stats.clamped == ref.stats.clamped &&
+		                  r.stats.nonfinite == ref.stats.nonfinite,
+		          "%s: the stats differ between %u and %u threads", name, thread_counts[t], thread_counts[0]);
+		cr_assert_eq(r.target_steps, ref.target_steps);
+	}
+}
+
+Test(threads, field) { any_thread_count("field", 0x7f75e01c69f3fd4full, false); }
+Test(threads, crossing) { any_thread_count("crossing", 0xd7d764d96310427dull, false); }
+Test(threads, armies) { any_thread_count("armies", 0x36fc52dcb65b8d99ull, true); }
+Test(threads, flock) { any_thread_count("flock", 0xecd5b66348cf0a84ull, false); }
+
+// ---------------------------------------------------------------------------
+// Golden hashes.
+// ---------------------------------------------------------------------------
+
+/// Threads of the SIMD engine in the golden runs (the regions open at the
+/// rows above THR_PARALLEL_MIN_AGENTS).
+#define GOLDEN_THREADS 2u
+
+typedef struct golden_row {
+	const char* scene;
+	uint32_t agents;
+	uint64_t seed;
+	uint32_t steps;
+	uint64_t hash; ///< throng_world_hash after `steps` throng_scene_step calls, both engines
+} golden_row;
+
+static const golden_row golden[] = {
+	{"herd",       8,    1, 300, 0x36e0e13faaa1ffdeull},
+	{"herd",       5000, 7, 200, 0x1d4ee7350221e04bull},
+	{"circle",     2000, 1, 300, 0xd315a9d9de9ed297ull},
+	{"circle",     5000, 7, 200, 0x62c107b3e7541c43ull},
+	{"field",      2000, 1, 300, 0x05b6820dba2e94a7ull},
+	{"field",      5000, 7, 200, 0x26e9c8afe8b19a22ull},
+	{"crossing",   1000, 1, 300, 0x5a510f7a8510d4dfull},
+	{"crossing",   5000, 7, 200, 0xe86bc5244aa51ea9ull},
+	{"bottleneck", 400,  1, 300, 0xaf352117cf518a0dull},
+	{"bottleneck", 5000, 7, 200, 0x905ad5a5e1f14c63ull},
+	{"hallway",    1000, 1, 300, 0x79418d90d59190c3ull},
+	{"hallway",    5000, 7, 200, 0xc4eec3f2a1c2b749ull},
+	{"armies",     2000, 1, 300, 0x372350074e4273dcull},
+	{"armies",     5000, 7, 200, 0xe25042bc9a3159e3ull},
+	{"flock",      2000, 1, 300, 0xf4beab3c6869bda1ull},
+	{"flock",      5000, 7, 200, 0xf8f33bc0fa170ec1ull},
+};
+#define N_GOLDEN (sizeof golden / sizeof golden[0])
+
+/// Runs every row of `scene` on `engine` and checks its hash; a mismatch
+/// prints the row as it would read with the hash obtained.
+static void check_golden(const char* scene, throng_engine engine)
+{
+	const char* engine_name = engine == THRONG_ENGINE_SIMD ? "simd" : "scalar";
+	uint32_t rows = 0;
+	for (size_t k = 0; k < N_GOLDEN; ++k) {
+		const golden_row* g = &golden[k];
+		if (strcmp(g->scene, scene) != 0) {
+			continue;
+		}
+		++rows;
+		uint32_t threads = engine == THRONG_ENGINE_SIMD ? GOLDEN_THREADS : 1u;
+		throng_scene* s = make_scene(g->scene, g->agents, g->seed, engine, threads);
+		throng_world* w = throng_scene_world(s);
+		for (uint32_t step = 0; step < g->steps; ++step) {
+			cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s: %s", scene, throng_last_error());
+		}
+		uint64_t h = throng_world_hash(w);
+		if (engine == THRONG_ENGINE_SIMD) {
+			uint32_t team = g->agents > THR_PARALLEL_MIN_AGENTS ? GOLDEN_THREADS : 1u;
+			cr_assert_eq(w->region_team[THR_REGION_BLOCKS], team, "%s, %u agents: the blocks ran on %u threads, not %u",
+			             scene, g->agents, w->region_team[THR_REGION_BLOCKS], team);
+		}
+		throng_scene_destroy(s);
+		cr_expect_eq(h, g->hash,
+		             "%s engine: hash 0x%016llx, pinned 0x%016llx; the row with this hash:\n"
+		             "\t{\"%s\", %u, %llu, %u, 0x%016llxull},\n"
+		             "(a commit that changes a pinned hash says why: see the header)",
+		             engine_name, (unsigned long long)h, (unsigned long long)g->hash, g->scene, g->agents,
+		             (unsigned long long)g->seed, g->steps, (unsigned long long)h);
+	}
+	cr_assert_gt(rows, 0u, "no golden row for scene %s", scene);
+}
+
+/// The scenes with golden tests (X-macro: one list makes the tests and the
+/// names every_scene_is_pinned checks).
+#define GOLDEN_SCENES(X) X(herd) X(circle) X(field) X(crossing) X(bottleneck) X(hallway) X(armies) X(flock)
+
+#define GOLDEN_TESTS(scene)                                                                                        \
+	Test(golden, scene##_scalar) { check_golden(#scene, THRONG_ENGINE_SCALAR); }                                 \
+	Test(golden, scene##_simd) { check_golden(#scene, THRONG_ENGINE_SIMD); }
+#define GOLDEN_NAME(scene) #scene,
+
+GOLDEN_SCENES(GOLDEN_TESTS)
+
+Test(golden, every_scene_is_pinned)
+{
+	static const char* const tested[] = {GOLDEN_SCENES(GOLDEN_NAME)};
+	uint32_t n = throng_scenario_count();
+	cr_assert_gt(n, 0u);
+	for (uint32_t k = 0; k < n; ++k) {
+		const char* name = throng_scenario_at(k)->name;
+		bool below = false, above = false, has_tests = false;
+		for (size_t r = 0; r < N_GOLDEN; ++r) {
+			if (strcmp(golden[r].scene, name) == 0) {
+				below |= golden[r].agents <= THR_PARALLEL_MIN_AGENTS;
+				above |= golden[r].agents > THR_PARALLEL_MIN_AGENTS;
+			}
+		}
+		for (size_t t = 0; t < sizeof tested / sizeof tested[0]; ++t) {
+			has_tests |= strcmp(tested[t], name) == 0;
+		}
+		cr_expect(below && above, "scene %s needs a golden row at most and one above %u agents", name,
+		          THR_PARALLEL_MIN_AGENTS);
+		cr_expect(has_tests, "scene %s is missing from GOLDEN_SCENES", name);
+	}
+	for (size_t r = 0; r < N_GOLDEN; ++r) {
+		cr_expect_not_null(throng_scenario_find(golden[r].scene), "golden row %zu: no scene %s", r, golden[r].scene);
+	}
+}
