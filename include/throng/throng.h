@@ -270,7 +270,9 @@ throng_status throng_world_total_force(const throng_world* world, uint32_t id, t
 /// Running figures (steps, max speed ratio, non-finite forces, clamps).
 throng_world_stats throng_world_get_stats(const throng_world* world);
 
-/// Pairs of agents whose centres are closer than the sum of their radii now.
+/// Pairs of agents whose centres are closer than the sum of their radii now,
+/// each agent examining at most THRONG_OVERLAP_MAX_EXAMINED candidate pairs
+/// (throng/metrics.h; a lower bound only in knots denser than any crowd).
 uint64_t throng_world_count_overlaps(const throng_world* world);
 
 /// 64-bit hash (XXH3) of the full dynamic state in id order: step, every
