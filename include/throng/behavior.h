@@ -27,7 +27,7 @@ extern "C" {
 /// around it, itself and agents beyond the radius included) per neighbour it
 /// may take: THRONG_CANDIDATES_PER_NEIGHBOR times the largest max_neighbors
 /// of its archetype's enabled neighbour slots.
-#define THRONG_CANDIDATES_PER_NEIGHBOR 8
+#define THRONG_CANDIDATES_PER_NEIGHBOR 4
 
 /// What a target rule's max_candidates 0 means: target selection examines
 /// at most this many candidates (agents in the grid cells within sight, of
