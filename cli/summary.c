@@ -53,7 +53,7 @@ typedef struct field {
 	double f64;
 } field;
 
-enum { FIELD_BASE = 26, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + 2 };
+enum { FIELD_BASE = 27, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + 2 };
 
 /// Fills f with the summary's fields; returns how many.
 static int make_fields(const cli_summary* s, field f[FIELD_MAX])
@@ -81,6 +81,7 @@ static int make_fields(const cli_summary* s, field f[FIELD_MAX])
 		{"metrics_seconds", FIELD_F64, NULL, 0, s->metrics_seconds},
 		{"overlaps_per_agent_step", FIELD_F64, NULL, 0, q->overlaps_per_agent_step},
 		{"deepest_overlap", FIELD_F64, NULL, 0, q->deepest_overlap},
+		{"overlap_capped", FIELD_U64, NULL, q->overlap_capped, 0.0},
 		{"goals", FIELD_U64, NULL, q->goals, 0.0},
 		{"mean_time_to_goal", FIELD_F64, NULL, 0, q->mean_time_to_goal},
 		{"max_time_to_goal", FIELD_F64, NULL, 0, q->max_time_to_goal},

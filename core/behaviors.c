@@ -229,6 +229,7 @@ vec2 thr_wall_avoid(const thr_self* s, const thr_wall* walls, const uint32_t* id
 /// another agent, of the same group when asked, strictly within r.
 static int counts(const thr_self* s, const thr_neighbor* j, const throng_behavior_params* prm, float* d2_out)
 {
+	*d2_out = 0.0f;
 	if (j->id == s->id) {
 		return 0;
 	}
@@ -241,13 +242,24 @@ static int counts(const thr_self* s, const thr_neighbor* j, const throng_behavio
 	return d2 < prm->neighbor_radius * prm->neighbor_radius;
 }
 
+int thr_neighbor_counts(const thr_self* s, const thr_neighbor* j, const throng_behavior_params* prm)
+{
+	float d2;
+	return counts(s, j, prm, &d2);
+}
+
 vec2 thr_unaligned_avoid(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm)
 {
 	vec2 push = v2(0.0f, 0.0f);
+	const uint32_t cap = thr_max_neighbors(prm);
+	uint32_t met = 0;
 	for (uint32_t k = 0; k < n; ++k) {
 		float d2;
 		if (!counts(s, &nb[k], prm, &d2)) {
 			continue;
+		}
+		if (met++ == cap) { // the first `cap` that count, whatever they push
+			break;
 		}
 		vec2 rp = v2_sub(nb[k].p, s->p);
 		vec2 rv = v2_sub(nb[k].v, s->v);
@@ -282,10 +294,15 @@ vec2 thr_separation(const thr_self* s, const thr_neighbor* nb, uint32_t n, const
 	// Coincident agents (d < eps) part along x: the lower id goes -x.
 	vec2 push = v2(0.0f, 0.0f);
 	float r = prm->neighbor_radius;
+	const uint32_t cap = thr_max_neighbors(prm);
+	uint32_t met = 0;
 	for (uint32_t k = 0; k < n; ++k) {
 		float d2;
 		if (!counts(s, &nb[k], prm, &d2)) {
 			continue;
+		}
+		if (met++ == cap) {
+			break;
 		}
 		float d = sqrtf(d2);
 		vec2 dir;
@@ -306,7 +323,8 @@ vec2 thr_alignment(const thr_self* s, const thr_neighbor* nb, uint32_t n, const 
 	// mean velocity (not a full-speed heading).
 	vec2 sum = v2(0.0f, 0.0f);
 	uint32_t count = 0;
-	for (uint32_t k = 0; k < n; ++k) {
+	const uint32_t cap = thr_max_neighbors(prm);
+	for (uint32_t k = 0; k < n && count < cap; ++k) {
 		float d2;
 		if (counts(s, &nb[k], prm, &d2)) {
 			sum = v2_add(sum, nb[k].v);
@@ -325,7 +343,8 @@ vec2 thr_cohesion(const thr_self* s, const thr_neighbor* nb, uint32_t n, const t
 	// Choice: the classic boid, seek the neighbours' centre.
 	vec2 sum = v2(0.0f, 0.0f);
 	uint32_t count = 0;
-	for (uint32_t k = 0; k < n; ++k) {
+	const uint32_t cap = thr_max_neighbors(prm);
+	for (uint32_t k = 0; k < n && count < cap; ++k) {
 		float d2;
 		if (counts(s, &nb[k], prm, &d2)) {
 			sum = v2_add(sum, nb[k].p);

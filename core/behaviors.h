@@ -60,6 +60,23 @@ vec2 thr_obstacle_avoid(const thr_self* s, const thr_obstacle* obs, uint32_t n, 
 /// against wall segments; see behaviors.c for the force.
 vec2 thr_wall_avoid(const thr_self* s, const thr_wall* walls, const uint32_t* idx, uint32_t n_idx,
                     float look_ahead, float feeler_angle);
+/// The most neighbours a neighbour slot takes into account: max_neighbors,
+/// or THRONG_DEFAULT_MAX_NEIGHBORS for 0.
+static inline uint32_t thr_max_neighbors(const throng_behavior_params* prm)
+{
+	return prm->max_neighbors > 0u ? prm->max_neighbors : THRONG_DEFAULT_MAX_NEIGHBORS;
+}
+
+/// Whether neighbour j counts for a neighbour slot of agent s: another
+/// agent, of the same group when asked, strictly within neighbor_radius.
+int thr_neighbor_counts(const thr_self* s, const thr_neighbor* j, const throng_behavior_params* prm);
+
+// The four neighbour behaviours take into account the first
+// thr_max_neighbors(prm) neighbours of the list that count
+// (thr_neighbor_counts), in list order, and ignore the rest. The engines
+// list neighbours in a fixed order and stop listing at a candidate cap
+// (docs/BEHAVIORS.md, "Neighbour caps").
+
 /// Unaligned collision avoidance over a neighbour list (self excluded by id).
 vec2 thr_unaligned_avoid(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm);
 /// Separation: sum of (p - p_j)/d * max_speed * (1 - d/r) over 0 <= d < r.

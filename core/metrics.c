@@ -20,6 +20,15 @@
 // eight neighbours (a half stencil), so each pair is met once; candidates
 // are matched on their exact cell, so a bucket shared by several cells
 // costs only the comparisons.
+//
+// The cap: a knot of agents on one spot puts them all in one cell, and
+// counting its pairs is quadratic. So each agent examines at most
+// THRONG_OVERLAP_MAX_EXAMINED bucket entries (the pairs it would test) and
+// the result counts the agents that stopped there (overlap_capped): the
+// counts are then a lower bound. Buckets list agents by id, not by slot,
+// and each agent walks its own bucket from its own place on, so where the
+// cap cuts depends on positions and ids alone: the figures are the same in
+// both engines (whose slot orders differ) and for any thread count.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +49,8 @@ typedef struct thr_overlap_hash {
 	uint32_t cap;          ///< agents it can hold
 	uint32_t mask;         ///< buckets - 1 (buckets: a power of two >= 2 * cap)
 	uint32_t* start;       ///< buckets + 1 offsets into items
-	uint32_t* items;       ///< slots grouped by bucket, in slot order
+	uint32_t* items;       ///< slots grouped by bucket, in id order
+	uint32_t* pos;         ///< each slot's index in items
 	uint32_t* bucket_of;   ///< each slot's bucket, UINT32_MAX for a non-finite position
 	int64_t *cx, *cy;      ///< each slot's cell
 } thr_overlap_hash;
@@ -55,7 +65,8 @@ struct throng_metrics {
 	float *start_x, *start_y, *goal_x, *goal_y, *prev_x, *prev_y, *prev_hx, *prev_hy;
 	double *walked, *turn;
 	uint64_t* arrived_step;
-	uint64_t steps, overlaps, oob, nonfinite;
+	uint64_t steps, overlaps, oob, nonfinite, overlap_capped;
+	uint32_t overlap_most_examined;
 	double deepest;
 	throng_world_stats world_stats; ///< the world's running figures at the last observation
 };
@@ -64,6 +75,7 @@ static void hash_free(thr_overlap_hash* h)
 {
 	free(h->start);
 	free(h->items);
+	free(h->pos);
 	free(h->bucket_of);
 	free(h->cx);
 	free(h->cy);
@@ -82,10 +94,11 @@ static int hash_alloc(thr_overlap_hash* h, uint32_t n)
 	size_t m = n > 0 ? n : 1;
 	h->start = malloc((size_t)(buckets + 1u) * sizeof *h->start);
 	h->items = malloc(m * sizeof *h->items);
+	h->pos = malloc(m * sizeof *h->pos);
 	h->bucket_of = malloc(m * sizeof *h->bucket_of);
 	h->cx = malloc(m * sizeof *h->cx);
 	h->cy = malloc(m * sizeof *h->cy);
-	if (h->start == NULL || h->items == NULL || h->bucket_of == NULL || h->cx == NULL || h->cy == NULL) {
+	if (h->start == NULL || h->items == NULL || h->pos == NULL || h->bucket_of == NULL || h->cx == NULL || h->cy == NULL) {
 		hash_free(h);
 		return -1;
 	}
@@ -111,12 +124,14 @@ static uint32_t bucket_of_cell(const thr_overlap_hash* h, int64_t cx, int64_t cy
 typedef struct overlap_result {
 	uint64_t pairs;
 	double deepest;
+	uint64_t capped;       ///< agents that stopped at THRONG_OVERLAP_MAX_EXAMINED
+	uint32_t most_examined; ///< most entries one agent examined
 } overlap_result;
 
 /// Buckets the world's current positions and counts the overlapping pairs.
 static overlap_result hash_overlaps(thr_overlap_hash* h, const throng_world* w)
 {
-	overlap_result r = {0, 0.0};
+	overlap_result r = {0, 0.0, 0, 0};
 	const thr_state* s = thr_cur_c(w);
 	uint32_t n = w->count < h->cap ? w->count : h->cap;
 	if (n < 2 || !(w->max_radius > 0.0f)) {
@@ -139,10 +154,13 @@ static overlap_result hash_overlaps(thr_overlap_hash* h, const throng_world* w)
 	for (uint32_t b = 0; b < buckets; ++b) {
 		h->start[b + 1u] += h->start[b];
 	}
-	// Scatter in slot order; start[b] walks to the end of bucket b, and is
+	// Scatter in id order (slot_of[id] is the id's slot; a world of n agents
+	// holds the ids 0..n-1); start[b] walks to the end of bucket b, and is
 	// put back by the shift below.
-	for (uint32_t i = 0; i < n; ++i) {
+	for (uint32_t id = 0; id < n; ++id) {
+		uint32_t i = w->slot_of[id];
 		if (h->bucket_of[i] != UINT32_MAX) {
+			h->pos[i] = h->start[h->bucket_of[i]];
 			h->items[h->start[h->bucket_of[i]]++] = i;
 		}
 	}
@@ -151,20 +169,26 @@ static overlap_result hash_overlaps(thr_overlap_hash* h, const throng_world* w)
 	}
 	h->start[0] = 0;
 	// Half stencil: each pair is found once, from the agent in the lower
-	// cell of the pair in (y, x) order, or from the lower slot within a
-	// cell. Every candidate's own cell is compared, so agents of other cells
-	// that share a bucket are skipped and no bucket needs deduplicating.
+	// cell of the pair in (y, x) order, or from the lower id within a cell
+	// (the agents after it in its own bucket). Every candidate's own cell is
+	// compared, so agents of other cells that share a bucket are skipped
+	// and no bucket needs deduplicating.
 	static const int stencil[5][2] = {{0, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}};
 	for (uint32_t i = 0; i < n; ++i) {
 		if (h->bucket_of[i] == UINT32_MAX) {
 			continue;
 		}
-		for (int c = 0; c < 5; ++c) {
+		uint32_t left = THRONG_OVERLAP_MAX_EXAMINED;
+		for (int c = 0; c < 5 && left > 0; ++c) {
 			int64_t cx = h->cx[i] + stencil[c][0], cy = h->cy[i] + stencil[c][1];
 			uint32_t b = c == 0 ? h->bucket_of[i] : bucket_of_cell(h, cx, cy);
-			for (uint32_t k = h->start[b]; k < h->start[b + 1u]; ++k) {
+			uint32_t k0 = c == 0 ? h->pos[i] + 1u : h->start[b];
+			uint32_t k1 = h->start[b + 1u];
+			k1 = k1 - k0 > left ? k0 + left : k1;
+			left -= k1 - k0;
+			for (uint32_t k = k0; k < k1; ++k) {
 				uint32_t j = h->items[k];
-				if (h->cx[j] != cx || h->cy[j] != cy || (c == 0 && j <= i)) {
+				if (h->cx[j] != cx || h->cy[j] != cy) {
 					continue;
 				}
 				float ddx = s->px[j] - s->px[i];
@@ -178,6 +202,9 @@ static overlap_result hash_overlaps(thr_overlap_hash* h, const throng_world* w)
 				}
 			}
 		}
+		uint32_t examined = THRONG_OVERLAP_MAX_EXAMINED - left;
+		r.most_examined = examined > r.most_examined ? examined : r.most_examined;
+		r.capped += left == 0 ? 1u : 0u;
 	}
 	return r;
 }
@@ -345,6 +372,8 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 	}
 	overlap_result r = hash_overlaps(&m->hash, w);
 	m->overlaps += r.pairs;
+	m->overlap_capped += r.capped;
+	m->overlap_most_examined = r.most_examined > m->overlap_most_examined ? r.most_examined : m->overlap_most_examined;
 	m->deepest = r.deepest > m->deepest ? r.deepest : m->deepest;
 	m->world_stats = w->stats;
 	m->steps++;
@@ -365,6 +394,8 @@ throng_quality throng_metrics_result(const throng_metrics* m)
 	double agent_steps = (double)m->n * (double)m->steps;
 	q.overlaps_per_agent_step = agent_steps > 0.0 ? (double)m->overlaps / agent_steps : 0.0;
 	q.deepest_overlap = m->deepest;
+	q.overlap_capped = m->overlap_capped;
+	q.overlap_most_examined = m->overlap_most_examined;
 	q.nonfinite = m->nonfinite + m->world_stats.nonfinite;
 	q.max_speed_ratio = (double)m->world_stats.max_speed_ratio;
 	q.out_of_bounds = m->oob;

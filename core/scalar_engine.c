@@ -166,33 +166,84 @@ static int resolve_target(const throng_world* w, const thr_state* st, uint32_t i
 	}
 }
 
+/// What one agent's neighbour walk did, for the world's stats.
+typedef struct nb_walk {
+	uint32_t examined; ///< candidates examined
+	uint32_t most_met; ///< most neighbours one slot took
+	int capped;        ///< a slot met its max_neighbors, or the walk its candidate cap
+} nb_walk;
+
 /// Copies the neighbours within r of agent i (itself included; the
-/// behaviours skip it by id) into the scratch list. Returns the count or -1.
-static int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_t i, float r)
+/// behaviours skip it by id) into the scratch list, walking the grid cells
+/// around it as thr_grid_query orders them: rows up, cells left to right,
+/// slots in order. The walk is capped (docs/BEHAVIORS.md, "Neighbour caps"):
+/// it examines at most THRONG_CANDIDATES_PER_NEIGHBOR * (the largest
+/// max_neighbors of the neighbour slots) candidates, and stops once every
+/// neighbour slot has met its max_neighbors neighbours, after which the
+/// behaviours would ignore the rest anyway. simd/sweeps.c stops at the same
+/// candidate. Returns the count or -1.
+static int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_t i, const thr_self* self,
+                                const throng_controller* ctl, float r, nb_walk* walk)
 {
-	int64_t n = thr_grid_query(&w->agent_grid, st->px[i], st->py[i], r, &w->scratch_idx, &w->scratch_idx_cap);
-	if (n < 0) {
-		return -1;
-	}
-	if ((uint64_t)n > w->scratch_nb_cap) {
-		uint32_t cap = (uint32_t)n * 2u;
-		thr_neighbor* p = realloc(w->scratch_nb, cap * sizeof *p);
-		if (p == NULL) {
-			return -1;
+	const throng_behavior_params* prm[THRONG_MAX_SLOTS];
+	uint32_t cap[THRONG_MAX_SLOTS], met[THRONG_MAX_SLOTS];
+	uint32_t n_slots = 0, most_cap = 0;
+	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
+		const throng_slot* slot = &ctl->slots[k];
+		if (slot->enabled && is_neighbor_kind(slot->kind)) {
+			prm[n_slots] = &slot->params;
+			cap[n_slots] = thr_max_neighbors(&slot->params);
+			met[n_slots] = 0;
+			most_cap = cap[n_slots] > most_cap ? cap[n_slots] : most_cap;
+			n_slots++;
 		}
-		w->scratch_nb = p;
-		w->scratch_nb_cap = cap;
 	}
-	float r2 = r * r;
-	uint32_t m = 0;
-	for (int64_t k = 0; k < n; ++k) {
-		uint32_t j = w->scratch_idx[k];
-		float dx = st->px[j] - st->px[i];
-		float dy = st->py[j] - st->py[i];
-		if (dx * dx + dy * dy < r2) {
-			w->scratch_nb[m++] = (thr_neighbor){v2(st->px[j], st->py[j]), v2(st->vx[j], st->vy[j]), w->id[j],
-			                                    w->group[j]};
+	const uint64_t limit64 = (uint64_t)most_cap * THRONG_CANDIDATES_PER_NEIGHBOR;
+	const uint32_t limit = limit64 > UINT32_MAX ? UINT32_MAX : (uint32_t)limit64;
+	const thr_grid* g = &w->agent_grid;
+	const float r2 = r * r;
+	uint32_t m = 0, examined = 0, open = n_slots;
+	*walk = (nb_walk){0, 0, 0};
+	if (g->n_items == 0) {
+		return 0;
+	}
+	int32_t cx0, cx1, cy0, cy1;
+	thr_grid_range(g, st->px[i], st->py[i], r, &cx0, &cx1, &cy0, &cy1);
+	for (int32_t cy = cy0; cy <= cy1 && open > 0 && examined < limit; ++cy) {
+		uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
+		uint32_t b = g->cell_start[row + (uint32_t)cx0];
+		uint32_t e = g->cell_start[row + (uint32_t)cx1 + 1];
+		for (uint32_t k = b; k < e && open > 0 && examined < limit; ++k) {
+			uint32_t j = g->items[k];
+			examined++;
+			float dx = st->px[j] - st->px[i];
+			float dy = st->py[j] - st->py[i];
+			if (!(dx * dx + dy * dy < r2)) {
+				continue;
+			}
+			if (m == w->scratch_nb_cap) {
+				uint64_t cap2 = m > 0 ? 2u * (uint64_t)m : 64u;
+				cap2 = cap2 > limit ? limit : cap2;
+				thr_neighbor* p = realloc(w->scratch_nb, (size_t)cap2 * sizeof *p);
+				if (p == NULL) {
+					return -1;
+				}
+				w->scratch_nb = p;
+				w->scratch_nb_cap = (uint32_t)cap2;
+			}
+			thr_neighbor nb = {v2(st->px[j], st->py[j]), v2(st->vx[j], st->vy[j]), w->id[j], w->group[j]};
+			w->scratch_nb[m++] = nb;
+			for (uint32_t q = 0; q < n_slots; ++q) {
+				if (met[q] < cap[q] && thr_neighbor_counts(self, &nb, prm[q]) && ++met[q] == cap[q]) {
+					open--;
+				}
+			}
 		}
+	}
+	walk->examined = examined;
+	walk->capped = examined == limit || open < n_slots;
+	for (uint32_t q = 0; q < n_slots; ++q) {
+		walk->most_met = met[q] > walk->most_met ? met[q] : walk->most_met;
 	}
 	return m;
 }
@@ -363,7 +414,8 @@ throng_status thr_scalar_step(throng_world* w)
 		float qr = archetype_query_radius(ctl);
 		int64_t n_nb = 0;
 		if (qr > 0.0f) {
-			n_nb = gather_neighbors(w, cs, i, qr);
+			nb_walk walk;
+			n_nb = gather_neighbors(w, cs, i, &s, ctl, qr, &walk);
 			if (n_nb < 0) {
 				// Nothing of the next state is visible yet: with the old
 				// targets back, the world stays at the previous step.
@@ -373,6 +425,13 @@ throng_status thr_scalar_step(throng_world* w)
 				}
 				return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for neighbours");
 			}
+			stats.neighbor_candidates += walk.examined;
+			stats.neighbor_capped += (uint64_t)walk.capped;
+			stats.neighbor_most_candidates = walk.examined > stats.neighbor_most_candidates
+			                                         ? walk.examined
+			                                         : stats.neighbor_most_candidates;
+			stats.neighbor_most_met = walk.most_met > stats.neighbor_most_met ? walk.most_met
+			                                                                  : stats.neighbor_most_met;
 		}
 		float wander = cs->wander[i];
 		float noise = cs->noise[i];

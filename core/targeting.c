@@ -30,8 +30,16 @@ void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* it
 	}
 	const thr_grid* g = &w->agent_grid;
 	const int64_t count = w->count;
+	uint64_t capped = 0;
+	uint32_t most = w->stats.target_most_candidates;
 	(void)threads;
-#pragma omp parallel for schedule(static) num_threads(threads) if (count > THR_PARALLEL_MIN_AGENTS)
+	// The cap: an agent examines at most max_candidates agents
+	// of the cells within sight, in the order both engines list them (rows
+	// up, cells left to right, ids up), so a dense knot costs a bounded
+	// amount per agent and both engines still pick the same target. The
+	// figures are an integer sum and a maximum: the same for any split.
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : capped) reduction(max : most) \
+	if (count > THR_PARALLEL_MIN_AGENTS)
 	for (int64_t ii = 0; ii < count; ++ii) {
 		if (ii == 0) {
 			thr_note_team(w, THR_REGION_TARGETS);
@@ -46,11 +54,16 @@ void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* it
 		uint32_t best = THRONG_NO_AGENT;
 		float best_d2 = 0.0f;
 		int32_t cx0, cx1, cy0, cy1;
+		const uint32_t limit = rule->max_candidates > 0u ? rule->max_candidates : THRONG_TARGET_MAX_CANDIDATES;
+		uint32_t left = limit;
 		thr_grid_range(g, x, y, rule->sight_radius, &cx0, &cx1, &cy0, &cy1);
-		for (int32_t cy = cy0; cy <= cy1; ++cy) {
+		for (int32_t cy = cy0; cy <= cy1 && left > 0; ++cy) {
 			uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
+			uint32_t b = g->cell_start[row + (uint32_t)cx0];
 			uint32_t e = g->cell_start[row + (uint32_t)cx1 + 1];
-			for (uint32_t k = g->cell_start[row + (uint32_t)cx0]; k < e; ++k) {
+			e = e - b > left ? b + left : e;
+			left -= e - b;
+			for (uint32_t k = b; k < e; ++k) {
 				uint32_t j = items != NULL ? items[k] : k;
 				if (j == i || w->group[j] != rule->group) {
 					continue;
@@ -66,7 +79,12 @@ void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* it
 			}
 		}
 		w->target_agent[i] = best;
+		uint32_t examined = limit - left;
+		most = examined > most ? examined : most;
+		capped += left == 0 ? 1u : 0u;
 	}
+	w->stats.target_most_candidates = most;
+	w->stats.target_capped += capped;
 }
 
 int thr_path_target(const throng_world* w, const thr_state* st, uint32_t slot, float waypoint_radius, vec2* target,

@@ -16,6 +16,7 @@
 #include "error.h"
 #include "fmath.h"
 #include "rng.h"
+#include "throng/metrics.h"
 #include "validate.h"
 #include "world_internal.h"
 
@@ -687,36 +688,15 @@ throng_status throng_world_count_overlaps(const throng_world* w, uint64_t* out)
 	if (w->count < 2) {
 		return THRONG_OK;
 	}
-	const thr_state* s = thr_cur_c(w);
-	thr_grid g;
-	memset(&g, 0, sizeof g);
-	const throng_world_def* d = &w->def;
-	float cell = 2.0f * w->max_radius;
-	thr_grid_layout(&g, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y, cell,
-	                w->capacity * 2u + 1024u);
-	uint32_t* idx = NULL;
-	uint32_t cap = 0;
+	// The metrics' spatial hash (core/metrics.c): the same pairs as an
+	// exhaustive search, in O(N) even for a knot of agents on one spot,
+	// where each agent examines at most THRONG_OVERLAP_MAX_EXAMINED pairs.
+	// Never a partial count: on failure a smaller number would read as
+	// fewer overlaps.
 	uint64_t pairs = 0;
-	bool ok = thr_grid_build_points(&g, s->px, s->py, w->count, NULL) == 0;
-	for (uint32_t i = 0; ok && i < w->count; ++i) {
-		int64_t n = thr_grid_query(&g, s->px[i], s->py[i], w->radius[i] + w->max_radius, &idx, &cap);
-		ok = n >= 0;
-		for (int64_t k = 0; k < n; ++k) {
-			uint32_t j = idx[k];
-			if (j <= i) {
-				continue;
-			}
-			float dx = s->px[j] - s->px[i];
-			float dy = s->py[j] - s->py[i];
-			float rr = w->radius[i] + w->radius[j];
-			pairs += dx * dx + dy * dy < rr * rr;
-		}
-	}
-	free(idx);
-	thr_grid_free(&g);
-	if (!ok) {
-		// Never a partial count: a smaller number would read as fewer overlaps.
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_count_overlaps: out of memory for %u agents", w->count);
+	throng_status st = throng_world_overlap_stats(w, &pairs, NULL);
+	if (st != THRONG_OK) {
+		return st;
 	}
 	*out = pairs;
 	return THRONG_OK;

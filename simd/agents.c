@@ -383,7 +383,7 @@ void thr_step_block(const thr_step_ctx* ctx, uint32_t base, thr_block_stats* st)
 		const thr_arch_info* info = &ctx->arch[arch[l]];
 		thr_v2w f[THRONG_MAX_SLOTS];
 		if (info->n_neighbor_slots > 0) {
-			thr_neighbors_w(ctx, &s, mine, info, ctl, f);
+			thr_neighbors_w(ctx, &s, mine, info, ctl, f, st);
 		}
 		for (uint32_t k = 0; k < ctl->slot_count; ++k) {
 			const throng_slot* slot = &ctl->slots[k];

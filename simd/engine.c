@@ -112,6 +112,8 @@ static int refresh_arch_info(throng_world* w, struct thr_simd_state* s)
 				if (slot->params.neighbor_radius > info->query_radius) {
 					info->query_radius = slot->params.neighbor_radius;
 				}
+				uint32_t cap = thr_max_neighbors(&slot->params);
+				info->most_cap = cap > info->most_cap ? cap : info->most_cap;
 			}
 		}
 	}
@@ -252,16 +254,18 @@ throng_status thr_simd_step(throng_world* w)
 	const uint32_t blocks = (w->count + THR_LANES - 1u) / THR_LANES;
 	const int64_t batches = (int64_t)((blocks + THR_BATCH_BLOCKS - 1u) / THR_BATCH_BLOCKS);
 	float max_ratio = w->stats.max_speed_ratio;
-	uint64_t nonfinite = 0, clamped = 0;
+	uint64_t nonfinite = 0, clamped = 0, nb_candidates = 0, nb_capped = 0;
+	uint32_t nb_most_candidates = w->stats.neighbor_most_candidates, nb_most_met = w->stats.neighbor_most_met;
 	// Small worlds run on the calling thread (THR_PARALLEL_MIN_AGENTS); any
 	// split gives the same bits (max and integer sums).
-#pragma omp parallel for schedule(static) num_threads(threads) reduction(max : max_ratio) \
-	reduction(+ : nonfinite, clamped) if (w->count > THR_PARALLEL_MIN_AGENTS)
+#pragma omp parallel for schedule(static) num_threads(threads) \
+	reduction(max : max_ratio, nb_most_candidates, nb_most_met) \
+	reduction(+ : nonfinite, clamped, nb_candidates, nb_capped) if (w->count > THR_PARALLEL_MIN_AGENTS)
 	for (int64_t b = 0; b < batches; ++b) {
 		if (b == 0) {
 			thr_note_team(w, THR_REGION_BLOCKS);
 		}
-		thr_block_stats bs = {max_ratio, 0, 0};
+		thr_block_stats bs = {max_ratio, 0, 0, 0, 0, 0, 0};
 		uint32_t first = (uint32_t)b * THR_BATCH_BLOCKS;
 		uint32_t last = first + THR_BATCH_BLOCKS < blocks ? first + THR_BATCH_BLOCKS : blocks;
 		for (uint32_t k = first; k < last; ++k) {
@@ -270,10 +274,18 @@ throng_status thr_simd_step(throng_world* w)
 		max_ratio = bs.max_speed_ratio > max_ratio ? bs.max_speed_ratio : max_ratio;
 		nonfinite += bs.nonfinite;
 		clamped += bs.clamped;
+		nb_candidates += bs.nb_candidates;
+		nb_capped += bs.nb_capped;
+		nb_most_candidates = bs.nb_most_candidates > nb_most_candidates ? bs.nb_most_candidates : nb_most_candidates;
+		nb_most_met = bs.nb_most_met > nb_most_met ? bs.nb_most_met : nb_most_met;
 	}
 	w->stats.max_speed_ratio = max_ratio;
 	w->stats.nonfinite += nonfinite;
 	w->stats.clamped += clamped;
+	w->stats.neighbor_candidates += nb_candidates;
+	w->stats.neighbor_capped += nb_capped;
+	w->stats.neighbor_most_candidates = nb_most_candidates;
+	w->stats.neighbor_most_met = nb_most_met;
 	w->stats.steps++;
 	w->cur ^= 1;
 	w->step++;

@@ -36,6 +36,7 @@ typedef struct thr_arch_info {
 	float query_radius;              ///< largest neighbour radius (m), 0 = no neighbour slot
 	uint32_t n_neighbor_slots;       ///< neighbour slots (enabled), in slot order
 	uint8_t neighbor_slots[THRONG_MAX_SLOTS];
+	uint32_t most_cap;               ///< largest max_neighbors of those slots
 } thr_arch_info;
 
 /// Shape data copied into shape-grid item order, so each row of cells is
@@ -80,6 +81,10 @@ typedef struct thr_block_stats {
 	float max_speed_ratio;
 	uint64_t nonfinite;
 	uint64_t clamped;
+	uint64_t nb_candidates;      ///< candidates the neighbour walks examined
+	uint32_t nb_most_candidates; ///< most of them for one agent
+	uint32_t nb_most_met;        ///< most neighbours one slot of one agent took
+	uint64_t nb_capped;          ///< agents whose walk met a cap
 } thr_block_stats;
 
 /// The agents of one block, one per lane.
@@ -97,7 +102,7 @@ typedef struct thr_lanes {
 /// The neighbour slots (info->neighbor_slots) of the lanes of `mask`, all
 /// of one archetype: writes f[slot] for each.
 void thr_neighbors_w(const thr_step_ctx* ctx, const thr_lanes* s, thr_mw mask, const thr_arch_info* info,
-                     const throng_controller* ctl, thr_v2w* f);
+                     const throng_controller* ctl, thr_v2w* f, thr_block_stats* st);
 
 /// desired-velocity steering shared by the lanes' behaviours:
 /// limit(desired - v, max_force).

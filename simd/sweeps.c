@@ -18,6 +18,14 @@
 // Cost: per row, as many vector steps as the longest row among the lanes;
 // sparse crowds (one or two agents a row) take a handful of steps per block
 // of 8 agents, dense ones fill the lanes.
+//
+// Caps (docs/BEHAVIORS.md, "Neighbour caps"): a slot takes at most its
+// max_neighbors neighbours, the first that count (a mask, as in the
+// reference's loops); a lane examines at most THRONG_CANDIDATES_PER_NEIGHBOR
+// times the largest of them candidates (its rows are cut to what is left)
+// and stops, as the reference's gather does, at the candidate where every
+// slot is full. So a lane's work is bounded however dense the crowd, and
+// the forces stay the reference's bits.
 #include <stdint.h>
 
 #include "engine.h"
@@ -28,12 +36,15 @@ typedef struct nb_acc {
 	thr_v2w sum;  ///< push (unaligned, separation) or sum of v or p
 	thr_iw count; ///< neighbours counted (alignment, cohesion)
 	thr_fw r2;    ///< neighbor_radius squared, as the reference computes it
+	thr_iw met;   ///< neighbours taken so far (those that count, up to cap)
+	thr_iw cap;   ///< max_neighbors
 } nb_acc;
 
 /// Adds candidate neighbours (pj, vj, idj, grj) on the lanes of `live` to
 /// every neighbour slot, as thr_unaligned_avoid, thr_separation,
-/// thr_alignment and thr_cohesion do for one neighbour.
-THR_WIDE_INLINE void nb_step(const thr_lanes* s, const thr_arch_info* info, const throng_controller* ctl,
+/// thr_alignment and thr_cohesion do for one neighbour. Returns the lanes
+/// where some slot still takes neighbours.
+THR_WIDE_INLINE thr_mw nb_step(const thr_lanes* s, const thr_arch_info* info, const throng_controller* ctl,
                              nb_acc* acc, thr_v2w pj, thr_v2w vj, thr_iw idj, thr_iw grj, thr_mw live)
 {
 	const thr_fw EPS = thr_fw_set1(THR_EPS);
@@ -44,6 +55,7 @@ THR_WIDE_INLINE void nb_step(const thr_lanes* s, const thr_arch_info* info, cons
 	thr_v2w d = v2w_sub(pj, s->p);
 	thr_fw d2 = v2w_dot(d, d);
 	thr_mw same_group = thr_iw_eq(grj, s->group);
+	thr_mw open = thr_mw_false();
 	for (uint32_t q = 0; q < info->n_neighbor_slots; ++q) {
 		const throng_slot* slot = &ctl->slots[info->neighbor_slots[q]];
 		const throng_behavior_params* p = &slot->params;
@@ -52,6 +64,10 @@ THR_WIDE_INLINE void nb_step(const thr_lanes* s, const thr_arch_info* info, cons
 		if (p->same_group_only) {
 			m = thr_mw_and(m, same_group);
 		}
+		// The first `cap` neighbours that count, whatever they push.
+		m = thr_mw_and(m, thr_iw_lt(a->met, a->cap));
+		a->met = thr_iw_sub(a->met, thr_mw_as_iw(m)); // a true mask is -1
+		open = thr_mw_or(open, thr_iw_lt(a->met, a->cap));
 		if (!thr_mw_any(m)) {
 			continue;
 		}
@@ -96,10 +112,11 @@ THR_WIDE_INLINE void nb_step(const thr_lanes* s, const thr_arch_info* info, cons
 			break;
 		}
 	}
+	return open;
 }
 
 void thr_neighbors_w(const thr_step_ctx* ctx, const thr_lanes* s, thr_mw mask, const thr_arch_info* info,
-                     const throng_controller* ctl, thr_v2w* f)
+                     const throng_controller* ctl, thr_v2w* f, thr_block_stats* st)
 {
 	const throng_world* w = ctx->w;
 	const thr_state* cs = ctx->cs;
@@ -112,6 +129,11 @@ void thr_neighbors_w(const thr_step_ctx* ctx, const thr_lanes* s, thr_mw mask, c
 		acc[q].sum = v2w_zero();
 		acc[q].count = thr_iw_zero();
 		acc[q].r2 = thr_fw_set1(r * r);
+		acc[q].met = thr_iw_zero();
+		// Counts stay below 2^31 (a world holds at most 10^8 agents), so a
+		// larger cap is the same as INT32_MAX.
+		uint32_t cap = thr_max_neighbors(&ctl->slots[info->neighbor_slots[q]].params);
+		acc[q].cap = thr_iw_set1(cap > (uint32_t)INT32_MAX ? INT32_MAX : (int32_t)cap);
 	}
 
 	// Each lane's block of cells, as thr_grid_query computes it.
@@ -129,14 +151,27 @@ void thr_neighbors_w(const thr_step_ctx* ctx, const thr_lanes* s, thr_mw mask, c
 			max_rows = rows[l] > max_rows ? rows[l] : max_rows;
 		}
 	}
-	for (int r = 0; r < max_rows; ++r) {
+	// The candidate cap (a lane's rows are cut to what is left of it) and
+	// the lanes still walking: every slot full closes a lane for good.
+	const uint64_t limit64 = (uint64_t)info->most_cap * THRONG_CANDIDATES_PER_NEIGHBOR;
+	const uint32_t limit = limit64 > UINT32_MAX ? UINT32_MAX : (uint32_t)limit64;
+	uint32_t left[THR_LANES];
+	for (int l = 0; l < THR_LANES; ++l) {
+		left[l] = limit;
+	}
+	thr_mw open = mask;
+	thr_iw examined = thr_iw_zero();
+	for (int r = 0; r < max_rows && thr_mw_any(open); ++r) {
 		_Alignas(32) int32_t begin[THR_LANES] = {0}, len[THR_LANES] = {0};
 		int32_t longest = 0;
 		for (int l = 0; l < THR_LANES; ++l) {
 			if (r < rows[l]) {
 				uint32_t row = (uint32_t)(cy0[l] + r) * (uint32_t)g->nx;
 				begin[l] = (int32_t)g->cell_start[row + (uint32_t)cx0[l]];
-				len[l] = (int32_t)g->cell_start[row + (uint32_t)cx1[l] + 1] - begin[l];
+				uint32_t n = g->cell_start[row + (uint32_t)cx1[l] + 1] - (uint32_t)begin[l];
+				n = n < left[l] ? n : left[l];
+				left[l] -= n;
+				len[l] = (int32_t)n;
 				longest = len[l] > longest ? len[l] : longest;
 			}
 		}
@@ -144,12 +179,39 @@ void thr_neighbors_w(const thr_step_ctx* ctx, const thr_lanes* s, thr_mw mask, c
 		const thr_iw LEN = thr_iw_load(len);
 		for (int32_t k = 0; k < longest; ++k) {
 			thr_iw K = thr_iw_set1(k);
-			thr_mw live = thr_iw_lt(K, LEN);
+			thr_mw live = thr_mw_and(thr_iw_lt(K, LEN), open);
+			if (!thr_mw_any(live)) {
+				break;
+			}
+			examined = thr_iw_sub(examined, thr_mw_as_iw(live));
 			// Masked lanes read slot 0, a valid index, and are ignored.
 			thr_iw slot = thr_iw_select(live, thr_iw_add(B, K), thr_iw_zero());
 			thr_v2w pj = v2w(thr_fw_gather(cs->px, slot), thr_fw_gather(cs->py, slot));
 			thr_v2w vj = v2w(thr_fw_gather(cs->vx, slot), thr_fw_gather(cs->vy, slot));
-			nb_step(s, info, ctl, acc, pj, vj, thr_iw_gather(ids, slot), thr_iw_gather(groups, slot), live);
+			thr_mw still = nb_step(s, info, ctl, acc, pj, vj, thr_iw_gather(ids, slot), thr_iw_gather(groups, slot),
+			                       live);
+			open = thr_mw_andnot(open, thr_mw_andnot(live, still));
+		}
+	}
+
+	// The walk's figures, as the reference's gather counts them.
+	_Alignas(32) int32_t ex[THR_LANES], mt[THR_LANES], full[THR_LANES];
+	thr_iw_store(ex, examined);
+	thr_iw full_any = thr_iw_zero();
+	thr_iw most = thr_iw_zero();
+	for (uint32_t q = 0; q < info->n_neighbor_slots; ++q) {
+		full_any = thr_iw_or(full_any, thr_mw_as_iw(thr_mw_not(thr_iw_lt(acc[q].met, acc[q].cap))));
+		most = thr_iw_select(thr_iw_gt(acc[q].met, most), acc[q].met, most);
+	}
+	thr_iw_store(mt, most);
+	thr_iw_store(full, full_any);
+	for (int l = 0; l < THR_LANES; ++l) {
+		if (bits & (1 << l)) {
+			uint32_t e = (uint32_t)ex[l];
+			st->nb_candidates += e;
+			st->nb_most_candidates = e > st->nb_most_candidates ? e : st->nb_most_candidates;
+			st->nb_most_met = (uint32_t)mt[l] > st->nb_most_met ? (uint32_t)mt[l] : st->nb_most_met;
+			st->nb_capped += (uint64_t)(e == limit || full[l] != 0);
 		}
 	}
 

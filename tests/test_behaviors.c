@@ -861,3 +861,58 @@ Test(bounds, keeps_along_edge_component)
 	// -> (1.7888544,-0.1055728), |.|=1.79 < 4
 	EXPECT_VEC(thr_bounds(&s, v2(0, 0), v2(10, 10), 2.0f), 1.7888544f, -0.1055728f, TOL);
 }
+
+// ---------------------------------------------------------------- neighbour caps
+
+Test(neighbor_cap, separation_takes_the_first_that_count)
+{
+	// Radius 2, max_speed 1. In list order: one beyond the radius and the
+	// agent itself (neither counts, neither uses up the cap), then (1,0),
+	// (0,1), (-1,0), each pushing max_speed*(1-1/2) = 0.5 away.
+	thr_self s = agent(0, 0, 0, 0, 1, 10);
+	s.id = 9;
+	thr_neighbor nb[5] = {neighbor(5, 0, 0, 0, 1, 0), neighbor(0, 0, 0, 0, 9, 0), neighbor(1, 0, 0, 0, 2, 0),
+	                      neighbor(0, 1, 0, 0, 3, 0), neighbor(-1, 0, 0, 0, 4, 0)};
+	throng_behavior_params prm = flock_params(2, false);
+	// No cap reached (default 256): (-0.5,0) + (0,-0.5) + (0.5,0) = (0,-0.5)
+	EXPECT_VEC(thr_separation(&s, nb, 5, &prm), 0.0f, -0.5f, TOL);
+	// max_neighbors 2: the third neighbour, (-1,0), is ignored -> (-0.5,-0.5)
+	prm.max_neighbors = 2;
+	EXPECT_VEC(thr_separation(&s, nb, 5, &prm), -0.5f, -0.5f, TOL);
+	// max_neighbors 1: only (1,0) -> (-0.5,0)
+	prm.max_neighbors = 1;
+	EXPECT_VEC(thr_separation(&s, nb, 5, &prm), -0.5f, 0.0f, TOL);
+}
+
+Test(neighbor_cap, alignment_and_cohesion_average_the_first)
+{
+	thr_self s = agent(0, 0, 0, 0, 1, 10);
+	// velocities (1,0), (0,1), (-1,0): all three average to (0,1/3); the
+	// first two to (0.5,0.5)
+	thr_neighbor nb[3] = {neighbor(1, 0, 1, 0, 2, 0), neighbor(0, 1, 0, 1, 3, 0), neighbor(-1, 0, -1, 0, 4, 0)};
+	throng_behavior_params prm = flock_params(2, false);
+	EXPECT_VEC(thr_alignment(&s, nb, 3, &prm), 0.0f, 1.0f / 3.0f, TOL);
+	prm.max_neighbors = 2;
+	EXPECT_VEC(thr_alignment(&s, nb, 3, &prm), 0.5f, 0.5f, TOL);
+	// cohesion: centre of the first two (0.5,0.5); seek it at max_speed 1
+	// from rest: normalize((0.5,0.5)) = (0.7071,0.7071)
+	EXPECT_VEC(thr_cohesion(&s, nb, 3, &prm), 0.70710677f, 0.70710677f, TOL);
+	prm.max_neighbors = 0; // the default: all three, centre (0,1/3) -> (0,1)
+	EXPECT_VEC(thr_cohesion(&s, nb, 3, &prm), 0.0f, 1.0f, TOL);
+}
+
+Test(neighbor_cap, unaligned_counts_neighbours_that_do_not_push)
+{
+	// The cap counts neighbours that count (within neighbor_radius), even
+	// those whose closest approach is too far to push: with max_neighbors 1
+	// the first, moving away, uses up the cap and the second, on a collision
+	// course, is ignored.
+	throng_behavior_params prm = unaligned_params(1.0f, 2.0f);
+	thr_self a = agent(0, 0, 0, 0, 2, 10);
+	thr_neighbor nb[2] = {neighbor(2, 0, 1, 0, 2, 0), neighbor(0, 1, 0, -1, 3, 0)};
+	// second alone: rp=(0,1), rv=(0,-1), t=1, f=(0,0), m=0 < eps: dead head-on,
+	// push -= perp(normalize(rv))*2*1 = -(1,0)*2 = (-2,0)
+	EXPECT_VEC(thr_unaligned_avoid(&a, nb, 2, &prm), -2.0f, 0.0f, TOL);
+	prm.max_neighbors = 1;
+	EXPECT_ZERO(thr_unaligned_avoid(&a, nb, 2, &prm));
+}

@@ -148,7 +148,7 @@ static throng_world* hunt_world(throng_engine engine, uint32_t every)
 	throng_slot pursue = throng_slot_make(THRONG_PURSUIT);
 	pursue.params.target = THRONG_TARGET_AGENT;
 	throng_controller_add(&hunter, pursue);
-	hunter.target_rule = (throng_target_rule){true, 1, 10.0f, every};
+	hunter.target_rule = (throng_target_rule){true, 1, 10.0f, every, 0};
 	throng_controller idle = throng_controller_make(THRONG_BLEND_WEIGHTED);
 	cr_assert_eq(throng_world_add_archetype(w, &hunter, NULL), THRONG_OK, "%s", throng_last_error());
 	cr_assert_eq(throng_world_add_archetype(w, &idle, NULL), THRONG_OK);
@@ -210,7 +210,7 @@ Test(target_rule, out_of_sight_means_none_and_every_k_steps)
 	// Nobody of the group within sight: none.
 	throng_world* w = open_world(THRONG_ENGINE_SIMD, 0.1f);
 	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
-	c.target_rule = (throng_target_rule){true, 7, 2.0f, 1};
+	c.target_rule = (throng_target_rule){true, 7, 2.0f, 1, 0};
 	throng_world_add_archetype(w, &c, NULL);
 	throng_agent_def a[2] = {throng_agent_default_def(), throng_agent_default_def()};
 	a[1].position = (throng_vec2){1.0f, 0.0f}; // group 0, not 7
@@ -227,10 +227,10 @@ Test(target_rule, bad_rules_are_rejected)
 {
 	throng_world* w = open_world(THRONG_ENGINE_SIMD, 0.1f);
 	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
-	c.target_rule = (throng_target_rule){true, 0, 0.0f, 1};
+	c.target_rule = (throng_target_rule){true, 0, 0.0f, 1, 0};
 	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert(strstr(throng_last_error(), "target_rule.sight_radius") != NULL, "%s", throng_last_error());
-	c.target_rule = (throng_target_rule){true, 0, 5.0f, 0};
+	c.target_rule = (throng_target_rule){true, 0, 5.0f, 0, 0};
 	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert(strstr(throng_last_error(), "target_rule.every") != NULL, "%s", throng_last_error());
 	throng_world_destroy(w);

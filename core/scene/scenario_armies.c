@@ -189,11 +189,11 @@ static throng_controller armies_controller(uint32_t army, uint32_t role)
 	}
 	c.target_rule.enabled = true;
 	if (role == ROLE_INFANTRY) {
-		c.target_rule = (throng_target_rule){true, enemy + ROLE_INFANTRY, 20.0f, 10};
+		c.target_rule = (throng_target_rule){true, enemy + ROLE_INFANTRY, 20.0f, 10, 0};
 	} else if (role == ROLE_CAVALRY) {
-		c.target_rule = (throng_target_rule){true, enemy + ROLE_ARCHERS, 150.0f, 15};
+		c.target_rule = (throng_target_rule){true, enemy + ROLE_ARCHERS, 150.0f, 15, 0};
 	} else {
-		c.target_rule = (throng_target_rule){true, enemy + ROLE_CAVALRY, 25.0f, 10};
+		c.target_rule = (throng_target_rule){true, enemy + ROLE_CAVALRY, 25.0f, 10, 0};
 	}
 	return c;
 }

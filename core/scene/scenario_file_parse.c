@@ -38,6 +38,7 @@ const char* const sf_param_names[SF_P_COUNT] = {
 	[SF_P_AVOID_RADIUS] = "avoid_radius",
 	[SF_P_NEIGHBOR_RADIUS] = "neighbor_radius",
 	[SF_P_SAME_GROUP_ONLY] = "same_group_only",
+	[SF_P_MAX_NEIGHBORS] = "max_neighbors",
 	[SF_P_MARGIN] = "margin",
 	[SF_P_WAYPOINT_RADIUS] = "waypoint_radius",
 };
@@ -64,6 +65,8 @@ static const uint32_t param_kinds[SF_P_COUNT] = {
 	[SF_P_NEIGHBOR_RADIUS] =
 		K(THRONG_UNALIGNED_AVOID) | K(THRONG_SEPARATION) | K(THRONG_ALIGNMENT) | K(THRONG_COHESION),
 	[SF_P_SAME_GROUP_ONLY] =
+		K(THRONG_UNALIGNED_AVOID) | K(THRONG_SEPARATION) | K(THRONG_ALIGNMENT) | K(THRONG_COHESION),
+	[SF_P_MAX_NEIGHBORS] =
 		K(THRONG_UNALIGNED_AVOID) | K(THRONG_SEPARATION) | K(THRONG_ALIGNMENT) | K(THRONG_COHESION),
 	[SF_P_MARGIN] = K(THRONG_BOUNDS),
 	[SF_P_WAYPOINT_RADIUS] = K(THRONG_PATH_FOLLOW),
@@ -215,6 +218,15 @@ static void parse_param(sf_ctx* c, const sf_node* slot, sf_param k, throng_behav
 		}
 		return;
 	case SF_P_SAME_GROUP_ONLY: sf_field_bool(c, slot, key, &p->same_group_only); return;
+	case SF_P_MAX_NEIGHBORS: {
+		// 0 = THRONG_DEFAULT_MAX_NEIGHBORS; the bound keeps the candidate cap
+		// (THRONG_CANDIDATES_PER_NEIGHBOR times it) well inside 32 bits.
+		uint64_t v = p->max_neighbors;
+		if (sf_field_uint(c, slot, key, 0, 1000000, &v) > 0) {
+			p->max_neighbors = (uint32_t)v;
+		}
+		return;
+	}
 	case SF_P_FLEE_RADIUS: sf_field_number(c, slot, key, SF_POSITIVE, &p->flee_radius); return;
 	case SF_P_SLOW_RADIUS: sf_field_number(c, slot, key, SF_POSITIVE, &p->slow_radius); return;
 	case SF_P_EVADE_RADIUS: sf_field_number(c, slot, key, SF_POSITIVE, &p->evade_radius); return;

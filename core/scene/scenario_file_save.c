@@ -111,6 +111,7 @@ static void put_param(out_buf* o, sf_param p, const throng_behavior_params* v)
 	case SF_P_FLEE_MODE: put(o, "%s", sf_flee_names[v->flee_mode]); return;
 	case SF_P_FRAME: put(o, "%s", sf_frame_names[v->frame]); return;
 	case SF_P_SAME_GROUP_ONLY: put(o, "%s", v->same_group_only ? "true" : "false"); return;
+	case SF_P_MAX_NEIGHBORS: put(o, "%u", v->max_neighbors); return;
 	case SF_P_FLEE_RADIUS: put_float(o, v->flee_radius); return;
 	case SF_P_SLOW_RADIUS: put_float(o, v->slow_radius); return;
 	case SF_P_EVADE_RADIUS: put_float(o, v->evade_radius); return;
@@ -154,7 +155,10 @@ static void put_archetypes(out_buf* o, const sf_model* m)
 			put(o, ", enabled: %s, priority: %s", slot->enabled ? "true" : "false",
 			    slot->priority ? "true" : "false");
 			for (int p = 0; p < SF_P_COUNT; ++p) {
-				if (sf_kind_has_param(slot->kind, (sf_param)p)) {
+				// max_neighbors 0 (the default) is left out, as files written
+				// before the key existed have it.
+				if (sf_kind_has_param(slot->kind, (sf_param)p) &&
+				    !(p == SF_P_MAX_NEIGHBORS && slot->params.max_neighbors == 0u)) {
 					put_param(o, (sf_param)p, &slot->params);
 				}
 			}

@@ -18,6 +18,23 @@ THRONG_API_BEGIN
 /// Most slots one controller holds.
 #define THRONG_MAX_SLOTS 16
 
+/// What max_neighbors 0 means: the most neighbours one neighbour slot takes
+/// into account per agent and step. No built-in scene comes near it, even
+/// at 100,000 agents (docs/BEHAVIORS.md, "Neighbour caps").
+#define THRONG_DEFAULT_MAX_NEIGHBORS 256
+
+/// An agent examines at most this many candidates (agents in the grid cells
+/// around it, itself and agents beyond the radius included) per neighbour it
+/// may take: THRONG_CANDIDATES_PER_NEIGHBOR times the largest max_neighbors
+/// of its archetype's enabled neighbour slots.
+#define THRONG_CANDIDATES_PER_NEIGHBOR 4
+
+/// What a target rule's max_candidates 0 means: target selection examines
+/// at most this many candidates (agents in the grid cells within sight, of
+/// any group) per agent and choice. The built-in armies at 100,000 agents
+/// examine up to ~29,000 (its cavalry's sight is 150 m).
+#define THRONG_TARGET_MAX_CANDIDATES 65536
+
 /// The behaviours of SPEC.md. The names (throng_behavior_name) are the ones
 /// scenario files use.
 typedef enum throng_behavior_kind {
@@ -83,6 +100,9 @@ typedef struct throng_behavior_params {
 	float avoid_radius;      ///< unaligned: closest-approach distance that triggers (m), > 0
 	float neighbor_radius;   ///< unaligned, separation, alignment, cohesion: who counts (m), > 0
 	bool same_group_only;    ///< unaligned, separation, alignment, cohesion: ignore other groups
+	uint32_t max_neighbors;  ///< unaligned, separation, alignment, cohesion: the first this many
+	                         ///< neighbours that count, in the engines' visiting order, are taken
+	                         ///< into account; 0 = THRONG_DEFAULT_MAX_NEIGHBORS (see docs/BEHAVIORS.md)
 	float margin;            ///< bounds: distance from the edge where steering starts (m), > 0
 	float waypoint_radius;   ///< path_following: a waypoint is passed within it (m), > 0; the last
 	                         ///< one is arrived at with slow_radius unless the path loops
@@ -106,7 +126,9 @@ typedef enum throng_blend_mode {
 
 /// Target selection (SPEC.md, "beyond the seeds"): every `every` steps
 /// each agent of the archetype takes as its target agent the nearest agent
-/// of group `group` within `sight_radius` (ties to the lower id), or none.
+/// of group `group` within `sight_radius` (ties to the lower id), or none,
+/// among the first max_candidates agents of the grid cells within sight
+/// (docs/BEHAVIORS.md, "Neighbour caps").
 /// Slots with target THRONG_TARGET_AGENT (pursuit, evade, seek, ...) then
 /// steer relative to it.
 typedef struct throng_target_rule {
@@ -114,6 +136,7 @@ typedef struct throng_target_rule {
 	uint32_t group;       ///< the group whose agents are candidates
 	float sight_radius;   ///< m, > 0
 	uint32_t every;       ///< re-chosen every this many steps, >= 1 (step 0 always chooses)
+	uint32_t max_candidates; ///< most agents one choice examines; 0 = THRONG_TARGET_MAX_CANDIDATES
 } throng_target_rule;
 
 /// An archetype's controller: ordered slots and a blend mode.

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: MIT
 // throng: crowd-quality metrics computed over a run.
 //
+/// Overlap counting examines at most this many candidate pairs per agent
+/// and state (THRONG_OVERLAP_MAX_EXAMINED); more happen only in knots far
+/// denser than any crowd (docs/QUALITY.md): the counts are then lower bounds
+/// and overlap_capped says how many agents were cut short.
+#define THRONG_OVERLAP_MAX_EXAMINED 128
+
 // A metrics object watches one world: create it before the first step (it
 // takes the start positions and, when goal_radius > 0, every agent's goal:
 // its target point at that moment), call throng_metrics_observe() after
@@ -33,6 +39,9 @@ typedef struct throng_quality {
 	uint64_t overlaps;            ///< overlapping pairs (centres closer than r_i + r_j), summed over states
 	double overlaps_per_agent_step; ///< overlaps / (agents * steps); 0 before the first step
 	double deepest_overlap;       ///< max over those states and pairs of 1 - d/(r_i + r_j), in [0, 1]; 0 without overlaps
+	uint64_t overlap_capped;      ///< agent-states whose overlap count stopped at THRONG_OVERLAP_MAX_EXAMINED
+	                              ///< candidate pairs; when > 0, overlaps and deepest_overlap are lower bounds
+	uint32_t overlap_most_examined; ///< most candidate pairs one agent examined in one state
 	uint32_t goals;               ///< agents with a goal: all of them when goal_radius > 0, else 0
 	uint32_t reached;             ///< agents that came within goal_radius of their goal (first arrival)
 	double mean_time_to_goal;     ///< mean first-arrival time of those (s); 0 when none reached
@@ -70,7 +79,8 @@ throng_quality throng_metrics_result(const throng_metrics* metrics);
 
 /// Overlapping pairs (centres closer than the sum of the radii) in the
 /// world's current state, written to *pairs, and the deepest one as
-/// 1 - d/(r_i + r_j) to *deepest (0 when none). Either output may be NULL.
+/// 1 - d/(r_i + r_j) to *deepest (0 when none), each agent examining at
+/// most THRONG_OVERLAP_MAX_EXAMINED candidate pairs. Either output may be NULL.
 /// Allocates a spatial hash for the call; a metrics object keeps its own.
 throng_status throng_world_overlap_stats(const throng_world* world, uint64_t* pairs, float* deepest);
 

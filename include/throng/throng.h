@@ -140,6 +140,15 @@ typedef struct throng_world_stats {
 	float max_speed_ratio;    ///< largest |v|/max_speed seen after any step
 	uint64_t nonfinite;       ///< non-finite forces met (each zeroed, never integrated)
 	uint64_t clamped;         ///< contain mode: times the hard clamp had to act
+	// The work of the neighbour walks and of target selection, and how often
+	// their caps (docs/BEHAVIORS.md, "Neighbour caps") cut it short.
+	uint64_t neighbor_candidates;      ///< candidates the neighbour walks examined, summed
+	uint32_t neighbor_most_candidates; ///< most candidates one agent examined in one step
+	uint32_t neighbor_most_met;        ///< most neighbours one slot of one agent took in one step
+	uint64_t neighbor_capped;          ///< agent-steps where a slot met max_neighbors or the walk
+	                                   ///< reached its candidate cap
+	uint32_t target_most_candidates;   ///< most candidates one target choice examined
+	uint64_t target_capped;            ///< target choices that stopped at THRONG_TARGET_MAX_CANDIDATES
 } throng_world_stats;
 
 typedef struct throng_world throng_world;
@@ -272,8 +281,10 @@ uint32_t throng_default_threads(void);
 throng_world_stats throng_world_get_stats(const throng_world* world);
 
 /// Pairs of agents whose centres are closer than the sum of their radii now,
-/// into *pairs. THRONG_ERR_OUT_OF_MEMORY when its grid cannot be allocated
-/// (*pairs is then 0, never a partial count).
+/// into *pairs, each agent examining at most THRONG_OVERLAP_MAX_EXAMINED
+/// candidate pairs (throng/metrics.h; a lower bound only in knots denser
+/// than any crowd). THRONG_ERR_OUT_OF_MEMORY when its spatial hash cannot
+/// be allocated (*pairs is then 0, never a partial count).
 throng_status throng_world_count_overlaps(const throng_world* world, uint64_t* pairs);
 
 /// 64-bit hash (XXH3) of the full dynamic state in id order: step, every
