@@ -3,50 +3,24 @@
 // API: grids laid out by core/grid.c's rules, state by id, archetypes.
 #include "census_world.h"
 
-#include <float.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cost.h"
+#include "grid.h"
 
 static void grid_layout(cgrid* g, throng_vec2 lo, throng_vec2 hi, float cell, uint32_t max_cells)
 {
-	float w = hi.x - lo.x;
-	float h = hi.y - lo.y;
-	if (max_cells < 1) {
-		max_cells = 1;
-	}
-	// core/grid.c's bounded loop: only a positive normal finite cell grows
-	// (at most 1024 rounds); anything else gives one cell over the world.
-	bool laid = false;
-	if (cell >= FLT_MIN && cell <= FLT_MAX) {
-		for (int round = 0; round < 1024; ++round) {
-			double nx = ceil((double)w / cell);
-			double ny = ceil((double)h / cell);
-			nx = nx < 1 ? 1 : nx;
-			ny = ny < 1 ? 1 : ny;
-			if (nx * ny <= (double)max_cells) {
-				g->nx = (int32_t)nx;
-				g->ny = (int32_t)ny;
-				laid = true;
-				break;
-			}
-			cell *= 1.25f;
-		}
-	}
-	if (!laid) {
-		cell = w > h ? w : h;
-		if (!(cell >= FLT_MIN && cell <= FLT_MAX)) {
-			cell = 1.0f;
-		}
-		g->nx = 1;
-		g->ny = 1;
-	}
-	g->min_x = lo.x;
-	g->min_y = lo.y;
-	g->cell = cell;
-	g->inv_cell = 1.0f / cell;
+	// The layout of core/grid.c itself (the cell-enlarging rule), not a copy.
+	thr_grid t;
+	memset(&t, 0, sizeof t);
+	thr_grid_layout(&t, lo.x, lo.y, hi.x, hi.y, cell, max_cells);
+	g->min_x = t.min_x;
+	g->min_y = t.min_y;
+	g->cell = t.cell;
+	g->inv_cell = t.inv_cell;
+	g->nx = t.nx;
+	g->ny = t.ny;
 }
 
 static void grid_free(cgrid* g)

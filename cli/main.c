@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "opts.h"
 #include "progress.h"
 #include "summary.h"
 #include "throng/export.h"
@@ -531,14 +532,7 @@ static int run_command(int argc, char** argv);
 int main(int argc, char** argv)
 {
 	int rc = run_command(argc, argv);
-	errno = 0;
-	bool failed = ferror(stdout) != 0;
-	failed = fflush(stdout) != 0 || failed;
-	int e = errno;
-	failed = fclose(stdout) != 0 || failed;
-	e = e != 0 ? e : errno;
-	if (failed) {
-		cli_error("cannot write to standard output: %s", e != 0 ? strerror(e) : "write error");
+	if (!opt_close_stdout("throng")) {
 		return rc == CLI_EXIT_OK || rc >= 128 ? CLI_EXIT_FAILURE : rc;
 	}
 	return rc;

@@ -51,6 +51,20 @@ static void opt_error(const char* program, const char* fmt, ...)
 #endif
 	;
 
+bool opt_close_stdout(const char* program)
+{
+	errno = 0;
+	bool failed = ferror(stdout) != 0;
+	failed = fflush(stdout) != 0 || failed;
+	int e = errno;
+	failed = fclose(stdout) != 0 || failed;
+	e = e != 0 ? e : errno;
+	if (failed) {
+		fprintf(stderr, "%s: cannot write to standard output: %s\n", program, e != 0 ? strerror(e) : "write error");
+	}
+	return !failed;
+}
+
 static void opt_error(const char* program, const char* fmt, ...)
 {
 	va_list ap;

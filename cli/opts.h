@@ -18,6 +18,12 @@ bool opt_parse_u64(const char* text, uint64_t min, uint64_t max, bool allow_hex,
 /// Prints "<program>: <message>\n" on stderr.
 void opt_verror(const char* program, const char* fmt, va_list ap);
 
+/// Flushes and closes standard output and checks that everything printed
+/// on it reached it (a full disk, /dev/full, a closed pipe fail here, at the
+/// latest). On failure prints "<program>: cannot write to standard output:
+/// <reason>" and returns false.
+bool opt_close_stdout(const char* program);
+
 /// How one command's line is read: its valued options and the words of
 /// its errors.
 typedef struct opt_spec {

@@ -2,13 +2,13 @@
 // throng-view: watch, poke and debug a crowd (see --help).
 #define _POSIX_C_SOURCE 200809L
 
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "app.h"
 #include "args.h"
+#include "opts.h"
 #include "scenes.h"
 
 static int run(int argc, char** argv);
@@ -22,14 +22,7 @@ int main(int argc, char** argv)
 	// kill the viewer with SIGPIPE.
 	signal(SIGPIPE, SIG_IGN);
 	int rc = run(argc, argv);
-	errno = 0;
-	bool failed = ferror(stdout) != 0;
-	failed = fflush(stdout) != 0 || failed;
-	int e = errno;
-	failed = fclose(stdout) != 0 || failed;
-	e = e != 0 ? e : errno;
-	if (failed) {
-		vw_error("cannot write to standard output: %s", e != 0 ? strerror(e) : "write error");
+	if (!opt_close_stdout("throng-view")) {
 		return rc == VW_EXIT_OK ? VW_EXIT_FAILURE : rc;
 	}
 	return rc;
