@@ -380,8 +380,8 @@ static int apply_bounds_axis(throng_bounds_mode mode, float* p, float* v, float 
 throng_status thr_scalar_step(throng_world* w)
 {
 	const throng_world_def* d = &w->def;
-	const thr_state* cs = &w->buf[w->cur];
-	thr_state* ns = &w->buf[w->cur ^ 1];
+	const thr_state* cs = &w->store.buf[w->store.cur];
+	thr_state* ns = &w->store.buf[w->store.cur ^ 1];
 	thr_grid_layout(&w->agent_grid, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y,
 	                thr_world_cell_size(w), thr_world_max_cells(w));
 	if (thr_grid_build_points(&w->agent_grid, cs->px, cs->py, w->count, NULL) != 0) {
@@ -497,7 +497,7 @@ throng_status thr_scalar_step(throng_world* w)
 		ns->waypoint[i] = waypoint;
 	}
 	free(saved_targets);
-	w->cur ^= 1;
+	w->store.cur ^= 1;
 	w->step++;
 	stats.steps++;
 	w->stats = stats;

@@ -50,47 +50,12 @@ throng_agent_def throng_agent_default_def(void)
 	return a;
 }
 
-// Where the per-agent arrays lie. Each used to be its own aligned_alloc,
-// which above the mmap threshold is its own mapping, so all of them began
-// at the same offset in a 4 KiB page: element k of every array fell in the
-// same L1 set and the same 4 KiB alias class, and the SIMD engine's reorder
-// (40 arrays at one index) and block pass (17 loads, 9 stores) evicted
-// their own lines and waited on false store-to-load dependencies. Now the
-// arrays come from one block per owner, an odd number u of cache lines
-// apart, so array j starts in line (j * u) mod 64 of a page: up to 64
-// arrays, numbered on from the world's block into the SIMD engine's, in 64
-// different lines (the recorded forces, larger, have a stride of their
-// own). Measured on field, 100,000 agents, 1 thread: the base world (sort,
-// reorder, integrate) from 136-181 to 32-34 ns per agent-step, the whole
-// step from 3.4 to 5.5 million agent-steps/s (bench/probe/reorder: 408
-// against 57 ns per agent). Costs 4 KiB per block and at most 64 bytes per
-// array; placement changes no value.
-void* thr_alloc_arrays(void** const arrays[], uint32_t count, size_t n, size_t size, uint32_t first)
-{
-	size_t stride = ((n + THR_LANES) * size + 63u) & ~(size_t)63u;
-	stride += (stride / 64u) % 2u == 0 ? 64u : 0u;
-	size_t bytes = stride * count + 4096u; // room to move array 0 to its line
-	char* block = aligned_alloc(64, bytes);
-	if (block == NULL) {
-		return NULL;
-	}
-	memset(block, 0, bytes);
-	// Unsigned arithmetic modulo 4096: the lead puts array 0 at page offset
-	// first * stride wherever the block landed (a multiple of 64).
-	size_t lead = ((size_t)first * stride - (size_t)(uintptr_t)block) & 4095u;
-	for (uint32_t j = 0; j < count; ++j) {
-		*arrays[j] = block + lead + (size_t)j * stride;
-	}
-	return block;
-}
-
 void throng_world_destroy(throng_world* w)
 {
 	if (w == NULL) {
 		return;
 	}
-	free(w->agent_block); // every per-agent array but the SIMD engine's
-	free(w->force_block);
+	thr_store_free(w);
 	free(w->paths); free(w->waypoints);
 	thr_simd_free(w);
 	free(w->archetypes);
@@ -122,26 +87,7 @@ throng_status throng_world_create(const throng_world_def* def, throng_world** ou
 	w->capacity = (def->capacity + THR_LANES - 1u) / THR_LANES * THR_LANES;
 	w->rng_key = thr_rng_key(def->seed);
 	w->shapes_dirty = 1;
-	size_t n = w->capacity;
-	thr_state* b0 = &w->buf[0];
-	thr_state* b1 = &w->buf[1];
-	// The reorder reads one state and writes the other: both in the block.
-	void** const arrays[THR_WORLD_ARRAYS + 2] = {
-		(void**)&b0->px, (void**)&b0->py, (void**)&b0->vx, (void**)&b0->vy, (void**)&b0->hx, (void**)&b0->hy,
-		(void**)&b0->wander, (void**)&b0->noise, (void**)&b0->waypoint,
-		(void**)&b1->px, (void**)&b1->py, (void**)&b1->vx, (void**)&b1->vy, (void**)&b1->hx, (void**)&b1->hy,
-		(void**)&b1->wander, (void**)&b1->noise, (void**)&b1->waypoint,
-		(void**)&w->id, (void**)&w->slot_of, (void**)&w->max_speed, (void**)&w->max_force, (void**)&w->radius,
-		(void**)&w->archetype, (void**)&w->group, (void**)&w->target_agent, (void**)&w->path, (void**)&w->tx,
-		(void**)&w->ty, (void**)&w->perm, (void**)&w->total_x, (void**)&w->total_y};
-	uint32_t count = THR_WORLD_ARRAYS + (def->record_forces ? 2u : 0u);
-	w->agent_block = thr_alloc_arrays(arrays, count, n, 4, 0);
-	int fail = w->agent_block == NULL;
-	if (!fail && def->record_forces) {
-		void** const forces[2] = {(void**)&w->force_x, (void**)&w->force_y};
-		w->force_block = thr_alloc_arrays(forces, 2, n * THRONG_MAX_SLOTS, sizeof(float), THR_FORCE_FIRST_ARRAY);
-		fail = w->force_block == NULL;
-	}
+	int fail = thr_store_create(w) != 0;
 	if (fail) {
 		throng_world_destroy(w);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_create: out of memory for %u agents",

@@ -1,17 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The world's storage (private).
 //
-// Design: structure of arrays. Everything an engine reads for every agent
-// every step lives in its own 64-byte aligned array, padded to a multiple
-// of THR_LANES entries (padding is zero), so vector passes load whole lanes
-// with no scalar tail. The dynamic state (position, velocity, heading,
-// wander angles) is double-buffered: a step reads buffer `cur` and writes
-// buffer `cur ^ 1`, so no agent sees a neighbour's new state within a step
-// and the visiting order cannot change a bit. Per-agent settings (limits,
-// archetype, group, targets) change only between steps and are single.
-//
-// Storage order is the slot order; `id[slot]` is the stable id and
-// `slot_of[id]` its inverse. The scalar engine keeps slot == id.
+// Per-agent arrays belong to the agent store (store.h); the world holds
+// the store and views of its single arrays.
 #ifndef THRONG_CORE_WORLD_INTERNAL_H
 #define THRONG_CORE_WORLD_INTERNAL_H
 
@@ -23,6 +14,7 @@
 
 #include "behaviors.h"
 #include "grid.h"
+#include "store.h"
 #include "throng/throng.h"
 
 /// Lane width every array is padded to.
@@ -49,12 +41,6 @@ typedef enum thr_region {
 /// Checked by throng_world_create() to catch defs not made by the defaults.
 #define THR_DEF_COOKIE 0x7468726e
 
-typedef struct thr_state {
-	float *px, *py, *vx, *vy, *hx, *hy;
-	float *wander, *noise; ///< persistent wander angles
-	uint32_t* waypoint;    ///< path following: the waypoint each agent heads for
-} thr_state;
-
 /// A path: `count` waypoints from `first` in the world's waypoint arrays.
 typedef struct thr_path {
 	uint32_t first, count;
@@ -68,15 +54,15 @@ struct throng_world {
 	uint64_t step;
 	uint32_t rng_key;  ///< thr_rng_key(def.seed)
 
-	thr_state buf[2];
-	int cur;
+	thr_store store; ///< owns every per-agent array below
 
+	// Views of the store's current set of single arrays (store.c rebinds
+	// them after a reorder), and slot_of, the inverse of id.
 	uint32_t *id, *slot_of;
 	float *max_speed, *max_force, *radius;
 	uint32_t *archetype, *group, *target_agent, *path;
 	float *tx, *ty;
 	float max_radius; ///< largest agent radius spawned
-	uint32_t* perm; ///< SIMD engine: the step's reorder (new slot k holds old slot perm[k])
 
 	throng_controller* archetypes;
 	uint32_t archetype_count, archetype_cap;
@@ -110,12 +96,6 @@ struct throng_world {
 	float *force_x, *force_y;
 	float *total_x, *total_y;
 
-	// The blocks that own every per-agent array above (thr_alloc_arrays):
-	// the arrays are never freed one by one, so the SIMD engine may trade
-	// the single arrays with its own second set.
-	void* agent_block;
-	void* force_block;
-
 	throng_world_stats stats;
 
 	/// Team size of each region (thr_region) as last noted; every SIMD step
@@ -126,23 +106,6 @@ struct throng_world {
 	struct thr_simd_state* simd; ///< the SIMD engine's own data, or NULL
 	uint32_t shape_version;      ///< bumped whenever the shape grids are rebuilt
 };
-
-/// Per-agent arrays of the world's block (two states of 9, then 12
-/// singles, then total_x and total_y when forces are recorded), and the
-/// index of the first array of the SIMD engine's block (which continues
-/// the world block's page lines) and of the force block.
-#define THR_WORLD_ARRAYS 30
-#define THR_SIMD_FIRST_ARRAY 32
-#define THR_FORCE_FIRST_ARRAY 42
-
-/// Allocates `count` zeroed arrays of n elements of `size` bytes, each
-/// padded by THR_LANES elements and 64-byte aligned, from one block, and
-/// stores their addresses in *arrays[j]. Array j starts (first + j) * stride
-/// bytes from page offset 0 modulo 4096, the stride being an odd number of
-/// cache lines, so up to 64 arrays numbered across blocks start in 64
-/// different lines of a page (see world.c). Returns the block, to free(),
-/// or NULL when out of memory.
-void* thr_alloc_arrays(void** const arrays[], uint32_t count, size_t n, size_t size, uint32_t first);
 
 /// Notes the calling thread's team size as region r's. Call it from one
 /// iteration of the region's loop (the first), never from two.
@@ -155,8 +118,8 @@ static inline void thr_note_team(throng_world* w, thr_region r)
 #endif
 }
 
-static inline thr_state* thr_cur(throng_world* w) { return &w->buf[w->cur]; }
-static inline const thr_state* thr_cur_c(const throng_world* w) { return &w->buf[w->cur]; }
+static inline thr_state* thr_cur(throng_world* w) { return &w->store.buf[w->store.cur]; }
+static inline const thr_state* thr_cur_c(const throng_world* w) { return &w->store.buf[w->store.cur]; }
 
 /// The cell size the agent grid uses: def.cell_size, or the largest
 /// neighbour radius among enabled neighbour slots, but at least twice the
@@ -179,9 +142,8 @@ throng_status thr_scalar_step(throng_world* w);
 /// Steps the world with the SIMD engine (simd/engine.c).
 throng_status thr_simd_step(throng_world* w);
 
-/// Frees what the SIMD engine keeps in the world. Only for
-/// throng_world_destroy(): after an odd number of steps the world's single
-/// arrays (id, limits, targets...) lie in the engine's block.
+/// Frees what the SIMD engine keeps in the world (its shape copies and
+/// per-archetype tables; no per-agent array).
 void thr_simd_free(throng_world* w);
 
 /// Target selection (targeting.c): for every agent whose archetype has an

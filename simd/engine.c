@@ -24,7 +24,6 @@ void thr_simd_free(throng_world* w)
 	if (s == NULL) {
 		return;
 	}
-	free(s->statics_block);
 	free(s->arch);
 	free_soa(&s->obstacles);
 	free_soa(&s->walls);
@@ -120,82 +119,20 @@ static int refresh_arch_info(throng_world* w, struct thr_simd_state* s)
 	return 0;
 }
 
-/// Addresses of the world's single (not double-buffered) per-agent arrays.
-static void static_arrays(throng_world* w, uint32_t** out[THR_STATIC_ARRAYS])
-{
-	out[0] = &w->id;
-	out[1] = (uint32_t**)&w->max_speed;
-	out[2] = (uint32_t**)&w->max_force;
-	out[3] = (uint32_t**)&w->radius;
-	out[4] = &w->archetype;
-	out[5] = &w->group;
-	out[6] = &w->target_agent;
-	out[7] = (uint32_t**)&w->tx;
-	out[8] = (uint32_t**)&w->ty;
-	out[9] = &w->path;
-}
-
-/// Reorders every per-agent array by w->perm (new slot k holds old slot
-/// perm[k]) in one parallel pass: the state goes into the other buffer,
-/// which becomes current; the single arrays go into their second set and
-/// trade places with it. Every element is written once from one source,
-/// so any thread split gives the same result.
-static void permute(throng_world* w, struct thr_simd_state* s, int threads)
-{
-	const uint32_t* perm = w->perm;
-	thr_state* src = &w->buf[w->cur];
-	thr_state* dst = &w->buf[w->cur ^ 1];
-	float* const sf[8] = {src->px, src->py, src->vx, src->vy, src->hx, src->hy, src->wander, src->noise};
-	float* const df[8] = {dst->px, dst->py, dst->vx, dst->vy, dst->hx, dst->hy, dst->wander, dst->noise};
-	const uint32_t* swp = src->waypoint;
-	uint32_t* dwp = dst->waypoint;
-	uint32_t** arrays[THR_STATIC_ARRAYS];
-	static_arrays(w, arrays);
-	const uint32_t* su[THR_STATIC_ARRAYS];
-	uint32_t* du[THR_STATIC_ARRAYS];
-	for (int a = 0; a < THR_STATIC_ARRAYS; ++a) {
-		su[a] = *arrays[a];
-		du[a] = s->statics_alt[a];
-	}
-	uint32_t* slot_of = w->slot_of;
-	const int64_t count = w->count;
-	(void)threads;
-#pragma omp parallel for schedule(static) num_threads(threads) if (count > THR_PARALLEL_MIN_AGENTS)
-	for (int64_t k = 0; k < count; ++k) {
-		if (k == 0) {
-			thr_note_team(w, THR_REGION_REORDER);
-		}
-		uint32_t from = perm[k];
-		for (int a = 0; a < 8; ++a) {
-			df[a][k] = sf[a][from];
-		}
-		dwp[k] = swp[from];
-		for (int a = 0; a < THR_STATIC_ARRAYS; ++a) {
-			du[a][k] = su[a][from];
-		}
-		slot_of[du[0][k]] = (uint32_t)k; // du[0] is the new id array
-	}
-	w->cur ^= 1;
-	for (int a = 0; a < THR_STATIC_ARRAYS; ++a) {
-		s->statics_alt[a] = *arrays[a];
-		*arrays[a] = du[a];
-	}
-}
-
 /// Buckets agents by cell, in id order within a cell, and reorders them.
-static throng_status sort_agents(throng_world* w, struct thr_simd_state* s, int threads)
+static throng_status sort_agents(throng_world* w, int threads)
 {
 	const throng_world_def* d = &w->def;
 	thr_grid* g = &w->agent_grid;
 	thr_grid_layout(g, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y, thr_world_cell_size(w),
 	                thr_world_max_cells(w));
-	const thr_state* cs = &w->buf[w->cur];
+	const thr_state* cs = thr_cur(w);
 	// Visit in id order: slot_of lists, for each id, where it is now.
 	if (thr_grid_build_points(g, cs->px, cs->py, w->count, w->slot_of) != 0) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for the agent grid");
 	}
-	memcpy(w->perm, g->items, (size_t)w->count * sizeof *w->perm);
-	permute(w, s, threads);
+	memcpy(w->store.perm, g->items, (size_t)w->count * sizeof *w->store.perm);
+	w->store.cur = thr_store_reorder(w, threads);
 	return THRONG_OK;
 }
 
@@ -207,17 +144,6 @@ throng_status thr_simd_step(throng_world* w)
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory");
 		}
 		w->simd->shape_version = UINT32_MAX;
-		// The second set continues the world block's page lines (world.c).
-		void** arrays[THR_STATIC_ARRAYS];
-		for (int a = 0; a < THR_STATIC_ARRAYS; ++a) {
-			arrays[a] = (void**)&w->simd->statics_alt[a];
-		}
-		w->simd->statics_block = thr_alloc_arrays(arrays, THR_STATIC_ARRAYS, w->capacity, sizeof(uint32_t),
-		                                          THR_SIMD_FIRST_ARRAY);
-		if (w->simd->statics_block == NULL) {
-			thr_simd_free(w);
-			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory");
-		}
 	}
 	struct thr_simd_state* s = w->simd;
 	memset(w->region_team, 0, sizeof w->region_team);
@@ -228,22 +154,22 @@ throng_status thr_simd_step(throng_world* w)
 	if (s->shape_version != w->shape_version && copy_shapes(w, s) != 0) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for the shapes");
 	}
-	if (refresh_arch_info(w, s) != 0) {
+	if (refresh_arch_info(w, s) != 0 || thr_store_reserve_reorder(w) != 0) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory");
 	}
 	// OpenMP's default is capped (THRONG_MAX_THREADS): never OMP_NUM_THREADS as given.
 	int threads = (int)(w->def.threads > 0 ? w->def.threads : throng_default_threads());
 	(void)threads; // unused without OpenMP
-	st = sort_agents(w, s, threads);
+	st = sort_agents(w, threads);
 	if (st != THRONG_OK) {
 		return st;
 	}
-	thr_select_targets(w, &w->buf[w->cur], NULL, threads);
+	thr_select_targets(w, thr_cur(w), NULL, threads);
 
 	thr_step_ctx ctx;
 	ctx.w = w;
-	ctx.cs = &w->buf[w->cur];
-	ctx.ns = &w->buf[w->cur ^ 1];
+	ctx.cs = &w->store.buf[w->store.cur];
+	ctx.ns = &w->store.buf[w->store.cur ^ 1];
 	ctx.arch = s->arch;
 	ctx.obstacles = &s->obstacles;
 	ctx.walls = &s->walls;
@@ -287,7 +213,7 @@ throng_status thr_simd_step(throng_world* w)
 	w->stats.neighbor_most_candidates = nb_most_candidates;
 	w->stats.neighbor_most_met = nb_most_met;
 	w->stats.steps++;
-	w->cur ^= 1;
+	w->store.cur ^= 1;
 	w->step++;
 	return THRONG_OK;
 }

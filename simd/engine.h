@@ -47,14 +47,7 @@ typedef struct thr_shape_soa {
 	uint32_t cap;
 } thr_shape_soa;
 
-/// Per-agent arrays that are not double-buffered state: the permutation
-/// writes them into a second set and trades places.
-#define THR_STATIC_ARRAYS 10
-_Static_assert(THR_SIMD_FIRST_ARRAY + THR_STATIC_ARRAYS <= THR_FORCE_FIRST_ARRAY, "page lines of the blocks overlap");
-
 struct thr_simd_state {
-	uint32_t* statics_alt[THR_STATIC_ARRAYS]; ///< the second set, capacity + padding each
-	void* statics_block; ///< owns 10 arrays of the two sets (which, depends on the step's parity)
 	thr_arch_info* arch;
 	uint32_t arch_cap;
 	thr_shape_soa obstacles, walls;

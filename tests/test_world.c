@@ -288,7 +288,7 @@ static int by_address(const void* a, const void* b)
 }
 
 // Every array the SIMD engine's reorder touches (two states of 9, 12
-// singles with perm and slot_of, the engine's second set of 10) starts in
+// singles with perm and slot_of, the store's second set of 10) starts in
 // its own line of a page, 64-byte aligned, and no two overlap: arrays that
 // all start at one page offset cost the reorder 7x (docs/PERFORMANCE.md).
 Test(layout, per_agent_arrays_start_in_different_page_lines)
@@ -305,17 +305,17 @@ Test(layout, per_agent_arrays_start_in_different_page_lines)
 		void* p[40];
 		int n = 0;
 		for (int b = 0; b < 2; ++b) {
-			thr_state* s = &w->buf[b];
+			thr_state* s = &w->store.buf[b];
 			void* st[9] = {s->px, s->py, s->vx, s->vy, s->hx, s->hy, s->wander, s->noise, s->waypoint};
 			memcpy(p + n, st, sizeof st);
 			n += 9;
 		}
 		void* singles[12] = {w->id,    w->slot_of, w->max_speed, w->max_force, w->radius, w->archetype,
-		                     w->group, w->target_agent, w->path, w->tx, w->ty, w->perm};
+		                     w->group, w->target_agent, w->path, w->tx, w->ty, w->store.perm};
 		memcpy(p + n, singles, sizeof singles);
 		n += 12;
-		for (int k = 0; k < THR_STATIC_ARRAYS; ++k) {
-			p[n++] = w->simd->statics_alt[k];
+		for (int k = 0; k < THR_SINGLE_ARRAYS; ++k) {
+			p[n++] = w->store.alt[k];
 		}
 		uint64_t lines = 0;
 		for (int k = 0; k < n; ++k) {
