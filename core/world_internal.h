@@ -47,6 +47,14 @@ typedef struct thr_path {
 	bool loop;
 } thr_path;
 
+/// What an archetype asks of the neighbour walks (thr_arch_neighbors).
+typedef struct thr_arch_info {
+	float query_radius;        ///< largest neighbour radius (m) of its neighbour slots, 0 = none
+	uint32_t n_neighbor_slots; ///< enabled neighbour slots, in slot order
+	uint8_t neighbor_slots[THRONG_MAX_SLOTS];
+	uint32_t most_cap; ///< largest max_neighbors of those slots
+} thr_arch_info;
+
 struct throng_world {
 	throng_world_def def;
 	uint32_t count;
@@ -66,6 +74,9 @@ struct throng_world {
 
 	throng_controller* archetypes;
 	uint32_t archetype_count, archetype_cap;
+
+	thr_arch_info* arch; ///< per archetype, refreshed each step (thr_world_refresh_arch)
+	uint32_t arch_cap;
 
 	thr_path* paths;
 	uint32_t path_count, path_cap;
@@ -91,21 +102,24 @@ struct throng_world {
 	thr_neighbor* scratch_nb;
 	uint32_t scratch_nb_cap;
 
-	// Recorded forces (def.record_forces): slot k of agent at slot s is at
-	// force_x[k * capacity + s].
+	// Recorded forces (def.record_forces): slot k of the agent at slot s
+	// is at force_x[thr_force_index(w, k, s)].
 	float *force_x, *force_y;
 	float *total_x, *total_y;
 
 	throng_world_stats stats;
 
-	/// Team size of each region (thr_region) as last noted; every SIMD step
+	/// Team size of each region (thr_region) as last noted; every step
 	/// clears it first, so after one a 0 means the region did not run.
 	/// Read only by tests.
 	uint32_t region_team[THR_REGION_COUNT];
 
-	struct thr_simd_state* simd; ///< the SIMD engine's own data, or NULL
+	struct thr_simd_state* simd; ///< the SIMD engine's own data (its shape copies), or NULL
 	uint32_t shape_version;      ///< bumped whenever the shape grids are rebuilt
 };
+
+/// THRONG_OK, or an invalid-argument error naming `fn` when w is NULL.
+throng_status thr_check_world(const void* w, const char* fn);
 
 /// Notes the calling thread's team size as region r's. Call it from one
 /// iteration of the region's loop (the first), never from two.
@@ -118,8 +132,27 @@ static inline void thr_note_team(throng_world* w, thr_region r)
 #endif
 }
 
+/// Where the recorded force of slot k of the agent at slot s lies.
+static inline size_t thr_force_index(const throng_world* w, uint32_t k, uint32_t s)
+{
+	return (size_t)k * w->capacity + s;
+}
+
 static inline thr_state* thr_cur(throng_world* w) { return &w->store.buf[w->store.cur]; }
 static inline const thr_state* thr_cur_c(const throng_world* w) { return &w->store.buf[w->store.cur]; }
+
+// Grid rules (world_grid.c), one definition each for both engines.
+
+/// Whether a behaviour reads neighbours (unaligned avoid, separation,
+/// alignment, cohesion).
+bool thr_is_neighbor_kind(throng_behavior_kind k);
+
+/// The enabled neighbour slots of an archetype, its query radius (the
+/// largest of their neighbour radii) and the largest of their caps.
+thr_arch_info thr_arch_neighbors(const throng_controller* c);
+
+/// Refreshes w->arch (thr_arch_neighbors of every archetype).
+throng_status thr_world_refresh_arch(throng_world* w);
 
 /// The cell size the agent grid uses: def.cell_size, or the largest
 /// neighbour radius among enabled neighbour slots, but at least twice the
@@ -135,16 +168,6 @@ float thr_world_feeler_reach(const throng_world* w, throng_behavior_kind kind);
 
 /// Rebuilds the obstacle and wall grids when shapes or reaches changed.
 throng_status thr_world_update_shape_grids(throng_world* w);
-
-/// Steps the world with the scalar reference engine.
-throng_status thr_scalar_step(throng_world* w);
-
-/// Steps the world with the SIMD engine (simd/engine.c).
-throng_status thr_simd_step(throng_world* w);
-
-/// Frees what the SIMD engine keeps in the world (its shape copies and
-/// per-archetype tables; no per-agent array).
-void thr_simd_free(throng_world* w);
 
 /// Target selection (targeting.c): for every agent whose archetype has an
 /// enabled target rule due this step, sets its target agent to the nearest

@@ -9,7 +9,7 @@
 // neighbour sums (sweeps.c) differ, by rounding.
 #include <string.h>
 
-#include "engine.h"
+#include "pass.h"
 #include "fmath.h"
 #include "rng.h"
 #include "wmath.h"
@@ -195,7 +195,7 @@ typedef struct lane_targets {
 	int agents_loaded;
 } lane_targets;
 
-static void load_target_agents(const thr_step_ctx* ctx, uint32_t base, int n, lane_targets* t)
+static void load_target_agents(const thr_wide_ctx* ctx, uint32_t base, int n, lane_targets* t)
 {
 	const throng_world* w = ctx->w;
 	_Alignas(32) float px[THR_LANES] = {0}, py[THR_LANES] = {0}, vx[THR_LANES] = {0}, vy[THR_LANES] = {0};
@@ -218,7 +218,7 @@ static void load_target_agents(const thr_step_ctx* ctx, uint32_t base, int n, la
 }
 
 /// Resolves the slot's target; returns the lanes that have one.
-static thr_mw resolve_target_w(const thr_step_ctx* ctx, uint32_t base, int n, lane_targets* t,
+static thr_mw resolve_target_w(const thr_wide_ctx* ctx, uint32_t base, int n, lane_targets* t,
                                throng_target_source src, thr_v2w* tp, thr_v2w* tv)
 {
 	const throng_world* w = ctx->w;
@@ -244,7 +244,7 @@ static thr_mw resolve_target_w(const thr_step_ctx* ctx, uint32_t base, int n, la
 
 /// thr_path_follow per lane: each lane of `mask` with a path gets its
 /// waypoint (and its next index into `waypoint`) from thr_path_target.
-static thr_v2w path_follow_w(const thr_step_ctx* ctx, const lanes* s, thr_mw mask, const throng_behavior_params* p,
+static thr_v2w path_follow_w(const thr_wide_ctx* ctx, const lanes* s, thr_mw mask, const throng_behavior_params* p,
                              uint32_t* waypoint)
 {
 	_Alignas(32) float tx[THR_LANES] = {0}, ty[THR_LANES] = {0};
@@ -315,7 +315,7 @@ static thr_mw bounds_axis_w(throng_bounds_mode mode, thr_fw* p, thr_fw* v, thr_f
 
 static int popcount8(thr_mw m) { return __builtin_popcount((unsigned)thr_mw_movemask(m)); }
 
-void thr_step_block(const thr_step_ctx* ctx, uint32_t base, thr_block_stats* st)
+void thr_step_block(const thr_wide_ctx* ctx, uint32_t base, thr_pass_stats* st)
 {
 	const throng_world* w = ctx->w;
 	const throng_world_def* d = &w->def;
@@ -459,8 +459,8 @@ void thr_step_block(const thr_step_ctx* ctx, uint32_t base, thr_block_stats* st)
 				int bits = thr_mw_movemask(mine);
 				for (int q = 0; q < n; ++q) {
 					if (bits & (1 << q)) {
-						w->force_x[(size_t)k * w->capacity + base + (uint32_t)q] = bx[q];
-						w->force_y[(size_t)k * w->capacity + base + (uint32_t)q] = by[q];
+						w->force_x[thr_force_index(w, k, base + (uint32_t)q)] = bx[q];
+						w->force_y[thr_force_index(w, k, base + (uint32_t)q)] = by[q];
 					}
 				}
 			}

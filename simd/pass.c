@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The SIMD engine's step: sort agents by cell, then step blocks of 8 in
-// parallel batches. See engine.h for the design.
-#include "engine.h"
+// The SIMD engine: its data (shape copies in grid order), and its pass,
+// blocks of 8 sorted agents in parallel batches. See pass.h for the design.
+#include "pass.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,16 +18,14 @@ static void free_soa(thr_shape_soa* s)
 	memset(s, 0, sizeof *s);
 }
 
-void thr_simd_free(throng_world* w)
+static void simd_release(throng_world* w)
 {
 	struct thr_simd_state* s = w->simd;
 	if (s == NULL) {
 		return;
 	}
-	free(s->arch);
 	free_soa(&s->obstacles);
 	free_soa(&s->walls);
-	free(s->cursor);
 	free(s);
 	w->simd = NULL;
 }
@@ -81,63 +79,10 @@ static int copy_shapes(throng_world* w, struct thr_simd_state* s)
 	return 0;
 }
 
-static int is_neighbor_kind(throng_behavior_kind k)
+/// Makes the engine's data and copies the shapes when their grids changed.
+static throng_status simd_prepare(const thr_step_ctx* step)
 {
-	return k == THRONG_UNALIGNED_AVOID || k == THRONG_SEPARATION || k == THRONG_ALIGNMENT ||
-	       k == THRONG_COHESION;
-}
-
-static int refresh_arch_info(throng_world* w, struct thr_simd_state* s)
-{
-	if (w->archetype_count > s->arch_cap) {
-		thr_arch_info* p = realloc(s->arch, w->archetype_count * sizeof *p);
-		if (p == NULL) {
-			return -1;
-		}
-		s->arch = p;
-		s->arch_cap = w->archetype_count;
-	}
-	for (uint32_t a = 0; a < w->archetype_count; ++a) {
-		const throng_controller* c = &w->archetypes[a];
-		thr_arch_info* info = &s->arch[a];
-		memset(info, 0, sizeof *info);
-		for (uint32_t k = 0; k < c->slot_count; ++k) {
-			const throng_slot* slot = &c->slots[k];
-			if (!slot->enabled) {
-				continue;
-			}
-			if (is_neighbor_kind(slot->kind)) {
-				info->neighbor_slots[info->n_neighbor_slots++] = (uint8_t)k;
-				if (slot->params.neighbor_radius > info->query_radius) {
-					info->query_radius = slot->params.neighbor_radius;
-				}
-				uint32_t cap = thr_max_neighbors(&slot->params);
-				info->most_cap = cap > info->most_cap ? cap : info->most_cap;
-			}
-		}
-	}
-	return 0;
-}
-
-/// Buckets agents by cell, in id order within a cell, and reorders them.
-static throng_status sort_agents(throng_world* w, int threads)
-{
-	const throng_world_def* d = &w->def;
-	thr_grid* g = &w->agent_grid;
-	thr_grid_layout(g, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y, thr_world_cell_size(w),
-	                thr_world_max_cells(w));
-	const thr_state* cs = thr_cur(w);
-	// Visit in id order: slot_of lists, for each id, where it is now.
-	if (thr_grid_build_points(g, cs->px, cs->py, w->count, w->slot_of) != 0) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for the agent grid");
-	}
-	memcpy(w->store.perm, g->items, (size_t)w->count * sizeof *w->store.perm);
-	w->store.cur = thr_store_reorder(w, threads);
-	return THRONG_OK;
-}
-
-throng_status thr_simd_step(throng_world* w)
-{
+	throng_world* w = step->w;
 	if (w->simd == NULL) {
 		w->simd = calloc(1, sizeof *w->simd);
 		if (w->simd == NULL) {
@@ -146,42 +91,35 @@ throng_status thr_simd_step(throng_world* w)
 		w->simd->shape_version = UINT32_MAX;
 	}
 	struct thr_simd_state* s = w->simd;
-	memset(w->region_team, 0, sizeof w->region_team);
-	throng_status st = thr_world_update_shape_grids(w);
-	if (st != THRONG_OK) {
-		return st;
-	}
 	if (s->shape_version != w->shape_version && copy_shapes(w, s) != 0) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for the shapes");
 	}
-	if (refresh_arch_info(w, s) != 0 || thr_store_reserve_reorder(w) != 0) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory");
-	}
-	// OpenMP's default is capped (THRONG_MAX_THREADS): never OMP_NUM_THREADS as given.
-	int threads = (int)(w->def.threads > 0 ? w->def.threads : throng_default_threads());
-	(void)threads; // unused without OpenMP
-	st = sort_agents(w, threads);
-	if (st != THRONG_OK) {
-		return st;
-	}
-	thr_select_targets(w, thr_cur(w), NULL, threads);
+	return THRONG_OK;
+}
 
-	thr_step_ctx ctx;
+/// Steps the blocks of 8 sorted agents, in batches over the world's threads.
+static throng_status simd_pass(const thr_step_ctx* step, thr_pass_stats* stats)
+{
+	const throng_world* w = step->w;
+	const struct thr_simd_state* s = w->simd;
+	const int threads = step->threads;
+	(void)threads; // unused without OpenMP
+	thr_wide_ctx ctx;
 	ctx.w = w;
-	ctx.cs = &w->store.buf[w->store.cur];
-	ctx.ns = &w->store.buf[w->store.cur ^ 1];
-	ctx.arch = s->arch;
+	ctx.cs = step->cs;
+	ctx.ns = step->ns;
+	ctx.arch = step->arch;
 	ctx.obstacles = &s->obstacles;
 	ctx.walls = &s->walls;
-	ctx.dt = w->def.dt;
-	ctx.step32 = (uint32_t)w->step;
-	ctx.time = (float)w->step * w->def.dt;
+	ctx.dt = step->dt;
+	ctx.step32 = step->step32;
+	ctx.time = step->time;
 
 	const uint32_t blocks = (w->count + THR_LANES - 1u) / THR_LANES;
 	const int64_t batches = (int64_t)((blocks + THR_BATCH_BLOCKS - 1u) / THR_BATCH_BLOCKS);
-	float max_ratio = w->stats.max_speed_ratio;
+	float max_ratio = stats->max_speed_ratio;
 	uint64_t nonfinite = 0, clamped = 0, nb_candidates = 0, nb_capped = 0;
-	uint32_t nb_most_candidates = w->stats.neighbor_most_candidates, nb_most_met = w->stats.neighbor_most_met;
+	uint32_t nb_most_candidates = stats->nb_most_candidates, nb_most_met = stats->nb_most_met;
 	// Small worlds run on the calling thread (THR_PARALLEL_MIN_AGENTS); any
 	// split gives the same bits (max and integer sums).
 #pragma omp parallel for schedule(static) num_threads(threads) \
@@ -189,9 +127,9 @@ throng_status thr_simd_step(throng_world* w)
 	reduction(+ : nonfinite, clamped, nb_candidates, nb_capped) if (w->count > THR_PARALLEL_MIN_AGENTS)
 	for (int64_t b = 0; b < batches; ++b) {
 		if (b == 0) {
-			thr_note_team(w, THR_REGION_BLOCKS);
+			thr_note_team(step->w, THR_REGION_BLOCKS);
 		}
-		thr_block_stats bs = {max_ratio, 0, 0, 0, 0, 0, 0};
+		thr_pass_stats bs = {max_ratio, 0, 0, 0, 0, 0, 0};
 		uint32_t first = (uint32_t)b * THR_BATCH_BLOCKS;
 		uint32_t last = first + THR_BATCH_BLOCKS < blocks ? first + THR_BATCH_BLOCKS : blocks;
 		for (uint32_t k = first; k < last; ++k) {
@@ -205,15 +143,8 @@ throng_status thr_simd_step(throng_world* w)
 		nb_most_candidates = bs.nb_most_candidates > nb_most_candidates ? bs.nb_most_candidates : nb_most_candidates;
 		nb_most_met = bs.nb_most_met > nb_most_met ? bs.nb_most_met : nb_most_met;
 	}
-	w->stats.max_speed_ratio = max_ratio;
-	w->stats.nonfinite += nonfinite;
-	w->stats.clamped += clamped;
-	w->stats.neighbor_candidates += nb_candidates;
-	w->stats.neighbor_capped += nb_capped;
-	w->stats.neighbor_most_candidates = nb_most_candidates;
-	w->stats.neighbor_most_met = nb_most_met;
-	w->stats.steps++;
-	w->store.cur ^= 1;
-	w->step++;
+	*stats = (thr_pass_stats){max_ratio, nonfinite, clamped, nb_candidates, nb_most_candidates, nb_most_met, nb_capped};
 	return THRONG_OK;
 }
+
+const thr_engine thr_simd_engine = {"simd", true, true, simd_prepare, simd_pass, simd_release};
