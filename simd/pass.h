@@ -2,14 +2,18 @@
 // The SIMD engine's private interface between its files.
 //
 // Design note. A step of the SIMD engine has two phases.
-//  1. Sort (engine.c): agents are bucketed by grid cell with a counting
-//     sort that visits agents in id order, so each cell lists its agents
-//     by increasing id; every per-agent array is then permuted into that
-//     order (ids travel with the agents). Cells of one grid row are
-//     contiguous, so the agents of a row of cells form one run of memory.
-//  2. Agents (agents.c, sweeps.c, feelers.c): blocks of 8 consecutive
-//     agents, one per lane; everything runs across the 8 lanes, once per
-//     distinct archetype in the block. Each lane walks its own neighbours
+//  1. Sort (core/step.c and core/store.c, because the engine says it
+//     wants sorted agents): agents are bucketed by grid cell with a
+//     counting sort that visits agents in id order, so each cell lists its
+//     agents by increasing id; the agent store then permutes every
+//     per-agent array into that order (ids travel with the agents). Cells
+//     of one grid row are contiguous, so the agents of a row of cells form
+//     one run of memory.
+//  2. The pass (pass.c; agents.c, sweeps.c, feelers.c): blocks of 8
+//     consecutive agents, one per lane, in the stages load_w, forces_w,
+//     blend_w, integrate_w (the scalar pass's load, forces, blend,
+//     integrate); forces and blend run once per distinct archetype in the
+//     block. Each lane walks its own neighbours
 //     (the rows of cells around it, gathered k-th candidate by k-th
 //     candidate), in exactly the order the scalar reference visits them;
 //     the feelers test each obstacle or wall near the block against all 8
