@@ -32,9 +32,9 @@
 /// throng_world.region_team, so tests/test_determinism.c can check that a
 /// thread count it asks for is the one that stepped the world.
 typedef enum thr_region {
-	THR_REGION_REORDER, ///< the SIMD engine's reorder by cell (permute)
+	THR_REGION_REORDER, ///< the store's reorder by cell (thr_store_reorder)
 	THR_REGION_TARGETS, ///< target selection (thr_select_targets)
-	THR_REGION_BLOCKS,  ///< the SIMD engine's batches of blocks
+	THR_REGION_BLOCKS,  ///< the SIMD pass's batches of blocks
 	THR_REGION_COUNT
 } thr_region;
 
