@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The world: creation, agents, archetypes, shapes, read access, hashing.
-// The step itself is step.c.
+// The world: creation, agents, archetypes, read access, hashing. Shapes,
+// paths and the threat are world_shapes.c; the step is step.c.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
