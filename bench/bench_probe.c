@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 // probe/reorder: the memory pattern of the SIMD engine's reorder, alone.
 //
-// Each step, simd/engine.c permute() copies every per-agent array into its
+// Each step of the SIMD engine, core/store.c thr_store_reorder() copies every per-agent array into its
 // new order: for each new slot k it reads perm[k], then element perm[k] of
 // 9 state arrays and 10 single arrays, and writes element k of 19 others
 // (and slot_of). Arrays allocated one by one (aligned_alloc(64, ...)) of
 // more than a few pages are separate mappings, so every array starts at the
 // same offset within a 4 KiB page, and element k of all 39 arrays falls in
 // the same L1 set and the same 4 KiB alias class; the world used to
-// allocate them so, and since the layout fix (core/world.c,
+// allocate them so, and since the layout fix (core/store.c,
 // thr_alloc_arrays) staggers them by an odd number of cache lines. The
 // probe copies the same arrays the same way, with the identity permutation
 // (agents that stay in their cells), once with every array at the same

@@ -117,7 +117,7 @@ double bench_cost_slot_fixed(const throng_slot* slot, int contained);
 /// slot, limit 7 and the final add 2. Slots are the enabled ones kept.
 double bench_cost_blend(const throng_controller* ctl);
 
-/// Integration per agent (agents.c thr_step_block, scalar_engine.c):
+/// Integration per agent (agents.c integrate_w, scalar_engine.c integrate):
 /// finite force 2, v = limit(v + f*dt) 11, p += v*dt 4, the clamp box 4
 /// and its middle 4, finite state 4, speed 4, heading normalize 6, speed
 /// ratio 1.

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The scalar reference engine: one agent at a time, straight from SPEC.md.
 //
-// A step: bucket agents into the uniform grid (stable counting sort);
-// choose targets where a target rule is due; for each agent in slot order, evaluate every enabled slot of its archetype
-// against the previous step's state (buffer `cur`), blend, integrate, apply
-// the bounds, and write the next state (buffer `cur ^ 1`); then swap.
+// Its pass (the step, core/step.c, has built the agent grid and chosen the
+// targets): for each agent in slot order, evaluate every enabled slot of
+// its archetype against the previous step's state (ctx->cs), blend,
+// integrate, apply the bounds, and write the next state (ctx->ns).
 // Every enabled slot is evaluated every step, even when the priority budget
 // is already spent, so stateful behaviours (the wanders) advance once per
 // step whatever else happens: an agent's random path is a function of
@@ -14,115 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "error.h"
 #include "fmath.h"
 #include "rng.h"
-#include "world_internal.h"
-
-static int is_neighbor_kind(throng_behavior_kind k)
-{
-	return k == THRONG_UNALIGNED_AVOID || k == THRONG_SEPARATION || k == THRONG_ALIGNMENT ||
-	       k == THRONG_COHESION;
-}
-
-/// Largest neighbour radius of the enabled neighbour slots of one archetype.
-static float archetype_query_radius(const throng_controller* c)
-{
-	float r = 0.0f;
-	for (uint32_t k = 0; k < c->slot_count; ++k) {
-		const throng_slot* s = &c->slots[k];
-		if (s->enabled && is_neighbor_kind(s->kind) && s->params.neighbor_radius > r) {
-			r = s->params.neighbor_radius;
-		}
-	}
-	return r;
-}
-
-float thr_world_cell_size(const throng_world* w)
-{
-	float cell = w->def.cell_size;
-	if (cell <= 0.0f) {
-		for (uint32_t a = 0; a < w->archetype_count; ++a) {
-			float r = archetype_query_radius(&w->archetypes[a]);
-			cell = r > cell ? r : cell;
-		}
-		float two_r = 2.0f * w->max_radius;
-		cell = two_r > cell ? two_r : cell;
-		if (cell <= 0.0f) {
-			cell = 1.0f;
-		}
-	}
-	return cell;
-}
-
-float thr_world_feeler_reach(const throng_world* w, throng_behavior_kind kind)
-{
-	float reach = 0.0f;
-	for (uint32_t a = 0; a < w->archetype_count; ++a) {
-		const throng_controller* c = &w->archetypes[a];
-		for (uint32_t k = 0; k < c->slot_count; ++k) {
-			if (c->slots[k].enabled && c->slots[k].kind == kind && c->slots[k].params.look_ahead > reach) {
-				reach = c->slots[k].params.look_ahead;
-			}
-		}
-	}
-	return reach + w->max_radius;
-}
-
-uint32_t thr_world_max_cells(const throng_world* w)
-{
-	// Building the grid costs O(cells) a step (clear and prefix-sum the
-	// counts): 16 cells an agent keeps that under ~2% of a step, while
-	// sparse worlds (a ring, a field with a few agents) keep cells close
-	// to the neighbour radius. 2^24 cells (64 MiB of offsets) at most.
-	uint64_t m = (uint64_t)w->capacity * 16u + 65536u;
-	return m > (1u << 24) ? (1u << 24) : (uint32_t)m;
-}
-
-throng_status thr_world_update_shape_grids(throng_world* w)
-{
-	if (!w->shapes_dirty) {
-		return THRONG_OK;
-	}
-	const throng_world_def* d = &w->def;
-	float reach_o = thr_world_feeler_reach(w, THRONG_OBSTACLE_AVOID);
-	float reach_w = thr_world_feeler_reach(w, THRONG_WALL_AVOID);
-	float cell = reach_o > reach_w ? reach_o : reach_w;
-	if (cell < 1.0f) {
-		cell = 1.0f;
-	}
-	uint32_t n = w->obstacle_count > w->wall_count ? w->obstacle_count : w->wall_count;
-	float* box = malloc((size_t)(n ? n : 1) * 4u * sizeof(float));
-	if (box == NULL) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for the shape grids");
-	}
-	float *x0 = box, *y0 = box + n, *x1 = box + 2u * n, *y1 = box + 3u * n;
-	int fail = 0;
-	thr_grid_layout(&w->obstacle_grid, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y, cell,
-	                thr_world_max_cells(w));
-	for (uint32_t i = 0; i < w->obstacle_count; ++i) {
-		const thr_obstacle* o = &w->obstacles[i];
-		x0[i] = o->c.x - o->r; x1[i] = o->c.x + o->r;
-		y0[i] = o->c.y - o->r; y1[i] = o->c.y + o->r;
-	}
-	fail |= thr_grid_build_boxes(&w->obstacle_grid, x0, y0, x1, y1, w->obstacle_count);
-	thr_grid_layout(&w->wall_grid, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y, cell,
-	                thr_world_max_cells(w));
-	for (uint32_t i = 0; i < w->wall_count; ++i) {
-		const thr_wall* l = &w->walls[i];
-		x0[i] = fminf(l->a.x, l->b.x); x1[i] = fmaxf(l->a.x, l->b.x);
-		y0[i] = fminf(l->a.y, l->b.y); y1[i] = fmaxf(l->a.y, l->b.y);
-	}
-	fail |= thr_grid_build_boxes(&w->wall_grid, x0, y0, x1, y1, w->wall_count);
-	free(box);
-	if (fail) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for the shape grids");
-	}
-	w->shape_cell = cell;
-	w->shapes_dirty = 0;
-	w->shape_version++;
-	return THRONG_OK;
-}
 
 thr_self thr_world_self(const throng_world* w, const thr_state* st, uint32_t i)
 {
@@ -173,7 +68,7 @@ typedef struct nb_walk {
 	int capped;        ///< a slot met its max_neighbors, or the walk its candidate cap
 } nb_walk;
 
-/// Copies the neighbours within r of agent i (itself included; the
+/// Copies the neighbours within the query radius of agent i (itself included; the
 /// behaviours skip it by id) into the scratch list, walking the grid cells
 /// around it as thr_grid_query orders them: rows up, cells left to right,
 /// slots in order. The walk is capped (docs/BEHAVIORS.md, "Neighbour caps"):
@@ -183,21 +78,17 @@ typedef struct nb_walk {
 /// behaviours would ignore the rest anyway. simd/sweeps.c stops at the same
 /// candidate. Returns the count or -1.
 static int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_t i, const thr_self* self,
-                                const throng_controller* ctl, float r, nb_walk* walk)
+                                const throng_controller* ctl, const thr_arch_info* info, nb_walk* walk)
 {
 	const throng_behavior_params* prm[THRONG_MAX_SLOTS];
 	uint32_t cap[THRONG_MAX_SLOTS], met[THRONG_MAX_SLOTS];
-	uint32_t n_slots = 0, most_cap = 0;
-	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
-		const throng_slot* slot = &ctl->slots[k];
-		if (slot->enabled && is_neighbor_kind(slot->kind)) {
-			prm[n_slots] = &slot->params;
-			cap[n_slots] = thr_max_neighbors(&slot->params);
-			met[n_slots] = 0;
-			most_cap = cap[n_slots] > most_cap ? cap[n_slots] : most_cap;
-			n_slots++;
-		}
+	const uint32_t n_slots = info->n_neighbor_slots, most_cap = info->most_cap;
+	for (uint32_t q = 0; q < n_slots; ++q) {
+		prm[q] = &ctl->slots[info->neighbor_slots[q]].params;
+		cap[q] = thr_max_neighbors(prm[q]);
+		met[q] = 0;
 	}
+	const float r = info->query_radius;
 	const uint64_t limit64 = (uint64_t)most_cap * THRONG_CANDIDATES_PER_NEIGHBOR;
 	const uint32_t limit = limit64 > UINT32_MAX ? UINT32_MAX : (uint32_t)limit64;
 	const thr_grid* g = &w->agent_grid;
@@ -377,129 +268,145 @@ static int apply_bounds_axis(throng_bounds_mode mode, float* p, float* v, float 
 	}
 }
 
-throng_status thr_scalar_step(throng_world* w)
+/// An agent as the stages hand it on (simd/agents.c: lanes and block_state).
+typedef struct agent {
+	uint32_t i;    ///< its slot
+	thr_self s;    ///< its previous state and limits
+	float wander, noise; ///< the angles, as the wander slots leave them
+	uint32_t waypoint;   ///< path following's index, as the slot leaves it
+	vec2 total;          ///< the blended force
+} agent;
+
+/// Stage load (wide twin: simd/agents.c load_w): the agent and what the
+/// behaviours read and advance.
+static void load(const thr_step_ctx* ctx, uint32_t i, agent* a)
 {
-	const throng_world_def* d = &w->def;
-	const thr_state* cs = &w->buf[w->cur];
-	thr_state* ns = &w->buf[w->cur ^ 1];
-	thr_grid_layout(&w->agent_grid, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y,
-	                thr_world_cell_size(w), thr_world_max_cells(w));
-	if (thr_grid_build_points(&w->agent_grid, cs->px, cs->py, w->count, NULL) != 0) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for the agent grid");
+	const thr_state* cs = ctx->cs;
+	a->i = i;
+	a->s = thr_world_self(ctx->w, cs, i);
+	a->wander = cs->wander[i];
+	a->noise = cs->noise[i];
+	a->waypoint = cs->waypoint[i];
+	a->total = v2(0.0f, 0.0f);
+}
+
+/// Stage forces (wide twin: forces_w): every slot of the agent's
+/// archetype, into f. Fails only out of memory for the neighbour list.
+static throng_status forces(const thr_step_ctx* ctx, agent* a, const throng_controller* ctl,
+                            const thr_arch_info* info, vec2 f[THRONG_MAX_SLOTS], thr_pass_stats* stats)
+{
+	throng_world* w = ctx->w;
+	int64_t n_nb = 0;
+	if (info->query_radius > 0.0f) {
+		nb_walk walk;
+		n_nb = gather_neighbors(w, ctx->cs, a->i, &a->s, ctl, info, &walk);
+		if (n_nb < 0) {
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for neighbours");
+		}
+		stats->nb_candidates += walk.examined;
+		stats->nb_capped += (uint64_t)walk.capped;
+		stats->nb_most_candidates = walk.examined > stats->nb_most_candidates ? walk.examined
+		                                                                      : stats->nb_most_candidates;
+		stats->nb_most_met = walk.most_met > stats->nb_most_met ? walk.most_met : stats->nb_most_met;
 	}
-	throng_status st = thr_world_update_shape_grids(w);
-	if (st != THRONG_OK) {
-		return st;
+	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
+		f[k] = ctl->slots[k].enabled ? slot_force(w, ctx->cs, a->i, &a->s, &ctl->slots[k], (uint32_t)n_nb, &a->wander,
+		                                          &a->noise, &a->waypoint)
+		                             : v2(0.0f, 0.0f);
 	}
-	// Target selection rewrites w->target_agent when a rule is due, and the
-	// loop below can still fail (out of memory for neighbours): the old
-	// targets are kept aside so that a failed step leaves the world as it was.
-	uint32_t* saved_targets = NULL;
-	for (uint32_t a = 0; a < w->archetype_count && saved_targets == NULL; ++a) {
-		const throng_target_rule* rule = &w->archetypes[a].target_rule;
-		if (rule->enabled && w->step % rule->every == 0 && w->count > 0) {
-			saved_targets = malloc((size_t)w->count * sizeof *saved_targets);
-			if (saved_targets == NULL) {
-				return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory");
-			}
-			memcpy(saved_targets, w->target_agent, (size_t)w->count * sizeof *saved_targets);
-		}
-	}
-	thr_select_targets(w, cs, w->agent_grid.items, 1);
-	const float dt = d->dt;
-	throng_world_stats stats = w->stats;
-	for (uint32_t i = 0; i < w->count; ++i) {
-		const throng_controller* ctl = &w->archetypes[w->archetype[i]];
-		thr_self s = thr_world_self(w, cs, i);
-		float qr = archetype_query_radius(ctl);
-		int64_t n_nb = 0;
-		if (qr > 0.0f) {
-			nb_walk walk;
-			n_nb = gather_neighbors(w, cs, i, &s, ctl, qr, &walk);
-			if (n_nb < 0) {
-				// Nothing of the next state is visible yet: with the old
-				// targets back, the world stays at the previous step.
-				if (saved_targets != NULL) {
-					memcpy(w->target_agent, saved_targets, (size_t)w->count * sizeof *saved_targets);
-					free(saved_targets);
-				}
-				return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for neighbours");
-			}
-			stats.neighbor_candidates += walk.examined;
-			stats.neighbor_capped += (uint64_t)walk.capped;
-			stats.neighbor_most_candidates = walk.examined > stats.neighbor_most_candidates
-			                                         ? walk.examined
-			                                         : stats.neighbor_most_candidates;
-			stats.neighbor_most_met = walk.most_met > stats.neighbor_most_met ? walk.most_met
-			                                                                  : stats.neighbor_most_met;
-		}
-		float wander = cs->wander[i];
-		float noise = cs->noise[i];
-		uint32_t waypoint = cs->waypoint[i];
-		vec2 forces[THRONG_MAX_SLOTS];
-		for (uint32_t k = 0; k < ctl->slot_count; ++k) {
-			forces[k] = ctl->slots[k].enabled
-			                    ? slot_force(w, cs, i, &s, &ctl->slots[k], (uint32_t)n_nb, &wander, &noise, &waypoint)
-			                    : v2(0.0f, 0.0f);
-		}
-		vec2 total = thr_blend(ctl, forces, s.max_force);
-		if (!v2_isfinite(total)) {
-			// Never integrate a non-finite force: count it and drop it.
-			stats.nonfinite++;
-			total = v2(0.0f, 0.0f);
-		}
-		if (d->record_forces) {
-			for (uint32_t k = 0; k < THRONG_MAX_SLOTS; ++k) {
-				vec2 f = k < ctl->slot_count ? forces[k] : v2(0.0f, 0.0f);
-				w->force_x[(size_t)k * w->capacity + i] = f.x;
-				w->force_y[(size_t)k * w->capacity + i] = f.y;
-			}
-			w->total_x[i] = total.x;
-			w->total_y[i] = total.y;
-		}
-		// Integration (SPEC.md): v = limit(v + f*dt, max_speed); p += v*dt.
-		vec2 v = v2_limit(v2_add(s.v, v2_scale(total, dt)), s.max_speed);
-		vec2 p = v2_add(s.p, v2_scale(v, dt));
-		float lox = d->bounds_min.x + s.radius, hix = d->bounds_max.x - s.radius;
-		float loy = d->bounds_min.y + s.radius, hiy = d->bounds_max.y - s.radius;
-		if (lox > hix) {
-			lox = hix = 0.5f * (d->bounds_min.x + d->bounds_max.x);
-		}
-		if (loy > hiy) {
-			loy = hiy = 0.5f * (d->bounds_min.y + d->bounds_max.y);
-		}
-		stats.clamped += (uint64_t)apply_bounds_axis(d->bounds_mode, &p.x, &v.x, lox, hix, d->bounds_min.x,
-		                                             d->bounds_max.x);
-		stats.clamped += (uint64_t)apply_bounds_axis(d->bounds_mode, &p.y, &v.y, loy, hiy, d->bounds_min.y,
-		                                             d->bounds_max.y);
-		if (!v2_isfinite(p) || !v2_isfinite(v)) {
-			// Only a corrupted state gets here (inputs are validated and
-			// forces checked above): stop the agent where it was rather
-			// than let NaN reach its neighbours, and count it.
-			stats.nonfinite++;
-			v = v2(0.0f, 0.0f);
-			p = v2_isfinite(s.p) ? s.p
-			                     : v2(0.5f * (d->bounds_min.x + d->bounds_max.x),
-			                          0.5f * (d->bounds_min.y + d->bounds_max.y));
-		}
-		float speed = v2_length(v);
-		vec2 h = speed > THR_EPS ? v2_normalize(v) : s.h;
-		float ratio = speed / s.max_speed;
-		stats.max_speed_ratio = ratio > stats.max_speed_ratio ? ratio : stats.max_speed_ratio;
-		ns->px[i] = p.x;
-		ns->py[i] = p.y;
-		ns->vx[i] = v.x;
-		ns->vy[i] = v.y;
-		ns->hx[i] = h.x;
-		ns->hy[i] = h.y;
-		ns->wander[i] = wander;
-		ns->noise[i] = noise;
-		ns->waypoint[i] = waypoint;
-	}
-	free(saved_targets);
-	w->cur ^= 1;
-	w->step++;
-	stats.steps++;
-	w->stats = stats;
 	return THRONG_OK;
 }
+
+/// Stage blend (wide twin: blend_w): the slots' forces blended into
+/// a->total, and recorded when asked.
+static void blend(const thr_step_ctx* ctx, agent* a, const throng_controller* ctl, const vec2 f[THRONG_MAX_SLOTS])
+{
+	throng_world* w = ctx->w;
+	a->total = thr_blend(ctl, f, a->s.max_force);
+	if (w->def.record_forces) {
+		for (uint32_t k = 0; k < THRONG_MAX_SLOTS; ++k) {
+			vec2 fk = k < ctl->slot_count ? f[k] : v2(0.0f, 0.0f);
+			w->force_x[thr_force_index(w, k, a->i)] = fk.x;
+			w->force_y[thr_force_index(w, k, a->i)] = fk.y;
+		}
+	}
+}
+
+/// Stage integrate (wide twin: integrate_w): drop a non-finite force,
+/// integrate, keep within the bounds, write the next state.
+static void integrate(const thr_step_ctx* ctx, const agent* a, thr_pass_stats* stats)
+{
+	throng_world* w = ctx->w;
+	const throng_world_def* d = &w->def;
+	const thr_self* s = &a->s;
+	const uint32_t i = a->i;
+	const float dt = ctx->dt;
+	thr_state* ns = ctx->ns;
+	vec2 total = a->total;
+	if (!v2_isfinite(total)) {
+		// Never integrate a non-finite force: count it and drop it.
+		stats->nonfinite++;
+		total = v2(0.0f, 0.0f);
+	}
+	if (d->record_forces) {
+		w->total_x[i] = total.x;
+		w->total_y[i] = total.y;
+	}
+	// Integration (SPEC.md): v = limit(v + f*dt, max_speed); p += v*dt.
+	vec2 v = v2_limit(v2_add(s->v, v2_scale(total, dt)), s->max_speed);
+	vec2 p = v2_add(s->p, v2_scale(v, dt));
+	float lox = d->bounds_min.x + s->radius, hix = d->bounds_max.x - s->radius;
+	float loy = d->bounds_min.y + s->radius, hiy = d->bounds_max.y - s->radius;
+	if (lox > hix) {
+		lox = hix = 0.5f * (d->bounds_min.x + d->bounds_max.x);
+	}
+	if (loy > hiy) {
+		loy = hiy = 0.5f * (d->bounds_min.y + d->bounds_max.y);
+	}
+	stats->clamped += (uint64_t)apply_bounds_axis(d->bounds_mode, &p.x, &v.x, lox, hix, d->bounds_min.x,
+	                                             d->bounds_max.x);
+	stats->clamped += (uint64_t)apply_bounds_axis(d->bounds_mode, &p.y, &v.y, loy, hiy, d->bounds_min.y,
+	                                             d->bounds_max.y);
+	if (!v2_isfinite(p) || !v2_isfinite(v)) {
+		// Only a corrupted state gets here (inputs are validated and
+		// forces checked above): stop the agent where it was rather
+		// than let NaN reach its neighbours, and count it.
+		stats->nonfinite++;
+		v = v2(0.0f, 0.0f);
+		p = v2_isfinite(s->p) ? s->p
+		                      : v2(0.5f * (d->bounds_min.x + d->bounds_max.x), 0.5f * (d->bounds_min.y + d->bounds_max.y));
+	}
+	float speed = v2_length(v);
+	vec2 h = speed > THR_EPS ? v2_normalize(v) : s->h;
+	float ratio = speed / s->max_speed;
+	stats->max_speed_ratio = ratio > stats->max_speed_ratio ? ratio : stats->max_speed_ratio;
+	ns->px[i] = p.x;
+	ns->py[i] = p.y;
+	ns->vx[i] = v.x;
+	ns->vy[i] = v.y;
+	ns->hx[i] = h.x;
+	ns->hy[i] = h.y;
+	ns->wander[i] = a->wander;
+	ns->noise[i] = a->noise;
+	ns->waypoint[i] = a->waypoint;
+}
+
+throng_status thr_scalar_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
+{
+	const throng_world* w = ctx->w;
+	for (uint32_t i = 0; i < w->count; ++i) {
+		const throng_controller* ctl = &w->archetypes[w->archetype[i]];
+		agent a;
+		vec2 f[THRONG_MAX_SLOTS];
+		load(ctx, i, &a);
+		throng_status st = forces(ctx, &a, ctl, &ctx->arch[w->archetype[i]], f, stats);
+		if (st != THRONG_OK) {
+			return st;
+		}
+		blend(ctx, &a, ctl, f);
+		integrate(ctx, &a, stats);
+	}
+	return THRONG_OK;
+}
+
+const thr_engine thr_scalar_engine = {"scalar", false, false, NULL, thr_scalar_pass, NULL};

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The world: creation, agents, archetypes, shapes, read access, hashing.
-// The step itself lives in the engines (scalar_engine.c).
+// The world: creation, agents, archetypes, read access, hashing. Shapes,
+// paths and the threat are world_shapes.c; the step is step.c.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +13,7 @@
 #include <omp.h>
 #endif
 
+#include "engine.h"
 #include "error.h"
 #include "fmath.h"
 #include "rng.h"
@@ -50,49 +51,15 @@ throng_agent_def throng_agent_default_def(void)
 	return a;
 }
 
-// Where the per-agent arrays lie. Each used to be its own aligned_alloc,
-// which above the mmap threshold is its own mapping, so all of them began
-// at the same offset in a 4 KiB page: element k of every array fell in the
-// same L1 set and the same 4 KiB alias class, and the SIMD engine's reorder
-// (40 arrays at one index) and block pass (17 loads, 9 stores) evicted
-// their own lines and waited on false store-to-load dependencies. Now the
-// arrays come from one block per owner, an odd number u of cache lines
-// apart, so array j starts in line (j * u) mod 64 of a page: up to 64
-// arrays, numbered on from the world's block into the SIMD engine's, in 64
-// different lines (the recorded forces, larger, have a stride of their
-// own). Measured on field, 100,000 agents, 1 thread: the base world (sort,
-// reorder, integrate) from 136-181 to 32-34 ns per agent-step, the whole
-// step from 3.4 to 5.5 million agent-steps/s (bench/probe/reorder: 408
-// against 57 ns per agent). Costs 4 KiB per block and at most 64 bytes per
-// array; placement changes no value.
-void* thr_alloc_arrays(void** const arrays[], uint32_t count, size_t n, size_t size, uint32_t first)
-{
-	size_t stride = ((n + THR_LANES) * size + 63u) & ~(size_t)63u;
-	stride += (stride / 64u) % 2u == 0 ? 64u : 0u;
-	size_t bytes = stride * count + 4096u; // room to move array 0 to its line
-	char* block = aligned_alloc(64, bytes);
-	if (block == NULL) {
-		return NULL;
-	}
-	memset(block, 0, bytes);
-	// Unsigned arithmetic modulo 4096: the lead puts array 0 at page offset
-	// first * stride wherever the block landed (a multiple of 64).
-	size_t lead = ((size_t)first * stride - (size_t)(uintptr_t)block) & 4095u;
-	for (uint32_t j = 0; j < count; ++j) {
-		*arrays[j] = block + lead + (size_t)j * stride;
-	}
-	return block;
-}
-
 void throng_world_destroy(throng_world* w)
 {
 	if (w == NULL) {
 		return;
 	}
-	free(w->agent_block); // every per-agent array but the SIMD engine's
-	free(w->force_block);
+	thr_store_free(w);
 	free(w->paths); free(w->waypoints);
-	thr_simd_free(w);
+	thr_engines_release(w);
+	free(w->arch);
 	free(w->archetypes);
 	free(w->obstacles);
 	free(w->walls);
@@ -122,26 +89,7 @@ throng_status throng_world_create(const throng_world_def* def, throng_world** ou
 	w->capacity = (def->capacity + THR_LANES - 1u) / THR_LANES * THR_LANES;
 	w->rng_key = thr_rng_key(def->seed);
 	w->shapes_dirty = 1;
-	size_t n = w->capacity;
-	thr_state* b0 = &w->buf[0];
-	thr_state* b1 = &w->buf[1];
-	// The reorder reads one state and writes the other: both in the block.
-	void** const arrays[THR_WORLD_ARRAYS + 2] = {
-		(void**)&b0->px, (void**)&b0->py, (void**)&b0->vx, (void**)&b0->vy, (void**)&b0->hx, (void**)&b0->hy,
-		(void**)&b0->wander, (void**)&b0->noise, (void**)&b0->waypoint,
-		(void**)&b1->px, (void**)&b1->py, (void**)&b1->vx, (void**)&b1->vy, (void**)&b1->hx, (void**)&b1->hy,
-		(void**)&b1->wander, (void**)&b1->noise, (void**)&b1->waypoint,
-		(void**)&w->id, (void**)&w->slot_of, (void**)&w->max_speed, (void**)&w->max_force, (void**)&w->radius,
-		(void**)&w->archetype, (void**)&w->group, (void**)&w->target_agent, (void**)&w->path, (void**)&w->tx,
-		(void**)&w->ty, (void**)&w->perm, (void**)&w->total_x, (void**)&w->total_y};
-	uint32_t count = THR_WORLD_ARRAYS + (def->record_forces ? 2u : 0u);
-	w->agent_block = thr_alloc_arrays(arrays, count, n, 4, 0);
-	int fail = w->agent_block == NULL;
-	if (!fail && def->record_forces) {
-		void** const forces[2] = {(void**)&w->force_x, (void**)&w->force_y};
-		w->force_block = thr_alloc_arrays(forces, 2, n * THRONG_MAX_SLOTS, sizeof(float), THR_FORCE_FIRST_ARRAY);
-		fail = w->force_block == NULL;
-	}
+	int fail = thr_store_create(w) != 0;
 	if (fail) {
 		throng_world_destroy(w);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_create: out of memory for %u agents",
@@ -156,7 +104,7 @@ throng_world_def throng_world_get_def(const throng_world* w)
 	return w->def;
 }
 
-static throng_status check_world(const void* w, const char* fn)
+throng_status thr_check_world(const void* w, const char* fn)
 {
 	if (w == NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: world is NULL", fn);
@@ -166,7 +114,7 @@ static throng_status check_world(const void* w, const char* fn)
 
 throng_status throng_world_add_archetype(throng_world* w, const throng_controller* ctl, uint32_t* id_out)
 {
-	throng_status st = check_world(w, "throng_world_add_archetype");
+	throng_status st = thr_check_world(w, "throng_world_add_archetype");
 	if (st == THRONG_OK) {
 		st = thr_validate_controller(ctl);
 	}
@@ -193,7 +141,7 @@ throng_status throng_world_add_archetype(throng_world* w, const throng_controlle
 
 throng_status throng_world_set_controller(throng_world* w, uint32_t archetype, const throng_controller* ctl)
 {
-	throng_status st = check_world(w, "throng_world_set_controller");
+	throng_status st = thr_check_world(w, "throng_world_set_controller");
 	if (st == THRONG_OK && archetype >= w->archetype_count) {
 		st = thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_set_controller: no archetype %u", archetype);
 	}
@@ -210,7 +158,7 @@ throng_status throng_world_set_controller(throng_world* w, uint32_t archetype, c
 
 throng_status throng_world_get_controller(const throng_world* w, uint32_t archetype, throng_controller* out)
 {
-	throng_status st = check_world(w, "throng_world_get_controller");
+	throng_status st = thr_check_world(w, "throng_world_get_controller");
 	if (st == THRONG_OK && archetype >= w->archetype_count) {
 		st = thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_get_controller: no archetype %u", archetype);
 	}
@@ -231,7 +179,7 @@ uint32_t throng_world_archetype_count(const throng_world* w)
 throng_status throng_world_spawn(throng_world* w, const throng_agent_def* defs, uint32_t count,
                                  uint32_t* first_id_out)
 {
-	throng_status st = check_world(w, "throng_world_spawn");
+	throng_status st = thr_check_world(w, "throng_world_spawn");
 	if (st != THRONG_OK) {
 		return st;
 	}
@@ -304,7 +252,7 @@ uint32_t throng_world_agent_count(const throng_world* w)
 
 static throng_status find_agent(const throng_world* w, uint32_t id, const char* fn, uint32_t* slot)
 {
-	throng_status st = check_world(w, fn);
+	throng_status st = thr_check_world(w, fn);
 	if (st != THRONG_OK) {
 		return st;
 	}
@@ -398,207 +346,6 @@ throng_status throng_world_set_path(throng_world* w, uint32_t id, uint32_t path,
 	return THRONG_OK;
 }
 
-/// Grows a shape array by one; returns -1 when out of memory.
-static int grow(void** p, uint32_t* cap, uint32_t count, size_t size)
-{
-	if (count < *cap) {
-		return 0;
-	}
-	uint32_t n = *cap ? *cap * 2 : 16;
-	void* q = realloc(*p, n * size);
-	if (q == NULL) {
-		return -1;
-	}
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
-throng_status throng_world_add_obstacle(throng_world* w, throng_vec2 center, float radius, uint32_t* id_out)
-{
-	throng_status st = check_world(w, "throng_world_add_obstacle");
-	if (st == THRONG_OK) {
-		st = thr_validate_obstacle("obstacle.", center, radius);
-	}
-	if (st != THRONG_OK) {
-		return st;
-	}
-	if (grow((void**)&w->obstacles, &w->obstacle_cap, w->obstacle_count, sizeof *w->obstacles)) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_add_obstacle: out of memory");
-	}
-	w->obstacles[w->obstacle_count] = (thr_obstacle){center, radius};
-	if (id_out != NULL) {
-		*id_out = w->obstacle_count;
-	}
-	w->obstacle_count++;
-	w->shapes_dirty = 1;
-	return THRONG_OK;
-}
-
-throng_status throng_world_set_obstacle(throng_world* w, uint32_t id, throng_vec2 center, float radius)
-{
-	throng_status st = check_world(w, "throng_world_set_obstacle");
-	if (st == THRONG_OK && id >= w->obstacle_count) {
-		st = thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_set_obstacle: no obstacle %u", id);
-	}
-	if (st == THRONG_OK) {
-		st = thr_validate_obstacle("obstacle.", center, radius);
-	}
-	if (st != THRONG_OK) {
-		return st;
-	}
-	w->obstacles[id] = (thr_obstacle){center, radius};
-	w->shapes_dirty = 1;
-	return THRONG_OK;
-}
-
-throng_status throng_world_add_wall(throng_world* w, throng_vec2 a, throng_vec2 b, uint32_t* id_out)
-{
-	throng_status st = check_world(w, "throng_world_add_wall");
-	if (st == THRONG_OK) {
-		st = thr_validate_wall("wall.", a, b);
-	}
-	if (st != THRONG_OK) {
-		return st;
-	}
-	if (grow((void**)&w->walls, &w->wall_cap, w->wall_count, sizeof *w->walls)) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_add_wall: out of memory");
-	}
-	w->walls[w->wall_count] = (thr_wall){a, b};
-	if (id_out != NULL) {
-		*id_out = w->wall_count;
-	}
-	w->wall_count++;
-	w->shapes_dirty = 1;
-	return THRONG_OK;
-}
-
-throng_status throng_world_add_path(throng_world* w, const throng_vec2* points, uint32_t count, bool loop,
-                                    uint32_t* id_out)
-{
-	throng_status st = check_world(w, "throng_world_add_path");
-	if (st == THRONG_OK && points == NULL) {
-		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_add_path: points is NULL");
-	}
-	if (st == THRONG_OK && (count < 1 || count > THRONG_MAX_WAYPOINTS)) {
-		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_add_path: count: must be from 1 to %d (got %u)",
-		              THRONG_MAX_WAYPOINTS, count);
-	}
-	for (uint32_t k = 0; st == THRONG_OK && k < count; ++k) {
-		if (!isfinite(points[k].x) || !isfinite(points[k].y) || fabsf(points[k].x) > THRONG_MAX_COORD ||
-		    fabsf(points[k].y) > THRONG_MAX_COORD) {
-			st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
-			              "throng_world_add_path: points[%u]: must be finite with magnitude <= 1e6 (got %g, %g)", k,
-			              points[k].x, points[k].y);
-		}
-	}
-	if (st != THRONG_OK) {
-		return st;
-	}
-	if (grow((void**)&w->paths, &w->path_cap, w->path_count, sizeof *w->paths)) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_add_path: out of memory");
-	}
-	while (w->waypoint_cap - w->waypoint_count < count) {
-		uint32_t cap = w->waypoint_cap ? w->waypoint_cap * 2u : 64u;
-		vec2* p = realloc(w->waypoints, cap * sizeof *p);
-		if (p == NULL) {
-			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_add_path: out of memory");
-		}
-		w->waypoints = p;
-		w->waypoint_cap = cap;
-	}
-	memcpy(w->waypoints + w->waypoint_count, points, count * sizeof *points);
-	w->paths[w->path_count] = (thr_path){w->waypoint_count, count, loop};
-	w->waypoint_count += count;
-	if (id_out != NULL) {
-		*id_out = w->path_count;
-	}
-	w->path_count++;
-	return THRONG_OK;
-}
-
-uint32_t throng_world_path_count(const throng_world* w)
-{
-	return w ? w->path_count : 0;
-}
-
-uint32_t throng_world_obstacle_count(const throng_world* w)
-{
-	return w ? w->obstacle_count : 0;
-}
-
-uint32_t throng_world_wall_count(const throng_world* w)
-{
-	return w ? w->wall_count : 0;
-}
-
-throng_status throng_world_get_obstacle(const throng_world* w, uint32_t id, throng_vec2* center, float* radius)
-{
-	throng_status st = check_world(w, "throng_world_get_obstacle");
-	if (st == THRONG_OK && id >= w->obstacle_count) {
-		st = thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_get_obstacle: no obstacle %u", id);
-	}
-	if (st == THRONG_OK && (center == NULL || radius == NULL)) {
-		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_get_obstacle: %s is NULL",
-		              center == NULL ? "center" : "radius");
-	}
-	if (st == THRONG_OK) {
-		*center = w->obstacles[id].c;
-		*radius = w->obstacles[id].r;
-	}
-	return st;
-}
-
-throng_status throng_world_get_wall(const throng_world* w, uint32_t id, throng_vec2* a, throng_vec2* b)
-{
-	throng_status st = check_world(w, "throng_world_get_wall");
-	if (st == THRONG_OK && id >= w->wall_count) {
-		st = thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_get_wall: no wall %u", id);
-	}
-	if (st == THRONG_OK && (a == NULL || b == NULL)) {
-		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_get_wall: %s is NULL", a == NULL ? "a" : "b");
-	}
-	if (st == THRONG_OK) {
-		*a = w->walls[id].a;
-		*b = w->walls[id].b;
-	}
-	return st;
-}
-
-throng_status throng_world_set_threat(throng_world* w, throng_vec2 p, throng_vec2 v, bool active)
-{
-	throng_status st = check_world(w, "throng_world_set_threat");
-	if (st == THRONG_OK && (!isfinite(p.x) || !isfinite(p.y) || fabsf(p.x) > THRONG_MAX_COORD ||
-	                        fabsf(p.y) > THRONG_MAX_COORD)) {
-		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
-		              "throng_world_set_threat: position: must be finite with magnitude <= 1e6 (got %g, %g)",
-		              p.x, p.y);
-	}
-	if (st == THRONG_OK && (!isfinite(v.x) || !isfinite(v.y) || fabsf(v.x) > THRONG_MAX_COORD ||
-	                        fabsf(v.y) > THRONG_MAX_COORD)) {
-		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
-		              "throng_world_set_threat: velocity: must be finite with magnitude <= 1e6 (got %g, %g)",
-		              v.x, v.y);
-	}
-	if (st != THRONG_OK) {
-		return st;
-	}
-	w->threat_p = p;
-	w->threat_v = v;
-	w->threat_active = active;
-	return THRONG_OK;
-}
-
-throng_status throng_world_step(throng_world* w)
-{
-	throng_status st = check_world(w, "throng_world_step");
-	if (st != THRONG_OK) {
-		return st;
-	}
-	// The one dispatch point from core/ into an engine.
-	return w->def.engine == THRONG_ENGINE_SIMD ? thr_simd_step(w) : thr_scalar_step(w);
-}
-
 throng_view throng_world_view(const throng_world* w)
 {
 	throng_view v;
@@ -639,7 +386,7 @@ throng_status throng_world_slot_force(const throng_world* w, uint32_t id, uint32
 	if (st != THRONG_OK) {
 		return st;
 	}
-	size_t k = (size_t)slot * w->capacity + i;
+	size_t k = thr_force_index(w, slot, i);
 	*out = v2(w->force_x[k], w->force_y[k]);
 	return THRONG_OK;
 }

@@ -1,17 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The world's storage (private).
 //
-// Design: structure of arrays. Everything an engine reads for every agent
-// every step lives in its own 64-byte aligned array, padded to a multiple
-// of THR_LANES entries (padding is zero), so vector passes load whole lanes
-// with no scalar tail. The dynamic state (position, velocity, heading,
-// wander angles) is double-buffered: a step reads buffer `cur` and writes
-// buffer `cur ^ 1`, so no agent sees a neighbour's new state within a step
-// and the visiting order cannot change a bit. Per-agent settings (limits,
-// archetype, group, targets) change only between steps and are single.
-//
-// Storage order is the slot order; `id[slot]` is the stable id and
-// `slot_of[id]` its inverse. The scalar engine keeps slot == id.
+// Per-agent arrays belong to the agent store (store.h); the world holds
+// the store and views of its single arrays.
 #ifndef THRONG_CORE_WORLD_INTERNAL_H
 #define THRONG_CORE_WORLD_INTERNAL_H
 
@@ -23,6 +14,7 @@
 
 #include "behaviors.h"
 #include "grid.h"
+#include "store.h"
 #include "throng/throng.h"
 
 /// Lane width every array is padded to.
@@ -40,26 +32,28 @@
 /// throng_world.region_team, so tests/test_determinism.c can check that a
 /// thread count it asks for is the one that stepped the world.
 typedef enum thr_region {
-	THR_REGION_REORDER, ///< the SIMD engine's reorder by cell (permute)
+	THR_REGION_REORDER, ///< the store's reorder by cell (thr_store_reorder)
 	THR_REGION_TARGETS, ///< target selection (thr_select_targets)
-	THR_REGION_BLOCKS,  ///< the SIMD engine's batches of blocks
+	THR_REGION_BLOCKS,  ///< the SIMD pass's batches of blocks
 	THR_REGION_COUNT
 } thr_region;
 
 /// Checked by throng_world_create() to catch defs not made by the defaults.
 #define THR_DEF_COOKIE 0x7468726e
 
-typedef struct thr_state {
-	float *px, *py, *vx, *vy, *hx, *hy;
-	float *wander, *noise; ///< persistent wander angles
-	uint32_t* waypoint;    ///< path following: the waypoint each agent heads for
-} thr_state;
-
 /// A path: `count` waypoints from `first` in the world's waypoint arrays.
 typedef struct thr_path {
 	uint32_t first, count;
 	bool loop;
 } thr_path;
+
+/// What an archetype asks of the neighbour walks (thr_arch_neighbors).
+typedef struct thr_arch_info {
+	float query_radius;        ///< largest neighbour radius (m) of its neighbour slots, 0 = none
+	uint32_t n_neighbor_slots; ///< enabled neighbour slots, in slot order
+	uint8_t neighbor_slots[THRONG_MAX_SLOTS];
+	uint32_t most_cap; ///< largest max_neighbors of those slots
+} thr_arch_info;
 
 struct throng_world {
 	throng_world_def def;
@@ -68,18 +62,21 @@ struct throng_world {
 	uint64_t step;
 	uint32_t rng_key;  ///< thr_rng_key(def.seed)
 
-	thr_state buf[2];
-	int cur;
+	thr_store store; ///< owns every per-agent array below
 
+	// Views of the store's current set of single arrays (store.c rebinds
+	// them after a reorder), and slot_of, the inverse of id.
 	uint32_t *id, *slot_of;
 	float *max_speed, *max_force, *radius;
 	uint32_t *archetype, *group, *target_agent, *path;
 	float *tx, *ty;
 	float max_radius; ///< largest agent radius spawned
-	uint32_t* perm; ///< SIMD engine: the step's reorder (new slot k holds old slot perm[k])
 
 	throng_controller* archetypes;
 	uint32_t archetype_count, archetype_cap;
+
+	thr_arch_info* arch; ///< per archetype, refreshed each step (thr_world_refresh_arch)
+	uint32_t arch_cap;
 
 	thr_path* paths;
 	uint32_t path_count, path_cap;
@@ -105,44 +102,24 @@ struct throng_world {
 	thr_neighbor* scratch_nb;
 	uint32_t scratch_nb_cap;
 
-	// Recorded forces (def.record_forces): slot k of agent at slot s is at
-	// force_x[k * capacity + s].
+	// Recorded forces (def.record_forces): slot k of the agent at slot s
+	// is at force_x[thr_force_index(w, k, s)].
 	float *force_x, *force_y;
 	float *total_x, *total_y;
 
-	// The blocks that own every per-agent array above (thr_alloc_arrays):
-	// the arrays are never freed one by one, so the SIMD engine may trade
-	// the single arrays with its own second set.
-	void* agent_block;
-	void* force_block;
-
 	throng_world_stats stats;
 
-	/// Team size of each region (thr_region) as last noted; every SIMD step
+	/// Team size of each region (thr_region) as last noted; every step
 	/// clears it first, so after one a 0 means the region did not run.
 	/// Read only by tests.
 	uint32_t region_team[THR_REGION_COUNT];
 
-	struct thr_simd_state* simd; ///< the SIMD engine's own data, or NULL
+	struct thr_simd_state* simd; ///< the SIMD engine's own data (its shape copies), or NULL
 	uint32_t shape_version;      ///< bumped whenever the shape grids are rebuilt
 };
 
-/// Per-agent arrays of the world's block (two states of 9, then 12
-/// singles, then total_x and total_y when forces are recorded), and the
-/// index of the first array of the SIMD engine's block (which continues
-/// the world block's page lines) and of the force block.
-#define THR_WORLD_ARRAYS 30
-#define THR_SIMD_FIRST_ARRAY 32
-#define THR_FORCE_FIRST_ARRAY 42
-
-/// Allocates `count` zeroed arrays of n elements of `size` bytes, each
-/// padded by THR_LANES elements and 64-byte aligned, from one block, and
-/// stores their addresses in *arrays[j]. Array j starts (first + j) * stride
-/// bytes from page offset 0 modulo 4096, the stride being an odd number of
-/// cache lines, so up to 64 arrays numbered across blocks start in 64
-/// different lines of a page (see world.c). Returns the block, to free(),
-/// or NULL when out of memory.
-void* thr_alloc_arrays(void** const arrays[], uint32_t count, size_t n, size_t size, uint32_t first);
+/// THRONG_OK, or an invalid-argument error naming `fn` when w is NULL.
+throng_status thr_check_world(const void* w, const char* fn);
 
 /// Notes the calling thread's team size as region r's. Call it from one
 /// iteration of the region's loop (the first), never from two.
@@ -155,8 +132,27 @@ static inline void thr_note_team(throng_world* w, thr_region r)
 #endif
 }
 
-static inline thr_state* thr_cur(throng_world* w) { return &w->buf[w->cur]; }
-static inline const thr_state* thr_cur_c(const throng_world* w) { return &w->buf[w->cur]; }
+/// Where the recorded force of slot k of the agent at slot s lies.
+static inline size_t thr_force_index(const throng_world* w, uint32_t k, uint32_t s)
+{
+	return (size_t)k * w->capacity + s;
+}
+
+static inline thr_state* thr_cur(throng_world* w) { return &w->store.buf[w->store.cur]; }
+static inline const thr_state* thr_cur_c(const throng_world* w) { return &w->store.buf[w->store.cur]; }
+
+// Grid rules (world_grid.c), one definition each for both engines.
+
+/// Whether a behaviour reads neighbours (unaligned avoid, separation,
+/// alignment, cohesion).
+bool thr_is_neighbor_kind(throng_behavior_kind k);
+
+/// The enabled neighbour slots of an archetype, its query radius (the
+/// largest of their neighbour radii) and the largest of their caps.
+thr_arch_info thr_arch_neighbors(const throng_controller* c);
+
+/// Refreshes w->arch (thr_arch_neighbors of every archetype).
+throng_status thr_world_refresh_arch(throng_world* w);
 
 /// The cell size the agent grid uses: def.cell_size, or the largest
 /// neighbour radius among enabled neighbour slots, but at least twice the
@@ -172,17 +168,6 @@ float thr_world_feeler_reach(const throng_world* w, throng_behavior_kind kind);
 
 /// Rebuilds the obstacle and wall grids when shapes or reaches changed.
 throng_status thr_world_update_shape_grids(throng_world* w);
-
-/// Steps the world with the scalar reference engine.
-throng_status thr_scalar_step(throng_world* w);
-
-/// Steps the world with the SIMD engine (simd/engine.c).
-throng_status thr_simd_step(throng_world* w);
-
-/// Frees what the SIMD engine keeps in the world. Only for
-/// throng_world_destroy(): after an odd number of steps the world's single
-/// arrays (id, limits, targets...) lie in the engine's block.
-void thr_simd_free(throng_world* w);
 
 /// Target selection (targeting.c): for every agent whose archetype has an
 /// enabled target rule due this step, sets its target agent to the nearest

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: MIT
 // The SIMD engine's block pass: 8 agents per vector, one per lane.
 //
-// For each distinct archetype in the block, every enabled slot is evaluated
-// on all 8 lanes with that archetype's parameters, blended, and kept on the
-// lanes of that archetype (a select). Each behaviour below is its scalar
-// twin of core/behaviors.c lane by lane, the same float operations in the
-// same order, so these forces match the reference bit for bit; only the
-// neighbour sums (sweeps.c) differ, by rounding.
+// A block runs the stages of the scalar pass (core/scalar_engine.c) under
+// the same names: load_w, then for each distinct archetype in the block
+// forces_w (every enabled slot on all 8 lanes with that archetype's
+// parameters) and blend_w (kept on the lanes of that archetype, a select),
+// then integrate_w. Each behaviour below is its scalar twin of
+// core/behaviors.c lane by lane, the same float operations in the same
+// order, so these forces match the reference bit for bit; so do the
+// neighbour sums (sweeps.c), which visit neighbours in the reference's
+// order (docs/ENGINES.md).
 #include <string.h>
 
-#include "engine.h"
+#include "pass.h"
 #include "fmath.h"
 #include "rng.h"
 #include "wmath.h"
@@ -157,7 +160,7 @@ static thr_fw spend_budget_w(const throng_controller* ctl, const thr_v2w* f, thr
 }
 
 /// thr_blend of controller.c per lane.
-static thr_v2w blend_w(const throng_controller* ctl, const thr_v2w* f, thr_fw mf)
+static thr_v2w controller_blend_w(const throng_controller* ctl, const thr_v2w* f, thr_fw mf)
 {
 	thr_v2w total = v2w_zero();
 	switch (ctl->mode) {
@@ -195,7 +198,7 @@ typedef struct lane_targets {
 	int agents_loaded;
 } lane_targets;
 
-static void load_target_agents(const thr_step_ctx* ctx, uint32_t base, int n, lane_targets* t)
+static void load_target_agents(const thr_wide_ctx* ctx, uint32_t base, int n, lane_targets* t)
 {
 	const throng_world* w = ctx->w;
 	_Alignas(32) float px[THR_LANES] = {0}, py[THR_LANES] = {0}, vx[THR_LANES] = {0}, vy[THR_LANES] = {0};
@@ -218,7 +221,7 @@ static void load_target_agents(const thr_step_ctx* ctx, uint32_t base, int n, la
 }
 
 /// Resolves the slot's target; returns the lanes that have one.
-static thr_mw resolve_target_w(const thr_step_ctx* ctx, uint32_t base, int n, lane_targets* t,
+static thr_mw resolve_target_w(const thr_wide_ctx* ctx, uint32_t base, int n, lane_targets* t,
                                throng_target_source src, thr_v2w* tp, thr_v2w* tv)
 {
 	const throng_world* w = ctx->w;
@@ -244,7 +247,7 @@ static thr_mw resolve_target_w(const thr_step_ctx* ctx, uint32_t base, int n, la
 
 /// thr_path_follow per lane: each lane of `mask` with a path gets its
 /// waypoint (and its next index into `waypoint`) from thr_path_target.
-static thr_v2w path_follow_w(const thr_step_ctx* ctx, const lanes* s, thr_mw mask, const throng_behavior_params* p,
+static thr_v2w path_follow_w(const thr_wide_ctx* ctx, const lanes* s, thr_mw mask, const throng_behavior_params* p,
                              uint32_t* waypoint)
 {
 	_Alignas(32) float tx[THR_LANES] = {0}, ty[THR_LANES] = {0};
@@ -315,160 +318,183 @@ static thr_mw bounds_axis_w(throng_bounds_mode mode, thr_fw* p, thr_fw* v, thr_f
 
 static int popcount8(thr_mw m) { return __builtin_popcount((unsigned)thr_mw_movemask(m)); }
 
-void thr_step_block(const thr_step_ctx* ctx, uint32_t base, thr_block_stats* st)
+/// A block's per-lane state that the stages share: what the behaviours
+/// advance (wander and noise angles, waypoints) and the blended force.
+typedef struct block_state {
+	const thr_mw live; ///< the first n lanes
+	_Alignas(32) int32_t arch[THR_LANES]; ///< archetype per lane, -1 past the end
+	lane_targets targets;
+	thr_fw wander0, noise0;        ///< the angles as read
+	thr_fw wander_new, noise_new;  ///< as the wander slots leave them
+	uint32_t waypoint_new[THR_LANES]; ///< path following keeps its index; the slot advances it
+	thr_v2w total;                 ///< the blended force of every lane
+} block_state;
+
+/// Stage load (scalar twin: scalar_engine.c load): the lanes' agents and
+/// what the behaviours read and advance.
+static void load_w(const thr_wide_ctx* ctx, uint32_t base, int n, lanes* s, block_state* b)
 {
 	const throng_world* w = ctx->w;
-	const throng_world_def* d = &w->def;
 	const thr_state* cs = ctx->cs;
-	thr_state* ns = ctx->ns;
-	const uint32_t remaining = w->count - base;
-	const int n = remaining < THR_LANES ? (int)remaining : THR_LANES;
-	const thr_mw live = thr_mw_first(n);
-	_Alignas(32) int32_t arch[THR_LANES];
-
 	for (int l = 0; l < THR_LANES; ++l) {
-		arch[l] = l < n ? (int32_t)w->archetype[base + (uint32_t)l] : -1;
+		b->arch[l] = l < n ? (int32_t)w->archetype[base + (uint32_t)l] : -1;
 	}
-
-	lanes s;
-	s.p = v2w(thr_fw_loadu(cs->px + base), thr_fw_loadu(cs->py + base));
-	s.v = v2w(thr_fw_loadu(cs->vx + base), thr_fw_loadu(cs->vy + base));
-	s.h = v2w(thr_fw_loadu(cs->hx + base), thr_fw_loadu(cs->hy + base));
-	s.ms = thr_fw_loadu(w->max_speed + base);
-	s.mf = thr_fw_loadu(w->max_force + base);
-	s.radius = thr_fw_loadu(w->radius + base);
-	s.id = thr_iw_loadu((const int32_t*)w->id + base);
-	s.group = thr_iw_loadu((const int32_t*)w->group + base);
-	s.n = n;
-	s.base = base;
-	s.box[0] = s.box[1] = INFINITY;
-	s.box[2] = s.box[3] = -INFINITY;
-	s.box_r = 0.0f;
+	s->p = v2w(thr_fw_loadu(cs->px + base), thr_fw_loadu(cs->py + base));
+	s->v = v2w(thr_fw_loadu(cs->vx + base), thr_fw_loadu(cs->vy + base));
+	s->h = v2w(thr_fw_loadu(cs->hx + base), thr_fw_loadu(cs->hy + base));
+	s->ms = thr_fw_loadu(w->max_speed + base);
+	s->mf = thr_fw_loadu(w->max_force + base);
+	s->radius = thr_fw_loadu(w->radius + base);
+	s->id = thr_iw_loadu((const int32_t*)w->id + base);
+	s->group = thr_iw_loadu((const int32_t*)w->group + base);
+	s->n = n;
+	s->base = base;
+	s->box[0] = s->box[1] = INFINITY;
+	s->box[2] = s->box[3] = -INFINITY;
+	s->box_r = 0.0f;
 	for (int l = 0; l < THR_LANES; ++l) {
 		uint32_t k = base + (uint32_t)(l < n ? l : 0);
-		s.lx[l] = cs->px[k];
-		s.ly[l] = cs->py[k];
-		s.lr[l] = w->radius[k];
+		s->lx[l] = cs->px[k];
+		s->ly[l] = cs->py[k];
+		s->lr[l] = w->radius[k];
 		if (l < n) {
-			s.box[0] = s.lx[l] < s.box[0] ? s.lx[l] : s.box[0];
-			s.box[1] = s.ly[l] < s.box[1] ? s.ly[l] : s.box[1];
-			s.box[2] = s.lx[l] > s.box[2] ? s.lx[l] : s.box[2];
-			s.box[3] = s.ly[l] > s.box[3] ? s.ly[l] : s.box[3];
-			s.box_r = s.lr[l] > s.box_r ? s.lr[l] : s.box_r;
+			s->box[0] = s->lx[l] < s->box[0] ? s->lx[l] : s->box[0];
+			s->box[1] = s->ly[l] < s->box[1] ? s->ly[l] : s->box[1];
+			s->box[2] = s->lx[l] > s->box[2] ? s->lx[l] : s->box[2];
+			s->box[3] = s->ly[l] > s->box[3] ? s->ly[l] : s->box[3];
+			s->box_r = s->lr[l] > s->box_r ? s->lr[l] : s->box_r;
 		}
 	}
 	// Lanes past the end hold padding; give them harmless limits.
-	s.ms = thr_fw_select(live, s.ms, thr_fw_set1(1.0f));
-	s.mf = thr_fw_select(live, s.mf, thr_fw_set1(1.0f));
-	lane_targets targets;
-	targets.point = v2w(thr_fw_loadu(w->tx + base), thr_fw_loadu(w->ty + base));
-	targets.agents_loaded = 0;
-	const thr_fw wander0 = thr_fw_loadu(cs->wander + base);
-	const thr_fw noise0 = thr_fw_loadu(cs->noise + base);
-	thr_fw wander_new = wander0, noise_new = noise0;
-	// Path following keeps its waypoint index; the slot advances it.
-	uint32_t waypoint_new[THR_LANES] = {0};
-	for (int q = 0; q < n; ++q) {
-		waypoint_new[q] = cs->waypoint[base + (uint32_t)q];
+	s->ms = thr_fw_select(b->live, s->ms, thr_fw_set1(1.0f));
+	s->mf = thr_fw_select(b->live, s->mf, thr_fw_set1(1.0f));
+	b->targets.point = v2w(thr_fw_loadu(w->tx + base), thr_fw_loadu(w->ty + base));
+	b->targets.agents_loaded = 0;
+	b->wander0 = thr_fw_loadu(cs->wander + base);
+	b->noise0 = thr_fw_loadu(cs->noise + base);
+	b->wander_new = b->wander0;
+	b->noise_new = b->noise0;
+	for (int q = 0; q < THR_LANES; ++q) {
+		b->waypoint_new[q] = q < n ? cs->waypoint[base + (uint32_t)q] : 0;
 	}
-	thr_v2w total = v2w_zero();
-	const thr_iw key = thr_iw_set1((int32_t)w->rng_key);
-	const thr_iw archw = thr_iw_load(arch);
+	b->total = v2w_zero();
+}
 
-	thr_mw done = thr_mw_not(live);
-	while (!thr_mw_all(done)) {
-		int l = __builtin_ctz((unsigned)~thr_mw_movemask(done) & 0xffu);
-		const throng_controller* ctl = &w->archetypes[arch[l]];
-		thr_mw mine = thr_mw_andnot(thr_iw_eq(archw, thr_iw_set1(arch[l])), done);
-		const thr_arch_info* info = &ctx->arch[arch[l]];
-		thr_v2w f[THRONG_MAX_SLOTS];
-		if (info->n_neighbor_slots > 0) {
-			thr_neighbors_w(ctx, &s, mine, info, ctl, f, st);
+/// Stage forces (scalar twin: scalar_engine.c forces): every slot of the
+/// archetype of the lanes of `mine`, into f.
+static void forces_w(const thr_wide_ctx* ctx, const lanes* s, thr_mw mine, const throng_controller* ctl,
+                     const thr_arch_info* info, block_state* b, thr_v2w f[THRONG_MAX_SLOTS], thr_pass_stats* st)
+{
+	const throng_world_def* d = &ctx->w->def;
+	const uint32_t base = s->base;
+	const int n = s->n;
+	const thr_iw key = thr_iw_set1((int32_t)ctx->w->rng_key);
+	if (info->n_neighbor_slots > 0) {
+		thr_neighbors_w(ctx, s, mine, info, ctl, f, st);
+	}
+	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
+		const throng_slot* slot = &ctl->slots[k];
+		const throng_behavior_params* p = &slot->params;
+		if (!slot->enabled) {
+			f[k] = v2w_zero();
+			continue;
 		}
-		for (uint32_t k = 0; k < ctl->slot_count; ++k) {
-			const throng_slot* slot = &ctl->slots[k];
-			const throng_behavior_params* p = &slot->params;
-			if (!slot->enabled) {
-				f[k] = v2w_zero();
-				continue;
-			}
-			thr_v2w tp, tv;
-			thr_mw has;
-			switch (slot->kind) {
-			case THRONG_SEEK:
-				has = resolve_target_w(ctx, base, n, &targets, p->target, &tp, &tv);
-				f[k] = v2w_select(has, seek_w(&s, tp), v2w_zero());
-				break;
-			case THRONG_FLEE:
-				has = resolve_target_w(ctx, base, n, &targets, p->target, &tp, &tv);
-				f[k] = v2w_select(has, flee_w(&s, tp, p->flee_radius, p->flee_mode), v2w_zero());
-				break;
-			case THRONG_ARRIVE:
-				has = resolve_target_w(ctx, base, n, &targets, p->target, &tp, &tv);
-				f[k] = v2w_select(has, arrive_w(&s, tp, p->slow_radius), v2w_zero());
-				break;
-			case THRONG_PURSUIT:
-				has = resolve_target_w(ctx, base, n, &targets, p->target, &tp, &tv);
-				f[k] = v2w_select(has, pursuit_w(&s, tp, tv, p->max_prediction), v2w_zero());
-				break;
-			case THRONG_EVADE:
-				has = resolve_target_w(ctx, base, n, &targets, p->target, &tp, &tv);
-				f[k] = v2w_select(has, evade_w(&s, tp, tv, p->evade_radius, p->max_prediction), v2w_zero());
-				break;
-			case THRONG_WANDER: {
-				thr_fw draw = thr_bits_to_pm1_w(thr_rng_bits_w(key, s.id, thr_iw_set1((int32_t)ctx->step32),
-				                                                THR_STREAM_WANDER));
-				thr_fw a = wander0;
-				f[k] = wander_w(&s, &a, draw, p, ctx->dt);
-				wander_new = thr_fw_select(mine, a, wander_new);
-				break;
-			}
-			case THRONG_WANDER_NOISE: {
-				thr_fw phase = thr_fw_mul(thr_bits_to_unit_w(thr_rng_bits_w(key, s.id, thr_iw_zero(), THR_STREAM_PHASE)),
-				                          thr_fw_set1(1024.0f));
-				thr_fw x = thr_fw_add(thr_fw_mul(thr_fw_set1(ctx->time), thr_fw_set1(p->noise_frequency)), phase);
-				thr_fw a = noise0;
-				f[k] = wander_noise_w(&s, &a, thr_noise1_w(key, x), p, ctx->dt);
-				noise_new = thr_fw_select(mine, a, noise_new);
-				break;
-			}
-			case THRONG_BOUNDS:
-				f[k] = bounds_w(&s, d, p->margin);
-				break;
-			case THRONG_PATH_FOLLOW:
-				f[k] = path_follow_w(ctx, &s, mine, p, waypoint_new);
-				break;
-			case THRONG_OBSTACLE_AVOID:
-				f[k] = thr_obstacles_w(ctx, &s, mine, p->look_ahead);
-				break;
-			case THRONG_WALL_AVOID:
-				f[k] = thr_walls_w(ctx, &s, mine, p->look_ahead, p->feeler_angle);
-				break;
-			default: // neighbour slots: thr_neighbors_w filled them
-				break;
-			}
+		thr_v2w tp, tv;
+		thr_mw has;
+		switch (slot->kind) {
+		case THRONG_SEEK:
+			has = resolve_target_w(ctx, base, n, &b->targets, p->target, &tp, &tv);
+			f[k] = v2w_select(has, seek_w(s, tp), v2w_zero());
+			break;
+		case THRONG_FLEE:
+			has = resolve_target_w(ctx, base, n, &b->targets, p->target, &tp, &tv);
+			f[k] = v2w_select(has, flee_w(s, tp, p->flee_radius, p->flee_mode), v2w_zero());
+			break;
+		case THRONG_ARRIVE:
+			has = resolve_target_w(ctx, base, n, &b->targets, p->target, &tp, &tv);
+			f[k] = v2w_select(has, arrive_w(s, tp, p->slow_radius), v2w_zero());
+			break;
+		case THRONG_PURSUIT:
+			has = resolve_target_w(ctx, base, n, &b->targets, p->target, &tp, &tv);
+			f[k] = v2w_select(has, pursuit_w(s, tp, tv, p->max_prediction), v2w_zero());
+			break;
+		case THRONG_EVADE:
+			has = resolve_target_w(ctx, base, n, &b->targets, p->target, &tp, &tv);
+			f[k] = v2w_select(has, evade_w(s, tp, tv, p->evade_radius, p->max_prediction), v2w_zero());
+			break;
+		case THRONG_WANDER: {
+			thr_fw draw = thr_bits_to_pm1_w(thr_rng_bits_w(key, s->id, thr_iw_set1((int32_t)ctx->step32),
+			                                                THR_STREAM_WANDER));
+			thr_fw a = b->wander0;
+			f[k] = wander_w(s, &a, draw, p, ctx->dt);
+			b->wander_new = thr_fw_select(mine, a, b->wander_new);
+			break;
 		}
-		thr_v2w t = blend_w(ctl, f, s.mf);
-		total = v2w_select(mine, t, total);
-		if (d->record_forces) {
-			for (uint32_t k = 0; k < THRONG_MAX_SLOTS; ++k) {
-				_Alignas(32) float bx[THR_LANES], by[THR_LANES];
-				thr_v2w fk = k < ctl->slot_count ? f[k] : v2w_zero();
-				thr_fw_store(bx, fk.x);
-				thr_fw_store(by, fk.y);
-				int bits = thr_mw_movemask(mine);
-				for (int q = 0; q < n; ++q) {
-					if (bits & (1 << q)) {
-						w->force_x[(size_t)k * w->capacity + base + (uint32_t)q] = bx[q];
-						w->force_y[(size_t)k * w->capacity + base + (uint32_t)q] = by[q];
-					}
+		case THRONG_WANDER_NOISE: {
+			thr_fw phase = thr_fw_mul(thr_bits_to_unit_w(thr_rng_bits_w(key, s->id, thr_iw_zero(), THR_STREAM_PHASE)),
+			                          thr_fw_set1(1024.0f));
+			thr_fw x = thr_fw_add(thr_fw_mul(thr_fw_set1(ctx->time), thr_fw_set1(p->noise_frequency)), phase);
+			thr_fw a = b->noise0;
+			f[k] = wander_noise_w(s, &a, thr_noise1_w(key, x), p, ctx->dt);
+			b->noise_new = thr_fw_select(mine, a, b->noise_new);
+			break;
+		}
+		case THRONG_BOUNDS:
+			f[k] = bounds_w(s, d, p->margin);
+			break;
+		case THRONG_PATH_FOLLOW:
+			f[k] = path_follow_w(ctx, s, mine, p, b->waypoint_new);
+			break;
+		case THRONG_OBSTACLE_AVOID:
+			f[k] = thr_obstacles_w(ctx, s, mine, p->look_ahead);
+			break;
+		case THRONG_WALL_AVOID:
+			f[k] = thr_walls_w(ctx, s, mine, p->look_ahead, p->feeler_angle);
+			break;
+		default: // neighbour slots: thr_neighbors_w filled them
+			break;
+		}
+	}
+}
+
+/// Stage blend (scalar twin: scalar_engine.c blend): the slots' forces of
+/// the lanes of `mine` blended into b->total, and recorded when asked.
+static void blend_w(const thr_wide_ctx* ctx, const lanes* s, thr_mw mine, const throng_controller* ctl,
+                    const thr_v2w f[THRONG_MAX_SLOTS], block_state* b)
+{
+	const throng_world* w = ctx->w;
+	thr_v2w t = controller_blend_w(ctl, f, s->mf);
+	b->total = v2w_select(mine, t, b->total);
+	if (w->def.record_forces) {
+		for (uint32_t k = 0; k < THRONG_MAX_SLOTS; ++k) {
+			_Alignas(32) float bx[THR_LANES], by[THR_LANES];
+			thr_v2w fk = k < ctl->slot_count ? f[k] : v2w_zero();
+			thr_fw_store(bx, fk.x);
+			thr_fw_store(by, fk.y);
+			int bits = thr_mw_movemask(mine);
+			for (int q = 0; q < s->n; ++q) {
+				if (bits & (1 << q)) {
+					w->force_x[thr_force_index(w, k, s->base + (uint32_t)q)] = bx[q];
+					w->force_y[thr_force_index(w, k, s->base + (uint32_t)q)] = by[q];
 				}
 			}
 		}
-		done = thr_mw_or(done, mine);
 	}
+}
 
+/// Stage integrate (scalar twin: scalar_engine.c integrate): drop a
+/// non-finite force, integrate, keep within the bounds, write the next
+/// state.
+static void integrate_w(const thr_wide_ctx* ctx, const lanes* s, const block_state* b, thr_pass_stats* st)
+{
+	const throng_world* w = ctx->w;
+	const throng_world_def* d = &w->def;
+	thr_state* ns = ctx->ns;
+	const uint32_t base = s->base;
+	const int n = s->n;
+	const thr_mw live = b->live;
 	// Never integrate a non-finite force: count it and drop it.
+	thr_v2w total = b->total;
 	thr_mw finite = v2w_isfinite(total);
 	st->nonfinite += (uint64_t)popcount8(thr_mw_andnot(live, finite));
 	total = v2w_select(finite, total, v2w_zero());
@@ -476,16 +502,15 @@ void thr_step_block(const thr_step_ctx* ctx, uint32_t base, thr_block_stats* st)
 		thr_fw_store_tail(w->total_x + base, total.x, n);
 		thr_fw_store_tail(w->total_y + base, total.y, n);
 	}
-
-	// Integration, as thr_scalar_step.
+	// Integration (SPEC.md): v = limit(v + f*dt, max_speed); p += v*dt.
 	const thr_fw DT = thr_fw_set1(ctx->dt);
-	thr_v2w v = v2w_limit(v2w_add(s.v, v2w_scale(total, DT)), s.ms);
-	thr_v2w p = v2w_add(s.p, v2w_scale(v, DT));
+	thr_v2w v = v2w_limit(v2w_add(s->v, v2w_scale(total, DT)), s->ms);
+	thr_v2w p = v2w_add(s->p, v2w_scale(v, DT));
 	thr_fw half = thr_fw_set1(0.5f);
-	thr_fw lox = thr_fw_add(thr_fw_set1(d->bounds_min.x), s.radius);
-	thr_fw hix = thr_fw_sub(thr_fw_set1(d->bounds_max.x), s.radius);
-	thr_fw loy = thr_fw_add(thr_fw_set1(d->bounds_min.y), s.radius);
-	thr_fw hiy = thr_fw_sub(thr_fw_set1(d->bounds_max.y), s.radius);
+	thr_fw lox = thr_fw_add(thr_fw_set1(d->bounds_min.x), s->radius);
+	thr_fw hix = thr_fw_sub(thr_fw_set1(d->bounds_max.x), s->radius);
+	thr_fw loy = thr_fw_add(thr_fw_set1(d->bounds_min.y), s->radius);
+	thr_fw hiy = thr_fw_sub(thr_fw_set1(d->bounds_max.y), s->radius);
 	thr_fw midx = thr_fw_mul(half, thr_fw_add(thr_fw_set1(d->bounds_min.x), thr_fw_set1(d->bounds_max.x)));
 	thr_fw midy = thr_fw_mul(half, thr_fw_add(thr_fw_set1(d->bounds_min.y), thr_fw_set1(d->bounds_max.y)));
 	thr_mw narrow_x = thr_fw_gt(lox, hix), narrow_y = thr_fw_gt(loy, hiy);
@@ -500,13 +525,13 @@ void thr_step_block(const thr_step_ctx* ctx, uint32_t base, thr_block_stats* st)
 	if (thr_mw_any(bad)) {
 		st->nonfinite += (uint64_t)popcount8(bad);
 		v = v2w_select(bad, v2w_zero(), v);
-		thr_v2w back = v2w_select(v2w_isfinite(s.p), s.p, v2w(midx, midy));
+		thr_v2w back = v2w_select(v2w_isfinite(s->p), s->p, v2w(midx, midy));
 		p = v2w_select(bad, back, p);
 	}
 	thr_fw speed = v2w_length(v);
-	thr_v2w h = v2w_select(thr_fw_gt(speed, thr_fw_set1(THR_EPS)), v2w_normalize(v), s.h);
+	thr_v2w h = v2w_select(thr_fw_gt(speed, thr_fw_set1(THR_EPS)), v2w_normalize(v), s->h);
 	_Alignas(32) float ratio[THR_LANES];
-	thr_fw_store(ratio, thr_fw_div(speed, s.ms));
+	thr_fw_store(ratio, thr_fw_div(speed, s->ms));
 	for (int q = 0; q < n; ++q) {
 		st->max_speed_ratio = ratio[q] > st->max_speed_ratio ? ratio[q] : st->max_speed_ratio;
 	}
@@ -516,9 +541,32 @@ void thr_step_block(const thr_step_ctx* ctx, uint32_t base, thr_block_stats* st)
 	thr_fw_store_tail(ns->vy + base, v.y, n);
 	thr_fw_store_tail(ns->hx + base, h.x, n);
 	thr_fw_store_tail(ns->hy + base, h.y, n);
-	thr_fw_store_tail(ns->wander + base, wander_new, n);
-	thr_fw_store_tail(ns->noise + base, noise_new, n);
+	thr_fw_store_tail(ns->wander + base, b->wander_new, n);
+	thr_fw_store_tail(ns->noise + base, b->noise_new, n);
 	for (int q = 0; q < n; ++q) {
-		ns->waypoint[base + (uint32_t)q] = waypoint_new[q];
+		ns->waypoint[base + (uint32_t)q] = b->waypoint_new[q];
 	}
+}
+
+void thr_step_block(const thr_wide_ctx* ctx, uint32_t base, thr_pass_stats* st)
+{
+	const throng_world* w = ctx->w;
+	const uint32_t remaining = w->count - base;
+	const int n = remaining < THR_LANES ? (int)remaining : THR_LANES;
+	block_state b = {.live = thr_mw_first(n)};
+	lanes s;
+	load_w(ctx, base, n, &s, &b);
+	// Once per distinct archetype among the lanes: its forces, blended.
+	const thr_iw archw = thr_iw_load(b.arch);
+	thr_mw done = thr_mw_not(b.live);
+	while (!thr_mw_all(done)) {
+		int l = __builtin_ctz((unsigned)~thr_mw_movemask(done) & 0xffu);
+		const throng_controller* ctl = &w->archetypes[b.arch[l]];
+		thr_mw mine = thr_mw_andnot(thr_iw_eq(archw, thr_iw_set1(b.arch[l])), done);
+		thr_v2w f[THRONG_MAX_SLOTS];
+		forces_w(ctx, &s, mine, ctl, &ctx->arch[b.arch[l]], &b, f, st);
+		blend_w(ctx, &s, mine, ctl, f, &b);
+		done = thr_mw_or(done, mine);
+	}
+	integrate_w(ctx, &s, &b, st);
 }

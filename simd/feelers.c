@@ -16,7 +16,7 @@
 // scalar reference bit for bit.
 #include <math.h>
 
-#include "engine.h"
+#include "pass.h"
 #include "fmath.h"
 
 /// Grid cells a block-wide scan may visit per lane before it splits into
@@ -75,7 +75,7 @@ static void keep_best(thr_mw hit, thr_fw key, thr_iw idx, thr_fw* best_key, thr_
 	*best_idx = thr_iw_select(better, idx, *best_idx);
 }
 
-static void scan_obstacles(const thr_step_ctx* ctx, const thr_lanes* s, thr_mw m, thr_v2w H, float look_ahead,
+static void scan_obstacles(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw m, thr_v2w H, float look_ahead,
                            cell_box box, thr_fw* best_along, thr_iw* best_idx)
 {
 	const thr_grid* g = &ctx->w->obstacle_grid;
@@ -102,7 +102,7 @@ static thr_mw moving_lanes(const thr_lanes* s, thr_mw m)
 	return thr_mw_andnot(m, thr_fw_lt(v2w_length(s->v), thr_fw_set1(THR_EPS)));
 }
 
-thr_v2w thr_obstacles_w(const thr_step_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead)
+thr_v2w thr_obstacles_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead)
 {
 	const throng_world* w = ctx->w;
 	thr_mw m = moving_lanes(s, mask);
@@ -155,7 +155,7 @@ typedef struct feelers {
 	thr_iw best_idx[3];
 } feelers;
 
-static void scan_walls(const thr_step_ctx* ctx, const thr_lanes* s, thr_mw m, feelers* fl, cell_box box)
+static void scan_walls(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw m, feelers* fl, cell_box box)
 {
 	const thr_grid* g = &ctx->w->wall_grid;
 	const thr_shape_soa* wl = ctx->walls;
@@ -185,7 +185,7 @@ static void scan_walls(const thr_step_ctx* ctx, const thr_lanes* s, thr_mw m, fe
 	}
 }
 
-thr_v2w thr_walls_w(const thr_step_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead, float feeler_angle)
+thr_v2w thr_walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead, float feeler_angle)
 {
 	const throng_world* w = ctx->w;
 	thr_mw m = moving_lanes(s, mask);

@@ -28,7 +28,7 @@
 // the forces stay the reference's bits.
 #include <stdint.h>
 
-#include "engine.h"
+#include "pass.h"
 #include "fmath.h"
 
 /// Running sums of one neighbour slot, per lane.
@@ -115,8 +115,8 @@ THR_WIDE_INLINE thr_mw nb_step(const thr_lanes* s, const thr_arch_info* info, co
 	return open;
 }
 
-void thr_neighbors_w(const thr_step_ctx* ctx, const thr_lanes* s, thr_mw mask, const thr_arch_info* info,
-                     const throng_controller* ctl, thr_v2w* f, thr_block_stats* st)
+void thr_neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, const thr_arch_info* info,
+                     const throng_controller* ctl, thr_v2w* f, thr_pass_stats* st)
 {
 	const throng_world* w = ctx->w;
 	const thr_state* cs = ctx->cs;

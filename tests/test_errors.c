@@ -444,6 +444,40 @@ Test(errors, failed_scalar_step_leaves_the_world_unchanged)
 	cr_assert_geq(failures, 3, "only %ld allocations in the step", failures);
 }
 
+/// The same for the SIMD engine, through the same step pipeline (core/step.c):
+/// every allocation of its step comes before the reorder and the targets,
+/// so a failure leaves the world as it was, and the retry matches.
+Test(errors, failed_simd_step_leaves_the_world_unchanged)
+{
+	throng_scene* ref = thr_test_scene("armies", 400, THRONG_ENGINE_SIMD);
+	uint64_t start = throng_world_hash(throng_scene_world(ref));
+	cr_assert_eq(throng_world_step(throng_scene_world(ref)), THRONG_OK, "%s", throng_last_error());
+	uint64_t clean = throng_world_hash(throng_scene_world(ref));
+	throng_scene_destroy(ref);
+	long failures = 0;
+	for (long k = 1;; ++k) {
+		cr_assert_lt(k, 10000, "the step never ran out of allocations to fail");
+		throng_scene* s = thr_test_scene("armies", 400, THRONG_ENGINE_SIMD);
+		throng_world* w = throng_scene_world(s);
+		cr_assert_eq(throng_world_hash(w), start);
+		arm(k);
+		throng_status st = throng_world_step(w);
+		long calls = disarm();
+		if (calls < k) {
+			cr_assert_eq(st, THRONG_OK, "%s", throng_last_error());
+			throng_scene_destroy(s);
+			break;
+		}
+		cr_assert_eq(st, THRONG_ERR_OUT_OF_MEMORY, "allocation %ld failed: status %d", k, (int)st);
+		cr_assert_eq(throng_world_hash(w), start, "allocation %ld failed and the world changed", k);
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_hash(w), clean, "the retry after failing allocation %ld differs", k);
+		throng_scene_destroy(s);
+		++failures;
+	}
+	cr_assert_geq(failures, 2, "only %ld allocations in the step", failures);
+}
+
 Test(errors, hash_allocates_nothing)
 {
 	throng_world* w = world_with_agents(8);

@@ -288,7 +288,7 @@ static int by_address(const void* a, const void* b)
 }
 
 // Every array the SIMD engine's reorder touches (two states of 9, 12
-// singles with perm and slot_of, the engine's second set of 10) starts in
+// singles with perm and slot_of, the store's second set of 10) starts in
 // its own line of a page, 64-byte aligned, and no two overlap: arrays that
 // all start at one page offset cost the reorder 7x (docs/PERFORMANCE.md).
 Test(layout, per_agent_arrays_start_in_different_page_lines)
@@ -305,17 +305,17 @@ Test(layout, per_agent_arrays_start_in_different_page_lines)
 		void* p[40];
 		int n = 0;
 		for (int b = 0; b < 2; ++b) {
-			thr_state* s = &w->buf[b];
+			thr_state* s = &w->store.buf[b];
 			void* st[9] = {s->px, s->py, s->vx, s->vy, s->hx, s->hy, s->wander, s->noise, s->waypoint};
 			memcpy(p + n, st, sizeof st);
 			n += 9;
 		}
 		void* singles[12] = {w->id,    w->slot_of, w->max_speed, w->max_force, w->radius, w->archetype,
-		                     w->group, w->target_agent, w->path, w->tx, w->ty, w->perm};
+		                     w->group, w->target_agent, w->path, w->tx, w->ty, w->store.perm};
 		memcpy(p + n, singles, sizeof singles);
 		n += 12;
-		for (int k = 0; k < THR_STATIC_ARRAYS; ++k) {
-			p[n++] = w->simd->statics_alt[k];
+		for (int k = 0; k < THR_SINGLE_ARRAYS; ++k) {
+			p[n++] = w->store.alt[k];
 		}
 		uint64_t lines = 0;
 		for (int k = 0; k < n; ++k) {
@@ -330,5 +330,64 @@ Test(layout, per_agent_arrays_start_in_different_page_lines)
 			cr_assert_geq(gap, ((size_t)w->capacity + THR_LANES) * 4u, "capacity %u: arrays overlap", capacities[c]);
 		}
 		throng_world_destroy(w);
+	}
+}
+
+/// Whether [p, p + bytes) lies inside one of the store's blocks (each
+/// block is at most `span` bytes long).
+static bool in_store(const thr_store* s, const void* p, size_t bytes, size_t span)
+{
+	const char* q = p;
+	const char* blocks[3] = {s->block, s->alt_block, s->force_block};
+	for (int b = 0; b < 3; ++b) {
+		if (blocks[b] != NULL && q >= blocks[b] && q + bytes <= blocks[b] + span) {
+			return true;
+		}
+	}
+	return false;
+}
+
+// The agent store owns every per-agent array: after one step of the
+// sorting engine (an odd number of reorders, when the singles lived in the
+// SIMD engine's memory before the store) and after two, every single
+// array the world reads lies in the store's blocks, and the state of each
+// buffer too. Changing order never changes the hash of the same steps.
+Test(layout, per_agent_arrays_stay_in_the_store)
+{
+	uint64_t hashes[2][3];
+	for (int e = 0; e < 2; ++e) {
+		engine_under_test = e ? THRONG_ENGINE_SIMD : THRONG_ENGINE_SCALAR;
+		throng_world* w = make_world(THRONG_BOUNDS_CONTAIN, 300, 5);
+		uint64_t rng = 11;
+		throng_controller ctl = busy_controller(&rng, THRONG_BLEND_WEIGHTED);
+		cr_assert_eq(throng_world_add_archetype(w, &ctl, NULL), THRONG_OK, "%s", throng_last_error());
+		throng_agent_def a[300];
+		for (int k = 0; k < 300; ++k) {
+			a[k] = throng_agent_default_def();
+			a[k].position = (throng_vec2){thr_test_uniform(&rng, -19.0f, 19.0f), thr_test_uniform(&rng, -19.0f, 19.0f)};
+		}
+		cr_assert_eq(throng_world_spawn(w, a, 300, NULL), THRONG_OK, "%s", throng_last_error());
+		// The longest block: 32 arrays a stride apart, and 4 KiB (store.c).
+		size_t stride = (((size_t)w->capacity + THR_LANES) * 4u + 63u) & ~(size_t)63u;
+		stride += (stride / 64u) % 2u == 0 ? 64u : 0u;
+		const size_t span = stride * (THR_STORE_ARRAYS + 2u) + 4096u;
+		for (int step = 0; step < 3; ++step) {
+			hashes[e][step] = throng_world_hash(w);
+			const void* singles[12] = {w->id,    w->slot_of, w->max_speed,    w->max_force, w->radius, w->archetype,
+			                           w->group, w->path,    w->target_agent, w->tx,        w->ty,     w->store.perm};
+			for (int k = 0; k < 12; ++k) {
+				cr_assert(in_store(&w->store, singles[k], (size_t)w->capacity * 4u, span),
+				          "engine %d, after %d steps: single array %d lies outside the store", e, step, k);
+			}
+			for (int b = 0; b < 2; ++b) {
+				cr_assert(in_store(&w->store, w->store.buf[b].px, (size_t)w->capacity * 4u, span));
+				cr_assert(in_store(&w->store, w->store.buf[b].waypoint, (size_t)w->capacity * 4u, span));
+			}
+			cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		}
+		throng_world_destroy(w);
+	}
+	for (int step = 0; step < 3; ++step) {
+		cr_assert_eq(hashes[0][step], hashes[1][step], "the engines differ after %d steps", step);
 	}
 }

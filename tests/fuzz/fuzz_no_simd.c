@@ -2,16 +2,8 @@
 // The scenario fuzzer links the library's core/ sources without simd/: the
 // SIMD engine needs SIMDe's lowering and OpenMP's headers under clang, and
 // the fuzzer steps every world with the scalar reference anyway (the two
-// engines' agreement is tested in tests/). These stand in for the engine's
-// two entry points that core/world.c names.
-#include "world_internal.h"
+// engines' agreement is tested in tests/). This stands in for the one
+// symbol of simd/ that core/ names: the SIMD engine, as the scalar pass.
+#include "engine.h"
 
-throng_status thr_simd_step(throng_world* w)
-{
-	return thr_scalar_step(w);
-}
-
-void thr_simd_free(throng_world* w)
-{
-	(void)w;
-}
+const thr_engine thr_simd_engine = {"simd (scalar stand-in)", false, false, NULL, thr_scalar_pass, NULL};

@@ -2,14 +2,18 @@
 // The SIMD engine's private interface between its files.
 //
 // Design note. A step of the SIMD engine has two phases.
-//  1. Sort (engine.c): agents are bucketed by grid cell with a counting
-//     sort that visits agents in id order, so each cell lists its agents
-//     by increasing id; every per-agent array is then permuted into that
-//     order (ids travel with the agents). Cells of one grid row are
-//     contiguous, so the agents of a row of cells form one run of memory.
-//  2. Agents (agents.c, sweeps.c, feelers.c): blocks of 8 consecutive
-//     agents, one per lane; everything runs across the 8 lanes, once per
-//     distinct archetype in the block. Each lane walks its own neighbours
+//  1. Sort (core/step.c and core/store.c, because the engine says it
+//     wants sorted agents): agents are bucketed by grid cell with a
+//     counting sort that visits agents in id order, so each cell lists its
+//     agents by increasing id; the agent store then permutes every
+//     per-agent array into that order (ids travel with the agents). Cells
+//     of one grid row are contiguous, so the agents of a row of cells form
+//     one run of memory.
+//  2. The pass (pass.c; agents.c, sweeps.c, feelers.c): blocks of 8
+//     consecutive agents, one per lane, in the stages load_w, forces_w,
+//     blend_w, integrate_w (the scalar pass's load, forces, blend,
+//     integrate); forces and blend run once per distinct archetype in the
+//     block. Each lane walks its own neighbours
 //     (the rows of cells around it, gathered k-th candidate by k-th
 //     candidate), in exactly the order the scalar reference visits them;
 //     the feelers test each obstacle or wall near the block against all 8
@@ -21,23 +25,15 @@
 // state of its own block, so OpenMP's static schedule over fixed batches
 // of blocks gives the same bits for any thread count. Per-agent reductions
 // (neighbour sums) run in a fixed order inside one thread.
-#ifndef THRONG_SIMD_ENGINE_H
-#define THRONG_SIMD_ENGINE_H
+#ifndef THRONG_SIMD_PASS_H
+#define THRONG_SIMD_PASS_H
 
 #include <stdint.h>
 
-#include "world_internal.h"
+#include "engine.h" // core/engine.h: the engine interface, the one header of core/ used here
 #include "wvec.h"
 
 _Static_assert(THR_WIDE_LANES == THR_LANES, "the wide type and the world's padding must agree on the lane count");
-
-/// What an archetype asks of the sweeps, refreshed each step.
-typedef struct thr_arch_info {
-	float query_radius;              ///< largest neighbour radius (m), 0 = no neighbour slot
-	uint32_t n_neighbor_slots;       ///< neighbour slots (enabled), in slot order
-	uint8_t neighbor_slots[THRONG_MAX_SLOTS];
-	uint32_t most_cap;               ///< largest max_neighbors of those slots
-} thr_arch_info;
 
 /// Shape data copied into shape-grid item order, so each row of cells is
 /// a run of memory (padded by THR_LANES for full-width loads).
@@ -47,24 +43,13 @@ typedef struct thr_shape_soa {
 	uint32_t cap;
 } thr_shape_soa;
 
-/// Per-agent arrays that are not double-buffered state: the permutation
-/// writes them into a second set and trades places.
-#define THR_STATIC_ARRAYS 10
-_Static_assert(THR_SIMD_FIRST_ARRAY + THR_STATIC_ARRAYS <= THR_FORCE_FIRST_ARRAY, "page lines of the blocks overlap");
-
 struct thr_simd_state {
-	uint32_t* statics_alt[THR_STATIC_ARRAYS]; ///< the second set, capacity + padding each
-	void* statics_block; ///< owns 10 arrays of the two sets (which, depends on the step's parity)
-	thr_arch_info* arch;
-	uint32_t arch_cap;
 	thr_shape_soa obstacles, walls;
 	uint32_t shape_version; ///< world shape_version the SoA copies match
-	uint32_t* cursor;       ///< counting-sort cursors, one per cell
-	uint32_t cursor_cap;
 };
 
 /// Everything a block reads, fixed for the step.
-typedef struct thr_step_ctx {
+typedef struct thr_wide_ctx {
 	const throng_world* w;
 	const thr_state* cs; ///< sorted previous state
 	thr_state* ns;       ///< next state, same order
@@ -74,18 +59,7 @@ typedef struct thr_step_ctx {
 	float dt;
 	uint32_t step32;
 	float time; ///< simulated time at the start of the step
-} thr_step_ctx;
-
-/// Per-thread running figures, merged after the parallel loop.
-typedef struct thr_block_stats {
-	float max_speed_ratio;
-	uint64_t nonfinite;
-	uint64_t clamped;
-	uint64_t nb_candidates;      ///< candidates the neighbour walks examined
-	uint32_t nb_most_candidates; ///< most of them for one agent
-	uint32_t nb_most_met;        ///< most neighbours one slot of one agent took
-	uint64_t nb_capped;          ///< agents whose walk met a cap
-} thr_block_stats;
+} thr_wide_ctx;
 
 /// The agents of one block, one per lane.
 typedef struct thr_lanes {
@@ -101,8 +75,8 @@ typedef struct thr_lanes {
 
 /// The neighbour slots (info->neighbor_slots) of the lanes of `mask`, all
 /// of one archetype: writes f[slot] for each.
-void thr_neighbors_w(const thr_step_ctx* ctx, const thr_lanes* s, thr_mw mask, const thr_arch_info* info,
-                     const throng_controller* ctl, thr_v2w* f, thr_block_stats* st);
+void thr_neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, const thr_arch_info* info,
+                     const throng_controller* ctl, thr_v2w* f, thr_pass_stats* st);
 
 /// desired-velocity steering shared by the lanes' behaviours:
 /// limit(desired - v, max_force).
@@ -118,12 +92,12 @@ THR_WIDE_INLINE thr_v2w thr_seek_w(const thr_lanes* s, thr_v2w t)
 }
 
 /// thr_obstacle_avoid on the lanes of `mask` (others get 0).
-thr_v2w thr_obstacles_w(const thr_step_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead);
+thr_v2w thr_obstacles_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead);
 
 /// thr_wall_avoid on the lanes of `mask` (others get 0).
-thr_v2w thr_walls_w(const thr_step_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead, float feeler_angle);
+thr_v2w thr_walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead, float feeler_angle);
 
 /// Steps the agents of block [base, base + 8) (fewer at the end).
-void thr_step_block(const thr_step_ctx* ctx, uint32_t base, thr_block_stats* stats);
+void thr_step_block(const thr_wide_ctx* ctx, uint32_t base, thr_pass_stats* stats);
 
 #endif

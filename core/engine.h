@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+// The engine interface (private): what the step (step.c) asks of an
+// engine, and all an engine's pass needs from core/ besides the world.
+//
+// A step is one pipeline (step.c, throng_world_step): prepare (shape
+// grids, the per-archetype neighbour table, the engine's own preparation,
+// the agent grid, the store's reorder when the engine wants agents sorted
+// by cell, target selection), the engine's pass (every agent: behaviours,
+// blend, integrate, from state `read` into state `write`), finish (merge
+// the pass's figures into the world's stats, make `write` current, once).
+// Everything that can fail runs before anything of the world changes,
+// except the pass; a pass that fails leaves `write` unseen, and the step
+// puts back what target selection changed.
+#ifndef THRONG_CORE_ENGINE_H
+#define THRONG_CORE_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "world_internal.h"
+
+/// Everything a pass reads, fixed for the step.
+typedef struct thr_step_ctx {
+	throng_world* w;
+	const thr_state* cs; ///< previous state (sorted by cell when the engine asked)
+	thr_state* ns;       ///< next state, same order
+	int read, write;     ///< store buffers of cs and ns
+	/// Agent grid entries to slots: the grid's items, or NULL when the
+	/// store sorted agents by cell (entry k is then slot k).
+	const uint32_t* items;
+	const thr_arch_info* arch; ///< per archetype: its neighbour slots and query radius
+	int threads;               ///< OpenMP team for the pass (1 for the scalar reference)
+	float dt;
+	uint32_t step32;
+	float time; ///< simulated time at the start of the step
+} thr_step_ctx;
+
+/// What a pass measured, merged into throng_world_stats by the step.
+/// The maxima start from the world's running maxima.
+typedef struct thr_pass_stats {
+	float max_speed_ratio;
+	uint64_t nonfinite;
+	uint64_t clamped;
+	uint64_t nb_candidates;      ///< candidates the neighbour walks examined
+	uint32_t nb_most_candidates; ///< most of them for one agent
+	uint32_t nb_most_met;        ///< most neighbours one slot of one agent took
+	uint64_t nb_capped;          ///< agents whose walk met a cap
+} thr_pass_stats;
+
+typedef struct thr_engine {
+	const char* name;
+	bool sorted;   ///< wants agents sorted by cell (the store reorders them before the pass)
+	bool parallel; ///< runs targets and its pass on the world's threads (else on one)
+	/// Engine data to refresh before the step changes anything (NULL:
+	/// none). May fail; the world is then unchanged.
+	throng_status (*prepare)(const thr_step_ctx* ctx);
+	/// Every agent from ctx->cs into ctx->ns.
+	throng_status (*pass)(const thr_step_ctx* ctx, thr_pass_stats* stats);
+	/// Frees the engine's data kept in the world (NULL: none).
+	void (*release)(throng_world* w);
+} thr_engine;
+
+/// The scalar reference (core/scalar_engine.c) and the SIMD engine (simd/).
+extern const thr_engine thr_scalar_engine;
+extern const thr_engine thr_simd_engine;
+
+/// The scalar engine's pass (also the stand-in of builds without simd/).
+throng_status thr_scalar_pass(const thr_step_ctx* ctx, thr_pass_stats* stats);
+
+/// Frees every engine's data kept in w (throng_world_destroy).
+void thr_engines_release(throng_world* w);
+
+#endif

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+// The step: one pipeline for both engines (engine.h has the design).
+// Reading throng_world_step tells the whole step: prepare, the engine's
+// pass, finish.
+#include <string.h>
+
+#include "engine.h"
+#include "error.h"
+
+static const thr_engine* engine_of(const throng_world* w)
+{
+	return w->def.engine == THRONG_ENGINE_SIMD ? &thr_simd_engine : &thr_scalar_engine;
+}
+
+void thr_engines_release(throng_world* w)
+{
+	const thr_engine* engines[2] = {&thr_scalar_engine, &thr_simd_engine};
+	for (int k = 0; k < 2; ++k) {
+		if (engines[k]->release != NULL) {
+			engines[k]->release(w);
+		}
+	}
+}
+
+/// Whether some archetype's target rule is due this step.
+static bool targets_due(const throng_world* w)
+{
+	for (uint32_t a = 0; a < w->archetype_count; ++a) {
+		const throng_target_rule* rule = &w->archetypes[a].target_rule;
+		if (rule->enabled && w->step % rule->every == 0 && w->count > 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/// Everything of the step that can fail, before anything of the world
+/// changes: the shape grids, the per-archetype table, the engine's data,
+/// room for a reorder, the agent grid over the current state.
+static throng_status prepare(throng_world* w, const thr_engine* e, thr_step_ctx* ctx)
+{
+	memset(ctx, 0, sizeof *ctx);
+	ctx->w = w;
+	// OpenMP's default is capped (THRONG_MAX_THREADS): never OMP_NUM_THREADS as given.
+	ctx->threads = e->parallel ? (int)(w->def.threads > 0 ? w->def.threads : throng_default_threads()) : 1;
+	ctx->dt = w->def.dt;
+	ctx->step32 = (uint32_t)w->step;
+	ctx->time = (float)w->step * w->def.dt;
+	ctx->read = w->store.cur;
+	ctx->write = w->store.cur ^ 1;
+	throng_status st = thr_world_update_shape_grids(w);
+	if (st == THRONG_OK) {
+		st = thr_world_refresh_arch(w);
+	}
+	ctx->arch = w->arch;
+	if (st == THRONG_OK && e->prepare != NULL) {
+		st = e->prepare(ctx);
+	}
+	if (st == THRONG_OK && e->sorted && thr_store_reserve_reorder(w) != 0) {
+		st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory");
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	const throng_world_def* d = &w->def;
+	thr_grid* g = &w->agent_grid;
+	thr_grid_layout(g, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y, thr_world_cell_size(w),
+	                thr_world_max_cells(w));
+	const thr_state* cs = thr_cur_c(w);
+	// A sorting engine's cells list agents by id: slot_of visits ids in order.
+	if (thr_grid_build_points(g, cs->px, cs->py, w->count, e->sorted ? w->slot_of : NULL) != 0) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for the agent grid");
+	}
+	return THRONG_OK;
+}
+
+/// Reorders agents by cell (in id order within a cell) when the engine
+/// wants it: the store writes the sorted state into the other buffer,
+/// which the pass then reads, and writes the next state over the old one.
+static void sort_agents(throng_world* w, const thr_engine* e, thr_step_ctx* ctx)
+{
+	if (e->sorted) {
+		memcpy(w->store.perm, w->agent_grid.items, (size_t)w->count * sizeof *w->store.perm);
+		ctx->read = thr_store_reorder(w, ctx->threads);
+		ctx->write = ctx->read ^ 1;
+		ctx->items = NULL; // grid entry k is now slot k
+	} else {
+		ctx->items = w->agent_grid.items;
+	}
+	ctx->cs = &w->store.buf[ctx->read];
+	ctx->ns = &w->store.buf[ctx->write];
+}
+
+/// The step's figures into the world's stats.
+static void merge_stats(throng_world* w, const thr_pass_stats* ps)
+{
+	throng_world_stats* s = &w->stats;
+	s->max_speed_ratio = ps->max_speed_ratio;
+	s->nonfinite += ps->nonfinite;
+	s->clamped += ps->clamped;
+	s->neighbor_candidates += ps->nb_candidates;
+	s->neighbor_capped += ps->nb_capped;
+	s->neighbor_most_candidates = ps->nb_most_candidates;
+	s->neighbor_most_met = ps->nb_most_met;
+	s->steps++;
+}
+
+throng_status throng_world_step(throng_world* w)
+{
+	throng_status st = thr_check_world(w, "throng_world_step");
+	if (st != THRONG_OK) {
+		return st;
+	}
+	const thr_engine* e = engine_of(w);
+	memset(w->region_team, 0, sizeof w->region_team);
+	thr_step_ctx ctx;
+	st = prepare(w, e, &ctx);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	sort_agents(w, e, &ctx);
+	// Target selection rewrites w->target_agent when a rule is due and the
+	// pass may still fail: the old targets wait in store.perm (free once
+	// the reorder is done) so that a failed step leaves the world as it was.
+	const bool due = targets_due(w);
+	if (due) {
+		memcpy(w->store.perm, w->target_agent, (size_t)w->count * sizeof *w->store.perm);
+	}
+	thr_select_targets(w, ctx.cs, ctx.items, ctx.threads);
+
+	thr_pass_stats ps = {w->stats.max_speed_ratio, 0, 0, 0, w->stats.neighbor_most_candidates,
+	                     w->stats.neighbor_most_met, 0};
+	st = e->pass(&ctx, &ps);
+
+	if (st != THRONG_OK) {
+		// Nothing of the next state is visible: the world stays at the
+		// previous step (sorted, when the engine sorted it: the same world).
+		if (due) {
+			memcpy(w->target_agent, w->store.perm, (size_t)w->count * sizeof *w->store.perm);
+		}
+		w->store.cur = ctx.read;
+		return st;
+	}
+	merge_stats(w, &ps);
+	w->store.cur = ctx.write; // the one flip of the step
+	w->step++;
+	return THRONG_OK;
+}

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+// The world's shapes, paths and threat: obstacles, walls, waypoint paths
+// and the shared threat point, with their checks.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "validate.h"
+#include "world_internal.h"
+
+/// Grows a shape array by one; returns -1 when out of memory.
+static int grow(void** p, uint32_t* cap, uint32_t count, size_t size)
+{
+	if (count < *cap) {
+		return 0;
+	}
+	uint32_t n = *cap ? *cap * 2 : 16;
+	void* q = realloc(*p, n * size);
+	if (q == NULL) {
+		return -1;
+	}
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+throng_status throng_world_add_obstacle(throng_world* w, throng_vec2 center, float radius, uint32_t* id_out)
+{
+	throng_status st = thr_check_world(w, "throng_world_add_obstacle");
+	if (st == THRONG_OK) {
+		st = thr_validate_obstacle("obstacle.", center, radius);
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	if (grow((void**)&w->obstacles, &w->obstacle_cap, w->obstacle_count, sizeof *w->obstacles)) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_add_obstacle: out of memory");
+	}
+	w->obstacles[w->obstacle_count] = (thr_obstacle){center, radius};
+	if (id_out != NULL) {
+		*id_out = w->obstacle_count;
+	}
+	w->obstacle_count++;
+	w->shapes_dirty = 1;
+	return THRONG_OK;
+}
+
+throng_status throng_world_set_obstacle(throng_world* w, uint32_t id, throng_vec2 center, float radius)
+{
+	throng_status st = thr_check_world(w, "throng_world_set_obstacle");
+	if (st == THRONG_OK && id >= w->obstacle_count) {
+		st = thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_set_obstacle: no obstacle %u", id);
+	}
+	if (st == THRONG_OK) {
+		st = thr_validate_obstacle("obstacle.", center, radius);
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	w->obstacles[id] = (thr_obstacle){center, radius};
+	w->shapes_dirty = 1;
+	return THRONG_OK;
+}
+
+throng_status throng_world_add_wall(throng_world* w, throng_vec2 a, throng_vec2 b, uint32_t* id_out)
+{
+	throng_status st = thr_check_world(w, "throng_world_add_wall");
+	if (st == THRONG_OK) {
+		st = thr_validate_wall("wall.", a, b);
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	if (grow((void**)&w->walls, &w->wall_cap, w->wall_count, sizeof *w->walls)) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_add_wall: out of memory");
+	}
+	w->walls[w->wall_count] = (thr_wall){a, b};
+	if (id_out != NULL) {
+		*id_out = w->wall_count;
+	}
+	w->wall_count++;
+	w->shapes_dirty = 1;
+	return THRONG_OK;
+}
+
+throng_status throng_world_add_path(throng_world* w, const throng_vec2* points, uint32_t count, bool loop,
+                                    uint32_t* id_out)
+{
+	throng_status st = thr_check_world(w, "throng_world_add_path");
+	if (st == THRONG_OK && points == NULL) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_add_path: points is NULL");
+	}
+	if (st == THRONG_OK && (count < 1 || count > THRONG_MAX_WAYPOINTS)) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_add_path: count: must be from 1 to %d (got %u)",
+		              THRONG_MAX_WAYPOINTS, count);
+	}
+	for (uint32_t k = 0; st == THRONG_OK && k < count; ++k) {
+		if (!isfinite(points[k].x) || !isfinite(points[k].y) || fabsf(points[k].x) > THRONG_MAX_COORD ||
+		    fabsf(points[k].y) > THRONG_MAX_COORD) {
+			st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+			              "throng_world_add_path: points[%u]: must be finite with magnitude <= 1e6 (got %g, %g)", k,
+			              points[k].x, points[k].y);
+		}
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	if (grow((void**)&w->paths, &w->path_cap, w->path_count, sizeof *w->paths)) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_add_path: out of memory");
+	}
+	while (w->waypoint_cap - w->waypoint_count < count) {
+		uint32_t cap = w->waypoint_cap ? w->waypoint_cap * 2u : 64u;
+		vec2* p = realloc(w->waypoints, cap * sizeof *p);
+		if (p == NULL) {
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_add_path: out of memory");
+		}
+		w->waypoints = p;
+		w->waypoint_cap = cap;
+	}
+	memcpy(w->waypoints + w->waypoint_count, points, count * sizeof *points);
+	w->paths[w->path_count] = (thr_path){w->waypoint_count, count, loop};
+	w->waypoint_count += count;
+	if (id_out != NULL) {
+		*id_out = w->path_count;
+	}
+	w->path_count++;
+	return THRONG_OK;
+}
+
+uint32_t throng_world_path_count(const throng_world* w)
+{
+	return w ? w->path_count : 0;
+}
+
+uint32_t throng_world_obstacle_count(const throng_world* w)
+{
+	return w ? w->obstacle_count : 0;
+}
+
+uint32_t throng_world_wall_count(const throng_world* w)
+{
+	return w ? w->wall_count : 0;
+}
+
+throng_status throng_world_get_obstacle(const throng_world* w, uint32_t id, throng_vec2* center, float* radius)
+{
+	throng_status st = thr_check_world(w, "throng_world_get_obstacle");
+	if (st == THRONG_OK && id >= w->obstacle_count) {
+		st = thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_get_obstacle: no obstacle %u", id);
+	}
+	if (st == THRONG_OK && (center == NULL || radius == NULL)) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_get_obstacle: %s is NULL",
+		              center == NULL ? "center" : "radius");
+	}
+	if (st == THRONG_OK) {
+		*center = w->obstacles[id].c;
+		*radius = w->obstacles[id].r;
+	}
+	return st;
+}
+
+throng_status throng_world_get_wall(const throng_world* w, uint32_t id, throng_vec2* a, throng_vec2* b)
+{
+	throng_status st = thr_check_world(w, "throng_world_get_wall");
+	if (st == THRONG_OK && id >= w->wall_count) {
+		st = thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_get_wall: no wall %u", id);
+	}
+	if (st == THRONG_OK && (a == NULL || b == NULL)) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_get_wall: %s is NULL", a == NULL ? "a" : "b");
+	}
+	if (st == THRONG_OK) {
+		*a = w->walls[id].a;
+		*b = w->walls[id].b;
+	}
+	return st;
+}
+
+throng_status throng_world_set_threat(throng_world* w, throng_vec2 p, throng_vec2 v, bool active)
+{
+	throng_status st = thr_check_world(w, "throng_world_set_threat");
+	if (st == THRONG_OK && (!isfinite(p.x) || !isfinite(p.y) || fabsf(p.x) > THRONG_MAX_COORD ||
+	                        fabsf(p.y) > THRONG_MAX_COORD)) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		              "throng_world_set_threat: position: must be finite with magnitude <= 1e6 (got %g, %g)",
+		              p.x, p.y);
+	}
+	if (st == THRONG_OK && (!isfinite(v.x) || !isfinite(v.y) || fabsf(v.x) > THRONG_MAX_COORD ||
+	                        fabsf(v.y) > THRONG_MAX_COORD)) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		              "throng_world_set_threat: velocity: must be finite with magnitude <= 1e6 (got %g, %g)",
+		              v.x, v.y);
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	w->threat_p = p;
+	w->threat_v = v;
+	w->threat_active = active;
+	return THRONG_OK;
+}
