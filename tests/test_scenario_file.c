@@ -42,7 +42,7 @@ static void examples_dir(char* buf, size_t cap)
 
 /// Diagnostics gathered as text, one formatted line each.
 typedef struct diag_text {
-	char text[16384];
+	char text[32768];
 	size_t len;
 	uint32_t count;
 } diag_text;
@@ -731,12 +731,16 @@ Test(features, options)
 	cr_assert_eq(throng_scene_load_memory("x.yaml", text, strlen(text), &o, NULL, NULL, &c), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert_null(c);
 	cr_assert(strstr(throng_last_error(), "options.agents must be 0") != NULL, "%s", throng_last_error());
-	// Only scenes from files can be saved.
+	// Built-in scenes save too, as version 2 rows (tests/test_scene_save.c
+	// runs them).
 	throng_scene* builtin = NULL;
 	cr_assert_eq(throng_scene_create("herd", NULL, &builtin), THRONG_OK);
 	char* saved = NULL;
-	cr_assert_eq(throng_scene_save_string(builtin, &saved, NULL), THRONG_ERR_UNSUPPORTED);
-	cr_assert_null(saved);
+	cr_assert_eq(throng_scene_save_string(builtin, &saved, NULL), THRONG_OK);
+	cr_assert_not_null(strstr(saved, "version: 2\n"));
+	cr_assert_not_null(strstr(saved, "threat: {line: {from: [-26, 0]"), "%s", saved);
+	free(saved);
+	saved = NULL;
 	throng_scene_destroy(builtin);
 	cr_assert_eq(throng_scene_save_string(NULL, &saved, NULL), THRONG_ERR_INVALID_ARGUMENT);
 }
@@ -913,7 +917,7 @@ Test(cli, validate_and_run_files)
 	         "%s:1:35: groups.g.archetype: unknown archetype \"nobody\" (expected an archetype defined under "
 	         "archetypes)\n"
 	         "%s:2:1: wrold: unknown key, did you mean world? (expected one of: version, name, description, steps, "
-	         "goal_radius, world, archetypes, groups, obstacles, walls, threat)\n",
+	         "goal_radius, world, archetypes, groups, obstacles, walls, threat, paths, agents)\n",
 	         path, path, path);
 	snprintf(cmd, sizeof cmd, "'%s' validate '%s'", THRONG_CLI_PATH, path);
 	cr_assert_eq(thr_test_run(cmd, out, sizeof out, err, sizeof err), 2);

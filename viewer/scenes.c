@@ -27,22 +27,6 @@ bool vw_scene_exists(const char* name)
 	return name != NULL && (throng_scenario_find(name) != NULL || strcmp(name, SOLO_NAME) == 0);
 }
 
-bool vw_scene_is_file(const char* name)
-{
-	if (name == NULL) {
-		return false;
-	}
-	size_t n = strlen(name);
-	static const char* const ext[] = {".yaml", ".yml", ".json"};
-	for (size_t k = 0; k < sizeof ext / sizeof ext[0]; ++k) {
-		size_t e = strlen(ext[k]);
-		if (n > e && strcmp(name + n - e, ext[k]) == 0) {
-			return true;
-		}
-	}
-	return strchr(name, '/') != NULL;
-}
-
 /// Prints one problem of a scenario file to stderr and counts it.
 static void print_diagnostic(void* user, const throng_diagnostic* d)
 {
@@ -180,11 +164,7 @@ throng_status vw_scene_open(const char* name, const throng_scene_options* option
 		return st;
 	}
 	uint32_t printed = 0;
-	if (throng_scenario_find(name) == NULL && vw_scene_is_file(name)) {
-		st = throng_scene_load_file_report(name, &o, print_diagnostic, &printed, &out->scene);
-	} else {
-		st = throng_scene_create(name, &o, &out->scene);
-	}
+	st = throng_scene_open_report(name, &o, print_diagnostic, &printed, &out->scene);
 	if (st != THRONG_OK) {
 		if (printed > 0) {
 			snprintf(err, err_cap, "%s: %u problem%s (above)", name, printed, printed == 1 ? "" : "s");
