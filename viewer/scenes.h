@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The scenes the viewer can open: the library's built-in scenarios
-// (throng/scenario.h), scenario files (throng/scenario_file.h), and the
-// viewer's own `solo`, the seeds' playground.
+// (throng/scenario.h, `solo` among them: the seeds' playground) and
+// scenario files (throng/scenario_file.h).
 #ifndef THRONG_VIEWER_SCENES_H
 #define THRONG_VIEWER_SCENES_H
 
@@ -21,7 +21,7 @@ typedef struct vw_scene {
 	throng_vec2 threat;
 } vw_scene;
 
-/// Whether `name` is a built-in scene (the library's or the viewer's).
+/// Whether `name` is a built-in scene.
 bool vw_scene_exists(const char* name);
 
 /// "herd, circle, field, solo" into buf.

@@ -174,6 +174,13 @@ throng_status thr_scene_threat_line(throng_scene* scene, const thr_threat_line* 
 	return THRONG_OK;
 }
 
+throng_status thr_scene_threat_external(throng_scene* scene)
+{
+	scene->stating->threat.kind = SF_THREAT_EXTERNAL;
+	scene->stating->version = 2;
+	return THRONG_OK;
+}
+
 throng_status thr_scene_random_goals(throng_scene* scene, throng_vec2 lo, throng_vec2 hi)
 {
 	sf_model* m = scene->stating;

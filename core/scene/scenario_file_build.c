@@ -93,8 +93,8 @@ static void threat_at(const sf_scene_data* sd, double d, double* px, double* py,
 static throng_status threat_update(throng_scene* scene, sf_scene_data* sd)
 {
 	const sf_threat* t = &sd->model.threat;
-	if (t->kind == SF_THREAT_NONE) {
-		return THRONG_OK;
+	if (t->kind == SF_THREAT_NONE || t->kind == SF_THREAT_EXTERNAL) {
+		return THRONG_OK; // none, or the program's own (throng_world_set_threat)
 	}
 	double time = (double)scene->steps * scene->dt;
 	bool was_active = scene->threat_active;

@@ -559,10 +559,11 @@ void sf_check_model(sf_ctx* c, const sf_node* root, sf_model* m)
 	m->agents += m->row_count;
 	goals = goals || m->rows_random;
 	random_goals = random_goals || m->rows_random;
-	if (m->threat.kind == SF_THREAT_LINE && m->version != 2) {
+	if ((m->threat.kind == SF_THREAT_LINE || m->threat.kind == SF_THREAT_EXTERNAL) && m->version != 2) {
+		const char* key = m->threat.kind == SF_THREAT_LINE ? "line" : "external";
 		mark = sf_push_key(c, "threat");
-		sf_push_key(c, "line");
-		sf_error(c, sf_get(sf_get(root, "threat"), "line")->pos,
+		sf_push_key(c, key);
+		sf_error(c, sf_get(sf_get(root, "threat"), key)->pos,
 		         "a version 2 key in a version 1 file (expected version: 2 at the top)");
 		sf_pop(c, mark);
 	}

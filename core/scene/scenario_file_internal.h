@@ -319,6 +319,7 @@ typedef enum sf_threat_kind {
 	SF_THREAT_POINT,
 	SF_THREAT_PATH,
 	SF_THREAT_LINE, ///< version 2: a straight line at constant velocity, active inside a box
+	SF_THREAT_EXTERNAL, ///< version 2: set by the program running the scene (the viewer's mouse)
 } sf_threat_kind;
 
 typedef struct sf_threat {

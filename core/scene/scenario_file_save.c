@@ -286,6 +286,8 @@ static void put_shapes(out_buf* o, const sf_model* m)
 		put(o, ", start: ");
 		put_float(o, t->start);
 		put(o, "}\n");
+	} else if (t->kind == SF_THREAT_EXTERNAL) {
+		put(o, "threat: {external: true}\n");
 	} else if (t->kind == SF_THREAT_LINE) {
 		put(o, "threat: {line: {from: ");
 		put_vec(o, t->position);

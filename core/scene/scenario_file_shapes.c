@@ -137,8 +137,23 @@ void sf_parse_threat(sf_ctx* c, const sf_node* n, sf_model* m)
 		return;
 	}
 	sf_threat* t = &m->threat;
-	static const char* const keys[] = {"position", "path", "speed", "loop", "start", "line"};
-	sf_check_keys(c, n, keys, 6);
+	static const char* const keys[] = {"position", "path", "speed", "loop", "start", "line", "external"};
+	sf_check_keys(c, n, keys, 7);
+	const sf_node* ext = sf_get(n, "external");
+	if (ext != NULL) {
+		// Version 2: the program running the scene sets the threat.
+		size_t mark = sf_push_key(c, "external");
+		bool on = false;
+		if (n->count != 1u) {
+			sf_error(c, ext->pos, "given with other keys (expected threat: {external: true} alone)");
+		} else if (sf_read_bool(c, ext, &on) && !on) {
+			sf_error(c, ext->pos, "got false (expected true, or no threat section)");
+		} else if (on) {
+			t->kind = SF_THREAT_EXTERNAL;
+		}
+		sf_pop(c, mark);
+		return;
+	}
 	const sf_node* pos = sf_get(n, "position");
 	const sf_node* path = sf_get(n, "path");
 	const sf_node* line = sf_get(n, "line");

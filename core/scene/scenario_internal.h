@@ -73,6 +73,8 @@ throng_status thr_armies_script(throng_scene* scene);
 uint32_t thr_armies_outcome(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap);
 throng_status thr_flock_build(throng_scene* scene, const throng_scene_options* options);
 uint32_t thr_flock_outcome(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap);
+/// The viewer's playground (scenario_solo.c).
+throng_status thr_solo_build(throng_scene* scene, const throng_scene_options* options);
 
 /// The table, in listing order.
 extern const thr_scenario thr_scenario_table[];
@@ -99,6 +101,8 @@ throng_status thr_scene_add_path(throng_scene* scene, const throng_vec2* points,
 uint32_t thr_scene_path_count(const throng_scene* scene);
 /// The scripted threat moves along `line` (its t_start must be a float).
 throng_status thr_scene_threat_line(throng_scene* scene, const thr_threat_line* line);
+/// The program running the scene sets the threat (throng_world_set_threat: the viewer's mouse).
+throng_status thr_scene_threat_external(throng_scene* scene);
 /// Every agent draws a new target point uniformly in [lo, hi] on arrival
 /// (within the goal radius): round r from draws 2r and 2r+1 of its goal stream.
 throng_status thr_scene_random_goals(throng_scene* scene, throng_vec2 lo, throng_vec2 hi);

@@ -372,6 +372,15 @@ const thr_scenario thr_scenario_table[] = {
 		.build = thr_flock_build,
 		.outcome = thr_flock_outcome,
 	},
+	{
+		.info = {.name = "solo",
+		         .description = "the viewer's playground: agents at rest on their targets in a room with three "
+		                        "obstacles, waiting for the mouse",
+		         .default_agents = 1,
+		         .default_steps = 600},
+		.max_agents = THR_SCENE_MAX_AGENTS,
+		.build = thr_solo_build,
+	},
 };
 
 const uint32_t thr_scenario_table_count = sizeof thr_scenario_table / sizeof thr_scenario_table[0];
