@@ -487,7 +487,7 @@ static void resolve_target_groups(sf_ctx* c, sf_model* m)
 				size_t mk = sf_push_key(c, a->name != NULL ? a->name : "?");
 				sf_push_key(c, "target_rule");
 				sf_push_key(c, "label");
-				sf_error(c, a->pos, "a version 2 key in a version 1 file (expected version: 2 at the top)");
+				sf_error(c, a->target_group_pos, "a version 2 key in a version 1 file (expected version: 2 at the top)");
 				sf_pop(c, mk);
 			}
 			continue;

@@ -321,6 +321,7 @@ static void parse_target_rule(sf_ctx* c, const sf_node* n, sf_archetype* a)
 		} else if (sf_read_uint(c, label, 0, UINT32_MAX - 1u, false, &v)) {
 			r->group = (uint32_t)v;
 			a->target_label = true;
+			a->target_group_pos = label->pos;
 		}
 		sf_pop(c, mark);
 	} else if (g == NULL) {
