@@ -253,3 +253,42 @@ Test(examples, every_builtin_has_an_example_and_none_is_stale, .timeout = 120)
 		throng_scene_destroy(s);
 	}
 }
+
+// ---------------------------------------------------------------------------
+// throng_scene_open: the one way the CLI and the viewer open scenes
+// ---------------------------------------------------------------------------
+
+Test(open, names_files_and_errors)
+{
+	throng_scene_options o = throng_scene_default_options();
+	o.threads = 2;
+	throng_scene* s = NULL;
+	cr_assert_eq(throng_scene_open("herd", &o, &s), THRONG_OK);
+	cr_assert_str_eq(throng_scene_info(s)->name, "herd");
+	uint64_t builtin = throng_world_hash(throng_scene_world(s));
+	throng_scene_destroy(s);
+	// The example file: the same world.
+	const char* file = __FILE__;
+	const char* slash = strrchr(file, '/');
+	char path[1024];
+	snprintf(path, sizeof path, "%.*s/../examples/herd.yaml", (int)(slash - file), file);
+	cr_assert(throng_scene_is_file(path));
+	cr_assert_eq(throng_scene_open(path, &o, &s), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_world_hash(throng_scene_world(s)), builtin);
+	throng_scene_destroy(s);
+	// solo is a built-in like the others.
+	cr_assert_eq(throng_scene_open("solo", &o, &s), THRONG_OK);
+	throng_agent_state a;
+	cr_assert_eq(throng_world_get_agent(throng_scene_world(s), 0, &a), THRONG_OK);
+	cr_assert(a.position.x == 0.0f && a.position.y == 0.0f);
+	throng_scene_destroy(s);
+	// Unknown names list the known ones; a missing file is an I/O error.
+	s = (throng_scene*)&o;
+	cr_assert_eq(throng_scene_open("nosuch", &o, &s), THRONG_ERR_NOT_FOUND);
+	cr_assert_null(s);
+	cr_assert_not_null(strstr(throng_last_error(), "known scenarios: herd"), "%s", throng_last_error());
+	cr_assert_not(throng_scene_is_file("nosuch"));
+	cr_assert(throng_scene_is_file("nosuch.yml"));
+	cr_assert_eq(throng_scene_open("nosuch.yaml", &o, &s), THRONG_ERR_IO);
+	cr_assert_eq(throng_scene_open(NULL, &o, &s), THRONG_ERR_INVALID_ARGUMENT);
+}

@@ -355,20 +355,6 @@ static void make_agent(const throng_scene* scene, uint32_t i, throng_agent_def* 
 	}
 }
 
-typedef struct row_job {
-	const throng_agent_def* rows;
-	const uint32_t* archetype_id; ///< world archetype id of each model archetype
-} row_job;
-
-/// Row i of agents.rows; world path k is paths[k] (added first).
-static void make_row(const throng_scene* scene, uint32_t i, throng_agent_def* def, const void* user)
-{
-	(void)scene;
-	const row_job* j = user;
-	*def = j->rows[i];
-	def->archetype = j->archetype_id[def->archetype];
-}
-
 // ---------------------------------------------------------------------------
 // Building
 // ---------------------------------------------------------------------------
@@ -521,8 +507,7 @@ static throng_status build_agents(sf_ctx* c, throng_scene* scene, sf_scene_data*
 		}
 	}
 	if (m->row_count > 0) {
-		row_job job = {m->rows, sd->archetype_id};
-		throng_status st = thr_scene_spawn_batched(scene, m->row_count, make_row, &job);
+		throng_status st = sf_spawn_rows(scene, m, sd->archetype_id);
 		if (st != THRONG_OK) {
 			return build_fail(c, st, m->rows_pos, "agents");
 		}

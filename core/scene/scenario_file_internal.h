@@ -457,6 +457,9 @@ const sf_model* sf_scene_model(const throng_scene* scene);
 /// Parses the version 2 sections (scenario_file_rows.c).
 void sf_parse_paths(sf_ctx* c, const sf_node* n, sf_model* m);
 void sf_parse_agents(sf_ctx* c, const sf_node* n, sf_model* m);
+/// Spawns agents.rows into the scene's world (model archetypes mapped
+/// through archetype_id; paths must be the world's first).
+throng_status sf_spawn_rows(throng_scene* scene, const sf_model* m, const uint32_t* archetype_id);
 /// Column names of an agents row, in order (docs/SCENARIOS.md).
 #define SF_ROW_COLUMNS 14u
 extern const char* const sf_row_columns[SF_ROW_COLUMNS];

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The scene object and the built-in scenario table (private).
 //
-// scenario.c owns the generic part (lookup, create, step, the threat-line
-// script, accessors); scenarios_builtin.c owns the table of scenarios, each a
-// build function that fills a scene's world plus an optional per-step
-// script. Both sides see the scene through this header only.
+// scenario.c owns the generic part (lookup, create, step, accessors, and the
+// calls by which a built-in states its definition); scenarios_builtin.c owns
+// the table of scenarios, each a build function that states its scene as a
+// definition (the model of scenario_file_internal.h: world, archetypes,
+// shapes, paths, agents, threat, random goals), plus what hangs off the
+// definition in C: how it scales with the agent count (the build function
+// itself), an optional per-step script and an outcome measure. One builder
+// (sf_build_into) makes the world of built-ins and files alike.
 #ifndef THRONG_CORE_SCENARIO_INTERNAL_H
 #define THRONG_CORE_SCENARIO_INTERNAL_H
 
@@ -51,11 +55,14 @@ struct throng_scene {
 typedef struct thr_scenario {
 	throng_scenario_info info;
 	uint32_t max_agents;      ///< largest count it takes (<= THR_SCENE_MAX_AGENTS)
-	/// Creates scene->world (agents = scene->agents, already resolved) and
-	/// sets goal_radius and threat_line. On failure it may leave a world in
-	/// scene->world; the caller destroys it.
+	/// States the scene (agents = scene->agents, already resolved) through
+	/// the thr_scene_* calls below into scene->stating, and sets
+	/// goal_radius; it may keep data of its own in scene->user for its
+	/// script and outcome. It never touches a world: there is none yet.
 	throng_status (*build)(throng_scene* scene, const throng_scene_options* options);
-	/// Optional; runs before each world step, after the threat line moved.
+	/// Optional; runs before each world step, after the definition's
+	/// script (threat, random goals). Must not change the world's state:
+	/// a saved file does not carry it (armies only measures).
 	throng_status (*script)(throng_scene* scene);
 	/// Optional; the scenario's own outcome figures (throng_scene_outcomes).
 	uint32_t (*outcome)(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap);
