@@ -582,6 +582,7 @@ void sf_check_model(sf_ctx* c, const sf_node* root, sf_model* m)
 		         "got 0 with random goals, which are drawn again within it (expected a number > 0 and <= 1e6)");
 		sf_pop(c, mark);
 	}
+	sf_check_rows(c, m);
 	sf_check_references(c, root, m);
 	// The library's own rules, as a last line: nothing it would refuse gets
 	// past validation.

@@ -357,6 +357,7 @@ typedef struct sf_model {
 	sf_path* paths;         ///< `paths`: world paths 0.. (before any group's)
 	uint32_t path_count;
 	throng_agent_def* rows; ///< `agents.rows`: agents after the groups' (archetype and path are model indices)
+	sf_pos* row_pos;        ///< where each row is (NULL for a built-in's definition)
 	uint32_t row_count;
 	sf_pos rows_pos;
 	bool rows_random;       ///< `agents.goal: {random: ...}`: drawn again on arrival (rounds 1, 2, ...)
@@ -457,6 +458,10 @@ const sf_model* sf_scene_model(const throng_scene* scene);
 /// Parses the version 2 sections (scenario_file_rows.c).
 void sf_parse_paths(sf_ctx* c, const sf_node* n, sf_model* m);
 void sf_parse_agents(sf_ctx* c, const sf_node* n, sf_model* m);
+/// The library's rules for each row (velocity within max_speed, heading a
+/// unit vector or zero, inside a world that keeps its agents), reported
+/// at the row: nothing the library would refuse gets past validation.
+void sf_check_rows(sf_ctx* c, const sf_model* m);
 /// Spawns agents.rows into the scene's world (model archetypes mapped
 /// through archetype_id; paths must be the world's first).
 throng_status sf_spawn_rows(throng_scene* scene, const sf_model* m, const uint32_t* archetype_id);

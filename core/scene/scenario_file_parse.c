@@ -143,6 +143,7 @@ void sf_model_free(sf_model* m)
 	}
 	free(m->paths);
 	free(m->rows);
+	free(m->row_pos);
 	memset(m, 0, sizeof *m);
 }
 

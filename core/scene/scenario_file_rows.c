@@ -14,6 +14,7 @@
 
 #include "scenario_file_internal.h"
 #include "scenario_internal.h"
+#include "vec.h"
 
 const char* const sf_row_columns[SF_ROW_COLUMNS] = {
 	"x", "y", "vx", "vy", "hx", "hy", "tx", "ty", "max_speed", "max_force", "radius", "archetype", "group", "path",
@@ -174,11 +175,15 @@ void sf_parse_agents(sf_ctx* c, const sf_node* n, sf_model* m)
 			sf_error(c, rows->pos, "got %u rows (expected 1 to %u)", rows->count, THR_SCENE_MAX_AGENTS);
 		} else {
 			m->rows = calloc(rows->count, sizeof *m->rows);
-			if (m->rows == NULL) {
+			m->row_pos = calloc(rows->count, sizeof *m->row_pos);
+			if (m->rows == NULL || m->row_pos == NULL) {
+				free(m->rows);
+				m->rows = NULL;
 				sf_error(c, rows->pos, "out of memory (expected fewer rows)");
 			}
 			for (uint32_t k = 0; m->rows != NULL && k < rows->count; ++k) {
 				size_t mk = sf_push_index(c, k);
+				m->row_pos[k] = rows->items[k]->pos;
 				parse_row(c, rows->items[k], m, &m->rows[m->row_count++]);
 				sf_pop(c, mk);
 			}
@@ -205,4 +210,35 @@ throng_status sf_spawn_rows(throng_scene* scene, const sf_model* m, const uint32
 {
 	row_job job = {m->rows, archetype_id};
 	return thr_scene_spawn_batched(scene, m->row_count, make_row, &job);
+}
+
+void sf_check_rows(sf_ctx* c, const sf_model* m)
+{
+	size_t mark = sf_push_key(c, "agents");
+	sf_push_key(c, "rows");
+	for (uint32_t k = 0; k < m->row_count && m->row_pos != NULL; ++k) {
+		const throng_agent_def* d = &m->rows[k];
+		size_t mk = sf_push_index(c, k);
+		// The rules of core/validate.c, computed as it computes them.
+		float speed = v2_length(d->velocity);
+		float hl = v2_length(d->heading);
+		if (speed > d->max_speed) {
+			sf_error(c, m->row_pos[k], "velocity: its length %g exceeds max_speed %g (expected at most max_speed)",
+			         (double)speed, (double)d->max_speed);
+		}
+		if (hl != 0.0f && fabsf(hl - 1.0f) > 1.0e-3f) {
+			sf_error(c, m->row_pos[k], "heading: its length is %g (expected [0, 0] or a unit vector)", (double)hl);
+		}
+		if (m->bounds_mode != THRONG_BOUNDS_OPEN &&
+		    (d->position.x < m->bounds_min.x || d->position.x > m->bounds_max.x ||
+		     d->position.y < m->bounds_min.y || d->position.y > m->bounds_max.y)) {
+			sf_error(c, m->row_pos[k],
+			         "position: (%g, %g) is outside the world (%g, %g)..(%g, %g) (expected inside, bounds mode %s)",
+			         (double)d->position.x, (double)d->position.y, (double)m->bounds_min.x,
+			         (double)m->bounds_min.y, (double)m->bounds_max.x, (double)m->bounds_max.y,
+			         sf_bounds_mode_names[m->bounds_mode]);
+		}
+		sf_pop(c, mk);
+	}
+	sf_pop(c, mark);
 }
