@@ -288,6 +288,32 @@ throng_status thr_scene_spawn_batched(throng_scene* scene, uint32_t count,
 	return st;
 }
 
+/// Runs scene->scenario's build into *m (a fresh model): the built-in
+/// states its definition. scene->agents and scene->options are set.
+static throng_status state_builtin(throng_scene* scene, sf_model* m)
+{
+	const thr_scenario* sc = scene->scenario;
+	sf_model_defaults(m, sc->info.name);
+	free(m->description);
+	m->description = malloc(strlen(sc->info.description) + 1u);
+	if (m->name == NULL || m->description == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: out of memory", sc->info.name);
+	}
+	memcpy(m->description, sc->info.description, strlen(sc->info.description) + 1u);
+	m->steps = sc->info.default_steps;
+	m->version = 2;
+	scene->stating = m;
+	throng_status st = sc->build(scene, &scene->options);
+	scene->stating = NULL;
+	if (st == THRONG_OK && m->row_count != scene->agents) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "scenario %s: build stated %u agents, not %u", sc->info.name,
+		              m->row_count, scene->agents);
+	}
+	m->goal_radius = scene->goal_radius;
+	m->agents = m->row_count;
+	return st;
+}
+
 throng_status throng_scene_create(const char* name, const throng_scene_options* options, throng_scene** out)
 {
 	if (out == NULL) {
@@ -322,29 +348,11 @@ throng_status throng_scene_create(const char* name, const throng_scene_options* 
 	}
 	scene->scenario = sc;
 	scene->agents = agents;
+	scene->options = opt;
 	// The built-in states its scene as a definition ...
-	sf_model_defaults(m, sc->info.name);
-	free(m->description);
-	m->description = malloc(strlen(sc->info.description) + 1u);
-	throng_status st = m->name == NULL || m->description == NULL
-	                       ? thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: out of memory", sc->info.name)
-	                       : THRONG_OK;
-	if (st == THRONG_OK) {
-		memcpy(m->description, sc->info.description, strlen(sc->info.description) + 1u);
-		m->steps = sc->info.default_steps;
-		m->version = 2;
-		scene->stating = m;
-		st = sc->build(scene, &opt);
-		scene->stating = NULL;
-	}
-	if (st == THRONG_OK && m->row_count != agents) {
-		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "scenario %s: build stated %u agents, not %u", sc->info.name,
-		              m->row_count, agents);
-	}
+	throng_status st = state_builtin(scene, m);
 	if (st == THRONG_OK) {
 		// ... and the one builder makes its world from it, as from a file.
-		m->goal_radius = scene->goal_radius;
-		m->agents = m->row_count;
 		sf_ctx c;
 		sf_ctx_init(&c, sc->info.name, NULL, NULL);
 		st = sf_build_into(&c, scene, m, &opt, (sf_pos){0, 0});
@@ -361,8 +369,33 @@ throng_status throng_scene_create(const char* name, const throng_scene_options* 
 		throng_scene_destroy(scene);
 		return st;
 	}
+	// The rows (one def per agent) are the world's now: drop them rather
+	// than hold a second copy of every agent; saving states them again.
+	sf_model* def = (sf_model*)sf_scene_model(scene);
+	free(def->rows);
+	def->rows = NULL;
 	*out = scene;
 	return THRONG_OK;
+}
+
+throng_status thr_scene_restate(const throng_scene* scene, sf_model* out)
+{
+	throng_scene* tmp = calloc(1, sizeof *tmp);
+	if (tmp == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario: out of memory");
+	}
+	tmp->scenario = scene->scenario;
+	tmp->agents = scene->agents;
+	tmp->options = scene->options;
+	throng_status st = state_builtin(tmp, out);
+	if (tmp->free_user != NULL) {
+		tmp->free_user(tmp->user);
+	}
+	free(tmp);
+	if (st != THRONG_OK) {
+		sf_model_free(out);
+	}
+	return st;
 }
 
 void throng_scene_destroy(throng_scene* scene)

@@ -10,6 +10,7 @@
 
 #include "error.h"
 #include "scenario_file_internal.h"
+#include "scenario_internal.h"
 
 // ---------------------------------------------------------------------------
 // The public functions
@@ -206,6 +207,16 @@ throng_status throng_scene_save_string_header(const throng_scene* scene, const c
 	const sf_model* m = sf_scene_model(scene);
 	if (m == NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scene_save: scene is NULL");
+	}
+	if (m->row_count > 0 && m->rows == NULL) {
+		// A built-in keeps no copy of its agents: state them again.
+		sf_model again;
+		throng_status st = thr_scene_restate(scene, &again);
+		if (st == THRONG_OK) {
+			st = sf_save_model(&again, header, text, length);
+			sf_model_free(&again);
+		}
+		return st;
 	}
 	return sf_save_model(m, header, text, length);
 }

@@ -49,6 +49,7 @@ struct throng_scene {
 	void* def;                ///< the definition it was built from and its script's data (scenario_file_build.c)
 	void (*free_def)(void* def);
 	struct sf_model* stating; ///< while a built-in states its definition, that definition; NULL after
+	throng_scene_options options; ///< built-ins: the options it was made with (to state it again)
 };
 
 /// One built-in scenario.
@@ -122,6 +123,10 @@ throng_status thr_scene_spawn_batched(throng_scene* scene, uint32_t count,
                                       void (*make)(const throng_scene* scene, uint32_t i, throng_agent_def* def,
                                                    const void* user),
                                       const void* user);
+
+/// States a built-in scene's definition again, rows included (a built-in's
+/// scene drops its rows once the world holds them), into *out.
+throng_status thr_scene_restate(const throng_scene* scene, struct sf_model* out);
 
 /// The definition's per-step script (scenario_file_build.c): the threat,
 /// then agents' random goals.
