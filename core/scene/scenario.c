@@ -63,8 +63,8 @@ throng_status thr_scene_create_world(throng_scene* scene, const throng_scene_opt
 /// Grows *items (of `size` bytes each) to hold count + 1.
 static throng_status grow(void** items, uint32_t count, size_t size, const char* what)
 {
-	if ((count & (count - 1u)) == 0) { // 0, 1, 2, 4, ...: double
-		size_t cap = count == 0 ? 4u : 2u * (size_t)count;
+	if ((count & (count - 1u)) == 0) { // full at 0, 1, 2, 4, 8, ...: double
+		size_t cap = count == 0 ? 1u : 2u * (size_t)count;
 		void* p = realloc(*items, cap * size);
 		if (p == NULL) {
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario: out of memory for %s", what);

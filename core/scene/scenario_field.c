@@ -30,7 +30,7 @@
 #define FIELD_GOAL_RADIUS 1.0f         ///< m: a goal is reached within it
 #define FIELD_EDGE 1.0f                ///< m: spawns and goals keep this far from the sides
 
-/// The field's script data: every agent's goal, by id.
+/// The field's layout while it is stated: every agent's first goal, by id.
 typedef struct field_data {
 	uint32_t key;   ///< the world's random key
 	float side;     ///< m
@@ -168,5 +168,10 @@ throng_status thr_field_build(throng_scene* scene, const throng_scene_options* o
 		                            (throng_vec2){side - FIELD_EDGE, side - FIELD_EDGE});
 	}
 	scene->goal_radius = FIELD_GOAL_RADIUS;
+	// The goals are stated now (and drawn again by the definition's
+	// script): the layout data is not needed past the build.
+	field_free(f);
+	scene->user = NULL;
+	scene->free_user = NULL;
 	return st;
 }
