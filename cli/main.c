@@ -30,6 +30,7 @@ static const char usage_main[] =
 	"Usage: throng run <scenario> [options]   run a scenario, print a summary\n"
 	"       throng run FILE.yaml [options]    run a scenario file (docs/SCENARIOS.md)\n"
 	"       throng validate FILE...           check scenario files, simulate nothing\n"
+	"       throng save <scenario> --out FILE write a scene as a scenario file\n"
 	"       throng list                       list the scenarios\n"
 	"       throng --help | --version\n"
 	"\n"
@@ -244,24 +245,6 @@ static int cmd_list(int argc, char** argv)
 	return CLI_EXIT_OK;
 }
 
-/// Whether `throng run` takes `arg` as a scenario file rather than a name:
-/// it ends in .yaml, .yml or .json, or holds a '/'.
-static bool cli_is_scenario_file(const char* arg)
-{
-	if (arg == NULL) {
-		return false;
-	}
-	size_t n = strlen(arg);
-	const char* ext[] = {".yaml", ".yml", ".json"};
-	for (int k = 0; k < 3; ++k) {
-		size_t e = strlen(ext[k]);
-		if (n > e && strcmp(arg + n - e, ext[k]) == 0) {
-			return true;
-		}
-	}
-	return strchr(arg, '/') != NULL;
-}
-
 /// Prints one problem of a scenario file to stderr, as FILE:LINE:COL: ...
 static void cli_print_diagnostic(void* user, const throng_diagnostic* d)
 {
@@ -271,20 +254,21 @@ static void cli_print_diagnostic(void* user, const throng_diagnostic* d)
 	*(uint32_t*)user += 1;
 }
 
-/// Loads a scenario file. A file with problems (each printed) or one that
-/// cannot be read gives CLI_EXIT_USAGE; anything else the library refuses,
-/// CLI_EXIT_FAILURE.
-static int cli_load_scenario_file(const char* path, const throng_scene_options* opt, throng_scene** scene)
+/// Opens a built-in scene or a scenario file (throng_scene_open). A file
+/// with problems (each printed) or one that cannot be read gives
+/// CLI_EXIT_USAGE; anything else the library refuses, CLI_EXIT_FAILURE.
+static int cli_open_scene(const char* name, const throng_scene_options* opt, throng_scene** scene)
 {
 	uint32_t printed = 0;
-	throng_status st = throng_scene_load_file_report(path, opt, cli_print_diagnostic, &printed, scene);
+	throng_status st = throng_scene_open_report(name, opt, cli_print_diagnostic, &printed, scene);
 	if (st == THRONG_OK) {
 		return CLI_EXIT_OK;
 	}
 	if (printed == 0) {
 		cli_error("%s", throng_last_error());
 	}
-	return st == THRONG_ERR_INVALID_ARGUMENT || st == THRONG_ERR_IO ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
+	bool file = throng_scene_is_file(name) && throng_scenario_find(name) == NULL;
+	return file && (st == THRONG_ERR_INVALID_ARGUMENT || st == THRONG_ERR_IO) ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
 }
 
 /// throng validate FILE...: checks each file, prints every problem to
@@ -367,8 +351,8 @@ static int cmd_run(int argc, char** argv)
 		cli_error("run: missing <scenario> (known: %s)", names);
 		return CLI_EXIT_USAGE;
 	}
-	bool from_file = cli_is_scenario_file(args.scenario);
-	const throng_scenario_info* info = from_file ? NULL : throng_scenario_find(args.scenario);
+	const throng_scenario_info* info = throng_scenario_find(args.scenario);
+	bool from_file = info == NULL && throng_scene_is_file(args.scenario);
 	if (info == NULL && !from_file) {
 		cli_error("run: unknown scenario \"%.64s\" (known: %s)", args.scenario, names);
 		return CLI_EXIT_USAGE;
@@ -385,18 +369,12 @@ static int cmd_run(int argc, char** argv)
 		          CLI_MAX_THREADS, throng_default_threads());
 	}
 	throng_scene* scene = NULL;
-	if (from_file) {
-		rc = cli_load_scenario_file(args.scenario, &opt, &scene);
-		if (rc != CLI_EXIT_OK) {
-			return rc;
-		}
-		info = throng_scene_info(scene);
+	rc = cli_open_scene(args.scenario, &opt, &scene);
+	if (rc != CLI_EXIT_OK) {
+		return rc;
 	}
-	throng_status st = from_file ? THRONG_OK : throng_scene_create(info->name, &opt, &scene);
-	if (st != THRONG_OK) {
-		cli_error("%s", throng_last_error());
-		return CLI_EXIT_FAILURE;
-	}
+	info = throng_scene_info(scene);
+	throng_status st = THRONG_OK;
 	uint64_t steps = args.steps_set ? args.steps : info->default_steps;
 	throng_world* world = throng_scene_world(scene);
 	if (args.seconds_set) {
@@ -527,6 +505,96 @@ static int cmd_run(int argc, char** argv)
 
 /// Runs the command; a failed write to standard output (a full disk,
 /// /dev/full, a closed pipe) is an error too, found at the final flush.
+static const char usage_save[] =
+	"Usage: throng save <scenario> [--agents N] [--seed X] --out FILE\n"
+	"\n"
+	"Writes the scene <scenario> (a built-in name or a scenario file) builds\n"
+	"with these options as a scenario file (docs/SCENARIOS.md, \"Saving\"):\n"
+	"`throng run FILE` then runs to the same state hash as\n"
+	"`throng run <scenario> --agents N --seed X`, on either engine.\n"
+	"\n"
+	"  --agents N   agents (a built-in's; a file sets its own counts)\n"
+	"  --seed X     world seed (default 1), decimal or 0x hex\n"
+	"  --out FILE   where to write; an existing FILE is replaced only when\n"
+	"               the whole file was written\n"
+	"\n"
+	"Exit status: 0 written, 1 the library failed, 2 a usage error.\n";
+
+/// throng save <scenario> [--agents N] [--seed X] --out FILE
+static int cmd_save(int argc, char** argv)
+{
+	const char* scenario = NULL;
+	const char* out = NULL;
+	throng_scene_options opt = throng_scene_default_options();
+	for (int k = 2; k < argc; ++k) {
+		const char* a = argv[k];
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			fputs(usage_save, stdout);
+			return CLI_EXIT_OK;
+		}
+		if (strcmp(a, "--agents") == 0 || strcmp(a, "--seed") == 0 || strcmp(a, "--out") == 0) {
+			if (k + 1 >= argc) {
+				cli_error("save: %s needs a value", a);
+				return CLI_EXIT_USAGE;
+			}
+			const char* v = argv[++k];
+			uint64_t n = 0;
+			if (strcmp(a, "--out") == 0) {
+				out = v;
+			} else if (strcmp(a, "--agents") == 0) {
+				if (!opt_parse_u64(v, 1, CLI_MAX_AGENTS, false, &n)) {
+					cli_error("--agents: expected an integer from 1 to %u, got \"%.64s\"", CLI_MAX_AGENTS, v);
+					return CLI_EXIT_USAGE;
+				}
+				opt.agents = (uint32_t)n;
+			} else {
+				if (!opt_parse_u64(v, 0, UINT64_MAX, true, &n)) {
+					cli_error("--seed: expected an integer from 0 to %llu (or 0x followed by hex digits), got "
+					          "\"%.64s\"",
+					          (unsigned long long)UINT64_MAX, v);
+					return CLI_EXIT_USAGE;
+				}
+				opt.seed = n;
+			}
+		} else if (a[0] == '-' && a[1] != '\0') {
+			cli_error("save: unknown option \"%.64s\" (expected --agents, --seed or --out)", a);
+			return CLI_EXIT_USAGE;
+		} else if (scenario == NULL) {
+			scenario = a;
+		} else {
+			cli_error("save: a second scenario \"%.64s\" (expected one)", a);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (scenario == NULL || out == NULL) {
+		cli_error("save: missing %s", scenario == NULL ? "<scenario>" : "--out FILE");
+		fputs(usage_save, stderr);
+		return CLI_EXIT_USAGE;
+	}
+	throng_scene* scene = NULL;
+	int rc = cli_open_scene(scenario, &opt, &scene);
+	if (rc != CLI_EXIT_OK) {
+		return rc;
+	}
+	// The header says how the file was made, so a reader (and the stale
+	// examples test) can make it again.
+	char header[512];
+	int len = snprintf(header, sizeof header, "made by: throng save %s", scenario);
+	if (opt.agents != 0 && len > 0 && (size_t)len < sizeof header) {
+		len += snprintf(header + len, sizeof header - (size_t)len, " --agents %u", opt.agents);
+	}
+	if (opt.seed != 1 && len > 0 && (size_t)len < sizeof header) {
+		snprintf(header + len, sizeof header - (size_t)len, " --seed %llu", (unsigned long long)opt.seed);
+	}
+	throng_status st = throng_scene_save_file_header(scene, out, header);
+	throng_scene_destroy(scene);
+	if (st != THRONG_OK) {
+		cli_error("save: %s", throng_last_error());
+		return CLI_EXIT_FAILURE;
+	}
+	return CLI_EXIT_OK;
+}
+
 static int run_command(int argc, char** argv);
 
 int main(int argc, char** argv)
@@ -562,6 +630,9 @@ static int run_command(int argc, char** argv)
 	if (strcmp(cmd, "validate") == 0) {
 		return cmd_validate(argc, argv);
 	}
-	cli_error("unknown command \"%.64s\" (expected run, list or validate; see throng --help)", cmd);
+	if (strcmp(cmd, "save") == 0) {
+		return cmd_save(argc, argv);
+	}
+	cli_error("unknown command \"%.64s\" (expected run, list, validate or save; see throng --help)", cmd);
 	return CLI_EXIT_USAGE;
 }

@@ -42,7 +42,7 @@ static void examples_dir(char* buf, size_t cap)
 
 /// Diagnostics gathered as text, one formatted line each.
 typedef struct diag_text {
-	char text[16384];
+	char text[32768];
 	size_t len;
 	uint32_t count;
 } diag_text;
@@ -225,7 +225,8 @@ Test(examples, validate_load_and_run_in_both_engines, .timeout = 120)
 }
 
 /// A file and the built-in it describes: the same hash, step after step.
-static void assert_matches_builtin(const char* file, const char* builtin, throng_engine engine, int steps)
+static void assert_matches_builtin(const char* file, const char* builtin, uint32_t agents, throng_engine engine,
+                                   int steps)
 {
 	char path[2048], dir[1024];
 	examples_dir(dir, sizeof dir);
@@ -234,6 +235,7 @@ static void assert_matches_builtin(const char* file, const char* builtin, throng
 	throng_scene_options o = throng_scene_default_options();
 	o.engine = engine;
 	o.threads = 2;
+	o.agents = agents;
 	throng_scene* b = NULL;
 	cr_assert_eq(throng_scene_create(builtin, &o, &b), THRONG_OK, "%s", throng_last_error());
 	assert_same_world(throng_scene_world(a), throng_scene_world(b));
@@ -252,17 +254,18 @@ static void assert_matches_builtin(const char* file, const char* builtin, throng
 Test(examples, herd_is_the_builtin_herd)
 {
 	// Past t = 21.3 s (step 1280): the threat has appeared, crossed and gone.
-	assert_matches_builtin("herd.yaml", "herd", THRONG_ENGINE_SCALAR, 1300);
+	assert_matches_builtin("herd.yaml", "herd", 0, THRONG_ENGINE_SCALAR, 1300);
 }
 
+// circle.yaml and field.yaml hold 1,000 agents (examples/make_examples.sh).
 Test(examples, circle_is_the_builtin_circle, .timeout = 60)
 {
-	assert_matches_builtin("circle.yaml", "circle", THRONG_ENGINE_SIMD, 5);
+	assert_matches_builtin("circle.yaml", "circle", 1000, THRONG_ENGINE_SIMD, 5);
 }
 
 Test(examples, field_is_the_builtin_field, .timeout = 60)
 {
-	assert_matches_builtin("field.yaml", "field", THRONG_ENGINE_SIMD, 5);
+	assert_matches_builtin("field.yaml", "field", 1000, THRONG_ENGINE_SIMD, 5);
 }
 
 // ---------------------------------------------------------------------------
@@ -731,12 +734,16 @@ Test(features, options)
 	cr_assert_eq(throng_scene_load_memory("x.yaml", text, strlen(text), &o, NULL, NULL, &c), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert_null(c);
 	cr_assert(strstr(throng_last_error(), "options.agents must be 0") != NULL, "%s", throng_last_error());
-	// Only scenes from files can be saved.
+	// Built-in scenes save too, as version 2 rows (tests/test_scene_save.c
+	// runs them).
 	throng_scene* builtin = NULL;
 	cr_assert_eq(throng_scene_create("herd", NULL, &builtin), THRONG_OK);
 	char* saved = NULL;
-	cr_assert_eq(throng_scene_save_string(builtin, &saved, NULL), THRONG_ERR_UNSUPPORTED);
-	cr_assert_null(saved);
+	cr_assert_eq(throng_scene_save_string(builtin, &saved, NULL), THRONG_OK);
+	cr_assert_not_null(strstr(saved, "version: 2\n"));
+	cr_assert_not_null(strstr(saved, "threat: {line: {from: [-26, 0]"), "%s", saved);
+	free(saved);
+	saved = NULL;
 	throng_scene_destroy(builtin);
 	cr_assert_eq(throng_scene_save_string(NULL, &saved, NULL), THRONG_ERR_INVALID_ARGUMENT);
 }
@@ -913,7 +920,7 @@ Test(cli, validate_and_run_files)
 	         "%s:1:35: groups.g.archetype: unknown archetype \"nobody\" (expected an archetype defined under "
 	         "archetypes)\n"
 	         "%s:2:1: wrold: unknown key, did you mean world? (expected one of: version, name, description, steps, "
-	         "goal_radius, world, archetypes, groups, obstacles, walls, threat)\n",
+	         "goal_radius, world, archetypes, groups, obstacles, walls, threat, paths, agents)\n",
 	         path, path, path);
 	snprintf(cmd, sizeof cmd, "'%s' validate '%s'", THRONG_CLI_PATH, path);
 	cr_assert_eq(thr_test_run(cmd, out, sizeof out, err, sizeof err), 2);

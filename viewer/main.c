@@ -39,7 +39,7 @@ static int run(int argc, char** argv)
 		vw_print_help();
 		return VW_EXIT_OK;
 	}
-	if (!vw_scene_exists(args.scenario) && !vw_scene_is_file(args.scenario)) {
+	if (!vw_scene_exists(args.scenario) && !throng_scene_is_file(args.scenario)) {
 		char names[256];
 		vw_scene_names(names, sizeof names);
 		vw_error("unknown scenario \"%.64s\"; known scenarios: %s (or a scenario file: *.yaml, *.yml, "

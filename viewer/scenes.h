@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The scenes the viewer can open: the library's built-in scenarios
-// (throng/scenario.h), scenario files (throng/scenario_file.h), and the
-// viewer's own `solo`, the seeds' playground.
+// (throng/scenario.h, `solo` among them: the seeds' playground) and
+// scenario files (throng/scenario_file.h).
 #ifndef THRONG_VIEWER_SCENES_H
 #define THRONG_VIEWER_SCENES_H
 
@@ -21,17 +21,14 @@ typedef struct vw_scene {
 	throng_vec2 threat;
 } vw_scene;
 
-/// Whether `name` is a built-in scene (the library's or the viewer's).
+/// Whether `name` is a built-in scene.
 bool vw_scene_exists(const char* name);
-
-/// Whether `name` is taken as a scenario file: it ends in .yaml, .yml or
-/// .json, or holds a '/' (the rule of `throng run`).
-bool vw_scene_is_file(const char* name);
 
 /// "herd, circle, field, solo" into buf.
 void vw_scene_names(char* buf, size_t cap);
 
-/// Opens a built-in scene or a scenario file. On failure returns the
+/// Opens a built-in scene or a scenario file (throng_scene_open, as the
+/// CLI), or the viewer's `solo`. On failure returns the
 /// library's status with its message (or the viewer's) in err, leaves *out
 /// zeroed, and has printed each problem of a scenario file to stderr as
 /// FILE:LINE:COL: path: message.

@@ -2,15 +2,21 @@
 // The scene: a world built by a named scenario plus the script that drives it.
 //
 // This file is the generic half of the scenario library (lookup, options,
-// create/destroy, the per-step script and the threat line); the scenarios
-// themselves live in scenarios_builtin.c. The threat line is evaluated from
-// the step counter (t = steps * dt in double), never accumulated, so a scene
-// is a pure function of its options and the number of steps taken.
+// create/destroy, step, and the calls by which a built-in states its scene
+// as a definition); the scenarios themselves live in scenarios_builtin.c
+// and scenario_<name>.c. A built-in's build function fills a definition
+// (sf_model, the form a scenario file is read into); sf_build_into, the
+// one builder, makes the world from it, and the definition's script
+// (threat, random goals) runs before each step, evaluated from the step
+// counter, so a scene is a pure function of its options and the number of
+// steps taken. What a built-in needs beyond that data hangs off its table
+// entry: its own script and outcome measure.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
+#include "scenario_file_internal.h"
 #include "scenario_internal.h"
 
 /// Spawn batch size: 4096 defs (~240 KiB) at a time.
@@ -43,11 +49,145 @@ throng_world_def thr_scene_world_def(const throng_scene_options* o, uint32_t cap
 throng_status thr_scene_create_world(throng_scene* scene, const throng_scene_options* options, uint32_t capacity,
                                      throng_vec2 min, throng_vec2 max, throng_bounds_mode mode)
 {
+	sf_model* m = scene->stating;
 	throng_world_def def = thr_scene_world_def(options, capacity);
-	def.bounds_min = min;
-	def.bounds_max = max;
-	def.bounds_mode = mode;
-	return throng_world_create(&def, &scene->world);
+	m->bounds_min = min;
+	m->bounds_max = max;
+	m->bounds_mode = mode;
+	m->dt = def.dt;
+	m->seed = def.seed;
+	m->cell_size = def.cell_size;
+	return THRONG_OK;
+}
+
+/// Grows *items (of `size` bytes each) to hold count + 1.
+static throng_status grow(void** items, uint32_t count, size_t size, const char* what)
+{
+	if ((count & (count - 1u)) == 0) { // full at 0, 1, 2, 4, 8, ...: double
+		size_t cap = count == 0 ? 1u : 2u * (size_t)count;
+		void* p = realloc(*items, cap * size);
+		if (p == NULL) {
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario: out of memory for %s", what);
+		}
+		*items = p;
+	}
+	return THRONG_OK;
+}
+
+throng_status thr_scene_add_archetype(throng_scene* scene, const throng_controller* controller, uint32_t* id)
+{
+	sf_model* m = scene->stating;
+	throng_status st = grow((void**)&m->archetypes, m->archetype_count, sizeof *m->archetypes, "an archetype");
+	if (st != THRONG_OK) {
+		return st;
+	}
+	sf_archetype* a = &m->archetypes[m->archetype_count];
+	memset(a, 0, sizeof *a);
+	a->name = malloc(24);
+	if (a->name == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario: out of memory for an archetype");
+	}
+	snprintf(a->name, 24, "a%u", m->archetype_count);
+	a->controller = *controller;
+	// A target rule other than the default one is stated by group label.
+	throng_target_rule none = throng_controller_make(controller->mode).target_rule;
+	a->target_label = memcmp(&none, &controller->target_rule, sizeof none) != 0;
+	*id = m->archetype_count++;
+	return THRONG_OK;
+}
+
+throng_status thr_scene_add_obstacle(throng_scene* scene, throng_vec2 center, float radius)
+{
+	sf_model* m = scene->stating;
+	throng_status st = grow((void**)&m->obstacles, m->obstacle_count, sizeof *m->obstacles, "an obstacle");
+	if (st == THRONG_OK) {
+		m->obstacles[m->obstacle_count++] = (sf_obstacle){center, radius};
+	}
+	return st;
+}
+
+throng_status thr_scene_add_wall(throng_scene* scene, throng_vec2 a, throng_vec2 b)
+{
+	sf_model* m = scene->stating;
+	throng_status st = grow((void**)&m->walls, m->wall_count, sizeof *m->walls, "a wall");
+	if (st != THRONG_OK) {
+		return st;
+	}
+	sf_wall* w = &m->walls[m->wall_count];
+	memset(w, 0, sizeof *w);
+	w->points = malloc(2u * sizeof *w->points);
+	if (w->points == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario: out of memory for a wall");
+	}
+	w->points[0] = a;
+	w->points[1] = b;
+	w->count = 2;
+	w->segment = true;
+	m->wall_count++;
+	return THRONG_OK;
+}
+
+throng_status thr_scene_add_path(throng_scene* scene, const throng_vec2* points, uint32_t count, bool loop)
+{
+	sf_model* m = scene->stating;
+	throng_status st = grow((void**)&m->paths, m->path_count, sizeof *m->paths, "a path");
+	if (st != THRONG_OK) {
+		return st;
+	}
+	sf_path* p = &m->paths[m->path_count];
+	memset(p, 0, sizeof *p);
+	p->points = malloc((size_t)(count > 0 ? count : 1u) * sizeof *p->points);
+	if (p->points == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario: out of memory for a path");
+	}
+	memcpy(p->points, points, (size_t)count * sizeof *points);
+	p->count = count;
+	p->loop = loop;
+	m->path_count++;
+	m->version = 2;
+	return THRONG_OK;
+}
+
+uint32_t thr_scene_path_count(const throng_scene* scene)
+{
+	return scene->stating->path_count;
+}
+
+throng_status thr_scene_threat_line(throng_scene* scene, const thr_threat_line* line)
+{
+	sf_model* m = scene->stating;
+	if (!line->enabled) {
+		m->threat.kind = SF_THREAT_NONE;
+		return THRONG_OK;
+	}
+	if ((double)(float)line->t_start != line->t_start) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "scenario %s: the threat's start time %.17g is not a float",
+		                scene->scenario->info.name, line->t_start);
+	}
+	m->threat.kind = SF_THREAT_LINE;
+	m->threat.start = (float)line->t_start;
+	m->threat.position = line->start;
+	m->threat.velocity = line->velocity;
+	m->threat.active_min = line->active_min;
+	m->threat.active_max = line->active_max;
+	m->version = 2;
+	return THRONG_OK;
+}
+
+throng_status thr_scene_threat_external(throng_scene* scene)
+{
+	scene->stating->threat.kind = SF_THREAT_EXTERNAL;
+	scene->stating->version = 2;
+	return THRONG_OK;
+}
+
+throng_status thr_scene_random_goals(throng_scene* scene, throng_vec2 lo, throng_vec2 hi)
+{
+	sf_model* m = scene->stating;
+	m->rows_random = true;
+	m->rows_goal_min = lo;
+	m->rows_goal_max = hi;
+	return THRONG_OK;
 }
 
 uint32_t throng_scenario_count(void)
@@ -101,6 +241,25 @@ throng_status thr_scene_spawn_batched(throng_scene* scene, uint32_t count,
                                                    const void* user),
                                       const void* user)
 {
+	if (scene->stating != NULL) {
+		// A built-in states its agents: rows of the definition.
+		sf_model* m = scene->stating;
+		if (count == 0) {
+			return THRONG_OK;
+		}
+		throng_agent_def* rows = realloc(m->rows, ((size_t)m->row_count + count) * sizeof *rows);
+		if (rows == NULL) {
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: cannot allocate %u agent defs",
+			                scene->scenario->info.name, count);
+		}
+		m->rows = rows;
+		for (uint32_t k = 0; k < count; ++k) {
+			make(scene, k, &rows[m->row_count + k], user);
+		}
+		m->row_count += count;
+		m->version = 2;
+		return THRONG_OK;
+	}
 	uint32_t batch = count < THR_SPAWN_BATCH ? count : THR_SPAWN_BATCH;
 	if (batch == 0) {
 		return THRONG_OK;
@@ -129,34 +288,30 @@ throng_status thr_scene_spawn_batched(throng_scene* scene, uint32_t count,
 	return st;
 }
 
-/// Moves the scripted threat to simulated time t = steps*dt and hands it to
-/// the world when it changed.
-static throng_status threat_line_update(throng_scene* scene)
+/// Runs scene->scenario's build into *m (a fresh model): the built-in
+/// states its definition. scene->agents and scene->options are set.
+static throng_status state_builtin(throng_scene* scene, sf_model* m)
 {
-	const thr_threat_line* line = &scene->threat_line;
-	if (!line->enabled) {
-		return THRONG_OK;
+	const thr_scenario* sc = scene->scenario;
+	sf_model_defaults(m, sc->info.name);
+	free(m->description);
+	m->description = malloc(strlen(sc->info.description) + 1u);
+	if (m->name == NULL || m->description == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: out of memory", sc->info.name);
 	}
-	double t = (double)scene->steps * scene->dt;
-	bool was_active = scene->threat_active;
-	bool active = false;
-	throng_vec2 p = line->start;
-	if (t >= line->t_start) {
-		double s = t - line->t_start;
-		p.x = (float)((double)line->start.x + (double)line->velocity.x * s);
-		p.y = (float)((double)line->start.y + (double)line->velocity.y * s);
-		// The path is a straight line through a box, so once it has left
-		// the box it never comes back; "inside" is inclusive.
-		active = p.x >= line->active_min.x && p.x <= line->active_max.x && p.y >= line->active_min.y &&
-		         p.y <= line->active_max.y;
+	memcpy(m->description, sc->info.description, strlen(sc->info.description) + 1u);
+	m->steps = sc->info.default_steps;
+	m->version = 2;
+	scene->stating = m;
+	throng_status st = sc->build(scene, &scene->options);
+	scene->stating = NULL;
+	if (st == THRONG_OK && m->row_count != scene->agents) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "scenario %s: build stated %u agents, not %u", sc->info.name,
+		              m->row_count, scene->agents);
 	}
-	if (!active && !was_active) {
-		return THRONG_OK; // nothing to tell the world
-	}
-	scene->threat_active = active;
-	scene->threat_position = p;
-	scene->threat_velocity = active ? line->velocity : (throng_vec2){0.0f, 0.0f};
-	return throng_world_set_threat(scene->world, p, scene->threat_velocity, active);
+	m->goal_radius = scene->goal_radius;
+	m->agents = m->row_count;
+	return st;
 }
 
 throng_status throng_scene_create(const char* name, const throng_scene_options* options, throng_scene** out)
@@ -185,28 +340,62 @@ throng_status throng_scene_create(const char* name, const throng_scene_options* 
 		                sc->info.name, (int)opt.engine);
 	}
 	throng_scene* scene = calloc(1, sizeof *scene);
-	if (scene == NULL) {
+	sf_model* m = calloc(1, sizeof *m);
+	if (scene == NULL || m == NULL) {
+		free(scene);
+		free(m);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: cannot allocate the scene", sc->info.name);
 	}
 	scene->scenario = sc;
 	scene->agents = agents;
-	throng_status st = sc->build(scene, &opt);
-	if (st == THRONG_OK && scene->world == NULL) {
-		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "scenario %s: build made no world", sc->info.name);
-	}
+	scene->options = opt;
+	// The built-in states its scene as a definition ...
+	throng_status st = state_builtin(scene, m);
 	if (st == THRONG_OK) {
-		scene->dt = (double)throng_world_get_def(scene->world).dt;
-		// Place the threat where the script has it before the first step,
-		// so that a viewer sees it from step 0.
-		scene->threat_position = scene->threat_line.start;
-		st = threat_line_update(scene);
+		// ... and the one builder makes its world from it, as from a file.
+		sf_ctx c;
+		sf_ctx_init(&c, sc->info.name, NULL, NULL);
+		st = sf_build_into(&c, scene, m, &opt, (sf_pos){0, 0});
+		if (st != THRONG_OK && c.problems > 0) {
+			sf_ctx_finish(&c);
+			st = thr_fail(st, "scenario %s: %s", sc->info.name, c.first);
+		} else {
+			sf_ctx_finish(&c);
+		}
 	}
+	sf_model_free(m);
+	free(m);
 	if (st != THRONG_OK) {
 		throng_scene_destroy(scene);
 		return st;
 	}
+	// The rows (one def per agent) are the world's now: drop them rather
+	// than hold a second copy of every agent; saving states them again.
+	sf_model* def = (sf_model*)sf_scene_model(scene);
+	free(def->rows);
+	def->rows = NULL;
 	*out = scene;
 	return THRONG_OK;
+}
+
+throng_status thr_scene_restate(const throng_scene* scene, sf_model* out)
+{
+	throng_scene* tmp = calloc(1, sizeof *tmp);
+	if (tmp == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario: out of memory");
+	}
+	tmp->scenario = scene->scenario;
+	tmp->agents = scene->agents;
+	tmp->options = scene->options;
+	throng_status st = state_builtin(tmp, out);
+	if (tmp->free_user != NULL) {
+		tmp->free_user(tmp->user);
+	}
+	free(tmp);
+	if (st != THRONG_OK) {
+		sf_model_free(out);
+	}
+	return st;
 }
 
 void throng_scene_destroy(throng_scene* scene)
@@ -217,6 +406,9 @@ void throng_scene_destroy(throng_scene* scene)
 	if (scene->free_user != NULL) {
 		scene->free_user(scene->user);
 	}
+	if (scene->free_def != NULL) {
+		scene->free_def(scene->def);
+	}
 	throng_world_destroy(scene->world);
 	free(scene);
 }
@@ -226,7 +418,7 @@ throng_status throng_scene_step(throng_scene* scene)
 	if (scene == NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scene_step: scene is NULL");
 	}
-	throng_status st = threat_line_update(scene);
+	throng_status st = scene->def != NULL ? thr_def_script(scene) : THRONG_OK;
 	if (st == THRONG_OK && scene->scenario->script != NULL) {
 		st = scene->scenario->script(scene);
 	}

@@ -237,7 +237,7 @@ throng_status thr_armies_build(throng_scene* scene, const throng_scene_options* 
 	for (uint32_t a = 0; a < 2 && st == THRONG_OK; ++a) {
 		for (uint32_t r = 0; r < ROLES && st == THRONG_OK; ++r) {
 			throng_controller ctl = armies_controller(a, r);
-			st = throng_world_add_archetype(scene->world, &ctl, &d->archetype[a][r]);
+			st = thr_scene_add_archetype(scene, &ctl, &d->archetype[a][r]);
 		}
 	}
 	if (st == THRONG_OK) {

@@ -75,7 +75,7 @@ static void bottleneck_make(const throng_scene* scene, uint32_t i, throng_agent_
 	def->path = L->first_path + i;
 }
 
-static throng_status bottleneck_walls(throng_world* w, const bottleneck_layout* L)
+static throng_status bottleneck_walls(throng_scene* scene, const bottleneck_layout* L)
 {
 	float h = L->half_height, x0 = -L->depth, dh = 0.5f * L->door;
 	const throng_vec2 seg[5][2] = {
@@ -87,7 +87,7 @@ static throng_status bottleneck_walls(throng_world* w, const bottleneck_layout* 
 	};
 	throng_status st = THRONG_OK;
 	for (int k = 0; k < 5 && st == THRONG_OK; ++k) {
-		st = throng_world_add_wall(w, seg[k][0], seg[k][1], NULL);
+		st = thr_scene_add_wall(scene, seg[k][0], seg[k][1]);
 	}
 	return st;
 }
@@ -112,19 +112,19 @@ throng_status thr_bottleneck_build(throng_scene* scene, const throng_scene_optio
 	}
 	throng_controller ctl = thr_crowd_controller(true, THR_CROWD_PATH, BOTTLENECK_SLOW_RADIUS, BOTTLENECK_SEPARATION);
 	ctl.slots[ctl.slot_count - 1u].params.waypoint_radius = 0.5f * L.door + 0.5f;
-	st = throng_world_add_archetype(scene->world, &ctl, &L.archetype);
+	st = thr_scene_add_archetype(scene, &ctl, &L.archetype);
 	if (st == THRONG_OK) {
-		st = bottleneck_walls(scene->world, &L);
+		st = bottleneck_walls(scene, &L);
 	}
 	// One path per agent: the door, then its own goal.
 	throng_vec2 door_out = {0.5f * L.door + BOTTLENECK_DOOR_OUT, 0.0f};
-	L.first_path = throng_world_path_count(scene->world);
+	L.first_path = thr_scene_path_count(scene);
 	for (uint32_t i = 0; i < n && st == THRONG_OK; ++i) {
 		throng_vec2 pts[2];
 		throng_vec2 start;
 		pts[0] = door_out;
 		bottleneck_place(&L, i, &start, &pts[1]);
-		st = throng_world_add_path(scene->world, pts, 2, false, NULL);
+		st = thr_scene_add_path(scene, pts, 2, false);
 	}
 	if (st == THRONG_OK) {
 		st = thr_scene_spawn_batched(scene, n, bottleneck_make, &L);

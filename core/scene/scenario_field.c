@@ -6,7 +6,8 @@
 // radius 0.5 to 2 m) and the square's four sides as walls. Each walks to a
 // goal drawn uniformly in the square; on arrival (within 1 m) it draws the
 // next one from its own counter-based stream, keyed by (seed, id, step), so
-// the scene never runs out of work and stays deterministic.
+// the scene never runs out of work and stays deterministic (the scene
+// definition's random goals, scenario_file_build.c).
 //
 // Controller (hybrid): bounds, obstacle feelers, wall feelers, unaligned
 // avoidance and separation spend the force budget first, in that order;
@@ -29,7 +30,7 @@
 #define FIELD_GOAL_RADIUS 1.0f         ///< m: a goal is reached within it
 #define FIELD_EDGE 1.0f                ///< m: spawns and goals keep this far from the sides
 
-/// The field's script data: every agent's goal, by id.
+/// The field's layout while it is stated: every agent's first goal, by id.
 typedef struct field_data {
 	uint32_t key;   ///< the world's random key
 	float side;     ///< m
@@ -142,46 +143,35 @@ throng_status thr_field_build(throng_scene* scene, const throng_scene_options* o
 	}
 	throng_controller ctl = field_controller();
 	uint32_t archetype;
-	st = throng_world_add_archetype(scene->world, &ctl, &archetype);
+	st = thr_scene_add_archetype(scene, &ctl, &archetype);
 	// Obstacles: their own domain of the spawn stream (a = 2^31 + index).
 	uint32_t obstacles = (uint32_t)(side * side / FIELD_AREA_PER_OBSTACLE);
 	for (uint32_t k = 0; k < obstacles && st == THRONG_OK; ++k) {
 		uint32_t a = 0x80000000u | k;
 		throng_vec2 c = {field_coord(f, a, 0, THR_STREAM_SPAWN), field_coord(f, a, 1, THR_STREAM_SPAWN)};
 		float r = 0.5f + 1.5f * thr_bits_to_unit(thr_rng_bits(f->key, a, 2, THR_STREAM_SPAWN));
-		st = throng_world_add_obstacle(scene->world, c, r, NULL);
+		st = thr_scene_add_obstacle(scene, c, r);
 	}
 	const throng_vec2 corners[4] = {{0.0f, 0.0f}, {side, 0.0f}, {side, side}, {0.0f, side}};
 	for (int k = 0; k < 4 && st == THRONG_OK; ++k) {
-		st = throng_world_add_wall(scene->world, corners[k], corners[(k + 1) % 4], NULL);
+		st = thr_scene_add_wall(scene, corners[k], corners[(k + 1) % 4]);
 	}
 	if (st == THRONG_OK) {
 		st = thr_scene_spawn_batched(scene, n, field_make, f);
 	}
-	scene->goal_radius = FIELD_GOAL_RADIUS;
-	return st;
-}
-
-throng_status thr_field_script(throng_scene* scene)
-{
-	// Agents within the goal radius draw their next goal. The view lists
-	// agents in storage order; goals are kept by id.
-	field_data* f = scene->user;
-	throng_view v = throng_world_view(scene->world);
-	uint32_t round = (uint32_t)scene->steps + 1u;
-	const float r2 = FIELD_GOAL_RADIUS * FIELD_GOAL_RADIUS;
-	for (uint32_t k = 0; k < v.count; ++k) {
-		uint32_t id = v.id[k];
-		float dx = v.x[k] - f->goal_x[id];
-		float dy = v.y[k] - f->goal_y[id];
-		if (dx * dx + dy * dy < r2) {
-			field_goal(f, id, round, &f->goal_x[id], &f->goal_y[id]);
-			throng_status st =
-				throng_world_set_target(scene->world, id, (throng_vec2){f->goal_x[id], f->goal_y[id]});
-			if (st != THRONG_OK) {
-				return st;
-			}
-		}
+	if (st == THRONG_OK) {
+		// On arrival each agent draws its next goal, round r from draws 2r
+		// and 2r+1 of its goal stream: the definition's random goals, whose
+		// draw lo + (hi - lo) u is field_coord's (side - 1 - 1 is side - 2
+		// exactly for side >= 2).
+		st = thr_scene_random_goals(scene, (throng_vec2){FIELD_EDGE, FIELD_EDGE},
+		                            (throng_vec2){side - FIELD_EDGE, side - FIELD_EDGE});
 	}
-	return THRONG_OK;
+	scene->goal_radius = FIELD_GOAL_RADIUS;
+	// The goals are stated now (and drawn again by the definition's
+	// script): the layout data is not needed past the build.
+	field_free(f);
+	scene->user = NULL;
+	scene->free_user = NULL;
+	return st;
 }

@@ -10,6 +10,7 @@
 
 #include "error.h"
 #include "scenario_file_internal.h"
+#include "scenario_internal.h"
 
 // ---------------------------------------------------------------------------
 // The public functions
@@ -196,7 +197,8 @@ throng_status throng_scenario_validate_file(const char* path, throng_diagnostic_
 	return st;
 }
 
-throng_status throng_scene_save_string(const throng_scene* scene, char** text, size_t* length)
+throng_status throng_scene_save_string_header(const throng_scene* scene, const char* header, char** text,
+                                             size_t* length)
 {
 	if (text == NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scene_save_string: text is NULL");
@@ -204,33 +206,101 @@ throng_status throng_scene_save_string(const throng_scene* scene, char** text, s
 	*text = NULL;
 	const sf_model* m = sf_scene_model(scene);
 	if (m == NULL) {
-		return thr_fail(scene == NULL ? THRONG_ERR_INVALID_ARGUMENT : THRONG_ERR_UNSUPPORTED,
-		                "throng_scene_save: %s", scene == NULL ? "scene is NULL" : "the scene was not loaded from a file");
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scene_save: scene is NULL");
 	}
-	return sf_save_model(m, text, length);
+	if (m->row_count > 0 && m->rows == NULL) {
+		// A built-in keeps no copy of its agents: state them again.
+		sf_model again;
+		throng_status st = thr_scene_restate(scene, &again);
+		if (st == THRONG_OK) {
+			st = sf_save_model(&again, header, text, length);
+			sf_model_free(&again);
+		}
+		return st;
+	}
+	return sf_save_model(m, header, text, length);
 }
 
-throng_status throng_scene_save_file(const throng_scene* scene, const char* path)
+throng_status throng_scene_save_string(const throng_scene* scene, char** text, size_t* length)
+{
+	return throng_scene_save_string_header(scene, NULL, text, length);
+}
+
+throng_status throng_scene_save_file_header(const throng_scene* scene, const char* path, const char* header)
 {
 	if (path == NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scene_save_file: path is NULL");
 	}
 	char* text = NULL;
 	size_t len = 0;
-	throng_status st = throng_scene_save_string(scene, &text, &len);
+	throng_status st = throng_scene_save_string_header(scene, header, &text, &len);
 	if (st != THRONG_OK) {
 		return st;
 	}
-	FILE* f = fopen(path, "wb");
+	// Written beside the target and renamed over it, so that a failed save
+	// leaves an existing file as it was.
+	size_t plen = strlen(path);
+	char* tmp = malloc(plen + sizeof ".tmp");
+	if (tmp == NULL) {
+		free(text);
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_scene_save_file: out of memory");
+	}
+	memcpy(tmp, path, plen);
+	memcpy(tmp + plen, ".tmp", sizeof ".tmp");
+	FILE* f = fopen(tmp, "wb");
 	if (f == NULL) {
-		st = thr_fail(THRONG_ERR_IO, "throng_scene_save_file: cannot open %s: %s", path, strerror(errno));
+		st = thr_fail(THRONG_ERR_IO, "throng_scene_save_file: cannot open %s: %s", tmp, strerror(errno));
 	} else {
 		bool ok = fwrite(text, 1, len, f) == len;
 		ok = fclose(f) == 0 && ok;
 		if (!ok) {
-			st = thr_fail(THRONG_ERR_IO, "throng_scene_save_file: cannot write %s: %s", path, strerror(errno));
+			st = thr_fail(THRONG_ERR_IO, "throng_scene_save_file: cannot write %s: %s", tmp, strerror(errno));
+			remove(tmp);
+		} else if (rename(tmp, path) != 0) {
+			st = thr_fail(THRONG_ERR_IO, "throng_scene_save_file: cannot rename %s to %s: %s", tmp, path,
+			              strerror(errno));
+			remove(tmp);
 		}
 	}
+	free(tmp);
 	free(text);
 	return st;
+}
+
+throng_status throng_scene_save_file(const throng_scene* scene, const char* path)
+{
+	return throng_scene_save_file_header(scene, path, NULL);
+}
+
+bool throng_scene_is_file(const char* name)
+{
+	if (name == NULL) {
+		return false;
+	}
+	if (strchr(name, '/') != NULL) {
+		return true;
+	}
+	static const char* const ext[] = {".yaml", ".yml", ".json"};
+	size_t len = strlen(name);
+	for (int k = 0; k < 3; ++k) {
+		size_t e = strlen(ext[k]);
+		if (len > e && strcmp(name + len - e, ext[k]) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+throng_status throng_scene_open_report(const char* name_or_path, const throng_scene_options* options,
+                                       throng_diagnostic_fn report, void* user, throng_scene** out)
+{
+	if (name_or_path != NULL && throng_scenario_find(name_or_path) == NULL && throng_scene_is_file(name_or_path)) {
+		return throng_scene_load_file_report(name_or_path, options, report, user, out);
+	}
+	return throng_scene_create(name_or_path, options, out);
+}
+
+throng_status throng_scene_open(const char* name_or_path, const throng_scene_options* options, throng_scene** out)
+{
+	return throng_scene_open_report(name_or_path, options, NULL, NULL, out);
 }

@@ -29,8 +29,8 @@
 #include "vec.h"
 
 typedef struct sf_scene_data {
-	thr_scenario scenario;  ///< scene->scenario points here
 	sf_model model;
+	uint32_t first_row;     ///< id of the first agent of agents.rows
 	uint32_t key;           ///< thr_rng_key of the seed
 	uint32_t* archetype_id; ///< world archetype id of each model archetype
 	uint32_t* first_id;     ///< first agent id of each group
@@ -58,10 +58,10 @@ static void scene_data_free(void* user)
 
 const sf_model* sf_scene_model(const throng_scene* scene)
 {
-	if (scene == NULL || scene->free_user != scene_data_free || scene->user == NULL) {
+	if (scene == NULL || scene->def == NULL) {
 		return NULL;
 	}
-	return &((const sf_scene_data*)scene->user)->model;
+	return &((const sf_scene_data*)scene->def)->model;
 }
 
 // ---------------------------------------------------------------------------
@@ -93,12 +93,32 @@ static void threat_at(const sf_scene_data* sd, double d, double* px, double* py,
 static throng_status threat_update(throng_scene* scene, sf_scene_data* sd)
 {
 	const sf_threat* t = &sd->model.threat;
-	if (t->kind == SF_THREAT_NONE) {
-		return THRONG_OK;
+	if (t->kind == SF_THREAT_NONE || t->kind == SF_THREAT_EXTERNAL) {
+		return THRONG_OK; // none, or the program's own (throng_world_set_threat)
 	}
 	double time = (double)scene->steps * scene->dt;
 	bool was_active = scene->threat_active;
 	bool active = false;
+	if (t->kind == SF_THREAT_LINE) {
+		// A straight line at constant velocity, inside a box (herd): the
+		// path is a line through the box, so once it has left it never
+		// comes back; "inside" is inclusive.
+		throng_vec2 p = t->position;
+		if (time >= (double)t->start) {
+			double s = time - (double)t->start;
+			p.x = (float)((double)t->position.x + (double)t->velocity.x * s);
+			p.y = (float)((double)t->position.y + (double)t->velocity.y * s);
+			active = p.x >= t->active_min.x && p.x <= t->active_max.x && p.y >= t->active_min.y &&
+			         p.y <= t->active_max.y;
+		}
+		if (!active && !was_active) {
+			return THRONG_OK;
+		}
+		scene->threat_active = active;
+		scene->threat_position = p;
+		scene->threat_velocity = active ? t->velocity : (throng_vec2){0.0f, 0.0f};
+		return throng_world_set_threat(scene->world, p, scene->threat_velocity, active);
+	}
 	throng_vec2 p = t->kind == SF_THREAT_POINT ? t->position : t->path.points[0];
 	throng_vec2 v = {0.0f, 0.0f};
 	if (time >= (double)t->start) {
@@ -128,12 +148,18 @@ static throng_status threat_update(throng_scene* scene, sf_scene_data* sd)
 }
 
 /// Goal number `round` of agent `id` of a group with random goals.
-static void random_goal(const sf_scene_data* sd, const sf_group* g, uint32_t id, uint32_t round, float* x, float* y)
+static void random_goal_in(const sf_scene_data* sd, throng_vec2 lo, throng_vec2 hi, uint32_t id, uint32_t round,
+                           float* x, float* y)
 {
 	float ux = thr_bits_to_unit(thr_rng_bits(sd->key, id, 2u * round, THR_STREAM_GOAL));
 	float uy = thr_bits_to_unit(thr_rng_bits(sd->key, id, 2u * round + 1u, THR_STREAM_GOAL));
-	*x = g->goal_min.x + (g->goal_max.x - g->goal_min.x) * ux;
-	*y = g->goal_min.y + (g->goal_max.y - g->goal_min.y) * uy;
+	*x = lo.x + (hi.x - lo.x) * ux;
+	*y = lo.y + (hi.y - lo.y) * uy;
+}
+
+static void random_goal(const sf_scene_data* sd, const sf_group* g, uint32_t id, uint32_t round, float* x, float* y)
+{
+	random_goal_in(sd, g->goal_min, g->goal_max, id, round, x, y);
 }
 
 /// The group of agent `id` (groups hold consecutive ids).
@@ -151,9 +177,9 @@ static const sf_group* group_of(const sf_scene_data* sd, uint32_t id)
 	return &sd->model.groups[lo];
 }
 
-static throng_status file_script(throng_scene* scene)
+throng_status thr_def_script(throng_scene* scene)
 {
-	sf_scene_data* sd = scene->user;
+	sf_scene_data* sd = scene->def;
 	throng_status st = threat_update(scene, sd);
 	if (st != THRONG_OK || sd->goal_x == NULL) {
 		return st;
@@ -171,7 +197,12 @@ static throng_status file_script(throng_scene* scene)
 		float dx = v.x[k] - sd->goal_x[id];
 		float dy = v.y[k] - sd->goal_y[id];
 		if (dx * dx + dy * dy < r2) {
-			random_goal(sd, group_of(sd, id), id, round, &sd->goal_x[id], &sd->goal_y[id]);
+			if (id >= sd->first_row) {
+				random_goal_in(sd, sd->model.rows_goal_min, sd->model.rows_goal_max, id, round, &sd->goal_x[id],
+				               &sd->goal_y[id]);
+			} else {
+				random_goal(sd, group_of(sd, id), id, round, &sd->goal_x[id], &sd->goal_y[id]);
+			}
 			st = throng_world_set_target(scene->world, id, (throng_vec2){sd->goal_x[id], sd->goal_y[id]});
 			if (st != THRONG_OK) {
 				return st;
@@ -414,6 +445,17 @@ static throng_status build_agents(sf_ctx* c, throng_scene* scene, sf_scene_data*
 		first += m->groups[k].count;
 		random = random || m->groups[k].goal == SF_GOAL_RANDOM;
 	}
+	sd->first_row = first;
+	first += m->row_count;
+	random = random || m->rows_random;
+	// The paths list first: world path k is paths[k], as the rows say.
+	for (uint32_t k = 0; k < m->path_count; ++k) {
+		throng_status st = throng_world_add_path(scene->world, m->paths[k].points, m->paths[k].count,
+		                                         m->paths[k].loop, NULL);
+		if (st != THRONG_OK) {
+			return build_fail(c, st, m->rows_pos, "paths");
+		}
+	}
 	if (random) {
 		sd->goal_x = malloc((size_t)first * sizeof *sd->goal_x);
 		sd->goal_y = malloc((size_t)first * sizeof *sd->goal_y);
@@ -430,6 +472,11 @@ static throng_status build_agents(sf_ctx* c, throng_scene* scene, sf_scene_data*
 					sd->goal_x[id] = sd->goal_y[id] = NAN;
 				}
 			}
+		}
+		// A row's first goal is its target column (draws 0 and 1 of its goal stream when a built-in drew it).
+		for (uint32_t k = 0; k < m->row_count; ++k) {
+			sd->goal_x[sd->first_row + k] = m->rows_random ? m->rows[k].target.x : NAN;
+			sd->goal_y[sd->first_row + k] = m->rows_random ? m->rows[k].target.y : NAN;
 		}
 	}
 	for (uint32_t k = 0; k < m->group_count; ++k) {
@@ -459,37 +506,32 @@ static throng_status build_agents(sf_ctx* c, throng_scene* scene, sf_scene_data*
 			return st;
 		}
 	}
+	if (m->row_count > 0) {
+		throng_status st = sf_spawn_rows(scene, m, sd->archetype_id);
+		if (st != THRONG_OK) {
+			return build_fail(c, st, m->rows_pos, "agents");
+		}
+	}
 	return THRONG_OK;
 }
 
-throng_status sf_build_scene(sf_ctx* c, sf_model* model, const throng_scene_options* opt, sf_pos root,
-                                 throng_scene** out)
+throng_status sf_build_into(sf_ctx* c, throng_scene* scene, sf_model* model, const throng_scene_options* opt,
+                            sf_pos root)
 {
-	throng_scene* scene = calloc(1, sizeof *scene);
 	sf_scene_data* sd = calloc(1, sizeof *sd);
-	if (scene == NULL || sd == NULL) {
-		free(scene);
-		free(sd);
+	if (sd == NULL) {
 		sf_model_free(model);
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario file: out of memory for the scene");
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario: out of memory for the scene");
 	}
 	sd->model = *model;
 	memset(model, 0, sizeof *model);
 	sf_model* m = &sd->model;
-	scene->user = sd;
-	scene->free_user = scene_data_free;
+	scene->def = sd;
+	scene->free_def = scene_data_free;
 	if (opt->seed != 1) {
 		m->seed = opt->seed; // the options' seed replaces the file's
 	}
 	sd->key = thr_rng_key(m->seed);
-	sd->scenario.info.name = m->name;
-	sd->scenario.info.description = m->description;
-	sd->scenario.info.default_agents = (uint32_t)m->agents;
-	sd->scenario.info.default_steps = m->steps > UINT32_MAX ? UINT32_MAX : (uint32_t)m->steps;
-	sd->scenario.max_agents = (uint32_t)m->agents;
-	sd->scenario.build = NULL;
-	sd->scenario.script = file_script;
-	scene->scenario = &sd->scenario;
 	scene->agents = (uint32_t)m->agents;
 	scene->goal_radius = m->goal_radius;
 
@@ -530,12 +572,38 @@ throng_status sf_build_scene(sf_ctx* c, sf_model* model, const throng_scene_opti
 	if (st == THRONG_OK) {
 		scene->dt = (double)throng_world_get_def(scene->world).dt;
 		// Place the threat where the script has it before the first step.
-		if (m->threat.kind == SF_THREAT_POINT) {
+		if (m->threat.kind == SF_THREAT_POINT || m->threat.kind == SF_THREAT_LINE) {
 			scene->threat_position = m->threat.position;
 		} else if (m->threat.kind == SF_THREAT_PATH) {
 			scene->threat_position = m->threat.path.points[0];
 		}
 		st = threat_update(scene, sd);
+	}
+	return st;
+}
+
+throng_status sf_build_scene(sf_ctx* c, sf_model* model, const throng_scene_options* opt, sf_pos root,
+                             throng_scene** out)
+{
+	throng_scene* scene = calloc(1, sizeof *scene);
+	thr_scenario* info = calloc(1, sizeof *info);
+	if (scene == NULL || info == NULL) {
+		free(scene);
+		free(info);
+		sf_model_free(model);
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario file: out of memory for the scene");
+	}
+	scene->user = info; // the file's own scenario entry, freed with the scene
+	scene->free_user = free;
+	scene->scenario = info;
+	throng_status st = sf_build_into(c, scene, model, opt, root);
+	if (scene->def != NULL) {
+		const sf_model* m = &((const sf_scene_data*)scene->def)->model;
+		info->info.name = m->name;
+		info->info.description = m->description;
+		info->info.default_agents = (uint32_t)m->agents;
+		info->info.default_steps = m->steps > UINT32_MAX ? UINT32_MAX : (uint32_t)m->steps;
+		info->max_agents = (uint32_t)m->agents;
 	}
 	if (st != THRONG_OK) {
 		throng_scene_destroy(scene);

@@ -483,6 +483,13 @@ static void resolve_target_groups(sf_ctx* c, sf_model* m)
 	for (uint32_t k = 0; k < m->archetype_count; ++k) {
 		sf_archetype* a = &m->archetypes[k];
 		if (a->target_group == NULL) {
+			if (a->target_label && m->version != 2) {
+				size_t mk = sf_push_key(c, a->name != NULL ? a->name : "?");
+				sf_push_key(c, "target_rule");
+				sf_push_key(c, "label");
+				sf_error(c, a->target_group_pos, "a version 2 key in a version 1 file (expected version: 2 at the top)");
+				sf_pop(c, mk);
+			}
 			continue;
 		}
 		uint32_t found = UINT32_MAX;
@@ -547,11 +554,26 @@ void sf_check_model(sf_ctx* c, const sf_node* root, sf_model* m)
 		goals = goals || g->goal != SF_GOAL_NONE;
 		random_goals = random_goals || g->goal == SF_GOAL_RANDOM;
 	}
-	if (m->agents > THR_SCENE_MAX_AGENTS) {
-		sf_error(c, sf_get(root, "groups")->pos, "the groups add up to %llu agents (expected at most %u)",
-		         (unsigned long long)m->agents, THR_SCENE_MAX_AGENTS);
-	}
 	sf_pop(c, mark);
+	// Version 2 rows: agents after the groups'.
+	m->agents += m->row_count;
+	goals = goals || m->rows_random;
+	random_goals = random_goals || m->rows_random;
+	if ((m->threat.kind == SF_THREAT_LINE || m->threat.kind == SF_THREAT_EXTERNAL) && m->version != 2) {
+		const char* key = m->threat.kind == SF_THREAT_LINE ? "line" : "external";
+		mark = sf_push_key(c, "threat");
+		sf_push_key(c, key);
+		sf_error(c, sf_get(sf_get(root, "threat"), key)->pos,
+		         "a version 2 key in a version 1 file (expected version: 2 at the top)");
+		sf_pop(c, mark);
+	}
+	if (m->agents > THR_SCENE_MAX_AGENTS) {
+		const sf_node* at = sf_get(root, "groups") != NULL ? sf_get(root, "groups") : sf_get(root, "agents");
+		mark = sf_push_key(c, sf_get(root, "groups") != NULL ? "groups" : "agents");
+		sf_error(c, at->pos, "the groups add up to %llu agents (expected at most %u)", (unsigned long long)m->agents,
+		         THR_SCENE_MAX_AGENTS);
+		sf_pop(c, mark);
+	}
 	if (m->goal_radius < 0.0f) {
 		m->goal_radius = goals ? 0.5f : 0.0f;
 	} else if (random_goals && m->goal_radius == 0.0f) {
@@ -560,6 +582,7 @@ void sf_check_model(sf_ctx* c, const sf_node* root, sf_model* m)
 		         "got 0 with random goals, which are drawn again within it (expected a number > 0 and <= 1e6)");
 		sf_pop(c, mark);
 	}
+	sf_check_rows(c, m);
 	sf_check_references(c, root, m);
 	// The library's own rules, as a last line: nothing it would refuse gets
 	// past validation.

@@ -278,6 +278,7 @@ typedef struct sf_archetype {
 	throng_controller controller; ///< target_rule.group resolved from target_group
 	char* target_group;           ///< the target rule's group name; NULL without a rule
 	sf_pos target_group_pos;
+	bool target_label;            ///< version 2: the rule names a group label (label: N), not a group
 } sf_archetype;
 
 typedef struct sf_group {
@@ -317,6 +318,8 @@ typedef enum sf_threat_kind {
 	SF_THREAT_NONE = 0,
 	SF_THREAT_POINT,
 	SF_THREAT_PATH,
+	SF_THREAT_LINE, ///< version 2: a straight line at constant velocity, active inside a box
+	SF_THREAT_EXTERNAL, ///< version 2: set by the program running the scene (the viewer's mouse)
 } sf_threat_kind;
 
 typedef struct sf_threat {
@@ -325,6 +328,8 @@ typedef struct sf_threat {
 	sf_path path;         ///< SF_THREAT_PATH
 	float speed;          ///< along the path (m/s)
 	float start;          ///< when it appears (s)
+	throng_vec2 velocity; ///< SF_THREAT_LINE (m/s); position is where it is at `start`
+	throng_vec2 active_min, active_max; ///< SF_THREAT_LINE: the box it is active in
 } sf_threat;
 
 typedef struct sf_model {
@@ -347,6 +352,16 @@ typedef struct sf_model {
 	sf_wall* walls;
 	uint32_t wall_count;
 	sf_threat threat;
+	uint32_t version;       ///< 1, or 2 when a version 2 key is used
+	// Version 2: explicit data, what the built-in scenes need beyond shapes.
+	sf_path* paths;         ///< `paths`: world paths 0.. (before any group's)
+	uint32_t path_count;
+	throng_agent_def* rows; ///< `agents.rows`: agents after the groups' (archetype and path are model indices)
+	sf_pos* row_pos;        ///< where each row is (NULL for a built-in's definition)
+	uint32_t row_count;
+	sf_pos rows_pos;
+	bool rows_random;       ///< `agents.goal: {random: ...}`: drawn again on arrival (rounds 1, 2, ...)
+	throng_vec2 rows_goal_min, rows_goal_max;
 } sf_model;
 
 /// The defaults of every model field (docs/SCENARIOS.md); name from `file`.
@@ -428,10 +443,31 @@ void sf_check_references(sf_ctx* c, const sf_node* root, const sf_model* m);
 throng_status sf_build_scene(sf_ctx* c, sf_model* model, const throng_scene_options* options, sf_pos root,
                              throng_scene** out);
 
-/// Writes the model as YAML into a malloc'd string.
-throng_status sf_save_model(const sf_model* m, char** text, size_t* length);
+/// Writes the model as YAML into a malloc'd string; `header` (may be NULL)
+/// becomes comment lines after the first.
+throng_status sf_save_model(const sf_model* m, const char* header, char** text, size_t* length);
 
-/// The model of a scene loaded from a file, or NULL for other scenes.
+/// Builds the world of a checked model into `scene` (allocated, with its
+/// scenario set): the one builder of built-in and file scenes. Takes the
+/// model over. On failure the caller destroys the scene.
+throng_status sf_build_into(sf_ctx* c, throng_scene* scene, sf_model* model, const throng_scene_options* options,
+                            sf_pos root);
+
+/// The definition (model) a scene was built from.
 const sf_model* sf_scene_model(const throng_scene* scene);
+
+/// Parses the version 2 sections (scenario_file_rows.c).
+void sf_parse_paths(sf_ctx* c, const sf_node* n, sf_model* m);
+void sf_parse_agents(sf_ctx* c, const sf_node* n, sf_model* m);
+/// The library's rules for each row (velocity within max_speed, heading a
+/// unit vector or zero, inside a world that keeps its agents), reported
+/// at the row: nothing the library would refuse gets past validation.
+void sf_check_rows(sf_ctx* c, const sf_model* m);
+/// Spawns agents.rows into the scene's world (model archetypes mapped
+/// through archetype_id; paths must be the world's first).
+throng_status sf_spawn_rows(throng_scene* scene, const sf_model* m, const uint32_t* archetype_id);
+/// Column names of an agents row, in order (docs/SCENARIOS.md).
+#define SF_ROW_COLUMNS 14u
+extern const char* const sf_row_columns[SF_ROW_COLUMNS];
 
 #endif

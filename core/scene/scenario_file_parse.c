@@ -105,6 +105,7 @@ void sf_model_defaults(sf_model* m, const char* file)
 		m->name[len] = '\0';
 	}
 	m->description = calloc(1, 1);
+	m->version = 1;
 	m->steps = 600;
 	m->goal_radius = -1.0f; // resolved by sf_check_model
 	throng_world_def def = throng_world_default_def();
@@ -140,6 +141,12 @@ void sf_model_free(sf_model* m)
 	}
 	free(m->walls);
 	free(m->threat.path.points);
+	for (uint32_t k = 0; k < m->path_count; ++k) {
+		free(m->paths[k].points);
+	}
+	free(m->paths);
+	free(m->rows);
+	free(m->row_pos);
 	memset(m, 0, sizeof *m);
 }
 
@@ -310,14 +317,27 @@ static void parse_target_rule(sf_ctx* c, const sf_node* n, sf_archetype* a)
 	if (!sf_expect_mapping(c, n, "a mapping of group, sight_radius, every and enabled")) {
 		return;
 	}
-	static const char* const keys[] = {"group", "sight_radius", "every", "enabled"};
-	sf_check_keys(c, n, keys, 4);
+	static const char* const keys[] = {"group", "sight_radius", "every", "enabled", "label"};
+	sf_check_keys(c, n, keys, 5);
 	throng_target_rule* r = &a->controller.target_rule;
 	r->enabled = true;
 	r->sight_radius = 10.0f;
 	r->every = 10;
 	const sf_node* g = sf_get(n, "group");
-	if (g == NULL) {
+	const sf_node* label = sf_get(n, "label");
+	if (label != NULL) {
+		// Version 2: a group label (agents.rows' group column), not a name.
+		size_t mark = sf_push_key(c, "label");
+		uint64_t v = 0;
+		if (g != NULL) {
+			sf_error(c, label->pos, "both group and label given (expected one of them)");
+		} else if (sf_read_uint(c, label, 0, UINT32_MAX - 1u, false, &v)) {
+			r->group = (uint32_t)v;
+			a->target_label = true;
+			a->target_group_pos = label->pos;
+		}
+		sf_pop(c, mark);
+	} else if (g == NULL) {
 		sf_missing(c, n, "group", "the name of a group under groups");
 	} else {
 		size_t mark = sf_push_key(c, "group");
@@ -431,15 +451,20 @@ void sf_parse_model(sf_ctx* c, const sf_node* root, sf_model* m)
 	if (!sf_expect_mapping(c, root, "a mapping with world, archetypes, groups, obstacles, walls and threat")) {
 		return;
 	}
-	static const char* const keys[] = {"version", "name",      "description", "steps", "goal_radius", "world",
-	                                   "archetypes", "groups", "obstacles",   "walls", "threat"};
+	static const char* const keys[] = {"version", "name",   "description", "steps", "goal_radius",
+	                                   "world",   "archetypes", "groups", "obstacles",   "walls",
+	                                   "threat",  "paths",  "agents"};
 	sf_check_keys(c, root, keys, sizeof keys / sizeof keys[0]);
 	const sf_node* v = sf_get(root, "version");
 	if (v != NULL) {
 		size_t mark = sf_push_key(c, "version");
 		uint64_t version = 0;
-		if (sf_read_uint(c, v, 0, UINT64_MAX, false, &version) && version != 1) {
-			sf_error(c, v->pos, "got %llu, an unknown version (expected 1)", (unsigned long long)version);
+		if (sf_read_uint(c, v, 0, UINT64_MAX, false, &version)) {
+			if (version != 1 && version != 2) {
+				sf_error(c, v->pos, "got %llu, an unknown version (expected 1 or 2)", (unsigned long long)version);
+			} else {
+				m->version = (uint32_t)version;
+			}
 		}
 		sf_pop(c, mark);
 	}
@@ -465,8 +490,21 @@ void sf_parse_model(sf_ctx* c, const sf_node* root, sf_model* m)
 	if (sf_field_number(c, root, "goal_radius", SF_NON_NEGATIVE, &goal) > 0) {
 		m->goal_radius = goal;
 	}
-	static const char* const sections[] = {"world", "archetypes", "groups", "obstacles", "walls", "threat"};
-	for (int k = 0; k < 6; ++k) {
+	// Version 2 keys need `version: 2`, so that a reader of version 1 files
+	// is never handed one it would misread.
+	static const char* const v2[] = {"paths", "agents"};
+	for (int k = 0; k < 2; ++k) {
+		const sf_node* s = sf_get(root, v2[k]);
+		if (s != NULL && m->version != 2) {
+			// (the version key was read above)
+			size_t mark = sf_push_key(c, v2[k]);
+			sf_error(c, s->pos, "a version 2 key in a version 1 file (expected version: 2 at the top)");
+			sf_pop(c, mark);
+		}
+	}
+	static const char* const sections[] = {"world", "archetypes", "paths",  "groups",
+	                                       "obstacles", "walls",  "threat", "agents"};
+	for (int k = 0; k < 8; ++k) {
 		const sf_node* s = sf_get(root, sections[k]);
 		if (s == NULL) {
 			continue;
@@ -475,17 +513,19 @@ void sf_parse_model(sf_ctx* c, const sf_node* root, sf_model* m)
 		switch (k) {
 		case 0: parse_world(c, s, m); break;
 		case 1: parse_archetypes(c, s, m); break;
-		case 2: sf_parse_groups(c, s, m); break;
-		case 3: sf_parse_obstacles(c, s, m); break;
-		case 4: sf_parse_walls(c, s, m); break;
-		default: sf_parse_threat(c, s, m); break;
+		case 2: sf_parse_paths(c, s, m); break;
+		case 3: sf_parse_groups(c, s, m); break;
+		case 4: sf_parse_obstacles(c, s, m); break;
+		case 5: sf_parse_walls(c, s, m); break;
+		case 6: sf_parse_threat(c, s, m); break;
+		default: sf_parse_agents(c, s, m); break;
 		}
 		sf_pop(c, mark);
 	}
 	if (sf_get(root, "archetypes") == NULL) {
 		sf_missing(c, root, "archetypes", "a mapping from archetype names to archetypes");
 	}
-	if (sf_get(root, "groups") == NULL) {
+	if (sf_get(root, "groups") == NULL && sf_get(root, "agents") == NULL) {
 		sf_missing(c, root, "groups", "a mapping from group names to groups of agents");
 	}
 	sf_check_model(c, root, m);

@@ -140,7 +140,11 @@ static void put_archetypes(out_buf* o, const sf_model* m)
 		put(o, "  ");
 		put_string(o, a->name);
 		put(o, ":\n    mode: %s\n", sf_blend_names[ctl->mode]);
-		if (a->target_group != NULL) {
+		if (a->target_label) {
+			put(o, "    target_rule: {label: %u, sight_radius: ", ctl->target_rule.group);
+			put_float(o, ctl->target_rule.sight_radius);
+			put(o, ", every: %u, enabled: %s}\n", ctl->target_rule.every, ctl->target_rule.enabled ? "true" : "false");
+		} else if (a->target_group != NULL) {
 			put(o, "    target_rule: {group: ");
 			put_string(o, a->target_group);
 			put(o, ", sight_radius: ");
@@ -286,6 +290,20 @@ static void put_shapes(out_buf* o, const sf_model* m)
 		put(o, ", start: ");
 		put_float(o, t->start);
 		put(o, "}\n");
+	} else if (t->kind == SF_THREAT_EXTERNAL) {
+		put(o, "threat: {external: true}\n");
+	} else if (t->kind == SF_THREAT_LINE) {
+		put(o, "threat: {line: {from: ");
+		put_vec(o, t->position);
+		put(o, ", velocity: ");
+		put_vec(o, t->velocity);
+		put(o, ", active_min: ");
+		put_vec(o, t->active_min);
+		put(o, ", active_max: ");
+		put_vec(o, t->active_max);
+		put(o, "}, start: ");
+		put_float(o, t->start);
+		put(o, "}\n");
 	} else if (t->kind == SF_THREAT_PATH) {
 		put(o, "threat: {path: ");
 		put_points(o, t->path.points, t->path.count);
@@ -297,7 +315,49 @@ static void put_shapes(out_buf* o, const sf_model* m)
 	}
 }
 
-throng_status sf_save_model(const sf_model* m, char** text, size_t* length)
+/// Version 2: the paths list and the agents' rows.
+static void put_rows(out_buf* o, const sf_model* m)
+{
+	if (m->path_count > 0) {
+		put(o, "paths:\n");
+		for (uint32_t k = 0; k < m->path_count; ++k) {
+			put(o, "  - {waypoints: ");
+			put_points(o, m->paths[k].points, m->paths[k].count);
+			put(o, ", loop: %s}\n", m->paths[k].loop ? "true" : "false");
+		}
+	}
+	if (m->row_count == 0) {
+		return;
+	}
+	put(o, "agents:\n");
+	if (m->rows_random) {
+		put(o, "  goal: {random: {min: ");
+		put_vec(o, m->rows_goal_min);
+		put(o, ", max: ");
+		put_vec(o, m->rows_goal_max);
+		put(o, "}}\n");
+	}
+	put(o, "  # [x, y, vx, vy, hx, hy, tx, ty, max_speed, max_force, radius, archetype, group, path]\n  rows:\n");
+	for (uint32_t k = 0; k < m->row_count; ++k) {
+		const throng_agent_def* d = &m->rows[k];
+		const float f[11] = {d->position.x, d->position.y, d->velocity.x, d->velocity.y, d->heading.x, d->heading.y,
+		                     d->target.x,   d->target.y,   d->max_speed,  d->max_force,  d->radius};
+		put(o, "    - [");
+		for (int j = 0; j < 11; ++j) {
+			put_float(o, f[j]);
+			put(o, ", ");
+		}
+		put_string(o, m->archetypes[d->archetype].name);
+		put(o, ", %u, ", d->group);
+		if (d->path == THRONG_NO_PATH) {
+			put(o, "null]\n");
+		} else {
+			put(o, "%u]\n", d->path);
+		}
+	}
+}
+
+throng_status sf_save_model(const sf_model* m, const char* header, char** text, size_t* length)
 {
 	out_buf o = {NULL, 0, 0, false};
 	o.cap = 4096;
@@ -306,7 +366,17 @@ throng_status sf_save_model(const sf_model* m, char** text, size_t* length)
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_scene_save: out of memory");
 	}
 	o.text[0] = '\0';
-	put(&o, "# throng scenario, saved with every field explicit (docs/SCENARIOS.md)\nversion: 1\nname: ");
+	put(&o, "# throng scenario, saved with every field explicit (docs/SCENARIOS.md)\n");
+	if (header != NULL && header[0] != '\0') {
+		// One comment line per line of the caller's header.
+		for (const char* line = header; *line != '\0';) {
+			const char* end = strchr(line, '\n');
+			size_t len = end != NULL ? (size_t)(end - line) : strlen(line);
+			put(&o, "# %.*s\n", (int)len, line);
+			line += len + (end != NULL ? 1u : 0u);
+		}
+	}
+	put(&o, "version: %u\nname: ", m->version == 2 ? 2u : 1u);
 	put_string(&o, m->name);
 	put(&o, "\ndescription: ");
 	put_string(&o, m->description);
@@ -322,11 +392,14 @@ throng_status sf_save_model(const sf_model* m, char** text, size_t* length)
 	put_float(&o, m->cell_size);
 	put(&o, "\n");
 	put_archetypes(&o, m);
-	put(&o, "groups:\n");
+	if (m->group_count > 0) {
+		put(&o, "groups:\n");
+	}
 	for (uint32_t k = 0; k < m->group_count; ++k) {
 		put_group(&o, m, &m->groups[k]);
 	}
 	put_shapes(&o, m);
+	put_rows(&o, m);
 	if (o.failed) {
 		free(o.text);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_scene_save: out of memory");

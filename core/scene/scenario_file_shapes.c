@@ -137,12 +137,54 @@ void sf_parse_threat(sf_ctx* c, const sf_node* n, sf_model* m)
 		return;
 	}
 	sf_threat* t = &m->threat;
-	static const char* const keys[] = {"position", "path", "speed", "loop", "start"};
-	sf_check_keys(c, n, keys, 5);
+	static const char* const keys[] = {"position", "path", "speed", "loop", "start", "line", "external"};
+	sf_check_keys(c, n, keys, 7);
+	const sf_node* ext = sf_get(n, "external");
+	if (ext != NULL) {
+		// Version 2: the program running the scene sets the threat.
+		size_t mark = sf_push_key(c, "external");
+		bool on = false;
+		if (n->count != 1u) {
+			sf_error(c, ext->pos, "given with other keys (expected threat: {external: true} alone)");
+		} else if (sf_read_bool(c, ext, &on) && !on) {
+			sf_error(c, ext->pos, "got false (expected true, or no threat section)");
+		} else if (on) {
+			t->kind = SF_THREAT_EXTERNAL;
+		}
+		sf_pop(c, mark);
+		return;
+	}
 	const sf_node* pos = sf_get(n, "position");
 	const sf_node* path = sf_get(n, "path");
+	const sf_node* line = sf_get(n, "line");
 	t->speed = 1.0f;
 	sf_field_number(c, n, "start", SF_NON_NEGATIVE, &t->start);
+	if (line != NULL) {
+		// Version 2: {from, velocity, active_min, active_max}, as the herd's.
+		size_t mark = sf_push_key(c, "line");
+		if (pos != NULL || path != NULL) {
+			sf_error(c, line->pos, "both line and %s given (expected one of them)", pos != NULL ? "position" : "path");
+		} else if (sf_expect_mapping(c, line, "{from: [x, y], velocity: [vx, vy], active_min: [x, y], "
+		                                      "active_max: [x, y]}")) {
+			static const char* const lk[] = {"from", "velocity", "active_min", "active_max"};
+			sf_check_keys(c, line, lk, 4);
+			bool ok = true;
+			throng_vec2* dst[4] = {&t->position, &t->velocity, &t->active_min, &t->active_max};
+			for (int k = 0; k < 4; ++k) {
+				if (sf_get(line, lk[k]) == NULL) {
+					sf_missing(c, line, lk[k], "a point [x, y]");
+					ok = false;
+				} else if (sf_field_vec2(c, line, lk[k], SF_COORD, dst[k]) < 0) {
+					ok = false;
+				}
+			}
+			if (ok) {
+				t->kind = SF_THREAT_LINE;
+			}
+		}
+		sf_pop(c, mark);
+		return;
+	}
 	if (pos != NULL && path != NULL) {
 		size_t mark = sf_push_key(c, "path");
 		sf_error(c, path->pos, "both position and path given (expected one of them)");

@@ -97,7 +97,7 @@ throng_status thr_flock_build(throng_scene* scene, const throng_scene_options* o
 		return st;
 	}
 	throng_controller ctl = flock_controller();
-	st = throng_world_add_archetype(scene->world, &ctl, &L.archetype);
+	st = thr_scene_add_archetype(scene, &ctl, &L.archetype);
 	if (st == THRONG_OK) {
 		st = thr_scene_spawn_batched(scene, n, flock_make, &L);
 	}

@@ -108,11 +108,10 @@ throng_status thr_hallway_build(throng_scene* scene, const throng_scene_options*
 		return st;
 	}
 	throng_controller ctl = thr_crowd_controller(true, THR_CROWD_ARRIVE, HALLWAY_SLOW_RADIUS, HALLWAY_SEPARATION);
-	st = throng_world_add_archetype(scene->world, &ctl, &L.archetype);
+	st = thr_scene_add_archetype(scene, &ctl, &L.archetype);
 	for (int k = 0; k < 2 && st == THRONG_OK; ++k) {
 		float y = k == 0 ? L.half_width : -L.half_width;
-		st = throng_world_add_wall(scene->world, (throng_vec2){-L.half_length, y}, (throng_vec2){L.half_length, y},
-		                           NULL);
+		st = thr_scene_add_wall(scene, (throng_vec2){-L.half_length, y}, (throng_vec2){L.half_length, y});
 	}
 	if (st == THRONG_OK) {
 		st = thr_scene_spawn_batched(scene, n, hallway_make, &L);

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The scene object and the built-in scenario table (private).
 //
-// scenario.c owns the generic part (lookup, create, step, the threat-line
-// script, accessors); scenarios_builtin.c owns the table of scenarios, each a
-// build function that fills a scene's world plus an optional per-step
-// script. Both sides see the scene through this header only.
+// scenario.c owns the generic part (lookup, create, step, accessors, and the
+// calls by which a built-in states its definition); scenarios_builtin.c owns
+// the table of scenarios, each a build function that states its scene as a
+// definition (the model of scenario_file_internal.h: world, archetypes,
+// shapes, paths, agents, threat, random goals), plus what hangs off the
+// definition in C: how it scales with the agent count (the build function
+// itself), an optional per-step script and an outcome measure. One builder
+// (sf_build_into) makes the world of built-ins and files alike.
 #ifndef THRONG_CORE_SCENARIO_INTERNAL_H
 #define THRONG_CORE_SCENARIO_INTERNAL_H
 
@@ -37,23 +41,29 @@ struct throng_scene {
 	uint64_t steps;           ///< scene steps taken so far
 	double dt;                ///< the world's fixed step (s)
 	float goal_radius;        ///< m; 0 = no goals
-	thr_threat_line threat_line;
 	bool threat_active;       ///< as last set by the script
 	throng_vec2 threat_position;
 	throng_vec2 threat_velocity;
-	void* user;               ///< the scenario's own data (e.g. goals), or NULL
+	void* user;               ///< the built-in's own data (e.g. its outcome measure's), or NULL
 	void (*free_user)(void* user);
+	void* def;                ///< the definition it was built from and its script's data (scenario_file_build.c)
+	void (*free_def)(void* def);
+	struct sf_model* stating; ///< while a built-in states its definition, that definition; NULL after
+	throng_scene_options options; ///< built-ins: the options it was made with (to state it again)
 };
 
 /// One built-in scenario.
 typedef struct thr_scenario {
 	throng_scenario_info info;
 	uint32_t max_agents;      ///< largest count it takes (<= THR_SCENE_MAX_AGENTS)
-	/// Creates scene->world (agents = scene->agents, already resolved) and
-	/// sets goal_radius and threat_line. On failure it may leave a world in
-	/// scene->world; the caller destroys it.
+	/// States the scene (agents = scene->agents, already resolved) through
+	/// the thr_scene_* calls below into scene->stating, and sets
+	/// goal_radius; it may keep data of its own in scene->user for its
+	/// script and outcome. It never touches a world: there is none yet.
 	throng_status (*build)(throng_scene* scene, const throng_scene_options* options);
-	/// Optional; runs before each world step, after the threat line moved.
+	/// Optional; runs before each world step, after the definition's
+	/// script (threat, random goals). Must not change the world's state:
+	/// a saved file does not carry it (armies only measures).
 	throng_status (*script)(throng_scene* scene);
 	/// Optional; the scenario's own outcome figures (throng_scene_outcomes).
 	uint32_t (*outcome)(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap);
@@ -61,7 +71,6 @@ typedef struct thr_scenario {
 
 /// The field scenario (scenario_field.c).
 throng_status thr_field_build(throng_scene* scene, const throng_scene_options* options);
-throng_status thr_field_script(throng_scene* scene);
 
 /// The scenarios of issue 4, one file each (scenario_<name>.c).
 throng_status thr_crossing_build(throng_scene* scene, const throng_scene_options* options);
@@ -72,6 +81,8 @@ throng_status thr_armies_script(throng_scene* scene);
 uint32_t thr_armies_outcome(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap);
 throng_status thr_flock_build(throng_scene* scene, const throng_scene_options* options);
 uint32_t thr_flock_outcome(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap);
+/// The viewer's playground (scenario_solo.c).
+throng_status thr_solo_build(throng_scene* scene, const throng_scene_options* options);
 
 /// The table, in listing order.
 extern const thr_scenario thr_scenario_table[];
@@ -80,16 +91,45 @@ extern const uint32_t thr_scenario_table_count;
 /// A world def with the options' seed, engine, threads and force recording.
 throng_world_def thr_scene_world_def(const throng_scene_options* options, uint32_t capacity);
 
-/// Creates scene->world from thr_scene_world_def(options, capacity) with
-/// the bounds [min, max] and `mode`.
+// Built-in build functions state their scene as a definition (the model of
+// scenario_file_internal.h, the same one a scenario file is read into)
+// through these calls; one builder (sf_build_into) then makes the world
+// from it, for built-ins and files alike, and throng_scene_save_* writes it.
+
+/// Sets the definition's world: thr_scene_world_def(options, capacity)'s
+/// dt and seed, with the bounds [min, max] and `mode`.
 throng_status thr_scene_create_world(throng_scene* scene, const throng_scene_options* options, uint32_t capacity,
                                      throng_vec2 min, throng_vec2 max, throng_bounds_mode mode);
+/// Adds an archetype; *id is its world archetype id (archetypes are numbered in the order added).
+throng_status thr_scene_add_archetype(throng_scene* scene, const throng_controller* controller, uint32_t* id);
+throng_status thr_scene_add_obstacle(throng_scene* scene, throng_vec2 center, float radius);
+throng_status thr_scene_add_wall(throng_scene* scene, throng_vec2 a, throng_vec2 b);
+/// Adds a path; paths are numbered in the order added, from 0.
+throng_status thr_scene_add_path(throng_scene* scene, const throng_vec2* points, uint32_t count, bool loop);
+uint32_t thr_scene_path_count(const throng_scene* scene);
+/// The scripted threat moves along `line` (its t_start must be a float).
+throng_status thr_scene_threat_line(throng_scene* scene, const thr_threat_line* line);
+/// The program running the scene sets the threat (throng_world_set_threat: the viewer's mouse).
+throng_status thr_scene_threat_external(throng_scene* scene);
+/// Every agent draws a new target point uniformly in [lo, hi] on arrival
+/// (within the goal radius): round r from draws 2r and 2r+1 of its goal stream.
+throng_status thr_scene_random_goals(throng_scene* scene, throng_vec2 lo, throng_vec2 hi);
 
-/// Spawns `count` agents produced by `make(scene, i, &def, user)` for
-/// i = 0..count-1, in batches so that no huge array of defs is allocated.
+/// Adds `count` agents produced by `make(scene, i, &def, user)` for
+/// i = 0..count-1: to the definition while a built-in states it, to the
+/// world (in batches, so that no huge array of defs is allocated) while
+/// the builder builds.
 throng_status thr_scene_spawn_batched(throng_scene* scene, uint32_t count,
                                       void (*make)(const throng_scene* scene, uint32_t i, throng_agent_def* def,
                                                    const void* user),
                                       const void* user);
+
+/// States a built-in scene's definition again, rows included (a built-in's
+/// scene drops its rows once the world holds them), into *out.
+throng_status thr_scene_restate(const throng_scene* scene, struct sf_model* out);
+
+/// The definition's per-step script (scenario_file_build.c): the threat,
+/// then agents' random goals.
+throng_status thr_def_script(throng_scene* scene);
 
 #endif

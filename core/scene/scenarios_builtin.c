@@ -19,7 +19,7 @@
 /// Adds `ctl` as an archetype and returns its id through *id.
 static throng_status add_archetype(throng_scene* scene, const throng_controller* ctl, uint32_t* id)
 {
-	return throng_world_add_archetype(scene->world, ctl, id);
+	return thr_scene_add_archetype(scene, ctl, id);
 }
 
 /// A uniform draw in [0, 1) for (agent i, draw index k) of the spawn stream.
@@ -148,15 +148,15 @@ static throng_status herd_build(throng_scene* scene, const throng_scene_options*
 		return st;
 	}
 
-	thr_threat_line* line = &scene->threat_line;
-	line->enabled = true;
-	line->t_start = HERD_THREAT_T0;
-	line->start = (throng_vec2){-hw - HERD_PANIC_RADIUS, 0.0f};
-	line->velocity = (throng_vec2){HERD_THREAT_SPEED, 0.0f};
-	line->active_min = (throng_vec2){-hw - HERD_PANIC_RADIUS, -hh - HERD_PANIC_RADIUS};
-	line->active_max = (throng_vec2){hw + HERD_PANIC_RADIUS, hh + HERD_PANIC_RADIUS};
+	thr_threat_line line;
+	line.enabled = true;
+	line.t_start = HERD_THREAT_T0;
+	line.start = (throng_vec2){-hw - HERD_PANIC_RADIUS, 0.0f};
+	line.velocity = (throng_vec2){HERD_THREAT_SPEED, 0.0f};
+	line.active_min = (throng_vec2){-hw - HERD_PANIC_RADIUS, -hh - HERD_PANIC_RADIUS};
+	line.active_max = (throng_vec2){hw + HERD_PANIC_RADIUS, hh + HERD_PANIC_RADIUS};
 	scene->goal_radius = 0.0f; // the herd has no goals
-	return THRONG_OK;
+	return thr_scene_threat_line(scene, &line);
 }
 
 // ---------------------------------------------------------------------------
@@ -326,7 +326,6 @@ const thr_scenario thr_scenario_table[] = {
 		         .default_steps = 600},
 		.max_agents = THR_SCENE_MAX_AGENTS,
 		.build = thr_field_build,
-		.script = thr_field_script,
 	},
 	{
 		.info = {.name = "crossing",
@@ -372,6 +371,15 @@ const thr_scenario thr_scenario_table[] = {
 		.max_agents = THR_SCENE_MAX_AGENTS,
 		.build = thr_flock_build,
 		.outcome = thr_flock_outcome,
+	},
+	{
+		.info = {.name = "solo",
+		         .description = "the viewer's playground: agents at rest on their targets in a room with three "
+		                        "obstacles, waiting for the mouse",
+		         .default_agents = 1,
+		         .default_steps = 600},
+		.max_agents = THR_SCENE_MAX_AGENTS,
+		.build = thr_solo_build,
 	},
 };
 

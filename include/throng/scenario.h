@@ -48,6 +48,17 @@ const throng_scenario_info* throng_scenario_find(const char* name);
 throng_status throng_scene_create(const char* name, const throng_scene_options* options, throng_scene** out);
 void throng_scene_destroy(throng_scene* scene);
 
+/// Opens a built-in scene by name or a scenario file by path: the one way
+/// the CLI and the viewer open scenes. A built-in name wins; otherwise an
+/// argument that ends in .yaml, .yml or .json or holds a '/' is a file
+/// (throng_scene_load_file(), so options->agents must be 0); anything else
+/// fails as throng_scene_create() does (THRONG_ERR_NOT_FOUND, listing the
+/// known names).
+throng_status throng_scene_open(const char* name_or_path, const throng_scene_options* options, throng_scene** out);
+
+/// Whether throng_scene_open() reads `name` as a file path.
+bool throng_scene_is_file(const char* name);
+
 /// Runs the scene's script for this step, then steps the world.
 throng_status throng_scene_step(throng_scene* scene);
 

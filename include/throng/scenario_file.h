@@ -86,16 +86,28 @@ throng_status throng_scenario_validate_file(const char* path, throng_diagnostic_
 throng_status throng_scenario_validate_memory(const char* name, const void* data, size_t size,
                                               throng_diagnostic_fn report, void* user, uint32_t* problems);
 
-/// Writes the definition of a scene loaded from a file back as YAML, every
-/// field explicit (defaults resolved), each float with the fewest digits
-/// that read back to the same bits, so that loading the result builds the
-/// same world. Scenes made by throng_scene_create() have no definition to
-/// save: THRONG_ERR_UNSUPPORTED.
+/// Writes the definition of a scene back as YAML, every field explicit
+/// (defaults resolved), each float with the fewest digits that read back
+/// to the same bits, so that loading the result builds the same world:
+/// the built-ins too (`throng save NAME`), whose agents are written one by
+/// one as version 2 `agents.rows`. Writes a temporary file beside `path`
+/// and renames it over `path`, so a failure leaves `path` as it was.
 throng_status throng_scene_save_file(const throng_scene* scene, const char* path);
+
+/// As throng_scene_save_file(), with `header` (may be NULL; one or more
+/// lines) written as comment lines at the top.
+throng_status throng_scene_save_file_header(const throng_scene* scene, const char* path, const char* header);
 
 /// As throng_scene_save_file(), into a malloc'd NUL-terminated string
 /// (*text, free() it) of *length bytes (length may be NULL).
 throng_status throng_scene_save_string(const throng_scene* scene, char** text, size_t* length);
+throng_status throng_scene_save_string_header(const throng_scene* scene, const char* header, char** text,
+                                             size_t* length);
+
+/// throng_scene_open() that passes a scenario file's problems to `report`
+/// (may be NULL), as throng_scene_load_file_report().
+throng_status throng_scene_open_report(const char* name_or_path, const throng_scene_options* options,
+                                       throng_diagnostic_fn report, void* user, throng_scene** out);
 
 THRONG_API_END
 

@@ -62,8 +62,9 @@ def read_scene(path):
     doc = _load(path)
     if not isinstance(doc, dict):
         raise SceneFileError(f"{path}: expected a mapping at the top level")
-    groups = doc.get("groups")
-    if not isinstance(groups, dict) or not groups:
+    groups = doc.get("groups") or {}
+    rows = (doc.get("agents") or {}).get("rows") if isinstance(doc.get("agents"), dict) else None
+    if not isinstance(groups, dict) or not (groups or rows):
         raise SceneFileError(f"{path}: groups: expected a mapping of one or more groups")
     labels, radii = [], []
     for index, (name, g) in enumerate(groups.items()):
@@ -81,6 +82,14 @@ def read_scene(path):
             raise SceneFileError(f"{path}: {where}.radius: expected a number > 0 (m), found {radius!r}")
         labels.append(np.full(count, label, dtype=np.uint32))
         radii.append(np.full(count, radius, dtype=np.float32))
+    # Version 2 (what `throng save` writes): agents one by one after the
+    # groups', [x, y, vx, vy, hx, hy, tx, ty, max_speed, max_force, radius,
+    # archetype, group, path].
+    for i, r in enumerate(rows or []):
+        if not isinstance(r, list) or len(r) != 14:
+            raise SceneFileError(f"{path}: agents.rows[{i}]: expected a row of 14 values")
+        labels.append(np.full(1, r[12], dtype=np.uint32))
+        radii.append(np.full(1, r[10], dtype=np.float32))
     walls = []
     for i, w in enumerate(doc.get("walls") or []):
         where = f"walls[{i}]"
