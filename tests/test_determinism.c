@@ -176,6 +176,8 @@ static const golden_row golden[] = {
 	{"armies",     5000, 7, 200, 0xe25042bc9a3159e3ull},
 	{"flock",      2000, 1, 300, 0xf4beab3c6869bda1ull},
 	{"flock",      5000, 7, 200, 0xf8f33bc0fa170ec1ull},
+	{"solo",       64,   1, 300, 0x40e1d346a081dc7full},
+	{"solo",       5000, 7, 200, 0x0aeee0ce16b75cdaull},
 };
 #define N_GOLDEN (sizeof golden / sizeof golden[0])
 
@@ -216,7 +218,7 @@ static void check_golden(const char* scene, throng_engine engine)
 
 /// The scenes with golden tests (X-macro: one list makes the tests and the
 /// names every_scene_is_pinned checks).
-#define GOLDEN_SCENES(X) X(herd) X(circle) X(field) X(crossing) X(bottleneck) X(hallway) X(armies) X(flock)
+#define GOLDEN_SCENES(X) X(herd) X(circle) X(field) X(crossing) X(bottleneck) X(hallway) X(armies) X(flock) X(solo)
 
 #define GOLDEN_TESTS(scene)                                                                                        \
 	Test(golden, scene##_scalar) { check_golden(#scene, THRONG_ENGINE_SCALAR); }                                 \
