@@ -90,6 +90,26 @@ static void expect_no_leftovers(void)
 }
 
 /// A small valid scenario file at `path`.
+/// Reads the stream file at `path` to its end, every read succeeding;
+/// returns the frames read and whether the end record closed it, and
+/// with what flag.
+static long read_stream_file(const char* path, bool* complete, bool* interrupted)
+{
+	throng_stream_reader* r = NULL;
+	cr_assert_eq(throng_stream_open(path, &r), THRONG_OK, "%s", throng_last_error());
+	throng_frame fr;
+	bool got = true;
+	long read = 0;
+	while (got) {
+		cr_assert_eq(throng_stream_read_frame(r, &fr, &got), THRONG_OK, "%s", throng_last_error());
+		read += got;
+	}
+	*complete = throng_stream_complete(r);
+	*interrupted = throng_stream_interrupted(r);
+	throng_stream_close(r);
+	return read;
+}
+
 static void write_scenario(const char* path)
 {
 	write_text(path, "version: 1\nname: tiny\nsteps: 10\n"
@@ -192,18 +212,10 @@ Test(outputs, out_naming_standard_output_is_taken_as_dash)
 	snprintf(cmd, sizeof cmd, "cd '%s' && { '%s' run herd --steps 3 --out o.thr > o.thr; }", dir, THRONG_CLI_PATH);
 	cr_assert_eq(run_sh(cmd), 0, "%s", err);
 	cr_assert_not_null(strstr(err, "scenario:"), "the summary is not on stderr: %s", err);
-	throng_stream_reader* r = NULL;
-	cr_assert_eq(throng_stream_open(path, &r), THRONG_OK, "%s", throng_last_error());
-	throng_frame fr;
-	bool got = true;
-	uint32_t frames = 0;
-	while (got) {
-		cr_assert_eq(throng_stream_read_frame(r, &fr, &got), THRONG_OK, "%s", throng_last_error());
-		frames += got;
-	}
-	cr_assert(throng_stream_complete(r));
-	cr_assert_eq(frames, 4);
-	throng_stream_close(r);
+	bool complete = false, interrupted = true;
+	cr_assert_eq(read_stream_file(path, &complete, &interrupted), 4);
+	cr_assert(complete);
+	cr_assert_not(interrupted);
 
 	// Through a pipe, as /dev/stdout.
 	snprintf(cmd, sizeof cmd, "cd '%s' && { '%s' run herd --steps 3 --out /dev/stdout --format csv | cat > o.csv; }", dir,
@@ -311,18 +323,9 @@ Test(outputs, full_disk_stream_keeps_whole_frames)
 	long frames = number_after(err, "full.thr holds the header and ");
 	cr_assert_gt(frames, 5, "%s", err);
 	cr_assert_not_null(strstr(err, "and no end record"), "%s", err);
-	throng_stream_reader* r = NULL;
-	cr_assert_eq(throng_stream_open(path, &r), THRONG_OK, "%s", throng_last_error());
-	throng_frame fr;
-	bool got = true;
-	long read = 0;
-	while (got) {
-		cr_assert_eq(throng_stream_read_frame(r, &fr, &got), THRONG_OK, "%s", throng_last_error());
-		read += got;
-	}
-	cr_assert_not(throng_stream_complete(r));
-	cr_assert_eq(read, frames);
-	throng_stream_close(r);
+	bool complete = true, interrupted = true;
+	cr_assert_eq(read_stream_file(path, &complete, &interrupted), frames);
+	cr_assert_not(complete);
 	expect_no_leftovers();
 }
 
@@ -401,19 +404,10 @@ Test(outputs, sigint_closes_the_stream_with_the_interrupted_flag)
 	cr_assert_eq(frames, steps + 1, "%s", out);
 	char path[256];
 	path_in(path, sizeof path, "run.thr");
-	throng_stream_reader* r = NULL;
-	cr_assert_eq(throng_stream_open(path, &r), THRONG_OK, "%s", throng_last_error());
-	throng_frame fr;
-	bool got = true;
-	long read = 0;
-	while (got) {
-		cr_assert_eq(throng_stream_read_frame(r, &fr, &got), THRONG_OK, "%s", throng_last_error());
-		read += got;
-	}
-	cr_assert(throng_stream_complete(r));
-	cr_assert(throng_stream_interrupted(r));
-	cr_assert_eq(read, frames);
-	throng_stream_close(r);
+	bool complete = false, interrupted = false;
+	cr_assert_eq(read_stream_file(path, &complete, &interrupted), frames);
+	cr_assert(complete);
+	cr_assert(interrupted);
 	expect_no_leftovers();
 }
 
