@@ -55,6 +55,7 @@
 #include "common.h"
 #include "report.h"
 #include "shim.h"
+#include "world_internal.h"
 
 #define BENCH_MAX_PASSES (THRONG_BEHAVIOR_COUNT + 4)
 #define BENCH_PASS_MIN_TIME 0.2
@@ -247,12 +248,6 @@ static void pass_run(thr_bench_state* st, const void* data)
 	thr_bench_set_counter(st, "pass_cpu_ns", (c_world - c_base) * per);
 }
 
-static bool is_neighbor_kind(int k)
-{
-	return k == THRONG_UNALIGNED_AVOID || k == THRONG_SEPARATION || k == THRONG_ALIGNMENT ||
-	       k == THRONG_COHESION;
-}
-
 /// The passes of a scenario, from its controllers.
 static int scenario_passes(const char* scenario, pass_def* out)
 {
@@ -294,7 +289,7 @@ static int scenario_passes(const char* scenario, pass_def* out)
 			pass_def* p = &out[n++];
 			snprintf(p->name, sizeof p->name, "%s", throng_behavior_name((throng_behavior_kind)k));
 			p->keep = (bench_keep){1u << k, false};
-			neighbours += is_neighbor_kind(k);
+			neighbours += thr_is_neighbor_kind((throng_behavior_kind)k);
 		}
 	}
 	if (neighbours >= 2) {

@@ -15,6 +15,8 @@
 #include <malloc.h>
 #endif
 
+#include "world_internal.h"
+
 bench_keep bench_keep_all(void)
 {
 	bench_keep k;
@@ -107,12 +109,6 @@ throng_scene* bench_scene_create(const char* name, uint32_t agents, throng_engin
 	return scene;
 }
 
-static bool is_neighbor_kind(throng_behavior_kind k)
-{
-	return k == THRONG_UNALIGNED_AVOID || k == THRONG_SEPARATION || k == THRONG_ALIGNMENT ||
-	       k == THRONG_COHESION;
-}
-
 bool bench_keeps(bench_keep keep, const throng_slot* slot)
 {
 	return slot->enabled && ((keep.kinds >> (unsigned)slot->kind) & 1u) != 0;
@@ -120,31 +116,7 @@ bool bench_keeps(bench_keep keep, const throng_slot* slot)
 
 float bench_cell_size(const throng_world* w)
 {
-	throng_world_def def = throng_world_get_def(w);
-	if (def.cell_size > 0.0f) {
-		return def.cell_size;
-	}
-	float cell = 0.0f;
-	for (uint32_t a = 0; a < throng_world_archetype_count(w); ++a) {
-		throng_controller c;
-		throng_world_get_controller(w, a, &c);
-		for (uint32_t k = 0; k < c.slot_count; ++k) {
-			const throng_slot* s = &c.slots[k];
-			if (s->enabled && is_neighbor_kind(s->kind) && s->params.neighbor_radius > cell) {
-				cell = s->params.neighbor_radius;
-			}
-		}
-	}
-	float max_radius = 0.0f;
-	uint32_t n = throng_world_agent_count(w);
-	for (uint32_t id = 0; id < n; ++id) {
-		throng_agent_state a;
-		throng_world_get_agent(w, id, &a);
-		max_radius = a.radius > max_radius ? a.radius : max_radius;
-	}
-	float two_r = 2.0f * max_radius;
-	cell = two_r > cell ? two_r : cell;
-	return cell > 0.0f ? cell : 1.0f;
+	return thr_world_cell_size(w); // the engines' own rule (core/world_grid.c)
 }
 
 /// The agent's def from its state; velocities a rounding above max_speed
