@@ -13,6 +13,41 @@
 #include "scenario_internal.h"
 
 // ---------------------------------------------------------------------------
+// A file's scene: the one builder's world under the file's own scenario entry
+// ---------------------------------------------------------------------------
+
+throng_status sf_build_scene(sf_ctx* c, sf_model* model, const throng_scene_options* opt, sf_pos root,
+                             throng_scene** out)
+{
+	throng_scene* scene = calloc(1, sizeof *scene);
+	thr_scenario* info = calloc(1, sizeof *info);
+	if (scene == NULL || info == NULL) {
+		free(scene);
+		free(info);
+		sf_model_free(model);
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario file: out of memory for the scene");
+	}
+	scene->user = info; // the file's own scenario entry, freed with the scene
+	scene->free_user = free;
+	scene->scenario = info;
+	throng_status st = sf_build_into(c, scene, model, opt, root);
+	const sf_model* m = sf_scene_model(scene);
+	if (m != NULL) {
+		info->info.name = m->name;
+		info->info.description = m->description;
+		info->info.default_agents = (uint32_t)m->agents;
+		info->info.default_steps = m->steps > UINT32_MAX ? UINT32_MAX : (uint32_t)m->steps;
+		info->max_agents = (uint32_t)m->agents;
+	}
+	if (st != THRONG_OK) {
+		throng_scene_destroy(scene);
+		return st;
+	}
+	*out = scene;
+	return THRONG_OK;
+}
+
+// ---------------------------------------------------------------------------
 // The public functions
 // ---------------------------------------------------------------------------
 

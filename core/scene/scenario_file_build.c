@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Scenario files, stage 3: a checked model becomes a scene (the public
-// load, validate and save functions are in scenario_file.c).
+// load, validate and save functions, and a file scene's own scenario
+// entry, are in scenario_file.c).
 //
-// A file scene is an ordinary throng_scene whose scenario entry, model and
-// script data live in its `user` block (freed with it). Placement follows
+// sf_build_into is the one builder of built-in and file scenes: the scene
+// keeps the model and its script's data in its `def` block (freed with
+// it). Placement follows
 // the built-in scenarios exactly: positions and headings from closed-form
 // layouts or from the counter-based generator keyed by (seed, agent id,
 // draw) on THR_STREAM_SPAWN, random goals from THR_STREAM_GOAL with draws
@@ -580,35 +582,4 @@ throng_status sf_build_into(sf_ctx* c, throng_scene* scene, sf_model* model, con
 		st = threat_update(scene, sd);
 	}
 	return st;
-}
-
-throng_status sf_build_scene(sf_ctx* c, sf_model* model, const throng_scene_options* opt, sf_pos root,
-                             throng_scene** out)
-{
-	throng_scene* scene = calloc(1, sizeof *scene);
-	thr_scenario* info = calloc(1, sizeof *info);
-	if (scene == NULL || info == NULL) {
-		free(scene);
-		free(info);
-		sf_model_free(model);
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario file: out of memory for the scene");
-	}
-	scene->user = info; // the file's own scenario entry, freed with the scene
-	scene->free_user = free;
-	scene->scenario = info;
-	throng_status st = sf_build_into(c, scene, model, opt, root);
-	if (scene->def != NULL) {
-		const sf_model* m = &((const sf_scene_data*)scene->def)->model;
-		info->info.name = m->name;
-		info->info.description = m->description;
-		info->info.default_agents = (uint32_t)m->agents;
-		info->info.default_steps = m->steps > UINT32_MAX ? UINT32_MAX : (uint32_t)m->steps;
-		info->max_agents = (uint32_t)m->agents;
-	}
-	if (st != THRONG_OK) {
-		throng_scene_destroy(scene);
-		return st;
-	}
-	*out = scene;
-	return THRONG_OK;
 }

@@ -16,7 +16,8 @@
 //                          counts, the library's own validation);
 //   scenario_file_refs.c     references that lead nowhere, unreachable goals
 //   scenario_file_build.c  model -> scene (world, agents, the per-step script)
-//   scenario_file.c        the public load, validate and save functions
+//   scenario_file.c        the public load, validate and save functions, and
+//                          a file scene's scenario entry
 //   scenario_file_save.c   model -> YAML (every field explicit)
 // The model keeps everything a file said (defaults resolved), so a loaded
 // scene can be saved and loaded again to the same world.
