@@ -5,9 +5,15 @@
 //
 // - For every built-in (throng_scenario_count), at two agent counts and
 //   two seeds, in both engines: the saved text loads into a world equal to
-//   the built-in's, and after STEPS steps of both the hashes agree.
+//   the built-in's, and after STEPS steps of both the hashes and the
+//   outcome figures (throng_scene_outcomes: names and values) agree; armies
+//   is also run until its battle resolves, so the measure's per-step
+//   sampling is compared too.
+// - A bad `measure` name is refused at its line and column
+//   (tests/data/bad/v2_measure*.yaml give the exact messages).
 // - The same through the CLI: `throng save NAME --agents N --seed X --out
-//   FILE`, then `throng run FILE` and `throng run NAME` print one hash.
+//   FILE`, then `throng run FILE` and `throng run NAME` print one hash and
+//   the same outcome figures.
 // - Each examples/*.yaml names the command that made it (its "# made by:"
 //   line); saving again with those options gives the file byte for byte,
 //   so an example that drifts from its built-in fails here.
@@ -48,10 +54,24 @@ static void report(void* user, const throng_diagnostic* d)
 	(void)user;
 }
 
-/// One built-in at one setting: save, load, step both, compare.
-static void check_round_trip(const char* name, uint32_t agents, uint64_t seed, throng_engine engine)
+/// a and b report the same outcome figures: the same count, names and values.
+static void assert_same_outcomes(const throng_scene* a, const throng_scene* b, const char* what)
 {
-	throng_scene* a = builtin(name, agents, seed, engine);
+	throng_scene_outcome oa[THRONG_MAX_OUTCOMES], ob[THRONG_MAX_OUTCOMES];
+	uint32_t na = throng_scene_outcomes(a, oa, THRONG_MAX_OUTCOMES);
+	uint32_t nb = throng_scene_outcomes(b, ob, THRONG_MAX_OUTCOMES);
+	cr_assert_eq(nb, na, "%s: the saved file reports %u outcome figures, the built-in %u", what, nb, na);
+	for (uint32_t k = 0; k < na && k < THRONG_MAX_OUTCOMES; ++k) {
+		cr_assert_str_eq(ob[k].name, oa[k].name, "%s: outcome %u", what, k);
+		cr_assert(memcmp(&ob[k].value, &oa[k].value, sizeof oa[k].value) == 0,
+		          "%s: outcome %s is %.17g from the file, %.17g from the built-in", what, oa[k].name, ob[k].value,
+		          oa[k].value);
+	}
+}
+
+/// Saves the built-in `a` and loads the text back.
+static throng_scene* save_and_load(throng_scene* a, const char* name, throng_engine engine)
+{
 	char* text = NULL;
 	size_t len = 0;
 	cr_assert_eq(throng_scene_save_string(a, &text, &len), THRONG_OK, "%s: %s", name, throng_last_error());
@@ -60,9 +80,19 @@ static void check_round_trip(const char* name, uint32_t agents, uint64_t seed, t
 	o.threads = 2;
 	throng_scene* b = NULL;
 	cr_assert_eq(throng_scene_load_memory("saved.yaml", text, len, &o, report, NULL, &b), THRONG_OK,
-	             "%s --agents %u --seed %llu: the saved file does not load: %s", name, agents,
-	             (unsigned long long)seed, throng_last_error());
+	             "%s: the saved file does not load: %s", name, throng_last_error());
 	free(text);
+	return b;
+}
+
+/// One built-in at one setting: save, load, step both, compare.
+static void check_round_trip(const char* name, uint32_t agents, uint64_t seed, throng_engine engine)
+{
+	throng_scene* a = builtin(name, agents, seed, engine);
+	char what[128];
+	snprintf(what, sizeof what, "%s --agents %u --seed %llu (%s engine)", name, agents, (unsigned long long)seed,
+	         engine == THRONG_ENGINE_SIMD ? "simd" : "scalar");
+	throng_scene* b = save_and_load(a, what, engine);
 	throng_world* wa = throng_scene_world(a);
 	throng_world* wb = throng_scene_world(b);
 	cr_assert_eq(throng_world_agent_count(wa), throng_world_agent_count(wb));
@@ -78,6 +108,7 @@ static void check_round_trip(const char* name, uint32_t agents, uint64_t seed, t
 	             (unsigned long long)seed, engine == THRONG_ENGINE_SIMD ? "simd" : "scalar", STEPS);
 	throng_vec2 pa, pb;
 	cr_assert_eq(throng_scene_threat(a, &pa), throng_scene_threat(b, &pb), "%s: threat", name);
+	assert_same_outcomes(a, b, what);
 	throng_scene_destroy(a);
 	throng_scene_destroy(b);
 }
@@ -97,7 +128,80 @@ Test(save, every_builtin_runs_to_its_hash_from_its_file, .timeout = 300)
 	}
 }
 
-/// The "hash" of `throng ARGS --summary json`.
+Test(save, builtins_with_a_measure_report_it_from_their_files)
+{
+	// The built-ins with outcome figures (armies, flock) keep them in the
+	// saved file: it names the measure.
+	static const char* const names[2] = {"armies", "flock"};
+	for (int k = 0; k < 2; ++k) {
+		throng_scene* a = builtin(names[k], 40, 1, THRONG_ENGINE_SIMD);
+		throng_scene_outcome o[THRONG_MAX_OUTCOMES];
+		cr_assert_gt(throng_scene_outcomes(a, o, THRONG_MAX_OUTCOMES), 0u, "%s", names[k]);
+		char* text = NULL;
+		cr_assert_eq(throng_scene_save_string(a, &text, NULL), THRONG_OK);
+		char line[64];
+		snprintf(line, sizeof line, "\nmeasure: %s\n", names[k]);
+		cr_assert_not_null(strstr(text, line), "%s: no \"measure: %s\" line in:\n%.600s", names[k], names[k], text);
+		free(text);
+		throng_scene* b = save_and_load(a, names[k], THRONG_ENGINE_SIMD);
+		assert_same_outcomes(a, b, names[k]);
+		throng_scene_destroy(a);
+		throng_scene_destroy(b);
+	}
+}
+
+Test(save, armies_file_resolves_its_battle_as_the_builtin, .timeout = 120)
+{
+	// 40 soldiers resolve their battle at 12.5 s: run both past it, with
+	// the outcome compared every half second (the measure's sampling
+	// interval), in both engines.
+	for (int e = 0; e < 2; ++e) {
+		throng_engine engine = e == 0 ? THRONG_ENGINE_SIMD : THRONG_ENGINE_SCALAR;
+		throng_scene* a = builtin("armies", 40, 1, engine);
+		throng_scene* b = save_and_load(a, "armies", engine);
+		for (int k = 1; k <= 900; ++k) {
+			cr_assert_eq(throng_scene_step(a), THRONG_OK);
+			cr_assert_eq(throng_scene_step(b), THRONG_OK);
+			if (k % 30 == 0) {
+				char what[64];
+				snprintf(what, sizeof what, "armies --agents 40, step %d", k);
+				assert_same_outcomes(a, b, what);
+			}
+		}
+		cr_assert_eq(throng_world_hash(throng_scene_world(a)), throng_world_hash(throng_scene_world(b)));
+		cr_assert_geq(thr_test_outcome(b, "resolved_at"), 0.0, "the battle resolved");
+		cr_assert_gt(thr_test_outcome(b, "engaged"), 0.5);
+		throng_scene_destroy(a);
+		throng_scene_destroy(b);
+	}
+}
+
+Test(save, unknown_measure_is_refused_at_its_line)
+{
+	static const char text[] = "version: 2\n"
+	                           "measure: order\n"
+	                           "archetypes: {a: {slots: [{kind: seek}]}}\n"
+	                           "groups: {g: {count: 2, archetype: a, spawn: {shape: line, from: [0, 0], to: [1, 0]}}}\n";
+	throng_scene* s = NULL;
+	cr_assert_eq(throng_scene_load_memory("m.yaml", text, strlen(text), NULL, NULL, NULL, &s),
+	             THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_null(s);
+	cr_assert_str_eq(throng_last_error(),
+	                 "m.yaml:2:10: measure: unknown measure \"order\" (expected one of: armies, flock)");
+	// A known one loads, and reports its figures on a scene of any shape.
+	static const char good[] = "version: 2\n"
+	                           "measure: flock\n"
+	                           "archetypes: {a: {slots: [{kind: seek}]}}\n"
+	                           "groups: {g: {count: 2, archetype: a, heading: [1, 0], "
+	                           "spawn: {shape: line, from: [0, 0], to: [1, 0]}}}\n";
+	cr_assert_eq(throng_scene_load_memory("m.yaml", good, strlen(good), NULL, NULL, NULL, &s), THRONG_OK, "%s",
+	             throng_last_error());
+	cr_assert_eq(thr_test_outcome(s, "order"), 1.0, "two agents heading +x: polarisation 1");
+	throng_scene_destroy(s);
+}
+
+/// The "hash" of `throng ARGS --summary json`, then the outcome figures
+/// (the fields after "jitter", the last quality metric).
 static void cli_hash(const char* args, char* hash, size_t cap)
 {
 	static char out[65536], err[8192];
@@ -109,7 +213,10 @@ static void cli_hash(const char* args, char* hash, size_t cap)
 	cr_assert_not_null(h, "%s", out);
 	h += strlen("\"hash\": \"");
 	size_t len = strcspn(h, "\"");
-	snprintf(hash, cap, "%.*s", (int)len, h);
+	const char* outcomes = strstr(out, "\"jitter\": ");
+	cr_assert_not_null(outcomes, "%s", out);
+	outcomes += strcspn(outcomes, "\n");
+	snprintf(hash, cap, "%.*s%s", (int)len, h, outcomes);
 }
 
 Test(save, cli_save_then_run_gives_the_builtins_hash, .timeout = 300)
@@ -128,7 +235,7 @@ Test(save, cli_save_then_run_gives_the_builtins_hash, .timeout = 300)
 				         (unsigned long long)seeds[s], path);
 				cr_assert_eq(thr_test_cli(args, out, sizeof out, err, sizeof err), 0, "throng %s: %s", args, err);
 				for (int e = 0; e < 2; ++e) {
-					char want[64], got[64];
+					char want[512], got[512];
 					snprintf(args, sizeof args, "run %s --agents %u --seed %llu --engine %s --steps %d", name,
 					         counts[c], (unsigned long long)seeds[s], engines[e], STEPS);
 					cli_hash(args, want, sizeof want);
@@ -136,6 +243,9 @@ Test(save, cli_save_then_run_gives_the_builtins_hash, .timeout = 300)
 					cli_hash(args, got, sizeof got);
 					cr_assert_str_eq(got, want, "%s --agents %u --seed %llu --engine %s", name, counts[c],
 					                 (unsigned long long)seeds[s], engines[e]);
+					if (strcmp(name, "armies") == 0) {
+						cr_assert_not_null(strstr(got, "\"engaged\": "), "the file's figures: %s", got);
+					}
 				}
 			}
 		}

@@ -10,7 +10,8 @@
 // (threat, random goals) runs before each step, evaluated from the step
 // counter, so a scene is a pure function of its options and the number of
 // steps taken. What a built-in needs beyond that data hangs off its table
-// entry: its own script and outcome measure.
+// entry: its build function (how it scales with the agent count) and its
+// outcome measure (scenario_measure.c), which its definition names.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +75,8 @@ static throng_status grow(void** items, uint32_t count, size_t size, const char*
 	return THRONG_OK;
 }
 
-throng_status thr_scene_add_archetype(throng_scene* scene, const throng_controller* controller, uint32_t* id)
+throng_status thr_scene_add_archetype(throng_scene* scene, const char* name, const throng_controller* controller,
+                                      uint32_t* id)
 {
 	sf_model* m = scene->stating;
 	throng_status st = grow((void**)&m->archetypes, m->archetype_count, sizeof *m->archetypes, "an archetype");
@@ -83,11 +85,11 @@ throng_status thr_scene_add_archetype(throng_scene* scene, const throng_controll
 	}
 	sf_archetype* a = &m->archetypes[m->archetype_count];
 	memset(a, 0, sizeof *a);
-	a->name = malloc(24);
+	a->name = malloc(strlen(name) + 1u);
 	if (a->name == NULL) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario: out of memory for an archetype");
 	}
-	snprintf(a->name, 24, "a%u", m->archetype_count);
+	memcpy(a->name, name, strlen(name) + 1u);
 	a->controller = *controller;
 	// A target rule other than the default one is stated by group label.
 	throng_target_rule none = throng_controller_make(controller->mode).target_rule;
@@ -302,6 +304,7 @@ static throng_status state_builtin(throng_scene* scene, sf_model* m)
 	memcpy(m->description, sc->info.description, strlen(sc->info.description) + 1u);
 	m->steps = sc->info.default_steps;
 	m->version = 2;
+	m->measure = sc->measure;
 	scene->stating = m;
 	throng_status st = sc->build(scene, &scene->options);
 	scene->stating = NULL;
@@ -406,6 +409,9 @@ void throng_scene_destroy(throng_scene* scene)
 	if (scene->free_user != NULL) {
 		scene->free_user(scene->user);
 	}
+	if (scene->measure != NULL && scene->measure->free_data != NULL) {
+		scene->measure->free_data(scene->measure_data);
+	}
 	if (scene->free_def != NULL) {
 		scene->free_def(scene->def);
 	}
@@ -419,8 +425,8 @@ throng_status throng_scene_step(throng_scene* scene)
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scene_step: scene is NULL");
 	}
 	throng_status st = scene->def != NULL ? thr_def_script(scene) : THRONG_OK;
-	if (st == THRONG_OK && scene->scenario->script != NULL) {
-		st = scene->scenario->script(scene);
+	if (st == THRONG_OK && scene->measure != NULL && scene->measure->sample != NULL) {
+		scene->measure->sample(scene, scene->measure_data);
 	}
 	if (st == THRONG_OK) {
 		st = throng_world_step(scene->world);
@@ -444,14 +450,6 @@ const throng_scenario_info* throng_scene_info(const throng_scene* scene)
 float throng_scene_goal_radius(const throng_scene* scene)
 {
 	return scene != NULL ? scene->goal_radius : 0.0f;
-}
-
-uint32_t throng_scene_outcomes(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap)
-{
-	if (scene == NULL || scene->scenario->outcome == NULL || (out == NULL && cap > 0)) {
-		return 0;
-	}
-	return scene->scenario->outcome(scene, out, cap);
 }
 
 bool throng_scene_threat(const throng_scene* scene, throng_vec2* position)

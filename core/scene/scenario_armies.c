@@ -33,7 +33,9 @@
 // half of the infantry takes longer: beyond some 10,000 agents the battle
 // needs more than the default 30 s (at 100,000, 30% engaged after 30 s).
 //
-// How the battle resolves (the outcome measure, docs/QUALITY.md): a foot
+// How the battle resolves (the outcome measure `armies`, docs/QUALITY.md;
+// it reads the world only, so a file naming it is measured alike: a foot
+// soldier is an agent of group 0 or 3, its army the group / 3). A foot
 // soldier is engaged when the enemy it has chosen is within
 // ARMIES_ENGAGE_M (1.5 m between centres: the bodies 0.9 m apart, in arm's
 // reach). `engaged` is the fraction of all infantry engaged; the battle has
@@ -47,6 +49,7 @@
 // 200 and 1,000 agents (docs/QUALITY.md).
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "error.h"
 #include "rng.h"
@@ -83,7 +86,6 @@ typedef struct armies_data {
 	float width[ROLES], depth[ROLES];     ///< m
 	uint32_t archetype[2][ROLES];
 	uint32_t key;
-	double resolved_at;          ///< s, -1 while unresolved
 } armies_data;
 
 /// Army, role and index within the role of agent i.
@@ -201,14 +203,10 @@ static throng_controller armies_controller(uint32_t army, uint32_t role)
 throng_status thr_armies_build(throng_scene* scene, const throng_scene_options* o)
 {
 	uint32_t n = scene->agents;
-	armies_data* d = calloc(1, sizeof *d);
-	if (d == NULL) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario armies: out of memory");
-	}
-	scene->user = d;
-	scene->free_user = free;
+	armies_data data;
+	armies_data* d = &data;
+	memset(d, 0, sizeof *d);
 	d->key = thr_rng_key(o->seed);
-	d->resolved_at = -1.0;
 	for (uint32_t a = 0; a < 2; ++a) {
 		uint32_t size = (n + 1u - a) / 2u;
 		d->count[a][ROLE_INFANTRY] = (uint32_t)((uint64_t)size * 3u / 5u);
@@ -234,10 +232,12 @@ throng_status thr_armies_build(throng_scene* scene, const throng_scene_options* 
 	const throng_vec2 lo = {-half_x - ARMIES_MARGIN, -half_y - ARMIES_MARGIN};
 	const throng_vec2 hi = {half_x + ARMIES_MARGIN, half_y + ARMIES_MARGIN};
 	throng_status st = thr_scene_create_world(scene, o, n, lo, hi, THRONG_BOUNDS_CONTAIN);
+	static const char* const names[2][ROLES] = {{"west_infantry", "west_cavalry", "west_archers"},
+	                                            {"east_infantry", "east_cavalry", "east_archers"}};
 	for (uint32_t a = 0; a < 2 && st == THRONG_OK; ++a) {
 		for (uint32_t r = 0; r < ROLES && st == THRONG_OK; ++r) {
 			throng_controller ctl = armies_controller(a, r);
-			st = thr_scene_add_archetype(scene, &ctl, &d->archetype[a][r]);
+			st = thr_scene_add_archetype(scene, names[a][r], &ctl, &d->archetype[a][r]);
 		}
 	}
 	if (st == THRONG_OK) {
@@ -247,11 +247,15 @@ throng_status thr_armies_build(throng_scene* scene, const throng_scene_options* 
 	return st;
 }
 
+// ---------------------------------------------------------------------------
+// The outcome measure
+// ---------------------------------------------------------------------------
+
 /// The battle's figures on the current state: engaged fraction and the
-/// distance between the infantry centres of mass. Sums run in id order.
+/// distance between the infantry centres of mass. Foot soldiers are the
+/// agents of groups 0 (army 0) and 3 (army 1). Sums run in id order.
 static void armies_measure(const throng_scene* scene, double* engaged, double* gap)
 {
-	const armies_data* d = scene->user;
 	const throng_world* w = scene->world;
 	uint32_t n = throng_world_agent_count(w);
 	uint64_t foot = 0, close = 0;
@@ -259,12 +263,12 @@ static void armies_measure(const throng_scene* scene, double* engaged, double* g
 	uint32_t cn[2] = {0, 0};
 	const float r2 = ARMIES_ENGAGE_M * ARMIES_ENGAGE_M;
 	for (uint32_t id = 0; id < n; ++id) {
-		uint32_t army, role, k;
-		armies_who(d, id, &army, &role, &k);
 		throng_agent_state a, t;
-		if (role != ROLE_INFANTRY || throng_world_get_agent(w, id, &a) != THRONG_OK) {
+		if (throng_world_get_agent(w, id, &a) != THRONG_OK ||
+		    (a.group != ROLE_INFANTRY && a.group != ROLES + ROLE_INFANTRY)) {
 			continue;
 		}
+		uint32_t army = a.group / ROLES;
 		foot++;
 		cx[army] += (double)a.position.x;
 		cy[army] += (double)a.position.y;
@@ -284,26 +288,37 @@ static void armies_measure(const throng_scene* scene, double* engaged, double* g
 	}
 }
 
-throng_status thr_armies_script(throng_scene* scene)
+/// The measure's data: when the battle resolved (s), -1 while unresolved.
+static throng_status armies_init(const throng_scene* scene, void** data)
 {
-	armies_data* d = scene->user;
-	if (d->resolved_at >= 0.0 || scene->steps % ARMIES_SAMPLE != 0) {
-		return THRONG_OK;
+	(void)scene;
+	double* resolved_at = malloc(sizeof *resolved_at);
+	if (resolved_at == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scene: out of memory for the armies measure");
+	}
+	*resolved_at = -1.0;
+	*data = resolved_at;
+	return THRONG_OK;
+}
+
+static void armies_sample(const throng_scene* scene, void* data)
+{
+	double* resolved_at = data;
+	if (*resolved_at >= 0.0 || scene->steps % ARMIES_SAMPLE != 0) {
+		return;
 	}
 	double engaged, gap;
 	armies_measure(scene, &engaged, &gap);
 	if (engaged >= ARMIES_RESOLVED) {
-		d->resolved_at = (double)scene->steps * scene->dt;
+		*resolved_at = (double)scene->steps * scene->dt;
 	}
-	return THRONG_OK;
 }
 
-uint32_t thr_armies_outcome(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap)
+static uint32_t armies_outcome(const throng_scene* scene, const void* data, throng_scene_outcome* out, uint32_t cap)
 {
-	const armies_data* d = scene->user;
 	double engaged, gap;
 	armies_measure(scene, &engaged, &gap);
-	double resolved = d->resolved_at;
+	double resolved = *(const double*)data;
 	if (resolved < 0.0 && engaged >= ARMIES_RESOLVED) {
 		resolved = (double)scene->steps * scene->dt; // reached on the state measured now
 	}
@@ -313,3 +328,11 @@ uint32_t thr_armies_outcome(const throng_scene* scene, throng_scene_outcome* out
 	}
 	return 3;
 }
+
+const thr_measure thr_armies_measure = {
+	.name = "armies",
+	.init = armies_init,
+	.free_data = free,
+	.sample = armies_sample,
+	.outcome = armies_outcome,
+};

@@ -112,7 +112,7 @@ throng_status thr_bottleneck_build(throng_scene* scene, const throng_scene_optio
 	}
 	throng_controller ctl = thr_crowd_controller(true, THR_CROWD_PATH, BOTTLENECK_SLOW_RADIUS, BOTTLENECK_SEPARATION);
 	ctl.slots[ctl.slot_count - 1u].params.waypoint_radius = 0.5f * L.door + 0.5f;
-	st = thr_scene_add_archetype(scene, &ctl, &L.archetype);
+	st = thr_scene_add_archetype(scene, "evacuee", &ctl, &L.archetype);
 	if (st == THRONG_OK) {
 		st = bottleneck_walls(scene, &L);
 	}

@@ -95,7 +95,7 @@ throng_status thr_crossing_build(throng_scene* scene, const throng_scene_options
 		return st;
 	}
 	throng_controller ctl = thr_crowd_controller(false, THR_CROWD_ARRIVE, CROSSING_SLOW_RADIUS, CROSSING_SEPARATION);
-	st = thr_scene_add_archetype(scene, &ctl, &L.archetype);
+	st = thr_scene_add_archetype(scene, "pedestrian", &ctl, &L.archetype);
 	if (st == THRONG_OK) {
 		st = thr_scene_spawn_batched(scene, n, crossing_make, &L);
 	}

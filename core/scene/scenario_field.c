@@ -143,7 +143,7 @@ throng_status thr_field_build(throng_scene* scene, const throng_scene_options* o
 	}
 	throng_controller ctl = field_controller();
 	uint32_t archetype;
-	st = thr_scene_add_archetype(scene, &ctl, &archetype);
+	st = thr_scene_add_archetype(scene, "pedestrian", &ctl, &archetype);
 	// Obstacles: their own domain of the spawn stream (a = 2^31 + index).
 	uint32_t obstacles = (uint32_t)(side * side / FIELD_AREA_PER_OBSTACLE);
 	for (uint32_t k = 0; k < obstacles && st == THRONG_OK; ++k) {

@@ -5,7 +5,7 @@
 //
 // sf_build_into is the one builder of built-in and file scenes: the scene
 // keeps the model and its script's data in its `def` block (freed with
-// it). Placement follows
+// it), and gets the measure the model names attached. Placement follows
 // the built-in scenarios exactly: positions and headings from closed-form
 // layouts or from the counter-based generator keyed by (seed, agent id,
 // draw) on THR_STREAM_SPAWN, random goals from THR_STREAM_GOAL with draws
@@ -580,6 +580,9 @@ throng_status sf_build_into(sf_ctx* c, throng_scene* scene, sf_model* model, con
 			scene->threat_position = m->threat.path.points[0];
 		}
 		st = threat_update(scene, sd);
+	}
+	if (st == THRONG_OK) {
+		st = thr_scene_attach_measure(scene, m->measure); // what the definition says it is measured by
 	}
 	return st;
 }

@@ -15,7 +15,8 @@
 //   scenario_file_groups.c   groups, then the cross-checks (names, bounds,
 //                          counts, the library's own validation);
 //   scenario_file_refs.c     references that lead nowhere, unreachable goals
-//   scenario_file_build.c  model -> scene (world, agents, the per-step script)
+//   scenario_file_build.c  model -> scene (world, agents, the per-step script,
+//                          the outcome measure it names)
 //   scenario_file.c        the public load, validate and save functions, and
 //                          a file scene's scenario entry
 //   scenario_file_save.c   model -> YAML (every field explicit)
@@ -333,6 +334,8 @@ typedef struct sf_threat {
 	throng_vec2 active_min, active_max; ///< SF_THREAT_LINE: the box it is active in
 } sf_threat;
 
+struct thr_measure;
+
 typedef struct sf_model {
 	char* name;             ///< malloc'd
 	char* description;      ///< malloc'd
@@ -363,6 +366,7 @@ typedef struct sf_model {
 	sf_pos rows_pos;
 	bool rows_random;       ///< `agents.goal: {random: ...}`: drawn again on arrival (rounds 1, 2, ...)
 	throng_vec2 rows_goal_min, rows_goal_max;
+	const struct thr_measure* measure; ///< version 2 `measure`: the outcome measure, or NULL
 } sf_model;
 
 /// The defaults of every model field (docs/SCENARIOS.md); name from `file`.

@@ -13,6 +13,7 @@
 
 #include "fmath.h"
 #include "scenario_file_internal.h"
+#include "scenario_internal.h"
 
 const char* const sf_bounds_mode_names[4] = {"contain", "wrap", "bounce", "open"};
 const char* const sf_blend_names[3] = {"weighted", "priority", "hybrid"};
@@ -451,9 +452,9 @@ void sf_parse_model(sf_ctx* c, const sf_node* root, sf_model* m)
 	if (!sf_expect_mapping(c, root, "a mapping with world, archetypes, groups, obstacles, walls and threat")) {
 		return;
 	}
-	static const char* const keys[] = {"version", "name",   "description", "steps", "goal_radius",
-	                                   "world",   "archetypes", "groups", "obstacles",   "walls",
-	                                   "threat",  "paths",  "agents"};
+	static const char* const keys[] = {"version", "name",   "description", "steps",  "goal_radius",
+	                                   "measure", "world",  "archetypes",  "groups", "obstacles",
+	                                   "walls",   "threat", "paths",       "agents"};
 	sf_check_keys(c, root, keys, sizeof keys / sizeof keys[0]);
 	const sf_node* v = sf_get(root, "version");
 	if (v != NULL) {
@@ -492,8 +493,8 @@ void sf_parse_model(sf_ctx* c, const sf_node* root, sf_model* m)
 	}
 	// Version 2 keys need `version: 2`, so that a reader of version 1 files
 	// is never handed one it would misread.
-	static const char* const v2[] = {"paths", "agents"};
-	for (int k = 0; k < 2; ++k) {
+	static const char* const v2[] = {"paths", "agents", "measure"};
+	for (int k = 0; k < 3; ++k) {
 		const sf_node* s = sf_get(root, v2[k]);
 		if (s != NULL && m->version != 2) {
 			// (the version key was read above)
@@ -501,6 +502,16 @@ void sf_parse_model(sf_ctx* c, const sf_node* root, sf_model* m)
 			sf_error(c, s->pos, "a version 2 key in a version 1 file (expected version: 2 at the top)");
 			sf_pop(c, mark);
 		}
+	}
+	// The outcome measure, by name (scenario_measure.c's table).
+	const char* measures[THR_MAX_MEASURES];
+	uint32_t nmeasures = 0;
+	for (; nmeasures < thr_measure_count; ++nmeasures) {
+		measures[nmeasures] = thr_measure_table[nmeasures]->name;
+	}
+	int measure = -1;
+	if (sf_field_enum(c, root, "measure", measures, nmeasures, "measure", &measure) > 0) {
+		m->measure = thr_measure_table[measure];
 	}
 	static const char* const sections[] = {"world", "archetypes", "paths",  "groups",
 	                                       "obstacles", "walls",  "threat", "agents"};

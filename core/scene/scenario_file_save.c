@@ -13,6 +13,7 @@
 
 #include "error.h"
 #include "scenario_file_internal.h"
+#include "scenario_internal.h"
 
 typedef struct out_buf {
 	char* text;
@@ -382,6 +383,9 @@ throng_status sf_save_model(const sf_model* m, const char* header, char** text, 
 	put_string(&o, m->description);
 	put(&o, "\nsteps: %llu\ngoal_radius: ", (unsigned long long)m->steps);
 	put_float(&o, m->goal_radius);
+	if (m->measure != NULL) {
+		put(&o, "\nmeasure: %s", m->measure->name);
+	}
 	put(&o, "\nworld:\n  bounds: {min: ");
 	put_vec(&o, m->bounds_min);
 	put(&o, ", max: ");

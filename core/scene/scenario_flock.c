@@ -15,7 +15,7 @@
 // does not see its neighbours across it; flocks cross the seam anyway.
 //
 // No goals (goal radius 0). Default 1800 steps (30 s). The outcome measure
-// `order` is the polarisation of the flock, |sum of unit headings| / N:
+// `flock` (any scene may name it) reports `order`, the polarisation of the flock, |sum of unit headings| / N:
 // about 1/sqrt(N) for random headings, 1 when every boid flies the same
 // way; flocking raises it (docs/QUALITY.md).
 #include <math.h>
@@ -97,7 +97,7 @@ throng_status thr_flock_build(throng_scene* scene, const throng_scene_options* o
 		return st;
 	}
 	throng_controller ctl = flock_controller();
-	st = thr_scene_add_archetype(scene, &ctl, &L.archetype);
+	st = thr_scene_add_archetype(scene, "boid", &ctl, &L.archetype);
 	if (st == THRONG_OK) {
 		st = thr_scene_spawn_batched(scene, n, flock_make, &L);
 	}
@@ -105,8 +105,9 @@ throng_status thr_flock_build(throng_scene* scene, const throng_scene_options* o
 	return st;
 }
 
-uint32_t thr_flock_outcome(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap)
+static uint32_t flock_outcome(const throng_scene* scene, const void* data, throng_scene_outcome* out, uint32_t cap)
 {
+	(void)data;
 	// Summed in id order, so both engines give the same bits.
 	const throng_world* w = scene->world;
 	uint32_t n = throng_world_agent_count(w);
@@ -123,3 +124,5 @@ uint32_t thr_flock_outcome(const throng_scene* scene, throng_scene_outcome* out,
 	}
 	return 1;
 }
+
+const thr_measure thr_flock_measure = {.name = "flock", .outcome = flock_outcome};

@@ -108,7 +108,7 @@ throng_status thr_hallway_build(throng_scene* scene, const throng_scene_options*
 		return st;
 	}
 	throng_controller ctl = thr_crowd_controller(true, THR_CROWD_ARRIVE, HALLWAY_SLOW_RADIUS, HALLWAY_SEPARATION);
-	st = thr_scene_add_archetype(scene, &ctl, &L.archetype);
+	st = thr_scene_add_archetype(scene, "pedestrian", &ctl, &L.archetype);
 	for (int k = 0; k < 2 && st == THRONG_OK; ++k) {
 		float y = k == 0 ? L.half_width : -L.half_width;
 		st = thr_scene_add_wall(scene, (throng_vec2){-L.half_length, y}, (throng_vec2){L.half_length, y});

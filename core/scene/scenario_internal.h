@@ -7,8 +7,11 @@
 // definition (the model of scenario_file_internal.h: world, archetypes,
 // shapes, paths, agents, threat, random goals), plus what hangs off the
 // definition in C: how it scales with the agent count (the build function
-// itself), an optional per-step script and an outcome measure. One builder
-// (sf_build_into) makes the world of built-ins and files alike.
+// itself) and an outcome measure. A measure is named in a table of its own
+// (scenario_measure.c), so that the definition can name it and a scenario
+// file can carry it (`measure: armies`). One builder (sf_build_into) makes
+// the world of built-ins and files alike, and attaches the definition's
+// measure.
 #ifndef THRONG_CORE_SCENARIO_INTERNAL_H
 #define THRONG_CORE_SCENARIO_INTERNAL_H
 
@@ -33,6 +36,7 @@ typedef struct thr_threat_line {
 } thr_threat_line;
 
 struct thr_scenario;
+struct thr_measure;
 
 struct throng_scene {
 	const struct thr_scenario* scenario;
@@ -44,13 +48,45 @@ struct throng_scene {
 	bool threat_active;       ///< as last set by the script
 	throng_vec2 threat_position;
 	throng_vec2 threat_velocity;
-	void* user;               ///< the built-in's own data (e.g. its outcome measure's), or NULL
+	void* user;               ///< build-time data of a built-in, a file scene's scenario entry, or NULL
 	void (*free_user)(void* user);
+	const struct thr_measure* measure; ///< the definition's outcome measure, or NULL
+	void* measure_data;       ///< the measure's own data for this scene (its init's), or NULL
 	void* def;                ///< the definition it was built from and its script's data (scenario_file_build.c)
 	void (*free_def)(void* def);
 	struct sf_model* stating; ///< while a built-in states its definition, that definition; NULL after
 	throng_scene_options options; ///< built-ins: the options it was made with (to state it again)
 };
+
+/// An outcome measure: figures a scene reports on its current state
+/// (throng_scene_outcomes), read from the world only (positions, group
+/// labels, chosen targets), never from how the scene was built, so that
+/// it measures a built-in and its saved file alike. It never changes the
+/// world.
+typedef struct thr_measure {
+	const char* name;         ///< as a scenario file names it (`measure: NAME`)
+	/// Optional; allocates the measure's data for a scene whose world is
+	/// built (*data = NULL for none), freed with `free_data`.
+	throng_status (*init)(const throng_scene* scene, void** data);
+	void (*free_data)(void* data);
+	/// Optional; runs before each world step, after the definition's script
+	/// (threat, random goals): what the measure must watch as it happens.
+	void (*sample)(const throng_scene* scene, void* data);
+	/// Writes up to cap figures (static names) and returns how many there are.
+	uint32_t (*outcome)(const throng_scene* scene, const void* data, throng_scene_outcome* out, uint32_t cap);
+} thr_measure;
+
+/// Most measures the table holds.
+#define THR_MAX_MEASURES 8u
+/// The measures (scenario_measure.c), in the order their names are listed.
+extern const thr_measure* const thr_measure_table[];
+extern const uint32_t thr_measure_count;
+/// Attaches `measure` (may be NULL) to a scene whose world is built.
+throng_status thr_scene_attach_measure(throng_scene* scene, const thr_measure* measure);
+
+/// The measures of the built-ins that have one.
+extern const thr_measure thr_armies_measure;
+extern const thr_measure thr_flock_measure;
 
 /// One built-in scenario.
 typedef struct thr_scenario {
@@ -58,15 +94,12 @@ typedef struct thr_scenario {
 	uint32_t max_agents;      ///< largest count it takes (<= THR_SCENE_MAX_AGENTS)
 	/// States the scene (agents = scene->agents, already resolved) through
 	/// the thr_scene_* calls below into scene->stating, and sets
-	/// goal_radius; it may keep data of its own in scene->user for its
-	/// script and outcome. It never touches a world: there is none yet.
+	/// goal_radius; it may keep build-time data in scene->user. It never
+	/// touches a world: there is none yet.
 	throng_status (*build)(throng_scene* scene, const throng_scene_options* options);
-	/// Optional; runs before each world step, after the definition's
-	/// script (threat, random goals). Must not change the world's state:
-	/// a saved file does not carry it (armies only measures).
-	throng_status (*script)(throng_scene* scene);
-	/// Optional; the scenario's own outcome figures (throng_scene_outcomes).
-	uint32_t (*outcome)(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap);
+	/// Optional; its outcome measure (throng_scene_outcomes), stated in its
+	/// definition with the rest, so a saved file names it too.
+	const thr_measure* measure;
 } thr_scenario;
 
 /// The field scenario (scenario_field.c).
@@ -77,10 +110,7 @@ throng_status thr_crossing_build(throng_scene* scene, const throng_scene_options
 throng_status thr_bottleneck_build(throng_scene* scene, const throng_scene_options* options);
 throng_status thr_hallway_build(throng_scene* scene, const throng_scene_options* options);
 throng_status thr_armies_build(throng_scene* scene, const throng_scene_options* options);
-throng_status thr_armies_script(throng_scene* scene);
-uint32_t thr_armies_outcome(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap);
 throng_status thr_flock_build(throng_scene* scene, const throng_scene_options* options);
-uint32_t thr_flock_outcome(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap);
 /// The viewer's playground (scenario_solo.c).
 throng_status thr_solo_build(throng_scene* scene, const throng_scene_options* options);
 
@@ -100,8 +130,11 @@ throng_world_def thr_scene_world_def(const throng_scene_options* options, uint32
 /// dt and seed, with the bounds [min, max] and `mode`.
 throng_status thr_scene_create_world(throng_scene* scene, const throng_scene_options* options, uint32_t capacity,
                                      throng_vec2 min, throng_vec2 max, throng_bounds_mode mode);
-/// Adds an archetype; *id is its world archetype id (archetypes are numbered in the order added).
-throng_status thr_scene_add_archetype(throng_scene* scene, const throng_controller* controller, uint32_t* id);
+/// Adds an archetype called `name` (a file's archetype name: letters,
+/// digits, '_' or '-', unique in the scene); *id is its world archetype id
+/// (archetypes are numbered in the order added).
+throng_status thr_scene_add_archetype(throng_scene* scene, const char* name, const throng_controller* controller,
+                                      uint32_t* id);
 throng_status thr_scene_add_obstacle(throng_scene* scene, throng_vec2 center, float radius);
 throng_status thr_scene_add_wall(throng_scene* scene, throng_vec2 a, throng_vec2 b);
 /// Adds a path; paths are numbered in the order added, from 0.

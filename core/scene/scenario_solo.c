@@ -96,7 +96,7 @@ throng_status thr_solo_build(throng_scene* scene, const throng_scene_options* o)
 	throng_controller ctl = solo_controller();
 	solo_layout L = {0};
 	if (st == THRONG_OK) {
-		st = thr_scene_add_archetype(scene, &ctl, &L.archetype);
+		st = thr_scene_add_archetype(scene, "agent", &ctl, &L.archetype);
 	}
 	static const float obstacles[3][3] = {{-6.0f, 3.0f, 1.5f}, {5.0f, -3.0f, 2.0f}, {6.5f, 4.0f, 1.0f}};
 	for (int k = 0; k < 3 && st == THRONG_OK; ++k) {

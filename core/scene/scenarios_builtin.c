@@ -4,7 +4,7 @@
 // issue 4, each in its own scenario_<name>.c.
 //
 // Each scenario is a build function that creates the world, adds its
-// archetypes and spawns its agents, plus an optional per-step script (the
+// archetypes and spawns its agents, plus an optional outcome measure (the
 // table at the end). Placement never uses rand() or the clock: positions
 // come from closed-form layouts or from the counter-based generator keyed by
 // (seed, agent id, draw index) on THR_STREAM_SPAWN, and angles from the
@@ -15,12 +15,6 @@
 #include "fmath.h"
 #include "rng.h"
 #include "scenario_internal.h"
-
-/// Adds `ctl` as an archetype and returns its id through *id.
-static throng_status add_archetype(throng_scene* scene, const throng_controller* ctl, uint32_t* id)
-{
-	return thr_scene_add_archetype(scene, ctl, id);
-}
 
 /// A uniform draw in [0, 1) for (agent i, draw index k) of the spawn stream.
 static float spawn_unit(uint32_t key, uint32_t i, uint32_t k)
@@ -139,7 +133,7 @@ static throng_status herd_build(throng_scene* scene, const throng_scene_options*
 	L.box_x = 0.3f * hw;
 	L.box_y = (4.0f / 15.0f) * hh;
 	L.key = thr_rng_key(o->seed);
-	st = add_archetype(scene, &ctl, &L.archetype);
+	st = thr_scene_add_archetype(scene, "animal", &ctl, &L.archetype);
 	if (st != THRONG_OK) {
 		return st;
 	}
@@ -281,7 +275,7 @@ static throng_status circle_build(throng_scene* scene, const throng_scene_option
 	throng_controller_add(&ctl, sep);
 	throng_controller_add(&ctl, avoid);
 	throng_controller_add(&ctl, arrive);
-	st = add_archetype(scene, &ctl, &L.archetype);
+	st = thr_scene_add_archetype(scene, "walker", &ctl, &L.archetype);
 	if (st != THRONG_OK) {
 		return st;
 	}
@@ -306,7 +300,6 @@ const thr_scenario thr_scenario_table[] = {
 		         .default_steps = 2000},
 		.max_agents = THR_SCENE_MAX_AGENTS,
 		.build = herd_build,
-		.script = NULL, // the threat line is the whole script
 	},
 	{
 		.info = {.name = "circle",
@@ -316,7 +309,6 @@ const thr_scenario thr_scenario_table[] = {
 		         .default_steps = 600},
 		.max_agents = THR_SCENE_MAX_AGENTS,
 		.build = circle_build,
-		.script = NULL,
 	},
 	{
 		.info = {.name = "field",
@@ -360,8 +352,7 @@ const thr_scenario thr_scenario_table[] = {
 		         .default_steps = 1800},
 		.max_agents = THR_SCENE_MAX_AGENTS,
 		.build = thr_armies_build,
-		.script = thr_armies_script,
-		.outcome = thr_armies_outcome,
+		.measure = &thr_armies_measure,
 	},
 	{
 		.info = {.name = "flock",
@@ -370,7 +361,7 @@ const thr_scenario thr_scenario_table[] = {
 		         .default_steps = 1800},
 		.max_agents = THR_SCENE_MAX_AGENTS,
 		.build = thr_flock_build,
-		.outcome = thr_flock_outcome,
+		.measure = &thr_flock_measure,
 	},
 	{
 		.info = {.name = "solo",

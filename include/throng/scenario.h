@@ -85,7 +85,8 @@ typedef struct throng_scene_outcome {
 
 /// Writes up to `cap` of the scene's outcome figures, measured on the
 /// current state, to out and returns how many there are (0 for scenarios
-/// without an outcome measure, and for a NULL scene).
+/// without an outcome measure, and for a NULL scene). A scenario file has
+/// the measure it names (`measure: armies`, docs/SCENARIOS.md).
 uint32_t throng_scene_outcomes(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap);
 
 THRONG_API_END
