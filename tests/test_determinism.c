@@ -142,7 +142,7 @@ static void any_thread_count(const char* name, uint64_t pinned, bool targets)
 	}
 }
 
-Test(threads, field) { any_thread_count("field", 0x82c536311ee52f46ull, false); }
+Test(threads, field) { any_thread_count("field", 0xd94ef8e43ac8af8cull, false); }
 Test(threads, crossing) { any_thread_count("crossing", 0xd7d764d96310427dull, false); }
 Test(threads, armies) { any_thread_count("armies", 0x36fc52dcb65b8d99ull, true); }
 Test(threads, flock) { any_thread_count("flock", 0x1cc3610f0b6c4406ull, false); }
@@ -172,8 +172,8 @@ static const golden_row golden[] = {
 	{"field",      5000, 7, 200, 0x8141a0a89d96499bull},
 	{"crossing",   1000, 1, 300, 0x5a510f7a8510d4dfull},
 	{"crossing",   5000, 7, 200, 0xe86bc5244aa51ea9ull},
-	{"bottleneck", 400,  1, 300, 0x0cfa55216a060f4eull},
-	{"bottleneck", 5000, 7, 200, 0x905ad5a5e1f14c63ull},
+	{"bottleneck", 400,  1, 300, 0x29024d2c33a0dba5ull},
+	{"bottleneck", 5000, 7, 200, 0x5031db3efb105bb8ull},
 	{"hallway",    1000, 1, 300, 0x79418d90d59190c3ull},
 	{"hallway",    5000, 7, 200, 0xc4eec3f2a1c2b749ull},
 	{"armies",     2000, 1, 300, 0x372350074e4273dcull},
