@@ -187,8 +187,13 @@ vec2 thr_wall_avoid(const thr_self* s, const thr_wall* walls, const uint32_t* id
 	// Choice (after Buckland's three whiskers): one feeler straight ahead of
 	// length look_ahead and two at +-feeler_angle of half that length. For
 	// each feeler the nearest wall it crosses pushes along that wall's
-	// normal facing the agent with max_speed * (1 - hit/len), the same
-	// urgency as obstacle avoidance; the feelers' pushes add up.
+	// normal facing the agent with (1 - hit/len), the urgency of obstacle
+	// avoidance, times the agent's speed towards the wall, -dot(v, n) (0
+	// when it moves along or away from it); the feelers' pushes add up.
+	// At full speed straight at a wall that is max_speed * urgency; it
+	// fades with the closing speed, so a walker pressed against a wall (the
+	// contact pass holds it there) is not pushed off at full strength every
+	// step and does not shudder (docs/BEHAVIORS.md).
 	if (v2_length(s->v) < THR_EPS) {
 		return v2(0.0f, 0.0f);
 	}
@@ -220,7 +225,9 @@ vec2 thr_wall_avoid(const thr_self* s, const thr_wall* walls, const uint32_t* id
 			n = v2_scale(n, -1.0f);
 		}
 		float urgency = 1.0f - best_t / lens[f];
-		force = v2_add(force, v2_scale(n, s->max_speed * urgency));
+		float closing = -v2_dot(s->v, n);
+		closing = closing > 0.0f ? closing : 0.0f;
+		force = v2_add(force, v2_scale(n, closing * urgency));
 	}
 	return force;
 }

@@ -69,6 +69,9 @@ throng_controller throng_controller_make(throng_blend_mode mode)
 	throng_controller c;
 	memset(&c, 0, sizeof c);
 	c.mode = mode;
+	c.contact.enabled = true;
+	c.contact.stiffness = 1.0f;
+	c.contact.iterations = 4;
 	return c;
 }
 

@@ -45,7 +45,23 @@ typedef struct thr_pass_stats {
 	uint32_t nb_most_candidates; ///< most of them for one agent
 	uint32_t nb_most_met;        ///< most neighbours one slot of one agent took
 	uint64_t nb_capped;          ///< agents whose walk met a cap
+	uint64_t contacts;           ///< overlapping pairs the contact pass met
+	uint64_t contact_capped;     ///< agents whose pairs met THRONG_CONTACT_MAX_PAIRS
+	uint64_t shape_pushes;       ///< agents the contact pass moved out of a wall or obstacle
+	uint64_t shape_reverts;      ///< agents kept where they were: a wall was still crossed
 } thr_pass_stats;
+
+/// One Jacobi iteration of the contact pass (contact.c) as an engine's
+/// contact block sees it: agent i's listed agents are
+/// pairs[start[i]] .. pairs[start[i + 1] - 1].
+typedef struct thr_contact_iter {
+	const throng_world* w;
+	const uint32_t* start;
+	const uint32_t* pairs;
+	const float *sx, *sy; ///< iterate k, every agent
+	float *dx, *dy;       ///< iterate k + 1
+	uint32_t k;
+} thr_contact_iter;
 
 typedef struct thr_engine {
 	const char* name;
@@ -58,6 +74,10 @@ typedef struct thr_engine {
 	throng_status (*pass)(const thr_step_ctx* ctx, thr_pass_stats* stats);
 	/// Frees the engine's data kept in the world (NULL: none).
 	void (*release)(throng_world* w);
+	/// Iterate k + 1 of the agents first .. first + 7 (those below the
+	/// count): the contact pass's Jacobi step (contact.c, thr_contact_block,
+	/// is the reference); obstacles and walls are the pass's.
+	void (*contact_block)(const thr_contact_iter* it, uint32_t first);
 } thr_engine;
 
 /// The scalar reference (core/scalar_engine.c) and the SIMD engine (simd/).
@@ -66,6 +86,17 @@ extern const thr_engine thr_simd_engine;
 
 /// The scalar engine's pass (also the stand-in of builds without simd/).
 throng_status thr_scalar_pass(const thr_step_ctx* ctx, thr_pass_stats* stats);
+
+/// The scalar reference of thr_engine.contact_block (contact.c).
+void thr_contact_block(const thr_contact_iter* it, uint32_t first);
+
+/// Whether agent i moves in iteration k of the contact pass: its archetype
+/// has contacts on and asks for more than k iterations, and it has pairs.
+static inline bool thr_contact_active(const thr_contact_iter* it, uint32_t i)
+{
+	const throng_contact* c = &it->w->archetypes[it->w->archetype[i]].contact;
+	return c->enabled && it->k < c->iterations && it->start[i + 1] > it->start[i];
+}
 
 /// Frees every engine's data kept in w (throng_world_destroy).
 void thr_engines_release(throng_world* w);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds.h"
 #include "engine.h"
 #include "error.h"
 #include "fmath.h"
@@ -218,56 +219,6 @@ static vec2 slot_force(throng_world* w, const thr_state* st, uint32_t i, const t
 	}
 }
 
-/// Keeps one axis inside [lo, hi] after integration. Returns 1 when the
-/// contain clamp had to act.
-static int apply_bounds_axis(throng_bounds_mode mode, float* p, float* v, float lo, float hi, float wlo,
-                             float whi)
-{
-	switch (mode) {
-	case THRONG_BOUNDS_CONTAIN:
-		// The hard clamp behind the bounds steering: the centre stays in
-		// [lo, hi] (the world shrunk by the radius) and the outward part of
-		// the velocity is dropped, which never raises the speed.
-		if (*p < lo) {
-			*p = lo;
-			*v = *v < 0.0f ? 0.0f : *v;
-			return 1;
-		}
-		if (*p > hi) {
-			*p = hi;
-			*v = *v > 0.0f ? 0.0f : *v;
-			return 1;
-		}
-		return 0;
-	case THRONG_BOUNDS_BOUNCE:
-		if (*p < lo) {
-			*p = lo + (lo - *p);
-			*v = -*v;
-		} else if (*p > hi) {
-			*p = hi - (*p - hi);
-			*v = -*v;
-		}
-		*p = *p < lo ? lo : (*p > hi ? hi : *p);
-		return 0;
-	case THRONG_BOUNDS_WRAP: {
-		float width = whi - wlo;
-		if (*p < wlo) {
-			*p = *p + width;
-		} else if (*p >= whi) {
-			*p = *p - width;
-		}
-		if (*p < wlo || *p >= whi) { // a step longer than the world
-			*p = *p - width * thr_floorf((*p - wlo) / width);
-			*p = *p < wlo ? wlo : (*p >= whi ? wlo : *p);
-		}
-		return 0;
-	}
-	case THRONG_BOUNDS_OPEN:
-	default:
-		return 0;
-	}
-}
-
 /// An agent as the stages hand it on (simd/agents.c: lanes and block_state).
 typedef struct agent {
 	uint32_t i;    ///< its slot
@@ -363,9 +314,9 @@ static void integrate(const thr_step_ctx* ctx, const agent* a, thr_pass_stats* s
 	if (loy > hiy) {
 		loy = hiy = 0.5f * (d->bounds_min.y + d->bounds_max.y);
 	}
-	stats->clamped += (uint64_t)apply_bounds_axis(d->bounds_mode, &p.x, &v.x, lox, hix, d->bounds_min.x,
+	stats->clamped += (uint64_t)thr_bounds_axis(d->bounds_mode, &p.x, &v.x, lox, hix, d->bounds_min.x,
 	                                             d->bounds_max.x);
-	stats->clamped += (uint64_t)apply_bounds_axis(d->bounds_mode, &p.y, &v.y, loy, hiy, d->bounds_min.y,
+	stats->clamped += (uint64_t)thr_bounds_axis(d->bounds_mode, &p.y, &v.y, loy, hiy, d->bounds_min.y,
 	                                             d->bounds_max.y);
 	if (!v2_isfinite(p) || !v2_isfinite(v)) {
 		// Only a corrupted state gets here (inputs are validated and
@@ -409,4 +360,4 @@ throng_status thr_scalar_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 	return THRONG_OK;
 }
 
-const thr_engine thr_scalar_engine = {"scalar", false, false, NULL, thr_scalar_pass, NULL};
+const thr_engine thr_scalar_engine = {"scalar", false, false, NULL, thr_scalar_pass, NULL, thr_contact_block};

@@ -4,6 +4,7 @@
 // pass, finish.
 #include <string.h>
 
+#include "contact.h"
 #include "engine.h"
 #include "error.h"
 
@@ -102,6 +103,10 @@ static void merge_stats(throng_world* w, const thr_pass_stats* ps)
 	s->neighbor_capped += ps->nb_capped;
 	s->neighbor_most_candidates = ps->nb_most_candidates;
 	s->neighbor_most_met = ps->nb_most_met;
+	s->contacts += ps->contacts;
+	s->contact_capped += ps->contact_capped;
+	s->shape_pushes += ps->shape_pushes;
+	s->shape_reverts += ps->shape_reverts;
 	s->steps++;
 }
 
@@ -128,9 +133,15 @@ throng_status throng_world_step(throng_world* w)
 	}
 	thr_select_targets(w, ctx.cs, ctx.items, ctx.threads);
 
-	thr_pass_stats ps = {w->stats.max_speed_ratio, 0, 0, 0, w->stats.neighbor_most_candidates,
-	                     w->stats.neighbor_most_met, 0};
+	thr_pass_stats ps;
+	memset(&ps, 0, sizeof ps);
+	ps.max_speed_ratio = w->stats.max_speed_ratio;
+	ps.nb_most_candidates = w->stats.neighbor_most_candidates;
+	ps.nb_most_met = w->stats.neighbor_most_met;
 	st = e->pass(&ctx, &ps);
+	if (st == THRONG_OK) {
+		st = thr_contact_pass(&ctx, &ps);
+	}
 
 	if (st != THRONG_OK) {
 		// Nothing of the next state is visible: the world stays at the

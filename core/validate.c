@@ -196,6 +196,15 @@ throng_status thr_validate_controller(const throng_controller* ctl)
 			return bad("controller.", "target_rule.every", "must be at least 1 step", ctl->target_rule.every);
 		}
 	}
+	if (ctl->contact.enabled) {
+		const float k = ctl->contact.stiffness;
+		if (!isfinite(k) || k < THR_MIN_MAGNITUDE || k > 1.0f) {
+			return bad("controller.", "contact.stiffness", "must be in [1e-6, 1]", k);
+		}
+		if (ctl->contact.iterations < 1 || ctl->contact.iterations > THRONG_CONTACT_MAX_ITERATIONS) {
+			return bad("controller.", "contact.iterations", "must be from 1 to 16", ctl->contact.iterations);
+		}
+	}
 	int wanders = 0, noises = 0;
 	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
 		const throng_slot* s = &ctl->slots[k];

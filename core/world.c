@@ -13,6 +13,7 @@
 #include <omp.h>
 #endif
 
+#include "contact.h"
 #include "engine.h"
 #include "error.h"
 #include "fmath.h"
@@ -66,6 +67,7 @@ void throng_world_destroy(throng_world* w)
 	thr_grid_free(&w->agent_grid);
 	thr_grid_free(&w->obstacle_grid);
 	thr_grid_free(&w->wall_grid);
+	thr_contact_free(w->contact);
 	free(w->scratch_idx);
 	free(w->scratch_nb);
 	free(w);

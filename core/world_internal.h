@@ -35,6 +35,7 @@ typedef enum thr_region {
 	THR_REGION_REORDER, ///< the store's reorder by cell (thr_store_reorder)
 	THR_REGION_TARGETS, ///< target selection (thr_select_targets)
 	THR_REGION_BLOCKS,  ///< the SIMD pass's batches of blocks
+	THR_REGION_CONTACTS, ///< the contact pass's iterations (thr_contact_pass)
 	THR_REGION_COUNT
 } thr_region;
 
@@ -115,6 +116,7 @@ struct throng_world {
 	uint32_t region_team[THR_REGION_COUNT];
 
 	struct thr_simd_state* simd; ///< the SIMD engine's own data (its shape copies), or NULL
+	struct thr_contact_data* contact; ///< the contact pass's scratch (contact.h), or NULL
 	uint32_t shape_version;      ///< bumped whenever the shape grids are rebuilt
 };
 

@@ -240,7 +240,11 @@ thr_v2w thr_walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, fl
 		thr_mw flip = thr_fw_lt(v2w_dot(n, v2w_sub(s->p, a)), thr_fw_zero());
 		n = v2w_select(flip, v2w_scale(n, thr_fw_set1(-1.0f)), n);
 		thr_fw urgency = thr_fw_sub(thr_fw_set1(1.0f), thr_fw_div(fl.best_t[f], thr_fw_set1(fl.len[f])));
-		force = v2w_select(hit, v2w_add(force, v2w_scale(n, thr_fw_mul(s->ms, urgency))), force);
+		// The speed towards the wall (thr_wall_avoid): a select, not a max,
+		// so that -0 becomes +0 as in the reference.
+		thr_fw closing = thr_fw_neg(v2w_dot(s->v, n));
+		closing = thr_fw_select(thr_fw_gt(closing, thr_fw_zero()), closing, thr_fw_zero());
+		force = v2w_select(hit, v2w_add(force, v2w_scale(n, thr_fw_mul(closing, urgency))), force);
 	}
 	return force;
 }

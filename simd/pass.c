@@ -129,7 +129,7 @@ static throng_status simd_pass(const thr_step_ctx* step, thr_pass_stats* stats)
 		if (b == 0) {
 			thr_note_team(step->w, THR_REGION_BLOCKS);
 		}
-		thr_pass_stats bs = {max_ratio, 0, 0, 0, 0, 0, 0};
+		thr_pass_stats bs = {.max_speed_ratio = max_ratio};
 		uint32_t first = (uint32_t)b * THR_BATCH_BLOCKS;
 		uint32_t last = first + THR_BATCH_BLOCKS < blocks ? first + THR_BATCH_BLOCKS : blocks;
 		for (uint32_t k = first; k < last; ++k) {
@@ -143,8 +143,14 @@ static throng_status simd_pass(const thr_step_ctx* step, thr_pass_stats* stats)
 		nb_most_candidates = bs.nb_most_candidates > nb_most_candidates ? bs.nb_most_candidates : nb_most_candidates;
 		nb_most_met = bs.nb_most_met > nb_most_met ? bs.nb_most_met : nb_most_met;
 	}
-	*stats = (thr_pass_stats){max_ratio, nonfinite, clamped, nb_candidates, nb_most_candidates, nb_most_met, nb_capped};
+	stats->max_speed_ratio = max_ratio;
+	stats->nonfinite = nonfinite;
+	stats->clamped = clamped;
+	stats->nb_candidates = nb_candidates;
+	stats->nb_most_candidates = nb_most_candidates;
+	stats->nb_most_met = nb_most_met;
+	stats->nb_capped = nb_capped;
 	return THRONG_OK;
 }
 
-const thr_engine thr_simd_engine = {"simd", true, true, simd_prepare, simd_pass, simd_release};
+const thr_engine thr_simd_engine = {"simd", true, true, simd_prepare, simd_pass, simd_release, thr_simd_contact_block};

@@ -734,15 +734,19 @@ Test(wall, oblique_wall_pushes_toward_agent_side)
 }
 
 // The force chosen in core/behaviors.c (after Buckland's whiskers): each
-// feeler's nearest crossed wall pushes along its facing normal with
-// max_speed*(1 - hit/len); the three pushes add up.
+// feeler's nearest crossed wall pushes along its facing normal n with
+// closing*(1 - hit/len), closing = max(0, -dot(v, n)) the speed towards the
+// wall; the three pushes add up. The agent moves at 1 m/s (max speed 2).
 Test(wall, hand_numbers_centre_feeler)
 {
 	thr_self s = agent(0, 0, 1, 0, 2, 4);
 	uint32_t idx[1] = {0};
 	thr_wall w[1] = {{v2(2, -5), v2(2, 5)}};
-	// centre feeler (len 4) hits x=2 at 2: (-1,0)*2*(1-2/4)=(-1,0); side tips (1.732,+-1) miss
-	EXPECT_VEC(thr_wall_avoid(&s, w, idx, 1, 4.0f, THR_PI / 6.0f), -1.0f, 0.0f, TOL);
+	// centre feeler (len 4) hits x=2 at 2, closing 1: (-1,0)*1*(1-2/4)=(-0.5,0); side tips (1.732,+-1) miss
+	EXPECT_VEC(thr_wall_avoid(&s, w, idx, 1, 4.0f, THR_PI / 6.0f), -0.5f, 0.0f, TOL);
+	// at full speed (2 m/s) straight at it: max_speed*urgency, (-1,0)
+	thr_self fast = agent(0, 0, 2, 0, 2, 4);
+	EXPECT_VEC(thr_wall_avoid(&fast, w, idx, 1, 4.0f, THR_PI / 6.0f), -1.0f, 0.0f, TOL);
 }
 
 Test(wall, hand_numbers_three_feelers)
@@ -750,9 +754,9 @@ Test(wall, hand_numbers_three_feelers)
 	thr_self s = agent(0, 0, 1, 0, 2, 4);
 	uint32_t idx[1] = {0};
 	thr_wall w[1] = {{v2(1, -5), v2(1, 5)}};
-	// centre: hit at 1 -> 2*(1-1/4)=1.5; each side feeler (len 2, 30 deg) hits x=1 at
-	// 1/cos30=1.1547005 -> 2*(1-1.1547005/2)=0.8452995; total (-1.5-2*0.8452995,0)=(-3.1905989,0)
-	EXPECT_VEC(thr_wall_avoid(&s, w, idx, 1, 4.0f, THR_PI / 6.0f), -3.1905989f, 0.0f, TOL);
+	// centre: hit at 1 -> 1*(1-1/4)=0.75; each side feeler (len 2, 30 deg) hits x=1 at
+	// 1/cos30=1.1547005 -> 1*(1-1.1547005/2)=0.4226497; total (-0.75-2*0.4226497,0)=(-1.5952995,0)
+	EXPECT_VEC(thr_wall_avoid(&s, w, idx, 1, 4.0f, THR_PI / 6.0f), -1.5952995f, 0.0f, TOL);
 }
 
 Test(wall, hand_numbers_oblique)
@@ -761,8 +765,9 @@ Test(wall, hand_numbers_oblique)
 	uint32_t idx[1] = {0};
 	thr_wall w[1] = {{v2(5, -2), v2(-1, 4)}};
 	// x+y=3: centre feeler hits (3,0) at 3 -> urgency 1-3/4=0.25; side tips (1.732,+-1) miss;
-	// facing normal (-1,-1)/sqrt2 -> (-0.7071068,-0.7071068)*2*0.25=(-0.3535534,-0.3535534)
-	EXPECT_VEC(thr_wall_avoid(&s, w, idx, 1, 4.0f, THR_PI / 6.0f), -0.3535534f, -0.3535534f, TOL);
+	// facing normal n=(-1,-1)/sqrt2, closing -dot((1,0),n)=0.7071068 ->
+	// n*0.7071068*0.25=(-0.125,-0.125)
+	EXPECT_VEC(thr_wall_avoid(&s, w, idx, 1, 4.0f, THR_PI / 6.0f), -0.125f, -0.125f, TOL);
 }
 
 Test(wall, nearest_wall_per_feeler)
@@ -771,8 +776,26 @@ Test(wall, nearest_wall_per_feeler)
 	uint32_t idx[2] = {0, 1};
 	thr_wall w[2] = {{v2(3, -5), v2(3, 5)}, {v2(2, -5), v2(2, 5)}};
 	// the centre feeler crosses x=3 (at 3) and x=2 (at 2); the nearer one alone pushes:
-	// (-1,0)*2*(1-2/4)=(-1,0)  (both would give (-1.5,0))
-	EXPECT_VEC(thr_wall_avoid(&s, w, idx, 2, 4.0f, THR_PI / 6.0f), -1.0f, 0.0f, TOL);
+	// (-1,0)*1*(1-2/4)=(-0.5,0)  (both would give (-0.75,0))
+	EXPECT_VEC(thr_wall_avoid(&s, w, idx, 2, 4.0f, THR_PI / 6.0f), -0.5f, 0.0f, TOL);
+}
+
+Test(wall, the_push_fades_with_the_speed_towards_the_wall)
+{
+	// A walker pressed against a wall barely moves: 1 cm/s towards x=0.4
+	// with the feeler hitting at 0.4 of 4 pushes (-1,0)*0.01*0.9; the old
+	// rule pushed max_speed*0.9 = 1.8 m/s^2, every step, and the walker
+	// shuddered. Moving along a wall: no push at all.
+	uint32_t idx[1] = {0};
+	thr_wall w[1] = {{v2(0.4f, -5), v2(0.4f, 5)}};
+	thr_self pressed = agent(0, 0, 0.01f, 0, 2, 4);
+	vec2 f = thr_wall_avoid(&pressed, w, idx, 1, 4.0f, THR_PI / 6.0f);
+	cr_expect_float_eq(f.x, -0.01f * 0.9f - 2.0f * 0.01f * (1.0f - 0.4f / cosf(THR_PI / 6.0f) / 2.0f), 1e-6f,
+	                   "got %g", (double)f.x);
+	cr_expect_lt(-f.x, 0.03f);
+	thr_wall along[1] = {{v2(-5, 0.5f), v2(5, 0.5f)}};
+	thr_self sliding = agent(0, 0, 1, 0, 2, 4); // parallel to y = 0.5: the side feeler hits it
+	EXPECT_ZERO(thr_wall_avoid(&sliding, along, idx, 1, 4.0f, THR_PI / 6.0f));
 }
 
 Test(wall, behind_or_out_of_reach_ignored)

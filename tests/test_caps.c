@@ -24,6 +24,7 @@ typedef struct knot_opts {
 	bool same_group_only;  ///< for the neighbour slots
 	bool target_rule;      ///< everyone seeks the nearest of group 1 (target rule, every step)
 	uint32_t target_max_candidates; ///< the rule's cap, 0 = the default
+	bool contacts;         ///< solid agents (off: the knot stays a knot, which the caps need)
 } knot_opts;
 
 /// A world of KNOT_AGENTS agents with unaligned avoidance, separation,
@@ -41,6 +42,7 @@ static throng_world* knot_world(throng_engine engine, uint32_t threads, const kn
 	throng_world* w = NULL;
 	cr_assert_eq(throng_world_create(&def, &w), THRONG_OK, "%s", throng_last_error());
 	throng_controller c = throng_controller_make(THRONG_BLEND_HYBRID);
+	c.contact.enabled = o->contacts;
 	const throng_behavior_kind kinds[4] = {THRONG_UNALIGNED_AVOID, THRONG_SEPARATION, THRONG_ALIGNMENT,
 	                                       THRONG_COHESION};
 	for (int k = 0; k < 4; ++k) {
@@ -148,6 +150,37 @@ Test(caps, one_point_work_is_bounded_and_engines_agree, .timeout = 120)
 	                  qs.overlap_capped == q1.overlap_capped && q2.overlaps == q1.overlaps,
 	          "overlaps: scalar %llu, simd %llu, simd 3 threads %llu", (unsigned long long)qs.overlaps,
 	          (unsigned long long)q1.overlaps, (unsigned long long)q2.overlaps);
+}
+
+Test(caps, one_point_contacts_are_bounded_and_engines_agree, .timeout = 120)
+{
+	// The same knot, solid: every agent lists at most
+	// THRONG_CONTACT_MAX_PAIRS others, so the first step's contact pass is
+	// bounded (every agent capped, each of the 20,000 pairs among the
+	// first ones counted once), the knot starts to part (two agents on one
+	// point part along x, the lower id to -x), and the engines and thread
+	// counts agree to the bit.
+	knot_opts o = {.contacts = true};
+	throng_world_stats ss, s1, s3;
+	uint64_t hs = run_knot(THRONG_ENGINE_SCALAR, 1, &o, 1, &ss, NULL);
+	uint64_t h1 = run_knot(THRONG_ENGINE_SIMD, 1, &o, 1, &s1, NULL);
+	uint64_t h3 = run_knot(THRONG_ENGINE_SIMD, 3, &o, 1, &s3, NULL);
+	cr_expect_eq(hs, h1, "scalar %016llx, simd %016llx", (unsigned long long)hs, (unsigned long long)h1);
+	cr_expect_eq(h1, h3, "simd 1 thread %016llx, 3 threads %016llx", (unsigned long long)h1, (unsigned long long)h3);
+	cr_expect_eq(s1.contact_capped, KNOT_AGENTS);
+	cr_expect_eq(ss.contact_capped, KNOT_AGENTS);
+	cr_expect_eq(s3.contacts, s1.contacts);
+	cr_expect_eq(ss.contacts, s1.contacts);
+	// Each agent lists the first 32 others in id order (one cell): a pair
+	// (i, j) is counted by the lower id i, when j is among i's first 32.
+	// Agent i < 32 lists 0..32 minus itself (32 - i of them above it);
+	// every other agent lists 0..31, all below it.
+	uint64_t expect = 0;
+	for (uint32_t i = 0; i < THRONG_CONTACT_MAX_PAIRS; ++i) {
+		expect += THRONG_CONTACT_MAX_PAIRS - i;
+	}
+	cr_expect_eq(s1.contacts, expect, "contacts %llu, expected %llu", (unsigned long long)s1.contacts,
+	             (unsigned long long)expect);
 }
 
 Test(caps, other_group_knot_stops_at_the_candidate_cap, .timeout = 120)

@@ -8,8 +8,10 @@
 // path: first a point on the door's axis d/2 + BOTTLENECK_DOOR_OUT beyond
 // the door (passed within d/2 + 0.5 m, a circle that stays outside the
 // room, so nobody turns for its goal before it is through), then its goal:
-// its start moved east by the room's depth plus BOTTLENECK_EXIT_GAP, so
-// the goals lie on the same lattice outside, the front row's farthest.
+// its start lattice moved east out of the room and
+// spread by BOTTLENECK_GOAL_SPREAD, the front row's farthest: 1.92 m
+// between goals leaves solid walkers (radius 0.3) room to pass between
+// those already standing at theirs (at 1.2 m, a late walker met a fence).
 // Each agent's target point is that goal too (the metrics read it).
 //
 // Scaling: columns = rows = ceil(sqrt(N)), so the room's sides grow as
@@ -20,8 +22,8 @@
 //
 // Goal radius BOTTLENECK_GOAL_RADIUS = 0.5 m; default 7200 steps (120 s):
 // of the default 400, about 1.2 pedestrians per metre of door per second
-// get out, as in real bottleneck experiments; 380 are out and at their
-// goals after 120 s, all 400 after 163.4 s (docs/QUALITY.md). Bounds are open: the walls hold the crowd (wall feelers at
+// get out, as in real bottleneck experiments; 394 are out and at their
+// goals after 120 s (docs/QUALITY.md). Bounds are open: the walls hold the crowd (wall feelers at
 // weight 3, scenario_crowd.c).
 #include <math.h>
 #include <stdlib.h>
@@ -40,6 +42,7 @@
 #define BOTTLENECK_EXIT_GAP 4.0f    ///< m from the door wall to the nearest goals
 #define BOTTLENECK_SLOW_RADIUS 2.0f ///< m: arrive slows inside it
 #define BOTTLENECK_GOAL_RADIUS 0.5f ///< m
+#define BOTTLENECK_GOAL_SPREAD 1.6f ///< the goals' lattice is the start lattice scaled by this
 #define BOTTLENECK_SEPARATION 4.0f  ///< separation weight (scenario_crowd.c)
 #define BOTTLENECK_MARGIN 5.0f      ///< m of open world around room and goals
 
@@ -61,8 +64,8 @@ static void bottleneck_place(const bottleneck_layout* L, uint32_t i, throng_vec2
 	// Facing east, "right" is south: lateral runs from the north wall down.
 	start->x = -BOTTLENECK_FRONT - depth;
 	start->y = L->half_height - BOTTLENECK_PAD - lateral;
-	goal->x = start->x + L->depth + BOTTLENECK_EXIT_GAP;
-	goal->y = start->y;
+	goal->x = BOTTLENECK_EXIT_GAP + BOTTLENECK_GOAL_SPREAD * (start->x + L->depth);
+	goal->y = BOTTLENECK_GOAL_SPREAD * start->y;
 }
 
 static void bottleneck_make(const throng_scene* scene, uint32_t i, throng_agent_def* def, const void* user)

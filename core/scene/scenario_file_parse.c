@@ -359,15 +359,43 @@ static void parse_target_rule(sf_ctx* c, const sf_node* n, sf_archetype* a)
 	sf_field_bool(c, n, "enabled", &r->enabled);
 }
 
+/// contact: {enabled, stiffness, iterations}; keys left out keep the
+/// defaults (on, 1, 4).
+static void parse_contact(sf_ctx* c, const sf_node* n, sf_archetype* a)
+{
+	if (!sf_expect_mapping(c, n, "a mapping of enabled, stiffness and iterations")) {
+		return;
+	}
+	static const char* const keys[] = {"enabled", "stiffness", "iterations"};
+	sf_check_keys(c, n, keys, 3);
+	throng_contact* k = &a->controller.contact;
+	sf_field_bool(c, n, "enabled", &k->enabled);
+	float stiffness = k->stiffness;
+	if (sf_field_number(c, n, "stiffness", SF_POSITIVE, &stiffness) > 0) {
+		if (stiffness > 1.0f) {
+			size_t mark = sf_push_key(c, "stiffness");
+			sf_error(c, sf_get(n, "stiffness")->pos, "got %g (expected a fraction of the overlap, in [1e-6, 1])",
+			         (double)stiffness);
+			sf_pop(c, mark);
+		} else {
+			k->stiffness = stiffness;
+		}
+	}
+	uint64_t iterations = k->iterations;
+	if (sf_field_uint(c, n, "iterations", 1, THRONG_CONTACT_MAX_ITERATIONS, &iterations) > 0) {
+		k->iterations = (uint32_t)iterations;
+	}
+}
+
 static void parse_archetype(sf_ctx* c, const sf_node* n, sf_archetype* a)
 {
 	a->controller = throng_controller_make(THRONG_BLEND_WEIGHTED);
 	a->pos = n->pos;
-	if (!sf_expect_mapping(c, n, "a mapping of mode, target_rule and slots")) {
+	if (!sf_expect_mapping(c, n, "a mapping of mode, target_rule, contact and slots")) {
 		return;
 	}
-	static const char* const keys[] = {"mode", "target_rule", "slots"};
-	sf_check_keys(c, n, keys, 3);
+	static const char* const keys[] = {"mode", "target_rule", "contact", "slots"};
+	sf_check_keys(c, n, keys, 4);
 	int mode = 0;
 	if (sf_field_enum(c, n, "mode", sf_blend_names, 3, "blend mode", &mode) > 0) {
 		a->controller.mode = (throng_blend_mode)mode;
@@ -376,6 +404,12 @@ static void parse_archetype(sf_ctx* c, const sf_node* n, sf_archetype* a)
 	if (rule != NULL) {
 		size_t mark = sf_push_key(c, "target_rule");
 		parse_target_rule(c, rule, a);
+		sf_pop(c, mark);
+	}
+	const sf_node* contact = sf_get(n, "contact");
+	if (contact != NULL) {
+		size_t mark = sf_push_key(c, "contact");
+		parse_contact(c, contact, a);
 		sf_pop(c, mark);
 	}
 	const sf_node* slots = sf_get(n, "slots");

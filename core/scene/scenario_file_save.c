@@ -152,6 +152,13 @@ static void put_archetypes(out_buf* o, const sf_model* m)
 			put_float(o, ctl->target_rule.sight_radius);
 			put(o, ", every: %u, enabled: %s}\n", ctl->target_rule.every, ctl->target_rule.enabled ? "true" : "false");
 		}
+		const throng_contact dc = throng_controller_make(ctl->mode).contact;
+		if (ctl->contact.enabled != dc.enabled || ctl->contact.stiffness != dc.stiffness ||
+		    ctl->contact.iterations != dc.iterations) {
+			put(o, "    contact: {enabled: %s, stiffness: ", ctl->contact.enabled ? "true" : "false");
+			put_float(o, ctl->contact.stiffness);
+			put(o, ", iterations: %u}\n", ctl->contact.iterations);
+		}
 		put(o, "    slots:%s\n", ctl->slot_count == 0 ? " []" : "");
 		for (uint32_t s = 0; s < ctl->slot_count; ++s) {
 			const throng_slot* slot = &ctl->slots[s];

@@ -35,6 +35,14 @@ THRONG_API_BEGIN
 /// examine up to ~29,000 (its cavalry's sight is 150 m).
 #define THRONG_TARGET_MAX_CANDIDATES 65536
 
+/// Most contact iterations per step (throng_contact.iterations).
+#define THRONG_CONTACT_MAX_ITERATIONS 16
+
+/// Most agents one agent's contacts take into account per step: the first
+/// this many within reach, in the order the contact pass visits them
+/// (docs/BEHAVIORS.md, "Contacts").
+#define THRONG_CONTACT_MAX_PAIRS 32
+
 /// The behaviours of SPEC.md. The names (throng_behavior_name) are the ones
 /// scenario files use.
 typedef enum throng_behavior_kind {
@@ -139,10 +147,24 @@ typedef struct throng_target_rule {
 	uint32_t max_candidates; ///< most agents one choice examines; 0 = THRONG_TARGET_MAX_CANDIDATES
 } throng_target_rule;
 
+/// Solid contacts (docs/BEHAVIORS.md, "Contacts"): after integration, the
+/// contact pass pushes overlapping agents apart, a fraction `stiffness` of
+/// each overlap per iteration (half by each agent of a pair), for
+/// `iterations` Jacobi iterations, and makes the velocity follow the
+/// corrected position. A pair is solid only when both archetypes enable
+/// contacts. Walls and obstacles are solid for every agent, whatever this
+/// says.
+typedef struct throng_contact {
+	bool enabled;        ///< on by default (throng_controller_make)
+	float stiffness;     ///< fraction of an overlap removed per iteration, in [1e-6, 1]; default 1
+	uint32_t iterations; ///< Jacobi iterations per step, 1 to THRONG_CONTACT_MAX_ITERATIONS; default 4
+} throng_contact;
+
 /// An archetype's controller: ordered slots and a blend mode.
 typedef struct throng_controller {
 	throng_blend_mode mode;
 	throng_target_rule target_rule; ///< off by default
+	throng_contact contact;         ///< on by default
 	uint32_t slot_count;
 	throng_slot slots[THRONG_MAX_SLOTS];
 } throng_controller;
@@ -153,7 +175,8 @@ throng_behavior_params throng_behavior_default_params(void);
 /// A slot of the given kind: weight 1, enabled, not priority, default params.
 throng_slot throng_slot_make(throng_behavior_kind kind);
 
-/// An empty weighted controller.
+/// An empty controller with the given blend mode, target rule off and
+/// contacts on (stiffness 1, 4 iterations).
 throng_controller throng_controller_make(throng_blend_mode mode);
 
 /// Appends a slot; returns its index, or -1 when the controller is full.

@@ -149,6 +149,11 @@ typedef struct throng_world_stats {
 	                                   ///< reached its candidate cap
 	uint32_t target_most_candidates;   ///< most candidates one target choice examined
 	uint64_t target_capped;            ///< target choices that stopped at THRONG_TARGET_MAX_CANDIDATES
+	// The contact pass (docs/BEHAVIORS.md, "Contacts").
+	uint64_t contacts;       ///< overlapping pairs met after integration, summed over steps
+	uint64_t contact_capped; ///< agent-steps whose pairs stopped at THRONG_CONTACT_MAX_PAIRS
+	uint64_t shape_pushes;   ///< agent-steps moved out of a wall or an obstacle
+	uint64_t shape_reverts;  ///< agent-steps kept in place because a wall would still be crossed
 } throng_world_stats;
 
 typedef struct throng_world throng_world;

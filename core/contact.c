@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: MIT
+// The contact pass (contact.h has the design, docs/BEHAVIORS.md the rules).
+#include "contact.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounds.h"
+#include "error.h"
+
+/// Pairs are listed within this multiple of the radii sum, so that agents
+/// the iterations push together are still seen.
+#define THR_CONTACT_REACH 1.25f
+
+/// Rounds of obstacle and wall resolution at the end of the pass.
+#define THR_SHAPE_ROUNDS 4
+
+/// Below this fraction of the radii sum two centres count as one point.
+#define THR_COINCIDENT 1.0e-6f
+
+bool thr_contact_wanted(const throng_world* w)
+{
+	if (w->obstacle_count > 0 || w->wall_count > 0) {
+		return true;
+	}
+	for (uint32_t a = 0; a < w->archetype_count; ++a) {
+		if (w->archetypes[a].contact.enabled) {
+			return true;
+		}
+	}
+	return false;
+}
+
+void thr_contact_free(thr_contact_data* c)
+{
+	if (c == NULL) {
+		return;
+	}
+	thr_grid_free(&c->grid);
+	free(c->start);
+	free(c->pairs);
+	for (int k = 0; k < 4; ++k) {
+		free(c->q[k]);
+	}
+	free(c);
+}
+
+static int reserve(void** p, uint32_t* cap, size_t need, size_t size)
+{
+	if (need <= *cap) {
+		return 0;
+	}
+	size_t n = *cap ? *cap : 1024;
+	while (n < need) {
+		n *= 2;
+	}
+	if (n > UINT32_MAX) {
+		n = need;
+	}
+	void* q = realloc(*p, n * size);
+	if (q == NULL) {
+		return -1;
+	}
+	*p = q;
+	*cap = (uint32_t)n;
+	return 0;
+}
+
+static bool contact_on(const throng_world* w, uint32_t slot)
+{
+	return w->archetypes[w->archetype[slot]].contact.enabled;
+}
+
+// ---- Pairs ------------------------------------------------------------
+
+/// Lists (into out, when not NULL) the agents within reach of agent i in
+/// positions (x, y), at most THRONG_CONTACT_MAX_PAIRS; returns how many.
+/// *overlaps counts the pairs that overlap with i the lower id, *capped
+/// whether the cap cut the list short.
+static uint32_t list_pairs(const throng_world* w, const thr_grid* g, const float* x, const float* y, uint32_t i,
+                           uint32_t* out, uint64_t* overlaps, int* capped)
+{
+	const float xi = x[i], yi = y[i], ri = w->radius[i];
+	const float reach = THR_CONTACT_REACH * (ri + w->max_radius);
+	int32_t cx0, cx1, cy0, cy1;
+	thr_grid_range(g, xi, yi, reach, &cx0, &cx1, &cy0, &cy1);
+	uint32_t n = 0;
+	for (int32_t cy = cy0; cy <= cy1; ++cy) {
+		const uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
+		const uint32_t e = g->cell_start[row + (uint32_t)cx1 + 1];
+		for (uint32_t k = g->cell_start[row + (uint32_t)cx0]; k < e; ++k) {
+			const uint32_t j = g->items[k];
+			if (j == i || !contact_on(w, j)) {
+				continue;
+			}
+			const float dx = x[j] - xi, dy = y[j] - yi;
+			const float d2 = dx * dx + dy * dy;
+			const float rs = ri + w->radius[j];
+			const float reach_ij = THR_CONTACT_REACH * rs;
+			if (!(d2 < reach_ij * reach_ij)) {
+				continue;
+			}
+			if (n == THRONG_CONTACT_MAX_PAIRS) {
+				*capped = 1;
+				return n;
+			}
+			if (out != NULL) {
+				out[n] = j;
+			}
+			++n;
+			if (d2 < rs * rs && w->id[i] < w->id[j]) {
+				++*overlaps;
+			}
+		}
+	}
+	return n;
+}
+
+// ---- Jacobi iteration ---------------------------------------------------
+
+/// Agent i's next iterate: its position in (sx, sy) moved away from every
+/// listed agent it overlaps, by stiffness/2 of the overlap, the pushes
+/// summed in list order. Two agents at one point part along x, the lower
+/// id to -x.
+static vec2 jacobi(const thr_contact_iter* it, uint32_t i)
+{
+	const throng_world* w = it->w;
+	const float half_k = 0.5f * w->archetypes[w->archetype[i]].contact.stiffness;
+	const float xi = it->sx[i], yi = it->sy[i], ri = w->radius[i];
+	float ax = 0.0f, ay = 0.0f;
+	for (uint32_t c = it->start[i]; c < it->start[i + 1]; ++c) {
+		const uint32_t j = it->pairs[c];
+		const float dx = it->sx[j] - xi, dy = it->sy[j] - yi;
+		const float rs = ri + w->radius[j];
+		const float d2 = dx * dx + dy * dy;
+		if (!(d2 < rs * rs)) {
+			continue;
+		}
+		const float tiny = THR_COINCIDENT * rs;
+		if (d2 > tiny * tiny) {
+			const float d = sqrtf(d2);
+			const float s = (rs - d) * half_k / d;
+			ax -= dx * s;
+			ay -= dy * s;
+		} else {
+			const float s = rs * half_k;
+			ax += w->id[i] < w->id[j] ? -s : s;
+		}
+	}
+	return v2(xi + ax, yi + ay);
+}
+
+void thr_contact_block(const thr_contact_iter* it, uint32_t first)
+{
+	const uint32_t end = first + THR_LANES < it->w->count ? first + THR_LANES : it->w->count;
+	for (uint32_t i = first; i < end; ++i) {
+		vec2 p = thr_contact_active(it, i) ? jacobi(it, i) : v2(it->sx[i], it->sy[i]);
+		it->dx[i] = p.x;
+		it->dy[i] = p.y;
+	}
+}
+
+// ---- Obstacles and walls ----------------------------------------------
+
+static float cross2(vec2 a, vec2 b) { return a.x * b.y - a.y * b.x; }
+
+/// p out of obstacle o (agent radius r): onto the circle of radius o.r + r
+/// around the centre, along the centre-to-p direction (or from the centre
+/// towards p0, or +x, when p is the centre).
+static vec2 leave_obstacle(const thr_obstacle* o, vec2 p0, vec2 p, float r, int* moved)
+{
+	const float rs = o->r + r;
+	const vec2 d = v2_sub(p, o->c);
+	const float d2 = v2_dot(d, d);
+	if (!(d2 < rs * rs)) {
+		return p;
+	}
+	*moved = 1;
+	const float tiny = THR_COINCIDENT * rs;
+	if (d2 > tiny * tiny) {
+		return v2_add(o->c, v2_scale(d, rs / sqrtf(d2)));
+	}
+	vec2 e = v2_sub(p0, o->c);
+	vec2 dir = v2_dot(e, e) > tiny * tiny ? v2_normalize(e) : v2(1.0f, 0.0f);
+	return v2_add(o->c, v2_scale(dir, rs));
+}
+
+/// Whether the path p0 -> p crosses (or touches) segment l, with p0 off
+/// the segment's line.
+static bool crosses(const thr_wall* l, vec2 p0, vec2 p)
+{
+	const vec2 ab = v2_sub(l->b, l->a);
+	const float o1 = cross2(ab, v2_sub(p0, l->a));
+	const float o2 = cross2(ab, v2_sub(p, l->a));
+	if (o1 == 0.0f || (o2 != 0.0f && (o1 > 0.0f) == (o2 > 0.0f))) {
+		return false;
+	}
+	const vec2 m = v2_sub(p, p0);
+	const float o3 = cross2(m, v2_sub(l->a, p0));
+	const float o4 = cross2(m, v2_sub(l->b, p0));
+	return (o3 <= 0.0f && o4 >= 0.0f) || (o3 >= 0.0f && o4 <= 0.0f);
+}
+
+/// p kept on p0's side of wall l, at least r from it. Where the path
+/// p0 -> p crossed the segment, or p lies beside the segment's inside, p
+/// is moved along the normal towards p0's side to distance r; near an
+/// end (or when p0 lies on the wall's line), it is pushed radially out of
+/// the circle of radius r around the nearest point.
+static vec2 leave_wall(const thr_wall* l, vec2 p0, vec2 p, float r, int* moved)
+{
+	const vec2 ab = v2_sub(l->b, l->a);
+	const float len2 = v2_dot(ab, ab);
+	const vec2 ap = v2_sub(p, l->a);
+	const float o1 = cross2(ab, v2_sub(p0, l->a));
+	float t = len2 > 0.0f ? v2_dot(ap, ab) / len2 : 0.0f;
+	if (o1 != 0.0f && len2 > 0.0f) {
+		const float len = sqrtf(len2);
+		const float sgn = o1 > 0.0f ? 1.0f : -1.0f;
+		const vec2 n = v2(-ab.y / len * sgn, ab.x / len * sgn); // unit normal towards p0's side
+		const float hd = v2_dot(n, ap);                         // signed distance of p, + on p0's side
+		if ((t > 0.0f && t < 1.0f) || crosses(l, p0, p)) {
+			if (hd < r) {
+				*moved = 1;
+				return v2_add(p, v2_scale(n, r - hd));
+			}
+			return p;
+		}
+	}
+	t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+	const vec2 c = v2_add(l->a, v2_scale(ab, t));
+	const vec2 d = v2_sub(p, c);
+	const float d2 = v2_dot(d, d);
+	if (!(d2 < r * r)) {
+		return p;
+	}
+	*moved = 1;
+	const float tiny = THR_COINCIDENT * r;
+	if (d2 > tiny * tiny) {
+		return v2_add(c, v2_scale(d, r / sqrtf(d2)));
+	}
+	vec2 e = v2_sub(p0, c);
+	vec2 dir = v2_dot(e, e) > tiny * tiny ? v2_normalize(e) : (len2 > 0.0f ? v2_normalize(v2_perp(ab)) : v2(1.0f, 0.0f));
+	return v2_add(c, v2_scale(dir, r));
+}
+
+/// The cell range of shape grid g around the path p0 -> p widened by r.
+static void path_range(const thr_grid* g, vec2 p0, vec2 p, float r, int32_t* cx0, int32_t* cx1, int32_t* cy0,
+                       int32_t* cy1)
+{
+	const float hx = 0.5f * fabsf(p.x - p0.x), hy = 0.5f * fabsf(p.y - p0.y);
+	const float h = (hx > hy ? hx : hy) + r;
+	thr_grid_range(g, 0.5f * (p.x + p0.x), 0.5f * (p.y + p0.y), h, cx0, cx1, cy0, cy1);
+}
+
+/// One round: p out of every obstacle near it, then kept on p0's side of
+/// every wall near the path. Shapes are visited in their grids' order (a
+/// shape in several cells is met once per cell: a second visit finds
+/// nothing left to do but float rounding).
+static vec2 shape_round(const throng_world* w, vec2 p0, vec2 p, float r, int* moved)
+{
+	int32_t cx0, cx1, cy0, cy1;
+	if (w->obstacle_count > 0) {
+		const thr_grid* g = &w->obstacle_grid;
+		thr_grid_range(g, p.x, p.y, r, &cx0, &cx1, &cy0, &cy1);
+		for (int32_t cy = cy0; cy <= cy1; ++cy) {
+			for (int32_t cx = cx0; cx <= cx1; ++cx) {
+				const uint32_t c = (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx;
+				for (uint32_t k = g->cell_start[c]; k < g->cell_start[c + 1]; ++k) {
+					p = leave_obstacle(&w->obstacles[g->items[k]], p0, p, r, moved);
+				}
+			}
+		}
+	}
+	if (w->wall_count > 0) {
+		const thr_grid* g = &w->wall_grid;
+		path_range(g, p0, p, r, &cx0, &cx1, &cy0, &cy1);
+		for (int32_t cy = cy0; cy <= cy1; ++cy) {
+			for (int32_t cx = cx0; cx <= cx1; ++cx) {
+				const uint32_t c = (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx;
+				for (uint32_t k = g->cell_start[c]; k < g->cell_start[c + 1]; ++k) {
+					p = leave_wall(&w->walls[g->items[k]], p0, p, r, moved);
+				}
+			}
+		}
+	}
+	return p;
+}
+
+/// Whether the path p0 -> p crosses any wall.
+static bool crosses_any(const throng_world* w, vec2 p0, vec2 p)
+{
+	if (w->wall_count == 0) {
+		return false;
+	}
+	const thr_grid* g = &w->wall_grid;
+	int32_t cx0, cx1, cy0, cy1;
+	path_range(g, p0, p, 0.0f, &cx0, &cx1, &cy0, &cy1);
+	for (int32_t cy = cy0; cy <= cy1; ++cy) {
+		for (int32_t cx = cx0; cx <= cx1; ++cx) {
+			const uint32_t c = (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx;
+			for (uint32_t k = g->cell_start[c]; k < g->cell_start[c + 1]; ++k) {
+				if (crosses(&w->walls[g->items[k]], p0, p)) {
+					return true;
+				}
+			}
+		}
+	}
+	return false;
+}
+
+// ---- The pass -----------------------------------------------------------
+
+/// The previous position of agent i in the frame of p (a wrapped world
+/// moves it by a world's width where the step wrapped the agent).
+static vec2 previous(const throng_world* w, const thr_state* cs, uint32_t i, vec2 p)
+{
+	vec2 p0 = v2(cs->px[i], cs->py[i]);
+	if (w->def.bounds_mode == THRONG_BOUNDS_WRAP) {
+		const float wx = w->def.bounds_max.x - w->def.bounds_min.x;
+		const float wy = w->def.bounds_max.y - w->def.bounds_min.y;
+		p0.x += p.x - p0.x > 0.5f * wx ? wx : (p0.x - p.x > 0.5f * wx ? -wx : 0.0f);
+		p0.y += p.y - p0.y > 0.5f * wy ? wy : (p0.y - p.y > 0.5f * wy ? -wy : 0.0f);
+	}
+	return p0;
+}
+
+/// The end of the pass for agent i: shapes, bounds and the velocity.
+static void finish_agent(const thr_step_ctx* ctx, uint32_t i, vec2 p, thr_pass_stats* stats)
+{
+	const throng_world* w = ctx->w;
+	const throng_world_def* d = &w->def;
+	thr_state* ns = ctx->ns;
+	const vec2 ps = v2(ns->px[i], ns->py[i]);
+	const float r = w->radius[i];
+	if (w->obstacle_count > 0 || w->wall_count > 0) {
+		const vec2 p0 = previous(w, ctx->cs, i, ps);
+		int moved = 0;
+		for (int round = 0; round < THR_SHAPE_ROUNDS; ++round) {
+			int again = 0;
+			p = shape_round(w, p0, p, r, &again);
+			moved |= again;
+			if (!again) {
+				break;
+			}
+		}
+		stats->shape_pushes += (uint64_t)moved;
+		if (crosses_any(w, p0, p)) {
+			p = p0; // where it was: no wall crossed to get there
+			stats->shape_reverts++;
+		}
+	}
+	if (p.x == ps.x && p.y == ps.y) {
+		return;
+	}
+	vec2 v = v2_add(v2(ns->vx[i], ns->vy[i]), v2_scale(v2_sub(p, ps), 1.0f / ctx->dt));
+	v = v2_limit(v, w->max_speed[i]);
+	float lox = d->bounds_min.x + r, hix = d->bounds_max.x - r;
+	float loy = d->bounds_min.y + r, hiy = d->bounds_max.y - r;
+	if (lox > hix) {
+		lox = hix = 0.5f * (d->bounds_min.x + d->bounds_max.x);
+	}
+	if (loy > hiy) {
+		loy = hiy = 0.5f * (d->bounds_min.y + d->bounds_max.y);
+	}
+	stats->clamped += (uint64_t)thr_bounds_axis(d->bounds_mode, &p.x, &v.x, lox, hix, d->bounds_min.x, d->bounds_max.x);
+	stats->clamped += (uint64_t)thr_bounds_axis(d->bounds_mode, &p.y, &v.y, loy, hiy, d->bounds_min.y, d->bounds_max.y);
+	if (!v2_isfinite(p) || !v2_isfinite(v)) {
+		stats->nonfinite++;
+		return; // keep the integrated state rather than spread a NaN
+	}
+	ns->px[i] = p.x;
+	ns->py[i] = p.y;
+	ns->vx[i] = v.x;
+	ns->vy[i] = v.y;
+	const float ratio = v2_length(v) / w->max_speed[i];
+	stats->max_speed_ratio = ratio > stats->max_speed_ratio ? ratio : stats->max_speed_ratio;
+}
+
+/// Most iterations any archetype with contacts on asks for (0: none).
+static uint32_t most_iterations(const throng_world* w)
+{
+	uint32_t k = 0;
+	for (uint32_t a = 0; a < w->archetype_count; ++a) {
+		const throng_contact* c = &w->archetypes[a].contact;
+		if (c->enabled && c->iterations > k) {
+			k = c->iterations;
+		}
+	}
+	return k;
+}
+
+throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
+{
+	throng_world* w = ctx->w;
+	const uint32_t n = w->count;
+	if (n == 0 || !thr_contact_wanted(w)) {
+		return THRONG_OK;
+	}
+	if (w->contact == NULL && (w->contact = calloc(1, sizeof *w->contact)) == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
+	}
+	thr_contact_data* cd = w->contact;
+	thr_state* ns = ctx->ns;
+	const uint32_t iterations = n > 1 ? most_iterations(w) : 0;
+	const int threads = ctx->threads;
+	const bool parallel = n > THR_PARALLEL_MIN_AGENTS;
+	(void)threads; // builds without OpenMP
+	(void)parallel;
+	uint64_t overlaps = 0, capped = 0;
+
+	if (iterations > 0) {
+		int fail = reserve((void**)&cd->start, &cd->start_cap, (size_t)n + 1, sizeof *cd->start);
+		for (int k = 0; k < 4 && !fail; ++k) {
+			uint32_t cap = cd->q_cap;
+			fail |= reserve((void**)&cd->q[k], &cap, n, sizeof(float));
+		}
+		if (!fail) {
+			cd->q_cap = cd->q_cap > n ? cd->q_cap : n;
+		}
+		const throng_world_def* d = &w->def;
+		float cell = THR_CONTACT_REACH * 2.0f * w->max_radius;
+		thr_grid_layout(&cd->grid, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y,
+		                cell > 0.0f ? cell : 1.0f, thr_world_max_cells(w));
+		// Ids up within a cell, whatever the storage order.
+		if (fail || thr_grid_build_points(&cd->grid, ns->px, ns->py, n, ctx->items == NULL ? w->slot_of : NULL)) {
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
+		}
+		// Count each agent's pairs, then list them.
+		const thr_grid* g = &cd->grid;
+		cd->start[0] = 0;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : overlaps, capped) if (parallel)
+		for (int64_t ii = 0; ii < (int64_t)n; ++ii) {
+			const uint32_t i = (uint32_t)ii;
+			int cut = 0;
+			cd->start[i + 1] = contact_on(w, i) ? list_pairs(w, g, ns->px, ns->py, i, NULL, &overlaps, &cut) : 0;
+			capped += (uint64_t)cut;
+		}
+		for (uint32_t i = 0; i < n; ++i) {
+			cd->start[i + 1] += cd->start[i];
+		}
+		if (reserve((void**)&cd->pairs, &cd->pairs_cap, cd->start[n] ? cd->start[n] : 1, sizeof *cd->pairs)) {
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
+		}
+	}
+	// Nothing can fail from here on.
+	float* qx[2] = {cd->q[0], cd->q[2]};
+	float* qy[2] = {cd->q[1], cd->q[3]};
+	thr_pass_stats part = *stats;
+	uint64_t pushes = 0, reverts = 0, clamped = 0, nonfinite = 0;
+	float ratio = stats->max_speed_ratio;
+#pragma omp parallel num_threads(threads) if (parallel) reduction(+ : pushes, reverts, clamped, nonfinite) \
+	reduction(max : ratio)
+	{
+#pragma omp for schedule(static)
+		for (int64_t ii = 0; ii < (int64_t)n; ++ii) {
+			const uint32_t i = (uint32_t)ii;
+			if (ii == 0) {
+				thr_note_team(w, THR_REGION_CONTACTS);
+			}
+			if (iterations > 0) {
+				uint64_t unused = 0;
+				int cut = 0;
+				if (contact_on(w, i)) {
+					list_pairs(w, &cd->grid, ns->px, ns->py, i, cd->pairs + cd->start[i], &unused, &cut);
+				}
+				qx[0][i] = ns->px[i];
+				qy[0][i] = ns->py[i];
+			}
+		}
+		const thr_engine* e = w->def.engine == THRONG_ENGINE_SIMD ? &thr_simd_engine : &thr_scalar_engine;
+		const bool shapes = w->obstacle_count > 0 || w->wall_count > 0;
+		const int64_t blocks = ((int64_t)n + THR_LANES - 1) / THR_LANES;
+		for (uint32_t k = 0; k < iterations; ++k) {
+			const thr_contact_iter it = {w, cd->start, cd->pairs, qx[k & 1u], qy[k & 1u], qx[(k + 1u) & 1u],
+			                             qy[(k + 1u) & 1u], k};
+#pragma omp for schedule(static)
+			for (int64_t b = 0; b < blocks; ++b) {
+				const uint32_t first = (uint32_t)b * THR_LANES;
+				e->contact_block(&it, first);
+				if (!shapes) {
+					continue;
+				}
+				// Out of the obstacles and walls it was pushed into.
+				const uint32_t end = first + THR_LANES < n ? first + THR_LANES : n;
+				for (uint32_t i = first; i < end; ++i) {
+					if (thr_contact_active(&it, i)) {
+						int moved = 0;
+						const vec2 p0 = previous(w, ctx->cs, i, v2(ns->px[i], ns->py[i]));
+						const vec2 p = shape_round(w, p0, v2(it.dx[i], it.dy[i]), w->radius[i], &moved);
+						it.dx[i] = p.x;
+						it.dy[i] = p.y;
+					}
+				}
+			}
+		}
+		const float *fx = qx[iterations & 1u], *fy = qy[iterations & 1u];
+#pragma omp for schedule(static)
+		for (int64_t ii = 0; ii < (int64_t)n; ++ii) {
+			const uint32_t i = (uint32_t)ii;
+			thr_pass_stats s = part;
+			s.shape_pushes = s.shape_reverts = s.clamped = s.nonfinite = 0;
+			s.max_speed_ratio = ratio;
+			vec2 p = iterations > 0 ? v2(fx[i], fy[i]) : v2(ns->px[i], ns->py[i]);
+			finish_agent(ctx, i, p, &s);
+			pushes += s.shape_pushes;
+			reverts += s.shape_reverts;
+			clamped += s.clamped;
+			nonfinite += s.nonfinite;
+			ratio = s.max_speed_ratio > ratio ? s.max_speed_ratio : ratio;
+		}
+	}
+	stats->contacts += overlaps;
+	stats->contact_capped += capped;
+	stats->shape_pushes += pushes;
+	stats->shape_reverts += reverts;
+	stats->clamped += clamped;
+	stats->nonfinite += nonfinite;
+	stats->max_speed_ratio = ratio;
+	return THRONG_OK;
+}

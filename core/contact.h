@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+// The contact pass (private): solid agents, walls and obstacles.
+//
+// The step runs it after the engine's pass, on the next state the pass
+// wrote (ctx->ns), before the flip. docs/BEHAVIORS.md ("Contacts") has the
+// rules; in short:
+//
+// 1. Pairs. A grid over the integrated positions p* lists, for each agent
+//    whose archetype has contacts on, the agents (contacts on as well)
+//    within reach = 1.25 (r_i + r_j), at most THRONG_CONTACT_MAX_PAIRS, in
+//    a fixed order: cells row by row, ids up within a cell. Both engines
+//    and every thread split see the same lists in the same order.
+// 2. Jacobi iterations. Each agent reads every position of the previous
+//    iterate and writes its own in the next one: for each listed pair that
+//    overlaps (d < r_i + r_j) it moves away from the other by
+//    stiffness/2 of the overlap, the pushes summed in list order; then it
+//    leaves any obstacle and wall it entered. No agent reads a value another
+//    agent writes in the same iteration, so the split cannot change a bit.
+// 3. Shapes and bounds, for every agent: out of obstacles, never across a
+//    wall segment between the previous state and this one (swept: a path
+//    that would cross one puts the agent back on its side, and if anything
+//    is still crossed the agent stays where it was, a place no wall had
+//    been crossed to reach), inside a contained world.
+// 4. Velocity: v = limit(v* + (p - p*)/dt, max_speed) for every agent the
+//    pass moved; the heading stays the integration's.
+#ifndef THRONG_CORE_CONTACT_H
+#define THRONG_CORE_CONTACT_H
+
+#include "engine.h"
+
+/// The pass's scratch, kept in the world between steps.
+typedef struct thr_contact_data {
+	thr_grid grid;      ///< agents by cell over p*, ids up within a cell
+	uint32_t* start;    ///< count + 1 offsets into pairs
+	uint32_t* pairs;    ///< each agent's listed agents (slots)
+	float* q[4];        ///< two iterates: x, y, x, y
+	uint32_t start_cap, pairs_cap, q_cap;
+} thr_contact_data;
+
+/// Whether the contact pass has work in w: an archetype with contacts on,
+/// or a wall or an obstacle.
+bool thr_contact_wanted(const throng_world* w);
+
+/// The contact pass over ctx->ns (ctx->cs holds the previous state). Fails
+/// only out of memory, before it changes anything.
+throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats);
+
+/// Frees the pass's scratch.
+void thr_contact_free(thr_contact_data* c);
+
+#endif

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// The contact pass's Jacobi step on 8 agents per vector: the wide twin of
+// core/contact.c's jacobi (thr_contact_block), the same operations in the
+// same order per lane, so the same bits. Each lane walks its own list of
+// pairs; a lane whose list is shorter than the longest of the block, or
+// whose pair does not overlap, keeps its sums by a select (adding a zero
+// could turn -0 into +0, which the reference never does).
+#include "pass.h"
+
+/// Below this fraction of the radii sum two centres count as one point
+/// (THR_COINCIDENT in core/contact.c).
+#define THR_COINCIDENT_W 1.0e-6f
+
+void thr_simd_contact_block(const thr_contact_iter* it, uint32_t first)
+{
+	const throng_world* w = it->w;
+	const int n = w->count - first < THR_LANES ? (int)(w->count - first) : THR_LANES;
+	int32_t begin[THR_LANES] = {0}, count[THR_LANES] = {0};
+	float half_k[THR_LANES] = {0};
+	int most = 0;
+	for (int l = 0; l < n; ++l) {
+		const uint32_t i = first + (uint32_t)l;
+		if (thr_contact_active(it, i)) {
+			begin[l] = (int32_t)it->start[i];
+			count[l] = (int32_t)(it->start[i + 1] - it->start[i]);
+			half_k[l] = 0.5f * w->archetypes[w->archetype[i]].contact.stiffness;
+			most = count[l] > most ? count[l] : most;
+		}
+	}
+	const thr_fw xi = thr_fw_load_tail(it->sx + first, n, 0.0f);
+	const thr_fw yi = thr_fw_load_tail(it->sy + first, n, 0.0f);
+	if (most == 0) {
+		thr_fw_store_tail(it->dx + first, xi, n);
+		thr_fw_store_tail(it->dy + first, yi, n);
+		return;
+	}
+	const thr_fw ri = thr_fw_load_tail(w->radius + first, n, 0.0f);
+	const thr_iw idi = thr_iw_load_tail((const int32_t*)w->id + first, n, 0);
+	const thr_iw b = thr_iw_loadu(begin);
+	const thr_iw cnt = thr_iw_loadu(count);
+	const thr_fw hk = thr_fw_loadu(half_k);
+	const thr_iw self = thr_iw_add(thr_iw_set1((int32_t)first), thr_iw_iota());
+	thr_fw ax = thr_fw_zero(), ay = thr_fw_zero();
+	for (int c = 0; c < most; ++c) {
+		const thr_mw live = thr_iw_gt(cnt, thr_iw_set1(c));
+		// Lanes past their list read themselves (d = 0, never overlapping
+		// once masked).
+		const thr_iw slot = thr_iw_add(b, thr_iw_set1(c));
+		const thr_iw j = thr_iw_select(live, thr_iw_gather((const int32_t*)it->pairs, thr_iw_select(live, slot, thr_iw_zero())),
+		                               thr_iw_select(thr_mw_first(n), self, thr_iw_set1((int32_t)first)));
+		const thr_fw dx = thr_fw_sub(thr_fw_gather(it->sx, j), xi);
+		const thr_fw dy = thr_fw_sub(thr_fw_gather(it->sy, j), yi);
+		const thr_fw rs = thr_fw_add(ri, thr_fw_gather(w->radius, j));
+		const thr_fw d2 = thr_fw_add(thr_fw_mul(dx, dx), thr_fw_mul(dy, dy));
+		const thr_mw over = thr_mw_and(live, thr_fw_lt(d2, thr_fw_mul(rs, rs)));
+		if (!thr_mw_any(over)) {
+			continue;
+		}
+		const thr_fw tiny = thr_fw_mul(thr_fw_set1(THR_COINCIDENT_W), rs);
+		const thr_mw apart = thr_fw_gt(d2, thr_fw_mul(tiny, tiny));
+		const thr_fw d = thr_fw_sqrt(d2);
+		const thr_fw s = thr_fw_div(thr_fw_mul(thr_fw_sub(rs, d), hk), d);
+		const thr_mw push = thr_mw_and(over, apart);
+		ax = thr_fw_select(push, thr_fw_sub(ax, thr_fw_mul(dx, s)), ax);
+		ay = thr_fw_select(push, thr_fw_sub(ay, thr_fw_mul(dy, s)), ay);
+		const thr_mw one_point = thr_mw_andnot(over, apart);
+		if (thr_mw_any(one_point)) {
+			const thr_fw s1 = thr_fw_mul(rs, hk);
+			const thr_iw idj = thr_iw_gather((const int32_t*)w->id, j);
+			// Ids are below 2^31 (capacity), so the signed compare is the unsigned one.
+			const thr_fw sgn = thr_fw_select(thr_iw_lt(idi, idj), thr_fw_neg(s1), s1);
+			ax = thr_fw_select(one_point, thr_fw_add(ax, sgn), ax);
+		}
+	}
+	// Lanes that do not move keep their bits (-0 + 0 would be +0).
+	const thr_mw active = thr_iw_gt(cnt, thr_iw_zero());
+	thr_fw_store_tail(it->dx + first, thr_fw_select(active, thr_fw_add(xi, ax), xi), n);
+	thr_fw_store_tail(it->dy + first, thr_fw_select(active, thr_fw_add(yi, ay), yi), n);
+}
