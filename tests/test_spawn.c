@@ -1,6 +1,14 @@
 // SPDX-License-Identifier: MIT
-// Spawns without overlap: the placement helper (core/scene/scenario_spawn.h).
+// Spawns without overlap: the first state of every built-in scene
+// (core/scene/scenario_spawn.h and the scenes' layouts), and the placement
+// helper itself.
 //
+// first_state/*: every scene of `throng list` at small counts (the solo
+// ring's edge cases among them) and about 1,000 agents, and the scenes
+// with obstacles, walls or the densest random spawn at 100,000: no two
+// agents overlap (throng_world_overlap_stats), none lies within an
+// obstacle's radius plus its own, and none is closer than its radius to
+// a wall.
 // placement/*: the darts keep an undisturbed agent's first draw; the
 // lattice places what the darts miss, near the first dart or anywhere in
 // the rectangle; and no room left is an error naming the agent.
@@ -11,7 +19,159 @@
 
 #include "rng.h"
 #include "scenario_spawn.h"
+#include "support.h"
+#include "throng/metrics.h"
+#include "throng/scenario.h"
 #include "throng/throng.h"
+
+static throng_scene* make(const char* name, uint32_t agents, uint64_t seed)
+{
+	throng_scene_options o = throng_scene_default_options();
+	o.agents = agents;
+	o.seed = seed;
+	throng_scene* s = NULL;
+	cr_assert_eq(throng_scene_create(name, &o, &s), THRONG_OK, "%s x %u, seed %llu: %s", name, agents,
+	             (unsigned long long)seed, throng_last_error());
+	return s;
+}
+
+/// An obstacle, for sorting by x.
+typedef struct obstacle {
+	float x, y, r;
+} obstacle;
+
+static int by_x(const void* a, const void* b)
+{
+	float xa = ((const obstacle*)a)->x, xb = ((const obstacle*)b)->x;
+	return (xa > xb) - (xa < xb);
+}
+
+/// Distance (m) from p to the segment ab.
+static double segment_distance(throng_vec2 a, throng_vec2 b, throng_vec2 p)
+{
+	double dx = (double)b.x - a.x, dy = (double)b.y - a.y;
+	double t = (((double)p.x - a.x) * dx + ((double)p.y - a.y) * dy) / (dx * dx + dy * dy);
+	t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+	double ex = a.x + t * dx - p.x, ey = a.y + t * dy - p.y;
+	return sqrt(ex * ex + ey * ey);
+}
+
+/// Checks the scene's first state: no overlapping pair, nobody within an
+/// obstacle (centre closer than the two radii) or closer than its radius
+/// to a wall. Obstacles are found through a sweep along x, so 100,000
+/// agents among 6,000 obstacles take O(N log M).
+static void expect_clear(const char* name, uint32_t agents, uint64_t seed)
+{
+	throng_scene* s = make(name, agents, seed);
+	const throng_world* w = throng_scene_world(s);
+	uint32_t n = throng_world_agent_count(w);
+	cr_assert_eq(n, agents, "%s", name);
+	uint64_t pairs = 1;
+	float deepest = 1.0f;
+	cr_assert_eq(throng_world_overlap_stats(w, &pairs, &deepest), THRONG_OK);
+	cr_expect_eq(pairs, 0u, "%s x %u, seed %llu: %llu overlapping pairs in the first state, deepest %.3f", name, agents,
+	             (unsigned long long)seed, (unsigned long long)pairs, (double)deepest);
+
+	uint32_t m = throng_world_obstacle_count(w), walls = throng_world_wall_count(w);
+	obstacle* obs = malloc((m > 0 ? m : 1u) * sizeof *obs);
+	cr_assert_not_null(obs);
+	float reach = 0.0f;
+	for (uint32_t k = 0; k < m; ++k) {
+		throng_vec2 c;
+		cr_assert_eq(throng_world_get_obstacle(w, k, &c, &obs[k].r), THRONG_OK);
+		obs[k].x = c.x;
+		obs[k].y = c.y;
+		reach = obs[k].r > reach ? obs[k].r : reach;
+	}
+	qsort(obs, m, sizeof *obs, by_x);
+	uint32_t inside = 0, at_wall = 0;
+	for (uint32_t id = 0; id < n; ++id) {
+		throng_agent_state a;
+		cr_assert_eq(throng_world_get_agent(w, id, &a), THRONG_OK);
+		// The first obstacle with x >= a.x - (reach + radius), then along x.
+		float from = a.position.x - (reach + a.radius);
+		uint32_t lo = 0, hi = m;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2u;
+			if (obs[mid].x < from) {
+				lo = mid + 1u;
+			} else {
+				hi = mid;
+			}
+		}
+		for (uint32_t k = lo; k < m && obs[k].x <= a.position.x + reach + a.radius; ++k) {
+			double dx = (double)a.position.x - obs[k].x, dy = (double)a.position.y - obs[k].y;
+			if (sqrt(dx * dx + dy * dy) < (double)obs[k].r + a.radius) {
+				if (inside++ == 0) {
+					cr_log_error("%s: agent %u at (%g, %g) lies within the obstacle at (%g, %g), radius %g", name, id,
+					             (double)a.position.x, (double)a.position.y, (double)obs[k].x, (double)obs[k].y,
+					             (double)obs[k].r);
+				}
+			}
+		}
+		for (uint32_t k = 0; k < walls; ++k) {
+			throng_vec2 p, q;
+			cr_assert_eq(throng_world_get_wall(w, k, &p, &q), THRONG_OK);
+			if (segment_distance(p, q, a.position) < (double)a.radius) {
+				if (at_wall++ == 0) {
+					cr_log_error("%s: agent %u at (%g, %g) is closer than its radius to wall %u", name, id,
+					             (double)a.position.x, (double)a.position.y, k);
+				}
+			}
+		}
+	}
+	free(obs);
+	cr_expect_eq(inside, 0u, "%s x %u, seed %llu: %u agent-obstacle overlaps", name, agents, (unsigned long long)seed,
+	             inside);
+	cr_expect_eq(at_wall, 0u, "%s x %u, seed %llu: %u agents at a wall", name, agents, (unsigned long long)seed,
+	             at_wall);
+	throng_scene_destroy(s);
+}
+
+Test(first_state, every_scene_small_and_1000)
+{
+	// 1, 2, 13, 14 and 25 cross the solo ring's and room's limits (12 on
+	// the ring, base room up to 24); 64 is the viewer's largest solo.
+	static const uint32_t counts[] = {1, 2, 10, 13, 14, 25, 64, 999};
+	static const uint64_t seeds[] = {1, 6};
+	for (uint32_t k = 0; k < throng_scenario_count(); ++k) {
+		for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+			for (size_t e = 0; e < sizeof seeds / sizeof seeds[0]; ++e) {
+				expect_clear(throng_scenario_at(k)->name, counts[c], seeds[e]);
+			}
+		}
+	}
+}
+
+Test(first_state, large_scenes)
+{
+	// The obstacles (field), the walls (bottleneck), the lattices (armies)
+	// and the densest darts (herd: 1.5 m^2 an agent of radius 0.4).
+	static const char* const names[] = {"field", "armies", "bottleneck", "herd"};
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k) {
+		expect_clear(names[k], 100000, 3);
+	}
+}
+
+Test(first_state, solo_starts_at_rest)
+{
+	// Nobody feels a force until the mouse moves: after a step every
+	// velocity is still zero, ring and scattered agents alike.
+	static const uint32_t counts[] = {13, 64, 1000};
+	for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+		throng_scene* s = make("solo", counts[c], 2);
+		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
+		const throng_world* w = throng_scene_world(s);
+		for (uint32_t id = 0; id < counts[c]; ++id) {
+			throng_agent_state a;
+			cr_assert_eq(throng_world_get_agent(w, id, &a), THRONG_OK);
+			cr_assert(a.velocity.x == 0.0f && a.velocity.y == 0.0f, "solo x %u: agent %u at (%g, %g) moves (%g, %g)",
+			          counts[c], id, (double)a.position.x, (double)a.position.y, (double)a.velocity.x,
+			          (double)a.velocity.y);
+		}
+		throng_scene_destroy(s);
+	}
+}
 
 /// The smallest distance between two of the n points, over all pairs.
 static double closest_pair(const throng_vec2* p, uint32_t n)
