@@ -13,14 +13,19 @@
 // avoidance and separation spend the force budget first, in that order;
 // wander and arrive-to-goal share what is left, weighted.
 //
-// Obstacles are steering cues, not solid bodies: an agent spawned on one
-// walks off it. Units: metres, seconds.
+// Spawn: obstacles first, then the agents in id order, each at its uniform
+// draw unless that would overlap an obstacle or an agent of lower id, in
+// which case it draws again (scenario_spawn.h): the first state has no
+// overlap and nobody stands in an obstacle, and the spawn stays uniform
+// (at one agent per 25 m^2 a redraw is rare: a few agents in a hundred).
+// Units: metres, seconds.
 #include <math.h>
 #include <stdlib.h>
 
 #include "error.h"
 #include "rng.h"
 #include "scenario_internal.h"
+#include "scenario_spawn.h"
 
 #define FIELD_AREA_PER_AGENT 25.0f     ///< m^2
 #define FIELD_AREA_PER_OBSTACLE 400.0f ///< m^2
@@ -29,11 +34,15 @@
 #define FIELD_RADIUS 0.3f              ///< m
 #define FIELD_GOAL_RADIUS 1.0f         ///< m: a goal is reached within it
 #define FIELD_EDGE 1.0f                ///< m: spawns and goals keep this far from the sides
+#define FIELD_OBSTACLE_MIN 0.5f        ///< m: obstacle radii are uniform in [min, max)
+#define FIELD_OBSTACLE_MAX 2.0f        ///< m
 
-/// The field's layout while it is stated: every agent's first goal, by id.
+/// The field's layout while it is stated: every agent's start and first
+/// goal, by id.
 typedef struct field_data {
 	uint32_t key;   ///< the world's random key
 	float side;     ///< m
+	throng_vec2* start;
 	float* goal_x;
 	float* goal_y;
 	uint32_t count;
@@ -43,6 +52,7 @@ static void field_free(void* user)
 {
 	field_data* f = user;
 	if (f != NULL) {
+		free(f->start);
 		free(f->goal_x);
 		free(f->goal_y);
 		free(f);
@@ -69,8 +79,7 @@ static void field_make(const throng_scene* scene, uint32_t i, throng_agent_def* 
 	const field_data* f = user;
 	(void)scene;
 	*def = throng_agent_default_def();
-	def->position.x = field_coord(f, i, 0, THR_STREAM_SPAWN);
-	def->position.y = field_coord(f, i, 1, THR_STREAM_SPAWN);
+	def->position = f->start[i];
 	def->max_speed = FIELD_MAX_SPEED;
 	def->max_force = FIELD_MAX_FORCE;
 	def->radius = FIELD_RADIUS;
@@ -133,9 +142,10 @@ throng_status thr_field_build(throng_scene* scene, const throng_scene_options* o
 	f->key = thr_rng_key(o->seed);
 	f->side = side;
 	f->count = n;
+	f->start = malloc((size_t)n * sizeof *f->start);
 	f->goal_x = malloc((size_t)n * sizeof *f->goal_x);
 	f->goal_y = malloc((size_t)n * sizeof *f->goal_y);
-	if (f->goal_x == NULL || f->goal_y == NULL) {
+	if (f->start == NULL || f->goal_x == NULL || f->goal_y == NULL) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario field: out of memory for %u goals", n);
 	}
 	for (uint32_t i = 0; i < n; ++i) {
@@ -145,13 +155,31 @@ throng_status thr_field_build(throng_scene* scene, const throng_scene_options* o
 	uint32_t archetype;
 	st = thr_scene_add_archetype(scene, "pedestrian", &ctl, &archetype);
 	// Obstacles: their own domain of the spawn stream (a = 2^31 + index).
+	// The agents keep clear of them and of each other; the spawn
+	// rectangle keeps FIELD_EDGE (more than a radius) from the walls, and
+	// an agent's first try, lo + (hi - lo) u from draws 0 and 1, is
+	// field_coord's (side - 1 - 1 is side - 2 exactly for side >= 2).
 	uint32_t obstacles = (uint32_t)(side * side / FIELD_AREA_PER_OBSTACLE);
+	const throng_vec2 inner_lo = {FIELD_EDGE, FIELD_EDGE}, inner_hi = {side - FIELD_EDGE, side - FIELD_EDGE};
+	thr_spawn sp;
+	if (st == THRONG_OK) {
+		st = thr_spawn_init(&sp, "field", lo, hi, n + obstacles, FIELD_OBSTACLE_MAX);
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
 	for (uint32_t k = 0; k < obstacles && st == THRONG_OK; ++k) {
 		uint32_t a = 0x80000000u | k;
 		throng_vec2 c = {field_coord(f, a, 0, THR_STREAM_SPAWN), field_coord(f, a, 1, THR_STREAM_SPAWN)};
-		float r = 0.5f + 1.5f * thr_bits_to_unit(thr_rng_bits(f->key, a, 2, THR_STREAM_SPAWN));
+		float u = thr_bits_to_unit(thr_rng_bits(f->key, a, 2, THR_STREAM_SPAWN));
+		float r = FIELD_OBSTACLE_MIN + (FIELD_OBSTACLE_MAX - FIELD_OBSTACLE_MIN) * u;
 		st = thr_scene_add_obstacle(scene, c, r);
+		thr_spawn_block(&sp, c, r);
 	}
+	if (st == THRONG_OK) {
+		st = thr_spawn_scatter(&sp, f->key, 0, n, FIELD_RADIUS, inner_lo, inner_hi, f->start);
+	}
+	thr_spawn_free(&sp);
 	const throng_vec2 corners[4] = {{0.0f, 0.0f}, {side, 0.0f}, {side, side}, {0.0f, side}};
 	for (int k = 0; k < 4 && st == THRONG_OK; ++k) {
 		st = thr_scene_add_wall(scene, corners[k], corners[(k + 1) % 4]);
@@ -164,8 +192,7 @@ throng_status thr_field_build(throng_scene* scene, const throng_scene_options* o
 		// and 2r+1 of its goal stream: the definition's random goals, whose
 		// draw lo + (hi - lo) u is field_coord's (side - 1 - 1 is side - 2
 		// exactly for side >= 2).
-		st = thr_scene_random_goals(scene, (throng_vec2){FIELD_EDGE, FIELD_EDGE},
-		                            (throng_vec2){side - FIELD_EDGE, side - FIELD_EDGE});
+		st = thr_scene_random_goals(scene, inner_lo, inner_hi);
 	}
 	scene->goal_radius = FIELD_GOAL_RADIUS;
 	// The goals are stated now (and drawn again by the definition's

@@ -373,8 +373,9 @@ static throng_status build_fail(sf_ctx* c, throng_status st, sf_pos at, const ch
 static throng_status build_shapes(sf_ctx* c, throng_scene* scene, const sf_model* m, sf_pos root)
 {
 	for (uint32_t k = 0; k < m->obstacle_count; ++k) {
-		if (throng_world_add_obstacle(scene->world, m->obstacles[k].center, m->obstacles[k].radius, NULL) != THRONG_OK) {
-			return build_fail(c, THRONG_ERR_INVALID_ARGUMENT, root, "obstacles");
+		throng_status st = throng_world_add_obstacle(scene->world, m->obstacles[k].center, m->obstacles[k].radius, NULL);
+		if (st != THRONG_OK) {
+			return build_fail(c, st, root, "obstacles");
 		}
 	}
 	for (uint32_t k = 0; k < m->wall_count; ++k) {

@@ -2,11 +2,15 @@
 // The `flock` scenario: Reynolds' boids on a torus.
 //
 // N boids start at uniform random places in a square world that wraps
-// (leaving one side enters the opposite one), each heading a random way at
-// half its top speed. A weighted controller blends separation, alignment,
-// cohesion and a little wander; nothing else steers, so the flocks that
-// form are the three rules' doing. Boids are small and quick, like a
-// starling next to a pedestrian: radius 0.25 m, 3 m/s.
+// (leaving one side enters the opposite one), none overlapping another: a
+// boid whose draw would overlap one of lower id draws again
+// (scenario_spawn.h), and the starts keep a body width plus slack from the
+// upper sides, so no two overlap across the seam either. Each heads a
+// random way at half its top speed. A weighted controller blends
+// separation, alignment, cohesion and a little wander; nothing else
+// steers, so the flocks that form are the three rules' doing. Boids are
+// small and quick, like a starling next to a pedestrian: radius 0.25 m,
+// 3 m/s.
 //
 // Scaling: the square's side is sqrt(N * FLOCK_AREA_PER_AGENT) (at least
 // FLOCK_MIN_SIDE), so the density, and with it the number of neighbours
@@ -19,10 +23,13 @@
 // about 1/sqrt(N) for random headings, 1 when every boid flies the same
 // way; flocking raises it (docs/QUALITY.md).
 #include <math.h>
+#include <stdlib.h>
 
+#include "error.h"
 #include "fmath.h"
 #include "rng.h"
 #include "scenario_internal.h"
+#include "scenario_spawn.h"
 
 #define FLOCK_AREA_PER_AGENT 20.0f ///< m^2 per boid
 #define FLOCK_MIN_SIDE 20.0f       ///< m
@@ -36,19 +43,18 @@ typedef struct flock_layout {
 	float side;
 	uint32_t key;
 	uint32_t archetype;
+	throng_vec2* start; ///< by id
 } flock_layout;
 
 static void flock_make(const throng_scene* scene, uint32_t i, throng_agent_def* def, const void* user)
 {
 	const flock_layout* L = user;
 	(void)scene;
-	float x = thr_bits_to_unit(thr_rng_bits(L->key, i, 0, THR_STREAM_SPAWN)) * L->side;
-	float y = thr_bits_to_unit(thr_rng_bits(L->key, i, 1, THR_STREAM_SPAWN)) * L->side;
 	float a = thr_bits_to_pm1(thr_rng_bits(L->key, i, 2, THR_STREAM_SPAWN)) * THR_PI;
 	float s, c;
 	thr_sincosf(a, &s, &c);
 	*def = throng_agent_default_def();
-	def->position = (throng_vec2){x, y};
+	def->position = L->start[i];
 	def->heading = (throng_vec2){c, s};
 	def->velocity = (throng_vec2){c * 0.5f * FLOCK_MAX_SPEED, s * 0.5f * FLOCK_MAX_SPEED};
 	def->max_speed = FLOCK_MAX_SPEED;
@@ -98,9 +104,27 @@ throng_status thr_flock_build(throng_scene* scene, const throng_scene_options* o
 	}
 	throng_controller ctl = flock_controller();
 	st = thr_scene_add_archetype(scene, "boid", &ctl, &L.archetype);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	L.start = malloc((size_t)n * sizeof *L.start);
+	if (L.start == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario flock: out of memory for %u boids", n);
+	}
+	// Starts in [0, side - d]^2, d = two radii and the slack: a pair's
+	// distance across the seam is then at least d.
+	float clear = 2.0f * FLOCK_RADIUS * (1.0f + THR_SPAWN_SLACK);
+	const throng_vec2 start_hi = {L.side - clear, L.side - clear};
+	thr_spawn sp;
+	st = thr_spawn_init(&sp, "flock", lo, start_hi, n, FLOCK_RADIUS);
+	if (st == THRONG_OK) {
+		st = thr_spawn_scatter(&sp, L.key, 0, n, FLOCK_RADIUS, lo, start_hi, L.start);
+		thr_spawn_free(&sp);
+	}
 	if (st == THRONG_OK) {
 		st = thr_scene_spawn_batched(scene, n, flock_make, &L);
 	}
+	free(L.start);
 	scene->goal_radius = 0.0f;
 	return st;
 }

@@ -7,14 +7,19 @@
 // archetypes and spawns its agents, plus an optional outcome measure (the
 // table at the end). Placement never uses rand() or the clock: positions
 // come from closed-form layouts or from the counter-based generator keyed by
-// (seed, agent id, draw index) on THR_STREAM_SPAWN, and angles from the
-// project's polynomial sin/cos, so a scene is the same on every build.
+// (seed, agent id, draw index) on THR_STREAM_SPAWN, thrown as darts that
+// keep clear of each other (scenario_spawn.h), and angles from the
+// project's polynomial sin/cos, so a scene is the same on every build and
+// no two agents overlap in its first state.
 // Units: metres, seconds, m/s, m/s^2.
 #include <math.h>
+#include <stdlib.h>
 
+#include "error.h"
 #include "fmath.h"
 #include "rng.h"
 #include "scenario_internal.h"
+#include "scenario_spawn.h"
 
 /// A uniform draw in [0, 1) for (agent i, draw index k) of the spawn stream.
 static float spawn_unit(uint32_t key, uint32_t i, uint32_t k)
@@ -31,7 +36,10 @@ static float spawn_unit(uint32_t key, uint32_t i, uint32_t k)
 // The field is 40 x 30 m, contained, dt 1/60 s. Up to HERD_BASE_AGENTS agents
 // it keeps that size; above, both sides grow with sqrt(agents / 64) so the
 // area per agent stays at 18.75 m^2 (the herd scales with --agents). The herd
-// starts in a central box 30% x 27% of the field (12 x 8 m at base size).
+// starts in a central box 30% x 27% of the field (12 x 8 m at base size), no
+// two overlapping: an agent whose draw would overlap one of lower id draws
+// again (scenario_spawn.h; the box holds 1.5 m^2 an agent beyond 64 agents,
+// where about half of them redraw).
 //
 // The threat runs along y = 0 from the left at HERD_THREAT_SPEED. It appears
 // at t = 4 s at x = bounds_min.x - R (R = panic radius, so it is just out of
@@ -66,6 +74,7 @@ typedef struct herd_layout {
 	float box_x, box_y; ///< half extents of the spawn box (m)
 	uint32_t archetype;
 	uint32_t key;
+	throng_vec2* start; ///< by id
 } herd_layout;
 
 static void herd_make(const throng_scene* scene, uint32_t i, throng_agent_def* def, const void* user)
@@ -73,8 +82,7 @@ static void herd_make(const throng_scene* scene, uint32_t i, throng_agent_def* d
 	(void)scene;
 	const herd_layout* L = user;
 	*def = throng_agent_default_def();
-	def->position.x = -L->box_x + 2.0f * L->box_x * spawn_unit(L->key, i, 0);
-	def->position.y = -L->box_y + 2.0f * L->box_y * spawn_unit(L->key, i, 1);
+	def->position = L->start[i];
 	// Start moving at half speed in a random direction, so the herd is
 	// already wandering at step 0.
 	float angle = THR_TWO_PI * spawn_unit(L->key, i, 2) - THR_PI;
@@ -137,7 +145,21 @@ static throng_status herd_build(throng_scene* scene, const throng_scene_options*
 	if (st != THRONG_OK) {
 		return st;
 	}
-	st = thr_scene_spawn_batched(scene, n, herd_make, &L);
+	L.start = malloc((size_t)n * sizeof *L.start);
+	if (L.start == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario herd: out of memory for %u agents", n);
+	}
+	const throng_vec2 box_lo = {-L.box_x, -L.box_y}, box_hi = {L.box_x, L.box_y};
+	thr_spawn sp;
+	st = thr_spawn_init(&sp, "herd", box_lo, box_hi, n, HERD_RADIUS);
+	if (st == THRONG_OK) {
+		st = thr_spawn_scatter(&sp, L.key, 0, n, HERD_RADIUS, box_lo, box_hi, L.start);
+		thr_spawn_free(&sp);
+	}
+	if (st == THRONG_OK) {
+		st = thr_scene_spawn_batched(scene, n, herd_make, &L);
+	}
+	free(L.start);
 	if (st != THRONG_OK) {
 		return st;
 	}

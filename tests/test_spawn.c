@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+// Spawns without overlap: the first state of every built-in scene
+// (core/scene/scenario_spawn.h and the scenes' layouts), and the placement
+// helper itself.
+//
+// first_state/*: every scene of `throng list` at small counts (the solo
+// ring's edge cases among them) and about 1,000 agents, and the scenes
+// with obstacles, walls or the densest random spawn at 100,000: no two
+// agents overlap (throng_world_overlap_stats), none lies within an
+// obstacle's radius plus its own, and none is closer than its radius to
+// a wall.
+// placement/*: the darts keep an undisturbed agent's first draw; the
+// lattice places what the darts miss, near the first dart or anywhere in
+// the rectangle; and no room left is an error naming the agent.
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rng.h"
+#include "scenario_spawn.h"
+#include "support.h"
+#include "throng/metrics.h"
+#include "throng/scenario.h"
+#include "throng/throng.h"
+
+static throng_scene* make(const char* name, uint32_t agents, uint64_t seed)
+{
+	throng_scene_options o = throng_scene_default_options();
+	o.agents = agents;
+	o.seed = seed;
+	throng_scene* s = NULL;
+	cr_assert_eq(throng_scene_create(name, &o, &s), THRONG_OK, "%s x %u, seed %llu: %s", name, agents,
+	             (unsigned long long)seed, throng_last_error());
+	return s;
+}
+
+/// An obstacle, for sorting by x.
+typedef struct obstacle {
+	float x, y, r;
+} obstacle;
+
+static int by_x(const void* a, const void* b)
+{
+	float xa = ((const obstacle*)a)->x, xb = ((const obstacle*)b)->x;
+	return (xa > xb) - (xa < xb);
+}
+
+/// Distance (m) from p to the segment ab.
+static double segment_distance(throng_vec2 a, throng_vec2 b, throng_vec2 p)
+{
+	double dx = (double)b.x - a.x, dy = (double)b.y - a.y;
+	double t = (((double)p.x - a.x) * dx + ((double)p.y - a.y) * dy) / (dx * dx + dy * dy);
+	t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+	double ex = a.x + t * dx - p.x, ey = a.y + t * dy - p.y;
+	return sqrt(ex * ex + ey * ey);
+}
+
+/// Checks the scene's first state: no overlapping pair, nobody within an
+/// obstacle (centre closer than the two radii) or closer than its radius
+/// to a wall. Obstacles are found through a sweep along x, so 100,000
+/// agents among 6,000 obstacles take O(N log M).
+static void expect_clear(const char* name, uint32_t agents, uint64_t seed)
+{
+	throng_scene* s = make(name, agents, seed);
+	const throng_world* w = throng_scene_world(s);
+	uint32_t n = throng_world_agent_count(w);
+	cr_assert_eq(n, agents, "%s", name);
+	uint64_t pairs = 1;
+	float deepest = 1.0f;
+	cr_assert_eq(throng_world_overlap_stats(w, &pairs, &deepest), THRONG_OK);
+	cr_expect_eq(pairs, 0u, "%s x %u, seed %llu: %llu overlapping pairs in the first state, deepest %.3f", name, agents,
+	             (unsigned long long)seed, (unsigned long long)pairs, (double)deepest);
+
+	uint32_t m = throng_world_obstacle_count(w), walls = throng_world_wall_count(w);
+	obstacle* obs = malloc((m > 0 ? m : 1u) * sizeof *obs);
+	cr_assert_not_null(obs);
+	float reach = 0.0f;
+	for (uint32_t k = 0; k < m; ++k) {
+		throng_vec2 c;
+		cr_assert_eq(throng_world_get_obstacle(w, k, &c, &obs[k].r), THRONG_OK);
+		obs[k].x = c.x;
+		obs[k].y = c.y;
+		reach = obs[k].r > reach ? obs[k].r : reach;
+	}
+	qsort(obs, m, sizeof *obs, by_x);
+	uint32_t inside = 0, at_wall = 0;
+	for (uint32_t id = 0; id < n; ++id) {
+		throng_agent_state a;
+		cr_assert_eq(throng_world_get_agent(w, id, &a), THRONG_OK);
+		// The first obstacle with x >= a.x - (reach + radius), then along x.
+		float from = a.position.x - (reach + a.radius);
+		uint32_t lo = 0, hi = m;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2u;
+			if (obs[mid].x < from) {
+				lo = mid + 1u;
+			} else {
+				hi = mid;
+			}
+		}
+		for (uint32_t k = lo; k < m && obs[k].x <= a.position.x + reach + a.radius; ++k) {
+			double dx = (double)a.position.x - obs[k].x, dy = (double)a.position.y - obs[k].y;
+			if (sqrt(dx * dx + dy * dy) < (double)obs[k].r + a.radius) {
+				if (inside++ == 0) {
+					cr_log_error("%s: agent %u at (%g, %g) lies within the obstacle at (%g, %g), radius %g", name, id,
+					             (double)a.position.x, (double)a.position.y, (double)obs[k].x, (double)obs[k].y,
+					             (double)obs[k].r);
+				}
+			}
+		}
+		for (uint32_t k = 0; k < walls; ++k) {
+			throng_vec2 p, q;
+			cr_assert_eq(throng_world_get_wall(w, k, &p, &q), THRONG_OK);
+			if (segment_distance(p, q, a.position) < (double)a.radius) {
+				if (at_wall++ == 0) {
+					cr_log_error("%s: agent %u at (%g, %g) is closer than its radius to wall %u", name, id,
+					             (double)a.position.x, (double)a.position.y, k);
+				}
+			}
+		}
+	}
+	free(obs);
+	cr_expect_eq(inside, 0u, "%s x %u, seed %llu: %u agent-obstacle overlaps", name, agents, (unsigned long long)seed,
+	             inside);
+	cr_expect_eq(at_wall, 0u, "%s x %u, seed %llu: %u agents at a wall", name, agents, (unsigned long long)seed,
+	             at_wall);
+	throng_scene_destroy(s);
+}
+
+Test(first_state, every_scene_small_and_1000)
+{
+	// 1, 2, 13, 14 and 25 cross the solo ring's and room's limits (12 on
+	// the ring, base room up to 24); 64 is the viewer's largest solo.
+	static const uint32_t counts[] = {1, 2, 10, 13, 14, 25, 64, 999};
+	static const uint64_t seeds[] = {1, 6};
+	for (uint32_t k = 0; k < throng_scenario_count(); ++k) {
+		for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+			for (size_t e = 0; e < sizeof seeds / sizeof seeds[0]; ++e) {
+				expect_clear(throng_scenario_at(k)->name, counts[c], seeds[e]);
+			}
+		}
+	}
+}
+
+Test(first_state, large_scenes)
+{
+	// The obstacles (field), the walls (bottleneck), the lattices (armies)
+	// and the densest darts (herd: 1.5 m^2 an agent of radius 0.4).
+	static const char* const names[] = {"field", "armies", "bottleneck", "herd"};
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k) {
+		expect_clear(names[k], 100000, 3);
+	}
+}
+
+Test(first_state, solo_starts_at_rest)
+{
+	// Nobody feels a force until the mouse moves: after a step every
+	// velocity is still zero, ring and scattered agents alike.
+	static const uint32_t counts[] = {13, 64, 1000};
+	for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+		throng_scene* s = make("solo", counts[c], 2);
+		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
+		const throng_world* w = throng_scene_world(s);
+		for (uint32_t id = 0; id < counts[c]; ++id) {
+			throng_agent_state a;
+			cr_assert_eq(throng_world_get_agent(w, id, &a), THRONG_OK);
+			cr_assert(a.velocity.x == 0.0f && a.velocity.y == 0.0f, "solo x %u: agent %u at (%g, %g) moves (%g, %g)",
+			          counts[c], id, (double)a.position.x, (double)a.position.y, (double)a.velocity.x,
+			          (double)a.velocity.y);
+		}
+		throng_scene_destroy(s);
+	}
+}
+
+/// The smallest distance between two of the n points, over all pairs.
+static double closest_pair(const throng_vec2* p, uint32_t n)
+{
+	double best = INFINITY;
+	for (uint32_t i = 0; i < n; ++i) {
+		for (uint32_t j = i + 1u; j < n; ++j) {
+			double dx = (double)p[i].x - p[j].x, dy = (double)p[i].y - p[j].y;
+			double d = sqrt(dx * dx + dy * dy);
+			best = d < best ? d : best;
+		}
+	}
+	return best;
+}
+
+Test(placement, an_undisturbed_agent_keeps_its_first_draw)
+{
+	// Two agents far apart in a 100 m square: each sits at its first draw,
+	// lo + (hi - lo) u from draws 0 and 1 of (key, id) on the spawn stream.
+	uint32_t key = thr_rng_key(9);
+	const throng_vec2 lo = {-50.0f, 0.0f}, hi = {50.0f, 100.0f};
+	thr_spawn sp;
+	cr_assert_eq(thr_spawn_init(&sp, "test", lo, hi, 2, 0.3f), THRONG_OK);
+	throng_vec2 out[2];
+	cr_assert_eq(thr_spawn_scatter(&sp, key, 40, 1, 0.3f, lo, hi, out), THRONG_OK);
+	cr_assert_eq(thr_spawn_scatter(&sp, key, 41, 1, 0.3f, lo, hi, out + 1), THRONG_OK);
+	for (uint32_t k = 0; k < 2; ++k) {
+		float x = lo.x + 100.0f * thr_bits_to_unit(thr_rng_bits(key, 40u + k, 0, THR_STREAM_SPAWN));
+		float y = lo.y + 100.0f * thr_bits_to_unit(thr_rng_bits(key, 40u + k, 1, THR_STREAM_SPAWN));
+		cr_expect(out[k].x == x && out[k].y == y, "agent %u at (%g, %g), its first draw (%g, %g)", 40u + k,
+		          (double)out[k].x, (double)out[k].y, (double)x, (double)y);
+	}
+	cr_expect_eq(sp.fallbacks, 0u);
+	thr_spawn_free(&sp);
+}
+
+Test(placement, dense_rectangle_falls_back_to_the_lattice)
+{
+	// 64 discs of radius 0.5 in a 10 x 10 m square with an obstacle in
+	// the middle: 0.57 of the area covered, where random darts (jammed at
+	// 0.547) miss more and more, so the lattice places the last ones.
+	// Nobody overlaps, all lie inside, and the same key places them the
+	// same way.
+	enum { N = 64 };
+	const throng_vec2 lo = {0.0f, 0.0f}, hi = {10.0f, 10.0f};
+	throng_vec2 out[2][N];
+	for (int run = 0; run < 2; ++run) {
+		thr_spawn sp;
+		cr_assert_eq(thr_spawn_init(&sp, "test", lo, hi, N + 1, 1.0f), THRONG_OK);
+		thr_spawn_block(&sp, (throng_vec2){5.0f, 5.0f}, 1.0f);
+		cr_assert_eq(thr_spawn_scatter(&sp, 77u, 0, N, 0.5f, lo, hi, out[run]), THRONG_OK, "%s", throng_last_error());
+		cr_expect_gt(sp.fallbacks, 0u, "the darts never missed: the fallback went untested");
+		thr_spawn_free(&sp);
+	}
+	cr_expect_eq(memcmp(out[0], out[1], sizeof out[0]), 0);
+	cr_expect_geq(closest_pair(out[0], N), 1.0, "%.6f", closest_pair(out[0], N));
+	for (uint32_t k = 0; k < N; ++k) {
+		throng_vec2 p = out[0][k];
+		cr_expect(p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y, "disc %u at (%g, %g)", k, (double)p.x,
+		          (double)p.y);
+		cr_expect_geq(hypot(p.x - 5.0, p.y - 5.0), 1.5, "disc %u at (%g, %g) overlaps the obstacle", k, (double)p.x,
+		              (double)p.y);
+	}
+}
+
+Test(placement, the_whole_lattice_takes_what_windows_miss)
+{
+	// A 1 km line (a rectangle of height 0) taken by discs of radius 0.5
+	// every 1.02 m up to 998.6 m: the one free spot is its far end, which
+	// darts hit with odds of 1 in 2,500 a try. The agent's darts miss, its
+	// first lands far away, so the window around it is full too, and the
+	// scan of the whole lattice places it at the far end.
+	enum { BLOCKERS = 980 };
+	const throng_vec2 lo = {0.0f, 0.0f}, hi = {1000.0f, 0.0f};
+	const uint32_t key = 3u;
+	thr_spawn sp;
+	cr_assert_eq(thr_spawn_init(&sp, "line", lo, hi, BLOCKERS + 1, 0.5f), THRONG_OK);
+	for (uint32_t k = 0; k < BLOCKERS; ++k) {
+		thr_spawn_block(&sp, (throng_vec2){1.02f * (float)k, 0.0f}, 0.5f);
+	}
+	throng_vec2 out;
+	cr_assert_eq(thr_spawn_scatter(&sp, key, 0, 1, 0.5f, lo, hi, &out), THRONG_OK, "%s", throng_last_error());
+	float dart = 1000.0f * thr_bits_to_unit(thr_rng_bits(key, 0, 0, THR_STREAM_SPAWN));
+	cr_assert_lt(dart, 990.0f, "the first dart fell at %g m, near the free end: pick another key", (double)dart);
+	cr_expect_eq(sp.fallbacks, 1u);
+	cr_expect(out.x >= 999.5f && out.x <= 1000.0f && out.y == 0.0f, "placed at (%g, %g)", (double)out.x,
+	          (double)out.y);
+	thr_spawn_free(&sp);
+}
+
+Test(placement, no_room_is_an_error_naming_the_agent)
+{
+	// A 0.5 m square holds one disc of radius 0.5, not two (its diagonal
+	// is 0.71 m).
+	const throng_vec2 lo = {0.0f, 0.0f}, hi = {0.5f, 0.5f};
+	thr_spawn sp;
+	cr_assert_eq(thr_spawn_init(&sp, "tiny", lo, hi, 8, 0.5f), THRONG_OK);
+	throng_vec2 out[8];
+	cr_assert_eq(thr_spawn_scatter(&sp, 5u, 0, 8, 0.5f, lo, hi, out), THRONG_ERR_INVALID_ARGUMENT);
+	cr_expect_eq(sp.count, 1u, "a 0.5 m square took %u discs of 1 m diameter", sp.count);
+	cr_expect_not_null(strstr(throng_last_error(), "scenario tiny: no room for agent 1"), "%s", throng_last_error());
+	thr_spawn_free(&sp);
+}
