@@ -76,10 +76,10 @@ static bool contact_on(const throng_world* w, uint32_t slot)
 
 /// Lists (into out, when not NULL) the agents within reach of agent i in
 /// positions (x, y), at most THRONG_CONTACT_MAX_PAIRS; returns how many.
-/// *overlaps counts the pairs that overlap with i the lower id, *capped
-/// whether the cap cut the list short.
+/// *overlaps counts the pairs that overlap with i the lower id, *any
+/// whether one overlaps at all, *capped whether the cap cut the list short.
 static uint32_t list_pairs(const throng_world* w, const thr_grid* g, const float* x, const float* y, uint32_t i,
-                           uint32_t* out, uint64_t* overlaps, int* capped)
+                           uint32_t* out, uint64_t* overlaps, int* capped, int* any)
 {
 	const float xi = x[i], yi = y[i], ri = w->radius[i];
 	const float reach = THR_CONTACT_REACH * (ri + w->max_radius);
@@ -91,14 +91,11 @@ static uint32_t list_pairs(const throng_world* w, const thr_grid* g, const float
 		const uint32_t e = g->cell_start[row + (uint32_t)cx1 + 1];
 		for (uint32_t k = g->cell_start[row + (uint32_t)cx0]; k < e; ++k) {
 			const uint32_t j = g->items[k];
-			if (j == i || !contact_on(w, j)) {
-				continue;
-			}
 			const float dx = x[j] - xi, dy = y[j] - yi;
 			const float d2 = dx * dx + dy * dy;
 			const float rs = ri + w->radius[j];
 			const float reach_ij = THR_CONTACT_REACH * rs;
-			if (!(d2 < reach_ij * reach_ij)) {
+			if (!(d2 < reach_ij * reach_ij) || j == i || !contact_on(w, j)) {
 				continue;
 			}
 			if (n == THRONG_CONTACT_MAX_PAIRS) {
@@ -109,8 +106,9 @@ static uint32_t list_pairs(const throng_world* w, const thr_grid* g, const float
 				out[n] = j;
 			}
 			++n;
-			if (d2 < rs * rs && w->id[i] < w->id[j]) {
-				++*overlaps;
+			if (d2 < rs * rs) {
+				*any = 1;
+				*overlaps += w->id[i] < w->id[j];
 			}
 		}
 	}
@@ -123,7 +121,7 @@ static uint32_t list_pairs(const throng_world* w, const thr_grid* g, const float
 /// listed agent it overlaps, by stiffness/2 of the overlap, the pushes
 /// summed in list order. Two agents at one point part along x, the lower
 /// id to -x.
-static vec2 jacobi(const thr_contact_iter* it, uint32_t i)
+static vec2 jacobi(const thr_contact_iter* it, uint32_t i, int* met)
 {
 	const throng_world* w = it->w;
 	const float half_k = 0.5f * w->archetypes[w->archetype[i]].contact.stiffness;
@@ -137,6 +135,7 @@ static vec2 jacobi(const thr_contact_iter* it, uint32_t i)
 		if (!(d2 < rs * rs)) {
 			continue;
 		}
+		*met = 1;
 		const float tiny = THR_COINCIDENT * rs;
 		if (d2 > tiny * tiny) {
 			const float d = sqrtf(d2);
@@ -151,14 +150,16 @@ static vec2 jacobi(const thr_contact_iter* it, uint32_t i)
 	return v2(xi + ax, yi + ay);
 }
 
-void thr_contact_block(const thr_contact_iter* it, uint32_t first)
+int thr_contact_block(const thr_contact_iter* it, uint32_t first)
 {
 	const uint32_t end = first + THR_LANES < it->w->count ? first + THR_LANES : it->w->count;
+	int met = 0;
 	for (uint32_t i = first; i < end; ++i) {
-		vec2 p = thr_contact_active(it, i) ? jacobi(it, i) : v2(it->sx[i], it->sy[i]);
+		vec2 p = thr_contact_active(it, i) ? jacobi(it, i, &met) : v2(it->sx[i], it->sy[i]);
 		it->dx[i] = p.x;
 		it->dy[i] = p.y;
 	}
+	return met;
 }
 
 // ---- Obstacles and walls ----------------------------------------------
@@ -402,14 +403,14 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 	}
 	thr_contact_data* cd = w->contact;
 	thr_state* ns = ctx->ns;
-	const uint32_t iterations = n > 1 ? most_iterations(w) : 0;
+	const uint32_t planned = n > 1 ? most_iterations(w) : 0;
 	const int threads = ctx->threads;
 	const bool parallel = n > THR_PARALLEL_MIN_AGENTS;
 	(void)threads; // builds without OpenMP
 	(void)parallel;
-	uint64_t overlaps = 0, capped = 0;
+	uint64_t overlaps = 0, capped = 0, met = 0;
 
-	if (iterations > 0) {
+	if (planned > 0) {
 		int fail = reserve((void**)&cd->start, &cd->start_cap, (size_t)n + 1, sizeof *cd->start);
 		for (int k = 0; k < 4 && !fail; ++k) {
 			uint32_t cap = cd->q_cap;
@@ -426,26 +427,33 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 		if (fail || thr_grid_build_points(&cd->grid, ns->px, ns->py, n, ctx->items == NULL ? w->slot_of : NULL)) {
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 		}
-		// Count each agent's pairs, then list them.
+		// Count each agent's pairs (and whether any overlaps), then list them.
 		const thr_grid* g = &cd->grid;
 		cd->start[0] = 0;
-#pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : overlaps, capped) if (parallel)
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : overlaps, capped, met) if (parallel)
 		for (int64_t ii = 0; ii < (int64_t)n; ++ii) {
 			const uint32_t i = (uint32_t)ii;
-			int cut = 0;
-			cd->start[i + 1] = contact_on(w, i) ? list_pairs(w, g, ns->px, ns->py, i, NULL, &overlaps, &cut) : 0;
+			int cut = 0, any = 0;
+			cd->start[i + 1] = contact_on(w, i) ? list_pairs(w, g, ns->px, ns->py, i, NULL, &overlaps, &cut, &any) : 0;
 			capped += (uint64_t)cut;
+			met += (uint64_t)any;
 		}
 		for (uint32_t i = 0; i < n; ++i) {
 			cd->start[i + 1] += cd->start[i];
 		}
-		if (reserve((void**)&cd->pairs, &cd->pairs_cap, cd->start[n] ? cd->start[n] : 1, sizeof *cd->pairs)) {
+		if (met > 0 &&
+		    reserve((void**)&cd->pairs, &cd->pairs_cap, cd->start[n] ? cd->start[n] : 1, sizeof *cd->pairs)) {
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 		}
 	}
-	// Nothing can fail from here on.
+	// Nothing can fail from here on. Iterations run while pairs overlap:
+	// none when no listed pair overlaps p*, and none after an iteration
+	// that met no overlapping pair (it changed nothing but -0 to +0).
+	const uint32_t iterations = met > 0 ? planned : 0;
 	float* qx[2] = {cd->q[0], cd->q[2]};
 	float* qy[2] = {cd->q[1], cd->q[3]};
+	int seen[THRONG_CONTACT_MAX_ITERATIONS + 1] = {1};
+	uint32_t done = 0;
 	thr_pass_stats part = *stats;
 	uint64_t pushes = 0, reverts = 0, clamped = 0, nonfinite = 0;
 	float ratio = stats->max_speed_ratio;
@@ -460,9 +468,9 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 			}
 			if (iterations > 0) {
 				uint64_t unused = 0;
-				int cut = 0;
+				int cut = 0, any = 0;
 				if (contact_on(w, i)) {
-					list_pairs(w, &cd->grid, ns->px, ns->py, i, cd->pairs + cd->start[i], &unused, &cut);
+					list_pairs(w, &cd->grid, ns->px, ns->py, i, cd->pairs + cd->start[i], &unused, &cut, &any);
 				}
 				qx[0][i] = ns->px[i];
 				qy[0][i] = ns->py[i];
@@ -471,20 +479,27 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 		const thr_engine* e = w->def.engine == THRONG_ENGINE_SIMD ? &thr_simd_engine : &thr_scalar_engine;
 		const bool shapes = w->obstacle_count > 0 || w->wall_count > 0;
 		const int64_t blocks = ((int64_t)n + THR_LANES - 1) / THR_LANES;
-		for (uint32_t k = 0; k < iterations; ++k) {
+		uint32_t k = 0;
+		// seen[k]: iterate k still had an overlapping pair (seen[0]: p* had
+		// one). Every thread reads it after the loop's barrier: all agree.
+		for (; k < iterations && seen[k]; ++k) {
 			const thr_contact_iter it = {w, cd->start, cd->pairs, qx[k & 1u], qy[k & 1u], qx[(k + 1u) & 1u],
 			                             qy[(k + 1u) & 1u], k};
+			int* flag = &seen[k + 1];
 #pragma omp for schedule(static)
 			for (int64_t b = 0; b < blocks; ++b) {
 				const uint32_t first = (uint32_t)b * THR_LANES;
-				e->contact_block(&it, first);
+				if (e->contact_block(&it, first) && k + 1u < iterations) {
+#pragma omp atomic write
+					*flag = 1;
+				}
 				if (!shapes) {
 					continue;
 				}
 				// Out of the obstacles and walls it was pushed into.
 				const uint32_t end = first + THR_LANES < n ? first + THR_LANES : n;
 				for (uint32_t i = first; i < end; ++i) {
-					if (thr_contact_active(&it, i)) {
+					if (it.dx[i] != it.sx[i] || it.dy[i] != it.sy[i]) {
 						int moved = 0;
 						const vec2 p0 = previous(w, ctx->cs, i, v2(ns->px[i], ns->py[i]));
 						const vec2 p = shape_round(w, p0, v2(it.dx[i], it.dy[i]), w->radius[i], &moved);
@@ -494,14 +509,16 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 				}
 			}
 		}
-		const float *fx = qx[iterations & 1u], *fy = qy[iterations & 1u];
+#pragma omp single
+		done = k;
+		const float *fx = qx[done & 1u], *fy = qy[done & 1u];
 #pragma omp for schedule(static)
 		for (int64_t ii = 0; ii < (int64_t)n; ++ii) {
 			const uint32_t i = (uint32_t)ii;
 			thr_pass_stats s = part;
 			s.shape_pushes = s.shape_reverts = s.clamped = s.nonfinite = 0;
 			s.max_speed_ratio = ratio;
-			vec2 p = iterations > 0 ? v2(fx[i], fy[i]) : v2(ns->px[i], ns->py[i]);
+			vec2 p = done > 0 ? v2(fx[i], fy[i]) : v2(ns->px[i], ns->py[i]);
 			finish_agent(ctx, i, p, &s);
 			pushes += s.shape_pushes;
 			reverts += s.shape_reverts;
@@ -510,6 +527,7 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 			ratio = s.max_speed_ratio > ratio ? s.max_speed_ratio : ratio;
 		}
 	}
+	stats->contact_iterations += done;
 	stats->contacts += overlaps;
 	stats->contact_capped += capped;
 	stats->shape_pushes += pushes;

@@ -47,6 +47,7 @@ typedef struct thr_pass_stats {
 	uint64_t nb_capped;          ///< agents whose walk met a cap
 	uint64_t contacts;           ///< overlapping pairs the contact pass met
 	uint64_t contact_capped;     ///< agents whose pairs met THRONG_CONTACT_MAX_PAIRS
+	uint64_t contact_iterations; ///< Jacobi iterations the contact pass ran
 	uint64_t shape_pushes;       ///< agents the contact pass moved out of a wall or obstacle
 	uint64_t shape_reverts;      ///< agents kept where they were: a wall was still crossed
 } thr_pass_stats;
@@ -76,8 +77,9 @@ typedef struct thr_engine {
 	void (*release)(throng_world* w);
 	/// Iterate k + 1 of the agents first .. first + 7 (those below the
 	/// count): the contact pass's Jacobi step (contact.c, thr_contact_block,
-	/// is the reference); obstacles and walls are the pass's.
-	void (*contact_block)(const thr_contact_iter* it, uint32_t first);
+	/// is the reference); obstacles and walls are the pass's. Returns 1
+	/// when one of them met an overlapping pair, else 0.
+	int (*contact_block)(const thr_contact_iter* it, uint32_t first);
 } thr_engine;
 
 /// The scalar reference (core/scalar_engine.c) and the SIMD engine (simd/).
@@ -88,7 +90,7 @@ extern const thr_engine thr_simd_engine;
 throng_status thr_scalar_pass(const thr_step_ctx* ctx, thr_pass_stats* stats);
 
 /// The scalar reference of thr_engine.contact_block (contact.c).
-void thr_contact_block(const thr_contact_iter* it, uint32_t first);
+int thr_contact_block(const thr_contact_iter* it, uint32_t first);
 
 /// Whether agent i moves in iteration k of the contact pass: its archetype
 /// has contacts on and asks for more than k iterations, and it has pairs.

@@ -105,6 +105,7 @@ static void merge_stats(throng_world* w, const thr_pass_stats* ps)
 	s->neighbor_most_met = ps->nb_most_met;
 	s->contacts += ps->contacts;
 	s->contact_capped += ps->contact_capped;
+	s->contact_iterations += ps->contact_iterations;
 	s->shape_pushes += ps->shape_pushes;
 	s->shape_reverts += ps->shape_reverts;
 	s->steps++;

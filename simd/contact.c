@@ -11,7 +11,7 @@
 /// (THR_COINCIDENT in core/contact.c).
 #define THR_COINCIDENT_W 1.0e-6f
 
-void thr_simd_contact_block(const thr_contact_iter* it, uint32_t first)
+int thr_simd_contact_block(const thr_contact_iter* it, uint32_t first)
 {
 	const throng_world* w = it->w;
 	const int n = w->count - first < THR_LANES ? (int)(w->count - first) : THR_LANES;
@@ -32,7 +32,7 @@ void thr_simd_contact_block(const thr_contact_iter* it, uint32_t first)
 	if (most == 0) {
 		thr_fw_store_tail(it->dx + first, xi, n);
 		thr_fw_store_tail(it->dy + first, yi, n);
-		return;
+		return 0;
 	}
 	const thr_fw ri = thr_fw_load_tail(w->radius + first, n, 0.0f);
 	const thr_iw idi = thr_iw_load_tail((const int32_t*)w->id + first, n, 0);
@@ -41,6 +41,7 @@ void thr_simd_contact_block(const thr_contact_iter* it, uint32_t first)
 	const thr_fw hk = thr_fw_loadu(half_k);
 	const thr_iw self = thr_iw_add(thr_iw_set1((int32_t)first), thr_iw_iota());
 	thr_fw ax = thr_fw_zero(), ay = thr_fw_zero();
+	int met = 0;
 	for (int c = 0; c < most; ++c) {
 		const thr_mw live = thr_iw_gt(cnt, thr_iw_set1(c));
 		// Lanes past their list read themselves (d = 0, never overlapping
@@ -56,6 +57,7 @@ void thr_simd_contact_block(const thr_contact_iter* it, uint32_t first)
 		if (!thr_mw_any(over)) {
 			continue;
 		}
+		met = 1;
 		const thr_fw tiny = thr_fw_mul(thr_fw_set1(THR_COINCIDENT_W), rs);
 		const thr_mw apart = thr_fw_gt(d2, thr_fw_mul(tiny, tiny));
 		const thr_fw d = thr_fw_sqrt(d2);
@@ -76,4 +78,5 @@ void thr_simd_contact_block(const thr_contact_iter* it, uint32_t first)
 	const thr_mw active = thr_iw_gt(cnt, thr_iw_zero());
 	thr_fw_store_tail(it->dx + first, thr_fw_select(active, thr_fw_add(xi, ax), xi), n);
 	thr_fw_store_tail(it->dy + first, thr_fw_select(active, thr_fw_add(yi, ay), yi), n);
+	return met;
 }

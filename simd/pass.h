@@ -99,7 +99,7 @@ thr_v2w thr_walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, fl
 
 /// The contact pass's Jacobi step on agents first .. first + 7
 /// (simd/contact.c; thr_engine.contact_block).
-void thr_simd_contact_block(const thr_contact_iter* it, uint32_t first);
+int thr_simd_contact_block(const thr_contact_iter* it, uint32_t first);
 
 /// Steps the agents of block [base, base + 8) (fewer at the end).
 void thr_step_block(const thr_wide_ctx* ctx, uint32_t base, thr_pass_stats* stats);

@@ -15,7 +15,7 @@
 #include "throng/throng.h"
 #include "world_internal.h"
 
-void thr_simd_contact_block(const thr_contact_iter* it, uint32_t first);
+int thr_simd_contact_block(const thr_contact_iter* it, uint32_t first);
 
 #define DT 0.1f
 
@@ -339,8 +339,9 @@ Test(contacts, simd_block_matches_the_reference_on_random_states)
 		thr_contact_iter ref = {w, start, pairs, sx, sy, ax, ay, k};
 		thr_contact_iter wide = {w, start, pairs, sx, sy, bx, by, k};
 		for (uint32_t first = 0; first < N; first += 8) {
-			thr_contact_block(&ref, first);
-			thr_simd_contact_block(&wide, first);
+			int a = thr_contact_block(&ref, first);
+			int b = thr_simd_contact_block(&wide, first);
+			cr_assert_eq(a, b, "iteration %u, block %u: overlaps met %d vs %d", k, first, a, b);
 		}
 		cr_assert(memcmp(ax, bx, N * sizeof(float)) == 0 && memcmp(ay, by, N * sizeof(float)) == 0,
 		          "iteration %u: the SIMD block differs from the reference", k);

@@ -152,6 +152,7 @@ typedef struct throng_world_stats {
 	// The contact pass (docs/BEHAVIORS.md, "Contacts").
 	uint64_t contacts;       ///< overlapping pairs met after integration, summed over steps
 	uint64_t contact_capped; ///< agent-steps whose pairs stopped at THRONG_CONTACT_MAX_PAIRS
+	uint64_t contact_iterations; ///< Jacobi iterations run, summed over steps (none while no pair overlaps)
 	uint64_t shape_pushes;   ///< agent-steps moved out of a wall or an obstacle
 	uint64_t shape_reverts;  ///< agent-steps kept in place because a wall would still be crossed
 } throng_world_stats;
