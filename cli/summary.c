@@ -53,7 +53,7 @@ typedef struct field {
 	double f64;
 } field;
 
-enum { FIELD_BASE = 27, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + 2 };
+enum { FIELD_BASE = 32, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + 2 };
 
 /// Fills f with the summary's fields; returns how many.
 static int make_fields(const cli_summary* s, field f[FIELD_MAX])
@@ -82,6 +82,11 @@ static int make_fields(const cli_summary* s, field f[FIELD_MAX])
 		{"overlaps_per_agent_step", FIELD_F64, NULL, 0, q->overlaps_per_agent_step},
 		{"deepest_overlap", FIELD_F64, NULL, 0, q->deepest_overlap},
 		{"overlap_capped", FIELD_U64, NULL, q->overlap_capped, 0.0},
+		{"wall_crossings", FIELD_U64, NULL, q->wall_crossings, 0.0},
+		{"wall_penetrations", FIELD_U64, NULL, q->wall_penetrations, 0.0},
+		{"obstacle_penetrations", FIELD_U64, NULL, q->obstacle_penetrations, 0.0},
+		{"deepest_obstacle_penetration", FIELD_F64, NULL, 0, q->deepest_obstacle_penetration},
+		{"contacts_per_agent_step", FIELD_F64, NULL, 0, q->contacts_per_agent_step},
 		{"goals", FIELD_U64, NULL, q->goals, 0.0},
 		{"mean_time_to_goal", FIELD_F64, NULL, 0, q->mean_time_to_goal},
 		{"max_time_to_goal", FIELD_F64, NULL, 0, q->max_time_to_goal},

@@ -4,10 +4,11 @@
 // Design: the metrics object reads the world's storage directly (it lives
 // in core) and keeps everything it accumulates per agent by id: start,
 // goal, previous position and heading, path walked, total turn, first
-// arrival. Storage order changes from step to step in the SIMD engine and
-// differs between engines, so a sum taken in storage order would differ in
-// the last bits; sums per id reduced in id order do not. Only integer
-// counts and maxima are taken in storage order, where order cannot matter.
+// arrival, all but the start in one record an agent (thr_track). Storage
+// order changes from step to step in the SIMD engine and differs between
+// engines, so a sum taken in storage order would differ in the last bits;
+// sums per id reduced in id order do not. Only integer counts and maxima
+// are taken in storage order, where order cannot matter.
 //
 // Overlaps go through a spatial hash rather than the world's grid: the
 // grid's cells are sized for neighbour queries (metres) and laid over the
@@ -29,14 +30,22 @@
 // and each agent walks its own bucket from its own place on, so where the
 // cap cuts depends on positions and ids alone: the figures are the same in
 // both engines (whose slot orders differ) and for any thread count.
+//
+// Walls and obstacles: metrics_shapes.c tests each agent's path from its
+// previous position (kept by id) to its current one against the walls near
+// it, and its disc against the shapes near it, through grids of its own.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
 #include "fmath.h"
+#include "metrics_shapes.h"
 #include "throng/metrics.h"
 #include "world_internal.h"
+
+/// How many slots ahead observing fetches an agent's record.
+#define THR_TRACK_AHEAD 16u
 
 /// "Not arrived yet" in arrived_step.
 #define THR_NEVER UINT64_MAX
@@ -55,6 +64,17 @@ typedef struct thr_overlap_hash {
 	int64_t *cx, *cy;      ///< each slot's cell
 } thr_overlap_hash;
 
+/// What observing keeps of one agent, in one record: it visits agents in
+/// storage order, so their ids, and these records, at random, and one or
+/// two cache lines an agent cost less than one for each field.
+typedef struct thr_track {
+	float x, y, hx, hy;    ///< the previous position and unit heading
+	double turn;           ///< total heading change (rad)
+	uint64_t arrived_step; ///< first arrival at the goal, THR_NEVER before
+	double walked;         ///< path walked until the first arrival (m)
+	float goal_x, goal_y;  ///< the goal
+} thr_track;
+
 struct throng_metrics {
 	uint32_t n;
 	uint64_t step0;        ///< the world's step at creation
@@ -62,9 +82,11 @@ struct throng_metrics {
 	float goal_radius;
 	bool wrap;             ///< positions jump across the world: no path length
 	thr_overlap_hash hash;
-	float *start_x, *start_y, *goal_x, *goal_y, *prev_x, *prev_y, *prev_hx, *prev_hy;
-	double *walked, *turn;
-	uint64_t* arrived_step;
+	thr_shape_watch shapes;
+	thr_shape_tally shape_tally;
+	uint64_t contacts0, contacts; ///< world_contacts() at creation and at the last observation
+	float *start_x, *start_y; ///< by id: read only by throng_metrics_result()
+	thr_track* track;         ///< by id
 	uint64_t steps, overlaps, oob, nonfinite, overlap_capped;
 	uint32_t overlap_most_examined;
 	double deepest;
@@ -236,22 +258,25 @@ void throng_metrics_destroy(throng_metrics* m)
 		return;
 	}
 	hash_free(&m->hash);
-	float** fl[] = {&m->start_x, &m->start_y, &m->goal_x, &m->goal_y,
-	                &m->prev_x, &m->prev_y, &m->prev_hx, &m->prev_hy};
-	for (size_t k = 0; k < sizeof fl / sizeof fl[0]; ++k) {
-		free(*fl[k]);
-	}
-	free(m->walked);
-	free(m->turn);
-	free(m->arrived_step);
+	thr_shape_watch_free(&m->shapes);
+	free(m->start_x);
+	free(m->start_y);
+	free(m->track);
 	free(m);
 }
 
-/// Whether agent `id` at (x, y) is within the goal radius of its goal now.
-static bool at_goal(const throng_metrics* m, uint32_t id, float x, float y)
+/// Overlapping pairs the world's contact pass has met, summed over its steps.
+static uint64_t world_contacts(const throng_world* w)
 {
-	float dx = x - m->goal_x[id];
-	float dy = y - m->goal_y[id];
+	(void)w;
+	return 0; // the contact pass's count, throng_world_stats.contacts, once it lands
+}
+
+/// Whether an agent at (x, y) is within the goal radius of its goal now.
+static bool at_goal(const throng_metrics* m, const thr_track* t, float x, float y)
+{
+	float dx = x - t->goal_x;
+	float dy = y - t->goal_y;
 	return dx * dx + dy * dy <= m->goal_radius * m->goal_radius;
 }
 
@@ -279,32 +304,30 @@ throng_status throng_metrics_create(const throng_world* world, float goal_radius
 	m->dt = world->def.dt;
 	m->goal_radius = goal_radius;
 	m->wrap = world->def.bounds_mode == THRONG_BOUNDS_WRAP;
-	float** fl[] = {&m->start_x, &m->start_y, &m->goal_x, &m->goal_y,
-	                &m->prev_x, &m->prev_y, &m->prev_hx, &m->prev_hy};
 	bool ok = hash_alloc(&m->hash, n) == 0;
-	for (size_t k = 0; k < sizeof fl / sizeof fl[0]; ++k) {
-		*fl[k] = malloc(cnt * sizeof(float));
-		ok = ok && *fl[k] != NULL;
-	}
-	m->walked = calloc(cnt, sizeof *m->walked);
-	m->turn = calloc(cnt, sizeof *m->turn);
-	m->arrived_step = malloc(cnt * sizeof *m->arrived_step);
-	if (!ok || m->walked == NULL || m->turn == NULL || m->arrived_step == NULL) {
+	m->start_x = malloc(cnt * sizeof *m->start_x);
+	m->start_y = malloc(cnt * sizeof *m->start_y);
+	m->track = malloc(cnt * sizeof *m->track);
+	if (!ok || m->start_x == NULL || m->start_y == NULL || m->track == NULL) {
 		throng_metrics_destroy(m);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_metrics_create: out of memory for %u agents", n);
+	}
+	if (thr_shape_watch_sync(&m->shapes, world) != 0) {
+		throng_metrics_destroy(m);
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_metrics_create: out of memory for the grids over %u "
+		                "obstacles and %u walls", world->obstacle_count, world->wall_count);
 	}
 	const thr_state* s = thr_cur_c(world);
 	for (uint32_t k = 0; k < n; ++k) {
 		uint32_t id = world->id[k];
-		m->start_x[id] = m->prev_x[id] = s->px[k];
-		m->start_y[id] = m->prev_y[id] = s->py[k];
-		m->prev_hx[id] = s->hx[k];
-		m->prev_hy[id] = s->hy[k];
-		m->goal_x[id] = world->tx[k];
-		m->goal_y[id] = world->ty[k];
-		m->arrived_step[id] = goal_radius > 0.0f && at_goal(m, id, s->px[k], s->py[k]) ? 0u : THR_NEVER;
+		m->start_x[id] = s->px[k];
+		m->start_y[id] = s->py[k];
+		thr_track* t = &m->track[id];
+		*t = (thr_track){s->px[k], s->py[k], s->hx[k], s->hy[k], 0.0, THR_NEVER, 0.0, world->tx[k], world->ty[k]};
+		t->arrived_step = goal_radius > 0.0f && at_goal(m, t, s->px[k], s->py[k]) ? 0u : THR_NEVER;
 	}
 	m->world_stats = world->stats;
+	m->contacts0 = m->contacts = world_contacts(world);
 	*out = m;
 	return THRONG_OK;
 }
@@ -335,40 +358,57 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
 		                "throng_metrics_observe: the world has %u agents, the metrics watch %u", w->count, m->n);
 	}
+	if (thr_shape_watch_sync(&m->shapes, w) != 0) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_metrics_observe: out of memory for the grids over %u "
+		                "obstacles and %u walls", w->obstacle_count, w->wall_count);
+	}
 	const thr_state* s = thr_cur_c(w);
 	const throng_world_def* d = &w->def;
 	const uint64_t step = w->step - m->step0;
 	const bool goals = m->goal_radius > 0.0f;
+	const bool shapes = m->shapes.n_obstacles > 0 || m->shapes.n_walls > 0;
 	for (uint32_t k = 0; k < m->n; ++k) {
+		if (k + THR_TRACK_AHEAD < m->n) {
+			// The record of an agent a few slots on, fetched now: records
+			// are visited at random, and the shape tests make each agent's
+			// work too long for the processor to reach the next loads itself.
+			const char* ahead = (const char*)&m->track[w->id[k + THR_TRACK_AHEAD]];
+			__builtin_prefetch(ahead, 1);
+			__builtin_prefetch(ahead + sizeof(thr_track) - 1u, 1);
+		}
 		uint32_t id = w->id[k];
+		thr_track* t = &m->track[id];
 		float x = s->px[k], y = s->py[k];
 		if (!isfinite(x) || !isfinite(y) || !isfinite(s->vx[k]) || !isfinite(s->vy[k])) {
 			m->nonfinite++;
 			continue;
 		}
 		m->oob += outside(d, x, y, w->radius[k]) ? 1u : 0u;
+		if (shapes) {
+			thr_shape_watch_agent(&m->shapes, v2(t->x, t->y), v2(x, y), w->radius[k], &m->shape_tally);
+		}
 		// Heading change: the angle between the previous and the current
 		// unit heading, from the project's own atan2 (the same bits on
 		// every build).
 		float hx = s->hx[k], hy = s->hy[k];
-		float px = m->prev_hx[id], py = m->prev_hy[id];
+		float px = t->hx, py = t->hy;
 		float cross = px * hy - py * hx;
 		float dot = px * hx + py * hy;
-		m->turn[id] += fabs((double)thr_atan2f(cross, dot));
-		m->prev_hx[id] = hx;
-		m->prev_hy[id] = hy;
-		if (goals && m->arrived_step[id] == THR_NEVER) {
+		t->turn += fabs((double)thr_atan2f(cross, dot));
+		t->hx = hx;
+		t->hy = hy;
+		if (goals && t->arrived_step == THR_NEVER) {
 			if (!m->wrap) {
-				double ddx = (double)x - (double)m->prev_x[id];
-				double ddy = (double)y - (double)m->prev_y[id];
-				m->walked[id] += sqrt(ddx * ddx + ddy * ddy);
+				double ddx = (double)x - (double)t->x;
+				double ddy = (double)y - (double)t->y;
+				t->walked += sqrt(ddx * ddx + ddy * ddy);
 			}
-			if (at_goal(m, id, x, y)) {
-				m->arrived_step[id] = step;
+			if (at_goal(m, t, x, y)) {
+				t->arrived_step = step;
 			}
 		}
-		m->prev_x[id] = x;
-		m->prev_y[id] = y;
+		t->x = x;
+		t->y = y;
 	}
 	overlap_result r = hash_overlaps(&m->hash, w);
 	m->overlaps += r.pairs;
@@ -376,6 +416,7 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 	m->overlap_most_examined = r.most_examined > m->overlap_most_examined ? r.most_examined : m->overlap_most_examined;
 	m->deepest = r.deepest > m->deepest ? r.deepest : m->deepest;
 	m->world_stats = w->stats;
+	m->contacts = world_contacts(w);
 	m->steps++;
 	return THRONG_OK;
 }
@@ -399,20 +440,26 @@ throng_quality throng_metrics_result(const throng_metrics* m)
 	q.nonfinite = m->nonfinite + m->world_stats.nonfinite;
 	q.max_speed_ratio = (double)m->world_stats.max_speed_ratio;
 	q.out_of_bounds = m->oob;
+	q.wall_crossings = m->shape_tally.wall_crossings;
+	q.wall_penetrations = m->shape_tally.wall_penetrations;
+	q.obstacle_penetrations = m->shape_tally.obstacle_penetrations;
+	q.deepest_obstacle_penetration = m->shape_tally.deepest_obstacle;
+	q.contacts_per_agent_step = agent_steps > 0.0 ? (double)(m->contacts - m->contacts0) / agent_steps : 0.0;
 	double turn = 0.0, time = 0.0, ratio = 0.0;
 	uint32_t ratios = 0;
 	for (uint32_t id = 0; id < m->n; ++id) {
-		turn += m->turn[id];
-		if (m->goal_radius > 0.0f && m->arrived_step[id] != THR_NEVER) {
+		const thr_track* a = &m->track[id];
+		turn += a->turn;
+		if (m->goal_radius > 0.0f && a->arrived_step != THR_NEVER) {
 			q.reached++;
-			time += (double)m->arrived_step[id] * (double)m->dt;
-			double t = (double)m->arrived_step[id] * (double)m->dt;
+			time += (double)a->arrived_step * (double)m->dt;
+			double t = (double)a->arrived_step * (double)m->dt;
 			q.max_time_to_goal = t > q.max_time_to_goal ? t : q.max_time_to_goal;
-			double dx = (double)m->goal_x[id] - (double)m->start_x[id];
-			double dy = (double)m->goal_y[id] - (double)m->start_y[id];
+			double dx = (double)a->goal_x - (double)m->start_x[id];
+			double dy = (double)a->goal_y - (double)m->start_y[id];
 			double straight = sqrt(dx * dx + dy * dy);
 			if (!m->wrap && straight > 2.0 * (double)m->goal_radius) {
-				ratio += m->walked[id] / (straight - (double)m->goal_radius);
+				ratio += a->walked / (straight - (double)m->goal_radius);
 				ratios++;
 			}
 		}

@@ -118,3 +118,20 @@ float thr_test_uniform(uint64_t* state, float lo, float hi)
 	float u = (float)(z >> 40) * (1.0f / 16777216.0f);
 	return lo + (hi - lo) * u;
 }
+
+const char* thr_test_summary_value(const char* text, const char* key)
+{
+	size_t len = strlen(key);
+	for (const char* line = text; line != NULL && *line != '\0';) {
+		if (strncmp(line, key, len) == 0 && line[len] == ':') {
+			const char* v = line + len + 1;
+			while (*v == ' ') {
+				++v;
+			}
+			return v;
+		}
+		line = strchr(line, '\n');
+		line = line != NULL ? line + 1 : NULL;
+	}
+	return NULL;
+}

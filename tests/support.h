@@ -32,6 +32,11 @@ typedef void thr_test_watch(const throng_world* w, uint32_t step, void* user);
 /// thr_test_run_scene that also calls `watch` after every step.
 throng_quality thr_test_watch_scene(throng_scene* s, uint32_t steps, thr_test_watch* watch, void* user);
 
+/// The value of `key` in a text summary (lines "key:   value", padded to
+/// the longest key): a pointer into `text` at the value's first character,
+/// or NULL when no line holds the key.
+const char* thr_test_summary_value(const char* text, const char* key);
+
 /// The scene's outcome figure `name`; fails the test when it has none.
 double thr_test_outcome(const throng_scene* s, const char* name);
 

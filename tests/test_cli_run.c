@@ -112,7 +112,9 @@ Test(cli_run, summary_has_the_quality_metrics)
 {
 	static const char* const keys[] = {"overlaps_per_agent_step", "deepest_overlap", "goals", "reached",
 	                                   "mean_time_to_goal", "max_time_to_goal", "path_length_ratio", "jitter",
-	                                   "max_speed_ratio", "nonfinite", "out_of_bounds"};
+	                                   "max_speed_ratio", "nonfinite", "out_of_bounds", "wall_crossings",
+	                                   "wall_penetrations", "obstacle_penetrations",
+	                                   "deepest_obstacle_penetration", "contacts_per_agent_step"};
 	cr_assert_eq(run_cli("run hallway --agents 60 --seconds 40 --summary json"), 0, "%s", err);
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; ++k) {
 		json_number(out, keys[k]);
@@ -126,6 +128,8 @@ Test(cli_run, summary_has_the_quality_metrics)
 	cr_assert_eq(run_cli("run hallway --agents 60 --seconds 1"), 0, "%s", err);
 	cr_assert_not_null(strstr(out, "\njitter:"), "%s", out);
 	cr_assert_not_null(strstr(out, "\ndeepest_overlap:"), "%s", out);
+	cr_assert_not_null(strstr(out, "\nwall_crossings:"), "%s", out);
+	cr_assert_not_null(strstr(out, "\ncontacts_per_agent_step:"), "%s", out);
 }
 
 Test(cli_run, armies_summary_has_the_outcome)

@@ -546,3 +546,58 @@ Test(errors, scene_create_reports_out_of_memory)
 		cr_assert_gt(failed, 10, "%s: only %ld allocations failed the scene", names[n], failed);
 	}
 }
+
+Test(errors, metrics_report_out_of_memory_and_observing_allocates_nothing)
+{
+	// field has obstacles and walls: creating its metrics allocates the
+	// spatial hash, the per-agent arrays and the grids over the shapes.
+	throng_scene* s = thr_test_scene("field", 500, THRONG_ENGINE_SIMD);
+	throng_world* w = throng_scene_world(s);
+	cr_assert_gt(throng_world_obstacle_count(w), 0u);
+	cr_assert_gt(throng_world_wall_count(w), 0u);
+	throng_metrics* m = NULL;
+	for (long k = 1;; ++k) {
+		cr_assert_lt(k, 1000, "creating the metrics never ran out of allocations to fail");
+		arm(k);
+		throng_status st = throng_metrics_create(w, 1.0f, &m);
+		long calls = disarm();
+		if (calls < k) {
+			cr_assert_eq(st, THRONG_OK, "%s", throng_last_error());
+			break;
+		}
+		cr_assert_eq(st, THRONG_ERR_OUT_OF_MEMORY, "allocation %ld failed: status %d", k, (int)st);
+		cr_assert_null(m);
+		assert_message("out of memory");
+	}
+	// With the shapes unchanged, an observation allocates nothing.
+	cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
+	arm(0);
+	throng_status st = throng_metrics_observe(m, w);
+	disarm();
+	cr_assert_eq(st, THRONG_OK, "%s", throng_last_error());
+	// A moved obstacle makes the next observation rebuild the grids: each
+	// of its allocations fails in turn, taking no state, and a retry works.
+	throng_vec2 c;
+	float r;
+	cr_assert_eq(throng_world_get_obstacle(w, 0, &c, &r), THRONG_OK);
+	cr_assert_eq(throng_world_set_obstacle(w, 0, (throng_vec2){c.x + 1.0f, c.y}, r), THRONG_OK);
+	long failures = 0;
+	for (long k = 1;; ++k) {
+		cr_assert_lt(k, 1000, "observing never ran out of allocations to fail");
+		arm(k);
+		st = throng_metrics_observe(m, w);
+		long calls = disarm();
+		if (calls < k) {
+			cr_assert_eq(st, THRONG_OK, "%s", throng_last_error());
+			break;
+		}
+		cr_assert_eq(st, THRONG_ERR_OUT_OF_MEMORY, "allocation %ld failed: status %d", k, (int)st);
+		assert_message("obstacles");
+		cr_assert_eq(throng_metrics_result(m).steps, 1u, "a failed observation took the state");
+		++failures;
+	}
+	cr_assert_geq(failures, 1, "the rebuild allocates");
+	cr_assert_eq(throng_metrics_result(m).steps, 2u);
+	throng_metrics_destroy(m);
+	throng_scene_destroy(s);
+}

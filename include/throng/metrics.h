@@ -7,12 +7,20 @@
 /// and overlap_capped says how many agents were cut short.
 #define THRONG_OVERLAP_MAX_EXAMINED 128
 
+/// An agent penetrates an obstacle when the centres are closer than
+/// (r_o + r) * (1 - THRONG_PENETRATION_TOLERANCE), and a wall when its
+/// centre is closer than r * (1 - THRONG_PENETRATION_TOLERANCE) to it: a
+/// disc that only touches a shape, within float rounding, does not count.
+#define THRONG_PENETRATION_TOLERANCE 1e-4
+
 // A metrics object watches one world: create it before the first step (it
 // takes the start positions and, when goal_radius > 0, every agent's goal:
 // its target point at that moment), call throng_metrics_observe() after
 // each step, and read throng_metrics_result() at any time. Observing costs
 // O(N) per step with no allocation: overlaps are found through a spatial
-// hash of cells twice the largest radius, allocated once.
+// hash of cells twice the largest radius, allocated once, and walls and
+// obstacles near an agent through grids over the shapes, built at creation
+// and again only when the world's shapes change.
 //
 // Every figure is a pure function of the states observed: per-agent sums
 // are kept by agent id and reduced in id order, so both engines, every
@@ -55,6 +63,17 @@ typedef struct throng_quality {
 	                              ///< position or velocity
 	uint64_t out_of_bounds;       ///< agent-states with the centre outside the world: contain and bounce,
 	                              ///< the bounds shrunk by the radius; wrap, the bounds; open, never
+	uint64_t wall_crossings;      ///< times an agent's centre path from one state to the next (the straight
+	                              ///< segment; in a wrap world, its shortest image) crossed a wall or ended on
+	                              ///< it, coming from off the wall's line; each wall counts once a step
+	uint64_t wall_penetrations;   ///< agent-states whose centre is closer than r * (1 - THRONG_PENETRATION_TOLERANCE)
+	                              ///< to a wall
+	uint64_t obstacle_penetrations; ///< agent-states whose centre is closer than
+	                              ///< (r_o + r) * (1 - THRONG_PENETRATION_TOLERANCE) to an obstacle's centre
+	double deepest_obstacle_penetration; ///< max over those of 1 - d/(r_o + r), in (1e-4, 1]; 0 without any
+	double contacts_per_agent_step; ///< overlapping pairs the world's contact pass met after integration, summed
+	                              ///< over the observed steps, / (agents * steps); 0 while the world has no
+	                              ///< contact pass (issue 13)
 } throng_quality;
 
 typedef struct throng_metrics throng_metrics;
@@ -64,6 +83,7 @@ typedef struct throng_metrics throng_metrics;
 /// means the world has no goals. On success *out owns the object; release
 /// with throng_metrics_destroy(). The world is only read, now and in
 /// throng_metrics_observe(); its agent count must not change afterwards.
+/// Fails on a NULL argument, a bad goal_radius or out of memory.
 throng_status throng_metrics_create(const throng_world* world, float goal_radius, throng_metrics** out);
 
 /// Frees the object. NULL is ignored.
@@ -71,7 +91,9 @@ void throng_metrics_destroy(throng_metrics* metrics);
 
 /// Takes the world's current state into the figures. Call once after each
 /// step (throng_scene_step or throng_world_step). Fails when the world's
-/// agent count changed since creation.
+/// agent count changed since creation, or when its shapes changed and the
+/// grids over them cannot be rebuilt (out of memory; the state is then not
+/// taken, and the next call tries again).
 throng_status throng_metrics_observe(throng_metrics* metrics, const throng_world* world);
 
 /// The figures so far.
