@@ -251,7 +251,7 @@ static void pass_run(thr_bench_state* st, const void* data)
 /// The passes of a scenario, from its controllers.
 static int scenario_passes(const char* scenario, pass_def* out)
 {
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.agents = 256;
 	throng_scene* scene = NULL;
 	if (throng_scene_create(scenario, &o, &scene) != THRONG_OK) {

@@ -141,7 +141,8 @@ typedef struct cli_outputs {
 static int outputs_open(const cli_run_args* a, const char* scenario, const throng_world* world, cli_outputs* o)
 {
 	memset(o, 0, sizeof *o);
-	throng_export_def def = throng_export_default_def(world);
+	throng_export_def def = throng_export_default_def();
+	def.world = world;
 	def.format = a->format;
 	def.fields = a->fields;
 	def.every = a->every;
@@ -257,7 +258,7 @@ static void cli_print_diagnostic(void* user, const throng_diagnostic* d)
 /// Opens a built-in scene or a scenario file (throng_scene_open). A file
 /// with problems (each printed) or one that cannot be read gives
 /// CLI_EXIT_USAGE; anything else the library refuses, CLI_EXIT_FAILURE.
-static int cli_open_scene(const char* name, const throng_scene_options* opt, throng_scene** scene)
+static int cli_open_scene(const char* name, const throng_scene_def* opt, throng_scene** scene)
 {
 	uint32_t printed = 0;
 	throng_status st = throng_scene_open_report(name, opt, cli_print_diagnostic, &printed, scene);
@@ -358,7 +359,7 @@ static int cmd_run(int argc, char** argv)
 		return CLI_EXIT_USAGE;
 	}
 
-	throng_scene_options opt = throng_scene_default_options();
+	throng_scene_def opt = throng_scene_default_def();
 	opt.agents = args.agents;
 	opt.seed = args.seed;
 	opt.engine = args.engine;
@@ -525,7 +526,7 @@ static int cmd_save(int argc, char** argv)
 {
 	const char* scenario = NULL;
 	const char* out = NULL;
-	throng_scene_options opt = throng_scene_default_options();
+	throng_scene_def opt = throng_scene_default_def();
 	for (int k = 2; k < argc; ++k) {
 		const char* a = argv[k];
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {

@@ -23,7 +23,7 @@ static const char* const behavior_names[THRONG_BEHAVIOR_COUNT] = {
 	[THRONG_PATH_FOLLOW] = "path_following",
 };
 
-throng_behavior_params throng_behavior_default_params(void)
+throng_behavior_params throng_behavior_default_def(void)
 {
 	// Defaults for a pedestrian (max speed ~1.3 m/s); the wander and feeler
 	// values are the seeds' (circleDist 2, circleRadius 1, jitter 2.5,
@@ -52,7 +52,7 @@ throng_behavior_params throng_behavior_default_params(void)
 	return p;
 }
 
-throng_slot throng_slot_make(throng_behavior_kind kind)
+throng_slot throng_slot_default_def(throng_behavior_kind kind)
 {
 	throng_slot s;
 	memset(&s, 0, sizeof s);
@@ -60,11 +60,11 @@ throng_slot throng_slot_make(throng_behavior_kind kind)
 	s.weight = 1.0f;
 	s.enabled = true;
 	s.priority = false;
-	s.params = throng_behavior_default_params();
+	s.params = throng_behavior_default_def();
 	return s;
 }
 
-throng_controller throng_controller_make(throng_blend_mode mode)
+throng_controller throng_controller_default_def(throng_blend_mode mode)
 {
 	throng_controller c;
 	memset(&c, 0, sizeof c);

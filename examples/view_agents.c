@@ -15,7 +15,7 @@
 
 int main(int argc, char** argv)
 {
-	throng_scene_options opt = throng_scene_default_options();
+	throng_scene_def opt = throng_scene_default_def();
 	opt.agents = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : 100;
 	int steps = argc > 2 ? atoi(argv[2]) : 30;
 

@@ -41,7 +41,7 @@
 static throng_scene* make_scene(const char* name, uint32_t agents, uint64_t seed, throng_engine engine,
                                 uint32_t threads)
 {
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.agents = agents;
 	o.seed = seed;
 	o.engine = engine;

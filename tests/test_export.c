@@ -53,12 +53,13 @@ static void export_run(const char* path, throng_format format, uint32_t fields, 
                        uint32_t steps, truth* t)
 {
 	cr_assert_leq(agents, 256u);
-	throng_scene_options opt = throng_scene_default_options();
+	throng_scene_def opt = throng_scene_default_def();
 	opt.agents = agents;
 	throng_scene* scene = NULL;
 	cr_assert_eq(throng_scene_create("circle", &opt, &scene), THRONG_OK, "%s", throng_last_error());
 	throng_world* w = throng_scene_world(scene);
-	throng_export_def def = throng_export_default_def(w);
+	throng_export_def def = throng_export_default_def();
+	def.world = w;
 	def.format = format;
 	def.fields = fields;
 	def.every = every;
@@ -68,8 +69,8 @@ static void export_run(const char* path, throng_format format, uint32_t fields, 
 	cr_assert_eq(throng_exporter_create(path, &def, &ex), THRONG_OK, "%s", throng_last_error());
 	memset(t, 0, sizeof *t);
 	t->agents = agents;
-	t->bounds_min = def.bounds_min;
-	t->bounds_max = def.bounds_max;
+	t->bounds_min = throng_world_get_def(w).bounds_min;
+	t->bounds_max = throng_world_get_def(w).bounds_max;
 	for (uint32_t k = 0; k <= steps; ++k) {
 		if (k > 0) {
 			cr_assert_eq(throng_scene_step(scene), THRONG_OK);
@@ -304,7 +305,7 @@ static double now(void)
 
 Test(cli_output, unwritable_path_fails_before_simulating)
 {
-	throng_export_def def = throng_export_default_def(NULL);
+	throng_export_def def = throng_export_default_def();
 	def.agents = 1;
 	def.dt = 0.1f;
 	throng_exporter* ex = NULL;
@@ -412,14 +413,15 @@ Test(sqlite, full_disk_keeps_committed_batches)
 		signal(SIGXFSZ, SIG_IGN);
 		struct rlimit lim = {600 * 1024, 600 * 1024};
 		setrlimit(RLIMIT_FSIZE, &lim);
-		throng_scene_options opt = throng_scene_default_options();
+		throng_scene_def opt = throng_scene_default_def();
 		opt.agents = 1000;
 		throng_scene* scene = NULL;
 		if (throng_scene_create("circle", &opt, &scene) != THRONG_OK) {
 			_exit(3);
 		}
 		throng_world* w = throng_scene_world(scene);
-		throng_export_def def = throng_export_default_def(w);
+		throng_export_def def = throng_export_default_def();
+		def.world = w;
 		def.sqlite_batch = 2;
 		throng_exporter* ex = NULL;
 		if (throng_exporter_create(path, &def, &ex) != THRONG_OK) {

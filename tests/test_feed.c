@@ -61,7 +61,7 @@ static uint32_t syn_u32(uint64_t i, uint32_t id, int field)
 /// is set (or `seconds` pass), then closes the feed. Never returns.
 static void synthetic_writer(const char* name, _Atomic int* stop, double seconds)
 {
-	throng_export_def def = throng_export_default_def(NULL);
+	throng_export_def def = throng_export_default_def();
 	def.agents = SYN_AGENTS;
 	def.dt = 0.01f;
 	def.fields = THRONG_FIELDS_ALL;
@@ -219,7 +219,7 @@ Test(feed, a_slot_being_written_is_never_returned)
 	// mapping, to pin each step of the protocol.
 	char name[64];
 	snprintf(name, sizeof name, "/throng_test_seq_%d", (int)getpid());
-	throng_export_def def = throng_export_default_def(NULL);
+	throng_export_def def = throng_export_default_def();
 	def.agents = 16;
 	def.dt = 0.1f;
 	def.fields = THRONG_FIELDS_ALL;
@@ -315,7 +315,7 @@ Test(feed, a_copy_overlapping_a_write_is_thrown_away)
 	// (checked by hand).
 	char name[64];
 	snprintf(name, sizeof name, "/throng_test_hammer_%d", (int)getpid());
-	throng_export_def def = throng_export_default_def(NULL);
+	throng_export_def def = throng_export_default_def();
 	def.agents = HAMMER_AGENTS;
 	def.dt = 0.1f;
 	def.fields = THRONG_FIELD_X;
@@ -381,12 +381,13 @@ Test(feed, header_lifetime_and_values)
 {
 	char name[64];
 	snprintf(name, sizeof name, "throng_test_life_%d", (int)getpid());
-	throng_scene_options opt = throng_scene_default_options();
+	throng_scene_def opt = throng_scene_default_def();
 	opt.agents = 64;
 	throng_scene* scene = NULL;
 	cr_assert_eq(throng_scene_create("circle", &opt, &scene), THRONG_OK);
 	throng_world* w = throng_scene_world(scene);
-	throng_export_def def = throng_export_default_def(w);
+	throng_export_def def = throng_export_default_def();
+	def.world = w;
 	def.scenario = "circle";
 	def.every = 2;
 	throng_feed* feed = NULL;
@@ -397,9 +398,13 @@ Test(feed, header_lifetime_and_values)
 	cr_assert_eq(in->agents, 64);
 	cr_assert_eq(in->fields, THRONG_FIELDS_DEFAULT);
 	cr_assert_eq(in->every, 2);
-	cr_assert_eq(in->dt, (double)def.dt);
-	cr_assert_eq(in->bounds_min.x, def.bounds_min.x);
-	cr_assert_eq(in->bounds_max.y, def.bounds_max.y);
+	const throng_world_def wd = throng_world_get_def(w); // def.world: the header holds the world's figures
+	cr_assert_eq(in->dt, (double)wd.dt);
+	cr_assert_eq(in->bounds_min.x, wd.bounds_min.x);
+	cr_assert_eq(in->bounds_max.y, wd.bounds_max.y);
+	cr_assert_eq(in->bounds_mode, wd.bounds_mode);
+	cr_assert_eq(in->seed, wd.seed);
+	cr_assert_neq(in->bounds_max.y, 0.0f);
 	cr_assert_str_eq(in->scenario, "circle");
 
 	throng_frame fr;
@@ -456,7 +461,7 @@ Test(feed, open_errors)
 	cr_assert_not_null(strstr(throng_last_error(), "not a throng feed"), "%s", throng_last_error());
 	shm_unlink(name);
 
-	throng_export_def def = throng_export_default_def(NULL);
+	throng_export_def def = throng_export_default_def();
 	throng_feed* feed = NULL;
 	cr_assert_eq(throng_feed_create("x", &def, &feed), THRONG_ERR_INVALID_ARGUMENT); // no agents, no dt
 }
@@ -532,7 +537,7 @@ Test(feed, cli_feed_matches_its_stream)
 /// A feed definition of `agents` agents with positions only.
 static throng_export_def small_def(uint32_t agents)
 {
-	throng_export_def def = throng_export_default_def(NULL);
+	throng_export_def def = throng_export_default_def();
 	def.agents = agents;
 	def.dt = 0.01f;
 	return def;

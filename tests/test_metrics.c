@@ -24,7 +24,7 @@ static throng_world* make_world(throng_bounds_mode mode, float half)
 	def.dt = DT;
 	throng_world* w = NULL;
 	cr_assert_eq(throng_world_create(&def, &w), THRONG_OK, "%s", throng_last_error());
-	throng_controller ctl = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	throng_controller ctl = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 	uint32_t arch = 0;
 	cr_assert_eq(throng_world_add_archetype(w, &ctl, &arch), THRONG_OK, "%s", throng_last_error());
 	return w;
@@ -163,7 +163,7 @@ Test(metrics, hash_agrees_with_the_world_count)
 {
 	// A crowd of 3,000 in `field` after 3 s: the spatial hash finds the
 	// same overlapping pairs as the world's grid-based count.
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.agents = 3000;
 	throng_scene* s = NULL;
 	cr_assert_eq(throng_scene_create("field", &o, &s), THRONG_OK, "%s", throng_last_error());
@@ -204,7 +204,7 @@ Test(metrics, bad_arguments)
 /// The quality figures of `name` after `steps` steps with the given engine.
 static throng_quality scene_quality(const char* name, uint32_t agents, throng_engine engine, uint32_t steps)
 {
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.agents = agents;
 	o.engine = engine;
 	throng_scene* s = NULL;
@@ -241,7 +241,7 @@ Test(metrics, every_thread_count_gives_the_same_figures)
 	static const uint32_t threads[] = {1, 2, 3, 8};
 	throng_quality q[4];
 	for (int t = 0; t < 4; ++t) {
-		throng_scene_options o = throng_scene_default_options();
+		throng_scene_def o = throng_scene_default_def();
 		o.agents = 6000;
 		o.threads = threads[t];
 		throng_scene* s = NULL;

@@ -452,7 +452,8 @@ static void write_stream(const char* path, uint32_t frames, bool interrupted)
 {
 	throng_scene* s = thr_test_scene("circle", 4, THRONG_ENGINE_SCALAR);
 	throng_world* w = throng_scene_world(s);
-	throng_export_def def = throng_export_default_def(w);
+	throng_export_def def = throng_export_default_def();
+	def.world = w;
 	throng_exporter* ex = NULL;
 	cr_assert_eq(throng_exporter_create(path, &def, &ex), THRONG_OK, "%s", throng_last_error());
 	for (uint32_t k = 0; k < frames; ++k) {
@@ -535,7 +536,8 @@ Test(outputs, abort_leaves_the_path_as_it_was)
 	path_in(path, sizeof path, "keep.thr");
 	write_text(path, "precious\n");
 	throng_scene* s = thr_test_scene("circle", 4, THRONG_ENGINE_SCALAR);
-	throng_export_def def = throng_export_default_def(throng_scene_world(s));
+	throng_export_def def = throng_export_default_def();
+	def.world = throng_scene_world(s);
 	throng_exporter* ex = NULL;
 	cr_assert_eq(throng_exporter_create(path, &def, &ex), THRONG_OK, "%s", throng_last_error());
 	cr_assert_eq(throng_exporter_write(ex, throng_scene_world(s)), THRONG_OK, "%s", throng_last_error());

@@ -30,7 +30,7 @@ static const uint64_t seeds[2] = {1, 9};
 
 static throng_scene* builtin(const char* name, uint32_t agents, uint64_t seed, throng_engine engine)
 {
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.agents = agents;
 	o.seed = seed;
 	o.engine = engine;
@@ -55,7 +55,7 @@ static void check_round_trip(const char* name, uint32_t agents, uint64_t seed, t
 	char* text = NULL;
 	size_t len = 0;
 	cr_assert_eq(throng_scene_save_string(a, &text, &len), THRONG_OK, "%s: %s", name, throng_last_error());
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.engine = engine;
 	o.threads = 2;
 	throng_scene* b = NULL;
@@ -197,7 +197,7 @@ static char* read_all(const char* path, size_t* len)
 }
 
 /// Parses "made by: throng save NAME [--agents N] [--seed X]" out of `text`.
-static void made_by(const char* file, const char* text, char* name, size_t cap, throng_scene_options* o,
+static void made_by(const char* file, const char* text, char* name, size_t cap, throng_scene_def* o,
                     char* header, size_t header_cap)
 {
 	const char* line = strstr(text, "\n# made by: throng save ");
@@ -234,7 +234,7 @@ Test(examples, every_builtin_has_an_example_and_none_is_stale, .timeout = 120)
 		size_t len = 0;
 		char* text = read_all(path, &len);
 		char name[64], header[256];
-		throng_scene_options o = throng_scene_default_options();
+		throng_scene_def o = throng_scene_default_def();
 		made_by(path, text, name, sizeof name, &o, header, sizeof header);
 		cr_assert_str_eq(name, builtin_name, "%s", path);
 		throng_scene* s = NULL;
@@ -260,7 +260,7 @@ Test(examples, every_builtin_has_an_example_and_none_is_stale, .timeout = 120)
 
 Test(open, names_files_and_errors)
 {
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.threads = 2;
 	throng_scene* s = NULL;
 	cr_assert_eq(throng_scene_open("herd", &o, &s), THRONG_OK);

@@ -149,7 +149,7 @@ static bool is_neighbor_kind(throng_behavior_kind k)
 
 static throng_behavior_params random_params(uint64_t* r)
 {
-	throng_behavior_params p = throng_behavior_default_params();
+	throng_behavior_params p = throng_behavior_default_def();
 	p.target = (throng_target_source)rand_below(r, 3);
 	p.flee_mode = (throng_flee_mode)rand_below(r, 3);
 	p.flee_radius = thr_test_uniform(r, 0.5f, 15.0f);
@@ -216,9 +216,9 @@ static throng_controller random_controller(uint64_t* r, throng_blend_mode mode)
 		kinds[k] = kinds[j];
 		kinds[j] = t;
 	}
-	throng_controller c = throng_controller_make(mode);
+	throng_controller c = throng_controller_default_def(mode);
 	for (uint32_t k = 0; k < n; ++k) {
-		throng_slot s = throng_slot_make(kinds[k]);
+		throng_slot s = throng_slot_default_def(kinds[k]);
 		s.weight = chance(r, 0.05f) ? 0.0f : thr_test_uniform(r, 0.0f, 3.0f);
 		s.enabled = !chance(r, 0.15f);
 		s.priority = chance(r, 0.4f);

@@ -53,12 +53,13 @@ static void tmp_path(char* buf, size_t cap, const char* name)
 static void write_run(const char* path, uint32_t agents, uint32_t steps, uint32_t fields, uint32_t every,
                       expected* e)
 {
-	throng_scene_options opt = throng_scene_default_options();
+	throng_scene_def opt = throng_scene_default_def();
 	opt.agents = agents;
 	throng_scene* scene = NULL;
 	cr_assert_eq(throng_scene_create("circle", &opt, &scene), THRONG_OK, "%s", throng_last_error());
 	throng_world* w = throng_scene_world(scene);
-	throng_export_def def = throng_export_default_def(w);
+	throng_export_def def = throng_export_default_def();
+	def.world = w;
 	def.format = THRONG_FORMAT_BINARY;
 	def.fields = fields;
 	def.every = every;
@@ -389,7 +390,7 @@ Test(stream, exporter_rejects_bad_calls_without_failing)
 {
 	char path[256];
 	tmp_path(path, sizeof path, "calls.thr");
-	throng_export_def def = throng_export_default_def(NULL);
+	throng_export_def def = throng_export_default_def();
 	def.agents = 4;
 	def.dt = 0.5f;
 	def.every = 2;
@@ -437,6 +438,72 @@ Test(stream, exporter_rejects_bad_calls_without_failing)
 	unlink(path);
 }
 
+/// Writes `steps` steps of `scene` through an exporter made from `def` and finishes it.
+static void write_with(const char* path, const throng_export_def* def, throng_scene* scene, uint32_t steps)
+{
+	throng_exporter* ex = NULL;
+	cr_assert_eq(throng_exporter_create(path, def, &ex), THRONG_OK, "%s", throng_last_error());
+	for (uint32_t k = 0; k <= steps; ++k) {
+		if (k > 0) {
+			cr_assert_eq(throng_scene_step(scene), THRONG_OK);
+		}
+		cr_assert_eq(throng_exporter_write(ex, throng_scene_world(scene)), THRONG_OK, "%s", throng_last_error());
+	}
+	cr_assert_eq(throng_exporter_close(ex), THRONG_OK, "%s", throng_last_error());
+}
+
+Test(stream, def_world_writes_what_the_fields_would)
+{
+	// def.world: agents, dt, bounds, bounds mode and seed read from the
+	// world give the same bytes as the same figures set by hand.
+	throng_scene_def opt = throng_scene_default_def();
+	opt.agents = 40;
+	opt.seed = 9;
+	throng_scene *a = NULL, *b = NULL;
+	cr_assert_eq(throng_scene_create("crossing", &opt, &a), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_scene_create("crossing", &opt, &b), THRONG_OK, "%s", throng_last_error());
+	const throng_world_def wd = throng_world_get_def(throng_scene_world(a));
+	char pa[256], pb[256];
+	tmp_path(pa, sizeof pa, "world.thr");
+	tmp_path(pb, sizeof pb, "hand.thr");
+	throng_export_def def = throng_export_default_def();
+	def.world = throng_scene_world(a);
+	def.scenario = "crossing";
+	write_with(pa, &def, a, 3);
+	def = throng_export_default_def();
+	def.agents = throng_world_agent_count(throng_scene_world(b));
+	def.dt = wd.dt;
+	def.bounds_min = wd.bounds_min;
+	def.bounds_max = wd.bounds_max;
+	def.bounds_mode = wd.bounds_mode;
+	def.seed = wd.seed;
+	def.scenario = "crossing";
+	write_with(pb, &def, b, 3);
+	size_t na = 0, nb = 0;
+	unsigned char* da = slurp(pa, &na);
+	unsigned char* db = slurp(pb, &nb);
+	cr_assert_eq(na, nb);
+	cr_assert(memcmp(da, db, na) == 0, "the two files differ");
+	free(da);
+	free(db);
+
+	// A figure set by hand and def.world together: refused, naming the field.
+	throng_exporter* ex = NULL;
+	def.world = throng_scene_world(a);
+	cr_assert_eq(throng_exporter_create(pa, &def, &ex), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_null(ex);
+	cr_assert_not_null(strstr(throng_last_error(), "def.world and def.agents"), "%s", throng_last_error());
+	def = throng_export_default_def();
+	def.world = throng_scene_world(a);
+	def.seed = 5;
+	cr_assert_eq(throng_exporter_create(pa, &def, &ex), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_not_null(strstr(throng_last_error(), "def.world and def.seed"), "%s", throng_last_error());
+	throng_scene_destroy(a);
+	throng_scene_destroy(b);
+	unlink(pa);
+	unlink(pb);
+}
+
 Test(stream, cli_stream_through_a_pipe)
 {
 	cr_assert(strlen(THRONG_CLI_PATH) > 0, "the throng_cli target is not built");
@@ -450,7 +517,7 @@ Test(stream, cli_stream_through_a_pipe)
 	cr_assert_eq(throng_stream_get_info(r)->fields, THRONG_FIELDS_DEFAULT);
 
 	// The same run in this process gives the same bits (any thread count).
-	throng_scene_options opt = throng_scene_default_options();
+	throng_scene_def opt = throng_scene_default_def();
 	opt.agents = 200;
 	throng_scene* scene = NULL;
 	cr_assert_eq(throng_scene_create("circle", &opt, &scene), THRONG_OK);

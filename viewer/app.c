@@ -331,7 +331,7 @@ int vw_app_run(const vw_args* args)
 		vw_sim_config cfg;
 		memset(&cfg, 0, sizeof cfg);
 		cfg.scenario = args->scenario;
-		cfg.options = throng_scene_default_options();
+		cfg.options = throng_scene_default_def();
 		cfg.options.agents = args->agents;
 		cfg.options.seed = args->seed;
 		cfg.options.engine = args->engine;

@@ -164,7 +164,7 @@ bool vw_frame_fill(vw_frame* f, vw_scene* s, const vw_radii* radii, uint32_t sel
 	f->archetype_count = na < VW_MAX_ARCHETYPES ? na : VW_MAX_ARCHETYPES;
 	for (uint32_t k = 0; k < f->archetype_count; ++k) {
 		if (throng_world_get_controller(w, k, &f->controllers[k]) != THRONG_OK) {
-			f->controllers[k] = throng_controller_make(THRONG_BLEND_WEIGHTED);
+			f->controllers[k] = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 		}
 	}
 	copy_focus(&f->focus, w, selected);

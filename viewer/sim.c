@@ -33,7 +33,7 @@
 
 struct vw_sim {
 	char* scenario;               ///< a copy: a name or a file path
-	throng_scene_options options;
+	throng_scene_def options;
 	uint32_t overlap_every;
 	vw_scene scene;
 	vw_radii radii;

@@ -84,7 +84,7 @@ typedef struct vw_frame {
 /// What the host is asked to build and how.
 typedef struct vw_sim_config {
 	const char* scenario;          ///< a built-in scene or a scenario file (scenes.h)
-	throng_scene_options options;  ///< record_forces is forced on
+	throng_scene_def options;  ///< record_forces is forced on
 	bool paused;
 	vw_mouse_mode mouse_mode;      ///< initial mode; VW_MOUSE_MODE_COUNT = the scene's default
 	uint32_t overlap_every;        ///< steps between overlap counts (0 = never)

@@ -156,7 +156,7 @@ static void project(const fit* f, throng_vec2 p, int* x, int* y)
 /// group's colour. Returns the number of agents.
 static uint32_t expect_agents_drawn(const char* name, uint32_t agents, uint32_t frames, const char* png)
 {
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.agents = agents;
 	o.record_forces = true;
 	throng_scene* s = NULL;

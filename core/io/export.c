@@ -27,7 +27,7 @@
 
 static const char* const field_names[THRONG_FIELD_BITS] = {"x", "y", "vx", "vy", "hx", "hy", "group", "archetype"};
 
-throng_export_def throng_export_default_def(const throng_world* world)
+throng_export_def throng_export_default_def(void)
 {
 	throng_export_def d;
 	memset(&d, 0, sizeof d);
@@ -35,17 +35,37 @@ throng_export_def throng_export_default_def(const throng_world* world)
 	d.fields = 0;
 	d.every = 0;
 	d.bounds_mode = THRONG_BOUNDS_CONTAIN;
+	d.world = NULL;
 	d.internal_cookie = THR_EXPORT_COOKIE;
-	if (world != NULL) {
-		throng_world_def w = throng_world_get_def(world);
-		d.agents = throng_world_agent_count(world);
-		d.dt = w.dt;
-		d.bounds_min = w.bounds_min;
-		d.bounds_max = w.bounds_max;
-		d.bounds_mode = w.bounds_mode;
-		d.seed = w.seed;
-	}
 	return d;
+}
+
+/// def.world: takes agents, dt, bounds, bounds mode and seed from the world
+/// into *out, after checking that the def left them at their defaults.
+static throng_status take_world(const throng_export_def* def, throng_export_def* out, const char* who)
+{
+	const throng_export_def d = throng_export_default_def();
+	const char* both = def->agents != d.agents                                                 ? "agents"
+	                   : def->dt != d.dt                                                         ? "dt"
+	                   : def->bounds_min.x != d.bounds_min.x || def->bounds_min.y != d.bounds_min.y ? "bounds_min"
+	                   : def->bounds_max.x != d.bounds_max.x || def->bounds_max.y != d.bounds_max.y ? "bounds_max"
+	                   : def->bounds_mode != d.bounds_mode                                       ? "bounds_mode"
+	                   : def->seed != d.seed                                                     ? "seed"
+	                                                                                             : NULL;
+	if (both != NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		                "%s: def.world and def.%s are both set (def.%s is read from the world; leave it at its default)",
+		                who, both, both);
+	}
+	throng_world_def w = throng_world_get_def(def->world);
+	out->agents = throng_world_agent_count(def->world);
+	out->dt = w.dt;
+	out->bounds_min = w.bounds_min;
+	out->bounds_max = w.bounds_max;
+	out->bounds_mode = w.bounds_mode;
+	out->seed = w.seed;
+	out->world = NULL;
+	return THRONG_OK;
 }
 
 /// Case-insensitive "does path end in ext".
@@ -180,6 +200,13 @@ throng_status thr_export_def_check(const throng_export_def* def, throng_export_d
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: def was not made by throng_export_default_def()", who);
 	}
 	*out = *def;
+	if (def->world != NULL) {
+		throng_status st = take_world(def, out, who);
+		if (st != THRONG_OK) {
+			return st;
+		}
+		def = out;
+	}
 	out->fields = def->fields != 0 ? def->fields : THRONG_FIELDS_DEFAULT;
 	out->every = def->every != 0 ? def->every : 1u;
 	if ((out->fields & ~(uint32_t)THRONG_FIELDS_ALL) != 0) {

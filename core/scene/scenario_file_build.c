@@ -515,7 +515,7 @@ static throng_status build_agents(sf_ctx* c, throng_scene* scene, sf_scene_data*
 	return THRONG_OK;
 }
 
-throng_status sf_build_into(sf_ctx* c, throng_scene* scene, sf_model* model, const throng_scene_options* opt,
+throng_status sf_build_into(sf_ctx* c, throng_scene* scene, sf_model* model, const throng_scene_def* opt,
                             sf_pos root)
 {
 	sf_scene_data* sd = calloc(1, sizeof *sd);
@@ -582,7 +582,7 @@ throng_status sf_build_into(sf_ctx* c, throng_scene* scene, sf_model* model, con
 	return st;
 }
 
-throng_status sf_build_scene(sf_ctx* c, sf_model* model, const throng_scene_options* opt, sf_pos root,
+throng_status sf_build_scene(sf_ctx* c, sf_model* model, const throng_scene_def* opt, sf_pos root,
                              throng_scene** out)
 {
 	throng_scene* scene = calloc(1, sizeof *scene);

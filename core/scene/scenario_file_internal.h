@@ -440,7 +440,7 @@ void sf_check_references(sf_ctx* c, const sf_node* root, const sf_model* m);
 /// Builds the scene of a checked model; the scene takes the model over
 /// (*model is left empty). Library failures are reported as problems at
 /// `root` or at the group or archetype concerned.
-throng_status sf_build_scene(sf_ctx* c, sf_model* model, const throng_scene_options* options, sf_pos root,
+throng_status sf_build_scene(sf_ctx* c, sf_model* model, const throng_scene_def* options, sf_pos root,
                              throng_scene** out);
 
 /// Writes the model as YAML into a malloc'd string; `header` (may be NULL)
@@ -450,7 +450,7 @@ throng_status sf_save_model(const sf_model* m, const char* header, char** text, 
 /// Builds the world of a checked model into `scene` (allocated, with its
 /// scenario set): the one builder of built-in and file scenes. Takes the
 /// model over. On failure the caller destroys the scene.
-throng_status sf_build_into(sf_ctx* c, throng_scene* scene, sf_model* model, const throng_scene_options* options,
+throng_status sf_build_into(sf_ctx* c, throng_scene* scene, sf_model* model, const throng_scene_def* options,
                             sf_pos root);
 
 /// The definition (model) a scene was built from.

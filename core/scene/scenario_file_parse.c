@@ -297,7 +297,7 @@ static bool parse_slot(sf_ctx* c, const sf_node* n, throng_slot* out, bool* kind
 	if (kn == NULL) {
 		sf_missing(c, n, "kind", "a behaviour name");
 	}
-	throng_slot s = throng_slot_make(kind >= 0 ? (throng_behavior_kind)kind : THRONG_SEEK);
+	throng_slot s = throng_slot_default_def(kind >= 0 ? (throng_behavior_kind)kind : THRONG_SEEK);
 	sf_field_number(c, n, "weight", SF_NON_NEGATIVE, &s.weight);
 	sf_field_bool(c, n, "enabled", &s.enabled);
 	sf_field_bool(c, n, "priority", &s.priority);
@@ -360,7 +360,7 @@ static void parse_target_rule(sf_ctx* c, const sf_node* n, sf_archetype* a)
 
 static void parse_archetype(sf_ctx* c, const sf_node* n, sf_archetype* a)
 {
-	a->controller = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	a->controller = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 	a->pos = n->pos;
 	if (!sf_expect_mapping(c, n, "a mapping of mode, target_rule and slots")) {
 		return;

@@ -49,7 +49,7 @@ struct throng_scene {
 	void* def;                ///< the definition it was built from and its script's data (scenario_file_build.c)
 	void (*free_def)(void* def);
 	struct sf_model* stating; ///< while a built-in states its definition, that definition; NULL after
-	throng_scene_options options; ///< built-ins: the options it was made with (to state it again)
+	throng_scene_def options; ///< built-ins: the options it was made with (to state it again)
 };
 
 /// One built-in scenario.
@@ -60,7 +60,7 @@ typedef struct thr_scenario {
 	/// the thr_scene_* calls below into scene->stating, and sets
 	/// goal_radius; it may keep data of its own in scene->user for its
 	/// script and outcome. It never touches a world: there is none yet.
-	throng_status (*build)(throng_scene* scene, const throng_scene_options* options);
+	throng_status (*build)(throng_scene* scene, const throng_scene_def* options);
 	/// Optional; runs before each world step, after the definition's
 	/// script (threat, random goals). Must not change the world's state:
 	/// a saved file does not carry it (armies only measures).
@@ -70,26 +70,26 @@ typedef struct thr_scenario {
 } thr_scenario;
 
 /// The field scenario (scenario_field.c).
-throng_status thr_field_build(throng_scene* scene, const throng_scene_options* options);
+throng_status thr_field_build(throng_scene* scene, const throng_scene_def* options);
 
 /// The scenarios of issue 4, one file each (scenario_<name>.c).
-throng_status thr_crossing_build(throng_scene* scene, const throng_scene_options* options);
-throng_status thr_bottleneck_build(throng_scene* scene, const throng_scene_options* options);
-throng_status thr_hallway_build(throng_scene* scene, const throng_scene_options* options);
-throng_status thr_armies_build(throng_scene* scene, const throng_scene_options* options);
+throng_status thr_crossing_build(throng_scene* scene, const throng_scene_def* options);
+throng_status thr_bottleneck_build(throng_scene* scene, const throng_scene_def* options);
+throng_status thr_hallway_build(throng_scene* scene, const throng_scene_def* options);
+throng_status thr_armies_build(throng_scene* scene, const throng_scene_def* options);
 throng_status thr_armies_script(throng_scene* scene);
 uint32_t thr_armies_outcome(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap);
-throng_status thr_flock_build(throng_scene* scene, const throng_scene_options* options);
+throng_status thr_flock_build(throng_scene* scene, const throng_scene_def* options);
 uint32_t thr_flock_outcome(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap);
 /// The viewer's playground (scenario_solo.c).
-throng_status thr_solo_build(throng_scene* scene, const throng_scene_options* options);
+throng_status thr_solo_build(throng_scene* scene, const throng_scene_def* options);
 
 /// The table, in listing order.
 extern const thr_scenario thr_scenario_table[];
 extern const uint32_t thr_scenario_table_count;
 
 /// A world def with the options' seed, engine, threads and force recording.
-throng_world_def thr_scene_world_def(const throng_scene_options* options, uint32_t capacity);
+throng_world_def thr_scene_world_def(const throng_scene_def* options, uint32_t capacity);
 
 // Built-in build functions state their scene as a definition (the model of
 // scenario_file_internal.h, the same one a scenario file is read into)
@@ -98,7 +98,7 @@ throng_world_def thr_scene_world_def(const throng_scene_options* options, uint32
 
 /// Sets the definition's world: thr_scene_world_def(options, capacity)'s
 /// dt and seed, with the bounds [min, max] and `mode`.
-throng_status thr_scene_create_world(throng_scene* scene, const throng_scene_options* options, uint32_t capacity,
+throng_status thr_scene_create_world(throng_scene* scene, const throng_scene_def* options, uint32_t capacity,
                                      throng_vec2 min, throng_vec2 max, throng_bounds_mode mode);
 /// Adds an archetype; *id is its world archetype id (archetypes are numbered in the order added).
 throng_status thr_scene_add_archetype(throng_scene* scene, const throng_controller* controller, uint32_t* id);

@@ -78,7 +78,7 @@ typedef enum throng_wander_frame {
 } throng_wander_frame;
 
 /// Parameters of one slot. Each behaviour reads only the fields named in its
-/// comment; the others are ignored. throng_behavior_default_params() fills
+/// comment; the others are ignored. throng_behavior_default_def() fills
 /// every field with a sensible value. Lengths, times and rates are at most
 /// 1e6 and, when not 0, at least 1e-6 ("> 0" below means in [1e-6, 1e6]);
 /// so are slot weights.
@@ -148,13 +148,13 @@ typedef struct throng_controller {
 } throng_controller;
 
 /// Parameters with every field at its documented default.
-throng_behavior_params throng_behavior_default_params(void);
+throng_behavior_params throng_behavior_default_def(void);
 
 /// A slot of the given kind: weight 1, enabled, not priority, default params.
-throng_slot throng_slot_make(throng_behavior_kind kind);
+throng_slot throng_slot_default_def(throng_behavior_kind kind);
 
-/// An empty weighted controller.
-throng_controller throng_controller_make(throng_blend_mode mode);
+/// An empty controller with blend mode `mode`, no slots and no target rule.
+throng_controller throng_controller_default_def(throng_blend_mode mode);
 
 /// Appends a slot; returns its index, or -1 when the controller is full.
 int throng_controller_add(throng_controller* controller, throng_slot slot);

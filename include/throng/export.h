@@ -90,14 +90,17 @@ typedef struct throng_export_def {
 	throng_vec2 bounds_max;
 	throng_bounds_mode bounds_mode;
 	uint64_t seed;               ///< the world's seed, recorded in the header
+	const throng_world* world;   ///< when not NULL, agents, dt, bounds, bounds_mode and seed are read
+	                             ///< from this world when the exporter or feed is created, and must be
+	                             ///< left at their defaults here; the world is not kept
 	int32_t internal_cookie;     ///< set by throng_export_default_def(); leave as is
 } throng_export_def;
 
 /// Defaults: format AUTO, THRONG_FIELDS_DEFAULT, every step, automatic
-/// SQLite batches, no scenario name. When `world` is not NULL, agents, dt,
-/// bounds, bounds mode and seed are taken from it; otherwise they are zero
-/// and must be set.
-throng_export_def throng_export_default_def(const throng_world* world);
+/// SQLite batches, no scenario name, no world; agents, dt, bounds and seed
+/// zero and bounds mode contain: set them, or set `world` to take them
+/// from a world.
+throng_export_def throng_export_default_def(void);
 
 /// The format a path's extension names (case-insensitive): .csv, .txt or
 /// .ped, .sqlite or .sqlite3 or .db; anything else, and "-", is binary.

@@ -21,14 +21,15 @@ int main(int argc, char** argv)
 		fprintf(stderr, "usage: consumer OUT.thr\n");
 		return 2;
 	}
-	throng_scene_options opt = throng_scene_default_options();
+	throng_scene_def opt = throng_scene_default_def();
 	opt.agents = 300;
 	throng_scene* scene = NULL;
 	if (throng_scene_create("circle", &opt, &scene) != THRONG_OK) {
 		return fail("throng_scene_create");
 	}
 	throng_world* world = throng_scene_world(scene);
-	throng_export_def def = throng_export_default_def(world);
+	throng_export_def def = throng_export_default_def();
+	def.world = world;
 	throng_exporter* ex = NULL;
 	if (throng_exporter_create(argv[1], &def, &ex) != THRONG_OK) {
 		return fail("throng_exporter_create");
