@@ -154,7 +154,7 @@ static int outputs_open(const cli_run_args* a, const char* scenario, const thron
 	if (a->shm != NULL &&
 	    (a->shm_replace ? throng_feed_replace : throng_feed_create)(a->shm, &def, &o->feed) != THRONG_OK) {
 		cli_error("--shm: %s", throng_last_error());
-		throng_exporter_abort(o->exporter); // nothing simulated: --out's path stays as it was
+		throng_exporter_destroy(o->exporter); // not finished: --out's path stays as it was
 		o->exporter = NULL;
 		return CLI_EXIT_FAILURE;
 	}
@@ -183,23 +183,35 @@ static throng_status outputs_frame(cli_outputs* o, const throng_world* world)
 	return st;
 }
 
-/// Finishes the outputs; returns the first failure's status, printed when
-/// `report` (after a failure already reported, it is not repeated unless
-/// closing added to it).
+/// Finishes the outputs and frees them; returns the first failure's
+/// status, printed when `report` (after a failure already reported, it is
+/// not repeated unless finishing added to it).
 static throng_status outputs_close(cli_outputs* o, bool report, const char* reported)
 {
-	throng_status st = throng_exporter_close(o->exporter);
+	throng_status st = o->exporter != NULL ? throng_exporter_finish(o->exporter) : THRONG_OK;
 	if (st != THRONG_OK && (report || (reported != NULL && strstr(reported, throng_last_error()) == NULL))) {
 		cli_error("--out: %s", throng_last_error());
 	}
-	throng_status fs = throng_feed_close(o->feed);
+	throng_status fs = o->feed != NULL ? throng_feed_finish(o->feed) : THRONG_OK;
 	if (fs != THRONG_OK && report) {
 		cli_error("--shm: %s", throng_last_error());
 	}
 	st = st != THRONG_OK ? st : fs;
+	throng_exporter_destroy(o->exporter);
+	throng_feed_destroy(o->feed);
 	o->exporter = NULL;
 	o->feed = NULL;
 	return st;
+}
+
+/// Frees the outputs of a run that simulated nothing: --out's path stays
+/// as it was, and --shm's name is removed.
+static void outputs_discard(cli_outputs* o)
+{
+	throng_exporter_destroy(o->exporter);
+	throng_feed_destroy(o->feed);
+	o->exporter = NULL;
+	o->feed = NULL;
 }
 
 /// --realtime: sleeps until `steps` steps of dt have passed since `start`.
@@ -412,9 +424,7 @@ static int cmd_run(int argc, char** argv)
 	throng_metrics* metrics = NULL;
 	if (throng_metrics_create(world, throng_scene_goal_radius(scene), &metrics) != THRONG_OK) {
 		cli_error("%s", throng_last_error());
-		throng_exporter_abort(outputs.exporter); // nothing simulated: --out's path stays as it was
-		outputs.exporter = NULL;
-		outputs_close(&outputs, false, NULL);
+		outputs_discard(&outputs);
 		throng_scene_destroy(scene);
 		return CLI_EXIT_FAILURE;
 	}

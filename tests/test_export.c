@@ -90,7 +90,8 @@ static void export_run(const char* path, throng_format format, uint32_t fields, 
 			}
 		}
 	}
-	cr_assert_eq(throng_exporter_close(ex), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_exporter_finish(ex), THRONG_OK, "%s", throng_last_error());
+	throng_exporter_destroy(ex);
 	throng_scene_destroy(scene);
 }
 
@@ -348,7 +349,7 @@ static uint32_t frames_readable(const char* path, throng_status* st)
 		}
 		++frames;
 	}
-	throng_stream_close(r);
+	throng_stream_reader_destroy(r);
 	return frames;
 }
 
@@ -440,7 +441,8 @@ Test(sqlite, full_disk_keeps_committed_batches)
 			fputs(throng_last_error(), m);
 			fclose(m);
 		}
-		throng_exporter_close(ex);
+		throng_exporter_finish(ex);
+		throng_exporter_destroy(ex);
 		_exit(st == THRONG_ERR_IO && named ? 0 : 5);
 	}
 	int status = 0;

@@ -79,7 +79,8 @@ static void write_run(const char* path, uint32_t agents, uint32_t steps, uint32_
 		}
 	}
 	cr_assert_eq(throng_exporter_frames(ex), e->frames);
-	cr_assert_eq(throng_exporter_close(ex), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_exporter_finish(ex), THRONG_OK, "%s", throng_last_error());
+	throng_exporter_destroy(ex);
 	throng_scene_destroy(scene);
 }
 
@@ -147,7 +148,7 @@ Test(stream, round_trip_bit_for_bit)
 	cr_assert_eq(in->frame_bytes, 32u + 200u * 4u * 8u);
 	check_frames(r, &e, THRONG_FIELDS_ALL, in->dt);
 	cr_assert(throng_stream_complete(r), "the end record was not seen");
-	throng_stream_close(r);
+	throng_stream_reader_destroy(r);
 	free(e.bits);
 	unlink(path);
 }
@@ -164,7 +165,7 @@ Test(stream, every_and_field_subset)
 	cr_assert_eq(throng_stream_get_info(r)->every, 3);
 	check_frames(r, &e, THRONG_FIELD_X | THRONG_FIELD_Y | THRONG_FIELD_GROUP, throng_stream_get_info(r)->dt);
 	cr_assert(throng_stream_complete(r));
-	throng_stream_close(r);
+	throng_stream_reader_destroy(r);
 	free(e.bits);
 	unlink(path);
 }
@@ -272,7 +273,7 @@ static throng_status read_all(const unsigned char* data, size_t n, bool verify, 
 		*frames += 1;
 	}
 	*complete = throng_stream_complete(r);
-	throng_stream_close(r);
+	throng_stream_reader_destroy(r);
 	return st;
 }
 
@@ -383,7 +384,7 @@ Test(stream, open_errors)
 	const char csv[] = "id,frame,time,x,y\n0,0,0,1,2\n";
 	cr_assert_eq(throng_stream_open_memory(csv, sizeof csv - 1, &r), THRONG_ERR_CORRUPT);
 	cr_assert_not_null(strstr(throng_last_error(), "not a throng stream"), "%s", throng_last_error());
-	throng_stream_close(NULL);
+	throng_stream_reader_destroy(NULL);
 }
 
 Test(stream, exporter_rejects_bad_calls_without_failing)
@@ -420,7 +421,8 @@ Test(stream, exporter_rejects_bad_calls_without_failing)
 	v.hx = hx;
 	cr_assert_eq(throng_exporter_write_view(ex, &v), THRONG_OK, "%s", throng_last_error());
 	cr_assert_eq(throng_exporter_frames(ex), 2);
-	cr_assert_eq(throng_exporter_close(ex), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_exporter_finish(ex), THRONG_OK, "%s", throng_last_error());
+	throng_exporter_destroy(ex);
 
 	throng_stream_reader* r = NULL;
 	cr_assert_eq(throng_stream_open(path, &r), THRONG_OK, "%s", throng_last_error());
@@ -434,7 +436,7 @@ Test(stream, exporter_rejects_bad_calls_without_failing)
 	for (uint32_t i = 0; i < 4; ++i) {
 		cr_assert_eq(fr.x[i], (float)i, "x of agent %u is %g", i, (double)fr.x[i]); // x was set to the id
 	}
-	throng_stream_close(r);
+	throng_stream_reader_destroy(r);
 	unlink(path);
 }
 
@@ -449,7 +451,8 @@ static void write_with(const char* path, const throng_export_def* def, throng_sc
 		}
 		cr_assert_eq(throng_exporter_write(ex, throng_scene_world(scene)), THRONG_OK, "%s", throng_last_error());
 	}
-	cr_assert_eq(throng_exporter_close(ex), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_exporter_finish(ex), THRONG_OK, "%s", throng_last_error());
+	throng_exporter_destroy(ex);
 }
 
 Test(stream, def_world_writes_what_the_fields_would)
@@ -543,7 +546,7 @@ Test(stream, cli_stream_through_a_pipe)
 	cr_assert_eq(throng_stream_read_frame(r, &fr, &got), THRONG_OK);
 	cr_assert_not(got);
 	cr_assert(throng_stream_complete(r));
-	throng_stream_close(r);
+	throng_stream_reader_destroy(r);
 	cr_assert_eq(pclose(pipe), 0);
 	throng_scene_destroy(scene);
 

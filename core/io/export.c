@@ -377,7 +377,7 @@ static void exporter_free(throng_exporter* ex)
 	if (ex->ops != NULL && ex->ops->release != NULL) {
 		ex->ops->release(ex);
 	}
-	throng_output_file_discard(ex->file);
+	throng_output_file_destroy(ex->file);
 	for (int f = 0; f < THRONG_FIELD_BITS; ++f) {
 		free(ex->by_id[f]);
 	}
@@ -528,6 +528,9 @@ throng_status throng_exporter_write_view(throng_exporter* ex, const throng_view*
 	if (ex == NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_exporter_write_view: exporter must not be NULL");
 	}
+	if (ex->finished) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: the exporter is finished (throng_exporter_finish)", ex->path);
+	}
 	if (ex->failed != THRONG_OK) {
 		return thr_fail(ex->failed, "%s", ex->failure != NULL ? ex->failure : "the exporter failed earlier");
 	}
@@ -574,23 +577,15 @@ void throng_exporter_set_interrupted(throng_exporter* ex)
 	}
 }
 
-void throng_exporter_abort(throng_exporter* ex)
+throng_status throng_exporter_finish(throng_exporter* ex)
 {
 	if (ex == NULL) {
-		return;
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_exporter_finish: exporter must not be NULL");
 	}
-	if (ex->ops->release != NULL) {
-		ex->ops->release(ex);
-		ex->ops = NULL;
+	if (ex->finished) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: throng_exporter_finish: already finished", ex->path);
 	}
-	exporter_free(ex); // discards the file: a temporary goes, the path stays as it was
-}
-
-throng_status throng_exporter_close(throng_exporter* ex)
-{
-	if (ex == NULL) {
-		return THRONG_OK;
-	}
+	ex->finished = true;
 	throng_status st = ex->failed;
 	if (st == THRONG_OK && ex->ops->finish != NULL) {
 		st = ex->ops->finish(ex);
@@ -602,18 +597,25 @@ throng_status throng_exporter_close(throng_exporter* ex)
 	}
 	if (ex->ops->release != NULL) {
 		ex->ops->release(ex);
-		ex->ops = NULL;
 	}
+	ex->ops = NULL;
 	// Publish the file: whole on success; after an I/O failure, when it
 	// keeps at least one whole frame (the message says what it holds).
+	// Otherwise it is discarded (the temporary goes, the path stays).
 	throng_output_file* file = ex->file;
 	ex->file = NULL;
-	if (st == THRONG_OK || (ex->failed == THRONG_ERR_IO && ex->kept_frames > 0)) {
+	if (file != NULL && (st == THRONG_OK || (ex->failed == THRONG_ERR_IO && ex->kept_frames > 0))) {
 		throng_status cs = throng_output_file_commit(file);
 		st = st == THRONG_OK ? cs : st;
-	} else {
-		throng_output_file_discard(file);
 	}
-	exporter_free(ex);
+	throng_output_file_destroy(file);
 	return st;
+}
+
+void throng_exporter_destroy(throng_exporter* ex)
+{
+	if (ex == NULL) {
+		return;
+	}
+	exporter_free(ex); // not finished: discards the file, a temporary goes and the path stays as it was
 }

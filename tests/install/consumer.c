@@ -39,8 +39,10 @@ int main(int argc, char** argv)
 			return fail("step");
 		}
 	}
-	if (throng_exporter_close(ex) != THRONG_OK) {
-		return fail("throng_exporter_close");
+	throng_status finished = throng_exporter_finish(ex);
+	throng_exporter_destroy(ex);
+	if (finished != THRONG_OK) {
+		return fail("throng_exporter_finish");
 	}
 	throng_stream_reader* rd = NULL;
 	if (throng_stream_open(argv[1], &rd) != THRONG_OK) {
@@ -58,7 +60,7 @@ int main(int argc, char** argv)
 	printf("agents %u frames %llu complete %s hash %016llx\n", throng_world_agent_count(world),
 	       (unsigned long long)frames, throng_stream_complete(rd) ? "yes" : "no",
 	       (unsigned long long)throng_world_hash(world));
-	throng_stream_close(rd);
+	throng_stream_reader_destroy(rd);
 	throng_scene_destroy(scene);
 	return 0;
 }
