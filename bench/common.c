@@ -261,8 +261,3 @@ uint32_t bench_rule_period(const throng_world* w, bench_keep keep)
 	}
 	return period;
 }
-
-const char* bench_engine_name(throng_engine engine)
-{
-	return engine == THRONG_ENGINE_SCALAR ? "scalar" : "simd";
-}

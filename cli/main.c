@@ -62,8 +62,8 @@ static const char usage_run[] =
 	"Output (frames are the steps 0, K, 2K, ... with agents in id order):\n"
 	"  --out FILE|-      write frames to FILE, or to standard output for -\n"
 	"                    (the summary then goes to standard error)\n"
-	"  --format F        bin, csv, ped or sqlite (default: from FILE's extension,\n"
-	"                    .csv, .txt or .ped, .sqlite/.sqlite3/.db; else bin)\n"
+	"  --format F        bin, csv, ped or sqlite; auto (the default): from FILE's\n"
+	"                    extension, .csv, .txt or .ped, .sqlite/.sqlite3/.db, else bin\n"
 	"  --fields LIST     bin, csv and --shm: comma-separated x,y,vx,vy,hx,hy,group,\n"
 	"                    archetype, or position, velocity, heading, all\n"
 	"                    (default x,y,hx,hy)\n"
@@ -491,7 +491,7 @@ static int cmd_run(int argc, char** argv)
 	}
 	s.scenario = info->name;
 	s.steps = steps;
-	s.engine = args.engine == THRONG_ENGINE_SIMD ? "simd" : "scalar";
+	s.engine = throng_engine_name(args.engine);
 	s.threads = args.engine == THRONG_ENGINE_SIMD ? (args.threads != 0 ? args.threads : throng_default_threads()) : 1;
 	s.seconds = seconds;
 	s.frames = outputs.frames;

@@ -48,7 +48,6 @@ typedef struct thr_pass_stats {
 } thr_pass_stats;
 
 typedef struct thr_engine {
-	const char* name;
 	bool sorted;   ///< wants agents sorted by cell (the store reorders them before the pass)
 	bool parallel; ///< runs targets and its pass on the world's threads (else on one)
 	/// Engine data to refresh before the step changes anything (NULL:

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of the controller: thr_blend in its three modes (SPEC.md "The
-// controller") with numbers worked by hand, and the slot, controller and
-// name helpers of throng/behavior.h.
+// controller") with numbers worked by hand, and the slot and controller
+// helpers of throng/behavior.h (the names: test_names.c).
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdint.h>
@@ -301,55 +301,4 @@ Test(controller, blend_with_made_controller)
 	const vec2 f[2] = {{1, 1}, {1, 0}};
 	// 1*(1,1) + 3*(1,0) = (4,1), |.|=4.123 < 5 -> (4,1)
 	EXPECT_VEC(thr_blend(&c, f, 5.0f), 4.0f, 1.0f, TOL);
-}
-
-// ---------------------------------------------------------------- names
-
-Test(names, behavior_names_match_header)
-{
-	static const char* const expected[THRONG_BEHAVIOR_COUNT] = {
-		"seek",     "flee",         "arrive",
-		"pursuit",  "evade",        "wander",
-		"wander_noise", "obstacle_avoidance", "wall_avoidance",
-		"unaligned_avoidance", "separation", "alignment",
-		"cohesion", "bounds",   "path_following",
-	};
-	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
-		const char* name = throng_behavior_name((throng_behavior_kind)k);
-		cr_assert_not_null(name, "kind %d has no name", k);
-		cr_expect_str_eq(name, expected[k]);
-	}
-}
-
-Test(names, round_trip_every_kind)
-{
-	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
-		const char* name = throng_behavior_name((throng_behavior_kind)k);
-		cr_assert_not_null(name);
-		throng_behavior_kind back = THRONG_BEHAVIOR_COUNT;
-		cr_expect(throng_behavior_from_name(name, &back), "'%s' not recognised", name);
-		cr_expect_eq(back, (throng_behavior_kind)k, "'%s' -> %d, want %d", name, (int)back, k);
-	}
-}
-
-Test(names, unknown_name_false)
-{
-	throng_behavior_kind k = THRONG_SEEK;
-	cr_expect_not(throng_behavior_from_name("teleport", &k));
-	cr_expect_not(throng_behavior_from_name("", &k));
-	cr_expect_not(throng_behavior_from_name("see", &k));
-	cr_expect_not(throng_behavior_from_name("seeks", &k));
-}
-
-Test(names, out_of_range_kind_is_null)
-{
-	cr_expect_null(throng_behavior_name(THRONG_BEHAVIOR_COUNT));
-	cr_expect_null(throng_behavior_name((throng_behavior_kind)(THRONG_BEHAVIOR_COUNT + 7)));
-}
-
-Test(names, blend_mode_names)
-{
-	cr_expect_str_eq(throng_blend_mode_name(THRONG_BLEND_WEIGHTED), "weighted");
-	cr_expect_str_eq(throng_blend_mode_name(THRONG_BLEND_PRIORITY), "priority");
-	cr_expect_str_eq(throng_blend_mode_name(THRONG_BLEND_HYBRID), "hybrid");
 }

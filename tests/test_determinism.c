@@ -185,7 +185,7 @@ static const golden_row golden[] = {
 /// prints the row as it would read with the hash obtained.
 static void check_golden(const char* scene, throng_engine engine)
 {
-	const char* engine_name = engine == THRONG_ENGINE_SIMD ? "simd" : "scalar";
+	const char* engine_name = throng_engine_name(engine);
 	uint32_t rows = 0;
 	for (size_t k = 0; k < N_GOLDEN; ++k) {
 		const golden_row* g = &golden[k];

@@ -244,13 +244,6 @@ Test(errors, shapes_threat_and_targets)
 	throng_world_destroy(NULL);
 }
 
-Test(errors, status_names)
-{
-	cr_assert_str_eq(throng_status_name(THRONG_OK), "ok");
-	cr_assert_str_eq(throng_status_name(THRONG_ERR_CAPACITY), "capacity exhausted");
-	cr_assert_str_eq(throng_status_name((throng_status)77), "unknown status");
-}
-
 // Issue 11: values too small for the library. A radius of 1e-45 (a
 // subnormal) made a grid cell that `cell *= 1.25f` never grew, and the
 // first step never returned. Each is refused, naming its field.

@@ -256,6 +256,16 @@ Test(cli_output, formats_by_extension_and_flag)
 	cr_assert_eq(run_sh(strcat(strcpy(args, "grep -c '^# framerate: 60$' "), path)), 0, "%s", out);
 	unlink(path);
 
+	// --format auto is the default: the extension decides, and PED's fixed
+	// columns still refuse --fields.
+	snprintf(args, sizeof args, "run herd --steps 3 --out '%s' --format auto", path);
+	cr_assert_eq(run_cli(args), 0, "%s", err);
+	cr_assert_eq(run_sh(strcat(strcpy(args, "grep -c '^# framerate: 60$' "), path)), 0, "%s", out);
+	unlink(path);
+	snprintf(args, sizeof args, "run herd --steps 3 --out '%s' --format auto --fields all", path);
+	cr_assert_eq(run_cli(args), 2, "%s", err);
+	cr_assert_not_null(strstr(err, "fixed columns"), "%s", err);
+
 	// --format wins over the extension; CSV to standard output keeps the
 	// summary on standard error.
 	cr_assert_eq(run_cli("run herd --steps 2 --out - --format csv"), 0, "%s", err);
@@ -282,7 +292,8 @@ static void expect_usage(const char* args, const char* what)
 
 Test(cli_output, usage_errors)
 {
-	expect_usage("run herd --out x.thr --format png", "--format");
+	expect_usage("run herd --out x.thr --format png", "--format: expected auto, bin, csv, ped or sqlite");
+	expect_usage("run herd --out x.thr --format binary", "--format"); // the library's names only
 	expect_usage("run herd --out x.thr --fields x,nope", "unknown field \"nope\"");
 	expect_usage("run herd --out x.thr --every 0", "--every");
 	expect_usage("run herd --out x.thr --every -3", "--every");

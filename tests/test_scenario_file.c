@@ -935,7 +935,7 @@ Test(cli, validate_and_run_files)
 
 	// A good file runs, named by its `name`, both engines giving one hash.
 	char hash[2][64];
-	const char* engines[2] = {"simd", "scalar"};
+	const char* engines[2] = {throng_engine_name(THRONG_ENGINE_SIMD), throng_engine_name(THRONG_ENGINE_SCALAR)};
 	for (int e = 0; e < 2; ++e) {
 		snprintf(cmd, sizeof cmd, "'%s' run '%s/herd.yaml' --steps 30 --engine %s --threads 2", THRONG_CLI_PATH, dir,
 		         engines[e]);

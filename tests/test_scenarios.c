@@ -242,7 +242,7 @@ static uint32_t slot_of(const throng_controller* ctl, throng_behavior_kind kind)
 			return k;
 		}
 	}
-	cr_assert_fail("no %s slot", throng_behavior_name(kind));
+	cr_assert_fail("no %s slot", throng_behavior_kind_name(kind));
 	return 0;
 }
 

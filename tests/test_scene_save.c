@@ -75,7 +75,7 @@ static void check_round_trip(const char* name, uint32_t agents, uint64_t seed, t
 	}
 	cr_assert_eq(throng_world_hash(wa), throng_world_hash(wb),
 	             "%s --agents %u --seed %llu (%s engine): the saved file's hash differs after %d steps", name, agents,
-	             (unsigned long long)seed, engine == THRONG_ENGINE_SIMD ? "simd" : "scalar", STEPS);
+	             (unsigned long long)seed, throng_engine_name(engine), STEPS);
 	throng_vec2 pa, pb;
 	cr_assert_eq(throng_scene_threat(a, &pa), throng_scene_threat(b, &pb), "%s: threat", name);
 	throng_scene_destroy(a);
@@ -118,7 +118,7 @@ Test(save, cli_save_then_run_gives_the_builtins_hash, .timeout = 300)
 	cr_assert_not_null(mkdtemp(dir));
 	char path[256];
 	snprintf(path, sizeof path, "%s/scene.yaml", dir);
-	static const char* const engines[2] = {"simd", "scalar"};
+	const char* const engines[2] = {throng_engine_name(THRONG_ENGINE_SIMD), throng_engine_name(THRONG_ENGINE_SCALAR)};
 	for (uint32_t k = 0; k < throng_scenario_count(); ++k) {
 		const char* name = throng_scenario_at(k)->name;
 		for (int c = 0; c < 2; ++c) {

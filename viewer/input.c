@@ -107,7 +107,7 @@ static void key(vw_ui* ui, SDL_Keycode k, Uint16 mod, const vw_frame* f, vw_sim*
 		if ((uint32_t)sk < slots) {
 			ui->slot = (uint32_t)sk;
 			post(sim, VW_CMD_TOGGLE_SLOT, ui->archetype, ui->slot, 0, 0.0);
-			snprintf(msg, sizeof msg, "slot %d %s: %s", sk + 1, throng_behavior_name(c->slots[sk].kind),
+			snprintf(msg, sizeof msg, "slot %d %s: %s", sk + 1, throng_behavior_kind_name(c->slots[sk].kind),
 			         c->slots[sk].enabled ? "off" : "on");
 			vw_ui_message(ui, now, msg);
 		}

@@ -334,7 +334,7 @@ Test(errors, bad_arguments)
 	expect_error(DUMMY, "--bogus", 2, "unknown option \"--bogus\"");
 	expect_error(DUMMY, "herd --agents 0", 2, "--agents: expected an integer from 1");
 	expect_error(DUMMY, "herd --agents 12x", 2, "--agents: expected an integer");
-	expect_error(DUMMY, "herd --engine gpu", 2, "--engine: expected simd or scalar");
+	expect_error(DUMMY, "herd --engine gpu", 2, "--engine: expected scalar or simd");
 	expect_error(DUMMY, "herd --width", 2, "--width: missing value");
 	expect_error(DUMMY, "herd --width 10", 2, "--width: expected an integer from 64");
 	expect_error(DUMMY, "herd circle", 2, "one scenario only");

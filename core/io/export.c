@@ -100,35 +100,28 @@ throng_format throng_format_from_path(const char* path)
 	return THRONG_FORMAT_BINARY;
 }
 
-throng_status throng_format_parse(const char* name, throng_format* out)
-{
-	static const struct {
-		const char* name;
-		throng_format format;
-	} names[] = {{"bin", THRONG_FORMAT_BINARY}, {"binary", THRONG_FORMAT_BINARY}, {"csv", THRONG_FORMAT_CSV},
-	             {"ped", THRONG_FORMAT_PED},    {"sqlite", THRONG_FORMAT_SQLITE}};
-	if (name == NULL || out == NULL) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_format_parse: name and out must not be NULL");
-	}
-	for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k) {
-		if (strcmp(name, names[k].name) == 0) {
-			*out = names[k].format;
-			return THRONG_OK;
-		}
-	}
-	return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "unknown format \"%.64s\" (expected bin, csv, ped or sqlite)", name);
-}
+/// The format names (throng_format_name), spelled only here.
+static const char* const format_names[] = {
+	[THRONG_FORMAT_AUTO] = "auto", [THRONG_FORMAT_BINARY] = "bin",     [THRONG_FORMAT_CSV] = "csv",
+	[THRONG_FORMAT_PED] = "ped",   [THRONG_FORMAT_SQLITE] = "sqlite",
+};
 
 const char* throng_format_name(throng_format format)
 {
-	switch (format) {
-	case THRONG_FORMAT_AUTO: return "auto";
-	case THRONG_FORMAT_BINARY: return "bin";
-	case THRONG_FORMAT_CSV: return "csv";
-	case THRONG_FORMAT_PED: return "ped";
-	case THRONG_FORMAT_SQLITE: return "sqlite";
+	return (unsigned)format < sizeof format_names / sizeof format_names[0] ? format_names[format] : NULL;
+}
+
+bool throng_format_from_name(const char* name, throng_format* out)
+{
+	for (size_t k = 0; name != NULL && k < sizeof format_names / sizeof format_names[0]; ++k) {
+		if (strcmp(name, format_names[k]) == 0) {
+			if (out != NULL) {
+				*out = (throng_format)k;
+			}
+			return true;
+		}
 	}
-	return "unknown";
+	return false;
 }
 
 const char* throng_field_name(uint32_t field_bit)

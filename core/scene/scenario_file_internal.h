@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "names.h"
 #include "throng/scenario_file.h"
 
 /// Most archetypes and groups one file declares (keeps name checks cheap).
@@ -368,12 +369,9 @@ typedef struct sf_model {
 void sf_model_defaults(sf_model* m, const char* file);
 void sf_model_free(sf_model* m);
 
-/// Names of enum values as files spell them.
-extern const char* const sf_bounds_mode_names[4];
-extern const char* const sf_blend_names[3];
-extern const char* const sf_target_names[3];
-extern const char* const sf_flee_names[3];
-extern const char* const sf_frame_names[2];
+/// Names of the file format's own enum values. The library's enums (bounds
+/// mode, blend mode, behaviour kind, target, flee mode, wander frame) are
+/// spelled by core/names.h, whose tables the reader lists in its messages.
 extern const char* const sf_shape_names[SF_SHAPE_COUNT];
 extern const char* const sf_heading_names[5]; ///< the word forms (not the vector)
 

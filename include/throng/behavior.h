@@ -35,8 +35,8 @@ THRONG_API_BEGIN
 /// examine up to ~29,000 (its cavalry's sight is 150 m).
 #define THRONG_TARGET_MAX_CANDIDATES 65536
 
-/// The behaviours of SPEC.md. The names (throng_behavior_name) are the ones
-/// scenario files use.
+/// The behaviours of SPEC.md. The names (throng_behavior_kind_name) are the
+/// ones scenario files use.
 typedef enum throng_behavior_kind {
 	THRONG_SEEK = 0,          ///< "seek": towards the target at full speed
 	THRONG_FLEE,              ///< "flee": away from the target; modes always, panic, safe
@@ -159,15 +159,30 @@ throng_controller throng_controller_default_def(throng_blend_mode mode);
 /// Appends a slot; returns its index, or -1 when the controller is full.
 int throng_controller_add(throng_controller* controller, throng_slot slot);
 
-/// Scenario-file name of a behaviour ("seek", "obstacle_avoidance", ...);
-/// NULL for an out-of-range kind. The string is static.
-const char* throng_behavior_name(throng_behavior_kind kind);
+// Names: each enum of this header has a name function and its inverse,
+// as throng.h describes (the words scenario files use).
 
-/// Kind for a name; returns false when the name is unknown.
-bool throng_behavior_from_name(const char* name, throng_behavior_kind* kind);
+/// "seek", "flee", ..., "path_following" (the comments of
+/// throng_behavior_kind); NULL for a value out of range. Static.
+const char* throng_behavior_kind_name(throng_behavior_kind kind);
+/// The kind named `name` to *out (may be NULL); false for an unknown name.
+bool throng_behavior_kind_from_name(const char* name, throng_behavior_kind* out);
 
-/// Name of a blend mode ("weighted", "priority", "hybrid"), static.
+/// "point", "threat", "agent"; NULL for a value out of range. Static.
+const char* throng_target_source_name(throng_target_source source);
+bool throng_target_source_from_name(const char* name, throng_target_source* out);
+
+/// "always", "panic", "safe"; NULL for a value out of range. Static.
+const char* throng_flee_mode_name(throng_flee_mode mode);
+bool throng_flee_mode_from_name(const char* name, throng_flee_mode* out);
+
+/// "local", "world"; NULL for a value out of range. Static.
+const char* throng_wander_frame_name(throng_wander_frame frame);
+bool throng_wander_frame_from_name(const char* name, throng_wander_frame* out);
+
+/// "weighted", "priority", "hybrid"; NULL for a value out of range. Static.
 const char* throng_blend_mode_name(throng_blend_mode mode);
+bool throng_blend_mode_from_name(const char* name, throng_blend_mode* out);
 
 THRONG_API_END
 

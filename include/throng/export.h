@@ -106,11 +106,11 @@ throng_export_def throng_export_default_def(void);
 /// .ped, .sqlite or .sqlite3 or .db; anything else, and "-", is binary.
 throng_format throng_format_from_path(const char* path);
 
-/// Parses "bin" (or "binary"), "csv", "ped" or "sqlite" into *out.
-throng_status throng_format_parse(const char* name, throng_format* out);
-
-/// "bin", "csv", "ped", "sqlite" or "auto"; static.
+/// "auto", "bin", "csv", "ped", "sqlite"; NULL for a value out of range.
+/// Static. (The names of enums, throng.h.)
 const char* throng_format_name(throng_format format);
+/// The format named `name` to *out (may be NULL); false for an unknown name.
+bool throng_format_from_name(const char* name, throng_format* out);
 
 /// Parses a comma-separated field list into a mask: x, y, vx, vy, hx, hy,
 /// group, archetype, and the shorthands position (x,y), velocity (vx,vy),

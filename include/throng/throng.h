@@ -157,8 +157,26 @@ typedef struct throng_world throng_world;
 /// string is owned by the library and valid until the next failing call.
 const char* throng_last_error(void);
 
-/// Name of a status code ("ok", "invalid argument", ...), static.
+// Names. Every public enum E has
+//     const char* throng_E_name(E value);
+//     bool throng_E_from_name(const char* name, E* out);
+// The name is a static string, and NULL for a value out of range.
+// from_name takes exactly the names throng_E_name gives (case-sensitive)
+// and writes *out (out may be NULL) only when it returns true. Scenario
+// files, the throng command and the viewer all use these words.
+
+/// "ok", "invalid argument", "capacity exhausted", "out of memory", "not
+/// found", "unsupported", "input/output error", "corrupt data".
 const char* throng_status_name(throng_status status);
+bool throng_status_from_name(const char* name, throng_status* out);
+
+/// "scalar", "simd".
+const char* throng_engine_name(throng_engine engine);
+bool throng_engine_from_name(const char* name, throng_engine* out);
+
+/// "contain", "wrap", "bounce", "open".
+const char* throng_bounds_mode_name(throng_bounds_mode mode);
+bool throng_bounds_mode_from_name(const char* name, throng_bounds_mode* out);
 
 /// Defaults: bounds (-50,-50)..(50,50) contained, dt 1/60 s, seed 1,
 /// cell size from the archetypes, capacity 1024, SIMD engine, forces not
