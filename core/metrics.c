@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Crowd-quality metrics over a run (include/throng/metrics.h).
 //
-// Design: the metrics object reads the world's storage directly (it lives
-// in core) and keeps everything it accumulates per agent by id: start,
+// Design: the metrics object reads the agents through throng_world_view,
+// as a renderer does (positions, velocities, headings, radii, ids), and
+// the world's internals only for what the view lacks (the goals, each
+// id's slot, the largest radius), and keeps everything it accumulates per
+// agent by id: start,
 // goal, previous position and heading, path walked, total turn, first
 // arrival. Storage order changes from step to step in the SIMD engine and
 // differs between engines, so a sum taken in storage order would differ in
@@ -132,8 +135,8 @@ typedef struct overlap_result {
 static overlap_result hash_overlaps(thr_overlap_hash* h, const throng_world* w)
 {
 	overlap_result r = {0, 0.0, 0, 0};
-	const thr_state* s = thr_cur_c(w);
-	uint32_t n = w->count < h->cap ? w->count : h->cap;
+	const throng_view v = throng_world_view(w);
+	uint32_t n = v.count < h->cap ? v.count : h->cap;
 	if (n < 2 || !(w->max_radius > 0.0f)) {
 		return r;
 	}
@@ -142,12 +145,12 @@ static overlap_result hash_overlaps(thr_overlap_hash* h, const throng_world* w)
 	uint32_t buckets = h->mask + 1u;
 	memset(h->start, 0, ((size_t)buckets + 1u) * sizeof *h->start);
 	for (uint32_t i = 0; i < n; ++i) {
-		if (!isfinite(s->px[i]) || !isfinite(s->py[i])) {
+		if (!isfinite(v.x[i]) || !isfinite(v.y[i])) {
 			h->bucket_of[i] = UINT32_MAX;
 			continue;
 		}
-		h->cx[i] = cell_coord(s->px[i], inv_cell);
-		h->cy[i] = cell_coord(s->py[i], inv_cell);
+		h->cx[i] = cell_coord(v.x[i], inv_cell);
+		h->cy[i] = cell_coord(v.y[i], inv_cell);
 		h->bucket_of[i] = bucket_of_cell(h, h->cx[i], h->cy[i]);
 		h->start[h->bucket_of[i] + 1u]++;
 	}
@@ -191,9 +194,9 @@ static overlap_result hash_overlaps(thr_overlap_hash* h, const throng_world* w)
 				if (h->cx[j] != cx || h->cy[j] != cy) {
 					continue;
 				}
-				float ddx = s->px[j] - s->px[i];
-				float ddy = s->py[j] - s->py[i];
-				float rr = w->radius[i] + w->radius[j];
+				float ddx = v.x[j] - v.x[i];
+				float ddy = v.y[j] - v.y[i];
+				float rr = v.radius[i] + v.radius[j];
 				float d2 = ddx * ddx + ddy * ddy;
 				if (d2 < rr * rr) {
 					r.pairs++;
@@ -293,16 +296,16 @@ throng_status throng_metrics_create(const throng_world* world, float goal_radius
 		throng_metrics_destroy(m);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_metrics_create: out of memory for %u agents", n);
 	}
-	const thr_state* s = thr_cur_c(world);
+	const throng_view v = throng_world_view(world);
 	for (uint32_t k = 0; k < n; ++k) {
-		uint32_t id = world->id[k];
-		m->start_x[id] = m->prev_x[id] = s->px[k];
-		m->start_y[id] = m->prev_y[id] = s->py[k];
-		m->prev_hx[id] = s->hx[k];
-		m->prev_hy[id] = s->hy[k];
+		uint32_t id = v.id[k];
+		m->start_x[id] = m->prev_x[id] = v.x[k];
+		m->start_y[id] = m->prev_y[id] = v.y[k];
+		m->prev_hx[id] = v.hx[k];
+		m->prev_hy[id] = v.hy[k];
 		m->goal_x[id] = world->tx[k];
 		m->goal_y[id] = world->ty[k];
-		m->arrived_step[id] = goal_radius > 0.0f && at_goal(m, id, s->px[k], s->py[k]) ? 0u : THR_NEVER;
+		m->arrived_step[id] = goal_radius > 0.0f && at_goal(m, id, v.x[k], v.y[k]) ? 0u : THR_NEVER;
 	}
 	m->world_stats = world->stats;
 	*out = m;
@@ -335,22 +338,22 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
 		                "throng_metrics_observe: the world has %u agents, the metrics watch %u", w->count, m->n);
 	}
-	const thr_state* s = thr_cur_c(w);
+	const throng_view v = throng_world_view(w);
 	const throng_world_def* d = &w->def;
-	const uint64_t step = w->step - m->step0;
+	const uint64_t step = v.step - m->step0;
 	const bool goals = m->goal_radius > 0.0f;
 	for (uint32_t k = 0; k < m->n; ++k) {
-		uint32_t id = w->id[k];
-		float x = s->px[k], y = s->py[k];
-		if (!isfinite(x) || !isfinite(y) || !isfinite(s->vx[k]) || !isfinite(s->vy[k])) {
+		uint32_t id = v.id[k];
+		float x = v.x[k], y = v.y[k];
+		if (!isfinite(x) || !isfinite(y) || !isfinite(v.vx[k]) || !isfinite(v.vy[k])) {
 			m->nonfinite++;
 			continue;
 		}
-		m->oob += outside(d, x, y, w->radius[k]) ? 1u : 0u;
+		m->oob += outside(d, x, y, v.radius[k]) ? 1u : 0u;
 		// Heading change: the angle between the previous and the current
 		// unit heading, from the project's own atan2 (the same bits on
 		// every build).
-		float hx = s->hx[k], hy = s->hy[k];
+		float hx = v.hx[k], hy = v.hy[k];
 		float px = m->prev_hx[id], py = m->prev_hy[id];
 		float cross = px * hy - py * hx;
 		float dot = px * hx + py * hy;

@@ -363,6 +363,7 @@ throng_view throng_world_view(const throng_world* w)
 	v.vy = s->vy;
 	v.hx = s->hx;
 	v.hy = s->hy;
+	v.radius = w->radius;
 	v.group = w->group;
 	v.archetype = w->archetype;
 	return v;

@@ -125,6 +125,45 @@ Test(integrator, speed_never_exceeds_max_speed)
 	}
 }
 
+Test(view, every_array_is_in_the_slot_order_of_id)
+{
+	// The SIMD engine sorts agents by cell, so slots and ids part after a
+	// step; each array of the view, radius included, must follow id[k].
+	engine_under_test = THRONG_ENGINE_SIMD;
+	throng_world* w = busy_world(THRONG_BOUNDS_CONTAIN, 300, 21);
+	for (int step = 0; step < 5; ++step) {
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+	}
+	throng_view v = throng_world_view(w);
+	cr_assert_eq(v.count, 300u);
+	cr_assert_eq(v.step, 5u);
+	uint32_t moved = 0;
+	float rmin = 1e9f, rmax = 0.0f;
+	for (uint32_t k = 0; k < v.count; ++k) {
+		throng_agent_state a;
+		cr_assert_eq(throng_world_get_agent(w, v.id[k], &a), THRONG_OK);
+		moved += v.id[k] != k;
+		cr_assert_eq(v.x[k], a.position.x, "slot %u", k);
+		cr_assert_eq(v.y[k], a.position.y, "slot %u", k);
+		cr_assert_eq(v.vx[k], a.velocity.x, "slot %u", k);
+		cr_assert_eq(v.vy[k], a.velocity.y, "slot %u", k);
+		cr_assert_eq(v.hx[k], a.heading.x, "slot %u", k);
+		cr_assert_eq(v.hy[k], a.heading.y, "slot %u", k);
+		cr_assert_eq(v.radius[k], a.radius, "slot %u (agent %u): radius %g, the agent's %g", k, v.id[k],
+		             (double)v.radius[k], (double)a.radius);
+		cr_assert_eq(v.group[k], a.group, "slot %u", k);
+		cr_assert_eq(v.archetype[k], a.archetype, "slot %u", k);
+		rmin = a.radius < rmin ? a.radius : rmin;
+		rmax = a.radius > rmax ? a.radius : rmax;
+	}
+	cr_assert_gt(moved, 0u, "no agent left its spawn slot: the test proves nothing");
+	cr_assert_lt(rmin, rmax, "every radius is the same: the test proves nothing");
+	throng_world_destroy(w);
+	throng_view none = throng_world_view(NULL);
+	cr_assert_eq(none.count, 0u);
+	cr_assert_null(none.radius);
+}
+
 Test(bounds, contain_keeps_every_agent_inside)
 {
 	engine_under_test = THRONG_ENGINE_SCALAR; // the SIMD engine: test_simd.c

@@ -51,11 +51,10 @@ static uint32_t pick_agent(const vw_frame* f, const vw_camera* cam, float sx, fl
 	throng_vec2 w = vw_camera_to_world(cam, sx, sy);
 	uint32_t best = VW_NO_AGENT;
 	float best_d2 = 0.0f;
-	bool radii = f->radius_generation == f->generation;
 	for (uint32_t k = 0; k < f->count; ++k) {
 		float dx = f->x[k] - w.x, dy = f->y[k] - w.y;
 		float d2 = dx * dx + dy * dy;
-		float reach = (radii ? f->radius_by_id[f->id[k]] : 0.0f) * 1.6f;
+		float reach = f->radius[k] * 1.6f;
 		float min_reach = PICK_MIN_PX / cam->scale;
 		reach = reach > min_reach ? reach : min_reach;
 		if (d2 <= reach * reach && (best == VW_NO_AGENT || d2 < best_d2)) {

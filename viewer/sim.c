@@ -36,8 +36,6 @@ struct vw_sim {
 	throng_scene_def options;
 	uint32_t overlap_every;
 	vw_scene scene;
-	vw_radii radii;
-	uint32_t generation;
 	uint64_t serial;
 	uint64_t world_version;       ///< bumped by steps, resets and obstacle moves
 
@@ -95,13 +93,7 @@ static throng_status open_scene(vw_sim* sim, char* err, size_t err_cap)
 	if (st != THRONG_OK) {
 		return st;
 	}
-	sim->generation++;
 	sim->world_version++;
-	if (!vw_radii_fill(&sim->radii, sim->scene.world, sim->generation)) {
-		snprintf(err, err_cap, "out of memory for %u agent radii", throng_world_agent_count(sim->scene.world));
-		vw_scene_close(&sim->scene);
-		return THRONG_ERR_OUT_OF_MEMORY;
-	}
 	sim->overlaps_valid = false;
 	sim->target_dirty = true;
 	return THRONG_OK;
@@ -124,7 +116,7 @@ static void count_overlaps(vw_sim* sim)
 static void publish(vw_sim* sim)
 {
 	vw_frame* f = sim->back;
-	if (sim->scene.world != NULL && !vw_frame_fill(f, &sim->scene, &sim->radii, sim->selected) &&
+	if (sim->scene.world != NULL && !vw_frame_fill(f, &sim->scene, sim->selected) &&
 	    sim->error[0] == '\0') {
 		snprintf(sim->error, sizeof sim->error, "out of memory copying the frame");
 	}
@@ -150,7 +142,6 @@ static void publish(vw_sim* sim)
 	f->behind = sim->behind;
 	f->speed = sim->speed;
 	f->mouse_mode = sim->mode;
-	f->generation = sim->generation;
 	f->serial = ++sim->serial;
 	f->world_version = sim->world_version;
 	snprintf(f->error, sizeof f->error, "%s", sim->error);
@@ -447,7 +438,6 @@ void vw_sim_destroy(vw_sim* sim)
 		SDL_WaitThread(sim->thread, NULL);
 	}
 	vw_scene_close(&sim->scene);
-	vw_radii_free(&sim->radii);
 	for (int k = 0; k < 3; ++k) {
 		vw_frame_free(&sim->frames[k]);
 	}

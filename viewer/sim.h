@@ -43,13 +43,11 @@ typedef struct vw_focus {
 } vw_focus;
 
 /// One published state. Agent arrays are in storage order (id[k] is the
-/// stable id of slot k); radius_by_id is indexed by id.
+/// stable id of slot k), copied from the world's view.
 typedef struct vw_frame {
 	uint32_t count, cap;
 	uint32_t *id, *group, *archetype;
-	float *x, *y, *hx, *hy;
-	float* radius_by_id;
-	uint32_t radius_generation;    ///< which reset radius_by_id was filled for
+	float *x, *y, *hx, *hy, *radius;
 	uint32_t obstacle_count, obstacle_cap;
 	throng_vec2* obstacle_c;
 	float* obstacle_r;
@@ -75,7 +73,6 @@ typedef struct vw_frame {
 	bool paused, behind;
 	double speed;                  ///< requested simulated seconds per wall second
 	vw_mouse_mode mouse_mode;
-	uint32_t generation;           ///< counts resets
 	uint64_t serial;               ///< counts publications: a new frame has a new serial
 	uint64_t world_version;        ///< changes when agents or shapes may have moved
 	char error[256];               ///< non-empty once a step failed; the host stops

@@ -117,7 +117,9 @@ typedef struct throng_agent_state {
 } throng_agent_state;
 
 /// Zero-copy read access to the current step. Arrays have `count` entries in
-/// storage order; id[k] is the stable id of the agent in slot k. The pointers
+/// storage order; id[k] is the stable id of the agent in slot k: its
+/// position (x, y, m), velocity (vx, vy, m/s), unit heading (hx, hy),
+/// radius (m), group and archetype. The pointers
 /// belong to the world and stay valid until the next call that changes the
 /// world (step, spawn, destroy).
 typedef struct throng_view {
@@ -130,6 +132,7 @@ typedef struct throng_view {
 	const float* vy;
 	const float* hx;
 	const float* hy;
+	const float* radius;  ///< m
 	const uint32_t* group;
 	const uint32_t* archetype;
 } throng_view;
