@@ -214,6 +214,13 @@ static overlap_result hash_overlaps(thr_overlap_hash* h, const throng_world* w)
 
 throng_status throng_world_overlap_stats(const throng_world* world, uint64_t* pairs, float* deepest)
 {
+	// Zero first: on failure a smaller figure would read as fewer overlaps.
+	if (pairs != NULL) {
+		*pairs = 0;
+	}
+	if (deepest != NULL) {
+		*deepest = 0.0f;
+	}
 	if (world == NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_overlap_stats: world is NULL");
 	}

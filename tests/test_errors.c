@@ -469,21 +469,25 @@ Test(errors, overlap_count_reports_out_of_memory)
 	throng_scene* s = thr_test_scene("field", 2000, THRONG_ENGINE_SIMD);
 	throng_world* w = throng_scene_world(s);
 	uint64_t expected = 0;
-	cr_assert_eq(throng_world_count_overlaps(w, &expected), THRONG_OK, "%s", throng_last_error());
+	float expected_depth = 0.0f;
+	cr_assert_eq(throng_world_overlap_stats(w, &expected, &expected_depth), THRONG_OK, "%s", throng_last_error());
 	cr_assert_gt(expected, 0u, "the field's crowd overlaps somewhere");
 	for (long k = 0;; ++k) { // k = 0: every allocation fails
 		uint64_t pairs = 12345;
+		float deepest = 7.0f;
 		arm(k);
-		throng_status st = throng_world_count_overlaps(w, &pairs);
+		throng_status st = throng_world_overlap_stats(w, &pairs, &deepest);
 		long calls = disarm();
 		if (k > 0 && calls < k) {
 			cr_assert_eq(st, THRONG_OK);
 			cr_assert_eq(pairs, expected);
+			cr_assert_eq(deepest, expected_depth);
 			break;
 		}
 		cr_assert_eq(st, THRONG_ERR_OUT_OF_MEMORY, "allocation %ld failed: status %d, %llu pairs", k, (int)st,
 		             (unsigned long long)pairs);
-		cr_assert_eq(pairs, 0u);
+		cr_assert_eq(pairs, 0u, "a partial count after a failure");
+		cr_assert_eq(deepest, 0.0f, "a partial depth after a failure");
 		cr_assert_not_null(strstr(throng_last_error(), "out of memory"), "%s", throng_last_error());
 	}
 	throng_scene_destroy(s);

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "frame.h"
+#include "throng/metrics.h"
 
 #define QUEUE_CAP 128u
 #define STEP_SAMPLES 31u          ///< the median of ms per step covers these
@@ -109,7 +110,7 @@ static void count_overlaps(vw_sim* sim)
 		return;
 	}
 	// Out of memory: no figure rather than a wrong one (the HUD shows none).
-	sim->overlaps_valid = throng_world_count_overlaps(sim->scene.world, &sim->overlaps) == THRONG_OK;
+	sim->overlaps_valid = throng_world_overlap_stats(sim->scene.world, &sim->overlaps, NULL) == THRONG_OK;
 	sim->overlaps_step = step;
 }
 

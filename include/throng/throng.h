@@ -301,13 +301,6 @@ uint32_t throng_default_threads(void);
 /// Running figures (steps, max speed ratio, non-finite forces, clamps).
 throng_world_stats throng_world_get_stats(const throng_world* world);
 
-/// Pairs of agents whose centres are closer than the sum of their radii now,
-/// into *pairs, each agent examining at most THRONG_OVERLAP_MAX_EXAMINED
-/// candidate pairs (throng/metrics.h; a lower bound only in knots denser
-/// than any crowd). THRONG_ERR_OUT_OF_MEMORY when its spatial hash cannot
-/// be allocated (*pairs is then 0, never a partial count).
-throng_status throng_world_count_overlaps(const throng_world* world, uint64_t* pairs);
-
 /// 64-bit hash (XXH3) of the full dynamic state in id order: step, every
 /// agent's position, velocity, heading, wander angles, target point, target
 /// agent, path and waypoint, the threat. Equal states give equal hashes on every build and thread count.
