@@ -119,9 +119,9 @@ typedef struct throng_agent_state {
 /// Zero-copy read access to the current step. Arrays have `count` entries in
 /// storage order; id[k] is the stable id of the agent in slot k: its
 /// position (x, y, m), velocity (vx, vy, m/s), unit heading (hx, hy),
-/// radius (m), group and archetype. The pointers
-/// belong to the world and stay valid until the next call that changes the
-/// world (step, spawn, destroy).
+/// radius (m), group and archetype. The pointers belong to the world and
+/// stay valid until the next call that changes the world (step, spawn,
+/// destroy).
 typedef struct throng_view {
 	uint32_t count;
 	uint64_t step;
@@ -160,13 +160,15 @@ typedef struct throng_world throng_world;
 /// string is owned by the library and valid until the next failing call.
 const char* throng_last_error(void);
 
-// Names. Every public enum E has
-//     const char* throng_E_name(E value);
-//     bool throng_E_from_name(const char* name, E* out);
-// The name is a static string, and NULL for a value out of range.
-// from_name takes exactly the names throng_E_name gives (case-sensitive)
-// and writes *out (out may be NULL) only when it returns true. Scenario
-// files, the throng command and the viewer all use these words.
+// Names. Every public enum throng_X has
+//     const char* throng_X_name(throng_X value);
+//     bool throng_X_from_name(const char* name, throng_X* out);
+// (throng_engine_name, throng_bounds_mode_name, throng_behavior_kind_name,
+// throng_format_name, ...). The name is a static string, and NULL for a
+// value out of range. from_name takes exactly the names throng_X_name gives
+// (case-sensitive) and writes *out (out may be NULL) only when it returns
+// true. Scenario files, the throng command and the viewer all use these
+// words.
 
 /// "ok", "invalid argument", "capacity exhausted", "out of memory", "not
 /// found", "unsupported", "input/output error", "corrupt data".
