@@ -127,7 +127,7 @@ static void key(vw_ui* ui, SDL_Keycode k, Uint16 mod, const vw_frame* f, vw_sim*
 	case SDLK_TAB:
 		if (c != NULL) {
 			post(sim, VW_CMD_BLEND, ui->archetype, 0, 0, 0.0);
-			snprintf(msg, sizeof msg, "blend: %s", throng_blend_mode_name((throng_blend_mode)((c->mode + 1) % 3)));
+			snprintf(msg, sizeof msg, "blend: %s", throng_blend_mode_name(vw_next_blend_mode(c->mode)));
 			vw_ui_message(ui, now, msg);
 		}
 		break;

@@ -187,7 +187,7 @@ static void edit_controller(vw_sim* sim, const vw_cmd* c)
 		return; // stale archetype id: ignore
 	}
 	if (c->kind == VW_CMD_BLEND) {
-		ctl.mode = (throng_blend_mode)(((int)ctl.mode + 1) % 3);
+		ctl.mode = vw_next_blend_mode(ctl.mode);
 	} else if (c->slot >= ctl.slot_count) {
 		return;
 	} else if (c->kind == VW_CMD_TOGGLE_SLOT) {
@@ -489,6 +489,12 @@ const vw_frame* vw_sim_acquire(vw_sim* sim)
 	}
 	SDL_UnlockMutex(sim->lock);
 	return sim->front;
+}
+
+throng_blend_mode vw_next_blend_mode(throng_blend_mode mode)
+{
+	throng_blend_mode next = (throng_blend_mode)((int)mode + 1);
+	return throng_blend_mode_name(next) != NULL ? next : (throng_blend_mode)0;
 }
 
 bool vw_sim_post(vw_sim* sim, const vw_cmd* cmd)

@@ -132,6 +132,10 @@ const vw_frame* vw_sim_acquire(vw_sim* sim);
 /// when the queue is full.
 bool vw_sim_post(vw_sim* sim, const vw_cmd* cmd);
 
+/// The blend mode after `mode` in the library's order, back to the first
+/// after the last (VW_CMD_BLEND's cycle).
+throng_blend_mode vw_next_blend_mode(throng_blend_mode mode);
+
 /// The cursor in world coordinates (m), its velocity (m/s) and whether it is
 /// over the window; coalesced, only the latest counts.
 void vw_sim_set_mouse(vw_sim* sim, throng_vec2 position, throng_vec2 velocity, bool inside);
