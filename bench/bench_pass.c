@@ -251,7 +251,7 @@ static void pass_run(thr_bench_state* st, const void* data)
 /// The passes of a scenario, from its controllers.
 static int scenario_passes(const char* scenario, pass_def* out)
 {
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.agents = 256;
 	throng_scene* scene = NULL;
 	if (throng_scene_create(scenario, &o, &scene) != THRONG_OK) {
@@ -287,7 +287,7 @@ static int scenario_passes(const char* scenario, pass_def* out)
 	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
 		if (kinds & (1u << k)) {
 			pass_def* p = &out[n++];
-			snprintf(p->name, sizeof p->name, "%s", throng_behavior_name((throng_behavior_kind)k));
+			snprintf(p->name, sizeof p->name, "%s", throng_behavior_kind_name((throng_behavior_kind)k));
 			p->keep = (bench_keep){1u << k, false};
 			neighbours += thr_is_neighbor_kind((throng_behavior_kind)k);
 		}
@@ -324,7 +324,7 @@ void bench_pass_register(void)
 						pc->pass = passes[p];
 						char name[160];
 						snprintf(name, sizeof name, "pass/%.32s/%s/%.40s%s", scenarios[s],
-						         bench_engine_name(engine), passes[p].name, sizes[i] >= BENCH_LARGE ? "/large" : "");
+						         throng_engine_name(engine), passes[p].name, sizes[i] >= BENCH_LARGE ? "/large" : "");
 						thr_bench* b = thr_bench_register_data(name, pass_run, pc);
 						thr_bench_set_arg_names(b, arg_names, 2);
 						const int64_t args[2] = {sizes[i], t};

@@ -166,9 +166,9 @@ void bench_step_register(void)
 			const int* threads = e == 0 ? simd_threads : scalar_threads;
 			const int n_threads = e == 0 ? 2 : 1;
 			char name[96];
-			snprintf(name, sizeof name, "step/%s/%s", sc->scenario, bench_engine_name(sc->engine));
+			snprintf(name, sizeof name, "step/%s/%s", sc->scenario, throng_engine_name(sc->engine));
 			add(name, sc, 0, threads, n_threads);
-			snprintf(name, sizeof name, "step/%s/%s/large", sc->scenario, bench_engine_name(sc->engine));
+			snprintf(name, sizeof name, "step/%s/%s/large", sc->scenario, throng_engine_name(sc->engine));
 			add(name, sc, 1, threads, n_threads);
 		}
 	}

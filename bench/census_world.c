@@ -131,7 +131,7 @@ static void load_archetype(const throng_world* w, uint32_t a, bench_keep keep, c
 {
 	throng_controller full, ctl;
 	throng_world_get_controller(w, a, &full);
-	ctl = throng_controller_make(full.mode);
+	ctl = throng_controller_default_def(full.mode);
 	for (uint32_t k = 0; k < full.slot_count; ++k) {
 		if (bench_keeps(keep, &full.slots[k])) {
 			throng_controller_add(&ctl, full.slots[k]);

@@ -96,7 +96,7 @@ int bench_scenarios(const char** out, int cap, const char** missing)
 throng_scene* bench_scene_create(const char* name, uint32_t agents, throng_engine engine, uint32_t threads,
                                  const char** error)
 {
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.agents = agents;
 	o.engine = engine;
 	o.threads = threads;
@@ -153,7 +153,7 @@ static void kept_controller(const throng_world* w, uint32_t a, bench_keep keep, 
 {
 	throng_controller full;
 	throng_world_get_controller(w, a, &full);
-	*out = throng_controller_make(full.mode);
+	*out = throng_controller_default_def(full.mode);
 	if (keep.target_rule) {
 		out->target_rule = full.target_rule;
 	}
@@ -260,9 +260,4 @@ uint32_t bench_rule_period(const throng_world* w, bench_keep keep)
 		}
 	}
 	return period;
-}
-
-const char* bench_engine_name(throng_engine engine)
-{
-	return engine == THRONG_ENGINE_SCALAR ? "scalar" : "simd";
 }

@@ -118,7 +118,4 @@ uint32_t bench_rule_period(const throng_world* w, bench_keep keep);
 #define BENCH_MAX_PERIOD 60u
 #define BENCH_MAX_PERIOD_AGENT_STEPS 3000000u
 
-/// "simd" or "scalar".
-const char* bench_engine_name(throng_engine engine);
-
 #endif

@@ -85,12 +85,7 @@ static bool apply_option(const char* name, const char* value, cli_run_args* out)
 		}
 		out->seed = v;
 	} else if (strcmp(name, "--engine") == 0) {
-		if (strcmp(value, "scalar") == 0) {
-			out->engine = THRONG_ENGINE_SCALAR;
-		} else if (strcmp(value, "simd") == 0) {
-			out->engine = THRONG_ENGINE_SIMD;
-		} else {
-			cli_error("--engine: expected simd or scalar, got \"%.64s\"", value);
+		if (!opt_parse_engine("throng", name, value, &out->engine)) {
 			return false;
 		}
 	} else if (strcmp(name, "--threads") == 0) {
@@ -106,8 +101,7 @@ static bool apply_option(const char* name, const char* value, cli_run_args* out)
 		}
 		out->out = value;
 	} else if (strcmp(name, "--format") == 0) {
-		if (throng_format_parse(value, &out->format) != THRONG_OK) {
-			cli_error("--format: expected bin, csv, ped or sqlite, got \"%.64s\"", value);
+		if (!opt_parse_format("throng", name, value, &out->format)) {
 			return false;
 		}
 	} else if (strcmp(name, "--fields") == 0) {
@@ -228,6 +222,7 @@ int cli_parse_run(int argc, char** argv, int first, cli_run_args* out)
 		fields_set |= strcmp(name, "--fields") == 0;
 		every_set |= strcmp(name, "--every") == 0;
 	}
+	format_set = format_set && out->format != THRONG_FORMAT_AUTO; // --format auto: as if not given
 	if (out->steps_set && out->seconds_set && !out->help) {
 		cli_error("--seconds: give either --steps or --seconds, not both");
 		return CLI_EXIT_USAGE;

@@ -62,8 +62,8 @@ static const char usage_run[] =
 	"Output (frames are the steps 0, K, 2K, ... with agents in id order):\n"
 	"  --out FILE|-      write frames to FILE, or to standard output for -\n"
 	"                    (the summary then goes to standard error)\n"
-	"  --format F        bin, csv, ped or sqlite (default: from FILE's extension,\n"
-	"                    .csv, .txt or .ped, .sqlite/.sqlite3/.db; else bin)\n"
+	"  --format F        bin, csv, ped or sqlite; auto (the default): from FILE's\n"
+	"                    extension, .csv, .txt or .ped, .sqlite/.sqlite3/.db, else bin\n"
 	"  --fields LIST     bin, csv and --shm: comma-separated x,y,vx,vy,hx,hy,group,\n"
 	"                    archetype, or position, velocity, heading, all\n"
 	"                    (default x,y,hx,hy)\n"
@@ -141,7 +141,8 @@ typedef struct cli_outputs {
 static int outputs_open(const cli_run_args* a, const char* scenario, const throng_world* world, cli_outputs* o)
 {
 	memset(o, 0, sizeof *o);
-	throng_export_def def = throng_export_default_def(world);
+	throng_export_def def = throng_export_default_def();
+	def.world = world;
 	def.format = a->format;
 	def.fields = a->fields;
 	def.every = a->every;
@@ -153,7 +154,7 @@ static int outputs_open(const cli_run_args* a, const char* scenario, const thron
 	if (a->shm != NULL &&
 	    (a->shm_replace ? throng_feed_replace : throng_feed_create)(a->shm, &def, &o->feed) != THRONG_OK) {
 		cli_error("--shm: %s", throng_last_error());
-		throng_exporter_abort(o->exporter); // nothing simulated: --out's path stays as it was
+		throng_exporter_destroy(o->exporter); // not finished: --out's path stays as it was
 		o->exporter = NULL;
 		return CLI_EXIT_FAILURE;
 	}
@@ -182,23 +183,35 @@ static throng_status outputs_frame(cli_outputs* o, const throng_world* world)
 	return st;
 }
 
-/// Finishes the outputs; returns the first failure's status, printed when
-/// `report` (after a failure already reported, it is not repeated unless
-/// closing added to it).
+/// Finishes the outputs and frees them; returns the first failure's
+/// status, printed when `report` (after a failure already reported, it is
+/// not repeated unless finishing added to it).
 static throng_status outputs_close(cli_outputs* o, bool report, const char* reported)
 {
-	throng_status st = throng_exporter_close(o->exporter);
+	throng_status st = o->exporter != NULL ? throng_exporter_finish(o->exporter) : THRONG_OK;
 	if (st != THRONG_OK && (report || (reported != NULL && strstr(reported, throng_last_error()) == NULL))) {
 		cli_error("--out: %s", throng_last_error());
 	}
-	throng_status fs = throng_feed_close(o->feed);
+	throng_status fs = o->feed != NULL ? throng_feed_finish(o->feed) : THRONG_OK;
 	if (fs != THRONG_OK && report) {
 		cli_error("--shm: %s", throng_last_error());
 	}
 	st = st != THRONG_OK ? st : fs;
+	throng_exporter_destroy(o->exporter);
+	throng_feed_destroy(o->feed);
 	o->exporter = NULL;
 	o->feed = NULL;
 	return st;
+}
+
+/// Frees the outputs of a run that simulated nothing: --out's path stays
+/// as it was, and --shm's name is removed.
+static void outputs_discard(cli_outputs* o)
+{
+	throng_exporter_destroy(o->exporter);
+	throng_feed_destroy(o->feed);
+	o->exporter = NULL;
+	o->feed = NULL;
 }
 
 /// --realtime: sleeps until `steps` steps of dt have passed since `start`.
@@ -257,7 +270,7 @@ static void cli_print_diagnostic(void* user, const throng_diagnostic* d)
 /// Opens a built-in scene or a scenario file (throng_scene_open). A file
 /// with problems (each printed) or one that cannot be read gives
 /// CLI_EXIT_USAGE; anything else the library refuses, CLI_EXIT_FAILURE.
-static int cli_open_scene(const char* name, const throng_scene_options* opt, throng_scene** scene)
+static int cli_open_scene(const char* name, const throng_scene_def* opt, throng_scene** scene)
 {
 	uint32_t printed = 0;
 	throng_status st = throng_scene_open_report(name, opt, cli_print_diagnostic, &printed, scene);
@@ -358,7 +371,7 @@ static int cmd_run(int argc, char** argv)
 		return CLI_EXIT_USAGE;
 	}
 
-	throng_scene_options opt = throng_scene_default_options();
+	throng_scene_def opt = throng_scene_default_def();
 	opt.agents = args.agents;
 	opt.seed = args.seed;
 	opt.engine = args.engine;
@@ -411,9 +424,7 @@ static int cmd_run(int argc, char** argv)
 	throng_metrics* metrics = NULL;
 	if (throng_metrics_create(world, throng_scene_goal_radius(scene), &metrics) != THRONG_OK) {
 		cli_error("%s", throng_last_error());
-		throng_exporter_abort(outputs.exporter); // nothing simulated: --out's path stays as it was
-		outputs.exporter = NULL;
-		outputs_close(&outputs, false, NULL);
+		outputs_discard(&outputs);
 		throng_scene_destroy(scene);
 		return CLI_EXIT_FAILURE;
 	}
@@ -480,7 +491,7 @@ static int cmd_run(int argc, char** argv)
 	}
 	s.scenario = info->name;
 	s.steps = steps;
-	s.engine = args.engine == THRONG_ENGINE_SIMD ? "simd" : "scalar";
+	s.engine = throng_engine_name(args.engine);
 	s.threads = args.engine == THRONG_ENGINE_SIMD ? (args.threads != 0 ? args.threads : throng_default_threads()) : 1;
 	s.seconds = seconds;
 	s.frames = outputs.frames;
@@ -525,7 +536,7 @@ static int cmd_save(int argc, char** argv)
 {
 	const char* scenario = NULL;
 	const char* out = NULL;
-	throng_scene_options opt = throng_scene_default_options();
+	throng_scene_def opt = throng_scene_default_def();
 	for (int k = 2; k < argc; ++k) {
 		const char* a = argv[k];
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {

@@ -110,3 +110,47 @@ opt_kind opt_next(const opt_spec* spec, int argc, char** argv, int* i, const cha
 	*value = argv[++*i];
 	return OPT_VALUED;
 }
+
+/// Joins n names as "a, b or c" into buf.
+static void join_names(const char* const* names, size_t n, char* buf, size_t cap)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (size_t k = 0; k < n && len < cap; ++k) {
+		const char* sep = k == 0 ? "" : k + 1 == n ? " or " : ", ";
+		int w = snprintf(buf + len, cap - len, "%s%s", sep, names[k]);
+		len += w > 0 ? (size_t)w : 0u;
+	}
+}
+
+bool opt_parse_engine(const char* program, const char* option, const char* value, throng_engine* out)
+{
+	if (throng_engine_from_name(value, out)) {
+		return true;
+	}
+	const char* names[8];
+	size_t n = 0;
+	while (n < 8 && (names[n] = throng_engine_name((throng_engine)n)) != NULL) {
+		++n;
+	}
+	char list[128];
+	join_names(names, n, list, sizeof list);
+	opt_error(program, "%s: expected %s, got \"%.64s\"", option, list, value);
+	return false;
+}
+
+bool opt_parse_format(const char* program, const char* option, const char* value, throng_format* out)
+{
+	if (throng_format_from_name(value, out)) {
+		return true;
+	}
+	const char* names[8];
+	size_t n = 0;
+	while (n < 8 && (names[n] = throng_format_name((throng_format)n)) != NULL) {
+		++n;
+	}
+	char list[128];
+	join_names(names, n, list, sizeof list);
+	opt_error(program, "%s: expected %s, got \"%.64s\"", option, list, value);
+	return false;
+}

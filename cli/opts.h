@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Command-line helpers shared by `throng` (cli/) and `throng-view`
-// (viewer/): strict unsigned integers, one-line errors with the program's
-// name, and the scan of "--name value" / "--name=value" options.
+// (viewer/): strict unsigned integers, the library's enum names, one-line
+// errors with the program's name, and the scan of "--name value" /
+// "--name=value" options.
 #ifndef THRONG_CLI_OPTS_H
 #define THRONG_CLI_OPTS_H
 
@@ -10,10 +11,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "throng/export.h"
+#include "throng/throng.h"
+
 /// Parses a whole unsigned integer in [min, max]: decimal digits only, or
 /// hexadecimal after "0x" when allow_hex. Rejects an empty string, signs,
 /// spaces, fractions, trailing garbage and overflow. Returns false on error.
 bool opt_parse_u64(const char* text, uint64_t min, uint64_t max, bool allow_hex, uint64_t* out);
+
+/// Reads an engine name as the library spells it (throng_engine_from_name).
+/// Otherwise prints "<program>: <option>: expected scalar or simd, got
+/// "<value>"" (the list from throng_engine_name) and returns false.
+bool opt_parse_engine(const char* program, const char* option, const char* value, throng_engine* out);
+
+/// The same for an output format (throng_format_from_name, "auto" included).
+bool opt_parse_format(const char* program, const char* option, const char* value, throng_format* out);
 
 /// Prints "<program>: <message>\n" on stderr.
 void opt_verror(const char* program, const char* fmt, va_list ap);

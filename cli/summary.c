@@ -18,7 +18,7 @@ throng_status cli_summary_measure(throng_scene* scene, const throng_quality* qua
 	// replaced it (never the command line's default 1 over the file's).
 	s->seed = def.seed;
 	s->hash = throng_world_hash(world);
-	throng_status st = throng_world_count_overlaps(world, &s->overlaps);
+	throng_status st = throng_world_overlap_stats(world, &s->overlaps, NULL);
 	if (st != THRONG_OK) {
 		return st;
 	}

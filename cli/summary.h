@@ -14,7 +14,7 @@ typedef struct cli_summary {
 	uint32_t agents;
 	uint64_t steps;
 	uint64_t seed;
-	const char* engine;         ///< "scalar"
+	const char* engine;         ///< throng_engine_name of the engine
 	uint32_t threads;           ///< 1 for the scalar engine
 	double seconds;             ///< wall time of the stepping loop (s)
 	double agent_steps_per_s;   ///< agents * steps / the stepping time (seconds less output and metrics time)

@@ -1,29 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Controllers: slot defaults, names, and the three blending modes of SPEC.md.
+// Controllers: slot defaults and the three blending modes of SPEC.md.
 #include <string.h>
 
 #include "behaviors.h"
 #include "fmath.h"
 
-static const char* const behavior_names[THRONG_BEHAVIOR_COUNT] = {
-	[THRONG_SEEK] = "seek",
-	[THRONG_FLEE] = "flee",
-	[THRONG_ARRIVE] = "arrive",
-	[THRONG_PURSUIT] = "pursuit",
-	[THRONG_EVADE] = "evade",
-	[THRONG_WANDER] = "wander",
-	[THRONG_WANDER_NOISE] = "wander_noise",
-	[THRONG_OBSTACLE_AVOID] = "obstacle_avoidance",
-	[THRONG_WALL_AVOID] = "wall_avoidance",
-	[THRONG_UNALIGNED_AVOID] = "unaligned_avoidance",
-	[THRONG_SEPARATION] = "separation",
-	[THRONG_ALIGNMENT] = "alignment",
-	[THRONG_COHESION] = "cohesion",
-	[THRONG_BOUNDS] = "bounds",
-	[THRONG_PATH_FOLLOW] = "path_following",
-};
-
-throng_behavior_params throng_behavior_default_params(void)
+throng_behavior_params throng_behavior_default_def(void)
 {
 	// Defaults for a pedestrian (max speed ~1.3 m/s); the wander and feeler
 	// values are the seeds' (circleDist 2, circleRadius 1, jitter 2.5,
@@ -52,7 +34,7 @@ throng_behavior_params throng_behavior_default_params(void)
 	return p;
 }
 
-throng_slot throng_slot_make(throng_behavior_kind kind)
+throng_slot throng_slot_default_def(throng_behavior_kind kind)
 {
 	throng_slot s;
 	memset(&s, 0, sizeof s);
@@ -60,11 +42,11 @@ throng_slot throng_slot_make(throng_behavior_kind kind)
 	s.weight = 1.0f;
 	s.enabled = true;
 	s.priority = false;
-	s.params = throng_behavior_default_params();
+	s.params = throng_behavior_default_def();
 	return s;
 }
 
-throng_controller throng_controller_make(throng_blend_mode mode)
+throng_controller throng_controller_default_def(throng_blend_mode mode)
 {
 	throng_controller c;
 	memset(&c, 0, sizeof c);
@@ -82,40 +64,6 @@ int throng_controller_add(throng_controller* controller, throng_slot slot)
 	}
 	controller->slots[controller->slot_count] = slot;
 	return (int)controller->slot_count++;
-}
-
-const char* throng_behavior_name(throng_behavior_kind kind)
-{
-	if ((unsigned)kind >= THRONG_BEHAVIOR_COUNT) {
-		return NULL;
-	}
-	return behavior_names[kind];
-}
-
-bool throng_behavior_from_name(const char* name, throng_behavior_kind* kind)
-{
-	if (name == NULL) {
-		return false;
-	}
-	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
-		if (strcmp(name, behavior_names[k]) == 0) {
-			if (kind != NULL) {
-				*kind = (throng_behavior_kind)k;
-			}
-			return true;
-		}
-	}
-	return false;
-}
-
-const char* throng_blend_mode_name(throng_blend_mode mode)
-{
-	switch (mode) {
-	case THRONG_BLEND_WEIGHTED: return "weighted";
-	case THRONG_BLEND_PRIORITY: return "priority";
-	case THRONG_BLEND_HYBRID: return "hybrid";
-	}
-	return NULL;
 }
 
 /// Priority blending over the enabled slots for which `pick(slot)` holds:

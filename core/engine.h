@@ -65,7 +65,6 @@ typedef struct thr_contact_iter {
 } thr_contact_iter;
 
 typedef struct thr_engine {
-	const char* name;
 	bool sorted;   ///< wants agents sorted by cell (the store reorders them before the pass)
 	bool parallel; ///< runs targets and its pass on the world's threads (else on one)
 	/// Engine data to refresh before the step changes anything (NULL:

@@ -19,18 +19,3 @@ const char* throng_last_error(void)
 {
 	return thr_last_error;
 }
-
-const char* throng_status_name(throng_status status)
-{
-	switch (status) {
-	case THRONG_OK: return "ok";
-	case THRONG_ERR_INVALID_ARGUMENT: return "invalid argument";
-	case THRONG_ERR_CAPACITY: return "capacity exhausted";
-	case THRONG_ERR_OUT_OF_MEMORY: return "out of memory";
-	case THRONG_ERR_NOT_FOUND: return "not found";
-	case THRONG_ERR_UNSUPPORTED: return "unsupported";
-	case THRONG_ERR_IO: return "input/output error";
-	case THRONG_ERR_CORRUPT: return "corrupt data";
-	}
-	return "unknown status";
-}

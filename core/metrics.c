@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Crowd-quality metrics over a run (include/throng/metrics.h).
 //
-// Design: the metrics object reads the world's storage directly (it lives
-// in core) and keeps everything it accumulates per agent by id: start,
+// Design: the metrics object reads the agents through throng_world_view,
+// as a renderer does (positions, velocities, headings, radii, ids), and
+// the world's internals only for what the view lacks (the goals, each
+// id's slot, the largest radius), and keeps everything it accumulates per
+// agent by id: start,
 // goal, previous position and heading, path walked, total turn, first
 // arrival, all but the start in one record an agent (thr_track). Storage
 // order changes from step to step in the SIMD engine and differs between
@@ -154,8 +157,8 @@ typedef struct overlap_result {
 static overlap_result hash_overlaps(thr_overlap_hash* h, const throng_world* w)
 {
 	overlap_result r = {0, 0.0, 0, 0};
-	const thr_state* s = thr_cur_c(w);
-	uint32_t n = w->count < h->cap ? w->count : h->cap;
+	const throng_view v = throng_world_view(w);
+	uint32_t n = v.count < h->cap ? v.count : h->cap;
 	if (n < 2 || !(w->max_radius > 0.0f)) {
 		return r;
 	}
@@ -164,12 +167,12 @@ static overlap_result hash_overlaps(thr_overlap_hash* h, const throng_world* w)
 	uint32_t buckets = h->mask + 1u;
 	memset(h->start, 0, ((size_t)buckets + 1u) * sizeof *h->start);
 	for (uint32_t i = 0; i < n; ++i) {
-		if (!isfinite(s->px[i]) || !isfinite(s->py[i])) {
+		if (!isfinite(v.x[i]) || !isfinite(v.y[i])) {
 			h->bucket_of[i] = UINT32_MAX;
 			continue;
 		}
-		h->cx[i] = cell_coord(s->px[i], inv_cell);
-		h->cy[i] = cell_coord(s->py[i], inv_cell);
+		h->cx[i] = cell_coord(v.x[i], inv_cell);
+		h->cy[i] = cell_coord(v.y[i], inv_cell);
 		h->bucket_of[i] = bucket_of_cell(h, h->cx[i], h->cy[i]);
 		h->start[h->bucket_of[i] + 1u]++;
 	}
@@ -213,9 +216,9 @@ static overlap_result hash_overlaps(thr_overlap_hash* h, const throng_world* w)
 				if (h->cx[j] != cx || h->cy[j] != cy) {
 					continue;
 				}
-				float ddx = s->px[j] - s->px[i];
-				float ddy = s->py[j] - s->py[i];
-				float rr = w->radius[i] + w->radius[j];
+				float ddx = v.x[j] - v.x[i];
+				float ddy = v.y[j] - v.y[i];
+				float rr = v.radius[i] + v.radius[j];
 				float d2 = ddx * ddx + ddy * ddy;
 				if (d2 < rr * rr) {
 					r.pairs++;
@@ -233,6 +236,13 @@ static overlap_result hash_overlaps(thr_overlap_hash* h, const throng_world* w)
 
 throng_status throng_world_overlap_stats(const throng_world* world, uint64_t* pairs, float* deepest)
 {
+	// Zero first: on failure a smaller figure would read as fewer overlaps.
+	if (pairs != NULL) {
+		*pairs = 0;
+	}
+	if (deepest != NULL) {
+		*deepest = 0.0f;
+	}
 	if (world == NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_overlap_stats: world is NULL");
 	}
@@ -268,8 +278,7 @@ void throng_metrics_destroy(throng_metrics* m)
 /// Overlapping pairs the world's contact pass has met, summed over its steps.
 static uint64_t world_contacts(const throng_world* w)
 {
-	(void)w;
-	return 0; // the contact pass's count, throng_world_stats.contacts, once it lands
+	return w->stats.contacts; // overlapping pairs the contact pass met, summed over steps
 }
 
 /// Whether an agent at (x, y) is within the goal radius of its goal now.
@@ -363,8 +372,9 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 		                "obstacles and %u walls", w->obstacle_count, w->wall_count);
 	}
 	const thr_state* s = thr_cur_c(w);
+	const throng_view v = throng_world_view(w);
 	const throng_world_def* d = &w->def;
-	const uint64_t step = w->step - m->step0;
+	const uint64_t step = v.step - m->step0;
 	const bool goals = m->goal_radius > 0.0f;
 	const bool shapes = m->shapes.n_obstacles > 0 || m->shapes.n_walls > 0;
 	for (uint32_t k = 0; k < m->n; ++k) {

@@ -360,4 +360,4 @@ throng_status thr_scalar_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 	return THRONG_OK;
 }
 
-const thr_engine thr_scalar_engine = {"scalar", false, false, NULL, thr_scalar_pass, NULL, thr_contact_block};
+const thr_engine thr_scalar_engine = {false, false, NULL, thr_scalar_pass, NULL, thr_contact_block};

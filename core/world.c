@@ -365,6 +365,7 @@ throng_view throng_world_view(const throng_world* w)
 	v.vy = s->vy;
 	v.hx = s->hx;
 	v.hy = s->hy;
+	v.radius = w->radius;
 	v.group = w->group;
 	v.archetype = w->archetype;
 	return v;
@@ -426,29 +427,6 @@ uint32_t throng_default_threads(void)
 #else
 	return 1u;
 #endif
-}
-
-throng_status throng_world_count_overlaps(const throng_world* w, uint64_t* out)
-{
-	if (w == NULL || out == NULL) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_count_overlaps: world and out must not be NULL");
-	}
-	*out = 0;
-	if (w->count < 2) {
-		return THRONG_OK;
-	}
-	// The metrics' spatial hash (core/metrics.c): the same pairs as an
-	// exhaustive search, in O(N) even for a knot of agents on one spot,
-	// where each agent examines at most THRONG_OVERLAP_MAX_EXAMINED pairs.
-	// Never a partial count: on failure a smaller number would read as
-	// fewer overlaps.
-	uint64_t pairs = 0;
-	throng_status st = throng_world_overlap_stats(w, &pairs, NULL);
-	if (st != THRONG_OK) {
-		return st;
-	}
-	*out = pairs;
-	return THRONG_OK;
 }
 
 uint64_t throng_world_hash(const throng_world* w)

@@ -15,7 +15,7 @@
 
 int main(int argc, char** argv)
 {
-	throng_scene_options opt = throng_scene_default_options();
+	throng_scene_def opt = throng_scene_default_def();
 	opt.agents = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : 100;
 	int steps = argc > 2 ? atoi(argv[2]) : 30;
 
@@ -36,9 +36,9 @@ int main(int argc, char** argv)
 	printf("step %llu: %u agents, storage order (slot k holds agent id[k])\n", (unsigned long long)v.step, v.count);
 	for (uint32_t k = 0; k < v.count && k < 5; ++k) {
 		printf("  slot %u: agent %4u at (%8.3f, %8.3f) m, heading (%6.3f, %6.3f), velocity (%6.3f, %6.3f) m/s, "
-		       "group %u, archetype %u\n",
+		       "radius %.2f m, group %u, archetype %u\n",
 		       k, v.id[k], (double)v.x[k], (double)v.y[k], (double)v.hx[k], (double)v.hy[k], (double)v.vx[k],
-		       (double)v.vy[k], v.group[k], v.archetype[k]);
+		       (double)v.vy[k], (double)v.radius[k], v.group[k], v.archetype[k]);
 	}
 
 	// To follow one agent, find its slot again after every step: slots move.

@@ -153,4 +153,4 @@ static throng_status simd_pass(const thr_step_ctx* step, thr_pass_stats* stats)
 	return THRONG_OK;
 }
 
-const thr_engine thr_simd_engine = {"simd", true, true, simd_prepare, simd_pass, simd_release, thr_simd_contact_block};
+const thr_engine thr_simd_engine = {true, true, simd_prepare, simd_pass, simd_release, thr_simd_contact_block};

@@ -61,7 +61,7 @@ int thr_test_cli(const char* args, char* out, uint32_t out_cap, char* err, uint3
 
 throng_scene* thr_test_scene(const char* name, uint32_t agents, throng_engine engine)
 {
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.agents = agents;
 	o.engine = engine;
 	throng_scene* s = NULL;

@@ -197,7 +197,7 @@ Test(evade, inside_radius_uncapped_prediction)
 
 static throng_behavior_params wander_params(throng_wander_frame frame, float dist, float radius, float jitter)
 {
-	throng_behavior_params prm = throng_behavior_default_params();
+	throng_behavior_params prm = throng_behavior_default_def();
 	prm.frame = frame;
 	prm.circle_distance = dist;
 	prm.circle_radius = radius;
@@ -283,7 +283,7 @@ Test(wander, angle_wrapped_to_pi)
 Test(wander_noise, advances_angle_and_steers)
 {
 	thr_self s = agent(0, 0, 1, 0, 2, 3);
-	throng_behavior_params prm = throng_behavior_default_params();
+	throng_behavior_params prm = throng_behavior_default_def();
 	prm.noise_amplitude = THR_PI;
 	float angle = 0.0f;
 	vec2 f = thr_wander_noise(&s, &angle, 0.5f, &prm, 1.0f);
@@ -296,7 +296,7 @@ Test(wander_noise, advances_angle_and_steers)
 Test(wander_noise, limited_to_max_force)
 {
 	thr_self s = agent(0, 0, 1, 0, 2, 1);
-	throng_behavior_params prm = throng_behavior_default_params();
+	throng_behavior_params prm = throng_behavior_default_def();
 	prm.noise_amplitude = THR_PI;
 	float angle = 0.0f;
 	// (-1,2) as above, |.|=2.2360680 > 1 -> (-0.4472136,0.8944272)
@@ -306,7 +306,7 @@ Test(wander_noise, limited_to_max_force)
 Test(wander_noise, angle_wrapped)
 {
 	thr_self s = agent(0, 0, 1, 0, 2, 3);
-	throng_behavior_params prm = throng_behavior_default_params();
+	throng_behavior_params prm = throng_behavior_default_def();
 	prm.noise_amplitude = 1.0f;
 	float angle = 3.0f;
 	thr_wander_noise(&s, &angle, 1.0f, &prm, 0.5f);
@@ -428,7 +428,7 @@ Test(obstacle, diagonal_heading)
 
 static throng_behavior_params unaligned_params(float avoid_radius, float t_max)
 {
-	throng_behavior_params prm = throng_behavior_default_params();
+	throng_behavior_params prm = throng_behavior_default_def();
 	prm.avoid_radius = avoid_radius;
 	prm.max_prediction = t_max;
 	prm.neighbor_radius = 20.0f;
@@ -536,7 +536,7 @@ Test(unaligned, contributions_sum)
 
 static throng_behavior_params flock_params(float radius, bool same_group_only)
 {
-	throng_behavior_params prm = throng_behavior_default_params();
+	throng_behavior_params prm = throng_behavior_default_def();
 	prm.neighbor_radius = radius;
 	prm.same_group_only = same_group_only;
 	return prm;

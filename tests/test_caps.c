@@ -41,19 +41,19 @@ static throng_world* knot_world(throng_engine engine, uint32_t threads, const kn
 	def.threads = threads;
 	throng_world* w = NULL;
 	cr_assert_eq(throng_world_create(&def, &w), THRONG_OK, "%s", throng_last_error());
-	throng_controller c = throng_controller_make(THRONG_BLEND_HYBRID);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_HYBRID);
 	c.contact.enabled = o->contacts;
 	const throng_behavior_kind kinds[4] = {THRONG_UNALIGNED_AVOID, THRONG_SEPARATION, THRONG_ALIGNMENT,
 	                                       THRONG_COHESION};
 	for (int k = 0; k < 4; ++k) {
-		throng_slot s = throng_slot_make(kinds[k]);
+		throng_slot s = throng_slot_default_def(kinds[k]);
 		s.priority = k < 2;
 		s.params.neighbor_radius = k == 1 ? 1.0f : 4.0f;
 		s.params.max_neighbors = o->max_neighbors;
 		s.params.same_group_only = o->same_group_only;
 		throng_controller_add(&c, s);
 	}
-	throng_slot seek = throng_slot_make(THRONG_SEEK);
+	throng_slot seek = throng_slot_default_def(THRONG_SEEK);
 	seek.params.target = o->target_rule ? THRONG_TARGET_AGENT : THRONG_TARGET_POINT;
 	throng_controller_add(&c, seek);
 	if (o->target_rule) {
@@ -284,8 +284,8 @@ Test(caps, engines_take_the_first_neighbours_in_cell_order)
 			def.record_forces = true;
 			throng_world* w = NULL;
 			cr_assert_eq(throng_world_create(&def, &w), THRONG_OK, "%s", throng_last_error());
-			throng_controller ctl = throng_controller_make(THRONG_BLEND_WEIGHTED);
-			throng_slot s = throng_slot_make(THRONG_SEPARATION);
+			throng_controller ctl = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+			throng_slot s = throng_slot_default_def(THRONG_SEPARATION);
 			s.params.neighbor_radius = 2.0f;
 			s.params.max_neighbors = caps[c];
 			throng_controller_add(&ctl, s);

@@ -111,7 +111,7 @@ Test(cli, bad_arguments_exit_2_naming_the_argument)
 	expect_usage_error("run herd --seed -1", "--seed");
 	expect_usage_error("run herd --summary xml", "--summary");
 	expect_usage_error("run herd --engine foo", "--engine");
-	cr_assert_not_null(strstr(err, "simd or scalar"), "lists the engines: %s", err);
+	cr_assert_not_null(strstr(err, "expected scalar or simd"), "lists the engines: %s", err);
 	expect_usage_error("run herd --threads 0", "--threads");
 	expect_usage_error("run herd --threads 2000", "--threads");
 	expect_usage_error("run herd --threads two", "--threads");

@@ -37,7 +37,7 @@ static throng_world* make_world(throng_engine engine, float half, uint32_t capac
 /// An archetype with contacts as given and no slots (agents at rest stay at rest).
 static uint32_t still_archetype(throng_world* w, bool on, float stiffness, uint32_t iterations)
 {
-	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 	c.contact = (throng_contact){on, stiffness, iterations};
 	uint32_t a = 0;
 	cr_assert_eq(throng_world_add_archetype(w, &c, &a), THRONG_OK, "%s", throng_last_error());
@@ -47,8 +47,8 @@ static uint32_t still_archetype(throng_world* w, bool on, float stiffness, uint3
 /// An archetype that seeks its target point at full speed.
 static uint32_t seeker_archetype(throng_world* w)
 {
-	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
-	throng_controller_add(&c, throng_slot_make(THRONG_SEEK));
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	throng_controller_add(&c, throng_slot_default_def(THRONG_SEEK));
 	uint32_t a = 0;
 	cr_assert_eq(throng_world_add_archetype(w, &c, &a), THRONG_OK, "%s", throng_last_error());
 	return a;
@@ -172,14 +172,14 @@ Test(contacts, bad_settings_are_refused)
 	    {{true, 1.0f, 0}, "contact.iterations"},  {{true, 1.0f, 17}, "contact.iterations"},
 	};
 	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
-		throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+		throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 		c.contact = bad[k].c;
 		uint32_t a = 0;
 		cr_expect_eq(throng_world_add_archetype(w, &c, &a), THRONG_ERR_INVALID_ARGUMENT, "case %zu", k);
 		cr_expect(strstr(throng_last_error(), bad[k].field) != NULL, "case %zu: %s", k, throng_last_error());
 	}
 	// Off, the settings are not read.
-	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 	c.contact = (throng_contact){false, 0.0f, 0};
 	uint32_t a = 0;
 	cr_expect_eq(throng_world_add_archetype(w, &c, &a), THRONG_OK, "%s", throng_last_error());
@@ -368,7 +368,7 @@ Test(contacts, scenario_files_set_them_per_archetype)
 	                           "  a: {count: 2, archetype: soft, spawn: {shape: line, from: [0, 0], to: [4, 0]}}\n"
 	                           "  b: {count: 2, archetype: ghost, spawn: {shape: line, from: [0, 2], to: [4, 2]}}\n"
 	                           "  c: {count: 2, archetype: plain, spawn: {shape: line, from: [0, 4], to: [4, 4]}}\n";
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	throng_scene* s = NULL;
 	cr_assert_eq(throng_scene_load_memory("contacts.yaml", text, sizeof text - 1, &o, NULL, NULL, &s), THRONG_OK, "%s",
 	             throng_last_error());

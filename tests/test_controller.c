@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of the controller: thr_blend in its three modes (SPEC.md "The
-// controller") with numbers worked by hand, and the slot, controller and
-// name helpers of throng/behavior.h.
+// controller") with numbers worked by hand, and the slot and controller
+// helpers of throng/behavior.h (the names: test_names.c).
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdint.h>
@@ -228,9 +228,9 @@ static void expect_params_equal(const throng_behavior_params* a, const throng_be
 	}
 }
 
-Test(controller, default_params_are_valid)
+Test(controller, behavior_default_def_is_valid)
 {
-	throng_behavior_params p = throng_behavior_default_params();
+	throng_behavior_params p = throng_behavior_default_def();
 	// the documented ranges: > 0 where required, >= 0 elsewhere, feeler angle in [0, pi]
 	cr_expect_gt(p.flee_radius, 0.0f);
 	cr_expect_gt(p.slow_radius, 0.0f);
@@ -249,11 +249,11 @@ Test(controller, default_params_are_valid)
 	cr_expect_gt(p.margin, 0.0f);
 }
 
-Test(controller, slot_make)
+Test(controller, slot_default_def)
 {
-	throng_behavior_params d = throng_behavior_default_params();
+	throng_behavior_params d = throng_behavior_default_def();
 	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
-		throng_slot s = throng_slot_make((throng_behavior_kind)k);
+		throng_slot s = throng_slot_default_def((throng_behavior_kind)k);
 		// kind as given, weight 1, enabled, not priority, default params
 		cr_expect_eq(s.kind, (throng_behavior_kind)k);
 		cr_expect_float_eq(s.weight, 1.0f, 0.0f);
@@ -265,18 +265,18 @@ Test(controller, slot_make)
 
 Test(controller, make_is_empty)
 {
-	throng_controller c = throng_controller_make(THRONG_BLEND_PRIORITY);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_PRIORITY);
 	cr_expect_eq(c.slot_count, 0u);
 	cr_expect_eq(c.mode, THRONG_BLEND_PRIORITY);
-	throng_controller h = throng_controller_make(THRONG_BLEND_HYBRID);
+	throng_controller h = throng_controller_default_def(THRONG_BLEND_HYBRID);
 	cr_expect_eq(h.mode, THRONG_BLEND_HYBRID);
 }
 
 Test(controller, add_until_full)
 {
-	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 	for (int k = 0; k < THRONG_MAX_SLOTS; ++k) {
-		throng_slot s = throng_slot_make((throng_behavior_kind)(k % THRONG_BEHAVIOR_COUNT));
+		throng_slot s = throng_slot_default_def((throng_behavior_kind)(k % THRONG_BEHAVIOR_COUNT));
 		s.weight = (float)k;
 		// slot k goes to index k
 		cr_assert_eq(throng_controller_add(&c, s), k);
@@ -285,71 +285,20 @@ Test(controller, add_until_full)
 		cr_expect_eq(c.slots[k].kind, (throng_behavior_kind)(k % THRONG_BEHAVIOR_COUNT));
 	}
 	// full: -1 and nothing changes
-	cr_expect_eq(throng_controller_add(&c, throng_slot_make(THRONG_SEEK)), -1);
+	cr_expect_eq(throng_controller_add(&c, throng_slot_default_def(THRONG_SEEK)), -1);
 	cr_expect_eq(c.slot_count, (uint32_t)THRONG_MAX_SLOTS);
 	cr_expect_float_eq(c.slots[THRONG_MAX_SLOTS - 1].weight, (float)(THRONG_MAX_SLOTS - 1), 0.0f);
 }
 
 Test(controller, blend_with_made_controller)
 {
-	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
-	throng_slot a = throng_slot_make(THRONG_SEEK);
-	throng_slot b = throng_slot_make(THRONG_SEPARATION);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	throng_slot a = throng_slot_default_def(THRONG_SEEK);
+	throng_slot b = throng_slot_default_def(THRONG_SEPARATION);
 	b.weight = 3.0f;
 	cr_assert_eq(throng_controller_add(&c, a), 0);
 	cr_assert_eq(throng_controller_add(&c, b), 1);
 	const vec2 f[2] = {{1, 1}, {1, 0}};
 	// 1*(1,1) + 3*(1,0) = (4,1), |.|=4.123 < 5 -> (4,1)
 	EXPECT_VEC(thr_blend(&c, f, 5.0f), 4.0f, 1.0f, TOL);
-}
-
-// ---------------------------------------------------------------- names
-
-Test(names, behavior_names_match_header)
-{
-	static const char* const expected[THRONG_BEHAVIOR_COUNT] = {
-		"seek",     "flee",         "arrive",
-		"pursuit",  "evade",        "wander",
-		"wander_noise", "obstacle_avoidance", "wall_avoidance",
-		"unaligned_avoidance", "separation", "alignment",
-		"cohesion", "bounds",   "path_following",
-	};
-	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
-		const char* name = throng_behavior_name((throng_behavior_kind)k);
-		cr_assert_not_null(name, "kind %d has no name", k);
-		cr_expect_str_eq(name, expected[k]);
-	}
-}
-
-Test(names, round_trip_every_kind)
-{
-	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
-		const char* name = throng_behavior_name((throng_behavior_kind)k);
-		cr_assert_not_null(name);
-		throng_behavior_kind back = THRONG_BEHAVIOR_COUNT;
-		cr_expect(throng_behavior_from_name(name, &back), "'%s' not recognised", name);
-		cr_expect_eq(back, (throng_behavior_kind)k, "'%s' -> %d, want %d", name, (int)back, k);
-	}
-}
-
-Test(names, unknown_name_false)
-{
-	throng_behavior_kind k = THRONG_SEEK;
-	cr_expect_not(throng_behavior_from_name("teleport", &k));
-	cr_expect_not(throng_behavior_from_name("", &k));
-	cr_expect_not(throng_behavior_from_name("see", &k));
-	cr_expect_not(throng_behavior_from_name("seeks", &k));
-}
-
-Test(names, out_of_range_kind_is_null)
-{
-	cr_expect_null(throng_behavior_name(THRONG_BEHAVIOR_COUNT));
-	cr_expect_null(throng_behavior_name((throng_behavior_kind)(THRONG_BEHAVIOR_COUNT + 7)));
-}
-
-Test(names, blend_mode_names)
-{
-	cr_expect_str_eq(throng_blend_mode_name(THRONG_BLEND_WEIGHTED), "weighted");
-	cr_expect_str_eq(throng_blend_mode_name(THRONG_BLEND_PRIORITY), "priority");
-	cr_expect_str_eq(throng_blend_mode_name(THRONG_BLEND_HYBRID), "hybrid");
 }

@@ -53,12 +53,13 @@ static void export_run(const char* path, throng_format format, uint32_t fields, 
                        uint32_t steps, truth* t)
 {
 	cr_assert_leq(agents, 256u);
-	throng_scene_options opt = throng_scene_default_options();
+	throng_scene_def opt = throng_scene_default_def();
 	opt.agents = agents;
 	throng_scene* scene = NULL;
 	cr_assert_eq(throng_scene_create("circle", &opt, &scene), THRONG_OK, "%s", throng_last_error());
 	throng_world* w = throng_scene_world(scene);
-	throng_export_def def = throng_export_default_def(w);
+	throng_export_def def = throng_export_default_def();
+	def.world = w;
 	def.format = format;
 	def.fields = fields;
 	def.every = every;
@@ -68,8 +69,8 @@ static void export_run(const char* path, throng_format format, uint32_t fields, 
 	cr_assert_eq(throng_exporter_create(path, &def, &ex), THRONG_OK, "%s", throng_last_error());
 	memset(t, 0, sizeof *t);
 	t->agents = agents;
-	t->bounds_min = def.bounds_min;
-	t->bounds_max = def.bounds_max;
+	t->bounds_min = throng_world_get_def(w).bounds_min;
+	t->bounds_max = throng_world_get_def(w).bounds_max;
 	for (uint32_t k = 0; k <= steps; ++k) {
 		if (k > 0) {
 			cr_assert_eq(throng_scene_step(scene), THRONG_OK);
@@ -89,7 +90,8 @@ static void export_run(const char* path, throng_format format, uint32_t fields, 
 			}
 		}
 	}
-	cr_assert_eq(throng_exporter_close(ex), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_exporter_finish(ex), THRONG_OK, "%s", throng_last_error());
+	throng_exporter_destroy(ex);
 	throng_scene_destroy(scene);
 }
 
@@ -254,6 +256,16 @@ Test(cli_output, formats_by_extension_and_flag)
 	cr_assert_eq(run_sh(strcat(strcpy(args, "grep -c '^# framerate: 60$' "), path)), 0, "%s", out);
 	unlink(path);
 
+	// --format auto is the default: the extension decides, and PED's fixed
+	// columns still refuse --fields.
+	snprintf(args, sizeof args, "run herd --steps 3 --out '%s' --format auto", path);
+	cr_assert_eq(run_cli(args), 0, "%s", err);
+	cr_assert_eq(run_sh(strcat(strcpy(args, "grep -c '^# framerate: 60$' "), path)), 0, "%s", out);
+	unlink(path);
+	snprintf(args, sizeof args, "run herd --steps 3 --out '%s' --format auto --fields all", path);
+	cr_assert_eq(run_cli(args), 2, "%s", err);
+	cr_assert_not_null(strstr(err, "fixed columns"), "%s", err);
+
 	// --format wins over the extension; CSV to standard output keeps the
 	// summary on standard error.
 	cr_assert_eq(run_cli("run herd --steps 2 --out - --format csv"), 0, "%s", err);
@@ -280,7 +292,8 @@ static void expect_usage(const char* args, const char* what)
 
 Test(cli_output, usage_errors)
 {
-	expect_usage("run herd --out x.thr --format png", "--format");
+	expect_usage("run herd --out x.thr --format png", "--format: expected auto, bin, csv, ped or sqlite");
+	expect_usage("run herd --out x.thr --format binary", "--format"); // the library's names only
 	expect_usage("run herd --out x.thr --fields x,nope", "unknown field \"nope\"");
 	expect_usage("run herd --out x.thr --every 0", "--every");
 	expect_usage("run herd --out x.thr --every -3", "--every");
@@ -304,7 +317,7 @@ static double now(void)
 
 Test(cli_output, unwritable_path_fails_before_simulating)
 {
-	throng_export_def def = throng_export_default_def(NULL);
+	throng_export_def def = throng_export_default_def();
 	def.agents = 1;
 	def.dt = 0.1f;
 	throng_exporter* ex = NULL;
@@ -347,7 +360,7 @@ static uint32_t frames_readable(const char* path, throng_status* st)
 		}
 		++frames;
 	}
-	throng_stream_close(r);
+	throng_stream_reader_destroy(r);
 	return frames;
 }
 
@@ -412,14 +425,15 @@ Test(sqlite, full_disk_keeps_committed_batches)
 		signal(SIGXFSZ, SIG_IGN);
 		struct rlimit lim = {600 * 1024, 600 * 1024};
 		setrlimit(RLIMIT_FSIZE, &lim);
-		throng_scene_options opt = throng_scene_default_options();
+		throng_scene_def opt = throng_scene_default_def();
 		opt.agents = 1000;
 		throng_scene* scene = NULL;
 		if (throng_scene_create("circle", &opt, &scene) != THRONG_OK) {
 			_exit(3);
 		}
 		throng_world* w = throng_scene_world(scene);
-		throng_export_def def = throng_export_default_def(w);
+		throng_export_def def = throng_export_default_def();
+		def.world = w;
 		def.sqlite_batch = 2;
 		throng_exporter* ex = NULL;
 		if (throng_exporter_create(path, &def, &ex) != THRONG_OK) {
@@ -438,7 +452,8 @@ Test(sqlite, full_disk_keeps_committed_batches)
 			fputs(throng_last_error(), m);
 			fclose(m);
 		}
-		throng_exporter_close(ex);
+		throng_exporter_finish(ex);
+		throng_exporter_destroy(ex);
 		_exit(st == THRONG_ERR_IO && named ? 0 : 5);
 	}
 	int status = 0;

@@ -61,7 +61,7 @@ static uint32_t syn_u32(uint64_t i, uint32_t id, int field)
 /// is set (or `seconds` pass), then closes the feed. Never returns.
 static void synthetic_writer(const char* name, _Atomic int* stop, double seconds)
 {
-	throng_export_def def = throng_export_default_def(NULL);
+	throng_export_def def = throng_export_default_def();
 	def.agents = SYN_AGENTS;
 	def.dt = 0.01f;
 	def.fields = THRONG_FIELDS_ALL;
@@ -94,7 +94,9 @@ static void synthetic_writer(const char* name, _Atomic int* stop, double seconds
 			_exit(4);
 		}
 	}
-	_exit(throng_feed_close(feed) == THRONG_OK ? 0 : 5);
+	throng_status finished = throng_feed_finish(feed);
+	throng_feed_destroy(feed);
+	_exit(finished == THRONG_OK ? 0 : 5);
 }
 
 /// Runs a synthetic writer process and checks every element of every frame
@@ -157,7 +159,7 @@ static uint64_t check_feed(const char* tag, uint64_t want, double budget, uint64
 	waitpid(pid, &status, 0);
 	munmap(stop, sizeof *stop);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "writer status %d", status);
-	throng_feed_reader_close(r);
+	throng_feed_reader_destroy(r);
 	cr_log_info("feed %s: %llu frames checked of %llu published, %llu torn, %llu empty polls", tag,
 	            (unsigned long long)checked, (unsigned long long)(last + 1), (unsigned long long)*torn,
 	            (unsigned long long)empty);
@@ -219,7 +221,7 @@ Test(feed, a_slot_being_written_is_never_returned)
 	// mapping, to pin each step of the protocol.
 	char name[64];
 	snprintf(name, sizeof name, "/throng_test_seq_%d", (int)getpid());
-	throng_export_def def = throng_export_default_def(NULL);
+	throng_export_def def = throng_export_default_def();
 	def.agents = 16;
 	def.dt = 0.1f;
 	def.fields = THRONG_FIELDS_ALL;
@@ -272,8 +274,9 @@ Test(feed, a_slot_being_written_is_never_returned)
 	cr_assert_eq(read_index(r), 4);
 	cr_assert_eq(read_index(r), -1);
 	munmap(base, 4096);
-	throng_feed_reader_close(r);
-	cr_assert_eq(throng_feed_close(feed), THRONG_OK);
+	throng_feed_reader_destroy(r);
+	cr_assert_eq(throng_feed_finish(feed), THRONG_OK);
+	throng_feed_destroy(feed);
 }
 
 enum { HAMMER_AGENTS = 65536 };
@@ -315,7 +318,7 @@ Test(feed, a_copy_overlapping_a_write_is_thrown_away)
 	// (checked by hand).
 	char name[64];
 	snprintf(name, sizeof name, "/throng_test_hammer_%d", (int)getpid());
-	throng_export_def def = throng_export_default_def(NULL);
+	throng_export_def def = throng_export_default_def();
 	def.agents = HAMMER_AGENTS;
 	def.dt = 0.1f;
 	def.fields = THRONG_FIELD_X;
@@ -365,14 +368,15 @@ Test(feed, a_copy_overlapping_a_write_is_thrown_away)
 		} else {
 			++refused;
 		}
-		throng_feed_reader_close(r);
+		throng_feed_reader_destroy(r);
 	}
 	atomic_store(&h.stop, 1);
 	pthread_join(thread, NULL);
 	cr_log_info("feed hammer: %llu whole, %llu torn, %llu refused, %llu versions written", (unsigned long long)whole,
 	            (unsigned long long)torn, (unsigned long long)refused, (unsigned long long)atomic_load(&h.versions));
 	munmap(base, (size_t)sb.st_size);
-	cr_assert_eq(throng_feed_close(feed), THRONG_OK);
+	cr_assert_eq(throng_feed_finish(feed), THRONG_OK);
+	throng_feed_destroy(feed);
 	cr_assert_eq(torn, 0, "%llu torn frames returned (%llu whole)", (unsigned long long)torn, (unsigned long long)whole);
 	cr_assert_geq(whole, 10, "only %llu frames got through", (unsigned long long)whole);
 }
@@ -381,12 +385,13 @@ Test(feed, header_lifetime_and_values)
 {
 	char name[64];
 	snprintf(name, sizeof name, "throng_test_life_%d", (int)getpid());
-	throng_scene_options opt = throng_scene_default_options();
+	throng_scene_def opt = throng_scene_default_def();
 	opt.agents = 64;
 	throng_scene* scene = NULL;
 	cr_assert_eq(throng_scene_create("circle", &opt, &scene), THRONG_OK);
 	throng_world* w = throng_scene_world(scene);
-	throng_export_def def = throng_export_default_def(w);
+	throng_export_def def = throng_export_default_def();
+	def.world = w;
 	def.scenario = "circle";
 	def.every = 2;
 	throng_feed* feed = NULL;
@@ -397,9 +402,13 @@ Test(feed, header_lifetime_and_values)
 	cr_assert_eq(in->agents, 64);
 	cr_assert_eq(in->fields, THRONG_FIELDS_DEFAULT);
 	cr_assert_eq(in->every, 2);
-	cr_assert_eq(in->dt, (double)def.dt);
-	cr_assert_eq(in->bounds_min.x, def.bounds_min.x);
-	cr_assert_eq(in->bounds_max.y, def.bounds_max.y);
+	const throng_world_def wd = throng_world_get_def(w); // def.world: the header holds the world's figures
+	cr_assert_eq(in->dt, (double)wd.dt);
+	cr_assert_eq(in->bounds_min.x, wd.bounds_min.x);
+	cr_assert_eq(in->bounds_max.y, wd.bounds_max.y);
+	cr_assert_eq(in->bounds_mode, wd.bounds_mode);
+	cr_assert_eq(in->seed, wd.seed);
+	cr_assert_neq(in->bounds_max.y, 0.0f);
 	cr_assert_str_eq(in->scenario, "circle");
 
 	throng_frame fr;
@@ -427,9 +436,10 @@ Test(feed, header_lifetime_and_values)
 	cr_assert_eq(throng_feed_read(r, &fr, &got), THRONG_OK);
 	cr_assert_not(got, "the same frame twice");
 	cr_assert_not(throng_feed_finished(r));
-	cr_assert_eq(throng_feed_close(feed), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_feed_finish(feed), THRONG_OK, "%s", throng_last_error());
+	throng_feed_destroy(feed);
 	cr_assert(throng_feed_finished(r));
-	throng_feed_reader_close(r);
+	throng_feed_reader_destroy(r);
 	// Closing removed the name.
 	cr_assert_eq(throng_feed_open(name, &r), THRONG_ERR_NOT_FOUND);
 	throng_scene_destroy(scene);
@@ -456,7 +466,7 @@ Test(feed, open_errors)
 	cr_assert_not_null(strstr(throng_last_error(), "not a throng feed"), "%s", throng_last_error());
 	shm_unlink(name);
 
-	throng_export_def def = throng_export_default_def(NULL);
+	throng_export_def def = throng_export_default_def();
 	throng_feed* feed = NULL;
 	cr_assert_eq(throng_feed_create("x", &def, &feed), THRONG_ERR_INVALID_ARGUMENT); // no agents, no dt
 }
@@ -498,7 +508,7 @@ Test(feed, cli_feed_matches_its_stream)
 		}
 		kept_index[n++] = fr.index;
 	}
-	throng_feed_reader_close(r);
+	throng_feed_reader_destroy(r);
 	int status = 0;
 	waitpid(pid, &status, 0);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "throng status %d", status);
@@ -525,14 +535,14 @@ Test(feed, cli_feed_matches_its_stream)
 	}
 	cr_assert_eq(k, n, "%u of the %u frames from the feed were found in the stream", k, n);
 	cr_assert(throng_stream_complete(s));
-	throng_stream_close(s);
+	throng_stream_reader_destroy(s);
 	unlink(path);
 }
 
 /// A feed definition of `agents` agents with positions only.
 static throng_export_def small_def(uint32_t agents)
 {
-	throng_export_def def = throng_export_default_def(NULL);
+	throng_export_def def = throng_export_default_def();
 	def.agents = agents;
 	def.dt = 0.01f;
 	return def;
@@ -544,11 +554,11 @@ static uint32_t agents_of(const char* name)
 	throng_feed_reader* r = NULL;
 	cr_assert_eq(throng_feed_open(name, &r), THRONG_OK, "%s", throng_last_error());
 	uint32_t n = throng_feed_get_info(r)->agents;
-	throng_feed_reader_close(r);
+	throng_feed_reader_destroy(r);
 	return n;
 }
 
-Test(feed, creation_is_exclusive_and_close_removes_only_its_own)
+Test(feed, creation_is_exclusive_and_finish_removes_only_its_own)
 {
 	char name[64];
 	snprintf(name, sizeof name, "throng_test_excl_%d", (int)getpid());
@@ -561,17 +571,51 @@ Test(feed, creation_is_exclusive_and_close_removes_only_its_own)
 	const char* msg = throng_last_error();
 	cr_assert(strstr(msg, "already exists") != NULL && strstr(msg, "--shm-replace") != NULL, "%s", msg);
 	cr_assert_eq(agents_of(name), 16);
-	// An explicit replace takes the name; the first feed's close leaves it.
+	// An explicit replace takes the name; the first feed's finish leaves it.
 	cr_assert_eq(throng_feed_replace(name, &def_b, &b), THRONG_OK, "%s", throng_last_error());
 	cr_assert_eq(agents_of(name), 32);
-	cr_assert_eq(throng_feed_close(a), THRONG_OK, "%s", throng_last_error());
-	cr_assert_eq(agents_of(name), 32, "the replaced feed's close removed its successor");
-	cr_assert_eq(throng_feed_close(b), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_feed_finish(a), THRONG_OK, "%s", throng_last_error());
+	throng_feed_destroy(a);
+	cr_assert_eq(agents_of(name), 32, "the replaced feed's finish removed its successor");
+	cr_assert_eq(throng_feed_finish(b), THRONG_OK, "%s", throng_last_error());
+	throng_feed_destroy(b);
 	throng_feed_reader* r = NULL;
-	cr_assert_eq(throng_feed_open(name, &r), THRONG_ERR_NOT_FOUND, "the last close left the name behind");
+	cr_assert_eq(throng_feed_open(name, &r), THRONG_ERR_NOT_FOUND, "the last finish left the name behind");
 	// Replacing when nothing is there is a plain create.
 	cr_assert_eq(throng_feed_replace(name, &def_a, &a), THRONG_OK, "%s", throng_last_error());
-	cr_assert_eq(throng_feed_close(a), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_feed_finish(a), THRONG_OK, "%s", throng_last_error());
+	throng_feed_destroy(a);
+}
+
+Test(feed, destroy_without_finish_ends_the_feed)
+{
+	char name[64];
+	snprintf(name, sizeof name, "throng_test_destroy_%d", (int)getpid());
+	throng_export_def def = small_def(4);
+	def.fields = THRONG_FIELD_X | THRONG_FIELD_Y;
+	uint32_t id[4] = {0, 1, 2, 3};
+	float x[4] = {0, 1, 2, 3}, y[4] = {0};
+	throng_view v = {.count = 4, .step = 0, .id = id, .x = x, .y = y}; // a view the feed would take
+	throng_feed* f = NULL;
+	cr_assert_eq(throng_feed_create(name, &def, &f), THRONG_OK, "%s", throng_last_error());
+	throng_feed_reader* r = NULL;
+	cr_assert_eq(throng_feed_open(name, &r), THRONG_OK, "%s", throng_last_error());
+	cr_assert_not(throng_feed_finished(r));
+	throng_feed_destroy(f); // not finished: ended without a word, the name removed
+	cr_assert(throng_feed_finished(r), "a reader still waits for a feed that was destroyed");
+	throng_feed_reader_destroy(r);
+	cr_assert_eq(throng_feed_open(name, &r), THRONG_ERR_NOT_FOUND, "destroy left the name behind");
+
+	// After finish only destroy is left.
+	cr_assert_eq(throng_feed_create(name, &def, &f), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_feed_finish(f), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_feed_finish(f), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_not_null(strstr(throng_last_error(), "already finished"), "%s", throng_last_error());
+	cr_assert_eq(throng_feed_publish_view(f, &v), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_not_null(strstr(throng_last_error(), "finished"), "%s", throng_last_error());
+	throng_feed_destroy(f);
+	cr_assert_eq(throng_feed_finish(NULL), THRONG_ERR_INVALID_ARGUMENT);
+	throng_feed_destroy(NULL);
 }
 
 Test(feed, dot_names_are_refused_as_names)
@@ -628,7 +672,8 @@ Test(feed, cli_refuses_a_name_in_use_and_bad_names)
 	cr_assert_eq(rc, 0, "exit %d, stderr: %s", rc, err);
 	throng_feed_reader* r = NULL;
 	cr_assert_eq(throng_feed_open(name, &r), THRONG_ERR_NOT_FOUND);
-	cr_assert_eq(throng_feed_close(f), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_feed_finish(f), THRONG_OK, "%s", throng_last_error());
+	throng_feed_destroy(f);
 
 	rc = thr_test_cli("run circle --agents 20 --steps 3 --shm ..", out, sizeof out, err, sizeof err);
 	cr_assert_eq(rc, 2, "exit %d, stderr: %s", rc, err);

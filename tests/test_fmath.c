@@ -406,7 +406,7 @@ static void walker_step(wander_walker* w, uint32_t key, uint32_t step, const thr
 
 static throng_behavior_params determinism_params(throng_wander_frame frame)
 {
-	throng_behavior_params prm = throng_behavior_default_params();
+	throng_behavior_params prm = throng_behavior_default_def();
 	prm.frame = frame;
 	prm.circle_distance = 2.0f;
 	prm.circle_radius = 1.0f;

@@ -24,7 +24,7 @@ static throng_world* make_world(throng_bounds_mode mode, float half)
 	def.dt = DT;
 	throng_world* w = NULL;
 	cr_assert_eq(throng_world_create(&def, &w), THRONG_OK, "%s", throng_last_error());
-	throng_controller ctl = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	throng_controller ctl = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 	ctl.contact.enabled = false; // the overlaps these tests count must stay as spawned
 	uint32_t arch = 0;
 	cr_assert_eq(throng_world_add_archetype(w, &ctl, &arch), THRONG_OK, "%s", throng_last_error());
@@ -68,9 +68,14 @@ Test(metrics, resting_overlap_counts_every_step)
 	cr_assert_eq(throng_world_overlap_stats(w, &pairs, &deepest), THRONG_OK);
 	cr_assert_eq(pairs, 1u);
 	cr_assert_float_eq(deepest, 0.5f, 1e-6f);
-	uint64_t counted = 0;
-	cr_assert_eq(throng_world_count_overlaps(w, &counted), THRONG_OK);
-	cr_assert_eq(counted, 1u, "agrees with the world's own count");
+	// Either output may be NULL.
+	pairs = 99;
+	cr_assert_eq(throng_world_overlap_stats(w, &pairs, NULL), THRONG_OK);
+	cr_assert_eq(pairs, 1u);
+	deepest = -1.0f;
+	cr_assert_eq(throng_world_overlap_stats(w, NULL, &deepest), THRONG_OK);
+	cr_assert_float_eq(deepest, 0.5f, 1e-6f);
+	cr_assert_eq(throng_world_overlap_stats(w, NULL, NULL), THRONG_OK);
 	throng_quality q = run(w, 0.0f, 10);
 	cr_assert_eq(q.agents, 3u);
 	cr_assert_eq(q.steps, 10u);
@@ -160,11 +165,12 @@ Test(metrics, contained_agents_never_counted_outside)
 	throng_world_destroy(w);
 }
 
-Test(metrics, hash_agrees_with_the_world_count)
+Test(metrics, hash_agrees_with_every_pair)
 {
 	// A crowd of 3,000 in `field` after 3 s: the spatial hash finds the
-	// same overlapping pairs as the world's grid-based count.
-	throng_scene_options o = throng_scene_default_options();
+	// same overlapping pairs, and the same deepest one, as a test of every
+	// pair over the view (positions and radii, in storage order).
+	throng_scene_def o = throng_scene_default_def();
 	o.agents = 3000;
 	throng_scene* s = NULL;
 	cr_assert_eq(throng_scene_create("field", &o, &s), THRONG_OK, "%s", throng_last_error());
@@ -172,11 +178,26 @@ Test(metrics, hash_agrees_with_the_world_count)
 		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
 	}
 	uint64_t pairs = 0;
-	cr_assert_eq(throng_world_overlap_stats(throng_scene_world(s), &pairs, NULL), THRONG_OK);
+	float deepest = 0.0f;
+	cr_assert_eq(throng_world_overlap_stats(throng_scene_world(s), &pairs, &deepest), THRONG_OK);
+	throng_view v = throng_world_view(throng_scene_world(s));
 	uint64_t expected = 0;
-	cr_assert_eq(throng_world_count_overlaps(throng_scene_world(s), &expected), THRONG_OK);
+	double expected_depth = 0.0;
+	for (uint32_t i = 0; i < v.count; ++i) {
+		for (uint32_t j = i + 1; j < v.count; ++j) {
+			float dx = v.x[j] - v.x[i], dy = v.y[j] - v.y[i];
+			float rr = v.radius[i] + v.radius[j];
+			float d2 = dx * dx + dy * dy;
+			if (d2 < rr * rr) {
+				expected++;
+				double depth = 1.0 - sqrt((double)d2) / (double)rr;
+				expected_depth = depth > expected_depth ? depth : expected_depth;
+			}
+		}
+	}
 	cr_assert_gt(expected, 0u, "the field's crowd overlaps somewhere");
 	cr_assert_eq(pairs, expected);
+	cr_assert_eq(deepest, (float)expected_depth);
 	throng_scene_destroy(s);
 }
 
@@ -205,7 +226,7 @@ Test(metrics, bad_arguments)
 /// The quality figures of `name` after `steps` steps with the given engine.
 static throng_quality scene_quality(const char* name, uint32_t agents, throng_engine engine, uint32_t steps)
 {
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.agents = agents;
 	o.engine = engine;
 	throng_scene* s = NULL;
@@ -242,7 +263,7 @@ Test(metrics, every_thread_count_gives_the_same_figures)
 	static const uint32_t threads[] = {1, 2, 3, 8};
 	throng_quality q[4];
 	for (int t = 0; t < 4; ++t) {
-		throng_scene_options o = throng_scene_default_options();
+		throng_scene_def o = throng_scene_default_def();
 		o.agents = 6000;
 		o.threads = threads[t];
 		throng_scene* s = NULL;

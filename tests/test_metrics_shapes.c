@@ -29,9 +29,9 @@ static throng_world* make_world(throng_bounds_mode mode, float half, throng_engi
 	def.engine = engine;
 	throng_world* w = NULL;
 	cr_assert_eq(throng_world_create(&def, &w), THRONG_OK, "%s", throng_last_error());
-	throng_controller ctl = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	throng_controller ctl = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 	if (seek) {
-		cr_assert_eq(throng_controller_add(&ctl, throng_slot_make(THRONG_SEEK)), 0);
+		cr_assert_eq(throng_controller_add(&ctl, throng_slot_default_def(THRONG_SEEK)), 0);
 	}
 	cr_assert_eq(throng_world_add_archetype(w, &ctl, NULL), THRONG_OK, "%s", throng_last_error());
 	return w;

@@ -89,7 +89,6 @@ static void expect_no_leftovers(void)
 	closedir(d);
 }
 
-/// A small valid scenario file at `path`.
 /// Reads the stream file at `path` to its end, every read succeeding;
 /// returns the frames read and whether the end record closed it, and
 /// with what flag.
@@ -106,10 +105,11 @@ static long read_stream_file(const char* path, bool* complete, bool* interrupted
 	}
 	*complete = throng_stream_complete(r);
 	*interrupted = throng_stream_interrupted(r);
-	throng_stream_close(r);
+	throng_stream_reader_destroy(r);
 	return read;
 }
 
+/// A small valid scenario file at `path`.
 static void write_scenario(const char* path)
 {
 	write_text(path, "version: 1\nname: tiny\nsteps: 10\n"
@@ -453,7 +453,8 @@ static void write_stream(const char* path, uint32_t frames, bool interrupted)
 {
 	throng_scene* s = thr_test_scene("circle", 4, THRONG_ENGINE_SCALAR);
 	throng_world* w = throng_scene_world(s);
-	throng_export_def def = throng_export_default_def(w);
+	throng_export_def def = throng_export_default_def();
+	def.world = w;
 	throng_exporter* ex = NULL;
 	cr_assert_eq(throng_exporter_create(path, &def, &ex), THRONG_OK, "%s", throng_last_error());
 	for (uint32_t k = 0; k < frames; ++k) {
@@ -465,7 +466,8 @@ static void write_stream(const char* path, uint32_t frames, bool interrupted)
 	if (interrupted) {
 		throng_exporter_set_interrupted(ex);
 	}
-	cr_assert_eq(throng_exporter_close(ex), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_exporter_finish(ex), THRONG_OK, "%s", throng_last_error());
+	throng_exporter_destroy(ex);
 	throng_scene_destroy(s);
 }
 
@@ -482,7 +484,7 @@ static throng_status read_all(const unsigned char* data, size_t n, bool* complet
 	}
 	*complete = throng_stream_complete(r);
 	*interrupted = throng_stream_interrupted(r);
-	throng_stream_close(r);
+	throng_stream_reader_destroy(r);
 	return st;
 }
 
@@ -530,20 +532,68 @@ Test(outputs, end_record_flags)
 	cr_assert_not_null(strstr(throng_last_error(), "flags byte is 0x03"), "%s", throng_last_error());
 }
 
-Test(outputs, abort_leaves_the_path_as_it_was)
+Test(outputs, destroy_without_finish_leaves_the_path_as_it_was)
 {
 	char path[256];
 	path_in(path, sizeof path, "keep.thr");
 	write_text(path, "precious\n");
 	throng_scene* s = thr_test_scene("circle", 4, THRONG_ENGINE_SCALAR);
-	throng_export_def def = throng_export_default_def(throng_scene_world(s));
+	throng_export_def def = throng_export_default_def();
+	def.world = throng_scene_world(s);
 	throng_exporter* ex = NULL;
 	cr_assert_eq(throng_exporter_create(path, &def, &ex), THRONG_OK, "%s", throng_last_error());
 	cr_assert_eq(throng_exporter_write(ex, throng_scene_world(s)), THRONG_OK, "%s", throng_last_error());
-	throng_exporter_abort(ex);
-	throng_scene_destroy(s);
+	throng_exporter_destroy(ex); // not finished: discarded
 	char text[64];
 	slurp(path, text, sizeof text);
 	cr_assert_str_eq(text, "precious\n");
 	expect_no_leftovers();
+
+	// Finished, the file replaces the path; after it the exporter only frees.
+	cr_assert_eq(throng_exporter_create(path, &def, &ex), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_exporter_write(ex, throng_scene_world(s)), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_exporter_finish(ex), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_exporter_finish(ex), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_not_null(strstr(throng_last_error(), "already finished"), "%s", throng_last_error());
+	cr_assert_eq(throng_scene_step(s), THRONG_OK);
+	cr_assert_eq(throng_exporter_write(ex, throng_scene_world(s)), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_not_null(strstr(throng_last_error(), "finished"), "%s", throng_last_error());
+	throng_exporter_destroy(ex);
+	bool complete = false, interrupted = true;
+	cr_assert_eq(read_stream_file(path, &complete, &interrupted), 1);
+	cr_assert(complete);
+	cr_assert_not(interrupted);
+	expect_no_leftovers();
+	cr_assert_eq(throng_exporter_finish(NULL), THRONG_ERR_INVALID_ARGUMENT);
+	throng_exporter_destroy(NULL);
+	throng_scene_destroy(s);
+}
+
+Test(outputs, output_file_commit_then_destroy)
+{
+	char path[256];
+	path_in(path, sizeof path, "note.txt");
+	write_text(path, "old\n");
+	// Destroyed without a commit: the temporary goes, the path stays.
+	throng_output_file* f = NULL;
+	cr_assert_eq(throng_output_file_open(path, &f), THRONG_OK, "%s", throng_last_error());
+	cr_assert_not(throng_output_file_in_place(f));
+	cr_assert_eq(write(throng_output_file_fd(f), "new\n", 4), 4);
+	throng_output_file_destroy(f);
+	char text[64];
+	slurp(path, text, sizeof text);
+	cr_assert_str_eq(text, "old\n");
+	expect_no_leftovers();
+	// Committed: the path holds the new text, and destroy only frees.
+	cr_assert_eq(throng_output_file_open(path, &f), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(write(throng_output_file_fd(f), "new\n", 4), 4);
+	cr_assert_eq(throng_output_file_commit(f), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_output_file_commit(f), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_not_null(strstr(throng_last_error(), "already committed"), "%s", throng_last_error());
+	throng_output_file_destroy(f);
+	slurp(path, text, sizeof text);
+	cr_assert_str_eq(text, "new\n");
+	expect_no_leftovers();
+	cr_assert_eq(throng_output_file_commit(NULL), THRONG_ERR_INVALID_ARGUMENT);
+	throng_output_file_destroy(NULL);
 }

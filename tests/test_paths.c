@@ -47,8 +47,8 @@ Test(path_follow, advances_within_the_waypoint_radius)
 {
 	for (int e = 0; e < 2; ++e) {
 		throng_world* w = open_world(engines[e], 0.1f);
-		throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
-		throng_slot slot = throng_slot_make(THRONG_PATH_FOLLOW);
+		throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+		throng_slot slot = throng_slot_default_def(THRONG_PATH_FOLLOW);
 		slot.params.waypoint_radius = 1.0f;
 		slot.params.slow_radius = 2.0f;
 		throng_controller_add(&c, slot);
@@ -89,8 +89,8 @@ Test(path_follow, a_loop_goes_back_to_the_first_waypoint)
 {
 	for (int e = 0; e < 2; ++e) {
 		throng_world* w = open_world(engines[e], 0.1f);
-		throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
-		throng_controller_add(&c, throng_slot_make(THRONG_PATH_FOLLOW));
+		throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+		throng_controller_add(&c, throng_slot_default_def(THRONG_PATH_FOLLOW));
 		throng_world_add_archetype(w, &c, NULL);
 		const throng_vec2 pts[2] = {{0.0f, 0.0f}, {4.0f, 0.0f}};
 		throng_world_add_path(w, pts, 2, true, NULL);
@@ -119,13 +119,13 @@ Test(path_follow, bad_paths_are_rejected)
 	cr_assert_eq(throng_world_add_path(w, pts, 0, false, NULL), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert_eq(throng_world_add_path(w, NULL, 1, false, NULL), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert_eq(throng_world_path_count(w), 0u);
-	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
-	throng_slot slot = throng_slot_make(THRONG_PATH_FOLLOW);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	throng_slot slot = throng_slot_default_def(THRONG_PATH_FOLLOW);
 	slot.params.waypoint_radius = -1.0f;
 	throng_controller_add(&c, slot);
 	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert(strstr(throng_last_error(), "waypoint_radius") != NULL, "%s", throng_last_error());
-	c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 	throng_world_add_archetype(w, &c, NULL);
 	throng_agent_def a = throng_agent_default_def();
 	a.path = 3;
@@ -144,12 +144,12 @@ Test(path_follow, bad_paths_are_rejected)
 static throng_world* hunt_world(throng_engine engine, uint32_t every)
 {
 	throng_world* w = open_world(engine, 0.1f);
-	throng_controller hunter = throng_controller_make(THRONG_BLEND_WEIGHTED);
-	throng_slot pursue = throng_slot_make(THRONG_PURSUIT);
+	throng_controller hunter = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	throng_slot pursue = throng_slot_default_def(THRONG_PURSUIT);
 	pursue.params.target = THRONG_TARGET_AGENT;
 	throng_controller_add(&hunter, pursue);
 	hunter.target_rule = (throng_target_rule){true, 1, 10.0f, every, 0};
-	throng_controller idle = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	throng_controller idle = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 	cr_assert_eq(throng_world_add_archetype(w, &hunter, NULL), THRONG_OK, "%s", throng_last_error());
 	cr_assert_eq(throng_world_add_archetype(w, &idle, NULL), THRONG_OK);
 	throng_agent_def a[5];
@@ -209,7 +209,7 @@ Test(target_rule, out_of_sight_means_none_and_every_k_steps)
 	}
 	// Nobody of the group within sight: none.
 	throng_world* w = open_world(THRONG_ENGINE_SIMD, 0.1f);
-	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 	c.target_rule = (throng_target_rule){true, 7, 2.0f, 1, 0};
 	throng_world_add_archetype(w, &c, NULL);
 	throng_agent_def a[2] = {throng_agent_default_def(), throng_agent_default_def()};
@@ -226,7 +226,7 @@ Test(target_rule, out_of_sight_means_none_and_every_k_steps)
 Test(target_rule, bad_rules_are_rejected)
 {
 	throng_world* w = open_world(THRONG_ENGINE_SIMD, 0.1f);
-	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 	c.target_rule = (throng_target_rule){true, 0, 0.0f, 1, 0};
 	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert(strstr(throng_last_error(), "target_rule.sight_radius") != NULL, "%s", throng_last_error());

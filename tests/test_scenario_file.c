@@ -61,7 +61,7 @@ static void collect(void* user, const throng_diagnostic* d)
 
 static throng_scene* load_text(const char* text, throng_engine engine)
 {
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.engine = engine;
 	o.threads = 2;
 	diag_text d = {.len = 0};
@@ -73,7 +73,7 @@ static throng_scene* load_text(const char* text, throng_engine engine)
 
 static throng_scene* load_path(const char* path, throng_engine engine)
 {
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.engine = engine;
 	o.threads = 2;
 	diag_text d = {.len = 0};
@@ -232,7 +232,7 @@ static void assert_matches_builtin(const char* file, const char* builtin, uint32
 	examples_dir(dir, sizeof dir);
 	snprintf(path, sizeof path, "%s/%s", dir, file);
 	throng_scene* a = load_path(path, engine);
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.engine = engine;
 	o.threads = 2;
 	o.agents = agents;
@@ -279,7 +279,7 @@ static void assert_round_trip(throng_scene* a, const char* what)
 	size_t len = 0;
 	cr_assert_eq(throng_scene_save_string(a, &text, &len), THRONG_OK, "%s: %s", what, throng_last_error());
 	cr_assert_eq(strlen(text), len);
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.threads = 2;
 	o.engine = throng_world_get_def(throng_scene_world(a)).engine;
 	diag_text d = {.len = 0};
@@ -707,7 +707,7 @@ Test(features, options)
 {
 	const char* text = "archetypes: {a: {slots: [{kind: wander}]}}\n"
 	                   "groups: {g: {count: 10, archetype: a, spawn: {shape: disc, radius: 5}}}\n";
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	throng_scene *a = NULL, *b = NULL;
 	cr_assert_eq(throng_scene_load_memory("x.yaml", text, strlen(text), NULL, NULL, NULL, &a), THRONG_OK);
 	o.seed = 7; // not the default 1: replaces the file's seed
@@ -728,7 +728,7 @@ Test(features, options)
 	cr_assert_str_eq(throng_scene_info(named)->name, "_memory_");
 	throng_scene_destroy(named);
 	// A file sets its own counts.
-	o = throng_scene_default_options();
+	o = throng_scene_default_def();
 	o.agents = 5;
 	throng_scene* c = (throng_scene*)&o; // must come back NULL
 	cr_assert_eq(throng_scene_load_memory("x.yaml", text, strlen(text), &o, NULL, NULL, &c), THRONG_ERR_INVALID_ARGUMENT);
@@ -935,7 +935,7 @@ Test(cli, validate_and_run_files)
 
 	// A good file runs, named by its `name`, both engines giving one hash.
 	char hash[2][64];
-	const char* engines[2] = {"simd", "scalar"};
+	const char* engines[2] = {throng_engine_name(THRONG_ENGINE_SIMD), throng_engine_name(THRONG_ENGINE_SCALAR)};
 	for (int e = 0; e < 2; ++e) {
 		snprintf(cmd, sizeof cmd, "'%s' run '%s/herd.yaml' --steps 30 --engine %s --threads 2", THRONG_CLI_PATH, dir,
 		         engines[e]);

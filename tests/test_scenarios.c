@@ -61,7 +61,7 @@
 
 static throng_scene* make_scene(const char* name, uint32_t agents, uint64_t seed, bool record)
 {
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.agents = agents;
 	o.seed = seed;
 	o.record_forces = record;
@@ -154,7 +154,7 @@ Test(scenarios, circle_targets_are_antipodal)
 Test(scenarios, unknown_name_lists_known_ones)
 {
 	throng_scene* s = (throng_scene*)&s; // must be reset to NULL
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	cr_assert_eq(throng_scene_create("stampede", &o, &s), THRONG_ERR_NOT_FOUND);
 	cr_assert_null(s);
 	const char* msg = throng_last_error();
@@ -167,12 +167,12 @@ Test(scenarios, unknown_name_lists_known_ones)
 Test(scenarios, bad_arguments)
 {
 	throng_scene* s = NULL;
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.agents = 10000001;
 	cr_assert_eq(throng_scene_create("herd", &o, &s), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert_null(s);
 	cr_assert_not_null(strstr(throng_last_error(), "agents"), "%s", throng_last_error());
-	o = throng_scene_default_options();
+	o = throng_scene_default_def();
 	cr_assert_eq(throng_scene_create(NULL, &o, &s), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert_eq(throng_scene_create("herd", &o, NULL), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert_eq(throng_scene_step(NULL), THRONG_ERR_INVALID_ARGUMENT);
@@ -242,7 +242,7 @@ static uint32_t slot_of(const throng_controller* ctl, throng_behavior_kind kind)
 			return k;
 		}
 	}
-	cr_assert_fail("no %s slot", throng_behavior_name(kind));
+	cr_assert_fail("no %s slot", throng_behavior_kind_name(kind));
 	return 0;
 }
 

@@ -23,7 +23,7 @@
 
 static void accept(const char* name, uint32_t agents, uint32_t steps)
 {
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.agents = agents;
 	throng_scene* s = NULL;
 	cr_assert_eq(throng_scene_create(name, &o, &s), THRONG_OK, "%s", throng_last_error());

@@ -36,7 +36,7 @@ static const uint64_t seeds[2] = {1, 9};
 
 static throng_scene* builtin(const char* name, uint32_t agents, uint64_t seed, throng_engine engine)
 {
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.agents = agents;
 	o.seed = seed;
 	o.engine = engine;
@@ -75,7 +75,7 @@ static throng_scene* save_and_load(throng_scene* a, const char* name, throng_eng
 	char* text = NULL;
 	size_t len = 0;
 	cr_assert_eq(throng_scene_save_string(a, &text, &len), THRONG_OK, "%s: %s", name, throng_last_error());
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.engine = engine;
 	o.threads = 2;
 	throng_scene* b = NULL;
@@ -105,7 +105,7 @@ static void check_round_trip(const char* name, uint32_t agents, uint64_t seed, t
 	}
 	cr_assert_eq(throng_world_hash(wa), throng_world_hash(wb),
 	             "%s --agents %u --seed %llu (%s engine): the saved file's hash differs after %d steps", name, agents,
-	             (unsigned long long)seed, engine == THRONG_ENGINE_SIMD ? "simd" : "scalar", STEPS);
+	             (unsigned long long)seed, throng_engine_name(engine), STEPS);
 	throng_vec2 pa, pb;
 	cr_assert_eq(throng_scene_threat(a, &pa), throng_scene_threat(b, &pb), "%s: threat", name);
 	assert_same_outcomes(a, b, what);
@@ -225,7 +225,7 @@ Test(save, cli_save_then_run_gives_the_builtins_hash, .timeout = 300)
 	cr_assert_not_null(mkdtemp(dir));
 	char path[256];
 	snprintf(path, sizeof path, "%s/scene.yaml", dir);
-	static const char* const engines[2] = {"simd", "scalar"};
+	const char* const engines[2] = {throng_engine_name(THRONG_ENGINE_SIMD), throng_engine_name(THRONG_ENGINE_SCALAR)};
 	for (uint32_t k = 0; k < throng_scenario_count(); ++k) {
 		const char* name = throng_scenario_at(k)->name;
 		for (int c = 0; c < 2; ++c) {
@@ -307,7 +307,7 @@ static char* read_all(const char* path, size_t* len)
 }
 
 /// Parses "made by: throng save NAME [--agents N] [--seed X]" out of `text`.
-static void made_by(const char* file, const char* text, char* name, size_t cap, throng_scene_options* o,
+static void made_by(const char* file, const char* text, char* name, size_t cap, throng_scene_def* o,
                     char* header, size_t header_cap)
 {
 	const char* line = strstr(text, "\n# made by: throng save ");
@@ -344,7 +344,7 @@ Test(examples, every_builtin_has_an_example_and_none_is_stale, .timeout = 120)
 		size_t len = 0;
 		char* text = read_all(path, &len);
 		char name[64], header[256];
-		throng_scene_options o = throng_scene_default_options();
+		throng_scene_def o = throng_scene_default_def();
 		made_by(path, text, name, sizeof name, &o, header, sizeof header);
 		cr_assert_str_eq(name, builtin_name, "%s", path);
 		throng_scene* s = NULL;
@@ -370,7 +370,7 @@ Test(examples, every_builtin_has_an_example_and_none_is_stale, .timeout = 120)
 
 Test(open, names_files_and_errors)
 {
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.threads = 2;
 	throng_scene* s = NULL;
 	cr_assert_eq(throng_scene_open("herd", &o, &s), THRONG_OK);

@@ -55,7 +55,7 @@ Test(scenes, every_scenario_in_both_engines)
 			throng_engine engine = e == 0 ? THRONG_ENGINE_SIMD : THRONG_ENGINE_SCALAR;
 			throng_scene* s = thr_test_scene(name, 96, engine);
 			throng_quality q = thr_test_run_scene(s, 120, &h[e]);
-			cr_assert_leq(q.max_speed_ratio, 1.000001, "%s (%s): %.9f", name, e == 0 ? "simd" : "scalar",
+			cr_assert_leq(q.max_speed_ratio, 1.000001, "%s (%s): %.9f", name, throng_engine_name(engine),
 			              q.max_speed_ratio);
 			cr_assert_eq(q.nonfinite, 0u, "%s", name);
 			cr_assert_eq(q.steps, 120u);

@@ -149,7 +149,7 @@ static bool is_neighbor_kind(throng_behavior_kind k)
 
 static throng_behavior_params random_params(uint64_t* r)
 {
-	throng_behavior_params p = throng_behavior_default_params();
+	throng_behavior_params p = throng_behavior_default_def();
 	p.target = (throng_target_source)rand_below(r, 3);
 	p.flee_mode = (throng_flee_mode)rand_below(r, 3);
 	p.flee_radius = thr_test_uniform(r, 0.5f, 15.0f);
@@ -216,9 +216,9 @@ static throng_controller random_controller(uint64_t* r, throng_blend_mode mode)
 		kinds[k] = kinds[j];
 		kinds[j] = t;
 	}
-	throng_controller c = throng_controller_make(mode);
+	throng_controller c = throng_controller_default_def(mode);
 	for (uint32_t k = 0; k < n; ++k) {
-		throng_slot s = throng_slot_make(kinds[k]);
+		throng_slot s = throng_slot_default_def(kinds[k]);
 		s.weight = chance(r, 0.05f) ? 0.0f : thr_test_uniform(r, 0.0f, 3.0f);
 		s.enabled = !chance(r, 0.15f);
 		s.priority = chance(r, 0.4f);
@@ -541,7 +541,7 @@ static void print_report(const char* what, const cmp_report* rep)
 	        (unsigned long long)rep->agents, (unsigned long long)rep->exact_agents,
 	        (unsigned long long)rep->exact_slots);
 	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
-		fprintf(stderr, "  %-20s %7llu non-zero", throng_behavior_name((throng_behavior_kind)k),
+		fprintf(stderr, "  %-20s %7llu non-zero", throng_behavior_kind_name((throng_behavior_kind)k),
 		        (unsigned long long)rep->nonzero[k]);
 		if (rep->compared[k] > 0) {
 			fprintf(stderr, ", %7llu compared, worst diff %.3g, worst diff/tolerance %.3g",
@@ -589,7 +589,7 @@ static bool compare_slots(const world_spec* s, const throng_world* ws, const thr
 	bool exact = true;
 	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
 		const throng_slot* slot = &ctl->slots[k];
-		const char* name = throng_behavior_name(slot->kind);
+		const char* name = throng_behavior_kind_name(slot->kind);
 		throng_vec2 fs = slot_force(ws, i, k), fv = slot_force(wv, i, k);
 		if (slot->enabled) {
 			*wmag += slot->weight * vlen(fs);
@@ -733,9 +733,9 @@ Test(simd_vs_scalar, forces_on_random_states)
 	check_cohesion_not_vacuous(&rep);
 	// Every behaviour took part: non-zero forces of each kind were met.
 	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
-		cr_assert_gt(rep.nonzero[k], 100u, "too few non-zero %s forces", throng_behavior_name(k));
+		cr_assert_gt(rep.nonzero[k], 100u, "too few non-zero %s forces", throng_behavior_kind_name(k));
 		if (is_neighbor_kind((throng_behavior_kind)k)) {
-			cr_assert_gt(rep.compared[k], 1000u, "too few %s forces compared", throng_behavior_name(k));
+			cr_assert_gt(rep.compared[k], 1000u, "too few %s forces compared", throng_behavior_kind_name(k));
 		}
 	}
 	cr_assert_gt(rep.exact_agents, 0u);

@@ -26,7 +26,7 @@
 
 static throng_scene* make(const char* name, uint32_t agents, uint64_t seed)
 {
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.agents = agents;
 	o.seed = seed;
 	throng_scene* s = NULL;

@@ -53,12 +53,13 @@ static void tmp_path(char* buf, size_t cap, const char* name)
 static void write_run(const char* path, uint32_t agents, uint32_t steps, uint32_t fields, uint32_t every,
                       expected* e)
 {
-	throng_scene_options opt = throng_scene_default_options();
+	throng_scene_def opt = throng_scene_default_def();
 	opt.agents = agents;
 	throng_scene* scene = NULL;
 	cr_assert_eq(throng_scene_create("circle", &opt, &scene), THRONG_OK, "%s", throng_last_error());
 	throng_world* w = throng_scene_world(scene);
-	throng_export_def def = throng_export_default_def(w);
+	throng_export_def def = throng_export_default_def();
+	def.world = w;
 	def.format = THRONG_FORMAT_BINARY;
 	def.fields = fields;
 	def.every = every;
@@ -78,7 +79,8 @@ static void write_run(const char* path, uint32_t agents, uint32_t steps, uint32_
 		}
 	}
 	cr_assert_eq(throng_exporter_frames(ex), e->frames);
-	cr_assert_eq(throng_exporter_close(ex), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_exporter_finish(ex), THRONG_OK, "%s", throng_last_error());
+	throng_exporter_destroy(ex);
 	throng_scene_destroy(scene);
 }
 
@@ -146,7 +148,7 @@ Test(stream, round_trip_bit_for_bit)
 	cr_assert_eq(in->frame_bytes, 32u + 200u * 4u * 8u);
 	check_frames(r, &e, THRONG_FIELDS_ALL, in->dt);
 	cr_assert(throng_stream_complete(r), "the end record was not seen");
-	throng_stream_close(r);
+	throng_stream_reader_destroy(r);
 	free(e.bits);
 	unlink(path);
 }
@@ -163,7 +165,7 @@ Test(stream, every_and_field_subset)
 	cr_assert_eq(throng_stream_get_info(r)->every, 3);
 	check_frames(r, &e, THRONG_FIELD_X | THRONG_FIELD_Y | THRONG_FIELD_GROUP, throng_stream_get_info(r)->dt);
 	cr_assert(throng_stream_complete(r));
-	throng_stream_close(r);
+	throng_stream_reader_destroy(r);
 	free(e.bits);
 	unlink(path);
 }
@@ -271,7 +273,7 @@ static throng_status read_all(const unsigned char* data, size_t n, bool verify, 
 		*frames += 1;
 	}
 	*complete = throng_stream_complete(r);
-	throng_stream_close(r);
+	throng_stream_reader_destroy(r);
 	return st;
 }
 
@@ -382,14 +384,14 @@ Test(stream, open_errors)
 	const char csv[] = "id,frame,time,x,y\n0,0,0,1,2\n";
 	cr_assert_eq(throng_stream_open_memory(csv, sizeof csv - 1, &r), THRONG_ERR_CORRUPT);
 	cr_assert_not_null(strstr(throng_last_error(), "not a throng stream"), "%s", throng_last_error());
-	throng_stream_close(NULL);
+	throng_stream_reader_destroy(NULL);
 }
 
 Test(stream, exporter_rejects_bad_calls_without_failing)
 {
 	char path[256];
 	tmp_path(path, sizeof path, "calls.thr");
-	throng_export_def def = throng_export_default_def(NULL);
+	throng_export_def def = throng_export_default_def();
 	def.agents = 4;
 	def.dt = 0.5f;
 	def.every = 2;
@@ -419,7 +421,8 @@ Test(stream, exporter_rejects_bad_calls_without_failing)
 	v.hx = hx;
 	cr_assert_eq(throng_exporter_write_view(ex, &v), THRONG_OK, "%s", throng_last_error());
 	cr_assert_eq(throng_exporter_frames(ex), 2);
-	cr_assert_eq(throng_exporter_close(ex), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_exporter_finish(ex), THRONG_OK, "%s", throng_last_error());
+	throng_exporter_destroy(ex);
 
 	throng_stream_reader* r = NULL;
 	cr_assert_eq(throng_stream_open(path, &r), THRONG_OK, "%s", throng_last_error());
@@ -433,8 +436,75 @@ Test(stream, exporter_rejects_bad_calls_without_failing)
 	for (uint32_t i = 0; i < 4; ++i) {
 		cr_assert_eq(fr.x[i], (float)i, "x of agent %u is %g", i, (double)fr.x[i]); // x was set to the id
 	}
-	throng_stream_close(r);
+	throng_stream_reader_destroy(r);
 	unlink(path);
+}
+
+/// Writes `steps` steps of `scene` through an exporter made from `def` and finishes it.
+static void write_with(const char* path, const throng_export_def* def, throng_scene* scene, uint32_t steps)
+{
+	throng_exporter* ex = NULL;
+	cr_assert_eq(throng_exporter_create(path, def, &ex), THRONG_OK, "%s", throng_last_error());
+	for (uint32_t k = 0; k <= steps; ++k) {
+		if (k > 0) {
+			cr_assert_eq(throng_scene_step(scene), THRONG_OK);
+		}
+		cr_assert_eq(throng_exporter_write(ex, throng_scene_world(scene)), THRONG_OK, "%s", throng_last_error());
+	}
+	cr_assert_eq(throng_exporter_finish(ex), THRONG_OK, "%s", throng_last_error());
+	throng_exporter_destroy(ex);
+}
+
+Test(stream, def_world_writes_what_the_fields_would)
+{
+	// def.world: agents, dt, bounds, bounds mode and seed read from the
+	// world give the same bytes as the same figures set by hand.
+	throng_scene_def opt = throng_scene_default_def();
+	opt.agents = 40;
+	opt.seed = 9;
+	throng_scene *a = NULL, *b = NULL;
+	cr_assert_eq(throng_scene_create("crossing", &opt, &a), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_scene_create("crossing", &opt, &b), THRONG_OK, "%s", throng_last_error());
+	const throng_world_def wd = throng_world_get_def(throng_scene_world(a));
+	char pa[256], pb[256];
+	tmp_path(pa, sizeof pa, "world.thr");
+	tmp_path(pb, sizeof pb, "hand.thr");
+	throng_export_def def = throng_export_default_def();
+	def.world = throng_scene_world(a);
+	def.scenario = "crossing";
+	write_with(pa, &def, a, 3);
+	def = throng_export_default_def();
+	def.agents = throng_world_agent_count(throng_scene_world(b));
+	def.dt = wd.dt;
+	def.bounds_min = wd.bounds_min;
+	def.bounds_max = wd.bounds_max;
+	def.bounds_mode = wd.bounds_mode;
+	def.seed = wd.seed;
+	def.scenario = "crossing";
+	write_with(pb, &def, b, 3);
+	size_t na = 0, nb = 0;
+	unsigned char* da = slurp(pa, &na);
+	unsigned char* db = slurp(pb, &nb);
+	cr_assert_eq(na, nb);
+	cr_assert(memcmp(da, db, na) == 0, "the two files differ");
+	free(da);
+	free(db);
+
+	// A figure set by hand and def.world together: refused, naming the field.
+	throng_exporter* ex = NULL;
+	def.world = throng_scene_world(a);
+	cr_assert_eq(throng_exporter_create(pa, &def, &ex), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_null(ex);
+	cr_assert_not_null(strstr(throng_last_error(), "def.world and def.agents"), "%s", throng_last_error());
+	def = throng_export_default_def();
+	def.world = throng_scene_world(a);
+	def.seed = 5;
+	cr_assert_eq(throng_exporter_create(pa, &def, &ex), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_not_null(strstr(throng_last_error(), "def.world and def.seed"), "%s", throng_last_error());
+	throng_scene_destroy(a);
+	throng_scene_destroy(b);
+	unlink(pa);
+	unlink(pb);
 }
 
 Test(stream, cli_stream_through_a_pipe)
@@ -450,7 +520,7 @@ Test(stream, cli_stream_through_a_pipe)
 	cr_assert_eq(throng_stream_get_info(r)->fields, THRONG_FIELDS_DEFAULT);
 
 	// The same run in this process gives the same bits (any thread count).
-	throng_scene_options opt = throng_scene_default_options();
+	throng_scene_def opt = throng_scene_default_def();
 	opt.agents = 200;
 	throng_scene* scene = NULL;
 	cr_assert_eq(throng_scene_create("circle", &opt, &scene), THRONG_OK);
@@ -476,7 +546,7 @@ Test(stream, cli_stream_through_a_pipe)
 	cr_assert_eq(throng_stream_read_frame(r, &fr, &got), THRONG_OK);
 	cr_assert_not(got);
 	cr_assert(throng_stream_complete(r));
-	throng_stream_close(r);
+	throng_stream_reader_destroy(r);
 	cr_assert_eq(pclose(pipe), 0);
 	throng_scene_destroy(scene);
 

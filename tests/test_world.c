@@ -31,9 +31,9 @@ static throng_world* make_world(throng_bounds_mode mode, uint32_t capacity, uint
 /// A controller that uses every behaviour, each with a random weight.
 static throng_controller busy_controller(uint64_t* rng, throng_blend_mode mode)
 {
-	throng_controller c = throng_controller_make(mode);
+	throng_controller c = throng_controller_default_def(mode);
 	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
-		throng_slot s = throng_slot_make((throng_behavior_kind)k);
+		throng_slot s = throng_slot_default_def((throng_behavior_kind)k);
 		s.weight = thr_test_uniform(rng, 0.0f, 3.0f);
 		s.priority = thr_test_uniform(rng, 0.0f, 1.0f) < 0.4f;
 		s.params.target = (throng_target_source)(int)thr_test_uniform(rng, 0.0f, 2.999f);
@@ -125,6 +125,45 @@ Test(integrator, speed_never_exceeds_max_speed)
 	}
 }
 
+Test(view, every_array_is_in_the_slot_order_of_id)
+{
+	// The SIMD engine sorts agents by cell, so slots and ids part after a
+	// step; each array of the view, radius included, must follow id[k].
+	engine_under_test = THRONG_ENGINE_SIMD;
+	throng_world* w = busy_world(THRONG_BOUNDS_CONTAIN, 300, 21);
+	for (int step = 0; step < 5; ++step) {
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+	}
+	throng_view v = throng_world_view(w);
+	cr_assert_eq(v.count, 300u);
+	cr_assert_eq(v.step, 5u);
+	uint32_t moved = 0;
+	float rmin = 1e9f, rmax = 0.0f;
+	for (uint32_t k = 0; k < v.count; ++k) {
+		throng_agent_state a;
+		cr_assert_eq(throng_world_get_agent(w, v.id[k], &a), THRONG_OK);
+		moved += v.id[k] != k;
+		cr_assert_eq(v.x[k], a.position.x, "slot %u", k);
+		cr_assert_eq(v.y[k], a.position.y, "slot %u", k);
+		cr_assert_eq(v.vx[k], a.velocity.x, "slot %u", k);
+		cr_assert_eq(v.vy[k], a.velocity.y, "slot %u", k);
+		cr_assert_eq(v.hx[k], a.heading.x, "slot %u", k);
+		cr_assert_eq(v.hy[k], a.heading.y, "slot %u", k);
+		cr_assert_eq(v.radius[k], a.radius, "slot %u (agent %u): radius %g, the agent's %g", k, v.id[k],
+		             (double)v.radius[k], (double)a.radius);
+		cr_assert_eq(v.group[k], a.group, "slot %u", k);
+		cr_assert_eq(v.archetype[k], a.archetype, "slot %u", k);
+		rmin = a.radius < rmin ? a.radius : rmin;
+		rmax = a.radius > rmax ? a.radius : rmax;
+	}
+	cr_assert_gt(moved, 0u, "no agent left its spawn slot: the test proves nothing");
+	cr_assert_lt(rmin, rmax, "every radius is the same: the test proves nothing");
+	throng_world_destroy(w);
+	throng_view none = throng_world_view(NULL);
+	cr_assert_eq(none.count, 0u);
+	cr_assert_null(none.radius);
+}
+
 Test(bounds, contain_keeps_every_agent_inside)
 {
 	engine_under_test = THRONG_ENGINE_SCALAR; // the SIMD engine: test_simd.c
@@ -164,7 +203,7 @@ Test(bounds, wrap_and_bounce_stay_inside)
 Test(bounds, wrap_crosses_to_the_opposite_side)
 {
 	throng_world* w = make_world(THRONG_BOUNDS_WRAP, 8, 1);
-	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_OK);
 	throng_agent_def a = throng_agent_default_def();
 	a.position = (throng_vec2){19.99f, 0.0f};
@@ -181,7 +220,7 @@ Test(bounds, wrap_crosses_to_the_opposite_side)
 Test(integrator, heading_is_kept_at_rest)
 {
 	throng_world* w = make_world(THRONG_BOUNDS_OPEN, 8, 1);
-	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 	throng_world_add_archetype(w, &c, NULL);
 	throng_agent_def a = throng_agent_default_def();
 	a.heading = (throng_vec2){0.0f, -1.0f};
@@ -206,8 +245,8 @@ Test(integrator, one_step_by_hand)
 	d.record_forces = true;
 	throng_world* w = NULL;
 	cr_assert_eq(throng_world_create(&d, &w), THRONG_OK);
-	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
-	throng_controller_add(&c, throng_slot_make(THRONG_SEEK));
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	throng_controller_add(&c, throng_slot_default_def(THRONG_SEEK));
 	throng_world_add_archetype(w, &c, NULL);
 	throng_agent_def a = throng_agent_default_def();
 	a.max_speed = 2.0f;
@@ -260,8 +299,8 @@ Test(determinism, wander_seed_alone_changes_the_path)
 	uint64_t h[2];
 	for (int k = 0; k < 2; ++k) {
 		throng_world* w = make_world(THRONG_BOUNDS_CONTAIN, 16, 100u + (uint64_t)k);
-		throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
-		throng_controller_add(&c, throng_slot_make(THRONG_WANDER));
+		throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+		throng_controller_add(&c, throng_slot_default_def(THRONG_WANDER));
 		throng_world_add_archetype(w, &c, NULL);
 		throng_agent_def a = throng_agent_default_def();
 		a.velocity = (throng_vec2){1.0f, 0.0f};
@@ -297,7 +336,7 @@ Test(layout, per_agent_arrays_start_in_different_page_lines)
 	for (int c = 0; c < 4; ++c) {
 		engine_under_test = THRONG_ENGINE_SIMD;
 		throng_world* w = make_world(THRONG_BOUNDS_CONTAIN, capacities[c], 3);
-		throng_controller ctl = throng_controller_make(THRONG_BLEND_WEIGHTED);
+		throng_controller ctl = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 		cr_assert_eq(throng_world_add_archetype(w, &ctl, NULL), THRONG_OK);
 		throng_agent_def a = throng_agent_default_def();
 		cr_assert_eq(throng_world_spawn(w, &a, 1, NULL), THRONG_OK, "%s", throng_last_error());

@@ -279,7 +279,7 @@ static int run_benchmark(vw_app* app)
 		snprintf(threads, sizeof threads, "%u", f->def.threads);
 	}
 	printf("throng-view benchmark: %s, %u agents, %s engine, threads %s, renderer %s, %u x %u, fps cap %u\n",
-	       a->scenario, agents, f->def.engine == THRONG_ENGINE_SIMD ? "simd" : "scalar", threads,
+	       a->scenario, agents, throng_engine_name(f->def.engine), threads,
 	       app->renderer_name, a->width, a->height, a->fps);
 	printf("viewer:        %.1f fps (median frame %.2f ms, %u frames in %.2f s: %.1f fps mean)\n", 1e3 / median,
 	       median, a->benchmark_frames, span, (double)a->benchmark_frames / span);
@@ -331,7 +331,7 @@ int vw_app_run(const vw_args* args)
 		vw_sim_config cfg;
 		memset(&cfg, 0, sizeof cfg);
 		cfg.scenario = args->scenario;
-		cfg.options = throng_scene_default_options();
+		cfg.options = throng_scene_default_def();
 		cfg.options.agents = args->agents;
 		cfg.options.seed = args->seed;
 		cfg.options.engine = args->engine;

@@ -78,15 +78,7 @@ static bool apply_option(const char* name, const char* value, vw_args* out)
 		return true;
 	}
 	if (strcmp(name, "--engine") == 0) {
-		if (strcmp(value, "simd") == 0) {
-			out->engine = THRONG_ENGINE_SIMD;
-		} else if (strcmp(value, "scalar") == 0) {
-			out->engine = THRONG_ENGINE_SCALAR;
-		} else {
-			vw_error("--engine: expected simd or scalar, got \"%.64s\"", value);
-			return false;
-		}
-		return true;
+		return opt_parse_engine("throng-view", name, value, &out->engine);
 	}
 	if (value[0] == '\0') {
 		vw_error("%s: expected a non-empty value", name);

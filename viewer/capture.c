@@ -37,7 +37,7 @@ static bool write_png(const char* path, const unsigned char* pixels, int w, int 
 		if (fd >= 0) {
 			close(fd);
 		}
-		throng_output_file_discard(file);
+		throng_output_file_destroy(file);
 		return false;
 	}
 	png_image img;
@@ -65,14 +65,15 @@ static bool write_png(const char* path, const unsigned char* pixels, int w, int 
 		snprintf(err, err_cap, "cannot write %s: %s", path, strerror(errno));
 	}
 	if (!ok) {
-		throng_output_file_discard(file); // removes only the temporary, never the path
+		throng_output_file_destroy(file); // not committed: removes only the temporary, never the path
 		return false;
 	}
 	if (throng_output_file_commit(file) != THRONG_OK) {
 		snprintf(err, err_cap, "%s", throng_last_error());
-		return false;
+		ok = false;
 	}
-	return true;
+	throng_output_file_destroy(file);
+	return ok;
 }
 
 bool vw_capture_png(SDL_Renderer* r, const char* path, bool fast, char* err, size_t err_cap)

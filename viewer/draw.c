@@ -169,12 +169,11 @@ bool vw_draw_agents(SDL_Renderer* r, vw_agent_mesh* m, const vw_camera* cam, con
 	}
 	const float half_w = 0.5f * cam->width, half_h = 0.5f * cam->height;
 	const float s = cam->scale;
-	const bool radii = f->radius_generation == f->generation;
 	uint32_t n = 0, q = 0;
 	for (uint32_t k = 0; k < f->count; ++k) {
 		float x = half_w + (f->x[k] - cam->center.x) * s;
 		float y = half_h - (f->y[k] - cam->center.y) * s;
-		float rad = radii ? f->radius_by_id[f->id[k]] * s : 0.0f;
+		float rad = f->radius[k] * s;
 		float reach = rad < VW_AGENT_MIN_PX ? VW_AGENT_MIN_PX : 1.6f * rad;
 		if (x < -reach || y < -reach || x > cam->width + reach || y > cam->height + reach) {
 			continue;

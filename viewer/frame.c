@@ -3,37 +3,14 @@
 //
 // The world's view is zero-copy but only valid until the next step, and the
 // host steps on its own thread, so every published frame owns a copy of
-// what the renderer needs: positions, headings, ids, groups and archetypes
-// (28 bytes an agent, about 3 MB at 100,000 agents), the shapes, the
-// controllers and the selected agent's forces.
+// what the renderer needs: positions, headings, radii, ids, groups and
+// archetypes (32 bytes an agent, about 3 MB at 100,000 agents), the shapes,
+// the controllers and the selected agent's forces.
 #include "frame.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-bool vw_radii_fill(vw_radii* r, throng_world* world, uint32_t generation)
-{
-	uint32_t n = throng_world_agent_count(world);
-	float* p = realloc(r->radius, (size_t)(n ? n : 1u) * sizeof *p);
-	if (p == NULL) {
-		return false;
-	}
-	r->radius = p;
-	r->count = n;
-	r->generation = generation;
-	for (uint32_t id = 0; id < n; ++id) {
-		throng_agent_state a;
-		p[id] = throng_world_get_agent(world, id, &a) == THRONG_OK ? a.radius : 0.0f;
-	}
-	return true;
-}
-
-void vw_radii_free(vw_radii* r)
-{
-	free(r->radius);
-	memset(r, 0, sizeof *r);
-}
 
 /// Reallocates *p to hold n elements of `size` bytes; false on failure.
 static bool grow(void** p, size_t n, size_t size)
@@ -54,10 +31,9 @@ static bool reserve_agents(vw_frame* f, uint32_t n)
 	bool ok = grow((void**)&f->id, n, sizeof(uint32_t)) && grow((void**)&f->group, n, sizeof(uint32_t)) &&
 	          grow((void**)&f->archetype, n, sizeof(uint32_t)) && grow((void**)&f->x, n, sizeof(float)) &&
 	          grow((void**)&f->y, n, sizeof(float)) && grow((void**)&f->hx, n, sizeof(float)) &&
-	          grow((void**)&f->hy, n, sizeof(float)) && grow((void**)&f->radius_by_id, n, sizeof(float));
+	          grow((void**)&f->hy, n, sizeof(float)) && grow((void**)&f->radius, n, sizeof(float));
 	if (ok) {
 		f->cap = n;
-		f->radius_generation = UINT32_MAX; // must be copied again
 	}
 	return ok;
 }
@@ -133,7 +109,7 @@ static void copy_outcomes(vw_frame* f, const vw_scene* s)
 #endif
 }
 
-bool vw_frame_fill(vw_frame* f, vw_scene* s, const vw_radii* radii, uint32_t selected)
+bool vw_frame_fill(vw_frame* f, vw_scene* s, uint32_t selected)
 {
 	const throng_world* w = s->world;
 	throng_view v = throng_world_view(w);
@@ -152,10 +128,7 @@ bool vw_frame_fill(vw_frame* f, vw_scene* s, const vw_radii* radii, uint32_t sel
 	memcpy(f->y, v.y, n * sizeof *f->y);
 	memcpy(f->hx, v.hx, n * sizeof *f->hx);
 	memcpy(f->hy, v.hy, n * sizeof *f->hy);
-	if (f->radius_generation != radii->generation && radii->count == v.count) {
-		memcpy(f->radius_by_id, radii->radius, n * sizeof *f->radius_by_id);
-		f->radius_generation = radii->generation;
-	}
+	memcpy(f->radius, v.radius, n * sizeof *f->radius);
 	f->def = throng_world_get_def(w);
 	f->threat_active = vw_scene_threat(s, &f->threat);
 	f->stats = throng_world_get_stats(w);
@@ -164,7 +137,7 @@ bool vw_frame_fill(vw_frame* f, vw_scene* s, const vw_radii* radii, uint32_t sel
 	f->archetype_count = na < VW_MAX_ARCHETYPES ? na : VW_MAX_ARCHETYPES;
 	for (uint32_t k = 0; k < f->archetype_count; ++k) {
 		if (throng_world_get_controller(w, k, &f->controllers[k]) != THRONG_OK) {
-			f->controllers[k] = throng_controller_make(THRONG_BLEND_WEIGHTED);
+			f->controllers[k] = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 		}
 	}
 	copy_focus(&f->focus, w, selected);
@@ -181,7 +154,7 @@ void vw_frame_free(vw_frame* f)
 	free(f->y);
 	free(f->hx);
 	free(f->hy);
-	free(f->radius_by_id);
+	free(f->radius);
 	free(f->obstacle_c);
 	free(f->obstacle_r);
 	free(f->wall_a);

@@ -99,11 +99,6 @@ static bool build_panel(vw_hud* hud, int k, SDL_Renderer* r, const lines* l, int
 	return true;
 }
 
-static const char* engine_name(throng_engine e)
-{
-	return e == THRONG_ENGINE_SIMD ? "simd" : "scalar";
-}
-
 static const char* mouse_name(vw_mouse_mode m)
 {
 	return m == VW_MOUSE_TARGET   ? "target (seek/arrive)"
@@ -120,7 +115,7 @@ static void pace_lines(lines* l, const vw_hud_input* in)
 	} else {
 		snprintf(threads, sizeof threads, "auto (%d cpus)", SDL_GetCPUCount());
 	}
-	add(l, VW_TEXT, "throng-view  %s   engine %s, threads %s   renderer %s", in->scene, engine_name(f->def.engine),
+	add(l, VW_TEXT, "throng-view  %s   engine %s, threads %s   renderer %s", in->scene, throng_engine_name(f->def.engine),
 	    f->def.engine == THRONG_ENGINE_SIMD ? threads : "1", in->renderer);
 	add(l, VW_TEXT, "fps %.1f (%.1f ms)   agents %u   obstacles %u   walls %u", in->fps, in->frame_ms, f->count,
 	    f->obstacle_count, f->wall_count);
@@ -164,7 +159,7 @@ static void controller_lines(lines* l, const vw_hud_input* in)
 		const throng_slot* s = &c->slots[k];
 		char key = k < 9 ? (char)('1' + k) : k == 9 ? '0' : ' ';
 		add(l, s->enabled ? vw_behavior_color(s->kind) : VW_TEXT_DIM, "%s%c [%c] %-20s w %5.2f%s",
-		    k == in->slot ? ">" : " ", key, s->enabled ? 'x' : ' ', throng_behavior_name(s->kind),
+		    k == in->slot ? ">" : " ", key, s->enabled ? 'x' : ' ', throng_behavior_kind_name(s->kind),
 		    (double)s->weight, c->mode == THRONG_BLEND_HYBRID && s->priority ? "  priority" : "");
 	}
 }

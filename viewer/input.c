@@ -51,11 +51,10 @@ static uint32_t pick_agent(const vw_frame* f, const vw_camera* cam, float sx, fl
 	throng_vec2 w = vw_camera_to_world(cam, sx, sy);
 	uint32_t best = VW_NO_AGENT;
 	float best_d2 = 0.0f;
-	bool radii = f->radius_generation == f->generation;
 	for (uint32_t k = 0; k < f->count; ++k) {
 		float dx = f->x[k] - w.x, dy = f->y[k] - w.y;
 		float d2 = dx * dx + dy * dy;
-		float reach = (radii ? f->radius_by_id[f->id[k]] : 0.0f) * 1.6f;
+		float reach = f->radius[k] * 1.6f;
 		float min_reach = PICK_MIN_PX / cam->scale;
 		reach = reach > min_reach ? reach : min_reach;
 		if (d2 <= reach * reach && (best == VW_NO_AGENT || d2 < best_d2)) {
@@ -107,7 +106,7 @@ static void key(vw_ui* ui, SDL_Keycode k, Uint16 mod, const vw_frame* f, vw_sim*
 		if ((uint32_t)sk < slots) {
 			ui->slot = (uint32_t)sk;
 			post(sim, VW_CMD_TOGGLE_SLOT, ui->archetype, ui->slot, 0, 0.0);
-			snprintf(msg, sizeof msg, "slot %d %s: %s", sk + 1, throng_behavior_name(c->slots[sk].kind),
+			snprintf(msg, sizeof msg, "slot %d %s: %s", sk + 1, throng_behavior_kind_name(c->slots[sk].kind),
 			         c->slots[sk].enabled ? "off" : "on");
 			vw_ui_message(ui, now, msg);
 		}
@@ -128,7 +127,7 @@ static void key(vw_ui* ui, SDL_Keycode k, Uint16 mod, const vw_frame* f, vw_sim*
 	case SDLK_TAB:
 		if (c != NULL) {
 			post(sim, VW_CMD_BLEND, ui->archetype, 0, 0, 0.0);
-			snprintf(msg, sizeof msg, "blend: %s", throng_blend_mode_name((throng_blend_mode)((c->mode + 1) % 3)));
+			snprintf(msg, sizeof msg, "blend: %s", throng_blend_mode_name(vw_next_blend_mode(c->mode)));
 			vw_ui_message(ui, now, msg);
 		}
 		break;

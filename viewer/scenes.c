@@ -42,11 +42,11 @@ void vw_scene_names(char* buf, size_t cap)
 	}
 }
 
-throng_status vw_scene_open(const char* name, const throng_scene_options* options, vw_scene* out, char* err,
+throng_status vw_scene_open(const char* name, const throng_scene_def* options, vw_scene* out, char* err,
                             size_t err_cap)
 {
 	memset(out, 0, sizeof *out);
-	throng_scene_options o = options != NULL ? *options : throng_scene_default_options();
+	throng_scene_def o = options != NULL ? *options : throng_scene_default_def();
 	o.record_forces = true;
 	throng_status st;
 	if (name != NULL && strcmp(name, SOLO_NAME) == 0) {

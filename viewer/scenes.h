@@ -32,7 +32,7 @@ void vw_scene_names(char* buf, size_t cap);
 /// library's status with its message (or the viewer's) in err, leaves *out
 /// zeroed, and has printed each problem of a scenario file to stderr as
 /// FILE:LINE:COL: path: message.
-throng_status vw_scene_open(const char* name, const throng_scene_options* options, vw_scene* out, char* err,
+throng_status vw_scene_open(const char* name, const throng_scene_def* options, vw_scene* out, char* err,
                             size_t err_cap);
 
 /// Closes a scene; a zeroed one is ignored.

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "frame.h"
+#include "throng/metrics.h"
 
 #define QUEUE_CAP 128u
 #define STEP_SAMPLES 31u          ///< the median of ms per step covers these
@@ -33,11 +34,9 @@
 
 struct vw_sim {
 	char* scenario;               ///< a copy: a name or a file path
-	throng_scene_options options;
+	throng_scene_def options;
 	uint32_t overlap_every;
 	vw_scene scene;
-	vw_radii radii;
-	uint32_t generation;
 	uint64_t serial;
 	uint64_t world_version;       ///< bumped by steps, resets and obstacle moves
 
@@ -95,13 +94,7 @@ static throng_status open_scene(vw_sim* sim, char* err, size_t err_cap)
 	if (st != THRONG_OK) {
 		return st;
 	}
-	sim->generation++;
 	sim->world_version++;
-	if (!vw_radii_fill(&sim->radii, sim->scene.world, sim->generation)) {
-		snprintf(err, err_cap, "out of memory for %u agent radii", throng_world_agent_count(sim->scene.world));
-		vw_scene_close(&sim->scene);
-		return THRONG_ERR_OUT_OF_MEMORY;
-	}
 	sim->overlaps_valid = false;
 	sim->target_dirty = true;
 	return THRONG_OK;
@@ -117,14 +110,14 @@ static void count_overlaps(vw_sim* sim)
 		return;
 	}
 	// Out of memory: no figure rather than a wrong one (the HUD shows none).
-	sim->overlaps_valid = throng_world_count_overlaps(sim->scene.world, &sim->overlaps) == THRONG_OK;
+	sim->overlaps_valid = throng_world_overlap_stats(sim->scene.world, &sim->overlaps, NULL) == THRONG_OK;
 	sim->overlaps_step = step;
 }
 
 static void publish(vw_sim* sim)
 {
 	vw_frame* f = sim->back;
-	if (sim->scene.world != NULL && !vw_frame_fill(f, &sim->scene, &sim->radii, sim->selected) &&
+	if (sim->scene.world != NULL && !vw_frame_fill(f, &sim->scene, sim->selected) &&
 	    sim->error[0] == '\0') {
 		snprintf(sim->error, sizeof sim->error, "out of memory copying the frame");
 	}
@@ -150,7 +143,6 @@ static void publish(vw_sim* sim)
 	f->behind = sim->behind;
 	f->speed = sim->speed;
 	f->mouse_mode = sim->mode;
-	f->generation = sim->generation;
 	f->serial = ++sim->serial;
 	f->world_version = sim->world_version;
 	snprintf(f->error, sizeof f->error, "%s", sim->error);
@@ -195,7 +187,7 @@ static void edit_controller(vw_sim* sim, const vw_cmd* c)
 		return; // stale archetype id: ignore
 	}
 	if (c->kind == VW_CMD_BLEND) {
-		ctl.mode = (throng_blend_mode)(((int)ctl.mode + 1) % 3);
+		ctl.mode = vw_next_blend_mode(ctl.mode);
 	} else if (c->slot >= ctl.slot_count) {
 		return;
 	} else if (c->kind == VW_CMD_TOGGLE_SLOT) {
@@ -447,7 +439,6 @@ void vw_sim_destroy(vw_sim* sim)
 		SDL_WaitThread(sim->thread, NULL);
 	}
 	vw_scene_close(&sim->scene);
-	vw_radii_free(&sim->radii);
 	for (int k = 0; k < 3; ++k) {
 		vw_frame_free(&sim->frames[k]);
 	}
@@ -498,6 +489,12 @@ const vw_frame* vw_sim_acquire(vw_sim* sim)
 	}
 	SDL_UnlockMutex(sim->lock);
 	return sim->front;
+}
+
+throng_blend_mode vw_next_blend_mode(throng_blend_mode mode)
+{
+	throng_blend_mode next = (throng_blend_mode)((int)mode + 1);
+	return throng_blend_mode_name(next) != NULL ? next : (throng_blend_mode)0;
 }
 
 bool vw_sim_post(vw_sim* sim, const vw_cmd* cmd)

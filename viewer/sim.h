@@ -43,13 +43,11 @@ typedef struct vw_focus {
 } vw_focus;
 
 /// One published state. Agent arrays are in storage order (id[k] is the
-/// stable id of slot k); radius_by_id is indexed by id.
+/// stable id of slot k), copied from the world's view.
 typedef struct vw_frame {
 	uint32_t count, cap;
 	uint32_t *id, *group, *archetype;
-	float *x, *y, *hx, *hy;
-	float* radius_by_id;
-	uint32_t radius_generation;    ///< which reset radius_by_id was filled for
+	float *x, *y, *hx, *hy, *radius;
 	uint32_t obstacle_count, obstacle_cap;
 	throng_vec2* obstacle_c;
 	float* obstacle_r;
@@ -75,7 +73,6 @@ typedef struct vw_frame {
 	bool paused, behind;
 	double speed;                  ///< requested simulated seconds per wall second
 	vw_mouse_mode mouse_mode;
-	uint32_t generation;           ///< counts resets
 	uint64_t serial;               ///< counts publications: a new frame has a new serial
 	uint64_t world_version;        ///< changes when agents or shapes may have moved
 	char error[256];               ///< non-empty once a step failed; the host stops
@@ -84,7 +81,7 @@ typedef struct vw_frame {
 /// What the host is asked to build and how.
 typedef struct vw_sim_config {
 	const char* scenario;          ///< a built-in scene or a scenario file (scenes.h)
-	throng_scene_options options;  ///< record_forces is forced on
+	throng_scene_def options;  ///< record_forces is forced on
 	bool paused;
 	vw_mouse_mode mouse_mode;      ///< initial mode; VW_MOUSE_MODE_COUNT = the scene's default
 	uint32_t overlap_every;        ///< steps between overlap counts (0 = never)
@@ -134,6 +131,10 @@ const vw_frame* vw_sim_acquire(vw_sim* sim);
 /// Queues a command; applied before the next step. Drops it (returns false)
 /// when the queue is full.
 bool vw_sim_post(vw_sim* sim, const vw_cmd* cmd);
+
+/// The blend mode after `mode` in the library's order, back to the first
+/// after the last (VW_CMD_BLEND's cycle).
+throng_blend_mode vw_next_blend_mode(throng_blend_mode mode);
 
 /// The cursor in world coordinates (m), its velocity (m/s) and whether it is
 /// over the window; coalesced, only the latest counts.

@@ -156,7 +156,7 @@ static void project(const fit* f, throng_vec2 p, int* x, int* y)
 /// group's colour. Returns the number of agents.
 static uint32_t expect_agents_drawn(const char* name, uint32_t agents, uint32_t frames, const char* png)
 {
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.agents = agents;
 	o.record_forces = true;
 	throng_scene* s = NULL;
@@ -334,7 +334,7 @@ Test(errors, bad_arguments)
 	expect_error(DUMMY, "--bogus", 2, "unknown option \"--bogus\"");
 	expect_error(DUMMY, "herd --agents 0", 2, "--agents: expected an integer from 1");
 	expect_error(DUMMY, "herd --agents 12x", 2, "--agents: expected an integer");
-	expect_error(DUMMY, "herd --engine gpu", 2, "--engine: expected simd or scalar");
+	expect_error(DUMMY, "herd --engine gpu", 2, "--engine: expected scalar or simd");
 	expect_error(DUMMY, "herd --width", 2, "--width: missing value");
 	expect_error(DUMMY, "herd --width 10", 2, "--width: expected an integer from 64");
 	expect_error(DUMMY, "herd circle", 2, "one scenario only");

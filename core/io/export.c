@@ -27,7 +27,7 @@
 
 static const char* const field_names[THRONG_FIELD_BITS] = {"x", "y", "vx", "vy", "hx", "hy", "group", "archetype"};
 
-throng_export_def throng_export_default_def(const throng_world* world)
+throng_export_def throng_export_default_def(void)
 {
 	throng_export_def d;
 	memset(&d, 0, sizeof d);
@@ -35,17 +35,37 @@ throng_export_def throng_export_default_def(const throng_world* world)
 	d.fields = 0;
 	d.every = 0;
 	d.bounds_mode = THRONG_BOUNDS_CONTAIN;
+	d.world = NULL;
 	d.internal_cookie = THR_EXPORT_COOKIE;
-	if (world != NULL) {
-		throng_world_def w = throng_world_get_def(world);
-		d.agents = throng_world_agent_count(world);
-		d.dt = w.dt;
-		d.bounds_min = w.bounds_min;
-		d.bounds_max = w.bounds_max;
-		d.bounds_mode = w.bounds_mode;
-		d.seed = w.seed;
-	}
 	return d;
+}
+
+/// def.world: takes agents, dt, bounds, bounds mode and seed from the world
+/// into *out, after checking that the def left them at their defaults.
+static throng_status take_world(const throng_export_def* def, throng_export_def* out, const char* who)
+{
+	const throng_export_def d = throng_export_default_def();
+	const char* both = def->agents != d.agents                                                 ? "agents"
+	                   : def->dt != d.dt                                                         ? "dt"
+	                   : def->bounds_min.x != d.bounds_min.x || def->bounds_min.y != d.bounds_min.y ? "bounds_min"
+	                   : def->bounds_max.x != d.bounds_max.x || def->bounds_max.y != d.bounds_max.y ? "bounds_max"
+	                   : def->bounds_mode != d.bounds_mode                                       ? "bounds_mode"
+	                   : def->seed != d.seed                                                     ? "seed"
+	                                                                                             : NULL;
+	if (both != NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		                "%s: def.world and def.%s are both set (def.%s is read from the world; leave it at its default)",
+		                who, both, both);
+	}
+	throng_world_def w = throng_world_get_def(def->world);
+	out->agents = throng_world_agent_count(def->world);
+	out->dt = w.dt;
+	out->bounds_min = w.bounds_min;
+	out->bounds_max = w.bounds_max;
+	out->bounds_mode = w.bounds_mode;
+	out->seed = w.seed;
+	out->world = NULL;
+	return THRONG_OK;
 }
 
 /// Case-insensitive "does path end in ext".
@@ -80,35 +100,28 @@ throng_format throng_format_from_path(const char* path)
 	return THRONG_FORMAT_BINARY;
 }
 
-throng_status throng_format_parse(const char* name, throng_format* out)
-{
-	static const struct {
-		const char* name;
-		throng_format format;
-	} names[] = {{"bin", THRONG_FORMAT_BINARY}, {"binary", THRONG_FORMAT_BINARY}, {"csv", THRONG_FORMAT_CSV},
-	             {"ped", THRONG_FORMAT_PED},    {"sqlite", THRONG_FORMAT_SQLITE}};
-	if (name == NULL || out == NULL) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_format_parse: name and out must not be NULL");
-	}
-	for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k) {
-		if (strcmp(name, names[k].name) == 0) {
-			*out = names[k].format;
-			return THRONG_OK;
-		}
-	}
-	return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "unknown format \"%.64s\" (expected bin, csv, ped or sqlite)", name);
-}
+/// The format names (throng_format_name), spelled only here.
+static const char* const format_names[] = {
+	[THRONG_FORMAT_AUTO] = "auto", [THRONG_FORMAT_BINARY] = "bin",     [THRONG_FORMAT_CSV] = "csv",
+	[THRONG_FORMAT_PED] = "ped",   [THRONG_FORMAT_SQLITE] = "sqlite",
+};
 
 const char* throng_format_name(throng_format format)
 {
-	switch (format) {
-	case THRONG_FORMAT_AUTO: return "auto";
-	case THRONG_FORMAT_BINARY: return "bin";
-	case THRONG_FORMAT_CSV: return "csv";
-	case THRONG_FORMAT_PED: return "ped";
-	case THRONG_FORMAT_SQLITE: return "sqlite";
+	return (unsigned)format < sizeof format_names / sizeof format_names[0] ? format_names[format] : NULL;
+}
+
+bool throng_format_from_name(const char* name, throng_format* out)
+{
+	for (size_t k = 0; name != NULL && k < sizeof format_names / sizeof format_names[0]; ++k) {
+		if (strcmp(name, format_names[k]) == 0) {
+			if (out != NULL) {
+				*out = (throng_format)k;
+			}
+			return true;
+		}
 	}
-	return "unknown";
+	return false;
 }
 
 const char* throng_field_name(uint32_t field_bit)
@@ -180,6 +193,13 @@ throng_status thr_export_def_check(const throng_export_def* def, throng_export_d
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: def was not made by throng_export_default_def()", who);
 	}
 	*out = *def;
+	if (def->world != NULL) {
+		throng_status st = take_world(def, out, who);
+		if (st != THRONG_OK) {
+			return st;
+		}
+		def = out;
+	}
 	out->fields = def->fields != 0 ? def->fields : THRONG_FIELDS_DEFAULT;
 	out->every = def->every != 0 ? def->every : 1u;
 	if ((out->fields & ~(uint32_t)THRONG_FIELDS_ALL) != 0) {
@@ -350,7 +370,7 @@ static void exporter_free(throng_exporter* ex)
 	if (ex->ops != NULL && ex->ops->release != NULL) {
 		ex->ops->release(ex);
 	}
-	throng_output_file_discard(ex->file);
+	throng_output_file_destroy(ex->file);
 	for (int f = 0; f < THRONG_FIELD_BITS; ++f) {
 		free(ex->by_id[f]);
 	}
@@ -501,6 +521,9 @@ throng_status throng_exporter_write_view(throng_exporter* ex, const throng_view*
 	if (ex == NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_exporter_write_view: exporter must not be NULL");
 	}
+	if (ex->finished) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: the exporter is finished (throng_exporter_finish)", ex->path);
+	}
 	if (ex->failed != THRONG_OK) {
 		return thr_fail(ex->failed, "%s", ex->failure != NULL ? ex->failure : "the exporter failed earlier");
 	}
@@ -547,23 +570,15 @@ void throng_exporter_set_interrupted(throng_exporter* ex)
 	}
 }
 
-void throng_exporter_abort(throng_exporter* ex)
+throng_status throng_exporter_finish(throng_exporter* ex)
 {
 	if (ex == NULL) {
-		return;
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_exporter_finish: exporter must not be NULL");
 	}
-	if (ex->ops->release != NULL) {
-		ex->ops->release(ex);
-		ex->ops = NULL;
+	if (ex->finished) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: throng_exporter_finish: already finished", ex->path);
 	}
-	exporter_free(ex); // discards the file: a temporary goes, the path stays as it was
-}
-
-throng_status throng_exporter_close(throng_exporter* ex)
-{
-	if (ex == NULL) {
-		return THRONG_OK;
-	}
+	ex->finished = true;
 	throng_status st = ex->failed;
 	if (st == THRONG_OK && ex->ops->finish != NULL) {
 		st = ex->ops->finish(ex);
@@ -575,18 +590,25 @@ throng_status throng_exporter_close(throng_exporter* ex)
 	}
 	if (ex->ops->release != NULL) {
 		ex->ops->release(ex);
-		ex->ops = NULL;
 	}
+	ex->ops = NULL;
 	// Publish the file: whole on success; after an I/O failure, when it
 	// keeps at least one whole frame (the message says what it holds).
+	// Otherwise it is discarded (the temporary goes, the path stays).
 	throng_output_file* file = ex->file;
 	ex->file = NULL;
-	if (st == THRONG_OK || (ex->failed == THRONG_ERR_IO && ex->kept_frames > 0)) {
+	if (file != NULL && (st == THRONG_OK || (ex->failed == THRONG_ERR_IO && ex->kept_frames > 0))) {
 		throng_status cs = throng_output_file_commit(file);
 		st = st == THRONG_OK ? cs : st;
-	} else {
-		throng_output_file_discard(file);
 	}
-	exporter_free(ex);
+	throng_output_file_destroy(file);
 	return st;
+}
+
+void throng_exporter_destroy(throng_exporter* ex)
+{
+	if (ex == NULL) {
+		return;
+	}
+	exporter_free(ex); // not finished: discards the file, a temporary goes and the path stays as it was
 }

@@ -33,7 +33,7 @@ struct throng_exporter {
 	char scenario[THRONG_EXPORT_NAME_MAX + 1];
 	char* path;              ///< as given, for messages ("-" = standard output)
 	const thr_exporter_ops* ops;
-	throng_output_file* file; ///< the output (NULL for standard output), published or discarded by close
+	throng_output_file* file; ///< the output (NULL for standard output); finish publishes or discards it
 	int fd;                  ///< the file's descriptor, or standard output's
 	uint64_t frames;         ///< frames written
 	uint64_t first_step, last_step;
@@ -41,6 +41,7 @@ struct throng_exporter {
 	uint64_t whole_bytes;    ///< bytes up to the end of the last whole frame (or of the header)
 	uint64_t kept_frames;    ///< after a failure: whole frames the file keeps (it is published when > 0)
 	bool interrupted;        ///< throng_exporter_set_interrupted() was called
+	bool finished;           ///< throng_exporter_finish() was called: only destroy is left
 	throng_status failed;    ///< THRONG_OK, or the failure every later call repeats
 	char* failure;           ///< its message
 	void* by_id[THRONG_FIELD_BITS]; ///< id-ordered copies for the text and SQLite formats

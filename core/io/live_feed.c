@@ -154,8 +154,8 @@ static throng_status exists_error(const char* path)
 struct throng_feed {
 	char name[256];
 	dev_t dev; ///< the object this feed created, told apart from one created
-	ino_t ino; ///< later under the same name (see throng_feed_close)
-	unsigned char* base;
+	ino_t ino; ///< later under the same name (see throng_feed_finish)
+	unsigned char* base; ///< NULL once finished
 	size_t size;
 	throng_export_def def;
 	uint32_t field_count;
@@ -293,26 +293,48 @@ throng_status throng_feed_replace(const char* name, const throng_export_def* def
 /// Removes the name only while it still names the object this feed created:
 /// after throng_feed_replace() by another run it names that run's feed.
 /// (Between the check and the unlink a third run could replace it again;
-/// only an explicit replace can, and it is told by its own exit.)
-static throng_status unlink_own(const throng_feed* f)
+/// only an explicit replace can, and it is told by its own exit.) Returns
+/// the errno of a failed unlink, or 0.
+static int unlink_own(const throng_feed* f)
 {
 	int fd = shm_open(f->name, O_RDONLY, 0);
 	if (fd < 0) {
-		return THRONG_OK; // gone, or no longer ours to read
+		return 0; // gone, or no longer ours to read
 	}
 	struct stat sb;
 	bool ours = fstat(fd, &sb) == 0 && sb.st_dev == f->dev && sb.st_ino == f->ino;
 	close(fd);
 	if (ours && shm_unlink(f->name) != 0 && errno != ENOENT) {
-		return thr_fail(THRONG_ERR_IO, "shared memory %s: cannot remove: %s", f->name, strerror(errno));
+		return errno;
 	}
-	return THRONG_OK;
+	return 0;
+}
+
+/// Marks the feed finished, unmaps it and removes its name (unlink_own).
+/// Returns 0, or the errno of the first step that failed and, in *what,
+/// which step it was.
+static int feed_end(throng_feed* f, const char** what)
+{
+	atomic_store_explicit(at_u32(f->base, FH_STATE), FEED_FINISHED, memory_order_release);
+	int e = munmap(f->base, f->size) != 0 ? errno : 0;
+	*what = "cannot unmap";
+	f->base = NULL;
+	int u = unlink_own(f);
+	if (e == 0 && u != 0) {
+		e = u;
+		*what = "cannot remove";
+	}
+	return e;
 }
 
 throng_status throng_feed_publish_view(throng_feed* f, const throng_view* view)
 {
 	if (f == NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_feed_publish_view: feed must not be NULL");
+	}
+	if (f->base == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "shared memory %s: the feed is finished (throng_feed_finish)",
+		                f->name);
 	}
 	bool due = false;
 	throng_status st = thr_frame_due(view, f->def.agents, f->def.every, f->frames, f->first_step, f->last_step, &due,
@@ -369,20 +391,32 @@ uint64_t throng_feed_frames(const throng_feed* f)
 	return f != NULL ? f->frames : 0;
 }
 
-throng_status throng_feed_close(throng_feed* f)
+throng_status throng_feed_finish(throng_feed* f)
 {
 	if (f == NULL) {
-		return THRONG_OK;
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_feed_finish: feed must not be NULL");
 	}
-	atomic_store_explicit(at_u32(f->base, FH_STATE), FEED_FINISHED, memory_order_release);
-	throng_status st = THRONG_OK;
-	if (munmap(f->base, f->size) != 0) {
-		st = thr_fail(THRONG_ERR_IO, "shared memory %s: cannot unmap: %s", f->name, strerror(errno));
+	if (f->base == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "shared memory %s: throng_feed_finish: already finished", f->name);
 	}
-	throng_status us = unlink_own(f);
-	st = st != THRONG_OK ? st : us;
+	const char* what = NULL;
+	int e = feed_end(f, &what);
+	if (e != 0) {
+		return thr_fail(THRONG_ERR_IO, "shared memory %s: %s: %s", f->name, what, strerror(e));
+	}
+	return THRONG_OK;
+}
+
+void throng_feed_destroy(throng_feed* f)
+{
+	if (f == NULL) {
+		return;
+	}
+	if (f->base != NULL) {
+		const char* what = NULL;
+		(void)feed_end(f, &what); // not finished: finished now, without a word on failure
+	}
 	free(f);
-	return st;
 }
 
 // ---------------------------------------------------------------------------
@@ -488,7 +522,7 @@ throng_status throng_feed_open(const char* name, throng_feed_reader** out)
 	r->base = m;
 	r->size = (size_t)sb.st_size;
 	if (atomic_load_explicit(at_u32(r->base, FH_STATE), memory_order_acquire) == FEED_SETTING_UP) {
-		throng_feed_reader_close(r);
+		throng_feed_reader_destroy(r);
 		return thr_fail(THRONG_ERR_NOT_FOUND, "shared memory %s: the writer is still setting it up", path);
 	}
 	st = check_header(r);
@@ -498,7 +532,7 @@ throng_status throng_feed_open(const char* name, throng_feed_reader** out)
 		}
 	}
 	if (st != THRONG_OK) {
-		throng_feed_reader_close(r);
+		throng_feed_reader_destroy(r);
 		return st;
 	}
 	*out = r;
@@ -569,7 +603,7 @@ throng_status throng_feed_read(throng_feed_reader* r, throng_frame* frame, bool*
 	return THRONG_OK; // the writer kept the slot busy; call again
 }
 
-void throng_feed_reader_close(throng_feed_reader* r)
+void throng_feed_reader_destroy(throng_feed_reader* r)
 {
 	if (r == NULL) {
 		return;

@@ -29,7 +29,8 @@ struct throng_output_file {
 	char* path;      ///< as given, for messages
 	char* dest;      ///< the name the temporary replaces (the link's target for a symlink)
 	char* temp;      ///< the temporary, or NULL when written in place
-	int fd;
+	int fd;          ///< -1 once committed
+	bool committed;  ///< throng_output_file_commit() was called: nothing left to remove
 };
 
 static void output_free(throng_output_file* f)
@@ -181,8 +182,12 @@ bool throng_output_file_in_place(const throng_output_file* f)
 throng_status throng_output_file_commit(throng_output_file* f)
 {
 	if (f == NULL) {
-		return THRONG_OK;
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_output_file_commit: f must not be NULL");
 	}
+	if (f->committed) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: throng_output_file_commit: already committed", f->path);
+	}
+	f->committed = true;
 	throng_status st = THRONG_OK;
 	if (f->fd >= 0 && close(f->fd) != 0 && errno != EINTR) {
 		st = thr_fail(THRONG_ERR_IO, "%s: close failed: %s", f->path, strerror(errno));
@@ -197,20 +202,21 @@ throng_status throng_output_file_commit(throng_output_file* f)
 			unlink(f->temp);
 		}
 	}
-	output_free(f);
 	return st;
 }
 
-void throng_output_file_discard(throng_output_file* f)
+void throng_output_file_destroy(throng_output_file* f)
 {
 	if (f == NULL) {
 		return;
 	}
-	if (f->fd >= 0) {
-		close(f->fd);
-	}
-	if (f->temp != NULL) {
-		unlink(f->temp);
+	if (!f->committed) {
+		if (f->fd >= 0) {
+			close(f->fd);
+		}
+		if (f->temp != NULL) {
+			unlink(f->temp);
+		}
 	}
 	output_free(f);
 }

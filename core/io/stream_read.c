@@ -236,7 +236,7 @@ static throng_status reader_start(throng_stream_reader* r, throng_stream_reader*
 {
 	throng_status st = read_header(r);
 	if (st != THRONG_OK) {
-		throng_stream_close(r);
+		throng_stream_reader_destroy(r);
 		return st;
 	}
 	*out = r;
@@ -503,7 +503,7 @@ throng_status throng_stream_read_frame(throng_stream_reader* r, throng_frame* fr
 	return THRONG_OK;
 }
 
-void throng_stream_close(throng_stream_reader* r)
+void throng_stream_reader_destroy(throng_stream_reader* r)
 {
 	if (r == NULL) {
 		return;

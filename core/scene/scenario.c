@@ -23,9 +23,9 @@
 /// Spawn batch size: 4096 defs (~240 KiB) at a time.
 #define THR_SPAWN_BATCH 4096u
 
-throng_scene_options throng_scene_default_options(void)
+throng_scene_def throng_scene_default_def(void)
 {
-	throng_scene_options o;
+	throng_scene_def o;
 	memset(&o, 0, sizeof o);
 	o.agents = 0;
 	o.seed = 1;
@@ -35,7 +35,7 @@ throng_scene_options throng_scene_default_options(void)
 	return o;
 }
 
-throng_world_def thr_scene_world_def(const throng_scene_options* o, uint32_t capacity)
+throng_world_def thr_scene_world_def(const throng_scene_def* o, uint32_t capacity)
 {
 	throng_world_def def = throng_world_default_def();
 	def.dt = 1.0f / 60.0f;
@@ -47,7 +47,7 @@ throng_world_def thr_scene_world_def(const throng_scene_options* o, uint32_t cap
 	return def;
 }
 
-throng_status thr_scene_create_world(throng_scene* scene, const throng_scene_options* options, uint32_t capacity,
+throng_status thr_scene_create_world(throng_scene* scene, const throng_scene_def* options, uint32_t capacity,
                                      throng_vec2 min, throng_vec2 max, throng_bounds_mode mode)
 {
 	sf_model* m = scene->stating;
@@ -92,7 +92,7 @@ throng_status thr_scene_add_archetype(throng_scene* scene, const char* name, con
 	memcpy(a->name, name, strlen(name) + 1u);
 	a->controller = *controller;
 	// A target rule other than the default one is stated by group label.
-	throng_target_rule none = throng_controller_make(controller->mode).target_rule;
+	throng_target_rule none = throng_controller_default_def(controller->mode).target_rule;
 	a->target_label = memcmp(&none, &controller->target_rule, sizeof none) != 0;
 	*id = m->archetype_count++;
 	return THRONG_OK;
@@ -317,7 +317,7 @@ static throng_status state_builtin(throng_scene* scene, sf_model* m)
 	return st;
 }
 
-throng_status throng_scene_create(const char* name, const throng_scene_options* options, throng_scene** out)
+throng_status throng_scene_create(const char* name, const throng_scene_def* options, throng_scene** out)
 {
 	if (out == NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scene_create: out is NULL");
@@ -332,7 +332,7 @@ throng_status throng_scene_create(const char* name, const throng_scene_options* 
 		known_names(names, sizeof names);
 		return thr_fail(THRONG_ERR_NOT_FOUND, "unknown scenario \"%.64s\"; known scenarios: %s", name, names);
 	}
-	throng_scene_options opt = options != NULL ? *options : throng_scene_default_options();
+	throng_scene_def opt = options != NULL ? *options : throng_scene_default_def();
 	uint32_t agents = opt.agents != 0 ? opt.agents : sc->info.default_agents;
 	if (agents == 0 || agents > sc->max_agents) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "scenario %s: agents must be from 1 to %u, got %u",

@@ -156,34 +156,34 @@ static void armies_make(const throng_scene* scene, uint32_t i, throng_agent_def*
 static throng_controller armies_controller(uint32_t army, uint32_t role)
 {
 	uint32_t enemy = 3u * (1u - army);
-	throng_controller c = throng_controller_make(THRONG_BLEND_HYBRID);
-	throng_slot s = throng_slot_make(THRONG_BOUNDS);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_HYBRID);
+	throng_slot s = throng_slot_default_def(THRONG_BOUNDS);
 	s.priority = true;
 	s.params.margin = 5.0f;
 	throng_controller_add(&c, s);
-	s = throng_slot_make(THRONG_SEPARATION);
+	s = throng_slot_default_def(THRONG_SEPARATION);
 	s.priority = true;
 	s.weight = 4.0f; // fills the budget near contact (scenario_crowd.c has the reasoning)
 	s.params.neighbor_radius = role == ROLE_CAVALRY ? 1.8f : 1.0f;
 	throng_controller_add(&c, s);
-	throng_slot aim = throng_slot_make(role == ROLE_ARCHERS ? THRONG_EVADE : THRONG_PURSUIT);
+	throng_slot aim = throng_slot_default_def(role == ROLE_ARCHERS ? THRONG_EVADE : THRONG_PURSUIT);
 	aim.params.target = THRONG_TARGET_AGENT;
 	aim.params.max_prediction = 1.0f;
 	aim.params.evade_radius = 25.0f;
 	aim.weight = role == ROLE_ARCHERS ? 2.0f : 1.0f;
 	throng_controller_add(&c, aim);
-	s = throng_slot_make(THRONG_ARRIVE);
+	s = throng_slot_default_def(THRONG_ARRIVE);
 	s.params.target = THRONG_TARGET_POINT;
 	s.params.slow_radius = role == ROLE_CAVALRY ? 10.0f : 3.0f;
 	s.weight = 0.5f;
 	throng_controller_add(&c, s);
-	s = throng_slot_make(THRONG_COHESION);
+	s = throng_slot_default_def(THRONG_COHESION);
 	s.params.same_group_only = true;
 	s.params.neighbor_radius = role == ROLE_CAVALRY ? 6.0f : 3.0f;
 	s.weight = role == ROLE_INFANTRY ? 0.3f : 0.2f;
 	throng_controller_add(&c, s);
 	if (role == ROLE_INFANTRY) {
-		s = throng_slot_make(THRONG_ALIGNMENT);
+		s = throng_slot_default_def(THRONG_ALIGNMENT);
 		s.params.same_group_only = true;
 		s.params.neighbor_radius = 3.0f;
 		s.weight = 0.5f;
@@ -200,7 +200,7 @@ static throng_controller armies_controller(uint32_t army, uint32_t role)
 	return c;
 }
 
-throng_status thr_armies_build(throng_scene* scene, const throng_scene_options* o)
+throng_status thr_armies_build(throng_scene* scene, const throng_scene_def* o)
 {
 	uint32_t n = scene->agents;
 	armies_data data;

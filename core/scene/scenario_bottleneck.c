@@ -95,7 +95,7 @@ static throng_status bottleneck_walls(throng_scene* scene, const bottleneck_layo
 	return st;
 }
 
-throng_status thr_bottleneck_build(throng_scene* scene, const throng_scene_options* o)
+throng_status thr_bottleneck_build(throng_scene* scene, const throng_scene_def* o)
 {
 	uint32_t n = scene->agents;
 	bottleneck_layout L;

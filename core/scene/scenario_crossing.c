@@ -77,7 +77,7 @@ static void crossing_make(const throng_scene* scene, uint32_t i, throng_agent_de
 	def->group = flow;
 }
 
-throng_status thr_crossing_build(throng_scene* scene, const throng_scene_options* o)
+throng_status thr_crossing_build(throng_scene* scene, const throng_scene_def* o)
 {
 	uint32_t n = scene->agents;
 	crossing_layout L;

@@ -8,12 +8,12 @@
 
 throng_controller thr_crowd_controller(bool walls, thr_crowd_goal goal, float slow_radius, float separation_weight)
 {
-	throng_controller c = throng_controller_make(THRONG_BLEND_HYBRID);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_HYBRID);
 	if (walls) {
 		// Three feelers 1.5 m ahead (1.15 s at a walk), the side ones at
 		// 45 degrees and half as long: a walker turns before a wall, not
 		// at it.
-		throng_slot s = throng_slot_make(THRONG_WALL_AVOID);
+		throng_slot s = throng_slot_default_def(THRONG_WALL_AVOID);
 		s.priority = true;
 		// Weight 3: walls are steering cues, not solid, and a crowd pressing
 		// towards a door pushed walkers round its posts and through the
@@ -34,7 +34,7 @@ throng_controller thr_crowd_controller(bool walls, thr_crowd_goal goal, float sl
 	// (hallway) or 4 (bottleneck: dense head-on and pushing crowds, where
 	// 16 makes walkers shudder: jitter above 1 rad/s) it fills the budget
 	// only at contact. docs/QUALITY.md has the figures.
-	throng_slot sep = throng_slot_make(THRONG_SEPARATION);
+	throng_slot sep = throng_slot_default_def(THRONG_SEPARATION);
 	sep.priority = true;
 	sep.weight = separation_weight;
 	sep.params.neighbor_radius = 1.0f;
@@ -43,7 +43,7 @@ throng_controller thr_crowd_controller(bool walls, thr_crowd_goal goal, float sl
 	// 0.8 m (contact plus 0.2 m) triggers. Two walkers closing head-on
 	// at 2.6 m/s cover 3.9 m in 1.5 s, so neighbours within 4 m suffice.
 	// Weight 2: a side-step of up to 2.6 m/s^2 per threat.
-	throng_slot avoid = throng_slot_make(THRONG_UNALIGNED_AVOID);
+	throng_slot avoid = throng_slot_default_def(THRONG_UNALIGNED_AVOID);
 	avoid.priority = true;
 	avoid.weight = 2.0f;
 	avoid.params.max_prediction = 1.5f;
@@ -52,9 +52,9 @@ throng_controller thr_crowd_controller(bool walls, thr_crowd_goal goal, float sl
 	throng_controller_add(&c, avoid);
 	throng_slot to;
 	if (goal == THR_CROWD_PATH) {
-		to = throng_slot_make(THRONG_PATH_FOLLOW);
+		to = throng_slot_default_def(THRONG_PATH_FOLLOW);
 	} else {
-		to = throng_slot_make(THRONG_ARRIVE);
+		to = throng_slot_default_def(THRONG_ARRIVE);
 		to.params.target = THRONG_TARGET_POINT;
 	}
 	to.params.slow_radius = slow_radius;

@@ -89,39 +89,39 @@ static void field_make(const throng_scene* scene, uint32_t i, throng_agent_def* 
 
 static throng_controller field_controller(void)
 {
-	throng_controller c = throng_controller_make(THRONG_BLEND_HYBRID);
-	throng_slot s = throng_slot_make(THRONG_BOUNDS);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_HYBRID);
+	throng_slot s = throng_slot_default_def(THRONG_BOUNDS);
 	s.priority = true;
 	s.params.margin = 2.0f;
 	throng_controller_add(&c, s);
-	s = throng_slot_make(THRONG_OBSTACLE_AVOID);
+	s = throng_slot_default_def(THRONG_OBSTACLE_AVOID);
 	s.priority = true;
 	s.params.look_ahead = 3.0f; // 2.3 s ahead at a walk
 	throng_controller_add(&c, s);
-	s = throng_slot_make(THRONG_WALL_AVOID);
+	s = throng_slot_default_def(THRONG_WALL_AVOID);
 	s.priority = true;
 	s.params.look_ahead = 2.0f;
 	throng_controller_add(&c, s);
-	s = throng_slot_make(THRONG_UNALIGNED_AVOID);
+	s = throng_slot_default_def(THRONG_UNALIGNED_AVOID);
 	s.priority = true;
 	s.params.max_prediction = 1.5f;
 	s.params.avoid_radius = 0.8f;   // contact at 0.6 m, plus 0.2 m
 	s.params.neighbor_radius = 4.0f; // two walkers close 3.9 m in 1.5 s
 	throng_controller_add(&c, s);
-	s = throng_slot_make(THRONG_SEPARATION);
+	s = throng_slot_default_def(THRONG_SEPARATION);
 	s.priority = true;
 	s.params.neighbor_radius = 1.0f;
 	throng_controller_add(&c, s);
-	s = throng_slot_make(THRONG_WANDER);
+	s = throng_slot_default_def(THRONG_WANDER);
 	s.weight = 0.3f;
 	throng_controller_add(&c, s);
-	s = throng_slot_make(THRONG_ARRIVE);
+	s = throng_slot_default_def(THRONG_ARRIVE);
 	s.params.slow_radius = 2.0f;
 	throng_controller_add(&c, s);
 	return c;
 }
 
-throng_status thr_field_build(throng_scene* scene, const throng_scene_options* o)
+throng_status thr_field_build(throng_scene* scene, const throng_scene_def* o)
 {
 	uint32_t n = scene->agents;
 	float side = sqrtf(FIELD_AREA_PER_AGENT * (float)n);

@@ -16,7 +16,7 @@
 // A file's scene: the one builder's world under the file's own scenario entry
 // ---------------------------------------------------------------------------
 
-throng_status sf_build_scene(sf_ctx* c, sf_model* model, const throng_scene_options* opt, sf_pos root,
+throng_status sf_build_scene(sf_ctx* c, sf_model* model, const throng_scene_def* opt, sf_pos root,
                              throng_scene** out)
 {
 	throng_scene* scene = calloc(1, sizeof *scene);
@@ -82,7 +82,7 @@ static throng_status invalid(sf_ctx* c)
 }
 
 throng_status throng_scene_load_memory(const char* name, const void* data, size_t size,
-                                       const throng_scene_options* options, throng_diagnostic_fn report, void* user,
+                                       const throng_scene_def* options, throng_diagnostic_fn report, void* user,
                                        throng_scene** out)
 {
 	if (out == NULL) {
@@ -92,7 +92,7 @@ throng_status throng_scene_load_memory(const char* name, const void* data, size_
 	if (data == NULL && size != 0) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scene_load_memory: data is NULL");
 	}
-	throng_scene_options opt = options != NULL ? *options : throng_scene_default_options();
+	throng_scene_def opt = options != NULL ? *options : throng_scene_default_def();
 	if (opt.agents != 0) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
 		                "%s: options.agents must be 0: a scenario file sets the count of each group",
@@ -161,7 +161,7 @@ static throng_status read_file(sf_ctx* c, const char* path, unsigned char** data
 	return THRONG_OK;
 }
 
-throng_status throng_scene_load_file_report(const char* path, const throng_scene_options* options,
+throng_status throng_scene_load_file_report(const char* path, const throng_scene_def* options,
                                             throng_diagnostic_fn report, void* user, throng_scene** out)
 {
 	if (out != NULL) {
@@ -183,7 +183,7 @@ throng_status throng_scene_load_file_report(const char* path, const throng_scene
 	return st;
 }
 
-throng_status throng_scene_load_file(const char* path, const throng_scene_options* options, throng_scene** out)
+throng_status throng_scene_load_file(const char* path, const throng_scene_def* options, throng_scene** out)
 {
 	return throng_scene_load_file_report(path, options, NULL, NULL, out);
 }
@@ -326,7 +326,7 @@ bool throng_scene_is_file(const char* name)
 	return false;
 }
 
-throng_status throng_scene_open_report(const char* name_or_path, const throng_scene_options* options,
+throng_status throng_scene_open_report(const char* name_or_path, const throng_scene_def* options,
                                        throng_diagnostic_fn report, void* user, throng_scene** out)
 {
 	if (name_or_path != NULL && throng_scenario_find(name_or_path) == NULL && throng_scene_is_file(name_or_path)) {
@@ -335,7 +335,7 @@ throng_status throng_scene_open_report(const char* name_or_path, const throng_sc
 	return throng_scene_create(name_or_path, options, out);
 }
 
-throng_status throng_scene_open(const char* name_or_path, const throng_scene_options* options, throng_scene** out)
+throng_status throng_scene_open(const char* name_or_path, const throng_scene_def* options, throng_scene** out)
 {
 	return throng_scene_open_report(name_or_path, options, NULL, NULL, out);
 }

@@ -518,7 +518,7 @@ static throng_status build_agents(sf_ctx* c, throng_scene* scene, sf_scene_data*
 	return THRONG_OK;
 }
 
-throng_status sf_build_into(sf_ctx* c, throng_scene* scene, sf_model* model, const throng_scene_options* opt,
+throng_status sf_build_into(sf_ctx* c, throng_scene* scene, sf_model* model, const throng_scene_def* opt,
                             sf_pos root)
 {
 	sf_scene_data* sd = calloc(1, sizeof *sd);

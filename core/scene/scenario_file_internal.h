@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "names.h"
 #include "throng/scenario_file.h"
 
 /// Most archetypes and groups one file declares (keeps name checks cheap).
@@ -373,12 +374,9 @@ typedef struct sf_model {
 void sf_model_defaults(sf_model* m, const char* file);
 void sf_model_free(sf_model* m);
 
-/// Names of enum values as files spell them.
-extern const char* const sf_bounds_mode_names[4];
-extern const char* const sf_blend_names[3];
-extern const char* const sf_target_names[3];
-extern const char* const sf_flee_names[3];
-extern const char* const sf_frame_names[2];
+/// Names of the file format's own enum values. The library's enums (bounds
+/// mode, blend mode, behaviour kind, target, flee mode, wander frame) are
+/// spelled by core/names.h, whose tables the reader lists in its messages.
 extern const char* const sf_shape_names[SF_SHAPE_COUNT];
 extern const char* const sf_heading_names[5]; ///< the word forms (not the vector)
 
@@ -445,7 +443,7 @@ void sf_check_references(sf_ctx* c, const sf_node* root, const sf_model* m);
 /// Builds the scene of a checked model; the scene takes the model over
 /// (*model is left empty). Library failures are reported as problems at
 /// `root` or at the group or archetype concerned.
-throng_status sf_build_scene(sf_ctx* c, sf_model* model, const throng_scene_options* options, sf_pos root,
+throng_status sf_build_scene(sf_ctx* c, sf_model* model, const throng_scene_def* options, sf_pos root,
                              throng_scene** out);
 
 /// Writes the model as YAML into a malloc'd string; `header` (may be NULL)
@@ -455,7 +453,7 @@ throng_status sf_save_model(const sf_model* m, const char* header, char** text, 
 /// Builds the world of a checked model into `scene` (allocated, with its
 /// scenario set): the one builder of built-in and file scenes. Takes the
 /// model over. On failure the caller destroys the scene.
-throng_status sf_build_into(sf_ctx* c, throng_scene* scene, sf_model* model, const throng_scene_options* options,
+throng_status sf_build_into(sf_ctx* c, throng_scene* scene, sf_model* model, const throng_scene_def* options,
                             sf_pos root);
 
 /// The definition (model) a scene was built from.

@@ -15,12 +15,6 @@
 #include "scenario_file_internal.h"
 #include "scenario_internal.h"
 
-const char* const sf_bounds_mode_names[4] = {"contain", "wrap", "bounce", "open"};
-const char* const sf_blend_names[3] = {"weighted", "priority", "hybrid"};
-const char* const sf_target_names[3] = {"point", "threat", "agent"};
-const char* const sf_flee_names[3] = {"always", "panic", "safe"};
-const char* const sf_frame_names[2] = {"local", "world"};
-
 const char* const sf_param_names[SF_P_COUNT] = {
 	[SF_P_TARGET] = "target",
 	[SF_P_FLEE_MODE] = "flee_mode",
@@ -171,7 +165,8 @@ static void parse_world(sf_ctx* c, const sf_node* n, sf_model* m)
 			int ok = sf_field_vec2(c, b, "min", SF_COORD, &m->bounds_min);
 			ok = sf_field_vec2(c, b, "max", SF_COORD, &m->bounds_max) >= 0 && ok >= 0;
 			int mode = (int)m->bounds_mode;
-			if (sf_field_enum(c, b, "mode", sf_bounds_mode_names, 4, "bounds mode", &mode) > 0) {
+			if (sf_field_enum(c, b, "mode", thr_bounds_mode_names.name, thr_bounds_mode_names.count, "bounds mode",
+			                  &mode) > 0) {
 				m->bounds_mode = (throng_bounds_mode)mode;
 			}
 			if (ok && !(m->bounds_max.x > m->bounds_min.x && m->bounds_max.y > m->bounds_min.y)) {
@@ -209,19 +204,20 @@ static void parse_param(sf_ctx* c, const sf_node* slot, sf_param k, throng_behav
 	switch (k) {
 	case SF_P_TARGET:
 		e = (int)p->target;
-		if (sf_field_enum(c, slot, key, sf_target_names, 3, "target", &e) > 0) {
+		if (sf_field_enum(c, slot, key, thr_target_source_names.name, thr_target_source_names.count, "target", &e) > 0) {
 			p->target = (throng_target_source)e;
 		}
 		return;
 	case SF_P_FLEE_MODE:
 		e = (int)p->flee_mode;
-		if (sf_field_enum(c, slot, key, sf_flee_names, 3, "flee mode", &e) > 0) {
+		if (sf_field_enum(c, slot, key, thr_flee_mode_names.name, thr_flee_mode_names.count, "flee mode", &e) > 0) {
 			p->flee_mode = (throng_flee_mode)e;
 		}
 		return;
 	case SF_P_FRAME:
 		e = (int)p->frame;
-		if (sf_field_enum(c, slot, key, sf_frame_names, 2, "wander frame", &e) > 0) {
+		if (sf_field_enum(c, slot, key, thr_wander_frame_names.name, thr_wander_frame_names.count, "wander frame",
+		                  &e) > 0) {
 			p->frame = (throng_wander_frame)e;
 		}
 		return;
@@ -263,17 +259,12 @@ static bool parse_slot(sf_ctx* c, const sf_node* n, throng_slot* out, bool* kind
 		return false;
 	}
 	uint32_t before = c->problems;
-	const char* names[THRONG_BEHAVIOR_COUNT];
-	size_t known = 0;
-	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
-		const char* name = throng_behavior_name((throng_behavior_kind)k);
-		names[known++] = name != NULL ? name : "?";
-	}
+	const char* const* names = thr_behavior_kind_names.name;
 	int kind = -1;
 	const sf_node* kn = sf_get(n, "kind");
 	if (kn != NULL) {
 		size_t mark = sf_push_key(c, "kind");
-		if (sf_read_enum(c, kn, names, known, "behaviour", &kind)) {
+		if (sf_read_enum(c, kn, names, thr_behavior_kind_names.count, "behaviour", &kind)) {
 			*kind_ok = true;
 		}
 		sf_pop(c, mark);
@@ -298,7 +289,7 @@ static bool parse_slot(sf_ctx* c, const sf_node* n, throng_slot* out, bool* kind
 	if (kn == NULL) {
 		sf_missing(c, n, "kind", "a behaviour name");
 	}
-	throng_slot s = throng_slot_make(kind >= 0 ? (throng_behavior_kind)kind : THRONG_SEEK);
+	throng_slot s = throng_slot_default_def(kind >= 0 ? (throng_behavior_kind)kind : THRONG_SEEK);
 	sf_field_number(c, n, "weight", SF_NON_NEGATIVE, &s.weight);
 	sf_field_bool(c, n, "enabled", &s.enabled);
 	sf_field_bool(c, n, "priority", &s.priority);
@@ -389,7 +380,7 @@ static void parse_contact(sf_ctx* c, const sf_node* n, sf_archetype* a)
 
 static void parse_archetype(sf_ctx* c, const sf_node* n, sf_archetype* a)
 {
-	a->controller = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	a->controller = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 	a->pos = n->pos;
 	if (!sf_expect_mapping(c, n, "a mapping of mode, target_rule, contact and slots")) {
 		return;
@@ -397,7 +388,7 @@ static void parse_archetype(sf_ctx* c, const sf_node* n, sf_archetype* a)
 	static const char* const keys[] = {"mode", "target_rule", "contact", "slots"};
 	sf_check_keys(c, n, keys, 4);
 	int mode = 0;
-	if (sf_field_enum(c, n, "mode", sf_blend_names, 3, "blend mode", &mode) > 0) {
+	if (sf_field_enum(c, n, "mode", thr_blend_mode_names.name, thr_blend_mode_names.count, "blend mode", &mode) > 0) {
 		a->controller.mode = (throng_blend_mode)mode;
 	}
 	const sf_node* rule = sf_get(n, "target_rule");
@@ -434,7 +425,7 @@ static void parse_archetype(sf_ctx* c, const sf_node* n, sf_archetype* a)
 				size_t mkk = sf_push_key(c, "kind");
 				sf_error(c, sf_get(slots->items[k], "kind")->pos,
 				         "a second %s slot (expected at most one %s slot per archetype)",
-				         throng_behavior_name(s.kind), throng_behavior_name(s.kind));
+				         throng_behavior_kind_name(s.kind), throng_behavior_kind_name(s.kind));
 				sf_pop(c, mkk);
 			}
 			sf_pop(c, mk);

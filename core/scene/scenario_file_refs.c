@@ -54,7 +54,7 @@ static void check_targets(sf_ctx* c, const sf_node* an, const sf_model* m, const
 			sf_error(c, pos,
 			         "threat, but the file has no threat, so this %s slot would never steer (expected a threat: "
 			         "section, or target: point or agent)",
-			         throng_behavior_name(s->kind));
+			         throng_behavior_kind_name(s->kind));
 		} else if (s->params.target == THRONG_TARGET_AGENT && !a->controller.target_rule.enabled) {
 			sf_error(c, pos,
 			         "agent, but archetype %s has %s, so its agents never get a target agent and this %s slot "
@@ -62,7 +62,7 @@ static void check_targets(sf_ctx* c, const sf_node* an, const sf_model* m, const
 			         "target: point or threat)",
 			         a->name != NULL ? a->name : "?",
 			         a->target_group != NULL ? "its target_rule disabled" : "no target_rule",
-			         throng_behavior_name(s->kind));
+			         throng_behavior_kind_name(s->kind));
 		}
 		sf_pop(c, mark);
 	}
@@ -86,7 +86,7 @@ static void unreachable(sf_ctx* c, const sf_model* m, sf_pos pos, const char* wh
 	         "%s %s is not inside the world (%g, %g)..(%g, %g), where bounds mode %s keeps the agents: it can never be "
 	         "reached (expected %s inside the bounds, or bounds mode open)",
 	         what, box, (double)m->bounds_min.x, (double)m->bounds_min.y, (double)m->bounds_max.x,
-	         (double)m->bounds_max.y, sf_bounds_mode_names[m->bounds_mode], what);
+	         (double)m->bounds_max.y, throng_bounds_mode_name(m->bounds_mode), what);
 }
 
 static void check_goal(sf_ctx* c, const sf_node* gn, const sf_model* m, const sf_group* g)

@@ -236,7 +236,7 @@ void sf_check_rows(sf_ctx* c, const sf_model* m)
 			         "position: (%g, %g) is outside the world (%g, %g)..(%g, %g) (expected inside, bounds mode %s)",
 			         (double)d->position.x, (double)d->position.y, (double)m->bounds_min.x,
 			         (double)m->bounds_min.y, (double)m->bounds_max.x, (double)m->bounds_max.y,
-			         sf_bounds_mode_names[m->bounds_mode]);
+			         throng_bounds_mode_name(m->bounds_mode));
 		}
 		sf_pop(c, mk);
 	}

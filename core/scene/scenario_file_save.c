@@ -108,9 +108,9 @@ static void put_param(out_buf* o, sf_param p, const throng_behavior_params* v)
 {
 	put(o, ", %s: ", sf_param_names[p]);
 	switch (p) {
-	case SF_P_TARGET: put(o, "%s", sf_target_names[v->target]); return;
-	case SF_P_FLEE_MODE: put(o, "%s", sf_flee_names[v->flee_mode]); return;
-	case SF_P_FRAME: put(o, "%s", sf_frame_names[v->frame]); return;
+	case SF_P_TARGET: put(o, "%s", throng_target_source_name(v->target)); return;
+	case SF_P_FLEE_MODE: put(o, "%s", throng_flee_mode_name(v->flee_mode)); return;
+	case SF_P_FRAME: put(o, "%s", throng_wander_frame_name(v->frame)); return;
 	case SF_P_SAME_GROUP_ONLY: put(o, "%s", v->same_group_only ? "true" : "false"); return;
 	case SF_P_MAX_NEIGHBORS: put(o, "%u", v->max_neighbors); return;
 	case SF_P_FLEE_RADIUS: put_float(o, v->flee_radius); return;
@@ -140,7 +140,7 @@ static void put_archetypes(out_buf* o, const sf_model* m)
 		const throng_controller* ctl = &a->controller;
 		put(o, "  ");
 		put_string(o, a->name);
-		put(o, ":\n    mode: %s\n", sf_blend_names[ctl->mode]);
+		put(o, ":\n    mode: %s\n", throng_blend_mode_name(ctl->mode));
 		if (a->target_label) {
 			put(o, "    target_rule: {label: %u, sight_radius: ", ctl->target_rule.group);
 			put_float(o, ctl->target_rule.sight_radius);
@@ -152,7 +152,7 @@ static void put_archetypes(out_buf* o, const sf_model* m)
 			put_float(o, ctl->target_rule.sight_radius);
 			put(o, ", every: %u, enabled: %s}\n", ctl->target_rule.every, ctl->target_rule.enabled ? "true" : "false");
 		}
-		const throng_contact dc = throng_controller_make(ctl->mode).contact;
+		const throng_contact dc = throng_controller_default_def(ctl->mode).contact;
 		if (ctl->contact.enabled != dc.enabled || ctl->contact.stiffness != dc.stiffness ||
 		    ctl->contact.iterations != dc.iterations) {
 			put(o, "    contact: {enabled: %s, stiffness: ", ctl->contact.enabled ? "true" : "false");
@@ -162,7 +162,7 @@ static void put_archetypes(out_buf* o, const sf_model* m)
 		put(o, "    slots:%s\n", ctl->slot_count == 0 ? " []" : "");
 		for (uint32_t s = 0; s < ctl->slot_count; ++s) {
 			const throng_slot* slot = &ctl->slots[s];
-			put(o, "      - {kind: %s, weight: ", throng_behavior_name(slot->kind));
+			put(o, "      - {kind: %s, weight: ", throng_behavior_kind_name(slot->kind));
 			put_float(o, slot->weight);
 			put(o, ", enabled: %s, priority: %s", slot->enabled ? "true" : "false",
 			    slot->priority ? "true" : "false");
@@ -397,7 +397,7 @@ throng_status sf_save_model(const sf_model* m, const char* header, char** text, 
 	put_vec(&o, m->bounds_min);
 	put(&o, ", max: ");
 	put_vec(&o, m->bounds_max);
-	put(&o, ", mode: %s}\n  dt: ", sf_bounds_mode_names[m->bounds_mode]);
+	put(&o, ", mode: %s}\n  dt: ", throng_bounds_mode_name(m->bounds_mode));
 	put_float(&o, m->dt);
 	put(&o, "\n  seed: %llu\n  cell_size: ", (unsigned long long)m->seed);
 	put_float(&o, m->cell_size);

@@ -65,23 +65,23 @@ static void flock_make(const throng_scene* scene, uint32_t i, throng_agent_def* 
 
 static throng_controller flock_controller(void)
 {
-	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 	// Separation outweighs the rest: a boid gives way before it flocks.
-	throng_slot s = throng_slot_make(THRONG_SEPARATION);
+	throng_slot s = throng_slot_default_def(THRONG_SEPARATION);
 	s.weight = 2.0f;
 	s.params.neighbor_radius = FLOCK_SEPARATION_RADIUS;
 	throng_controller_add(&c, s);
-	s = throng_slot_make(THRONG_ALIGNMENT);
+	s = throng_slot_default_def(THRONG_ALIGNMENT);
 	s.weight = 1.0f;
 	s.params.neighbor_radius = FLOCK_VIEW_RADIUS;
 	throng_controller_add(&c, s);
-	s = throng_slot_make(THRONG_COHESION);
+	s = throng_slot_default_def(THRONG_COHESION);
 	s.weight = 0.8f;
 	s.params.neighbor_radius = FLOCK_VIEW_RADIUS;
 	throng_controller_add(&c, s);
 	// Wander keeps a lone boid (and a flock) from flying dead straight:
 	// its circle 2 m ahead, 1 m wide, the angle drifting at up to 3 rad/s.
-	s = throng_slot_make(THRONG_WANDER);
+	s = throng_slot_default_def(THRONG_WANDER);
 	s.weight = 0.4f;
 	s.params.circle_distance = 2.0f;
 	s.params.circle_radius = 1.0f;
@@ -90,7 +90,7 @@ static throng_controller flock_controller(void)
 	return c;
 }
 
-throng_status thr_flock_build(throng_scene* scene, const throng_scene_options* o)
+throng_status thr_flock_build(throng_scene* scene, const throng_scene_def* o)
 {
 	uint32_t n = scene->agents;
 	flock_layout L;

@@ -90,7 +90,7 @@ static void hallway_make(const throng_scene* scene, uint32_t i, throng_agent_def
 	def->group = flow;
 }
 
-throng_status thr_hallway_build(throng_scene* scene, const throng_scene_options* o)
+throng_status thr_hallway_build(throng_scene* scene, const throng_scene_def* o)
 {
 	uint32_t n = scene->agents;
 	hallway_layout L;

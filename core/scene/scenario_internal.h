@@ -55,7 +55,7 @@ struct throng_scene {
 	void* def;                ///< the definition it was built from and its script's data (scenario_file_build.c)
 	void (*free_def)(void* def);
 	struct sf_model* stating; ///< while a built-in states its definition, that definition; NULL after
-	throng_scene_options options; ///< built-ins: the options it was made with (to state it again)
+	throng_scene_def options; ///< built-ins: the options it was made with (to state it again)
 };
 
 /// An outcome measure: figures a scene reports on its current state
@@ -96,30 +96,30 @@ typedef struct thr_scenario {
 	/// the thr_scene_* calls below into scene->stating, and sets
 	/// goal_radius; it may keep build-time data in scene->user. It never
 	/// touches a world: there is none yet.
-	throng_status (*build)(throng_scene* scene, const throng_scene_options* options);
+	throng_status (*build)(throng_scene* scene, const throng_scene_def* options);
 	/// Optional; its outcome measure (throng_scene_outcomes), stated in its
 	/// definition with the rest, so a saved file names it too.
 	const thr_measure* measure;
 } thr_scenario;
 
 /// The field scenario (scenario_field.c).
-throng_status thr_field_build(throng_scene* scene, const throng_scene_options* options);
+throng_status thr_field_build(throng_scene* scene, const throng_scene_def* options);
 
 /// The scenarios of issue 4, one file each (scenario_<name>.c).
-throng_status thr_crossing_build(throng_scene* scene, const throng_scene_options* options);
-throng_status thr_bottleneck_build(throng_scene* scene, const throng_scene_options* options);
-throng_status thr_hallway_build(throng_scene* scene, const throng_scene_options* options);
-throng_status thr_armies_build(throng_scene* scene, const throng_scene_options* options);
-throng_status thr_flock_build(throng_scene* scene, const throng_scene_options* options);
+throng_status thr_crossing_build(throng_scene* scene, const throng_scene_def* options);
+throng_status thr_bottleneck_build(throng_scene* scene, const throng_scene_def* options);
+throng_status thr_hallway_build(throng_scene* scene, const throng_scene_def* options);
+throng_status thr_armies_build(throng_scene* scene, const throng_scene_def* options);
+throng_status thr_flock_build(throng_scene* scene, const throng_scene_def* options);
 /// The viewer's playground (scenario_solo.c).
-throng_status thr_solo_build(throng_scene* scene, const throng_scene_options* options);
+throng_status thr_solo_build(throng_scene* scene, const throng_scene_def* options);
 
 /// The table, in listing order.
 extern const thr_scenario thr_scenario_table[];
 extern const uint32_t thr_scenario_table_count;
 
 /// A world def with the options' seed, engine, threads and force recording.
-throng_world_def thr_scene_world_def(const throng_scene_options* options, uint32_t capacity);
+throng_world_def thr_scene_world_def(const throng_scene_def* options, uint32_t capacity);
 
 // Built-in build functions state their scene as a definition (the model of
 // scenario_file_internal.h, the same one a scenario file is read into)
@@ -128,7 +128,7 @@ throng_world_def thr_scene_world_def(const throng_scene_options* options, uint32
 
 /// Sets the definition's world: thr_scene_world_def(options, capacity)'s
 /// dt and seed, with the bounds [min, max] and `mode`.
-throng_status thr_scene_create_world(throng_scene* scene, const throng_scene_options* options, uint32_t capacity,
+throng_status thr_scene_create_world(throng_scene* scene, const throng_scene_def* options, uint32_t capacity,
                                      throng_vec2 min, throng_vec2 max, throng_bounds_mode mode);
 /// Adds an archetype called `name` (a file's archetype name: letters,
 /// digits, '_' or '-', unique in the scene); *id is its world archetype id

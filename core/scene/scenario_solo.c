@@ -45,43 +45,43 @@ static const float solo_obstacles[3][3] = {{-6.0f, 3.0f, 1.5f}, {5.0f, -3.0f, 2.
 
 static throng_controller solo_controller(void)
 {
-	throng_controller c = throng_controller_make(THRONG_BLEND_WEIGHTED);
-	throng_slot s = throng_slot_make(THRONG_ARRIVE);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	throng_slot s = throng_slot_default_def(THRONG_ARRIVE);
 	s.params.target = THRONG_TARGET_POINT;
 	s.params.slow_radius = 2.5f;
 	throng_controller_add(&c, s);
-	s = throng_slot_make(THRONG_FLEE);
+	s = throng_slot_default_def(THRONG_FLEE);
 	s.params.target = THRONG_TARGET_THREAT;
 	s.params.flee_mode = THRONG_FLEE_PANIC;
 	s.params.flee_radius = 5.0f;
 	s.weight = 2.0f;
 	throng_controller_add(&c, s);
-	s = throng_slot_make(THRONG_EVADE);
+	s = throng_slot_default_def(THRONG_EVADE);
 	s.params.target = THRONG_TARGET_THREAT;
 	s.params.evade_radius = 5.0f;
 	s.params.max_prediction = 1.0f;
 	s.weight = 2.0f;
 	s.enabled = false;
 	throng_controller_add(&c, s);
-	s = throng_slot_make(THRONG_WANDER);
+	s = throng_slot_default_def(THRONG_WANDER);
 	s.params.circle_distance = 2.0f;
 	s.params.circle_radius = 1.0f;
 	s.params.jitter = 4.0f;
 	s.weight = 0.5f;
 	s.enabled = false;
 	throng_controller_add(&c, s);
-	s = throng_slot_make(THRONG_OBSTACLE_AVOID);
+	s = throng_slot_default_def(THRONG_OBSTACLE_AVOID);
 	s.params.look_ahead = 3.0f;
 	s.weight = 3.0f;
 	throng_controller_add(&c, s);
-	s = throng_slot_make(THRONG_SEPARATION);
+	s = throng_slot_default_def(THRONG_SEPARATION);
 	s.params.neighbor_radius = 1.5f;
 	throng_controller_add(&c, s);
-	s = throng_slot_make(THRONG_BOUNDS);
+	s = throng_slot_default_def(THRONG_BOUNDS);
 	s.params.margin = 2.0f;
 	s.weight = 2.0f;
 	throng_controller_add(&c, s);
-	s = throng_slot_make(THRONG_SEEK);
+	s = throng_slot_default_def(THRONG_SEEK);
 	s.params.target = THRONG_TARGET_POINT;
 	s.enabled = false;
 	throng_controller_add(&c, s);
@@ -134,7 +134,7 @@ static throng_status solo_place(uint32_t n, uint32_t key, throng_vec2 lo, throng
 	return st;
 }
 
-throng_status thr_solo_build(throng_scene* scene, const throng_scene_options* o)
+throng_status thr_solo_build(throng_scene* scene, const throng_scene_def* o)
 {
 	uint32_t n = scene->agents;
 	float scale = n > SOLO_BASE_AGENTS ? sqrtf((float)n / (float)SOLO_BASE_AGENTS) : 1.0f;

@@ -96,7 +96,7 @@ static void herd_make(const throng_scene* scene, uint32_t i, throng_agent_def* d
 	def->archetype = L->archetype;
 }
 
-static throng_status herd_build(throng_scene* scene, const throng_scene_options* o)
+static throng_status herd_build(throng_scene* scene, const throng_scene_def* o)
 {
 	uint32_t n = scene->agents;
 	float scale = n > HERD_BASE_AGENTS ? sqrtf((float)n / (float)HERD_BASE_AGENTS) : 1.0f;
@@ -113,11 +113,11 @@ static throng_status herd_build(throng_scene* scene, const throng_scene_options*
 	// that order, so staying inside beats fleeing into a wall); wander gets
 	// what is left. Flee in panic mode is zero outside the radius, so with
 	// the threat away the herd only wanders.
-	throng_controller ctl = throng_controller_make(THRONG_BLEND_HYBRID);
-	throng_slot bounds = throng_slot_make(THRONG_BOUNDS);
+	throng_controller ctl = throng_controller_default_def(THRONG_BLEND_HYBRID);
+	throng_slot bounds = throng_slot_default_def(THRONG_BOUNDS);
 	bounds.priority = true;
 	bounds.params.margin = HERD_MARGIN;
-	throng_slot flee = throng_slot_make(THRONG_FLEE);
+	throng_slot flee = throng_slot_default_def(THRONG_FLEE);
 	flee.priority = true;
 	flee.params.target = THRONG_TARGET_THREAT;
 	flee.params.flee_mode = THRONG_FLEE_PANIC;
@@ -128,7 +128,7 @@ static throng_status herd_build(throng_scene* scene, const throng_scene_options*
 	// agent run almost straight for 10 s, which reads as fleeing, not
 	// wandering. Measured over seeds 1..40, the smallest total turn of an
 	// agent over 10 s is 1.2 rad at 8 rad/s against 0.5 rad at 2.5 rad/s.
-	throng_slot wander = throng_slot_make(THRONG_WANDER);
+	throng_slot wander = throng_slot_default_def(THRONG_WANDER);
 	wander.params.circle_distance = 2.0f;
 	wander.params.circle_radius = 1.0f;
 	wander.params.jitter = 8.0f;
@@ -246,7 +246,7 @@ static void circle_make(const throng_scene* scene, uint32_t i, throng_agent_def*
 	def->archetype = L->archetype;
 }
 
-static throng_status circle_build(throng_scene* scene, const throng_scene_options* o)
+static throng_status circle_build(throng_scene* scene, const throng_scene_def* o)
 {
 	uint32_t n = scene->agents;
 	circle_layout L;
@@ -270,7 +270,7 @@ static throng_status circle_build(throng_scene* scene, const throng_scene_option
 	// Hybrid controller. Separation then unaligned avoidance spend the
 	// budget first (keeping bodies apart beats making progress); arrive, the
 	// goal, gets the rest.
-	throng_controller ctl = throng_controller_make(THRONG_BLEND_HYBRID);
+	throng_controller ctl = throng_controller_default_def(THRONG_BLEND_HYBRID);
 	// Separation: personal space 1.5 m (contact at 0.6 m), weight 16: the
 	// push 16 * 1.3 m/s * (1 - d/1.5 m) takes the whole force budget once
 	// a neighbour is closer than 1.21 m. Every agent meets every other at
@@ -278,7 +278,7 @@ static throng_status circle_build(throng_scene* scene, const throng_scene_option
 	// there (at 1,000 agents pairs overlapped down to 0.99 of the radii
 	// sum); with these, 0.35 at worst, and everyone arrives within
 	// CIRCLE_ARRIVAL_FACTOR * 2R / max_speed (docs/QUALITY.md).
-	throng_slot sep = throng_slot_make(THRONG_SEPARATION);
+	throng_slot sep = throng_slot_default_def(THRONG_SEPARATION);
 	sep.priority = true;
 	sep.weight = 16.0f;
 	sep.params.neighbor_radius = 1.5f;
@@ -286,12 +286,12 @@ static throng_status circle_build(throng_scene* scene, const throng_scene_option
 	// 0.8 m (the 0.6 m contact distance plus 0.2 m) triggers. Two walkers
 	// closing head-on at 2.6 m/s cover 3.9 m in 1.5 s, so neighbours within
 	// 4 m are enough.
-	throng_slot avoid = throng_slot_make(THRONG_UNALIGNED_AVOID);
+	throng_slot avoid = throng_slot_default_def(THRONG_UNALIGNED_AVOID);
 	avoid.priority = true;
 	avoid.params.max_prediction = 1.5f;
 	avoid.params.avoid_radius = 0.8f;
 	avoid.params.neighbor_radius = 4.0f;
-	throng_slot arrive = throng_slot_make(THRONG_ARRIVE);
+	throng_slot arrive = throng_slot_default_def(THRONG_ARRIVE);
 	arrive.params.target = THRONG_TARGET_POINT;
 	arrive.params.slow_radius = CIRCLE_SLOW_RADIUS;
 	throng_controller_add(&ctl, sep);

@@ -43,8 +43,8 @@ THRONG_API_BEGIN
 /// (docs/BEHAVIORS.md, "Contacts").
 #define THRONG_CONTACT_MAX_PAIRS 32
 
-/// The behaviours of SPEC.md. The names (throng_behavior_name) are the ones
-/// scenario files use.
+/// The behaviours of SPEC.md. The names (throng_behavior_kind_name) are the
+/// ones scenario files use.
 typedef enum throng_behavior_kind {
 	THRONG_SEEK = 0,          ///< "seek": towards the target at full speed
 	THRONG_FLEE,              ///< "flee": away from the target; modes always, panic, safe
@@ -86,7 +86,7 @@ typedef enum throng_wander_frame {
 } throng_wander_frame;
 
 /// Parameters of one slot. Each behaviour reads only the fields named in its
-/// comment; the others are ignored. throng_behavior_default_params() fills
+/// comment; the others are ignored. throng_behavior_default_def() fills
 /// every field with a sensible value. Lengths, times and rates are at most
 /// 1e6 and, when not 0, at least 1e-6 ("> 0" below means in [1e-6, 1e6]);
 /// so are slot weights.
@@ -155,7 +155,7 @@ typedef struct throng_target_rule {
 /// contacts. Walls and obstacles are solid for every agent, whatever this
 /// says.
 typedef struct throng_contact {
-	bool enabled;        ///< on by default (throng_controller_make)
+	bool enabled;        ///< on by default (throng_controller_default_def)
 	float stiffness;     ///< fraction of an overlap removed per iteration, in [1e-6, 1]; default 1
 	uint32_t iterations; ///< Jacobi iterations per step, 1 to THRONG_CONTACT_MAX_ITERATIONS; default 4
 } throng_contact;
@@ -170,27 +170,42 @@ typedef struct throng_controller {
 } throng_controller;
 
 /// Parameters with every field at its documented default.
-throng_behavior_params throng_behavior_default_params(void);
+throng_behavior_params throng_behavior_default_def(void);
 
 /// A slot of the given kind: weight 1, enabled, not priority, default params.
-throng_slot throng_slot_make(throng_behavior_kind kind);
+throng_slot throng_slot_default_def(throng_behavior_kind kind);
 
-/// An empty controller with the given blend mode, target rule off and
+/// An empty controller with blend mode `mode`, no slots, no target rule and
 /// contacts on (stiffness 1, 4 iterations).
-throng_controller throng_controller_make(throng_blend_mode mode);
+throng_controller throng_controller_default_def(throng_blend_mode mode);
 
 /// Appends a slot; returns its index, or -1 when the controller is full.
 int throng_controller_add(throng_controller* controller, throng_slot slot);
 
-/// Scenario-file name of a behaviour ("seek", "obstacle_avoidance", ...);
-/// NULL for an out-of-range kind. The string is static.
-const char* throng_behavior_name(throng_behavior_kind kind);
+// Names: each enum of this header has a name function and its inverse,
+// as throng.h describes (the words scenario files use).
 
-/// Kind for a name; returns false when the name is unknown.
-bool throng_behavior_from_name(const char* name, throng_behavior_kind* kind);
+/// "seek", "flee", ..., "path_following" (the comments of
+/// throng_behavior_kind); NULL for a value out of range. Static.
+const char* throng_behavior_kind_name(throng_behavior_kind kind);
+/// The kind named `name` to *out (may be NULL); false for an unknown name.
+bool throng_behavior_kind_from_name(const char* name, throng_behavior_kind* out);
 
-/// Name of a blend mode ("weighted", "priority", "hybrid"), static.
+/// "point", "threat", "agent"; NULL for a value out of range. Static.
+const char* throng_target_source_name(throng_target_source source);
+bool throng_target_source_from_name(const char* name, throng_target_source* out);
+
+/// "always", "panic", "safe"; NULL for a value out of range. Static.
+const char* throng_flee_mode_name(throng_flee_mode mode);
+bool throng_flee_mode_from_name(const char* name, throng_flee_mode* out);
+
+/// "local", "world"; NULL for a value out of range. Static.
+const char* throng_wander_frame_name(throng_wander_frame frame);
+bool throng_wander_frame_from_name(const char* name, throng_wander_frame* out);
+
+/// "weighted", "priority", "hybrid"; NULL for a value out of range. Static.
 const char* throng_blend_mode_name(throng_blend_mode mode);
+bool throng_blend_mode_from_name(const char* name, throng_blend_mode* out);
 
 THRONG_API_END
 

@@ -90,24 +90,27 @@ typedef struct throng_export_def {
 	throng_vec2 bounds_max;
 	throng_bounds_mode bounds_mode;
 	uint64_t seed;               ///< the world's seed, recorded in the header
+	const throng_world* world;   ///< when not NULL, agents, dt, bounds, bounds_mode and seed are read
+	                             ///< from this world when the exporter or feed is created, and must be
+	                             ///< left at their defaults here; the world is not kept
 	int32_t internal_cookie;     ///< set by throng_export_default_def(); leave as is
 } throng_export_def;
 
 /// Defaults: format AUTO, THRONG_FIELDS_DEFAULT, every step, automatic
-/// SQLite batches, no scenario name. When `world` is not NULL, agents, dt,
-/// bounds, bounds mode and seed are taken from it; otherwise they are zero
-/// and must be set.
-throng_export_def throng_export_default_def(const throng_world* world);
+/// SQLite batches, no scenario name, no world; agents, dt, bounds and seed
+/// zero and bounds mode contain: set them, or set `world` to take them
+/// from a world.
+throng_export_def throng_export_default_def(void);
 
 /// The format a path's extension names (case-insensitive): .csv, .txt or
 /// .ped, .sqlite or .sqlite3 or .db; anything else, and "-", is binary.
 throng_format throng_format_from_path(const char* path);
 
-/// Parses "bin" (or "binary"), "csv", "ped" or "sqlite" into *out.
-throng_status throng_format_parse(const char* name, throng_format* out);
-
-/// "bin", "csv", "ped", "sqlite" or "auto"; static.
+/// "auto", "bin", "csv", "ped", "sqlite"; NULL for a value out of range.
+/// Static. (The names of enums, throng.h.)
 const char* throng_format_name(throng_format format);
+/// The format named `name` to *out (may be NULL); false for an unknown name.
+bool throng_format_from_name(const char* name, throng_format* out);
 
 /// Parses a comma-separated field list into a mask: x, y, vx, vy, hx, hy,
 /// group, archetype, and the shorthands position (x,y), velocity (vx,vy),
@@ -127,7 +130,8 @@ typedef struct throng_exporter throng_exporter;
 /// and writes the format's header. Fails here, before any frame, when the
 /// path cannot be written (THRONG_ERR_IO, the message names the path) or
 /// the def is invalid. SQLite needs a regular file, not "-". On success
-/// *out owns the open file; finish with throng_exporter_close().
+/// *out owns the open file: throng_exporter_finish() completes it and
+/// throng_exporter_destroy() frees the exporter.
 throng_status throng_exporter_create(const char* path, const throng_export_def* def, throng_exporter** out);
 
 /// Writes the current state of `view` as a frame when it is due: the first
@@ -151,9 +155,11 @@ uint64_t throng_exporter_frames(const throng_exporter* ex);
 /// (docs/FORMAT.md); the other formats end as usual. NULL is ignored.
 void throng_exporter_set_interrupted(throng_exporter* ex);
 
-/// Finishes the file (the binary stream's end record, the last SQLite
-/// transaction and its index), closes it and frees the exporter, also when
-/// it fails (then with the reason in throng_last_error()). NULL is ignored.
+/// Finishes the file: writes what ends it (the binary stream's end record,
+/// the last SQLite transaction and its index), closes it and publishes it.
+/// Returns THRONG_OK, or the first failure of the run or of finishing
+/// (with the reason in throng_last_error()). After it, success or not, the
+/// exporter writes nothing more: only throng_exporter_destroy() is left.
 ///
 /// Files are written as throng_output_file_open() describes: a regular file
 /// is only replaced here, by renaming the finished temporary onto it. After
@@ -162,13 +168,13 @@ void throng_exporter_set_interrupted(throng_exporter* ex);
 /// (SQLite) and still replaces the path when it holds at least one frame;
 /// the failure's message says exactly what the file holds. With no frame,
 /// the path is left as it was.
-throng_status throng_exporter_close(throng_exporter* ex);
+throng_status throng_exporter_finish(throng_exporter* ex);
 
-/// Closes and frees the exporter without finishing the file: a regular
-/// file's temporary is removed and the path left as it was (a path written
-/// in place keeps what it received). For a run that fails before it has
-/// anything to keep. NULL is ignored.
-void throng_exporter_abort(throng_exporter* ex);
+/// Frees the exporter. One not finished is discarded: its file is closed
+/// without finishing, a regular file's temporary is removed and the path
+/// left as it was (a path written in place keeps what it received); for a
+/// run that stops before it has anything to keep. NULL is ignored.
+void throng_exporter_destroy(throng_exporter* ex);
 
 // ---------------------------------------------------------------------------
 // Output files
@@ -201,19 +207,21 @@ bool throng_output_file_in_place(const throng_output_file* f);
 
 /// Closes the file and renames the temporary onto the path. On failure
 /// removes the temporary (never the path) and returns THRONG_ERR_IO naming
-/// the path. Always frees `f`; NULL is ignored.
+/// the path. Does not free `f`: after it, success or not, only
+/// throng_output_file_destroy() may be called (a second commit fails).
 throng_status throng_output_file_commit(throng_output_file* f);
 
-/// Closes the file and removes the temporary, leaving the path as it was
-/// (a file written in place keeps what it received). Frees `f`; NULL is ignored.
-void throng_output_file_discard(throng_output_file* f);
+/// Frees `f`. One not committed is discarded first: the file is closed and
+/// the temporary removed, leaving the path as it was (a file written in
+/// place keeps what it received). NULL is ignored.
+void throng_output_file_destroy(throng_output_file* f);
 
 // ---------------------------------------------------------------------------
 // Frames and headers, as readers return them
 
 /// One frame read back. The arrays have `count` elements ordered by id and
 /// are NULL for fields the stream does not hold. They belong to the reader
-/// and stay valid until its next read or close.
+/// and stay valid until its next read or its destroy.
 typedef struct throng_frame {
 	uint64_t index;   ///< 0, 1, 2, ... in the stream
 	uint64_t step;    ///< the world's step counter at this frame
@@ -255,7 +263,7 @@ typedef struct throng_stream_reader throng_stream_reader;
 throng_status throng_stream_open(const char* path, throng_stream_reader** out);
 
 /// Same over an open FILE (a pipe from popen(), say), which stays the
-/// caller's: closing the reader does not close it. `name` labels messages.
+/// caller's: destroying the reader does not close it. `name` labels messages.
 throng_status throng_stream_open_file(FILE* file, const char* name, throng_stream_reader** out);
 
 /// Same over `size` bytes at `data`, which must outlive the reader.
@@ -289,7 +297,7 @@ uint64_t throng_stream_offset(const throng_stream_reader* reader);
 
 /// Frees the reader (and closes the file that throng_stream_open opened).
 /// NULL is ignored.
-void throng_stream_close(throng_stream_reader* reader);
+void throng_stream_reader_destroy(throng_stream_reader* reader);
 
 // ---------------------------------------------------------------------------
 // Live feed (POSIX shared memory, layout in docs/FORMAT.md)
@@ -302,13 +310,13 @@ typedef struct throng_feed_reader throng_feed_reader;
 /// def.agents and def.fields (format and sqlite_batch are ignored). The
 /// creation is exclusive: THRONG_ERR_IO when an object of that name exists
 /// (another run's feed, or one a crashed run left behind), with a message
-/// that says whose it is. On success *out owns it; finish with
-/// throng_feed_close().
+/// that says whose it is. On success *out owns it: throng_feed_finish()
+/// ends it and throng_feed_destroy() frees it.
 throng_status throng_feed_create(const char* name, const throng_export_def* def, throng_feed** out);
 
 /// throng_feed_create(), after removing an existing object of that name
 /// (a stale feed). A run still publishing on the old object keeps it, no
-/// reader can open it any more, and its close leaves the new one alone.
+/// reader can open it any more, and its finish leaves the new one alone.
 /// Fails when the object belongs to another user (it cannot be removed).
 throng_status throng_feed_replace(const char* name, const throng_export_def* def, throng_feed** out);
 
@@ -325,8 +333,13 @@ uint64_t throng_feed_frames(const throng_feed* feed);
 /// Marks the feed finished, unmaps it and removes the name if it still
 /// names the object this feed created (not one that throng_feed_replace()
 /// put in its place); readers that have it open keep reading the last
-/// frame. NULL is ignored.
-throng_status throng_feed_close(throng_feed* feed);
+/// frame. Returns THRONG_ERR_IO when unmapping or removing the name
+/// fails. After it, success or not, only throng_feed_destroy() is left.
+throng_status throng_feed_finish(throng_feed* feed);
+
+/// Frees the feed. One not finished is finished first, as
+/// throng_feed_finish() does, without reporting a failure. NULL is ignored.
+void throng_feed_destroy(throng_feed* feed);
 
 /// Opens a feed by name. THRONG_ERR_NOT_FOUND when no feed has that name
 /// yet or its writer is still setting it up (try again later);
@@ -342,11 +355,11 @@ const throng_stream_info* throng_feed_get_info(const throng_feed_reader* reader)
 /// of attempts (call again). A frame returned is never torn.
 throng_status throng_feed_read(throng_feed_reader* reader, throng_frame* frame, bool* got);
 
-/// True once the writer has closed the feed (no frame will follow).
+/// True once the writer has finished the feed (no frame will follow).
 bool throng_feed_finished(const throng_feed_reader* reader);
 
 /// Unmaps and frees the reader. NULL is ignored.
-void throng_feed_reader_close(throng_feed_reader* reader);
+void throng_feed_reader_destroy(throng_feed_reader* reader);
 
 THRONG_API_END
 

@@ -102,8 +102,11 @@ throng_quality throng_metrics_result(const throng_metrics* metrics);
 /// Overlapping pairs (centres closer than the sum of the radii) in the
 /// world's current state, written to *pairs, and the deepest one as
 /// 1 - d/(r_i + r_j) to *deepest (0 when none), each agent examining at
-/// most THRONG_OVERLAP_MAX_EXAMINED candidate pairs. Either output may be NULL.
-/// Allocates a spatial hash for the call; a metrics object keeps its own.
+/// most THRONG_OVERLAP_MAX_EXAMINED candidate pairs (a lower bound only in
+/// knots denser than any crowd). Either output may be NULL. Allocates a
+/// spatial hash for the call (a metrics object keeps its own):
+/// THRONG_ERR_OUT_OF_MEMORY when it cannot, and then both outputs are 0,
+/// never a partial count.
 throng_status throng_world_overlap_stats(const throng_world* world, uint64_t* pairs, float* deepest);
 
 THRONG_API_END

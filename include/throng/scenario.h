@@ -23,18 +23,22 @@ typedef struct throng_scenario_info {
 	uint32_t default_steps;
 } throng_scenario_info;
 
-/// Options for throng_scene_create(); get them from throng_scene_default_options().
-typedef struct throng_scene_options {
+/// Scene settings for throng_scene_create(), throng_scene_open() and the
+/// scenario-file loaders. Get one from throng_scene_default_def() and
+/// change fields.
+typedef struct throng_scene_def {
 	uint32_t agents;        ///< 0 = the scenario's default
 	uint64_t seed;          ///< world seed (default 1)
 	throng_engine engine;   ///< default simd
 	uint32_t threads;       ///< OpenMP threads of the SIMD engine; 0 = OpenMP's default
 	bool record_forces;     ///< keep per-slot forces (viewer, tests)
-} throng_scene_options;
+} throng_scene_def;
 
 typedef struct throng_scene throng_scene;
 
-throng_scene_options throng_scene_default_options(void);
+/// Defaults: the scenario's own agent count, seed 1, SIMD engine, OpenMP's
+/// default thread count, forces not recorded.
+throng_scene_def throng_scene_default_def(void);
 
 /// Number of built-in scenarios and their descriptions, in listing order.
 uint32_t throng_scenario_count(void);
@@ -45,16 +49,16 @@ const throng_scenario_info* throng_scenario_find(const char* name);
 /// Builds a scene. Fails with THRONG_ERR_NOT_FOUND for an unknown name
 /// (the message lists the known ones) and THRONG_ERR_INVALID_ARGUMENT for
 /// an agent count the scenario cannot take.
-throng_status throng_scene_create(const char* name, const throng_scene_options* options, throng_scene** out);
+throng_status throng_scene_create(const char* name, const throng_scene_def* def, throng_scene** out);
 void throng_scene_destroy(throng_scene* scene);
 
 /// Opens a built-in scene by name or a scenario file by path: the one way
 /// the CLI and the viewer open scenes. A built-in name wins; otherwise an
 /// argument that ends in .yaml, .yml or .json or holds a '/' is a file
-/// (throng_scene_load_file(), so options->agents must be 0); anything else
+/// (throng_scene_load_file(), so def->agents must be 0); anything else
 /// fails as throng_scene_create() does (THRONG_ERR_NOT_FOUND, listing the
 /// known names).
-throng_status throng_scene_open(const char* name_or_path, const throng_scene_options* options, throng_scene** out);
+throng_status throng_scene_open(const char* name_or_path, const throng_scene_def* def, throng_scene** out);
 
 /// Whether throng_scene_open() reads `name` as a file path.
 bool throng_scene_is_file(const char* name);

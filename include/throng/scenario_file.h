@@ -53,7 +53,7 @@ typedef void (*throng_diagnostic_fn)(void* user, const throng_diagnostic* diagno
 /// the length the full text needs, like snprintf.
 int throng_diagnostic_format(const throng_diagnostic* diagnostic, char* buf, size_t cap);
 
-/// Loads the scenario file at `path` into a new scene. `options` may be
+/// Loads the scenario file at `path` into a new scene. `def` may be
 /// NULL; otherwise its engine, threads and record_forces apply, its seed
 /// replaces the file's world.seed when it is not the default 1, and its
 /// agents must be 0 (a file sets each group's count). Returns
@@ -62,16 +62,16 @@ int throng_diagnostic_format(const throng_diagnostic* diagnostic, char* buf, siz
 /// formatted, and how many there were), THRONG_ERR_IO when it cannot be
 /// read. On success *out owns the scene; release it with
 /// throng_scene_destroy().
-throng_status throng_scene_load_file_report(const char* path, const throng_scene_options* options,
+throng_status throng_scene_load_file_report(const char* path, const throng_scene_def* def,
                                             throng_diagnostic_fn report, void* user, throng_scene** out);
 
 /// throng_scene_load_file_report() without a callback.
-throng_status throng_scene_load_file(const char* path, const throng_scene_options* options, throng_scene** out);
+throng_status throng_scene_load_file(const char* path, const throng_scene_def* def, throng_scene** out);
 
 /// Loads a scenario from `size` bytes at `data` (not NUL-terminated);
 /// `name` is the file name diagnostics and the scene's default name use.
 throng_status throng_scene_load_memory(const char* name, const void* data, size_t size,
-                                       const throng_scene_options* options, throng_diagnostic_fn report,
+                                       const throng_scene_def* def, throng_diagnostic_fn report,
                                        void* user, throng_scene** out);
 
 /// Checks a scenario file without building or simulating anything: every
@@ -106,7 +106,7 @@ throng_status throng_scene_save_string_header(const throng_scene* scene, const c
 
 /// throng_scene_open() that passes a scenario file's problems to `report`
 /// (may be NULL), as throng_scene_load_file_report().
-throng_status throng_scene_open_report(const char* name_or_path, const throng_scene_options* options,
+throng_status throng_scene_open_report(const char* name_or_path, const throng_scene_def* def,
                                        throng_diagnostic_fn report, void* user, throng_scene** out);
 
 THRONG_API_END

@@ -117,9 +117,11 @@ typedef struct throng_agent_state {
 } throng_agent_state;
 
 /// Zero-copy read access to the current step. Arrays have `count` entries in
-/// storage order; id[k] is the stable id of the agent in slot k. The pointers
-/// belong to the world and stay valid until the next call that changes the
-/// world (step, spawn, destroy).
+/// storage order; id[k] is the stable id of the agent in slot k: its
+/// position (x, y, m), velocity (vx, vy, m/s), unit heading (hx, hy),
+/// radius (m), group and archetype. The pointers belong to the world and
+/// stay valid until the next call that changes the world (step, spawn,
+/// destroy).
 typedef struct throng_view {
 	uint32_t count;
 	uint64_t step;
@@ -130,6 +132,7 @@ typedef struct throng_view {
 	const float* vy;
 	const float* hx;
 	const float* hy;
+	const float* radius;  ///< m
 	const uint32_t* group;
 	const uint32_t* archetype;
 } throng_view;
@@ -163,8 +166,28 @@ typedef struct throng_world throng_world;
 /// string is owned by the library and valid until the next failing call.
 const char* throng_last_error(void);
 
-/// Name of a status code ("ok", "invalid argument", ...), static.
+// Names. Every public enum throng_X has
+//     const char* throng_X_name(throng_X value);
+//     bool throng_X_from_name(const char* name, throng_X* out);
+// (throng_engine_name, throng_bounds_mode_name, throng_behavior_kind_name,
+// throng_format_name, ...). The name is a static string, and NULL for a
+// value out of range. from_name takes exactly the names throng_X_name gives
+// (case-sensitive) and writes *out (out may be NULL) only when it returns
+// true. Scenario files, the throng command and the viewer all use these
+// words.
+
+/// "ok", "invalid argument", "capacity exhausted", "out of memory", "not
+/// found", "unsupported", "input/output error", "corrupt data".
 const char* throng_status_name(throng_status status);
+bool throng_status_from_name(const char* name, throng_status* out);
+
+/// "scalar", "simd".
+const char* throng_engine_name(throng_engine engine);
+bool throng_engine_from_name(const char* name, throng_engine* out);
+
+/// "contain", "wrap", "bounce", "open".
+const char* throng_bounds_mode_name(throng_bounds_mode mode);
+bool throng_bounds_mode_from_name(const char* name, throng_bounds_mode* out);
 
 /// Defaults: bounds (-50,-50)..(50,50) contained, dt 1/60 s, seed 1,
 /// cell size from the archetypes, capacity 1024, SIMD engine, forces not
@@ -285,13 +308,6 @@ uint32_t throng_default_threads(void);
 
 /// Running figures (steps, max speed ratio, non-finite forces, clamps).
 throng_world_stats throng_world_get_stats(const throng_world* world);
-
-/// Pairs of agents whose centres are closer than the sum of their radii now,
-/// into *pairs, each agent examining at most THRONG_OVERLAP_MAX_EXAMINED
-/// candidate pairs (throng/metrics.h; a lower bound only in knots denser
-/// than any crowd). THRONG_ERR_OUT_OF_MEMORY when its spatial hash cannot
-/// be allocated (*pairs is then 0, never a partial count).
-throng_status throng_world_count_overlaps(const throng_world* world, uint64_t* pairs);
 
 /// 64-bit hash (XXH3) of the full dynamic state in id order: step, every
 /// agent's position, velocity, heading, wander angles, target point, target

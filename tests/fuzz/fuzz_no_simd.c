@@ -6,4 +6,4 @@
 // symbol of simd/ that core/ names: the SIMD engine, as the scalar pass.
 #include "engine.h"
 
-const thr_engine thr_simd_engine = {"simd (scalar stand-in)", false, false, NULL, thr_scalar_pass, NULL, thr_contact_block};
+const thr_engine thr_simd_engine = {false, false, NULL, thr_scalar_pass, NULL, thr_contact_block}; // the scalar pass, unsorted

@@ -87,7 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 	}
 	// The SIMD engine is not linked into this target (see CMakeLists.txt):
 	// build with the scalar reference, one thread.
-	throng_scene_options o = throng_scene_default_options();
+	throng_scene_def o = throng_scene_default_def();
 	o.engine = THRONG_ENGINE_SCALAR;
 	o.threads = 1;
 	throng_scene* a = NULL;

@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 			thr_fuzz_sink = fold(f.x, f.count) ^ fold(f.y, f.count) ^ fold(f.vx, f.count) ^ fold(f.vy, f.count) ^
 			       fold(f.hx, f.count) ^ fold(f.hy, f.count) ^ fold(f.group, f.count) ^ fold(f.archetype, f.count);
 		}
-		throng_stream_close(r);
+		throng_stream_reader_destroy(r);
 	}
 	return 0;
 }

@@ -21,14 +21,15 @@ int main(int argc, char** argv)
 		fprintf(stderr, "usage: consumer OUT.thr\n");
 		return 2;
 	}
-	throng_scene_options opt = throng_scene_default_options();
+	throng_scene_def opt = throng_scene_default_def();
 	opt.agents = 300;
 	throng_scene* scene = NULL;
 	if (throng_scene_create("circle", &opt, &scene) != THRONG_OK) {
 		return fail("throng_scene_create");
 	}
 	throng_world* world = throng_scene_world(scene);
-	throng_export_def def = throng_export_default_def(world);
+	throng_export_def def = throng_export_default_def();
+	def.world = world;
 	throng_exporter* ex = NULL;
 	if (throng_exporter_create(argv[1], &def, &ex) != THRONG_OK) {
 		return fail("throng_exporter_create");
@@ -38,8 +39,10 @@ int main(int argc, char** argv)
 			return fail("step");
 		}
 	}
-	if (throng_exporter_close(ex) != THRONG_OK) {
-		return fail("throng_exporter_close");
+	throng_status finished = throng_exporter_finish(ex);
+	throng_exporter_destroy(ex);
+	if (finished != THRONG_OK) {
+		return fail("throng_exporter_finish");
 	}
 	throng_stream_reader* rd = NULL;
 	if (throng_stream_open(argv[1], &rd) != THRONG_OK) {
@@ -57,7 +60,7 @@ int main(int argc, char** argv)
 	printf("agents %u frames %llu complete %s hash %016llx\n", throng_world_agent_count(world),
 	       (unsigned long long)frames, throng_stream_complete(rd) ? "yes" : "no",
 	       (unsigned long long)throng_world_hash(world));
-	throng_stream_close(rd);
+	throng_stream_reader_destroy(rd);
 	throng_scene_destroy(scene);
 	return 0;
 }

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+// The one spelling of every public enum's value names (names.h): the
+// tables, and the throng_*_name / throng_*_from_name pairs over them.
+#include "names.h"
+
+#include <string.h>
+
+#define THR_NAMES(table) {table, (uint32_t)(sizeof table / sizeof table[0])}
+
+static const char* const status_names[] = {
+	[THRONG_OK] = "ok",
+	[THRONG_ERR_INVALID_ARGUMENT] = "invalid argument",
+	[THRONG_ERR_CAPACITY] = "capacity exhausted",
+	[THRONG_ERR_OUT_OF_MEMORY] = "out of memory",
+	[THRONG_ERR_NOT_FOUND] = "not found",
+	[THRONG_ERR_UNSUPPORTED] = "unsupported",
+	[THRONG_ERR_IO] = "input/output error",
+	[THRONG_ERR_CORRUPT] = "corrupt data",
+};
+
+static const char* const engine_names[] = {
+	[THRONG_ENGINE_SCALAR] = "scalar",
+	[THRONG_ENGINE_SIMD] = "simd",
+};
+
+static const char* const bounds_mode_names[] = {
+	[THRONG_BOUNDS_CONTAIN] = "contain",
+	[THRONG_BOUNDS_WRAP] = "wrap",
+	[THRONG_BOUNDS_BOUNCE] = "bounce",
+	[THRONG_BOUNDS_OPEN] = "open",
+};
+
+static const char* const behavior_kind_names[THRONG_BEHAVIOR_COUNT] = {
+	[THRONG_SEEK] = "seek",
+	[THRONG_FLEE] = "flee",
+	[THRONG_ARRIVE] = "arrive",
+	[THRONG_PURSUIT] = "pursuit",
+	[THRONG_EVADE] = "evade",
+	[THRONG_WANDER] = "wander",
+	[THRONG_WANDER_NOISE] = "wander_noise",
+	[THRONG_OBSTACLE_AVOID] = "obstacle_avoidance",
+	[THRONG_WALL_AVOID] = "wall_avoidance",
+	[THRONG_UNALIGNED_AVOID] = "unaligned_avoidance",
+	[THRONG_SEPARATION] = "separation",
+	[THRONG_ALIGNMENT] = "alignment",
+	[THRONG_COHESION] = "cohesion",
+	[THRONG_BOUNDS] = "bounds",
+	[THRONG_PATH_FOLLOW] = "path_following",
+};
+
+static const char* const target_source_names[] = {
+	[THRONG_TARGET_POINT] = "point",
+	[THRONG_TARGET_THREAT] = "threat",
+	[THRONG_TARGET_AGENT] = "agent",
+};
+
+static const char* const flee_mode_names[] = {
+	[THRONG_FLEE_ALWAYS] = "always",
+	[THRONG_FLEE_PANIC] = "panic",
+	[THRONG_FLEE_SAFE] = "safe",
+};
+
+static const char* const wander_frame_names[] = {
+	[THRONG_WANDER_LOCAL] = "local",
+	[THRONG_WANDER_WORLD] = "world",
+};
+
+static const char* const blend_mode_names[] = {
+	[THRONG_BLEND_WEIGHTED] = "weighted",
+	[THRONG_BLEND_PRIORITY] = "priority",
+	[THRONG_BLEND_HYBRID] = "hybrid",
+};
+
+const thr_names thr_status_names = THR_NAMES(status_names);
+const thr_names thr_engine_names = THR_NAMES(engine_names);
+const thr_names thr_bounds_mode_names = THR_NAMES(bounds_mode_names);
+const thr_names thr_behavior_kind_names = THR_NAMES(behavior_kind_names);
+const thr_names thr_target_source_names = THR_NAMES(target_source_names);
+const thr_names thr_flee_mode_names = THR_NAMES(flee_mode_names);
+const thr_names thr_wander_frame_names = THR_NAMES(wander_frame_names);
+const thr_names thr_blend_mode_names = THR_NAMES(blend_mode_names);
+
+/// The name of value v, NULL when v is out of range.
+static const char* name_of(const thr_names* t, int v)
+{
+	return v >= 0 && (uint32_t)v < t->count ? t->name[v] : NULL;
+}
+
+/// The value named `name` (exact, case-sensitive) to *out; false when no
+/// value has that name (*out is then left alone).
+static bool value_of(const thr_names* t, const char* name, int* out)
+{
+	if (name == NULL) {
+		return false;
+	}
+	for (uint32_t k = 0; k < t->count; ++k) {
+		if (strcmp(name, t->name[k]) == 0) {
+			*out = (int)k;
+			return true;
+		}
+	}
+	return false;
+}
+
+// One pair per enum: from_name writes *out only on success, and out may be
+// NULL (a check of the name alone).
+
+const char* throng_status_name(throng_status value)
+{
+	return name_of(&thr_status_names, (int)value);
+}
+
+bool throng_status_from_name(const char* name, throng_status* out)
+{
+	int v = 0;
+	if (!value_of(&thr_status_names, name, &v)) {
+		return false;
+	}
+	if (out != NULL) {
+		*out = (throng_status)v;
+	}
+	return true;
+}
+
+const char* throng_engine_name(throng_engine value)
+{
+	return name_of(&thr_engine_names, (int)value);
+}
+
+bool throng_engine_from_name(const char* name, throng_engine* out)
+{
+	int v = 0;
+	if (!value_of(&thr_engine_names, name, &v)) {
+		return false;
+	}
+	if (out != NULL) {
+		*out = (throng_engine)v;
+	}
+	return true;
+}
+
+const char* throng_bounds_mode_name(throng_bounds_mode value)
+{
+	return name_of(&thr_bounds_mode_names, (int)value);
+}
+
+bool throng_bounds_mode_from_name(const char* name, throng_bounds_mode* out)
+{
+	int v = 0;
+	if (!value_of(&thr_bounds_mode_names, name, &v)) {
+		return false;
+	}
+	if (out != NULL) {
+		*out = (throng_bounds_mode)v;
+	}
+	return true;
+}
+
+const char* throng_behavior_kind_name(throng_behavior_kind value)
+{
+	return name_of(&thr_behavior_kind_names, (int)value);
+}
+
+bool throng_behavior_kind_from_name(const char* name, throng_behavior_kind* out)
+{
+	int v = 0;
+	if (!value_of(&thr_behavior_kind_names, name, &v)) {
+		return false;
+	}
+	if (out != NULL) {
+		*out = (throng_behavior_kind)v;
+	}
+	return true;
+}
+
+const char* throng_target_source_name(throng_target_source value)
+{
+	return name_of(&thr_target_source_names, (int)value);
+}
+
+bool throng_target_source_from_name(const char* name, throng_target_source* out)
+{
+	int v = 0;
+	if (!value_of(&thr_target_source_names, name, &v)) {
+		return false;
+	}
+	if (out != NULL) {
+		*out = (throng_target_source)v;
+	}
+	return true;
+}
+
+const char* throng_flee_mode_name(throng_flee_mode value)
+{
+	return name_of(&thr_flee_mode_names, (int)value);
+}
+
+bool throng_flee_mode_from_name(const char* name, throng_flee_mode* out)
+{
+	int v = 0;
+	if (!value_of(&thr_flee_mode_names, name, &v)) {
+		return false;
+	}
+	if (out != NULL) {
+		*out = (throng_flee_mode)v;
+	}
+	return true;
+}
+
+const char* throng_wander_frame_name(throng_wander_frame value)
+{
+	return name_of(&thr_wander_frame_names, (int)value);
+}
+
+bool throng_wander_frame_from_name(const char* name, throng_wander_frame* out)
+{
+	int v = 0;
+	if (!value_of(&thr_wander_frame_names, name, &v)) {
+		return false;
+	}
+	if (out != NULL) {
+		*out = (throng_wander_frame)v;
+	}
+	return true;
+}
+
+const char* throng_blend_mode_name(throng_blend_mode value)
+{
+	return name_of(&thr_blend_mode_names, (int)value);
+}
+
+bool throng_blend_mode_from_name(const char* name, throng_blend_mode* out)
+{
+	int v = 0;
+	if (!value_of(&thr_blend_mode_names, name, &v)) {
+		return false;
+	}
+	if (out != NULL) {
+		*out = (throng_blend_mode)v;
+	}
+	return true;
+}
