@@ -33,6 +33,9 @@ typedef struct thr_step_ctx {
 	float dt;
 	uint32_t step32;
 	float time; ///< simulated time at the start of the step
+	/// The step's work counts (THRONG_COUNT_WORK), or NULL when the world
+	/// does not count: engines add to it where the work is done.
+	throng_world_counters* counts;
 } thr_step_ctx;
 
 /// What a pass measured, merged into throng_world_stats by the step.
@@ -45,6 +48,9 @@ typedef struct thr_pass_stats {
 	uint32_t nb_most_candidates; ///< most of them for one agent
 	uint32_t nb_most_met;        ///< most neighbours one slot of one agent took
 	uint64_t nb_capped;          ///< agents whose walk met a cap
+	/// Where the pass adds its work counts (a batch's own in the SIMD
+	/// pass), or NULL when the world does not count.
+	throng_world_counters* counts;
 } thr_pass_stats;
 
 typedef struct thr_engine {

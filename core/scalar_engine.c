@@ -76,9 +76,11 @@ typedef struct nb_walk {
 /// max_neighbors of the neighbour slots) candidates, and stops once every
 /// neighbour slot has met its max_neighbors neighbours, after which the
 /// behaviours would ignore the rest anyway. simd/sweeps.c stops at the same
-/// candidate. Returns the count or -1.
+/// candidate. Adds its work to *c unless that is NULL. Returns the count
+/// or -1.
 static int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_t i, const thr_self* self,
-                                const throng_controller* ctl, const thr_arch_info* info, nb_walk* walk)
+                                const throng_controller* ctl, const thr_arch_info* info, nb_walk* walk,
+                                throng_world_counters* c)
 {
 	const throng_behavior_params* prm[THRONG_MAX_SLOTS];
 	uint32_t cap[THRONG_MAX_SLOTS], met[THRONG_MAX_SLOTS];
@@ -94,6 +96,7 @@ static int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_t i
 	const thr_grid* g = &w->agent_grid;
 	const float r2 = r * r;
 	uint32_t m = 0, examined = 0, open = n_slots;
+	uint64_t rows = 0, tests = 0;
 	*walk = (nb_walk){0, 0, 0};
 	if (g->n_items == 0) {
 		return 0;
@@ -104,6 +107,7 @@ static int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_t i
 		uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
 		uint32_t b = g->cell_start[row + (uint32_t)cx0];
 		uint32_t e = g->cell_start[row + (uint32_t)cx1 + 1];
+		rows++;
 		for (uint32_t k = b; k < e && open > 0 && examined < limit; ++k) {
 			uint32_t j = g->items[k];
 			examined++;
@@ -112,6 +116,7 @@ static int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_t i
 			if (!(dx * dx + dy * dy < r2)) {
 				continue;
 			}
+			tests += open; // the slots not yet full test it below
 			if (m == w->scratch_nb_cap) {
 				uint64_t cap2 = m > 0 ? 2u * (uint64_t)m : 64u;
 				cap2 = cap2 > limit ? limit : cap2;
@@ -136,13 +141,49 @@ static int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_t i
 	for (uint32_t q = 0; q < n_slots; ++q) {
 		walk->most_met = met[q] > walk->most_met ? met[q] : walk->most_met;
 	}
+	if (c != NULL) {
+		// The list holds the agent itself when the walk reached it.
+		uint32_t others = m;
+		for (uint32_t k = 0; k < m; ++k) {
+			others -= w->scratch_nb[k].id == self->id;
+		}
+		c->neighbor_walks++;
+		c->neighbor_cells += rows * (uint64_t)(cx1 - cx0 + 1);
+		c->neighbor_in_radius += others;
+		c->neighbor_lane_slots += examined;
+		c->neighbor_slot_tests += tests;
+		for (uint32_t q = 0; q < n_slots; ++q) {
+			throng_behavior_kind kind = ctl->slots[info->neighbor_slots[q]].kind;
+			c->neighbor_taken[kind] += met[q];
+			c->neighbor_body_lanes[kind] += met[q];
+		}
+	}
 	return m;
 }
 
+/// Counts one feeler query of shape grid g around (x, y) of half-size r
+/// that listed n shapes: the cells it covered and, when it listed any,
+/// the scan and its tests.
+static void count_feeler(const thr_grid* g, float x, float y, float r, int64_t n, uint64_t* scans, uint64_t* cells,
+                         uint64_t* tests)
+{
+	if (g->n_items == 0) {
+		return; // the query returned before looking at a cell
+	}
+	int32_t cx0, cx1, cy0, cy1;
+	thr_grid_range(g, x, y, r, &cx0, &cx1, &cy0, &cy1);
+	*cells += (uint64_t)(cx1 - cx0 + 1) * (uint64_t)(cy1 - cy0 + 1);
+	if (n > 0) {
+		*scans += 1;
+		*tests += (uint64_t)n;
+	}
+}
+
 /// One slot's force for agent i. Wander slots advance *wander / *noise,
-/// path following *waypoint.
+/// path following *waypoint. Feelers add their work to *c unless that is
+/// NULL.
 static vec2 slot_force(throng_world* w, const thr_state* st, uint32_t i, const thr_self* s, const throng_slot* slot,
-                       uint32_t n_nb, float* wander, float* noise, uint32_t* waypoint)
+                       uint32_t n_nb, float* wander, float* noise, uint32_t* waypoint, throng_world_counters* c)
 {
 	const throng_behavior_params* p = &slot->params;
 	const throng_world_def* d = &w->def;
@@ -176,6 +217,10 @@ static vec2 slot_force(throng_world* w, const thr_state* st, uint32_t i, const t
 	case THRONG_OBSTACLE_AVOID: {
 		int64_t n = thr_grid_query(&w->obstacle_grid, s->p.x, s->p.y, p->look_ahead + s->radius, &w->scratch_idx,
 		                           &w->scratch_idx_cap);
+		if (c != NULL) {
+			count_feeler(&w->obstacle_grid, s->p.x, s->p.y, p->look_ahead + s->radius, n, &c->obstacle_scans,
+			             &c->obstacle_cells, &c->obstacle_tests);
+		}
 		if (n <= 0) {
 			return zero;
 		}
@@ -184,6 +229,10 @@ static vec2 slot_force(throng_world* w, const thr_state* st, uint32_t i, const t
 	case THRONG_WALL_AVOID: {
 		int64_t n = thr_grid_query(&w->wall_grid, s->p.x, s->p.y, p->look_ahead, &w->scratch_idx,
 		                           &w->scratch_idx_cap);
+		if (c != NULL) {
+			count_feeler(&w->wall_grid, s->p.x, s->p.y, p->look_ahead, n, &c->wall_scans, &c->wall_cells,
+			             &c->wall_tests);
+		}
 		if (n <= 0) {
 			return zero;
 		}
@@ -299,7 +348,7 @@ static throng_status forces(const thr_step_ctx* ctx, agent* a, const throng_cont
 	int64_t n_nb = 0;
 	if (info->query_radius > 0.0f) {
 		nb_walk walk;
-		n_nb = gather_neighbors(w, ctx->cs, a->i, &a->s, ctl, info, &walk);
+		n_nb = gather_neighbors(w, ctx->cs, a->i, &a->s, ctl, info, &walk, ctx->counts);
 		if (n_nb < 0) {
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for neighbours");
 		}
@@ -311,7 +360,7 @@ static throng_status forces(const thr_step_ctx* ctx, agent* a, const throng_cont
 	}
 	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
 		f[k] = ctl->slots[k].enabled ? slot_force(w, ctx->cs, a->i, &a->s, &ctl->slots[k], (uint32_t)n_nb, &a->wander,
-		                                          &a->noise, &a->waypoint)
+		                                          &a->noise, &a->waypoint, ctx->counts)
 		                             : v2(0.0f, 0.0f);
 	}
 	return THRONG_OK;
@@ -405,6 +454,11 @@ throng_status thr_scalar_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 		}
 		blend(ctx, &a, ctl, f);
 		integrate(ctx, &a, stats);
+		if (ctx->counts != NULL) {
+			// One lane: every enabled slot, the blend, the integration.
+			thr_count_controller(ctx->counts, ctl, 1);
+			ctx->counts->lanes++;
+		}
 	}
 	return THRONG_OK;
 }

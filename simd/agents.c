@@ -446,10 +446,10 @@ static void forces_w(const thr_wide_ctx* ctx, const lanes* s, thr_mw mine, const
 			f[k] = path_follow_w(ctx, s, mine, p, b->waypoint_new);
 			break;
 		case THRONG_OBSTACLE_AVOID:
-			f[k] = thr_obstacles_w(ctx, s, mine, p->look_ahead);
+			f[k] = thr_obstacles_w(ctx, s, mine, p->look_ahead, st->counts);
 			break;
 		case THRONG_WALL_AVOID:
-			f[k] = thr_walls_w(ctx, s, mine, p->look_ahead, p->feeler_angle);
+			f[k] = thr_walls_w(ctx, s, mine, p->look_ahead, p->feeler_angle, st->counts);
 			break;
 		default: // neighbour slots: thr_neighbors_w filled them
 			break;
@@ -566,7 +566,14 @@ void thr_step_block(const thr_wide_ctx* ctx, uint32_t base, thr_pass_stats* st)
 		thr_v2w f[THRONG_MAX_SLOTS];
 		forces_w(ctx, &s, mine, ctl, &ctx->arch[b.arch[l]], &b, f, st);
 		blend_w(ctx, &s, mine, ctl, f, &b);
+		if (st->counts != NULL) {
+			// All 8 lanes: every enabled slot of the archetype, its blend.
+			thr_count_controller(st->counts, ctl, THR_LANES);
+		}
 		done = thr_mw_or(done, mine);
 	}
 	integrate_w(ctx, &s, &b, st);
+	if (st->counts != NULL) {
+		st->counts->lanes += THR_LANES;
+	}
 }

@@ -75,10 +75,24 @@ static void keep_best(thr_mw hit, thr_fw key, thr_iw idx, thr_fw* best_key, thr_
 	*best_idx = thr_iw_select(better, idx, *best_idx);
 }
 
+/// Counts a scan of the cells of `box`: its cells, and each shape in them
+/// tested on every lane.
+static void count_scan(const thr_grid* g, cell_box box, uint64_t* cells, uint64_t* tests)
+{
+	*cells += (uint64_t)box_cells(box);
+	for (int32_t cy = box.cy0; cy <= box.cy1; ++cy) {
+		uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
+		*tests += THR_LANES * (uint64_t)(g->cell_start[row + (uint32_t)box.cx1 + 1] - g->cell_start[row + (uint32_t)box.cx0]);
+	}
+}
+
 static void scan_obstacles(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw m, thr_v2w H, float look_ahead,
-                           cell_box box, thr_fw* best_along, thr_iw* best_idx)
+                           cell_box box, thr_fw* best_along, thr_iw* best_idx, throng_world_counters* c)
 {
 	const thr_grid* g = &ctx->w->obstacle_grid;
+	if (c != NULL) {
+		count_scan(g, box, &c->obstacle_cells, &c->obstacle_tests);
+	}
 	const thr_shape_soa* o = ctx->obstacles;
 	const thr_fw L = thr_fw_set1(look_ahead);
 	const thr_fw ZERO = thr_fw_zero();
@@ -102,12 +116,16 @@ static thr_mw moving_lanes(const thr_lanes* s, thr_mw m)
 	return thr_mw_andnot(m, thr_fw_lt(v2w_length(s->v), thr_fw_set1(THR_EPS)));
 }
 
-thr_v2w thr_obstacles_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead)
+thr_v2w thr_obstacles_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead,
+                        throng_world_counters* counts)
 {
 	const throng_world* w = ctx->w;
 	thr_mw m = moving_lanes(s, mask);
 	if (w->obstacle_grid.n_items == 0 || !thr_mw_any(m)) {
 		return v2w_zero();
+	}
+	if (counts != NULL) {
+		counts->obstacle_scans += THR_LANES;
 	}
 	thr_v2w H = v2w_normalize(s->v);
 	thr_fw best_along = thr_fw_set1(INFINITY);
@@ -115,18 +133,21 @@ thr_v2w thr_obstacles_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask
 	int bits = thr_mw_movemask(m);
 	cell_box box = box_of(&w->obstacle_grid, s, bits, look_ahead, 1);
 	if (box_cells(box) <= THR_BLOCK_SCAN_CELLS_PER_LANE * __builtin_popcount((unsigned)bits)) {
-		scan_obstacles(ctx, s, m, H, look_ahead, box, &best_along, &best_idx);
+		scan_obstacles(ctx, s, m, H, look_ahead, box, &best_along, &best_idx, counts);
 	} else {
 		for (int l = 0; l < THR_LANES; ++l) {
 			if (bits & (1 << l)) {
 				cell_box one = box_of(&w->obstacle_grid, s, 1 << l, look_ahead, 1);
-				scan_obstacles(ctx, s, thr_mw_and(m, lane_mask(l)), H, look_ahead, one, &best_along, &best_idx);
+				scan_obstacles(ctx, s, thr_mw_and(m, lane_mask(l)), H, look_ahead, one, &best_along, &best_idx, counts);
 			}
 		}
 	}
 	thr_mw hit = thr_mw_not(thr_iw_eq(best_idx, thr_iw_set1(INT32_MAX)));
 	if (!thr_mw_any(hit)) {
 		return v2w_zero();
+	}
+	if (counts != NULL) {
+		counts->obstacle_hit_lanes += THR_LANES;
 	}
 	// The chosen obstacle's centre per lane, then thr_obstacle_avoid's force.
 	_Alignas(32) int32_t idx[THR_LANES];
@@ -155,9 +176,13 @@ typedef struct feelers {
 	thr_iw best_idx[3];
 } feelers;
 
-static void scan_walls(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw m, feelers* fl, cell_box box)
+static void scan_walls(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw m, feelers* fl, cell_box box,
+                       throng_world_counters* c)
 {
 	const thr_grid* g = &ctx->w->wall_grid;
+	if (c != NULL) {
+		count_scan(g, box, &c->wall_cells, &c->wall_tests);
+	}
 	const thr_shape_soa* wl = ctx->walls;
 	const thr_fw ZERO = thr_fw_zero();
 	const thr_fw ONE = thr_fw_set1(1.0f);
@@ -185,12 +210,16 @@ static void scan_walls(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw m, fe
 	}
 }
 
-thr_v2w thr_walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead, float feeler_angle)
+thr_v2w thr_walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead, float feeler_angle,
+                    throng_world_counters* c)
 {
 	const throng_world* w = ctx->w;
 	thr_mw m = moving_lanes(s, mask);
 	if (w->wall_grid.n_items == 0 || !thr_mw_any(m)) {
 		return v2w_zero();
+	}
+	if (c != NULL) {
+		c->wall_scans += THR_LANES;
 	}
 	thr_v2w H = v2w_normalize(s->v);
 	float sn, cs;
@@ -211,11 +240,11 @@ thr_v2w thr_walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, fl
 	int bits = thr_mw_movemask(m);
 	cell_box box = box_of(&w->wall_grid, s, bits, look_ahead, 0);
 	if (box_cells(box) <= THR_BLOCK_SCAN_CELLS_PER_LANE * __builtin_popcount((unsigned)bits)) {
-		scan_walls(ctx, s, m, &fl, box);
+		scan_walls(ctx, s, m, &fl, box, c);
 	} else {
 		for (int l = 0; l < THR_LANES; ++l) {
 			if (bits & (1 << l)) {
-				scan_walls(ctx, s, thr_mw_and(m, lane_mask(l)), &fl, box_of(&w->wall_grid, s, 1 << l, look_ahead, 0));
+				scan_walls(ctx, s, thr_mw_and(m, lane_mask(l)), &fl, box_of(&w->wall_grid, s, 1 << l, look_ahead, 0), c);
 			}
 		}
 	}
@@ -224,6 +253,9 @@ thr_v2w thr_walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, fl
 		thr_mw hit = thr_mw_not(thr_iw_eq(fl.best_idx[f], thr_iw_set1(INT32_MAX)));
 		if (!thr_mw_any(hit)) {
 			continue;
+		}
+		if (c != NULL) {
+			c->wall_hit_lanes += THR_LANES;
 		}
 		_Alignas(32) int32_t idx[THR_LANES];
 		_Alignas(32) float ax[THR_LANES] = {0}, ay[THR_LANES] = {0}, bx[THR_LANES] = {0}, by[THR_LANES] = {0};
