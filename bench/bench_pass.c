@@ -289,7 +289,7 @@ static int scenario_passes(const char* scenario, pass_def* out)
 			pass_def* p = &out[n++];
 			snprintf(p->name, sizeof p->name, "%s", throng_behavior_name((throng_behavior_kind)k));
 			p->keep = (bench_keep){1u << k, false};
-			neighbours += thr_is_neighbor_kind((throng_behavior_kind)k);
+			neighbours += throng_behavior_reads_neighbors((throng_behavior_kind)k);
 		}
 	}
 	if (neighbours >= 2) {

@@ -159,12 +159,9 @@ static inline const thr_state* thr_cur_c(const throng_world* w) { return &w->sto
 
 // Grid rules (world_grid.c), one definition each for both engines.
 
-/// Whether a behaviour reads neighbours (unaligned avoid, separation,
-/// alignment, cohesion).
-bool thr_is_neighbor_kind(throng_behavior_kind k);
-
-/// The enabled neighbour slots of an archetype, its query radius (the
-/// largest of their neighbour radii) and the largest of their caps.
+/// The enabled neighbour slots of an archetype (throng_behavior_reads_neighbors),
+/// its query radius (throng_controller_query_radius) and the largest of
+/// their caps.
 thr_arch_info thr_arch_neighbors(const throng_controller* c);
 
 /// Refreshes w->arch (thr_arch_neighbors of every archetype).
