@@ -19,6 +19,11 @@
 #include "fmath.h"
 #include "rng.h"
 
+/// The pass's stages and what they call once per agent: inlined into both
+/// instances of the pass (scalar_pass), so the one that does not count
+/// keeps the shape of a pass without counters.
+#define THR_STAGE static inline __attribute__((always_inline))
+
 thr_self thr_world_self(const throng_world* w, const thr_state* st, uint32_t i)
 {
 	thr_self s;
@@ -78,7 +83,7 @@ typedef struct nb_walk {
 /// behaviours would ignore the rest anyway. simd/sweeps.c stops at the same
 /// candidate. Adds its work to *c unless that is NULL. Returns the count
 /// or -1.
-static int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_t i, const thr_self* self,
+THR_STAGE int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_t i, const thr_self* self,
                                 const throng_controller* ctl, const thr_arch_info* info, nb_walk* walk,
                                 throng_world_counters* c)
 {
@@ -116,7 +121,7 @@ static int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_t i
 			if (!(dx * dx + dy * dy < r2)) {
 				continue;
 			}
-			tests += open; // the slots not yet full test it below
+			tests += j != i ? open : 0; // the slots not yet full test another agent below
 			if (m == w->scratch_nb_cap) {
 				uint64_t cap2 = m > 0 ? 2u * (uint64_t)m : 64u;
 				cap2 = cap2 > limit ? limit : cap2;
@@ -182,7 +187,7 @@ static void count_feeler(const thr_grid* g, float x, float y, float r, int64_t n
 /// One slot's force for agent i. Wander slots advance *wander / *noise,
 /// path following *waypoint. Feelers add their work to *c unless that is
 /// NULL.
-static vec2 slot_force(throng_world* w, const thr_state* st, uint32_t i, const thr_self* s, const throng_slot* slot,
+THR_STAGE vec2 slot_force(throng_world* w, const thr_state* st, uint32_t i, const thr_self* s, const throng_slot* slot,
                        uint32_t n_nb, float* wander, float* noise, uint32_t* waypoint, throng_world_counters* c)
 {
 	const throng_behavior_params* p = &slot->params;
@@ -328,7 +333,7 @@ typedef struct agent {
 
 /// Stage load (wide twin: simd/agents.c load_w): the agent and what the
 /// behaviours read and advance.
-static void load(const thr_step_ctx* ctx, uint32_t i, agent* a)
+THR_STAGE void load(const thr_step_ctx* ctx, uint32_t i, agent* a)
 {
 	const thr_state* cs = ctx->cs;
 	a->i = i;
@@ -341,14 +346,15 @@ static void load(const thr_step_ctx* ctx, uint32_t i, agent* a)
 
 /// Stage forces (wide twin: forces_w): every slot of the agent's
 /// archetype, into f. Fails only out of memory for the neighbour list.
-static throng_status forces(const thr_step_ctx* ctx, agent* a, const throng_controller* ctl,
-                            const thr_arch_info* info, vec2 f[THRONG_MAX_SLOTS], thr_pass_stats* stats)
+THR_STAGE throng_status forces(const thr_step_ctx* ctx, agent* a, const throng_controller* ctl,
+                            const thr_arch_info* info, vec2 f[THRONG_MAX_SLOTS], thr_pass_stats* stats,
+                            throng_world_counters* c)
 {
 	throng_world* w = ctx->w;
 	int64_t n_nb = 0;
 	if (info->query_radius > 0.0f) {
 		nb_walk walk;
-		n_nb = gather_neighbors(w, ctx->cs, a->i, &a->s, ctl, info, &walk, ctx->counts);
+		n_nb = gather_neighbors(w, ctx->cs, a->i, &a->s, ctl, info, &walk, c);
 		if (n_nb < 0) {
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for neighbours");
 		}
@@ -360,7 +366,7 @@ static throng_status forces(const thr_step_ctx* ctx, agent* a, const throng_cont
 	}
 	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
 		f[k] = ctl->slots[k].enabled ? slot_force(w, ctx->cs, a->i, &a->s, &ctl->slots[k], (uint32_t)n_nb, &a->wander,
-		                                          &a->noise, &a->waypoint, ctx->counts)
+		                                          &a->noise, &a->waypoint, c)
 		                             : v2(0.0f, 0.0f);
 	}
 	return THRONG_OK;
@@ -368,7 +374,7 @@ static throng_status forces(const thr_step_ctx* ctx, agent* a, const throng_cont
 
 /// Stage blend (wide twin: blend_w): the slots' forces blended into
 /// a->total, and recorded when asked.
-static void blend(const thr_step_ctx* ctx, agent* a, const throng_controller* ctl, const vec2 f[THRONG_MAX_SLOTS])
+THR_STAGE void blend(const thr_step_ctx* ctx, agent* a, const throng_controller* ctl, const vec2 f[THRONG_MAX_SLOTS])
 {
 	throng_world* w = ctx->w;
 	a->total = thr_blend(ctl, f, a->s.max_force);
@@ -383,7 +389,7 @@ static void blend(const thr_step_ctx* ctx, agent* a, const throng_controller* ct
 
 /// Stage integrate (wide twin: integrate_w): drop a non-finite force,
 /// integrate, keep within the bounds, write the next state.
-static void integrate(const thr_step_ctx* ctx, const agent* a, thr_pass_stats* stats)
+THR_STAGE void integrate(const thr_step_ctx* ctx, const agent* a, thr_pass_stats* stats)
 {
 	throng_world* w = ctx->w;
 	const throng_world_def* d = &w->def;
@@ -440,7 +446,11 @@ static void integrate(const thr_step_ctx* ctx, const agent* a, thr_pass_stats* s
 	ns->waypoint[i] = a->waypoint;
 }
 
-throng_status thr_scalar_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
+/// The pass, counting its work into *c unless c is NULL. Inlined with c
+/// NULL into thr_scalar_pass and into scalar_pass_counted, so a world that
+/// does not count runs without a trace of the counting.
+static inline __attribute__((always_inline)) throng_status scalar_pass(const thr_step_ctx* ctx, thr_pass_stats* stats,
+                                                                      throng_world_counters* c)
 {
 	const throng_world* w = ctx->w;
 	for (uint32_t i = 0; i < w->count; ++i) {
@@ -448,19 +458,29 @@ throng_status thr_scalar_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 		agent a;
 		vec2 f[THRONG_MAX_SLOTS];
 		load(ctx, i, &a);
-		throng_status st = forces(ctx, &a, ctl, &ctx->arch[w->archetype[i]], f, stats);
+		throng_status st = forces(ctx, &a, ctl, &ctx->arch[w->archetype[i]], f, stats, c);
 		if (st != THRONG_OK) {
 			return st;
 		}
 		blend(ctx, &a, ctl, f);
 		integrate(ctx, &a, stats);
-		if (ctx->counts != NULL) {
+		if (c != NULL) {
 			// One lane: every enabled slot, the blend, the integration.
-			thr_count_controller(ctx->counts, ctl, 1);
-			ctx->counts->lanes++;
+			thr_count_controller(c, ctl, 1);
+			c->lanes++;
 		}
 	}
 	return THRONG_OK;
+}
+
+static __attribute__((noinline)) throng_status scalar_pass_counted(const thr_step_ctx* ctx, thr_pass_stats* stats)
+{
+	return scalar_pass(ctx, stats, ctx->counts);
+}
+
+throng_status thr_scalar_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
+{
+	return ctx->counts != NULL ? scalar_pass_counted(ctx, stats) : scalar_pass(ctx, stats, NULL);
 }
 
 const thr_engine thr_scalar_engine = {"scalar", false, false, NULL, thr_scalar_pass, NULL};

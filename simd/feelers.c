@@ -87,12 +87,9 @@ static void count_scan(const thr_grid* g, cell_box box, uint64_t* cells, uint64_
 }
 
 static void scan_obstacles(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw m, thr_v2w H, float look_ahead,
-                           cell_box box, thr_fw* best_along, thr_iw* best_idx, throng_world_counters* c)
+                           cell_box box, thr_fw* best_along, thr_iw* best_idx)
 {
 	const thr_grid* g = &ctx->w->obstacle_grid;
-	if (c != NULL) {
-		count_scan(g, box, &c->obstacle_cells, &c->obstacle_tests);
-	}
 	const thr_shape_soa* o = ctx->obstacles;
 	const thr_fw L = thr_fw_set1(look_ahead);
 	const thr_fw ZERO = thr_fw_zero();
@@ -116,8 +113,10 @@ static thr_mw moving_lanes(const thr_lanes* s, thr_mw m)
 	return thr_mw_andnot(m, thr_fw_lt(v2w_length(s->v), thr_fw_set1(THR_EPS)));
 }
 
-thr_v2w thr_obstacles_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead,
-                        throng_world_counters* counts)
+/// thr_obstacles_w, counting into *counts unless it is NULL (inlined with
+/// NULL into thr_obstacles_w, and into obstacles_counted).
+THR_WIDE_INLINE thr_v2w obstacles_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead,
+                                    throng_world_counters* counts)
 {
 	const throng_world* w = ctx->w;
 	thr_mw m = moving_lanes(s, mask);
@@ -133,12 +132,18 @@ thr_v2w thr_obstacles_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask
 	int bits = thr_mw_movemask(m);
 	cell_box box = box_of(&w->obstacle_grid, s, bits, look_ahead, 1);
 	if (box_cells(box) <= THR_BLOCK_SCAN_CELLS_PER_LANE * __builtin_popcount((unsigned)bits)) {
-		scan_obstacles(ctx, s, m, H, look_ahead, box, &best_along, &best_idx, counts);
+		if (counts != NULL) {
+			count_scan(&w->obstacle_grid, box, &counts->obstacle_cells, &counts->obstacle_tests);
+		}
+		scan_obstacles(ctx, s, m, H, look_ahead, box, &best_along, &best_idx);
 	} else {
 		for (int l = 0; l < THR_LANES; ++l) {
 			if (bits & (1 << l)) {
 				cell_box one = box_of(&w->obstacle_grid, s, 1 << l, look_ahead, 1);
-				scan_obstacles(ctx, s, thr_mw_and(m, lane_mask(l)), H, look_ahead, one, &best_along, &best_idx, counts);
+				if (counts != NULL) {
+					count_scan(&w->obstacle_grid, one, &counts->obstacle_cells, &counts->obstacle_tests);
+				}
+				scan_obstacles(ctx, s, thr_mw_and(m, lane_mask(l)), H, look_ahead, one, &best_along, &best_idx);
 			}
 		}
 	}
@@ -168,6 +173,19 @@ thr_v2w thr_obstacles_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask
 	return v2w_select(hit, f, v2w_zero());
 }
 
+static __attribute__((noinline)) thr_v2w obstacles_counted(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask,
+                                                           float look_ahead, throng_world_counters* counts)
+{
+	return obstacles_w(ctx, s, mask, look_ahead, counts);
+}
+
+thr_v2w thr_obstacles_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead,
+                        throng_world_counters* counts)
+{
+	return counts != NULL ? obstacles_counted(ctx, s, mask, look_ahead, counts)
+	                      : obstacles_w(ctx, s, mask, look_ahead, NULL);
+}
+
 /// The three feelers of thr_wall_avoid per lane.
 typedef struct feelers {
 	thr_v2w dir[3];
@@ -176,13 +194,9 @@ typedef struct feelers {
 	thr_iw best_idx[3];
 } feelers;
 
-static void scan_walls(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw m, feelers* fl, cell_box box,
-                       throng_world_counters* c)
+static void scan_walls(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw m, feelers* fl, cell_box box)
 {
 	const thr_grid* g = &ctx->w->wall_grid;
-	if (c != NULL) {
-		count_scan(g, box, &c->wall_cells, &c->wall_tests);
-	}
 	const thr_shape_soa* wl = ctx->walls;
 	const thr_fw ZERO = thr_fw_zero();
 	const thr_fw ONE = thr_fw_set1(1.0f);
@@ -210,8 +224,10 @@ static void scan_walls(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw m, fe
 	}
 }
 
-thr_v2w thr_walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead, float feeler_angle,
-                    throng_world_counters* c)
+/// thr_walls_w, counting into *c unless it is NULL (inlined with NULL into
+/// thr_walls_w, and into walls_counted).
+THR_WIDE_INLINE thr_v2w walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead,
+                                float feeler_angle, throng_world_counters* c)
 {
 	const throng_world* w = ctx->w;
 	thr_mw m = moving_lanes(s, mask);
@@ -240,11 +256,18 @@ thr_v2w thr_walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, fl
 	int bits = thr_mw_movemask(m);
 	cell_box box = box_of(&w->wall_grid, s, bits, look_ahead, 0);
 	if (box_cells(box) <= THR_BLOCK_SCAN_CELLS_PER_LANE * __builtin_popcount((unsigned)bits)) {
-		scan_walls(ctx, s, m, &fl, box, c);
+		if (c != NULL) {
+			count_scan(&w->wall_grid, box, &c->wall_cells, &c->wall_tests);
+		}
+		scan_walls(ctx, s, m, &fl, box);
 	} else {
 		for (int l = 0; l < THR_LANES; ++l) {
 			if (bits & (1 << l)) {
-				scan_walls(ctx, s, thr_mw_and(m, lane_mask(l)), &fl, box_of(&w->wall_grid, s, 1 << l, look_ahead, 0), c);
+				cell_box one = box_of(&w->wall_grid, s, 1 << l, look_ahead, 0);
+				if (c != NULL) {
+					count_scan(&w->wall_grid, one, &c->wall_cells, &c->wall_tests);
+				}
+				scan_walls(ctx, s, thr_mw_and(m, lane_mask(l)), &fl, one);
 			}
 		}
 	}
@@ -275,4 +298,17 @@ thr_v2w thr_walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, fl
 		force = v2w_select(hit, v2w_add(force, v2w_scale(n, thr_fw_mul(s->ms, urgency))), force);
 	}
 	return force;
+}
+
+static __attribute__((noinline)) thr_v2w walls_counted(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask,
+                                                       float look_ahead, float feeler_angle, throng_world_counters* c)
+{
+	return walls_w(ctx, s, mask, look_ahead, feeler_angle, c);
+}
+
+thr_v2w thr_walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead, float feeler_angle,
+                    throng_world_counters* c)
+{
+	return c != NULL ? walls_counted(ctx, s, mask, look_ahead, feeler_angle, c)
+	                 : walls_w(ctx, s, mask, look_ahead, feeler_angle, NULL);
 }

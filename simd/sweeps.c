@@ -123,13 +123,16 @@ THR_WIDE_INLINE thr_mw nb_step(const thr_lanes* s, const thr_arch_info* info, co
 	return open;
 }
 
-void thr_neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, const thr_arch_info* info,
-                     const throng_controller* ctl, thr_v2w* f, thr_pass_stats* st)
+/// thr_neighbors_w, counting its work into *c unless c is NULL. Inlined
+/// into thr_neighbors_w with c NULL and into neighbors_counted, so a world
+/// that does not count runs the walk without a trace of the counting.
+THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, const thr_arch_info* info,
+                                 const throng_controller* ctl, thr_v2w* f, thr_pass_stats* st,
+                                 throng_world_counters* c)
 {
 	const throng_world* w = ctx->w;
 	const thr_state* cs = ctx->cs;
 	const thr_grid* g = &w->agent_grid;
-	throng_world_counters* c = st->counts;
 	const int32_t* ids = (const int32_t*)w->id;
 	const int32_t* groups = (const int32_t*)w->group;
 	nb_acc acc[THRONG_MAX_SLOTS];
@@ -170,9 +173,6 @@ void thr_neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, c
 	}
 	thr_mw open = mask;
 	thr_iw examined = thr_iw_zero();
-	// Counting: the query radius squared as the reference computes it.
-	const float qr = info->query_radius;
-	const thr_fw QR2 = thr_fw_set1(qr * qr);
 	for (int r = 0; r < max_rows && thr_mw_any(open); ++r) {
 		_Alignas(32) int32_t begin[THR_LANES] = {0}, len[THR_LANES] = {0};
 		int32_t longest = 0;
@@ -206,12 +206,16 @@ void thr_neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, c
 			thr_iw slot = thr_iw_select(live, thr_iw_add(B, K), thr_iw_zero());
 			thr_v2w pj = v2w(thr_fw_gather(cs->px, slot), thr_fw_gather(cs->py, slot));
 			thr_v2w vj = v2w(thr_fw_gather(cs->vx, slot), thr_fw_gather(cs->vy, slot));
-			thr_iw idj = thr_iw_gather(ids, slot);
-			thr_mw still = nb_step(s, info, ctl, acc, pj, vj, idj, thr_iw_gather(groups, slot), live, c);
+			thr_mw still = nb_step(s, info, ctl, acc, pj, vj, thr_iw_gather(ids, slot), thr_iw_gather(groups, slot),
+			                       live, c);
 			open = thr_mw_andnot(open, thr_mw_andnot(live, still));
 			if (c != NULL) {
+				// Other agents inside the query radius, squared as the
+				// reference squares it.
+				const float qr = info->query_radius;
 				thr_v2w d = v2w_sub(pj, s->p);
-				thr_mw inside = thr_mw_andnot(thr_mw_and(live, thr_fw_lt(v2w_dot(d, d), QR2)), thr_iw_eq(idj, s->id));
+				thr_mw inside = thr_mw_andnot(thr_mw_and(live, thr_fw_lt(v2w_dot(d, d), thr_fw_set1(qr * qr))),
+				                              thr_iw_eq(thr_iw_gather(ids, slot), s->id));
 				c->neighbor_lane_slots += THR_LANES;
 				c->neighbor_in_radius += (uint64_t)__builtin_popcount((unsigned)thr_mw_movemask(inside));
 			}
@@ -274,4 +278,21 @@ void thr_neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, c
 			break;
 		}
 	}
+}
+
+static __attribute__((noinline)) void neighbors_counted(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask,
+                                                         const thr_arch_info* info, const throng_controller* ctl,
+                                                         thr_v2w* f, thr_pass_stats* st)
+{
+	neighbors_w(ctx, s, mask, info, ctl, f, st, st->counts);
+}
+
+void thr_neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, const thr_arch_info* info,
+                     const throng_controller* ctl, thr_v2w* f, thr_pass_stats* st)
+{
+	if (st->counts != NULL) {
+		neighbors_counted(ctx, s, mask, info, ctl, f, st);
+		return;
+	}
+	neighbors_w(ctx, s, mask, info, ctl, f, st, NULL);
 }

@@ -348,9 +348,10 @@ typedef struct throng_world_counters {
 	/// Lanes of the walks' candidate steps: 1 per candidate (scalar); 8 per
 	/// vector step, each lane at its own k-th candidate (SIMD).
 	uint64_t neighbor_lane_slots;
-	/// Scalar: tests of whether a candidate inside the query radius counts
-	/// for a neighbour slot (its gather's; each behaviour repeats about as
-	/// many). SIMD: 0 (its tests are vector compares on every lane slot).
+	/// Scalar: tests of whether another agent inside the query radius
+	/// counts for a neighbour slot not yet full (its gather's; each
+	/// behaviour repeats about as many). SIMD: 0 (its tests are vector
+	/// compares on every lane slot).
 	uint64_t neighbor_slot_tests;
 	/// Lanes on which a neighbour slot of each kind ran its per-neighbour
 	/// arithmetic: 1 per neighbour taken (scalar); 8 per vector step in
