@@ -17,7 +17,9 @@
 // BENCH_RESET_STEPS (600 steps, 10 s of simulated time) the scene is
 // rebuilt, so fast runs keep measuring a scene's first seconds. Scenes
 // with target rules (armies) time whole rule periods per iteration (see
-// bench_rule_period in common.h).
+// bench_rule_period in common.h). The world counts the time of its stages
+// during the timed steps; after them the run takes one more iteration's
+// steps untimed with work counting on, and prices that work (report.h).
 //
 // state_bytes_per_agent is the growth of this process's resident set from
 // just before the scene was built to just after its first step, divided by
@@ -89,12 +91,6 @@ static void step_scene(thr_bench_state* st, const void* data)
 		thr_bench_skip_with_error(st, error);
 		return;
 	}
-	const bench_census* census = bench_census_cached(sc->scenario, current.scene, bench_keep_all());
-	if (census == NULL) {
-		thr_bench_skip_with_error(st, "out of memory for the census");
-		return;
-	}
-
 	// Scenes with target rules time whole rule periods per iteration.
 	uint32_t period = bench_rule_period(throng_scene_world(current.scene), bench_keep_all());
 	if ((uint64_t)agents * period > BENCH_MAX_PERIOD_AGENT_STEPS) {
@@ -102,10 +98,17 @@ static void step_scene(thr_bench_state* st, const void* data)
 	}
 	double seconds = 0.0, cpu = 0.0;
 	int64_t steps = 0;
+	bench_measure m;
+	memset(&m, 0, sizeof m);
+	bench_measure_time(throng_scene_world(current.scene));
 	while (thr_bench_keep_running(st)) {
-		if (current.since + period > BENCH_RESET_STEPS && scene_build(sc, agents, threads, &error) != 0) {
-			thr_bench_skip_with_error(st, error);
-			return;
+		if (current.since + period > BENCH_RESET_STEPS) {
+			bench_measure_collect(throng_scene_world(current.scene), &m);
+			if (scene_build(sc, agents, threads, &error) != 0) {
+				thr_bench_skip_with_error(st, error);
+				return;
+			}
+			bench_measure_time(throng_scene_world(current.scene));
 		}
 		double t_iteration = 0.0;
 		for (uint32_t k = 0; k < period; ++k) {
@@ -126,7 +129,20 @@ static void step_scene(thr_bench_state* st, const void* data)
 		}
 		thr_bench_set_iteration_time(st, t_iteration);
 	}
-	bench_report(st, census, sc->engine, (int)threads, steps, seconds, cpu);
+	throng_world* w = throng_scene_world(current.scene);
+	bench_measure_collect(w, &m);
+	// The work: one more iteration's steps (a whole rule period), untimed.
+	bench_measure_count(w);
+	for (uint32_t k = 0; k < period; ++k) {
+		if (throng_scene_step(current.scene) != THRONG_OK) {
+			thr_bench_skip_with_error(st, throng_last_error());
+			bench_step_free();
+			return;
+		}
+		current.since++;
+	}
+	bench_measure_counted(w, &m);
+	bench_report(st, &m, (int)threads, steps, seconds, cpu);
 	thr_bench_set_counter(st, "state_bytes_per_agent", current.state_bytes);
 }
 

@@ -37,9 +37,6 @@
 /// ring converged on its centre, a crossing that has emptied).
 #define BENCH_RESET_STEPS 600u
 
-/// THR_EPS of core/vec.h: below this speed an agent's feelers are off.
-#define BENCH_EPS 1.0e-6f
-
 /// Which slots a per-pass world keeps.
 typedef struct bench_keep {
 	uint32_t kinds;   ///< bit k set: keep the enabled slots of kind k
