@@ -48,8 +48,9 @@
 // Worlds that keep target rules time whole rule periods (common.h) per
 // iteration, as long as that is at most BENCH_MAX_PERIOD_AGENT_STEPS.
 // The pass world counts the time of its stages during the timed steps;
-// after them both worlds take one more iteration's steps untimed, the
-// pass world counting its work, which report.h prices.
+// its work is counted when the run begins, right after the worlds are
+// cloned (or take the pass's controllers), over one iteration's steps of
+// both worlds, untimed (report.h).
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -90,6 +91,7 @@ static struct {
 	throng_engine engine;
 	uint32_t threads;
 	uint32_t since; ///< steps the worlds have taken since they were cloned
+	throng_world_counters work; ///< the pass world's work, counted when the run began (report.h)
 } source;
 
 static void worlds_free(void)
@@ -164,23 +166,49 @@ static throng_status worlds_clone(const pass_case* pc, uint32_t threads)
 	return st;
 }
 
+/// Counts the pass world's work over `period` untimed steps of both
+/// worlds (which stay in step) into source.work.
+static throng_status count_work(uint32_t period)
+{
+	bench_measure_count(source.world);
+	throng_status st = THRONG_OK;
+	for (uint32_t k = 0; st == THRONG_OK && k < period; ++k) {
+		st = throng_world_step(source.base);
+		if (st == THRONG_OK) {
+			st = throng_world_step(source.world);
+		}
+		source.since++;
+	}
+	bench_measure_counted(source.world, &source.work);
+	return st;
+}
+
 /// The worlds for this run: fresh clones, or (above BENCH_RECLONE_MAX
 /// agents, where cloning takes seconds) the ones in use, the pass world
-/// taking the pass's controllers, with one untimed step.
-static throng_status worlds_get(const pass_case* pc, uint32_t threads)
+/// taking the pass's controllers, with one untimed step; then the pass
+/// world's work, counted over one iteration's steps (`period`).
+static throng_status worlds_get(const pass_case* pc, uint32_t threads, uint32_t period)
 {
+	throng_status st;
 	if (source.base == NULL || source.engine != pc->engine || source.threads != threads ||
-	    source.since + 1u >= BENCH_RESET_STEPS || source.agents <= BENCH_RECLONE_MAX) {
-		return worlds_clone(pc, threads);
+	    source.since + 1u + period >= BENCH_RESET_STEPS || source.agents <= BENCH_RECLONE_MAX) {
+		st = worlds_clone(pc, threads);
+	} else {
+		st = bench_world_set_keep(source.world, source.scene, pc->pass.keep);
+		if (st == THRONG_OK) {
+			st = throng_world_step(source.world);
+		}
+		if (st == THRONG_OK) {
+			st = throng_world_step(source.base);
+		}
+		source.since++;
 	}
-	throng_status st = bench_world_set_keep(source.world, source.scene, pc->pass.keep);
 	if (st == THRONG_OK) {
-		st = throng_world_step(source.world);
+		st = count_work(period);
 	}
-	if (st == THRONG_OK) {
-		st = throng_world_step(source.base);
+	if (st != THRONG_OK) {
+		worlds_free();
 	}
-	source.since++;
 	return st;
 }
 
@@ -195,15 +223,12 @@ static void pass_run(thr_bench_state* st, const void* data)
 		thr_bench_skip_with_error(st, error);
 		return;
 	}
-	if (worlds_get(pc, threads) != THRONG_OK) {
+	// Worlds with target rules time whole rule periods per iteration (the
+	// pass world's rules are the scene's when the pass keeps them).
+	const uint32_t period = bench_run_period(throng_scene_world(src), pc->pass.keep);
+	if (worlds_get(pc, threads, period) != THRONG_OK) {
 		thr_bench_skip_with_error(st, throng_last_error());
 		return;
-	}
-
-	// Worlds with target rules time whole rule periods per iteration.
-	uint32_t period = bench_rule_period(source.world, pc->pass.keep);
-	if ((uint64_t)agents * period > BENCH_MAX_PERIOD_AGENT_STEPS) {
-		period = 1;
 	}
 	double t_base = 0.0, t_world = 0.0, c_base = 0.0, c_world = 0.0;
 	int64_t steps = 0;
@@ -250,19 +275,9 @@ static void pass_run(thr_bench_state* st, const void* data)
 	if (failed_step) {
 		return;
 	}
+	m.world = source.world;
 	bench_measure_collect(source.world, &m);
-	// The pass world's work: one more iteration's steps of both worlds
-	// (which stay in step), untimed.
-	bench_measure_count(source.world);
-	for (uint32_t k = 0; k < period; ++k) {
-		if (throng_world_step(source.base) != THRONG_OK || throng_world_step(source.world) != THRONG_OK) {
-			thr_bench_skip_with_error(st, throng_last_error());
-			worlds_free();
-			return;
-		}
-		source.since++;
-	}
-	bench_measure_counted(source.world, &m);
+	m.counted = source.work;
 	bench_report(st, &m, (int)threads, steps, t_world, c_world);
 	const double per = steps > 0 ? 1e9 / ((double)steps * (double)agents) : 0.0;
 	thr_bench_set_counter(st, "base_ns", t_base * per);

@@ -115,6 +115,10 @@ uint32_t bench_rule_period(const throng_world* w, bench_keep keep);
 #define BENCH_MAX_PERIOD 60u
 #define BENCH_MAX_PERIOD_AGENT_STEPS 3000000u
 
+/// The steps one iteration of a run of `w` times: bench_rule_period, or 1
+/// when that many steps of all its agents exceed BENCH_MAX_PERIOD_AGENT_STEPS.
+uint32_t bench_run_period(const throng_world* w, bench_keep keep);
+
 /// "simd" or "scalar".
 const char* bench_engine_name(throng_engine engine);
 

@@ -33,10 +33,9 @@ void bench_measure_count(throng_world* w)
 	throng_world_set_counting(w, THRONG_COUNT_WORK);
 }
 
-void bench_measure_counted(throng_world* w, bench_measure* m)
+void bench_measure_counted(throng_world* w, throng_world_counters* out)
 {
-	m->world = w;
-	throng_world_get_counters(w, NULL, &m->counted);
+	throng_world_get_counters(w, NULL, out);
 	throng_world_set_counting(w, THRONG_COUNT_OFF);
 }
 

@@ -2,11 +2,11 @@
 // Counters every world benchmark reports (step/ and pass/), from the
 // world's own counters (throng_world_get_counters) priced by cost.h.
 //
-// A run times its steps with the world counting time only (a clock read
-// per stage), then takes untimed steps with work counting on (the same
-// number as one timed iteration: a whole rule period where there are
-// target rules) and reads the work from those: the counts do not slow the
-// timed steps.
+// The work is counted once per scene or per-pass world, right after it is
+// built and has taken its first step: one iteration's steps (a whole rule
+// period where there are target rules), untimed, with work counting on;
+// so the counts are the same bits on every run and do not slow the timed
+// steps. The timed steps count time only (a clock read per stage).
 //
 // Counters, all per agent-step unless named otherwise:
 //   agents, threads
@@ -44,7 +44,7 @@
 /// What a run measured: the world's time counters over the timed steps,
 /// and its work counters over the counted steps.
 typedef struct bench_measure {
-	const throng_world* world;     ///< the world of the counted steps
+	const throng_world* world;     ///< the world the run steps (its controllers price the work)
 	throng_world_counters timed;   ///< THRONG_COUNT_TIME, summed over the timed steps
 	throng_world_counters counted; ///< THRONG_COUNT_WORK over the counted steps
 } bench_measure;
@@ -61,9 +61,8 @@ void bench_measure_collect(throng_world* w, bench_measure* m);
 /// counted steps of w.
 void bench_measure_count(throng_world* w);
 
-/// Reads the counted steps' work into m->counted (and m->world) and turns
-/// counting off.
-void bench_measure_counted(throng_world* w, bench_measure* m);
+/// Reads the counted steps' work into *out and turns counting off.
+void bench_measure_counted(throng_world* w, throng_world_counters* out);
 
 /// Sets items processed (steps * agents) and every counter above, from
 /// `seconds` of wall-clock time and `cpu_seconds` of process CPU time over
