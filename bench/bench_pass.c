@@ -47,6 +47,10 @@
 // that no pass inherits a crowd another pass's controllers have moved.
 // Worlds that keep target rules time whole rule periods (common.h) per
 // iteration, as long as that is at most BENCH_MAX_PERIOD_AGENT_STEPS.
+// The pass world counts the time of its stages during the timed steps;
+// its work is counted when the run begins, right after the worlds are
+// cloned (or take the pass's controllers), over one iteration's steps of
+// both worlds, untimed (report.h).
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -55,7 +59,6 @@
 #include "common.h"
 #include "report.h"
 #include "shim.h"
-#include "world_internal.h"
 
 #define BENCH_MAX_PASSES (THRONG_BEHAVIOR_COUNT + 4)
 #define BENCH_PASS_MIN_TIME 0.2
@@ -88,6 +91,7 @@ static struct {
 	throng_engine engine;
 	uint32_t threads;
 	uint32_t since; ///< steps the worlds have taken since they were cloned
+	throng_world_counters work; ///< the pass world's work, counted when the run began (report.h)
 } source;
 
 static void worlds_free(void)
@@ -162,23 +166,49 @@ static throng_status worlds_clone(const pass_case* pc, uint32_t threads)
 	return st;
 }
 
+/// Counts the pass world's work over `period` untimed steps of both
+/// worlds (which stay in step) into source.work.
+static throng_status count_work(uint32_t period)
+{
+	bench_measure_count(source.world);
+	throng_status st = THRONG_OK;
+	for (uint32_t k = 0; st == THRONG_OK && k < period; ++k) {
+		st = throng_world_step(source.base);
+		if (st == THRONG_OK) {
+			st = throng_world_step(source.world);
+		}
+		source.since++;
+	}
+	bench_measure_counted(source.world, &source.work);
+	return st;
+}
+
 /// The worlds for this run: fresh clones, or (above BENCH_RECLONE_MAX
 /// agents, where cloning takes seconds) the ones in use, the pass world
-/// taking the pass's controllers, with one untimed step.
-static throng_status worlds_get(const pass_case* pc, uint32_t threads)
+/// taking the pass's controllers, with one untimed step; then the pass
+/// world's work, counted over one iteration's steps (`period`).
+static throng_status worlds_get(const pass_case* pc, uint32_t threads, uint32_t period)
 {
+	throng_status st;
 	if (source.base == NULL || source.engine != pc->engine || source.threads != threads ||
-	    source.since + 1u >= BENCH_RESET_STEPS || source.agents <= BENCH_RECLONE_MAX) {
-		return worlds_clone(pc, threads);
+	    source.since + 1u + period >= BENCH_RESET_STEPS || source.agents <= BENCH_RECLONE_MAX) {
+		st = worlds_clone(pc, threads);
+	} else {
+		st = bench_world_set_keep(source.world, source.scene, pc->pass.keep);
+		if (st == THRONG_OK) {
+			st = throng_world_step(source.world);
+		}
+		if (st == THRONG_OK) {
+			st = throng_world_step(source.base);
+		}
+		source.since++;
 	}
-	throng_status st = bench_world_set_keep(source.world, source.scene, pc->pass.keep);
 	if (st == THRONG_OK) {
-		st = throng_world_step(source.world);
+		st = count_work(period);
 	}
-	if (st == THRONG_OK) {
-		st = throng_world_step(source.base);
+	if (st != THRONG_OK) {
+		worlds_free();
 	}
-	source.since++;
 	return st;
 }
 
@@ -193,24 +223,28 @@ static void pass_run(thr_bench_state* st, const void* data)
 		thr_bench_skip_with_error(st, error);
 		return;
 	}
-	const bench_census* census = bench_census_cached(pc->scenario, src, pc->pass.keep);
-	if (census == NULL || worlds_get(pc, threads) != THRONG_OK) {
-		thr_bench_skip_with_error(st, census == NULL ? "out of memory for the census" : throng_last_error());
+	// Worlds with target rules time whole rule periods per iteration (the
+	// pass world's rules are the scene's when the pass keeps them).
+	const uint32_t period = bench_run_period(throng_scene_world(src), pc->pass.keep);
+	if (worlds_get(pc, threads, period) != THRONG_OK) {
+		thr_bench_skip_with_error(st, throng_last_error());
 		return;
-	}
-
-	// Worlds with target rules time whole rule periods per iteration.
-	uint32_t period = bench_rule_period(source.world, pc->pass.keep);
-	if ((uint64_t)agents * period > BENCH_MAX_PERIOD_AGENT_STEPS) {
-		period = 1;
 	}
 	double t_base = 0.0, t_world = 0.0, c_base = 0.0, c_world = 0.0;
 	int64_t steps = 0;
 	int failed_step = 0;
+	bench_measure m;
+	memset(&m, 0, sizeof m);
+	bench_measure_time(source.world);
 	while (!failed_step && thr_bench_keep_running(st)) {
-		if (source.since + period > BENCH_RESET_STEPS && worlds_clone(pc, threads) != THRONG_OK) {
-			thr_bench_skip_with_error(st, throng_last_error());
-			break;
+		if (source.since + period > BENCH_RESET_STEPS) {
+			bench_measure_collect(source.world, &m);
+			if (worlds_clone(pc, threads) != THRONG_OK) {
+				thr_bench_skip_with_error(st, throng_last_error());
+				failed_step = 1;
+				break;
+			}
+			bench_measure_time(source.world);
 		}
 		double t_iteration = 0.0;
 		for (uint32_t k = 0; k < period; ++k) {
@@ -238,7 +272,13 @@ static void pass_run(thr_bench_state* st, const void* data)
 		}
 		thr_bench_set_iteration_time(st, t_iteration);
 	}
-	bench_report(st, census, pc->engine, (int)threads, steps, t_world, c_world);
+	if (failed_step) {
+		return;
+	}
+	m.world = source.world;
+	bench_measure_collect(source.world, &m);
+	m.counted = source.work;
+	bench_report(st, &m, (int)threads, steps, t_world, c_world);
 	const double per = steps > 0 ? 1e9 / ((double)steps * (double)agents) : 0.0;
 	thr_bench_set_counter(st, "base_ns", t_base * per);
 	thr_bench_set_counter(st, "world_ns", t_world * per);
@@ -289,7 +329,7 @@ static int scenario_passes(const char* scenario, pass_def* out)
 			pass_def* p = &out[n++];
 			snprintf(p->name, sizeof p->name, "%s", throng_behavior_kind_name((throng_behavior_kind)k));
 			p->keep = (bench_keep){1u << k, false};
-			neighbours += thr_is_neighbor_kind((throng_behavior_kind)k);
+			neighbours += throng_behavior_reads_neighbors((throng_behavior_kind)k);
 		}
 	}
 	if (neighbours >= 2) {

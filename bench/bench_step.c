@@ -17,7 +17,9 @@
 // BENCH_RESET_STEPS (600 steps, 10 s of simulated time) the scene is
 // rebuilt, so fast runs keep measuring a scene's first seconds. Scenes
 // with target rules (armies) time whole rule periods per iteration (see
-// bench_rule_period in common.h).
+// bench_rule_period in common.h). The world counts the time of its stages
+// during the timed steps; its work is counted once, right after the
+// scene is first built, over one iteration's steps (report.h).
 //
 // state_bytes_per_agent is the growth of this process's resident set from
 // just before the scene was built to just after its first step, divided by
@@ -51,10 +53,48 @@ static struct {
 	uint32_t since;     ///< steps since it was built
 } current;
 
+/// The work of the last benchmark's scene (report.h): its steps 2 to
+/// period + 1, counted once after it was first built; a rebuilt scene
+/// steps the same bits.
+static struct {
+	const step_case* sc;
+	uint32_t agents, threads;
+	throng_world_counters work;
+} counted;
+
+/// Counts the work of the freshly built scene, unless this benchmark's is
+/// already counted. Returns 0, or -1 when a step fails.
+static int count_work(const step_case* sc, uint32_t agents, uint32_t threads, uint32_t period)
+{
+	if (counted.sc == sc && counted.agents == agents && counted.threads == threads) {
+		return 0;
+	}
+	throng_world* w = throng_scene_world(current.scene);
+	bench_measure_count(w);
+	for (uint32_t k = 0; k < period; ++k) {
+		if (throng_scene_step(current.scene) != THRONG_OK) {
+			return -1;
+		}
+		current.since++;
+	}
+	bench_measure_counted(w, &counted.work);
+	counted.sc = sc;
+	counted.agents = agents;
+	counted.threads = threads;
+	return 0;
+}
+
 void bench_step_free(void)
 {
 	throng_scene_destroy(current.scene);
 	memset(&current, 0, sizeof current);
+}
+
+/// Forgets the counted work too (a failed step).
+static void step_forget(void)
+{
+	bench_step_free();
+	memset(&counted, 0, sizeof counted);
 }
 
 /// Builds the scene (after freeing the previous one) and measures the
@@ -89,23 +129,26 @@ static void step_scene(thr_bench_state* st, const void* data)
 		thr_bench_skip_with_error(st, error);
 		return;
 	}
-	const bench_census* census = bench_census_cached(sc->scenario, current.scene, bench_keep_all());
-	if (census == NULL) {
-		thr_bench_skip_with_error(st, "out of memory for the census");
-		return;
-	}
-
 	// Scenes with target rules time whole rule periods per iteration.
-	uint32_t period = bench_rule_period(throng_scene_world(current.scene), bench_keep_all());
-	if ((uint64_t)agents * period > BENCH_MAX_PERIOD_AGENT_STEPS) {
-		period = 1;
+	const uint32_t period = bench_run_period(throng_scene_world(current.scene), bench_keep_all());
+	if (count_work(sc, agents, threads, period) != 0) {
+		thr_bench_skip_with_error(st, throng_last_error());
+		step_forget();
+		return;
 	}
 	double seconds = 0.0, cpu = 0.0;
 	int64_t steps = 0;
+	bench_measure m;
+	memset(&m, 0, sizeof m);
+	bench_measure_time(throng_scene_world(current.scene));
 	while (thr_bench_keep_running(st)) {
-		if (current.since + period > BENCH_RESET_STEPS && scene_build(sc, agents, threads, &error) != 0) {
-			thr_bench_skip_with_error(st, error);
-			return;
+		if (current.since + period > BENCH_RESET_STEPS) {
+			bench_measure_collect(throng_scene_world(current.scene), &m);
+			if (scene_build(sc, agents, threads, &error) != 0) {
+				thr_bench_skip_with_error(st, error);
+				return;
+			}
+			bench_measure_time(throng_scene_world(current.scene));
 		}
 		double t_iteration = 0.0;
 		for (uint32_t k = 0; k < period; ++k) {
@@ -116,7 +159,7 @@ static void step_scene(thr_bench_state* st, const void* data)
 			cpu += bench_cpu_now() - c0;
 			if (status != THRONG_OK) {
 				thr_bench_skip_with_error(st, throng_last_error());
-				bench_step_free();
+				step_forget();
 				return;
 			}
 			t_iteration += dt;
@@ -126,7 +169,10 @@ static void step_scene(thr_bench_state* st, const void* data)
 		}
 		thr_bench_set_iteration_time(st, t_iteration);
 	}
-	bench_report(st, census, sc->engine, (int)threads, steps, seconds, cpu);
+	m.world = throng_scene_world(current.scene);
+	bench_measure_collect(throng_scene_world(current.scene), &m);
+	m.counted = counted.work;
+	bench_report(st, &m, (int)threads, steps, seconds, cpu);
 	thr_bench_set_counter(st, "state_bytes_per_agent", current.state_bytes);
 }
 

@@ -261,3 +261,12 @@ uint32_t bench_rule_period(const throng_world* w, bench_keep keep)
 	}
 	return period;
 }
+
+uint32_t bench_run_period(const throng_world* w, bench_keep keep)
+{
+	uint32_t period = bench_rule_period(w, keep);
+	if ((uint64_t)throng_world_agent_count(w) * period > BENCH_MAX_PERIOD_AGENT_STEPS) {
+		period = 1;
+	}
+	return period;
+}

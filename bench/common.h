@@ -37,9 +37,6 @@
 /// ring converged on its centre, a crossing that has emptied).
 #define BENCH_RESET_STEPS 600u
 
-/// THR_EPS of core/vec.h: below this speed an agent's feelers are off.
-#define BENCH_EPS 1.0e-6f
-
 /// Which slots a per-pass world keeps.
 typedef struct bench_keep {
 	uint32_t kinds;   ///< bit k set: keep the enabled slots of kind k
@@ -117,5 +114,9 @@ uint32_t bench_rule_period(const throng_world* w, bench_keep keep);
 /// and the phase of the rules adds noise).
 #define BENCH_MAX_PERIOD 60u
 #define BENCH_MAX_PERIOD_AGENT_STEPS 3000000u
+
+/// The steps one iteration of a run of `w` times: bench_rule_period, or 1
+/// when that many steps of all its agents exceed BENCH_MAX_PERIOD_AGENT_STEPS.
+uint32_t bench_run_period(const throng_world* w, bench_keep keep);
 
 #endif

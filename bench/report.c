@@ -1,32 +1,72 @@
 // SPDX-License-Identifier: MIT
-// Counters and the census cache (report.h).
+// Counters of the world benchmarks (report.h).
 #include "report.h"
 
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "benches.h"
+#include "cost.h"
 #include "limit.h"
 
-void bench_report(thr_bench_state* st, const bench_census* c, throng_engine engine, int threads, int64_t steps,
-                  double seconds, double cpu_seconds)
+void bench_measure_time(throng_world* w)
 {
-	const int64_t items = steps * (int64_t)c->agents;
+	throng_world_set_counting(w, THRONG_COUNT_TIME);
+}
+
+void bench_measure_collect(throng_world* w, bench_measure* m)
+{
+	throng_world_counters t;
+	if (w == NULL || throng_world_get_counters(w, NULL, &t) != THRONG_OK) {
+		return;
+	}
+	m->timed.steps += t.steps;
+	m->timed.step_ns += t.step_ns;
+	for (int k = 0; k < THRONG_STAGE_COUNT; ++k) {
+		m->timed.stage_ns[k] += t.stage_ns[k];
+	}
+	throng_world_set_counting(w, THRONG_COUNT_TIME);
+}
+
+void bench_measure_count(throng_world* w)
+{
+	throng_world_set_counting(w, THRONG_COUNT_WORK);
+}
+
+void bench_measure_counted(throng_world* w, throng_world_counters* out)
+{
+	throng_world_get_counters(w, NULL, out);
+	throng_world_set_counting(w, THRONG_COUNT_OFF);
+}
+
+void bench_report(thr_bench_state* st, const bench_measure* m, int threads, int64_t steps, double seconds,
+                  double cpu_seconds)
+{
+	const uint32_t agents = throng_world_agent_count(m->world);
+	const int64_t items = steps * (int64_t)agents;
 	thr_bench_set_items_processed(st, items);
 	const double rate = seconds > 0.0 ? (double)items / seconds : 0.0;
-	const int simd = engine == THRONG_ENGINE_SIMD;
-	const double flops = simd ? c->flops_simd : c->flops_scalar;
-	const double bytes = simd ? c->bytes_simd : c->bytes_scalar;
+	const throng_world_counters* c = &m->counted;
+	const double per = c->agents > 0 ? 1.0 / (double)c->agents : 0.0; // per counted agent-step
+	const double flops = bench_cost_flops(m->world, c) * per;
+	const double bytes = bench_cost_bytes(m->world, c) * per;
 	const bench_limits lim = bench_limits_get(threads);
-	thr_bench_set_counter(st, "agents", c->agents);
+	thr_bench_set_counter(st, "agents", agents);
 	thr_bench_set_counter(st, "threads", threads);
-	thr_bench_set_counter(st, "neighbours_visited", c->candidates);
-	thr_bench_set_counter(st, "neighbours_in_radius", c->neighbours);
-	if (simd) {
-		thr_bench_set_counter(st, "lane_slots", c->lane_slots);
+	thr_bench_set_counter(st, "neighbours_visited", (double)c->neighbor_candidates * per);
+	thr_bench_set_counter(st, "neighbours_in_radius", (double)c->neighbor_in_radius * per);
+	thr_bench_set_counter(st, "neighbour_cells", (double)c->neighbor_cells * per);
+	if (throng_world_get_def(m->world).engine == THRONG_ENGINE_SIMD) {
+		thr_bench_set_counter(st, "lane_slots", (double)c->neighbor_lane_slots * per);
 	}
 	thr_bench_set_counter(st, "flops_per_agent_step", flops);
 	thr_bench_set_counter(st, "bytes_per_agent_step", bytes);
+	const double timed = (double)m->timed.steps * (double)agents; // agent-steps the library timed
+	for (int k = 0; k < THRONG_STAGE_COUNT; ++k) {
+		char name[48];
+		snprintf(name, sizeof name, "stage_%s_ns", throng_stage_name((throng_stage)k));
+		thr_bench_set_counter(st, name, timed > 0.0 ? (double)m->timed.stage_ns[k] / timed : 0.0);
+	}
 	thr_bench_set_counter(st, "ns_per_agent_step", rate > 0.0 ? 1e9 / rate : 0.0);
 	thr_bench_set_counter(st, "cpu_ns_per_agent_step", items > 0 ? 1e9 * cpu_seconds / (double)items : 0.0);
 	const double gflops = flops * rate * 1e-9;
@@ -37,47 +77,8 @@ void bench_report(thr_bench_state* st, const bench_census* c, throng_engine engi
 	thr_bench_set_counter(st, "bw_share", lim.gbytes > 0.0 ? gbytes / lim.gbytes : 0.0);
 }
 
-/// Census cache entries: enough for every pass of one scenario and size.
-#define BENCH_CENSUS_CACHE 32
-
-typedef struct census_entry {
-	char scenario[32];
-	uint32_t agents;
-	bench_keep keep;
-	bench_census census;
-	int used;
-} census_entry;
-
-static census_entry census_cache[BENCH_CENSUS_CACHE];
-static int census_next;
-
-const bench_census* bench_census_cached(const char* scenario, throng_scene* scene, bench_keep keep)
-{
-	uint32_t agents = throng_world_agent_count(throng_scene_world(scene));
-	for (int k = 0; k < BENCH_CENSUS_CACHE; ++k) {
-		census_entry* e = &census_cache[k];
-		if (e->used && e->agents == agents && e->keep.kinds == keep.kinds &&
-		    e->keep.target_rule == keep.target_rule && strcmp(e->scenario, scenario) == 0) {
-			return &e->census;
-		}
-	}
-	census_entry* e = &census_cache[census_next];
-	census_next = (census_next + 1) % BENCH_CENSUS_CACHE;
-	e->used = 0;
-	if (bench_census_take(scene, keep, &e->census) != 0) {
-		return NULL;
-	}
-	strncpy(e->scenario, scenario, sizeof e->scenario - 1);
-	e->scenario[sizeof e->scenario - 1] = '\0';
-	e->agents = agents;
-	e->keep = keep;
-	e->used = 1;
-	return &e->census;
-}
-
 void bench_caches_free(void)
 {
-	memset(census_cache, 0, sizeof census_cache);
 	bench_step_free();
 	bench_pass_free();
 	bench_limit_free();

@@ -66,6 +66,24 @@ int throng_controller_add(throng_controller* controller, throng_slot slot)
 	return (int)controller->slot_count++;
 }
 
+bool throng_behavior_reads_neighbors(throng_behavior_kind kind)
+{
+	return kind == THRONG_UNALIGNED_AVOID || kind == THRONG_SEPARATION || kind == THRONG_ALIGNMENT ||
+	       kind == THRONG_COHESION;
+}
+
+float throng_controller_query_radius(const throng_controller* c)
+{
+	float r = 0.0f;
+	for (uint32_t k = 0; c != NULL && k < c->slot_count; ++k) {
+		const throng_slot* s = &c->slots[k];
+		if (s->enabled && throng_behavior_reads_neighbors(s->kind) && s->params.neighbor_radius > r) {
+			r = s->params.neighbor_radius;
+		}
+	}
+	return r;
+}
+
 /// Priority blending over the enabled slots for which `pick(slot)` holds:
 /// each weighted force is cut to the remaining budget, added, and spends
 /// its length; the loop stops when nothing is left. Returns the budget left.

@@ -33,6 +33,9 @@ typedef struct thr_step_ctx {
 	float dt;
 	uint32_t step32;
 	float time; ///< simulated time at the start of the step
+	/// The step's work counts (THRONG_COUNT_WORK), or NULL when the world
+	/// does not count: engines add to it where the work is done.
+	throng_world_counters* counts;
 } thr_step_ctx;
 
 /// What a pass measured, merged into throng_world_stats by the step.
@@ -50,6 +53,9 @@ typedef struct thr_pass_stats {
 	uint64_t contact_iterations; ///< Jacobi iterations the contact pass ran
 	uint64_t shape_pushes;       ///< agents the contact pass moved out of a wall or obstacle
 	uint64_t shape_reverts;      ///< agents kept where they were: a wall was still crossed
+	/// Where the pass adds its work counts (a batch's own in the SIMD
+	/// pass), or NULL when the world does not count.
+	throng_world_counters* counts;
 } thr_pass_stats;
 
 /// One Jacobi iteration of the contact pass (contact.c) as an engine's

@@ -20,6 +20,11 @@
 #include "fmath.h"
 #include "rng.h"
 
+/// The pass's stages and what they call once per agent: inlined into both
+/// instances of the pass (scalar_pass), so the one that does not count
+/// keeps the shape of a pass without counters.
+#define THR_STAGE static inline __attribute__((always_inline))
+
 thr_self thr_world_self(const throng_world* w, const thr_state* st, uint32_t i)
 {
 	thr_self s;
@@ -77,9 +82,11 @@ typedef struct nb_walk {
 /// max_neighbors of the neighbour slots) candidates, and stops once every
 /// neighbour slot has met its max_neighbors neighbours, after which the
 /// behaviours would ignore the rest anyway. simd/sweeps.c stops at the same
-/// candidate. Returns the count or -1.
-static int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_t i, const thr_self* self,
-                                const throng_controller* ctl, const thr_arch_info* info, nb_walk* walk)
+/// candidate. Adds its work to *c unless that is NULL. Returns the count
+/// or -1.
+THR_STAGE int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_t i, const thr_self* self,
+                                const throng_controller* ctl, const thr_arch_info* info, nb_walk* walk,
+                                throng_world_counters* c)
 {
 	const throng_behavior_params* prm[THRONG_MAX_SLOTS];
 	uint32_t cap[THRONG_MAX_SLOTS], met[THRONG_MAX_SLOTS];
@@ -95,6 +102,7 @@ static int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_t i
 	const thr_grid* g = &w->agent_grid;
 	const float r2 = r * r;
 	uint32_t m = 0, examined = 0, open = n_slots;
+	uint64_t rows = 0, tests = 0;
 	*walk = (nb_walk){0, 0, 0};
 	if (g->n_items == 0) {
 		return 0;
@@ -105,6 +113,7 @@ static int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_t i
 		uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
 		uint32_t b = g->cell_start[row + (uint32_t)cx0];
 		uint32_t e = g->cell_start[row + (uint32_t)cx1 + 1];
+		rows++;
 		for (uint32_t k = b; k < e && open > 0 && examined < limit; ++k) {
 			uint32_t j = g->items[k];
 			examined++;
@@ -113,6 +122,7 @@ static int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_t i
 			if (!(dx * dx + dy * dy < r2)) {
 				continue;
 			}
+			tests += j != i ? open : 0; // the slots not yet full test another agent below
 			if (m == w->scratch_nb_cap) {
 				uint64_t cap2 = m > 0 ? 2u * (uint64_t)m : 64u;
 				cap2 = cap2 > limit ? limit : cap2;
@@ -137,13 +147,49 @@ static int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_t i
 	for (uint32_t q = 0; q < n_slots; ++q) {
 		walk->most_met = met[q] > walk->most_met ? met[q] : walk->most_met;
 	}
+	if (c != NULL) {
+		// The list holds the agent itself when the walk reached it.
+		uint32_t others = m;
+		for (uint32_t k = 0; k < m; ++k) {
+			others -= w->scratch_nb[k].id == self->id;
+		}
+		c->neighbor_walks++;
+		c->neighbor_cells += rows * (uint64_t)(cx1 - cx0 + 1);
+		c->neighbor_in_radius += others;
+		c->neighbor_lane_slots += examined;
+		c->neighbor_slot_tests += tests;
+		for (uint32_t q = 0; q < n_slots; ++q) {
+			throng_behavior_kind kind = ctl->slots[info->neighbor_slots[q]].kind;
+			c->neighbor_taken[kind] += met[q];
+			c->neighbor_body_lanes[kind] += met[q];
+		}
+	}
 	return m;
 }
 
+/// Counts one feeler query of shape grid g around (x, y) of half-size r
+/// that listed n shapes: the cells it covered and, when it listed any,
+/// the scan and its tests.
+static void count_feeler(const thr_grid* g, float x, float y, float r, int64_t n, uint64_t* scans, uint64_t* cells,
+                         uint64_t* tests)
+{
+	if (g->n_items == 0) {
+		return; // the query returned before looking at a cell
+	}
+	int32_t cx0, cx1, cy0, cy1;
+	thr_grid_range(g, x, y, r, &cx0, &cx1, &cy0, &cy1);
+	*cells += (uint64_t)(cx1 - cx0 + 1) * (uint64_t)(cy1 - cy0 + 1);
+	if (n > 0) {
+		*scans += 1;
+		*tests += (uint64_t)n;
+	}
+}
+
 /// One slot's force for agent i. Wander slots advance *wander / *noise,
-/// path following *waypoint.
-static vec2 slot_force(throng_world* w, const thr_state* st, uint32_t i, const thr_self* s, const throng_slot* slot,
-                       uint32_t n_nb, float* wander, float* noise, uint32_t* waypoint)
+/// path following *waypoint. Feelers add their work to *c unless that is
+/// NULL.
+THR_STAGE vec2 slot_force(throng_world* w, const thr_state* st, uint32_t i, const thr_self* s, const throng_slot* slot,
+                       uint32_t n_nb, float* wander, float* noise, uint32_t* waypoint, throng_world_counters* c)
 {
 	const throng_behavior_params* p = &slot->params;
 	const throng_world_def* d = &w->def;
@@ -177,6 +223,10 @@ static vec2 slot_force(throng_world* w, const thr_state* st, uint32_t i, const t
 	case THRONG_OBSTACLE_AVOID: {
 		int64_t n = thr_grid_query(&w->obstacle_grid, s->p.x, s->p.y, p->look_ahead + s->radius, &w->scratch_idx,
 		                           &w->scratch_idx_cap);
+		if (c != NULL) {
+			count_feeler(&w->obstacle_grid, s->p.x, s->p.y, p->look_ahead + s->radius, n, &c->obstacle_scans,
+			             &c->obstacle_cells, &c->obstacle_tests);
+		}
 		if (n <= 0) {
 			return zero;
 		}
@@ -185,6 +235,10 @@ static vec2 slot_force(throng_world* w, const thr_state* st, uint32_t i, const t
 	case THRONG_WALL_AVOID: {
 		int64_t n = thr_grid_query(&w->wall_grid, s->p.x, s->p.y, p->look_ahead, &w->scratch_idx,
 		                           &w->scratch_idx_cap);
+		if (c != NULL) {
+			count_feeler(&w->wall_grid, s->p.x, s->p.y, p->look_ahead, n, &c->wall_scans, &c->wall_cells,
+			             &c->wall_tests);
+		}
 		if (n <= 0) {
 			return zero;
 		}
@@ -230,7 +284,7 @@ typedef struct agent {
 
 /// Stage load (wide twin: simd/agents.c load_w): the agent and what the
 /// behaviours read and advance.
-static void load(const thr_step_ctx* ctx, uint32_t i, agent* a)
+THR_STAGE void load(const thr_step_ctx* ctx, uint32_t i, agent* a)
 {
 	const thr_state* cs = ctx->cs;
 	a->i = i;
@@ -243,14 +297,15 @@ static void load(const thr_step_ctx* ctx, uint32_t i, agent* a)
 
 /// Stage forces (wide twin: forces_w): every slot of the agent's
 /// archetype, into f. Fails only out of memory for the neighbour list.
-static throng_status forces(const thr_step_ctx* ctx, agent* a, const throng_controller* ctl,
-                            const thr_arch_info* info, vec2 f[THRONG_MAX_SLOTS], thr_pass_stats* stats)
+THR_STAGE throng_status forces(const thr_step_ctx* ctx, agent* a, const throng_controller* ctl,
+                            const thr_arch_info* info, vec2 f[THRONG_MAX_SLOTS], thr_pass_stats* stats,
+                            throng_world_counters* c)
 {
 	throng_world* w = ctx->w;
 	int64_t n_nb = 0;
 	if (info->query_radius > 0.0f) {
 		nb_walk walk;
-		n_nb = gather_neighbors(w, ctx->cs, a->i, &a->s, ctl, info, &walk);
+		n_nb = gather_neighbors(w, ctx->cs, a->i, &a->s, ctl, info, &walk, c);
 		if (n_nb < 0) {
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for neighbours");
 		}
@@ -262,7 +317,7 @@ static throng_status forces(const thr_step_ctx* ctx, agent* a, const throng_cont
 	}
 	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
 		f[k] = ctl->slots[k].enabled ? slot_force(w, ctx->cs, a->i, &a->s, &ctl->slots[k], (uint32_t)n_nb, &a->wander,
-		                                          &a->noise, &a->waypoint)
+		                                          &a->noise, &a->waypoint, c)
 		                             : v2(0.0f, 0.0f);
 	}
 	return THRONG_OK;
@@ -270,7 +325,7 @@ static throng_status forces(const thr_step_ctx* ctx, agent* a, const throng_cont
 
 /// Stage blend (wide twin: blend_w): the slots' forces blended into
 /// a->total, and recorded when asked.
-static void blend(const thr_step_ctx* ctx, agent* a, const throng_controller* ctl, const vec2 f[THRONG_MAX_SLOTS])
+THR_STAGE void blend(const thr_step_ctx* ctx, agent* a, const throng_controller* ctl, const vec2 f[THRONG_MAX_SLOTS])
 {
 	throng_world* w = ctx->w;
 	a->total = thr_blend(ctl, f, a->s.max_force);
@@ -285,7 +340,7 @@ static void blend(const thr_step_ctx* ctx, agent* a, const throng_controller* ct
 
 /// Stage integrate (wide twin: integrate_w): drop a non-finite force,
 /// integrate, keep within the bounds, write the next state.
-static void integrate(const thr_step_ctx* ctx, const agent* a, thr_pass_stats* stats)
+THR_STAGE void integrate(const thr_step_ctx* ctx, const agent* a, thr_pass_stats* stats)
 {
 	throng_world* w = ctx->w;
 	const throng_world_def* d = &w->def;
@@ -342,7 +397,11 @@ static void integrate(const thr_step_ctx* ctx, const agent* a, thr_pass_stats* s
 	ns->waypoint[i] = a->waypoint;
 }
 
-throng_status thr_scalar_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
+/// The pass, counting its work into *c unless c is NULL. Inlined with c
+/// NULL into thr_scalar_pass and into scalar_pass_counted, so a world that
+/// does not count runs without a trace of the counting.
+static inline __attribute__((always_inline)) throng_status scalar_pass(const thr_step_ctx* ctx, thr_pass_stats* stats,
+                                                                      throng_world_counters* c)
 {
 	const throng_world* w = ctx->w;
 	for (uint32_t i = 0; i < w->count; ++i) {
@@ -350,14 +409,29 @@ throng_status thr_scalar_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 		agent a;
 		vec2 f[THRONG_MAX_SLOTS];
 		load(ctx, i, &a);
-		throng_status st = forces(ctx, &a, ctl, &ctx->arch[w->archetype[i]], f, stats);
+		throng_status st = forces(ctx, &a, ctl, &ctx->arch[w->archetype[i]], f, stats, c);
 		if (st != THRONG_OK) {
 			return st;
 		}
 		blend(ctx, &a, ctl, f);
 		integrate(ctx, &a, stats);
+		if (c != NULL) {
+			// One lane: every enabled slot, the blend, the integration.
+			thr_count_controller(c, ctl, 1);
+			c->lanes++;
+		}
 	}
 	return THRONG_OK;
+}
+
+static __attribute__((noinline)) throng_status scalar_pass_counted(const thr_step_ctx* ctx, thr_pass_stats* stats)
+{
+	return scalar_pass(ctx, stats, ctx->counts);
+}
+
+throng_status thr_scalar_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
+{
+	return ctx->counts != NULL ? scalar_pass_counted(ctx, stats) : scalar_pass(ctx, stats, NULL);
 }
 
 const thr_engine thr_scalar_engine = {false, false, NULL, thr_scalar_pass, NULL, thr_contact_block};

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The step: one pipeline for both engines (engine.h has the design).
-// Reading throng_world_step tells the whole step: prepare, the engine's
-// pass, finish.
+// Reading throng_world_step tells the whole step: prepare, sort, targets,
+// the engine's pass, finish; with counting on (core/counters.c) each
+// stage's time and the step's work go to the world's counters.
 #include <string.h>
 
 #include "contact.h"
@@ -111,11 +112,36 @@ static void merge_stats(throng_world* w, const thr_pass_stats* ps)
 	s->steps++;
 }
 
+/// The step's clock (THRONG_COUNT_TIME): each lap's time goes to the
+/// stage it closes. Off, a lap is one branch.
+typedef struct step_clock {
+	bool on;
+	uint64_t start, last;
+} step_clock;
+
+static void lap(step_clock* k, throng_world_counters* c, throng_stage stage)
+{
+	if (k->on) {
+		uint64_t now = thr_clock_ns();
+		c->stage_ns[stage] += now - k->last;
+		k->last = now;
+	}
+}
+
 throng_status throng_world_step(throng_world* w)
 {
 	throng_status st = thr_check_world(w, "throng_world_step");
 	if (st != THRONG_OK) {
 		return st;
+	}
+	// The step's counters, kept only if it succeeds.
+	throng_world_counters counts;
+	step_clock clock = {false, 0, 0};
+	if (w->counting != 0) {
+		memset(&counts, 0, sizeof counts);
+		counts.steps = 1;
+		clock.on = (w->counting & THRONG_COUNT_TIME) != 0;
+		clock.start = clock.last = clock.on ? thr_clock_ns() : 0;
 	}
 	const thr_engine* e = engine_of(w);
 	memset(w->region_team, 0, sizeof w->region_team);
@@ -124,7 +150,16 @@ throng_status throng_world_step(throng_world* w)
 	if (st != THRONG_OK) {
 		return st;
 	}
+	if (w->counting & THRONG_COUNT_WORK) {
+		ctx.counts = &counts;
+		counts.agents = w->count;
+		counts.grid_cells = (uint64_t)w->agent_grid.nx * (uint64_t)w->agent_grid.ny;
+	}
+	lap(&clock, &counts, THRONG_STAGE_PREPARE);
+
 	sort_agents(w, e, &ctx);
+	lap(&clock, &counts, THRONG_STAGE_SORT);
+
 	// Target selection rewrites w->target_agent when a rule is due and the
 	// pass may still fail: the old targets wait in store.perm (free once
 	// the reorder is done) so that a failed step leaves the world as it was.
@@ -132,7 +167,8 @@ throng_status throng_world_step(throng_world* w)
 	if (due) {
 		memcpy(w->store.perm, w->target_agent, (size_t)w->count * sizeof *w->store.perm);
 	}
-	thr_select_targets(w, ctx.cs, ctx.items, ctx.threads);
+	thr_select_targets(w, ctx.cs, ctx.items, ctx.threads, ctx.counts);
+	lap(&clock, &counts, THRONG_STAGE_TARGETS);
 
 	thr_pass_stats ps;
 	memset(&ps, 0, sizeof ps);
@@ -140,8 +176,10 @@ throng_status throng_world_step(throng_world* w)
 	ps.nb_most_candidates = w->stats.neighbor_most_candidates;
 	ps.nb_most_met = w->stats.neighbor_most_met;
 	st = e->pass(&ctx, &ps);
+	lap(&clock, &counts, THRONG_STAGE_PASS);
 	if (st == THRONG_OK) {
 		st = thr_contact_pass(&ctx, &ps);
+		lap(&clock, &counts, THRONG_STAGE_CONTACTS);
 	}
 
 	if (st != THRONG_OK) {
@@ -156,5 +194,14 @@ throng_status throng_world_step(throng_world* w)
 	merge_stats(w, &ps);
 	w->store.cur = ctx.write; // the one flip of the step
 	w->step++;
+	if (w->counting != 0) {
+		if (ctx.counts != NULL) {
+			counts.neighbor_candidates = ps.nb_candidates;
+		}
+		lap(&clock, &counts, THRONG_STAGE_FINISH);
+		counts.step_ns = clock.on ? clock.last - clock.start : 0;
+		w->count_last = counts;
+		thr_counters_add(&w->count_total, &counts);
+	}
 	return THRONG_OK;
 }

@@ -23,23 +23,24 @@ static bool any_rule_due(const throng_world* w)
 	return false;
 }
 
-void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* items, int threads)
+void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* items, int threads,
+                        throng_world_counters* counts)
 {
 	if (!any_rule_due(w)) {
 		return;
 	}
 	const thr_grid* g = &w->agent_grid;
 	const int64_t count = w->count;
-	uint64_t capped = 0;
+	uint64_t capped = 0, choices = 0, candidates = 0, tests = 0;
 	uint32_t most = w->stats.target_most_candidates;
 	(void)threads;
 	// The cap: an agent examines at most max_candidates agents
 	// of the cells within sight, in the order both engines list them (rows
 	// up, cells left to right, ids up), so a dense knot costs a bounded
 	// amount per agent and both engines still pick the same target. The
-	// figures are an integer sum and a maximum: the same for any split.
-#pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : capped) reduction(max : most) \
-	if (count > THR_PARALLEL_MIN_AGENTS)
+	// figures are integer sums and a maximum: the same for any split.
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : capped, choices, candidates, tests) \
+	reduction(max : most) if (count > THR_PARALLEL_MIN_AGENTS)
 	for (int64_t ii = 0; ii < count; ++ii) {
 		if (ii == 0) {
 			thr_note_team(w, THR_REGION_TARGETS);
@@ -68,6 +69,7 @@ void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* it
 				if (j == i || w->group[j] != rule->group) {
 					continue;
 				}
+				tests++;
 				float dx = st->px[j] - x;
 				float dy = st->py[j] - y;
 				float d2 = dx * dx + dy * dy;
@@ -82,9 +84,16 @@ void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* it
 		uint32_t examined = limit - left;
 		most = examined > most ? examined : most;
 		capped += left == 0 ? 1u : 0u;
+		choices++;
+		candidates += examined;
 	}
 	w->stats.target_most_candidates = most;
 	w->stats.target_capped += capped;
+	if (counts != NULL) {
+		counts->target_choices += choices;
+		counts->target_candidates += candidates;
+		counts->target_tests += tests;
+	}
 }
 
 int thr_path_target(const throng_world* w, const thr_state* st, uint32_t slot, float waypoint_radius, vec2* target,

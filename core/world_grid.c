@@ -9,25 +9,17 @@
 #include "error.h"
 #include "world_internal.h"
 
-bool thr_is_neighbor_kind(throng_behavior_kind k)
-{
-	return k == THRONG_UNALIGNED_AVOID || k == THRONG_SEPARATION || k == THRONG_ALIGNMENT ||
-	       k == THRONG_COHESION;
-}
-
 thr_arch_info thr_arch_neighbors(const throng_controller* c)
 {
 	thr_arch_info info;
 	memset(&info, 0, sizeof info);
+	info.query_radius = throng_controller_query_radius(c);
 	for (uint32_t k = 0; k < c->slot_count; ++k) {
 		const throng_slot* slot = &c->slots[k];
-		if (!slot->enabled || !thr_is_neighbor_kind(slot->kind)) {
+		if (!slot->enabled || !throng_behavior_reads_neighbors(slot->kind)) {
 			continue;
 		}
 		info.neighbor_slots[info.n_neighbor_slots++] = (uint8_t)k;
-		if (slot->params.neighbor_radius > info.query_radius) {
-			info.query_radius = slot->params.neighbor_radius;
-		}
 		uint32_t cap = thr_max_neighbors(&slot->params);
 		info.most_cap = cap > info.most_cap ? cap : info.most_cap;
 	}
@@ -55,7 +47,7 @@ float thr_world_cell_size(const throng_world* w)
 	float cell = w->def.cell_size;
 	if (cell <= 0.0f) {
 		for (uint32_t a = 0; a < w->archetype_count; ++a) {
-			float r = thr_arch_neighbors(&w->archetypes[a]).query_radius;
+			float r = throng_controller_query_radius(&w->archetypes[a]);
 			cell = r > cell ? r : cell;
 		}
 		float two_r = 2.0f * w->max_radius;

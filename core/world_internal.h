@@ -110,6 +110,11 @@ struct throng_world {
 
 	throng_world_stats stats;
 
+	// Counters (throng_world_set_counting, core/counters.c).
+	uint32_t counting;                 ///< throng_counting bits
+	throng_world_counters count_last;  ///< the last step's
+	throng_world_counters count_total; ///< summed since counting was set
+
 	/// Team size of each region (thr_region) as last noted; every step
 	/// clears it first, so after one a 0 means the region did not run.
 	/// Read only by tests.
@@ -134,6 +139,17 @@ static inline void thr_note_team(throng_world* w, thr_region r)
 #endif
 }
 
+/// Adds every count of `from` into `into` (the time fields too). Integer
+/// sums: any order of merging gives the same counts.
+void thr_counters_add(throng_world_counters* into, const throng_world_counters* from);
+
+/// Counts `lanes` evaluations of controller ctl: each enabled slot's
+/// slot_lanes, the blend mode's lanes and its budget and sum terms.
+void thr_count_controller(throng_world_counters* c, const throng_controller* ctl, uint64_t lanes);
+
+/// Nanoseconds on a monotonic clock.
+uint64_t thr_clock_ns(void);
+
 /// Where the recorded force of slot k of the agent at slot s lies.
 static inline size_t thr_force_index(const throng_world* w, uint32_t k, uint32_t s)
 {
@@ -145,12 +161,9 @@ static inline const thr_state* thr_cur_c(const throng_world* w) { return &w->sto
 
 // Grid rules (world_grid.c), one definition each for both engines.
 
-/// Whether a behaviour reads neighbours (unaligned avoid, separation,
-/// alignment, cohesion).
-bool thr_is_neighbor_kind(throng_behavior_kind k);
-
-/// The enabled neighbour slots of an archetype, its query radius (the
-/// largest of their neighbour radii) and the largest of their caps.
+/// The enabled neighbour slots of an archetype (throng_behavior_reads_neighbors),
+/// its query radius (throng_controller_query_radius) and the largest of
+/// their caps.
 thr_arch_info thr_arch_neighbors(const throng_controller* c);
 
 /// Refreshes w->arch (thr_arch_neighbors of every archetype).
@@ -176,8 +189,10 @@ throng_status thr_world_update_shape_grids(throng_world* w);
 /// agent of the rule's group within the sight radius (ties to the lower
 /// id), or to none. Reads positions of `st` through w->agent_grid, built
 /// over `st`; `items` maps grid entries to slots (NULL when the entries
-/// are the slots themselves, as after the SIMD engine's sort).
-void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* items, int threads);
+/// are the slots themselves, as after the SIMD engine's sort). Adds its
+/// work to *counts unless that is NULL.
+void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* items, int threads,
+                        throng_world_counters* counts);
 
 /// The waypoint agent `slot` heads for this step and the index it keeps
 /// for the next (advanced when within waypoint_radius), per the path

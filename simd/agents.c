@@ -383,7 +383,8 @@ static void load_w(const thr_wide_ctx* ctx, uint32_t base, int n, lanes* s, bloc
 /// Stage forces (scalar twin: scalar_engine.c forces): every slot of the
 /// archetype of the lanes of `mine`, into f.
 static void forces_w(const thr_wide_ctx* ctx, const lanes* s, thr_mw mine, const throng_controller* ctl,
-                     const thr_arch_info* info, block_state* b, thr_v2w f[THRONG_MAX_SLOTS], thr_pass_stats* st)
+                     const thr_arch_info* info, block_state* b, thr_v2w f[THRONG_MAX_SLOTS], thr_pass_stats* st,
+                     throng_world_counters* c)
 {
 	const throng_world_def* d = &ctx->w->def;
 	const uint32_t base = s->base;
@@ -446,10 +447,10 @@ static void forces_w(const thr_wide_ctx* ctx, const lanes* s, thr_mw mine, const
 			f[k] = path_follow_w(ctx, s, mine, p, b->waypoint_new);
 			break;
 		case THRONG_OBSTACLE_AVOID:
-			f[k] = thr_obstacles_w(ctx, s, mine, p->look_ahead);
+			f[k] = thr_obstacles_w(ctx, s, mine, p->look_ahead, c);
 			break;
 		case THRONG_WALL_AVOID:
-			f[k] = thr_walls_w(ctx, s, mine, p->look_ahead, p->feeler_angle);
+			f[k] = thr_walls_w(ctx, s, mine, p->look_ahead, p->feeler_angle, c);
 			break;
 		default: // neighbour slots: thr_neighbors_w filled them
 			break;
@@ -550,6 +551,7 @@ static void integrate_w(const thr_wide_ctx* ctx, const lanes* s, const block_sta
 
 void thr_step_block(const thr_wide_ctx* ctx, uint32_t base, thr_pass_stats* st)
 {
+	throng_world_counters* c = st->counts;
 	const throng_world* w = ctx->w;
 	const uint32_t remaining = w->count - base;
 	const int n = remaining < THR_LANES ? (int)remaining : THR_LANES;
@@ -564,9 +566,17 @@ void thr_step_block(const thr_wide_ctx* ctx, uint32_t base, thr_pass_stats* st)
 		const throng_controller* ctl = &w->archetypes[b.arch[l]];
 		thr_mw mine = thr_mw_andnot(thr_iw_eq(archw, thr_iw_set1(b.arch[l])), done);
 		thr_v2w f[THRONG_MAX_SLOTS];
-		forces_w(ctx, &s, mine, ctl, &ctx->arch[b.arch[l]], &b, f, st);
+		forces_w(ctx, &s, mine, ctl, &ctx->arch[b.arch[l]], &b, f, st, c);
 		blend_w(ctx, &s, mine, ctl, f, &b);
+		if (c != NULL) {
+			// All 8 lanes: every enabled slot of the archetype, its blend.
+			thr_count_controller(c, ctl, THR_LANES);
+		}
 		done = thr_mw_or(done, mine);
 	}
 	integrate_w(ctx, &s, &b, st);
+	if (c != NULL) {
+		c->lanes += THR_LANES;
+	}
 }
+

@@ -75,6 +75,17 @@ static void keep_best(thr_mw hit, thr_fw key, thr_iw idx, thr_fw* best_key, thr_
 	*best_idx = thr_iw_select(better, idx, *best_idx);
 }
 
+/// Counts a scan of the cells of `box`: its cells, and each shape in them
+/// tested on every lane.
+static void count_scan(const thr_grid* g, cell_box box, uint64_t* cells, uint64_t* tests)
+{
+	*cells += (uint64_t)box_cells(box);
+	for (int32_t cy = box.cy0; cy <= box.cy1; ++cy) {
+		uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
+		*tests += THR_LANES * (uint64_t)(g->cell_start[row + (uint32_t)box.cx1 + 1] - g->cell_start[row + (uint32_t)box.cx0]);
+	}
+}
+
 static void scan_obstacles(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw m, thr_v2w H, float look_ahead,
                            cell_box box, thr_fw* best_along, thr_iw* best_idx)
 {
@@ -102,12 +113,18 @@ static thr_mw moving_lanes(const thr_lanes* s, thr_mw m)
 	return thr_mw_andnot(m, thr_fw_lt(v2w_length(s->v), thr_fw_set1(THR_EPS)));
 }
 
-thr_v2w thr_obstacles_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead)
+/// thr_obstacles_w, counting into *counts unless it is NULL (inlined with
+/// NULL into thr_obstacles_w, and into obstacles_counted).
+THR_WIDE_INLINE thr_v2w obstacles_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead,
+                                    throng_world_counters* counts)
 {
 	const throng_world* w = ctx->w;
 	thr_mw m = moving_lanes(s, mask);
 	if (w->obstacle_grid.n_items == 0 || !thr_mw_any(m)) {
 		return v2w_zero();
+	}
+	if (counts != NULL) {
+		counts->obstacle_scans += THR_LANES;
 	}
 	thr_v2w H = v2w_normalize(s->v);
 	thr_fw best_along = thr_fw_set1(INFINITY);
@@ -115,11 +132,17 @@ thr_v2w thr_obstacles_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask
 	int bits = thr_mw_movemask(m);
 	cell_box box = box_of(&w->obstacle_grid, s, bits, look_ahead, 1);
 	if (box_cells(box) <= THR_BLOCK_SCAN_CELLS_PER_LANE * __builtin_popcount((unsigned)bits)) {
+		if (counts != NULL) {
+			count_scan(&w->obstacle_grid, box, &counts->obstacle_cells, &counts->obstacle_tests);
+		}
 		scan_obstacles(ctx, s, m, H, look_ahead, box, &best_along, &best_idx);
 	} else {
 		for (int l = 0; l < THR_LANES; ++l) {
 			if (bits & (1 << l)) {
 				cell_box one = box_of(&w->obstacle_grid, s, 1 << l, look_ahead, 1);
+				if (counts != NULL) {
+					count_scan(&w->obstacle_grid, one, &counts->obstacle_cells, &counts->obstacle_tests);
+				}
 				scan_obstacles(ctx, s, thr_mw_and(m, lane_mask(l)), H, look_ahead, one, &best_along, &best_idx);
 			}
 		}
@@ -127,6 +150,9 @@ thr_v2w thr_obstacles_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask
 	thr_mw hit = thr_mw_not(thr_iw_eq(best_idx, thr_iw_set1(INT32_MAX)));
 	if (!thr_mw_any(hit)) {
 		return v2w_zero();
+	}
+	if (counts != NULL) {
+		counts->obstacle_hit_lanes += THR_LANES;
 	}
 	// The chosen obstacle's centre per lane, then thr_obstacle_avoid's force.
 	_Alignas(32) int32_t idx[THR_LANES];
@@ -145,6 +171,19 @@ thr_v2w thr_obstacles_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask
 	thr_fw urgency = thr_fw_sub(thr_fw_set1(1.0f), thr_fw_div(best_along, thr_fw_set1(look_ahead)));
 	thr_v2w f = v2w_scale(side, thr_fw_mul(thr_fw_mul(sign, s->ms), urgency));
 	return v2w_select(hit, f, v2w_zero());
+}
+
+static __attribute__((noinline)) thr_v2w obstacles_counted(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask,
+                                                           float look_ahead, throng_world_counters* counts)
+{
+	return obstacles_w(ctx, s, mask, look_ahead, counts);
+}
+
+thr_v2w thr_obstacles_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead,
+                        throng_world_counters* counts)
+{
+	return counts != NULL ? obstacles_counted(ctx, s, mask, look_ahead, counts)
+	                      : obstacles_w(ctx, s, mask, look_ahead, NULL);
 }
 
 /// The three feelers of thr_wall_avoid per lane.
@@ -185,12 +224,18 @@ static void scan_walls(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw m, fe
 	}
 }
 
-thr_v2w thr_walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead, float feeler_angle)
+/// thr_walls_w, counting into *c unless it is NULL (inlined with NULL into
+/// thr_walls_w, and into walls_counted).
+THR_WIDE_INLINE thr_v2w walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead,
+                                float feeler_angle, throng_world_counters* c)
 {
 	const throng_world* w = ctx->w;
 	thr_mw m = moving_lanes(s, mask);
 	if (w->wall_grid.n_items == 0 || !thr_mw_any(m)) {
 		return v2w_zero();
+	}
+	if (c != NULL) {
+		c->wall_scans += THR_LANES;
 	}
 	thr_v2w H = v2w_normalize(s->v);
 	float sn, cs;
@@ -211,11 +256,18 @@ thr_v2w thr_walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, fl
 	int bits = thr_mw_movemask(m);
 	cell_box box = box_of(&w->wall_grid, s, bits, look_ahead, 0);
 	if (box_cells(box) <= THR_BLOCK_SCAN_CELLS_PER_LANE * __builtin_popcount((unsigned)bits)) {
+		if (c != NULL) {
+			count_scan(&w->wall_grid, box, &c->wall_cells, &c->wall_tests);
+		}
 		scan_walls(ctx, s, m, &fl, box);
 	} else {
 		for (int l = 0; l < THR_LANES; ++l) {
 			if (bits & (1 << l)) {
-				scan_walls(ctx, s, thr_mw_and(m, lane_mask(l)), &fl, box_of(&w->wall_grid, s, 1 << l, look_ahead, 0));
+				cell_box one = box_of(&w->wall_grid, s, 1 << l, look_ahead, 0);
+				if (c != NULL) {
+					count_scan(&w->wall_grid, one, &c->wall_cells, &c->wall_tests);
+				}
+				scan_walls(ctx, s, thr_mw_and(m, lane_mask(l)), &fl, one);
 			}
 		}
 	}
@@ -224,6 +276,9 @@ thr_v2w thr_walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, fl
 		thr_mw hit = thr_mw_not(thr_iw_eq(fl.best_idx[f], thr_iw_set1(INT32_MAX)));
 		if (!thr_mw_any(hit)) {
 			continue;
+		}
+		if (c != NULL) {
+			c->wall_hit_lanes += THR_LANES;
 		}
 		_Alignas(32) int32_t idx[THR_LANES];
 		_Alignas(32) float ax[THR_LANES] = {0}, ay[THR_LANES] = {0}, bx[THR_LANES] = {0}, by[THR_LANES] = {0};
@@ -247,4 +302,17 @@ thr_v2w thr_walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, fl
 		force = v2w_select(hit, v2w_add(force, v2w_scale(n, thr_fw_mul(closing, urgency))), force);
 	}
 	return force;
+}
+
+static __attribute__((noinline)) thr_v2w walls_counted(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask,
+                                                       float look_ahead, float feeler_angle, throng_world_counters* c)
+{
+	return walls_w(ctx, s, mask, look_ahead, feeler_angle, c);
+}
+
+thr_v2w thr_walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead, float feeler_angle,
+                    throng_world_counters* c)
+{
+	return c != NULL ? walls_counted(ctx, s, mask, look_ahead, feeler_angle, c)
+	                 : walls_w(ctx, s, mask, look_ahead, feeler_angle, NULL);
 }

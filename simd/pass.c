@@ -97,6 +97,13 @@ static throng_status simd_prepare(const thr_step_ctx* step)
 	return THRONG_OK;
 }
 
+static void counters_clear(throng_world_counters* c) { memset(c, 0, sizeof *c); }
+
+// Work counts summed over the batches (integer sums: the same for any
+// split and any order of merging).
+#pragma omp declare reduction(thr_counts_add : throng_world_counters : thr_counters_add(&omp_out, &omp_in)) \
+	initializer(counters_clear(&omp_priv))
+
 /// Steps the blocks of 8 sorted agents, in batches over the world's threads.
 static throng_status simd_pass(const thr_step_ctx* step, thr_pass_stats* stats)
 {
@@ -120,16 +127,20 @@ static throng_status simd_pass(const thr_step_ctx* step, thr_pass_stats* stats)
 	float max_ratio = stats->max_speed_ratio;
 	uint64_t nonfinite = 0, clamped = 0, nb_candidates = 0, nb_capped = 0;
 	uint32_t nb_most_candidates = stats->nb_most_candidates, nb_most_met = stats->nb_most_met;
+	throng_world_counters counts;
+	counters_clear(&counts);
+	const bool counting = step->counts != NULL;
 	// Small worlds run on the calling thread (THR_PARALLEL_MIN_AGENTS); any
 	// split gives the same bits (max and integer sums).
 #pragma omp parallel for schedule(static) num_threads(threads) \
 	reduction(max : max_ratio, nb_most_candidates, nb_most_met) \
-	reduction(+ : nonfinite, clamped, nb_candidates, nb_capped) if (w->count > THR_PARALLEL_MIN_AGENTS)
+	reduction(+ : nonfinite, clamped, nb_candidates, nb_capped) reduction(thr_counts_add : counts) \
+	if (w->count > THR_PARALLEL_MIN_AGENTS)
 	for (int64_t b = 0; b < batches; ++b) {
 		if (b == 0) {
 			thr_note_team(step->w, THR_REGION_BLOCKS);
 		}
-		thr_pass_stats bs = {.max_speed_ratio = max_ratio};
+		thr_pass_stats bs = {.max_speed_ratio = max_ratio, .counts = counting ? &counts : NULL};
 		uint32_t first = (uint32_t)b * THR_BATCH_BLOCKS;
 		uint32_t last = first + THR_BATCH_BLOCKS < blocks ? first + THR_BATCH_BLOCKS : blocks;
 		for (uint32_t k = first; k < last; ++k) {
@@ -150,6 +161,9 @@ static throng_status simd_pass(const thr_step_ctx* step, thr_pass_stats* stats)
 	stats->nb_most_candidates = nb_most_candidates;
 	stats->nb_most_met = nb_most_met;
 	stats->nb_capped = nb_capped;
+	if (counting) {
+		thr_counters_add(step->counts, &counts);
+	}
 	return THRONG_OK;
 }
 

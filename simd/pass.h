@@ -91,11 +91,15 @@ THR_WIDE_INLINE thr_v2w thr_seek_w(const thr_lanes* s, thr_v2w t)
 	return thr_steer_toward_w(s, v2w_scale(v2w_normalize(v2w_sub(t, s->p)), s->ms));
 }
 
-/// thr_obstacle_avoid on the lanes of `mask` (others get 0).
-thr_v2w thr_obstacles_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead);
+/// thr_obstacle_avoid on the lanes of `mask` (others get 0). Counts its
+/// scan into *c unless that is NULL.
+thr_v2w thr_obstacles_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead,
+                        throng_world_counters* c);
 
-/// thr_wall_avoid on the lanes of `mask` (others get 0).
-thr_v2w thr_walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead, float feeler_angle);
+/// thr_wall_avoid on the lanes of `mask` (others get 0). Counts its scan
+/// into *c unless that is NULL.
+thr_v2w thr_walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, float look_ahead, float feeler_angle,
+                    throng_world_counters* c);
 
 /// The contact pass's Jacobi step on agents first .. first + 7
 /// (simd/contact.c; thr_engine.contact_block).

@@ -42,10 +42,12 @@ typedef struct nb_acc {
 
 /// Adds candidate neighbours (pj, vj, idj, grj) on the lanes of `live` to
 /// every neighbour slot, as thr_unaligned_avoid, thr_separation,
-/// thr_alignment and thr_cohesion do for one neighbour. Returns the lanes
-/// where some slot still takes neighbours.
+/// thr_alignment and thr_cohesion do for one neighbour. Counts the slots'
+/// arithmetic into *c unless that is NULL. Returns the lanes where some
+/// slot still takes neighbours.
 THR_WIDE_INLINE thr_mw nb_step(const thr_lanes* s, const thr_arch_info* info, const throng_controller* ctl,
-                             nb_acc* acc, thr_v2w pj, thr_v2w vj, thr_iw idj, thr_iw grj, thr_mw live)
+                             nb_acc* acc, thr_v2w pj, thr_v2w vj, thr_iw idj, thr_iw grj, thr_mw live,
+                             throng_world_counters* c)
 {
 	const thr_fw EPS = thr_fw_set1(THR_EPS);
 	const thr_fw ONE = thr_fw_set1(1.0f);
@@ -71,6 +73,9 @@ THR_WIDE_INLINE thr_mw nb_step(const thr_lanes* s, const thr_arch_info* info, co
 		if (!thr_mw_any(m)) {
 			continue;
 		}
+		if (c != NULL) {
+			c->neighbor_body_lanes[slot->kind] += THR_LANES;
+		}
 		switch (slot->kind) {
 		case THRONG_UNALIGNED_AVOID: {
 			thr_v2w rv = v2w_sub(vj, s->v);
@@ -84,6 +89,9 @@ THR_WIDE_INLINE thr_mw nb_step(const thr_lanes* s, const thr_arch_info* info, co
 			m = thr_mw_andnot(m, thr_fw_gt(mlen, R));
 			if (!thr_mw_any(m)) {
 				break;
+			}
+			if (c != NULL) {
+				c->unaligned_push_lanes += THR_LANES;
 			}
 			thr_fw u = thr_fw_sub(ONE, thr_fw_div(mlen, R));
 			thr_v2w dir = v2w_select(thr_fw_lt(mlen, EPS), v2w_perp(v2w_normalize(rv)), v2w_normalize(f));
@@ -115,8 +123,12 @@ THR_WIDE_INLINE thr_mw nb_step(const thr_lanes* s, const thr_arch_info* info, co
 	return open;
 }
 
-void thr_neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, const thr_arch_info* info,
-                     const throng_controller* ctl, thr_v2w* f, thr_pass_stats* st)
+/// thr_neighbors_w, counting its work into *c unless c is NULL. Inlined
+/// into thr_neighbors_w with c NULL and into neighbors_counted, so a world
+/// that does not count runs the walk without a trace of the counting.
+THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, const thr_arch_info* info,
+                                 const throng_controller* ctl, thr_v2w* f, thr_pass_stats* st,
+                                 throng_world_counters* c)
 {
 	const throng_world* w = ctx->w;
 	const thr_state* cs = ctx->cs;
@@ -164,11 +176,17 @@ void thr_neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, c
 	for (int r = 0; r < max_rows && thr_mw_any(open); ++r) {
 		_Alignas(32) int32_t begin[THR_LANES] = {0}, len[THR_LANES] = {0};
 		int32_t longest = 0;
+		// A lane scans this row's cells if it is still walking and has
+		// candidates left, as the reference's loop condition says.
+		const int walking = c != NULL ? thr_mw_movemask(open) : 0;
 		for (int l = 0; l < THR_LANES; ++l) {
 			if (r < rows[l]) {
 				uint32_t row = (uint32_t)(cy0[l] + r) * (uint32_t)g->nx;
 				begin[l] = (int32_t)g->cell_start[row + (uint32_t)cx0[l]];
 				uint32_t n = g->cell_start[row + (uint32_t)cx1[l] + 1] - (uint32_t)begin[l];
+				if (c != NULL && (walking & (1 << l)) && left[l] > 0) {
+					c->neighbor_cells += (uint64_t)(cx1[l] - cx0[l] + 1);
+				}
 				n = n < left[l] ? n : left[l];
 				left[l] -= n;
 				len[l] = (int32_t)n;
@@ -189,8 +207,18 @@ void thr_neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, c
 			thr_v2w pj = v2w(thr_fw_gather(cs->px, slot), thr_fw_gather(cs->py, slot));
 			thr_v2w vj = v2w(thr_fw_gather(cs->vx, slot), thr_fw_gather(cs->vy, slot));
 			thr_mw still = nb_step(s, info, ctl, acc, pj, vj, thr_iw_gather(ids, slot), thr_iw_gather(groups, slot),
-			                       live);
+			                       live, c);
 			open = thr_mw_andnot(open, thr_mw_andnot(live, still));
+			if (c != NULL) {
+				// Other agents inside the query radius, squared as the
+				// reference squares it.
+				const float qr = info->query_radius;
+				thr_v2w d = v2w_sub(pj, s->p);
+				thr_mw inside = thr_mw_andnot(thr_mw_and(live, thr_fw_lt(v2w_dot(d, d), thr_fw_set1(qr * qr))),
+				                              thr_iw_eq(thr_iw_gather(ids, slot), s->id));
+				c->neighbor_lane_slots += THR_LANES;
+				c->neighbor_in_radius += (uint64_t)__builtin_popcount((unsigned)thr_mw_movemask(inside));
+			}
 		}
 	}
 
@@ -212,6 +240,18 @@ void thr_neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, c
 			st->nb_most_candidates = e > st->nb_most_candidates ? e : st->nb_most_candidates;
 			st->nb_most_met = (uint32_t)mt[l] > st->nb_most_met ? (uint32_t)mt[l] : st->nb_most_met;
 			st->nb_capped += (uint64_t)(e == limit || full[l] != 0);
+		}
+	}
+	if (c != NULL) {
+		c->neighbor_walks += (uint64_t)__builtin_popcount((unsigned)bits);
+		for (uint32_t q = 0; q < info->n_neighbor_slots; ++q) {
+			_Alignas(32) int32_t met[THR_LANES];
+			thr_iw_store(met, acc[q].met); // 0 on the lanes outside the mask
+			uint64_t taken = 0;
+			for (int l = 0; l < THR_LANES; ++l) {
+				taken += (uint64_t)met[l];
+			}
+			c->neighbor_taken[ctl->slots[info->neighbor_slots[q]].kind] += taken;
 		}
 	}
 
@@ -238,4 +278,21 @@ void thr_neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, c
 			break;
 		}
 	}
+}
+
+static __attribute__((noinline)) void neighbors_counted(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask,
+                                                         const thr_arch_info* info, const throng_controller* ctl,
+                                                         thr_v2w* f, thr_pass_stats* st)
+{
+	neighbors_w(ctx, s, mask, info, ctl, f, st, st->counts);
+}
+
+void thr_neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw mask, const thr_arch_info* info,
+                     const throng_controller* ctl, thr_v2w* f, thr_pass_stats* st)
+{
+	if (st->counts != NULL) {
+		neighbors_counted(ctx, s, mask, info, ctl, f, st);
+		return;
+	}
+	neighbors_w(ctx, s, mask, info, ctl, f, st, NULL);
 }

@@ -302,3 +302,38 @@ Test(controller, blend_with_made_controller)
 	// 1*(1,1) + 3*(1,0) = (4,1), |.|=4.123 < 5 -> (4,1)
 	EXPECT_VEC(thr_blend(&c, f, 5.0f), 4.0f, 1.0f, TOL);
 }
+
+// ---------------------------------------------------------------- neighbours
+
+Test(neighbors, which_kinds_read_them)
+{
+	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
+		bool want = k == THRONG_UNALIGNED_AVOID || k == THRONG_SEPARATION || k == THRONG_ALIGNMENT ||
+		            k == THRONG_COHESION;
+		cr_expect_eq(throng_behavior_reads_neighbors((throng_behavior_kind)k), want, "%s",
+		             throng_behavior_kind_name((throng_behavior_kind)k));
+	}
+	cr_expect_not(throng_behavior_reads_neighbors(THRONG_BEHAVIOR_COUNT));
+}
+
+Test(neighbors, query_radius_is_the_largest_enabled_neighbour_radius)
+{
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	cr_expect_eq(throng_controller_query_radius(&c), 0.0f, "no slot");
+	throng_slot s = throng_slot_default_def(THRONG_SEEK);
+	s.params.neighbor_radius = 50.0f; // read by no seek
+	throng_controller_add(&c, s);
+	cr_expect_eq(throng_controller_query_radius(&c), 0.0f, "no neighbour slot");
+	s = throng_slot_default_def(THRONG_SEPARATION);
+	s.params.neighbor_radius = 1.5f;
+	throng_controller_add(&c, s);
+	s = throng_slot_default_def(THRONG_COHESION);
+	s.params.neighbor_radius = 4.0f;
+	throng_controller_add(&c, s);
+	s = throng_slot_default_def(THRONG_ALIGNMENT);
+	s.params.neighbor_radius = 9.0f;
+	s.enabled = false; // a disabled slot walks nothing
+	throng_controller_add(&c, s);
+	cr_expect_eq(throng_controller_query_radius(&c), 4.0f);
+	cr_expect_eq(throng_controller_query_radius(NULL), 0.0f);
+}

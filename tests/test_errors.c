@@ -404,8 +404,8 @@ static long disarm(void)
 
 /// Fails each allocation of a step of `engine` in turn: every failure must
 /// leave the world exactly as it was (the targets too: armies re-picks them
-/// on step 0), and a retry then gives the step a clean run gives. Returns
-/// how many allocations were failed.
+/// on step 0; its counters count nothing), and a retry then gives the step
+/// a clean run gives. Returns how many allocations were failed.
 static long fail_each_allocation_of_a_step(throng_engine engine)
 {
 	throng_scene* ref = thr_test_scene("armies", 400, engine);
@@ -419,6 +419,7 @@ static long fail_each_allocation_of_a_step(throng_engine engine)
 		throng_scene* s = thr_test_scene("armies", 400, engine);
 		throng_world* w = throng_scene_world(s);
 		cr_assert_eq(throng_world_hash(w), start);
+		cr_assert_eq(throng_world_set_counting(w, THRONG_COUNT_ALL), THRONG_OK);
 		arm(k);
 		throng_status st = throng_world_step(w);
 		long calls = disarm();
@@ -429,8 +430,15 @@ static long fail_each_allocation_of_a_step(throng_engine engine)
 		}
 		cr_assert_eq(st, THRONG_ERR_OUT_OF_MEMORY, "allocation %ld failed: status %d", k, (int)st);
 		cr_assert_eq(throng_world_hash(w), start, "allocation %ld failed and the world changed", k);
+		throng_world_counters last, total;
+		cr_assert_eq(throng_world_get_counters(w, &last, &total), THRONG_OK);
+		cr_assert_eq(last.steps + total.steps + total.agents + total.step_ns, 0u,
+		             "allocation %ld failed and the step was counted", k);
 		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
 		cr_assert_eq(throng_world_hash(w), clean, "the retry after failing allocation %ld differs", k);
+		cr_assert_eq(throng_world_get_counters(w, NULL, &total), THRONG_OK);
+		cr_assert_eq(total.steps, 1u, "the retry is counted once");
+		cr_assert_eq(total.agents, 400u);
 		throng_scene_destroy(s);
 		++failures;
 	}

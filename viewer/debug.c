@@ -36,11 +36,6 @@ static vec2 rotate(vec2 a, float angle)
 	return (vec2){a.x * c - a.y * s, a.x * s + a.y * c};
 }
 
-static bool uses_neighbors(throng_behavior_kind k)
-{
-	return k == THRONG_UNALIGNED_AVOID || k == THRONG_SEPARATION || k == THRONG_ALIGNMENT || k == THRONG_COHESION;
-}
-
 /// The obstacle the forward feeler hits first (SPEC.md obstacle avoidance),
 /// or UINT32_MAX; *along gets its distance along the heading.
 static uint32_t obstacle_hit(const vw_frame* f, vec2 p, vec2 h, float look_ahead, float radius, float* along_out)
@@ -95,11 +90,13 @@ void vw_debug_compute(vw_debug* d, const vw_frame* f)
 	d->id = focus->state.id;
 	d->obstacle = UINT32_MAX;
 	const throng_controller* c = &f->controllers[focus->state.archetype];
+	// The engines' query radius, and the group rule of the slot that sets it.
+	d->neighbor_radius = throng_controller_query_radius(c);
 	for (uint32_t k = 0; k < c->slot_count; ++k) {
 		const throng_slot* s = &c->slots[k];
-		if (s->enabled && uses_neighbors(s->kind) && s->params.neighbor_radius > d->neighbor_radius) {
-			d->neighbor_radius = s->params.neighbor_radius;
+		if (s->enabled && throng_behavior_reads_neighbors(s->kind) && s->params.neighbor_radius == d->neighbor_radius) {
 			d->same_group_only = s->params.same_group_only;
+			break;
 		}
 	}
 	vec2 p = from(focus->state.position);

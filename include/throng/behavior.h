@@ -207,6 +207,15 @@ bool throng_wander_frame_from_name(const char* name, throng_wander_frame* out);
 const char* throng_blend_mode_name(throng_blend_mode mode);
 bool throng_blend_mode_from_name(const char* name, throng_blend_mode* out);
 
+/// Whether a behaviour reads neighbours: unaligned avoidance, separation,
+/// alignment, cohesion (false out of range).
+bool throng_behavior_reads_neighbors(throng_behavior_kind kind);
+
+/// The query radius of a controller's neighbour walk (m): the largest
+/// neighbor_radius of its enabled slots that read neighbours, 0 when it
+/// has none. The engines walk the grid cells within it.
+float throng_controller_query_radius(const throng_controller* controller);
+
 THRONG_API_END
 
 #endif

@@ -315,6 +315,124 @@ throng_world_stats throng_world_get_stats(const throng_world* world);
 /// Allocates nothing and cannot fail (0 for a NULL world).
 uint64_t throng_world_hash(const throng_world* world);
 
+// Counters: the work each step did and, when asked, the time its stages
+// took, recorded by the engines themselves (the benchmark prices these
+// counts; docs/PERFORMANCE.md). Off by default; turning them on changes
+// no bit of the simulation, and work counts are the same for any thread
+// count.
+
+/// The stages of a step, in order (docs/ARCHITECTURE.md, "One step").
+typedef enum throng_stage {
+	THRONG_STAGE_PREPARE = 0, ///< shape grids, per-archetype table, the engine's data, the agent grid
+	THRONG_STAGE_SORT,        ///< the agent store's reorder by cell (engines that sort)
+	THRONG_STAGE_TARGETS,     ///< target selection
+	THRONG_STAGE_PASS,        ///< the engine's pass: every agent's forces, blend, integration
+	THRONG_STAGE_CONTACTS,    ///< the contact pass (core/contact.c): pairs, iterations, shapes
+	THRONG_STAGE_FINISH,      ///< figures merged, the next state made current
+	THRONG_STAGE_COUNT
+} throng_stage;
+
+/// What throng_world_set_counting() turns on (bits, combined with |).
+typedef enum throng_counting {
+	THRONG_COUNT_OFF = 0,
+	THRONG_COUNT_WORK = 1u << 0, ///< the work counts of throng_world_counters
+	THRONG_COUNT_TIME = 1u << 1, ///< step_ns and stage_ns (a monotonic clock read at each stage)
+	THRONG_COUNT_ALL = THRONG_COUNT_WORK | THRONG_COUNT_TIME,
+} throng_counting;
+
+/// Work and time of steps. A "lane" is one agent's share of an evaluation:
+/// the scalar engine evaluates one agent at a time (one lane each), the
+/// SIMD engine 8 lanes per vector, all of them whenever any lane needs it
+/// (lanes past the last agent included). Fields marked "both" hold the
+/// same number on either engine for the same world; the others count the
+/// engine's own way of doing the work. Neighbour and shape arrays are
+/// indexed by throng_behavior_kind.
+typedef struct throng_world_counters {
+	uint64_t steps;      ///< steps counted
+	uint64_t agents;     ///< agents stepped, summed over steps (agent-steps; both)
+	uint64_t lanes;      ///< lanes integrated: 1 per agent (scalar), 8 per block of 8 agents (SIMD)
+	uint64_t grid_cells; ///< cells of the agent grid built each step, summed (both)
+	/// Lanes on which an enabled slot of each kind was evaluated.
+	uint64_t slot_lanes[THRONG_BEHAVIOR_COUNT];
+	uint64_t blend_weighted_lanes; ///< lanes blended in THRONG_BLEND_WEIGHTED mode
+	uint64_t blend_priority_lanes; ///< ... in THRONG_BLEND_PRIORITY mode
+	uint64_t blend_hybrid_lanes;   ///< ... in THRONG_BLEND_HYBRID mode
+	uint64_t blend_budget_terms;   ///< lanes x enabled slots that spend a budget (priority; hybrid's priority slots)
+	uint64_t blend_sum_terms;      ///< lanes x enabled slots summed by weight (weighted; hybrid's other slots)
+
+	// Neighbour walks (docs/BEHAVIORS.md, "Neighbour caps").
+	uint64_t neighbor_walks;      ///< agents that walked their neighbours (both)
+	uint64_t neighbor_cells;      ///< grid cells those walks scanned (both)
+	uint64_t neighbor_candidates; ///< candidates visited (both; throng_world_stats counts the same)
+	uint64_t neighbor_in_radius;  ///< of them, other agents strictly inside the query radius (both)
+	/// Neighbours each kind of slot took into account (both).
+	uint64_t neighbor_taken[THRONG_BEHAVIOR_COUNT];
+	/// Lanes of the walks' candidate steps: 1 per candidate (scalar); 8 per
+	/// vector step, each lane at its own k-th candidate (SIMD).
+	uint64_t neighbor_lane_slots;
+	/// Scalar: tests of whether another agent inside the query radius
+	/// counts for a neighbour slot not yet full (its gather's; each
+	/// behaviour repeats about as many). SIMD: 0 (its tests are vector
+	/// compares on every lane slot).
+	uint64_t neighbor_slot_tests;
+	/// Lanes on which a neighbour slot of each kind ran its per-neighbour
+	/// arithmetic: 1 per neighbour taken (scalar); 8 per vector step in
+	/// which some lane took one (SIMD).
+	uint64_t neighbor_body_lanes[THRONG_BEHAVIOR_COUNT];
+	/// SIMD: lanes of vector steps in which unaligned avoidance pushed on
+	/// some lane (8 each). Scalar: 0 (its test lies inside the behaviour).
+	uint64_t unaligned_push_lanes;
+
+	// Feelers (obstacle and wall avoidance).
+	/// Lanes on which an obstacle feeler scanned the obstacles near it:
+	/// agents whose query listed one (scalar); 8 per vector with a moving
+	/// lane in a world with obstacles (SIMD).
+	uint64_t obstacle_scans;
+	/// Obstacle-grid cells covered: by every query of a grid that holds
+	/// obstacles (scalar); by each scan's box (SIMD).
+	uint64_t obstacle_cells;
+	/// Obstacle tests: 1 per obstacle listed and agent (scalar); 8 per
+	/// obstacle per vector, one per lane (SIMD).
+	uint64_t obstacle_tests;
+	/// SIMD: lanes on which the force was formed (8 per vector where a lane
+	/// hit). Scalar: 0 (its hit test lies inside the behaviour).
+	uint64_t obstacle_hit_lanes;
+	uint64_t wall_scans;     ///< as obstacle_scans, for wall feelers
+	uint64_t wall_cells;     ///< as obstacle_cells
+	uint64_t wall_tests;     ///< as obstacle_tests (each test covers the three feelers)
+	uint64_t wall_hit_lanes; ///< as obstacle_hit_lanes, per feeler of the three
+
+	// Target selection.
+	uint64_t target_choices;    ///< target choices made (agents whose rule was due; both)
+	uint64_t target_candidates; ///< candidates they examined (both)
+	uint64_t target_tests;      ///< of them, agents of the rule's group other than the chooser (both)
+
+	// Time, with THRONG_COUNT_TIME (0 otherwise), in nanoseconds.
+	uint64_t step_ns;                      ///< throng_world_step from its first check to its return
+	uint64_t stage_ns[THRONG_STAGE_COUNT]; ///< each stage's share of step_ns
+} throng_world_counters;
+
+/// Turns counting on or off (`what`: THRONG_COUNT_OFF, or THRONG_COUNT_WORK
+/// and/or THRONG_COUNT_TIME) and clears the counters. Unknown bits are an
+/// invalid argument. Off (the default), the step and the engines test a
+/// flag where they would count (per stage, per block of agents, per walk):
+/// about 0.7 % more instructions than no counters at all; work counting on
+/// about 12 % (field, docs/PERFORMANCE.md).
+throng_status throng_world_set_counting(throng_world* world, uint32_t what);
+
+/// What throng_world_set_counting() last turned on (0 for a NULL world).
+uint32_t throng_world_counting(const throng_world* world);
+
+/// The counters of the last step into *last_step and their sums since
+/// counting was last set into *total; either may be NULL. A failed step
+/// counts nothing. Both are zero while counting is off.
+throng_status throng_world_get_counters(const throng_world* world, throng_world_counters* last_step,
+                                        throng_world_counters* total);
+
+/// Name of a stage ("prepare", "sort", "targets", "pass", "contacts",
+/// "finish"), static; NULL out of range.
+const char* throng_stage_name(throng_stage stage);
+
 THRONG_API_END
 
 #endif
