@@ -5,9 +5,10 @@
 // are known in closed form (an empty controller keeps an agent's velocity;
 // seek drives it along a straight line to its target).
 //
-// Walls and obstacles are not solid yet (issue 13): agents walk through
-// them, and these counts are what the metrics must see then. The contact
-// pass will change the runs' expected counts, not the rules tested here.
+// Walls and obstacles are solid (the contact pass, issue 13): a stepped
+// world never crosses a wall, so the counting rules are tested on paths
+// fed straight to the metrics' shape watch, and the stepped worlds show
+// the contract (no crossing, nothing left inside beyond the tolerance).
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdint.h>
@@ -160,99 +161,137 @@ Test(metrics_shapes, crossing_rule)
 	cr_assert(!thr_path_crosses_wall(P(-1, 0), P(-1e-45f, 0), a, b));
 }
 
-Test(metrics_shapes, each_crossing_counts_once)
+/// The shape figures of agents of radius 0.3 following paths given in
+/// closed form, fed straight to the metrics' shape watch (walls and
+/// obstacles are solid in a stepped world, so the rules of counting are
+/// tested on paths no world would take now): n states after the start,
+/// 60 a second, agent a at path(a, k / 60) in state k.
+typedef throng_vec2 path_fn(uint32_t agent, float t);
+
+static thr_shape_tally replay(const throng_world* w, uint32_t agents, uint32_t n, path_fn* path)
 {
-	// A bouncing world over [-10, 10]^2 (the centre stays within 9.7).
-	// Agent 0 runs along y = 0 at 2 m/s from x = -4 for 5 s, to x = 6:
-	// through the walls at x = -2 (t = 1 s) and x = 1 (2.5 s), beside the
-	// wall at x = 3 that ends 0.5 m off its path, and through the end point
-	// (5, 0) of the wall at x = 5 (a touch, 4.5 s): 3. Agent 1 runs along
-	// y = 5 from x = 5, bounces at 9.7 (2.35 s) and comes back to 4.4:
-	// through the wall at x = 7 both ways (1 s and 3.7 s): 2. Whether a
-	// state falls exactly on a wall or not, each counts once: 5 in all, in
-	// both engines.
-	throng_quality q[2];
-	for (int e = 0; e < 2; ++e) {
-		throng_world* w = make_world(THRONG_BOUNDS_BOUNCE, 10.0f, e ? THRONG_ENGINE_SCALAR : THRONG_ENGINE_SIMD, false);
-		spawn(w, (throng_vec2){-4.0f, 0.0f}, (throng_vec2){2.0f, 0.0f}, (throng_vec2){0, 0});
-		spawn(w, (throng_vec2){5.0f, 5.0f}, (throng_vec2){2.0f, 0.0f}, (throng_vec2){0, 0});
-		wall(w, -2.0f, -1.0f, -2.0f, 1.0f);
-		wall(w, 1.0f, 1.0f, 1.0f, -1.0f);
-		wall(w, 3.0f, 0.5f, 3.0f, 2.0f);
-		wall(w, 5.0f, -2.0f, 5.0f, 0.0f);
-		wall(w, 7.0f, 4.0f, 7.0f, 6.0f);
-		q[e] = run(w, 300);
-		throng_agent_state st;
-		cr_assert_eq(throng_world_get_agent(w, 1, &st), THRONG_OK);
-		cr_assert_float_eq(st.position.x, 4.4f, 1e-3f, "agent 1 came back to %.4f", (double)st.position.x);
-		throng_world_destroy(w);
+	thr_shape_watch watch;
+	memset(&watch, 0, sizeof watch);
+	cr_assert_eq(thr_shape_watch_sync(&watch, w), 0);
+	thr_shape_tally t;
+	memset(&t, 0, sizeof t);
+	for (uint32_t k = 1; k <= n; ++k) {
+		for (uint32_t a = 0; a < agents; ++a) {
+			throng_vec2 p = path(a, (float)(k - 1u) / 60.0f), q = path(a, (float)k / 60.0f);
+			thr_shape_watch_agent(&watch, v2(p.x, p.y), v2(q.x, q.y), 0.3f, &t);
+		}
 	}
-	cr_assert_eq(q[0].wall_crossings, 5u, "%llu crossings", (unsigned long long)q[0].wall_crossings);
-	cr_assert_eq(memcmp(&q[0], &q[1], sizeof q[0]), 0, "both engines give the same figures");
-	cr_assert_gt(q[0].wall_penetrations, 0u, "walking through a wall, the centre passes within r of it");
-	cr_assert_eq(q[0].obstacle_penetrations, 0u);
+	thr_shape_watch_free(&watch);
+	return t;
 }
 
-Test(metrics_shapes, seek_through_a_wall_and_back)
+/// Agent 0 along y = 0 at 2 m/s from x = -4; agent 1 along y = 5 at 2 m/s
+/// from x = 5, bouncing back at x = 9.7 (t = 2.35 s).
+static throng_vec2 bouncing_paths(uint32_t a, float t)
+{
+	if (a == 0) {
+		return (throng_vec2){-4.0f + 2.0f * t, 0.0f};
+	}
+	float x = 5.0f + 2.0f * t;
+	return (throng_vec2){x > 9.7f ? 9.7f - (x - 9.7f) : x, 5.0f};
+}
+
+Test(metrics_shapes, each_crossing_counts_once)
+{
+	// Over 5 s, agent 0 runs from x = -4 to x = 6: through the walls at
+	// x = -2 (t = 1 s) and x = 1 (2.5 s), beside the wall at x = 3 that ends
+	// 0.5 m off its path, and through the end point (5, 0) of the wall at
+	// x = 5 (a touch, 4.5 s): 3. Agent 1 goes through the wall at x = 7 both
+	// ways (1 s and 3.7 s): 2. Whether a state falls exactly on a wall or
+	// not, each counts once: 5 in all.
+	throng_world* w = make_world(THRONG_BOUNDS_BOUNCE, 10.0f, THRONG_ENGINE_SIMD, false);
+	wall(w, -2.0f, -1.0f, -2.0f, 1.0f);
+	wall(w, 1.0f, 1.0f, 1.0f, -1.0f);
+	wall(w, 3.0f, 0.5f, 3.0f, 2.0f);
+	wall(w, 5.0f, -2.0f, 5.0f, 0.0f);
+	wall(w, 7.0f, 4.0f, 7.0f, 6.0f);
+	thr_shape_tally t = replay(w, 2, 300, bouncing_paths);
+	cr_assert_eq(t.wall_crossings, 5u, "%llu crossings", (unsigned long long)t.wall_crossings);
+	cr_assert_gt(t.wall_penetrations, 0u, "walking through a wall, the centre passes within r of it");
+	cr_assert_eq(t.obstacle_penetrations, 0u);
+	throng_world_destroy(w);
+}
+
+Test(metrics_shapes, a_stepped_world_never_crosses_a_wall)
 {
 	// Four walkers at x = -5 seek targets at x = 50 across the wall x = 0
-	// (|y| <= 10): at up to 2 m/s, reached within 0.5 s (max_force 4
-	// m/s^2), they cross it once within 10 s (600 steps) and stand near
-	// x = 14.5. Then their targets move to x = -50: they turn within 1 s
-	// and cross back, to about x = -3.5 after the next 10 s. Seek alone
-	// steers straight at the target, so each crosses exactly twice: 8.
-	throng_world* w = make_world(THRONG_BOUNDS_OPEN, 50.0f, THRONG_ENGINE_SIMD, true);
-	static const float ys[4] = {-6.0f, -2.0f, 2.0f, 6.0f};
-	for (int k = 0; k < 4; ++k) {
-		spawn(w, (throng_vec2){-5.0f, ys[k]}, (throng_vec2){0, 0}, (throng_vec2){50.0f, ys[k]});
+	// (|y| <= 10) for 10 s, then targets at x = -50 for 10 s. The wall is
+	// solid (the contact pass): no crossing, no centre closer to it than
+	// the radius beyond the tolerance, in both engines; the walkers stand
+	// pressed against it, then walk back west.
+	for (int e = 0; e < 2; ++e) {
+		throng_world* w = make_world(THRONG_BOUNDS_OPEN, 50.0f, e ? THRONG_ENGINE_SCALAR : THRONG_ENGINE_SIMD, true);
+		static const float ys[4] = {-6.0f, -2.0f, 2.0f, 6.0f};
+		for (int k = 0; k < 4; ++k) {
+			spawn(w, (throng_vec2){-5.0f, ys[k]}, (throng_vec2){0, 0}, (throng_vec2){50.0f, ys[k]});
+		}
+		wall(w, 0.0f, -10.0f, 0.0f, 10.0f);
+		throng_metrics* m = NULL;
+		cr_assert_eq(throng_metrics_create(w, 0.0f, &m), THRONG_OK, "%s", throng_last_error());
+		steps(w, m, 600);
+		for (uint32_t id = 0; id < 4; ++id) {
+			throng_agent_state st;
+			cr_assert_eq(throng_world_get_agent(w, id, &st), THRONG_OK);
+			cr_assert(st.position.x < 0.0f && st.position.x > -0.5f, "walker %u at %.4f: pressed against the wall", id,
+			          (double)st.position.x);
+			cr_assert_eq(throng_world_set_target(w, id, (throng_vec2){-50.0f, ys[id]}), THRONG_OK);
+		}
+		steps(w, m, 600);
+		throng_quality q = throng_metrics_result(m);
+		cr_assert_eq(q.wall_crossings, 0u, "%llu crossings", (unsigned long long)q.wall_crossings);
+		cr_assert_eq(q.wall_penetrations, 0u, "%llu penetrations", (unsigned long long)q.wall_penetrations);
+		cr_assert_gt(q.contacts_per_agent_step, -1.0);
+		for (uint32_t id = 0; id < 4; ++id) {
+			throng_agent_state st;
+			cr_assert_eq(throng_world_get_agent(w, id, &st), THRONG_OK);
+			cr_assert_lt(st.position.x, -5.0f, "walker %u at %.2f", id, (double)st.position.x);
+		}
+		throng_metrics_destroy(m);
+		throng_world_destroy(w);
 	}
-	wall(w, 0.0f, -10.0f, 0.0f, 10.0f);
-	throng_metrics* m = NULL;
-	cr_assert_eq(throng_metrics_create(w, 0.0f, &m), THRONG_OK, "%s", throng_last_error());
-	steps(w, m, 600);
-	cr_assert_eq(throng_metrics_result(m).wall_crossings, 4u);
-	for (uint32_t id = 0; id < 4; ++id) {
-		throng_agent_state st;
-		cr_assert_eq(throng_world_get_agent(w, id, &st), THRONG_OK);
-		cr_assert_gt(st.position.x, 5.0f, "walker %u at %.2f", id, (double)st.position.x);
-		cr_assert_eq(throng_world_set_target(w, id, (throng_vec2){-50.0f, ys[id]}), THRONG_OK);
-	}
-	steps(w, m, 600);
-	throng_quality q = throng_metrics_result(m);
-	cr_assert_eq(q.wall_crossings, 8u, "%llu crossings", (unsigned long long)q.wall_crossings);
-	for (uint32_t id = 0; id < 4; ++id) {
-		throng_agent_state st;
-		cr_assert_eq(throng_world_get_agent(w, id, &st), THRONG_OK);
-		cr_assert_lt(st.position.x, -1.0f, "walker %u at %.2f", id, (double)st.position.x);
-	}
-	throng_metrics_destroy(m);
-	throng_world_destroy(w);
+}
+
+/// Agent 0 along y = 0 at 1 m/s from x = 4.5; agent 1 diagonally from
+/// (4.5, 4.5) at (1, 1) m/s; both wrapped into [-5, 5).
+static throng_vec2 wrapping_paths(uint32_t a, float t)
+{
+	float x = 4.5f + t, y = a == 0 ? 0.0f : 4.5f + t;
+	x = x >= 5.0f ? x - 10.0f : x;
+	y = y >= 5.0f ? y - 10.0f : y;
+	return (throng_vec2){x, y};
 }
 
 Test(metrics_shapes, wrapping_takes_the_shortest_path)
 {
-	// A wrapping world over [-5, 5]^2. Agent 0 runs along y = 0 at 1 m/s
-	// from x = 4.5 for 2 s: through the wall at x = 4.9 (t = 0.4 s), across
-	// the edge at 0.5 s, through the walls at x = -4.995 and x = -4.5
-	// (1 s), to x = -3.5; never near the wall at x = 0, which the straight
-	// segment of the wrapping step (x from 4.99 to -4.99) would cross. Agent
-	// 1 runs diagonally from (4.5, 4.5) at (1, 1) m/s across the corner
-	// (both axes wrap in one step) and through the wall x = -4.8 between
-	// y = -5 and -4 at 0.7 s. 4 crossings.
+	// A wrapping world over [-5, 5]^2, 2 s. Agent 0 goes through the wall at
+	// x = 4.9 (t = 0.4 s), across the edge at 0.5 s, through the walls at
+	// x = -4.995 and x = -4.5 (1 s), to x = -3.5; never near the wall at
+	// x = 0, which the straight segment of the wrapping step (x from 4.99
+	// to -4.99) would cross. Agent 1 crosses the corner (both axes wrap in
+	// one step) and the wall x = -4.8 between y = -5 and -4 at 0.7 s.
+	// 4 crossings.
 	throng_world* w = make_world(THRONG_BOUNDS_WRAP, 5.0f, THRONG_ENGINE_SIMD, false);
-	spawn(w, (throng_vec2){4.5f, 0.0f}, (throng_vec2){1.0f, 0.0f}, (throng_vec2){0, 0});
-	spawn(w, (throng_vec2){4.5f, 4.5f}, (throng_vec2){1.0f, 1.0f}, (throng_vec2){0, 0});
 	wall(w, 0.0f, -1.0f, 0.0f, 1.0f);
 	wall(w, 4.9f, -1.0f, 4.9f, 1.0f);
 	wall(w, -4.995f, -1.0f, -4.995f, 1.0f);
 	wall(w, -4.5f, -1.0f, -4.5f, 1.0f);
 	wall(w, -4.8f, -5.0f, -4.8f, -4.0f);
-	throng_quality q = run(w, 120);
-	cr_assert_eq(q.wall_crossings, 4u, "%llu crossings", (unsigned long long)q.wall_crossings);
-	throng_agent_state st;
-	cr_assert_eq(throng_world_get_agent(w, 0, &st), THRONG_OK);
-	cr_assert_float_eq(st.position.x, -3.5f, 1e-3f, "agent 0 wrapped to %.4f", (double)st.position.x);
+	thr_shape_tally t = replay(w, 2, 120, wrapping_paths);
+	cr_assert_eq(t.wall_crossings, 4u, "%llu crossings", (unsigned long long)t.wall_crossings);
 	throng_world_destroy(w);
+}
+
+/// Agents at rest (see the tests below).
+static throng_vec2 rest_at[6];
+static throng_vec2 resting_paths(uint32_t a, float t)
+{
+	(void)t;
+	return rest_at[a];
 }
 
 Test(metrics_shapes, obstacle_penetrations_beyond_the_tolerance)
@@ -267,19 +306,30 @@ Test(metrics_shapes, obstacle_penetrations_beyond_the_tolerance)
 	static const float at[6][2] = {{0.65f, 0.0f}, {1.2997f, 10.0f}, {1.2999f, 20.0f},
 	                               {1.3f, 30.0f}, {20.5f, 0.0f},    {40.0f, 40.0f}};
 	for (int k = 0; k < 6; ++k) {
-		spawn(w, (throng_vec2){at[k][0], at[k][1]}, (throng_vec2){0, 0}, (throng_vec2){0, 0});
+		rest_at[k] = (throng_vec2){at[k][0], at[k][1]};
 	}
 	for (int k = 0; k < 4; ++k) {
 		obstacle(w, 0.0f, 10.0f * (float)k, 1.0f);
 	}
 	obstacle(w, 19.3f, 0.0f, 1.0f);
 	obstacle(w, 21.7f, 0.0f, 1.0f);
+	thr_shape_tally t = replay(w, 6, 10, resting_paths);
+	cr_assert_eq(t.obstacle_penetrations, 30u, "%llu", (unsigned long long)t.obstacle_penetrations);
+	cr_assert_float_eq(t.deepest_obstacle, 0.5, 1e-6, "%.9f", t.deepest_obstacle);
+	cr_assert_eq(t.wall_penetrations, 0u);
+	cr_assert_eq(t.wall_crossings, 0u);
+	// Stepped, the same world pushes them out in its first step: nothing
+	// beyond the tolerance is left to count. Not agent 4: the gap between
+	// its two obstacles (0.4 m) is narrower than it (0.6 m), so it has no
+	// place to go along the line of their centres (docs/BEHAVIORS.md,
+	// "Contacts"); walking and spawns never put an agent there.
+	for (int k = 0; k < 6; ++k) {
+		if (k != 4) {
+			spawn(w, rest_at[k], (throng_vec2){0, 0}, (throng_vec2){0, 0});
+		}
+	}
 	throng_quality q = run(w, 10);
-	cr_assert_eq(q.obstacle_penetrations, 30u, "%llu", (unsigned long long)q.obstacle_penetrations);
-	cr_assert_float_eq(q.deepest_obstacle_penetration, 0.5, 1e-6, "%.9f", q.deepest_obstacle_penetration);
-	cr_assert_eq(q.wall_penetrations, 0u);
-	cr_assert_eq(q.wall_crossings, 0u);
-	cr_assert_eq(q.contacts_per_agent_step, 0.0, "no contact pass yet");
+	cr_assert_eq(q.obstacle_penetrations, 0u, "%llu", (unsigned long long)q.obstacle_penetrations);
 	throng_world_destroy(w);
 }
 
@@ -289,16 +339,22 @@ Test(metrics_shapes, wall_penetrations_beyond_the_tolerance)
 	// (counted), 0.3 from it (touching: not), 0.2 beyond its end point
 	// (counted), 0.4 beyond the other end (not). 2 in each of 10 states.
 	throng_world* w = make_world(THRONG_BOUNDS_OPEN, 50.0f, THRONG_ENGINE_SIMD, false);
-	spawn(w, (throng_vec2){0.0f, 0.2f}, (throng_vec2){0, 0}, (throng_vec2){0, 0});
-	spawn(w, (throng_vec2){0.0f, -0.3f}, (throng_vec2){0, 0}, (throng_vec2){0, 0});
-	spawn(w, (throng_vec2){11.2f, 10.0f}, (throng_vec2){0, 0}, (throng_vec2){0, 0});
-	spawn(w, (throng_vec2){8.6f, 10.0f}, (throng_vec2){0, 0}, (throng_vec2){0, 0});
+	rest_at[0] = (throng_vec2){0.0f, 0.2f};
+	rest_at[1] = (throng_vec2){0.0f, -0.3f};
+	rest_at[2] = (throng_vec2){11.2f, 10.0f};
+	rest_at[3] = (throng_vec2){8.6f, 10.0f};
 	wall(w, -1.0f, 0.0f, 1.0f, 0.0f);
 	wall(w, 9.0f, 10.0f, 11.0f, 10.0f);
+	thr_shape_tally t = replay(w, 4, 10, resting_paths);
+	cr_assert_eq(t.wall_penetrations, 20u, "%llu", (unsigned long long)t.wall_penetrations);
+	cr_assert_eq(t.wall_crossings, 0u, "nobody moves");
+	cr_assert_eq(t.obstacle_penetrations, 0u);
+	// Stepped, the wall pushes them out in the first step.
+	for (int k = 0; k < 4; ++k) {
+		spawn(w, rest_at[k], (throng_vec2){0, 0}, (throng_vec2){0, 0});
+	}
 	throng_quality q = run(w, 10);
-	cr_assert_eq(q.wall_penetrations, 20u, "%llu", (unsigned long long)q.wall_penetrations);
-	cr_assert_eq(q.wall_crossings, 0u, "nobody moves");
-	cr_assert_eq(q.obstacle_penetrations, 0u);
+	cr_assert_eq(q.wall_penetrations, 0u, "%llu", (unsigned long long)q.wall_penetrations);
 	throng_world_destroy(w);
 }
 
@@ -306,9 +362,10 @@ Test(metrics_shapes, shapes_changed_between_observations_count)
 {
 	// Agent 0 rests at the origin; agent 1 walks along y = 5 at 1 m/s from
 	// x = -3. After 5 steps the obstacle, far away until then, is moved onto
-	// agent 0: from the next observation on (one taken without a step) it
-	// counts, 1 + 235. A wall added then across agent 1's path at x = 0 is
-	// crossed once (t = 3 s).
+	// agent 0: the next observation (taken without a step) counts it, and
+	// the next step's contact pass pushes agent 0 out: 1 in all. A wall
+	// added then across agent 1's path at x = 0 stops it (solid): no
+	// crossing, agent 1 ends 0.3 m short of it.
 	throng_world* w = make_world(THRONG_BOUNDS_OPEN, 50.0f, THRONG_ENGINE_SIMD, false);
 	spawn(w, (throng_vec2){0.0f, 0.0f}, (throng_vec2){0, 0}, (throng_vec2){0, 0});
 	spawn(w, (throng_vec2){-3.0f, 5.0f}, (throng_vec2){1.0f, 0.0f}, (throng_vec2){0, 0});
@@ -324,9 +381,12 @@ Test(metrics_shapes, shapes_changed_between_observations_count)
 	wall(w, 0.0f, 4.0f, 0.0f, 6.0f);
 	steps(w, m, 235);
 	throng_quality q = throng_metrics_result(m);
-	cr_assert_eq(q.obstacle_penetrations, 236u, "%llu", (unsigned long long)q.obstacle_penetrations);
-	cr_assert_eq(q.wall_crossings, 1u, "%llu", (unsigned long long)q.wall_crossings);
+	cr_assert_eq(q.obstacle_penetrations, 1u, "%llu", (unsigned long long)q.obstacle_penetrations);
+	cr_assert_eq(q.wall_crossings, 0u, "%llu", (unsigned long long)q.wall_crossings);
 	cr_assert_eq(q.steps, 241u);
+	throng_agent_state st;
+	cr_assert_eq(throng_world_get_agent(w, 1, &st), THRONG_OK);
+	cr_assert_float_eq(st.position.x, -0.3f, 1e-5f, "agent 1 stopped at %.6f", (double)st.position.x);
 	throng_metrics_destroy(m);
 	throng_world_destroy(w);
 }
