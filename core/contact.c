@@ -288,6 +288,33 @@ static vec2 shape_round(const throng_world* w, vec2 p0, vec2 p, float r, int* mo
 	return p;
 }
 
+/// Whether a disc of radius r at p lies in an obstacle by more than 1e-5 of
+/// the radii sum (the pushes above leave it within float rounding of the
+/// circle).
+static bool inside_obstacle(const throng_world* w, vec2 p, float r)
+{
+	if (w->obstacle_count == 0) {
+		return false;
+	}
+	const thr_grid* g = &w->obstacle_grid;
+	int32_t cx0, cx1, cy0, cy1;
+	thr_grid_range(g, p.x, p.y, r, &cx0, &cx1, &cy0, &cy1);
+	for (int32_t cy = cy0; cy <= cy1; ++cy) {
+		for (int32_t cx = cx0; cx <= cx1; ++cx) {
+			const uint32_t c = (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx;
+			for (uint32_t k = g->cell_start[c]; k < g->cell_start[c + 1]; ++k) {
+				const thr_obstacle* o = &w->obstacles[g->items[k]];
+				const vec2 d = v2_sub(p, o->c);
+				const float rs = (o->r + r) * (1.0f - 1.0e-5f);
+				if (v2_dot(d, d) < rs * rs) {
+					return true;
+				}
+			}
+		}
+	}
+	return false;
+}
+
 /// Whether the path p0 -> p crosses any wall.
 static bool crosses_any(const throng_world* w, vec2 p0, vec2 p)
 {
@@ -346,8 +373,12 @@ static void finish_agent(const thr_step_ctx* ctx, uint32_t i, vec2 p, thr_pass_s
 			}
 		}
 		stats->shape_pushes += (uint64_t)moved;
-		if (crosses_any(w, p0, p)) {
-			p = p0; // where it was: no wall crossed to get there
+		// Still across a wall, or still in an obstacle (a gap narrower than
+		// the agent between two of them, or an obstacle against a wall):
+		// where it was, which it reached without crossing a wall, and
+		// outside the obstacles unless it started in one.
+		if (crosses_any(w, p0, p) || (inside_obstacle(w, p, r) && !inside_obstacle(w, p0, r))) {
+			p = p0;
 			stats->shape_reverts++;
 		}
 	}
