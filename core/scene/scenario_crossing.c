@@ -21,14 +21,20 @@
 // that arrive late can pass between those standing. The longest walk is
 // about D = 2 (H + CROSSING_GAP) + rows * CROSSING_GOAL_SPACING.
 //
-// Controller: scenario_crowd.c with separation weight 16 (a firm personal
-// space: no overlap at all at 1,000 agents). Goal radius
-// CROSSING_GOAL_RADIUS = 0.5 m. Documented crossing time (the acceptance
-// bound, tests/test_scene_accept.c): every agent reaches its goal within
-// T = 2 D / 1.3 m/s. At 1,000 agents (16 x 16 blocks) D = 92.2 m and
-// T = 141.8 s; the default 8520 steps (142 s) cover it; measured: mean
-// arrival 77.8 s, last 119.8 s (docs/QUALITY.md). Bounds are open, the
-// goals plus CROSSING_MARGIN.
+// Controller: scenario_crowd.c with separation weight 4; the contact pass
+// keeps bodies apart. Goal radius CROSSING_GOAL_RADIUS = 0.5 m. Documented
+// crossing time (the acceptance bound, tests/test_scene_accept.c): every
+// agent reaches its goal within T = 2 D / 1.3 m/s. At 1,000 agents (16 x 16
+// blocks) D = 92.2 m and T = 141.8 s; the default 8520 steps (142 s) cover
+// it. Issue 13 asks for the last arrival within 95 s (RVO2's ORCA: 85.4 s
+// on this scene); measured with seeds 1 to 8: last arrival 87.0 to
+// 91.4 s, mean 71.5 to 71.9 s, deepest overlap at most 0.001 of the radii
+// sum (docs/QUALITY.md). With separation at weight 16 and the goal at half
+// weight (chosen before the contact pass, to keep bodies apart by
+// steering) the last arrived after 110 to 120 s: separation and
+// avoidance from the perpendicular flow took the whole force budget, the
+// goal got none, and walkers caught in that flow were carried with it, up
+// to 33 m sideways. Bounds are open, the goals plus CROSSING_MARGIN.
 #include <math.h>
 
 #include "rng.h"
@@ -41,7 +47,7 @@
 #define CROSSING_MARGIN 5.0f      ///< m of open world around the goals
 #define CROSSING_SLOW_RADIUS 2.0f ///< m: arrive slows inside it
 #define CROSSING_GOAL_RADIUS 0.5f ///< m
-#define CROSSING_SEPARATION 16.0f  ///< separation weight (scenario_crowd.c)
+#define CROSSING_SEPARATION 4.0f   ///< separation weight (scenario_crowd.c)
 #define CROSSING_GOAL_SPACING 2.0f ///< m between goals
 
 typedef struct crossing_layout {

@@ -25,15 +25,16 @@ throng_controller thr_crowd_controller(bool walls, thr_crowd_goal goal, float sl
 		throng_controller_add(&c, s);
 	}
 	// Separation: personal space 1 m (bodies touch at 0.6 m). The push,
-	// weight * 1.3 m/s * (1 - d/1 m), is soft at weight 1: the budget is
-	// never filled and a dense crowd walks through itself (at 1,000
-	// agents `circle` overlapped down to 0.99 of the radii sum). At weight
-	// 16 (crossing) it takes the whole force budget (4) once a neighbour
-	// is closer than 0.81 m, so a pressed walker gives way before bodies
-	// meet, at the price of some jitter when pressed on all sides; at 3
-	// (hallway) or 4 (bottleneck: dense head-on and pushing crowds, where
-	// 16 makes walkers shudder: jitter above 1 rad/s) it fills the budget
-	// only at contact. docs/QUALITY.md has the figures.
+	// weight * 1.3 m/s * (1 - d/1 m), per neighbour within 1 m. Since the
+	// contact pass keeps bodies apart, separation only keeps the walkers a
+	// little apart before they touch: weight 3 (hallway) or 4 (crossing,
+	// bottleneck) fills the force budget (4) only when pressed by several
+	// neighbours (one alone would have to be closer than contact). Before
+	// the contact pass, crossing used 16, which fills the whole budget once
+	// a single neighbour is closer than 0.81 m, to hold bodies apart by
+	// steering alone; with the goal starved by it (below), walkers caught
+	// in a crossing flow were carried along.
+	// docs/QUALITY.md has the figures.
 	throng_slot sep = throng_slot_default_def(THRONG_SEPARATION);
 	sep.priority = true;
 	sep.weight = separation_weight;
@@ -58,9 +59,16 @@ throng_controller thr_crowd_controller(bool walls, thr_crowd_goal goal, float sl
 		to.params.target = THRONG_TARGET_POINT;
 	}
 	to.params.slow_radius = slow_radius;
-	// Half weight: the goal pulls with at most half the budget, so a
-	// walker in a jam waits rather than shoves (measured on crossing and
-	// circle: fewer and shallower overlaps, slightly later arrivals).
+	// The goal gets what the priority slots left of the budget. At half
+	// weight (before the contact pass, so that a walker in a jam waited
+	// rather than shoved into overlap) it could pull with at most half of
+	// it, and a walker whose budget went to separation and avoidance from a
+	// crossing flow had no pull left towards its goal: in `crossing` the
+	// last walkers were carried 33 m sideways by the perpendicular flow
+	// (last arrival 119.8 s at 1,000 agents), and in `hallway` one walker
+	// of seed 2, caught at a wall by the oncoming flow, was carried 50 m
+	// backwards and never arrived. Solid contacts now stop the shoving into
+	// overlap: full weight.
 	to.weight = THR_CROWD_GOAL_WEIGHT;
 	throng_controller_add(&c, to);
 	return c;

@@ -21,7 +21,7 @@
 #define THR_CROWD_FORCE 4.0f     ///< m/s^2: from a walk to a stop in 0.33 s
 #define THR_CROWD_RADIUS 0.3f    ///< m
 #define THR_CROWD_JITTER 0.15f   ///< m: largest nudge off a lattice point, per axis
-#define THR_CROWD_GOAL_WEIGHT 0.5f ///< see thr_crowd_controller
+#define THR_CROWD_GOAL_WEIGHT 1.0f ///< see thr_crowd_controller
 
 /// What the walking controller steers to.
 typedef enum thr_crowd_goal {
