@@ -39,7 +39,8 @@ Test(scene_walls, bottleneck_empties_through_the_door_only)
 {
 	// 100 agents: every crossing of the door wall's line (x = 0) happens
 	// between the door posts (walls 3 and 4 end at them), and within the
-	// first 4800 steps (80 s) everyone is out and at its goal.
+	// first 4800 steps (80 s) everyone is out and at its goal (measured:
+	// the last after 51.4 s; after 76 s before the tuning of issue 13).
 	throng_scene* s = thr_test_scene("bottleneck", 100, THRONG_ENGINE_SIMD);
 	throng_world* w = throng_scene_world(s);
 	door_watch d = {.crossings = 0};
@@ -65,6 +66,54 @@ Test(scene_walls, bottleneck_empties_through_the_door_only)
 	cr_assert_eq(q.reached, n, "%u of %u reached their goal", q.reached, n);
 	cr_assert_leq(q.max_speed_ratio, 1.000001);
 	cr_assert_eq(q.nonfinite, 0u);
+	throng_scene_destroy(s);
+}
+
+Test(scene_walls, bottleneck_goals_beyond_the_door_the_last_out_nearest)
+{
+	// 400 agents: the goals lie east of the door wall, 1.92 m apart at
+	// least (solid walkers pass between those standing); the walker who
+	// starts nearest the door (out first) has a farther goal than anyone of
+	// the two outermost columns along the side walls (out last); and the
+	// north of the room goes north.
+	throng_scene* s = thr_test_scene("bottleneck", 400, THRONG_ENGINE_SIMD);
+	throng_world* w = throng_scene_world(s);
+	uint32_t n = throng_world_agent_count(w);
+	cr_assert_eq(n, 400u);
+	throng_agent_state st[400];
+	float top = 0.0f;
+	uint32_t first = 0;
+	for (uint32_t id = 0; id < n; ++id) {
+		cr_assert_eq(throng_world_get_agent(w, id, &st[id]), THRONG_OK);
+		cr_assert_geq(st[id].target.x, 4.0f, "agent %u: goal x %.2f", id, (double)st[id].target.x);
+		top = fmaxf(top, fabsf(st[id].position.y));
+		float r = hypotf(st[id].position.x, st[id].position.y);
+		if (r < hypotf(st[first].position.x, st[first].position.y)) {
+			first = id;
+		}
+	}
+	uint32_t same_side = 0, off_axis = 0, sides = 0;
+	float first_goal = hypotf(st[first].target.x, st[first].target.y);
+	for (uint32_t i = 0; i < n; ++i) {
+		for (uint32_t j = i + 1u; j < n; ++j) {
+			float d = hypotf(st[i].target.x - st[j].target.x, st[i].target.y - st[j].target.y);
+			cr_assert_geq(d, 1.919f, "goals of %u and %u %.3f m apart", i, j, (double)d);
+		}
+		// The outermost two columns: within 2.5 lattice spacings of the
+		// outermost start.
+		if (fabsf(st[i].position.y) > top - 1.8f) {
+			++sides;
+			cr_assert_lt(hypotf(st[i].target.x, st[i].target.y), first_goal, "agent %u by the side wall", i);
+		}
+		if (fabsf(st[i].position.y) > 2.0f) {
+			++off_axis;
+			same_side += (st[i].position.y > 0.0f) == (st[i].target.y > 0.0f);
+		}
+	}
+	cr_log_info("bottleneck 400: first out %u, goal %.1f m from the door; %u by the side walls; %u of %u on their "
+	            "side", first, (double)first_goal, sides, same_side, off_axis);
+	cr_assert_geq(sides, 2u * 20u);
+	cr_assert_geq(same_side, off_axis * 95u / 100u, "%u of %u", same_side, off_axis);
 	throng_scene_destroy(s);
 }
 

@@ -27,9 +27,11 @@ throng_controller thr_crowd_controller(bool walls, thr_crowd_goal goal, float sl
 	// Separation: personal space 1 m (bodies touch at 0.6 m). The push,
 	// weight * 1.3 m/s * (1 - d/1 m), per neighbour within 1 m. Since the
 	// contact pass keeps bodies apart, separation only keeps the walkers a
-	// little apart before they touch: weight 3 (hallway) or 4 (crossing,
-	// bottleneck) fills the force budget (4) only when pressed by several
-	// neighbours (one alone would have to be closer than contact). Before
+	// little apart before they touch: weight 3 (hallway), 4 (crossing) or 6
+	// (bottleneck: the crush at the door shudders less than at 4, jitter
+	// 0.71 to 0.74 rad/s against 0.84 to 0.88 at 1,000 agents) fills the
+	// force budget (4) only when pressed by several neighbours (one alone
+	// would have to be closer than contact). Before
 	// the contact pass, crossing used 16, which fills the whole budget once
 	// a single neighbour is closer than 0.81 m, to hold bodies apart by
 	// steering alone; with the goal starved by it (below), walkers caught
@@ -65,9 +67,13 @@ throng_controller thr_crowd_controller(bool walls, thr_crowd_goal goal, float sl
 	// it, and a walker whose budget went to separation and avoidance from a
 	// crossing flow had no pull left towards its goal: in `crossing` the
 	// last walkers were carried 33 m sideways by the perpendicular flow
-	// (last arrival 119.8 s at 1,000 agents), and in `hallway` one walker
-	// of seed 2, caught at a wall by the oncoming flow, was carried 50 m
-	// backwards and never arrived. Solid contacts now stop the shoving into
+	// (last arrival 119.8 s at 1,000 agents); in `hallway` one walker of
+	// seed 2, caught at a wall by the oncoming flow, was carried 50 m
+	// backwards and never arrived; in `bottleneck` walkers pressed by the
+	// crowd drifted along the door wall away from the door (at 1,000
+	// agents, seeds 1 to 8, the room emptied after 106.5 to 107.9 s and 4
+	// to 11 walkers were not at their goals after 120 s; at full weight,
+	// 88.5 to 90.3 s and none). Solid contacts now stop the shoving into
 	// overlap: full weight.
 	to.weight = THR_CROWD_GOAL_WEIGHT;
 	throng_controller_add(&c, to);
