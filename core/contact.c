@@ -16,8 +16,6 @@
 /// Rounds of obstacle and wall resolution at the end of the pass.
 #define THR_SHAPE_ROUNDS 4
 
-/// Below this fraction of the radii sum two centres count as one point.
-#define THR_COINCIDENT 1.0e-6f
 
 bool thr_contact_wanted(const throng_world* w)
 {
@@ -353,8 +351,14 @@ static vec2 previous(const throng_world* w, const thr_state* cs, uint32_t i, vec
 	return p0;
 }
 
+/// What the end of the pass counts, per agent and summed.
+typedef struct finish_tally {
+	uint64_t pushes, reverts, clamped, nonfinite;
+	float ratio; ///< largest |v| / max_speed of the agents it moved
+} finish_tally;
+
 /// The end of the pass for agent i: shapes, bounds and the velocity.
-static void finish_agent(const thr_step_ctx* ctx, uint32_t i, vec2 p, thr_pass_stats* stats)
+static void finish_agent(const thr_step_ctx* ctx, uint32_t i, vec2 p, finish_tally* stats)
 {
 	const throng_world* w = ctx->w;
 	const throng_world_def* d = &w->def;
@@ -372,14 +376,14 @@ static void finish_agent(const thr_step_ctx* ctx, uint32_t i, vec2 p, thr_pass_s
 				break;
 			}
 		}
-		stats->shape_pushes += (uint64_t)moved;
+		stats->pushes += (uint64_t)moved;
 		// Still across a wall, or still in an obstacle (a gap narrower than
 		// the agent between two of them, or an obstacle against a wall):
 		// where it was, which it reached without crossing a wall, and
 		// outside the obstacles unless it started in one.
 		if (crosses_any(w, p0, p) || (inside_obstacle(w, p, r) && !inside_obstacle(w, p0, r))) {
 			p = p0;
-			stats->shape_reverts++;
+			stats->reverts++;
 		}
 	}
 	if (p.x == ps.x && p.y == ps.y) {
@@ -406,7 +410,7 @@ static void finish_agent(const thr_step_ctx* ctx, uint32_t i, vec2 p, thr_pass_s
 	ns->vx[i] = v.x;
 	ns->vy[i] = v.y;
 	const float ratio = v2_length(v) / w->max_speed[i];
-	stats->max_speed_ratio = ratio > stats->max_speed_ratio ? ratio : stats->max_speed_ratio;
+	stats->ratio = ratio > stats->ratio ? ratio : stats->ratio;
 }
 
 /// Most iterations any archetype with contacts on asks for (0: none).
@@ -485,7 +489,6 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 	float* qy[2] = {cd->q[1], cd->q[3]};
 	int seen[THRONG_CONTACT_MAX_ITERATIONS + 1] = {1};
 	uint32_t done = 0;
-	thr_pass_stats part = *stats;
 	uint64_t pushes = 0, reverts = 0, clamped = 0, nonfinite = 0;
 	float ratio = stats->max_speed_ratio;
 #pragma omp parallel num_threads(threads) if (parallel) reduction(+ : pushes, reverts, clamped, nonfinite) \
@@ -507,7 +510,7 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 				qy[0][i] = ns->py[i];
 			}
 		}
-		const thr_engine* e = w->def.engine == THRONG_ENGINE_SIMD ? &thr_simd_engine : &thr_scalar_engine;
+		const thr_engine* e = ctx->engine;
 		const bool shapes = w->obstacle_count > 0 || w->wall_count > 0;
 		const int64_t blocks = ((int64_t)n + THR_LANES - 1) / THR_LANES;
 		uint32_t k = 0;
@@ -546,16 +549,14 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 #pragma omp for schedule(static)
 		for (int64_t ii = 0; ii < (int64_t)n; ++ii) {
 			const uint32_t i = (uint32_t)ii;
-			thr_pass_stats s = part;
-			s.shape_pushes = s.shape_reverts = s.clamped = s.nonfinite = 0;
-			s.max_speed_ratio = ratio;
+			finish_tally t = {0, 0, 0, 0, ratio};
 			vec2 p = done > 0 ? v2(fx[i], fy[i]) : v2(ns->px[i], ns->py[i]);
-			finish_agent(ctx, i, p, &s);
-			pushes += s.shape_pushes;
-			reverts += s.shape_reverts;
-			clamped += s.clamped;
-			nonfinite += s.nonfinite;
-			ratio = s.max_speed_ratio > ratio ? s.max_speed_ratio : ratio;
+			finish_agent(ctx, i, p, &t);
+			pushes += t.pushes;
+			reverts += t.reverts;
+			clamped += t.clamped;
+			nonfinite += t.nonfinite;
+			ratio = t.ratio > ratio ? t.ratio : ratio;
 		}
 	}
 	stats->contact_iterations += done;

@@ -22,6 +22,7 @@
 /// Everything a pass reads, fixed for the step.
 typedef struct thr_step_ctx {
 	throng_world* w;
+	const struct thr_engine* engine; ///< the engine stepping the world
 	const thr_state* cs; ///< previous state (sorted by cell when the engine asked)
 	thr_state* ns;       ///< next state, same order
 	int read, write;     ///< store buffers of cs and ns
@@ -93,6 +94,10 @@ extern const thr_engine thr_simd_engine;
 
 /// The scalar engine's pass (also the stand-in of builds without simd/).
 throng_status thr_scalar_pass(const thr_step_ctx* ctx, thr_pass_stats* stats);
+
+/// Below this fraction of the radii sum two centres count as one point
+/// (the contact pass and both engines' contact blocks).
+#define THR_COINCIDENT 1.0e-6f
 
 /// The scalar reference of thr_engine.contact_block (contact.c).
 int thr_contact_block(const thr_contact_iter* it, uint32_t first);

@@ -43,6 +43,7 @@ static throng_status prepare(throng_world* w, const thr_engine* e, thr_step_ctx*
 {
 	memset(ctx, 0, sizeof *ctx);
 	ctx->w = w;
+	ctx->engine = e;
 	// OpenMP's default is capped (THRONG_MAX_THREADS): never OMP_NUM_THREADS as given.
 	ctx->threads = e->parallel ? (int)(w->def.threads > 0 ? w->def.threads : throng_default_threads()) : 1;
 	ctx->dt = w->def.dt;

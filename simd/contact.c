@@ -7,9 +7,6 @@
 // could turn -0 into +0, which the reference never does).
 #include "pass.h"
 
-/// Below this fraction of the radii sum two centres count as one point
-/// (THR_COINCIDENT in core/contact.c).
-#define THR_COINCIDENT_W 1.0e-6f
 
 int thr_simd_contact_block(const thr_contact_iter* it, uint32_t first)
 {
@@ -58,7 +55,7 @@ int thr_simd_contact_block(const thr_contact_iter* it, uint32_t first)
 			continue;
 		}
 		met = 1;
-		const thr_fw tiny = thr_fw_mul(thr_fw_set1(THR_COINCIDENT_W), rs);
+		const thr_fw tiny = thr_fw_mul(thr_fw_set1(THR_COINCIDENT), rs);
 		const thr_mw apart = thr_fw_gt(d2, thr_fw_mul(tiny, tiny));
 		const thr_fw d = thr_fw_sqrt(d2);
 		const thr_fw s = thr_fw_div(thr_fw_mul(thr_fw_sub(rs, d), hk), d);
