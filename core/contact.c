@@ -41,6 +41,11 @@ void thr_contact_free(thr_contact_data* c)
 	for (int k = 0; k < 4; ++k) {
 		free(c->q[k]);
 	}
+	for (uint32_t r = 0; r < c->runs_cap; ++r) {
+		free(c->runs[r].pairs);
+	}
+	free(c->runs);
+	free(c->blocks);
 	free(c);
 }
 
@@ -72,23 +77,35 @@ static bool contact_on(const throng_world* w, uint32_t slot)
 
 // ---- Pairs ------------------------------------------------------------
 
-/// Lists (into out, when not NULL) the agents within reach of agent i in
-/// positions (x, y), at most THRONG_CONTACT_MAX_PAIRS; returns how many.
+/// The grid the pairs are listed from: the pass's own grid over p*, or
+/// the step's agent grid over the previous positions, searched wider by
+/// how far any agent moved since (both find every pair within reach).
+typedef struct pair_grid {
+	const thr_grid* g;
+	const uint32_t* items; ///< entry -> slot, or NULL (entry k is slot k)
+	const float *gx, *gy;  ///< the positions g was built over
+	float widen;           ///< added to the search's half-size
+} pair_grid;
+
+/// Lists into out the agents within reach of agent i in positions (x, y),
+/// at most THRONG_CONTACT_MAX_PAIRS, ids up; returns how many.
 /// *overlaps counts the pairs that overlap with i the lower id, *any
-/// whether one overlaps at all, *capped whether the cap cut the list short.
-static uint32_t list_pairs(const throng_world* w, const thr_grid* g, const float* x, const float* y, uint32_t i,
+/// whether one overlaps at all, *capped whether the cap cut the list short
+/// (the list then holds the first agents met, cells row by row).
+static uint32_t list_pairs(const throng_world* w, const pair_grid* pg, const float* x, const float* y, uint32_t i,
                            uint32_t* out, uint64_t* overlaps, int* capped, int* any)
 {
+	const thr_grid* g = pg->g;
 	const float xi = x[i], yi = y[i], ri = w->radius[i];
-	const float reach = THR_CONTACT_REACH * (ri + w->max_radius);
+	const float reach = THR_CONTACT_REACH * (ri + w->max_radius) + pg->widen;
 	int32_t cx0, cx1, cy0, cy1;
-	thr_grid_range(g, xi, yi, reach, &cx0, &cx1, &cy0, &cy1);
+	thr_grid_range(g, pg->gx[i], pg->gy[i], reach, &cx0, &cx1, &cy0, &cy1);
 	uint32_t n = 0;
 	for (int32_t cy = cy0; cy <= cy1; ++cy) {
 		const uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
 		const uint32_t e = g->cell_start[row + (uint32_t)cx1 + 1];
 		for (uint32_t k = g->cell_start[row + (uint32_t)cx0]; k < e; ++k) {
-			const uint32_t j = g->items[k];
+			const uint32_t j = pg->items != NULL ? pg->items[k] : k;
 			const float dx = x[j] - xi, dy = y[j] - yi;
 			const float d2 = dx * dx + dy * dy;
 			const float rs = ri + w->radius[j];
@@ -100,13 +117,17 @@ static uint32_t list_pairs(const throng_world* w, const thr_grid* g, const float
 				*capped = 1;
 				return n;
 			}
-			if (out != NULL) {
-				out[n] = j;
+			// Ids up: the list's order (the Jacobi sums' order) is the
+			// agents', not the grid's.
+			const uint32_t id = w->id[j];
+			uint32_t at = n++;
+			for (; at > 0 && w->id[out[at - 1]] > id; --at) {
+				out[at] = out[at - 1];
 			}
-			++n;
+			out[at] = j;
 			if (d2 < rs * rs) {
 				*any = 1;
-				*overlaps += w->id[i] < w->id[j];
+				*overlaps += w->id[i] < id;
 			}
 		}
 	}
@@ -335,6 +356,30 @@ static bool crosses_any(const throng_world* w, vec2 p0, vec2 p)
 	return false;
 }
 
+/// Whether no obstacle or wall can touch a disc of radius r on the path
+/// p0 -> p: both ends in one cell of the shape grids, and the cell's
+/// clearance (world_internal.h) beyond r and beyond the path's length.
+/// Then shape_round would move nothing (no shape within r of p) and the
+/// path crosses no wall, nor reaches the far side of a wall's line within
+/// the wall's span: the shortcut changes no bit.
+static bool clear_of_shapes(const throng_world* w, vec2 p0, vec2 p, float r)
+{
+	const thr_grid* g = &w->obstacle_grid;
+	const float fx = (p.x - g->min_x) * g->inv_cell, fy = (p.y - g->min_y) * g->inv_cell;
+	const float hx = (p0.x - g->min_x) * g->inv_cell, hy = (p0.y - g->min_y) * g->inv_cell;
+	const float nx = (float)g->nx, ny = (float)g->ny;
+	if (!(fx >= 0.0f && fx < nx && fy >= 0.0f && fy < ny && hx >= 0.0f && hx < nx && hy >= 0.0f && hy < ny)) {
+		return false; // also NaN
+	}
+	const int32_t cx = (int32_t)fx, cy = (int32_t)fy;
+	if ((int32_t)hx != cx || (int32_t)hy != cy) {
+		return false;
+	}
+	const float clear = (float)w->shape_clear[(size_t)cy * (size_t)g->nx + (size_t)cx] * g->cell * (0.999f / 255.0f);
+	const float len = fabsf(p.x - p0.x) + fabsf(p.y - p0.y);
+	return r < clear && len < clear;
+}
+
 // ---- The pass -----------------------------------------------------------
 
 /// The previous position of agent i in the frame of p (a wrapped world
@@ -357,6 +402,39 @@ typedef struct finish_tally {
 	float ratio; ///< largest |v| / max_speed of the agents it moved
 } finish_tally;
 
+/// Agent i (radius r, integrated to ps) at p kept out of the obstacles and
+/// on its side of every wall, swept from its previous position.
+static vec2 solid_shapes(const thr_step_ctx* ctx, uint32_t i, vec2 ps, vec2 p, float r, finish_tally* stats)
+{
+	const throng_world* w = ctx->w;
+	const vec2 p0 = previous(w, ctx->cs, i, ps);
+	if (clear_of_shapes(w, p0, p, r)) {
+		return p;
+	}
+	int moved = 0;
+	for (int round = 0; round < THR_SHAPE_ROUNDS; ++round) {
+		int again = 0;
+		p = shape_round(w, p0, p, r, &again);
+		moved |= again;
+		if (!again) {
+			break;
+		}
+	}
+	stats->pushes += (uint64_t)moved;
+	// Still across a wall, or still in an obstacle (a gap narrower than
+	// the agent between two of them, or an obstacle against a wall):
+	// where it was, which it reached without crossing a wall, and outside
+	// the obstacles unless it started in one. A path no shape moved
+	// crosses no wall and ends in no obstacle (a crossing puts the agent
+	// at most 0 from the wall's line, which moves it), so only moved
+	// agents are checked.
+	if (moved && (crosses_any(w, p0, p) || (inside_obstacle(w, p, r) && !inside_obstacle(w, p0, r)))) {
+		stats->reverts++;
+		return p0;
+	}
+	return p;
+}
+
 /// The end of the pass for agent i: shapes, bounds and the velocity.
 static void finish_agent(const thr_step_ctx* ctx, uint32_t i, vec2 p, finish_tally* stats)
 {
@@ -366,25 +444,7 @@ static void finish_agent(const thr_step_ctx* ctx, uint32_t i, vec2 p, finish_tal
 	const vec2 ps = v2(ns->px[i], ns->py[i]);
 	const float r = w->radius[i];
 	if (w->obstacle_count > 0 || w->wall_count > 0) {
-		const vec2 p0 = previous(w, ctx->cs, i, ps);
-		int moved = 0;
-		for (int round = 0; round < THR_SHAPE_ROUNDS; ++round) {
-			int again = 0;
-			p = shape_round(w, p0, p, r, &again);
-			moved |= again;
-			if (!again) {
-				break;
-			}
-		}
-		stats->pushes += (uint64_t)moved;
-		// Still across a wall, or still in an obstacle (a gap narrower than
-		// the agent between two of them, or an obstacle against a wall):
-		// where it was, which it reached without crossing a wall, and
-		// outside the obstacles unless it started in one.
-		if (crosses_any(w, p0, p) || (inside_obstacle(w, p, r) && !inside_obstacle(w, p0, r))) {
-			p = p0;
-			stats->reverts++;
-		}
+		p = solid_shapes(ctx, i, ps, p, r, stats);
 	}
 	if (p.x == ps.x && p.y == ps.y) {
 		return;
@@ -426,6 +486,139 @@ static uint32_t most_iterations(const throng_world* w)
 	return k;
 }
 
+/// Most cells of the pass's grid: two an agent. Building a grid costs
+/// O(cells); a sparse crowd gets cells wider than the reach, which costs
+/// a few more distance tests, a dense one keeps cells of the reach.
+static uint32_t contact_max_cells(const throng_world* w)
+{
+	const uint64_t m = 2u * (uint64_t)w->count + 4096u;
+	const uint32_t most = thr_world_max_cells(w);
+	return m < most ? (uint32_t)m : most;
+}
+
+/// The runs of the listing: a few per thread, so that a thread whose vCPU
+/// is taken leaves its later runs to the others.
+static uint32_t run_count(uint32_t n, int threads, bool parallel)
+{
+	uint32_t runs = parallel ? 4u * (uint32_t)threads : 1u;
+	return runs < n ? runs : n;
+}
+
+/// The agents of run r of `runs` over n: [*first, *end).
+static void run_agents(uint32_t n, uint32_t runs, uint32_t r, uint32_t* first, uint32_t* end)
+{
+	*first = (uint32_t)((uint64_t)n * r / runs);
+	*end = (uint32_t)((uint64_t)n * (r + 1u) / runs);
+}
+
+/// Lists the pairs of the agents of run r into the run's buffer, and each
+/// agent's count into start[i + 1]. Returns -1 when out of memory.
+static int list_run(const throng_world* w, thr_contact_data* cd, const pair_grid* pg, const float* x, const float* y,
+                    uint32_t runs, uint32_t r, uint64_t* overlaps, uint64_t* capped, uint64_t* met)
+{
+	thr_contact_run* run = &cd->runs[r];
+	uint32_t first, end;
+	run_agents(w->count, runs, r, &first, &end);
+	run->used = 0;
+	for (uint32_t i = first; i < end; ++i) {
+		if (!contact_on(w, i)) {
+			cd->start[i + 1] = 0;
+			continue;
+		}
+		if (run->cap - run->used < THRONG_CONTACT_MAX_PAIRS &&
+		    reserve((void**)&run->pairs, &run->cap, (size_t)run->used + THRONG_CONTACT_MAX_PAIRS + 4u * (end - i),
+		            sizeof *run->pairs)) {
+			return -1;
+		}
+		int cut = 0, any = 0;
+		const uint32_t k = list_pairs(w, pg, x, y, i, run->pairs + run->used, overlaps, &cut, &any);
+		cd->start[i + 1] = k;
+		run->used += k;
+		*capped += (uint64_t)cut;
+		*met += (uint64_t)any;
+	}
+	return 0;
+}
+
+/// The agent grid serves while its cells are at most this many times the
+/// pass's own (wider cells hold too many candidates).
+#define THR_AGENT_GRID_MAX_CELLS 8.0f
+
+/// Largest distance along x or y from an agent's previous position to p*.
+static float most_moved(const thr_step_ctx* ctx)
+{
+	const uint32_t n = ctx->w->count;
+	const thr_state *cs = ctx->cs, *ns = ctx->ns;
+	float most = 0.0f;
+	(void)n;
+#pragma omp parallel for schedule(static) num_threads(ctx->threads) if (n > THR_PARALLEL_MIN_AGENTS) \
+	reduction(max : most)
+	for (int64_t ii = 0; ii < (int64_t)n; ++ii) {
+		const uint32_t i = (uint32_t)ii;
+		const float mx = fabsf(ns->px[i] - cs->px[i]), my = fabsf(ns->py[i] - cs->py[i]);
+		const float m = mx > my ? mx : my;
+		most = m > most ? m : most; // NaN is never the most
+	}
+	return most;
+}
+
+/// The grid to list pairs from. The step's agent grid, built over the
+/// previous positions, finds every pair within reach at p* when searched
+/// wider by twice the most any agent moved (each end moved at most that
+/// much), plus a margin for rounding; it serves unless its cells are much
+/// wider than the pass's own, or agents moved far (a wrap, a teleport).
+/// Otherwise the pass builds its own grid over p*, ids up within a cell.
+/// Either way every list holds the same agents in the same order (ids up),
+/// unless the cap cut it: the agents kept are then the first met.
+/// Returns -1 when out of memory.
+static int choose_grid(const thr_step_ctx* ctx, pair_grid* pg)
+{
+	throng_world* w = ctx->w;
+	thr_contact_data* cd = w->contact;
+	const throng_world_def* d = &w->def;
+	const float cell = THR_CONTACT_REACH * 2.0f * w->max_radius;
+	const thr_grid* ag = &w->agent_grid;
+	if (ag->cell <= THR_AGENT_GRID_MAX_CELLS * cell) {
+		const float widen = 2.0f * most_moved(ctx) * 1.001f + 1.0e-4f * cell;
+		if (widen <= 0.5f * ag->cell) { // also false for NaN and Inf
+			*pg = (pair_grid){ag, ctx->items, ctx->cs->px, ctx->cs->py, widen};
+			return 0;
+		}
+	}
+	thr_grid_layout(&cd->grid, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y,
+	                cell > 0.0f ? cell : 1.0f, contact_max_cells(w));
+	const thr_state* ns = ctx->ns;
+	if (thr_grid_build_points(&cd->grid, ns->px, ns->py, w->count, ctx->items == NULL ? w->slot_of : NULL)) {
+		return -1;
+	}
+	*pg = (pair_grid){&cd->grid, cd->grid.items, ns->px, ns->py, 0.0f};
+	return 0;
+}
+
+/// Room for the pass: offsets, iterates, runs. Returns -1 when out of memory.
+static int reserve_scratch(thr_contact_data* cd, uint32_t n, uint32_t runs)
+{
+	int fail = reserve((void**)&cd->start, &cd->start_cap, (size_t)n + 1, sizeof *cd->start);
+	for (int k = 0; k < 4 && !fail; ++k) {
+		uint32_t cap = cd->q_cap;
+		fail |= reserve((void**)&cd->q[k], &cap, n, sizeof(float));
+	}
+	if (fail) {
+		return -1;
+	}
+	cd->q_cap = cd->q_cap > n ? cd->q_cap : n;
+	if (runs > cd->runs_cap) {
+		thr_contact_run* r = realloc(cd->runs, runs * sizeof *r);
+		if (r == NULL) {
+			return -1;
+		}
+		memset(r + cd->runs_cap, 0, (runs - cd->runs_cap) * sizeof *r);
+		cd->runs = r;
+		cd->runs_cap = runs;
+	}
+	return 0;
+}
+
 throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 {
 	throng_world* w = ctx->w;
@@ -442,48 +635,48 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 	const int threads = ctx->threads;
 	const bool parallel = n > THR_PARALLEL_MIN_AGENTS;
 	(void)threads; // builds without OpenMP
-	(void)parallel;
+	const uint32_t runs = run_count(n, threads, parallel);
 	uint64_t overlaps = 0, capped = 0, met = 0;
+	uint32_t active = 0; // blocks with pairs
 
 	if (planned > 0) {
-		int fail = reserve((void**)&cd->start, &cd->start_cap, (size_t)n + 1, sizeof *cd->start);
-		for (int k = 0; k < 4 && !fail; ++k) {
-			uint32_t cap = cd->q_cap;
-			fail |= reserve((void**)&cd->q[k], &cap, n, sizeof(float));
-		}
-		if (!fail) {
-			cd->q_cap = cd->q_cap > n ? cd->q_cap : n;
-		}
-		const throng_world_def* d = &w->def;
-		float cell = THR_CONTACT_REACH * 2.0f * w->max_radius;
-		thr_grid_layout(&cd->grid, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y,
-		                cell > 0.0f ? cell : 1.0f, thr_world_max_cells(w));
-		// Ids up within a cell, whatever the storage order.
-		if (fail || thr_grid_build_points(&cd->grid, ns->px, ns->py, n, ctx->items == NULL ? w->slot_of : NULL)) {
+		if (reserve_scratch(cd, n, runs)) {
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 		}
-		// Count each agent's pairs (and whether any overlaps), then list them.
-		const thr_grid* g = &cd->grid;
-		cd->start[0] = 0;
-#pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : overlaps, capped, met) if (parallel)
-		for (int64_t ii = 0; ii < (int64_t)n; ++ii) {
-			const uint32_t i = (uint32_t)ii;
-			int cut = 0, any = 0;
-			cd->start[i + 1] = contact_on(w, i) ? list_pairs(w, g, ns->px, ns->py, i, NULL, &overlaps, &cut, &any) : 0;
-			capped += (uint64_t)cut;
-			met += (uint64_t)any;
+		pair_grid pg;
+		if (choose_grid(ctx, &pg) != 0) {
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 		}
+		// Each agent's pairs, listed once, run by run (any thread may take
+		// any run: each has its own buffer).
+		int fail = 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (parallel) \
+	reduction(+ : overlaps, capped, met, fail)
+		for (int64_t r = 0; r < (int64_t)runs; ++r) {
+			fail += list_run(w, cd, &pg, ns->px, ns->py, runs, (uint32_t)r, &overlaps, &capped, &met);
+		}
+		cd->start[0] = 0;
 		for (uint32_t i = 0; i < n; ++i) {
 			cd->start[i + 1] += cd->start[i];
 		}
-		if (met > 0 &&
-		    reserve((void**)&cd->pairs, &cd->pairs_cap, cd->start[n] ? cd->start[n] : 1, sizeof *cd->pairs)) {
+		if (fail != 0 ||
+		    (met > 0 && reserve((void**)&cd->pairs, &cd->pairs_cap, cd->start[n] ? cd->start[n] : 1, sizeof *cd->pairs)) ||
+		    reserve((void**)&cd->blocks, &cd->blocks_cap, n / THR_LANES + 1u, sizeof *cd->blocks)) {
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
+		}
+		// The iterations visit only the blocks with pairs: an agent
+		// without pairs is in no list and keeps p*.
+		for (uint32_t first = 0; met > 0 && first < n; first += THR_LANES) {
+			const uint32_t end = first + THR_LANES < n ? first + THR_LANES : n;
+			if (cd->start[end] > cd->start[first]) {
+				cd->blocks[active++] = first / THR_LANES;
+			}
 		}
 	}
 	// Nothing can fail from here on. Iterations run while pairs overlap:
 	// none when no listed pair overlaps p*, and none after an iteration
 	// that met no overlapping pair (it changed nothing but -0 to +0).
+	// Iterate 0 is p* itself; iterate k > 0 is in q[(k - 1) & 1].
 	const uint32_t iterations = met > 0 ? planned : 0;
 	float* qx[2] = {cd->q[0], cd->q[2]};
 	float* qy[2] = {cd->q[1], cd->q[3]};
@@ -494,35 +687,29 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 #pragma omp parallel num_threads(threads) if (parallel) reduction(+ : pushes, reverts, clamped, nonfinite) \
 	reduction(max : ratio)
 	{
+		if (iterations > 0) {
 #pragma omp for schedule(static)
-		for (int64_t ii = 0; ii < (int64_t)n; ++ii) {
-			const uint32_t i = (uint32_t)ii;
-			if (ii == 0) {
-				thr_note_team(w, THR_REGION_CONTACTS);
-			}
-			if (iterations > 0) {
-				uint64_t unused = 0;
-				int cut = 0, any = 0;
-				if (contact_on(w, i)) {
-					list_pairs(w, &cd->grid, ns->px, ns->py, i, cd->pairs + cd->start[i], &unused, &cut, &any);
+			for (int64_t r = 0; r < (int64_t)runs; ++r) {
+				uint32_t first, end;
+				run_agents(n, runs, (uint32_t)r, &first, &end);
+				if (end > first) {
+					memcpy(cd->pairs + cd->start[first], cd->runs[r].pairs, cd->runs[r].used * sizeof *cd->pairs);
 				}
-				qx[0][i] = ns->px[i];
-				qy[0][i] = ns->py[i];
 			}
 		}
 		const thr_engine* e = ctx->engine;
 		const bool shapes = w->obstacle_count > 0 || w->wall_count > 0;
-		const int64_t blocks = ((int64_t)n + THR_LANES - 1) / THR_LANES;
 		uint32_t k = 0;
 		// seen[k]: iterate k still had an overlapping pair (seen[0]: p* had
 		// one). Every thread reads it after the loop's barrier: all agree.
 		for (; k < iterations && seen[k]; ++k) {
-			const thr_contact_iter it = {w, cd->start, cd->pairs, qx[k & 1u], qy[k & 1u], qx[(k + 1u) & 1u],
-			                             qy[(k + 1u) & 1u], k};
+			const float* sx = k == 0 ? ns->px : qx[(k - 1u) & 1u];
+			const float* sy = k == 0 ? ns->py : qy[(k - 1u) & 1u];
+			const thr_contact_iter it = {w, cd->start, cd->pairs, sx, sy, qx[k & 1u], qy[k & 1u], k};
 			int* flag = &seen[k + 1];
 #pragma omp for schedule(static)
-			for (int64_t b = 0; b < blocks; ++b) {
-				const uint32_t first = (uint32_t)b * THR_LANES;
+			for (int64_t b = 0; b < (int64_t)active; ++b) {
+				const uint32_t first = cd->blocks[b] * THR_LANES;
 				if (e->contact_block(&it, first) && k + 1u < iterations) {
 #pragma omp atomic write
 					*flag = 1;
@@ -536,7 +723,11 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 					if (it.dx[i] != it.sx[i] || it.dy[i] != it.sy[i]) {
 						int moved = 0;
 						const vec2 p0 = previous(w, ctx->cs, i, v2(ns->px[i], ns->py[i]));
-						const vec2 p = shape_round(w, p0, v2(it.dx[i], it.dy[i]), w->radius[i], &moved);
+						const vec2 p1 = v2(it.dx[i], it.dy[i]);
+						if (clear_of_shapes(w, p0, p1, w->radius[i])) {
+							continue;
+						}
+						const vec2 p = shape_round(w, p0, p1, w->radius[i], &moved);
 						it.dx[i] = p.x;
 						it.dy[i] = p.y;
 					}
@@ -545,13 +736,18 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 		}
 #pragma omp single
 		done = k;
-		const float *fx = qx[done & 1u], *fy = qy[done & 1u];
+		const float* fx = done > 0 ? qx[(done - 1u) & 1u] : ns->px;
+		const float* fy = done > 0 ? qy[(done - 1u) & 1u] : ns->py;
 #pragma omp for schedule(static)
 		for (int64_t ii = 0; ii < (int64_t)n; ++ii) {
 			const uint32_t i = (uint32_t)ii;
+			if (ii == 0) {
+				thr_note_team(w, THR_REGION_CONTACTS);
+			}
 			finish_tally t = {0, 0, 0, 0, ratio};
-			vec2 p = done > 0 ? v2(fx[i], fy[i]) : v2(ns->px[i], ns->py[i]);
-			finish_agent(ctx, i, p, &t);
+			const bool iterated = done > 0 && cd->start[(i / THR_LANES) * THR_LANES] <
+			                                      cd->start[(i / THR_LANES + 1u) * THR_LANES < n ? (i / THR_LANES + 1u) * THR_LANES : n];
+			finish_agent(ctx, i, iterated ? v2(fx[i], fy[i]) : v2(ns->px[i], ns->py[i]), &t);
 			pushes += t.pushes;
 			reverts += t.reverts;
 			clamped += t.clamped;

@@ -5,11 +5,14 @@
 // wrote (ctx->ns), before the flip. docs/BEHAVIORS.md ("Contacts") has the
 // rules; in short:
 //
-// 1. Pairs. A grid over the integrated positions p* lists, for each agent
-//    whose archetype has contacts on, the agents (contacts on as well)
-//    within reach = 1.25 (r_i + r_j), at most THRONG_CONTACT_MAX_PAIRS, in
-//    a fixed order: cells row by row, ids up within a cell. Both engines
-//    and every thread split see the same lists in the same order.
+// 1. Pairs. For each agent whose archetype has contacts on, the agents
+//    (contacts on as well) within reach = 1.25 (r_i + r_j) at p*, at most
+//    THRONG_CONTACT_MAX_PAIRS, ids up, listed once into per-run buffers.
+//    The search uses the step's agent grid (over the previous positions,
+//    searched wider by what agents moved) or a grid of its own over p*;
+//    both find the same pairs (only a capped list keeps the first met,
+//    cells row by row, ids up within a cell). Both engines and every
+//    thread split see the same lists in the same order.
 // 2. Jacobi iterations. Each agent reads every position of the previous
 //    iterate and writes its own in the next one: for each listed pair that
 //    overlaps (d < r_i + r_j) it moves away from the other by
@@ -28,13 +31,21 @@
 
 #include "engine.h"
 
+/// One run of agents whose pairs one thread lists in a single walk.
+typedef struct thr_contact_run {
+	uint32_t* pairs;    ///< the run's lists, agent after agent
+	uint32_t cap, used; ///< room and entries in pairs
+} thr_contact_run;
+
 /// The pass's scratch, kept in the world between steps.
 typedef struct thr_contact_data {
-	thr_grid grid;      ///< agents by cell over p*, ids up within a cell
-	uint32_t* start;    ///< count + 1 offsets into pairs
-	uint32_t* pairs;    ///< each agent's listed agents (slots)
-	float* q[4];        ///< two iterates: x, y, x, y
-	uint32_t start_cap, pairs_cap, q_cap;
+	thr_grid grid;         ///< agents by cell over p*, ids up within a cell (when the agent grid will not do)
+	uint32_t* start;       ///< count + 1 offsets into pairs
+	uint32_t* pairs;       ///< each agent's listed agents (slots)
+	float* q[4];           ///< two iterates: x, y, x, y
+	thr_contact_run* runs; ///< the listing's runs (runs_cap of them)
+	uint32_t* blocks;      ///< the blocks of THR_LANES slots with a listed pair
+	uint32_t start_cap, pairs_cap, q_cap, runs_cap, blocks_cap;
 } thr_contact_data;
 
 /// Whether the contact pass has work in w: an archetype with contacts on,

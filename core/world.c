@@ -67,6 +67,7 @@ void throng_world_destroy(throng_world* w)
 	thr_grid_free(&w->agent_grid);
 	thr_grid_free(&w->obstacle_grid);
 	thr_grid_free(&w->wall_grid);
+	free(w->shape_clear);
 	thr_contact_free(w->contact);
 	free(w->scratch_idx);
 	free(w->scratch_nb);

@@ -83,6 +83,75 @@ uint32_t thr_world_max_cells(const throng_world* w)
 	return m > (1u << 24) ? (1u << 24) : (uint32_t)m;
 }
 
+/// Distance between the boxes [ax0,ax1]x[ay0,ay1] and [bx0,bx1]x[by0,by1]
+/// (0 when they touch).
+static double box_gap(double ax0, double ay0, double ax1, double ay1, double bx0, double by0, double bx1,
+                      double by1)
+{
+	const double gx = fmax(fmax(bx0 - ax1, ax0 - bx1), 0.0);
+	const double gy = fmax(fmax(by0 - ay1, ay0 - by1), 0.0);
+	return sqrt(gx * gx + gy * gy);
+}
+
+/// w->shape_clear from the shape grids. Each cell's box is widened by a
+/// margin (a hundredth of a cell, plus float rounding at the grid's
+/// coordinates) so that a point the grid puts in the cell lies in the box;
+/// a shape farther than a cell from the cell is in none of its 3 x 3
+/// neighbours (shapes are listed in every cell their box overlaps, clamped
+/// to the grid like the points), so the bound is capped at a cell less the
+/// margin. Obstacles: the box's distance to the centre less the radius;
+/// walls: the box's distance to the wall's bounding box (a lower bound).
+/// Returns -1 when out of memory.
+static int fill_shape_clearance(throng_world* w)
+{
+	const thr_grid* go = &w->obstacle_grid;
+	const thr_grid* gw = &w->wall_grid;
+	const size_t cells = (size_t)go->nx * (size_t)go->ny;
+	if (cells > w->shape_clear_cap) {
+		uint8_t* p = realloc(w->shape_clear, cells);
+		if (p == NULL) {
+			return -1;
+		}
+		w->shape_clear = p;
+		w->shape_clear_cap = (uint32_t)cells;
+	}
+	const double cell = go->cell;
+	const double ext = fmax(fmax(fabs((double)go->min_x), fabs(go->min_x + cell * go->nx)),
+	                        fmax(fabs((double)go->min_y), fabs(go->min_y + cell * go->ny)));
+	const double e = 0.01 * cell + 1.0e-6 * ext;
+	const double cap = cell - e;
+	for (int32_t cy = 0; cy < go->ny; ++cy) {
+		for (int32_t cx = 0; cx < go->nx; ++cx) {
+			const double x0 = go->min_x + cell * cx - e, x1 = go->min_x + cell * (cx + 1) + e;
+			const double y0 = go->min_y + cell * cy - e, y1 = go->min_y + cell * (cy + 1) + e;
+			double best = cap;
+			for (int32_t ny = cy - 1; ny <= cy + 1; ++ny) {
+				for (int32_t nx = cx - 1; nx <= cx + 1; ++nx) {
+					if (ny < 0 || nx < 0 || ny >= go->ny || nx >= go->nx) {
+						continue;
+					}
+					const uint32_t c = (uint32_t)ny * (uint32_t)go->nx + (uint32_t)nx;
+					for (uint32_t k = go->cell_start[c]; k < go->cell_start[c + 1]; ++k) {
+						const thr_obstacle* o = &w->obstacles[go->items[k]];
+						const double d = box_gap(x0, y0, x1, y1, o->c.x, o->c.y, o->c.x, o->c.y) - o->r;
+						best = d < best ? d : best;
+					}
+					for (uint32_t k = gw->cell_start[c]; k < gw->cell_start[c + 1]; ++k) {
+						const thr_wall* l = &w->walls[gw->items[k]];
+						const double d = box_gap(x0, y0, x1, y1, fmin(l->a.x, l->b.x), fmin(l->a.y, l->b.y),
+						                         fmax(l->a.x, l->b.x), fmax(l->a.y, l->b.y));
+						best = d < best ? d : best;
+					}
+				}
+			}
+			// One 255th less than the bound: the decoded float stays below it.
+			const double q = floor(best / cell * 255.0) - 1.0;
+			w->shape_clear[(size_t)cy * (size_t)go->nx + (size_t)cx] = (uint8_t)(q > 0.0 ? (q < 255.0 ? q : 255.0) : 0.0);
+		}
+	}
+	return 0;
+}
+
 throng_status thr_world_update_shape_grids(throng_world* w)
 {
 	if (!w->shapes_dirty) {
@@ -119,6 +188,7 @@ throng_status thr_world_update_shape_grids(throng_world* w)
 	}
 	fail |= thr_grid_build_boxes(&w->wall_grid, x0, y0, x1, y1, w->wall_count);
 	free(box);
+	fail = fail || fill_shape_clearance(w);
 	if (fail) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for the shape grids");
 	}

@@ -98,6 +98,12 @@ struct throng_world {
 	thr_grid obstacle_grid;
 	thr_grid wall_grid;
 	float shape_cell; ///< cell size the shape grids were built with
+	/// Per cell of the shape grids (both share one layout): a lower bound
+	/// of the distance from any point of the cell to any obstacle or
+	/// wall, in 255ths of a cell (255: a cell or more). Filled with the
+	/// grids; NULL when there are no shapes.
+	uint8_t* shape_clear;
+	uint32_t shape_clear_cap;
 	uint32_t* scratch_idx;
 	uint32_t scratch_idx_cap;
 	thr_neighbor* scratch_nb;

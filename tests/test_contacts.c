@@ -410,3 +410,59 @@ Test(contacts, a_gap_narrower_than_the_agent_stops_it)
 		throng_world_destroy(w);
 	}
 }
+
+/// A crush of `n` seekers (radius 0.3, 2 m/s) around obstacles and a wall,
+/// no neighbour slot: the agent grid's cell (def.cell_size) decides only
+/// which grid the contact pass lists its pairs from. Returns the hash after
+/// `steps` steps and the pass's iterations.
+static uint64_t crush_hash(throng_engine engine, float cell_size, uint32_t threads, uint32_t n, int steps,
+                           uint64_t* iterations)
+{
+	throng_world_def def = throng_world_default_def();
+	def.bounds_min = (throng_vec2){-30.0f, -30.0f};
+	def.bounds_max = (throng_vec2){30.0f, 30.0f};
+	def.bounds_mode = THRONG_BOUNDS_CONTAIN;
+	def.dt = DT;
+	def.capacity = n;
+	def.engine = engine;
+	def.threads = threads;
+	def.cell_size = cell_size;
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_create(&def, &w), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_world_add_obstacle(w, (throng_vec2){4.0f, 3.0f}, 1.5f, NULL), THRONG_OK);
+	cr_assert_eq(throng_world_add_obstacle(w, (throng_vec2){-5.0f, -2.0f}, 0.7f, NULL), THRONG_OK);
+	cr_assert_eq(throng_world_add_wall(w, (throng_vec2){-8.0f, 6.0f}, (throng_vec2){2.0f, 9.0f}, NULL), THRONG_OK);
+	uint32_t arch = seeker_archetype(w);
+	uint64_t rng = 5;
+	for (uint32_t i = 0; i < n; ++i) {
+		float x = thr_test_uniform(&rng, -29.0f, 29.0f), y = thr_test_uniform(&rng, -29.0f, 29.0f);
+		spawn(w, arch, x, y, 0.3f, 2.0f, (throng_vec2){thr_test_uniform(&rng, -2.0f, 2.0f), 0.0f});
+	}
+	for (int s = 0; s < steps; ++s) {
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+	}
+	throng_world_stats st = throng_world_get_stats(w);
+	*iterations = st.contact_iterations;
+	uint64_t h = throng_world_hash(w);
+	throng_world_destroy(w);
+	return h;
+}
+
+Test(contacts, every_listing_grid_gives_the_same_bits)
+{
+	// Cells of 1 m: the pass lists pairs from the agent grid (searched
+	// wider by what agents moved); cells of 40 m are too wide for that and
+	// it builds its own grid over p*. Lists are ids up either way, so the
+	// states agree to the bit, in both engines and 1 or 3 threads (3,000
+	// agents: the parallel regions run).
+	uint64_t it_near = 0, it_far = 0;
+	const uint64_t ref = crush_hash(THRONG_ENGINE_SCALAR, 1.0f, 1, 3000, 150, &it_near);
+	cr_assert_gt(it_near, 100u, "the crush must keep the pass iterating (%llu iterations)",
+	             (unsigned long long)it_near);
+	cr_assert_eq(crush_hash(THRONG_ENGINE_SCALAR, 40.0f, 1, 3000, 150, &it_far), ref);
+	cr_assert_eq(it_far, it_near);
+	uint64_t unused = 0;
+	cr_assert_eq(crush_hash(THRONG_ENGINE_SIMD, 1.0f, 3, 3000, 150, &unused), ref);
+	cr_assert_eq(crush_hash(THRONG_ENGINE_SIMD, 40.0f, 1, 3000, 150, &unused), ref);
+	cr_assert_eq(crush_hash(THRONG_ENGINE_SIMD, 40.0f, 3, 3000, 150, &unused), ref);
+}
