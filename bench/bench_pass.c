@@ -26,6 +26,14 @@
 //   neighbours           every neighbour slot together: the fused sweep as
 //                        the scene runs it (when it has two kinds or more)
 //   targeting            target rules only (when an archetype has one)
+//   contacts             the contact pass's agent-agent part: the
+//                        archetypes' contact settings, no slot (when an
+//                        archetype has contacts on). Every other pass
+//                        world, base included, has contacts off; walls
+//                        and obstacles stay solid in all of them (the
+//                        contact pass's shape part is in base). The
+//                        whole contact stage of the scene is full's
+//                        stage_contacts_ns.
 //   full                 every slot and rule: the scene's step without its
 //                        script; its pass_ns is all behaviours plus blending
 // The blending of the full controller, and whatever the fusion saves, is
@@ -60,7 +68,7 @@
 #include "report.h"
 #include "shim.h"
 
-#define BENCH_MAX_PASSES (THRONG_BEHAVIOR_COUNT + 4)
+#define BENCH_MAX_PASSES (THRONG_BEHAVIOR_COUNT + 5)
 #define BENCH_PASS_MIN_TIME 0.2
 /// Up to this many agents every run clones its worlds from the scene, so
 /// each pass starts from the scene's own state.
@@ -145,7 +153,7 @@ static throng_scene* source_get(const char* scenario, uint32_t agents, const cha
 /// Clones the base and pass worlds anew and takes one untimed step on each.
 static throng_status worlds_clone(const pass_case* pc, uint32_t threads)
 {
-	const bench_keep none = {0u, false};
+	const bench_keep none = {0u, false, false};
 	worlds_free();
 	throng_status st = bench_world_clone(source.scene, none, pc->engine, threads, source.cell, &source.base);
 	if (st == THRONG_OK) {
@@ -300,11 +308,12 @@ static int scenario_passes(const char* scenario, pass_def* out)
 	}
 	const throng_world* w = throng_scene_world(scene);
 	uint32_t kinds = 0;
-	bool rule = false;
+	bool rule = false, contacts = false;
 	for (uint32_t a = 0; a < throng_world_archetype_count(w); ++a) {
 		throng_controller c;
 		throng_world_get_controller(w, a, &c);
 		rule |= c.target_rule.enabled;
+		contacts |= c.contact.enabled;
 		for (uint32_t k = 0; k < c.slot_count; ++k) {
 			if (c.slots[k].enabled) {
 				kinds |= 1u << (unsigned)c.slots[k].kind;
@@ -319,23 +328,26 @@ static int scenario_passes(const char* scenario, pass_def* out)
 	throng_scene_destroy(scene);
 
 	int n = 0;
-	out[n++] = (pass_def){"base", {0u, false}};
+	out[n++] = (pass_def){"base", {0u, false, false}};
 	if (rule) {
-		out[n++] = (pass_def){"targeting", {0u, true}};
+		out[n++] = (pass_def){"targeting", {0u, true, false}};
+	}
+	if (contacts) {
+		out[n++] = (pass_def){"contacts", {0u, false, true}};
 	}
 	uint32_t neighbours = 0;
 	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
 		if (kinds & (1u << k)) {
 			pass_def* p = &out[n++];
 			snprintf(p->name, sizeof p->name, "%s", throng_behavior_kind_name((throng_behavior_kind)k));
-			p->keep = (bench_keep){1u << k, false};
+			p->keep = (bench_keep){1u << k, false, false};
 			neighbours += throng_behavior_reads_neighbors((throng_behavior_kind)k);
 		}
 	}
 	if (neighbours >= 2) {
 		uint32_t mask = (1u << THRONG_UNALIGNED_AVOID) | (1u << THRONG_SEPARATION) | (1u << THRONG_ALIGNMENT) |
 		                (1u << THRONG_COHESION);
-		out[n++] = (pass_def){"neighbours", {kinds & mask, false}};
+		out[n++] = (pass_def){"neighbours", {kinds & mask, false, false}};
 	}
 	out[n++] = (pass_def){"full", bench_keep_all()};
 	return n;

@@ -22,6 +22,7 @@ bench_keep bench_keep_all(void)
 	bench_keep k;
 	k.kinds = (1u << THRONG_BEHAVIOR_COUNT) - 1u;
 	k.target_rule = true;
+	k.contacts = true;
 	return k;
 }
 
@@ -157,6 +158,8 @@ static void kept_controller(const throng_world* w, uint32_t a, bench_keep keep, 
 	if (keep.target_rule) {
 		out->target_rule = full.target_rule;
 	}
+	out->contact = full.contact;
+	out->contact.enabled = keep.contacts && full.contact.enabled;
 	for (uint32_t k = 0; k < full.slot_count; ++k) {
 		if (bench_keeps(keep, &full.slots[k])) {
 			throng_controller_add(out, full.slots[k]);

@@ -41,6 +41,7 @@
 typedef struct bench_keep {
 	uint32_t kinds;   ///< bit k set: keep the enabled slots of kind k
 	bool target_rule; ///< keep the archetypes' target rules
+	bool contacts;    ///< keep the archetypes' contact settings (else contacts off)
 } bench_keep;
 
 /// Every slot and rule: the scene's own controllers.
