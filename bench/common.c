@@ -101,6 +101,7 @@ throng_scene* bench_scene_create(const char* name, uint32_t agents, throng_engin
 	o.agents = agents;
 	o.engine = engine;
 	o.threads = threads;
+	o.threads_policy = THRONG_THREADS_FIXED; // a run measures the threads it names
 	throng_scene* scene = NULL;
 	if (throng_scene_create(name, &o, &scene) != THRONG_OK || throng_scene_step(scene) != THRONG_OK) {
 		*error = throng_last_error();
@@ -187,6 +188,7 @@ throng_status bench_world_clone(throng_scene* src, bench_keep keep, throng_engin
 	throng_world_def def = throng_world_get_def(sw);
 	def.engine = engine;
 	def.threads = threads;
+	def.threads_policy = THRONG_THREADS_FIXED;
 	def.record_forces = false;
 	def.cell_size = cell_size;
 	throng_world* w = NULL;

@@ -94,6 +94,11 @@ static bool apply_option(const char* name, const char* value, cli_run_args* out)
 			return false;
 		}
 		out->threads = (uint32_t)v;
+	} else if (strcmp(name, "--threads-policy") == 0) {
+		if (!throng_threads_policy_from_name(value, &out->threads_policy)) {
+			cli_error("--threads-policy: expected adapt or fixed, got \"%.64s\"", value);
+			return false;
+		}
 	} else if (strcmp(name, "--out") == 0) {
 		if (value[0] == '\0') {
 			cli_error("--out: expected a file name or - (standard output), got an empty string");
@@ -178,8 +183,8 @@ static int check_output_options(cli_run_args* out, bool format_set, bool fields_
 
 int cli_parse_run(int argc, char** argv, int first, cli_run_args* out)
 {
-	static const char* const valued[] = {"--agents", "--steps",  "--seed",  "--engine", "--threads", "--summary",
-	                                     "--out",    "--format", "--fields", "--every", "--shm", "--seconds"};
+	static const char* const valued[] = {"--agents", "--steps",  "--seed",  "--engine", "--threads", "--threads-policy",
+	                                     "--summary", "--out",   "--format", "--fields", "--every", "--shm", "--seconds"};
 	const opt_spec spec = {"throng", "run: ", "throng run --help", valued, sizeof valued / sizeof valued[0]};
 	bool format_set = false, fields_set = false, every_set = false;
 	memset(out, 0, sizeof *out);

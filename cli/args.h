@@ -31,6 +31,7 @@ typedef struct cli_run_args {
 	uint64_t seed;          ///< default 1
 	throng_engine engine;   ///< default simd
 	uint32_t threads;       ///< 0 = OpenMP's default
+	throng_threads_policy threads_policy; ///< --threads-policy; default adapt
 	cli_summary_format summary;
 	bool help;              ///< --help was given: print usage, run nothing
 	const char* out;        ///< --out FILE or "-"; NULL = no output

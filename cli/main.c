@@ -53,6 +53,10 @@ static const char usage_run[] =
 	"  --threads T       OpenMP threads of the simd engine, 1 to 1024\n"
 	"                    (default: OpenMP's, OMP_NUM_THREADS or every core,\n"
 	"                    at most 1024)\n"
+	"  --threads-policy P  adapt (default): use one thread for the steps where\n"
+	"                    that was faster lately (a machine shared with another\n"
+	"                    busy process); fixed: always --threads. The results\n"
+	"                    are the same bits either way\n"
 	"  --summary FORMAT  text or json (default text), with the crowd-quality\n"
 	"                    metrics of docs/QUALITY.md\n"
 	"  -q, --quiet       no progress bar (it is drawn on stderr only when stderr\n"
@@ -376,6 +380,7 @@ static int cmd_run(int argc, char** argv)
 	opt.seed = args.seed;
 	opt.engine = args.engine;
 	opt.threads = args.threads;
+	opt.threads_policy = args.threads_policy;
 	if (args.engine == THRONG_ENGINE_SIMD && args.threads == 0 && omp_get_max_threads() > (int)CLI_MAX_THREADS) {
 		// The library caps OpenMP's default (libgomp crashed on 70000); say so.
 		cli_error("note: OpenMP's default of %d threads (OMP_NUM_THREADS) is above %u; running %u", omp_get_max_threads(),
@@ -493,6 +498,8 @@ static int cmd_run(int argc, char** argv)
 	s.steps = steps;
 	s.engine = throng_engine_name(args.engine);
 	s.threads = args.engine == THRONG_ENGINE_SIMD ? (args.threads != 0 ? args.threads : throng_default_threads()) : 1;
+	s.threads_policy = throng_threads_policy_name(args.threads_policy);
+	s.steps_one_thread = throng_world_get_stats(throng_scene_world(scene)).steps_one_thread;
 	s.seconds = seconds;
 	s.frames = outputs.frames;
 	s.output_seconds = outputs.seconds;

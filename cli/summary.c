@@ -53,7 +53,7 @@ typedef struct field {
 	double f64;
 } field;
 
-enum { FIELD_BASE = 32, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + 2 };
+enum { FIELD_BASE = 34, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + 2 };
 
 /// Fills f with the summary's fields; returns how many.
 static int make_fields(const cli_summary* s, field f[FIELD_MAX])
@@ -66,6 +66,8 @@ static int make_fields(const cli_summary* s, field f[FIELD_MAX])
 		{"seed", FIELD_U64, NULL, s->seed, 0.0},
 		{"engine", FIELD_STR, s->engine, 0, 0.0},
 		{"threads", FIELD_U64, NULL, s->threads, 0.0},
+		{"threads_policy", FIELD_STR, s->threads_policy, 0, 0.0},
+		{"steps_one_thread", FIELD_U64, NULL, s->steps_one_thread, 0.0},
 		{"seconds", FIELD_F64, NULL, 0, s->seconds},
 		{"agent_steps_per_s", FIELD_F64, NULL, 0, s->agent_steps_per_s},
 		{"simulated_seconds", FIELD_F64, NULL, 0, s->simulated_seconds},

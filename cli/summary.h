@@ -16,6 +16,8 @@ typedef struct cli_summary {
 	uint64_t seed;
 	const char* engine;         ///< throng_engine_name of the engine
 	uint32_t threads;           ///< 1 for the scalar engine
+	const char* threads_policy; ///< throng_threads_policy_name of the policy
+	uint64_t steps_one_thread;  ///< steps the adapting policy ran on one thread
 	double seconds;             ///< wall time of the stepping loop (s)
 	double agent_steps_per_s;   ///< agents * steps / the stepping time (seconds less output and metrics time)
 	double simulated_seconds;   ///< steps * dt (s)

@@ -23,6 +23,11 @@ static const char* const engine_names[] = {
 	[THRONG_ENGINE_SIMD] = "simd",
 };
 
+static const char* const threads_policy_names[] = {
+	[THRONG_THREADS_ADAPT] = "adapt",
+	[THRONG_THREADS_FIXED] = "fixed",
+};
+
 static const char* const bounds_mode_names[] = {
 	[THRONG_BOUNDS_CONTAIN] = "contain",
 	[THRONG_BOUNDS_WRAP] = "wrap",
@@ -73,6 +78,7 @@ static const char* const blend_mode_names[] = {
 
 const thr_names thr_status_names = THR_NAMES(status_names);
 const thr_names thr_engine_names = THR_NAMES(engine_names);
+const thr_names thr_threads_policy_names = THR_NAMES(threads_policy_names);
 const thr_names thr_bounds_mode_names = THR_NAMES(bounds_mode_names);
 const thr_names thr_behavior_kind_names = THR_NAMES(behavior_kind_names);
 const thr_names thr_target_source_names = THR_NAMES(target_source_names);
@@ -135,6 +141,23 @@ bool throng_engine_from_name(const char* name, throng_engine* out)
 	}
 	if (out != NULL) {
 		*out = (throng_engine)v;
+	}
+	return true;
+}
+
+const char* throng_threads_policy_name(throng_threads_policy value)
+{
+	return name_of(&thr_threads_policy_names, (int)value);
+}
+
+bool throng_threads_policy_from_name(const char* name, throng_threads_policy* out)
+{
+	int v = 0;
+	if (!value_of(&thr_threads_policy_names, name, &v)) {
+		return false;
+	}
+	if (out != NULL) {
+		*out = (throng_threads_policy)v;
 	}
 	return true;
 }

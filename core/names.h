@@ -20,6 +20,7 @@ typedef struct thr_names {
 
 extern const thr_names thr_status_names;
 extern const thr_names thr_engine_names;
+extern const thr_names thr_threads_policy_names;
 extern const thr_names thr_bounds_mode_names;
 extern const thr_names thr_behavior_kind_names;
 extern const thr_names thr_target_source_names;

@@ -36,16 +36,35 @@ static bool targets_due(const throng_world* w)
 	return false;
 }
 
+/// The threads of this step (team.h): all that were asked for, or with
+/// THRONG_THREADS_ADAPT the governor's pick. *timed: whether the step's
+/// time goes to the governor.
+static uint32_t step_team(throng_world* w, const thr_engine* e, bool due, bool* timed)
+{
+	// OpenMP's default is capped (THRONG_MAX_THREADS): never OMP_NUM_THREADS as given.
+	const uint32_t most = e->parallel ? (w->def.threads > 0 ? w->def.threads : throng_default_threads()) : 1u;
+	if (w->team.most != most) {
+		thr_team_init(&w->team, most);
+	}
+	*timed = w->def.threads_policy == THRONG_THREADS_ADAPT && most > 1 && w->count > THR_PARALLEL_MIN_AGENTS;
+	if (!*timed) {
+		return most;
+	}
+	// Steps with a target rule due cost more than the others: neither
+	// timed nor probed.
+	*timed = !due;
+	return due ? w->team.current : thr_team_pick(&w->team);
+}
+
 /// Everything of the step that can fail, before anything of the world
 /// changes: the shape grids, the per-archetype table, the engine's data,
 /// room for a reorder, the agent grid over the current state.
-static throng_status prepare(throng_world* w, const thr_engine* e, thr_step_ctx* ctx)
+static throng_status prepare(throng_world* w, const thr_engine* e, uint32_t threads, thr_step_ctx* ctx)
 {
 	memset(ctx, 0, sizeof *ctx);
 	ctx->w = w;
 	ctx->engine = e;
-	// OpenMP's default is capped (THRONG_MAX_THREADS): never OMP_NUM_THREADS as given.
-	ctx->threads = e->parallel ? (int)(w->def.threads > 0 ? w->def.threads : throng_default_threads()) : 1;
+	ctx->threads = (int)threads;
 	ctx->dt = w->def.dt;
 	ctx->step32 = (uint32_t)w->step;
 	ctx->time = (float)w->step * w->def.dt;
@@ -146,8 +165,15 @@ throng_status throng_world_step(throng_world* w)
 	}
 	const thr_engine* e = engine_of(w);
 	memset(w->region_team, 0, sizeof w->region_team);
+	// Target selection rewrites w->target_agent when a rule is due and the
+	// pass may still fail: the old targets wait in store.perm (free once
+	// the reorder is done) so that a failed step leaves the world as it was.
+	const bool due = targets_due(w);
+	bool timed = false;
+	const uint32_t team = step_team(w, e, due, &timed);
+	const uint64_t began = timed ? thr_clock_ns() : 0;
 	thr_step_ctx ctx;
-	st = prepare(w, e, &ctx);
+	st = prepare(w, e, team, &ctx);
 	if (st != THRONG_OK) {
 		return st;
 	}
@@ -161,10 +187,6 @@ throng_status throng_world_step(throng_world* w)
 	sort_agents(w, e, &ctx);
 	lap(&clock, &counts, THRONG_STAGE_SORT);
 
-	// Target selection rewrites w->target_agent when a rule is due and the
-	// pass may still fail: the old targets wait in store.perm (free once
-	// the reorder is done) so that a failed step leaves the world as it was.
-	const bool due = targets_due(w);
 	if (due) {
 		memcpy(w->store.perm, w->target_agent, (size_t)w->count * sizeof *w->store.perm);
 	}
@@ -193,8 +215,13 @@ throng_status throng_world_step(throng_world* w)
 		return st;
 	}
 	merge_stats(w, &ps);
+	w->stats.threads_last = team;
+	w->stats.steps_one_thread += (uint64_t)(team == 1 && w->team.most > 1);
 	w->store.cur = ctx.write; // the one flip of the step
 	w->step++;
+	if (timed) {
+		thr_team_record(&w->team, team, (float)(thr_clock_ns() - began) / (float)w->count);
+	}
 	if (w->counting != 0) {
 		if (ctx.counts != NULL) {
 			counts.neighbor_candidates = ps.nb_candidates;

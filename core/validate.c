@@ -111,6 +111,9 @@ throng_status thr_validate_def(const throng_world_def* def)
 	if (def->threads > THRONG_MAX_THREADS) {
 		return bad(c, "threads", "must be from 0 (OpenMP's default) to 1024", def->threads);
 	}
+	if ((unsigned)def->threads_policy > THRONG_THREADS_FIXED) {
+		return bad(c, "threads_policy", "must be adapt or fixed", def->threads_policy);
+	}
 	return THRONG_OK;
 }
 

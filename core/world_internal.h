@@ -12,6 +12,7 @@
 #include <omp.h>
 #endif
 
+#include "team.h"
 #include "behaviors.h"
 #include "grid.h"
 #include "store.h"
@@ -129,6 +130,7 @@ struct throng_world {
 	struct thr_simd_state* simd; ///< the SIMD engine's own data (its shape copies), or NULL
 	struct thr_contact_data* contact; ///< the contact pass's scratch (contact.h), or NULL
 	uint32_t shape_version;      ///< bumped whenever the shape grids are rebuilt
+	thr_team team;               ///< how many threads the next step uses (team.h)
 };
 
 /// THRONG_OK, or an invalid-argument error naming `fn` when w is NULL.

@@ -39,6 +39,7 @@ static throng_world* knot_world(throng_engine engine, uint32_t threads, const kn
 	def.capacity = KNOT_AGENTS;
 	def.engine = engine;
 	def.threads = threads;
+	def.threads_policy = THRONG_THREADS_FIXED;
 	throng_world* w = NULL;
 	cr_assert_eq(throng_world_create(&def, &w), THRONG_OK, "%s", throng_last_error());
 	throng_controller c = throng_controller_default_def(THRONG_BLEND_HYBRID);

@@ -427,6 +427,7 @@ static uint64_t crush_hash(throng_engine engine, float cell_size, uint32_t threa
 	def.engine = engine;
 	def.threads = threads;
 	def.cell_size = cell_size;
+	def.threads_policy = THRONG_THREADS_FIXED;
 	throng_world* w = NULL;
 	cr_assert_eq(throng_world_create(&def, &w), THRONG_OK, "%s", throng_last_error());
 	cr_assert_eq(throng_world_add_obstacle(w, (throng_vec2){4.0f, 3.0f}, 1.5f, NULL), THRONG_OK);

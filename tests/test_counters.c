@@ -202,6 +202,7 @@ static throng_world_counters run_counted(const char* name, uint32_t agents, thro
 	o.agents = agents;
 	o.engine = engine;
 	o.threads = threads;
+	o.threads_policy = THRONG_THREADS_FIXED;
 	throng_scene* s = NULL;
 	cr_assert_eq(throng_scene_create(name, &o, &s), THRONG_OK, "%s", throng_last_error());
 	throng_world* w = throng_scene_world(s);

@@ -46,6 +46,7 @@ static throng_scene* make_scene(const char* name, uint32_t agents, uint64_t seed
 	o.seed = seed;
 	o.engine = engine;
 	o.threads = threads;
+	o.threads_policy = THRONG_THREADS_FIXED; // the team is asserted below
 	throng_scene* s = NULL;
 	cr_assert_eq(throng_scene_create(name, &o, &s), THRONG_OK, "%s: %s", name, throng_last_error());
 	cr_assert_eq(throng_world_agent_count(throng_scene_world(s)), agents, "%s: the scene did not spawn %u agents",

@@ -266,6 +266,7 @@ Test(metrics, every_thread_count_gives_the_same_figures)
 		throng_scene_def o = throng_scene_default_def();
 		o.agents = 6000;
 		o.threads = threads[t];
+		o.threads_policy = THRONG_THREADS_FIXED;
 		throng_scene* s = NULL;
 		cr_assert_eq(throng_scene_create("field", &o, &s), THRONG_OK, "%s", throng_last_error());
 		q[t] = thr_test_run_scene(s, 60, NULL);

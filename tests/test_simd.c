@@ -402,6 +402,7 @@ static throng_world* build_world(const world_spec* s, throng_engine engine, uint
 	throng_world_def d = s->def;
 	d.engine = engine;
 	d.threads = threads;
+	d.threads_policy = THRONG_THREADS_FIXED;
 	throng_world* w = NULL;
 	cr_assert_eq(throng_world_create(&d, &w), THRONG_OK, "%s", throng_last_error());
 	for (uint32_t a = 0; a < s->n_arch; ++a) {

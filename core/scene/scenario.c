@@ -31,6 +31,7 @@ throng_scene_def throng_scene_default_def(void)
 	o.seed = 1;
 	o.engine = THRONG_ENGINE_SIMD;
 	o.threads = 0;
+	o.threads_policy = THRONG_THREADS_ADAPT;
 	o.record_forces = false;
 	return o;
 }
@@ -43,6 +44,7 @@ throng_world_def thr_scene_world_def(const throng_scene_def* o, uint32_t capacit
 	def.capacity = capacity;
 	def.engine = o->engine;
 	def.threads = o->threads;
+	def.threads_policy = o->threads_policy;
 	def.record_forces = o->record_forces;
 	return def;
 }

@@ -31,13 +31,14 @@ typedef struct throng_scene_def {
 	uint64_t seed;          ///< world seed (default 1)
 	throng_engine engine;   ///< default simd
 	uint32_t threads;       ///< OpenMP threads of the SIMD engine; 0 = OpenMP's default
+	throng_threads_policy threads_policy; ///< default THRONG_THREADS_ADAPT (throng_world_def)
 	bool record_forces;     ///< keep per-slot forces (viewer, tests)
 } throng_scene_def;
 
 typedef struct throng_scene throng_scene;
 
 /// Defaults: the scenario's own agent count, seed 1, SIMD engine, OpenMP's
-/// default thread count, forces not recorded.
+/// default thread count adapted to the machine's load, forces not recorded.
 throng_scene_def throng_scene_default_def(void);
 
 /// Number of built-in scenarios and their descriptions, in listing order.

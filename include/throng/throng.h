@@ -70,6 +70,17 @@ typedef enum throng_engine {
 	THRONG_ENGINE_SIMD,       ///< 8 agents per vector, OpenMP batches; same bits as the reference
 } throng_engine;
 
+/// How many threads a step uses, of the def.threads asked for.
+typedef enum throng_threads_policy {
+	/// All of them, or one when one was faster lately: the world times its
+	/// steps and tries the other team now and then (a machine another
+	/// process shares can make a team ten times slower than one thread,
+	/// while its thread waits for a vCPU at every barrier). A step's bits
+	/// never depend on its team. docs/PERFORMANCE.md, "A shared machine".
+	THRONG_THREADS_ADAPT = 0,
+	THRONG_THREADS_FIXED, ///< always all of them
+} throng_threads_policy;
+
 /// World settings. Get one from throng_world_default_def() and change fields;
 /// a def not made by it is rejected.
 typedef struct throng_world_def {
@@ -84,6 +95,7 @@ typedef struct throng_world_def {
 	bool record_forces;            ///< keep each slot's force per agent after a step
 	uint32_t threads;              ///< OpenMP threads of the SIMD engine, at most THRONG_MAX_THREADS;
 	                               ///< 0 = throng_default_threads()
+	throng_threads_policy threads_policy; ///< THRONG_THREADS_ADAPT (default) or THRONG_THREADS_FIXED
 	int32_t internal_cookie;       ///< set by throng_world_default_def(); leave as is
 } throng_world_def;
 
@@ -158,6 +170,9 @@ typedef struct throng_world_stats {
 	uint64_t contact_iterations; ///< Jacobi iterations run, summed over steps (none while no pair overlaps)
 	uint64_t shape_pushes;   ///< agent-steps moved out of a wall or an obstacle
 	uint64_t shape_reverts;  ///< agent-steps kept in place because a wall would still be crossed
+	// Threads (def.threads_policy).
+	uint32_t threads_last;      ///< threads the last step used
+	uint64_t steps_one_thread;  ///< steps THRONG_THREADS_ADAPT ran on one thread though more were asked for
 } throng_world_stats;
 
 typedef struct throng_world throng_world;
@@ -185,13 +200,17 @@ bool throng_status_from_name(const char* name, throng_status* out);
 const char* throng_engine_name(throng_engine engine);
 bool throng_engine_from_name(const char* name, throng_engine* out);
 
+/// "adapt", "fixed".
+const char* throng_threads_policy_name(throng_threads_policy policy);
+bool throng_threads_policy_from_name(const char* name, throng_threads_policy* out);
+
 /// "contain", "wrap", "bounce", "open".
 const char* throng_bounds_mode_name(throng_bounds_mode mode);
 bool throng_bounds_mode_from_name(const char* name, throng_bounds_mode* out);
 
 /// Defaults: bounds (-50,-50)..(50,50) contained, dt 1/60 s, seed 1,
 /// cell size from the archetypes, capacity 1024, SIMD engine, forces not
-/// recorded, OpenMP's default thread count.
+/// recorded, OpenMP's default thread count, adapted to the machine's load.
 throng_world_def throng_world_default_def(void);
 
 /// Defaults: at the origin, at rest, max_speed 1.3 m/s, max_force 4 m/s^2,
