@@ -197,6 +197,11 @@ static throng_controller armies_controller(uint32_t army, uint32_t role)
 	} else {
 		c.target_rule = (throng_target_rule){true, enemy + ROLE_CAVALRY, 25.0f, 10, 0};
 	}
+	// A melee presses thousands of soldiers together: the contact pass's
+	// default 4 iterations leave overlaps of 0.10 of the radii sum after
+	// 30 s at 100,000 agents, 8 leave 0.061, 16 about 0.04 (docs/QUALITY.md).
+	// Iterations run only while pairs overlap.
+	c.contact.iterations = 16;
 	return c;
 }
 
