@@ -540,9 +540,11 @@ static int list_run(const throng_world* w, thr_contact_data* cd, const pair_grid
 	return 0;
 }
 
-/// The agent grid serves while its cells are at most this many times the
-/// pass's own (wider cells hold too many candidates).
-#define THR_AGENT_GRID_MAX_CELLS 8.0f
+/// The agent grid serves while its wider cells cost at most this many
+/// more candidates an agent, at the world's mean density, than the
+/// pass's own grid: a sparse crowd saves building a grid, a dense one
+/// would test too many candidates.
+#define THR_AGENT_GRID_MAX_EXTRA 4.0f
 
 /// Largest distance along x or y from an agent's previous position to p*.
 static float most_moved(const thr_step_ctx* ctx)
@@ -565,8 +567,9 @@ static float most_moved(const thr_step_ctx* ctx)
 /// The grid to list pairs from. The step's agent grid, built over the
 /// previous positions, finds every pair within reach at p* when searched
 /// wider by twice the most any agent moved (each end moved at most that
-/// much), plus a margin for rounding; it serves unless its cells are much
-/// wider than the pass's own, or agents moved far (a wrap, a teleport).
+/// much), plus a margin for rounding; it serves unless its cells hold
+/// too many more candidates than the pass's own would (at the world's
+/// mean density), or agents moved far (a wrap, a teleport).
 /// Otherwise the pass builds its own grid over p*, ids up within a cell.
 /// Either way every list holds the same agents in the same order (ids up),
 /// unless the cap cut it: the agents kept are then the first met.
@@ -578,7 +581,13 @@ static int choose_grid(const thr_step_ctx* ctx, pair_grid* pg)
 	const throng_world_def* d = &w->def;
 	const float cell = THR_CONTACT_REACH * 2.0f * w->max_radius;
 	const thr_grid* ag = &w->agent_grid;
-	if (ag->cell <= THR_AGENT_GRID_MAX_CELLS * cell) {
+	// Candidates of a search: the agents in the square of the search's
+	// width plus a cell, on average.
+	const double area = ((double)d->bounds_max.x - d->bounds_min.x) * ((double)d->bounds_max.y - d->bounds_min.y);
+	const double density = area > 0.0 ? (double)w->count / area : 0.0;
+	const double span = 2.0 * THR_CONTACT_REACH * 2.0 * w->max_radius;
+	const double own = (cell + span) * (cell + span), theirs = (ag->cell + span) * (ag->cell + span);
+	if (density * (theirs - own) <= THR_AGENT_GRID_MAX_EXTRA) {
 		const float widen = 2.0f * most_moved(ctx) * 1.001f + 1.0e-4f * cell;
 		if (widen <= 0.5f * ag->cell) { // also false for NaN and Inf
 			*pg = (pair_grid){ag, ctx->items, ctx->cs->px, ctx->cs->py, widen};
