@@ -5,13 +5,23 @@
 // as a renderer does (positions, velocities, headings, radii, ids), and
 // the world's internals only for what the view lacks (the goals, each
 // id's slot, the largest radius), and keeps everything it accumulates per
-// agent by id: start,
-// goal, previous position and heading, path walked, total turn, first
-// arrival, all but the start in one record an agent (thr_track). Storage
-// order changes from step to step in the SIMD engine and differs between
-// engines, so a sum taken in storage order would differ in the last bits;
-// sums per id reduced in id order do not. Only integer counts and maxima
-// are taken in storage order, where order cannot matter.
+// agent: start (by id), and goal, previous position and heading, path
+// walked, total turn and first arrival in one record an agent
+// (thr_track). Storage order changes from step to step in the SIMD engine
+// and differs between engines, so a sum taken in storage order would
+// differ in the last bits; sums per agent reduced in id order do not. Only
+// integer counts and maxima are taken in storage order, where order cannot
+// matter.
+//
+// The records follow the world's storage order: record k is the agent at
+// slot k at the last observation, and `where` maps each id to its record.
+// Each observation first moves the records to the world's current order
+// (move_records), so that observing then reads the world's arrays and
+// the records side by side in order; visiting the records by id from
+// storage order cost a cache miss an agent at a million agents. Slots do
+// not move in the scalar reference, and the SIMD engine's sort by cell
+// moves an agent a short way between two steps, so the records move a
+// short way too.
 //
 // Overlaps: metrics_overlap.c sorts the agents by cells of twice the
 // largest radius and sweeps them in that order, with a cap on the
@@ -36,15 +46,10 @@
 #include "throng/metrics.h"
 #include "world_internal.h"
 
-/// How many slots ahead observing fetches an agent's record.
-#define THR_TRACK_AHEAD 16u
-
 /// "Not arrived yet" in arrived_step.
 #define THR_NEVER UINT64_MAX
 
-/// What observing keeps of one agent, in one record: it visits agents in
-/// storage order, so their ids, and these records, at random, and one or
-/// two cache lines an agent cost less than one for each field.
+/// What observing keeps of one agent, in one record.
 typedef struct thr_track {
 	float x, y, hx, hy;    ///< the previous position and unit heading
 	double turn;           ///< total heading change (rad)
@@ -64,7 +69,8 @@ struct throng_metrics {
 	thr_shape_tally shape_tally;
 	uint64_t contacts0, contacts; ///< world_contacts() at creation and at the last observation
 	float *start_x, *start_y; ///< by id: read only by throng_metrics_result()
-	thr_track* track;         ///< by id
+	thr_track* track;         ///< in the world's storage order at the last observation
+	uint32_t* where;          ///< by id: the index of its record in track
 	uint64_t steps, overlaps, oob, nonfinite, overlap_capped;
 	uint32_t overlap_most_examined;
 	double deepest;
@@ -122,6 +128,7 @@ void throng_metrics_destroy(throng_metrics* m)
 	free(m->start_x);
 	free(m->start_y);
 	free(m->track);
+	free(m->where);
 	free(m);
 }
 
@@ -166,8 +173,9 @@ throng_status throng_metrics_create(const throng_world* world, float goal_radius
 	bool ok = thr_overlap_alloc(&m->overlap, n, metrics_threads(world)) == 0;
 	m->start_x = malloc(cnt * sizeof *m->start_x);
 	m->start_y = malloc(cnt * sizeof *m->start_y);
-	m->track = thr_alloc_pages(cnt * sizeof *m->track);
-	if (!ok || m->start_x == NULL || m->start_y == NULL || m->track == NULL) {
+	m->track = malloc(cnt * sizeof *m->track);
+	m->where = malloc(cnt * sizeof *m->where);
+	if (!ok || m->start_x == NULL || m->start_y == NULL || m->track == NULL || m->where == NULL) {
 		throng_metrics_destroy(m);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_metrics_create: out of memory for %u agents", n);
 	}
@@ -181,7 +189,8 @@ throng_status throng_metrics_create(const throng_world* world, float goal_radius
 		uint32_t id = world->id[k];
 		m->start_x[id] = s->px[k];
 		m->start_y[id] = s->py[k];
-		thr_track* t = &m->track[id];
+		m->where[id] = k;
+		thr_track* t = &m->track[k];
 		*t = (thr_track){s->px[k], s->py[k], s->hx[k], s->hy[k], 0.0, THR_NEVER, 0.0, world->tx[k], world->ty[k]};
 		t->arrived_step = goal_radius > 0.0f && at_goal(m, t, s->px[k], s->py[k]) ? 0u : THR_NEVER;
 	}
@@ -204,6 +213,31 @@ static bool outside(const throng_world_def* d, float x, float y, float r)
 	case THRONG_BOUNDS_OPEN:
 	default:
 		return false;
+	}
+}
+
+/// Moves the records to the world's current storage order, where record
+/// k belongs to the agent at slot k: from[k] is the record of the agent
+/// now at slot k. In place, one thread, along the cycles of the
+/// permutation (done marks the records already moved): short moves,
+/// since slots change little between two observations.
+static void move_records(thr_track* t, const uint32_t* from, uint8_t* done, uint32_t n)
+{
+	for (uint32_t k = 0; k < n; ++k) {
+		if (done[k] || from[k] == k) {
+			continue;
+		}
+		thr_track keep = t[k];
+		for (uint32_t j = k;;) {
+			done[j] = 1;
+			uint32_t f = from[j];
+			if (f == k) {
+				t[j] = keep;
+				break;
+			}
+			t[j] = t[f];
+			j = f;
+		}
 	}
 }
 
@@ -240,23 +274,33 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 	const thr_shape_watch* const watch = &m->shapes;
 	uint64_t nonfinite = 0, oob = 0, crossings = 0, wall_pen = 0, obstacle_pen = 0;
 	double deepest_obstacle = 0.0;
+	// The records follow the world's storage order first: where each
+	// agent's record is comes from `where` (a random read of 4 bytes an
+	// agent instead of a record), into the overlap sort's spare buffer (8
+	// bytes an agent, free until the next sort), which also holds the marks.
+	uint32_t* const where = m->where;
+	uint32_t* const from = (uint32_t*)m->overlap.spare;
+	uint8_t* const done = (uint8_t*)(from + n);
+	int64_t moved = 0;
 	(void)threads;
 #pragma omp parallel num_threads(threads) if (n > THR_PARALLEL_MIN_AGENTS) \
 	reduction(+ : nonfinite, oob, crossings, wall_pen, obstacle_pen) reduction(max : deepest_obstacle)
 	{
+#pragma omp for schedule(static) reduction(+ : moved)
+		for (int64_t k = 0; k < n; ++k) {
+			from[k] = where[w->id[k]];
+			done[k] = 0;
+			moved += from[k] != (uint32_t)k ? 1 : 0;
+		}
+#pragma omp single
+		if (moved > 0) {
+			move_records(track, from, done, (uint32_t)n);
+		}
 		thr_shape_tally tally = {0, 0, 0, 0.0};
 #pragma omp for schedule(static)
 		for (int64_t k = 0; k < n; ++k) {
-			if (k + THR_TRACK_AHEAD < n) {
-				// The record of an agent a few slots on, fetched now: records
-				// are visited at random, and the shape tests make each agent's
-				// work too long for the processor to reach the next loads itself.
-				const char* ahead = (const char*)&track[w->id[k + THR_TRACK_AHEAD]];
-				__builtin_prefetch(ahead, 1);
-				__builtin_prefetch(ahead + sizeof(thr_track) - 1u, 1);
-			}
-			uint32_t id = w->id[k];
-			thr_track* t = &track[id];
+			thr_track* t = &track[k];
+			where[w->id[k]] = (uint32_t)k;
 			float x = s->px[k], y = s->py[k];
 			if (!isfinite(x) || !isfinite(y) || !isfinite(s->vx[k]) || !isfinite(s->vy[k])) {
 				nonfinite++;
@@ -338,7 +382,7 @@ throng_quality throng_metrics_result(const throng_metrics* m)
 	double turn = 0.0, time = 0.0, ratio = 0.0;
 	uint32_t ratios = 0;
 	for (uint32_t id = 0; id < m->n; ++id) {
-		const thr_track* a = &m->track[id];
+		const thr_track* a = &m->track[m->where[id]];
 		turn += a->turn;
 		if (m->goal_radius > 0.0f && a->arrived_step != THR_NEVER) {
 			q.reached++;

@@ -5,7 +5,6 @@
 #ifndef THRONG_CORE_METRICS_OVERLAP_H
 #define THRONG_CORE_METRICS_OVERLAP_H
 
-#include <stddef.h>
 #include <stdint.h>
 
 #include "throng/throng.h"
@@ -15,10 +14,10 @@
 typedef struct thr_overlap_index {
 	uint32_t cap;          ///< agents it can hold
 	uint64_t* entry;       ///< the agents by cell: (cell key << slot bits) | slot
-	uint64_t* spare;       ///< the radix sort's second buffer
+	uint64_t* spare;       ///< the radix sort's second buffer; free between counts (observing borrows it)
 	uint32_t* hist;        ///< per thread, the digit counts of one radix pass
 	uint32_t* deferred;    ///< per chunk of the sweep, its first cell left to the serial walk
-	struct thr_overlap_span* part;     ///< per thread, the cells its share of the agents spans
+	struct thr_overlap_span* part; ///< per thread, the cells its share of the agents spans
 	uint32_t threads;      ///< threads hist and deferred have room for
 } thr_overlap_index;
 
@@ -29,12 +28,6 @@ typedef struct thr_overlap_result {
 	uint64_t capped;        ///< agents that stopped at THRONG_OVERLAP_MAX_EXAMINED candidates
 	uint32_t most_examined; ///< most candidates one agent examined
 } thr_overlap_result;
-
-/// `bytes` of memory for an array read at random places, to free(): from
-/// 2 MiB on, whole 2 MiB pages advised as huge pages (Linux's transparent
-/// huge pages, when set to `madvise`), so that random reads miss the TLB
-/// far less; below, malloc's. NULL when out of memory.
-void* thr_alloc_pages(size_t bytes);
 
 /// Makes an index for n agents and up to `threads` threads. Returns -1
 /// when out of memory (the index is then empty).
