@@ -28,9 +28,10 @@
 // candidates an agent examines (THRONG_OVERLAP_MAX_EXAMINED).
 //
 // Threads: observing runs on the threads the world's SIMD engine steps
-// with (one for the scalar reference), above THR_PARALLEL_MIN_AGENTS
-// agents. Each agent writes only its own record; counts and maxima are
-// merged as integer sums and maxima, so no figure depends on the split.
+// with (one for the scalar reference, and at most one per 1,024 agents),
+// above THR_PARALLEL_MIN_AGENTS agents. Each agent writes only its own
+// record; counts and maxima are merged as integer sums and maxima, so no
+// figure depends on the split.
 //
 // Walls and obstacles: metrics_shapes.c tests each agent's path from its
 // previous position (kept by id) to its current one against the walls near
@@ -77,14 +78,23 @@ struct throng_metrics {
 	throng_world_stats world_stats; ///< the world's running figures at the last observation
 };
 
+/// Agents a thread of the metrics gets at least: more threads would spend
+/// longer waiting at barriers than working (OMP_NUM_THREADS far above the
+/// cores makes each barrier wait until every thread has been scheduled).
+/// Any split gives the same figures.
+#define THR_METRICS_AGENTS_PER_THREAD 1024u
+
 /// The threads observing `w` runs on: those its SIMD engine steps with,
-/// one for the scalar reference.
+/// one for the scalar reference, and at most one per
+/// THR_METRICS_AGENTS_PER_THREAD agents.
 static uint32_t metrics_threads(const throng_world* w)
 {
 	if (w->def.engine != THRONG_ENGINE_SIMD) {
 		return 1u;
 	}
-	return w->def.threads > 0 ? w->def.threads : throng_default_threads();
+	uint32_t threads = w->def.threads > 0 ? w->def.threads : throng_default_threads();
+	uint32_t most = w->count / THR_METRICS_AGENTS_PER_THREAD;
+	return threads < most ? threads : (most > 0 ? most : 1u);
 }
 
 throng_status throng_world_overlap_stats(const throng_world* world, uint64_t* pairs, float* deepest)

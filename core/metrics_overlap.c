@@ -373,9 +373,9 @@ static void radix_plan(uint32_t bits, uint32_t* passes, uint32_t* digit)
 /// One thread's part of a stable least-significant-digit radix sort of the
 /// n entries of x->entry by their bits [lo, lo + bits): called by every
 /// thread of the team, each with its own share [k0, k1) of the entries,
-/// which it counts and then places. The counts are merged digit by digit
-/// in thread order, so every split places each entry where a serial sort
-/// would. The result is in x->entry after an even number of passes, in
+/// which it counts and then places, two barriers a pass. Each thread's
+/// places follow from the counts of all, digit by digit in thread order,
+/// so every split places each entry where a serial sort would. The result is in x->entry after an even number of passes, in
 /// x->spare after an odd one.
 static void radix_sort(thr_overlap_index* x, uint32_t k0, uint32_t k1, uint32_t lo, uint32_t bits)
 {
@@ -383,8 +383,9 @@ static void radix_sort(thr_overlap_index* x, uint32_t k0, uint32_t k1, uint32_t 
 	radix_plan(bits, &passes, &digit);
 	const uint32_t digits = 1u << digit, t = (uint32_t)thread_num(), nt = (uint32_t)team_size();
 	const uint64_t mask = digits - 1u;
-	uint32_t* const hist = x->hist;
-	uint32_t* const h = hist + (size_t)t * digits;
+	const uint32_t* const hist = x->hist;
+	uint32_t* const h = x->hist + (size_t)t * digits;
+	uint32_t at[THR_RADIX_DIGITS];
 	uint64_t* src = x->entry;
 	uint64_t* dst = x->spare;
 	for (uint32_t p = 0; p < passes; ++p) {
@@ -394,19 +395,20 @@ static void radix_sort(thr_overlap_index* x, uint32_t k0, uint32_t k1, uint32_t 
 			h[(src[k] >> shift) & mask]++;
 		}
 #pragma omp barrier
-#pragma omp single
-		{
-			uint32_t sum = 0;
-			for (uint32_t d = 0; d < digits; ++d) {
-				for (uint32_t u = 0; u < nt; ++u) {
-					uint32_t c = hist[(size_t)u * digits + d];
-					hist[(size_t)u * digits + d] = sum;
-					sum += c;
-				}
+		// Where this thread's entries of each digit go: after every entry of
+		// a lower digit and this digit's entries of the threads before it.
+		// Each thread works it out alone (no merge in one thread, no
+		// barrier more); the counts are overwritten only after the barrier
+		// that ends the pass.
+		uint32_t sum = 0;
+		for (uint32_t d = 0; d < digits; ++d) {
+			for (uint32_t u = 0; u < nt; ++u) {
+				at[d] = u == t ? sum : at[d];
+				sum += hist[(size_t)u * digits + d];
 			}
 		}
 		for (uint32_t k = k0; k < k1; ++k) {
-			dst[h[(src[k] >> shift) & mask]++] = src[k];
+			dst[at[(src[k] >> shift) & mask]++] = src[k];
 		}
 #pragma omp barrier
 		uint64_t* next = dst;
@@ -525,8 +527,10 @@ int thr_overlap_count(thr_overlap_index* x, const throng_world* w, uint32_t thre
 		if (p.packed) {
 			fill_entries(x, &v, &p, k0, k1, inv_cell);
 			radix_sort(x, k0, k1, p.slot_bits, p.key_bits);
+		}
 #pragma omp single
-			{
+		{
+			if (p.packed) {
 				uint32_t passes, digit;
 				radix_plan(p.key_bits, &passes, &digit);
 				if (passes % 2u == 1u) {
@@ -538,9 +542,6 @@ int thr_overlap_count(thr_overlap_index* x, const throng_world* w, uint32_t thre
 				s.slot_mask = ((uint64_t)1 << p.slot_bits) - 1u;
 				s.row = (cell){(int64_t)p.width, 0};
 			}
-		}
-#pragma omp single
-		{
 			s.e = x->entry;
 			s.m = fail ? 0u : (uint32_t)p.finite;
 		}

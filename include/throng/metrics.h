@@ -23,8 +23,8 @@
 // is sorted another way, which allocates), and walls and obstacles near an
 // agent through grids over the shapes, built at creation and again only
 // when the world's shapes change. Above 4,096 agents it runs on the
-// OpenMP threads the world's SIMD engine steps with (one thread for the
-// scalar reference).
+// OpenMP threads the world's SIMD engine steps with, at most one per
+// 1,024 agents (one thread for the scalar reference).
 //
 // Every figure is a pure function of the states observed: per-agent sums
 // are kept by agent id and reduced in id order, and everything else is an
