@@ -555,7 +555,7 @@ Test(errors, scene_create_reports_out_of_memory)
 Test(errors, metrics_report_out_of_memory_and_observing_allocates_nothing)
 {
 	// field has obstacles and walls: creating its metrics allocates the
-	// spatial hash, the per-agent arrays and the grids over the shapes.
+	// overlap sort's arrays, the per-agent arrays and the grids over the shapes.
 	throng_scene* s = thr_test_scene("field", 500, THRONG_ENGINE_SIMD);
 	throng_world* w = throng_scene_world(s);
 	cr_assert_gt(throng_world_obstacle_count(w), 0u);

@@ -281,3 +281,218 @@ Test(metrics, every_thread_count_gives_the_same_figures)
 		             q[0].jitter);
 	}
 }
+
+Test(metrics, both_engines_give_the_same_figures_in_parallel)
+{
+	// 6,000 agents of `field` (obstacles, walls, goals, overlaps): above the
+	// 4,096 where observing runs in parallel, so the scalar reference (one
+	// thread, agents by id) and the SIMD engine (agents by cell, on 2 and 3
+	// threads) observe in different orders and splits.
+	static const struct {
+		throng_engine engine;
+		uint32_t threads;
+	} runs[] = {{THRONG_ENGINE_SCALAR, 1}, {THRONG_ENGINE_SIMD, 2}, {THRONG_ENGINE_SIMD, 3}};
+	throng_quality q[3];
+	for (int r = 0; r < 3; ++r) {
+		throng_scene_def o = throng_scene_default_def();
+		o.agents = 6000;
+		o.engine = runs[r].engine;
+		o.threads = runs[r].threads;
+		throng_scene* s = NULL;
+		cr_assert_eq(throng_scene_create("field", &o, &s), THRONG_OK, "%s", throng_last_error());
+		q[r] = thr_test_run_scene(s, 40, NULL);
+		throng_scene_destroy(s);
+	}
+	cr_assert_gt(q[0].overlaps, 0u);
+	cr_assert_gt(q[0].jitter, 0.0);
+	cr_assert_gt(q[0].overlap_most_examined, 0u);
+	for (int r = 1; r < 3; ++r) {
+		cr_assert_eq(memcmp(&q[0], &q[r], sizeof q[0]), 0,
+		             "simd on %u threads: overlaps %llu vs %llu, jitter %.17g vs %.17g, obstacle penetrations %llu vs %llu",
+		             runs[r].threads, (unsigned long long)q[r].overlaps, (unsigned long long)q[0].overlaps, q[r].jitter,
+		             q[0].jitter, (unsigned long long)q[r].obstacle_penetrations,
+		             (unsigned long long)q[0].obstacle_penetrations);
+	}
+}
+
+/// A still crowd of KNOT_N agents of radius 0.3 m (cells of 0.6 m): a knot
+/// of 400 in a disc of 0.6 m around (-20, 0), dense enough that agents
+/// reach the cap, and the rest on a lattice of pitch 0.5 m from (0, 0),
+/// where each agent overlaps its four lattice neighbours.
+#define KNOT_N 6000u
+static throng_world* knot_world(throng_engine engine, uint32_t threads)
+{
+	throng_world_def def = throng_world_default_def();
+	def.bounds_min = (throng_vec2){-100.0f, -100.0f};
+	def.bounds_max = (throng_vec2){100.0f, 100.0f};
+	def.bounds_mode = THRONG_BOUNDS_OPEN;
+	def.capacity = KNOT_N;
+	def.engine = engine;
+	def.threads = threads;
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_create(&def, &w), THRONG_OK, "%s", throng_last_error());
+	throng_controller ctl = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	ctl.contact.enabled = false;
+	cr_assert_eq(throng_world_add_archetype(w, &ctl, NULL), THRONG_OK, "%s", throng_last_error());
+	static throng_agent_def a[KNOT_N];
+	uint64_t rng = 11;
+	for (uint32_t k = 0; k < KNOT_N; ++k) {
+		a[k] = throng_agent_default_def();
+		a[k].radius = 0.3f;
+		// Knot agents and lattice agents interleaved by id.
+		if (k % 15u == 0u) {
+			float x, y;
+			do {
+				x = thr_test_uniform(&rng, -1.0f, 1.0f);
+				y = thr_test_uniform(&rng, -1.0f, 1.0f);
+			} while (x * x + y * y > 1.0f);
+			a[k].position = (throng_vec2){-20.0f + 0.6f * x, 0.6f * y};
+		} else {
+			uint32_t j = k - k / 15u - 1u;
+			a[k].position = (throng_vec2){0.5f * (float)(j % 70u), 0.5f * (float)(j / 70u)};
+		}
+	}
+	cr_assert_eq(throng_world_spawn(w, a, KNOT_N, NULL), THRONG_OK, "%s", throng_last_error());
+	return w;
+}
+
+/// The overlap figures of w's state by their definition (include/throng/
+/// metrics.h, docs/QUALITY.md), agent by agent over every other agent:
+/// cells of twice the largest radius; agent i examines, in this order,
+/// the agents of its own cell with a higher id, then those of the cells
+/// (+1, 0), (-1, +1), (0, +1), (+1, +1) from it, each cell's by id, and
+/// stops after THRONG_OVERLAP_MAX_EXAMINED of them.
+static throng_quality knot_reference(const throng_world* w)
+{
+	throng_view v = throng_world_view(w);
+	uint32_t n = v.count;
+	float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y), *r = malloc(n * sizeof *r);
+	int64_t *cx = malloc(n * sizeof *cx), *cy = malloc(n * sizeof *cy);
+	cr_assert(x && y && r && cx && cy);
+	float rmax = 0.0f;
+	for (uint32_t k = 0; k < n; ++k) {
+		uint32_t id = v.id[k];
+		x[id] = v.x[k];
+		y[id] = v.y[k];
+		r[id] = v.radius[k];
+		rmax = r[id] > rmax ? r[id] : rmax;
+	}
+	double inv_cell = 1.0 / (2.0 * (double)rmax);
+	for (uint32_t id = 0; id < n; ++id) {
+		cx[id] = (int64_t)floor((double)x[id] * inv_cell);
+		cy[id] = (int64_t)floor((double)y[id] * inv_cell);
+	}
+	static const int stencil[5][2] = {{0, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}};
+	throng_quality q;
+	memset(&q, 0, sizeof q);
+	for (uint32_t i = 0; i < n; ++i) {
+		uint32_t count[5] = {0, 0, 0, 0, 0}, take[5], taken[5] = {0, 0, 0, 0, 0};
+		int which[KNOT_N];
+		for (uint32_t j = 0; j < n; ++j) {
+			which[j] = -1;
+			for (int c = 0; c < 5; ++c) {
+				if (cx[j] == cx[i] + stencil[c][0] && cy[j] == cy[i] + stencil[c][1] && (c > 0 || j > i)) {
+					which[j] = c;
+					count[which[j]]++;
+				}
+			}
+		}
+		uint32_t left = THRONG_OVERLAP_MAX_EXAMINED;
+		for (int c = 0; c < 5; ++c) {
+			take[c] = count[c] < left ? count[c] : left;
+			left -= take[c];
+		}
+		for (uint32_t j = 0; j < n; ++j) {
+			if (which[j] < 0 || taken[which[j]]++ >= take[which[j]]) {
+				continue;
+			}
+			float dx = x[j] - x[i], dy = y[j] - y[i], rr = r[i] + r[j];
+			float d2 = dx * dx + dy * dy;
+			if (d2 < rr * rr) {
+				q.overlaps++;
+				double depth = 1.0 - sqrt((double)d2) / (double)rr;
+				q.deepest_overlap = depth > q.deepest_overlap ? depth : q.deepest_overlap;
+			}
+		}
+		uint32_t examined = THRONG_OVERLAP_MAX_EXAMINED - left;
+		q.overlap_most_examined = examined > q.overlap_most_examined ? examined : q.overlap_most_examined;
+		q.overlap_capped += left == 0 ? 1u : 0u;
+	}
+	free(x);
+	free(y);
+	free(r);
+	free(cx);
+	free(cy);
+	return q;
+}
+
+Test(metrics, the_overlap_cap_follows_its_definition_on_any_split)
+{
+	// The knot puts hundreds of agents in a few cells: their candidates
+	// are cut at the cap, where the order within a cell (ids up) decides
+	// which pairs are tested. Both engines and 1, 2 and 3 threads give the
+	// figures of the definition, worked agent by agent over all agents.
+	static const struct {
+		throng_engine engine;
+		uint32_t threads;
+	} runs[] = {{THRONG_ENGINE_SCALAR, 1}, {THRONG_ENGINE_SIMD, 1}, {THRONG_ENGINE_SIMD, 2}, {THRONG_ENGINE_SIMD, 3}};
+	for (int k = 0; k < 4; ++k) {
+		throng_world* w = knot_world(runs[k].engine, runs[k].threads);
+		throng_metrics* m = NULL;
+		cr_assert_eq(throng_metrics_create(w, 0.0f, &m), THRONG_OK, "%s", throng_last_error());
+		// One step: the SIMD engine then holds the agents by cell, not by id.
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_metrics_observe(m, w), THRONG_OK, "%s", throng_last_error());
+		throng_quality q = throng_metrics_result(m);
+		throng_quality e = knot_reference(w);
+		cr_assert_gt(e.overlap_capped, 0u, "the knot reaches the cap");
+		cr_assert_eq(e.overlap_most_examined, THRONG_OVERLAP_MAX_EXAMINED);
+		cr_assert_gt(e.overlaps, 4u * KNOT_N / 3u, "the lattice's pairs and the knot's");
+		cr_assert_eq(q.overlaps, e.overlaps, "run %d: %llu pairs, by definition %llu", k,
+		             (unsigned long long)q.overlaps, (unsigned long long)e.overlaps);
+		cr_assert_eq(q.deepest_overlap, e.deepest_overlap, "run %d", k);
+		cr_assert_eq(q.overlap_capped, e.overlap_capped, "run %d: %llu capped, by definition %llu", k,
+		             (unsigned long long)q.overlap_capped, (unsigned long long)e.overlap_capped);
+		cr_assert_eq(q.overlap_most_examined, e.overlap_most_examined, "run %d", k);
+		throng_metrics_destroy(m);
+		throng_world_destroy(w);
+	}
+}
+
+Test(metrics, agents_millions_of_cells_apart_are_counted_alike)
+{
+	// Radius 0.001 m (cells of 2 mm) and two agents 1e6 m from the origin
+	// on either side: 1e9 cells each way, too many to pack a cell and a
+	// slot into 64 bits, so the agents are sorted the other way. The
+	// lattice near the origin (pitch 1.5 mm) overlaps along its rows and
+	// columns only: 60 x 99 lattice: 59 * 99 + 60 * 98 pairs.
+	for (uint32_t threads = 1; threads <= 3; ++threads) {
+		throng_world_def def = throng_world_default_def();
+		def.bounds_min = (throng_vec2){-1.0e6f, -1.0e6f};
+		def.bounds_max = (throng_vec2){1.0e6f, 1.0e6f};
+		def.bounds_mode = THRONG_BOUNDS_OPEN;
+		def.capacity = 5942;
+		def.threads = threads;
+		throng_world* w = NULL;
+		cr_assert_eq(throng_world_create(&def, &w), THRONG_OK, "%s", throng_last_error());
+		throng_controller ctl = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+		ctl.contact.enabled = false;
+		cr_assert_eq(throng_world_add_archetype(w, &ctl, NULL), THRONG_OK, "%s", throng_last_error());
+		static throng_agent_def a[5942];
+		for (uint32_t k = 0; k < 5942; ++k) {
+			a[k] = throng_agent_default_def();
+			a[k].radius = 0.001f;
+			a[k].position = (throng_vec2){0.0015f * (float)(k % 60u), 0.0015f * (float)(k / 60u)};
+		}
+		a[5940].position = (throng_vec2){1.0e6f, 1.0e6f};
+		a[5941].position = (throng_vec2){-1.0e6f, -1.0e6f};
+		cr_assert_eq(throng_world_spawn(w, a, 5942, NULL), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		uint64_t pairs = 0;
+		float deepest = 0.0f;
+		cr_assert_eq(throng_world_overlap_stats(w, &pairs, &deepest), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(pairs, 59u * 99u + 60u * 98u, "%u threads: %llu pairs", threads, (unsigned long long)pairs);
+		cr_assert_float_eq(deepest, 0.25f, 1e-3f, "1 - 1.5 / 2");
+		throng_world_destroy(w);
+	}
+}

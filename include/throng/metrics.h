@@ -17,15 +17,20 @@
 // takes the start positions and, when goal_radius > 0, every agent's goal:
 // its target point at that moment), call throng_metrics_observe() after
 // each step, and read throng_metrics_result() at any time. Observing costs
-// O(N) per step with no allocation: overlaps are found through a spatial
-// hash of cells twice the largest radius, allocated once, and walls and
-// obstacles near an agent through grids over the shapes, built at creation
-// and again only when the world's shapes change.
+// O(N) per step with no allocation: overlaps are found by sorting the
+// agents by cells twice the largest radius (a radix sort into arrays
+// allocated once; only a world whose agents lie millions of cells apart
+// is sorted another way, which allocates), and walls and obstacles near an
+// agent through grids over the shapes, built at creation and again only
+// when the world's shapes change. Above 4,096 agents it runs on the
+// OpenMP threads the world's SIMD engine steps with, at most one per
+// 1,024 agents (one thread for the scalar reference).
 //
 // Every figure is a pure function of the states observed: per-agent sums
-// are kept by agent id and reduced in id order, so both engines, every
-// thread count and every SIMD build give the same numbers. docs/QUALITY.md
-// defines each one and tabulates them for the built-in scenarios.
+// are kept by agent id and reduced in id order, and everything else is an
+// integer count or a maximum, so both engines, every thread count and
+// every SIMD build give the same numbers. docs/QUALITY.md defines each one
+// and tabulates them for the built-in scenarios.
 #ifndef THRONG_METRICS_H
 #define THRONG_METRICS_H
 
@@ -103,8 +108,8 @@ throng_quality throng_metrics_result(const throng_metrics* metrics);
 /// world's current state, written to *pairs, and the deepest one as
 /// 1 - d/(r_i + r_j) to *deepest (0 when none), each agent examining at
 /// most THRONG_OVERLAP_MAX_EXAMINED candidate pairs (a lower bound only in
-/// knots denser than any crowd). Either output may be NULL. Allocates a
-/// spatial hash for the call (a metrics object keeps its own):
+/// knots denser than any crowd). Either output may be NULL. Allocates the
+/// arrays of the sort by cell for the call (a metrics object keeps its own):
 /// THRONG_ERR_OUT_OF_MEMORY when it cannot, and then both outputs are 0,
 /// never a partial count.
 throng_status throng_world_overlap_stats(const throng_world* world, uint64_t* pairs, float* deepest);
