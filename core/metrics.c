@@ -28,7 +28,8 @@
 // candidates an agent examines (THRONG_OVERLAP_MAX_EXAMINED).
 //
 // Threads: observing runs on the threads the world's SIMD engine steps
-// with (one for the scalar reference, and at most one per 1,024 agents),
+// with (one for the scalar reference, one while the world's thread
+// governor has found one faster, and at most one per 1,024 agents),
 // above THR_PARALLEL_MIN_AGENTS agents. Each agent writes only its own
 // record; counts and maxima are merged as integer sums and maxima, so no
 // figure depends on the split.
@@ -84,8 +85,9 @@ struct throng_metrics {
 /// Any split gives the same figures.
 #define THR_METRICS_AGENTS_PER_THREAD 1024u
 
-/// The threads observing `w` runs on: those its SIMD engine steps with,
-/// one for the scalar reference, and at most one per
+/// The threads observing `w` runs on: those its SIMD engine steps with
+/// (the governor's current team, core/team.h), one for the scalar
+/// reference, and at most one per
 /// THR_METRICS_AGENTS_PER_THREAD agents.
 static uint32_t metrics_threads(const throng_world* w)
 {
@@ -93,6 +95,9 @@ static uint32_t metrics_threads(const throng_world* w)
 		return 1u;
 	}
 	uint32_t threads = w->def.threads > 0 ? w->def.threads : throng_default_threads();
+	if (w->def.threads_policy == THRONG_THREADS_ADAPT && w->team.most == threads) {
+		threads = w->team.current; // one when one thread stepped faster lately (core/team.h)
+	}
 	uint32_t most = w->count / THR_METRICS_AGENTS_PER_THREAD;
 	return threads < most ? threads : (most > 0 ? most : 1u);
 }
