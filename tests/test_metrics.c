@@ -298,6 +298,7 @@ Test(metrics, both_engines_give_the_same_figures_in_parallel)
 		o.agents = 6000;
 		o.engine = runs[r].engine;
 		o.threads = runs[r].threads;
+		o.threads_policy = THRONG_THREADS_FIXED; // observe on exactly these threads
 		throng_scene* s = NULL;
 		cr_assert_eq(throng_scene_create("field", &o, &s), THRONG_OK, "%s", throng_last_error());
 		q[r] = thr_test_run_scene(s, 40, NULL);
@@ -329,6 +330,7 @@ static throng_world* knot_world(throng_engine engine, uint32_t threads)
 	def.capacity = KNOT_N;
 	def.engine = engine;
 	def.threads = threads;
+	def.threads_policy = THRONG_THREADS_FIXED;
 	throng_world* w = NULL;
 	cr_assert_eq(throng_world_create(&def, &w), THRONG_OK, "%s", throng_last_error());
 	throng_controller ctl = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
@@ -473,6 +475,7 @@ Test(metrics, agents_millions_of_cells_apart_are_counted_alike)
 		def.bounds_mode = THRONG_BOUNDS_OPEN;
 		def.capacity = 5942;
 		def.threads = threads;
+		def.threads_policy = THRONG_THREADS_FIXED;
 		throng_world* w = NULL;
 		cr_assert_eq(throng_world_create(&def, &w), THRONG_OK, "%s", throng_last_error());
 		throng_controller ctl = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
