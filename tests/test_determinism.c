@@ -173,7 +173,7 @@ static const golden_row golden[] = {
 	{"field",      5000, 7, 200, 0x3ad53fbe4df31fc6ull},
 	{"crossing",   1000, 1, 300, 0x22d3a88e583613c1ull},
 	{"crossing",   5000, 7, 200, 0xc8e6446338660598ull},
-	{"bottleneck", 400,  1, 300, 0x741bd1e628e207a1ull},
+	{"bottleneck", 400,  1, 300, 0xac232be6df1a7ff7ull},
 	{"bottleneck", 5000, 7, 200, 0x8201274816b5a27dull},
 	{"hallway",    1000, 1, 300, 0x888ed52ffa59d0dbull},
 	{"hallway",    5000, 7, 200, 0xaed59bdc9c15d844ull},
