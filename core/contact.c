@@ -540,6 +540,16 @@ static int list_run(const throng_world* w, thr_contact_data* cd, const pair_grid
 	return 0;
 }
 
+/// Whether block b (slots b * THR_LANES on, of n) holds an agent with a
+/// listed pair: the blocks the iterations visit, whose agents end the pass
+/// at the last iterate (the others keep p*).
+static bool block_has_pairs(const thr_contact_data* cd, uint32_t n, uint32_t b)
+{
+	const uint32_t first = b * THR_LANES;
+	const uint32_t end = first + THR_LANES < n ? first + THR_LANES : n;
+	return cd->start[end] > cd->start[first];
+}
+
 /// The agent grid serves while its wider cells cost at most this many
 /// more candidates an agent, at the world's mean density, than the
 /// pass's own grid: a sparse crowd saves building a grid, a dense one
@@ -675,10 +685,9 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 		}
 		// The iterations visit only the blocks with pairs: an agent
 		// without pairs is in no list and keeps p*.
-		for (uint32_t first = 0; met > 0 && first < n; first += THR_LANES) {
-			const uint32_t end = first + THR_LANES < n ? first + THR_LANES : n;
-			if (cd->start[end] > cd->start[first]) {
-				cd->blocks[active++] = first / THR_LANES;
+		for (uint32_t b = 0; met > 0 && b * THR_LANES < n; ++b) {
+			if (block_has_pairs(cd, n, b)) {
+				cd->blocks[active++] = b;
 			}
 		}
 	}
@@ -754,8 +763,7 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 				thr_note_team(w, THR_REGION_CONTACTS);
 			}
 			finish_tally t = {0, 0, 0, 0, ratio};
-			const bool iterated = done > 0 && cd->start[(i / THR_LANES) * THR_LANES] <
-			                                      cd->start[(i / THR_LANES + 1u) * THR_LANES < n ? (i / THR_LANES + 1u) * THR_LANES : n];
+			const bool iterated = done > 0 && block_has_pairs(cd, n, i / THR_LANES);
 			finish_agent(ctx, i, iterated ? v2(fx[i], fy[i]) : v2(ns->px[i], ns->py[i]), &t);
 			pushes += t.pushes;
 			reverts += t.reverts;
