@@ -46,6 +46,11 @@ void thr_contact_free(thr_contact_data* c)
 	}
 	free(c->runs);
 	free(c->blocks);
+	free(c->near);
+	free(c->clear);
+	free(c->sets[0]);
+	free(c->sets[1]);
+	free(c->mark);
 	free(c);
 }
 
@@ -356,45 +361,7 @@ static bool crosses_any(const throng_world* w, vec2 p0, vec2 p)
 	return false;
 }
 
-/// Whether no obstacle or wall can touch a disc of radius r on the path
-/// p0 -> p: both ends in one cell of the shape grids, and the cell's
-/// clearance (world_internal.h) beyond r and beyond the path's length.
-/// Then shape_round would move nothing (no shape within r of p) and the
-/// path crosses no wall, nor reaches the far side of a wall's line within
-/// the wall's span: the shortcut changes no bit.
-static bool clear_of_shapes(const throng_world* w, vec2 p0, vec2 p, float r)
-{
-	const thr_grid* g = &w->obstacle_grid;
-	const float fx = (p.x - g->min_x) * g->inv_cell, fy = (p.y - g->min_y) * g->inv_cell;
-	const float hx = (p0.x - g->min_x) * g->inv_cell, hy = (p0.y - g->min_y) * g->inv_cell;
-	const float nx = (float)g->nx, ny = (float)g->ny;
-	if (!(fx >= 0.0f && fx < nx && fy >= 0.0f && fy < ny && hx >= 0.0f && hx < nx && hy >= 0.0f && hy < ny)) {
-		return false; // also NaN
-	}
-	const int32_t cx = (int32_t)fx, cy = (int32_t)fy;
-	if ((int32_t)hx != cx || (int32_t)hy != cy) {
-		return false;
-	}
-	const float clear = (float)w->shape_clear[(size_t)cy * (size_t)g->nx + (size_t)cx] * g->cell * (0.999f / 255.0f);
-	const float len = fabsf(p.x - p0.x) + fabsf(p.y - p0.y);
-	return r < clear && len < clear;
-}
-
 // ---- The pass -----------------------------------------------------------
-
-/// The previous position of agent i in the frame of p (a wrapped world
-/// moves it by a world's width where the step wrapped the agent).
-static vec2 previous(const throng_world* w, const thr_state* cs, uint32_t i, vec2 p)
-{
-	vec2 p0 = v2(cs->px[i], cs->py[i]);
-	if (w->def.bounds_mode == THRONG_BOUNDS_WRAP) {
-		const float wx = w->def.bounds_max.x - w->def.bounds_min.x;
-		const float wy = w->def.bounds_max.y - w->def.bounds_min.y;
-		p0.x += p.x - p0.x > 0.5f * wx ? wx : (p0.x - p.x > 0.5f * wx ? -wx : 0.0f);
-		p0.y += p.y - p0.y > 0.5f * wy ? wy : (p0.y - p.y > 0.5f * wy ? -wy : 0.0f);
-	}
-	return p0;
-}
 
 /// What the end of the pass counts, per agent and summed.
 typedef struct finish_tally {
@@ -407,8 +374,8 @@ typedef struct finish_tally {
 static vec2 solid_shapes(const thr_step_ctx* ctx, uint32_t i, vec2 ps, vec2 p, float r, finish_tally* stats)
 {
 	const throng_world* w = ctx->w;
-	const vec2 p0 = previous(w, ctx->cs, i, ps);
-	if (clear_of_shapes(w, p0, p, r)) {
+	const vec2 p0 = thr_previous_position(w, ctx->cs, i, ps);
+	if (thr_clear_of_shapes(w, p0, p, r)) {
 		return p;
 	}
 	int moved = 0;
@@ -486,6 +453,27 @@ static uint32_t most_iterations(const throng_world* w)
 	return k;
 }
 
+throng_status thr_contact_prepare(thr_step_ctx* ctx)
+{
+	throng_world* w = ctx->w;
+	const bool pairs = w->count > 1 && most_iterations(w) > 0;
+	const bool shapes = w->count > 0 && (w->obstacle_count > 0 || w->wall_count > 0);
+	if (!pairs && !shapes) {
+		return THRONG_OK;
+	}
+	if (w->contact == NULL && (w->contact = calloc(1, sizeof *w->contact)) == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
+	}
+	thr_contact_data* cd = w->contact;
+	if ((pairs && reserve((void**)&cd->near, &cd->near_cap, w->count, sizeof *cd->near)) ||
+	    (shapes && reserve((void**)&cd->clear, &cd->clear_cap, w->count, sizeof *cd->clear))) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
+	}
+	ctx->near = pairs ? cd->near : NULL;
+	ctx->clear = shapes ? cd->clear : NULL;
+	return THRONG_OK;
+}
+
 /// Most cells of the pass's grid: two an agent. Building a grid costs
 /// O(cells); a sparse crowd gets cells wider than the reach, which costs
 /// a few more distance tests, a dense one keeps cells of the reach.
@@ -511,11 +499,30 @@ static void run_agents(uint32_t n, uint32_t runs, uint32_t r, uint32_t* first, u
 	*end = (uint32_t)((uint64_t)n * (r + 1u) / runs);
 }
 
+/// Whether agent i provably has no pair at p*: its neighbour walk
+/// (ctx->near) examined every agent within t of it at the previous
+/// positions and met none closer, t being the reach to the widest agent
+/// plus what the two ends moved since (each at most sqrt(2) x `moved`, the
+/// most any agent moved along an axis; 3 x moved covers both), with a
+/// hundredth for rounding, and t inside the walk's query radius. The lists
+/// are those of a full search: the agents skipped would list nobody.
+static bool alone(const throng_world* w, const float* near, float moved, uint32_t i)
+{
+	if (near == NULL || !(near[i] >= 0.0f)) {
+		return false; // THR_NEAR_UNKNOWN
+	}
+	const float t = (THR_CONTACT_REACH * (w->radius[i] + w->max_radius) + 3.0f * moved) * 1.01f;
+	return t <= 0.99f * w->arch[w->archetype[i]].query_radius && near[i] >= t * t; // false for NaN
+}
+
 /// Lists the pairs of the agents of run r into the run's buffer, and each
 /// agent's count into start[i + 1]. Returns -1 when out of memory.
-static int list_run(const throng_world* w, thr_contact_data* cd, const pair_grid* pg, const float* x, const float* y,
-                    uint32_t runs, uint32_t r, uint64_t* overlaps, uint64_t* capped, uint64_t* met)
+static int list_run(const thr_step_ctx* ctx, thr_contact_data* cd, const pair_grid* pg, float moved, uint32_t runs,
+                    uint32_t r, uint64_t* overlaps, uint64_t* capped, uint64_t* met, uint64_t* skips,
+                    uint64_t* searches)
 {
+	const throng_world* w = ctx->w;
+	const float *x = ctx->ns->px, *y = ctx->ns->py;
 	thr_contact_run* run = &cd->runs[r];
 	uint32_t first, end;
 	run_agents(w->count, runs, r, &first, &end);
@@ -525,11 +532,17 @@ static int list_run(const throng_world* w, thr_contact_data* cd, const pair_grid
 			cd->start[i + 1] = 0;
 			continue;
 		}
+		if (alone(w, ctx->near, moved, i)) {
+			cd->start[i + 1] = 0;
+			++*skips;
+			continue;
+		}
 		if (run->cap - run->used < THRONG_CONTACT_MAX_PAIRS &&
 		    reserve((void**)&run->pairs, &run->cap, (size_t)run->used + THRONG_CONTACT_MAX_PAIRS + 4u * (end - i),
 		            sizeof *run->pairs)) {
 			return -1;
 		}
+		++*searches;
 		int cut = 0, any = 0;
 		const uint32_t k = list_pairs(w, pg, x, y, i, run->pairs + run->used, overlaps, &cut, &any);
 		cd->start[i + 1] = k;
@@ -584,7 +597,7 @@ static float most_moved(const thr_step_ctx* ctx)
 /// Either way every list holds the same agents in the same order (ids up),
 /// unless the cap cut it: the agents kept are then the first met.
 /// Returns -1 when out of memory.
-static int choose_grid(const thr_step_ctx* ctx, pair_grid* pg)
+static int choose_grid(const thr_step_ctx* ctx, float moved, pair_grid* pg)
 {
 	throng_world* w = ctx->w;
 	thr_contact_data* cd = w->contact;
@@ -598,7 +611,7 @@ static int choose_grid(const thr_step_ctx* ctx, pair_grid* pg)
 	const double span = 2.0 * THR_CONTACT_REACH * 2.0 * w->max_radius;
 	const double own = (cell + span) * (cell + span), theirs = (ag->cell + span) * (ag->cell + span);
 	if (density * (theirs - own) <= THR_AGENT_GRID_MAX_EXTRA) {
-		const float widen = 2.0f * most_moved(ctx) * 1.001f + 1.0e-4f * cell;
+		const float widen = 2.0f * moved * 1.001f + 1.0e-4f * cell;
 		if (widen <= 0.5f * ag->cell) { // also false for NaN and Inf
 			*pg = (pair_grid){ag, ctx->items, ctx->cs->px, ctx->cs->py, widen};
 			return 0;
@@ -638,6 +651,61 @@ static int reserve_scratch(thr_contact_data* cd, uint32_t n, uint32_t runs)
 	return 0;
 }
 
+/// Room for narrowed iterations: the two block sets and the marks, whose
+/// tags stay below 2^32 for `iterations` more. Returns -1 when out of memory.
+static int narrow_blocks(thr_contact_data* cd, uint32_t n, uint32_t iterations)
+{
+	const uint32_t blocks = n / THR_LANES + 1u;
+	uint32_t cap = cd->sets_cap;
+	if (reserve((void**)&cd->sets[0], &cap, blocks, sizeof(uint32_t)) != 0) {
+		return -1;
+	}
+	cap = cd->sets_cap;
+	if (reserve((void**)&cd->sets[1], &cap, blocks, sizeof(uint32_t)) != 0) {
+		return -1;
+	}
+	cd->sets_cap = cap;
+	const uint32_t had = cd->mark_cap;
+	if (reserve((void**)&cd->mark, &cd->mark_cap, blocks, sizeof *cd->mark) != 0) {
+		return -1;
+	}
+	if (cd->mark_cap != had || cd->tag > UINT32_MAX - 2u * THRONG_CONTACT_MAX_ITERATIONS - iterations) {
+		memset(cd->mark, 0, (size_t)cd->mark_cap * sizeof *cd->mark); // no tag yet
+		cd->tag = 0;
+	}
+	return 0;
+}
+
+/// Marks with `tag` block `block` (agents up to `end`), which met an
+/// overlapping pair, and the blocks of every partner of each of its agents
+/// the iteration moved.
+static void mark_moved(thr_contact_data* cd, const thr_contact_iter* it, uint32_t block, uint32_t end, uint32_t tag)
+{
+	// Threads may mark one block at once, all with the same tag.
+	__atomic_store_n(&cd->mark[block], tag, __ATOMIC_RELAXED);
+	for (uint32_t i = block * THR_LANES; i < end; ++i) {
+		if (it->dx[i] != it->sx[i] || it->dy[i] != it->sy[i]) {
+			for (uint32_t c = it->start[i]; c < it->start[i + 1]; ++c) {
+				__atomic_store_n(&cd->mark[it->pairs[c] / THR_LANES], tag, __ATOMIC_RELAXED);
+			}
+		}
+	}
+}
+
+/// The blocks with pairs marked `tag`, in block order, into the set of
+/// iteration k; returns how many.
+static uint32_t gather_marked(thr_contact_data* cd, uint32_t active, uint32_t k, uint32_t tag)
+{
+	uint32_t* out = cd->sets[k & 1u];
+	uint32_t m = 0;
+	for (uint32_t a = 0; a < active; ++a) {
+		const uint32_t b = cd->blocks[a];
+		out[m] = b;
+		m += cd->mark[b] == tag;
+	}
+	return m;
+}
+
 throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 {
 	throng_world* w = ctx->w;
@@ -655,24 +723,26 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 	const bool parallel = n > THR_PARALLEL_MIN_AGENTS;
 	(void)threads; // builds without OpenMP
 	const uint32_t runs = run_count(n, threads, parallel);
-	uint64_t overlaps = 0, capped = 0, met = 0;
+	uint64_t overlaps = 0, capped = 0, met = 0, skips = 0, searches = 0;
 	uint32_t active = 0; // blocks with pairs
 
 	if (planned > 0) {
 		if (reserve_scratch(cd, n, runs)) {
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 		}
+		const float moved = most_moved(ctx);
 		pair_grid pg;
-		if (choose_grid(ctx, &pg) != 0) {
+		if (choose_grid(ctx, moved, &pg) != 0) {
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 		}
 		// Each agent's pairs, listed once, run by run (any thread may take
 		// any run: each has its own buffer).
 		int fail = 0;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (parallel) \
-	reduction(+ : overlaps, capped, met, fail)
+	reduction(+ : overlaps, capped, met, fail, skips, searches)
 		for (int64_t r = 0; r < (int64_t)runs; ++r) {
-			fail += list_run(w, cd, &pg, ns->px, ns->py, runs, (uint32_t)r, &overlaps, &capped, &met);
+			fail += list_run(ctx, cd, &pg, moved, runs, (uint32_t)r, &overlaps, &capped, &met, &skips,
+			                 &searches);
 		}
 		cd->start[0] = 0;
 		for (uint32_t i = 0; i < n; ++i) {
@@ -690,6 +760,9 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 				cd->blocks[active++] = b;
 			}
 		}
+		if (met > 0 && capped == 0 && planned > 1 && narrow_blocks(cd, n, planned) != 0) {
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
+		}
 	}
 	// Nothing can fail from here on. Iterations run while pairs overlap:
 	// none when no listed pair overlaps p*, and none after an iteration
@@ -699,6 +772,14 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 	float* qx[2] = {cd->q[0], cd->q[2]};
 	float* qy[2] = {cd->q[1], cd->q[3]};
 	int seen[THRONG_CONTACT_MAX_ITERATIONS + 1] = {1};
+	// From iteration 1 on, the iterations visit the blocks that met an
+	// overlapping pair in the one before, and the blocks of the partners
+	// of every agent it moved: any other block would compute what it
+	// holds already (its agents and their partners did not move), and
+	// both buffers hold it (narrow_blocks). That needs every list to be
+	// symmetric, which only a capped list breaks.
+	const bool narrow = capped == 0 && iterations > 1;
+	uint32_t set_n[THRONG_CONTACT_MAX_ITERATIONS + 1] = {active};
 	uint32_t done = 0;
 	uint64_t pushes = 0, reverts = 0, clamped = 0, nonfinite = 0;
 	float ratio = stats->max_speed_ratio;
@@ -719,30 +800,32 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 		const bool shapes = w->obstacle_count > 0 || w->wall_count > 0;
 		uint32_t k = 0;
 		// seen[k]: iterate k still had an overlapping pair (seen[0]: p* had
-		// one). Every thread reads it after the loop's barrier: all agree.
+		// one). Every thread reads it after the loop's barrier: all agents agree.
 		for (; k < iterations && seen[k]; ++k) {
 			const float* sx = k == 0 ? ns->px : qx[(k - 1u) & 1u];
 			const float* sy = k == 0 ? ns->py : qy[(k - 1u) & 1u];
 			const thr_contact_iter it = {w, cd->start, cd->pairs, sx, sy, qx[k & 1u], qy[k & 1u], k};
 			int* flag = &seen[k + 1];
+			const uint32_t* set = k == 0 || !narrow ? cd->blocks : cd->sets[k & 1u];
+			const uint32_t m = k == 0 || !narrow ? active : set_n[k];
+			const bool next = narrow && k + 1u < iterations;
+			const uint32_t tag = cd->tag + k + 1u; // marks the blocks of iteration k + 1
 #pragma omp for schedule(static)
-			for (int64_t b = 0; b < (int64_t)active; ++b) {
-				const uint32_t first = cd->blocks[b] * THR_LANES;
-				if (e->contact_block(&it, first) && k + 1u < iterations) {
+			for (int64_t b = 0; b < (int64_t)m; ++b) {
+				const uint32_t block = set[b], first = block * THR_LANES;
+				const uint32_t end = first + THR_LANES < n ? first + THR_LANES : n;
+				const int hit = e->contact_block(&it, first);
+				if (hit && k + 1u < iterations) {
 #pragma omp atomic write
 					*flag = 1;
 				}
-				if (!shapes) {
-					continue;
-				}
 				// Out of the obstacles and walls it was pushed into.
-				const uint32_t end = first + THR_LANES < n ? first + THR_LANES : n;
-				for (uint32_t i = first; i < end; ++i) {
+				for (uint32_t i = first; shapes && i < end; ++i) {
 					if (it.dx[i] != it.sx[i] || it.dy[i] != it.sy[i]) {
 						int moved = 0;
-						const vec2 p0 = previous(w, ctx->cs, i, v2(ns->px[i], ns->py[i]));
+						const vec2 p0 = thr_previous_position(w, ctx->cs, i, v2(ns->px[i], ns->py[i]));
 						const vec2 p1 = v2(it.dx[i], it.dy[i]);
-						if (clear_of_shapes(w, p0, p1, w->radius[i])) {
+						if (thr_clear_of_shapes(w, p0, p1, w->radius[i])) {
 							continue;
 						}
 						const vec2 p = shape_round(w, p0, p1, w->radius[i], &moved);
@@ -750,6 +833,18 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 						it.dy[i] = p.y;
 					}
 				}
+				if (next && hit) {
+					mark_moved(cd, &it, block, end, tag);
+				} else if (next && k == 0) {
+					// Unmoved: iterate 1 in the other buffer as well, for
+					// the iterations that skip the block.
+					memcpy(qx[1] + first, qx[0] + first, (end - first) * sizeof(float));
+					memcpy(qy[1] + first, qy[0] + first, (end - first) * sizeof(float));
+				}
+			}
+			if (next) {
+#pragma omp single
+				set_n[k + 1u] = gather_marked(cd, active, k + 1u, tag);
 			}
 		}
 #pragma omp single
@@ -762,8 +857,11 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 			if (ii == 0) {
 				thr_note_team(w, THR_REGION_CONTACTS);
 			}
-			finish_tally t = {0, 0, 0, 0, ratio};
 			const bool iterated = done > 0 && block_has_pairs(cd, n, i / THR_LANES);
+			if (!iterated && (ctx->clear == NULL ? !shapes : ctx->clear[i] != 0)) {
+				continue; // at p*, clear of every shape: nothing to do
+			}
+			finish_tally t = {0, 0, 0, 0, ratio};
 			finish_agent(ctx, i, iterated ? v2(fx[i], fy[i]) : v2(ns->px[i], ns->py[i]), &t);
 			pushes += t.pushes;
 			reverts += t.reverts;
@@ -772,6 +870,11 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 			ratio = t.ratio > ratio ? t.ratio : ratio;
 		}
 	}
+	if (ctx->counts != NULL) {
+		ctx->counts->contact_searches += searches;
+		ctx->counts->contact_skips += skips;
+	}
+	cd->tag += narrow ? iterations : 0;
 	stats->contact_iterations += done;
 	stats->contacts += overlaps;
 	stats->contact_capped += capped;

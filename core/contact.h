@@ -45,12 +45,22 @@ typedef struct thr_contact_data {
 	float* q[4];           ///< two iterates: x, y, x, y
 	thr_contact_run* runs; ///< the listing's runs (runs_cap of them)
 	uint32_t* blocks;      ///< the blocks of THR_LANES slots with a listed pair
-	uint32_t start_cap, pairs_cap, q_cap, runs_cap, blocks_cap;
+	float* near;           ///< thr_step_ctx.near, per slot
+	uint8_t* clear;        ///< thr_step_ctx.clear, per slot
+	uint32_t* sets[2];     ///< the blocks iterations 1, 2, ... visit (odd, even)
+	uint32_t* mark;        ///< per block: the tag of the last iteration that must visit it
+	uint32_t tag;          ///< mark tags run from tag + 1 in a pass
+	uint32_t start_cap, pairs_cap, q_cap, runs_cap, blocks_cap, near_cap, clear_cap, sets_cap, mark_cap;
 } thr_contact_data;
 
 /// Whether the contact pass has work in w: an archetype with contacts on,
 /// or a wall or an obstacle.
 bool thr_contact_wanted(const throng_world* w);
+
+/// Room for what the engine's pass leaves the contact pass (ctx->near),
+/// when the pass will list pairs. Fails only out of memory, before the
+/// step changes anything.
+throng_status thr_contact_prepare(thr_step_ctx* ctx);
 
 /// The contact pass over ctx->ns (ctx->cs holds the previous state). Fails
 /// only out of memory, before it changes anything.

@@ -15,6 +15,7 @@
 #define THRONG_CORE_ENGINE_H
 
 #include <stdbool.h>
+#include <math.h>
 #include <stdint.h>
 
 #include "world_internal.h"
@@ -37,7 +38,20 @@ typedef struct thr_step_ctx {
 	/// The step's work counts (THRONG_COUNT_WORK), or NULL when the world
 	/// does not count: engines add to it where the work is done.
 	throng_world_counters* counts;
+	/// Per slot, for the contact pass (NULL: not wanted): the least squared
+	/// distance from the agent to another agent its neighbour walk
+	/// examined in cs (+Inf: none), or THR_NEAR_UNKNOWN when the walk did
+	/// not examine every candidate of its cells (it met a cap, or the agent
+	/// has no walk). Engines write it for every agent they step.
+	float* near;
+	/// Per slot, for the contact pass (NULL: not wanted): 1 where
+	/// thr_clear_of_shapes holds for the agent's path from cs to ns as the
+	/// engine wrote it, else 0. Engines write it for every agent they step.
+	uint8_t* clear;
 } thr_step_ctx;
+
+/// thr_step_ctx.near of an agent whose walk left candidates unexamined.
+#define THR_NEAR_UNKNOWN (-1.0f)
 
 /// What a pass measured, merged into throng_world_stats by the step.
 /// The maxima start from the world's running maxima.
@@ -108,6 +122,47 @@ static inline bool thr_contact_active(const thr_contact_iter* it, uint32_t i)
 {
 	const throng_contact* c = &it->w->archetypes[it->w->archetype[i]].contact;
 	return c->enabled && it->k < c->iterations && it->start[i + 1] > it->start[i];
+}
+
+/// The previous position of agent i in the frame of p (a wrapped world
+/// moves it by a world's width where the step wrapped the agent).
+static inline vec2 thr_previous_position(const throng_world* w, const thr_state* cs, uint32_t i, vec2 p)
+{
+	vec2 p0 = v2(cs->px[i], cs->py[i]);
+	if (w->def.bounds_mode == THRONG_BOUNDS_WRAP) {
+		const float wx = w->def.bounds_max.x - w->def.bounds_min.x;
+		const float wy = w->def.bounds_max.y - w->def.bounds_min.y;
+		p0.x += p.x - p0.x > 0.5f * wx ? wx : (p0.x - p.x > 0.5f * wx ? -wx : 0.0f);
+		p0.y += p.y - p0.y > 0.5f * wy ? wy : (p0.y - p.y > 0.5f * wy ? -wy : 0.0f);
+	}
+	return p0;
+}
+
+/// Whether no obstacle or wall can touch a disc of radius r on the path
+/// p0 -> p, from the clearance (world_internal.h) of p's cell in the shape
+/// grids: both ends in that cell and the clearance beyond r and beyond the
+/// path's length, or the clearance beyond r plus the path's length (every
+/// point of the path lies within that length of p). Then shape_round would
+/// move nothing (no shape within r of p) and the path crosses no wall, nor
+/// reaches the far side of a wall's line within the wall's span (that far
+/// side is at most the path's length from p): the shortcut changes no bit.
+static inline bool thr_clear_of_shapes(const throng_world* w, vec2 p0, vec2 p, float r)
+{
+	const thr_grid* g = &w->obstacle_grid;
+	const float fx = (p.x - g->min_x) * g->inv_cell, fy = (p.y - g->min_y) * g->inv_cell;
+	if (!(fx >= 0.0f && fx < (float)g->nx && fy >= 0.0f && fy < (float)g->ny)) {
+		return false; // also NaN
+	}
+	const int32_t cx = (int32_t)fx, cy = (int32_t)fy;
+	const float clear = (float)w->shape_clear[(size_t)cy * (size_t)g->nx + (size_t)cx] * g->cell * (0.999f / 255.0f);
+	const float len = fabsf(p.x - p0.x) + fabsf(p.y - p0.y); // at least the path's length
+	if (!(r < clear && len < clear)) {
+		return false; // also NaN
+	}
+	const float hx = (p0.x - g->min_x) * g->inv_cell, hy = (p0.y - g->min_y) * g->inv_cell;
+	const bool same = hx >= 0.0f && hx < (float)g->nx && hy >= 0.0f && hy < (float)g->ny && (int32_t)hx == cx &&
+	                  (int32_t)hy == cy;
+	return same || (r + len) * 1.0001f < clear;
 }
 
 /// Frees every engine's data kept in w (throng_world_destroy).

@@ -72,6 +72,7 @@ typedef struct nb_walk {
 	uint32_t examined; ///< candidates examined
 	uint32_t most_met; ///< most neighbours one slot took
 	int capped;        ///< a slot met its max_neighbors, or the walk its candidate cap
+	float nearest;     ///< least squared distance to another agent examined (+Inf: none)
 } nb_walk;
 
 /// Copies the neighbours within the query radius of agent i (itself included; the
@@ -103,7 +104,8 @@ THR_STAGE int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_
 	const float r2 = r * r;
 	uint32_t m = 0, examined = 0, open = n_slots;
 	uint64_t rows = 0, tests = 0;
-	*walk = (nb_walk){0, 0, 0};
+	*walk = (nb_walk){0, 0, 0, INFINITY};
+	float nearest = INFINITY;
 	if (g->n_items == 0) {
 		return 0;
 	}
@@ -119,7 +121,9 @@ THR_STAGE int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_
 			examined++;
 			float dx = st->px[j] - st->px[i];
 			float dy = st->py[j] - st->py[i];
-			if (!(dx * dx + dy * dy < r2)) {
+			const float d2 = dx * dx + dy * dy;
+			nearest = j != i && d2 < nearest ? d2 : nearest;
+			if (!(d2 < r2)) {
 				continue;
 			}
 			tests += j != i ? open : 0; // the slots not yet full test another agent below
@@ -144,6 +148,7 @@ THR_STAGE int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_
 	}
 	walk->examined = examined;
 	walk->capped = examined == limit || open < n_slots;
+	walk->nearest = nearest;
 	for (uint32_t q = 0; q < n_slots; ++q) {
 		walk->most_met = met[q] > walk->most_met ? met[q] : walk->most_met;
 	}
@@ -303,17 +308,22 @@ THR_STAGE throng_status forces(const thr_step_ctx* ctx, agent* a, const throng_c
 {
 	throng_world* w = ctx->w;
 	int64_t n_nb = 0;
+	float near = THR_NEAR_UNKNOWN; // no walk
 	if (info->query_radius > 0.0f) {
 		nb_walk walk;
 		n_nb = gather_neighbors(w, ctx->cs, a->i, &a->s, ctl, info, &walk, c);
 		if (n_nb < 0) {
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for neighbours");
 		}
+		near = walk.capped ? THR_NEAR_UNKNOWN : walk.nearest;
 		stats->nb_candidates += walk.examined;
 		stats->nb_capped += (uint64_t)walk.capped;
 		stats->nb_most_candidates = walk.examined > stats->nb_most_candidates ? walk.examined
 		                                                                      : stats->nb_most_candidates;
 		stats->nb_most_met = walk.most_met > stats->nb_most_met ? walk.most_met : stats->nb_most_met;
+	}
+	if (ctx->near != NULL) {
+		ctx->near[a->i] = near;
 	}
 	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
 		f[k] = ctl->slots[k].enabled ? slot_force(w, ctx->cs, a->i, &a->s, &ctl->slots[k], (uint32_t)n_nb, &a->wander,
@@ -388,6 +398,9 @@ THR_STAGE void integrate(const thr_step_ctx* ctx, const agent* a, thr_pass_stats
 	stats->max_speed_ratio = ratio > stats->max_speed_ratio ? ratio : stats->max_speed_ratio;
 	ns->px[i] = p.x;
 	ns->py[i] = p.y;
+	if (ctx->clear != NULL) {
+		ctx->clear[i] = thr_clear_of_shapes(w, thr_previous_position(w, ctx->cs, i, p), p, w->radius[i]);
+	}
 	ns->vx[i] = v.x;
 	ns->vy[i] = v.y;
 	ns->hx[i] = h.x;

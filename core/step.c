@@ -78,6 +78,9 @@ static throng_status prepare(throng_world* w, const thr_engine* e, uint32_t thre
 	if (st == THRONG_OK && e->prepare != NULL) {
 		st = e->prepare(ctx);
 	}
+	if (st == THRONG_OK) {
+		st = thr_contact_prepare(ctx);
+	}
 	if (st == THRONG_OK && e->sorted && thr_store_reserve_reorder(w) != 0) {
 		st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory");
 	}

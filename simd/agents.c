@@ -547,6 +547,15 @@ static void integrate_w(const thr_wide_ctx* ctx, const lanes* s, const block_sta
 	for (int q = 0; q < n; ++q) {
 		ns->waypoint[base + (uint32_t)q] = b->waypoint_new[q];
 	}
+	if (ctx->clear != NULL) {
+		// The contact pass's shape shortcut, while the lanes are at hand.
+		const throng_world* w = ctx->w;
+		for (int q = 0; q < n; ++q) {
+			const uint32_t i = base + (uint32_t)q;
+			const vec2 pi = v2(ns->px[i], ns->py[i]);
+			ctx->clear[i] = thr_clear_of_shapes(w, thr_previous_position(w, ctx->cs, i, pi), pi, w->radius[i]);
+		}
+	}
 }
 
 void thr_step_block(const thr_wide_ctx* ctx, uint32_t base, thr_pass_stats* st)
@@ -558,6 +567,11 @@ void thr_step_block(const thr_wide_ctx* ctx, uint32_t base, thr_pass_stats* st)
 	block_state b = {.live = thr_mw_first(n)};
 	lanes s;
 	load_w(ctx, base, n, &s, &b);
+	if (ctx->near != NULL) {
+		for (int l = 0; l < n; ++l) {
+			ctx->near[base + (uint32_t)l] = THR_NEAR_UNKNOWN; // the walks overwrite it
+		}
+	}
 	// Once per distinct archetype among the lanes: its forces, blended.
 	const thr_iw archw = thr_iw_load(b.arch);
 	thr_mw done = thr_mw_not(b.live);

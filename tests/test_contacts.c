@@ -411,12 +411,14 @@ Test(contacts, a_gap_narrower_than_the_agent_stops_it)
 	}
 }
 
-/// A crush of `n` seekers (radius 0.3, 2 m/s) around obstacles and a wall,
-/// no neighbour slot: the agent grid's cell (def.cell_size) decides only
-/// which grid the contact pass lists its pairs from. Returns the hash after
-/// `steps` steps and the pass's iterations.
-static uint64_t crush_hash(throng_engine engine, float cell_size, uint32_t threads, uint32_t n, int steps,
-                           uint64_t* iterations)
+/// A crush of `n` seekers (radius 0.3, 2 m/s) around obstacles and a wall:
+/// the agent grid's cell (def.cell_size) decides only which grid the
+/// contact pass lists its pairs from. With `walk` > 0 the seekers also
+/// walk their neighbours within `walk` m, for a separation slot of weight
+/// 0 (it moves nobody). Returns the hash after `steps` steps and the pass's
+/// iterations, and its searches and skips when those are not NULL.
+static uint64_t crush_walk_hash(throng_engine engine, float cell_size, float walk, uint32_t threads, uint32_t n,
+                                int steps, uint64_t* iterations, uint64_t* searches, uint64_t* skips)
 {
 	throng_world_def def = throng_world_default_def();
 	def.bounds_min = (throng_vec2){-30.0f, -30.0f};
@@ -434,6 +436,18 @@ static uint64_t crush_hash(throng_engine engine, float cell_size, uint32_t threa
 	cr_assert_eq(throng_world_add_obstacle(w, (throng_vec2){-5.0f, -2.0f}, 0.7f, NULL), THRONG_OK);
 	cr_assert_eq(throng_world_add_wall(w, (throng_vec2){-8.0f, 6.0f}, (throng_vec2){2.0f, 9.0f}, NULL), THRONG_OK);
 	uint32_t arch = seeker_archetype(w);
+	if (walk > 0.0f) {
+		throng_controller c;
+		cr_assert_eq(throng_world_get_controller(w, arch, &c), THRONG_OK);
+		throng_slot sep = throng_slot_default_def(THRONG_SEPARATION);
+		sep.weight = 0.0f;
+		sep.params.neighbor_radius = walk;
+		throng_controller_add(&c, sep);
+		cr_assert_eq(throng_world_set_controller(w, arch, &c), THRONG_OK, "%s", throng_last_error());
+	}
+	if (searches != NULL) {
+		cr_assert_eq(throng_world_set_counting(w, THRONG_COUNT_WORK), THRONG_OK);
+	}
 	uint64_t rng = 5;
 	for (uint32_t i = 0; i < n; ++i) {
 		float x = thr_test_uniform(&rng, -29.0f, 29.0f), y = thr_test_uniform(&rng, -29.0f, 29.0f);
@@ -444,9 +458,21 @@ static uint64_t crush_hash(throng_engine engine, float cell_size, uint32_t threa
 	}
 	throng_world_stats st = throng_world_get_stats(w);
 	*iterations = st.contact_iterations;
+	if (searches != NULL) {
+		throng_world_counters total;
+		cr_assert_eq(throng_world_get_counters(w, NULL, &total), THRONG_OK);
+		*searches = total.contact_searches;
+		*skips = total.contact_skips;
+	}
 	uint64_t h = throng_world_hash(w);
 	throng_world_destroy(w);
 	return h;
+}
+
+static uint64_t crush_hash(throng_engine engine, float cell_size, uint32_t threads, uint32_t n, int steps,
+                           uint64_t* iterations)
+{
+	return crush_walk_hash(engine, cell_size, 0.0f, threads, n, steps, iterations, NULL, NULL);
 }
 
 Test(contacts, every_listing_grid_gives_the_same_bits)
@@ -466,4 +492,33 @@ Test(contacts, every_listing_grid_gives_the_same_bits)
 	cr_assert_eq(crush_hash(THRONG_ENGINE_SIMD, 1.0f, 3, 3000, 150, &unused), ref);
 	cr_assert_eq(crush_hash(THRONG_ENGINE_SIMD, 40.0f, 1, 3000, 150, &unused), ref);
 	cr_assert_eq(crush_hash(THRONG_ENGINE_SIMD, 40.0f, 3, 3000, 150, &unused), ref);
+}
+
+Test(contacts, agents_whose_walk_met_nobody_near_are_not_searched)
+{
+	// A walk of 3 m meets every agent that could become a pair (reach
+	// 1.25 x 0.6 m plus what both moved, 2 x 0.2 m x sqrt 2): agents it
+	// found alone skip the search; a walk of 0.4 m proves nothing. The
+	// lists, and so the states, are those of a search for every agent, in
+	// both engines, with 1 or 3 threads.
+	const uint32_t n = 3000;
+	const int steps = 60;
+	uint64_t it = 0, searched = 0, skipped = 0;
+	const uint64_t ref = crush_walk_hash(THRONG_ENGINE_SCALAR, 1.0f, 0.4f, 1, n, steps, &it, &searched, &skipped);
+	cr_assert_eq(skipped, 0u, "a 0.4 m walk cannot prove an agent alone");
+	cr_assert_eq(searched, (uint64_t)n * (uint64_t)steps);
+	uint64_t first = 0;
+	for (int e = 0; e < 2; ++e) {
+		const throng_engine engine = e ? THRONG_ENGINE_SIMD : THRONG_ENGINE_SCALAR;
+		for (uint32_t threads = 1; threads <= 3; threads += 2) {
+			cr_assert_eq(crush_walk_hash(engine, 1.0f, 3.0f, threads, n, steps, &it, &searched, &skipped), ref,
+			             "engine %d, %u threads", e, threads);
+			cr_expect_eq(searched + skipped, (uint64_t)n * (uint64_t)steps);
+			// The crush is dense: about 1 in 100 is alone.
+			cr_expect_gt(skipped, (uint64_t)n * (uint64_t)steps / 200u, "engine %d: %llu skips of %llu", e,
+			             (unsigned long long)skipped, (unsigned long long)(searched + skipped));
+			first = first ? first : skipped;
+			cr_expect_eq(skipped, first, "both engines see the same walks");
+		}
+	}
 }

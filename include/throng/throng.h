@@ -426,6 +426,14 @@ typedef struct throng_world_counters {
 	uint64_t target_candidates; ///< candidates they examined (both)
 	uint64_t target_tests;      ///< of them, agents of the rule's group other than the chooser (both)
 
+	// The contact pass (both).
+	/// Agents with contacts on whose pairs the pass searched for.
+	uint64_t contact_searches;
+	/// Agents with contacts on that it did not search: their neighbour
+	/// walk had already met every agent near enough to become a pair and
+	/// found none (docs/BEHAVIORS.md, "Contacts").
+	uint64_t contact_skips;
+
 	// Time, with THRONG_COUNT_TIME (0 otherwise), in nanoseconds.
 	uint64_t step_ns;                      ///< throng_world_step from its first check to its return
 	uint64_t stage_ns[THRONG_STAGE_COUNT]; ///< each stage's share of step_ns
