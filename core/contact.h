@@ -12,18 +12,23 @@
 //    searched wider by what agents moved) or a grid of its own over p*;
 //    both find the same pairs (only a capped list keeps the first met,
 //    cells row by row, ids up within a cell). Both engines and every
-//    thread split see the same lists in the same order.
+//    thread split see the same lists in the same order. An agent whose
+//    neighbour walk (ctx->near) already proved nobody within reach is
+//    not searched.
 // 2. Jacobi iterations. Each agent reads every position of the previous
 //    iterate and writes its own in the next one: for each listed pair that
 //    overlaps (d < r_i + r_j) it moves away from the other by
 //    stiffness/2 of the overlap, the pushes summed in list order; then it
 //    leaves any obstacle and wall it entered. No agent reads a value another
 //    agent writes in the same iteration, so the split cannot change a bit.
+//    From iteration 1 on only the blocks that can change are visited.
 // 3. Shapes and bounds, for every agent: out of obstacles, never across a
 //    wall segment between the previous state and this one (swept: a path
 //    that would cross one puts the agent back on its side, and if anything
 //    is still crossed the agent stays where it was, a place no wall had
-//    been crossed to reach), inside a contained world.
+//    been crossed to reach), inside a contained world. Agents without
+//    pairs whose path the engine found clear of shapes (ctx->clear) are
+//    not visited.
 // 4. Velocity: v = limit(v* + (p - p*)/dt, max_speed) for every agent the
 //    pass moved; the heading stays the integration's.
 #ifndef THRONG_CORE_CONTACT_H
