@@ -569,24 +569,6 @@ static bool block_has_pairs(const thr_contact_data* cd, uint32_t n, uint32_t b)
 /// would test too many candidates.
 #define THR_AGENT_GRID_MAX_EXTRA 4.0f
 
-/// Largest distance along x or y from an agent's previous position to p*.
-static float most_moved(const thr_step_ctx* ctx)
-{
-	const uint32_t n = ctx->w->count;
-	const thr_state *cs = ctx->cs, *ns = ctx->ns;
-	float most = 0.0f;
-	(void)n;
-#pragma omp parallel for schedule(static) num_threads(ctx->threads) if (n > THR_PARALLEL_MIN_AGENTS) \
-	reduction(max : most)
-	for (int64_t ii = 0; ii < (int64_t)n; ++ii) {
-		const uint32_t i = (uint32_t)ii;
-		const float mx = fabsf(ns->px[i] - cs->px[i]), my = fabsf(ns->py[i] - cs->py[i]);
-		const float m = mx > my ? mx : my;
-		most = m > most ? m : most; // NaN is never the most
-	}
-	return most;
-}
-
 /// The grid to list pairs from. The step's agent grid, built over the
 /// previous positions, finds every pair within reach at p* when searched
 /// wider by twice the most any agent moved (each end moved at most that
@@ -730,7 +712,7 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 		if (reserve_scratch(cd, n, runs)) {
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 		}
-		const float moved = most_moved(ctx);
+		const float moved = stats->most_moved; // the engine's pass measured it
 		pair_grid pg;
 		if (choose_grid(ctx, moved, &pg) != 0) {
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");

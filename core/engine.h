@@ -57,6 +57,9 @@ typedef struct thr_step_ctx {
 /// The maxima start from the world's running maxima.
 typedef struct thr_pass_stats {
 	float max_speed_ratio;
+	/// Largest distance along x or y from an agent's previous position
+	/// to p* (NaN never counts): what the contact pass widens its search by.
+	float most_moved;
 	uint64_t nonfinite;
 	uint64_t clamped;
 	uint64_t nb_candidates;      ///< candidates the neighbour walks examined
@@ -122,6 +125,15 @@ static inline bool thr_contact_active(const thr_contact_iter* it, uint32_t i)
 {
 	const throng_contact* c = &it->w->archetypes[it->w->archetype[i]].contact;
 	return c->enabled && it->k < c->iterations && it->start[i + 1] > it->start[i];
+}
+
+/// most, or agent i's largest move along x or y from cs to ns if larger
+/// (thr_pass_stats.most_moved; a NaN move never is).
+static inline float thr_most_moved(float most, const thr_state* cs, const thr_state* ns, uint32_t i)
+{
+	const float mx = fabsf(ns->px[i] - cs->px[i]), my = fabsf(ns->py[i] - cs->py[i]);
+	const float m = mx > my ? mx : my;
+	return m > most ? m : most;
 }
 
 /// The previous position of agent i in the frame of p (a wrapped world

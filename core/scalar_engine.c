@@ -401,6 +401,7 @@ THR_STAGE void integrate(const thr_step_ctx* ctx, const agent* a, thr_pass_stats
 	if (ctx->clear != NULL) {
 		ctx->clear[i] = thr_clear_of_shapes(w, thr_previous_position(w, ctx->cs, i, p), p, w->radius[i]);
 	}
+	stats->most_moved = thr_most_moved(stats->most_moved, ctx->cs, ns, i);
 	ns->vx[i] = v.x;
 	ns->vy[i] = v.y;
 	ns->hx[i] = h.x;

@@ -547,6 +547,9 @@ static void integrate_w(const thr_wide_ctx* ctx, const lanes* s, const block_sta
 	for (int q = 0; q < n; ++q) {
 		ns->waypoint[base + (uint32_t)q] = b->waypoint_new[q];
 	}
+	for (int q = 0; q < n; ++q) {
+		st->most_moved = thr_most_moved(st->most_moved, ctx->cs, ns, base + (uint32_t)q);
+	}
 	if (ctx->clear != NULL) {
 		// The contact pass's shape shortcut, while the lanes are at hand.
 		const throng_world* w = ctx->w;

@@ -126,7 +126,7 @@ static throng_status simd_pass(const thr_step_ctx* step, thr_pass_stats* stats)
 
 	const uint32_t blocks = (w->count + THR_LANES - 1u) / THR_LANES;
 	const int64_t batches = (int64_t)((blocks + THR_BATCH_BLOCKS - 1u) / THR_BATCH_BLOCKS);
-	float max_ratio = stats->max_speed_ratio;
+	float max_ratio = stats->max_speed_ratio, most_moved = 0.0f;
 	uint64_t nonfinite = 0, clamped = 0, nb_candidates = 0, nb_capped = 0;
 	uint32_t nb_most_candidates = stats->nb_most_candidates, nb_most_met = stats->nb_most_met;
 	throng_world_counters counts;
@@ -135,7 +135,7 @@ static throng_status simd_pass(const thr_step_ctx* step, thr_pass_stats* stats)
 	// Small worlds run on the calling thread (THR_PARALLEL_MIN_AGENTS); any
 	// split gives the same bits (max and integer sums).
 #pragma omp parallel for schedule(static) num_threads(threads) \
-	reduction(max : max_ratio, nb_most_candidates, nb_most_met) \
+	reduction(max : max_ratio, most_moved, nb_most_candidates, nb_most_met) \
 	reduction(+ : nonfinite, clamped, nb_candidates, nb_capped) reduction(thr_counts_add : counts) \
 	if (w->count > THR_PARALLEL_MIN_AGENTS)
 	for (int64_t b = 0; b < batches; ++b) {
@@ -149,6 +149,7 @@ static throng_status simd_pass(const thr_step_ctx* step, thr_pass_stats* stats)
 			thr_step_block(&ctx, k * THR_LANES, &bs);
 		}
 		max_ratio = bs.max_speed_ratio > max_ratio ? bs.max_speed_ratio : max_ratio;
+		most_moved = bs.most_moved > most_moved ? bs.most_moved : most_moved;
 		nonfinite += bs.nonfinite;
 		clamped += bs.clamped;
 		nb_candidates += bs.nb_candidates;
@@ -157,6 +158,7 @@ static throng_status simd_pass(const thr_step_ctx* step, thr_pass_stats* stats)
 		nb_most_met = bs.nb_most_met > nb_most_met ? bs.nb_most_met : nb_most_met;
 	}
 	stats->max_speed_ratio = max_ratio;
+	stats->most_moved = most_moved;
 	stats->nonfinite = nonfinite;
 	stats->clamped = clamped;
 	stats->nb_candidates = nb_candidates;
