@@ -48,6 +48,7 @@ void thr_contact_free(thr_contact_data* c)
 	free(c->blocks);
 	free(c->near);
 	free(c->clear);
+	free(c->shaped);
 	free(c->sets[0]);
 	free(c->sets[1]);
 	free(c->mark);
@@ -369,13 +370,12 @@ typedef struct finish_tally {
 	float ratio; ///< largest |v| / max_speed of the agents it moved
 } finish_tally;
 
-/// Agent i (radius r, integrated to ps) at p kept out of the obstacles and
-/// on its side of every wall, swept from its previous position.
-static vec2 solid_shapes(const thr_step_ctx* ctx, uint32_t i, vec2 ps, vec2 p, float r, finish_tally* stats)
+/// p kept out of the obstacles and on its side of every wall, swept from
+/// p0 (agent radius r); the THR_SHAPES_* bits of what happened in *what.
+static vec2 keep_out(const throng_world* w, vec2 p0, vec2 p, float r, uint8_t* what)
 {
-	const throng_world* w = ctx->w;
-	const vec2 p0 = thr_previous_position(w, ctx->cs, i, ps);
 	if (thr_clear_of_shapes(w, p0, p, r)) {
+		*what = THR_SHAPES_CLEAR;
 		return p;
 	}
 	int moved = 0;
@@ -387,7 +387,7 @@ static vec2 solid_shapes(const thr_step_ctx* ctx, uint32_t i, vec2 ps, vec2 p, f
 			break;
 		}
 	}
-	stats->pushes += (uint64_t)moved;
+	*what = moved ? THR_SHAPES_PUSHED : 0u;
 	// Still across a wall, or still in an obstacle (a gap narrower than
 	// the agent between two of them, or an obstacle against a wall):
 	// where it was, which it reached without crossing a wall, and outside
@@ -396,23 +396,45 @@ static vec2 solid_shapes(const thr_step_ctx* ctx, uint32_t i, vec2 ps, vec2 p, f
 	// at most 0 from the wall's line, which moves it), so only moved
 	// agents are checked.
 	if (moved && (crosses_any(w, p0, p) || (inside_obstacle(w, p, r) && !inside_obstacle(w, p0, r)))) {
-		stats->reverts++;
+		*what |= THR_SHAPES_REVERTED;
 		return p0;
 	}
 	return p;
 }
 
-/// The end of the pass for agent i: shapes, bounds and the velocity.
-static void finish_agent(const thr_step_ctx* ctx, uint32_t i, vec2 p, finish_tally* stats)
+uint8_t thr_contact_shapes(const thr_step_ctx* ctx, uint32_t i)
+{
+	const throng_world* w = ctx->w;
+	const vec2 ps = v2(ctx->ns->px[i], ctx->ns->py[i]);
+	uint8_t what = 0;
+	const vec2 p = keep_out(w, thr_previous_position(w, ctx->cs, i, ps), ps, w->radius[i], &what);
+	if (!(what & THR_SHAPES_CLEAR)) {
+		ctx->shaped[2u * i] = p.x;
+		ctx->shaped[2u * i + 1u] = p.y;
+	}
+	return what;
+}
+
+/// Agent i (integrated to ps) at p kept out of the shapes (keep_out),
+/// counted.
+static vec2 solid_shapes(const thr_step_ctx* ctx, uint32_t i, vec2 ps, vec2 p, float r, finish_tally* stats)
+{
+	uint8_t what = 0;
+	p = keep_out(ctx->w, thr_previous_position(ctx->w, ctx->cs, i, ps), p, r, &what);
+	stats->pushes += (uint64_t)((what & THR_SHAPES_PUSHED) != 0);
+	stats->reverts += (uint64_t)((what & THR_SHAPES_REVERTED) != 0);
+	return p;
+}
+
+/// The end of the pass for agent i, kept out of the shapes at p: bounds
+/// and the velocity.
+static void settle(const thr_step_ctx* ctx, uint32_t i, vec2 p, finish_tally* stats)
 {
 	const throng_world* w = ctx->w;
 	const throng_world_def* d = &w->def;
 	thr_state* ns = ctx->ns;
 	const vec2 ps = v2(ns->px[i], ns->py[i]);
 	const float r = w->radius[i];
-	if (w->obstacle_count > 0 || w->wall_count > 0) {
-		p = solid_shapes(ctx, i, ps, p, r, stats);
-	}
 	if (p.x == ps.x && p.y == ps.y) {
 		return;
 	}
@@ -466,11 +488,13 @@ throng_status thr_contact_prepare(thr_step_ctx* ctx)
 	}
 	thr_contact_data* cd = w->contact;
 	if ((pairs && reserve((void**)&cd->near, &cd->near_cap, w->count, sizeof *cd->near)) ||
-	    (shapes && reserve((void**)&cd->clear, &cd->clear_cap, w->count, sizeof *cd->clear))) {
+	    (shapes && reserve((void**)&cd->clear, &cd->clear_cap, w->count, sizeof *cd->clear)) ||
+	    (shapes && reserve((void**)&cd->shaped, &cd->shaped_cap, 2u * (size_t)w->count, sizeof *cd->shaped))) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 	}
 	ctx->near = pairs ? cd->near : NULL;
 	ctx->clear = shapes ? cd->clear : NULL;
+	ctx->shaped = shapes ? cd->shaped : NULL;
 	return THRONG_OK;
 }
 
@@ -840,11 +864,22 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 				thr_note_team(w, THR_REGION_CONTACTS);
 			}
 			const bool iterated = done > 0 && block_has_pairs(cd, n, i / THR_LANES);
-			if (!iterated && (ctx->clear == NULL ? !shapes : ctx->clear[i] != 0)) {
-				continue; // at p*, clear of every shape: nothing to do
-			}
 			finish_tally t = {0, 0, 0, 0, ratio};
-			finish_agent(ctx, i, iterated ? v2(fx[i], fy[i]) : v2(ns->px[i], ns->py[i]), &t);
+			if (iterated) {
+				const vec2 p = v2(fx[i], fy[i]);
+				settle(ctx, i, shapes ? solid_shapes(ctx, i, v2(ns->px[i], ns->py[i]), p, w->radius[i], &t) : p, &t);
+			} else if (shapes) {
+				// At p*: the engine kept it out of the shapes already.
+				const uint8_t what = ctx->clear[i];
+				if (what & THR_SHAPES_CLEAR) {
+					continue; // nothing to do
+				}
+				t.pushes += (uint64_t)((what & THR_SHAPES_PUSHED) != 0);
+				t.reverts += (uint64_t)((what & THR_SHAPES_REVERTED) != 0);
+				settle(ctx, i, v2(ctx->shaped[2u * i], ctx->shaped[2u * i + 1u]), &t);
+			} else {
+				continue; // at p*: nothing to do
+			}
 			pushes += t.pushes;
 			reverts += t.reverts;
 			clamped += t.clamped;

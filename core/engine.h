@@ -44,10 +44,13 @@ typedef struct thr_step_ctx {
 	/// not examine every candidate of its cells (it met a cap, or the agent
 	/// has no walk). Engines write it for every agent they step.
 	float* near;
-	/// Per slot, for the contact pass (NULL: not wanted): 1 where
-	/// thr_clear_of_shapes holds for the agent's path from cs to ns as the
-	/// engine wrote it, else 0. Engines write it for every agent they step.
+	/// Per slot, for the contact pass (NULL: the world has no shape): what
+	/// thr_contact_shapes returned for the agent's path from cs to ns as
+	/// the engine wrote it. Engines write it for every agent they step.
 	uint8_t* clear;
+	/// Per slot, x then y: where thr_contact_shapes kept the agent, when
+	/// `clear` lacks THR_SHAPES_CLEAR.
+	float* shaped;
 } thr_step_ctx;
 
 /// thr_step_ctx.near of an agent whose walk left candidates unexamined.
@@ -176,6 +179,21 @@ static inline bool thr_clear_of_shapes(const throng_world* w, vec2 p0, vec2 p, f
 	                  (int32_t)hy == cy;
 	return same || (r + len) * 1.0001f < clear;
 }
+
+/// thr_step_ctx.clear's bits: the path from the previous position to p*
+/// is clear of every shape (thr_clear_of_shapes); else the shapes moved
+/// p* (pushed), and the agent went back to where it was (reverted).
+#define THR_SHAPES_CLEAR 1u
+#define THR_SHAPES_PUSHED 2u
+#define THR_SHAPES_REVERTED 4u
+
+/// Agent i, integrated to p* (ctx->ns), kept out of the obstacles and on
+/// its side of every wall as the end of the contact pass keeps an agent
+/// that has no pairs (core/contact.c): writes ctx->shaped unless the path
+/// is clear; returns the THR_SHAPES_* bits. Engines call it for every
+/// agent once they wrote it, when ctx->clear is not NULL, while the
+/// shape grid cells near the agent are still in cache.
+uint8_t thr_contact_shapes(const thr_step_ctx* ctx, uint32_t i);
 
 /// Frees every engine's data kept in w (throng_world_destroy).
 void thr_engines_release(throng_world* w);

@@ -399,7 +399,7 @@ THR_STAGE void integrate(const thr_step_ctx* ctx, const agent* a, thr_pass_stats
 	ns->px[i] = p.x;
 	ns->py[i] = p.y;
 	if (ctx->clear != NULL) {
-		ctx->clear[i] = thr_clear_of_shapes(w, thr_previous_position(w, ctx->cs, i, p), p, w->radius[i]);
+		ctx->clear[i] = thr_contact_shapes(ctx, i);
 	}
 	stats->most_moved = thr_most_moved(stats->most_moved, ctx->cs, ns, i);
 	ns->vx[i] = v.x;

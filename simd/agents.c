@@ -550,13 +550,11 @@ static void integrate_w(const thr_wide_ctx* ctx, const lanes* s, const block_sta
 	for (int q = 0; q < n; ++q) {
 		st->most_moved = thr_most_moved(st->most_moved, ctx->cs, ns, base + (uint32_t)q);
 	}
-	if (ctx->clear != NULL) {
-		// The contact pass's shape shortcut, while the lanes are at hand.
-		const throng_world* w = ctx->w;
+	if (ctx->step->clear != NULL) {
+		// The end of the contact pass for agents without pairs, while
+		// the shapes near the block are in cache.
 		for (int q = 0; q < n; ++q) {
-			const uint32_t i = base + (uint32_t)q;
-			const vec2 pi = v2(ns->px[i], ns->py[i]);
-			ctx->clear[i] = thr_clear_of_shapes(w, thr_previous_position(w, ctx->cs, i, pi), pi, w->radius[i]);
+			ctx->step->clear[base + (uint32_t)q] = thr_contact_shapes(ctx->step, base + (uint32_t)q);
 		}
 	}
 }

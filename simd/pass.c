@@ -122,7 +122,7 @@ static throng_status simd_pass(const thr_step_ctx* step, thr_pass_stats* stats)
 	ctx.step32 = step->step32;
 	ctx.time = step->time;
 	ctx.near = step->near;
-	ctx.clear = step->clear;
+	ctx.step = step;
 
 	const uint32_t blocks = (w->count + THR_LANES - 1u) / THR_LANES;
 	const int64_t batches = (int64_t)((blocks + THR_BATCH_BLOCKS - 1u) / THR_BATCH_BLOCKS);
