@@ -26,9 +26,9 @@
 //    wall segment between the previous state and this one (swept: a path
 //    that would cross one puts the agent back on its side, and if anything
 //    is still crossed the agent stays where it was, a place no wall had
-//    been crossed to reach), inside a contained world. Agents without
-//    pairs whose path the engine found clear of shapes (ctx->clear) are
-//    not visited.
+//    been crossed to reach), inside a contained world. For agents without
+//    pairs the engine did this already at p* (thr_contact_shapes:
+//    ctx->clear, ctx->shaped); agents it found clear are not visited.
 // 4. Velocity: v = limit(v* + (p - p*)/dt, max_speed) for every agent the
 //    pass moved; the heading stays the integration's.
 #ifndef THRONG_CORE_CONTACT_H
