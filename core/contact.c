@@ -48,7 +48,6 @@ void thr_contact_free(thr_contact_data* c)
 	free(c->blocks);
 	free(c->near);
 	free(c->clear);
-	free(c->shaped);
 	free(c->sets[0]);
 	free(c->sets[1]);
 	free(c->mark);
@@ -409,8 +408,8 @@ uint8_t thr_contact_shapes(const thr_step_ctx* ctx, uint32_t i)
 	uint8_t what = 0;
 	const vec2 p = keep_out(w, thr_previous_position(w, ctx->cs, i, ps), ps, w->radius[i], &what);
 	if (!(what & THR_SHAPES_CLEAR)) {
-		ctx->shaped[2u * i] = p.x;
-		ctx->shaped[2u * i + 1u] = p.y;
+		ctx->shaped_x[i] = p.x;
+		ctx->shaped_y[i] = p.y;
 	}
 	return what;
 }
@@ -487,14 +486,22 @@ throng_status thr_contact_prepare(thr_step_ctx* ctx)
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 	}
 	thr_contact_data* cd = w->contact;
-	if ((pairs && reserve((void**)&cd->near, &cd->near_cap, w->count, sizeof *cd->near)) ||
-	    (shapes && reserve((void**)&cd->clear, &cd->clear_cap, w->count, sizeof *cd->clear)) ||
-	    (shapes && reserve((void**)&cd->shaped, &cd->shaped_cap, 2u * (size_t)w->count, sizeof *cd->shaped))) {
+	// Iterate 1 (q[0], q[1]) holds, in the blocks without pairs, where the
+	// engine kept the agents out of the shapes: the iterations write only
+	// blocks with pairs.
+	const uint32_t n = w->count;
+	uint32_t cap01 = cd->q01_cap, cap23 = cd->q23_cap;
+	if ((pairs && reserve((void**)&cd->near, &cd->near_cap, n, sizeof *cd->near)) ||
+	    (shapes && reserve((void**)&cd->clear, &cd->clear_cap, n, sizeof *cd->clear)) ||
+	    reserve((void**)&cd->q[0], &cap01, n, sizeof(float)) || reserve((void**)&cd->q[1], &cd->q01_cap, n, sizeof(float)) ||
+	    (pairs && (reserve((void**)&cd->q[2], &cap23, n, sizeof(float)) ||
+	               reserve((void**)&cd->q[3], &cd->q23_cap, n, sizeof(float))))) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 	}
 	ctx->near = pairs ? cd->near : NULL;
 	ctx->clear = shapes ? cd->clear : NULL;
-	ctx->shaped = shapes ? cd->shaped : NULL;
+	ctx->shaped_x = shapes ? cd->q[0] : NULL;
+	ctx->shaped_y = shapes ? cd->q[1] : NULL;
 	return THRONG_OK;
 }
 
@@ -633,18 +640,13 @@ static int choose_grid(const thr_step_ctx* ctx, float moved, pair_grid* pg)
 	return 0;
 }
 
-/// Room for the pass: offsets, iterates, runs. Returns -1 when out of memory.
+/// Room for the pass: offsets, runs (the iterates are thr_contact_prepare's).
+/// Returns -1 when out of memory.
 static int reserve_scratch(thr_contact_data* cd, uint32_t n, uint32_t runs)
 {
-	int fail = reserve((void**)&cd->start, &cd->start_cap, (size_t)n + 1, sizeof *cd->start);
-	for (int k = 0; k < 4 && !fail; ++k) {
-		uint32_t cap = cd->q_cap;
-		fail |= reserve((void**)&cd->q[k], &cap, n, sizeof(float));
-	}
-	if (fail) {
+	if (reserve((void**)&cd->start, &cd->start_cap, (size_t)n + 1, sizeof *cd->start)) {
 		return -1;
 	}
-	cd->q_cap = cd->q_cap > n ? cd->q_cap : n;
 	if (runs > cd->runs_cap) {
 		thr_contact_run* r = realloc(cd->runs, runs * sizeof *r);
 		if (r == NULL) {
@@ -876,7 +878,7 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 				}
 				t.pushes += (uint64_t)((what & THR_SHAPES_PUSHED) != 0);
 				t.reverts += (uint64_t)((what & THR_SHAPES_REVERTED) != 0);
-				settle(ctx, i, v2(ctx->shaped[2u * i], ctx->shaped[2u * i + 1u]), &t);
+				settle(ctx, i, v2(ctx->shaped_x[i], ctx->shaped_y[i]), &t);
 			} else {
 				continue; // at p*: nothing to do
 			}

@@ -28,7 +28,9 @@
 //    is still crossed the agent stays where it was, a place no wall had
 //    been crossed to reach), inside a contained world. For agents without
 //    pairs the engine did this already at p* (thr_contact_shapes:
-//    ctx->clear, ctx->shaped); agents it found clear are not visited.
+//    ctx->clear, and the position in q[0], q[1], which the iterations
+//    write only in blocks with pairs); agents it found clear are not
+//    visited.
 // 4. Velocity: v = limit(v* + (p - p*)/dt, max_speed) for every agent the
 //    pass moved; the heading stays the integration's.
 #ifndef THRONG_CORE_CONTACT_H
@@ -52,11 +54,10 @@ typedef struct thr_contact_data {
 	uint32_t* blocks;      ///< the blocks of THR_LANES slots with a listed pair
 	float* near;           ///< thr_step_ctx.near, per slot
 	uint8_t* clear;        ///< thr_step_ctx.clear, per slot
-	float* shaped;         ///< thr_step_ctx.shaped, x and y per slot
 	uint32_t* sets[2];     ///< the blocks iterations 1, 2, ... visit (odd, even)
 	uint32_t* mark;        ///< per block: the tag of the last iteration that must visit it
 	uint32_t tag;          ///< mark tags run from tag + 1 in a pass
-	uint32_t start_cap, pairs_cap, q_cap, runs_cap, blocks_cap, near_cap, clear_cap, shaped_cap, sets_cap, mark_cap;
+	uint32_t start_cap, pairs_cap, q01_cap, q23_cap, runs_cap, blocks_cap, near_cap, clear_cap, sets_cap, mark_cap;
 } thr_contact_data;
 
 /// Whether the contact pass has work in w: an archetype with contacts on,

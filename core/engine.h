@@ -48,9 +48,9 @@ typedef struct thr_step_ctx {
 	/// thr_contact_shapes returned for the agent's path from cs to ns as
 	/// the engine wrote it. Engines write it for every agent they step.
 	uint8_t* clear;
-	/// Per slot, x then y: where thr_contact_shapes kept the agent, when
-	/// `clear` lacks THR_SHAPES_CLEAR.
-	float* shaped;
+	/// Per slot: where thr_contact_shapes kept the agent, when `clear`
+	/// lacks THR_SHAPES_CLEAR (the contact pass's first iterate buffers).
+	float *shaped_x, *shaped_y;
 } thr_step_ctx;
 
 /// thr_step_ctx.near of an agent whose walk left candidates unexamined.
@@ -189,7 +189,7 @@ static inline bool thr_clear_of_shapes(const throng_world* w, vec2 p0, vec2 p, f
 
 /// Agent i, integrated to p* (ctx->ns), kept out of the obstacles and on
 /// its side of every wall as the end of the contact pass keeps an agent
-/// that has no pairs (core/contact.c): writes ctx->shaped unless the path
+/// that has no pairs (core/contact.c): writes ctx->shaped_x/_y unless the path
 /// is clear; returns the THR_SHAPES_* bits. Engines call it for every
 /// agent once they wrote it, when ctx->clear is not NULL, while the
 /// shape grid cells near the agent are still in cache.
