@@ -799,7 +799,7 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 			for (int64_t r = 0; r < (int64_t)runs; ++r) {
 				uint32_t first, end;
 				run_agents(n, runs, (uint32_t)r, &first, &end);
-				if (end > first) {
+				if (cd->runs[r].used > 0) { // a run whose agents were all skipped has no buffer yet
 					memcpy(cd->pairs + cd->start[first], cd->runs[r].pairs, cd->runs[r].used * sizeof *cd->pairs);
 				}
 			}
