@@ -425,19 +425,59 @@ static vec2 solid_shapes(const thr_step_ctx* ctx, uint32_t i, vec2 ps, vec2 p, f
 	return p;
 }
 
+/// Overlap (of the radii sum) beyond which a pair still counts as pressed
+/// at the end of the iterations (throng_contact.inelastic).
+#define THR_PRESSED 1.0e-3f
+
+/// v less its part towards each listed agent that agent i (at its last
+/// iterate fx, fy) still overlaps by more than THR_PRESSED at theirs, in
+/// list order: an inelastic contact. Without it an agent deep in a jam,
+/// whom the iterations push from both sides about equally and so leave
+/// where it was, keeps its full speed into the agent ahead, and the jam's
+/// compression grows by up to max_speed x dt a step.
+static vec2 unpress(const throng_world* w, const thr_contact_data* cd, const float* fx, const float* fy, uint32_t i,
+                    vec2 v)
+{
+	const float xi = fx[i], yi = fy[i], ri = w->radius[i];
+	for (uint32_t c = cd->start[i]; c < cd->start[i + 1]; ++c) {
+		const uint32_t j = cd->pairs[c];
+		const float dx = fx[j] - xi, dy = fy[j] - yi;
+		const float rs = (ri + w->radius[j]) * (1.0f - THR_PRESSED);
+		const float d2 = dx * dx + dy * dy;
+		const float tiny = THR_COINCIDENT * rs;
+		if (!(d2 < rs * rs) || !(d2 > tiny * tiny)) {
+			continue;
+		}
+		const float vn = (v.x * dx + v.y * dy) / d2; // the part towards j, over d
+		if (vn > 0.0f) {
+			v = v2(v.x - dx * vn, v.y - dy * vn);
+		}
+	}
+	return v;
+}
+
 /// The end of the pass for agent i, kept out of the shapes at p: bounds
 /// and the velocity.
-static void settle(const thr_step_ctx* ctx, uint32_t i, vec2 p, finish_tally* stats)
+/// fx, fy: the last iterate, when i's block iterated (else NULL).
+static void settle(const thr_step_ctx* ctx, uint32_t i, vec2 p, const float* fx, const float* fy, finish_tally* stats)
 {
 	const throng_world* w = ctx->w;
 	const throng_world_def* d = &w->def;
 	thr_state* ns = ctx->ns;
 	const vec2 ps = v2(ns->px[i], ns->py[i]);
 	const float r = w->radius[i];
-	if (p.x == ps.x && p.y == ps.y) {
+	const vec2 vs = v2(ns->vx[i], ns->vy[i]);
+	const bool inelastic = fx != NULL && w->archetypes[w->archetype[i]].contact.inelastic;
+	if (p.x == ps.x && p.y == ps.y && !inelastic) {
 		return;
 	}
-	vec2 v = v2_add(v2(ns->vx[i], ns->vy[i]), v2_scale(v2_sub(p, ps), 1.0f / ctx->dt));
+	vec2 v = v2_add(vs, v2_scale(v2_sub(p, ps), 1.0f / ctx->dt));
+	if (inelastic) {
+		v = unpress(w, w->contact, fx, fy, i, v);
+		if (p.x == ps.x && p.y == ps.y && v.x == vs.x && v.y == vs.y) {
+			return;
+		}
+	}
 	v = v2_limit(v, w->max_speed[i]);
 	float lox = d->bounds_min.x + r, hix = d->bounds_max.x - r;
 	float loy = d->bounds_min.y + r, hiy = d->bounds_max.y - r;
@@ -869,7 +909,8 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 			finish_tally t = {0, 0, 0, 0, ratio};
 			if (iterated) {
 				const vec2 p = v2(fx[i], fy[i]);
-				settle(ctx, i, shapes ? solid_shapes(ctx, i, v2(ns->px[i], ns->py[i]), p, w->radius[i], &t) : p, &t);
+				settle(ctx, i, shapes ? solid_shapes(ctx, i, v2(ns->px[i], ns->py[i]), p, w->radius[i], &t) : p, fx, fy,
+				       &t);
 			} else if (shapes) {
 				// At p*: the engine kept it out of the shapes already.
 				const uint8_t what = ctx->clear[i];
@@ -878,7 +919,7 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 				}
 				t.pushes += (uint64_t)((what & THR_SHAPES_PUSHED) != 0);
 				t.reverts += (uint64_t)((what & THR_SHAPES_REVERTED) != 0);
-				settle(ctx, i, v2(ctx->shaped_x[i], ctx->shaped_y[i]), &t);
+				settle(ctx, i, v2(ctx->shaped_x[i], ctx->shaped_y[i]), NULL, NULL, &t);
 			} else {
 				continue; // at p*: nothing to do
 			}

@@ -32,7 +32,9 @@
 //    write only in blocks with pairs); agents it found clear are not
 //    visited.
 // 4. Velocity: v = limit(v* + (p - p*)/dt, max_speed) for every agent the
-//    pass moved; the heading stays the integration's.
+//    pass moved, for an inelastic archetype less its part towards each
+//    partner it still overlaps by more than 0.1 %; the heading stays the
+//    integration's.
 #ifndef THRONG_CORE_CONTACT_H
 #define THRONG_CORE_CONTACT_H
 

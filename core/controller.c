@@ -54,6 +54,7 @@ throng_controller throng_controller_default_def(throng_blend_mode mode)
 	c.contact.enabled = true;
 	c.contact.stiffness = 1.0f;
 	c.contact.iterations = 4;
+	c.contact.inelastic = false;
 	return c;
 }
 

@@ -38,7 +38,7 @@ static throng_world* make_world(throng_engine engine, float half, uint32_t capac
 static uint32_t still_archetype(throng_world* w, bool on, float stiffness, uint32_t iterations)
 {
 	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
-	c.contact = (throng_contact){on, stiffness, iterations};
+	c.contact = (throng_contact){on, stiffness, iterations, false};
 	uint32_t a = 0;
 	cr_assert_eq(throng_world_add_archetype(w, &c, &a), THRONG_OK, "%s", throng_last_error());
 	return a;
@@ -117,6 +117,66 @@ Test(contacts, a_pair_parts_by_half_the_overlap_each)
 	}
 }
 
+/// Agents A (radius 0.5, at the origin, velocity va) and B (radius 0.5, at
+/// (bx, 0), at rest), max speed 5, no slots, contacts with the given
+/// stiffness, one iteration, inelastic or not, after one step of 0.1 s.
+static void pressed_pair(throng_engine engine, float stiffness, bool inelastic, throng_vec2 va, float bx,
+                         throng_agent_state* a, throng_agent_state* b)
+{
+	throng_world* w = make_world(engine, 10.0f, 8);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	c.contact = (throng_contact){true, stiffness, 1, inelastic};
+	uint32_t arch = 0;
+	cr_assert_eq(throng_world_add_archetype(w, &c, &arch), THRONG_OK, "%s", throng_last_error());
+	for (int k = 0; k < 2; ++k) {
+		throng_agent_def d = throng_agent_default_def();
+		d.position = (throng_vec2){k ? bx : 0.0f, 0.0f};
+		d.velocity = k ? (throng_vec2){0.0f, 0.0f} : va;
+		d.radius = 0.5f;
+		d.max_speed = 5.0f;
+		d.archetype = arch;
+		cr_assert_eq(throng_world_spawn(w, &d, 1, NULL), THRONG_OK, "%s", throng_last_error());
+	}
+	cr_assert_eq(throng_world_step(w), THRONG_OK);
+	*a = agent(w, 0);
+	*b = agent(w, 1);
+	throng_world_destroy(w);
+}
+
+Test(contacts, inelastic_pairs_stop_pushing_into_each_other)
+{
+	for (int e = 0; e < 2; ++e) {
+		throng_engine engine = e ? THRONG_ENGINE_SIMD : THRONG_ENGINE_SCALAR;
+		throng_agent_state a, b;
+		// A at 4 m/s reaches x = 0.4, 0.55 from B: overlap 0.45.
+		// Stiffness 0.5 parts them by half (0.1125 each), 0.225 is left.
+		// Not inelastic: A's velocity is 4 - 0.1125/0.1 = 2.875 m/s, into B.
+		pressed_pair(engine, 0.5f, false, (throng_vec2){4.0f, 0.0f}, 0.95f, &a, &b);
+		cr_expect_float_eq(a.velocity.x, 2.875f, 1e-4f, "%g", (double)a.velocity.x);
+		// Inelastic: it loses its part towards B, all of it. B moves away
+		// from A at 1.125 m/s and keeps it.
+		pressed_pair(engine, 0.5f, true, (throng_vec2){4.0f, 0.0f}, 0.95f, &a, &b);
+		cr_expect_float_eq(a.velocity.x, 0.0f, 1e-5f, "%g", (double)a.velocity.x);
+		cr_expect_float_eq(a.velocity.y, 0.0f, 1e-5f, "%g", (double)a.velocity.y);
+		cr_expect_float_eq(b.velocity.x, 1.125f, 1e-4f, "%g", (double)b.velocity.x);
+		cr_expect_float_eq(a.position.x, 0.4f - 0.1125f, 1e-5f, "%g", (double)a.position.x);
+		// Stiffness 1 parts them fully: nothing is pressed, A keeps
+		// 4 - 0.225/0.1 = 1.75 m/s towards B, inelastic or not.
+		pressed_pair(engine, 1.0f, true, (throng_vec2){4.0f, 0.0f}, 0.95f, &a, &b);
+		cr_expect_float_eq(a.velocity.x, 1.75f, 1e-4f, "%g", (double)a.velocity.x);
+		// Obliquely: A at (1, 1) m/s reaches (0.1, 0.1), B stays at (0.6,
+		// 0); stiffness 0.1 moves each along d = (0.5, -0.1) and leaves
+		// most of the overlap. A keeps only its part across d: (1, 1) .
+		// (0.1, 0.5) / |(0.1, 0.5)|^2 (0.1, 0.5) = (3/13, 15/13).
+		pressed_pair(engine, 0.1f, true, (throng_vec2){1.0f, 1.0f}, 0.6f, &a, &b);
+		cr_expect_float_eq(a.velocity.x, 3.0f / 13.0f, 1e-5f, "%g", (double)a.velocity.x);
+		cr_expect_float_eq(a.velocity.y, 15.0f / 13.0f, 1e-5f, "%g", (double)a.velocity.y);
+		const float dx = b.position.x - a.position.x, dy = b.position.y - a.position.y;
+		cr_expect_float_eq(a.velocity.x * dx + a.velocity.y * dy, 0.0f, 1e-5f, "nothing left towards B");
+		cr_expect_lt(b.velocity.x * -dx + b.velocity.y * -dy, 0.0f, "B moves away from A: kept");
+	}
+}
+
 Test(contacts, the_velocity_never_exceeds_max_speed)
 {
 	// The same pair with max speed 1: the 2 m/s of the push is limited to
@@ -167,9 +227,9 @@ Test(contacts, bad_settings_are_refused)
 		throng_contact c;
 		const char* field;
 	} bad[] = {
-	    {{true, 0.0f, 4}, "contact.stiffness"},   {{true, 1.5f, 4}, "contact.stiffness"},
-	    {{true, NAN, 4}, "contact.stiffness"},    {{true, 1e-9f, 4}, "contact.stiffness"},
-	    {{true, 1.0f, 0}, "contact.iterations"},  {{true, 1.0f, 17}, "contact.iterations"},
+	    {{true, 0.0f, 4, false}, "contact.stiffness"},  {{true, 1.5f, 4, false}, "contact.stiffness"},
+	    {{true, NAN, 4, false}, "contact.stiffness"},   {{true, 1e-9f, 4, false}, "contact.stiffness"},
+	    {{true, 1.0f, 0, false}, "contact.iterations"}, {{true, 1.0f, 17, false}, "contact.iterations"},
 	};
 	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
 		throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
@@ -180,7 +240,7 @@ Test(contacts, bad_settings_are_refused)
 	}
 	// Off, the settings are not read.
 	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
-	c.contact = (throng_contact){false, 0.0f, 0};
+	c.contact = (throng_contact){false, 0.0f, 0, false};
 	uint32_t a = 0;
 	cr_expect_eq(throng_world_add_archetype(w, &c, &a), THRONG_OK, "%s", throng_last_error());
 	throng_world_destroy(w);
@@ -357,7 +417,7 @@ Test(contacts, scenario_files_set_them_per_archetype)
 {
 	static const char text[] = "archetypes:\n"
 	                           "  soft:\n"
-	                           "    contact: {stiffness: 0.25, iterations: 7}\n"
+	                           "    contact: {stiffness: 0.25, iterations: 7, inelastic: true}\n"
 	                           "    slots: []\n"
 	                           "  ghost:\n"
 	                           "    contact: {enabled: false}\n"
@@ -374,13 +434,28 @@ Test(contacts, scenario_files_set_them_per_archetype)
 	             throng_last_error());
 	const throng_world* w = throng_scene_world(s);
 	throng_controller c;
-	const throng_contact expect[3] = {{true, 0.25f, 7}, {false, 1.0f, 4}, {true, 1.0f, 4}};
+	const throng_contact expect[3] = {{true, 0.25f, 7, true}, {false, 1.0f, 4, false}, {true, 1.0f, 4, false}};
 	for (uint32_t a = 0; a < 3; ++a) {
 		cr_assert_eq(throng_world_get_controller(w, a, &c), THRONG_OK);
 		cr_expect(c.contact.enabled == expect[a].enabled && c.contact.stiffness == expect[a].stiffness &&
-		                  c.contact.iterations == expect[a].iterations,
-		          "archetype %u: %d %g %u", a, c.contact.enabled, (double)c.contact.stiffness, c.contact.iterations);
+		                  c.contact.iterations == expect[a].iterations && c.contact.inelastic == expect[a].inelastic,
+		          "archetype %u: %d %g %u %d", a, c.contact.enabled, (double)c.contact.stiffness, c.contact.iterations,
+		          c.contact.inelastic);
 	}
+	// Saved and loaded again, the settings survive.
+	char* saved = NULL;
+	size_t length = 0;
+	cr_assert_eq(throng_scene_save_string(s, &saved, &length), THRONG_OK, "%s", throng_last_error());
+	cr_expect(strstr(saved, "inelastic: true") != NULL, "%s", saved);
+	throng_scene* again = NULL;
+	cr_assert_eq(throng_scene_load_memory("saved.yaml", saved, length, &o, NULL, NULL, &again), THRONG_OK, "%s",
+	             throng_last_error());
+	for (uint32_t a = 0; a < 3; ++a) {
+		cr_assert_eq(throng_world_get_controller(throng_scene_world(again), a, &c), THRONG_OK);
+		cr_expect(c.contact.inelastic == expect[a].inelastic, "archetype %u", a);
+	}
+	throng_scene_destroy(again);
+	free(saved);
 	throng_scene_destroy(s);
 }
 

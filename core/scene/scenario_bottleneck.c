@@ -266,9 +266,11 @@ throng_status thr_bottleneck_build(throng_scene* scene, const throng_scene_def* 
 	ctl.slots[ctl.slot_count - 1u].params.waypoint_radius = L.door * BOTTLENECK_DOOR_CIRCLE;
 	// The crush at the door: with the default 4 contact iterations the
 	// deepest overlap reached 0.168 of the radii sum at 100,000 agents,
-	// with 16 it reaches 0.066 in brief peaks (docs/QUALITY.md).
-	// Iterations run only while pairs overlap.
+	// with 16 0.066 in brief peaks beside the door posts, where the crowd
+	// kept walking into itself; inelastic contacts stop that
+	// (docs/QUALITY.md). Iterations run only while pairs overlap.
 	ctl.contact.iterations = 16;
+	ctl.contact.inelastic = true;
 	if (st == THRONG_OK) {
 		st = thr_scene_add_archetype(scene, "evacuee", &ctl, &L.archetype);
 	}

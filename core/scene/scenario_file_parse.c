@@ -350,17 +350,18 @@ static void parse_target_rule(sf_ctx* c, const sf_node* n, sf_archetype* a)
 	sf_field_bool(c, n, "enabled", &r->enabled);
 }
 
-/// contact: {enabled, stiffness, iterations}; keys left out keep the
-/// defaults (on, 1, 4).
+/// contact: {enabled, stiffness, iterations, inelastic}; keys left out
+/// keep the defaults (on, 1, 4, off).
 static void parse_contact(sf_ctx* c, const sf_node* n, sf_archetype* a)
 {
-	if (!sf_expect_mapping(c, n, "a mapping of enabled, stiffness and iterations")) {
+	if (!sf_expect_mapping(c, n, "a mapping of enabled, stiffness, iterations and inelastic")) {
 		return;
 	}
-	static const char* const keys[] = {"enabled", "stiffness", "iterations"};
-	sf_check_keys(c, n, keys, 3);
+	static const char* const keys[] = {"enabled", "stiffness", "iterations", "inelastic"};
+	sf_check_keys(c, n, keys, 4);
 	throng_contact* k = &a->controller.contact;
 	sf_field_bool(c, n, "enabled", &k->enabled);
+	sf_field_bool(c, n, "inelastic", &k->inelastic);
 	float stiffness = k->stiffness;
 	if (sf_field_number(c, n, "stiffness", SF_POSITIVE, &stiffness) > 0) {
 		if (stiffness > 1.0f) {

@@ -154,10 +154,11 @@ static void put_archetypes(out_buf* o, const sf_model* m)
 		}
 		const throng_contact dc = throng_controller_default_def(ctl->mode).contact;
 		if (ctl->contact.enabled != dc.enabled || ctl->contact.stiffness != dc.stiffness ||
-		    ctl->contact.iterations != dc.iterations) {
+		    ctl->contact.iterations != dc.iterations || ctl->contact.inelastic != dc.inelastic) {
 			put(o, "    contact: {enabled: %s, stiffness: ", ctl->contact.enabled ? "true" : "false");
 			put_float(o, ctl->contact.stiffness);
-			put(o, ", iterations: %u}\n", ctl->contact.iterations);
+			put(o, ", iterations: %u", ctl->contact.iterations);
+			put(o, ctl->contact.inelastic ? ", inelastic: true}\n" : "}\n");
 		}
 		put(o, "    slots:%s\n", ctl->slot_count == 0 ? " []" : "");
 		for (uint32_t s = 0; s < ctl->slot_count; ++s) {

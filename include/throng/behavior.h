@@ -153,11 +153,15 @@ typedef struct throng_target_rule {
 /// `iterations` Jacobi iterations, and makes the velocity follow the
 /// corrected position. A pair is solid only when both archetypes enable
 /// contacts. Walls and obstacles are solid for every agent, whatever this
-/// says.
+/// says. `inelastic` (off by default): after the iterations, the agent's
+/// velocity also loses its part towards each partner it still overlaps
+/// by more than 0.1 % of the radii sum, so that a pressed crowd stops
+/// pushing into itself (a crush at a door).
 typedef struct throng_contact {
 	bool enabled;        ///< on by default (throng_controller_default_def)
 	float stiffness;     ///< fraction of an overlap removed per iteration, in [1e-6, 1]; default 1
 	uint32_t iterations; ///< Jacobi iterations per step, 1 to THRONG_CONTACT_MAX_ITERATIONS; default 4
+	bool inelastic;      ///< pressed pairs lose their closing speed; default off
 } throng_contact;
 
 /// An archetype's controller: ordered slots and a blend mode.
@@ -176,7 +180,7 @@ throng_behavior_params throng_behavior_default_def(void);
 throng_slot throng_slot_default_def(throng_behavior_kind kind);
 
 /// An empty controller with blend mode `mode`, no slots, no target rule and
-/// contacts on (stiffness 1, 4 iterations).
+/// contacts on (stiffness 1, 4 iterations, not inelastic).
 throng_controller throng_controller_default_def(throng_blend_mode mode);
 
 /// Appends a slot; returns its index, or -1 when the controller is full.
