@@ -848,7 +848,7 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 		const bool shapes = w->obstacle_count > 0 || w->wall_count > 0;
 		uint32_t k = 0;
 		// seen[k]: iterate k still had an overlapping pair (seen[0]: p* had
-		// one). Every thread reads it after the loop's barrier: all agents agree.
+		// one). Every thread reads it after the loop's barrier: all agree.
 		for (; k < iterations && seen[k]; ++k) {
 			const float* sx = k == 0 ? ns->px : qx[(k - 1u) & 1u];
 			const float* sy = k == 0 ? ns->py : qy[(k - 1u) & 1u];

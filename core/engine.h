@@ -14,8 +14,8 @@
 #ifndef THRONG_CORE_ENGINE_H
 #define THRONG_CORE_ENGINE_H
 
-#include <stdbool.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "world_internal.h"

@@ -568,9 +568,9 @@ void thr_step_block(const thr_wide_ctx* ctx, uint32_t base, thr_pass_stats* st)
 	block_state b = {.live = thr_mw_first(n)};
 	lanes s;
 	load_w(ctx, base, n, &s, &b);
-	if (ctx->near != NULL) {
+	if (ctx->step->near != NULL) {
 		for (int l = 0; l < n; ++l) {
-			ctx->near[base + (uint32_t)l] = THR_NEAR_UNKNOWN; // the walks overwrite it
+			ctx->step->near[base + (uint32_t)l] = THR_NEAR_UNKNOWN; // the walks overwrite it
 		}
 	}
 	// Once per distinct archetype among the lanes: its forces, blended.

@@ -121,7 +121,6 @@ static throng_status simd_pass(const thr_step_ctx* step, thr_pass_stats* stats)
 	ctx.dt = step->dt;
 	ctx.step32 = step->step32;
 	ctx.time = step->time;
-	ctx.near = step->near;
 	ctx.step = step;
 
 	const uint32_t blocks = (w->count + THR_LANES - 1u) / THR_LANES;

@@ -59,8 +59,7 @@ typedef struct thr_wide_ctx {
 	float dt;
 	uint32_t step32;
 	float time; ///< simulated time at the start of the step
-	float* near;                ///< thr_step_ctx.near (NULL: not wanted)
-	const thr_step_ctx* step;   ///< the step's context (its clear, for thr_contact_shapes)
+	const thr_step_ctx* step; ///< the step's context (near, clear and thr_contact_shapes for the contact pass)
 } thr_wide_ctx;
 
 /// The agents of one block, one per lane.

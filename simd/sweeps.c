@@ -175,6 +175,7 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 	thr_iw examined = thr_iw_zero();
 	// Each lane's least squared distance to another agent examined
 	// (thr_step_ctx.near; the scalar walk's `nearest`).
+	float* const near = ctx->step->near;
 	thr_fw nearest = thr_fw_set1(INFINITY);
 	const thr_iw self = thr_iw_add(thr_iw_set1((int32_t)s->base), thr_iw_iota());
 	for (int r = 0; r < max_rows && thr_mw_any(open); ++r) {
@@ -210,7 +211,7 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 			thr_iw slot = thr_iw_select(live, thr_iw_add(B, K), thr_iw_zero());
 			thr_v2w pj = v2w(thr_fw_gather(cs->px, slot), thr_fw_gather(cs->py, slot));
 			thr_v2w vj = v2w(thr_fw_gather(cs->vx, slot), thr_fw_gather(cs->vy, slot));
-			if (ctx->near != NULL) {
+			if (near != NULL) {
 				const thr_v2w d = v2w_sub(pj, s->p);
 				const thr_fw d2 = v2w_dot(d, d);
 				const thr_mw closer = thr_mw_andnot(thr_mw_and(live, thr_fw_lt(d2, nearest)), thr_iw_eq(slot, self));
@@ -248,8 +249,8 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 	for (int l = 0; l < THR_LANES; ++l) {
 		if (bits & (1 << l)) {
 			uint32_t e = (uint32_t)ex[l];
-			if (ctx->near != NULL) {
-				ctx->near[s->base + (uint32_t)l] = e == limit || full[l] != 0 ? THR_NEAR_UNKNOWN : nr[l];
+			if (near != NULL) {
+				near[s->base + (uint32_t)l] = e == limit || full[l] != 0 ? THR_NEAR_UNKNOWN : nr[l];
 			}
 			st->nb_candidates += e;
 			st->nb_most_candidates = e > st->nb_most_candidates ? e : st->nb_most_candidates;

@@ -19,7 +19,8 @@ int thr_simd_contact_block(const thr_contact_iter* it, uint32_t first);
 
 #define DT 0.1f
 
-static throng_world* make_world(throng_engine engine, float half, uint32_t capacity)
+/// A contained square world of half-side `half`, one thread.
+static throng_world_def world_def(throng_engine engine, float half, uint32_t capacity)
 {
 	throng_world_def def = throng_world_default_def();
 	def.bounds_min = (throng_vec2){-half, -half};
@@ -29,6 +30,12 @@ static throng_world* make_world(throng_engine engine, float half, uint32_t capac
 	def.capacity = capacity;
 	def.engine = engine;
 	def.threads = 1;
+	return def;
+}
+
+static throng_world* make_world(throng_engine engine, float half, uint32_t capacity)
+{
+	const throng_world_def def = world_def(engine, half, capacity);
 	throng_world* w = NULL;
 	cr_assert_eq(throng_world_create(&def, &w), THRONG_OK, "%s", throng_last_error());
 	return w;
@@ -495,13 +502,7 @@ Test(contacts, a_gap_narrower_than_the_agent_stops_it)
 static uint64_t crush_walk_hash(throng_engine engine, float cell_size, float walk, uint32_t threads, uint32_t n,
                                 int steps, uint64_t* iterations, uint64_t* searches, uint64_t* skips)
 {
-	throng_world_def def = throng_world_default_def();
-	def.bounds_min = (throng_vec2){-30.0f, -30.0f};
-	def.bounds_max = (throng_vec2){30.0f, 30.0f};
-	def.bounds_mode = THRONG_BOUNDS_CONTAIN;
-	def.dt = DT;
-	def.capacity = n;
-	def.engine = engine;
+	throng_world_def def = world_def(engine, 30.0f, n);
 	def.threads = threads;
 	def.cell_size = cell_size;
 	def.threads_policy = THRONG_THREADS_FIXED;
