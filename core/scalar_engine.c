@@ -296,7 +296,7 @@ THR_STAGE void load(const thr_step_ctx* ctx, uint32_t i, agent* a)
 	a->s = thr_world_self(ctx->w, cs, i);
 	a->wander = cs->wander[i];
 	a->noise = cs->noise[i];
-	a->waypoint = cs->waypoint[i];
+	a->waypoint = cs->waypoint != NULL ? cs->waypoint[i] : 0;
 	a->total = v2(0.0f, 0.0f);
 }
 
@@ -408,7 +408,9 @@ THR_STAGE void integrate(const thr_step_ctx* ctx, const agent* a, thr_pass_stats
 	ns->hy[i] = h.y;
 	ns->wander[i] = a->wander;
 	ns->noise[i] = a->noise;
-	ns->waypoint[i] = a->waypoint;
+	if (ns->waypoint != NULL) {
+		ns->waypoint[i] = a->waypoint;
+	}
 }
 
 /// The pass, counting its work into *c unless c is NULL. Inlined with c

@@ -59,7 +59,7 @@ static uint32_t step_team(throng_world* w, const thr_engine* e, bool due, bool* 
 /// Everything of the step that can fail, before anything of the world
 /// changes: the shape grids, the per-archetype table, the engine's data,
 /// room for a reorder, the agent grid over the current state.
-static throng_status prepare(throng_world* w, const thr_engine* e, uint32_t threads, thr_step_ctx* ctx)
+static throng_status prepare(throng_world* w, const thr_engine* e, uint32_t threads, bool due, thr_step_ctx* ctx)
 {
 	memset(ctx, 0, sizeof *ctx);
 	ctx->w = w;
@@ -81,7 +81,7 @@ static throng_status prepare(throng_world* w, const thr_engine* e, uint32_t thre
 	if (st == THRONG_OK) {
 		st = thr_contact_prepare(ctx);
 	}
-	if (st == THRONG_OK && e->sorted && thr_store_reserve_reorder(w) != 0) {
+	if (st == THRONG_OK && (e->sorted || due) && thr_store_reserve_spares(w) != 0) {
 		st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory");
 	}
 	if (st != THRONG_OK) {
@@ -105,8 +105,7 @@ static throng_status prepare(throng_world* w, const thr_engine* e, uint32_t thre
 static void sort_agents(throng_world* w, const thr_engine* e, thr_step_ctx* ctx)
 {
 	if (e->sorted) {
-		memcpy(w->store.perm, w->agent_grid.items, (size_t)w->count * sizeof *w->store.perm);
-		ctx->read = thr_store_reorder(w, ctx->threads);
+		ctx->read = thr_store_reorder(w, w->agent_grid.items, ctx->threads);
 		ctx->write = ctx->read ^ 1;
 		ctx->items = NULL; // grid entry k is now slot k
 	} else {
@@ -169,14 +168,15 @@ throng_status throng_world_step(throng_world* w)
 	const thr_engine* e = engine_of(w);
 	memset(w->region_team, 0, sizeof w->region_team);
 	// Target selection rewrites w->target_agent when a rule is due and the
-	// pass may still fail: the old targets wait in store.perm (free once
-	// the reorder is done) so that a failed step leaves the world as it was.
+	// pass may still fail: the old targets wait in a spare array of the
+	// store (free once the reorder is done) so that a failed step leaves
+	// the world as it was.
 	const bool due = targets_due(w);
 	bool timed = false;
 	const uint32_t team = step_team(w, e, due, &timed);
 	const uint64_t began = timed ? thr_clock_ns() : 0;
 	thr_step_ctx ctx;
-	st = prepare(w, e, team, &ctx);
+	st = prepare(w, e, team, due, &ctx);
 	if (st != THRONG_OK) {
 		return st;
 	}
@@ -191,7 +191,7 @@ throng_status throng_world_step(throng_world* w)
 	lap(&clock, &counts, THRONG_STAGE_SORT);
 
 	if (due) {
-		memcpy(w->store.perm, w->target_agent, (size_t)w->count * sizeof *w->store.perm);
+		memcpy(w->store.spare[0], w->target_agent, (size_t)w->count * sizeof *w->target_agent);
 	}
 	thr_select_targets(w, ctx.cs, ctx.items, ctx.threads, ctx.counts);
 	lap(&clock, &counts, THRONG_STAGE_TARGETS);
@@ -212,7 +212,7 @@ throng_status throng_world_step(throng_world* w)
 		// Nothing of the next state is visible: the world stays at the
 		// previous step (sorted, when the engine sorted it: the same world).
 		if (due) {
-			memcpy(w->target_agent, w->store.perm, (size_t)w->count * sizeof *w->store.perm);
+			memcpy(w->target_agent, w->store.spare[0], (size_t)w->count * sizeof *w->target_agent);
 		}
 		w->store.cur = ctx.read;
 		return st;

@@ -14,7 +14,8 @@
 // their own lines and waited on false store-to-load dependencies. Now the
 // arrays come from one block per use, an odd number u of cache lines
 // apart, so array j starts in line (j * u) mod 64 of a page: up to 64
-// arrays, numbered on from the main block into the second set of singles,
+// arrays, numbered on from the main block into the spares and the waypoint
+// arrays,
 // in 64 different lines (the recorded forces, larger, have a stride of
 // their own). Measured on field, 100,000 agents, 1 thread: the base world
 // (sort, reorder, integrate) from 136-181 to 32-34 ns per agent-step, the
@@ -66,12 +67,12 @@ int thr_store_create(throng_world* w)
 	// The reorder reads one state and writes the other: both in the block.
 	void** const arrays[THR_STORE_ARRAYS + 2] = {
 		(void**)&b0->px, (void**)&b0->py, (void**)&b0->vx, (void**)&b0->vy, (void**)&b0->hx, (void**)&b0->hy,
-		(void**)&b0->wander, (void**)&b0->noise, (void**)&b0->waypoint,
+		(void**)&b0->wander, (void**)&b0->noise,
 		(void**)&b1->px, (void**)&b1->py, (void**)&b1->vx, (void**)&b1->vy, (void**)&b1->hx, (void**)&b1->hy,
-		(void**)&b1->wander, (void**)&b1->noise, (void**)&b1->waypoint,
+		(void**)&b1->wander, (void**)&b1->noise,
 		(void**)singles[0], (void**)&w->slot_of, (void**)singles[1], (void**)singles[2], (void**)singles[3],
 		(void**)singles[4], (void**)singles[5], (void**)singles[6], (void**)singles[9], (void**)singles[7],
-		(void**)singles[8], (void**)&s->perm, (void**)&w->total_x, (void**)&w->total_y};
+		(void**)singles[8], (void**)&w->total_x, (void**)&w->total_y};
 	uint32_t count = THR_STORE_ARRAYS + (w->def.record_forces ? 2u : 0u);
 	s->block = thr_alloc_arrays(arrays, count, n, 4, 0);
 	if (s->block == NULL) {
@@ -91,30 +92,41 @@ void thr_store_free(throng_world* w)
 {
 	thr_store* s = &w->store;
 	free(s->block);
-	free(s->alt_block);
+	free(s->spare_block);
+	free(s->waypoint_block);
 	free(s->force_block);
 	memset(s, 0, sizeof *s);
 }
 
-int thr_store_reserve_reorder(throng_world* w)
+int thr_store_reserve_spares(throng_world* w)
 {
 	thr_store* s = &w->store;
-	if (s->alt_block != NULL) {
+	if (s->spare_block != NULL) {
 		return 0;
 	}
-	void** arrays[THR_SINGLE_ARRAYS];
-	for (int a = 0; a < THR_SINGLE_ARRAYS; ++a) {
-		arrays[a] = (void**)&s->alt[a];
+	void** arrays[THR_SPARES];
+	for (int a = 0; a < THR_SPARES; ++a) {
+		arrays[a] = (void**)&s->spare[a];
 	}
-	// The second set continues the main block's page lines.
-	s->alt_block = thr_alloc_arrays(arrays, THR_SINGLE_ARRAYS, w->capacity, sizeof(uint32_t), THR_ALT_FIRST_ARRAY);
-	return s->alt_block == NULL ? -1 : 0;
+	// The spares continue the main block's page lines.
+	s->spare_block = thr_alloc_arrays(arrays, THR_SPARES, w->capacity, sizeof(uint32_t), THR_SPARE_FIRST_ARRAY);
+	return s->spare_block == NULL ? -1 : 0;
 }
 
-int thr_store_reorder(throng_world* w, int threads)
+int thr_store_reserve_waypoints(throng_world* w)
 {
 	thr_store* s = &w->store;
-	const uint32_t* perm = s->perm;
+	if (s->waypoint_block != NULL) {
+		return 0;
+	}
+	void** const arrays[2] = {(void**)&s->buf[0].waypoint, (void**)&s->buf[1].waypoint};
+	s->waypoint_block = thr_alloc_arrays(arrays, 2, w->capacity, sizeof(uint32_t), THR_WAYPOINT_FIRST_ARRAY);
+	return s->waypoint_block == NULL ? -1 : 0;
+}
+
+int thr_store_reorder(throng_world* w, const uint32_t* perm, int threads)
+{
+	thr_store* s = &w->store;
 	const thr_state* src = &s->buf[s->cur];
 	thr_state* dst = &s->buf[s->cur ^ 1];
 	const float* const sf[8] = {src->px, src->py, src->vx, src->vy, src->hx, src->hy, src->wander, src->noise};
@@ -123,33 +135,50 @@ int thr_store_reorder(throng_world* w, int threads)
 	uint32_t* dwp = dst->waypoint;
 	uint32_t** views[THR_SINGLE_ARRAYS];
 	single_views(w, views);
-	const uint32_t* su[THR_SINGLE_ARRAYS];
-	uint32_t* du[THR_SINGLE_ARRAYS];
-	for (int a = 0; a < THR_SINGLE_ARRAYS; ++a) {
-		su[a] = *views[a];
-		du[a] = s->alt[a];
-	}
 	uint32_t* slot_of = w->slot_of;
 	const int64_t count = w->count;
 	(void)threads;
-#pragma omp parallel for schedule(static) num_threads(threads) if (count > THR_PARALLEL_MIN_AGENTS)
-	for (int64_t k = 0; k < count; ++k) {
-		if (k == 0) {
-			thr_note_team(w, THR_REGION_REORDER);
+	// The state by ranges of slots on every thread; then, with no barrier
+	// between (they share no array), the singles in THR_SPARES chains, a
+	// thread each: chain c gathers singles c, c + THR_SPARES, ... each into
+	// the chain's spare, which becomes the single, whose old array is the
+	// spare for the next. Which thread runs a chain changes no value.
+#pragma omp parallel num_threads(threads) if (count > THR_PARALLEL_MIN_AGENTS)
+	{
+#pragma omp for schedule(static) nowait
+		for (int64_t k = 0; k < count; ++k) {
+			if (k == 0) {
+				thr_note_team(w, THR_REGION_REORDER);
+			}
+			const uint32_t from = perm[k];
+			for (int a = 0; a < 8; ++a) {
+				df[a][k] = sf[a][from];
+			}
 		}
-		uint32_t from = perm[k];
-		for (int a = 0; a < 8; ++a) {
-			df[a][k] = sf[a][from];
+		if (dwp != NULL) {
+#pragma omp for schedule(static) nowait
+			for (int64_t k = 0; k < count; ++k) {
+				dwp[k] = swp[perm[k]];
+			}
 		}
-		dwp[k] = swp[from];
-		for (int a = 0; a < THR_SINGLE_ARRAYS; ++a) {
-			du[a][k] = su[a][from];
+#pragma omp for schedule(static) nowait
+		for (int c = 0; c < THR_SPARES; ++c) {
+			uint32_t* into = s->spare[c];
+			for (int a = c; a < THR_SINGLE_ARRAYS; a += THR_SPARES) {
+				uint32_t* from = *views[a];
+				for (int64_t k = 0; k < count; ++k) {
+					into[k] = from[perm[k]];
+				}
+				if (a == 0) { // into is the new id array
+					for (int64_t k = 0; k < count; ++k) {
+						slot_of[into[k]] = (uint32_t)k;
+					}
+				}
+				*views[a] = into;
+				into = from;
+			}
+			s->spare[c] = into;
 		}
-		slot_of[du[0][k]] = (uint32_t)k; // du[0] is the new id array
-	}
-	for (int a = 0; a < THR_SINGLE_ARRAYS; ++a) {
-		s->alt[a] = *views[a];
-		*views[a] = du[a];
 	}
 	return s->cur ^ 1;
 }

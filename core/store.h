@@ -8,9 +8,13 @@
 // waypoint) is double-buffered: a step reads one buffer and writes the
 // other, so no agent sees a neighbour's new state within a step and the
 // visiting order cannot change a bit. Per-agent settings (limits,
-// archetype, group, targets) change only between steps and are single,
-// but a reorder needs somewhere to write them: the store keeps a second
-// set, made by the first reorder, and trades the two.
+// archetype, group, targets) change only between steps and are single.
+// A reorder gathers each single array into a spare array, which becomes
+// the array, and the old array becomes the spare for a later one: two
+// spares (made by the first reorder) serve all ten, one chain each, so the
+// two chains run on two threads without a barrier (thr_store_reorder).
+// The waypoint arrays exist only in worlds with a path (before the first
+// path every agent's waypoint is 0, and reads give 0).
 //
 // The store allocates, reorders and frees these arrays; nothing else
 // does. The world's pointers to the single arrays (w->id, w->max_speed...)
@@ -30,7 +34,7 @@
 typedef struct thr_state {
 	float *px, *py, *vx, *vy, *hx, *hy;
 	float *wander, *noise; ///< persistent wander angles
-	uint32_t* waypoint;    ///< path following: the waypoint each agent heads for
+	uint32_t* waypoint;    ///< path following: the waypoint each agent heads for (NULL: no path in the world, all 0)
 } thr_state;
 
 /// Single per-agent arrays that travel with the agents in a reorder (id,
@@ -38,26 +42,31 @@ typedef struct thr_state {
 /// path), of 4 bytes each.
 #define THR_SINGLE_ARRAYS 10
 
-/// Arrays of the store's main block (two states of 9, the first set of
-/// singles, slot_of and perm, then total_x and total_y when forces are
-/// recorded), and the index of the first array of the second set of
-/// singles (which continues the main block's page lines) and of the force
-/// block: see thr_alloc_arrays.
-#define THR_STORE_ARRAYS 30
-#define THR_ALT_FIRST_ARRAY 32
+/// Spare arrays a reorder gathers the singles into: one chain of singles
+/// each (thr_store_reorder).
+#define THR_SPARES 2
+
+/// Where arrays start in the page lines (see thr_alloc_arrays): the main
+/// block's arrays (two states of 8, the singles, slot_of, then total_x and
+/// total_y when forces are recorded) from 0, the spares, the two waypoint
+/// arrays, and the force block.
+#define THR_STORE_ARRAYS 27
+#define THR_SPARE_FIRST_ARRAY 29
+#define THR_WAYPOINT_FIRST_ARRAY (THR_SPARE_FIRST_ARRAY + THR_SPARES)
 #define THR_FORCE_FIRST_ARRAY 42
 
 typedef struct thr_store {
 	thr_state buf[2];
 	int cur; ///< the buffer that holds the world's state between steps
-	/// One uint32 per agent, for the step: a reorder's permutation (new
-	/// slot k holds old slot perm[k]), then the targets kept aside while
-	/// the engine's pass runs.
-	uint32_t* perm;
-	uint32_t* alt[THR_SINGLE_ARRAYS]; ///< the singles' set not in use (NULL before the first reorder)
-	void* block;       ///< states, first set of singles, slot_of, perm, totals
-	void* alt_block;   ///< the second set of singles
-	void* force_block; ///< recorded forces per slot
+	/// Arrays of one uint32 per agent whose contents are dead between
+	/// reorders (NULL before thr_store_reserve_spares): a reorder's
+	/// destinations, and between reorders free for a step's use (the
+	/// targets kept aside while the engine's pass runs).
+	uint32_t* spare[THR_SPARES];
+	void* block;          ///< states, singles, slot_of, totals
+	void* spare_block;    ///< the arrays first made spare
+	void* waypoint_block; ///< the two waypoint arrays (NULL: no path yet)
+	void* force_block;    ///< recorded forces per slot
 } thr_store;
 
 /// Allocates `count` zeroed arrays of n elements of `size` bytes, each
@@ -77,20 +86,24 @@ int thr_store_create(throng_world* w);
 /// Frees every per-agent array of w.
 void thr_store_free(throng_world* w);
 
-/// Makes the second set of singles a reorder writes into (once per
-/// world). Returns -1 when out of memory, changing nothing.
-int thr_store_reserve_reorder(throng_world* w);
+/// Makes the spare arrays (once per world). Returns -1 when out of memory,
+/// changing nothing.
+int thr_store_reserve_spares(throng_world* w);
 
-/// Reorders every per-agent array by store.perm (new slot k holds old
-/// slot perm[k]) in one parallel pass that cannot fail: the state of
-/// buffer `cur` goes into the other buffer, whose index it returns (cur
-/// itself is left to the step); the singles go into their second set,
-/// which the world's views then show, and slot_of follows. Every element
-/// is written once from one source, so any thread split gives the same
-/// result. Needs thr_store_reserve_reorder() first.
-int thr_store_reorder(throng_world* w, int threads);
+/// Makes the two waypoint arrays, all 0 (once per world; when its first
+/// path is added). Returns -1 when out of memory, changing nothing.
+int thr_store_reserve_waypoints(throng_world* w);
 
-_Static_assert(THR_ALT_FIRST_ARRAY >= THR_STORE_ARRAYS + 2 && THR_ALT_FIRST_ARRAY + THR_SINGLE_ARRAYS <= THR_FORCE_FIRST_ARRAY,
+/// Reorders every per-agent array by perm (new slot k holds old slot
+/// perm[k]; w->count entries) in one parallel pass that cannot fail: the
+/// state of buffer `cur` goes into the other buffer, whose index it
+/// returns (cur itself is left to the step); each single goes into a
+/// spare, which the world's view then shows, and slot_of follows. Every
+/// element is written once from one source, so any thread split gives the
+/// same result. Needs thr_store_reserve_spares() first.
+int thr_store_reorder(throng_world* w, const uint32_t* perm, int threads);
+
+_Static_assert(THR_SPARE_FIRST_ARRAY >= THR_STORE_ARRAYS + 2 && THR_WAYPOINT_FIRST_ARRAY + 2 <= THR_FORCE_FIRST_ARRAY,
                "page lines of the blocks overlap");
 
 #endif

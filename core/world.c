@@ -224,7 +224,9 @@ throng_status throng_world_spawn(throng_world* w, const throng_agent_def* defs, 
 		// local frame) and the noise wander along the heading.
 		s->wander[i] = 0.0f;
 		s->noise[i] = thr_atan2f(h.y, h.x);
-		s->waypoint[i] = 0;
+		if (s->waypoint != NULL) {
+			s->waypoint[i] = 0;
+		}
 		w->id[i] = i;
 		w->slot_of[i] = i;
 		w->max_speed[i] = a->max_speed;
@@ -291,7 +293,7 @@ throng_status throng_world_get_agent(const throng_world* w, uint32_t id, throng_
 	out->wander_angle = s->wander[i];
 	out->noise_angle = s->noise[i];
 	out->path = w->path[i];
-	out->waypoint = s->waypoint[i];
+	out->waypoint = s->waypoint != NULL ? s->waypoint[i] : 0;
 	return THRONG_OK;
 }
 
@@ -345,7 +347,9 @@ throng_status throng_world_set_path(throng_world* w, uint32_t id, uint32_t path,
 		return st;
 	}
 	w->path[i] = path;
-	thr_cur(w)->waypoint[i] = path == THRONG_NO_PATH ? 0 : waypoint;
+	if (thr_cur(w)->waypoint != NULL) { // none before the first path: all 0
+		thr_cur(w)->waypoint[i] = path == THRONG_NO_PATH ? 0 : waypoint;
+	}
 	return THRONG_OK;
 }
 
@@ -455,7 +459,7 @@ uint64_t throng_world_hash(const throng_world* w)
 		}
 		b[10] = w->target_agent[i];
 		b[11] = w->path[i];
-		b[12] = s->waypoint[i];
+		b[12] = s->waypoint != NULL ? s->waypoint[i] : 0;
 		if (++used == BATCH) {
 			XXH3_64bits_update(h, buf, sizeof buf);
 			used = 0;

@@ -106,7 +106,9 @@ throng_status throng_world_add_path(throng_world* w, const throng_vec2* points, 
 	if (st != THRONG_OK) {
 		return st;
 	}
-	if (grow((void**)&w->paths, &w->path_cap, w->path_count, sizeof *w->paths)) {
+	// The waypoint arrays exist from the first path on (store.h).
+	if (grow((void**)&w->paths, &w->path_cap, w->path_count, sizeof *w->paths) ||
+	    thr_store_reserve_waypoints(w) != 0) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_add_path: out of memory");
 	}
 	while (w->waypoint_cap - w->waypoint_count < count) {

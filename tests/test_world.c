@@ -326,10 +326,11 @@ static int by_address(const void* a, const void* b)
 	return (x > y) - (x < y);
 }
 
-// Every array the SIMD engine's reorder touches (two states of 9, 12
-// singles with perm and slot_of, the store's second set of 10) starts in
-// its own line of a page, 64-byte aligned, and no two overlap: arrays that
-// all start at one page offset cost the reorder 7x (docs/PERFORMANCE.md).
+// Every array the SIMD engine's reorder touches (two states of 9 in a
+// world with a path, the 10 singles and slot_of, the store's 2 spares)
+// starts in its own line of a page, 64-byte aligned, and no two overlap:
+// arrays that all start at one page offset cost the reorder 7x
+// (docs/PERFORMANCE.md).
 Test(layout, per_agent_arrays_start_in_different_page_lines)
 {
 	const uint32_t capacities[] = {1, 1000, 1024, 100000};
@@ -338,9 +339,11 @@ Test(layout, per_agent_arrays_start_in_different_page_lines)
 		throng_world* w = make_world(THRONG_BOUNDS_CONTAIN, capacities[c], 3);
 		throng_controller ctl = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 		cr_assert_eq(throng_world_add_archetype(w, &ctl, NULL), THRONG_OK);
+		const throng_vec2 points[2] = {{1.0f, 0.0f}, {2.0f, 0.0f}};
+		cr_assert_eq(throng_world_add_path(w, points, 2, false, NULL), THRONG_OK, "%s", throng_last_error());
 		throng_agent_def a = throng_agent_default_def();
 		cr_assert_eq(throng_world_spawn(w, &a, 1, NULL), THRONG_OK, "%s", throng_last_error());
-		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error()); // the engine's set
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error()); // the spares
 		void* p[40];
 		int n = 0;
 		for (int b = 0; b < 2; ++b) {
@@ -349,12 +352,12 @@ Test(layout, per_agent_arrays_start_in_different_page_lines)
 			memcpy(p + n, st, sizeof st);
 			n += 9;
 		}
-		void* singles[12] = {w->id,    w->slot_of, w->max_speed, w->max_force, w->radius, w->archetype,
-		                     w->group, w->target_agent, w->path, w->tx, w->ty, w->store.perm};
+		void* singles[11] = {w->id,    w->slot_of,      w->max_speed, w->max_force, w->radius, w->archetype,
+		                     w->group, w->target_agent, w->path,      w->tx,        w->ty};
 		memcpy(p + n, singles, sizeof singles);
-		n += 12;
-		for (int k = 0; k < THR_SINGLE_ARRAYS; ++k) {
-			p[n++] = w->store.alt[k];
+		n += 11;
+		for (int k = 0; k < THR_SPARES; ++k) {
+			p[n++] = w->store.spare[k];
 		}
 		uint64_t lines = 0;
 		for (int k = 0; k < n; ++k) {
@@ -377,8 +380,8 @@ Test(layout, per_agent_arrays_start_in_different_page_lines)
 static bool in_store(const thr_store* s, const void* p, size_t bytes, size_t span)
 {
 	const char* q = p;
-	const char* blocks[3] = {s->block, s->alt_block, s->force_block};
-	for (int b = 0; b < 3; ++b) {
+	const char* blocks[4] = {s->block, s->spare_block, s->waypoint_block, s->force_block};
+	for (int b = 0; b < 4; ++b) {
 		if (blocks[b] != NULL && q >= blocks[b] && q + bytes <= blocks[b] + span) {
 			return true;
 		}
@@ -386,14 +389,16 @@ static bool in_store(const thr_store* s, const void* p, size_t bytes, size_t spa
 	return false;
 }
 
-// The agent store owns every per-agent array: after one step of the
-// sorting engine (an odd number of reorders, when the singles lived in the
-// SIMD engine's memory before the store) and after two, every single
-// array the world reads lies in the store's blocks, and the state of each
-// buffer too. Changing order never changes the hash of the same steps.
+// The agent store owns every per-agent array: after each of six steps of
+// the sorting engine (each reorder passes the singles on along the spare
+// chains, so they visit every array of the main and spare blocks), every
+// single array the world reads lies in the store's blocks, no two of them
+// or the spares are one, and the state of each buffer lies there too.
+// Changing order never changes the hash of the same steps.
 Test(layout, per_agent_arrays_stay_in_the_store)
 {
-	uint64_t hashes[2][3];
+	enum { STEPS = 7 };
+	uint64_t hashes[2][STEPS];
 	for (int e = 0; e < 2; ++e) {
 		engine_under_test = e ? THRONG_ENGINE_SIMD : THRONG_ENGINE_SCALAR;
 		throng_world* w = make_world(THRONG_BOUNDS_CONTAIN, 300, 5);
@@ -405,18 +410,26 @@ Test(layout, per_agent_arrays_stay_in_the_store)
 			a[k] = throng_agent_default_def();
 			a[k].position = (throng_vec2){thr_test_uniform(&rng, -19.0f, 19.0f), thr_test_uniform(&rng, -19.0f, 19.0f)};
 		}
+		const throng_vec2 points[2] = {{1.0f, 0.0f}, {2.0f, 0.0f}};
+		cr_assert_eq(throng_world_add_path(w, points, 2, false, NULL), THRONG_OK, "%s", throng_last_error());
 		cr_assert_eq(throng_world_spawn(w, a, 300, NULL), THRONG_OK, "%s", throng_last_error());
-		// The longest block: 32 arrays a stride apart, and 4 KiB (store.c).
+		// The longest block: 29 arrays a stride apart, and 4 KiB (store.c).
 		size_t stride = (((size_t)w->capacity + THR_LANES) * 4u + 63u) & ~(size_t)63u;
 		stride += (stride / 64u) % 2u == 0 ? 64u : 0u;
 		const size_t span = stride * (THR_STORE_ARRAYS + 2u) + 4096u;
-		for (int step = 0; step < 3; ++step) {
+		for (int step = 0; step < STEPS; ++step) {
 			hashes[e][step] = throng_world_hash(w);
-			const void* singles[12] = {w->id,    w->slot_of, w->max_speed,    w->max_force, w->radius, w->archetype,
-			                           w->group, w->path,    w->target_agent, w->tx,        w->ty,     w->store.perm};
-			for (int k = 0; k < 12; ++k) {
+			const void* singles[13] = {w->id,    w->slot_of, w->max_speed,    w->max_force, w->radius,
+			                           w->archetype, w->group, w->path, w->target_agent, w->tx,
+			                           w->ty,    w->store.spare[0], w->store.spare[1]};
+			const int n = step > 0 && e == 1 ? 13 : 11; // the spares: made by the first reorder
+			for (int k = 0; k < n; ++k) {
 				cr_assert(in_store(&w->store, singles[k], (size_t)w->capacity * 4u, span),
 				          "engine %d, after %d steps: single array %d lies outside the store", e, step, k);
+				for (int j = 0; j < k; ++j) {
+					cr_assert_neq(singles[j], singles[k], "engine %d, after %d steps: arrays %d and %d are one", e,
+					              step, j, k);
+				}
 			}
 			for (int b = 0; b < 2; ++b) {
 				cr_assert(in_store(&w->store, w->store.buf[b].px, (size_t)w->capacity * 4u, span));
@@ -426,7 +439,45 @@ Test(layout, per_agent_arrays_stay_in_the_store)
 		}
 		throng_world_destroy(w);
 	}
-	for (int step = 0; step < 3; ++step) {
+	for (int step = 0; step < STEPS; ++step) {
 		cr_assert_eq(hashes[0][step], hashes[1][step], "the engines differ after %d steps", step);
+	}
+}
+
+// The waypoint arrays wait for the world's first path: before it every
+// agent reads waypoint 0 (and hashes as 0), and a path given afterwards
+// starts at the waypoint set.
+Test(layout, waypoint_arrays_wait_for_the_first_path)
+{
+	for (int e = 0; e < 2; ++e) {
+		engine_under_test = e ? THRONG_ENGINE_SIMD : THRONG_ENGINE_SCALAR;
+		throng_world* w = make_world(THRONG_BOUNDS_CONTAIN, 8, 3);
+		throng_controller ctl = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+		throng_controller_add(&ctl, throng_slot_default_def(THRONG_PATH_FOLLOW));
+		cr_assert_eq(throng_world_add_archetype(w, &ctl, NULL), THRONG_OK);
+		const throng_agent_def a[2] = {throng_agent_default_def(), throng_agent_default_def()};
+		cr_assert_eq(throng_world_spawn(w, a, 2, NULL), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_set_path(w, 1, THRONG_NO_PATH, 0), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		cr_assert_null(w->store.buf[0].waypoint);
+		cr_assert_null(w->store.buf[1].waypoint);
+		throng_agent_state st;
+		cr_assert_eq(throng_world_get_agent(w, 0, &st), THRONG_OK);
+		cr_assert_eq(st.waypoint, 0u);
+		const throng_vec2 points[3] = {{5.0f, 0.0f}, {5.0f, 5.0f}, {0.0f, 5.0f}};
+		uint32_t path = 0;
+		cr_assert_eq(throng_world_add_path(w, points, 3, false, &path), THRONG_OK, "%s", throng_last_error());
+		cr_assert_not_null(w->store.buf[0].waypoint);
+		cr_assert_not_null(w->store.buf[1].waypoint);
+		cr_assert_eq(throng_world_get_agent(w, 1, &st), THRONG_OK);
+		cr_assert_eq(st.waypoint, 0u);
+		cr_assert_eq(throng_world_set_path(w, 1, path, 2), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_get_agent(w, 1, &st), THRONG_OK);
+		cr_assert_eq(st.path, path);
+		cr_assert_eq(st.waypoint, 2u, "engine %d", e);
+		cr_assert_eq(throng_world_get_agent(w, 0, &st), THRONG_OK);
+		cr_assert_eq(st.waypoint, 0u);
+		throng_world_destroy(w);
 	}
 }
