@@ -147,18 +147,21 @@ double bench_cost_slot_fixed(const throng_slot* slot, int contained);
 /// Bytes per agent-step the step moves through memory, from the arrays each
 /// pass reads and writes once per agent (each 4 bytes; gathers of
 /// neighbours and shapes, which hit cache lines the sweep has just used,
-/// and write-allocate reads are not counted):
-///   SIMD: grid build 48 (read x, y; write and read cell_of; the cell
-///   counter twice; read slot_of; write items; copy items to perm), the
-///   reorder 160 (read perm; 9 state and 10 per-agent arrays read and
-///   written; slot_of written), the block pass 104 (read 17 arrays: p, v,
-///   h, max_speed, max_force, radius, id, group, target x, y, both wander
-///   angles, waypoint, archetype; write 9: p, v, h, angles, waypoint);
-///   scalar: grid build 36 (no order, no copy), the agent loop 104 (the
-///   same arrays as the block pass);
+/// and write-allocate reads are not counted), in a world without paths
+/// (no waypoint arrays):
+///   SIMD: grid build 44 (read x, y twice: to count and to scatter; the
+///   cell counter twice; write items; read items and id to check each
+///   cell's id order), the reorder 196 (read the grid's items once for the
+///   8 state arrays and once for each of the 10 singles; 8 state and 10
+///   per-agent arrays read and written; read the new id, write slot_of),
+///   the block pass 96 (read 16 arrays: p, v, h, max_speed, max_force,
+///   radius, id, group, target x, y, both wander angles, archetype; write
+///   8: p, v, h, angles);
+///   scalar: grid build 36 (no id order), the agent loop 96 (the same
+///   arrays as the block pass);
 /// plus 20 bytes per grid cell built (clear, prefix sum, shift back).
-#define BENCH_BYTES_SIMD_AGENT 312
-#define BENCH_BYTES_SCALAR_AGENT 140
+#define BENCH_BYTES_SIMD_AGENT 336
+#define BENCH_BYTES_SCALAR_AGENT 132
 #define BENCH_BYTES_CELL 20
 
 /// Float operations of the steps `c` counted on world `w` (its engine,

@@ -673,7 +673,7 @@ static int choose_grid(const thr_step_ctx* ctx, float moved, pair_grid* pg)
 	thr_grid_layout(&cd->grid, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y,
 	                cell > 0.0f ? cell : 1.0f, contact_max_cells(w));
 	const thr_state* ns = ctx->ns;
-	if (thr_grid_build_points(&cd->grid, ns->px, ns->py, w->count, ctx->items == NULL ? w->slot_of : NULL)) {
+	if (thr_grid_build_points(&cd->grid, ns->px, ns->py, w->count, ctx->items == NULL ? w->id : NULL)) {
 		return -1;
 	}
 	*pg = (pair_grid){&cd->grid, cd->grid.items, ns->px, ns->py, 0.0f};

@@ -76,36 +76,57 @@ void thr_grid_layout(thr_grid* g, float min_x, float min_y, float max_x, float m
 	g->inv_cell = 1.0f / cell;
 }
 
-int thr_grid_build_points(thr_grid* g, const float* x, const float* y, uint32_t n, const uint32_t* order)
+/// The cell of point (x, y).
+static inline uint32_t point_cell(const thr_grid* g, float x, float y)
+{
+	const int32_t cx = thr_grid_coord(x, g->min_x, g->inv_cell, g->nx);
+	const int32_t cy = thr_grid_coord(y, g->min_y, g->inv_cell, g->ny);
+	return (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx;
+}
+
+int thr_grid_build_points(thr_grid* g, const float* x, const float* y, uint32_t n, const uint32_t* key)
 {
 	uint32_t cells = (uint32_t)g->nx * (uint32_t)g->ny;
-	if (reserve(&g->cell_start, &g->cap_cells, cells + 1) || reserve(&g->items, &g->cap_items, n) ||
-	    reserve(&g->cell_of, &g->cap_cell_of, n)) {
+	if (reserve(&g->cell_start, &g->cap_cells, cells + 1) || reserve(&g->items, &g->cap_items, n)) {
 		g->n_items = 0;
 		return -1;
 	}
-	memset(g->cell_start, 0, (size_t)(cells + 1) * sizeof *g->cell_start);
+	uint32_t* start = g->cell_start;
+	memset(start, 0, (size_t)(cells + 1) * sizeof *start);
 	for (uint32_t i = 0; i < n; ++i) {
-		int32_t cx = thr_grid_coord(x[i], g->min_x, g->inv_cell, g->nx);
-		int32_t cy = thr_grid_coord(y[i], g->min_y, g->inv_cell, g->ny);
-		uint32_t c = (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx;
-		g->cell_of[i] = c;
-		g->cell_start[c + 1]++;
+		start[point_cell(g, x[i], y[i]) + 1]++;
 	}
 	for (uint32_t c = 0; c < cells; ++c) {
-		g->cell_start[c + 1] += g->cell_start[c];
+		start[c + 1] += start[c];
 	}
-	// Scatter in visiting order using a running cursor per cell; the
-	// cursor borrows cell_start[c] and is restored afterwards.
-	for (uint32_t k = 0; k < n; ++k) {
-		uint32_t i = order ? order[k] : k;
-		g->items[g->cell_start[g->cell_of[i]]++] = i;
+	// Scatter in index order, the cell computed again (reading x and y in
+	// order costs less than keeping a cell per point); the cursor borrows
+	// start[c] and is restored afterwards.
+	for (uint32_t i = 0; i < n; ++i) {
+		g->items[start[point_cell(g, x[i], y[i])]++] = i;
 	}
 	for (uint32_t c = cells; c > 0; --c) {
-		g->cell_start[c] = g->cell_start[c - 1];
+		start[c] = start[c - 1];
 	}
-	g->cell_start[0] = 0;
+	start[0] = 0;
 	g->n_items = n;
+	if (key == NULL) {
+		return 0;
+	}
+	// Each cell in key order: insertion sort, which costs one comparison an
+	// item in a cell already in order (after a sorting engine's reorder,
+	// nearly every cell is: its agents keep their cells and their order).
+	for (uint32_t c = 0; c < cells; ++c) {
+		const uint32_t b = start[c], e = start[c + 1];
+		for (uint32_t k = b + 1; k < e; ++k) {
+			const uint32_t item = g->items[k], v = key[item];
+			uint32_t j = k;
+			for (; j > b && key[g->items[j - 1]] > v; --j) {
+				g->items[j] = g->items[j - 1];
+			}
+			g->items[j] = item;
+		}
+	}
 	return 0;
 }
 
@@ -184,6 +205,5 @@ void thr_grid_free(thr_grid* g)
 {
 	free(g->cell_start);
 	free(g->items);
-	free(g->cell_of);
 	memset(g, 0, sizeof *g);
 }

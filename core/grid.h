@@ -25,8 +25,7 @@ typedef struct thr_grid {
 	uint32_t n_items;       ///< entries in `items`
 	uint32_t* cell_start;   ///< nx*ny + 1 offsets into items
 	uint32_t* items;        ///< item indices grouped by cell
-	uint32_t* cell_of;      ///< agent grids: each item's cell
-	uint32_t cap_cells, cap_items, cap_cell_of;
+	uint32_t cap_cells, cap_items;
 } thr_grid;
 
 /// Lays the grid over [min, max] with cells of at least `cell` metres,
@@ -36,11 +35,11 @@ typedef struct thr_grid {
 void thr_grid_layout(thr_grid* g, float min_x, float min_y, float max_x, float max_y, float cell,
                      uint32_t max_cells);
 
-/// Buckets n points by cell. Within a cell, points are listed in the order
-/// `order` visits them (order[k] is the k-th index to place; NULL visits
-/// 0, 1, ..., n-1). Returns 0, or -1 when an allocation fails (the grid is
-/// then empty).
-int thr_grid_build_points(thr_grid* g, const float* x, const float* y, uint32_t n, const uint32_t* order);
+/// Buckets n points by cell. Within a cell, points are listed by
+/// increasing key[i] (keys distinct), or by increasing index i when key is
+/// NULL. Returns 0, or -1 when an allocation fails (the grid is then
+/// empty).
+int thr_grid_build_points(thr_grid* g, const float* x, const float* y, uint32_t n, const uint32_t* key);
 
 /// Buckets n boxes [x0,x1]x[y0,y1] into every cell they overlap.
 int thr_grid_build_boxes(thr_grid* g, const float* x0, const float* y0, const float* x1, const float* y1,

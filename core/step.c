@@ -92,8 +92,8 @@ static throng_status prepare(throng_world* w, const thr_engine* e, uint32_t thre
 	thr_grid_layout(g, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y, thr_world_cell_size(w),
 	                thr_world_max_cells(w));
 	const thr_state* cs = thr_cur_c(w);
-	// A sorting engine's cells list agents by id: slot_of visits ids in order.
-	if (thr_grid_build_points(g, cs->px, cs->py, w->count, e->sorted ? w->slot_of : NULL) != 0) {
+	// A sorting engine's cells list agents by id.
+	if (thr_grid_build_points(g, cs->px, cs->py, w->count, e->sorted ? w->id : NULL) != 0) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for the agent grid");
 	}
 	return THRONG_OK;

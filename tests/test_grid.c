@@ -105,7 +105,9 @@ Test(grid, counting_sort_is_stable_and_complete)
 	for (uint32_t c = 0; c < cells; ++c) {
 		for (uint32_t k = g.cell_start[c]; k < g.cell_start[c + 1]; ++k) {
 			uint32_t i = g.items[k];
-			cr_assert_eq(g.cell_of[i], c);
+			const int32_t cx = thr_grid_coord(px[i], g.min_x, g.inv_cell, g.nx);
+			const int32_t cy = thr_grid_coord(py[i], g.min_y, g.inv_cell, g.ny);
+			cr_assert_eq((uint32_t)cy * (uint32_t)g.nx + (uint32_t)cx, c, "agent %u listed in cell %u", i, c);
 			seen[i]++;
 			if (k > g.cell_start[c]) {
 				cr_assert_lt(g.items[k - 1], i, "cell %u is not in index order", c);
@@ -116,6 +118,58 @@ Test(grid, counting_sort_is_stable_and_complete)
 		cr_assert_eq(seen[i], 1, "agent %u listed %u times", i, seen[i]);
 	}
 	thr_grid_free(&g);
+}
+
+// With keys (a sorting engine passes the ids of its slots), each cell
+// lists its points by increasing key: the same lists as placing the
+// points in key order, whatever order the slots are in. Points are
+// shuffled a little (most keep their place, as after a reorder) and a lot.
+Test(grid, keyed_cells_list_points_by_key)
+{
+	static float px[N], py[N];
+	static uint32_t key[N], by_key[N];
+	uint64_t rng = 9;
+	random_world(&rng, px, py, 1.0f);
+	for (int round = 0; round < 2; ++round) {
+		for (uint32_t i = 0; i < N; ++i) {
+			key[i] = i;
+		}
+		const uint32_t swaps = round == 0 ? N / 20 : 4 * N;
+		for (uint32_t s = 0; s < swaps; ++s) {
+			uint32_t a = (uint32_t)thr_test_uniform(&rng, 0.0f, (float)N) % N;
+			uint32_t b = round == 0 ? (a + 1u) % N : (uint32_t)thr_test_uniform(&rng, 0.0f, (float)N) % N;
+			uint32_t t = key[a];
+			key[a] = key[b];
+			key[b] = t;
+		}
+		for (uint32_t i = 0; i < N; ++i) {
+			by_key[key[i]] = i;
+		}
+		thr_grid g, ref;
+		memset(&g, 0, sizeof g);
+		memset(&ref, 0, sizeof ref);
+		thr_grid_layout(&g, -20.0f, -20.0f, 20.0f, 20.0f, 1.0f, 1u << 20);
+		ref = g;
+		cr_assert_eq(thr_grid_build_points(&g, px, py, N, key), 0);
+		// The reference: points placed one by one in key order.
+		cr_assert_eq(thr_grid_build_points(&ref, px, py, N, NULL), 0);
+		const uint32_t cells = (uint32_t)(g.nx * g.ny);
+		uint32_t* fill = calloc(cells + 1u, sizeof *fill);
+		for (uint32_t c = 0; c <= cells; ++c) {
+			fill[c] = ref.cell_start[c];
+		}
+		for (uint32_t k = 0; k < N; ++k) {
+			const uint32_t i = by_key[k];
+			const int32_t cx = thr_grid_coord(px[i], g.min_x, g.inv_cell, g.nx);
+			const int32_t cy = thr_grid_coord(py[i], g.min_y, g.inv_cell, g.ny);
+			ref.items[fill[(uint32_t)cy * (uint32_t)g.nx + (uint32_t)cx]++] = i;
+		}
+		cr_assert_arr_eq(g.cell_start, ref.cell_start, (cells + 1u) * sizeof *g.cell_start);
+		cr_assert_arr_eq(g.items, ref.items, N * sizeof *g.items, "round %d: a cell's points out of key order", round);
+		free(fill);
+		thr_grid_free(&g);
+		thr_grid_free(&ref);
+	}
 }
 
 Test(grid, outside_agents_land_in_border_cells)
