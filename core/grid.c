@@ -84,6 +84,59 @@ static inline uint32_t point_cell(const thr_grid* g, float x, float y)
 	return (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx;
 }
 
+/// Largest cell sorted beside, on the stack (thr_grid_build_points).
+#define THR_GRID_SORT_SMALL 128
+
+static int by_value(const void* a, const void* b)
+{
+	const uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
+	return (x > y) - (x < y);
+}
+
+/// Sorts the m items of one cell by key (distinct keys). Returns -1 when
+/// out of memory for a cell of more than THR_GRID_SORT_SMALL items.
+static int sort_cell(uint32_t* items, uint32_t m, const uint32_t* key)
+{
+	uint32_t k = 1;
+	for (uint32_t prev = m > 0 ? key[items[0]] : 0; k < m; ++k) {
+		const uint32_t v = key[items[k]];
+		if (v < prev) {
+			break;
+		}
+		prev = v;
+	}
+	if (k >= m) {
+		return 0; // in order
+	}
+	uint64_t small[THR_GRID_SORT_SMALL];
+	uint64_t* pair = m <= THR_GRID_SORT_SMALL ? small : malloc((size_t)m * sizeof *pair);
+	if (pair == NULL) {
+		return -1;
+	}
+	for (uint32_t j = 0; j < m; ++j) {
+		pair[j] = (uint64_t)key[items[j]] << 32 | items[j];
+	}
+	if (pair == small) {
+		for (; k < m; ++k) {
+			const uint64_t v = pair[k];
+			uint32_t j = k;
+			for (; j > 0 && pair[j - 1] > v; --j) {
+				pair[j] = pair[j - 1];
+			}
+			pair[j] = v;
+		}
+	} else {
+		qsort(pair, m, sizeof *pair, by_value);
+	}
+	for (uint32_t j = 0; j < m; ++j) {
+		items[j] = (uint32_t)pair[j];
+	}
+	if (pair != small) {
+		free(pair);
+	}
+	return 0;
+}
+
 int thr_grid_build_points(thr_grid* g, const float* x, const float* y, uint32_t n, const uint32_t* key)
 {
 	uint32_t cells = (uint32_t)g->nx * (uint32_t)g->ny;
@@ -92,40 +145,43 @@ int thr_grid_build_points(thr_grid* g, const float* x, const float* y, uint32_t 
 		return -1;
 	}
 	uint32_t* start = g->cell_start;
+	uint32_t* items = g->items;
 	memset(start, 0, (size_t)(cells + 1) * sizeof *start);
 	for (uint32_t i = 0; i < n; ++i) {
-		start[point_cell(g, x[i], y[i]) + 1]++;
+		start[point_cell(g, x[i], y[i])]++;
 	}
-	for (uint32_t c = 0; c < cells; ++c) {
-		start[c + 1] += start[c];
+	// start[c]: the end of cell c; then a scatter from the last index down
+	// leaves it at the cell's first entry, each cell in index order. The
+	// cell is computed again (reading x and y in order costs less than
+	// keeping a cell per point).
+	for (uint32_t c = 1; c <= cells; ++c) {
+		start[c] += start[c - 1];
 	}
-	// Scatter in index order, the cell computed again (reading x and y in
-	// order costs less than keeping a cell per point); the cursor borrows
-	// start[c] and is restored afterwards.
-	for (uint32_t i = 0; i < n; ++i) {
-		g->items[start[point_cell(g, x[i], y[i])]++] = i;
+	for (uint32_t i = n; i-- > 0;) {
+		items[--start[point_cell(g, x[i], y[i])]] = i;
 	}
-	for (uint32_t c = cells; c > 0; --c) {
-		start[c] = start[c - 1];
-	}
-	start[0] = 0;
 	g->n_items = n;
 	if (key == NULL) {
 		return 0;
 	}
-	// Each cell in key order: insertion sort, which costs one comparison an
-	// item in a cell already in order (after a sorting engine's reorder,
-	// nearly every cell is: its agents keep their cells and their order).
-	for (uint32_t c = 0; c < cells; ++c) {
-		const uint32_t b = start[c], e = start[c + 1];
-		for (uint32_t k = b + 1; k < e; ++k) {
-			const uint32_t item = g->items[k], v = key[item];
-			uint32_t j = k;
-			for (; j > b && key[g->items[j - 1]] > v; --j) {
-				g->items[j] = g->items[j - 1];
-			}
-			g->items[j] = item;
+	// Each cell in key order. A cell already in order (after a sorting
+	// engine's reorder, nearly every one: its agents keep their cells and
+	// their order) costs one comparison an item: where the key falls
+	// between two neighbouring entries of one cell, that cell is sorted
+	// (sort_cell). Cells are not visited (a sparse world has far more).
+	for (uint32_t k = 1; k < n; ++k) {
+		if (key[items[k]] > key[items[k - 1]]) {
+			continue;
 		}
+		const uint32_t c = point_cell(g, x[items[k]], y[items[k]]);
+		if (k == start[c]) {
+			continue; // the first of its cell
+		}
+		if (sort_cell(items + start[c], start[c + 1] - start[c], key) != 0) {
+			g->n_items = 0;
+			return -1;
+		}
+		k = start[c + 1]; // the cell is in order now
 	}
 	return 0;
 }

@@ -123,14 +123,17 @@ Test(grid, counting_sort_is_stable_and_complete)
 // With keys (a sorting engine passes the ids of its slots), each cell
 // lists its points by increasing key: the same lists as placing the
 // points in key order, whatever order the slots are in. Points are
-// shuffled a little (most keep their place, as after a reorder) and a lot.
+// shuffled a little (most keep their place, as after a reorder) and a
+// lot, in cells of a few points and of hundreds (sorted another way).
 Test(grid, keyed_cells_list_points_by_key)
 {
 	static float px[N], py[N];
 	static uint32_t key[N], by_key[N];
 	uint64_t rng = 9;
 	random_world(&rng, px, py, 1.0f);
-	for (int round = 0; round < 2; ++round) {
+	for (int pass = 0; pass < 4; ++pass) {
+		const int round = pass & 1;
+		const float cell = pass < 2 ? 1.0f : 20.0f; // 20 m: four cells of ~750 points
 		for (uint32_t i = 0; i < N; ++i) {
 			key[i] = i;
 		}
@@ -148,7 +151,7 @@ Test(grid, keyed_cells_list_points_by_key)
 		thr_grid g, ref;
 		memset(&g, 0, sizeof g);
 		memset(&ref, 0, sizeof ref);
-		thr_grid_layout(&g, -20.0f, -20.0f, 20.0f, 20.0f, 1.0f, 1u << 20);
+		thr_grid_layout(&g, -20.0f, -20.0f, 20.0f, 20.0f, cell, 1u << 20);
 		ref = g;
 		cr_assert_eq(thr_grid_build_points(&g, px, py, N, key), 0);
 		// The reference: points placed one by one in key order.
@@ -165,7 +168,8 @@ Test(grid, keyed_cells_list_points_by_key)
 			ref.items[fill[(uint32_t)cy * (uint32_t)g.nx + (uint32_t)cx]++] = i;
 		}
 		cr_assert_arr_eq(g.cell_start, ref.cell_start, (cells + 1u) * sizeof *g.cell_start);
-		cr_assert_arr_eq(g.items, ref.items, N * sizeof *g.items, "round %d: a cell's points out of key order", round);
+		cr_assert_arr_eq(g.items, ref.items, N * sizeof *g.items, "cell %g, round %d: a cell's points out of key order",
+		                 cell, round);
 		free(fill);
 		thr_grid_free(&g);
 		thr_grid_free(&ref);
