@@ -46,7 +46,6 @@ void thr_contact_free(thr_contact_data* c)
 	}
 	free(c->runs);
 	free(c->blocks);
-	free(c->near);
 	free(c->clear);
 	free(c->sets[0]);
 	free(c->sets[1]);
@@ -528,17 +527,18 @@ throng_status thr_contact_prepare(thr_step_ctx* ctx)
 	thr_contact_data* cd = w->contact;
 	// Iterate 1 (q[0], q[1]) holds, in the blocks without pairs, where the
 	// engine kept the agents out of the shapes: the iterations write only
-	// blocks with pairs.
+	// blocks with pairs. Iterate 2's x (q[2]) holds the engine's nearest
+	// distances (ctx->near) until the listing has read them: the
+	// iterations write it only after.
 	const uint32_t n = w->count;
 	uint32_t cap01 = cd->q01_cap, cap23 = cd->q23_cap;
-	if ((pairs && reserve((void**)&cd->near, &cd->near_cap, n, sizeof *cd->near)) ||
-	    (shapes && reserve((void**)&cd->clear, &cd->clear_cap, n, sizeof *cd->clear)) ||
+	if ((shapes && reserve((void**)&cd->clear, &cd->clear_cap, n, sizeof *cd->clear)) ||
 	    reserve((void**)&cd->q[0], &cap01, n, sizeof(float)) || reserve((void**)&cd->q[1], &cd->q01_cap, n, sizeof(float)) ||
 	    (pairs && (reserve((void**)&cd->q[2], &cap23, n, sizeof(float)) ||
 	               reserve((void**)&cd->q[3], &cd->q23_cap, n, sizeof(float))))) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 	}
-	ctx->near = pairs ? cd->near : NULL;
+	ctx->near = pairs ? cd->q[2] : NULL;
 	ctx->clear = shapes ? cd->clear : NULL;
 	ctx->shaped_x = shapes ? cd->q[0] : NULL;
 	ctx->shaped_y = shapes ? cd->q[1] : NULL;
