@@ -36,7 +36,6 @@ void thr_contact_free(thr_contact_data* c)
 		return;
 	}
 	thr_grid_free(&c->grid);
-	free(c->start);
 	free(c->pairs);
 	for (int k = 0; k < 4; ++k) {
 		free(c->q[k]);
@@ -532,7 +531,9 @@ throng_status thr_contact_prepare(thr_step_ctx* ctx)
 	// iterations write it only after.
 	const uint32_t n = w->count;
 	uint32_t cap01 = cd->q01_cap, cap23 = cd->q23_cap;
-	if ((shapes && reserve((void**)&cd->clear, &cd->clear_cap, n, sizeof *cd->clear)) ||
+	// The pair offsets are a spare of the store's (THR_SPARE_CONTACTS).
+	if ((pairs && thr_store_reserve_spares(w) != 0) ||
+	    (shapes && reserve((void**)&cd->clear, &cd->clear_cap, n, sizeof *cd->clear)) ||
 	    reserve((void**)&cd->q[0], &cap01, n, sizeof(float)) || reserve((void**)&cd->q[1], &cd->q01_cap, n, sizeof(float)) ||
 	    (pairs && (reserve((void**)&cd->q[2], &cap23, n, sizeof(float)) ||
 	               reserve((void**)&cd->q[3], &cd->q23_cap, n, sizeof(float))))) {
@@ -680,13 +681,10 @@ static int choose_grid(const thr_step_ctx* ctx, float moved, pair_grid* pg)
 	return 0;
 }
 
-/// Room for the pass: offsets, runs (the iterates are thr_contact_prepare's).
-/// Returns -1 when out of memory.
-static int reserve_scratch(thr_contact_data* cd, uint32_t n, uint32_t runs)
+/// Room for the pass's runs (the iterates are thr_contact_prepare's, the
+/// offsets a spare of the store's). Returns -1 when out of memory.
+static int reserve_scratch(thr_contact_data* cd, uint32_t runs)
 {
-	if (reserve((void**)&cd->start, &cd->start_cap, (size_t)n + 1, sizeof *cd->start)) {
-		return -1;
-	}
 	if (runs > cd->runs_cap) {
 		thr_contact_run* r = realloc(cd->runs, runs * sizeof *r);
 		if (r == NULL) {
@@ -775,7 +773,8 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 	uint32_t active = 0; // blocks with pairs
 
 	if (planned > 0) {
-		if (reserve_scratch(cd, n, runs)) {
+		cd->start = w->store.spare[THR_SPARE_CONTACTS]; // capacity + THR_LANES >= n + 1 entries
+		if (reserve_scratch(cd, runs)) {
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 		}
 		const float moved = stats->most_moved; // the engine's pass measured it

@@ -49,7 +49,7 @@ typedef struct thr_contact_run {
 /// The pass's scratch, kept in the world between steps.
 typedef struct thr_contact_data {
 	thr_grid grid;         ///< agents by cell over p*, ids up within a cell (when the agent grid will not do)
-	uint32_t* start;       ///< count + 1 offsets into pairs
+	uint32_t* start;       ///< count + 1 offsets into pairs: the store's spare THR_SPARE_CONTACTS, this step's
 	uint32_t* pairs;       ///< each agent's listed agents (slots)
 	float* q[4];           ///< two iterates: x, y, x, y (q[2] holds thr_step_ctx.near until the listing)
 	thr_contact_run* runs; ///< the listing's runs (runs_cap of them)
@@ -58,7 +58,7 @@ typedef struct thr_contact_data {
 	uint32_t* sets[2];     ///< the blocks iterations 1, 2, ... visit (odd, even)
 	uint32_t* mark;        ///< per block: the tag of the last iteration that must visit it
 	uint32_t tag;          ///< mark tags run from tag + 1 in a pass
-	uint32_t start_cap, pairs_cap, q01_cap, q23_cap, runs_cap, blocks_cap, clear_cap, sets_cap, mark_cap;
+	uint32_t pairs_cap, q01_cap, q23_cap, runs_cap, blocks_cap, clear_cap, sets_cap, mark_cap;
 } thr_contact_data;
 
 /// Whether the contact pass has work in w: an archetype with contacts on,

@@ -191,7 +191,7 @@ throng_status throng_world_step(throng_world* w)
 	lap(&clock, &counts, THRONG_STAGE_SORT);
 
 	if (due) {
-		memcpy(w->store.spare[0], w->target_agent, (size_t)w->count * sizeof *w->target_agent);
+		memcpy(w->store.spare[THR_SPARE_TARGETS], w->target_agent, (size_t)w->count * sizeof *w->target_agent);
 	}
 	thr_select_targets(w, ctx.cs, ctx.items, ctx.threads, ctx.counts);
 	lap(&clock, &counts, THRONG_STAGE_TARGETS);
@@ -212,7 +212,7 @@ throng_status throng_world_step(throng_world* w)
 		// Nothing of the next state is visible: the world stays at the
 		// previous step (sorted, when the engine sorted it: the same world).
 		if (due) {
-			memcpy(w->target_agent, w->store.spare[0], (size_t)w->count * sizeof *w->target_agent);
+			memcpy(w->target_agent, w->store.spare[THR_SPARE_TARGETS], (size_t)w->count * sizeof *w->target_agent);
 		}
 		w->store.cur = ctx.read;
 		return st;

@@ -46,6 +46,12 @@ typedef struct thr_state {
 /// each (thr_store_reorder).
 #define THR_SPARES 2
 
+/// What the spares hold between a step's reorder and its end: the targets
+/// kept aside while a step with a target rule due may still fail
+/// (core/step.c), and the contact pass's pair offsets (core/contact.c).
+#define THR_SPARE_TARGETS 0
+#define THR_SPARE_CONTACTS 1
+
 /// Where arrays start in the page lines (see thr_alloc_arrays): the main
 /// block's arrays (two states of 8, the singles, slot_of, then total_x and
 /// total_y when forces are recorded) from 0, the spares, the two waypoint
