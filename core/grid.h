@@ -127,12 +127,13 @@ static inline void thr_box_grid_range(const thr_box_grid* g, float x, float y, f
 	*cy1 = thr_grid_coord(y + r, g->min_y, g->inv_cell, g->ny);
 }
 
-/// The occupied cells of g before cell c, for c in [0, nx*ny] (the bitmap
-/// has a word past the last cell, so c = nx*ny gives n_occupied).
+/// The occupied cells of g before cell c, for c in [0, nx*ny]: the bitmap
+/// has (nx*ny >> 6) + 1 words, so word c >> 6 exists for c = nx*ny too (its
+/// bits from nx*ny on are 0), and rank(nx*ny) = n_occupied.
 static inline uint32_t thr_box_grid_rank(const thr_box_grid* g, uint32_t c)
 {
 	const uint32_t w = c >> 6;
-	const uint64_t below = g->occupied[w] & ((UINT64_C(1) << (c & 63u)) - 1u); // bit 0: an empty mask
+	const uint64_t below = g->occupied[w] & ((UINT64_C(1) << (c & 63u)) - 1u); // c & 63 = 0: no bit below
 	return g->word_base[w] + (uint32_t)__builtin_popcountll(below);
 }
 
