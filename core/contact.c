@@ -268,42 +268,44 @@ static vec2 leave_wall(const thr_wall* l, vec2 p0, vec2 p, float r, int* moved)
 }
 
 /// The cell range of shape grid g around the path p0 -> p widened by r.
-static void path_range(const thr_grid* g, vec2 p0, vec2 p, float r, int32_t* cx0, int32_t* cx1, int32_t* cy0,
+static void path_range(const thr_box_grid* g, vec2 p0, vec2 p, float r, int32_t* cx0, int32_t* cx1, int32_t* cy0,
                        int32_t* cy1)
 {
 	const float hx = 0.5f * fabsf(p.x - p0.x), hy = 0.5f * fabsf(p.y - p0.y);
 	const float h = (hx > hy ? hx : hy) + r;
-	thr_grid_range(g, 0.5f * (p.x + p0.x), 0.5f * (p.y + p0.y), h, cx0, cx1, cy0, cy1);
+	thr_box_grid_range(g, 0.5f * (p.x + p0.x), 0.5f * (p.y + p0.y), h, cx0, cx1, cy0, cy1);
 }
 
 /// One round: p out of every obstacle near it, then kept on p0's side of
-/// every wall near the path. Shapes are visited in their grids' order (a
-/// shape in several cells is met once per cell: a second visit finds
-/// nothing left to do but float rounding).
+/// every wall near the path. Shapes are visited in their grids' order,
+/// cells row by row (a row's cells list their shapes one after the other in
+/// `items`, so one span per row visits them in the same order as cell by
+/// cell): the order matters, each push starts from the last. A shape in
+/// several cells is met once per cell: a second visit finds nothing left
+/// to do but float rounding.
 static vec2 shape_round(const throng_world* w, vec2 p0, vec2 p, float r, int* moved)
 {
 	int32_t cx0, cx1, cy0, cy1;
+	uint32_t b, e;
 	if (w->obstacle_count > 0) {
-		const thr_grid* g = &w->obstacle_grid;
-		thr_grid_range(g, p.x, p.y, r, &cx0, &cx1, &cy0, &cy1);
+		const thr_box_grid* g = &w->obstacle_grid;
+		thr_box_grid_range(g, p.x, p.y, r, &cx0, &cx1, &cy0, &cy1);
 		for (int32_t cy = cy0; cy <= cy1; ++cy) {
-			for (int32_t cx = cx0; cx <= cx1; ++cx) {
-				const uint32_t c = (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx;
-				for (uint32_t k = g->cell_start[c]; k < g->cell_start[c + 1]; ++k) {
-					p = leave_obstacle(&w->obstacles[g->items[k]], p0, p, r, moved);
-				}
+			const uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
+			thr_box_grid_span(g, row + (uint32_t)cx0, row + (uint32_t)cx1, &b, &e);
+			for (uint32_t k = b; k < e; ++k) {
+				p = leave_obstacle(&w->obstacles[g->items[k]], p0, p, r, moved);
 			}
 		}
 	}
 	if (w->wall_count > 0) {
-		const thr_grid* g = &w->wall_grid;
+		const thr_box_grid* g = &w->wall_grid;
 		path_range(g, p0, p, r, &cx0, &cx1, &cy0, &cy1);
 		for (int32_t cy = cy0; cy <= cy1; ++cy) {
-			for (int32_t cx = cx0; cx <= cx1; ++cx) {
-				const uint32_t c = (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx;
-				for (uint32_t k = g->cell_start[c]; k < g->cell_start[c + 1]; ++k) {
-					p = leave_wall(&w->walls[g->items[k]], p0, p, r, moved);
-				}
+			const uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
+			thr_box_grid_span(g, row + (uint32_t)cx0, row + (uint32_t)cx1, &b, &e);
+			for (uint32_t k = b; k < e; ++k) {
+				p = leave_wall(&w->walls[g->items[k]], p0, p, r, moved);
 			}
 		}
 	}
@@ -318,19 +320,19 @@ static bool inside_obstacle(const throng_world* w, vec2 p, float r)
 	if (w->obstacle_count == 0) {
 		return false;
 	}
-	const thr_grid* g = &w->obstacle_grid;
+	const thr_box_grid* g = &w->obstacle_grid;
 	int32_t cx0, cx1, cy0, cy1;
-	thr_grid_range(g, p.x, p.y, r, &cx0, &cx1, &cy0, &cy1);
+	thr_box_grid_range(g, p.x, p.y, r, &cx0, &cx1, &cy0, &cy1);
 	for (int32_t cy = cy0; cy <= cy1; ++cy) {
-		for (int32_t cx = cx0; cx <= cx1; ++cx) {
-			const uint32_t c = (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx;
-			for (uint32_t k = g->cell_start[c]; k < g->cell_start[c + 1]; ++k) {
-				const thr_obstacle* o = &w->obstacles[g->items[k]];
-				const vec2 d = v2_sub(p, o->c);
-				const float rs = (o->r + r) * (1.0f - 1.0e-5f);
-				if (v2_dot(d, d) < rs * rs) {
-					return true;
-				}
+		const uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
+		uint32_t b, e;
+		thr_box_grid_span(g, row + (uint32_t)cx0, row + (uint32_t)cx1, &b, &e);
+		for (uint32_t k = b; k < e; ++k) {
+			const thr_obstacle* o = &w->obstacles[g->items[k]];
+			const vec2 d = v2_sub(p, o->c);
+			const float rs = (o->r + r) * (1.0f - 1.0e-5f);
+			if (v2_dot(d, d) < rs * rs) {
+				return true;
 			}
 		}
 	}
@@ -343,16 +345,16 @@ static bool crosses_any(const throng_world* w, vec2 p0, vec2 p)
 	if (w->wall_count == 0) {
 		return false;
 	}
-	const thr_grid* g = &w->wall_grid;
+	const thr_box_grid* g = &w->wall_grid;
 	int32_t cx0, cx1, cy0, cy1;
 	path_range(g, p0, p, 0.0f, &cx0, &cx1, &cy0, &cy1);
 	for (int32_t cy = cy0; cy <= cy1; ++cy) {
-		for (int32_t cx = cx0; cx <= cx1; ++cx) {
-			const uint32_t c = (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx;
-			for (uint32_t k = g->cell_start[c]; k < g->cell_start[c + 1]; ++k) {
-				if (crosses(&w->walls[g->items[k]], p0, p)) {
-					return true;
-				}
+		const uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
+		uint32_t b, e;
+		thr_box_grid_span(g, row + (uint32_t)cx0, row + (uint32_t)cx1, &b, &e);
+		for (uint32_t k = b; k < e; ++k) {
+			if (crosses(&w->walls[g->items[k]], p0, p)) {
+				return true;
 			}
 		}
 	}

@@ -163,7 +163,7 @@ static inline vec2 thr_previous_position(const throng_world* w, const thr_state*
 /// side is at most the path's length from p): the shortcut changes no bit.
 static inline bool thr_clear_of_shapes(const throng_world* w, vec2 p0, vec2 p, float r)
 {
-	const thr_grid* g = &w->obstacle_grid;
+	const thr_box_grid* g = &w->obstacle_grid;
 	const float fx = (p.x - g->min_x) * g->inv_cell, fy = (p.y - g->min_y) * g->inv_cell;
 	if (!(fx >= 0.0f && fx < (float)g->nx && fy >= 0.0f && fy < (float)g->ny)) {
 		return false; // also NaN

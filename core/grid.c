@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int reserve(uint32_t** p, uint32_t* cap, uint32_t need)
+/// Makes room for `need` elements of `size` bytes in *p (capacity *cap),
+/// doubling; -1 when out of memory.
+static int reserve_size(void** p, uint32_t* cap, uint32_t need, size_t size)
 {
 	if (need <= *cap) {
 		return 0;
@@ -16,13 +18,18 @@ static int reserve(uint32_t** p, uint32_t* cap, uint32_t need)
 	while (n < need) {
 		n = n > UINT32_MAX / 2 ? need : n * 2;
 	}
-	uint32_t* q = realloc(*p, (size_t)n * sizeof **p);
+	void* q = realloc(*p, (size_t)n * size);
 	if (q == NULL) {
 		return -1;
 	}
 	*p = q;
 	*cap = n;
 	return 0;
+}
+
+static int reserve(uint32_t** p, uint32_t* cap, uint32_t need)
+{
+	return reserve_size((void**)p, cap, need, sizeof **p);
 }
 
 /// Most rounds of the enlarging loop in thr_grid_layout. A round multiplies
@@ -34,8 +41,9 @@ static int reserve(uint32_t** p, uint32_t* cap, uint32_t need)
 /// least 1026 cells) ends it within 120.
 #define THR_GRID_MAX_ROUNDS 1024
 
-void thr_grid_layout(thr_grid* g, float min_x, float min_y, float max_x, float max_y, float cell,
-                     uint32_t max_cells)
+/// The grid's cell (m) and its cells across (*nx) and up (*ny).
+static float layout(float min_x, float min_y, float max_x, float max_y, float cell, uint32_t max_cells,
+                    int32_t* out_nx, int32_t* out_ny)
 {
 	float w = max_x - min_x;
 	float h = max_y - min_y;
@@ -53,8 +61,8 @@ void thr_grid_layout(thr_grid* g, float min_x, float min_y, float max_x, float m
 			if (nx < 1) nx = 1;
 			if (ny < 1) ny = 1;
 			if (nx * ny <= (double)max_cells) {
-				g->nx = (int32_t)nx;
-				g->ny = (int32_t)ny;
+				*out_nx = (int32_t)nx;
+				*out_ny = (int32_t)ny;
 				laid = true;
 				break;
 			}
@@ -67,13 +75,28 @@ void thr_grid_layout(thr_grid* g, float min_x, float min_y, float max_x, float m
 		if (!(cell >= FLT_MIN && cell <= FLT_MAX)) {
 			cell = 1.0f;
 		}
-		g->nx = 1;
-		g->ny = 1;
+		*out_nx = 1;
+		*out_ny = 1;
 	}
+	return cell;
+}
+
+void thr_grid_layout(thr_grid* g, float min_x, float min_y, float max_x, float max_y, float cell,
+                     uint32_t max_cells)
+{
+	g->cell = layout(min_x, min_y, max_x, max_y, cell, max_cells, &g->nx, &g->ny);
+	g->inv_cell = 1.0f / g->cell;
 	g->min_x = min_x;
 	g->min_y = min_y;
-	g->cell = cell;
-	g->inv_cell = 1.0f / cell;
+}
+
+void thr_box_grid_layout(thr_box_grid* g, float min_x, float min_y, float max_x, float max_y, float cell,
+                         uint32_t max_cells)
+{
+	g->cell = layout(min_x, min_y, max_x, max_y, cell, max_cells, &g->nx, &g->ny);
+	g->inv_cell = 1.0f / g->cell;
+	g->min_x = min_x;
+	g->min_y = min_y;
 }
 
 /// The cell of point (x, y).
@@ -186,66 +209,117 @@ int thr_grid_build_points(thr_grid* g, const float* x, const float* y, uint32_t 
 	return 0;
 }
 
-int thr_grid_build_boxes(thr_grid* g, const float* x0, const float* y0, const float* x1, const float* y1,
-                         uint32_t n)
+/// Sets the bits of cells c0 to c1 (inclusive).
+static void mark_cells(uint64_t* bits, uint32_t c0, uint32_t c1)
 {
-	uint32_t cells = (uint32_t)g->nx * (uint32_t)g->ny;
-	if (reserve(&g->cell_start, &g->cap_cells, cells + 1)) {
-		g->n_items = 0;
-		return -1;
+	const uint32_t w0 = c0 >> 6, w1 = c1 >> 6;
+	for (uint32_t w = w0; w <= w1; ++w) {
+		uint64_t m = ~UINT64_C(0);
+		if (w == w0) {
+			m &= ~UINT64_C(0) << (c0 & 63u);
+		}
+		if (w == w1) {
+			m &= ~UINT64_C(0) >> (63u - (c1 & 63u));
+		}
+		bits[w] |= m;
 	}
-	memset(g->cell_start, 0, (size_t)(cells + 1) * sizeof *g->cell_start);
+}
+
+/// A box's clamped cell range.
+typedef struct box_cells {
+	int32_t ax, bx, ay, by;
+} box_cells;
+
+static box_cells cells_of(const thr_box_grid* g, float x0, float y0, float x1, float y1)
+{
+	return (box_cells){thr_grid_coord(x0, g->min_x, g->inv_cell, g->nx),
+	                   thr_grid_coord(x1, g->min_x, g->inv_cell, g->nx),
+	                   thr_grid_coord(y0, g->min_y, g->inv_cell, g->ny),
+	                   thr_grid_coord(y1, g->min_y, g->inv_cell, g->ny)};
+}
+
+static int box_grid_fail(thr_box_grid* g)
+{
+	g->n_items = 0;
+	g->n_occupied = 0;
+	return -1;
+}
+
+int thr_box_grid_build(thr_box_grid* g, const float* x0, const float* y0, const float* x1, const float* y1,
+                       uint32_t n)
+{
+	const uint32_t cells = (uint32_t)g->nx * (uint32_t)g->ny;
+	const uint32_t words = (cells >> 6) + 1u; // start(nx*ny) reads word nx*ny >> 6
+	if (reserve_size((void**)&g->occupied, &g->cap_words, words, sizeof *g->occupied) ||
+	    reserve(&g->word_base, &g->cap_bases, words)) {
+		return box_grid_fail(g);
+	}
+	memset(g->occupied, 0, (size_t)words * sizeof *g->occupied);
+	// 1. Mark every cell a box overlaps.
 	uint64_t total = 0;
-	for (int pass = 0; pass < 2; ++pass) {
-		for (uint32_t i = 0; i < n; ++i) {
-			int32_t ax = thr_grid_coord(x0[i], g->min_x, g->inv_cell, g->nx);
-			int32_t bx = thr_grid_coord(x1[i], g->min_x, g->inv_cell, g->nx);
-			int32_t ay = thr_grid_coord(y0[i], g->min_y, g->inv_cell, g->ny);
-			int32_t by = thr_grid_coord(y1[i], g->min_y, g->inv_cell, g->ny);
-			for (int32_t cy = ay; cy <= by; ++cy) {
-				for (int32_t cx = ax; cx <= bx; ++cx) {
-					uint32_t c = (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx;
-					if (pass == 0) {
-						g->cell_start[c + 1]++;
-						total++;
-					} else {
-						g->items[g->cell_start[c]++] = i;
-					}
-				}
-			}
+	for (uint32_t i = 0; i < n; ++i) {
+		const box_cells b = cells_of(g, x0[i], y0[i], x1[i], y1[i]);
+		for (int32_t cy = b.ay; cy <= b.by && b.ax <= b.bx; ++cy) { // an inverted box covers nothing
+			const uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
+			mark_cells(g->occupied, row + (uint32_t)b.ax, row + (uint32_t)b.bx);
+			total += (uint64_t)(b.bx - b.ax + 1);
 		}
-		if (pass == 0) {
-			if (total > UINT32_MAX || reserve(&g->items, &g->cap_items, (uint32_t)total)) {
-				g->n_items = 0;
-				return -1;
-			}
-			for (uint32_t c = 0; c < cells; ++c) {
-				g->cell_start[c + 1] += g->cell_start[c];
+	}
+	// 2. The occupied cells before each word.
+	uint32_t occupied = 0;
+	for (uint32_t w = 0; w < words; ++w) {
+		g->word_base[w] = occupied;
+		occupied += (uint32_t)__builtin_popcountll(g->occupied[w]);
+	}
+	if (total > UINT32_MAX || reserve(&g->starts, &g->cap_starts, occupied + 1u) ||
+	    reserve(&g->items, &g->cap_items, (uint32_t)total)) {
+		return box_grid_fail(g);
+	}
+	// 3. Count each occupied cell's items at starts[rank + 1], prefix-sum.
+	memset(g->starts, 0, (size_t)(occupied + 1u) * sizeof *g->starts);
+	for (uint32_t i = 0; i < n; ++i) {
+		const box_cells b = cells_of(g, x0[i], y0[i], x1[i], y1[i]);
+		for (int32_t cy = b.ay; cy <= b.by; ++cy) {
+			for (int32_t cx = b.ax; cx <= b.bx; ++cx) {
+				g->starts[thr_box_grid_rank(g, (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx) + 1u]++;
 			}
 		}
 	}
-	for (uint32_t c = cells; c > 0; --c) {
-		g->cell_start[c] = g->cell_start[c - 1];
+	for (uint32_t k = 0; k < occupied; ++k) {
+		g->starts[k + 1u] += g->starts[k];
 	}
-	g->cell_start[0] = 0;
+	// 4. Scatter, boxes in index order, with a running cursor per occupied
+	// cell that borrows starts[rank] and is restored afterwards.
+	for (uint32_t i = 0; i < n; ++i) {
+		const box_cells b = cells_of(g, x0[i], y0[i], x1[i], y1[i]);
+		for (int32_t cy = b.ay; cy <= b.by; ++cy) {
+			for (int32_t cx = b.ax; cx <= b.bx; ++cx) {
+				g->items[g->starts[thr_box_grid_rank(g, (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx)]++] = i;
+			}
+		}
+	}
+	for (uint32_t k = occupied; k > 0; --k) {
+		g->starts[k] = g->starts[k - 1u];
+	}
+	g->starts[0] = 0;
+	g->n_occupied = occupied;
 	g->n_items = (uint32_t)total;
 	return 0;
 }
 
-int64_t thr_grid_query(const thr_grid* g, float x, float y, float r, uint32_t** out, uint32_t* cap)
+int64_t thr_box_grid_query(const thr_box_grid* g, float x, float y, float r, uint32_t** out, uint32_t* cap)
 {
 	if (g->n_items == 0) {
 		return 0;
 	}
 	int32_t cx0, cx1, cy0, cy1;
-	thr_grid_range(g, x, y, r, &cx0, &cx1, &cy0, &cy1);
+	thr_box_grid_range(g, x, y, r, &cx0, &cx1, &cy0, &cy1);
 	uint32_t count = 0;
 	for (int32_t cy = cy0; cy <= cy1; ++cy) {
-		uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
-		uint32_t b = g->cell_start[row + (uint32_t)cx0];
-		uint32_t e = g->cell_start[row + (uint32_t)cx1 + 1];
+		const uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
+		uint32_t b, e;
 		// Cells of one row are contiguous in `items`.
-		if (e == b) {
+		if (!thr_box_grid_span(g, row + (uint32_t)cx0, row + (uint32_t)cx1, &b, &e)) {
 			continue;
 		}
 		if (reserve(out, cap, count + (e - b))) {
@@ -257,9 +331,18 @@ int64_t thr_grid_query(const thr_grid* g, float x, float y, float r, uint32_t** 
 	return count;
 }
 
-void thr_grid_free(thr_grid* g)
+void (thr_grid_free)(thr_grid* g)
 {
 	free(g->cell_start);
+	free(g->items);
+	memset(g, 0, sizeof *g);
+}
+
+void thr_box_grid_free(thr_box_grid* g)
+{
+	free(g->occupied);
+	free(g->word_base);
+	free(g->starts);
 	free(g->items);
 	memset(g, 0, sizeof *g);
 }

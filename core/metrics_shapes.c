@@ -110,7 +110,7 @@ typedef struct cell_range {
 } cell_range;
 
 /// The cells of g that the box [x0, x1] x [y0, y1] overlaps, clamped to g.
-static inline cell_range box_cells(const thr_grid* g, float x0, float y0, float x1, float y1)
+static inline cell_range box_cells(const thr_box_grid* g, float x0, float y0, float x1, float y1)
 {
 	return (cell_range){thr_grid_coord(x0, g->min_x, g->inv_cell, g->nx),
 	                    thr_grid_coord(x1, g->min_x, g->inv_cell, g->nx),
@@ -144,7 +144,7 @@ static int reserve(void** p, uint32_t* cap, uint32_t need, size_t size)
 }
 
 /// Lays g over the n boxes and fills it; -1 when out of memory.
-static int build_grid(thr_grid* g, const float* x0, const float* y0, const float* x1, const float* y1, uint32_t n,
+static int build_grid(thr_box_grid* g, const float* x0, const float* y0, const float* x1, const float* y1, uint32_t n,
                       float cell)
 {
 	if (n == 0) {
@@ -159,8 +159,8 @@ static int build_grid(thr_grid* g, const float* x0, const float* y0, const float
 		hi_y = fmaxf(hi_y, y1[i]);
 	}
 	uint64_t cells = 16u * (uint64_t)n + 4096u;
-	thr_grid_layout(g, lo_x, lo_y, hi_x, hi_y, cell, cells < THR_SHAPE_MAX_CELLS ? (uint32_t)cells : THR_SHAPE_MAX_CELLS);
-	return thr_grid_build_boxes(g, x0, y0, x1, y1, n);
+	thr_box_grid_layout(g, lo_x, lo_y, hi_x, hi_y, cell, cells < THR_SHAPE_MAX_CELLS ? (uint32_t)cells : THR_SHAPE_MAX_CELLS);
+	return thr_box_grid_build(g, x0, y0, x1, y1, n);
 }
 
 /// Copies the world's shapes and builds both grids.
@@ -265,22 +265,21 @@ static box path_box(vec2 p, vec2 q)
 /// obstacle beyond the tolerance; the deepest such overlap into *t.
 static void obstacle_penetration(const thr_shape_watch* s, vec2 q, float r, box b, thr_shape_tally* t)
 {
-	const thr_grid* g = &s->obstacle_grid;
+	const thr_box_grid* g = &s->obstacle_grid;
 	cell_range c = box_cells(g, b.x0, b.y0, b.x1, b.y1);
 	double deepest = -1.0;
 	for (int32_t cy = c.y0; cy <= c.y1; ++cy) {
-		for (int32_t cx = c.x0; cx <= c.x1; ++cx) {
-			uint32_t cell = (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx;
-			for (uint32_t k = g->cell_start[cell]; k < g->cell_start[cell + 1u]; ++k) {
-				const thr_obstacle* o = &s->obstacles[g->items[k]];
-				double dx = (double)q.x - o->c.x, dy = (double)q.y - o->c.y;
-				double sum = (double)o->r + r;
-				double lim = sum * (1.0 - THRONG_PENETRATION_TOLERANCE);
-				double d2 = dx * dx + dy * dy;
-				if (d2 < lim * lim) {
-					double depth = 1.0 - sqrt(d2) / sum;
-					deepest = depth > deepest ? depth : deepest;
-				}
+		uint32_t row = (uint32_t)cy * (uint32_t)g->nx, kb, ke;
+		thr_box_grid_span(g, row + (uint32_t)c.x0, row + (uint32_t)c.x1, &kb, &ke); // the row's cells at once
+		for (uint32_t k = kb; k < ke; ++k) {
+			const thr_obstacle* o = &s->obstacles[g->items[k]];
+			double dx = (double)q.x - o->c.x, dy = (double)q.y - o->c.y;
+			double sum = (double)o->r + r;
+			double lim = sum * (1.0 - THRONG_PENETRATION_TOLERANCE);
+			double d2 = dx * dx + dy * dy;
+			if (d2 < lim * lim) {
+				double depth = 1.0 - sqrt(d2) / sum;
+				deepest = depth > deepest ? depth : deepest;
 			}
 		}
 	}
@@ -317,15 +316,24 @@ typedef struct wall_scan {
 /// range (the one both the range and the wall's cells start from).
 static uint64_t scan_walls(const thr_shape_watch* s, box b, const wall_scan* w, bool* found)
 {
-	const thr_grid* g = &s->wall_grid;
+	const thr_box_grid* g = &s->wall_grid;
 	cell_range c = box_cells(g, b.x0, b.y0, b.x1, b.y1);
 	double lim = (double)w->r * (1.0 - THRONG_PENETRATION_TOLERANCE);
 	bool look = w->penetration && !*found;
 	uint64_t count = 0;
 	for (int32_t cy = c.y0; cy <= c.y1; ++cy) {
+		uint32_t row = (uint32_t)cy * (uint32_t)g->nx, kb, ke;
+		if (!thr_box_grid_span(g, row + (uint32_t)c.x0, row + (uint32_t)c.x1, &kb, &ke)) {
+			continue; // no wall in the row's cells
+		}
+		// Cell by cell (a wall counts in one cell of the range): cell cx
+		// lists items [start(cell), start(cell + 1)), the next starting
+		// where this one ends.
+		uint32_t e = kb;
 		for (int32_t cx = c.x0; cx <= c.x1; ++cx) {
-			uint32_t cell = (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx;
-			for (uint32_t k = g->cell_start[cell]; k < g->cell_start[cell + 1u]; ++k) {
+			uint32_t cell = row + (uint32_t)cx, k0 = e;
+			e = thr_box_grid_start(g, cell + 1u);
+			for (uint32_t k = k0; k < e; ++k) {
 				uint32_t id = g->items[k];
 				const thr_wall* l = &s->walls[id];
 				if (look && wall_distance2(w->q, l) < lim * lim) {

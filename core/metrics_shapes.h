@@ -23,7 +23,7 @@ typedef struct thr_shape_watch {
 	thr_obstacle* obstacles;  ///< copies of the world's shapes, as the grids hold them
 	thr_wall* walls;
 	int32_t* wall_cell;       ///< each wall's lowest grid cell: x at [2k], y at [2k + 1]
-	thr_grid obstacle_grid, wall_grid;
+	thr_box_grid obstacle_grid, wall_grid;
 } thr_shape_watch;
 
 /// The shape figures summed over agents and states.

@@ -77,7 +77,7 @@ typedef struct nb_walk {
 
 /// Copies the neighbours within the query radius of agent i (itself included; the
 /// behaviours skip it by id) into the scratch list, walking the grid cells
-/// around it as thr_grid_query orders them: rows up, cells left to right,
+/// of thr_grid_range around it: rows up, cells left to right,
 /// slots in order. The walk is capped (docs/BEHAVIORS.md, "Neighbour caps"):
 /// it examines at most THRONG_CANDIDATES_PER_NEIGHBOR * (the largest
 /// max_neighbors of the neighbour slots) candidates, and stops once every
@@ -175,14 +175,14 @@ THR_STAGE int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_
 /// Counts one feeler query of shape grid g around (x, y) of half-size r
 /// that listed n shapes: the cells it covered and, when it listed any,
 /// the scan and its tests.
-static void count_feeler(const thr_grid* g, float x, float y, float r, int64_t n, uint64_t* scans, uint64_t* cells,
-                         uint64_t* tests)
+static void count_feeler(const thr_box_grid* g, float x, float y, float r, int64_t n, uint64_t* scans,
+                         uint64_t* cells, uint64_t* tests)
 {
 	if (g->n_items == 0) {
 		return; // the query returned before looking at a cell
 	}
 	int32_t cx0, cx1, cy0, cy1;
-	thr_grid_range(g, x, y, r, &cx0, &cx1, &cy0, &cy1);
+	thr_box_grid_range(g, x, y, r, &cx0, &cx1, &cy0, &cy1);
 	*cells += (uint64_t)(cx1 - cx0 + 1) * (uint64_t)(cy1 - cy0 + 1);
 	if (n > 0) {
 		*scans += 1;
@@ -226,8 +226,8 @@ THR_STAGE vec2 slot_force(throng_world* w, const thr_state* st, uint32_t i, cons
 		return thr_wander_noise(s, noise, n, p, d->dt);
 	}
 	case THRONG_OBSTACLE_AVOID: {
-		int64_t n = thr_grid_query(&w->obstacle_grid, s->p.x, s->p.y, p->look_ahead + s->radius, &w->scratch_idx,
-		                           &w->scratch_idx_cap);
+		int64_t n = thr_box_grid_query(&w->obstacle_grid, s->p.x, s->p.y, p->look_ahead + s->radius,
+		                               &w->scratch_idx, &w->scratch_idx_cap);
 		if (c != NULL) {
 			count_feeler(&w->obstacle_grid, s->p.x, s->p.y, p->look_ahead + s->radius, n, &c->obstacle_scans,
 			             &c->obstacle_cells, &c->obstacle_tests);
@@ -238,8 +238,8 @@ THR_STAGE vec2 slot_force(throng_world* w, const thr_state* st, uint32_t i, cons
 		return thr_obstacle_avoid(s, w->obstacles, w->obstacle_count, w->scratch_idx, (uint32_t)n, p->look_ahead);
 	}
 	case THRONG_WALL_AVOID: {
-		int64_t n = thr_grid_query(&w->wall_grid, s->p.x, s->p.y, p->look_ahead, &w->scratch_idx,
-		                           &w->scratch_idx_cap);
+		int64_t n = thr_box_grid_query(&w->wall_grid, s->p.x, s->p.y, p->look_ahead, &w->scratch_idx,
+		                               &w->scratch_idx_cap);
 		if (c != NULL) {
 			count_feeler(&w->wall_grid, s->p.x, s->p.y, p->look_ahead, n, &c->wall_scans, &c->wall_cells,
 			             &c->wall_tests);

@@ -104,8 +104,8 @@ static double box_gap(double ax0, double ay0, double ax1, double ay1, double bx0
 /// Returns -1 when out of memory.
 static int fill_shape_clearance(throng_world* w)
 {
-	const thr_grid* go = &w->obstacle_grid;
-	const thr_grid* gw = &w->wall_grid;
+	const thr_box_grid* go = &w->obstacle_grid;
+	const thr_box_grid* gw = &w->wall_grid;
 	const size_t cells = (size_t)go->nx * (size_t)go->ny;
 	if (cells > w->shape_clear_cap) {
 		uint8_t* p = realloc(w->shape_clear, cells);
@@ -125,23 +125,28 @@ static int fill_shape_clearance(throng_world* w)
 			const double x0 = go->min_x + cell * cx - e, x1 = go->min_x + cell * (cx + 1) + e;
 			const double y0 = go->min_y + cell * cy - e, y1 = go->min_y + cell * (cy + 1) + e;
 			double best = cap;
+			// The 3 x 3 neighbours, a row's cells at once (a row's cells
+			// are contiguous in items; the minimum does not depend on the order).
+			const uint32_t nx0 = (uint32_t)(cx > 0 ? cx - 1 : 0);
+			const uint32_t nx1 = (uint32_t)(cx + 1 < go->nx ? cx + 1 : cx);
 			for (int32_t ny = cy - 1; ny <= cy + 1; ++ny) {
-				for (int32_t nx = cx - 1; nx <= cx + 1; ++nx) {
-					if (ny < 0 || nx < 0 || ny >= go->ny || nx >= go->nx) {
-						continue;
-					}
-					const uint32_t c = (uint32_t)ny * (uint32_t)go->nx + (uint32_t)nx;
-					for (uint32_t k = go->cell_start[c]; k < go->cell_start[c + 1]; ++k) {
-						const thr_obstacle* o = &w->obstacles[go->items[k]];
-						const double d = box_gap(x0, y0, x1, y1, o->c.x, o->c.y, o->c.x, o->c.y) - o->r;
-						best = d < best ? d : best;
-					}
-					for (uint32_t k = gw->cell_start[c]; k < gw->cell_start[c + 1]; ++k) {
-						const thr_wall* l = &w->walls[gw->items[k]];
-						const double d = box_gap(x0, y0, x1, y1, fmin(l->a.x, l->b.x), fmin(l->a.y, l->b.y),
-						                         fmax(l->a.x, l->b.x), fmax(l->a.y, l->b.y));
-						best = d < best ? d : best;
-					}
+				if (ny < 0 || ny >= go->ny) {
+					continue;
+				}
+				const uint32_t row = (uint32_t)ny * (uint32_t)go->nx;
+				uint32_t b, e;
+				thr_box_grid_span(go, row + nx0, row + nx1, &b, &e);
+				for (uint32_t k = b; k < e; ++k) {
+					const thr_obstacle* o = &w->obstacles[go->items[k]];
+					const double d = box_gap(x0, y0, x1, y1, o->c.x, o->c.y, o->c.x, o->c.y) - o->r;
+					best = d < best ? d : best;
+				}
+				thr_box_grid_span(gw, row + nx0, row + nx1, &b, &e);
+				for (uint32_t k = b; k < e; ++k) {
+					const thr_wall* l = &w->walls[gw->items[k]];
+					const double d = box_gap(x0, y0, x1, y1, fmin(l->a.x, l->b.x), fmin(l->a.y, l->b.y),
+					                         fmax(l->a.x, l->b.x), fmax(l->a.y, l->b.y));
+					best = d < best ? d : best;
 				}
 			}
 			// One 255th less than the bound: the decoded float stays below it.
@@ -171,22 +176,22 @@ throng_status thr_world_update_shape_grids(throng_world* w)
 	}
 	float *x0 = box, *y0 = box + n, *x1 = box + 2u * n, *y1 = box + 3u * n;
 	int fail = 0;
-	thr_grid_layout(&w->obstacle_grid, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y, cell,
+	thr_box_grid_layout(&w->obstacle_grid, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y, cell,
 	                thr_world_max_cells(w));
 	for (uint32_t i = 0; i < w->obstacle_count; ++i) {
 		const thr_obstacle* o = &w->obstacles[i];
 		x0[i] = o->c.x - o->r; x1[i] = o->c.x + o->r;
 		y0[i] = o->c.y - o->r; y1[i] = o->c.y + o->r;
 	}
-	fail |= thr_grid_build_boxes(&w->obstacle_grid, x0, y0, x1, y1, w->obstacle_count);
-	thr_grid_layout(&w->wall_grid, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y, cell,
+	fail |= thr_box_grid_build(&w->obstacle_grid, x0, y0, x1, y1, w->obstacle_count);
+	thr_box_grid_layout(&w->wall_grid, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y, cell,
 	                thr_world_max_cells(w));
 	for (uint32_t i = 0; i < w->wall_count; ++i) {
 		const thr_wall* l = &w->walls[i];
 		x0[i] = fminf(l->a.x, l->b.x); x1[i] = fmaxf(l->a.x, l->b.x);
 		y0[i] = fminf(l->a.y, l->b.y); y1[i] = fmaxf(l->a.y, l->b.y);
 	}
-	fail |= thr_grid_build_boxes(&w->wall_grid, x0, y0, x1, y1, w->wall_count);
+	fail |= thr_box_grid_build(&w->wall_grid, x0, y0, x1, y1, w->wall_count);
 	free(box);
 	fail = fail || fill_shape_clearance(w);
 	if (fail) {

@@ -96,8 +96,8 @@ struct throng_world {
 
 	// Grids and the scalar engine's scratch.
 	thr_grid agent_grid;
-	thr_grid obstacle_grid;
-	thr_grid wall_grid;
+	thr_box_grid obstacle_grid;
+	thr_box_grid wall_grid;
 	float shape_cell; ///< cell size the shape grids were built with
 	/// Per cell of the shape grids (both share one layout): a lower bound
 	/// of the distance from any point of the cell to any obstacle or

@@ -30,7 +30,7 @@ typedef struct cell_box {
 /// Cells of g under the box around the lanes of `bits` grown by reach plus
 /// their largest radius (radius_too) or by reach alone. The box of all live
 /// lanes was computed once for the block.
-static cell_box box_of(const thr_grid* g, const thr_lanes* s, int bits, float reach, int radius_too)
+static cell_box box_of(const thr_box_grid* g, const thr_lanes* s, int bits, float reach, int radius_too)
 {
 	float x0, y0, x1, y1, r;
 	if (bits == (1 << s->n) - 1) {
@@ -77,26 +77,29 @@ static void keep_best(thr_mw hit, thr_fw key, thr_iw idx, thr_fw* best_key, thr_
 
 /// Counts a scan of the cells of `box`: its cells, and each shape in them
 /// tested on every lane.
-static void count_scan(const thr_grid* g, cell_box box, uint64_t* cells, uint64_t* tests)
+static void count_scan(const thr_box_grid* g, cell_box box, uint64_t* cells, uint64_t* tests)
 {
 	*cells += (uint64_t)box_cells(box);
 	for (int32_t cy = box.cy0; cy <= box.cy1; ++cy) {
-		uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
-		*tests += THR_LANES * (uint64_t)(g->cell_start[row + (uint32_t)box.cx1 + 1] - g->cell_start[row + (uint32_t)box.cx0]);
+		uint32_t row = (uint32_t)cy * (uint32_t)g->nx, b, e;
+		thr_box_grid_span(g, row + (uint32_t)box.cx0, row + (uint32_t)box.cx1, &b, &e);
+		*tests += THR_LANES * (uint64_t)(e - b);
 	}
 }
 
 static void scan_obstacles(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw m, thr_v2w H, float look_ahead,
                            cell_box box, thr_fw* best_along, thr_iw* best_idx)
 {
-	const thr_grid* g = &ctx->w->obstacle_grid;
+	const thr_box_grid* g = &ctx->w->obstacle_grid;
 	const thr_shape_soa* o = ctx->obstacles;
 	const thr_fw L = thr_fw_set1(look_ahead);
 	const thr_fw ZERO = thr_fw_zero();
 	for (int32_t cy = box.cy0; cy <= box.cy1; ++cy) {
-		uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
-		uint32_t e = g->cell_start[row + (uint32_t)box.cx1 + 1];
-		for (uint32_t k = g->cell_start[row + (uint32_t)box.cx0]; k < e; ++k) {
+		// The row's cells at once (contiguous in items): empty rows read
+		// only the occupancy bits.
+		uint32_t row = (uint32_t)cy * (uint32_t)g->nx, b, e;
+		thr_box_grid_span(g, row + (uint32_t)box.cx0, row + (uint32_t)box.cx1, &b, &e);
+		for (uint32_t k = b; k < e; ++k) {
 			thr_v2w c = v2w(thr_fw_set1(o->a[k]), thr_fw_set1(o->b[k]));
 			thr_fw along = v2w_dot(v2w_sub(c, s->p), H);
 			thr_mw ok = thr_mw_andnot(m, thr_mw_or(thr_fw_lt(along, ZERO), thr_fw_gt(along, L)));
@@ -196,15 +199,15 @@ typedef struct feelers {
 
 static void scan_walls(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw m, feelers* fl, cell_box box)
 {
-	const thr_grid* g = &ctx->w->wall_grid;
+	const thr_box_grid* g = &ctx->w->wall_grid;
 	const thr_shape_soa* wl = ctx->walls;
 	const thr_fw ZERO = thr_fw_zero();
 	const thr_fw ONE = thr_fw_set1(1.0f);
 	const thr_fw EPS = thr_fw_set1(THR_EPS);
 	for (int32_t cy = box.cy0; cy <= box.cy1; ++cy) {
-		uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
-		uint32_t e = g->cell_start[row + (uint32_t)box.cx1 + 1];
-		for (uint32_t k = g->cell_start[row + (uint32_t)box.cx0]; k < e; ++k) {
+		uint32_t row = (uint32_t)cy * (uint32_t)g->nx, b, e;
+		thr_box_grid_span(g, row + (uint32_t)box.cx0, row + (uint32_t)box.cx1, &b, &e);
+		for (uint32_t k = b; k < e; ++k) {
 			thr_v2w a = v2w(thr_fw_set1(wl->a[k]), thr_fw_set1(wl->b[k]));
 			thr_v2w ed = v2w(thr_fw_set1(wl->c[k] - wl->a[k]), thr_fw_set1(wl->d[k] - wl->b[k]));
 			thr_v2w ap = v2w_sub(a, s->p);

@@ -55,8 +55,8 @@ static int reserve_soa(thr_shape_soa* s, uint32_t n)
 /// Copies obstacles and walls into their grids' item order.
 static int copy_shapes(throng_world* w, struct thr_simd_state* s)
 {
-	const thr_grid* og = &w->obstacle_grid;
-	const thr_grid* wg = &w->wall_grid;
+	const thr_box_grid* og = &w->obstacle_grid;
+	const thr_box_grid* wg = &w->wall_grid;
 	if (reserve_soa(&s->obstacles, og->n_items) || reserve_soa(&s->walls, wg->n_items)) {
 		return -1;
 	}

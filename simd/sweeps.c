@@ -148,7 +148,7 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 		acc[q].cap = thr_iw_set1(cap > (uint32_t)INT32_MAX ? INT32_MAX : (int32_t)cap);
 	}
 
-	// Each lane's block of cells, as thr_grid_query computes it.
+	// Each lane's block of cells (thr_grid_range).
 	const float* px = s->lx;
 	const float* py = s->ly;
 	int32_t cx0[THR_LANES], cx1[THR_LANES], cy0[THR_LANES], rows[THR_LANES];

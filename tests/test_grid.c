@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The uniform grid against brute force, on random worlds with agents on
-// cell borders and outside the grid's extent.
+// The uniform grids against brute force, on random worlds with agents on
+// cell borders and outside the grid's extent, and the compact box grid
+// against a dense build done here.
 #include <criterion/criterion.h>
 #include <float.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +56,7 @@ static void random_world(uint64_t* rng, float* px, float* py, float cell)
 	}
 }
 
+// Points as boxes of no size: a box grid's query finds what brute force does.
 Test(grid, queries_equal_brute_force)
 {
 	static float px[N], py[N];
@@ -61,15 +65,15 @@ Test(grid, queries_equal_brute_force)
 	const float cells[] = {0.5f, 1.0f, 2.5f, 7.0f};
 	for (size_t c = 0; c < sizeof cells / sizeof cells[0]; ++c) {
 		random_world(&rng, px, py, cells[c]);
-		thr_grid g;
+		thr_box_grid g;
 		memset(&g, 0, sizeof g);
-		thr_grid_layout(&g, -20.0f, -20.0f, 20.0f, 20.0f, cells[c], 1u << 20);
-		cr_assert_eq(thr_grid_build_points(&g, px, py, N, NULL), 0);
+		thr_box_grid_layout(&g, -20.0f, -20.0f, 20.0f, 20.0f, cells[c], 1u << 20);
+		cr_assert_eq(thr_box_grid_build(&g, px, py, px, py, N), 0);
 		uint32_t* idx = NULL;
 		uint32_t cap = 0;
 		for (uint32_t i = 0; i < N; i += 7) {
 			float r = thr_test_uniform(&rng, 0.1f, 3.0f * cells[c]);
-			int64_t n = thr_grid_query(&g, px[i], py[i], r, &idx, &cap);
+			int64_t n = thr_box_grid_query(&g, px[i], py[i], r, &idx, &cap);
 			cr_assert_geq(n, 0);
 			uint32_t na = within(idx, n, px, py, px[i], py[i], r, a);
 			uint32_t nb = 0;
@@ -206,22 +210,207 @@ Test(grid, boxes_cover_every_overlapped_cell)
 {
 	// One long wall-like box across the grid and a small one in a corner.
 	float x0[] = {-1.0f, 8.2f}, y0[] = {4.5f, 8.2f}, x1[] = {11.0f, 8.4f}, y1[] = {4.6f, 8.4f};
-	thr_grid g;
+	thr_box_grid g;
 	memset(&g, 0, sizeof g);
-	thr_grid_layout(&g, 0.0f, 0.0f, 10.0f, 10.0f, 1.0f, 1000);
-	cr_assert_eq(thr_grid_build_boxes(&g, x0, y0, x1, y1, 2), 0);
+	thr_box_grid_layout(&g, 0.0f, 0.0f, 10.0f, 10.0f, 1.0f, 1000);
+	cr_assert_eq(thr_box_grid_build(&g, x0, y0, x1, y1, 2), 0);
 	cr_assert_eq(g.n_items, 10u + 1u);
+	cr_assert_eq(g.n_occupied, 10u + 1u);
 	uint32_t* idx = NULL;
 	uint32_t cap = 0;
 	// A query near (0.5, 4.5) sees box 0 only; near (8.3, 8.3) both? No:
 	// box 0 spans row 4 only, so only box 1.
-	int64_t n = thr_grid_query(&g, 0.5f, 4.5f, 0.1f, &idx, &cap);
+	int64_t n = thr_box_grid_query(&g, 0.5f, 4.5f, 0.1f, &idx, &cap);
 	cr_assert_eq(n, 1);
 	cr_assert_eq(idx[0], 0u);
-	n = thr_grid_query(&g, 8.3f, 8.3f, 0.05f, &idx, &cap);
+	n = thr_box_grid_query(&g, 8.3f, 8.3f, 0.05f, &idx, &cap);
 	cr_assert_eq(n, 1);
 	cr_assert_eq(idx[0], 1u);
 	free(idx);
+	thr_grid_free(&g);
+}
+
+/// The dense form of a box grid, built here the plain way: counts per
+/// cell, prefix sums, boxes scattered in index order over their cells row
+/// by row (what thr_box_grid_build did before it was compact).
+typedef struct dense_grid {
+	uint32_t* start; ///< nx*ny + 1
+	uint32_t* items;
+	uint32_t n_items;
+} dense_grid;
+
+static dense_grid dense_build(const thr_box_grid* g, const float* x0, const float* y0, const float* x1,
+                              const float* y1, uint32_t n)
+{
+	const uint32_t cells = (uint32_t)g->nx * (uint32_t)g->ny;
+	dense_grid d = {calloc(cells + 1u, sizeof(uint32_t)), NULL, 0};
+	cr_assert_not_null(d.start);
+	for (int pass = 0; pass < 2; ++pass) {
+		for (uint32_t i = 0; i < n; ++i) {
+			const int32_t ax = thr_grid_coord(x0[i], g->min_x, g->inv_cell, g->nx);
+			const int32_t bx = thr_grid_coord(x1[i], g->min_x, g->inv_cell, g->nx);
+			const int32_t ay = thr_grid_coord(y0[i], g->min_y, g->inv_cell, g->ny);
+			const int32_t by = thr_grid_coord(y1[i], g->min_y, g->inv_cell, g->ny);
+			for (int32_t cy = ay; cy <= by; ++cy) {
+				for (int32_t cx = ax; cx <= bx; ++cx) {
+					const uint32_t c = (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx;
+					if (pass == 0) {
+						d.start[c + 1u]++;
+					} else {
+						d.items[d.start[c]++] = i;
+					}
+				}
+			}
+		}
+		if (pass == 0) {
+			for (uint32_t c = 0; c < cells; ++c) {
+				d.start[c + 1u] += d.start[c];
+			}
+			d.n_items = d.start[cells];
+			d.items = malloc((size_t)(d.n_items ? d.n_items : 1u) * sizeof *d.items);
+			cr_assert_not_null(d.items);
+		}
+	}
+	for (uint32_t c = cells; c > 0; --c) {
+		d.start[c] = d.start[c - 1u];
+	}
+	d.start[0] = 0;
+	return d;
+}
+
+/// g's compact starts, spans and items against the dense build of the same
+/// boxes.
+static void expect_dense(const thr_box_grid* g, const float* x0, const float* y0, const float* x1, const float* y1,
+                         uint32_t n, const char* what)
+{
+	const uint32_t cells = (uint32_t)g->nx * (uint32_t)g->ny;
+	dense_grid d = dense_build(g, x0, y0, x1, y1, n);
+	cr_assert_eq(g->n_items, d.n_items, "%s: %u items, dense %u", what, g->n_items, d.n_items);
+	uint32_t occupied = 0;
+	for (uint32_t c = 0; c <= cells; ++c) {
+		cr_assert_eq(thr_box_grid_start(g, c), d.start[c], "%s (%d x %d cells): start(%u) = %u, dense %u", what,
+		             g->nx, g->ny, c, thr_box_grid_start(g, c), d.start[c]);
+		occupied += c < cells && d.start[c + 1u] > d.start[c];
+	}
+	cr_assert_eq(thr_box_grid_start(g, cells), g->n_items, "%s", what);
+	cr_assert_eq(g->n_occupied, occupied, "%s: %u occupied cells, dense %u", what, g->n_occupied, occupied);
+	if (d.n_items > 0) { // an empty grid may have no items array
+		cr_assert_arr_eq(g->items, d.items, (size_t)d.n_items * sizeof *d.items, "%s: items differ", what);
+	}
+	// Every row's runs of cells: the span is the dense one, false when empty.
+	for (int32_t cy = 0; cy < g->ny; ++cy) {
+		const uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
+		for (int32_t a = 0; a < g->nx; ++a) {
+			for (int32_t b = a; b < g->nx; ++b) {
+				uint32_t kb = 7, ke = 7;
+				const bool any = thr_box_grid_span(g, row + (uint32_t)a, row + (uint32_t)b, &kb, &ke);
+				const uint32_t db = d.start[row + (uint32_t)a], de = d.start[row + (uint32_t)b + 1u];
+				cr_assert_eq(any, de > db, "%s: row %d cells %d..%d", what, cy, a, b);
+				cr_assert_eq(ke - kb, de - db, "%s: row %d cells %d..%d", what, cy, a, b);
+				if (any) {
+					cr_assert_eq(kb, db, "%s: row %d cells %d..%d", what, cy, a, b);
+				}
+			}
+		}
+	}
+	free(d.start);
+	free(d.items);
+}
+
+enum { BOXES = 400 };
+
+/// n random boxes around the grid [0, w] x [0, h]: small ones inside, a
+/// fifth reaching past an edge (clamped to the border cells), a tenth
+/// entirely outside, a few degenerate (points) or inverted (covering no
+/// cell), a few long walls along a whole row or column.
+static void random_boxes(uint64_t* rng, float w, float h, uint32_t n, float* x0, float* y0, float* x1, float* y1)
+{
+	for (uint32_t i = 0; i < n; ++i) {
+		const float u = thr_test_uniform(rng, 0.0f, 1.0f);
+		float cx = thr_test_uniform(rng, 0.0f, w), cy = thr_test_uniform(rng, 0.0f, h);
+		float rx = thr_test_uniform(rng, 0.0f, 1.5f), ry = thr_test_uniform(rng, 0.0f, 1.5f);
+		if (u < 0.2f) {
+			rx += w * 0.5f; // past an edge
+		} else if (u < 0.3f) {
+			cx = thr_test_uniform(rng, -3.0f * w, -w); // outside, left
+			cy = thr_test_uniform(rng, h, 3.0f * h);   // and above
+		} else if (u < 0.35f) {
+			rx = ry = 0.0f;
+		} else if (u < 0.4f) {
+			rx = -1.0f; // x0 > x1
+		} else if (u < 0.45f) {
+			rx = 2.0f * w; // a row-long wall
+			ry = 0.01f;
+		}
+		x0[i] = cx - rx;
+		x1[i] = cx + rx;
+		y0[i] = cy - ry;
+		y1[i] = cy + ry;
+	}
+}
+
+Test(grid, compact_starts_equal_the_dense_ones)
+{
+	// Cells across and up: 128 and 4096 cells (multiples of 64), 64 (one
+	// word, and start(64) reads the word past it), 70, 9, 1, 63 x 65.
+	const int32_t dims[][2] = {{16, 8}, {64, 64}, {64, 1}, {8, 8}, {10, 7}, {3, 3}, {1, 1}, {63, 65}, {1, 200}};
+	static float x0[BOXES], y0[BOXES], x1[BOXES], y1[BOXES];
+	uint64_t rng = 14;
+	for (size_t k = 0; k < sizeof dims / sizeof dims[0]; ++k) {
+		const float w = (float)dims[k][0], h = (float)dims[k][1];
+		thr_box_grid g;
+		memset(&g, 0, sizeof g);
+		thr_box_grid_layout(&g, 0.0f, 0.0f, w, h, 1.0f, 1u << 20);
+		cr_assert_eq(g.nx, dims[k][0]);
+		cr_assert_eq(g.ny, dims[k][1]);
+		char what[64];
+		// No boxes: every start 0, no occupied cell, every span empty.
+		snprintf(what, sizeof what, "%d x %d, empty", g.nx, g.ny);
+		cr_assert_eq(thr_box_grid_build(&g, x0, y0, x1, y1, 0), 0);
+		expect_dense(&g, x0, y0, x1, y1, 0, what);
+		cr_assert_eq(g.n_occupied, 0u);
+		// A few boxes, then many, then a few again (the same grid rebuilt,
+		// its arrays reused).
+		const uint32_t counts[] = {3, BOXES, 20};
+		for (size_t j = 0; j < sizeof counts / sizeof counts[0]; ++j) {
+			random_boxes(&rng, w, h, counts[j], x0, y0, x1, y1);
+			snprintf(what, sizeof what, "%d x %d, %u boxes", g.nx, g.ny, counts[j]);
+			cr_assert_eq(thr_box_grid_build(&g, x0, y0, x1, y1, counts[j]), 0);
+			expect_dense(&g, x0, y0, x1, y1, counts[j], what);
+		}
+		thr_grid_free(&g);
+		cr_assert_null(g.occupied);
+	}
+}
+
+Test(grid, compact_grid_marks_border_cells)
+{
+	// A box wholly left of and below the grid lands in cell 0 alone; one
+	// past the top right corner in the last cell (63 of 64: the last bit of
+	// the only word); one across everything in all 64.
+	thr_box_grid g;
+	memset(&g, 0, sizeof g);
+	thr_box_grid_layout(&g, 0.0f, 0.0f, 8.0f, 8.0f, 1.0f, 1000);
+	float x0[] = {-9.0f, 20.0f, -1.0f}, y0[] = {-9.0f, 20.0f, -1.0f}, x1[] = {-5.0f, 30.0f, 9.0f},
+	      y1[] = {-5.0f, 30.0f, 9.0f};
+	cr_assert_eq(thr_box_grid_build(&g, x0, y0, x1, y1, 2), 0);
+	cr_assert_eq(g.n_occupied, 2u);
+	cr_assert_eq(g.occupied[0], (UINT64_C(1) << 63) | 1u);
+	cr_assert_eq(g.occupied[1], 0u);
+	cr_assert_eq(thr_box_grid_start(&g, 0), 0u);
+	cr_assert_eq(thr_box_grid_start(&g, 1), 1u);
+	cr_assert_eq(thr_box_grid_start(&g, 63), 1u);
+	cr_assert_eq(thr_box_grid_start(&g, 64), 2u);
+	cr_assert_eq(thr_box_grid_build(&g, x0, y0, x1, y1, 3), 0);
+	cr_assert_eq(g.n_occupied, 64u);
+	cr_assert_eq(g.n_items, 66u);
+	cr_assert_eq(g.word_base[1], 64u);
+	cr_assert_eq(thr_box_grid_start(&g, 1), 2u); // boxes 0 and 2 in cell 0
+	cr_assert_eq(thr_box_grid_start(&g, 64), 66u);
+	cr_assert_eq(g.items[0], 0u);
+	cr_assert_eq(g.items[1], 2u);
+	cr_assert_eq(g.items[65], 2u); // cell 63: box 1, then box 2
+	cr_assert_eq(g.items[64], 1u);
 	thr_grid_free(&g);
 }
 
