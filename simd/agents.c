@@ -375,7 +375,7 @@ static void load_w(const thr_wide_ctx* ctx, uint32_t base, int n, lanes* s, bloc
 	b->wander_new = b->wander0;
 	b->noise_new = b->noise0;
 	for (int q = 0; q < THR_LANES; ++q) {
-		b->waypoint_new[q] = q < n ? cs->waypoint[base + (uint32_t)q] : 0;
+		b->waypoint_new[q] = q < n && cs->waypoint != NULL ? cs->waypoint[base + (uint32_t)q] : 0;
 	}
 	b->total = v2w_zero();
 }
@@ -544,7 +544,7 @@ static void integrate_w(const thr_wide_ctx* ctx, const lanes* s, const block_sta
 	thr_fw_store_tail(ns->hy + base, h.y, n);
 	thr_fw_store_tail(ns->wander + base, b->wander_new, n);
 	thr_fw_store_tail(ns->noise + base, b->noise_new, n);
-	for (int q = 0; q < n; ++q) {
+	for (int q = 0; q < n && ns->waypoint != NULL; ++q) {
 		ns->waypoint[base + (uint32_t)q] = b->waypoint_new[q];
 	}
 	for (int q = 0; q < n; ++q) {
