@@ -3,25 +3,38 @@
 //
 // Design: the metrics object reads the agents through throng_world_view,
 // as a renderer does (positions, velocities, headings, radii, ids), and
-// the world's internals only for what the view lacks (the goals, each
-// id's slot, the largest radius), and keeps everything it accumulates per
-// agent: start (by id), and goal, previous position and heading, path
-// walked, total turn and first arrival in one record an agent
-// (thr_track). Storage order changes from step to step in the SIMD engine
-// and differs between engines, so a sum taken in storage order would
-// differ in the last bits; sums per agent reduced in id order do not. Only
-// integer counts and maxima are taken in storage order, where order cannot
+// the world's internals only for what the view lacks (the goals, the
+// previous state, the last reorder, the largest radius), and keeps what
+// it accumulates per agent: start (by id), and goal, path walked, total
+// turn, first arrival and id in one 32-byte record an agent (thr_track).
+// Storage order changes from step to step in the SIMD engine and differs
+// between engines, so a sum taken in storage order would differ in the
+// last bits; sums per agent reduced in id order do not. Only integer
+// counts and maxima are taken in storage order, where order cannot
 // matter.
 //
+// The previous state is the world's: after a step the store's other
+// buffer holds the state the step started from, in the current storage
+// order (the SIMD engine reorders into the buffer it then reads; the
+// scalar reference reads its current buffer and writes the other), and no
+// stage after the engine's pass writes it (the contact pass reads it). So
+// the path from the previous position and the heading change need no copy
+// of their own, as long as every step is observed: observing checks that
+// the world is one step past the last observation, or at it (the same
+// state observed again, its own previous state), and fails otherwise.
+//
 // The records follow the world's storage order: record k is the agent at
-// slot k at the last observation, and `where` maps each id to its record.
-// Each observation first moves the records to the world's current order
-// (move_records), so that observing then reads the world's arrays and
-// the records side by side in order; visiting the records by id from
-// storage order cost a cache miss an agent at a million agents. Slots do
-// not move in the scalar reference, and the SIMD engine's sort by cell
-// moves an agent a short way between two steps, so the records move a
-// short way too.
+// slot k at the last observation. Each observation first moves the
+// records to the world's current order (move_records), so that observing
+// then reads the world's arrays and the records side by side in order;
+// visiting the records by id from storage order cost a cache miss an
+// agent at a million agents. Where each record goes is the step's reorder,
+// the agent grid's items (core/step.c), for the SIMD engine, and nowhere
+// for the scalar reference; the ids in the records check it, and when
+// they disagree (a step that failed after its reorder, or a grid rebuilt
+// since) the records are placed by id instead. Slots do not move in the
+// scalar reference, and the SIMD engine's sort by cell moves an agent a
+// short way between two steps, so the records move a short way too.
 //
 // Overlaps: metrics_overlap.c sorts the agents by cells of twice the
 // largest radius and sweeps them in that order, with a cap on the
@@ -35,7 +48,7 @@
 // figure depends on the split.
 //
 // Walls and obstacles: metrics_shapes.c tests each agent's path from its
-// previous position (kept by id) to its current one against the walls near
+// previous position (the world's previous state) to its current one against the walls near
 // it, and its disc against the shapes near it, through grids of its own.
 #include <math.h>
 #include <stdlib.h>
@@ -49,20 +62,24 @@
 #include "world_internal.h"
 
 /// "Not arrived yet" in arrived_step.
-#define THR_NEVER UINT64_MAX
+#define THR_NEVER UINT32_MAX
 
-/// What observing keeps of one agent, in one record.
+/// What observing keeps of one agent, in one record of 32 bytes.
 typedef struct thr_track {
-	float x, y, hx, hy;    ///< the previous position and unit heading
 	double turn;           ///< total heading change (rad)
-	uint64_t arrived_step; ///< first arrival at the goal, THR_NEVER before
 	double walked;         ///< path walked until the first arrival (m)
 	float goal_x, goal_y;  ///< the goal
+	uint32_t arrived_step; ///< first arrival at the goal, in steps since creation; THR_NEVER before
+	uint32_t id;           ///< the agent's id
 } thr_track;
+
+_Static_assert(sizeof(thr_track) == 32, "thr_track has no padding");
+_Static_assert(THRONG_METRICS_MAX_STEPS < THR_NEVER, "an arrival step never reads as THR_NEVER");
 
 struct throng_metrics {
 	uint32_t n;
 	uint64_t step0;        ///< the world's step at creation
+	uint64_t last_step;    ///< the world's step at the last observation (at creation before the first)
 	float dt;
 	float goal_radius;
 	bool wrap;             ///< positions jump across the world: no path length
@@ -72,7 +89,6 @@ struct throng_metrics {
 	uint64_t contacts0, contacts; ///< world_contacts() at creation and at the last observation
 	float *start_x, *start_y; ///< by id: read only by throng_metrics_result()
 	thr_track* track;         ///< in the world's storage order at the last observation
-	uint32_t* where;          ///< by id: the index of its record in track
 	uint64_t steps, overlaps, oob, nonfinite, overlap_capped;
 	uint32_t overlap_most_examined;
 	double deepest;
@@ -143,7 +159,6 @@ void throng_metrics_destroy(throng_metrics* m)
 	free(m->start_x);
 	free(m->start_y);
 	free(m->track);
-	free(m->where);
 	free(m);
 }
 
@@ -181,7 +196,7 @@ throng_status throng_metrics_create(const throng_world* world, float goal_radius
 	uint32_t n = world->count;
 	size_t cnt = n > 0 ? n : 1;
 	m->n = n;
-	m->step0 = world->step;
+	m->step0 = m->last_step = world->step;
 	m->dt = world->def.dt;
 	m->goal_radius = goal_radius;
 	m->wrap = world->def.bounds_mode == THRONG_BOUNDS_WRAP;
@@ -189,8 +204,7 @@ throng_status throng_metrics_create(const throng_world* world, float goal_radius
 	m->start_x = malloc(cnt * sizeof *m->start_x);
 	m->start_y = malloc(cnt * sizeof *m->start_y);
 	m->track = malloc(cnt * sizeof *m->track);
-	m->where = malloc(cnt * sizeof *m->where);
-	if (!ok || m->start_x == NULL || m->start_y == NULL || m->track == NULL || m->where == NULL) {
+	if (!ok || m->start_x == NULL || m->start_y == NULL || m->track == NULL) {
 		throng_metrics_destroy(m);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_metrics_create: out of memory for %u agents", n);
 	}
@@ -204,9 +218,8 @@ throng_status throng_metrics_create(const throng_world* world, float goal_radius
 		uint32_t id = world->id[k];
 		m->start_x[id] = s->px[k];
 		m->start_y[id] = s->py[k];
-		m->where[id] = k;
 		thr_track* t = &m->track[k];
-		*t = (thr_track){s->px[k], s->py[k], s->hx[k], s->hy[k], 0.0, THR_NEVER, 0.0, world->tx[k], world->ty[k]};
+		*t = (thr_track){0.0, 0.0, world->tx[k], world->ty[k], THR_NEVER, id};
 		t->arrived_step = goal_radius > 0.0f && at_goal(m, t, s->px[k], s->py[k]) ? 0u : THR_NEVER;
 	}
 	m->world_stats = world->stats;
@@ -233,19 +246,20 @@ static bool outside(const throng_world_def* d, float x, float y, float r)
 
 /// Moves the records to the world's current storage order, where record
 /// k belongs to the agent at slot k: from[k] is the record of the agent
-/// now at slot k. In place, one thread, along the cycles of the
-/// permutation (done marks the records already moved): short moves,
-/// since slots change little between two observations.
-static void move_records(thr_track* t, const uint32_t* from, uint8_t* done, uint32_t n)
+/// now at slot k, a permutation. In place, one thread, along the cycles of
+/// the permutation, each slot marked done by from[j] = j once its record
+/// is in place: short moves, since slots change little between two
+/// observations.
+static void move_records(thr_track* t, uint32_t* from, uint32_t n)
 {
 	for (uint32_t k = 0; k < n; ++k) {
-		if (done[k] || from[k] == k) {
+		if (from[k] == k) {
 			continue;
 		}
 		thr_track keep = t[k];
 		for (uint32_t j = k;;) {
-			done[j] = 1;
 			uint32_t f = from[j];
+			from[j] = j;
 			if (f == k) {
 				t[j] = keep;
 				break;
@@ -254,6 +268,24 @@ static void move_records(thr_track* t, const uint32_t* from, uint8_t* done, uint
 			j = f;
 		}
 	}
+}
+
+/// The previous state: the store's other buffer, which holds the state the
+/// last step started from in the current storage order (see the design note).
+static const thr_state* previous_state(const throng_world* w)
+{
+	return &w->store.buf[w->store.cur ^ 1];
+}
+
+/// The reorder of the world's last step, if it had one: new slot k held
+/// slot perm[k] (the SIMD engine reorders by the agent grid's items); NULL
+/// when slots did not move (the scalar reference). A guess the records'
+/// ids check.
+static const uint32_t* last_reorder(const throng_world* w)
+{
+	const thr_grid* g = &w->agent_grid;
+	bool sorted = w->def.engine == THRONG_ENGINE_SIMD && g->items != NULL && g->n_items == w->count;
+	return sorted ? g->items : NULL;
 }
 
 throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
@@ -265,6 +297,16 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 	if (w->count != m->n) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
 		                "throng_metrics_observe: the world has %u agents, the metrics watch %u", w->count, m->n);
+	}
+	if (w->step - m->step0 > THRONG_METRICS_MAX_STEPS) {
+		return thr_fail(THRONG_ERR_CAPACITY, "throng_metrics_observe: more than %u steps since the metrics were "
+		                "created (an arrival step is 32-bit)", (unsigned)THRONG_METRICS_MAX_STEPS);
+	}
+	if (w->step != m->last_step + 1u && w->step != m->last_step) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		                "throng_metrics_observe: the world is at step %llu and the last observation was of step "
+		                "%llu: a step was not observed (observe once after each step)",
+		                (unsigned long long)w->step, (unsigned long long)m->last_step);
 	}
 	if (thr_shape_watch_sync(&m->shapes, w) != 0) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_metrics_observe: out of memory for the grids over %u "
@@ -279,9 +321,11 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 		                "%u agents", m->n);
 	}
 	const thr_state* s = thr_cur_c(w);
-	const throng_view v = throng_world_view(w);
+	// Observed again without a step, the state is its own previous state:
+	// no path, no turn.
+	const thr_state* ps = w->step == m->last_step ? s : previous_state(w);
 	const throng_world_def* d = &w->def;
-	const uint64_t step = v.step - m->step0;
+	const uint64_t step = w->step - m->step0;
 	const bool goals = m->goal_radius > 0.0f;
 	const bool shapes = m->shapes.n_obstacles > 0 || m->shapes.n_walls > 0;
 	const int64_t n = m->n;
@@ -289,64 +333,72 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 	const thr_shape_watch* const watch = &m->shapes;
 	uint64_t nonfinite = 0, oob = 0, crossings = 0, wall_pen = 0, obstacle_pen = 0;
 	double deepest_obstacle = 0.0;
-	// The records follow the world's storage order first: where each
-	// agent's record is comes from `where` (a random read of 4 bytes an
-	// agent instead of a record), into the overlap sort's spare buffer (8
-	// bytes an agent, free until the next sort), which also holds the marks.
-	uint32_t* const where = m->where;
+	// The records follow the world's storage order first: from[k], the
+	// record of the agent now at slot k, is the step's reorder when the ids
+	// agree, else found by id (by_id: each id's record). Both live in the
+	// overlap sort's spare buffer (8 bytes an agent, free until the next sort).
+	const uint32_t* const perm = last_reorder(w);
 	uint32_t* const from = (uint32_t*)m->overlap.spare;
-	uint8_t* const done = (uint8_t*)(from + n);
-	int64_t moved = 0;
+	uint32_t* const by_id = from + n;
+	int64_t moved = 0, wrong = 0;
 	(void)threads;
 #pragma omp parallel num_threads(threads) if (n > THR_PARALLEL_MIN_AGENTS) \
 	reduction(+ : nonfinite, oob, crossings, wall_pen, obstacle_pen) reduction(max : deepest_obstacle)
 	{
-#pragma omp for schedule(static) reduction(+ : moved)
+#pragma omp for schedule(static) reduction(+ : moved, wrong)
 		for (int64_t k = 0; k < n; ++k) {
-			from[k] = where[w->id[k]];
-			done[k] = 0;
-			moved += from[k] != (uint32_t)k ? 1 : 0;
+			uint32_t f = perm != NULL ? perm[k] : (uint32_t)k;
+			from[k] = f;
+			moved += f != (uint32_t)k ? 1 : 0;
+			wrong += f >= (uint32_t)n || track[f].id != w->id[k] ? 1 : 0;
 		}
 #pragma omp single
-		if (moved > 0) {
-			move_records(track, from, done, (uint32_t)n);
+		{
+			if (wrong > 0) {
+				for (uint32_t k = 0; k < (uint32_t)n; ++k) {
+					by_id[track[k].id] = k;
+				}
+				for (uint32_t k = 0; k < (uint32_t)n; ++k) {
+					from[k] = by_id[w->id[k]];
+				}
+				moved = 1;
+			}
+			if (moved > 0) {
+				move_records(track, from, (uint32_t)n);
+			}
 		}
 		thr_shape_tally tally = {0, 0, 0, 0.0};
 #pragma omp for schedule(static)
 		for (int64_t k = 0; k < n; ++k) {
 			thr_track* t = &track[k];
-			where[w->id[k]] = (uint32_t)k;
 			float x = s->px[k], y = s->py[k];
 			if (!isfinite(x) || !isfinite(y) || !isfinite(s->vx[k]) || !isfinite(s->vy[k])) {
 				nonfinite++;
 				continue;
 			}
 			oob += outside(d, x, y, w->radius[k]) ? 1u : 0u;
+			const float x0 = ps->px[k], y0 = ps->py[k];
 			if (shapes) {
-				thr_shape_watch_agent(watch, v2(t->x, t->y), v2(x, y), w->radius[k], &tally);
+				thr_shape_watch_agent(watch, v2(x0, y0), v2(x, y), w->radius[k], &tally);
 			}
 			// Heading change: the angle between the previous and the current
 			// unit heading, from the project's own atan2 (the same bits on
 			// every build).
 			float hx = s->hx[k], hy = s->hy[k];
-			float px = t->hx, py = t->hy;
+			float px = ps->hx[k], py = ps->hy[k];
 			float cross = px * hy - py * hx;
 			float dot = px * hx + py * hy;
 			t->turn += fabs((double)thr_atan2f(cross, dot));
-			t->hx = hx;
-			t->hy = hy;
 			if (goals && t->arrived_step == THR_NEVER) {
 				if (!m->wrap) {
-					double ddx = (double)x - (double)t->x;
-					double ddy = (double)y - (double)t->y;
+					double ddx = (double)x - (double)x0;
+					double ddy = (double)y - (double)y0;
 					t->walked += sqrt(ddx * ddx + ddy * ddy);
 				}
 				if (at_goal(m, t, x, y)) {
-					t->arrived_step = step;
+					t->arrived_step = (uint32_t)step;
 				}
 			}
-			t->x = x;
-			t->y = y;
 		}
 		crossings += tally.wall_crossings;
 		wall_pen += tally.wall_penetrations;
@@ -366,6 +418,7 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 	m->deepest = r.deepest > m->deepest ? r.deepest : m->deepest;
 	m->world_stats = w->stats;
 	m->contacts = world_contacts(w);
+	m->last_step = w->step;
 	m->steps++;
 	return THRONG_OK;
 }
@@ -396,8 +449,14 @@ throng_quality throng_metrics_result(const throng_metrics* m)
 	q.contacts_per_agent_step = agent_steps > 0.0 ? (double)(m->contacts - m->contacts0) / agent_steps : 0.0;
 	double turn = 0.0, time = 0.0, ratio = 0.0;
 	uint32_t ratios = 0;
+	// Each id's record: by_id in the overlap sort's spare buffer, free
+	// between observations.
+	uint32_t* const by_id = (uint32_t*)m->overlap.spare;
+	for (uint32_t k = 0; k < m->n; ++k) {
+		by_id[m->track[k].id] = k;
+	}
 	for (uint32_t id = 0; id < m->n; ++id) {
-		const thr_track* a = &m->track[m->where[id]];
+		const thr_track* a = &m->track[by_id[id]];
 		turn += a->turn;
 		if (m->goal_radius > 0.0f && a->arrived_step != THR_NEVER) {
 			q.reached++;

@@ -13,10 +13,17 @@
 /// disc that only touches a shape, within float rounding, does not count.
 #define THRONG_PENETRATION_TOLERANCE 1e-4
 
+/// A metrics object observes at most this many steps after its creation
+/// (2^32 - 2: an arrival step is kept in 32 bits); observing a later step
+/// fails with THRONG_ERR_CAPACITY.
+#define THRONG_METRICS_MAX_STEPS 4294967294u
+
 // A metrics object watches one world: create it before the first step (it
 // takes the start positions and, when goal_radius > 0, every agent's goal:
-// its target point at that moment), call throng_metrics_observe() after
-// each step, and read throng_metrics_result() at any time. Observing costs
+// its target point at that moment), call throng_metrics_observe() once
+// after each step (it reads the previous state from the world, so it
+// refuses to skip a step), and read throng_metrics_result() at
+// any time but not during an observation. Observing costs
 // O(N) per step with no allocation: overlaps are found by sorting the
 // agents by cells twice the largest radius (a radix sort into arrays
 // allocated once; only a world whose agents lie millions of cells apart
@@ -95,13 +102,22 @@ throng_status throng_metrics_create(const throng_world* world, float goal_radius
 void throng_metrics_destroy(throng_metrics* metrics);
 
 /// Takes the world's current state into the figures. Call once after each
-/// step (throng_scene_step or throng_world_step). Fails when the world's
-/// agent count changed since creation, or when its shapes changed and the
-/// grids over them cannot be rebuilt (out of memory; the state is then not
-/// taken, and the next call tries again).
+/// successful step (throng_scene_step or throng_world_step): the path and
+/// heading change of each agent run from the state the step started from,
+/// which the world still holds. Observing again without a step counts one
+/// more state, the same: it moved and turned by nothing. Fails, taking
+/// nothing, when the world's agent count changed since creation; when the
+/// world is more than one step past the last observation (or the
+/// creation), a step not observed (THRONG_ERR_INVALID_ARGUMENT: the object
+/// cannot observe that world again); past THRONG_METRICS_MAX_STEPS steps
+/// since creation
+/// (THRONG_ERR_CAPACITY); or when the world's shapes changed and the grids
+/// over them cannot be rebuilt (out of memory; the next call, before the
+/// next step, tries again).
 throng_status throng_metrics_observe(throng_metrics* metrics, const throng_world* world);
 
-/// The figures so far.
+/// The figures so far. Uses the object's scratch: not to be called while
+/// another thread observes with the same object.
 throng_quality throng_metrics_result(const throng_metrics* metrics);
 
 /// Overlapping pairs (centres closer than the sum of the radii) in the
