@@ -54,6 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "error.h"
 #include "fmath.h"
 #include "metrics_overlap.h"
@@ -328,6 +329,10 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 	const uint64_t step = w->step - m->step0;
 	const bool goals = m->goal_radius > 0.0f;
 	const bool shapes = m->shapes.n_obstacles > 0 || m->shapes.n_walls > 0;
+	// The world's clearance map (core/world_internal.h), when it is built
+	// over the world's shapes as they are now (shapes changed since the
+	// step leave it stale until the next).
+	const bool clear_map = !w->shapes_dirty && w->shape_clear != NULL;
 	const int64_t n = m->n;
 	thr_track* const track = m->track;
 	const thr_shape_watch* const watch = &m->shapes;
@@ -378,7 +383,10 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 			}
 			oob += outside(d, x, y, w->radius[k]) ? 1u : 0u;
 			const float x0 = ps->px[k], y0 = ps->py[k];
-			if (shapes) {
+			// A path the world's clearance map proves clear of every shape
+			// can neither cross a wall nor end in a shape: its tests would
+			// count nothing.
+			if (shapes && !(clear_map && thr_clear_of_shapes(w, v2(x0, y0), v2(x, y), w->radius[k]))) {
 				thr_shape_watch_agent(watch, v2(x0, y0), v2(x, y), w->radius[k], &tally);
 			}
 			// Heading change: the angle between the previous and the current
