@@ -49,7 +49,9 @@
 //
 // Walls and obstacles: metrics_shapes.c tests each agent's path from its
 // previous position (the world's previous state) to its current one against the walls near
-// it, and its disc against the shapes near it, through grids of its own.
+// it, and its disc against the shapes near it, through grids of its own;
+// an agent whose path the world's clearance map proves clear of every
+// shape (thr_clear_of_shapes) is not tested: it would count nothing.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
