@@ -414,14 +414,20 @@ uint8_t thr_contact_shapes(const thr_step_ctx* ctx, uint32_t i)
 	return what;
 }
 
+/// Counts what keeping an agent out of the shapes did (THR_SHAPES_* bits).
+static void count_shapes(finish_tally* stats, uint8_t what)
+{
+	stats->pushes += (uint64_t)((what & THR_SHAPES_PUSHED) != 0);
+	stats->reverts += (uint64_t)((what & THR_SHAPES_REVERTED) != 0);
+}
+
 /// Agent i (integrated to ps) at p kept out of the shapes (keep_out),
 /// counted.
 static vec2 solid_shapes(const thr_step_ctx* ctx, uint32_t i, vec2 ps, vec2 p, float r, finish_tally* stats)
 {
 	uint8_t what = 0;
 	p = keep_out(ctx->w, thr_previous_position(ctx->w, ctx->cs, i, ps), p, r, &what);
-	stats->pushes += (uint64_t)((what & THR_SHAPES_PUSHED) != 0);
-	stats->reverts += (uint64_t)((what & THR_SHAPES_REVERTED) != 0);
+	count_shapes(stats, what);
 	return p;
 }
 
@@ -918,8 +924,7 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 				if (what & THR_SHAPES_CLEAR) {
 					continue; // nothing to do
 				}
-				t.pushes += (uint64_t)((what & THR_SHAPES_PUSHED) != 0);
-				t.reverts += (uint64_t)((what & THR_SHAPES_REVERTED) != 0);
+				count_shapes(&t, what);
 				settle(ctx, i, v2(ctx->shaped_x[i], ctx->shaped_y[i]), NULL, NULL, &t);
 			} else {
 				continue; // at p*: nothing to do

@@ -225,19 +225,6 @@ static void mark_cells(uint64_t* bits, uint32_t c0, uint32_t c1)
 	}
 }
 
-/// A box's clamped cell range.
-typedef struct box_cells {
-	int32_t ax, bx, ay, by;
-} box_cells;
-
-static box_cells cells_of(const thr_box_grid* g, float x0, float y0, float x1, float y1)
-{
-	return (box_cells){thr_grid_coord(x0, g->min_x, g->inv_cell, g->nx),
-	                   thr_grid_coord(x1, g->min_x, g->inv_cell, g->nx),
-	                   thr_grid_coord(y0, g->min_y, g->inv_cell, g->ny),
-	                   thr_grid_coord(y1, g->min_y, g->inv_cell, g->ny)};
-}
-
 static int box_grid_fail(thr_box_grid* g)
 {
 	g->n_items = 0;
@@ -258,11 +245,11 @@ int thr_box_grid_build(thr_box_grid* g, const float* x0, const float* y0, const 
 	// 1. Mark every cell a box overlaps.
 	uint64_t total = 0;
 	for (uint32_t i = 0; i < n; ++i) {
-		const box_cells b = cells_of(g, x0[i], y0[i], x1[i], y1[i]);
-		for (int32_t cy = b.ay; cy <= b.by && b.ax <= b.bx; ++cy) { // an inverted box covers nothing
+		const thr_cell_range b = thr_box_grid_cells(g, x0[i], y0[i], x1[i], y1[i]);
+		for (int32_t cy = b.y0; cy <= b.y1 && b.x0 <= b.x1; ++cy) { // an inverted box covers nothing
 			const uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
-			mark_cells(g->occupied, row + (uint32_t)b.ax, row + (uint32_t)b.bx);
-			total += (uint64_t)(b.bx - b.ax + 1);
+			mark_cells(g->occupied, row + (uint32_t)b.x0, row + (uint32_t)b.x1);
+			total += (uint64_t)(b.x1 - b.x0 + 1);
 		}
 	}
 	// 2. The occupied cells before each word.
@@ -278,9 +265,9 @@ int thr_box_grid_build(thr_box_grid* g, const float* x0, const float* y0, const 
 	// 3. Count each occupied cell's items at starts[rank + 1], prefix-sum.
 	memset(g->starts, 0, (size_t)(occupied + 1u) * sizeof *g->starts);
 	for (uint32_t i = 0; i < n; ++i) {
-		const box_cells b = cells_of(g, x0[i], y0[i], x1[i], y1[i]);
-		for (int32_t cy = b.ay; cy <= b.by; ++cy) {
-			for (int32_t cx = b.ax; cx <= b.bx; ++cx) {
+		const thr_cell_range b = thr_box_grid_cells(g, x0[i], y0[i], x1[i], y1[i]);
+		for (int32_t cy = b.y0; cy <= b.y1; ++cy) {
+			for (int32_t cx = b.x0; cx <= b.x1; ++cx) {
 				g->starts[thr_box_grid_rank(g, (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx) + 1u]++;
 			}
 		}
@@ -291,9 +278,9 @@ int thr_box_grid_build(thr_box_grid* g, const float* x0, const float* y0, const 
 	// 4. Scatter, boxes in index order, with a running cursor per occupied
 	// cell that borrows starts[rank] and is restored afterwards.
 	for (uint32_t i = 0; i < n; ++i) {
-		const box_cells b = cells_of(g, x0[i], y0[i], x1[i], y1[i]);
-		for (int32_t cy = b.ay; cy <= b.by; ++cy) {
-			for (int32_t cx = b.ax; cx <= b.bx; ++cx) {
+		const thr_cell_range b = thr_box_grid_cells(g, x0[i], y0[i], x1[i], y1[i]);
+		for (int32_t cy = b.y0; cy <= b.y1; ++cy) {
+			for (int32_t cx = b.x0; cx <= b.x1; ++cx) {
 				g->items[g->starts[thr_box_grid_rank(g, (uint32_t)cy * (uint32_t)g->nx + (uint32_t)cx)]++] = i;
 			}
 		}
@@ -331,7 +318,7 @@ int64_t thr_box_grid_query(const thr_box_grid* g, float x, float y, float r, uin
 	return count;
 }
 
-void (thr_grid_free)(thr_grid* g)
+void thr_grid_free(thr_grid* g)
 {
 	free(g->cell_start);
 	free(g->items);

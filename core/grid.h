@@ -91,9 +91,6 @@ int thr_box_grid_build(thr_box_grid* g, const float* x0, const float* y0, const 
 void thr_grid_free(thr_grid* g);
 void thr_box_grid_free(thr_box_grid* g);
 
-/// Frees either kind of grid: thr_grid_free(&w->wall_grid) frees a box grid.
-#define thr_grid_free(g) _Generic((g), thr_box_grid*: thr_box_grid_free, default: thr_grid_free)(g)
-
 /// The clamped cell coordinate of v along one axis.
 static inline int32_t thr_grid_coord(float v, float min, float inv_cell, int32_t n)
 {
@@ -117,14 +114,30 @@ static inline void thr_grid_range(const thr_grid* g, float x, float y, float r, 
 	*cy1 = thr_grid_coord(y + r, g->min_y, g->inv_cell, g->ny);
 }
 
+/// An inclusive range of cells: columns x0 to x1, rows y0 to y1.
+typedef struct thr_cell_range {
+	int32_t x0, x1, y0, y1;
+} thr_cell_range;
+
+/// The cells of box grid g that the box [x0, x1] x [y0, y1] overlaps,
+/// clamped to g.
+static inline thr_cell_range thr_box_grid_cells(const thr_box_grid* g, float x0, float y0, float x1, float y1)
+{
+	return (thr_cell_range){thr_grid_coord(x0, g->min_x, g->inv_cell, g->nx),
+	                        thr_grid_coord(x1, g->min_x, g->inv_cell, g->nx),
+	                        thr_grid_coord(y0, g->min_y, g->inv_cell, g->ny),
+	                        thr_grid_coord(y1, g->min_y, g->inv_cell, g->ny)};
+}
+
 /// thr_grid_range for a box grid.
 static inline void thr_box_grid_range(const thr_box_grid* g, float x, float y, float r, int32_t* cx0, int32_t* cx1,
                                       int32_t* cy0, int32_t* cy1)
 {
-	*cx0 = thr_grid_coord(x - r, g->min_x, g->inv_cell, g->nx);
-	*cx1 = thr_grid_coord(x + r, g->min_x, g->inv_cell, g->nx);
-	*cy0 = thr_grid_coord(y - r, g->min_y, g->inv_cell, g->ny);
-	*cy1 = thr_grid_coord(y + r, g->min_y, g->inv_cell, g->ny);
+	const thr_cell_range c = thr_box_grid_cells(g, x - r, y - r, x + r, y + r);
+	*cx0 = c.x0;
+	*cx1 = c.x1;
+	*cy0 = c.y0;
+	*cy1 = c.y1;
 }
 
 /// The occupied cells of g before cell c, for c in [0, nx*ny]: the bitmap

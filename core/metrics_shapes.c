@@ -105,26 +105,13 @@ static float round_up(double v)
 	return (double)f < v ? nextafterf(f, INFINITY) : f;
 }
 
-typedef struct cell_range {
-	int32_t x0, x1, y0, y1;
-} cell_range;
-
-/// The cells of g that the box [x0, x1] x [y0, y1] overlaps, clamped to g.
-static inline cell_range box_cells(const thr_box_grid* g, float x0, float y0, float x1, float y1)
-{
-	return (cell_range){thr_grid_coord(x0, g->min_x, g->inv_cell, g->nx),
-	                    thr_grid_coord(x1, g->min_x, g->inv_cell, g->nx),
-	                    thr_grid_coord(y0, g->min_y, g->inv_cell, g->ny),
-	                    thr_grid_coord(y1, g->min_y, g->inv_cell, g->ny)};
-}
-
 void thr_shape_watch_free(thr_shape_watch* s)
 {
 	free(s->obstacles);
 	free(s->walls);
 	free(s->wall_cell);
-	thr_grid_free(&s->obstacle_grid);
-	thr_grid_free(&s->wall_grid);
+	thr_box_grid_free(&s->obstacle_grid);
+	thr_box_grid_free(&s->wall_grid);
 	memset(s, 0, sizeof *s);
 }
 
@@ -209,7 +196,7 @@ static int rebuild(thr_shape_watch* s, const throng_world* w)
 	}
 	fail = fail || build_grid(&s->wall_grid, x0, y0, x1, y1, nw, cell);
 	for (uint32_t i = 0; i < nw && !fail; ++i) {
-		cell_range c = box_cells(&s->wall_grid, x0[i], y0[i], x1[i], y1[i]);
+		thr_cell_range c = thr_box_grid_cells(&s->wall_grid, x0[i], y0[i], x1[i], y1[i]);
 		s->wall_cell[2u * i] = c.x0;
 		s->wall_cell[2u * i + 1u] = c.y0;
 	}
@@ -266,7 +253,7 @@ static box path_box(vec2 p, vec2 q)
 static void obstacle_penetration(const thr_shape_watch* s, vec2 q, float r, box b, thr_shape_tally* t)
 {
 	const thr_box_grid* g = &s->obstacle_grid;
-	cell_range c = box_cells(g, b.x0, b.y0, b.x1, b.y1);
+	thr_cell_range c = thr_box_grid_cells(g, b.x0, b.y0, b.x1, b.y1);
 	double deepest = -1.0;
 	for (int32_t cy = c.y0; cy <= c.y1; ++cy) {
 		uint32_t row = (uint32_t)cy * (uint32_t)g->nx, kb, ke;
@@ -317,7 +304,7 @@ typedef struct wall_scan {
 static uint64_t scan_walls(const thr_shape_watch* s, box b, const wall_scan* w, bool* found)
 {
 	const thr_box_grid* g = &s->wall_grid;
-	cell_range c = box_cells(g, b.x0, b.y0, b.x1, b.y1);
+	thr_cell_range c = thr_box_grid_cells(g, b.x0, b.y0, b.x1, b.y1);
 	double lim = (double)w->r * (1.0 - THRONG_PENETRATION_TOLERANCE);
 	bool look = w->penetration && !*found;
 	uint64_t count = 0;

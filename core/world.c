@@ -65,8 +65,8 @@ void throng_world_destroy(throng_world* w)
 	free(w->obstacles);
 	free(w->walls);
 	thr_grid_free(&w->agent_grid);
-	thr_grid_free(&w->obstacle_grid);
-	thr_grid_free(&w->wall_grid);
+	thr_box_grid_free(&w->obstacle_grid);
+	thr_box_grid_free(&w->wall_grid);
 	free(w->shape_clear);
 	thr_contact_free(w->contact);
 	free(w->scratch_idx);

@@ -88,7 +88,7 @@ Test(grid, queries_equal_brute_force)
 			cr_assert_arr_eq(a, b, na * sizeof *a);
 		}
 		free(idx);
-		thr_grid_free(&g);
+		thr_box_grid_free(&g);
 	}
 }
 
@@ -227,7 +227,7 @@ Test(grid, boxes_cover_every_overlapped_cell)
 	cr_assert_eq(n, 1);
 	cr_assert_eq(idx[0], 1u);
 	free(idx);
-	thr_grid_free(&g);
+	thr_box_grid_free(&g);
 }
 
 /// The dense form of a box grid, built here the plain way: counts per
@@ -378,7 +378,7 @@ Test(grid, compact_starts_equal_the_dense_ones)
 			cr_assert_eq(thr_box_grid_build(&g, x0, y0, x1, y1, counts[j]), 0);
 			expect_dense(&g, x0, y0, x1, y1, counts[j], what);
 		}
-		thr_grid_free(&g);
+		thr_box_grid_free(&g);
 		cr_assert_null(g.occupied);
 	}
 }
@@ -411,7 +411,7 @@ Test(grid, compact_grid_marks_border_cells)
 	cr_assert_eq(g.items[1], 2u);
 	cr_assert_eq(g.items[65], 2u); // cell 63: box 1, then box 2
 	cr_assert_eq(g.items[64], 1u);
-	thr_grid_free(&g);
+	thr_box_grid_free(&g);
 }
 
 // Issue 11: a subnormal cell (a radius of 1e-45 made one) kept
