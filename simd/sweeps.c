@@ -4,9 +4,7 @@
 // Each lane walks its own neighbours: the rows of grid cells around its
 // agent, row by row and, within a row, slot by slot. Agents are sorted by
 // cell and by id within a cell, so a row of cells is one run of memory and
-// the k-th candidate of a lane in a row is simply its row start plus k: the
-// loop gathers the k-th candidate of every lane at once, masking lanes whose
-// row is shorter.
+// the k-th candidate of a lane in a row is simply its row start plus k.
 //
 // That is exactly the order in which the scalar reference visits
 // neighbours (core/grid.c's query: rows up, cells left to right, slots in
@@ -15,9 +13,26 @@
 // sums untouched (a select, not an add of zero). So the neighbour forces
 // equal the reference's bit for bit, like every other force.
 //
-// Cost: per row, as many vector steps as the longest row among the lanes;
-// sparse crowds (one or two agents a row) take a handful of steps per block
-// of 8 agents, dense ones fill the lanes.
+// The walk has two phases, so that the costly arithmetic (IEEE divisions
+// and square roots) runs on full vectors:
+// - measure: per row, the block either walks the union of its lanes' runs,
+//   one candidate for all 8 lanes (a broadcast load; each lane takes the
+//   part inside its own run), when the runs overlap enough (lanes of one
+//   cell), or gathers the k-th candidate of every lane. Each lane counts
+//   the candidate examined, keeps its nearest distance, and holds the
+//   candidate, in a small per-lane list, when it is another agent within
+//   some slot's radius (a branch-free write at the lane's count);
+// - take: when a lane's list is full, and at the end, the slots take the
+//   k-th held candidate of every lane at once (nb_step).
+// A candidate outside every slot's radius changes nothing in nb_step, so a
+// lane takes the same neighbours in the same order as it would taking every
+// candidate as it came. A lane whose slots are all full closes at that
+// neighbour: its examined count is set back to the one it had there.
+//
+// Cost: per row, as many measuring steps as the union of the lanes' runs
+// (or the longest run), and per flush as many taking steps as the longest
+// list; on `crossing` at 10^5 agents 37 % of the candidates are held, and
+// the taking steps are nearly full.
 //
 // Caps (docs/BEHAVIORS.md, "Neighbour caps"): a slot takes at most its
 // max_neighbors neighbours, the first that count (a mask, as in the
@@ -27,6 +42,7 @@
 // slot is full. So a lane's work is bounded however dense the crowd, and
 // the forces stay the reference's bits.
 #include <stdint.h>
+#include <string.h>
 
 #include "pass.h"
 #include "fmath.h"
@@ -123,6 +139,124 @@ THR_WIDE_INLINE thr_mw nb_step(const thr_lanes* s, const thr_arch_info* info, co
 	return open;
 }
 
+/// Candidates a lane holds, in walk order, before its slots take them.
+#define NB_HELD 32
+
+/// The candidates of the walk within some slot's radius, compacted per
+/// lane: lane l holds n[l], the k-th being slot[k][l], and seen[k][l] is
+/// how many candidates lane l had examined with it.
+typedef struct nb_held {
+	_Alignas(32) int32_t slot[NB_HELD][THR_LANES];
+	_Alignas(32) int32_t seen[NB_HELD][THR_LANES];
+	_Alignas(32) int32_t n[THR_LANES];
+	/// Counting only: the grid cells lane l had scanned with slot[k][l],
+	/// and so far.
+	int32_t cells_seen[NB_HELD][THR_LANES];
+	int32_t cells[THR_LANES];
+} nb_held;
+
+/// The slots take the held candidates, the k-th of every lane at once
+/// (nb_step). A lane whose slots are all full closes there: its examined
+/// count (and, counting, its scanned cells) becomes the one it had at that
+/// candidate, and it takes no more. Empties the hold; returns the lanes
+/// still walking.
+THR_WIDE_INLINE thr_mw take_held(const thr_wide_ctx* ctx, const thr_lanes* s, const thr_arch_info* info,
+                                 const throng_controller* ctl, nb_acc* acc, nb_held* h, thr_mw open,
+                                 thr_iw* examined, throng_world_counters* c)
+{
+	const thr_state* cs = ctx->cs;
+	const int32_t* ids = (const int32_t*)ctx->w->id;
+	const int32_t* groups = (const int32_t*)ctx->w->group;
+	const thr_iw N = thr_iw_load(h->n);
+	int32_t most = 0;
+	for (int l = 0; l < THR_LANES; ++l) {
+		most = h->n[l] > most ? h->n[l] : most;
+	}
+	for (int32_t k = 0; k < most; ++k) {
+		const thr_mw live = thr_mw_and(thr_iw_lt(thr_iw_set1(k), N), open);
+		if (!thr_mw_any(live)) {
+			break;
+		}
+		// Lanes past their count read slot 0, a valid index, and are ignored.
+		const thr_iw slot = thr_iw_select(live, thr_iw_load(h->slot[k]), thr_iw_zero());
+		const thr_v2w pj = v2w(thr_fw_gather(cs->px, slot), thr_fw_gather(cs->py, slot));
+		const thr_v2w vj = v2w(thr_fw_gather(cs->vx, slot), thr_fw_gather(cs->vy, slot));
+		const thr_mw still =
+		    nb_step(s, info, ctl, acc, pj, vj, thr_iw_gather(ids, slot), thr_iw_gather(groups, slot), live, c);
+		const thr_mw closed = thr_mw_andnot(live, still);
+		if (c != NULL) {
+			// Held candidates are the other agents inside the query radius
+			// (the largest slot radius), as the reference counts them.
+			c->neighbor_in_radius += (uint64_t)__builtin_popcount((unsigned)thr_mw_movemask(live));
+		}
+		if (thr_mw_any(closed)) {
+			*examined = thr_iw_select(closed, thr_iw_load(h->seen[k]), *examined);
+			open = thr_mw_andnot(open, closed);
+			if (c != NULL) {
+				const int bits = thr_mw_movemask(closed);
+				for (int l = 0; l < THR_LANES; ++l) {
+					h->cells[l] = (bits & (1 << l)) ? h->cells_seen[k][l] : h->cells[l];
+				}
+			}
+		}
+	}
+	thr_iw_store(h->n, thr_iw_zero());
+	return open;
+}
+
+/// The walk's state across its candidate steps.
+typedef struct nb_walk {
+	const thr_wide_ctx* ctx;
+	const thr_lanes* s;
+	const thr_arch_info* info;
+	const throng_controller* ctl;
+	nb_acc* acc;
+	nb_held* held;
+	throng_world_counters* c;
+	thr_iw examined; ///< candidates each lane examined
+	thr_fw nearest;  ///< each lane's least squared distance to another agent examined
+	thr_iw self;     ///< each lane's own slot
+	thr_fw reach2;   ///< the largest slot radius, squared
+} nb_walk;
+
+/// One candidate step: candidate slot[l] at pj on the lanes of `live`.
+/// Counts it examined, measures it, holds it where it is another agent
+/// within some slot's radius; the slots take the held candidates when a
+/// lane's hold is full. Returns the lanes still walking.
+THR_WIDE_INLINE thr_mw walk_one(nb_walk* wk, thr_iw slot, thr_v2w pj, thr_mw live, thr_mw open)
+{
+	const thr_lanes* s = wk->s;
+	nb_held* held = wk->held;
+	throng_world_counters* c = wk->c;
+	wk->examined = thr_iw_sub(wk->examined, thr_mw_as_iw(live));
+	const thr_v2w d = v2w_sub(pj, s->p);
+	const thr_fw d2 = v2w_dot(d, d);
+	const thr_mw other = thr_mw_andnot(live, thr_iw_eq(slot, wk->self));
+	wk->nearest = thr_fw_select(thr_mw_and(other, thr_fw_lt(d2, wk->nearest)), d2, wk->nearest);
+	if (c != NULL) {
+		c->neighbor_lane_slots += THR_LANES;
+	}
+	// Every lane writes its candidate at its count (no branch on the
+	// lanes); the count moves on where the lane holds it.
+	const thr_mw hold = thr_mw_and(other, thr_fw_lt(d2, wk->reach2));
+	_Alignas(32) int32_t sl[THR_LANES], ex[THR_LANES];
+	thr_iw_store(sl, slot);
+	thr_iw_store(ex, wk->examined);
+	for (int l = 0; l < THR_LANES; ++l) {
+		held->slot[held->n[l]][l] = sl[l];
+		held->seen[held->n[l]][l] = ex[l];
+		if (c != NULL) {
+			held->cells_seen[held->n[l]][l] = held->cells[l];
+		}
+	}
+	const thr_iw n = thr_iw_sub(thr_iw_load(held->n), thr_mw_as_iw(hold));
+	thr_iw_store(held->n, n);
+	if (thr_mw_any(thr_iw_eq(n, thr_iw_set1(NB_HELD)))) {
+		open = take_held(wk->ctx, s, wk->info, wk->ctl, wk->acc, held, open, &wk->examined, c);
+	}
+	return open;
+}
+
 /// thr_neighbors_w, counting its work into *c unless c is NULL. Inlined
 /// into thr_neighbors_w with c NULL and into neighbors_counted, so a world
 /// that does not count runs the walk without a trace of the counting.
@@ -133,14 +267,14 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 	const throng_world* w = ctx->w;
 	const thr_state* cs = ctx->cs;
 	const thr_grid* g = &w->agent_grid;
-	const int32_t* ids = (const int32_t*)w->id;
-	const int32_t* groups = (const int32_t*)w->group;
 	nb_acc acc[THRONG_MAX_SLOTS];
+	float reach2 = 0.0f; // the largest slot radius, squared as the slots square theirs
 	for (uint32_t q = 0; q < info->n_neighbor_slots; ++q) {
 		float r = ctl->slots[info->neighbor_slots[q]].params.neighbor_radius;
 		acc[q].sum = v2w_zero();
 		acc[q].count = thr_iw_zero();
 		acc[q].r2 = thr_fw_set1(r * r);
+		reach2 = r * r > reach2 ? r * r : reach2;
 		acc[q].met = thr_iw_zero();
 		// Counts stay below 2^31 (a world holds at most 10^8 agents), so a
 		// larger cap is the same as INT32_MAX.
@@ -172,12 +306,33 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 		left[l] = limit;
 	}
 	thr_mw open = mask;
-	thr_iw examined = thr_iw_zero();
 	// Each lane's least squared distance to another agent examined
 	// (thr_step_ctx.near; the scalar walk's `nearest`).
 	float* const near = ctx->step->near;
-	thr_fw nearest = thr_fw_set1(INFINITY);
-	const thr_iw self = thr_iw_add(thr_iw_set1((int32_t)s->base), thr_iw_iota());
+	// Two phases, so that the slots' arithmetic runs on full vectors. The
+	// walk measures each lane's candidates and holds those inside some
+	// slot's radius (another agent: not the lane's own slot); the slots take
+	// them, in the order held, whenever a lane's hold is full and at the end.
+	// A candidate outside every radius changes no slot, so each lane sees
+	// the same neighbours in the same order as in a walk that took every
+	// candidate as it came; a lane that closes (every slot full) takes back
+	// the candidates examined after its last one.
+	nb_held held;
+	thr_iw_store(held.n, thr_iw_zero());
+	memset(held.cells, 0, sizeof held.cells);
+	nb_walk wk = {
+	    .ctx = ctx,
+	    .s = s,
+	    .info = info,
+	    .ctl = ctl,
+	    .acc = acc,
+	    .held = &held,
+	    .c = c,
+	    .examined = thr_iw_zero(),
+	    .nearest = thr_fw_set1(INFINITY),
+	    .self = thr_iw_add(thr_iw_set1((int32_t)s->base), thr_iw_iota()),
+	    .reach2 = thr_fw_set1(reach2),
+	};
 	for (int r = 0; r < max_rows && thr_mw_any(open); ++r) {
 		_Alignas(32) int32_t begin[THR_LANES] = {0}, len[THR_LANES] = {0};
 		int32_t longest = 0;
@@ -190,7 +345,7 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 				begin[l] = (int32_t)g->cell_start[row + (uint32_t)cx0[l]];
 				uint32_t n = g->cell_start[row + (uint32_t)cx1[l] + 1] - (uint32_t)begin[l];
 				if (c != NULL && (walking & (1 << l)) && left[l] > 0) {
-					c->neighbor_cells += (uint64_t)(cx1[l] - cx0[l] + 1);
+					held.cells[l] += cx1[l] - cx0[l] + 1;
 				}
 				n = n < left[l] ? n : left[l];
 				left[l] -= n;
@@ -198,40 +353,47 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 				longest = len[l] > longest ? len[l] : longest;
 			}
 		}
+		// Each lane's k-th candidate in the row is its begin plus k. When
+		// the lanes' runs overlap enough (lanes of one cell share rows), the
+		// walk goes along their union instead, one candidate for every lane
+		// at once (a broadcast, not a gather), each lane taking the part
+		// inside its own run: the same candidates in the same order.
+		int32_t lo = INT32_MAX, hi = 0;
+		for (int l = 0; l < THR_LANES; ++l) {
+			if (len[l] > 0) {
+				lo = begin[l] < lo ? begin[l] : lo;
+				hi = begin[l] + len[l] > hi ? begin[l] + len[l] : hi;
+			}
+		}
 		const thr_iw B = thr_iw_load(begin);
 		const thr_iw LEN = thr_iw_load(len);
+		if (longest > 0 && hi - lo <= longest + longest / 4) {
+			const thr_iw E = thr_iw_add(B, LEN);
+			for (int32_t k = lo; k < hi; ++k) {
+				const thr_iw K = thr_iw_set1(k);
+				const thr_mw live = thr_mw_and(thr_mw_andnot(thr_iw_lt(K, E), thr_iw_lt(K, B)), open);
+				const thr_v2w pj = v2w(thr_fw_set1(cs->px[k]), thr_fw_set1(cs->py[k]));
+				open = walk_one(&wk, K, pj, live, open);
+			}
+			continue;
+		}
 		for (int32_t k = 0; k < longest; ++k) {
 			thr_iw K = thr_iw_set1(k);
 			thr_mw live = thr_mw_and(thr_iw_lt(K, LEN), open);
 			if (!thr_mw_any(live)) {
 				break;
 			}
-			examined = thr_iw_sub(examined, thr_mw_as_iw(live));
 			// Masked lanes read slot 0, a valid index, and are ignored.
 			thr_iw slot = thr_iw_select(live, thr_iw_add(B, K), thr_iw_zero());
-			thr_v2w pj = v2w(thr_fw_gather(cs->px, slot), thr_fw_gather(cs->py, slot));
-			thr_v2w vj = v2w(thr_fw_gather(cs->vx, slot), thr_fw_gather(cs->vy, slot));
-			if (near != NULL) {
-				const thr_v2w d = v2w_sub(pj, s->p);
-				const thr_fw d2 = v2w_dot(d, d);
-				const thr_mw closer = thr_mw_andnot(thr_mw_and(live, thr_fw_lt(d2, nearest)), thr_iw_eq(slot, self));
-				nearest = thr_fw_select(closer, d2, nearest);
-			}
-			thr_mw still = nb_step(s, info, ctl, acc, pj, vj, thr_iw_gather(ids, slot), thr_iw_gather(groups, slot),
-			                       live, c);
-			open = thr_mw_andnot(open, thr_mw_andnot(live, still));
-			if (c != NULL) {
-				// Other agents inside the query radius, squared as the
-				// reference squares it.
-				const float qr = info->query_radius;
-				thr_v2w d = v2w_sub(pj, s->p);
-				thr_mw inside = thr_mw_andnot(thr_mw_and(live, thr_fw_lt(v2w_dot(d, d), thr_fw_set1(qr * qr))),
-				                              thr_iw_eq(thr_iw_gather(ids, slot), s->id));
-				c->neighbor_lane_slots += THR_LANES;
-				c->neighbor_in_radius += (uint64_t)__builtin_popcount((unsigned)thr_mw_movemask(inside));
-			}
+			const thr_v2w pj = v2w(thr_fw_gather(cs->px, slot), thr_fw_gather(cs->py, slot));
+			open = walk_one(&wk, slot, pj, live, open);
 		}
 	}
+	if (thr_mw_any(thr_iw_gt(thr_iw_load(held.n), thr_iw_zero()))) {
+		open = take_held(ctx, s, info, ctl, acc, &held, open, &wk.examined, c);
+	}
+	const thr_iw examined = wk.examined;
+	const thr_fw nearest = wk.nearest;
 
 	// The walk's figures, as the reference's gather counts them.
 	_Alignas(32) int32_t ex[THR_LANES], mt[THR_LANES], full[THR_LANES];
@@ -260,6 +422,9 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 	}
 	if (c != NULL) {
 		c->neighbor_walks += (uint64_t)__builtin_popcount((unsigned)bits);
+		for (int l = 0; l < THR_LANES; ++l) {
+			c->neighbor_cells += (uint64_t)held.cells[l];
+		}
 		for (uint32_t q = 0; q < info->n_neighbor_slots; ++q) {
 			_Alignas(32) int32_t met[THR_LANES];
 			thr_iw_store(met, acc[q].met); // 0 on the lanes outside the mask

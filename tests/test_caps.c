@@ -25,6 +25,7 @@ typedef struct knot_opts {
 	bool target_rule;      ///< everyone seeks the nearest of group 1 (target rule, every step)
 	uint32_t target_max_candidates; ///< the rule's cap, 0 = the default
 	bool contacts;         ///< solid agents (off: the knot stays a knot, which the caps need)
+	float separation_radius; ///< 0 = 1 m
 } knot_opts;
 
 /// A world of KNOT_AGENTS agents with unaligned avoidance, separation,
@@ -49,7 +50,7 @@ static throng_world* knot_world(throng_engine engine, uint32_t threads, const kn
 	for (int k = 0; k < 4; ++k) {
 		throng_slot s = throng_slot_default_def(kinds[k]);
 		s.priority = k < 2;
-		s.params.neighbor_radius = k == 1 ? 1.0f : 4.0f;
+		s.params.neighbor_radius = k != 1 ? 4.0f : o->separation_radius > 0.0f ? o->separation_radius : 1.0f;
 		s.params.max_neighbors = o->max_neighbors;
 		s.params.same_group_only = o->same_group_only;
 		throng_controller_add(&c, s);
@@ -249,6 +250,53 @@ Test(caps, dense_disc_with_targets, .timeout = 120)
 	cr_expect_eq(with_target, KNOT_AGENTS);
 	throng_world_destroy(a);
 	throng_world_destroy(b);
+}
+
+/// The counts of the neighbour walks both engines share, after `steps`
+/// counted steps of a fresh knot world.
+static throng_world_counters count_knot(throng_engine engine, uint32_t threads, const knot_opts* o, int steps)
+{
+	throng_world* w = knot_world(engine, threads, o);
+	cr_assert_eq(throng_world_set_counting(w, THRONG_COUNT_WORK), THRONG_OK, "%s", throng_last_error());
+	for (int k = 0; k < steps; ++k) {
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+	}
+	throng_world_counters total;
+	cr_assert_eq(throng_world_get_counters(w, NULL, &total), THRONG_OK);
+	throng_world_destroy(w);
+	return total;
+}
+
+Test(caps, closed_walks_count_what_the_reference_counts, .timeout = 120)
+{
+	// 20,000 agents in a disc of 146 m (0.3 a square metre; 4 m cells, ~14
+	// agents a row of 3 cells, ~15 within the 4 m of every slot) with
+	// max_neighbors 8 (32 candidates at most): many walks close, all four
+	// slots full, in their second row of cells. The SIMD walk measures
+	// candidates ahead of the slots taking them; the cells, candidates and
+	// agents in radius it counts are still those up to where the lane
+	// closed, as the reference's walk counts them.
+	knot_opts o = {.spread = 146.0f, .max_neighbors = 8, .separation_radius = 4.0f};
+	const throng_world_counters s = count_knot(THRONG_ENGINE_SCALAR, 1, &o, 2);
+	const throng_world_counters v = count_knot(THRONG_ENGINE_SIMD, 1, &o, 2);
+	const throng_world_counters v3 = count_knot(THRONG_ENGINE_SIMD, 3, &o, 2);
+	cr_assert_eq(s.neighbor_walks, 2u * KNOT_AGENTS);
+	// Closed before their last row: fewer cells than 3 rows of 3 (some
+	// walks scan 2 x 2 cells) and at most 32 candidates a walk.
+	cr_expect_lt(s.neighbor_cells, 2u * KNOT_AGENTS * 7u, "cells %llu", (unsigned long long)s.neighbor_cells);
+	cr_expect_leq(s.neighbor_candidates, 2u * KNOT_AGENTS * 32u);
+	cr_expect_gt(s.neighbor_taken[THRONG_SEPARATION], 2u * KNOT_AGENTS * 6u, "separation took %llu",
+	             (unsigned long long)s.neighbor_taken[THRONG_SEPARATION]);
+#define SAME(f)                                                                                                        \
+	cr_expect_eq(s.f, v.f, #f ": scalar %llu, simd %llu", (unsigned long long)s.f, (unsigned long long)v.f);       \
+	cr_expect_eq(v.f, v3.f, #f ": simd 1 thread %llu, 3 threads %llu", (unsigned long long)v.f, (unsigned long long)v3.f)
+	SAME(neighbor_cells);
+	SAME(neighbor_candidates);
+	SAME(neighbor_in_radius);
+	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
+		SAME(neighbor_taken[k]);
+	}
+#undef SAME
 }
 
 Test(caps, sparse_world_never_reaches_a_cap)

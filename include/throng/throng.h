@@ -387,7 +387,8 @@ typedef struct throng_world_counters {
 	/// Neighbours each kind of slot took into account (both).
 	uint64_t neighbor_taken[THRONG_BEHAVIOR_COUNT];
 	/// Lanes of the walks' candidate steps: 1 per candidate (scalar); 8 per
-	/// vector step, each lane at its own k-th candidate (SIMD).
+	/// vector step that measures a candidate for every lane, each lane's own
+	/// (a gather) or one shared by the lanes (a broadcast) (SIMD).
 	uint64_t neighbor_lane_slots;
 	/// Scalar: tests of whether another agent inside the query radius
 	/// counts for a neighbour slot not yet full (its gather's; each
@@ -395,7 +396,8 @@ typedef struct throng_world_counters {
 	/// compares on every lane slot).
 	uint64_t neighbor_slot_tests;
 	/// Lanes on which a neighbour slot of each kind ran its per-neighbour
-	/// arithmetic: 1 per neighbour taken (scalar); 8 per vector step in
+	/// arithmetic: 1 per neighbour taken (scalar); 8 per vector step over
+	/// the candidates the walk held (those within some slot's radius) in
 	/// which some lane took one (SIMD).
 	uint64_t neighbor_body_lanes[THRONG_BEHAVIOR_COUNT];
 	/// SIMD: lanes of vector steps in which unaligned avoidance pushed on
