@@ -96,6 +96,9 @@ static throng_status prepare(throng_world* w, const thr_engine* e, uint32_t thre
 	if (thr_grid_build_points(g, cs->px, cs->py, w->count, e->sorted ? w->id : NULL) != 0) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for the agent grid");
 	}
+	if (due && thr_reserve_cell_groups(w) != 0) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for target selection");
+	}
 	return THRONG_OK;
 }
 

@@ -68,6 +68,7 @@ void throng_world_destroy(throng_world* w)
 	thr_box_grid_free(&w->obstacle_grid);
 	thr_box_grid_free(&w->wall_grid);
 	free(w->shape_clear);
+	free(w->cell_groups);
 	thr_contact_free(w->contact);
 	free(w->scratch_idx);
 	free(w->scratch_nb);

@@ -105,6 +105,10 @@ struct throng_world {
 	/// grids; NULL when there are no shapes.
 	uint8_t* shape_clear;
 	uint32_t shape_clear_cap;
+	/// Per cell of the agent grid, on steps with a target rule due: bit
+	/// (g & 7) set when an agent of group g lies in the cell (targeting.c).
+	uint8_t* cell_groups;
+	size_t cell_groups_cap;
 	uint32_t* scratch_idx;
 	uint32_t scratch_idx_cap;
 	thr_neighbor* scratch_nb;
@@ -192,13 +196,19 @@ float thr_world_feeler_reach(const throng_world* w, throng_behavior_kind kind);
 /// Rebuilds the obstacle and wall grids when shapes or reaches changed.
 throng_status thr_world_update_shape_grids(throng_world* w);
 
+/// Room for w->cell_groups over the agent grid's cells (targeting.c), made
+/// in the step's prepare stage when a target rule is due. Returns -1 when
+/// out of memory.
+int thr_reserve_cell_groups(throng_world* w);
+
 /// Target selection (targeting.c): for every agent whose archetype has an
 /// enabled target rule due this step, sets its target agent to the nearest
 /// agent of the rule's group within the sight radius (ties to the lower
 /// id), or to none. Reads positions of `st` through w->agent_grid, built
 /// over `st`; `items` maps grid entries to slots (NULL when the entries
-/// are the slots themselves, as after the SIMD engine's sort). Adds its
-/// work to *counts unless that is NULL.
+/// are the slots themselves, as after the SIMD engine's sort). Needs
+/// thr_reserve_cell_groups done over that grid. Adds its work to *counts
+/// unless that is NULL.
 void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* items, int threads,
                         throng_world_counters* counts);
 

@@ -223,6 +223,46 @@ Test(target_rule, out_of_sight_means_none_and_every_k_steps)
 	throng_world_destroy(w);
 }
 
+Test(target_rule, groups_that_share_a_cell_mark_are_told_apart)
+{
+	// Target selection skips grid cells without an agent of the rule's
+	// group, by a mark per cell that groups 1, 9 and 17 share (and 2 and
+	// 10). Hunter 0 (group 0) looks for group 9 within 10 m: id 1 (group
+	// 1, 2 m) and id 2 (group 17, 3 m) are nearer but not of it; id 3
+	// (group 9, 6 m) is. Hunter 4 looks for group 10: only id 5 (group 2)
+	// shares its mark, so none.
+	for (int e = 0; e < 2; ++e) {
+		throng_world* w = open_world(engines[e], 0.1f);
+		throng_controller h9 = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+		h9.target_rule = (throng_target_rule){true, 9, 10.0f, 1, 0};
+		throng_controller h10 = h9;
+		h10.target_rule.group = 10;
+		throng_controller idle = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+		cr_assert_eq(throng_world_add_archetype(w, &h9, NULL), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_add_archetype(w, &h10, NULL), THRONG_OK);
+		cr_assert_eq(throng_world_add_archetype(w, &idle, NULL), THRONG_OK);
+		throng_agent_def a[6];
+		const float xs[6] = {0.0f, 2.0f, 0.0f, -6.0f, 30.0f, 31.0f};
+		const float ys[6] = {0.0f, 0.0f, 3.0f, 0.0f, 30.0f, 30.0f};
+		const uint32_t groups[6] = {0, 1, 17, 9, 0, 2};
+		const uint32_t archs[6] = {0, 2, 2, 2, 1, 2};
+		for (int k = 0; k < 6; ++k) {
+			a[k] = throng_agent_default_def();
+			a[k].position = (throng_vec2){xs[k], ys[k]};
+			a[k].group = groups[k];
+			a[k].archetype = archs[k];
+		}
+		cr_assert_eq(throng_world_spawn(w, a, 6, NULL), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		throng_agent_state st;
+		throng_world_get_agent(w, 0, &st);
+		cr_expect_eq(st.target_agent, 3u, "engine %d: hunter 0 chose %u", e, st.target_agent);
+		throng_world_get_agent(w, 4, &st);
+		cr_expect_eq(st.target_agent, THRONG_NO_AGENT, "engine %d: hunter 4 chose %u", e, st.target_agent);
+		throng_world_destroy(w);
+	}
+}
+
 Test(target_rule, bad_rules_are_rejected)
 {
 	throng_world* w = open_world(THRONG_ENGINE_SIMD, 0.1f);
