@@ -41,6 +41,7 @@
 // and stops, as the reference's gather does, at the candidate where every
 // slot is full. So a lane's work is bounded however dense the crowd, and
 // the forces stay the reference's bits.
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -56,20 +57,22 @@ typedef struct nb_acc {
 	thr_iw cap;   ///< max_neighbors
 } nb_acc;
 
-/// Adds candidate neighbours (pj, vj, idj, grj) on the lanes of `live` to
-/// every neighbour slot, as thr_unaligned_avoid, thr_separation,
-/// thr_alignment and thr_cohesion do for one neighbour. Counts the slots'
-/// arithmetic into *c unless that is NULL. Returns the lanes where some
-/// slot still takes neighbours.
+/// Adds candidate neighbours (pj, vj, of group grj, at `slot` of ids) on
+/// the lanes of `live`, never the lane's own agent, to every neighbour
+/// slot, as thr_unaligned_avoid, thr_separation, thr_alignment and
+/// thr_cohesion do for one neighbour. Reads ids only where separation
+/// meets two agents on one point. Counts the slots' arithmetic into *c
+/// unless that is NULL. Returns the lanes where some slot still takes
+/// neighbours.
 THR_WIDE_INLINE thr_mw nb_step(const thr_lanes* s, const thr_arch_info* info, const throng_controller* ctl,
-                             nb_acc* acc, thr_v2w pj, thr_v2w vj, thr_iw idj, thr_iw grj, thr_mw live,
-                             throng_world_counters* c)
+                             nb_acc* acc, thr_v2w pj, thr_v2w vj, thr_iw slot_j, const int32_t* ids, thr_iw grj,
+                             thr_mw live, throng_world_counters* c)
 {
 	const thr_fw EPS = thr_fw_set1(THR_EPS);
 	const thr_fw ONE = thr_fw_set1(1.0f);
 	const thr_fw ZERO = thr_fw_zero();
-	// counts(): another agent, of the same group when asked, within r.
-	live = thr_mw_andnot(live, thr_iw_eq(idj, s->id));
+	// counts(): another agent (the walk held no lane's own agent), of the
+	// same group when asked, within r.
 	thr_v2w d = v2w_sub(pj, s->p);
 	thr_fw d2 = v2w_dot(d, d);
 	thr_mw same_group = thr_iw_eq(grj, s->group);
@@ -118,8 +121,12 @@ THR_WIDE_INLINE thr_mw nb_step(const thr_lanes* s, const thr_arch_info* info, co
 			thr_fw dist = thr_fw_sqrt(d2);
 			thr_v2w away = v2w_sub(s->p, pj);
 			thr_v2w dir = v2w(thr_fw_div(away.x, dist), thr_fw_div(away.y, dist));
-			thr_fw side = thr_fw_select(thr_iw_lt(s->id, idj), thr_fw_set1(-1.0f), ONE);
-			dir = v2w_select(thr_fw_lt(dist, EPS), v2w(side, ZERO), dir);
+			const thr_mw coincide = thr_fw_lt(dist, EPS);
+			if (thr_mw_any(thr_mw_and(m, coincide))) {
+				const thr_iw idj = thr_iw_gather(ids, slot_j);
+				thr_fw side = thr_fw_select(thr_iw_lt(s->id, idj), thr_fw_set1(-1.0f), ONE);
+				dir = v2w_select(coincide, v2w(side, ZERO), dir);
+			}
 			thr_fw mag = thr_fw_mul(s->ms, thr_fw_sub(ONE, thr_fw_div(dist, thr_fw_set1(p->neighbor_radius))));
 			a->sum = v2w_select(m, v2w_add(a->sum, v2w_scale(dir, mag)), a->sum);
 			break;
@@ -167,6 +174,10 @@ THR_WIDE_INLINE thr_mw take_held(const thr_wide_ctx* ctx, const thr_lanes* s, co
 	const thr_state* cs = ctx->cs;
 	const int32_t* ids = (const int32_t*)ctx->w->id;
 	const int32_t* groups = (const int32_t*)ctx->w->group;
+	bool by_group = false; // some slot counts its own group only
+	for (uint32_t q = 0; q < info->n_neighbor_slots; ++q) {
+		by_group = by_group || ctl->slots[info->neighbor_slots[q]].params.same_group_only;
+	}
 	const thr_iw N = thr_iw_load(h->n);
 	int32_t most = 0;
 	for (int l = 0; l < THR_LANES; ++l) {
@@ -181,8 +192,8 @@ THR_WIDE_INLINE thr_mw take_held(const thr_wide_ctx* ctx, const thr_lanes* s, co
 		const thr_iw slot = thr_iw_select(live, thr_iw_load(h->slot[k]), thr_iw_zero());
 		const thr_v2w pj = v2w(thr_fw_gather(cs->px, slot), thr_fw_gather(cs->py, slot));
 		const thr_v2w vj = v2w(thr_fw_gather(cs->vx, slot), thr_fw_gather(cs->vy, slot));
-		const thr_mw still =
-		    nb_step(s, info, ctl, acc, pj, vj, thr_iw_gather(ids, slot), thr_iw_gather(groups, slot), live, c);
+		const thr_iw grj = by_group ? thr_iw_gather(groups, slot) : thr_iw_zero();
+		const thr_mw still = nb_step(s, info, ctl, acc, pj, vj, slot, ids, grj, live, c);
 		const thr_mw closed = thr_mw_andnot(live, still);
 		if (c != NULL) {
 			// Held candidates are the other agents inside the query radius
