@@ -65,6 +65,105 @@ static const uint8_t* fill_cell_groups(throng_world* w, const uint32_t* items, i
 	return map;
 }
 
+/// One choice in progress: the nearest of the rule's group so far.
+typedef struct pick {
+	const throng_world* w;
+	const thr_state* st;
+	const uint32_t* items; ///< grid entry -> slot, or NULL
+	const uint8_t* marks;  ///< w->cell_groups
+	uint32_t self;         ///< the choosing agent's slot
+	uint32_t group;
+	uint8_t bit;           ///< the group's mark
+	float x, y, r2;        ///< the agent and its sight, squared
+	uint32_t best;         ///< id, or THRONG_NO_AGENT
+	float best_d2;
+	uint64_t tests;
+} pick;
+
+/// Considers the candidates [b, e) of cells c0 to c1 of one row, cells
+/// without the group's mark skipped.
+static inline void pick_cells(pick* p, uint32_t c0, uint32_t c1, uint32_t b, uint32_t e)
+{
+	const throng_world* w = p->w;
+	const uint32_t* start = w->agent_grid.cell_start;
+	for (uint32_t c = c0; c <= c1; ++c) {
+		const uint32_t cb = start[c] > b ? start[c] : b;
+		const uint32_t ce = start[c + 1] < e ? start[c + 1] : e;
+		if (cb >= ce || !(p->marks[c] & p->bit)) {
+			continue;
+		}
+		for (uint32_t k = cb; k < ce; ++k) {
+			const uint32_t j = p->items != NULL ? p->items[k] : k;
+			if (j == p->self || w->group[j] != p->group) {
+				continue;
+			}
+			p->tests++;
+			const float dx = p->st->px[j] - p->x;
+			const float dy = p->st->py[j] - p->y;
+			const float d2 = dx * dx + dy * dy;
+			// The nearest; equally near ones go to the lower id.
+			if (d2 < p->r2 && (p->best == THRONG_NO_AGENT || d2 < p->best_d2 || (d2 == p->best_d2 && w->id[j] < p->best))) {
+				p->best = w->id[j];
+				p->best_d2 = d2;
+			}
+		}
+	}
+}
+
+/// Boxes of at most this many cells are read row by row, not ring by ring.
+#define RING_MIN_CELLS 25
+
+/// The cells of [cx0, cx1] x [cy0, cy1] in growing square rings around
+/// the agent's own cell, until no closer candidate can lie further out.
+/// The nearest (ties to the lower id) does not depend on the order in
+/// which candidates are met, so this chooses what the row-by-row walk of
+/// the whole box does, when nothing cuts that walk short.
+static void pick_rings(pick* p, int32_t cx0, int32_t cx1, int32_t cy0, int32_t cy1)
+{
+	const thr_grid* g = &p->w->agent_grid;
+	const uint32_t nx = (uint32_t)g->nx;
+	const int32_t ax = thr_grid_coord(p->x, g->min_x, g->inv_cell, g->nx);
+	const int32_t ay = thr_grid_coord(p->y, g->min_y, g->inv_cell, g->ny);
+	for (int32_t d = 0;; ++d) {
+		bool inside = false;
+		const uint32_t xa = (uint32_t)(ax - d > cx0 ? ax - d : cx0), xb = (uint32_t)(ax + d < cx1 ? ax + d : cx1);
+		if (ay - d >= cy0) {
+			const uint32_t row = (uint32_t)(ay - d) * nx;
+			pick_cells(p, row + xa, row + xb, 0, UINT32_MAX);
+			inside = true;
+		}
+		if (d > 0 && ay + d <= cy1) {
+			const uint32_t row = (uint32_t)(ay + d) * nx;
+			pick_cells(p, row + xa, row + xb, 0, UINT32_MAX);
+			inside = true;
+		}
+		const int32_t ya = ay - d + 1 > cy0 ? ay - d + 1 : cy0, yb = ay + d - 1 < cy1 ? ay + d - 1 : cy1;
+		for (int32_t side = 0; side < 2 && d > 0; ++side) {
+			const int32_t cx = side == 0 ? ax - d : ax + d;
+			if (cx < cx0 || cx > cx1) {
+				continue;
+			}
+			inside = true;
+			for (int32_t cy = ya; cy <= yb; ++cy) {
+				const uint32_t c = (uint32_t)cy * nx + (uint32_t)cx;
+				pick_cells(p, c, c, 0, UINT32_MAX);
+			}
+		}
+		if (!inside) {
+			return; // this ring and every larger one lie outside the box
+		}
+		// A cell of ring m lies at least (m - 1) cells from the agent's
+		// cell; one cell less covers the rounding of the grid's mapping.
+		// Stop when even that is farther than the best found.
+		if (p->best != THRONG_NO_AGENT && d >= 1) {
+			const double gap = (double)(d - 1) * (double)g->cell;
+			if (gap * gap > (double)p->best_d2) {
+				return;
+			}
+		}
+	}
+}
+
 void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* items, int threads,
                         throng_world_counters* counts)
 {
@@ -97,47 +196,36 @@ void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* it
 		if (!rule->enabled || w->step % rule->every != 0) {
 			continue;
 		}
-		const float x = st->px[i], y = st->py[i];
-		const float r2 = rule->sight_radius * rule->sight_radius;
-		uint32_t best = THRONG_NO_AGENT;
-		float best_d2 = 0.0f;
+		pick p = {w, st, items, cell_groups, i, rule->group, group_bit(rule->group), st->px[i], st->py[i],
+		          rule->sight_radius * rule->sight_radius, THRONG_NO_AGENT, 0.0f, 0};
 		int32_t cx0, cx1, cy0, cy1;
 		const uint32_t limit = rule->max_candidates > 0u ? rule->max_candidates : THRONG_TARGET_MAX_CANDIDATES;
+		thr_grid_range(g, p.x, p.y, rule->sight_radius, &cx0, &cx1, &cy0, &cy1);
+		// The candidates in sight: when the cap does not cut them, the
+		// nearest is found ring by ring from the agent outwards (large
+		// boxes), else row by row up to the cap.
+		uint64_t total = 0;
+		for (int32_t cy = cy0; cy <= cy1; ++cy) {
+			const uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
+			total += g->cell_start[row + (uint32_t)cx1 + 1] - g->cell_start[row + (uint32_t)cx0];
+		}
+		const int64_t box = (int64_t)(cx1 - cx0 + 1) * (int64_t)(cy1 - cy0 + 1);
 		uint32_t left = limit;
-		thr_grid_range(g, x, y, rule->sight_radius, &cx0, &cx1, &cy0, &cy1);
-		const uint8_t bit = group_bit(rule->group);
-		for (int32_t cy = cy0; cy <= cy1 && left > 0; ++cy) {
-			uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
-			uint32_t b = g->cell_start[row + (uint32_t)cx0];
-			uint32_t e = g->cell_start[row + (uint32_t)cx1 + 1];
-			e = e - b > left ? b + left : e;
-			left -= e - b;
-			// The row's candidates [b, e), cell by cell.
-			for (uint32_t c = row + (uint32_t)cx0; c <= row + (uint32_t)cx1; ++c) {
-				const uint32_t cb = g->cell_start[c] > b ? g->cell_start[c] : b;
-				const uint32_t ce = g->cell_start[c + 1] < e ? g->cell_start[c + 1] : e;
-				if (cb >= ce || !(cell_groups[c] & bit)) {
-					continue;
-				}
-				for (uint32_t k = cb; k < ce; ++k) {
-					uint32_t j = items != NULL ? items[k] : k;
-					if (j == i || w->group[j] != rule->group) {
-						continue;
-					}
-					tests++;
-					float dx = st->px[j] - x;
-					float dy = st->py[j] - y;
-					float d2 = dx * dx + dy * dy;
-					// The nearest; equally near ones go to the lower id.
-					if (d2 < r2 &&
-					    (best == THRONG_NO_AGENT || d2 < best_d2 || (d2 == best_d2 && w->id[j] < best))) {
-						best = w->id[j];
-						best_d2 = d2;
-					}
-				}
+		if (total <= limit && box > RING_MIN_CELLS) {
+			pick_rings(&p, cx0, cx1, cy0, cy1);
+			left = limit - (uint32_t)total;
+		} else {
+			for (int32_t cy = cy0; cy <= cy1 && left > 0; ++cy) {
+				const uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
+				const uint32_t b = g->cell_start[row + (uint32_t)cx0];
+				uint32_t e = g->cell_start[row + (uint32_t)cx1 + 1];
+				e = e - b > left ? b + left : e;
+				left -= e - b;
+				pick_cells(&p, row + (uint32_t)cx0, row + (uint32_t)cx1, b, e);
 			}
 		}
-		w->target_agent[i] = best;
+		w->target_agent[i] = p.best;
+		tests += p.tests;
 		uint32_t examined = limit - left;
 		most = examined > most ? examined : most;
 		capped += left == 0 ? 1u : 0u;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "behaviors.h"
+#include "support.h"
 #include "throng/throng.h"
 
 static const throng_engine engines[2] = {THRONG_ENGINE_SCALAR, THRONG_ENGINE_SIMD};
@@ -259,6 +260,74 @@ Test(target_rule, groups_that_share_a_cell_mark_are_told_apart)
 		cr_expect_eq(st.target_agent, 3u, "engine %d: hunter 0 chose %u", e, st.target_agent);
 		throng_world_get_agent(w, 4, &st);
 		cr_expect_eq(st.target_agent, THRONG_NO_AGENT, "engine %d: hunter 4 chose %u", e, st.target_agent);
+		throng_world_destroy(w);
+	}
+}
+
+Test(target_rule, the_nearest_by_brute_force_on_random_worlds)
+{
+	// 3,000 agents at random in 300 x 300 m (clusters and gaps), groups 0,
+	// 1 and 9 (1 and 9 share a cell mark); every agent of group 0 looks for
+	// the nearest of group 1 within 40 m (a box of 80 x 80 cells of 1 m:
+	// searched ring by ring), the others for group 0 within 3 m. Each
+	// choice equals the brute-force nearest over all agents (squared
+	// distances in float as the library computes them, ties to the lower
+	// id), on both engines.
+	enum { N = 3000 };
+	for (int e = 0; e < 2; ++e) {
+		throng_world_def d = throng_world_default_def();
+		d.engine = engines[e];
+		d.bounds_mode = THRONG_BOUNDS_OPEN;
+		d.cell_size = 1.0f;
+		d.capacity = N;
+		throng_world* w = NULL;
+		cr_assert_eq(throng_world_create(&d, &w), THRONG_OK, "%s", throng_last_error());
+		throng_controller far = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+		far.target_rule = (throng_target_rule){true, 1, 40.0f, 1, 0};
+		throng_controller near = far;
+		near.target_rule.group = 0;
+		near.target_rule.sight_radius = 3.0f;
+		cr_assert_eq(throng_world_add_archetype(w, &far, NULL), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_add_archetype(w, &near, NULL), THRONG_OK);
+		static throng_agent_def a[N];
+		uint64_t rng = 11;
+		for (int k = 0; k < N; ++k) {
+			a[k] = throng_agent_default_def();
+			// Half in a few dense clusters, half spread out.
+			const float cx = k % 2 ? thr_test_uniform(&rng, 0.0f, 300.0f) : 50.0f + 100.0f * (float)(k % 3);
+			const float cy = k % 2 ? thr_test_uniform(&rng, 0.0f, 300.0f) : 150.0f;
+			const float spread = k % 2 ? 0.0f : 20.0f;
+			a[k].position = (throng_vec2){cx + thr_test_uniform(&rng, -spread, spread),
+			                              cy + thr_test_uniform(&rng, -spread, spread)};
+			a[k].group = k % 5 == 0 ? 0u : k % 5 < 3 ? 1u : 9u;
+			a[k].archetype = a[k].group == 0 ? 0u : 1u;
+		}
+		cr_assert_eq(throng_world_spawn(w, a, N, NULL), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		uint32_t found = 0;
+		for (uint32_t i = 0; i < N; ++i) {
+			const uint32_t group = a[i].group == 0 ? 1u : 0u;
+			const float sight = a[i].group == 0 ? 40.0f : 3.0f;
+			uint32_t best = THRONG_NO_AGENT;
+			float best_d2 = 0.0f;
+			for (uint32_t j = 0; j < N; ++j) {
+				if (j == i || a[j].group != group) {
+					continue;
+				}
+				const float dx = a[j].position.x - a[i].position.x;
+				const float dy = a[j].position.y - a[i].position.y;
+				const float d2 = dx * dx + dy * dy;
+				if (d2 < sight * sight && (best == THRONG_NO_AGENT || d2 < best_d2)) {
+					best = j; // j ascending: a tie keeps the lower id
+					best_d2 = d2;
+				}
+			}
+			throng_agent_state st;
+			cr_assert_eq(throng_world_get_agent(w, i, &st), THRONG_OK);
+			cr_assert_eq(st.target_agent, best, "engine %d, agent %u: chose %u, nearest %u", e, i, st.target_agent, best);
+			found += best != THRONG_NO_AGENT;
+		}
+		cr_expect_gt(found, N / 2, "most choices find someone (%u)", found);
 		throng_world_destroy(w);
 	}
 }

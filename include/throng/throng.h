@@ -425,8 +425,14 @@ typedef struct throng_world_counters {
 
 	// Target selection.
 	uint64_t target_choices;    ///< target choices made (agents whose rule was due; both)
-	uint64_t target_candidates; ///< candidates they examined (both)
-	uint64_t target_tests;      ///< of them, agents of the rule's group other than the chooser (both)
+	/// Candidates in the cells within sight, up to each rule's
+	/// max_candidates: those the choices answer for (both).
+	uint64_t target_candidates;
+	/// Distances measured: agents of the rule's group other than the
+	/// chooser, in the cells the search read (cells without the group are
+	/// skipped; uncut, a large box is searched from the agent outwards and
+	/// stops where no nearer one can lie) (both).
+	uint64_t target_tests;
 
 	// The contact pass (both).
 	/// Agents with contacts on whose pairs the pass searched for.
