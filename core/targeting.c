@@ -32,7 +32,8 @@ static inline uint8_t group_bit(uint32_t group)
 
 int thr_reserve_cell_groups(throng_world* w)
 {
-	const size_t cells = (size_t)w->agent_grid.nx * (size_t)w->agent_grid.ny;
+	// A mark per cell, then one per row.
+	const size_t cells = (size_t)w->agent_grid.nx * (size_t)w->agent_grid.ny + (size_t)w->agent_grid.ny;
 	if (cells > w->cell_groups_cap) {
 		uint8_t* p = realloc(w->cell_groups, cells);
 		if (p == NULL) {
@@ -45,22 +46,29 @@ int thr_reserve_cell_groups(throng_world* w)
 }
 
 /// Fills w->cell_groups (reserved by the step's prepare stage) for the
-/// agent grid: the bits of the groups in each cell.
+/// agent grid: the bits of the groups in each cell, then in each row of
+/// cells (at nx * ny + row).
 static const uint8_t* fill_cell_groups(throng_world* w, const uint32_t* items, int threads)
 {
 	const thr_grid* g = &w->agent_grid;
-	const int64_t cells = (int64_t)g->nx * (int64_t)g->ny;
+	const uint32_t nx = (uint32_t)g->nx;
 	uint8_t* map = w->cell_groups;
+	uint8_t* rows = map + (size_t)nx * (size_t)g->ny;
 	const uint32_t* start = g->cell_start;
 	(void)threads; // without OpenMP
 	const uint32_t* group = w->group;
 #pragma omp parallel for schedule(static) num_threads(threads) if (w->count > THR_PARALLEL_MIN_AGENTS)
-	for (int64_t c = 0; c < cells; ++c) {
-		uint8_t m = 0;
-		for (uint32_t k = start[c]; k < start[c + 1]; ++k) {
-			m |= group_bit(group[items != NULL ? items[k] : k]);
+	for (int64_t cy = 0; cy < g->ny; ++cy) {
+		uint8_t in_row = 0;
+		for (uint32_t c = (uint32_t)cy * nx; c < (uint32_t)(cy + 1) * nx; ++c) {
+			uint8_t m = 0;
+			for (uint32_t k = start[c]; k < start[c + 1]; ++k) {
+				m |= group_bit(group[items != NULL ? items[k] : k]);
+			}
+			map[c] = m;
+			in_row |= m;
 		}
-		map[c] = m;
+		rows[cy] = in_row;
 	}
 	return map;
 }
@@ -70,7 +78,8 @@ typedef struct pick {
 	const throng_world* w;
 	const thr_state* st;
 	const uint32_t* items; ///< grid entry -> slot, or NULL
-	const uint8_t* marks;  ///< w->cell_groups
+	const uint8_t* marks;  ///< w->cell_groups: per cell
+	const uint8_t* rows;   ///< per row of cells
 	uint32_t self;         ///< the choosing agent's slot
 	uint32_t group;
 	uint8_t bit;           ///< the group's mark
@@ -128,13 +137,17 @@ static void pick_rings(pick* p, int32_t cx0, int32_t cx1, int32_t cy0, int32_t c
 		bool inside = false;
 		const uint32_t xa = (uint32_t)(ax - d > cx0 ? ax - d : cx0), xb = (uint32_t)(ax + d < cx1 ? ax + d : cx1);
 		if (ay - d >= cy0) {
-			const uint32_t row = (uint32_t)(ay - d) * nx;
-			pick_cells(p, row + xa, row + xb, 0, UINT32_MAX);
+			if (p->rows[ay - d] & p->bit) {
+				const uint32_t row = (uint32_t)(ay - d) * nx;
+				pick_cells(p, row + xa, row + xb, 0, UINT32_MAX);
+			}
 			inside = true;
 		}
 		if (d > 0 && ay + d <= cy1) {
-			const uint32_t row = (uint32_t)(ay + d) * nx;
-			pick_cells(p, row + xa, row + xb, 0, UINT32_MAX);
+			if (p->rows[ay + d] & p->bit) {
+				const uint32_t row = (uint32_t)(ay + d) * nx;
+				pick_cells(p, row + xa, row + xb, 0, UINT32_MAX);
+			}
 			inside = true;
 		}
 		const int32_t ya = ay - d + 1 > cy0 ? ay - d + 1 : cy0, yb = ay + d - 1 < cy1 ? ay + d - 1 : cy1;
@@ -145,8 +158,10 @@ static void pick_rings(pick* p, int32_t cx0, int32_t cx1, int32_t cy0, int32_t c
 			}
 			inside = true;
 			for (int32_t cy = ya; cy <= yb; ++cy) {
-				const uint32_t c = (uint32_t)cy * nx + (uint32_t)cx;
-				pick_cells(p, c, c, 0, UINT32_MAX);
+				if (p->rows[cy] & p->bit) {
+					const uint32_t c = (uint32_t)cy * nx + (uint32_t)cx;
+					pick_cells(p, c, c, 0, UINT32_MAX);
+				}
 			}
 		}
 		if (!inside) {
@@ -172,10 +187,10 @@ void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* it
 	}
 	const thr_grid* g = &w->agent_grid;
 	const int64_t count = w->count;
-	// Cells without an agent of the rule's group are skipped whole (their
-	// agents still count against the cap, in order): a choice reads the
-	// agents of the cells that may hold a candidate, not every agent in
-	// sight.
+	// Cells and rows of cells without an agent of the rule's group are
+	// skipped whole (their agents still count against the cap, in order):
+	// a choice reads the agents of the cells that may hold a candidate, not
+	// every agent in sight.
 	const uint8_t* cell_groups = fill_cell_groups(w, items, threads);
 	uint64_t capped = 0, choices = 0, candidates = 0, tests = 0;
 	uint32_t most = w->stats.target_most_candidates;
@@ -196,8 +211,20 @@ void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* it
 		if (!rule->enabled || w->step % rule->every != 0) {
 			continue;
 		}
-		pick p = {w, st, items, cell_groups, i, rule->group, group_bit(rule->group), st->px[i], st->py[i],
-		          rule->sight_radius * rule->sight_radius, THRONG_NO_AGENT, 0.0f, 0};
+		pick p = {w,
+		          st,
+		          items,
+		          cell_groups,
+		          cell_groups + (size_t)g->nx * (size_t)g->ny,
+		          i,
+		          rule->group,
+		          group_bit(rule->group),
+		          st->px[i],
+		          st->py[i],
+		          rule->sight_radius * rule->sight_radius,
+		          THRONG_NO_AGENT,
+		          0.0f,
+		          0};
 		int32_t cx0, cx1, cy0, cy1;
 		const uint32_t limit = rule->max_candidates > 0u ? rule->max_candidates : THRONG_TARGET_MAX_CANDIDATES;
 		thr_grid_range(g, p.x, p.y, rule->sight_radius, &cx0, &cx1, &cy0, &cy1);
@@ -221,7 +248,9 @@ void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* it
 				uint32_t e = g->cell_start[row + (uint32_t)cx1 + 1];
 				e = e - b > left ? b + left : e;
 				left -= e - b;
-				pick_cells(&p, row + (uint32_t)cx0, row + (uint32_t)cx1, b, e);
+				if (p.rows[cy] & p.bit) {
+					pick_cells(&p, row + (uint32_t)cx0, row + (uint32_t)cx1, b, e);
+				}
 			}
 		}
 		w->target_agent[i] = p.best;

@@ -105,8 +105,9 @@ struct throng_world {
 	/// grids; NULL when there are no shapes.
 	uint8_t* shape_clear;
 	uint32_t shape_clear_cap;
-	/// Per cell of the agent grid, on steps with a target rule due: bit
-	/// (g & 7) set when an agent of group g lies in the cell (targeting.c).
+	/// Per cell of the agent grid, then per row of cells, on steps with a
+	/// target rule due: bit (g & 7) set when an agent of group g lies in
+	/// the cell or row (targeting.c).
 	uint8_t* cell_groups;
 	size_t cell_groups_cap;
 	uint32_t* scratch_idx;
