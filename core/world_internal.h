@@ -197,7 +197,7 @@ float thr_world_feeler_reach(const throng_world* w, throng_behavior_kind kind);
 /// Rebuilds the obstacle and wall grids when shapes or reaches changed.
 throng_status thr_world_update_shape_grids(throng_world* w);
 
-/// Room for w->cell_groups over the agent grid's cells (targeting.c), made
+/// Room for w->cell_groups over the agent grid's cells and rows (targeting.c), made
 /// in the step's prepare stage when a target rule is due. Returns -1 when
 /// out of memory.
 int thr_reserve_cell_groups(throng_world* w);
