@@ -105,9 +105,10 @@ static uint32_t list_pairs(const throng_world* w, const pair_grid* pg, const flo
 	thr_grid_range(g, pg->gx[i], pg->gy[i], reach, &cx0, &cx1, &cy0, &cy1);
 	uint32_t n = 0;
 	for (int32_t cy = cy0; cy <= cy1; ++cy) {
-		const uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
-		const uint32_t e = g->cell_start[row + (uint32_t)cx1 + 1];
-		for (uint32_t k = g->cell_start[row + (uint32_t)cx0]; k < e; ++k) {
+		uint32_t k0, k1;
+		thr_grid_row_cells(g, cy, cx0, cx1, &k0, &k1);
+		const uint32_t e = g->cell_start[k1];
+		for (uint32_t k = g->cell_start[k0]; k < e; ++k) {
 			const uint32_t j = pg->items != NULL ? pg->items[k] : k;
 			const float dx = x[j] - xi, dy = y[j] - yi;
 			const float d2 = dx * dx + dy * dy;

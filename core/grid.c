@@ -41,10 +41,13 @@ static int reserve(uint32_t** p, uint32_t* cap, uint32_t need)
 /// least 1026 cells) ends it within 120.
 #define THR_GRID_MAX_ROUNDS 1024
 
-/// The grid's cell (m) and its cells across (*nx) and up (*ny).
+/// The grid's cell (m) and its cells across (*nx) and up (*ny). With
+/// max_axis > 0, a cell giving more than max_cells cells but at most
+/// max_axis across and up is kept, for a sparse grid (*sparse).
 static float layout(float min_x, float min_y, float max_x, float max_y, float cell, uint32_t max_cells,
-                    int32_t* out_nx, int32_t* out_ny)
+                    uint32_t max_axis, int32_t* out_nx, int32_t* out_ny, bool* sparse)
 {
+	*sparse = false;
 	float w = max_x - min_x;
 	float h = max_y - min_y;
 	if (max_cells < 1) {
@@ -66,6 +69,13 @@ static float layout(float min_x, float min_y, float max_x, float max_y, float ce
 				laid = true;
 				break;
 			}
+			if (nx <= (double)max_axis && ny <= (double)max_axis) {
+				*out_nx = (int32_t)nx;
+				*out_ny = (int32_t)ny;
+				*sparse = true;
+				laid = true;
+				break;
+			}
 			cell *= 1.25f;
 		}
 	}
@@ -84,7 +94,18 @@ static float layout(float min_x, float min_y, float max_x, float max_y, float ce
 void thr_grid_layout(thr_grid* g, float min_x, float min_y, float max_x, float max_y, float cell,
                      uint32_t max_cells)
 {
-	g->cell = layout(min_x, min_y, max_x, max_y, cell, max_cells, &g->nx, &g->ny);
+	thr_grid_layout_sparse(g, min_x, min_y, max_x, max_y, cell, max_cells, 0);
+}
+
+void thr_grid_layout_sparse(thr_grid* g, float min_x, float min_y, float max_x, float max_y, float cell,
+                            uint32_t max_cells, uint32_t max_axis)
+{
+	g->cell = layout(min_x, min_y, max_x, max_y, cell, max_cells, 0, &g->nx, &g->ny, &g->sparse);
+	// Cells that the dense grid widens at most THR_GRID_SPARSE_WIDER times
+	// stay dense: there its cheaper lookups win.
+	if (max_axis > 0 && g->cell > (float)THR_GRID_SPARSE_WIDER * cell) {
+		g->cell = layout(min_x, min_y, max_x, max_y, cell, 0, max_axis, &g->nx, &g->ny, &g->sparse);
+	}
 	g->inv_cell = 1.0f / g->cell;
 	g->min_x = min_x;
 	g->min_y = min_y;
@@ -93,7 +114,8 @@ void thr_grid_layout(thr_grid* g, float min_x, float min_y, float max_x, float m
 void thr_box_grid_layout(thr_box_grid* g, float min_x, float min_y, float max_x, float max_y, float cell,
                          uint32_t max_cells)
 {
-	g->cell = layout(min_x, min_y, max_x, max_y, cell, max_cells, &g->nx, &g->ny);
+	bool sparse;
+	g->cell = layout(min_x, min_y, max_x, max_y, cell, max_cells, 0, &g->nx, &g->ny, &sparse);
 	g->inv_cell = 1.0f / g->cell;
 	g->min_x = min_x;
 	g->min_y = min_y;
@@ -160,13 +182,93 @@ static int sort_cell(uint32_t* items, uint32_t m, const uint32_t* key)
 	return 0;
 }
 
+/// thr_grid_build_points for a sparse grid: a stable counting sort by
+/// column, then one by row (counts per column and per row, not per cell),
+/// then the occupied cells listed from the sorted items.
+static int build_sparse(thr_grid* g, const float* x, const float* y, uint32_t n, const uint32_t* key)
+{
+	const uint32_t nx = (uint32_t)g->nx, ny = (uint32_t)g->ny;
+	const uint32_t axis = nx > ny ? nx : ny;
+	if (reserve(&g->items, &g->cap_items, n) || reserve(&g->scratch, &g->cap_scratch, n) ||
+	    reserve(&g->counts, &g->cap_counts, axis + 1u) || reserve(&g->row_first, &g->cap_rows, ny + 1u) ||
+	    reserve_size((void**)&g->col, &g->cap_cols, n, sizeof *g->col) ||
+	    reserve(&g->cell_start, &g->cap_cells, n + 1u)) {
+		g->n_items = 0;
+		g->n_cells = 0;
+		return -1;
+	}
+	uint32_t* by_col = g->scratch;
+	uint32_t* items = g->items;
+	uint32_t* count = g->counts;
+	// 1. By column, points in index order within a column.
+	memset(count, 0, (size_t)(nx + 1u) * sizeof *count);
+	for (uint32_t i = 0; i < n; ++i) {
+		count[thr_grid_coord(x[i], g->min_x, g->inv_cell, g->nx) + 1]++;
+	}
+	for (uint32_t c = 1; c <= nx; ++c) {
+		count[c] += count[c - 1];
+	}
+	for (uint32_t i = 0; i < n; ++i) {
+		by_col[count[thr_grid_coord(x[i], g->min_x, g->inv_cell, g->nx)]++] = i;
+	}
+	// 2. By row, stable: by row, then column, then index.
+	memset(count, 0, (size_t)(ny + 1u) * sizeof *count);
+	for (uint32_t k = 0; k < n; ++k) {
+		count[thr_grid_coord(y[by_col[k]], g->min_y, g->inv_cell, g->ny) + 1]++;
+	}
+	for (uint32_t r = 1; r <= ny; ++r) {
+		count[r] += count[r - 1];
+	}
+	for (uint32_t k = 0; k < n; ++k) {
+		const uint32_t i = by_col[k];
+		items[count[thr_grid_coord(y[i], g->min_y, g->inv_cell, g->ny)]++] = i;
+	}
+	// 3. The occupied cells, in the items' order.
+	uint32_t m = 0, r = 0;
+	int32_t last_x = -1, last_y = -1;
+	for (uint32_t k = 0; k < n; ++k) {
+		const uint32_t i = items[k];
+		const int32_t cx = thr_grid_coord(x[i], g->min_x, g->inv_cell, g->nx);
+		const int32_t cy = thr_grid_coord(y[i], g->min_y, g->inv_cell, g->ny);
+		if (cx == last_x && cy == last_y) {
+			continue;
+		}
+		for (; r <= (uint32_t)cy; ++r) {
+			g->row_first[r] = m;
+		}
+		g->col[m] = cx;
+		g->cell_start[m++] = k;
+		last_x = cx;
+		last_y = cy;
+	}
+	for (; r <= ny; ++r) {
+		g->row_first[r] = m;
+	}
+	g->cell_start[m] = n;
+	g->n_cells = m;
+	g->n_items = n;
+	// 4. Each cell in key order.
+	for (uint32_t c = 0; key != NULL && c < m; ++c) {
+		if (sort_cell(items + g->cell_start[c], g->cell_start[c + 1] - g->cell_start[c], key) != 0) {
+			g->n_items = 0;
+			g->n_cells = 0;
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int thr_grid_build_points(thr_grid* g, const float* x, const float* y, uint32_t n, const uint32_t* key)
 {
+	if (g->sparse) {
+		return build_sparse(g, x, y, n, key);
+	}
 	uint32_t cells = (uint32_t)g->nx * (uint32_t)g->ny;
 	if (reserve(&g->cell_start, &g->cap_cells, cells + 1) || reserve(&g->items, &g->cap_items, n)) {
 		g->n_items = 0;
 		return -1;
 	}
+	g->n_cells = cells;
 	uint32_t* start = g->cell_start;
 	uint32_t* items = g->items;
 	memset(start, 0, (size_t)(cells + 1) * sizeof *start);
@@ -322,6 +424,10 @@ void thr_grid_free(thr_grid* g)
 {
 	free(g->cell_start);
 	free(g->items);
+	free(g->row_first);
+	free(g->col);
+	free(g->scratch);
+	free(g->counts);
 	memset(g, 0, sizeof *g);
 }
 

@@ -21,7 +21,13 @@
 // start(c) being the number of items in the cells before c, and the cells
 // of a row at [start(row + cx0), start(row + cx1 + 1)). The point grid
 // stores start densely (`cell_start`, nx*ny + 1 offsets: its neighbour
-// walks are the hottest loop). A box grid covers mostly empty ground (a
+// walks are the hottest loop), or, when the world's cells would number
+// more than its limit (a sparse crowd in wide bounds, such as a ring),
+// sparsely: the occupied cells in row order with their columns and
+// starts, and per row where its cells begin, so the cells keep their size
+// (a dense grid would have to widen them, and every query would examine
+// more agents). Both list the same agents in the same order for the same
+// cells; thr_grid_row_cells reads either. A box grid covers mostly empty ground (a
 // few walls along the border, obstacles on a few percent of the cells),
 // so it stores start compactly and is read only through
 // thr_box_grid_start / thr_box_grid_span: a bit per cell (set when the
@@ -36,15 +42,26 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/// A point grid (agents): dense cell starts.
+/// A point grid (agents). It lists its cells in row order (rows up,
+/// columns left to right), each with its start in `items`: every cell
+/// (dense, cell c = cy * nx + cx) or, in a sparse grid, the occupied
+/// cells alone with their columns and where each row's cells begin.
+/// Readers find a row's cells with thr_grid_row_cells, which is the same
+/// for both.
 typedef struct thr_grid {
 	float min_x, min_y;
 	float cell, inv_cell;
 	int32_t nx, ny;
+	bool sparse;            ///< lists the occupied cells only
 	uint32_t n_items;       ///< entries in `items`
-	uint32_t* cell_start;   ///< nx*ny + 1 offsets into items
-	uint32_t* items;        ///< item indices grouped by cell
-	uint32_t cap_cells, cap_items;
+	uint32_t n_cells;       ///< cells listed: nx*ny, or the occupied ones (sparse)
+	uint32_t* cell_start;   ///< n_cells + 1 offsets into items
+	uint32_t* items;        ///< item indices grouped by cell, cells in row order
+	uint32_t* row_first;    ///< sparse: ny + 1 entries; row cy's cells are listed cells [row_first[cy], row_first[cy + 1])
+	int32_t* col;           ///< sparse: each listed cell's column
+	uint32_t* scratch;      ///< sparse build: items sorted by column
+	uint32_t* counts;       ///< sparse build: per column, then per row
+	uint32_t cap_cells, cap_items, cap_rows, cap_cols, cap_scratch, cap_counts;
 } thr_grid;
 
 /// A box grid (obstacles, walls): compact cell starts, read through
@@ -69,6 +86,18 @@ typedef struct thr_box_grid {
 /// gives one cell over the whole world.
 void thr_grid_layout(thr_grid* g, float min_x, float min_y, float max_x, float max_y, float cell,
                      uint32_t max_cells);
+
+/// A world whose dense grid would have cells more than this many times
+/// wider than asked for gets a sparse grid (thr_grid_layout_sparse).
+#define THR_GRID_SPARSE_WIDER 4
+
+/// thr_grid_layout, except that a world whose dense grid (at most
+/// max_cells cells) would widen the cell more than THR_GRID_SPARSE_WIDER
+/// times gets a sparse grid instead, whose cell is enlarged only until
+/// there are at most max_axis cells across and up. Other worlds get the
+/// dense grid of thr_grid_layout.
+void thr_grid_layout_sparse(thr_grid* g, float min_x, float min_y, float max_x, float max_y, float cell,
+                            uint32_t max_cells, uint32_t max_axis);
 
 /// Buckets n points by cell. Within a cell, points are listed by
 /// increasing key[i] (keys distinct), or by increasing index i when key is
@@ -112,6 +141,49 @@ static inline void thr_grid_range(const thr_grid* g, float x, float y, float r, 
 	*cx1 = thr_grid_coord(x + r, g->min_x, g->inv_cell, g->nx);
 	*cy0 = thr_grid_coord(y - r, g->min_y, g->inv_cell, g->ny);
 	*cy1 = thr_grid_coord(y + r, g->min_y, g->inv_cell, g->ny);
+}
+
+/// The first of the n ascending values v[] that is at least x (n if none),
+/// without a branch on the values.
+static inline uint32_t thr_grid_lower_bound(const int32_t* v, uint32_t n, int32_t x)
+{
+	const int32_t* base = v;
+	while (n > 1) {
+		const uint32_t half = n / 2u;
+		base = base[half - 1u] < x ? base + half : base;
+		n -= half;
+	}
+	return (uint32_t)(base - v) + (n == 1 && *base < x);
+}
+
+/// The listed cells of row cy (0 <= cy < ny) from column cx0 to cx1
+/// (0 <= cx0, cx1 < nx): the listed cells *k0 to *k1 - 1, whose items are
+/// items[cell_start[*k0]] to items[cell_start[*k1] - 1], cells left to
+/// right. A sparse grid lists only occupied cells (none: *k0 = *k1).
+static inline void thr_grid_row_cells(const thr_grid* g, int32_t cy, int32_t cx0, int32_t cx1, uint32_t* k0,
+                                      uint32_t* k1)
+{
+	if (!g->sparse) {
+		const uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
+		*k0 = row + (uint32_t)cx0;
+		*k1 = row + (uint32_t)cx1 + 1u;
+		return;
+	}
+	// The first cell of the row at column cx0 or beyond, then at cx1 + 1 or
+	// beyond: binary searches (a row's columns go up) whose steps select
+	// instead of branching.
+	const int32_t* col = g->col;
+	const uint32_t first = g->row_first[cy];
+	const uint32_t n = g->row_first[cy + 1] - first;
+	*k0 = first + thr_grid_lower_bound(col + first, n, cx0);
+	*k1 = first + thr_grid_lower_bound(col + first, n, cx1 + 1);
+}
+
+/// The cells a build of g touches: nx*ny (dense), or the occupied ones and
+/// the columns' and rows' counts (sparse).
+static inline uint64_t thr_grid_work_cells(const thr_grid* g)
+{
+	return g->sparse ? (uint64_t)g->n_cells + (uint64_t)g->nx + (uint64_t)g->ny : (uint64_t)g->nx * (uint64_t)g->ny;
 }
 
 /// An inclusive range of cells: columns x0 to x1, rows y0 to y1.

@@ -112,9 +112,10 @@ THR_STAGE int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_
 	int32_t cx0, cx1, cy0, cy1;
 	thr_grid_range(g, st->px[i], st->py[i], r, &cx0, &cx1, &cy0, &cy1);
 	for (int32_t cy = cy0; cy <= cy1 && open > 0 && examined < limit; ++cy) {
-		uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
-		uint32_t b = g->cell_start[row + (uint32_t)cx0];
-		uint32_t e = g->cell_start[row + (uint32_t)cx1 + 1];
+		uint32_t k0, k1;
+		thr_grid_row_cells(g, cy, cx0, cx1, &k0, &k1);
+		uint32_t b = g->cell_start[k0];
+		uint32_t e = g->cell_start[k1];
 		rows++;
 		for (uint32_t k = b; k < e && open > 0 && examined < limit; ++k) {
 			uint32_t j = g->items[k];

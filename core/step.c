@@ -89,8 +89,8 @@ static throng_status prepare(throng_world* w, const thr_engine* e, uint32_t thre
 	}
 	const throng_world_def* d = &w->def;
 	thr_grid* g = &w->agent_grid;
-	thr_grid_layout(g, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y, thr_world_cell_size(w),
-	                thr_world_max_cells(w));
+	thr_grid_layout_sparse(g, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y,
+	                       thr_world_cell_size(w), thr_world_max_cells(w), thr_world_max_cells(w));
 	const thr_state* cs = thr_cur_c(w);
 	// A sorting engine's cells list agents by id.
 	if (thr_grid_build_points(g, cs->px, cs->py, w->count, e->sorted ? w->id : NULL) != 0) {
@@ -186,7 +186,7 @@ throng_status throng_world_step(throng_world* w)
 	if (w->counting & THRONG_COUNT_WORK) {
 		ctx.counts = &counts;
 		counts.agents = w->count;
-		counts.grid_cells = (uint64_t)w->agent_grid.nx * (uint64_t)w->agent_grid.ny;
+		counts.grid_cells = thr_grid_work_cells(&w->agent_grid);
 	}
 	lap(&clock, &counts, THRONG_STAGE_PREPARE);
 

@@ -32,8 +32,8 @@ static inline uint8_t group_bit(uint32_t group)
 
 int thr_reserve_cell_groups(throng_world* w)
 {
-	// A mark per cell, then one per row.
-	const size_t cells = (size_t)w->agent_grid.nx * (size_t)w->agent_grid.ny + (size_t)w->agent_grid.ny;
+	// A mark per listed cell, then one per row.
+	const size_t cells = (size_t)w->agent_grid.n_cells + (size_t)w->agent_grid.ny;
 	if (cells > w->cell_groups_cap) {
 		uint8_t* p = realloc(w->cell_groups, cells);
 		if (p == NULL) {
@@ -46,21 +46,22 @@ int thr_reserve_cell_groups(throng_world* w)
 }
 
 /// Fills w->cell_groups (reserved by the step's prepare stage) for the
-/// agent grid: the bits of the groups in each cell, then in each row of
-/// cells (at nx * ny + row).
+/// agent grid: the bits of the groups in each listed cell, then in each
+/// row of cells (at n_cells + row).
 static const uint8_t* fill_cell_groups(throng_world* w, const uint32_t* items, int threads)
 {
 	const thr_grid* g = &w->agent_grid;
-	const uint32_t nx = (uint32_t)g->nx;
 	uint8_t* map = w->cell_groups;
-	uint8_t* rows = map + (size_t)nx * (size_t)g->ny;
+	uint8_t* rows = map + g->n_cells;
 	const uint32_t* start = g->cell_start;
 	(void)threads; // without OpenMP
 	const uint32_t* group = w->group;
 #pragma omp parallel for schedule(static) num_threads(threads) if (w->count > THR_PARALLEL_MIN_AGENTS)
 	for (int64_t cy = 0; cy < g->ny; ++cy) {
 		uint8_t in_row = 0;
-		for (uint32_t c = (uint32_t)cy * nx; c < (uint32_t)(cy + 1) * nx; ++c) {
+		uint32_t k0, k1;
+		thr_grid_row_cells(g, (int32_t)cy, 0, g->nx - 1, &k0, &k1);
+		for (uint32_t c = k0; c < k1; ++c) {
 			uint8_t m = 0;
 			for (uint32_t k = start[c]; k < start[c + 1]; ++k) {
 				m |= group_bit(group[items != NULL ? items[k] : k]);
@@ -78,7 +79,7 @@ typedef struct pick {
 	const throng_world* w;
 	const thr_state* st;
 	const uint32_t* items; ///< grid entry -> slot, or NULL
-	const uint8_t* marks;  ///< w->cell_groups: per cell
+	const uint8_t* marks;  ///< w->cell_groups: per listed cell
 	const uint8_t* rows;   ///< per row of cells
 	uint32_t self;         ///< the choosing agent's slot
 	uint32_t group;
@@ -89,13 +90,13 @@ typedef struct pick {
 	uint64_t tests;
 } pick;
 
-/// Considers the candidates [b, e) of cells c0 to c1 of one row, cells
-/// without the group's mark skipped.
+/// Considers the candidates [b, e) of the listed cells c0 to c1 - 1 of one
+/// row, cells without the group's mark skipped.
 static inline void pick_cells(pick* p, uint32_t c0, uint32_t c1, uint32_t b, uint32_t e)
 {
 	const throng_world* w = p->w;
 	const uint32_t* start = w->agent_grid.cell_start;
-	for (uint32_t c = c0; c <= c1; ++c) {
+	for (uint32_t c = c0; c < c1; ++c) {
 		const uint32_t cb = start[c] > b ? start[c] : b;
 		const uint32_t ce = start[c + 1] < e ? start[c + 1] : e;
 		if (cb >= ce || !(p->marks[c] & p->bit)) {
@@ -130,23 +131,23 @@ static inline void pick_cells(pick* p, uint32_t c0, uint32_t c1, uint32_t b, uin
 static void pick_rings(pick* p, int32_t cx0, int32_t cx1, int32_t cy0, int32_t cy1)
 {
 	const thr_grid* g = &p->w->agent_grid;
-	const uint32_t nx = (uint32_t)g->nx;
+	uint32_t k0, k1;
 	const int32_t ax = thr_grid_coord(p->x, g->min_x, g->inv_cell, g->nx);
 	const int32_t ay = thr_grid_coord(p->y, g->min_y, g->inv_cell, g->ny);
 	for (int32_t d = 0;; ++d) {
 		bool inside = false;
-		const uint32_t xa = (uint32_t)(ax - d > cx0 ? ax - d : cx0), xb = (uint32_t)(ax + d < cx1 ? ax + d : cx1);
+		const int32_t xa = ax - d > cx0 ? ax - d : cx0, xb = ax + d < cx1 ? ax + d : cx1;
 		if (ay - d >= cy0) {
 			if (p->rows[ay - d] & p->bit) {
-				const uint32_t row = (uint32_t)(ay - d) * nx;
-				pick_cells(p, row + xa, row + xb, 0, UINT32_MAX);
+				thr_grid_row_cells(g, ay - d, xa, xb, &k0, &k1);
+				pick_cells(p, k0, k1, 0, UINT32_MAX);
 			}
 			inside = true;
 		}
 		if (d > 0 && ay + d <= cy1) {
 			if (p->rows[ay + d] & p->bit) {
-				const uint32_t row = (uint32_t)(ay + d) * nx;
-				pick_cells(p, row + xa, row + xb, 0, UINT32_MAX);
+				thr_grid_row_cells(g, ay + d, xa, xb, &k0, &k1);
+				pick_cells(p, k0, k1, 0, UINT32_MAX);
 			}
 			inside = true;
 		}
@@ -159,8 +160,8 @@ static void pick_rings(pick* p, int32_t cx0, int32_t cx1, int32_t cy0, int32_t c
 			inside = true;
 			for (int32_t cy = ya; cy <= yb; ++cy) {
 				if (p->rows[cy] & p->bit) {
-					const uint32_t c = (uint32_t)cy * nx + (uint32_t)cx;
-					pick_cells(p, c, c, 0, UINT32_MAX);
+					thr_grid_row_cells(g, cy, cx, cx, &k0, &k1);
+					pick_cells(p, k0, k1, 0, UINT32_MAX);
 				}
 			}
 		}
@@ -215,7 +216,7 @@ void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* it
 		          st,
 		          items,
 		          cell_groups,
-		          cell_groups + (size_t)g->nx * (size_t)g->ny,
+		          cell_groups + g->n_cells,
 		          i,
 		          rule->group,
 		          group_bit(rule->group),
@@ -233,8 +234,9 @@ void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* it
 		// boxes), else row by row up to the cap.
 		uint64_t total = 0;
 		for (int32_t cy = cy0; cy <= cy1; ++cy) {
-			const uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
-			total += g->cell_start[row + (uint32_t)cx1 + 1] - g->cell_start[row + (uint32_t)cx0];
+			uint32_t k0, k1;
+			thr_grid_row_cells(g, cy, cx0, cx1, &k0, &k1);
+			total += g->cell_start[k1] - g->cell_start[k0];
 		}
 		const int64_t box = (int64_t)(cx1 - cx0 + 1) * (int64_t)(cy1 - cy0 + 1);
 		uint32_t left = limit;
@@ -243,13 +245,14 @@ void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* it
 			left = limit - (uint32_t)total;
 		} else {
 			for (int32_t cy = cy0; cy <= cy1 && left > 0; ++cy) {
-				const uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
-				const uint32_t b = g->cell_start[row + (uint32_t)cx0];
-				uint32_t e = g->cell_start[row + (uint32_t)cx1 + 1];
+				uint32_t k0, k1;
+				thr_grid_row_cells(g, cy, cx0, cx1, &k0, &k1);
+				const uint32_t b = g->cell_start[k0];
+				uint32_t e = g->cell_start[k1];
 				e = e - b > left ? b + left : e;
 				left -= e - b;
 				if (p.rows[cy] & p.bit) {
-					pick_cells(&p, row + (uint32_t)cx0, row + (uint32_t)cx1, b, e);
+					pick_cells(&p, k0, k1, b, e);
 				}
 			}
 		}

@@ -75,10 +75,12 @@ float thr_world_feeler_reach(const throng_world* w, throng_behavior_kind kind)
 
 uint32_t thr_world_max_cells(const throng_world* w)
 {
-	// Building the grid costs O(cells) a step (clear and prefix-sum the
+	// Building a dense grid costs O(cells) a step (clear and prefix-sum the
 	// counts): 16 cells an agent keeps that under ~2% of a step, while
 	// sparse worlds (a ring, a field with a few agents) keep cells close
-	// to the neighbour radius. 2^24 cells (64 MiB of offsets) at most.
+	// to the neighbour radius; sparser ones get a sparse grid of those
+	// cells (thr_grid_layout_sparse), with at most this many across and
+	// up. 2^24 cells (64 MiB of offsets) at most.
 	uint64_t m = (uint64_t)w->capacity * 16u + 65536u;
 	return m > (1u << 24) ? (1u << 24) : (uint32_t)m;
 }

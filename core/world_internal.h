@@ -105,7 +105,8 @@ struct throng_world {
 	/// grids; NULL when there are no shapes.
 	uint8_t* shape_clear;
 	uint32_t shape_clear_cap;
-	/// Per cell of the agent grid, then per row of cells, on steps with a
+	/// Per listed cell of the agent grid (every cell, or the occupied ones
+	/// of a sparse grid), then per row of cells, on steps with a
 	/// target rule due: bit (g & 7) set when an agent of group g lies in
 	/// the cell or row (targeting.c).
 	uint8_t* cell_groups;
@@ -187,7 +188,8 @@ throng_status thr_world_refresh_arch(throng_world* w);
 /// largest agent radius (so overlap queries stay within 3x3 cells).
 float thr_world_cell_size(const throng_world* w);
 
-/// Most cells a grid of this world may have (the cell size grows past it).
+/// Most cells a dense grid of this world may have (the cell size grows past
+/// it), and most cells across and up of a sparse agent grid.
 uint32_t thr_world_max_cells(const throng_world* w);
 
 /// Largest look-ahead of enabled obstacle or wall slots plus the largest

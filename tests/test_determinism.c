@@ -2,9 +2,10 @@
 // Determinism: the same bits for any thread count, and the same bits as
 // the pinned ones.
 //
-// threads/*: the scenes field, crossing, armies and flock at 20,000 agents,
-// well above THR_PARALLEL_MIN_AGENTS (4,096, core/world_internal.h), so
-// every parallel region of the SIMD engine opens. Each scene runs at 1, 2,
+// threads/*: the scenes field, crossing, armies, flock and circle (a
+// sparse agent grid) at 20,000 agents, well above THR_PARALLEL_MIN_AGENTS
+// (4,096, core/world_internal.h), so every parallel region of the SIMD
+// engine opens. Each scene runs at 1, 2,
 // 3 and 8 threads (8 on a two-core machine is oversubscribed, on purpose:
 // the split must not matter however the threads are scheduled) and its
 // hash every THREAD_CHECK_EVERY steps must equal the one-thread run's; the
@@ -12,9 +13,12 @@
 // the team size each parallel region noted (omp_get_num_threads() seen
 // inside the region, thr_note_team) and fails unless it is the thread
 // count asked for, so a regression to one thread fails here rather than
-// passing on one thread. ctest runs threads/flock with golden/* as
-// test_determinism, the other three as test_determinism_long (label
-// `long`, left out of the asan run: tests/CMakeLists.txt).
+// passing on one thread. ctest runs threads/flock and engines/* with
+// golden/* as test_determinism, the other four as test_determinism_long
+// (label `long`, left out of the asan run: tests/CMakeLists.txt).
+//
+// engines/*: the scalar reference and the SIMD engine give the same bits
+// on a sparse agent grid (the golden rows' worlds are all dense).
 //
 // golden/*: every built-in scene (`throng list`), in both engines, at a
 // fixed agent count, seed and step count, against a pinned state hash (as
@@ -144,6 +148,33 @@ static void any_thread_count(const char* name, uint64_t pinned, bool targets)
 }
 
 Test(threads, field) { any_thread_count("field", 0xa6197c6be9c86a7dull, false); }
+Test(threads, circle) { any_thread_count("circle", 0xc5f5bbc84de63608ull, false); }
+
+// A sparse agent grid: `circle` at 20,000 agents, whose ring's bounds would
+// need cells 4.8 times wider than the neighbour radius in a dense grid
+// (core/grid.h). Both engines give the same bits every 20 steps.
+Test(engines, agree_on_a_sparse_grid)
+{
+	uint64_t hash[2][THREAD_CHECKS / 2];
+	const throng_engine engines[2] = {THRONG_ENGINE_SCALAR, THRONG_ENGINE_SIMD};
+	for (int e = 0; e < 2; ++e) {
+		throng_scene* s = make_scene("circle", THREAD_AGENTS, THREAD_SEED, engines[e], e == 0 ? 1u : 2u);
+		throng_world* w = throng_scene_world(s);
+		for (uint32_t step = 1; step <= THREAD_STEPS / 2; ++step) {
+			cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
+			cr_assert(w->agent_grid.sparse, "circle at %u agents: the agent grid is dense (%d x %d cells of %g m)",
+			          THREAD_AGENTS, w->agent_grid.nx, w->agent_grid.ny, (double)w->agent_grid.cell);
+			if (step % THREAD_CHECK_EVERY == 0) {
+				hash[e][step / THREAD_CHECK_EVERY - 1u] = throng_world_hash(w);
+			}
+		}
+		throng_scene_destroy(s);
+	}
+	for (uint32_t c = 0; c < THREAD_CHECKS / 2; ++c) {
+		cr_assert_eq(hash[1][c], hash[0][c], "after %u steps: SIMD 0x%016llx, scalar 0x%016llx",
+		             (c + 1u) * THREAD_CHECK_EVERY, (unsigned long long)hash[1][c], (unsigned long long)hash[0][c]);
+	}
+}
 Test(threads, crossing) { any_thread_count("crossing", 0x4320b71147759f06ull, false); }
 Test(threads, armies) { any_thread_count("armies", 0x36fc52dcb65b8d99ull, true); }
 Test(threads, flock) { any_thread_count("flock", 0x832f0a589e6d100dull, false); }

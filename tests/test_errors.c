@@ -10,6 +10,7 @@
 
 #include "support.h"
 #include "throng/throng.h"
+#include "world_internal.h"
 
 static throng_world* world_with_agents(uint32_t capacity)
 {
@@ -402,13 +403,14 @@ static long disarm(void)
 	return alloc_calls;
 }
 
-/// Fails each allocation of a step of `engine` in turn: every failure must
-/// leave the world exactly as it was (the targets too: armies re-picks them
-/// on step 0; its counters count nothing), and a retry then gives the step
-/// a clean run gives. Returns how many allocations were failed.
-static long fail_each_allocation_of_a_step(throng_engine engine)
+/// Fails each allocation of a step of `engine` in turn, on the first step
+/// of scene `name` with n agents: every failure must leave the world
+/// exactly as it was (the targets too: armies re-picks them on step 0; its
+/// counters count nothing), and a retry then gives the step a clean run
+/// gives. Returns how many allocations were failed.
+static long fail_each_allocation_of_a_step(const char* name, uint32_t n, throng_engine engine)
 {
-	throng_scene* ref = thr_test_scene("armies", 400, engine);
+	throng_scene* ref = thr_test_scene(name, n, engine);
 	uint64_t start = throng_world_hash(throng_scene_world(ref));
 	cr_assert_eq(throng_world_step(throng_scene_world(ref)), THRONG_OK, "%s", throng_last_error());
 	uint64_t clean = throng_world_hash(throng_scene_world(ref));
@@ -416,7 +418,7 @@ static long fail_each_allocation_of_a_step(throng_engine engine)
 	long failures = 0;
 	for (long k = 1;; ++k) {
 		cr_assert_lt(k, 10000, "the step never ran out of allocations to fail");
-		throng_scene* s = thr_test_scene("armies", 400, engine);
+		throng_scene* s = thr_test_scene(name, n, engine);
 		throng_world* w = throng_scene_world(s);
 		cr_assert_eq(throng_world_hash(w), start);
 		cr_assert_eq(throng_world_set_counting(w, THRONG_COUNT_ALL), THRONG_OK);
@@ -438,7 +440,7 @@ static long fail_each_allocation_of_a_step(throng_engine engine)
 		cr_assert_eq(throng_world_hash(w), clean, "the retry after failing allocation %ld differs", k);
 		cr_assert_eq(throng_world_get_counters(w, NULL, &total), THRONG_OK);
 		cr_assert_eq(total.steps, 1u, "the retry is counted once");
-		cr_assert_eq(total.agents, 400u);
+		cr_assert_eq(total.agents, n);
 		throng_scene_destroy(s);
 		++failures;
 	}
@@ -448,7 +450,7 @@ static long fail_each_allocation_of_a_step(throng_engine engine)
 /// allocate.
 Test(errors, failed_scalar_step_leaves_the_world_unchanged)
 {
-	long failures = fail_each_allocation_of_a_step(THRONG_ENGINE_SCALAR);
+	long failures = fail_each_allocation_of_a_step("armies", 400, THRONG_ENGINE_SCALAR);
 	cr_assert_geq(failures, 3, "only %ld allocations in the step", failures);
 }
 
@@ -456,8 +458,24 @@ Test(errors, failed_scalar_step_leaves_the_world_unchanged)
 /// allocation of its step comes before the reorder and the targets.
 Test(errors, failed_simd_step_leaves_the_world_unchanged)
 {
-	long failures = fail_each_allocation_of_a_step(THRONG_ENGINE_SIMD);
+	long failures = fail_each_allocation_of_a_step("armies", 400, THRONG_ENGINE_SIMD);
 	cr_assert_geq(failures, 2, "only %ld allocations in the step", failures);
+}
+
+/// A sparse agent grid (`circle` at 20,000 agents) allocates its own
+/// arrays (core/grid.c, build_sparse): failing any of them fails the step
+/// cleanly too, on both engines.
+Test(errors, failed_step_on_a_sparse_grid_leaves_the_world_unchanged)
+{
+	const throng_engine engines[2] = {THRONG_ENGINE_SCALAR, THRONG_ENGINE_SIMD};
+	for (int e = 0; e < 2; ++e) {
+		throng_scene* s = thr_test_scene("circle", 20000, engines[e]);
+		cr_assert_eq(throng_world_step(throng_scene_world(s)), THRONG_OK, "%s", throng_last_error());
+		cr_assert(throng_scene_world(s)->agent_grid.sparse, "circle at 20,000 agents: a dense agent grid");
+		throng_scene_destroy(s);
+		long failures = fail_each_allocation_of_a_step("circle", 20000, engines[e]);
+		cr_assert_geq(failures, 6, "only %ld allocations in the step", failures);
+	}
 }
 
 Test(errors, hash_allocates_nothing)

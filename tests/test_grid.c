@@ -445,3 +445,119 @@ Test(grid, layout_ends_for_every_cell, .timeout = 10)
 	cr_assert_eq(g.ny, 9);
 	thr_grid_free(&g);
 }
+
+// A sparse grid (thr_grid_layout_sparse, for worlds whose dense grid would
+// have to widen its cells) lists the occupied cells alone. For the same
+// cells it must give every reader what the dense grid gives: the same
+// items in the same order, and for any columns of any row the same span
+// of them (thr_grid_row_cells). Random worlds with points on cell borders
+// and outside the bounds (clamped to the border cells), NaN points (cell
+// 0), without keys and with shuffled keys, and an empty world.
+Test(grid, sparse_rows_list_what_the_dense_grid_lists)
+{
+	static float px[N], py[N];
+	static uint32_t key[N];
+	uint64_t rng = 23;
+	const float cells[] = {0.25f, 0.5f, 1.0f, 2.5f};
+	for (size_t c = 0; c < sizeof cells / sizeof cells[0]; ++c) {
+		for (int keyed = 0; keyed < 2; ++keyed) {
+			random_world(&rng, px, py, cells[c]);
+			px[5] = NAN;
+			py[6] = NAN;
+			for (uint32_t i = 0; i < N; ++i) {
+				key[i] = i;
+			}
+			for (uint32_t s = 0; s < N; ++s) {
+				uint32_t a = (uint32_t)thr_test_uniform(&rng, 0.0f, (float)N) % N;
+				uint32_t b = (uint32_t)thr_test_uniform(&rng, 0.0f, (float)N) % N;
+				uint32_t t = key[a];
+				key[a] = key[b];
+				key[b] = t;
+			}
+			const uint32_t n = c == 0 && keyed == 0 ? 0u : (uint32_t)N; // the first world is empty
+			thr_grid d, s;
+			memset(&d, 0, sizeof d);
+			memset(&s, 0, sizeof s);
+			thr_grid_layout(&d, -20.0f, -20.0f, 20.0f, 20.0f, cells[c], 1u << 20);
+			// At most 4 cells: a dense grid would widen them far more than
+			// THR_GRID_SPARSE_WIDER times.
+			thr_grid_layout_sparse(&s, -20.0f, -20.0f, 20.0f, 20.0f, cells[c], 4u, 1u << 20);
+			cr_assert(!d.sparse && s.sparse, "cell %g: not laid out as dense and sparse", (double)cells[c]);
+			cr_assert(s.cell == d.cell && s.nx == d.nx && s.ny == d.ny, "cell %g: the sparse grid changed the cells",
+			          (double)cells[c]);
+			const uint32_t* k = keyed ? key : NULL;
+			cr_assert_eq(thr_grid_build_points(&d, px, py, n, k), 0);
+			cr_assert_eq(thr_grid_build_points(&s, px, py, n, k), 0);
+			cr_assert_eq(s.n_items, n);
+			if (n > 0) {
+				cr_assert_arr_eq(s.items, d.items, n * sizeof *s.items, "cell %g, keyed %d: the items differ",
+				                 (double)cells[c], keyed);
+			}
+			// Exactly the occupied cells, columns up within each row.
+			uint32_t occupied = 0;
+			for (uint32_t cell = 0; cell < d.n_cells; ++cell) {
+				occupied += d.cell_start[cell + 1] > d.cell_start[cell];
+			}
+			cr_assert_eq(s.n_cells, occupied);
+			cr_assert_eq(thr_grid_work_cells(&s), (uint64_t)occupied + (uint64_t)s.nx + (uint64_t)s.ny);
+			for (int32_t cy = 0; cy < s.ny; ++cy) {
+				for (uint32_t m = s.row_first[cy]; m + 1 < s.row_first[cy + 1]; ++m) {
+					cr_assert_lt(s.col[m], s.col[m + 1]);
+				}
+			}
+			// Every row: the whole row, each single cell, and random spans.
+			for (int32_t cy = 0; cy < d.ny; ++cy) {
+				for (int q = -1; q < d.nx + 8; ++q) {
+					int32_t x0, x1;
+					if (q < 0) {
+						x0 = 0;
+						x1 = d.nx - 1;
+					} else if (q < d.nx) {
+						x0 = x1 = q;
+					} else {
+						x0 = (int32_t)thr_test_uniform(&rng, 0.0f, (float)d.nx) % d.nx;
+						x1 = x0 + (int32_t)thr_test_uniform(&rng, 0.0f, 6.0f);
+						x1 = x1 < d.nx ? x1 : d.nx - 1;
+					}
+					uint32_t dk0, dk1, sk0, sk1;
+					thr_grid_row_cells(&d, cy, x0, x1, &dk0, &dk1);
+					thr_grid_row_cells(&s, cy, x0, x1, &sk0, &sk1);
+					cr_assert(d.cell_start[dk0] == s.cell_start[sk0] && d.cell_start[dk1] == s.cell_start[sk1],
+					          "cell %g, row %d, columns %d to %d: dense items [%u, %u), sparse [%u, %u)",
+					          (double)cells[c], cy, x0, x1, d.cell_start[dk0], d.cell_start[dk1],
+					          s.cell_start[sk0], s.cell_start[sk1]);
+					cr_assert_leq(sk0, sk1);
+				}
+			}
+			thr_grid_free(&d);
+			thr_grid_free(&s);
+		}
+	}
+}
+
+// thr_grid_layout_sparse keeps a dense grid when it widens the cell at
+// most THR_GRID_SPARSE_WIDER times, else keeps the cell, sparse, unless
+// the world is wider than max_axis of them.
+Test(grid, sparse_layout_only_where_dense_would_widen_the_cells)
+{
+	thr_grid g;
+	memset(&g, 0, sizeof g);
+	// 100 x 100 cells of 1 m: 10,000 fit.
+	thr_grid_layout_sparse(&g, 0.0f, 0.0f, 100.0f, 100.0f, 1.0f, 10000u, 1000u);
+	cr_assert(!g.sparse && g.cell == 1.0f && g.nx == 100);
+	// 1,000 cells: dense would take 1.25^11 = 11.6 m cells (more than 4
+	// times wider): sparse with 1 m cells.
+	thr_grid_layout_sparse(&g, 0.0f, 0.0f, 100.0f, 100.0f, 1.0f, 100u, 1000u);
+	cr_assert(g.sparse && g.cell == 1.0f && g.nx == 100 && g.ny == 100, "%d x %d cells of %g", g.nx, g.ny,
+	          (double)g.cell);
+	// 1,000 cells: dense takes 1.25^2 = 1.5625 m cells (64 x 64): dense.
+	thr_grid_layout_sparse(&g, 0.0f, 0.0f, 100.0f, 100.0f, 1.0f, 4096u, 1000u);
+	cr_assert(!g.sparse && g.cell == 1.5625f && g.nx == 64, "%d x %d cells of %g", g.nx, g.ny, (double)g.cell);
+	// At most 50 across: 1.25^4 = 2.44 m cells (41 x 41), sparse.
+	thr_grid_layout_sparse(&g, 0.0f, 0.0f, 100.0f, 100.0f, 1.0f, 100u, 50u);
+	cr_assert(g.sparse && g.cell == 2.44140625f && g.nx == 41, "%d x %d cells of %g", g.nx, g.ny, (double)g.cell);
+	// A cell that cannot be enlarged still gives one dense cell.
+	thr_grid_layout_sparse(&g, 0.0f, 0.0f, 100.0f, 100.0f, NAN, 100u, 50u);
+	cr_assert(!g.sparse && g.nx == 1 && g.ny == 1);
+	thr_grid_free(&g);
+}

@@ -8,6 +8,7 @@
 #include "behaviors.h"
 #include "support.h"
 #include "throng/throng.h"
+#include "world_internal.h"
 
 static const throng_engine engines[2] = {THRONG_ENGINE_SCALAR, THRONG_ENGINE_SIMD};
 
@@ -264,20 +265,24 @@ Test(target_rule, groups_that_share_a_cell_mark_are_told_apart)
 	}
 }
 
-Test(target_rule, the_nearest_by_brute_force_on_random_worlds)
+/// 3,000 agents at random in 300 x 300 m (clusters and gaps), groups 0,
+/// 1 and 9 (1 and 9 share a cell mark); every agent of group 0 looks for
+/// the nearest of group 1 within 40 m (a box of 80 x 80 cells of 1 m:
+/// searched ring by ring), the others for group 0 within 3 m. Each
+/// choice equals the brute-force nearest over all agents (squared
+/// distances in float as the library computes them, ties to the lower
+/// id), on both engines. The world's bounds are [-half, half]^2: the
+/// default's 100 m put most agents outside, in the border cells of a
+/// dense grid; 20 km need a sparse grid of the 1 m cells.
+static void nearest_by_brute_force(float half, bool sparse)
 {
-	// 3,000 agents at random in 300 x 300 m (clusters and gaps), groups 0,
-	// 1 and 9 (1 and 9 share a cell mark); every agent of group 0 looks for
-	// the nearest of group 1 within 40 m (a box of 80 x 80 cells of 1 m:
-	// searched ring by ring), the others for group 0 within 3 m. Each
-	// choice equals the brute-force nearest over all agents (squared
-	// distances in float as the library computes them, ties to the lower
-	// id), on both engines.
 	enum { N = 3000 };
 	for (int e = 0; e < 2; ++e) {
 		throng_world_def d = throng_world_default_def();
 		d.engine = engines[e];
 		d.bounds_mode = THRONG_BOUNDS_OPEN;
+		d.bounds_min = (throng_vec2){-half, -half};
+		d.bounds_max = (throng_vec2){half, half};
 		d.cell_size = 1.0f;
 		d.capacity = N;
 		throng_world* w = NULL;
@@ -304,6 +309,8 @@ Test(target_rule, the_nearest_by_brute_force_on_random_worlds)
 		}
 		cr_assert_eq(throng_world_spawn(w, a, N, NULL), THRONG_OK, "%s", throng_last_error());
 		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(w->agent_grid.sparse, sparse, "bounds of %g m: the agent grid is %s", (double)(2.0f * half),
+		             w->agent_grid.sparse ? "sparse" : "dense");
 		uint32_t found = 0;
 		for (uint32_t i = 0; i < N; ++i) {
 			const uint32_t group = a[i].group == 0 ? 1u : 0u;
@@ -331,6 +338,10 @@ Test(target_rule, the_nearest_by_brute_force_on_random_worlds)
 		throng_world_destroy(w);
 	}
 }
+
+Test(target_rule, the_nearest_by_brute_force_on_random_worlds) { nearest_by_brute_force(50.0f, false); }
+
+Test(target_rule, the_nearest_by_brute_force_in_a_sparse_grid) { nearest_by_brute_force(1.0e4f, true); }
 
 Test(target_rule, bad_rules_are_rejected)
 {

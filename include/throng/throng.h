@@ -370,7 +370,7 @@ typedef struct throng_world_counters {
 	uint64_t steps;      ///< steps counted
 	uint64_t agents;     ///< agents stepped, summed over steps (agent-steps; both)
 	uint64_t lanes;      ///< lanes integrated: 1 per agent (scalar), 8 per block of 8 agents (SIMD)
-	uint64_t grid_cells; ///< cells of the agent grid built each step, summed (both)
+	uint64_t grid_cells; ///< cells of the agent grid built each step, summed (both); a sparse grid counts its occupied cells, columns and rows
 	/// Lanes on which an enabled slot of each kind was evaluated.
 	uint64_t slot_lanes[THRONG_BEHAVIOR_COUNT];
 	uint64_t blend_weighted_lanes; ///< lanes blended in THRONG_BLEND_WEIGHTED mode
