@@ -30,6 +30,9 @@
 #include "scenario_internal.h"
 #include "vec.h"
 
+/// Agents above which the goal check runs on the world's threads.
+#define SF_GOALS_PARALLEL_MIN 4096
+
 typedef struct sf_scene_data {
 	sf_model model;
 	uint32_t first_row;     ///< id of the first agent of agents.rows
@@ -37,8 +40,10 @@ typedef struct sf_scene_data {
 	uint32_t* archetype_id; ///< world archetype id of each model archetype
 	uint32_t* first_id;     ///< first agent id of each group
 	uint32_t* path_id;      ///< world path id of each group, or THRONG_NO_PATH
-	float* goal_x;          ///< random goals by agent id (NULL without random goals)
-	float* goal_y;
+	throng_vec2* goal;      ///< random goals by agent id, NaN for agents without (NULL without random goals)
+	uint32_t goal_count;    ///< agents with an entry in goal (the scene's first ones)
+	uint8_t* reached;       ///< per storage slot, the step's goal check (thr_def_script)
+	uint32_t reached_cap;
 	double* threat_cum;     ///< threat path: distance along it at each waypoint (and back to the first when looping)
 } sf_scene_data;
 
@@ -52,8 +57,8 @@ static void scene_data_free(void* user)
 	free(d->archetype_id);
 	free(d->first_id);
 	free(d->path_id);
-	free(d->goal_x);
-	free(d->goal_y);
+	free(d->goal);
+	free(d->reached);
 	free(d->threat_cum);
 	free(d);
 }
@@ -183,32 +188,64 @@ throng_status thr_def_script(throng_scene* scene)
 {
 	sf_scene_data* sd = scene->def;
 	throng_status st = threat_update(scene, sd);
-	if (st != THRONG_OK || sd->goal_x == NULL) {
+	if (st != THRONG_OK || sd->goal == NULL) {
 		return st;
 	}
 	// Agents within the goal radius of a random goal draw the next one.
 	// The view lists agents in storage order; goals are kept by id.
 	throng_view v = throng_world_view(scene->world);
+	if (v.count > sd->reached_cap) {
+		uint8_t* p = realloc(sd->reached, v.count);
+		if (p == NULL) {
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_scene_step: out of memory for the goals");
+		}
+		sd->reached = p;
+		sd->reached_cap = v.count;
+	}
 	uint32_t round = (uint32_t)scene->steps + 1u;
 	const float r2 = scene->goal_radius * scene->goal_radius;
-	for (uint32_t k = 0; k < v.count; ++k) {
-		uint32_t id = v.id[k];
-		if (isnan(sd->goal_x[id])) {
+	// The check reads every agent's goal (by id: scattered), on the threads
+	// the world stepped with; the few agents that reached theirs draw the
+	// next one after, in storage order (a draw depends on the agent and the
+	// step only, so the order changes nothing).
+	const int threads = (int)throng_world_get_stats(scene->world).threads_last;
+	const int64_t count = v.count;
+	uint8_t* reached = sd->reached;
+	const throng_vec2* goal = sd->goal;
+	const uint32_t goals = sd->goal_count;
+	const uint32_t* ids = v.id;
+	const float *x = v.x, *y = v.y;
+	uint32_t hits = 0;
+	(void)threads; // without OpenMP
+	// firstprivate: each thread's own copies, which its byte stores cannot alias.
+#pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : 1) reduction(+ : hits) \
+	firstprivate(reached, goal, goals, ids, x, y, r2) if (count > SF_GOALS_PARALLEL_MIN)
+	for (int64_t k = 0; k < count; ++k) {
+		const uint32_t id = ids[k];
+		bool in = false;
+		if (id < goals) { // the scene's agents: its world has room for no others
+			const float dx = x[k] - goal[id].x;
+			const float dy = y[k] - goal[id].y;
+			in = dx * dx + dy * dy < r2; // false for an agent without a goal (NaN)
+		}
+		reached[k] = in;
+		hits += in;
+	}
+	for (uint32_t k = 0; hits > 0 && k < v.count; ++k) {
+		if (!reached[k]) {
 			continue;
 		}
-		float dx = v.x[k] - sd->goal_x[id];
-		float dy = v.y[k] - sd->goal_y[id];
-		if (dx * dx + dy * dy < r2) {
-			if (id >= sd->first_row) {
-				random_goal_in(sd, sd->model.rows_goal_min, sd->model.rows_goal_max, id, round, &sd->goal_x[id],
-				               &sd->goal_y[id]);
-			} else {
-				random_goal(sd, group_of(sd, id), id, round, &sd->goal_x[id], &sd->goal_y[id]);
-			}
-			st = throng_world_set_target(scene->world, id, (throng_vec2){sd->goal_x[id], sd->goal_y[id]});
-			if (st != THRONG_OK) {
-				return st;
-			}
+		--hits;
+		const uint32_t id = v.id[k];
+		throng_vec2* g = &sd->goal[id];
+		if (id >= sd->first_row) {
+			random_goal_in(sd, sd->model.rows_goal_min, sd->model.rows_goal_max, id, round, &g->x, &g->y);
+		} else {
+			random_goal(sd, group_of(sd, id), id, round, &g->x, &g->y);
+		}
+		st = throng_world_set_target(scene->world, id, *g);
+		if (st != THRONG_OK) {
+			return st;
 		}
 	}
 	return THRONG_OK;
@@ -327,7 +364,7 @@ static void make_agent(const throng_scene* scene, uint32_t i, throng_agent_def* 
 		// 2c - p written as -(p - 2c): with c = 0 it is exactly -p.
 		def->target = v2(-(def->position.x - (center.x + center.x)), -(def->position.y - (center.y + center.y)));
 		break;
-	case SF_GOAL_RANDOM: def->target = v2(j->sd->goal_x[id], j->sd->goal_y[id]); break;
+	case SF_GOAL_RANDOM: def->target = j->sd->goal[id]; break;
 	case SF_GOAL_OFFSET: def->target = v2_add(def->position, g->goal_offset); break;
 	}
 	throng_vec2 h = v2(0.0f, 0.0f);
@@ -460,26 +497,26 @@ static throng_status build_agents(sf_ctx* c, throng_scene* scene, sf_scene_data*
 		}
 	}
 	if (random) {
-		sd->goal_x = malloc((size_t)first * sizeof *sd->goal_x);
-		sd->goal_y = malloc((size_t)first * sizeof *sd->goal_y);
-		if (sd->goal_x == NULL || sd->goal_y == NULL) {
+		sd->goal = malloc((size_t)(first > 0 ? first : 1) * sizeof *sd->goal);
+		if (sd->goal == NULL) {
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: out of memory for %u goals", m->name, first);
 		}
+		sd->goal_count = first;
 		for (uint32_t k = 0; k < m->group_count; ++k) {
 			const sf_group* g = &m->groups[k];
 			for (uint32_t i = 0; i < g->count; ++i) {
 				uint32_t id = sd->first_id[k] + i;
 				if (g->goal == SF_GOAL_RANDOM) {
-					random_goal(sd, g, id, 0, &sd->goal_x[id], &sd->goal_y[id]);
+					random_goal(sd, g, id, 0, &sd->goal[id].x, &sd->goal[id].y);
 				} else {
-					sd->goal_x[id] = sd->goal_y[id] = NAN;
+					sd->goal[id].x = sd->goal[id].y = NAN;
 				}
 			}
 		}
 		// A row's first goal is its target column (draws 0 and 1 of its goal stream when a built-in drew it).
 		for (uint32_t k = 0; k < m->row_count; ++k) {
-			sd->goal_x[sd->first_row + k] = m->rows_random ? m->rows[k].target.x : NAN;
-			sd->goal_y[sd->first_row + k] = m->rows_random ? m->rows[k].target.y : NAN;
+			sd->goal[sd->first_row + k].x = m->rows_random ? m->rows[k].target.x : NAN;
+			sd->goal[sd->first_row + k].y = m->rows_random ? m->rows[k].target.y : NAN;
 		}
 	}
 	for (uint32_t k = 0; k < m->group_count; ++k) {
