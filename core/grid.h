@@ -175,8 +175,19 @@ static inline void thr_grid_row_cells(const thr_grid* g, int32_t cy, int32_t cx0
 	const int32_t* col = g->col;
 	const uint32_t first = g->row_first[cy];
 	const uint32_t n = g->row_first[cy + 1] - first;
-	*k0 = first + thr_grid_lower_bound(col + first, n, cx0);
-	*k1 = first + thr_grid_lower_bound(col + first, n, cx1 + 1);
+	const uint32_t a = thr_grid_lower_bound(col + first, n, cx0);
+	*k0 = first + a;
+	if (cx1 - cx0 < 3) {
+		// A neighbour query's few columns: count the listed ones among the
+		// next three cells (columns go up, so those within cx1 come first).
+		uint32_t m = 0;
+		for (uint32_t j = a; j < a + 3u && j < n; ++j) {
+			m += col[first + j] <= cx1;
+		}
+		*k1 = *k0 + m;
+		return;
+	}
+	*k1 = first + a + thr_grid_lower_bound(col + first + a, n - a, cx1 + 1);
 }
 
 /// The cells a build of g touches: nx*ny (dense), or the occupied ones and
