@@ -247,9 +247,15 @@ static int build_sparse(thr_grid* g, const float* x, const float* y, uint32_t n,
 	g->cell_start[m] = n;
 	g->n_cells = m;
 	g->n_items = n;
-	// 4. Each cell in key order.
+	// 4. Each cell in key order (sort_cell where two neighbouring items of
+	// a cell are not).
 	for (uint32_t c = 0; key != NULL && c < m; ++c) {
-		if (sort_cell(items + g->cell_start[c], g->cell_start[c + 1] - g->cell_start[c], key) != 0) {
+		const uint32_t b = g->cell_start[c], e = g->cell_start[c + 1];
+		uint32_t k = b + 1u;
+		while (k < e && key[items[k]] > key[items[k - 1u]]) {
+			++k;
+		}
+		if (k < e && sort_cell(items + b, e - b, key) != 0) {
 			g->n_items = 0;
 			g->n_cells = 0;
 			return -1;
