@@ -381,7 +381,7 @@ typedef struct throng_world_counters {
 
 	// Neighbour walks (docs/BEHAVIORS.md, "Neighbour caps").
 	uint64_t neighbor_walks;      ///< agents that walked their neighbours (both)
-	uint64_t neighbor_cells;      ///< grid cells those walks scanned (both)
+	uint64_t neighbor_cells;      ///< grid cells those walks scanned, counted by columns of a row (a sparse grid's unlisted empty cells too) (both)
 	uint64_t neighbor_candidates; ///< candidates visited (both; throng_world_stats counts the same)
 	uint64_t neighbor_in_radius;  ///< of them, other agents strictly inside the query radius (both)
 	/// Neighbours each kind of slot took into account (both).
