@@ -21,13 +21,14 @@
 // start(c) being the number of items in the cells before c, and the cells
 // of a row at [start(row + cx0), start(row + cx1 + 1)). The point grid
 // stores start densely (`cell_start`, nx*ny + 1 offsets: its neighbour
-// walks are the hottest loop), or, when the world's cells would number
-// more than its limit (a sparse crowd in wide bounds, such as a ring),
-// sparsely: the occupied cells in row order with their columns and
-// starts, and per row where its cells begin, so the cells keep their size
-// (a dense grid would have to widen them, and every query would examine
-// more agents). Both list the same agents in the same order for the same
-// cells; thr_grid_row_cells reads either. A box grid covers mostly empty ground (a
+// walks are the hottest loop), or, when a dense grid would have to widen
+// its cells more than THR_GRID_SPARSE_WIDER times to keep within its
+// limit (a sparse crowd in wide bounds, such as a ring), sparsely: the
+// occupied cells in row order with their columns and starts, and per row
+// where its cells begin, so the cells keep their size (with wider cells
+// every query would examine more agents). Both list the same agents in
+// the same order for the same cells; thr_grid_row_cells reads either.
+// A box grid covers mostly empty ground (a
 // few walls along the border, obstacles on a few percent of the cells),
 // so it stores start compactly and is read only through
 // thr_box_grid_start / thr_box_grid_span: a bit per cell (set when the
@@ -169,9 +170,9 @@ static inline void thr_grid_row_cells(const thr_grid* g, int32_t cy, int32_t cx0
 		*k1 = row + (uint32_t)cx1 + 1u;
 		return;
 	}
-	// The first cell of the row at column cx0 or beyond, then at cx1 + 1 or
-	// beyond: binary searches (a row's columns go up) whose steps select
-	// instead of branching.
+	// The first cell of the row at column cx0 or beyond (a binary search
+	// whose steps select instead of branching: a row's columns go up), then
+	// the first beyond cx1.
 	const int32_t* col = g->col;
 	const uint32_t first = g->row_first[cy];
 	const uint32_t n = g->row_first[cy + 1] - first;
