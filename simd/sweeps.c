@@ -350,31 +350,12 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 		// A lane scans this row's cells if it is still walking and has
 		// candidates left, as the reference's loop condition says.
 		const int walking = c != NULL ? thr_mw_movemask(open) : 0;
-		// Each lane's span of items in this row: two reads of a dense grid's
-		// starts (the loop the compiler sees without the sparse search).
-		uint32_t span_b[THR_LANES] = {0}, span_e[THR_LANES] = {0};
-		if (!g->sparse) {
-			for (int l = 0; l < THR_LANES; ++l) {
-				if (r < rows[l]) {
-					const uint32_t row = (uint32_t)(cy0[l] + r) * (uint32_t)g->nx;
-					span_b[l] = g->cell_start[row + (uint32_t)cx0[l]];
-					span_e[l] = g->cell_start[row + (uint32_t)cx1[l] + 1];
-				}
-			}
-		} else {
-			for (int l = 0; l < THR_LANES; ++l) {
-				if (r < rows[l]) {
-					uint32_t k0, k1;
-					thr_grid_row_cells(g, cy0[l] + r, cx0[l], cx1[l], &k0, &k1);
-					span_b[l] = g->cell_start[k0];
-					span_e[l] = g->cell_start[k1];
-				}
-			}
-		}
 		for (int l = 0; l < THR_LANES; ++l) {
 			if (r < rows[l]) {
-				begin[l] = (int32_t)span_b[l];
-				uint32_t n = span_e[l] - span_b[l];
+				uint32_t k0, k1;
+				thr_grid_row_cells(g, cy0[l] + r, cx0[l], cx1[l], &k0, &k1);
+				begin[l] = (int32_t)g->cell_start[k0];
+				uint32_t n = g->cell_start[k1] - (uint32_t)begin[l];
 				if (c != NULL && (walking & (1 << l)) && left[l] > 0) {
 					held.cells[l] += cx1[l] - cx0[l] + 1;
 				}
