@@ -8,6 +8,7 @@
 
 #include "bounds.h"
 #include "error.h"
+#include "memory.h"
 
 /// Pairs are listed within this multiple of the radii sum, so that agents
 /// the iterations push together are still seen.
@@ -68,6 +69,7 @@ static int reserve(void** p, uint32_t* cap, size_t need, size_t size)
 	if (q == NULL) {
 		return -1;
 	}
+	thr_huge_pages(q, n * size);
 	*p = q;
 	*cap = (uint32_t)n;
 	return 0;

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memory.h"
+
 /// Makes room for `need` elements of `size` bytes in *p (capacity *cap),
 /// doubling; -1 when out of memory.
 static int reserve_size(void** p, uint32_t* cap, uint32_t need, size_t size)
@@ -22,6 +24,7 @@ static int reserve_size(void** p, uint32_t* cap, uint32_t need, size_t size)
 	if (q == NULL) {
 		return -1;
 	}
+	thr_huge_pages(q, (size_t)n * size);
 	*p = q;
 	*cap = n;
 	return 0;

@@ -59,6 +59,7 @@
 #include "engine.h"
 #include "error.h"
 #include "fmath.h"
+#include "memory.h"
 #include "metrics_overlap.h"
 #include "metrics_shapes.h"
 #include "throng/metrics.h"
@@ -211,6 +212,9 @@ throng_status throng_metrics_create(const throng_world* world, float goal_radius
 		throng_metrics_destroy(m);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_metrics_create: out of memory for %u agents", n);
 	}
+	thr_huge_pages(m->start_x, cnt * sizeof *m->start_x);
+	thr_huge_pages(m->start_y, cnt * sizeof *m->start_y);
+	thr_huge_pages(m->track, cnt * sizeof *m->track);
 	if (thr_shape_watch_sync(&m->shapes, world) != 0) {
 		throng_metrics_destroy(m);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_metrics_create: out of memory for the grids over %u "

@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memory.h"
 #include "throng/metrics.h"
 #include "world_internal.h"
 
@@ -115,6 +116,8 @@ int thr_overlap_alloc(thr_overlap_index* x, uint32_t n, uint32_t threads)
 		thr_overlap_free(x);
 		return -1;
 	}
+	thr_huge_pages(x->entry, m * sizeof *x->entry);
+	thr_huge_pages(x->spare, m * sizeof *x->spare);
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memory.h"
 #include "world_internal.h"
 
 // Where the per-agent arrays lie. Each used to be its own aligned_alloc,
@@ -31,6 +32,7 @@ void* thr_alloc_arrays(void** const arrays[], uint32_t count, size_t n, size_t s
 	if (block == NULL) {
 		return NULL;
 	}
+	thr_huge_pages(block, bytes);
 	memset(block, 0, bytes);
 	// Unsigned arithmetic modulo 4096: the lead puts array 0 at page offset
 	// first * stride wherever the block landed (a multiple of 64).
