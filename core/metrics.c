@@ -6,7 +6,8 @@
 // the world's internals only for what the view lacks (the goals, the
 // previous state, the last reorder, the largest radius), and keeps what
 // it accumulates per agent: start (by id), and goal, path walked, total
-// turn, first arrival and id in one 32-byte record an agent (thr_track).
+// turn, first arrival and id in a record of 32 bytes an agent, kept as four
+// columns of 8 bytes (turn, walked, thr_goal, thr_tag).
 // Storage order changes from step to step in the SIMD engine and differs
 // between engines, so a sum taken in storage order would differ in the
 // last bits; sums per agent reduced in id order do not. Only integer
@@ -24,17 +25,20 @@
 // state observed again, its own previous state), and fails otherwise.
 //
 // The records follow the world's storage order: record k is the agent at
-// slot k at the last observation. Each observation first moves the
-// records to the world's current order (move_records), so that observing
-// then reads the world's arrays and the records side by side in order;
-// visiting the records by id from storage order cost a cache miss an
-// agent at a million agents. Where each record goes is the step's reorder,
-// the agent grid's items (core/step.c), for the SIMD engine, and nowhere
-// for the scalar reference; the ids in the records check it, and when
-// they disagree (a step that failed after its reorder, or a grid rebuilt
-// since) the records are placed by id instead. Slots do not move in the
-// scalar reference, and the SIMD engine's sort by cell moves an agent a
-// short way between two steps, so the records move a short way too.
+// slot k at the last observation. Each observation first puts the
+// records in the world's current order, so that observing then reads the
+// world's arrays and the records side by side in order; visiting the
+// records by id from storage order cost a cache miss an agent at a
+// million agents. Where each record goes is the step's reorder, the agent
+// grid's items (core/step.c), for the SIMD engine, and nowhere for the
+// scalar reference; the ids in the records check it, and when they
+// disagree (a step that failed after its reorder, or a grid rebuilt
+// since) the records are placed by id instead. The columns are gathered
+// one at a time, on every thread, into a spare column that then takes
+// the column's place: the overlap sort's entry buffer, free between two
+// counts, which takes the column's old buffer in return. (They were once
+// moved in place along the permutation's cycles, on one thread while the
+// others waited: 4 to 5 ms a step of 10^6 agents on two threads.)
 //
 // Overlaps: metrics_overlap.c sorts the agents by cells of twice the
 // largest radius and sweeps them in that order, with a cap on the
@@ -68,16 +72,22 @@
 /// "Not arrived yet" in arrived_step.
 #define THR_NEVER UINT32_MAX
 
-/// What observing keeps of one agent, in one record of 32 bytes.
-typedef struct thr_track {
-	double turn;           ///< total heading change (rad)
-	double walked;         ///< path walked until the first arrival (m)
-	float goal_x, goal_y;  ///< the goal
+/// What observing keeps of one agent, 32 bytes in four columns of 8 (the
+/// turn, the path walked, and these two), so that the records follow the
+/// world's reorder one column at a time through one spare column.
+typedef struct thr_goal {
+	float x, y; ///< the goal
+} thr_goal;
+
+typedef struct thr_tag {
 	uint32_t arrived_step; ///< first arrival at the goal, in steps since creation; THR_NEVER before
 	uint32_t id;           ///< the agent's id
-} thr_track;
+} thr_tag;
 
-_Static_assert(sizeof(thr_track) == 32, "thr_track has no padding");
+enum { THR_COL_TURN, THR_COL_WALKED, THR_COL_GOAL, THR_COL_TAG, THR_COLS };
+
+_Static_assert(sizeof(thr_goal) == 8 && sizeof(thr_tag) == 8 && sizeof(double) == 8,
+               "a record's columns are 8 bytes an agent, the overlap sort's spare column's size");
 _Static_assert(THRONG_METRICS_MAX_STEPS < THR_NEVER, "an arrival step never reads as THR_NEVER");
 
 struct throng_metrics {
@@ -92,7 +102,10 @@ struct throng_metrics {
 	thr_shape_tally shape_tally;
 	uint64_t contacts0, contacts; ///< world_contacts() at creation and at the last observation
 	float *start_x, *start_y; ///< by id: read only by throng_metrics_result()
-	thr_track* track;         ///< in the world's storage order at the last observation
+	/// The records, in the world's storage order at the last observation:
+	/// the turn (double, rad), the path walked until the first arrival
+	/// (double, m), the goal (thr_goal) and the tag (thr_tag).
+	void* col[THR_COLS];
 	uint64_t steps, overlaps, oob, nonfinite, overlap_capped;
 	uint32_t overlap_most_examined;
 	double deepest;
@@ -162,7 +175,9 @@ void throng_metrics_destroy(throng_metrics* m)
 	thr_shape_watch_free(&m->shapes);
 	free(m->start_x);
 	free(m->start_y);
-	free(m->track);
+	for (int c = 0; c < THR_COLS; ++c) {
+		free(m->col[c]);
+	}
 	free(m);
 }
 
@@ -173,10 +188,10 @@ static uint64_t world_contacts(const throng_world* w)
 }
 
 /// Whether an agent at (x, y) is within the goal radius of its goal now.
-static bool at_goal(const throng_metrics* m, const thr_track* t, float x, float y)
+static bool at_goal(const throng_metrics* m, thr_goal g, float x, float y)
 {
-	float dx = x - t->goal_x;
-	float dy = y - t->goal_y;
+	float dx = x - g.x;
+	float dy = y - g.y;
 	return dx * dx + dy * dy <= m->goal_radius * m->goal_radius;
 }
 
@@ -207,14 +222,19 @@ throng_status throng_metrics_create(const throng_world* world, float goal_radius
 	bool ok = thr_overlap_alloc(&m->overlap, n, metrics_threads(world)) == 0;
 	m->start_x = malloc(cnt * sizeof *m->start_x);
 	m->start_y = malloc(cnt * sizeof *m->start_y);
-	m->track = malloc(cnt * sizeof *m->track);
-	if (!ok || m->start_x == NULL || m->start_y == NULL || m->track == NULL) {
+	for (int c = 0; c < THR_COLS; ++c) {
+		m->col[c] = malloc(cnt * 8u);
+		ok = ok && m->col[c] != NULL;
+	}
+	if (!ok || m->start_x == NULL || m->start_y == NULL) {
 		throng_metrics_destroy(m);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_metrics_create: out of memory for %u agents", n);
 	}
 	thr_huge_pages(m->start_x, cnt * sizeof *m->start_x);
 	thr_huge_pages(m->start_y, cnt * sizeof *m->start_y);
-	thr_huge_pages(m->track, cnt * sizeof *m->track);
+	for (int c = 0; c < THR_COLS; ++c) {
+		thr_huge_pages(m->col[c], cnt * 8u);
+	}
 	if (thr_shape_watch_sync(&m->shapes, world) != 0) {
 		throng_metrics_destroy(m);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_metrics_create: out of memory for the grids over %u "
@@ -225,9 +245,12 @@ throng_status throng_metrics_create(const throng_world* world, float goal_radius
 		uint32_t id = world->id[k];
 		m->start_x[id] = s->px[k];
 		m->start_y[id] = s->py[k];
-		thr_track* t = &m->track[k];
-		*t = (thr_track){0.0, 0.0, world->tx[k], world->ty[k], THR_NEVER, id};
-		t->arrived_step = goal_radius > 0.0f && at_goal(m, t, s->px[k], s->py[k]) ? 0u : THR_NEVER;
+		const thr_goal g = {world->tx[k], world->ty[k]};
+		((double*)m->col[THR_COL_TURN])[k] = 0.0;
+		((double*)m->col[THR_COL_WALKED])[k] = 0.0;
+		((thr_goal*)m->col[THR_COL_GOAL])[k] = g;
+		((thr_tag*)m->col[THR_COL_TAG])[k] =
+		    (thr_tag){goal_radius > 0.0f && at_goal(m, g, s->px[k], s->py[k]) ? 0u : THR_NEVER, id};
 	}
 	m->world_stats = world->stats;
 	m->contacts0 = m->contacts = world_contacts(world);
@@ -251,29 +274,16 @@ static bool outside(const throng_world_def* d, float x, float y, float r)
 	}
 }
 
-/// Moves the records to the world's current storage order, where record
-/// k belongs to the agent at slot k: from[k] is the record of the agent
-/// now at slot k, a permutation. In place, one thread, along the cycles of
-/// the permutation, each slot marked done by from[j] = j once its record
-/// is in place: short moves, since slots change little between two
-/// observations.
-static void move_records(thr_track* t, uint32_t* from, uint32_t n)
+/// Item k of column dst (8-byte items) is item from[k] of column src, for
+/// k < n. Called by every thread of the observing team: an orphaned loop,
+/// split as a `for` of the enclosing parallel region.
+static void follow(const void* src, void* dst, const uint32_t* from, int64_t n)
 {
-	for (uint32_t k = 0; k < n; ++k) {
-		if (from[k] == k) {
-			continue;
-		}
-		thr_track keep = t[k];
-		for (uint32_t j = k;;) {
-			uint32_t f = from[j];
-			from[j] = j;
-			if (f == k) {
-				t[j] = keep;
-				break;
-			}
-			t[j] = t[f];
-			j = f;
-		}
+	const unsigned char* s = src;
+	unsigned char* d = dst;
+#pragma omp for schedule(static)
+	for (int64_t k = 0; k < n; ++k) {
+		memcpy(d + (size_t)k * 8u, s + (size_t)from[k] * 8u, 8u);
 	}
 }
 
@@ -340,48 +350,86 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 	// step leave it stale until the next).
 	const bool clear_map = !w->shapes_dirty && w->shape_clear != NULL;
 	const int64_t n = m->n;
-	thr_track* const track = m->track;
 	const thr_shape_watch* const watch = &m->shapes;
 	uint64_t nonfinite = 0, oob = 0, crossings = 0, wall_pen = 0, obstacle_pen = 0;
 	double deepest_obstacle = 0.0;
 	// The records follow the world's storage order first: from[k], the
 	// record of the agent now at slot k, is the step's reorder when the ids
 	// agree, else found by id (by_id: each id's record). Both live in the
-	// overlap sort's spare buffer (8 bytes an agent, free until the next sort).
+	// overlap sort's spare buffer (8 bytes an agent, free until the next
+	// sort). Each column is gathered into a spare column, which it then
+	// swaps with: the overlap sort's entry buffer (8 bytes an agent, free
+	// as well), which takes the column's old buffer in return. The tag
+	// column goes first, gathered and checked in one pass.
 	const uint32_t* const perm = last_reorder(w);
 	uint32_t* const from = (uint32_t*)m->overlap.spare;
 	uint32_t* const by_id = from + n;
+	void* spare = m->overlap.entry;
 	int64_t moved = 0, wrong = 0;
+	bool redo = false; // the tag column is to be gathered again, by id
 	(void)threads;
 #pragma omp parallel num_threads(threads) if (n > THR_PARALLEL_MIN_AGENTS) \
 	reduction(+ : nonfinite, oob, crossings, wall_pen, obstacle_pen) reduction(max : deepest_obstacle)
 	{
+		const thr_tag* const old = m->col[THR_COL_TAG];
+		if (perm == NULL) {
+#pragma omp for schedule(static) reduction(+ : wrong)
+			for (int64_t k = 0; k < n; ++k) {
+				from[k] = (uint32_t)k;
+				wrong += old[k].id != w->id[k] ? 1 : 0;
+			}
+		} else {
+			thr_tag* const into = spare;
 #pragma omp for schedule(static) reduction(+ : moved, wrong)
-		for (int64_t k = 0; k < n; ++k) {
-			uint32_t f = perm != NULL ? perm[k] : (uint32_t)k;
-			from[k] = f;
-			moved += f != (uint32_t)k ? 1 : 0;
-			wrong += f >= (uint32_t)n || track[f].id != w->id[k] ? 1 : 0;
+			for (int64_t k = 0; k < n; ++k) {
+				const uint32_t f = perm[k];
+				from[k] = f;
+				moved += f != (uint32_t)k ? 1 : 0;
+				if (f >= (uint32_t)n) {
+					wrong++;
+					continue;
+				}
+				into[k] = old[f];
+				wrong += into[k].id != w->id[k] ? 1 : 0;
+			}
 		}
 #pragma omp single
 		{
 			if (wrong > 0) {
+				const thr_tag* const tag = m->col[THR_COL_TAG];
 				for (uint32_t k = 0; k < (uint32_t)n; ++k) {
-					by_id[track[k].id] = k;
+					by_id[tag[k].id] = k;
 				}
 				for (uint32_t k = 0; k < (uint32_t)n; ++k) {
 					from[k] = by_id[w->id[k]];
 				}
 				moved = 1;
-			}
-			if (moved > 0) {
-				move_records(track, from, (uint32_t)n);
+				redo = true;
+			} else if (moved > 0) {
+				void* gathered = spare;
+				spare = m->col[THR_COL_TAG];
+				m->col[THR_COL_TAG] = gathered;
 			}
 		}
+		for (int c = 0; moved > 0 && c < THR_COLS; ++c) {
+			if (c == THR_COL_TAG && !redo) {
+				continue;
+			}
+			follow(m->col[c], spare, from, n);
+#pragma omp single
+			{
+				void* gathered = spare;
+				spare = m->col[c];
+				m->col[c] = gathered;
+			}
+		}
+		double* const turn = m->col[THR_COL_TURN];
+		double* const walked = m->col[THR_COL_WALKED];
+		const thr_goal* const goal = m->col[THR_COL_GOAL];
+		thr_tag* const tag = m->col[THR_COL_TAG];
 		thr_shape_tally tally = {0, 0, 0, 0.0};
 #pragma omp for schedule(static)
 		for (int64_t k = 0; k < n; ++k) {
-			thr_track* t = &track[k];
 			float x = s->px[k], y = s->py[k];
 			if (!isfinite(x) || !isfinite(y) || !isfinite(s->vx[k]) || !isfinite(s->vy[k])) {
 				nonfinite++;
@@ -402,15 +450,15 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 			float px = ps->hx[k], py = ps->hy[k];
 			float cross = px * hy - py * hx;
 			float dot = px * hx + py * hy;
-			t->turn += fabs((double)thr_atan2f(cross, dot));
-			if (goals && t->arrived_step == THR_NEVER) {
+			turn[k] += fabs((double)thr_atan2f(cross, dot));
+			if (goals && tag[k].arrived_step == THR_NEVER) {
 				if (!m->wrap) {
 					double ddx = (double)x - (double)x0;
 					double ddy = (double)y - (double)y0;
-					t->walked += sqrt(ddx * ddx + ddy * ddy);
+					walked[k] += sqrt(ddx * ddx + ddy * ddy);
 				}
-				if (at_goal(m, t, x, y)) {
-					t->arrived_step = (uint32_t)step;
+				if (at_goal(m, goal[k], x, y)) {
+					tag[k].arrived_step = (uint32_t)step;
 				}
 			}
 		}
@@ -419,6 +467,7 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 		obstacle_pen += tally.obstacle_penetrations;
 		deepest_obstacle = tally.deepest_obstacle > deepest_obstacle ? tally.deepest_obstacle : deepest_obstacle;
 	}
+	m->overlap.entry = spare; // a column's old buffer, when the records moved
 	m->nonfinite += nonfinite;
 	m->oob += oob;
 	thr_shape_tally* st = &m->shape_tally;
@@ -466,22 +515,26 @@ throng_quality throng_metrics_result(const throng_metrics* m)
 	// Each id's record: by_id in the overlap sort's spare buffer, free
 	// between observations.
 	uint32_t* const by_id = (uint32_t*)m->overlap.spare;
+	const double* const turns = m->col[THR_COL_TURN];
+	const double* const walked = m->col[THR_COL_WALKED];
+	const thr_goal* const goal = m->col[THR_COL_GOAL];
+	const thr_tag* const tag = m->col[THR_COL_TAG];
 	for (uint32_t k = 0; k < m->n; ++k) {
-		by_id[m->track[k].id] = k;
+		by_id[tag[k].id] = k;
 	}
 	for (uint32_t id = 0; id < m->n; ++id) {
-		const thr_track* a = &m->track[by_id[id]];
-		turn += a->turn;
-		if (m->goal_radius > 0.0f && a->arrived_step != THR_NEVER) {
+		const uint32_t a = by_id[id];
+		turn += turns[a];
+		if (m->goal_radius > 0.0f && tag[a].arrived_step != THR_NEVER) {
 			q.reached++;
-			time += (double)a->arrived_step * (double)m->dt;
-			double t = (double)a->arrived_step * (double)m->dt;
+			time += (double)tag[a].arrived_step * (double)m->dt;
+			double t = (double)tag[a].arrived_step * (double)m->dt;
 			q.max_time_to_goal = t > q.max_time_to_goal ? t : q.max_time_to_goal;
-			double dx = (double)a->goal_x - (double)m->start_x[id];
-			double dy = (double)a->goal_y - (double)m->start_y[id];
+			double dx = (double)goal[a].x - (double)m->start_x[id];
+			double dy = (double)goal[a].y - (double)m->start_y[id];
 			double straight = sqrt(dx * dx + dy * dy);
 			if (!m->wrap && straight > 2.0 * (double)m->goal_radius) {
-				ratio += a->walked / (straight - (double)m->goal_radius);
+				ratio += walked[a] / (straight - (double)m->goal_radius);
 				ratios++;
 			}
 		}
