@@ -99,6 +99,12 @@ static bool apply_option(const char* name, const char* value, cli_run_args* out)
 			cli_error("--threads-policy: expected adapt or fixed, got \"%.64s\"", value);
 			return false;
 		}
+	} else if (strcmp(name, "--metrics") == 0) {
+		if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0) {
+			cli_error("--metrics: expected on or off, got \"%.64s\"", value);
+			return false;
+		}
+		out->no_metrics = strcmp(value, "off") == 0;
 	} else if (strcmp(name, "--out") == 0) {
 		if (value[0] == '\0') {
 			cli_error("--out: expected a file name or - (standard output), got an empty string");
@@ -184,7 +190,7 @@ static int check_output_options(cli_run_args* out, bool format_set, bool fields_
 int cli_parse_run(int argc, char** argv, int first, cli_run_args* out)
 {
 	static const char* const valued[] = {"--agents", "--steps",  "--seed",  "--engine", "--threads", "--threads-policy",
-	                                     "--summary", "--out",   "--format", "--fields", "--every", "--shm", "--seconds"};
+	                                     "--summary", "--metrics", "--out",   "--format", "--fields", "--every", "--shm", "--seconds"};
 	const opt_spec spec = {"throng", "run: ", "throng run --help", valued, sizeof valued / sizeof valued[0]};
 	bool format_set = false, fields_set = false, every_set = false;
 	memset(out, 0, sizeof *out);

@@ -33,6 +33,7 @@ typedef struct cli_run_args {
 	uint32_t threads;       ///< 0 = OpenMP's default
 	throng_threads_policy threads_policy; ///< --threads-policy; default adapt
 	cli_summary_format summary;
+	bool no_metrics;        ///< --metrics off: no crowd-quality metrics (default on)
 	bool help;              ///< --help was given: print usage, run nothing
 	const char* out;        ///< --out FILE or "-"; NULL = no output
 	throng_format format;   ///< --format, resolved from --out's extension when not given

@@ -59,6 +59,9 @@ static const char usage_run[] =
 	"                    are the same bits either way\n"
 	"  --summary FORMAT  text or json (default text), with the crowd-quality\n"
 	"                    metrics of docs/QUALITY.md\n"
+	"  --metrics M       on (default) or off: off skips the crowd-quality metrics\n"
+	"                    (observed after every step; a quarter of a million-agent\n"
+	"                    run's time) and leaves their fields out of the summary\n"
 	"  -q, --quiet       no progress bar (it is drawn on stderr only when stderr\n"
 	"                    is a terminal)\n"
 	"  -h, --help        this help\n"
@@ -427,7 +430,7 @@ static int cmd_run(int argc, char** argv)
 	FILE* report = args.out != NULL && strcmp(args.out, "-") == 0 ? stderr : stdout;
 
 	throng_metrics* metrics = NULL;
-	if (throng_metrics_create(world, throng_scene_goal_radius(scene), &metrics) != THRONG_OK) {
+	if (!args.no_metrics && throng_metrics_create(world, throng_scene_goal_radius(scene), &metrics) != THRONG_OK) {
 		cli_error("%s", throng_last_error());
 		outputs_discard(&outputs);
 		throng_scene_destroy(scene);
@@ -444,7 +447,7 @@ static int cmd_run(int argc, char** argv)
 	uint64_t k = 0;
 	for (; k < steps && st == THRONG_OK && out_st == THRONG_OK && cli_stop_signal == 0; ++k) {
 		st = throng_scene_step(scene);
-		if (st == THRONG_OK) {
+		if (st == THRONG_OK && metrics != NULL) {
 			double tm = now_seconds();
 			st = throng_metrics_observe(metrics, world);
 			metrics_seconds += now_seconds() - tm;
@@ -459,7 +462,7 @@ static int cmd_run(int argc, char** argv)
 	}
 	double seconds = now_seconds() - t0;
 	cli_progress_finish(&progress);
-	throng_quality quality = throng_metrics_result(metrics);
+	throng_quality quality = throng_metrics_result(metrics); // all zero without metrics
 	throng_metrics_destroy(metrics);
 	if (st != THRONG_OK) {
 		cli_error("%s", throng_last_error());
@@ -488,7 +491,7 @@ static int cmd_run(int argc, char** argv)
 
 	cli_summary s;
 	memset(&s, 0, sizeof s);
-	st = cli_summary_measure(scene, &quality, &s);
+	st = cli_summary_measure(scene, args.no_metrics ? NULL : &quality, &s);
 	if (st != THRONG_OK) {
 		cli_error("%s", throng_last_error());
 		throng_scene_destroy(scene);

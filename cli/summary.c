@@ -24,11 +24,18 @@ throng_status cli_summary_measure(throng_scene* scene, const throng_quality* qua
 	}
 	s->clamped = stats.clamped;
 	s->simulated_seconds = (double)stats.steps * (double)def.dt;
-	s->quality = *quality;
-	s->max_speed_ratio = s->quality.max_speed_ratio;
-	s->nonfinite = s->quality.nonfinite;
-	s->out_of_bounds = s->quality.out_of_bounds;
-	s->reached = s->quality.reached;
+	s->metrics = quality != NULL;
+	if (quality != NULL) {
+		s->quality = *quality;
+		s->max_speed_ratio = s->quality.max_speed_ratio;
+		s->nonfinite = s->quality.nonfinite;
+		s->out_of_bounds = s->quality.out_of_bounds;
+		s->reached = s->quality.reached;
+	} else {
+		memset(&s->quality, 0, sizeof s->quality);
+		s->max_speed_ratio = (double)stats.max_speed_ratio;
+		s->nonfinite = stats.nonfinite;
+	}
 	s->outcome_count = throng_scene_outcomes(scene, s->outcomes, THRONG_MAX_OUTCOMES);
 	s->outcome_count = s->outcome_count < THRONG_MAX_OUTCOMES ? s->outcome_count : THRONG_MAX_OUTCOMES;
 	return THRONG_OK;
@@ -95,8 +102,23 @@ static int make_fields(const cli_summary* s, field f[FIELD_MAX])
 		{"path_length_ratio", FIELD_F64, NULL, 0, q->path_length_ratio},
 		{"jitter", FIELD_F64, NULL, 0, q->jitter},
 	};
-	memcpy(f, list, sizeof list);
-	int n = FIELD_BASE;
+	// The fields only the quality metrics give, left out with --metrics off
+	// (list[] from out_of_bounds on, but frames and output_seconds).
+	static const char* const from_metrics[] = {
+	    "out_of_bounds",     "reached",          "metrics_seconds",   "overlaps_per_agent_step",
+	    "deepest_overlap",   "overlap_capped",   "wall_crossings",    "wall_penetrations",
+	    "obstacle_penetrations", "deepest_obstacle_penetration", "contacts_per_agent_step", "goals",
+	    "mean_time_to_goal", "max_time_to_goal", "path_length_ratio", "jitter"};
+	int n = 0;
+	for (int k = 0; k < FIELD_BASE; ++k) {
+		bool only_metrics = false;
+		for (size_t j = 0; j < sizeof from_metrics / sizeof from_metrics[0]; ++j) {
+			only_metrics = only_metrics || strcmp(list[k].key, from_metrics[j]) == 0;
+		}
+		if (s->metrics || !only_metrics) {
+			f[n++] = list[k];
+		}
+	}
 	for (uint32_t k = 0; k < s->outcome_count; ++k) {
 		f[n++] = (field){s->outcomes[k].name, FIELD_F64, NULL, 0, s->outcomes[k].value};
 	}

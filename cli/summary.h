@@ -31,6 +31,7 @@ typedef struct cli_summary {
 	uint64_t frames;            ///< frames written by --out (or published by --shm); 0 without either
 	double output_seconds;      ///< wall time spent writing and publishing frames (s), part of seconds
 	double metrics_seconds;     ///< wall time spent on the quality metrics (s), part of seconds
+	bool metrics;               ///< the quality metrics were observed (not --metrics off): their fields are printed
 	const char* interrupted;    ///< "SIGINT" or "SIGTERM" when a signal stopped the run early, else NULL
 	uint64_t steps_planned;     ///< the steps asked for (printed only when interrupted)
 	throng_quality quality;     ///< the crowd-quality metrics over the run (docs/QUALITY.md)
@@ -41,9 +42,12 @@ typedef struct cli_summary {
 /// Fills every field that the world and the run's quality figures hold (agents,
 /// the seed the world used, hash, overlaps, stats, simulated_seconds, the
 /// quality figures, the scene's outcome figures); max_speed_ratio, nonfinite,
-/// out_of_bounds and reached come from `quality`, over the whole run. The
-/// caller sets scenario, steps, engine, threads and seconds, then calls
-/// cli_summary_finish(). Returns the first failing status.
+/// out_of_bounds and reached come from `quality`, over the whole run. With
+/// quality NULL (--metrics off) max_speed_ratio and nonfinite come from the
+/// world's stats, and s->metrics is false: the printers leave out the
+/// fields only the metrics give. The caller sets scenario, steps, engine,
+/// threads and seconds, then calls cli_summary_finish(). Returns the first
+/// failing status.
 throng_status cli_summary_measure(throng_scene* scene, const throng_quality* quality, cli_summary* s);
 
 /// Derives agent_steps_per_s from agents, steps and seconds.

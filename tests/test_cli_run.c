@@ -132,6 +132,47 @@ Test(cli_run, summary_has_the_quality_metrics)
 	cr_assert_not_null(strstr(out, "\ncontacts_per_agent_step:"), "%s", out);
 }
 
+Test(cli_run, metrics_off_leaves_out_their_fields_not_the_world)
+{
+	// The same run with and without the metrics: the same world (hash,
+	// overlaps at the end, max speed ratio, nonfinite, clamped), and none of
+	// the fields only the metrics give.
+	static const char* const same[] = {"hash", "overlaps", "max_speed_ratio", "nonfinite", "clamped", "agents",
+	                                   "steps"};
+	static const char* const gone[] = {"out_of_bounds", "reached", "metrics_seconds", "overlaps_per_agent_step",
+	                                   "deepest_overlap", "overlap_capped", "wall_crossings", "wall_penetrations",
+	                                   "obstacle_penetrations", "deepest_obstacle_penetration",
+	                                   "contacts_per_agent_step", "goals", "mean_time_to_goal", "max_time_to_goal",
+	                                   "path_length_ratio", "jitter"};
+	static char with[OUT_CAP];
+	cr_assert_eq(run_cli("run hallway --agents 60 --seconds 3 --summary json"), 0, "%s", err);
+	memcpy(with, out, sizeof with);
+	cr_assert_eq(run_cli("run hallway --agents 60 --seconds 3 --summary json --metrics off"), 0, "%s", err);
+	for (size_t k = 0; k < sizeof same / sizeof same[0]; ++k) {
+		char pat[80];
+		snprintf(pat, sizeof pat, "\"%s\": ", same[k]);
+		const char* a = strstr(with, pat);
+		const char* b = strstr(out, pat);
+		cr_assert(a != NULL && b != NULL, "%s: in both summaries:\n%s\n%s", same[k], with, out);
+		cr_assert_eq(strcspn(a, ",\n"), strcspn(b, ",\n"), "%s differs:\n%s\n%s", same[k], with, out);
+		cr_assert_eq(strncmp(a, b, strcspn(a, ",\n")), 0, "%s differs:\n%s\n%s", same[k], with, out);
+	}
+	for (size_t k = 0; k < sizeof gone / sizeof gone[0]; ++k) {
+		char pat[80];
+		snprintf(pat, sizeof pat, "\"%s\"", gone[k]);
+		cr_assert_not_null(strstr(with, pat), "%s with the metrics:\n%s", gone[k], with);
+		cr_assert_null(strstr(out, pat), "%s with --metrics off:\n%s", gone[k], out);
+	}
+	// The text summary too; "on" is the default.
+	cr_assert_eq(run_cli("run hallway --agents 60 --seconds 1 --metrics=off"), 0, "%s", err);
+	cr_assert_null(strstr(out, "jitter:"), "%s", out);
+	cr_assert_not_null(strstr(out, "\nhash:"), "%s", out);
+	cr_assert_eq(run_cli("run hallway --agents 60 --seconds 1 --metrics on"), 0, "%s", err);
+	cr_assert_not_null(strstr(out, "\njitter:"), "%s", out);
+	expect_usage_error("run hallway --metrics no", "--metrics: expected on or off, got \"no\"");
+	expect_usage_error("run hallway --metrics", "--metrics");
+}
+
 Test(cli_run, armies_summary_has_the_outcome)
 {
 	cr_assert_eq(run_cli("run armies --agents 120 --seconds 2 --summary json"), 0, "%s", err);
