@@ -30,7 +30,9 @@
 #include "scenario_internal.h"
 #include "vec.h"
 
-/// Agents above which the goal check runs on the world's threads.
+/// Agents above which the goal check runs on the world's threads: the
+/// library's own threshold (THR_PARALLEL_MIN_AGENTS, core/world_internal.h,
+/// which the scenes, built on the public API, do not include).
 #define SF_GOALS_PARALLEL_MIN 4096
 
 typedef struct sf_scene_data {
