@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "error.h"
 #include "fmath.h"
+#include "part.h"
 #include "rng.h"
 #include "throng/metrics.h"
 #include "validate.h"
@@ -70,6 +71,7 @@ void throng_world_destroy(throng_world* w)
 	free(w->shape_clear);
 	free(w->cell_groups);
 	thr_contact_free(w->contact);
+	thr_part_free(w);
 	free(w->scratch_idx);
 	free(w->scratch_nb);
 	free(w);
@@ -193,6 +195,10 @@ throng_status throng_world_spawn(throng_world* w, const throng_agent_def* defs, 
 	if (defs == NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_spawn: defs is NULL");
 	}
+	if (w->part != NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		                "throng_world_spawn: the world is a part of a larger one; its agents come from thr_part_load");
+	}
 	if (count > w->def.capacity - w->count) {
 		return thr_fail(THRONG_ERR_CAPACITY,
 		                "throng_world_spawn: count: %u agents do not fit (the world holds %u of %u)", count,
@@ -262,7 +268,11 @@ static throng_status find_agent(const throng_world* w, uint32_t id, const char* 
 	if (st != THRONG_OK) {
 		return st;
 	}
-	if (id >= w->count) {
+	if (w->part != NULL) { // ids of the whole world, some of them here
+		if (id >= w->part->def.id_space || w->slot_of[id] == THR_NO_SLOT) {
+			return thr_fail(THRONG_ERR_NOT_FOUND, "%s: no agent with id %u in this part", fn, id);
+		}
+	} else if (id >= w->count) {
 		return thr_fail(THRONG_ERR_NOT_FOUND, "%s: no agent with id %u (the world has %u)", fn, id, w->count);
 	}
 	*slot = w->slot_of[id];
@@ -320,7 +330,12 @@ throng_status throng_world_set_target_agent(throng_world* w, uint32_t id, uint32
 {
 	uint32_t i = 0;
 	throng_status st = find_agent(w, id, "throng_world_set_target_agent", &i);
-	if (st == THRONG_OK && target_agent != THRONG_NO_AGENT && target_agent >= w->count) {
+	uint32_t unused = 0;
+	if (st == THRONG_OK && target_agent != THRONG_NO_AGENT && w->part != NULL &&
+	    find_agent(w, target_agent, "throng_world_set_target_agent: target_agent", &unused) != THRONG_OK) {
+		return THRONG_ERR_NOT_FOUND; // a part holds the target, or the step could not read it
+	}
+	if (st == THRONG_OK && target_agent != THRONG_NO_AGENT && w->part == NULL && target_agent >= w->count) {
 		st = thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_set_target_agent: target_agent: no agent %u",
 		              target_agent);
 	}
@@ -452,8 +467,13 @@ uint64_t throng_world_hash(const throng_world* w)
 	uint32_t buf[BATCH * FIELDS];
 	uint32_t used = 0;
 	const float* const f[10] = {s->px, s->py, s->vx, s->vy, s->hx, s->hy, s->wander, s->noise, w->tx, w->ty};
-	for (uint32_t id = 0; id < w->count; ++id) {
+	// A part world's ids are sparse in the whole world's id space.
+	const uint32_t ids = w->part != NULL ? w->part->def.id_space : w->count;
+	for (uint32_t id = 0; id < ids; ++id) {
 		uint32_t i = w->slot_of[id];
+		if (i == THR_NO_SLOT) {
+			continue;
+		}
 		uint32_t* b = buf + used * FIELDS;
 		for (int k = 0; k < 10; ++k) {
 			memcpy(&b[k], &f[k][i], sizeof(float)); // the bits, -0 and +0 apart

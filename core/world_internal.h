@@ -135,6 +135,7 @@ struct throng_world {
 
 	struct thr_simd_state* simd; ///< the SIMD engine's own data (its shape copies), or NULL
 	struct thr_contact_data* contact; ///< the contact pass's scratch (contact.h), or NULL
+	struct thr_part* part;            ///< a part world's data (part.h), or NULL
 	uint32_t shape_version;      ///< bumped whenever the shape grids are rebuilt
 	thr_team team;               ///< how many threads the next step uses (team.h)
 };

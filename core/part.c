@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+// Part worlds (part.h): a world that holds one process's share of a larger
+// one, with the larger one's ids and grid.
+#include "part.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "memory.h"
+#include "validate.h"
+#include "world_internal.h"
+
+throng_status thr_part_make(throng_world* w, const thr_part_def* def)
+{
+	throng_status st = thr_check_world(w, "thr_part_make");
+	if (st != THRONG_OK) {
+		return st;
+	}
+	if (def == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_make: def is NULL");
+	}
+	if (w->part != NULL || w->count != 0) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_make: the world is a part already or has agents");
+	}
+	if (def->id_space == 0 || def->grid_capacity == 0 || def->grid_capacity > THR_MAX_CAPACITY) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		                "thr_part_make: id_space must be at least 1 and grid_capacity from 1 to %u (got %u, %u)",
+		                THR_MAX_CAPACITY, def->id_space, def->grid_capacity);
+	}
+	if (!(def->max_radius >= 0.0f) || !isfinite(def->max_radius)) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_make: max_radius must be finite and at least 0");
+	}
+	thr_part* p = calloc(1, sizeof *p);
+	uint32_t* slot_of = malloc((size_t)def->id_space * sizeof *slot_of);
+	if (p == NULL || slot_of == NULL) {
+		free(p);
+		free(slot_of);
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "thr_part_make: out of memory for %u ids", def->id_space);
+	}
+	thr_huge_pages(slot_of, (size_t)def->id_space * sizeof *slot_of);
+	memset(slot_of, 0xff, (size_t)def->id_space * sizeof *slot_of); // THR_NO_SLOT
+	p->def = *def;
+	p->slot_of = slot_of;
+	w->part = p;
+	w->slot_of = slot_of; // the store's own slot_of array stays unused
+	if (def->max_radius > w->max_radius) {
+		w->max_radius = def->max_radius;
+		w->shapes_dirty = 1;
+	}
+	return THRONG_OK;
+}
+
+void thr_part_free(throng_world* w)
+{
+	if (w->part != NULL) {
+		free(w->part->slot_of);
+		free(w->part);
+		w->part = NULL;
+	}
+}
+
+/// What part worlds cannot do yet: solid agents and target rules read
+/// figures of the whole world (docs/DISTRIBUTED.md).
+static throng_status check_supported(const throng_world* w)
+{
+	for (uint32_t a = 0; a < w->archetype_count; ++a) {
+		const throng_controller* c = &w->archetypes[a];
+		if (c->contact.enabled) {
+			return thr_fail(THRONG_ERR_UNSUPPORTED,
+			                "thr_part_load: archetype %u: contact: part worlds do not run solid contacts yet", a);
+		}
+		if (c->target_rule.enabled) {
+			return thr_fail(THRONG_ERR_UNSUPPORTED,
+			                "thr_part_load: archetype %u: target_rule: part worlds do not run target rules yet", a);
+		}
+	}
+	return THRONG_OK;
+}
+
+/// Whether id is one of the n sorted records' ids.
+static bool has_id(const thr_agent_record* recs, uint32_t n, uint32_t id)
+{
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2u;
+		if (recs[mid].id < id) {
+			lo = mid + 1u;
+		} else {
+			hi = mid;
+		}
+	}
+	return lo < n && recs[lo].id == id;
+}
+
+static throng_status check_records(const throng_world* w, const thr_agent_record* recs, uint32_t n)
+{
+	const thr_part* p = w->part;
+	const bool waypoints = thr_cur_c(w)->waypoint != NULL;
+	for (uint32_t k = 0; k < n; ++k) {
+		const thr_agent_record* r = &recs[k];
+		const char* field = NULL;
+		if (r->id >= p->def.id_space || (k > 0 && r->id <= recs[k - 1].id)) {
+			field = "id (must increase, below the id space)";
+		} else if (r->archetype >= w->archetype_count) {
+			field = "archetype";
+		} else if (!(r->radius <= w->max_radius)) {
+			field = "radius (above the whole world's largest)";
+		} else if (r->path != THRONG_NO_PATH && r->path >= w->path_count) {
+			field = "path";
+		} else if (r->waypoint != 0 && !waypoints) {
+			field = "waypoint (the world has no path)";
+		} else if (r->target_agent != THRONG_NO_AGENT && !has_id(recs, n, r->target_agent)) {
+			field = "target_agent (not in the part)";
+		}
+		if (field != NULL) {
+			return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_load: record %u (id %u): %s", k, r->id, field);
+		}
+	}
+	return THRONG_OK;
+}
+
+throng_status thr_part_load(throng_world* w, const thr_agent_record* recs, uint32_t n, uint64_t step)
+{
+	throng_status st = thr_check_world(w, "thr_part_load");
+	if (st != THRONG_OK) {
+		return st;
+	}
+	if (w->part == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_load: the world is not a part (thr_part_make)");
+	}
+	if (n > 0 && recs == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_load: recs is NULL");
+	}
+	if (n > w->def.capacity) {
+		return thr_fail(THRONG_ERR_CAPACITY, "thr_part_load: %u agents do not fit (capacity %u)", n,
+		                w->def.capacity);
+	}
+	if ((st = check_supported(w)) != THRONG_OK || (st = check_records(w, recs, n)) != THRONG_OK) {
+		return st;
+	}
+	uint32_t* slot_of = w->part->slot_of;
+	for (uint32_t i = 0; i < w->count; ++i) {
+		slot_of[w->id[i]] = THR_NO_SLOT;
+	}
+	thr_state* s = thr_cur(w);
+	for (uint32_t i = 0; i < n; ++i) {
+		const thr_agent_record* r = &recs[i];
+		s->px[i] = r->px;
+		s->py[i] = r->py;
+		s->vx[i] = r->vx;
+		s->vy[i] = r->vy;
+		s->hx[i] = r->hx;
+		s->hy[i] = r->hy;
+		s->wander[i] = r->wander;
+		s->noise[i] = r->noise;
+		if (s->waypoint != NULL) {
+			s->waypoint[i] = r->waypoint;
+		}
+		w->id[i] = r->id;
+		slot_of[r->id] = i;
+		w->max_speed[i] = r->max_speed;
+		w->max_force[i] = r->max_force;
+		w->radius[i] = r->radius;
+		w->archetype[i] = r->archetype;
+		w->group[i] = r->group;
+		w->target_agent[i] = r->target_agent;
+		w->path[i] = r->path;
+		w->tx[i] = r->tx;
+		w->ty[i] = r->ty;
+	}
+	// Padding lanes past the count stay as the arrays' padding rule wants:
+	// zero (store.h), as after a spawn.
+	const uint32_t old = w->count;
+	w->count = n;
+	w->step = step;
+	for (uint32_t i = n; i < old; ++i) {
+		s->px[i] = s->py[i] = s->vx[i] = s->vy[i] = s->hx[i] = s->hy[i] = s->wander[i] = s->noise[i] = 0.0f;
+		if (s->waypoint != NULL) {
+			s->waypoint[i] = 0;
+		}
+		w->id[i] = w->archetype[i] = w->group[i] = w->target_agent[i] = w->path[i] = 0;
+		w->max_speed[i] = w->max_force[i] = w->radius[i] = w->tx[i] = w->ty[i] = 0.0f;
+	}
+	return THRONG_OK;
+}
+
+void thr_agent_record_get(const throng_world* w, uint32_t i, thr_agent_record* out)
+{
+	const thr_state* s = thr_cur_c(w);
+	out->id = w->id[i];
+	out->px = s->px[i];
+	out->py = s->py[i];
+	out->vx = s->vx[i];
+	out->vy = s->vy[i];
+	out->hx = s->hx[i];
+	out->hy = s->hy[i];
+	out->wander = s->wander[i];
+	out->noise = s->noise[i];
+	out->waypoint = s->waypoint != NULL ? s->waypoint[i] : 0;
+	out->max_speed = w->max_speed[i];
+	out->max_force = w->max_force[i];
+	out->radius = w->radius[i];
+	out->archetype = w->archetype[i];
+	out->group = w->group[i];
+	out->target_agent = w->target_agent[i];
+	out->path = w->path[i];
+	out->tx = w->tx[i];
+	out->ty = w->ty[i];
+}
+
+thr_part_rows thr_part_rows_of(const throng_world* w)
+{
+	// The layout of core/step.c's prepare stage.
+	const throng_world_def* d = &w->def;
+	thr_grid g;
+	memset(&g, 0, sizeof g);
+	thr_grid_layout_sparse(&g, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y,
+	                       thr_world_cell_size(w), thr_world_max_cells(w), thr_world_max_cells(w));
+	thr_part_rows r = {g.min_y, g.inv_cell, g.cell, g.ny};
+	thr_grid_free(&g);
+	return r;
+}
+
+int32_t thr_part_row(const thr_part_rows* r, float y)
+{
+	return thr_grid_coord(y, r->min_y, r->inv_cell, r->ny);
+}
+
+int32_t thr_part_halo_rows(const throng_world* w)
+{
+	float reach = 0.0f;
+	for (uint32_t a = 0; a < w->archetype_count; ++a) {
+		float q = thr_arch_neighbors(&w->archetypes[a]).query_radius;
+		reach = q > reach ? q : reach;
+	}
+	const thr_part_rows r = thr_part_rows_of(w);
+	return (int32_t)ceilf(reach * r.inv_cell) + 1;
+}

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// Part worlds (private): one process's share of a larger world, for the
+// distributed step of issue 15 (docs/DISTRIBUTED.md).
+//
+// Design. A part world is an ordinary throng_world that holds the agents a
+// process owns plus copies ("ghosts") of the agents of other processes near
+// them, and steps them with the ordinary step. What makes an owned agent's
+// step the same bits as in the whole world:
+//
+// - its ids are the whole world's (sparse here): they key the random draws
+//   (wander, noise) and order the agents within a cell. slot_of is indexed
+//   by id over the whole world's id space.
+// - its agent grid has the whole world's layout (cell size, cells, origin),
+//   so the neighbours are visited in the same order: the grid's cell cap
+//   comes from the whole world's capacity, and the largest radius is the
+//   whole world's.
+// - it holds every agent of every cell row within the halo of its owned
+//   agents' rows (thr_part_halo_rows), so each owned agent meets the same
+//   candidates, in the same order, up to the same caps.
+// - agents come in only through thr_part_load(), sorted by id, with their
+//   whole state (thr_agent_record): the scalar engine, which never sorts,
+//   then keeps them in id order, as in a world whose slot is its id.
+//
+// Not yet: the contact pass and the target rules read figures of the whole
+// world (docs/DISTRIBUTED.md lists them), so thr_part_load() refuses
+// worlds that use them; a ghost's own step is computed and discarded, and
+// it is counted in the part's stats.
+#ifndef THRONG_CORE_PART_H
+#define THRONG_CORE_PART_H
+
+#include <stdint.h>
+
+#include "throng/throng.h"
+
+/// "No slot": slot_of of an id that is not in the part.
+#define THR_NO_SLOT UINT32_MAX
+
+/// What a part world takes from the whole world.
+typedef struct thr_part_def {
+	uint32_t id_space;      ///< every id is below it: the whole world's agent count
+	uint32_t grid_capacity; ///< the whole world's def.capacity (its grids' cell caps)
+	float max_radius;       ///< the whole world's largest agent radius
+} thr_part_def;
+
+/// One agent's whole state: what a part world needs to step it as the
+/// whole world would (76 bytes).
+typedef struct thr_agent_record {
+	uint32_t id;
+	float px, py, vx, vy, hx, hy; ///< position, velocity, heading
+	float wander, noise;          ///< the persistent wander angles
+	uint32_t waypoint;            ///< 0 in worlds without paths
+	float max_speed, max_force, radius;
+	uint32_t archetype, group, target_agent, path;
+	float tx, ty; ///< target point
+} thr_agent_record;
+
+/// The part's private data (world_internal.h: w->part).
+typedef struct thr_part {
+	thr_part_def def;
+	uint32_t* slot_of; ///< def.id_space entries: the slot of each id, THR_NO_SLOT when absent
+} thr_part;
+
+/// The rows of the agent grid a step of w uses, to assign agents to
+/// parts by row.
+typedef struct thr_part_rows {
+	float min_y, inv_cell, cell;
+	int32_t ny;
+} thr_part_rows;
+
+/// Makes w, a world with no agent yet, a part of a whole world described by
+/// def. Its archetypes, obstacles, walls and paths must be the whole
+/// world's, added in the same order, and its def the whole world's except
+/// for the capacity (which bounds the agents the part holds at once).
+/// Fails with THRONG_ERR_INVALID_ARGUMENT (a part already, agents spawned,
+/// a bad def) or THRONG_ERR_OUT_OF_MEMORY.
+throng_status thr_part_make(throng_world* w, const thr_part_def* def);
+
+/// Frees w's part data (throng_world_destroy calls it).
+void thr_part_free(throng_world* w);
+
+/// Replaces every agent of the part world w by the n records, which must
+/// be sorted by id (strictly increasing, below the id space), and sets its
+/// step count to `step`, the whole world's (the random draws and the
+/// target rules' timing read it). Every target_agent must be one of them. Fails, changing nothing, with
+/// THRONG_ERR_INVALID_ARGUMENT (naming the record and the field) or
+/// THRONG_ERR_CAPACITY; and with THRONG_ERR_UNSUPPORTED while w uses what
+/// part worlds do not do yet (contacts, target rules).
+throng_status thr_part_load(throng_world* w, const thr_agent_record* recs, uint32_t n, uint64_t step);
+
+/// The record of the agent in slot `slot` of w (any world), from its
+/// current state.
+void thr_agent_record_get(const throng_world* w, uint32_t slot, thr_agent_record* out);
+
+/// The agent grid's rows as w's next step lays them out.
+thr_part_rows thr_part_rows_of(const throng_world* w);
+
+/// The row of the agent grid an agent at height y falls in (the grid's own
+/// clamped cell coordinate: below the bounds and NaN give 0).
+int32_t thr_part_row(const thr_part_rows* r, float y);
+
+/// How many rows of ghosts a part needs on each side of its owned rows: the
+/// largest neighbour query radius in cells, plus one for the rounding of
+/// the grid's cell coordinate.
+int32_t thr_part_halo_rows(const throng_world* w);
+
+#endif
