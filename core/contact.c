@@ -9,6 +9,7 @@
 #include "bounds.h"
 #include "error.h"
 #include "memory.h"
+#include "part.h"
 
 /// Pairs are listed within this multiple of the radii sum, so that agents
 /// the iterations push together are still seen.
@@ -931,6 +932,9 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 				settle(ctx, i, v2(ctx->shaped_x[i], ctx->shaped_y[i]), NULL, NULL, &t);
 			} else {
 				continue; // at p*: nothing to do
+			}
+			if (thr_part_ghost(w->part, w->id[i])) {
+				continue; // a part world's ghost: its figures are another part's
 			}
 			pushes += t.pushes;
 			reverts += t.reverts;

@@ -34,15 +34,18 @@ throng_status thr_part_make(throng_world* w, const thr_part_def* def)
 	}
 	thr_part* p = calloc(1, sizeof *p);
 	uint32_t* slot_of = malloc((size_t)def->id_space * sizeof *slot_of);
-	if (p == NULL || slot_of == NULL) {
+	uint8_t* ghost = calloc((size_t)def->id_space / 8u + 1u, 1);
+	if (p == NULL || slot_of == NULL || ghost == NULL) {
 		free(p);
 		free(slot_of);
+		free(ghost);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "thr_part_make: out of memory for %u ids", def->id_space);
 	}
 	thr_huge_pages(slot_of, (size_t)def->id_space * sizeof *slot_of);
 	memset(slot_of, 0xff, (size_t)def->id_space * sizeof *slot_of); // THR_NO_SLOT
 	p->def = *def;
 	p->slot_of = slot_of;
+	p->ghost = ghost;
 	w->part = p;
 	w->slot_of = slot_of; // the store's own slot_of array stays unused
 	if (def->max_radius > w->max_radius) {
@@ -56,6 +59,7 @@ void thr_part_free(throng_world* w)
 {
 	if (w->part != NULL) {
 		free(w->part->slot_of);
+		free(w->part->ghost);
 		free(w->part);
 		w->part = NULL;
 	}
@@ -121,7 +125,8 @@ static throng_status check_records(const throng_world* w, const thr_agent_record
 	return THRONG_OK;
 }
 
-throng_status thr_part_load(throng_world* w, const thr_agent_record* recs, uint32_t n, uint64_t step)
+throng_status thr_part_load(throng_world* w, const thr_agent_record* recs, const uint8_t* ghost, uint32_t n,
+                            uint64_t step)
 {
 	throng_status st = thr_check_world(w, "thr_part_load");
 	if (st != THRONG_OK) {
@@ -141,8 +146,10 @@ throng_status thr_part_load(throng_world* w, const thr_agent_record* recs, uint3
 		return st;
 	}
 	uint32_t* slot_of = w->part->slot_of;
+	uint8_t* bits = w->part->ghost;
 	for (uint32_t i = 0; i < w->count; ++i) {
 		slot_of[w->id[i]] = THR_NO_SLOT;
+		bits[w->id[i] >> 3] = 0;
 	}
 	thr_state* s = thr_cur(w);
 	for (uint32_t i = 0; i < n; ++i) {
@@ -160,6 +167,9 @@ throng_status thr_part_load(throng_world* w, const thr_agent_record* recs, uint3
 		}
 		w->id[i] = r->id;
 		slot_of[r->id] = i;
+		if (ghost != NULL && ghost[i] != 0) {
+			bits[r->id >> 3] |= (uint8_t)(1u << (r->id & 7u));
+		}
 		w->max_speed[i] = r->max_speed;
 		w->max_force[i] = r->max_force;
 		w->radius[i] = r->radius;

@@ -21,13 +21,19 @@
 //   whole state (thr_agent_record): the scalar engine, which never sorts,
 //   then keeps them in id order, as in a world whose slot is its id.
 //
+// A ghost is stepped like any agent and its new state dropped by the
+// driver; its figures stay out of the part's stats (thr_part_ghost), so
+// the parts' stats add up to the whole world's: sums add, maxima take the
+// largest. The work counters (throng_world_counters) count the ghosts'
+// work too: it is work done.
+//
 // Not yet: the contact pass and the target rules read figures of the whole
 // world (docs/DISTRIBUTED.md lists them), so thr_part_load() refuses
-// worlds that use them; a ghost's own step is computed and discarded, and
-// it is counted in the part's stats.
+// worlds that use them.
 #ifndef THRONG_CORE_PART_H
 #define THRONG_CORE_PART_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "throng/throng.h"
@@ -58,7 +64,16 @@ typedef struct thr_agent_record {
 typedef struct thr_part {
 	thr_part_def def;
 	uint32_t* slot_of; ///< def.id_space entries: the slot of each id, THR_NO_SLOT when absent
+	uint8_t* ghost;    ///< a bit per id (id >> 3, bit id & 7): a ghost of the last load
 } thr_part;
+
+/// Whether the agent with id `id` is a ghost of the part p (w->part; NULL
+/// in a whole world, which has none): it is stepped, but its figures (its
+/// share of throng_world_stats, and of most_moved) are not the part's.
+static inline bool thr_part_ghost(const thr_part* p, uint32_t id)
+{
+	return p != NULL && ((p->ghost[id >> 3] >> (id & 7u)) & 1u) != 0;
+}
 
 /// The rows of the agent grid a step of w uses, to assign agents to
 /// parts by row.
@@ -81,11 +96,13 @@ void thr_part_free(throng_world* w);
 /// Replaces every agent of the part world w by the n records, which must
 /// be sorted by id (strictly increasing, below the id space), and sets its
 /// step count to `step`, the whole world's (the random draws and the
-/// target rules' timing read it). Every target_agent must be one of them. Fails, changing nothing, with
+/// target rules' timing read it). Every target_agent must be one of them.
+/// ghost[k] != 0 makes record k a ghost (ghost NULL: none is). Fails, changing nothing, with
 /// THRONG_ERR_INVALID_ARGUMENT (naming the record and the field) or
 /// THRONG_ERR_CAPACITY; and with THRONG_ERR_UNSUPPORTED while w uses what
 /// part worlds do not do yet (contacts, target rules).
-throng_status thr_part_load(throng_world* w, const thr_agent_record* recs, uint32_t n, uint64_t step);
+throng_status thr_part_load(throng_world* w, const thr_agent_record* recs, const uint8_t* ghost, uint32_t n,
+                            uint64_t step);
 
 /// The record of the agent in slot `slot` of w (any world), from its
 /// current state.

@@ -18,6 +18,7 @@
 #include "engine.h"
 #include "error.h"
 #include "fmath.h"
+#include "part.h"
 #include "rng.h"
 
 /// The pass's stages and what they call once per agent: inlined into both
@@ -425,13 +426,20 @@ static inline __attribute__((always_inline)) throng_status scalar_pass(const thr
 		const throng_controller* ctl = &w->archetypes[w->archetype[i]];
 		agent a;
 		vec2 f[THRONG_MAX_SLOTS];
+		// A part world's ghost counts into a copy that is dropped.
+		thr_pass_stats ghost_stats;
+		thr_pass_stats* mine = stats;
+		if (thr_part_ghost(w->part, w->id[i])) {
+			ghost_stats = *stats;
+			mine = &ghost_stats;
+		}
 		load(ctx, i, &a);
-		throng_status st = forces(ctx, &a, ctl, &ctx->arch[w->archetype[i]], f, stats, c);
+		throng_status st = forces(ctx, &a, ctl, &ctx->arch[w->archetype[i]], f, mine, c);
 		if (st != THRONG_OK) {
 			return st;
 		}
 		blend(ctx, &a, ctl, f);
-		integrate(ctx, &a, stats);
+		integrate(ctx, &a, mine);
 		if (c != NULL) {
 			// One lane: every enabled slot, the blend, the integration.
 			thr_count_controller(c, ctl, 1);

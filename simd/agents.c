@@ -14,6 +14,7 @@
 
 #include "pass.h"
 #include "fmath.h"
+#include "part.h"
 #include "rng.h"
 #include "wmath.h"
 #include "wvec.h"
@@ -348,6 +349,12 @@ static void load_w(const thr_wide_ctx* ctx, uint32_t base, int n, lanes* s, bloc
 	s->id = thr_iw_loadu((const int32_t*)w->id + base);
 	s->group = thr_iw_loadu((const int32_t*)w->group + base);
 	s->n = n;
+	s->counted = (1 << n) - 1;
+	for (int l = 0; w->part != NULL && l < n; ++l) {
+		if (thr_part_ghost(w->part, w->id[base + (uint32_t)l])) {
+			s->counted &= ~(1 << l);
+		}
+	}
 	s->base = base;
 	s->box[0] = s->box[1] = INFINITY;
 	s->box[2] = s->box[3] = -INFINITY;
@@ -494,10 +501,19 @@ static void integrate_w(const thr_wide_ctx* ctx, const lanes* s, const block_sta
 	const uint32_t base = s->base;
 	const int n = s->n;
 	const thr_mw live = b->live;
+	// The lanes whose figures count: live, less a part world's ghosts.
+	thr_mw counted = live;
+	if (s->counted != (1 << n) - 1) {
+		_Alignas(32) int32_t on[THR_LANES];
+		for (int l = 0; l < THR_LANES; ++l) {
+			on[l] = (s->counted >> l & 1) ? -1 : 0;
+		}
+		counted = thr_mw_from_iw(thr_iw_load(on));
+	}
 	// Never integrate a non-finite force: count it and drop it.
 	thr_v2w total = b->total;
 	thr_mw finite = v2w_isfinite(total);
-	st->nonfinite += (uint64_t)popcount8(thr_mw_andnot(live, finite));
+	st->nonfinite += (uint64_t)popcount8(thr_mw_andnot(counted, finite));
 	total = v2w_select(finite, total, v2w_zero());
 	if (d->record_forces) {
 		thr_fw_store_tail(w->total_x + base, total.x, n);
@@ -521,10 +537,10 @@ static void integrate_w(const thr_wide_ctx* ctx, const lanes* s, const block_sta
 	hiy = thr_fw_select(narrow_y, midy, hiy);
 	thr_mw cx = bounds_axis_w(d->bounds_mode, &p.x, &v.x, lox, hix, d->bounds_min.x, d->bounds_max.x);
 	thr_mw cy = bounds_axis_w(d->bounds_mode, &p.y, &v.y, loy, hiy, d->bounds_min.y, d->bounds_max.y);
-	st->clamped += (uint64_t)(popcount8(thr_mw_and(cx, live)) + popcount8(thr_mw_and(cy, live)));
+	st->clamped += (uint64_t)(popcount8(thr_mw_and(cx, counted)) + popcount8(thr_mw_and(cy, counted)));
 	thr_mw bad = thr_mw_and(live, thr_mw_not(thr_mw_and(v2w_isfinite(p), v2w_isfinite(v))));
 	if (thr_mw_any(bad)) {
-		st->nonfinite += (uint64_t)popcount8(bad);
+		st->nonfinite += (uint64_t)popcount8(thr_mw_and(bad, counted));
 		v = v2w_select(bad, v2w_zero(), v);
 		thr_v2w back = v2w_select(v2w_isfinite(s->p), s->p, v2w(midx, midy));
 		p = v2w_select(bad, back, p);
@@ -534,7 +550,9 @@ static void integrate_w(const thr_wide_ctx* ctx, const lanes* s, const block_sta
 	_Alignas(32) float ratio[THR_LANES];
 	thr_fw_store(ratio, thr_fw_div(speed, s->ms));
 	for (int q = 0; q < n; ++q) {
-		st->max_speed_ratio = ratio[q] > st->max_speed_ratio ? ratio[q] : st->max_speed_ratio;
+		if (s->counted >> q & 1) {
+			st->max_speed_ratio = ratio[q] > st->max_speed_ratio ? ratio[q] : st->max_speed_ratio;
+		}
 	}
 	thr_fw_store_tail(ns->px + base, p.x, n);
 	thr_fw_store_tail(ns->py + base, p.y, n);
@@ -548,7 +566,9 @@ static void integrate_w(const thr_wide_ctx* ctx, const lanes* s, const block_sta
 		ns->waypoint[base + (uint32_t)q] = b->waypoint_new[q];
 	}
 	for (int q = 0; q < n; ++q) {
-		st->most_moved = thr_most_moved(st->most_moved, ctx->cs, ns, base + (uint32_t)q);
+		if (s->counted >> q & 1) {
+			st->most_moved = thr_most_moved(st->most_moved, ctx->cs, ns, base + (uint32_t)q);
+		}
 	}
 	if (ctx->step->clear != NULL) {
 		// The end of the contact pass for agents without pairs, while

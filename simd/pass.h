@@ -68,6 +68,7 @@ typedef struct thr_lanes {
 	thr_fw ms, mf, radius;
 	thr_iw id, group;
 	int n;        ///< live lanes (the first n)
+	int counted;  ///< bit l: lane l's figures count (live, and not a part world's ghost)
 	uint32_t base; ///< sorted slot of lane 0
 	float lx[8], ly[8], lr[8]; ///< the lanes' positions and radii, as scalars
 	float box[4];  ///< bounding box of the live lanes: x0, y0, x1, y1

@@ -426,6 +426,9 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 			if (near != NULL) {
 				near[s->base + (uint32_t)l] = e == limit || full[l] != 0 ? THR_NEAR_UNKNOWN : nr[l];
 			}
+			if ((s->counted >> l & 1) == 0) {
+				continue; // a part world's ghost
+			}
 			st->nb_candidates += e;
 			st->nb_most_candidates = e > st->nb_most_candidates ? e : st->nb_most_candidates;
 			st->nb_most_met = (uint32_t)mt[l] > st->nb_most_met ? (uint32_t)mt[l] : st->nb_most_met;

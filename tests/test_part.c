@@ -70,6 +70,48 @@ static void records_by_id(const throng_world* w, thr_agent_record* out)
 	}
 }
 
+/// Adds what one step added to a world's stats (`was` before it, `now`
+/// after) into *sum: the sums' increments, and the running maxima.
+static void add_stats(throng_world_stats* sum, const throng_world_stats* was, throng_world_stats now)
+{
+	sum->nonfinite += now.nonfinite - was->nonfinite;
+	sum->clamped += now.clamped - was->clamped;
+	sum->neighbor_candidates += now.neighbor_candidates - was->neighbor_candidates;
+	sum->neighbor_capped += now.neighbor_capped - was->neighbor_capped;
+	sum->shape_pushes += now.shape_pushes - was->shape_pushes;
+	sum->shape_reverts += now.shape_reverts - was->shape_reverts;
+	sum->contacts += now.contacts - was->contacts;
+	sum->max_speed_ratio = now.max_speed_ratio > sum->max_speed_ratio ? now.max_speed_ratio : sum->max_speed_ratio;
+	sum->neighbor_most_candidates = now.neighbor_most_candidates > sum->neighbor_most_candidates
+	                                    ? now.neighbor_most_candidates
+	                                    : sum->neighbor_most_candidates;
+	sum->neighbor_most_met =
+		now.neighbor_most_met > sum->neighbor_most_met ? now.neighbor_most_met : sum->neighbor_most_met;
+}
+
+/// The parts' figures of a step add up to the whole world's: its sums'
+/// increments are the sums of theirs, and its running maxima are theirs
+/// (which began when the parts did) or those it had then (`start`).
+static void check_stats(throng_world_stats* parts, const throng_world_stats* whole, const throng_world_stats* start,
+                        uint32_t step)
+{
+	add_stats(parts, start, *start); // no increment: the maxima only
+	cr_assert_eq(parts->max_speed_ratio, whole->max_speed_ratio, "step %u: max_speed_ratio %a against %a", step,
+	             (double)parts->max_speed_ratio, (double)whole->max_speed_ratio);
+	cr_assert_eq(parts->nonfinite, whole->nonfinite, "step %u: nonfinite", step);
+	cr_assert_eq(parts->clamped, whole->clamped, "step %u: clamped %llu against %llu", step,
+	             (unsigned long long)parts->clamped, (unsigned long long)whole->clamped);
+	cr_assert_eq(parts->neighbor_candidates, whole->neighbor_candidates, "step %u: neighbor_candidates %llu against %llu",
+	             step, (unsigned long long)parts->neighbor_candidates, (unsigned long long)whole->neighbor_candidates);
+	cr_assert_eq(parts->neighbor_capped, whole->neighbor_capped, "step %u: neighbor_capped", step);
+	cr_assert_eq(parts->shape_pushes, whole->shape_pushes, "step %u: shape_pushes", step);
+	cr_assert_eq(parts->shape_reverts, whole->shape_reverts, "step %u: shape_reverts", step);
+	cr_assert_eq(parts->contacts, whole->contacts, "step %u: contacts", step);
+	cr_assert_eq(parts->neighbor_most_candidates, whole->neighbor_most_candidates, "step %u: neighbor_most_candidates",
+	             step);
+	cr_assert_eq(parts->neighbor_most_met, whole->neighbor_most_met, "step %u: neighbor_most_met", step);
+}
+
 typedef struct split_run {
 	uint32_t ghosts;      ///< ghosts loaded, over every part and step
 	uint32_t far_targets; ///< target agents loaded from beyond the halo
@@ -94,17 +136,22 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 	uint32_t* owner = calloc(n, sizeof *owner);
 	uint32_t* before = malloc(n * sizeof *before);
 	uint8_t* in = malloc(n);
+	uint8_t* ghost = malloc(n);
 	throng_world** p = calloc(parts, sizeof *p);
-	cr_assert(rec && want && load && row && owner && before && in && p);
+	cr_assert(rec && want && load && row && owner && before && in && ghost && p);
 	for (uint32_t r = 0; r < parts; ++r) {
 		p[r] = make_part(whole, threads, capacity);
 	}
 	records_by_id(whole, rec);
+	const throng_world_stats start = throng_world_get_stats(whole);
 	const thr_part_rows rows = thr_part_rows_of(whole);
 	const int32_t halo = thr_part_halo_rows(whole);
 	cr_assert_gt(rows.ny, (int32_t)parts, "too few rows (%d) for %u parts", rows.ny, parts);
 	for (uint32_t s = 0; s < steps; ++s) {
 		uint32_t owned_total = 0;
+		const throng_world_stats whole_was = throng_world_get_stats(whole);
+		throng_world_stats sum;
+		memset(&sum, 0, sizeof sum);
 		for (uint32_t id = 0; id < n; ++id) {
 			row[id] = thr_part_row(&rows, rec[id].py);
 			before[id] = owner[id];
@@ -138,7 +185,8 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 			for (uint32_t id = 0; id < n; ++id) {
 				if (in[id] != 0) {
 					load[m] = rec[id];
-					if (in[id] != 1) { // a ghost's own target is never read for an owned agent
+					ghost[m] = in[id] != 1;
+					if (ghost[m]) { // a ghost's own target is never read for an owned agent
 						load[m].target_agent = THRONG_NO_AGENT;
 						++out.ghosts;
 					}
@@ -147,8 +195,10 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 			}
 			out.most_owned = owned > out.most_owned ? owned : out.most_owned;
 			owned_total += owned;
-			cr_assert_eq(thr_part_load(p[r], load, m, whole->step), THRONG_OK, "%s", throng_last_error());
+			cr_assert_eq(thr_part_load(p[r], load, ghost, m, whole->step), THRONG_OK, "%s", throng_last_error());
+			const throng_world_stats was = throng_world_get_stats(p[r]);
 			cr_assert_eq(throng_world_step(p[r]), THRONG_OK, "%s", throng_last_error());
+			add_stats(&sum, &was, throng_world_get_stats(p[r]));
 			for (uint32_t id = 0; id < n; ++id) {
 				if (in[id] == 1) {
 					thr_agent_record_get(p[r], p[r]->slot_of[id], &next[id]);
@@ -159,6 +209,10 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 		memcpy(rec, next, n * sizeof *rec);
 		cr_assert_eq(throng_world_step(whole), THRONG_OK, "%s", throng_last_error());
 		records_by_id(whole, want);
+		throng_world_stats delta;
+		memset(&delta, 0, sizeof delta);
+		add_stats(&delta, &whole_was, throng_world_get_stats(whole));
+		check_stats(&sum, &delta, &start, s);
 		for (uint32_t id = 0; id < n; ++id) {
 			cr_assert(memcmp(&rec[id], &want[id], sizeof want[id]) == 0,
 			          "step %u, agent %u (part %u of %u): part (%a, %a) v (%a, %a), whole (%a, %a) v (%a, %a)", s,
@@ -171,6 +225,7 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 		throng_world_destroy(p[r]);
 	}
 	free(p);
+	free(ghost);
 	free(in);
 	free(before);
 	free(owner);
@@ -329,27 +384,27 @@ Test(part, bad_records_are_refused_and_change_nothing)
 	thr_agent_record rec[4], bad[4];
 	throng_world* p = small_part(&whole, 4, rec);
 	const thr_agent_record keep[2] = {rec[1], rec[3]};
-	cr_assert_eq(thr_part_load(p, keep, 2, 0), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(thr_part_load(p, keep, NULL, 2, 0), THRONG_OK, "%s", throng_last_error());
 	const uint64_t hash = throng_world_hash(p);
 
 	memcpy(bad, rec, sizeof bad);
 	bad[2].id = 1; // not increasing
-	cr_assert_eq(thr_part_load(p, bad, 4, 0), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(thr_part_load(p, bad, NULL, 4, 0), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert(strstr(throng_last_error(), "record 2 (id 1): id") != NULL, "%s", throng_last_error());
 	memcpy(bad, rec, sizeof bad);
 	bad[3].id = 4; // outside the id space
-	cr_assert_eq(thr_part_load(p, bad, 4, 0), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(thr_part_load(p, bad, NULL, 4, 0), THRONG_ERR_INVALID_ARGUMENT);
 	memcpy(bad, rec, sizeof bad);
 	bad[0].target_agent = 2; // not loaded
-	cr_assert_eq(thr_part_load(p, bad, 2, 0), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(thr_part_load(p, bad, NULL, 2, 0), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert(strstr(throng_last_error(), "target_agent") != NULL, "%s", throng_last_error());
 	memcpy(bad, rec, sizeof bad);
 	bad[1].radius = 2.0f * rec[1].radius; // above the whole world's largest
-	cr_assert_eq(thr_part_load(p, bad, 4, 0), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(thr_part_load(p, bad, NULL, 4, 0), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert(strstr(throng_last_error(), "radius") != NULL, "%s", throng_last_error());
 	memcpy(bad, rec, sizeof bad);
 	bad[1].archetype = 1;
-	cr_assert_eq(thr_part_load(p, bad, 4, 0), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(thr_part_load(p, bad, NULL, 4, 0), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert(strstr(throng_last_error(), "archetype") != NULL, "%s", throng_last_error());
 	cr_assert_eq(throng_world_hash(p), hash, "a refused load changed the part");
 
@@ -378,14 +433,14 @@ Test(part, solid_contacts_and_target_rules_are_refused_until_parts_run_them)
 	cr_assert_eq(throng_world_get_controller(p, 0, &c), THRONG_OK);
 	c.contact.enabled = true;
 	cr_assert_eq(throng_world_set_controller(p, 0, &c), THRONG_OK);
-	cr_assert_eq(thr_part_load(p, rec, 3, 0), THRONG_ERR_UNSUPPORTED);
+	cr_assert_eq(thr_part_load(p, rec, NULL, 3, 0), THRONG_ERR_UNSUPPORTED);
 	cr_assert(strstr(throng_last_error(), "contact") != NULL, "%s", throng_last_error());
 	c.contact.enabled = false;
 	c.target_rule.enabled = true;
 	c.target_rule.sight_radius = 5.0f;
 	c.target_rule.every = 1;
 	cr_assert_eq(throng_world_set_controller(p, 0, &c), THRONG_OK);
-	cr_assert_eq(thr_part_load(p, rec, 3, 0), THRONG_ERR_UNSUPPORTED);
+	cr_assert_eq(thr_part_load(p, rec, NULL, 3, 0), THRONG_ERR_UNSUPPORTED);
 	cr_assert(strstr(throng_last_error(), "target_rule") != NULL, "%s", throng_last_error());
 	throng_world_destroy(p);
 	throng_world_destroy(whole);
