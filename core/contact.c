@@ -11,10 +11,6 @@
 #include "memory.h"
 #include "part.h"
 
-/// Pairs are listed within this multiple of the radii sum, so that agents
-/// the iterations push together are still seen.
-#define THR_CONTACT_REACH 1.25f
-
 /// Rounds of obstacle and wall resolution at the end of the pass.
 #define THR_SHAPE_ROUNDS 4
 
@@ -179,13 +175,15 @@ static vec2 jacobi(const thr_contact_iter* it, uint32_t i, int* met)
 int thr_contact_block(const thr_contact_iter* it, uint32_t first)
 {
 	const uint32_t end = first + THR_LANES < it->w->count ? first + THR_LANES : it->w->count;
-	int met = 0;
+	int lanes = 0;
 	for (uint32_t i = first; i < end; ++i) {
+		int met = 0;
 		vec2 p = thr_contact_active(it, i) ? jacobi(it, i, &met) : v2(it->sx[i], it->sy[i]);
 		it->dx[i] = p.x;
 		it->dy[i] = p.y;
+		lanes |= met << (i - first);
 	}
-	return met;
+	return lanes;
 }
 
 // ---- Obstacles and walls ----------------------------------------------
@@ -527,7 +525,7 @@ static uint32_t most_iterations(const throng_world* w)
 throng_status thr_contact_prepare(thr_step_ctx* ctx)
 {
 	throng_world* w = ctx->w;
-	const bool pairs = w->count > 1 && most_iterations(w) > 0;
+	const bool pairs = thr_part_world_count(w->part, w->count) > 1 && most_iterations(w) > 0;
 	const bool shapes = w->count > 0 && (w->obstacle_count > 0 || w->wall_count > 0);
 	if (!pairs && !shapes) {
 		return THRONG_OK;
@@ -563,7 +561,7 @@ throng_status thr_contact_prepare(thr_step_ctx* ctx)
 /// a few more distance tests, a dense one keeps cells of the reach.
 static uint32_t contact_max_cells(const throng_world* w)
 {
-	const uint64_t m = 2u * (uint64_t)w->count + 4096u;
+	const uint64_t m = 2u * (uint64_t)thr_part_world_count(w->part, w->count) + 4096u;
 	const uint32_t most = thr_world_max_cells(w);
 	return m < most ? (uint32_t)m : most;
 }
@@ -628,11 +626,15 @@ static int list_run(const thr_step_ctx* ctx, thr_contact_data* cd, const pair_gr
 		}
 		++*searches;
 		int cut = 0, any = 0;
-		const uint32_t k = list_pairs(w, pg, x, y, i, run->pairs + run->used, overlaps, &cut, &any);
+		uint64_t over = 0;
+		const uint32_t k = list_pairs(w, pg, x, y, i, run->pairs + run->used, &over, &cut, &any);
 		cd->start[i + 1] = k;
 		run->used += k;
-		*capped += (uint64_t)cut;
-		*met += (uint64_t)any;
+		if (!thr_part_ghost(w->part, w->id[i])) { // a part world's ghost is another part's to count
+			*overlaps += over;
+			*capped += (uint64_t)cut;
+			*met += (uint64_t)any;
+		}
 	}
 	return 0;
 }
@@ -673,7 +675,7 @@ static int choose_grid(const thr_step_ctx* ctx, float moved, pair_grid* pg)
 	// Candidates of a search: the agents in the square of the search's
 	// width plus a cell, on average.
 	const double area = ((double)d->bounds_max.x - d->bounds_min.x) * ((double)d->bounds_max.y - d->bounds_min.y);
-	const double density = area > 0.0 ? (double)w->count / area : 0.0;
+	const double density = area > 0.0 ? (double)thr_part_world_count(w->part, w->count) / area : 0.0;
 	const double span = 2.0 * THR_CONTACT_REACH * 2.0 * w->max_radius;
 	const double own = (cell + span) * (cell + span), theirs = (ag->cell + span) * (ag->cell + span);
 	if (density * (theirs - own) <= THR_AGENT_GRID_MAX_EXTRA) {
@@ -768,7 +770,11 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 {
 	throng_world* w = ctx->w;
 	const uint32_t n = w->count;
-	if (n == 0 || !thr_contact_wanted(w)) {
+	// A part world agrees on the whole world's figures with the other
+	// parts (part.h): each part makes the same reductions, in the same
+	// order, even one that holds no agent.
+	const thr_part_comm* comm = w->part != NULL && w->part->comm.reduce != NULL ? &w->part->comm : NULL;
+	if ((n == 0 && comm == NULL) || !thr_contact_wanted(w)) {
 		return THRONG_OK;
 	}
 	if (w->contact == NULL && (w->contact = calloc(1, sizeof *w->contact)) == NULL) {
@@ -776,12 +782,13 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 	}
 	thr_contact_data* cd = w->contact;
 	thr_state* ns = ctx->ns;
-	const uint32_t planned = n > 1 ? most_iterations(w) : 0;
+	const uint32_t planned = thr_part_world_count(w->part, n) > 1 ? most_iterations(w) : 0;
 	const int threads = ctx->threads;
 	const bool parallel = n > THR_PARALLEL_MIN_AGENTS;
 	(void)threads; // builds without OpenMP
 	const uint32_t runs = run_count(n, threads, parallel);
 	uint64_t overlaps = 0, capped = 0, met = 0, skips = 0, searches = 0;
+	uint64_t capped_all = 0; // the whole world's, in a part
 	uint32_t active = 0; // blocks with pairs
 
 	if (planned > 0) {
@@ -789,7 +796,10 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 		if (reserve_scratch(cd, runs)) {
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 		}
-		const float moved = stats->most_moved; // the engine's pass measured it
+		float moved = stats->most_moved; // the engine's pass measured it
+		if (comm != NULL) {
+			comm->reduce(comm->user, THR_PART_MAX_F32, &moved, 1);
+		}
 		pair_grid pg;
 		if (choose_grid(ctx, moved, &pg) != 0) {
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
@@ -807,6 +817,16 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 		for (uint32_t i = 0; i < n; ++i) {
 			cd->start[i + 1] += cd->start[i];
 		}
+		capped_all = capped;
+		if (comm != NULL) {
+			// A part's tallies leave its ghosts out, so their sums are the
+			// whole world's. Sent even when the listing failed: the other
+			// parts wait for it (the run then stops).
+			uint64_t v[2] = {met, capped};
+			comm->reduce(comm->user, THR_PART_SUM_U64, v, 2);
+			met = v[0];
+			capped_all = v[1];
+		}
 		if (fail != 0 ||
 		    (met > 0 && reserve((void**)&cd->pairs, &cd->pairs_cap, cd->start[n] ? cd->start[n] : 1, sizeof *cd->pairs)) ||
 		    reserve((void**)&cd->blocks, &cd->blocks_cap, n / THR_LANES + 1u, sizeof *cd->blocks)) {
@@ -819,7 +839,7 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 				cd->blocks[active++] = b;
 			}
 		}
-		if (met > 0 && capped == 0 && planned > 1 && narrow_blocks(cd, n, planned) != 0) {
+		if (met > 0 && capped_all == 0 && planned > 1 && narrow_blocks(cd, n, planned) != 0) {
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 		}
 	}
@@ -837,7 +857,7 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 	// holds already (its agents and their partners did not move), and
 	// both buffers hold it (narrow_blocks). That needs every list to be
 	// symmetric, which only a capped list breaks.
-	const bool narrow = capped == 0 && iterations > 1;
+	const bool narrow = capped_all == 0 && iterations > 1;
 	uint32_t set_n[THRONG_CONTACT_MAX_ITERATIONS + 1] = {active};
 	uint32_t done = 0;
 	uint64_t pushes = 0, reverts = 0, clamped = 0, nonfinite = 0;
@@ -874,7 +894,13 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 				const uint32_t block = set[b], first = block * THR_LANES;
 				const uint32_t end = first + THR_LANES < n ? first + THR_LANES : n;
 				const int hit = e->contact_block(&it, first);
-				if (hit && k + 1u < iterations) {
+				int counted = hit; // a part world's ghosts are other parts' to report
+				for (uint32_t i = first; counted != 0 && w->part != NULL && i < end; ++i) {
+					if (thr_part_ghost(w->part, w->id[i])) {
+						counted &= ~(1 << (i - first));
+					}
+				}
+				if (counted && k + 1u < iterations) {
 #pragma omp atomic write
 					*flag = 1;
 				}
@@ -900,6 +926,17 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 					memcpy(qx[1] + first, qx[0] + first, (end - first) * sizeof(float));
 					memcpy(qy[1] + first, qy[0] + first, (end - first) * sizeof(float));
 				}
+			}
+			if (comm != NULL && k + 1u < iterations) {
+				// Whether any part met an overlapping pair (the loop's
+				// barrier has every block's flag in).
+#pragma omp master
+				{
+					uint64_t any = (uint64_t)seen[k + 1u];
+					comm->reduce(comm->user, THR_PART_SUM_U64, &any, 1);
+					seen[k + 1u] = any != 0;
+				}
+#pragma omp barrier
 			}
 			if (next) {
 #pragma omp single

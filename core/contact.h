@@ -40,6 +40,10 @@
 
 #include "engine.h"
 
+/// Pairs are listed within this multiple of the radii sum, so that agents
+/// the iterations push together are still seen.
+#define THR_CONTACT_REACH 1.25f
+
 /// One run of agents whose pairs one thread lists in a single walk.
 typedef struct thr_contact_run {
 	uint32_t* pairs;    ///< the run's lists, agent after agent

@@ -103,8 +103,8 @@ typedef struct thr_engine {
 	void (*release)(throng_world* w);
 	/// Iterate k + 1 of the agents first .. first + 7 (those below the
 	/// count): the contact pass's Jacobi step (contact.c, thr_contact_block,
-	/// is the reference); obstacles and walls are the pass's. Returns 1
-	/// when one of them met an overlapping pair, else 0.
+	/// is the reference); obstacles and walls are the pass's. Returns the
+	/// lanes (bit l: agent first + l) that met an overlapping pair.
 	int (*contact_block)(const thr_contact_iter* it, uint32_t first);
 } thr_engine;
 

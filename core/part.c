@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contact.h"
 #include "error.h"
 #include "memory.h"
 #include "validate.h"
@@ -32,6 +33,9 @@ throng_status thr_part_make(throng_world* w, const thr_part_def* def)
 	if (!(def->max_radius >= 0.0f) || !isfinite(def->max_radius)) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_make: max_radius must be finite and at least 0");
 	}
+	if (!(def->max_speed >= 0.0f) || !isfinite(def->max_speed)) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_make: max_speed must be finite and at least 0");
+	}
 	thr_part* p = calloc(1, sizeof *p);
 	uint32_t* slot_of = malloc((size_t)def->id_space * sizeof *slot_of);
 	uint8_t* ghost = calloc((size_t)def->id_space / 8u + 1u, 1);
@@ -55,6 +59,15 @@ throng_status thr_part_make(throng_world* w, const thr_part_def* def)
 	return THRONG_OK;
 }
 
+throng_status thr_part_set_comm(throng_world* w, const thr_part_comm* comm)
+{
+	if (w == NULL || w->part == NULL || comm == NULL || comm->reduce == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_set_comm: needs a part world and a reduce function");
+	}
+	w->part->comm = *comm;
+	return THRONG_OK;
+}
+
 void thr_part_free(throng_world* w)
 {
 	if (w->part != NULL) {
@@ -65,15 +78,15 @@ void thr_part_free(throng_world* w)
 	}
 }
 
-/// What part worlds cannot do yet: solid agents and target rules read
-/// figures of the whole world (docs/DISTRIBUTED.md).
+/// What part worlds cannot do: solid agents without a way to agree with
+/// the other parts, and, yet, target rules (docs/DISTRIBUTED.md).
 static throng_status check_supported(const throng_world* w)
 {
 	for (uint32_t a = 0; a < w->archetype_count; ++a) {
 		const throng_controller* c = &w->archetypes[a];
-		if (c->contact.enabled) {
+		if (c->contact.enabled && w->part->comm.reduce == NULL) {
 			return thr_fail(THRONG_ERR_UNSUPPORTED,
-			                "thr_part_load: archetype %u: contact: part worlds do not run solid contacts yet", a);
+			                "thr_part_load: archetype %u: contact: solid contacts need thr_part_set_comm first", a);
 		}
 		if (c->target_rule.enabled) {
 			return thr_fail(THRONG_ERR_UNSUPPORTED,
@@ -111,6 +124,8 @@ static throng_status check_records(const throng_world* w, const thr_agent_record
 			field = "archetype";
 		} else if (!(r->radius <= w->max_radius)) {
 			field = "radius (above the whole world's largest)";
+		} else if (!(r->max_speed <= p->def.max_speed)) {
+			field = "max_speed (above the whole world's largest)";
 		} else if (r->path != THRONG_NO_PATH && r->path >= w->path_count) {
 			field = "path";
 		} else if (r->waypoint != 0 && !waypoints) {
@@ -240,11 +255,29 @@ int32_t thr_part_row(const thr_part_rows* r, float y)
 
 int32_t thr_part_halo_rows(const throng_world* w)
 {
-	float reach = 0.0f;
+	float walk = 0.0f;
+	uint32_t iterations = 0;
+	bool contacts = false;
 	for (uint32_t a = 0; a < w->archetype_count; ++a) {
-		float q = thr_arch_neighbors(&w->archetypes[a]).query_radius;
-		reach = q > reach ? q : reach;
+		const throng_controller* c = &w->archetypes[a];
+		float q = thr_arch_neighbors(c).query_radius;
+		walk = q > walk ? q : walk;
+		if (c->contact.enabled) {
+			contacts = true;
+			iterations = c->contact.iterations > iterations ? c->contact.iterations : iterations;
+		}
+	}
+	double reach = walk;
+	if (contacts) {
+		// An agent's final position reads its partners' iterates, each of
+		// which read theirs: iterations + 1 hops of a listed pair (within
+		// THR_CONTACT_REACH x the radii's sum at the integrated positions),
+		// each end of which moved up to max_speed x dt from where the
+		// ghosts are chosen, and the farthest agents' own walks.
+		const double speed = w->part != NULL ? w->part->def.max_speed : 0.0;
+		const double hop = THR_CONTACT_REACH * 2.0 * (double)w->max_radius + 2.0 * speed * (double)w->def.dt;
+		reach += (double)(iterations + 1u) * hop;
 	}
 	const thr_part_rows r = thr_part_rows_of(w);
-	return (int32_t)ceilf(reach * r.inv_cell) + 1;
+	return (int32_t)ceil(reach * (double)r.inv_cell) + 1;
 }

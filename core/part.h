@@ -27,9 +27,14 @@
 // largest. The work counters (throng_world_counters) count the ghosts'
 // work too: it is work done.
 //
-// Not yet: the contact pass and the target rules read figures of the whole
-// world (docs/DISTRIBUTED.md lists them), so thr_part_load() refuses
-// worlds that use them.
+// Solid contacts read figures of the whole world (whether any pair
+// overlaps, which pairs are capped, the most any agent moved): a part
+// gets them from the other parts through thr_part_comm, and holds ghosts
+// deep enough to compute its own agents' Jacobi iterations without
+// exchanging them (thr_part_halo_rows).
+//
+// Not yet: the target rules search far (docs/DISTRIBUTED.md), so
+// thr_part_load() refuses worlds that use them.
 #ifndef THRONG_CORE_PART_H
 #define THRONG_CORE_PART_H
 
@@ -46,7 +51,25 @@ typedef struct thr_part_def {
 	uint32_t id_space;      ///< every id is below it: the whole world's agent count
 	uint32_t grid_capacity; ///< the whole world's def.capacity (its grids' cell caps)
 	float max_radius;       ///< the whole world's largest agent radius
+	float max_speed;        ///< the whole world's largest max_speed (how far an agent moves in a step)
 } thr_part_def;
+
+/// The reductions of thr_part_comm.
+typedef enum thr_part_op {
+	THR_PART_SUM_U64, ///< uint64_t values, summed
+	THR_PART_MAX_F32, ///< float values, the largest (NaN: NaN)
+} thr_part_op;
+
+/// How the parts of one world agree on the figures of the whole world a
+/// step needs (the solid contacts': see thr_contact_pass). Every part
+/// calls reduce the same number of times in the same order, from one
+/// thread (the OpenMP master thread); reduce replaces values[0 .. count)
+/// with their sum or maximum over every part. It cannot fail: a driver
+/// whose transport fails stops the whole run (MPI aborts).
+typedef struct thr_part_comm {
+	void* user;
+	void (*reduce)(void* user, thr_part_op op, void* values, uint32_t count);
+} thr_part_comm;
 
 /// One agent's whole state: what a part world needs to step it as the
 /// whole world would (76 bytes).
@@ -65,7 +88,15 @@ typedef struct thr_part {
 	thr_part_def def;
 	uint32_t* slot_of; ///< def.id_space entries: the slot of each id, THR_NO_SLOT when absent
 	uint8_t* ghost;    ///< a bit per id (id >> 3, bit id & 7): a ghost of the last load
+	thr_part_comm comm; ///< reduce NULL: none set (no solid contacts)
 } thr_part;
+
+/// The whole world's agent count: `count` (the world's own) in a whole
+/// world, the id space in a part (p = w->part).
+static inline uint32_t thr_part_world_count(const thr_part* p, uint32_t count)
+{
+	return p != NULL ? p->def.id_space : count;
+}
 
 /// Whether the agent with id `id` is a ghost of the part p (w->part; NULL
 /// in a whole world, which has none): it is stepped, but its figures (its
@@ -89,6 +120,10 @@ typedef struct thr_part_rows {
 /// Fails with THRONG_ERR_INVALID_ARGUMENT (a part already, agents spawned,
 /// a bad def) or THRONG_ERR_OUT_OF_MEMORY.
 throng_status thr_part_make(throng_world* w, const thr_part_def* def);
+
+/// Sets how the part world w agrees with the other parts. Solid contacts
+/// need it (thr_part_load refuses them without).
+throng_status thr_part_set_comm(throng_world* w, const thr_part_comm* comm);
 
 /// Frees w's part data (throng_world_destroy calls it).
 void thr_part_free(throng_world* w);
@@ -115,9 +150,15 @@ thr_part_rows thr_part_rows_of(const throng_world* w);
 /// clamped cell coordinate: below the bounds and NaN give 0).
 int32_t thr_part_row(const thr_part_rows* r, float y);
 
-/// How many rows of ghosts a part needs on each side of its owned rows: the
-/// largest neighbour query radius in cells, plus one for the rounding of
-/// the grid's cell coordinate.
+/// How many rows of ghosts a part needs on each side of its owned rows, so
+/// that its own agents' steps are the whole world's: the reach of their
+/// neighbour walks, and with solid contacts the reach of what moves them
+/// (iterations + 1 hops of a pair, THR_CONTACT_REACH times two of the
+/// largest radii plus what both ends moved, and the neighbour walks of the
+/// farthest), in cells, plus one for the rounding of the grid's cell
+/// coordinate. In wrap mode the rows are cyclic: a part's ghosts include
+/// the rows within the halo across the seam (a contact pushes agents
+/// there).
 int32_t thr_part_halo_rows(const throng_world* w);
 
 #endif

@@ -54,7 +54,7 @@ int thr_simd_contact_block(const thr_contact_iter* it, uint32_t first)
 		if (!thr_mw_any(over)) {
 			continue;
 		}
-		met = 1;
+		met |= thr_mw_movemask(over);
 		const thr_fw tiny = thr_fw_mul(thr_fw_set1(THR_COINCIDENT), rs);
 		const thr_mw apart = thr_fw_gt(d2, thr_fw_mul(tiny, tiny));
 		const thr_fw d = thr_fw_sqrt(d2);

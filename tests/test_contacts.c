@@ -408,7 +408,8 @@ Test(contacts, simd_block_matches_the_reference_on_random_states)
 		for (uint32_t first = 0; first < N; first += 8) {
 			int a = thr_contact_block(&ref, first);
 			int b = thr_simd_contact_block(&wide, first);
-			cr_assert_eq(a, b, "iteration %u, block %u: overlaps met %d vs %d", k, first, a, b);
+			cr_assert_eq(a, b, "iteration %u, block %u: lanes that met an overlap %#x vs %#x", k, first, (unsigned)a,
+			             (unsigned)b);
 		}
 		cr_assert(memcmp(ax, bx, N * sizeof(float)) == 0 && memcmp(ay, by, N * sizeof(float)) == 0,
 		          "iteration %u: the SIMD block differs from the reference", k);

@@ -4,7 +4,12 @@
 // agents and the ghost rows around them, steps every agent to the same
 // bits as the whole world does. The parts run here one after the other in
 // one process; records go between them as they will between processes.
+#define _POSIX_C_SOURCE 200809L // pthread barriers
+
 #include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,14 +17,13 @@
 #include "support.h"
 #include "world_internal.h"
 
-/// Turns off what part worlds do not run yet (solid contacts and target
-/// rules) in every archetype of w.
-static void without_contacts_and_rules(throng_world* w)
+/// Turns off what part worlds do not run yet, target rules, in every
+/// archetype of w.
+static void without_target_rules(throng_world* w)
 {
 	for (uint32_t a = 0; a < throng_world_archetype_count(w); ++a) {
 		throng_controller c;
 		cr_assert_eq(throng_world_get_controller(w, a, &c), THRONG_OK);
-		c.contact.enabled = false;
 		c.target_rule.enabled = false;
 		cr_assert_eq(throng_world_set_controller(w, a, &c), THRONG_OK);
 	}
@@ -56,7 +60,11 @@ static throng_world* make_part(const throng_world* whole, uint32_t threads, uint
 		             THRONG_OK);
 	}
 	cr_assert_eq(throng_world_set_threat(p, whole->threat_p, whole->threat_v, whole->threat_active), THRONG_OK);
-	const thr_part_def pd = {throng_world_agent_count(whole), whole->def.capacity, whole->max_radius};
+	float fastest = 0.0f;
+	for (uint32_t i = 0; i < throng_world_agent_count(whole); ++i) {
+		fastest = whole->max_speed[i] > fastest ? whole->max_speed[i] : fastest;
+	}
+	const thr_part_def pd = {throng_world_agent_count(whole), whole->def.capacity, whole->max_radius, fastest};
 	cr_assert_eq(thr_part_make(p, &pd), THRONG_OK, "%s", throng_last_error());
 	return p;
 }
@@ -117,35 +125,118 @@ typedef struct split_run {
 	uint32_t far_targets; ///< target agents loaded from beyond the halo
 	uint32_t migrations;  ///< agents whose part changed between two steps
 	uint32_t most_owned;  ///< the most agents one part owned
+	uint32_t least_owned; ///< the fewest agents one part owned
+	uint32_t reductions;  ///< reductions each part made (all the same)
+	uint64_t iterations;  ///< contact iterations the whole world ran
 } split_run;
 
+enum { MAX_PARTS = 4 };
+
+/// The parts' meeting point: thr_part_comm over threads of one process.
+typedef struct hub {
+	pthread_barrier_t bar;
+	uint32_t parts;
+	unsigned char slot[MAX_PARTS][16];
+} hub;
+
+/// One part, stepped on a thread of its own.
+typedef struct member {
+	hub* h;
+	uint32_t rank;
+	throng_world* w;
+	uint32_t reductions;
+	throng_status st;
+} member;
+
+static void hub_reduce(void* user, thr_part_op op, void* values, uint32_t count)
+{
+	member* m = user;
+	hub* h = m->h;
+	const size_t size = op == THR_PART_SUM_U64 ? 8u : 4u;
+	unsigned char out[16];
+	memcpy(h->slot[m->rank], values, count * size);
+	pthread_barrier_wait(&h->bar);
+	for (uint32_t k = 0; k < count; ++k) {
+		if (op == THR_PART_SUM_U64) {
+			uint64_t sum = 0, v;
+			for (uint32_t r = 0; r < h->parts; ++r) {
+				memcpy(&v, h->slot[r] + 8u * k, 8);
+				sum += v;
+			}
+			memcpy(out + 8u * k, &sum, 8);
+		} else {
+			float most = 0.0f, v;
+			for (uint32_t r = 0; r < h->parts; ++r) {
+				memcpy(&v, h->slot[r] + 4u * k, 4);
+				most = r == 0 || v > most || v != v ? v : most;
+			}
+			memcpy(out + 4u * k, &most, 4);
+		}
+	}
+	pthread_barrier_wait(&h->bar); // every part has read the slots
+	memcpy(values, out, count * size);
+	m->reductions++;
+}
+
+static void* step_member(void* arg)
+{
+	member* m = arg;
+	m->st = throng_world_step(m->w);
+	return NULL;
+}
+
+/// Whether row lies within the halo of the rows [lo, hi), across the seam
+/// of a wrapping world too.
+static bool near_rows(int32_t row, int32_t lo, int32_t hi, int32_t halo, int32_t ny, bool wrap)
+{
+	for (int32_t shift = wrap ? -ny : 0; shift <= (wrap ? ny : 0); shift += ny) {
+		if (row + shift >= lo - halo && row + shift < hi + halo) {
+			return true;
+		}
+	}
+	return false;
+}
+
 /// Steps `whole` `steps` times and, beside it, the same world split into
-/// `parts` strips of rows, each stepped as a part world from the records the
-/// parts wrote the step before; after every step every agent's record from
-/// its part equals the whole world's, bit for bit.
+/// `parts` strips of rows, each a part world (of room for `capacity`
+/// agents) stepped on a thread of its own from the records the parts
+/// wrote the step before; after every step every agent's record from its
+/// part equals the whole world's, bit for bit, and the parts' stats add up
+/// to the whole world's.
 static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t steps, uint32_t threads,
                                  uint32_t capacity)
 {
+	cr_assert(parts >= 1 && parts <= MAX_PARTS);
 	const uint32_t n = throng_world_agent_count(whole);
-	split_run out = {0, 0, 0, 0};
+	split_run out = {0, 0, 0, UINT32_MAX, UINT32_MAX, 0, 0};
 	thr_agent_record* rec = malloc(n * sizeof *rec);   // the parts' state, by id
 	thr_agent_record* want = malloc(n * sizeof *want); // the whole world's
-	thr_agent_record* load = malloc(n * sizeof *load);
 	thr_agent_record* next = malloc(n * sizeof *next); // what the parts wrote this step
+	thr_agent_record* load[MAX_PARTS];
+	uint8_t* ghost[MAX_PARTS];
+	uint8_t* in[MAX_PARTS];
 	int32_t* row = malloc(n * sizeof *row);
 	uint32_t* owner = calloc(n, sizeof *owner);
 	uint32_t* before = malloc(n * sizeof *before);
-	uint8_t* in = malloc(n);
-	uint8_t* ghost = malloc(n);
-	throng_world** p = calloc(parts, sizeof *p);
-	cr_assert(rec && want && load && row && owner && before && in && ghost && p);
+	cr_assert(rec && want && next && row && owner && before);
+	hub h;
+	h.parts = parts;
+	cr_assert_eq(pthread_barrier_init(&h.bar, NULL, parts), 0);
+	member mem[MAX_PARTS];
 	for (uint32_t r = 0; r < parts; ++r) {
-		p[r] = make_part(whole, threads, capacity);
+		load[r] = malloc(n * sizeof *load[r]);
+		ghost[r] = malloc(n);
+		in[r] = malloc(n);
+		cr_assert(load[r] && ghost[r] && in[r]);
+		mem[r] = (member){&h, r, make_part(whole, threads, capacity), 0, THRONG_OK};
+		const thr_part_comm comm = {&mem[r], hub_reduce};
+		cr_assert_eq(thr_part_set_comm(mem[r].w, &comm), THRONG_OK);
 	}
 	records_by_id(whole, rec);
 	const throng_world_stats start = throng_world_get_stats(whole);
 	const thr_part_rows rows = thr_part_rows_of(whole);
-	const int32_t halo = thr_part_halo_rows(whole);
+	const int32_t halo = thr_part_halo_rows(mem[0].w);
+	const bool wrap = whole->def.bounds_mode == THRONG_BOUNDS_WRAP;
 	cr_assert_gt(rows.ny, (int32_t)parts, "too few rows (%d) for %u parts", rows.ny, parts);
 	for (uint32_t s = 0; s < steps; ++s) {
 		uint32_t owned_total = 0;
@@ -158,54 +249,70 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 			owner[id] = (uint32_t)((int64_t)row[id] * parts / rows.ny); // strips of equal rows
 			out.migrations += s > 0 && owner[id] != before[id];
 		}
+		uint32_t m[MAX_PARTS];
+		throng_world_stats was[MAX_PARTS];
 		for (uint32_t r = 0; r < parts; ++r) {
 			// Rows [lo, hi) are the part's own; its ghosts are the rows
 			// within the halo, and the agents its own ones pursue.
 			const int32_t lo = (int32_t)(((int64_t)r * rows.ny + parts - 1) / parts);
 			const int32_t hi = (int32_t)(((int64_t)(r + 1) * rows.ny + parts - 1) / parts);
-			memset(in, 0, n);
+			uint8_t* at = in[r];
+			memset(at, 0, n);
 			uint32_t owned = 0;
 			for (uint32_t id = 0; id < n; ++id) {
 				if (owner[id] == r) {
 					cr_assert(row[id] >= lo && row[id] < hi);
-					in[id] = 1;
+					at[id] = 1;
 					++owned;
-				} else if (row[id] >= lo - halo && row[id] < hi + halo) {
-					in[id] = 2;
+				} else if (near_rows(row[id], lo, hi, halo, rows.ny, wrap)) {
+					at[id] = 2;
 				}
 			}
 			for (uint32_t id = 0; id < n; ++id) {
 				const uint32_t t = rec[id].target_agent;
-				if (in[id] == 1 && t != THRONG_NO_AGENT && in[t] == 0) {
-					in[t] = 3;
+				if (at[id] == 1 && t != THRONG_NO_AGENT && at[t] == 0) {
+					at[t] = 3;
 					++out.far_targets;
 				}
 			}
-			uint32_t m = 0;
+			m[r] = 0;
 			for (uint32_t id = 0; id < n; ++id) {
-				if (in[id] != 0) {
-					load[m] = rec[id];
-					ghost[m] = in[id] != 1;
-					if (ghost[m]) { // a ghost's own target is never read for an owned agent
-						load[m].target_agent = THRONG_NO_AGENT;
+				if (at[id] != 0) {
+					load[r][m[r]] = rec[id];
+					ghost[r][m[r]] = at[id] != 1;
+					if (ghost[r][m[r]]) { // a ghost's own target is never read for an owned agent
+						load[r][m[r]].target_agent = THRONG_NO_AGENT;
 						++out.ghosts;
 					}
-					++m;
+					++m[r];
 				}
 			}
-			out.most_owned = owned > out.most_owned ? owned : out.most_owned;
+			out.most_owned = owned > out.most_owned || out.most_owned == UINT32_MAX ? owned : out.most_owned;
+			out.least_owned = owned < out.least_owned ? owned : out.least_owned;
 			owned_total += owned;
-			cr_assert_eq(thr_part_load(p[r], load, ghost, m, whole->step), THRONG_OK, "%s", throng_last_error());
-			const throng_world_stats was = throng_world_get_stats(p[r]);
-			cr_assert_eq(throng_world_step(p[r]), THRONG_OK, "%s", throng_last_error());
-			add_stats(&sum, &was, throng_world_get_stats(p[r]));
+			cr_assert_eq(thr_part_load(mem[r].w, load[r], ghost[r], m[r], whole->step), THRONG_OK, "%s",
+			             throng_last_error());
+			was[r] = throng_world_get_stats(mem[r].w);
+		}
+		cr_assert_eq(owned_total, n, "step %u: the parts own %u of %u agents", s, owned_total, n);
+		// Every part steps at once: their contact passes meet in hub_reduce.
+		pthread_t tid[MAX_PARTS];
+		for (uint32_t r = 0; r < parts; ++r) {
+			cr_assert_eq(pthread_create(&tid[r], NULL, step_member, &mem[r]), 0);
+		}
+		for (uint32_t r = 0; r < parts; ++r) {
+			cr_assert_eq(pthread_join(tid[r], NULL), 0);
+		}
+		for (uint32_t r = 0; r < parts; ++r) {
+			cr_assert_eq(mem[r].st, THRONG_OK, "part %u: %s", r, throng_status_name(mem[r].st));
+			cr_assert_eq(mem[r].reductions, mem[0].reductions, "the parts made different reductions");
+			add_stats(&sum, &was[r], throng_world_get_stats(mem[r].w));
 			for (uint32_t id = 0; id < n; ++id) {
-				if (in[id] == 1) {
-					thr_agent_record_get(p[r], p[r]->slot_of[id], &next[id]);
+				if (in[r][id] == 1) {
+					thr_agent_record_get(mem[r].w, mem[r].w->slot_of[id], &next[id]);
 				}
 			}
 		}
-		cr_assert_eq(owned_total, n, "step %u: the parts own %u of %u agents", s, owned_total, n);
 		memcpy(rec, next, n * sizeof *rec);
 		cr_assert_eq(throng_world_step(whole), THRONG_OK, "%s", throng_last_error());
 		records_by_id(whole, want);
@@ -213,6 +320,13 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 		memset(&delta, 0, sizeof delta);
 		add_stats(&delta, &whole_was, throng_world_get_stats(whole));
 		check_stats(&sum, &delta, &start, s);
+		// One count of the whole world's, the same in every part.
+		const uint64_t iters = throng_world_get_stats(whole).contact_iterations - whole_was.contact_iterations;
+		out.iterations += iters;
+		for (uint32_t r = 0; r < parts; ++r) {
+			cr_assert_eq(throng_world_get_stats(mem[r].w).contact_iterations - was[r].contact_iterations, iters,
+			             "step %u, part %u: contact iterations", s, r);
+		}
 		for (uint32_t id = 0; id < n; ++id) {
 			cr_assert(memcmp(&rec[id], &want[id], sizeof want[id]) == 0,
 			          "step %u, agent %u (part %u of %u): part (%a, %a) v (%a, %a), whole (%a, %a) v (%a, %a)", s,
@@ -221,17 +335,18 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 			          (double)want[id].vy);
 		}
 	}
+	out.reductions = mem[0].reductions;
 	for (uint32_t r = 0; r < parts; ++r) {
-		throng_world_destroy(p[r]);
+		throng_world_destroy(mem[r].w);
+		free(load[r]);
+		free(ghost[r]);
+		free(in[r]);
 	}
-	free(p);
-	free(ghost);
-	free(in);
+	pthread_barrier_destroy(&h.bar);
 	free(before);
 	free(owner);
 	free(row);
 	free(next);
-	free(load);
 	free(want);
 	free(rec);
 	return out;
@@ -242,53 +357,61 @@ static split_run run_split(throng_world* whole, uint32_t parts, uint32_t steps, 
 	return run_split_sized(whole, parts, steps, threads, throng_world_get_def(whole).capacity);
 }
 
-/// The scene `name` with `agents` agents on `engine`, without contacts and
-/// target rules, stepped `warm` times so that it moves.
+/// The scene `name` with `agents` agents on `engine`, without target rules,
+/// stepped `warm` times so that it moves.
 static throng_scene* scene_for_parts(const char* name, uint32_t agents, throng_engine engine, uint32_t warm)
 {
 	throng_scene* s = thr_test_scene(name, agents, engine);
 	throng_world* w = throng_scene_world(s);
-	without_contacts_and_rules(w);
+	without_target_rules(w);
 	for (uint32_t k = 0; k < warm; ++k) {
 		cr_assert_eq(throng_world_step(w), THRONG_OK);
 	}
 	return s;
 }
 
-static void check_scene(const char* name, uint32_t agents, throng_engine engine, uint32_t parts, uint32_t threads)
+/// `name` with `agents` agents, stepped `warm` steps as a whole, then split
+/// into `parts` parts for 12 steps. With `overlaps`, its contact pass must
+/// iterate then, so that the parts' reductions decide something.
+static void check_scene(const char* name, uint32_t agents, throng_engine engine, uint32_t parts, uint32_t threads,
+                        uint32_t warm, bool overlaps)
 {
-	throng_scene* s = scene_for_parts(name, agents, engine, 5);
+	throng_scene* s = scene_for_parts(name, agents, engine, warm);
 	const split_run r = run_split(throng_scene_world(s), parts, 12, threads);
 	cr_assert_gt(r.ghosts, 0u, "%s: no ghost was ever loaded", name);
 	cr_assert_lt(r.most_owned, agents, "%s: one part owned every agent", name);
+	cr_assert(!overlaps || r.iterations > 0, "%s: no contact iteration ran", name);
+	cr_assert_gt(r.reductions, 0u, "%s: the parts never met", name);
 	throng_scene_destroy(s);
 }
 
 Test(part, field_in_two_three_and_four_strips_steps_as_the_whole)
 {
 	for (uint32_t parts = 2; parts <= 4; ++parts) {
-		check_scene("field", 4000, THRONG_ENGINE_SIMD, parts, 1);
+		check_scene("field", 4000, THRONG_ENGINE_SIMD, parts, 1, 5, true);
 	}
 }
 
 Test(part, scalar_reference_in_strips_steps_as_the_whole)
 {
-	check_scene("field", 3000, THRONG_ENGINE_SCALAR, 3, 1);
-	check_scene("crossing", 2000, THRONG_ENGINE_SCALAR, 2, 1);
+	check_scene("field", 3000, THRONG_ENGINE_SCALAR, 3, 1, 5, true);
+	check_scene("crossing", 2000, THRONG_ENGINE_SCALAR, 2, 1, 100, false);
 }
 
 Test(part, walls_paths_and_two_flows)
 {
-	check_scene("crossing", 3000, THRONG_ENGINE_SIMD, 3, 1);
-	check_scene("bottleneck", 2000, THRONG_ENGINE_SIMD, 2, 1);
-	check_scene("hallway", 2000, THRONG_ENGINE_SIMD, 3, 1);
+	// Walls (their pushes are counted) and crowds that do not overlap yet:
+	// the parts still make every reduction.
+	check_scene("crossing", 3000, THRONG_ENGINE_SIMD, 3, 1, 100, false);
+	check_scene("bottleneck", 2000, THRONG_ENGINE_SIMD, 2, 1, 100, false);
+	check_scene("hallway", 2000, THRONG_ENGINE_SIMD, 3, 1, 100, false);
 }
 
 Test(part, parts_on_two_threads_step_as_the_whole)
 {
 	// 20,000 agents, so that a part's parallel regions really run (above
 	// THR_PARALLEL_MIN_AGENTS).
-	check_scene("field", 20000, THRONG_ENGINE_SIMD, 2, 2);
+	check_scene("field", 20000, THRONG_ENGINE_SIMD, 2, 2, 5, true);
 }
 
 Test(part, agents_migrate_between_strips)
@@ -301,20 +424,42 @@ Test(part, agents_migrate_between_strips)
 	throng_scene_destroy(s);
 }
 
+static const float* sort_y; ///< the heights sort_by_y orders ids by
+
+static int sort_by_y(const void* a, const void* b)
+{
+	const float ya = sort_y[*(const uint32_t*)a], yb = sort_y[*(const uint32_t*)b];
+	return (ya > yb) - (ya < yb);
+}
+
 Test(part, a_pursued_agent_beyond_the_halo_is_loaded_with_its_pursuer)
 {
-	// armies without its target rules: each agent of the first half
-	// pursues an agent of the second, chosen far away by id.
-	throng_scene* s = scene_for_parts("armies", 2000, THRONG_ENGINE_SIMD, 0);
+	// armies without its target rules: the lower half of the agents (by
+	// height) pursue the upper half, the lowest the highest, so that most
+	// targets lie beyond the halo of the strip of the pursuer.
+	throng_scene* s = scene_for_parts("armies", 8000, THRONG_ENGINE_SIMD, 0);
 	throng_world* w = throng_scene_world(s);
 	const uint32_t n = throng_world_agent_count(w);
-	for (uint32_t id = 0; id < n / 2; ++id) {
-		cr_assert_eq(throng_world_set_target_agent(w, id, n - 1 - id), THRONG_OK);
+	uint32_t* by_y = malloc(n * sizeof *by_y);
+	float* y = malloc(n * sizeof *y);
+	cr_assert(by_y && y);
+	for (uint32_t id = 0; id < n; ++id) {
+		throng_agent_state a;
+		cr_assert_eq(throng_world_get_agent(w, id, &a), THRONG_OK);
+		y[id] = a.position.y;
+		by_y[id] = id;
 	}
+	sort_y = y;
+	qsort(by_y, n, sizeof *by_y, sort_by_y);
+	for (uint32_t k = 0; k < n / 2; ++k) {
+		cr_assert_eq(throng_world_set_target_agent(w, by_y[k], by_y[n - 1 - k]), THRONG_OK);
+	}
+	free(y);
+	free(by_y);
 	for (uint32_t k = 0; k < 3; ++k) {
 		cr_assert_eq(throng_world_step(w), THRONG_OK);
 	}
-	const split_run r = run_split(w, 3, 12, 1);
+	const split_run r = run_split(w, 4, 12, 1);
 	cr_assert_gt(r.far_targets, 0u, "no target lay beyond the halo");
 	throng_scene_destroy(s);
 }
@@ -335,7 +480,6 @@ Test(part, a_part_holding_fewer_agents_keeps_the_whole_worlds_grid)
 	throng_world* whole = NULL;
 	cr_assert_eq(throng_world_create(&def, &whole), THRONG_OK);
 	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
-	c.contact.enabled = false;
 	const throng_behavior_kind kinds[3] = {THRONG_SEPARATION, THRONG_ALIGNMENT, THRONG_COHESION};
 	for (int k = 0; k < 3; ++k) {
 		throng_slot slot = throng_slot_default_def(kinds[k]);
@@ -355,7 +499,43 @@ Test(part, a_part_holding_fewer_agents_keeps_the_whole_worlds_grid)
 	cr_assert_gt(rows.cell, 4.0f, "the whole world's cells did not widen (%g m)", (double)rows.cell);
 	const split_run r = run_split_sized(whole, 2, 10, 1, n * 3 / 4);
 	cr_assert_gt(r.ghosts, 0u);
+	cr_assert_gt(r.iterations, 0u, "the patch's agents never overlapped");
 	cr_assert_lt(r.most_owned, n * 3 / 4);
+	throng_world_destroy(whole);
+}
+
+Test(part, a_jammed_crowds_contact_chains_cross_strips)
+{
+	// 2,000 agents of radius 0.5 m in a 30 m square (1.7 times the area
+	// they cover), 16 contact iterations and a 1 m neighbour radius: a push
+	// travels up to 17 pairs, about 20 m, far beyond the neighbour walks'
+	// two rows of 1 m cells. The halo must follow the contacts' reach.
+	const uint32_t n = 2000;
+	throng_world_def def = throng_world_default_def();
+	def.capacity = n;
+	def.cell_size = 1.0f;
+	throng_world* whole = NULL;
+	cr_assert_eq(throng_world_create(&def, &whole), THRONG_OK);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	c.contact.iterations = 16;
+	throng_slot sep = throng_slot_default_def(THRONG_SEPARATION);
+	sep.params.neighbor_radius = 1.0f;
+	throng_controller_add(&c, sep);
+	throng_controller_add(&c, throng_slot_default_def(THRONG_WANDER));
+	cr_assert_eq(throng_world_add_archetype(whole, &c, NULL), THRONG_OK);
+	uint64_t rng = 11;
+	for (uint32_t k = 0; k < n; ++k) {
+		throng_agent_def a = throng_agent_default_def();
+		a.radius = 0.5f;
+		a.position = (throng_vec2){thr_test_uniform(&rng, -15.0f, 15.0f), thr_test_uniform(&rng, -15.0f, 15.0f)};
+		cr_assert_eq(throng_world_spawn(whole, &a, 1, NULL), THRONG_OK, "%s", throng_last_error());
+	}
+	// Four strips of the 100 m world: the outer two hold no agent, and
+	// still make every reduction.
+	const split_run r = run_split(whole, 4, 6, 1);
+	cr_assert_gt(r.iterations, 6u * 8u, "the crowd did not stay jammed (%llu iterations)",
+	             (unsigned long long)r.iterations);
+	cr_assert_eq(r.least_owned, 0u, "every part held agents");
 	throng_world_destroy(whole);
 }
 
@@ -424,7 +604,7 @@ Test(part, bad_records_are_refused_and_change_nothing)
 	throng_world_destroy(whole);
 }
 
-Test(part, solid_contacts_and_target_rules_are_refused_until_parts_run_them)
+Test(part, solid_contacts_without_a_comm_and_target_rules_are_refused)
 {
 	throng_world* whole = NULL;
 	thr_agent_record rec[3];
