@@ -464,6 +464,19 @@ Test(part, a_pursued_agent_beyond_the_halo_is_loaded_with_its_pursuer)
 	throng_scene_destroy(s);
 }
 
+/// Spawns n agents of `radius` at random in the square of half side `half`
+/// around the origin, each velocity component random below `speed`.
+static void spawn_patch(throng_world* w, uint32_t n, float half, float radius, float speed, uint64_t seed)
+{
+	for (uint32_t k = 0; k < n; ++k) {
+		throng_agent_def a = throng_agent_default_def();
+		a.radius = radius;
+		a.position = (throng_vec2){thr_test_uniform(&seed, -half, half), thr_test_uniform(&seed, -half, half)};
+		a.velocity = (throng_vec2){thr_test_uniform(&seed, -speed, speed), thr_test_uniform(&seed, -speed, speed)};
+		cr_assert_eq(throng_world_spawn(w, &a, 1, NULL), THRONG_OK, "%s", throng_last_error());
+	}
+}
+
 Test(part, a_part_holding_fewer_agents_keeps_the_whole_worlds_grid)
 {
 	// 3,000 agents in an 80 m patch of a 2 km world: the agent grid's 4 m
@@ -488,13 +501,7 @@ Test(part, a_part_holding_fewer_agents_keeps_the_whole_worlds_grid)
 	}
 	throng_controller_add(&c, throng_slot_default_def(THRONG_WANDER));
 	cr_assert_eq(throng_world_add_archetype(whole, &c, NULL), THRONG_OK);
-	uint64_t rng = 7;
-	for (uint32_t k = 0; k < n; ++k) {
-		throng_agent_def a = throng_agent_default_def();
-		a.position = (throng_vec2){thr_test_uniform(&rng, -40.0f, 40.0f), thr_test_uniform(&rng, -40.0f, 40.0f)};
-		a.velocity = (throng_vec2){thr_test_uniform(&rng, -0.9f, 0.9f), thr_test_uniform(&rng, -0.9f, 0.9f)};
-		cr_assert_eq(throng_world_spawn(whole, &a, 1, NULL), THRONG_OK, "%s", throng_last_error());
-	}
+	spawn_patch(whole, n, 40.0f, 0.3f, 0.9f, 7);
 	const thr_part_rows rows = thr_part_rows_of(whole);
 	cr_assert_gt(rows.cell, 4.0f, "the whole world's cells did not widen (%g m)", (double)rows.cell);
 	const split_run r = run_split_sized(whole, 2, 10, 1, n * 3 / 4);
@@ -523,13 +530,7 @@ Test(part, a_jammed_crowds_contact_chains_cross_strips)
 	throng_controller_add(&c, sep);
 	throng_controller_add(&c, throng_slot_default_def(THRONG_WANDER));
 	cr_assert_eq(throng_world_add_archetype(whole, &c, NULL), THRONG_OK);
-	uint64_t rng = 11;
-	for (uint32_t k = 0; k < n; ++k) {
-		throng_agent_def a = throng_agent_default_def();
-		a.radius = 0.5f;
-		a.position = (throng_vec2){thr_test_uniform(&rng, -15.0f, 15.0f), thr_test_uniform(&rng, -15.0f, 15.0f)};
-		cr_assert_eq(throng_world_spawn(whole, &a, 1, NULL), THRONG_OK, "%s", throng_last_error());
-	}
+	spawn_patch(whole, n, 15.0f, 0.5f, 0.0f, 11);
 	// Four strips of the 100 m world: the outer two hold no agent, and
 	// still make every reduction.
 	const split_run r = run_split(whole, 4, 6, 1);
