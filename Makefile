@@ -6,8 +6,9 @@
 #
 #   make run    build release, run `throng run circle --agents 10000`
 #   make test   build release and asan, run ctest on both, then build the
-#               three SIMD backends and check that they, every thread count
-#               and the scalar engine give the same bits, then build with
+#               other two SIMD backends (the release build is the native
+#               one) and check that the three, every thread count and the
+#               scalar engine give the same bits, then build with
 #               Ninja and clang and run a few quick tests there
 #               (scripts/check_clang_ninja)
 #   make build  build release only
@@ -88,7 +89,7 @@ test: setup
 		status=1; \
 	fi; \
 	exit $$status
-	bash scripts/check_simd_builds
+	NATIVE_BUILD=build/release bash scripts/check_simd_builds
 	bash scripts/check_clang_ninja
 
 bench: build
