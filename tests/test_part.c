@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "part.h"
+#include "scenario_internal.h"
 #include "support.h"
 #include "world_internal.h"
 
@@ -128,7 +129,18 @@ typedef struct split_run {
 	uint32_t least_owned; ///< the fewest agents one part owned
 	uint32_t reductions;  ///< reductions each part made (all the same)
 	uint64_t iterations;  ///< contact iterations the whole world ran
+	uint32_t redraws;     ///< target points that changed in a step (scenes' goals)
 } split_run;
+
+/// A split of a whole scene: each part a scene of its own (`name` with
+/// `agents` agents on `engine`, as the whole was made) whose world is the
+/// part, so that the scene's script runs on the part's agents.
+typedef struct split_scenes {
+	throng_scene* whole;
+	const char* name;
+	uint32_t agents;
+	throng_engine engine;
+} split_scenes;
 
 enum { MAX_PARTS = 4 };
 
@@ -144,6 +156,7 @@ typedef struct member {
 	hub* h;
 	uint32_t rank;
 	throng_world* w;
+	throng_scene* scene; ///< stepped instead of w, when the split is of scenes
 	uint32_t reductions;
 	throng_status st;
 } member;
@@ -181,7 +194,7 @@ static void hub_reduce(void* user, thr_part_op op, void* values, uint32_t count)
 static void* step_member(void* arg)
 {
 	member* m = arg;
-	m->st = throng_world_step(m->w);
+	m->st = m->scene != NULL ? throng_scene_step(m->scene) : throng_world_step(m->w);
 	return NULL;
 }
 
@@ -204,11 +217,11 @@ static bool near_rows(int32_t row, int32_t lo, int32_t hi, int32_t halo, int32_t
 /// part equals the whole world's, bit for bit, and the parts' stats add up
 /// to the whole world's.
 static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t steps, uint32_t threads,
-                                 uint32_t capacity)
+                                 uint32_t capacity, const split_scenes* scenes)
 {
 	cr_assert(parts >= 1 && parts <= MAX_PARTS);
 	const uint32_t n = throng_world_agent_count(whole);
-	split_run out = {0, 0, 0, UINT32_MAX, UINT32_MAX, 0, 0};
+	split_run out = {0, 0, 0, UINT32_MAX, UINT32_MAX, 0, 0, 0};
 	thr_agent_record* rec = malloc(n * sizeof *rec);   // the parts' state, by id
 	thr_agent_record* want = malloc(n * sizeof *want); // the whole world's
 	thr_agent_record* next = malloc(n * sizeof *next); // what the parts wrote this step
@@ -228,9 +241,15 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 		ghost[r] = malloc(n);
 		in[r] = malloc(n);
 		cr_assert(load[r] && ghost[r] && in[r]);
-		mem[r] = (member){&h, r, make_part(whole, threads, capacity), 0, THRONG_OK};
+		mem[r] = (member){&h, r, make_part(whole, threads, capacity), NULL, 0, THRONG_OK};
 		const thr_part_comm comm = {&mem[r], hub_reduce};
 		cr_assert_eq(thr_part_set_comm(mem[r].w, &comm), THRONG_OK);
+		if (scenes != NULL) {
+			mem[r].scene = thr_test_scene(scenes->name, scenes->agents, scenes->engine);
+			throng_world* own = thr_scene_use_part(mem[r].scene, mem[r].w);
+			cr_assert_not_null(own, "the scene refused its part");
+			throng_world_destroy(own);
+		}
 	}
 	records_by_id(whole, rec);
 	const throng_world_stats start = throng_world_get_stats(whole);
@@ -292,6 +311,9 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 			owned_total += owned;
 			cr_assert_eq(thr_part_load(mem[r].w, load[r], ghost[r], m[r], whole->step), THRONG_OK, "%s",
 			             throng_last_error());
+			if (scenes != NULL) {
+				thr_scene_part_goals(mem[r].scene, load[r], m[r]);
+			}
 			was[r] = throng_world_get_stats(mem[r].w);
 		}
 		cr_assert_eq(owned_total, n, "step %u: the parts own %u of %u agents", s, owned_total, n);
@@ -314,8 +336,16 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 			}
 		}
 		memcpy(rec, next, n * sizeof *rec);
-		cr_assert_eq(throng_world_step(whole), THRONG_OK, "%s", throng_last_error());
 		records_by_id(whole, want);
+		uint32_t redrawn = 0; // target points the step changed
+		cr_assert_eq(scenes != NULL ? throng_scene_step(scenes->whole) : throng_world_step(whole), THRONG_OK, "%s",
+		             throng_last_error());
+		for (uint32_t id = 0; id < n; ++id) {
+			const float tx = want[id].tx, ty = want[id].ty;
+			thr_agent_record_get(whole, whole->slot_of[id], &want[id]);
+			redrawn += memcmp(&tx, &want[id].tx, sizeof tx) != 0 || memcmp(&ty, &want[id].ty, sizeof ty) != 0;
+		}
+		out.redraws += redrawn;
 		throng_world_stats delta;
 		memset(&delta, 0, sizeof delta);
 		add_stats(&delta, &whole_was, throng_world_get_stats(whole));
@@ -337,7 +367,11 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 	}
 	out.reductions = mem[0].reductions;
 	for (uint32_t r = 0; r < parts; ++r) {
-		throng_world_destroy(mem[r].w);
+		if (mem[r].scene != NULL) {
+			throng_scene_destroy(mem[r].scene); // and its world, the part
+		} else {
+			throng_world_destroy(mem[r].w);
+		}
 		free(load[r]);
 		free(ghost[r]);
 		free(in[r]);
@@ -354,7 +388,7 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 
 static split_run run_split(throng_world* whole, uint32_t parts, uint32_t steps, uint32_t threads)
 {
-	return run_split_sized(whole, parts, steps, threads, throng_world_get_def(whole).capacity);
+	return run_split_sized(whole, parts, steps, threads, throng_world_get_def(whole).capacity, NULL);
 }
 
 /// The scene `name` with `agents` agents on `engine`, without target rules,
@@ -412,6 +446,33 @@ Test(part, parts_on_two_threads_step_as_the_whole)
 	// 20,000 agents, so that a part's parallel regions really run (above
 	// THR_PARALLEL_MIN_AGENTS).
 	check_scene("field", 20000, THRONG_ENGINE_SIMD, 2, 2, 5, true);
+}
+
+Test(part, a_scene_script_runs_on_its_parts)
+{
+	// field's script draws a new random goal for each agent that reaches
+	// its own; the goal moves with the agent as its target point. 150
+	// agents in a 61 m square over 4,000 steps: agents arrive, walk to
+	// another strip and arrive again there.
+	const uint32_t n = 150;
+	throng_scene* s = thr_test_scene("field", n, THRONG_ENGINE_SIMD);
+	without_target_rules(throng_scene_world(s));
+	const split_scenes sc = {s, "field", n, THRONG_ENGINE_SIMD};
+	throng_world* w = throng_scene_world(s);
+	const split_run r = run_split_sized(w, 4, 4000, 1, throng_world_get_def(w).capacity, &sc);
+	cr_assert_gt(r.redraws, 2u * n / 3u, "only %u goals were drawn again", r.redraws);
+	cr_assert_gt(r.migrations, n, "only %u agents changed strips", r.migrations);
+	throng_scene_destroy(s);
+}
+
+Test(part, a_scene_that_measures_every_agent_keeps_its_world)
+{
+	// flock's outcome reads every agent by id: a part holds only some.
+	throng_scene* s = thr_test_scene("flock", 500, THRONG_ENGINE_SIMD);
+	throng_world* part = make_part(throng_scene_world(s), 1, 500);
+	cr_assert_null(thr_scene_use_part(s, part));
+	throng_world_destroy(part);
+	throng_scene_destroy(s);
 }
 
 Test(part, agents_migrate_between_strips)
@@ -504,7 +565,7 @@ Test(part, a_part_holding_fewer_agents_keeps_the_whole_worlds_grid)
 	spawn_patch(whole, n, 40.0f, 0.3f, 0.9f, 7);
 	const thr_part_rows rows = thr_part_rows_of(whole);
 	cr_assert_gt(rows.cell, 4.0f, "the whole world's cells did not widen (%g m)", (double)rows.cell);
-	const split_run r = run_split_sized(whole, 2, 10, 1, n * 3 / 4);
+	const split_run r = run_split_sized(whole, 2, 10, 1, n * 3 / 4, NULL);
 	cr_assert_gt(r.ghosts, 0u);
 	cr_assert_gt(r.iterations, 0u, "the patch's agents never overlapped");
 	cr_assert_lt(r.most_owned, n * 3 / 4);

@@ -25,6 +25,7 @@
 
 #include "error.h"
 #include "fmath.h"
+#include "part.h"
 #include "rng.h"
 #include "scenario_file_internal.h"
 #include "scenario_internal.h"
@@ -63,6 +64,32 @@ static void scene_data_free(void* user)
 	free(d->reached);
 	free(d->threat_cum);
 	free(d);
+}
+
+throng_world* thr_scene_use_part(throng_scene* scene, throng_world* part)
+{
+	if (scene == NULL || part == NULL || scene->measure != NULL || scene->steps != 0) {
+		return NULL;
+	}
+	throng_world* own = scene->world;
+	scene->world = part;
+	return own;
+}
+
+void thr_scene_part_goals(throng_scene* scene, const thr_agent_record* recs, uint32_t n)
+{
+	sf_scene_data* sd = scene->def;
+	if (sd == NULL || sd->goal == NULL) {
+		return;
+	}
+	// A goal agent's target point is its goal: set at the spawn and by
+	// every draw (thr_def_script).
+	for (uint32_t k = 0; k < n; ++k) {
+		const uint32_t id = recs[k].id;
+		if (id < sd->goal_count && !isnan(sd->goal[id].x)) {
+			sd->goal[id] = (throng_vec2){recs[k].tx, recs[k].ty};
+		}
+	}
 }
 
 const sf_model* sf_scene_model(const throng_scene* scene)

@@ -165,4 +165,19 @@ throng_status thr_scene_restate(const throng_scene* scene, struct sf_model* out)
 /// then agents' random goals.
 throng_status thr_def_script(throng_scene* scene);
 
+struct thr_agent_record;
+
+/// Makes `part`, a part world of the scene's world (core/part.h, made
+/// before the scene's first step), the world the scene steps: the script
+/// then runs on the part's agents, ghosts included. Returns the scene's
+/// own world, which the caller destroys. Scenes with an outcome measure
+/// (it reads every agent by id) are refused: NULL, the scene unchanged.
+throng_world* thr_scene_use_part(throng_scene* scene, throng_world* part);
+
+/// Before each step of a scene on a part world, with the records just
+/// loaded into it: the random goal of each of those agents, which moves
+/// with the agent as its target point (a goal drawn by another part is
+/// the target the agent arrives with).
+void thr_scene_part_goals(throng_scene* scene, const struct thr_agent_record* recs, uint32_t n);
+
 #endif
