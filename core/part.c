@@ -59,6 +59,49 @@ throng_status thr_part_make(throng_world* w, const thr_part_def* def)
 	return THRONG_OK;
 }
 
+throng_status thr_part_create(const throng_world* whole, uint32_t threads, uint32_t capacity, throng_world** out)
+{
+	if (whole == NULL || out == NULL || whole->part != NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_create: needs a whole world and out");
+	}
+	*out = NULL;
+	throng_world_def def = whole->def;
+	def.threads = threads;
+	def.capacity = capacity;
+	throng_world* p = NULL;
+	throng_status st = throng_world_create(&def, &p);
+	for (uint32_t a = 0; st == THRONG_OK && a < whole->archetype_count; ++a) {
+		st = throng_world_add_archetype(p, &whole->archetypes[a], NULL);
+	}
+	for (uint32_t k = 0; st == THRONG_OK && k < whole->obstacle_count; ++k) {
+		st = throng_world_add_obstacle(p, whole->obstacles[k].c, whole->obstacles[k].r, NULL);
+	}
+	for (uint32_t k = 0; st == THRONG_OK && k < whole->wall_count; ++k) {
+		st = throng_world_add_wall(p, whole->walls[k].a, whole->walls[k].b, NULL);
+	}
+	for (uint32_t k = 0; st == THRONG_OK && k < whole->path_count; ++k) {
+		const thr_path* path = &whole->paths[k];
+		st = throng_world_add_path(p, whole->waypoints + path->first, path->count, path->loop, NULL);
+	}
+	if (st == THRONG_OK) {
+		st = throng_world_set_threat(p, whole->threat_p, whole->threat_v, whole->threat_active);
+	}
+	float fastest = 0.0f;
+	for (uint32_t i = 0; i < whole->count; ++i) {
+		fastest = whole->max_speed[i] > fastest ? whole->max_speed[i] : fastest;
+	}
+	const thr_part_def pd = {whole->count, whole->def.capacity, whole->max_radius, fastest};
+	if (st == THRONG_OK) {
+		st = thr_part_make(p, &pd);
+	}
+	if (st != THRONG_OK) {
+		throng_world_destroy(p);
+		return st;
+	}
+	*out = p;
+	return THRONG_OK;
+}
+
 throng_status thr_part_set_comm(throng_world* w, const thr_part_comm* comm)
 {
 	if (w == NULL || w->part == NULL || comm == NULL || comm->reduce == NULL) {

@@ -121,6 +121,14 @@ typedef struct thr_part_rows {
 /// a bad def) or THRONG_ERR_OUT_OF_MEMORY.
 throng_status thr_part_make(throng_world* w, const thr_part_def* def);
 
+/// Makes *out a part world of `whole`, an ordinary world before it is
+/// split: its def (with `threads` and room for `capacity` agents), its
+/// archetypes, obstacles, walls and paths in the same order, its threat,
+/// and thr_part_make with its agent count, capacity, largest radius and
+/// largest max_speed. Fails as throng_world_create and thr_part_make do
+/// (nothing is made).
+throng_status thr_part_create(const throng_world* whole, uint32_t threads, uint32_t capacity, throng_world** out);
+
 /// Sets how the part world w agrees with the other parts. Solid contacts
 /// need it (thr_part_load refuses them without).
 throng_status thr_part_set_comm(throng_world* w, const thr_part_comm* comm);

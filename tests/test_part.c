@@ -30,43 +30,11 @@ static void without_target_rules(throng_world* w)
 	}
 }
 
-/// A part world of `whole`: its def, archetypes, shapes, paths and threat,
-/// room for every agent, and the whole world's ids and grid.
+/// A part world of `whole` (thr_part_create).
 static throng_world* make_part(const throng_world* whole, uint32_t threads, uint32_t capacity)
 {
-	throng_world_def def = throng_world_get_def(whole);
-	def.threads = threads;
-	def.capacity = capacity;
 	throng_world* p = NULL;
-	cr_assert_eq(throng_world_create(&def, &p), THRONG_OK, "%s", throng_last_error());
-	for (uint32_t a = 0; a < throng_world_archetype_count(whole); ++a) {
-		throng_controller c;
-		cr_assert_eq(throng_world_get_controller(whole, a, &c), THRONG_OK);
-		cr_assert_eq(throng_world_add_archetype(p, &c, NULL), THRONG_OK);
-	}
-	for (uint32_t k = 0; k < throng_world_obstacle_count(whole); ++k) {
-		throng_vec2 c;
-		float r;
-		cr_assert_eq(throng_world_get_obstacle(whole, k, &c, &r), THRONG_OK);
-		cr_assert_eq(throng_world_add_obstacle(p, c, r, NULL), THRONG_OK);
-	}
-	for (uint32_t k = 0; k < throng_world_wall_count(whole); ++k) {
-		throng_vec2 a, b;
-		cr_assert_eq(throng_world_get_wall(whole, k, &a, &b), THRONG_OK);
-		cr_assert_eq(throng_world_add_wall(p, a, b, NULL), THRONG_OK);
-	}
-	for (uint32_t k = 0; k < whole->path_count; ++k) {
-		const thr_path* path = &whole->paths[k];
-		cr_assert_eq(throng_world_add_path(p, whole->waypoints + path->first, path->count, path->loop, NULL),
-		             THRONG_OK);
-	}
-	cr_assert_eq(throng_world_set_threat(p, whole->threat_p, whole->threat_v, whole->threat_active), THRONG_OK);
-	float fastest = 0.0f;
-	for (uint32_t i = 0; i < throng_world_agent_count(whole); ++i) {
-		fastest = whole->max_speed[i] > fastest ? whole->max_speed[i] : fastest;
-	}
-	const thr_part_def pd = {throng_world_agent_count(whole), whole->def.capacity, whole->max_radius, fastest};
-	cr_assert_eq(thr_part_make(p, &pd), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(thr_part_create(whole, threads, capacity, &p), THRONG_OK, "%s", throng_last_error());
 	return p;
 }
 
