@@ -76,6 +76,13 @@ throng_world* thr_scene_use_part(throng_scene* scene, throng_world* part)
 	return own;
 }
 
+throng_world* thr_scene_swap_world(throng_scene* scene, throng_world* world)
+{
+	throng_world* had = scene->world;
+	scene->world = world;
+	return had;
+}
+
 void thr_scene_part_goals(throng_scene* scene, const thr_agent_record* recs, uint32_t n)
 {
 	sf_scene_data* sd = scene->def;

@@ -174,6 +174,12 @@ struct thr_agent_record;
 /// (it reads every agent by id) are refused: NULL, the scene unchanged.
 throng_world* thr_scene_use_part(throng_scene* scene, throng_world* part);
 
+/// Makes `world` the world the scene reports on (throng_scene_world, the
+/// summary, the outcomes) and steps; returns the one it had, which the
+/// caller owns. For a distributed run's end: the whole world gathered from
+/// the parts.
+throng_world* thr_scene_swap_world(throng_scene* scene, throng_world* world);
+
 /// Before each step of a scene on a part world, with the records just
 /// loaded into it: the random goal of each of those agents, which moves
 /// with the agent as its target point (a goal drawn by another part is

@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: MIT
+// throng-mpi: `throng run` over MPI ranks, to the same bits (issue 15,
+// docs/DISTRIBUTED.md).
+//
+//   mpirun -np R throng-mpi run SCENARIO [throng run's options] --metrics off
+//
+// Every rank builds the scene, then steps a part world of it (core/part.h):
+// a strip of the agent grid's rows, its own agents plus ghosts of the rows
+// within the halo. Each step the ranks send every agent to the rank that
+// owns its row and, as a ghost, to the ranks whose halo holds it (one
+// MPI_Alltoallv); the contact pass agrees on the whole world's figures
+// through MPI_Allreduce (thr_part_comm). At the end rank 0 gathers every
+// agent in id order into a whole world and prints throng run's summary,
+// whose hash and figures are those of the single process.
+//
+// Not yet (refused with a message): the quality metrics, outputs and live
+// feed, target rules, scenes with an outcome measure, pursuit of a named
+// agent.
+#define _POSIX_C_SOURCE 200809L // dup, dup2
+
+#include <fcntl.h>
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "opts.h"
+#include "part.h"
+#include "scenario_internal.h"
+#include "summary.h"
+#include "world_internal.h"
+
+/// One agent on its way to a rank: its record, and whether it goes as a
+/// ghost.
+typedef struct mpi_agent {
+	thr_agent_record r;
+	uint32_t ghost;
+} mpi_agent;
+
+static int my_rank, ranks;
+static MPI_Datatype agent_type;  ///< an mpi_agent
+static MPI_Datatype record_type; ///< a thr_agent_record
+
+/// Ranks other than 0: their own standard error, kept while theirs points
+/// at /dev/null (-1 on rank 0).
+static int quiet_stderr = -1;
+
+static void mpi_error(const char* fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	opt_verror("throng-mpi", fmt, ap);
+	va_end(ap);
+}
+
+/// Stops every rank: one that fails mid-step leaves the others waiting in
+/// a reduction.
+static void stop_all(const char* what)
+{
+	if (quiet_stderr >= 0) {
+		fflush(stderr);
+		dup2(quiet_stderr, STDERR_FILENO);
+	}
+	mpi_error("rank %d: %s: %s", my_rank, what, throng_last_error());
+	MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+static void mpi_reduce(void* user, thr_part_op op, void* values, uint32_t count)
+{
+	(void)user;
+	if (op == THR_PART_SUM_U64) {
+		MPI_Allreduce(MPI_IN_PLACE, values, (int)count, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+	} else {
+		MPI_Allreduce(MPI_IN_PLACE, values, (int)count, MPI_FLOAT, MPI_MAX, MPI_COMM_WORLD);
+	}
+}
+
+static int by_id(const void* a, const void* b)
+{
+	const uint32_t x = ((const thr_agent_record*)a)->id, y = ((const thr_agent_record*)b)->id;
+	return (x > y) - (x < y);
+}
+
+static int agent_by_id(const void* a, const void* b)
+{
+	return by_id(&((const mpi_agent*)a)->r, &((const mpi_agent*)b)->r);
+}
+
+/// The strips: rank q owns rows [lo[q], lo[q + 1]).
+typedef struct strips {
+	thr_part_rows rows;
+	int32_t halo;
+	bool wrap;
+	int32_t* lo; ///< ranks + 1 entries
+} strips;
+
+static int owner_of(const strips* s, int32_t row)
+{
+	return (int)((int64_t)row * ranks / s->rows.ny);
+}
+
+/// Whether rank q's halo holds row (across a wrapping world's seam too).
+static bool in_halo(const strips* s, int q, int32_t row)
+{
+	const int32_t ny = s->rows.ny;
+	for (int32_t shift = s->wrap ? -ny : 0; shift <= (s->wrap ? ny : 0); shift += ny) {
+		if (row + shift >= s->lo[q] - s->halo && row + shift < s->lo[q + 1] + s->halo) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/// Sends each of the n own records to its owner and, as a ghost, to every
+/// other rank whose halo holds it. *got (sorted by id) and *m receive what
+/// comes to this rank; *cap is its room.
+static void exchange(const strips* s, const thr_agent_record* own, uint32_t n, mpi_agent** out, size_t* out_cap,
+                     mpi_agent** got, size_t* cap, uint32_t* m)
+{
+	int* sc = calloc((size_t)ranks * 4u, sizeof *sc);
+	int *sd = sc + ranks, *rc = sc + 2 * ranks, *rd = sc + 3 * ranks;
+	if (sc == NULL) {
+		stop_all("out of memory");
+	}
+	for (int pass = 0; pass < 2; ++pass) {
+		if (pass == 1) {
+			size_t total = 0;
+			for (int q = 0; q < ranks; ++q) {
+				sd[q] = (int)total;
+				total += (size_t)sc[q];
+				sc[q] = 0;
+			}
+			if (total > *out_cap) {
+				free(*out);
+				*out_cap = total;
+				if ((*out = malloc(total * sizeof **out)) == NULL) {
+					stop_all("out of memory for the exchange");
+				}
+			}
+		}
+		for (uint32_t k = 0; k < n; ++k) {
+			const int32_t row = thr_part_row(&s->rows, own[k].py);
+			const int owner = owner_of(s, row);
+			for (int q = 0; q < ranks; ++q) {
+				if (q != owner && !in_halo(s, q, row)) {
+					continue;
+				}
+				if (pass == 1) {
+					mpi_agent* a = &(*out)[sd[q] + sc[q]];
+					a->r = own[k];
+					a->ghost = q != owner;
+				}
+				++sc[q];
+			}
+		}
+	}
+	MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, MPI_COMM_WORLD);
+	size_t total = 0;
+	for (int q = 0; q < ranks; ++q) {
+		rd[q] = (int)total;
+		total += (size_t)rc[q];
+	}
+	if (total > *cap) {
+		free(*got);
+		*cap = total;
+		if ((*got = malloc(total * sizeof **got)) == NULL) {
+			stop_all("out of memory for the exchange");
+		}
+	}
+	MPI_Alltoallv(*out, sc, sd, agent_type, *got, rc, rd, agent_type, MPI_COMM_WORLD);
+	qsort(*got, total, sizeof **got, agent_by_id);
+	*m = (uint32_t)total;
+	free(sc);
+}
+
+/// What throng-mpi cannot distribute yet, as a message; NULL when none.
+static const char* unsupported(const cli_run_args* a, throng_scene* scene)
+{
+	if (!a->no_metrics) {
+		return "the quality metrics are not distributed yet: add --metrics off";
+	}
+	if (a->out != NULL || a->shm != NULL) {
+		return "--out and --shm are not distributed yet";
+	}
+	if (a->realtime) {
+		return "--realtime is not distributed";
+	}
+	const throng_world* w = throng_scene_world(scene);
+	for (uint32_t k = 0; k < w->archetype_count; ++k) {
+		if (w->archetypes[k].target_rule.enabled) {
+			return "target rules are not distributed yet";
+		}
+	}
+	for (uint32_t i = 0; i < w->count; ++i) {
+		if (w->target_agent[i] != THRONG_NO_AGENT) {
+			return "agents that pursue a named agent are not distributed yet";
+		}
+	}
+	return NULL;
+}
+
+static int run(int argc, char** argv)
+{
+	if (argc < 2 || strcmp(argv[1], "run") != 0) {
+		mpi_error("usage: mpirun -np R throng-mpi run SCENARIO [throng run's options] --metrics off");
+		return CLI_EXIT_USAGE;
+	}
+	cli_run_args args;
+	int rc = cli_parse_run(argc, argv, 2, &args);
+	if (rc != CLI_EXIT_OK) {
+		return rc;
+	}
+	if (args.help || args.scenario == NULL) {
+		mpi_error("usage: mpirun -np R throng-mpi run SCENARIO [throng run's options] --metrics off");
+		return args.help ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	}
+	throng_scene_def opt = throng_scene_default_def();
+	opt.agents = args.agents;
+	opt.seed = args.seed;
+	opt.engine = args.engine;
+	opt.threads = args.threads;
+	opt.threads_policy = args.threads_policy;
+	throng_scene* scene = NULL;
+	const throng_status opened = throng_scene_open(args.scenario, &opt, &scene);
+	if (opened != THRONG_OK) {
+		mpi_error("%s", throng_last_error());
+		// As throng run: an unknown name or a bad file is a usage error.
+		return opened == THRONG_ERR_NOT_FOUND || opened == THRONG_ERR_INVALID_ARGUMENT || opened == THRONG_ERR_IO
+		           ? CLI_EXIT_USAGE
+		           : CLI_EXIT_FAILURE;
+	}
+	const char* why = unsupported(&args, scene);
+	if (why != NULL) {
+		mpi_error("%s", why);
+		throng_scene_destroy(scene);
+		return CLI_EXIT_USAGE;
+	}
+	const throng_scenario_info* info = throng_scene_info(scene);
+	const uint64_t steps = args.steps_set ? args.steps : info->default_steps;
+	throng_world* whole = throng_scene_world(scene);
+	const uint32_t n = throng_world_agent_count(whole);
+
+	// Every rank built the whole scene: its records, its strips, its part.
+	thr_agent_record* all = malloc((size_t)n * sizeof *all);
+	throng_world* part = NULL;
+	throng_world* gathered = NULL; // rank 0: the whole world at the end
+	const thr_part_comm comm = {NULL, mpi_reduce};
+	if (all == NULL || thr_part_create(whole, args.threads, n, &part) != THRONG_OK ||
+	    thr_part_set_comm(part, &comm) != THRONG_OK ||
+	    (my_rank == 0 && (thr_part_create(whole, args.threads, n, &gathered) != THRONG_OK ||
+	                      thr_part_set_comm(gathered, &comm) != THRONG_OK))) {
+		stop_all("setting up");
+	}
+	for (uint32_t id = 0; id < n; ++id) {
+		thr_agent_record_get(whole, whole->slot_of[id], &all[id]);
+	}
+	strips s;
+	s.rows = thr_part_rows_of(whole);
+	s.halo = thr_part_halo_rows(part);
+	s.wrap = throng_world_get_def(whole).bounds_mode == THRONG_BOUNDS_WRAP;
+	s.lo = malloc(((size_t)ranks + 1u) * sizeof *s.lo);
+	if (s.lo == NULL) {
+		stop_all("out of memory");
+	}
+	for (int q = 0; q <= ranks; ++q) {
+		s.lo[q] = (int32_t)(((int64_t)q * s.rows.ny + ranks - 1) / ranks);
+	}
+	throng_world* own_world = thr_scene_use_part(scene, part);
+	if (own_world == NULL) {
+		mpi_error("%s: its outcome measure reads every agent: not distributed yet", info->name);
+		throng_world_destroy(part);
+		throng_world_destroy(gathered);
+		free(all);
+		free(s.lo);
+		throng_scene_destroy(scene);
+		return CLI_EXIT_USAGE;
+	}
+	throng_world_destroy(own_world);
+
+	// This rank's own agents, by id.
+	uint32_t n_own = 0;
+	for (uint32_t id = 0; id < n; ++id) {
+		if (owner_of(&s, thr_part_row(&s.rows, all[id].py)) == my_rank) {
+			all[n_own++] = all[id];
+		}
+	}
+	thr_agent_record* own = all;
+	mpi_agent *out = NULL, *got = NULL;
+	size_t out_cap = 0, got_cap = 0;
+	thr_agent_record* recs = malloc((size_t)n * sizeof *recs);
+	uint8_t* ghost = malloc(n);
+	if (recs == NULL || ghost == NULL) {
+		stop_all("out of memory");
+	}
+
+	MPI_Barrier(MPI_COMM_WORLD);
+	const double t0 = MPI_Wtime();
+	for (uint64_t k = 0; k < steps; ++k) {
+		uint32_t m = 0;
+		exchange(&s, own, n_own, &out, &out_cap, &got, &got_cap, &m);
+		if (m > n) {
+			stop_all("more agents than the world holds");
+		}
+		for (uint32_t j = 0; j < m; ++j) {
+			recs[j] = got[j].r;
+			ghost[j] = (uint8_t)got[j].ghost;
+		}
+		if (thr_part_load(part, recs, ghost, m, k) != THRONG_OK) {
+			stop_all("loading its part");
+		}
+		thr_scene_part_goals(scene, recs, m);
+		if (throng_scene_step(scene) != THRONG_OK) {
+			stop_all("stepping");
+		}
+		n_own = 0;
+		for (uint32_t j = 0; j < m; ++j) {
+			if (!ghost[j]) {
+				thr_agent_record_get(part, part->slot_of[recs[j].id], &own[n_own++]);
+			}
+		}
+	}
+	double seconds = MPI_Wtime() - t0;
+	MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+
+	// The run's stats: sums and maxima of the ranks' own agents'.
+	throng_world_stats st = throng_world_get_stats(part);
+	uint64_t sums[9] = {st.nonfinite,     st.clamped,      st.neighbor_candidates, st.neighbor_capped,
+	                    st.contacts,      st.contact_capped, st.shape_pushes,      st.shape_reverts,
+	                    st.target_capped};
+	uint32_t most[3] = {st.neighbor_most_candidates, st.neighbor_most_met, st.target_most_candidates};
+	MPI_Allreduce(MPI_IN_PLACE, sums, 9, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+	MPI_Allreduce(MPI_IN_PLACE, most, 3, MPI_UINT32_T, MPI_MAX, MPI_COMM_WORLD);
+	MPI_Allreduce(MPI_IN_PLACE, &st.max_speed_ratio, 1, MPI_FLOAT, MPI_MAX, MPI_COMM_WORLD);
+
+	// Every agent to rank 0, into the whole world.
+	int* counts = malloc((size_t)ranks * 2u * sizeof *counts);
+	if (counts == NULL) {
+		stop_all("out of memory");
+	}
+	const int mine = (int)n_own;
+	MPI_Gather(&mine, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	int* displs = counts + ranks;
+	if (my_rank == 0) {
+		int total = 0;
+		for (int q = 0; q < ranks; ++q) {
+			displs[q] = total;
+			total += counts[q];
+		}
+		if ((uint32_t)total != n) {
+			stop_all("the ranks lost agents");
+		}
+	}
+	MPI_Gatherv(own, mine, record_type, recs, counts, displs, record_type, 0, MPI_COMM_WORLD);
+	int code = CLI_EXIT_OK;
+	if (my_rank == 0) {
+		qsort(recs, n, sizeof *recs, by_id);
+		if (thr_part_load(gathered, recs, NULL, n, steps) != THRONG_OK ||
+		    throng_world_set_threat(gathered, part->threat_p, part->threat_v, part->threat_active) != THRONG_OK) {
+			stop_all("gathering the world");
+		}
+		throng_world_stats* g = &gathered->stats;
+		*g = st;
+		g->steps = steps;
+		g->nonfinite = sums[0];
+		g->clamped = sums[1];
+		g->neighbor_candidates = sums[2];
+		g->neighbor_capped = sums[3];
+		g->contacts = sums[4];
+		g->contact_capped = sums[5];
+		g->shape_pushes = sums[6];
+		g->shape_reverts = sums[7];
+		g->target_capped = sums[8];
+		g->neighbor_most_candidates = most[0];
+		g->neighbor_most_met = most[1];
+		g->target_most_candidates = most[2];
+		// The summary reads the scene's world: the whole one now. The
+		// scene frees it; the part is freed here.
+		throng_world* stepped = thr_scene_swap_world(scene, gathered);
+		gathered = NULL;
+		cli_summary sum;
+		memset(&sum, 0, sizeof sum);
+		if (cli_summary_measure(scene, NULL, &sum) != THRONG_OK) {
+			stop_all("measuring");
+		}
+		sum.scenario = info->name;
+		sum.steps = steps;
+		sum.engine = throng_engine_name(args.engine);
+		sum.threads = args.engine == THRONG_ENGINE_SIMD ? (args.threads != 0 ? args.threads : throng_default_threads()) : 1;
+		sum.threads_policy = throng_threads_policy_name(args.threads_policy);
+		sum.steps_one_thread = st.steps_one_thread;
+		sum.seconds = seconds;
+		cli_summary_finish(&sum);
+		if (args.summary == CLI_SUMMARY_JSON) {
+			cli_summary_print_json(stdout, &sum);
+		} else {
+			cli_summary_print_text(stdout, &sum);
+		}
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			mpi_error("writing the summary failed");
+			code = CLI_EXIT_FAILURE;
+		}
+		throng_world_destroy(stepped);
+	}
+	free(counts);
+	free(recs);
+	free(ghost);
+	free(out);
+	free(got);
+	free(all);
+	free(s.lo);
+	throng_scene_destroy(scene); // and its world: the part, or on rank 0 the whole
+	return code;
+}
+
+int main(int argc, char** argv)
+{
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+	// Every rank reads the same arguments and scene and finds the same
+	// problems: rank 0 alone says them. A rank's own failure (stop_all)
+	// is said by that rank, on the standard error it had.
+	if (my_rank != 0) {
+		fflush(stderr);
+		quiet_stderr = dup(STDERR_FILENO);
+		const int null = open("/dev/null", O_WRONLY);
+		if (null >= 0) {
+			dup2(null, STDERR_FILENO);
+			close(null);
+		}
+	}
+	MPI_Type_contiguous((int)sizeof(mpi_agent), MPI_BYTE, &agent_type);
+	MPI_Type_commit(&agent_type);
+	MPI_Type_contiguous((int)sizeof(thr_agent_record), MPI_BYTE, &record_type);
+	MPI_Type_commit(&record_type);
+	int code = run(argc, argv);
+	MPI_Type_free(&agent_type);
+	MPI_Type_free(&record_type);
+	MPI_Finalize();
+	return code;
+}
