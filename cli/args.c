@@ -24,6 +24,17 @@ void cli_error(const char* fmt, ...)
 	va_end(ap);
 }
 
+throng_scene_def cli_scene_def(const cli_run_args* a)
+{
+	throng_scene_def opt = throng_scene_default_def();
+	opt.agents = a->agents;
+	opt.seed = a->seed;
+	opt.engine = a->engine;
+	opt.threads = a->threads;
+	opt.threads_policy = a->threads_policy;
+	return opt;
+}
+
 bool cli_parse_seconds(const char* text, double* out)
 {
 	if (text == NULL || !(isdigit((unsigned char)text[0]) || text[0] == '.') ||

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "throng/export.h"
+#include "throng/scenario.h"
 #include "throng/throng.h"
 
 /// Exit statuses: 0 success, 1 the library failed, 2 bad usage.
@@ -70,6 +71,10 @@ bool cli_steps_for_seconds(double seconds, float dt, uint64_t* steps, double* co
 /// options together: --format, --fields and --every need --out or --shm,
 /// SQLite needs a file, and PED and SQLite take no --fields.
 int cli_parse_run(int argc, char** argv, int first, cli_run_args* out);
+
+/// The scene settings `throng run`'s arguments give (agents, seed, engine,
+/// threads and their policy), the rest at their defaults.
+throng_scene_def cli_scene_def(const cli_run_args* a);
 
 /// Prints "throng: " and the formatted message, then a newline, to stderr.
 void cli_error(const char* fmt, ...)

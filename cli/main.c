@@ -378,12 +378,7 @@ static int cmd_run(int argc, char** argv)
 		return CLI_EXIT_USAGE;
 	}
 
-	throng_scene_def opt = throng_scene_default_def();
-	opt.agents = args.agents;
-	opt.seed = args.seed;
-	opt.engine = args.engine;
-	opt.threads = args.threads;
-	opt.threads_policy = args.threads_policy;
+	throng_scene_def opt = cli_scene_def(&args);
 	if (args.engine == THRONG_ENGINE_SIMD && args.threads == 0 && omp_get_max_threads() > (int)CLI_MAX_THREADS) {
 		// The library caps OpenMP's default (libgomp crashed on 70000); say so.
 		cli_error("note: OpenMP's default of %d threads (OMP_NUM_THREADS) is above %u; running %u", omp_get_max_threads(),

@@ -217,12 +217,7 @@ static int run(int argc, char** argv)
 		mpi_error("usage: mpirun -np R throng-mpi run SCENARIO [throng run's options] --metrics off");
 		return args.help ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 	}
-	throng_scene_def opt = throng_scene_default_def();
-	opt.agents = args.agents;
-	opt.seed = args.seed;
-	opt.engine = args.engine;
-	opt.threads = args.threads;
-	opt.threads_policy = args.threads_policy;
+	throng_scene_def opt = cli_scene_def(&args);
 	throng_scene* scene = NULL;
 	const throng_status opened = throng_scene_open(args.scenario, &opt, &scene);
 	if (opened != THRONG_OK) {
