@@ -234,8 +234,18 @@ static int run(int argc, char** argv)
 		return CLI_EXIT_USAGE;
 	}
 	const throng_scenario_info* info = throng_scene_info(scene);
-	const uint64_t steps = args.steps_set ? args.steps : info->default_steps;
+	uint64_t steps = args.steps_set ? args.steps : info->default_steps;
 	throng_world* whole = throng_scene_world(scene);
+	if (args.seconds_set) { // as throng run does
+		const float dt = throng_world_get_def(whole).dt;
+		double count = 0.0;
+		if (!cli_steps_for_seconds(args.seconds, dt, &steps, &count)) {
+			mpi_error("--seconds: %g s is %.0f steps of this scenario's dt (%g s), not from 1 to %u", args.seconds,
+			          count, (double)dt, CLI_MAX_STEPS);
+			throng_scene_destroy(scene);
+			return CLI_EXIT_USAGE;
+		}
+	}
 	const uint32_t n = throng_world_agent_count(whole);
 
 	// Every rank built the whole scene: its records, its strips, its part.

@@ -33,6 +33,9 @@ CASES = [
     ("herd", 8, 300, 1, [2]),
 ]
 
+# --seconds instead of --steps: the same steps as throng run takes.
+SECONDS = ("crossing", 1000, "2.5", [2])
+
 # What is refused, and a word of the message.
 REFUSED = [
     (["armies", "--metrics", "off"], "target rules"),
@@ -71,6 +74,16 @@ def main():
                              f"{many.get(key)!r}, one process {one.get(key)!r}")
             print(f"mpi_runs: {scene} ({agents} agents, {steps} steps, {threads} threads a rank) on {r} ranks: "
                   f"hash {many['hash']}, as one process")
+    scene, agents, seconds, ranks = SECONDS
+    opts = [scene, "--agents", str(agents), "--seconds", seconds, "--metrics", "off", "--summary", "json",
+            "--threads", "1"]
+    one = summary([throng, "run"] + opts, 1)
+    for r in ranks:
+        many = summary(mpirun_args(mpirun, r) + [throng_mpi, "run"] + opts, 1)
+        if (many["steps"], many["hash"]) != (one["steps"], one["hash"]):
+            sys.exit(f"mpi_runs: {scene} --seconds {seconds} on {r} ranks: {many['steps']} steps, hash "
+                     f"{many['hash']}; one process {one['steps']} steps, hash {one['hash']}")
+        print(f"mpi_runs: {scene} --seconds {seconds} on {r} ranks: {many['steps']} steps, as one process")
     for args, word in REFUSED:
         cmd = mpirun_args(mpirun, 2) + [throng_mpi, "run"] + args + ["--steps", "1"]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
