@@ -58,6 +58,7 @@ typedef struct field {
 	const char* str;
 	uint64_t u64;
 	double f64;
+	bool metrics; ///< given only by the quality metrics: left out with --metrics off
 } field;
 
 enum { FIELD_BASE = 34, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + 2 };
@@ -67,65 +68,55 @@ static int make_fields(const cli_summary* s, field f[FIELD_MAX])
 {
 	const throng_quality* q = &s->quality;
 	const field list[FIELD_BASE] = {
-		{"scenario", FIELD_STR, s->scenario, 0, 0.0},
-		{"agents", FIELD_U64, NULL, s->agents, 0.0},
-		{"steps", FIELD_U64, NULL, s->steps, 0.0},
-		{"seed", FIELD_U64, NULL, s->seed, 0.0},
-		{"engine", FIELD_STR, s->engine, 0, 0.0},
-		{"threads", FIELD_U64, NULL, s->threads, 0.0},
-		{"threads_policy", FIELD_STR, s->threads_policy, 0, 0.0},
-		{"steps_one_thread", FIELD_U64, NULL, s->steps_one_thread, 0.0},
-		{"seconds", FIELD_F64, NULL, 0, s->seconds},
-		{"agent_steps_per_s", FIELD_F64, NULL, 0, s->agent_steps_per_s},
-		{"simulated_seconds", FIELD_F64, NULL, 0, s->simulated_seconds},
-		{"hash", FIELD_HEX, NULL, s->hash, 0.0},
-		{"overlaps", FIELD_U64, NULL, s->overlaps, 0.0},
-		{"max_speed_ratio", FIELD_F64, NULL, 0, s->max_speed_ratio},
-		{"nonfinite", FIELD_U64, NULL, s->nonfinite, 0.0},
-		{"clamped", FIELD_U64, NULL, s->clamped, 0.0},
-		{"out_of_bounds", FIELD_U64, NULL, s->out_of_bounds, 0.0},
-		{"reached", FIELD_U64, NULL, s->reached, 0.0},
-		{"frames", FIELD_U64, NULL, s->frames, 0.0},
-		{"output_seconds", FIELD_F64, NULL, 0, s->output_seconds},
-		{"metrics_seconds", FIELD_F64, NULL, 0, s->metrics_seconds},
-		{"overlaps_per_agent_step", FIELD_F64, NULL, 0, q->overlaps_per_agent_step},
-		{"deepest_overlap", FIELD_F64, NULL, 0, q->deepest_overlap},
-		{"overlap_capped", FIELD_U64, NULL, q->overlap_capped, 0.0},
-		{"wall_crossings", FIELD_U64, NULL, q->wall_crossings, 0.0},
-		{"wall_penetrations", FIELD_U64, NULL, q->wall_penetrations, 0.0},
-		{"obstacle_penetrations", FIELD_U64, NULL, q->obstacle_penetrations, 0.0},
-		{"deepest_obstacle_penetration", FIELD_F64, NULL, 0, q->deepest_obstacle_penetration},
-		{"contacts_per_agent_step", FIELD_F64, NULL, 0, q->contacts_per_agent_step},
-		{"goals", FIELD_U64, NULL, q->goals, 0.0},
-		{"mean_time_to_goal", FIELD_F64, NULL, 0, q->mean_time_to_goal},
-		{"max_time_to_goal", FIELD_F64, NULL, 0, q->max_time_to_goal},
-		{"path_length_ratio", FIELD_F64, NULL, 0, q->path_length_ratio},
-		{"jitter", FIELD_F64, NULL, 0, q->jitter},
+		{"scenario", FIELD_STR, s->scenario, 0, 0.0, false},
+		{"agents", FIELD_U64, NULL, s->agents, 0.0, false},
+		{"steps", FIELD_U64, NULL, s->steps, 0.0, false},
+		{"seed", FIELD_U64, NULL, s->seed, 0.0, false},
+		{"engine", FIELD_STR, s->engine, 0, 0.0, false},
+		{"threads", FIELD_U64, NULL, s->threads, 0.0, false},
+		{"threads_policy", FIELD_STR, s->threads_policy, 0, 0.0, false},
+		{"steps_one_thread", FIELD_U64, NULL, s->steps_one_thread, 0.0, false},
+		{"seconds", FIELD_F64, NULL, 0, s->seconds, false},
+		{"agent_steps_per_s", FIELD_F64, NULL, 0, s->agent_steps_per_s, false},
+		{"simulated_seconds", FIELD_F64, NULL, 0, s->simulated_seconds, false},
+		{"hash", FIELD_HEX, NULL, s->hash, 0.0, false},
+		{"overlaps", FIELD_U64, NULL, s->overlaps, 0.0, false},
+		{"max_speed_ratio", FIELD_F64, NULL, 0, s->max_speed_ratio, false},
+		{"nonfinite", FIELD_U64, NULL, s->nonfinite, 0.0, false},
+		{"clamped", FIELD_U64, NULL, s->clamped, 0.0, false},
+		{"out_of_bounds", FIELD_U64, NULL, s->out_of_bounds, 0.0, true},
+		{"reached", FIELD_U64, NULL, s->reached, 0.0, true},
+		{"frames", FIELD_U64, NULL, s->frames, 0.0, false},
+		{"output_seconds", FIELD_F64, NULL, 0, s->output_seconds, false},
+		{"metrics_seconds", FIELD_F64, NULL, 0, s->metrics_seconds, true},
+		{"overlaps_per_agent_step", FIELD_F64, NULL, 0, q->overlaps_per_agent_step, true},
+		{"deepest_overlap", FIELD_F64, NULL, 0, q->deepest_overlap, true},
+		{"overlap_capped", FIELD_U64, NULL, q->overlap_capped, 0.0, true},
+		{"wall_crossings", FIELD_U64, NULL, q->wall_crossings, 0.0, true},
+		{"wall_penetrations", FIELD_U64, NULL, q->wall_penetrations, 0.0, true},
+		{"obstacle_penetrations", FIELD_U64, NULL, q->obstacle_penetrations, 0.0, true},
+		{"deepest_obstacle_penetration", FIELD_F64, NULL, 0, q->deepest_obstacle_penetration, true},
+		{"contacts_per_agent_step", FIELD_F64, NULL, 0, q->contacts_per_agent_step, true},
+		{"goals", FIELD_U64, NULL, q->goals, 0.0, true},
+		{"mean_time_to_goal", FIELD_F64, NULL, 0, q->mean_time_to_goal, true},
+		{"max_time_to_goal", FIELD_F64, NULL, 0, q->max_time_to_goal, true},
+		{"path_length_ratio", FIELD_F64, NULL, 0, q->path_length_ratio, true},
+		{"jitter", FIELD_F64, NULL, 0, q->jitter, true},
 	};
-	// The fields only the quality metrics give, left out with --metrics off
-	// (list[] from out_of_bounds on, but frames and output_seconds).
-	static const char* const from_metrics[] = {
-	    "out_of_bounds",     "reached",          "metrics_seconds",   "overlaps_per_agent_step",
-	    "deepest_overlap",   "overlap_capped",   "wall_crossings",    "wall_penetrations",
-	    "obstacle_penetrations", "deepest_obstacle_penetration", "contacts_per_agent_step", "goals",
-	    "mean_time_to_goal", "max_time_to_goal", "path_length_ratio", "jitter"};
+	// --metrics off leaves out the fields only the quality metrics give.
 	int n = 0;
 	for (int k = 0; k < FIELD_BASE; ++k) {
-		bool only_metrics = false;
-		for (size_t j = 0; j < sizeof from_metrics / sizeof from_metrics[0]; ++j) {
-			only_metrics = only_metrics || strcmp(list[k].key, from_metrics[j]) == 0;
-		}
-		if (s->metrics || !only_metrics) {
+		if (s->metrics || !list[k].metrics) {
 			f[n++] = list[k];
 		}
 	}
 	for (uint32_t k = 0; k < s->outcome_count; ++k) {
-		f[n++] = (field){s->outcomes[k].name, FIELD_F64, NULL, 0, s->outcomes[k].value};
+		f[n++] = (field){s->outcomes[k].name, FIELD_F64, NULL, 0, s->outcomes[k].value, false};
 	}
 	if (s->interrupted != NULL) {
 		// Only a run a signal stopped has these two: steps is then the steps done.
-		f[n++] = (field){"interrupted", FIELD_STR, s->interrupted, 0, 0.0};
-		f[n++] = (field){"steps_planned", FIELD_U64, NULL, s->steps_planned, 0.0};
+		f[n++] = (field){"interrupted", FIELD_STR, s->interrupted, 0, 0.0, false};
+		f[n++] = (field){"steps_planned", FIELD_U64, NULL, s->steps_planned, 0.0, false};
 	}
 	return n;
 }
