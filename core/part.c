@@ -139,19 +139,10 @@ static throng_status check_supported(const throng_world* w)
 	return THRONG_OK;
 }
 
-/// Whether id is one of the n sorted records' ids.
-static bool has_id(const thr_agent_record* recs, uint32_t n, uint32_t id)
+int thr_agent_record_by_id(const void* a, const void* b)
 {
-	uint32_t lo = 0, hi = n;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2u;
-		if (recs[mid].id < id) {
-			lo = mid + 1u;
-		} else {
-			hi = mid;
-		}
-	}
-	return lo < n && recs[lo].id == id;
+	const uint32_t x = ((const thr_agent_record*)a)->id, y = ((const thr_agent_record*)b)->id;
+	return (x > y) - (x < y);
 }
 
 static throng_status check_records(const throng_world* w, const thr_agent_record* recs, uint32_t n)
@@ -173,11 +164,17 @@ static throng_status check_records(const throng_world* w, const thr_agent_record
 			field = "path";
 		} else if (r->waypoint != 0 && !waypoints) {
 			field = "waypoint (the world has no path)";
-		} else if (r->target_agent != THRONG_NO_AGENT && !has_id(recs, n, r->target_agent)) {
-			field = "target_agent (not in the part)";
 		}
 		if (field != NULL) {
 			return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_load: record %u (id %u): %s", k, r->id, field);
+		}
+	}
+	// The ids are in order now: a target is found by a binary search.
+	for (uint32_t k = 0; k < n; ++k) {
+		const thr_agent_record key = {.id = recs[k].target_agent};
+		if (key.id != THRONG_NO_AGENT && bsearch(&key, recs, n, sizeof *recs, thr_agent_record_by_id) == NULL) {
+			return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_load: record %u (id %u): target_agent (not in the part)",
+			                k, recs[k].id);
 		}
 	}
 	return THRONG_OK;
@@ -238,19 +235,13 @@ throng_status thr_part_load(throng_world* w, const thr_agent_record* recs, const
 		w->tx[i] = r->tx;
 		w->ty[i] = r->ty;
 	}
-	// Padding lanes past the count stay as the arrays' padding rule wants:
-	// zero (store.h), as after a spawn.
-	const uint32_t old = w->count;
+	// Slots past the count keep what they held: the passes read them only
+	// as lanes past the end, under a mask or with harmless limits
+	// (simd/agents.c), and a reorder leaves old values there in its spares
+	// as well. What they hold changes no bit (tests/test_part.c loads
+	// fewer agents than the step before, step after step).
 	w->count = n;
 	w->step = step;
-	for (uint32_t i = n; i < old; ++i) {
-		s->px[i] = s->py[i] = s->vx[i] = s->vy[i] = s->hx[i] = s->hy[i] = s->wander[i] = s->noise[i] = 0.0f;
-		if (s->waypoint != NULL) {
-			s->waypoint[i] = 0;
-		}
-		w->id[i] = w->archetype[i] = w->group[i] = w->target_agent[i] = w->path[i] = 0;
-		w->max_speed[i] = w->max_force[i] = w->radius[i] = w->tx[i] = w->ty[i] = 0.0f;
-	}
 	return THRONG_OK;
 }
 

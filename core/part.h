@@ -147,6 +147,9 @@ void thr_part_free(throng_world* w);
 throng_status thr_part_load(throng_world* w, const thr_agent_record* recs, const uint8_t* ghost, uint32_t n,
                             uint64_t step);
 
+/// Orders records by id (qsort, bsearch).
+int thr_agent_record_by_id(const void* a, const void* b);
+
 /// The record of the agent in slot `slot` of w (any world), from its
 /// current state.
 void thr_agent_record_get(const throng_world* w, uint32_t slot, thr_agent_record* out);
