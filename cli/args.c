@@ -16,11 +16,13 @@
 
 #include "opts.h"
 
+const char* cli_program = "throng";
+
 void cli_error(const char* fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	opt_verror("throng", fmt, ap);
+	opt_verror(cli_program, fmt, ap);
 	va_end(ap);
 }
 
@@ -33,6 +35,22 @@ throng_scene_def cli_scene_def(const cli_run_args* a)
 	opt.threads = a->threads;
 	opt.threads_policy = a->threads_policy;
 	return opt;
+}
+
+bool cli_run_steps(const cli_run_args* a, throng_scene* scene, uint64_t* steps)
+{
+	*steps = a->steps_set ? a->steps : throng_scene_info(scene)->default_steps;
+	if (!a->seconds_set) {
+		return true;
+	}
+	const float dt = throng_world_get_def(throng_scene_world(scene)).dt;
+	double count = 0.0;
+	if (!cli_steps_for_seconds(a->seconds, dt, steps, &count)) {
+		cli_error("--seconds: %g s is %.0f steps of this scenario's dt (%g s), not from 1 to %u", a->seconds, count,
+		          (double)dt, CLI_MAX_STEPS);
+		return false;
+	}
+	return true;
 }
 
 bool cli_parse_seconds(const char* text, double* out)
@@ -96,7 +114,7 @@ static bool apply_option(const char* name, const char* value, cli_run_args* out)
 		}
 		out->seed = v;
 	} else if (strcmp(name, "--engine") == 0) {
-		if (!opt_parse_engine("throng", name, value, &out->engine)) {
+		if (!opt_parse_engine(cli_program, name, value, &out->engine)) {
 			return false;
 		}
 	} else if (strcmp(name, "--threads") == 0) {
@@ -123,7 +141,7 @@ static bool apply_option(const char* name, const char* value, cli_run_args* out)
 		}
 		out->out = value;
 	} else if (strcmp(name, "--format") == 0) {
-		if (!opt_parse_format("throng", name, value, &out->format)) {
+		if (!opt_parse_format(cli_program, name, value, &out->format)) {
 			return false;
 		}
 	} else if (strcmp(name, "--fields") == 0) {
@@ -202,7 +220,7 @@ int cli_parse_run(int argc, char** argv, int first, cli_run_args* out)
 {
 	static const char* const valued[] = {"--agents", "--steps",  "--seed",  "--engine", "--threads", "--threads-policy",
 	                                     "--summary", "--metrics", "--out",   "--format", "--fields", "--every", "--shm", "--seconds"};
-	const opt_spec spec = {"throng", "run: ", "throng run --help", valued, sizeof valued / sizeof valued[0]};
+	const opt_spec spec = {cli_program, "run: ", "throng run --help", valued, sizeof valued / sizeof valued[0]};
 	bool format_set = false, fields_set = false, every_set = false;
 	memset(out, 0, sizeof *out);
 	out->seed = 1;

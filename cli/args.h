@@ -72,11 +72,20 @@ bool cli_steps_for_seconds(double seconds, float dt, uint64_t* steps, double* co
 /// SQLite needs a file, and PED and SQLite take no --fields.
 int cli_parse_run(int argc, char** argv, int first, cli_run_args* out);
 
+/// The steps the run takes: --steps, or the steps of --seconds of the
+/// scene's dt (cli_steps_for_seconds), or the scene's default. Returns
+/// false after printing the error when --seconds gives no valid count.
+bool cli_run_steps(const cli_run_args* a, throng_scene* scene, uint64_t* steps);
+
 /// The scene settings `throng run`'s arguments give (agents, seed, engine,
 /// threads and their policy), the rest at their defaults.
 throng_scene_def cli_scene_def(const cli_run_args* a);
 
-/// Prints "throng: " and the formatted message, then a newline, to stderr.
+/// The program errors name: "throng", or "throng-mpi" (cli/mpi_main.c).
+extern const char* cli_program;
+
+/// Prints cli_program, ": " and the formatted message, then a newline, to
+/// stderr.
 void cli_error(const char* fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 1, 2)))

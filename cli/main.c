@@ -391,17 +391,11 @@ static int cmd_run(int argc, char** argv)
 	}
 	info = throng_scene_info(scene);
 	throng_status st = THRONG_OK;
-	uint64_t steps = args.steps_set ? args.steps : info->default_steps;
+	uint64_t steps = 0;
 	throng_world* world = throng_scene_world(scene);
-	if (args.seconds_set) {
-		float dt = throng_world_get_def(world).dt;
-		double count = 0.0;
-		if (!cli_steps_for_seconds(args.seconds, dt, &steps, &count)) {
-			cli_error("--seconds: %g s is %.0f steps of this scenario's dt (%g s), not from 1 to %u", args.seconds,
-			          count, (double)dt, CLI_MAX_STEPS);
-			throng_scene_destroy(scene);
-			return CLI_EXIT_USAGE;
-		}
+	if (!cli_run_steps(&args, scene, &steps)) {
+		throng_scene_destroy(scene);
+		return CLI_EXIT_USAGE;
 	}
 
 	rc = check_out_path(&args, from_file);

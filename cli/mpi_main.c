@@ -20,14 +20,12 @@
 
 #include <fcntl.h>
 #include <mpi.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "args.h"
-#include "opts.h"
 #include "part.h"
 #include "scenario_internal.h"
 #include "summary.h"
@@ -48,14 +46,6 @@ static MPI_Datatype record_type; ///< a thr_agent_record
 /// at /dev/null (-1 on rank 0).
 static int quiet_stderr = -1;
 
-static void mpi_error(const char* fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	opt_verror("throng-mpi", fmt, ap);
-	va_end(ap);
-}
-
 /// Stops every rank: one that fails mid-step leaves the others waiting in
 /// a reduction.
 static void stop_all(const char* what)
@@ -64,7 +54,7 @@ static void stop_all(const char* what)
 		fflush(stderr);
 		dup2(quiet_stderr, STDERR_FILENO);
 	}
-	mpi_error("rank %d: %s: %s", my_rank, what, throng_last_error());
+	cli_error("rank %d: %s: %s", my_rank, what, throng_last_error());
 	MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
@@ -78,15 +68,9 @@ static void mpi_reduce(void* user, thr_part_op op, void* values, uint32_t count)
 	}
 }
 
-static int by_id(const void* a, const void* b)
-{
-	const uint32_t x = ((const thr_agent_record*)a)->id, y = ((const thr_agent_record*)b)->id;
-	return (x > y) - (x < y);
-}
-
 static int agent_by_id(const void* a, const void* b)
 {
-	return by_id(&((const mpi_agent*)a)->r, &((const mpi_agent*)b)->r);
+	return thr_agent_record_by_id(&((const mpi_agent*)a)->r, &((const mpi_agent*)b)->r);
 }
 
 /// The strips: rank q owns rows [lo[q], lo[q + 1]).
@@ -205,7 +189,7 @@ static const char* unsupported(const cli_run_args* a, throng_scene* scene)
 static int run(int argc, char** argv)
 {
 	if (argc < 2 || strcmp(argv[1], "run") != 0) {
-		mpi_error("usage: mpirun -np R throng-mpi run SCENARIO [throng run's options] --metrics off");
+		cli_error("usage: mpirun -np R throng-mpi run SCENARIO [throng run's options] --metrics off");
 		return CLI_EXIT_USAGE;
 	}
 	cli_run_args args;
@@ -214,14 +198,14 @@ static int run(int argc, char** argv)
 		return rc;
 	}
 	if (args.help || args.scenario == NULL) {
-		mpi_error("usage: mpirun -np R throng-mpi run SCENARIO [throng run's options] --metrics off");
+		cli_error("usage: mpirun -np R throng-mpi run SCENARIO [throng run's options] --metrics off");
 		return args.help ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 	}
 	throng_scene_def opt = cli_scene_def(&args);
 	throng_scene* scene = NULL;
 	const throng_status opened = throng_scene_open(args.scenario, &opt, &scene);
 	if (opened != THRONG_OK) {
-		mpi_error("%s", throng_last_error());
+		cli_error("%s", throng_last_error());
 		// As throng run: an unknown name or a bad file is a usage error.
 		return opened == THRONG_ERR_NOT_FOUND || opened == THRONG_ERR_INVALID_ARGUMENT || opened == THRONG_ERR_IO
 		           ? CLI_EXIT_USAGE
@@ -229,22 +213,16 @@ static int run(int argc, char** argv)
 	}
 	const char* why = unsupported(&args, scene);
 	if (why != NULL) {
-		mpi_error("%s", why);
+		cli_error("%s", why);
 		throng_scene_destroy(scene);
 		return CLI_EXIT_USAGE;
 	}
 	const throng_scenario_info* info = throng_scene_info(scene);
-	uint64_t steps = args.steps_set ? args.steps : info->default_steps;
+	uint64_t steps = 0;
 	throng_world* whole = throng_scene_world(scene);
-	if (args.seconds_set) { // as throng run does
-		const float dt = throng_world_get_def(whole).dt;
-		double count = 0.0;
-		if (!cli_steps_for_seconds(args.seconds, dt, &steps, &count)) {
-			mpi_error("--seconds: %g s is %.0f steps of this scenario's dt (%g s), not from 1 to %u", args.seconds,
-			          count, (double)dt, CLI_MAX_STEPS);
-			throng_scene_destroy(scene);
-			return CLI_EXIT_USAGE;
-		}
+	if (!cli_run_steps(&args, scene, &steps)) {
+		throng_scene_destroy(scene);
+		return CLI_EXIT_USAGE;
 	}
 	const uint32_t n = throng_world_agent_count(whole);
 
@@ -275,7 +253,7 @@ static int run(int argc, char** argv)
 	}
 	throng_world* own_world = thr_scene_use_part(scene, part);
 	if (own_world == NULL) {
-		mpi_error("%s: its outcome measure reads every agent: not distributed yet", info->name);
+		cli_error("%s: its outcome measure reads every agent: not distributed yet", info->name);
 		throng_world_destroy(part);
 		throng_world_destroy(gathered);
 		free(all);
@@ -361,7 +339,7 @@ static int run(int argc, char** argv)
 	MPI_Gatherv(own, mine, record_type, recs, counts, displs, record_type, 0, MPI_COMM_WORLD);
 	int code = CLI_EXIT_OK;
 	if (my_rank == 0) {
-		qsort(recs, n, sizeof *recs, by_id);
+		qsort(recs, n, sizeof *recs, thr_agent_record_by_id);
 		if (thr_part_load(gathered, recs, NULL, n, steps) != THRONG_OK ||
 		    throng_world_set_threat(gathered, part->threat_p, part->threat_v, part->threat_active) != THRONG_OK) {
 			stop_all("gathering the world");
@@ -404,7 +382,7 @@ static int run(int argc, char** argv)
 			cli_summary_print_text(stdout, &sum);
 		}
 		if (fflush(stdout) != 0 || ferror(stdout)) {
-			mpi_error("writing the summary failed");
+			cli_error("writing the summary failed");
 			code = CLI_EXIT_FAILURE;
 		}
 		throng_world_destroy(stepped);
@@ -425,6 +403,7 @@ int main(int argc, char** argv)
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+	cli_program = "throng-mpi";
 	// Every rank reads the same arguments and scene and finds the same
 	// problems: rank 0 alone says them. A rank's own failure (stop_all)
 	// is said by that rank, on the standard error it had.
