@@ -894,12 +894,8 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 				const uint32_t block = set[b], first = block * THR_LANES;
 				const uint32_t end = first + THR_LANES < n ? first + THR_LANES : n;
 				const int hit = e->contact_block(&it, first);
-				int counted = hit; // a part world's ghosts are other parts' to report
-				for (uint32_t i = first; counted != 0 && w->part != NULL && i < end; ++i) {
-					if (thr_part_ghost(w->part, w->id[i])) {
-						counted &= ~(1 << (i - first));
-					}
-				}
+				// A part world's ghosts are other parts' to report.
+				const int counted = hit != 0 ? hit & thr_part_counted_lanes(w->part, w->id, first, (int)(end - first)) : 0;
 				if (counted && k + 1u < iterations) {
 #pragma omp atomic write
 					*flag = 1;

@@ -106,6 +106,20 @@ static inline bool thr_part_ghost(const thr_part* p, uint32_t id)
 	return p != NULL && ((p->ghost[id >> 3] >> (id & 7u)) & 1u) != 0;
 }
 
+/// The lanes of the block of n slots from `first` (bit l: slot first + l)
+/// whose figures count: all n in a whole world (p NULL), less the ghosts in
+/// a part. `id` is the world's id array.
+static inline int thr_part_counted_lanes(const thr_part* p, const uint32_t* id, uint32_t first, int n)
+{
+	int lanes = (1 << n) - 1;
+	for (int l = 0; p != NULL && l < n; ++l) {
+		if (thr_part_ghost(p, id[first + (uint32_t)l])) {
+			lanes &= ~(1 << l);
+		}
+	}
+	return lanes;
+}
+
 /// The rows of the agent grid a step of w uses, to assign agents to
 /// parts by row.
 typedef struct thr_part_rows {

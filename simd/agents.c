@@ -349,12 +349,7 @@ static void load_w(const thr_wide_ctx* ctx, uint32_t base, int n, lanes* s, bloc
 	s->id = thr_iw_loadu((const int32_t*)w->id + base);
 	s->group = thr_iw_loadu((const int32_t*)w->group + base);
 	s->n = n;
-	s->counted = (1 << n) - 1;
-	for (int l = 0; w->part != NULL && l < n; ++l) {
-		if (thr_part_ghost(w->part, w->id[base + (uint32_t)l])) {
-			s->counted &= ~(1 << l);
-		}
-	}
+	s->counted = thr_part_counted_lanes(w->part, w->id, base, n);
 	s->base = base;
 	s->box[0] = s->box[1] = INFINITY;
 	s->box[2] = s->box[3] = -INFINITY;
