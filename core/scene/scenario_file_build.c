@@ -66,21 +66,19 @@ static void scene_data_free(void* user)
 	free(d);
 }
 
-throng_world* thr_scene_use_part(throng_scene* scene, throng_world* part)
-{
-	if (scene == NULL || part == NULL || scene->measure != NULL || scene->steps != 0) {
-		return NULL;
-	}
-	throng_world* own = scene->world;
-	scene->world = part;
-	return own;
-}
-
 throng_world* thr_scene_swap_world(throng_scene* scene, throng_world* world)
 {
 	throng_world* had = scene->world;
 	scene->world = world;
 	return had;
+}
+
+throng_world* thr_scene_use_part(throng_scene* scene, throng_world* part)
+{
+	if (scene == NULL || part == NULL || scene->measure != NULL || scene->steps != 0) {
+		return NULL;
+	}
+	return thr_scene_swap_world(scene, part);
 }
 
 void thr_scene_part_goals(throng_scene* scene, const thr_agent_record* recs, uint32_t n)
