@@ -12,12 +12,12 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "args.h"
 #include "opts.h"
+#include "outputs.h"
 #include "progress.h"
 #include "summary.h"
 #include "throng/export.h"
@@ -105,120 +105,6 @@ static void known_scenarios(char* buf, size_t cap)
 		}
 		used += (size_t)n;
 	}
-}
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/// The signal that asked the run to stop (SIGINT, SIGTERM), or 0.
-static volatile sig_atomic_t cli_stop_signal;
-
-static void on_stop_signal(int sig)
-{
-	cli_stop_signal = sig;
-}
-
-/// SIGINT and SIGTERM stop the stepping loop after the current step; the
-/// handler resets itself, so a second signal kills the process at once.
-static void catch_stop_signals(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop_signal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART | SA_RESETHAND;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
-/// Where frames go: --out and --shm.
-typedef struct cli_outputs {
-	throng_exporter* exporter;
-	throng_feed* feed;
-	double seconds;  ///< wall time spent writing and publishing
-	uint64_t frames; ///< frames written (or published, without --out)
-} cli_outputs;
-
-/// Opens --out and --shm before anything is simulated, so an unwritable
-/// path fails at once.
-static int outputs_open(const cli_run_args* a, const char* scenario, const throng_world* world, cli_outputs* o)
-{
-	memset(o, 0, sizeof *o);
-	throng_export_def def = throng_export_default_def();
-	def.world = world;
-	def.format = a->format;
-	def.fields = a->fields;
-	def.every = a->every;
-	def.scenario = scenario;
-	if (a->out != NULL && throng_exporter_create(a->out, &def, &o->exporter) != THRONG_OK) {
-		cli_error("--out: %s", throng_last_error());
-		return CLI_EXIT_FAILURE;
-	}
-	if (a->shm != NULL &&
-	    (a->shm_replace ? throng_feed_replace : throng_feed_create)(a->shm, &def, &o->feed) != THRONG_OK) {
-		cli_error("--shm: %s", throng_last_error());
-		throng_exporter_destroy(o->exporter); // not finished: --out's path stays as it was
-		o->exporter = NULL;
-		return CLI_EXIT_FAILURE;
-	}
-	return CLI_EXIT_OK;
-}
-
-/// Writes and publishes the world's current step when it is due.
-static throng_status outputs_frame(cli_outputs* o, const throng_world* world)
-{
-	if (o->exporter == NULL && o->feed == NULL) {
-		return THRONG_OK;
-	}
-	double t0 = now_seconds();
-	throng_status st = THRONG_OK;
-	if (o->exporter != NULL) {
-		st = throng_exporter_write(o->exporter, world);
-		o->frames = throng_exporter_frames(o->exporter);
-	}
-	if (st == THRONG_OK && o->feed != NULL) {
-		st = throng_feed_publish(o->feed, world);
-		if (o->exporter == NULL) {
-			o->frames = throng_feed_frames(o->feed);
-		}
-	}
-	o->seconds += now_seconds() - t0;
-	return st;
-}
-
-/// Finishes the outputs and frees them; returns the first failure's
-/// status, printed when `report` (after a failure already reported, it is
-/// not repeated unless finishing added to it).
-static throng_status outputs_close(cli_outputs* o, bool report, const char* reported)
-{
-	throng_status st = o->exporter != NULL ? throng_exporter_finish(o->exporter) : THRONG_OK;
-	if (st != THRONG_OK && (report || (reported != NULL && strstr(reported, throng_last_error()) == NULL))) {
-		cli_error("--out: %s", throng_last_error());
-	}
-	throng_status fs = o->feed != NULL ? throng_feed_finish(o->feed) : THRONG_OK;
-	if (fs != THRONG_OK && report) {
-		cli_error("--shm: %s", throng_last_error());
-	}
-	st = st != THRONG_OK ? st : fs;
-	throng_exporter_destroy(o->exporter);
-	throng_feed_destroy(o->feed);
-	o->exporter = NULL;
-	o->feed = NULL;
-	return st;
-}
-
-/// Frees the outputs of a run that simulated nothing: --out's path stays
-/// as it was, and --shm's name is removed.
-static void outputs_discard(cli_outputs* o)
-{
-	throng_exporter_destroy(o->exporter);
-	throng_feed_destroy(o->feed);
-	o->exporter = NULL;
-	o->feed = NULL;
 }
 
 /// --realtime: sleeps until `steps` steps of dt have passed since `start`.
@@ -318,42 +204,6 @@ static int cmd_validate(int argc, char** argv)
 	return rc;
 }
 
-/// Whether `path` names the file `other` describes: the same device and inode.
-static bool same_file(const char* path, const struct stat* other)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && st.st_dev == other->st_dev && st.st_ino == other->st_ino;
-}
-
-/// --out checked against the other files of the run, before anything is
-/// written: it may not be the scenario file, and a path that is standard
-/// output's file (/dev/stdout, or the file or pipe stdout is redirected to)
-/// is taken as "-", so the summary goes to standard error instead of into
-/// the frames; SQLite cannot write to standard output, so there it is
-/// refused. A character device (/dev/null, a terminal) is left alone: both
-/// write to it in place, as asked.
-static int check_out_path(cli_run_args* a, bool from_file)
-{
-	if (a->out == NULL || strcmp(a->out, "-") == 0) {
-		return CLI_EXIT_OK;
-	}
-	struct stat st;
-	if (from_file && stat(a->scenario, &st) == 0 && same_file(a->out, &st)) {
-		cli_error("--out: %s is the scenario file %s; refusing to write over it", a->out, a->scenario);
-		return CLI_EXIT_USAGE;
-	}
-	if (fstat(STDOUT_FILENO, &st) == 0 && !S_ISCHR(st.st_mode) && same_file(a->out, &st)) {
-		if (a->format == THRONG_FORMAT_SQLITE) {
-			cli_error("--out: %s is the file standard output goes to, and SQLite cannot share it; redirect "
-			          "standard output elsewhere or write to another path",
-			          a->out);
-			return CLI_EXIT_USAGE;
-		}
-		a->out = "-";
-	}
-	return CLI_EXIT_OK;
-}
-
 static int cmd_run(int argc, char** argv)
 {
 	cli_run_args args;
@@ -398,7 +248,7 @@ static int cmd_run(int argc, char** argv)
 		return CLI_EXIT_USAGE;
 	}
 
-	rc = check_out_path(&args, from_file);
+	rc = cli_check_out_path(&args, from_file);
 	if (rc != CLI_EXIT_OK) {
 		throng_scene_destroy(scene);
 		return rc;
@@ -408,9 +258,9 @@ static int cmd_run(int argc, char** argv)
 	// write(), not kill the process before it can say what happened.
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
-	catch_stop_signals();
+	cli_catch_stop_signals();
 	cli_outputs outputs;
-	rc = outputs_open(&args, info->name, world, &outputs);
+	rc = cli_outputs_open(&args, info->name, world, &outputs);
 	if (rc != CLI_EXIT_OK) {
 		throng_scene_destroy(scene);
 		return rc;
@@ -421,7 +271,7 @@ static int cmd_run(int argc, char** argv)
 	throng_metrics* metrics = NULL;
 	if (!args.no_metrics && throng_metrics_create(world, throng_scene_goal_radius(scene), &metrics) != THRONG_OK) {
 		cli_error("%s", throng_last_error());
-		outputs_discard(&outputs);
+		cli_outputs_discard(&outputs);
 		throng_scene_destroy(scene);
 		return CLI_EXIT_FAILURE;
 	}
@@ -430,32 +280,32 @@ static int cmd_run(int argc, char** argv)
 
 	struct timespec start;
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	double t0 = now_seconds();
+	double t0 = cli_now_seconds();
 	double metrics_seconds = 0.0;
-	throng_status out_st = outputs_frame(&outputs, world); // frame 0: the initial state
+	throng_status out_st = cli_outputs_frame(&outputs, world); // frame 0: the initial state
 	uint64_t k = 0;
 	for (; k < steps && st == THRONG_OK && out_st == THRONG_OK && cli_stop_signal == 0; ++k) {
 		st = throng_scene_step(scene);
 		if (st == THRONG_OK && metrics != NULL) {
-			double tm = now_seconds();
+			double tm = cli_now_seconds();
 			st = throng_metrics_observe(metrics, world);
-			metrics_seconds += now_seconds() - tm;
+			metrics_seconds += cli_now_seconds() - tm;
 		}
 		if (st == THRONG_OK) {
-			out_st = outputs_frame(&outputs, world);
+			out_st = cli_outputs_frame(&outputs, world);
 		}
 		cli_progress_update(&progress, k + 1);
 		if (args.realtime) {
 			pace(&start, k + 1, throng_world_get_def(world).dt);
 		}
 	}
-	double seconds = now_seconds() - t0;
+	double seconds = cli_now_seconds() - t0;
 	cli_progress_finish(&progress);
 	throng_quality quality = throng_metrics_result(metrics); // all zero without metrics
 	throng_metrics_destroy(metrics);
 	if (st != THRONG_OK) {
 		cli_error("%s", throng_last_error());
-		outputs_close(&outputs, false, NULL);
+		cli_outputs_close(&outputs, false, NULL);
 		throng_scene_destroy(scene);
 		return CLI_EXIT_FAILURE;
 	}
@@ -464,7 +314,7 @@ static int cmd_run(int argc, char** argv)
 		char msg[1024];
 		snprintf(msg, sizeof msg, "%s", throng_last_error());
 		cli_error("output stopped at step %llu: %s", (unsigned long long)k, msg);
-		outputs_close(&outputs, false, msg);
+		cli_outputs_close(&outputs, false, msg);
 		throng_scene_destroy(scene);
 		return CLI_EXIT_FAILURE;
 	}
@@ -473,7 +323,7 @@ static int cmd_run(int argc, char** argv)
 	if (interrupted) {
 		throng_exporter_set_interrupted(outputs.exporter);
 	}
-	if (outputs_close(&outputs, true, NULL) != THRONG_OK) {
+	if (cli_outputs_close(&outputs, true, NULL) != THRONG_OK) {
 		throng_scene_destroy(scene);
 		return CLI_EXIT_FAILURE;
 	}

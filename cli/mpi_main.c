@@ -13,19 +13,25 @@
 // agent in id order into a whole world and prints throng run's summary,
 // whose hash and figures are those of the single process.
 //
-// Not yet (refused with a message): the quality metrics, outputs and live
-// feed, target rules, scenes with an outcome measure, pursuit of a named
-// agent.
+// --out and --shm: rank 0 writes every frame, from a whole world it
+// gathers in id order when the frame is due, so the file is byte for byte
+// the single process's. SIGINT and SIGTERM stop every rank after the same
+// step, outputs closed, as in throng run.
+//
+// Not yet (refused with a message): the quality metrics, --realtime,
+// target rules, scenes with an outcome measure, pursuit of a named agent.
 #define _POSIX_C_SOURCE 200809L // dup, dup2
 
 #include <fcntl.h>
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "args.h"
+#include "outputs.h"
 #include "part.h"
 #include "scenario_internal.h"
 #include "summary.h"
@@ -160,14 +166,53 @@ static void exchange(const strips* s, const thr_agent_record* own, uint32_t n, m
 	free(sc);
 }
 
+/// Rank 0's buffers for a whole world gathered from every rank.
+typedef struct gather {
+	int* counts; ///< per rank (rank 0)
+	int* displs; ///< per rank (rank 0)
+	thr_agent_record* recs; ///< the whole world's count (rank 0)
+} gather;
+
+/// Every rank's n_own own records to rank 0, which loads them, in id
+/// order, into `into` (a part world without ghosts, at `step`). Called by
+/// every rank.
+static void gather_whole(gather* g, const thr_agent_record* own, uint32_t n_own, uint32_t n, throng_world* into,
+                         uint64_t step)
+{
+	const int mine = (int)n_own;
+	MPI_Gather(&mine, 1, MPI_INT, g->counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (my_rank == 0) {
+		int total = 0;
+		for (int q = 0; q < ranks; ++q) {
+			g->displs[q] = total;
+			total += g->counts[q];
+		}
+		if ((uint32_t)total != n) {
+			stop_all("the ranks lost agents");
+		}
+	}
+	MPI_Gatherv(own, mine, record_type, g->recs, g->counts, g->displs, record_type, 0, MPI_COMM_WORLD);
+	if (my_rank == 0) {
+		qsort(g->recs, n, sizeof *g->recs, thr_agent_record_by_id);
+		if (thr_part_load(into, g->recs, NULL, n, step) != THRONG_OK) {
+			stop_all("gathering the world");
+		}
+	}
+}
+
+/// Rank 0's status, told to every rank (a collective call).
+static throng_status told(throng_status st)
+{
+	int v = (int)st;
+	MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	return (throng_status)v;
+}
+
 /// What throng-mpi cannot distribute yet, as a message; NULL when none.
 static const char* unsupported(const cli_run_args* a, throng_scene* scene)
 {
 	if (!a->no_metrics) {
 		return "the quality metrics are not distributed yet: add --metrics off";
-	}
-	if (a->out != NULL || a->shm != NULL) {
-		return "--out and --shm are not distributed yet";
 	}
 	if (a->realtime) {
 		return "--realtime is not distributed";
@@ -261,7 +306,41 @@ static int run(int argc, char** argv)
 		throng_scene_destroy(scene);
 		return CLI_EXIT_USAGE;
 	}
+	// Rank 0 writes the frames: it checks and opens the outputs and writes
+	// frame 0 from the whole world it built; every rank learns how that
+	// went.
+	cli_outputs outputs;
+	memset(&outputs, 0, sizeof outputs);
+	const bool frames = args.out != NULL || args.shm != NULL;
+	const uint32_t every = args.every != 0 ? args.every : 1u;
+	int opened_rc = CLI_EXIT_OK;
+	throng_status out_st = THRONG_OK;
+	if (my_rank == 0 && frames) {
+		// A closed pipe or a size limit must come back as EPIPE or EFBIG
+		// from write(), not kill the process before it can say so.
+		signal(SIGPIPE, SIG_IGN);
+		signal(SIGXFSZ, SIG_IGN);
+		const bool from_file = throng_scenario_find(args.scenario) == NULL && throng_scene_is_file(args.scenario);
+		opened_rc = cli_check_out_path(&args, from_file);
+		if (opened_rc == CLI_EXIT_OK) {
+			opened_rc = cli_outputs_open(&args, info->name, own_world, &outputs);
+		}
+		if (opened_rc == CLI_EXIT_OK) {
+			out_st = cli_outputs_frame(&outputs, own_world); // frame 0: the initial state
+		}
+	}
 	throng_world_destroy(own_world);
+	MPI_Bcast(&opened_rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (opened_rc != CLI_EXIT_OK) {
+		throng_world_destroy(gathered);
+		free(all);
+		free(s.lo);
+		throng_scene_destroy(scene);
+		return opened_rc;
+	}
+	out_st = frames ? told(out_st) : THRONG_OK;
+	// With the frames on standard output, the summary goes to standard error.
+	FILE* report = args.out != NULL && strcmp(args.out, "-") == 0 ? stderr : stdout;
 
 	// This rank's own agents, by id.
 	uint32_t n_own = 0;
@@ -275,13 +354,26 @@ static int run(int argc, char** argv)
 	size_t out_cap = 0, got_cap = 0;
 	thr_agent_record* recs = malloc((size_t)n * sizeof *recs);
 	uint8_t* ghost = malloc(n);
-	if (recs == NULL || ghost == NULL) {
+	gather g = {malloc((size_t)ranks * 2u * sizeof(int)), NULL, recs};
+	if (recs == NULL || ghost == NULL || g.counts == NULL) {
 		stop_all("out of memory");
 	}
+	g.displs = g.counts + ranks;
 
+	// SIGINT and SIGTERM (mpirun passes a Ctrl-C on as SIGTERM, Slurm's
+	// scancel sends it) stop the run after the step every rank agrees on,
+	// with the outputs closed and the summary printed, as in throng run.
+	cli_catch_stop_signals();
+	int stop = 0;
 	MPI_Barrier(MPI_COMM_WORLD);
 	const double t0 = MPI_Wtime();
-	for (uint64_t k = 0; k < steps; ++k) {
+	uint64_t k = 0;
+	for (; k < steps && out_st == THRONG_OK; ++k) {
+		stop = cli_stop_signal;
+		MPI_Allreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+		if (stop != 0) {
+			break;
+		}
 		uint32_t m = 0;
 		exchange(&s, own, n_own, &out, &out_cap, &got, &got_cap, &m);
 		if (m > n) {
@@ -304,9 +396,47 @@ static int run(int argc, char** argv)
 				thr_agent_record_get(part, part->slot_of[recs[j].id], &own[n_own++]);
 			}
 		}
+		if (frames && (k + 1u) % every == 0) {
+			const double tg = cli_now_seconds();
+			gather_whole(&g, own, n_own, n, gathered, k + 1u);
+			if (my_rank == 0) {
+				outputs.seconds += cli_now_seconds() - tg; // the gather is the frame's cost too
+				out_st = cli_outputs_frame(&outputs, gathered);
+			}
+			out_st = told(out_st);
+		}
 	}
 	double seconds = MPI_Wtime() - t0;
 	MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+	const bool interrupted = stop != 0 && k < steps;
+	throng_status closed = THRONG_OK;
+	if (out_st != THRONG_OK) {
+		if (my_rank == 0) {
+			// The library's message says what the file holds, exactly.
+			char msg[1024];
+			snprintf(msg, sizeof msg, "%s", throng_last_error());
+			cli_error("output stopped at step %llu: %s", (unsigned long long)k, msg);
+			cli_outputs_close(&outputs, false, msg);
+		}
+		closed = out_st;
+	} else if (my_rank == 0 && frames) {
+		if (interrupted) {
+			throng_exporter_set_interrupted(outputs.exporter);
+		}
+		closed = cli_outputs_close(&outputs, true, NULL);
+	}
+	if ((frames ? told(closed) : THRONG_OK) != THRONG_OK) {
+		free(g.counts);
+		free(recs);
+		free(ghost);
+		free(out);
+		free(got);
+		free(all);
+		free(s.lo);
+		throng_world_destroy(gathered);
+		throng_scene_destroy(scene);
+		return CLI_EXIT_FAILURE;
+	}
 
 	// The run's stats: sums and maxima of the ranks' own agents'.
 	throng_world_stats st = throng_world_get_stats(part);
@@ -319,46 +449,27 @@ static int run(int argc, char** argv)
 	MPI_Allreduce(MPI_IN_PLACE, &st.max_speed_ratio, 1, MPI_FLOAT, MPI_MAX, MPI_COMM_WORLD);
 
 	// Every agent to rank 0, into the whole world.
-	int* counts = malloc((size_t)ranks * 2u * sizeof *counts);
-	if (counts == NULL) {
-		stop_all("out of memory");
-	}
-	const int mine = (int)n_own;
-	MPI_Gather(&mine, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-	int* displs = counts + ranks;
-	if (my_rank == 0) {
-		int total = 0;
-		for (int q = 0; q < ranks; ++q) {
-			displs[q] = total;
-			total += counts[q];
-		}
-		if ((uint32_t)total != n) {
-			stop_all("the ranks lost agents");
-		}
-	}
-	MPI_Gatherv(own, mine, record_type, recs, counts, displs, record_type, 0, MPI_COMM_WORLD);
+	gather_whole(&g, own, n_own, n, gathered, k);
 	int code = CLI_EXIT_OK;
 	if (my_rank == 0) {
-		qsort(recs, n, sizeof *recs, thr_agent_record_by_id);
-		if (thr_part_load(gathered, recs, NULL, n, steps) != THRONG_OK ||
-		    throng_world_set_threat(gathered, part->threat_p, part->threat_v, part->threat_active) != THRONG_OK) {
+		if (throng_world_set_threat(gathered, part->threat_p, part->threat_v, part->threat_active) != THRONG_OK) {
 			stop_all("gathering the world");
 		}
-		throng_world_stats* g = &gathered->stats;
-		*g = st;
-		g->steps = steps;
-		g->nonfinite = sums[0];
-		g->clamped = sums[1];
-		g->neighbor_candidates = sums[2];
-		g->neighbor_capped = sums[3];
-		g->contacts = sums[4];
-		g->contact_capped = sums[5];
-		g->shape_pushes = sums[6];
-		g->shape_reverts = sums[7];
-		g->target_capped = sums[8];
-		g->neighbor_most_candidates = most[0];
-		g->neighbor_most_met = most[1];
-		g->target_most_candidates = most[2];
+		throng_world_stats* gs = &gathered->stats;
+		*gs = st;
+		gs->steps = k;
+		gs->nonfinite = sums[0];
+		gs->clamped = sums[1];
+		gs->neighbor_candidates = sums[2];
+		gs->neighbor_capped = sums[3];
+		gs->contacts = sums[4];
+		gs->contact_capped = sums[5];
+		gs->shape_pushes = sums[6];
+		gs->shape_reverts = sums[7];
+		gs->target_capped = sums[8];
+		gs->neighbor_most_candidates = most[0];
+		gs->neighbor_most_met = most[1];
+		gs->target_most_candidates = most[2];
 		// The summary reads the scene's world: the whole one now. The
 		// scene frees it; the part is freed here.
 		throng_world* stepped = thr_scene_swap_world(scene, gathered);
@@ -375,19 +486,28 @@ static int run(int argc, char** argv)
 		sum.threads_policy = throng_threads_policy_name(args.threads_policy);
 		sum.steps_one_thread = st.steps_one_thread;
 		sum.seconds = seconds;
+		sum.frames = outputs.frames;
+		sum.output_seconds = outputs.seconds;
+		if (interrupted) {
+			sum.steps = k;
+			sum.steps_planned = steps;
+			sum.interrupted = stop == SIGINT ? "SIGINT" : "SIGTERM";
+			cli_error("interrupted by %s after step %llu of %llu; outputs closed", sum.interrupted,
+			          (unsigned long long)k, (unsigned long long)steps);
+		}
 		cli_summary_finish(&sum);
 		if (args.summary == CLI_SUMMARY_JSON) {
-			cli_summary_print_json(stdout, &sum);
+			cli_summary_print_json(report, &sum);
 		} else {
-			cli_summary_print_text(stdout, &sum);
+			cli_summary_print_text(report, &sum);
 		}
-		if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (fflush(report) != 0 || ferror(report)) {
 			cli_error("writing the summary failed");
 			code = CLI_EXIT_FAILURE;
 		}
 		throng_world_destroy(stepped);
 	}
-	free(counts);
+	free(g.counts);
 	free(recs);
 	free(ghost);
 	free(out);
@@ -395,7 +515,7 @@ static int run(int argc, char** argv)
 	free(all);
 	free(s.lo);
 	throng_scene_destroy(scene); // and its world: the part, or on rank 0 the whole
-	return code;
+	return code == CLI_EXIT_OK && interrupted ? 128 + stop : code;
 }
 
 int main(int argc, char** argv)

@@ -9,16 +9,23 @@ Each case runs `throng run SCENE --agents N --steps S --metrics off
 --summary json --threads T` once, then the same through
 `mpirun -np R throng-mpi run ...` for each R, and compares every field of
 the two JSON summaries but the timings and the thread counts. Then the
-refusals: what throng-mpi does not distribute yet exits 2 with a message.
+outputs: --out in every format, to a file and to standard output, holds the
+same bytes as one process's; a write that fails exits 1 naming --out; a
+Ctrl-C to mpirun stops every rank after one step, with the file finished
+and the summary of the steps taken. Then the refusals: what throng-mpi does not distribute yet exits 2 with a
+message.
 Exits 1 at the first difference, naming the case and the field.
 """
 import json
 import os
+import signal
 import subprocess
 import sys
+import tempfile
+import time
 
 # Fields that measure the run, not the crowd.
-TIMING = {"seconds", "agent_steps_per_s", "threads", "steps_one_thread"}
+TIMING = {"seconds", "agent_steps_per_s", "threads", "steps_one_thread", "output_seconds"}
 
 # (scene, agents, steps, threads per rank, ranks): field with obstacles and
 # contacts (and at 20,000 agents on two threads a rank, so that the parallel
@@ -36,12 +43,23 @@ CASES = [
 # --seconds instead of --steps: the same steps as throng run takes.
 SECONDS = ("crossing", 1000, "2.5", [2])
 
+# --out: (scene, agents, steps, --every, format, extra options, ranks). The
+# last writes all fields to standard output (the summary then goes to
+# standard error).
+OUTPUTS = [
+    ("crossing", 3000, 40, 7, "bin", [], [2, 3]),
+    ("bottleneck", 1000, 30, 1, "csv", [], [3]),
+    ("field", 2000, 25, 5, "ped", [], [4]),
+    ("field", 2000, 25, 3, "sqlite", [], [2]),
+    ("herd", 500, 20, 1, "bin", ["--fields", "all"], [2]),
+]
+
 # What is refused, and a word of the message.
 REFUSED = [
     (["armies", "--metrics", "off"], "target rules"),
     (["flock", "--metrics", "off"], "outcome measure"),
     (["field"], "--metrics off"),
-    (["field", "--metrics", "off", "--out", "/dev/null"], "--out"),
+    (["field", "--metrics", "off", "--realtime"], "--realtime"),
 ]
 
 
@@ -58,6 +76,77 @@ def summary(cmd, threads):
     if p.returncode != 0:
         sys.exit(f"mpi_runs: {' '.join(cmd)} exited {p.returncode}:\n{p.stderr}")
     return json.loads(p.stdout)
+
+
+def outputs(mpirun, throng, throng_mpi, tmp):
+    """--out of throng-mpi against throng run's, byte for byte."""
+    for scene, agents, steps, every, fmt, extra, ranks in OUTPUTS:
+        to_stdout = "--fields" in extra
+        opts = [scene, "--agents", str(agents), "--steps", str(steps), "--metrics", "off", "--summary", "json",
+                "--threads", "1", "--every", str(every), "--format", fmt] + extra
+        files = []
+        for who, cmd in [("one", [throng, "run"])] + [(f"r{r}", mpirun_args(mpirun, r) + [throng_mpi, "run"])
+                                                        for r in ranks]:
+            path = os.path.join(tmp, f"{scene}-{who}.{fmt}")
+            env = dict(os.environ, OMP_NUM_THREADS="1")
+            if to_stdout:
+                with open(path, "wb") as f:
+                    p = subprocess.run(cmd + opts + ["--out", "-"], stdout=f, stderr=subprocess.PIPE, env=env,
+                                       timeout=600)
+                report = p.stderr.decode()
+            else:
+                p = subprocess.run(cmd + opts + ["--out", path], capture_output=True, env=env, timeout=600)
+                report = p.stdout.decode()
+            if p.returncode != 0:
+                sys.exit(f"mpi_runs: {' '.join(cmd + opts)} exited {p.returncode}:\n{p.stderr.decode()}")
+            frames = json.loads(report)["frames"]
+            files.append((who, path, frames))
+        with open(files[0][1], "rb") as f:
+            want = f.read()
+        for who, path, frames in files[1:]:
+            with open(path, "rb") as f:
+                got = f.read()
+            if got != want or frames != files[0][2]:
+                sys.exit(f"mpi_runs: {scene} --format {fmt} --every {every} on {who[1:]} ranks: {len(got)} bytes "
+                         f"and {frames} frames, one process {len(want)} bytes and {files[0][2]} frames")
+        print(f"mpi_runs: {scene} --out {'-' if to_stdout else 'FILE'} --format {fmt} --every {every}: "
+              f"{len(want)} bytes, {files[0][2]} frames, the same on {', '.join(str(r) for r in ranks)} ranks")
+    # A write that fails: exit 1, a message naming --out, no summary.
+    cmd = mpirun_args(mpirun, 2) + [throng_mpi, "run", "field", "--agents", "500", "--steps", "5", "--metrics", "off",
+                                    "--out", "/dev/full", "--format", "bin"]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    if p.returncode != 1 or "--out: /dev/full" not in p.stderr or "hash" in p.stdout:
+        sys.exit(f"mpi_runs: --out /dev/full: exit {p.returncode}, expected 1 and a message naming --out:\n"
+                 f"{p.stdout}{p.stderr}")
+    print("mpi_runs: --out /dev/full: exit 1, named")
+    interrupt(mpirun, throng, throng_mpi, tmp)
+
+
+def interrupt(mpirun, throng, throng_mpi, tmp):
+    """SIGINT to mpirun (which sends the ranks SIGTERM) stops the run."""
+    path = os.path.join(tmp, "interrupted.bin")
+    opts = ["field", "--agents", "1000", "--metrics", "off", "--summary", "json", "--threads", "1", "--quiet"]
+    cmd = mpirun_args(mpirun, 2) + [throng_mpi, "run"] + opts + ["--steps", "1000000", "--out", path, "--every", "500"]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=dict(os.environ, OMP_NUM_THREADS="1"))
+    time.sleep(2)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    try:
+        s = json.loads(out)
+    except json.JSONDecodeError:
+        sys.exit(f"mpi_runs: interrupted run: no summary (exit {p.returncode}):\n{out}{err}")
+    steps = s["steps"]
+    if s.get("interrupted") != "SIGTERM" or s.get("steps_planned") != 1000000 or s["frames"] != steps // 500 + 1:
+        sys.exit(f"mpi_runs: interrupted run: {s}")
+    leftovers = [f for f in os.listdir(tmp) if f.startswith(".interrupted")]
+    if not os.path.exists(path) or leftovers:
+        sys.exit(f"mpi_runs: interrupted run: {path} {'missing' if not os.path.exists(path) else 'written'}, "
+                 f"temporaries {leftovers}")
+    one = summary([throng, "run"] + opts + ["--steps", str(steps)], 1)
+    if one["hash"] != s["hash"]:
+        sys.exit(f"mpi_runs: interrupted after {steps} steps: hash {s['hash']}, one process {one['hash']}")
+    print(f"mpi_runs: SIGINT to mpirun: stopped after step {steps}, {s['frames']} frames kept, hash as one process")
 
 
 def main():
@@ -84,6 +173,8 @@ def main():
             sys.exit(f"mpi_runs: {scene} --seconds {seconds} on {r} ranks: {many['steps']} steps, hash "
                      f"{many['hash']}; one process {one['steps']} steps, hash {one['hash']}")
         print(f"mpi_runs: {scene} --seconds {seconds} on {r} ranks: {many['steps']} steps, as one process")
+    with tempfile.TemporaryDirectory(prefix="mpi_runs.") as tmp:
+        outputs(mpirun, throng, throng_mpi, tmp)
     for args, word in REFUSED:
         cmd = mpirun_args(mpirun, 2) + [throng_mpi, "run"] + args + ["--steps", "1"]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+// Where `throng run`'s frames go: --out and --shm (outputs.h).
+#define _POSIX_C_SOURCE 200809L
+
+#include "outputs.h"
+
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+volatile sig_atomic_t cli_stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	cli_stop_signal = sig;
+}
+
+void cli_catch_stop_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART | SA_RESETHAND;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+double cli_now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/// Whether `path` names the file `other` describes: the same device and inode.
+static bool same_file(const char* path, const struct stat* other)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && st.st_dev == other->st_dev && st.st_ino == other->st_ino;
+}
+
+int cli_check_out_path(cli_run_args* a, bool from_file)
+{
+	if (a->out == NULL || strcmp(a->out, "-") == 0) {
+		return CLI_EXIT_OK;
+	}
+	struct stat st;
+	if (from_file && stat(a->scenario, &st) == 0 && same_file(a->out, &st)) {
+		cli_error("--out: %s is the scenario file %s; refusing to write over it", a->out, a->scenario);
+		return CLI_EXIT_USAGE;
+	}
+	if (fstat(STDOUT_FILENO, &st) == 0 && !S_ISCHR(st.st_mode) && same_file(a->out, &st)) {
+		if (a->format == THRONG_FORMAT_SQLITE) {
+			cli_error("--out: %s is the file standard output goes to, and SQLite cannot share it; redirect "
+			          "standard output elsewhere or write to another path",
+			          a->out);
+			return CLI_EXIT_USAGE;
+		}
+		a->out = "-";
+	}
+	return CLI_EXIT_OK;
+}
+
+int cli_outputs_open(const cli_run_args* a, const char* scenario, const throng_world* world, cli_outputs* o)
+{
+	memset(o, 0, sizeof *o);
+	throng_export_def def = throng_export_default_def();
+	def.world = world;
+	def.format = a->format;
+	def.fields = a->fields;
+	def.every = a->every;
+	def.scenario = scenario;
+	if (a->out != NULL && throng_exporter_create(a->out, &def, &o->exporter) != THRONG_OK) {
+		cli_error("--out: %s", throng_last_error());
+		return CLI_EXIT_FAILURE;
+	}
+	if (a->shm != NULL &&
+	    (a->shm_replace ? throng_feed_replace : throng_feed_create)(a->shm, &def, &o->feed) != THRONG_OK) {
+		cli_error("--shm: %s", throng_last_error());
+		throng_exporter_destroy(o->exporter); // not finished: --out's path stays as it was
+		o->exporter = NULL;
+		return CLI_EXIT_FAILURE;
+	}
+	return CLI_EXIT_OK;
+}
+
+throng_status cli_outputs_frame(cli_outputs* o, const throng_world* world)
+{
+	if (o->exporter == NULL && o->feed == NULL) {
+		return THRONG_OK;
+	}
+	double t0 = cli_now_seconds();
+	throng_status st = THRONG_OK;
+	if (o->exporter != NULL) {
+		st = throng_exporter_write(o->exporter, world);
+		o->frames = throng_exporter_frames(o->exporter);
+	}
+	if (st == THRONG_OK && o->feed != NULL) {
+		st = throng_feed_publish(o->feed, world);
+		if (o->exporter == NULL) {
+			o->frames = throng_feed_frames(o->feed);
+		}
+	}
+	o->seconds += cli_now_seconds() - t0;
+	return st;
+}
+
+throng_status cli_outputs_close(cli_outputs* o, bool report, const char* reported)
+{
+	throng_status st = o->exporter != NULL ? throng_exporter_finish(o->exporter) : THRONG_OK;
+	if (st != THRONG_OK && (report || (reported != NULL && strstr(reported, throng_last_error()) == NULL))) {
+		cli_error("--out: %s", throng_last_error());
+	}
+	throng_status fs = o->feed != NULL ? throng_feed_finish(o->feed) : THRONG_OK;
+	if (fs != THRONG_OK && report) {
+		cli_error("--shm: %s", throng_last_error());
+	}
+	st = st != THRONG_OK ? st : fs;
+	throng_exporter_destroy(o->exporter);
+	throng_feed_destroy(o->feed);
+	o->exporter = NULL;
+	o->feed = NULL;
+	return st;
+}
+
+void cli_outputs_discard(cli_outputs* o)
+{
+	throng_exporter_destroy(o->exporter);
+	throng_feed_destroy(o->feed);
+	o->exporter = NULL;
+	o->feed = NULL;
+}
