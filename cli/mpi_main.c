@@ -45,6 +45,13 @@ typedef struct mpi_agent {
 } mpi_agent;
 
 static int my_rank, ranks;
+
+/// What this rank's exchanges cost over the run.
+static struct {
+	double bytes;   ///< sent to other ranks
+	double ghosts;  ///< ghosts received (and stepped)
+	double seconds; ///< wall time in exchange()
+} traffic;
 static MPI_Datatype agent_type;  ///< an mpi_agent
 static MPI_Datatype record_type; ///< a thr_agent_record
 
@@ -110,6 +117,7 @@ static bool in_halo(const strips* s, int q, int32_t row)
 static void exchange(const strips* s, const thr_agent_record* own, uint32_t n, mpi_agent** out, size_t* out_cap,
                      mpi_agent** got, size_t* cap, uint32_t* m)
 {
+	const double t0 = MPI_Wtime();
 	int* sc = calloc((size_t)ranks * 4u, sizeof *sc);
 	int *sd = sc + ranks, *rc = sc + 2 * ranks, *rd = sc + 3 * ranks;
 	if (sc == NULL) {
@@ -147,6 +155,9 @@ static void exchange(const strips* s, const thr_agent_record* own, uint32_t n, m
 			}
 		}
 	}
+	for (int q = 0; q < ranks; ++q) {
+		traffic.bytes += q != my_rank ? (double)sc[q] * (double)sizeof(mpi_agent) : 0.0;
+	}
 	MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, MPI_COMM_WORLD);
 	size_t total = 0;
 	for (int q = 0; q < ranks; ++q) {
@@ -163,6 +174,10 @@ static void exchange(const strips* s, const thr_agent_record* own, uint32_t n, m
 	MPI_Alltoallv(*out, sc, sd, agent_type, *got, rc, rd, agent_type, MPI_COMM_WORLD);
 	qsort(*got, total, sizeof **got, agent_by_id);
 	*m = (uint32_t)total;
+	for (size_t k = 0; k < total; ++k) {
+		traffic.ghosts += (*got)[k].ghost != 0 ? 1.0 : 0.0;
+	}
+	traffic.seconds += MPI_Wtime() - t0;
 	free(sc);
 }
 
@@ -447,6 +462,9 @@ static int run(int argc, char** argv)
 	MPI_Allreduce(MPI_IN_PLACE, sums, 9, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
 	MPI_Allreduce(MPI_IN_PLACE, most, 3, MPI_UINT32_T, MPI_MAX, MPI_COMM_WORLD);
 	MPI_Allreduce(MPI_IN_PLACE, &st.max_speed_ratio, 1, MPI_FLOAT, MPI_MAX, MPI_COMM_WORLD);
+	double sent[2] = {traffic.bytes, traffic.ghosts}, most_sent[2] = {traffic.bytes, traffic.seconds};
+	MPI_Allreduce(MPI_IN_PLACE, sent, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+	MPI_Allreduce(MPI_IN_PLACE, most_sent, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 
 	// Every agent to rank 0, into the whole world.
 	gather_whole(&g, own, n_own, n, gathered, k);
@@ -488,6 +506,12 @@ static int run(int argc, char** argv)
 		sum.seconds = seconds;
 		sum.frames = outputs.frames;
 		sum.output_seconds = outputs.seconds;
+		sum.ranks = (uint32_t)ranks;
+		const double taken = k > 0 ? (double)k : 1.0;
+		sum.exchange_bytes = sent[0] / ranks / taken;
+		sum.exchange_bytes_max = most_sent[0] / taken;
+		sum.ghosts_per_agent = n > 0 ? sent[1] / ((double)n * taken) : 0.0;
+		sum.exchange_seconds = most_sent[1];
 		if (interrupted) {
 			sum.steps = k;
 			sum.steps_planned = steps;

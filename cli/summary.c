@@ -61,7 +61,7 @@ typedef struct field {
 	bool metrics; ///< given only by the quality metrics: left out with --metrics off
 } field;
 
-enum { FIELD_BASE = 34, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + 2 };
+enum { FIELD_BASE = 34, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + 2 + 5 };
 
 /// Fills f with the summary's fields; returns how many.
 static int make_fields(const cli_summary* s, field f[FIELD_MAX])
@@ -117,6 +117,13 @@ static int make_fields(const cli_summary* s, field f[FIELD_MAX])
 		// Only a run a signal stopped has these two: steps is then the steps done.
 		f[n++] = (field){"interrupted", FIELD_STR, s->interrupted, 0, 0.0, false};
 		f[n++] = (field){"steps_planned", FIELD_U64, NULL, s->steps_planned, 0.0, false};
+	}
+	if (s->ranks > 0) {
+		f[n++] = (field){"ranks", FIELD_U64, NULL, s->ranks, 0.0, false};
+		f[n++] = (field){"exchange_bytes_per_rank_step", FIELD_F64, NULL, 0, s->exchange_bytes, false};
+		f[n++] = (field){"exchange_bytes_max_rank_step", FIELD_F64, NULL, 0, s->exchange_bytes_max, false};
+		f[n++] = (field){"ghosts_per_agent", FIELD_F64, NULL, 0, s->ghosts_per_agent, false};
+		f[n++] = (field){"exchange_seconds", FIELD_F64, NULL, 0, s->exchange_seconds, false};
 	}
 	return n;
 }

@@ -34,6 +34,13 @@ typedef struct cli_summary {
 	bool metrics;               ///< the quality metrics were observed (not --metrics off): their fields are printed
 	const char* interrupted;    ///< "SIGINT" or "SIGTERM" when a signal stopped the run early, else NULL
 	uint64_t steps_planned;     ///< the steps asked for (printed only when interrupted)
+	/// throng-mpi only (printed when ranks > 0): the MPI ranks, and what
+	/// the exchange of agents between them cost over the run.
+	uint32_t ranks;
+	double exchange_bytes;      ///< bytes a rank sent other ranks a step, mean over ranks and steps
+	double exchange_bytes_max;  ///< the same for the rank that sent most
+	double ghosts_per_agent;    ///< ghosts stepped per own agent, over every rank and step
+	double exchange_seconds;    ///< the largest rank's wall time in the exchange (s), part of seconds
 	throng_quality quality;     ///< the crowd-quality metrics over the run (docs/QUALITY.md)
 	uint32_t outcome_count;     ///< the scenario's own outcome figures (armies, flock)
 	throng_scene_outcome outcomes[THRONG_MAX_OUTCOMES];

@@ -27,6 +27,27 @@ import time
 # Fields that measure the run, not the crowd.
 TIMING = {"seconds", "agent_steps_per_s", "threads", "steps_one_thread", "output_seconds"}
 
+# What only throng-mpi prints: the exchange's cost.
+EXCHANGE = {"ranks", "exchange_bytes_per_rank_step", "exchange_bytes_max_rank_step", "ghosts_per_agent",
+            "exchange_seconds"}
+
+
+def check_exchange(what, s, ranks, agents):
+    """The exchange figures of a throng-mpi summary: nothing crosses between
+    ranks on one; on more, every ghost received was sent by another rank
+    (80 bytes each), so the bytes sent cover at least the ghosts."""
+    if s["ranks"] != ranks:
+        sys.exit(f"mpi_runs: {what}: ranks {s['ranks']}, expected {ranks}")
+    sent = s["exchange_bytes_per_rank_step"] * ranks
+    ghosts = s["ghosts_per_agent"] * agents
+    mean, most = s["exchange_bytes_per_rank_step"], s["exchange_bytes_max_rank_step"]
+    if ranks == 1:
+        ok = sent == 0 and ghosts == 0
+    else:
+        ok = ghosts > 0 and sent >= 80 * ghosts * (1 - 1e-6) and most >= mean * (1 - 1e-6)
+    if not ok:
+        sys.exit(f"mpi_runs: {what}: exchange figures {({k: s[k] for k in EXCHANGE})}")
+
 # (scene, agents, steps, threads per rank, ranks): field with obstacles and
 # contacts (and at 20,000 agents on two threads a rank, so that the parallel
 # regions run), field long enough for agents to reach their goals and draw
@@ -157,8 +178,9 @@ def main():
         one = summary([throng, "run"] + opts, threads)
         for r in ranks:
             many = summary(mpirun_args(mpirun, r) + [throng_mpi, "run"] + opts, threads)
+            check_exchange(f"{scene} on {r} ranks", many, r, agents)
             for key in sorted(set(one) | set(many)):
-                if key not in TIMING and one.get(key) != many.get(key):
+                if key not in TIMING | EXCHANGE and one.get(key) != many.get(key):
                     sys.exit(f"mpi_runs: {scene} ({agents} agents, {steps} steps) on {r} ranks: {key} is "
                              f"{many.get(key)!r}, one process {one.get(key)!r}")
             print(f"mpi_runs: {scene} ({agents} agents, {steps} steps, {threads} threads a rank) on {r} ranks: "
