@@ -6,7 +6,8 @@
 //
 // Every rank builds the scene, then steps a part world of it (core/part.h):
 // a strip of the agent grid's rows, its own agents plus ghosts of the rows
-// within the halo. Each step the ranks send every agent to the rank that
+// within the halo. Every --balance-every steps the strips' borders move so
+// that the ranks hold about as many agents (balance()). Each step the ranks send every agent to the rank that
 // owns its row and, as a ghost, to the ranks whose halo holds it (one
 // MPI_Alltoallv); the contact pass agrees on the whole world's figures
 // through MPI_Allreduce (thr_part_comm). At the end rank 0 gathers every
@@ -31,6 +32,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "opts.h"
 #include "outputs.h"
 #include "part.h"
 #include "scenario_internal.h"
@@ -86,7 +88,8 @@ static int agent_by_id(const void* a, const void* b)
 	return thr_agent_record_by_id(&((const mpi_agent*)a)->r, &((const mpi_agent*)b)->r);
 }
 
-/// The strips: rank q owns rows [lo[q], lo[q + 1]).
+/// The strips: rank q owns rows [lo[q], lo[q + 1]); lo[0] = 0 and
+/// lo[ranks] = ny. A strip may be empty.
 typedef struct strips {
 	thr_part_rows rows;
 	int32_t halo;
@@ -94,9 +97,59 @@ typedef struct strips {
 	int32_t* lo; ///< ranks + 1 entries
 } strips;
 
+/// The rank whose strip holds `row`: the last q with lo[q] <= row.
 static int owner_of(const strips* s, int32_t row)
 {
-	return (int)((int64_t)row * ranks / s->rows.ny);
+	int a = 0, b = ranks - 1; // lo[a] <= row, always (lo[0] = 0 and rows are >= 0)
+	while (a < b) {
+		const int mid = (a + b + 1) / 2;
+		if (s->lo[mid] <= row) {
+			a = mid;
+		} else {
+			b = mid - 1;
+		}
+	}
+	return a;
+}
+
+/// Moves the borders so that each strip holds about as many agents as the
+/// others: every rank counts its own agents by row, the counts are summed
+/// over the ranks, and strip q begins at the first row where the agents of
+/// the rows before it reach q / ranks of all. Every rank computes the same
+/// borders from the same sums. Returns whether a border moved. Where an
+/// agent is stepped does not change its bits (core/part.h), so the result
+/// does not depend on the borders.
+static bool balance(strips* s, const thr_agent_record* own, uint32_t n_own, uint64_t* per_row)
+{
+	const int32_t ny = s->rows.ny;
+	memset(per_row, 0, (size_t)ny * sizeof *per_row);
+	for (uint32_t k = 0; k < n_own; ++k) {
+		per_row[thr_part_row(&s->rows, own[k].py)] += 1u;
+	}
+	MPI_Allreduce(MPI_IN_PLACE, per_row, ny, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+	uint64_t total = 0;
+	for (int32_t r = 0; r < ny; ++r) {
+		total += per_row[r];
+	}
+	bool moved = false;
+	uint64_t before = 0; // agents in the rows before row r
+	int32_t r = 0;
+	for (int q = 1; q < ranks; ++q) {
+		const uint64_t want = total * (uint64_t)q / (uint64_t)ranks;
+		while (r < ny && before + per_row[r] <= want) {
+			before += per_row[r++];
+		}
+		// Row r holds the agent that passes the share: the strip starts
+		// after it when that leaves this strip nearer its share.
+		int32_t lo = r;
+		if (r < ny && want - before > before + per_row[r] - want) {
+			lo = r + 1;
+		}
+		lo = lo > s->lo[q - 1] ? lo : s->lo[q - 1];
+		moved = moved || lo != s->lo[q];
+		s->lo[q] = lo;
+	}
+	return moved;
 }
 
 /// Whether rank q's halo holds row (across a wrapping world's seam too).
@@ -246,20 +299,61 @@ static const char* unsupported(const cli_run_args* a, throng_scene* scene)
 	return NULL;
 }
 
+static const char usage[] =
+	"Usage: mpirun -np R throng-mpi run <scenario> [throng run's options] [--balance-every K] --metrics off\n"
+	"\n"
+	"Runs a scenario over R MPI ranks, each stepping a strip of the world's rows, and prints on rank 0\n"
+	"the summary `throng run` prints, with the same hash and figures, and the exchange's cost\n"
+	"(docs/DISTRIBUTED.md). The options are throng run's (throng run --help), less --realtime, plus:\n"
+	"  --balance-every K  move the strips' borders every K steps so that the ranks hold about as many\n"
+	"                     agents each (default 100; 0 = equal rows, never moved). The result is the\n"
+	"                     same bits whatever the borders.\n";
+
+/// Default --balance-every.
+#define MPI_BALANCE_EVERY 100u
+
 static int run(int argc, char** argv)
 {
 	if (argc < 2 || strcmp(argv[1], "run") != 0) {
-		cli_error("usage: mpirun -np R throng-mpi run SCENARIO [throng run's options] --metrics off");
+		if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+			fputs(usage, stdout);
+			return CLI_EXIT_OK;
+		}
+		cli_error("expected: mpirun -np R throng-mpi run <scenario> [options] (throng-mpi --help)");
 		return CLI_EXIT_USAGE;
 	}
+	// --balance-every is throng-mpi's own: taken out before throng run's
+	// parser reads the rest.
+	uint64_t balance_every = MPI_BALANCE_EVERY;
+	int kept = 2;
+	for (int k = 2; k < argc; ++k) {
+		if (strcmp(argv[k], "--balance-every") != 0) {
+			argv[kept++] = argv[k];
+			continue;
+		}
+		if (k + 1 >= argc) {
+			cli_error("--balance-every: missing value (an integer from 0 to %u)", CLI_MAX_STEPS);
+			return CLI_EXIT_USAGE;
+		}
+		if (!opt_parse_u64(argv[k + 1], 0, CLI_MAX_STEPS, false, &balance_every)) {
+			cli_error("--balance-every: expected an integer from 0 to %u, got \"%.64s\"", CLI_MAX_STEPS, argv[k + 1]);
+			return CLI_EXIT_USAGE;
+		}
+		++k;
+	}
+	argc = kept;
 	cli_run_args args;
 	int rc = cli_parse_run(argc, argv, 2, &args);
 	if (rc != CLI_EXIT_OK) {
 		return rc;
 	}
-	if (args.help || args.scenario == NULL) {
-		cli_error("usage: mpirun -np R throng-mpi run SCENARIO [throng run's options] --metrics off");
-		return args.help ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (args.help) {
+		fputs(usage, stdout);
+		return CLI_EXIT_OK;
+	}
+	if (args.scenario == NULL) {
+		cli_error("run: missing <scenario> (throng list names them)");
+		return CLI_EXIT_USAGE;
 	}
 	throng_scene_def opt = cli_scene_def(&args);
 	throng_scene* scene = NULL;
@@ -370,7 +464,10 @@ static int run(int argc, char** argv)
 	thr_agent_record* recs = malloc((size_t)n * sizeof *recs);
 	uint8_t* ghost = malloc(n);
 	gather g = {malloc((size_t)ranks * 2u * sizeof(int)), NULL, recs};
-	if (recs == NULL || ghost == NULL || g.counts == NULL) {
+	uint64_t* per_row = balance_every != 0 ? malloc((size_t)s.rows.ny * sizeof *per_row) : NULL;
+	uint64_t borders_moved = 0;
+	double most_owned = 0.0; // summed over steps
+	if (recs == NULL || ghost == NULL || g.counts == NULL || (balance_every != 0 && per_row == NULL)) {
 		stop_all("out of memory");
 	}
 	g.displs = g.counts + ranks;
@@ -384,20 +481,29 @@ static int run(int argc, char** argv)
 	const double t0 = MPI_Wtime();
 	uint64_t k = 0;
 	for (; k < steps && out_st == THRONG_OK; ++k) {
-		stop = cli_stop_signal;
-		MPI_Allreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-		if (stop != 0) {
-			break;
+		if (balance_every != 0 && k % balance_every == 0 && balance(&s, own, n_own, per_row)) {
+			borders_moved += 1;
 		}
 		uint32_t m = 0;
 		exchange(&s, own, n_own, &out, &out_cap, &got, &got_cap, &m);
 		if (m > n) {
 			stop_all("more agents than the world holds");
 		}
+		uint32_t owned = 0;
 		for (uint32_t j = 0; j < m; ++j) {
 			recs[j] = got[j].r;
 			ghost[j] = (uint8_t)got[j].ghost;
+			owned += ghost[j] ? 0u : 1u;
 		}
+		// One reduction: whether a rank was asked to stop, and the most
+		// agents a rank steps as its own (the imbalance).
+		int agree[2] = {cli_stop_signal, (int)owned};
+		MPI_Allreduce(MPI_IN_PLACE, agree, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+		stop = agree[0];
+		if (stop != 0) {
+			break;
+		}
+		most_owned += (double)agree[1];
 		if (thr_part_load(part, recs, ghost, m, k) != THRONG_OK) {
 			stop_all("loading its part");
 		}
@@ -442,6 +548,7 @@ static int run(int argc, char** argv)
 	}
 	if ((frames ? told(closed) : THRONG_OK) != THRONG_OK) {
 		free(g.counts);
+		free(per_row);
 		free(recs);
 		free(ghost);
 		free(out);
@@ -512,6 +619,9 @@ static int run(int argc, char** argv)
 		sum.exchange_bytes_max = most_sent[0] / taken;
 		sum.ghosts_per_agent = n > 0 ? sent[1] / ((double)n * taken) : 0.0;
 		sum.exchange_seconds = most_sent[1];
+		sum.balance_every = balance_every;
+		sum.border_moves = borders_moved;
+		sum.imbalance = n > 0 ? most_owned / taken / ((double)n / ranks) : 1.0;
 		if (interrupted) {
 			sum.steps = k;
 			sum.steps_planned = steps;
@@ -532,6 +642,7 @@ static int run(int argc, char** argv)
 		throng_world_destroy(stepped);
 	}
 	free(g.counts);
+	free(per_row);
 	free(recs);
 	free(ghost);
 	free(out);

@@ -41,6 +41,9 @@ typedef struct cli_summary {
 	double exchange_bytes_max;  ///< the same for the rank that sent most
 	double ghosts_per_agent;    ///< ghosts stepped per own agent, over every rank and step
 	double exchange_seconds;    ///< the largest rank's wall time in the exchange (s), part of seconds
+	uint64_t balance_every;     ///< --balance-every: steps between moves of the strips' borders (0 never)
+	uint64_t border_moves;      ///< times the borders moved
+	double imbalance;           ///< the most agents a rank stepped as its own over the mean, averaged over steps
 	throng_quality quality;     ///< the crowd-quality metrics over the run (docs/QUALITY.md)
 	uint32_t outcome_count;     ///< the scenario's own outcome figures (armies, flock)
 	throng_scene_outcome outcomes[THRONG_MAX_OUTCOMES];

@@ -29,7 +29,17 @@ TIMING = {"seconds", "agent_steps_per_s", "threads", "steps_one_thread", "output
 
 # What only throng-mpi prints: the exchange's cost.
 EXCHANGE = {"ranks", "exchange_bytes_per_rank_step", "exchange_bytes_max_rank_step", "ghosts_per_agent",
-            "exchange_seconds"}
+            "exchange_seconds", "balance_every", "border_moves", "imbalance"}
+
+# Load balance: (scene, agents, steps, ranks, --balance-every). Each runs
+# with the borders fixed (0) and moving; both give one process's hash, and
+# the moving borders leave the ranks closer to equal. bottleneck's crowd
+# fills a few rows at its door; field's agents cross the world between
+# goals for 2,000 steps, so the borders move again and again.
+BALANCE = [
+    ("bottleneck", 3000, 200, 3, 10),
+    ("field", 400, 2000, 4, 25),
+]
 
 
 def check_exchange(what, s, ranks, agents):
@@ -81,6 +91,8 @@ REFUSED = [
     (["flock", "--metrics", "off"], "outcome measure"),
     (["field"], "--metrics off"),
     (["field", "--metrics", "off", "--realtime"], "--realtime"),
+    (["field", "--metrics", "off", "--balance-every", "-1"], "--balance-every"),
+    (["field", "--metrics", "off", "--balance-every"], "--balance-every"),
 ]
 
 
@@ -97,6 +109,28 @@ def summary(cmd, threads):
     if p.returncode != 0:
         sys.exit(f"mpi_runs: {' '.join(cmd)} exited {p.returncode}:\n{p.stderr}")
     return json.loads(p.stdout)
+
+
+def balance(mpirun, throng, throng_mpi):
+    for scene, agents, steps, ranks, every in BALANCE:
+        opts = [scene, "--agents", str(agents), "--steps", str(steps), "--metrics", "off", "--summary", "json",
+                "--threads", "1"]
+        one = summary([throng, "run"] + opts, 1)
+        got = {}
+        for k in (0, every):
+            many = summary(mpirun_args(mpirun, ranks) + [throng_mpi, "run"] + opts + ["--balance-every", str(k)], 1)
+            if many["hash"] != one["hash"]:
+                sys.exit(f"mpi_runs: {scene} --balance-every {k} on {ranks} ranks: hash {many['hash']}, "
+                         f"one process {one['hash']}")
+            got[k] = many
+        fixed, moving = got[0], got[every]
+        if fixed["border_moves"] != 0 or moving["border_moves"] < 1 or \
+                not moving["imbalance"] < fixed["imbalance"] or not moving["imbalance"] >= 1.0:
+            sys.exit(f"mpi_runs: {scene} on {ranks} ranks: borders fixed: {fixed['border_moves']} moves, imbalance "
+                     f"{fixed['imbalance']}; every {every} steps: {moving['border_moves']} moves, imbalance "
+                     f"{moving['imbalance']}")
+        print(f"mpi_runs: {scene} on {ranks} ranks, borders moved {moving['border_moves']} times: imbalance "
+              f"{fixed['imbalance']:.3f} -> {moving['imbalance']:.3f}, hash as one process")
 
 
 def outputs(mpirun, throng, throng_mpi, tmp):
@@ -195,6 +229,7 @@ def main():
             sys.exit(f"mpi_runs: {scene} --seconds {seconds} on {r} ranks: {many['steps']} steps, hash "
                      f"{many['hash']}; one process {one['steps']} steps, hash {one['hash']}")
         print(f"mpi_runs: {scene} --seconds {seconds} on {r} ranks: {many['steps']} steps, as one process")
+    balance(mpirun, throng, throng_mpi)
     with tempfile.TemporaryDirectory(prefix="mpi_runs.") as tmp:
         outputs(mpirun, throng, throng_mpi, tmp)
     for args, word in REFUSED:
