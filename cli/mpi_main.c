@@ -2,7 +2,7 @@
 // throng-mpi: `throng run` over MPI ranks, to the same bits (issue 15,
 // docs/DISTRIBUTED.md).
 //
-//   mpirun -np R throng-mpi run SCENARIO [throng run's options] --metrics off
+//   mpirun -np R throng-mpi run SCENARIO [throng run's options]
 //
 // Every rank builds the scene, then steps a part world of it (core/part.h):
 // a strip of the agent grid's rows, its own agents plus ghosts of the rows
@@ -19,7 +19,11 @@
 // the single process's. SIGINT and SIGTERM stop every rank after the same
 // step, outputs closed, as in throng run.
 //
-// Not yet (refused with a message): the quality metrics, --realtime,
+// The quality metrics: rank 0 gathers the whole world after every step
+// and observes it as one process would (the same figures; it does not
+// scale: --metrics off for runs that should).
+//
+// Not yet (refused with a message): --realtime,
 // target rules, scenes with an outcome measure, pursuit of a named agent.
 #define _POSIX_C_SOURCE 200809L // dup, dup2
 
@@ -37,6 +41,7 @@
 #include "part.h"
 #include "scenario_internal.h"
 #include "summary.h"
+#include "throng/metrics.h"
 #include "world_internal.h"
 
 /// One agent on its way to a rank: its record, and whether it goes as a
@@ -242,7 +247,9 @@ typedef struct gather {
 } gather;
 
 /// Every rank's n_own own records to rank 0, which loads them, in id
-/// order, into `into` (a part world without ghosts, at `step`). Called by
+/// order, into `into` (a part world without ghosts, at `step`); the state
+/// `into` held stays as its previous state (thr_part_load_next: the
+/// metrics read it). Called by
 /// every rank.
 static void gather_whole(gather* g, const thr_agent_record* own, uint32_t n_own, uint32_t n, throng_world* into,
                          uint64_t step)
@@ -262,10 +269,41 @@ static void gather_whole(gather* g, const thr_agent_record* own, uint32_t n_own,
 	MPI_Gatherv(own, mine, record_type, g->recs, g->counts, g->displs, record_type, 0, MPI_COMM_WORLD);
 	if (my_rank == 0) {
 		qsort(g->recs, n, sizeof *g->recs, thr_agent_record_by_id);
-		if (thr_part_load(into, g->recs, NULL, n, step) != THRONG_OK) {
+		if (thr_part_load_next(into, g->recs, n, step) != THRONG_OK) {
 			stop_all("gathering the world");
 		}
 	}
+}
+
+/// The whole world's stats, on rank 0, from the parts' (each counts its own
+/// agents: core/part.h): sums add, maxima take the largest; the rest
+/// (steps, contact iterations, threads) is the same in every part. A
+/// collective call.
+static throng_world_stats whole_stats(const throng_world* part)
+{
+	throng_world_stats st = throng_world_get_stats(part);
+	uint64_t sums[9] = {st.nonfinite,     st.clamped,        st.neighbor_candidates, st.neighbor_capped,
+	                    st.contacts,      st.contact_capped, st.shape_pushes,        st.shape_reverts,
+	                    st.target_capped};
+	uint32_t most[3] = {st.neighbor_most_candidates, st.neighbor_most_met, st.target_most_candidates};
+	float ratio = st.max_speed_ratio;
+	MPI_Reduce(my_rank == 0 ? MPI_IN_PLACE : sums, sums, 9, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+	MPI_Reduce(my_rank == 0 ? MPI_IN_PLACE : most, most, 3, MPI_UINT32_T, MPI_MAX, 0, MPI_COMM_WORLD);
+	MPI_Reduce(my_rank == 0 ? MPI_IN_PLACE : &ratio, &ratio, 1, MPI_FLOAT, MPI_MAX, 0, MPI_COMM_WORLD);
+	st.max_speed_ratio = ratio;
+	st.nonfinite = sums[0];
+	st.clamped = sums[1];
+	st.neighbor_candidates = sums[2];
+	st.neighbor_capped = sums[3];
+	st.contacts = sums[4];
+	st.contact_capped = sums[5];
+	st.shape_pushes = sums[6];
+	st.shape_reverts = sums[7];
+	st.target_capped = sums[8];
+	st.neighbor_most_candidates = most[0];
+	st.neighbor_most_met = most[1];
+	st.target_most_candidates = most[2];
+	return st;
 }
 
 /// Rank 0's status, told to every rank (a collective call).
@@ -279,9 +317,6 @@ static throng_status told(throng_status st)
 /// What throng-mpi cannot distribute yet, as a message; NULL when none.
 static const char* unsupported(const cli_run_args* a, throng_scene* scene)
 {
-	if (!a->no_metrics) {
-		return "the quality metrics are not distributed yet: add --metrics off";
-	}
 	if (a->realtime) {
 		return "--realtime is not distributed";
 	}
@@ -300,7 +335,7 @@ static const char* unsupported(const cli_run_args* a, throng_scene* scene)
 }
 
 static const char usage[] =
-	"Usage: mpirun -np R throng-mpi run <scenario> [throng run's options] [--balance-every K] --metrics off\n"
+	"Usage: mpirun -np R throng-mpi run <scenario> [throng run's options] [--balance-every K]\n"
 	"\n"
 	"Runs a scenario over R MPI ranks, each stepping a strip of the world's rows, and prints on rank 0\n"
 	"the summary `throng run` prints, with the same hash and figures, and the exchange's cost\n"
@@ -438,9 +473,21 @@ static int run(int argc, char** argv)
 			out_st = cli_outputs_frame(&outputs, own_world); // frame 0: the initial state
 		}
 	}
+	// The quality metrics: rank 0 observes a whole world gathered after
+	// every step (gathered, which starts at the initial state: the first
+	// observation reads it as the previous state).
+	throng_metrics* metrics = NULL;
+	if (my_rank == 0 && !args.no_metrics && opened_rc == CLI_EXIT_OK &&
+	    (throng_metrics_create(own_world, throng_scene_goal_radius(scene), &metrics) != THRONG_OK ||
+	     thr_part_load(gathered, all, NULL, n, 0) != THRONG_OK)) {
+		cli_error("%s", throng_last_error());
+		cli_outputs_discard(&outputs);
+		opened_rc = CLI_EXIT_FAILURE;
+	}
 	throng_world_destroy(own_world);
 	MPI_Bcast(&opened_rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	if (opened_rc != CLI_EXIT_OK) {
+		throng_metrics_destroy(metrics);
 		throng_world_destroy(gathered);
 		free(all);
 		free(s.lo);
@@ -480,7 +527,9 @@ static int run(int argc, char** argv)
 	MPI_Barrier(MPI_COMM_WORLD);
 	const double t0 = MPI_Wtime();
 	uint64_t k = 0;
-	for (; k < steps && out_st == THRONG_OK; ++k) {
+	throng_status metrics_st = THRONG_OK;
+	double metrics_seconds = 0.0;
+	for (; k < steps && out_st == THRONG_OK && metrics_st == THRONG_OK; ++k) {
 		if (balance_every != 0 && k % balance_every == 0 && balance(&s, own, n_own, per_row)) {
 			borders_moved += 1;
 		}
@@ -517,21 +566,43 @@ static int run(int argc, char** argv)
 				thr_agent_record_get(part, part->slot_of[recs[j].id], &own[n_own++]);
 			}
 		}
-		if (frames && (k + 1u) % every == 0) {
+		const bool frame_due = frames && (k + 1u) % every == 0;
+		if (!args.no_metrics || frame_due) {
 			const double tg = cli_now_seconds();
 			gather_whole(&g, own, n_own, n, gathered, k + 1u);
-			if (my_rank == 0) {
-				outputs.seconds += cli_now_seconds() - tg; // the gather is the frame's cost too
+			if (!args.no_metrics) {
+				const throng_world_stats ws = whole_stats(part); // the metrics read its running figures
+				if (my_rank == 0) {
+					gathered->stats = ws;
+					metrics_st = throng_metrics_observe(metrics, gathered);
+					// The gather is the metrics' cost (and a due frame's, which shares it).
+					metrics_seconds += cli_now_seconds() - tg;
+				}
+			} else if (my_rank == 0) {
+				outputs.seconds += cli_now_seconds() - tg; // the gather is the frame's cost
+			}
+			if (my_rank == 0 && metrics_st == THRONG_OK && frame_due) {
 				out_st = cli_outputs_frame(&outputs, gathered);
 			}
-			out_st = told(out_st);
+			int st2[2] = {(int)metrics_st, (int)out_st}; // rank 0's, told to every rank
+			MPI_Bcast(st2, 2, MPI_INT, 0, MPI_COMM_WORLD);
+			metrics_st = (throng_status)st2[0];
+			out_st = (throng_status)st2[1];
 		}
 	}
 	double seconds = MPI_Wtime() - t0;
 	MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 	const bool interrupted = stop != 0 && k < steps;
+	throng_quality quality = throng_metrics_result(metrics); // rank 0's; all zero without metrics
+	throng_metrics_destroy(metrics);
 	throng_status closed = THRONG_OK;
-	if (out_st != THRONG_OK) {
+	if (metrics_st != THRONG_OK) {
+		if (my_rank == 0) {
+			cli_error("%s", throng_last_error());
+			cli_outputs_close(&outputs, false, NULL);
+		}
+		closed = metrics_st;
+	} else if (out_st != THRONG_OK) {
 		if (my_rank == 0) {
 			// The library's message says what the file holds, exactly.
 			char msg[1024];
@@ -546,7 +617,7 @@ static int run(int argc, char** argv)
 		}
 		closed = cli_outputs_close(&outputs, true, NULL);
 	}
-	if ((frames ? told(closed) : THRONG_OK) != THRONG_OK) {
+	if ((frames ? told(closed) : closed) != THRONG_OK) {
 		free(g.counts);
 		free(per_row);
 		free(recs);
@@ -561,14 +632,7 @@ static int run(int argc, char** argv)
 	}
 
 	// The run's stats: sums and maxima of the ranks' own agents'.
-	throng_world_stats st = throng_world_get_stats(part);
-	uint64_t sums[9] = {st.nonfinite,     st.clamped,      st.neighbor_candidates, st.neighbor_capped,
-	                    st.contacts,      st.contact_capped, st.shape_pushes,      st.shape_reverts,
-	                    st.target_capped};
-	uint32_t most[3] = {st.neighbor_most_candidates, st.neighbor_most_met, st.target_most_candidates};
-	MPI_Allreduce(MPI_IN_PLACE, sums, 9, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-	MPI_Allreduce(MPI_IN_PLACE, most, 3, MPI_UINT32_T, MPI_MAX, MPI_COMM_WORLD);
-	MPI_Allreduce(MPI_IN_PLACE, &st.max_speed_ratio, 1, MPI_FLOAT, MPI_MAX, MPI_COMM_WORLD);
+	const throng_world_stats st = whole_stats(part);
 	double sent[2] = {traffic.bytes, traffic.ghosts}, most_sent[2] = {traffic.bytes, traffic.seconds};
 	MPI_Allreduce(MPI_IN_PLACE, sent, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 	MPI_Allreduce(MPI_IN_PLACE, most_sent, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -580,28 +644,15 @@ static int run(int argc, char** argv)
 		if (throng_world_set_threat(gathered, part->threat_p, part->threat_v, part->threat_active) != THRONG_OK) {
 			stop_all("gathering the world");
 		}
-		throng_world_stats* gs = &gathered->stats;
-		*gs = st;
-		gs->steps = k;
-		gs->nonfinite = sums[0];
-		gs->clamped = sums[1];
-		gs->neighbor_candidates = sums[2];
-		gs->neighbor_capped = sums[3];
-		gs->contacts = sums[4];
-		gs->contact_capped = sums[5];
-		gs->shape_pushes = sums[6];
-		gs->shape_reverts = sums[7];
-		gs->target_capped = sums[8];
-		gs->neighbor_most_candidates = most[0];
-		gs->neighbor_most_met = most[1];
-		gs->target_most_candidates = most[2];
+		gathered->stats = st;
+		gathered->stats.steps = k;
 		// The summary reads the scene's world: the whole one now. The
 		// scene frees it; the part is freed here.
 		throng_world* stepped = thr_scene_swap_world(scene, gathered);
 		gathered = NULL;
 		cli_summary sum;
 		memset(&sum, 0, sizeof sum);
-		if (cli_summary_measure(scene, NULL, &sum) != THRONG_OK) {
+		if (cli_summary_measure(scene, args.no_metrics ? NULL : &quality, &sum) != THRONG_OK) {
 			stop_all("measuring");
 		}
 		sum.scenario = info->name;
@@ -613,6 +664,7 @@ static int run(int argc, char** argv)
 		sum.seconds = seconds;
 		sum.frames = outputs.frames;
 		sum.output_seconds = outputs.seconds;
+		sum.metrics_seconds = metrics_seconds;
 		sum.ranks = (uint32_t)ranks;
 		const double taken = k > 0 ? (double)k : 1.0;
 		sum.exchange_bytes = sent[0] / ranks / taken;

@@ -245,6 +245,20 @@ throng_status thr_part_load(throng_world* w, const thr_agent_record* recs, const
 	return THRONG_OK;
 }
 
+throng_status thr_part_load_next(throng_world* w, const thr_agent_record* recs, uint32_t n, uint64_t step)
+{
+	if (w == NULL || w->part == NULL || n != w->part->def.id_space) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_load_next: %s",
+		                w == NULL || w->part == NULL ? "not a part world" : "the records are not the whole world's");
+	}
+	w->store.cur ^= 1;
+	const throng_status st = thr_part_load(w, recs, NULL, n, step);
+	if (st != THRONG_OK) {
+		w->store.cur ^= 1;
+	}
+	return st;
+}
+
 void thr_agent_record_get(const throng_world* w, uint32_t i, thr_agent_record* out)
 {
 	const thr_state* s = thr_cur_c(w);

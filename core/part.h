@@ -161,6 +161,16 @@ void thr_part_free(throng_world* w);
 throng_status thr_part_load(throng_world* w, const thr_agent_record* recs, const uint8_t* ghost, uint32_t n,
                             uint64_t step);
 
+/// thr_part_load() of n records without ghosts into w, after flipping the
+/// store's buffers so that the state w held stays as its previous state,
+/// as a step leaves it (world_internal.h: the store's other buffer). For a
+/// part world that holds every agent of the whole world (n is the id
+/// space), loaded after each step of the parts: an observer that reads the
+/// previous state (throng_metrics) then reads it in the same (id) order.
+/// Fails as thr_part_load does, changing nothing, and with
+/// THRONG_ERR_INVALID_ARGUMENT when n is not the id space.
+throng_status thr_part_load_next(throng_world* w, const thr_agent_record* recs, uint32_t n, uint64_t step);
+
 /// Orders records by id (qsort, bsearch).
 int thr_agent_record_by_id(const void* a, const void* b);
 

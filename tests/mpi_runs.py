@@ -5,7 +5,7 @@ ranks prints the same summary, hash and every figure, as one process.
 
 Usage: mpi_runs.py MPIRUN THRONG THRONG_MPI
 
-Each case runs `throng run SCENE --agents N --steps S --metrics off
+Each case runs `throng run SCENE --agents N --steps S --metrics on|off
 --summary json --threads T` once, then the same through
 `mpirun -np R throng-mpi run ...` for each R, and compares every field of
 the two JSON summaries but the timings and the thread counts. Then the
@@ -25,7 +25,7 @@ import tempfile
 import time
 
 # Fields that measure the run, not the crowd.
-TIMING = {"seconds", "agent_steps_per_s", "threads", "steps_one_thread", "output_seconds"}
+TIMING = {"seconds", "agent_steps_per_s", "threads", "steps_one_thread", "output_seconds", "metrics_seconds"}
 
 # What only throng-mpi prints: the exchange's cost.
 EXCHANGE = {"ranks", "exchange_bytes_per_rank_step", "exchange_bytes_max_rank_step", "ghosts_per_agent",
@@ -58,17 +58,22 @@ def check_exchange(what, s, ranks, agents):
     if not ok:
         sys.exit(f"mpi_runs: {what}: exchange figures {({k: s[k] for k in EXCHANGE})}")
 
-# (scene, agents, steps, threads per rank, ranks): field with obstacles and
-# contacts (and at 20,000 agents on two threads a rank, so that the parallel
-# regions run), field long enough for agents to reach their goals and draw
-# new ones across ranks, bottleneck's walls and crowded door, herd's
-# threat on a world of 8 agents (ranks with no agent).
+# (scene, agents, steps, threads per rank, --metrics, ranks): field with
+# obstacles and contacts (and at 20,000 agents on two threads a rank, so
+# that the parallel regions run), field long enough for agents to reach
+# their goals and draw new ones across ranks (the metrics' arrivals and
+# times to goal), bottleneck's walls and crowded door (wall crossings and
+# penetrations), herd's threat on a world of 8 agents (ranks with no
+# agent). With the metrics on, every figure of docs/QUALITY.md is compared
+# too.
 CASES = [
-    ("field", 3000, 60, 1, [1, 2, 3, 4]),
-    ("field", 400, 2500, 1, [4]),
-    ("field", 20000, 20, 2, [2]),
-    ("bottleneck", 1000, 150, 1, [3]),
-    ("herd", 8, 300, 1, [2]),
+    ("field", 3000, 60, 1, "on", [1, 2, 3, 4]),
+    ("field", 3000, 60, 1, "off", [3]),
+    ("field", 400, 2500, 1, "on", [4]),
+    ("field", 20000, 20, 2, "on", [2]),
+    ("bottleneck", 1000, 150, 1, "on", [3]),
+    ("crossing", 1000, 100, 1, "on", [2]),
+    ("herd", 8, 300, 1, "off", [2]),
 ]
 
 # --seconds instead of --steps: the same steps as throng run takes.
@@ -89,7 +94,6 @@ OUTPUTS = [
 REFUSED = [
     (["armies", "--metrics", "off"], "target rules"),
     (["flock", "--metrics", "off"], "outcome measure"),
-    (["field"], "--metrics off"),
     (["field", "--metrics", "off", "--realtime"], "--realtime"),
     (["field", "--metrics", "off", "--balance-every", "-1"], "--balance-every"),
     (["field", "--metrics", "off", "--balance-every"], "--balance-every"),
@@ -206,8 +210,8 @@ def interrupt(mpirun, throng, throng_mpi, tmp):
 
 def main():
     mpirun, throng, throng_mpi = sys.argv[1:4]
-    for scene, agents, steps, threads, ranks in CASES:
-        opts = [scene, "--agents", str(agents), "--steps", str(steps), "--metrics", "off", "--summary", "json",
+    for scene, agents, steps, threads, metrics, ranks in CASES:
+        opts = [scene, "--agents", str(agents), "--steps", str(steps), "--metrics", metrics, "--summary", "json",
                 "--threads", str(threads)]
         one = summary([throng, "run"] + opts, threads)
         for r in ranks:
@@ -217,8 +221,8 @@ def main():
                 if key not in TIMING | EXCHANGE and one.get(key) != many.get(key):
                     sys.exit(f"mpi_runs: {scene} ({agents} agents, {steps} steps) on {r} ranks: {key} is "
                              f"{many.get(key)!r}, one process {one.get(key)!r}")
-            print(f"mpi_runs: {scene} ({agents} agents, {steps} steps, {threads} threads a rank) on {r} ranks: "
-                  f"hash {many['hash']}, as one process")
+            print(f"mpi_runs: {scene} ({agents} agents, {steps} steps, {threads} threads a rank, metrics {metrics}) "
+                  f"on {r} ranks: hash {many['hash']} and {len(one)} fields, as one process")
     scene, agents, seconds, ranks = SECONDS
     opts = [scene, "--agents", str(agents), "--seconds", seconds, "--metrics", "off", "--summary", "json",
             "--threads", "1"]

@@ -673,3 +673,32 @@ Test(part, solid_contacts_without_a_comm_and_target_rules_are_refused)
 	throng_world_destroy(p);
 	throng_world_destroy(whole);
 }
+
+Test(part, loading_the_whole_world_again_keeps_the_last_load_as_the_previous_state)
+{
+	throng_world* whole = NULL;
+	thr_agent_record rec[4], next[4];
+	throng_world* p = small_part(&whole, 4, rec);
+	cr_assert_eq(thr_part_load(p, rec, NULL, 4, 0), THRONG_OK, "%s", throng_last_error());
+	memcpy(next, rec, sizeof next);
+	for (int k = 0; k < 4; ++k) {
+		next[k].px += 0.5f; // each agent moved half a metre
+	}
+	cr_assert_eq(thr_part_load_next(p, next, 4, 1), THRONG_OK, "%s", throng_last_error());
+	const thr_state* now = thr_cur_c(p);
+	const thr_state* before = &p->store.buf[p->store.cur ^ 1];
+	for (uint32_t k = 0; k < 4; ++k) {
+		cr_assert_eq(p->id[k], k);
+		cr_assert_eq(now->px[k], (float)k + 0.5f);
+		cr_assert_eq(before->px[k], (float)k, "slot %u: the previous state is lost", k);
+	}
+	cr_assert_eq(throng_world_get_stats(p).steps, 0);
+	// Only every agent of the whole world, and a refused load changes nothing.
+	cr_assert_eq(thr_part_load_next(p, next, 3, 2), THRONG_ERR_INVALID_ARGUMENT);
+	next[1].id = 0; // not increasing
+	cr_assert_eq(thr_part_load_next(p, next, 4, 2), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(thr_cur_c(p)->px[1], 1.5f, "a refused load flipped the buffers");
+	cr_assert_eq(p->store.buf[p->store.cur ^ 1].px[1], 1.0f);
+	throng_world_destroy(p);
+	throng_world_destroy(whole);
+}
