@@ -157,30 +157,57 @@ static bool balance(strips* s, const thr_agent_record* own, uint32_t n_own, uint
 	return moved;
 }
 
-/// Whether rank q's halo holds row (across a wrapping world's seam too).
-static bool in_halo(const strips* s, int q, int32_t row)
+/// The ranks other than `owner` whose halo holds `row`: those whose strip
+/// is not empty and lies within s->halo rows of it (across a wrapping
+/// world's seam too), each once, into dst; returns how many. They are
+/// found from the borders, not by asking every rank. stamp (ranks
+/// entries) and mark, different on each call, keep a rank from coming
+/// twice.
+static int halo_ranks(const strips* s, int32_t row, int owner, uint64_t* stamp, uint64_t mark, int* dst)
 {
-	const int32_t ny = s->rows.ny;
-	for (int32_t shift = s->wrap ? -ny : 0; shift <= (s->wrap ? ny : 0); shift += ny) {
-		if (row + shift >= s->lo[q] - s->halo && row + shift < s->lo[q + 1] + s->halo) {
-			return true;
+	const int32_t ny = s->rows.ny, h = s->halo;
+	int32_t from[3], to[3];
+	int spans = 0;
+	from[spans] = row - h < 0 ? 0 : row - h;
+	to[spans++] = row + h >= ny ? ny - 1 : row + h;
+	if (s->wrap && row - h < 0) { // the rows across the seam below
+		from[spans] = ny + row - h < 0 ? 0 : ny + row - h;
+		to[spans++] = ny - 1;
+	}
+	if (s->wrap && row + h >= ny) { // and above
+		from[spans] = 0;
+		to[spans++] = row + h - ny >= ny ? ny - 1 : row + h - ny;
+	}
+	stamp[owner] = mark;
+	int n = 0;
+	for (int sp = 0; sp < spans; ++sp) {
+		const int last = owner_of(s, to[sp]);
+		for (int q = owner_of(s, from[sp]); q <= last; ++q) {
+			if (stamp[q] != mark && s->lo[q] < s->lo[q + 1]) {
+				stamp[q] = mark;
+				dst[n++] = q;
+			}
 		}
 	}
-	return false;
+	return n;
 }
 
 /// Sends each of the n own records to its owner and, as a ghost, to every
-/// other rank whose halo holds it. *got (sorted by id) and *m receive what
-/// comes to this rank; *cap is its room.
-static void exchange(const strips* s, const thr_agent_record* own, uint32_t n, mpi_agent** out, size_t* out_cap,
-                     mpi_agent** got, size_t* cap, uint32_t* m)
+/// other rank whose halo holds it, each in the order of `own`. *got and *m
+/// receive what comes to this rank, rank by rank in rank order, each
+/// rank's in its order (sorted by id when by_id: the scalar engine's
+/// order); *cap is its room.
+static void exchange(const strips* s, const thr_agent_record* own, uint32_t n, bool by_id, mpi_agent** out,
+                     size_t* out_cap, mpi_agent** got, size_t* cap, uint32_t* m)
 {
 	const double t0 = MPI_Wtime();
-	int* sc = calloc((size_t)ranks * 4u, sizeof *sc);
-	int *sd = sc + ranks, *rc = sc + 2 * ranks, *rd = sc + 3 * ranks;
-	if (sc == NULL) {
+	uint64_t mark = 0; // halo_ranks' marks: one per agent and pass (stamp starts at 0)
+	int* sc = calloc((size_t)ranks * 5u, sizeof *sc);
+	uint64_t* stamp = calloc((size_t)ranks, sizeof *stamp);
+	if (sc == NULL || stamp == NULL) {
 		stop_all("out of memory");
 	}
+	int *sd = sc + ranks, *rc = sc + 2 * ranks, *rd = sc + 3 * ranks, *dst = sc + 4 * ranks;
 	for (int pass = 0; pass < 2; ++pass) {
 		if (pass == 1) {
 			size_t total = 0;
@@ -200,14 +227,19 @@ static void exchange(const strips* s, const thr_agent_record* own, uint32_t n, m
 		for (uint32_t k = 0; k < n; ++k) {
 			const int32_t row = thr_part_row(&s->rows, own[k].py);
 			const int owner = owner_of(s, row);
-			for (int q = 0; q < ranks; ++q) {
-				if (q != owner && !in_halo(s, q, row)) {
-					continue;
-				}
+			if (pass == 1) {
+				mpi_agent* a = &(*out)[sd[owner] + sc[owner]];
+				a->r = own[k];
+				a->ghost = 0;
+			}
+			++sc[owner];
+			const int g = halo_ranks(s, row, owner, stamp, ++mark, dst);
+			for (int j = 0; j < g; ++j) {
+				const int q = dst[j];
 				if (pass == 1) {
 					mpi_agent* a = &(*out)[sd[q] + sc[q]];
 					a->r = own[k];
-					a->ghost = q != owner;
+					a->ghost = 1;
 				}
 				++sc[q];
 			}
@@ -230,27 +262,32 @@ static void exchange(const strips* s, const thr_agent_record* own, uint32_t n, m
 		}
 	}
 	MPI_Alltoallv(*out, sc, sd, agent_type, *got, rc, rd, agent_type, MPI_COMM_WORLD);
-	qsort(*got, total, sizeof **got, agent_by_id);
+	if (by_id) {
+		qsort(*got, total, sizeof **got, agent_by_id);
+	}
 	*m = (uint32_t)total;
 	for (size_t k = 0; k < total; ++k) {
 		traffic.ghosts += (*got)[k].ghost != 0 ? 1.0 : 0.0;
 	}
 	traffic.seconds += MPI_Wtime() - t0;
 	free(sc);
+	free(stamp);
 }
 
 /// Rank 0's buffers for a whole world gathered from every rank.
 typedef struct gather {
 	int* counts; ///< per rank (rank 0)
 	int* displs; ///< per rank (rank 0)
-	thr_agent_record* recs; ///< the whole world's count (rank 0)
+	thr_agent_record* recs; ///< the whole world's count (rank 0): as they come
+	thr_agent_record* byid; ///< the whole world's count (rank 0): placed by id
+	uint8_t* have;          ///< the whole world's count (rank 0): whether id came
 } gather;
 
-/// Every rank's n_own own records to rank 0, which loads them, in id
+/// Every rank's n_own own records to rank 0, which places them by id (the
+/// ids are the whole world's, 0 to n - 1, each once) and loads them, in id
 /// order, into `into` (a part world without ghosts, at `step`); the state
 /// `into` held stays as its previous state (thr_part_load_next: the
-/// metrics read it). Called by
-/// every rank.
+/// metrics read it). Called by every rank.
 static void gather_whole(gather* g, const thr_agent_record* own, uint32_t n_own, uint32_t n, throng_world* into,
                          uint64_t step)
 {
@@ -268,8 +305,16 @@ static void gather_whole(gather* g, const thr_agent_record* own, uint32_t n_own,
 	}
 	MPI_Gatherv(own, mine, record_type, g->recs, g->counts, g->displs, record_type, 0, MPI_COMM_WORLD);
 	if (my_rank == 0) {
-		qsort(g->recs, n, sizeof *g->recs, thr_agent_record_by_id);
-		if (thr_part_load_next(into, g->recs, n, step) != THRONG_OK) {
+		memset(g->have, 0, n);
+		for (uint32_t k = 0; k < n; ++k) {
+			const uint32_t id = g->recs[k].id;
+			if (id >= n || g->have[id]) {
+				stop_all("the ranks sent an agent twice");
+			}
+			g->have[id] = 1;
+			g->byid[id] = g->recs[k];
+		}
+		if (thr_part_load_next(into, g->byid, n, step) != THRONG_OK) {
 			stop_all("gathering the world");
 		}
 	}
@@ -510,7 +555,14 @@ static int run(int argc, char** argv)
 	size_t out_cap = 0, got_cap = 0;
 	thr_agent_record* recs = malloc((size_t)n * sizeof *recs);
 	uint8_t* ghost = malloc(n);
-	gather g = {malloc((size_t)ranks * 2u * sizeof(int)), NULL, recs};
+	gather g = {malloc((size_t)ranks * 2u * sizeof(int)), NULL, recs, NULL, NULL};
+	if (my_rank == 0) {
+		g.byid = malloc((size_t)n * sizeof *g.byid);
+		g.have = malloc(n > 0 ? n : 1u);
+		if (g.byid == NULL || g.have == NULL) {
+			stop_all("out of memory");
+		}
+	}
 	uint64_t* per_row = balance_every != 0 ? malloc((size_t)s.rows.ny * sizeof *per_row) : NULL;
 	uint64_t borders_moved = 0;
 	double most_owned = 0.0; // summed over steps
@@ -519,6 +571,7 @@ static int run(int argc, char** argv)
 	}
 	g.displs = g.counts + ranks;
 
+	const bool by_id = args.engine != THRONG_ENGINE_SIMD; // the scalar engine keeps the order it is given
 	// SIGINT and SIGTERM (mpirun passes a Ctrl-C on as SIGTERM, Slurm's
 	// scancel sends it) stop the run after the step every rank agrees on,
 	// with the outputs closed and the summary printed, as in throng run.
@@ -534,7 +587,7 @@ static int run(int argc, char** argv)
 			borders_moved += 1;
 		}
 		uint32_t m = 0;
-		exchange(&s, own, n_own, &out, &out_cap, &got, &got_cap, &m);
+		exchange(&s, own, n_own, by_id, &out, &out_cap, &got, &got_cap, &m);
 		if (m > n) {
 			stop_all("more agents than the world holds");
 		}
@@ -560,10 +613,14 @@ static int run(int argc, char** argv)
 		if (throng_scene_step(scene) != THRONG_OK) {
 			stop_all("stepping");
 		}
+		// The own agents' new states, in the part's storage order: the SIMD
+		// engine's is by cell, so they travel grouped by cell and its next
+		// reorder moves little (core/part.h).
 		n_own = 0;
-		for (uint32_t j = 0; j < m; ++j) {
-			if (!ghost[j]) {
-				thr_agent_record_get(part, part->slot_of[recs[j].id], &own[n_own++]);
+		const uint32_t held = throng_world_agent_count(part);
+		for (uint32_t i = 0; i < held; ++i) {
+			if (!thr_part_ghost(part->part, part->id[i])) {
+				thr_agent_record_get(part, i, &own[n_own++]);
 			}
 		}
 		const bool frame_due = frames && (k + 1u) % every == 0;
@@ -619,6 +676,8 @@ static int run(int argc, char** argv)
 	}
 	if ((frames ? told(closed) : closed) != THRONG_OK) {
 		free(g.counts);
+		free(g.byid);
+		free(g.have);
 		free(per_row);
 		free(recs);
 		free(ghost);
@@ -694,6 +753,8 @@ static int run(int argc, char** argv)
 		throng_world_destroy(stepped);
 	}
 	free(g.counts);
+	free(g.byid);
+	free(g.have);
 	free(per_row);
 	free(recs);
 	free(ghost);

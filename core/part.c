@@ -39,10 +39,12 @@ throng_status thr_part_make(throng_world* w, const thr_part_def* def)
 	thr_part* p = calloc(1, sizeof *p);
 	uint32_t* slot_of = malloc((size_t)def->id_space * sizeof *slot_of);
 	uint8_t* ghost = calloc((size_t)def->id_space / 8u + 1u, 1);
-	if (p == NULL || slot_of == NULL || ghost == NULL) {
+	uint8_t* seen = calloc((size_t)def->id_space / 8u + 1u, 1);
+	if (p == NULL || slot_of == NULL || ghost == NULL || seen == NULL) {
 		free(p);
 		free(slot_of);
 		free(ghost);
+		free(seen);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "thr_part_make: out of memory for %u ids", def->id_space);
 	}
 	thr_huge_pages(slot_of, (size_t)def->id_space * sizeof *slot_of);
@@ -50,6 +52,7 @@ throng_status thr_part_make(throng_world* w, const thr_part_def* def)
 	p->def = *def;
 	p->slot_of = slot_of;
 	p->ghost = ghost;
+	p->seen = seen;
 	w->part = p;
 	w->slot_of = slot_of; // the store's own slot_of array stays unused
 	if (def->max_radius > w->max_radius) {
@@ -116,6 +119,7 @@ void thr_part_free(throng_world* w)
 	if (w->part != NULL) {
 		free(w->part->slot_of);
 		free(w->part->ghost);
+		free(w->part->seen);
 		free(w->part);
 		w->part = NULL;
 	}
@@ -145,15 +149,36 @@ int thr_agent_record_by_id(const void* a, const void* b)
 	return (x > y) - (x < y);
 }
 
+/// Whether id is marked in the part's `seen` set.
+static inline bool seen_bit(const thr_part* p, uint32_t id)
+{
+	return ((p->seen[id >> 3] >> (id & 7u)) & 1u) != 0;
+}
+
+/// Clears the `seen` bits of the first n records (their ids below the id space).
+static void unsee(thr_part* p, const thr_agent_record* recs, uint32_t n)
+{
+	for (uint32_t k = 0; k < n; ++k) {
+		p->seen[recs[k].id >> 3] = 0;
+	}
+}
+
 static throng_status check_records(const throng_world* w, const thr_agent_record* recs, uint32_t n)
 {
-	const thr_part* p = w->part;
+	thr_part* p = w->part;
 	const bool waypoints = thr_cur_c(w)->waypoint != NULL;
+	// The scalar reference keeps its agents in the order they come in:
+	// they must come in id order, a whole world's. The SIMD engine orders
+	// each cell by id itself (core/grid.h): any order of distinct ids.
+	const bool by_id = w->def.engine != THRONG_ENGINE_SIMD;
 	for (uint32_t k = 0; k < n; ++k) {
 		const thr_agent_record* r = &recs[k];
 		const char* field = NULL;
-		if (r->id >= p->def.id_space || (k > 0 && r->id <= recs[k - 1].id)) {
-			field = "id (must increase, below the id space)";
+		if (r->id >= p->def.id_space || (by_id && k > 0 && r->id <= recs[k - 1].id)) {
+			field = by_id ? "id (must increase, below the id space: the scalar engine keeps them in order)"
+			              : "id (below the id space)";
+		} else if (seen_bit(p, r->id)) {
+			field = "id (twice)";
 		} else if (r->archetype >= w->archetype_count) {
 			field = "archetype";
 		} else if (!(r->radius <= w->max_radius)) {
@@ -166,17 +191,21 @@ static throng_status check_records(const throng_world* w, const thr_agent_record
 			field = "waypoint (the world has no path)";
 		}
 		if (field != NULL) {
+			unsee(p, recs, k);
 			return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_load: record %u (id %u): %s", k, r->id, field);
 		}
+		p->seen[r->id >> 3] |= (uint8_t)(1u << (r->id & 7u));
 	}
-	// The ids are in order now: a target is found by a binary search.
+	// Every id is marked now: a target must be one of them.
 	for (uint32_t k = 0; k < n; ++k) {
-		const thr_agent_record key = {.id = recs[k].target_agent};
-		if (key.id != THRONG_NO_AGENT && bsearch(&key, recs, n, sizeof *recs, thr_agent_record_by_id) == NULL) {
+		const uint32_t t = recs[k].target_agent;
+		if (t != THRONG_NO_AGENT && (t >= p->def.id_space || !seen_bit(p, t))) {
+			unsee(p, recs, n);
 			return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_load: record %u (id %u): target_agent (not in the part)",
 			                k, recs[k].id);
 		}
 	}
+	unsee(p, recs, n);
 	return THRONG_OK;
 }
 

@@ -17,9 +17,11 @@
 // - it holds every agent of every cell row within the halo of its owned
 //   agents' rows (thr_part_halo_rows), so each owned agent meets the same
 //   candidates, in the same order, up to the same caps.
-// - agents come in only through thr_part_load(), sorted by id, with their
-//   whole state (thr_agent_record): the scalar engine, which never sorts,
-//   then keeps them in id order, as in a world whose slot is its id.
+// - agents come in only through thr_part_load(), with their whole state
+//   (thr_agent_record). The SIMD engine sorts each cell by id whatever
+//   the order they come in; for the scalar engine, which never sorts, they
+//   come sorted by id and it keeps them so, as in a world whose slot is
+//   its id.
 //
 // A ghost is stepped like any agent and its new state dropped by the
 // driver; its figures stay out of the part's stats (thr_part_ghost), so
@@ -88,6 +90,7 @@ typedef struct thr_part {
 	thr_part_def def;
 	uint32_t* slot_of; ///< def.id_space entries: the slot of each id, THR_NO_SLOT when absent
 	uint8_t* ghost;    ///< a bit per id (id >> 3, bit id & 7): a ghost of the last load
+	uint8_t* seen;     ///< a bit per id, all clear between loads: thr_part_load's check for ids given twice
 	thr_part_comm comm; ///< reduce NULL: none set (no solid contacts)
 } thr_part;
 
@@ -150,8 +153,12 @@ throng_status thr_part_set_comm(throng_world* w, const thr_part_comm* comm);
 /// Frees w's part data (throng_world_destroy calls it).
 void thr_part_free(throng_world* w);
 
-/// Replaces every agent of the part world w by the n records, which must
-/// be sorted by id (strictly increasing, below the id space), and sets its
+/// Replaces every agent of the part world w by the n records, whose ids
+/// must be distinct and below the id space, and sorted (increasing) when
+/// w's engine is the scalar reference, which keeps its agents in the order
+/// they come in (the SIMD engine orders each cell by id: any order gives
+/// the same bits, and records already grouped by cell, as a part's own
+/// storage order leaves them, cost its reorder least). Sets its
 /// step count to `step`, the whole world's (the random draws and the
 /// target rules' timing read it). Every target_agent must be one of them.
 /// ghost[k] != 0 makes record k a ghost (ghost NULL: none is). Fails, changing nothing, with

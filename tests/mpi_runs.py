@@ -64,16 +64,18 @@ def check_exchange(what, s, ranks, agents):
 # their goals and draw new ones across ranks (the metrics' arrivals and
 # times to goal), bottleneck's walls and crowded door (wall crossings and
 # penetrations), herd's threat on a world of 8 agents (ranks with no
-# agent). With the metrics on, every figure of docs/QUALITY.md is compared
-# too.
+# agent), and the scalar reference engine (whose parts take their agents in
+# id order; the SIMD engine's take them as they come). With the metrics on,
+# every figure of docs/QUALITY.md is compared too.
 CASES = [
-    ("field", 3000, 60, 1, "on", [1, 2, 3, 4]),
-    ("field", 3000, 60, 1, "off", [3]),
-    ("field", 400, 2500, 1, "on", [4]),
-    ("field", 20000, 20, 2, "on", [2]),
-    ("bottleneck", 1000, 150, 1, "on", [3]),
-    ("crossing", 1000, 100, 1, "on", [2]),
-    ("herd", 8, 300, 1, "off", [2]),
+    ("field", 3000, 60, 1, "on", [1, 2, 3, 4], []),
+    ("field", 3000, 60, 1, "off", [3], []),
+    ("field", 400, 2500, 1, "on", [4], []),
+    ("field", 20000, 20, 2, "on", [2], []),
+    ("field", 2000, 40, 1, "on", [3], ["--engine", "scalar"]),
+    ("bottleneck", 1000, 150, 1, "on", [3], []),
+    ("crossing", 1000, 100, 1, "on", [2], []),
+    ("herd", 8, 300, 1, "off", [2], []),
 ]
 
 # --seconds instead of --steps: the same steps as throng run takes.
@@ -210,9 +212,9 @@ def interrupt(mpirun, throng, throng_mpi, tmp):
 
 def main():
     mpirun, throng, throng_mpi = sys.argv[1:4]
-    for scene, agents, steps, threads, metrics, ranks in CASES:
+    for scene, agents, steps, threads, metrics, ranks, extra in CASES:
         opts = [scene, "--agents", str(agents), "--steps", str(steps), "--metrics", metrics, "--summary", "json",
-                "--threads", str(threads)]
+                "--threads", str(threads)] + extra
         one = summary([throng, "run"] + opts, threads)
         for r in ranks:
             many = summary(mpirun_args(mpirun, r) + [throng_mpi, "run"] + opts, threads)
@@ -221,7 +223,8 @@ def main():
                 if key not in TIMING | EXCHANGE and one.get(key) != many.get(key):
                     sys.exit(f"mpi_runs: {scene} ({agents} agents, {steps} steps) on {r} ranks: {key} is "
                              f"{many.get(key)!r}, one process {one.get(key)!r}")
-            print(f"mpi_runs: {scene} ({agents} agents, {steps} steps, {threads} threads a rank, metrics {metrics}) "
+            print(f"mpi_runs: {scene} {' '.join(extra)} ({agents} agents, {steps} steps, {threads} threads a rank, "
+                  f"metrics {metrics}) "
                   f"on {r} ranks: hash {many['hash']} and {len(one)} fields, as one process")
     scene, agents, seconds, ranks = SECONDS
     opts = [scene, "--agents", str(agents), "--seconds", seconds, "--metrics", "off", "--summary", "json",

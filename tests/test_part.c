@@ -278,6 +278,19 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 					++m[r];
 				}
 			}
+			// The SIMD engine takes records in any order (it orders each
+			// cell by id): on odd steps they come in reversed, as records
+			// from other processes come in no id order.
+			if (whole->def.engine == THRONG_ENGINE_SIMD && s % 2u == 1u) {
+				for (uint32_t i = 0, j = m[r]; i + 1u < j; ++i, --j) {
+					const thr_agent_record t = load[r][i];
+					load[r][i] = load[r][j - 1u];
+					load[r][j - 1u] = t;
+					const uint8_t g = ghost[r][i];
+					ghost[r][i] = ghost[r][j - 1u];
+					ghost[r][j - 1u] = g;
+				}
+			}
 			out.most_owned = owned > out.most_owned || out.most_owned == UINT32_MAX ? owned : out.most_owned;
 			out.least_owned = owned < out.least_owned ? owned : out.least_owned;
 			owned_total += owned;
@@ -695,10 +708,21 @@ Test(part, loading_the_whole_world_again_keeps_the_last_load_as_the_previous_sta
 	cr_assert_eq(throng_world_get_stats(p).steps, 0);
 	// Only every agent of the whole world, and a refused load changes nothing.
 	cr_assert_eq(thr_part_load_next(p, next, 3, 2), THRONG_ERR_INVALID_ARGUMENT);
-	next[1].id = 0; // not increasing
+	next[1].id = 3; // twice
+	cr_assert_eq(thr_part_load_next(p, next, 4, 2), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert(strstr(throng_last_error(), "record 3 (id 3): id (twice)") != NULL, "%s", throng_last_error());
+	next[1].id = 0; // twice again
 	cr_assert_eq(thr_part_load_next(p, next, 4, 2), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert_eq(thr_cur_c(p)->px[1], 1.5f, "a refused load flipped the buffers");
 	cr_assert_eq(p->store.buf[p->store.cur ^ 1].px[1], 1.0f);
+	// Out of id order is fine for the SIMD engine, and the load after a
+	// refused one sees no id as given twice.
+	const thr_agent_record swapped[4] = {rec[2], rec[0], rec[3], rec[1]};
+	cr_assert_eq(p->def.engine, THRONG_ENGINE_SIMD);
+	cr_assert_eq(thr_part_load(p, swapped, NULL, 4, 2), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(p->slot_of[0], 1u);
+	cr_assert_eq(p->slot_of[2], 0u);
+	cr_assert_eq(thr_cur_c(p)->px[p->slot_of[3]], 3.0f);
 	throng_world_destroy(p);
 	throng_world_destroy(whole);
 }
