@@ -117,6 +117,30 @@ static int owner_of(const strips* s, int32_t row)
 	return a;
 }
 
+/// This rank's own agents, where they are before an exchange: a list of
+/// records (at the start, and every step for the scalar engine, whose
+/// parts are loaded whole in id order), or its part world, where they stay
+/// from step to step (the SIMD engine: thr_part_update).
+typedef struct source {
+	const thr_agent_record* recs; ///< the own records, or NULL: the part's own slots
+	const throng_world* part;
+	uint32_t n; ///< records, or the part's slots (its ghosts are skipped)
+} source;
+
+/// Whether item k of src is an own agent; *py is its height.
+static inline bool source_own(const source* src, uint32_t k, float* py)
+{
+	if (src->recs != NULL) {
+		*py = src->recs[k].py;
+		return true;
+	}
+	if (thr_part_ghost(src->part->part, src->part->id[k])) {
+		return false;
+	}
+	*py = thr_cur_c(src->part)->py[k];
+	return true;
+}
+
 /// Moves the borders so that each strip holds about as many agents as the
 /// others: every rank counts its own agents by row, the counts are summed
 /// over the ranks, and strip q begins at the first row where the agents of
@@ -124,12 +148,15 @@ static int owner_of(const strips* s, int32_t row)
 /// borders from the same sums. Returns whether a border moved. Where an
 /// agent is stepped does not change its bits (core/part.h), so the result
 /// does not depend on the borders.
-static bool balance(strips* s, const thr_agent_record* own, uint32_t n_own, uint64_t* per_row)
+static bool balance(strips* s, const source* src, uint64_t* per_row)
 {
 	const int32_t ny = s->rows.ny;
 	memset(per_row, 0, (size_t)ny * sizeof *per_row);
-	for (uint32_t k = 0; k < n_own; ++k) {
-		per_row[thr_part_row(&s->rows, own[k].py)] += 1u;
+	for (uint32_t k = 0; k < src->n; ++k) {
+		float py;
+		if (source_own(src, k, &py)) {
+			per_row[thr_part_row(&s->rows, py)] += 1u;
+		}
 	}
 	MPI_Allreduce(MPI_IN_PLACE, per_row, ny, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
 	uint64_t total = 0;
@@ -192,12 +219,13 @@ static int halo_ranks(const strips* s, int32_t row, int owner, uint64_t* stamp, 
 	return n;
 }
 
-/// Sends each of the n own records to its owner and, as a ghost, to every
-/// other rank whose halo holds it, each in the order of `own`. *got and *m
-/// receive what comes to this rank, rank by rank in rank order, each
-/// rank's in its order (sorted by id when by_id: the scalar engine's
-/// order); *cap is its room.
-static void exchange(const strips* s, const thr_agent_record* own, uint32_t n, bool by_id, mpi_agent** out,
+/// Sends each own agent of src to its owner and, as a ghost, to every
+/// other rank whose halo holds it, in src's order. An agent of a part that
+/// stays this rank's own is not sent: keep[k] (src's slots) says which
+/// stay, for thr_part_update. *got and *m receive what comes to this rank,
+/// rank by rank in rank order, each rank's in its order (sorted by id when
+/// by_id: the scalar engine's order); *cap is its room.
+static void exchange(const strips* s, const source* src, uint8_t* keep, bool by_id, mpi_agent** out,
                      size_t* out_cap, mpi_agent** got, size_t* cap, uint32_t* m)
 {
 	const double t0 = MPI_Wtime();
@@ -224,21 +252,53 @@ static void exchange(const strips* s, const thr_agent_record* own, uint32_t n, b
 				}
 			}
 		}
-		for (uint32_t k = 0; k < n; ++k) {
-			const int32_t row = thr_part_row(&s->rows, own[k].py);
-			const int owner = owner_of(s, row);
-			if (pass == 1) {
-				mpi_agent* a = &(*out)[sd[owner] + sc[owner]];
-				a->r = own[k];
-				a->ghost = 0;
+		for (uint32_t k = 0; k < src->n; ++k) {
+			float py;
+			if (!source_own(src, k, &py)) {
+				if (src->recs == NULL && pass == 0) {
+					keep[k] = 0; // a ghost: dropped
+				}
+				continue;
 			}
-			++sc[owner];
+			const int32_t row = thr_part_row(&s->rows, py);
+			if (src->recs == NULL && row >= s->lo[my_rank] + s->halo && row < s->lo[my_rank + 1] - s->halo) {
+				// Deep in this rank's strip (most agents): it stays, and no
+				// other rank's halo reaches it, across a seam neither.
+				if (pass == 0) {
+					keep[k] = 1;
+				}
+				continue;
+			}
+			const int owner = owner_of(s, row);
+			const bool stays = src->recs == NULL && owner == my_rank;
+			if (src->recs == NULL && pass == 0) {
+				keep[k] = stays;
+			}
 			const int g = halo_ranks(s, row, owner, stamp, ++mark, dst);
+			if (stays && g == 0) {
+				continue; // nothing to send: read no record
+			}
+			thr_agent_record r;
+			if (pass == 1) {
+				if (src->recs != NULL) {
+					r = src->recs[k];
+				} else {
+					thr_agent_record_get(src->part, k, &r);
+				}
+			}
+			if (!stays) {
+				if (pass == 1) {
+					mpi_agent* a = &(*out)[sd[owner] + sc[owner]];
+					a->r = r;
+					a->ghost = 0;
+				}
+				++sc[owner];
+			}
 			for (int j = 0; j < g; ++j) {
 				const int q = dst[j];
 				if (pass == 1) {
 					mpi_agent* a = &(*out)[sd[q] + sc[q]];
-					a->r = own[k];
+					a->r = r;
 					a->ghost = 1;
 				}
 				++sc[q];
@@ -272,6 +332,20 @@ static void exchange(const strips* s, const thr_agent_record* own, uint32_t n, b
 	traffic.seconds += MPI_Wtime() - t0;
 	free(sc);
 	free(stamp);
+}
+
+/// The records of the part's own agents (not its ghosts) into own, in the
+/// part's storage order; returns how many.
+static uint32_t own_records(const throng_world* part, thr_agent_record* own)
+{
+	uint32_t n_own = 0;
+	const uint32_t held = throng_world_agent_count(part);
+	for (uint32_t i = 0; i < held; ++i) {
+		if (!thr_part_ghost(part->part, part->id[i])) {
+			thr_agent_record_get(part, i, &own[n_own++]);
+		}
+	}
+	return n_own;
 }
 
 /// Rank 0's buffers for a whole world gathered from every rank.
@@ -555,6 +629,7 @@ static int run(int argc, char** argv)
 	size_t out_cap = 0, got_cap = 0;
 	thr_agent_record* recs = malloc((size_t)n * sizeof *recs);
 	uint8_t* ghost = malloc(n);
+	uint8_t* keep = malloc(n > 0 ? n : 1u); // the part's slots: which own agents stay (exchange)
 	gather g = {malloc((size_t)ranks * 2u * sizeof(int)), NULL, recs, NULL, NULL};
 	if (my_rank == 0) {
 		g.byid = malloc((size_t)n * sizeof *g.byid);
@@ -566,12 +641,17 @@ static int run(int argc, char** argv)
 	uint64_t* per_row = balance_every != 0 ? malloc((size_t)s.rows.ny * sizeof *per_row) : NULL;
 	uint64_t borders_moved = 0;
 	double most_owned = 0.0; // summed over steps
-	if (recs == NULL || ghost == NULL || g.counts == NULL || (balance_every != 0 && per_row == NULL)) {
+	if (recs == NULL || ghost == NULL || keep == NULL || g.counts == NULL || (balance_every != 0 && per_row == NULL)) {
 		stop_all("out of memory");
 	}
 	g.displs = g.counts + ranks;
 
 	const bool by_id = args.engine != THRONG_ENGINE_SIMD; // the scalar engine keeps the order it is given
+	// Whether the own agents live in the part from step to step (the SIMD
+	// engine, after the first load): then only the agents that leave and
+	// the ghosts travel, and the part is updated in place. Otherwise they
+	// are in `own` (n_own records) and the part is loaded whole.
+	bool resident = false;
 	// SIGINT and SIGTERM (mpirun passes a Ctrl-C on as SIGTERM, Slurm's
 	// scancel sends it) stop the run after the step every rank agrees on,
 	// with the outputs closed and the summary printed, as in throng run.
@@ -583,15 +663,19 @@ static int run(int argc, char** argv)
 	throng_status metrics_st = THRONG_OK;
 	double metrics_seconds = 0.0;
 	for (; k < steps && out_st == THRONG_OK && metrics_st == THRONG_OK; ++k) {
-		if (balance_every != 0 && k % balance_every == 0 && balance(&s, own, n_own, per_row)) {
+		const source src = resident ? (source){NULL, part, throng_world_agent_count(part)} : (source){own, NULL, n_own};
+		if (balance_every != 0 && k % balance_every == 0 && balance(&s, &src, per_row)) {
 			borders_moved += 1;
 		}
 		uint32_t m = 0;
-		exchange(&s, own, n_own, by_id, &out, &out_cap, &got, &got_cap, &m);
+		exchange(&s, &src, keep, by_id, &out, &out_cap, &got, &got_cap, &m);
 		if (m > n) {
 			stop_all("more agents than the world holds");
 		}
-		uint32_t owned = 0;
+		uint32_t owned = 0; // own agents this step: kept and brought
+		for (uint32_t i = 0; resident && i < src.n; ++i) {
+			owned += keep[i];
+		}
 		for (uint32_t j = 0; j < m; ++j) {
 			recs[j] = got[j].r;
 			ghost[j] = (uint8_t)got[j].ghost;
@@ -606,24 +690,20 @@ static int run(int argc, char** argv)
 			break;
 		}
 		most_owned += (double)agree[1];
-		if (thr_part_load(part, recs, ghost, m, k) != THRONG_OK) {
+		if (thr_part_update(part, resident ? keep : NULL, recs, ghost, m, k) != THRONG_OK) {
 			stop_all("loading its part");
 		}
 		thr_scene_part_goals(scene, recs, m);
 		if (throng_scene_step(scene) != THRONG_OK) {
 			stop_all("stepping");
 		}
-		// The own agents' new states, in the part's storage order: the SIMD
-		// engine's is by cell, so they travel grouped by cell and its next
-		// reorder moves little (core/part.h).
-		n_own = 0;
-		const uint32_t held = throng_world_agent_count(part);
-		for (uint32_t i = 0; i < held; ++i) {
-			if (!thr_part_ghost(part->part, part->id[i])) {
-				thr_agent_record_get(part, i, &own[n_own++]);
-			}
-		}
+		resident = !by_id;
 		const bool frame_due = frames && (k + 1u) % every == 0;
+		if (!resident || !args.no_metrics || frame_due) {
+			// The own agents' new states, in the part's storage order (by
+			// cell for the SIMD engine, by id for the scalar one).
+			n_own = own_records(part, own);
+		}
 		if (!args.no_metrics || frame_due) {
 			const double tg = cli_now_seconds();
 			gather_whole(&g, own, n_own, n, gathered, k + 1u);
@@ -676,6 +756,7 @@ static int run(int argc, char** argv)
 	}
 	if ((frames ? told(closed) : closed) != THRONG_OK) {
 		free(g.counts);
+		free(keep);
 		free(g.byid);
 		free(g.have);
 		free(per_row);
@@ -697,6 +778,9 @@ static int run(int argc, char** argv)
 	MPI_Allreduce(MPI_IN_PLACE, most_sent, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 
 	// Every agent to rank 0, into the whole world.
+	if (resident) {
+		n_own = own_records(part, own);
+	}
 	gather_whole(&g, own, n_own, n, gathered, k);
 	int code = CLI_EXIT_OK;
 	if (my_rank == 0) {
@@ -753,6 +837,7 @@ static int run(int argc, char** argv)
 		throng_world_destroy(stepped);
 	}
 	free(g.counts);
+	free(keep);
 	free(g.byid);
 	free(g.have);
 	free(per_row);

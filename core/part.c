@@ -120,6 +120,7 @@ void thr_part_free(throng_world* w)
 		free(w->part->slot_of);
 		free(w->part->ghost);
 		free(w->part->seen);
+		free(w->part->holes);
 		free(w->part);
 		w->part = NULL;
 	}
@@ -159,10 +160,14 @@ static inline bool seen_bit(const thr_part* p, uint32_t id)
 static void unsee(thr_part* p, const thr_agent_record* recs, uint32_t n)
 {
 	for (uint32_t k = 0; k < n; ++k) {
-		p->seen[recs[k].id >> 3] = 0;
+		p->seen[recs[k].id >> 3] &= (uint8_t)~(1u << (recs[k].id & 7u));
 	}
 }
 
+/// Checks the n records a load or an update brings, their ids against each
+/// other and against the ids already marked in p->seen (the agents an
+/// update keeps); every target_agent must be marked or among them. Leaves
+/// p->seen as it found it.
 static throng_status check_records(const throng_world* w, const thr_agent_record* recs, uint32_t n)
 {
 	thr_part* p = w->part;
@@ -209,69 +214,164 @@ static throng_status check_records(const throng_world* w, const thr_agent_record
 	return THRONG_OK;
 }
 
-throng_status thr_part_load(throng_world* w, const thr_agent_record* recs, const uint8_t* ghost, uint32_t n,
-                            uint64_t step)
+/// Writes record r into slot i of w: its current state and its singles.
+static void put_record(throng_world* w, thr_state* s, uint32_t i, const thr_agent_record* r)
 {
-	throng_status st = thr_check_world(w, "thr_part_load");
+	s->px[i] = r->px;
+	s->py[i] = r->py;
+	s->vx[i] = r->vx;
+	s->vy[i] = r->vy;
+	s->hx[i] = r->hx;
+	s->hy[i] = r->hy;
+	s->wander[i] = r->wander;
+	s->noise[i] = r->noise;
+	if (s->waypoint != NULL) {
+		s->waypoint[i] = r->waypoint;
+	}
+	w->id[i] = r->id;
+	w->max_speed[i] = r->max_speed;
+	w->max_force[i] = r->max_force;
+	w->radius[i] = r->radius;
+	w->archetype[i] = r->archetype;
+	w->group[i] = r->group;
+	w->target_agent[i] = r->target_agent;
+	w->path[i] = r->path;
+	w->tx[i] = r->tx;
+	w->ty[i] = r->ty;
+}
+
+/// Whether slot i of w holds an own agent (not a ghost) that keep keeps.
+static inline bool kept(const throng_world* w, const uint8_t* keep, uint32_t i)
+{
+	return keep != NULL && keep[i] != 0 && !thr_part_ghost(w->part, w->id[i]);
+}
+
+throng_status thr_part_update(throng_world* w, const uint8_t* keep, const thr_agent_record* recs, const uint8_t* ghost,
+                              uint32_t n, uint64_t step)
+{
+	throng_status st = thr_check_world(w, "thr_part_update");
 	if (st != THRONG_OK) {
 		return st;
 	}
 	if (w->part == NULL) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_load: the world is not a part (thr_part_make)");
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_update: the world is not a part (thr_part_make)");
 	}
 	if (n > 0 && recs == NULL) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_load: recs is NULL");
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_update: recs is NULL");
 	}
-	if (n > w->def.capacity) {
-		return thr_fail(THRONG_ERR_CAPACITY, "thr_part_load: %u agents do not fit (capacity %u)", n,
-		                w->def.capacity);
+	if (keep != NULL && w->def.engine != THRONG_ENGINE_SIMD) {
+		return thr_fail(THRONG_ERR_UNSUPPORTED, "thr_part_update: the scalar engine keeps its agents in id order: it "
+		                "takes whole loads (keep NULL, thr_part_load)");
 	}
-	if ((st = check_supported(w)) != THRONG_OK || (st = check_records(w, recs, n)) != THRONG_OK) {
+	thr_part* p = w->part;
+	uint32_t kept_n = 0;
+	for (uint32_t i = 0; i < w->count; ++i) {
+		kept_n += kept(w, keep, i) ? 1u : 0u;
+	}
+	if ((uint64_t)kept_n + n > w->def.capacity) {
+		return thr_fail(THRONG_ERR_CAPACITY, "thr_part_update: %u kept and %u new agents do not fit (capacity %u)",
+		                kept_n, n, w->def.capacity);
+	}
+	if ((st = check_supported(w)) != THRONG_OK) {
 		return st;
 	}
-	uint32_t* slot_of = w->part->slot_of;
-	uint8_t* bits = w->part->ghost;
-	for (uint32_t i = 0; i < w->count; ++i) {
-		slot_of[w->id[i]] = THR_NO_SLOT;
-		bits[w->id[i] >> 3] = 0;
-	}
-	thr_state* s = thr_cur(w);
-	for (uint32_t i = 0; i < n; ++i) {
-		const thr_agent_record* r = &recs[i];
-		s->px[i] = r->px;
-		s->py[i] = r->py;
-		s->vx[i] = r->vx;
-		s->vy[i] = r->vy;
-		s->hx[i] = r->hx;
-		s->hy[i] = r->hy;
-		s->wander[i] = r->wander;
-		s->noise[i] = r->noise;
-		if (s->waypoint != NULL) {
-			s->waypoint[i] = r->waypoint;
+	if (keep != NULL && p->holes_cap < w->count) {
+		uint32_t* holes = realloc(p->holes, (size_t)w->count * sizeof *holes);
+		if (holes == NULL) {
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "thr_part_update: out of memory for %u slots", w->count);
 		}
-		w->id[i] = r->id;
-		slot_of[r->id] = i;
-		if (ghost != NULL && ghost[i] != 0) {
+		p->holes = holes;
+		p->holes_cap = w->count;
+	}
+	// The kept ids first, so that a record that brings one again is
+	// refused; then every target, kept or brought, must be in the part.
+	for (uint32_t i = 0; i < w->count; ++i) {
+		if (kept(w, keep, i)) {
+			p->seen[w->id[i] >> 3] |= (uint8_t)(1u << (w->id[i] & 7u));
+		}
+	}
+	st = check_records(w, recs, n); // leaves the kept ids' marks alone
+	for (uint32_t i = 0; st == THRONG_OK && i < n; ++i) {
+		p->seen[recs[i].id >> 3] |= (uint8_t)(1u << (recs[i].id & 7u));
+	}
+	for (uint32_t i = 0; st == THRONG_OK && i < w->count; ++i) {
+		const uint32_t t = w->target_agent[i];
+		if (kept(w, keep, i) && t != THRONG_NO_AGENT && (t >= p->def.id_space || !seen_bit(p, t))) {
+			st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+			              "thr_part_update: slot %u (id %u): target_agent (not kept, not brought)", i, w->id[i]);
+		}
+	}
+	for (uint32_t i = 0; i < w->count; ++i) {
+		p->seen[w->id[i] >> 3] &= (uint8_t)~(1u << (w->id[i] & 7u));
+	}
+	if (st != THRONG_OK) {
+		return st; // the records' marks were set only when they passed
+	}
+	unsee(p, recs, n);
+	// The dropped agents leave holes; the kept ones stay in their slots.
+	// The records fill the holes in order, then go past the end; holes
+	// left below the new count take the kept agents from the top. Records
+	// that come grouped by cell (as the parts' storage orders leave them)
+	// and holes where the last step's ghosts of the same rows were keep
+	// the storage nearly sorted by cell, and the kept agents, most of
+	// them, are not copied at all. A whole load (keep NULL) is all holes:
+	// record k goes to slot k.
+	uint32_t* slot_of = p->slot_of;
+	uint8_t* bits = p->ghost;
+	thr_state* s = thr_cur(w);
+	const uint32_t old = w->count;
+	uint32_t holes = 0;
+	for (uint32_t i = 0; i < old; ++i) {
+		if (kept(w, keep, i)) {
+			continue;
+		}
+		const uint32_t id = w->id[i];
+		slot_of[id] = THR_NO_SLOT;
+		bits[id >> 3] &= (uint8_t)~(1u << (id & 7u));
+		if (keep != NULL) {
+			p->holes[holes] = i;
+		}
+		++holes;
+	}
+	const uint32_t count = kept_n + n;
+	uint32_t h = 0, end = old;
+	for (uint32_t k = 0; k < n; ++k) {
+		const thr_agent_record* r = &recs[k];
+		const uint32_t at = h < holes ? (keep != NULL ? p->holes[h++] : h++) : end++;
+		put_record(w, s, at, r);
+		slot_of[r->id] = at;
+		if (ghost != NULL && ghost[k] != 0) {
 			bits[r->id >> 3] |= (uint8_t)(1u << (r->id & 7u));
 		}
-		w->max_speed[i] = r->max_speed;
-		w->max_force[i] = r->max_force;
-		w->radius[i] = r->radius;
-		w->archetype[i] = r->archetype;
-		w->group[i] = r->group;
-		w->target_agent[i] = r->target_agent;
-		w->path[i] = r->path;
-		w->tx[i] = r->tx;
-		w->ty[i] = r->ty;
+	}
+	// Holes left (h .. holes, ascending) below the count: each takes the
+	// topmost kept agent, skipping the holes at the top.
+	uint32_t top = holes; // holes[h .. top) are the holes not yet passed from the top
+	for (uint32_t t = old; keep != NULL && h < top && p->holes[h] < count && t-- > 0;) {
+		if (p->holes[top - 1u] == t) {
+			--top; // a hole: nothing to move
+			continue;
+		}
+		thr_agent_record r;
+		thr_agent_record_get(w, t, &r);
+		const uint32_t at = p->holes[h++];
+		put_record(w, s, at, &r);
+		slot_of[r.id] = at;
 	}
 	// Slots past the count keep what they held: the passes read them only
 	// as lanes past the end, under a mask or with harmless limits
 	// (simd/agents.c), and a reorder leaves old values there in its spares
 	// as well. What they hold changes no bit (tests/test_part.c loads
 	// fewer agents than the step before, step after step).
-	w->count = n;
+	w->count = count;
 	w->step = step;
 	return THRONG_OK;
+}
+
+throng_status thr_part_load(throng_world* w, const thr_agent_record* recs, const uint8_t* ghost, uint32_t n,
+                            uint64_t step)
+{
+	return thr_part_update(w, NULL, recs, ghost, n, step);
 }
 
 throng_status thr_part_load_next(throng_world* w, const thr_agent_record* recs, uint32_t n, uint64_t step)

@@ -91,6 +91,8 @@ typedef struct thr_part {
 	uint32_t* slot_of; ///< def.id_space entries: the slot of each id, THR_NO_SLOT when absent
 	uint8_t* ghost;    ///< a bit per id (id >> 3, bit id & 7): a ghost of the last load
 	uint8_t* seen;     ///< a bit per id, all clear between loads: thr_part_load's check for ids given twice
+	uint32_t* holes;    ///< thr_part_update's scratch: the slots it empties
+	uint32_t holes_cap; ///< entries of holes
 	thr_part_comm comm; ///< reduce NULL: none set (no solid contacts)
 } thr_part;
 
@@ -167,6 +169,19 @@ void thr_part_free(throng_world* w);
 /// part worlds do not do yet (contacts, target rules).
 throng_status thr_part_load(throng_world* w, const thr_agent_record* recs, const uint8_t* ghost, uint32_t n,
                             uint64_t step);
+
+/// Updates the part world w in place: keeps the own agents (not ghosts)
+/// of the slots i where keep[i] != 0, in their slots where they can (the
+/// slots order nothing the SIMD engine computes), drops every other agent
+/// (the ghosts, and the own agents that left), then adds the n records (ghost[k] != 0 makes record k a ghost; ghost NULL: none is) and
+/// sets the step count. A driver whose agents mostly stay where they are
+/// sends and copies only the ghosts and the agents that move in. The ids
+/// kept and brought must be distinct, and every target_agent among them.
+/// keep NULL keeps nothing (thr_part_load). The SIMD engine only with keep
+/// (the scalar reference needs its agents in id order): otherwise
+/// THRONG_ERR_UNSUPPORTED. Fails as thr_part_load does, changing nothing.
+throng_status thr_part_update(throng_world* w, const uint8_t* keep, const thr_agent_record* recs, const uint8_t* ghost,
+                              uint32_t n, uint64_t step);
 
 /// thr_part_load() of n records without ghosts into w, after flipping the
 /// store's buffers so that the state w held stays as its previous state,

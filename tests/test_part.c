@@ -98,6 +98,7 @@ typedef struct split_run {
 	uint32_t reductions;  ///< reductions each part made (all the same)
 	uint64_t iterations;  ///< contact iterations the whole world ran
 	uint32_t redraws;     ///< target points that changed in a step (scenes' goals)
+	uint32_t kept;        ///< own agents updates kept in place (thr_part_update)
 } split_run;
 
 /// A split of a whole scene: each part a scene of its own (`name` with
@@ -189,7 +190,7 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 {
 	cr_assert(parts >= 1 && parts <= MAX_PARTS);
 	const uint32_t n = throng_world_agent_count(whole);
-	split_run out = {0, 0, 0, UINT32_MAX, UINT32_MAX, 0, 0, 0};
+	split_run out = {0, 0, 0, UINT32_MAX, UINT32_MAX, 0, 0, 0, 0};
 	thr_agent_record* rec = malloc(n * sizeof *rec);   // the parts' state, by id
 	thr_agent_record* want = malloc(n * sizeof *want); // the whole world's
 	thr_agent_record* next = malloc(n * sizeof *next); // what the parts wrote this step
@@ -199,7 +200,8 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 	int32_t* row = malloc(n * sizeof *row);
 	uint32_t* owner = calloc(n, sizeof *owner);
 	uint32_t* before = malloc(n * sizeof *before);
-	cr_assert(rec && want && next && row && owner && before);
+	uint8_t* keep = malloc(capacity > n ? capacity : n); // a part's slots (thr_part_update)
+	cr_assert(rec && want && next && row && owner && before && keep);
 	hub h;
 	h.parts = parts;
 	cr_assert_eq(pthread_barrier_init(&h.bar, NULL, parts), 0);
@@ -266,9 +268,22 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 					++out.far_targets;
 				}
 			}
+			// On every fourth step from the second, a SIMD part is updated in
+			// place (thr_part_update): it keeps its own agents that stay
+			// its own and takes the rest; the others are loaded whole.
+			throng_world* pw = mem[r].w;
+			const bool update = whole->def.engine == THRONG_ENGINE_SIMD && s % 4u == 1u;
+			const uint32_t held = throng_world_agent_count(pw);
+			for (uint32_t i = 0; update && i < held; ++i) {
+				const uint32_t id = pw->id[i];
+				keep[i] = !thr_part_ghost(pw->part, id) && at[id] == 1;
+				out.kept += keep[i];
+			}
 			m[r] = 0;
 			for (uint32_t id = 0; id < n; ++id) {
-				if (at[id] != 0) {
+				const bool is_kept = update && at[id] == 1 && pw->slot_of[id] != THR_NO_SLOT &&
+				                     !thr_part_ghost(pw->part, id); // not brought again
+				if (at[id] != 0 && !is_kept) {
 					load[r][m[r]] = rec[id];
 					ghost[r][m[r]] = at[id] != 1;
 					if (ghost[r][m[r]]) { // a ghost's own target is never read for an owned agent
@@ -294,7 +309,7 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 			out.most_owned = owned > out.most_owned || out.most_owned == UINT32_MAX ? owned : out.most_owned;
 			out.least_owned = owned < out.least_owned ? owned : out.least_owned;
 			owned_total += owned;
-			cr_assert_eq(thr_part_load(mem[r].w, load[r], ghost[r], m[r], whole->step), THRONG_OK, "%s",
+			cr_assert_eq(thr_part_update(pw, update ? keep : NULL, load[r], ghost[r], m[r], whole->step), THRONG_OK, "%s",
 			             throng_last_error());
 			if (scenes != NULL) {
 				thr_scene_part_goals(mem[r].scene, load[r], m[r]);
@@ -369,6 +384,7 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 	}
 	pthread_barrier_destroy(&h.bar);
 	free(before);
+	free(keep);
 	free(owner);
 	free(row);
 	free(next);
@@ -407,6 +423,7 @@ static void check_scene(const char* name, uint32_t agents, throng_engine engine,
 	cr_assert_lt(r.most_owned, agents, "%s: one part owned every agent", name);
 	cr_assert(!overlaps || r.iterations > 0, "%s: no contact iteration ran", name);
 	cr_assert_gt(r.reductions, 0u, "%s: the parts never met", name);
+	cr_assert(engine != THRONG_ENGINE_SIMD || r.kept > 0, "%s: no part was updated in place", name);
 	throng_scene_destroy(s);
 }
 
@@ -723,6 +740,30 @@ Test(part, loading_the_whole_world_again_keeps_the_last_load_as_the_previous_sta
 	cr_assert_eq(p->slot_of[0], 1u);
 	cr_assert_eq(p->slot_of[2], 0u);
 	cr_assert_eq(thr_cur_c(p)->px[p->slot_of[3]], 3.0f);
+	// An update in place keeps what keep keeps, in its slots where it
+	// can, and takes the rest; it refuses an id kept and brought again, and a kept
+	// agent's target that is neither kept nor brought.
+	const uint8_t keep_02[4] = {1, 0, 0, 1}; // slots 0 and 3: ids 2 and 1
+	const thr_agent_record one_more[1] = {next[3]};
+	cr_assert_eq(thr_part_update(p, keep_02, &rec[2], NULL, 1, 3), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert(strstr(throng_last_error(), "id (twice)") != NULL, "%s", throng_last_error());
+	cr_assert_eq(p->slot_of[0], 1u, "a refused update changed the part");
+	throng_world_set_target_agent(p, 2, 0); // id 2 pursues id 0, which the update drops
+	cr_assert_eq(thr_part_update(p, keep_02, one_more, NULL, 1, 3), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert(strstr(throng_last_error(), "target_agent") != NULL, "%s", throng_last_error());
+	throng_world_set_target_agent(p, 2, THRONG_NO_AGENT);
+	cr_assert_eq(thr_part_update(p, keep_02, one_more, NULL, 1, 3), THRONG_OK, "%s", throng_last_error());
+	// Id 2 stays in slot 0, id 3 fills the hole of slot 1, and id 1 moves
+	// down from slot 3 into the hole left below the count.
+	cr_assert_eq(throng_world_agent_count(p), 3u);
+	cr_assert_eq(p->id[0], 2u);
+	cr_assert_eq(p->id[1], 3u);
+	cr_assert_eq(p->id[2], 1u);
+	cr_assert_eq(p->slot_of[0], THR_NO_SLOT);
+	cr_assert_eq(p->slot_of[1], 2u);
+	cr_assert_eq(p->slot_of[3], 1u);
+	cr_assert_eq(thr_cur_c(p)->px[1], 3.5f);
+	cr_assert_eq(thr_cur_c(p)->px[2], 1.0f);
 	throng_world_destroy(p);
 	throng_world_destroy(whole);
 }
