@@ -58,6 +58,8 @@ static struct {
 	double bytes;   ///< sent to other ranks
 	double ghosts;  ///< ghosts received (and stepped)
 	double seconds; ///< wall time in exchange()
+	double wait;    ///< of which in its first collective, where a rank waits for the slowest
+	double collectives; ///< MPI collective calls in the stepping loop (rank 0 counts them: all make the same)
 } traffic;
 static MPI_Datatype agent_type;  ///< an mpi_agent
 static MPI_Datatype record_type; ///< a thr_agent_record
@@ -81,6 +83,7 @@ static void stop_all(const char* what)
 static void mpi_reduce(void* user, thr_part_op op, void* values, uint32_t count)
 {
 	(void)user;
+	traffic.collectives += 1.0;
 	if (op == THR_PART_SUM_U64) {
 		MPI_Allreduce(MPI_IN_PLACE, values, (int)count, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
 	} else {
@@ -308,7 +311,10 @@ static void exchange(const strips* s, const source* src, uint8_t* keep, bool by_
 	for (int q = 0; q < ranks; ++q) {
 		traffic.bytes += q != my_rank ? (double)sc[q] * (double)sizeof(mpi_agent) : 0.0;
 	}
+	const double tw = MPI_Wtime();
 	MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, MPI_COMM_WORLD);
+	traffic.wait += MPI_Wtime() - tw;
+	traffic.collectives += 2.0; // and the Alltoallv below
 	size_t total = 0;
 	for (int q = 0; q < ranks; ++q) {
 		rd[q] = (int)total;
@@ -664,8 +670,9 @@ static int run(int argc, char** argv)
 	double metrics_seconds = 0.0;
 	for (; k < steps && out_st == THRONG_OK && metrics_st == THRONG_OK; ++k) {
 		const source src = resident ? (source){NULL, part, throng_world_agent_count(part)} : (source){own, NULL, n_own};
-		if (balance_every != 0 && k % balance_every == 0 && balance(&s, &src, per_row)) {
-			borders_moved += 1;
+		if (balance_every != 0 && k % balance_every == 0) {
+			borders_moved += balance(&s, &src, per_row) ? 1u : 0u;
+			traffic.collectives += 1.0;
 		}
 		uint32_t m = 0;
 		exchange(&s, &src, keep, by_id, &out, &out_cap, &got, &got_cap, &m);
@@ -685,6 +692,7 @@ static int run(int argc, char** argv)
 		// agents a rank steps as its own (the imbalance).
 		int agree[2] = {cli_stop_signal, (int)owned};
 		MPI_Allreduce(MPI_IN_PLACE, agree, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+		traffic.collectives += 1.0;
 		stop = agree[0];
 		if (stop != 0) {
 			break;
@@ -773,9 +781,10 @@ static int run(int argc, char** argv)
 
 	// The run's stats: sums and maxima of the ranks' own agents'.
 	const throng_world_stats st = whole_stats(part);
-	double sent[2] = {traffic.bytes, traffic.ghosts}, most_sent[2] = {traffic.bytes, traffic.seconds};
+	double sent[2] = {traffic.bytes, traffic.ghosts};
+	double most_sent[3] = {traffic.bytes, traffic.seconds, traffic.seconds - traffic.wait};
 	MPI_Allreduce(MPI_IN_PLACE, sent, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-	MPI_Allreduce(MPI_IN_PLACE, most_sent, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+	MPI_Allreduce(MPI_IN_PLACE, most_sent, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 
 	// Every agent to rank 0, into the whole world.
 	if (resident) {
@@ -814,6 +823,8 @@ static int run(int argc, char** argv)
 		sum.exchange_bytes_max = most_sent[0] / taken;
 		sum.ghosts_per_agent = n > 0 ? sent[1] / ((double)n * taken) : 0.0;
 		sum.exchange_seconds = most_sent[1];
+		sum.exchange_work_seconds = most_sent[2];
+		sum.collectives_per_step = traffic.collectives / taken;
 		sum.balance_every = balance_every;
 		sum.border_moves = borders_moved;
 		sum.imbalance = n > 0 ? most_owned / taken / ((double)n / ranks) : 1.0;

@@ -61,7 +61,7 @@ typedef struct field {
 	bool metrics; ///< given only by the quality metrics: left out with --metrics off
 } field;
 
-enum { FIELD_BASE = 34, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + 2 + 8 };
+enum { FIELD_BASE = 34, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + 2 + 10 };
 
 /// Fills f with the summary's fields; returns how many.
 static int make_fields(const cli_summary* s, field f[FIELD_MAX])
@@ -124,6 +124,8 @@ static int make_fields(const cli_summary* s, field f[FIELD_MAX])
 		f[n++] = (field){"exchange_bytes_max_rank_step", FIELD_F64, NULL, 0, s->exchange_bytes_max, false};
 		f[n++] = (field){"ghosts_per_agent", FIELD_F64, NULL, 0, s->ghosts_per_agent, false};
 		f[n++] = (field){"exchange_seconds", FIELD_F64, NULL, 0, s->exchange_seconds, false};
+		f[n++] = (field){"exchange_work_seconds", FIELD_F64, NULL, 0, s->exchange_work_seconds, false};
+		f[n++] = (field){"collectives_per_step", FIELD_F64, NULL, 0, s->collectives_per_step, false};
 		f[n++] = (field){"balance_every", FIELD_U64, NULL, s->balance_every, 0.0, false};
 		f[n++] = (field){"border_moves", FIELD_U64, NULL, s->border_moves, 0.0, false};
 		f[n++] = (field){"imbalance", FIELD_F64, NULL, 0, s->imbalance, false};

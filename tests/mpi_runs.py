@@ -29,7 +29,7 @@ TIMING = {"seconds", "agent_steps_per_s", "threads", "steps_one_thread", "output
 
 # What only throng-mpi prints: the exchange's cost.
 EXCHANGE = {"ranks", "exchange_bytes_per_rank_step", "exchange_bytes_max_rank_step", "ghosts_per_agent",
-            "exchange_seconds", "balance_every", "border_moves", "imbalance"}
+            "exchange_seconds", "exchange_work_seconds", "collectives_per_step", "balance_every", "border_moves", "imbalance"}
 
 # Load balance: (scene, agents, steps, ranks, --balance-every). Each runs
 # with the borders fixed (0) and moving; both give one process's hash, and
