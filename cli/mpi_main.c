@@ -96,28 +96,59 @@ static int agent_by_id(const void* a, const void* b)
 	return thr_agent_record_by_id(&((const mpi_agent*)a)->r, &((const mpi_agent*)b)->r);
 }
 
-/// The strips: rank q owns rows [lo[q], lo[q + 1]); lo[0] = 0 and
-/// lo[ranks] = ny. A strip may be empty.
-typedef struct strips {
-	thr_part_rows rows;
-	int32_t halo;
+/// The decomposition: the agent grid's rows cut into py strips, each cut
+/// into px blocks of columns (px = 1: strips). Rank q = j px + i owns the
+/// cells of rows [lo[j], lo[j + 1]) and columns [col_lo(j)[i],
+/// col_lo(j)[i + 1]) (the strips' columns are cut apart: each strip
+/// balances its own). lo[0] = 0, lo[py] = ny, and the same for columns. A
+/// strip or block may be empty.
+typedef struct layout {
+	thr_part_rows rows; ///< rows and columns
+	int32_t halo;       ///< ghost rows (and columns) on each side
 	bool wrap;
-	int32_t* lo; ///< ranks + 1 entries
-} strips;
+	int px, py;
+	int32_t* lo;  ///< py + 1 row borders
+	int32_t* clo; ///< py (px + 1) column borders
+} layout;
 
-/// The rank whose strip holds `row`: the last q with lo[q] <= row.
-static int owner_of(const strips* s, int32_t row)
+static inline int32_t* col_lo(const layout* L, int j)
 {
-	int a = 0, b = ranks - 1; // lo[a] <= row, always (lo[0] = 0 and rows are >= 0)
+	return L->clo + (size_t)j * (size_t)(L->px + 1);
+}
+
+/// The last k in [0, n) with lo[k] <= v (lo[0] <= v always).
+static int last_at_or_below(const int32_t* lo, int n, int32_t v)
+{
+	int a = 0, b = n - 1;
 	while (a < b) {
 		const int mid = (a + b + 1) / 2;
-		if (s->lo[mid] <= row) {
+		if (lo[mid] <= v) {
 			a = mid;
 		} else {
 			b = mid - 1;
 		}
 	}
 	return a;
+}
+
+/// The rank whose block holds the cell (row, col).
+static int owner_of(const layout* L, int32_t row, int32_t col)
+{
+	const int j = last_at_or_below(L->lo, L->py, row);
+	return j * L->px + last_at_or_below(col_lo(L, j), L->px, col);
+}
+
+/// px x py = ranks for blocks as square as R allows: px the largest
+/// divisor of R at most sqrt(R) (1 for strips, or when R is prime).
+static void shape(layout* L, bool blocks)
+{
+	L->px = 1;
+	for (int d = 1; blocks && d * d <= ranks; ++d) {
+		if (ranks % d == 0) {
+			L->px = d;
+		}
+	}
+	L->py = ranks / L->px;
 }
 
 /// This rank's own agents, where they are before an exchange: a list of
@@ -130,92 +161,139 @@ typedef struct source {
 	uint32_t n; ///< records, or the part's slots (its ghosts are skipped)
 } source;
 
-/// Whether item k of src is an own agent; *py is its height.
-static inline bool source_own(const source* src, uint32_t k, float* py)
+/// Whether item k of src is an own agent; *px, *py is its position.
+static inline bool source_own(const source* src, uint32_t k, float* px, float* py)
 {
 	if (src->recs != NULL) {
+		*px = src->recs[k].px;
 		*py = src->recs[k].py;
 		return true;
 	}
 	if (thr_part_ghost(src->part->part, src->part->id[k])) {
 		return false;
 	}
+	*px = thr_cur_c(src->part)->px[k];
 	*py = thr_cur_c(src->part)->py[k];
 	return true;
 }
 
-/// Moves the borders so that each strip holds about as many agents as the
-/// others: every rank counts its own agents by row, the counts are summed
-/// over the ranks, and strip q begins at the first row where the agents of
-/// the rows before it reach q / ranks of all. Every rank computes the same
-/// borders from the same sums. Returns whether a border moved. Where an
-/// agent is stepped does not change its bits (core/part.h), so the result
-/// does not depend on the borders.
-static bool balance(strips* s, const source* src, uint64_t* per_row)
+/// Cuts count[0 .. n) (agents per row or column) into `parts` runs of
+/// about as many agents, into lo[0 .. parts] (lo[0] = 0 and lo[parts] = n
+/// stay): run q begins where the agents before it come nearest q / parts
+/// of all. Returns whether a border moved.
+static bool cut(const uint64_t* count, int32_t n, int parts, int32_t* lo)
 {
-	const int32_t ny = s->rows.ny;
-	memset(per_row, 0, (size_t)ny * sizeof *per_row);
-	for (uint32_t k = 0; k < src->n; ++k) {
-		float py;
-		if (source_own(src, k, &py)) {
-			per_row[thr_part_row(&s->rows, py)] += 1u;
-		}
-	}
-	MPI_Allreduce(MPI_IN_PLACE, per_row, ny, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
 	uint64_t total = 0;
-	for (int32_t r = 0; r < ny; ++r) {
-		total += per_row[r];
+	for (int32_t r = 0; r < n; ++r) {
+		total += count[r];
 	}
 	bool moved = false;
 	uint64_t before = 0; // agents in the rows before row r
 	int32_t r = 0;
-	for (int q = 1; q < ranks; ++q) {
-		const uint64_t want = total * (uint64_t)q / (uint64_t)ranks;
-		while (r < ny && before + per_row[r] <= want) {
-			before += per_row[r++];
+	for (int q = 1; q < parts; ++q) {
+		const uint64_t want = total * (uint64_t)q / (uint64_t)parts;
+		while (r < n && before + count[r] <= want) {
+			before += count[r++];
 		}
-		// Row r holds the agent that passes the share: the strip starts
-		// after it when that leaves this strip nearer its share.
-		int32_t lo = r;
-		if (r < ny && want - before > before + per_row[r] - want) {
-			lo = r + 1;
+		// Row r holds the agent that passes the share: the run starts
+		// after it when that leaves this run nearer its share.
+		int32_t at = r;
+		if (r < n && want - before > before + count[r] - want) {
+			at = r + 1;
 		}
-		lo = lo > s->lo[q - 1] ? lo : s->lo[q - 1];
-		moved = moved || lo != s->lo[q];
-		s->lo[q] = lo;
+		at = at > lo[q - 1] ? at : lo[q - 1];
+		moved = moved || at != lo[q];
+		lo[q] = at;
 	}
 	return moved;
 }
 
-/// The ranks other than `owner` whose halo holds `row`: those whose strip
-/// is not empty and lies within s->halo rows of it (across a wrapping
-/// world's seam too), each once, into dst; returns how many. They are
-/// found from the borders, not by asking every rank. stamp (ranks
-/// entries) and mark, different on each call, keep a rank from coming
-/// twice.
-static int halo_ranks(const strips* s, int32_t row, int owner, uint64_t* stamp, uint64_t mark, int* dst)
+/// Moves the borders so that each block holds about as many agents as the
+/// others: every rank counts its own agents by row, the counts are summed
+/// over the ranks (one MPI_Allreduce) and cut into strips; then by strip
+/// and column, summed and cut into blocks strip by strip. Every rank
+/// computes the same borders from the same sums. Returns whether a border
+/// moved. Where an agent is stepped does not change its bits
+/// (core/part.h), so the result does not depend on the borders. count has
+/// room for max(ny, py nx) counts.
+static bool balance(layout* L, const source* src, uint64_t* count)
 {
-	const int32_t ny = s->rows.ny, h = s->halo;
-	int32_t from[3], to[3];
-	int spans = 0;
-	from[spans] = row - h < 0 ? 0 : row - h;
-	to[spans++] = row + h >= ny ? ny - 1 : row + h;
-	if (s->wrap && row - h < 0) { // the rows across the seam below
-		from[spans] = ny + row - h < 0 ? 0 : ny + row - h;
-		to[spans++] = ny - 1;
+	const int32_t ny = L->rows.ny, nx = L->rows.nx;
+	memset(count, 0, (size_t)ny * sizeof *count);
+	for (uint32_t k = 0; k < src->n; ++k) {
+		float x, y;
+		if (source_own(src, k, &x, &y)) {
+			count[thr_part_row(&L->rows, y)] += 1u;
+		}
 	}
-	if (s->wrap && row + h >= ny) { // and above
-		from[spans] = 0;
-		to[spans++] = row + h - ny >= ny ? ny - 1 : row + h - ny;
+	MPI_Allreduce(MPI_IN_PLACE, count, ny, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+	bool moved = cut(count, ny, L->py, L->lo);
+	if (L->px == 1) {
+		return moved;
 	}
+	memset(count, 0, (size_t)L->py * (size_t)nx * sizeof *count);
+	for (uint32_t k = 0; k < src->n; ++k) {
+		float x, y;
+		if (source_own(src, k, &x, &y)) {
+			const int j = last_at_or_below(L->lo, L->py, thr_part_row(&L->rows, y));
+			count[(size_t)j * (size_t)nx + (size_t)thr_part_col(&L->rows, x)] += 1u;
+		}
+	}
+	MPI_Allreduce(MPI_IN_PLACE, count, L->py * nx, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+	for (int j = 0; j < L->py; ++j) {
+		moved = cut(count + (size_t)j * (size_t)nx, nx, L->px, col_lo(L, j)) || moved;
+	}
+	return moved;
+}
+
+/// The spans of cells within h of v on an axis of n cells (clamped, or
+/// across the seam when wrap): up to 3, into from[] and to[]; returns how
+/// many.
+static int spans_near(int32_t v, int32_t h, int32_t n, bool wrap, int32_t from[3], int32_t to[3])
+{
+	int k = 0;
+	from[k] = v - h < 0 ? 0 : v - h;
+	to[k++] = v + h >= n ? n - 1 : v + h;
+	if (wrap && v - h < 0) { // across the seam below
+		from[k] = n + v - h < 0 ? 0 : n + v - h;
+		to[k++] = n - 1;
+	}
+	if (wrap && v + h >= n) { // and above
+		from[k] = 0;
+		to[k++] = v + h - n >= n ? n - 1 : v + h - n;
+	}
+	return k;
+}
+
+/// The ranks other than `owner` whose halo holds the cell (row, col):
+/// those whose block is not empty and lies within L->halo rows and columns
+/// of it (across a wrapping world's seams too), each once, into dst;
+/// returns how many. They are found from the borders, not by asking every
+/// rank. stamp (ranks entries) and mark, different on each call, keep a
+/// rank from coming twice.
+static int halo_ranks(const layout* L, int32_t row, int32_t col, int owner, uint64_t* stamp, uint64_t mark, int* dst)
+{
+	int32_t rfrom[3], rto[3], cfrom[3], cto[3];
+	const int rspans = spans_near(row, L->halo, L->rows.ny, L->wrap, rfrom, rto);
+	const int cspans = spans_near(col, L->halo, L->rows.nx, L->wrap, cfrom, cto);
 	stamp[owner] = mark;
 	int n = 0;
-	for (int sp = 0; sp < spans; ++sp) {
-		const int last = owner_of(s, to[sp]);
-		for (int q = owner_of(s, from[sp]); q <= last; ++q) {
-			if (stamp[q] != mark && s->lo[q] < s->lo[q + 1]) {
-				stamp[q] = mark;
-				dst[n++] = q;
+	for (int rs = 0; rs < rspans; ++rs) {
+		const int jlast = last_at_or_below(L->lo, L->py, rto[rs]);
+		for (int j = last_at_or_below(L->lo, L->py, rfrom[rs]); j <= jlast; ++j) {
+			if (L->lo[j] == L->lo[j + 1]) {
+				continue; // an empty strip
+			}
+			const int32_t* c = col_lo(L, j);
+			for (int cs = 0; cs < cspans; ++cs) {
+				const int ilast = last_at_or_below(c, L->px, cto[cs]);
+				for (int i = last_at_or_below(c, L->px, cfrom[cs]); i <= ilast; ++i) {
+					const int q = j * L->px + i;
+					if (stamp[q] != mark && c[i] < c[i + 1]) {
+						stamp[q] = mark;
+						dst[n++] = q;
+					}
+				}
 			}
 		}
 	}
@@ -228,12 +306,17 @@ static int halo_ranks(const strips* s, int32_t row, int owner, uint64_t* stamp, 
 /// stay, for thr_part_update. *got and *m receive what comes to this rank,
 /// rank by rank in rank order, each rank's in its order (sorted by id when
 /// by_id: the scalar engine's order); *cap is its room.
-static void exchange(const strips* s, const source* src, uint8_t* keep, bool by_id, mpi_agent** out,
+static void exchange(const layout* L, const source* src, uint8_t* keep, bool by_id, mpi_agent** out,
                      size_t* out_cap, mpi_agent** got, size_t* cap, uint32_t* m)
 {
 	const double t0 = MPI_Wtime();
 	uint64_t mark = 0; // halo_ranks' marks: one per agent and pass (stamp starts at 0)
 	int* sc = calloc((size_t)ranks * 5u, sizeof *sc);
+	// This rank's block, less the halo: an agent in it stays and is in no
+	// other rank's halo, across a seam neither.
+	const int mj = my_rank / L->px, mi = my_rank % L->px;
+	const int32_t r0 = L->lo[mj] + L->halo, r1 = L->lo[mj + 1] - L->halo;
+	const int32_t c0 = col_lo(L, mj)[mi] + L->halo, c1 = col_lo(L, mj)[mi + 1] - L->halo;
 	uint64_t* stamp = calloc((size_t)ranks, sizeof *stamp);
 	if (sc == NULL || stamp == NULL) {
 		stop_all("out of memory");
@@ -256,28 +339,26 @@ static void exchange(const strips* s, const source* src, uint8_t* keep, bool by_
 			}
 		}
 		for (uint32_t k = 0; k < src->n; ++k) {
-			float py;
-			if (!source_own(src, k, &py)) {
+			float px, py;
+			if (!source_own(src, k, &px, &py)) {
 				if (src->recs == NULL && pass == 0) {
 					keep[k] = 0; // a ghost: dropped
 				}
 				continue;
 			}
-			const int32_t row = thr_part_row(&s->rows, py);
-			if (src->recs == NULL && row >= s->lo[my_rank] + s->halo && row < s->lo[my_rank + 1] - s->halo) {
-				// Deep in this rank's strip (most agents): it stays, and no
-				// other rank's halo reaches it, across a seam neither.
+			const int32_t row = thr_part_row(&L->rows, py), col = thr_part_col(&L->rows, px);
+			if (src->recs == NULL && row >= r0 && row < r1 && col >= c0 && col < c1) {
 				if (pass == 0) {
-					keep[k] = 1;
+					keep[k] = 1; // deep in this rank's block (most agents)
 				}
 				continue;
 			}
-			const int owner = owner_of(s, row);
+			const int owner = owner_of(L, row, col);
 			const bool stays = src->recs == NULL && owner == my_rank;
 			if (src->recs == NULL && pass == 0) {
 				keep[k] = stays;
 			}
-			const int g = halo_ranks(s, row, owner, stamp, ++mark, dst);
+			const int g = halo_ranks(L, row, col, owner, stamp, ++mark, dst);
 			if (stays && g == 0) {
 				continue; // nothing to send: read no record
 			}
@@ -461,13 +542,17 @@ static const char* unsupported(const cli_run_args* a, throng_scene* scene)
 
 static const char usage[] =
 	"Usage: mpirun -np R throng-mpi run <scenario> [throng run's options] [--balance-every K]\n"
+	"                                   [--decompose blocks|strips]\n"
 	"\n"
 	"Runs a scenario over R MPI ranks, each stepping a strip of the world's rows, and prints on rank 0\n"
 	"the summary `throng run` prints, with the same hash and figures, and the exchange's cost\n"
 	"(docs/DISTRIBUTED.md). The options are throng run's (throng run --help), less --realtime, plus:\n"
-	"  --balance-every K  move the strips' borders every K steps so that the ranks hold about as many\n"
-	"                     agents each (default 100; 0 = equal rows, never moved). The result is the\n"
-	"                     same bits whatever the borders.\n";
+	"  --balance-every K  move the borders every K steps so that the ranks hold about as many\n"
+	"                     agents each (default 100; 0 = equal rows and columns, never moved). The\n"
+	"                     result is the same bits whatever the borders.\n"
+	"  --decompose blocks|strips  cut the world's cells into a grid of blocks, px x py = R as\n"
+	"                     square as R allows (default; strips when R is prime), or into R strips of\n"
+	"                     rows. Blocks have shorter borders: fewer ghosts and bytes a rank.\n";
 
 /// Default --balance-every.
 #define MPI_BALANCE_EVERY 100u
@@ -485,19 +570,28 @@ static int run(int argc, char** argv)
 	// --balance-every is throng-mpi's own: taken out before throng run's
 	// parser reads the rest.
 	uint64_t balance_every = MPI_BALANCE_EVERY;
+	bool blocks = true;
 	int kept = 2;
 	for (int k = 2; k < argc; ++k) {
-		if (strcmp(argv[k], "--balance-every") != 0) {
+		const bool balance_opt = strcmp(argv[k], "--balance-every") == 0;
+		if (!balance_opt && strcmp(argv[k], "--decompose") != 0) {
 			argv[kept++] = argv[k];
 			continue;
 		}
 		if (k + 1 >= argc) {
-			cli_error("--balance-every: missing value (an integer from 0 to %u)", CLI_MAX_STEPS);
+			cli_error("%s: missing value (%s)", argv[k], balance_opt ? "an integer from 0 to 1000000000" : "blocks or strips");
 			return CLI_EXIT_USAGE;
 		}
-		if (!opt_parse_u64(argv[k + 1], 0, CLI_MAX_STEPS, false, &balance_every)) {
+		if (balance_opt && !opt_parse_u64(argv[k + 1], 0, CLI_MAX_STEPS, false, &balance_every)) {
 			cli_error("--balance-every: expected an integer from 0 to %u, got \"%.64s\"", CLI_MAX_STEPS, argv[k + 1]);
 			return CLI_EXIT_USAGE;
+		}
+		if (!balance_opt) {
+			if (strcmp(argv[k + 1], "blocks") != 0 && strcmp(argv[k + 1], "strips") != 0) {
+				cli_error("--decompose: expected blocks or strips, got \"%.64s\"", argv[k + 1]);
+				return CLI_EXIT_USAGE;
+			}
+			blocks = strcmp(argv[k + 1], "blocks") == 0;
 		}
 		++k;
 	}
@@ -554,16 +648,24 @@ static int run(int argc, char** argv)
 	for (uint32_t id = 0; id < n; ++id) {
 		thr_agent_record_get(whole, whole->slot_of[id], &all[id]);
 	}
-	strips s;
+	layout s;
 	s.rows = thr_part_rows_of(whole);
 	s.halo = thr_part_halo_rows(part);
 	s.wrap = throng_world_get_def(whole).bounds_mode == THRONG_BOUNDS_WRAP;
-	s.lo = malloc(((size_t)ranks + 1u) * sizeof *s.lo);
-	if (s.lo == NULL) {
+	shape(&s, blocks);
+	s.lo = malloc(((size_t)s.py + 1u) * sizeof *s.lo);
+	s.clo = malloc((size_t)s.py * ((size_t)s.px + 1u) * sizeof *s.clo);
+	if (s.lo == NULL || s.clo == NULL) {
 		stop_all("out of memory");
 	}
-	for (int q = 0; q <= ranks; ++q) {
-		s.lo[q] = (int32_t)(((int64_t)q * s.rows.ny + ranks - 1) / ranks);
+	// Equal rows and columns to start with.
+	for (int j = 0; j <= s.py; ++j) {
+		s.lo[j] = (int32_t)(((int64_t)j * s.rows.ny + s.py - 1) / s.py);
+	}
+	for (int j = 0; j < s.py; ++j) {
+		for (int i = 0; i <= s.px; ++i) {
+			col_lo(&s, j)[i] = (int32_t)(((int64_t)i * s.rows.nx + s.px - 1) / s.px);
+		}
 	}
 	throng_world* own_world = thr_scene_use_part(scene, part);
 	if (own_world == NULL) {
@@ -572,6 +674,7 @@ static int run(int argc, char** argv)
 		throng_world_destroy(gathered);
 		free(all);
 		free(s.lo);
+		free(s.clo);
 		throng_scene_destroy(scene);
 		return CLI_EXIT_USAGE;
 	}
@@ -616,6 +719,7 @@ static int run(int argc, char** argv)
 		throng_world_destroy(gathered);
 		free(all);
 		free(s.lo);
+		free(s.clo);
 		throng_scene_destroy(scene);
 		return opened_rc;
 	}
@@ -626,7 +730,7 @@ static int run(int argc, char** argv)
 	// This rank's own agents, by id.
 	uint32_t n_own = 0;
 	for (uint32_t id = 0; id < n; ++id) {
-		if (owner_of(&s, thr_part_row(&s.rows, all[id].py)) == my_rank) {
+		if (owner_of(&s, thr_part_row(&s.rows, all[id].py), thr_part_col(&s.rows, all[id].px)) == my_rank) {
 			all[n_own++] = all[id];
 		}
 	}
@@ -644,7 +748,9 @@ static int run(int argc, char** argv)
 			stop_all("out of memory");
 		}
 	}
-	uint64_t* per_row = balance_every != 0 ? malloc((size_t)s.rows.ny * sizeof *per_row) : NULL;
+	const size_t counts = (size_t)s.rows.ny > (size_t)s.py * (size_t)s.rows.nx ? (size_t)s.rows.ny
+	                                                                         : (size_t)s.py * (size_t)s.rows.nx;
+	uint64_t* per_row = balance_every != 0 ? malloc(counts * sizeof *per_row) : NULL;
 	uint64_t borders_moved = 0;
 	double most_owned = 0.0; // summed over steps
 	if (recs == NULL || ghost == NULL || keep == NULL || g.counts == NULL || (balance_every != 0 && per_row == NULL)) {
@@ -774,6 +880,7 @@ static int run(int argc, char** argv)
 		free(got);
 		free(all);
 		free(s.lo);
+		free(s.clo);
 		throng_world_destroy(gathered);
 		throng_scene_destroy(scene);
 		return CLI_EXIT_FAILURE;
@@ -792,6 +899,7 @@ static int run(int argc, char** argv)
 	}
 	gather_whole(&g, own, n_own, n, gathered, k);
 	int code = CLI_EXIT_OK;
+	char decomposition[32];
 	if (my_rank == 0) {
 		if (throng_world_set_threat(gathered, part->threat_p, part->threat_v, part->threat_active) != THRONG_OK) {
 			stop_all("gathering the world");
@@ -826,6 +934,8 @@ static int run(int argc, char** argv)
 		sum.exchange_work_seconds = most_sent[2];
 		sum.collectives_per_step = traffic.collectives / taken;
 		sum.balance_every = balance_every;
+		snprintf(decomposition, sizeof decomposition, "%dx%d", s.px, s.py);
+		sum.decomposition = decomposition;
 		sum.border_moves = borders_moved;
 		sum.imbalance = n > 0 ? most_owned / taken / ((double)n / ranks) : 1.0;
 		if (interrupted) {
@@ -858,6 +968,7 @@ static int run(int argc, char** argv)
 	free(got);
 	free(all);
 	free(s.lo);
+	free(s.clo);
 	throng_scene_destroy(scene); // and its world: the part, or on rank 0 the whole
 	return code == CLI_EXIT_OK && interrupted ? 128 + stop : code;
 }

@@ -61,7 +61,7 @@ typedef struct field {
 	bool metrics; ///< given only by the quality metrics: left out with --metrics off
 } field;
 
-enum { FIELD_BASE = 34, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + 2 + 10 };
+enum { FIELD_BASE = 34, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + 2 + 11 };
 
 /// Fills f with the summary's fields; returns how many.
 static int make_fields(const cli_summary* s, field f[FIELD_MAX])
@@ -120,6 +120,7 @@ static int make_fields(const cli_summary* s, field f[FIELD_MAX])
 	}
 	if (s->ranks > 0) {
 		f[n++] = (field){"ranks", FIELD_U64, NULL, s->ranks, 0.0, false};
+		f[n++] = (field){"decomposition", FIELD_STR, s->decomposition, 0, 0.0, false};
 		f[n++] = (field){"exchange_bytes_per_rank_step", FIELD_F64, NULL, 0, s->exchange_bytes, false};
 		f[n++] = (field){"exchange_bytes_max_rank_step", FIELD_F64, NULL, 0, s->exchange_bytes_max, false};
 		f[n++] = (field){"ghosts_per_agent", FIELD_F64, NULL, 0, s->ghosts_per_agent, false};

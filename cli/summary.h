@@ -43,6 +43,7 @@ typedef struct cli_summary {
 	double exchange_seconds;    ///< the largest rank's wall time in the exchange (s), part of seconds
 	double exchange_work_seconds; ///< the same less the time waiting for the slowest rank (its first collective)
 	double collectives_per_step; ///< MPI collective calls a step (exchange, reductions, stop), the same on every rank
+	const char* decomposition;  ///< "PXxPY": blocks of columns across, strips of rows up (1xR: strips)
 	uint64_t balance_every;     ///< --balance-every: steps between moves of the strips' borders (0 never)
 	uint64_t border_moves;      ///< times the borders moved
 	double imbalance;           ///< the most agents a rank stepped as its own over the mean, averaged over steps

@@ -420,7 +420,7 @@ thr_part_rows thr_part_rows_of(const throng_world* w)
 	memset(&g, 0, sizeof g);
 	thr_grid_layout_sparse(&g, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y,
 	                       thr_world_cell_size(w), thr_world_max_cells(w), thr_world_max_cells(w));
-	thr_part_rows r = {g.min_y, g.inv_cell, g.cell, g.ny};
+	thr_part_rows r = {g.min_y, g.inv_cell, g.cell, g.ny, g.min_x, g.nx};
 	thr_grid_free(&g);
 	return r;
 }
@@ -428,6 +428,11 @@ thr_part_rows thr_part_rows_of(const throng_world* w)
 int32_t thr_part_row(const thr_part_rows* r, float y)
 {
 	return thr_grid_coord(y, r->min_y, r->inv_cell, r->ny);
+}
+
+int32_t thr_part_col(const thr_part_rows* r, float x)
+{
+	return thr_grid_coord(x, r->min_x, r->inv_cell, r->nx);
 }
 
 int32_t thr_part_halo_rows(const throng_world* w)

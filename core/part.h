@@ -125,11 +125,13 @@ static inline int thr_part_counted_lanes(const thr_part* p, const uint32_t* id, 
 	return lanes;
 }
 
-/// The rows of the agent grid a step of w uses, to assign agents to
-/// parts by row.
+/// The rows and columns of the agent grid a step of w uses, to assign
+/// agents to parts by cell (the cells are square: one size for both).
 typedef struct thr_part_rows {
 	float min_y, inv_cell, cell;
 	int32_t ny;
+	float min_x;
+	int32_t nx;
 } thr_part_rows;
 
 /// Makes w, a world with no agent yet, a part of a whole world described by
@@ -200,14 +202,18 @@ int thr_agent_record_by_id(const void* a, const void* b);
 /// current state.
 void thr_agent_record_get(const throng_world* w, uint32_t slot, thr_agent_record* out);
 
-/// The agent grid's rows as w's next step lays them out.
+/// The agent grid's rows and columns as w's next step lays them out.
 thr_part_rows thr_part_rows_of(const throng_world* w);
 
 /// The row of the agent grid an agent at height y falls in (the grid's own
 /// clamped cell coordinate: below the bounds and NaN give 0).
 int32_t thr_part_row(const thr_part_rows* r, float y);
 
-/// How many rows of ghosts a part needs on each side of its owned rows, so
+/// The column an agent at x falls in, as thr_part_row.
+int32_t thr_part_col(const thr_part_rows* r, float x);
+
+/// How many rows (and columns: the cells are square) of ghosts a part needs
+/// on each side of its owned rows (and columns, when parts are blocks), so
 /// that its own agents' steps are the whole world's: the reach of their
 /// neighbour walks, and with solid contacts the reach of what moves them
 /// (iterations + 1 hops of a pair, THR_CONTACT_REACH times two of the

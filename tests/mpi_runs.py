@@ -28,7 +28,7 @@ import time
 TIMING = {"seconds", "agent_steps_per_s", "threads", "steps_one_thread", "output_seconds", "metrics_seconds"}
 
 # What only throng-mpi prints: the exchange's cost.
-EXCHANGE = {"ranks", "exchange_bytes_per_rank_step", "exchange_bytes_max_rank_step", "ghosts_per_agent",
+EXCHANGE = {"ranks", "decomposition", "exchange_bytes_per_rank_step", "exchange_bytes_max_rank_step", "ghosts_per_agent",
             "exchange_seconds", "exchange_work_seconds", "collectives_per_step", "balance_every", "border_moves", "imbalance"}
 
 # Load balance: (scene, agents, steps, ranks, --balance-every). Each runs
@@ -81,6 +81,21 @@ CASES = [
 # --seconds instead of --steps: the same steps as throng run takes.
 SECONDS = ("crossing", 1000, "2.5", [2])
 
+# Decompositions: (scene, agents, steps, ranks, --decompose, the summary's
+# decomposition). "flock-open" is examples/flock.yaml without its outcome
+# measure: boids on a torus, wrapping across the seams of rows and of
+# columns, between blocks. 20,000 agents of field on 4 ranks: blocks (2x2)
+# send the rank that sends most fewer bytes than strips (1x4), whose
+# middle ranks have two borders as wide as the world.
+DECOMPOSE = [
+    ("flock-open", None, 300, 4, "blocks", "2x2"),
+    ("flock-open", None, 300, 4, "strips", "1x4"),
+    ("flock-open", None, 200, 6, "blocks", "2x3"),
+    ("flock-open", None, 200, 3, "blocks", "1x3"),
+    ("field", 20000, 30, 4, "blocks", "2x2"),
+    ("field", 20000, 30, 4, "strips", "1x4"),
+]
+
 # --out: (scene, agents, steps, --every, format, extra options, ranks). The
 # last writes all fields to standard output (the summary then goes to
 # standard error).
@@ -99,6 +114,7 @@ REFUSED = [
     (["field", "--metrics", "off", "--realtime"], "--realtime"),
     (["field", "--metrics", "off", "--balance-every", "-1"], "--balance-every"),
     (["field", "--metrics", "off", "--balance-every"], "--balance-every"),
+    (["field", "--metrics", "off", "--decompose", "cubes"], "--decompose"),
 ]
 
 
@@ -115,6 +131,36 @@ def summary(cmd, threads):
     if p.returncode != 0:
         sys.exit(f"mpi_runs: {' '.join(cmd)} exited {p.returncode}:\n{p.stderr}")
     return json.loads(p.stdout)
+
+
+def decompose(mpirun, throng, throng_mpi, tmp):
+    flock = os.path.join(tmp, "flock-open.yaml")
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "examples", "flock.yaml")) as f:
+        lines = [l for l in f if not l.startswith("measure:")]
+    with open(flock, "w") as f:
+        f.writelines(lines)
+    most = {}
+    for scene, agents, steps, ranks, how, shape in DECOMPOSE:
+        opts = [flock if scene == "flock-open" else scene, "--steps", str(steps), "--summary", "json", "--threads", "1"]
+        if agents is not None:
+            opts += ["--agents", str(agents), "--metrics", "off"]
+        one = summary([throng, "run"] + opts, 1)
+        many = summary(mpirun_args(mpirun, ranks) + [throng_mpi, "run"] + opts + ["--decompose", how], 1)
+        check_exchange(f"{scene} in {how}", many, ranks, one["agents"])
+        for key in sorted(set(one) | set(many)):
+            if key not in TIMING | EXCHANGE and one.get(key) != many.get(key):
+                sys.exit(f"mpi_runs: {scene} on {ranks} ranks in {how}: {key} is {many.get(key)!r}, one process "
+                         f"{one.get(key)!r}")
+        if many["decomposition"] != shape:
+            sys.exit(f"mpi_runs: {scene} on {ranks} ranks in {how}: decomposition {many['decomposition']}, "
+                     f"expected {shape}")
+        most[(scene, ranks, how)] = many["exchange_bytes_max_rank_step"]
+        print(f"mpi_runs: {scene} on {ranks} ranks in {how} ({shape}): hash {many['hash']}, as one process; "
+              f"{many['exchange_bytes_max_rank_step']:.0f} bytes a step from the rank that sends most")
+    if not most[("field", 4, "blocks")] < most[("field", 4, "strips")]:
+        sys.exit(f"mpi_runs: field on 4 ranks: blocks send {most[('field', 4, 'blocks')]} bytes a step at most, "
+                 f"strips {most[('field', 4, 'strips')]}: blocks should send fewer")
 
 
 def balance(mpirun, throng, throng_mpi):
@@ -238,6 +284,7 @@ def main():
         print(f"mpi_runs: {scene} --seconds {seconds} on {r} ranks: {many['steps']} steps, as one process")
     balance(mpirun, throng, throng_mpi)
     with tempfile.TemporaryDirectory(prefix="mpi_runs.") as tmp:
+        decompose(mpirun, throng, throng_mpi, tmp)
         outputs(mpirun, throng, throng_mpi, tmp)
     for args, word in REFUSED:
         cmd = mpirun_args(mpirun, 2) + [throng_mpi, "run"] + args + ["--steps", "1"]
