@@ -868,94 +868,81 @@ static int run(int argc, char** argv)
 		}
 		closed = cli_outputs_close(&outputs, true, NULL);
 	}
-	if ((frames ? told(closed) : closed) != THRONG_OK) {
-		free(g.counts);
-		free(keep);
-		free(g.byid);
-		free(g.have);
-		free(per_row);
-		free(recs);
-		free(ghost);
-		free(out);
-		free(got);
-		free(all);
-		free(s.lo);
-		free(s.clo);
-		throng_world_destroy(gathered);
-		throng_scene_destroy(scene);
-		return CLI_EXIT_FAILURE;
-	}
-
-	// The run's stats: sums and maxima of the ranks' own agents'.
-	const throng_world_stats st = whole_stats(part);
-	double sent[2] = {traffic.bytes, traffic.ghosts};
-	double most_sent[3] = {traffic.bytes, traffic.seconds, traffic.seconds - traffic.wait};
-	MPI_Allreduce(MPI_IN_PLACE, sent, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-	MPI_Allreduce(MPI_IN_PLACE, most_sent, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-
-	// Every agent to rank 0, into the whole world.
-	if (resident) {
-		n_own = own_records(part, own);
-	}
-	gather_whole(&g, own, n_own, n, gathered, k);
-	int code = CLI_EXIT_OK;
+	// A failure to observe or to write (said above) ends the run here, on
+	// every rank alike, without a summary.
+	const bool failed = (frames ? told(closed) : closed) != THRONG_OK;
+	int code = failed ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
 	char decomposition[32];
-	if (my_rank == 0) {
-		if (throng_world_set_threat(gathered, part->threat_p, part->threat_v, part->threat_active) != THRONG_OK) {
-			stop_all("gathering the world");
+	if (!failed) {
+		// The run's stats: sums and maxima of the ranks' own agents'.
+		const throng_world_stats st = whole_stats(part);
+		double sent[2] = {traffic.bytes, traffic.ghosts};
+		double most_sent[3] = {traffic.bytes, traffic.seconds, traffic.seconds - traffic.wait};
+		MPI_Allreduce(MPI_IN_PLACE, sent, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		MPI_Allreduce(MPI_IN_PLACE, most_sent, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+
+		// Every agent to rank 0, into the whole world.
+		if (resident) {
+			n_own = own_records(part, own);
 		}
-		gathered->stats = st;
-		gathered->stats.steps = k;
-		// The summary reads the scene's world: the whole one now. The
-		// scene frees it; the part is freed here.
-		throng_world* stepped = thr_scene_swap_world(scene, gathered);
-		gathered = NULL;
-		cli_summary sum;
-		memset(&sum, 0, sizeof sum);
-		if (cli_summary_measure(scene, args.no_metrics ? NULL : &quality, &sum) != THRONG_OK) {
-			stop_all("measuring");
+		gather_whole(&g, own, n_own, n, gathered, k);
+		if (my_rank == 0) {
+			if (throng_world_set_threat(gathered, part->threat_p, part->threat_v, part->threat_active) != THRONG_OK) {
+				stop_all("gathering the world");
+			}
+			gathered->stats = st;
+			gathered->stats.steps = k;
+			// The summary reads the scene's world: the whole one now. The
+			// scene frees it; the part is freed here.
+			throng_world* stepped = thr_scene_swap_world(scene, gathered);
+			gathered = NULL;
+			cli_summary sum;
+			memset(&sum, 0, sizeof sum);
+			if (cli_summary_measure(scene, args.no_metrics ? NULL : &quality, &sum) != THRONG_OK) {
+				stop_all("measuring");
+			}
+			sum.scenario = info->name;
+			sum.steps = steps;
+			sum.engine = throng_engine_name(args.engine);
+			sum.threads = args.engine == THRONG_ENGINE_SIMD ? (args.threads != 0 ? args.threads : throng_default_threads()) : 1;
+			sum.threads_policy = throng_threads_policy_name(args.threads_policy);
+			sum.steps_one_thread = st.steps_one_thread;
+			sum.seconds = seconds;
+			sum.frames = outputs.frames;
+			sum.output_seconds = outputs.seconds;
+			sum.metrics_seconds = metrics_seconds;
+			sum.ranks = (uint32_t)ranks;
+			const double taken = k > 0 ? (double)k : 1.0;
+			sum.exchange_bytes = sent[0] / ranks / taken;
+			sum.exchange_bytes_max = most_sent[0] / taken;
+			sum.ghosts_per_agent = n > 0 ? sent[1] / ((double)n * taken) : 0.0;
+			sum.exchange_seconds = most_sent[1];
+			sum.exchange_work_seconds = most_sent[2];
+			sum.collectives_per_step = traffic.collectives / taken;
+			sum.balance_every = balance_every;
+			snprintf(decomposition, sizeof decomposition, "%dx%d", s.px, s.py);
+			sum.decomposition = decomposition;
+			sum.border_moves = borders_moved;
+			sum.imbalance = n > 0 ? most_owned / taken / ((double)n / ranks) : 1.0;
+			if (interrupted) {
+				sum.steps = k;
+				sum.steps_planned = steps;
+				sum.interrupted = stop == SIGINT ? "SIGINT" : "SIGTERM";
+				cli_error("interrupted by %s after step %llu of %llu; outputs closed", sum.interrupted,
+				          (unsigned long long)k, (unsigned long long)steps);
+			}
+			cli_summary_finish(&sum);
+			if (args.summary == CLI_SUMMARY_JSON) {
+				cli_summary_print_json(report, &sum);
+			} else {
+				cli_summary_print_text(report, &sum);
+			}
+			if (fflush(report) != 0 || ferror(report)) {
+				cli_error("writing the summary failed");
+				code = CLI_EXIT_FAILURE;
+			}
+			throng_world_destroy(stepped);
 		}
-		sum.scenario = info->name;
-		sum.steps = steps;
-		sum.engine = throng_engine_name(args.engine);
-		sum.threads = args.engine == THRONG_ENGINE_SIMD ? (args.threads != 0 ? args.threads : throng_default_threads()) : 1;
-		sum.threads_policy = throng_threads_policy_name(args.threads_policy);
-		sum.steps_one_thread = st.steps_one_thread;
-		sum.seconds = seconds;
-		sum.frames = outputs.frames;
-		sum.output_seconds = outputs.seconds;
-		sum.metrics_seconds = metrics_seconds;
-		sum.ranks = (uint32_t)ranks;
-		const double taken = k > 0 ? (double)k : 1.0;
-		sum.exchange_bytes = sent[0] / ranks / taken;
-		sum.exchange_bytes_max = most_sent[0] / taken;
-		sum.ghosts_per_agent = n > 0 ? sent[1] / ((double)n * taken) : 0.0;
-		sum.exchange_seconds = most_sent[1];
-		sum.exchange_work_seconds = most_sent[2];
-		sum.collectives_per_step = traffic.collectives / taken;
-		sum.balance_every = balance_every;
-		snprintf(decomposition, sizeof decomposition, "%dx%d", s.px, s.py);
-		sum.decomposition = decomposition;
-		sum.border_moves = borders_moved;
-		sum.imbalance = n > 0 ? most_owned / taken / ((double)n / ranks) : 1.0;
-		if (interrupted) {
-			sum.steps = k;
-			sum.steps_planned = steps;
-			sum.interrupted = stop == SIGINT ? "SIGINT" : "SIGTERM";
-			cli_error("interrupted by %s after step %llu of %llu; outputs closed", sum.interrupted,
-			          (unsigned long long)k, (unsigned long long)steps);
-		}
-		cli_summary_finish(&sum);
-		if (args.summary == CLI_SUMMARY_JSON) {
-			cli_summary_print_json(report, &sum);
-		} else {
-			cli_summary_print_text(report, &sum);
-		}
-		if (fflush(report) != 0 || ferror(report)) {
-			cli_error("writing the summary failed");
-			code = CLI_EXIT_FAILURE;
-		}
-		throng_world_destroy(stepped);
 	}
 	free(g.counts);
 	free(keep);
@@ -969,7 +956,8 @@ static int run(int argc, char** argv)
 	free(all);
 	free(s.lo);
 	free(s.clo);
-	throng_scene_destroy(scene); // and its world: the part, or on rank 0 the whole
+	throng_world_destroy(gathered); // NULL on rank 0 once the scene has it
+	throng_scene_destroy(scene);    // and its world: the part, or on rank 0 the whole
 	return code == CLI_EXIT_OK && interrupted ? 128 + stop : code;
 }
 
