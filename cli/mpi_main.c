@@ -24,7 +24,9 @@
 // scale: --metrics off for runs that should).
 //
 // Not yet (refused with a message): --realtime,
-// target rules, scenes with an outcome measure, pursuit of a named agent.
+// target rules, scenes whose outcome measure samples every step (armies),
+// pursuit of a named agent. A measure with an outcome alone (flock) reads
+// the whole world rank 0 gathers at the end.
 #define _POSIX_C_SOURCE 200809L // dup, dup2
 
 #include <fcntl.h>
@@ -669,7 +671,7 @@ static int run(int argc, char** argv)
 	}
 	throng_world* own_world = thr_scene_use_part(scene, part);
 	if (own_world == NULL) {
-		cli_error("%s: its outcome measure reads every agent: not distributed yet", info->name);
+		cli_error("%s: its outcome measure samples every agent every step: not distributed yet", info->name);
 		throng_world_destroy(part);
 		throng_world_destroy(gathered);
 		free(all);

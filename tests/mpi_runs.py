@@ -64,7 +64,8 @@ def check_exchange(what, s, ranks, agents):
 # their goals and draw new ones across ranks (the metrics' arrivals and
 # times to goal), bottleneck's walls and crowded door (wall crossings and
 # penetrations), herd's threat on a world of 8 agents (ranks with no
-# agent), and the scalar reference engine (whose parts take their agents in
+# agent), flock on a torus (its outcome, order, read from the whole world
+# rank 0 gathers at the end), and the scalar reference engine (whose parts take their agents in
 # id order; the SIMD engine's take them as they come). With the metrics on,
 # every figure of docs/QUALITY.md is compared too.
 CASES = [
@@ -76,6 +77,7 @@ CASES = [
     ("bottleneck", 1000, 150, 1, "on", [3], []),
     ("crossing", 1000, 100, 1, "on", [2], []),
     ("herd", 8, 300, 1, "off", [2], []),
+    ("flock", 2000, 200, 1, "on", [2, 4], []),
 ]
 
 # --seconds instead of --steps: the same steps as throng run takes.
@@ -110,7 +112,6 @@ OUTPUTS = [
 # What is refused, and a word of the message.
 REFUSED = [
     (["armies", "--metrics", "off"], "target rules"),
-    (["flock", "--metrics", "off"], "outcome measure"),
     (["field", "--metrics", "off", "--realtime"], "--realtime"),
     (["field", "--metrics", "off", "--balance-every", "-1"], "--balance-every"),
     (["field", "--metrics", "off", "--balance-every"], "--balance-every"),

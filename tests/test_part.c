@@ -483,11 +483,20 @@ Test(part, a_scene_script_runs_on_its_parts)
 
 Test(part, a_scene_that_measures_every_agent_keeps_its_world)
 {
-	// flock's outcome reads every agent by id: a part holds only some.
-	throng_scene* s = thr_test_scene("flock", 500, THRONG_ENGINE_SIMD);
+	// armies' measure samples every agent by id every step: a part holds
+	// only some. flock's outcome reads the world at the end, which the
+	// driver makes whole again: it takes its part.
+	throng_scene* s = thr_test_scene("armies", 500, THRONG_ENGINE_SIMD);
 	throng_world* part = make_part(throng_scene_world(s), 1, 500);
 	cr_assert_null(thr_scene_use_part(s, part));
 	throng_world_destroy(part);
+	throng_scene_destroy(s);
+	s = thr_test_scene("flock", 500, THRONG_ENGINE_SIMD);
+	part = make_part(throng_scene_world(s), 1, 500);
+	throng_world* own = thr_scene_use_part(s, part);
+	cr_assert_not_null(own);
+	cr_assert_eq(throng_scene_world(s), part);
+	throng_world_destroy(thr_scene_swap_world(s, own)); // whole again, as a driver does at the end
 	throng_scene_destroy(s);
 }
 

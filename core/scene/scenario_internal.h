@@ -170,8 +170,11 @@ struct thr_agent_record;
 /// Makes `part`, a part world of the scene's world (core/part.h, made
 /// before the scene's first step), the world the scene steps: the script
 /// then runs on the part's agents, ghosts included. Returns the scene's
-/// own world, which the caller destroys. Scenes with an outcome measure
-/// (it reads every agent by id) are refused: NULL, the scene unchanged.
+/// own world, which the caller destroys. Scenes whose outcome measure
+/// samples every step (armies: it reads every agent by id as the run goes)
+/// are refused: NULL, the scene unchanged. A measure with an outcome alone
+/// (flock) reads the scene's world when asked: the driver makes it whole
+/// again first (thr_scene_swap_world).
 throng_world* thr_scene_use_part(throng_scene* scene, throng_world* part);
 
 /// Makes `world` the world the scene reports on (throng_scene_world, the
