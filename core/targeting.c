@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "part.h"
 #include "world_internal.h"
 
 /// Whether any archetype's target rule is due at this step.
@@ -183,8 +184,8 @@ static void pick_rings(pick* p, int32_t cx0, int32_t cx1, int32_t cy0, int32_t c
 void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* items, int threads,
                         throng_world_counters* counts)
 {
-	if (!any_rule_due(w)) {
-		return;
+	if (w->count == 0 || !any_rule_due(w)) {
+		return; // no agent: the step reserved no cell marks (core/step.c)
 	}
 	const thr_grid* g = &w->agent_grid;
 	const int64_t count = w->count;
@@ -259,10 +260,12 @@ void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* it
 		w->target_agent[i] = p.best;
 		tests += p.tests;
 		uint32_t examined = limit - left;
-		most = examined > most ? examined : most;
-		capped += left == 0 ? 1u : 0u;
 		choices++;
 		candidates += examined;
+		if (!thr_part_ghost(w->part, w->id[i])) { // a ghost's figures are its owner's (core/part.h)
+			most = examined > most ? examined : most;
+			capped += left == 0 ? 1u : 0u;
+		}
 	}
 	w->stats.target_most_candidates = most;
 	w->stats.target_capped += capped;

@@ -343,6 +343,24 @@ Test(target_rule, the_nearest_by_brute_force_on_random_worlds) { nearest_by_brut
 
 Test(target_rule, the_nearest_by_brute_force_in_a_sparse_grid) { nearest_by_brute_force(1.0e4f, true); }
 
+Test(target_rule, a_world_without_agents_steps_with_a_rule_due)
+{
+	// Step 0 is always due. With no agent the step reserves no cell marks
+	// for the choice, and the choice must not run (it wrote through a NULL
+	// pointer: a part world of an empty block, docs/DISTRIBUTED.md).
+	for (int e = 0; e < 2; ++e) {
+		throng_world* w = open_world(e == 0 ? THRONG_ENGINE_SCALAR : THRONG_ENGINE_SIMD, 0.1f);
+		throng_controller hunter = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+		hunter.target_rule = (throng_target_rule){true, 1, 10.0f, 1, 0};
+		cr_assert_eq(throng_world_add_archetype(w, &hunter, NULL), THRONG_OK);
+		for (int k = 0; k < 3; ++k) {
+			cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		}
+		cr_assert_eq(throng_world_get_stats(w).steps, 3u);
+		throng_world_destroy(w);
+	}
+}
+
 Test(target_rule, bad_rules_are_rejected)
 {
 	throng_world* w = open_world(THRONG_ENGINE_SIMD, 0.1f);
