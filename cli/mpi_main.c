@@ -529,11 +529,6 @@ static const char* unsupported(const cli_run_args* a, throng_scene* scene)
 		return "--realtime is not distributed";
 	}
 	const throng_world* w = throng_scene_world(scene);
-	for (uint32_t k = 0; k < w->archetype_count; ++k) {
-		if (w->archetypes[k].target_rule.enabled) {
-			return "target rules are not distributed yet";
-		}
-	}
 	for (uint32_t i = 0; i < w->count; ++i) {
 		if (w->target_agent[i] != THRONG_NO_AGENT) {
 			return "agents that pursue a named agent are not distributed yet";

@@ -127,7 +127,7 @@ void thr_part_free(throng_world* w)
 }
 
 /// What part worlds cannot do: solid agents without a way to agree with
-/// the other parts, and, yet, target rules (docs/DISTRIBUTED.md).
+/// the other parts.
 static throng_status check_supported(const throng_world* w)
 {
 	for (uint32_t a = 0; a < w->archetype_count; ++a) {
@@ -135,10 +135,6 @@ static throng_status check_supported(const throng_world* w)
 		if (c->contact.enabled && w->part->comm.reduce == NULL) {
 			return thr_fail(THRONG_ERR_UNSUPPORTED,
 			                "thr_part_load: archetype %u: contact: solid contacts need thr_part_set_comm first", a);
-		}
-		if (c->target_rule.enabled) {
-			return thr_fail(THRONG_ERR_UNSUPPORTED,
-			                "thr_part_load: archetype %u: target_rule: part worlds do not run target rules yet", a);
 		}
 	}
 	return THRONG_OK;
@@ -168,7 +164,8 @@ static void unsee(thr_part* p, const thr_agent_record* recs, uint32_t n)
 /// other and against the ids already marked in p->seen (the agents an
 /// update keeps); every target_agent must be marked or among them. Leaves
 /// p->seen as it found it.
-static throng_status check_records(const throng_world* w, const thr_agent_record* recs, uint32_t n)
+static throng_status check_records(const throng_world* w, const thr_agent_record* recs, const uint8_t* ghost,
+                                   uint32_t n)
 {
 	thr_part* p = w->part;
 	const bool waypoints = thr_cur_c(w)->waypoint != NULL;
@@ -201,9 +198,13 @@ static throng_status check_records(const throng_world* w, const thr_agent_record
 		}
 		p->seen[r->id >> 3] |= (uint8_t)(1u << (r->id & 7u));
 	}
-	// Every id is marked now: a target must be one of them.
+	// Every id is marked now: an own agent's target must be one of them
+	// (a ghost's may be missing: thr_part_update drops it).
 	for (uint32_t k = 0; k < n; ++k) {
 		const uint32_t t = recs[k].target_agent;
+		if (ghost != NULL && ghost[k] != 0) {
+			continue;
+		}
 		if (t != THRONG_NO_AGENT && (t >= p->def.id_space || !seen_bit(p, t))) {
 			unsee(p, recs, n);
 			return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_load: record %u (id %u): target_agent (not in the part)",
@@ -290,7 +291,7 @@ throng_status thr_part_update(throng_world* w, const uint8_t* keep, const thr_ag
 			p->seen[w->id[i] >> 3] |= (uint8_t)(1u << (w->id[i] & 7u));
 		}
 	}
-	st = check_records(w, recs, n); // leaves the kept ids' marks alone
+	st = check_records(w, recs, ghost, n); // leaves the kept ids' marks alone
 	for (uint32_t i = 0; st == THRONG_OK && i < n; ++i) {
 		p->seen[recs[i].id >> 3] |= (uint8_t)(1u << (recs[i].id & 7u));
 	}
@@ -357,6 +358,15 @@ throng_status thr_part_update(throng_world* w, const uint8_t* keep, const thr_ag
 		const uint32_t at = p->holes[h++];
 		put_record(w, s, at, &r);
 		slot_of[r.id] = at;
+	}
+	// A ghost whose target is not in the part pursues nothing here: the
+	// halo is deep enough (thr_part_halo_rows) that such a ghost lies
+	// beyond every ghost whose step reaches an own agent's.
+	for (uint32_t k = 0; ghost != NULL && k < n; ++k) {
+		const uint32_t t = recs[k].target_agent;
+		if (ghost[k] != 0 && t != THRONG_NO_AGENT && (t >= p->def.id_space || slot_of[t] == THR_NO_SLOT)) {
+			w->target_agent[slot_of[recs[k].id]] = THRONG_NO_AGENT;
+		}
 	}
 	// Slots past the count keep what they held: the passes read them only
 	// as lanes past the end, under a mask or with harmless limits
@@ -440,10 +450,18 @@ int32_t thr_part_halo_rows(const throng_world* w)
 	float walk = 0.0f;
 	uint32_t iterations = 0;
 	bool contacts = false;
+	const double speed = w->part != NULL ? w->part->def.max_speed : 0.0;
 	for (uint32_t a = 0; a < w->archetype_count; ++a) {
 		const throng_controller* c = &w->archetypes[a];
 		float q = thr_arch_neighbors(c).query_radius;
 		walk = q > walk ? q : walk;
+		if (c->target_rule.enabled) {
+			// A choice reads every cell within sight; the target chosen
+			// then drifts away, both moving, until the next choice.
+			const double sight = (double)c->target_rule.sight_radius +
+			                     2.0 * speed * (double)w->def.dt * (double)c->target_rule.every;
+			walk = sight > walk ? (float)sight : walk;
+		}
 		if (c->contact.enabled) {
 			contacts = true;
 			iterations = c->contact.iterations > iterations ? c->contact.iterations : iterations;
@@ -456,7 +474,6 @@ int32_t thr_part_halo_rows(const throng_world* w)
 		// THR_CONTACT_REACH x the radii's sum at the integrated positions),
 		// each end of which moved up to max_speed x dt from where the
 		// ghosts are chosen, and the farthest agents' own walks.
-		const double speed = w->part != NULL ? w->part->def.max_speed : 0.0;
 		const double hop = THR_CONTACT_REACH * 2.0 * (double)w->max_radius + 2.0 * speed * (double)w->def.dt;
 		reach += (double)(iterations + 1u) * hop;
 	}

@@ -35,8 +35,11 @@
 // deep enough to compute its own agents' Jacobi iterations without
 // exchanging them (thr_part_halo_rows).
 //
-// Not yet: the target rules search far (docs/DISTRIBUTED.md), so
-// thr_part_load() refuses worlds that use them.
+// Target rules search up to their sight: the halo reaches that far, plus
+// what a target and its pursuer drift apart until the next choice, so an
+// own agent's choice and its target are the whole world's. A ghost's
+// target that is not in the part is dropped (such a ghost's step reaches
+// no own agent's).
 #ifndef THRONG_CORE_PART_H
 #define THRONG_CORE_PART_H
 
@@ -164,11 +167,12 @@ void thr_part_free(throng_world* w);
 /// the same bits, and records already grouped by cell, as a part's own
 /// storage order leaves them, cost its reorder least). Sets its
 /// step count to `step`, the whole world's (the random draws and the
-/// target rules' timing read it). Every target_agent must be one of them.
-/// ghost[k] != 0 makes record k a ghost (ghost NULL: none is). Fails, changing nothing, with
+/// target rules' timing read it). Every own agent's target_agent must be
+/// one of them; a ghost's that is not is set to none. ghost[k] != 0 makes
+/// record k a ghost (ghost NULL: none is). Fails, changing nothing, with
 /// THRONG_ERR_INVALID_ARGUMENT (naming the record and the field) or
-/// THRONG_ERR_CAPACITY; and with THRONG_ERR_UNSUPPORTED while w uses what
-/// part worlds do not do yet (contacts, target rules).
+/// THRONG_ERR_CAPACITY; and with THRONG_ERR_UNSUPPORTED for solid contacts
+/// without thr_part_set_comm.
 throng_status thr_part_load(throng_world* w, const thr_agent_record* recs, const uint8_t* ghost, uint32_t n,
                             uint64_t step);
 

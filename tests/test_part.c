@@ -286,8 +286,7 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 				if (at[id] != 0 && !is_kept) {
 					load[r][m[r]] = rec[id];
 					ghost[r][m[r]] = at[id] != 1;
-					if (ghost[r][m[r]]) { // a ghost's own target is never read for an owned agent
-						load[r][m[r]].target_agent = THRONG_NO_AGENT;
+					if (ghost[r][m[r]]) { // its target comes along; thr_part_update drops one not loaded
 						++out.ghosts;
 					}
 					++m[r];
@@ -691,7 +690,7 @@ Test(part, bad_records_are_refused_and_change_nothing)
 	throng_world_destroy(whole);
 }
 
-Test(part, solid_contacts_without_a_comm_and_target_rules_are_refused)
+Test(part, solid_contacts_without_a_comm_are_refused)
 {
 	throng_world* whole = NULL;
 	thr_agent_record rec[3];
@@ -702,15 +701,47 @@ Test(part, solid_contacts_without_a_comm_and_target_rules_are_refused)
 	cr_assert_eq(throng_world_set_controller(p, 0, &c), THRONG_OK);
 	cr_assert_eq(thr_part_load(p, rec, NULL, 3, 0), THRONG_ERR_UNSUPPORTED);
 	cr_assert(strstr(throng_last_error(), "contact") != NULL, "%s", throng_last_error());
+	// Target rules are run: the halo reaches as far as the sight.
 	c.contact.enabled = false;
 	c.target_rule.enabled = true;
 	c.target_rule.sight_radius = 5.0f;
 	c.target_rule.every = 1;
 	cr_assert_eq(throng_world_set_controller(p, 0, &c), THRONG_OK);
-	cr_assert_eq(thr_part_load(p, rec, NULL, 3, 0), THRONG_ERR_UNSUPPORTED);
-	cr_assert(strstr(throng_last_error(), "target_rule") != NULL, "%s", throng_last_error());
+	const int32_t without = thr_part_halo_rows(p);
+	c.target_rule.sight_radius = 50.0f;
+	cr_assert_eq(throng_world_set_controller(p, 0, &c), THRONG_OK);
+	cr_assert_gt(thr_part_halo_rows(p), without, "a longer sight, no deeper halo");
+	cr_assert_eq(thr_part_load(p, rec, NULL, 3, 0), THRONG_OK, "%s", throng_last_error());
+	// A ghost's target that is not in the part is dropped; an own agent's
+	// is refused.
+	thr_agent_record two[2] = {rec[0], rec[1]};
+	two[0].target_agent = 2;
+	const uint8_t ghost_first[2] = {1, 0};
+	cr_assert_eq(thr_part_load(p, two, ghost_first, 2, 0), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(p->target_agent[p->slot_of[0]], THRONG_NO_AGENT);
+	const uint8_t none[2] = {0, 0};
+	cr_assert_eq(thr_part_load(p, two, none, 2, 0), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert(strstr(throng_last_error(), "target_agent") != NULL, "%s", throng_last_error());
 	throng_world_destroy(p);
 	throng_world_destroy(whole);
+}
+
+Test(part, armies_choosing_their_targets_step_as_the_whole)
+{
+	// armies with its target rules: every 10 or 15 steps each soldier
+	// picks the nearest enemy within 20 to 150 m, and pursues it.
+	// At 20,000 agents the world has 72 rows of 6 m cells and the halo 32
+	// (the cavalry's 150 m sight): the outer strips' halos end inside the
+	// world. Choices fall due at steps 40, 45, 50 and 60.
+	throng_scene* s = thr_test_scene("armies", 20000, THRONG_ENGINE_SIMD);
+	throng_world* w = throng_scene_world(s);
+	for (uint32_t k = 0; k < 40; ++k) {
+		cr_assert_eq(throng_world_step(w), THRONG_OK);
+	}
+	const split_run r = run_split(w, 4, 21, 1);
+	cr_assert_gt(r.ghosts, 0u);
+	cr_assert_lt(r.most_owned, throng_world_agent_count(w), "one part owned every agent");
+	throng_scene_destroy(s);
 }
 
 Test(part, loading_the_whole_world_again_keeps_the_last_load_as_the_previous_state)
@@ -774,5 +805,53 @@ Test(part, loading_the_whole_world_again_keeps_the_last_load_as_the_previous_sta
 	cr_assert_eq(thr_cur_c(p)->px[1], 3.5f);
 	cr_assert_eq(thr_cur_c(p)->px[2], 1.0f);
 	throng_world_destroy(p);
+	throng_world_destroy(whole);
+}
+
+Test(part, targets_chosen_far_across_strips_step_as_the_whole)
+{
+	// Hunters near the bottom of a 200 m world choose the nearest prey
+	// within 120 m every 5 steps; the prey wander 80 to 120 m above them,
+	// across two strip borders (4 m cells, four strips of 12 or 13 rows).
+	// The halo must reach as far as the sight (thr_part_halo_rows): with
+	// only the neighbour walks' rows the hunters would find no prey.
+	const uint32_t n = 1200;
+	throng_world_def def = throng_world_default_def();
+	def.capacity = n;
+	def.cell_size = 4.0f;
+	def.bounds_min = (throng_vec2){-100.0f, -100.0f};
+	def.bounds_max = (throng_vec2){100.0f, 100.0f};
+	throng_world* whole = NULL;
+	cr_assert_eq(throng_world_create(&def, &whole), THRONG_OK);
+	throng_controller hunt = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	throng_slot chase = throng_slot_default_def(THRONG_PURSUIT);
+	chase.params.target = THRONG_TARGET_AGENT;
+	throng_controller_add(&hunt, chase);
+	throng_controller_add(&hunt, throng_slot_default_def(THRONG_SEPARATION));
+	hunt.target_rule = (throng_target_rule){true, 1, 120.0f, 5, 0};
+	throng_controller roam = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	throng_controller_add(&roam, throng_slot_default_def(THRONG_WANDER));
+	throng_controller_add(&roam, throng_slot_default_def(THRONG_SEPARATION));
+	uint32_t hunters = 0, prey = 0;
+	cr_assert_eq(throng_world_add_archetype(whole, &hunt, &hunters), THRONG_OK);
+	cr_assert_eq(throng_world_add_archetype(whole, &roam, &prey), THRONG_OK);
+	uint64_t seed = 5;
+	for (uint32_t k = 0; k < n; ++k) {
+		throng_agent_def a = throng_agent_default_def();
+		const bool hunter = k % 3 == 0;
+		a.archetype = hunter ? hunters : prey;
+		a.group = hunter ? 0u : 1u;
+		a.position = (throng_vec2){thr_test_uniform(&seed, -95.0f, 95.0f),
+		                           hunter ? thr_test_uniform(&seed, -95.0f, -80.0f)
+		                                  : thr_test_uniform(&seed, 10.0f, 30.0f)};
+		cr_assert_eq(throng_world_spawn(whole, &a, 1, NULL), THRONG_OK, "%s", throng_last_error());
+	}
+	const split_run r = run_split(whole, 4, 12, 1);
+	uint32_t chasing = 0;
+	for (uint32_t i = 0; i < throng_world_agent_count(whole); ++i) {
+		chasing += whole->target_agent[i] != THRONG_NO_AGENT;
+	}
+	cr_assert_gt(chasing, n / 4, "only %u hunters chose prey", chasing);
+	cr_assert_gt(r.ghosts, 0u);
 	throng_world_destroy(whole);
 }
