@@ -23,10 +23,11 @@
 // and observes it as one process would (the same figures; it does not
 // scale: --metrics off for runs that should).
 //
-// Not yet (refused with a message): --realtime,
-// target rules, scenes whose outcome measure samples every step (armies),
-// pursuit of a named agent. A measure with an outcome alone (flock) reads
-// the whole world rank 0 gathers at the end.
+// A scene's measure: rank 0 samples the whole world it gathers after each
+// step (armies'), and the outcome reads the whole world at the end.
+//
+// Not yet (refused with a message): --realtime, agents given a target
+// agent by the scene (at any distance).
 #define _POSIX_C_SOURCE 200809L // dup, dup2
 
 #include <fcntl.h>
@@ -701,9 +702,12 @@ static int run(int argc, char** argv)
 	// The quality metrics: rank 0 observes a whole world gathered after
 	// every step (gathered, which starts at the initial state: the first
 	// observation reads it as the previous state).
+	// A measure that samples every step (armies') is sampled there too,
+	// before each step.
+	const bool sampled = thr_scene_samples(scene);
 	throng_metrics* metrics = NULL;
-	if (my_rank == 0 && !args.no_metrics && opened_rc == CLI_EXIT_OK &&
-	    (throng_metrics_create(own_world, throng_scene_goal_radius(scene), &metrics) != THRONG_OK ||
+	if (my_rank == 0 && (!args.no_metrics || sampled) && opened_rc == CLI_EXIT_OK &&
+	    ((!args.no_metrics && throng_metrics_create(own_world, throng_scene_goal_radius(scene), &metrics) != THRONG_OK) ||
 	     thr_part_load(gathered, all, NULL, n, 0) != THRONG_OK)) {
 		cli_error("%s", throng_last_error());
 		cli_outputs_discard(&outputs);
@@ -805,17 +809,20 @@ static int run(int argc, char** argv)
 			stop_all("loading its part");
 		}
 		thr_scene_part_goals(scene, recs, m);
+		if (sampled && my_rank == 0) {
+			thr_scene_sample_with(scene, gathered); // the whole world at this step, gathered after the last
+		}
 		if (throng_scene_step(scene) != THRONG_OK) {
 			stop_all("stepping");
 		}
 		resident = !by_id;
 		const bool frame_due = frames && (k + 1u) % every == 0;
-		if (!resident || !args.no_metrics || frame_due) {
+		if (!resident || !args.no_metrics || frame_due || sampled) {
 			// The own agents' new states, in the part's storage order (by
 			// cell for the SIMD engine, by id for the scalar one).
 			n_own = own_records(part, own);
 		}
-		if (!args.no_metrics || frame_due) {
+		if (!args.no_metrics || frame_due || sampled) {
 			const double tg = cli_now_seconds();
 			gather_whole(&g, own, n_own, n, gathered, k + 1u);
 			if (!args.no_metrics) {
@@ -826,7 +833,7 @@ static int run(int argc, char** argv)
 					// The gather is the metrics' cost (and a due frame's, which shares it).
 					metrics_seconds += cli_now_seconds() - tg;
 				}
-			} else if (my_rank == 0) {
+			} else if (my_rank == 0 && frame_due) {
 				outputs.seconds += cli_now_seconds() - tg; // the gather is the frame's cost
 			}
 			if (my_rank == 0 && metrics_st == THRONG_OK && frame_due) {

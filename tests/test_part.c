@@ -480,21 +480,31 @@ Test(part, a_scene_script_runs_on_its_parts)
 	throng_scene_destroy(s);
 }
 
-Test(part, a_scene_that_measures_every_agent_keeps_its_world)
+Test(part, a_scene_with_a_measure_runs_on_a_part_and_its_driver_samples)
 {
-	// armies' measure samples every agent by id every step: a part holds
-	// only some. flock's outcome reads the world at the end, which the
-	// driver makes whole again: it takes its part.
+	// armies' measure samples every agent by id before each step, and
+	// flock's outcome reads every heading at the end: a part holds only
+	// some agents, so the scene on a part samples nothing itself; the
+	// driver samples a whole world (thr_scene_sample_with) and swaps the
+	// whole world back for the outcome.
 	throng_scene* s = thr_test_scene("armies", 500, THRONG_ENGINE_SIMD);
-	throng_world* part = make_part(throng_scene_world(s), 1, 500);
-	cr_assert_null(thr_scene_use_part(s, part));
-	throng_world_destroy(part);
+	cr_assert(thr_scene_samples(s));
+	throng_world* whole = throng_scene_world(s);
+	throng_world* part = make_part(whole, 1, 500);
+	throng_world* own = thr_scene_use_part(s, part);
+	cr_assert_eq(own, whole);
+	cr_assert_eq(throng_scene_world(s), part);
+	thr_scene_sample_with(s, own);
+	cr_assert_eq(throng_scene_world(s), part, "sampling left the whole world in the scene");
+	throng_world_destroy(thr_scene_swap_world(s, own));
+	throng_scene_outcome out[4];
+	cr_assert_eq(throng_scene_outcomes(s, out, 4), 3u);
 	throng_scene_destroy(s);
 	s = thr_test_scene("flock", 500, THRONG_ENGINE_SIMD);
+	cr_assert(!thr_scene_samples(s));
 	part = make_part(throng_scene_world(s), 1, 500);
-	throng_world* own = thr_scene_use_part(s, part);
+	own = thr_scene_use_part(s, part);
 	cr_assert_not_null(own);
-	cr_assert_eq(throng_scene_world(s), part);
 	throng_world_destroy(thr_scene_swap_world(s, own)); // whole again, as a driver does at the end
 	throng_scene_destroy(s);
 }

@@ -19,6 +19,7 @@
 #include "error.h"
 #include "scenario_file_internal.h"
 #include "scenario_internal.h"
+#include "world_internal.h"
 
 /// Spawn batch size: 4096 defs (~240 KiB) at a time.
 #define THR_SPAWN_BATCH 4096u
@@ -421,13 +422,31 @@ void throng_scene_destroy(throng_scene* scene)
 	free(scene);
 }
 
+bool thr_scene_samples(const throng_scene* scene)
+{
+	return scene != NULL && scene->measure != NULL && scene->measure->sample != NULL;
+}
+
+void thr_scene_sample_with(throng_scene* scene, throng_world* whole)
+{
+	if (!thr_scene_samples(scene)) {
+		return;
+	}
+	throng_world* had = scene->world;
+	scene->world = whole;
+	scene->measure->sample(scene, scene->measure_data);
+	scene->world = had;
+}
+
 throng_status throng_scene_step(throng_scene* scene)
 {
 	if (scene == NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scene_step: scene is NULL");
 	}
 	throng_status st = scene->def != NULL ? thr_def_script(scene) : THRONG_OK;
-	if (st == THRONG_OK && scene->measure != NULL && scene->measure->sample != NULL) {
+	// A part world (core/part.h) holds some agents only: its driver samples
+	// the whole world itself (thr_scene_sample_with).
+	if (st == THRONG_OK && thr_scene_samples(scene) && scene->world->part == NULL) {
 		scene->measure->sample(scene, scene->measure_data);
 	}
 	if (st == THRONG_OK) {

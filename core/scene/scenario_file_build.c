@@ -75,10 +75,9 @@ throng_world* thr_scene_swap_world(throng_scene* scene, throng_world* world)
 
 throng_world* thr_scene_use_part(throng_scene* scene, throng_world* part)
 {
-	// A measure that samples every step reads every agent then; one with
-	// an outcome alone reads the world the driver makes whole at the end.
-	if (scene == NULL || part == NULL || (scene->measure != NULL && scene->measure->sample != NULL) ||
-	    scene->steps != 0) {
+	// A measure reads every agent: its driver samples the whole world
+	// (thr_scene_sample_with) and makes it whole again for the outcome.
+	if (scene == NULL || part == NULL || scene->steps != 0) {
 		return NULL;
 	}
 	return thr_scene_swap_world(scene, part);
