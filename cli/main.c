@@ -107,20 +107,6 @@ static void known_scenarios(char* buf, size_t cap)
 	}
 }
 
-/// --realtime: sleeps until `steps` steps of dt have passed since `start`.
-static void pace(const struct timespec* start, uint64_t steps, float dt)
-{
-	double t = (double)steps * (double)dt;
-	struct timespec until = *start;
-	until.tv_sec += (time_t)t;
-	until.tv_nsec += (long)((t - (double)(time_t)t) * 1e9);
-	if (until.tv_nsec >= 1000000000L) {
-		until.tv_sec += 1;
-		until.tv_nsec -= 1000000000L;
-	}
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) != 0 && cli_stop_signal == 0) {
-	}
-}
 
 static const char usage_list[] =
 	"Usage: throng list\n"
@@ -296,7 +282,7 @@ static int cmd_run(int argc, char** argv)
 		}
 		cli_progress_update(&progress, k + 1);
 		if (args.realtime) {
-			pace(&start, k + 1, throng_world_get_def(world).dt);
+			cli_pace(&start, k + 1, throng_world_get_def(world).dt);
 		}
 	}
 	double seconds = cli_now_seconds() - t0;

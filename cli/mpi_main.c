@@ -26,13 +26,14 @@
 // A scene's measure: rank 0 samples the whole world it gathers after each
 // step (armies'), and the outcome reads the whole world at the end.
 //
-// Not yet (refused with a message): --realtime, agents given a target
-// agent by the scene (at any distance).
+// Not yet (refused with a message): agents given a target agent by the
+// scene (at any distance).
 #define _POSIX_C_SOURCE 200809L // dup, dup2
 
 #include <fcntl.h>
 #include <mpi.h>
 #include <signal.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -524,11 +525,8 @@ static throng_status told(throng_status st)
 }
 
 /// What throng-mpi cannot distribute yet, as a message; NULL when none.
-static const char* unsupported(const cli_run_args* a, throng_scene* scene)
+static const char* unsupported(throng_scene* scene)
 {
-	if (a->realtime) {
-		return "--realtime is not distributed";
-	}
 	const throng_world* w = throng_scene_world(scene);
 	for (uint32_t i = 0; i < w->count; ++i) {
 		if (w->target_agent[i] != THRONG_NO_AGENT) {
@@ -544,7 +542,7 @@ static const char usage[] =
 	"\n"
 	"Runs a scenario over R MPI ranks, each stepping a strip of the world's rows, and prints on rank 0\n"
 	"the summary `throng run` prints, with the same hash and figures, and the exchange's cost\n"
-	"(docs/DISTRIBUTED.md). The options are throng run's (throng run --help), less --realtime, plus:\n"
+	"(docs/DISTRIBUTED.md). The options are throng run's (throng run --help), plus:\n"
 	"  --balance-every K  move the borders every K steps so that the ranks hold about as many\n"
 	"                     agents each (default 100; 0 = equal rows and columns, never moved). The\n"
 	"                     result is the same bits whatever the borders.\n"
@@ -617,7 +615,7 @@ static int run(int argc, char** argv)
 		           ? CLI_EXIT_USAGE
 		           : CLI_EXIT_FAILURE;
 	}
-	const char* why = unsupported(&args, scene);
+	const char* why = unsupported(scene);
 	if (why != NULL) {
 		cli_error("%s", why);
 		throng_scene_destroy(scene);
@@ -772,6 +770,8 @@ static int run(int argc, char** argv)
 	int stop = 0;
 	MPI_Barrier(MPI_COMM_WORLD);
 	const double t0 = MPI_Wtime();
+	struct timespec start; // --realtime: every rank paces its own steps
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	uint64_t k = 0;
 	throng_status metrics_st = THRONG_OK;
 	double metrics_seconds = 0.0;
@@ -814,6 +814,9 @@ static int run(int argc, char** argv)
 		}
 		if (throng_scene_step(scene) != THRONG_OK) {
 			stop_all("stepping");
+		}
+		if (args.realtime) {
+			cli_pace(&start, k + 1u, throng_world_get_def(part).dt);
 		}
 		resident = !by_id;
 		const bool frame_due = frames && (k + 1u) % every == 0;

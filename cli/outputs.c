@@ -27,6 +27,22 @@ void cli_catch_stop_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+/// --realtime: sleeps until `steps` steps of dt have passed since `start`
+/// (outputs.h).
+void cli_pace(const struct timespec* start, uint64_t steps, float dt)
+{
+	double t = (double)steps * (double)dt;
+	struct timespec until = *start;
+	until.tv_sec += (time_t)t;
+	until.tv_nsec += (long)((t - (double)(time_t)t) * 1e9);
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec += 1;
+		until.tv_nsec -= 1000000000L;
+	}
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) != 0 && cli_stop_signal == 0) {
+	}
+}
+
 double cli_now_seconds(void)
 {
 	struct timespec ts;

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "args.h"
 #include "throng/export.h"
@@ -27,6 +28,10 @@ extern volatile sig_atomic_t cli_stop_signal;
 /// stop after the current step; the handler resets itself, so a second
 /// signal kills the process at once.
 void cli_catch_stop_signals(void);
+
+/// --realtime: sleeps until `steps` steps of dt have passed since `start`
+/// (CLOCK_MONOTONIC), or a stop signal came.
+void cli_pace(const struct timespec* start, uint64_t steps, float dt);
 
 /// Monotonic wall time in seconds.
 double cli_now_seconds(void);

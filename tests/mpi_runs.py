@@ -128,7 +128,6 @@ OUTPUTS = [
 
 # What is refused, and a word of the message.
 REFUSED = [
-    (["field", "--metrics", "off", "--realtime"], "--realtime"),
     (["field", "--metrics", "off", "--balance-every", "-1"], "--balance-every"),
     (["field", "--metrics", "off", "--balance-every"], "--balance-every"),
     (["field", "--metrics", "off", "--decompose", "cubes"], "--decompose"),
@@ -284,6 +283,20 @@ def outputs(mpirun, throng, throng_mpi, tmp):
                  f"{p.stdout}{p.stderr}")
     print("mpi_runs: --out /dev/full: exit 1, named")
     interrupt(mpirun, throng, throng_mpi, tmp)
+    realtime(mpirun, throng, throng_mpi)
+
+
+def realtime(mpirun, throng, throng_mpi):
+    """--realtime: no faster than simulated time (a lower bound only: a
+    busy machine may run slower), the same bits."""
+    opts = ["field", "--agents", "500", "--steps", "30", "--metrics", "off", "--summary", "json", "--threads", "1"]
+    one = summary([throng, "run"] + opts, 1)
+    many = summary(mpirun_args(mpirun, 2) + [throng_mpi, "run"] + opts + ["--realtime"], 1)
+    if many["hash"] != one["hash"] or many["seconds"] < 0.99 * many["simulated_seconds"]:
+        sys.exit(f"mpi_runs: --realtime on 2 ranks: {many['seconds']} s for {many['simulated_seconds']} s simulated, "
+                 f"hash {many['hash']} (one process {one['hash']})")
+    print(f"mpi_runs: --realtime on 2 ranks: {many['seconds']:.3f} s for {many['simulated_seconds']:.3f} s simulated, "
+          f"hash as one process")
 
 
 def interrupt(mpirun, throng, throng_mpi, tmp):
