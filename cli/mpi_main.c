@@ -31,497 +31,39 @@
 #define _POSIX_C_SOURCE 200809L // dup, dup2
 
 #include <fcntl.h>
-#include <mpi.h>
 #include <signal.h>
-#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "args.h"
+#include "mpi_run.h"
 #include "opts.h"
 #include "outputs.h"
-#include "part.h"
 #include "scenario_internal.h"
 #include "summary.h"
 #include "throng/metrics.h"
-#include "world_internal.h"
 
-/// One agent on its way to a rank: its record, and whether it goes as a
-/// ghost.
-typedef struct mpi_agent {
-	thr_agent_record r;
-	uint32_t ghost;
-} mpi_agent;
-
-static int my_rank, ranks;
-
-/// What this rank's exchanges cost over the run.
-static struct {
-	double bytes;   ///< sent to other ranks
-	double ghosts;  ///< ghosts received (and stepped)
-	double seconds; ///< wall time in exchange()
-	double wait;    ///< of which in its first collective, where a rank waits for the slowest
-	double collectives; ///< MPI collective calls in the stepping loop (rank 0 counts them: all make the same)
-} traffic;
-static MPI_Datatype agent_type;  ///< an mpi_agent
-static MPI_Datatype record_type; ///< a thr_agent_record
+int self_rank, rank_count;
+MPI_Datatype mpi_agent_type;
+MPI_Datatype mpi_record_type;
+exchange_traffic traffic;
 
 /// Ranks other than 0: their own standard error, kept while theirs points
 /// at /dev/null (-1 on rank 0).
 static int quiet_stderr = -1;
 
-/// Stops every rank: one that fails mid-step leaves the others waiting in
-/// a reduction.
-static void stop_all(const char* what)
+_Noreturn void stop_all(const char* what)
 {
 	if (quiet_stderr >= 0) {
 		fflush(stderr);
 		dup2(quiet_stderr, STDERR_FILENO);
 	}
-	cli_error("rank %d: %s: %s", my_rank, what, throng_last_error());
+	cli_error("rank %d: %s: %s", self_rank, what, throng_last_error());
 	MPI_Abort(MPI_COMM_WORLD, 1);
-}
-
-static void mpi_reduce(void* user, thr_part_op op, void* values, uint32_t count)
-{
-	(void)user;
-	traffic.collectives += 1.0;
-	if (op == THR_PART_SUM_U64) {
-		MPI_Allreduce(MPI_IN_PLACE, values, (int)count, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-	} else {
-		MPI_Allreduce(MPI_IN_PLACE, values, (int)count, MPI_FLOAT, MPI_MAX, MPI_COMM_WORLD);
-	}
-}
-
-static int agent_by_id(const void* a, const void* b)
-{
-	return thr_agent_record_by_id(&((const mpi_agent*)a)->r, &((const mpi_agent*)b)->r);
-}
-
-/// The decomposition: the agent grid's rows cut into py strips, each cut
-/// into px blocks of columns (px = 1: strips). Rank q = j px + i owns the
-/// cells of rows [lo[j], lo[j + 1]) and columns [col_lo(j)[i],
-/// col_lo(j)[i + 1]) (the strips' columns are cut apart: each strip
-/// balances its own). lo[0] = 0, lo[py] = ny, and the same for columns. A
-/// strip or block may be empty.
-typedef struct layout {
-	thr_part_rows rows; ///< rows and columns
-	int32_t halo;       ///< ghost rows (and columns) on each side
-	bool wrap;
-	int px, py;
-	int32_t* lo;  ///< py + 1 row borders
-	int32_t* clo; ///< py (px + 1) column borders
-} layout;
-
-static inline int32_t* col_lo(const layout* L, int j)
-{
-	return L->clo + (size_t)j * (size_t)(L->px + 1);
-}
-
-/// The last k in [0, n) with lo[k] <= v (lo[0] <= v always).
-static int last_at_or_below(const int32_t* lo, int n, int32_t v)
-{
-	int a = 0, b = n - 1;
-	while (a < b) {
-		const int mid = (a + b + 1) / 2;
-		if (lo[mid] <= v) {
-			a = mid;
-		} else {
-			b = mid - 1;
-		}
-	}
-	return a;
-}
-
-/// The rank whose block holds the cell (row, col).
-static int owner_of(const layout* L, int32_t row, int32_t col)
-{
-	const int j = last_at_or_below(L->lo, L->py, row);
-	return j * L->px + last_at_or_below(col_lo(L, j), L->px, col);
-}
-
-/// px x py = ranks for blocks as square as R allows: px the largest
-/// divisor of R at most sqrt(R) (1 for strips, or when R is prime).
-static void shape(layout* L, bool blocks)
-{
-	L->px = 1;
-	for (int d = 1; blocks && d * d <= ranks; ++d) {
-		if (ranks % d == 0) {
-			L->px = d;
-		}
-	}
-	L->py = ranks / L->px;
-}
-
-/// This rank's own agents, where they are before an exchange: a list of
-/// records (at the start, and every step for the scalar engine, whose
-/// parts are loaded whole in id order), or its part world, where they stay
-/// from step to step (the SIMD engine: thr_part_update).
-typedef struct source {
-	const thr_agent_record* recs; ///< the own records, or NULL: the part's own slots
-	const throng_world* part;
-	uint32_t n; ///< records, or the part's slots (its ghosts are skipped)
-} source;
-
-/// Whether item k of src is an own agent; *px, *py is its position.
-static inline bool source_own(const source* src, uint32_t k, float* px, float* py)
-{
-	if (src->recs != NULL) {
-		*px = src->recs[k].px;
-		*py = src->recs[k].py;
-		return true;
-	}
-	if (thr_part_ghost(src->part->part, src->part->id[k])) {
-		return false;
-	}
-	*px = thr_cur_c(src->part)->px[k];
-	*py = thr_cur_c(src->part)->py[k];
-	return true;
-}
-
-/// Cuts count[0 .. n) (agents per row or column) into `parts` runs of
-/// about as many agents, into lo[0 .. parts] (lo[0] = 0 and lo[parts] = n
-/// stay): run q begins where the agents before it come nearest q / parts
-/// of all. Returns whether a border moved.
-static bool cut(const uint64_t* count, int32_t n, int parts, int32_t* lo)
-{
-	uint64_t total = 0;
-	for (int32_t r = 0; r < n; ++r) {
-		total += count[r];
-	}
-	bool moved = false;
-	uint64_t before = 0; // agents in the rows before row r
-	int32_t r = 0;
-	for (int q = 1; q < parts; ++q) {
-		const uint64_t want = total * (uint64_t)q / (uint64_t)parts;
-		while (r < n && before + count[r] <= want) {
-			before += count[r++];
-		}
-		// Row r holds the agent that passes the share: the run starts
-		// after it when that leaves this run nearer its share.
-		int32_t at = r;
-		if (r < n && want - before > before + count[r] - want) {
-			at = r + 1;
-		}
-		at = at > lo[q - 1] ? at : lo[q - 1];
-		moved = moved || at != lo[q];
-		lo[q] = at;
-	}
-	return moved;
-}
-
-/// Moves the borders so that each block holds about as many agents as the
-/// others: every rank counts its own agents by row, the counts are summed
-/// over the ranks (one MPI_Allreduce) and cut into strips; then by strip
-/// and column, summed and cut into blocks strip by strip. Every rank
-/// computes the same borders from the same sums. Returns whether a border
-/// moved. Where an agent is stepped does not change its bits
-/// (core/part.h), so the result does not depend on the borders. count has
-/// room for max(ny, py nx) counts.
-static bool balance(layout* L, const source* src, uint64_t* count)
-{
-	const int32_t ny = L->rows.ny, nx = L->rows.nx;
-	memset(count, 0, (size_t)ny * sizeof *count);
-	for (uint32_t k = 0; k < src->n; ++k) {
-		float x, y;
-		if (source_own(src, k, &x, &y)) {
-			count[thr_part_row(&L->rows, y)] += 1u;
-		}
-	}
-	MPI_Allreduce(MPI_IN_PLACE, count, ny, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-	bool moved = cut(count, ny, L->py, L->lo);
-	if (L->px == 1) {
-		return moved;
-	}
-	memset(count, 0, (size_t)L->py * (size_t)nx * sizeof *count);
-	for (uint32_t k = 0; k < src->n; ++k) {
-		float x, y;
-		if (source_own(src, k, &x, &y)) {
-			const int j = last_at_or_below(L->lo, L->py, thr_part_row(&L->rows, y));
-			count[(size_t)j * (size_t)nx + (size_t)thr_part_col(&L->rows, x)] += 1u;
-		}
-	}
-	MPI_Allreduce(MPI_IN_PLACE, count, L->py * nx, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-	for (int j = 0; j < L->py; ++j) {
-		moved = cut(count + (size_t)j * (size_t)nx, nx, L->px, col_lo(L, j)) || moved;
-	}
-	return moved;
-}
-
-/// The spans of cells within h of v on an axis of n cells (clamped, or
-/// across the seam when wrap): up to 3, into from[] and to[]; returns how
-/// many.
-static int spans_near(int32_t v, int32_t h, int32_t n, bool wrap, int32_t from[3], int32_t to[3])
-{
-	int k = 0;
-	from[k] = v - h < 0 ? 0 : v - h;
-	to[k++] = v + h >= n ? n - 1 : v + h;
-	if (wrap && v - h < 0) { // across the seam below
-		from[k] = n + v - h < 0 ? 0 : n + v - h;
-		to[k++] = n - 1;
-	}
-	if (wrap && v + h >= n) { // and above
-		from[k] = 0;
-		to[k++] = v + h - n >= n ? n - 1 : v + h - n;
-	}
-	return k;
-}
-
-/// The ranks other than `owner` whose halo holds the cell (row, col):
-/// those whose block is not empty and lies within L->halo rows and columns
-/// of it (across a wrapping world's seams too), each once, into dst;
-/// returns how many. They are found from the borders, not by asking every
-/// rank. stamp (ranks entries) and mark, different on each call, keep a
-/// rank from coming twice.
-static int halo_ranks(const layout* L, int32_t row, int32_t col, int owner, uint64_t* stamp, uint64_t mark, int* dst)
-{
-	int32_t rfrom[3], rto[3], cfrom[3], cto[3];
-	const int rspans = spans_near(row, L->halo, L->rows.ny, L->wrap, rfrom, rto);
-	const int cspans = spans_near(col, L->halo, L->rows.nx, L->wrap, cfrom, cto);
-	stamp[owner] = mark;
-	int n = 0;
-	for (int rs = 0; rs < rspans; ++rs) {
-		const int jlast = last_at_or_below(L->lo, L->py, rto[rs]);
-		for (int j = last_at_or_below(L->lo, L->py, rfrom[rs]); j <= jlast; ++j) {
-			if (L->lo[j] == L->lo[j + 1]) {
-				continue; // an empty strip
-			}
-			const int32_t* c = col_lo(L, j);
-			for (int cs = 0; cs < cspans; ++cs) {
-				const int ilast = last_at_or_below(c, L->px, cto[cs]);
-				for (int i = last_at_or_below(c, L->px, cfrom[cs]); i <= ilast; ++i) {
-					const int q = j * L->px + i;
-					if (stamp[q] != mark && c[i] < c[i + 1]) {
-						stamp[q] = mark;
-						dst[n++] = q;
-					}
-				}
-			}
-		}
-	}
-	return n;
-}
-
-/// Sends each own agent of src to its owner and, as a ghost, to every
-/// other rank whose halo holds it, in src's order. An agent of a part that
-/// stays this rank's own is not sent: keep[k] (src's slots) says which
-/// stay, for thr_part_update. *got and *m receive what comes to this rank,
-/// rank by rank in rank order, each rank's in its order (sorted by id when
-/// by_id: the scalar engine's order); *cap is its room.
-static void exchange(const layout* L, const source* src, uint8_t* keep, bool by_id, mpi_agent** out,
-                     size_t* out_cap, mpi_agent** got, size_t* cap, uint32_t* m)
-{
-	const double t0 = MPI_Wtime();
-	uint64_t mark = 0; // halo_ranks' marks: one per agent and pass (stamp starts at 0)
-	int* sc = calloc((size_t)ranks * 5u, sizeof *sc);
-	// This rank's block, less the halo: an agent in it stays and is in no
-	// other rank's halo, across a seam neither.
-	const int mj = my_rank / L->px, mi = my_rank % L->px;
-	const int32_t r0 = L->lo[mj] + L->halo, r1 = L->lo[mj + 1] - L->halo;
-	const int32_t c0 = col_lo(L, mj)[mi] + L->halo, c1 = col_lo(L, mj)[mi + 1] - L->halo;
-	uint64_t* stamp = calloc((size_t)ranks, sizeof *stamp);
-	if (sc == NULL || stamp == NULL) {
-		stop_all("out of memory");
-	}
-	int *sd = sc + ranks, *rc = sc + 2 * ranks, *rd = sc + 3 * ranks, *dst = sc + 4 * ranks;
-	for (int pass = 0; pass < 2; ++pass) {
-		if (pass == 1) {
-			size_t total = 0;
-			for (int q = 0; q < ranks; ++q) {
-				sd[q] = (int)total;
-				total += (size_t)sc[q];
-				sc[q] = 0;
-			}
-			if (total > *out_cap) {
-				free(*out);
-				*out_cap = total;
-				if ((*out = malloc(total * sizeof **out)) == NULL) {
-					stop_all("out of memory for the exchange");
-				}
-			}
-		}
-		for (uint32_t k = 0; k < src->n; ++k) {
-			float px, py;
-			if (!source_own(src, k, &px, &py)) {
-				if (src->recs == NULL && pass == 0) {
-					keep[k] = 0; // a ghost: dropped
-				}
-				continue;
-			}
-			const int32_t row = thr_part_row(&L->rows, py), col = thr_part_col(&L->rows, px);
-			if (src->recs == NULL && row >= r0 && row < r1 && col >= c0 && col < c1) {
-				if (pass == 0) {
-					keep[k] = 1; // deep in this rank's block (most agents)
-				}
-				continue;
-			}
-			const int owner = owner_of(L, row, col);
-			const bool stays = src->recs == NULL && owner == my_rank;
-			if (src->recs == NULL && pass == 0) {
-				keep[k] = stays;
-			}
-			const int g = halo_ranks(L, row, col, owner, stamp, ++mark, dst);
-			if (stays && g == 0) {
-				continue; // nothing to send: read no record
-			}
-			thr_agent_record r;
-			if (pass == 1) {
-				if (src->recs != NULL) {
-					r = src->recs[k];
-				} else {
-					thr_agent_record_get(src->part, k, &r);
-				}
-			}
-			if (!stays) {
-				if (pass == 1) {
-					mpi_agent* a = &(*out)[sd[owner] + sc[owner]];
-					a->r = r;
-					a->ghost = 0;
-				}
-				++sc[owner];
-			}
-			for (int j = 0; j < g; ++j) {
-				const int q = dst[j];
-				if (pass == 1) {
-					mpi_agent* a = &(*out)[sd[q] + sc[q]];
-					a->r = r;
-					a->ghost = 1;
-				}
-				++sc[q];
-			}
-		}
-	}
-	for (int q = 0; q < ranks; ++q) {
-		traffic.bytes += q != my_rank ? (double)sc[q] * (double)sizeof(mpi_agent) : 0.0;
-	}
-	const double tw = MPI_Wtime();
-	MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, MPI_COMM_WORLD);
-	traffic.wait += MPI_Wtime() - tw;
-	traffic.collectives += 2.0; // and the Alltoallv below
-	size_t total = 0;
-	for (int q = 0; q < ranks; ++q) {
-		rd[q] = (int)total;
-		total += (size_t)rc[q];
-	}
-	if (total > *cap) {
-		free(*got);
-		*cap = total;
-		if ((*got = malloc(total * sizeof **got)) == NULL) {
-			stop_all("out of memory for the exchange");
-		}
-	}
-	MPI_Alltoallv(*out, sc, sd, agent_type, *got, rc, rd, agent_type, MPI_COMM_WORLD);
-	if (by_id) {
-		qsort(*got, total, sizeof **got, agent_by_id);
-	}
-	*m = (uint32_t)total;
-	for (size_t k = 0; k < total; ++k) {
-		traffic.ghosts += (*got)[k].ghost != 0 ? 1.0 : 0.0;
-	}
-	traffic.seconds += MPI_Wtime() - t0;
-	free(sc);
-	free(stamp);
-}
-
-/// The records of the part's own agents (not its ghosts) into own, in the
-/// part's storage order; returns how many.
-static uint32_t own_records(const throng_world* part, thr_agent_record* own)
-{
-	uint32_t n_own = 0;
-	const uint32_t held = throng_world_agent_count(part);
-	for (uint32_t i = 0; i < held; ++i) {
-		if (!thr_part_ghost(part->part, part->id[i])) {
-			thr_agent_record_get(part, i, &own[n_own++]);
-		}
-	}
-	return n_own;
-}
-
-/// Rank 0's buffers for a whole world gathered from every rank.
-typedef struct gather {
-	int* counts; ///< per rank (rank 0)
-	int* displs; ///< per rank (rank 0)
-	thr_agent_record* recs; ///< the whole world's count (rank 0): as they come
-	thr_agent_record* byid; ///< the whole world's count (rank 0): placed by id
-	uint8_t* have;          ///< the whole world's count (rank 0): whether id came
-} gather;
-
-/// Every rank's n_own own records to rank 0, which places them by id (the
-/// ids are the whole world's, 0 to n - 1, each once) and loads them, in id
-/// order, into `into` (a part world without ghosts, at `step`); the state
-/// `into` held stays as its previous state (thr_part_load_next: the
-/// metrics read it). Called by every rank.
-static void gather_whole(gather* g, const thr_agent_record* own, uint32_t n_own, uint32_t n, throng_world* into,
-                         uint64_t step)
-{
-	const int mine = (int)n_own;
-	MPI_Gather(&mine, 1, MPI_INT, g->counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-	if (my_rank == 0) {
-		int total = 0;
-		for (int q = 0; q < ranks; ++q) {
-			g->displs[q] = total;
-			total += g->counts[q];
-		}
-		if ((uint32_t)total != n) {
-			stop_all("the ranks lost agents");
-		}
-	}
-	MPI_Gatherv(own, mine, record_type, g->recs, g->counts, g->displs, record_type, 0, MPI_COMM_WORLD);
-	if (my_rank == 0) {
-		memset(g->have, 0, n);
-		for (uint32_t k = 0; k < n; ++k) {
-			const uint32_t id = g->recs[k].id;
-			if (id >= n || g->have[id]) {
-				stop_all("the ranks sent an agent twice");
-			}
-			g->have[id] = 1;
-			g->byid[id] = g->recs[k];
-		}
-		if (thr_part_load_next(into, g->byid, n, step) != THRONG_OK) {
-			stop_all("gathering the world");
-		}
-	}
-}
-
-/// The whole world's stats, on rank 0, from the parts' (each counts its own
-/// agents: core/part.h): sums add, maxima take the largest; the rest
-/// (steps, contact iterations, threads) is the same in every part. A
-/// collective call.
-static throng_world_stats whole_stats(const throng_world* part)
-{
-	throng_world_stats st = throng_world_get_stats(part);
-	uint64_t sums[9] = {st.nonfinite,     st.clamped,        st.neighbor_candidates, st.neighbor_capped,
-	                    st.contacts,      st.contact_capped, st.shape_pushes,        st.shape_reverts,
-	                    st.target_capped};
-	uint32_t most[3] = {st.neighbor_most_candidates, st.neighbor_most_met, st.target_most_candidates};
-	float ratio = st.max_speed_ratio;
-	MPI_Reduce(my_rank == 0 ? MPI_IN_PLACE : sums, sums, 9, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-	MPI_Reduce(my_rank == 0 ? MPI_IN_PLACE : most, most, 3, MPI_UINT32_T, MPI_MAX, 0, MPI_COMM_WORLD);
-	MPI_Reduce(my_rank == 0 ? MPI_IN_PLACE : &ratio, &ratio, 1, MPI_FLOAT, MPI_MAX, 0, MPI_COMM_WORLD);
-	st.max_speed_ratio = ratio;
-	st.nonfinite = sums[0];
-	st.clamped = sums[1];
-	st.neighbor_candidates = sums[2];
-	st.neighbor_capped = sums[3];
-	st.contacts = sums[4];
-	st.contact_capped = sums[5];
-	st.shape_pushes = sums[6];
-	st.shape_reverts = sums[7];
-	st.target_capped = sums[8];
-	st.neighbor_most_candidates = most[0];
-	st.neighbor_most_met = most[1];
-	st.target_most_candidates = most[2];
-	return st;
-}
-
-/// Rank 0's status, told to every rank (a collective call).
-static throng_status told(throng_status st)
-{
-	int v = (int)st;
-	MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
-	return (throng_status)v;
+	exit(1); // MPI_Abort does not return; the compiler cannot know it
 }
 
 /// What throng-mpi cannot distribute yet, as a message; NULL when none.
@@ -634,10 +176,10 @@ static int run(int argc, char** argv)
 	thr_agent_record* all = malloc((size_t)n * sizeof *all);
 	throng_world* part = NULL;
 	throng_world* gathered = NULL; // rank 0: the whole world at the end
-	const thr_part_comm comm = {NULL, mpi_reduce};
+	const thr_part_comm comm = {NULL, part_reduce};
 	if (all == NULL || thr_part_create(whole, args.threads, n, &part) != THRONG_OK ||
 	    thr_part_set_comm(part, &comm) != THRONG_OK ||
-	    (my_rank == 0 && (thr_part_create(whole, args.threads, n, &gathered) != THRONG_OK ||
+	    (self_rank == 0 && (thr_part_create(whole, args.threads, n, &gathered) != THRONG_OK ||
 	                      thr_part_set_comm(gathered, &comm) != THRONG_OK))) {
 		stop_all("setting up");
 	}
@@ -683,7 +225,7 @@ static int run(int argc, char** argv)
 	const uint32_t every = args.every != 0 ? args.every : 1u;
 	int opened_rc = CLI_EXIT_OK;
 	throng_status out_st = THRONG_OK;
-	if (my_rank == 0 && frames) {
+	if (self_rank == 0 && frames) {
 		// A closed pipe or a size limit must come back as EPIPE or EFBIG
 		// from write(), not kill the process before it can say so.
 		signal(SIGPIPE, SIG_IGN);
@@ -704,7 +246,7 @@ static int run(int argc, char** argv)
 	// before each step.
 	const bool sampled = thr_scene_samples(scene);
 	throng_metrics* metrics = NULL;
-	if (my_rank == 0 && (!args.no_metrics || sampled) && opened_rc == CLI_EXIT_OK &&
+	if (self_rank == 0 && (!args.no_metrics || sampled) && opened_rc == CLI_EXIT_OK &&
 	    ((!args.no_metrics && throng_metrics_create(own_world, throng_scene_goal_radius(scene), &metrics) != THRONG_OK) ||
 	     thr_part_load(gathered, all, NULL, n, 0) != THRONG_OK)) {
 		cli_error("%s", throng_last_error());
@@ -729,7 +271,7 @@ static int run(int argc, char** argv)
 	// This rank's own agents, by id.
 	uint32_t n_own = 0;
 	for (uint32_t id = 0; id < n; ++id) {
-		if (owner_of(&s, thr_part_row(&s.rows, all[id].py), thr_part_col(&s.rows, all[id].px)) == my_rank) {
+		if (owner_of(&s, thr_part_row(&s.rows, all[id].py), thr_part_col(&s.rows, all[id].px)) == self_rank) {
 			all[n_own++] = all[id];
 		}
 	}
@@ -739,8 +281,8 @@ static int run(int argc, char** argv)
 	thr_agent_record* recs = malloc((size_t)n * sizeof *recs);
 	uint8_t* ghost = malloc(n);
 	uint8_t* keep = malloc(n > 0 ? n : 1u); // the part's slots: which own agents stay (exchange)
-	gather g = {malloc((size_t)ranks * 2u * sizeof(int)), NULL, recs, NULL, NULL};
-	if (my_rank == 0) {
+	gather g = {malloc((size_t)rank_count * 2u * sizeof(int)), NULL, recs, NULL, NULL};
+	if (self_rank == 0) {
 		g.byid = malloc((size_t)n * sizeof *g.byid);
 		g.have = malloc(n > 0 ? n : 1u);
 		if (g.byid == NULL || g.have == NULL) {
@@ -755,7 +297,7 @@ static int run(int argc, char** argv)
 	if (recs == NULL || ghost == NULL || keep == NULL || g.counts == NULL || (balance_every != 0 && per_row == NULL)) {
 		stop_all("out of memory");
 	}
-	g.displs = g.counts + ranks;
+	g.displs = g.counts + rank_count;
 
 	const bool by_id = args.engine != THRONG_ENGINE_SIMD; // the scalar engine keeps the order it is given
 	// Whether the own agents live in the part from step to step (the SIMD
@@ -809,7 +351,7 @@ static int run(int argc, char** argv)
 			stop_all("loading its part");
 		}
 		thr_scene_part_goals(scene, recs, m);
-		if (sampled && my_rank == 0) {
+		if (sampled && self_rank == 0) {
 			thr_scene_sample_with(scene, gathered); // the whole world at this step, gathered after the last
 		}
 		if (throng_scene_step(scene) != THRONG_OK) {
@@ -830,16 +372,16 @@ static int run(int argc, char** argv)
 			gather_whole(&g, own, n_own, n, gathered, k + 1u);
 			if (!args.no_metrics) {
 				const throng_world_stats ws = whole_stats(part); // the metrics read its running figures
-				if (my_rank == 0) {
+				if (self_rank == 0) {
 					gathered->stats = ws;
 					metrics_st = throng_metrics_observe(metrics, gathered);
 					// The gather is the metrics' cost (and a due frame's, which shares it).
 					metrics_seconds += cli_now_seconds() - tg;
 				}
-			} else if (my_rank == 0 && frame_due) {
+			} else if (self_rank == 0 && frame_due) {
 				outputs.seconds += cli_now_seconds() - tg; // the gather is the frame's cost
 			}
-			if (my_rank == 0 && metrics_st == THRONG_OK && frame_due) {
+			if (self_rank == 0 && metrics_st == THRONG_OK && frame_due) {
 				out_st = cli_outputs_frame(&outputs, gathered);
 			}
 			int st2[2] = {(int)metrics_st, (int)out_st}; // rank 0's, told to every rank
@@ -855,13 +397,13 @@ static int run(int argc, char** argv)
 	throng_metrics_destroy(metrics);
 	throng_status closed = THRONG_OK;
 	if (metrics_st != THRONG_OK) {
-		if (my_rank == 0) {
+		if (self_rank == 0) {
 			cli_error("%s", throng_last_error());
 			cli_outputs_close(&outputs, false, NULL);
 		}
 		closed = metrics_st;
 	} else if (out_st != THRONG_OK) {
-		if (my_rank == 0) {
+		if (self_rank == 0) {
 			// The library's message says what the file holds, exactly.
 			char msg[1024];
 			snprintf(msg, sizeof msg, "%s", throng_last_error());
@@ -869,7 +411,7 @@ static int run(int argc, char** argv)
 			cli_outputs_close(&outputs, false, msg);
 		}
 		closed = out_st;
-	} else if (my_rank == 0 && frames) {
+	} else if (self_rank == 0 && frames) {
 		if (interrupted) {
 			throng_exporter_set_interrupted(outputs.exporter);
 		}
@@ -881,7 +423,7 @@ static int run(int argc, char** argv)
 	int code = failed ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
 	char decomposition[32];
 	if (!failed) {
-		// The run's stats: sums and maxima of the ranks' own agents'.
+		// The run's stats: sums and maxima of the ranks' own agents.
 		const throng_world_stats st = whole_stats(part);
 		double sent[2] = {traffic.bytes, traffic.ghosts};
 		double most_sent[3] = {traffic.bytes, traffic.seconds, traffic.seconds - traffic.wait};
@@ -893,7 +435,7 @@ static int run(int argc, char** argv)
 			n_own = own_records(part, own);
 		}
 		gather_whole(&g, own, n_own, n, gathered, k);
-		if (my_rank == 0) {
+		if (self_rank == 0) {
 			if (throng_world_set_threat(gathered, part->threat_p, part->threat_v, part->threat_active) != THRONG_OK) {
 				stop_all("gathering the world");
 			}
@@ -918,9 +460,9 @@ static int run(int argc, char** argv)
 			sum.frames = outputs.frames;
 			sum.output_seconds = outputs.seconds;
 			sum.metrics_seconds = metrics_seconds;
-			sum.ranks = (uint32_t)ranks;
+			sum.ranks = (uint32_t)rank_count;
 			const double taken = k > 0 ? (double)k : 1.0;
-			sum.exchange_bytes = sent[0] / ranks / taken;
+			sum.exchange_bytes = sent[0] / rank_count / taken;
 			sum.exchange_bytes_max = most_sent[0] / taken;
 			sum.ghosts_per_agent = n > 0 ? sent[1] / ((double)n * taken) : 0.0;
 			sum.exchange_seconds = most_sent[1];
@@ -930,7 +472,7 @@ static int run(int argc, char** argv)
 			snprintf(decomposition, sizeof decomposition, "%dx%d", s.px, s.py);
 			sum.decomposition = decomposition;
 			sum.border_moves = borders_moved;
-			sum.imbalance = n > 0 ? most_owned / taken / ((double)n / ranks) : 1.0;
+			sum.imbalance = n > 0 ? most_owned / taken / ((double)n / rank_count) : 1.0;
 			if (interrupted) {
 				sum.steps = k;
 				sum.steps_planned = steps;
@@ -971,13 +513,13 @@ static int run(int argc, char** argv)
 int main(int argc, char** argv)
 {
 	MPI_Init(&argc, &argv);
-	MPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+	MPI_Comm_rank(MPI_COMM_WORLD, &self_rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &rank_count);
 	cli_program = "throng-mpi";
 	// Every rank reads the same arguments and scene and finds the same
 	// problems: rank 0 alone says them. A rank's own failure (stop_all)
 	// is said by that rank, on the standard error it had.
-	if (my_rank != 0) {
+	if (self_rank != 0) {
 		fflush(stderr);
 		quiet_stderr = dup(STDERR_FILENO);
 		const int null = open("/dev/null", O_WRONLY);
@@ -986,13 +528,13 @@ int main(int argc, char** argv)
 			close(null);
 		}
 	}
-	MPI_Type_contiguous((int)sizeof(mpi_agent), MPI_BYTE, &agent_type);
-	MPI_Type_commit(&agent_type);
-	MPI_Type_contiguous((int)sizeof(thr_agent_record), MPI_BYTE, &record_type);
-	MPI_Type_commit(&record_type);
+	MPI_Type_contiguous((int)sizeof(mpi_agent), MPI_BYTE, &mpi_agent_type);
+	MPI_Type_commit(&mpi_agent_type);
+	MPI_Type_contiguous((int)sizeof(thr_agent_record), MPI_BYTE, &mpi_record_type);
+	MPI_Type_commit(&mpi_record_type);
 	int code = run(argc, argv);
-	MPI_Type_free(&agent_type);
-	MPI_Type_free(&record_type);
+	MPI_Type_free(&mpi_agent_type);
+	MPI_Type_free(&mpi_record_type);
 	MPI_Finalize();
 	return code;
 }

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: MIT
+// throng-mpi's movement of agents (mpi_run.h): each step's exchange of
+// migrants and ghosts, the gathers of the whole world on rank 0, the
+// reductions (docs/DISTRIBUTED.md).
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_run.h"
+
+void part_reduce(void* user, thr_part_op op, void* values, uint32_t count)
+{
+	(void)user;
+	traffic.collectives += 1.0;
+	if (op == THR_PART_SUM_U64) {
+		MPI_Allreduce(MPI_IN_PLACE, values, (int)count, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+	} else {
+		MPI_Allreduce(MPI_IN_PLACE, values, (int)count, MPI_FLOAT, MPI_MAX, MPI_COMM_WORLD);
+	}
+}
+
+static int agent_by_id(const void* a, const void* b)
+{
+	return thr_agent_record_by_id(&((const mpi_agent*)a)->r, &((const mpi_agent*)b)->r);
+}
+
+void exchange(const layout* L, const source* src, uint8_t* keep, bool by_id, mpi_agent** out,
+              size_t* out_cap, mpi_agent** got, size_t* cap, uint32_t* m)
+{
+	const double t0 = MPI_Wtime();
+	uint64_t mark = 0; // halo_ranks' marks: one per agent and pass (stamp starts at 0)
+	int* sc = calloc((size_t)rank_count * 5u, sizeof *sc);
+	// This rank's block, less the halo: an agent in it stays and is in no
+	// other rank's halo, across a seam neither.
+	const int mj = self_rank / L->px, mi = self_rank % L->px;
+	const int32_t r0 = L->lo[mj] + L->halo, r1 = L->lo[mj + 1] - L->halo;
+	const int32_t c0 = col_lo(L, mj)[mi] + L->halo, c1 = col_lo(L, mj)[mi + 1] - L->halo;
+	uint64_t* stamp = calloc((size_t)rank_count, sizeof *stamp);
+	if (sc == NULL || stamp == NULL) {
+		stop_all("out of memory");
+	}
+	int *sd = sc + rank_count, *rc = sc + 2 * rank_count, *rd = sc + 3 * rank_count, *dst = sc + 4 * rank_count;
+	for (int pass = 0; pass < 2; ++pass) {
+		if (pass == 1) {
+			size_t total = 0;
+			for (int q = 0; q < rank_count; ++q) {
+				sd[q] = (int)total;
+				total += (size_t)sc[q];
+				sc[q] = 0;
+			}
+			if (total > *out_cap) {
+				free(*out);
+				*out_cap = total;
+				if ((*out = malloc(total * sizeof **out)) == NULL) {
+					stop_all("out of memory for the exchange");
+				}
+			}
+		}
+		for (uint32_t k = 0; k < src->n; ++k) {
+			float px, py;
+			if (!source_own(src, k, &px, &py)) {
+				if (src->recs == NULL && pass == 0) {
+					keep[k] = 0; // a ghost: dropped
+				}
+				continue;
+			}
+			const int32_t row = thr_part_row(&L->rows, py), col = thr_part_col(&L->rows, px);
+			if (src->recs == NULL && row >= r0 && row < r1 && col >= c0 && col < c1) {
+				if (pass == 0) {
+					keep[k] = 1; // deep in this rank's block (most agents)
+				}
+				continue;
+			}
+			const int owner = owner_of(L, row, col);
+			const bool stays = src->recs == NULL && owner == self_rank;
+			if (src->recs == NULL && pass == 0) {
+				keep[k] = stays;
+			}
+			const int g = halo_ranks(L, row, col, owner, stamp, ++mark, dst);
+			if (stays && g == 0) {
+				continue; // nothing to send: read no record
+			}
+			thr_agent_record r;
+			if (pass == 1) {
+				if (src->recs != NULL) {
+					r = src->recs[k];
+				} else {
+					thr_agent_record_get(src->part, k, &r);
+				}
+			}
+			if (!stays) {
+				if (pass == 1) {
+					mpi_agent* a = &(*out)[sd[owner] + sc[owner]];
+					a->r = r;
+					a->ghost = 0;
+				}
+				++sc[owner];
+			}
+			for (int j = 0; j < g; ++j) {
+				const int q = dst[j];
+				if (pass == 1) {
+					mpi_agent* a = &(*out)[sd[q] + sc[q]];
+					a->r = r;
+					a->ghost = 1;
+				}
+				++sc[q];
+			}
+		}
+	}
+	for (int q = 0; q < rank_count; ++q) {
+		traffic.bytes += q != self_rank ? (double)sc[q] * (double)sizeof(mpi_agent) : 0.0;
+	}
+	const double tw = MPI_Wtime();
+	MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, MPI_COMM_WORLD);
+	traffic.wait += MPI_Wtime() - tw;
+	traffic.collectives += 2.0; // and the Alltoallv below
+	size_t total = 0;
+	for (int q = 0; q < rank_count; ++q) {
+		rd[q] = (int)total;
+		total += (size_t)rc[q];
+	}
+	if (total > *cap) {
+		free(*got);
+		*cap = total;
+		if ((*got = malloc(total * sizeof **got)) == NULL) {
+			stop_all("out of memory for the exchange");
+		}
+	}
+	MPI_Alltoallv(*out, sc, sd, mpi_agent_type, *got, rc, rd, mpi_agent_type, MPI_COMM_WORLD);
+	if (by_id) {
+		qsort(*got, total, sizeof **got, agent_by_id);
+	}
+	*m = (uint32_t)total;
+	for (size_t k = 0; k < total; ++k) {
+		traffic.ghosts += (*got)[k].ghost != 0 ? 1.0 : 0.0;
+	}
+	traffic.seconds += MPI_Wtime() - t0;
+	free(sc);
+	free(stamp);
+}
+
+uint32_t own_records(const throng_world* part, thr_agent_record* own)
+{
+	uint32_t n_own = 0;
+	const uint32_t held = throng_world_agent_count(part);
+	for (uint32_t i = 0; i < held; ++i) {
+		if (!thr_part_ghost(part->part, part->id[i])) {
+			thr_agent_record_get(part, i, &own[n_own++]);
+		}
+	}
+	return n_own;
+}
+
+
+void gather_whole(gather* g, const thr_agent_record* own, uint32_t n_own, uint32_t n, throng_world* into,
+                  uint64_t step)
+{
+	const int mine = (int)n_own;
+	MPI_Gather(&mine, 1, MPI_INT, g->counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (self_rank == 0) {
+		int total = 0;
+		for (int q = 0; q < rank_count; ++q) {
+			g->displs[q] = total;
+			total += g->counts[q];
+		}
+		if ((uint32_t)total != n) {
+			stop_all("the ranks lost agents");
+		}
+	}
+	MPI_Gatherv(own, mine, mpi_record_type, g->recs, g->counts, g->displs, mpi_record_type, 0, MPI_COMM_WORLD);
+	if (self_rank == 0) {
+		memset(g->have, 0, n);
+		for (uint32_t k = 0; k < n; ++k) {
+			const uint32_t id = g->recs[k].id;
+			if (id >= n || g->have[id]) {
+				stop_all("the ranks sent an agent twice");
+			}
+			g->have[id] = 1;
+			g->byid[id] = g->recs[k];
+		}
+		if (thr_part_load_next(into, g->byid, n, step) != THRONG_OK) {
+			stop_all("gathering the world");
+		}
+	}
+}
+
+throng_world_stats whole_stats(const throng_world* part)
+{
+	throng_world_stats st = throng_world_get_stats(part);
+	uint64_t sums[9] = {st.nonfinite,     st.clamped,        st.neighbor_candidates, st.neighbor_capped,
+	                    st.contacts,      st.contact_capped, st.shape_pushes,        st.shape_reverts,
+	                    st.target_capped};
+	uint32_t most[3] = {st.neighbor_most_candidates, st.neighbor_most_met, st.target_most_candidates};
+	float ratio = st.max_speed_ratio;
+	MPI_Reduce(self_rank == 0 ? MPI_IN_PLACE : sums, sums, 9, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+	MPI_Reduce(self_rank == 0 ? MPI_IN_PLACE : most, most, 3, MPI_UINT32_T, MPI_MAX, 0, MPI_COMM_WORLD);
+	MPI_Reduce(self_rank == 0 ? MPI_IN_PLACE : &ratio, &ratio, 1, MPI_FLOAT, MPI_MAX, 0, MPI_COMM_WORLD);
+	st.max_speed_ratio = ratio;
+	st.nonfinite = sums[0];
+	st.clamped = sums[1];
+	st.neighbor_candidates = sums[2];
+	st.neighbor_capped = sums[3];
+	st.contacts = sums[4];
+	st.contact_capped = sums[5];
+	st.shape_pushes = sums[6];
+	st.shape_reverts = sums[7];
+	st.target_capped = sums[8];
+	st.neighbor_most_candidates = most[0];
+	st.neighbor_most_met = most[1];
+	st.target_most_candidates = most[2];
+	return st;
+}
+
+throng_status told(throng_status st)
+{
+	int v = (int)st;
+	MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	return (throng_status)v;
+}

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+// throng-mpi's pieces (cli/mpi_main.c runs them): the decomposition of
+// the world's cells over the ranks (mpi_layout.c) and the movement of
+// agents between ranks (mpi_exchange.c). docs/DISTRIBUTED.md says why.
+#ifndef THRONG_CLI_MPI_RUN_H
+#define THRONG_CLI_MPI_RUN_H
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "part.h"
+#include "throng/throng.h"
+#include "world_internal.h"
+
+/// One agent on its way to a rank: its record, and whether it goes as a
+/// ghost.
+typedef struct mpi_agent {
+	thr_agent_record r;
+	uint32_t ghost;
+} mpi_agent;
+
+/// This process's rank and the number of ranks (MPI_COMM_WORLD).
+extern int self_rank, rank_count;
+extern MPI_Datatype mpi_agent_type;  ///< an mpi_agent
+extern MPI_Datatype mpi_record_type; ///< a thr_agent_record
+
+/// What this rank's exchanges cost over the run.
+typedef struct exchange_traffic {
+	double bytes;       ///< sent to other ranks
+	double ghosts;      ///< ghosts received (and stepped)
+	double seconds;     ///< wall time in exchange()
+	double wait;        ///< of which in its first collective, where a rank waits for the slowest
+	double collectives; ///< MPI collective calls in the stepping loop (the same on every rank)
+} exchange_traffic;
+extern exchange_traffic traffic;
+
+/// Stops every rank, saying what failed (and throng_last_error()): one
+/// that fails mid-step leaves the others waiting in a reduction.
+_Noreturn void stop_all(const char* what);
+
+// ---------------------------------------------------------------------------
+// The decomposition (mpi_layout.c)
+
+/// The decomposition: the agent grid's rows cut into py strips, each cut
+/// into px blocks of columns (px = 1: strips). Rank q = j px + i owns the
+/// cells of rows [lo[j], lo[j + 1]) and columns [col_lo(j)[i],
+/// col_lo(j)[i + 1]) (the strips' columns are cut apart: each strip
+/// balances its own). lo[0] = 0, lo[py] = ny, and the same for columns. A
+/// strip or block may be empty.
+typedef struct layout {
+	thr_part_rows rows; ///< rows and columns
+	int32_t halo;       ///< ghost rows (and columns) on each side
+	bool wrap;
+	int px, py;
+	int32_t* lo;  ///< py + 1 row borders
+	int32_t* clo; ///< py (px + 1) column borders
+} layout;
+
+static inline int32_t* col_lo(const layout* L, int j)
+{
+	return L->clo + (size_t)j * (size_t)(L->px + 1);
+}
+
+/// This rank's own agents, where they are before an exchange: a list of
+/// records (at the start, and every step for the scalar engine, whose
+/// parts are loaded whole in id order), or its part world, where they stay
+/// from step to step (the SIMD engine: thr_part_update).
+typedef struct source {
+	const thr_agent_record* recs; ///< the own records, or NULL: the part's own slots
+	const throng_world* part;
+	uint32_t n; ///< records, or the part's slots (its ghosts are skipped)
+} source;
+
+/// Whether item k of src is an own agent; *px, *py is its position.
+static inline bool source_own(const source* src, uint32_t k, float* px, float* py)
+{
+	if (src->recs != NULL) {
+		*px = src->recs[k].px;
+		*py = src->recs[k].py;
+		return true;
+	}
+	if (thr_part_ghost(src->part->part, src->part->id[k])) {
+		return false;
+	}
+	*px = thr_cur_c(src->part)->px[k];
+	*py = thr_cur_c(src->part)->py[k];
+	return true;
+}
+
+/// The rank whose block holds the cell (row, col).
+int owner_of(const layout* L, int32_t row, int32_t col);
+
+/// px x py = rank_count for blocks as square as R allows: px the largest
+/// divisor of R at most sqrt(R) (1 for strips, or when R is prime).
+void shape(layout* L, bool blocks);
+
+/// Moves the borders so that each block holds about as many agents as the
+/// others: every rank counts its own agents by row, the counts are summed
+/// over the ranks (one MPI_Allreduce) and cut into strips; then by strip
+/// and column, summed and cut into blocks strip by strip. Every rank
+/// computes the same borders from the same sums. Returns whether a border
+/// moved. Where an agent is stepped does not change its bits
+/// (core/part.h), so the result does not depend on the borders. count has
+/// room for max(ny, py nx) counts.
+bool balance(layout* L, const source* src, uint64_t* count);
+
+/// The ranks other than `owner` whose halo holds the cell (row, col):
+/// those whose block is not empty and lies within L->halo rows and columns
+/// of it (across a wrapping world's seams too), each once, into dst;
+/// returns how many. They are found from the borders, not by asking every
+/// rank. stamp (ranks entries) and mark, different on each call, keep a
+/// rank from coming twice.
+int halo_ranks(const layout* L, int32_t row, int32_t col, int owner, uint64_t* stamp, uint64_t mark, int* dst);
+
+// ---------------------------------------------------------------------------
+// Moving agents between ranks (mpi_exchange.c)
+
+/// thr_part_comm's reduction over MPI_COMM_WORLD (an MPI_Allreduce).
+void part_reduce(void* user, thr_part_op op, void* values, uint32_t count);
+
+/// Sends each own agent of src to its owner and, as a ghost, to every
+/// other rank whose halo holds it, in src's order. An agent of a part that
+/// stays this rank's own is not sent: keep[k] (src's slots) says which
+/// stay, for thr_part_update. *got and *m receive what comes to this rank,
+/// rank by rank in rank order, each rank's in its order (sorted by id when
+/// by_id: the scalar engine's order); *cap is its room.
+void exchange(const layout* L, const source* src, uint8_t* keep, bool by_id, mpi_agent** out,
+              size_t* out_cap, mpi_agent** got, size_t* cap, uint32_t* m);
+
+/// The records of the part's own agents (not its ghosts) into own, in the
+/// part's storage order; returns how many.
+uint32_t own_records(const throng_world* part, thr_agent_record* own);
+
+/// Rank 0's buffers for a whole world gathered from every rank.
+typedef struct gather {
+	int* counts; ///< per rank (rank 0)
+	int* displs; ///< per rank (rank 0)
+	thr_agent_record* recs; ///< the whole world's count (rank 0): as they come
+	thr_agent_record* byid; ///< the whole world's count (rank 0): placed by id
+	uint8_t* have;          ///< the whole world's count (rank 0): whether id came
+} gather;
+
+/// Every rank's n_own own records to rank 0, which places them by id (the
+/// ids are the whole world's, 0 to n - 1, each once) and loads them, in id
+/// order, into `into` (a part world without ghosts, at `step`); the state
+/// `into` held stays as its previous state (thr_part_load_next: the
+/// metrics read it). Called by every rank.
+void gather_whole(gather* g, const thr_agent_record* own, uint32_t n_own, uint32_t n, throng_world* into,
+                  uint64_t step);
+
+/// The whole world's stats, on rank 0, from the parts' (each counts its own
+/// agents: core/part.h): sums add, maxima take the largest; the rest
+/// (steps, contact iterations, threads) is the same in every part. A
+/// collective call.
+throng_world_stats whole_stats(const throng_world* part);
+
+/// Rank 0's status, told to every rank (a collective call).
+throng_status told(throng_status st);
+
+#endif
