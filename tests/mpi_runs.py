@@ -142,6 +142,9 @@ REFUSED = [
     (["field", "--metrics", "off", "--balance-every", "-1"], "--balance-every"),
     (["field", "--metrics", "off", "--balance-every"], "--balance-every"),
     (["field", "--metrics", "off", "--decompose", "cubes"], "--decompose"),
+    (["field", "--agents", "0"], "--agents"),
+    (["nosuch"], "unknown scenario \"nosuch\""),
+    (["@bad"], "world_problems.yaml:3:7: world.dt"),
 ]
 
 
@@ -386,7 +389,9 @@ def main():
     with tempfile.TemporaryDirectory(prefix="mpi_runs.") as tmp:
         decompose(mpirun, throng, throng_mpi, tmp)
         outputs(mpirun, throng, throng_mpi, tmp)
+    bad = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "bad", "world_problems.yaml")
     for args, word in REFUSED:
+        args = [bad if a == "@bad" else a for a in args]
         cmd = mpirun_args(mpirun, 2) + [throng_mpi, "run"] + args + ["--steps", "1"]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
         if p.returncode == 0 or word not in p.stderr:
