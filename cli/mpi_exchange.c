@@ -23,6 +23,16 @@ static int agent_by_id(const void* a, const void* b)
 	return thr_agent_record_by_id(&((const mpi_agent*)a)->r, &((const mpi_agent*)b)->r);
 }
 
+/// One record for rank q: counted on the first pass, written into out at
+/// q's place on the second.
+static inline void send(int pass, mpi_agent* out, const int* sd, int* sc, int q, const thr_agent_record* r, bool ghost)
+{
+	if (pass == 1) {
+		out[sd[q] + sc[q]] = (mpi_agent){*r, ghost ? 1u : 0u};
+	}
+	++sc[q];
+}
+
 void exchange(const layout* L, const source* src, uint8_t* keep, bool by_id, mpi_agent** out,
               size_t* out_cap, mpi_agent** got, size_t* cap, uint32_t* m)
 {
@@ -88,21 +98,10 @@ void exchange(const layout* L, const source* src, uint8_t* keep, bool by_id, mpi
 				}
 			}
 			if (!stays) {
-				if (pass == 1) {
-					mpi_agent* a = &(*out)[sd[owner] + sc[owner]];
-					a->r = r;
-					a->ghost = 0;
-				}
-				++sc[owner];
+				send(pass, *out, sd, sc, owner, &r, false);
 			}
 			for (int j = 0; j < g; ++j) {
-				const int q = dst[j];
-				if (pass == 1) {
-					mpi_agent* a = &(*out)[sd[q] + sc[q]];
-					a->r = r;
-					a->ghost = 1;
-				}
-				++sc[q];
+				send(pass, *out, sd, sc, dst[j], &r, true);
 			}
 		}
 	}
