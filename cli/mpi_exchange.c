@@ -33,7 +33,17 @@ static inline void send(int pass, mpi_agent* out, const int* sd, int* sc, int q,
 	++sc[q];
 }
 
-void exchange(const layout* L, const source* src, uint8_t* keep, bool by_id, mpi_agent** out,
+/// What the first pass of exchange() found of a part's slot (keep[k]):
+/// thr_part_update keeps the slots whose entry is not 0 (a ghost's entry
+/// is ignored), and the second pass revisits only those that may send.
+enum {
+	SLOT_LEAVES = 0, ///< an own agent that moves to another rank
+	SLOT_DEEP = 1,   ///< an own agent deep in the block: stays, sends nothing
+	SLOT_BORDER = 2, ///< an own agent that stays, near the block's border
+	SLOT_GHOST = 3,  ///< a ghost: dropped, sends nothing
+};
+
+void exchange(const layout* L, const source* src, uint8_t* keep, uint32_t* kept, bool by_id, mpi_agent** out,
               size_t* out_cap, mpi_agent** got, size_t* cap, uint32_t* m)
 {
 	const double t0 = MPI_Wtime();
@@ -49,6 +59,7 @@ void exchange(const layout* L, const source* src, uint8_t* keep, bool by_id, mpi
 		stop_all("out of memory");
 	}
 	int *sd = sc + rank_count, *rc = sc + 2 * rank_count, *rd = sc + 3 * rank_count, *dst = sc + 4 * rank_count;
+	*kept = 0;
 	for (int pass = 0; pass < 2; ++pass) {
 		if (pass == 1) {
 			size_t total = 0;
@@ -66,24 +77,25 @@ void exchange(const layout* L, const source* src, uint8_t* keep, bool by_id, mpi
 			}
 		}
 		for (uint32_t k = 0; k < src->n; ++k) {
+			if (pass == 1 && src->recs == NULL && (keep[k] == SLOT_DEEP || keep[k] == SLOT_GHOST)) {
+				continue; // found on the first pass to send nothing
+			}
 			float px, py;
 			if (!source_own(src, k, &px, &py)) {
-				if (src->recs == NULL && pass == 0) {
-					keep[k] = 0; // a ghost: dropped
-				}
+				keep[k] = SLOT_GHOST; // only a part's slots are ghosts
 				continue;
 			}
 			const int32_t row = thr_part_row(&L->rows, py), col = thr_part_col(&L->rows, px);
 			if (src->recs == NULL && row >= r0 && row < r1 && col >= c0 && col < c1) {
-				if (pass == 0) {
-					keep[k] = 1; // deep in this rank's block (most agents)
-				}
+				keep[k] = SLOT_DEEP; // most agents (the first pass only comes here)
+				++*kept;
 				continue;
 			}
 			const int owner = owner_of(L, row, col);
 			const bool stays = src->recs == NULL && owner == self_rank;
 			if (src->recs == NULL && pass == 0) {
-				keep[k] = stays;
+				keep[k] = stays ? SLOT_BORDER : SLOT_LEAVES;
+				*kept += stays ? 1u : 0u;
 			}
 			const int g = halo_ranks(L, row, col, owner, stamp, ++mark, dst);
 			if (stays && g == 0) {

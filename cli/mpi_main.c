@@ -323,14 +323,10 @@ static int run(int argc, char** argv)
 			borders_moved += balance(&s, &src, per_row) ? 1u : 0u;
 			traffic.collectives += 1.0;
 		}
-		uint32_t m = 0;
-		exchange(&s, &src, keep, by_id, &out, &out_cap, &got, &got_cap, &m);
+		uint32_t m = 0, owned = 0; // own agents this step: kept, then brought
+		exchange(&s, &src, keep, &owned, by_id, &out, &out_cap, &got, &got_cap, &m);
 		if (m > n) {
 			stop_all("more agents than the world holds");
-		}
-		uint32_t owned = 0; // own agents this step: kept and brought
-		for (uint32_t i = 0; resident && i < src.n; ++i) {
-			owned += keep[i];
 		}
 		for (uint32_t j = 0; j < m; ++j) {
 			recs[j] = got[j].r;

@@ -121,11 +121,12 @@ void part_reduce(void* user, thr_part_op op, void* values, uint32_t count);
 
 /// Sends each own agent of src to its owner and, as a ghost, to every
 /// other rank whose halo holds it, in src's order. An agent of a part that
-/// stays this rank's own is not sent: keep[k] (src's slots) says which
-/// stay, for thr_part_update. *got and *m receive what comes to this rank,
-/// rank by rank in rank order, each rank's in its order (sorted by id when
-/// by_id: the scalar engine's order); *cap is its room.
-void exchange(const layout* L, const source* src, uint8_t* keep, bool by_id, mpi_agent** out,
+/// stays this rank's own is not sent: keep[k] (src's slots) is not 0 for
+/// those, for thr_part_update, and *kept counts them (0 for a list of
+/// records). *got and *m receive what comes to this rank, rank by rank in
+/// rank order, each rank's in its order (sorted by id when by_id: the
+/// scalar engine's order); *cap is its room.
+void exchange(const layout* L, const source* src, uint8_t* keep, uint32_t* kept, bool by_id, mpi_agent** out,
               size_t* out_cap, mpi_agent** got, size_t* cap, uint32_t* m);
 
 /// The records of the part's own agents (not its ghosts) into own, in the

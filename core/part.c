@@ -146,24 +146,35 @@ int thr_agent_record_by_id(const void* a, const void* b)
 	return (x > y) - (x < y);
 }
 
-/// Whether id is marked in the part's `seen` set.
-static inline bool seen_bit(const thr_part* p, uint32_t id)
+/// Bit `id` of a set of a bit per id (the part's `ghost` and `seen`).
+static inline bool bit_get(const uint8_t* bits, uint32_t id)
 {
-	return ((p->seen[id >> 3] >> (id & 7u)) & 1u) != 0;
+	return ((bits[id >> 3] >> (id & 7u)) & 1u) != 0;
+}
+
+static inline void bit_set(uint8_t* bits, uint32_t id)
+{
+	bits[id >> 3] |= (uint8_t)(1u << (id & 7u));
+}
+
+static inline void bit_clear(uint8_t* bits, uint32_t id)
+{
+	bits[id >> 3] &= (uint8_t)~(1u << (id & 7u));
 }
 
 /// Clears the `seen` bits of the first n records (their ids below the id space).
 static void unsee(thr_part* p, const thr_agent_record* recs, uint32_t n)
 {
 	for (uint32_t k = 0; k < n; ++k) {
-		p->seen[recs[k].id >> 3] &= (uint8_t)~(1u << (recs[k].id & 7u));
+		bit_clear(p->seen, recs[k].id);
 	}
 }
 
 /// Checks the n records a load or an update brings, their ids against each
 /// other and against the ids already marked in p->seen (the agents an
-/// update keeps); every target_agent must be marked or among them. Leaves
-/// p->seen as it found it.
+/// update keeps); every own agent's target_agent must be marked or among
+/// them. On success the records' ids are left marked too (the caller
+/// clears them); on failure p->seen is as it was.
 static throng_status check_records(const throng_world* w, const thr_agent_record* recs, const uint8_t* ghost,
                                    uint32_t n)
 {
@@ -179,7 +190,7 @@ static throng_status check_records(const throng_world* w, const thr_agent_record
 		if (r->id >= p->def.id_space || (by_id && k > 0 && r->id <= recs[k - 1].id)) {
 			field = by_id ? "id (must increase, below the id space: the scalar engine keeps them in order)"
 			              : "id (below the id space)";
-		} else if (seen_bit(p, r->id)) {
+		} else if (bit_get(p->seen, r->id)) {
 			field = "id (twice)";
 		} else if (r->archetype >= w->archetype_count) {
 			field = "archetype";
@@ -196,7 +207,7 @@ static throng_status check_records(const throng_world* w, const thr_agent_record
 			unsee(p, recs, k);
 			return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_load: record %u (id %u): %s", k, r->id, field);
 		}
-		p->seen[r->id >> 3] |= (uint8_t)(1u << (r->id & 7u));
+		bit_set(p->seen, r->id);
 	}
 	// Every id is marked now: an own agent's target must be one of them
 	// (a ghost's may be missing: thr_part_update drops it).
@@ -205,13 +216,12 @@ static throng_status check_records(const throng_world* w, const thr_agent_record
 		if (ghost != NULL && ghost[k] != 0) {
 			continue;
 		}
-		if (t != THRONG_NO_AGENT && (t >= p->def.id_space || !seen_bit(p, t))) {
+		if (t != THRONG_NO_AGENT && (t >= p->def.id_space || !bit_get(p->seen, t))) {
 			unsee(p, recs, n);
 			return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_load: record %u (id %u): target_agent (not in the part)",
 			                k, recs[k].id);
 		}
 	}
-	unsee(p, recs, n);
 	return THRONG_OK;
 }
 
@@ -264,18 +274,10 @@ throng_status thr_part_update(throng_world* w, const uint8_t* keep, const thr_ag
 		return thr_fail(THRONG_ERR_UNSUPPORTED, "thr_part_update: the scalar engine keeps its agents in id order: it "
 		                "takes whole loads (keep NULL, thr_part_load)");
 	}
-	thr_part* p = w->part;
-	uint32_t kept_n = 0;
-	for (uint32_t i = 0; i < w->count; ++i) {
-		kept_n += kept(w, keep, i) ? 1u : 0u;
-	}
-	if ((uint64_t)kept_n + n > w->def.capacity) {
-		return thr_fail(THRONG_ERR_CAPACITY, "thr_part_update: %u kept and %u new agents do not fit (capacity %u)",
-		                kept_n, n, w->def.capacity);
-	}
 	if ((st = check_supported(w)) != THRONG_OK) {
 		return st;
 	}
+	thr_part* p = w->part;
 	if (keep != NULL && p->holes_cap < w->count) {
 		uint32_t* holes = realloc(p->holes, (size_t)w->count * sizeof *holes);
 		if (holes == NULL) {
@@ -284,31 +286,40 @@ throng_status thr_part_update(throng_world* w, const uint8_t* keep, const thr_ag
 		p->holes = holes;
 		p->holes_cap = w->count;
 	}
-	// The kept ids first, so that a record that brings one again is
-	// refused; then every target, kept or brought, must be in the part.
+	// The kept ids are marked first, so that a record that brings one
+	// again is refused; then the records' (check_records); then every kept
+	// agent's target must be marked. The kept ids' marks are cleared as
+	// the slots are visited below (on failure, here).
+	uint32_t kept_n = 0;
 	for (uint32_t i = 0; i < w->count; ++i) {
 		if (kept(w, keep, i)) {
-			p->seen[w->id[i] >> 3] |= (uint8_t)(1u << (w->id[i] & 7u));
+			bit_set(p->seen, w->id[i]);
+			++kept_n;
 		}
 	}
-	st = check_records(w, recs, ghost, n); // leaves the kept ids' marks alone
-	for (uint32_t i = 0; st == THRONG_OK && i < n; ++i) {
-		p->seen[recs[i].id >> 3] |= (uint8_t)(1u << (recs[i].id & 7u));
+	if ((uint64_t)kept_n + n > w->def.capacity) {
+		st = thr_fail(THRONG_ERR_CAPACITY, "thr_part_update: %u kept and %u new agents do not fit (capacity %u)",
+		              kept_n, n, w->def.capacity);
+	} else {
+		st = check_records(w, recs, ghost, n);
 	}
-	for (uint32_t i = 0; st == THRONG_OK && i < w->count; ++i) {
+	const throng_status checked = st;
+	for (uint32_t i = 0; st == THRONG_OK && kept_n > 0 && i < w->count; ++i) {
 		const uint32_t t = w->target_agent[i];
-		if (kept(w, keep, i) && t != THRONG_NO_AGENT && (t >= p->def.id_space || !seen_bit(p, t))) {
+		if (t != THRONG_NO_AGENT && kept(w, keep, i) && (t >= p->def.id_space || !bit_get(p->seen, t))) {
 			st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
 			              "thr_part_update: slot %u (id %u): target_agent (not kept, not brought)", i, w->id[i]);
 		}
 	}
-	for (uint32_t i = 0; i < w->count; ++i) {
-		p->seen[w->id[i] >> 3] &= (uint8_t)~(1u << (w->id[i] & 7u));
+	if (checked == THRONG_OK) {
+		unsee(p, recs, n); // check_records left them marked
 	}
 	if (st != THRONG_OK) {
-		return st; // the records' marks were set only when they passed
+		for (uint32_t i = 0; kept_n > 0 && i < w->count; ++i) {
+			bit_clear(p->seen, w->id[i]); // every kept id; the others' are clear already
+		}
+		return st;
 	}
-	unsee(p, recs, n);
 	// The dropped agents leave holes; the kept ones stay in their slots.
 	// The records fill the holes in order, then go past the end; holes
 	// left below the new count take the kept agents from the top. Records
@@ -323,12 +334,13 @@ throng_status thr_part_update(throng_world* w, const uint8_t* keep, const thr_ag
 	const uint32_t old = w->count;
 	uint32_t holes = 0;
 	for (uint32_t i = 0; i < old; ++i) {
+		const uint32_t id = w->id[i];
 		if (kept(w, keep, i)) {
+			bit_clear(p->seen, id);
 			continue;
 		}
-		const uint32_t id = w->id[i];
 		slot_of[id] = THR_NO_SLOT;
-		bits[id >> 3] &= (uint8_t)~(1u << (id & 7u));
+		bit_clear(bits, id);
 		if (keep != NULL) {
 			p->holes[holes] = i;
 		}
@@ -342,7 +354,7 @@ throng_status thr_part_update(throng_world* w, const uint8_t* keep, const thr_ag
 		put_record(w, s, at, r);
 		slot_of[r->id] = at;
 		if (ghost != NULL && ghost[k] != 0) {
-			bits[r->id >> 3] |= (uint8_t)(1u << (r->id & 7u));
+			bit_set(bits, r->id);
 		}
 	}
 	// Holes left (h .. holes, ascending) below the count: each takes the

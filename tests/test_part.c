@@ -802,7 +802,13 @@ Test(part, loading_the_whole_world_again_keeps_the_last_load_as_the_previous_sta
 	cr_assert_eq(thr_part_update(p, keep_02, one_more, NULL, 1, 3), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert(strstr(throng_last_error(), "target_agent") != NULL, "%s", throng_last_error());
 	throng_world_set_target_agent(p, 2, THRONG_NO_AGENT);
+	// A kept agent may pursue another kept one, before or after it in the
+	// slots: id 1 (slot 3) pursues id 2 (slot 0), and id 2 pursues id 1.
+	cr_assert_eq(throng_world_set_target_agent(p, 1, 2), THRONG_OK);
+	cr_assert_eq(throng_world_set_target_agent(p, 2, 1), THRONG_OK);
 	cr_assert_eq(thr_part_update(p, keep_02, one_more, NULL, 1, 3), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(p->target_agent[p->slot_of[1]], 2u);
+	cr_assert_eq(p->target_agent[p->slot_of[2]], 1u);
 	// Id 2 stays in slot 0, id 3 fills the hole of slot 1, and id 1 moves
 	// down from slot 3 into the hole left below the count.
 	cr_assert_eq(throng_world_agent_count(p), 3u);

@@ -432,10 +432,9 @@ void thr_scene_sample_with(throng_scene* scene, throng_world* whole)
 	if (!thr_scene_samples(scene)) {
 		return;
 	}
-	throng_world* had = scene->world;
-	scene->world = whole;
+	throng_world* had = thr_scene_swap_world(scene, whole);
 	scene->measure->sample(scene, scene->measure_data);
-	scene->world = had;
+	thr_scene_swap_world(scene, had);
 }
 
 throng_status throng_scene_step(throng_scene* scene)
