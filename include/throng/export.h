@@ -37,6 +37,7 @@
 #include <stdio.h>
 
 #include "throng/api.h"
+#include "throng/file.h"
 #include "throng/throng.h"
 
 THRONG_API_BEGIN
@@ -175,46 +176,6 @@ throng_status throng_exporter_finish(throng_exporter* ex);
 /// left as it was (a path written in place keeps what it received); for a
 /// run that stops before it has anything to keep. NULL is ignored.
 void throng_exporter_destroy(throng_exporter* ex);
-
-// ---------------------------------------------------------------------------
-// Output files
-
-/// A file being written so that no path that existed before is harmed:
-/// the exporters use it, and so does the viewer for its PNG captures.
-typedef struct throng_output_file throng_output_file;
-
-/// Opens `path` for writing. A regular file, or a path that does not exist
-/// yet, is written to a new temporary file in the same directory
-/// (".NAME.XXXXXX.part", mode 0666 less the umask, or the old file's mode),
-/// which throng_output_file_commit() renames onto the path; until then the
-/// old file is untouched. A symbolic link is followed: the file it names is
-/// replaced and the link stays. Anything else that exists (a device such as
-/// /dev/null, a FIFO, a terminal; a link to a name that does not exist yet)
-/// is written in place: opened without truncating, and never removed. A
-/// directory, an unwritable file or directory fail with THRONG_ERR_IO
-/// ("PATH: cannot open for writing: ...").
-throng_status throng_output_file_open(const char* path, throng_output_file** out);
-
-/// The open descriptor to write to (owned by the output file).
-int throng_output_file_fd(const throng_output_file* f);
-
-/// The name to open when a library writes the file by name (SQLite): the
-/// temporary, or the path itself when written in place.
-const char* throng_output_file_write_path(const throng_output_file* f);
-
-/// True when the path is written in place (not a regular file).
-bool throng_output_file_in_place(const throng_output_file* f);
-
-/// Closes the file and renames the temporary onto the path. On failure
-/// removes the temporary (never the path) and returns THRONG_ERR_IO naming
-/// the path. Does not free `f`: after it, success or not, only
-/// throng_output_file_destroy() may be called (a second commit fails).
-throng_status throng_output_file_commit(throng_output_file* f);
-
-/// Frees `f`. One not committed is discarded first: the file is closed and
-/// the temporary removed, leaving the path as it was (a file written in
-/// place keeps what it received). NULL is ignored.
-void throng_output_file_destroy(throng_output_file* f);
 
 // ---------------------------------------------------------------------------
 // Frames and headers, as readers return them
