@@ -467,7 +467,7 @@ throng_status throng_exporter_create(const char* path, const throng_export_def* 
 	if (d.format == THRONG_FORMAT_AUTO) {
 		d.format = throng_format_from_path(path);
 	}
-	if (d.format == THRONG_FORMAT_SQLITE && strcmp(path, "-") == 0) {
+	if (d.format == THRONG_FORMAT_SQLITE && throng_output_path_is_stdout(path)) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
 		                "throng_exporter_create: SQLite needs a file; it cannot be written to standard output");
 	}
@@ -494,18 +494,21 @@ throng_status throng_exporter_create(const char* path, const throng_export_def* 
 	}
 
 	// Open (and so check) the path before anything is simulated. A regular
-	// file is written to a temporary beside it (output_file.c); SQLite
-	// opens that temporary again by name.
-	if (strcmp(path, "-") == 0) {
-		ex->fd = STDOUT_FILENO;
-	} else {
-		st = throng_output_file_open(path, &ex->file);
-		if (st != THRONG_OK) {
-			exporter_free(ex);
-			return st;
-		}
-		ex->fd = throng_output_file_fd(ex->file);
+	// file is written to a temporary beside it (core/output_file.c); SQLite
+	// opens that temporary again by name, so it needs a name to open.
+	st = throng_output_file_open(path, &ex->file);
+	if (st != THRONG_OK) {
+		exporter_free(ex);
+		return st;
 	}
+	if (d.format == THRONG_FORMAT_SQLITE && throng_output_file_is_stream(ex->file)) {
+		exporter_free(ex);
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		                "throng_exporter_create: %s: SQLite needs a file; it cannot be written to a standard stream "
+		                "or an inherited descriptor",
+		                path);
+	}
+	ex->fd = throng_output_file_fd(ex->file);
 	st = ex->ops->begin(ex);
 	if (st != THRONG_OK) {
 		exporter_free(ex); // nothing worth keeping: the temporary goes, the path stays as it was
@@ -561,6 +564,11 @@ throng_status throng_exporter_write(throng_exporter* ex, const throng_world* wor
 uint64_t throng_exporter_frames(const throng_exporter* ex)
 {
 	return ex != NULL ? ex->frames : 0;
+}
+
+const char* throng_exporter_notice(const throng_exporter* ex)
+{
+	return ex != NULL ? throng_output_file_notice(ex->file) : NULL;
 }
 
 void throng_exporter_set_interrupted(throng_exporter* ex)

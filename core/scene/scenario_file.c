@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "throng/file.h"
 #include "scenario_file_internal.h"
 #include "scenario_internal.h"
 
@@ -272,32 +273,20 @@ throng_status throng_scene_save_file_header(const throng_scene* scene, const cha
 	if (st != THRONG_OK) {
 		return st;
 	}
-	// Written beside the target and renamed over it, so that a failed save
-	// leaves an existing file as it was.
-	size_t plen = strlen(path);
-	char* tmp = malloc(plen + sizeof ".tmp");
-	if (tmp == NULL) {
+	// Written as every output file is (core/output_file.c): beside the
+	// target and renamed over it, so that a failed save leaves an existing
+	// file as it was; "-" is standard output, a device is written in place.
+	throng_output_file* file = NULL;
+	st = throng_output_file_open(path, &file);
+	if (st != THRONG_OK) {
 		free(text);
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_scene_save_file: out of memory");
+		return st;
 	}
-	memcpy(tmp, path, plen);
-	memcpy(tmp + plen, ".tmp", sizeof ".tmp");
-	FILE* f = fopen(tmp, "wb");
-	if (f == NULL) {
-		st = thr_fail(THRONG_ERR_IO, "throng_scene_save_file: cannot open %s: %s", tmp, strerror(errno));
-	} else {
-		bool ok = fwrite(text, 1, len, f) == len;
-		ok = fclose(f) == 0 && ok;
-		if (!ok) {
-			st = thr_fail(THRONG_ERR_IO, "throng_scene_save_file: cannot write %s: %s", tmp, strerror(errno));
-			remove(tmp);
-		} else if (rename(tmp, path) != 0) {
-			st = thr_fail(THRONG_ERR_IO, "throng_scene_save_file: cannot rename %s to %s: %s", tmp, path,
-			              strerror(errno));
-			remove(tmp);
-		}
+	st = throng_output_file_write(file, text, len);
+	if (st == THRONG_OK) {
+		st = throng_output_file_commit(file);
 	}
-	free(tmp);
+	throng_output_file_destroy(file); // after a failure: removes the temporary, never the path
 	free(text);
 	return st;
 }

@@ -151,6 +151,12 @@ throng_status throng_exporter_write(throng_exporter* ex, const throng_world* wor
 /// Frames written so far.
 uint64_t throng_exporter_frames(const throng_exporter* ex);
 
+/// What to tell the user about the output file, or NULL
+/// (throng_output_file_notice: hard links that keep the old contents, an
+/// owner that could not be kept, leftovers of a killed run). Owned by the
+/// exporter; valid until throng_exporter_finish().
+const char* throng_exporter_notice(const throng_exporter* ex);
+
 /// Marks the run as stopped before its planned end (a signal, say): the
 /// binary stream's end record then carries the interrupted flag
 /// (docs/FORMAT.md); the other formats end as usual. NULL is ignored.

@@ -52,6 +52,7 @@
 #define THRONG_FILE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "throng/api.h"
 #include "throng/throng.h"
@@ -82,6 +83,13 @@ bool throng_output_file_in_place(const throng_output_file* f);
 /// True when the path named a standard stream or an inherited descriptor
 /// (rule 1).
 bool throng_output_file_is_stream(const throng_output_file* f);
+
+/// Writes `size` bytes at the descriptor's position, all of them
+/// (retrying short writes and EINTR). THRONG_ERR_IO names the path and says
+/// what happens to it: a replaced file is left as it was once the output
+/// file is destroyed without a commit; one written in place keeps what it
+/// received.
+throng_status throng_output_file_write(throng_output_file* f, const void* data, size_t size);
 
 /// What the caller should tell the user about this file, or NULL: hard
 /// links that keep the old contents, an owner that could not be kept,
