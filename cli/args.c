@@ -220,7 +220,8 @@ int cli_parse_run(int argc, char** argv, int first, cli_run_args* out)
 {
 	static const char* const valued[] = {"--agents", "--steps",  "--seed",  "--engine", "--threads", "--threads-policy",
 	                                     "--summary", "--metrics", "--out",   "--format", "--fields", "--every", "--shm", "--seconds"};
-	const opt_spec spec = {cli_program, "run: ", "throng run --help", valued, sizeof valued / sizeof valued[0]};
+	uint64_t seen = 0;
+	const opt_spec spec = {cli_program, "run: ", "throng run --help", valued, sizeof valued / sizeof valued[0], &seen};
 	bool format_set = false, fields_set = false, every_set = false;
 	memset(out, 0, sizeof *out);
 	out->seed = 1;

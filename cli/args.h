@@ -6,12 +6,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "opts.h"
 #include "throng/export.h"
 #include "throng/scenario.h"
 #include "throng/throng.h"
 
-/// Exit statuses: 0 success, 1 the library failed, 2 bad usage.
-enum { CLI_EXIT_OK = 0, CLI_EXIT_FAILURE = 1, CLI_EXIT_USAGE = 2 };
 
 /// Largest --agents and --steps values accepted.
 #define CLI_MAX_AGENTS 10000000u

@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: MIT
 // throng: run a built-in scenario and print a summary.
 //
-// Exit status: 0 success, 1 the library failed (the message is
-// throng_last_error()) or standard output could not be written, 2 bad usage
-// (one line on stderr naming the argument), 130 and 143 a run stopped by
-// SIGINT or SIGTERM (its outputs closed properly, its summary printed).
+// Exit status (opts.h, CLI_EXIT_*): 0 success, 1 the library failed (the
+// message is throng_last_error()), 2 bad usage (one line on stderr naming
+// the argument), 3 an input file (a scenario file) missing or damaged, 4 an
+// output (--out, --shm, standard output) that cannot be written, 128 + N a
+// run stopped by signal N (SIGINT, SIGTERM, SIGHUP, SIGQUIT: its outputs
+// closed properly, its summary printed).
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
 #include <omp.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,7 +45,7 @@ static const char usage_run[] =
 	"Runs a built-in scenario (see throng list) and prints a summary on stdout.\n"
 	"<scenario> may also be a scenario file: an argument ending in .yaml, .yml\n"
 	"or .json, or holding a '/', is loaded as one (docs/SCENARIOS.md); a bad\n"
-	"file prints every problem and exits 2 without simulating.\n"
+	"file prints every problem and exits 3 without simulating.\n"
 	"\n"
 	"Options (--name value or --name=value):\n"
 	"  --agents N        agents, 1 to 10000000 (default: the scenario's)\n"
@@ -84,14 +87,19 @@ static const char usage_run[] =
 	"\n"
 	"FILE is never removed: a regular file is written beside it and renamed onto\n"
 	"it when done (a run stopped by a full disk keeps its whole frames and says\n"
-	"how many); a device or FIFO is written in place. FILE may not be the scenario\n"
-	"file; a FILE that is standard output's file or pipe is taken as -.\n"
+	"how many); a device or FIFO is written in place; -, /dev/stdout and\n"
+	"/dev/fd/N are the standard streams; another user's symbolic link in a\n"
+	"sticky directory such as /tmp is not followed, and no file is created in\n"
+	"/dev (docs/FORMAT.md, \"Output files\"). FILE may not be the scenario file;\n"
+	"a FILE that is standard output's file or pipe is taken as -.\n"
 	"\n"
-	"SIGINT (ctrl-C) or SIGTERM stops the run after the current step: outputs are\n"
-	"closed properly, the summary says how far it got; a second one kills it.\n"
+	"SIGINT (ctrl-C), SIGTERM, SIGHUP (a closed terminal) or SIGQUIT stops the\n"
+	"run after the current step: outputs are closed properly, the summary says\n"
+	"how far it got; a second one kills it.\n"
 	"\n"
-	"Exit status: 0 ok, 1 the simulation or the output failed, 2 bad arguments,\n"
-	"130 or 143 stopped by SIGINT or SIGTERM.\n";
+	"Exit status: 0 ok, 1 the simulation failed, 2 bad arguments, 3 a scenario\n"
+	"file is missing or has problems, 4 an output cannot be written, 128 + N\n"
+	"stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT).\n";
 
 /// "herd, circle": the known scenario names, for error messages.
 static void known_scenarios(char* buf, size_t cap)
@@ -137,6 +145,19 @@ static int cmd_list(int argc, char** argv)
 	return CLI_EXIT_OK;
 }
 
+/// A scene argument must be a built-in's name or look like a file
+/// (throng_scene_is_file); otherwise a usage error naming the built-ins.
+static int cli_check_scene_name(const char* command, const char* scenario)
+{
+	if (throng_scenario_find(scenario) != NULL || throng_scene_is_file(scenario)) {
+		return CLI_EXIT_OK;
+	}
+	char names[256];
+	known_scenarios(names, sizeof names);
+	cli_error("%s: unknown scenario \"%.64s\" (known: %s)", command, scenario, names);
+	return CLI_EXIT_USAGE;
+}
+
 /// Prints one problem of a scenario file to stderr, as FILE:LINE:COL: ...
 static void cli_print_diagnostic(void* user, const throng_diagnostic* d)
 {
@@ -148,7 +169,7 @@ static void cli_print_diagnostic(void* user, const throng_diagnostic* d)
 
 /// Opens a built-in scene or a scenario file (throng_scene_open). A file
 /// with problems (each printed) or one that cannot be read gives
-/// CLI_EXIT_USAGE; anything else the library refuses, CLI_EXIT_FAILURE.
+/// CLI_EXIT_INPUT; anything else the library refuses, CLI_EXIT_FAILURE.
 static int cli_open_scene(const char* name, const throng_scene_def* opt, throng_scene** scene)
 {
 	uint32_t printed = 0;
@@ -160,7 +181,9 @@ static int cli_open_scene(const char* name, const throng_scene_def* opt, throng_
 		cli_error("%s", throng_last_error());
 	}
 	bool file = throng_scene_is_file(name) && throng_scenario_find(name) == NULL;
-	return file && (st == THRONG_ERR_INVALID_ARGUMENT || st == THRONG_ERR_IO) ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
+	return file && (st == THRONG_ERR_INVALID_ARGUMENT || st == THRONG_ERR_IO || st == THRONG_ERR_CORRUPT)
+	               ? CLI_EXIT_INPUT
+	               : CLI_EXIT_FAILURE;
 }
 
 /// throng validate FILE...: checks each file, prints every problem to
@@ -170,7 +193,8 @@ static int cmd_validate(int argc, char** argv)
 	if (argc < 3 || strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
 		fputs("Usage: throng validate FILE...\n\nChecks scenario files (docs/SCENARIOS.md) without simulating:\n"
 		      "every problem is printed to stderr as FILE:LINE:COL: field: what is wrong (expected ...).\n"
-		      "\nExit status: 0 every file is valid, 2 a file has problems or cannot be read.\n",
+		      "\nExit status: 0 every file is valid, 3 a file has problems or cannot be read,\n"
+		      "2 bad arguments.\n",
 		      argc < 3 ? stderr : stdout);
 		return argc < 3 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 	}
@@ -184,7 +208,7 @@ static int cmd_validate(int argc, char** argv)
 			if (printed == 0) {
 				cli_error("%s", throng_last_error());
 			}
-			rc = CLI_EXIT_USAGE;
+			rc = CLI_EXIT_INPUT;
 		}
 	}
 	return rc;
@@ -207,12 +231,15 @@ static int cmd_run(int argc, char** argv)
 		cli_error("run: missing <scenario> (known: %s)", names);
 		return CLI_EXIT_USAGE;
 	}
-	const throng_scenario_info* info = throng_scenario_find(args.scenario);
-	bool from_file = info == NULL && throng_scene_is_file(args.scenario);
-	if (info == NULL && !from_file) {
-		cli_error("run: unknown scenario \"%.64s\" (known: %s)", args.scenario, names);
+	rc = cli_check_scene_name("run", args.scenario);
+	if (rc != CLI_EXIT_OK) {
+		return rc;
+	}
+	if (!opt_check_agents(cli_program, args.scenario, args.agents)) {
 		return CLI_EXIT_USAGE;
 	}
+	const throng_scenario_info* info = throng_scenario_find(args.scenario);
+	bool from_file = info == NULL;
 
 	throng_scene_def opt = cli_scene_def(&args);
 	if (args.engine == THRONG_ENGINE_SIMD && args.threads == 0 && omp_get_max_threads() > (int)CLI_MAX_THREADS) {
@@ -252,7 +279,7 @@ static int cmd_run(int argc, char** argv)
 		return rc;
 	}
 	// With the frames on standard output, the summary goes to standard error.
-	FILE* report = args.out != NULL && strcmp(args.out, "-") == 0 ? stderr : stdout;
+	FILE* report = args.out != NULL && throng_output_path_is_stdout(args.out) ? stderr : stdout;
 
 	throng_metrics* metrics = NULL;
 	if (!args.no_metrics && throng_metrics_create(world, throng_scene_goal_radius(scene), &metrics) != THRONG_OK) {
@@ -302,7 +329,7 @@ static int cmd_run(int argc, char** argv)
 		cli_error("output stopped at step %llu: %s", (unsigned long long)k, msg);
 		cli_outputs_close(&outputs, false, msg);
 		throng_scene_destroy(scene);
-		return CLI_EXIT_FAILURE;
+		return CLI_EXIT_OUTPUT;
 	}
 	int stop = cli_stop_signal;
 	bool interrupted = stop != 0 && k < steps;
@@ -311,7 +338,7 @@ static int cmd_run(int argc, char** argv)
 	}
 	if (cli_outputs_close(&outputs, true, NULL) != THRONG_OK) {
 		throng_scene_destroy(scene);
-		return CLI_EXIT_FAILURE;
+		return CLI_EXIT_OUTPUT;
 	}
 
 	cli_summary s;
@@ -335,7 +362,7 @@ static int cmd_run(int argc, char** argv)
 	if (interrupted) {
 		s.steps = k;
 		s.steps_planned = steps;
-		s.interrupted = stop == SIGINT ? "SIGINT" : "SIGTERM";
+		s.interrupted = cli_signal_name(stop);
 		cli_error("interrupted by %s after step %llu of %llu; outputs closed", s.interrupted, (unsigned long long)k,
 		          (unsigned long long)steps);
 	}
@@ -361,55 +388,56 @@ static const char usage_save[] =
 	"\n"
 	"  --agents N   agents (a built-in's; a file sets its own counts)\n"
 	"  --seed X     world seed (default 1), decimal or 0x hex\n"
-	"  --out FILE   where to write; an existing FILE is replaced only when\n"
-	"               the whole file was written\n"
+	"  --out FILE   where to write, - for standard output; an existing FILE\n"
+	"               is replaced only when the whole file was written, as\n"
+	"               throng run --out writes (throng run --help)\n"
 	"\n"
-	"Exit status: 0 written, 1 the library failed, 2 a usage error.\n";
+	"Exit status: 0 written, 1 the library failed, 2 bad arguments, 3 the\n"
+	"scenario file is missing or has problems, 4 FILE cannot be written.\n";
 
 /// throng save <scenario> [--agents N] [--seed X] --out FILE
 static int cmd_save(int argc, char** argv)
 {
+	static const char* const valued[] = {"--agents", "--seed", "--out"};
+	uint64_t seen = 0;
+	const opt_spec spec = {cli_program, "save: ", "throng save --help", valued, sizeof valued / sizeof valued[0], &seen};
 	const char* scenario = NULL;
 	const char* out = NULL;
 	throng_scene_def opt = throng_scene_default_def();
 	for (int k = 2; k < argc; ++k) {
-		const char* a = argv[k];
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+		if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
 			fputs(usage_save, stdout);
 			return CLI_EXIT_OK;
 		}
-		if (strcmp(a, "--agents") == 0 || strcmp(a, "--seed") == 0 || strcmp(a, "--out") == 0) {
-			if (k + 1 >= argc) {
-				cli_error("save: %s needs a value", a);
+		const char* name = NULL;
+		const char* v = NULL;
+		opt_kind kind = opt_next(&spec, argc, argv, &k, &scenario, &name, &v);
+		if (kind == OPT_ERROR) {
+			return CLI_EXIT_USAGE;
+		}
+		if (kind == OPT_POSITIONAL) {
+			continue;
+		}
+		uint64_t n = 0;
+		if (strcmp(name, "--out") == 0) {
+			if (v[0] == '\0') {
+				cli_error("--out: expected a file name or - (standard output), got an empty string");
 				return CLI_EXIT_USAGE;
 			}
-			const char* v = argv[++k];
-			uint64_t n = 0;
-			if (strcmp(a, "--out") == 0) {
-				out = v;
-			} else if (strcmp(a, "--agents") == 0) {
-				if (!opt_parse_u64(v, 1, CLI_MAX_AGENTS, false, &n)) {
-					cli_error("--agents: expected an integer from 1 to %u, got \"%.64s\"", CLI_MAX_AGENTS, v);
-					return CLI_EXIT_USAGE;
-				}
-				opt.agents = (uint32_t)n;
-			} else {
-				if (!opt_parse_u64(v, 0, UINT64_MAX, true, &n)) {
-					cli_error("--seed: expected an integer from 0 to %llu (or 0x followed by hex digits), got "
-					          "\"%.64s\"",
-					          (unsigned long long)UINT64_MAX, v);
-					return CLI_EXIT_USAGE;
-				}
-				opt.seed = n;
+			out = v;
+		} else if (strcmp(name, "--agents") == 0) {
+			if (!opt_parse_u64(v, 1, CLI_MAX_AGENTS, false, &n)) {
+				cli_error("--agents: expected an integer from 1 to %u, got \"%.64s\"", CLI_MAX_AGENTS, v);
+				return CLI_EXIT_USAGE;
 			}
-		} else if (a[0] == '-' && a[1] != '\0') {
-			cli_error("save: unknown option \"%.64s\" (expected --agents, --seed or --out)", a);
-			return CLI_EXIT_USAGE;
-		} else if (scenario == NULL) {
-			scenario = a;
+			opt.agents = (uint32_t)n;
 		} else {
-			cli_error("save: a second scenario \"%.64s\" (expected one)", a);
-			return CLI_EXIT_USAGE;
+			if (!opt_parse_u64(v, 0, UINT64_MAX, true, &n)) {
+				cli_error("--seed: expected an integer from 0 to %llu (or 0x followed by hex digits), got \"%.64s\"",
+				          (unsigned long long)UINT64_MAX, v);
+				return CLI_EXIT_USAGE;
+			}
+			opt.seed = n;
 		}
 	}
 	if (scenario == NULL || out == NULL) {
@@ -417,8 +445,15 @@ static int cmd_save(int argc, char** argv)
 		fputs(usage_save, stderr);
 		return CLI_EXIT_USAGE;
 	}
+	int rc = cli_check_scene_name("save", scenario);
+	if (rc != CLI_EXIT_OK) {
+		return rc;
+	}
+	if (!opt_check_agents(cli_program, scenario, opt.agents)) {
+		return CLI_EXIT_USAGE;
+	}
 	throng_scene* scene = NULL;
-	int rc = cli_open_scene(scenario, &opt, &scene);
+	rc = cli_open_scene(scenario, &opt, &scene);
 	if (rc != CLI_EXIT_OK) {
 		return rc;
 	}
@@ -432,11 +467,35 @@ static int cmd_save(int argc, char** argv)
 	if (opt.seed != 1 && len > 0 && (size_t)len < sizeof header) {
 		snprintf(header + len, sizeof header - (size_t)len, " --seed %llu", (unsigned long long)opt.seed);
 	}
-	throng_status st = throng_scene_save_file_header(scene, out, header);
+	char* text = NULL;
+	size_t size = 0;
+	throng_status st = throng_scene_save_string_header(scene, header, &text, &size);
 	throng_scene_destroy(scene);
 	if (st != THRONG_OK) {
 		cli_error("save: %s", throng_last_error());
 		return CLI_EXIT_FAILURE;
+	}
+	// Written as every output is (include/throng/file.h); the scene's own
+	// throng_scene_save_file does the same, without the notices.
+	if (throng_output_path_is_stdout(out)) {
+		fflush(stdout);
+	}
+	throng_output_file* file = NULL;
+	st = throng_output_file_open(out, &file);
+	if (st == THRONG_OK) {
+		if (throng_output_file_notice(file) != NULL) {
+			cli_error("note: %s", throng_output_file_notice(file));
+		}
+		st = throng_output_file_write(file, text, size);
+		if (st == THRONG_OK) {
+			st = throng_output_file_commit(file);
+		}
+	}
+	throng_output_file_destroy(file);
+	free(text);
+	if (st != THRONG_OK) {
+		cli_error("save: %s", throng_last_error());
+		return CLI_EXIT_OUTPUT;
 	}
 	return CLI_EXIT_OK;
 }
@@ -447,7 +506,7 @@ int main(int argc, char** argv)
 {
 	int rc = run_command(argc, argv);
 	if (!opt_close_stdout("throng")) {
-		return rc == CLI_EXIT_OK || rc >= 128 ? CLI_EXIT_FAILURE : rc;
+		return rc == CLI_EXIT_OK || rc >= 128 ? CLI_EXIT_OUTPUT : rc;
 	}
 	return rc;
 }

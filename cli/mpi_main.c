@@ -16,7 +16,7 @@
 //
 // --out and --shm: rank 0 writes every frame, from a whole world it
 // gathers in id order when the frame is due, so the file is byte for byte
-// the single process's. SIGINT and SIGTERM stop every rank after the same
+// the single process's. SIGINT, SIGTERM, SIGHUP and SIGQUIT stop every rank after the same
 // step, outputs closed, as in throng run.
 //
 // The quality metrics: rank 0 gathers the whole world after every step
@@ -147,14 +147,21 @@ static int run(int argc, char** argv)
 		cli_error("run: missing <scenario> (throng list names them)");
 		return CLI_EXIT_USAGE;
 	}
+	if (!opt_check_agents(cli_program, args.scenario, args.agents)) {
+		return CLI_EXIT_USAGE;
+	}
 	throng_scene_def opt = cli_scene_def(&args);
 	throng_scene* scene = NULL;
 	const throng_status opened = throng_scene_open(args.scenario, &opt, &scene);
 	if (opened != THRONG_OK) {
 		cli_error("%s", throng_last_error());
-		// As throng run: an unknown name or a bad file is a usage error.
-		return opened == THRONG_ERR_NOT_FOUND || opened == THRONG_ERR_INVALID_ARGUMENT || opened == THRONG_ERR_IO
-		           ? CLI_EXIT_USAGE
+		// As throng run: an unknown name is a usage error, a bad file an
+		// input error.
+		const bool file = throng_scenario_find(args.scenario) == NULL && throng_scene_is_file(args.scenario);
+		return !file && opened == THRONG_ERR_NOT_FOUND ? CLI_EXIT_USAGE
+		       : file && (opened == THRONG_ERR_INVALID_ARGUMENT || opened == THRONG_ERR_IO ||
+		                  opened == THRONG_ERR_CORRUPT)
+		           ? CLI_EXIT_INPUT
 		           : CLI_EXIT_FAILURE;
 	}
 	const char* why = unsupported(scene);
@@ -305,7 +312,7 @@ static int run(int argc, char** argv)
 	// the ghosts travel, and the part is updated in place. Otherwise they
 	// are in `own` (n_own records) and the part is loaded whole.
 	bool resident = false;
-	// SIGINT and SIGTERM (mpirun passes a Ctrl-C on as SIGTERM, Slurm's
+	// SIGINT, SIGTERM, SIGHUP, SIGQUIT (mpirun passes a Ctrl-C on as SIGTERM, Slurm's
 	// scancel sends it) stop the run after the step every rank agrees on,
 	// with the outputs closed and the summary printed, as in throng run.
 	cli_catch_stop_signals();
@@ -416,7 +423,7 @@ static int run(int argc, char** argv)
 	// A failure to observe or to write (said above) ends the run here, on
 	// every rank alike, without a summary.
 	const bool failed = (frames ? told(closed) : closed) != THRONG_OK;
-	int code = failed ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
+	int code = !failed ? CLI_EXIT_OK : metrics_st == THRONG_OK ? CLI_EXIT_OUTPUT : CLI_EXIT_FAILURE;
 	char decomposition[32];
 	if (!failed) {
 		// The run's stats: sums and maxima of the ranks' own agents.
@@ -472,7 +479,7 @@ static int run(int argc, char** argv)
 			if (interrupted) {
 				sum.steps = k;
 				sum.steps_planned = steps;
-				sum.interrupted = stop == SIGINT ? "SIGINT" : "SIGTERM";
+				sum.interrupted = cli_signal_name(stop);
 				cli_error("interrupted by %s after step %llu of %llu; outputs closed", sum.interrupted,
 				          (unsigned long long)k, (unsigned long long)steps);
 			}
@@ -484,7 +491,7 @@ static int run(int argc, char** argv)
 			}
 			if (fflush(report) != 0 || ferror(report)) {
 				cli_error("writing the summary failed");
-				code = CLI_EXIT_FAILURE;
+				code = CLI_EXIT_OUTPUT;
 			}
 			throng_world_destroy(stepped);
 		}

@@ -4,6 +4,8 @@
 // silently accept "-5" as 2^64 - 5.
 #include "opts.h"
 
+#include "throng/scenario.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -90,25 +92,49 @@ opt_kind opt_next(const opt_spec* spec, int argc, char** argv, int* i, const cha
 	}
 	const char* eq = strchr(arg, '=');
 	size_t name_len = eq != NULL ? (size_t)(eq - arg) : strlen(arg);
+	size_t index = spec->n_valued;
 	for (size_t k = 0; k < spec->n_valued; ++k) {
 		if (strlen(spec->valued[k]) == name_len && strncmp(arg, spec->valued[k], name_len) == 0) {
 			*name = spec->valued[k];
+			index = k;
 		}
 	}
 	if (*name == NULL) {
 		opt_error(spec->program, "%sunknown option \"%.64s\" (see %s)", spec->context, arg, spec->help);
 		return OPT_ERROR;
 	}
-	if (eq != NULL) {
-		*value = eq + 1;
-		return OPT_VALUED;
-	}
-	if (*i + 1 >= argc) {
+	if (eq == NULL && *i + 1 >= argc) {
 		opt_error(spec->program, "%s: missing value", *name);
 		return OPT_ERROR;
 	}
-	*value = argv[++*i];
+	const char* v = eq != NULL ? eq + 1 : argv[++*i];
+	if (v[0] == '-' && (v[1] == '-' || isalpha((unsigned char)v[1]))) {
+		opt_error(spec->program, "%s: missing value: \"%.64s\" is an option (for a file of that name, write ./%.64s)",
+		          *name, v, v);
+		return OPT_ERROR;
+	}
+	uint64_t bit = index < 64u ? (uint64_t)1 << index : 0u;
+	if (spec->seen != NULL && (*spec->seen & bit) != 0u) {
+		opt_error(spec->program, "%s: given twice (the second time as \"%.64s\"); give it once", *name, v);
+		return OPT_ERROR;
+	}
+	if (spec->seen != NULL) {
+		*spec->seen |= bit;
+	}
+	*value = v;
 	return OPT_VALUED;
+}
+
+bool opt_check_agents(const char* program, const char* scenario, uint32_t agents)
+{
+	if (agents == 0 || scenario == NULL || throng_scenario_find(scenario) != NULL || !throng_scene_is_file(scenario)) {
+		return true;
+	}
+	opt_error(program,
+	          "--agents: %.64s is a scenario file, which sets the count of each of its groups; leave --agents out "
+	          "(or change the counts in the file)",
+	          scenario);
+	return false;
 }
 
 /// Joins n names as "a, b or c" into buf.

@@ -14,6 +14,18 @@
 #include "throng/export.h"
 #include "throng/throng.h"
 
+/// Exit statuses of throng, throng-mpi and throng-view: one per kind of
+/// failure, documented in the README ("Exit status") and each --help.
+/// A run stopped by a signal N (SIGINT, SIGTERM, SIGHUP, SIGQUIT) exits
+/// 128 + N after closing its outputs.
+enum {
+	CLI_EXIT_OK = 0,      ///< done
+	CLI_EXIT_FAILURE = 1, ///< the library failed (out of memory, a simulation error): throng_last_error()
+	CLI_EXIT_USAGE = 2,   ///< bad arguments: an unknown option or scenario, a bad value, options that conflict
+	CLI_EXIT_INPUT = 3,   ///< an input file is missing, unreadable or damaged (a scenario file's problems)
+	CLI_EXIT_OUTPUT = 4,  ///< an output cannot be opened or written (--out, --shm, a screenshot, standard output)
+};
+
 /// Parses a whole unsigned integer in [min, max]: decimal digits only, or
 /// hexadecimal after "0x" when allow_hex. Rejects an empty string, signs,
 /// spaces, fractions, trailing garbage and overflow. Returns false on error.
@@ -26,6 +38,11 @@ bool opt_parse_engine(const char* program, const char* option, const char* value
 
 /// The same for an output format (throng_format_from_name, "auto" included).
 bool opt_parse_format(const char* program, const char* option, const char* value, throng_format* out);
+
+/// A scenario file sets the count of each of its groups, so --agents does
+/// not go with one: when `scenario` names a file (not a built-in) and
+/// `agents` is not 0, prints "<program>: --agents: ..." and returns false.
+bool opt_check_agents(const char* program, const char* scenario, uint32_t agents);
 
 /// Prints "<program>: <message>\n" on stderr.
 void opt_verror(const char* program, const char* fmt, va_list ap);
@@ -42,8 +59,9 @@ typedef struct opt_spec {
 	const char* program;       ///< error prefix: "throng", "throng-view"
 	const char* context;       ///< before the message: "run: " or ""
 	const char* help;          ///< where to look: "throng run --help"
-	const char* const* valued; ///< option names that take a value ("--agents")
+	const char* const* valued; ///< option names that take a value ("--agents"), at most 64
 	size_t n_valued;
+	uint64_t* seen;            ///< the caller's mask of valued options given so far (bit k: valued[k]), zeroed first
 } opt_spec;
 
 /// What opt_next found.
@@ -57,6 +75,11 @@ typedef enum opt_kind {
 /// a valued option, *name is the matched name from spec->valued and *value
 /// the text after '=' or the next argument, which *i then moves to. The
 /// errors get one line on stderr: "<program>: <context>unknown option ...".
+/// Refused too, as OPT_ERROR: a valued option given a second time (the
+/// two values may disagree), and a value that looks like an option ('-'
+/// then a letter or a second '-': `--out --quiet` forgot --out's value; a
+/// file of that name is written ./--quiet). "-" alone and negative numbers
+/// pass, for the option itself to judge.
 opt_kind opt_next(const opt_spec* spec, int argc, char** argv, int* i, const char** positional, const char** name,
                   const char** value);
 

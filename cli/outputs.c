@@ -25,6 +25,19 @@ void cli_catch_stop_signals(void)
 	sa.sa_flags = SA_RESTART | SA_RESETHAND;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+}
+
+const char* cli_signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT: return "SIGINT";
+	case SIGTERM: return "SIGTERM";
+	case SIGHUP: return "SIGHUP";
+	case SIGQUIT: return "SIGQUIT";
+	default: return "a signal";
+	}
 }
 
 /// --realtime: sleeps until `steps` steps of dt have passed since `start`
@@ -59,7 +72,7 @@ static bool same_file(const char* path, const struct stat* other)
 
 int cli_check_out_path(cli_run_args* a, bool from_file)
 {
-	if (a->out == NULL || strcmp(a->out, "-") == 0) {
+	if (a->out == NULL || throng_output_path_is_stdout(a->out)) {
 		return CLI_EXIT_OK;
 	}
 	struct stat st;
@@ -90,14 +103,17 @@ int cli_outputs_open(const cli_run_args* a, const char* scenario, const throng_w
 	def.scenario = scenario;
 	if (a->out != NULL && throng_exporter_create(a->out, &def, &o->exporter) != THRONG_OK) {
 		cli_error("--out: %s", throng_last_error());
-		return CLI_EXIT_FAILURE;
+		return CLI_EXIT_OUTPUT;
+	}
+	if (throng_exporter_notice(o->exporter) != NULL) {
+		cli_error("note: --out: %s", throng_exporter_notice(o->exporter));
 	}
 	if (a->shm != NULL &&
 	    (a->shm_replace ? throng_feed_replace : throng_feed_create)(a->shm, &def, &o->feed) != THRONG_OK) {
 		cli_error("--shm: %s", throng_last_error());
 		throng_exporter_destroy(o->exporter); // not finished: --out's path stays as it was
 		o->exporter = NULL;
-		return CLI_EXIT_FAILURE;
+		return CLI_EXIT_OUTPUT;
 	}
 	return CLI_EXIT_OK;
 }

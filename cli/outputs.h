@@ -21,13 +21,21 @@ typedef struct cli_outputs {
 	uint64_t frames; ///< frames written (or published, without --out)
 } cli_outputs;
 
-/// The signal that asked the run to stop (SIGINT, SIGTERM), or 0.
+/// The signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP,
+/// SIGQUIT), or 0.
 extern volatile sig_atomic_t cli_stop_signal;
 
-/// SIGINT and SIGTERM set cli_stop_signal, which the stepping loop reads to
-/// stop after the current step; the handler resets itself, so a second
-/// signal kills the process at once.
+/// SIGINT, SIGTERM, SIGHUP (a closed terminal, a dropped ssh session) and
+/// SIGQUIT set cli_stop_signal, which the stepping loop reads to stop after
+/// the current step; the handler resets itself, so a second signal kills
+/// the process at once (SIGQUIT then dumps core, as usual). A signal that
+/// cannot be caught (SIGKILL) leaves --out's temporary behind: the next
+/// run writing the same path removes it (include/throng/file.h).
 void cli_catch_stop_signals(void);
+
+/// "SIGINT", "SIGTERM", "SIGHUP" or "SIGQUIT" (the summary's
+/// `interrupted`).
+const char* cli_signal_name(int sig);
 
 /// --realtime: sleeps until `steps` steps of dt have passed since `start`
 /// (CLOCK_MONOTONIC), or a stop signal came.
@@ -48,7 +56,7 @@ int cli_check_out_path(cli_run_args* a, bool from_file);
 
 /// Opens --out and --shm before anything is simulated, so an unwritable
 /// path fails at once; `world` is the world whose frames they take.
-/// Returns CLI_EXIT_OK or CLI_EXIT_FAILURE (printed).
+/// Returns CLI_EXIT_OK or CLI_EXIT_OUTPUT (printed).
 int cli_outputs_open(const cli_run_args* a, const char* scenario, const throng_world* world, cli_outputs* o);
 
 /// Writes and publishes the world's current step when it is due.

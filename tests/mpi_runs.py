@@ -10,7 +10,7 @@ Each case runs `throng run SCENE --agents N --steps S --metrics on|off
 `mpirun -np R throng-mpi run ...` for each R, and compares every field of
 the two JSON summaries but the timings and the thread counts. Then the
 outputs: --out in every format, to a file and to standard output, holds the
-same bytes as one process's; a write that fails exits 1 naming --out; a
+same bytes as one process's; a write that fails exits 4 naming --out; a
 Ctrl-C to mpirun stops every rank after one step, with the file finished
 and the summary of the steps taken. Then the refusals: what throng-mpi does not distribute yet exits 2 with a
 message.
@@ -290,14 +290,14 @@ def outputs(mpirun, throng, throng_mpi, tmp):
                          f"and {frames} frames, one process {len(want)} bytes and {files[0][2]} frames")
         print(f"mpi_runs: {scene} --out {'-' if to_stdout else 'FILE'} --format {fmt} --every {every}: "
               f"{len(want)} bytes, {files[0][2]} frames, the same on {', '.join(str(r) for r in ranks)} ranks")
-    # A write that fails: exit 1, a message naming --out, no summary.
+    # A write that fails: exit 4 (an output failed), a message naming --out, no summary.
     cmd = mpirun_args(mpirun, 2) + [throng_mpi, "run", "field", "--agents", "500", "--steps", "5", "--metrics", "off",
                                     "--out", "/dev/full", "--format", "bin"]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    if p.returncode != 1 or "--out: /dev/full" not in p.stderr or "hash" in p.stdout:
-        sys.exit(f"mpi_runs: --out /dev/full: exit {p.returncode}, expected 1 and a message naming --out:\n"
+    if p.returncode != 4 or "--out: /dev/full" not in p.stderr or "hash" in p.stdout:
+        sys.exit(f"mpi_runs: --out /dev/full: exit {p.returncode}, expected 4 and a message naming --out:\n"
                  f"{p.stdout}{p.stderr}")
-    print("mpi_runs: --out /dev/full: exit 1, named")
+    print("mpi_runs: --out /dev/full: exit 4, named")
     if not QUICK:
         interrupt(mpirun, throng, throng_mpi, tmp)
         realtime(mpirun, throng, throng_mpi)

@@ -334,13 +334,13 @@ Test(cli_output, unwritable_path_fails_before_simulating)
 		snprintf(args, sizeof args, "run field --agents 100000 --steps 1000000 --out %s", paths[k]);
 		double t0 = now();
 		int rc = run_cli(args);
-		cr_assert_eq(rc, 1, "%s: exit %d: %s", paths[k], rc, err);
+		cr_assert_eq(rc, 4, "%s: exit %d: %s", paths[k], rc, err);
 		cr_assert_lt(now() - t0, 20.0, "%s: took %g s", paths[k], now() - t0);
 		cr_assert_not_null(strstr(err, paths[k]), "the message does not name %s: %s", paths[k], err);
 		cr_assert_str_empty(out, "%s: %s", paths[k], out);
 	}
 	// The same for the live feed's name, checked before the run too.
-	cr_assert_eq(run_cli("run herd --steps 1 --shm crowd --out /nonexistent-dir/x.thr"), 1, "%s", err);
+	cr_assert_eq(run_cli("run herd --steps 1 --shm crowd --out /nonexistent-dir/x.thr"), 4, "%s", err);
 }
 
 /// Reads a binary stream file to its end: returns the frames read whole
@@ -376,7 +376,7 @@ Test(cli_output, closed_pipe_stops_cleanly)
 	double t0 = now();
 	cr_assert_eq(run_sh(cmd), 0, "%s", err);
 	cr_assert_lt(now() - t0, 60.0);
-	cr_assert_not_null(strstr(err, "exit=1"), "%s", err);
+	cr_assert_not_null(strstr(err, "exit=4"), "%s", err);
 	cr_assert_not_null(strstr(err, "output stopped at step"), "%s", err);
 	cr_assert_not_null(strstr(err, "the reader closed the pipe (EPIPE)"), "%s", err);
 	throng_status st;
@@ -398,7 +398,7 @@ Test(cli_output, full_disk_stops_cleanly)
 	         THRONG_CLI_PATH, path);
 	double t0 = now();
 	int rc = run_sh(cmd);
-	cr_assert_eq(rc, 1, "exit %d: %s", rc, err);
+	cr_assert_eq(rc, 4, "exit %d: %s", rc, err);
 	cr_assert_lt(now() - t0, 60.0);
 	cr_assert_not_null(strstr(err, "output stopped at step"), "%s", err);
 	cr_assert_not_null(strstr(err, "size limit (EFBIG)"), "%s", err);

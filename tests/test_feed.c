@@ -663,7 +663,7 @@ Test(feed, cli_refuses_a_name_in_use_and_bad_names)
 	cr_assert_eq(throng_feed_create(name, &def, &f), THRONG_OK, "%s", throng_last_error());
 	snprintf(args, sizeof args, "run circle --agents 20 --steps 3 --shm %s", name);
 	int rc = thr_test_cli(args, out, sizeof out, err, sizeof err);
-	cr_assert_eq(rc, 1, "exit %d, stderr: %s", rc, err);
+	cr_assert_eq(rc, 4, "exit %d, stderr: %s", rc, err);
 	cr_assert(strstr(err, "--shm") != NULL && strstr(err, "already exists") != NULL, "%s", err);
 	cr_assert_eq(agents_of(name), 8, "the refused run touched the feed in use");
 	// --shm-replace takes it over; the run's end removes its own object.

@@ -130,7 +130,7 @@ static void expect_device_survives(const char* name, const char* shown)
 	for (size_t k = 0; k < sizeof formats / sizeof formats[0]; ++k) {
 		snprintf(args, sizeof args, "run herd --steps 3 --out %s --format %s", name, formats[k]);
 		int rc = run_cli(args);
-		cr_assert_eq(rc, 1, "%s: exit %d: %s", args, rc, err);
+		cr_assert_eq(rc, 4, "%s: exit %d: %s", args, rc, err);
 		// SQLite is refused before it opens a device; the others meet ENOSPC.
 		const char* want = strcmp(formats[k], "sqlite") == 0 ? "SQLite needs a regular file" : shown;
 		cr_assert_not_null(strstr(err, want), "%s: %s", args, err);
@@ -196,7 +196,7 @@ Test(outputs, a_failed_run_leaves_an_existing_file_as_it_was)
 		snprintf(args, sizeof args, "run herd --steps 3 --out keep.thr --format %s", formats[k]);
 		char cmd[1024];
 		snprintf(cmd, sizeof cmd, "cd '%s' && { ulimit -f 0; '%s' %s; }", dir, THRONG_CLI_PATH, args);
-		cr_assert_eq(run_sh(cmd), 1, "%s: %s", args, err);
+		cr_assert_eq(run_sh(cmd), 4, "%s: %s", args, err);
 		char text[64];
 		slurp(path, text, sizeof text);
 		cr_assert_str_eq(text, "precious\n", "%s replaced keep.thr: %s", args, err);
@@ -265,7 +265,7 @@ Test(outputs, standard_output_write_errors_fail)
 	for (size_t k = 0; k < sizeof args / sizeof args[0]; ++k) {
 		snprintf(cmd, sizeof cmd, "cd '%s' && { '%s' %s > /dev/full; }", dir, THRONG_CLI_PATH, args[k]);
 		int rc = run_sh(cmd);
-		cr_assert_eq(rc, 1, "throng %s > /dev/full: exit %d: %s", args[k], rc, err);
+		cr_assert_eq(rc, 4, "throng %s > /dev/full: exit %d: %s", args[k], rc, err);
 		cr_assert(strstr(err, "standard output") != NULL || strstr(err, "no space left") != NULL,
 		          "throng %s: %s", args[k], err);
 	}
@@ -289,7 +289,7 @@ Test(outputs, full_disk_leaves_whole_rows_and_says_how_many)
 		snprintf(cmd, sizeof cmd,
 		         "cd '%s' && { ulimit -f 400; '%s' run circle --agents 500 --steps 100000 %s --out %s; }", dir,
 		         THRONG_CLI_PATH, k == 0 ? "--fields all" : "", names[k]);
-		cr_assert_eq(run_sh(cmd), 1, "%s", err);
+		cr_assert_eq(run_sh(cmd), 4, "%s", err);
 		cr_assert_not_null(strstr(err, "size limit (EFBIG)"), "%s", err);
 		long rows = number_after(err, " holds the header line and the ");
 		if (k == 1) {
@@ -319,7 +319,7 @@ Test(outputs, full_disk_stream_keeps_whole_frames)
 	snprintf(cmd, sizeof cmd,
 	         "cd '%s' && { ulimit -f 400; '%s' run circle --agents 500 --steps 100000 --fields all --out full.thr; }",
 	         dir, THRONG_CLI_PATH);
-	cr_assert_eq(run_sh(cmd), 1, "%s", err);
+	cr_assert_eq(run_sh(cmd), 4, "%s", err);
 	long frames = number_after(err, "full.thr holds the header and ");
 	cr_assert_gt(frames, 5, "%s", err);
 	cr_assert_not_null(strstr(err, "and no end record"), "%s", err);
@@ -337,7 +337,7 @@ Test(outputs, full_disk_before_any_sqlite_commit_leaves_no_file)
 	snprintf(cmd, sizeof cmd,
 	         "cd '%s' && { ulimit -f 600; '%s' run circle --agents 1000 --steps 100000 --out none.sqlite; }", dir,
 	         THRONG_CLI_PATH);
-	cr_assert_eq(run_sh(cmd), 1, "%s", err);
+	cr_assert_eq(run_sh(cmd), 4, "%s", err);
 	cr_assert_not_null(strstr(err, "no frame was committed, so none.sqlite is left as it was"), "%s", err);
 	struct stat st;
 	cr_assert_neq(stat(path, &st), 0, "none.sqlite was created");

@@ -923,12 +923,12 @@ Test(cli, validate_and_run_files)
 	         "goal_radius, measure, world, archetypes, groups, obstacles, walls, threat, paths, agents)\n",
 	         path, path, path);
 	snprintf(cmd, sizeof cmd, "'%s' validate '%s'", THRONG_CLI_PATH, path);
-	cr_assert_eq(thr_test_run(cmd, out, sizeof out, err, sizeof err), 2);
+	cr_assert_eq(thr_test_run(cmd, out, sizeof out, err, sizeof err), 3);
 	cr_assert_str_eq(err, want);
 	cr_assert_str_eq(out, "");
 	// run refuses it the same way, before simulating anything.
 	snprintf(cmd, sizeof cmd, "'%s' run '%s' --steps 5", THRONG_CLI_PATH, path);
-	cr_assert_eq(thr_test_run(cmd, out, sizeof out, err, sizeof err), 2);
+	cr_assert_eq(thr_test_run(cmd, out, sizeof out, err, sizeof err), 3);
 	cr_assert_str_eq(err, want);
 	cr_assert_str_eq(out, "");
 	unlink(path);
@@ -946,9 +946,9 @@ Test(cli, validate_and_run_files)
 		snprintf(hash[e], sizeof hash[e], "%.40s", h);
 	}
 	cr_assert_str_eq(hash[0], hash[1]);
-	// A missing file: exit 2 and the reason.
+	// A missing file: exit 3 (an input) and the reason.
 	snprintf(cmd, sizeof cmd, "'%s' run ./no/such.yaml", THRONG_CLI_PATH);
-	cr_assert_eq(thr_test_run(cmd, out, sizeof out, err, sizeof err), 2);
+	cr_assert_eq(thr_test_run(cmd, out, sizeof out, err, sizeof err), 3);
 	cr_assert(strstr(err, "./no/such.yaml: document: cannot open the file") != NULL, "%s", err);
 }
 

@@ -193,7 +193,7 @@ static int run_lockstep(vw_app* app)
 	char err[512], path[1024];
 	if (a->record != NULL && !vw_capture_dir(a->record, err, sizeof err)) {
 		vw_error("--record: %s", err);
-		return VW_EXIT_FAILURE;
+		return VW_EXIT_OUTPUT;
 	}
 	// --frames 0 (only --record can leave it so, and only with a window):
 	// until the window is closed.
@@ -212,13 +212,13 @@ static int run_lockstep(vw_app* app)
 			snprintf(path, sizeof path, "%s/frame_%06u.png", a->record, n);
 			if (!vw_capture_png(app->renderer, path, true, err, sizeof err)) {
 				vw_error("--record: %s", err);
-				return VW_EXIT_FAILURE;
+				return VW_EXIT_OUTPUT;
 			}
 		}
 		if (a->screenshot != NULL && n + 1 == a->frames &&
 		    !vw_capture_png(app->renderer, a->screenshot, false, err, sizeof err)) {
 			vw_error("--screenshot: %s", err);
-			return VW_EXIT_FAILURE;
+			return VW_EXIT_OUTPUT;
 		}
 		SDL_RenderPresent(app->renderer);
 		count_frame(app, vw_now());
@@ -342,10 +342,13 @@ int vw_app_run(const vw_args* args)
 		throng_status st = THRONG_OK;
 		app->sim = vw_sim_create(&cfg, &st, err, sizeof err);
 		if (app->sim == NULL) {
-			// A bad agent count, a scenario file with problems or one that
-			// cannot be read are usage errors, as in `throng run`.
-			rc = st == THRONG_ERR_INVALID_ARGUMENT || st == THRONG_ERR_IO || st == THRONG_ERR_NOT_FOUND
-			         ? VW_EXIT_USAGE
+			// As in `throng run`: an unknown scene is a usage error, a
+			// scenario file with problems or one that cannot be read an
+			// input error.
+			bool file = throng_scenario_find(args->scenario) == NULL && throng_scene_is_file(args->scenario);
+			rc = !file && (st == THRONG_ERR_NOT_FOUND || st == THRONG_ERR_INVALID_ARGUMENT) ? VW_EXIT_USAGE
+			     : file && (st == THRONG_ERR_INVALID_ARGUMENT || st == THRONG_ERR_IO || st == THRONG_ERR_CORRUPT)
+			         ? VW_EXIT_INPUT
 			         : VW_EXIT_FAILURE;
 		}
 	}

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "opts.h"
 
@@ -22,6 +23,17 @@ void vw_error(const char* fmt, ...)
 }
 
 /// Parses a uint32 option value in [min, max] or prints why not.
+/// Whether `name` may receive a PNG: its extension is ".png" (any case),
+/// or it has none (a device, a FIFO). "shot.jpg" would hold a PNG under a
+/// name that promises another format.
+static bool vw_png_name(const char* name)
+{
+	const char* base = strrchr(name, '/');
+	base = base != NULL ? base + 1 : name;
+	const char* dot = strrchr(base, '.');
+	return dot == NULL || dot == base || strcasecmp(dot, ".png") == 0;
+}
+
 static bool option_u32(const char* name, const char* value, uint32_t min, uint32_t max, uint32_t* out)
 {
 	uint64_t v = 0;
@@ -85,6 +97,11 @@ static bool apply_option(const char* name, const char* value, vw_args* out)
 		return false;
 	}
 	if (strcmp(name, "--screenshot") == 0) {
+		if (!vw_png_name(value)) {
+			vw_error("--screenshot: \"%.64s\" has the extension %s; throng-view writes PNG only (give FILE.png)",
+			         value, strrchr(value, '.'));
+			return false;
+		}
 		out->screenshot = value;
 	} else if (strcmp(name, "--record") == 0) {
 		out->record = value;
@@ -99,7 +116,8 @@ int vw_parse_args(int argc, char** argv, vw_args* out)
 	static const char* const valued[] = {"--agents", "--seed",     "--engine", "--threads", "--screenshot",
 	                                     "--record", "--frames",   "--width",  "--height",  "--fps",
 	                                     "--renderer", "--benchmark-frames", "--select", "--zoom"};
-	const opt_spec spec = {"throng-view", "", "throng-view --help", valued, sizeof valued / sizeof valued[0]};
+	uint64_t seen = 0;
+	const opt_spec spec = {"throng-view", "", "throng-view --help", valued, sizeof valued / sizeof valued[0], &seen};
 	memset(out, 0, sizeof *out);
 	out->seed = 1;
 	out->engine = THRONG_ENGINE_SIMD;

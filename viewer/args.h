@@ -6,11 +6,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "opts.h"
 #include "throng/throng.h"
 
-/// Exit statuses: 0 success, 1 a run-time failure (display, library, file),
-/// 2 bad usage.
-enum { VW_EXIT_OK = 0, VW_EXIT_FAILURE = 1, VW_EXIT_USAGE = 2 };
+/// Exit statuses, the same as throng's (cli/opts.h, CLI_EXIT_*): 0 success,
+/// 1 a run-time failure (display, library), 2 bad usage, 3 a scenario file
+/// missing or damaged, 4 a screenshot or recorded frame not written.
+enum {
+	VW_EXIT_OK = CLI_EXIT_OK,
+	VW_EXIT_FAILURE = CLI_EXIT_FAILURE,
+	VW_EXIT_USAGE = CLI_EXIT_USAGE,
+	VW_EXIT_INPUT = CLI_EXIT_INPUT,
+	VW_EXIT_OUTPUT = CLI_EXIT_OUTPUT,
+};
 
 #define VW_MAX_AGENTS 10000000u
 #define VW_MAX_THREADS 1024u

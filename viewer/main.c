@@ -47,5 +47,8 @@ static int run(int argc, char** argv)
 		         args.scenario, names);
 		return VW_EXIT_USAGE;
 	}
+	if (!opt_check_agents("throng-view", args.scenario, args.agents)) {
+		return VW_EXIT_USAGE;
+	}
 	return vw_app_run(&args);
 }

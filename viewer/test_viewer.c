@@ -340,15 +340,25 @@ Test(errors, bad_arguments)
 	expect_error(DUMMY, "herd circle", 2, "one scenario only");
 	expect_error(DUMMY, "herd --benchmark-frames 5 --screenshot x.png", 2, "cannot be combined");
 	expect_error(DUMMY, "solo --agents 65 --screenshot x.png", 2, "agents must be from 1 to 64");
+	// Issue 30: one value per option, values that are not options, PNG only.
+	expect_error(DUMMY, "herd --agents 5 --agents 6", 2, "--agents: given twice (the second time as \"6\")");
+	expect_error(DUMMY, "herd --screenshot --no-hud", 2,
+	             "--screenshot: missing value: \"--no-hud\" is an option (for a file of that name, write ./--no-hud)");
+	expect_error(DUMMY, "herd --screenshot shot.jpg", 2,
+	             "--screenshot: \"shot.jpg\" has the extension .jpg; throng-view writes PNG only");
+	char shot[128];
+	snprintf(shot, sizeof shot, "%s/shot.jpg", dir);
+	struct stat st;
+	cr_expect_neq(stat(shot, &st), 0, "a refused screenshot was written");
 }
 
 Test(errors, unknown_scenario_and_bad_files)
 {
 	expect_error(DUMMY, "stampede", 2, "unknown scenario \"stampede\"; known scenarios: herd, circle, field");
 	cr_expect_not_null(strstr(err, ", solo (or a scenario file"), "the viewer's own scene is not listed: %s", err);
-	expect_error(DUMMY, "missing.yaml --screenshot x.png", 2, "missing.yaml");
+	expect_error(DUMMY, "missing.yaml --screenshot x.png", 3, "missing.yaml");
 	expect_error(DUMMY, THRONG_SOURCE_DIR "/examples/herd.yaml --agents 5 --screenshot x.png", 2,
-	             "a scenario file sets the count");
+	             "--agents: " THRONG_SOURCE_DIR "/examples/herd.yaml is a scenario file, which sets the count");
 	// A file with a problem: FILE:LINE:COL: on its own line, then a summary.
 	char path[128];
 	snprintf(path, sizeof path, "%s/bad.yaml", dir);
@@ -356,7 +366,7 @@ Test(errors, unknown_scenario_and_bad_files)
 	cr_assert_not_null(f);
 	fputs("version: 1\nworld: [\n", f);
 	fclose(f);
-	expect_error(DUMMY, "./bad.yaml --screenshot x.png", 2, "./bad.yaml: 1 problem (above)");
+	expect_error(DUMMY, "./bad.yaml --screenshot x.png", 3, "./bad.yaml: 1 problem (above)");
 	cr_expect_not_null(strstr(err, "./bad.yaml:"), "no FILE:LINE:COL line: %s", err);
 }
 
@@ -391,7 +401,7 @@ Test(errors, help)
 
 Test(errors, unwritable_screenshot)
 {
-	expect_error(DUMMY, "solo --screenshot /nonexistent-dir/x.png", 1,
+	expect_error(DUMMY, "solo --screenshot /nonexistent-dir/x.png", 4,
 	             "--screenshot: /nonexistent-dir/x.png: cannot open for writing");
 }
 
@@ -420,13 +430,13 @@ Test(errors, failed_captures_never_remove_the_path)
 		cr_log_warn("mknod is not permitted here; testing a symlink to /dev/full instead");
 		cr_assert_eq(symlink("/dev/full", path), 0);
 	}
-	expect_error(DUMMY, "solo --screenshot full", 1, "--screenshot: cannot write full: Write Error (No space left");
+	expect_error(DUMMY, "solo --screenshot full", 4, "--screenshot: cannot write full: Write Error (No space left");
 	cr_assert(is_dev_full(path), "the screenshot removed %s", path);
 
 	// A link to the device: the link and the device stay.
 	snprintf(path, sizeof path, "%s/link.png", dir);
 	cr_assert_eq(symlink("/dev/full", path), 0);
-	expect_error(DUMMY, "solo --screenshot link.png", 1, "cannot write link.png");
+	expect_error(DUMMY, "solo --screenshot link.png", 4, "cannot write link.png");
 	cr_assert(is_link(path) && is_dev_full(path), "the screenshot replaced the link %s", path);
 
 	// --record: the second frame's name is a link to the device.
@@ -435,7 +445,7 @@ Test(errors, failed_captures_never_remove_the_path)
 	cr_assert_eq(mkdir(rec, 0777), 0);
 	snprintf(path, sizeof path, "%s/frame_000001.png", rec);
 	cr_assert_eq(symlink("/dev/full", path), 0);
-	expect_error(DUMMY, "solo --record rec --frames 3", 1, "--record: cannot write rec/frame_000001.png");
+	expect_error(DUMMY, "solo --record rec --frames 3", 4, "--record: cannot write rec/frame_000001.png");
 	cr_assert(is_link(path) && is_dev_full(path), "--record replaced the link %s", path);
 	snprintf(path, sizeof path, "%s/frame_000000.png", rec);
 	struct stat st;
@@ -462,7 +472,7 @@ Test(errors, screenshot_into_a_closed_pipe)
 	slurp(path, status, sizeof status);
 	snprintf(path, sizeof path, "%s/err.txt", dir);
 	slurp(path, err, sizeof err);
-	cr_assert_str_eq(status, "1\n", "exit %s: %s", status, err);
+	cr_assert_str_eq(status, "4\n", "exit %s: %s", status, err);
 	cr_assert_not_null(strstr(err, "--screenshot: cannot write /dev/stdout: Write Error (Broken pipe)"), "%s", err);
 }
 
