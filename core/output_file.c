@@ -283,6 +283,21 @@ static bool is_temp_of(const char* name, const char* base, size_t base_len)
 	return strcmp(hex + 6, ".part") == 0;
 }
 
+/// Removes SQLite's journals NAME-journal and NAME-wal of a removed
+/// temporary NAME when they are ours and regular files.
+static void remove_journals(int dir_fd, const char* name)
+{
+	static const char* const suffixes[] = {"-journal", "-wal"};
+	for (size_t k = 0; k < sizeof suffixes / sizeof suffixes[0]; ++k) {
+		char journal[NAME_MAX + 1];
+		struct stat st;
+		if (snprintf(journal, sizeof journal, "%s%s", name, suffixes[k]) < (int)sizeof journal &&
+		    fstatat(dir_fd, journal, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid()) {
+			(void)unlinkat(dir_fd, journal, 0);
+		}
+	}
+}
+
 /// Removes the temporaries of `dest` that a killed run left behind (ours,
 /// regular, locked by nobody) and notes them; notes those it leaves (another
 /// user's). A temporary being written holds its lock and is skipped.
@@ -321,6 +336,9 @@ static void sweep_leftovers(throng_output_file* f, const char* dest)
 		bool mine = st.st_uid == geteuid();
 		bool gone = mine && unlinkat(dirfd(d), e->d_name, 0) == 0;
 		close(fd);
+		if (gone) {
+			remove_journals(dirfd(d), e->d_name); // SQLite's, beside a temporary it wrote
+		}
 		char* list = gone ? removed : kept;
 		unsigned* count = gone ? &n_removed : &n_kept;
 		if (*count < OUTPUT_NOTICE_NAMES) {

@@ -535,6 +535,28 @@ Test(outfile, a_killed_runs_temporary_is_removed_by_the_next_run, .timeout = 120
 	cr_assert_eq(count_parts(dir), 0);
 }
 
+Test(outfile, a_killed_sqlite_runs_journal_goes_with_its_temporary)
+{
+	char part[256], journal[256], path[256], keep[256];
+	path_in(part, sizeof part, ".x.db.0a1b2c.part");
+	path_in(journal, sizeof journal, ".x.db.0a1b2c.part-journal");
+	path_in(keep, sizeof keep, ".x.db.part"); // not a temporary's name: left alone
+	path_in(path, sizeof path, "x.db");
+	write_text(part, "partial\n");
+	write_text(journal, "journal\n");
+	write_text(keep, "someone's\n");
+	throng_output_file* f = NULL;
+	cr_assert_eq(throng_output_file_open(path, &f), THRONG_OK, "%s", throng_last_error());
+	cr_assert_not_null(throng_output_file_notice(f));
+	cr_assert_not_null(strstr(throng_output_file_notice(f), "removed 1 temporary file left in"), "%s",
+	                   throng_output_file_notice(f));
+	throng_output_file_destroy(f);
+	struct stat st;
+	cr_assert_neq(stat(part, &st), 0);
+	cr_assert_neq(stat(journal, &st), 0);
+	cr_assert_eq(stat(keep, &st), 0);
+}
+
 Test(outfile, a_temporary_being_written_or_another_users_is_left_alone)
 {
 	char path[256];
