@@ -138,15 +138,16 @@ OUTPUTS = [
 ]
 
 # What is refused, and a word of the message.
-REFUSED = [
-    (["field", "--metrics", "off", "--balance-every", "-1"], "--balance-every"),
-    (["field", "--metrics", "off", "--balance-every"], "--balance-every"),
-    (["field", "--metrics", "off", "--decompose", "cubes"], "--decompose"),
-    (["field", "--agents", "0"], "--agents"),
-    (["nosuch"], "unknown scenario \"nosuch\""),
-    (["@bad"], "world_problems.yaml:3:7: world.dt"),
+REFUSED = [  # (arguments, a word of the message, the exit status: 2 usage, 3 a bad input file)
+    (["field", "--metrics", "off", "--balance-every", "-1"], "--balance-every", 2),
+    (["field", "--metrics", "off", "--balance-every"], "--balance-every", 2),
+    (["field", "--metrics", "off", "--balance-every", "5", "--balance-every=6"], "given twice", 2),
+    (["field", "--metrics", "off", "--decompose", "cubes"], "--decompose", 2),
+    (["field", "--agents", "0"], "--agents", 2),
+    (["field", "--out", "--quiet"], "is an option", 2),
+    (["nosuch"], "unknown scenario \"nosuch\"", 2),
+    (["@bad"], "world_problems.yaml:3:7: world.dt", 3),
 ]
-
 
 def mpirun_args(mpirun, ranks):
     args = [mpirun, "-np", str(ranks), "--oversubscribe"]
@@ -390,13 +391,13 @@ def main():
         decompose(mpirun, throng, throng_mpi, tmp)
         outputs(mpirun, throng, throng_mpi, tmp)
     bad = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "bad", "world_problems.yaml")
-    for args, word in REFUSED:
+    for args, word, status in REFUSED:
         args = [bad if a == "@bad" else a for a in args]
         cmd = mpirun_args(mpirun, 2) + [throng_mpi, "run"] + args + ["--steps", "1"]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-        if p.returncode == 0 or word not in p.stderr:
-            sys.exit(f"mpi_runs: {' '.join(args)}: exit {p.returncode}, expected a refusal naming {word!r}:\n"
-                     f"{p.stderr}")
+        if p.returncode != status or word not in p.stderr:
+            sys.exit(f"mpi_runs: {' '.join(args)}: exit {p.returncode}, expected {status} and a refusal naming "
+                     f"{word!r}:\n{p.stderr}")
         print(f"mpi_runs: refused: {' '.join(args)}")
     print("mpi_runs: ok")
 
