@@ -776,3 +776,419 @@ Test(stream, damaged_streams_both_readers_agree)
 	unlink(bad);
 	unlink(path);
 }
+
+// ---------------------------------------------------------------------------
+// Damaged inputs cost nothing (issue 30): every size a header claims is
+// held against the source's size and THRONG_STREAM_MAX_FRAME before it is
+// allocated; every shared header field is checked; non-finite coordinates
+// are refused. Each damage is read from memory, from a regular file (by
+// path and as a FILE) and from a pipe. These are the C reader's own checks.
+
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+/// A directory of this test's own, removed (with what it holds) by rm_dir.
+static void make_dir(char* dir, size_t cap)
+{
+	const char* base = getenv("TMPDIR");
+	snprintf(dir, cap, "%s/throng_stream_XXXXXX", base != NULL && base[0] != '\0' ? base : "/tmp");
+	cr_assert_not_null(mkdtemp(dir), "mkdtemp %s", dir);
+}
+
+static void rm_dir(const char* dir)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+static void write_file(const char* path, const unsigned char* b, size_t n)
+{
+	FILE* f = fopen(path, "wb");
+	cr_assert_not_null(f, "%s", path);
+	cr_assert_eq(fwrite(b, 1, n, f), n);
+	cr_assert_eq(fclose(f), 0);
+}
+
+typedef enum source { SRC_MEMORY, SRC_PATH, SRC_FILE, SRC_PIPE, SRC_COUNT } source;
+static const char* const source_name[SRC_COUNT] = {"memory", "file by path", "FILE of a file", "pipe"};
+
+/// A stream held open over one source, and what to close after.
+typedef struct opened {
+	throng_stream_reader* r;
+	FILE* file;
+	pid_t feeder;
+} opened;
+
+/// Opens b[0..n) as `src` (files under `dir`). Returns the open's status.
+static throng_status open_as(source src, const unsigned char* b, size_t n, const char* dir, opened* o)
+{
+	memset(o, 0, sizeof *o);
+	char path[512];
+	snprintf(path, sizeof path, "%s/src.thr", dir);
+	switch (src) {
+	case SRC_MEMORY: return throng_stream_open_memory(b, n, &o->r);
+	case SRC_PATH: write_file(path, b, n); return throng_stream_open(path, &o->r);
+	case SRC_FILE:
+		write_file(path, b, n);
+		o->file = fopen(path, "rb");
+		cr_assert_not_null(o->file);
+		return throng_stream_open_file(o->file, path, &o->r);
+	default: {
+		int fds[2];
+		cr_assert_eq(pipe(fds), 0);
+		o->feeder = fork();
+		cr_assert_geq(o->feeder, 0);
+		if (o->feeder == 0) {
+			close(fds[0]);
+			signal(SIGPIPE, SIG_DFL);
+			for (size_t at = 0; at < n;) {
+				ssize_t k = write(fds[1], b + at, n - at);
+				if (k <= 0) {
+					_exit(1);
+				}
+				at += (size_t)k;
+			}
+			_exit(0);
+		}
+		close(fds[1]);
+		o->file = fdopen(fds[0], "rb");
+		cr_assert_not_null(o->file);
+		return throng_stream_open_file(o->file, "pipe", &o->r);
+	}
+	}
+}
+
+static void close_source(opened* o)
+{
+	throng_stream_reader_destroy(o->r);
+	if (o->file != NULL) {
+		fclose(o->file); // a feeder still writing gets EPIPE (or SIGPIPE) and ends
+	}
+	if (o->feeder > 0) {
+		waitpid(o->feeder, NULL, 0);
+	}
+	memset(o, 0, sizeof *o);
+}
+
+/// Opens and reads b[0..n) from `src` to its end. Returns the status of the
+/// first failure (or THRONG_OK), its message in msg, the frames in *frames.
+static throng_status read_source(source src, const unsigned char* b, size_t n, const char* dir, bool verify,
+                                 uint32_t* frames, char* msg, size_t msg_cap)
+{
+	opened o;
+	*frames = 0;
+	throng_status st = open_as(src, b, n, dir, &o);
+	if (st == THRONG_OK) {
+		throng_stream_verify(o.r, verify);
+		for (;;) {
+			throng_frame fr;
+			bool got = false;
+			st = throng_stream_read_frame(o.r, &fr, &got);
+			if (st != THRONG_OK || !got) {
+				break;
+			}
+			*frames += 1;
+		}
+	}
+	snprintf(msg, msg_cap, "%s", st == THRONG_OK ? "" : throng_last_error());
+	close_source(&o);
+	return st;
+}
+
+/// A stream of circle (5 agents, every field, 3 steps) in memory.
+static unsigned char* small_stream(const char* dir, size_t* size)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/small.thr", dir);
+	expected e;
+	write_run(path, 5, 3, THRONG_FIELDS_ALL, 1, &e);
+	free(e.bits);
+	unsigned char* b = slurp(path, size);
+	unlink(path);
+	return b;
+}
+
+/// A header for `agents` agents with the fields `mask`, every other value
+/// sound and its checksum right, then `tail` bytes: "FRAM" and zeros.
+static unsigned char* forged_stream(uint32_t agents, uint32_t mask, size_t tail, size_t* size)
+{
+	const size_t h = 96;
+	*size = h + tail;
+	unsigned char* b = calloc(1, *size);
+	memcpy(b, "\x89THRONG\n", 8);
+	b[8] = 1;
+	put32(b + 12, 0x01020304u);
+	put32(b + 16, (uint32_t)h);
+	put32(b + 24, agents);
+	put32(b + 28, mask);
+	uint32_t fc = (uint32_t)__builtin_popcount(mask);
+	put64(b + 32, (32u + 4ull * agents * fc + 7u) / 8u * 8u);
+	double dt = 0.01;
+	uint64_t dt_bits;
+	memcpy(&dt_bits, &dt, 8);
+	put64(b + 40, dt_bits);
+	put32(b + 48, 1);
+	float bounds[4] = {-10, -10, 10, 10};
+	memcpy(b + 56, bounds, 16); // little-endian hosts only, as the test machines are
+	put32(b + 80, fc);
+	b[84] = 6;
+	memcpy(b + 88, "forged", 6);
+	if (tail >= 4) {
+		memcpy(b + h, "FRAM", 4);
+	}
+	put32(b + 20, crc_zeroed(b, h, 20));
+	return b;
+}
+
+/// In a child process with its address space limited to what it uses now
+/// plus 256 MiB, reads b[0..n) from `src` and expects THRONG_ERR_CORRUPT
+/// with "byte offset <offset>: " and `words`. A reader that allocates a
+/// 1 GiB frame first fails there with THRONG_ERR_OUT_OF_MEMORY. (Under
+/// AddressSanitizer, whose shadow memory needs the address space, the
+/// limit is left out and only the error is checked.)
+static void expect_cheap_refusal(source src, const unsigned char* b, size_t n, const char* dir, size_t offset,
+                                 const char* words)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+#ifndef UNDER_ASAN
+		long pages = 0;
+		FILE* statm = fopen("/proc/self/statm", "r");
+		if (statm == NULL || fscanf(statm, "%ld", &pages) != 1) {
+			_exit(20);
+		}
+		fclose(statm);
+		rlim_t limit = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)256 << 20);
+		struct rlimit rl = {limit, limit};
+		if (setrlimit(RLIMIT_AS, &rl) != 0) {
+			_exit(21);
+		}
+#endif
+		uint32_t frames = 0;
+		char msg[1024], want[64];
+		throng_status st = read_source(src, b, n, dir, true, &frames, msg, sizeof msg);
+		snprintf(want, sizeof want, "byte offset %zu: ", offset);
+		if (st != THRONG_ERR_CORRUPT || strstr(msg, want) == NULL || strstr(msg, words) == NULL) {
+			fprintf(stderr, "%s: status %d: %s\n", source_name[src], (int)st, msg);
+			_exit(st == THRONG_ERR_OUT_OF_MEMORY ? 2 : 1);
+		}
+		_exit(0);
+	}
+	int status = 0;
+	waitpid(pid, &status, 0);
+	cr_assert(WIFEXITED(status), "%s: the reader died (status %d)", source_name[src], status);
+	cr_assert_neq(WEXITSTATUS(status), 2, "%s: the reader allocated the frame the header claims before checking it",
+	              source_name[src]);
+	cr_assert_eq(WEXITSTATUS(status), 0, "%s: exit %d (see stderr)", source_name[src], WEXITSTATUS(status));
+}
+
+Test(stream, a_header_claiming_a_huge_frame_costs_nothing)
+{
+	char dir[256];
+	make_dir(dir, sizeof dir);
+	// 2^28 agents with x: 1 GiB frames, under the 2 GiB cap. The file has
+	// the header, the marker and 15 KB: frame 0 ends where the file does.
+	size_t n = 0;
+	unsigned char* b = forged_stream(1u << 28, THRONG_FIELD_X, 15000, &n);
+	for (int src = 0; src < SRC_COUNT; ++src) {
+		expect_cheap_refusal((source)src, b, n, dir, n, "the stream ends inside frame 0");
+	}
+	free(b);
+	// 2^30 agents: 4 GiB frames, over the cap, refused with the header,
+	// before any frame is read.
+	b = forged_stream(1u << 30, THRONG_FIELD_X, 15000, &n);
+	for (int src = 0; src < SRC_COUNT; ++src) {
+		expect_cheap_refusal((source)src, b, n, dir, 32, "is larger than this reader accepts");
+		opened o;
+		cr_assert_eq(open_as((source)src, b, n, dir, &o), THRONG_ERR_CORRUPT, "%s", source_name[src]);
+		cr_assert_null(o.r);
+		close_source(&o);
+	}
+	free(b);
+	// A header that claims 64 KiB on a 200-byte file.
+	b = forged_stream(5, THRONG_FIELD_X, 104, &n);
+	put32(b + 16, 65536);
+	for (int src = 0; src < SRC_COUNT; ++src) {
+		expect_cheap_refusal((source)src, b, n, dir, 200, "the stream ends inside the header (200 of 65536 bytes)");
+	}
+	free(b);
+	rm_dir(dir);
+}
+
+Test(stream, a_pipe_cut_inside_a_big_frame_names_its_offset)
+{
+	// Frames of 3 MiB through a pipe: the buffer grows as bytes arrive
+	// (1 MiB, 2, then the frame), and a cut anywhere names its offset.
+	char dir[256];
+	make_dir(dir, sizeof dir);
+	const uint32_t agents = 3u << 18; // 786,432 agents of x: 3 MiB + 32 bytes
+	size_t n = 0;
+	unsigned char* b = forged_stream(agents, THRONG_FIELD_X, 0, &n);
+	const size_t h = n, fb = (size_t)le64(b + 32);
+	unsigned char* s = calloc(1, h + 2 * fb);
+	memcpy(s, b, h);
+	for (uint32_t f = 0; f < 2; ++f) {
+		unsigned char* fr = s + h + f * fb;
+		memcpy(fr, "FRAM", 4);
+		put64(fr + 8, f);
+		put64(fr + 16, f);
+		double t = (double)f * 0.01;
+		uint64_t tb;
+		memcpy(&tb, &t, 8);
+		put64(fr + 24, tb);
+		put32(fr + 4, crc_zeroed(fr, fb, 4));
+	}
+	const size_t cuts[] = {h + 100, h + (1u << 20), h + (1u << 20) + 1, h + (3u << 20), h + fb + 5, h + 2 * fb - 1};
+	for (size_t c = 0; c < sizeof cuts / sizeof cuts[0]; ++c) {
+		for (int src = 0; src < SRC_COUNT; ++src) {
+			uint32_t frames = 0;
+			char msg[1024], want[64];
+			throng_status st = read_source((source)src, s, cuts[c], dir, true, &frames, msg, sizeof msg);
+			snprintf(want, sizeof want, "byte offset %zu: the stream ends inside frame %zu", cuts[c],
+			         (cuts[c] - h) / fb);
+			cr_assert_eq(st, THRONG_ERR_CORRUPT, "%s, cut at %zu: %s", source_name[src], cuts[c], msg);
+			cr_assert_not_null(strstr(msg, want), "%s, cut at %zu: %s", source_name[src], cuts[c], msg);
+			cr_assert_eq(frames, (cuts[c] - h) / fb);
+		}
+	}
+	for (int src = 0; src < SRC_COUNT; ++src) {
+		uint32_t frames = 0;
+		char msg[1024];
+		cr_assert_eq(read_source((source)src, s, h + 2 * fb, dir, true, &frames, msg, sizeof msg), THRONG_OK, "%s: %s",
+		             source_name[src], msg);
+		cr_assert_eq(frames, 2, "%s", source_name[src]);
+	}
+	free(s);
+	free(b);
+	rm_dir(dir);
+}
+
+/// A header damage the C reader must refuse: the field's offset and value.
+typedef struct header_damage {
+	const char* name;
+	size_t at;         ///< where the value goes
+	int width;         ///< 4 or 8 bytes
+	uint64_t value;
+	size_t offset;     ///< the byte offset the message names
+	const char* words;
+} header_damage;
+
+Test(stream, every_header_field_is_checked_from_every_source)
+{
+	char dir[256];
+	make_dir(dir, sizeof dir);
+	size_t n = 0;
+	unsigned char* orig = small_stream(dir, &n);
+	unsigned char* b = malloc(n);
+	const uint64_t nan64 = 0x7ff8000000000000ull, inf64 = 0x7ff0000000000000ull, neg1 = 0xbff0000000000000ull;
+	const header_damage table[] = {
+		{"version 2", 8, 4, 0x00000002u, 8, "stream version 2.0"},
+		{"byte order", 12, 4, 0x04030201u, 12, "byte-order mark"},
+		{"header size not a multiple of 8", 16, 4, 92, 16, "header size 92"},
+		{"header size below 88", 16, 4, 80, 16, "header size 80"},
+		{"header size above 65536", 16, 4, 65544, 16, "header size 65544"},
+		{"agents 0", 24, 4, 0, 24, "agent count is 0"},
+		{"field mask 0", 28, 4, 0, 28, "field mask is 0"},
+		{"frame size off by 8", 32, 8, 32 + 5 * 4 * 8 + 8, 32, "frame size 200, but 5 agents with 8 fields make 192"},
+		{"frame size over the cap", 32, 8, (1ull << 31) + 8, 32, "is larger than this reader accepts"},
+		{"dt 0", 40, 8, 0, 40, "dt 0 is not a positive number"},
+		{"dt -1", 40, 8, neg1, 40, "dt -1 is not a positive number"},
+		{"dt inf", 40, 8, inf64, 40, "dt inf is not a positive number"},
+		{"dt nan", 40, 8, nan64, 40, "is not a positive number"},
+		{"every 0", 48, 4, 0, 48, "frame stride (every) is 0"},
+		{"bounds mode 9", 52, 4, 9, 52, "bounds mode 9 is not 0 to 3"},
+		{"bounds mode 4", 52, 4, 4, 52, "bounds mode 4 is not 0 to 3"},
+		{"min x nan", 56, 4, 0x7fc00000u, 56, "world bounds are not finite (min x is nan)"},
+		{"min y -inf", 60, 4, 0xff800000u, 56, "(min y is -inf)"},
+		{"max x inf", 64, 4, 0x7f800000u, 56, "(max x is inf)"},
+		{"max y nan", 68, 4, 0x7fc00000u, 56, "(max y is nan)"},
+		{"field count 9", 80, 4, 9, 80, "field count 9 does not match the field mask 0x000000ff (8 bits)"},
+		{"name longer than the header", 84, 4, 9, 84, "scenario name of 9 bytes does not fit a 96-byte header"},
+	};
+	for (size_t d = 0; d < sizeof table / sizeof table[0]; ++d) {
+		const header_damage* t = &table[d];
+		memcpy(b, orig, n);
+		if (t->width == 4) {
+			// name_bytes is a u16 followed by the reserved u16: write both
+			put32(b + t->at, (uint32_t)t->value);
+		} else {
+			put64(b + t->at, t->value);
+		}
+		put32(b + 20, crc_zeroed(b, le32(orig + 16), 20)); // the checksum of the original header's extent
+		for (int src = 0; src < SRC_COUNT; ++src) {
+			uint32_t frames = 0;
+			char msg[1024], want[64];
+			throng_status st = read_source((source)src, b, n, dir, true, &frames, msg, sizeof msg);
+			snprintf(want, sizeof want, "byte offset %zu: ", t->offset);
+			cr_assert_eq(st, THRONG_ERR_CORRUPT, "%s, %s: status %d %s", t->name, source_name[src], (int)st, msg);
+			cr_assert(strstr(msg, want) != NULL && strstr(msg, t->words) != NULL, "%s, %s: %s", t->name,
+			          source_name[src], msg);
+			cr_assert_eq(frames, 0);
+		}
+	}
+	free(b);
+	free(orig);
+	rm_dir(dir);
+}
+
+Test(stream, non_finite_coordinates_are_refused_with_their_offset)
+{
+	char dir[256];
+	make_dir(dir, sizeof dir);
+	size_t n = 0;
+	unsigned char* orig = small_stream(dir, &n);
+	unsigned char* b = malloc(n);
+	const size_t h = le32(orig + 16), fb = (size_t)le64(orig + 32);
+	const uint32_t bad[] = {0x7fc00000u, 0x7f800000u, 0xff800000u, 0x7f800001u}; // nan, inf, -inf, a signalling nan
+	const char* shown[] = {"nan", "inf", "-inf", "nan"};
+	for (int field = 0; field < 6; ++field) {
+		for (size_t v = 0; v < sizeof bad / sizeof bad[0]; ++v) {
+			memcpy(b, orig, n);
+			const uint32_t frame = 2, agent = (uint32_t)(field + v) % 5u;
+			const size_t at = h + frame * fb + 32 + ((size_t)field * 5u + agent) * 4u;
+			put32(b + at, bad[v]);
+			put32(b + h + frame * fb + 4, crc_zeroed(b + h + frame * fb, fb, 4));
+			char words[128];
+			snprintf(words, sizeof words, "frame 2: agent %u's %s is %s", agent, throng_field_name(1u << field),
+			         shown[v]);
+			for (int src = 0; src < SRC_COUNT; ++src) {
+				for (int verify = 0; verify < 2; ++verify) {
+					uint32_t frames = 0;
+					char msg[1024], want[64];
+					throng_status st = read_source((source)src, b, n, dir, verify != 0, &frames, msg, sizeof msg);
+					snprintf(want, sizeof want, "byte offset %zu: ", at);
+					cr_assert_eq(st, THRONG_ERR_CORRUPT, "%s, %s: status %d", words, source_name[src], (int)st);
+					cr_assert(strstr(msg, want) != NULL && strstr(msg, words) != NULL, "%s, %s: %s", words,
+					          source_name[src], msg);
+					cr_assert_eq(frames, 2, "the frames before the damaged one are read");
+				}
+			}
+		}
+	}
+	// group and archetype are integers: any bits are a value.
+	memcpy(b, orig, n);
+	put32(b + h + fb + 32 + (6u * 5u + 1u) * 4u, 0x7fc00000u);
+	put32(b + h + fb + 32 + (7u * 5u + 4u) * 4u, 0xffffffffu);
+	put32(b + h + fb + 4, crc_zeroed(b + h + fb, fb, 4));
+	uint32_t frames = 0;
+	char msg[1024];
+	cr_assert_eq(read_source(SRC_MEMORY, b, n, dir, true, &frames, msg, sizeof msg), THRONG_OK, "%s", msg);
+	cr_assert_eq(frames, 4);
+	free(b);
+	free(orig);
+	rm_dir(dir);
+}

@@ -75,6 +75,47 @@ static inline uint64_t thr_frame_bytes(uint32_t agents, uint32_t field_count)
 	return (raw + 7u) & ~(uint64_t)7u;
 }
 
+// --- what readers check (stream_read.c) ---------------------------------------
+// The binary stream's header and the live feed's header hold their shared
+// fields at the same offsets (the THR_H_* above: agents 24, field mask 28,
+// frame or slot size 32, dt 40, every 48, bounds mode 52, bounds 56, field
+// count 80), so both readers check them with one function and name the
+// same byte offset for the same fault.
+
+/// Largest frame (binary stream) or slot (live feed) a reader accepts and
+/// a writer makes (2 GiB, 67 million agents with every field). Checked before anything
+/// is allocated (docs/FORMAT.md, "What a reader checks").
+#define THR_READ_MAX_FRAME (UINT64_C(1) << 31)
+
+/// The fields both headers share, as read (host values).
+typedef struct thr_header_fields {
+	uint32_t agents;      ///< THR_H_AGENTS: >= 1
+	uint32_t field_mask;  ///< THR_H_FIELDS: != 0
+	uint32_t field_count; ///< THR_H_FIELD_COUNT: the bits set in field_mask
+	uint64_t frame_bytes; ///< THR_H_FRAME_BYTES: stream frame or feed slot, <= THR_READ_MAX_FRAME
+	const char* frame_what; ///< what frame_bytes is called in messages ("frame size", "slot size")
+	double dt;            ///< THR_H_DT: positive and finite
+	uint32_t every;       ///< THR_H_EVERY: >= 1
+	uint32_t bounds_mode; ///< THR_H_BOUNDS_MODE: a throng_bounds_mode, 0 to 3
+	float bounds[4];      ///< THR_H_BOUNDS: finite
+} thr_header_fields;
+
+/// Checks the shared header fields. Returns true when every one holds;
+/// otherwise false, *offset = the byte offset of the first that does not
+/// and `what` = which field and why ("frame stride (every) is 0").
+/// Each format checks its own fields (sizes, names, slots) itself.
+bool thr_header_check(const thr_header_fields* h, uint32_t* offset, char* what, size_t what_cap);
+
+/// Name of float field bit `bit` (0 x .. 5 hy), for messages.
+static inline const char* thr_float_field_name(int bit)
+{
+	static const char* const names[6] = {"x", "y", "vx", "vy", "hx", "hy"};
+	return bit >= 0 && bit < 6 ? names[bit] : "?";
+}
+
+/// Index of the first non-finite value of a[0..n) (raw float bits), or n.
+size_t thr_first_nonfinite(const void* a, size_t n);
+
 static inline uint32_t thr_popcount32(uint32_t v)
 {
 	uint32_t n = 0;

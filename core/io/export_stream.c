@@ -28,9 +28,12 @@ static throng_status stream_begin(throng_exporter* ex)
 	ex->impl = s;
 	s->field_count = thr_popcount32(d->fields);
 	s->frame_bytes = thr_frame_bytes(d->agents, s->field_count);
-	if (s->frame_bytes > (uint64_t)SIZE_MAX / 2) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: %u agents with %u fields make frames too large", ex->path,
-		                d->agents, s->field_count);
+	if (s->frame_bytes > THR_READ_MAX_FRAME || s->frame_bytes > (uint64_t)SIZE_MAX / 2) {
+		// Nothing is written that a reader would refuse (docs/FORMAT.md).
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		                "%s: %u agents with %u fields make %llu-byte frames; readers accept at most %llu", ex->path,
+		                d->agents, s->field_count, (unsigned long long)s->frame_bytes,
+		                (unsigned long long)THR_READ_MAX_FRAME);
 	}
 	s->frame = calloc(1, (size_t)s->frame_bytes);
 	if (s->frame == NULL) {

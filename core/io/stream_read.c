@@ -3,10 +3,15 @@
 //
 // Reads from a FILE (a file, standard input, a pipe) or from memory, one
 // frame at a time, and trusts nothing: every header field is range-checked
-// before it sizes anything, every frame's CRC-32, index, step and time are
-// checked, and every failure names the byte offset where the stream went
-// wrong. This file depends only on error.c and crc32.c so the fuzzer
-// (tests/fuzz) can compile it on its own.
+// before it sizes anything, every size the header claims is held against
+// the bytes the source has (a file's or a memory stream's size) before it
+// is allocated, every frame's CRC-32, index, step, time and coordinates
+// are checked, and every failure names the byte offset where the stream
+// went wrong. A pipe has no size: there the frame buffer grows with the
+// bytes that arrive, so a header that lies costs at most about twice what
+// was sent. The header check shared with the live feed's reader
+// (thr_header_check) lives here too. This file depends only on error.c and
+// crc32.c so the fuzzer (tests/fuzz) can compile it on its own.
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
@@ -14,16 +19,75 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "error.h"
 #include "export_internal.h"
 
-/// Largest frame this reader allocates (2 GiB: 67 million agents with 8 fields).
-#define THR_STREAM_MAX_FRAME (1ull << 31)
+/// A source whose size is unknown (a pipe, a terminal): source_left().
+#define SIZE_UNKNOWN UINT64_MAX
+/// From a source of unknown size, the first bytes of a frame go into a
+/// buffer of this size, which then doubles with the bytes received.
+#define PIPE_CHUNK ((size_t)1 << 20)
+
+bool thr_header_check(const thr_header_fields* h, uint32_t* offset, char* what, size_t what_cap)
+{
+	const char* frame = h->frame_what != NULL ? h->frame_what : "frame size";
+	uint32_t bits = thr_popcount32(h->field_mask);
+	if (h->agents == 0) {
+		*offset = THR_H_AGENTS;
+		snprintf(what, what_cap, "agent count is 0");
+	} else if (h->field_mask == 0) {
+		*offset = THR_H_FIELDS;
+		snprintf(what, what_cap, "field mask is 0 (no fields)");
+	} else if (h->field_count != bits) {
+		*offset = THR_H_FIELD_COUNT;
+		snprintf(what, what_cap, "field count %u does not match the field mask 0x%08x (%u bits)", h->field_count,
+		         h->field_mask, bits);
+	} else if (h->frame_bytes > THR_READ_MAX_FRAME) {
+		*offset = THR_H_FRAME_BYTES;
+		snprintf(what, what_cap, "%s %llu is larger than this reader accepts (%llu)", frame,
+		         (unsigned long long)h->frame_bytes, (unsigned long long)THR_READ_MAX_FRAME);
+	} else if (!(h->dt > 0.0) || !isfinite(h->dt)) {
+		*offset = THR_H_DT;
+		snprintf(what, what_cap, "dt %g is not a positive number of seconds", h->dt);
+	} else if (h->every == 0) {
+		*offset = THR_H_EVERY;
+		snprintf(what, what_cap, "frame stride (every) is 0");
+	} else if (h->bounds_mode > THRONG_BOUNDS_OPEN) {
+		*offset = THR_H_BOUNDS_MODE;
+		snprintf(what, what_cap, "bounds mode %u is not 0 to 3", h->bounds_mode);
+	} else {
+		static const char* const corner[4] = {"min x", "min y", "max x", "max y"};
+		for (int k = 0; k < 4; ++k) {
+			if (!isfinite(h->bounds[k])) {
+				*offset = THR_H_BOUNDS;
+				snprintf(what, what_cap, "world bounds are not finite (%s is %g)", corner[k], (double)h->bounds[k]);
+				return false;
+			}
+		}
+		return true;
+	}
+	return false;
+}
+
+size_t thr_first_nonfinite(const void* a, size_t n)
+{
+	const unsigned char* p = a;
+	for (size_t k = 0; k < n; ++k) {
+		uint32_t u;
+		memcpy(&u, p + 4u * k, 4);
+		if ((u & 0x7f800000u) == 0x7f800000u) { // exponent all ones: an infinity or a NaN
+			return k;
+		}
+	}
+	return n;
+}
 
 struct throng_stream_reader {
 	FILE* file;                 ///< NULL for a memory stream
 	bool own_file;
+	bool regular;               ///< file is a regular file: its size bounds what the header may claim
 	const unsigned char* mem;
 	size_t mem_size;
 	char name[256];             ///< for messages
@@ -37,6 +101,7 @@ struct throng_stream_reader {
 	throng_status failed;
 	char failure[512];
 	unsigned char* frame;       ///< one frame, 8-aligned
+	size_t frame_cap;           ///< bytes allocated at frame (less than a frame while a pipe delivers the first)
 	uint64_t next_index;
 	uint64_t first_step;
 };
@@ -71,10 +136,19 @@ static size_t source_read(throng_stream_reader* r, void* buf, size_t n, throng_s
 	return got;
 }
 
-/// Bytes left in a memory stream; SIZE_MAX for a FILE (unknown).
+/// Bytes left in a memory stream or a regular file (its size now, less
+/// the position); SIZE_UNKNOWN for anything else (a pipe).
 static uint64_t source_left(const throng_stream_reader* r)
 {
-	return r->file == NULL ? (uint64_t)(r->mem_size - (size_t)r->offset) : UINT64_MAX;
+	if (r->file == NULL) {
+		return (uint64_t)(r->mem_size - (size_t)r->offset);
+	}
+	struct stat sb;
+	off_t at = r->regular ? ftello(r->file) : -1;
+	if (at < 0 || fstat(fileno(r->file), &sb) != 0) {
+		return SIZE_UNKNOWN;
+	}
+	return sb.st_size > at ? (uint64_t)(sb.st_size - at) : 0u;
 }
 
 /// Makes a failure sticky and returns it (message already set).
@@ -134,6 +208,11 @@ static throng_status read_header(throng_stream_reader* r)
 		return corrupt_at(r, THR_H_HEADER_BYTES, "header size %u is not a multiple of 8 from %d to %u", header_bytes,
 		               THR_H_FIXED, THR_STREAM_MAX_HEADER);
 	}
+	uint64_t left = source_left(r);
+	if (left != SIZE_UNKNOWN && left < header_bytes - THR_H_FIXED) {
+		return corrupt_at(r, r->offset + left, "the stream ends inside the header (%llu of %u bytes)",
+		               (unsigned long long)(r->offset + left), header_bytes);
+	}
 	unsigned char* h = malloc(header_bytes);
 	if (h == NULL) {
 		return reader_failed(r, thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory", r->name));
@@ -156,19 +235,27 @@ static throng_status read_header(throng_stream_reader* r)
 		return corrupt_at(r, THR_H_CRC, "header checksum mismatch (stored 0x%08x, computed 0x%08x)", stored, computed);
 	}
 
+	thr_header_fields hf = {
+		.agents = thr_get_u32(h + THR_H_AGENTS),
+		.field_mask = thr_get_u32(h + THR_H_FIELDS),
+		.field_count = thr_get_u32(h + THR_H_FIELD_COUNT),
+		.frame_bytes = thr_get_u64(h + THR_H_FRAME_BYTES),
+		.frame_what = "frame size",
+		.dt = thr_get_f64(h + THR_H_DT),
+		.every = thr_get_u32(h + THR_H_EVERY),
+		.bounds_mode = thr_get_u32(h + THR_H_BOUNDS_MODE),
+	};
+	for (int k = 0; k < 4; ++k) {
+		hf.bounds[k] = thr_get_f32(h + THR_H_BOUNDS + 4 * k);
+	}
 	in->header_bytes = header_bytes;
-	in->agents = thr_get_u32(h + THR_H_AGENTS);
-	uint32_t mask = thr_get_u32(h + THR_H_FIELDS);
-	in->fields = mask & THRONG_FIELDS_ALL;
-	uint32_t field_count = thr_get_u32(h + THR_H_FIELD_COUNT);
-	in->frame_bytes = thr_get_u64(h + THR_H_FRAME_BYTES);
-	in->dt = thr_get_f64(h + THR_H_DT);
-	in->every = thr_get_u32(h + THR_H_EVERY);
-	uint32_t mode = thr_get_u32(h + THR_H_BOUNDS_MODE);
-	in->bounds_min.x = thr_get_f32(h + THR_H_BOUNDS);
-	in->bounds_min.y = thr_get_f32(h + THR_H_BOUNDS + 4);
-	in->bounds_max.x = thr_get_f32(h + THR_H_BOUNDS + 8);
-	in->bounds_max.y = thr_get_f32(h + THR_H_BOUNDS + 12);
+	in->agents = hf.agents;
+	in->fields = hf.field_mask & THRONG_FIELDS_ALL;
+	in->frame_bytes = hf.frame_bytes;
+	in->dt = hf.dt;
+	in->every = hf.every;
+	in->bounds_min = (throng_vec2){hf.bounds[0], hf.bounds[1]};
+	in->bounds_max = (throng_vec2){hf.bounds[2], hf.bounds[3]};
 	in->seed = thr_get_u64(h + THR_H_SEED);
 	uint32_t name_bytes = thr_get_u16(h + THR_H_NAME_BYTES);
 	if (name_bytes <= header_bytes - THR_H_FIXED) {
@@ -178,39 +265,17 @@ static throng_status read_header(throng_stream_reader* r)
 	}
 	free(h);
 
-	if (in->agents == 0) {
-		return corrupt_at(r, THR_H_AGENTS, "agent count is 0");
+	uint32_t at = 0;
+	char what[256];
+	if (!thr_header_check(&hf, &at, what, sizeof what)) {
+		return corrupt_at(r, at, "%s", what);
 	}
-	if (mask == 0) {
-		return corrupt_at(r, THR_H_FIELDS, "field mask is 0 (no fields)");
-	}
-	if (field_count != thr_popcount32(mask)) {
-		return corrupt_at(r, THR_H_FIELD_COUNT, "field count %u does not match the field mask 0x%08x (%u bits)",
-		               field_count, mask, thr_popcount32(mask));
-	}
-	r->field_slots = field_count;
-	uint64_t expect = thr_frame_bytes(in->agents, field_count);
+	in->bounds_mode = (throng_bounds_mode)hf.bounds_mode;
+	r->field_slots = hf.field_count;
+	uint64_t expect = thr_frame_bytes(in->agents, hf.field_count);
 	if (in->frame_bytes != expect) {
 		return corrupt_at(r, THR_H_FRAME_BYTES, "frame size %llu, but %u agents with %u fields make %llu",
-		               (unsigned long long)in->frame_bytes, in->agents, field_count, (unsigned long long)expect);
-	}
-	if (in->frame_bytes > THR_STREAM_MAX_FRAME) {
-		return corrupt_at(r, THR_H_FRAME_BYTES, "frame size %llu is larger than this reader accepts (%llu)",
-		               (unsigned long long)in->frame_bytes, (unsigned long long)THR_STREAM_MAX_FRAME);
-	}
-	if (!(in->dt > 0.0) || !isfinite(in->dt)) {
-		return corrupt_at(r, THR_H_DT, "dt %g is not a positive number of seconds", in->dt);
-	}
-	if (in->every == 0) {
-		return corrupt_at(r, THR_H_EVERY, "frame stride (every) is 0");
-	}
-	if (mode > THRONG_BOUNDS_OPEN) {
-		return corrupt_at(r, THR_H_BOUNDS_MODE, "bounds mode %u is not 0 to 3", mode);
-	}
-	in->bounds_mode = (throng_bounds_mode)mode;
-	if (!isfinite(in->bounds_min.x) || !isfinite(in->bounds_min.y) || !isfinite(in->bounds_max.x) ||
-	    !isfinite(in->bounds_max.y)) {
-		return corrupt_at(r, THR_H_BOUNDS, "world bounds are not finite");
+		               (unsigned long long)in->frame_bytes, in->agents, hf.field_count, (unsigned long long)expect);
 	}
 	if (name_bytes > header_bytes - THR_H_FIXED) {
 		return corrupt_at(r, THR_H_NAME_BYTES, "scenario name of %u bytes does not fit a %u-byte header", name_bytes,
@@ -234,6 +299,11 @@ static throng_status reader_new(const char* name, throng_stream_reader** out, th
 
 static throng_status reader_start(throng_stream_reader* r, throng_stream_reader** out)
 {
+	if (r->file != NULL) {
+		struct stat sb;
+		int fd = fileno(r->file); // -1 for a FILE without a descriptor (fmemopen): size unknown
+		r->regular = fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
+	}
 	throng_status st = read_header(r);
 	if (st != THRONG_OK) {
 		throng_stream_reader_destroy(r);
@@ -407,6 +477,84 @@ static throng_status check_frame(throng_stream_reader* r, uint64_t start)
 	return THRONG_OK;
 }
 
+/// Fails with the truncation of the frame that starts at `start` when the
+/// source ends `have` bytes into it.
+static throng_status frame_cut(throng_stream_reader* r, uint64_t start, uint64_t have)
+{
+	return corrupt_at(r, start + have,
+	                  "the stream ends inside frame %llu (%llu of %llu bytes; the frame starts at byte offset %llu)",
+	                  (unsigned long long)r->next_index, (unsigned long long)have,
+	                  (unsigned long long)r->info.frame_bytes, (unsigned long long)start);
+}
+
+/// Reads the frame whose 4-byte marker was just read into r->frame. A
+/// source with a size (memory, a regular file) must hold the whole frame
+/// before a byte is allocated for it; from a pipe the buffer grows with
+/// the bytes received (PIPE_CHUNK, then doubling), until it holds a whole
+/// frame once and is kept.
+static throng_status read_frame_bytes(throng_stream_reader* r, const unsigned char marker[4], uint64_t start)
+{
+	const size_t fb = (size_t)r->info.frame_bytes; // <= THR_READ_MAX_FRAME, checked with the header
+	uint64_t left = source_left(r);
+	if (left != SIZE_UNKNOWN && left < fb - 4u) {
+		r->offset += left;
+		return frame_cut(r, start, 4u + left);
+	}
+	size_t have = 4;
+	while (have < fb) {
+		size_t want = fb;
+		if (left == SIZE_UNKNOWN && r->frame_cap < fb) {
+			size_t grow = have < PIPE_CHUNK ? PIPE_CHUNK : 2u * have;
+			want = grow < fb ? grow : fb;
+		}
+		if (want > r->frame_cap) {
+			unsigned char* p = realloc(r->frame, want);
+			if (p == NULL) {
+				return reader_failed(r, thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory for a %zu-byte frame",
+				                                 r->name, fb));
+			}
+			r->frame = p;
+			r->frame_cap = want;
+		}
+		throng_status io;
+		size_t n = source_read(r, r->frame + have, want - have, &io);
+		if (io != THRONG_OK) {
+			return reader_failed(r, io);
+		}
+		have += n;
+		if (have < want) {
+			return frame_cut(r, start, have);
+		}
+	}
+	memcpy(r->frame, marker, 4);
+	return THRONG_OK;
+}
+
+/// Refuses a frame (in r->frame, host order) with a non-finite float:
+/// a renderer would place an agent nowhere. Unknown field bits are skipped.
+static throng_status check_coordinates(throng_stream_reader* r, uint64_t start)
+{
+	const throng_stream_info* in = &r->info;
+	const unsigned char* data = r->frame + THR_F_DATA;
+	size_t slot = 0;
+	for (int b = 0; b < THRONG_FIELD_BITS; ++b) {
+		if ((in->fields & (1u << b)) == 0) {
+			continue;
+		}
+		const unsigned char* a = data + slot * 4u * in->agents;
+		size_t k = b < 6 ? thr_first_nonfinite(a, in->agents) : in->agents;
+		if (k < in->agents) {
+			float v;
+			memcpy(&v, a + 4u * k, 4);
+			return corrupt_at(r, start + THR_F_DATA + (slot * in->agents + k) * 4u,
+			                  "frame %llu: agent %zu's %s is %g (positions, velocities and headings must be finite)",
+			                  (unsigned long long)r->next_index, k, thr_float_field_name(b), (double)v);
+		}
+		++slot;
+	}
+	return THRONG_OK;
+}
+
 throng_status throng_stream_read_frame(throng_stream_reader* r, throng_frame* frame, bool* got)
 {
 	if (r == NULL || frame == NULL || got == NULL) {
@@ -443,31 +591,10 @@ throng_status throng_stream_read_frame(throng_stream_reader* r, throng_frame* fr
 		return corrupt_at(r, start, "expected frame %llu's marker \"FRAM\" or the end record \"END!\", found %02x %02x %02x %02x",
 		               (unsigned long long)r->next_index, marker[0], marker[1], marker[2], marker[3]);
 	}
-	if (source_left(r) < in->frame_bytes - 4) {
-		// A memory stream too short for the frame: no need to allocate it.
-		r->offset += source_left(r);
-		return corrupt_at(r, r->offset, "the stream ends inside frame %llu (%llu of %llu bytes; the frame starts at byte offset %llu)",
-		               (unsigned long long)r->next_index, (unsigned long long)(r->offset - start),
-		               (unsigned long long)in->frame_bytes, (unsigned long long)start);
+	throng_status st = read_frame_bytes(r, marker, start);
+	if (st == THRONG_OK) {
+		st = check_frame(r, start);
 	}
-	if (r->frame == NULL) {
-		r->frame = malloc((size_t)in->frame_bytes);
-		if (r->frame == NULL) {
-			return reader_failed(r, thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory for a %llu-byte frame",
-			                                 r->name, (unsigned long long)in->frame_bytes));
-		}
-	}
-	memcpy(r->frame, marker, 4);
-	n = source_read(r, r->frame + 4, (size_t)in->frame_bytes - 4, &io);
-	if (io != THRONG_OK) {
-		return reader_failed(r, io);
-	}
-	if (n < in->frame_bytes - 4) {
-		return corrupt_at(r, r->offset, "the stream ends inside frame %llu (%llu of %llu bytes; the frame starts at byte offset %llu)",
-		               (unsigned long long)r->next_index, (unsigned long long)(n + 4),
-		               (unsigned long long)in->frame_bytes, (unsigned long long)start);
-	}
-	throng_status st = check_frame(r, start);
 	if (st != THRONG_OK) {
 		return st;
 	}
@@ -475,6 +602,10 @@ throng_status throng_stream_read_frame(throng_stream_reader* r, throng_frame* fr
 	unsigned char* data = r->frame + THR_F_DATA;
 	if (!thr_host_is_le()) {
 		thr_swap32(data, (size_t)r->field_slots * in->agents);
+	}
+	st = check_coordinates(r, start);
+	if (st != THRONG_OK) {
+		return st;
 	}
 	// Arrays follow in ascending bit order; bits this reader does not know
 	// (a newer minor version) still take their 4 * agents bytes.

@@ -1,10 +1,19 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer target: the binary stream reader must turn any input into
 // frames or an error that names a byte offset, never a crash, a leak or an
-// out-of-bounds read. Each input is read twice, with checksums verified (the
-// reader's default) and without, so mutations get past the CRC checks into
-// the frame parsing behind them. Every element of every frame is read, so
-// AddressSanitizer checks the arrays the reader hands out.
+// out-of-bounds read. Each input is read three times: from memory with
+// checksums verified (the reader's default) and without, so mutations get
+// past the CRC checks into the frame parsing behind them, and as a FILE
+// without a size (fmemopen: what a pipe looks like to the reader, whose
+// frame buffer then grows with the bytes that arrive). Every element of every frame is read, so
+// AddressSanitizer checks the arrays the reader hands out, and every float
+// a frame hands out must be finite (the reader refuses the others). A
+// header that claims more than the input holds must cost nothing:
+// -rss_limit_mb and -malloc_limit_mb (tests/fuzz/CMakeLists.txt) catch a
+// reader that allocates what it claims.
+#define _POSIX_C_SOURCE 200809L // fmemopen
+
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +29,17 @@ static void expect_offset(void)
 	if (strstr(throng_last_error(), "byte offset ") == NULL) {
 		fprintf(stderr, "fuzz_stream: error without a byte offset: %s\n", throng_last_error());
 		abort();
+	}
+}
+
+/// Positions, velocities and headings handed out are finite.
+static void expect_finite(const float* array, uint32_t count)
+{
+	for (uint32_t k = 0; array != NULL && k < count; ++k) {
+		if (!isfinite(array[k])) {
+			fprintf(stderr, "fuzz_stream: element %u of a frame is %g\n", k, (double)array[k]);
+			abort();
+		}
 	}
 }
 
@@ -40,10 +60,24 @@ volatile uint32_t thr_fuzz_sink;
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-	for (int verify = 1; verify >= 0; --verify) {
+	for (int pass = 0; pass < 3; ++pass) {
+		const int verify = pass != 1;
 		throng_stream_reader* r = NULL;
-		if (throng_stream_open_memory(data, size, &r) != THRONG_OK) {
+		FILE* file = NULL;
+		throng_status st;
+		if (pass < 2) {
+			st = throng_stream_open_memory(data, size, &r);
+		} else {
+			if (size == 0 || (file = fmemopen((void*)(uintptr_t)data, size, "rb")) == NULL) {
+				continue;
+			}
+			st = throng_stream_open_file(file, "fuzz input", &r);
+		}
+		if (st != THRONG_OK) {
 			expect_offset();
+			if (file != NULL) {
+				fclose(file);
+			}
 			continue;
 		}
 		throng_stream_verify(r, verify != 0);
@@ -57,10 +91,17 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 			if (!got) {
 				break;
 			}
+			const float* floats[6] = {f.x, f.y, f.vx, f.vy, f.hx, f.hy};
+			for (int j = 0; j < 6; ++j) {
+				expect_finite(floats[j], f.count);
+			}
 			thr_fuzz_sink = fold(f.x, f.count) ^ fold(f.y, f.count) ^ fold(f.vx, f.count) ^ fold(f.vy, f.count) ^
 			       fold(f.hx, f.count) ^ fold(f.hy, f.count) ^ fold(f.group, f.count) ^ fold(f.archetype, f.count);
 		}
 		throng_stream_reader_destroy(r);
+		if (file != NULL) {
+			fclose(file);
+		}
 	}
 	return 0;
 }
