@@ -6,10 +6,13 @@
 //   ./build/release/examples/shm_reader crowd
 //
 // Waits up to 10 s for the feed, then prints the newest frame each time one
-// appears, until the writer finishes (exit 0) or the feed goes away.
+// appears, until the writer finishes (exit 0) or is gone without finishing
+// (killed, crashed: exit 1).
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,8 +24,10 @@
 #include <unistd.h>
 
 // Offsets from docs/FORMAT.md, "Live feed".
-enum { H_AGENTS = 24, H_FIELDS = 28, H_SLOT_BYTES = 32, H_STRIDE = 88, H_PUBLISHED = 192, H_STATE = 200 };
+enum { H_MAJOR = 8, H_MINOR = 10, H_AGENTS = 24, H_FIELDS = 28, H_SLOT_BYTES = 32, H_PID = 84, H_STRIDE = 88 };
+enum { H_START = 160, H_PID_NS = 168, H_PUBLISHED = 192, H_STATE = 200, H_HEARTBEAT = 208 };
 enum { HEADER_BYTES = 256, SLOT_DATA = 64, STATE_FINISHED = 2 };
+#define HEARTBEAT_LIMIT_NS 10000000000ull // 10 s, as the library's readers judge it
 
 static void nap(long ms)
 {
@@ -57,6 +62,49 @@ static unsigned char* open_feed(const char* name, size_t* size)
 	return NULL;
 }
 
+/// Whether the writer of a live feed still runs (FORMAT.md, "Is the writer
+/// alive?"): by its pid and start time when we share its pid namespace, by
+/// the heartbeat when we do not.
+static int writer_alive(const unsigned char* m)
+{
+	uint32_t pid;
+	uint16_t minor;
+	uint64_t start, ns, beat;
+	memcpy(&pid, m + H_PID, 4);
+	memcpy(&minor, m + H_MINOR, 2);
+	memcpy(&start, m + H_START, 8);
+	memcpy(&ns, m + H_PID_NS, 8);
+	struct stat own;
+	if (minor >= 1 && (ns == 0 || stat("/proc/self/ns/pid", &own) != 0 || (uint64_t)own.st_ino != ns)) {
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		uint64_t t = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+		beat = atomic_load_explicit((_Atomic uint64_t*)(void*)(m + H_HEARTBEAT), memory_order_acquire);
+		return beat == 0 || t < beat || t - beat <= HEARTBEAT_LIMIT_NS;
+	}
+	if (pid == 0 || pid > 0x7fffffffu || (kill((pid_t)pid, 0) != 0 && errno == ESRCH)) {
+		return 0;
+	}
+	char path[64], buf[1024];
+	snprintf(path, sizeof path, "/proc/%u/stat", pid);
+	FILE* f = fopen(path, "r");
+	size_t n = f != NULL ? fread(buf, 1, sizeof buf - 1, f) : 0;
+	if (f != NULL) {
+		fclose(f);
+	}
+	buf[n] = '\0';
+	char* p = strrchr(buf, ')'); // "pid (comm) S ... starttime(22nd field) ..."
+	if (p == NULL || p[1] != ' ') {
+		return 1; // hidden from us: kill() said it exists
+	}
+	char state = p[2];
+	for (int field = 2; field < 22 && p != NULL; ++field) {
+		p = strchr(p + 1, ' ');
+	}
+	unsigned long long now_start = p != NULL ? strtoull(p + 1, NULL, 10) : 0;
+	return state != 'Z' && state != 'X' && (minor < 1 || start == 0 || now_start == start);
+}
+
 int main(int argc, char** argv)
 {
 	if (argc != 2) {
@@ -67,8 +115,12 @@ int main(int argc, char** argv)
 	snprintf(name, sizeof name, "%s%s", argv[1][0] == '/' ? "" : "/", argv[1]);
 	size_t size = 0;
 	unsigned char* m = open_feed(name, &size);
-	if (m == NULL || memcmp(m, "\x89THRFEED", 8) != 0) {
-		fprintf(stderr, "shm_reader: no throng feed named %s\n", name);
+	uint16_t major = 0;
+	if (m != NULL) {
+		memcpy(&major, m + H_MAJOR, 2);
+	}
+	if (m == NULL || memcmp(m, "\x89THRFEED", 8) != 0 || major != 1) {
+		fprintf(stderr, "shm_reader: no throng feed (version 1.x) named %s\n", name);
 		return 1;
 	}
 	uint32_t agents, fields;
@@ -81,23 +133,28 @@ int main(int argc, char** argv)
 		fprintf(stderr, "shm_reader: the feed has no positions (fields 0x%x)\n", fields);
 		return 1;
 	}
-	// x and y are fields 0 and 1, so they are the first two arrays.
+	// Trust no size before it fits the object: x and y are its first two arrays.
+	if (agents == 0 || stride < 4ull * agents || slot_bytes < SLOT_DATA + 2 * stride ||
+	    slot_bytes > (size - HEADER_BYTES) / 2) {
+		fprintf(stderr, "shm_reader: %s: inconsistent header (agents %u, slot %llu bytes, object %zu bytes)\n", name,
+		        agents, (unsigned long long)slot_bytes, size);
+		return 1;
+	}
 	float* x = malloc((size_t)agents * 4u);
 	float* y = malloc((size_t)agents * 4u);
 	_Atomic uint64_t* published = (_Atomic uint64_t*)(void*)(m + H_PUBLISHED);
 	_Atomic uint32_t* state = (_Atomic uint32_t*)(void*)(m + H_STATE);
 	uint64_t shown = 0, retries = 0; // frames published when we last drew
-	int idle_ms = 0;
+	int idle_ms = 0, gone = 0;
 	for (;;) {
 		int finished = atomic_load_explicit(state, memory_order_acquire) == STATE_FINISHED;
 		uint64_t p = atomic_load_explicit(published, memory_order_acquire);
 		if (p == 0 || p == shown) {
-			if (finished) {
-				break;
+			if (finished || gone) {
+				break; // (the state was read before `published`: no frame was missed)
 			}
-			if (++idle_ms > 10000) {
-				fprintf(stderr, "shm_reader: no new frame for 10 s; is the writer still running?\n");
-				return 1;
+			if (++idle_ms % 100 == 0) {
+				gone = !writer_alive(m); // one more look for a frame, then stop
 			}
 			nap(1); // a renderer would draw its last frame again here
 			continue;
@@ -125,9 +182,17 @@ int main(int argc, char** argv)
 		       (unsigned long long)index, (unsigned long long)step, (double)x[0], (double)y[0], agents - 1,
 		       (double)x[agents - 1], (double)y[agents - 1]);
 	}
-	printf("feed finished after %llu frames (%llu retries)\n", (unsigned long long)shown, (unsigned long long)retries);
+	uint32_t pid;
+	memcpy(&pid, m + H_PID, 4);
+	if (gone) {
+		fprintf(stderr, "shm_reader: the writer (pid %u) is gone without finishing the feed, after %llu frames\n", pid,
+		        (unsigned long long)shown);
+	} else {
+		printf("feed finished after %llu frames (%llu retries)\n", (unsigned long long)shown,
+		       (unsigned long long)retries);
+	}
 	free(x);
 	free(y);
 	munmap(m, size);
-	return 0;
+	return gone ? 1 : 0;
 }

@@ -7,6 +7,7 @@
 #define _DEFAULT_SOURCE // MAP_ANONYMOUS
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -50,11 +51,17 @@ static throng_feed_reader* open_retry(const char* name, double seconds)
 
 enum { SYN_AGENTS = 256 };
 
+/// Clears the top bit of a float's exponent: any bits become a finite
+/// float, which the reader requires of positions, velocities and headings.
+#define FINITE_BITS 0xbfffffffu
+
 /// The synthetic frame i: every value a function of (i, id), so a frame
 /// mixing two writes is caught at the first element from the other one.
+/// The float fields (0 to 5) are finite.
 static uint32_t syn_u32(uint64_t i, uint32_t id, int field)
 {
-	return (uint32_t)(i * 2654435761u) ^ (id * 40503u) ^ ((uint32_t)field << 28);
+	uint32_t v = (uint32_t)(i * 2654435761u) ^ (id * 40503u) ^ ((uint32_t)field << 28);
+	return field < 6 ? v & FINITE_BITS : v;
 }
 
 /// Child process: publishes synthetic frames as fast as it can until *stop
@@ -299,7 +306,7 @@ static void* hammer_slot(void* arg)
 		atomic_fetch_add_explicit(seq, 1, memory_order_relaxed);
 		atomic_thread_fence(memory_order_release);
 		for (uint32_t id = 0; id < HAMMER_AGENTS; ++id) {
-			x[id] = v ^ (id * 40503u);
+			x[id] = (v ^ (id * 40503u)) & FINITE_BITS;
 		}
 		atomic_fetch_add_explicit(seq, 1, memory_order_release);
 		atomic_store(&h->versions, v);
@@ -361,7 +368,7 @@ Test(feed, a_copy_overlapping_a_write_is_thrown_away)
 			uint32_t version = bits[0];
 			bool ok = true;
 			for (uint32_t k = 1; k < HAMMER_AGENTS && ok; ++k) {
-				ok = bits[k] == (version ^ (k * 40503u));
+				ok = bits[k] == ((version ^ (k * 40503u)) & FINITE_BITS);
 			}
 			whole += ok ? 1u : 0u;
 			torn += ok ? 0u : 1u;
@@ -682,4 +689,441 @@ Test(feed, cli_refuses_a_name_in_use_and_bad_names)
 	rc = thr_test_cli("run circle --agents 20 --steps 3 --shm-replace", out, sizeof out, err, sizeof err);
 	cr_assert_eq(rc, 2, "exit %d, stderr: %s", rc, err);
 	cr_assert_not_null(strstr(err, "--shm-replace: needs --shm NAME"), "%s", err);
+}
+
+// ---------------------------------------------------------------------------
+// Is the writer alive? (issue 30, defect 13) A writer that is killed
+// leaves its feed "live" behind; the reader tells it from a slow one by
+// the writer's pid and start time (same pid namespace) or by the
+// heartbeat (another one).
+
+/// A writable mapping of the feed `name`'s header (256 bytes).
+static unsigned char* map_header(const char* name)
+{
+	int fd = shm_open(name, O_RDWR, 0);
+	cr_assert_geq(fd, 0, "shm_open %s", name);
+	unsigned char* b = mmap(NULL, 256, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	cr_assert_neq(b, MAP_FAILED);
+	return b;
+}
+
+/// The writer state a fresh reader of `name` sees.
+static throng_writer_state state_of(const char* name)
+{
+	throng_feed_reader* r = NULL;
+	cr_assert_eq(throng_feed_open(name, &r), THRONG_OK, "%s", throng_last_error());
+	throng_writer_state s = throng_feed_writer_state(r);
+	throng_feed_reader_destroy(r);
+	return s;
+}
+
+/// A pid no process has now: a child's, reaped.
+static uint32_t dead_pid(void)
+{
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+	return (uint32_t)pid;
+}
+
+Test(feed, a_writer_killed_before_finishing_is_gone)
+{
+	char name[64];
+	snprintf(name, sizeof name, "/throng_test_gone_%d", (int)getpid());
+	int ready[2], go[2];
+	cr_assert_eq(pipe(ready), 0);
+	cr_assert_eq(pipe(go), 0);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		// The writer: creates, publishes two frames, says so, waits for
+		// the word and dies without finishing, as a SIGKILL would leave it.
+		throng_export_def def = small_def(16);
+		def.fields = THRONG_FIELDS_ALL;
+		throng_feed* f = NULL;
+		uint32_t id[16], a[8][16];
+		if (throng_feed_create(name, &def, &f) != THRONG_OK) {
+			_exit(3);
+		}
+		for (uint64_t i = 0; i < 2; ++i) {
+			throng_view v = syn_view(i, 16, id, a);
+			if (throng_feed_publish_view(f, &v) != THRONG_OK) {
+				_exit(4);
+			}
+		}
+		char c = 'r';
+		if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1) {
+			_exit(5);
+		}
+		_exit(0);
+	}
+	char c = 0;
+	cr_assert_eq(read(ready[0], &c, 1), 1);
+	throng_feed_reader* r = NULL;
+	cr_assert_eq(throng_feed_open(name, &r), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_feed_writer_pid(r), (uint32_t)pid);
+	cr_assert_eq(throng_feed_writer_state(r), THRONG_WRITER_ALIVE, "a running writer is alive");
+	cr_assert_eq(throng_feed_get_info(r)->version_minor, 1);
+	cr_assert_eq(read_index(r), 1);
+	cr_assert_eq(read_index(r), -1);
+	cr_assert_eq(throng_feed_writer_state(r), THRONG_WRITER_ALIVE, "no frame due is not a dead writer");
+
+	cr_assert_eq(write(go[1], &c, 1), 1);
+	// Until its parent reaps it the writer is a zombie: gone already.
+	double t0 = now();
+	while (throng_feed_writer_state(r) == THRONG_WRITER_ALIVE) {
+		cr_assert_lt(now() - t0, 5.0, "the writer's end was not seen");
+		struct timespec ms = {0, 1000000L};
+		nanosleep(&ms, NULL);
+	}
+	cr_assert_eq(throng_feed_writer_state(r), THRONG_WRITER_GONE);
+	cr_assert_not(throng_feed_finished(r), "a writer that did not finish did not finish");
+	int status = 0;
+	waitpid(pid, &status, 0);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "writer status %d", status);
+	cr_assert_eq(throng_feed_writer_state(r), THRONG_WRITER_GONE, "reaped: still gone");
+	cr_assert_eq(read_index(r), -1);
+	throng_feed_reader_destroy(r);
+
+	// Its object is left behind; a new feed of that name says whose it was.
+	throng_export_def def = small_def(4);
+	throng_feed* f = NULL;
+	cr_assert_eq(throng_feed_create(name, &def, &f), THRONG_ERR_IO);
+	const char* msg = throng_last_error();
+	char want[64];
+	snprintf(want, sizeof want, "(its writer, pid %d, is gone: killed or crashed)", (int)pid);
+	cr_assert(strstr(msg, want) != NULL && strstr(msg, "--shm-replace") != NULL, "%s", msg);
+	cr_assert_eq(throng_feed_replace(name, &def, &f), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(state_of(name), THRONG_WRITER_ALIVE, "the replacement's writer is this process");
+	cr_assert_eq(throng_feed_create(name, &def, &(throng_feed*){NULL}), THRONG_ERR_IO);
+	snprintf(want, sizeof want, "(its writer, pid %d, is running)", (int)getpid());
+	cr_assert_not_null(strstr(throng_last_error(), want), "%s", throng_last_error());
+	cr_assert_eq(throng_feed_finish(f), THRONG_OK, "%s", throng_last_error());
+	throng_feed_destroy(f);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+}
+
+Test(feed, the_writer_is_told_by_pid_and_start_time)
+{
+	char name[64];
+	snprintf(name, sizeof name, "/throng_test_pid_%d", (int)getpid());
+	throng_export_def def = small_def(4);
+	throng_feed* f = NULL;
+	cr_assert_eq(throng_feed_create(name, &def, &f), THRONG_OK, "%s", throng_last_error());
+	unsigned char* b = map_header(name);
+	uint32_t pid = 0;
+	uint64_t start = 0;
+	memcpy(&pid, b + 84, 4);
+	memcpy(&start, b + 160, 8);
+	cr_assert_eq(pid, (uint32_t)getpid());
+	cr_assert_neq(start, 0, "the writer's start time was not recorded");
+	uint64_t ns = 0;
+	memcpy(&ns, b + 168, 8);
+	cr_assert_neq(ns, 0, "the writer's pid namespace was not recorded");
+	cr_assert_eq(state_of(name), THRONG_WRITER_ALIVE);
+
+	// A pid that runs no more.
+	uint32_t gone = dead_pid();
+	memcpy(b + 84, &gone, 4);
+	cr_assert_eq(state_of(name), THRONG_WRITER_GONE, "pid %u runs no more", gone);
+	// A pid that runs, but is another process than the one that wrote
+	// (its start time differs): a pid reused.
+	memcpy(b + 84, &pid, 4);
+	uint64_t other = start + 1;
+	memcpy(b + 160, &other, 8);
+	cr_assert_eq(state_of(name), THRONG_WRITER_GONE, "a reused pid");
+	memcpy(b + 160, &start, 8);
+	cr_assert_eq(state_of(name), THRONG_WRITER_ALIVE);
+	// A 1.0 writer (no start time, no namespace, no heartbeat): the pid alone.
+	uint16_t minor = 0;
+	memcpy(b + 10, &minor, 2);
+	memcpy(b + 160, &other, 8);
+	cr_assert_eq(state_of(name), THRONG_WRITER_ALIVE, "1.0: the start time is not read");
+	memcpy(b + 84, &gone, 4);
+	cr_assert_eq(state_of(name), THRONG_WRITER_GONE, "1.0: pid %u runs no more", gone);
+	memcpy(b + 84, &pid, 4);
+	memcpy(b + 160, &start, 8);
+	minor = 1;
+	memcpy(b + 10, &minor, 2);
+
+	// Finished is finished, whoever wrote it.
+	throng_feed_reader* r = NULL;
+	cr_assert_eq(throng_feed_open(name, &r), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_feed_finish(f), THRONG_OK, "%s", throng_last_error());
+	throng_feed_destroy(f);
+	cr_assert_eq(throng_feed_writer_state(r), THRONG_WRITER_FINISHED);
+	cr_assert(throng_feed_finished(r));
+	throng_feed_reader_destroy(r);
+	munmap(b, 256);
+	cr_assert_eq(throng_feed_writer_state(NULL), THRONG_WRITER_GONE);
+	cr_assert_eq(throng_feed_writer_pid(NULL), 0);
+}
+
+Test(feed, writer_state_names)
+{
+	const char* names[] = {"alive", "finished", "gone"};
+	for (int k = 0; k < 3; ++k) {
+		cr_assert_str_eq(throng_writer_state_name((throng_writer_state)k), names[k]);
+		throng_writer_state s = THRONG_WRITER_GONE;
+		cr_assert(throng_writer_state_from_name(names[k], &s));
+		cr_assert_eq(s, (throng_writer_state)k);
+	}
+	cr_assert_eq(THRONG_WRITER_ALIVE, 0);
+	cr_assert_eq(THRONG_WRITER_GONE, 2);
+	cr_assert_null(throng_writer_state_name((throng_writer_state)3));
+	cr_assert_not(throng_writer_state_from_name("dead", NULL));
+	cr_assert_not(throng_writer_state_from_name(NULL, NULL));
+	cr_assert(throng_writer_state_from_name("gone", NULL));
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+Test(feed, from_another_pid_namespace_the_heartbeat_decides)
+{
+	char name[64];
+	snprintf(name, sizeof name, "/throng_test_beat_%d", (int)getpid());
+	throng_export_def def = small_def(4);
+	def.fields = THRONG_FIELD_X | THRONG_FIELD_Y;
+	throng_feed* f = NULL;
+	cr_assert_eq(throng_feed_create(name, &def, &f), THRONG_OK, "%s", throng_last_error());
+	unsigned char* b = map_header(name);
+	_Atomic uint64_t* beat = (_Atomic uint64_t*)(void*)(b + 208);
+	uint64_t t = atomic_load(beat), now_t = mono_ns();
+	cr_assert(t != 0 && t <= now_t && now_t - t < 60000000000ull, "heartbeat %llu, now %llu", (unsigned long long)t,
+	          (unsigned long long)now_t);
+	// Another namespace (the inode of none), and a pid that would say gone:
+	// the pid is not looked at, the heartbeat is.
+	uint64_t ns = 1;
+	uint32_t gone = dead_pid();
+	memcpy(b + 168, &ns, 8);
+	memcpy(b + 84, &gone, 4);
+	cr_assert_eq(state_of(name), THRONG_WRITER_ALIVE, "a fresh heartbeat");
+	const uint64_t limit = (uint64_t)THRONG_FEED_HEARTBEAT_LIMIT_MS * 1000000u;
+	if (now_t > limit + 2000000000u) { // a machine up for longer than the limit
+		atomic_store(beat, now_t - limit - 1000000000u);
+		cr_assert_eq(state_of(name), THRONG_WRITER_GONE, "a heartbeat older than the limit");
+		atomic_store(beat, now_t - limit + 5000000000u);
+		cr_assert_eq(state_of(name), THRONG_WRITER_ALIVE, "a heartbeat within the limit");
+	}
+	atomic_store(beat, 1);
+	cr_assert_eq(state_of(name), THRONG_WRITER_GONE);
+	// Every publish call beats, due or not, and so does throng_feed_heartbeat.
+	uint32_t id[4] = {0, 1, 2, 3};
+	float x[4] = {0}, y[4] = {0};
+	throng_view v = {.count = 4, .step = 0, .id = id, .x = x, .y = y};
+	cr_assert_eq(throng_feed_publish_view(f, &v), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(state_of(name), THRONG_WRITER_ALIVE, "publish beats");
+	atomic_store(beat, 1);
+	cr_assert_eq(throng_feed_publish_view(f, &v), THRONG_OK, "%s", throng_last_error()); // step 0 again: not due
+	cr_assert_eq(throng_feed_frames(f), 1);
+	cr_assert_eq(state_of(name), THRONG_WRITER_ALIVE, "a publish that is not due beats too");
+	atomic_store(beat, 1);
+	cr_assert_eq(throng_feed_heartbeat(f), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(state_of(name), THRONG_WRITER_ALIVE, "throng_feed_heartbeat beats");
+	// A heartbeat of 0 (unknown) judges nothing.
+	atomic_store(beat, 0);
+	cr_assert_eq(state_of(name), THRONG_WRITER_ALIVE);
+	munmap(b, 256);
+	cr_assert_eq(throng_feed_finish(f), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_feed_heartbeat(f), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_feed_heartbeat(NULL), THRONG_ERR_INVALID_ARGUMENT);
+	throng_feed_destroy(f);
+}
+
+/// A damage to a feed's header and what throng_feed_open must say.
+typedef struct feed_damage {
+	const char* name;
+	size_t at;
+	int width; ///< 2, 4 or 8 bytes, host order
+	uint64_t value;
+	size_t offset; ///< the byte offset the message names
+	const char* words;
+} feed_damage;
+
+Test(feed, every_header_field_is_checked)
+{
+	char name[64];
+	snprintf(name, sizeof name, "/throng_test_hdr_%d", (int)getpid());
+	throng_export_def def = small_def(16);
+	def.fields = THRONG_FIELDS_ALL;
+	throng_feed* f = NULL;
+	cr_assert_eq(throng_feed_create(name, &def, &f), THRONG_OK, "%s", throng_last_error());
+	unsigned char* b = map_header(name);
+	unsigned char orig[256];
+	memcpy(orig, b, 256);
+	double nan_v = NAN, inf_v = INFINITY, neg = -1.0;
+	uint64_t nan64, inf64, neg64;
+	memcpy(&nan64, &nan_v, 8);
+	memcpy(&inf64, &inf_v, 8);
+	memcpy(&neg64, &neg, 8);
+	const uint64_t stride = 64, slot = 64 + 8 * stride; // 16 agents: 64 bytes an array
+	const feed_damage table[] = {
+		{"magic", 1, 2, 0x5858, 0, "not a throng feed"},
+		{"version 2", 8, 2, 2, 8, "feed version 2.1"},
+		{"byte order", 12, 4, 0x04030201u, 12, "written in another byte order"},
+		{"header size", 16, 4, 512, 16, "header size 512, expected 256"},
+		{"slot count", 20, 4, 3, 20, "slot count 3, expected 2"},
+		{"agents 0", 24, 4, 0, 24, "agent count is 0"},
+		{"field mask 0", 28, 4, 0, 28, "field mask is 0"},
+		{"field count", 80, 4, 7, 80, "field count 7 does not match the field mask 0x000000ff (8 bits)"},
+		{"slot size over the cap", 32, 8, (1ull << 31) + 64, 32, "slot size 2147483712 is larger than this reader accepts"},
+		{"slot size off", 32, 8, slot + 64, 32, "slot size 640, but 8 fields of 64 bytes make 576"},
+		{"dt 0", 40, 8, 0, 40, "dt 0 is not a positive number of seconds"},
+		{"dt -1", 40, 8, neg64, 40, "dt -1 is not a positive number"},
+		{"dt inf", 40, 8, inf64, 40, "dt inf is not a positive number"},
+		{"dt nan", 40, 8, nan64, 40, "is not a positive number"},
+		{"every 0", 48, 4, 0, 48, "frame stride (every) is 0"},
+		{"bounds mode 9", 52, 4, 9, 52, "bounds mode 9 is not 0 to 3"},
+		{"bounds mode 4", 52, 4, 4, 52, "bounds mode 4 is not 0 to 3"},
+		{"min x nan", 56, 4, 0x7fc00000u, 56, "world bounds are not finite (min x is nan)"},
+		{"max y inf", 68, 4, 0x7f800000u, 56, "(max y is inf)"},
+		{"array stride", 88, 8, 128, 88, "array stride 128, but 16 agents make 64"},
+		{"more agents than the object holds", 24, 4, 1000, 88, "array stride 64, but 1000 agents make 4032"},
+		{"writer pid 0", 84, 4, 0, 84, "writer pid 0 is not a process id"},
+		{"writer pid -1", 84, 4, 0xffffffffu, 84, "writer pid 4294967295 is not a process id"},
+		{"state 7", 200, 4, 7, 200, "state 7 is not 0 (setting up), 1 (live) or 2 (finished)"},
+		{"state 3", 200, 4, 3, 200, "state 3 is not"},
+	};
+	for (size_t d = 0; d < sizeof table / sizeof table[0]; ++d) {
+		const feed_damage* t = &table[d];
+		memcpy(b, orig, 256);
+		memcpy(b + t->at, &t->value, (size_t)t->width); // little-endian: the low bytes
+		throng_feed_reader* r = NULL;
+		throng_status st = throng_feed_open(name, &r);
+		const char* msg = throng_last_error();
+		char want[64];
+		snprintf(want, sizeof want, "byte offset %zu: ", t->offset);
+		cr_assert_eq(st, THRONG_ERR_CORRUPT, "%s: status %d, %s", t->name, (int)st, msg);
+		cr_assert_null(r, "%s", t->name);
+		cr_assert(strstr(msg, want) != NULL && strstr(msg, t->words) != NULL, "%s: %s", t->name, msg);
+	}
+	// Agents that, with a consistent stride and slot, need more than the object has.
+	memcpy(b, orig, 256);
+	uint32_t agents = 1000;
+	uint64_t big_stride = 4032, big_slot = 64 + 8 * big_stride;
+	memcpy(b + 24, &agents, 4);
+	memcpy(b + 88, &big_stride, 8);
+	memcpy(b + 32, &big_slot, 8);
+	throng_feed_reader* r = NULL;
+	cr_assert_eq(throng_feed_open(name, &r), THRONG_ERR_CORRUPT);
+	cr_assert_not_null(strstr(throng_last_error(), "byte offset 32: slot size 32320: the header and two slots need 64896 bytes, the object has 1408"),
+	                   "%s", throng_last_error());
+	// A name without its NUL.
+	memcpy(b, orig, 256);
+	memset(b + 96, 'n', 64);
+	cr_assert_eq(throng_feed_open(name, &r), THRONG_ERR_CORRUPT);
+	cr_assert_not_null(strstr(throng_last_error(), "byte offset 96: scenario name is not NUL-terminated"), "%s",
+	                   throng_last_error());
+	// Accepted: a later minor version, reserved bytes, another scenario name.
+	memcpy(b, orig, 256);
+	uint16_t minor = 9;
+	memcpy(b + 10, &minor, 2);
+	memset(b + 176, 0xee, 16);
+	memset(b + 216, 0xee, 40);
+	memcpy(b + 96, "crowd", 6);
+	cr_assert_eq(throng_feed_open(name, &r), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_feed_get_info(r)->version_minor, 9);
+	cr_assert_str_eq(throng_feed_get_info(r)->scenario, "crowd");
+	throng_feed_reader_destroy(r);
+	memcpy(b, orig, 256);
+	cr_assert_eq(throng_feed_open(name, &r), THRONG_OK, "%s", throng_last_error());
+	throng_feed_reader_destroy(r);
+	munmap(b, 256);
+	cr_assert_eq(throng_feed_finish(f), THRONG_OK, "%s", throng_last_error());
+	throng_feed_destroy(f);
+}
+
+Test(feed, an_object_smaller_than_a_header_is_refused)
+{
+	char name[64];
+	snprintf(name, sizeof name, "/throng_test_tiny_%d", (int)getpid());
+	int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+	cr_assert_geq(fd, 0);
+	throng_feed_reader* r = NULL;
+	cr_assert_eq(throng_feed_open(name, &r), THRONG_ERR_NOT_FOUND, "size 0: the writer is setting it up");
+	unsigned char head[100] = {0};
+	memcpy(head, "\x89THRFEED", 8);
+	cr_assert_eq(write(fd, head, sizeof head), (ssize_t)sizeof head);
+	close(fd);
+	cr_assert_eq(throng_feed_open(name, &r), THRONG_ERR_CORRUPT);
+	cr_assert_null(r);
+	cr_assert_not_null(strstr(throng_last_error(), "byte offset 100: the object ends inside the 256-byte header"), "%s",
+	                   throng_last_error());
+	shm_unlink(name);
+}
+
+Test(feed, non_finite_coordinates_are_refused_frame_by_frame)
+{
+	char name[64];
+	snprintf(name, sizeof name, "/throng_test_nan_%d", (int)getpid());
+	throng_export_def def = small_def(16);
+	def.fields = THRONG_FIELDS_ALL;
+	throng_feed* f = NULL;
+	cr_assert_eq(throng_feed_create(name, &def, &f), THRONG_OK, "%s", throng_last_error());
+	throng_feed_reader* r = NULL;
+	cr_assert_eq(throng_feed_open(name, &r), THRONG_OK, "%s", throng_last_error());
+	const uint32_t bad[] = {0x7fc00000u, 0x7f800000u, 0xff800000u};
+	const char* shown[] = {"nan", "inf", "-inf"};
+	uint32_t id[16], a[8][16];
+	uint64_t step = 0;
+	for (int field = 0; field < 6; ++field) {
+		for (int v = 0; v < 3; ++v, ++step) {
+			throng_view view = syn_view(step, 16, id, a);
+			// Storage slot k holds agent 15 - k: agent 5 is slot 10.
+			a[field][10] = bad[v];
+			cr_assert_eq(throng_feed_publish_view(f, &view), THRONG_OK, "%s", throng_last_error());
+			throng_frame fr;
+			bool got = true;
+			cr_assert_eq(throng_feed_read(r, &fr, &got), THRONG_ERR_CORRUPT, "%s %s", throng_field_name(1u << field),
+			             shown[v]);
+			cr_assert_not(got);
+			// Slot step % 2, at 256 + s * (64 + 8 * 64); field j's array at 64 + j * 64.
+			char want[160];
+			snprintf(want, sizeof want, "byte offset %llu: frame %llu: agent 5's %s is %s",
+			         (unsigned long long)(256 + (step % 2) * 576 + 64 + (uint64_t)field * 64 + 5 * 4),
+			         (unsigned long long)step, throng_field_name(1u << field), shown[v]);
+			cr_assert_not_null(strstr(throng_last_error(), want), "%s", throng_last_error());
+			cr_assert_eq(throng_feed_read(r, &fr, &got), THRONG_OK, "the refused frame is not offered again");
+			cr_assert_not(got);
+		}
+	}
+	// The next whole frame reads, and integer fields take any bits.
+	throng_view view = syn_view(step, 16, id, a);
+	a[6][3] = 0x7fc00000u;
+	a[7][4] = 0xffffffffu;
+	cr_assert_eq(throng_feed_publish_view(f, &view), THRONG_OK, "%s", throng_last_error());
+	throng_frame fr;
+	bool got = false;
+	cr_assert_eq(throng_feed_read(r, &fr, &got), THRONG_OK, "%s", throng_last_error());
+	cr_assert(got);
+	cr_assert_eq(fr.group[15 - 3], 0x7fc00000u);
+	throng_feed_reader_destroy(r);
+	cr_assert_eq(throng_feed_finish(f), THRONG_OK, "%s", throng_last_error());
+	throng_feed_destroy(f);
+}
+
+Test(feed, a_feed_readers_would_refuse_is_not_created)
+{
+	throng_export_def def = small_def(1u << 28); // 2^28 agents, x and y: 2 GiB slots and more
+	def.fields = THRONG_FIELDS_ALL;
+	throng_feed* f = NULL;
+	char name[64];
+	snprintf(name, sizeof name, "/throng_test_cap_%d", (int)getpid());
+	cr_assert_eq(throng_feed_create(name, &def, &f), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_null(f);
+	cr_assert_not_null(strstr(throng_last_error(), "readers accept at most 2147483648"), "%s", throng_last_error());
+	throng_feed_reader* r = NULL;
+	cr_assert_eq(throng_feed_open(name, &r), THRONG_ERR_NOT_FOUND, "nothing was created");
 }

@@ -83,9 +83,9 @@ static inline uint64_t thr_frame_bytes(uint32_t agents, uint32_t field_count)
 // same byte offset for the same fault.
 
 /// Largest frame (binary stream) or slot (live feed) a reader accepts and
-/// a writer makes (2 GiB, 67 million agents with every field). Checked before anything
+/// a writer makes (THRONG_STREAM_MAX_FRAME, 2 GiB). Checked before anything
 /// is allocated (docs/FORMAT.md, "What a reader checks").
-#define THR_READ_MAX_FRAME (UINT64_C(1) << 31)
+#define THR_READ_MAX_FRAME THRONG_STREAM_MAX_FRAME
 
 /// The fields both headers share, as read (host values).
 typedef struct thr_header_fields {

@@ -226,7 +226,13 @@ typedef struct throng_stream_reader throng_stream_reader;
 
 /// Opens a binary stream file ("-" = standard input) and reads its header.
 /// Fails with THRONG_ERR_IO when the file cannot be opened and
-/// THRONG_ERR_CORRUPT, naming the byte offset, when the header is bad.
+/// THRONG_ERR_CORRUPT, naming the byte offset and the field, when the
+/// header is bad (docs/FORMAT.md, "What a reader checks").
+///
+/// A damaged header costs nothing: no size it claims is allocated before
+/// it is checked against THRONG_STREAM_MAX_FRAME and, for a regular file
+/// or a memory stream, against the bytes the source holds. From a pipe,
+/// which has no size, a frame's buffer grows with the bytes that arrive.
 throng_status throng_stream_open(const char* path, throng_stream_reader** out);
 
 /// Same over an open FILE (a pipe from popen(), say), which stays the
@@ -235,6 +241,11 @@ throng_status throng_stream_open_file(FILE* file, const char* name, throng_strea
 
 /// Same over `size` bytes at `data`, which must outlive the reader.
 throng_status throng_stream_open_memory(const void* data, size_t size, throng_stream_reader** out);
+
+/// Largest frame (bytes) the readers accept and the writers make: 2 GiB,
+/// 67 million agents with every field. A binary stream whose header claims
+/// more is corrupt; an exporter or feed that would need more is refused.
+#define THRONG_STREAM_MAX_FRAME (UINT64_C(1) << 31)
 
 /// Whether frames' and the end record's CRC-32 are checked (default true).
 /// The header's is always checked.
@@ -248,7 +259,9 @@ const throng_stream_info* throng_stream_get_info(const throng_stream_reader* rea
 /// tells whether the writer finished (an end record) or stopped early (the
 /// stream ends at a frame boundary). A truncated or malformed frame gives
 /// THRONG_ERR_CORRUPT with the byte offset and frame index in the message,
-/// and every later read fails the same way.
+/// and every later read fails the same way. Malformed includes a
+/// non-finite position, velocity or heading: the message names the
+/// frame, the agent and the field.
 throng_status throng_stream_read_frame(throng_stream_reader* reader, throng_frame* frame, bool* got);
 
 /// True once the end record was read.
@@ -297,6 +310,14 @@ throng_status throng_feed_publish(throng_feed* feed, const throng_world* world);
 /// Frames published so far.
 uint64_t throng_feed_frames(const throng_feed* feed);
 
+/// Tells readers the writer is alive without publishing: refreshes the
+/// feed's heartbeat (docs/FORMAT.md, "Is the writer alive?"), which every
+/// publish call refreshes too, due or not. A program that can go longer
+/// than THRONG_FEED_HEARTBEAT_LIMIT_MS between publish calls (a long load,
+/// steps slower than that) calls it meanwhile, or a reader in another pid
+/// namespace takes it for gone. THRONG_ERR_INVALID_ARGUMENT after finish.
+throng_status throng_feed_heartbeat(throng_feed* feed);
+
 /// Marks the feed finished, unmaps it and removes the name if it still
 /// names the object this feed created (not one that throng_feed_replace()
 /// put in its place); readers that have it open keep reading the last
@@ -310,7 +331,12 @@ void throng_feed_destroy(throng_feed* feed);
 
 /// Opens a feed by name. THRONG_ERR_NOT_FOUND when no feed has that name
 /// yet or its writer is still setting it up (try again later);
-/// THRONG_ERR_CORRUPT when the object is not a throng feed.
+/// THRONG_ERR_CORRUPT, naming the byte offset and the field, when the
+/// object is not a throng feed or its header holds a value the binary
+/// stream's reader would refuse in its own (the same checks, one function)
+/// or one of the feed's own that is wrong (slots, sizes against the
+/// object's size, the writer's pid, the state). Nothing is allocated
+/// before the header is checked.
 throng_status throng_feed_open(const char* name, throng_feed_reader** out);
 
 /// The feed's header, owned by the reader.
@@ -319,11 +345,47 @@ const throng_stream_info* throng_feed_get_info(const throng_feed_reader* reader)
 /// Copies the newest published frame into the reader's buffers. *got is
 /// false when no frame newer than the last one returned has been published,
 /// or when the writer kept overwriting the frame during a bounded number
-/// of attempts (call again). A frame returned is never torn.
+/// of attempts (call again); throng_feed_writer_state() then tells whether
+/// to wait for more. It never waits. A frame returned is never torn. A
+/// frame with a non-finite position, velocity or heading is refused with
+/// THRONG_ERR_CORRUPT naming its byte offset, frame, agent and field; the
+/// next call goes on with the next frame.
 throng_status throng_feed_read(throng_feed_reader* reader, throng_frame* frame, bool* got);
 
 /// True once the writer has finished the feed (no frame will follow).
+/// False for a writer that is gone without finishing (see below).
 bool throng_feed_finished(const throng_feed_reader* reader);
+
+/// Whether a feed's writer can still publish.
+typedef enum throng_writer_state {
+	THRONG_WRITER_ALIVE = 0, ///< running: a frame may follow, however slow it is in coming
+	THRONG_WRITER_FINISHED,  ///< finished the feed (throng_feed_finish or destroy): no frame will follow
+	THRONG_WRITER_GONE,      ///< ended without finishing (killed, crashed): no frame will follow
+} throng_writer_state;
+
+/// Readers in another pid namespace than the writer's take it for gone when
+/// its heartbeat is older than this (ms); see throng_feed_heartbeat().
+#define THRONG_FEED_HEARTBEAT_LIMIT_MS 10000
+
+/// The feed's writer now (docs/FORMAT.md, "Is the writer alive?"). FINISHED
+/// once it finished the feed. Otherwise, when this process shares the
+/// writer's pid namespace, by its pid: GONE when no such process runs, it
+/// is a zombie, or the pid belongs to a process started at another time;
+/// from another pid namespace, by the heartbeat: GONE when it is older
+/// than THRONG_FEED_HEARTBEAT_LIMIT_MS. A damaged state reads as GONE.
+/// Costs a system call or two (kill, /proc): ask when a read brings
+/// nothing new, not for every frame. After FINISHED or GONE, one more
+/// throng_feed_read() gets a frame published just before. NULL: GONE.
+throng_writer_state throng_feed_writer_state(const throng_feed_reader* reader);
+
+/// The process id of the feed's writer (the process that created it), as
+/// its own pid namespace numbers it; 0 for NULL.
+uint32_t throng_feed_writer_pid(const throng_feed_reader* reader);
+
+/// "alive", "finished", "gone"; NULL for a value out of range. Static.
+const char* throng_writer_state_name(throng_writer_state state);
+/// The writer state named `name` to *out (may be NULL); false for an unknown name.
+bool throng_writer_state_from_name(const char* name, throng_writer_state* out);
 
 /// Unmaps and frees the reader. NULL is ignored.
 void throng_feed_reader_destroy(throng_feed_reader* reader);
