@@ -375,6 +375,11 @@ static int run(int argc, char** argv)
 		}
 		resident = !by_id;
 		const bool frame_due = frames && (k + 1u) % every == 0;
+		if (self_rank == 0 && !frame_due && outputs.feed != NULL) {
+			// Between due frames the feed's readers still learn that its
+			// writer is alive (docs/FORMAT.md, "Is the writer alive?").
+			(void)throng_feed_heartbeat(outputs.feed);
+		}
 		if (!resident || !args.no_metrics || frame_due || sampled) {
 			// The own agents' new states, in the part's storage order (by
 			// cell for the SIMD engine, by id for the scalar one).
