@@ -3,22 +3,41 @@
 #include "support.h"
 
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void slurp(const char* path, char* buf, uint32_t cap)
+/// The file into buf, cut at cap - 1 bytes; empty when it cannot be read.
+static size_t slurp(const char* path, char* buf, size_t cap)
 {
 	buf[0] = '\0';
 	FILE* f = fopen(path, "rb");
 	if (f == NULL) {
-		return;
+		return 0;
 	}
 	size_t n = fread(buf, 1, cap - 1, f);
 	buf[n] = '\0';
 	fclose(f);
+	return n;
+}
+
+size_t thr_test_slurp(const char* path, char* buf, size_t cap)
+{
+	FILE* f = fopen(path, "rb");
+	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+	fclose(f);
+	return slurp(path, buf, cap);
+}
+
+void thr_test_write_text(const char* path, const char* text)
+{
+	FILE* f = fopen(path, "w");
+	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+	fputs(text, f);
+	cr_assert_eq(fclose(f), 0);
 }
 
 int thr_test_run(const char* cmdline, char* out, uint32_t out_cap, char* err, uint32_t err_cap)

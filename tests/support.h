@@ -3,6 +3,7 @@
 #ifndef THRONG_TESTS_SUPPORT_H
 #define THRONG_TESTS_SUPPORT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "throng/metrics.h"
@@ -12,6 +13,13 @@
 /// Runs `cmdline` through /bin/sh, captures stdout and stderr (each cut at
 /// cap-1 bytes, NUL-terminated) and returns the exit status (or -1).
 int thr_test_run(const char* cmdline, char* out, uint32_t out_cap, char* err, uint32_t err_cap);
+
+/// The whole file at `path` into buf (NUL-terminated, cut at cap - 1
+/// bytes); its size. Fails the test when the file cannot be opened.
+size_t thr_test_slurp(const char* path, char* buf, size_t cap);
+
+/// Writes `text` to `path` (created or truncated); fails the test on error.
+void thr_test_write_text(const char* path, const char* text);
 
 /// Runs the built `throng` command (THRONG_CLI_PATH) with `args` (shell
 /// words) like thr_test_run; fails the test when the command is not built.

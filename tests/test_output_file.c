@@ -68,24 +68,7 @@ static int run_cli(const char* args)
 
 static void path_in(char* buf, size_t cap, const char* name) { snprintf(buf, cap, "%s/%s", dir, name); }
 
-static void write_text(const char* path, const char* text)
-{
-	FILE* f = fopen(path, "w");
-	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
-	fputs(text, f);
-	cr_assert_eq(fclose(f), 0);
-}
 
-/// The whole file into buf (NUL-terminated).
-static void slurp(const char* path, char* buf, size_t cap)
-{
-	buf[0] = '\0';
-	FILE* f = fopen(path, "rb");
-	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
-	size_t n = fread(buf, 1, cap - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-}
 
 /// Leftover ".NAME.XXXXXX.part" temporaries in `where`.
 static int count_parts(const char* where)
@@ -111,7 +94,7 @@ static bool plant_foreign_link(const char* link_name, char* sticky, size_t stick
 	cr_assert_eq(mkdir(sticky, 0777), 0);
 	cr_assert_eq(chmod(sticky, 01777), 0);
 	path_in(victim, victim_cap, "victim.conf");
-	write_text(victim, "root-only secret\n");
+	thr_test_write_text(victim, "root-only secret\n");
 	cr_assert_eq(chmod(victim, 0600), 0);
 	char link[256];
 	snprintf(link, sizeof link, "%s/%s", sticky, link_name);
@@ -126,7 +109,7 @@ static bool plant_foreign_link(const char* link_name, char* sticky, size_t stick
 static void expect_victim_untouched(const char* victim)
 {
 	char text[256];
-	slurp(victim, text, sizeof text);
+	thr_test_slurp(victim, text, sizeof text);
 	cr_assert_str_eq(text, "root-only secret\n", "the victim was overwritten");
 	struct stat st;
 	cr_assert_eq(stat(victim, &st), 0);
@@ -140,7 +123,7 @@ Test(outfile, save_file_ignores_a_link_planted_at_the_old_temporary_name)
 {
 	char victim[256], path[256], planted[300];
 	path_in(victim, sizeof victim, "victim.conf");
-	write_text(victim, "root-only secret\n");
+	thr_test_write_text(victim, "root-only secret\n");
 	cr_assert_eq(chmod(victim, 0600), 0);
 	path_in(path, sizeof path, "scene.yaml");
 	snprintf(planted, sizeof planted, "%s.tmp", path);
@@ -150,7 +133,7 @@ Test(outfile, save_file_ignores_a_link_planted_at_the_old_temporary_name)
 	throng_scene_destroy(scene);
 	expect_victim_untouched(victim);
 	char text[64];
-	slurp(path, text, sizeof text);
+	thr_test_slurp(path, text, sizeof text);
 	cr_assert(strncmp(text, "# ", 2) == 0 || strncmp(text, "version", 7) == 0, "scene.yaml holds %.30s", text);
 	struct stat st;
 	cr_assert_eq(lstat(planted, &st), 0);
@@ -233,12 +216,12 @@ Test(outfile, own_links_and_the_directory_owners_links_are_followed)
 	// names replaced, the link kept.
 	char target[256], link[300];
 	path_in(target, sizeof target, "real.csv");
-	write_text(target, "old\n");
+	thr_test_write_text(target, "old\n");
 	snprintf(link, sizeof link, "%s/mine.csv", sticky);
 	cr_assert_eq(symlink(target, link), 0);
 	cr_assert_eq(run_cli("run circle --agents 10 --steps 2 --out sticky/mine.csv"), 0, "%s", err);
 	char text[64];
-	slurp(target, text, sizeof text);
+	thr_test_slurp(target, text, sizeof text);
 	cr_assert(strncmp(text, "id,frame", 8) == 0, "%s", text);
 	struct stat st;
 	cr_assert_eq(lstat(link, &st), 0);
@@ -254,12 +237,12 @@ Test(outfile, own_links_and_the_directory_owners_links_are_followed)
 	cr_assert_eq(chmod(their_dir, 01777), 0);
 	cr_assert_eq(chown(their_dir, OTHER_UID, OTHER_GID), 0);
 	path_in(theirs, sizeof theirs, "theirs.csv");
-	write_text(theirs, "old\n");
+	thr_test_write_text(theirs, "old\n");
 	snprintf(their_link, sizeof their_link, "%s/x.csv", their_dir);
 	cr_assert_eq(symlink(theirs, their_link), 0);
 	cr_assert_eq(lchown(their_link, OTHER_UID, OTHER_GID), 0);
 	cr_assert_eq(run_cli("run circle --agents 10 --steps 2 --out theirs/x.csv"), 0, "%s", err);
-	slurp(theirs, text, sizeof text);
+	thr_test_slurp(theirs, text, sizeof text);
 	cr_assert(strncmp(text, "id,frame", 8) == 0, "%s", text);
 }
 
@@ -312,7 +295,7 @@ Test(outfile, save_and_run_write_a_fifo_its_reader_receives)
 	cr_assert_eq(run_sh(cmd), 0, "%s", err);
 	char got[256], text[64];
 	path_in(got, sizeof got, "got.yaml");
-	slurp(got, text, sizeof text);
+	thr_test_slurp(got, text, sizeof text);
 	cr_assert(strlen(text) > 10, "the FIFO's reader got %zu bytes", strlen(text));
 	struct stat st;
 	cr_assert_eq(lstat(fifo, &st), 0);
@@ -322,7 +305,7 @@ Test(outfile, save_and_run_write_a_fifo_its_reader_receives)
 	         dir, THRONG_CLI_PATH);
 	cr_assert_eq(run_sh(cmd), 0, "%s", err);
 	path_in(got, sizeof got, "got.csv");
-	slurp(got, text, sizeof text);
+	thr_test_slurp(got, text, sizeof text);
 	cr_assert(strncmp(text, "id,frame", 8) == 0, "%s", text);
 	cr_assert_eq(lstat(fifo, &st), 0);
 	cr_assert(S_ISFIFO(st.st_mode), "the FIFO was replaced");
@@ -392,7 +375,7 @@ Test(outfile, standard_streams_by_name_never_touch_dev)
 		         THRONG_CLI_PATH, names[k]);
 		cr_assert_eq(run_sh(cmd), 0, "%s: %s", names[k], err);
 		path_in(path, sizeof path, "saved.yaml");
-		slurp(path, text, sizeof text);
+		thr_test_slurp(path, text, sizeof text);
 		cr_assert(strstr(text, "made by: throng save circle --agents 10") != NULL, "%s: %.80s", names[k], text);
 		cr_assert_eq(count_parts(dir), 0);
 		struct stat st;
@@ -405,7 +388,7 @@ Test(outfile, standard_streams_by_name_never_touch_dev)
 	         THRONG_CLI_PATH);
 	cr_assert_eq(run_sh(cmd), 0, "%s", err);
 	path_in(path, sizeof path, "fd3.csv");
-	slurp(path, text, sizeof text);
+	thr_test_slurp(path, text, sizeof text);
 	cr_assert(strncmp(text, "id,frame", 8) == 0, "%s", text);
 	cr_assert_not_null(strstr(out, "scenario:"), "the summary left standard output: %s", out);
 	// A descriptor that is not open, or open for reading only.
@@ -442,14 +425,14 @@ Test(outfile, hard_links_keep_the_old_contents_and_are_reported)
 	char a[256], b[256], text[64];
 	path_in(a, sizeof a, "o.csv");
 	path_in(b, sizeof b, "o2.csv");
-	write_text(a, "old\n");
+	thr_test_write_text(a, "old\n");
 	cr_assert_eq(link(a, b), 0);
 	cr_assert_eq(run_cli("run circle --agents 10 --steps 2 --out o.csv"), 0, "%s", err);
 	cr_assert_not_null(strstr(err, "note: --out: o.csv is replaced by a new file; its 1 other hard link keeps the old contents"),
 	                   "%s", err);
-	slurp(b, text, sizeof text);
+	thr_test_slurp(b, text, sizeof text);
 	cr_assert_str_eq(text, "old\n");
-	slurp(a, text, sizeof text);
+	thr_test_slurp(a, text, sizeof text);
 	cr_assert(strncmp(text, "id,frame", 8) == 0);
 }
 
@@ -460,7 +443,7 @@ Test(outfile, the_owner_is_kept_where_the_caller_may_set_it)
 	}
 	char path[256];
 	path_in(path, sizeof path, "theirs.csv");
-	write_text(path, "old\n");
+	thr_test_write_text(path, "old\n");
 	cr_assert_eq(chown(path, OTHER_UID, OTHER_GID), 0);
 	cr_assert_eq(chmod(path, 0664), 0);
 	cr_assert_eq(run_cli("run circle --agents 10 --steps 2 --out theirs.csv"), 0, "%s", err);
@@ -502,7 +485,7 @@ Test(outfile, sighup_and_sigquit_stop_a_run_with_its_outputs_closed, .timeout = 
 		cr_assert_eq(rc, 128 + sigs[k], "%s: exit %d", names[k], rc);
 		char path[256], text[4096];
 		path_in(path, sizeof path, "summary.txt");
-		slurp(path, text, sizeof text);
+		thr_test_slurp(path, text, sizeof text);
 		cr_assert_not_null(strstr(text, names[k]), "%s: the summary does not name it: %s", names[k], text);
 		path_in(path, sizeof path, "o.thr");
 		throng_stream_reader* r = NULL;
@@ -522,11 +505,11 @@ Test(outfile, a_killed_runs_temporary_is_removed_by_the_next_run, .timeout = 120
 {
 	char path[256], text[64];
 	path_in(path, sizeof path, "o.thr");
-	write_text(path, "precious\n");
+	thr_test_write_text(path, "precious\n");
 	int rc = run_and_signal(SIGKILL, "o.thr");
 	cr_assert_eq(rc, 128 + SIGKILL, "exit %d", rc);
 	cr_assert_eq(count_parts(dir), 1, "SIGKILL should leave its temporary");
-	slurp(path, text, sizeof text);
+	thr_test_slurp(path, text, sizeof text);
 	cr_assert_str_eq(text, "precious\n", "a killed run replaced the file");
 	// The next run writing the same name removes it and says so.
 	cr_assert_eq(run_cli("run circle --agents 10 --steps 2 --out o.thr"), 0, "%s", err);
@@ -542,9 +525,9 @@ Test(outfile, a_killed_sqlite_runs_journal_goes_with_its_temporary)
 	path_in(journal, sizeof journal, ".x.db.0a1b2c.part-journal");
 	path_in(keep, sizeof keep, ".x.db.part"); // not a temporary's name: left alone
 	path_in(path, sizeof path, "x.db");
-	write_text(part, "partial\n");
-	write_text(journal, "journal\n");
-	write_text(keep, "someone's\n");
+	thr_test_write_text(part, "partial\n");
+	thr_test_write_text(journal, "journal\n");
+	thr_test_write_text(keep, "someone's\n");
 	throng_output_file* f = NULL;
 	cr_assert_eq(throng_output_file_open(path, &f), THRONG_OK, "%s", throng_last_error());
 	cr_assert_not_null(throng_output_file_notice(f));
@@ -580,7 +563,7 @@ Test(outfile, a_temporary_being_written_or_another_users_is_left_alone)
 	// A leftover of another user's killed run: reported, not removed.
 	char theirs[256];
 	path_in(theirs, sizeof theirs, ".x.csv.abc123.part");
-	write_text(theirs, "partial\n");
+	thr_test_write_text(theirs, "partial\n");
 	cr_assert_eq(chown(theirs, OTHER_UID, OTHER_GID), 0);
 	cr_assert_eq(throng_output_file_open(path, &a), THRONG_OK, "%s", throng_last_error());
 	const char* notice = throng_output_file_notice(a);

@@ -56,25 +56,7 @@ static int run_cli(const char* args)
 
 static void path_in(char* buf, size_t cap, const char* name) { snprintf(buf, cap, "%s/%s", dir, name); }
 
-static void write_text(const char* path, const char* text)
-{
-	FILE* f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs(text, f);
-	cr_assert_eq(fclose(f), 0);
-}
 
-/// The whole file into buf (NUL-terminated); its size.
-static size_t slurp(const char* path, char* buf, size_t cap)
-{
-	buf[0] = '\0';
-	FILE* f = fopen(path, "rb");
-	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
-	size_t n = fread(buf, 1, cap - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return n;
-}
 
 /// No ".NAME.XXXXXX.part" temporary and no SQLite journal left in the directory.
 static void expect_no_leftovers(void)
@@ -112,7 +94,7 @@ static long read_stream_file(const char* path, bool* complete, bool* interrupted
 /// A small valid scenario file at `path`.
 static void write_scenario(const char* path)
 {
-	write_text(path, "version: 1\nname: tiny\nsteps: 10\n"
+	thr_test_write_text(path, "version: 1\nname: tiny\nsteps: 10\n"
 	                 "world:\n  bounds: {min: [-10, -10], max: [10, 10], mode: contain}\n"
 	                 "archetypes:\n  walker:\n    slots:\n      - {kind: wander}\n"
 	                 "groups:\n  walkers:\n    count: 5\n    archetype: walker\n"
@@ -171,7 +153,7 @@ Test(outputs, symlinks_stay_links)
 	// A link to a regular file: the file is replaced, the link still names it.
 	path_in(target, sizeof target, "real.csv");
 	path_in(link, sizeof link, "link.csv");
-	write_text(target, "old\n");
+	thr_test_write_text(target, "old\n");
 	cr_assert_eq(chmod(target, 0640), 0);
 	cr_assert_eq(symlink("real.csv", link), 0);
 	cr_assert_eq(run_cli("run herd --steps 2 --out link.csv"), 0, "%s", err);
@@ -180,7 +162,7 @@ Test(outputs, symlinks_stay_links)
 	cr_assert_eq(stat(target, &st), 0);
 	cr_assert_eq(st.st_mode & 07777, 0640, "the replacement has mode %o", st.st_mode & 07777);
 	static char text[65536];
-	slurp(target, text, sizeof text);
+	thr_test_slurp(target, text, sizeof text);
 	cr_assert(strncmp(text, "id,frame,time,x,y", 17) == 0, "%.40s", text);
 	expect_no_leftovers();
 }
@@ -189,7 +171,7 @@ Test(outputs, a_failed_run_leaves_an_existing_file_as_it_was)
 {
 	char path[256];
 	path_in(path, sizeof path, "keep.thr");
-	write_text(path, "precious\n");
+	thr_test_write_text(path, "precious\n");
 	// A size limit of 0 blocks: not even the header fits.
 	for (size_t k = 0; k < sizeof formats / sizeof formats[0]; ++k) {
 		char args[512];
@@ -198,7 +180,7 @@ Test(outputs, a_failed_run_leaves_an_existing_file_as_it_was)
 		snprintf(cmd, sizeof cmd, "cd '%s' && { ulimit -f 0; '%s' %s; }", dir, THRONG_CLI_PATH, args);
 		cr_assert_eq(run_sh(cmd), 4, "%s: %s", args, err);
 		char text[64];
-		slurp(path, text, sizeof text);
+		thr_test_slurp(path, text, sizeof text);
 		cr_assert_str_eq(text, "precious\n", "%s replaced keep.thr: %s", args, err);
 	}
 	expect_no_leftovers();
@@ -223,7 +205,7 @@ Test(outputs, out_naming_standard_output_is_taken_as_dash)
 	cr_assert_eq(run_sh(cmd), 0, "%s", err);
 	static char text[65536];
 	path_in(path, sizeof path, "o.csv");
-	slurp(path, text, sizeof text);
+	thr_test_slurp(path, text, sizeof text);
 	cr_assert_null(strstr(text, "scenario:"), "the summary went into the CSV");
 	cr_assert(strncmp(text, "id,frame,time", 13) == 0);
 
@@ -242,13 +224,13 @@ Test(outputs, out_naming_the_scenario_file_is_refused)
 	cr_assert_eq(run_sh(cmd), 0, "%s", err);
 	cr_assert_eq(run_cli("validate x.yaml"), 0, "%s", err);
 	static char before[65536], after[65536];
-	slurp(path, before, sizeof before);
+	thr_test_slurp(path, before, sizeof before);
 	const char* runs[] = {"run x.yaml --out x.yaml --format csv", "run ./x.yaml --out y.csv",
 	                      "run x.yaml --out ./x.yaml --format sqlite"};
 	for (size_t k = 0; k < 3; ++k) {
 		cr_assert_eq(run_cli(runs[k]), 2, "%s: %s", runs[k], err);
 		cr_assert_not_null(strstr(err, "is the scenario file"), "%s: %s", runs[k], err);
-		slurp(path, after, sizeof after);
+		thr_test_slurp(path, after, sizeof after);
 		cr_assert_str_eq(after, before, "%s changed the scenario file", runs[k]);
 	}
 	expect_no_leftovers();
@@ -298,7 +280,7 @@ Test(outputs, full_disk_leaves_whole_rows_and_says_how_many)
 		long frames = number_after(err, " rows of ");
 		cr_assert_gt(frames, 2, "%s", err);
 		cr_assert_eq(rows, frames * 500, "%s", err);
-		size_t n = slurp(path, text, sizeof text);
+		size_t n = thr_test_slurp(path, text, sizeof text);
 		cr_assert_gt(n, 0u);
 		cr_assert_eq(text[n - 1], '\n', "%s ends in a cut row", names[k]);
 		long lines = 0, comments = 0;
@@ -386,9 +368,9 @@ static int run_and_signal(const char* args, const char* watch, int sig)
 	cr_assert(WIFEXITED(status), "throng died of signal %d", WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 	char path[256];
 	path_in(path, sizeof path, "summary.txt");
-	slurp(path, out, OUT_CAP);
+	thr_test_slurp(path, out, OUT_CAP);
 	path_in(path, sizeof path, "err.txt");
-	slurp(path, err, ERR_CAP);
+	thr_test_slurp(path, err, ERR_CAP);
 	return WEXITSTATUS(status);
 }
 
@@ -496,14 +478,14 @@ Test(outputs, end_record_flags)
 	bool complete = false, interrupted = false;
 
 	write_stream(path, 3, false);
-	size_t n = slurp(path, (char*)data, sizeof data);
+	size_t n = thr_test_slurp(path, (char*)data, sizeof data);
 	cr_assert_eq(data[n - 1], 0, "a finished run's flags byte is 0");
 	cr_assert_eq(read_all(data, n, &complete, &interrupted), THRONG_OK, "%s", throng_last_error());
 	cr_assert(complete);
 	cr_assert_not(interrupted);
 
 	write_stream(path, 3, true);
-	n = slurp(path, (char*)data, sizeof data);
+	n = thr_test_slurp(path, (char*)data, sizeof data);
 	cr_assert_eq(data[n - 1], 0x01, "the flags byte is the end record's last");
 	cr_assert_eq(data[n - 8], 3, "the frame count is unchanged below the flags");
 	cr_assert_eq(read_all(data, n, &complete, &interrupted), THRONG_OK, "%s", throng_last_error());
@@ -536,7 +518,7 @@ Test(outputs, destroy_without_finish_leaves_the_path_as_it_was)
 {
 	char path[256];
 	path_in(path, sizeof path, "keep.thr");
-	write_text(path, "precious\n");
+	thr_test_write_text(path, "precious\n");
 	throng_scene* s = thr_test_scene("circle", 4, THRONG_ENGINE_SCALAR);
 	throng_export_def def = throng_export_default_def();
 	def.world = throng_scene_world(s);
@@ -545,7 +527,7 @@ Test(outputs, destroy_without_finish_leaves_the_path_as_it_was)
 	cr_assert_eq(throng_exporter_write(ex, throng_scene_world(s)), THRONG_OK, "%s", throng_last_error());
 	throng_exporter_destroy(ex); // not finished: discarded
 	char text[64];
-	slurp(path, text, sizeof text);
+	thr_test_slurp(path, text, sizeof text);
 	cr_assert_str_eq(text, "precious\n");
 	expect_no_leftovers();
 
@@ -573,7 +555,7 @@ Test(outputs, output_file_commit_then_destroy)
 {
 	char path[256];
 	path_in(path, sizeof path, "note.txt");
-	write_text(path, "old\n");
+	thr_test_write_text(path, "old\n");
 	// Destroyed without a commit: the temporary goes, the path stays.
 	throng_output_file* f = NULL;
 	cr_assert_eq(throng_output_file_open(path, &f), THRONG_OK, "%s", throng_last_error());
@@ -581,7 +563,7 @@ Test(outputs, output_file_commit_then_destroy)
 	cr_assert_eq(write(throng_output_file_fd(f), "new\n", 4), 4);
 	throng_output_file_destroy(f);
 	char text[64];
-	slurp(path, text, sizeof text);
+	thr_test_slurp(path, text, sizeof text);
 	cr_assert_str_eq(text, "old\n");
 	expect_no_leftovers();
 	// Committed: the path holds the new text, and destroy only frees.
@@ -591,7 +573,7 @@ Test(outputs, output_file_commit_then_destroy)
 	cr_assert_eq(throng_output_file_commit(f), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert_not_null(strstr(throng_last_error(), "already committed"), "%s", throng_last_error());
 	throng_output_file_destroy(f);
-	slurp(path, text, sizeof text);
+	thr_test_slurp(path, text, sizeof text);
 	cr_assert_str_eq(text, "new\n");
 	expect_no_leftovers();
 	cr_assert_eq(throng_output_file_commit(NULL), THRONG_ERR_INVALID_ARGUMENT);
