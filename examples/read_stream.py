@@ -15,14 +15,30 @@ frame's index, step and time, the end record and that nothing follows it.
 Needs numpy (Debian: python3-numpy).
 """
 import math
+import os
 import struct
 import sys
 import zlib
 
+
+def _numpy_hint():
+    """What to do when this Python has no numpy: which Python has it, or how to add it."""
+    exe = sys.executable or "python3"
+    debian = "/usr/bin/python3"
+    if os.path.realpath(exe) == os.path.realpath(debian):
+        return f"install it with apt install python3-numpy (Debian), or {exe} -m pip install numpy"
+    return (f"run it with Debian's {debian}, which has numpy once python3-numpy is installed "
+            f"(apt install python3-numpy; scripts/setup does), or install numpy for this Python: "
+            f"{exe} -m pip install numpy")
+
+
 try:
     import numpy as np
-except ImportError:  # the one dependency beyond the standard library
-    sys.exit("read_stream.py: needs numpy (Debian: apt install python3-numpy; elsewhere: pip install numpy)")
+except ImportError as e:  # the one dependency beyond the standard library
+    message = f"read_stream.py: needs numpy, which {sys.executable or 'this Python'} does not have: {_numpy_hint()}"
+    if __name__ == "__main__":
+        sys.exit(message)
+    raise ImportError(message) from e
 
 MAGIC = b"\x89THRONG\n"
 FIELDS = ["x", "y", "vx", "vy", "hx", "hy", "group", "archetype"]
