@@ -9,13 +9,24 @@
 As a module: ``for header, frame in read_stream(f): ...`` yields the header
 (a dict) and one dict per frame with ``index``, ``step``, ``time`` and one
 numpy array per field present, indexed by agent id. It makes every check
-of docs/FORMAT.md ("What a reader checks"), as throng's C reader does:
-checksums (zlib.crc32, the writer's CRC-32), the header's values, each
-frame's index, step and time, the end record and that nothing follows it.
+of docs/FORMAT.md ("What a reader checks"), as throng's C reader
+(core/io/stream_read.c) does, in the same order and with the same byte
+offsets: checksums (zlib.crc32, the writer's CRC-32), the header's values,
+each frame's index, step, time and finite coordinates, the end record and
+that nothing follows it.
+
+A damaged stream costs nothing: no size the header claims is allocated
+before it is held against FRAME_MAX (2 GiB) and, for a regular file (or an
+io.BytesIO), against the bytes the file holds. A pipe has no size: there a
+frame is read in pieces (1 MiB, then doubling) until the first whole frame
+has arrived, so a lying header costs at most about twice what was sent.
+Every problem raises StreamError (a ValueError) with the byte offset and
+the field: ``e.offset``, ``e.field`` (docs/FORMAT.md's name) and ``e.what``.
 Needs numpy (Debian: python3-numpy).
 """
 import math
 import os
+import stat
 import struct
 import sys
 import zlib
@@ -42,83 +53,172 @@ except ImportError as e:  # the one dependency beyond the standard library
 
 MAGIC = b"\x89THRONG\n"
 FIELDS = ["x", "y", "vx", "vy", "hx", "hy", "group", "archetype"]
+FLOAT_FIELDS = 6  # bits 0-5 are f32 and must be finite; group and archetype are u32
 DTYPES = {"group": "<u4", "archetype": "<u4"}  # the others are "<f4"
 HEADER_FIXED = 88
-HEADER_MAX = 65536
+HEADER_MAX = 65536  # the largest header a reader accepts
 FRAME_HEAD = 32
-FRAME_MAX = 1 << 31  # the largest frame throng's reader accepts (2 GiB)
+FRAME_MAX = 1 << 31  # the largest frame this reader accepts (2 GiB), as throng's C reader
+PIPE_CHUNK = 1 << 20  # from a source without a size, a frame arrives in pieces of 1 MiB, then doubling
 END_BYTES = 16
 END_FRAMES_MASK = (1 << 56) - 1  # the end record's u64: frames (low 56 bits) ...
 END_FLAGS_SHIFT = 56             # ... and a flags byte (its top byte)
 END_INTERRUPTED = 0x01           # the run was interrupted before its planned end
+BOUNDS_CORNERS = ("min x", "min y", "max x", "max y")
 
 
-class StreamError(Exception):
-    """A truncated or malformed stream; the message names the byte offset."""
+class StreamError(ValueError):
+    """A truncated or malformed stream.
+
+    str(e) is "byte offset N: what"; e.offset is N, e.field the field at
+    fault by its docs/FORMAT.md name ("agents", "frame_bytes", "frame_crc",
+    "x", ...; for a stream cut short, the record it ends in: "header",
+    "marker", "frame", "end_record"), e.what the message after the offset.
+    """
+
+    def __init__(self, offset, field, what):
+        super().__init__(f"byte offset {offset}: {what}")
+        self.offset, self.field, self.what = offset, field, what
 
 
-def _read_exact(f, n, offset, what):
-    data = f.read(n)
-    if len(data) != n:
-        raise StreamError(f"byte offset {offset + len(data)}: the stream ends inside {what}")
-    return data
+def _source_left(f):
+    """Bytes left in `f` when it has a size (a regular file, an io.BytesIO), else None (a pipe)."""
+    try:
+        st = os.fstat(f.fileno())
+        if stat.S_ISREG(st.st_mode):
+            return max(st.st_size - f.tell(), 0)
+        return None
+    except (AttributeError, OSError, ValueError):
+        pass
+    getbuffer = getattr(f, "getbuffer", None)  # io.BytesIO
+    if getbuffer is not None:
+        try:
+            return max(len(getbuffer()) - f.tell(), 0)
+        except (OSError, ValueError):
+            return None
+    return None
+
+
+def _read_into(f, view):
+    """Fills `view` from f; returns the bytes read (fewer only at the end of the stream)."""
+    got = 0
+    readinto = getattr(f, "readinto", None)
+    while got < len(view):
+        if readinto is not None:
+            n = readinto(view[got:])
+        else:
+            data = f.read(len(view) - got)
+            n = len(data) if data else 0
+            view[got:got + n] = data or b""
+        if not n:
+            break
+        got += n
+    return got
+
+
+def _read_rest(f, first, size, sized, start, field, what):
+    """Returns a record of `size` bytes that starts with the bytes `first`
+    already read, the rest read from f. `sized`: allocate the record at once
+    (a source whose size was checked to hold it, or a size the documented
+    caps bound); otherwise it arrives in pieces of PIPE_CHUNK, then of what
+    has arrived so far, so a header that lies costs at most about twice what
+    was sent. Cut short: StreamError at the offset where the bytes end, with
+    field and what(bytes of the record received)."""
+    have = len(first)
+    if sized:
+        buf = bytearray(size)
+        buf[:have] = first
+        have += _read_into(f, memoryview(buf)[have:])
+        if have < size:
+            raise StreamError(start + have, field, what(have))
+        return buf
+    pieces = [bytes(first)]
+    while have < size:
+        data = f.read(min(size - have, max(PIPE_CHUNK, have)))
+        if not data:
+            raise StreamError(start + have, field, what(have))
+        pieces.append(data)
+        have += len(data)
+    return b"".join(pieces)
 
 
 def _crc_with_zeroed(buf, at):
-    """CRC-32 of buf with its 4-byte checksum field at `at` taken as zero."""
-    return zlib.crc32(bytes(buf[:at]) + b"\0\0\0\0" + bytes(buf[at + 4:])) & 0xFFFFFFFF
+    """CRC-32 of buf with its 4-byte checksum field at `at` taken as zero (no copy of buf)."""
+    mv = memoryview(buf)
+    crc = zlib.crc32(mv[:at])
+    crc = zlib.crc32(b"\0\0\0\0", crc)
+    return zlib.crc32(mv[at + 4:], crc) & 0xFFFFFFFF
+
+
+def _check_fields(agents, mask, field_count, frame_bytes, dt, every, mode, bounds):
+    """The checks throng's C reader makes on the header's fields (thr_header_check,
+    then the frame size's consistency), in its order; raises StreamError."""
+    bits = bin(mask).count("1")
+    if agents == 0:
+        raise StreamError(24, "agents", "agent count is 0")
+    if mask == 0:
+        raise StreamError(28, "field_mask", "field mask is 0 (no fields)")
+    if field_count != bits:
+        raise StreamError(80, "field_count",
+                          f"field count {field_count} does not match the field mask 0x{mask:08x} ({bits} bits)")
+    if frame_bytes > FRAME_MAX:
+        raise StreamError(32, "frame_bytes", f"frame size {frame_bytes} is larger than this reader accepts ({FRAME_MAX})")
+    if not (dt > 0.0 and math.isfinite(dt)):
+        raise StreamError(40, "dt", f"dt {dt:g} is not a positive number of seconds")
+    if every == 0:
+        raise StreamError(48, "every", "frame stride (every) is 0")
+    if mode > 3:
+        raise StreamError(52, "bounds_mode", f"bounds mode {mode} is not 0 to 3")
+    for corner, b in zip(BOUNDS_CORNERS, bounds):
+        if not math.isfinite(b):
+            raise StreamError(56, "bounds", f"world bounds are not finite ({corner} is {b:g})")
+    expect = (FRAME_HEAD + 4 * agents * field_count + 7) // 8 * 8
+    if frame_bytes != expect:
+        raise StreamError(32, "frame_bytes",
+                          f"frame size {frame_bytes}, but {agents} agents with {field_count} fields make {expect}")
 
 
 def read_header(f):
     fixed = f.read(HEADER_FIXED)
     if fixed[:8] != MAGIC[: len(fixed[:8])]:
-        raise StreamError("byte offset 0: not a throng stream")
+        raise StreamError(0, "magic", "not a throng stream (the first 8 bytes are not the magic "
+                                      "89 54 48 52 4F 4E 47 0A)")
     if len(fixed) < HEADER_FIXED:
-        raise StreamError(f"byte offset {len(fixed)}: the stream ends inside the header")
+        raise StreamError(len(fixed), "header",
+                          f"the stream ends inside the header ({len(fixed)} of at least {HEADER_FIXED} bytes)")
     major, minor, bom, header_bytes, crc = struct.unpack_from("<HHIII", fixed, 8)
     if major != 1:
-        raise StreamError(f"byte offset 8: stream version {major}.{minor}, this reader reads 1.x")
+        raise StreamError(8, "version_major", f"stream version {major}.{minor}, but this reader reads version 1.x only")
     if bom != 0x01020304:
-        raise StreamError("byte offset 12: bad byte-order mark")
+        raise StreamError(12, "byte_order", f"byte-order mark 0x{bom:08x}, expected 0x01020304 stored little-endian")
     if header_bytes < HEADER_FIXED or header_bytes % 8 or header_bytes > HEADER_MAX:
-        raise StreamError(f"byte offset 16: header size {header_bytes} is not a multiple of 8 from 88 to 65536")
-    h = fixed + _read_exact(f, header_bytes - HEADER_FIXED, HEADER_FIXED, "the header")
-    stored = crc
+        raise StreamError(16, "header_bytes",
+                          f"header size {header_bytes} is not a multiple of 8 from {HEADER_FIXED} to {HEADER_MAX}")
+    left = _source_left(f)
+    if left is not None and left < header_bytes - HEADER_FIXED:
+        raise StreamError(HEADER_FIXED + left, "header",
+                          f"the stream ends inside the header ({HEADER_FIXED + left} of {header_bytes} bytes)")
+    # At most 64 KiB (HEADER_MAX): allocated at once.
+    h = _read_rest(f, fixed, header_bytes, True, 0, "header",
+                   lambda have: f"the stream ends inside the header ({have} of {header_bytes} bytes)")
     computed = _crc_with_zeroed(h, 20)
-    if computed != stored:
-        raise StreamError(f"byte offset 20: header checksum mismatch (stored 0x{stored:08x}, computed 0x{computed:08x})")
+    if computed != crc:
+        raise StreamError(20, "header_crc", f"header checksum mismatch (stored 0x{crc:08x}, computed 0x{computed:08x})")
     agents, mask, frame_bytes, dt, every, mode = struct.unpack_from("<IIQdII", h, 24)
     bounds = struct.unpack_from("<4f", h, 56)
     (seed,) = struct.unpack_from("<Q", h, 72)
     field_count, name_bytes = struct.unpack_from("<IH", h, 80)
     # The reserved u16 at 86 and the padding after the name are not checked:
     # writers write zeros, and a later 1.x version may use them (FORMAT.md).
-    if agents == 0:
-        raise StreamError("byte offset 24: agent count is 0")
-    if mask == 0:
-        raise StreamError("byte offset 28: field mask is 0 (no fields)")
-    if field_count != bin(mask).count("1"):
-        raise StreamError(f"byte offset 80: field count {field_count} does not match the field mask 0x{mask:08x}")
-    expect = (FRAME_HEAD + 4 * agents * field_count + 7) // 8 * 8
-    if frame_bytes != expect:
-        raise StreamError(f"byte offset 32: frame size {frame_bytes}, but {agents} agents with {field_count} fields make {expect}")
-    if frame_bytes > FRAME_MAX:
-        raise StreamError(f"byte offset 32: frame size {frame_bytes} is larger than this reader accepts ({FRAME_MAX})")
-    if not (dt > 0.0 and math.isfinite(dt)):
-        raise StreamError(f"byte offset 40: dt {dt} is not a positive number of seconds")
-    if every == 0:
-        raise StreamError("byte offset 48: frame stride (every) is 0")
-    if mode > 3:
-        raise StreamError(f"byte offset 52: bounds mode {mode} is not 0 to 3")
-    if not all(math.isfinite(b) for b in bounds):
-        raise StreamError("byte offset 56: world bounds are not finite")
+    _check_fields(agents, mask, field_count, frame_bytes, dt, every, mode, bounds)
     if name_bytes > header_bytes - HEADER_FIXED:
-        raise StreamError(f"byte offset 84: scenario name of {name_bytes} bytes does not fit a {header_bytes}-byte header")
+        raise StreamError(84, "name_bytes",
+                          f"scenario name of {name_bytes} bytes does not fit a {header_bytes}-byte header")
     return {
         "version": (major, minor), "agents": agents, "fields": mask, "field_count": field_count,
         "frame_bytes": frame_bytes, "dt": dt, "every": every, "bounds_mode": mode,
         "bounds": bounds, "seed": seed, "header_bytes": header_bytes,
-        "scenario": h[88:88 + name_bytes].decode("utf-8", "replace"),
+        "scenario": bytes(h[88:88 + name_bytes]).decode("utf-8", "replace"),
         "complete": False, "interrupted": False,
     }
 
@@ -131,23 +231,56 @@ def read_stream(f):
 
 
 def _read_end_record(f, header, start, frames_read):
-    end = b"END!" + _read_exact(f, END_BYTES - 4, start + 4, f"the end record that starts at byte offset {start}")
+    end = bytearray(b"END!") + bytes(END_BYTES - 4)
+    got = _read_into(f, memoryview(end)[4:])
+    if got < END_BYTES - 4:
+        raise StreamError(start + 4 + got, "end_record",
+                          f"the stream ends inside the end record that starts at byte offset {start}")
     (stored, word) = struct.unpack_from("<IQ", end, 4)
     computed = _crc_with_zeroed(end, 4)
     if computed != stored:
-        raise StreamError(f"byte offset {start + 4}: end record checksum mismatch "
-                          f"(stored 0x{stored:08x}, computed 0x{computed:08x})")
+        raise StreamError(start + 4, "end_crc", f"end record checksum mismatch "
+                                                f"(stored 0x{stored:08x}, computed 0x{computed:08x})")
     frames, flags = word & END_FRAMES_MASK, word >> END_FLAGS_SHIFT
     if flags & ~END_INTERRUPTED:
-        raise StreamError(f"byte offset {start + 15}: the end record's flags byte is 0x{flags:02x} "
-                          "(only bit 0, interrupted, is defined)")
+        raise StreamError(start + 15, "flags", f"the end record's flags byte is 0x{flags:02x} "
+                                               "(only bit 0, interrupted, is defined)")
     if frames != frames_read:
-        raise StreamError(f"byte offset {start + 8}: the end record counts {frames} frames "
-                          f"but the stream holds {frames_read}")
+        raise StreamError(start + 8, "frames", f"the end record counts {frames} frames "
+                                               f"but the stream holds {frames_read}")
     if f.read(1):
-        raise StreamError(f"byte offset {start + END_BYTES}: data after the end record")
+        raise StreamError(start + END_BYTES, "end_record", "data after the end record")
     header["complete"] = True
     header["interrupted"] = bool(flags & END_INTERRUPTED)
+
+
+def first_nonfinite(buf, offset, count):
+    """Index of the first non-finite f32 (an infinity or a NaN) among `count`
+    at buf[offset:], or None; a piece at a time, so the check costs little
+    memory beside the frame."""
+    step = 1 << 20
+    for at in range(0, count, step):
+        k = min(step, count - at)
+        ok = np.isfinite(np.frombuffer(buf, dtype="<f4", count=k, offset=offset + 4 * at))
+        if not ok.all():
+            return at + int(np.argmin(ok))
+    return None
+
+
+def check_coordinates(buf, header, start, index):
+    """Refuses a frame whose positions, velocities or headings are not all
+    finite (a renderer would put an agent nowhere), naming the first one as
+    throng's C reader does: its byte offset, the agent and the field."""
+    n, mask = header["agents"], header["fields"]
+    floats = [FIELDS[b] for b in range(FLOAT_FIELDS) if mask & (1 << b)]  # the first arrays of a frame
+    k = first_nonfinite(buf, FRAME_HEAD, n * len(floats)) if floats else None
+    if k is None:
+        return
+    slot, agent = divmod(k, n)
+    at = FRAME_HEAD + 4 * k
+    (value,) = struct.unpack_from("<f", buf, at)
+    raise StreamError(start + at, floats[slot], f"frame {index}: agent {agent}'s {floats[slot]} is {value:g} "
+                                                "(positions, velocities and headings must be finite)")
 
 
 def read_frames(f, header):
@@ -157,42 +290,56 @@ def read_frames(f, header):
     offset = header["header_bytes"]
     index = 0
     first_step = 0
+    whole = False  # a whole frame has arrived once: from then on a frame's buffer is allocated at once
     while True:
         marker = f.read(4)
         if not marker:
             return  # ends at a frame boundary: the writer stopped early (complete stays False)
         if len(marker) < 4:
-            raise StreamError(f"byte offset {offset + len(marker)}: the stream ends inside the marker of frame {index}")
+            raise StreamError(offset + len(marker), "marker", f"the stream ends inside the marker of frame {index} "
+                                                              f"(which starts at byte offset {offset})")
         if marker == b"END!":
             _read_end_record(f, header, offset, index)
             return
         if marker != b"FRAM":
-            raise StreamError(f"byte offset {offset}: expected frame {index}'s marker \"FRAM\" or the end record "
-                              f"\"END!\", found {marker.hex(' ')}")
-        buf = marker + _read_exact(f, frame_bytes - 4, offset + 4, f"frame {index}")
+            raise StreamError(offset, "marker", f"expected frame {index}'s marker \"FRAM\" or the end record "
+                                                f"\"END!\", found {marker.hex(' ')}")
+        cut = lambda have, index=index, start=offset: (  # noqa: E731
+            f"the stream ends inside frame {index} ({have} of {frame_bytes} bytes; the frame starts at byte offset {start})")
+        # A source with a size must hold the whole frame before it is allocated;
+        # from a pipe, the frame's bytes are read as they arrive until a whole
+        # frame has come once (then a frame costs no more than what was sent).
+        left = _source_left(f)
+        if left is not None and left < frame_bytes - 4:
+            raise StreamError(offset + 4 + left, "frame", cut(4 + left))
+        buf = _read_rest(f, marker, frame_bytes, left is not None or whole, offset, "frame", cut)
+        whole = True
         stored, idx, step, time = struct.unpack_from("<IQQd", buf, 4)
         computed = _crc_with_zeroed(buf, 4)
         if computed != stored:
-            raise StreamError(f"byte offset {offset + 4}: frame {index} checksum mismatch "
-                              f"(stored 0x{stored:08x}, computed 0x{computed:08x})")
+            raise StreamError(offset + 4, "frame_crc", f"frame {index} checksum mismatch "
+                                                       f"(stored 0x{stored:08x}, computed 0x{computed:08x})")
         if idx != index:
-            raise StreamError(f"byte offset {offset + 8}: frame index {idx} where {index} was expected")
+            raise StreamError(offset + 8, "index", f"frame index {idx} where {index} was expected")
         if index == 0:
             first_step = step
         elif step != first_step + index * every:
-            raise StreamError(f"byte offset {offset + 16}: frame {index} has step {step}; frame 0 had step "
-                              f"{first_step} and the stride is {every}")
+            raise StreamError(offset + 16, "step", f"frame {index} has step {step}; frame 0 had step "
+                                                   f"{first_step} and the stride is {every}")
         # Python floats are binary64: step * dt is the writer's one multiplication.
         if struct.pack("<d", time) != struct.pack("<d", float(step) * dt):
-            raise StreamError(f"byte offset {offset + 24}: frame {index} has time {time!r} s, "
-                              f"but step {step} times dt is {float(step) * dt!r} s")
+            raise StreamError(offset + 24, "time", f"frame {index} has time {time!r} s, "
+                                                   f"but step {step} times dt is {float(step) * dt!r} s")
+        check_coordinates(buf, header, offset, index)
         frame = {"index": idx, "step": step, "time": time}
         at = FRAME_HEAD
         for bit in range(32):  # bits this reader does not know still take 4 * n bytes
             if header["fields"] & (1 << bit):
                 if bit < len(FIELDS):
                     name = FIELDS[bit]
-                    frame[name] = np.frombuffer(buf, dtype=DTYPES.get(name, "<f4"), count=n, offset=at)
+                    a = np.frombuffer(buf, dtype=DTYPES.get(name, "<f4"), count=n, offset=at)
+                    a.flags.writeable = False  # read-only, whatever buffer the frame arrived in
+                    frame[name] = a
                 at += 4 * n
         yield frame
         offset += frame_bytes
