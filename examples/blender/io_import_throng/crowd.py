@@ -226,7 +226,8 @@ def import_crowd(path, scene_file=None, frame_start=1, ground=True, camera=True,
     context = context or bpy.context
     crowd = reader.read(path)
     if "x" not in crowd.fields or "y" not in crowd.fields:
-        raise reader.ThrongReadError(f"{path}: the stream has no positions (write it with x and y in --fields)")
+        raise reader.ThrongReadError(f"{path}: the stream has no positions (write it with x and y in --fields)",
+                                     path=path, field="x" if "x" not in crowd.fields else "y")
     scene = scenefile.read_scene(scene_file) if scene_file else None
     labels, radii = scenefile.per_agent(crowd, scene)
 

@@ -14,28 +14,56 @@ agents x 600 frames (a 1 GB stream):
   returns views of frame k's arrays without copying: the importer reads one
   frame per displayed frame, and only the pages it touches are ever loaded.
 
-Errors are `ThrongReadError` with the file and the byte offset (stream) or
-line (CSV), worded like the C reader's (core/io/stream_read.c).
+A damaged file costs nothing: no size a stream's header claims is allocated
+before it is held against FRAME_MAX (2 GiB, as throng's C reader) and the
+file's size, and a CSV is counted (rows, line lengths) before it is parsed
+and refused above CSV_MAX_VALUES values. Non-finite positions, velocities
+and headings are refused in both.
+
+Errors are `ThrongReadError` (a ValueError) with the file and the byte
+offset (stream) or line (CSV) and the field, worded like the C reader's
+(core/io/stream_read.c); the same facts are its attributes.
 """
 import math
 import os
+import stat
 import struct
+import warnings
 import zlib
 
 import numpy as np
 
 MAGIC = b"\x89THRONG\n"
 FIELDS = ("x", "y", "vx", "vy", "hx", "hy", "group", "archetype")  # bit order
+FLOAT_FIELDS = 6  # bits 0-5 are f32 and must be finite; group and archetype are u32
 CSV_COLUMNS = ("x", "y", "velocity_x", "velocity_y", "heading_x", "heading_y", "group", "archetype")
 INT_FIELDS = ("group", "archetype")
 HEADER_FIXED = 88
+HEADER_MAX = 65536
 FRAME_HEAD = 32
+FRAME_MAX = 1 << 31  # the largest frame the readers accept (2 GiB), as throng's C reader
 END_BYTES = 16
 BOUNDS_MODES = ("contain", "wrap", "bounce", "open")
+BOUNDS_CORNERS = ("min x", "min y", "max x", "max y")
+CSV_MAX_VALUES = 1 << 27  # a CSV is parsed whole into float64: at most 1 GiB of them
+CSV_MAX_LINE = 1 << 20    # bytes in a CSV line (a throng row has well under 200)
+CSV_CHUNK = 1 << 20       # a CSV is counted this many bytes at a time
+UTF8_BOM = b"\xef\xbb\xbf"
 
 
-class ThrongReadError(Exception):
-    """A file throng's readers reject; the message names the file and where."""
+class ThrongReadError(ValueError):
+    """A file throng's readers reject; the message names the file and where.
+
+    Attributes: path, offset (byte offset, a stream) or line (a CSV), field
+    (docs/FORMAT.md's name of the field at fault: "agents", "frame_crc",
+    "x", a CSV column; for a file cut short, the record it ends in:
+    "header", "marker", "frame", "end_record"; for a CSV's shape, "row"),
+    and what (the message after the place). Any of them may be None.
+    """
+
+    def __init__(self, message, path=None, offset=None, line=None, field=None, what=None):
+        super().__init__(message)
+        self.path, self.offset, self.line, self.field, self.what = path, offset, line, field, what
 
 
 class Crowd:
@@ -66,8 +94,14 @@ class Crowd:
         return 1.0 / self.period
 
 
-def _fail(path, where, what):
-    raise ThrongReadError(f"{path}: {where}: {what}")
+def _fail(path, offset, field, what):
+    """A damaged stream: "<path>: byte offset <offset>: <what>"."""
+    raise ThrongReadError(f"{path}: byte offset {offset}: {what}", path=path, offset=offset, field=field, what=what)
+
+
+def _fail_line(path, line, field, what):
+    """A damaged CSV: "<path>: line <line>: <what>"."""
+    raise ThrongReadError(f"{path}: line {line}: {what}", path=path, line=line, field=field, what=what)
 
 
 def _crc_zeroed(buf, at):
@@ -78,135 +112,217 @@ def _crc_zeroed(buf, at):
     return zlib.crc32(mv[at + 4:], crc) & 0xFFFFFFFF
 
 
+def _left(f):
+    """Bytes of the (regular) file f after its position, as the file is now."""
+    return max(os.fstat(f.fileno()).st_size - f.tell(), 0)
+
+
+def _read_into(f, view):
+    """Fills view from f; returns the bytes read (fewer only at the end of the file)."""
+    got = 0
+    while got < len(view):
+        n = f.readinto(view[got:])
+        if not n:
+            break
+        got += n
+    return got
+
+
+def _check_fields(path, agents, mask, field_count, frame_bytes, dt, every, mode, bounds):
+    """The checks throng's C reader makes on the header's fields (thr_header_check,
+    then the frame size's consistency), in its order and at its offsets."""
+    bits = bin(mask).count("1")
+    if agents == 0:
+        _fail(path, 24, "agents", "agent count is 0")
+    if mask == 0:
+        _fail(path, 28, "field_mask", "field mask is 0 (no fields)")
+    if field_count != bits:
+        _fail(path, 80, "field_count", f"field count {field_count} does not match the field mask 0x{mask:08x} "
+                                       f"({bits} bits)")
+    if frame_bytes > FRAME_MAX:
+        _fail(path, 32, "frame_bytes", f"frame size {frame_bytes} is larger than this reader accepts ({FRAME_MAX})")
+    if not (math.isfinite(dt) and dt > 0):
+        _fail(path, 40, "dt", f"dt {dt:g} is not a positive number of seconds")
+    if every == 0:
+        _fail(path, 48, "every", "frame stride (every) is 0")
+    if mode > 3:
+        _fail(path, 52, "bounds_mode", f"bounds mode {mode} is not 0 to 3")
+    for corner, b in zip(BOUNDS_CORNERS, bounds):
+        if not math.isfinite(b):
+            _fail(path, 56, "bounds", f"world bounds are not finite ({corner} is {b:g})")
+    expect = (FRAME_HEAD + 4 * agents * field_count + 7) // 8 * 8
+    if frame_bytes != expect:
+        _fail(path, 32, "frame_bytes", f"frame size {frame_bytes}, but {agents} agents with {field_count} fields "
+                                       f"make {expect}")
+
+
 def _read_header(f, path):
     fixed = f.read(HEADER_FIXED)
-    off = lambda n: f"byte offset {n}"  # noqa: E731
-    if len(fixed) < 8 or fixed[:8] != MAGIC:
-        _fail(path, off(0), "not a throng stream (the first 8 bytes are not the magic 89 54 48 52 4F 4E 47 0A)")
+    if fixed[:8] != MAGIC[:len(fixed[:8])]:
+        _fail(path, 0, "magic", "not a throng stream (the first 8 bytes are not the magic 89 54 48 52 4F 4E 47 0A)")
     if len(fixed) < HEADER_FIXED:
-        _fail(path, off(len(fixed)), f"the stream ends inside the header ({len(fixed)} of at least {HEADER_FIXED} bytes)")
+        _fail(path, len(fixed), "header",
+              f"the stream ends inside the header ({len(fixed)} of at least {HEADER_FIXED} bytes)")
     major, minor, bom, header_bytes, stored = struct.unpack_from("<HHIII", fixed, 8)
     if major != 1:
-        _fail(path, off(8), f"stream version {major}.{minor}, but this reader reads version 1.x only")
+        _fail(path, 8, "version_major", f"stream version {major}.{minor}, but this reader reads version 1.x only")
     if bom != 0x01020304:
-        _fail(path, off(12), f"byte-order mark 0x{bom:08x}, expected 0x01020304 stored little-endian")
-    if header_bytes % 8 or not HEADER_FIXED <= header_bytes <= 65536:
-        _fail(path, off(16), f"header size {header_bytes} is not a multiple of 8 from {HEADER_FIXED} to 65536")
-    rest = f.read(header_bytes - HEADER_FIXED)
-    if len(rest) != header_bytes - HEADER_FIXED:
-        _fail(path, off(HEADER_FIXED + len(rest)),
-              f"the stream ends inside the header ({HEADER_FIXED + len(rest)} of {header_bytes} bytes)")
-    h = fixed + rest
+        _fail(path, 12, "byte_order", f"byte-order mark 0x{bom:08x}, expected 0x01020304 stored little-endian")
+    if header_bytes % 8 or not HEADER_FIXED <= header_bytes <= HEADER_MAX:
+        _fail(path, 16, "header_bytes",
+              f"header size {header_bytes} is not a multiple of 8 from {HEADER_FIXED} to {HEADER_MAX}")
+    left = _left(f)
+    if left < header_bytes - HEADER_FIXED:
+        _fail(path, HEADER_FIXED + left, "header",
+              f"the stream ends inside the header ({HEADER_FIXED + left} of {header_bytes} bytes)")
+    h = bytearray(header_bytes)
+    h[:HEADER_FIXED] = fixed
+    got = HEADER_FIXED + _read_into(f, memoryview(h)[HEADER_FIXED:])
+    if got < header_bytes:
+        _fail(path, got, "header", f"the stream ends inside the header ({got} of {header_bytes} bytes)")
     computed = _crc_zeroed(h, 20)
     if computed != stored:
-        _fail(path, off(20), f"header checksum mismatch (stored 0x{stored:08x}, computed 0x{computed:08x})")
+        _fail(path, 20, "header_crc", f"header checksum mismatch (stored 0x{stored:08x}, computed 0x{computed:08x})")
     agents, mask, frame_bytes, dt, every, mode = struct.unpack_from("<IIQdII", h, 24)
     bounds = struct.unpack_from("<4f", h, 56)
     field_count, name_bytes = struct.unpack_from("<IH", h, 80)
-    if agents == 0:
-        _fail(path, off(24), "agent count is 0")
-    if mask == 0:
-        _fail(path, off(28), "field mask is 0 (no fields)")
-    if field_count != bin(mask).count("1"):
-        _fail(path, off(80), f"field count {field_count} does not match the field mask 0x{mask:08x} "
-                             f"({bin(mask).count('1')} bits)")
-    expect = (FRAME_HEAD + 4 * agents * field_count + 7) // 8 * 8
-    if frame_bytes != expect:
-        _fail(path, off(32), f"frame size {frame_bytes}, but {agents} agents with {field_count} fields make {expect}")
-    if not (math.isfinite(dt) and dt > 0):
-        _fail(path, off(40), f"dt {dt:g} is not a positive number of seconds")
-    if every == 0:
-        _fail(path, off(48), "frame stride (every) is 0")
-    if mode > 3:
-        _fail(path, off(52), f"bounds mode {mode} is not 0 to 3")
-    if not all(math.isfinite(b) for b in bounds):
-        _fail(path, off(56), "world bounds are not finite")
+    _check_fields(path, agents, mask, field_count, frame_bytes, dt, every, mode, bounds)
     if HEADER_FIXED + name_bytes > header_bytes:
-        _fail(path, off(84), f"scenario name of {name_bytes} bytes does not fit a {header_bytes}-byte header")
+        _fail(path, 84, "name_bytes", f"scenario name of {name_bytes} bytes does not fit a {header_bytes}-byte header")
     return {
         "agents": agents, "mask": mask, "field_count": field_count, "frame_bytes": frame_bytes,
         "dt": dt, "every": every, "bounds_mode": BOUNDS_MODES[mode], "bounds": bounds,
-        "header_bytes": header_bytes, "scenario": h[88:88 + name_bytes].decode("utf-8", "replace"),
+        "header_bytes": header_bytes, "scenario": bytes(h[88:88 + name_bytes]).decode("utf-8", "replace"),
     }
 
 
+def _check_coordinates(path, buf, h, start, index):
+    """Refuses a frame (in buf) whose positions, velocities or headings are not
+    all finite, naming the first as the C reader does: offset, agent, field."""
+    n, mask = h["agents"], h["mask"]
+    floats = [FIELDS[b] for b in range(FLOAT_FIELDS) if mask & (1 << b)]  # the frame's first arrays
+    if not floats:
+        return
+    ok = np.isfinite(np.frombuffer(buf, dtype="<f4", count=n * len(floats), offset=FRAME_HEAD))
+    if ok.all():
+        return
+    k = int(np.argmin(ok))
+    slot, agent = divmod(k, n)
+    at = FRAME_HEAD + 4 * k
+    (value,) = struct.unpack_from("<f", buf, at)
+    _fail(path, start + at, floats[slot], f"frame {index}: agent {agent}'s {floats[slot]} is {value:g} "
+                                          "(positions, velocities and headings must be finite)")
+
+
 def _check_frames(f, path, h):
-    """Reads every frame after the header; returns (frames, complete, end record flags)."""
+    """Reads every frame after the header; returns (frames, complete, end record flags).
+
+    Each frame must be in the file before its buffer is allocated; one
+    buffer serves every frame (nothing is kept)."""
     frame_bytes, every, dt = h["frame_bytes"], h["every"], h["dt"]
-    buf = bytearray(frame_bytes)
-    view = memoryview(buf)
+    buf = None
+    marker = bytearray(4)
     offset, index, step0 = h["header_bytes"], 0, 0
     while True:
-        got = f.readinto(view[:4])
+        got = _read_into(f, memoryview(marker))
         if got == 0:
             return index, False, 0  # the writer stopped at a frame boundary: every frame is whole
         if got < 4:
-            _fail(path, f"byte offset {offset + got}",
+            _fail(path, offset + got, "marker",
                   f"the stream ends inside the marker of frame {index} (which starts at byte offset {offset})")
-        if buf[:4] == b"END!":
-            end = bytearray(buf[:4]) + f.read(END_BYTES - 4)
+        if marker == b"END!":
+            end = bytearray(b"END!") + f.read(END_BYTES - 4)
             if len(end) < END_BYTES:
-                _fail(path, f"byte offset {offset + len(end)}",
+                _fail(path, offset + len(end), "end_record",
                       f"the stream ends inside the end record that starts at byte offset {offset}")
             stored, frames = struct.unpack_from("<IQ", end, 4)
-            # The top byte of `frames` may carry flags (a writer stopped by a
-            # signal marks its end record interrupted): read, never rejected.
+            # The top byte of `frames` carries flags: bit 0, a writer stopped
+            # by a signal marks its end record interrupted; no other is defined.
             flags, frames = frames >> 56, frames & ((1 << 56) - 1)
             computed = _crc_zeroed(end, 4)
             if computed != stored:
-                _fail(path, f"byte offset {offset + 4}",
+                _fail(path, offset + 4, "end_crc",
                       f"end record checksum mismatch (stored 0x{stored:08x}, computed 0x{computed:08x})")
+            if flags & ~0x01:
+                _fail(path, offset + 15, "flags",
+                      f"the end record's flags byte is 0x{flags:02x} (only bit 0, interrupted, is defined)")
             if frames != index:
-                _fail(path, f"byte offset {offset + 8}",
-                      f"the end record counts {frames} frames but the stream holds {index}")
+                _fail(path, offset + 8, "frames", f"the end record counts {frames} frames but the stream holds {index}")
             if f.read(1):
-                _fail(path, f"byte offset {offset + END_BYTES}", "data after the end record")
+                _fail(path, offset + END_BYTES, "end_record", "data after the end record")
             return index, True, flags
-        if buf[:4] != b"FRAM":
-            found = " ".join(f"{b:02x}" for b in buf[:4])
-            _fail(path, f"byte offset {offset}",
+        if marker != b"FRAM":
+            found = " ".join(f"{b:02x}" for b in marker)
+            _fail(path, offset, "marker",
                   f"expected frame {index}'s marker \"FRAM\" or the end record \"END!\", found {found}")
-        got = 4
-        while got < frame_bytes:
-            n = f.readinto(view[got:])
-            if not n:
-                _fail(path, f"byte offset {offset + got}", f"the stream ends inside frame {index} "
-                      f"({got} of {frame_bytes} bytes; the frame starts at byte offset {offset})")
-            got += n
+        left = _left(f)
+        have = 4 + min(left, frame_bytes - 4)
+        if have < frame_bytes:  # checked before the frame's buffer is allocated
+            _fail(path, offset + have, "frame", f"the stream ends inside frame {index} "
+                  f"({have} of {frame_bytes} bytes; the frame starts at byte offset {offset})")
+        if buf is None:
+            buf = bytearray(frame_bytes)
+        buf[:4] = marker
+        have = 4 + _read_into(f, memoryview(buf)[4:])
+        if have < frame_bytes:  # the file shrank meanwhile
+            _fail(path, offset + have, "frame", f"the stream ends inside frame {index} "
+                  f"({have} of {frame_bytes} bytes; the frame starts at byte offset {offset})")
         stored, idx, step, time = struct.unpack_from("<IQQd", buf, 4)
         computed = _crc_zeroed(buf, 4)
         if computed != stored:
-            _fail(path, f"byte offset {offset + 4}",
+            _fail(path, offset + 4, "frame_crc",
                   f"frame {index} checksum mismatch (stored 0x{stored:08x}, computed 0x{computed:08x})")
         if idx != index:
-            _fail(path, f"byte offset {offset + 8}", f"frame index {idx} where {index} was expected")
+            _fail(path, offset + 8, "index", f"frame index {idx} where {index} was expected")
         if index == 0:
             step0 = step
         elif step != step0 + index * every:
-            _fail(path, f"byte offset {offset + 16}", f"frame {index} has step {step}; "
+            _fail(path, offset + 16, "step", f"frame {index} has step {step}; "
                   f"frame 0 had step {step0} and the stride is {every}")
-        if time != step * dt:
-            _fail(path, f"byte offset {offset + 24}",
+        if struct.pack("<d", time) != struct.pack("<d", step * dt):  # bit for bit, as the C reader
+            _fail(path, offset + 24, "time",
                   f"frame {index} has time {time!r} s, but step {step} times dt is {step * dt!r} s")
+        _check_coordinates(path, buf, h, offset, index)
         offset += frame_bytes
         index += 1
+
+
+def _open_regular(path):
+    """Opens path for reading; a pipe, a device or a directory is refused,
+    before it is opened (opening a FIFO would wait for a writer): the
+    importer memory-maps a stream and reads a file more than once."""
+    try:
+        mode = os.stat(path).st_mode
+        f = open(path, "rb") if stat.S_ISREG(mode) else None
+        if f is not None:
+            mode = os.fstat(f.fileno()).st_mode  # what was opened, should the name have changed meanwhile
+    except OSError as e:
+        raise ThrongReadError(f"{path}: cannot read: {e.strerror or e}", path=path) from e
+    if not stat.S_ISREG(mode):
+        if f is not None:
+            f.close()
+        raise ThrongReadError(f"{path}: not a regular file (a pipe, a device or a directory): the importer "
+                              "reads a throng output saved to a file", path=path)
+    return f
 
 
 def read_stream(path):
     """Checks the binary stream at `path` whole and returns a Crowd over a memory map of it.
 
-    Raises ThrongReadError (file, byte offset, what) for anything
-    docs/FORMAT.md calls truncated or corrupt, and for a stream without frames.
+    Raises ThrongReadError (file, byte offset, field, what) for anything
+    docs/FORMAT.md calls truncated or corrupt, for non-finite coordinates,
+    and for a stream without frames.
     """
     path = os.fspath(path)
+    f = _open_regular(path)
     try:
-        with open(path, "rb") as f:
+        with f:
             h = _read_header(f, path)
             frames, complete, flags = _check_frames(f, path, h)
     except OSError as e:
-        raise ThrongReadError(f"{path}: cannot read: {e.strerror or e}") from e
+        raise ThrongReadError(f"{path}: cannot read: {e.strerror or e}", path=path) from e
     if frames == 0:
-        _fail(path, f"byte offset {h['header_bytes']}", "the stream holds no frame")
+        _fail(path, h["header_bytes"], "frame", "the stream holds no frame")
     n, fb = h["agents"], h["frame_bytes"]
     raw = np.memmap(path, dtype=np.uint8, mode="r", offset=h["header_bytes"], shape=(frames, fb))
     present = [name for bit, name in enumerate(FIELDS) if h["mask"] & (1 << bit)]
@@ -219,66 +335,186 @@ def read_stream(path):
     return crowd
 
 
+def _csv_header(f, path):
+    """Reads line 1 (binary f): the column names, without a UTF-8 byte-order mark or line end."""
+    line = f.readline(CSV_MAX_LINE + 1)
+    if len(line) > CSV_MAX_LINE:
+        _fail_line(path, 1, "row", f"longer than {CSV_MAX_LINE} bytes: not a throng CSV")
+    if line.startswith(UTF8_BOM):  # as spreadsheets save "CSV UTF-8"
+        line = line[len(UTF8_BOM):]
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as e:
+        _fail_line(path, 1, "header", f"not UTF-8 text (byte {e.start + 1} of the line)")
+    head = text.rstrip("\r\n").split(",")
+    if head[:3] != ["id", "frame", "time"]:
+        _fail_line(path, 1, "header", f"columns {','.join(head[:3])!r}, expected a throng CSV starting id,frame,time")
+    known = dict(zip(CSV_COLUMNS, FIELDS))
+    for j, col in enumerate(head[3:], 3):
+        if col not in known:
+            _fail_line(path, 1, col, f"unknown column {col!r} (expected some of {', '.join(CSV_COLUMNS)})")
+        if col in head[3:j]:
+            _fail_line(path, 1, col, f"column {col!r} is named twice")
+    return head
+
+
+def _csv_count(f, path, ncols):
+    """Counts the rows after line 1 (binary f at line 2) a megabyte at a time:
+    returns the number of lines up to the last that is not blank. Refuses a
+    line longer than CSV_MAX_LINE and more than CSV_MAX_VALUES values, before
+    anything the size of the file is allocated."""
+    lines = rows = 0
+    since = 0  # bytes of the line in progress
+    while True:
+        chunk = f.read(CSV_CHUNK)
+        if not chunk:
+            break
+        first = chunk.find(b"\n")
+        if first >= 0 and since + first > CSV_MAX_LINE:
+            _fail_line(path, lines + 2, "row", f"longer than {CSV_MAX_LINE} bytes: not a throng row")
+        count = chunk.count(b"\n")
+        since = since + len(chunk) if first < 0 else len(chunk) - chunk.rfind(b"\n") - 1
+        if since > CSV_MAX_LINE:
+            _fail_line(path, lines + count + 2, "row", f"longer than {CSV_MAX_LINE} bytes: not a throng row")
+        k = len(chunk.rstrip(b" \t\r\n"))
+        if k:
+            rows = lines + chunk.count(b"\n", 0, k) + 1
+        lines += count
+    if rows * ncols > CSV_MAX_VALUES:
+        _fail_line(path, CSV_MAX_VALUES // ncols + 2, "row",
+                   f"the CSV has {rows} rows of {ncols} values, more than this reader takes ({CSV_MAX_VALUES} "
+                   "values): write the binary stream (--out run.thr) for a run this large")
+    return rows
+
+
+def _csv_find_fault(path, head, rows):
+    """Reads the CSV's rows one by one to name the first that does not parse
+    (the line, the column, what); called only when numpy's parser failed."""
+    ncols = len(head)
+    blank = None
+    with open(path, "rb") as f:
+        f.readline()
+        for line_no, raw in enumerate(f, 2):
+            if line_no > rows + 1:
+                break
+            try:
+                line = raw.decode("utf-8").rstrip("\n")
+            except UnicodeDecodeError as e:
+                _fail_line(path, line_no, "row", f"not UTF-8 text (byte {e.start + 1} of the line)")
+            line = line[:-1] if line.endswith("\r") else line
+            if not line.strip():
+                blank = blank or line_no
+                continue
+            if blank is not None:
+                _fail_line(path, blank, "row", "an empty line among the rows")
+            if "\r" in line:
+                _fail_line(path, line_no, "row", "a carriage return inside the row")
+            values = line.split(",")
+            if len(values) < ncols:
+                _fail_line(path, line_no, head[len(values)],
+                           f"{len(values)} of {ncols} values: the row is cut short before column {head[len(values)]!r}")
+            if len(values) > ncols:
+                _fail_line(path, line_no, "row", f"{len(values)} values, but line 1 names {ncols} columns")
+            for col, v in zip(head, values):
+                try:
+                    if "_" in v:  # Python's float() takes 1_0, numpy's parser does not
+                        raise ValueError(v)
+                    float(v)
+                except ValueError:
+                    _fail_line(path, line_no, col, f"column {col!r}: {v.strip()!r} is not a number")
+    raise ThrongReadError(f"{path}: the rows after line 1 do not read as {ncols} numbers each", path=path, field="row")
+
+
 def read_csv(path):
-    """Reads a throng CSV (docs/FORMAT.md) whole into memory and checks its order.
+    """Reads a throng CSV (docs/FORMAT.md) whole into memory and checks it.
 
     Meant for small runs: CSV is text, 10x larger and far slower to parse
-    than the stream. The frame period comes from the time column (float
-    precision); dt and every are not in a CSV.
+    than the stream; more than CSV_MAX_VALUES values are refused. A UTF-8
+    byte-order mark and CRLF line ends (as spreadsheets save) are taken.
+    Every value must be a finite number (a 32-bit float for positions,
+    velocities and headings, a whole number for group and archetype), and
+    rows go by frame, then id. The frame period comes from the time column
+    (float precision); dt and every are not in a CSV.
     """
     path = os.fspath(path)
     try:
-        with open(path, "r", encoding="utf-8") as f:
-            head = f.readline().rstrip("\n").split(",")
-            if head[:3] != ["id", "frame", "time"]:
-                _fail(path, "line 1", f"columns {','.join(head[:3])!r}, expected a throng CSV starting id,frame,time")
-            known = dict(zip(CSV_COLUMNS, FIELDS))
-            for col in head[3:]:
-                if col not in known:
-                    _fail(path, "line 1", f"unknown column {col!r} (expected some of {', '.join(CSV_COLUMNS)})")
-            try:
-                data = np.loadtxt(f, delimiter=",", dtype=np.float64, ndmin=2)
-            except ValueError as e:
-                _fail(path, "below line 1", f"not a number where one is expected ({e})")
+        with _open_regular(path) as f:
+            head = _csv_header(f, path)
+            rows = _csv_count(f, path, len(head))
+        if rows == 0:
+            _fail_line(path, 2, "row", "the CSV holds no row")
+        data = None
+        try:
+            with open(path, "r", encoding="utf-8-sig", newline="\n") as f, warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # numpy 1.23's note on empty lines: found below
+                f.readline()
+                data = np.loadtxt(f, delimiter=",", dtype=np.float64, ndmin=2, comments=None, max_rows=rows)
+        except ValueError:  # numpy's words name neither the line nor the column: find them
+            pass
+        if data is None or data.shape != (rows, len(head)):  # a blank line skipped, or a row that does not parse
+            _csv_find_fault(path, head, rows)
     except OSError as e:
-        raise ThrongReadError(f"{path}: cannot read: {e.strerror or e}") from e
-    if data.shape[0] == 0:
-        _fail(path, "line 2", "the CSV holds no row")
-    if data.shape[1] != len(head):
-        _fail(path, "line 2", f"{data.shape[1]} columns, the first line names {len(head)}")
+        raise ThrongReadError(f"{path}: cannot read: {e.strerror or e}", path=path) from e
+    known = dict(zip(CSV_COLUMNS, FIELDS))
+    present = [known[c] for c in head[3:]]
+    finite = np.isfinite(data)
+    if not finite.all():
+        r, c = divmod(int(np.argmin(finite.ravel())), len(head))
+        rule = ("positions, velocities and headings must be finite" if c >= 3 and present[c - 3] not in INT_FIELDS
+                else "every value must be a finite number")
+        _fail_line(path, r + 2, head[c], f"column {head[c]!r} is {data[r, c]:g} ({rule})")
     ids, frame_col = data[:, 0], data[:, 1]
     n = int(np.count_nonzero(frame_col == frame_col[0]))
-    rows = data.shape[0]
     frames = rows // n
-    want_id = np.tile(np.arange(n, dtype=np.float64), frames)
-    want_frame = np.repeat(np.arange(frames, dtype=np.float64), n)
     if frame_col[0] != 0:
-        _fail(path, "line 2", f"frame {frame_col[0]:g}, expected frame 0")
-    bad = np.flatnonzero((ids[:frames * n] != want_id) | (frame_col[:frames * n] != want_frame))
-    if bad.size:
-        r = int(bad[0])
-        _fail(path, f"line {r + 2}", f"agent {ids[r]:g} of frame {frame_col[r]:g}, expected agent "
-              f"{want_id[r]:g} of frame {want_frame[r]:g} (rows go by frame, then id)")
-    if rows != frames * n:
-        _fail(path, f"line {frames * n + 2}", f"the last frame has {rows - frames * n} of {n} agents")
+        _fail_line(path, 2, "frame", f"frame {frame_col[0]:g}, expected frame 0")
+    full = frames * n
+    bad = (ids[:full].reshape(frames, n) != np.arange(n)) | (frame_col[:full].reshape(frames, n) != np.arange(frames)[:, None])
+    if bad.any():
+        r = int(np.argmax(bad))
+        _fail_line(path, r + 2, "id" if ids[r] != r % n else "frame",
+                   f"agent {ids[r]:g} of frame {frame_col[r]:g}, expected agent "
+                   f"{r % n} of frame {r // n} (rows go by frame, then id)")
+    if rows != full:
+        _fail_line(path, full + 2, "row", f"the last frame has {rows - full} of {n} agents")
     times = data[::n, 2]
     period = float(times[1] - times[0]) if frames > 1 else 1.0 / 60.0
     if not (math.isfinite(period) and period > 0):
-        _fail(path, f"line {n + 2}", f"time {times[1]:g} does not follow frame 0's {times[0]:g}")
-    present = [known[c] for c in head[3:]]
+        _fail_line(path, n + 2, "time", f"time {times[1]:g} does not follow frame 0's {times[0]:g}")
     crowd = Crowd(path, n, frames, present, period)
     for j, name in enumerate(present):
-        col = data[:, 3 + j].reshape(frames, n)
-        crowd._arrays[name] = col.astype(np.uint32 if name in INT_FIELDS else np.float32)
+        col = data[:, 3 + j]
+        if name in INT_FIELDS:
+            wrong = (col != np.floor(col)) | (col < 0) | (col > 0xFFFFFFFF)
+            if wrong.any():
+                r = int(np.argmax(wrong))
+                _fail_line(path, r + 2, head[3 + j],
+                           f"column {head[3 + j]!r} is {col[r]:g}, not a whole number from 0 to 4294967295")
+            crowd._arrays[name] = col.astype(np.uint32).reshape(frames, n)
+        else:
+            with np.errstate(over="ignore"):  # beyond a float32: refused just below
+                col32 = col.astype(np.float32)
+            wrong = np.isinf(col32)
+            if wrong.any():
+                r = int(np.argmax(wrong))
+                _fail_line(path, r + 2, head[3 + j], f"column {head[3 + j]!r} is {col[r]:g}, beyond a 32-bit float's "
+                                                     "range (positions, velocities and headings must be finite)")
+            crowd._arrays[name] = col32.reshape(frames, n)
     return crowd
 
 
 def read(path):
-    """A throng output by its content: a CSV when it starts with "id,", else a binary stream."""
+    """A throng output by its content: a CSV when it starts with "id," (after a
+    UTF-8 byte-order mark, as spreadsheets save), else a binary stream."""
     path = os.fspath(path)
     try:
-        with open(path, "rb") as f:
-            start = f.read(3)
+        with _open_regular(path) as f:
+            start = f.read(len(UTF8_BOM) + 3)
     except OSError as e:
-        raise ThrongReadError(f"{path}: cannot read: {e.strerror or e}") from e
-    return read_csv(path) if start == b"id," else read_stream(path)
+        raise ThrongReadError(f"{path}: cannot read: {e.strerror or e}", path=path) from e
+    if start[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        _fail_line(path, 1, "header", "UTF-16 text (it starts with the byte-order mark "
+                                      f"{start[0]:02X} {start[1]:02X}): save the CSV as UTF-8")
+    if start.startswith(b"id,") or start.startswith(UTF8_BOM + b"id,"):
+        return read_csv(path)
+    return read_stream(path)
