@@ -1,24 +1,46 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The importer's readers without Blender (ctest renderer_reader): python3 with numpy.
+"""The Python readers without Blender (ctest renderer_reader): python3 with numpy.
 
     python3 test_reader.py RUN.thr RUN.csv SCENE.yaml
 
-RUN.thr and RUN.csv are the same run of SCENE.yaml with --fields all. Every
-damage docs/FORMAT.md calls corrupt or truncated must fail with the file, the
-byte offset and what is wrong; a stream stopped at a frame boundary and an
-end record whose flags byte is set (an interrupted run) must read whole.
+RUN.thr and RUN.csv are the same run of SCENE.yaml with --fields all. The
+readers are the importer's (io_import_throng/reader.py: stream and CSV) and
+examples/read_stream.py (read from a file, a pipe and an io.BytesIO).
+
+- Every damage docs/FORMAT.md calls corrupt or truncated, every header field
+  out of range and every non-finite coordinate must fail in every reader
+  with its own error type (a ValueError), the byte offset and the field, in
+  the message and as attributes, at the offset throng's C reader names; a
+  stream stopped at a frame boundary and an end record marked interrupted
+  read whole.
+- A damaged file costs nothing (issue 30, defect 4): a small file whose
+  consistent header claims 2^28 or 2^30 agents is refused by each reader in
+  a child process whose address space is limited to what it uses plus
+  256 MiB, from a file and from a pipe.
+- CSV (issue 30, defect 14): a row cut short names its line and the missing
+  column, a UTF-8 byte-order mark and CRLF line ends import as the plain
+  file does, nan and inf are refused with their line and column.
+- read_stream.py's advice when numpy is missing names a Python that has it.
 """
+import io
+import json
 import os
 import struct
+import subprocess
 import sys
 import tempfile
+import threading
 import zlib
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXAMPLES = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+sys.path.insert(0, EXAMPLES)
 from io_import_throng import reader, scenefile  # noqa: E402
+import read_stream  # noqa: E402  (examples/read_stream.py)
 
 failures = []
 
@@ -35,93 +57,447 @@ def recrc(buf, start, size, at):
     struct.pack_into("<I", buf, start + at, zlib.crc32(bytes(buf[start:start + size])) & 0xFFFFFFFF)
 
 
-def expect_error(tmp, name, data, expect):
-    path = os.path.join(tmp, name + ".thr")
-    with open(path, "wb") as f:
-        f.write(data)
+# ---------------------------------------------------------------------------
+# Streams: every reader, every damage.
+
+def read_whole(kind, data, tmp):
+    """Reads the stream `data` whole with one reader. Returns (frames,
+    complete, interrupted); a reader's error propagates."""
+    path = os.path.join(tmp, "case.thr")
+    if kind == "reader.py":
+        with open(path, "wb") as f:
+            f.write(data)
+        c = reader.read(path)
+        return c.frames, c.complete, bool(c.end_flags & 1)
+    if kind == "read_stream.py, file":
+        with open(path, "wb") as f:
+            f.write(data)
+        with open(path, "rb") as f:
+            return read_stream_all(f)
+    if kind == "read_stream.py, BytesIO":
+        return read_stream_all(io.BytesIO(data))
+    r, w = os.pipe()  # "read_stream.py, pipe": no size to check against
+
+    def feed():
+        try:
+            with os.fdopen(w, "wb") as out:
+                out.write(data)
+        except OSError:  # the reader stopped early and closed its end
+            pass
+    t = threading.Thread(target=feed)
+    t.start()
     try:
-        reader.read(path)
-        check(False, f"{name}: read without error, expected {expect!r}")
-    except reader.ThrongReadError as e:
-        check(str(e).startswith(f"{path}: {expect}"), f"{name}: {str(e)!r}, expected {path}: {expect}...")
+        with os.fdopen(r, "rb") as f:
+            return read_stream_all(f)
+    finally:
+        t.join()
+
+
+def read_stream_all(f):
+    h = read_stream.read_header(f)
+    frames = sum(1 for _ in read_stream.read_frames(f, h))
+    return frames, h["complete"], h["interrupted"]
+
+
+STREAM_READERS = ("reader.py", "read_stream.py, file", "read_stream.py, pipe", "read_stream.py, BytesIO")
+
+
+def error_of(kind):
+    return reader.ThrongReadError if kind == "reader.py" else read_stream.StreamError
+
+
+def check_refusal(kind, name, e, offset, field, words, path=None):
+    """e: what reader `kind` raised for case `name`; it must be the reader's own
+    error type (a ValueError), name the byte offset and the field in its
+    message and carry them as attributes."""
+    at = f"byte offset {offset}: "
+    msg = str(e)
+    ok = (isinstance(e, error_of(kind)) and isinstance(e, ValueError) and e.offset == offset and e.field == field
+          and at in msg and words in msg and (path is None or msg.startswith(f"{path}: {at}")))
+    check(ok, f"{kind}, {name}: {type(e).__name__} {msg!r} (offset {getattr(e, 'offset', None)}, field "
+              f"{getattr(e, 'field', None)!r}), expected {at}...{words}... (offset {offset}, field {field!r})")
+
+
+def expect_refused(tmp, name, data, offset, field, words, kinds=STREAM_READERS):
+    for kind in kinds:
+        try:
+            got = read_whole(kind, data, tmp)
+            check(False, f"{kind}, {name}: read without error ({got}), expected byte offset {offset}: {words}")
+        except Exception as e:  # noqa: BLE001  (any other type is a failure too)
+            path = os.path.join(tmp, "case.thr") if kind == "reader.py" else None
+            check_refusal(kind, name, e, offset, field, words, path)
+
+
+def expect_read(tmp, name, data, frames, complete, interrupted, kinds=STREAM_READERS):
+    for kind in kinds:
+        try:
+            got = read_whole(kind, data, tmp)
+        except Exception as e:  # noqa: BLE001
+            got = f"{type(e).__name__}: {e}"
+        check(got == (frames, complete, interrupted),
+              f"{kind}, {name}: {got}, expected {frames} frames, complete {complete}, interrupted {interrupted}")
 
 
 def stream_cases(raw, tmp):
     (hb,) = struct.unpack_from("<I", raw, 16)
-    (fb,) = struct.unpack_from("<Q", raw, 32)
+    (agents, mask, fb) = struct.unpack_from("<IIQ", raw, 24)
     (every,) = struct.unpack_from("<I", raw, 48)
+    fields = bin(mask).count("1")
+    assert mask == 0xFF and hb > 88 + raw[84], "the run has every field and header padding"
     end = len(raw) - 16
-    f2 = hb + 2 * fb
+    frames = (end - hb) // fb
+    f0, f2 = hb, hb + 2 * fb
 
-    def edit(fn, record=None):
+    def edit(*changes, record=None):
+        """raw with the changes (offset, struct format, value) made and the
+        record's checksum recomputed, so the check under test is the one that fires."""
         b = bytearray(raw)
-        fn(b)
+        for at, fmt, value in changes:
+            struct.pack_into(fmt, b, at, value)
         if record == "header":
             recrc(b, 0, hb, 20)
         elif record == "frame":
             recrc(b, f2, fb, 4)
+        elif record == "frame 0":
+            recrc(b, f0, fb, 4)
         elif record == "end":
             recrc(b, end, 16, 4)
         return bytes(b)
 
-    cases = [
-        ("magic", edit(lambda b: b.__setitem__(1, 0x55)), "byte offset 0: not a throng stream"),
-        ("version", edit(lambda b: struct.pack_into("<H", b, 8, 2)), "byte offset 8: stream version 2.0"),
-        ("header_crc", edit(lambda b: b.__setitem__(90, b[90] ^ 1)), "byte offset 20: header checksum mismatch"),
-        ("frame_size", edit(lambda b: struct.pack_into("<Q", b, 32, fb + 8), "header"), "byte offset 32: frame size"),
-        ("dt", edit(lambda b: struct.pack_into("<d", b, 40, -1.0), "header"), "byte offset 40: dt -1 is not"),
-        ("bounds_mode", edit(lambda b: struct.pack_into("<I", b, 52, 7), "header"), "byte offset 52: bounds mode 7"),
-        ("name", edit(lambda b: struct.pack_into("<H", b, 84, 4000), "header"), "byte offset 84: scenario name"),
-        ("frame_crc", edit(lambda b: b.__setitem__(f2 + 40, b[f2 + 40] ^ 0x10)),
-         f"byte offset {f2 + 4}: frame 2 checksum mismatch"),
-        ("index", edit(lambda b: struct.pack_into("<Q", b, f2 + 8, 7), "frame"),
-         f"byte offset {f2 + 8}: frame index 7 where 2 was expected"),
-        ("step", edit(lambda b: struct.pack_into("<Q", b, f2 + 16, 2 * every + 1), "frame"),
-         f"byte offset {f2 + 16}: frame 2 has step {2 * every + 1}"),
-        ("time", edit(lambda b: struct.pack_into("<d", b, f2 + 24, 99.0), "frame"),
-         f"byte offset {f2 + 24}: frame 2 has time 99.0 s"),
-        ("marker", edit(lambda b: b.__setitem__(slice(f2, f2 + 4), b"FRAX")),
-         f"byte offset {f2}: expected frame 2's marker"),
-        ("cut_frame", raw[:f2 + 100], f"byte offset {f2 + 100}: the stream ends inside frame 2"),
-        ("cut_marker", raw[:f2 + 2], f"byte offset {f2 + 2}: the stream ends inside the marker of frame 2"),
-        ("cut_end", raw[:end + 10], f"byte offset {end + 10}: the stream ends inside the end record"),
-        ("end_crc", edit(lambda b: b.__setitem__(end + 8, b[end + 8] ^ 1)), f"byte offset {end + 4}: end record checksum"),
-        ("end_count", edit(lambda b: struct.pack_into("<Q", b, end + 8, 3), "end"),
-         f"byte offset {end + 8}: the end record counts 3 frames"),
-        ("trailing", raw + b"\0", f"byte offset {len(raw)}: data after the end record"),
-        ("no_frame", raw[:hb], f"byte offset {hb}: the stream holds no frame"),
-    ]
-    for name, data, expect in cases:
-        expect_error(tmp, name, data, expect)
+    def header(*changes):
+        return edit(*changes, record="header")
 
-    # Read whole: a run stopped at a frame boundary, and an end record with
-    # its flags byte (the top byte of the frame count) marking an interrupted run.
-    for name, data, complete, flags in (
-            ("stopped", raw[:end], False, 0),
-            ("interrupted", edit(lambda b: b.__setitem__(end + 15, 0x01), "end"), True, 1)):
-        path = os.path.join(tmp, name + ".thr")
+    big = 1 << 30  # the issue's header: 2^30 agents of 6 fields, 24 GiB frames
+    big_fb = (32 + 4 * big * 6 + 7) // 8 * 8
+    nan, inf = float("nan"), float("inf")
+    cases = [
+        # The header, in the C reader's order (core/io/stream_read.c).
+        ("magic", edit((1, "<B", 0x55)), 0, "magic", "not a throng stream"),
+        ("version", edit((8, "<H", 2)), 8, "version_major", "stream version 2.0"),
+        ("byte order", edit((12, "<I", 0x04030201)), 12, "byte_order", "byte-order mark 0x04030201"),
+        ("header size 100", edit((16, "<I", 100)), 16, "header_bytes", "header size 100 is not a multiple of 8"),
+        ("header size 80", edit((16, "<I", 80)), 16, "header_bytes", "header size 80 is not a multiple of 8"),
+        ("header size 65544", edit((16, "<I", 65544)), 16, "header_bytes", "header size 65544 is not"),
+        ("header of 65536 bytes in a smaller file", edit((16, "<I", 65536)), len(raw), "header",
+         f"the stream ends inside the header ({len(raw)} of 65536 bytes)"),
+        ("header checksum", edit((90, "<B", raw[90] ^ 1)), 20, "header_crc", "header checksum mismatch"),
+        ("agents 0", header((24, "<I", 0)), 24, "agents", "agent count is 0"),
+        ("field mask 0", header((28, "<I", 0)), 28, "field_mask", "field mask is 0 (no fields)"),
+        ("field count", header((80, "<I", fields + 1)), 80, "field_count",
+         f"field count {fields + 1} does not match the field mask 0x000000ff (8 bits)"),
+        ("frame size", header((32, "<Q", fb + 8)), 32, "frame_bytes",
+         f"frame size {fb + 8}, but {agents} agents with {fields} fields make {fb}"),
+        ("2^30 agents: a 24 GiB frame", header((24, "<I", big), (28, "<I", 0x3F), (80, "<I", 6), (32, "<Q", big_fb)),
+         32, "frame_bytes", f"frame size {big_fb} is larger than this reader accepts (2147483648)"),
+        ("dt -1", header((40, "<d", -1.0)), 40, "dt", "dt -1 is not a positive number of seconds"),
+        ("dt 0", header((40, "<d", 0.0)), 40, "dt", "dt 0 is not a positive number of seconds"),
+        ("dt nan", header((40, "<d", nan)), 40, "dt", "dt nan is not a positive number of seconds"),
+        ("dt inf", header((40, "<d", inf)), 40, "dt", "dt inf is not a positive number of seconds"),
+        ("every 0", header((48, "<I", 0)), 48, "every", "frame stride (every) is 0"),
+        ("bounds mode 4", header((52, "<I", 4)), 52, "bounds_mode", "bounds mode 4 is not 0 to 3"),
+        ("bounds mode 2^32-1", header((52, "<I", 0xFFFFFFFF)), 52, "bounds_mode", "bounds mode 4294967295 is not"),
+    ]
+    for k, corner in enumerate(("min x", "min y", "max x", "max y")):
+        v = (inf, -inf, nan)[k % 3]
+        cases.append((f"bounds {corner} {v}", header((56 + 4 * k, "<f", v)), 56, "bounds",
+                      f"world bounds are not finite ({corner} is {v:g})"))
+    cases += [
+        ("name length", header((84, "<H", 4000)), 84, "name_bytes",
+         f"scenario name of 4000 bytes does not fit a {hb}-byte header"),
+        # Two faults: the C reader checks every 0 before the frame size's consistency.
+        ("every 0 and a wrong frame size", header((48, "<I", 0), (32, "<Q", fb + 8)), 48, "every", "frame stride"),
+        # Frames and the end record.
+        ("frame checksum", edit((f2 + 40, "<B", raw[f2 + 40] ^ 0x10)), f2 + 4, "frame_crc",
+         "frame 2 checksum mismatch"),
+        ("frame index", edit((f2 + 8, "<Q", 7), record="frame"), f2 + 8, "index", "frame index 7 where 2 was expected"),
+        ("frame step", edit((f2 + 16, "<Q", 2 * every + 1), record="frame"), f2 + 16, "step",
+         f"frame 2 has step {2 * every + 1}"),
+        ("frame time", edit((f2 + 24, "<d", 99.0), record="frame"), f2 + 24, "time", "frame 2 has time 99.0 s"),
+        ("frame marker", edit((f2, "4s", b"FRAX")), f2, "marker", "expected frame 2's marker"),
+        ("cut inside a frame", raw[:f2 + 100], f2 + 100, "frame",
+         f"the stream ends inside frame 2 (100 of {fb} bytes; the frame starts at byte offset {f2})"),
+        ("cut inside a marker", raw[:f2 + 2], f2 + 2, "marker", "the stream ends inside the marker of frame 2"),
+        ("cut inside the end record", raw[:end + 10], end + 10, "end_record",
+         "the stream ends inside the end record"),
+        ("end checksum", edit((end + 8, "<B", raw[end + 8] ^ 1)), end + 4, "end_crc", "end record checksum"),
+        ("end count", edit((end + 8, "<Q", 3), record="end"), end + 8, "frames", "the end record counts 3 frames"),
+        ("end flags 0x02", edit((end + 15, "<B", 0x02), record="end"), end + 15, "flags",
+         "the end record's flags byte is 0x02"),
+        ("a byte after the end record", raw + b"\0", len(raw), "end_record", "data after the end record"),
+        # Non-finite coordinates (arrays: x, y, vx, vy, hx, hy, group, archetype; 4 * agents bytes each).
+        ("x nan", edit((f2 + 32 + 4 * 2, "<f", nan), record="frame"), f2 + 32 + 4 * 2, "x",
+         "frame 2: agent 2's x is nan (positions, velocities and headings must be finite)"),
+        ("y nan in frame 0", edit((f0 + 32 + 4 * agents, "<f", nan), record="frame 0"), f0 + 32 + 4 * agents, "y",
+         "frame 0: agent 0's y is nan"),
+        ("vx -inf", edit((f2 + 32 + 4 * (2 * agents + 8), "<f", -inf), record="frame"),
+         f2 + 32 + 4 * (2 * agents + 8), "vx", "frame 2: agent 8's vx is -inf"),
+        ("hy inf", edit((f2 + 32 + 4 * (5 * agents + 3), "<f", inf), record="frame"),
+         f2 + 32 + 4 * (5 * agents + 3), "hy", "frame 2: agent 3's hy is inf"),
+    ]
+    for name, data, offset, field, words in cases:
+        expect_refused(tmp, name, data, offset, field, words)
+    expect_refused(tmp, "no frame", raw[:hb], hb, "frame", "the stream holds no frame", kinds=("reader.py",))
+    expect_read(tmp, "no frame", raw[:hb], 0, False, False, kinds=STREAM_READERS[1:])
+
+    # Read whole: what FORMAT.md leaves unchecked (reserved and padding bytes;
+    # group and archetype are whole numbers, so any bits are a label), a run
+    # stopped at a frame boundary, and an end record marking an interrupted run.
+    group_nan = edit((f2 + 32 + 4 * (6 * agents + 1), "<I", 0x7FC00000), record="frame")
+    for name, data, complete, interrupted in (
+            ("reserved bytes", header((86, "<H", 0xFFFF)), True, False),
+            ("header padding", header((hb - 1, "<B", 0x7F)), True, False),
+            ("a group label with a NaN's bits", group_nan, True, False),
+            ("stopped", raw[:end], False, False),
+            ("interrupted", edit((end + 15, "<B", 0x01), record="end"), True, True)):
+        expect_read(tmp, name, data, frames, complete, interrupted)
+    path = os.path.join(tmp, "group.thr")
+    with open(path, "wb") as f:
+        f.write(group_nan)
+    check(int(reader.read(path).frame(2)["group"][1]) == 0x7FC00000, "the group label 0x7fc00000 reads back")
+    c = reader.read(os.path.join(tmp, "case.thr"))  # the interrupted stream, written last
+    check(c.complete and c.end_flags == 1 and c.frames == frames, f"interrupted: {c.complete}, {c.end_flags}")
+
+
+def forged(agents, mask, tail, header_bytes=96):
+    """A consistent header (checksum right) for `agents` agents with the fields
+    `mask`, then `tail` bytes (a frame marker and zeros)."""
+    fc = bin(mask).count("1")
+    b = bytearray(header_bytes)
+    b[:8] = b"\x89THRONG\n"
+    struct.pack_into("<HHII", b, 8, 1, 0, 0x01020304, header_bytes)
+    struct.pack_into("<IIQdII4fQIH", b, 24, agents, mask, (32 + 4 * agents * fc + 7) // 8 * 8, 0.01, 1, 0,
+                     -10, -10, 10, 10, 1, fc, 6)
+    b[88:94] = b"forged"
+    recrc(b, 0, header_bytes, 20)
+    return bytes(b) + (b"FRAM" + bytes(max(tail - 4, 0)))[:tail]
+
+
+# Run in a child: the reader, with the address space limited to what the
+# child uses once numpy and the readers are loaded, plus 256 MiB. A reader
+# that allocates the frame a header claims fails there with MemoryError.
+CHILD = r"""
+import json, os, resource, sys
+sys.path[:0] = [sys.argv[1], sys.argv[2]]
+import numpy
+import read_stream
+from io_import_throng import reader
+kind, path = sys.argv[3], sys.argv[4]
+pages = int(open("/proc/self/statm").read().split()[0])
+limit = pages * os.sysconf("SC_PAGE_SIZE") + (256 << 20)
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+try:
+    if kind == "reader.py":
+        reader.read(path)
+    else:
+        f = sys.stdin.buffer if path == "-" else open(path, "rb")
+        h = read_stream.read_header(f)
+        for _ in read_stream.read_frames(f, h):
+            pass
+    out = {"type": None}
+except BaseException as e:
+    out = {"type": type(e).__name__, "valueerror": isinstance(e, ValueError), "msg": str(e),
+           "offset": getattr(e, "offset", None), "field": getattr(e, "field", None)}
+print(json.dumps(out))
+"""
+
+
+def huge_header_cases(tmp):
+    """Issue 30, defect 4: a small file whose header claims a huge frame."""
+    cases = [
+        # 2^28 agents of x: 1 GiB frames, under the 2 GiB cap; the file has
+        # the header, a marker and 15 KB, so frame 0 ends where the file does.
+        ("2^28 agents, 15 KB", forged(1 << 28, 0x01, 15000), 96 + 15000, "frame",
+         f"the stream ends inside frame 0 ({15000} of {32 + 4 * (1 << 28)} bytes"),
+        # 2^26 agents of x, y, vx, vy, hx, hy: 1.5 GiB frames.
+        ("2^26 agents of 6 fields, 15 KB", forged(1 << 26, 0x3F, 15000), 96 + 15000, "frame",
+         "the stream ends inside frame 0"),
+        # The issue's file: 2^30 agents of 6 fields, 24 GiB frames: over the cap.
+        ("2^30 agents of 6 fields, 15 KB", forged(1 << 30, 0x3F, 15000), 32, "frame_bytes",
+         "is larger than this reader accepts (2147483648)"),
+        ("2^30 agents of every field, 15 KB", forged(1 << 30, 0xFF, 15000), 32, "frame_bytes",
+         "is larger than this reader accepts (2147483648)"),
+    ]
+    short = bytearray(forged(5, 0x01, 104))
+    struct.pack_into("<I", short, 16, 65536)  # a header of 64 KiB in a 200-byte file
+    cases.append(("a 64 KiB header, 200 bytes", bytes(short), 200, "header",
+                  "the stream ends inside the header (200 of 65536 bytes)"))
+    path = os.path.join(tmp, "huge.thr")
+    for name, data, offset, field, words in cases:
         with open(path, "wb") as f:
             f.write(data)
-        c = reader.read(path)
-        check(c.complete == complete and c.end_flags == flags and c.frames == (end - hb) // fb,
-              f"{name}: complete {c.complete}, flags {c.end_flags}, {c.frames} frames")
+        for kind, source in (("reader.py", path), ("read_stream.py, file", path), ("read_stream.py, pipe", "-")):
+            p = subprocess.run([sys.executable, "-c", CHILD, HERE, EXAMPLES, kind, source],
+                               input=data if source == "-" else None, capture_output=True, timeout=120)
+            try:
+                out = json.loads(p.stdout.decode().strip().splitlines()[-1])
+            except (IndexError, ValueError):
+                out = {"type": f"no result (exit {p.returncode}): {p.stderr.decode()[-300:]}"}
+            want_type = "ThrongReadError" if kind == "reader.py" else "StreamError"
+            at = f"byte offset {offset}: "
+            ok = (out.get("type") == want_type and out.get("valueerror") and out.get("offset") == offset
+                  and out.get("field") == field and at in out.get("msg", "") and words in out.get("msg", ""))
+            check(ok, f"{kind}, {name}, in 256 MiB: {out}, expected {want_type} {at}...{words}... field {field!r}")
 
 
-def csv_cases(csv_path, agents, tmp):
-    lines = open(csv_path).read().splitlines(keepends=True)
+def pipe_cases(tmp):
+    """read_stream.py from a pipe (no size): 3 MiB frames arrive in pieces
+    (1 MiB, 2, then the rest); a cut anywhere names its offset and frame."""
+    agents = 3 << 18  # x only: 3 MiB + 32 bytes a frame
+    head = forged(agents, 0x01, 0)
+    fb = 32 + 4 * agents
+    s = bytearray(head + bytes(2 * fb))
+    for k in range(2):
+        at = len(head) + k * fb
+        struct.pack_into("<4sIQQd", s, at, b"FRAM", 0, k, k, k * 0.01)
+        struct.pack_into("<f", s, at + 32 + 4 * (agents - 1), float(k + 1))
+        recrc(s, at, fb, 4)
+    h = len(head)
+    for cut in (h + 100, h + (1 << 20), h + (1 << 20) + 1, h + (3 << 20), h + fb + 5, h + 2 * fb - 1):
+        index = (cut - h) // fb
+        expect_refused(tmp, f"3 MiB frames cut at {cut}", bytes(s[:cut]), cut, "frame",
+                       f"the stream ends inside frame {index} ({cut - h - index * fb} of {fb} bytes",
+                       kinds=STREAM_READERS)
+    expect_read(tmp, "3 MiB frames", bytes(s), 2, False, False)
+    got = [float(fr["x"][-1]) for _, fr in read_stream.read_stream(io.BytesIO(bytes(s)))]
+    check(got == [1.0, 2.0], f"3 MiB frames: the last agent's x {got}")
+
+
+# ---------------------------------------------------------------------------
+# CSV (issue 30, defect 14).
+
+def csv_refused(tmp, name, data, line, field, words, mode="w"):
+    path = os.path.join(tmp, "case.csv")
+    with open(path, mode) as f:
+        f.write(data)
+    try:
+        reader.read(path)
+        check(False, f"csv {name}: read without error, expected line {line}: {words}")
+    except Exception as e:  # noqa: BLE001
+        msg = str(e)
+        ok = (isinstance(e, reader.ThrongReadError) and isinstance(e, ValueError) and e.line == line
+              and e.field == field and msg.startswith(f"{path}: line {line}: ") and words in msg
+              and "usecols" not in msg and "float64" not in msg)
+        check(ok, f"csv {name}: {type(e).__name__} {msg!r} (line {getattr(e, 'line', None)}, field "
+                  f"{getattr(e, 'field', None)!r}), expected line {line}: ...{words}... (field {field!r})")
+
+
+def csv_cases(csv_path, crowd, tmp):
+    text = open(csv_path).read()
+    lines = text.splitlines(keepends=True)
+    agents = crowd.agents
+    head = lines[0].rstrip("\n").split(",")
+    assert head[3:5] == ["x", "y"] and len(head) == 11, head
+
+    def with_line(k, new):
+        """The CSV with line k (1-based) replaced."""
+        return "".join(lines[:k - 1] + [new] + lines[k:])
+
+    def value(k, col, v):
+        cells = lines[k - 1].rstrip("\n").split(",")
+        cells[head.index(col)] = v
+        return with_line(k, ",".join(cells) + "\n")
+
     swapped = lines[:5] + [lines[6], lines[5]] + lines[7:]
-    for name, data, expect in (
-            ("swapped", swapped, "line 6: agent 5 of frame 0, expected agent 4 of frame 0"),
-            ("short", lines[:-1], f"line {len(lines) - agents + 1}: the last frame has {agents - 1} of {agents} agents"),
-            ("column", ["id,frame,time,x,y,z\n"] + lines[1:], "line 1: unknown column 'z'")):
-        path = os.path.join(tmp, name + ".csv")
-        with open(path, "w") as f:
-            f.writelines(data)
+    short7 = ",".join(lines[6].split(",")[:4]) + "\n"
+    cases = [
+        ("swapped", "".join(swapped), 6, "id", "agent 5 of frame 0, expected agent 4 of frame 0"),
+        ("a frame short", "".join(lines[:-1]), len(lines) - agents + 1, "row",
+         f"the last frame has {agents - 1} of {agents} agents"),
+        ("unknown column", "id,frame,time,x,y,z\n" + "".join(lines[1:]), 1, "z", "unknown column 'z'"),
+        ("a column twice", "id,frame,time,x,x\n" + "".join(lines[1:]), 1, "x", "column 'x' is named twice"),
+        # A row cut short: its line and the column it stops before, without numpy's advice.
+        ("a row cut short", with_line(7, short7), 7, "y", "4 of 11 values: the row is cut short before column 'y'"),
+        ("the last row cut short", "".join(lines[:-1]) + lines[-1][:9], len(lines), None, "of 11 values: the row is "
+         "cut short before column"),
+        ("a row too long", with_line(9, lines[8].rstrip("\n") + ",0\n"), 9, "row", "12 values, but line 1 names 11"),
+        ("not a number", value(12, "y", "abc"), 12, "y", "column 'y': 'abc' is not a number"),
+        ("1_0", value(12, "x", "1_0"), 12, "x", "column 'x': '1_0' is not a number"),
+        ("an empty line", with_line(20, "\n" + lines[19]), 20, "row", "an empty line among the rows"),
+        ("a blank line", with_line(20, "  \n" + lines[19]), 20, "row", "an empty line among the rows"),
+        ("a lone carriage return", with_line(5, lines[4].rstrip("\n") + "\r" + lines[5]), 5, "row",
+         "a carriage return inside the row"),
+        # Non-finite values, and floats beyond 32 bits.
+        ("x inf", value(9, "x", "inf"), 9, "x", "column 'x' is inf (positions, velocities and headings must be finite)"),
+        ("heading_y nan", value(30, "heading_y", "nan"), 30, "heading_y", "column 'heading_y' is nan"),
+        ("velocity_x -inf", value(31, "velocity_x", "-inf"), 31, "velocity_x", "column 'velocity_x' is -inf"),
+        ("x 1e999", value(9, "x", "1e999"), 9, "x", "column 'x' is inf"),
+        ("time nan", value(2, "time", "nan"), 2, "time", "column 'time' is nan (every value must be a finite number)"),
+        ("y 1e39", value(40, "y", "1e39"), 40, "y", "column 'y' is 1e+39, beyond a 32-bit float's range"),
+        ("group 1.5", value(11, "group", "1.5"), 11, "group", "column 'group' is 1.5, not a whole number"),
+        ("archetype -1", value(11, "archetype", "-1"), 11, "archetype", "column 'archetype' is -1, not a whole number"),
+        ("group 2^32", value(11, "group", "4294967296"), 11, "group", "not a whole number from 0 to 4294967295"),
+        ("group inf", value(11, "group", "inf"), 11, "group", "column 'group' is inf (every value must be"),
+        ("no row", lines[0], 2, "row", "the CSV holds no row"),
+    ]
+    for name, data, line, field, words in cases:
+        if field is None:  # the column the last row stops before
+            field = head[len(lines[-1][:9].split(","))]
+        csv_refused(tmp, name, data, line, field, words)
+    csv_refused(tmp, "not UTF-8", value(13, "x", "1\xff").encode("latin-1"), 13, "row", "not UTF-8 text", mode="wb")
+    csv_refused(tmp, "UTF-16", text.encode("utf-16"), 1, "header", "UTF-16 text", mode="wb")
+
+    # As spreadsheets save: a UTF-8 byte-order mark, CRLF line ends, blank lines at the end.
+    for name, data in (("a byte-order mark", "\ufeff" + text), ("CRLF", text.replace("\n", "\r\n")),
+                       ("a byte-order mark and CRLF", "\ufeff" + text.replace("\n", "\r\n")),
+                       ("blank lines at the end", text + "\n \n\n")):
+        path = os.path.join(tmp, "case.csv")
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(data)
         try:
-            reader.read(path)
-            check(False, f"csv {name}: read without error")
-        except reader.ThrongReadError as e:
-            check(str(e).startswith(f"{path}: {expect}"), f"csv {name}: {str(e)!r}, expected {expect!r}")
+            v = reader.read(path)
+            same = (v.frames, v.agents, v.fields) == (crowd.frames, crowd.agents, crowd.fields) and all(
+                np.array_equal(v.frame(k)[n], crowd.frame(k)[n]) for k in range(v.frames) for n in v.fields)
+            check(same, f"csv with {name}: not the stream's positions")
+        except Exception as e:  # noqa: BLE001
+            check(False, f"csv with {name}: {type(e).__name__}: {e}")
+
+    # The documented caps, made small to try them: values, and a line's length
+    # (also across the pieces the CSV is counted in).
+    caps = reader.CSV_MAX_VALUES, reader.CSV_MAX_LINE, reader.CSV_CHUNK
+    try:
+        reader.CSV_MAX_VALUES = 100
+        csv_refused(tmp, "over the value cap", text, 100 // 11 + 2, "row",
+                    f"the CSV has {len(lines) - 1} rows of 11 values, more than this reader takes (100 values)")
+        reader.CSV_MAX_VALUES, reader.CSV_MAX_LINE, reader.CSV_CHUNK = caps[0], 300, 64
+        for k in (2, 5, len(lines)):
+            long_line = lines[k - 1].rstrip("\n") + " " * 300 + "\n"
+            csv_refused(tmp, f"line {k} over the line cap", with_line(k, long_line), k, "row", "longer than 300 bytes")
+        csv_refused(tmp, "line 1 over the line cap", "id,frame,time" + " " * 300 + "\n" + "".join(lines[1:]), 1,
+                    "row", "longer than 300 bytes")
+        path = os.path.join(tmp, "case.csv")
+        with open(path, "w") as f:
+            f.write(text)
+        check(reader.read(path).frames == crowd.frames, "the CSV read in 64-byte pieces")
+    finally:
+        reader.CSV_MAX_VALUES, reader.CSV_MAX_LINE, reader.CSV_CHUNK = caps
+
+
+def fifo_case(tmp):
+    """A pipe by name is refused by the importer's reader, without waiting for a writer."""
+    fifo = os.path.join(tmp, "fifo.thr")
+    os.mkfifo(fifo)
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from io_import_throng import reader\n"
+            "try:\n    reader.read(sys.argv[2])\nexcept reader.ThrongReadError as e:\n    print(e)")
+    try:
+        p = subprocess.run([sys.executable, "-c", code, HERE, fifo], capture_output=True, timeout=30)
+        out = p.stdout.decode()
+    except subprocess.TimeoutExpired:
+        out = "(waited 30 s for a writer)"
+    check(out.startswith(f"{fifo}: not a regular file"), f"a FIFO: {out!r}")
+
+
+def numpy_hint_cases(tmp):
+    """read_stream.py without numpy: exit 1 and advice that fits the Python."""
+    script = os.path.join(EXAMPLES, "read_stream.py")
+    for exe, words in (("/opt/python/3.12/bin/python3", ("/usr/bin/python3", "python3-numpy",
+                                                         "/opt/python/3.12/bin/python3 -m pip install numpy")),
+                       ("/usr/bin/python3", ("apt install python3-numpy", "-m pip install numpy"))):
+        code = (f"import sys, runpy; sys.modules['numpy'] = None; sys.executable = {exe!r}; "
+                f"sys.argv = [{script!r}, '-']; runpy.run_path({script!r}, run_name='__main__')")
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60, input=b"")
+        err = p.stderr.decode()
+        check(p.returncode == 1 and err.startswith(f"read_stream.py: needs numpy, which {exe} does not have")
+              and all(w in err for w in words), f"numpy missing under {exe}: exit {p.returncode}, {err!r}")
 
 
 def per_agent_cases(c, s):
@@ -162,7 +538,11 @@ def main(run, csv_path, scene_path):
     per_agent_cases(c, s)
     with tempfile.TemporaryDirectory() as tmp:
         stream_cases(open(run, "rb").read(), tmp)
-        csv_cases(csv_path, c.agents, tmp)
+        huge_header_cases(tmp)
+        pipe_cases(tmp)
+        csv_cases(csv_path, c, tmp)
+        fifo_case(tmp)
+        numpy_hint_cases(tmp)
         bad = os.path.join(tmp, "bad.yaml")
         with open(bad, "w") as f:
             f.write("groups:\n  a: {count: 0, archetype: w}\n")
