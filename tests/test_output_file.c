@@ -630,3 +630,23 @@ Test(outfile, the_same_mistake_gives_the_same_exit_status_everywhere)
 	cr_assert_eq(run_cli("run circle --steps 1 --out /nonexistent-dir/x.csv"), 4, "%s", err);
 	cr_assert_eq(run_cli("save circle --out /nonexistent-dir/x.yaml"), 4, "%s", err);
 }
+
+// ---------------------------------------------------------------------------
+// Inputs: a scenario file too large costs nothing (issue 30, item 3's
+// class: a size checked before it is read)
+
+Test(outfile, a_scenario_file_too_large_is_refused_before_it_is_read)
+{
+	// A sparse regular file of 40 MiB: refused by its size, exactly.
+	char path[256], cmd[512];
+	path_in(path, sizeof path, "big.yaml");
+	snprintf(cmd, sizeof cmd, "truncate -s 40M '%s'", path);
+	cr_assert_eq(run_sh(cmd), 0, "%s", err);
+	cr_assert_eq(run_cli("validate big.yaml"), 3, "%s", err);
+	cr_assert_not_null(strstr(err, "big.yaml:1:1: document: the file has 41943040 bytes (expected at most 33554432)"),
+	                   "%s", err);
+	// A device that never ends: refused once one byte more than the limit
+	// has come, and said so without claiming a size.
+	cr_assert_eq(run_cli("validate /dev/zero"), 3, "%s", err);
+	cr_assert_not_null(strstr(err, "/dev/zero:1:1: document: the file has more than 33554432 bytes"), "%s", err);
+}

@@ -3,10 +3,13 @@
 // Reading a file, checking it (stages 1 and 2), building the scene (stage 3)
 // and saving a loaded scene's definition (stage 4); the stages are described
 // in scenario_file_internal.h.
+#define _POSIX_C_SOURCE 200809L // fileno, fstat
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "error.h"
 #include "throng/file.h"
@@ -57,7 +60,8 @@ static bool load_model(sf_ctx* c, const void* data, size_t size, sf_model* model
 {
 	sf_model_defaults(model, c->file);
 	if (size > THRONG_MAX_FILE_SIZE) {
-		sf_error(c, (sf_pos){1, 1}, "the file has %zu bytes (expected at most %u)", size, THRONG_MAX_FILE_SIZE);
+		sf_error(c, (sf_pos){1, 1}, "the file has more than %u bytes (expected at most %u)", THRONG_MAX_FILE_SIZE,
+		         THRONG_MAX_FILE_SIZE);
 		return false;
 	}
 	sf_node* root = sf_read_yaml(c, data, size);
@@ -119,7 +123,9 @@ throng_status throng_scene_load_memory(const char* name, const void* data, size_
 	return st;
 }
 
-/// Reads a whole file (at most THRONG_MAX_FILE_SIZE + 1 bytes) into *data.
+/// Reads a whole file into *data. A file larger than THRONG_MAX_FILE_SIZE
+/// costs nothing: a regular file is refused by its size before a byte is
+/// read, anything else (a pipe, a device) once one byte more has come.
 static throng_status read_file(sf_ctx* c, const char* path, unsigned char** data, size_t* size)
 {
 	*data = NULL;
@@ -130,21 +136,32 @@ static throng_status read_file(sf_ctx* c, const char* path, unsigned char** data
 		sf_ctx_finish(c);
 		return thr_fail(THRONG_ERR_IO, "%s", c->first);
 	}
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > (off_t)THRONG_MAX_FILE_SIZE) {
+		fclose(f);
+		sf_error(c, (sf_pos){1, 1}, "the file has %lld bytes (expected at most %u)", (long long)st.st_size,
+		         THRONG_MAX_FILE_SIZE);
+		return invalid(c);
+	}
+	// At most THRONG_MAX_FILE_SIZE + 1 bytes: one more than allowed says
+	// it is too large.
+	const size_t most = (size_t)THRONG_MAX_FILE_SIZE + 1u;
 	size_t cap = 1u << 16, len = 0;
 	unsigned char* buf = malloc(cap);
 	while (buf != NULL) {
 		len += fread(buf + len, 1, cap - len, f);
-		if (len < cap || cap > THRONG_MAX_FILE_SIZE) {
+		if (len < cap || cap == most) {
 			break;
 		}
-		unsigned char* grown = realloc(buf, 2u * cap);
+		size_t next = 2u * cap < most ? 2u * cap : most;
+		unsigned char* grown = realloc(buf, next);
 		if (grown == NULL) {
 			free(buf);
 			buf = NULL;
 			break;
 		}
 		buf = grown;
-		cap *= 2u;
+		cap = next;
 	}
 	bool no_memory = buf == NULL;
 	bool failed = no_memory || ferror(f);
