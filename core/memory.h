@@ -2,10 +2,10 @@
 // Large per-agent buffers and the kernel's pages (private).
 //
 // A million agents' arrays are hundreds of megabytes, first touched while
-// the world is made and the first steps run. On this project's machines
-// (virtual, Linux) a first touch of a 4 KiB page costs microseconds: the
-// page faults of a world of 10^6 agents took a third of `throng run
-// field --agents 1000000 --steps 0`. Linux's transparent huge pages, in
+// the world is made and the first steps run. On a virtual machine a first
+// touch of a 4 KiB page is a costly fault, and at 10^6 agents those faults
+// were a large part of making a world (docs/PERFORMANCE.md, "The cost of
+// `throng run`"). Linux's transparent huge pages, in
 // the "madvise" mode Debian ships, give 2 MiB pages to the ranges a
 // process asks for: 512 times fewer faults, and fewer TLB misses for the
 // neighbour passes' scattered reads. thr_huge_pages asks for them.

@@ -38,7 +38,8 @@
 // the column's place: the overlap sort's entry buffer, free between two
 // counts, which takes the column's old buffer in return. (They were once
 // moved in place along the permutation's cycles, on one thread while the
-// others waited: 4 to 5 ms a step of 10^6 agents on two threads.)
+// others waited, which cost more: docs/PERFORMANCE.md, "The cost of
+// `throng run`".)
 //
 // Overlaps: metrics_overlap.c sorts the agents by cells of twice the
 // largest radius and sweeps them in that order, with a cap on the

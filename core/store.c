@@ -16,13 +16,11 @@
 // arrays come from one block per use, an odd number u of cache lines
 // apart, so array j starts in line (j * u) mod 64 of a page: up to 64
 // arrays, numbered on from the main block into the spares and the waypoint
-// arrays,
-// in 64 different lines (the recorded forces, larger, have a stride of
-// their own). Measured on field, 100,000 agents, 1 thread: the base world
-// (sort, reorder, integrate) from 136-181 to 32-34 ns per agent-step, the
-// whole step from 3.4 to 5.5 million agent-steps/s (bench/probe/reorder:
-// 408 against 57 ns per agent). Costs 4 KiB per block and at most 64
-// bytes per array; placement changes no value.
+// arrays, in 64 different lines (the recorded forces, larger, have a
+// stride of their own). What the old layout cost the step, and
+// bench/probe/reorder, which still shows it: docs/PERFORMANCE.md, "Known
+// limits: where the time goes", item 6. Costs 4 KiB per block and at most
+// 64 bytes per array; placement changes no value.
 void* thr_alloc_arrays(void** const arrays[], uint32_t count, size_t n, size_t size, uint32_t first)
 {
 	size_t stride = ((n + THR_LANES) * size + 63u) & ~(size_t)63u;

@@ -4,9 +4,10 @@
 // A world asks for `most` threads (def.threads). On a machine another
 // process shares, a team whose thread lost its vCPU waits at every
 // barrier of the step for that thread's next time slice, and two threads
-// can run ten times slower than one. A step's bits do not depend on its
-// team (every pass splits work so that no thread split changes a bit), so
-// with THRONG_THREADS_ADAPT the world picks, step by step, whichever of
+// can run many times slower than one (docs/PERFORMANCE.md, "A shared
+// machine"). A step's bits do not depend on its team (every pass splits
+// work so that no thread split changes a bit), so with
+// THRONG_THREADS_ADAPT the world picks, step by step, whichever of
 // one thread and `most` threads ran faster:
 //
 // - it times each step (two clock reads) and keeps a running mean of the

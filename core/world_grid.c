@@ -77,11 +77,12 @@ float thr_world_feeler_reach(const throng_world* w, throng_behavior_kind kind)
 uint32_t thr_world_max_cells(const throng_world* w)
 {
 	// Building a dense grid costs O(cells) a step (clear and prefix-sum the
-	// counts): 16 cells an agent keeps that under ~2% of a step, while
-	// sparse worlds (a ring, a field with a few agents) keep cells close
-	// to the neighbour radius; sparser ones get a sparse grid of those
-	// cells (thr_grid_layout_sparse), with at most this many across and
-	// up. 2^24 cells (64 MiB of offsets) at most.
+	// counts): 16 cells an agent keeps that small beside the per-agent
+	// work (docs/PERFORMANCE.md, "Known limits: where the time goes", item
+	// 3), while sparse worlds (a ring, a field with a few agents) keep
+	// cells close to the neighbour radius; sparser ones get a sparse grid
+	// of those cells (thr_grid_layout_sparse), with at most this many
+	// across and up. 2^24 cells (64 MiB of offsets) at most.
 	// A part world (part.h) takes the whole world's capacity, rounded as
 	// throng_world_create rounds it, so that its grids are the whole world's.
 	const uint64_t capacity =
