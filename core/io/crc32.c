@@ -2,10 +2,9 @@
 // CRC-32 (the zlib/PNG one) for the binary stream's checksums.
 //
 // Slicing-by-16: sixteen 256-entry tables (16 KiB) let the loop fold 16
-// bytes per round with independent table loads, about 1.7 times the speed
-// of slicing-by-8 and 5 times the byte-at-a-time loop here (around 1 GB/s
-// on a loaded machine, so 1.6 ms for a 1.6 MB frame). The tables are built
-// once, on first use.
+// bytes per round with independent table loads, faster than slicing-by-8
+// and the byte-at-a-time loop (docs/PERFORMANCE.md, "Output cost"). The
+// tables are built once, on first use.
 #define _POSIX_C_SOURCE 200809L
 
 #include <pthread.h>

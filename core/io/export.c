@@ -6,10 +6,8 @@
 // therefore scatters each field once per frame, dst[id[k]] = src[k]. Ids
 // are a permutation, so every element is written exactly once and the
 // loop could be split across threads; it runs on one because it is too
-// short to pay for it: at 100,000 agents and four fields (1.6 MB) it takes
-// about a millisecond, while an OpenMP fork and join was measured at
-// several milliseconds per region on a loaded machine. See
-// docs/PERFORMANCE.md, "Output cost".
+// short to pay for a fork and join, which on a loaded machine waits for a
+// descheduled thread (docs/PERFORMANCE.md, "Output cost").
 #define _POSIX_C_SOURCE 200809L
 
 #include <ctype.h>
