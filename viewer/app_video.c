@@ -2,8 +2,8 @@
 // Display, window and renderer.
 //
 // Renderer choice. SDL prefers OpenGL, which on a machine without a GPU (a
-// server, Xvfb) is Mesa's llvmpipe: measured here it drew 100,000 agent
-// triangles in ~230 ms where SDL's own software renderer took ~17 ms of CPU,
+// server, Xvfb) is Mesa's llvmpipe, which draws agent triangles many times
+// slower than SDL's own software renderer (docs/PERFORMANCE.md, "Viewer"),
 // and llvmpipe's worker threads compete with the simulation's. So, unless
 // --renderer or SDL_RENDER_DRIVER says otherwise, a throw-away hidden
 // window probes the accelerated renderer, and when it turns out to be a

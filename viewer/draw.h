@@ -15,8 +15,8 @@
 
 /// Agents whose half-size on screen is below this (px) are drawn as
 /// squares (2 px, or their diameter from 1 px up) instead of triangles: a heading cannot
-/// be seen at that size, and SDL's software renderer fills 100,000 small
-/// rectangles in ~2 ms against ~20 ms for as many triangles (measured here).
+/// be seen at that size, and SDL's software renderer fills small rectangles
+/// far faster than as many triangles (docs/PERFORMANCE.md, "Viewer").
 #define VW_AGENT_MIN_PX 1.6f
 /// Obstacles with a smaller radius on screen (px) are squares too.
 #define VW_OBSTACLE_MIN_PX 2.0f

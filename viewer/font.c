@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The HUD's bitmap font: 95 printable ASCII glyphs, 5 x 7 pixels, drawn by
 // hand for this viewer ('#' = ink). Text is written pixel by pixel into an
-// ARGB8888 surface, which the HUD then uploads as one texture: measured
-// here, drawing the same text as textured triangles through SDL's software
-// renderer cost ~20 ms a frame, writing the pixels well under one.
+// ARGB8888 surface, which the HUD then uploads as one texture: drawing the
+// same text as textured triangles through SDL's software renderer cost
+// far more a frame (docs/PERFORMANCE.md, "Viewer").
 #include "font.h"
 
 #include <string.h>

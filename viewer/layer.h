@@ -2,10 +2,11 @@
 // The world layer: background, scene shapes and agents, cached in a
 // render-target texture.
 //
-// Drawing 100,000 agent triangles costs ~16 ms of CPU with SDL's software
-// renderer; everything else in a frame (overlays, HUD, the copy) ~2 ms. So
-// the layer is drawn again only when it must: at once when the view
-// options change; for a new simulation step or a moved camera only after
+// Drawing 100,000 agent triangles with SDL's software renderer costs
+// several times everything else in a frame (overlays, HUD, the copy;
+// docs/PERFORMANCE.md, "Viewer"). So the layer is drawn again only when
+// it must: at once when the view options change; for a new simulation
+// step or a moved camera only after
 // a pause of 3x the last redraw's wall time (at most 100 ms) since it
 // ended, so the crowd takes at most about a quarter of the render thread. In between, the
 // last layer is shown, scaled and shifted to the current camera, so pans

@@ -7,8 +7,8 @@
 // and reads frames through a triple buffer: the stepping side fills `back`,
 // then swaps it with `ready` under the mutex; the renderer swaps `ready`
 // with `front` when a new one is there. Neither side waits for the other's
-// work, only for a pointer swap, so at 100,000 agents a 40 ms step does not
-// hold back a 30 fps frame.
+// work, only for a pointer swap, so a step longer than a frame (at 100,000
+// agents: docs/PERFORMANCE.md, "Viewer") does not hold back a frame.
 //
 // Pace: the host keeps an accumulator of simulated time owed (wall time
 // times the speed factor) and steps while it owes at least dt, but returns
