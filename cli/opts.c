@@ -2,6 +2,16 @@
 // Numbers go through strtoull with an end pointer, errno and range checks;
 // a leading sign or space is rejected up front because strtoull would
 // silently accept "-5" as 2^64 - 5.
+//
+// Why not getopt_long, the convention: it accepts any unambiguous prefix
+// of a long option (--ag for --agents), so a name added later silently
+// changes what an old command line means; it takes the next argument as
+// a value whatever it looks like (`--out --quiet`); it keeps the last of
+// a repeated option without a word; its messages are its own, in its own
+// words, without the subcommand's context or the list of valid values;
+// and its state is global (optind), which the viewer and throng-mpi's
+// pre-pass would have to reset. opt_next is the small part of it throng
+// needs, with those rules (opts.h) and one message per mistake.
 #include "opts.h"
 
 #include "throng/scenario.h"
