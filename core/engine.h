@@ -79,7 +79,7 @@ typedef struct thr_pass_stats {
 	throng_world_counters* counts;
 } thr_pass_stats;
 
-/// One Jacobi iteration of the contact pass (contact.c) as an engine's
+/// One Jacobi iteration of the contact stage (core/contact/iterations.c) as an engine's
 /// contact block sees it: agent i's listed agents are
 /// pairs[start[i]] .. pairs[start[i + 1] - 1].
 typedef struct thr_contact_iter {
@@ -102,7 +102,7 @@ typedef struct thr_engine {
 	/// Frees the engine's data kept in the world (NULL: none).
 	void (*release)(throng_world* w);
 	/// Iterate k + 1 of the agents first .. first + 7 (those below the
-	/// count): the contact pass's Jacobi step (contact.c, thr_contact_block,
+	/// count): the contact stage's Jacobi step (core/contact/iterations.c, thr_contact_block,
 	/// is the reference); obstacles and walls are the pass's. Returns the
 	/// lanes (bit l: agent first + l) that met an overlapping pair.
 	int (*contact_block)(const thr_contact_iter* it, uint32_t first);
@@ -119,7 +119,7 @@ throng_status thr_scalar_pass(const thr_step_ctx* ctx, thr_pass_stats* stats);
 /// (the contact pass and both engines' contact blocks).
 #define THR_COINCIDENT 1.0e-6f
 
-/// The scalar reference of thr_engine.contact_block (contact.c).
+/// The scalar reference of thr_engine.contact_block (core/contact/iterations.c).
 int thr_contact_block(const thr_contact_iter* it, uint32_t first);
 
 /// Whether agent i moves in iteration k of the contact pass: its archetype
@@ -189,7 +189,7 @@ static inline bool thr_clear_of_shapes(const throng_world* w, vec2 p0, vec2 p, f
 
 /// Agent i, integrated to p* (ctx->ns), kept out of the obstacles and on
 /// its side of every wall as the end of the contact pass keeps an agent
-/// that has no pairs (core/contact.c): writes ctx->shaped_x/_y unless the path
+/// that has no pairs (core/contact/shapes.c): writes ctx->shaped_x/_y unless the path
 /// is clear; returns the THR_SHAPES_* bits. Engines call it for every
 /// agent once they wrote it, when ctx->clear is not NULL, while the
 /// shape grid cells near the agent are still in cache.

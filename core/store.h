@@ -48,7 +48,7 @@ typedef struct thr_state {
 
 /// What the spares hold between a step's reorder and its end: the targets
 /// kept aside while a step with a target rule due may still fail
-/// (core/step.c), and the contact pass's pair offsets (core/contact.c).
+/// (core/step.c), and the contact pass's pair offsets (core/contact/pairs.c).
 #define THR_SPARE_TARGETS 0
 #define THR_SPARE_CONTACTS 1
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The contact pass's Jacobi step on 8 agents per vector: the wide twin of
-// core/contact.c's jacobi (thr_contact_block), the same operations in the
+// core/contact/iterations.c's jacobi (thr_contact_block), the same operations in the
 // same order per lane, so the same bits. Each lane walks its own list of
 // pairs; a lane whose list is shorter than the longest of the block, or
 // whose pair does not overlap, keeps its sums by a select (adding a zero

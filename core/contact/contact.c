@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+// The contact stage (internal.h has the design, docs/BEHAVIORS.md the
+// rules): its scratch, and the stage itself, pairs ▶ iterations ▶ finish.
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "internal.h"
+#include "memory.h"
+#include "part.h"
+
+bool thr_contact_wanted(const throng_world* w)
+{
+	if (w->obstacle_count > 0 || w->wall_count > 0) {
+		return true;
+	}
+	for (uint32_t a = 0; a < w->archetype_count; ++a) {
+		if (w->archetypes[a].contact.enabled) {
+			return true;
+		}
+	}
+	return false;
+}
+
+void thr_contact_free(thr_contact_data* c)
+{
+	if (c == NULL) {
+		return;
+	}
+	thr_grid_free(&c->grid);
+	free(c->pairs);
+	for (int k = 0; k < 4; ++k) {
+		free(c->q[k]);
+	}
+	for (uint32_t r = 0; r < c->runs_cap; ++r) {
+		free(c->runs[r].pairs);
+	}
+	free(c->runs);
+	free(c->blocks);
+	free(c->clear);
+	free(c->sets[0]);
+	free(c->sets[1]);
+	free(c->mark);
+	free(c);
+}
+
+int thr_contact_reserve(void** p, uint32_t* cap, size_t need, size_t size)
+{
+	if (need <= *cap) {
+		return 0;
+	}
+	size_t n = *cap ? *cap : 1024;
+	while (n < need) {
+		n *= 2;
+	}
+	if (n > UINT32_MAX) {
+		n = need;
+	}
+	void* q = realloc(*p, n * size);
+	if (q == NULL) {
+		return -1;
+	}
+	thr_huge_pages(q, n * size);
+	*p = q;
+	*cap = (uint32_t)n;
+	return 0;
+}
+
+/// Most iterations any archetype with contacts on asks for (0: none).
+uint32_t thr_contact_most_iterations(const throng_world* w)
+{
+	uint32_t k = 0;
+	for (uint32_t a = 0; a < w->archetype_count; ++a) {
+		const throng_contact* c = &w->archetypes[a].contact;
+		if (c->enabled && c->iterations > k) {
+			k = c->iterations;
+		}
+	}
+	return k;
+}
+
+throng_status thr_contact_prepare(thr_step_ctx* ctx)
+{
+	throng_world* w = ctx->w;
+	const bool pairs = thr_part_world_count(w->part, w->count) > 1 && thr_contact_most_iterations(w) > 0;
+	const bool shapes = w->count > 0 && (w->obstacle_count > 0 || w->wall_count > 0);
+	if (!pairs && !shapes) {
+		return THRONG_OK;
+	}
+	if (w->contact == NULL && (w->contact = calloc(1, sizeof *w->contact)) == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
+	}
+	thr_contact_data* cd = w->contact;
+	// Iterate 1 (q[0], q[1]) holds, in the blocks without pairs, where the
+	// engine kept the agents out of the shapes: the iterations write only
+	// blocks with pairs. Iterate 2's x (q[2]) holds the engine's nearest
+	// distances (ctx->near) until the listing has read them: the
+	// iterations write it only after.
+	const uint32_t n = w->count;
+	uint32_t cap01 = cd->q01_cap, cap23 = cd->q23_cap;
+	// The pair offsets are a spare of the store's (THR_SPARE_CONTACTS).
+	if ((pairs && thr_store_reserve_spares(w) != 0) ||
+	    (shapes && thr_contact_reserve((void**)&cd->clear, &cd->clear_cap, n, sizeof *cd->clear)) ||
+	    thr_contact_reserve((void**)&cd->q[0], &cap01, n, sizeof(float)) || thr_contact_reserve((void**)&cd->q[1], &cd->q01_cap, n, sizeof(float)) ||
+	    (pairs && (thr_contact_reserve((void**)&cd->q[2], &cap23, n, sizeof(float)) ||
+	               thr_contact_reserve((void**)&cd->q[3], &cd->q23_cap, n, sizeof(float))))) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
+	}
+	ctx->near = pairs ? cd->q[2] : NULL;
+	ctx->clear = shapes ? cd->clear : NULL;
+	ctx->shaped_x = shapes ? cd->q[0] : NULL;
+	ctx->shaped_y = shapes ? cd->q[1] : NULL;
+	return THRONG_OK;
+}
+
+
+const thr_part_comm* thr_contact_comm(const throng_world* w)
+{
+	return w->part != NULL && w->part->comm.reduce != NULL ? &w->part->comm : NULL;
+}
+
+/// The figures of the stage into the step's.
+static void add_figures(const thr_step_ctx* ctx, const thr_contact_listing* ls, uint32_t done,
+                        const thr_finish_tally* t, thr_pass_stats* stats)
+{
+	if (ctx->counts != NULL) {
+		ctx->counts->contact_searches += ls->searches;
+		ctx->counts->contact_skips += ls->skips;
+	}
+	stats->contact_iterations += done;
+	stats->contacts += ls->overlaps;
+	stats->contact_capped += ls->capped;
+	stats->shape_pushes += t->pushes;
+	stats->shape_reverts += t->reverts;
+	stats->clamped += t->clamped;
+	stats->nonfinite += t->nonfinite;
+	stats->max_speed_ratio = t->ratio;
+}
+
+throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
+{
+	throng_world* w = ctx->w;
+	const uint32_t n = w->count;
+	// A part world agrees on the whole world's figures with the other
+	// parts (part.h): each part makes the same reductions, in the same
+	// order, even one that holds no agent.
+	const thr_part_comm* comm = thr_contact_comm(w);
+	if ((n == 0 && comm == NULL) || !thr_contact_wanted(w)) {
+		return THRONG_OK;
+	}
+	if (w->contact == NULL && (w->contact = calloc(1, sizeof *w->contact)) == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
+	}
+	thr_contact_data* cd = w->contact;
+	const uint32_t planned = thr_part_world_count(w->part, n) > 1 ? thr_contact_most_iterations(w) : 0;
+	const int threads = ctx->threads;
+	const bool parallel = n > THR_PARALLEL_MIN_AGENTS;
+	(void)threads; // builds without OpenMP
+	const uint32_t runs = thr_contact_run_count(n, threads, parallel);
+	thr_contact_listing ls = {0, 0, 0, 0, 0, 0, 0};
+	if (planned > 0) {
+		const throng_status st = thr_contact_list(ctx, stats, runs, planned, &ls);
+		if (st != THRONG_OK) {
+			return st;
+		}
+	}
+	// Nothing can fail from here on. Iterations run while pairs overlap:
+	// none when no listed pair overlaps p*, and none after an iteration
+	// that met no overlapping pair (it changed nothing but -0 to +0).
+	// Iterate 0 is p* itself; iterate k > 0 is in q[(k - 1) & 1].
+	const uint32_t iterations = ls.met > 0 ? planned : 0;
+	// From iteration 1 on, the iterations visit the blocks that met an
+	// overlapping pair in the one before, and the blocks of the partners
+	// of every agent it moved: any other block would compute what it
+	// holds already (its agents and their partners did not move), and
+	// both buffers hold it (thr_contact_narrow_blocks). That needs every
+	// list to be symmetric, which only a capped list breaks.
+	const bool narrow = ls.capped_all == 0 && iterations > 1;
+	thr_contact_rounds rd = {{1}, {ls.active}, 0};
+	uint64_t pushes = 0, reverts = 0, clamped = 0, nonfinite = 0;
+	float ratio = stats->max_speed_ratio;
+#pragma omp parallel num_threads(threads) if (parallel) reduction(+ : pushes, reverts, clamped, nonfinite) \
+	reduction(max : ratio)
+	{
+		if (iterations > 0) {
+			thr_contact_join_runs(cd, n, runs);
+		}
+		thr_contact_iterate(ctx, ls.active, iterations, narrow, &rd);
+		thr_finish_tally t = {0, 0, 0, 0, ratio};
+		thr_contact_finish(ctx, rd.done, &t);
+		pushes += t.pushes;
+		reverts += t.reverts;
+		clamped += t.clamped;
+		nonfinite += t.nonfinite;
+		ratio = t.ratio > ratio ? t.ratio : ratio;
+	}
+	cd->tag += narrow ? iterations : 0;
+	const thr_finish_tally sum = {pushes, reverts, clamped, nonfinite, ratio};
+	add_figures(ctx, &ls, rd.done, &sum, stats);
+	return THRONG_OK;
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+// The contact stage (private to core/contact/): solid agents, walls and
+// obstacles.
+//
+// Design. The step runs the stage after the engine's pass, on the next
+// state the pass wrote (ctx->ns), before the flip; docs/BEHAVIORS.md
+// ("Contacts") has the rules. It reads as four stages, a file each:
+//
+// 1. Pairs (pairs.c). For each agent whose archetype has contacts on, the
+//    agents (contacts on as well) within reach = 1.25 (r_i + r_j) at p*,
+//    at most THRONG_CONTACT_MAX_PAIRS, ids up, listed once into per-run
+//    buffers. The search uses the step's agent grid (over the previous
+//    positions, searched wider by what agents moved) or a grid of its own
+//    over p*; both find the same pairs (only a capped list keeps the first
+//    met, cells row by row, ids up within a cell). Both engines and every
+//    thread split see the same lists in the same order. An agent whose
+//    neighbour walk (ctx->near) already proved nobody within reach is not
+//    searched.
+// 2. Iterations (iterations.c). Jacobi: each agent reads every position of
+//    the previous iterate and writes its own in the next one: for each
+//    listed pair that overlaps (d < r_i + r_j) it moves away from the
+//    other by stiffness/2 of the overlap, the pushes summed in list order
+//    (the engine's contact_block: thr_contact_block here, 8 lanes in
+//    simd/contact.c); then it leaves any obstacle and wall it entered. No
+//    agent reads a value another agent writes in the same iteration, so
+//    the split cannot change a bit. From iteration 1 on only the blocks
+//    that can change are visited.
+// 3. Shapes (shapes.c), for every agent: out of obstacles, never across a
+//    wall segment between the previous state and this one (swept: a path
+//    that would cross one puts the agent back on its side, and if anything
+//    is still crossed the agent stays where it was, a place no wall had
+//    been crossed to reach), inside a contained world. For agents without
+//    pairs the engine did this already at p* (thr_contact_shapes:
+//    ctx->clear and ctx->shaped_x/_y); agents it found clear are not
+//    visited.
+// 4. Finish (finish.c): v = limit(v* + (p - p*)/dt, max_speed) for every
+//    agent the stage moved, for an inelastic archetype less its part
+//    towards each partner it still overlaps by more than 0.1 %; the
+//    heading stays the integration's; bounds.
+//
+// contact.c runs them: the listing first (the only part that can fail,
+// before anything changes), then one parallel region for the iterations
+// and the finish, whose loops are the stages' orphaned `omp for`s.
+#ifndef THRONG_CORE_CONTACT_INTERNAL_H
+#define THRONG_CORE_CONTACT_INTERNAL_H
+
+#include "contact.h"
+#include "engine.h"
+#include "part.h"
+
+/// One run of agents whose pairs one thread lists in a single walk.
+typedef struct thr_contact_run {
+	uint32_t* pairs;    ///< the run's lists, agent after agent
+	uint32_t cap, used; ///< room and entries in pairs
+} thr_contact_run;
+
+/// The stage's scratch, kept in the world between steps.
+struct thr_contact_data {
+	thr_grid grid;         ///< agents by cell over p*, ids up within a cell (when the agent grid will not do)
+	uint32_t* start;       ///< count + 1 offsets into pairs: the store's spare THR_SPARE_CONTACTS, this step's
+	uint32_t* pairs;       ///< each agent's listed agents (slots)
+	float* q[4];           ///< two iterates: x, y, x, y (q[2] holds thr_step_ctx.near until the listing)
+	thr_contact_run* runs; ///< the listing's runs (runs_cap of them)
+	uint32_t* blocks;      ///< the blocks of THR_LANES slots with a listed pair
+	uint8_t* clear;        ///< thr_step_ctx.clear, per slot
+	uint32_t* sets[2];     ///< the blocks iterations 1, 2, ... visit (odd, even)
+	uint32_t* mark;        ///< per block: the tag of the last iteration that must visit it
+	uint32_t tag;          ///< mark tags run from tag + 1 in a pass
+	uint32_t pairs_cap, q01_cap, q23_cap, runs_cap, blocks_cap, clear_cap, sets_cap, mark_cap;
+};
+
+/// What the listing found (pairs.c), for the iterations and the figures.
+typedef struct thr_contact_listing {
+	uint64_t overlaps;   ///< overlapping pairs, each once (the lower id's), ghosts left out
+	uint64_t capped;     ///< lists the cap cut short, the part's own
+	uint64_t capped_all; ///< the same, the whole world's (in a part)
+	uint64_t met;        ///< agents with an overlapping pair, the whole world's
+	uint64_t skips;      ///< agents not searched: proved alone
+	uint64_t searches;   ///< agents searched
+	uint32_t active;     ///< blocks with pairs (cd->blocks)
+} thr_contact_listing;
+
+/// What the end of the stage counts, per agent and summed.
+typedef struct thr_finish_tally {
+	uint64_t pushes, reverts, clamped, nonfinite;
+	float ratio; ///< largest |v| / max_speed of the agents it moved
+} thr_finish_tally;
+
+/// A part world's reductions (part.h), or NULL in a whole world.
+const thr_part_comm* thr_contact_comm(const throng_world* w);
+
+/// Grows *p to room for `need` items of `size` bytes (doubling from 1,024).
+/// Returns -1 when out of memory, *p unchanged.
+int thr_contact_reserve(void** p, uint32_t* cap, size_t need, size_t size);
+
+/// Most iterations any archetype with contacts on asks for (0: none).
+uint32_t thr_contact_most_iterations(const throng_world* w);
+
+/// Whether block b (slots b * THR_LANES on, of n) holds an agent with a
+/// listed pair: the blocks the iterations visit, whose agents end the
+/// stage at the last iterate (the others keep p*).
+static inline bool thr_block_has_pairs(const thr_contact_data* cd, uint32_t n, uint32_t b)
+{
+	const uint32_t first = b * THR_LANES;
+	const uint32_t end = first + THR_LANES < n ? first + THR_LANES : n;
+	return cd->start[end] > cd->start[first];
+}
+
+/// The runs of the listing: a few per thread, so that a thread whose vCPU
+/// is taken leaves its later runs to the others.
+static inline uint32_t thr_contact_run_count(uint32_t n, int threads, bool parallel)
+{
+	uint32_t runs = parallel ? 4u * (uint32_t)threads : 1u;
+	return runs < n ? runs : n;
+}
+
+/// The agents of run r of `runs` over n: [*first, *end).
+static inline void thr_contact_run_agents(uint32_t n, uint32_t runs, uint32_t r, uint32_t* first, uint32_t* end)
+{
+	*first = (uint32_t)((uint64_t)n * r / runs);
+	*end = (uint32_t)((uint64_t)n * (r + 1u) / runs);
+}
+
+// ---- pairs.c
+
+/// Lists every agent's pairs (runs of agents in parallel), sums the
+/// offsets, makes room for the joined lists and the iterations' block
+/// sets, and finds the blocks with pairs. `planned` iterations at most.
+/// Fails only out of memory, before anything of the world changes.
+throng_status thr_contact_list(const thr_step_ctx* ctx, const thr_pass_stats* stats, uint32_t runs, uint32_t planned,
+                               thr_contact_listing* out);
+
+// ---- iterations.c
+
+/// Shared by the team running the iterations: which iterates met an
+/// overlapping pair, and the size of each iteration's block set.
+typedef struct thr_contact_rounds {
+	int seen[THRONG_CONTACT_MAX_ITERATIONS + 1]; ///< seen[k]: iterate k met an overlapping pair (seen[0]: p*)
+	uint32_t set_n[THRONG_CONTACT_MAX_ITERATIONS + 1];
+	uint32_t done; ///< iterations run
+} thr_contact_rounds;
+
+/// Room for narrowed iterations (iterations.c): the two block sets and the
+/// marks, whose tags stay below 2^32 for `iterations` more. Returns -1
+/// when out of memory.
+int thr_contact_narrow_blocks(thr_contact_data* cd, uint32_t n, uint32_t iterations);
+
+/// Joins the runs' lists into cd->pairs (an orphaned `omp for`: call it
+/// from every thread of the stage's team).
+void thr_contact_join_runs(const thr_contact_data* cd, uint32_t n, uint32_t runs);
+
+/// Runs up to `iterations` Jacobi iterations over the blocks with pairs,
+/// from p* (ctx->ns) into cd->q; narrowed when `narrow`. Call it from
+/// every thread of the stage's team (orphaned `omp for`s); rd is shared.
+void thr_contact_iterate(const thr_step_ctx* ctx, uint32_t active, uint32_t iterations, bool narrow,
+                         thr_contact_rounds* rd);
+
+// ---- shapes.c
+
+/// One round of pushes: p out of every obstacle near it, then kept on
+/// p0's side of every wall near the path. Sets *moved when it moved p.
+vec2 thr_shape_round(const throng_world* w, vec2 p0, vec2 p, float r, int* moved);
+
+/// p kept out of the obstacles and on its side of every wall, swept from
+/// p0 (agent radius r); the THR_SHAPES_* bits of what happened in *what.
+vec2 thr_keep_out(const throng_world* w, vec2 p0, vec2 p, float r, uint8_t* what);
+
+// ---- finish.c
+
+/// The end of the stage for every agent: the last iterate (or where the
+/// engine kept it out of the shapes), bounds and velocity into ctx->ns.
+/// Call it from every thread of the stage's team (an orphaned `omp for`);
+/// adds this thread's figures to *t.
+void thr_contact_finish(const thr_step_ctx* ctx, uint32_t done, thr_finish_tally* t);
+
+#endif

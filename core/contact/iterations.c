@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+// The contact stage's Jacobi iterations (internal.h has the design): the
+// scalar block (thr_contact_block, the reference of simd/contact.c), and
+// the iterations over the blocks with pairs, narrowed to the blocks that
+// can still change.
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+#include "part.h"
+
+
+/// Agent i's next iterate: its position in (sx, sy) moved away from every
+/// listed agent it overlaps, by stiffness/2 of the overlap, the pushes
+/// summed in list order. Two agents at one point part along x, the lower
+/// id to -x.
+static vec2 jacobi(const thr_contact_iter* it, uint32_t i, int* met)
+{
+	const throng_world* w = it->w;
+	const float half_k = 0.5f * w->archetypes[w->archetype[i]].contact.stiffness;
+	const float xi = it->sx[i], yi = it->sy[i], ri = w->radius[i];
+	float ax = 0.0f, ay = 0.0f;
+	for (uint32_t c = it->start[i]; c < it->start[i + 1]; ++c) {
+		const uint32_t j = it->pairs[c];
+		const float dx = it->sx[j] - xi, dy = it->sy[j] - yi;
+		const float rs = ri + w->radius[j];
+		const float d2 = dx * dx + dy * dy;
+		if (!(d2 < rs * rs)) {
+			continue;
+		}
+		*met = 1;
+		const float tiny = THR_COINCIDENT * rs;
+		if (d2 > tiny * tiny) {
+			const float d = sqrtf(d2);
+			const float s = (rs - d) * half_k / d;
+			ax -= dx * s;
+			ay -= dy * s;
+		} else {
+			const float s = rs * half_k;
+			ax += w->id[i] < w->id[j] ? -s : s;
+		}
+	}
+	return v2(xi + ax, yi + ay);
+}
+
+int thr_contact_block(const thr_contact_iter* it, uint32_t first)
+{
+	const uint32_t end = first + THR_LANES < it->w->count ? first + THR_LANES : it->w->count;
+	int lanes = 0;
+	for (uint32_t i = first; i < end; ++i) {
+		int met = 0;
+		vec2 p = thr_contact_active(it, i) ? jacobi(it, i, &met) : v2(it->sx[i], it->sy[i]);
+		it->dx[i] = p.x;
+		it->dy[i] = p.y;
+		lanes |= met << (i - first);
+	}
+	return lanes;
+}
+
+
+/// Room for narrowed iterations: the two block sets and the marks, whose
+/// tags stay below 2^32 for `iterations` more. Returns -1 when out of memory.
+int thr_contact_narrow_blocks(thr_contact_data* cd, uint32_t n, uint32_t iterations)
+{
+	const uint32_t blocks = n / THR_LANES + 1u;
+	uint32_t cap = cd->sets_cap;
+	if (thr_contact_reserve((void**)&cd->sets[0], &cap, blocks, sizeof(uint32_t)) != 0) {
+		return -1;
+	}
+	cap = cd->sets_cap;
+	if (thr_contact_reserve((void**)&cd->sets[1], &cap, blocks, sizeof(uint32_t)) != 0) {
+		return -1;
+	}
+	cd->sets_cap = cap;
+	const uint32_t had = cd->mark_cap;
+	if (thr_contact_reserve((void**)&cd->mark, &cd->mark_cap, blocks, sizeof *cd->mark) != 0) {
+		return -1;
+	}
+	if (cd->mark_cap != had || cd->tag > UINT32_MAX - 2u * THRONG_CONTACT_MAX_ITERATIONS - iterations) {
+		memset(cd->mark, 0, (size_t)cd->mark_cap * sizeof *cd->mark); // no tag yet
+		cd->tag = 0;
+	}
+	return 0;
+}
+
+/// Marks with `tag` block `block` (agents up to `end`), which met an
+/// overlapping pair, and the blocks of every partner of each of its agents
+/// the iteration moved.
+static void mark_moved(thr_contact_data* cd, const thr_contact_iter* it, uint32_t block, uint32_t end, uint32_t tag)
+{
+	// Threads may mark one block at once, all with the same tag.
+	__atomic_store_n(&cd->mark[block], tag, __ATOMIC_RELAXED);
+	for (uint32_t i = block * THR_LANES; i < end; ++i) {
+		if (it->dx[i] != it->sx[i] || it->dy[i] != it->sy[i]) {
+			for (uint32_t c = it->start[i]; c < it->start[i + 1]; ++c) {
+				__atomic_store_n(&cd->mark[it->pairs[c] / THR_LANES], tag, __ATOMIC_RELAXED);
+			}
+		}
+	}
+}
+
+/// The blocks with pairs marked `tag`, in block order, into the set of
+/// iteration k; returns how many.
+static uint32_t gather_marked(thr_contact_data* cd, uint32_t active, uint32_t k, uint32_t tag)
+{
+	uint32_t* out = cd->sets[k & 1u];
+	uint32_t m = 0;
+	for (uint32_t a = 0; a < active; ++a) {
+		const uint32_t b = cd->blocks[a];
+		out[m] = b;
+		m += cd->mark[b] == tag;
+	}
+	return m;
+}
+
+
+void thr_contact_join_runs(const thr_contact_data* cd, uint32_t n, uint32_t runs)
+{
+#pragma omp for schedule(static)
+	for (int64_t r = 0; r < (int64_t)runs; ++r) {
+		uint32_t first, end;
+		thr_contact_run_agents(n, runs, (uint32_t)r, &first, &end);
+		if (cd->runs[r].used > 0) { // a run whose agents were all skipped has no buffer yet
+			memcpy(cd->pairs + cd->start[first], cd->runs[r].pairs, cd->runs[r].used * sizeof *cd->pairs);
+		}
+	}
+}
+
+/// The agents of block `first` .. end that iteration `it` moved, out of
+/// the obstacles and walls it pushed them into.
+static void leave_shapes(const thr_step_ctx* ctx, const thr_contact_iter* it, uint32_t first, uint32_t end)
+{
+	const throng_world* w = ctx->w;
+	const thr_state* ns = ctx->ns;
+	for (uint32_t i = first; i < end; ++i) {
+		if (it->dx[i] != it->sx[i] || it->dy[i] != it->sy[i]) {
+			int moved = 0;
+			const vec2 p0 = thr_previous_position(w, ctx->cs, i, v2(ns->px[i], ns->py[i]));
+			const vec2 p1 = v2(it->dx[i], it->dy[i]);
+			if (thr_clear_of_shapes(w, p0, p1, w->radius[i])) {
+				continue;
+			}
+			const vec2 p = thr_shape_round(w, p0, p1, w->radius[i], &moved);
+			it->dx[i] = p.x;
+			it->dy[i] = p.y;
+		}
+	}
+}
+
+/// Iteration k over its blocks (an orphaned `omp for`): iterate k + 1 of
+/// each block, its flag in rd->seen[k + 1], and, when `next`, the marks of
+/// the blocks iteration k + 1 visits.
+static void iterate_once(const thr_step_ctx* ctx, const thr_contact_iter* it, const uint32_t* set, uint32_t m,
+                         uint32_t iterations, bool next, uint32_t tag, thr_contact_rounds* rd)
+{
+	const throng_world* w = ctx->w;
+	thr_contact_data* cd = w->contact;
+	const uint32_t n = w->count, k = it->k;
+	const bool shapes = w->obstacle_count > 0 || w->wall_count > 0;
+	float* const qx[2] = {cd->q[0], cd->q[2]};
+	float* const qy[2] = {cd->q[1], cd->q[3]};
+	int* flag = &rd->seen[k + 1];
+#pragma omp for schedule(static)
+	for (int64_t b = 0; b < (int64_t)m; ++b) {
+		const uint32_t block = set[b], first = block * THR_LANES;
+		const uint32_t end = first + THR_LANES < n ? first + THR_LANES : n;
+		const int hit = ctx->engine->contact_block(it, first);
+		// A part world's ghosts are other parts' to report.
+		const int counted = hit != 0 ? hit & thr_part_counted_lanes(w->part, w->id, first, (int)(end - first)) : 0;
+		if (counted && k + 1u < iterations) {
+#pragma omp atomic write
+			*flag = 1;
+		}
+		if (shapes) {
+			leave_shapes(ctx, it, first, end);
+		}
+		if (next && hit) {
+			mark_moved(cd, it, block, end, tag);
+		} else if (next && k == 0) {
+			// Unmoved: iterate 1 in the other buffer as well, for
+			// the iterations that skip the block.
+			memcpy(qx[1] + first, qx[0] + first, (end - first) * sizeof(float));
+			memcpy(qy[1] + first, qy[0] + first, (end - first) * sizeof(float));
+		}
+	}
+}
+
+void thr_contact_iterate(const thr_step_ctx* ctx, uint32_t active, uint32_t iterations, bool narrow,
+                         thr_contact_rounds* rd)
+{
+	throng_world* w = ctx->w;
+	thr_contact_data* cd = w->contact;
+	const thr_part_comm* comm = thr_contact_comm(w);
+	const thr_state* ns = ctx->ns;
+	float* const qx[2] = {cd->q[0], cd->q[2]};
+	float* const qy[2] = {cd->q[1], cd->q[3]};
+	uint32_t k = 0;
+	// seen[k]: iterate k still had an overlapping pair (seen[0]: p* had
+	// one). Every thread reads it after the loop's barrier: all agree.
+	for (; k < iterations && rd->seen[k]; ++k) {
+		const float* sx = k == 0 ? ns->px : qx[(k - 1u) & 1u];
+		const float* sy = k == 0 ? ns->py : qy[(k - 1u) & 1u];
+		const thr_contact_iter it = {w, cd->start, cd->pairs, sx, sy, qx[k & 1u], qy[k & 1u], k};
+		const uint32_t* set = k == 0 || !narrow ? cd->blocks : cd->sets[k & 1u];
+		const uint32_t m = k == 0 || !narrow ? active : rd->set_n[k];
+		const bool next = narrow && k + 1u < iterations;
+		const uint32_t tag = cd->tag + k + 1u; // marks the blocks of iteration k + 1
+		iterate_once(ctx, &it, set, m, iterations, next, tag, rd);
+		if (comm != NULL && k + 1u < iterations) {
+			// Whether any part met an overlapping pair (the loop's
+			// barrier has every block's flag in).
+#pragma omp master
+			{
+				uint64_t any = (uint64_t)rd->seen[k + 1u];
+				comm->reduce(comm->user, THR_PART_SUM_U64, &any, 1);
+				rd->seen[k + 1u] = any != 0;
+			}
+#pragma omp barrier
+		}
+		if (next) {
+#pragma omp single
+			rd->set_n[k + 1u] = gather_marked(cd, active, k + 1u, tag);
+		}
+	}
+#pragma omp single
+	rd->done = k;
+}
