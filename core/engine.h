@@ -38,19 +38,27 @@ typedef struct thr_step_ctx {
 	/// The step's work counts (THRONG_COUNT_WORK), or NULL when the world
 	/// does not count: engines add to it where the work is done.
 	throng_world_counters* counts;
-	/// Per slot, for the contact pass (NULL: not wanted): the least squared
-	/// distance from the agent to another agent its neighbour walk
-	/// examined in cs (+Inf: none), or THR_NEAR_UNKNOWN when the walk did
-	/// not examine every candidate of its cells (it met a cap, or the agent
-	/// has no walk). Engines write it for every agent they step.
-	float* near;
-	/// Per slot, for the contact pass (NULL: the world has no shape): what
-	/// thr_contact_shapes returned for the agent's path from cs to ns as
-	/// the engine wrote it. Engines write it for every agent they step.
-	uint8_t* clear;
-	/// Per slot: where thr_contact_shapes kept the agent, when `clear`
-	/// lacks THR_SHAPES_CLEAR (the contact pass's first iterate buffers).
-	float *shaped_x, *shaped_y;
+	/// The targets before this step's selection, kept while the step may
+	/// still fail (an arena item; NULL when no target rule is due).
+	uint32_t* kept_targets;
+	/// The engine's pass hands the contact stage these, per slot: the pass
+	/// fills them for every agent it steps, the contact stage reads them.
+	/// Each is an item of the step's arena (arena.h), taken by
+	/// thr_contact_prepare, that means one thing for the whole step.
+	struct {
+		/// Not wanted: NULL. The least squared distance from the agent
+		/// to another agent its neighbour walk examined in cs (+Inf:
+		/// none), or THR_NEAR_UNKNOWN when the walk did not examine every
+		/// candidate of its cells (it met a cap, or the agent has no
+		/// walk): the contact stage skips an agent proved alone.
+		float* near;
+		/// No shape in the world: NULL. What thr_contact_shapes returned
+		/// for the agent's path from cs to ns as the engine wrote it.
+		uint8_t* clear;
+		/// Where thr_contact_shapes kept the agent, when `clear` lacks
+		/// THR_SHAPES_CLEAR.
+		float *shaped_x, *shaped_y;
+	};
 } thr_step_ctx;
 
 /// thr_step_ctx.near of an agent whose walk left candidates unexamined.

@@ -16,6 +16,7 @@ static const thr_engine* engine_of(const throng_world* w)
 
 void thr_engines_release(throng_world* w)
 {
+	thr_arena_destroy(&w->arena);
 	const thr_engine* engines[2] = {&thr_scalar_engine, &thr_simd_engine};
 	for (int k = 0; k < 2; ++k) {
 		if (engines[k]->release != NULL) {
@@ -81,7 +82,12 @@ static throng_status prepare(throng_world* w, const thr_engine* e, uint32_t thre
 	if (st == THRONG_OK) {
 		st = thr_contact_prepare(ctx);
 	}
-	if (st == THRONG_OK && (e->sorted || due) && thr_store_reserve_spares(w) != 0) {
+	if (st == THRONG_OK && e->sorted && thr_store_reserve_spares(w) != 0) {
+		st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory");
+	}
+	if (st == THRONG_OK && due &&
+	    (ctx->kept_targets = thr_arena_alloc(&w->arena, (size_t)w->count * sizeof(uint32_t), "targets before selection")) ==
+	        NULL) {
 		st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory");
 	}
 	if (st != THRONG_OK) {
@@ -153,6 +159,16 @@ static void lap(step_clock* k, throng_world_counters* c, throng_stage stage)
 	}
 }
 
+/// The step's end, succeeded or not: every item of the step's arena given
+/// back (the last first), and the arena grown to what the step held at
+/// most, so that the next step allocates nothing. Returns st.
+static throng_status end_step(throng_world* w, throng_status st)
+{
+	thr_arena_unwind(&w->arena, 0);
+	thr_arena_grow(&w->arena);
+	return st;
+}
+
 throng_status throng_world_step(throng_world* w)
 {
 	throng_status st = thr_check_world(w, "throng_world_step");
@@ -171,9 +187,8 @@ throng_status throng_world_step(throng_world* w)
 	const thr_engine* e = engine_of(w);
 	memset(w->region_team, 0, sizeof w->region_team);
 	// Target selection rewrites w->target_agent when a rule is due and the
-	// pass may still fail: the old targets wait in a spare array of the
-	// store (free once the reorder is done) so that a failed step leaves
-	// the world as it was.
+	// pass may still fail: the old targets wait in the step's arena
+	// (ctx.kept_targets) so that a failed step leaves the world as it was.
 	const bool due = targets_due(w);
 	bool timed = false;
 	const uint32_t team = step_team(w, e, due, &timed);
@@ -181,7 +196,7 @@ throng_status throng_world_step(throng_world* w)
 	thr_step_ctx ctx;
 	st = prepare(w, e, team, due, &ctx);
 	if (st != THRONG_OK) {
-		return st;
+		return end_step(w, st);
 	}
 	if (w->counting & THRONG_COUNT_WORK) {
 		ctx.counts = &counts;
@@ -194,7 +209,7 @@ throng_status throng_world_step(throng_world* w)
 	lap(&clock, &counts, THRONG_STAGE_SORT);
 
 	if (due) {
-		memcpy(w->store.spare[THR_SPARE_TARGETS], w->target_agent, (size_t)w->count * sizeof *w->target_agent);
+		memcpy(ctx.kept_targets, w->target_agent, (size_t)w->count * sizeof *w->target_agent);
 	}
 	thr_select_targets(w, ctx.cs, ctx.items, ctx.threads, ctx.counts);
 	lap(&clock, &counts, THRONG_STAGE_TARGETS);
@@ -215,11 +230,12 @@ throng_status throng_world_step(throng_world* w)
 		// Nothing of the next state is visible: the world stays at the
 		// previous step (sorted, when the engine sorted it: the same world).
 		if (due) {
-			memcpy(w->target_agent, w->store.spare[THR_SPARE_TARGETS], (size_t)w->count * sizeof *w->target_agent);
+			memcpy(w->target_agent, ctx.kept_targets, (size_t)w->count * sizeof *w->target_agent);
 		}
 		w->store.cur = ctx.read;
-		return st;
+		return end_step(w, st);
 	}
+	end_step(w, THRONG_OK);
 	merge_stats(w, &ps);
 	w->stats.threads_last = team;
 	w->stats.steps_one_thread += (uint64_t)(team == 1 && w->team.most > 1);

@@ -46,12 +46,6 @@ typedef struct thr_state {
 /// each (thr_store_reorder).
 #define THR_SPARES 2
 
-/// What the spares hold between a step's reorder and its end: the targets
-/// kept aside while a step with a target rule due may still fail
-/// (core/step.c), and the contact pass's pair offsets (core/contact/pairs.c).
-#define THR_SPARE_TARGETS 0
-#define THR_SPARE_CONTACTS 1
-
 /// Where arrays start in the page lines (see thr_alloc_arrays): the main
 /// block's arrays (two states of 8, the singles, slot_of, then total_x and
 /// total_y when forces are recorded) from 0, the spares, the two waypoint
@@ -66,8 +60,7 @@ typedef struct thr_store {
 	int cur; ///< the buffer that holds the world's state between steps
 	/// Arrays of one uint32 per agent whose contents are dead between
 	/// reorders (NULL before thr_store_reserve_spares): a reorder's
-	/// destinations, and between reorders free for a step's use (the
-	/// targets kept aside while the engine's pass runs).
+	/// destinations, the store's alone (a step's scratch is the arena's).
 	uint32_t* spare[THR_SPARES];
 	void* block;          ///< states, singles, slot_of, totals
 	void* spare_block;    ///< the arrays first made spare

@@ -12,6 +12,7 @@
 #include <omp.h>
 #endif
 
+#include "arena.h"
 #include "team.h"
 #include "behaviors.h"
 #include "grid.h"
@@ -134,7 +135,10 @@ struct throng_world {
 	uint32_t region_team[THR_REGION_COUNT];
 
 	struct thr_simd_state* simd; ///< the SIMD engine's own data (its shape copies), or NULL
-	struct thr_contact_data* contact; ///< the contact pass's scratch (contact.h), or NULL
+	/// The step's scratch (arena.h): every item a stage takes for one step,
+	/// all given back by the step's end (core/step.c); empty between steps.
+	thr_arena arena;
+	struct thr_contact_data* contact; ///< the contact stage's own (contact/internal.h: its grid and runs), or NULL
 	struct thr_part* part;            ///< a part world's data (part.h), or NULL
 	uint32_t shape_version;      ///< bumped whenever the shape grids are rebuilt
 	thr_team team;               ///< how many threads the next step uses (team.h)

@@ -28,20 +28,11 @@ void thr_contact_free(thr_contact_data* c)
 		return;
 	}
 	thr_grid_free(&c->grid);
-	free(c->pairs);
-	for (int k = 0; k < 4; ++k) {
-		free(c->q[k]);
-	}
 	for (uint32_t r = 0; r < c->runs_cap; ++r) {
 		free(c->runs[r].pairs);
 	}
 	free(c->runs);
-	free(c->blocks);
-	free(c->clear);
-	free(c->sets[0]);
-	free(c->sets[1]);
-	free(c->mark);
-	free(c);
+	free(c); // the rest are the arena's
 }
 
 int thr_contact_reserve(void** p, uint32_t* cap, size_t need, size_t size)
@@ -87,32 +78,18 @@ throng_status thr_contact_prepare(thr_step_ctx* ctx)
 	if (!pairs && !shapes) {
 		return THRONG_OK;
 	}
-	if (w->contact == NULL && (w->contact = calloc(1, sizeof *w->contact)) == NULL) {
+	// The hand-off of the engine's pass (engine.h), one arena item each.
+	const size_t n = w->count;
+	if (pairs && (ctx->near = thr_contact_take(w, n, sizeof(float), "nearest neighbour distance")) == NULL) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 	}
-	thr_contact_data* cd = w->contact;
-	// Iterate 1 (q[0], q[1]) holds, in the blocks without pairs, where the
-	// engine kept the agents out of the shapes: the iterations write only
-	// blocks with pairs. Iterate 2's x (q[2]) holds the engine's nearest
-	// distances (ctx->near) until the listing has read them: the
-	// iterations write it only after.
-	const uint32_t n = w->count;
-	uint32_t cap01 = cd->q01_cap, cap23 = cd->q23_cap;
-	// The pair offsets are a spare of the store's (THR_SPARE_CONTACTS).
-	if ((pairs && thr_store_reserve_spares(w) != 0) ||
-	    (shapes && thr_contact_reserve((void**)&cd->clear, &cd->clear_cap, n, sizeof *cd->clear)) ||
-	    thr_contact_reserve((void**)&cd->q[0], &cap01, n, sizeof(float)) || thr_contact_reserve((void**)&cd->q[1], &cd->q01_cap, n, sizeof(float)) ||
-	    (pairs && (thr_contact_reserve((void**)&cd->q[2], &cap23, n, sizeof(float)) ||
-	               thr_contact_reserve((void**)&cd->q[3], &cd->q23_cap, n, sizeof(float))))) {
+	if (shapes && ((ctx->clear = thr_contact_take(w, n, sizeof(uint8_t), "shape clearance")) == NULL ||
+	               (ctx->shaped_x = thr_contact_take(w, n, sizeof(float), "kept out of the shapes x")) == NULL ||
+	               (ctx->shaped_y = thr_contact_take(w, n, sizeof(float), "kept out of the shapes y")) == NULL)) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 	}
-	ctx->near = pairs ? cd->q[2] : NULL;
-	ctx->clear = shapes ? cd->clear : NULL;
-	ctx->shaped_x = shapes ? cd->q[0] : NULL;
-	ctx->shaped_y = shapes ? cd->q[1] : NULL;
 	return THRONG_OK;
 }
-
 
 const thr_part_comm* thr_contact_comm(const throng_world* w)
 {
@@ -137,6 +114,15 @@ static void add_figures(const thr_step_ctx* ctx, const thr_contact_listing* ls, 
 	stats->max_speed_ratio = t->ratio;
 }
 
+/// Gives the stage's arena items back (from `mark` on) and clears its views.
+static void forget_items(throng_world* w, uint32_t mark)
+{
+	thr_contact_data* cd = w->contact;
+	thr_arena_unwind(&w->arena, mark);
+	cd->start = cd->pairs = cd->blocks = cd->sets[0] = cd->sets[1] = cd->mark = NULL;
+	memset(cd->q, 0, sizeof cd->q);
+}
+
 throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 {
 	throng_world* w = ctx->w;
@@ -158,11 +144,18 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 	(void)threads; // builds without OpenMP
 	const uint32_t runs = thr_contact_run_count(n, threads, parallel);
 	thr_contact_listing ls = {0, 0, 0, 0, 0, 0, 0};
+	// The stage's arena items, given back (in reverse) at its end.
+	const uint32_t mark = thr_arena_mark(&w->arena);
+	throng_status st = THRONG_OK;
 	if (planned > 0) {
-		const throng_status st = thr_contact_list(ctx, stats, runs, planned, &ls);
-		if (st != THRONG_OK) {
-			return st;
-		}
+		st = thr_contact_list(ctx, stats, runs, planned, &ls);
+	}
+	if (st == THRONG_OK && ls.met > 0 && thr_contact_take_iterates(w, n) != 0) {
+		st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
+	}
+	if (st != THRONG_OK) {
+		forget_items(w, mark);
+		return st;
 	}
 	// Nothing can fail from here on. Iterations run while pairs overlap:
 	// none when no listed pair overlaps p*, and none after an iteration
@@ -194,7 +187,7 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 		nonfinite += t.nonfinite;
 		ratio = t.ratio > ratio ? t.ratio : ratio;
 	}
-	cd->tag += narrow ? iterations : 0;
+	forget_items(w, mark);
 	const thr_finish_tally sum = {pushes, reverts, clamped, nonfinite, ratio};
 	add_figures(ctx, &ls, rd.done, &sum, stats);
 	return THRONG_OK;

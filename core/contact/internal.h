@@ -54,19 +54,20 @@ typedef struct thr_contact_run {
 	uint32_t cap, used; ///< room and entries in pairs
 } thr_contact_run;
 
-/// The stage's scratch, kept in the world between steps.
+/// The stage's data. The grid and the runs are the stage's own, kept in
+/// the world between steps (a run's buffer grows while it lists, on any
+/// thread); the rest are views of items of the step's arena (arena.h),
+/// taken and given back within the stage, NULL between steps.
 struct thr_contact_data {
 	thr_grid grid;         ///< agents by cell over p*, ids up within a cell (when the agent grid will not do)
-	uint32_t* start;       ///< count + 1 offsets into pairs: the store's spare THR_SPARE_CONTACTS, this step's
-	uint32_t* pairs;       ///< each agent's listed agents (slots)
-	float* q[4];           ///< two iterates: x, y, x, y (q[2] holds thr_step_ctx.near until the listing)
 	thr_contact_run* runs; ///< the listing's runs (runs_cap of them)
-	uint32_t* blocks;      ///< the blocks of THR_LANES slots with a listed pair
-	uint8_t* clear;        ///< thr_step_ctx.clear, per slot
-	uint32_t* sets[2];     ///< the blocks iterations 1, 2, ... visit (odd, even)
-	uint32_t* mark;        ///< per block: the tag of the last iteration that must visit it
-	uint32_t tag;          ///< mark tags run from tag + 1 in a pass
-	uint32_t pairs_cap, q01_cap, q23_cap, runs_cap, blocks_cap, clear_cap, sets_cap, mark_cap;
+	uint32_t runs_cap;
+	uint32_t* start;   ///< arena "contact pair offsets": count + 1 offsets into pairs
+	uint32_t* pairs;   ///< arena "contact pairs": each agent's listed agents (slots)
+	uint32_t* blocks;  ///< arena "contact blocks with pairs": the blocks of THR_LANES slots with a listed pair
+	uint32_t* sets[2]; ///< arena "contact block set odd/even": the blocks iterations 1, 2, ... visit
+	uint32_t* mark;    ///< arena "contact block marks": per block, the last iteration (1 on) that must visit it
+	float* q[4];       ///< arena "contact iterate odd x/y, even x/y": iterate k > 0 in q[2 ((k - 1) & 1)], q[... + 1]
 };
 
 /// What the listing found (pairs.c), for the iterations and the figures.
@@ -88,6 +89,13 @@ typedef struct thr_finish_tally {
 
 /// A part world's reductions (part.h), or NULL in a whole world.
 const thr_part_comm* thr_contact_comm(const throng_world* w);
+
+/// n per-agent items of `size` bytes from the step's arena, padded by a
+/// block (NULL when out of memory).
+static inline void* thr_contact_take(throng_world* w, size_t n, size_t size, const char* name)
+{
+	return thr_arena_alloc(&w->arena, (n + THR_LANES) * size, name);
+}
 
 /// Grows *p to room for `need` items of `size` bytes (doubling from 1,024).
 /// Returns -1 when out of memory, *p unchanged.
@@ -140,10 +148,13 @@ typedef struct thr_contact_rounds {
 	uint32_t done; ///< iterations run
 } thr_contact_rounds;
 
-/// Room for narrowed iterations (iterations.c): the two block sets and the
-/// marks, whose tags stay below 2^32 for `iterations` more. Returns -1
-/// when out of memory.
-int thr_contact_narrow_blocks(thr_contact_data* cd, uint32_t n, uint32_t iterations);
+/// Takes from the step's arena the two block sets and the marks (cleared)
+/// that narrowed iterations need. Returns -1 when out of memory.
+int thr_contact_narrow_blocks(throng_world* w, uint32_t n);
+
+/// Takes from the step's arena the two iterates (x, y, x, y) of n agents.
+/// Returns -1 when out of memory.
+int thr_contact_take_iterates(throng_world* w, uint32_t n);
 
 /// Joins the runs' lists into cd->pairs (an orphaned `omp for`: call it
 /// from every thread of the stage's team).

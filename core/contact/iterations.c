@@ -58,27 +58,29 @@ int thr_contact_block(const thr_contact_iter* it, uint32_t first)
 }
 
 
-/// Room for narrowed iterations: the two block sets and the marks, whose
-/// tags stay below 2^32 for `iterations` more. Returns -1 when out of memory.
-int thr_contact_narrow_blocks(thr_contact_data* cd, uint32_t n, uint32_t iterations)
+int thr_contact_narrow_blocks(throng_world* w, uint32_t n)
 {
-	const uint32_t blocks = n / THR_LANES + 1u;
-	uint32_t cap = cd->sets_cap;
-	if (thr_contact_reserve((void**)&cd->sets[0], &cap, blocks, sizeof(uint32_t)) != 0) {
+	thr_contact_data* cd = w->contact;
+	const size_t blocks = n / THR_LANES + 1u;
+	cd->sets[0] = thr_arena_alloc(&w->arena, blocks * sizeof(uint32_t), "contact block set odd");
+	cd->sets[1] = cd->sets[0] ? thr_arena_alloc(&w->arena, blocks * sizeof(uint32_t), "contact block set even") : NULL;
+	cd->mark = cd->sets[1] ? thr_arena_alloc(&w->arena, blocks * sizeof(uint32_t), "contact block marks") : NULL;
+	if (cd->mark == NULL) {
 		return -1;
 	}
-	cap = cd->sets_cap;
-	if (thr_contact_reserve((void**)&cd->sets[1], &cap, blocks, sizeof(uint32_t)) != 0) {
-		return -1;
-	}
-	cd->sets_cap = cap;
-	const uint32_t had = cd->mark_cap;
-	if (thr_contact_reserve((void**)&cd->mark, &cd->mark_cap, blocks, sizeof *cd->mark) != 0) {
-		return -1;
-	}
-	if (cd->mark_cap != had || cd->tag > UINT32_MAX - 2u * THRONG_CONTACT_MAX_ITERATIONS - iterations) {
-		memset(cd->mark, 0, (size_t)cd->mark_cap * sizeof *cd->mark); // no tag yet
-		cd->tag = 0;
+	memset(cd->mark, 0, blocks * sizeof(uint32_t)); // no iteration yet
+	return 0;
+}
+
+int thr_contact_take_iterates(throng_world* w, uint32_t n)
+{
+	static const char* const names[4] = {"contact iterate odd x", "contact iterate odd y", "contact iterate even x",
+	                                     "contact iterate even y"};
+	thr_contact_data* cd = w->contact;
+	for (int k = 0; k < 4; ++k) {
+		if ((cd->q[k] = thr_contact_take(w, n, sizeof(float), names[k])) == NULL) {
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -204,7 +206,7 @@ void thr_contact_iterate(const thr_step_ctx* ctx, uint32_t active, uint32_t iter
 		const uint32_t* set = k == 0 || !narrow ? cd->blocks : cd->sets[k & 1u];
 		const uint32_t m = k == 0 || !narrow ? active : rd->set_n[k];
 		const bool next = narrow && k + 1u < iterations;
-		const uint32_t tag = cd->tag + k + 1u; // marks the blocks of iteration k + 1
+		const uint32_t tag = k + 1u; // marks the blocks of iteration k + 1
 		iterate_once(ctx, &it, set, m, iterations, next, tag, rd);
 		if (comm != NULL && k + 1u < iterations) {
 			// Whether any part met an overlapping pair (the loop's

@@ -234,8 +234,8 @@ throng_status thr_contact_list(const thr_step_ctx* ctx, const thr_pass_stats* st
 	thr_contact_data* cd = w->contact;
 	const uint32_t n = w->count;
 	const thr_part_comm* comm = thr_contact_comm(w);
-	cd->start = w->store.spare[THR_SPARE_CONTACTS]; // capacity + THR_LANES >= n + 1 entries
-	if (reserve_scratch(cd, runs)) {
+	cd->start = thr_contact_take(w, n + 1u, sizeof *cd->start, "contact pair offsets");
+	if (cd->start == NULL || reserve_scratch(cd, runs)) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 	}
 	float moved = stats->most_moved; // the engine's pass measured it
@@ -256,10 +256,13 @@ throng_status thr_contact_list(const thr_step_ctx* ctx, const thr_pass_stats* st
 		out->met = v[0];
 		out->capped_all = v[1];
 	}
-	if (fail != 0 ||
-	    (out->met > 0 &&
-	     thr_contact_reserve((void**)&cd->pairs, &cd->pairs_cap, cd->start[n] ? cd->start[n] : 1, sizeof *cd->pairs)) ||
-	    thr_contact_reserve((void**)&cd->blocks, &cd->blocks_cap, n / THR_LANES + 1u, sizeof *cd->blocks)) {
+	if (fail == 0 && out->met > 0) {
+		cd->pairs = thr_arena_alloc(&w->arena, (cd->start[n] ? cd->start[n] : 1u) * sizeof *cd->pairs, "contact pairs");
+	}
+	if (fail == 0 && (out->met == 0 || cd->pairs != NULL)) {
+		cd->blocks = thr_arena_alloc(&w->arena, (n / THR_LANES + 1u) * sizeof *cd->blocks, "contact blocks with pairs");
+	}
+	if (cd->blocks == NULL) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 	}
 	// The iterations visit only the blocks with pairs: an agent
@@ -269,7 +272,7 @@ throng_status thr_contact_list(const thr_step_ctx* ctx, const thr_pass_stats* st
 			cd->blocks[out->active++] = b;
 		}
 	}
-	if (out->met > 0 && out->capped_all == 0 && planned > 1 && thr_contact_narrow_blocks(cd, n, planned) != 0) {
+	if (out->met > 0 && out->capped_all == 0 && planned > 1 && thr_contact_narrow_blocks(w, n) != 0) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 	}
 	return THRONG_OK;
