@@ -21,19 +21,38 @@
 /// grid cell that `cell *= 1.25f` could never grow.
 #define THR_MIN_MAGNITUDE 1.0e-6f
 
-static throng_status bad(const char* ctx, const char* field, const char* what, double got)
+static throng_status bad(const char* ctx, const char* field, const char* what, float got)
 {
-	return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s%s: %s (got %g)", ctx, field, what, got);
+	char g[THR_FMT_FLOAT_CAP];
+	return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s%s: %s (got %s)", ctx, field, what, thr_fmt_float(g, got));
+}
+
+/// An integer field (a count, an enum) printed as the integer it is.
+static throng_status bad_int(const char* ctx, const char* field, const char* what, long long got)
+{
+	return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s%s: %s (got %lld)", ctx, field, what, got);
+}
+
+/// Not 0, but below THR_MIN_MAGNITUDE. `zero_ok` and `zero_means` say
+/// whether 0 is allowed and what it means ("" or " (automatic)").
+static throng_status too_small(const char* ctx, const char* field, float v, bool zero_ok, const char* zero_means)
+{
+	char g[THR_FMT_FLOAT_CAP], m[THR_FMT_FLOAT_CAP];
+	return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s%s: too small (got %s, %s%s%sat least %s: smaller values underflow)",
+	                ctx, field, thr_fmt_float(g, v), zero_ok ? "expected 0" : "", zero_ok ? zero_means : "",
+	                zero_ok ? " or " : "", thr_fmt_float(m, THR_MIN_MAGNITUDE));
 }
 
 /// finite, in [THR_MIN_MAGNITUDE, THR_MAX_MAGNITUDE]
 static throng_status positive(const char* ctx, const char* field, float v)
 {
 	if (!isfinite(v) || !(v > 0.0f) || v > THR_MAX_MAGNITUDE) {
-		return bad(ctx, field, "must be finite, > 0 and <= 1e6", v);
+		char g[THR_FMT_FLOAT_CAP], m[THR_FMT_FLOAT_CAP];
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s%s: must be finite, > 0 and <= %s (got %s)", ctx, field,
+		                thr_fmt_float(m, THR_MAX_MAGNITUDE), thr_fmt_float(g, v));
 	}
 	if (v < THR_MIN_MAGNITUDE) {
-		return bad(ctx, field, "must be at least 1e-6 (smaller values underflow)", v);
+		return too_small(ctx, field, v, false, "");
 	}
 	return THRONG_OK;
 }
@@ -42,10 +61,12 @@ static throng_status positive(const char* ctx, const char* field, float v)
 static throng_status non_negative(const char* ctx, const char* field, float v)
 {
 	if (!isfinite(v) || !(v >= 0.0f) || v > THR_MAX_MAGNITUDE) {
-		return bad(ctx, field, "must be finite, >= 0 and <= 1e6", v);
+		char g[THR_FMT_FLOAT_CAP], m[THR_FMT_FLOAT_CAP];
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s%s: must be finite, >= 0 and <= %s (got %s)", ctx, field,
+		                thr_fmt_float(m, THR_MAX_MAGNITUDE), thr_fmt_float(g, v));
 	}
 	if (v != 0.0f && v < THR_MIN_MAGNITUDE) {
-		return bad(ctx, field, "must be 0 or at least 1e-6 (smaller values underflow)", v);
+		return too_small(ctx, field, v, true, "");
 	}
 	return THRONG_OK;
 }
@@ -53,7 +74,9 @@ static throng_status non_negative(const char* ctx, const char* field, float v)
 static throng_status coordinate(const char* ctx, const char* field, float v)
 {
 	if (!isfinite(v) || fabsf(v) > THRONG_MAX_COORD) {
-		return bad(ctx, field, "must be finite with magnitude <= 1e6", v);
+		char g[THR_FMT_FLOAT_CAP], m[THR_FMT_FLOAT_CAP];
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s%s: must be finite with magnitude <= %s (got %s)", ctx,
+		                field, thr_fmt_float(m, THRONG_MAX_COORD), thr_fmt_float(g, v));
 	}
 	return THRONG_OK;
 }
@@ -87,32 +110,41 @@ throng_status thr_validate_def(const throng_world_def* def)
 		return bad(c, "bounds_max.y", "must be greater than bounds_min.y", def->bounds_max.y);
 	}
 	if ((unsigned)def->bounds_mode > THRONG_BOUNDS_OPEN) {
-		return bad(c, "bounds_mode", "must be contain, wrap, bounce or open", def->bounds_mode);
+		return bad_int(c, "bounds_mode", "must be contain, wrap, bounce or open", def->bounds_mode);
 	}
 	if (!isfinite(def->dt) || !(def->dt > 0.0f) || def->dt > 1.0f) {
 		return bad(c, "dt", "must be finite and in (0, 1] seconds", def->dt);
 	}
 	if (def->dt < FLT_MIN) {
-		return bad(c, "dt", "must be a normal float, at least 1.2e-38 seconds (got a subnormal)", def->dt);
+		char g[THR_FMT_FLOAT_CAP], m[THR_FMT_FLOAT_CAP];
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		                "%sdt: too small (got %s s, a subnormal float; at least %s s, the smallest normal float)", c,
+		                thr_fmt_float(g, def->dt), thr_fmt_float(m, FLT_MIN));
 	}
 	if (!isfinite(def->cell_size) || def->cell_size < 0.0f || def->cell_size > THR_MAX_MAGNITUDE) {
-		return bad(c, "cell_size", "must be 0 (automatic) or finite and > 0", def->cell_size);
+		char g[THR_FMT_FLOAT_CAP], m[THR_FMT_FLOAT_CAP];
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		                "%scell_size: must be 0 (automatic) or finite, > 0 and <= %s (got %s)", c,
+		                thr_fmt_float(m, THR_MAX_MAGNITUDE), thr_fmt_float(g, def->cell_size));
 	}
 	if (def->cell_size != 0.0f && def->cell_size < THR_MIN_MAGNITUDE) {
-		return bad(c, "cell_size", "must be 0 (automatic) or at least 1e-6 (smaller cells underflow)",
-		           def->cell_size);
+		return too_small(c, "cell_size", def->cell_size, true, " (automatic)");
 	}
 	if (def->capacity < 1 || def->capacity > THR_MAX_CAPACITY) {
-		return bad(c, "capacity", "must be from 1 to 100000000", def->capacity);
+		char what[48];
+		snprintf(what, sizeof what, "must be from 1 to %u", THR_MAX_CAPACITY);
+		return bad_int(c, "capacity", what, def->capacity);
 	}
 	if ((unsigned)def->engine > THRONG_ENGINE_SIMD) {
-		return bad(c, "engine", "must be scalar or simd", def->engine);
+		return bad_int(c, "engine", "must be scalar or simd", def->engine);
 	}
 	if (def->threads > THRONG_MAX_THREADS) {
-		return bad(c, "threads", "must be from 0 (OpenMP's default) to 1024", def->threads);
+		char what[64];
+		snprintf(what, sizeof what, "must be from 0 (OpenMP's default) to %u", THRONG_MAX_THREADS);
+		return bad_int(c, "threads", what, def->threads);
 	}
 	if ((unsigned)def->threads_policy > THRONG_THREADS_FIXED) {
-		return bad(c, "threads_policy", "must be adapt or fixed", def->threads_policy);
+		return bad_int(c, "threads_policy", "must be adapt or fixed", def->threads_policy);
 	}
 	return THRONG_OK;
 }
@@ -126,7 +158,7 @@ static throng_status check_params(const char* ctx, throng_behavior_kind kind, co
 	case THRONG_PURSUIT:
 	case THRONG_EVADE:
 		if ((unsigned)p->target > THRONG_TARGET_AGENT) {
-			return bad(ctx, "params.target", "must be point, threat or agent", p->target);
+			return bad_int(ctx, "params.target", "must be point, threat or agent", p->target);
 		}
 		break;
 	default:
@@ -135,7 +167,7 @@ static throng_status check_params(const char* ctx, throng_behavior_kind kind, co
 	switch (kind) {
 	case THRONG_FLEE:
 		if ((unsigned)p->flee_mode > THRONG_FLEE_SAFE) {
-			return bad(ctx, "params.flee_mode", "must be always, panic or safe", p->flee_mode);
+			return bad_int(ctx, "params.flee_mode", "must be always, panic or safe", p->flee_mode);
 		}
 		return positive(ctx, "params.flee_radius", p->flee_radius);
 	case THRONG_ARRIVE:
@@ -150,7 +182,7 @@ static throng_status check_params(const char* ctx, throng_behavior_kind kind, co
 		TRY(non_negative(ctx, "params.circle_radius", p->circle_radius));
 		TRY(non_negative(ctx, "params.jitter", p->jitter));
 		if ((unsigned)p->frame > THRONG_WANDER_WORLD) {
-			return bad(ctx, "params.frame", "must be local or world", p->frame);
+			return bad_int(ctx, "params.frame", "must be local or world", p->frame);
 		}
 		return THRONG_OK;
 	case THRONG_WANDER_NOISE:
@@ -188,24 +220,30 @@ throng_status thr_validate_controller(const throng_controller* ctl)
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "controller: is NULL");
 	}
 	if ((unsigned)ctl->mode > THRONG_BLEND_HYBRID) {
-		return bad("controller.", "mode", "must be weighted, priority or hybrid", ctl->mode);
+		return bad_int("controller.", "mode", "must be weighted, priority or hybrid", ctl->mode);
 	}
 	if (ctl->slot_count > THRONG_MAX_SLOTS) {
-		return bad("controller.", "slot_count", "must be at most 16", ctl->slot_count);
+		char what[32];
+		snprintf(what, sizeof what, "must be at most %d", THRONG_MAX_SLOTS);
+		return bad_int("controller.", "slot_count", what, ctl->slot_count);
 	}
 	if (ctl->target_rule.enabled) {
 		TRY(positive("controller.", "target_rule.sight_radius", ctl->target_rule.sight_radius));
 		if (ctl->target_rule.every < 1) {
-			return bad("controller.", "target_rule.every", "must be at least 1 step", ctl->target_rule.every);
+			return bad_int("controller.", "target_rule.every", "must be at least 1 step", ctl->target_rule.every);
 		}
 	}
 	if (ctl->contact.enabled) {
 		const float k = ctl->contact.stiffness;
 		if (!isfinite(k) || k < THR_MIN_MAGNITUDE || k > 1.0f) {
-			return bad("controller.", "contact.stiffness", "must be in [1e-6, 1]", k);
+			char what[32], m[THR_FMT_FLOAT_CAP];
+			snprintf(what, sizeof what, "must be in [%s, 1]", thr_fmt_float(m, THR_MIN_MAGNITUDE));
+			return bad("controller.", "contact.stiffness", what, k);
 		}
 		if (ctl->contact.iterations < 1 || ctl->contact.iterations > THRONG_CONTACT_MAX_ITERATIONS) {
-			return bad("controller.", "contact.iterations", "must be from 1 to 16", ctl->contact.iterations);
+			char what[32];
+			snprintf(what, sizeof what, "must be from 1 to %d", THRONG_CONTACT_MAX_ITERATIONS);
+			return bad_int("controller.", "contact.iterations", what, ctl->contact.iterations);
 		}
 	}
 	int wanders = 0, noises = 0;
@@ -214,14 +252,9 @@ throng_status thr_validate_controller(const throng_controller* ctl)
 		char ctx[48];
 		snprintf(ctx, sizeof ctx, "controller.slots[%u].", k);
 		if ((unsigned)s->kind >= THRONG_BEHAVIOR_COUNT) {
-			return bad(ctx, "kind", "is not a known behaviour", s->kind);
+			return bad_int(ctx, "kind", "is not a known behaviour", s->kind);
 		}
-		if (!isfinite(s->weight) || s->weight < 0.0f || s->weight > THR_MAX_MAGNITUDE) {
-			return bad(ctx, "weight", "must be finite and in [0, 1e6]", s->weight);
-		}
-		if (s->weight != 0.0f && s->weight < THR_MIN_MAGNITUDE) {
-			return bad(ctx, "weight", "must be 0 or at least 1e-6 (smaller values underflow)", s->weight);
-		}
+		TRY(non_negative(ctx, "weight", s->weight));
 		TRY(check_params(ctx, s->kind, &s->params));
 		// Each wander form keeps one persistent angle per agent, so a
 		// controller holds at most one slot of each.
@@ -269,11 +302,15 @@ throng_status thr_validate_agent(const throng_world* w, const throng_agent_def* 
 	TRY(positive(ctx, "radius", a->radius));
 	float speed = v2_length(a->velocity);
 	if (speed > a->max_speed) {
-		return bad(ctx, "velocity", "its length must not exceed max_speed", speed);
+		char g[THR_FMT_FLOAT_CAP], m[THR_FMT_FLOAT_CAP];
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%svelocity: too fast (got length %s, at most max_speed %s)",
+		                ctx, thr_fmt_float(g, speed), thr_fmt_float(m, a->max_speed));
 	}
 	float hl = v2_length(a->heading);
 	if (hl != 0.0f && fabsf(hl - 1.0f) > 1.0e-3f) {
-		return bad(ctx, "heading", "must be (0,0) or a unit vector; its length is", hl);
+		char g[THR_FMT_FLOAT_CAP];
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%sheading: must be (0,0) or a unit vector (got length %s)",
+		                ctx, thr_fmt_float(g, hl));
 	}
 	if (a->archetype >= w->archetype_count) {
 		return thr_fail(THRONG_ERR_NOT_FOUND, "%sarchetype: no archetype %u (the world has %u)", ctx,
@@ -291,10 +328,11 @@ throng_status thr_validate_agent(const throng_world* w, const throng_agent_def* 
 		const throng_world_def* d = &w->def;
 		if (a->position.x < d->bounds_min.x || a->position.x > d->bounds_max.x ||
 		    a->position.y < d->bounds_min.y || a->position.y > d->bounds_max.y) {
-			return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
-			                "%sposition: (%g, %g) is outside the world (%g, %g)..(%g, %g)", ctx,
-			                a->position.x, a->position.y, d->bounds_min.x, d->bounds_min.y,
-			                d->bounds_max.x, d->bounds_max.y);
+			char f[6][THR_FMT_FLOAT_CAP];
+			return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%sposition: (%s, %s) is outside the world (%s, %s)..(%s, %s)",
+			                ctx, thr_fmt_float(f[0], a->position.x), thr_fmt_float(f[1], a->position.y),
+			                thr_fmt_float(f[2], d->bounds_min.x), thr_fmt_float(f[3], d->bounds_min.y),
+			                thr_fmt_float(f[4], d->bounds_max.x), thr_fmt_float(f[5], d->bounds_max.y));
 		}
 	}
 	return THRONG_OK;
@@ -314,8 +352,11 @@ throng_status thr_validate_wall(const char* ctx, throng_vec2 a, throng_vec2 b)
 	TRY(coordinate(ctx, "b.x", b.x));
 	TRY(coordinate(ctx, "b.y", b.y));
 	float len = v2_length(v2_sub(b, a));
-	if (!(len > 1.0e-4f)) {
-		return bad(ctx, "b", "must differ from a: walls of zero length are not allowed; length", len);
+	if (!(len > THR_MIN_WALL_LENGTH)) {
+		char g[THR_FMT_FLOAT_CAP], m[THR_FMT_FLOAT_CAP];
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		                "%sb: too short a wall (got length %s m from a, expected more than %s m)", ctx,
+		                thr_fmt_float(g, len), thr_fmt_float(m, THR_MIN_WALL_LENGTH));
 	}
 	return THRONG_OK;
 }

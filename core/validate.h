@@ -9,6 +9,10 @@
 
 /// Most agents one world holds.
 #define THR_MAX_CAPACITY 100000000u
+/// A wall segment must be longer than this (m): its normal, which wall
+/// avoidance and the contact pass push along, comes from b - a. Scenario
+/// files hold to it too (core/scene/scenario_file_shapes.c).
+#define THR_MIN_WALL_LENGTH 1.0e-4f
 
 throng_status thr_validate_def(const throng_world_def* def);
 throng_status thr_validate_controller(const throng_controller* ctl);

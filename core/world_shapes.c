@@ -98,9 +98,11 @@ throng_status throng_world_add_path(throng_world* w, const throng_vec2* points, 
 	for (uint32_t k = 0; st == THRONG_OK && k < count; ++k) {
 		if (!isfinite(points[k].x) || !isfinite(points[k].y) || fabsf(points[k].x) > THRONG_MAX_COORD ||
 		    fabsf(points[k].y) > THRONG_MAX_COORD) {
+			char f[3][THR_FMT_FLOAT_CAP];
 			st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
-			              "throng_world_add_path: points[%u]: must be finite with magnitude <= 1e6 (got %g, %g)", k,
-			              points[k].x, points[k].y);
+			              "throng_world_add_path: points[%u]: must be finite with magnitude <= %s (got %s, %s)", k,
+			              thr_fmt_float(f[0], THRONG_MAX_COORD), thr_fmt_float(f[1], points[k].x),
+			              thr_fmt_float(f[2], points[k].y));
 		}
 	}
 	if (st != THRONG_OK) {
@@ -183,15 +185,17 @@ throng_status throng_world_set_threat(throng_world* w, throng_vec2 p, throng_vec
 	throng_status st = thr_check_world(w, "throng_world_set_threat");
 	if (st == THRONG_OK && (!isfinite(p.x) || !isfinite(p.y) || fabsf(p.x) > THRONG_MAX_COORD ||
 	                        fabsf(p.y) > THRONG_MAX_COORD)) {
+		char f[3][THR_FMT_FLOAT_CAP];
 		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
-		              "throng_world_set_threat: position: must be finite with magnitude <= 1e6 (got %g, %g)",
-		              p.x, p.y);
+		              "throng_world_set_threat: position: must be finite with magnitude <= %s (got %s, %s)",
+		              thr_fmt_float(f[0], THRONG_MAX_COORD), thr_fmt_float(f[1], p.x), thr_fmt_float(f[2], p.y));
 	}
 	if (st == THRONG_OK && (!isfinite(v.x) || !isfinite(v.y) || fabsf(v.x) > THRONG_MAX_COORD ||
 	                        fabsf(v.y) > THRONG_MAX_COORD)) {
+		char f[3][THR_FMT_FLOAT_CAP];
 		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
-		              "throng_world_set_threat: velocity: must be finite with magnitude <= 1e6 (got %g, %g)",
-		              v.x, v.y);
+		              "throng_world_set_threat: velocity: must be finite with magnitude <= %s (got %s, %s)",
+		              thr_fmt_float(f[0], THRONG_MAX_COORD), thr_fmt_float(f[1], v.x), thr_fmt_float(f[2], v.y));
 	}
 	if (st != THRONG_OK) {
 		return st;

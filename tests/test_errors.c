@@ -34,6 +34,12 @@ static void assert_message(const char* needle)
 	cr_assert(strstr(msg, needle) != NULL, "message \"%s\" does not mention \"%s\"", msg, needle);
 }
 
+/// The last error is exactly `want`.
+static void assert_error(const char* want)
+{
+	cr_assert_str_eq(throng_last_error(), want);
+}
+
 /// Calls `spawn` with one bad def and checks nothing changed.
 static void bad_spawn(throng_agent_def bad, throng_status expect, const char* field)
 {
@@ -219,7 +225,7 @@ Test(errors, shapes_threat_and_targets)
 	uint64_t before = throng_world_hash(w);
 	cr_assert_eq(throng_world_add_wall(w, (throng_vec2){1, 1}, (throng_vec2){1, 1}, NULL),
 	             THRONG_ERR_INVALID_ARGUMENT);
-	assert_message("zero length");
+	assert_error("wall.b: too short a wall (got length 0 m from a, expected more than 0.0001 m)");
 	cr_assert_eq(throng_world_add_obstacle(w, (throng_vec2){0, NAN}, 1.0f, NULL), THRONG_ERR_INVALID_ARGUMENT);
 	assert_message("center.y");
 	cr_assert_eq(throng_world_add_obstacle(w, (throng_vec2){0, 0}, 0.0f, NULL), THRONG_ERR_INVALID_ARGUMENT);
@@ -256,18 +262,27 @@ Test(errors, values_too_small_are_refused, .timeout = 30)
 		throng_world_def d = throng_world_default_def();
 		d.cell_size = cells[k];
 		cr_assert_eq(throng_world_create(&d, &w), THRONG_ERR_INVALID_ARGUMENT, "cell_size %g", (double)cells[k]);
-		assert_message("world def.cell_size: must be 0 (automatic) or at least 1e-6");
+		char want[160];
+		const char* got[] = {"1e-45", "3e-45", "1e-30", "9e-7"};
+		snprintf(want, sizeof want,
+		         "world def.cell_size: too small (got %s, expected 0 (automatic) or at least 1e-6: smaller values "
+		         "underflow)",
+		         got[k]);
+		assert_error(want);
 	}
 	throng_world_def d = throng_world_default_def();
 	d.dt = 1.0e-40f;
 	cr_assert_eq(throng_world_create(&d, &w), THRONG_ERR_INVALID_ARGUMENT);
-	assert_message("world def.dt: must be a normal float");
+	assert_error("world def.dt: too small (got 1e-40 s, a subnormal float; at least 1.1754944e-38 s, the smallest "
+	             "normal float)");
 	throng_agent_def a = throng_agent_default_def();
 	a.radius = 1.0e-45f;
-	bad_spawn(a, THRONG_ERR_INVALID_ARGUMENT, "agents[1].radius: must be at least 1e-6");
+	bad_spawn(a, THRONG_ERR_INVALID_ARGUMENT, "agents[1].radius: too small (got 1e-45, at least 1e-6: smaller "
+	                                          "values underflow)");
 	a = throng_agent_default_def();
 	a.max_speed = 1.0e-7f;
-	bad_spawn(a, THRONG_ERR_INVALID_ARGUMENT, "agents[1].max_speed: must be at least 1e-6");
+	bad_spawn(a, THRONG_ERR_INVALID_ARGUMENT, "agents[1].max_speed: too small (got 1e-7, at least 1e-6: smaller "
+	                                          "values underflow)");
 
 	w = world_with_agents(4);
 	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
@@ -275,21 +290,157 @@ Test(errors, values_too_small_are_refused, .timeout = 30)
 	s.params.neighbor_radius = 1.0e-38f;
 	throng_controller_add(&c, s);
 	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_ERR_INVALID_ARGUMENT);
-	assert_message("slots[0].params.neighbor_radius: must be at least 1e-6");
+	assert_error("controller.slots[0].params.neighbor_radius: too small (got 1e-38, at least 1e-6: smaller values "
+	             "underflow)");
 	c.slots[0].params.neighbor_radius = 1.0f;
 	c.slots[0].weight = 1.0e-45f;
 	cr_assert_eq(throng_world_set_controller(w, 0, &c), THRONG_ERR_INVALID_ARGUMENT);
-	assert_message("slots[0].weight: must be 0 or at least 1e-6");
+	assert_error("controller.slots[0].weight: too small (got 1e-45, expected 0 or at least 1e-6: smaller values "
+	             "underflow)");
 	c.slots[0].weight = 0.0f;
 	throng_slot wander = throng_slot_default_def(THRONG_WANDER);
 	wander.params.jitter = 1.0e-45f;
 	throng_controller_add(&c, wander);
 	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_ERR_INVALID_ARGUMENT);
-	assert_message("slots[1].params.jitter: must be 0 or at least 1e-6");
+	assert_error("controller.slots[1].params.jitter: too small (got 1e-45, expected 0 or at least 1e-6: smaller "
+	             "values underflow)");
 	c.slots[1].params.jitter = 0.0f;
 	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_OK, "%s", throng_last_error());
 	cr_assert_eq(throng_world_add_obstacle(w, (throng_vec2){1.0f, 1.0f}, 1.0e-45f, NULL), THRONG_ERR_INVALID_ARGUMENT);
-	assert_message("radius: must be at least 1e-6");
+	assert_error("obstacle.radius: too small (got 1e-45, at least 1e-6: smaller values underflow)");
+	throng_world_destroy(w);
+}
+
+// Issue 30, defect 10: integer fields were printed as floats
+// ("capacity ... (got 4.29497e+09)"), and numbers with %g's padded
+// exponents (1e+07). Each now prints as one would write it, with the
+// bound it broke taken from the library's constant.
+Test(errors, integer_fields_print_as_integers)
+{
+	throng_world* w = (throng_world*)0x1;
+	struct {
+		int field;
+		uint32_t value;
+		const char* want;
+	} defs[] = {
+		{0, UINT32_MAX, "world def.capacity: must be from 1 to 100000000 (got 4294967295)"},
+		{0, 100000001u, "world def.capacity: must be from 1 to 100000000 (got 100000001)"},
+		{0, 0u, "world def.capacity: must be from 1 to 100000000 (got 0)"},
+		{1, 5000u, "world def.threads: must be from 0 (OpenMP's default) to 1024 (got 5000)"},
+		{2, 17u, "world def.bounds_mode: must be contain, wrap, bounce or open (got 17)"},
+		{3, 7u, "world def.engine: must be scalar or simd (got 7)"},
+		{4, 9u, "world def.threads_policy: must be adapt or fixed (got 9)"},
+	};
+	for (size_t k = 0; k < sizeof defs / sizeof defs[0]; ++k) {
+		throng_world_def d = throng_world_default_def();
+		switch (defs[k].field) {
+		case 0: d.capacity = defs[k].value; break;
+		case 1: d.threads = defs[k].value; break;
+		case 2: d.bounds_mode = (throng_bounds_mode)defs[k].value; break;
+		case 3: d.engine = (throng_engine)defs[k].value; break;
+		case 4: d.threads_policy = (throng_threads_policy)defs[k].value; break;
+		}
+		cr_assert_eq(throng_world_create(&d, &w), THRONG_ERR_INVALID_ARGUMENT, "%s", defs[k].want);
+		assert_error(defs[k].want);
+	}
+	w = world_with_agents(4);
+	struct {
+		int field;
+		const char* want;
+	} ctls[] = {
+		{0, "controller.mode: must be weighted, priority or hybrid (got 9)"},
+		{1, "controller.slot_count: must be at most 16 (got 17)"},
+		{2, "controller.slots[0].kind: is not a known behaviour (got 99)"},
+		{3, "controller.target_rule.every: must be at least 1 step (got 0)"},
+		{4, "controller.contact.iterations: must be from 1 to 16 (got 17)"},
+		{5, "controller.contact.iterations: must be from 1 to 16 (got 0)"},
+		{6, "controller.slots[0].params.target: must be point, threat or agent (got 5)"},
+		{7, "controller.slots[0].params.flee_mode: must be always, panic or safe (got 7)"},
+		{8, "controller.slots[0].params.frame: must be local or world (got 3)"},
+	};
+	for (size_t k = 0; k < sizeof ctls / sizeof ctls[0]; ++k) {
+		throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+		throng_slot s = throng_slot_default_def(ctls[k].field == 7 ? THRONG_FLEE
+		                                        : ctls[k].field == 8 ? THRONG_WANDER
+		                                                             : THRONG_SEEK);
+		throng_controller_add(&c, s);
+		switch (ctls[k].field) {
+		case 0: c.mode = (throng_blend_mode)9; break;
+		case 1: c.slot_count = 17; break;
+		case 2: c.slots[0].kind = (throng_behavior_kind)99; break;
+		case 3: c.target_rule = (throng_target_rule){.enabled = true, .sight_radius = 10.0f, .every = 0}; break;
+		case 4: c.contact.iterations = 17; break;
+		case 5: c.contact.iterations = 0; break;
+		case 6: c.slots[0].params.target = (throng_target_source)5; break;
+		case 7: c.slots[0].params.flee_mode = (throng_flee_mode)7; break;
+		case 8: c.slots[0].params.frame = (throng_wander_frame)3; break;
+		}
+		cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_ERR_INVALID_ARGUMENT, "%s", ctls[k].want);
+		assert_error(ctls[k].want);
+	}
+	// Floats: the fewest digits that read back, exponents unpadded.
+	throng_world_def d = throng_world_default_def();
+	d.cell_size = 1.0e7f;
+	throng_world* none = NULL;
+	cr_assert_eq(throng_world_create(&d, &none), THRONG_ERR_INVALID_ARGUMENT);
+	assert_error("world def.cell_size: must be 0 (automatic) or finite, > 0 and <= 1e6 (got 1e7)");
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	throng_controller_add(&c, throng_slot_default_def(THRONG_SEEK));
+	c.contact.stiffness = 1.0000001f;
+	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	assert_error("controller.contact.stiffness: must be in [1e-6, 1] (got 1.0000001)");
+	throng_agent_def a = throng_agent_default_def();
+	a.max_force = 4.2949673e9f;
+	bad_spawn(a, THRONG_ERR_INVALID_ARGUMENT,
+	          "agents[1].max_force: must be finite, > 0 and <= 1e6 (got 4.2949673e9)");
+	a = throng_agent_default_def();
+	a.position.y = -2.5e6f;
+	bad_spawn(a, THRONG_ERR_INVALID_ARGUMENT,
+	          "agents[1].position.y: must be finite with magnitude <= 1e6 (got -2.5e6)");
+	a = throng_agent_default_def();
+	a.velocity = (throng_vec2){2.0f, 0.0f};
+	bad_spawn(a, THRONG_ERR_INVALID_ARGUMENT, "agents[1].velocity: too fast (got length 2, at most max_speed 1.3)");
+	a = throng_agent_default_def();
+	a.heading = (throng_vec2){0.6f, 0.0f};
+	bad_spawn(a, THRONG_ERR_INVALID_ARGUMENT, "agents[1].heading: must be (0,0) or a unit vector (got length 0.6)");
+	a = throng_agent_default_def();
+	a.position = (throng_vec2){60.0f, 0.25f};
+	bad_spawn(a, THRONG_ERR_INVALID_ARGUMENT,
+	          "agents[1].position: (60, 0.25) is outside the world (-50, -50)..(50, 50)");
+	cr_assert_eq(throng_world_set_target(w, 0, (throng_vec2){NAN, -INFINITY}), THRONG_ERR_INVALID_ARGUMENT);
+	assert_error("throng_world_set_target: target: must be finite with magnitude <= 1e6 (got nan, -inf)");
+	cr_assert_eq(throng_world_set_threat(w, (throng_vec2){0, 0}, (throng_vec2){3.0e6f, 0}, true),
+	             THRONG_ERR_INVALID_ARGUMENT);
+	assert_error("throng_world_set_threat: velocity: must be finite with magnitude <= 1e6 (got 3e6, 0)");
+	throng_world_destroy(w);
+}
+
+// Issue 30, defect 10: a wall 1e-4 m long was "zero-length". Each too short
+// a wall now says how long it is and how long it must be; just above
+// THR_MIN_WALL_LENGTH (validate.h) is a wall.
+Test(errors, short_walls_say_how_short)
+{
+	throng_world* w = world_with_agents(4);
+	struct {
+		throng_vec2 a, b;
+		const char* want;
+	} cases[] = {
+		{{0.0f, 0.0f}, {1.0e-4f, 0.0f},
+		 "wall.b: too short a wall (got length 0.0001 m from a, expected more than 0.0001 m)"},
+		{{2.0f, 3.0f}, {2.0f, 3.00005f},
+		 "wall.b: too short a wall (got length 5.00679e-5 m from a, expected more than 0.0001 m)"},
+		{{1.0f, 1.0f}, {1.0f, 1.0f}, "wall.b: too short a wall (got length 0 m from a, expected more than 0.0001 m)"},
+		{{-5.0f, 0.0f}, {-5.0f, -3.0e-5f},
+		 "wall.b: too short a wall (got length 3e-5 m from a, expected more than 0.0001 m)"},
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+		cr_assert_eq(throng_world_add_wall(w, cases[k].a, cases[k].b, NULL), THRONG_ERR_INVALID_ARGUMENT, "%s",
+		             cases[k].want);
+		assert_error(cases[k].want);
+	}
+	cr_assert_eq(throng_world_wall_count(w), 0u);
+	cr_assert_eq(throng_world_add_wall(w, (throng_vec2){0.0f, 0.0f}, (throng_vec2){1.5e-4f, 0.0f}, NULL), THRONG_OK,
+	             "%s", throng_last_error());
 	throng_world_destroy(w);
 }
 
