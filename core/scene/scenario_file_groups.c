@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "scenario_internal.h"
 #include "scenario_file_internal.h"
 #include "validate.h"
+#include "vec.h"
 
 const char* const sf_shape_names[SF_SHAPE_COUNT] = {"ring", "disc", "rectangle", "grid", "line"};
 const char* const sf_heading_names[5] = {"none", "random", "inward", "outward", "goal"};
@@ -213,10 +215,17 @@ static void parse_heading(sf_ctx* c, const sf_node* n, sf_group* g)
 		if (!sf_read_vec2(c, n, SF_COORD, &h)) {
 			return;
 		}
+		// The build normalises it when its length is above THR_EPS (vec.h);
+		// the message gives the length in double, as written.
 		float len = sqrtf(h.x * h.x + h.y * h.y);
-		if (!(len > 1.0e-6f)) {
-			sf_error(c, n->pos, "got (%g, %g), a zero direction (expected a non-zero vector [x, y])", (double)h.x,
-			         (double)h.y);
+		if (!(len > THR_EPS)) {
+			char x[64], y[64], l[THR_FMT_FLOAT_CAP], m[THR_FMT_FLOAT_CAP];
+			sf_describe(n->items[0], x, sizeof x);
+			sf_describe(n->items[1], y, sizeof y);
+			sf_error(c, n->pos,
+			         "got [%s, %s], too short for a direction: length %s (expected a vector [x, y] of length "
+			         "more than %s)",
+			         x, y, thr_fmt_float(l, (float)hypot((double)h.x, (double)h.y)), thr_fmt_float(m, THR_EPS));
 			return;
 		}
 		g->heading = SF_HEADING_VECTOR;

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Scenario files, stage 2c: obstacles (circles), walls (segments and
-// polylines, each segment longer than the library's 1e-4 m) and the threat
-// (a point, or a path it follows at a speed from a start time).
+// polylines, each segment longer than the library's THR_MIN_WALL_LENGTH,
+// 1e-4 m) and the threat (a point, or a path it follows at a speed from a
+// start time).
 #include <stdlib.h>
 
+#include "error.h"
 #include "scenario_file_internal.h"
+#include "validate.h"
 #include "vec.h"
 
 // ---------------------------------------------------------------------------
@@ -44,15 +47,20 @@ void sf_parse_obstacles(sf_ctx* c, const sf_node* n, sf_model* m)
 	}
 }
 
-/// Reports a zero-length segment from point a to b; `at` is b's node.
+/// Reports a segment from point a to b too short for the library; `at` is
+/// b's node.
 static bool segment_ok(sf_ctx* c, const sf_node* at, throng_vec2 a, throng_vec2 b)
 {
-	// The library's rule (validate.c): longer than 1e-4 m.
-	if (v2_length(v2_sub(b, a)) > 1.0e-4f) {
+	// The library's rule (validate.c), on the same float length.
+	float len = v2_length(v2_sub(b, a));
+	if (len > THR_MIN_WALL_LENGTH) {
 		return true;
 	}
-	sf_error(c, at->pos, "zero-length wall from (%g, %g) to (%g, %g) (expected end points more than 1e-4 m apart)",
-	         (double)a.x, (double)a.y, (double)b.x, (double)b.y);
+	char f[6][THR_FMT_FLOAT_CAP];
+	sf_error(c, at->pos,
+	         "too short a wall from (%s, %s) to (%s, %s): length %s m (expected end points more than %s m apart)",
+	         thr_fmt_float(f[0], a.x), thr_fmt_float(f[1], a.y), thr_fmt_float(f[2], b.x), thr_fmt_float(f[3], b.y),
+	         thr_fmt_float(f[4], len), thr_fmt_float(f[5], THR_MIN_WALL_LENGTH));
 	return false;
 }
 
