@@ -12,8 +12,13 @@
 // placement/*: the darts keep an undisturbed agent's first draw; the
 // lattice places what the darts miss, near the first dart or anywhere in
 // the rectangle; and no room left is an error naming the agent.
+// file_room/*: a scenario file's spawn shape must have room for its
+// group (docs/SCENARIOS.md, "spawn"): each shape kind at its room and one
+// agent more, a single agent on a point, and 100,000 agents on
+// zero-area shapes refused before anything is built (issue 30, defect 12).
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +27,7 @@
 #include "support.h"
 #include "throng/metrics.h"
 #include "throng/scenario.h"
+#include "throng/scenario_file.h"
 #include "throng/throng.h"
 
 static throng_scene* make(const char* name, uint32_t agents, uint64_t seed)
@@ -274,4 +280,190 @@ Test(placement, no_room_is_an_error_naming_the_agent)
 	cr_expect_eq(sp.count, 1u, "a 0.5 m square took %u discs of 1 m diameter", sp.count);
 	cr_expect_not_null(strstr(throng_last_error(), "scenario tiny: no room for agent 1"), "%s", throng_last_error());
 	thr_spawn_free(&sp);
+}
+
+// ---------------------------------------------------------------------------
+// Room for a scenario file's group
+// ---------------------------------------------------------------------------
+
+/// Every diagnostic of a file, one formatted line each.
+typedef struct diag_lines {
+	char text[8192];
+	size_t len;
+} diag_lines;
+
+static void collect(void* user, const throng_diagnostic* d)
+{
+	diag_lines* t = user;
+	char line[2048];
+	throng_diagnostic_format(d, line, sizeof line);
+	int n = snprintf(t->text + t->len, sizeof t->text - t->len, "%s\n", line);
+	if (n > 0 && (size_t)n < sizeof t->text - t->len) {
+		t->len += (size_t)n;
+	}
+}
+
+/// A file with one group `g` of `count` agents of radius `radius` spawned
+/// by `spawn` (a flow mapping), in a world 200 m across.
+static void room_file(char* buf, size_t cap, uint32_t count, const char* radius, const char* spawn)
+{
+	snprintf(buf, cap,
+	         "world: {bounds: {min: [-100, -100], max: [100, 100]}}\n"
+	         "archetypes: {a: {slots: [{kind: seek}]}}\n"
+	         "groups:\n"
+	         "  g: {count: %u, archetype: a, radius: %s, spawn: %s}\n",
+	         count, radius, spawn);
+}
+
+/// The file loads, with `count` agents.
+static void assert_room(uint32_t count, const char* radius, const char* spawn)
+{
+	char text[1024];
+	room_file(text, sizeof text, count, radius, spawn);
+	diag_lines d = {.len = 0};
+	throng_scene* s = NULL;
+	cr_assert_eq(throng_scene_load_memory("room.yaml", text, strlen(text), NULL, collect, &d, &s), THRONG_OK,
+	             "%u agents on %s: %s", count, spawn, d.text);
+	cr_assert_eq(throng_world_agent_count(throng_scene_world(s)), count);
+	cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
+	throng_scene_destroy(s);
+}
+
+/// The file is refused with exactly one problem, at the spawn mapping
+/// (line 4, column 45 + the length of count and radius), and nothing is
+/// built.
+static void assert_no_room(uint32_t count, const char* radius, const char* spawn, const char* message)
+{
+	char text[1024], want[2048];
+	room_file(text, sizeof text, count, radius, spawn);
+	int column = snprintf(NULL, 0, "  g: {count: %u, archetype: a, radius: %s, spawn: ", count, radius) + 1;
+	snprintf(want, sizeof want, "room.yaml:4:%d: groups.g.spawn: %s\n", column, message);
+	diag_lines d = {.len = 0};
+	uint32_t problems = 0;
+	cr_assert_eq(throng_scenario_validate_memory("room.yaml", text, strlen(text), collect, &d, &problems),
+	             THRONG_ERR_INVALID_ARGUMENT, "%u agents on %s validate", count, spawn);
+	cr_assert_eq(problems, 1u, "%s", d.text);
+	cr_assert_str_eq(d.text, want);
+	throng_scene* s = (throng_scene*)0x1;
+	cr_assert_eq(throng_scene_load_memory("room.yaml", text, strlen(text), NULL, NULL, NULL, &s),
+	             THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_null(s);
+	cr_assert(strncmp(throng_last_error(), want, strlen(want) - 1) == 0, "%s", throng_last_error());
+}
+
+#define ROOM_RULE                                                                                                     \
+	"(expected pi * radius^2 for the first agent and 1/2 of that for each other one: a larger shape, fewer agents " \
+	"or a smaller radius)"
+
+// The room, worked by hand for agents of radius r = 0.5 (a body of
+// pi/4 = 0.785398 m^2): the shape widened by r covers pi r^2 + E, and
+// count - 1 <= floor(2 E / (pi r^2)) = floor(8 E / pi).
+Test(file_room, each_shape_holds_its_room_and_no_more, .timeout = 60)
+{
+	// A line 10 m long: E = 2 * 10 * r = 10, 80 / pi = 25.46, room 26.
+	// Widened it covers 10.785398 m^2; 27 agents need pi/4 (1 + 26/2).
+	const char* line = "{shape: line, from: [0, 0], to: [10, 0]}";
+	assert_room(26, "0.5", line);
+	assert_no_room(27, "0.5", line,
+	               "a line from (0, 0) to (10, 0) has room for 26 agents of radius 0.5, not 27: widened by that "
+	               "radius it covers 10.7853985 m^2, they need 10.995574 m^2 " ROOM_RULE);
+	// A ring of radius R = 5.1 (the annulus R +- r): E = pi r (4R - r) =
+	// 9.95 pi, 79.6, room 80.
+	const char* ring = "{shape: ring, radius: 5.1}";
+	assert_room(80, "0.5", ring);
+	assert_no_room(81, "0.5", ring,
+	               "a ring of radius 5.1 has room for 80 agents of radius 0.5, not 81: widened by that radius it "
+	               "covers 32.044243 m^2, they need 32.201324 m^2 " ROOM_RULE);
+	// A disc of radius 2.1: E = pi R (R + 2r) = 6.51 pi, 52.08, room 53.
+	const char* disc = "{shape: disc, radius: 2.1}";
+	assert_room(53, "0.5", disc);
+	assert_no_room(54, "0.5", disc,
+	               "a disc of radius 2.1 has room for 53 agents of radius 0.5, not 54: widened by that radius it "
+	               "covers 21.237165 m^2, they need 21.59845 m^2 " ROOM_RULE);
+	// A rectangle 3 x 2: E = 6 + 2 (3 + 2) r = 11, 88 / pi = 28.01, room 29.
+	const char* rect = "{shape: rectangle, size: [3, 2]}";
+	assert_room(29, "0.5", rect);
+	assert_no_room(30, "0.5", rect,
+	               "a rectangle of size [3, 2] has room for 29 agents of radius 0.5, not 30: widened by that radius "
+	               "it covers 11.7853985 m^2, they need 12.173672 m^2 " ROOM_RULE);
+	// A grid of 4 columns 0.5 m apart, jitter 0.1: its hull is 1.7 m wide
+	// and (rows - 1) 0.5 + 0.2 m high. 23 agents (6 rows, 2.7 m): E =
+	// 1.7 * 2.7 + 2 * 4.4 * 0.5 = 8.99, 22.89, room 23; 24 agents have the
+	// same rows and one too many.
+	const char* grid = "{shape: grid, spacing: [0.5, 0.5], columns: 4, jitter: 0.1}";
+	assert_room(23, "0.5", grid);
+	assert_no_room(24, "0.5", grid,
+	               "a grid of 4 columns, spacing [0.5, 0.5] and jitter 0.1 has room for 23 agents of radius 0.5, "
+	               "not 24: widened by that radius it covers 9.775398 m^2, they need 9.817477 m^2 " ROOM_RULE);
+}
+
+// A single agent fits on a point (one body covers it), at the point;
+// a second agent does not.
+Test(file_room, one_agent_on_a_point_stays_valid)
+{
+	const char* points[] = {
+		"{shape: line, from: [3, -4], to: [3, -4]}",
+		"{shape: rectangle, center: [3, -4], size: [0, 0]}",
+		"{shape: grid, center: [3, -4], spacing: [0, 0]}",
+	};
+	const char* described[] = {
+		"a line from (3, -4) to (3, -4)",
+		"a rectangle of size [0, 0]",
+		"a grid of 2 columns, spacing [0, 0] and jitter 0",
+	};
+	for (int k = 0; k < 3; ++k) {
+		char text[1024];
+		room_file(text, sizeof text, 1, "0.3", points[k]);
+		throng_scene* s = NULL;
+		cr_assert_eq(throng_scene_load_memory("room.yaml", text, strlen(text), NULL, NULL, NULL, &s), THRONG_OK,
+		             "%s", throng_last_error());
+		throng_agent_state a;
+		cr_assert_eq(throng_world_get_agent(throng_scene_world(s), 0, &a), THRONG_OK);
+		cr_assert(a.position.x == 3.0f && a.position.y == -4.0f, "%s: at (%g, %g)", points[k],
+		          (double)a.position.x, (double)a.position.y);
+		throng_scene_destroy(s);
+		char want[1024];
+		snprintf(want, sizeof want,
+		         "%s has room for 1 agent of radius 0.3, not 2: widened by that radius it covers 0.28274336 m^2, "
+		         "they need 0.42411503 m^2 " ROOM_RULE,
+		         described[k]);
+		assert_no_room(2, "0.3", points[k], want);
+	}
+}
+
+// Issue 30, defect 12: 100,000 agents on a shape of no area validated and
+// then cost every step its caps. Each is refused at validation, nothing
+// built: a tiny ring and disc, a rectangle and a grid of width 0, a line
+// and a point.
+Test(file_room, a_crowd_on_no_area_is_refused_before_it_costs_anything)
+{
+	struct {
+		const char* spawn;
+		const char* message;
+	} cases[] = {
+		{"{shape: ring, radius: 1e-6}", "a ring of radius 1e-6 has room for 1 agent of radius 0.3, not 100000: "
+		                                "widened by that radius it covers 0.28274524 m^2, they need 14137.31 m^2 "},
+		{"{shape: disc, radius: 1e-6}", "a disc of radius 1e-6 has room for 1 agent of radius 0.3, not 100000: "
+		                                "widened by that radius it covers 0.28274524 m^2, they need 14137.31 m^2 "},
+		{"{shape: rectangle, size: [0, 10]}",
+		 "a rectangle of size [0, 10] has room for 43 agents of radius 0.3, not 100000: widened by that radius it "
+		 "covers 6.2827435 m^2, they need 14137.31 m^2 "},
+		{"{shape: grid, spacing: [0, 0]}",
+		 "a grid of 317 columns, spacing [0, 0] and jitter 0 has room for 1 agent of radius 0.3, not 100000: "
+		 "widened by that radius it covers 0.28274336 m^2, they need 14137.31 m^2 "},
+		{"{shape: grid, spacing: [0.01, 0]}",
+		 "a grid of 317 columns, spacing [0.01, 0] and jitter 0 has room for 14 agents of radius 0.3, not 100000: "
+		 "widened by that radius it covers 2.1787434 m^2, they need 14137.31 m^2 "},
+		{"{shape: line, from: [0, 0], to: [0, 0]}",
+		 "a line from (0, 0) to (0, 0) has room for 1 agent of radius 0.3, not 100000: widened by that radius it "
+		 "covers 0.28274336 m^2, they need 14137.31 m^2 "},
+		{"{shape: line, from: [0, 0], to: [1e-3, 0]}",
+		 "a line from (0, 0) to (0.001, 0) has room for 1 agent of radius 0.3, not 100000: widened by that radius "
+		 "it covers 0.28334337 m^2, they need 14137.31 m^2 "},
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+		char want[1024];
+		snprintf(want, sizeof want, "%s" ROOM_RULE, cases[k].message);
+		assert_no_room(100000, "0.3", cases[k].spawn, want);
+	}
 }

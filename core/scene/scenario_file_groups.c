@@ -483,6 +483,7 @@ static void check_group(sf_ctx* c, sf_model* m, sf_group* g)
 			sf_pop(c, mark);
 		}
 	}
+	sf_check_spawn_room(c, g);
 }
 
 /// Resolves each archetype's target rule group to that group's id.

@@ -429,6 +429,14 @@ void sf_parse_threat(sf_ctx* c, const sf_node* n, sf_model* m);
 void sf_check_model(sf_ctx* c, const sf_node* root, sf_model* m);
 /// The box a group's spawn shape covers (scenario_file_groups.c).
 void sf_spawn_extent(const sf_group* g, throng_vec2* lo, throng_vec2* hi);
+/// How deep a spawn shape may stack its agents: beyond the first, each
+/// needs 1/SF_SPAWN_DEPTH of its body's area (docs/SCENARIOS.md, "spawn").
+#define SF_SPAWN_DEPTH 2
+/// Reports a spawn shape without room for its group's agents: widened by
+/// their radius on every side, it must cover the first agent's body,
+/// pi * radius^2, and 1/SF_SPAWN_DEPTH of every other's, so a point holds
+/// one agent (scenario_file_shapes.c). Grid columns resolved.
+void sf_check_spawn_room(sf_ctx* c, const sf_group* g);
 /// scenario_file_refs.c: references that lead nowhere (a threat target
 /// without a threat, an agent target without a target rule, path
 /// following without a path: refused; a path no slot follows: a warning)

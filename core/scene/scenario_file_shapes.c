@@ -2,7 +2,9 @@
 // Scenario files, stage 2c: obstacles (circles), walls (segments and
 // polylines, each segment longer than the library's THR_MIN_WALL_LENGTH,
 // 1e-4 m) and the threat (a point, or a path it follows at a speed from a
-// start time).
+// start time); and whether a group's spawn shape has room for its agents.
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "error.h"
@@ -224,4 +226,105 @@ void sf_parse_threat(sf_ctx* c, const sf_node* n, sf_model* m)
 	sf_pop(c, mark);
 	sf_field_number(c, n, "speed", SF_POSITIVE, &t->speed);
 	sf_field_bool(c, n, "loop", &t->path.loop);
+}
+
+// ---------------------------------------------------------------------------
+// Room for a group's agents
+// ---------------------------------------------------------------------------
+
+/// Describes the group's spawn shape as the file wrote it ("a disc of
+/// radius 2") into buf.
+static void describe_shape(const sf_group* g, char* buf, size_t cap)
+{
+	const sf_spawn* s = &g->spawn;
+	char f[4][THR_FMT_FLOAT_CAP];
+	switch (s->shape) {
+	case SF_SHAPE_RING:
+	case SF_SHAPE_DISC:
+		snprintf(buf, cap, "a %s of radius %s", s->shape == SF_SHAPE_RING ? "ring" : "disc",
+		         thr_fmt_float(f[0], s->radius));
+		return;
+	case SF_SHAPE_RECTANGLE:
+		snprintf(buf, cap, "a rectangle of size [%s, %s]", thr_fmt_float(f[0], s->size.x),
+		         thr_fmt_float(f[1], s->size.y));
+		return;
+	case SF_SHAPE_GRID:
+		snprintf(buf, cap, "a grid of %u columns, spacing [%s, %s] and jitter %s", s->columns,
+		         thr_fmt_float(f[0], s->spacing.x), thr_fmt_float(f[1], s->spacing.y),
+		         thr_fmt_float(f[2], s->jitter));
+		return;
+	case SF_SHAPE_LINE:
+		snprintf(buf, cap, "a line from (%s, %s) to (%s, %s)", thr_fmt_float(f[0], s->from.x),
+		         thr_fmt_float(f[1], s->from.y), thr_fmt_float(f[2], s->to.x), thr_fmt_float(f[3], s->to.y));
+		return;
+	case SF_SHAPE_COUNT: break;
+	}
+	snprintf(buf, cap, "the shape");
+}
+
+/// The area (m^2) the shape offers agents of radius r beyond one agent's
+/// own pi r^2: the shape widened by r on every side (where the agents'
+/// bodies can be when their centres are on the shape) less pi r^2. By
+/// Steiner's formula a convex shape of area A and perimeter P widened by r
+/// covers A + P r + pi r^2; a ring of radius R covers the annulus R +- r.
+static double extra_room(const sf_group* g, double r)
+{
+	const sf_spawn* s = &g->spawn;
+	const double pi = 3.141592653589793;
+	double w = 0.0, h = 0.0;
+	switch (s->shape) {
+	case SF_SHAPE_RING:
+		if ((double)s->radius >= r) {
+			return pi * r * (4.0 * (double)s->radius - r); // 4 pi R r - pi r^2
+		}
+		return pi * (double)s->radius * ((double)s->radius + 2.0 * r); // as a disc
+	case SF_SHAPE_DISC: return pi * (double)s->radius * ((double)s->radius + 2.0 * r);
+	case SF_SHAPE_RECTANGLE:
+		w = (double)s->size.x;
+		h = (double)s->size.y;
+		break;
+	case SF_SHAPE_GRID: {
+		// The lattice's hull, each point nudged up to jitter either way.
+		uint32_t cols = g->count < s->columns ? g->count : s->columns;
+		uint32_t rows = (g->count + cols - 1u) / cols;
+		w = (double)(cols - 1u) * (double)s->spacing.x + 2.0 * (double)s->jitter;
+		h = (double)(rows - 1u) * (double)s->spacing.y + 2.0 * (double)s->jitter;
+		break;
+	}
+	case SF_SHAPE_LINE:
+		// A segment: area 0, perimeter twice its length.
+		w = hypot((double)s->to.x - (double)s->from.x, (double)s->to.y - (double)s->from.y);
+		break;
+	case SF_SHAPE_COUNT: break;
+	}
+	return w * h + 2.0 * (w + h) * r;
+}
+
+void sf_check_spawn_room(sf_ctx* c, const sf_group* g)
+{
+	if (g->count == 0 || (g->spawn.shape == SF_SHAPE_GRID && g->spawn.columns == 0)) {
+		return;
+	}
+	// The shape widened by r must cover the first agent's body and half of
+	// every other's: pi r^2 + (count - 1) pi r^2 / SF_SPAWN_DEPTH <= pi r^2
+	// + extra. In whole agents: count - 1 <= floor(depth * extra / body).
+	const double r = (double)g->radius;
+	const double body = 3.141592653589793 * r * r;
+	const double extra = extra_room(g, r);
+	const double beyond = floor(SF_SPAWN_DEPTH * extra / body);
+	if ((double)(g->count - 1u) <= beyond) {
+		return;
+	}
+	unsigned long long room = 1ull + (unsigned long long)beyond; // < count <= THR_SCENE_MAX_AGENTS
+	double need = body + (double)(g->count - 1u) * body / SF_SPAWN_DEPTH;
+	char shape[160], f[3][THR_FMT_FLOAT_CAP];
+	describe_shape(g, shape, sizeof shape);
+	size_t mark = sf_push_key(c, "spawn");
+	sf_error(c, g->spawn_pos,
+	         "%s has room for %llu agent%s of radius %s, not %u: widened by that radius it covers %s m^2, they need "
+	         "%s m^2 (expected pi * radius^2 for the first agent and 1/%d of that for each other one: a larger "
+	         "shape, fewer agents or a smaller radius)",
+	         shape, room, room == 1 ? "" : "s", thr_fmt_float(f[0], g->radius), g->count,
+	         thr_fmt_float(f[1], (float)(body + extra)), thr_fmt_float(f[2], (float)need), SF_SPAWN_DEPTH);
+	sf_pop(c, mark);
 }
