@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "behaviors.h"
 #include "support.h"
 #include "throng/behavior.h"
 #include "throng/scenario_file.h"
@@ -434,4 +435,57 @@ Test(caps, scenario_file_key)
 	                   "groups: {g: {count: 1, archetype: a, spawn: {shape: ring, radius: 1}}}\n";
 	cr_expect_eq(throng_scenario_validate_memory("seek.yaml", seek, strlen(seek), NULL, NULL, NULL),
 	             THRONG_ERR_INVALID_ARGUMENT);
+}
+
+/// docs/NAME, found from this file's path, into buf.
+static void read_doc(const char* name, char* buf, size_t cap)
+{
+	const char* file = __FILE__;
+	const char* slash = strrchr(file, '/');
+	int len = slash != NULL ? (int)(slash - file) : 0;
+	char path[1024];
+	snprintf(path, sizeof path, "%.*s%sdocs/%s", len, file, len > 0 ? "/../" : "../", name);
+	size_t n = thr_test_slurp(path, buf, cap);
+	cr_assert_lt(n, cap - 1, "%s is larger than the test's buffer", path);
+}
+
+/// The line of `text` holding `needle`, copied into line; fails when none.
+static void line_with(const char* text, const char* needle, char* line, size_t cap)
+{
+	const char* at = strstr(text, needle);
+	cr_assert_not_null(at, "no line holds \"%s\"", needle);
+	const char* start = at;
+	while (start > text && start[-1] != '\n') {
+		--start;
+	}
+	const char* end = strchr(at, '\n');
+	size_t n = end != NULL ? (size_t)(end - start) : strlen(start);
+	snprintf(line, cap, "%.*s", (int)(n < cap ? n : cap - 1), start);
+}
+
+// Issue 30, defect 11: docs/SCENARIOS.md gave max_neighbors 0 as "= 128"
+// while the code (thr_max_neighbors) takes THRONG_DEFAULT_MAX_NEIGHBORS,
+// 256, as behavior.h and docs/BEHAVIORS.md say. Every doc that states the
+// default or the candidate cap derived from it states the code's numbers.
+Test(caps, docs_state_the_default_the_code_takes)
+{
+	static char doc[262144];
+	char line[4096], want[128];
+	read_doc("SCENARIOS.md", doc, sizeof doc);
+	line_with(doc, "| `max_neighbors` |", line, sizeof line);
+	snprintf(want, sizeof want, "| 0 (= `THRONG_DEFAULT_MAX_NEIGHBORS`, %d) |", THRONG_DEFAULT_MAX_NEIGHBORS);
+	cr_expect_not_null(strstr(line, want), "docs/SCENARIOS.md: %s\n(expected %s)", line, want);
+	read_doc("BEHAVIORS.md", doc, sizeof doc);
+	line_with(doc, "| neighbour slots (", line, sizeof line);
+	snprintf(want, sizeof want, "| `max_neighbors: 0` = `THRONG_DEFAULT_MAX_NEIGHBORS` = %d |",
+	         THRONG_DEFAULT_MAX_NEIGHBORS);
+	cr_expect_not_null(strstr(line, want), "docs/BEHAVIORS.md: %s\n(expected %s)", line, want);
+	line_with(doc, "| an agent's neighbour walk |", line, sizeof line);
+	int cap = THRONG_CANDIDATES_PER_NEIGHBOR * THRONG_DEFAULT_MAX_NEIGHBORS;
+	snprintf(want, sizeof want, "| %d,%03d |", cap / 1000, cap % 1000);
+	cr_expect_not_null(strstr(line, want), "docs/BEHAVIORS.md: %s\n(expected %s)", line, want);
+	// And the code: a slot's default 0 takes THRONG_DEFAULT_MAX_NEIGHBORS.
+	throng_behavior_params p = throng_slot_default_def(THRONG_SEPARATION).params;
+	cr_expect_eq(p.max_neighbors, 0u);
+	cr_expect_eq(thr_max_neighbors(&p), 256u);
 }
