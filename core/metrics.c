@@ -4,7 +4,8 @@
 // Design: the metrics object reads the agents through throng_world_view,
 // as a renderer does (positions, velocities, headings, radii, ids), and
 // the world's internals only for what the view lacks (the goals, the
-// previous state, the last reorder, the largest radius), and keeps what
+// step's record: the previous state and the last reorder; the largest
+// radius), and keeps what
 // it accumulates per agent: start (by id), and goal, path walked, total
 // turn, first arrival and id in a record of 32 bytes an agent, kept as four
 // columns of 8 bytes (turn, walked, thr_goal, thr_tag).
@@ -14,26 +15,24 @@
 // counts and maxima are taken in storage order, where order cannot
 // matter.
 //
-// The previous state is the world's: after a step the store's other
-// buffer holds the state the step started from, in the current storage
-// order (the SIMD engine reorders into the buffer it then reads; the
-// scalar reference reads its current buffer and writes the other), and no
-// stage after the engine's pass writes it (the contact pass reads it). So
-// the path from the previous position and the heading change need no copy
-// of their own, as long as every step is observed: observing checks that
-// the world is one step past the last observation, or at it (the same
-// state observed again, its own previous state), and fails otherwise.
+// The previous state is the world's: every step publishes a record
+// (thr_step_record, core/world_internal.h) of the state it started from,
+// in the current storage order, and of its reorder. So the path from the
+// previous position and the heading change need no copy of their own, as
+// long as every step is observed: observing checks that the world is one
+// step past the last observation, or at it (the same state observed
+// again, its own previous state), and fails otherwise.
 //
 // The records follow the world's storage order: record k is the agent at
 // slot k at the last observation. Each observation first puts the
 // records in the world's current order, so that observing then reads the
 // world's arrays and the records side by side in order; visiting the
 // records by id from storage order cost a cache miss an agent at a
-// million agents. Where each record goes is the step's reorder, the agent
-// grid's items (core/step.c), for the SIMD engine, and nowhere for the
-// scalar reference; the ids in the records check it, and when they
-// disagree (a step that failed after its reorder, or a grid rebuilt
-// since) the records are placed by id instead. The columns are gathered
+// million agents. Where each record goes is the step's published
+// reorder (the SIMD engine's), and nowhere for the scalar reference; the
+// ids in the records check it, and when they disagree (the same step
+// observed twice, or a step that failed after its reorder) the records
+// are placed by id instead. The columns are gathered
 // one at a time, on every thread, into a spare column that then takes
 // the column's place: the overlap sort's entry buffer, free between two
 // counts, which takes the column's old buffer in return. (They were once
@@ -291,22 +290,13 @@ static void follow(const void* src, void* dst, const uint32_t* from, int64_t n)
 	}
 }
 
-/// The previous state: the store's other buffer, which holds the state the
-/// last step started from in the current storage order (see the design note).
-static const thr_state* previous_state(const throng_world* w)
+/// What the world's last step published (thr_step_record), or NULL when
+/// no record describes the world as it is (no step yet, or a failed step
+/// moved its agents).
+static const thr_step_record* step_record(const throng_world* w)
 {
-	return &w->store.buf[w->store.cur ^ 1];
-}
-
-/// The reorder of the world's last step, if it had one: new slot k held
-/// slot perm[k] (the SIMD engine reorders by the agent grid's items); NULL
-/// when slots did not move (the scalar reference). A guess the records'
-/// ids check.
-static const uint32_t* last_reorder(const throng_world* w)
-{
-	const thr_grid* g = &w->agent_grid;
-	bool sorted = w->def.engine == THRONG_ENGINE_SIMD && g->items != NULL && g->n_items == w->count;
-	return sorted ? g->items : NULL;
+	const thr_step_record* r = &w->published;
+	return r->step == w->step && r->previous != NULL ? r : NULL;
 }
 
 throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
@@ -329,6 +319,11 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 		                "%llu: a step was not observed (observe once after each step)",
 		                (unsigned long long)w->step, (unsigned long long)m->last_step);
 	}
+	const thr_step_record* rec = step_record(w);
+	if (w->step != m->last_step && rec == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_metrics_observe: the world's step %llu published no "
+		                "record (core/world_internal.h, thr_step_record)", (unsigned long long)w->step);
+	}
 	if (thr_shape_watch_sync(&m->shapes, w) != 0) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_metrics_observe: out of memory for the grids over %u "
 		                "obstacles and %u walls", w->obstacle_count, w->wall_count);
@@ -344,7 +339,7 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 	const thr_state* s = thr_cur_c(w);
 	// Observed again without a step, the state is its own previous state:
 	// no path, no turn.
-	const thr_state* ps = w->step == m->last_step ? s : previous_state(w);
+	const thr_state* ps = w->step == m->last_step ? s : rec->previous;
 	const throng_world_def* d = &w->def;
 	const uint64_t step = w->step - m->step0;
 	const bool goals = m->goal_radius > 0.0f;
@@ -365,7 +360,7 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 	// swaps with: the overlap sort's entry buffer (8 bytes an agent, free
 	// as well), which takes the column's old buffer in return. The tag
 	// column goes first, gathered and checked in one pass.
-	const uint32_t* const perm = last_reorder(w);
+	const uint32_t* const perm = rec != NULL ? rec->reorder : NULL;
 	uint32_t* const from = (uint32_t*)m->overlap.spare;
 	uint32_t* const by_id = from + n;
 	void* spare = m->overlap.entry;

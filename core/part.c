@@ -387,6 +387,10 @@ throng_status thr_part_update(throng_world* w, const uint8_t* keep, const thr_ag
 	// fewer agents than the step before, step after step).
 	w->count = count;
 	w->step = step;
+	// Observers see the state the load replaced as the previous one
+	// (thr_part_load_next flips the buffers first), in the same slots.
+	const thr_contact_report none = {0, 0, 0, 0, 0};
+	thr_publish_step(w, &w->store.buf[w->store.cur ^ 1], NULL, &none);
 	return THRONG_OK;
 }
 

@@ -3,6 +3,7 @@
 // Reading throng_world_step tells the whole step: prepare, sort, targets,
 // the engine's pass, finish; with counting on (core/counters.c) each
 // stage's time and the step's work go to the world's counters.
+#include <stdlib.h>
 #include <string.h>
 
 #include "contact.h"
@@ -17,6 +18,9 @@ static const thr_engine* engine_of(const throng_world* w)
 void thr_engines_release(throng_world* w)
 {
 	thr_arena_destroy(&w->arena);
+	free(w->reorder);
+	w->reorder = NULL;
+	w->reorder_cap = 0;
 	const thr_engine* engines[2] = {&thr_scalar_engine, &thr_simd_engine};
 	for (int k = 0; k < 2; ++k) {
 		if (engines[k]->release != NULL) {
@@ -57,6 +61,38 @@ static uint32_t step_team(throng_world* w, const thr_engine* e, bool due, bool* 
 	return due ? w->team.current : thr_team_pick(&w->team);
 }
 
+/// Room for the record's copy of a reorder (thr_step_record). Returns -1
+/// when out of memory.
+static int reserve_reorder(throng_world* w)
+{
+	if (w->reorder_cap >= w->capacity) {
+		return 0;
+	}
+	uint32_t* r = malloc((size_t)w->capacity * sizeof *r);
+	if (r == NULL) {
+		return -1;
+	}
+	free(w->reorder);
+	w->reorder = r;
+	w->reorder_cap = w->capacity;
+	return 0;
+}
+
+/// What the step publishes (thr_step_record): the state it read, its
+/// reorder (copied: the grid is the next step's), the contact stage's
+/// figures.
+static void publish(throng_world* w, const thr_step_ctx* ctx, const thr_pass_stats* ps)
+{
+	const uint32_t* reorder = NULL;
+	if (ctx->engine->sorted && w->count > 0) {
+		memcpy(w->reorder, w->agent_grid.items, (size_t)w->count * sizeof *w->reorder);
+		reorder = w->reorder;
+	}
+	const thr_contact_report contact = {ps->contacts, ps->contact_capped, ps->contact_iterations, ps->shape_pushes,
+	                                    ps->shape_reverts};
+	thr_publish_step(w, ctx->cs, reorder, &contact);
+}
+
 /// Everything of the step that can fail, before anything of the world
 /// changes: the shape grids, the per-archetype table, the engine's data,
 /// room for a reorder, the agent grid over the current state.
@@ -82,7 +118,7 @@ static throng_status prepare(throng_world* w, const thr_engine* e, uint32_t thre
 	if (st == THRONG_OK) {
 		st = thr_contact_prepare(ctx);
 	}
-	if (st == THRONG_OK && e->sorted && thr_store_reserve_spares(w) != 0) {
+	if (st == THRONG_OK && e->sorted && (thr_store_reserve_spares(w) != 0 || reserve_reorder(w) != 0)) {
 		st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory");
 	}
 	if (st == THRONG_OK && due &&
@@ -233,6 +269,9 @@ throng_status throng_world_step(throng_world* w)
 			memcpy(w->target_agent, ctx.kept_targets, (size_t)w->count * sizeof *w->target_agent);
 		}
 		w->store.cur = ctx.read;
+		if (e->sorted) {
+			w->published.step = UINT64_MAX; // the storage order moved: the record no longer describes it
+		}
 		return end_step(w, st);
 	}
 	end_step(w, THRONG_OK);
@@ -241,6 +280,7 @@ throng_status throng_world_step(throng_world* w)
 	w->stats.steps_one_thread += (uint64_t)(team == 1 && w->team.most > 1);
 	w->store.cur = ctx.write; // the one flip of the step
 	w->step++;
+	publish(w, &ctx, &ps);
 	if (timed) {
 		thr_team_record(&w->team, team, (float)(thr_clock_ns() - began) / (float)w->count);
 	}

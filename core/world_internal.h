@@ -41,6 +41,35 @@ typedef enum thr_region {
 	THR_REGION_COUNT
 } thr_region;
 
+/// What the contact stage did in one step (the whole world's figures in
+/// a part world are the parts' sums).
+typedef struct thr_contact_report {
+	uint64_t contacts;      ///< overlapping pairs met (throng_world_stats.contacts)
+	uint64_t capped;        ///< agents whose pairs met THRONG_CONTACT_MAX_PAIRS
+	uint64_t iterations;    ///< Jacobi iterations run
+	uint64_t shape_pushes;  ///< agents moved out of a wall or obstacle
+	uint64_t shape_reverts; ///< agents kept where they were: a wall was still crossed
+} thr_contact_report;
+
+/// What a step publishes for those who watch the world between steps
+/// (the quality metrics, core/metrics.c): the step (core/step.c, at its
+/// end) and a part world's load (core/part.c) fill it, nobody else writes
+/// it, and it holds until the next step starts. An observer reads this
+/// record and the current state, never which store buffer is current nor
+/// the agent grid.
+typedef struct thr_step_record {
+	uint64_t step; ///< the world's step right after the one described: valid while w->step equals it
+	/// The state that step started from, in the current storage order:
+	/// the store's buffer the step read (thr_step_ctx.cs, const for the
+	/// whole step, so no stage can have written it), or, after a part
+	/// world's load, the state the load replaced.
+	const thr_state* previous;
+	/// New slot k held slot reorder[k] when the step began (w->count
+	/// entries, the world's own copy); NULL when no slot moved.
+	const uint32_t* reorder;
+	thr_contact_report contact; ///< what the contact stage did (zeros after a load)
+} thr_step_record;
+
 /// Checked by throng_world_create() to catch defs not made by the defaults.
 #define THR_DEF_COOKIE 0x7468726e
 
@@ -142,7 +171,21 @@ struct throng_world {
 	struct thr_part* part;            ///< a part world's data (part.h), or NULL
 	uint32_t shape_version;      ///< bumped whenever the shape grids are rebuilt
 	thr_team team;               ///< how many threads the next step uses (team.h)
+	thr_step_record published;   ///< what the last step published (thr_step_record)
+	uint32_t* reorder;           ///< the record's reorder (reorder_cap entries): the step's own copy of it
+	uint32_t reorder_cap;
 };
+
+/// Publishes w's record: the step it has just reached, `previous`, the
+/// reorder (the store's, NULL: none) and what the contact stage did.
+static inline void thr_publish_step(throng_world* w, const thr_state* previous, const uint32_t* reorder,
+                                    const thr_contact_report* contact)
+{
+	w->published.step = w->step;
+	w->published.previous = previous;
+	w->published.reorder = reorder;
+	w->published.contact = *contact;
+}
 
 /// THRONG_OK, or an invalid-argument error naming `fn` when w is NULL.
 throng_status thr_check_world(const void* w, const char* fn);
