@@ -1,16 +1,35 @@
 // SPDX-License-Identifier: MIT
 // The step's arena (arena.h has the design).
+#define _DEFAULT_SOURCE // MAP_ANONYMOUS
 #include "arena.h"
 
 #include <assert.h>
-#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "memory.h"
 
 #define THR_ARENA_ALIGN ((size_t)64)
 
 static size_t round_up(size_t n) { return (n + THR_ARENA_ALIGN - 1u) & ~(THR_ARENA_ALIGN - 1u); }
+
+// The block and the items that do not fit are mapped pages of their own,
+// not malloc's: freeing a large malloc'd buffer raises glibc's mmap
+// threshold, after which the buffers other code allocates and frees every
+// step come from the heap and fragment it (seen here: a process's peak
+// memory grew with every step).
+static void* map_pages(size_t n)
+{
+	void* p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void unmap_pages(void* p, size_t n)
+{
+	if (p != NULL) {
+		munmap(p, n);
+	}
+}
 
 void* thr_arena_alloc(thr_arena* a, size_t size, const char* name)
 {
@@ -24,7 +43,7 @@ void* thr_arena_alloc(thr_arena* a, size_t size, const char* name)
 		it->heap = 0;
 		a->used += n;
 	} else {
-		it->p = aligned_alloc(THR_ARENA_ALIGN, n);
+		it->p = map_pages(n);
 		if (it->p == NULL) {
 			return NULL;
 		}
@@ -52,7 +71,7 @@ void thr_arena_unwind(thr_arena* a, uint32_t mark)
 	while (a->count > mark) {
 		thr_arena_item* it = &a->items[--a->count];
 		if (it->heap) {
-			free(it->p);
+			unmap_pages(it->p, it->size);
 		} else {
 			a->used -= it->size;
 		}
@@ -67,12 +86,12 @@ void thr_arena_grow(thr_arena* a)
 	if (a->peak <= a->cap) {
 		return;
 	}
-	char* b = aligned_alloc(THR_ARENA_ALIGN, round_up(a->peak));
+	char* b = map_pages(round_up(a->peak));
 	if (b == NULL) {
 		return; // the items that do not fit keep coming from the heap
 	}
 	thr_huge_pages(b, a->peak);
-	free(a->block);
+	unmap_pages(a->block, a->cap);
 	a->block = b;
 	a->cap = round_up(a->peak);
 	a->used = 0;
@@ -81,6 +100,6 @@ void thr_arena_grow(thr_arena* a)
 void thr_arena_destroy(thr_arena* a)
 {
 	thr_arena_unwind(a, 0);
-	free(a->block);
+	unmap_pages(a->block, a->cap);
 	memset(a, 0, sizeof *a);
 }

@@ -39,7 +39,8 @@ typedef struct thr_arena {
 } thr_arena;
 
 /// `size` bytes (64-byte aligned, not cleared) named `name`, from the block
-/// when it has room, else from the heap. NULL when out of memory (or out
+/// when it has room, else from pages of its own (arena.c says why not
+/// malloc's). NULL when out of memory (or out
 /// of items); the arena is then unchanged.
 void* thr_arena_alloc(thr_arena* a, size_t size, const char* name);
 
