@@ -16,9 +16,17 @@
 #include "benches.h"
 #include "common.h"
 #include "limit.h"
-#include "report.h"
 #include "shim.h"
 #include "throng/file.h"
+
+/// Frees what the benchmark files keep between runs: bench_step.c's scene,
+/// bench_pass.c's scene and worlds, the limit probe's arrays.
+static void free_caches(void)
+{
+	bench_step_free();
+	bench_pass_free();
+	bench_limit_free();
+}
 
 /// --benchmark_out=FILE is written as every throng output is
 /// (include/throng/file.h): Google Benchmark writes the temporary, reached
@@ -85,7 +93,7 @@ int main(int argc, char** argv)
 		return 4; // an output that cannot be written, as throng's exit status 4
 	}
 	int status = thr_bench_main(argc, argv);
-	bench_caches_free();
+	free_caches();
 	if (results != NULL && status == 0 && !close_results(results)) {
 		return 4;
 	}

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "benches.h"
 #include "cost.h"
 #include "limit.h"
 
@@ -75,11 +74,4 @@ void bench_report(thr_bench_state* st, const bench_measure* m, int threads, int6
 	thr_bench_set_counter(st, "flop_share", lim.gflops > 0.0 ? gflops / lim.gflops : 0.0);
 	thr_bench_set_counter(st, "gbytes_per_s", gbytes);
 	thr_bench_set_counter(st, "bw_share", lim.gbytes > 0.0 ? gbytes / lim.gbytes : 0.0);
-}
-
-void bench_caches_free(void)
-{
-	bench_step_free();
-	bench_pass_free();
-	bench_limit_free();
 }

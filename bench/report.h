@@ -70,8 +70,4 @@ void bench_measure_counted(throng_world* w, throng_world_counters* out);
 void bench_report(thr_bench_state* st, const bench_measure* m, int threads, int64_t steps, double seconds,
                   double cpu_seconds);
 
-/// Frees the caches: bench_step.c's scene, bench_pass.c's scene and
-/// worlds, the limit probe's arrays.
-void bench_caches_free(void);
-
 #endif
