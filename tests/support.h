@@ -48,6 +48,16 @@ const char* thr_test_summary_value(const char* text, const char* key);
 /// The scene's outcome figure `name`; fails the test when it has none.
 double thr_test_outcome(const throng_scene* s, const char* name);
 
+/// Expects the 2-D vector `actual` (anything with float members x and y,
+/// evaluated once) to be (ex, ey) within eps on each axis; a Criterion
+/// expectation, so a test goes on after a miss and names both values.
+#define THR_EXPECT_VEC(actual, ex, ey, eps)                                                              \
+	do {                                                                                                 \
+		__typeof__(actual) got_ = (actual);                                                              \
+		cr_expect_float_eq(got_.x, (ex), (eps), "x: got %.9g, want %.9g", (double)got_.x, (double)(ex)); \
+		cr_expect_float_eq(got_.y, (ey), (eps), "y: got %.9g, want %.9g", (double)got_.y, (double)(ey)); \
+	} while (0)
+
 /// Deterministic uniform float in [lo, hi) from a test-local counter.
 float thr_test_uniform(uint64_t* state, float lo, float hi);
 

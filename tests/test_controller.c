@@ -8,203 +8,158 @@
 #include <string.h>
 
 #include "behaviors.h"
+#include "support.h"
 #include "throng/behavior.h"
 
 #define TOL 1.0e-5f
 
-#define EXPECT_VEC(actual, ex, ey, eps)                                                                  \
-	do {                                                                                                 \
-		vec2 got_ = (actual);                                                                            \
-		cr_expect_float_eq(got_.x, (ex), (eps), "x: got %.9g, want %.9g", (double)got_.x, (double)(ex)); \
-		cr_expect_float_eq(got_.y, (ey), (eps), "y: got %.9g, want %.9g", (double)got_.y, (double)(ey)); \
-	} while (0)
-
-/// A controller built field by field (independent of the helpers under test):
-/// n slots with the given weights; every slot enabled and not priority.
-static throng_controller controller(throng_blend_mode mode, uint32_t n, const float* weights)
+/// thr_blend of the forces f (one per slot) under limit, by a controller
+/// built field by field (independent of the helpers under test): `mode`,
+/// one THRONG_SEEK slot per character of `slots` with weight w[k], '.' an
+/// enabled slot, 'p' an enabled priority slot, 'x' a disabled one, 'X' a
+/// disabled priority slot.
+static vec2 blend(throng_blend_mode mode, const char* slots, const float* w, const vec2* f, float limit)
 {
 	throng_controller c;
 	memset(&c, 0, sizeof c);
 	c.mode = mode;
-	c.slot_count = n;
-	for (uint32_t k = 0; k < n; ++k) {
+	c.slot_count = (uint32_t)strlen(slots);
+	for (uint32_t k = 0; k < c.slot_count; ++k) {
 		c.slots[k].kind = THRONG_SEEK;
-		c.slots[k].weight = weights[k];
-		c.slots[k].enabled = true;
-		c.slots[k].priority = false;
+		c.slots[k].weight = w[k];
+		c.slots[k].enabled = slots[k] == '.' || slots[k] == 'p';
+		c.slots[k].priority = slots[k] == 'p' || slots[k] == 'X';
 	}
-	return c;
+	return thr_blend(&c, f, limit);
 }
+
+#define WEIGHTS(...) ((const float[]){__VA_ARGS__})
+#define FORCES(...) ((const vec2[]){__VA_ARGS__})
 
 // ---------------------------------------------------------------- weighted
 
 Test(blend_weighted, sum_under_limit)
 {
-	const float w[2] = {1.0f, 2.0f};
-	throng_controller c = controller(THRONG_BLEND_WEIGHTED, 2, w);
-	const vec2 f[2] = {{1, 0}, {0, 1}};
 	// 1*(1,0) + 2*(0,1) = (1,2), |.|=2.236 < 10 -> (1,2)
-	EXPECT_VEC(thr_blend(&c, f, 10.0f), 1.0f, 2.0f, TOL);
+	vec2 got = blend(THRONG_BLEND_WEIGHTED, "..", WEIGHTS(1.0f, 2.0f), FORCES({1, 0}, {0, 1}), 10.0f);
+	THR_EXPECT_VEC(got, 1.0f, 2.0f, TOL);
 }
 
 Test(blend_weighted, sum_then_limit)
 {
-	const float w[3] = {1.0f, 2.0f, 0.5f};
-	throng_controller c = controller(THRONG_BLEND_WEIGHTED, 3, w);
-	const vec2 f[3] = {{1, 0}, {0, 1}, {0, 0}};
 	// (1,2), |.|=2.2360680 > 1 -> (0.4472136,0.8944272)
-	EXPECT_VEC(thr_blend(&c, f, 1.0f), 0.4472136f, 0.8944272f, TOL);
+	vec2 got = blend(THRONG_BLEND_WEIGHTED, "...", WEIGHTS(1.0f, 2.0f, 0.5f), FORCES({1, 0}, {0, 1}, {0, 0}), 1.0f);
+	THR_EXPECT_VEC(got, 0.4472136f, 0.8944272f, TOL);
 }
 
 Test(blend_weighted, limit_applies_to_the_sum_not_each_term)
 {
-	const float w[2] = {1.0f, 1.0f};
-	throng_controller c = controller(THRONG_BLEND_WEIGHTED, 2, w);
-	const vec2 f[2] = {{3, 0}, {-2, 0}};
 	// (3,0)+(-2,0)=(1,0), |.|=1 < 2 -> (1,0)  (limiting each term first would give (0,0))
-	EXPECT_VEC(thr_blend(&c, f, 2.0f), 1.0f, 0.0f, TOL);
+	vec2 got = blend(THRONG_BLEND_WEIGHTED, "..", WEIGHTS(1.0f, 1.0f), FORCES({3, 0}, {-2, 0}), 2.0f);
+	THR_EXPECT_VEC(got, 1.0f, 0.0f, TOL);
 }
 
 Test(blend_weighted, disabled_slot_skipped)
 {
-	const float w[3] = {1.0f, 5.0f, 2.0f};
-	throng_controller c = controller(THRONG_BLEND_WEIGHTED, 3, w);
-	c.slots[1].enabled = false;
-	const vec2 f[3] = {{1, 0}, {0, 0}, {0, 1}};
+	const float* w = WEIGHTS(1.0f, 5.0f, 2.0f);
 	// slot 1 disabled (force 0): 1*(1,0) + 2*(0,1) = (1,2)
-	EXPECT_VEC(thr_blend(&c, f, 10.0f), 1.0f, 2.0f, TOL);
-	const vec2 g[3] = {{1, 0}, {100, 100}, {0, 1}};
+	THR_EXPECT_VEC(blend(THRONG_BLEND_WEIGHTED, ".x.", w, FORCES({1, 0}, {0, 0}, {0, 1}), 10.0f), 1.0f, 2.0f, TOL);
 	// a disabled slot is skipped whatever its entry holds -> still (1,2)
-	EXPECT_VEC(thr_blend(&c, g, 10.0f), 1.0f, 2.0f, TOL);
+	THR_EXPECT_VEC(blend(THRONG_BLEND_WEIGHTED, ".x.", w, FORCES({1, 0}, {100, 100}, {0, 1}), 10.0f), 1.0f, 2.0f, TOL);
 }
 
 Test(blend_weighted, zero_slots_is_zero)
 {
-	throng_controller c = controller(THRONG_BLEND_WEIGHTED, 0, NULL);
-	const vec2 f[1] = {{0, 0}};
-	EXPECT_VEC(thr_blend(&c, f, 3.0f), 0.0f, 0.0f, 0.0f);
+	THR_EXPECT_VEC(blend(THRONG_BLEND_WEIGHTED, "", NULL, FORCES({0, 0}), 3.0f), 0.0f, 0.0f, 0.0f);
 }
 
 // ---------------------------------------------------------------- priority
 
 Test(blend_priority, all_fit_in_budget)
 {
-	const float w[2] = {1.0f, 1.0f};
-	throng_controller c = controller(THRONG_BLEND_PRIORITY, 2, w);
-	const vec2 f[2] = {{1, 0}, {0, 1}};
 	// budget 3: (1,0) -> budget 2; (0,1) -> budget 1; total (1,1)
-	EXPECT_VEC(thr_blend(&c, f, 3.0f), 1.0f, 1.0f, TOL);
+	vec2 got = blend(THRONG_BLEND_PRIORITY, "..", WEIGHTS(1.0f, 1.0f), FORCES({1, 0}, {0, 1}), 3.0f);
+	THR_EXPECT_VEC(got, 1.0f, 1.0f, TOL);
 }
 
 Test(blend_priority, budget_runs_out_mid_list)
 {
-	const float w[3] = {1.0f, 1.0f, 1.0f};
-	throng_controller c = controller(THRONG_BLEND_PRIORITY, 3, w);
-	const vec2 f[3] = {{2, 0}, {0, 3}, {5, 5}};
 	// budget 3: (2,0), |.|=2 <= 3 -> total (2,0), budget 1;
 	// (0,3), |.|=3 > 1 -> cut to (0,1), total (2,1), budget 0 -> stop; (5,5) adds nothing
-	EXPECT_VEC(thr_blend(&c, f, 3.0f), 2.0f, 1.0f, TOL);
+	vec2 got = blend(THRONG_BLEND_PRIORITY, "...", WEIGHTS(1.0f, 1.0f, 1.0f), FORCES({2, 0}, {0, 3}, {5, 5}), 3.0f);
+	THR_EXPECT_VEC(got, 2.0f, 1.0f, TOL);
 }
 
 Test(blend_priority, weight_then_cut)
 {
-	const float w[3] = {0.5f, 1.0f, 4.0f};
-	throng_controller c = controller(THRONG_BLEND_PRIORITY, 3, w);
-	const vec2 f[3] = {{0, 4}, {3, 4}, {-1, 0}};
 	// budget 3: 0.5*(0,4)=(0,2) -> budget 1; (3,4), |.|=5 > 1 -> (0.6,0.8), total (0.6,2.8),
 	// budget 0 -> stop; the third (weighted (-4,0)) adds nothing
-	EXPECT_VEC(thr_blend(&c, f, 3.0f), 0.6f, 2.8f, TOL);
+	vec2 got = blend(THRONG_BLEND_PRIORITY, "...", WEIGHTS(0.5f, 1.0f, 4.0f), FORCES({0, 4}, {3, 4}, {-1, 0}), 3.0f);
+	THR_EXPECT_VEC(got, 0.6f, 2.8f, TOL);
 }
 
 Test(blend_priority, first_slot_exceeds_budget)
 {
-	const float w[2] = {1.0f, 1.0f};
-	throng_controller c = controller(THRONG_BLEND_PRIORITY, 2, w);
-	const vec2 f[2] = {{6, 8}, {0, -1}};
 	// budget 2: (6,8), |.|=10 > 2 -> (1.2,1.6), budget 0 -> the second adds nothing
-	EXPECT_VEC(thr_blend(&c, f, 2.0f), 1.2f, 1.6f, TOL);
+	vec2 got = blend(THRONG_BLEND_PRIORITY, "..", WEIGHTS(1.0f, 1.0f), FORCES({6, 8}, {0, -1}), 2.0f);
+	THR_EXPECT_VEC(got, 1.2f, 1.6f, TOL);
 }
 
 Test(blend_priority, disabled_slot_skipped)
 {
-	const float w[3] = {1.0f, 1.0f, 1.0f};
-	throng_controller c = controller(THRONG_BLEND_PRIORITY, 3, w);
-	c.slots[0].enabled = false;
-	const vec2 f[3] = {{0, 0}, {2, 0}, {0, 3}};
+	const float* w = WEIGHTS(1.0f, 1.0f, 1.0f);
 	// slot 0 disabled; (2,0) -> budget 1; (0,3) cut to (0,1) -> (2,1)
-	EXPECT_VEC(thr_blend(&c, f, 3.0f), 2.0f, 1.0f, TOL);
-	const vec2 g[3] = {{0, 30}, {2, 0}, {0, 3}};
+	THR_EXPECT_VEC(blend(THRONG_BLEND_PRIORITY, "x..", w, FORCES({0, 0}, {2, 0}, {0, 3}), 3.0f), 2.0f, 1.0f, TOL);
 	// a disabled slot must not spend the budget whatever its entry holds -> (2,1)
-	EXPECT_VEC(thr_blend(&c, g, 3.0f), 2.0f, 1.0f, TOL);
+	THR_EXPECT_VEC(blend(THRONG_BLEND_PRIORITY, "x..", w, FORCES({0, 30}, {2, 0}, {0, 3}), 3.0f), 2.0f, 1.0f, TOL);
 }
 
 // ---------------------------------------------------------------- hybrid
 
 Test(blend_hybrid, priority_first_then_rest_limited)
 {
-	const float w[3] = {1.0f, 1.0f, 1.0f};
-	throng_controller c = controller(THRONG_BLEND_HYBRID, 3, w);
-	c.slots[0].priority = true;
-	c.slots[2].priority = true;
-	const vec2 f[3] = {{0, 2}, {3, 0}, {1, 0}};
 	// budget 5: priority slot 0 (0,2) -> budget 3; priority slot 2 (1,0) -> budget 2;
 	// rest: slot 1 (3,0), |.|=3 > 2 -> (2,0); total (0,2)+(1,0)+(2,0)=(3,2)
-	EXPECT_VEC(thr_blend(&c, f, 5.0f), 3.0f, 2.0f, TOL);
+	vec2 got = blend(THRONG_BLEND_HYBRID, "p.p", WEIGHTS(1.0f, 1.0f, 1.0f), FORCES({0, 2}, {3, 0}, {1, 0}), 5.0f);
+	THR_EXPECT_VEC(got, 3.0f, 2.0f, TOL);
 }
 
 Test(blend_hybrid, rest_is_weighted_sum_then_limited)
 {
-	const float w[3] = {1.0f, 2.0f, 0.5f};
-	throng_controller c = controller(THRONG_BLEND_HYBRID, 3, w);
-	c.slots[0].priority = true;
-	const vec2 f[3] = {{0, 1}, {1, 0}, {-2, 6}};
 	// budget 3: priority (0,1) -> budget 2; rest: 2*(1,0)+0.5*(-2,6)=(1,3), |.|=3.1622777 > 2
 	// -> (1,3)*2/3.1622777=(0.6324555,1.8973666); total (0.6324555,2.8973666)
-	EXPECT_VEC(thr_blend(&c, f, 3.0f), 0.6324555f, 2.8973666f, TOL);
+	vec2 got = blend(THRONG_BLEND_HYBRID, "p..", WEIGHTS(1.0f, 2.0f, 0.5f), FORCES({0, 1}, {1, 0}, {-2, 6}), 3.0f);
+	THR_EXPECT_VEC(got, 0.6324555f, 2.8973666f, TOL);
 }
 
 Test(blend_hybrid, rest_under_remaining_budget_unchanged)
 {
-	const float w[2] = {1.0f, 1.0f};
-	throng_controller c = controller(THRONG_BLEND_HYBRID, 2, w);
-	c.slots[1].priority = true;
-	const vec2 f[2] = {{0.5f, 0}, {0, 1}};
 	// budget 4: priority slot 1 (0,1) -> budget 3; rest (0.5,0) < 3 -> total (0.5,1)
-	EXPECT_VEC(thr_blend(&c, f, 4.0f), 0.5f, 1.0f, TOL);
+	vec2 got = blend(THRONG_BLEND_HYBRID, ".p", WEIGHTS(1.0f, 1.0f), FORCES({0.5f, 0}, {0, 1}), 4.0f);
+	THR_EXPECT_VEC(got, 0.5f, 1.0f, TOL);
 }
 
 Test(blend_hybrid, nothing_left_rest_ignored)
 {
-	const float w[2] = {1.0f, 1.0f};
-	throng_controller c = controller(THRONG_BLEND_HYBRID, 2, w);
-	c.slots[0].priority = true;
-	const vec2 f[2] = {{0, 3}, {5, 0}};
 	// budget 2: priority (0,3) cut to (0,2), budget 0 -> the rest (5,0) is ignored -> (0,2)
-	EXPECT_VEC(thr_blend(&c, f, 2.0f), 0.0f, 2.0f, TOL);
+	vec2 got = blend(THRONG_BLEND_HYBRID, "p.", WEIGHTS(1.0f, 1.0f), FORCES({0, 3}, {5, 0}), 2.0f);
+	THR_EXPECT_VEC(got, 0.0f, 2.0f, TOL);
 }
 
 Test(blend_hybrid, disabled_slots_skipped)
 {
-	const float w[3] = {1.0f, 1.0f, 1.0f};
-	throng_controller c = controller(THRONG_BLEND_HYBRID, 3, w);
-	c.slots[0].priority = true;
-	c.slots[0].enabled = false;
-	c.slots[2].enabled = false;
-	const vec2 f[3] = {{0, 0}, {1, 0}, {0, 0}};
-	// only slot 1 (rest): (1,0), budget 2 untouched -> (1,0)
-	EXPECT_VEC(thr_blend(&c, f, 2.0f), 1.0f, 0.0f, TOL);
-	const vec2 g[3] = {{0, 9}, {1, 0}, {7, 7}};
+	const float* w = WEIGHTS(1.0f, 1.0f, 1.0f);
+	// slot 0 (priority) and slot 2 disabled: only slot 1 (rest): (1,0), budget 2 untouched -> (1,0)
+	THR_EXPECT_VEC(blend(THRONG_BLEND_HYBRID, "X.x", w, FORCES({0, 0}, {1, 0}, {0, 0}), 2.0f), 1.0f, 0.0f, TOL);
 	// whatever the disabled entries hold -> still (1,0)
-	EXPECT_VEC(thr_blend(&c, g, 2.0f), 1.0f, 0.0f, TOL);
+	THR_EXPECT_VEC(blend(THRONG_BLEND_HYBRID, "X.x", w, FORCES({0, 9}, {1, 0}, {7, 7}), 2.0f), 1.0f, 0.0f, TOL);
 }
 
 Test(blend_hybrid, no_priority_slots_is_weighted)
 {
-	const float w[2] = {1.0f, 2.0f};
-	throng_controller c = controller(THRONG_BLEND_HYBRID, 2, w);
-	const vec2 f[2] = {{1, 0}, {0, 1}};
 	// no priority slot: budget stays 1, rest (1,2) limited to 1 -> (0.4472136,0.8944272)
-	EXPECT_VEC(thr_blend(&c, f, 1.0f), 0.4472136f, 0.8944272f, TOL);
+	vec2 got = blend(THRONG_BLEND_HYBRID, "..", WEIGHTS(1.0f, 2.0f), FORCES({1, 0}, {0, 1}), 1.0f);
+	THR_EXPECT_VEC(got, 0.4472136f, 0.8944272f, TOL);
 }
 
 // ---------------------------------------------------------------- slots and controllers
@@ -300,7 +255,7 @@ Test(controller, blend_with_made_controller)
 	cr_assert_eq(throng_controller_add(&c, b), 1);
 	const vec2 f[2] = {{1, 1}, {1, 0}};
 	// 1*(1,1) + 3*(1,0) = (4,1), |.|=4.123 < 5 -> (4,1)
-	EXPECT_VEC(thr_blend(&c, f, 5.0f), 4.0f, 1.0f, TOL);
+	THR_EXPECT_VEC(thr_blend(&c, f, 5.0f), 4.0f, 1.0f, TOL);
 }
 
 // ---------------------------------------------------------------- neighbours
