@@ -35,7 +35,7 @@ static int reserve(uint32_t** p, uint32_t* cap, uint32_t need)
 	return reserve_size((void**)p, cap, need, sizeof **p);
 }
 
-/// Most rounds of the enlarging loop in thr_grid_layout. A round multiplies
+/// Most rounds of the enlarging loop in fit_cells. A round multiplies
 /// a positive normal float by 1.25f, which grows it by a factor of at least
 /// 1.25 * (1 - 2^-24) (x/4 is far above half an ulp of x). From FLT_MIN
 /// (1.2e-38), 800 such rounds pass FLT_MAX, where the cell is infinite and
@@ -47,8 +47,8 @@ static int reserve(uint32_t** p, uint32_t* cap, uint32_t need)
 /// The grid's cell (m) and its cells across (*nx) and up (*ny). With
 /// max_axis > 0, a cell giving more than max_cells cells but at most
 /// max_axis across and up is kept, for a sparse grid (*sparse).
-static float layout(float min_x, float min_y, float max_x, float max_y, float cell, uint32_t max_cells,
-                    uint32_t max_axis, int32_t* out_nx, int32_t* out_ny, bool* sparse)
+static float fit_cells(float min_x, float min_y, float max_x, float max_y, float cell, uint32_t max_cells,
+                        uint32_t max_axis, int32_t* out_nx, int32_t* out_ny, bool* sparse)
 {
 	*sparse = false;
 	float w = max_x - min_x;
@@ -103,11 +103,11 @@ void thr_grid_layout(thr_grid* g, float min_x, float min_y, float max_x, float m
 void thr_grid_layout_sparse(thr_grid* g, float min_x, float min_y, float max_x, float max_y, float cell,
                             uint32_t max_cells, uint32_t max_axis)
 {
-	g->cell = layout(min_x, min_y, max_x, max_y, cell, max_cells, 0, &g->nx, &g->ny, &g->sparse);
+	g->cell = fit_cells(min_x, min_y, max_x, max_y, cell, max_cells, 0, &g->nx, &g->ny, &g->sparse);
 	// Cells that the dense grid widens at most THR_GRID_SPARSE_WIDER times
 	// stay dense: there its cheaper lookups win.
 	if (max_axis > 0 && g->cell > (float)THR_GRID_SPARSE_WIDER * cell) {
-		g->cell = layout(min_x, min_y, max_x, max_y, cell, 0, max_axis, &g->nx, &g->ny, &g->sparse);
+		g->cell = fit_cells(min_x, min_y, max_x, max_y, cell, 0, max_axis, &g->nx, &g->ny, &g->sparse);
 	}
 	g->inv_cell = 1.0f / g->cell;
 	g->min_x = min_x;
@@ -118,7 +118,7 @@ void thr_box_grid_layout(thr_box_grid* g, float min_x, float min_y, float max_x,
                          uint32_t max_cells)
 {
 	bool sparse;
-	g->cell = layout(min_x, min_y, max_x, max_y, cell, max_cells, 0, &g->nx, &g->ny, &sparse);
+	g->cell = fit_cells(min_x, min_y, max_x, max_y, cell, max_cells, 0, &g->nx, &g->ny, &sparse);
 	g->inv_cell = 1.0f / g->cell;
 	g->min_x = min_x;
 	g->min_y = min_y;
