@@ -108,158 +108,32 @@ static bool value_of(const thr_names* t, const char* name, int* out)
 	return false;
 }
 
-// One pair per enum: from_name writes *out only on success, and out may be
-// NULL (a check of the name alone).
-
-const char* throng_status_name(throng_status value)
-{
-	return name_of(&thr_status_names, (int)value);
-}
-
-bool throng_status_from_name(const char* name, throng_status* out)
-{
-	int v = 0;
-	if (!value_of(&thr_status_names, name, &v)) {
-		return false;
+// One pair per enum throng_X, over the table thr_X_names: throng_X_name
+// gives a value's name (NULL out of range); throng_X_from_name writes *out
+// only on success, and out may be NULL (a check of the name alone).
+#define THR_NAME_PAIR(X)                                           \
+	const char* throng_##X##_name(throng_##X value)                \
+	{                                                              \
+		return name_of(&thr_##X##_names, (int)value);              \
+	}                                                              \
+	bool throng_##X##_from_name(const char* name, throng_##X* out) \
+	{                                                              \
+		int v = 0;                                                 \
+		if (!value_of(&thr_##X##_names, name, &v)) {               \
+			return false;                                          \
+		}                                                          \
+		if (out != NULL) {                                         \
+			*out = (throng_##X)v;                                  \
+		}                                                          \
+		return true;                                               \
 	}
-	if (out != NULL) {
-		*out = (throng_status)v;
-	}
-	return true;
-}
 
-const char* throng_engine_name(throng_engine value)
-{
-	return name_of(&thr_engine_names, (int)value);
-}
-
-bool throng_engine_from_name(const char* name, throng_engine* out)
-{
-	int v = 0;
-	if (!value_of(&thr_engine_names, name, &v)) {
-		return false;
-	}
-	if (out != NULL) {
-		*out = (throng_engine)v;
-	}
-	return true;
-}
-
-const char* throng_threads_policy_name(throng_threads_policy value)
-{
-	return name_of(&thr_threads_policy_names, (int)value);
-}
-
-bool throng_threads_policy_from_name(const char* name, throng_threads_policy* out)
-{
-	int v = 0;
-	if (!value_of(&thr_threads_policy_names, name, &v)) {
-		return false;
-	}
-	if (out != NULL) {
-		*out = (throng_threads_policy)v;
-	}
-	return true;
-}
-
-const char* throng_bounds_mode_name(throng_bounds_mode value)
-{
-	return name_of(&thr_bounds_mode_names, (int)value);
-}
-
-bool throng_bounds_mode_from_name(const char* name, throng_bounds_mode* out)
-{
-	int v = 0;
-	if (!value_of(&thr_bounds_mode_names, name, &v)) {
-		return false;
-	}
-	if (out != NULL) {
-		*out = (throng_bounds_mode)v;
-	}
-	return true;
-}
-
-const char* throng_behavior_kind_name(throng_behavior_kind value)
-{
-	return name_of(&thr_behavior_kind_names, (int)value);
-}
-
-bool throng_behavior_kind_from_name(const char* name, throng_behavior_kind* out)
-{
-	int v = 0;
-	if (!value_of(&thr_behavior_kind_names, name, &v)) {
-		return false;
-	}
-	if (out != NULL) {
-		*out = (throng_behavior_kind)v;
-	}
-	return true;
-}
-
-const char* throng_target_source_name(throng_target_source value)
-{
-	return name_of(&thr_target_source_names, (int)value);
-}
-
-bool throng_target_source_from_name(const char* name, throng_target_source* out)
-{
-	int v = 0;
-	if (!value_of(&thr_target_source_names, name, &v)) {
-		return false;
-	}
-	if (out != NULL) {
-		*out = (throng_target_source)v;
-	}
-	return true;
-}
-
-const char* throng_flee_mode_name(throng_flee_mode value)
-{
-	return name_of(&thr_flee_mode_names, (int)value);
-}
-
-bool throng_flee_mode_from_name(const char* name, throng_flee_mode* out)
-{
-	int v = 0;
-	if (!value_of(&thr_flee_mode_names, name, &v)) {
-		return false;
-	}
-	if (out != NULL) {
-		*out = (throng_flee_mode)v;
-	}
-	return true;
-}
-
-const char* throng_wander_frame_name(throng_wander_frame value)
-{
-	return name_of(&thr_wander_frame_names, (int)value);
-}
-
-bool throng_wander_frame_from_name(const char* name, throng_wander_frame* out)
-{
-	int v = 0;
-	if (!value_of(&thr_wander_frame_names, name, &v)) {
-		return false;
-	}
-	if (out != NULL) {
-		*out = (throng_wander_frame)v;
-	}
-	return true;
-}
-
-const char* throng_blend_mode_name(throng_blend_mode value)
-{
-	return name_of(&thr_blend_mode_names, (int)value);
-}
-
-bool throng_blend_mode_from_name(const char* name, throng_blend_mode* out)
-{
-	int v = 0;
-	if (!value_of(&thr_blend_mode_names, name, &v)) {
-		return false;
-	}
-	if (out != NULL) {
-		*out = (throng_blend_mode)v;
-	}
-	return true;
-}
+THR_NAME_PAIR(status)
+THR_NAME_PAIR(engine)
+THR_NAME_PAIR(threads_policy)
+THR_NAME_PAIR(bounds_mode)
+THR_NAME_PAIR(behavior_kind)
+THR_NAME_PAIR(target_source)
+THR_NAME_PAIR(flee_mode)
+THR_NAME_PAIR(wander_frame)
+THR_NAME_PAIR(blend_mode)

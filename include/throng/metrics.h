@@ -1,23 +1,6 @@
 // SPDX-License-Identifier: MIT
 // throng: crowd-quality metrics computed over a run.
 //
-/// Overlap counting examines at most this many candidate pairs per agent
-/// and state (THRONG_OVERLAP_MAX_EXAMINED); more happen only in knots far
-/// denser than any crowd (docs/QUALITY.md): the counts are then lower bounds
-/// and overlap_capped says how many agents were cut short.
-#define THRONG_OVERLAP_MAX_EXAMINED 128
-
-/// An agent penetrates an obstacle when the centres are closer than
-/// (r_o + r) * (1 - THRONG_PENETRATION_TOLERANCE), and a wall when its
-/// centre is closer than r * (1 - THRONG_PENETRATION_TOLERANCE) to it: a
-/// disc that only touches a shape, within float rounding, does not count.
-#define THRONG_PENETRATION_TOLERANCE 1e-4
-
-/// A metrics object observes at most this many steps after its creation
-/// (2^32 - 2: an arrival step is kept in 32 bits); observing a later step
-/// fails with THRONG_ERR_CAPACITY.
-#define THRONG_METRICS_MAX_STEPS 4294967294u
-
 // A metrics object watches one world: create it before the first step (it
 // takes the start positions and, when goal_radius > 0, every agent's goal:
 // its target point at that moment), call throng_metrics_observe() once
@@ -45,6 +28,23 @@
 
 #include "throng/api.h"
 #include "throng/throng.h"
+
+/// Overlap counting examines at most this many candidate pairs per agent
+/// and state (THRONG_OVERLAP_MAX_EXAMINED); more happen only in knots far
+/// denser than any crowd (docs/QUALITY.md): the counts are then lower bounds
+/// and overlap_capped says how many agents were cut short.
+#define THRONG_OVERLAP_MAX_EXAMINED 128
+
+/// An agent penetrates an obstacle when the centres are closer than
+/// (r_o + r) * (1 - THRONG_PENETRATION_TOLERANCE), and a wall when its
+/// centre is closer than r * (1 - THRONG_PENETRATION_TOLERANCE) to it: a
+/// disc that only touches a shape, within float rounding, does not count.
+#define THRONG_PENETRATION_TOLERANCE 1e-4
+
+/// A metrics object observes at most this many steps after its creation
+/// (2^32 - 2: an arrival step is kept in 32 bits); observing a later step
+/// fails with THRONG_ERR_CAPACITY.
+#define THRONG_METRICS_MAX_STEPS 4294967294u
 
 THRONG_API_BEGIN
 
