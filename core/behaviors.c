@@ -324,45 +324,43 @@ vec2 thr_separation(const thr_self* s, const thr_neighbor* nb, uint32_t n, const
 	return v2_limit(push, s->max_force);
 }
 
-vec2 thr_alignment(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm)
+/// The mean position (`velocity` false) or velocity of the neighbours that
+/// count for s (counts()), the first cap of them in the order given, to
+/// *mean; false when none counts.
+static bool neighbor_mean(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm,
+                          bool velocity, vec2* mean)
 {
-	// Choice: Reynolds' velocity matching: steer towards the neighbours'
-	// mean velocity (not a full-speed heading).
 	vec2 sum = v2(0.0f, 0.0f);
 	uint32_t count = 0;
 	const uint32_t cap = thr_max_neighbors(prm);
 	for (uint32_t k = 0; k < n && count < cap; ++k) {
 		float d2;
 		if (counts(s, &nb[k], prm, &d2)) {
-			sum = v2_add(sum, nb[k].v);
+			sum = v2_add(sum, velocity ? nb[k].v : nb[k].p);
 			++count;
 		}
 	}
 	if (count == 0) {
-		return v2(0.0f, 0.0f);
+		return false;
 	}
 	float c = (float)count;
-	return steer_toward(s, v2(sum.x / c, sum.y / c));
+	*mean = v2(sum.x / c, sum.y / c);
+	return true;
+}
+
+vec2 thr_alignment(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm)
+{
+	// Choice: Reynolds' velocity matching: steer towards the neighbours'
+	// mean velocity (not a full-speed heading).
+	vec2 mean;
+	return neighbor_mean(s, nb, n, prm, true, &mean) ? steer_toward(s, mean) : v2(0.0f, 0.0f);
 }
 
 vec2 thr_cohesion(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm)
 {
 	// Choice: the classic boid, seek the neighbours' centre.
-	vec2 sum = v2(0.0f, 0.0f);
-	uint32_t count = 0;
-	const uint32_t cap = thr_max_neighbors(prm);
-	for (uint32_t k = 0; k < n && count < cap; ++k) {
-		float d2;
-		if (counts(s, &nb[k], prm, &d2)) {
-			sum = v2_add(sum, nb[k].p);
-			++count;
-		}
-	}
-	if (count == 0) {
-		return v2(0.0f, 0.0f);
-	}
-	float c = (float)count;
-	return thr_seek(s, v2(sum.x / c, sum.y / c));
+	vec2 mean;
+	return neighbor_mean(s, nb, n, prm, false, &mean) ? thr_seek(s, mean) : v2(0.0f, 0.0f);
 }
 
 vec2 thr_path_follow(const thr_self* s, vec2 waypoint, int final, float slow_radius)
