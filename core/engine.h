@@ -41,6 +41,17 @@ typedef struct thr_step_ctx {
 	/// The targets before this step's selection, kept while the step may
 	/// still fail (an arena item; NULL when no target rule is due).
 	uint32_t* kept_targets;
+	/// The whole world's agent count: w->count, or in a part world its id
+	/// space (the contact stage sizes its grid and decides whether pairs
+	/// can exist from it, so that every part decides as the whole world).
+	uint32_t world_count;
+	/// A part world's ghosts in this step's storage order (after the
+	/// sort), marked once for the whole step: bit i & 7 of ghost[i >> 3]
+	/// is set when slot i holds a ghost (thr_slot_ghost). The stages step
+	/// a ghost like any agent but leave its figures out of the stats: they
+	/// are another part's (core/part.h). The arena item "ghosts by slot";
+	/// NULL in a whole world, which has none.
+	uint8_t* ghost;
 	/// The engine's pass hands the contact stage these, per slot: the pass
 	/// fills them for every agent it steps, the contact stage reads them.
 	/// Each is an item of the step's arena (arena.h), taken by
@@ -60,6 +71,15 @@ typedef struct thr_step_ctx {
 		float *shaped_x, *shaped_y;
 	};
 } thr_step_ctx;
+
+/// The lanes of the block of n slots from `first` (a multiple of
+/// THR_LANES) whose figures count (bit l: slot first + l): all n, less a
+/// part world's ghosts (thr_step_ctx.ghost).
+static inline int thr_step_counted_lanes(const thr_step_ctx* ctx, uint32_t first, int n)
+{
+	const int lanes = (1 << n) - 1;
+	return ctx->ghost != NULL ? lanes & ~(int)ctx->ghost[first >> 3] : lanes;
+}
 
 /// thr_step_ctx.near of an agent whose walk left candidates unexamined.
 #define THR_NEAR_UNKNOWN (-1.0f)

@@ -394,6 +394,15 @@ throng_status thr_part_update(throng_world* w, const uint8_t* keep, const thr_ag
 	return THRONG_OK;
 }
 
+void thr_part_mark_ghosts(const throng_world* w, uint8_t* ghost)
+{
+	const uint8_t* by_id = w->part->ghost;
+	memset(ghost, 0, (size_t)w->count / 8u + 1u);
+	for (uint32_t i = 0; i < w->count; ++i) {
+		ghost[i >> 3] |= (uint8_t)((unsigned)bit_get(by_id, w->id[i]) << (i & 7u));
+	}
+}
+
 throng_status thr_part_load(throng_world* w, const thr_agent_record* recs, const uint8_t* ghost, uint32_t n,
                             uint64_t step)
 {

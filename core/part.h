@@ -24,9 +24,11 @@
 //   its id.
 //
 // A ghost is stepped like any agent and its new state dropped by the
-// driver; its figures stay out of the part's stats (thr_part_ghost), so
-// the parts' stats add up to the whole world's: sums add, maxima take the
-// largest. The work counters (throng_world_counters) count the ghosts'
+// driver; its figures stay out of the part's stats, so the parts' stats
+// add up to the whole world's: sums add, maxima take the largest. The
+// step marks the ghosts by slot once, after its sort
+// (thr_part_mark_ghosts into thr_step_ctx.ghost); its stages read those
+// marks and never ask the part. The work counters (throng_world_counters) count the ghosts'
 // work too: it is work done.
 //
 // Solid contacts read figures of the whole world (whether any pair
@@ -114,19 +116,10 @@ static inline bool thr_part_ghost(const thr_part* p, uint32_t id)
 	return p != NULL && ((p->ghost[id >> 3] >> (id & 7u)) & 1u) != 0;
 }
 
-/// The lanes of the block of n slots from `first` (bit l: slot first + l)
-/// whose figures count: all n in a whole world (p NULL), less the ghosts in
-/// a part. `id` is the world's id array.
-static inline int thr_part_counted_lanes(const thr_part* p, const uint32_t* id, uint32_t first, int n)
-{
-	int lanes = (1 << n) - 1;
-	for (int l = 0; p != NULL && l < n; ++l) {
-		if (thr_part_ghost(p, id[first + (uint32_t)l])) {
-			lanes &= ~(1 << l);
-		}
-	}
-	return lanes;
-}
+/// Marks the ghosts of the part world w by slot into `ghost` (w->count / 8
+/// + 1 bytes; bit i & 7 of ghost[i >> 3] for slot i): the step calls it
+/// once, after its sort, and its stages read the marks (thr_step_ctx.ghost).
+void thr_part_mark_ghosts(const throng_world* w, uint8_t* ghost);
 
 /// The rows and columns of the agent grid a step of w uses, to assign
 /// agents to parts by cell (the cells are square: one size for both).

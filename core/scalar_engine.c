@@ -18,7 +18,6 @@
 #include "engine.h"
 #include "error.h"
 #include "fmath.h"
-#include "part.h"
 #include "rng.h"
 
 /// The pass's stages and what they call once per agent: inlined into both
@@ -429,7 +428,7 @@ static inline __attribute__((always_inline)) throng_status scalar_pass(const thr
 		// A part world's ghost counts into a copy that is dropped.
 		thr_pass_stats ghost_stats;
 		thr_pass_stats* mine = stats;
-		if (thr_part_ghost(w->part, w->id[i])) {
+		if (thr_slot_ghost(ctx->ghost, i)) {
 			ghost_stats = *stats;
 			mine = &ghost_stats;
 		}

@@ -9,6 +9,7 @@
 #include "contact.h"
 #include "engine.h"
 #include "error.h"
+#include "part.h"
 
 static const thr_engine* engine_of(const throng_world* w)
 {
@@ -107,6 +108,7 @@ static throng_status prepare(throng_world* w, const thr_engine* e, uint32_t thre
 	ctx->time = (float)w->step * w->def.dt;
 	ctx->read = w->store.cur;
 	ctx->write = w->store.cur ^ 1;
+	ctx->world_count = thr_part_world_count(w->part, w->count);
 	throng_status st = thr_world_update_shape_grids(w);
 	if (st == THRONG_OK) {
 		st = thr_world_refresh_arch(w);
@@ -124,6 +126,10 @@ static throng_status prepare(throng_world* w, const thr_engine* e, uint32_t thre
 	if (st == THRONG_OK && due &&
 	    (ctx->kept_targets = thr_arena_alloc(&w->arena, (size_t)w->count * sizeof(uint32_t), "targets before selection")) ==
 	        NULL) {
+		st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory");
+	}
+	if (st == THRONG_OK && w->part != NULL &&
+	    (ctx->ghost = thr_arena_alloc(&w->arena, (size_t)w->count / 8u + 1u, "ghosts by slot")) == NULL) {
 		st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory");
 	}
 	if (st != THRONG_OK) {
@@ -147,6 +153,7 @@ static throng_status prepare(throng_world* w, const thr_engine* e, uint32_t thre
 /// Reorders agents by cell (in id order within a cell) when the engine
 /// wants it: the store writes the sorted state into the other buffer,
 /// which the pass then reads, and writes the next state over the old one.
+/// Then, in a part world, marks its ghosts by slot for the whole step.
 static void sort_agents(throng_world* w, const thr_engine* e, thr_step_ctx* ctx)
 {
 	if (e->sorted) {
@@ -158,6 +165,11 @@ static void sort_agents(throng_world* w, const thr_engine* e, thr_step_ctx* ctx)
 	}
 	ctx->cs = &w->store.buf[ctx->read];
 	ctx->ns = &w->store.buf[ctx->write];
+	if (ctx->ghost != NULL) {
+		// A part world's ghosts, marked once in the order every stage
+		// reads: the stages ask ctx->ghost, never the part.
+		thr_part_mark_ghosts(w, ctx->ghost);
+	}
 }
 
 /// The step's figures into the world's stats.
@@ -247,7 +259,7 @@ throng_status throng_world_step(throng_world* w)
 	if (due) {
 		memcpy(ctx.kept_targets, w->target_agent, (size_t)w->count * sizeof *w->target_agent);
 	}
-	thr_select_targets(w, ctx.cs, ctx.items, ctx.threads, ctx.counts);
+	thr_select_targets(w, ctx.cs, ctx.items, ctx.ghost, ctx.threads, ctx.counts);
 	lap(&clock, &counts, THRONG_STAGE_TARGETS);
 
 	thr_pass_stats ps;

@@ -10,7 +10,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "part.h"
 #include "world_internal.h"
 
 /// Whether any archetype's target rule is due at this step.
@@ -181,7 +180,7 @@ static void pick_rings(pick* p, int32_t cx0, int32_t cx1, int32_t cy0, int32_t c
 	}
 }
 
-void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* items, int threads,
+void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* items, const uint8_t* ghost, int threads,
                         throng_world_counters* counts)
 {
 	if (w->count == 0 || !any_rule_due(w)) {
@@ -262,7 +261,7 @@ void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* it
 		uint32_t examined = limit - left;
 		choices++;
 		candidates += examined;
-		if (!thr_part_ghost(w->part, w->id[i])) { // a ghost's figures are its owner's (core/part.h)
+		if (!thr_slot_ghost(ghost, i)) { // a ghost's figures are its owner's (core/part.h)
 			most = examined > most ? examined : most;
 			capped += left == 0 ? 1u : 0u;
 		}

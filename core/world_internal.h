@@ -187,6 +187,15 @@ static inline void thr_publish_step(throng_world* w, const thr_state* previous, 
 	w->published.contact = *contact;
 }
 
+/// Whether slot i holds a part world's ghost, in a step's mask of ghosts
+/// by slot (thr_step_ctx.ghost: bit i & 7 of ghost[i >> 3]; NULL in a
+/// whole world, which has none). A ghost is stepped, but its figures are
+/// another part's (core/part.h).
+static inline bool thr_slot_ghost(const uint8_t* ghost, uint32_t i)
+{
+	return ghost != NULL && ((ghost[i >> 3] >> (i & 7u)) & 1u) != 0;
+}
+
 /// THRONG_OK, or an invalid-argument error naming `fn` when w is NULL.
 throng_status thr_check_world(const void* w, const char* fn);
 
@@ -259,8 +268,9 @@ int thr_reserve_cell_groups(throng_world* w);
 /// over `st`; `items` maps grid entries to slots (NULL when the entries
 /// are the slots themselves, as after the SIMD engine's sort). Needs
 /// thr_reserve_cell_groups done over that grid. Adds its work to *counts
-/// unless that is NULL.
-void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* items, int threads,
+/// unless that is NULL. `ghost` marks a part world's ghosts by slot
+/// (thr_slot_ghost; NULL: none), whose choices stay out of the stats.
+void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* items, const uint8_t* ghost, int threads,
                         throng_world_counters* counts);
 
 /// The waypoint agent `slot` heads for this step and the index it keeps

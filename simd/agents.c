@@ -14,7 +14,6 @@
 
 #include "pass.h"
 #include "fmath.h"
-#include "part.h"
 #include "rng.h"
 #include "wmath.h"
 #include "wvec.h"
@@ -349,7 +348,7 @@ static void load_w(const thr_wide_ctx* ctx, uint32_t base, int n, lanes* s, bloc
 	s->id = thr_iw_loadu((const int32_t*)w->id + base);
 	s->group = thr_iw_loadu((const int32_t*)w->group + base);
 	s->n = n;
-	s->counted = thr_part_counted_lanes(w->part, w->id, base, n);
+	s->counted = thr_step_counted_lanes(ctx->step, base, n);
 	s->base = base;
 	s->box[0] = s->box[1] = INFINITY;
 	s->box[2] = s->box[3] = -INFINITY;

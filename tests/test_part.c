@@ -871,3 +871,44 @@ Test(part, targets_chosen_far_across_strips_step_as_the_whole)
 	cr_assert_gt(r.ghosts, 0u);
 	throng_world_destroy(whole);
 }
+
+Test(part, ghosts_are_marked_by_slot_in_the_order_the_step_sorts_them)
+{
+	// 200 agents loaded in reverse id order, every third a ghost. The SIMD
+	// engine sorts them by cell; the marks the step gives its stages
+	// (thr_part_mark_ghosts, once a step) follow the agents to their slots.
+	enum { N = 200 };
+	throng_world_def def = throng_world_default_def();
+	def.capacity = N;
+	throng_world* whole = NULL;
+	cr_assert_eq(throng_world_create(&def, &whole), THRONG_OK);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	c.contact.enabled = false;
+	throng_controller_add(&c, throng_slot_default_def(THRONG_SEPARATION));
+	throng_controller_add(&c, throng_slot_default_def(THRONG_WANDER));
+	cr_assert_eq(throng_world_add_archetype(whole, &c, NULL), THRONG_OK);
+	spawn_patch(whole, N, 10.0f, 0.3f, 0.5f, 5);
+	thr_agent_record by_id[N], rec[N];
+	uint8_t ghost[N];
+	records_by_id(whole, by_id);
+	for (uint32_t k = 0; k < N; ++k) {
+		rec[k] = by_id[N - 1u - k];
+		ghost[k] = rec[k].id % 3u == 0u;
+	}
+	throng_world* p = make_part(whole, 1, N);
+	cr_assert_eq(thr_part_load(p, rec, ghost, N, 0), THRONG_OK, "%s", throng_last_error());
+	uint8_t bits[N / 8 + 1];
+	bool moved = false;
+	for (int step = 0; step < 3; ++step) {
+		memset(bits, 0xa5, sizeof bits);
+		thr_part_mark_ghosts(p, bits);
+		for (uint32_t i = 0; i < N; ++i) {
+			cr_assert_eq(thr_slot_ghost(bits, i), p->id[i] % 3u == 0u, "step %d, slot %u (id %u)", step, i, p->id[i]);
+			moved |= p->id[i] != rec[i].id;
+		}
+		cr_assert_eq(throng_world_step(p), THRONG_OK, "%s", throng_last_error());
+	}
+	cr_assert(moved, "the step never sorted the agents: the marks were not tested against a new order");
+	throng_world_destroy(p);
+	throng_world_destroy(whole);
+}

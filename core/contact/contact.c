@@ -73,7 +73,7 @@ uint32_t thr_contact_most_iterations(const throng_world* w)
 throng_status thr_contact_prepare(thr_step_ctx* ctx)
 {
 	throng_world* w = ctx->w;
-	const bool pairs = thr_part_world_count(w->part, w->count) > 1 && thr_contact_most_iterations(w) > 0;
+	const bool pairs = ctx->world_count > 1 && thr_contact_most_iterations(w) > 0;
 	const bool shapes = w->count > 0 && (w->obstacle_count > 0 || w->wall_count > 0);
 	if (!pairs && !shapes) {
 		return THRONG_OK;
@@ -138,7 +138,7 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 	}
 	thr_contact_data* cd = w->contact;
-	const uint32_t planned = thr_part_world_count(w->part, n) > 1 ? thr_contact_most_iterations(w) : 0;
+	const uint32_t planned = ctx->world_count > 1 ? thr_contact_most_iterations(w) : 0;
 	const int threads = ctx->threads;
 	const bool parallel = n > THR_PARALLEL_MIN_AGENTS;
 	(void)threads; // builds without OpenMP

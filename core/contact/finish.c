@@ -137,7 +137,7 @@ void thr_contact_finish(const thr_step_ctx* ctx, uint32_t done, thr_finish_tally
 		}
 		const bool iterated = done > 0 && thr_block_has_pairs(cd, n, i / THR_LANES);
 		thr_finish_tally t = {0, 0, 0, 0, sum->ratio};
-		if (!finish_agent(ctx, i, iterated, fx, fy, &t) || thr_part_ghost(w->part, w->id[i])) {
+		if (!finish_agent(ctx, i, iterated, fx, fy, &t) || thr_slot_ghost(ctx->ghost, i)) {
 			continue; // nothing done, or a part world's ghost: its figures are another part's
 		}
 		sum->pushes += t.pushes;

@@ -168,7 +168,7 @@ static void iterate_once(const thr_step_ctx* ctx, const thr_contact_iter* it, co
 		const uint32_t end = first + THR_LANES < n ? first + THR_LANES : n;
 		const int hit = ctx->engine->contact_block(it, first);
 		// A part world's ghosts are other parts' to report.
-		const int counted = hit != 0 ? hit & thr_part_counted_lanes(w->part, w->id, first, (int)(end - first)) : 0;
+		const int counted = hit != 0 ? hit & thr_step_counted_lanes(ctx, first, (int)(end - first)) : 0;
 		if (counted && k + 1u < iterations) {
 #pragma omp atomic write
 			*flag = 1;

@@ -77,9 +77,10 @@ static uint32_t list_pairs(const throng_world* w, const pair_grid* pg, const flo
 /// Most cells of the pass's grid: two an agent. Building a grid costs
 /// O(cells); a sparse crowd gets cells wider than the reach, which costs
 /// a few more distance tests, a dense one keeps cells of the reach.
-static uint32_t contact_max_cells(const throng_world* w)
+static uint32_t contact_max_cells(const thr_step_ctx* ctx)
 {
-	const uint64_t m = 2u * (uint64_t)thr_part_world_count(w->part, w->count) + 4096u;
+	const throng_world* w = ctx->w;
+	const uint64_t m = 2u * (uint64_t)ctx->world_count + 4096u;
 	const uint32_t most = thr_world_max_cells(w);
 	return m < most ? (uint32_t)m : most;
 }
@@ -133,7 +134,7 @@ static int list_run(const thr_step_ctx* ctx, thr_contact_data* cd, const pair_gr
 		const uint32_t k = list_pairs(w, pg, x, y, i, run->pairs + run->used, &over, &cut, &any);
 		cd->start[i + 1] = k;
 		run->used += k;
-		if (!thr_part_ghost(w->part, w->id[i])) { // a part world's ghost is another part's to count
+		if (!thr_slot_ghost(ctx->ghost, i)) { // a part world's ghost is another part's to count
 			*overlaps += over;
 			*capped += (uint64_t)cut;
 			*met += (uint64_t)any;
@@ -168,7 +169,7 @@ static int choose_grid(const thr_step_ctx* ctx, float moved, pair_grid* pg)
 	// Candidates of a search: the agents in the square of the search's
 	// width plus a cell, on average.
 	const double area = ((double)d->bounds_max.x - d->bounds_min.x) * ((double)d->bounds_max.y - d->bounds_min.y);
-	const double density = area > 0.0 ? (double)thr_part_world_count(w->part, w->count) / area : 0.0;
+	const double density = area > 0.0 ? (double)ctx->world_count / area : 0.0;
 	const double span = 2.0 * THR_CONTACT_REACH * 2.0 * w->max_radius;
 	const double own = (cell + span) * (cell + span), theirs = (ag->cell + span) * (ag->cell + span);
 	if (density * (theirs - own) <= THR_AGENT_GRID_MAX_EXTRA) {
@@ -179,7 +180,7 @@ static int choose_grid(const thr_step_ctx* ctx, float moved, pair_grid* pg)
 		}
 	}
 	thr_grid_layout(&cd->grid, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y,
-	                cell > 0.0f ? cell : 1.0f, contact_max_cells(w));
+	                cell > 0.0f ? cell : 1.0f, contact_max_cells(ctx));
 	const thr_state* ns = ctx->ns;
 	if (thr_grid_build_points(&cd->grid, ns->px, ns->py, w->count, ctx->items == NULL ? w->id : NULL)) {
 		return -1;
