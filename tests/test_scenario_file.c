@@ -12,6 +12,8 @@
 // - A table of malformed files (tests/data/bad/), each with the exact
 //   messages expected (file, line, column, field path, text), in file order.
 // - `throng validate` and `throng run FILE`.
+// - The key reference of docs/SCENARIOS.md is the key tables' own
+//   (scenario_file_keys.c), and their rows read, refuse and save.
 #define _POSIX_C_SOURCE 200809L
 
 #include <criterion/criterion.h>
@@ -22,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "scenario_file_internal.h"
 #include "support.h"
 #include "throng/scenario.h"
 #include "throng/scenario_file.h"
@@ -1042,4 +1045,120 @@ Test(files, shape_caps_are_reachable, .timeout = 120)
 	cr_assert_str_eq(throng_last_error(),
 	                 "w.yaml:6:5: walls[0].points: got 500002 points (expected a list of 2 to 500001 points [x, y])");
 	free(t);
+}
+
+// ---------------------------------------------------------------------------
+// The key reference: docs/SCENARIOS.md's generated tables
+// ---------------------------------------------------------------------------
+
+/// docs/SCENARIOS.md, found from this file's path.
+static void scenarios_doc(char* buf, size_t cap)
+{
+	const char* file = __FILE__;
+	const char* slash = strrchr(file, '/');
+	size_t len = slash != NULL ? (size_t)(slash - file) : 0;
+	snprintf(buf, cap, "%.*s%sdocs/SCENARIOS.md", (int)len, file, len > 0 ? "/../" : "../");
+}
+
+// Each key table's reference (sf_keys_markdown) is what docs/SCENARIOS.md
+// holds between its "<!-- keys: NAME -->" and "<!-- end keys -->" lines,
+// so the docs say what the reader reads. With THRONG_WRITE_SCENE_KEYS=1
+// in the environment the test writes the generated tables into the file
+// instead (scripts/scene_keys).
+Test(keys, reference_in_the_docs_is_generated_from_the_tables)
+{
+	char path[4096];
+	scenarios_doc(path, sizeof path);
+	FILE* f = fopen(path, "rb");
+	cr_assert_not_null(f, "cannot open %s", path);
+	size_t cap = 1u << 20;
+	char* doc = malloc(cap);
+	size_t len = fread(doc, 1, cap - 1, f);
+	doc[len] = '\0';
+	fclose(f);
+	const char* write = getenv("THRONG_WRITE_SCENE_KEYS");
+	bool rewrite = write != NULL && strcmp(write, "1") == 0;
+	// The file rebuilt with every generated section, for the rewrite.
+	char* out = malloc(cap * 2u);
+	size_t used = 0;
+	const char* at = doc;
+	for (uint32_t k = 0; k < sf_doc_table_count; ++k) {
+		const sf_table* t = sf_doc_tables[k];
+		char open[128];
+		snprintf(open, sizeof open, "<!-- keys: %s -->\n", t->name);
+		const char* begin = strstr(doc, open);
+		cr_assert_not_null(begin, "%s has no line %s", path, open);
+		begin += strlen(open);
+		const char* end = strstr(begin, "<!-- end keys -->");
+		cr_assert_not_null(end, "%s: no <!-- end keys --> after %s", path, open);
+		cr_assert(begin >= at, "%s: the sections are not in sf_doc_tables' order", path);
+		char* want = sf_keys_markdown(t);
+		cr_assert_not_null(want);
+		if (!rewrite) {
+			cr_expect_eq((size_t)(end - begin), strlen(want),
+			             "%s, keys: %s differs from the table; run scripts/scene_keys\nwant:\n%s", path, t->name,
+			             want);
+			cr_expect(strncmp(begin, want, strlen(want)) == 0,
+			          "%s, keys: %s differs from the table; run scripts/scene_keys\nwant:\n%s", path, t->name, want);
+		}
+		memcpy(out + used, at, (size_t)(begin - at));
+		used += (size_t)(begin - at);
+		memcpy(out + used, want, strlen(want));
+		used += strlen(want);
+		at = end;
+		free(want);
+	}
+	memcpy(out + used, at, strlen(at));
+	used += strlen(at);
+	if (rewrite) {
+		f = fopen(path, "wb");
+		cr_assert_not_null(f, "cannot write %s", path);
+		cr_assert_eq(fwrite(out, 1, used, f), used);
+		cr_assert_eq(fclose(f), 0);
+	}
+	free(out);
+	free(doc);
+}
+
+// The tables say what the reader takes: each row's range refuses a value
+// just outside it and takes one inside, with a message naming the key.
+Test(keys, rows_read_and_refuse_by_their_range)
+{
+	char text[512];
+	// A world key, a contact key and a slot parameter, each out of range.
+	snprintf(text, sizeof text,
+	         "world: {dt: 2, cell_size: -1}\n"
+	         "archetypes: {a: {contact: {stiffness: 1.5}, slots: [{kind: separation, max_neighbors: 1000001}]}}\n"
+	         "groups: {g: {count: 1, archetype: a, spawn: {shape: ring, radius: 1}}}\n");
+	uint32_t problems = 0;
+	static diag_text d;
+	d.len = 0;
+	d.count = 0;
+	cr_assert_eq(throng_scenario_validate_memory("k.yaml", text, strlen(text), collect, &d, &problems),
+	             THRONG_ERR_INVALID_ARGUMENT);
+	cr_expect_eq(problems, 4u);
+	cr_expect_str_eq(d.text,
+	                 "k.yaml:1:13: world.dt: got 2, out of range (expected a number of seconds > 0 and <= 1)\n"
+	                 "k.yaml:1:27: world.cell_size: got -1, out of range (expected a number >= 0 and <= 1e6)\n"
+	                 "k.yaml:2:39: archetypes.a.contact.stiffness: got 1.5, out of range (expected a fraction > 0 "
+	                 "and <= 1)\n"
+	                 "k.yaml:2:87: archetypes.a.slots[0].max_neighbors: got 1000001, out of range (expected a whole "
+	                 "number from 0 to 1000000)\n");
+	// The same keys in range read into the definition, and save writes them.
+	snprintf(text, sizeof text,
+	         "world: {dt: 0.5, cell_size: 2}\n"
+	         "archetypes: {a: {contact: {stiffness: 0.25}, slots: [{kind: separation, max_neighbors: 7}]}}\n"
+	         "groups: {g: {count: 1, archetype: a, spawn: {shape: ring, radius: 1}}}\n");
+	throng_scene* s = NULL;
+	cr_assert_eq(throng_scene_load_memory("k.yaml", text, strlen(text), NULL, NULL, NULL, &s), THRONG_OK, "%s",
+	             throng_last_error());
+	char* saved = NULL;
+	size_t n = 0;
+	cr_assert_eq(throng_scene_save_string(s, &saved, &n), THRONG_OK, "%s", throng_last_error());
+	cr_expect_not_null(strstr(saved, "\n  dt: 0.5\n"), "%s", saved);
+	cr_expect_not_null(strstr(saved, "\n  cell_size: 2\n"), "%s", saved);
+	cr_expect_not_null(strstr(saved, "contact: {enabled: true, stiffness: 0.25, iterations: 4}"), "%s", saved);
+	cr_expect_not_null(strstr(saved, ", max_neighbors: 7}"), "%s", saved);
+	free(saved);
+	throng_scene_destroy(s);
 }

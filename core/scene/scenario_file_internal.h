@@ -10,6 +10,9 @@
 //                          enums) that report problems by path
 //   scenario_file_diag.c   messages, field paths, nearest-name suggestions,
 //                          key sets (unknown, repeated, missing keys)
+//   scenario_file_keys.c   the key tables (world, contact, slot parameters):
+//                          one row a key drives the reader, the writer and
+//                          the key reference in docs/SCENARIOS.md
 //   scenario_file_parse.c  tree -> model: top level, world, archetypes;
 //   scenario_file_shapes.c   obstacles, walls, threat;
 //   scenario_file_groups.c   groups, then the cross-checks (names, bounds,
@@ -170,6 +173,7 @@ typedef enum sf_range {
 	SF_DT,             ///< finite, in [FLT_MIN, 1]
 	SF_ANGLE,          ///< finite, |v| <= 1e6 rad (a start angle)
 	SF_FEELER,         ///< finite, in [0, pi]
+	SF_FRACTION,       ///< finite, in [1e-6, 1]
 } sf_range;
 
 /// "a mapping", "a sequence", "null", "true", "a string \"abc\"", "3.5".
@@ -380,34 +384,117 @@ void sf_model_free(sf_model* m);
 extern const char* const sf_shape_names[SF_SHAPE_COUNT];
 extern const char* const sf_heading_names[5]; ///< the word forms (not the vector)
 
-/// Parameter names of throng_behavior_params, and which kinds read each.
-typedef enum sf_param {
-	SF_P_TARGET = 0,
-	SF_P_FLEE_MODE,
-	SF_P_FLEE_RADIUS,
-	SF_P_SLOW_RADIUS,
-	SF_P_EVADE_RADIUS,
-	SF_P_MAX_PREDICTION,
-	SF_P_CIRCLE_DISTANCE,
-	SF_P_CIRCLE_RADIUS,
-	SF_P_JITTER,
-	SF_P_FRAME,
-	SF_P_NOISE_FREQUENCY,
-	SF_P_NOISE_AMPLITUDE,
-	SF_P_LOOK_AHEAD,
-	SF_P_FEELER_ANGLE,
-	SF_P_AVOID_RADIUS,
-	SF_P_NEIGHBOR_RADIUS,
-	SF_P_SAME_GROUP_ONLY,
-	SF_P_MAX_NEIGHBORS,
-	SF_P_MARGIN,
-	SF_P_WAYPOINT_RADIUS,
-	SF_P_COUNT
-} sf_param;
+// ---------------------------------------------------------------------------
+// The key tables (scenario_file_keys.c)
+//
+// A section of the format whose keys are plain values (numbers, whole
+// numbers, booleans, words, points) is one table of rows: its name, its
+// type and range, where the value lands (an offset into the section's
+// struct), and its docs (unit, a note on the default, one line). The
+// same rows drive the reader (sf_read_keys: type, range and the
+// messages), the writer (scenario_file_save.c) and the key reference of
+// docs/SCENARIOS.md (sf_keys_markdown, compared with the file by
+// tests/test_scenario_file.c; scripts/scene_keys rewrites it). Adding a
+// key is one row.
+// ---------------------------------------------------------------------------
 
-extern const char* const sf_param_names[SF_P_COUNT];
-/// Whether behaviour `kind` reads parameter `p`.
-bool sf_kind_has_param(throng_behavior_kind kind, sf_param p);
+typedef enum sf_type {
+	SF_T_NUMBER = 0, ///< a float, checked against `range`
+	SF_T_UINT,       ///< a whole number in [min, max], stored in `size` bytes (4 or 8)
+	SF_T_BOOL,
+	SF_T_WORD,       ///< one of `words`, stored as an int (the enum's value)
+	SF_T_POINT,      ///< a throng_vec2, each coordinate checked against `range`
+	SF_T_MAP,        ///< a mapping read against the table `sub`, into the same struct
+} sf_type;
+
+typedef struct sf_table sf_table;
+
+typedef struct sf_key {
+	const char* name;
+	sf_type type;
+	size_t offset;          ///< where the value lands in the section's struct
+	sf_range range;         ///< numbers, points
+	uint64_t min, max;      ///< whole numbers
+	uint8_t size;           ///< whole numbers: bytes of the field (4 or 8)
+	bool hex;               ///< whole numbers: 0x... is also taken
+	const thr_names* words; ///< words
+	const char* what;       ///< words: what the messages call one ("flee mode")
+	const sf_table* sub;    ///< SF_T_MAP
+	uint32_t kinds;         ///< slot parameters: the behaviours that read it, bit (1 << kind)
+	bool omit_zero;         ///< written only when not 0 (files from before the key lack it)
+	const char* unit;       ///< docs: after the range ("m", "rad/s"), or NULL
+	const char* note;       ///< docs: after the default, or NULL
+	const char* doc;        ///< docs: one line after the range (or the words' meanings), or NULL
+} sf_key;
+
+struct sf_table {
+	const char* name;   ///< the section, as docs/SCENARIOS.md's markers name it
+	const sf_key* keys;
+	uint32_t count;     ///< at most 64
+	/// Fills a struct of the section with its defaults (for the docs).
+	void (*defaults)(void* base);
+	size_t size;        ///< bytes of that struct
+	/// Cross-checks run after the keys are read (NULL: none); `failed`
+	/// has bit k set when row k had a problem.
+	void (*check)(sf_ctx* c, const sf_node* map, void* base, uint64_t failed);
+	/// Tables whose rows depend on a kind (a slot's behaviour, a spawn's
+	/// shape): the kinds' names, indexed like the rows' `kinds` bits, and
+	/// the docs' column headers for the key and for the kinds. NULL: none.
+	const thr_names* kind_names;
+	const char* key_header;
+	const char* kinds_header;
+};
+
+/// The tables: the world (into sf_model), a slot's parameters (into
+/// throng_behavior_params), an archetype's contact (into throng_contact).
+extern const sf_table sf_world_table;
+extern const sf_table sf_param_table;
+extern const sf_table sf_contact_table;
+/// Every table with a generated key reference, for the docs.
+extern const sf_table* const sf_doc_tables[];
+extern const uint32_t sf_doc_table_count;
+
+/// The row of `name` in a table, or NULL.
+const sf_key* sf_key_find(const sf_table* t, const char* name);
+/// Whether behaviour `kind` reads slot parameter `key` (a row of sf_param_table).
+bool sf_kind_reads(throng_behavior_kind kind, const sf_key* key);
+
+/// Reads the keys of mapping `map` that `t` lists into `base`, each under
+/// its path; rows with `kinds` not covering bit `kind_bit` are skipped
+/// (pass 0 to read every row). Does not check for unknown keys. Returns
+/// the mask of rows with a problem.
+uint64_t sf_read_keys(sf_ctx* c, const sf_node* map, const sf_table* t, void* base, uint32_t kind_bit);
+/// Checks that `n` is a mapping ("a mapping of a, b and c"), checks its
+/// keys against the table (unknown, with the nearest known; repeated),
+/// reads them and runs the table's check. Returns the mask of rows with a
+/// problem, or 1 << 63 when `n` is no mapping.
+uint64_t sf_read_table(sf_ctx* c, const sf_node* n, const sf_table* t, void* base);
+
+/// Text that grows as it is written (the writer's and the docs').
+typedef struct sf_out {
+	char* text; ///< malloc'd, NUL-terminated; NULL before the first sf_put
+	size_t len, cap;
+	bool failed; ///< out of memory: later writes do nothing
+} sf_out;
+
+/// Appends printf-formatted text.
+void sf_put(sf_out* o, const char* fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+/// The shortest of %.6g .. %.9g that reads back (strtof) to the same
+/// bits: 0.4f prints as 0.4, not 0.400000006.
+void sf_format_float(char buf[32], float v);
+/// A row's value in `base` as the file writes it (numbers shortest, words
+/// bare, points [x, y]); SF_T_MAP rows write nothing.
+void sf_format_value(const sf_key* k, const void* base, char* buf, size_t cap);
+
+/// The markdown key reference of a table (docs/SCENARIOS.md, between
+/// "<!-- keys: NAME -->" and "<!-- end keys -->"), malloc'd; NULL when
+/// out of memory.
+char* sf_keys_markdown(const sf_table* t);
 
 // ---------------------------------------------------------------------------
 // Stage 2: tree -> model (scenario_file_parse.c, scenario_file_groups.c)

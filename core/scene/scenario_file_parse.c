@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Scenario files, stage 2a: the model's defaults, the top level, the world
-// and the archetypes (obstacles, walls and the threat are in
-// scenario_file_shapes.c; groups and the cross-checks in
-// scenario_file_groups.c).
+// Scenario files, stage 2a: the model's defaults, the top level and the
+// archetypes; the world, a slot's parameters and an archetype's contact
+// are read against their key tables (scenario_file_keys.c). Obstacles,
+// walls and the threat are in scenario_file_shapes.c; groups and the
+// cross-checks in scenario_file_groups.c.
 //
 // Every section is read to the end even after a problem, so one pass
 // reports every problem of the file; a value with a problem keeps its
@@ -11,66 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmath.h"
 #include "scenario_file_internal.h"
 #include "scenario_internal.h"
-
-const char* const sf_param_names[SF_P_COUNT] = {
-	[SF_P_TARGET] = "target",
-	[SF_P_FLEE_MODE] = "flee_mode",
-	[SF_P_FLEE_RADIUS] = "flee_radius",
-	[SF_P_SLOW_RADIUS] = "slow_radius",
-	[SF_P_EVADE_RADIUS] = "evade_radius",
-	[SF_P_MAX_PREDICTION] = "max_prediction",
-	[SF_P_CIRCLE_DISTANCE] = "circle_distance",
-	[SF_P_CIRCLE_RADIUS] = "circle_radius",
-	[SF_P_JITTER] = "jitter",
-	[SF_P_FRAME] = "frame",
-	[SF_P_NOISE_FREQUENCY] = "noise_frequency",
-	[SF_P_NOISE_AMPLITUDE] = "noise_amplitude",
-	[SF_P_LOOK_AHEAD] = "look_ahead",
-	[SF_P_FEELER_ANGLE] = "feeler_angle",
-	[SF_P_AVOID_RADIUS] = "avoid_radius",
-	[SF_P_NEIGHBOR_RADIUS] = "neighbor_radius",
-	[SF_P_SAME_GROUP_ONLY] = "same_group_only",
-	[SF_P_MAX_NEIGHBORS] = "max_neighbors",
-	[SF_P_MARGIN] = "margin",
-	[SF_P_WAYPOINT_RADIUS] = "waypoint_radius",
-};
-
-#define K(kind) (1u << (kind))
-
-/// Which behaviours read each parameter (behavior.h's comments).
-static const uint32_t param_kinds[SF_P_COUNT] = {
-	[SF_P_TARGET] = K(THRONG_SEEK) | K(THRONG_FLEE) | K(THRONG_ARRIVE) | K(THRONG_PURSUIT) | K(THRONG_EVADE),
-	[SF_P_FLEE_MODE] = K(THRONG_FLEE),
-	[SF_P_FLEE_RADIUS] = K(THRONG_FLEE),
-	[SF_P_SLOW_RADIUS] = K(THRONG_ARRIVE) | K(THRONG_PATH_FOLLOW),
-	[SF_P_EVADE_RADIUS] = K(THRONG_EVADE),
-	[SF_P_MAX_PREDICTION] = K(THRONG_PURSUIT) | K(THRONG_EVADE) | K(THRONG_UNALIGNED_AVOID),
-	[SF_P_CIRCLE_DISTANCE] = K(THRONG_WANDER),
-	[SF_P_CIRCLE_RADIUS] = K(THRONG_WANDER),
-	[SF_P_JITTER] = K(THRONG_WANDER),
-	[SF_P_FRAME] = K(THRONG_WANDER),
-	[SF_P_NOISE_FREQUENCY] = K(THRONG_WANDER_NOISE),
-	[SF_P_NOISE_AMPLITUDE] = K(THRONG_WANDER_NOISE),
-	[SF_P_LOOK_AHEAD] = K(THRONG_OBSTACLE_AVOID) | K(THRONG_WALL_AVOID),
-	[SF_P_FEELER_ANGLE] = K(THRONG_WALL_AVOID),
-	[SF_P_AVOID_RADIUS] = K(THRONG_UNALIGNED_AVOID),
-	[SF_P_NEIGHBOR_RADIUS] =
-		K(THRONG_UNALIGNED_AVOID) | K(THRONG_SEPARATION) | K(THRONG_ALIGNMENT) | K(THRONG_COHESION),
-	[SF_P_SAME_GROUP_ONLY] =
-		K(THRONG_UNALIGNED_AVOID) | K(THRONG_SEPARATION) | K(THRONG_ALIGNMENT) | K(THRONG_COHESION),
-	[SF_P_MAX_NEIGHBORS] =
-		K(THRONG_UNALIGNED_AVOID) | K(THRONG_SEPARATION) | K(THRONG_ALIGNMENT) | K(THRONG_COHESION),
-	[SF_P_MARGIN] = K(THRONG_BOUNDS),
-	[SF_P_WAYPOINT_RADIUS] = K(THRONG_PATH_FOLLOW),
-};
-
-bool sf_kind_has_param(throng_behavior_kind kind, sf_param p)
-{
-	return (unsigned)kind < THRONG_BEHAVIOR_COUNT && (unsigned)p < SF_P_COUNT && (param_kinds[p] & K(kind)) != 0;
-}
 
 void sf_model_defaults(sf_model* m, const char* file)
 {
@@ -149,106 +92,9 @@ void sf_model_free(sf_model* m)
 // world
 // ---------------------------------------------------------------------------
 
-static void parse_world(sf_ctx* c, const sf_node* n, sf_model* m)
-{
-	if (!sf_expect_mapping(c, n, "a mapping of bounds, dt, seed and cell_size")) {
-		return;
-	}
-	static const char* const keys[] = {"bounds", "dt", "seed", "cell_size"};
-	sf_check_keys(c, n, keys, 4);
-	const sf_node* b = sf_get(n, "bounds");
-	if (b != NULL) {
-		size_t mark = sf_push_key(c, "bounds");
-		if (sf_expect_mapping(c, b, "a mapping of min, max and mode")) {
-			static const char* const bkeys[] = {"min", "max", "mode"};
-			sf_check_keys(c, b, bkeys, 3);
-			int ok = sf_field_vec2(c, b, "min", SF_COORD, &m->bounds_min);
-			ok = sf_field_vec2(c, b, "max", SF_COORD, &m->bounds_max) >= 0 && ok >= 0;
-			int mode = (int)m->bounds_mode;
-			if (sf_field_enum(c, b, "mode", thr_bounds_mode_names.name, thr_bounds_mode_names.count, "bounds mode",
-			                  &mode) > 0) {
-				m->bounds_mode = (throng_bounds_mode)mode;
-			}
-			if (ok && !(m->bounds_max.x > m->bounds_min.x && m->bounds_max.y > m->bounds_min.y)) {
-				const sf_node* at = sf_get(b, "max") != NULL ? sf_get(b, "max") : b;
-				size_t mk = sf_push_key(c, "max");
-				sf_error(c, at->pos,
-				         "got (%g, %g), not above min (%g, %g) on both axes (expected max.x > min.x and "
-				         "max.y > min.y)",
-				         (double)m->bounds_max.x, (double)m->bounds_max.y, (double)m->bounds_min.x,
-				         (double)m->bounds_min.y);
-				sf_pop(c, mk);
-			}
-		}
-		sf_pop(c, mark);
-	}
-	sf_field_number(c, n, "dt", SF_DT, &m->dt);
-	sf_field_number(c, n, "cell_size", SF_NON_NEGATIVE, &m->cell_size);
-	const sf_node* seed = sf_get(n, "seed");
-	if (seed != NULL) {
-		size_t mark = sf_push_key(c, "seed");
-		sf_read_uint(c, seed, 0, UINT64_MAX, true, &m->seed);
-		sf_pop(c, mark);
-	}
-}
-
 // ---------------------------------------------------------------------------
 // archetypes
 // ---------------------------------------------------------------------------
-
-/// Reads one parameter of a slot into *p.
-static void parse_param(sf_ctx* c, const sf_node* slot, sf_param k, throng_behavior_params* p)
-{
-	const char* key = sf_param_names[k];
-	int e;
-	switch (k) {
-	case SF_P_TARGET:
-		e = (int)p->target;
-		if (sf_field_enum(c, slot, key, thr_target_source_names.name, thr_target_source_names.count, "target", &e) > 0) {
-			p->target = (throng_target_source)e;
-		}
-		return;
-	case SF_P_FLEE_MODE:
-		e = (int)p->flee_mode;
-		if (sf_field_enum(c, slot, key, thr_flee_mode_names.name, thr_flee_mode_names.count, "flee mode", &e) > 0) {
-			p->flee_mode = (throng_flee_mode)e;
-		}
-		return;
-	case SF_P_FRAME:
-		e = (int)p->frame;
-		if (sf_field_enum(c, slot, key, thr_wander_frame_names.name, thr_wander_frame_names.count, "wander frame",
-		                  &e) > 0) {
-			p->frame = (throng_wander_frame)e;
-		}
-		return;
-	case SF_P_SAME_GROUP_ONLY: sf_field_bool(c, slot, key, &p->same_group_only); return;
-	case SF_P_MAX_NEIGHBORS: {
-		// 0 = THRONG_DEFAULT_MAX_NEIGHBORS; the bound keeps the candidate cap
-		// (THRONG_CANDIDATES_PER_NEIGHBOR times it) well inside 32 bits.
-		uint64_t v = p->max_neighbors;
-		if (sf_field_uint(c, slot, key, 0, 1000000, &v) > 0) {
-			p->max_neighbors = (uint32_t)v;
-		}
-		return;
-	}
-	case SF_P_FLEE_RADIUS: sf_field_number(c, slot, key, SF_POSITIVE, &p->flee_radius); return;
-	case SF_P_SLOW_RADIUS: sf_field_number(c, slot, key, SF_POSITIVE, &p->slow_radius); return;
-	case SF_P_EVADE_RADIUS: sf_field_number(c, slot, key, SF_POSITIVE, &p->evade_radius); return;
-	case SF_P_MAX_PREDICTION: sf_field_number(c, slot, key, SF_NON_NEGATIVE, &p->max_prediction); return;
-	case SF_P_CIRCLE_DISTANCE: sf_field_number(c, slot, key, SF_NON_NEGATIVE, &p->circle_distance); return;
-	case SF_P_CIRCLE_RADIUS: sf_field_number(c, slot, key, SF_NON_NEGATIVE, &p->circle_radius); return;
-	case SF_P_JITTER: sf_field_number(c, slot, key, SF_NON_NEGATIVE, &p->jitter); return;
-	case SF_P_NOISE_FREQUENCY: sf_field_number(c, slot, key, SF_NON_NEGATIVE, &p->noise_frequency); return;
-	case SF_P_NOISE_AMPLITUDE: sf_field_number(c, slot, key, SF_NON_NEGATIVE, &p->noise_amplitude); return;
-	case SF_P_LOOK_AHEAD: sf_field_number(c, slot, key, SF_POSITIVE, &p->look_ahead); return;
-	case SF_P_FEELER_ANGLE: sf_field_number(c, slot, key, SF_FEELER, &p->feeler_angle); return;
-	case SF_P_AVOID_RADIUS: sf_field_number(c, slot, key, SF_POSITIVE, &p->avoid_radius); return;
-	case SF_P_NEIGHBOR_RADIUS: sf_field_number(c, slot, key, SF_POSITIVE, &p->neighbor_radius); return;
-	case SF_P_MARGIN: sf_field_number(c, slot, key, SF_POSITIVE, &p->margin); return;
-	case SF_P_WAYPOINT_RADIUS: sf_field_number(c, slot, key, SF_POSITIVE, &p->waypoint_radius); return;
-	case SF_P_COUNT: return;
-	}
-}
 
 /// Reads one slot; returns false when it has a problem. *kind_ok says
 /// whether its kind was read (for the wander count).
@@ -273,14 +119,15 @@ static bool parse_slot(sf_ctx* c, const sf_node* n, throng_slot* out, bool* kind
 	// parameters its behaviour reads (all of them when the kind is unknown,
 	// so that only true typos are reported). A parameter of another
 	// behaviour is named as such rather than as an unknown key.
-	const char* keys[4 + SF_P_COUNT] = {"kind", "weight", "enabled", "priority"};
-	const char* foreign[SF_P_COUNT];
+	const sf_table* params = &sf_param_table;
+	const char* keys[4 + 64] = {"kind", "weight", "enabled", "priority"};
+	const char* foreign[64];
 	size_t nkeys = 4, nforeign = 0;
-	for (int p = 0; p < SF_P_COUNT; ++p) {
-		if (kind < 0 || sf_kind_has_param((throng_behavior_kind)kind, (sf_param)p)) {
-			keys[nkeys++] = sf_param_names[p];
+	for (uint32_t p = 0; p < params->count; ++p) {
+		if (kind < 0 || sf_kind_reads((throng_behavior_kind)kind, &params->keys[p])) {
+			keys[nkeys++] = params->keys[p].name;
 		} else {
-			foreign[nforeign++] = sf_param_names[p];
+			foreign[nforeign++] = params->keys[p].name;
 		}
 	}
 	char what[64];
@@ -294,11 +141,7 @@ static bool parse_slot(sf_ctx* c, const sf_node* n, throng_slot* out, bool* kind
 	sf_field_bool(c, n, "enabled", &s.enabled);
 	sf_field_bool(c, n, "priority", &s.priority);
 	if (kind >= 0) {
-		for (int p = 0; p < SF_P_COUNT; ++p) {
-			if (sf_kind_has_param((throng_behavior_kind)kind, (sf_param)p)) {
-				parse_param(c, n, (sf_param)p, &s.params);
-			}
-		}
+		sf_read_keys(c, n, params, &s.params, 1u << kind);
 	}
 	*out = s;
 	return c->problems == before;
@@ -350,35 +193,6 @@ static void parse_target_rule(sf_ctx* c, const sf_node* n, sf_archetype* a)
 	sf_field_bool(c, n, "enabled", &r->enabled);
 }
 
-/// contact: {enabled, stiffness, iterations, inelastic}; keys left out
-/// keep the defaults (on, 1, 4, off).
-static void parse_contact(sf_ctx* c, const sf_node* n, sf_archetype* a)
-{
-	if (!sf_expect_mapping(c, n, "a mapping of enabled, stiffness, iterations and inelastic")) {
-		return;
-	}
-	static const char* const keys[] = {"enabled", "stiffness", "iterations", "inelastic"};
-	sf_check_keys(c, n, keys, 4);
-	throng_contact* k = &a->controller.contact;
-	sf_field_bool(c, n, "enabled", &k->enabled);
-	sf_field_bool(c, n, "inelastic", &k->inelastic);
-	float stiffness = k->stiffness;
-	if (sf_field_number(c, n, "stiffness", SF_POSITIVE, &stiffness) > 0) {
-		if (stiffness > 1.0f) {
-			size_t mark = sf_push_key(c, "stiffness");
-			sf_error(c, sf_get(n, "stiffness")->pos, "got %g (expected a fraction of the overlap, in [1e-6, 1])",
-			         (double)stiffness);
-			sf_pop(c, mark);
-		} else {
-			k->stiffness = stiffness;
-		}
-	}
-	uint64_t iterations = k->iterations;
-	if (sf_field_uint(c, n, "iterations", 1, THRONG_CONTACT_MAX_ITERATIONS, &iterations) > 0) {
-		k->iterations = (uint32_t)iterations;
-	}
-}
-
 static void parse_archetype(sf_ctx* c, const sf_node* n, sf_archetype* a)
 {
 	a->controller = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
@@ -400,8 +214,9 @@ static void parse_archetype(sf_ctx* c, const sf_node* n, sf_archetype* a)
 	}
 	const sf_node* contact = sf_get(n, "contact");
 	if (contact != NULL) {
+		// Keys left out keep the defaults (on, 1, 4, off).
 		size_t mark = sf_push_key(c, "contact");
-		parse_contact(c, contact, a);
+		sf_read_table(c, contact, &sf_contact_table, &a->controller.contact);
 		sf_pop(c, mark);
 	}
 	const sf_node* slots = sf_get(n, "slots");
@@ -548,7 +363,7 @@ void sf_parse_model(sf_ctx* c, const sf_node* root, sf_model* m)
 		}
 		size_t mark = sf_push_key(c, sections[k]);
 		switch (k) {
-		case 0: parse_world(c, s, m); break;
+		case 0: sf_read_table(c, s, &sf_world_table, m); break;
 		case 1: parse_archetypes(c, s, m); break;
 		case 2: sf_parse_paths(c, s, m); break;
 		case 3: sf_parse_groups(c, s, m); break;

@@ -137,6 +137,7 @@ static const char* range_text(sf_range r)
 	case SF_DT: return "a number of seconds > 0 and <= 1";
 	case SF_ANGLE: return "an angle in radians from -1e6 to 1e6";
 	case SF_FEELER: return "an angle in radians from 0 to pi";
+	case SF_FRACTION: return "a fraction > 0 and <= 1";
 	}
 	return "a number";
 }
@@ -150,13 +151,14 @@ static bool in_range(sf_range r, float v)
 	case SF_DT: return v > 0.0f && v <= 1.0f;
 	case SF_ANGLE: return fabsf(v) <= SF_MAX_MAGNITUDE;
 	case SF_FEELER: return v >= 0.0f && v <= THR_PI;
+	case SF_FRACTION: return v > 0.0f && v <= 1.0f;
 	}
 	return false;
 }
 
 /// Whether a number written as `d`, read as the float `f`, is too small:
 /// not 0 but 0 or subnormal as a float (1e-45, 1e-50), or, for lengths,
-/// speeds, rates, times and weights, below 1e-6 (validate.c's floor:
+/// speeds, rates, times, weights and fractions, below 1e-6 (validate.c's floor:
 /// below it squares and ratios to the world's extent underflow).
 static bool too_small(sf_range r, double d, float f)
 {
@@ -164,7 +166,7 @@ static bool too_small(sf_range r, double d, float f)
 		return false;
 	}
 	float a = fabsf(f);
-	return a < FLT_MIN || ((r == SF_POSITIVE || r == SF_NON_NEGATIVE) && a < SF_MIN_MAGNITUDE);
+	return a < FLT_MIN || ((r == SF_POSITIVE || r == SF_NON_NEGATIVE || r == SF_FRACTION) && a < SF_MIN_MAGNITUDE);
 }
 
 /// The expected text of a number too_small() refuses.
@@ -177,6 +179,7 @@ static const char* small_text(sf_range r)
 	case SF_DT: return "a number of seconds from 1.2e-38 to 1";
 	case SF_ANGLE: return "0 or an angle from 1.2e-38 to 1e6 radians in magnitude";
 	case SF_FEELER: return "0 or an angle in radians from 1.2e-38 to pi";
+	case SF_FRACTION: return "a fraction from 1e-6 to 1";
 	}
 	return "a larger number";
 }

@@ -41,7 +41,8 @@ static void check_targets(sf_ctx* c, const sf_node* an, const sf_model* m, const
 	const sf_node* slots = an != NULL && an->kind == SF_MAPPING ? sf_get(an, "slots") : NULL;
 	for (uint32_t k = 0; k < a->controller.slot_count; ++k) {
 		const throng_slot* s = &a->controller.slots[k];
-		if (!sf_kind_has_param(s->kind, SF_P_TARGET) || s->params.target == THRONG_TARGET_POINT) {
+		if (!sf_kind_reads(s->kind, sf_key_find(&sf_param_table, "target")) ||
+		    s->params.target == THRONG_TARGET_POINT) {
 			continue;
 		}
 		const sf_node* sn = slots != NULL && slots->kind == SF_SEQUENCE && k < slots->count ? slots->items[k] : NULL;

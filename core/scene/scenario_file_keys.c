@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: MIT
+// Scenario files: the key tables, the reader that walks a mapping against
+// one, and the key reference of docs/SCENARIOS.md generated from them.
+//
+// A row says everything about a key once: its name, type and range, where
+// its value lands (offsetof into the section's struct) and its docs. The
+// reader's messages come from the row (the range, the words, the nearest
+// key), the writer (scenario_file_save.c) prints the same rows, and
+// sf_keys_markdown() prints the table docs/SCENARIOS.md carries between
+// its "<!-- keys: NAME -->" markers, so the docs cannot drift from the
+// code: tests/test_scenario_file.c compares them.
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario_file_internal.h"
+
+_Static_assert(sizeof(throng_target_source) == sizeof(int) && sizeof(throng_flee_mode) == sizeof(int) &&
+                   sizeof(throng_wander_frame) == sizeof(int) && sizeof(throng_bounds_mode) == sizeof(int),
+               "word keys land in int-sized enums");
+
+#define K(kind) (1u << (kind))
+#define NEIGHBOUR_SLOTS (K(THRONG_UNALIGNED_AVOID) | K(THRONG_SEPARATION) | K(THRONG_ALIGNMENT) | K(THRONG_COHESION))
+
+// Row makers: where the value lands, its type and range.
+#define NUMBER(st, field, r) .offset = offsetof(st, field), .type = SF_T_NUMBER, .range = (r)
+#define POINT(st, field, r) .offset = offsetof(st, field), .type = SF_T_POINT, .range = (r)
+#define WHOLE(st, field, lo, hi)                                                                                  \
+	.offset = offsetof(st, field), .type = SF_T_UINT, .min = (lo), .max = (hi), .size = sizeof(((st*)0)->field)
+#define FLAG(st, field) .offset = offsetof(st, field), .type = SF_T_BOOL
+#define WORD(st, field, table, w) .offset = offsetof(st, field), .type = SF_T_WORD, .words = &(table), .what = (w)
+
+// ---------------------------------------------------------------------------
+// world
+// ---------------------------------------------------------------------------
+
+/// bounds: max above min on both axes (when both were read).
+static void check_bounds(sf_ctx* c, const sf_node* map, void* base, uint64_t failed)
+{
+	const sf_model* m = base;
+	if ((failed & 3u) != 0 || (m->bounds_max.x > m->bounds_min.x && m->bounds_max.y > m->bounds_min.y)) {
+		return;
+	}
+	const sf_node* at = sf_get(map, "max") != NULL ? sf_get(map, "max") : map;
+	size_t mark = sf_push_key(c, "max");
+	sf_error(c, at->pos,
+	         "got (%g, %g), not above min (%g, %g) on both axes (expected max.x > min.x and max.y > min.y)",
+	         (double)m->bounds_max.x, (double)m->bounds_max.y, (double)m->bounds_min.x, (double)m->bounds_min.y);
+	sf_pop(c, mark);
+}
+
+static const sf_key bounds_keys[] = {
+	{.name = "min", POINT(sf_model, bounds_min, SF_COORD), .unit = "m", .doc = "lower-left corner"},
+	{.name = "max", POINT(sf_model, bounds_max, SF_COORD), .unit = "m",
+	 .doc = "upper-right corner, above `min` on both axes"},
+	{.name = "mode", WORD(sf_model, bounds_mode, thr_bounds_mode_names, "bounds mode"),
+	 .doc = "`contain` (agents stay inside: bounds steering plus a hard clamp), `wrap` (a torus), `bounce` "
+	        "(velocity reflects), `open` (no bounds; the grid still covers min..max) (`throng_bounds_mode_name`)"},
+};
+
+static const sf_table bounds_table = {.name = "bounds", .keys = bounds_keys, .count = 3, .check = check_bounds};
+
+static void world_defaults(void* base)
+{
+	sf_model m;
+	sf_model_defaults(&m, NULL);
+	sf_model* out = base;
+	out->bounds_min = m.bounds_min;
+	out->bounds_max = m.bounds_max;
+	out->bounds_mode = m.bounds_mode;
+	out->dt = m.dt;
+	out->seed = m.seed;
+	out->cell_size = m.cell_size;
+	sf_model_free(&m);
+}
+
+static const sf_key world_keys[] = {
+	{.name = "bounds", .type = SF_T_MAP, .sub = &bounds_table},
+	{.name = "dt", NUMBER(sf_model, dt, SF_DT), .unit = "s", .note = "(1/60 s as a float)",
+	 .doc = "the fixed step; at least 1.2e-38 (a normal float)"},
+	{.name = "seed", WHOLE(sf_model, seed, 0, UINT64_MAX), .hex = true,
+	 .doc = "keys every random draw (spawning, goals, wander); decimal or `0x` hex"},
+	{.name = "cell_size", NUMBER(sf_model, cell_size, SF_NON_NEGATIVE), .unit = "m",
+	 .doc = "0 takes it from the archetypes' neighbour radii"},
+};
+
+const sf_table sf_world_table = {
+	.name = "world", .keys = world_keys, .count = 4, .defaults = world_defaults, .size = sizeof(sf_model)};
+
+// ---------------------------------------------------------------------------
+// A slot's parameters: the fields of throng_behavior_params, in the order
+// a slot's keys are listed and written
+// ---------------------------------------------------------------------------
+
+static void param_defaults(void* base)
+{
+	*(throng_behavior_params*)base = throng_behavior_default_def();
+}
+
+#define P throng_behavior_params
+static const sf_key param_keys[] = {
+	{.name = "target", WORD(P, target, thr_target_source_names, "target"),
+	 .kinds = K(THRONG_SEEK) | K(THRONG_FLEE) | K(THRONG_ARRIVE) | K(THRONG_PURSUIT) | K(THRONG_EVADE),
+	 .doc = "`point` (the agent's target point), `threat` (the threat and its velocity), `agent` (the agent's "
+	        "target agent) (`throng_target_source_name`)"},
+	{.name = "flee_mode", WORD(P, flee_mode, thr_flee_mode_names, "flee mode"), .kinds = K(THRONG_FLEE),
+	 .doc = "`always`, `panic` (zero force outside the radius), `safe` (desired speed falls to 0 at the radius) "
+	        "(`throng_flee_mode_name`)"},
+	{.name = "flee_radius", NUMBER(P, flee_radius, SF_POSITIVE), .kinds = K(THRONG_FLEE), .unit = "m"},
+	{.name = "slow_radius", NUMBER(P, slow_radius, SF_POSITIVE), .kinds = K(THRONG_ARRIVE) | K(THRONG_PATH_FOLLOW),
+	 .unit = "m", .doc = "where arriving slows down (path_following: at the last waypoint)"},
+	{.name = "evade_radius", NUMBER(P, evade_radius, SF_POSITIVE), .kinds = K(THRONG_EVADE), .unit = "m"},
+	{.name = "max_prediction", NUMBER(P, max_prediction, SF_NON_NEGATIVE),
+	 .kinds = K(THRONG_PURSUIT) | K(THRONG_EVADE) | K(THRONG_UNALIGNED_AVOID), .unit = "s"},
+	{.name = "circle_distance", NUMBER(P, circle_distance, SF_NON_NEGATIVE), .kinds = K(THRONG_WANDER), .unit = "m"},
+	{.name = "circle_radius", NUMBER(P, circle_radius, SF_NON_NEGATIVE), .kinds = K(THRONG_WANDER), .unit = "m"},
+	{.name = "jitter", NUMBER(P, jitter, SF_NON_NEGATIVE), .kinds = K(THRONG_WANDER), .unit = "rad/s"},
+	{.name = "frame", WORD(P, frame, thr_wander_frame_names, "wander frame"), .kinds = K(THRONG_WANDER),
+	 .doc = "`local` (angle relative to the heading), `world` (`throng_wander_frame_name`)"},
+	{.name = "noise_frequency", NUMBER(P, noise_frequency, SF_NON_NEGATIVE), .kinds = K(THRONG_WANDER_NOISE),
+	 .unit = "per s"},
+	{.name = "noise_amplitude", NUMBER(P, noise_amplitude, SF_NON_NEGATIVE), .kinds = K(THRONG_WANDER_NOISE),
+	 .unit = "rad/s"},
+	{.name = "look_ahead", NUMBER(P, look_ahead, SF_POSITIVE), .kinds = K(THRONG_OBSTACLE_AVOID) | K(THRONG_WALL_AVOID),
+	 .unit = "m"},
+	{.name = "feeler_angle", NUMBER(P, feeler_angle, SF_FEELER), .kinds = K(THRONG_WALL_AVOID), .unit = "rad",
+	 .note = "(π/4)"},
+	{.name = "avoid_radius", NUMBER(P, avoid_radius, SF_POSITIVE), .kinds = K(THRONG_UNALIGNED_AVOID), .unit = "m"},
+	{.name = "neighbor_radius", NUMBER(P, neighbor_radius, SF_POSITIVE), .kinds = NEIGHBOUR_SLOTS, .unit = "m"},
+	{.name = "same_group_only", FLAG(P, same_group_only), .kinds = NEIGHBOUR_SLOTS,
+	 .doc = "only agents of the slot's own group label count"},
+	// 0 = THRONG_DEFAULT_MAX_NEIGHBORS; the bound keeps the candidate cap
+	// (THRONG_CANDIDATES_PER_NEIGHBOR times it) well inside 32 bits.
+	{.name = "max_neighbors", WHOLE(P, max_neighbors, 0, 1000000), .kinds = NEIGHBOUR_SLOTS, .omit_zero = true,
+	 .note = "(= `THRONG_DEFAULT_MAX_NEIGHBORS`, 256)",
+	 .doc = "the slot takes the first this many neighbours in the engines' order ([BEHAVIORS.md](BEHAVIORS.md), "
+	        "\"Neighbour caps\")"},
+	{.name = "margin", NUMBER(P, margin, SF_POSITIVE), .kinds = K(THRONG_BOUNDS), .unit = "m"},
+	{.name = "waypoint_radius", NUMBER(P, waypoint_radius, SF_POSITIVE), .kinds = K(THRONG_PATH_FOLLOW), .unit = "m",
+	 .doc = "a waypoint is passed within it"},
+};
+#undef P
+_Static_assert(THRONG_DEFAULT_MAX_NEIGHBORS == 256, "max_neighbors' note in param_keys states the default");
+
+const sf_table sf_param_table = {.name = "slot parameters",
+                                 .keys = param_keys,
+                                 .count = sizeof param_keys / sizeof param_keys[0],
+                                 .defaults = param_defaults,
+                                 .size = sizeof(throng_behavior_params),
+                                 .kind_names = &thr_behavior_kind_names,
+                                 .key_header = "parameter",
+                                 .kinds_header = "read by"};
+
+// ---------------------------------------------------------------------------
+// An archetype's contact
+// ---------------------------------------------------------------------------
+
+static void contact_defaults(void* base)
+{
+	*(throng_contact*)base = throng_controller_default_def(THRONG_BLEND_WEIGHTED).contact;
+}
+
+static const sf_key contact_keys[] = {
+	{.name = "enabled", FLAG(throng_contact, enabled), .doc = "a pair is solid only when both archetypes have "
+	                                                          "contacts on"},
+	{.name = "stiffness", NUMBER(throng_contact, stiffness, SF_FRACTION),
+	 .doc = "the fraction of an overlap removed per iteration (half by each agent)"},
+	{.name = "iterations", WHOLE(throng_contact, iterations, 1, THRONG_CONTACT_MAX_ITERATIONS),
+	 .doc = "Jacobi iterations per step"},
+	{.name = "inelastic", FLAG(throng_contact, inelastic), .omit_zero = true,
+	 .doc = "after the iterations, the velocity loses its part towards each partner still overlapped by more "
+	        "than 0.1 % of the radii sum: a pressed crowd stops walking into itself"},
+};
+
+const sf_table sf_contact_table = {.name = "contact",
+                                   .keys = contact_keys,
+                                   .count = 4,
+                                   .defaults = contact_defaults,
+                                   .size = sizeof(throng_contact)};
+
+const sf_table* const sf_doc_tables[] = {&sf_world_table, &sf_contact_table, &sf_param_table};
+const uint32_t sf_doc_table_count = sizeof sf_doc_tables / sizeof sf_doc_tables[0];
+
+// ---------------------------------------------------------------------------
+// The reader
+// ---------------------------------------------------------------------------
+
+const sf_key* sf_key_find(const sf_table* t, const char* name)
+{
+	for (uint32_t k = 0; k < t->count; ++k) {
+		if (strcmp(t->keys[k].name, name) == 0) {
+			return &t->keys[k];
+		}
+	}
+	return NULL;
+}
+
+bool sf_kind_reads(throng_behavior_kind kind, const sf_key* key)
+{
+	return (unsigned)kind < THRONG_BEHAVIOR_COUNT && key != NULL && (key->kinds & K(kind)) != 0;
+}
+
+/// Reads one value into base + k->offset; false on a problem.
+static bool read_value(sf_ctx* c, const sf_node* v, const sf_key* k, void* base)
+{
+	char* at = (char*)base + k->offset;
+	switch (k->type) {
+	case SF_T_NUMBER: return sf_read_number(c, v, k->range, (float*)(void*)at);
+	case SF_T_POINT: return sf_read_vec2(c, v, k->range, (throng_vec2*)(void*)at);
+	case SF_T_BOOL: return sf_read_bool(c, v, (bool*)(void*)at);
+	case SF_T_MAP: return sf_read_table(c, v, k->sub, base) == 0;
+	case SF_T_WORD: {
+		int e = 0;
+		if (!sf_read_enum(c, v, k->words->name, k->words->count, k->what, &e)) {
+			return false;
+		}
+		memcpy(at, &e, sizeof e);
+		return true;
+	}
+	case SF_T_UINT: {
+		uint64_t u = 0;
+		if (!sf_read_uint(c, v, k->min, k->max, k->hex, &u)) {
+			return false;
+		}
+		if (k->size == sizeof(uint32_t)) {
+			uint32_t u32 = (uint32_t)u;
+			memcpy(at, &u32, sizeof u32);
+		} else {
+			memcpy(at, &u, sizeof u);
+		}
+		return true;
+	}
+	}
+	return false;
+}
+
+uint64_t sf_read_keys(sf_ctx* c, const sf_node* map, const sf_table* t, void* base, uint32_t kind_bit)
+{
+	uint64_t failed = 0;
+	for (uint32_t k = 0; k < t->count; ++k) {
+		const sf_key* key = &t->keys[k];
+		const sf_node* v = (kind_bit == 0 || (key->kinds & kind_bit) != 0) ? sf_get(map, key->name) : NULL;
+		if (v == NULL) {
+			continue;
+		}
+		size_t mark = sf_push_key(c, key->name);
+		if (!read_value(c, v, key, base)) {
+			failed |= 1ull << k;
+		}
+		sf_pop(c, mark);
+	}
+	return failed;
+}
+
+/// "a, b and c" into buf.
+static void join_and(const sf_table* t, char* buf, size_t cap)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (uint32_t k = 0; k < t->count && used < cap; ++k) {
+		const char* sep = k == 0 ? "" : k + 1 == t->count ? " and " : ", ";
+		int n = snprintf(buf + used, cap - used, "%s%s", sep, t->keys[k].name);
+		used += n > 0 ? (size_t)n : 0;
+	}
+}
+
+uint64_t sf_read_table(sf_ctx* c, const sf_node* n, const sf_table* t, void* base)
+{
+	char expected[256] = "a mapping of ";
+	join_and(t, expected + strlen(expected), sizeof expected - strlen(expected));
+	if (!sf_expect_mapping(c, n, expected)) {
+		return 1ull << 63;
+	}
+	const char* names[64];
+	for (uint32_t k = 0; k < t->count; ++k) {
+		names[k] = t->keys[k].name;
+	}
+	sf_check_keys(c, n, names, t->count);
+	uint64_t failed = sf_read_keys(c, n, t, base, 0);
+	if (t->check != NULL) {
+		t->check(c, n, base, failed);
+	}
+	return failed;
+}
+
+// ---------------------------------------------------------------------------
+// Values as text, and the key reference
+// ---------------------------------------------------------------------------
+
+void sf_format_float(char buf[32], float v)
+{
+	for (int digits = 6; digits <= 9; ++digits) {
+		snprintf(buf, 32, "%.*g", digits, (double)v);
+		float back = strtof(buf, NULL);
+		if (memcmp(&back, &v, sizeof v) == 0) {
+			return;
+		}
+	}
+}
+
+void sf_format_value(const sf_key* k, const void* base, char* buf, size_t cap)
+{
+	const char* at = (const char*)base + k->offset;
+	char x[32], y[32];
+	buf[0] = '\0';
+	switch (k->type) {
+	case SF_T_NUMBER: {
+		float f;
+		memcpy(&f, at, sizeof f);
+		sf_format_float(x, f);
+		snprintf(buf, cap, "%s", x);
+		return;
+	}
+	case SF_T_POINT: {
+		throng_vec2 p;
+		memcpy(&p, at, sizeof p);
+		sf_format_float(x, p.x);
+		sf_format_float(y, p.y);
+		snprintf(buf, cap, "[%s, %s]", x, y);
+		return;
+	}
+	case SF_T_BOOL: snprintf(buf, cap, "%s", *(const bool*)(const void*)at ? "true" : "false"); return;
+	case SF_T_WORD: {
+		int e;
+		memcpy(&e, at, sizeof e);
+		snprintf(buf, cap, "%s", e >= 0 && (uint32_t)e < k->words->count ? k->words->name[e] : "?");
+		return;
+	}
+	case SF_T_UINT: {
+		uint64_t u;
+		if (k->size == sizeof(uint32_t)) {
+			uint32_t u32;
+			memcpy(&u32, at, sizeof u32);
+			u = u32;
+		} else {
+			memcpy(&u, at, sizeof u);
+		}
+		snprintf(buf, cap, "%llu", (unsigned long long)u);
+		return;
+	}
+	case SF_T_MAP: return;
+	}
+}
+
+void sf_put(sf_out* o, const char* fmt, ...)
+{
+	if (o->failed) {
+		return;
+	}
+	if (o->text == NULL) {
+		o->cap = 4096;
+		o->text = malloc(o->cap);
+		if (o->text == NULL) {
+			o->failed = true;
+			return;
+		}
+		o->text[0] = '\0';
+	}
+	for (;;) {
+		va_list ap;
+		va_start(ap, fmt);
+		int n = vsnprintf(o->text + o->len, o->cap - o->len, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			o->failed = true;
+			return;
+		}
+		if ((size_t)n < o->cap - o->len) {
+			o->len += (size_t)n;
+			return;
+		}
+		size_t cap = o->cap * 2u + (size_t)n;
+		char* t = realloc(o->text, cap);
+		if (t == NULL) {
+			o->failed = true;
+			return;
+		}
+		o->text = t;
+		o->cap = cap;
+	}
+}
+
+static const char* type_doc(sf_type t)
+{
+	switch (t) {
+	case SF_T_NUMBER: return "number";
+	case SF_T_UINT: return "whole number";
+	case SF_T_BOOL: return "boolean";
+	case SF_T_WORD: return "word";
+	case SF_T_POINT: return "point";
+	case SF_T_MAP: return "mapping";
+	}
+	return "?";
+}
+
+static const char* range_doc(sf_range r)
+{
+	switch (r) {
+	case SF_POSITIVE: return "(0, 1e6]";
+	case SF_NON_NEGATIVE: return "[0, 1e6]";
+	case SF_COORD: return "each in [-1e6, 1e6]";
+	case SF_DT: return "(0, 1]";
+	case SF_ANGLE: return "[-1e6, 1e6]";
+	case SF_FEELER: return "[0, π]";
+	case SF_FRACTION: return "(0, 1]";
+	}
+	return "";
+}
+
+/// One row of the reference; `prefix` is "" or "bounds." for a nested table.
+static void md_row(sf_out* o, const sf_table* t, const sf_key* k, const void* defaults, const char* prefix)
+{
+	char value[96];
+	sf_format_value(k, defaults, value, sizeof value);
+	bool quoted = k->type == SF_T_WORD || k->type == SF_T_BOOL || k->type == SF_T_POINT;
+	sf_put(o, quoted ? "| `%s%s` | %s | `%s`" : "| `%s%s` | %s | %s", prefix, k->name, type_doc(k->type), value);
+	sf_put(o, "%s%s | ", k->note != NULL ? " " : "", k->note != NULL ? k->note : "");
+	// The range: from the row's type, then the unit, then the doc line.
+	size_t before = o->len;
+	if (k->type == SF_T_NUMBER || k->type == SF_T_POINT) {
+		sf_put(o, "%s", range_doc(k->range));
+	} else if (k->type == SF_T_UINT && k->max == UINT64_MAX) {
+		sf_put(o, "[%llu, 2⁶⁴−1]", (unsigned long long)k->min);
+	} else if (k->type == SF_T_UINT) {
+		sf_put(o, "[%llu, %llu]", (unsigned long long)k->min, (unsigned long long)k->max);
+	}
+	if (k->unit != NULL) {
+		sf_put(o, " %s", k->unit);
+	}
+	if (k->doc != NULL) {
+		sf_put(o, "%s%s", o->len > before ? ": " : "", k->doc);
+	}
+	if (t->kind_names != NULL) {
+		const char* sep = " | ";
+		for (uint32_t kind = 0; kind < t->kind_names->count; ++kind) {
+			if ((k->kinds & K(kind)) != 0) {
+				sf_put(o, "%s%s", sep, t->kind_names->name[kind]);
+				sep = ", ";
+			}
+		}
+	}
+	sf_put(o, " |\n");
+}
+
+char* sf_keys_markdown(const sf_table* t)
+{
+	sf_out o = {NULL, 0, 0, false};
+	if (t->kind_names != NULL) {
+		sf_put(&o, "| %s | type | default | range | %s |\n|---|---|---|---|---|\n", t->key_header, t->kinds_header);
+	} else {
+		sf_put(&o, "| key | type | default | range / meaning |\n|---|---|---|---|\n");
+	}
+	void* defaults = calloc(1, t->size != 0 ? t->size : 1);
+	if (defaults == NULL) {
+		free(o.text);
+		return NULL;
+	}
+	if (t->defaults != NULL) {
+		t->defaults(defaults);
+	}
+	for (uint32_t k = 0; k < t->count; ++k) {
+		const sf_key* key = &t->keys[k];
+		if (key->type != SF_T_MAP) {
+			md_row(&o, t, key, defaults, "");
+			continue;
+		}
+		// A nested mapping's keys, named by their path ("bounds.min").
+		char prefix[64];
+		snprintf(prefix, sizeof prefix, "%s.", key->name);
+		for (uint32_t j = 0; j < key->sub->count; ++j) {
+			md_row(&o, key->sub, &key->sub->keys[j], defaults, prefix);
+		}
+	}
+	free(defaults);
+	if (o.failed) {
+		free(o.text);
+		return NULL;
+	}
+	return o.text;
+}
