@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// An outside program built against an installed throng (tests/test_install.sh):
-// one call into each part of the library — a built-in scene (scene), a few
-// steps and the state hash (core), a stream file written and read back (io).
+// An outside program built against an installed throng's three libraries
+// (tests/test_install.sh): one call into each — a built-in scene (scene),
+// a few steps and the state hash (core), a stream file written and read
+// back (io).
 #include <stdio.h>
 #include <stdlib.h>
 
