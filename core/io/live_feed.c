@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The live feed: frames published to POSIX shared memory under a sequence
-// lock (layout: docs/FORMAT.md, "Live feed").
+// The live feed's writer: frames published to POSIX shared memory under a
+// sequence lock (layout: docs/FORMAT.md, "Live feed", and feed.h). The
+// reading side is feed_read.c.
 //
 // Design. The writer must never wait for a renderer, and a renderer must
 // never draw a frame that is half old and half new. The object holds two
@@ -32,11 +33,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <math.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -46,82 +42,14 @@
 
 #include "error.h"
 #include "export_internal.h"
+#include "feed.h"
 
-#if ATOMIC_LLONG_LOCK_FREE != 2 || ATOMIC_INT_LOCK_FREE != 2
-#error "the live feed needs lock-free 32- and 64-bit atomics"
-#endif
-
-#define FEED_MAGIC "\x89THRFEED"
-#define FEED_MAJOR 1u
-#define FEED_MINOR 1u ///< 1.1: writer_start, writer_pid_ns and heartbeat
-#define FEED_SLOTS 2u
-#define FEED_NAME_BYTES 64
-
-// Header offsets (host byte order; the header is 256 bytes).
-enum {
-	FH_MAGIC = 0,
-	FH_MAJOR = 8,
-	FH_MINOR = 10,
-	FH_BOM = 12,
-	FH_HEADER_BYTES = 16,
-	FH_SLOT_COUNT = 20,
-	FH_AGENTS = 24,
-	FH_FIELDS = 28,
-	FH_SLOT_BYTES = 32,
-	FH_DT = 40,
-	FH_EVERY = 48,
-	FH_BOUNDS_MODE = 52,
-	FH_BOUNDS = 56,
-	FH_SEED = 72,
-	FH_FIELD_COUNT = 80,
-	FH_PID = 84,
-	FH_ARRAY_STRIDE = 88,
-	FH_NAME = 96,
-	FH_WRITER_START = 160, ///< 1.1: u64, the writer's start time (clock ticks after boot), 0 unknown
-	FH_WRITER_PID_NS = 168, ///< 1.1: u64, the inode of the writer's pid namespace, 0 unknown
-	FH_PUBLISHED = 192, ///< atomic u64: frames published; the newest is published - 1
-	FH_STATE = 200,     ///< atomic u32: 0 setting up, 1 live, 2 finished
-	FH_HEARTBEAT = 208, ///< 1.1: atomic u64, CLOCK_MONOTONIC ns of the writer's last call, 0 unknown
-	FH_BYTES = 256,
-	// Slot offsets.
-	FS_SEQ = 0,         ///< atomic u64: odd while the writer writes the slot
-	FS_INDEX = 8,
-	FS_STEP = 16,
-	FS_TIME = 24,
-	FS_DATA = 64,
-};
-
-enum { FEED_SETTING_UP = 0, FEED_LIVE = 1, FEED_FINISHED = 2 };
-
-/// Attempts throng_feed_read makes before giving up on a busy slot.
-#define FEED_READ_ATTEMPTS 256
-
-static _Atomic uint64_t* at_u64(unsigned char* base, size_t off)
-{
-	return (_Atomic uint64_t*)(void*)(base + off);
-}
-static _Atomic uint32_t* at_u32(unsigned char* base, size_t off)
-{
-	return (_Atomic uint32_t*)(void*)(base + off);
-}
 static void put(unsigned char* base, size_t off, const void* v, size_t n)
 {
 	memcpy(base + off, v, n);
 }
-static uint32_t get_u32(const unsigned char* base, size_t off)
-{
-	uint32_t v;
-	memcpy(&v, base + off, 4);
-	return v;
-}
-static uint64_t get_u64(const unsigned char* base, size_t off)
-{
-	uint64_t v;
-	memcpy(&v, base + off, 8);
-	return v;
-}
 
-static uint64_t now_ns(void)
+uint64_t thr_feed_now_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -131,10 +59,7 @@ static uint64_t now_ns(void)
 // ---------------------------------------------------------------------------
 // The writer's identity
 
-/// Reads /proc/PID/stat (PID 0: this process): its state letter and its
-/// start time in clock ticks after boot. False when it cannot be read (no
-/// such process, /proc hidden or absent).
-static bool proc_stat(uint32_t pid, char* state, uint64_t* start)
+bool thr_feed_proc_stat(uint32_t pid, char* state, uint64_t* start)
 {
 	char path[64], buf[1024];
 	if (pid == 0) {
@@ -176,84 +101,13 @@ static bool proc_stat(uint32_t pid, char* state, uint64_t* start)
 	return true;
 }
 
-/// The inode of this process's pid namespace, 0 when /proc does not say.
-static uint64_t own_pid_ns(void)
+uint64_t thr_feed_own_pid_ns(void)
 {
 	struct stat sb;
 	return stat("/proc/self/ns/pid", &sb) == 0 ? (uint64_t)sb.st_ino : 0u;
 }
 
-/// Who wrote a feed, as its header says.
-typedef struct feed_writer {
-	uint32_t pid;       ///< 1 .. INT_MAX (checked)
-	uint64_t start;     ///< 0 unknown (a 1.0 writer, or no /proc)
-	uint64_t pid_ns;    ///< 0 unknown
-	bool same_pid_ns;   ///< the reader shares the writer's pid namespace (or cannot tell, for a 1.0 writer)
-	bool heartbeat;     ///< the header has a heartbeat (1.1)
-} feed_writer;
-
-/// Whether process `pid`, started at `start` (0 = unknown), still runs:
-/// not when kill() finds no such process, when /proc shows a zombie, or
-/// when the pid now belongs to a process that started at another time.
-/// kill(pid, 0) sends nothing; EPERM means the process exists.
-static bool process_runs(uint32_t pid, uint64_t start)
-{
-	if (kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
-		return false;
-	}
-	char state = 0;
-	uint64_t now_start = 0;
-	if (!proc_stat(pid, &state, &now_start)) {
-		return true; // it exists (kill said so) but /proc hides it: trust kill
-	}
-	if (state == 'Z' || state == 'X') {
-		return false; // exited, not yet reaped by its parent
-	}
-	return start == 0 || now_start == start;
-}
-
-/// The writer's state from the header at `b` (256 bytes or more).
-static throng_writer_state writer_state_at(unsigned char* b, const feed_writer* w)
-{
-	uint32_t state = atomic_load_explicit(at_u32(b, FH_STATE), memory_order_acquire);
-	if (state == FEED_FINISHED) {
-		return THRONG_WRITER_FINISHED;
-	}
-	if (state != FEED_LIVE) {
-		return THRONG_WRITER_GONE; // damaged: nothing sensible will follow
-	}
-	if (w->same_pid_ns) {
-		return process_runs(w->pid, w->start) ? THRONG_WRITER_ALIVE : THRONG_WRITER_GONE;
-	}
-	uint64_t beat = atomic_load_explicit(at_u64(b, FH_HEARTBEAT), memory_order_acquire);
-	uint64_t now = now_ns();
-	if (!w->heartbeat || beat == 0 || now < beat) {
-		return THRONG_WRITER_ALIVE; // nothing to judge by
-	}
-	return now - beat > (uint64_t)THRONG_FEED_HEARTBEAT_LIMIT_MS * 1000000u ? THRONG_WRITER_GONE
-	                                                                        : THRONG_WRITER_ALIVE;
-}
-
-/// Reads the writer's identity from the header at `b`; false for a pid
-/// that names no single process (0, or one kill() would take as a group).
-static bool writer_read(const unsigned char* b, feed_writer* w)
-{
-	uint16_t minor;
-	memcpy(&minor, b + FH_MINOR, 2);
-	w->pid = get_u32(b, FH_PID);
-	w->heartbeat = minor >= 1;
-	w->start = minor >= 1 ? get_u64(b, FH_WRITER_START) : 0u;
-	w->pid_ns = minor >= 1 ? get_u64(b, FH_WRITER_PID_NS) : 0u;
-	// A 1.0 writer says nothing of its namespace: its pid is taken as ours,
-	// the common case. A 1.1 writer that could not read its own is judged
-	// by its heartbeat.
-	w->same_pid_ns = minor >= 1 ? w->pid_ns != 0 && w->pid_ns == own_pid_ns() : true;
-	return w->pid >= 1 && w->pid <= (uint32_t)INT_MAX;
-}
-
-/// "/name" from "name" or "/name"; fails on empty names, inner slashes and
-/// "." or ".." (they name directories of /dev/shm, not objects).
-static throng_status feed_name(const char* name, char out[256], const char* who)
+throng_status thr_feed_name(const char* name, char out[256], const char* who)
 {
 	if (name == NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: name must not be NULL", who);
@@ -296,8 +150,8 @@ static throng_status exists_error(const char* path)
 		unsigned char* b = m;
 		feed_writer w;
 		if (memcmp(b, FEED_MAGIC, 8) == 0 && atomic_load_explicit(at_u32(b, FH_STATE), memory_order_acquire) != 0 &&
-		    writer_read(b, &w)) {
-			throng_writer_state ws = writer_state_at(b, &w);
+		    thr_feed_writer_read(b, &w)) {
+			throng_writer_state ws = thr_feed_writer_state_at(b, &w);
 			snprintf(who, sizeof who, "its writer, pid %u, %s", w.pid,
 			         ws == THRONG_WRITER_ALIVE      ? "is running"
 			         : ws == THRONG_WRITER_FINISHED ? "finished it"
@@ -340,7 +194,7 @@ static throng_status feed_create(const char* name, const throng_export_def* def,
 	char path[256];
 	throng_status st = thr_export_def_check(def, &d, who);
 	if (st == THRONG_OK) {
-		st = feed_name(name, path, who);
+		st = thr_feed_name(name, path, who);
 	}
 	if (st != THRONG_OK) {
 		return st;
@@ -418,8 +272,8 @@ static throng_status feed_create(const char* name, const throng_export_def* def,
 	uint32_t bom = THR_BYTE_ORDER_MARK, header_bytes = FH_BYTES, slots = FEED_SLOTS, mode = (uint32_t)d.bounds_mode;
 	uint32_t pid = (uint32_t)getpid();
 	char pstate = 0;
-	uint64_t start = 0, pid_ns = own_pid_ns();
-	if (!proc_stat(0, &pstate, &start)) {
+	uint64_t start = 0, pid_ns = thr_feed_own_pid_ns();
+	if (!thr_feed_proc_stat(0, &pstate, &start)) {
 		start = 0; // unknown: readers go by the pid alone
 	}
 	double dt = (double)d.dt;
@@ -448,7 +302,7 @@ static throng_status feed_create(const char* name, const throng_export_def* def,
 	}
 	f->def.scenario = NULL;
 	atomic_store_explicit(at_u64(b, FH_PUBLISHED), 0, memory_order_relaxed);
-	atomic_store_explicit(at_u64(b, FH_HEARTBEAT), now_ns(), memory_order_relaxed);
+	atomic_store_explicit(at_u64(b, FH_HEARTBEAT), thr_feed_now_ns(), memory_order_relaxed);
 	atomic_store_explicit(at_u32(b, FH_STATE), FEED_LIVE, memory_order_release);
 	*out = f;
 	return THRONG_OK;
@@ -510,7 +364,7 @@ throng_status throng_feed_publish_view(throng_feed* f, const throng_view* view)
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "shared memory %s: the feed is finished (throng_feed_finish)",
 		                f->name);
 	}
-	atomic_store_explicit(at_u64(f->base, FH_HEARTBEAT), now_ns(), memory_order_release); // due or not
+	atomic_store_explicit(at_u64(f->base, FH_HEARTBEAT), thr_feed_now_ns(), memory_order_release); // due or not
 	bool due = false;
 	throng_status st = thr_frame_due(view, f->def.agents, f->def.every, f->frames, f->first_step, f->last_step, &due,
 	                                 f->name);
@@ -575,7 +429,7 @@ throng_status throng_feed_heartbeat(throng_feed* f)
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "shared memory %s: the feed is finished (throng_feed_finish)",
 		                f->name);
 	}
-	atomic_store_explicit(at_u64(f->base, FH_HEARTBEAT), now_ns(), memory_order_release);
+	atomic_store_explicit(at_u64(f->base, FH_HEARTBEAT), thr_feed_now_ns(), memory_order_release);
 	return THRONG_OK;
 }
 
@@ -605,325 +459,4 @@ void throng_feed_destroy(throng_feed* f)
 		(void)feed_end(f, &what); // not finished: finished now, without a word on failure
 	}
 	free(f);
-}
-
-// ---------------------------------------------------------------------------
-// Reader
-
-struct throng_feed_reader {
-	char name[256];
-	unsigned char* base;
-	size_t size;
-	throng_stream_info info;
-	uint32_t field_count;
-	uint64_t array_stride, slot_bytes;
-	feed_writer writer;
-	void* arrays[THRONG_FIELD_BITS]; ///< the reader's copy of the last frame
-	uint64_t returned;                ///< frames returned + 1 of the newest returned index, 0 = none
-};
-
-/// Fails with THRONG_ERR_CORRUPT: "shared memory <name>: byte offset <off>: <what>".
-static throng_status feed_corrupt(const throng_feed_reader* r, size_t off, const char* what)
-{
-	return thr_fail(THRONG_ERR_CORRUPT, "shared memory %s: byte offset %zu: %s", r->name, off, what);
-}
-
-/// Checks the header of a mapped feed (every field the stream reader
-/// checks in its own header, through the same thr_header_check, and the
-/// feed's own: slots, sizes against the object's size, name, writer,
-/// state); fills r->info and r->writer. The object holds FH_BYTES or more.
-static throng_status check_header(throng_feed_reader* r)
-{
-	const unsigned char* b = r->base;
-	throng_stream_info* in = &r->info;
-	char what[256];
-	uint16_t major, minor;
-	memcpy(&major, b + FH_MAJOR, 2);
-	memcpy(&minor, b + FH_MINOR, 2);
-	in->version_major = major;
-	in->version_minor = minor;
-	if (memcmp(b + FH_MAGIC, FEED_MAGIC, 8) != 0) {
-		return feed_corrupt(r, FH_MAGIC, "not a throng feed (bad magic)");
-	}
-	if (major != FEED_MAJOR) {
-		snprintf(what, sizeof what, "feed version %u.%u; this reader reads 1.x", major, minor);
-		return feed_corrupt(r, FH_MAJOR, what);
-	}
-	if (get_u32(b, FH_BOM) != THR_BYTE_ORDER_MARK) {
-		snprintf(what, sizeof what, "byte-order mark 0x%08x: written in another byte order", get_u32(b, FH_BOM));
-		return feed_corrupt(r, FH_BOM, what);
-	}
-	uint32_t header_bytes = get_u32(b, FH_HEADER_BYTES), slots = get_u32(b, FH_SLOT_COUNT);
-	if (header_bytes != FH_BYTES) {
-		snprintf(what, sizeof what, "header size %u, expected %d", header_bytes, FH_BYTES);
-		return feed_corrupt(r, FH_HEADER_BYTES, what);
-	}
-	if (slots != FEED_SLOTS) {
-		snprintf(what, sizeof what, "slot count %u, expected %u", slots, FEED_SLOTS);
-		return feed_corrupt(r, FH_SLOT_COUNT, what);
-	}
-	thr_header_fields hf = {
-		.agents = get_u32(b, FH_AGENTS),
-		.field_mask = get_u32(b, FH_FIELDS),
-		.field_count = get_u32(b, FH_FIELD_COUNT),
-		.frame_bytes = get_u64(b, FH_SLOT_BYTES),
-		.frame_what = "slot size",
-		.every = get_u32(b, FH_EVERY),
-		.bounds_mode = get_u32(b, FH_BOUNDS_MODE),
-	};
-	memcpy(&hf.dt, b + FH_DT, 8);
-	memcpy(hf.bounds, b + FH_BOUNDS, 16);
-	uint32_t at = 0;
-	if (!thr_header_check(&hf, &at, what, sizeof what)) {
-		return feed_corrupt(r, at, what);
-	}
-	// Sizes: the stride follows from the agents, the slot from the stride,
-	// and two slots must fit in the object (all below 2^31 + 2^8 by now).
-	r->field_count = hf.field_count;
-	r->slot_bytes = hf.frame_bytes;
-	r->array_stride = get_u64(b, FH_ARRAY_STRIDE);
-	uint64_t stride = ((uint64_t)hf.agents * 4u + 63u) & ~(uint64_t)63u;
-	if (r->array_stride != stride) {
-		snprintf(what, sizeof what, "array stride %llu, but %u agents make %llu (4 bytes each, rounded up to 64)",
-		         (unsigned long long)r->array_stride, hf.agents, (unsigned long long)stride);
-		return feed_corrupt(r, FH_ARRAY_STRIDE, what);
-	}
-	if (r->slot_bytes != FS_DATA + hf.field_count * stride) {
-		snprintf(what, sizeof what, "slot size %llu, but %u fields of %llu bytes make %llu",
-		         (unsigned long long)r->slot_bytes, hf.field_count, (unsigned long long)stride,
-		         (unsigned long long)(FS_DATA + hf.field_count * stride));
-		return feed_corrupt(r, FH_SLOT_BYTES, what);
-	}
-	if (r->slot_bytes > ((uint64_t)r->size - FH_BYTES) / FEED_SLOTS) {
-		snprintf(what, sizeof what, "slot size %llu: the header and two slots need %llu bytes, the object has %zu",
-		         (unsigned long long)r->slot_bytes, (unsigned long long)(FH_BYTES + FEED_SLOTS * r->slot_bytes),
-		         r->size);
-		return feed_corrupt(r, FH_SLOT_BYTES, what);
-	}
-	if (memchr(b + FH_NAME, '\0', FEED_NAME_BYTES) == NULL) {
-		return feed_corrupt(r, FH_NAME, "scenario name is not NUL-terminated within its 64 bytes");
-	}
-	if (!writer_read(b, &r->writer)) {
-		snprintf(what, sizeof what, "writer pid %u is not a process id", r->writer.pid);
-		return feed_corrupt(r, FH_PID, what);
-	}
-	uint32_t state = atomic_load_explicit(at_u32(r->base, FH_STATE), memory_order_acquire);
-	if (state > FEED_FINISHED) {
-		snprintf(what, sizeof what, "state %u is not 0 (setting up), 1 (live) or 2 (finished)", state);
-		return feed_corrupt(r, FH_STATE, what);
-	}
-	in->agents = hf.agents;
-	in->fields = hf.field_mask & THRONG_FIELDS_ALL;
-	in->dt = hf.dt;
-	in->every = hf.every;
-	in->bounds_mode = (throng_bounds_mode)hf.bounds_mode;
-	in->bounds_min = (throng_vec2){hf.bounds[0], hf.bounds[1]};
-	in->bounds_max = (throng_vec2){hf.bounds[2], hf.bounds[3]};
-	in->seed = get_u64(b, FH_SEED);
-	memcpy(in->scenario, b + FH_NAME, THRONG_EXPORT_NAME_MAX);
-	in->scenario[THRONG_EXPORT_NAME_MAX] = '\0';
-	in->header_bytes = FH_BYTES;
-	in->frame_bytes = r->slot_bytes;
-	return THRONG_OK;
-}
-
-throng_status throng_feed_open(const char* name, throng_feed_reader** out)
-{
-	if (out == NULL) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_feed_open: out must not be NULL");
-	}
-	*out = NULL;
-	char path[256];
-	throng_status st = feed_name(name, path, "throng_feed_open");
-	if (st != THRONG_OK) {
-		return st;
-	}
-	int fd = shm_open(path, O_RDONLY, 0);
-	if (fd < 0) {
-		int e = errno;
-		return thr_fail(e == ENOENT ? THRONG_ERR_NOT_FOUND : THRONG_ERR_IO, "shared memory %s: cannot open: %s", path,
-		                strerror(e));
-	}
-	struct stat sb;
-	if (fstat(fd, &sb) != 0 || sb.st_size == 0) {
-		close(fd);
-		return thr_fail(THRONG_ERR_NOT_FOUND, "shared memory %s: the writer is still setting it up", path);
-	}
-	if (sb.st_size < FH_BYTES) {
-		close(fd); // a writer sizes the object whole at once: this is not one of its feeds
-		return thr_fail(THRONG_ERR_CORRUPT, "shared memory %s: byte offset %lld: the object ends inside the %d-byte header",
-		                path, (long long)sb.st_size, FH_BYTES);
-	}
-	if ((uint64_t)sb.st_size > (uint64_t)SIZE_MAX / 2) {
-		close(fd);
-		return thr_fail(THRONG_ERR_CORRUPT, "shared memory %s: an object of %lld bytes is larger than a feed can be",
-		                path, (long long)sb.st_size);
-	}
-	void* m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_SHARED, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED) {
-		return thr_fail(THRONG_ERR_IO, "shared memory %s: cannot map: %s", path, strerror(errno));
-	}
-	throng_feed_reader* r = calloc(1, sizeof *r);
-	if (r == NULL) {
-		munmap(m, (size_t)sb.st_size);
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_feed_open: out of memory");
-	}
-	memcpy(r->name, path, sizeof r->name);
-	r->base = m;
-	r->size = (size_t)sb.st_size;
-	if (atomic_load_explicit(at_u32(r->base, FH_STATE), memory_order_acquire) == FEED_SETTING_UP) {
-		throng_feed_reader_destroy(r);
-		return thr_fail(THRONG_ERR_NOT_FOUND, "shared memory %s: the writer is still setting it up", path);
-	}
-	st = check_header(r);
-	// Only now, with the agents and fields checked against the object's
-	// size, is anything sized by them allocated.
-	for (int k = 0; k < THRONG_FIELD_BITS && st == THRONG_OK; ++k) {
-		if ((r->info.fields & (1u << k)) != 0 && (r->arrays[k] = malloc((size_t)r->info.agents * 4u)) == NULL) {
-			st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_feed_open: out of memory for %u agents", r->info.agents);
-		}
-	}
-	if (st != THRONG_OK) {
-		throng_feed_reader_destroy(r);
-		return st;
-	}
-	*out = r;
-	return THRONG_OK;
-}
-
-const throng_stream_info* throng_feed_get_info(const throng_feed_reader* r)
-{
-	return r != NULL ? &r->info : NULL;
-}
-
-bool throng_feed_finished(const throng_feed_reader* r)
-{
-	return r != NULL && atomic_load_explicit(at_u32(r->base, FH_STATE), memory_order_acquire) == FEED_FINISHED;
-}
-
-throng_writer_state throng_feed_writer_state(const throng_feed_reader* r)
-{
-	return r != NULL ? writer_state_at(r->base, &r->writer) : THRONG_WRITER_GONE;
-}
-
-uint32_t throng_feed_writer_pid(const throng_feed_reader* r)
-{
-	return r != NULL ? r->writer.pid : 0u;
-}
-
-static const char* const writer_state_names[] = {"alive", "finished", "gone"};
-
-const char* throng_writer_state_name(throng_writer_state state)
-{
-	return (unsigned)state < sizeof writer_state_names / sizeof writer_state_names[0] ? writer_state_names[state]
-	                                                                                   : NULL;
-}
-
-bool throng_writer_state_from_name(const char* name, throng_writer_state* out)
-{
-	for (size_t k = 0; name != NULL && k < sizeof writer_state_names / sizeof writer_state_names[0]; ++k) {
-		if (strcmp(name, writer_state_names[k]) == 0) {
-			if (out != NULL) {
-				*out = (throng_writer_state)k;
-			}
-			return true;
-		}
-	}
-	return false;
-}
-
-/// Refuses a copied frame with a non-finite float; `slot_off` is where its
-/// slot starts in the object, for the byte offset.
-static throng_status check_coordinates(const throng_feed_reader* r, uint64_t index, uint64_t slot_off)
-{
-	uint64_t off = FS_DATA;
-	for (int k = 0; k < THRONG_FIELD_BITS; ++k) {
-		if ((r->info.fields & (1u << k)) == 0) {
-			continue;
-		}
-		size_t bad = k < 6 ? thr_first_nonfinite(r->arrays[k], r->info.agents) : r->info.agents;
-		if (bad < r->info.agents) {
-			float v;
-			memcpy(&v, (const unsigned char*)r->arrays[k] + 4u * bad, 4);
-			return thr_fail(THRONG_ERR_CORRUPT,
-			                "shared memory %s: byte offset %llu: frame %llu: agent %zu's %s is %g (positions, "
-			                "velocities and headings must be finite)",
-			                r->name, (unsigned long long)(slot_off + off + 4u * bad), (unsigned long long)index, bad,
-			                thr_float_field_name(k), (double)v);
-		}
-		off += r->array_stride;
-	}
-	return THRONG_OK;
-}
-
-throng_status throng_feed_read(throng_feed_reader* r, throng_frame* frame, bool* got)
-{
-	if (r == NULL || frame == NULL || got == NULL) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_feed_read: arguments must not be NULL");
-	}
-	*got = false;
-	const uint32_t n = r->info.agents;
-	for (int attempt = 0; attempt < FEED_READ_ATTEMPTS; ++attempt) {
-		uint64_t published = atomic_load_explicit(at_u64(r->base, FH_PUBLISHED), memory_order_acquire);
-		if (published == 0 || published <= r->returned) {
-			return THRONG_OK; // nothing new
-		}
-		uint64_t slot_off = FH_BYTES + ((published - 1u) % FEED_SLOTS) * r->slot_bytes;
-		unsigned char* slot = r->base + slot_off;
-		_Atomic uint64_t* seq = at_u64(slot, FS_SEQ);
-		uint64_t s1 = atomic_load_explicit(seq, memory_order_acquire);
-		if ((s1 & 1u) != 0) {
-			if (attempt >= 8) {
-				sched_yield();
-			}
-			continue; // being written
-		}
-		uint64_t index = get_u64(slot, FS_INDEX), step = get_u64(slot, FS_STEP);
-		double time;
-		memcpy(&time, slot + FS_TIME, 8);
-		uint64_t off = FS_DATA;
-		for (int k = 0; k < THRONG_FIELD_BITS; ++k) {
-			if ((r->info.fields & (1u << k)) != 0) {
-				memcpy(r->arrays[k], slot + off, (size_t)n * 4u);
-				off += r->array_stride;
-			}
-		}
-		atomic_thread_fence(memory_order_acquire); // the copy above happens before the re-check
-		if (atomic_load_explicit(seq, memory_order_relaxed) != s1 || index + 1u <= r->returned) {
-			continue; // the writer came round to this slot meanwhile: discard
-		}
-		r->returned = index + 1u; // a frame refused below is not offered again
-		throng_status st = check_coordinates(r, index, slot_off);
-		if (st != THRONG_OK) {
-			return st;
-		}
-		frame->index = index;
-		frame->step = step;
-		frame->time = time;
-		frame->count = n;
-		frame->x = r->arrays[0];
-		frame->y = r->arrays[1];
-		frame->vx = r->arrays[2];
-		frame->vy = r->arrays[3];
-		frame->hx = r->arrays[4];
-		frame->hy = r->arrays[5];
-		frame->group = r->arrays[6];
-		frame->archetype = r->arrays[7];
-		*got = true;
-		return THRONG_OK;
-	}
-	return THRONG_OK; // the writer kept the slot busy; call again
-}
-
-void throng_feed_reader_destroy(throng_feed_reader* r)
-{
-	if (r == NULL) {
-		return;
-	}
-	munmap(r->base, r->size);
-	for (int k = 0; k < THRONG_FIELD_BITS; ++k) {
-		free(r->arrays[k]);
-	}
-	free(r);
 }
