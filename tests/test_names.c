@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The names of the public enums (core/names.c, and the formats of
-// core/io/export.c): each value's spelling as documented, the round trip
+// The names of the public enums (core/names.c, the formats of
+// core/io/export.c, the live feed's writer states of core/io/feed_read.c):
+// each value's spelling as documented, the round trip
 // name -> value, NULL out of range, false for an unknown word; and the
 // throng command and scenario files taking exactly these words.
 #define _POSIX_C_SOURCE 200809L
@@ -37,6 +38,7 @@ typedef struct enum_case {
 	}
 ADAPT(status, throng_status)
 ADAPT(engine, throng_engine)
+ADAPT(threads_policy, throng_threads_policy)
 ADAPT(bounds_mode, throng_bounds_mode)
 ADAPT(behavior_kind, throng_behavior_kind)
 ADAPT(target_source, throng_target_source)
@@ -44,6 +46,7 @@ ADAPT(flee_mode, throng_flee_mode)
 ADAPT(wander_frame, throng_wander_frame)
 ADAPT(blend_mode, throng_blend_mode)
 ADAPT(format, throng_format)
+ADAPT(writer_state, throng_writer_state)
 
 static const enum_case cases[] = {
 	{"status",
@@ -51,6 +54,7 @@ static const enum_case cases[] = {
 	  "input/output error", "corrupt data"},
 	 8, status_name, status_from},
 	{"engine", {"scalar", "simd"}, 2, engine_name, engine_from},
+	{"threads policy", {"adapt", "fixed"}, 2, threads_policy_name, threads_policy_from},
 	{"bounds mode", {"contain", "wrap", "bounce", "open"}, 4, bounds_mode_name, bounds_mode_from},
 	{"behaviour kind",
 	 {"seek", "flee", "arrive", "pursuit", "evade", "wander", "wander_noise", "obstacle_avoidance", "wall_avoidance",
@@ -61,6 +65,7 @@ static const enum_case cases[] = {
 	{"wander frame", {"local", "world"}, 2, wander_frame_name, wander_frame_from},
 	{"blend mode", {"weighted", "priority", "hybrid"}, 3, blend_mode_name, blend_mode_from},
 	{"format", {"auto", "bin", "csv", "ped", "sqlite"}, 5, format_name, format_from},
+	{"writer state", {"alive", "finished", "gone"}, 3, writer_state_name, writer_state_from},
 };
 
 Test(names, every_value_spelled_as_documented)
@@ -96,6 +101,20 @@ Test(names, out_of_range_is_null)
 		cr_expect_null(e->name(-1), "%s -1", e->what);
 	}
 	cr_expect_null(throng_behavior_kind_name(THRONG_BEHAVIOR_COUNT));
+}
+
+// The stages have names and no inverse (nothing reads a stage's name back).
+Test(names, stages_spelled_as_documented)
+{
+	const char* const names[] = {"prepare", "sort", "targets", "pass", "contacts", "finish"};
+	cr_assert_eq(sizeof names / sizeof names[0], (size_t)THRONG_STAGE_COUNT);
+	for (int v = 0; v < THRONG_STAGE_COUNT; ++v) {
+		const char* n = throng_stage_name((throng_stage)v);
+		cr_assert_not_null(n, "stage %d has no name", v);
+		cr_expect_str_eq(n, names[v], "stage %d", v);
+	}
+	cr_expect_null(throng_stage_name(THRONG_STAGE_COUNT));
+	cr_expect_null(throng_stage_name((throng_stage)-1));
 }
 
 Test(names, unknown_words_are_refused_and_out_is_left_alone)
