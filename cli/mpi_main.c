@@ -10,7 +10,7 @@
 // that the ranks hold about as many agents (balance()). Each step the ranks send every agent to the rank that
 // owns its row and, as a ghost, to the ranks whose halo holds it (one
 // MPI_Alltoallv); the contact pass agrees on the whole world's figures
-// through MPI_Allreduce (thr_part_comm). At the end rank 0 gathers every
+// through MPI_Allreduce (the part's hook, throng_part_sync: part_reduce). At the end rank 0 gathers every
 // agent in id order into a whole world and prints throng run's summary,
 // whose hash and figures are those of the single process.
 //
@@ -193,11 +193,11 @@ static int run(int argc, char** argv)
 	thr_agent_record* all = malloc((size_t)n * sizeof *all);
 	throng_world* part = NULL;
 	throng_world* gathered = NULL; // rank 0: the whole world at the end
-	const thr_part_comm comm = {NULL, part_reduce};
+	const throng_part_sync sync = {NULL, part_reduce};
 	if (all == NULL || thr_part_create(whole, args.threads, n, &part) != THRONG_OK ||
-	    thr_part_set_comm(part, &comm) != THRONG_OK ||
+	    throng_part_set_sync(part, &sync) != THRONG_OK ||
 	    (self_rank == 0 && (thr_part_create(whole, args.threads, n, &gathered) != THRONG_OK ||
-	                      thr_part_set_comm(gathered, &comm) != THRONG_OK))) {
+	                      throng_part_set_sync(gathered, &sync) != THRONG_OK))) {
 		stop_all("setting up");
 	}
 	for (uint32_t id = 0; id < n; ++id) {

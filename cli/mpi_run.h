@@ -116,8 +116,9 @@ int halo_ranks(const layout* L, int32_t row, int32_t col, int owner, uint64_t* s
 // ---------------------------------------------------------------------------
 // Moving agents between ranks (mpi_exchange.c)
 
-/// thr_part_comm's reduction over MPI_COMM_WORLD (an MPI_Allreduce).
-void part_reduce(void* user, thr_part_op op, void* values, uint32_t count);
+/// The part worlds' hook (throng_part_sync) over MPI_COMM_WORLD: an
+/// MPI_Allreduce at each point.
+void part_reduce(void* user, throng_part_point at, throng_part_op op, void* values, uint32_t count);
 
 /// Sends each own agent of src to its owner and, as a ghost, to every
 /// other rank whose halo holds it, in src's order. An agent of a part that

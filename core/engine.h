@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "throng/part.h"
 #include "world_internal.h"
 
 /// Everything a pass reads, fixed for the step.
@@ -52,6 +53,11 @@ typedef struct thr_step_ctx {
 	/// are another part's (core/part.h). The arena item "ghosts by slot";
 	/// NULL in a whole world, which has none.
 	uint8_t* ghost;
+	/// A part world's hook (include/throng/part.h, thr_part_sync_of): the
+	/// step's stages call it through thr_step_sync at the points
+	/// throng_part_point names, from serial code between parallel
+	/// regions. NULL in a whole world, which then pays nothing for it.
+	const throng_part_sync* sync;
 	/// The engine's pass hands the contact stage these, per slot: the pass
 	/// fills them for every agent it steps, the contact stage reads them.
 	/// Each is an item of the step's arena (arena.h), taken by
@@ -79,6 +85,17 @@ static inline int thr_step_counted_lanes(const thr_step_ctx* ctx, uint32_t first
 {
 	const int lanes = (1 << n) - 1;
 	return ctx->ghost != NULL ? lanes & ~(int)ctx->ghost[first >> 3] : lanes;
+}
+
+/// The parts' agreement at point `at` (thr_step_ctx.sync): values[0 ..
+/// count) become their `op` over every part. Nothing in a whole world.
+/// Call it from serial code, never inside a parallel region.
+static inline void thr_step_sync(const thr_step_ctx* ctx, throng_part_point at, throng_part_op op, void* values,
+                                 uint32_t count)
+{
+	if (ctx->sync != NULL) {
+		ctx->sync->reduce(ctx->sync->user, at, op, values, count);
+	}
 }
 
 /// thr_step_ctx.near of an agent whose walk left candidates unexamined.

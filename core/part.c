@@ -105,13 +105,18 @@ throng_status thr_part_create(const throng_world* whole, uint32_t threads, uint3
 	return THRONG_OK;
 }
 
-throng_status thr_part_set_comm(throng_world* w, const thr_part_comm* comm)
+throng_status throng_part_set_sync(throng_world* w, const throng_part_sync* sync)
 {
-	if (w == NULL || w->part == NULL || comm == NULL || comm->reduce == NULL) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_set_comm: needs a part world and a reduce function");
+	if (w == NULL || w->part == NULL || sync == NULL || sync->reduce == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_set_sync: needs a part world and a reduce function");
 	}
-	w->part->comm = *comm;
+	w->part->sync = *sync;
 	return THRONG_OK;
+}
+
+const throng_part_sync* thr_part_sync_of(const throng_world* w)
+{
+	return w->part != NULL && w->part->sync.reduce != NULL ? &w->part->sync : NULL;
 }
 
 void thr_part_free(throng_world* w)
@@ -132,9 +137,9 @@ static throng_status check_supported(const throng_world* w)
 {
 	for (uint32_t a = 0; a < w->archetype_count; ++a) {
 		const throng_controller* c = &w->archetypes[a];
-		if (c->contact.enabled && w->part->comm.reduce == NULL) {
+		if (c->contact.enabled && w->part->sync.reduce == NULL) {
 			return thr_fail(THRONG_ERR_UNSUPPORTED,
-			                "thr_part_load: archetype %u: contact: solid contacts need thr_part_set_comm first", a);
+			                "thr_part_load: archetype %u: contact: solid contacts need throng_part_set_sync first", a);
 		}
 	}
 	return THRONG_OK;

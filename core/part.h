@@ -33,7 +33,9 @@
 //
 // Solid contacts read figures of the whole world (whether any pair
 // overlaps, which pairs are capped, the most any agent moved): a part
-// gets them from the other parts through thr_part_comm, and holds ghosts
+// gets them from the other parts through the hook its driver registers
+// (throng_part_set_sync, include/throng/part.h), which the step calls at
+// fixed points between its stages (thr_step_ctx.sync), and holds ghosts
 // deep enough to compute its own agents' Jacobi iterations without
 // exchanging them (thr_part_halo_rows).
 //
@@ -48,6 +50,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "throng/part.h"
 #include "throng/throng.h"
 
 /// "No slot": slot_of of an id that is not in the part.
@@ -60,23 +63,6 @@ typedef struct thr_part_def {
 	float max_radius;       ///< the whole world's largest agent radius
 	float max_speed;        ///< the whole world's largest max_speed (how far an agent moves in a step)
 } thr_part_def;
-
-/// The reductions of thr_part_comm.
-typedef enum thr_part_op {
-	THR_PART_SUM_U64, ///< uint64_t values, summed
-	THR_PART_MAX_F32, ///< float values, the largest (NaN: NaN)
-} thr_part_op;
-
-/// How the parts of one world agree on the figures of the whole world a
-/// step needs (the solid contacts': see thr_contact_pass). Every part
-/// calls reduce the same number of times in the same order, from one
-/// thread (the OpenMP master thread); reduce replaces values[0 .. count)
-/// with their sum or maximum over every part. It cannot fail: a driver
-/// whose transport fails stops the whole run (MPI aborts).
-typedef struct thr_part_comm {
-	void* user;
-	void (*reduce)(void* user, thr_part_op op, void* values, uint32_t count);
-} thr_part_comm;
 
 /// One agent's whole state: what a part world needs to step it as the
 /// whole world would (76 bytes).
@@ -98,7 +84,7 @@ typedef struct thr_part {
 	uint8_t* seen;     ///< a bit per id, all clear between loads: thr_part_load's check for ids given twice
 	uint32_t* holes;    ///< thr_part_update's scratch: the slots it empties
 	uint32_t holes_cap; ///< entries of holes
-	thr_part_comm comm; ///< reduce NULL: none set (no solid contacts)
+	throng_part_sync sync; ///< the driver's hook (throng_part_set_sync); reduce NULL: none set (no solid contacts)
 } thr_part;
 
 /// The whole world's agent count: `count` (the world's own) in a whole
@@ -146,9 +132,9 @@ throng_status thr_part_make(throng_world* w, const thr_part_def* def);
 /// (nothing is made).
 throng_status thr_part_create(const throng_world* whole, uint32_t threads, uint32_t capacity, throng_world** out);
 
-/// Sets how the part world w agrees with the other parts. Solid contacts
-/// need it (thr_part_load refuses them without).
-throng_status thr_part_set_comm(throng_world* w, const thr_part_comm* comm);
+/// The hook the step of w calls between its stages (thr_step_ctx.sync):
+/// a part world's, when its driver set one; NULL in a whole world.
+const throng_part_sync* thr_part_sync_of(const throng_world* w);
 
 /// Frees w's part data (throng_world_destroy calls it).
 void thr_part_free(throng_world* w);
@@ -165,7 +151,7 @@ void thr_part_free(throng_world* w);
 /// record k a ghost (ghost NULL: none is). Fails, changing nothing, with
 /// THRONG_ERR_INVALID_ARGUMENT (naming the record and the field) or
 /// THRONG_ERR_CAPACITY; and with THRONG_ERR_UNSUPPORTED for solid contacts
-/// without thr_part_set_comm.
+/// without throng_part_set_sync.
 throng_status thr_part_load(throng_world* w, const thr_agent_record* recs, const uint8_t* ghost, uint32_t n,
                             uint64_t step);
 

@@ -109,6 +109,7 @@ static throng_status prepare(throng_world* w, const thr_engine* e, uint32_t thre
 	ctx->read = w->store.cur;
 	ctx->write = w->store.cur ^ 1;
 	ctx->world_count = thr_part_world_count(w->part, w->count);
+	ctx->sync = thr_part_sync_of(w);
 	throng_status st = thr_world_update_shape_grids(w);
 	if (st == THRONG_OK) {
 		st = thr_world_refresh_arch(w);

@@ -13,6 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "part.h"
 #include "scenario_internal.h"
 #include "support.h"
@@ -113,7 +117,8 @@ typedef struct split_scenes {
 
 enum { MAX_PARTS = 4 };
 
-/// The parts' meeting point: thr_part_comm over threads of one process.
+/// The parts' meeting point: their hook (throng_part_sync) over threads of
+/// one process.
 typedef struct hub {
 	pthread_barrier_t bar;
 	uint32_t parts;
@@ -130,16 +135,17 @@ typedef struct member {
 	throng_status st;
 } member;
 
-static void hub_reduce(void* user, thr_part_op op, void* values, uint32_t count)
+static void hub_reduce(void* user, throng_part_point at, throng_part_op op, void* values, uint32_t count)
 {
+	(void)at;
 	member* m = user;
 	hub* h = m->h;
-	const size_t size = op == THR_PART_SUM_U64 ? 8u : 4u;
+	const size_t size = op == THRONG_PART_SUM_U64 ? 8u : 4u;
 	unsigned char out[16];
 	memcpy(h->slot[m->rank], values, count * size);
 	pthread_barrier_wait(&h->bar);
 	for (uint32_t k = 0; k < count; ++k) {
-		if (op == THR_PART_SUM_U64) {
+		if (op == THRONG_PART_SUM_U64) {
 			uint64_t sum = 0, v;
 			for (uint32_t r = 0; r < h->parts; ++r) {
 				memcpy(&v, h->slot[r] + 8u * k, 8);
@@ -212,8 +218,8 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 		in[r] = malloc(n);
 		cr_assert(load[r] && ghost[r] && in[r]);
 		mem[r] = (member){&h, r, make_part(whole, threads, capacity), NULL, 0, THRONG_OK};
-		const thr_part_comm comm = {&mem[r], hub_reduce};
-		cr_assert_eq(thr_part_set_comm(mem[r].w, &comm), THRONG_OK);
+		const throng_part_sync sync = {&mem[r], hub_reduce};
+		cr_assert_eq(throng_part_set_sync(mem[r].w, &sync), THRONG_OK);
 		if (scenes != NULL) {
 			mem[r].scene = thr_test_scene(scenes->name, scenes->agents, scenes->engine);
 			throng_world* own = thr_scene_use_part(mem[r].scene, mem[r].w);
@@ -700,7 +706,7 @@ Test(part, bad_records_are_refused_and_change_nothing)
 	throng_world_destroy(whole);
 }
 
-Test(part, solid_contacts_without_a_comm_are_refused)
+Test(part, solid_contacts_without_a_sync_hook_are_refused)
 {
 	throng_world* whole = NULL;
 	thr_agent_record rec[3];
@@ -909,6 +915,114 @@ Test(part, ghosts_are_marked_by_slot_in_the_order_the_step_sorts_them)
 		cr_assert_eq(throng_world_step(p), THRONG_OK, "%s", throng_last_error());
 	}
 	cr_assert(moved, "the step never sorted the agents: the marks were not tested against a new order");
+	throng_world_destroy(p);
+	throng_world_destroy(whole);
+}
+
+/// What a part's hook saw: the calls at each point, and what was wrong
+/// with them.
+typedef struct hook_log {
+	const throng_world* w; ///< the part
+	uint32_t calls[3];     ///< by throng_part_point
+	int last;              ///< the point of the step's last call (-1: none yet)
+	uint32_t out_of_place; ///< calls at a point out of its order, or with another op or count
+	uint32_t in_parallel;  ///< calls from inside a parallel region
+	uint32_t bad_marks;    ///< slots whose ghost mark (the step's "ghosts by slot") is not the part's
+} hook_log;
+
+/// A hook that reduces over one part (the values stay) and checks where
+/// it is called from.
+static void log_reduce(void* user, throng_part_point at, throng_part_op op, void* values, uint32_t count)
+{
+	(void)values;
+	hook_log* L = user;
+	L->calls[at]++;
+	const bool fits = at == THRONG_PART_CONTACT_MOVED
+	                      ? op == THRONG_PART_MAX_F32 && count == 1 && L->last == -1
+	                  : at == THRONG_PART_CONTACT_LISTED
+	                      ? op == THRONG_PART_SUM_U64 && count == 2 && L->last == THRONG_PART_CONTACT_MOVED
+	                      : op == THRONG_PART_SUM_U64 && count == 1 &&
+	                            (L->last == THRONG_PART_CONTACT_LISTED || L->last == THRONG_PART_CONTACT_ROUND);
+	L->out_of_place += fits ? 0u : 1u;
+	L->last = (int)at;
+#ifdef _OPENMP
+	L->in_parallel += omp_in_parallel() ? 1u : 0u;
+#endif
+	// The step marked the ghosts once, by slot, in the order it sorted the
+	// agents: the marks must be those of the agents in the slots now.
+	const thr_arena* a = &L->w->arena;
+	const uint8_t* marks = NULL;
+	for (uint32_t k = 0; k < a->count; ++k) {
+		marks = strcmp(a->items[k].name, "ghosts by slot") == 0 ? a->items[k].p : marks;
+	}
+	for (uint32_t i = 0; i < L->w->count; ++i) {
+		L->bad_marks += marks == NULL || thr_slot_ghost(marks, i) != (L->w->id[i] % 5u == 0u) ? 1u : 0u;
+	}
+}
+
+Test(part, the_hook_is_called_between_stages_at_its_points_and_the_part_steps_as_the_whole)
+{
+	// A jammed crowd, big enough for the contact stage's parallel regions
+	// on two threads, as one part that holds every agent, every fifth
+	// flagged a ghost. Its agents step to the whole world's bits; the hook
+	// comes at MOVED, LISTED, then ROUND after each iteration but the
+	// last, never inside a parallel region, and the ghost marks it finds
+	// are the agents'.
+	const uint32_t n = 6000, steps = 8;
+	throng_world_def def = throng_world_default_def();
+	def.capacity = n;
+	def.cell_size = 1.0f;
+	def.threads = 2;
+	def.threads_policy = THRONG_THREADS_FIXED;
+	throng_world* whole = NULL;
+	cr_assert_eq(throng_world_create(&def, &whole), THRONG_OK);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	c.contact.iterations = 6;
+	throng_slot sep = throng_slot_default_def(THRONG_SEPARATION);
+	sep.params.neighbor_radius = 1.0f;
+	throng_controller_add(&c, sep);
+	throng_controller_add(&c, throng_slot_default_def(THRONG_WANDER));
+	cr_assert_eq(throng_world_add_archetype(whole, &c, NULL), THRONG_OK);
+	spawn_patch(whole, n, 26.0f, 0.5f, 0.5f, 13);
+	thr_agent_record* rec = malloc(n * sizeof *rec);
+	thr_agent_record* got = malloc(n * sizeof *got);
+	uint8_t* ghost = malloc(n);
+	cr_assert(rec != NULL && got != NULL && ghost != NULL);
+	records_by_id(whole, rec);
+	for (uint32_t id = 0; id < n; ++id) {
+		ghost[id] = id % 5u == 0u;
+	}
+	throng_world* p = make_part(whole, 2, n);
+	hook_log L = {p, {0, 0, 0}, -1, 0, 0, 0};
+	const throng_part_sync sync = {&L, log_reduce};
+	cr_assert_eq(throng_part_set_sync(p, &sync), THRONG_OK);
+	cr_assert_eq(thr_part_load(p, rec, ghost, n, 0), THRONG_OK, "%s", throng_last_error());
+	uint32_t rounds = 0;
+	for (uint32_t s = 0; s < steps; ++s) {
+		const uint64_t before = whole->stats.contact_iterations;
+		L.last = -1;
+		cr_assert_eq(throng_world_step(whole), THRONG_OK);
+		cr_assert_eq(throng_world_step(p), THRONG_OK, "%s", throng_last_error());
+		const uint64_t done = whole->stats.contact_iterations - before;
+		rounds += (uint32_t)(done < c.contact.iterations - 1u ? done : c.contact.iterations - 1u);
+		cr_assert_eq(p->stats.contact_iterations - before, done, "step %u: the part ran other iterations", s);
+		records_by_id(whole, rec);
+		records_by_id(p, got);
+		for (uint32_t id = 0; id < n; ++id) {
+			cr_assert(memcmp(&rec[id], &got[id], sizeof rec[id]) == 0, "step %u: agent %u differs", s, id);
+		}
+	}
+	cr_assert_gt(rounds, steps, "the crowd did not jam: the iterations' points went untested");
+	cr_assert_eq(p->region_team[THR_REGION_CONTACTS], 2u, "the part's contact stage ran on one thread");
+	cr_assert_eq(L.calls[THRONG_PART_CONTACT_MOVED], steps);
+	cr_assert_eq(L.calls[THRONG_PART_CONTACT_LISTED], steps);
+	cr_assert_eq(L.calls[THRONG_PART_CONTACT_ROUND], rounds);
+	cr_assert_eq(L.out_of_place, 0u);
+	cr_assert_eq(L.in_parallel, 0u, "the hook was called inside a parallel region");
+	cr_assert_eq(L.bad_marks, 0u, "the ghost marks were not the agents' in the step's order");
+	free(rec);
+	free(got);
+	free(ghost);
 	throng_world_destroy(p);
 	throng_world_destroy(whole);
 }

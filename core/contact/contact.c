@@ -7,7 +7,6 @@
 #include "error.h"
 #include "internal.h"
 #include "memory.h"
-#include "part.h"
 
 bool thr_contact_wanted(const throng_world* w)
 {
@@ -91,11 +90,6 @@ throng_status thr_contact_prepare(thr_step_ctx* ctx)
 	return THRONG_OK;
 }
 
-const thr_part_comm* thr_contact_comm(const throng_world* w)
-{
-	return w->part != NULL && w->part->comm.reduce != NULL ? &w->part->comm : NULL;
-}
-
 /// The figures of the stage into the step's.
 static void add_figures(const thr_step_ctx* ctx, const thr_contact_listing* ls, uint32_t done,
                         const thr_finish_tally* t, thr_pass_stats* stats)
@@ -123,32 +117,85 @@ static void forget_items(throng_world* w, uint32_t mark)
 	memset(cd->q, 0, sizeof cd->q);
 }
 
+/// What one parallel region of the stage does: join the runs' lists,
+/// run iterations `from` .. from + rounds - 1, finish.
+typedef struct region_work {
+	bool join;
+	uint32_t from, rounds;
+	bool finish;
+} region_work;
+
+/// One parallel region of the stage (its loops are the stages' orphaned
+/// `omp for`s); the finish's figures are added to *sum.
+static void run_region(const thr_step_ctx* ctx, const thr_contact_listing* ls, uint32_t runs, uint32_t iterations,
+                       bool narrow, region_work work, thr_contact_rounds* rd, thr_finish_tally* sum)
+{
+	const throng_world* w = ctx->w;
+	const thr_contact_data* cd = w->contact;
+	const uint32_t n = w->count;
+	const int threads = ctx->threads;
+	(void)threads; // builds without OpenMP
+	uint64_t pushes = 0, reverts = 0, clamped = 0, nonfinite = 0;
+	float ratio = sum->ratio;
+#pragma omp parallel num_threads(threads) if (n > THR_PARALLEL_MIN_AGENTS) \
+	reduction(+ : pushes, reverts, clamped, nonfinite) reduction(max : ratio)
+	{
+		if (work.join) {
+			thr_contact_join_runs(cd, n, runs);
+		}
+		if (work.rounds > 0) {
+			thr_contact_iterate(ctx, ls->active, iterations, narrow, work.from, work.rounds, rd);
+		}
+		if (work.finish) {
+			thr_finish_tally t = {0, 0, 0, 0, ratio};
+			thr_contact_finish(ctx, rd->done, &t);
+			pushes += t.pushes;
+			reverts += t.reverts;
+			clamped += t.clamped;
+			nonfinite += t.nonfinite;
+			ratio = t.ratio > ratio ? t.ratio : ratio;
+		}
+	}
+	sum->pushes += pushes;
+	sum->reverts += reverts;
+	sum->clamped += clamped;
+	sum->nonfinite += nonfinite;
+	sum->ratio = ratio;
+}
+
 throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 {
 	throng_world* w = ctx->w;
 	const uint32_t n = w->count;
 	// A part world agrees on the whole world's figures with the other
-	// parts (part.h): each part makes the same reductions, in the same
-	// order, even one that holds no agent.
-	const thr_part_comm* comm = thr_contact_comm(w);
-	if ((n == 0 && comm == NULL) || !thr_contact_wanted(w)) {
+	// parts (part.h) through the step's hook: each part calls it at the
+	// same points, in the same order, even one that holds no agent.
+	if ((n == 0 && ctx->sync == NULL) || !thr_contact_wanted(w)) {
 		return THRONG_OK;
 	}
 	if (w->contact == NULL && (w->contact = calloc(1, sizeof *w->contact)) == NULL) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 	}
-	thr_contact_data* cd = w->contact;
 	const uint32_t planned = ctx->world_count > 1 ? thr_contact_most_iterations(w) : 0;
-	const int threads = ctx->threads;
-	const bool parallel = n > THR_PARALLEL_MIN_AGENTS;
-	(void)threads; // builds without OpenMP
-	const uint32_t runs = thr_contact_run_count(n, threads, parallel);
+	const uint32_t runs = thr_contact_run_count(n, ctx->threads, n > THR_PARALLEL_MIN_AGENTS);
 	thr_contact_listing ls = {0, 0, 0, 0, 0, 0, 0};
 	// The stage's arena items, given back (in reverse) at its end.
 	const uint32_t mark = thr_arena_mark(&w->arena);
 	throng_status st = THRONG_OK;
 	if (planned > 0) {
-		st = thr_contact_list(ctx, stats, runs, planned, &ls);
+		float moved = stats->most_moved; // the engine's pass measured it
+		thr_step_sync(ctx, THRONG_PART_CONTACT_MOVED, THRONG_PART_MAX_F32, &moved, 1);
+		st = thr_contact_list(ctx, moved, runs, &ls);
+		// A part's tallies leave its ghosts out, so their sums are the
+		// whole world's. Agreed even when the listing failed: the other
+		// parts wait for it (the run then stops).
+		uint64_t v[2] = {ls.met, ls.capped};
+		thr_step_sync(ctx, THRONG_PART_CONTACT_LISTED, THRONG_PART_SUM_U64, v, 2);
+		ls.met = v[0];
+		ls.capped_all = v[1];
+		if (st == THRONG_OK) {
+			st = thr_contact_index(ctx, planned, &ls);
+		}
 	}
 	if (st == THRONG_OK && ls.met > 0 && thr_contact_take_iterates(w, n) != 0) {
 		st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
@@ -170,25 +217,30 @@ throng_status thr_contact_pass(const thr_step_ctx* ctx, thr_pass_stats* stats)
 	// list to be symmetric, which only a capped list breaks.
 	const bool narrow = ls.capped_all == 0 && iterations > 1;
 	thr_contact_rounds rd = {{1}, {ls.active}, 0};
-	uint64_t pushes = 0, reverts = 0, clamped = 0, nonfinite = 0;
-	float ratio = stats->max_speed_ratio;
-#pragma omp parallel num_threads(threads) if (parallel) reduction(+ : pushes, reverts, clamped, nonfinite) \
-	reduction(max : ratio)
-	{
-		if (iterations > 0) {
-			thr_contact_join_runs(cd, n, runs);
+	thr_finish_tally sum = {0, 0, 0, 0, stats->max_speed_ratio};
+	if (ctx->sync == NULL) {
+		// A whole world: one region joins, iterates and finishes.
+		run_region(ctx, &ls, runs, iterations, narrow, (region_work){iterations > 0, 0, iterations, true}, &rd, &sum);
+	} else {
+		// A part world: a region per iteration, and between two the
+		// parts agree whether any agent still overlaps one (after each
+		// iteration but the last). The finish joins the last region.
+		bool join = iterations > 0;
+		for (uint32_t k = 0;;) {
+			const uint32_t rounds = k < iterations && rd.seen[k] ? 1u : 0u;
+			const bool last = rounds == 0 || k + 1u >= iterations;
+			run_region(ctx, &ls, runs, iterations, narrow, (region_work){join, k, rounds, last}, &rd, &sum);
+			if (last) {
+				break;
+			}
+			join = false;
+			k = rd.done;
+			uint64_t any = (uint64_t)rd.seen[k];
+			thr_step_sync(ctx, THRONG_PART_CONTACT_ROUND, THRONG_PART_SUM_U64, &any, 1);
+			rd.seen[k] = any != 0;
 		}
-		thr_contact_iterate(ctx, ls.active, iterations, narrow, &rd);
-		thr_finish_tally t = {0, 0, 0, 0, ratio};
-		thr_contact_finish(ctx, rd.done, &t);
-		pushes += t.pushes;
-		reverts += t.reverts;
-		clamped += t.clamped;
-		nonfinite += t.nonfinite;
-		ratio = t.ratio > ratio ? t.ratio : ratio;
 	}
 	forget_items(w, mark);
-	const thr_finish_tally sum = {pushes, reverts, clamped, nonfinite, ratio};
 	add_figures(ctx, &ls, rd.done, &sum, stats);
 	return THRONG_OK;
 }

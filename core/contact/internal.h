@@ -40,13 +40,17 @@
 //
 // contact.c runs them: the listing first (the only part that can fail,
 // before anything changes), then one parallel region for the iterations
-// and the finish, whose loops are the stages' orphaned `omp for`s.
+// and the finish, whose loops are the stages' orphaned `omp for`s. A part
+// world (core/part.h) agrees with the other parts through the step's hook
+// (thr_step_sync) at fixed points, always from serial code: before the
+// listing, after it, and after each iteration but the last; its
+// iterations then run one parallel region each, so that the hook comes
+// between them. A whole world has no hook and keeps the one region.
 #ifndef THRONG_CORE_CONTACT_INTERNAL_H
 #define THRONG_CORE_CONTACT_INTERNAL_H
 
 #include "contact.h"
 #include "engine.h"
-#include "part.h"
 
 /// One run of agents whose pairs one thread lists in a single walk.
 typedef struct thr_contact_run {
@@ -74,8 +78,8 @@ struct thr_contact_data {
 typedef struct thr_contact_listing {
 	uint64_t overlaps;   ///< overlapping pairs, each once (the lower id's), ghosts left out
 	uint64_t capped;     ///< lists the cap cut short, the part's own
-	uint64_t capped_all; ///< the same, the whole world's (in a part)
-	uint64_t met;        ///< agents with an overlapping pair, the whole world's
+	uint64_t capped_all; ///< the same, the whole world's (in a part: after THRONG_PART_CONTACT_LISTED)
+	uint64_t met;        ///< agents with an overlapping pair (the whole world's after THRONG_PART_CONTACT_LISTED)
 	uint64_t skips;      ///< agents not searched: proved alone
 	uint64_t searches;   ///< agents searched
 	uint32_t active;     ///< blocks with pairs (cd->blocks)
@@ -86,9 +90,6 @@ typedef struct thr_finish_tally {
 	uint64_t pushes, reverts, clamped, nonfinite;
 	float ratio; ///< largest |v| / max_speed of the agents it moved
 } thr_finish_tally;
-
-/// A part world's reductions (part.h), or NULL in a whole world.
-const thr_part_comm* thr_contact_comm(const throng_world* w);
 
 /// n per-agent items of `size` bytes from the step's arena, padded by a
 /// block (NULL when out of memory).
@@ -131,12 +132,18 @@ static inline void thr_contact_run_agents(uint32_t n, uint32_t runs, uint32_t r,
 
 // ---- pairs.c
 
-/// Lists every agent's pairs (runs of agents in parallel), sums the
-/// offsets, makes room for the joined lists and the iterations' block
-/// sets, and finds the blocks with pairs. `planned` iterations at most.
+/// Lists every agent's pairs (runs of agents in parallel) and sums the
+/// offsets; `moved` is the most any agent moved along x or y (the whole
+/// world's). *out gets the part's own tallies (capped_all = capped).
 /// Fails only out of memory, before anything of the world changes.
-throng_status thr_contact_list(const thr_step_ctx* ctx, const thr_pass_stats* stats, uint32_t runs, uint32_t planned,
-                               thr_contact_listing* out);
+throng_status thr_contact_list(const thr_step_ctx* ctx, float moved, uint32_t runs, thr_contact_listing* out);
+
+/// After the listing (and the parts' agreement on out->met and
+/// out->capped_all): makes room for the joined lists and the iterations'
+/// block sets, and finds the blocks with pairs (out->active). `planned`
+/// iterations at most. Fails only out of memory, before anything of the
+/// world changes.
+throng_status thr_contact_index(const thr_step_ctx* ctx, uint32_t planned, thr_contact_listing* out);
 
 // ---- iterations.c
 
@@ -160,11 +167,13 @@ int thr_contact_take_iterates(throng_world* w, uint32_t n);
 /// from every thread of the stage's team).
 void thr_contact_join_runs(const thr_contact_data* cd, uint32_t n, uint32_t runs);
 
-/// Runs up to `iterations` Jacobi iterations over the blocks with pairs,
-/// from p* (ctx->ns) into cd->q; narrowed when `narrow`. Call it from
+/// Runs Jacobi iterations `from` .. from + rounds - 1 (of `iterations`
+/// in all; fewer when one meets no overlapping pair) over the blocks with
+/// pairs, from p* (ctx->ns) or iterate `from` into cd->q; narrowed when
+/// `narrow`; sets rd->done to the iterations run so far. Call it from
 /// every thread of the stage's team (orphaned `omp for`s); rd is shared.
-void thr_contact_iterate(const thr_step_ctx* ctx, uint32_t active, uint32_t iterations, bool narrow,
-                         thr_contact_rounds* rd);
+void thr_contact_iterate(const thr_step_ctx* ctx, uint32_t active, uint32_t iterations, bool narrow, uint32_t from,
+                         uint32_t rounds, thr_contact_rounds* rd);
 
 // ---- shapes.c
 

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "internal.h"
-#include "part.h"
 
 
 /// Agent i's next iterate: its position in (sx, sy) moved away from every
@@ -187,19 +186,21 @@ static void iterate_once(const thr_step_ctx* ctx, const thr_contact_iter* it, co
 	}
 }
 
-void thr_contact_iterate(const thr_step_ctx* ctx, uint32_t active, uint32_t iterations, bool narrow,
-                         thr_contact_rounds* rd)
+void thr_contact_iterate(const thr_step_ctx* ctx, uint32_t active, uint32_t iterations, bool narrow, uint32_t from,
+                         uint32_t rounds, thr_contact_rounds* rd)
 {
 	throng_world* w = ctx->w;
 	thr_contact_data* cd = w->contact;
-	const thr_part_comm* comm = thr_contact_comm(w);
 	const thr_state* ns = ctx->ns;
 	float* const qx[2] = {cd->q[0], cd->q[2]};
 	float* const qy[2] = {cd->q[1], cd->q[3]};
-	uint32_t k = 0;
+	const uint32_t last = iterations - from < rounds ? iterations : from + rounds;
+	uint32_t k = from;
 	// seen[k]: iterate k still had an overlapping pair (seen[0]: p* had
-	// one). Every thread reads it after the loop's barrier: all agree.
-	for (; k < iterations && rd->seen[k]; ++k) {
+	// one; in a part world, any part's after THRONG_PART_CONTACT_ROUND,
+	// between the regions). Every thread reads it after the loop's
+	// barrier: all agree.
+	for (; k < last && rd->seen[k]; ++k) {
 		const float* sx = k == 0 ? ns->px : qx[(k - 1u) & 1u];
 		const float* sy = k == 0 ? ns->py : qy[(k - 1u) & 1u];
 		const thr_contact_iter it = {w, cd->start, cd->pairs, sx, sy, qx[k & 1u], qy[k & 1u], k};
@@ -208,17 +209,6 @@ void thr_contact_iterate(const thr_step_ctx* ctx, uint32_t active, uint32_t iter
 		const bool next = narrow && k + 1u < iterations;
 		const uint32_t tag = k + 1u; // marks the blocks of iteration k + 1
 		iterate_once(ctx, &it, set, m, iterations, next, tag, rd);
-		if (comm != NULL && k + 1u < iterations) {
-			// Whether any part met an overlapping pair (the loop's
-			// barrier has every block's flag in).
-#pragma omp master
-			{
-				uint64_t any = (uint64_t)rd->seen[k + 1u];
-				comm->reduce(comm->user, THR_PART_SUM_U64, &any, 1);
-				rd->seen[k + 1u] = any != 0;
-			}
-#pragma omp barrier
-		}
 		if (next) {
 #pragma omp single
 			rd->set_n[k + 1u] = gather_marked(cd, active, k + 1u, tag);

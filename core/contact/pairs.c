@@ -7,7 +7,6 @@
 
 #include "error.h"
 #include "internal.h"
-#include "part.h"
 
 static bool contact_on(const throng_world* w, uint32_t slot)
 {
@@ -228,39 +227,29 @@ static int list_all(const thr_step_ctx* ctx, const pair_grid* pg, float moved, u
 	return fail != 0 ? -1 : 0;
 }
 
-throng_status thr_contact_list(const thr_step_ctx* ctx, const thr_pass_stats* stats, uint32_t runs, uint32_t planned,
-                               thr_contact_listing* out)
+throng_status thr_contact_list(const thr_step_ctx* ctx, float moved, uint32_t runs, thr_contact_listing* out)
+{
+	throng_world* w = ctx->w;
+	thr_contact_data* cd = w->contact;
+	*out = (thr_contact_listing){0, 0, 0, 0, 0, 0, 0};
+	cd->start = thr_contact_take(w, w->count + 1u, sizeof *cd->start, "contact pair offsets");
+	pair_grid pg;
+	if (cd->start == NULL || reserve_scratch(cd, runs) != 0 || choose_grid(ctx, moved, &pg) != 0 ||
+	    list_all(ctx, &pg, moved, runs, out) != 0) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
+	}
+	return THRONG_OK;
+}
+
+throng_status thr_contact_index(const thr_step_ctx* ctx, uint32_t planned, thr_contact_listing* out)
 {
 	throng_world* w = ctx->w;
 	thr_contact_data* cd = w->contact;
 	const uint32_t n = w->count;
-	const thr_part_comm* comm = thr_contact_comm(w);
-	cd->start = thr_contact_take(w, n + 1u, sizeof *cd->start, "contact pair offsets");
-	if (cd->start == NULL || reserve_scratch(cd, runs)) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
-	}
-	float moved = stats->most_moved; // the engine's pass measured it
-	if (comm != NULL) {
-		comm->reduce(comm->user, THR_PART_MAX_F32, &moved, 1);
-	}
-	pair_grid pg;
-	if (choose_grid(ctx, moved, &pg) != 0) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
-	}
-	const int fail = list_all(ctx, &pg, moved, runs, out);
-	if (comm != NULL) {
-		// A part's tallies leave its ghosts out, so their sums are the
-		// whole world's. Sent even when the listing failed: the other
-		// parts wait for it (the run then stops).
-		uint64_t v[2] = {out->met, out->capped};
-		comm->reduce(comm->user, THR_PART_SUM_U64, v, 2);
-		out->met = v[0];
-		out->capped_all = v[1];
-	}
-	if (fail == 0 && out->met > 0) {
+	if (out->met > 0) {
 		cd->pairs = thr_arena_alloc(&w->arena, (cd->start[n] ? cd->start[n] : 1u) * sizeof *cd->pairs, "contact pairs");
 	}
-	if (fail == 0 && (out->met == 0 || cd->pairs != NULL)) {
+	if (out->met == 0 || cd->pairs != NULL) {
 		cd->blocks = thr_arena_alloc(&w->arena, (n / THR_LANES + 1u) * sizeof *cd->blocks, "contact blocks with pairs");
 	}
 	if (cd->blocks == NULL) {
