@@ -1144,6 +1144,16 @@ Test(keys, rows_read_and_refuse_by_their_range)
 	                 "and <= 1)\n"
 	                 "k.yaml:2:87: archetypes.a.slots[0].max_neighbors: got 1000001, out of range (expected a whole "
 	                 "number from 0 to 1000000)\n");
+	// A required row of the spawn table, for the shape that takes it.
+	snprintf(text, sizeof text,
+	         "archetypes: {a: {slots: [{kind: seek}]}}\n"
+	         "groups: {g: {count: 2, archetype: a, spawn: {shape: line, from: [0, 0]}}}\n");
+	d.len = 0;
+	d.count = 0;
+	cr_assert_eq(throng_scenario_validate_memory("k.yaml", text, strlen(text), collect, &d, &problems),
+	             THRONG_ERR_INVALID_ARGUMENT);
+	cr_expect_str_eq(d.text, "k.yaml:2:45: groups.g.spawn.to: missing (expected [x, y], each a number from -1e6 to "
+	                         "1e6)\n");
 	// The same keys in range read into the definition, and save writes them.
 	snprintf(text, sizeof text,
 	         "world: {dt: 0.5, cell_size: 2}\n"

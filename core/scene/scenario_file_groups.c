@@ -17,15 +17,6 @@
 const char* const sf_shape_names[SF_SHAPE_COUNT] = {"ring", "disc", "rectangle", "grid", "line"};
 const char* const sf_heading_names[5] = {"none", "random", "inward", "outward", "goal"};
 
-/// The keys each spawn shape takes, after "shape".
-static const char* const shape_keys[SF_SHAPE_COUNT][4] = {
-	[SF_SHAPE_RING] = {"center", "radius", "angle", NULL},
-	[SF_SHAPE_DISC] = {"center", "radius", NULL, NULL},
-	[SF_SHAPE_RECTANGLE] = {"center", "size", NULL, NULL},
-	[SF_SHAPE_GRID] = {"center", "spacing", "columns", "jitter"},
-	[SF_SHAPE_LINE] = {"from", "to", NULL, NULL},
-};
-
 void sf_parse_path(sf_ctx* c, const sf_node* n, sf_path* out)
 {
 	if (n->kind == SF_SEQUENCE) {
@@ -68,75 +59,18 @@ static void parse_spawn(sf_ctx* c, const sf_node* n, sf_group* g)
 		sf_read_enum(c, sn, sf_shape_names, SF_SHAPE_COUNT, "spawn shape", &shape);
 		sf_pop(c, mark);
 	}
+	// Without a shape its parameters are unknown: only keys that no shape
+	// takes are reported (and so a misspelt "shape").
+	static const char* const lead[] = {"shape"};
+	sf_check_kind_keys(c, n, lead, 1, &sf_spawn_table, shape);
 	if (shape < 0) {
-		// Without a shape its parameters are unknown: report only keys that
-		// no shape takes (and so a misspelt "shape").
-		static const char* const any[] = {"shape", "center", "radius", "angle", "size",
-		                                  "spacing", "columns", "jitter", "from", "to"};
-		sf_check_keys(c, n, any, sizeof any / sizeof any[0]);
 		if (sn == NULL) {
 			sf_missing(c, n, "shape", "one of: ring, disc, rectangle, grid, line");
 		}
 		return;
 	}
 	s->shape = (sf_shape)shape;
-	const char* keys[5] = {"shape"};
-	size_t nkeys = 1;
-	for (int k = 0; k < 4 && shape_keys[shape][k] != NULL; ++k) {
-		keys[nkeys++] = shape_keys[shape][k];
-	}
-	// Keys of the other shapes are "not a parameter of ring", not unknown.
-	const char* foreign[9];
-	size_t nforeign = 0;
-	static const char* const all[] = {"center", "radius", "angle", "size", "spacing",
-	                                  "columns", "jitter", "from", "to"};
-	for (size_t k = 0; k < 9; ++k) {
-		bool mine = false;
-		for (size_t j = 1; j < nkeys; ++j) {
-			mine = mine || strcmp(all[k], keys[j]) == 0;
-		}
-		if (!mine) {
-			foreign[nforeign++] = all[k];
-		}
-	}
-	char what[48];
-	snprintf(what, sizeof what, "a parameter of %s", sf_shape_names[shape]);
-	sf_check_keys_ex(c, n, keys, nkeys, foreign, nforeign, what);
-	sf_field_vec2(c, n, "center", SF_COORD, &s->center);
-	switch (s->shape) {
-	case SF_SHAPE_RING:
-	case SF_SHAPE_DISC:
-		if (sf_field_number(c, n, "radius", SF_POSITIVE, &s->radius) == 0) {
-			sf_missing(c, n, "radius", "a number > 0 and <= 1e6");
-		}
-		sf_field_number(c, n, "angle", SF_ANGLE, &s->angle);
-		break;
-	case SF_SHAPE_RECTANGLE:
-		if (sf_field_vec2(c, n, "size", SF_NON_NEGATIVE, &s->size) == 0) {
-			sf_missing(c, n, "size", "[width, height] of numbers >= 0 and <= 1e6");
-		}
-		break;
-	case SF_SHAPE_GRID: {
-		if (sf_field_vec2(c, n, "spacing", SF_NON_NEGATIVE, &s->spacing) == 0) {
-			sf_missing(c, n, "spacing", "[dx, dy] of numbers >= 0 and <= 1e6");
-		}
-		uint64_t cols = 0;
-		if (sf_field_uint(c, n, "columns", 1, THR_SCENE_MAX_AGENTS, &cols) > 0) {
-			s->columns = (uint32_t)cols;
-		}
-		sf_field_number(c, n, "jitter", SF_NON_NEGATIVE, &s->jitter);
-		break;
-	}
-	case SF_SHAPE_LINE:
-		if (sf_field_vec2(c, n, "from", SF_COORD, &s->from) == 0) {
-			sf_missing(c, n, "from", "[x, y]");
-		}
-		if (sf_field_vec2(c, n, "to", SF_COORD, &s->to) == 0) {
-			sf_missing(c, n, "to", "[x, y]");
-		}
-		break;
-	case SF_SHAPE_COUNT: break;
-	}
+	sf_read_keys(c, n, &sf_spawn_table, s, 1u << shape);
 }
 
 static void parse_goal(sf_ctx* c, const sf_node* n, sf_group* g)

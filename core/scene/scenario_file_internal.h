@@ -420,9 +420,11 @@ typedef struct sf_key {
 	const thr_names* words; ///< words
 	const char* what;       ///< words: what the messages call one ("flee mode")
 	const sf_table* sub;    ///< SF_T_MAP
-	uint32_t kinds;         ///< slot parameters: the behaviours that read it, bit (1 << kind)
+	uint32_t kinds;         ///< tables of kinds: the kinds that take it, bit (1 << kind)
+	bool required;          ///< reported missing when absent (for a kind that takes it)
 	bool omit_zero;         ///< written only when not 0 (files from before the key lack it)
 	const char* unit;       ///< docs: after the range ("m", "rad/s"), or NULL
+	const char* def;        ///< docs: the default when it is not the struct's ("⌈√n⌉"), or NULL
 	const char* note;       ///< docs: after the default, or NULL
 	const char* doc;        ///< docs: one line after the range (or the words' meanings), or NULL
 } sf_key;
@@ -446,10 +448,12 @@ struct sf_table {
 };
 
 /// The tables: the world (into sf_model), a slot's parameters (into
-/// throng_behavior_params), an archetype's contact (into throng_contact).
+/// throng_behavior_params), an archetype's contact (into throng_contact),
+/// a group's spawn shape (into sf_spawn).
 extern const sf_table sf_world_table;
 extern const sf_table sf_param_table;
 extern const sf_table sf_contact_table;
+extern const sf_table sf_spawn_table;
 /// Every table with a generated key reference, for the docs.
 extern const sf_table* const sf_doc_tables[];
 extern const uint32_t sf_doc_table_count;
@@ -460,9 +464,10 @@ const sf_key* sf_key_find(const sf_table* t, const char* name);
 bool sf_kind_reads(throng_behavior_kind kind, const sf_key* key);
 
 /// Reads the keys of mapping `map` that `t` lists into `base`, each under
-/// its path; rows with `kinds` not covering bit `kind_bit` are skipped
-/// (pass 0 to read every row). Does not check for unknown keys. Returns
-/// the mask of rows with a problem.
+/// its path, and reports required ones that are absent; rows with `kinds`
+/// not covering bit `kind_bit` are skipped (pass 0 to read every row).
+/// Does not check for unknown keys. Returns the mask of rows with a
+/// problem.
 uint64_t sf_read_keys(sf_ctx* c, const sf_node* map, const sf_table* t, void* base, uint32_t kind_bit);
 /// Checks that `n` is a mapping ("a mapping of a, b and c"), checks its
 /// keys against the table (unknown, with the nearest known; repeated),
@@ -483,6 +488,17 @@ void sf_put(sf_out* o, const char* fmt, ...)
 	__attribute__((format(printf, 2, 3)))
 #endif
 	;
+
+/// Checks the keys of a mapping whose table depends on a kind (a slot, a
+/// spawn shape): `lead` keys (the kind's own key and those every kind
+/// takes), then the rows of `t` that kind `kind` takes (every row when
+/// kind < 0, the kind unknown); a row of another kind is reported as "not
+/// a parameter of <kind>" rather than as an unknown key.
+void sf_check_kind_keys(sf_ctx* c, const sf_node* map, const char* const* lead, size_t nlead, const sf_table* t,
+                        int kind);
+
+/// "(expected ...)" of a number in range `r` ("a number > 0 and <= 1e6").
+const char* sf_range_text(sf_range r);
 
 /// The shortest of %.6g .. %.9g that reads back (strtof) to the same
 /// bits: 0.4f prints as 0.4, not 0.400000006.

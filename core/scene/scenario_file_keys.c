@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "scenario_file_internal.h"
+#include "scenario_internal.h"
 
 _Static_assert(sizeof(throng_target_source) == sizeof(int) && sizeof(throng_flee_mode) == sizeof(int) &&
                    sizeof(throng_wander_frame) == sizeof(int) && sizeof(throng_bounds_mode) == sizeof(int),
@@ -180,7 +181,45 @@ const sf_table sf_contact_table = {.name = "contact",
                                    .defaults = contact_defaults,
                                    .size = sizeof(throng_contact)};
 
-const sf_table* const sf_doc_tables[] = {&sf_world_table, &sf_contact_table, &sf_param_table};
+// ---------------------------------------------------------------------------
+// A group's spawn shape (after `shape`, which picks the rows)
+// ---------------------------------------------------------------------------
+
+static const thr_names shape_names = {sf_shape_names, SF_SHAPE_COUNT};
+
+#define S(shape) (1u << (shape))
+static const sf_key spawn_keys[] = {
+	{.name = "center", POINT(sf_spawn, center, SF_COORD), .unit = "m",
+	 .kinds = S(SF_SHAPE_RING) | S(SF_SHAPE_DISC) | S(SF_SHAPE_RECTANGLE) | S(SF_SHAPE_GRID),
+	 .doc = "the shape's centre"},
+	{.name = "radius", NUMBER(sf_spawn, radius, SF_POSITIVE), .unit = "m", .required = true,
+	 .kinds = S(SF_SHAPE_RING) | S(SF_SHAPE_DISC)},
+	{.name = "angle", NUMBER(sf_spawn, angle, SF_ANGLE), .unit = "rad", .kinds = S(SF_SHAPE_RING),
+	 .doc = "the first agent's angle"},
+	{.name = "size", POINT(sf_spawn, size, SF_NON_NEGATIVE), .unit = "m", .required = true,
+	 .kinds = S(SF_SHAPE_RECTANGLE), .doc = "[width, height]"},
+	{.name = "spacing", POINT(sf_spawn, spacing, SF_NON_NEGATIVE), .unit = "m", .required = true,
+	 .kinds = S(SF_SHAPE_GRID), .doc = "[dx, dy] between columns and rows"},
+	{.name = "columns", WHOLE(sf_spawn, columns, 1, THR_SCENE_MAX_AGENTS), .kinds = S(SF_SHAPE_GRID), .def = "⌈√n⌉",
+	 .doc = "the lattice's width in agents"},
+	{.name = "jitter", NUMBER(sf_spawn, jitter, SF_NON_NEGATIVE), .unit = "m", .kinds = S(SF_SHAPE_GRID),
+	 .doc = "the largest random nudge off a lattice point, per axis"},
+	{.name = "from", POINT(sf_spawn, from, SF_COORD), .unit = "m", .required = true, .kinds = S(SF_SHAPE_LINE),
+	 .doc = "the first agent"},
+	{.name = "to", POINT(sf_spawn, to, SF_COORD), .unit = "m", .required = true, .kinds = S(SF_SHAPE_LINE),
+	 .doc = "the last agent"},
+};
+#undef S
+
+const sf_table sf_spawn_table = {.name = "spawn",
+                                 .keys = spawn_keys,
+                                 .count = sizeof spawn_keys / sizeof spawn_keys[0],
+                                 .size = sizeof(sf_spawn),
+                                 .kind_names = &shape_names,
+                                 .key_header = "key",
+                                 .kinds_header = "shapes"};
+
+const sf_table* const sf_doc_tables[] = {&sf_world_table, &sf_contact_table, &sf_param_table, &sf_spawn_table};
 const uint32_t sf_doc_table_count = sizeof sf_doc_tables / sizeof sf_doc_tables[0];
 
 // ---------------------------------------------------------------------------
@@ -236,12 +275,31 @@ static bool read_value(sf_ctx* c, const sf_node* v, const sf_key* k, void* base)
 	return false;
 }
 
+/// What a missing required key should have been.
+static void expected_value(const sf_key* k, char* buf, size_t cap)
+{
+	if (k->type == SF_T_POINT) {
+		snprintf(buf, cap, "[x, y], each %s", sf_range_text(k->range));
+	} else {
+		snprintf(buf, cap, "%s", sf_range_text(k->range));
+	}
+}
+
 uint64_t sf_read_keys(sf_ctx* c, const sf_node* map, const sf_table* t, void* base, uint32_t kind_bit)
 {
 	uint64_t failed = 0;
 	for (uint32_t k = 0; k < t->count; ++k) {
 		const sf_key* key = &t->keys[k];
-		const sf_node* v = (kind_bit == 0 || (key->kinds & kind_bit) != 0) ? sf_get(map, key->name) : NULL;
+		if (kind_bit != 0 && (key->kinds & kind_bit) == 0) {
+			continue;
+		}
+		const sf_node* v = sf_get(map, key->name);
+		if (v == NULL && key->required) {
+			char expected[128];
+			expected_value(key, expected, sizeof expected);
+			sf_missing(c, map, key->name, expected);
+			failed |= 1ull << k;
+		}
 		if (v == NULL) {
 			continue;
 		}
@@ -252,6 +310,27 @@ uint64_t sf_read_keys(sf_ctx* c, const sf_node* map, const sf_table* t, void* ba
 		sf_pop(c, mark);
 	}
 	return failed;
+}
+
+void sf_check_kind_keys(sf_ctx* c, const sf_node* map, const char* const* lead, size_t nlead, const sf_table* t,
+                        int kind)
+{
+	const char* keys[8 + 64];
+	const char* foreign[64];
+	size_t nkeys = 0, nforeign = 0;
+	for (; nkeys < nlead && nkeys < 8; ++nkeys) {
+		keys[nkeys] = lead[nkeys];
+	}
+	for (uint32_t k = 0; k < t->count; ++k) {
+		if (kind < 0 || (t->keys[k].kinds & K(kind)) != 0) {
+			keys[nkeys++] = t->keys[k].name;
+		} else {
+			foreign[nforeign++] = t->keys[k].name;
+		}
+	}
+	char what[96];
+	snprintf(what, sizeof what, "a parameter of %s", kind >= 0 ? t->kind_names->name[kind] : "?");
+	sf_check_keys_ex(c, map, keys, nkeys, foreign, nforeign, what);
 }
 
 /// "a, b and c" into buf.
@@ -400,7 +479,7 @@ static const char* range_doc(sf_range r)
 	switch (r) {
 	case SF_POSITIVE: return "(0, 1e6]";
 	case SF_NON_NEGATIVE: return "[0, 1e6]";
-	case SF_COORD: return "each in [-1e6, 1e6]";
+	case SF_COORD: return "[-1e6, 1e6]";
 	case SF_DT: return "(0, 1]";
 	case SF_ANGLE: return "[-1e6, 1e6]";
 	case SF_FEELER: return "[0, π]";
@@ -415,12 +494,16 @@ static void md_row(sf_out* o, const sf_table* t, const sf_key* k, const void* de
 	char value[96];
 	sf_format_value(k, defaults, value, sizeof value);
 	bool quoted = k->type == SF_T_WORD || k->type == SF_T_BOOL || k->type == SF_T_POINT;
+	if (k->required || k->def != NULL) {
+		snprintf(value, sizeof value, "%s", k->required ? "*required*" : k->def);
+		quoted = false;
+	}
 	sf_put(o, quoted ? "| `%s%s` | %s | `%s`" : "| `%s%s` | %s | %s", prefix, k->name, type_doc(k->type), value);
 	sf_put(o, "%s%s | ", k->note != NULL ? " " : "", k->note != NULL ? k->note : "");
 	// The range: from the row's type, then the unit, then the doc line.
 	size_t before = o->len;
 	if (k->type == SF_T_NUMBER || k->type == SF_T_POINT) {
-		sf_put(o, "%s", range_doc(k->range));
+		sf_put(o, "%s%s", k->type == SF_T_POINT ? "each in " : "", range_doc(k->range));
 	} else if (k->type == SF_T_UINT && k->max == UINT64_MAX) {
 		sf_put(o, "[%llu, 2⁶⁴−1]", (unsigned long long)k->min);
 	} else if (k->type == SF_T_UINT) {

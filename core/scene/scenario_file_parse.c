@@ -119,20 +119,8 @@ static bool parse_slot(sf_ctx* c, const sf_node* n, throng_slot* out, bool* kind
 	// parameters its behaviour reads (all of them when the kind is unknown,
 	// so that only true typos are reported). A parameter of another
 	// behaviour is named as such rather than as an unknown key.
-	const sf_table* params = &sf_param_table;
-	const char* keys[4 + 64] = {"kind", "weight", "enabled", "priority"};
-	const char* foreign[64];
-	size_t nkeys = 4, nforeign = 0;
-	for (uint32_t p = 0; p < params->count; ++p) {
-		if (kind < 0 || sf_kind_reads((throng_behavior_kind)kind, &params->keys[p])) {
-			keys[nkeys++] = params->keys[p].name;
-		} else {
-			foreign[nforeign++] = params->keys[p].name;
-		}
-	}
-	char what[64];
-	snprintf(what, sizeof what, "a parameter of %s", kind >= 0 ? names[kind] : "?");
-	sf_check_keys_ex(c, n, keys, nkeys, foreign, nforeign, what);
+	static const char* const lead[] = {"kind", "weight", "enabled", "priority"};
+	sf_check_kind_keys(c, n, lead, 4, &sf_param_table, kind);
 	if (kn == NULL) {
 		sf_missing(c, n, "kind", "a behaviour name");
 	}
@@ -141,7 +129,7 @@ static bool parse_slot(sf_ctx* c, const sf_node* n, throng_slot* out, bool* kind
 	sf_field_bool(c, n, "enabled", &s.enabled);
 	sf_field_bool(c, n, "priority", &s.priority);
 	if (kind >= 0) {
-		sf_read_keys(c, n, params, &s.params, 1u << kind);
+		sf_read_keys(c, n, &sf_param_table, &s.params, 1u << kind);
 	}
 	*out = s;
 	return c->problems == before;

@@ -128,7 +128,7 @@ void sf_describe(const sf_node* n, char* buf, size_t cap)
 	}
 }
 
-static const char* range_text(sf_range r)
+const char* sf_range_text(sf_range r)
 {
 	switch (r) {
 	case SF_POSITIVE: return "a number > 0 and <= 1e6";
@@ -193,17 +193,17 @@ bool sf_read_number(sf_ctx* c, const sf_node* n, sf_range range, float* out)
 	sf_describe(n, got, sizeof got);
 	int kind = n->kind == SF_SCALAR && n->plain && !sf_is_null(n) ? classify_number(n->text, n->len) : NUM_NOT;
 	if (kind == NUM_NOT) {
-		sf_error(c, n->pos, "got %s (expected %s)", got, range_text(range));
+		sf_error(c, n->pos, "got %s (expected %s)", got, sf_range_text(range));
 		return false;
 	}
 	double d = kind == NUM_DECIMAL ? strtod(n->text, NULL) : NAN;
 	if (!isfinite(d) || fabs(d) > 3.4e38) {
-		sf_error(c, n->pos, "got %s, not a finite number (expected %s)", got, range_text(range));
+		sf_error(c, n->pos, "got %s, not a finite number (expected %s)", got, sf_range_text(range));
 		return false;
 	}
 	float f = strtof(n->text, NULL); // the nearest float, rounded once
 	if (!in_range(range, f)) {
-		sf_error(c, n->pos, "got %s, out of range (expected %s)", got, range_text(range));
+		sf_error(c, n->pos, "got %s, out of range (expected %s)", got, sf_range_text(range));
 		return false;
 	}
 	if (too_small(range, d, f)) {
@@ -330,7 +330,7 @@ bool sf_read_vec2(sf_ctx* c, const sf_node* n, sf_range range, throng_vec2* out)
 		} else {
 			sf_describe(n, got, sizeof got);
 		}
-		sf_error(c, n->pos, "got %s (expected [x, y], each %s)", got, range_text(range));
+		sf_error(c, n->pos, "got %s (expected [x, y], each %s)", got, sf_range_text(range));
 		return false;
 	}
 	throng_vec2 v = *out;

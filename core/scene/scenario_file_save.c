@@ -126,40 +126,7 @@ static void put_archetypes(sf_out* o, const sf_model* m)
 static void put_spawn(sf_out* o, const sf_spawn* s)
 {
 	sf_put(o, "    spawn: {shape: %s", sf_shape_names[s->shape]);
-	switch (s->shape) {
-	case SF_SHAPE_RING:
-	case SF_SHAPE_DISC:
-		sf_put(o, ", center: ");
-		put_vec(o, s->center);
-		sf_put(o, ", radius: ");
-		put_float(o, s->radius);
-		if (s->shape == SF_SHAPE_RING) {
-			sf_put(o, ", angle: ");
-			put_float(o, s->angle);
-		}
-		break;
-	case SF_SHAPE_RECTANGLE:
-		sf_put(o, ", center: ");
-		put_vec(o, s->center);
-		sf_put(o, ", size: ");
-		put_vec(o, s->size);
-		break;
-	case SF_SHAPE_GRID:
-		sf_put(o, ", center: ");
-		put_vec(o, s->center);
-		sf_put(o, ", spacing: ");
-		put_vec(o, s->spacing);
-		sf_put(o, ", columns: %u, jitter: ", s->columns);
-		put_float(o, s->jitter);
-		break;
-	case SF_SHAPE_LINE:
-		sf_put(o, ", from: ");
-		put_vec(o, s->from);
-		sf_put(o, ", to: ");
-		put_vec(o, s->to);
-		break;
-	case SF_SHAPE_COUNT: break;
-	}
+	put_keys(o, &sf_spawn_table, s, 1u << s->shape, ", ", ", ");
 	sf_put(o, "}\n");
 }
 
