@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "export_internal.h"
 #include "support.h"
 #include "throng/export.h"
 #include "throng/scenario.h"
@@ -170,7 +171,8 @@ Test(stream, every_and_field_subset)
 	unlink(path);
 }
 
-/// CRC-32 bit by bit, straight from its definition (independent of crc32.c).
+/// CRC-32 bit by bit, straight from its definition (independent of the
+/// library's thr_crc32).
 static uint32_t crc32_slow(const unsigned char* p, size_t n)
 {
 	uint32_t c = 0xffffffffu;
@@ -202,6 +204,87 @@ static uint32_t crc_zeroed(const unsigned char* buf, size_t n, size_t at)
 	uint32_t c = crc32_slow(copy, n);
 	free(copy);
 	return c;
+}
+
+/// The check value of CRC-32/ISO-HDLC (the zlib/PNG CRC that docs/FORMAT.md
+/// names): CRC("123456789") = 0xCBF43926. A running CRC continues across
+/// calls, and every length and alignment gives the bit-by-bit value.
+Test(stream, crc32_is_the_documented_one)
+{
+	cr_expect_eq(thr_crc32(0, "123456789", 9), 0xCBF43926u);
+	cr_expect_eq(thr_crc32(thr_crc32(0, "1234", 4), "56789", 5), 0xCBF43926u);
+	cr_expect_eq(thr_crc32(0, "", 0), 0u);
+	cr_expect_eq(crc32_slow((const unsigned char*)"123456789", 9), 0xCBF43926u);
+	unsigned char buf[300];
+	uint32_t x = 12345u;
+	for (size_t k = 0; k < sizeof buf; ++k) {
+		x = x * 1664525u + 1013904223u;
+		buf[k] = (unsigned char)(x >> 24);
+	}
+	for (size_t at = 0; at < 16; ++at) {
+		for (size_t n = 0; at + n <= sizeof buf; n += 1 + n / 8) {
+			cr_assert_eq(thr_crc32(0, buf + at, n), crc32_slow(buf + at, n), "offset %zu, %zu bytes", at, n);
+		}
+	}
+}
+
+/// `throng run herd --agents 2 --steps 1 --fields x,y`, written by the
+/// version whose CRC-32 was its own code (core/io/crc32.c, before zlib's):
+/// its checksums still read as good, and its values as they were written.
+static const unsigned char stream_before_zlib[] = {
+	0x89, 0x54, 0x48, 0x52, 0x4f, 0x4e, 0x47, 0x0a, 0x01, 0x00, 0x00, 0x00, 0x04, 0x03, 0x02, 0x01,
+	0x60, 0x00, 0x00, 0x00, 0xc9, 0x5e, 0x17, 0xad, 0x02, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00,
+	0x30, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x20, 0x11, 0x11, 0x91, 0x3f,
+	0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xa0, 0xc1, 0x00, 0x00, 0x70, 0xc1,
+	0x00, 0x00, 0xa0, 0x41, 0x00, 0x00, 0x70, 0x41, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x02, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x68, 0x65, 0x72, 0x64, 0x00, 0x00, 0x00, 0x00,
+	0x46, 0x52, 0x41, 0x4d, 0xa7, 0x7d, 0x22, 0x96, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x64, 0x3b, 0xac, 0x40, 0x0f, 0xc2, 0x7d, 0xc0, 0xcc, 0xac, 0x11, 0x40, 0x94, 0x14, 0xd3, 0x3f,
+	0x46, 0x52, 0x41, 0x4d, 0x8b, 0x3e, 0xa2, 0xef, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x20, 0x11, 0x11, 0x91, 0x3f,
+	0xb9, 0x9a, 0xac, 0x40, 0x8d, 0xaf, 0x7e, 0xc0, 0x01, 0xe3, 0x10, 0x40, 0x1d, 0x34, 0xd4, 0x3f,
+	0x45, 0x4e, 0x44, 0x21, 0x56, 0xee, 0xcc, 0xeb, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
+Test(stream, a_stream_written_before_zlib_reads_the_same)
+{
+	const float want_x[2][2] = {{0x1.5876c8p+2f, -0x1.fb841ep+1f}, {0x1.593572p+2f, -0x1.fd5f1ap+1f}};
+	const float want_y[2][2] = {{0x1.235998p+1f, 0x1.a62928p+0f}, {0x1.21c602p+1f, 0x1.a8683ap+0f}};
+	throng_stream_reader* r = NULL;
+	cr_assert_eq(throng_stream_open_memory(stream_before_zlib, sizeof stream_before_zlib, &r), THRONG_OK, "%s",
+	             throng_last_error());
+	cr_assert_eq(throng_stream_get_info(r)->agents, 2u);
+	throng_frame f;
+	bool got = true;
+	for (uint64_t i = 0; i < 2; ++i) {
+		cr_assert_eq(throng_stream_read_frame(r, &f, &got), THRONG_OK, "frame %llu: %s", (unsigned long long)i,
+		             throng_last_error());
+		cr_assert(got);
+		cr_assert_eq(f.index, i);
+		cr_assert_eq(f.step, i);
+		for (int k = 0; k < 2; ++k) {
+			cr_expect_eq(f.x[k], want_x[i][k], "frame %llu agent %d x", (unsigned long long)i, k);
+			cr_expect_eq(f.y[k], want_y[i][k], "frame %llu agent %d y", (unsigned long long)i, k);
+		}
+	}
+	cr_assert_eq(throng_stream_read_frame(r, &f, &got), THRONG_OK, "%s", throng_last_error());
+	cr_assert_not(got);
+	cr_assert(throng_stream_complete(r), "the end record's CRC");
+	throng_stream_reader_destroy(r);
+
+	// The checksums are checked: one bit changed in the last frame's last
+	// value (the last agent's y, just before the 16-byte end record).
+	unsigned char bad[sizeof stream_before_zlib];
+	memcpy(bad, stream_before_zlib, sizeof bad);
+	bad[sizeof bad - 16 - 4] ^= 0x01u;
+	cr_assert_eq(throng_stream_open_memory(bad, sizeof bad, &r), THRONG_OK, "%s", throng_last_error());
+	throng_status st = THRONG_OK;
+	for (got = true; st == THRONG_OK && got;) {
+		st = throng_stream_read_frame(r, &f, &got);
+	}
+	cr_expect_eq(st, THRONG_ERR_CORRUPT, "a flipped bit read as %s", throng_status_name(st));
+	throng_stream_reader_destroy(r);
 }
 
 Test(stream, layout_matches_format_md)
