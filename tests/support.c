@@ -78,14 +78,39 @@ int thr_test_cli(const char* args, char* out, uint32_t out_cap, char* err, uint3
 	return st;
 }
 
-throng_scene* thr_test_scene(const char* name, uint32_t agents, throng_engine engine)
+/// The scene `name` from a scene def with agents, engine, threads and policy.
+static throng_scene* make_scene(const char* name, uint32_t agents, throng_engine engine, uint32_t threads,
+                                throng_threads_policy policy)
 {
 	throng_scene_def o = throng_scene_default_def();
 	o.agents = agents;
 	o.engine = engine;
+	o.threads = threads;
+	o.threads_policy = policy;
 	throng_scene* s = NULL;
 	cr_assert_eq(throng_scene_create(name, &o, &s), THRONG_OK, "%s: %s", name, throng_last_error());
 	return s;
+}
+
+throng_scene* thr_test_scene(const char* name, uint32_t agents, throng_engine engine)
+{
+	const throng_scene_def d = throng_scene_default_def();
+	return make_scene(name, agents, engine, d.threads, d.threads_policy);
+}
+
+throng_scene* thr_test_scene_threads(const char* name, uint32_t agents, throng_engine engine, uint32_t threads)
+{
+	return make_scene(name, agents, engine, threads, THRONG_THREADS_FIXED);
+}
+
+void thr_test_spawn(throng_world* w, throng_vec2 p, throng_vec2 v, throng_vec2 target)
+{
+	throng_agent_def a = throng_agent_default_def();
+	a.position = p;
+	a.velocity = v;
+	a.max_speed = 2.0f;
+	a.target = target;
+	cr_assert_eq(throng_world_spawn(w, &a, 1, NULL), THRONG_OK, "%s", throng_last_error());
 }
 
 throng_quality thr_test_watch_scene(throng_scene* s, uint32_t steps, thr_test_watch* watch, void* user)

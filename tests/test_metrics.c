@@ -32,16 +32,6 @@ static throng_world* make_world(throng_bounds_mode mode, float half)
 	return w;
 }
 
-static void spawn(throng_world* w, throng_vec2 p, throng_vec2 v, throng_vec2 target)
-{
-	throng_agent_def a = throng_agent_default_def();
-	a.position = p;
-	a.velocity = v;
-	a.max_speed = 2.0f;
-	a.target = target;
-	cr_assert_eq(throng_world_spawn(w, &a, 1, NULL), THRONG_OK, "%s", throng_last_error());
-}
-
 static throng_quality run(throng_world* w, float goal_radius, uint32_t steps)
 {
 	throng_metrics* m = NULL;
@@ -61,9 +51,9 @@ Test(metrics, resting_overlap_counts_every_step)
 	// depth 1 - 0.3/0.6 = 0.5, in each of the 10 states; agent 2 is alone.
 	// Overlaps per agent-step: 10 / (3 * 10) = 1/3.
 	throng_world* w = make_world(THRONG_BOUNDS_OPEN, 50.0f);
-	spawn(w, (throng_vec2){0.0f, 0.0f}, (throng_vec2){0, 0}, (throng_vec2){0, 0});
-	spawn(w, (throng_vec2){0.3f, 0.0f}, (throng_vec2){0, 0}, (throng_vec2){0, 0});
-	spawn(w, (throng_vec2){20.0f, 20.0f}, (throng_vec2){0, 0}, (throng_vec2){0, 0});
+	thr_test_spawn(w, (throng_vec2){0.0f, 0.0f}, (throng_vec2){0, 0}, (throng_vec2){0, 0});
+	thr_test_spawn(w, (throng_vec2){0.3f, 0.0f}, (throng_vec2){0, 0}, (throng_vec2){0, 0});
+	thr_test_spawn(w, (throng_vec2){20.0f, 20.0f}, (throng_vec2){0, 0}, (throng_vec2){0, 0});
 	uint64_t pairs = 99;
 	float deepest = -1.0f;
 	cr_assert_eq(throng_world_overlap_stats(w, &pairs, &deepest), THRONG_OK);
@@ -95,10 +85,10 @@ Test(metrics, resting_overlap_counts_every_step)
 Test(metrics, touching_is_not_overlapping_and_coincident_is_depth_one)
 {
 	throng_world* w = make_world(THRONG_BOUNDS_OPEN, 50.0f);
-	spawn(w, (throng_vec2){0.0f, 0.0f}, (throng_vec2){0, 0}, (throng_vec2){0, 0});
-	spawn(w, (throng_vec2){0.625f, 0.0f}, (throng_vec2){0, 0}, (throng_vec2){0, 0}); // 0.025 m apart
-	spawn(w, (throng_vec2){5.0f, 5.0f}, (throng_vec2){0, 0}, (throng_vec2){0, 0});
-	spawn(w, (throng_vec2){5.0f, 5.0f}, (throng_vec2){0, 0}, (throng_vec2){0, 0}); // on top of each other
+	thr_test_spawn(w, (throng_vec2){0.0f, 0.0f}, (throng_vec2){0, 0}, (throng_vec2){0, 0});
+	thr_test_spawn(w, (throng_vec2){0.625f, 0.0f}, (throng_vec2){0, 0}, (throng_vec2){0, 0}); // 0.025 m apart
+	thr_test_spawn(w, (throng_vec2){5.0f, 5.0f}, (throng_vec2){0, 0}, (throng_vec2){0, 0});
+	thr_test_spawn(w, (throng_vec2){5.0f, 5.0f}, (throng_vec2){0, 0}, (throng_vec2){0, 0}); // on top of each other
 	uint64_t pairs = 0;
 	float deepest = 0.0f;
 	cr_assert_eq(throng_world_overlap_stats(w, &pairs, &deepest), THRONG_OK);
@@ -121,10 +111,10 @@ Test(metrics, arrival_time_and_path_length_ratio)
 	// walks away and never arrives. Each threshold lies at least 0.08 of a
 	// step from a step, far beyond the float rounding of the walk.
 	throng_world* w = make_world(THRONG_BOUNDS_OPEN, 50.0f);
-	spawn(w, (throng_vec2){0.0f, 0.0f}, (throng_vec2){1.0f, 0.0f}, (throng_vec2){10.0f, 1.0f});
-	spawn(w, (throng_vec2){0.0f, -20.0f}, (throng_vec2){0.0f, 2.0f}, (throng_vec2){0.0f, -13.99f});
-	spawn(w, (throng_vec2){-20.0f, 0.0f}, (throng_vec2){0.0f, 0.0f}, (throng_vec2){-20.5f, 0.0f});
-	spawn(w, (throng_vec2){20.0f, 20.0f}, (throng_vec2){1.0f, 0.0f}, (throng_vec2){0.0f, 20.0f});
+	thr_test_spawn(w, (throng_vec2){0.0f, 0.0f}, (throng_vec2){1.0f, 0.0f}, (throng_vec2){10.0f, 1.0f});
+	thr_test_spawn(w, (throng_vec2){0.0f, -20.0f}, (throng_vec2){0.0f, 2.0f}, (throng_vec2){0.0f, -13.99f});
+	thr_test_spawn(w, (throng_vec2){-20.0f, 0.0f}, (throng_vec2){0.0f, 0.0f}, (throng_vec2){-20.5f, 0.0f});
+	thr_test_spawn(w, (throng_vec2){20.0f, 20.0f}, (throng_vec2){1.0f, 0.0f}, (throng_vec2){0.0f, 20.0f});
 	throng_quality q = run(w, 1.5f, 600);
 	cr_assert_eq(q.goals, 4u);
 	cr_assert_eq(q.reached, 3u);
@@ -146,8 +136,8 @@ Test(metrics, a_bounce_turns_by_pi)
 	// heading change of pi. Agent 1 rests. Over 300 steps (5 s) of 2
 	// agents the jitter is pi / (2 * 5 s).
 	throng_world* w = make_world(THRONG_BOUNDS_BOUNCE, 5.0f);
-	spawn(w, (throng_vec2){0.0f, 0.0f}, (throng_vec2){2.0f, 0.0f}, (throng_vec2){0, 0});
-	spawn(w, (throng_vec2){-3.0f, -3.0f}, (throng_vec2){0.0f, 0.0f}, (throng_vec2){0, 0});
+	thr_test_spawn(w, (throng_vec2){0.0f, 0.0f}, (throng_vec2){2.0f, 0.0f}, (throng_vec2){0, 0});
+	thr_test_spawn(w, (throng_vec2){-3.0f, -3.0f}, (throng_vec2){0.0f, 0.0f}, (throng_vec2){0, 0});
 	throng_quality q = run(w, 0.0f, 300);
 	cr_assert_float_eq(q.jitter, 3.14159265358979323846 / (2.0 * 5.0), 1e-5, "%.7f", q.jitter);
 	cr_assert_eq(q.out_of_bounds, 0u, "the bounce keeps the centre inside the shrunk bounds");
@@ -159,7 +149,7 @@ Test(metrics, contained_agents_never_counted_outside)
 	// An agent spawned within its radius of the edge is clamped inside by
 	// the first step; states after steps are what count.
 	throng_world* w = make_world(THRONG_BOUNDS_CONTAIN, 5.0f);
-	spawn(w, (throng_vec2){4.9f, 0.0f}, (throng_vec2){1.0f, 0.0f}, (throng_vec2){0, 0});
+	thr_test_spawn(w, (throng_vec2){4.9f, 0.0f}, (throng_vec2){1.0f, 0.0f}, (throng_vec2){0, 0});
 	throng_quality q = run(w, 0.0f, 30);
 	cr_assert_eq(q.out_of_bounds, 0u);
 	cr_assert_gt(throng_world_get_stats(w).clamped, 0u);
@@ -171,10 +161,7 @@ Test(metrics, hash_agrees_with_every_pair)
 	// A crowd of 3,000 in `field` after 3 s: the spatial hash finds the
 	// same overlapping pairs, and the same deepest one, as a test of every
 	// pair over the view (positions and radii, in storage order).
-	throng_scene_def o = throng_scene_default_def();
-	o.agents = 3000;
-	throng_scene* s = NULL;
-	cr_assert_eq(throng_scene_create("field", &o, &s), THRONG_OK, "%s", throng_last_error());
+	throng_scene* s = thr_test_scene("field", 3000, THRONG_ENGINE_SIMD);
 	for (int k = 0; k < 180; ++k) {
 		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
 	}
@@ -213,7 +200,7 @@ Test(metrics, bad_arguments)
 	cr_assert_eq(throng_metrics_create(w, NAN, &m), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert_eq(throng_metrics_create(w, 0.0f, NULL), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert_eq(throng_metrics_create(w, 0.0f, &m), THRONG_OK);
-	spawn(w, (throng_vec2){0.0f, 0.0f}, (throng_vec2){0, 0}, (throng_vec2){0, 0});
+	thr_test_spawn(w, (throng_vec2){0.0f, 0.0f}, (throng_vec2){0, 0}, (throng_vec2){0, 0});
 	cr_assert_eq(throng_metrics_observe(m, w), THRONG_ERR_INVALID_ARGUMENT, "the agent count changed");
 	cr_assert_eq(throng_metrics_observe(NULL, w), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert_eq(throng_world_overlap_stats(NULL, NULL, NULL), THRONG_ERR_INVALID_ARGUMENT);
@@ -227,19 +214,8 @@ Test(metrics, bad_arguments)
 /// The quality figures of `name` after `steps` steps with the given engine.
 static throng_quality scene_quality(const char* name, uint32_t agents, throng_engine engine, uint32_t steps)
 {
-	throng_scene_def o = throng_scene_default_def();
-	o.agents = agents;
-	o.engine = engine;
-	throng_scene* s = NULL;
-	cr_assert_eq(throng_scene_create(name, &o, &s), THRONG_OK, "%s", throng_last_error());
-	throng_metrics* m = NULL;
-	cr_assert_eq(throng_metrics_create(throng_scene_world(s), throng_scene_goal_radius(s), &m), THRONG_OK);
-	for (uint32_t k = 0; k < steps; ++k) {
-		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
-		cr_assert_eq(throng_metrics_observe(m, throng_scene_world(s)), THRONG_OK);
-	}
-	throng_quality q = throng_metrics_result(m);
-	throng_metrics_destroy(m);
+	throng_scene* s = thr_test_scene(name, agents, engine);
+	throng_quality q = thr_test_run_scene(s, steps, NULL);
 	throng_scene_destroy(s);
 	return q;
 }
@@ -264,12 +240,7 @@ Test(metrics, every_thread_count_gives_the_same_figures)
 	static const uint32_t threads[] = {1, 2, 3, 8};
 	throng_quality q[4];
 	for (int t = 0; t < 4; ++t) {
-		throng_scene_def o = throng_scene_default_def();
-		o.agents = 6000;
-		o.threads = threads[t];
-		o.threads_policy = THRONG_THREADS_FIXED;
-		throng_scene* s = NULL;
-		cr_assert_eq(throng_scene_create("field", &o, &s), THRONG_OK, "%s", throng_last_error());
+		throng_scene* s = thr_test_scene_threads("field", 6000, THRONG_ENGINE_SIMD, threads[t]);
 		q[t] = thr_test_run_scene(s, 60, NULL);
 		throng_scene_destroy(s);
 	}
@@ -295,13 +266,8 @@ Test(metrics, both_engines_give_the_same_figures_in_parallel)
 	} runs[] = {{THRONG_ENGINE_SCALAR, 1}, {THRONG_ENGINE_SIMD, 2}, {THRONG_ENGINE_SIMD, 3}};
 	throng_quality q[3];
 	for (int r = 0; r < 3; ++r) {
-		throng_scene_def o = throng_scene_default_def();
-		o.agents = 6000;
-		o.engine = runs[r].engine;
-		o.threads = runs[r].threads;
-		o.threads_policy = THRONG_THREADS_FIXED; // observe on exactly these threads
-		throng_scene* s = NULL;
-		cr_assert_eq(throng_scene_create("field", &o, &s), THRONG_OK, "%s", throng_last_error());
+		// observed on exactly these threads
+		throng_scene* s = thr_test_scene_threads("field", 6000, runs[r].engine, runs[r].threads);
 		q[r] = thr_test_run_scene(s, 40, NULL);
 		throng_scene_destroy(s);
 	}
@@ -317,18 +283,16 @@ Test(metrics, both_engines_give_the_same_figures_in_parallel)
 	}
 }
 
-/// A still crowd of KNOT_N agents of radius 0.3 m (cells of 0.6 m): a knot
-/// of 400 in a disc of 0.6 m around (-20, 0), dense enough that agents
-/// reach the cap, and the rest on a lattice of pitch 0.5 m from (0, 0),
-/// where each agent overlaps its four lattice neighbours.
-#define KNOT_N 6000u
-static throng_world* knot_world(throng_engine engine, uint32_t threads)
+/// An open world over (-half, -half)..(half, half) for `capacity` agents,
+/// on `engine` with exactly `threads` threads, and one archetype with no
+/// slot and contacts off: its agents stay where they are spawned.
+static throng_world* still_world(float half, uint32_t capacity, throng_engine engine, uint32_t threads)
 {
 	throng_world_def def = throng_world_default_def();
-	def.bounds_min = (throng_vec2){-100.0f, -100.0f};
-	def.bounds_max = (throng_vec2){100.0f, 100.0f};
+	def.bounds_min = (throng_vec2){-half, -half};
+	def.bounds_max = (throng_vec2){half, half};
 	def.bounds_mode = THRONG_BOUNDS_OPEN;
-	def.capacity = KNOT_N;
+	def.capacity = capacity;
 	def.engine = engine;
 	def.threads = threads;
 	def.threads_policy = THRONG_THREADS_FIXED;
@@ -337,6 +301,17 @@ static throng_world* knot_world(throng_engine engine, uint32_t threads)
 	throng_controller ctl = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 	ctl.contact.enabled = false;
 	cr_assert_eq(throng_world_add_archetype(w, &ctl, NULL), THRONG_OK, "%s", throng_last_error());
+	return w;
+}
+
+/// A still crowd of KNOT_N agents of radius 0.3 m (cells of 0.6 m): a knot
+/// of 400 in a disc of 0.6 m around (-20, 0), dense enough that agents
+/// reach the cap, and the rest on a lattice of pitch 0.5 m from (0, 0),
+/// where each agent overlaps its four lattice neighbours.
+#define KNOT_N 6000u
+static throng_world* knot_world(throng_engine engine, uint32_t threads)
+{
+	throng_world* w = still_world(100.0f, KNOT_N, engine, threads);
 	static throng_agent_def a[KNOT_N];
 	uint64_t rng = 11;
 	for (uint32_t k = 0; k < KNOT_N; ++k) {
@@ -470,18 +445,7 @@ Test(metrics, agents_millions_of_cells_apart_are_counted_alike)
 	// lattice near the origin (pitch 1.5 mm) overlaps along its rows and
 	// columns only: 60 x 99 lattice: 59 * 99 + 60 * 98 pairs.
 	for (uint32_t threads = 1; threads <= 3; ++threads) {
-		throng_world_def def = throng_world_default_def();
-		def.bounds_min = (throng_vec2){-1.0e6f, -1.0e6f};
-		def.bounds_max = (throng_vec2){1.0e6f, 1.0e6f};
-		def.bounds_mode = THRONG_BOUNDS_OPEN;
-		def.capacity = 5942;
-		def.threads = threads;
-		def.threads_policy = THRONG_THREADS_FIXED;
-		throng_world* w = NULL;
-		cr_assert_eq(throng_world_create(&def, &w), THRONG_OK, "%s", throng_last_error());
-		throng_controller ctl = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
-		ctl.contact.enabled = false;
-		cr_assert_eq(throng_world_add_archetype(w, &ctl, NULL), THRONG_OK, "%s", throng_last_error());
+		throng_world* w = still_world(1.0e6f, 5942, THRONG_ENGINE_SIMD, threads);
 		static throng_agent_def a[5942];
 		for (uint32_t k = 0; k < 5942; ++k) {
 			a[k] = throng_agent_default_def();
@@ -551,7 +515,7 @@ Test(metrics, a_step_not_observed_is_refused)
 	// The path of a step runs from the state the world still holds: after
 	// two steps it no longer holds the one the metrics saw last.
 	throng_world* w = make_world(THRONG_BOUNDS_OPEN, 50.0f);
-	spawn(w, (throng_vec2){0.0f, 0.0f}, (throng_vec2){1.0f, 0.0f}, (throng_vec2){10.0f, 0.0f});
+	thr_test_spawn(w, (throng_vec2){0.0f, 0.0f}, (throng_vec2){1.0f, 0.0f}, (throng_vec2){10.0f, 0.0f});
 	throng_metrics* m = NULL;
 	cr_assert_eq(throng_metrics_create(w, 1.0f, &m), THRONG_OK, "%s", throng_last_error());
 	cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
@@ -572,7 +536,7 @@ Test(metrics, arrival_steps_are_32_bit)
 	// One step further is refused for the limit; the limit itself passes
 	// that check (and then fails as a step not observed).
 	throng_world* w = make_world(THRONG_BOUNDS_OPEN, 50.0f);
-	spawn(w, (throng_vec2){0.0f, 0.0f}, (throng_vec2){1.0f, 0.0f}, (throng_vec2){10.0f, 0.0f});
+	thr_test_spawn(w, (throng_vec2){0.0f, 0.0f}, (throng_vec2){1.0f, 0.0f}, (throng_vec2){10.0f, 0.0f});
 	cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
 	throng_metrics* m = NULL;
 	cr_assert_eq(throng_metrics_create(w, 1.0f, &m), THRONG_OK, "%s", throng_last_error());

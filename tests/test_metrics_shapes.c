@@ -38,17 +38,6 @@ static throng_world* make_world(throng_bounds_mode mode, float half, throng_engi
 	return w;
 }
 
-/// Spawns an agent of radius 0.3 m and max_speed 2 m/s.
-static void spawn(throng_world* w, throng_vec2 p, throng_vec2 v, throng_vec2 target)
-{
-	throng_agent_def a = throng_agent_default_def();
-	a.position = p;
-	a.velocity = v;
-	a.max_speed = 2.0f;
-	a.target = target;
-	cr_assert_eq(throng_world_spawn(w, &a, 1, NULL), THRONG_OK, "%s", throng_last_error());
-}
-
 static void wall(throng_world* w, float ax, float ay, float bx, float by)
 {
 	cr_assert_eq(throng_world_add_wall(w, (throng_vec2){ax, ay}, (throng_vec2){bx, by}, NULL), THRONG_OK, "%s",
@@ -228,7 +217,7 @@ Test(metrics_shapes, a_stepped_world_never_crosses_a_wall)
 		throng_world* w = make_world(THRONG_BOUNDS_OPEN, 50.0f, e ? THRONG_ENGINE_SCALAR : THRONG_ENGINE_SIMD, true);
 		static const float ys[4] = {-6.0f, -2.0f, 2.0f, 6.0f};
 		for (int k = 0; k < 4; ++k) {
-			spawn(w, (throng_vec2){-5.0f, ys[k]}, (throng_vec2){0, 0}, (throng_vec2){50.0f, ys[k]});
+			thr_test_spawn(w, (throng_vec2){-5.0f, ys[k]}, (throng_vec2){0, 0}, (throng_vec2){50.0f, ys[k]});
 		}
 		wall(w, 0.0f, -10.0f, 0.0f, 10.0f);
 		throng_metrics* m = NULL;
@@ -325,7 +314,7 @@ Test(metrics_shapes, obstacle_penetrations_beyond_the_tolerance)
 	// "Contacts"); walking and spawns never put an agent there.
 	for (int k = 0; k < 6; ++k) {
 		if (k != 4) {
-			spawn(w, rest_at[k], (throng_vec2){0, 0}, (throng_vec2){0, 0});
+			thr_test_spawn(w, rest_at[k], (throng_vec2){0, 0}, (throng_vec2){0, 0});
 		}
 	}
 	throng_quality q = run(w, 10);
@@ -351,7 +340,7 @@ Test(metrics_shapes, wall_penetrations_beyond_the_tolerance)
 	cr_assert_eq(t.obstacle_penetrations, 0u);
 	// Stepped, the wall pushes them out in the first step.
 	for (int k = 0; k < 4; ++k) {
-		spawn(w, rest_at[k], (throng_vec2){0, 0}, (throng_vec2){0, 0});
+		thr_test_spawn(w, rest_at[k], (throng_vec2){0, 0}, (throng_vec2){0, 0});
 	}
 	throng_quality q = run(w, 10);
 	cr_assert_eq(q.wall_penetrations, 0u, "%llu", (unsigned long long)q.wall_penetrations);
@@ -367,8 +356,8 @@ Test(metrics_shapes, shapes_changed_between_observations_count)
 	// added then across agent 1's path at x = 0 stops it (solid): no
 	// crossing, agent 1 ends 0.3 m short of it.
 	throng_world* w = make_world(THRONG_BOUNDS_OPEN, 50.0f, THRONG_ENGINE_SIMD, false);
-	spawn(w, (throng_vec2){0.0f, 0.0f}, (throng_vec2){0, 0}, (throng_vec2){0, 0});
-	spawn(w, (throng_vec2){-3.0f, 5.0f}, (throng_vec2){1.0f, 0.0f}, (throng_vec2){0, 0});
+	thr_test_spawn(w, (throng_vec2){0.0f, 0.0f}, (throng_vec2){0, 0}, (throng_vec2){0, 0});
+	thr_test_spawn(w, (throng_vec2){-3.0f, 5.0f}, (throng_vec2){1.0f, 0.0f}, (throng_vec2){0, 0});
 	uint32_t o = 0;
 	cr_assert_eq(throng_world_add_obstacle(w, (throng_vec2){30.0f, 30.0f}, 1.0f, &o), THRONG_OK);
 	throng_metrics* m = NULL;
