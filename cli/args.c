@@ -87,14 +87,12 @@ static bool apply_option(const char* name, const char* value, cli_run_args* out)
 {
 	uint64_t v = 0;
 	if (strcmp(name, "--agents") == 0) {
-		if (!opt_parse_u64(value, 1, CLI_MAX_AGENTS, false, &v)) {
-			cli_error("--agents: expected an integer from 1 to %u, got \"%.64s\"", CLI_MAX_AGENTS, value);
+		if (!opt_parse_integer(cli_program, name, value, 1, CLI_MAX_AGENTS, false, &v)) {
 			return false;
 		}
 		out->agents = (uint32_t)v;
 	} else if (strcmp(name, "--steps") == 0) {
-		if (!opt_parse_u64(value, 0, CLI_MAX_STEPS, false, &v)) {
-			cli_error("--steps: expected an integer from 0 to %u, got \"%.64s\"", CLI_MAX_STEPS, value);
+		if (!opt_parse_integer(cli_program, name, value, 0, CLI_MAX_STEPS, false, &v)) {
 			return false;
 		}
 		out->steps = v;
@@ -107,9 +105,7 @@ static bool apply_option(const char* name, const char* value, cli_run_args* out)
 		}
 		out->seconds_set = true;
 	} else if (strcmp(name, "--seed") == 0) {
-		if (!opt_parse_u64(value, 0, UINT64_MAX, true, &v)) {
-			cli_error("--seed: expected an integer from 0 to %llu (or 0x followed by hex digits), got \"%.64s\"",
-			          (unsigned long long)UINT64_MAX, value);
+		if (!opt_parse_integer(cli_program, name, value, 0, UINT64_MAX, true, &v)) {
 			return false;
 		}
 		out->seed = v;
@@ -118,8 +114,7 @@ static bool apply_option(const char* name, const char* value, cli_run_args* out)
 			return false;
 		}
 	} else if (strcmp(name, "--threads") == 0) {
-		if (!opt_parse_u64(value, 1, CLI_MAX_THREADS, false, &v)) {
-			cli_error("--threads: expected an integer from 1 to %u, got \"%.64s\"", CLI_MAX_THREADS, value);
+		if (!opt_parse_integer(cli_program, name, value, 1, CLI_MAX_THREADS, false, &v)) {
 			return false;
 		}
 		out->threads = (uint32_t)v;
@@ -150,8 +145,7 @@ static bool apply_option(const char* name, const char* value, cli_run_args* out)
 			return false;
 		}
 	} else if (strcmp(name, "--every") == 0) {
-		if (!opt_parse_u64(value, 1, CLI_MAX_STEPS, false, &v)) {
-			cli_error("--every: expected an integer from 1 to %u, got \"%.64s\"", CLI_MAX_STEPS, value);
+		if (!opt_parse_integer(cli_program, name, value, 1, CLI_MAX_STEPS, false, &v)) {
 			return false;
 		}
 		out->every = (uint32_t)v;

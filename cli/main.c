@@ -426,15 +426,12 @@ static int cmd_save(int argc, char** argv)
 			}
 			out = v;
 		} else if (strcmp(name, "--agents") == 0) {
-			if (!opt_parse_u64(v, 1, CLI_MAX_AGENTS, false, &n)) {
-				cli_error("--agents: expected an integer from 1 to %u, got \"%.64s\"", CLI_MAX_AGENTS, v);
+			if (!opt_parse_integer(cli_program, name, v, 1, CLI_MAX_AGENTS, false, &n)) {
 				return CLI_EXIT_USAGE;
 			}
 			opt.agents = (uint32_t)n;
 		} else {
-			if (!opt_parse_u64(v, 0, UINT64_MAX, true, &n)) {
-				cli_error("--seed: expected an integer from 0 to %llu (or 0x followed by hex digits), got \"%.64s\"",
-				          (unsigned long long)UINT64_MAX, v);
+			if (!opt_parse_integer(cli_program, name, v, 0, UINT64_MAX, true, &n)) {
 				return CLI_EXIT_USAGE;
 			}
 			opt.seed = n;

@@ -147,46 +147,53 @@ bool opt_check_agents(const char* program, const char* scenario, uint32_t agents
 	return false;
 }
 
-/// Joins n names as "a, b or c" into buf.
-static void join_names(const char* const* names, size_t n, char* buf, size_t cap)
+/// Prints "<program>: <option>: expected a, b or c, got "<value>"", the
+/// names being name_at(0), name_at(1)... up to the first NULL (at most 8),
+/// and returns false.
+static bool expected_name(const char* program, const char* option, const char* value, const char* (*name_at)(int))
 {
+	char list[128];
 	size_t len = 0;
-	buf[0] = '\0';
-	for (size_t k = 0; k < n && len < cap; ++k) {
-		const char* sep = k == 0 ? "" : k + 1 == n ? " or " : ", ";
-		int w = snprintf(buf + len, cap - len, "%s%s", sep, names[k]);
+	list[0] = '\0';
+	const char* name = name_at(0);
+	for (int k = 0; k < 8 && name != NULL && len < sizeof list; ++k) {
+		const char* next = k + 1 < 8 ? name_at(k + 1) : NULL;
+		const char* sep = k == 0 ? "" : next == NULL ? " or " : ", ";
+		int w = snprintf(list + len, sizeof list - len, "%s%s", sep, name);
 		len += w > 0 ? (size_t)w : 0u;
+		name = next;
 	}
+	opt_error(program, "%s: expected %s, got \"%.64s\"", option, list, value);
+	return false;
+}
+
+static const char* engine_name_at(int k)
+{
+	return throng_engine_name((throng_engine)k);
+}
+
+static const char* format_name_at(int k)
+{
+	return throng_format_name((throng_format)k);
+}
+
+bool opt_parse_integer(const char* program, const char* option, const char* value, uint64_t min, uint64_t max,
+                       bool allow_hex, uint64_t* out)
+{
+	if (opt_parse_u64(value, min, max, allow_hex, out)) {
+		return true;
+	}
+	opt_error(program, "%s: expected an integer from %llu to %llu%s, got \"%.64s\"", option, (unsigned long long)min,
+	          (unsigned long long)max, allow_hex ? " (or 0x followed by hex digits)" : "", value);
+	return false;
 }
 
 bool opt_parse_engine(const char* program, const char* option, const char* value, throng_engine* out)
 {
-	if (throng_engine_from_name(value, out)) {
-		return true;
-	}
-	const char* names[8];
-	size_t n = 0;
-	while (n < 8 && (names[n] = throng_engine_name((throng_engine)n)) != NULL) {
-		++n;
-	}
-	char list[128];
-	join_names(names, n, list, sizeof list);
-	opt_error(program, "%s: expected %s, got \"%.64s\"", option, list, value);
-	return false;
+	return throng_engine_from_name(value, out) || expected_name(program, option, value, engine_name_at);
 }
 
 bool opt_parse_format(const char* program, const char* option, const char* value, throng_format* out)
 {
-	if (throng_format_from_name(value, out)) {
-		return true;
-	}
-	const char* names[8];
-	size_t n = 0;
-	while (n < 8 && (names[n] = throng_format_name((throng_format)n)) != NULL) {
-		++n;
-	}
-	char list[128];
-	join_names(names, n, list, sizeof list);
-	opt_error(program, "%s: expected %s, got \"%.64s\"", option, list, value);
-	return false;
+	return throng_format_from_name(value, out) || expected_name(program, option, value, format_name_at);
 }

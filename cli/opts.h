@@ -31,6 +31,13 @@ enum {
 /// spaces, fractions, trailing garbage and overflow. Returns false on error.
 bool opt_parse_u64(const char* text, uint64_t min, uint64_t max, bool allow_hex, uint64_t* out);
 
+/// opt_parse_u64 for the value of `option`. Otherwise prints "<program>:
+/// <option>: expected an integer from <min> to <max>, got "<value>"" (with
+/// " (or 0x followed by hex digits)" after <max> when allow_hex) and
+/// returns false.
+bool opt_parse_integer(const char* program, const char* option, const char* value, uint64_t min, uint64_t max,
+                       bool allow_hex, uint64_t* out);
+
 /// Reads an engine name as the library spells it (throng_engine_from_name).
 /// Otherwise prints "<program>: <option>: expected scalar or simd, got
 /// "<value>"" (the list from throng_engine_name) and returns false.

@@ -22,7 +22,6 @@ void vw_error(const char* fmt, ...)
 	va_end(ap);
 }
 
-/// Parses a uint32 option value in [min, max] or prints why not.
 /// Whether `name` may receive a PNG: its extension is ".png" (any case),
 /// or it has none (a device, a FIFO). "shot.jpg" would hold a PNG under a
 /// name that promises another format.
@@ -34,11 +33,11 @@ static bool vw_png_name(const char* name)
 	return dot == NULL || dot == base || strcasecmp(dot, ".png") == 0;
 }
 
+/// Parses a uint32 option value in [min, max] or prints why not.
 static bool option_u32(const char* name, const char* value, uint32_t min, uint32_t max, uint32_t* out)
 {
 	uint64_t v = 0;
-	if (!opt_parse_u64(value, min, max, false, &v)) {
-		vw_error("%s: expected an integer from %u to %u, got \"%.64s\"", name, min, max, value);
+	if (!opt_parse_integer("throng-view", name, value, min, max, false, &v)) {
 		return false;
 	}
 	*out = (uint32_t)v;
@@ -82,12 +81,7 @@ static bool apply_option(const char* name, const char* value, vw_args* out)
 		return true;
 	}
 	if (strcmp(name, "--seed") == 0) {
-		if (!opt_parse_u64(value, 0, UINT64_MAX, true, &out->seed)) {
-			vw_error("--seed: expected an integer from 0 to %llu (or 0x followed by hex digits), got \"%.64s\"",
-			         (unsigned long long)UINT64_MAX, value);
-			return false;
-		}
-		return true;
+		return opt_parse_integer("throng-view", name, value, 0, UINT64_MAX, true, &out->seed);
 	}
 	if (strcmp(name, "--engine") == 0) {
 		return opt_parse_engine("throng-view", name, value, &out->engine);
