@@ -89,6 +89,13 @@ static int run_view(const char* env, const char* args)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/// run_view that fails the test unless throng-view exits 0.
+static void view_ok(const char* env, const char* args)
+{
+	int rc = run_view(env, args);
+	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+}
+
 /// Environment for a run on the dummy driver, leak checks kept.
 #define DUMMY "-u DISPLAY -u WAYLAND_DISPLAY SDL_VIDEODRIVER=dummy"
 /// Appends detect_leaks=0 to whatever ASAN_OPTIONS the test runs with.
@@ -246,23 +253,19 @@ TestSuite(capture, .init = make_dir, .fini = remove_dir);
 
 Test(capture, solo_agent_at_known_pixel)
 {
-	int rc = run_view(DUMMY, "solo --screenshot solo.png --frames 3 --width 640 --height 480");
-	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	view_ok(DUMMY, "solo --screenshot solo.png --frames 3 --width 640 --height 480");
 	expect_solo("solo.png");
 }
 
 Test(capture, herd_agents_where_the_library_puts_them)
 {
-	int rc = run_view(DUMMY, "herd --screenshot herd.png --frames 10 --no-hud --width 640 --height 480");
-	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	view_ok(DUMMY, "herd --screenshot herd.png --frames 10 --no-hud --width 640 --height 480");
 	cr_expect_eq(expect_agents_drawn("herd", 0, 10, "herd.png"), 8);
 }
 
 Test(capture, circle_agents_where_the_library_puts_them)
 {
-	int rc = run_view(DUMMY, "circle --agents 2000 --screenshot circle.png --frames 5 --no-hud --width 640 "
-	                         "--height 480");
-	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	view_ok(DUMMY, "circle --agents 2000 --screenshot circle.png --frames 5 --no-hud --width 640 --height 480");
 	cr_expect_eq(expect_agents_drawn("circle", 2000, 5, "circle.png"), 2000);
 	// Inside the ring (557 m at 0.393 px/m, 219 px) there is nothing.
 	image img = load_png("circle.png");
@@ -278,10 +281,8 @@ Test(capture, circle_agents_where_the_library_puts_them)
 
 Test(capture, record_writes_every_frame_and_matches_the_screenshot)
 {
-	int rc = run_view(DUMMY, "herd --record rec --frames 3 --no-hud --width 640 --height 480");
-	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
-	rc = run_view(DUMMY, "herd --screenshot last.png --frames 3 --no-hud --width 640 --height 480");
-	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	view_ok(DUMMY, "herd --record rec --frames 3 --no-hud --width 640 --height 480");
+	view_ok(DUMMY, "herd --screenshot last.png --frames 3 --no-hud --width 640 --height 480");
 	image frames[3];
 	for (int k = 0; k < 3; ++k) {
 		char name[64];
@@ -301,19 +302,16 @@ Test(capture, record_writes_every_frame_and_matches_the_screenshot)
 Test(capture, real_time_loop_runs_and_quits)
 {
 	// No capture: the host steps on its own thread; --frames ends it.
-	int rc = run_view(DUMMY, "herd --frames 20 --width 320 --height 240");
-	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
-	rc = run_view(DUMMY, "field --agents 500 --frames 10 --engine scalar --width 320 --height 240");
-	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	view_ok(DUMMY, "herd --frames 20 --width 320 --height 240");
+	view_ok(DUMMY, "field --agents 500 --frames 10 --engine scalar --width 320 --height 240");
 }
 
 TestSuite(offscreen, .init = make_dir, .fini = remove_dir);
 
 Test(offscreen, solo_agent_at_known_pixel)
 {
-	int rc = run_view("-u DISPLAY -u WAYLAND_DISPLAY SDL_VIDEODRIVER=offscreen " NO_LEAKS,
-	                  "solo --screenshot solo.png --frames 3 --width 640 --height 480");
-	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	view_ok("-u DISPLAY -u WAYLAND_DISPLAY SDL_VIDEODRIVER=offscreen " NO_LEAKS,
+	        "solo --screenshot solo.png --frames 3 --width 640 --height 480");
 	expect_solo("solo.png");
 }
 
@@ -372,13 +370,11 @@ Test(errors, unknown_scenario_and_bad_files)
 
 Test(capture, scenario_file_agents_where_the_library_puts_them)
 {
-	int rc = run_view(DUMMY, THRONG_SOURCE_DIR "/examples/herd.yaml --screenshot file.png --frames 10 --no-hud "
-	                         "--width 640 --height 480");
-	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	view_ok(DUMMY, THRONG_SOURCE_DIR "/examples/herd.yaml --screenshot file.png --frames 10 --no-hud "
+	        "--width 640 --height 480");
 	cr_expect_eq(expect_agents_drawn(THRONG_SOURCE_DIR "/examples/herd.yaml", 0, 10, "file.png"), 8);
-	rc = run_view(DUMMY, THRONG_SOURCE_DIR "/examples/armies.yaml --screenshot armies.png --frames 3 --no-hud "
-	                     "--width 640 --height 480");
-	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	view_ok(DUMMY, THRONG_SOURCE_DIR "/examples/armies.yaml --screenshot armies.png --frames 3 --no-hud "
+	        "--width 640 --height 480");
 	cr_expect_gt(expect_agents_drawn(THRONG_SOURCE_DIR "/examples/armies.yaml", 0, 3, "armies.png"), 1000);
 }
 
@@ -517,27 +513,22 @@ TestSuite(xvfb, .init = xvfb_init, .fini = remove_dir);
 
 Test(xvfb, solo_agent_at_known_pixel)
 {
-	int rc = run_view(X11, "solo --screenshot solo.png --frames 3 --width 640 --height 480");
-	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	view_ok(X11, "solo --screenshot solo.png --frames 3 --width 640 --height 480");
 	expect_solo("solo.png");
 }
 
 Test(xvfb, herd_and_circle_agents_where_the_library_puts_them)
 {
-	int rc = run_view(X11, "herd --screenshot herd.png --frames 10 --no-hud --width 640 --height 480");
-	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	view_ok(X11, "herd --screenshot herd.png --frames 10 --no-hud --width 640 --height 480");
 	cr_expect_eq(expect_agents_drawn("herd", 0, 10, "herd.png"), 8);
-	rc = run_view(X11, "circle --agents 2000 --screenshot circle.png --frames 5 --no-hud --width 640 --height 480");
-	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	view_ok(X11, "circle --agents 2000 --screenshot circle.png --frames 5 --no-hud --width 640 --height 480");
 	cr_expect_eq(expect_agents_drawn("circle", 2000, 5, "circle.png"), 2000);
 }
 
 Test(xvfb, real_time_window)
 {
-	int rc = run_view(X11, "herd --frames 30 --width 640 --height 480");
-	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
-	rc = run_view(X11, "field --agents 2000 --benchmark-frames 20 --width 640 --height 480");
-	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	view_ok(X11, "herd --frames 30 --width 640 --height 480");
+	view_ok(X11, "field --agents 2000 --benchmark-frames 20 --width 640 --height 480");
 	cr_expect_not_null(strstr(out, " fps (median frame"), "%s", out);
 	cr_expect_not_null(strstr(out, "ms/step"), "%s", out);
 }
