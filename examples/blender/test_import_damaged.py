@@ -18,27 +18,16 @@ import os
 import resource
 import struct
 import sys
-import zlib
 
 import bpy
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+from checks import check, failures, recrc  # noqa: E402
 import io_import_throng  # noqa: E402
 import throng_import  # noqa: E402
 
-failures = []
 
-
-def check(ok, what):
-    if not ok:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def recrc(buf, start, size, at):
-    struct.pack_into("<I", buf, start + at, 0)
-    struct.pack_into("<I", buf, start + at, zlib.crc32(bytes(buf[start:start + size])) & 0xFFFFFFFF)
 
 
 def forged(agents, mask, tail):

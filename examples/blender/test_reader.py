@@ -31,7 +31,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import zlib
 
 import numpy as np
 
@@ -39,22 +38,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 EXAMPLES = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(0, EXAMPLES)
+from checks import check, failures, recrc  # noqa: E402
 from io_import_throng import reader, scenefile  # noqa: E402
 import read_stream  # noqa: E402  (examples/read_stream.py)
 
-failures = []
 
-
-def check(ok, what):
-    if not ok:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def recrc(buf, start, size, at):
-    """Rewrites the CRC-32 at start + at of the record buf[start:start + size]."""
-    struct.pack_into("<I", buf, start + at, 0)
-    struct.pack_into("<I", buf, start + at, zlib.crc32(bytes(buf[start:start + size])) & 0xFFFFFFFF)
 
 
 # ---------------------------------------------------------------------------

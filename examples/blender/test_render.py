@@ -27,19 +27,13 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+from checks import check, failures  # noqa: E402
 import io_import_throng  # noqa: E402
 from io_import_throng import crowd, reader, scenefile  # noqa: E402
 import throng_import  # noqa: E402  (its render settings)
 
 CENTER, SCALE, RES = (0.0, -1.0), 20.0, 512  # camera: the 20 m square around (0, -1), 512 x 512 px
 TOL = 4  # colour tolerance, 0-255
-failures = []
-
-
-def check(ok, what):
-    if not ok:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def srgb8(hex6):
