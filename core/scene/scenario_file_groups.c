@@ -217,9 +217,8 @@ static void parse_group(sf_ctx* c, const sf_node* n, sf_group* g)
 	if (!sf_expect_mapping(c, n, "a mapping with count, archetype and spawn")) {
 		return;
 	}
-	static const char* const keys[] = {"count",     "archetype", "id",    "spawn",   "max_speed", "max_force",
-	                                   "radius",    "speed",     "heading", "goal", "path"};
-	sf_check_keys(c, n, keys, sizeof keys / sizeof keys[0]);
+	sf_check_kind_keys(c, n, NULL, 0, &sf_group_table, -1);
+	sf_read_keys(c, n, &sf_group_table, g, 0);
 	const sf_node* count = sf_get(n, "count");
 	if (count == NULL) {
 		sf_missing(c, n, "count", "a whole number from 1 to 10000000");
@@ -247,10 +246,6 @@ static void parse_group(sf_ctx* c, const sf_node* n, sf_group* g)
 		}
 		sf_pop(c, mark);
 	}
-	uint64_t id = g->id;
-	if (sf_field_uint(c, n, "id", 0, UINT32_MAX - 1u, &id) > 0) {
-		g->id = (uint32_t)id;
-	}
 	const sf_node* spawn = sf_get(n, "spawn");
 	if (spawn == NULL) {
 		sf_missing(c, n, "spawn", "a mapping with shape and its parameters");
@@ -260,10 +255,6 @@ static void parse_group(sf_ctx* c, const sf_node* n, sf_group* g)
 		parse_spawn(c, spawn, g);
 		sf_pop(c, mark);
 	}
-	sf_field_number(c, n, "max_speed", SF_POSITIVE, &g->max_speed);
-	sf_field_number(c, n, "max_force", SF_POSITIVE, &g->max_force);
-	sf_field_number(c, n, "radius", SF_POSITIVE, &g->radius);
-	sf_field_number(c, n, "speed", SF_NON_NEGATIVE, &g->speed);
 	static const char* const parts[] = {"heading", "goal", "path"};
 	for (int k = 0; k < 3; ++k) {
 		const sf_node* v = sf_get(n, parts[k]);

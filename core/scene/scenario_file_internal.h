@@ -405,6 +405,8 @@ typedef enum sf_type {
 	SF_T_WORD,       ///< one of `words`, stored as an int (the enum's value)
 	SF_T_POINT,      ///< a throng_vec2, each coordinate checked against `range`
 	SF_T_MAP,        ///< a mapping read against the table `sub`, into the same struct
+	SF_T_OTHER,      ///< read and written by the section's own code (names, choices, lists):
+	                 ///< the row lists the key (key checks, order) and documents it
 } sf_type;
 
 typedef struct sf_table sf_table;
@@ -425,6 +427,8 @@ typedef struct sf_key {
 	bool omit_zero;         ///< written only when not 0 (files from before the key lack it)
 	const char* unit;       ///< docs: after the range ("m", "rad/s"), or NULL
 	const char* def;        ///< docs: the default when it is not the struct's ("⌈√n⌉"), or NULL
+	const char* type_doc;   ///< SF_T_OTHER: its type in the docs ("word or point")
+	int part;               ///< SF_T_OTHER: which part of the section (the section's own enum)
 	const char* note;       ///< docs: after the default, or NULL
 	const char* doc;        ///< docs: one line after the range (or the words' meanings), or NULL
 } sf_key;
@@ -454,6 +458,9 @@ extern const sf_table sf_world_table;
 extern const sf_table sf_param_table;
 extern const sf_table sf_contact_table;
 extern const sf_table sf_spawn_table;
+/// A group (into sf_group); its SF_T_OTHER rows' parts.
+extern const sf_table sf_group_table;
+enum { SF_GROUP_COUNT = 1, SF_GROUP_ARCHETYPE, SF_GROUP_SPAWN, SF_GROUP_HEADING, SF_GROUP_GOAL, SF_GROUP_PATH };
 /// Every table with a generated key reference, for the docs.
 extern const sf_table* const sf_doc_tables[];
 extern const uint32_t sf_doc_table_count;

@@ -17,6 +17,7 @@
 
 #include "scenario_file_internal.h"
 #include "scenario_internal.h"
+#include "throng/throng.h"
 
 _Static_assert(sizeof(throng_target_source) == sizeof(int) && sizeof(throng_flee_mode) == sizeof(int) &&
                    sizeof(throng_wander_frame) == sizeof(int) && sizeof(throng_bounds_mode) == sizeof(int),
@@ -219,7 +220,51 @@ const sf_table sf_spawn_table = {.name = "spawn",
                                  .key_header = "key",
                                  .kinds_header = "shapes"};
 
-const sf_table* const sf_doc_tables[] = {&sf_world_table, &sf_contact_table, &sf_param_table, &sf_spawn_table};
+// ---------------------------------------------------------------------------
+// A group
+// ---------------------------------------------------------------------------
+
+static void group_defaults(void* base)
+{
+	throng_agent_def def = throng_agent_default_def();
+	sf_group* g = base;
+	g->max_speed = def.max_speed;
+	g->max_force = def.max_force;
+	g->radius = def.radius;
+}
+
+#define OTHER(p, t) .type = SF_T_OTHER, .part = (p), .type_doc = (t)
+static const sf_key group_keys[] = {
+	{.name = "count", OTHER(SF_GROUP_COUNT, "whole number"), .required = true,
+	 .doc = "1 to 10,000,000 (all groups together at most 10,000,000)"},
+	{.name = "archetype", OTHER(SF_GROUP_ARCHETYPE, "name"), .required = true,
+	 .doc = "the name of an archetype under `archetypes`"},
+	{.name = "id", WHOLE(sf_group, id, 0, UINT32_MAX - 1u), .def = "the group's index (0, 1, ...)",
+	 .doc = "the agents' group label (`throng_agent_def.group`); groups may share one (an army of several groups); "
+	        "target rules and `same_group_only` use it"},
+	{.name = "spawn", OTHER(SF_GROUP_SPAWN, "mapping"), .required = true, .doc = "the shape, [below](#spawn)"},
+	{.name = "max_speed", NUMBER(sf_group, max_speed, SF_POSITIVE), .unit = "m/s"},
+	{.name = "max_force", NUMBER(sf_group, max_force, SF_POSITIVE), .unit = "m/s²"},
+	{.name = "radius", NUMBER(sf_group, radius, SF_POSITIVE), .unit = "m"},
+	{.name = "speed", NUMBER(sf_group, speed, SF_NON_NEGATIVE), .unit = "m/s",
+	 .doc = "the initial speed, along `heading`; at most `max_speed`"},
+	{.name = "heading", OTHER(SF_GROUP_HEADING, "word or point"), .def = "`none`",
+	 .doc = "the initial heading, [below](#heading-and-speed)"},
+	{.name = "goal", OTHER(SF_GROUP_GOAL, "word, point or mapping"), .def = "`none`",
+	 .doc = "each agent's target point, [below](#goal)"},
+	{.name = "path", OTHER(SF_GROUP_PATH, "list or mapping"), .def = "none",
+	 .doc = "a path the agents follow, [below](#path)"},
+};
+#undef OTHER
+
+const sf_table sf_group_table = {.name = "group",
+                                 .keys = group_keys,
+                                 .count = sizeof group_keys / sizeof group_keys[0],
+                                 .defaults = group_defaults,
+                                 .size = sizeof(sf_group)};
+
+const sf_table* const sf_doc_tables[] = {&sf_world_table, &sf_contact_table, &sf_param_table, &sf_group_table,
+                                         &sf_spawn_table};
 const uint32_t sf_doc_table_count = sizeof sf_doc_tables / sizeof sf_doc_tables[0];
 
 // ---------------------------------------------------------------------------
@@ -250,6 +295,7 @@ static bool read_value(sf_ctx* c, const sf_node* v, const sf_key* k, void* base)
 	case SF_T_POINT: return sf_read_vec2(c, v, k->range, (throng_vec2*)(void*)at);
 	case SF_T_BOOL: return sf_read_bool(c, v, (bool*)(void*)at);
 	case SF_T_MAP: return sf_read_table(c, v, k->sub, base) == 0;
+	case SF_T_OTHER: return true;
 	case SF_T_WORD: {
 		int e = 0;
 		if (!sf_read_enum(c, v, k->words->name, k->words->count, k->what, &e)) {
@@ -290,7 +336,7 @@ uint64_t sf_read_keys(sf_ctx* c, const sf_node* map, const sf_table* t, void* ba
 	uint64_t failed = 0;
 	for (uint32_t k = 0; k < t->count; ++k) {
 		const sf_key* key = &t->keys[k];
-		if (kind_bit != 0 && (key->kinds & kind_bit) == 0) {
+		if ((kind_bit != 0 && (key->kinds & kind_bit) == 0) || key->type == SF_T_OTHER) {
 			continue;
 		}
 		const sf_node* v = sf_get(map, key->name);
@@ -419,7 +465,8 @@ void sf_format_value(const sf_key* k, const void* base, char* buf, size_t cap)
 		snprintf(buf, cap, "%llu", (unsigned long long)u);
 		return;
 	}
-	case SF_T_MAP: return;
+	case SF_T_MAP:
+	case SF_T_OTHER: return;
 	}
 }
 
@@ -470,6 +517,7 @@ static const char* type_doc(sf_type t)
 	case SF_T_WORD: return "word";
 	case SF_T_POINT: return "point";
 	case SF_T_MAP: return "mapping";
+	case SF_T_OTHER: return "?";
 	}
 	return "?";
 }
@@ -498,7 +546,8 @@ static void md_row(sf_out* o, const sf_table* t, const sf_key* k, const void* de
 		snprintf(value, sizeof value, "%s", k->required ? "*required*" : k->def);
 		quoted = false;
 	}
-	sf_put(o, quoted ? "| `%s%s` | %s | `%s`" : "| `%s%s` | %s | %s", prefix, k->name, type_doc(k->type), value);
+	const char* type = k->type == SF_T_OTHER ? k->type_doc : type_doc(k->type);
+	sf_put(o, quoted ? "| `%s%s` | %s | `%s`" : "| `%s%s` | %s | %s", prefix, k->name, type, value);
 	sf_put(o, "%s%s | ", k->note != NULL ? " " : "", k->note != NULL ? k->note : "");
 	// The range: from the row's type, then the unit, then the doc line.
 	size_t before = o->len;

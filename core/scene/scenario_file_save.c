@@ -67,7 +67,8 @@ static void put_keys(sf_out* o, const sf_table* t, const void* base, uint32_t ki
 		const sf_key* key = &t->keys[k];
 		char value[96];
 		sf_format_value(key, base, value, sizeof value);
-		if ((kind_bit != 0 && (key->kinds & kind_bit) == 0) || (key->omit_zero && strcmp(value, "0") == 0) ||
+		if ((kind_bit != 0 && (key->kinds & kind_bit) == 0) || key->type == SF_T_OTHER ||
+		    (key->omit_zero && strcmp(value, "0") == 0) ||
 		    (key->omit_zero && strcmp(value, "false") == 0)) {
 			continue;
 		}
@@ -130,29 +131,9 @@ static void put_spawn(sf_out* o, const sf_spawn* s)
 	sf_put(o, "}\n");
 }
 
-static void put_group(sf_out* o, const sf_model* m, const sf_group* g)
+static void put_goal(sf_out* o, const sf_group* g)
 {
-	sf_put(o, "  ");
-	put_string(o, g->name);
-	sf_put(o, ":\n    count: %u\n    archetype: ", g->count);
-	put_string(o, m->archetypes[g->archetype].name);
-	sf_put(o, "\n    id: %u\n", g->id);
-	put_spawn(o, &g->spawn);
-	sf_put(o, "    max_speed: ");
-	put_float(o, g->max_speed);
-	sf_put(o, "\n    max_force: ");
-	put_float(o, g->max_force);
-	sf_put(o, "\n    radius: ");
-	put_float(o, g->radius);
-	sf_put(o, "\n    speed: ");
-	put_float(o, g->speed);
-	sf_put(o, "\n    heading: ");
-	if (g->heading == SF_HEADING_VECTOR) {
-		put_vec(o, g->heading_vector);
-	} else {
-		sf_put(o, "%s", sf_heading_names[g->heading]);
-	}
-	sf_put(o, "\n    goal: ");
+	sf_put(o, "    goal: ");
 	switch (g->goal) {
 	case SF_GOAL_NONE: sf_put(o, "none"); break;
 	case SF_GOAL_ANTIPODAL: sf_put(o, "antipodal"); break;
@@ -171,11 +152,51 @@ static void put_group(sf_out* o, const sf_model* m, const sf_group* g)
 		break;
 	}
 	sf_put(o, "\n");
-	if (g->path.count > 0) {
-		sf_put(o, "    path: {waypoints: ");
-		put_points(o, g->path.points, g->path.count);
-		sf_put(o, ", loop: %s, end_at_goal: %s}\n", g->path.loop ? "true" : "false",
-		    g->path.end_at_goal ? "true" : "false");
+}
+
+/// A group, its keys in sf_group_table's order: the plain ones from the
+/// table, the others (name references, shapes, choices, lists) here.
+static void put_group(sf_out* o, const sf_model* m, const sf_group* g)
+{
+	sf_put(o, "  ");
+	put_string(o, g->name);
+	sf_put(o, ":\n");
+	for (uint32_t k = 0; k < sf_group_table.count; ++k) {
+		const sf_key* key = &sf_group_table.keys[k];
+		if (key->type != SF_T_OTHER) {
+			char value[96];
+			sf_format_value(key, g, value, sizeof value);
+			sf_put(o, "    %s: %s\n", key->name, value);
+			continue;
+		}
+		switch (key->part) {
+		case SF_GROUP_COUNT: sf_put(o, "    count: %u\n", g->count); break;
+		case SF_GROUP_ARCHETYPE:
+			sf_put(o, "    archetype: ");
+			put_string(o, m->archetypes[g->archetype].name);
+			sf_put(o, "\n");
+			break;
+		case SF_GROUP_SPAWN: put_spawn(o, &g->spawn); break;
+		case SF_GROUP_HEADING:
+			sf_put(o, "    heading: ");
+			if (g->heading == SF_HEADING_VECTOR) {
+				put_vec(o, g->heading_vector);
+			} else {
+				sf_put(o, "%s", sf_heading_names[g->heading]);
+			}
+			sf_put(o, "\n");
+			break;
+		case SF_GROUP_GOAL: put_goal(o, g); break;
+		case SF_GROUP_PATH:
+			if (g->path.count > 0) {
+				sf_put(o, "    path: {waypoints: ");
+				put_points(o, g->path.points, g->path.count);
+				sf_put(o, ", loop: %s, end_at_goal: %s}\n", g->path.loop ? "true" : "false",
+				       g->path.end_at_goal ? "true" : "false");
+			}
+			break;
+		default: break;
+		}
 	}
 }
 
