@@ -78,12 +78,13 @@ int thr_test_cli(const char* args, char* out, uint32_t out_cap, char* err, uint3
 	return st;
 }
 
-/// The scene `name` from a scene def with agents, engine, threads and policy.
-static throng_scene* make_scene(const char* name, uint32_t agents, throng_engine engine, uint32_t threads,
-                                throng_threads_policy policy)
+/// The scene `name` from a scene def with these fields.
+static throng_scene* make_scene(const char* name, uint32_t agents, uint64_t seed, throng_engine engine,
+                                uint32_t threads, throng_threads_policy policy)
 {
 	throng_scene_def o = throng_scene_default_def();
 	o.agents = agents;
+	o.seed = seed;
 	o.engine = engine;
 	o.threads = threads;
 	o.threads_policy = policy;
@@ -95,12 +96,13 @@ static throng_scene* make_scene(const char* name, uint32_t agents, throng_engine
 throng_scene* thr_test_scene(const char* name, uint32_t agents, throng_engine engine)
 {
 	const throng_scene_def d = throng_scene_default_def();
-	return make_scene(name, agents, engine, d.threads, d.threads_policy);
+	return make_scene(name, agents, d.seed, engine, d.threads, d.threads_policy);
 }
 
-throng_scene* thr_test_scene_threads(const char* name, uint32_t agents, throng_engine engine, uint32_t threads)
+throng_scene* thr_test_scene_threads(const char* name, uint32_t agents, uint64_t seed, throng_engine engine,
+                                     uint32_t threads)
 {
-	return make_scene(name, agents, engine, threads, THRONG_THREADS_FIXED);
+	return make_scene(name, agents, seed, engine, threads, THRONG_THREADS_FIXED);
 }
 
 void thr_test_spawn(throng_world* w, throng_vec2 p, throng_vec2 v, throng_vec2 target)

@@ -29,9 +29,10 @@ int thr_test_cli(const char* args, char* out, uint32_t out_cap, char* err, uint3
 /// `engine`, every other option at its default; fails the test on error.
 throng_scene* thr_test_scene(const char* name, uint32_t agents, throng_engine engine);
 
-/// thr_test_scene on exactly `threads` threads (THRONG_THREADS_FIXED; 0:
-/// OpenMP's default count).
-throng_scene* thr_test_scene_threads(const char* name, uint32_t agents, throng_engine engine, uint32_t threads);
+/// thr_test_scene with `seed`, on exactly `threads` threads
+/// (THRONG_THREADS_FIXED; 0: OpenMP's default count).
+throng_scene* thr_test_scene_threads(const char* name, uint32_t agents, uint64_t seed, throng_engine engine,
+                                     uint32_t threads);
 
 /// Spawns one agent at p with velocity v, max_speed 2 m/s and `target`,
 /// every other field at its default (radius 0.3 m); fails the test on error.

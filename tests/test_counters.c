@@ -198,7 +198,7 @@ Test(hand, two_feelers_simd) { expect_two_feelers(THRONG_ENGINE_SIMD); }
 static throng_world_counters run_counted(const char* name, uint32_t agents, throng_engine engine, uint32_t threads,
                                          int steps, uint64_t* hash, uint32_t* team)
 {
-	throng_scene* s = thr_test_scene_threads(name, agents, engine, threads);
+	throng_scene* s = thr_test_scene_threads(name, agents, 1, engine, threads);
 	throng_world* w = throng_scene_world(s);
 	cr_assert_eq(throng_world_set_counting(w, THRONG_COUNT_ALL), THRONG_OK, "%s", throng_last_error());
 	for (int k = 0; k < steps; ++k) {

@@ -36,23 +36,18 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "support.h"
 #include "throng/scenario.h"
 #include "throng/throng.h"
 #include "world_internal.h"
 
-/// Builds scene `name` with `agents` agents, `seed`, `engine` and `threads`
-/// (0: OpenMP's default); fails the test on error.
+/// Builds scene `name` with `agents` agents, `seed`, `engine` and exactly
+/// `threads` threads (0: OpenMP's default); fails the test on error or when
+/// the scene did not spawn `agents`.
 static throng_scene* make_scene(const char* name, uint32_t agents, uint64_t seed, throng_engine engine,
                                 uint32_t threads)
 {
-	throng_scene_def o = throng_scene_default_def();
-	o.agents = agents;
-	o.seed = seed;
-	o.engine = engine;
-	o.threads = threads;
-	o.threads_policy = THRONG_THREADS_FIXED; // the team is asserted below
-	throng_scene* s = NULL;
-	cr_assert_eq(throng_scene_create(name, &o, &s), THRONG_OK, "%s: %s", name, throng_last_error());
+	throng_scene* s = thr_test_scene_threads(name, agents, seed, engine, threads); // fixed: the team is asserted below
 	cr_assert_eq(throng_world_agent_count(throng_scene_world(s)), agents, "%s: the scene did not spawn %u agents",
 	             name, agents);
 	return s;

@@ -240,7 +240,7 @@ Test(metrics, every_thread_count_gives_the_same_figures)
 	static const uint32_t threads[] = {1, 2, 3, 8};
 	throng_quality q[4];
 	for (int t = 0; t < 4; ++t) {
-		throng_scene* s = thr_test_scene_threads("field", 6000, THRONG_ENGINE_SIMD, threads[t]);
+		throng_scene* s = thr_test_scene_threads("field", 6000, 1, THRONG_ENGINE_SIMD, threads[t]);
 		q[t] = thr_test_run_scene(s, 60, NULL);
 		throng_scene_destroy(s);
 	}
@@ -267,7 +267,7 @@ Test(metrics, both_engines_give_the_same_figures_in_parallel)
 	throng_quality q[3];
 	for (int r = 0; r < 3; ++r) {
 		// observed on exactly these threads
-		throng_scene* s = thr_test_scene_threads("field", 6000, runs[r].engine, runs[r].threads);
+		throng_scene* s = thr_test_scene_threads("field", 6000, 1, runs[r].engine, runs[r].threads);
 		q[r] = thr_test_run_scene(s, 40, NULL);
 		throng_scene_destroy(s);
 	}
