@@ -21,12 +21,12 @@ void part_reduce(void* user, throng_part_point at, throng_part_op op, void* valu
 
 static int agent_by_id(const void* a, const void* b)
 {
-	return thr_agent_record_by_id(&((const mpi_agent*)a)->r, &((const mpi_agent*)b)->r);
+	return throng_agent_record_by_id(&((const mpi_agent*)a)->r, &((const mpi_agent*)b)->r);
 }
 
 /// One record for rank q: counted on the first pass, written into out at
 /// q's place on the second.
-static inline void send(int pass, mpi_agent* out, const int* sd, int* sc, int q, const thr_agent_record* r, bool ghost)
+static inline void send(int pass, mpi_agent* out, const int* sd, int* sc, int q, const throng_agent_record* r, bool ghost)
 {
 	if (pass == 1) {
 		out[sd[q] + sc[q]] = (mpi_agent){*r, ghost ? 1u : 0u};
@@ -35,7 +35,7 @@ static inline void send(int pass, mpi_agent* out, const int* sd, int* sc, int q,
 }
 
 /// What the first pass of exchange() found of a part's slot (keep[k]):
-/// thr_part_update keeps the slots whose entry is not 0 (a ghost's entry
+/// throng_part_update keeps the slots whose entry is not 0 (a ghost's entry
 /// is ignored), and the second pass revisits only those that may send.
 enum {
 	SLOT_LEAVES = 0, ///< an own agent that moves to another rank
@@ -86,7 +86,7 @@ void exchange(const layout* L, const source* src, uint8_t* keep, uint32_t* kept,
 				keep[k] = SLOT_GHOST; // only a part's slots are ghosts
 				continue;
 			}
-			const int32_t row = thr_part_row(&L->rows, py), col = thr_part_col(&L->rows, px);
+			const int32_t row = throng_part_row(&L->rows, py), col = throng_part_col(&L->rows, px);
 			if (src->recs == NULL && row >= r0 && row < r1 && col >= c0 && col < c1) {
 				keep[k] = SLOT_DEEP; // most agents (the first pass only comes here)
 				++*kept;
@@ -102,12 +102,12 @@ void exchange(const layout* L, const source* src, uint8_t* keep, uint32_t* kept,
 			if (stays && g == 0) {
 				continue; // nothing to send: read no record
 			}
-			thr_agent_record r;
+			throng_agent_record r;
 			if (pass == 1) {
 				if (src->recs != NULL) {
 					r = src->recs[k];
 				} else {
-					thr_agent_record_get(src->part, k, &r);
+					throng_agent_record_get(src->part, k, &r);
 				}
 			}
 			if (!stays) {
@@ -150,20 +150,20 @@ void exchange(const layout* L, const source* src, uint8_t* keep, uint32_t* kept,
 	free(stamp);
 }
 
-uint32_t own_records(const throng_world* part, thr_agent_record* own)
+uint32_t own_records(const throng_world* part, throng_agent_record* own)
 {
 	uint32_t n_own = 0;
 	const uint32_t held = throng_world_agent_count(part);
 	for (uint32_t i = 0; i < held; ++i) {
-		if (!thr_part_ghost(part->part, part->id[i])) {
-			thr_agent_record_get(part, i, &own[n_own++]);
+		if (!throng_part_is_ghost(part, i)) {
+			throng_agent_record_get(part, i, &own[n_own++]);
 		}
 	}
 	return n_own;
 }
 
 
-void gather_whole(gather* g, const thr_agent_record* own, uint32_t n_own, uint32_t n, throng_world* into,
+void gather_whole(gather* g, const throng_agent_record* own, uint32_t n_own, uint32_t n, throng_world* into,
                   uint64_t step)
 {
 	const int mine = (int)n_own;
@@ -189,7 +189,7 @@ void gather_whole(gather* g, const thr_agent_record* own, uint32_t n_own, uint32
 			g->have[id] = 1;
 			g->byid[id] = g->recs[k];
 		}
-		if (thr_part_load_next(into, g->byid, n, step) != THRONG_OK) {
+		if (throng_part_load_next(into, g->byid, n, step) != THRONG_OK) {
 			stop_all("gathering the world");
 		}
 	}

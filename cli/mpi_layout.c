@@ -78,7 +78,7 @@ bool balance(layout* L, const source* src, uint64_t* count)
 	for (uint32_t k = 0; k < src->n; ++k) {
 		float x, y;
 		if (source_own(src, k, &x, &y)) {
-			count[thr_part_row(&L->rows, y)] += 1u;
+			count[throng_part_row(&L->rows, y)] += 1u;
 		}
 	}
 	MPI_Allreduce(MPI_IN_PLACE, count, ny, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
@@ -90,8 +90,8 @@ bool balance(layout* L, const source* src, uint64_t* count)
 	for (uint32_t k = 0; k < src->n; ++k) {
 		float x, y;
 		if (source_own(src, k, &x, &y)) {
-			const int j = last_at_or_below(L->lo, L->py, thr_part_row(&L->rows, y));
-			count[(size_t)j * (size_t)nx + (size_t)thr_part_col(&L->rows, x)] += 1u;
+			const int j = last_at_or_below(L->lo, L->py, throng_part_row(&L->rows, y));
+			count[(size_t)j * (size_t)nx + (size_t)throng_part_col(&L->rows, x)] += 1u;
 		}
 	}
 	MPI_Allreduce(MPI_IN_PLACE, count, L->py * nx, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);

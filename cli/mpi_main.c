@@ -70,8 +70,10 @@ _Noreturn void stop_all(const char* what)
 static const char* unsupported(throng_scene* scene)
 {
 	const throng_world* w = throng_scene_world(scene);
-	for (uint32_t i = 0; i < w->count; ++i) {
-		if (w->target_agent[i] != THRONG_NO_AGENT) {
+	const uint32_t n = throng_world_agent_count(w);
+	for (uint32_t id = 0; id < n; ++id) {
+		throng_agent_state a;
+		if (throng_world_get_agent(w, id, &a) == THRONG_OK && a.target_agent != THRONG_NO_AGENT) {
 			return "agents that pursue a named agent are not distributed yet";
 		}
 	}
@@ -190,22 +192,24 @@ static int run(int argc, char** argv)
 	const uint32_t n = throng_world_agent_count(whole);
 
 	// Every rank built the whole scene: its records, its strips, its part.
-	thr_agent_record* all = malloc((size_t)n * sizeof *all);
+	throng_agent_record* all = malloc((size_t)n * sizeof *all);
 	throng_world* part = NULL;
 	throng_world* gathered = NULL; // rank 0: the whole world at the end
 	const throng_part_sync sync = {NULL, part_reduce};
-	if (all == NULL || thr_part_create(whole, args.threads, n, &part) != THRONG_OK ||
+	if (all == NULL || throng_part_create(whole, args.threads, n, &part) != THRONG_OK ||
 	    throng_part_set_sync(part, &sync) != THRONG_OK ||
-	    (self_rank == 0 && (thr_part_create(whole, args.threads, n, &gathered) != THRONG_OK ||
+	    (self_rank == 0 && (throng_part_create(whole, args.threads, n, &gathered) != THRONG_OK ||
 	                      throng_part_set_sync(gathered, &sync) != THRONG_OK))) {
 		stop_all("setting up");
 	}
 	for (uint32_t id = 0; id < n; ++id) {
-		thr_agent_record_get(whole, whole->slot_of[id], &all[id]);
+		if (throng_agent_record_of(whole, id, &all[id]) != THRONG_OK) {
+			stop_all("reading the scene's agents");
+		}
 	}
 	layout s;
-	s.rows = thr_part_rows_of(whole);
-	s.halo = thr_part_halo_rows(part);
+	s.rows = throng_part_rows_of(whole);
+	s.halo = throng_part_halo_rows(part);
 	s.wrap = throng_world_get_def(whole).bounds_mode == THRONG_BOUNDS_WRAP;
 	shape(&s, blocks);
 	s.lo = malloc(((size_t)s.py + 1u) * sizeof *s.lo);
@@ -265,7 +269,7 @@ static int run(int argc, char** argv)
 	throng_metrics* metrics = NULL;
 	if (self_rank == 0 && (!args.no_metrics || sampled) && opened_rc == CLI_EXIT_OK &&
 	    ((!args.no_metrics && throng_metrics_create(own_world, throng_scene_goal_radius(scene), &metrics) != THRONG_OK) ||
-	     thr_part_load(gathered, all, NULL, n, 0) != THRONG_OK)) {
+	     throng_part_load(gathered, all, NULL, n, 0) != THRONG_OK)) {
 		cli_error("%s", throng_last_error());
 		cli_outputs_discard(&outputs);
 		opened_rc = CLI_EXIT_FAILURE;
@@ -288,14 +292,14 @@ static int run(int argc, char** argv)
 	// This rank's own agents, by id.
 	uint32_t n_own = 0;
 	for (uint32_t id = 0; id < n; ++id) {
-		if (owner_of(&s, thr_part_row(&s.rows, all[id].py), thr_part_col(&s.rows, all[id].px)) == self_rank) {
+		if (owner_of(&s, throng_part_row(&s.rows, all[id].py), throng_part_col(&s.rows, all[id].px)) == self_rank) {
 			all[n_own++] = all[id];
 		}
 	}
-	thr_agent_record* own = all;
+	throng_agent_record* own = all;
 	mpi_agent *out = NULL, *got = NULL;
 	size_t out_cap = 0, got_cap = 0;
-	thr_agent_record* recs = malloc((size_t)n * sizeof *recs);
+	throng_agent_record* recs = malloc((size_t)n * sizeof *recs);
 	uint8_t* ghost = malloc(n);
 	uint8_t* keep = malloc(n > 0 ? n : 1u); // the part's slots: which own agents stay (exchange)
 	gather g = {malloc((size_t)rank_count * 2u * sizeof(int)), NULL, recs, NULL, NULL};
@@ -335,7 +339,8 @@ static int run(int argc, char** argv)
 	throng_status metrics_st = THRONG_OK;
 	double metrics_seconds = 0.0;
 	for (; k < steps && out_st == THRONG_OK && metrics_st == THRONG_OK; ++k) {
-		const source src = resident ? (source){NULL, part, throng_world_agent_count(part)} : (source){own, NULL, n_own};
+		const source src = resident ? (source){NULL, part, throng_world_agent_count(part), throng_world_view(part)}
+		                            : (source){own, NULL, n_own, {0}};
 		if (balance_every != 0 && k % balance_every == 0) {
 			borders_moved += balance(&s, &src, per_row) ? 1u : 0u;
 			traffic.collectives += 1.0;
@@ -360,7 +365,7 @@ static int run(int argc, char** argv)
 			break;
 		}
 		most_owned += (double)agree[1];
-		if (thr_part_update(part, resident ? keep : NULL, recs, ghost, m, k) != THRONG_OK) {
+		if (throng_part_update(part, resident ? keep : NULL, recs, ghost, m, k) != THRONG_OK) {
 			stop_all("loading its part");
 		}
 		thr_scene_part_goals(scene, recs, m);
@@ -391,7 +396,9 @@ static int run(int argc, char** argv)
 			if (!args.no_metrics) {
 				const throng_world_stats ws = whole_stats(part); // the metrics read its running figures
 				if (self_rank == 0) {
-					gathered->stats = ws;
+					if (throng_part_set_stats(gathered, &ws) != THRONG_OK) {
+						stop_all("gathering the stats");
+					}
 					metrics_st = throng_metrics_observe(metrics, gathered);
 					// The gather is the metrics' cost (and a due frame's, which shares it).
 					metrics_seconds += cli_now_seconds() - tg;
@@ -454,11 +461,15 @@ static int run(int argc, char** argv)
 		}
 		gather_whole(&g, own, n_own, n, gathered, k);
 		if (self_rank == 0) {
-			if (throng_world_set_threat(gathered, part->threat_p, part->threat_v, part->threat_active) != THRONG_OK) {
+			throng_vec2 threat_p, threat_v;
+			bool threat_on = false;
+			throng_part_get_threat(part, &threat_p, &threat_v, &threat_on);
+			throng_world_stats ended = st;
+			ended.steps = k;
+			if (throng_world_set_threat(gathered, threat_p, threat_v, threat_on) != THRONG_OK ||
+			    throng_part_set_stats(gathered, &ended) != THRONG_OK) {
 				stop_all("gathering the world");
 			}
-			gathered->stats = st;
-			gathered->stats.steps = k;
 			// The summary reads the scene's world: the whole one now. The
 			// scene frees it; the part is freed here.
 			throng_world* stepped = thr_scene_swap_world(scene, gathered);
@@ -548,7 +559,7 @@ int main(int argc, char** argv)
 	}
 	MPI_Type_contiguous((int)sizeof(mpi_agent), MPI_BYTE, &mpi_agent_type);
 	MPI_Type_commit(&mpi_agent_type);
-	MPI_Type_contiguous((int)sizeof(thr_agent_record), MPI_BYTE, &mpi_record_type);
+	MPI_Type_contiguous((int)sizeof(throng_agent_record), MPI_BYTE, &mpi_record_type);
 	MPI_Type_commit(&mpi_record_type);
 	int code = run(argc, argv);
 	MPI_Type_free(&mpi_agent_type);

@@ -9,21 +9,20 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "part.h"
+#include "throng/part.h"
 #include "throng/throng.h"
-#include "world_internal.h"
 
 /// One agent on its way to a rank: its record, and whether it goes as a
 /// ghost.
 typedef struct mpi_agent {
-	thr_agent_record r;
+	throng_agent_record r;
 	uint32_t ghost;
 } mpi_agent;
 
 /// This process's rank and the number of ranks (MPI_COMM_WORLD).
 extern int self_rank, rank_count;
 extern MPI_Datatype mpi_agent_type;  ///< an mpi_agent
-extern MPI_Datatype mpi_record_type; ///< a thr_agent_record
+extern MPI_Datatype mpi_record_type; ///< a throng_agent_record
 
 /// What this rank's exchanges cost over the run.
 typedef struct exchange_traffic {
@@ -49,7 +48,7 @@ _Noreturn void stop_all(const char* what);
 /// balances its own). lo[0] = 0, lo[py] = ny, and the same for columns. A
 /// strip or block may be empty.
 typedef struct layout {
-	thr_part_rows rows; ///< rows and columns
+	throng_part_rows rows; ///< rows and columns
 	int32_t halo;       ///< ghost rows (and columns) on each side
 	bool wrap;
 	int px, py;
@@ -65,11 +64,12 @@ static inline int32_t* col_lo(const layout* L, int j)
 /// This rank's own agents, where they are before an exchange: a list of
 /// records (at the start, and every step for the scalar engine, whose
 /// parts are loaded whole in id order), or its part world, where they stay
-/// from step to step (the SIMD engine: thr_part_update).
+/// from step to step (the SIMD engine: throng_part_update).
 typedef struct source {
-	const thr_agent_record* recs; ///< the own records, or NULL: the part's own slots
+	const throng_agent_record* recs; ///< the own records, or NULL: the part's own slots
 	const throng_world* part;
-	uint32_t n; ///< records, or the part's slots (its ghosts are skipped)
+	uint32_t n;       ///< records, or the part's slots (its ghosts are skipped)
+	throng_view view; ///< the part's slots (throng_world_view), when recs is NULL
 } source;
 
 /// Whether item k of src is an own agent; *px, *py is its position.
@@ -80,11 +80,11 @@ static inline bool source_own(const source* src, uint32_t k, float* px, float* p
 		*py = src->recs[k].py;
 		return true;
 	}
-	if (thr_part_ghost(src->part->part, src->part->id[k])) {
+	if (throng_part_is_ghost(src->part, k)) {
 		return false;
 	}
-	*px = thr_cur_c(src->part)->px[k];
-	*py = thr_cur_c(src->part)->py[k];
+	*px = src->view.x[k];
+	*py = src->view.y[k];
 	return true;
 }
 
@@ -123,7 +123,7 @@ void part_reduce(void* user, throng_part_point at, throng_part_op op, void* valu
 /// Sends each own agent of src to its owner and, as a ghost, to every
 /// other rank whose halo holds it, in src's order. An agent of a part that
 /// stays this rank's own is not sent: keep[k] (src's slots) is not 0 for
-/// those, for thr_part_update, and *kept counts them (0 for a list of
+/// those, for throng_part_update, and *kept counts them (0 for a list of
 /// records). *got and *m receive what comes to this rank, rank by rank in
 /// rank order, each rank's in its order (sorted by id when by_id: the
 /// scalar engine's order); *cap is its room.
@@ -132,23 +132,23 @@ void exchange(const layout* L, const source* src, uint8_t* keep, uint32_t* kept,
 
 /// The records of the part's own agents (not its ghosts) into own, in the
 /// part's storage order; returns how many.
-uint32_t own_records(const throng_world* part, thr_agent_record* own);
+uint32_t own_records(const throng_world* part, throng_agent_record* own);
 
 /// Rank 0's buffers for a whole world gathered from every rank.
 typedef struct gather {
 	int* counts; ///< per rank (rank 0)
 	int* displs; ///< per rank (rank 0)
-	thr_agent_record* recs; ///< the whole world's count (rank 0): as they come
-	thr_agent_record* byid; ///< the whole world's count (rank 0): placed by id
+	throng_agent_record* recs; ///< the whole world's count (rank 0): as they come
+	throng_agent_record* byid; ///< the whole world's count (rank 0): placed by id
 	uint8_t* have;          ///< the whole world's count (rank 0): whether id came
 } gather;
 
 /// Every rank's n_own own records to rank 0, which places them by id (the
 /// ids are the whole world's, 0 to n - 1, each once) and loads them, in id
 /// order, into `into` (a part world without ghosts, at `step`); the state
-/// `into` held stays as its previous state (thr_part_load_next: the
+/// `into` held stays as its previous state (throng_part_load_next: the
 /// metrics read it). Called by every rank.
-void gather_whole(gather* g, const thr_agent_record* own, uint32_t n_own, uint32_t n, throng_world* into,
+void gather_whole(gather* g, const throng_agent_record* own, uint32_t n_own, uint32_t n, throng_world* into,
                   uint64_t step);
 
 /// The whole world's stats, on rank 0, from the parts' (each counts its own

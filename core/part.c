@@ -62,10 +62,10 @@ throng_status thr_part_make(throng_world* w, const thr_part_def* def)
 	return THRONG_OK;
 }
 
-throng_status thr_part_create(const throng_world* whole, uint32_t threads, uint32_t capacity, throng_world** out)
+throng_status throng_part_create(const throng_world* whole, uint32_t threads, uint32_t capacity, throng_world** out)
 {
 	if (whole == NULL || out == NULL || whole->part != NULL) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_create: needs a whole world and out");
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_create: needs a whole world and out");
 	}
 	*out = NULL;
 	throng_world_def def = whole->def;
@@ -139,15 +139,15 @@ static throng_status check_supported(const throng_world* w)
 		const throng_controller* c = &w->archetypes[a];
 		if (c->contact.enabled && w->part->sync.reduce == NULL) {
 			return thr_fail(THRONG_ERR_UNSUPPORTED,
-			                "thr_part_load: archetype %u: contact: solid contacts need throng_part_set_sync first", a);
+			                "throng_part_load: archetype %u: contact: solid contacts need throng_part_set_sync first", a);
 		}
 	}
 	return THRONG_OK;
 }
 
-int thr_agent_record_by_id(const void* a, const void* b)
+int throng_agent_record_by_id(const void* a, const void* b)
 {
-	const uint32_t x = ((const thr_agent_record*)a)->id, y = ((const thr_agent_record*)b)->id;
+	const uint32_t x = ((const throng_agent_record*)a)->id, y = ((const throng_agent_record*)b)->id;
 	return (x > y) - (x < y);
 }
 
@@ -168,7 +168,7 @@ static inline void bit_clear(uint8_t* bits, uint32_t id)
 }
 
 /// Clears the `seen` bits of the first n records (their ids below the id space).
-static void unsee(thr_part* p, const thr_agent_record* recs, uint32_t n)
+static void unsee(thr_part* p, const throng_agent_record* recs, uint32_t n)
 {
 	for (uint32_t k = 0; k < n; ++k) {
 		bit_clear(p->seen, recs[k].id);
@@ -180,7 +180,7 @@ static void unsee(thr_part* p, const thr_agent_record* recs, uint32_t n)
 /// update keeps); every own agent's target_agent must be marked or among
 /// them. On success the records' ids are left marked too (the caller
 /// clears them); on failure p->seen is as it was.
-static throng_status check_records(const throng_world* w, const thr_agent_record* recs, const uint8_t* ghost,
+static throng_status check_records(const throng_world* w, const throng_agent_record* recs, const uint8_t* ghost,
                                    uint32_t n)
 {
 	thr_part* p = w->part;
@@ -190,7 +190,7 @@ static throng_status check_records(const throng_world* w, const thr_agent_record
 	// each cell by id itself (core/grid.h): any order of distinct ids.
 	const bool by_id = w->def.engine != THRONG_ENGINE_SIMD;
 	for (uint32_t k = 0; k < n; ++k) {
-		const thr_agent_record* r = &recs[k];
+		const throng_agent_record* r = &recs[k];
 		const char* field = NULL;
 		if (r->id >= p->def.id_space || (by_id && k > 0 && r->id <= recs[k - 1].id)) {
 			field = by_id ? "id (must increase, below the id space: the scalar engine keeps them in order)"
@@ -210,12 +210,12 @@ static throng_status check_records(const throng_world* w, const thr_agent_record
 		}
 		if (field != NULL) {
 			unsee(p, recs, k);
-			return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_load: record %u (id %u): %s", k, r->id, field);
+			return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_load: record %u (id %u): %s", k, r->id, field);
 		}
 		bit_set(p->seen, r->id);
 	}
 	// Every id is marked now: an own agent's target must be one of them
-	// (a ghost's may be missing: thr_part_update drops it).
+	// (a ghost's may be missing: throng_part_update drops it).
 	for (uint32_t k = 0; k < n; ++k) {
 		const uint32_t t = recs[k].target_agent;
 		if (ghost != NULL && ghost[k] != 0) {
@@ -223,7 +223,7 @@ static throng_status check_records(const throng_world* w, const thr_agent_record
 		}
 		if (t != THRONG_NO_AGENT && (t >= p->def.id_space || !bit_get(p->seen, t))) {
 			unsee(p, recs, n);
-			return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_load: record %u (id %u): target_agent (not in the part)",
+			return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_load: record %u (id %u): target_agent (not in the part)",
 			                k, recs[k].id);
 		}
 	}
@@ -231,7 +231,7 @@ static throng_status check_records(const throng_world* w, const thr_agent_record
 }
 
 /// Writes record r into slot i of w: its current state and its singles.
-static void put_record(throng_world* w, thr_state* s, uint32_t i, const thr_agent_record* r)
+static void put_record(throng_world* w, thr_state* s, uint32_t i, const throng_agent_record* r)
 {
 	s->px[i] = r->px;
 	s->py[i] = r->py;
@@ -262,22 +262,22 @@ static inline bool kept(const throng_world* w, const uint8_t* keep, uint32_t i)
 	return keep != NULL && keep[i] != 0 && !thr_part_ghost(w->part, w->id[i]);
 }
 
-throng_status thr_part_update(throng_world* w, const uint8_t* keep, const thr_agent_record* recs, const uint8_t* ghost,
+throng_status throng_part_update(throng_world* w, const uint8_t* keep, const throng_agent_record* recs, const uint8_t* ghost,
                               uint32_t n, uint64_t step)
 {
-	throng_status st = thr_check_world(w, "thr_part_update");
+	throng_status st = thr_check_world(w, "throng_part_update");
 	if (st != THRONG_OK) {
 		return st;
 	}
 	if (w->part == NULL) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_update: the world is not a part (thr_part_make)");
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_update: the world is not a part (thr_part_make)");
 	}
 	if (n > 0 && recs == NULL) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_update: recs is NULL");
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_update: recs is NULL");
 	}
 	if (keep != NULL && w->def.engine != THRONG_ENGINE_SIMD) {
-		return thr_fail(THRONG_ERR_UNSUPPORTED, "thr_part_update: the scalar engine keeps its agents in id order: it "
-		                "takes whole loads (keep NULL, thr_part_load)");
+		return thr_fail(THRONG_ERR_UNSUPPORTED, "throng_part_update: the scalar engine keeps its agents in id order: it "
+		                "takes whole loads (keep NULL, throng_part_load)");
 	}
 	if ((st = check_supported(w)) != THRONG_OK) {
 		return st;
@@ -286,7 +286,7 @@ throng_status thr_part_update(throng_world* w, const uint8_t* keep, const thr_ag
 	if (keep != NULL && p->holes_cap < w->count) {
 		uint32_t* holes = realloc(p->holes, (size_t)w->count * sizeof *holes);
 		if (holes == NULL) {
-			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "thr_part_update: out of memory for %u slots", w->count);
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_part_update: out of memory for %u slots", w->count);
 		}
 		p->holes = holes;
 		p->holes_cap = w->count;
@@ -303,7 +303,7 @@ throng_status thr_part_update(throng_world* w, const uint8_t* keep, const thr_ag
 		}
 	}
 	if ((uint64_t)kept_n + n > w->def.capacity) {
-		st = thr_fail(THRONG_ERR_CAPACITY, "thr_part_update: %u kept and %u new agents do not fit (capacity %u)",
+		st = thr_fail(THRONG_ERR_CAPACITY, "throng_part_update: %u kept and %u new agents do not fit (capacity %u)",
 		              kept_n, n, w->def.capacity);
 	} else {
 		st = check_records(w, recs, ghost, n);
@@ -313,7 +313,7 @@ throng_status thr_part_update(throng_world* w, const uint8_t* keep, const thr_ag
 		const uint32_t t = w->target_agent[i];
 		if (t != THRONG_NO_AGENT && kept(w, keep, i) && (t >= p->def.id_space || !bit_get(p->seen, t))) {
 			st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
-			              "thr_part_update: slot %u (id %u): target_agent (not kept, not brought)", i, w->id[i]);
+			              "throng_part_update: slot %u (id %u): target_agent (not kept, not brought)", i, w->id[i]);
 		}
 	}
 	if (checked == THRONG_OK) {
@@ -354,7 +354,7 @@ throng_status thr_part_update(throng_world* w, const uint8_t* keep, const thr_ag
 	const uint32_t count = kept_n + n;
 	uint32_t h = 0, end = old;
 	for (uint32_t k = 0; k < n; ++k) {
-		const thr_agent_record* r = &recs[k];
+		const throng_agent_record* r = &recs[k];
 		const uint32_t at = h < holes ? (keep != NULL ? p->holes[h++] : h++) : end++;
 		put_record(w, s, at, r);
 		slot_of[r->id] = at;
@@ -370,14 +370,14 @@ throng_status thr_part_update(throng_world* w, const uint8_t* keep, const thr_ag
 			--top; // a hole: nothing to move
 			continue;
 		}
-		thr_agent_record r;
-		thr_agent_record_get(w, t, &r);
+		throng_agent_record r;
+		throng_agent_record_get(w, t, &r);
 		const uint32_t at = p->holes[h++];
 		put_record(w, s, at, &r);
 		slot_of[r.id] = at;
 	}
 	// A ghost whose target is not in the part pursues nothing here: the
-	// halo is deep enough (thr_part_halo_rows) that such a ghost lies
+	// halo is deep enough (throng_part_halo_rows) that such a ghost lies
 	// beyond every ghost whose step reaches an own agent's.
 	for (uint32_t k = 0; ghost != NULL && k < n; ++k) {
 		const uint32_t t = recs[k].target_agent;
@@ -393,7 +393,7 @@ throng_status thr_part_update(throng_world* w, const uint8_t* keep, const thr_ag
 	w->count = count;
 	w->step = step;
 	// Observers see the state the load replaced as the previous one
-	// (thr_part_load_next flips the buffers first), in the same slots.
+	// (throng_part_load_next flips the buffers first), in the same slots.
 	const thr_contact_report none = {0, 0, 0, 0, 0};
 	thr_publish_step(w, &w->store.buf[w->store.cur ^ 1], NULL, &none);
 	return THRONG_OK;
@@ -408,27 +408,69 @@ void thr_part_mark_ghosts(const throng_world* w, uint8_t* ghost)
 	}
 }
 
-throng_status thr_part_load(throng_world* w, const thr_agent_record* recs, const uint8_t* ghost, uint32_t n,
+throng_status throng_part_load(throng_world* w, const throng_agent_record* recs, const uint8_t* ghost, uint32_t n,
                             uint64_t step)
 {
-	return thr_part_update(w, NULL, recs, ghost, n, step);
+	return throng_part_update(w, NULL, recs, ghost, n, step);
 }
 
-throng_status thr_part_load_next(throng_world* w, const thr_agent_record* recs, uint32_t n, uint64_t step)
+throng_status throng_part_load_next(throng_world* w, const throng_agent_record* recs, uint32_t n, uint64_t step)
 {
 	if (w == NULL || w->part == NULL || n != w->part->def.id_space) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_load_next: %s",
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_load_next: %s",
 		                w == NULL || w->part == NULL ? "not a part world" : "the records are not the whole world's");
 	}
 	w->store.cur ^= 1;
-	const throng_status st = thr_part_load(w, recs, NULL, n, step);
+	const throng_status st = throng_part_load(w, recs, NULL, n, step);
 	if (st != THRONG_OK) {
 		w->store.cur ^= 1;
 	}
 	return st;
 }
 
-void thr_agent_record_get(const throng_world* w, uint32_t i, thr_agent_record* out)
+bool throng_part_is_ghost(const throng_world* w, uint32_t slot)
+{
+	return w != NULL && w->part != NULL && slot < w->count && bit_get(w->part->ghost, w->id[slot]);
+}
+
+throng_status throng_part_set_stats(throng_world* w, const throng_world_stats* stats)
+{
+	if (w == NULL || w->part == NULL || stats == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_set_stats: needs a part world and stats");
+	}
+	w->stats = *stats;
+	return THRONG_OK;
+}
+
+void throng_part_get_threat(const throng_world* w, throng_vec2* position, throng_vec2* velocity, bool* active)
+{
+	if (position != NULL) {
+		*position = (throng_vec2){w->threat_p.x, w->threat_p.y};
+	}
+	if (velocity != NULL) {
+		*velocity = (throng_vec2){w->threat_v.x, w->threat_v.y};
+	}
+	if (active != NULL) {
+		*active = w->threat_active;
+	}
+}
+
+throng_status throng_agent_record_of(const throng_world* w, uint32_t id, throng_agent_record* out)
+{
+	throng_status st = thr_check_world(w, "throng_agent_record_of");
+	if (st != THRONG_OK) {
+		return st;
+	}
+	const uint32_t ids = thr_part_world_count(w->part, w->count);
+	if (out == NULL || id >= ids || w->slot_of[id] == THR_NO_SLOT) {
+		return thr_fail(out == NULL ? THRONG_ERR_INVALID_ARGUMENT : THRONG_ERR_NOT_FOUND,
+		                "throng_agent_record_of: %s %u", out == NULL ? "out is NULL for id" : "no agent with id", id);
+	}
+	throng_agent_record_get(w, w->slot_of[id], out);
+	return THRONG_OK;
+}
+
+void throng_agent_record_get(const throng_world* w, uint32_t i, throng_agent_record* out)
 {
 	const thr_state* s = thr_cur_c(w);
 	out->id = w->id[i];
@@ -452,7 +494,7 @@ void thr_agent_record_get(const throng_world* w, uint32_t i, thr_agent_record* o
 	out->ty = w->ty[i];
 }
 
-thr_part_rows thr_part_rows_of(const throng_world* w)
+throng_part_rows throng_part_rows_of(const throng_world* w)
 {
 	// The layout of core/step.c's prepare stage.
 	const throng_world_def* d = &w->def;
@@ -460,22 +502,22 @@ thr_part_rows thr_part_rows_of(const throng_world* w)
 	memset(&g, 0, sizeof g);
 	thr_grid_layout_sparse(&g, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y,
 	                       thr_world_cell_size(w), thr_world_max_cells(w), thr_world_max_cells(w));
-	thr_part_rows r = {g.min_y, g.inv_cell, g.cell, g.ny, g.min_x, g.nx};
+	throng_part_rows r = {g.min_y, g.inv_cell, g.cell, g.ny, g.min_x, g.nx};
 	thr_grid_free(&g);
 	return r;
 }
 
-int32_t thr_part_row(const thr_part_rows* r, float y)
+int32_t throng_part_row(const throng_part_rows* r, float y)
 {
 	return thr_grid_coord(y, r->min_y, r->inv_cell, r->ny);
 }
 
-int32_t thr_part_col(const thr_part_rows* r, float x)
+int32_t throng_part_col(const throng_part_rows* r, float x)
 {
 	return thr_grid_coord(x, r->min_x, r->inv_cell, r->nx);
 }
 
-int32_t thr_part_halo_rows(const throng_world* w)
+int32_t throng_part_halo_rows(const throng_world* w)
 {
 	float walk = 0.0f;
 	uint32_t iterations = 0;
@@ -507,6 +549,6 @@ int32_t thr_part_halo_rows(const throng_world* w)
 		const double hop = THR_CONTACT_REACH * 2.0 * (double)w->max_radius + 2.0 * speed * (double)w->def.dt;
 		reach += (double)(iterations + 1u) * hop;
 	}
-	const thr_part_rows r = thr_part_rows_of(w);
+	const throng_part_rows r = throng_part_rows_of(w);
 	return (int32_t)ceil(reach * (double)r.inv_cell) + 1;
 }

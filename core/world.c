@@ -197,7 +197,7 @@ throng_status throng_world_spawn(throng_world* w, const throng_agent_def* defs, 
 	}
 	if (w->part != NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
-		                "throng_world_spawn: the world is a part of a larger one; its agents come from thr_part_load");
+		                "throng_world_spawn: the world is a part of a larger one; its agents come from throng_part_load");
 	}
 	if (count > w->def.capacity - w->count) {
 		return thr_fail(THRONG_ERR_CAPACITY,

@@ -34,20 +34,20 @@ static void without_target_rules(throng_world* w)
 	}
 }
 
-/// A part world of `whole` (thr_part_create).
+/// A part world of `whole` (throng_part_create).
 static throng_world* make_part(const throng_world* whole, uint32_t threads, uint32_t capacity)
 {
 	throng_world* p = NULL;
-	cr_assert_eq(thr_part_create(whole, threads, capacity, &p), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_part_create(whole, threads, capacity, &p), THRONG_OK, "%s", throng_last_error());
 	return p;
 }
 
 /// Every agent's record, by id.
-static void records_by_id(const throng_world* w, thr_agent_record* out)
+static void records_by_id(const throng_world* w, throng_agent_record* out)
 {
 	const uint32_t n = throng_world_agent_count(w);
 	for (uint32_t id = 0; id < n; ++id) {
-		thr_agent_record_get(w, w->slot_of[id], &out[id]);
+		throng_agent_record_get(w, w->slot_of[id], &out[id]);
 	}
 }
 
@@ -102,7 +102,7 @@ typedef struct split_run {
 	uint32_t reductions;  ///< reductions each part made (all the same)
 	uint64_t iterations;  ///< contact iterations the whole world ran
 	uint32_t redraws;     ///< target points that changed in a step (scenes' goals)
-	uint32_t kept;        ///< own agents updates kept in place (thr_part_update)
+	uint32_t kept;        ///< own agents updates kept in place (throng_part_update)
 } split_run;
 
 /// A split of a whole scene: each part a scene of its own (`name` with
@@ -197,16 +197,16 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 	cr_assert(parts >= 1 && parts <= MAX_PARTS);
 	const uint32_t n = throng_world_agent_count(whole);
 	split_run out = {0, 0, 0, UINT32_MAX, UINT32_MAX, 0, 0, 0, 0};
-	thr_agent_record* rec = malloc(n * sizeof *rec);   // the parts' state, by id
-	thr_agent_record* want = malloc(n * sizeof *want); // the whole world's
-	thr_agent_record* next = malloc(n * sizeof *next); // what the parts wrote this step
-	thr_agent_record* load[MAX_PARTS];
+	throng_agent_record* rec = malloc(n * sizeof *rec);   // the parts' state, by id
+	throng_agent_record* want = malloc(n * sizeof *want); // the whole world's
+	throng_agent_record* next = malloc(n * sizeof *next); // what the parts wrote this step
+	throng_agent_record* load[MAX_PARTS];
 	uint8_t* ghost[MAX_PARTS];
 	uint8_t* in[MAX_PARTS];
 	int32_t* row = malloc(n * sizeof *row);
 	uint32_t* owner = calloc(n, sizeof *owner);
 	uint32_t* before = malloc(n * sizeof *before);
-	uint8_t* keep = malloc(capacity > n ? capacity : n); // a part's slots (thr_part_update)
+	uint8_t* keep = malloc(capacity > n ? capacity : n); // a part's slots (throng_part_update)
 	cr_assert(rec && want && next && row && owner && before && keep);
 	hub h;
 	h.parts = parts;
@@ -229,8 +229,8 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 	}
 	records_by_id(whole, rec);
 	const throng_world_stats start = throng_world_get_stats(whole);
-	const thr_part_rows rows = thr_part_rows_of(whole);
-	const int32_t halo = thr_part_halo_rows(mem[0].w);
+	const throng_part_rows rows = throng_part_rows_of(whole);
+	const int32_t halo = throng_part_halo_rows(mem[0].w);
 	const bool wrap = whole->def.bounds_mode == THRONG_BOUNDS_WRAP;
 	bool contacts = false;
 	for (uint32_t a = 0; a < whole->archetype_count; ++a) {
@@ -243,7 +243,7 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 		throng_world_stats sum;
 		memset(&sum, 0, sizeof sum);
 		for (uint32_t id = 0; id < n; ++id) {
-			row[id] = thr_part_row(&rows, rec[id].py);
+			row[id] = throng_part_row(&rows, rec[id].py);
 			before[id] = owner[id];
 			owner[id] = (uint32_t)((int64_t)row[id] * parts / rows.ny); // strips of equal rows
 			out.migrations += s > 0 && owner[id] != before[id];
@@ -275,7 +275,7 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 				}
 			}
 			// On every fourth step from the second, a SIMD part is updated in
-			// place (thr_part_update): it keeps its own agents that stay
+			// place (throng_part_update): it keeps its own agents that stay
 			// its own and takes the rest; the others are loaded whole.
 			throng_world* pw = mem[r].w;
 			const bool update = whole->def.engine == THRONG_ENGINE_SIMD && s % 4u == 1u;
@@ -292,7 +292,7 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 				if (at[id] != 0 && !is_kept) {
 					load[r][m[r]] = rec[id];
 					ghost[r][m[r]] = at[id] != 1;
-					if (ghost[r][m[r]]) { // its target comes along; thr_part_update drops one not loaded
+					if (ghost[r][m[r]]) { // its target comes along; throng_part_update drops one not loaded
 						++out.ghosts;
 					}
 					++m[r];
@@ -303,7 +303,7 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 			// from other processes come in no id order.
 			if (whole->def.engine == THRONG_ENGINE_SIMD && s % 2u == 1u) {
 				for (uint32_t i = 0, j = m[r]; i + 1u < j; ++i, --j) {
-					const thr_agent_record t = load[r][i];
+					const throng_agent_record t = load[r][i];
 					load[r][i] = load[r][j - 1u];
 					load[r][j - 1u] = t;
 					const uint8_t g = ghost[r][i];
@@ -314,7 +314,7 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 			out.most_owned = owned > out.most_owned || out.most_owned == UINT32_MAX ? owned : out.most_owned;
 			out.least_owned = owned < out.least_owned ? owned : out.least_owned;
 			owned_total += owned;
-			cr_assert_eq(thr_part_update(pw, update ? keep : NULL, load[r], ghost[r], m[r], whole->step), THRONG_OK, "%s",
+			cr_assert_eq(throng_part_update(pw, update ? keep : NULL, load[r], ghost[r], m[r], whole->step), THRONG_OK, "%s",
 			             throng_last_error());
 			if (scenes != NULL) {
 				thr_scene_part_goals(mem[r].scene, load[r], m[r]);
@@ -342,7 +342,7 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 			add_stats(&sum, &was[r], throng_world_get_stats(mem[r].w));
 			for (uint32_t id = 0; id < n; ++id) {
 				if (in[r][id] == 1) {
-					thr_agent_record_get(mem[r].w, mem[r].w->slot_of[id], &next[id]);
+					throng_agent_record_get(mem[r].w, mem[r].w->slot_of[id], &next[id]);
 				}
 			}
 		}
@@ -353,7 +353,7 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 		             throng_last_error());
 		for (uint32_t id = 0; id < n; ++id) {
 			const float tx = want[id].tx, ty = want[id].ty;
-			thr_agent_record_get(whole, whole->slot_of[id], &want[id]);
+			throng_agent_record_get(whole, whole->slot_of[id], &want[id]);
 			redrawn += memcmp(&tx, &want[id].tx, sizeof tx) != 0 || memcmp(&ty, &want[id].ty, sizeof ty) != 0;
 		}
 		out.redraws += redrawn;
@@ -603,7 +603,7 @@ Test(part, a_part_holding_fewer_agents_keeps_the_whole_worlds_grid)
 	throng_controller_add(&c, throng_slot_default_def(THRONG_WANDER));
 	cr_assert_eq(throng_world_add_archetype(whole, &c, NULL), THRONG_OK);
 	spawn_patch(whole, n, 40.0f, 0.3f, 0.9f, 7);
-	const thr_part_rows rows = thr_part_rows_of(whole);
+	const throng_part_rows rows = throng_part_rows_of(whole);
 	cr_assert_gt(rows.cell, 4.0f, "the whole world's cells did not widen (%g m)", (double)rows.cell);
 	const split_run r = run_split_sized(whole, 2, 10, 1, n * 3 / 4, NULL);
 	cr_assert_gt(r.ghosts, 0u);
@@ -642,7 +642,7 @@ Test(part, a_jammed_crowds_contact_chains_cross_strips)
 }
 
 /// A part of a small world of `n` agents in a line, and their records.
-static throng_world* small_part(throng_world** whole, uint32_t n, thr_agent_record* rec)
+static throng_world* small_part(throng_world** whole, uint32_t n, throng_agent_record* rec)
 {
 	throng_world_def def = throng_world_default_def();
 	def.capacity = n;
@@ -663,30 +663,30 @@ static throng_world* small_part(throng_world** whole, uint32_t n, thr_agent_reco
 Test(part, bad_records_are_refused_and_change_nothing)
 {
 	throng_world* whole = NULL;
-	thr_agent_record rec[4], bad[4];
+	throng_agent_record rec[4], bad[4];
 	throng_world* p = small_part(&whole, 4, rec);
-	const thr_agent_record keep[2] = {rec[1], rec[3]};
-	cr_assert_eq(thr_part_load(p, keep, NULL, 2, 0), THRONG_OK, "%s", throng_last_error());
+	const throng_agent_record keep[2] = {rec[1], rec[3]};
+	cr_assert_eq(throng_part_load(p, keep, NULL, 2, 0), THRONG_OK, "%s", throng_last_error());
 	const uint64_t hash = throng_world_hash(p);
 
 	memcpy(bad, rec, sizeof bad);
 	bad[2].id = 1; // not increasing
-	cr_assert_eq(thr_part_load(p, bad, NULL, 4, 0), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_part_load(p, bad, NULL, 4, 0), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert(strstr(throng_last_error(), "record 2 (id 1): id") != NULL, "%s", throng_last_error());
 	memcpy(bad, rec, sizeof bad);
 	bad[3].id = 4; // outside the id space
-	cr_assert_eq(thr_part_load(p, bad, NULL, 4, 0), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_part_load(p, bad, NULL, 4, 0), THRONG_ERR_INVALID_ARGUMENT);
 	memcpy(bad, rec, sizeof bad);
 	bad[0].target_agent = 2; // not loaded
-	cr_assert_eq(thr_part_load(p, bad, NULL, 2, 0), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_part_load(p, bad, NULL, 2, 0), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert(strstr(throng_last_error(), "target_agent") != NULL, "%s", throng_last_error());
 	memcpy(bad, rec, sizeof bad);
 	bad[1].radius = 2.0f * rec[1].radius; // above the whole world's largest
-	cr_assert_eq(thr_part_load(p, bad, NULL, 4, 0), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_part_load(p, bad, NULL, 4, 0), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert(strstr(throng_last_error(), "radius") != NULL, "%s", throng_last_error());
 	memcpy(bad, rec, sizeof bad);
 	bad[1].archetype = 1;
-	cr_assert_eq(thr_part_load(p, bad, NULL, 4, 0), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_part_load(p, bad, NULL, 4, 0), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert(strstr(throng_last_error(), "archetype") != NULL, "%s", throng_last_error());
 	cr_assert_eq(throng_world_hash(p), hash, "a refused load changed the part");
 
@@ -709,13 +709,13 @@ Test(part, bad_records_are_refused_and_change_nothing)
 Test(part, solid_contacts_without_a_sync_hook_are_refused)
 {
 	throng_world* whole = NULL;
-	thr_agent_record rec[3];
+	throng_agent_record rec[3];
 	throng_world* p = small_part(&whole, 3, rec);
 	throng_controller c;
 	cr_assert_eq(throng_world_get_controller(p, 0, &c), THRONG_OK);
 	c.contact.enabled = true;
 	cr_assert_eq(throng_world_set_controller(p, 0, &c), THRONG_OK);
-	cr_assert_eq(thr_part_load(p, rec, NULL, 3, 0), THRONG_ERR_UNSUPPORTED);
+	cr_assert_eq(throng_part_load(p, rec, NULL, 3, 0), THRONG_ERR_UNSUPPORTED);
 	cr_assert(strstr(throng_last_error(), "contact") != NULL, "%s", throng_last_error());
 	// Target rules are run: the halo reaches as far as the sight.
 	c.contact.enabled = false;
@@ -723,20 +723,20 @@ Test(part, solid_contacts_without_a_sync_hook_are_refused)
 	c.target_rule.sight_radius = 5.0f;
 	c.target_rule.every = 1;
 	cr_assert_eq(throng_world_set_controller(p, 0, &c), THRONG_OK);
-	const int32_t without = thr_part_halo_rows(p);
+	const int32_t without = throng_part_halo_rows(p);
 	c.target_rule.sight_radius = 50.0f;
 	cr_assert_eq(throng_world_set_controller(p, 0, &c), THRONG_OK);
-	cr_assert_gt(thr_part_halo_rows(p), without, "a longer sight, no deeper halo");
-	cr_assert_eq(thr_part_load(p, rec, NULL, 3, 0), THRONG_OK, "%s", throng_last_error());
+	cr_assert_gt(throng_part_halo_rows(p), without, "a longer sight, no deeper halo");
+	cr_assert_eq(throng_part_load(p, rec, NULL, 3, 0), THRONG_OK, "%s", throng_last_error());
 	// A ghost's target that is not in the part is dropped; an own agent's
 	// is refused.
-	thr_agent_record two[2] = {rec[0], rec[1]};
+	throng_agent_record two[2] = {rec[0], rec[1]};
 	two[0].target_agent = 2;
 	const uint8_t ghost_first[2] = {1, 0};
-	cr_assert_eq(thr_part_load(p, two, ghost_first, 2, 0), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_part_load(p, two, ghost_first, 2, 0), THRONG_OK, "%s", throng_last_error());
 	cr_assert_eq(p->target_agent[p->slot_of[0]], THRONG_NO_AGENT);
 	const uint8_t none[2] = {0, 0};
-	cr_assert_eq(thr_part_load(p, two, none, 2, 0), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_part_load(p, two, none, 2, 0), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert(strstr(throng_last_error(), "target_agent") != NULL, "%s", throng_last_error());
 	throng_world_destroy(p);
 	throng_world_destroy(whole);
@@ -763,14 +763,14 @@ Test(part, armies_choosing_their_targets_step_as_the_whole)
 Test(part, loading_the_whole_world_again_keeps_the_last_load_as_the_previous_state)
 {
 	throng_world* whole = NULL;
-	thr_agent_record rec[4], next[4];
+	throng_agent_record rec[4], next[4];
 	throng_world* p = small_part(&whole, 4, rec);
-	cr_assert_eq(thr_part_load(p, rec, NULL, 4, 0), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_part_load(p, rec, NULL, 4, 0), THRONG_OK, "%s", throng_last_error());
 	memcpy(next, rec, sizeof next);
 	for (int k = 0; k < 4; ++k) {
 		next[k].px += 0.5f; // each agent moved half a metre
 	}
-	cr_assert_eq(thr_part_load_next(p, next, 4, 1), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_part_load_next(p, next, 4, 1), THRONG_OK, "%s", throng_last_error());
 	const thr_state* now = thr_cur_c(p);
 	const thr_state* before = &p->store.buf[p->store.cur ^ 1];
 	for (uint32_t k = 0; k < 4; ++k) {
@@ -780,19 +780,19 @@ Test(part, loading_the_whole_world_again_keeps_the_last_load_as_the_previous_sta
 	}
 	cr_assert_eq(throng_world_get_stats(p).steps, 0);
 	// Only every agent of the whole world, and a refused load changes nothing.
-	cr_assert_eq(thr_part_load_next(p, next, 3, 2), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_part_load_next(p, next, 3, 2), THRONG_ERR_INVALID_ARGUMENT);
 	next[1].id = 3; // twice
-	cr_assert_eq(thr_part_load_next(p, next, 4, 2), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_part_load_next(p, next, 4, 2), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert(strstr(throng_last_error(), "record 3 (id 3): id (twice)") != NULL, "%s", throng_last_error());
 	next[1].id = 0; // twice again
-	cr_assert_eq(thr_part_load_next(p, next, 4, 2), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_part_load_next(p, next, 4, 2), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert_eq(thr_cur_c(p)->px[1], 1.5f, "a refused load flipped the buffers");
 	cr_assert_eq(p->store.buf[p->store.cur ^ 1].px[1], 1.0f);
 	// Out of id order is fine for the SIMD engine, and the load after a
 	// refused one sees no id as given twice.
-	const thr_agent_record swapped[4] = {rec[2], rec[0], rec[3], rec[1]};
+	const throng_agent_record swapped[4] = {rec[2], rec[0], rec[3], rec[1]};
 	cr_assert_eq(p->def.engine, THRONG_ENGINE_SIMD);
-	cr_assert_eq(thr_part_load(p, swapped, NULL, 4, 2), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_part_load(p, swapped, NULL, 4, 2), THRONG_OK, "%s", throng_last_error());
 	cr_assert_eq(p->slot_of[0], 1u);
 	cr_assert_eq(p->slot_of[2], 0u);
 	cr_assert_eq(thr_cur_c(p)->px[p->slot_of[3]], 3.0f);
@@ -800,19 +800,19 @@ Test(part, loading_the_whole_world_again_keeps_the_last_load_as_the_previous_sta
 	// can, and takes the rest; it refuses an id kept and brought again, and a kept
 	// agent's target that is neither kept nor brought.
 	const uint8_t keep_02[4] = {1, 0, 0, 1}; // slots 0 and 3: ids 2 and 1
-	const thr_agent_record one_more[1] = {next[3]};
-	cr_assert_eq(thr_part_update(p, keep_02, &rec[2], NULL, 1, 3), THRONG_ERR_INVALID_ARGUMENT);
+	const throng_agent_record one_more[1] = {next[3]};
+	cr_assert_eq(throng_part_update(p, keep_02, &rec[2], NULL, 1, 3), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert(strstr(throng_last_error(), "id (twice)") != NULL, "%s", throng_last_error());
 	cr_assert_eq(p->slot_of[0], 1u, "a refused update changed the part");
 	throng_world_set_target_agent(p, 2, 0); // id 2 pursues id 0, which the update drops
-	cr_assert_eq(thr_part_update(p, keep_02, one_more, NULL, 1, 3), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_part_update(p, keep_02, one_more, NULL, 1, 3), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert(strstr(throng_last_error(), "target_agent") != NULL, "%s", throng_last_error());
 	throng_world_set_target_agent(p, 2, THRONG_NO_AGENT);
 	// A kept agent may pursue another kept one, before or after it in the
 	// slots: id 1 (slot 3) pursues id 2 (slot 0), and id 2 pursues id 1.
 	cr_assert_eq(throng_world_set_target_agent(p, 1, 2), THRONG_OK);
 	cr_assert_eq(throng_world_set_target_agent(p, 2, 1), THRONG_OK);
-	cr_assert_eq(thr_part_update(p, keep_02, one_more, NULL, 1, 3), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_part_update(p, keep_02, one_more, NULL, 1, 3), THRONG_OK, "%s", throng_last_error());
 	cr_assert_eq(p->target_agent[p->slot_of[1]], 2u);
 	cr_assert_eq(p->target_agent[p->slot_of[2]], 1u);
 	// Id 2 stays in slot 0, id 3 fills the hole of slot 1, and id 1 moves
@@ -835,7 +835,7 @@ Test(part, targets_chosen_far_across_strips_step_as_the_whole)
 	// Hunters near the bottom of a 200 m world choose the nearest prey
 	// within 120 m every 5 steps; the prey wander 80 to 120 m above them,
 	// across two strip borders (4 m cells, four strips of 12 or 13 rows).
-	// The halo must reach as far as the sight (thr_part_halo_rows): with
+	// The halo must reach as far as the sight (throng_part_halo_rows): with
 	// only the neighbour walks' rows the hunters would find no prey.
 	const uint32_t n = 1200;
 	throng_world_def def = throng_world_default_def();
@@ -894,7 +894,7 @@ Test(part, ghosts_are_marked_by_slot_in_the_order_the_step_sorts_them)
 	throng_controller_add(&c, throng_slot_default_def(THRONG_WANDER));
 	cr_assert_eq(throng_world_add_archetype(whole, &c, NULL), THRONG_OK);
 	spawn_patch(whole, N, 10.0f, 0.3f, 0.5f, 5);
-	thr_agent_record by_id[N], rec[N];
+	throng_agent_record by_id[N], rec[N];
 	uint8_t ghost[N];
 	records_by_id(whole, by_id);
 	for (uint32_t k = 0; k < N; ++k) {
@@ -902,7 +902,7 @@ Test(part, ghosts_are_marked_by_slot_in_the_order_the_step_sorts_them)
 		ghost[k] = rec[k].id % 3u == 0u;
 	}
 	throng_world* p = make_part(whole, 1, N);
-	cr_assert_eq(thr_part_load(p, rec, ghost, N, 0), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_part_load(p, rec, ghost, N, 0), THRONG_OK, "%s", throng_last_error());
 	uint8_t bits[N / 8 + 1];
 	bool moved = false;
 	for (int step = 0; step < 3; ++step) {
@@ -984,8 +984,8 @@ Test(part, the_hook_is_called_between_stages_at_its_points_and_the_part_steps_as
 	throng_controller_add(&c, throng_slot_default_def(THRONG_WANDER));
 	cr_assert_eq(throng_world_add_archetype(whole, &c, NULL), THRONG_OK);
 	spawn_patch(whole, n, 26.0f, 0.5f, 0.5f, 13);
-	thr_agent_record* rec = malloc(n * sizeof *rec);
-	thr_agent_record* got = malloc(n * sizeof *got);
+	throng_agent_record* rec = malloc(n * sizeof *rec);
+	throng_agent_record* got = malloc(n * sizeof *got);
 	uint8_t* ghost = malloc(n);
 	cr_assert(rec != NULL && got != NULL && ghost != NULL);
 	records_by_id(whole, rec);
@@ -996,7 +996,7 @@ Test(part, the_hook_is_called_between_stages_at_its_points_and_the_part_steps_as
 	hook_log L = {p, {0, 0, 0}, -1, 0, 0, 0};
 	const throng_part_sync sync = {&L, log_reduce};
 	cr_assert_eq(throng_part_set_sync(p, &sync), THRONG_OK);
-	cr_assert_eq(thr_part_load(p, rec, ghost, n, 0), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_part_load(p, rec, ghost, n, 0), THRONG_OK, "%s", throng_last_error());
 	uint32_t rounds = 0;
 	for (uint32_t s = 0; s < steps; ++s) {
 		const uint64_t before = whole->stats.contact_iterations;

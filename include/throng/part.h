@@ -8,6 +8,7 @@
 #ifndef THRONG_PART_H
 #define THRONG_PART_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "throng/api.h"
@@ -56,6 +57,118 @@ typedef struct throng_part_sync {
 /// is loaded. Fails with THRONG_ERR_INVALID_ARGUMENT when w is not a part
 /// world or sync->reduce is NULL.
 throng_status throng_part_set_sync(throng_world* w, const throng_part_sync* sync);
+
+/// One agent's whole state: what a part world needs to step it as the
+/// whole world would (76 bytes, no padding: drivers send it as bytes).
+/// The struct's tag is the name the library's private code knew it by.
+typedef struct thr_agent_record {
+	uint32_t id;                  ///< the whole world's id
+	float px, py, vx, vy, hx, hy; ///< position (m), velocity (m/s), heading (unit)
+	float wander, noise;          ///< the persistent wander angles (rad)
+	uint32_t waypoint;            ///< 0 in worlds without paths
+	float max_speed, max_force, radius;
+	uint32_t archetype, group, target_agent, path;
+	float tx, ty; ///< target point (m)
+} throng_agent_record;
+
+/// The agent grid's rows and columns as a world's step lays them out
+/// (square cells), to assign agents to parts by cell.
+typedef struct throng_part_rows {
+	float min_y, inv_cell, cell; ///< m, 1/m, m
+	int32_t ny;
+	float min_x; ///< m
+	int32_t nx;
+} throng_part_rows;
+
+/// Makes *out a part world of `whole`, an ordinary world before it is
+/// split: its def (with `threads` and room for `capacity` agents), its
+/// archetypes, obstacles, walls and paths in the same order, its threat;
+/// ids, the agent grid's layout, the largest radius and max_speed are the
+/// whole world's. A part world holds no agent until it is loaded
+/// (throng_part_load); throng_world_spawn refuses it. The caller owns
+/// *out (throng_world_destroy). Fails as throng_world_create does, and
+/// with THRONG_ERR_INVALID_ARGUMENT when `whole` is a part (nothing is
+/// made).
+throng_status throng_part_create(const throng_world* whole, uint32_t threads, uint32_t capacity, throng_world** out);
+
+/// Replaces every agent of the part world w by the n records (copied),
+/// whose ids must be distinct and below the whole world's count, and
+/// increasing when w's engine is the scalar reference, which keeps its
+/// agents in the order they come in (the SIMD engine orders each cell by
+/// id: any order gives the same bits). Sets its step count to `step`, the
+/// whole world's. Every own agent's target_agent must be one of them; a
+/// ghost's that is not is set to none. ghost[k] != 0 makes record k a
+/// ghost (ghost NULL: none is): stepped, but its figures are another
+/// part's. Fails, changing nothing, with THRONG_ERR_INVALID_ARGUMENT
+/// (naming the record and the field) or THRONG_ERR_CAPACITY; and with
+/// THRONG_ERR_UNSUPPORTED for solid contacts without throng_part_set_sync.
+throng_status throng_part_load(throng_world* w, const throng_agent_record* recs, const uint8_t* ghost, uint32_t n,
+                               uint64_t step);
+
+/// Updates the part world w in place: keeps the own agents (not ghosts)
+/// of the slots i where keep[i] != 0, in their slots where it can, drops
+/// every other agent, then adds the n records and sets the step count, as
+/// throng_part_load does. A driver whose agents mostly stay sends and
+/// copies only the ghosts and the agents that move in. keep NULL keeps
+/// nothing (throng_part_load). With keep, the SIMD engine only (the
+/// scalar reference needs its agents in id order): otherwise
+/// THRONG_ERR_UNSUPPORTED. Fails as throng_part_load does, changing
+/// nothing.
+throng_status throng_part_update(throng_world* w, const uint8_t* keep, const throng_agent_record* recs,
+                                 const uint8_t* ghost, uint32_t n, uint64_t step);
+
+/// throng_part_load() of every agent of the whole world (n records, n its
+/// count), without ghosts, into w, keeping the state w held as its
+/// previous state, as a step leaves it: an observer that reads the
+/// previous state (throng_metrics_observe) then reads it in the same (id)
+/// order. For a driver that gathers the whole world after each step of
+/// the parts. Fails as throng_part_load does, changing nothing, and with
+/// THRONG_ERR_INVALID_ARGUMENT when n is not the whole world's count.
+throng_status throng_part_load_next(throng_world* w, const throng_agent_record* recs, uint32_t n, uint64_t step);
+
+/// Whether slot `slot` (below throng_world_agent_count, in the storage
+/// order of throng_world_view) of the part world w holds a ghost of its
+/// last load. False in a whole world.
+bool throng_part_is_ghost(const throng_world* w, uint32_t slot);
+
+/// Sets the running stats of the part world w (throng_world_get_stats):
+/// for a driver that gathers the whole world into a part and gives it the
+/// parts' stats, summed and maximised (each part counts its own agents
+/// only). Fails with THRONG_ERR_INVALID_ARGUMENT when w is not a part.
+throng_status throng_part_set_stats(throng_world* w, const throng_world_stats* stats);
+
+/// The threat of w as throng_world_set_threat last set it (a scene's
+/// script sets it on the part it runs on), for a driver that hands it to
+/// the whole world it gathers. Any argument but w may be NULL.
+void throng_part_get_threat(const throng_world* w, throng_vec2* position, throng_vec2* velocity, bool* active);
+
+/// The record of the agent in slot `slot` of w (any world; slots as in
+/// throng_world_view), from its current state.
+void throng_agent_record_get(const throng_world* w, uint32_t slot, throng_agent_record* out);
+
+/// The record of the agent with id `id` of w (any world). Fails with
+/// THRONG_ERR_NOT_FOUND when w holds no such agent.
+throng_status throng_agent_record_of(const throng_world* w, uint32_t id, throng_agent_record* out);
+
+/// Orders records by id (for qsort and bsearch).
+int throng_agent_record_by_id(const void* a, const void* b);
+
+/// The agent grid's rows and columns as w's next step lays them out.
+throng_part_rows throng_part_rows_of(const throng_world* w);
+
+/// The row of the agent grid an agent at height y (m) falls in: the grid's
+/// own clamped cell coordinate (below the bounds and NaN give 0).
+int32_t throng_part_row(const throng_part_rows* r, float y);
+
+/// The column an agent at x (m) falls in, as throng_part_row.
+int32_t throng_part_col(const throng_part_rows* r, float x);
+
+/// How many rows (and columns) of ghosts a part of w needs on each side
+/// of its own cells so that its own agents step as in the whole world:
+/// the reach of the neighbour walks, of the target rules' sight and of
+/// the solid contacts' chains, in cells, plus one. In wrap mode the rows
+/// are cyclic (docs/DISTRIBUTED.md, "The decomposition").
+int32_t throng_part_halo_rows(const throng_world* w);
 
 THRONG_API_END
 
