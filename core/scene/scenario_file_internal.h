@@ -461,6 +461,13 @@ extern const sf_table sf_spawn_table;
 /// A group (into sf_group); its SF_T_OTHER rows' parts.
 extern const sf_table sf_group_table;
 enum { SF_GROUP_COUNT = 1, SF_GROUP_ARCHETYPE, SF_GROUP_SPAWN, SF_GROUP_HEADING, SF_GROUP_GOAL, SF_GROUP_PATH };
+/// An archetype's target rule (into throng_target_rule; group and label
+/// are the archetype's), and an obstacle (into sf_obstacle).
+extern const sf_table sf_target_rule_table;
+extern const sf_table sf_obstacle_table;
+/// A target rule's defaults before its keys are read: on, sight 10 m,
+/// every 10 steps.
+void sf_target_rule_defaults(void* rule);
 /// Every table with a generated key reference, for the docs.
 extern const sf_table* const sf_doc_tables[];
 extern const uint32_t sf_doc_table_count;

@@ -221,6 +221,47 @@ const sf_table sf_spawn_table = {.name = "spawn",
                                  .kinds_header = "shapes"};
 
 // ---------------------------------------------------------------------------
+// An archetype's target rule
+// ---------------------------------------------------------------------------
+
+void sf_target_rule_defaults(void* rule)
+{
+	throng_target_rule* r = rule;
+	r->enabled = true;
+	r->sight_radius = 10.0f;
+	r->every = 10;
+}
+
+static const sf_key target_rule_keys[] = {
+	{.name = "group", .type = SF_T_OTHER, .type_doc = "name", .def = "*required* (or `label`)",
+	 .doc = "the name of a group under `groups`; the rule uses that group's `id` (so every group sharing the id "
+	        "counts)"},
+	{.name = "sight_radius", NUMBER(throng_target_rule, sight_radius, SF_POSITIVE), .unit = "m"},
+	{.name = "every", WHOLE(throng_target_rule, every, 1, 1000000), .unit = "steps", .doc = "step 0 always chooses"},
+	{.name = "enabled", FLAG(throng_target_rule, enabled)},
+	{.name = "label", .type = SF_T_OTHER, .type_doc = "whole number",
+	 .doc = "version 2, instead of `group`: a group label (0 to 4294967294), as `agents` rows carry them"},
+};
+
+const sf_table sf_target_rule_table = {.name = "target_rule",
+                                       .keys = target_rule_keys,
+                                       .count = sizeof target_rule_keys / sizeof target_rule_keys[0],
+                                       .defaults = sf_target_rule_defaults,
+                                       .size = sizeof(throng_target_rule)};
+
+// ---------------------------------------------------------------------------
+// An obstacle
+// ---------------------------------------------------------------------------
+
+static const sf_key obstacle_keys[] = {
+	{.name = "center", POINT(sf_obstacle, center, SF_COORD), .unit = "m", .required = true},
+	{.name = "radius", NUMBER(sf_obstacle, radius, SF_POSITIVE), .unit = "m", .required = true},
+};
+
+const sf_table sf_obstacle_table = {
+	.name = "obstacle", .keys = obstacle_keys, .count = 2, .size = sizeof(sf_obstacle)};
+
+// ---------------------------------------------------------------------------
 // A group
 // ---------------------------------------------------------------------------
 
@@ -263,8 +304,9 @@ const sf_table sf_group_table = {.name = "group",
                                  .defaults = group_defaults,
                                  .size = sizeof(sf_group)};
 
-const sf_table* const sf_doc_tables[] = {&sf_world_table, &sf_contact_table, &sf_param_table, &sf_group_table,
-                                         &sf_spawn_table};
+const sf_table* const sf_doc_tables[] = {&sf_world_table,     &sf_target_rule_table, &sf_contact_table,
+                                         &sf_param_table,     &sf_group_table,       &sf_spawn_table,
+                                         &sf_obstacle_table};
 const uint32_t sf_doc_table_count = sizeof sf_doc_tables / sizeof sf_doc_tables[0];
 
 // ---------------------------------------------------------------------------
@@ -536,10 +578,11 @@ static const char* range_doc(sf_range r)
 	return "";
 }
 
-/// One row of the reference; `prefix` is "" or "bounds." for a nested table.
+/// One row of the reference; `prefix` is "" or "bounds." for a nested
+/// table. An empty cell is "| |".
 static void md_row(sf_out* o, const sf_table* t, const sf_key* k, const void* defaults, const char* prefix)
 {
-	char value[96];
+	char value[96], cell[1024];
 	sf_format_value(k, defaults, value, sizeof value);
 	bool quoted = k->type == SF_T_WORD || k->type == SF_T_BOOL || k->type == SF_T_POINT;
 	if (k->required || k->def != NULL) {
@@ -547,33 +590,38 @@ static void md_row(sf_out* o, const sf_table* t, const sf_key* k, const void* de
 		quoted = false;
 	}
 	const char* type = k->type == SF_T_OTHER ? k->type_doc : type_doc(k->type);
-	sf_put(o, quoted ? "| `%s%s` | %s | `%s`" : "| `%s%s` | %s | %s", prefix, k->name, type, value);
-	sf_put(o, "%s%s | ", k->note != NULL ? " " : "", k->note != NULL ? k->note : "");
+	const char* note = k->note != NULL ? k->note : "";
+	snprintf(cell, sizeof cell, quoted ? "`%s`%s%s" : "%s%s%s", value, note[0] != '\0' ? " " : "", note);
+	sf_put(o, "| `%s%s` | %s |%s%s |", prefix, k->name, type, cell[0] != '\0' ? " " : "", cell);
 	// The range: from the row's type, then the unit, then the doc line.
-	size_t before = o->len;
+	size_t n = 0;
+	cell[0] = '\0';
 	if (k->type == SF_T_NUMBER || k->type == SF_T_POINT) {
-		sf_put(o, "%s%s", k->type == SF_T_POINT ? "each in " : "", range_doc(k->range));
+		n = (size_t)snprintf(cell, sizeof cell, "%s%s", k->type == SF_T_POINT ? "each in " : "", range_doc(k->range));
 	} else if (k->type == SF_T_UINT && k->max == UINT64_MAX) {
-		sf_put(o, "[%llu, 2⁶⁴−1]", (unsigned long long)k->min);
+		n = (size_t)snprintf(cell, sizeof cell, "[%llu, 2⁶⁴−1]", (unsigned long long)k->min);
 	} else if (k->type == SF_T_UINT) {
-		sf_put(o, "[%llu, %llu]", (unsigned long long)k->min, (unsigned long long)k->max);
+		n = (size_t)snprintf(cell, sizeof cell, "[%llu, %llu]", (unsigned long long)k->min,
+		                     (unsigned long long)k->max);
 	}
-	if (k->unit != NULL) {
-		sf_put(o, " %s", k->unit);
+	if (k->unit != NULL && n < sizeof cell) {
+		n += (size_t)snprintf(cell + n, sizeof cell - n, " %s", k->unit);
 	}
-	if (k->doc != NULL) {
-		sf_put(o, "%s%s", o->len > before ? ": " : "", k->doc);
+	if (k->doc != NULL && n < sizeof cell) {
+		snprintf(cell + n, sizeof cell - n, "%s%s", n > 0 ? ": " : "", k->doc);
 	}
+	sf_put(o, "%s%s |", cell[0] != '\0' ? " " : "", cell);
 	if (t->kind_names != NULL) {
-		const char* sep = " | ";
+		const char* sep = " ";
 		for (uint32_t kind = 0; kind < t->kind_names->count; ++kind) {
 			if ((k->kinds & K(kind)) != 0) {
 				sf_put(o, "%s%s", sep, t->kind_names->name[kind]);
 				sep = ", ";
 			}
 		}
+		sf_put(o, " |");
 	}
-	sf_put(o, " |\n");
+	sf_put(o, "\n");
 }
 
 char* sf_keys_markdown(const sf_table* t)

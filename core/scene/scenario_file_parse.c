@@ -140,12 +140,10 @@ static void parse_target_rule(sf_ctx* c, const sf_node* n, sf_archetype* a)
 	if (!sf_expect_mapping(c, n, "a mapping of group, sight_radius, every and enabled")) {
 		return;
 	}
-	static const char* const keys[] = {"group", "sight_radius", "every", "enabled", "label"};
-	sf_check_keys(c, n, keys, 5);
+	sf_check_kind_keys(c, n, NULL, 0, &sf_target_rule_table, -1);
 	throng_target_rule* r = &a->controller.target_rule;
-	r->enabled = true;
-	r->sight_radius = 10.0f;
-	r->every = 10;
+	sf_target_rule_defaults(r);
+	sf_read_keys(c, n, &sf_target_rule_table, r, 0);
 	const sf_node* g = sf_get(n, "group");
 	const sf_node* label = sf_get(n, "label");
 	if (label != NULL) {
@@ -173,12 +171,6 @@ static void parse_target_rule(sf_ctx* c, const sf_node* n, sf_archetype* a)
 		}
 		sf_pop(c, mark);
 	}
-	sf_field_number(c, n, "sight_radius", SF_POSITIVE, &r->sight_radius);
-	uint64_t every = r->every;
-	if (sf_field_uint(c, n, "every", 1, 1000000, &every) > 0) {
-		r->every = (uint32_t)every;
-	}
-	sf_field_bool(c, n, "enabled", &r->enabled);
 }
 
 static void parse_archetype(sf_ctx* c, const sf_node* n, sf_archetype* a)

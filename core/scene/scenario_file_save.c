@@ -93,16 +93,16 @@ static void put_archetypes(sf_out* o, const sf_model* m)
 		sf_put(o, "  ");
 		put_string(o, a->name);
 		sf_put(o, ":\n    mode: %s\n", throng_blend_mode_name(ctl->mode));
-		if (a->target_label) {
-			sf_put(o, "    target_rule: {label: %u, sight_radius: ", ctl->target_rule.group);
-			put_float(o, ctl->target_rule.sight_radius);
-			sf_put(o, ", every: %u, enabled: %s}\n", ctl->target_rule.every, ctl->target_rule.enabled ? "true" : "false");
-		} else if (a->target_group != NULL) {
-			sf_put(o, "    target_rule: {group: ");
-			put_string(o, a->target_group);
-			sf_put(o, ", sight_radius: ");
-			put_float(o, ctl->target_rule.sight_radius);
-			sf_put(o, ", every: %u, enabled: %s}\n", ctl->target_rule.every, ctl->target_rule.enabled ? "true" : "false");
+		if (a->target_label || a->target_group != NULL) {
+			sf_put(o, "    target_rule: {");
+			if (a->target_label) {
+				sf_put(o, "label: %u", ctl->target_rule.group);
+			} else {
+				sf_put(o, "group: ");
+				put_string(o, a->target_group);
+			}
+			put_keys(o, &sf_target_rule_table, &ctl->target_rule, 0, ", ", ", ");
+			sf_put(o, "}\n");
 		}
 		const throng_contact dc = throng_controller_default_def(ctl->mode).contact;
 		if (ctl->contact.enabled != dc.enabled || ctl->contact.stiffness != dc.stiffness ||
@@ -204,10 +204,8 @@ static void put_shapes(sf_out* o, const sf_model* m)
 {
 	sf_put(o, "obstacles:%s\n", m->obstacle_count == 0 ? " []" : "");
 	for (uint32_t k = 0; k < m->obstacle_count; ++k) {
-		sf_put(o, "  - {center: ");
-		put_vec(o, m->obstacles[k].center);
-		sf_put(o, ", radius: ");
-		put_float(o, m->obstacles[k].radius);
+		sf_put(o, "  - {");
+		put_keys(o, &sf_obstacle_table, &m->obstacles[k], 0, "", ", ");
 		sf_put(o, "}\n");
 	}
 	sf_put(o, "walls:%s\n", m->wall_count == 0 ? " []" : "");

@@ -30,21 +30,11 @@ void sf_parse_obstacles(sf_ctx* c, const sf_node* n, sf_model* m)
 		sf_error(c, n->pos, "out of memory (expected fewer obstacles)");
 		return;
 	}
-	static const char* const keys[] = {"center", "radius"};
 	for (uint32_t k = 0; k < n->count; ++k) {
-		const sf_node* o = n->items[k];
 		size_t mark = sf_push_index(c, k);
 		sf_obstacle* ob = &m->obstacles[m->obstacle_count++];
 		ob->radius = 1.0f;
-		if (sf_expect_mapping(c, o, "an obstacle {center: [x, y], radius: r}")) {
-			sf_check_keys(c, o, keys, 2);
-			if (sf_field_vec2(c, o, "center", SF_COORD, &ob->center) == 0) {
-				sf_missing(c, o, "center", "[x, y]");
-			}
-			if (sf_field_number(c, o, "radius", SF_POSITIVE, &ob->radius) == 0) {
-				sf_missing(c, o, "radius", "a number > 0 and <= 1e6");
-			}
-		}
+		sf_read_table(c, n->items[k], &sf_obstacle_table, ob);
 		sf_pop(c, mark);
 	}
 }
