@@ -419,7 +419,7 @@ typedef struct sf_key {
 	uint64_t min, max;      ///< whole numbers
 	uint8_t size;           ///< whole numbers: bytes of the field (4 or 8)
 	bool hex;               ///< whole numbers: 0x... is also taken
-	const thr_names* words; ///< words
+	const thr_names* words; ///< words (also SF_T_OTHER rows, for the docs: a row without a doc lists them)
 	const char* what;       ///< words: what the messages call one ("flee mode")
 	const sf_table* sub;    ///< SF_T_MAP
 	uint32_t kinds;         ///< tables of kinds: the kinds that take it, bit (1 << kind)
@@ -455,6 +455,9 @@ struct sf_table {
 /// throng_behavior_params), an archetype's contact (into throng_contact),
 /// a group's spawn shape (into sf_spawn).
 extern const sf_table sf_world_table;
+/// A slot's own keys (into throng_slot): kind (read first: it picks the
+/// parameters, sf_param_table), weight, enabled, priority.
+extern const sf_table sf_slot_table;
 extern const sf_table sf_param_table;
 extern const sf_table sf_contact_table;
 extern const sf_table sf_spawn_table;

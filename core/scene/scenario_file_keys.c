@@ -92,6 +92,26 @@ const sf_table sf_world_table = {
 	.name = "world", .keys = world_keys, .count = 4, .defaults = world_defaults, .size = sizeof(sf_model)};
 
 // ---------------------------------------------------------------------------
+// A slot's own keys
+// ---------------------------------------------------------------------------
+
+static void slot_defaults(void* base)
+{
+	*(throng_slot*)base = throng_slot_default_def(THRONG_SEEK);
+}
+
+static const sf_key slot_keys[] = {
+	{.name = "kind", .type = SF_T_OTHER, .type_doc = "word", .words = &thr_behavior_kind_names, .required = true},
+	{.name = "weight", NUMBER(throng_slot, weight, SF_NON_NEGATIVE), .doc = "multiplies the force"},
+	{.name = "enabled", FLAG(throng_slot, enabled), .doc = "disabled slots are neither evaluated nor recorded"},
+	{.name = "priority", FLAG(throng_slot, priority),
+	 .doc = "hybrid mode: spends the force budget before the weighted rest"},
+};
+
+const sf_table sf_slot_table = {
+	.name = "slot", .keys = slot_keys, .count = 4, .defaults = slot_defaults, .size = sizeof(throng_slot)};
+
+// ---------------------------------------------------------------------------
 // A slot's parameters: the fields of throng_behavior_params, in the order
 // a slot's keys are listed and written
 // ---------------------------------------------------------------------------
@@ -304,9 +324,9 @@ const sf_table sf_group_table = {.name = "group",
                                  .defaults = group_defaults,
                                  .size = sizeof(sf_group)};
 
-const sf_table* const sf_doc_tables[] = {&sf_world_table,     &sf_target_rule_table, &sf_contact_table,
-                                         &sf_param_table,     &sf_group_table,       &sf_spawn_table,
-                                         &sf_obstacle_table};
+const sf_table* const sf_doc_tables[] = {&sf_world_table, &sf_target_rule_table, &sf_contact_table,
+                                         &sf_slot_table,  &sf_param_table,       &sf_group_table,
+                                         &sf_spawn_table, &sf_obstacle_table};
 const uint32_t sf_doc_table_count = sizeof sf_doc_tables / sizeof sf_doc_tables[0];
 
 // ---------------------------------------------------------------------------
@@ -609,6 +629,10 @@ static void md_row(sf_out* o, const sf_table* t, const sf_key* k, const void* de
 	}
 	if (k->doc != NULL && n < sizeof cell) {
 		snprintf(cell + n, sizeof cell - n, "%s%s", n > 0 ? ": " : "", k->doc);
+	} else if (k->words != NULL) {
+		for (uint32_t w = 0; w < k->words->count && n < sizeof cell; ++w) {
+			n += (size_t)snprintf(cell + n, sizeof cell - n, "%s`%s`", w == 0 ? "" : ", ", k->words->name[w]);
+		}
 	}
 	sf_put(o, "%s%s |", cell[0] != '\0' ? " " : "", cell);
 	if (t->kind_names != NULL) {

@@ -115,19 +115,20 @@ static bool parse_slot(sf_ctx* c, const sf_node* n, throng_slot* out, bool* kind
 		}
 		sf_pop(c, mark);
 	}
-	// The keys a slot of this kind takes: the common four and the
+	// The keys a slot of this kind takes: its own (sf_slot_table) and the
 	// parameters its behaviour reads (all of them when the kind is unknown,
 	// so that only true typos are reported). A parameter of another
 	// behaviour is named as such rather than as an unknown key.
-	static const char* const lead[] = {"kind", "weight", "enabled", "priority"};
-	sf_check_kind_keys(c, n, lead, 4, &sf_param_table, kind);
+	const char* lead[8];
+	for (uint32_t k = 0; k < sf_slot_table.count; ++k) {
+		lead[k] = sf_slot_table.keys[k].name;
+	}
+	sf_check_kind_keys(c, n, lead, sf_slot_table.count, &sf_param_table, kind);
 	if (kn == NULL) {
 		sf_missing(c, n, "kind", "a behaviour name");
 	}
 	throng_slot s = throng_slot_default_def(kind >= 0 ? (throng_behavior_kind)kind : THRONG_SEEK);
-	sf_field_number(c, n, "weight", SF_NON_NEGATIVE, &s.weight);
-	sf_field_bool(c, n, "enabled", &s.enabled);
-	sf_field_bool(c, n, "priority", &s.priority);
+	sf_read_keys(c, n, &sf_slot_table, &s, 0);
 	if (kind >= 0) {
 		sf_read_keys(c, n, &sf_param_table, &s.params, 1u << kind);
 	}

@@ -114,10 +114,8 @@ static void put_archetypes(sf_out* o, const sf_model* m)
 		sf_put(o, "    slots:%s\n", ctl->slot_count == 0 ? " []" : "");
 		for (uint32_t s = 0; s < ctl->slot_count; ++s) {
 			const throng_slot* slot = &ctl->slots[s];
-			sf_put(o, "      - {kind: %s, weight: ", throng_behavior_kind_name(slot->kind));
-			put_float(o, slot->weight);
-			sf_put(o, ", enabled: %s, priority: %s", slot->enabled ? "true" : "false",
-			    slot->priority ? "true" : "false");
+			sf_put(o, "      - {kind: %s", throng_behavior_kind_name(slot->kind));
+			put_keys(o, &sf_slot_table, slot, 0, ", ", ", ");
 			put_keys(o, &sf_param_table, &slot->params, 1u << slot->kind, ", ", ", ");
 			sf_put(o, "}\n");
 		}
