@@ -28,15 +28,13 @@
 //
 // Not yet (refused with a message): agents given a target agent by the
 // scene (at any distance).
-#define _POSIX_C_SOURCE 200809L // dup, dup2
+#define _POSIX_C_SOURCE 200809L // clock_gettime
 
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "args.h"
 #include "mpi_run.h"
@@ -45,26 +43,6 @@
 #include "scenario_internal.h"
 #include "summary.h"
 #include "throng/metrics.h"
-
-int self_rank, rank_count;
-MPI_Datatype mpi_agent_type;
-MPI_Datatype mpi_record_type;
-exchange_traffic traffic;
-
-/// Ranks other than 0: their own standard error, kept while theirs points
-/// at /dev/null (-1 on rank 0).
-static int quiet_stderr = -1;
-
-_Noreturn void stop_all(const char* what)
-{
-	if (quiet_stderr >= 0) {
-		fflush(stderr);
-		dup2(quiet_stderr, STDERR_FILENO);
-	}
-	cli_error("rank %d: %s: %s", self_rank, what, throng_last_error());
-	MPI_Abort(MPI_COMM_WORLD, 1);
-	exit(1); // MPI_Abort does not return; the compiler cannot know it
-}
 
 /// What throng-mpi cannot distribute yet, as a message; NULL when none.
 static const char* unsupported(throng_scene* scene)
@@ -541,29 +519,9 @@ static int run(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
-	MPI_Init(&argc, &argv);
-	MPI_Comm_rank(MPI_COMM_WORLD, &self_rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &rank_count);
+	ranks_start(&argc, &argv);
 	cli_program = "throng-mpi";
-	// Every rank reads the same arguments and scene and finds the same
-	// problems: rank 0 alone says them. A rank's own failure (stop_all)
-	// is said by that rank, on the standard error it had.
-	if (self_rank != 0) {
-		fflush(stderr);
-		quiet_stderr = dup(STDERR_FILENO);
-		const int null = open("/dev/null", O_WRONLY);
-		if (null >= 0) {
-			dup2(null, STDERR_FILENO);
-			close(null);
-		}
-	}
-	MPI_Type_contiguous((int)sizeof(mpi_agent), MPI_BYTE, &mpi_agent_type);
-	MPI_Type_commit(&mpi_agent_type);
-	MPI_Type_contiguous((int)sizeof(throng_agent_record), MPI_BYTE, &mpi_record_type);
-	MPI_Type_commit(&mpi_record_type);
 	int code = run(argc, argv);
-	MPI_Type_free(&mpi_agent_type);
-	MPI_Type_free(&mpi_record_type);
-	MPI_Finalize();
+	ranks_end();
 	return code;
 }

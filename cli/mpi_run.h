@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// throng-mpi's pieces (cli/mpi_main.c runs them): the decomposition of
-// the world's cells over the ranks (mpi_layout.c) and the movement of
-// agents between ranks (mpi_exchange.c). docs/DISTRIBUTED.md says why.
+// throng-mpi's pieces (cli/mpi_main.c runs them): the ranks (mpi_ranks.c),
+// the decomposition of the world's cells over the ranks (mpi_layout.c) and
+// the movement of agents between ranks (mpi_exchange.c). docs/DISTRIBUTED.md says why.
 #ifndef THRONG_CLI_MPI_RUN_H
 #define THRONG_CLI_MPI_RUN_H
 
@@ -18,6 +18,9 @@ typedef struct mpi_agent {
 	throng_agent_record r;
 	uint32_t ghost;
 } mpi_agent;
+
+// ---------------------------------------------------------------------------
+// The ranks (mpi_ranks.c)
 
 /// This process's rank and the number of ranks (MPI_COMM_WORLD).
 extern int self_rank, rank_count;
@@ -37,6 +40,14 @@ extern exchange_traffic traffic;
 /// Stops every rank, saying what failed (and throng_last_error()): one
 /// that fails mid-step leaves the others waiting in a reduction.
 _Noreturn void stop_all(const char* what);
+
+/// MPI_Init, this process's rank, the record types; every rank but 0 has
+/// its standard error quieted (the ranks find the same problems: rank 0
+/// says them; stop_all says a rank's own on the error stream it had).
+void ranks_start(int* argc, char*** argv);
+
+/// Frees the record types and ends MPI.
+void ranks_end(void);
 
 // ---------------------------------------------------------------------------
 // The decomposition (mpi_layout.c)

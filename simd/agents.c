@@ -12,7 +12,7 @@
 // order (docs/ENGINES.md).
 #include <string.h>
 
-#include "pass.h"
+#include "block.h"
 #include "fmath.h"
 #include "rng.h"
 #include "wmath.h"

@@ -5,7 +5,7 @@
 // pairs; a lane whose list is shorter than the longest of the block, or
 // whose pair does not overlap, keeps its sums by a select (adding a zero
 // could turn -0 into +0, which the reference never does).
-#include "pass.h"
+#include "block.h"
 
 
 int thr_simd_contact_block(const thr_contact_iter* it, uint32_t first)

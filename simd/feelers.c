@@ -16,7 +16,7 @@
 // scalar reference bit for bit.
 #include <math.h>
 
-#include "pass.h"
+#include "block.h"
 #include "fmath.h"
 
 /// Grid cells a block-wide scan may visit per lane before it splits into

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The SIMD engine: its data (shape copies in grid order), and its pass,
-// blocks of 8 sorted agents in parallel batches. See pass.h for the design.
-#include "pass.h"
+// blocks of 8 sorted agents in parallel batches. See block.h for the design.
+#include "block.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -45,7 +45,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "pass.h"
+#include "block.h"
 #include "fmath.h"
 
 /// Running sums of one neighbour slot, per lane.

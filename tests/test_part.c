@@ -612,26 +612,38 @@ Test(part, a_part_holding_fewer_agents_keeps_the_whole_worlds_grid)
 	throng_world_destroy(whole);
 }
 
+/// A crowd of n agents of radius 0.5 m in a square of half side `half`
+/// (1 m cells and neighbour radius, separation and wander, `iterations`
+/// contact iterations), on `threads` threads (all of them every step),
+/// each velocity component random below `speed`.
+static throng_world* jammed_world(uint32_t n, uint32_t iterations, uint32_t threads, float half, float speed,
+                                  uint64_t seed)
+{
+	throng_world_def def = throng_world_default_def();
+	def.capacity = n;
+	def.cell_size = 1.0f;
+	def.threads = threads;
+	def.threads_policy = THRONG_THREADS_FIXED;
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_create(&def, &w), THRONG_OK);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	c.contact.iterations = iterations;
+	throng_slot sep = throng_slot_default_def(THRONG_SEPARATION);
+	sep.params.neighbor_radius = 1.0f;
+	throng_controller_add(&c, sep);
+	throng_controller_add(&c, throng_slot_default_def(THRONG_WANDER));
+	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_OK);
+	spawn_patch(w, n, half, 0.5f, speed, seed);
+	return w;
+}
+
 Test(part, a_jammed_crowds_contact_chains_cross_strips)
 {
 	// 2,000 agents of radius 0.5 m in a 30 m square (1.7 times the area
 	// they cover), 16 contact iterations and a 1 m neighbour radius: a push
 	// travels up to 17 pairs, about 20 m, far beyond the neighbour walks'
 	// two rows of 1 m cells. The halo must follow the contacts' reach.
-	const uint32_t n = 2000;
-	throng_world_def def = throng_world_default_def();
-	def.capacity = n;
-	def.cell_size = 1.0f;
-	throng_world* whole = NULL;
-	cr_assert_eq(throng_world_create(&def, &whole), THRONG_OK);
-	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
-	c.contact.iterations = 16;
-	throng_slot sep = throng_slot_default_def(THRONG_SEPARATION);
-	sep.params.neighbor_radius = 1.0f;
-	throng_controller_add(&c, sep);
-	throng_controller_add(&c, throng_slot_default_def(THRONG_WANDER));
-	cr_assert_eq(throng_world_add_archetype(whole, &c, NULL), THRONG_OK);
-	spawn_patch(whole, n, 15.0f, 0.5f, 0.0f, 11);
+	throng_world* whole = jammed_world(2000, 16, 0, 15.0f, 0.0f, 11);
 	// Four strips of the 100 m world: the outer two hold no agent, and
 	// still make every reduction.
 	const split_run r = run_split(whole, 4, 6, 1);
@@ -968,22 +980,8 @@ Test(part, the_hook_is_called_between_stages_at_its_points_and_the_part_steps_as
 	// comes at MOVED, LISTED, then ROUND after each iteration but the
 	// last, never inside a parallel region, and the ghost marks it finds
 	// are the agents'.
-	const uint32_t n = 6000, steps = 8;
-	throng_world_def def = throng_world_default_def();
-	def.capacity = n;
-	def.cell_size = 1.0f;
-	def.threads = 2;
-	def.threads_policy = THRONG_THREADS_FIXED;
-	throng_world* whole = NULL;
-	cr_assert_eq(throng_world_create(&def, &whole), THRONG_OK);
-	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
-	c.contact.iterations = 6;
-	throng_slot sep = throng_slot_default_def(THRONG_SEPARATION);
-	sep.params.neighbor_radius = 1.0f;
-	throng_controller_add(&c, sep);
-	throng_controller_add(&c, throng_slot_default_def(THRONG_WANDER));
-	cr_assert_eq(throng_world_add_archetype(whole, &c, NULL), THRONG_OK);
-	spawn_patch(whole, n, 26.0f, 0.5f, 0.5f, 13);
+	const uint32_t n = 6000, steps = 8, iterations = 6;
+	throng_world* whole = jammed_world(n, iterations, 2, 26.0f, 0.5f, 13);
 	throng_agent_record* rec = malloc(n * sizeof *rec);
 	throng_agent_record* got = malloc(n * sizeof *got);
 	uint8_t* ghost = malloc(n);
@@ -1004,7 +1002,7 @@ Test(part, the_hook_is_called_between_stages_at_its_points_and_the_part_steps_as
 		cr_assert_eq(throng_world_step(whole), THRONG_OK);
 		cr_assert_eq(throng_world_step(p), THRONG_OK, "%s", throng_last_error());
 		const uint64_t done = whole->stats.contact_iterations - before;
-		rounds += (uint32_t)(done < c.contact.iterations - 1u ? done : c.contact.iterations - 1u);
+		rounds += (uint32_t)(done < iterations - 1u ? done : iterations - 1u);
 		cr_assert_eq(p->stats.contact_iterations - before, done, "step %u: the part ran other iterations", s);
 		records_by_id(whole, rec);
 		records_by_id(p, got);

@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The SIMD engine's private interface between its files.
+// The SIMD engine's private interface between its files: a block of 8
+// lanes (thr_lanes), what it reads (thr_wide_ctx), and the stages that
+// step it. A header of its own, not pass.c's: the block's files
+// (agents.c, sweeps.c, feelers.c, contact.c) and the pass that runs the
+// blocks (pass.c) all read it, and no file of the block calls back up
+// into pass.c.
 //
 // Design note. A step of the SIMD engine has two phases.
 //  1. Sort (core/step.c and core/store.c, because the engine says it
@@ -25,8 +30,8 @@
 // state of its own block, so OpenMP's static schedule over fixed batches
 // of blocks gives the same bits for any thread count. Per-agent reductions
 // (neighbour sums) run in a fixed order inside one thread.
-#ifndef THRONG_SIMD_PASS_H
-#define THRONG_SIMD_PASS_H
+#ifndef THRONG_SIMD_BLOCK_H
+#define THRONG_SIMD_BLOCK_H
 
 #include <stdint.h>
 
