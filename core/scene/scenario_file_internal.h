@@ -455,6 +455,9 @@ struct sf_table {
 /// throng_behavior_params), an archetype's contact (into throng_contact),
 /// a group's spawn shape (into sf_spawn).
 extern const sf_table sf_world_table;
+/// An archetype (into throng_controller): mode; target_rule, contact and
+/// slots are read by their own code.
+extern const sf_table sf_archetype_table;
 /// A slot's own keys (into throng_slot): kind (read first: it picks the
 /// parameters, sf_param_table), weight, enabled, priority.
 extern const sf_table sf_slot_table;

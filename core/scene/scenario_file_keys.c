@@ -20,7 +20,8 @@
 #include "throng/throng.h"
 
 _Static_assert(sizeof(throng_target_source) == sizeof(int) && sizeof(throng_flee_mode) == sizeof(int) &&
-                   sizeof(throng_wander_frame) == sizeof(int) && sizeof(throng_bounds_mode) == sizeof(int),
+                   sizeof(throng_wander_frame) == sizeof(int) && sizeof(throng_bounds_mode) == sizeof(int) &&
+                   sizeof(throng_blend_mode) == sizeof(int),
                "word keys land in int-sized enums");
 
 #define K(kind) (1u << (kind))
@@ -90,6 +91,31 @@ static const sf_key world_keys[] = {
 
 const sf_table sf_world_table = {
 	.name = "world", .keys = world_keys, .count = 4, .defaults = world_defaults, .size = sizeof(sf_model)};
+
+// ---------------------------------------------------------------------------
+// An archetype
+// ---------------------------------------------------------------------------
+
+static void archetype_defaults(void* base)
+{
+	*(throng_controller*)base = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+}
+
+static const sf_key archetype_keys[] = {
+	{.name = "mode", WORD(throng_controller, mode, thr_blend_mode_names, "blend mode"),
+	 .doc = "`weighted`, `priority` or `hybrid` (SPEC.md, \"The controller\"; `throng_blend_mode_name`)"},
+	{.name = "target_rule", .type = SF_T_OTHER, .type_doc = "mapping", .def = "none (off)",
+	 .doc = "target selection, below"},
+	{.name = "contact", .type = SF_T_OTHER, .type_doc = "mapping", .def = "on", .doc = "solid agents, below"},
+	{.name = "slots", .type = SF_T_OTHER, .type_doc = "list", .def = "`[]`", .doc = "0 to 16 slots, blended in order"},
+};
+_Static_assert(THRONG_MAX_SLOTS == 16, "the slots row of archetype_keys states the limit");
+
+const sf_table sf_archetype_table = {.name = "archetype",
+                                     .keys = archetype_keys,
+                                     .count = 4,
+                                     .defaults = archetype_defaults,
+                                     .size = sizeof(throng_controller)};
 
 // ---------------------------------------------------------------------------
 // A slot's own keys
@@ -324,9 +350,9 @@ const sf_table sf_group_table = {.name = "group",
                                  .defaults = group_defaults,
                                  .size = sizeof(sf_group)};
 
-const sf_table* const sf_doc_tables[] = {&sf_world_table, &sf_target_rule_table, &sf_contact_table,
-                                         &sf_slot_table,  &sf_param_table,       &sf_group_table,
-                                         &sf_spawn_table, &sf_obstacle_table};
+const sf_table* const sf_doc_tables[] = {&sf_world_table,       &sf_archetype_table, &sf_target_rule_table,
+                                         &sf_contact_table,     &sf_slot_table,      &sf_param_table,
+                                         &sf_group_table,       &sf_spawn_table,     &sf_obstacle_table};
 const uint32_t sf_doc_table_count = sizeof sf_doc_tables / sizeof sf_doc_tables[0];
 
 // ---------------------------------------------------------------------------

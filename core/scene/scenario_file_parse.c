@@ -178,14 +178,8 @@ static void parse_archetype(sf_ctx* c, const sf_node* n, sf_archetype* a)
 {
 	a->controller = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 	a->pos = n->pos;
-	if (!sf_expect_mapping(c, n, "a mapping of mode, target_rule, contact and slots")) {
-		return;
-	}
-	static const char* const keys[] = {"mode", "target_rule", "contact", "slots"};
-	sf_check_keys(c, n, keys, 4);
-	int mode = 0;
-	if (sf_field_enum(c, n, "mode", thr_blend_mode_names.name, thr_blend_mode_names.count, "blend mode", &mode) > 0) {
-		a->controller.mode = (throng_blend_mode)mode;
+	if (sf_read_table(c, n, &sf_archetype_table, &a->controller) >> 63 != 0) {
+		return; // not a mapping
 	}
 	const sf_node* rule = sf_get(n, "target_rule");
 	if (rule != NULL) {

@@ -92,7 +92,9 @@ static void put_archetypes(sf_out* o, const sf_model* m)
 		const throng_controller* ctl = &a->controller;
 		sf_put(o, "  ");
 		put_string(o, a->name);
-		sf_put(o, ":\n    mode: %s\n", throng_blend_mode_name(ctl->mode));
+		sf_put(o, ":");
+		put_keys(o, &sf_archetype_table, ctl, 0, "\n    ", "\n    ");
+		sf_put(o, "\n");
 		if (a->target_label || a->target_group != NULL) {
 			sf_put(o, "    target_rule: {");
 			if (a->target_label) {
