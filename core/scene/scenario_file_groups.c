@@ -26,10 +26,8 @@ void sf_parse_path(sf_ctx* c, const sf_node* n, sf_path* out)
 	if (!sf_expect_mapping(c, n, "a list of waypoints [[x, y], ...] or {waypoints: [...], loop: false}")) {
 		return;
 	}
-	static const char* const keys[] = {"waypoints", "loop", "end_at_goal"};
-	sf_check_keys(c, n, keys, 3);
-	sf_field_bool(c, n, "loop", &out->loop);
-	sf_field_bool(c, n, "end_at_goal", &out->end_at_goal);
+	sf_check_kind_keys(c, n, NULL, 0, &sf_path_table, -1);
+	sf_read_keys(c, n, &sf_path_table, out, 0);
 	const sf_node* w = sf_get(n, "waypoints");
 	if (w == NULL) {
 		sf_missing(c, n, "waypoints", "a list of 1 to 4096 points [x, y]");

@@ -471,6 +471,9 @@ enum { SF_GROUP_COUNT = 1, SF_GROUP_ARCHETYPE, SF_GROUP_SPAWN, SF_GROUP_HEADING,
 /// are the archetype's), and an obstacle (into sf_obstacle).
 extern const sf_table sf_target_rule_table;
 extern const sf_table sf_obstacle_table;
+/// A group's path in its mapping form (into sf_path): waypoints are read
+/// by sf_parse_path.
+extern const sf_table sf_path_table;
 /// A target rule's defaults before its keys are read: on, sight 10 m,
 /// every 10 steps.
 void sf_target_rule_defaults(void* rule);

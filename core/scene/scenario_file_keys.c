@@ -308,6 +308,22 @@ const sf_table sf_obstacle_table = {
 	.name = "obstacle", .keys = obstacle_keys, .count = 2, .size = sizeof(sf_obstacle)};
 
 // ---------------------------------------------------------------------------
+// A path (a group's, in its mapping form)
+// ---------------------------------------------------------------------------
+
+static const sf_key path_keys[] = {
+	{.name = "waypoints", .type = SF_T_OTHER, .type_doc = "list of points", .required = true,
+	 .doc = "1 to 4096 points"},
+	{.name = "loop", FLAG(sf_path, loop), .doc = "after the last waypoint, the first again"},
+	{.name = "end_at_goal", FLAG(sf_path, end_at_goal),
+	 .doc = "each agent gets a path of its own: the waypoints, then its goal (the group needs a goal; not with "
+	        "`loop`)"},
+};
+_Static_assert(THRONG_MAX_WAYPOINTS == 4096, "the waypoints row of path_keys states the limit");
+
+const sf_table sf_path_table = {.name = "path", .keys = path_keys, .count = 3, .size = sizeof(sf_path)};
+
+// ---------------------------------------------------------------------------
 // A group
 // ---------------------------------------------------------------------------
 
@@ -352,7 +368,8 @@ const sf_table sf_group_table = {.name = "group",
 
 const sf_table* const sf_doc_tables[] = {&sf_world_table,       &sf_archetype_table, &sf_target_rule_table,
                                          &sf_contact_table,     &sf_slot_table,      &sf_param_table,
-                                         &sf_group_table,       &sf_spawn_table,     &sf_obstacle_table};
+                                         &sf_group_table,       &sf_spawn_table,     &sf_path_table,
+                                         &sf_obstacle_table};
 const uint32_t sf_doc_table_count = sizeof sf_doc_tables / sizeof sf_doc_tables[0];
 
 // ---------------------------------------------------------------------------

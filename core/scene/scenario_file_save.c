@@ -191,8 +191,8 @@ static void put_group(sf_out* o, const sf_model* m, const sf_group* g)
 			if (g->path.count > 0) {
 				sf_put(o, "    path: {waypoints: ");
 				put_points(o, g->path.points, g->path.count);
-				sf_put(o, ", loop: %s, end_at_goal: %s}\n", g->path.loop ? "true" : "false",
-				       g->path.end_at_goal ? "true" : "false");
+				put_keys(o, &sf_path_table, &g->path, 0, ", ", ", ");
+				sf_put(o, "}\n");
 			}
 			break;
 		default: break;
