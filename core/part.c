@@ -262,15 +262,19 @@ static inline bool kept(const throng_world* w, const uint8_t* keep, uint32_t i)
 	return keep != NULL && keep[i] != 0 && !thr_part_ghost(w->part, w->id[i]);
 }
 
-throng_status throng_part_update(throng_world* w, const uint8_t* keep, const throng_agent_record* recs, const uint8_t* ghost,
-                              uint32_t n, uint64_t step)
+/// throng_part_update, writing the records into store buffer `into`: the
+/// current one, or (throng_part_load_next, keep NULL) the other, which
+/// then becomes current as at a step's end. Either way the other buffer is
+/// then the previous state the load publishes.
+static throng_status update_into(throng_world* w, const uint8_t* keep, const throng_agent_record* recs,
+                                 const uint8_t* ghost, uint32_t n, uint64_t step, int into)
 {
 	throng_status st = thr_check_world(w, "throng_part_update");
 	if (st != THRONG_OK) {
 		return st;
 	}
 	if (w->part == NULL) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_update: the world is not a part (thr_part_make)");
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_update: the world is not a part (throng_part_create)");
 	}
 	if (n > 0 && recs == NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_update: recs is NULL");
@@ -335,7 +339,7 @@ throng_status throng_part_update(throng_world* w, const uint8_t* keep, const thr
 	// record k goes to slot k.
 	uint32_t* slot_of = p->slot_of;
 	uint8_t* bits = p->ghost;
-	thr_state* s = thr_cur(w);
+	thr_state* s = &w->store.buf[into];
 	const uint32_t old = w->count;
 	uint32_t holes = 0;
 	for (uint32_t i = 0; i < old; ++i) {
@@ -392,11 +396,18 @@ throng_status throng_part_update(throng_world* w, const uint8_t* keep, const thr
 	// fewer agents than the step before, step after step).
 	w->count = count;
 	w->step = step;
-	// Observers see the state the load replaced as the previous one
-	// (throng_part_load_next flips the buffers first), in the same slots.
+	thr_make_current(w, into);
+	// Observers see the other buffer as the previous state: after
+	// throng_part_load_next, the state the load replaced, in the same slots.
 	const thr_contact_report none = {0, 0, 0, 0, 0};
-	thr_publish_step(w, &w->store.buf[w->store.cur ^ 1], NULL, &none);
+	thr_publish_step(w, &w->store.buf[into ^ 1], NULL, &none);
 	return THRONG_OK;
+}
+
+throng_status throng_part_update(throng_world* w, const uint8_t* keep, const throng_agent_record* recs,
+                                 const uint8_t* ghost, uint32_t n, uint64_t step)
+{
+	return update_into(w, keep, recs, ghost, n, step, w != NULL ? w->store.cur : 0);
 }
 
 void thr_part_mark_ghosts(const throng_world* w, uint8_t* ghost)
@@ -420,12 +431,10 @@ throng_status throng_part_load_next(throng_world* w, const throng_agent_record* 
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_load_next: %s",
 		                w == NULL || w->part == NULL ? "not a part world" : "the records are not the whole world's");
 	}
-	w->store.cur ^= 1;
-	const throng_status st = throng_part_load(w, recs, NULL, n, step);
-	if (st != THRONG_OK) {
-		w->store.cur ^= 1;
-	}
-	return st;
+	// Into the store's other buffer, made current once loaded (nothing is
+	// written when the records are refused): the state w held stays as
+	// its previous state, as a step leaves it.
+	return update_into(w, NULL, recs, NULL, n, step, w->store.cur ^ 1);
 }
 
 bool throng_part_is_ghost(const throng_world* w, uint32_t slot)

@@ -281,7 +281,7 @@ throng_status throng_world_step(throng_world* w)
 		if (due) {
 			memcpy(w->target_agent, ctx.kept_targets, (size_t)w->count * sizeof *w->target_agent);
 		}
-		w->store.cur = ctx.read;
+		thr_make_current(w, ctx.read);
 		if (e->sorted) {
 			w->published.step = UINT64_MAX; // the storage order moved: the record no longer describes it
 		}
@@ -291,7 +291,7 @@ throng_status throng_world_step(throng_world* w)
 	merge_stats(w, &ps);
 	w->stats.threads_last = team;
 	w->stats.steps_one_thread += (uint64_t)(team == 1 && w->team.most > 1);
-	w->store.cur = ctx.write; // the one flip of the step
+	thr_make_current(w, ctx.write); // the one flip of the step
 	w->step++;
 	publish(w, &ctx, &ps);
 	if (timed) {

@@ -187,6 +187,15 @@ static inline void thr_publish_step(throng_world* w, const thr_state* previous, 
 	w->published.contact = *contact;
 }
 
+/// Makes store buffer b (0 or 1) hold w's current state; the other then
+/// holds the state before it. The step's one flip at its end
+/// (core/step.c), and a part world's load into the other buffer
+/// (throng_part_load_next, core/part.c).
+static inline void thr_make_current(throng_world* w, int b)
+{
+	w->store.cur = b;
+}
+
 /// Whether slot i holds a part world's ghost, in a step's mask of ghosts
 /// by slot (thr_step_ctx.ghost: bit i & 7 of ghost[i >> 3]; NULL in a
 /// whole world, which has none). A ghost is stepped, but its figures are

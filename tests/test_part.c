@@ -42,12 +42,12 @@ static throng_world* make_part(const throng_world* whole, uint32_t threads, uint
 	return p;
 }
 
-/// Every agent's record, by id.
+/// Every agent's record, by id (throng_agent_record_of: the public way).
 static void records_by_id(const throng_world* w, throng_agent_record* out)
 {
 	const uint32_t n = throng_world_agent_count(w);
 	for (uint32_t id = 0; id < n; ++id) {
-		throng_agent_record_get(w, w->slot_of[id], &out[id]);
+		cr_assert_eq(throng_agent_record_of(w, id, &out[id]), THRONG_OK, "id %u: %s", id, throng_last_error());
 	}
 }
 
@@ -922,11 +922,28 @@ Test(part, ghosts_are_marked_by_slot_in_the_order_the_step_sorts_them)
 		thr_part_mark_ghosts(p, bits);
 		for (uint32_t i = 0; i < N; ++i) {
 			cr_assert_eq(thr_slot_ghost(bits, i), p->id[i] % 3u == 0u, "step %d, slot %u (id %u)", step, i, p->id[i]);
+			cr_assert_eq(throng_part_is_ghost(p, i), p->id[i] % 3u == 0u, "step %d, slot %u", step, i);
 			moved |= p->id[i] != rec[i].id;
 		}
 		cr_assert_eq(throng_world_step(p), THRONG_OK, "%s", throng_last_error());
 	}
 	cr_assert(moved, "the step never sorted the agents: the marks were not tested against a new order");
+	// The rest of the public side: no ghost and no stats to set in a whole
+	// world, no record of an id the world does not hold, the threat back.
+	cr_assert(!throng_part_is_ghost(whole, 0));
+	cr_assert(!throng_part_is_ghost(p, N));
+	const throng_world_stats st = throng_world_get_stats(p);
+	cr_assert_eq(throng_part_set_stats(whole, &st), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_part_set_stats(p, &st), THRONG_OK);
+	throng_agent_record r;
+	cr_assert_eq(throng_agent_record_of(p, N, &r), THRONG_ERR_NOT_FOUND);
+	cr_assert_eq(throng_agent_record_of(p, 3, &r), THRONG_OK);
+	cr_assert_eq(r.id, 3u);
+	cr_assert_eq(throng_world_set_threat(p, (throng_vec2){1.5f, -2.0f}, (throng_vec2){0.25f, 0.0f}, true), THRONG_OK);
+	throng_vec2 tp, tv;
+	bool on = false;
+	throng_part_get_threat(p, &tp, &tv, &on);
+	cr_assert(on && tp.x == 1.5f && tp.y == -2.0f && tv.x == 0.25f && tv.y == 0.0f);
 	throng_world_destroy(p);
 	throng_world_destroy(whole);
 }
