@@ -327,8 +327,8 @@ vec2 thr_separation(const thr_self* s, const thr_neighbor* nb, uint32_t n, const
 /// The mean position (`velocity` false) or velocity of the neighbours that
 /// count for s (counts()), the first cap of them in the order given, to
 /// *mean; false when none counts.
-static bool neighbor_mean(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm,
-                          bool velocity, vec2* mean)
+static inline bool neighbor_mean(const thr_self* s, const thr_neighbor* nb, uint32_t n,
+                                 const throng_behavior_params* prm, bool velocity, vec2* mean)
 {
 	vec2 sum = v2(0.0f, 0.0f);
 	uint32_t count = 0;
