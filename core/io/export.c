@@ -109,17 +109,23 @@ const char* throng_format_name(throng_format format)
 	return (unsigned)format < sizeof format_names / sizeof format_names[0] ? format_names[format] : NULL;
 }
 
-bool throng_format_from_name(const char* name, throng_format* out)
+int thr_name_index(const char* const* names, size_t count, const char* name)
 {
-	for (size_t k = 0; name != NULL && k < sizeof format_names / sizeof format_names[0]; ++k) {
-		if (strcmp(name, format_names[k]) == 0) {
-			if (out != NULL) {
-				*out = (throng_format)k;
-			}
-			return true;
+	for (size_t k = 0; name != NULL && k < count; ++k) {
+		if (strcmp(name, names[k]) == 0) {
+			return (int)k;
 		}
 	}
-	return false;
+	return -1;
+}
+
+bool throng_format_from_name(const char* name, throng_format* out)
+{
+	int k = thr_name_index(format_names, sizeof format_names / sizeof format_names[0], name);
+	if (k >= 0 && out != NULL) {
+		*out = (throng_format)k;
+	}
+	return k >= 0;
 }
 
 const char* throng_field_name(uint32_t field_bit)

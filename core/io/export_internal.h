@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "throng/export.h"
 
@@ -200,15 +201,27 @@ static inline bool thr_host_is_le(void)
 }
 
 /// Reverses the bytes of n 4-byte elements in place (big-endian hosts).
+/// stream_read.c.
 void thr_swap32(void* data, size_t n);
 
-// --- CRC-32 (crc32.c) ----------------------------------------------------------
-/// CRC-32 as zlib, PNG and Python's zlib.crc32 compute it (reflected
-/// polynomial 0xEDB88320, initial and final XOR 0xFFFFFFFF). Continue a
-/// running CRC by passing the previous value as `crc` (0 to start).
-uint32_t thr_crc32(uint32_t crc, const void* data, size_t n);
+// --- CRC-32 ----------------------------------------------------------------------
+/// The stream's CRC-32 (docs/FORMAT.md, "Checksums"): CRC-32/ISO-HDLC,
+/// reflected polynomial 0xEDB88320, initial and final XOR 0xFFFFFFFF, the
+/// one zlib computes, so this is zlib's crc32_z (about twice as fast as
+/// the slicing-by-16 loop throng had, docs/PERFORMANCE.md "Output cost"). Continue a running CRC
+/// by passing the previous value as `crc` (0 to start). zlib answers its
+/// own initial value, 0, for a NULL buffer; n == 0 gives back `crc`.
+static inline uint32_t thr_crc32(uint32_t crc, const void* data, size_t n)
+{
+	return n == 0 ? crc : (uint32_t)crc32_z(crc, data, n);
+}
 
 // --- frames in id order (export.c) -----------------------------------------------
+/// The index of `name` in names[0..count), or -1 (also for NULL): the
+/// inverse of a public enum's name table (throng_format_from_name,
+/// throng_writer_state_from_name). export.c.
+int thr_name_index(const char* const* names, size_t count, const char* name);
+
 /// The view's arrays for each field bit (index = bit number), NULL when the
 /// view lacks one.
 void thr_view_field_sources(const throng_view* view, const void* src[THRONG_FIELD_BITS]);

@@ -294,15 +294,11 @@ const char* throng_writer_state_name(throng_writer_state state)
 
 bool throng_writer_state_from_name(const char* name, throng_writer_state* out)
 {
-	for (size_t k = 0; name != NULL && k < sizeof writer_state_names / sizeof writer_state_names[0]; ++k) {
-		if (strcmp(name, writer_state_names[k]) == 0) {
-			if (out != NULL) {
-				*out = (throng_writer_state)k;
-			}
-			return true;
-		}
+	int k = thr_name_index(writer_state_names, sizeof writer_state_names / sizeof writer_state_names[0], name);
+	if (k >= 0 && out != NULL) {
+		*out = (throng_writer_state)k;
 	}
-	return false;
+	return k >= 0;
 }
 
 /// Refuses a copied frame with a non-finite float; `slot_off` is where its

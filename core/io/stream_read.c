@@ -10,8 +10,9 @@
 // went wrong. A pipe has no size: there the frame buffer grows with the
 // bytes that arrive, so a header that lies costs at most about twice what
 // was sent. The header check shared with the live feed's reader
-// (thr_header_check) lives here too. This file depends only on error.c and
-// crc32.c so the fuzzer (tests/fuzz) can compile it on its own.
+// (thr_header_check) lives here too, and the byte swap the stream's
+// writer shares (thr_swap32). This file depends only on error.c and zlib
+// (the CRC-32) so the fuzzer (tests/fuzz) can compile it on its own.
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
@@ -23,6 +24,18 @@
 
 #include "error.h"
 #include "export_internal.h"
+
+void thr_swap32(void* data, size_t n)
+{
+	unsigned char* p = data;
+	for (size_t k = 0; k < n; ++k, p += 4) {
+		unsigned char t0 = p[0], t1 = p[1];
+		p[0] = p[3];
+		p[1] = p[2];
+		p[2] = t1;
+		p[3] = t0;
+	}
+}
 
 /// A source whose size is unknown (a pipe, a terminal): source_left().
 #define SIZE_UNKNOWN UINT64_MAX
