@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Scenario files: diagnostics (the path of the field being read, one
 // message per problem, kept and reported in file order, the nearest known
-// name for a typo) and the checks of a mapping's keys.
+// name for a typo) and access to the tree (a key, a value, a value as a
+// message shows it). The bottom of the reader: it calls no other stage.
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -265,103 +266,19 @@ void sf_join(const char* const* names, size_t count, char* buf, size_t cap)
 }
 
 // ---------------------------------------------------------------------------
-// Key checks: unknown keys (with the nearest known one), repeated keys and
-// names, missing keys
+// Tree access: keys, values, and how a value reads in a message
 // ---------------------------------------------------------------------------
 
-/// The text of a scalar key, or NULL for other keys.
-static const char* key_text(const sf_node* k)
+const char* sf_key_text(const sf_node* k)
 {
 	return k->kind == SF_SCALAR && strlen(k->text) == k->len ? k->text : NULL;
 }
 
-void sf_check_keys(sf_ctx* c, const sf_node* map, const char* const* keys, size_t count)
-{
-	sf_check_keys_ex(c, map, keys, count, NULL, 0, NULL);
-}
-
-void sf_check_keys_ex(sf_ctx* c, const sf_node* map, const char* const* keys, size_t count,
-                      const char* const* foreign, size_t nforeign, const char* foreign_what)
-{
-	sf_pos first[40];
-	bool seen[40] = {false};
-	char list[400];
-	sf_join(keys, count, list, sizeof list);
-	for (uint32_t p = 0; p < map->count; ++p) {
-		const sf_node* k = map->items[2u * p];
-		if (k->kind == SF_BAD) {
-			continue;
-		}
-		const char* text = key_text(k);
-		if (text == NULL) {
-			char got[64];
-			sf_describe(k, got, sizeof got);
-			sf_error(c, k->pos, "got %s as a key (expected one of: %s)", got, list);
-			continue;
-		}
-		size_t mark = sf_push_key(c, text);
-		size_t idx = count;
-		for (size_t j = 0; j < count; ++j) {
-			if (strcmp(text, keys[j]) == 0) {
-				idx = j;
-				break;
-			}
-		}
-		bool is_foreign = false;
-		for (size_t j = 0; idx == count && j < nforeign; ++j) {
-			is_foreign = is_foreign || strcmp(text, foreign[j]) == 0;
-		}
-		if (is_foreign) {
-			sf_error(c, k->pos, "not %s (expected one of: %s)", foreign_what, list);
-		} else if (idx == count) {
-			const char* near = sf_nearest(text, keys, count);
-			if (near != NULL) {
-				sf_error(c, k->pos, "unknown key, did you mean %s? (expected one of: %s)", near, list);
-				c->typo_map[c->typo_count % 16u] = map;
-				c->typo_key[c->typo_count % 16u] = near;
-				c->typo_count++;
-			} else {
-				sf_error(c, k->pos, "unknown key (expected one of: %s)", list);
-			}
-		} else if (idx < 40 && seen[idx]) {
-			sf_error(c, k->pos, "duplicate key (expected each key once; the first is at line %u, column %u)",
-			         first[idx].line, first[idx].column);
-		} else if (idx < 40) {
-			seen[idx] = true;
-			first[idx] = k->pos;
-		}
-		sf_pop(c, mark);
-	}
-}
-
-void sf_check_names(sf_ctx* c, const sf_node* map, const char* what)
-{
-	char article[80];
-	snprintf(article, sizeof article, "%s %s", what[0] == 'a' ? "an" : "a", what);
-	for (uint32_t p = 0; p < map->count; ++p) {
-		const sf_node* k = map->items[2u * p];
-		const char* text = key_text(k);
-		size_t mark = sf_push_key(c, text != NULL ? text : "?");
-		if (sf_check_name(c, k, article)) {
-			for (uint32_t q = 0; q < p; ++q) {
-				const sf_node* prev = map->items[2u * q];
-				if (prev->kind == SF_SCALAR && strcmp(prev->text, text) == 0) {
-					sf_error(c, k->pos,
-					         "duplicate %s name (expected unique names; the first is at line %u, column %u)",
-					         what, prev->pos.line, prev->pos.column);
-					break;
-				}
-			}
-		}
-		sf_pop(c, mark);
-	}
-}
-
 bool sf_key_repeats(const sf_node* map, uint32_t k)
 {
-	const char* text = key_text(map->items[2u * k]);
+	const char* text = sf_key_text(map->items[2u * k]);
 	for (uint32_t q = 0; text != NULL && q < k; ++q) {
-		const char* prev = key_text(map->items[2u * q]);
+		const char* prev = sf_key_text(map->items[2u * q]);
 		if (prev != NULL && strcmp(prev, text) == 0) {
 			return true;
 		}
@@ -376,7 +293,7 @@ const sf_node* sf_get(const sf_node* map, const char* key)
 	}
 	for (uint32_t p = 0; p < map->count; ++p) {
 		const sf_node* k = map->items[2u * p];
-		const char* text = key_text(k);
+		const char* text = sf_key_text(k);
 		if (text != NULL && strcmp(text, key) == 0) {
 			return map->items[2u * p + 1u];
 		}
@@ -384,16 +301,104 @@ const sf_node* sf_get(const sf_node* map, const char* key)
 	return NULL;
 }
 
-void sf_missing(sf_ctx* c, const sf_node* map, const char* key, const char* expected)
+bool sf_is_null(const sf_node* n)
 {
-	// A misspelt key already reported as "did you mean <key>?" is the same
-	// problem: say it once.
-	for (uint32_t k = 0; k < 16u && k < c->typo_count; ++k) {
-		if (c->typo_map[k] == map && strcmp(c->typo_key[k], key) == 0) {
-			return;
+	if (n == NULL || n->kind != SF_SCALAR || !n->plain) {
+		return false;
+	}
+	const char* t = n->text;
+	return n->len == 0 || strcmp(t, "~") == 0 || strcmp(t, "null") == 0 || strcmp(t, "Null") == 0 ||
+	       strcmp(t, "NULL") == 0;
+}
+
+int sf_number_kind(const char* s, size_t len)
+{
+	if (strlen(s) != len || len == 0) {
+		return SF_NUM_NOT;
+	}
+	size_t i = 0;
+	if (s[i] == '+' || s[i] == '-') {
+		++i;
+	}
+	// .nan .NaN .NAN nan NaN .inf .Inf inf infinity (any case), signed or not.
+	const char* w = s + i + (s[i] == '.' ? 1 : 0);
+	const char* words[] = {"nan", "inf", "infinity"};
+	for (size_t k = 0; k < 3; ++k) {
+		size_t lw = strlen(words[k]);
+		if (strlen(w) == lw) {
+			size_t j = 0;
+			while (j < lw && (w[j] | 0x20) == words[k][j]) {
+				++j;
+			}
+			if (j == lw) {
+				return SF_NUM_NONFINITE;
+			}
 		}
 	}
-	size_t mark = sf_push_key(c, key);
-	sf_error(c, map->pos, "missing (expected %s)", expected);
-	sf_pop(c, mark);
+	size_t digits = 0;
+	while (s[i] >= '0' && s[i] <= '9') {
+		++i;
+		++digits;
+	}
+	if (s[i] == '.') {
+		++i;
+		while (s[i] >= '0' && s[i] <= '9') {
+			++i;
+			++digits;
+		}
+	}
+	if (digits == 0) {
+		return SF_NUM_NOT;
+	}
+	if (s[i] == 'e' || s[i] == 'E') {
+		++i;
+		if (s[i] == '+' || s[i] == '-') {
+			++i;
+		}
+		size_t exp = 0;
+		while (s[i] >= '0' && s[i] <= '9') {
+			++i;
+			++exp;
+		}
+		if (exp == 0) {
+			return SF_NUM_NOT;
+		}
+	}
+	return s[i] == '\0' ? SF_NUM_DECIMAL : SF_NUM_NOT;
+}
+
+void sf_describe(const sf_node* n, char* buf, size_t cap)
+{
+	if (n == NULL) {
+		snprintf(buf, cap, "nothing");
+		return;
+	}
+	switch (n->kind) {
+	case SF_MAPPING: snprintf(buf, cap, "a mapping"); return;
+	case SF_SEQUENCE: snprintf(buf, cap, "a sequence"); return;
+	case SF_BAD: snprintf(buf, cap, "an unsupported value"); return;
+	case SF_SCALAR: break;
+	}
+	if (sf_is_null(n)) {
+		snprintf(buf, cap, "null");
+		return;
+	}
+	// Printable text only, cut at 32 bytes.
+	char text[40];
+	size_t k = 0;
+	for (; k < n->len && k < 32; ++k) {
+		unsigned char ch = (unsigned char)n->text[k];
+		text[k] = ch < 0x20 || ch == 0x7F ? '?' : (char)ch;
+	}
+	if (n->len > 32) {
+		memcpy(text + k, "...", 3);
+		k += 3;
+	}
+	text[k] = '\0';
+	if (n->plain && (sf_number_kind(n->text, n->len) != SF_NUM_NOT || strcmp(n->text, "true") == 0 ||
+	                 strcmp(n->text, "false") == 0)) {
+		snprintf(buf, cap, "%s", text);
+	} else {
+		snprintf(buf, cap, "a string \"%s\"", text);
+	}
 }

@@ -86,7 +86,7 @@ typedef struct sf_node {
 } sf_node;
 
 // ---------------------------------------------------------------------------
-// Diagnostics
+// Diagnostics and tree access (scenario_file_diag.c)
 // ---------------------------------------------------------------------------
 
 /// A problem kept until sf_ctx_finish() sorts and reports it.
@@ -149,6 +149,21 @@ const char* sf_nearest(const char* word, const char* const* names, size_t count)
 /// "a, b, c" into buf (cut with "..." when it does not fit).
 void sf_join(const char* const* names, size_t count, char* buf, size_t cap);
 
+/// The text of a scalar key, or NULL for other keys (and keys holding NULs).
+const char* sf_key_text(const sf_node* k);
+/// The value of `key` in a mapping (its first occurrence), or NULL.
+const sf_node* sf_get(const sf_node* map, const char* key);
+/// Whether key k of a mapping repeats an earlier key (its entry is then
+/// skipped: the repeat is the problem, already reported).
+bool sf_key_repeats(const sf_node* map, uint32_t k);
+bool sf_is_null(const sf_node* n);
+/// Whether a plain scalar reads as a decimal number, a spelling of NaN or
+/// infinity, or neither.
+enum { SF_NUM_NOT = 0, SF_NUM_DECIMAL, SF_NUM_NONFINITE };
+int sf_number_kind(const char* s, size_t len);
+/// "a mapping", "a sequence", "null", "true", "a string \"abc\"", "3.5".
+void sf_describe(const sf_node* n, char* buf, size_t cap);
+
 // ---------------------------------------------------------------------------
 // Stage 1: bytes -> tree (scenario_file_yaml.c)
 // ---------------------------------------------------------------------------
@@ -160,9 +175,8 @@ sf_node* sf_read_yaml(sf_ctx* c, const unsigned char* data, size_t size);
 void sf_node_free(sf_node* n);
 
 // ---------------------------------------------------------------------------
-// Typed readers (scenario_file_read.c; the key checks are in
-// scenario_file_diag.c). Each reports under the current path and returns
-// false on a problem, leaving *out unchanged.
+// Typed readers and key checks (scenario_file_read.c). Each reports under
+// the current path and returns false on a problem, leaving *out unchanged.
 // ---------------------------------------------------------------------------
 
 /// The ranges of validate.c.
@@ -176,10 +190,6 @@ typedef enum sf_range {
 	SF_FRACTION,       ///< finite, in [1e-6, 1]
 } sf_range;
 
-/// "a mapping", "a sequence", "null", "true", "a string \"abc\"", "3.5".
-void sf_describe(const sf_node* n, char* buf, size_t cap);
-
-bool sf_is_null(const sf_node* n);
 bool sf_read_number(sf_ctx* c, const sf_node* n, sf_range range, float* out);
 bool sf_read_uint(sf_ctx* c, const sf_node* n, uint64_t min, uint64_t max, bool hex, uint64_t* out);
 bool sf_read_bool(sf_ctx* c, const sf_node* n, bool* out);
@@ -209,13 +219,6 @@ void sf_check_keys_ex(sf_ctx* c, const sf_node* map, const char* const* keys, si
 /// Checks the keys of a mapping of names (archetypes, groups): each a
 /// valid name, none repeated. `what` is "archetype" or "group".
 void sf_check_names(sf_ctx* c, const sf_node* map, const char* what);
-
-/// Whether key k of a mapping repeats an earlier key (its entry is then
-/// skipped: the repeat is the problem, already reported).
-bool sf_key_repeats(const sf_node* map, uint32_t k);
-
-/// The value of `key` in a mapping (its first occurrence), or NULL.
-const sf_node* sf_get(const sf_node* map, const char* key);
 
 /// Field helpers: read map[key] under path ".key" when present. Return 0
 /// when absent (out untouched), 1 when read, -1 on a problem.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Scenario files: typed readers over nodes.
+// Scenario files: typed readers over nodes, and the checks of a mapping's
+// keys (unknown, repeated, missing).
 //
 // Numbers, booleans and null must be plain scalars (a quoted "3" is a
 // string, as in JSON); names and enum words may be quoted. A number is
@@ -21,112 +22,6 @@
 
 #define SF_MAX_MAGNITUDE 1.0e6f
 #define SF_MIN_MAGNITUDE 1.0e-6f
-
-bool sf_is_null(const sf_node* n)
-{
-	if (n == NULL || n->kind != SF_SCALAR || !n->plain) {
-		return false;
-	}
-	const char* t = n->text;
-	return n->len == 0 || strcmp(t, "~") == 0 || strcmp(t, "null") == 0 || strcmp(t, "Null") == 0 ||
-	       strcmp(t, "NULL") == 0;
-}
-
-enum { NUM_NOT = 0, NUM_DECIMAL, NUM_NONFINITE };
-
-/// Whether a plain scalar reads as a decimal number, a spelling of NaN or
-/// infinity, or neither.
-static int classify_number(const char* s, size_t len)
-{
-	if (strlen(s) != len || len == 0) {
-		return NUM_NOT;
-	}
-	size_t i = 0;
-	if (s[i] == '+' || s[i] == '-') {
-		++i;
-	}
-	// .nan .NaN .NAN nan NaN .inf .Inf inf infinity (any case), signed or not.
-	const char* w = s + i + (s[i] == '.' ? 1 : 0);
-	const char* words[] = {"nan", "inf", "infinity"};
-	for (size_t k = 0; k < 3; ++k) {
-		size_t lw = strlen(words[k]);
-		if (strlen(w) == lw) {
-			size_t j = 0;
-			while (j < lw && (w[j] | 0x20) == words[k][j]) {
-				++j;
-			}
-			if (j == lw) {
-				return NUM_NONFINITE;
-			}
-		}
-	}
-	size_t digits = 0;
-	while (s[i] >= '0' && s[i] <= '9') {
-		++i;
-		++digits;
-	}
-	if (s[i] == '.') {
-		++i;
-		while (s[i] >= '0' && s[i] <= '9') {
-			++i;
-			++digits;
-		}
-	}
-	if (digits == 0) {
-		return NUM_NOT;
-	}
-	if (s[i] == 'e' || s[i] == 'E') {
-		++i;
-		if (s[i] == '+' || s[i] == '-') {
-			++i;
-		}
-		size_t exp = 0;
-		while (s[i] >= '0' && s[i] <= '9') {
-			++i;
-			++exp;
-		}
-		if (exp == 0) {
-			return NUM_NOT;
-		}
-	}
-	return s[i] == '\0' ? NUM_DECIMAL : NUM_NOT;
-}
-
-void sf_describe(const sf_node* n, char* buf, size_t cap)
-{
-	if (n == NULL) {
-		snprintf(buf, cap, "nothing");
-		return;
-	}
-	switch (n->kind) {
-	case SF_MAPPING: snprintf(buf, cap, "a mapping"); return;
-	case SF_SEQUENCE: snprintf(buf, cap, "a sequence"); return;
-	case SF_BAD: snprintf(buf, cap, "an unsupported value"); return;
-	case SF_SCALAR: break;
-	}
-	if (sf_is_null(n)) {
-		snprintf(buf, cap, "null");
-		return;
-	}
-	// Printable text only, cut at 32 bytes.
-	char text[40];
-	size_t k = 0;
-	for (; k < n->len && k < 32; ++k) {
-		unsigned char ch = (unsigned char)n->text[k];
-		text[k] = ch < 0x20 || ch == 0x7F ? '?' : (char)ch;
-	}
-	if (n->len > 32) {
-		memcpy(text + k, "...", 3);
-		k += 3;
-	}
-	text[k] = '\0';
-	if (n->plain && (classify_number(n->text, n->len) != NUM_NOT || strcmp(n->text, "true") == 0 ||
-	                 strcmp(n->text, "false") == 0)) {
-		snprintf(buf, cap, "%s", text);
-	} else {
-		snprintf(buf, cap, "a string \"%s\"", text);
-	}
-}
 
 const char* sf_range_text(sf_range r)
 {
@@ -191,12 +86,12 @@ bool sf_read_number(sf_ctx* c, const sf_node* n, sf_range range, float* out)
 	}
 	char got[64];
 	sf_describe(n, got, sizeof got);
-	int kind = n->kind == SF_SCALAR && n->plain && !sf_is_null(n) ? classify_number(n->text, n->len) : NUM_NOT;
-	if (kind == NUM_NOT) {
+	int kind = n->kind == SF_SCALAR && n->plain && !sf_is_null(n) ? sf_number_kind(n->text, n->len) : SF_NUM_NOT;
+	if (kind == SF_NUM_NOT) {
 		sf_error(c, n->pos, "got %s (expected %s)", got, sf_range_text(range));
 		return false;
 	}
-	double d = kind == NUM_DECIMAL ? strtod(n->text, NULL) : NAN;
+	double d = kind == SF_NUM_DECIMAL ? strtod(n->text, NULL) : NAN;
 	if (!isfinite(d) || fabs(d) > 3.4e38) {
 		sf_error(c, n->pos, "got %s, not a finite number (expected %s)", got, sf_range_text(range));
 		return false;
@@ -237,10 +132,10 @@ bool sf_read_uint(sf_ctx* c, const sf_node* n, uint64_t min, uint64_t max, bool 
 		              (is_hex && ((ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F')));
 	}
 	if (!digits_only) {
-		int kind = classify_number(s, n->len);
-		if (kind == NUM_NONFINITE) {
+		int kind = sf_number_kind(s, n->len);
+		if (kind == SF_NUM_NONFINITE) {
 			sf_error(c, n->pos, "got %s, not a finite number (expected %s)", got, expected);
-		} else if (kind == NUM_DECIMAL) {
+		} else if (kind == SF_NUM_DECIMAL) {
 			double d = strtod(s, NULL);
 			if (d < 0.0) {
 				sf_error(c, n->pos, "got %s, out of range (expected %s)", got, expected);
@@ -519,4 +414,105 @@ int sf_field_enum(sf_ctx* c, const sf_node* map, const char* key, const char* co
 	bool ok = sf_read_enum(c, v, names, count, what, out);
 	sf_pop(c, mark);
 	return ok ? 1 : -1;
+}
+
+// ---------------------------------------------------------------------------
+// Key checks: unknown keys (with the nearest known one), repeated keys and
+// names, missing keys
+// ---------------------------------------------------------------------------
+
+void sf_check_keys(sf_ctx* c, const sf_node* map, const char* const* keys, size_t count)
+{
+	sf_check_keys_ex(c, map, keys, count, NULL, 0, NULL);
+}
+
+void sf_check_keys_ex(sf_ctx* c, const sf_node* map, const char* const* keys, size_t count,
+                      const char* const* foreign, size_t nforeign, const char* foreign_what)
+{
+	sf_pos first[40];
+	bool seen[40] = {false};
+	char list[400];
+	sf_join(keys, count, list, sizeof list);
+	for (uint32_t p = 0; p < map->count; ++p) {
+		const sf_node* k = map->items[2u * p];
+		if (k->kind == SF_BAD) {
+			continue;
+		}
+		const char* text = sf_key_text(k);
+		if (text == NULL) {
+			char got[64];
+			sf_describe(k, got, sizeof got);
+			sf_error(c, k->pos, "got %s as a key (expected one of: %s)", got, list);
+			continue;
+		}
+		size_t mark = sf_push_key(c, text);
+		size_t idx = count;
+		for (size_t j = 0; j < count; ++j) {
+			if (strcmp(text, keys[j]) == 0) {
+				idx = j;
+				break;
+			}
+		}
+		bool is_foreign = false;
+		for (size_t j = 0; idx == count && j < nforeign; ++j) {
+			is_foreign = is_foreign || strcmp(text, foreign[j]) == 0;
+		}
+		if (is_foreign) {
+			sf_error(c, k->pos, "not %s (expected one of: %s)", foreign_what, list);
+		} else if (idx == count) {
+			const char* near = sf_nearest(text, keys, count);
+			if (near != NULL) {
+				sf_error(c, k->pos, "unknown key, did you mean %s? (expected one of: %s)", near, list);
+				c->typo_map[c->typo_count % 16u] = map;
+				c->typo_key[c->typo_count % 16u] = near;
+				c->typo_count++;
+			} else {
+				sf_error(c, k->pos, "unknown key (expected one of: %s)", list);
+			}
+		} else if (idx < 40 && seen[idx]) {
+			sf_error(c, k->pos, "duplicate key (expected each key once; the first is at line %u, column %u)",
+			         first[idx].line, first[idx].column);
+		} else if (idx < 40) {
+			seen[idx] = true;
+			first[idx] = k->pos;
+		}
+		sf_pop(c, mark);
+	}
+}
+
+void sf_check_names(sf_ctx* c, const sf_node* map, const char* what)
+{
+	char article[80];
+	snprintf(article, sizeof article, "%s %s", what[0] == 'a' ? "an" : "a", what);
+	for (uint32_t p = 0; p < map->count; ++p) {
+		const sf_node* k = map->items[2u * p];
+		const char* text = sf_key_text(k);
+		size_t mark = sf_push_key(c, text != NULL ? text : "?");
+		if (sf_check_name(c, k, article)) {
+			for (uint32_t q = 0; q < p; ++q) {
+				const sf_node* prev = map->items[2u * q];
+				if (prev->kind == SF_SCALAR && strcmp(prev->text, text) == 0) {
+					sf_error(c, k->pos,
+					         "duplicate %s name (expected unique names; the first is at line %u, column %u)",
+					         what, prev->pos.line, prev->pos.column);
+					break;
+				}
+			}
+		}
+		sf_pop(c, mark);
+	}
+}
+
+void sf_missing(sf_ctx* c, const sf_node* map, const char* key, const char* expected)
+{
+	// A misspelt key already reported as "did you mean <key>?" is the same
+	// problem: say it once.
+	for (uint32_t k = 0; k < 16u && k < c->typo_count; ++k) {
+		if (c->typo_map[k] == map && strcmp(c->typo_key[k], key) == 0) {
+			return;
+		}
+	}
+	size_t mark = sf_push_key(c, key);
+	sf_error(c, map->pos, "missing (expected %s)", expected);
+	sf_pop(c, mark);
 }
