@@ -49,59 +49,16 @@ throng_status thr_part_make(throng_world* w, const thr_part_def* def)
 	}
 	thr_huge_pages(slot_of, (size_t)def->id_space * sizeof *slot_of);
 	memset(slot_of, 0xff, (size_t)def->id_space * sizeof *slot_of); // THR_NO_SLOT
-	p->def = *def;
 	p->slot_of = slot_of;
 	p->ghost = ghost;
 	p->seen = seen;
 	w->part = p;
+	w->whole = *def;
 	w->slot_of = slot_of; // the store's own slot_of array stays unused
 	if (def->max_radius > w->max_radius) {
 		w->max_radius = def->max_radius;
 		w->shapes_dirty = 1;
 	}
-	return THRONG_OK;
-}
-
-throng_status throng_part_create(const throng_world* whole, uint32_t threads, uint32_t capacity, throng_world** out)
-{
-	if (whole == NULL || out == NULL || whole->part != NULL) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_create: needs a whole world and out");
-	}
-	*out = NULL;
-	throng_world_def def = whole->def;
-	def.threads = threads;
-	def.capacity = capacity;
-	throng_world* p = NULL;
-	throng_status st = throng_world_create(&def, &p);
-	for (uint32_t a = 0; st == THRONG_OK && a < whole->archetype_count; ++a) {
-		st = throng_world_add_archetype(p, &whole->archetypes[a], NULL);
-	}
-	for (uint32_t k = 0; st == THRONG_OK && k < whole->obstacle_count; ++k) {
-		st = throng_world_add_obstacle(p, whole->obstacles[k].c, whole->obstacles[k].r, NULL);
-	}
-	for (uint32_t k = 0; st == THRONG_OK && k < whole->wall_count; ++k) {
-		st = throng_world_add_wall(p, whole->walls[k].a, whole->walls[k].b, NULL);
-	}
-	for (uint32_t k = 0; st == THRONG_OK && k < whole->path_count; ++k) {
-		const thr_path* path = &whole->paths[k];
-		st = throng_world_add_path(p, whole->waypoints + path->first, path->count, path->loop, NULL);
-	}
-	if (st == THRONG_OK) {
-		st = throng_world_set_threat(p, whole->threat_p, whole->threat_v, whole->threat_active);
-	}
-	float fastest = 0.0f;
-	for (uint32_t i = 0; i < whole->count; ++i) {
-		fastest = whole->max_speed[i] > fastest ? whole->max_speed[i] : fastest;
-	}
-	const thr_part_def pd = {whole->count, whole->def.capacity, whole->max_radius, fastest};
-	if (st == THRONG_OK) {
-		st = thr_part_make(p, &pd);
-	}
-	if (st != THRONG_OK) {
-		throng_world_destroy(p);
-		return st;
-	}
-	*out = p;
 	return THRONG_OK;
 }
 
@@ -128,6 +85,7 @@ void thr_part_free(throng_world* w)
 		free(w->part->holes);
 		free(w->part);
 		w->part = NULL;
+		memset(&w->whole, 0, sizeof w->whole);
 	}
 }
 
@@ -192,7 +150,7 @@ static throng_status check_records(const throng_world* w, const throng_agent_rec
 	for (uint32_t k = 0; k < n; ++k) {
 		const throng_agent_record* r = &recs[k];
 		const char* field = NULL;
-		if (r->id >= p->def.id_space || (by_id && k > 0 && r->id <= recs[k - 1].id)) {
+		if (r->id >= w->whole.id_space || (by_id && k > 0 && r->id <= recs[k - 1].id)) {
 			field = by_id ? "id (must increase, below the id space: the scalar engine keeps them in order)"
 			              : "id (below the id space)";
 		} else if (bit_get(p->seen, r->id)) {
@@ -201,7 +159,7 @@ static throng_status check_records(const throng_world* w, const throng_agent_rec
 			field = "archetype";
 		} else if (!(r->radius <= w->max_radius)) {
 			field = "radius (above the whole world's largest)";
-		} else if (!(r->max_speed <= p->def.max_speed)) {
+		} else if (!(r->max_speed <= w->whole.max_speed)) {
 			field = "max_speed (above the whole world's largest)";
 		} else if (r->path != THRONG_NO_PATH && r->path >= w->path_count) {
 			field = "path";
@@ -221,7 +179,7 @@ static throng_status check_records(const throng_world* w, const throng_agent_rec
 		if (ghost != NULL && ghost[k] != 0) {
 			continue;
 		}
-		if (t != THRONG_NO_AGENT && (t >= p->def.id_space || !bit_get(p->seen, t))) {
+		if (t != THRONG_NO_AGENT && (t >= w->whole.id_space || !bit_get(p->seen, t))) {
 			unsee(p, recs, n);
 			return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_load: record %u (id %u): target_agent (not in the part)",
 			                k, recs[k].id);
@@ -315,7 +273,7 @@ static throng_status update_into(throng_world* w, const uint8_t* keep, const thr
 	const throng_status checked = st;
 	for (uint32_t i = 0; st == THRONG_OK && kept_n > 0 && i < w->count; ++i) {
 		const uint32_t t = w->target_agent[i];
-		if (t != THRONG_NO_AGENT && kept(w, keep, i) && (t >= p->def.id_space || !bit_get(p->seen, t))) {
+		if (t != THRONG_NO_AGENT && kept(w, keep, i) && (t >= w->whole.id_space || !bit_get(p->seen, t))) {
 			st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
 			              "throng_part_update: slot %u (id %u): target_agent (not kept, not brought)", i, w->id[i]);
 		}
@@ -385,7 +343,7 @@ static throng_status update_into(throng_world* w, const uint8_t* keep, const thr
 	// beyond every ghost whose step reaches an own agent's.
 	for (uint32_t k = 0; ghost != NULL && k < n; ++k) {
 		const uint32_t t = recs[k].target_agent;
-		if (ghost[k] != 0 && t != THRONG_NO_AGENT && (t >= p->def.id_space || slot_of[t] == THR_NO_SLOT)) {
+		if (ghost[k] != 0 && t != THRONG_NO_AGENT && (t >= w->whole.id_space || slot_of[t] == THR_NO_SLOT)) {
 			w->target_agent[slot_of[recs[k].id]] = THRONG_NO_AGENT;
 		}
 	}
@@ -427,7 +385,7 @@ throng_status throng_part_load(throng_world* w, const throng_agent_record* recs,
 
 throng_status throng_part_load_next(throng_world* w, const throng_agent_record* recs, uint32_t n, uint64_t step)
 {
-	if (w == NULL || w->part == NULL || n != w->part->def.id_space) {
+	if (w == NULL || w->part == NULL || n != w->whole.id_space) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_load_next: %s",
 		                w == NULL || w->part == NULL ? "not a part world" : "the records are not the whole world's");
 	}
@@ -470,7 +428,7 @@ throng_status throng_agent_record_of(const throng_world* w, uint32_t id, throng_
 	if (st != THRONG_OK) {
 		return st;
 	}
-	const uint32_t ids = thr_part_world_count(w->part, w->count);
+	const uint32_t ids = thr_whole_count(w);
 	if (out == NULL || id >= ids || w->slot_of[id] == THR_NO_SLOT) {
 		return thr_fail(out == NULL ? THRONG_ERR_INVALID_ARGUMENT : THRONG_ERR_NOT_FOUND,
 		                "throng_agent_record_of: %s %u", out == NULL ? "out is NULL for id" : "no agent with id", id);
@@ -531,7 +489,7 @@ int32_t throng_part_halo_rows(const throng_world* w)
 	float walk = 0.0f;
 	uint32_t iterations = 0;
 	bool contacts = false;
-	const double speed = w->part != NULL ? w->part->def.max_speed : 0.0;
+	const double speed = w->whole.max_speed; // 0 in a whole world
 	for (uint32_t a = 0; a < w->archetype_count; ++a) {
 		const throng_controller* c = &w->archetypes[a];
 		float q = thr_arch_neighbors(c).query_radius;

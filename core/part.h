@@ -51,39 +51,20 @@
 #include <stdint.h>
 
 #include "throng/part.h"
-#include "throng/throng.h"
-
-/// "No slot": slot_of of an id that is not in the part.
-#define THR_NO_SLOT UINT32_MAX
-
-/// What a part world takes from the whole world.
-typedef struct thr_part_def {
-	uint32_t id_space;      ///< every id is below it: the whole world's agent count
-	uint32_t grid_capacity; ///< the whole world's def.capacity (its grids' cell caps)
-	float max_radius;       ///< the whole world's largest agent radius
-	float max_speed;        ///< the whole world's largest max_speed (how far an agent moves in a step)
-} thr_part_def;
+#include "world_internal.h"
 
 /// The library's own name of a record (include/throng/part.h).
 typedef throng_agent_record thr_agent_record;
 
 /// The part's private data (world_internal.h: w->part).
 typedef struct thr_part {
-	thr_part_def def;
-	uint32_t* slot_of; ///< def.id_space entries: the slot of each id, THR_NO_SLOT when absent
+	uint32_t* slot_of; ///< w->whole.id_space entries: the slot of each id, THR_NO_SLOT when absent
 	uint8_t* ghost;    ///< a bit per id (id >> 3, bit id & 7): a ghost of the last load
 	uint8_t* seen;     ///< a bit per id, all clear between loads: thr_part_load's check for ids given twice
 	uint32_t* holes;    ///< thr_part_update's scratch: the slots it empties
 	uint32_t holes_cap; ///< entries of holes
 	throng_part_sync sync; ///< the driver's hook (throng_part_set_sync); reduce NULL: none set (no solid contacts)
 } thr_part;
-
-/// The whole world's agent count: `count` (the world's own) in a whole
-/// world, the id space in a part (p = w->part).
-static inline uint32_t thr_part_world_count(const thr_part* p, uint32_t count)
-{
-	return p != NULL ? p->def.id_space : count;
-}
 
 /// Whether the agent with id `id` is a ghost of the part p (w->part; NULL
 /// in a whole world, which has none): it is stepped, but its figures (its

@@ -108,7 +108,7 @@ static throng_status prepare(throng_world* w, const thr_engine* e, uint32_t thre
 	ctx->time = (float)w->step * w->def.dt;
 	ctx->read = w->store.cur;
 	ctx->write = w->store.cur ^ 1;
-	ctx->world_count = thr_part_world_count(w->part, w->count);
+	ctx->world_count = thr_whole_count(w);
 	ctx->sync = thr_part_sync_of(w);
 	throng_status st = thr_world_update_shape_grids(w);
 	if (st == THRONG_OK) {

@@ -11,6 +11,7 @@
 
 #include "error.h"
 #include "fmath.h"
+#include "vec.h"
 
 /// Upper bound of lengths (m), speeds and rates: far beyond any scene, far
 /// below float overflow when squared.
@@ -270,8 +271,8 @@ throng_status thr_validate_controller(const throng_controller* ctl)
 	return THRONG_OK;
 }
 
-throng_status thr_validate_agent(const throng_world* w, const throng_agent_def* a, uint32_t index,
-                                 uint32_t first_id, uint32_t count)
+throng_status thr_validate_agent(const throng_world_def* d, uint32_t archetypes, uint32_t paths,
+                                 const throng_agent_def* a, uint32_t index, uint32_t ids_end)
 {
 	// Spawning a million agents validates a million defs: build the
 	// "agents[N]." prefix by hand rather than through snprintf.
@@ -312,20 +313,18 @@ throng_status thr_validate_agent(const throng_world* w, const throng_agent_def* 
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%sheading: must be (0,0) or a unit vector (got length %s)",
 		                ctx, thr_fmt_float(g, hl));
 	}
-	if (a->archetype >= w->archetype_count) {
+	if (a->archetype >= archetypes) {
 		return thr_fail(THRONG_ERR_NOT_FOUND, "%sarchetype: no archetype %u (the world has %u)", ctx,
-		                a->archetype, w->archetype_count);
+		                a->archetype, archetypes);
 	}
-	if (a->target_agent != THRONG_NO_AGENT && a->target_agent >= first_id + count) {
+	if (a->target_agent != THRONG_NO_AGENT && a->target_agent >= ids_end) {
 		return thr_fail(THRONG_ERR_NOT_FOUND, "%starget_agent: no agent %u (ids end at %u)", ctx,
-		                a->target_agent, first_id + count - 1);
+		                a->target_agent, ids_end - 1);
 	}
-	if (a->path != THRONG_NO_PATH && a->path >= w->path_count) {
-		return thr_fail(THRONG_ERR_NOT_FOUND, "%spath: no path %u (the world has %u)", ctx, a->path,
-		                w->path_count);
+	if (a->path != THRONG_NO_PATH && a->path >= paths) {
+		return thr_fail(THRONG_ERR_NOT_FOUND, "%spath: no path %u (the world has %u)", ctx, a->path, paths);
 	}
-	if (w->def.bounds_mode != THRONG_BOUNDS_OPEN) {
-		const throng_world_def* d = &w->def;
+	if (d->bounds_mode != THRONG_BOUNDS_OPEN) {
 		if (a->position.x < d->bounds_min.x || a->position.x > d->bounds_max.x ||
 		    a->position.y < d->bounds_min.y || a->position.y > d->bounds_max.y) {
 			char f[6][THR_FMT_FLOAT_CAP];

@@ -5,7 +5,11 @@
 #ifndef THRONG_CORE_VALIDATE_H
 #define THRONG_CORE_VALIDATE_H
 
-#include "world_internal.h"
+#include "throng/throng.h"
+
+/// Checked by throng_world_create() (thr_validate_def) to catch defs not
+/// made by the defaults.
+#define THR_DEF_COOKIE 0x7468726e
 
 /// Most agents one world holds.
 #define THR_MAX_CAPACITY 100000000u
@@ -16,9 +20,11 @@
 
 throng_status thr_validate_def(const throng_world_def* def);
 throng_status thr_validate_controller(const throng_controller* ctl);
-/// One def of a spawn batch that will take ids first_id .. first_id+count-1.
-throng_status thr_validate_agent(const throng_world* w, const throng_agent_def* a, uint32_t index,
-                                 uint32_t first_id, uint32_t count);
+/// One def, number `index`, of a spawn batch into a world made from `def`
+/// that holds `archetypes` archetypes and `paths` paths; the batch's ids
+/// end below `ids_end`.
+throng_status thr_validate_agent(const throng_world_def* def, uint32_t archetypes, uint32_t paths,
+                                 const throng_agent_def* a, uint32_t index, uint32_t ids_end);
 throng_status thr_validate_obstacle(const char* ctx, throng_vec2 c, float r);
 throng_status thr_validate_wall(const char* ctx, throng_vec2 a, throng_vec2 b);
 

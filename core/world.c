@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The world: creation, agents, archetypes, read access, hashing. Shapes,
-// paths and the threat are world_shapes.c; the step is step.c.
+// The world: its defaults, agents, archetypes, read access, hashing.
+// Shapes, paths and the threat are world_shapes.c; making and freeing a
+// world is world_life.c; the step is step.c.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +14,8 @@
 #include <omp.h>
 #endif
 
-#include "contact.h"
-#include "engine.h"
 #include "error.h"
 #include "fmath.h"
-#include "part.h"
-#include "rng.h"
-#include "throng/metrics.h"
 #include "validate.h"
 #include "world_internal.h"
 
@@ -51,58 +47,6 @@ throng_agent_def throng_agent_default_def(void)
 	a.target_agent = THRONG_NO_AGENT;
 	a.path = THRONG_NO_PATH;
 	return a;
-}
-
-void throng_world_destroy(throng_world* w)
-{
-	if (w == NULL) {
-		return;
-	}
-	thr_store_free(w);
-	free(w->paths); free(w->waypoints);
-	thr_engines_release(w);
-	free(w->arch);
-	free(w->archetypes);
-	free(w->obstacles);
-	free(w->walls);
-	thr_grid_free(&w->agent_grid);
-	thr_box_grid_free(&w->obstacle_grid);
-	thr_box_grid_free(&w->wall_grid);
-	free(w->shape_clear);
-	free(w->cell_groups);
-	thr_contact_free(w->contact);
-	thr_part_free(w);
-	free(w->scratch_idx);
-	free(w->scratch_nb);
-	free(w);
-}
-
-throng_status throng_world_create(const throng_world_def* def, throng_world** out)
-{
-	if (out == NULL) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_create: out is NULL");
-	}
-	*out = NULL;
-	throng_status st = thr_validate_def(def);
-	if (st != THRONG_OK) {
-		return st;
-	}
-	throng_world* w = calloc(1, sizeof *w);
-	if (w == NULL) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_create: out of memory");
-	}
-	w->def = *def;
-	w->capacity = (def->capacity + THR_LANES - 1u) / THR_LANES * THR_LANES;
-	w->rng_key = thr_rng_key(def->seed);
-	w->shapes_dirty = 1;
-	int fail = thr_store_create(w) != 0;
-	if (fail) {
-		throng_world_destroy(w);
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_create: out of memory for %u agents",
-		                def->capacity);
-	}
-	*out = w;
-	return THRONG_OK;
 }
 
 throng_world_def throng_world_get_def(const throng_world* w)
@@ -206,7 +150,7 @@ throng_status throng_world_spawn(throng_world* w, const throng_agent_def* defs, 
 	}
 	uint32_t first = w->count;
 	for (uint32_t k = 0; k < count; ++k) {
-		st = thr_validate_agent(w, &defs[k], k, first, count);
+		st = thr_validate_agent(&w->def, w->archetype_count, w->path_count, &defs[k], k, first + count);
 		if (st != THRONG_OK) {
 			return st;
 		}
@@ -269,7 +213,7 @@ static throng_status find_agent(const throng_world* w, uint32_t id, const char* 
 		return st;
 	}
 	if (w->part != NULL) { // ids of the whole world, some of them here
-		if (id >= w->part->def.id_space || w->slot_of[id] == THR_NO_SLOT) {
+		if (id >= w->whole.id_space || w->slot_of[id] == THR_NO_SLOT) {
 			return thr_fail(THRONG_ERR_NOT_FOUND, "%s: no agent with id %u in this part", fn, id);
 		}
 	} else if (id >= w->count) {
@@ -470,7 +414,7 @@ uint64_t throng_world_hash(const throng_world* w)
 	uint32_t used = 0;
 	const float* const f[10] = {s->px, s->py, s->vx, s->vy, s->hx, s->hy, s->wander, s->noise, w->tx, w->ty};
 	// A part world's ids are sparse in the whole world's id space.
-	const uint32_t ids = w->part != NULL ? w->part->def.id_space : w->count;
+	const uint32_t ids = thr_whole_count(w);
 	for (uint32_t id = 0; id < ids; ++id) {
 		uint32_t i = w->slot_of[id];
 		if (i == THR_NO_SLOT) {

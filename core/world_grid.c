@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "error.h"
-#include "part.h"
 #include "world_internal.h"
 
 thr_arch_info thr_arch_neighbors(const throng_controller* c)
@@ -86,7 +85,7 @@ uint32_t thr_world_max_cells(const throng_world* w)
 	// A part world (part.h) takes the whole world's capacity, rounded as
 	// throng_world_create rounds it, so that its grids are the whole world's.
 	const uint64_t capacity =
-		w->part != NULL ? ((uint64_t)w->part->def.grid_capacity + THR_LANES - 1u) / THR_LANES * THR_LANES : w->capacity;
+		w->part != NULL ? ((uint64_t)w->whole.grid_capacity + THR_LANES - 1u) / THR_LANES * THR_LANES : w->capacity;
 	uint64_t m = capacity * 16u + 65536u;
 	return m > (1u << 24) ? (1u << 24) : (uint32_t)m;
 }

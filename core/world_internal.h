@@ -70,8 +70,16 @@ typedef struct thr_step_record {
 	thr_contact_report contact; ///< what the contact stage did (zeros after a load)
 } thr_step_record;
 
-/// Checked by throng_world_create() to catch defs not made by the defaults.
-#define THR_DEF_COOKIE 0x7468726e
+/// "No slot": slot_of of an id that is not in a part world (part.h).
+#define THR_NO_SLOT UINT32_MAX
+
+/// What a part world takes from the whole world (part.h, thr_part_make).
+typedef struct thr_part_def {
+	uint32_t id_space;      ///< every id is below it: the whole world's agent count
+	uint32_t grid_capacity; ///< the whole world's def.capacity (its grids' cell caps)
+	float max_radius;       ///< the whole world's largest agent radius
+	float max_speed;        ///< the whole world's largest max_speed (how far an agent moves in a step)
+} thr_part_def;
 
 /// A path: `count` waypoints from `first` in the world's waypoint arrays.
 typedef struct thr_path {
@@ -169,6 +177,7 @@ struct throng_world {
 	thr_arena arena;
 	struct thr_contact_data* contact; ///< the contact stage's own (contact/internal.h: its grid and runs), or NULL
 	struct thr_part* part;            ///< a part world's data (part.h), or NULL
+	thr_part_def whole;               ///< a part world's figures of the whole world (thr_part_make); zeros in a whole world
 	uint32_t shape_version;      ///< bumped whenever the shape grids are rebuilt
 	thr_team team;               ///< how many threads the next step uses (team.h)
 	thr_step_record published;   ///< what the last step published (thr_step_record)
@@ -203,6 +212,13 @@ static inline void thr_make_current(throng_world* w, int b)
 static inline bool thr_slot_ghost(const uint8_t* ghost, uint32_t i)
 {
 	return ghost != NULL && ((ghost[i >> 3] >> (i & 7u)) & 1u) != 0;
+}
+
+/// The whole world's agent count, every id of w below it: w->count in a
+/// whole world, the id space in a part world (part.h).
+static inline uint32_t thr_whole_count(const throng_world* w)
+{
+	return w->part != NULL ? w->whole.id_space : w->count;
 }
 
 /// THRONG_OK, or an invalid-argument error naming `fn` when w is NULL.
