@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The live feed's shared-memory layout (docs/FORMAT.md, "Live feed") and
 // what its writer (live_feed.c) and its reader (feed_read.c) both use: the
-// header and slot offsets, the atomic accessors, the writer's identity
-// and how a reader judges whether that writer still runs. The feed's
-// design is described at the top of live_feed.c.
+// header and slot offsets, the atomic accessors, and (feed.c) the clock,
+// the object's name, the writer's identity and how a reader judges whether
+// that writer still runs. The feed's design is described at the top of
+// live_feed.c.
 #ifndef THRONG_IO_FEED_H
 #define THRONG_IO_FEED_H
 
@@ -82,23 +83,22 @@ static inline uint64_t get_u64(const unsigned char* base, size_t off)
 	return v;
 }
 
-/// CLOCK_MONOTONIC in nanoseconds, the heartbeat's clock (live_feed.c).
+/// CLOCK_MONOTONIC in nanoseconds, the heartbeat's clock.
 uint64_t thr_feed_now_ns(void);
 
 /// "/name" from "name" or "/name" into `out`; fails, naming `who`, on a
 /// NULL or empty name, inner slashes and "." or ".." (they name
-/// directories of /dev/shm, not objects). live_feed.c.
+/// directories of /dev/shm, not objects).
 throng_status thr_feed_name(const char* name, char out[256], const char* who);
 
-// --- The writer's identity: live_feed.c writes it, feed_read.c judges it ---
+// --- The writer's identity: the writer puts it in the header, a reader judges it ---
 
 /// Reads /proc/PID/stat (PID 0: this process): its state letter and its
 /// start time in clock ticks after boot. False when it cannot be read (no
-/// such process, /proc hidden or absent). live_feed.c.
+/// such process, /proc hidden or absent).
 bool thr_feed_proc_stat(uint32_t pid, char* state, uint64_t* start);
 
 /// The inode of this process's pid namespace, 0 when /proc does not say.
-/// live_feed.c.
 uint64_t thr_feed_own_pid_ns(void);
 
 /// Who wrote a feed, as its header says.
@@ -112,10 +112,9 @@ typedef struct feed_writer {
 
 /// Reads the writer's identity from the header at `b`; false for a pid
 /// that names no single process (0, or one kill() would take as a group).
-/// feed_read.c.
 bool thr_feed_writer_read(const unsigned char* b, feed_writer* w);
 
-/// The writer's state from the header at `b` (FH_BYTES or more). feed_read.c.
+/// The writer's state from the header at `b` (FH_BYTES or more).
 throng_writer_state thr_feed_writer_state_at(unsigned char* b, const feed_writer* w);
 
 #endif

@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The live feed's reading side: throng_feed_open maps a feed and checks
 // its header, throng_feed_read copies the newest complete frame out under
-// its slot's sequence lock, and the writer's state is judged from the
-// header (version 1.1). The design is described at the top of
-// live_feed.c, the layout in feed.h and docs/FORMAT.md, "Live feed".
+// its slot's sequence lock, and throng_feed_writer_state says whether the
+// writer still runs (judged in feed.c, version 1.1). The design is
+// described at the top of live_feed.c, the layout in feed.h and
+// docs/FORMAT.md, "Live feed".
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -24,61 +23,6 @@
 /// Attempts throng_feed_read makes before giving up on a busy slot.
 #define FEED_READ_ATTEMPTS 256
 
-/// Whether process `pid`, started at `start` (0 = unknown), still runs:
-/// not when kill() finds no such process, when /proc shows a zombie, or
-/// when the pid now belongs to a process that started at another time.
-/// kill(pid, 0) sends nothing; EPERM means the process exists.
-static bool process_runs(uint32_t pid, uint64_t start)
-{
-	if (kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
-		return false;
-	}
-	char state = 0;
-	uint64_t now_start = 0;
-	if (!thr_feed_proc_stat(pid, &state, &now_start)) {
-		return true; // it exists (kill said so) but /proc hides it: trust kill
-	}
-	if (state == 'Z' || state == 'X') {
-		return false; // exited, not yet reaped by its parent
-	}
-	return start == 0 || now_start == start;
-}
-
-throng_writer_state thr_feed_writer_state_at(unsigned char* b, const feed_writer* w)
-{
-	uint32_t state = atomic_load_explicit(at_u32(b, FH_STATE), memory_order_acquire);
-	if (state == FEED_FINISHED) {
-		return THRONG_WRITER_FINISHED;
-	}
-	if (state != FEED_LIVE) {
-		return THRONG_WRITER_GONE; // damaged: nothing sensible will follow
-	}
-	if (w->same_pid_ns) {
-		return process_runs(w->pid, w->start) ? THRONG_WRITER_ALIVE : THRONG_WRITER_GONE;
-	}
-	uint64_t beat = atomic_load_explicit(at_u64(b, FH_HEARTBEAT), memory_order_acquire);
-	uint64_t now = thr_feed_now_ns();
-	if (!w->heartbeat || beat == 0 || now < beat) {
-		return THRONG_WRITER_ALIVE; // nothing to judge by
-	}
-	return now - beat > (uint64_t)THRONG_FEED_HEARTBEAT_LIMIT_MS * 1000000u ? THRONG_WRITER_GONE
-	                                                                        : THRONG_WRITER_ALIVE;
-}
-
-bool thr_feed_writer_read(const unsigned char* b, feed_writer* w)
-{
-	uint16_t minor;
-	memcpy(&minor, b + FH_MINOR, 2);
-	w->pid = get_u32(b, FH_PID);
-	w->heartbeat = minor >= 1;
-	w->start = minor >= 1 ? get_u64(b, FH_WRITER_START) : 0u;
-	w->pid_ns = minor >= 1 ? get_u64(b, FH_WRITER_PID_NS) : 0u;
-	// A 1.0 writer says nothing of its namespace: its pid is taken as ours,
-	// the common case. A 1.1 writer that could not read its own is judged
-	// by its heartbeat.
-	w->same_pid_ns = minor >= 1 ? w->pid_ns != 0 && w->pid_ns == thr_feed_own_pid_ns() : true;
-	return w->pid >= 1 && w->pid <= (uint32_t)INT_MAX;
-}
 // ---------------------------------------------------------------------------
 // Reader
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The live feed's writer: frames published to POSIX shared memory under a
 // sequence lock (layout: docs/FORMAT.md, "Live feed", and feed.h). The
-// reading side is feed_read.c.
+// reading side is feed_read.c; what both use, feed.c.
 //
 // Design. The writer must never wait for a renderer, and a renderer must
 // never draw a frame that is half old and half new. The object holds two
@@ -37,7 +37,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -47,85 +46,6 @@
 static void put(unsigned char* base, size_t off, const void* v, size_t n)
 {
 	memcpy(base + off, v, n);
-}
-
-uint64_t thr_feed_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-// ---------------------------------------------------------------------------
-// The writer's identity
-
-bool thr_feed_proc_stat(uint32_t pid, char* state, uint64_t* start)
-{
-	char path[64], buf[1024];
-	if (pid == 0) {
-		snprintf(path, sizeof path, "/proc/self/stat");
-	} else {
-		snprintf(path, sizeof path, "/proc/%u/stat", pid);
-	}
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		return false;
-	}
-	ssize_t n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0) {
-		return false;
-	}
-	buf[n] = '\0';
-	// "pid (comm) S ppid ...": comm may hold spaces and parentheses, so the
-	// fields are counted from the last ')'. The start time is field 22.
-	char* p = strrchr(buf, ')');
-	if (p == NULL || p[1] != ' ' || p[2] == '\0') {
-		return false;
-	}
-	*state = p[2];
-	p += 2;
-	for (int field = 3; field < 22; ++field) {
-		p = strchr(p, ' ');
-		if (p == NULL) {
-			return false;
-		}
-		++p;
-	}
-	char* end = NULL;
-	unsigned long long v = strtoull(p, &end, 10);
-	if (end == p) {
-		return false;
-	}
-	*start = v;
-	return true;
-}
-
-uint64_t thr_feed_own_pid_ns(void)
-{
-	struct stat sb;
-	return stat("/proc/self/ns/pid", &sb) == 0 ? (uint64_t)sb.st_ino : 0u;
-}
-
-throng_status thr_feed_name(const char* name, char out[256], const char* who)
-{
-	if (name == NULL) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: name must not be NULL", who);
-	}
-	const char* bare = name[0] == '/' ? name + 1 : name;
-	size_t len = strlen(bare);
-	if (len == 0 || len > 200 || strchr(bare, '/') != NULL) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
-		                "%s: shared-memory name \"%.64s\" must be 1 to 200 bytes with no '/' after an optional leading one",
-		                who, name);
-	}
-	if (strcmp(bare, ".") == 0 || strcmp(bare, "..") == 0) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
-		                "%s: shared-memory name \"%s\" is not a valid object name (\".\" and \"..\" name directories)",
-		                who, name);
-	}
-	snprintf(out, 256, "/%s", bare);
-	return THRONG_OK;
 }
 
 /// The failure of creating `path` exclusively when an object of that name
