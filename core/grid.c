@@ -9,25 +9,11 @@
 
 #include "memory.h"
 
-/// Makes room for `need` elements of `size` bytes in *p (capacity *cap),
-/// doubling; -1 when out of memory.
+/// Room for `need` elements of `size` bytes in *p (capacity *cap),
+/// doubling from 64 (thr_reserve); -1 when out of memory.
 static int reserve_size(void** p, uint32_t* cap, uint32_t need, size_t size)
 {
-	if (need <= *cap) {
-		return 0;
-	}
-	uint32_t n = *cap ? *cap : 64;
-	while (n < need) {
-		n = n > UINT32_MAX / 2 ? need : n * 2;
-	}
-	void* q = realloc(*p, (size_t)n * size);
-	if (q == NULL) {
-		return -1;
-	}
-	thr_huge_pages(q, (size_t)n * size);
-	*p = q;
-	*cap = n;
-	return 0;
+	return thr_reserve(p, cap, need, size, 64);
 }
 
 static int reserve(uint32_t** p, uint32_t* cap, uint32_t need)

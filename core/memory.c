@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Huge pages for large buffers (memory.h).
+// Huge pages for large buffers, and buffers that grow by doubling (memory.h).
 #define _DEFAULT_SOURCE // madvise and MADV_HUGEPAGE under -std=c11
 #include "memory.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 
 void thr_huge_pages(void* p, size_t bytes)
@@ -22,4 +23,29 @@ void thr_huge_pages(void* p, size_t bytes)
 	(void)p;
 	(void)bytes;
 #endif
+}
+
+int thr_reserve(void** p, uint32_t* cap, size_t need, size_t size, uint32_t first)
+{
+	if (need <= *cap) {
+		return 0;
+	}
+	if (need > UINT32_MAX) {
+		return -1;
+	}
+	size_t n = *cap ? *cap : first;
+	while (n < need) {
+		n *= 2;
+	}
+	if (n > UINT32_MAX) {
+		n = need;
+	}
+	void* q = realloc(*p, n * size);
+	if (q == NULL) {
+		return -1;
+	}
+	thr_huge_pages(q, n * size);
+	*p = q;
+	*cap = (uint32_t)n;
+	return 0;
 }

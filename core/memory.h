@@ -13,6 +13,7 @@
 #define THRONG_CORE_MEMORY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /// Buffers smaller than this are left alone: they would not fill a huge
 /// page, and a partly used one costs resident memory.
@@ -24,5 +25,13 @@
 /// value, does nothing below THR_HUGE_MIN bytes or where the system has
 /// no such pages, and its failure is ignored.
 void thr_huge_pages(void* p, size_t bytes);
+
+/// Makes room for `need` elements of `size` bytes in the buffer *p, whose
+/// capacity *cap counts elements: doubles it (from `first` when it is 0)
+/// until `need` fits, or takes `need` itself where doubling would pass 32
+/// bits, and asks for huge pages for what it grew (thr_huge_pages).
+/// Returns -1, with *p and *cap as they were, when out of memory or when
+/// `need` does not fit in 32 bits.
+int thr_reserve(void** p, uint32_t* cap, size_t need, size_t size, uint32_t first);
 
 #endif

@@ -6,23 +6,14 @@
 #include <string.h>
 
 #include "error.h"
+#include "memory.h"
 #include "validate.h"
 #include "world_internal.h"
 
-/// Grows a shape array by one; returns -1 when out of memory.
+/// Room for one more in a shape array (doubling from 16); -1 when out of memory.
 static int grow(void** p, uint32_t* cap, uint32_t count, size_t size)
 {
-	if (count < *cap) {
-		return 0;
-	}
-	uint32_t n = *cap ? *cap * 2 : 16;
-	void* q = realloc(*p, n * size);
-	if (q == NULL) {
-		return -1;
-	}
-	*p = q;
-	*cap = n;
-	return 0;
+	return thr_reserve(p, cap, (size_t)count + 1u, size, 16);
 }
 
 throng_status throng_world_add_obstacle(throng_world* w, throng_vec2 center, float radius, uint32_t* id_out)

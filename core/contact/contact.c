@@ -6,7 +6,6 @@
 
 #include "error.h"
 #include "internal.h"
-#include "memory.h"
 
 bool thr_contact_wanted(const throng_world* w)
 {
@@ -32,28 +31,6 @@ void thr_contact_free(thr_contact_data* c)
 	}
 	free(c->runs);
 	free(c); // the rest are the arena's
-}
-
-int thr_contact_reserve(void** p, uint32_t* cap, size_t need, size_t size)
-{
-	if (need <= *cap) {
-		return 0;
-	}
-	size_t n = *cap ? *cap : 1024;
-	while (n < need) {
-		n *= 2;
-	}
-	if (n > UINT32_MAX) {
-		n = need;
-	}
-	void* q = realloc(*p, n * size);
-	if (q == NULL) {
-		return -1;
-	}
-	thr_huge_pages(q, n * size);
-	*p = q;
-	*cap = (uint32_t)n;
-	return 0;
 }
 
 /// Most iterations any archetype with contacts on asks for (0: none).

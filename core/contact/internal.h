@@ -98,10 +98,6 @@ static inline void* thr_contact_take(throng_world* w, size_t n, size_t size, con
 	return thr_arena_alloc(&w->arena, (n + THR_LANES) * size, name);
 }
 
-/// Grows *p to room for `need` items of `size` bytes (doubling from 1,024).
-/// Returns -1 when out of memory, *p unchanged.
-int thr_contact_reserve(void** p, uint32_t* cap, size_t need, size_t size);
-
 /// Most iterations any archetype with contacts on asks for (0: none).
 uint32_t thr_contact_most_iterations(const throng_world* w);
 

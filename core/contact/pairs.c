@@ -7,6 +7,7 @@
 
 #include "error.h"
 #include "internal.h"
+#include "memory.h"
 
 static bool contact_on(const throng_world* w, uint32_t slot)
 {
@@ -123,8 +124,8 @@ static int list_run(const thr_step_ctx* ctx, thr_contact_data* cd, const pair_gr
 			continue;
 		}
 		if (run->cap - run->used < THRONG_CONTACT_MAX_PAIRS &&
-		    thr_contact_reserve((void**)&run->pairs, &run->cap, (size_t)run->used + THRONG_CONTACT_MAX_PAIRS + 4u * (end - i),
-		            sizeof *run->pairs)) {
+		    thr_reserve((void**)&run->pairs, &run->cap, (size_t)run->used + THRONG_CONTACT_MAX_PAIRS + 4u * (end - i),
+		                sizeof *run->pairs, 1024)) {
 			return -1;
 		}
 		++*searches;
