@@ -40,9 +40,9 @@
 #include "mpi_run.h"
 #include "opts.h"
 #include "outputs.h"
-#include "scenario_internal.h"
 #include "summary.h"
 #include "throng/metrics.h"
+#include "throng/scene_part.h"
 
 /// What throng-mpi cannot distribute yet, as a message; NULL when none.
 static const char* unsupported(throng_scene* scene)
@@ -204,7 +204,7 @@ static int run(int argc, char** argv)
 			col_lo(&s, j)[i] = (int32_t)(((int64_t)i * s.rows.nx + s.px - 1) / s.px);
 		}
 	}
-	throng_world* own_world = thr_scene_use_part(scene, part);
+	throng_world* own_world = throng_scene_use_part(scene, part);
 	if (own_world == NULL) {
 		cli_error("%s: its outcome measure samples every agent every step: not distributed yet", info->name);
 		throng_world_destroy(part);
@@ -243,7 +243,7 @@ static int run(int argc, char** argv)
 	// observation reads it as the previous state).
 	// A measure that samples every step (armies') is sampled there too,
 	// before each step.
-	const bool sampled = thr_scene_samples(scene);
+	const bool sampled = throng_scene_samples(scene);
 	throng_metrics* metrics = NULL;
 	if (self_rank == 0 && (!args.no_metrics || sampled) && opened_rc == CLI_EXIT_OK &&
 	    ((!args.no_metrics && throng_metrics_create(own_world, throng_scene_goal_radius(scene), &metrics) != THRONG_OK) ||
@@ -346,9 +346,9 @@ static int run(int argc, char** argv)
 		if (throng_part_update(part, resident ? keep : NULL, recs, ghost, m, k) != THRONG_OK) {
 			stop_all("loading its part");
 		}
-		thr_scene_part_goals(scene, recs, m);
+		throng_scene_part_goals(scene, recs, m);
 		if (sampled && self_rank == 0) {
-			thr_scene_sample_with(scene, gathered); // the whole world at this step, gathered after the last
+			throng_scene_sample_with(scene, gathered); // the whole world at this step, gathered after the last
 		}
 		if (throng_scene_step(scene) != THRONG_OK) {
 			stop_all("stepping");
@@ -450,7 +450,7 @@ static int run(int argc, char** argv)
 			}
 			// The summary reads the scene's world: the whole one now. The
 			// scene frees it; the part is freed here.
-			throng_world* stepped = thr_scene_swap_world(scene, gathered);
+			throng_world* stepped = throng_scene_swap_world(scene, gathered);
 			gathered = NULL;
 			cli_summary sum;
 			memset(&sum, 0, sizeof sum);

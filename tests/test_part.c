@@ -222,7 +222,7 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 		cr_assert_eq(throng_part_set_sync(mem[r].w, &sync), THRONG_OK);
 		if (scenes != NULL) {
 			mem[r].scene = thr_test_scene(scenes->name, scenes->agents, scenes->engine);
-			throng_world* own = thr_scene_use_part(mem[r].scene, mem[r].w);
+			throng_world* own = throng_scene_use_part(mem[r].scene, mem[r].w);
 			cr_assert_not_null(own, "the scene refused its part");
 			throng_world_destroy(own);
 		}
@@ -317,7 +317,7 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 			cr_assert_eq(throng_part_update(pw, update ? keep : NULL, load[r], ghost[r], m[r], whole->step), THRONG_OK, "%s",
 			             throng_last_error());
 			if (scenes != NULL) {
-				thr_scene_part_goals(mem[r].scene, load[r], m[r]);
+				throng_scene_part_goals(mem[r].scene, load[r], m[r]);
 			}
 			was[r] = throng_world_get_stats(mem[r].w);
 		}
@@ -491,27 +491,66 @@ Test(part, a_scene_with_a_measure_runs_on_a_part_and_its_driver_samples)
 	// armies' measure samples every agent by id before each step, and
 	// flock's outcome reads every heading at the end: a part holds only
 	// some agents, so the scene on a part samples nothing itself; the
-	// driver samples a whole world (thr_scene_sample_with) and swaps the
+	// driver samples a whole world (throng_scene_sample_with) and swaps the
 	// whole world back for the outcome.
 	throng_scene* s = thr_test_scene("armies", 500, THRONG_ENGINE_SIMD);
-	cr_assert(thr_scene_samples(s));
+	cr_assert(throng_scene_samples(s));
 	throng_world* whole = throng_scene_world(s);
 	throng_world* part = make_part(whole, 1, 500);
-	throng_world* own = thr_scene_use_part(s, part);
+	throng_world* own = throng_scene_use_part(s, part);
 	cr_assert_eq(own, whole);
 	cr_assert_eq(throng_scene_world(s), part);
-	thr_scene_sample_with(s, own);
+	throng_scene_sample_with(s, own);
 	cr_assert_eq(throng_scene_world(s), part, "sampling left the whole world in the scene");
-	throng_world_destroy(thr_scene_swap_world(s, own));
+	throng_world_destroy(throng_scene_swap_world(s, own));
 	throng_scene_outcome out[4];
 	cr_assert_eq(throng_scene_outcomes(s, out, 4), 3u);
 	throng_scene_destroy(s);
 	s = thr_test_scene("flock", 500, THRONG_ENGINE_SIMD);
-	cr_assert(!thr_scene_samples(s));
+	cr_assert(!throng_scene_samples(s));
 	part = make_part(throng_scene_world(s), 1, 500);
-	own = thr_scene_use_part(s, part);
+	own = throng_scene_use_part(s, part);
 	cr_assert_not_null(own);
-	throng_world_destroy(thr_scene_swap_world(s, own)); // whole again, as a driver does at the end
+	throng_world_destroy(throng_scene_swap_world(s, own)); // whole again, as a driver does at the end
+	throng_scene_destroy(s);
+}
+
+Test(part, the_scenes_part_calls_refuse_what_they_cannot_do)
+{
+	// include/throng/scene_part.h: NULLs give NULL or nothing; a scene
+	// takes a part only before its first step, and then keeps its world.
+	cr_assert_null(throng_scene_use_part(NULL, NULL));
+	cr_assert_null(throng_scene_swap_world(NULL, NULL));
+	cr_assert(!throng_scene_samples(NULL));
+	throng_scene_part_goals(NULL, NULL, 0);
+	throng_scene* s = thr_test_scene("field", 300, THRONG_ENGINE_SIMD);
+	throng_world* whole = throng_scene_world(s);
+	throng_world* part = make_part(whole, 1, 300);
+	cr_assert_null(throng_scene_use_part(s, NULL));
+	cr_assert_eq(throng_scene_world(s), whole);
+	cr_assert_eq(throng_scene_step(s), THRONG_OK);
+	cr_assert_null(throng_scene_use_part(s, part), "a scene that has stepped took a part");
+	cr_assert_eq(throng_scene_world(s), whole);
+	// A scene without a sampling measure samples nothing, and leaves its world.
+	cr_assert(!throng_scene_samples(s));
+	throng_scene_sample_with(s, part);
+	cr_assert_eq(throng_scene_world(s), whole);
+	// A record's target is its agent's goal: the scene's own records
+	// change nothing, and the scene steps as one that was not told.
+	throng_scene* twin = thr_test_scene("field", 300, THRONG_ENGINE_SIMD);
+	cr_assert_eq(throng_scene_step(twin), THRONG_OK);
+	for (uint32_t id = 0; id < 300; ++id) {
+		throng_agent_record rec;
+		cr_assert_eq(throng_agent_record_of(whole, id, &rec), THRONG_OK);
+		throng_scene_part_goals(s, &rec, 1);
+	}
+	for (int k = 0; k < 30; ++k) {
+		cr_assert_eq(throng_scene_step(s), THRONG_OK);
+		cr_assert_eq(throng_scene_step(twin), THRONG_OK);
+	}
+	cr_assert_eq(throng_world_hash(whole), throng_world_hash(throng_scene_world(twin)));
+	throng_world_destroy(part);
+	throng_scene_destroy(twin);
 	throng_scene_destroy(s);
 }
 

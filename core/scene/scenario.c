@@ -422,19 +422,19 @@ void throng_scene_destroy(throng_scene* scene)
 	free(scene);
 }
 
-bool thr_scene_samples(const throng_scene* scene)
+bool throng_scene_samples(const throng_scene* scene)
 {
 	return scene != NULL && scene->measure != NULL && scene->measure->sample != NULL;
 }
 
-void thr_scene_sample_with(throng_scene* scene, throng_world* whole)
+void throng_scene_sample_with(throng_scene* scene, throng_world* whole)
 {
-	if (!thr_scene_samples(scene)) {
+	if (!throng_scene_samples(scene)) {
 		return;
 	}
-	throng_world* had = thr_scene_swap_world(scene, whole);
+	throng_world* had = throng_scene_swap_world(scene, whole);
 	scene->measure->sample(scene, scene->measure_data);
-	thr_scene_swap_world(scene, had);
+	throng_scene_swap_world(scene, had);
 }
 
 throng_status throng_scene_step(throng_scene* scene)
@@ -444,8 +444,8 @@ throng_status throng_scene_step(throng_scene* scene)
 	}
 	throng_status st = scene->def != NULL ? thr_def_script(scene) : THRONG_OK;
 	// A part world (core/part.h) holds some agents only: its driver samples
-	// the whole world itself (thr_scene_sample_with).
-	if (st == THRONG_OK && thr_scene_samples(scene) && scene->world->part == NULL) {
+	// the whole world itself (throng_scene_sample_with).
+	if (st == THRONG_OK && throng_scene_samples(scene) && scene->world->part == NULL) {
 		scene->measure->sample(scene, scene->measure_data);
 	}
 	if (st == THRONG_OK) {

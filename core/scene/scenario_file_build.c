@@ -66,26 +66,29 @@ static void scene_data_free(void* user)
 	free(d);
 }
 
-throng_world* thr_scene_swap_world(throng_scene* scene, throng_world* world)
+throng_world* throng_scene_swap_world(throng_scene* scene, throng_world* world)
 {
+	if (scene == NULL) {
+		return NULL;
+	}
 	throng_world* had = scene->world;
 	scene->world = world;
 	return had;
 }
 
-throng_world* thr_scene_use_part(throng_scene* scene, throng_world* part)
+throng_world* throng_scene_use_part(throng_scene* scene, throng_world* part)
 {
 	// A measure reads every agent: its driver samples the whole world
-	// (thr_scene_sample_with) and makes it whole again for the outcome.
+	// (throng_scene_sample_with) and makes it whole again for the outcome.
 	if (scene == NULL || part == NULL || scene->steps != 0) {
 		return NULL;
 	}
-	return thr_scene_swap_world(scene, part);
+	return throng_scene_swap_world(scene, part);
 }
 
-void thr_scene_part_goals(throng_scene* scene, const thr_agent_record* recs, uint32_t n)
+void throng_scene_part_goals(throng_scene* scene, const throng_agent_record* recs, uint32_t n)
 {
-	sf_scene_data* sd = scene->def;
+	sf_scene_data* sd = scene != NULL ? scene->def : NULL;
 	if (sd == NULL || sd->goal == NULL) {
 		return;
 	}

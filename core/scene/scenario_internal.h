@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "throng/scenario.h"
+#include "throng/scene_part.h"
 
 /// Largest agent count any scenario accepts.
 #define THR_SCENE_MAX_AGENTS 10000000u
@@ -164,40 +165,5 @@ throng_status thr_scene_restate(const throng_scene* scene, struct sf_model* out)
 /// The definition's per-step script (scenario_file_build.c): the threat,
 /// then agents' random goals.
 throng_status thr_def_script(throng_scene* scene);
-
-struct thr_agent_record;
-
-/// Makes `part`, a part world of the scene's world (core/part.h, made
-/// before the scene's first step), the world the scene steps: the script
-/// then runs on the part's agents, ghosts included. Returns the scene's
-/// own world, which the caller destroys; NULL (nothing changed) after the
-/// scene's first step. An outcome measure reads every agent by id: the
-/// scene stops sampling it (throng_scene_step skips the sample while its
-/// world is a part), so the driver samples the whole world each step
-/// before stepping (thr_scene_sample_with, when thr_scene_samples), and
-/// makes the scene's world whole again (thr_scene_swap_world) before the
-/// outcome is read.
-throng_world* thr_scene_use_part(throng_scene* scene, throng_world* part);
-
-/// Whether the scene's measure samples before each step (armies).
-bool thr_scene_samples(const throng_scene* scene);
-
-/// Samples the scene's measure on `whole`, a whole world at the scene's
-/// current step, as throng_scene_step would before stepping (after the
-/// definition's script: the measures read positions, groups and target
-/// agents, which the scripts leave alone). Nothing when it does not sample.
-void thr_scene_sample_with(throng_scene* scene, throng_world* whole);
-
-/// Makes `world` the world the scene reports on (throng_scene_world, the
-/// summary, the outcomes) and steps; returns the one it had, which the
-/// caller owns. For a distributed run's end: the whole world gathered from
-/// the parts.
-throng_world* thr_scene_swap_world(throng_scene* scene, throng_world* world);
-
-/// Before each step of a scene on a part world, with the records just
-/// loaded into it: the random goal of each of those agents, which moves
-/// with the agent as its target point (a goal drawn by another part is
-/// the target the agent arrives with).
-void thr_scene_part_goals(throng_scene* scene, const struct thr_agent_record* recs, uint32_t n);
 
 #endif

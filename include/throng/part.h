@@ -60,8 +60,7 @@ throng_status throng_part_set_sync(throng_world* w, const throng_part_sync* sync
 
 /// One agent's whole state: what a part world needs to step it as the
 /// whole world would (76 bytes, no padding: drivers send it as bytes).
-/// The struct's tag is the name the library's private code knew it by.
-typedef struct thr_agent_record {
+typedef struct throng_agent_record {
 	uint32_t id;                  ///< the whole world's id
 	float px, py, vx, vy, hx, hy; ///< position (m), velocity (m/s), heading (unit)
 	float wander, noise;          ///< the persistent wander angles (rad)

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// A scene on a part world (EXPERIMENTAL: names and behaviour may change
+// between minor versions): the scene's side of a distributed run
+// (docs/DISTRIBUTED.md). libthrong_scene exports these calls; the part
+// worlds themselves are the core's (include/throng/part.h). The throng-mpi
+// program drives a scene through them and nothing private.
+//
+// Every process builds the same scene (throng_scene_open), makes a part
+// world of the scene's world (throng_part_create) and hands it to the
+// scene (throng_scene_use_part) before the first step. Each step the
+// driver loads the part (throng_part_load or _update), tells the scene
+// the goals that came with the records (throng_scene_part_goals), lets
+// the one process that holds the whole world sample the scene's measure
+// on it (throng_scene_sample_with, when throng_scene_samples), then steps
+// the scene (throng_scene_step: the script runs on the part's agents,
+// ghosts included). At the end the whole world, gathered from the parts,
+// becomes the scene's world again (throng_scene_swap_world) before the
+// summary and the outcome are read.
+#ifndef THRONG_SCENE_PART_H
+#define THRONG_SCENE_PART_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "throng/api.h"
+#include "throng/part.h"
+#include "throng/scenario.h"
+
+THRONG_API_BEGIN
+
+/// Makes `part`, a part world of the scene's world (throng_part_create,
+/// made before the scene's first step), the world the scene steps: its
+/// script then runs on the part's agents, ghosts included. Returns the
+/// scene's own world, which the caller now owns (and destroys); the scene
+/// owns `part`. Returns NULL, changing nothing, when scene or part is NULL
+/// or after the scene's first step. While the scene's world is a part,
+/// throng_scene_step samples no measure (a measure reads every agent):
+/// the driver does (throng_scene_sample_with).
+throng_world* throng_scene_use_part(throng_scene* scene, throng_world* part);
+
+/// Makes `world` the world the scene reports on and steps
+/// (throng_scene_world, throng_scene_outcomes) and returns the one it
+/// had: ownership of both changes hands (the scene owns `world`, the
+/// caller the one returned). For a distributed run's end: the whole
+/// world gathered from the parts replaces the part. NULL scene: NULL.
+throng_world* throng_scene_swap_world(throng_scene* scene, throng_world* world);
+
+/// Whether the scene's outcome measure samples the world before each
+/// step (armies' does): a distributed driver must then sample it on the
+/// whole world (throng_scene_sample_with). False for a NULL scene.
+bool throng_scene_samples(const throng_scene* scene);
+
+/// Samples the scene's measure on `whole`, a whole world (borrowed) at the
+/// scene's current step, as throng_scene_step does before it steps a
+/// whole world (after the script: the measures read positions, group
+/// labels and target agents, which the scripts leave alone). Does nothing
+/// when the scene does not sample.
+void throng_scene_sample_with(throng_scene* scene, throng_world* whole);
+
+/// Before each step of a scene on a part world, with the n records just
+/// loaded into it (borrowed): the random goal of each of those agents,
+/// which moves with the agent as its target point (a goal drawn on another
+/// part is the target the agent arrives with). Does nothing for a scene
+/// without random goals.
+void throng_scene_part_goals(throng_scene* scene, const throng_agent_record* recs, uint32_t n);
+
+THRONG_API_END
+
+#endif
