@@ -274,6 +274,15 @@ const char* sf_key_text(const sf_node* k)
 	return k->kind == SF_SCALAR && strlen(k->text) == k->len ? k->text : NULL;
 }
 
+char* sf_copy_text(const sf_node* n)
+{
+	char* s = n->kind == SF_SCALAR ? malloc(n->len + 1) : NULL;
+	if (s != NULL) {
+		memcpy(s, n->text, n->len + 1);
+	}
+	return s;
+}
+
 bool sf_key_repeats(const sf_node* map, uint32_t k)
 {
 	const char* text = sf_key_text(map->items[2u * k]);

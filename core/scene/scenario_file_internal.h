@@ -2,22 +2,30 @@
 // Scenario files (private): the node tree, the diagnostics context, the
 // scene model, and the stages between them.
 //
-// Design. Loading is staged, each stage in its own file(s), so that nothing is
-// built before everything has been checked:
+// Design. Loading is staged so that nothing is built before everything has
+// been checked, and the reader is layered, each layer calling only those
+// below it:
+//   scenario_file_diag.c   messages (FILE:LINE:COL, the field's path, kept
+//                          in file order), nearest-name suggestions, tree
+//                          access; calls nothing of the reader
 //   scenario_file_yaml.c   bytes -> node tree (UTF-8, libyaml events, depth,
 //                          one document; every node keeps its line and column)
 //   scenario_file_read.c   typed readers over nodes (numbers, names, vectors,
-//                          enums) that report problems by path
-//   scenario_file_diag.c   messages, field paths, nearest-name suggestions,
-//                          key sets (unknown, repeated, missing keys)
-//   scenario_file_keys.c   the key tables (world, contact, slot parameters):
-//                          one row a key drives the reader, the writer and
-//                          the key reference in docs/SCENARIOS.md
-//   scenario_file_parse.c  tree -> model: top level, world, archetypes;
-//   scenario_file_shapes.c   obstacles, walls, threat;
-//   scenario_file_groups.c   groups, then the cross-checks (names, bounds,
-//                          counts, the library's own validation);
-//   scenario_file_refs.c     references that lead nowhere, unreachable goals
+//                          enums) and key checks (unknown, repeated, missing)
+//   scenario_file_model.c  the model's defaults, names and freeing
+//   scenario_file_tables.c the key tables, one a section: one row a key
+//                          drives the reader, the writer and the key
+//                          reference in docs/SCENARIOS.md
+//   scenario_file_keys.c   the table engine: reads a mapping through its
+//                          table, lists and named sections, writes values
+//                          and the key reference
+//   scenario_file_groups.c, _shapes.c, _rows.c, _refs.c: what rows cannot
+//                          say (names, choices, lists of points, agents
+//                          rows) and the checks within a section, or, for
+//                          refs, between sections (names, dangling
+//                          references, unreachable goals)
+//   scenario_file_parse.c  tree -> model: the top level and archetypes, then
+//                          the checks across sections; the reader's top
 //   scenario_file_build.c  model -> scene (world, agents, the per-step script,
 //                          the outcome measure it names)
 //   scenario_file.c        the public load, validate and save functions, and
@@ -151,6 +159,8 @@ void sf_join(const char* const* names, size_t count, char* buf, size_t cap);
 
 /// The text of a scalar key, or NULL for other keys (and keys holding NULs).
 const char* sf_key_text(const sf_node* k);
+/// A malloc'd copy of a scalar's text; NULL for other nodes or out of memory.
+char* sf_copy_text(const sf_node* n);
 /// The value of `key` in a mapping (its first occurrence), or NULL.
 const sf_node* sf_get(const sf_node* map, const char* key);
 /// Whether key k of a mapping repeats an earlier key (its entry is then
@@ -204,6 +214,13 @@ bool sf_read_points(sf_ctx* c, const sf_node* n, uint32_t min, uint32_t max, thr
 bool sf_read_string(sf_ctx* c, const sf_node* n, size_t max, char** out);
 /// A name: 1..SF_NAME_MAX letters, digits, '_' or '-'.
 bool sf_check_name(sf_ctx* c, const sf_node* n, const char* what);
+/// A checked name into *out (malloc'd, replacing the old one).
+bool sf_read_name(sf_ctx* c, const sf_node* n, const char* what, char** out);
+/// The index of `name` in names[0..count); else reports it at `pos` with
+/// the nearest known name ("unknown group \"x\", did you mean y?") and
+/// returns count. `what` is "group", `section` where they are defined.
+uint32_t sf_resolve(sf_ctx* c, sf_pos pos, const char* what, const char* section, const char* name,
+                    const char* const* names, uint32_t count);
 
 /// Reports `n` unless it is a mapping; `expected` completes "(expected ...)".
 bool sf_expect_mapping(sf_ctx* c, const sf_node* n, const char* expected);
@@ -219,15 +236,6 @@ void sf_check_keys_ex(sf_ctx* c, const sf_node* map, const char* const* keys, si
 /// Checks the keys of a mapping of names (archetypes, groups): each a
 /// valid name, none repeated. `what` is "archetype" or "group".
 void sf_check_names(sf_ctx* c, const sf_node* map, const char* what);
-
-/// Field helpers: read map[key] under path ".key" when present. Return 0
-/// when absent (out untouched), 1 when read, -1 on a problem.
-int sf_field_number(sf_ctx* c, const sf_node* map, const char* key, sf_range range, float* out);
-int sf_field_uint(sf_ctx* c, const sf_node* map, const char* key, uint64_t min, uint64_t max, uint64_t* out);
-int sf_field_bool(sf_ctx* c, const sf_node* map, const char* key, bool* out);
-int sf_field_vec2(sf_ctx* c, const sf_node* map, const char* key, sf_range range, throng_vec2* out);
-int sf_field_enum(sf_ctx* c, const sf_node* map, const char* key, const char* const* names, size_t count,
-                  const char* what, int* out);
 
 /// Reports a missing required key of `map` (at the mapping's position).
 void sf_missing(sf_ctx* c, const sf_node* map, const char* key, const char* expected);
@@ -431,6 +439,7 @@ typedef struct sf_key {
 	const char* unit;       ///< docs: after the range ("m", "rad/s"), or NULL
 	const char* def;        ///< docs: the default when it is not the struct's ("⌈√n⌉"), or NULL
 	const char* type_doc;   ///< SF_T_OTHER: its type in the docs ("word or point")
+	const char* expect;     ///< required rows: "missing (expected ...)" when the range does not say it
 	int part;               ///< SF_T_OTHER: which part of the section (the section's own enum)
 	const char* note;       ///< docs: after the default, or NULL
 	const char* doc;        ///< docs: one line after the range (or the words' meanings), or NULL
@@ -452,6 +461,9 @@ struct sf_table {
 	const thr_names* kind_names;
 	const char* key_header;
 	const char* kinds_header;
+	/// "(expected ...)" of a node that is no mapping; NULL: "a mapping of
+	/// a, b and c", from the rows.
+	const char* expect;
 };
 
 /// The tables: the world (into sf_model), a slot's parameters (into
@@ -470,6 +482,36 @@ extern const sf_table sf_spawn_table;
 /// A group (into sf_group); its SF_T_OTHER rows' parts.
 extern const sf_table sf_group_table;
 enum { SF_GROUP_COUNT = 1, SF_GROUP_ARCHETYPE, SF_GROUP_SPAWN, SF_GROUP_HEADING, SF_GROUP_GOAL, SF_GROUP_PATH };
+enum { SF_ARCHETYPE_TARGET_RULE = 1, SF_ARCHETYPE_CONTACT, SF_ARCHETYPE_SLOTS };
+/// The top level (into sf_model) and its parts.
+extern const sf_table sf_scene_table;
+enum {
+	SF_SCENE_VERSION = 1,
+	SF_SCENE_NAME,
+	SF_SCENE_DESCRIPTION,
+	SF_SCENE_MEASURE,
+	SF_SCENE_ARCHETYPES,
+	SF_SCENE_GROUPS,
+	SF_SCENE_OBSTACLES,
+	SF_SCENE_WALLS,
+	SF_SCENE_THREAT,
+	SF_SCENE_PATHS,
+	SF_SCENE_AGENTS,
+};
+/// The threat (into sf_threat; part 1 its path), a polyline (into
+/// sf_wall; part 1 its points), a goal mapping (into sf_group; part 1
+/// random), a rectangle (into sf_box), agents (into sf_model; part 1
+/// goal, 2 rows) and their goal (into sf_model; part 3 random).
+extern const sf_table sf_threat_table;
+extern const sf_table sf_wall_table;
+extern const sf_table sf_goal_table;
+extern const sf_table sf_box_table;
+extern const sf_table sf_agents_table;
+extern const sf_table sf_agents_goal_table;
+/// A rectangle min..max, as a group's random goal and agents.goal hold it.
+typedef struct sf_box {
+	throng_vec2 min, max;
+} sf_box;
 /// An archetype's target rule (into throng_target_rule; group and label
 /// are the archetype's), and an obstacle (into sf_obstacle).
 extern const sf_table sf_target_rule_table;
@@ -489,17 +531,39 @@ const sf_key* sf_key_find(const sf_table* t, const char* name);
 /// Whether behaviour `kind` reads slot parameter `key` (a row of sf_param_table).
 bool sf_kind_reads(throng_behavior_kind kind, const sf_key* key);
 
+/// Reads a row no type says (SF_T_OTHER: names, choices, lists): the
+/// section's own code, called with the path at the key, after the plain
+/// rows of the mapping `map` were read; `v` is the key's value. Returns
+/// false on a problem.
+typedef bool (*sf_part_fn)(sf_ctx* c, const sf_key* k, const sf_node* map, const sf_node* v, void* base);
+
 /// Reads the keys of mapping `map` that `t` lists into `base`, each under
 /// its path, and reports required ones that are absent; rows with `kinds`
 /// not covering bit `kind_bit` are skipped (pass 0 to read every row).
-/// Does not check for unknown keys. Returns the mask of rows with a
-/// problem.
-uint64_t sf_read_keys(sf_ctx* c, const sf_node* map, const sf_table* t, void* base, uint32_t kind_bit);
-/// Checks that `n` is a mapping ("a mapping of a, b and c"), checks its
-/// keys against the table (unknown, with the nearest known; repeated),
-/// reads them and runs the table's check. Returns the mask of rows with a
-/// problem, or 1 << 63 when `n` is no mapping.
-uint64_t sf_read_table(sf_ctx* c, const sf_node* n, const sf_table* t, void* base);
+/// SF_T_OTHER rows go to `part` (skipped when NULL). Does not check for
+/// unknown keys. Returns the mask of rows with a problem.
+uint64_t sf_read_keys(sf_ctx* c, const sf_node* map, const sf_table* t, void* base, uint32_t kind_bit,
+                      sf_part_fn part);
+/// Checks that `n` is a mapping (t->expect), checks its keys against the
+/// table (unknown, with the nearest known; repeated), reads them and runs
+/// the table's check. Returns the mask of rows with a problem, or 1 << 63
+/// when `n` is no mapping.
+uint64_t sf_read_table(sf_ctx* c, const sf_node* n, const sf_table* t, void* base, sf_part_fn part);
+
+/// Reads one item of a list (`key` NULL) or of a mapping from names to
+/// items (`v` NULL when the name repeats an earlier one) into `item`.
+typedef void (*sf_item_fn)(sf_ctx* c, const sf_node* key, const sf_node* v, void* item, uint32_t index,
+                           void* user);
+/// A list (a sequence, `expect` when it is not) of at most `max` items of
+/// `size` bytes, each read by `item` under "[k]"; `what` names them in
+/// messages ("obstacles"). Returns the calloc'd items (*count of them),
+/// or NULL after a problem.
+void* sf_read_list(sf_ctx* c, const sf_node* n, const char* expect, const char* what, uint32_t max, size_t size,
+                   uint32_t* count, sf_item_fn item, void* user);
+/// As sf_read_list for a mapping from names to items, each read under its
+/// name; the names are checked (valid, unique). `what` is "group".
+void* sf_read_named(sf_ctx* c, const sf_node* n, const char* expect, const char* what, uint32_t max, size_t size,
+                    uint32_t* count, sf_item_fn item, void* user);
 
 /// Text that grows as it is written (the writer's and the docs').
 typedef struct sf_out {
@@ -546,26 +610,31 @@ char* sf_keys_markdown(const sf_table* t);
 /// every problem; the model is usable only when no problem was reported.
 void sf_parse_model(sf_ctx* c, const sf_node* root, sf_model* m);
 
-/// Pieces of sf_parse_model in scenario_file_groups.c.
+/// Pieces of sf_parse_model: groups (scenario_file_groups.c)...
 void sf_parse_groups(sf_ctx* c, const sf_node* groups, sf_model* m);
-void sf_parse_path(sf_ctx* c, const sf_node* n, sf_path* out);
-/// scenario_file_shapes.c
+/// ... and shapes (scenario_file_shapes.c): a path is a list of waypoints
+/// or a mapping (sf_path_table).
+bool sf_parse_path(sf_ctx* c, const sf_node* n, sf_path* out);
 void sf_parse_obstacles(sf_ctx* c, const sf_node* n, sf_model* m);
 void sf_parse_walls(sf_ctx* c, const sf_node* n, sf_model* m);
 void sf_parse_threat(sf_ctx* c, const sf_node* n, sf_model* m);
 /// Cross-checks after every section was read: names resolve, spawns fit
 /// the bounds, counts add up.
 void sf_check_model(sf_ctx* c, const sf_node* root, sf_model* m);
-/// The box a group's spawn shape covers (scenario_file_groups.c).
+/// The box a group's spawn shape covers (scenario_file_model.c).
 void sf_spawn_extent(const sf_group* g, throng_vec2* lo, throng_vec2* hi);
 /// How deep a spawn shape may stack its agents: beyond the first, each
 /// needs 1/SF_SPAWN_DEPTH of its body's area (docs/SCENARIOS.md, "spawn").
 #define SF_SPAWN_DEPTH 2
-/// Reports a spawn shape without room for its group's agents: widened by
-/// their radius on every side, it must cover the first agent's body,
+/// Resolves a grid's columns, then reports a spawn shape outside a world
+/// that keeps its agents, or without room for its group's agents: widened
+/// by their radius on every side, it must cover the first agent's body,
 /// pi * radius^2, and 1/SF_SPAWN_DEPTH of every other's, so a point holds
-/// one agent (scenario_file_shapes.c). Grid columns resolved.
-void sf_check_spawn_room(sf_ctx* c, const sf_group* g);
+/// one agent (scenario_file_shapes.c).
+void sf_check_spawn(sf_ctx* c, const sf_model* m, sf_group* g);
+/// scenario_file_refs.c: resolves a group's archetype and a target rule's
+/// group by name, reporting the unknown ones.
+void sf_resolve_names(sf_ctx* c, sf_model* m);
 /// scenario_file_refs.c: references that lead nowhere (a threat target
 /// without a threat, an agent target without a target rule, path
 /// following without a path: refused; a path no slot follows: a warning)

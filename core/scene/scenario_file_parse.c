@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Scenario files, stage 2a: the model's defaults, the top level and the
-// archetypes; the world, a slot's parameters and an archetype's contact
-// are read against their key tables (scenario_file_keys.c). Obstacles,
-// walls and the threat are in scenario_file_shapes.c; groups and the
-// cross-checks in scenario_file_groups.c.
+// Scenario files, the reader's top: the file's top level and the
+// archetypes, read against their key tables (scenario_file_tables.c) by
+// the table engine (scenario_file_keys.c); groups, shapes and agents rows
+// are read by scenario_file_groups.c, _shapes.c and _rows.c, and checked
+// across sections here, last.
 //
 // Every section is read to the end even after a problem, so one pass
 // reports every problem of the file; a value with a problem keeps its
@@ -12,89 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "scenario_file_internal.h"
 #include "scenario_internal.h"
-
-void sf_model_defaults(sf_model* m, const char* file)
-{
-	memset(m, 0, sizeof *m);
-	// The name defaults to the file's base name without its extension.
-	const char* base = file != NULL ? file : "scene";
-	const char* slash = strrchr(base, '/');
-	base = slash != NULL ? slash + 1 : base;
-	size_t len = strlen(base);
-	const char* dot = strrchr(base, '.');
-	if (dot != NULL && dot != base) {
-		len = (size_t)(dot - base);
-	}
-	len = len > SF_NAME_MAX ? SF_NAME_MAX : len;
-	m->name = malloc(len > 0 ? len + 1 : sizeof "scene");
-	if (m->name != NULL && len == 0) {
-		memcpy(m->name, "scene", sizeof "scene");
-	} else if (m->name != NULL) {
-		// A valid name (as the `name` key takes), so that a saved scene
-		// loads again: other characters become '_'.
-		for (size_t k = 0; k < len; ++k) {
-			char ch = base[k];
-			bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
-			          ch == '-';
-			m->name[k] = ok ? ch : '_';
-		}
-		m->name[len] = '\0';
-	}
-	m->description = calloc(1, 1);
-	m->version = 1;
-	m->steps = 600;
-	m->goal_radius = -1.0f; // resolved by sf_check_model
-	throng_world_def def = throng_world_default_def();
-	m->bounds_min = def.bounds_min;
-	m->bounds_max = def.bounds_max;
-	m->bounds_mode = def.bounds_mode;
-	m->dt = 1.0f / 60.0f;
-	m->seed = 1;
-	m->cell_size = 0.0f;
-}
-
-void sf_model_free(sf_model* m)
-{
-	if (m == NULL) {
-		return;
-	}
-	free(m->name);
-	free(m->description);
-	for (uint32_t k = 0; k < m->archetype_count; ++k) {
-		free(m->archetypes[k].name);
-		free(m->archetypes[k].target_group);
-	}
-	free(m->archetypes);
-	for (uint32_t k = 0; k < m->group_count; ++k) {
-		free(m->groups[k].name);
-		free(m->groups[k].archetype_name);
-		free(m->groups[k].path.points);
-	}
-	free(m->groups);
-	free(m->obstacles);
-	for (uint32_t k = 0; k < m->wall_count; ++k) {
-		free(m->walls[k].points);
-	}
-	free(m->walls);
-	free(m->threat.path.points);
-	for (uint32_t k = 0; k < m->path_count; ++k) {
-		free(m->paths[k].points);
-	}
-	free(m->paths);
-	free(m->rows);
-	free(m->row_pos);
-	memset(m, 0, sizeof *m);
-}
-
-// ---------------------------------------------------------------------------
-// world
-// ---------------------------------------------------------------------------
-
-// ---------------------------------------------------------------------------
-// archetypes
-// ---------------------------------------------------------------------------
+#include "validate.h"
 
 /// Reads one slot; returns false when it has a problem. *kind_ok says
 /// whether its kind was read (for the wander count).
@@ -105,14 +26,11 @@ static bool parse_slot(sf_ctx* c, const sf_node* n, throng_slot* out, bool* kind
 		return false;
 	}
 	uint32_t before = c->problems;
-	const char* const* names = thr_behavior_kind_names.name;
 	int kind = -1;
 	const sf_node* kn = sf_get(n, "kind");
 	if (kn != NULL) {
 		size_t mark = sf_push_key(c, "kind");
-		if (sf_read_enum(c, kn, names, thr_behavior_kind_names.count, "behaviour", &kind)) {
-			*kind_ok = true;
-		}
+		*kind_ok = sf_read_enum(c, kn, thr_behavior_kind_names.name, thr_behavior_kind_names.count, "behaviour", &kind);
 		sf_pop(c, mark);
 	}
 	// The keys a slot of this kind takes: its own (sf_slot_table) and the
@@ -128,232 +46,229 @@ static bool parse_slot(sf_ctx* c, const sf_node* n, throng_slot* out, bool* kind
 		sf_missing(c, n, "kind", "a behaviour name");
 	}
 	throng_slot s = throng_slot_default_def(kind >= 0 ? (throng_behavior_kind)kind : THRONG_SEEK);
-	sf_read_keys(c, n, &sf_slot_table, &s, 0);
+	sf_read_keys(c, n, &sf_slot_table, &s, 0, NULL);
 	if (kind >= 0) {
-		sf_read_keys(c, n, &sf_param_table, &s.params, 1u << kind);
+		sf_read_keys(c, n, &sf_param_table, &s.params, 1u << kind, NULL);
 	}
 	*out = s;
 	return c->problems == before;
 }
 
-static void parse_target_rule(sf_ctx* c, const sf_node* n, sf_archetype* a)
+/// The rule's group, by name (or, version 2, by label): one of them.
+static bool parse_target_rule(sf_ctx* c, const sf_node* n, sf_archetype* a)
 {
-	if (!sf_expect_mapping(c, n, "a mapping of group, sight_radius, every and enabled")) {
-		return;
-	}
-	sf_check_kind_keys(c, n, NULL, 0, &sf_target_rule_table, -1);
 	throng_target_rule* r = &a->controller.target_rule;
 	sf_target_rule_defaults(r);
-	sf_read_keys(c, n, &sf_target_rule_table, r, 0);
+	if (sf_read_table(c, n, &sf_target_rule_table, r, NULL) >> 63 != 0) {
+		return false;
+	}
 	const sf_node* g = sf_get(n, "group");
 	const sf_node* label = sf_get(n, "label");
-	if (label != NULL) {
-		// Version 2: a group label (agents.rows' group column), not a name.
-		size_t mark = sf_push_key(c, "label");
-		uint64_t v = 0;
-		if (g != NULL) {
-			sf_error(c, label->pos, "both group and label given (expected one of them)");
-		} else if (sf_read_uint(c, label, 0, UINT32_MAX - 1u, false, &v)) {
-			r->group = (uint32_t)v;
-			a->target_label = true;
-			a->target_group_pos = label->pos;
-		}
-		sf_pop(c, mark);
-	} else if (g == NULL) {
+	uint64_t v = 0;
+	if (label == NULL && g == NULL) {
 		sf_missing(c, n, "group", "the name of a group under groups");
-	} else {
-		size_t mark = sf_push_key(c, "group");
-		if (sf_check_name(c, g, "a group")) {
-			a->target_group = malloc(g->len + 1);
-			if (a->target_group != NULL) {
-				memcpy(a->target_group, g->text, g->len + 1);
-			}
-			a->target_group_pos = g->pos;
-		}
-		sf_pop(c, mark);
+		return false;
 	}
-}
-
-static void parse_archetype(sf_ctx* c, const sf_node* n, sf_archetype* a)
-{
-	a->controller = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
-	a->pos = n->pos;
-	if (sf_read_table(c, n, &sf_archetype_table, &a->controller) >> 63 != 0) {
-		return; // not a mapping
-	}
-	const sf_node* rule = sf_get(n, "target_rule");
-	if (rule != NULL) {
-		size_t mark = sf_push_key(c, "target_rule");
-		parse_target_rule(c, rule, a);
-		sf_pop(c, mark);
-	}
-	const sf_node* contact = sf_get(n, "contact");
-	if (contact != NULL) {
-		// Keys left out keep the defaults (on, 1, 4, off).
-		size_t mark = sf_push_key(c, "contact");
-		sf_read_table(c, contact, &sf_contact_table, &a->controller.contact);
-		sf_pop(c, mark);
-	}
-	const sf_node* slots = sf_get(n, "slots");
-	if (slots == NULL) {
-		return;
-	}
-	size_t mark = sf_push_key(c, "slots");
-	if (sf_expect_sequence(c, slots, "a list of slots")) {
-		if (slots->count > THRONG_MAX_SLOTS) {
-			sf_error(c, slots->pos, "got %u slots (expected at most %d)", slots->count, THRONG_MAX_SLOTS);
-		}
-		int wanders = 0, noises = 0;
-		for (uint32_t k = 0; k < slots->count && k < THRONG_MAX_SLOTS; ++k) {
-			size_t mk = sf_push_index(c, k);
-			throng_slot s;
-			bool kind_ok = false;
-			parse_slot(c, slots->items[k], &s, &kind_ok);
-			a->controller.slots[a->controller.slot_count++] = s;
-			// Each wander form keeps one angle per agent (validate.c).
-			if (kind_ok && ((s.kind == THRONG_WANDER && ++wanders == 2) ||
-			                (s.kind == THRONG_WANDER_NOISE && ++noises == 2))) {
-				size_t mkk = sf_push_key(c, "kind");
-				sf_error(c, sf_get(slots->items[k], "kind")->pos,
-				         "a second %s slot (expected at most one %s slot per archetype)",
-				         throng_behavior_kind_name(s.kind), throng_behavior_kind_name(s.kind));
-				sf_pop(c, mkk);
-			}
-			sf_pop(c, mk);
-		}
+	size_t mark = sf_push_key(c, label != NULL ? "label" : "group");
+	a->target_group_pos = label != NULL ? label->pos : g->pos;
+	bool ok = false;
+	if (label != NULL && g != NULL) {
+		sf_error(c, label->pos, "both group and label given (expected one of them)");
+	} else if (label != NULL && sf_read_uint(c, label, 0, UINT32_MAX - 1u, false, &v)) {
+		r->group = (uint32_t)v;
+		a->target_label = ok = true;
+	} else if (label == NULL) {
+		ok = sf_read_name(c, g, "a group", &a->target_group);
 	}
 	sf_pop(c, mark);
+	return ok;
 }
 
-static void parse_archetypes(sf_ctx* c, const sf_node* n, sf_model* m)
+static bool archetype_part(sf_ctx* c, const sf_key* k, const sf_node* map, const sf_node* v, void* base)
 {
-	if (!sf_expect_mapping(c, n, "a mapping from archetype names to archetypes")) {
-		return;
+	sf_archetype* a = (sf_archetype*)(void*)((char*)base - offsetof(sf_archetype, controller));
+	(void)map;
+	if (k->part == SF_ARCHETYPE_TARGET_RULE) {
+		return parse_target_rule(c, v, a);
 	}
-	if (n->count > SF_MAX_ARCHETYPES) {
-		sf_error(c, n->pos, "got %u archetypes (expected at most %u)", n->count, SF_MAX_ARCHETYPES);
-		return;
+	if (k->part == SF_ARCHETYPE_CONTACT) {
+		// Keys left out keep the defaults (on, 1, 4, off).
+		return sf_read_table(c, v, &sf_contact_table, &a->controller.contact, NULL) == 0;
 	}
-	sf_check_names(c, n, "archetype");
-	m->archetypes = calloc(n->count != 0 ? n->count : 1, sizeof *m->archetypes);
-	if (m->archetypes == NULL) {
-		sf_error(c, n->pos, "out of memory (expected fewer archetypes)");
-		return;
+	if (!sf_expect_sequence(c, v, "a list of slots")) {
+		return false;
 	}
-	for (uint32_t k = 0; k < n->count; ++k) {
-		const sf_node* key = n->items[2u * k];
-		sf_archetype* a = &m->archetypes[m->archetype_count++];
-		if (key->kind == SF_SCALAR) {
-			a->name = malloc(key->len + 1);
-			if (a->name != NULL) {
-				memcpy(a->name, key->text, key->len + 1);
-			}
+	if (v->count > THRONG_MAX_SLOTS) {
+		sf_error(c, v->pos, "got %u slots (expected at most %d)", v->count, THRONG_MAX_SLOTS);
+	}
+	int wanders = 0, noises = 0;
+	for (uint32_t k = 0; k < v->count && k < THRONG_MAX_SLOTS; ++k) {
+		size_t mark = sf_push_index(c, k);
+		throng_slot* s = &a->controller.slots[a->controller.slot_count++];
+		bool kind_ok = false;
+		parse_slot(c, v->items[k], s, &kind_ok);
+		// Each wander form keeps one angle per agent (validate.c).
+		if (kind_ok && ((s->kind == THRONG_WANDER && ++wanders == 2) ||
+		                (s->kind == THRONG_WANDER_NOISE && ++noises == 2))) {
+			sf_push_key(c, "kind");
+			sf_error(c, sf_get(v->items[k], "kind")->pos,
+			         "a second %s slot (expected at most one %s slot per archetype)",
+			         throng_behavior_kind_name(s->kind), throng_behavior_kind_name(s->kind));
 		}
-		if (sf_key_repeats(n, k)) {
-			continue;
-		}
-		size_t mark = sf_push_key(c, key->kind == SF_SCALAR ? key->text : "?");
-		parse_archetype(c, n->items[2u * k + 1u], a);
-		a->pos = key->pos;
 		sf_pop(c, mark);
 	}
+	return true;
 }
 
-// ---------------------------------------------------------------------------
-// The top level
-// ---------------------------------------------------------------------------
+static void read_archetype(sf_ctx* c, const sf_node* key, const sf_node* v, void* item, uint32_t index, void* user)
+{
+	sf_archetype* a = item;
+	(void)index;
+	(void)user;
+	a->name = sf_copy_text(key);
+	a->pos = key->pos;
+	a->controller = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	if (v != NULL) {
+		sf_read_table(c, v, &sf_archetype_table, &a->controller, archetype_part);
+	}
+}
+
+static bool scene_part(sf_ctx* c, const sf_key* k, const sf_node* map, const sf_node* v, void* base)
+{
+	sf_model* m = base;
+	(void)map;
+	// Version 2 keys need `version: 2` (read first), so that a reader of
+	// version 1 files is never handed one it would misread.
+	if ((k->part == SF_SCENE_MEASURE || k->part == SF_SCENE_PATHS || k->part == SF_SCENE_AGENTS) && m->version != 2) {
+		sf_error(c, v->pos, "a version 2 key in a version 1 file (expected version: 2 at the top)");
+	}
+	uint64_t version = 0;
+	int measure = -1;
+	const char* measures[THR_MAX_MEASURES];
+	switch (k->part) {
+	case SF_SCENE_VERSION:
+		if (sf_read_uint(c, v, 0, UINT64_MAX, false, &version) && version != 1 && version != 2) {
+			sf_error(c, v->pos, "got %llu, an unknown version (expected 1 or 2)", (unsigned long long)version);
+		} else if (version != 0) {
+			m->version = (uint32_t)version;
+		}
+		return true;
+	case SF_SCENE_NAME: return sf_read_name(c, v, "a scene", &m->name);
+	case SF_SCENE_DESCRIPTION: return sf_read_string(c, v, SF_DESCRIPTION_MAX, &m->description);
+	case SF_SCENE_MEASURE:
+		// The outcome measure, by name (scenario_measure.c's table).
+		for (uint32_t j = 0; j < thr_measure_count; ++j) {
+			measures[j] = thr_measure_table[j]->name;
+		}
+		if (sf_read_enum(c, v, measures, thr_measure_count, "measure", &measure)) {
+			m->measure = thr_measure_table[measure];
+		}
+		return true;
+	case SF_SCENE_ARCHETYPES:
+		m->archetypes = sf_read_named(c, v, "a mapping from archetype names to archetypes", "archetype",
+		                              SF_MAX_ARCHETYPES, sizeof *m->archetypes, &m->archetype_count, read_archetype,
+		                              NULL);
+		return true;
+	case SF_SCENE_GROUPS: sf_parse_groups(c, v, m); return true;
+	case SF_SCENE_OBSTACLES: sf_parse_obstacles(c, v, m); return true;
+	case SF_SCENE_WALLS: sf_parse_walls(c, v, m); return true;
+	case SF_SCENE_THREAT: sf_parse_threat(c, v, m); return true;
+	case SF_SCENE_PATHS: sf_parse_paths(c, v, m); return true;
+	default: sf_parse_agents(c, v, m); return true;
+	}
+}
 
 void sf_parse_model(sf_ctx* c, const sf_node* root, sf_model* m)
 {
-	if (!sf_expect_mapping(c, root, "a mapping with world, archetypes, groups, obstacles, walls and threat")) {
+	if (sf_read_table(c, root, &sf_scene_table, m, scene_part) >> 63 != 0) {
 		return;
-	}
-	static const char* const keys[] = {"version", "name",   "description", "steps",  "goal_radius",
-	                                   "measure", "world",  "archetypes",  "groups", "obstacles",
-	                                   "walls",   "threat", "paths",       "agents"};
-	sf_check_keys(c, root, keys, sizeof keys / sizeof keys[0]);
-	const sf_node* v = sf_get(root, "version");
-	if (v != NULL) {
-		size_t mark = sf_push_key(c, "version");
-		uint64_t version = 0;
-		if (sf_read_uint(c, v, 0, UINT64_MAX, false, &version)) {
-			if (version != 1 && version != 2) {
-				sf_error(c, v->pos, "got %llu, an unknown version (expected 1 or 2)", (unsigned long long)version);
-			} else {
-				m->version = (uint32_t)version;
-			}
-		}
-		sf_pop(c, mark);
-	}
-	const sf_node* name = sf_get(root, "name");
-	if (name != NULL) {
-		size_t mark = sf_push_key(c, "name");
-		char* copy = sf_check_name(c, name, "a scene") ? malloc(name->len + 1) : NULL;
-		if (copy != NULL) {
-			memcpy(copy, name->text, name->len + 1);
-			free(m->name);
-			m->name = copy;
-		}
-		sf_pop(c, mark);
-	}
-	const sf_node* desc = sf_get(root, "description");
-	if (desc != NULL) {
-		size_t mark = sf_push_key(c, "description");
-		sf_read_string(c, desc, SF_DESCRIPTION_MAX, &m->description);
-		sf_pop(c, mark);
-	}
-	sf_field_uint(c, root, "steps", 0, 1000000000u, &m->steps);
-	float goal = 0.0f;
-	if (sf_field_number(c, root, "goal_radius", SF_NON_NEGATIVE, &goal) > 0) {
-		m->goal_radius = goal;
-	}
-	// Version 2 keys need `version: 2`, so that a reader of version 1 files
-	// is never handed one it would misread.
-	static const char* const v2[] = {"paths", "agents", "measure"};
-	for (int k = 0; k < 3; ++k) {
-		const sf_node* s = sf_get(root, v2[k]);
-		if (s != NULL && m->version != 2) {
-			// (the version key was read above)
-			size_t mark = sf_push_key(c, v2[k]);
-			sf_error(c, s->pos, "a version 2 key in a version 1 file (expected version: 2 at the top)");
-			sf_pop(c, mark);
-		}
-	}
-	// The outcome measure, by name (scenario_measure.c's table).
-	const char* measures[THR_MAX_MEASURES];
-	uint32_t nmeasures = 0;
-	for (; nmeasures < thr_measure_count; ++nmeasures) {
-		measures[nmeasures] = thr_measure_table[nmeasures]->name;
-	}
-	int measure = -1;
-	if (sf_field_enum(c, root, "measure", measures, nmeasures, "measure", &measure) > 0) {
-		m->measure = thr_measure_table[measure];
-	}
-	static const char* const sections[] = {"world", "archetypes", "paths",  "groups",
-	                                       "obstacles", "walls",  "threat", "agents"};
-	for (int k = 0; k < 8; ++k) {
-		const sf_node* s = sf_get(root, sections[k]);
-		if (s == NULL) {
-			continue;
-		}
-		size_t mark = sf_push_key(c, sections[k]);
-		switch (k) {
-		case 0: sf_read_table(c, s, &sf_world_table, m); break;
-		case 1: parse_archetypes(c, s, m); break;
-		case 2: sf_parse_paths(c, s, m); break;
-		case 3: sf_parse_groups(c, s, m); break;
-		case 4: sf_parse_obstacles(c, s, m); break;
-		case 5: sf_parse_walls(c, s, m); break;
-		case 6: sf_parse_threat(c, s, m); break;
-		default: sf_parse_agents(c, s, m); break;
-		}
-		sf_pop(c, mark);
-	}
-	if (sf_get(root, "archetypes") == NULL) {
-		sf_missing(c, root, "archetypes", "a mapping from archetype names to archetypes");
 	}
 	if (sf_get(root, "groups") == NULL && sf_get(root, "agents") == NULL) {
 		sf_missing(c, root, "groups", "a mapping from group names to groups of agents");
 	}
 	sf_check_model(c, root, m);
+}
+
+// ---------------------------------------------------------------------------
+// Checks across sections
+// ---------------------------------------------------------------------------
+
+/// Runs on a model whose sections were read: names resolve, spawns fit the
+/// bounds, counts add up, and the library takes the world and controllers.
+void sf_check_model(sf_ctx* c, const sf_node* root, sf_model* m)
+{
+	uint32_t before = c->problems;
+	// Names first: they are read on their own, so they resolve even when
+	// other values had problems.
+	sf_resolve_names(c, m);
+	if (before != 0) {
+		// Checks over values that may hold defaults in place of bad input
+		// would only add noise.
+		return;
+	}
+	// Version 2 rows are agents after the groups'.
+	m->agents = m->row_count;
+	bool goals = m->rows_random, random_goals = m->rows_random;
+	size_t mark = sf_push_key(c, "groups");
+	for (uint32_t k = 0; k < m->group_count; ++k) {
+		sf_group* g = &m->groups[k];
+		size_t mk = sf_push_key(c, g->name != NULL ? g->name : "?");
+		sf_check_spawn(c, m, g);
+		sf_pop(c, mk);
+		m->agents += g->count;
+		goals = goals || g->goal != SF_GOAL_NONE;
+		random_goals = random_goals || g->goal == SF_GOAL_RANDOM;
+	}
+	sf_pop(c, mark);
+	if ((m->threat.kind == SF_THREAT_LINE || m->threat.kind == SF_THREAT_EXTERNAL) && m->version != 2) {
+		const char* key = m->threat.kind == SF_THREAT_LINE ? "line" : "external";
+		mark = sf_push_key(c, "threat");
+		sf_push_key(c, key);
+		sf_error(c, sf_get(sf_get(root, "threat"), key)->pos,
+		         "a version 2 key in a version 1 file (expected version: 2 at the top)");
+		sf_pop(c, mark);
+	}
+	if (m->agents > THR_SCENE_MAX_AGENTS) {
+		const char* key = sf_get(root, "groups") != NULL ? "groups" : "agents";
+		mark = sf_push_key(c, key);
+		sf_error(c, sf_get(root, key)->pos, "the groups add up to %llu agents (expected at most %u)",
+		         (unsigned long long)m->agents, THR_SCENE_MAX_AGENTS);
+		sf_pop(c, mark);
+	}
+	if (m->goal_radius < 0.0f) {
+		m->goal_radius = goals ? 0.5f : 0.0f;
+	} else if (random_goals && m->goal_radius == 0.0f) {
+		mark = sf_push_key(c, "goal_radius");
+		sf_error(c, sf_get(root, "goal_radius")->pos,
+		         "got 0 with random goals, which are drawn again within it (expected a number > 0 and <= 1e6)");
+		sf_pop(c, mark);
+	}
+	sf_check_rows(c, m);
+	sf_check_references(c, root, m);
+	// The library's own rules, as a last line: nothing it would refuse gets
+	// past validation.
+	mark = sf_push_key(c, "archetypes");
+	for (uint32_t k = 0; k < m->archetype_count; ++k) {
+		sf_archetype* a = &m->archetypes[k];
+		if (thr_validate_controller(&a->controller) != THRONG_OK) {
+			size_t mk = sf_push_key(c, a->name != NULL ? a->name : "?");
+			sf_error(c, a->pos, "the library refuses this archetype: %s (expected a valid controller)",
+			         throng_last_error());
+			sf_pop(c, mk);
+		}
+	}
+	sf_pop(c, mark);
+	throng_world_def def = throng_world_default_def();
+	def.bounds_min = m->bounds_min;
+	def.bounds_max = m->bounds_max;
+	def.bounds_mode = m->bounds_mode;
+	def.dt = m->dt;
+	def.seed = m->seed;
+	def.cell_size = m->cell_size;
+	def.capacity = m->agents > 0 && m->agents <= THR_SCENE_MAX_AGENTS ? (uint32_t)m->agents : 1u;
+	if (thr_validate_def(&def) != THRONG_OK) {
+		mark = sf_push_key(c, "world");
+		sf_error(c, root->pos, "the library refuses this world: %s (expected a valid world)", throng_last_error());
+		sf_pop(c, mark);
+	}
 }

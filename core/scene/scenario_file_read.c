@@ -331,6 +331,38 @@ bool sf_check_name(sf_ctx* c, const sf_node* n, const char* what)
 	return ok;
 }
 
+bool sf_read_name(sf_ctx* c, const sf_node* n, const char* what, char** out)
+{
+	char* copy = sf_check_name(c, n, what) ? sf_copy_text(n) : NULL;
+	if (copy != NULL) {
+		free(*out);
+		*out = copy;
+	}
+	return copy != NULL;
+}
+
+uint32_t sf_resolve(sf_ctx* c, sf_pos pos, const char* what, const char* section, const char* name,
+                    const char* const* names, uint32_t count)
+{
+	for (uint32_t k = 0; k < count; ++k) {
+		if (strcmp(names[k], name) == 0) {
+			return k;
+		}
+	}
+	char list[256];
+	sf_join(names, count, list, sizeof list);
+	const char* near = sf_nearest(name, names, count);
+	if (count == 0) {
+		sf_error(c, pos, "unknown %s \"%s\" (expected %s %s defined under %s)", what, name,
+		         what[0] == 'a' ? "an" : "a", what, section);
+	} else if (near != NULL) {
+		sf_error(c, pos, "unknown %s \"%s\", did you mean %s? (expected one of: %s)", what, name, near, list);
+	} else {
+		sf_error(c, pos, "unknown %s \"%s\" (expected one of: %s)", what, name, list);
+	}
+	return count;
+}
+
 static bool expect_kind(sf_ctx* c, const sf_node* n, sf_kind kind, const char* expected)
 {
 	if (n->kind == SF_BAD) {
@@ -353,67 +385,6 @@ bool sf_expect_mapping(sf_ctx* c, const sf_node* n, const char* expected)
 bool sf_expect_sequence(sf_ctx* c, const sf_node* n, const char* expected)
 {
 	return expect_kind(c, n, SF_SEQUENCE, expected);
-}
-
-int sf_field_number(sf_ctx* c, const sf_node* map, const char* key, sf_range range, float* out)
-{
-	const sf_node* v = sf_get(map, key);
-	if (v == NULL) {
-		return 0;
-	}
-	size_t mark = sf_push_key(c, key);
-	bool ok = sf_read_number(c, v, range, out);
-	sf_pop(c, mark);
-	return ok ? 1 : -1;
-}
-
-int sf_field_uint(sf_ctx* c, const sf_node* map, const char* key, uint64_t min, uint64_t max, uint64_t* out)
-{
-	const sf_node* v = sf_get(map, key);
-	if (v == NULL) {
-		return 0;
-	}
-	size_t mark = sf_push_key(c, key);
-	bool ok = sf_read_uint(c, v, min, max, false, out);
-	sf_pop(c, mark);
-	return ok ? 1 : -1;
-}
-
-int sf_field_bool(sf_ctx* c, const sf_node* map, const char* key, bool* out)
-{
-	const sf_node* v = sf_get(map, key);
-	if (v == NULL) {
-		return 0;
-	}
-	size_t mark = sf_push_key(c, key);
-	bool ok = sf_read_bool(c, v, out);
-	sf_pop(c, mark);
-	return ok ? 1 : -1;
-}
-
-int sf_field_vec2(sf_ctx* c, const sf_node* map, const char* key, sf_range range, throng_vec2* out)
-{
-	const sf_node* v = sf_get(map, key);
-	if (v == NULL) {
-		return 0;
-	}
-	size_t mark = sf_push_key(c, key);
-	bool ok = sf_read_vec2(c, v, range, out);
-	sf_pop(c, mark);
-	return ok ? 1 : -1;
-}
-
-int sf_field_enum(sf_ctx* c, const sf_node* map, const char* key, const char* const* names, size_t count,
-                  const char* what, int* out)
-{
-	const sf_node* v = sf_get(map, key);
-	if (v == NULL) {
-		return 0;
-	}
-	size_t mark = sf_push_key(c, key);
-	bool ok = sf_read_enum(c, v, names, count, what, out);
-	sf_pop(c, mark);
-	return ok ? 1 : -1;
 }
 
 // ---------------------------------------------------------------------------

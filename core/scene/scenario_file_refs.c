@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Scenario files, stage 2c: references that lead nowhere, and goals that
+// Scenario files: names that refer to other sections (a group's archetype,
+// a target rule's group), references that lead nowhere, and goals that
 // cannot be reached. Each of these files would load and run with agents
 // standing still, so they are refused where the file says them:
 //   - a slot with `target: threat` in a file without a threat;
@@ -18,6 +19,45 @@
 #include <string.h>
 
 #include "scenario_file_internal.h"
+
+void sf_resolve_names(sf_ctx* c, sf_model* m)
+{
+	const char* names[SF_MAX_GROUPS > SF_MAX_ARCHETYPES ? SF_MAX_GROUPS : SF_MAX_ARCHETYPES];
+	for (uint32_t k = 0; k < m->archetype_count; ++k) {
+		names[k] = m->archetypes[k].name != NULL ? m->archetypes[k].name : "?";
+	}
+	size_t mark = sf_push_key(c, "groups");
+	for (uint32_t k = 0; k < m->group_count; ++k) {
+		sf_group* g = &m->groups[k];
+		if (g->archetype_name != NULL) {
+			size_t mk = sf_push_key(c, g->name != NULL ? g->name : "?");
+			sf_push_key(c, "archetype");
+			g->archetype = sf_resolve(c, g->archetype_pos, "archetype", "archetypes", g->archetype_name, names,
+			                          m->archetype_count);
+			sf_pop(c, mk);
+		}
+	}
+	sf_pop(c, mark);
+	for (uint32_t k = 0; k < m->group_count; ++k) {
+		names[k] = m->groups[k].name != NULL ? m->groups[k].name : "?";
+	}
+	mark = sf_push_key(c, "archetypes");
+	for (uint32_t k = 0; k < m->archetype_count; ++k) {
+		sf_archetype* a = &m->archetypes[k];
+		size_t mk = sf_push_key(c, a->name != NULL ? a->name : "?");
+		sf_push_key(c, "target_rule");
+		if (a->target_group != NULL) {
+			sf_push_key(c, "group");
+			uint32_t j = sf_resolve(c, a->target_group_pos, "group", "groups", a->target_group, names, m->group_count);
+			a->controller.target_rule.group = j < m->group_count ? m->groups[j].id : 0u;
+		} else if (a->target_label && m->version != 2) {
+			sf_push_key(c, "label");
+			sf_error(c, a->target_group_pos, "a version 2 key in a version 1 file (expected version: 2 at the top)");
+		}
+		sf_pop(c, mk);
+	}
+	sf_pop(c, mark);
+}
 
 /// The value node of entry k of a mapping, or NULL.
 static const sf_node* entry(const sf_node* map, uint32_t k)

@@ -9,6 +9,7 @@
 // that builds the built-in's world bit for bit. `paths` lists world paths
 // the rows refer to by index.
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,36 +17,25 @@
 #include "scenario_internal.h"
 #include "vec.h"
 
-const char* const sf_row_columns[SF_ROW_COLUMNS] = {
-	"x", "y", "vx", "vy", "hx", "hy", "tx", "ty", "max_speed", "max_force", "radius", "archetype", "group", "path",
-};
+static void read_path(sf_ctx* c, const sf_node* key, const sf_node* n, void* item, uint32_t index, void* user)
+{
+	sf_path* p = item;
+	(void)key;
+	(void)index;
+	(void)user;
+	sf_parse_path(c, n, p);
+	const sf_node* eg = n->kind == SF_MAPPING ? sf_get(n, "end_at_goal") : NULL;
+	if (p->end_at_goal && eg != NULL) {
+		size_t mark = sf_push_key(c, "end_at_goal");
+		sf_error(c, eg->pos, "true on a path of the paths list, which belongs to no group (expected false)");
+		sf_pop(c, mark);
+	}
+}
 
 void sf_parse_paths(sf_ctx* c, const sf_node* n, sf_model* m)
 {
-	if (!sf_expect_sequence(c, n, "a list of paths")) {
-		return;
-	}
-	if (n->count > SF_MAX_SEGMENTS) {
-		sf_error(c, n->pos, "got %u paths (expected at most %u)", n->count, SF_MAX_SEGMENTS);
-		return;
-	}
-	m->paths = calloc(n->count != 0 ? n->count : 1, sizeof *m->paths);
-	if (m->paths == NULL) {
-		sf_error(c, n->pos, "out of memory (expected fewer paths)");
-		return;
-	}
-	for (uint32_t k = 0; k < n->count; ++k) {
-		size_t mark = sf_push_index(c, k);
-		sf_path* p = &m->paths[m->path_count++];
-		sf_parse_path(c, n->items[k], p);
-		const sf_node* eg = n->items[k]->kind == SF_MAPPING ? sf_get(n->items[k], "end_at_goal") : NULL;
-		if (p->end_at_goal && eg != NULL) {
-			size_t mk = sf_push_key(c, "end_at_goal");
-			sf_error(c, eg->pos, "true on a path of the paths list, which belongs to no group (expected false)");
-			sf_pop(c, mk);
-		}
-		sf_pop(c, mark);
-	}
+	m->paths = sf_read_list(c, n, "a list of paths", "paths", SF_MAX_SEGMENTS, sizeof *m->paths, &m->path_count,
+	                        read_path, NULL);
 }
 
 /// Reads column `col` of a row into *v under the path ".col".
@@ -82,18 +72,11 @@ static void parse_row(sf_ctx* c, const sf_node* row, sf_model* m, throng_agent_d
 	size_t mark = sf_push_key(c, "archetype");
 	const sf_node* an = row->items[11];
 	if (sf_check_name(c, an, "an archetype")) {
-		uint32_t found = UINT32_MAX;
-		for (uint32_t k = 0; k < m->archetype_count && found == UINT32_MAX; ++k) {
-			if (m->archetypes[k].name != NULL && strcmp(m->archetypes[k].name, an->text) == 0) {
-				found = k;
-			}
+		const char* names[SF_MAX_ARCHETYPES];
+		for (uint32_t k = 0; k < m->archetype_count; ++k) {
+			names[k] = m->archetypes[k].name != NULL ? m->archetypes[k].name : "?";
 		}
-		if (found == UINT32_MAX) {
-			sf_error(c, an->pos, "unknown archetype \"%s\" (expected an archetype defined under archetypes)",
-			         an->text);
-		} else {
-			def->archetype = found;
-		}
+		def->archetype = sf_resolve(c, an->pos, "archetype", "archetypes", an->text, names, m->archetype_count);
 	}
 	sf_pop(c, mark);
 	mark = sf_push_key(c, "group");
@@ -116,80 +99,54 @@ static void parse_row(sf_ctx* c, const sf_node* row, sf_model* m, throng_agent_d
 	sf_pop(c, mark);
 }
 
-static void parse_rows_goal(sf_ctx* c, const sf_node* g, sf_model* m)
+_Static_assert(offsetof(sf_model, rows_goal_max) == offsetof(sf_model, rows_goal_min) + sizeof(throng_vec2),
+               "the rows' random-goal rectangle reads as an sf_box");
+
+static bool agents_part(sf_ctx* c, const sf_key* k, const sf_node* map, const sf_node* v, void* base)
 {
-	if (!sf_expect_mapping(c, g, "{random: {min: [x, y], max: [x, y]}}")) {
-		return;
+	sf_model* m = base;
+	uint32_t before = c->problems;
+	(void)map;
+	if (k->part == 1) {
+		// goal: {random: {min, max}}; the part of that mapping is `random`.
+		sf_read_table(c, v, &sf_agents_goal_table, m, agents_part);
+		return c->problems == before;
 	}
-	static const char* const keys[] = {"random"};
-	sf_check_keys(c, g, keys, 1);
-	const sf_node* r = sf_get(g, "random");
-	if (r == NULL) {
-		sf_missing(c, g, "random", "{min: [x, y], max: [x, y]}");
-		return;
+	if (k->part == 3) {
+		sf_read_table(c, v, &sf_box_table, (sf_box*)(void*)&m->rows_goal_min, NULL);
+		m->rows_random = c->problems == before;
+		return m->rows_random;
 	}
-	size_t mark = sf_push_key(c, "random");
-	if (sf_expect_mapping(c, r, "{min: [x, y], max: [x, y]}")) {
-		static const char* const box[] = {"min", "max"};
-		sf_check_keys(c, r, box, 2);
-		if (sf_get(r, "min") == NULL) {
-			sf_missing(c, r, "min", "a point [x, y]");
-		} else if (sf_get(r, "max") == NULL) {
-			sf_missing(c, r, "max", "a point [x, y]");
-		} else if (sf_field_vec2(c, r, "min", SF_COORD, &m->rows_goal_min) > 0 &&
-		           sf_field_vec2(c, r, "max", SF_COORD, &m->rows_goal_max) > 0) {
-			m->rows_random = true;
-			if (m->rows_goal_max.x < m->rows_goal_min.x || m->rows_goal_max.y < m->rows_goal_min.y) {
-				size_t mk = sf_push_key(c, "max");
-				sf_error(c, sf_get(r, "max")->pos, "below min on an axis (expected max >= min on both axes)");
-				sf_pop(c, mk);
-			}
-		}
+	if (!sf_expect_sequence(c, v, "a list of rows")) {
+		return false;
 	}
-	sf_pop(c, mark);
+	if (v->count == 0 || v->count > THR_SCENE_MAX_AGENTS) {
+		sf_error(c, v->pos, "got %u rows (expected 1 to %u)", v->count, THR_SCENE_MAX_AGENTS);
+		return false;
+	}
+	m->rows = calloc(v->count, sizeof *m->rows);
+	m->row_pos = calloc(v->count, sizeof *m->row_pos);
+	if (m->rows == NULL || m->row_pos == NULL) {
+		free(m->rows);
+		m->rows = NULL;
+		sf_error(c, v->pos, "out of memory (expected fewer rows)");
+		return false;
+	}
+	for (uint32_t k = 0; k < v->count; ++k) {
+		size_t mark = sf_push_index(c, k);
+		m->row_pos[k] = v->items[k]->pos;
+		parse_row(c, v->items[k], m, &m->rows[m->row_count++]);
+		sf_pop(c, mark);
+	}
+	return c->problems == before;
 }
 
 void sf_parse_agents(sf_ctx* c, const sf_node* n, sf_model* m)
 {
-	if (!sf_expect_mapping(c, n, "a mapping with rows (and goal)")) {
-		return;
+	if (n->kind == SF_MAPPING) {
+		m->rows_pos = n->pos;
 	}
-	static const char* const keys[] = {"goal", "rows"};
-	sf_check_keys(c, n, keys, 2);
-	m->rows_pos = n->pos;
-	const sf_node* g = sf_get(n, "goal");
-	if (g != NULL) {
-		size_t mark = sf_push_key(c, "goal");
-		parse_rows_goal(c, g, m);
-		sf_pop(c, mark);
-	}
-	const sf_node* rows = sf_get(n, "rows");
-	if (rows == NULL) {
-		sf_missing(c, n, "rows", "a list of rows [x, y, vx, vy, hx, hy, tx, ty, max_speed, max_force, radius, "
-		                         "archetype, group, path]");
-		return;
-	}
-	size_t mark = sf_push_key(c, "rows");
-	if (sf_expect_sequence(c, rows, "a list of rows")) {
-		if (rows->count == 0 || rows->count > THR_SCENE_MAX_AGENTS) {
-			sf_error(c, rows->pos, "got %u rows (expected 1 to %u)", rows->count, THR_SCENE_MAX_AGENTS);
-		} else {
-			m->rows = calloc(rows->count, sizeof *m->rows);
-			m->row_pos = calloc(rows->count, sizeof *m->row_pos);
-			if (m->rows == NULL || m->row_pos == NULL) {
-				free(m->rows);
-				m->rows = NULL;
-				sf_error(c, rows->pos, "out of memory (expected fewer rows)");
-			}
-			for (uint32_t k = 0; m->rows != NULL && k < rows->count; ++k) {
-				size_t mk = sf_push_index(c, k);
-				m->row_pos[k] = rows->items[k]->pos;
-				parse_row(c, rows->items[k], m, &m->rows[m->row_count++]);
-				sf_pop(c, mk);
-			}
-		}
-	}
-	sf_pop(c, mark);
+	sf_read_table(c, n, &sf_agents_table, m, agents_part);
 }
 
 typedef struct row_job {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Scenario files, stage 2c: obstacles (circles), walls (segments and
+// Scenario files: shapes. Obstacles (circles), walls (segments and
 // polylines, each segment longer than the library's THR_MIN_WALL_LENGTH,
-// 1e-4 m) and the threat (a point, or a path it follows at a speed from a
-// start time); and whether a group's spawn shape has room for its agents.
+// 1e-4 m), the threat (a point, a path it follows at a speed from a start
+// time, a line, or external), paths; and whether a group's spawn shape
+// lies inside the world and has room for its agents.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,118 +13,109 @@
 #include "validate.h"
 #include "vec.h"
 
-// ---------------------------------------------------------------------------
-// obstacles, walls, threat
-// ---------------------------------------------------------------------------
+static bool waypoints_part(sf_ctx* c, const sf_key* k, const sf_node* map, const sf_node* v, void* base)
+{
+	sf_path* p = base;
+	(void)k;
+	(void)map;
+	// With end_at_goal each agent's goal is one more waypoint.
+	return sf_read_points(c, v, 1, THRONG_MAX_WAYPOINTS - (p->end_at_goal ? 1u : 0u), &p->points, &p->count);
+}
+
+bool sf_parse_path(sf_ctx* c, const sf_node* n, sf_path* out)
+{
+	if (n->kind == SF_SEQUENCE) {
+		return sf_read_points(c, n, 1, THRONG_MAX_WAYPOINTS, &out->points, &out->count);
+	}
+	return sf_read_table(c, n, &sf_path_table, out, waypoints_part) == 0;
+}
+
+static void read_obstacle(sf_ctx* c, const sf_node* key, const sf_node* v, void* item, uint32_t index, void* user)
+{
+	sf_obstacle* ob = item;
+	(void)key;
+	(void)index;
+	(void)user;
+	ob->radius = 1.0f;
+	sf_read_table(c, v, &sf_obstacle_table, ob, NULL);
+}
 
 void sf_parse_obstacles(sf_ctx* c, const sf_node* n, sf_model* m)
 {
-	if (!sf_expect_sequence(c, n, "a list of obstacles {center: [x, y], radius: r}")) {
-		return;
-	}
-	if (n->count > SF_MAX_OBSTACLES) {
-		sf_error(c, n->pos, "got %u obstacles (expected at most %u)", n->count, SF_MAX_OBSTACLES);
-		return;
-	}
-	m->obstacles = calloc(n->count != 0 ? n->count : 1, sizeof *m->obstacles);
-	if (m->obstacles == NULL) {
-		sf_error(c, n->pos, "out of memory (expected fewer obstacles)");
-		return;
-	}
-	for (uint32_t k = 0; k < n->count; ++k) {
-		size_t mark = sf_push_index(c, k);
-		sf_obstacle* ob = &m->obstacles[m->obstacle_count++];
-		ob->radius = 1.0f;
-		sf_read_table(c, n->items[k], &sf_obstacle_table, ob);
-		sf_pop(c, mark);
-	}
+	m->obstacles = sf_read_list(c, n, "a list of obstacles {center: [x, y], radius: r}", "obstacles",
+	                            SF_MAX_OBSTACLES, sizeof *m->obstacles, &m->obstacle_count, read_obstacle, NULL);
 }
 
 /// Reports a segment from point a to b too short for the library; `at` is
 /// b's node.
-static bool segment_ok(sf_ctx* c, const sf_node* at, throng_vec2 a, throng_vec2 b)
+static void check_segment(sf_ctx* c, const sf_node* at, throng_vec2 a, throng_vec2 b)
 {
 	// The library's rule (validate.c), on the same float length.
 	float len = v2_length(v2_sub(b, a));
 	if (len > THR_MIN_WALL_LENGTH) {
-		return true;
+		return;
 	}
 	char f[6][THR_FMT_FLOAT_CAP];
 	sf_error(c, at->pos,
 	         "too short a wall from (%s, %s) to (%s, %s): length %s m (expected end points more than %s m apart)",
 	         thr_fmt_float(f[0], a.x), thr_fmt_float(f[1], a.y), thr_fmt_float(f[2], b.x), thr_fmt_float(f[3], b.y),
 	         thr_fmt_float(f[4], len), thr_fmt_float(f[5], THR_MIN_WALL_LENGTH));
-	return false;
 }
 
-static void parse_wall(sf_ctx* c, const sf_node* n, sf_wall* w, uint64_t* segments)
+/// A polyline's points (after `closed`, which needs one more) and the
+/// segments between them.
+static bool points_part(sf_ctx* c, const sf_key* k, const sf_node* map, const sf_node* v, void* base)
 {
-	if (n->kind == SF_SEQUENCE) {
-		// A segment [[x, y], [x, y]].
-		if (n->count != 2) {
-			sf_error(c, n->pos,
-			         "got %u points (expected a segment [[x, y], [x, y]], or {points: [...]} for a polyline)",
-			         n->count);
-			return;
-		}
-		w->segment = true;
-		if (sf_read_points(c, n, 2, 2, &w->points, &w->count)) {
-			size_t mark = sf_push_index(c, 1);
-			segment_ok(c, n->items[1], w->points[0], w->points[1]);
-			sf_pop(c, mark);
-			*segments += 1;
-		}
-		return;
+	sf_wall* w = base;
+	(void)k;
+	(void)map;
+	if (!sf_read_points(c, v, w->closed ? 3u : 2u, SF_MAX_SEGMENTS + 1u, &w->points, &w->count)) {
+		return false;
 	}
-	if (!sf_expect_mapping(c, n, "a segment [[x, y], [x, y]] or a polyline {points: [...], closed: false}")) {
-		return;
-	}
-	static const char* const keys[] = {"points", "closed"};
-	sf_check_keys(c, n, keys, 2);
-	sf_field_bool(c, n, "closed", &w->closed);
-	const sf_node* pts = sf_get(n, "points");
-	if (pts == NULL) {
-		sf_missing(c, n, "points", "a list of 2 or more points [x, y]");
-		return;
-	}
-	size_t mark = sf_push_key(c, "points");
-	bool ok = sf_read_points(c, pts, w->closed ? 3u : 2u, SF_MAX_SEGMENTS + 1u, &w->points, &w->count);
-	for (uint32_t k = 1; ok && k < w->count; ++k) {
-		size_t mk = sf_push_index(c, k);
-		segment_ok(c, pts->items[k], w->points[k - 1], w->points[k]);
-		sf_pop(c, mk);
-	}
-	sf_pop(c, mark);
-	if (ok && w->closed) {
-		const sf_node* closed = sf_get(n, "closed");
-		mark = sf_push_key(c, "closed");
-		segment_ok(c, closed, w->points[w->count - 1], w->points[0]);
+	for (uint32_t j = 1; j < w->count; ++j) {
+		size_t mark = sf_push_index(c, j);
+		check_segment(c, v->items[j], w->points[j - 1], w->points[j]);
 		sf_pop(c, mark);
 	}
-	if (ok) {
-		*segments += w->count - 1u + (w->closed ? 1u : 0u);
+	return true;
+}
+
+static void read_wall(sf_ctx* c, const sf_node* key, const sf_node* n, void* item, uint32_t index, void* user)
+{
+	sf_wall* w = item;
+	(void)key;
+	(void)index;
+	(void)user;
+	if (n->kind != SF_SEQUENCE) {
+		if (sf_read_table(c, n, &sf_wall_table, w, points_part) == 0 && w->closed) {
+			size_t mark = sf_push_key(c, "closed");
+			check_segment(c, sf_get(n, "closed"), w->points[w->count - 1], w->points[0]);
+			sf_pop(c, mark);
+		}
+		return;
+	}
+	// A segment [[x, y], [x, y]].
+	if (n->count != 2) {
+		sf_error(c, n->pos, "got %u points (expected a segment [[x, y], [x, y]], or {points: [...]} for a polyline)",
+		         n->count);
+		return;
+	}
+	w->segment = true;
+	if (sf_read_points(c, n, 2, 2, &w->points, &w->count)) {
+		size_t mark = sf_push_index(c, 1);
+		check_segment(c, n->items[1], w->points[0], w->points[1]);
+		sf_pop(c, mark);
 	}
 }
 
 void sf_parse_walls(sf_ctx* c, const sf_node* n, sf_model* m)
 {
-	if (!sf_expect_sequence(c, n, "a list of walls")) {
-		return;
-	}
-	if (n->count > SF_MAX_SEGMENTS) {
-		sf_error(c, n->pos, "got %u walls (expected at most %u)", n->count, SF_MAX_SEGMENTS);
-		return;
-	}
-	m->walls = calloc(n->count != 0 ? n->count : 1, sizeof *m->walls);
-	if (m->walls == NULL) {
-		sf_error(c, n->pos, "out of memory (expected fewer walls)");
-		return;
-	}
+	m->walls = sf_read_list(c, n, "a list of walls", "walls", SF_MAX_SEGMENTS, sizeof *m->walls, &m->wall_count,
+	                        read_wall, NULL);
 	uint64_t segments = 0;
-	for (uint32_t k = 0; k < n->count; ++k) {
-		size_t mark = sf_push_index(c, k);
-		parse_wall(c, n->items[k], &m->walls[m->wall_count++], &segments);
-		sf_pop(c, mark);
+	for (uint32_t k = 0; k < m->wall_count; ++k) {
+		const sf_wall* w = &m->walls[k];
+		segments += w->count > 0 ? w->count - 1u + (w->closed ? 1u : 0u) : 0u;
 	}
 	if (segments > SF_MAX_SEGMENTS) {
 		sf_error(c, n->pos, "the walls hold %llu segments (expected at most %u)", (unsigned long long)segments,
@@ -131,91 +123,17 @@ void sf_parse_walls(sf_ctx* c, const sf_node* n, sf_model* m)
 	}
 }
 
+static bool threat_path_part(sf_ctx* c, const sf_key* k, const sf_node* map, const sf_node* v, void* base)
+{
+	sf_threat* t = base;
+	(void)map;
+	return k->part != 1 || sf_read_points(c, v, 2, THRONG_MAX_WAYPOINTS, &t->path.points, &t->path.count);
+}
+
 void sf_parse_threat(sf_ctx* c, const sf_node* n, sf_model* m)
 {
-	if (!sf_expect_mapping(c, n, "a mapping with position, or path and speed")) {
-		return;
-	}
-	sf_threat* t = &m->threat;
-	static const char* const keys[] = {"position", "path", "speed", "loop", "start", "line", "external"};
-	sf_check_keys(c, n, keys, 7);
-	const sf_node* ext = sf_get(n, "external");
-	if (ext != NULL) {
-		// Version 2: the program running the scene sets the threat.
-		size_t mark = sf_push_key(c, "external");
-		bool on = false;
-		if (n->count != 1u) {
-			sf_error(c, ext->pos, "given with other keys (expected threat: {external: true} alone)");
-		} else if (sf_read_bool(c, ext, &on) && !on) {
-			sf_error(c, ext->pos, "got false (expected true, or no threat section)");
-		} else if (on) {
-			t->kind = SF_THREAT_EXTERNAL;
-		}
-		sf_pop(c, mark);
-		return;
-	}
-	const sf_node* pos = sf_get(n, "position");
-	const sf_node* path = sf_get(n, "path");
-	const sf_node* line = sf_get(n, "line");
-	t->speed = 1.0f;
-	sf_field_number(c, n, "start", SF_NON_NEGATIVE, &t->start);
-	if (line != NULL) {
-		// Version 2: {from, velocity, active_min, active_max}, as the herd's.
-		size_t mark = sf_push_key(c, "line");
-		if (pos != NULL || path != NULL) {
-			sf_error(c, line->pos, "both line and %s given (expected one of them)", pos != NULL ? "position" : "path");
-		} else if (sf_expect_mapping(c, line, "{from: [x, y], velocity: [vx, vy], active_min: [x, y], "
-		                                      "active_max: [x, y]}")) {
-			static const char* const lk[] = {"from", "velocity", "active_min", "active_max"};
-			sf_check_keys(c, line, lk, 4);
-			bool ok = true;
-			throng_vec2* dst[4] = {&t->position, &t->velocity, &t->active_min, &t->active_max};
-			for (int k = 0; k < 4; ++k) {
-				if (sf_get(line, lk[k]) == NULL) {
-					sf_missing(c, line, lk[k], "a point [x, y]");
-					ok = false;
-				} else if (sf_field_vec2(c, line, lk[k], SF_COORD, dst[k]) < 0) {
-					ok = false;
-				}
-			}
-			if (ok) {
-				t->kind = SF_THREAT_LINE;
-			}
-		}
-		sf_pop(c, mark);
-		return;
-	}
-	if (pos != NULL && path != NULL) {
-		size_t mark = sf_push_key(c, "path");
-		sf_error(c, path->pos, "both position and path given (expected one of them)");
-		sf_pop(c, mark);
-		return;
-	}
-	if (pos == NULL && path == NULL) {
-		sf_missing(c, n, "position", "position: [x, y], or path: [[x, y], ...] with a speed");
-		return;
-	}
-	if (pos != NULL) {
-		t->kind = SF_THREAT_POINT;
-		sf_field_vec2(c, n, "position", SF_COORD, &t->position);
-		static const char* const path_only[] = {"speed", "loop"};
-		for (int k = 0; k < 2; ++k) {
-			const sf_node* v = sf_get(n, path_only[k]);
-			if (v != NULL) {
-				size_t mark = sf_push_key(c, path_only[k]);
-				sf_error(c, v->pos, "only a threat with a path has a %s (expected path: [[x, y], ...])",
-				         path_only[k]);
-				sf_pop(c, mark);
-			}
-		}
-		return;
-	}
-	t->kind = SF_THREAT_PATH;
-	size_t mark = sf_push_key(c, "path");
-	sf_read_points(c, path, 2, THRONG_MAX_WAYPOINTS, &t->path.points, &t->path.count);
-	sf_pop(c, mark);
-	sf_field_number(c, n, "speed", SF_POSITIVE, &t->speed);
-	sf_field_bool(c, n, "loop", &t->path.loop);
+	m->threat.speed = 1.0f;
+	sf_read_table(c, n, &sf_threat_table, &m->threat, threat_path_part);
 }
 
 // ---------------------------------------------------------------------------
@@ -290,10 +208,26 @@ static double extra_room(const sf_group* g, double r)
 	return w * h + 2.0 * (w + h) * r;
 }
 
-void sf_check_spawn_room(sf_ctx* c, const sf_group* g)
+void sf_check_spawn(sf_ctx* c, const sf_model* m, sf_group* g)
 {
-	if (g->count == 0 || (g->spawn.shape == SF_SHAPE_GRID && g->spawn.columns == 0)) {
+	if (g->spawn.shape == SF_SHAPE_GRID && g->spawn.columns == 0 && g->count > 0) {
+		uint32_t cols = (uint32_t)ceil(sqrt((double)g->count));
+		g->spawn.columns = cols > 0 ? cols : 1;
+	}
+	if (g->count == 0) {
 		return;
+	}
+	throng_vec2 lo, hi;
+	sf_spawn_extent(g, &lo, &hi);
+	if (m->bounds_mode != THRONG_BOUNDS_OPEN &&
+	    (lo.x < m->bounds_min.x || lo.y < m->bounds_min.y || hi.x > m->bounds_max.x || hi.y > m->bounds_max.y)) {
+		size_t mark = sf_push_key(c, "spawn");
+		sf_error(c, g->spawn_pos,
+		         "the %s covers (%g, %g)..(%g, %g), outside the world (%g, %g)..(%g, %g) (expected every agent "
+		         "inside the bounds, or bounds mode open)",
+		         sf_shape_names[g->spawn.shape], (double)lo.x, (double)lo.y, (double)hi.x, (double)hi.y,
+		         (double)m->bounds_min.x, (double)m->bounds_min.y, (double)m->bounds_max.x, (double)m->bounds_max.y);
+		sf_pop(c, mark);
 	}
 	// The shape widened by r must cover the first agent's body and half of
 	// every other's: pi r^2 + (count - 1) pi r^2 / SF_SPAWN_DEPTH <= pi r^2
