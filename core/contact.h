@@ -8,11 +8,6 @@
 
 #include "engine.h"
 
-/// Pairs are listed within this multiple of the radii sum, so that agents
-/// the iterations push together are still seen (part worlds' ghosts reach
-/// as far).
-#define THR_CONTACT_REACH 1.25f
-
 /// The stage's scratch kept in the world between steps (contact/internal.h).
 typedef struct thr_contact_data thr_contact_data;
 

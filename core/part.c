@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "contact.h"
 #include "error.h"
 #include "memory.h"
 #include "validate.h"

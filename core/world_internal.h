@@ -28,6 +28,11 @@
 /// bits, so the threshold only moves time.
 #define THR_PARALLEL_MIN_AGENTS 4096
 
+/// Contact pairs are listed within this multiple of the radii sum
+/// (core/contact/pairs.c), so that agents the iterations push together are
+/// still seen; a part world's halo reaches as far (core/part.c).
+#define THR_CONTACT_REACH 1.25f
+
 /// The OpenMP parallel regions of a step. Each notes the size of the team
 /// that ran it (omp_get_num_threads() read inside the region; 1 when it
 /// ran serially at or below THR_PARALLEL_MIN_AGENTS) in

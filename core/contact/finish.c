@@ -3,7 +3,6 @@
 // stage moved at its place, its velocity from the move, bounds.
 #include "bounds.h"
 #include "internal.h"
-#include "part.h"
 
 /// Counts what keeping an agent out of the shapes did (THR_SHAPES_* bits).
 static void count_shapes(thr_finish_tally* stats, uint8_t what)
