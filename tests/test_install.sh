@@ -52,8 +52,15 @@ for kind in static shared; do
 	# Round 1: the core alone.
 	cmake --install "$build" --component core >/dev/null
 	echo "$kind core: installed $(cd "$prefix" && find . -type f -o -type l | sort | tr '\n' ' ')"
-	for absent in scenario.h export.h libthrong_scene libthrong_io throng-scene.pc throng_sceneTargets.cmake; do
+	for absent in scenario.h scenario_file.h scene_part.h export.h libthrong_scene libthrong_io throng-scene.pc \
+		throng_sceneTargets.cmake; do
 		[[ -z $(find "$prefix" -name "$absent*") ]] || fail "the core component installs $absent"
+	done
+	# Every header the core installs compiles on its own with only the core there.
+	for h in "$prefix"/include/throng/*.h; do
+		echo "#include \"throng/$(basename "$h")\"" |
+			"$cc" -std=c11 -Wall -Werror -fsyntax-only -I"$prefix/include" -x c - ||
+			fail "the core's $(basename "$h") does not compile alone"
 	done
 	lib=$(find "$prefix" -name "libthrong.so" -o -name "libthrong.a" | head -n 1)
 	libdir=$(dirname "$lib")
@@ -85,6 +92,11 @@ for kind in static shared; do
 	# Round 2: all three.
 	cmake --install "$build" >/dev/null
 	echo "$kind all: installed $(cd "$prefix" && find . -type f -o -type l | sort | tr '\n' ' ')"
+	for h in "$prefix"/include/throng/*.h; do
+		echo "#include \"throng/$(basename "$h")\"" |
+			"$cc" -std=c11 -Wall -Werror -fsyntax-only -I"$prefix/include" -x c - ||
+			fail "the installed $(basename "$h") does not compile alone"
+	done
 	if [[ $kind == shared ]]; then
 		for name in throng throng_scene throng_io; do
 			soname=$(readelf -d "$libdir/lib$name.so" | awk '/SONAME/ {print $NF}')
