@@ -13,7 +13,7 @@
 //   messages expected (file, line, column, field path, text), in file order.
 // - `throng validate` and `throng run FILE`.
 // - The key reference of docs/SCENARIOS.md is the key tables' own
-//   (scenario_file_keys.c), and their rows read, refuse and save.
+//   (scenario_file_tables.c), and their rows read, refuse and save.
 #define _POSIX_C_SOURCE 200809L
 
 #include <criterion/criterion.h>

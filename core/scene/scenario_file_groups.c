@@ -170,10 +170,9 @@ static bool group_part(sf_ctx* c, const sf_key* k, const sf_node* map, const sf_
 	}
 }
 
-static void read_group(sf_ctx* c, const sf_node* key, const sf_node* v, void* item, uint32_t index, void* user)
+static void read_group(sf_ctx* c, const sf_node* key, const sf_node* v, void* item, uint32_t index)
 {
 	sf_group* g = item;
-	(void)user;
 	g->name = sf_copy_text(key);
 	g->pos = key->pos;
 	g->id = index;
@@ -190,5 +189,5 @@ void sf_parse_groups(sf_ctx* c, const sf_node* n, sf_model* m)
 		return;
 	}
 	m->groups = sf_read_named(c, n, "a mapping from group names to groups of agents", "group", SF_MAX_GROUPS,
-	                          sizeof *m->groups, &m->group_count, read_group, NULL);
+	                          sizeof *m->groups, &m->group_count, read_group);
 }

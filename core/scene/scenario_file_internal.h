@@ -226,13 +226,15 @@ uint32_t sf_resolve(sf_ctx* c, sf_pos pos, const char* what, const char* section
 bool sf_expect_mapping(sf_ctx* c, const sf_node* n, const char* expected);
 bool sf_expect_sequence(sf_ctx* c, const sf_node* n, const char* expected);
 
-/// Checks a mapping's keys against keys[0..count): reports non-scalar keys,
-/// unknown keys (with the nearest known one) and repeated keys.
-void sf_check_keys(sf_ctx* c, const sf_node* map, const char* const* keys, size_t count);
-/// As sf_check_keys; keys in foreign[0..nforeign) are reported as
-/// "not <foreign_what>" (a parameter of another behaviour).
-void sf_check_keys_ex(sf_ctx* c, const sf_node* map, const char* const* keys, size_t count,
-                      const char* const* foreign, size_t nforeign, const char* foreign_what);
+/// Checks a mapping's keys against a key table: reports non-scalar keys,
+/// unknown keys (with the nearest known one) and repeated keys. For a
+/// table whose rows depend on a kind (a slot, a spawn shape), the keys are
+/// `lead` (the kind's own key and those every kind takes), then the rows
+/// kind `kind` takes (every row when kind < 0, the kind unknown); a row of
+/// another kind is reported as "not a parameter of <kind>".
+typedef struct sf_table sf_table;
+void sf_check_kind_keys(sf_ctx* c, const sf_node* map, const char* const* lead, size_t nlead, const sf_table* t,
+                        int kind);
 /// Checks the keys of a mapping of names (archetypes, groups): each a
 /// valid name, none repeated. `what` is "archetype" or "group".
 void sf_check_names(sf_ctx* c, const sf_node* map, const char* what);
@@ -396,17 +398,18 @@ extern const char* const sf_shape_names[SF_SHAPE_COUNT];
 extern const char* const sf_heading_names[5]; ///< the word forms (not the vector)
 
 // ---------------------------------------------------------------------------
-// The key tables (scenario_file_keys.c)
+// The key tables (scenario_file_tables.c) and their engine
+// (scenario_file_keys.c)
 //
-// A section of the format whose keys are plain values (numbers, whole
-// numbers, booleans, words, points) is one table of rows: its name, its
+// Each section of the format is one table of rows: a key's name, its
 // type and range, where the value lands (an offset into the section's
 // struct), and its docs (unit, a note on the default, one line). The
 // same rows drive the reader (sf_read_keys: type, range and the
 // messages), the writer (scenario_file_save.c) and the key reference of
 // docs/SCENARIOS.md (sf_keys_markdown, compared with the file by
-// tests/test_scenario_file.c; scripts/scene_keys rewrites it). Adding a
-// key is one row.
+// tests/test_scenario_file.c; scripts/scene_keys rewrites it). A row no
+// type can say (SF_T_OTHER: a name, a choice, a list) is read by its
+// section's part function. Adding a plain key is one row.
 // ---------------------------------------------------------------------------
 
 typedef enum sf_type {
@@ -419,8 +422,6 @@ typedef enum sf_type {
 	SF_T_OTHER,      ///< read and written by the section's own code (names, choices, lists):
 	                 ///< the row lists the key (key checks, order) and documents it
 } sf_type;
-
-typedef struct sf_table sf_table;
 
 typedef struct sf_key {
 	const char* name;
@@ -552,18 +553,17 @@ uint64_t sf_read_table(sf_ctx* c, const sf_node* n, const sf_table* t, void* bas
 
 /// Reads one item of a list (`key` NULL) or of a mapping from names to
 /// items (`v` NULL when the name repeats an earlier one) into `item`.
-typedef void (*sf_item_fn)(sf_ctx* c, const sf_node* key, const sf_node* v, void* item, uint32_t index,
-                           void* user);
+typedef void (*sf_item_fn)(sf_ctx* c, const sf_node* key, const sf_node* v, void* item, uint32_t index);
 /// A list (a sequence, `expect` when it is not) of at most `max` items of
 /// `size` bytes, each read by `item` under "[k]"; `what` names them in
 /// messages ("obstacles"). Returns the calloc'd items (*count of them),
 /// or NULL after a problem.
 void* sf_read_list(sf_ctx* c, const sf_node* n, const char* expect, const char* what, uint32_t max, size_t size,
-                   uint32_t* count, sf_item_fn item, void* user);
+                   uint32_t* count, sf_item_fn item);
 /// As sf_read_list for a mapping from names to items, each read under its
 /// name; the names are checked (valid, unique). `what` is "group".
 void* sf_read_named(sf_ctx* c, const sf_node* n, const char* expect, const char* what, uint32_t max, size_t size,
-                    uint32_t* count, sf_item_fn item, void* user);
+                    uint32_t* count, sf_item_fn item);
 
 /// Text that grows as it is written (the writer's and the docs').
 typedef struct sf_out {
@@ -578,14 +578,6 @@ void sf_put(sf_out* o, const char* fmt, ...)
 	__attribute__((format(printf, 2, 3)))
 #endif
 	;
-
-/// Checks the keys of a mapping whose table depends on a kind (a slot, a
-/// spawn shape): `lead` keys (the kind's own key and those every kind
-/// takes), then the rows of `t` that kind `kind` takes (every row when
-/// kind < 0, the kind unknown); a row of another kind is reported as "not
-/// a parameter of <kind>" rather than as an unknown key.
-void sf_check_kind_keys(sf_ctx* c, const sf_node* map, const char* const* lead, size_t nlead, const sf_table* t,
-                        int kind);
 
 /// "(expected ...)" of a number in range `r` ("a number > 0 and <= 1e6").
 const char* sf_range_text(sf_range r);
@@ -603,7 +595,7 @@ void sf_format_value(const sf_key* k, const void* base, char* buf, size_t cap);
 char* sf_keys_markdown(const sf_table* t);
 
 // ---------------------------------------------------------------------------
-// Stage 2: tree -> model (scenario_file_parse.c, scenario_file_groups.c)
+// Stage 2: tree -> model (scenario_file_parse.c and the section files)
 // ---------------------------------------------------------------------------
 
 /// Fills *m (initialised with sf_model_defaults) from the tree, reporting

@@ -103,27 +103,6 @@ uint64_t sf_read_keys(sf_ctx* c, const sf_node* map, const sf_table* t, void* ba
 	return failed;
 }
 
-void sf_check_kind_keys(sf_ctx* c, const sf_node* map, const char* const* lead, size_t nlead, const sf_table* t,
-                        int kind)
-{
-	const char* keys[8 + 64];
-	const char* foreign[64];
-	size_t nkeys = 0, nforeign = 0;
-	for (; nkeys < nlead && nkeys < 8; ++nkeys) {
-		keys[nkeys] = lead[nkeys];
-	}
-	for (uint32_t k = 0; k < t->count; ++k) {
-		if (kind < 0 || (t->keys[k].kinds & K(kind)) != 0) {
-			keys[nkeys++] = t->keys[k].name;
-		} else {
-			foreign[nforeign++] = t->keys[k].name;
-		}
-	}
-	char what[96];
-	snprintf(what, sizeof what, "a parameter of %s", kind >= 0 ? t->kind_names->name[kind] : "?");
-	sf_check_keys_ex(c, map, keys, nkeys, foreign, nforeign, what);
-}
-
 uint64_t sf_read_table(sf_ctx* c, const sf_node* n, const sf_table* t, void* base, sf_part_fn part)
 {
 	// "a mapping of a, b and c" unless the table says otherwise.
@@ -162,12 +141,12 @@ static void* read_items(sf_ctx* c, const sf_node* n, const char* what, uint32_t 
 }
 
 void* sf_read_list(sf_ctx* c, const sf_node* n, const char* expect, const char* what, uint32_t max, size_t size,
-                   uint32_t* count, sf_item_fn item, void* user)
+                   uint32_t* count, sf_item_fn item)
 {
 	char* items = sf_expect_sequence(c, n, expect) ? read_items(c, n, what, max, size, count) : NULL;
 	for (uint32_t k = 0; items != NULL && k < n->count; ++k) {
 		size_t mark = sf_push_index(c, k);
-		item(c, NULL, n->items[k], items + (size_t)k * size, k, user);
+		item(c, NULL, n->items[k], items + (size_t)k * size, k);
 		*count = k + 1u;
 		sf_pop(c, mark);
 	}
@@ -175,7 +154,7 @@ void* sf_read_list(sf_ctx* c, const sf_node* n, const char* expect, const char* 
 }
 
 void* sf_read_named(sf_ctx* c, const sf_node* n, const char* expect, const char* what, uint32_t max, size_t size,
-                    uint32_t* count, sf_item_fn item, void* user)
+                    uint32_t* count, sf_item_fn item)
 {
 	char plural[32];
 	snprintf(plural, sizeof plural, "%ss", what);
@@ -186,7 +165,7 @@ void* sf_read_named(sf_ctx* c, const sf_node* n, const char* expect, const char*
 	for (uint32_t k = 0; items != NULL && k < n->count; ++k) {
 		const sf_node* key = n->items[2u * k];
 		size_t mark = sf_push_key(c, key->kind == SF_SCALAR ? key->text : "?");
-		item(c, key, sf_key_repeats(n, k) ? NULL : n->items[2u * k + 1u], items + (size_t)k * size, k, user);
+		item(c, key, sf_key_repeats(n, k) ? NULL : n->items[2u * k + 1u], items + (size_t)k * size, k);
 		*count = k + 1u;
 		sf_pop(c, mark);
 	}

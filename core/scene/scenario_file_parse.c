@@ -120,11 +120,10 @@ static bool archetype_part(sf_ctx* c, const sf_key* k, const sf_node* map, const
 	return true;
 }
 
-static void read_archetype(sf_ctx* c, const sf_node* key, const sf_node* v, void* item, uint32_t index, void* user)
+static void read_archetype(sf_ctx* c, const sf_node* key, const sf_node* v, void* item, uint32_t index)
 {
 	sf_archetype* a = item;
 	(void)index;
-	(void)user;
 	a->name = sf_copy_text(key);
 	a->pos = key->pos;
 	a->controller = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
@@ -166,8 +165,7 @@ static bool scene_part(sf_ctx* c, const sf_key* k, const sf_node* map, const sf_
 		return true;
 	case SF_SCENE_ARCHETYPES:
 		m->archetypes = sf_read_named(c, v, "a mapping from archetype names to archetypes", "archetype",
-		                              SF_MAX_ARCHETYPES, sizeof *m->archetypes, &m->archetype_count, read_archetype,
-		                              NULL);
+		                              SF_MAX_ARCHETYPES, sizeof *m->archetypes, &m->archetype_count, read_archetype);
 		return true;
 	case SF_SCENE_GROUPS: sf_parse_groups(c, v, m); return true;
 	case SF_SCENE_OBSTACLES: sf_parse_obstacles(c, v, m); return true;

@@ -392,16 +392,24 @@ bool sf_expect_sequence(sf_ctx* c, const sf_node* n, const char* expected)
 // names, missing keys
 // ---------------------------------------------------------------------------
 
-void sf_check_keys(sf_ctx* c, const sf_node* map, const char* const* keys, size_t count)
+void sf_check_kind_keys(sf_ctx* c, const sf_node* map, const char* const* lead, size_t nlead, const sf_table* t,
+                        int kind)
 {
-	sf_check_keys_ex(c, map, keys, count, NULL, 0, NULL);
-}
-
-void sf_check_keys_ex(sf_ctx* c, const sf_node* map, const char* const* keys, size_t count,
-                      const char* const* foreign, size_t nforeign, const char* foreign_what)
-{
-	sf_pos first[40];
-	bool seen[40] = {false};
+	const char* keys[8 + 64];
+	const char* foreign[64];
+	size_t count = 0, nforeign = 0;
+	for (; count < nlead && count < 8; ++count) {
+		keys[count] = lead[count];
+	}
+	for (uint32_t k = 0; k < t->count; ++k) {
+		if (kind < 0 || (t->keys[k].kinds & (1u << kind)) != 0) {
+			keys[count++] = t->keys[k].name;
+		} else {
+			foreign[nforeign++] = t->keys[k].name;
+		}
+	}
+	sf_pos first[8 + 64];
+	bool seen[8 + 64] = {false};
 	char list[400];
 	sf_join(keys, count, list, sizeof list);
 	for (uint32_t p = 0; p < map->count; ++p) {
@@ -418,32 +426,27 @@ void sf_check_keys_ex(sf_ctx* c, const sf_node* map, const char* const* keys, si
 		}
 		size_t mark = sf_push_key(c, text);
 		size_t idx = count;
-		for (size_t j = 0; j < count; ++j) {
-			if (strcmp(text, keys[j]) == 0) {
-				idx = j;
-				break;
-			}
+		for (size_t j = 0; j < count && idx == count; ++j) {
+			idx = strcmp(text, keys[j]) == 0 ? j : count;
 		}
 		bool is_foreign = false;
 		for (size_t j = 0; idx == count && j < nforeign; ++j) {
 			is_foreign = is_foreign || strcmp(text, foreign[j]) == 0;
 		}
+		const char* near = idx == count ? sf_nearest(text, keys, count) : NULL;
 		if (is_foreign) {
-			sf_error(c, k->pos, "not %s (expected one of: %s)", foreign_what, list);
+			sf_error(c, k->pos, "not a parameter of %s (expected one of: %s)", t->kind_names->name[kind], list);
+		} else if (near != NULL) {
+			sf_error(c, k->pos, "unknown key, did you mean %s? (expected one of: %s)", near, list);
+			c->typo_map[c->typo_count % 16u] = map;
+			c->typo_key[c->typo_count % 16u] = near;
+			c->typo_count++;
 		} else if (idx == count) {
-			const char* near = sf_nearest(text, keys, count);
-			if (near != NULL) {
-				sf_error(c, k->pos, "unknown key, did you mean %s? (expected one of: %s)", near, list);
-				c->typo_map[c->typo_count % 16u] = map;
-				c->typo_key[c->typo_count % 16u] = near;
-				c->typo_count++;
-			} else {
-				sf_error(c, k->pos, "unknown key (expected one of: %s)", list);
-			}
-		} else if (idx < 40 && seen[idx]) {
+			sf_error(c, k->pos, "unknown key (expected one of: %s)", list);
+		} else if (seen[idx]) {
 			sf_error(c, k->pos, "duplicate key (expected each key once; the first is at line %u, column %u)",
 			         first[idx].line, first[idx].column);
-		} else if (idx < 40) {
+		} else {
 			seen[idx] = true;
 			first[idx] = k->pos;
 		}

@@ -17,12 +17,11 @@
 #include "scenario_internal.h"
 #include "vec.h"
 
-static void read_path(sf_ctx* c, const sf_node* key, const sf_node* n, void* item, uint32_t index, void* user)
+static void read_path(sf_ctx* c, const sf_node* key, const sf_node* n, void* item, uint32_t index)
 {
 	sf_path* p = item;
 	(void)key;
 	(void)index;
-	(void)user;
 	sf_parse_path(c, n, p);
 	const sf_node* eg = n->kind == SF_MAPPING ? sf_get(n, "end_at_goal") : NULL;
 	if (p->end_at_goal && eg != NULL) {
@@ -35,7 +34,7 @@ static void read_path(sf_ctx* c, const sf_node* key, const sf_node* n, void* ite
 void sf_parse_paths(sf_ctx* c, const sf_node* n, sf_model* m)
 {
 	m->paths = sf_read_list(c, n, "a list of paths", "paths", SF_MAX_SEGMENTS, sizeof *m->paths, &m->path_count,
-	                        read_path, NULL);
+	                        read_path);
 }
 
 /// Reads column `col` of a row into *v under the path ".col".

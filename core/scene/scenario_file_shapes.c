@@ -30,12 +30,11 @@ bool sf_parse_path(sf_ctx* c, const sf_node* n, sf_path* out)
 	return sf_read_table(c, n, &sf_path_table, out, waypoints_part) == 0;
 }
 
-static void read_obstacle(sf_ctx* c, const sf_node* key, const sf_node* v, void* item, uint32_t index, void* user)
+static void read_obstacle(sf_ctx* c, const sf_node* key, const sf_node* v, void* item, uint32_t index)
 {
 	sf_obstacle* ob = item;
 	(void)key;
 	(void)index;
-	(void)user;
 	ob->radius = 1.0f;
 	sf_read_table(c, v, &sf_obstacle_table, ob, NULL);
 }
@@ -43,7 +42,7 @@ static void read_obstacle(sf_ctx* c, const sf_node* key, const sf_node* v, void*
 void sf_parse_obstacles(sf_ctx* c, const sf_node* n, sf_model* m)
 {
 	m->obstacles = sf_read_list(c, n, "a list of obstacles {center: [x, y], radius: r}", "obstacles",
-	                            SF_MAX_OBSTACLES, sizeof *m->obstacles, &m->obstacle_count, read_obstacle, NULL);
+	                            SF_MAX_OBSTACLES, sizeof *m->obstacles, &m->obstacle_count, read_obstacle);
 }
 
 /// Reports a segment from point a to b too short for the library; `at` is
@@ -80,12 +79,11 @@ static bool points_part(sf_ctx* c, const sf_key* k, const sf_node* map, const sf
 	return true;
 }
 
-static void read_wall(sf_ctx* c, const sf_node* key, const sf_node* n, void* item, uint32_t index, void* user)
+static void read_wall(sf_ctx* c, const sf_node* key, const sf_node* n, void* item, uint32_t index)
 {
 	sf_wall* w = item;
 	(void)key;
 	(void)index;
-	(void)user;
 	if (n->kind != SF_SEQUENCE) {
 		if (sf_read_table(c, n, &sf_wall_table, w, points_part) == 0 && w->closed) {
 			size_t mark = sf_push_key(c, "closed");
@@ -111,7 +109,7 @@ static void read_wall(sf_ctx* c, const sf_node* key, const sf_node* n, void* ite
 void sf_parse_walls(sf_ctx* c, const sf_node* n, sf_model* m)
 {
 	m->walls = sf_read_list(c, n, "a list of walls", "walls", SF_MAX_SEGMENTS, sizeof *m->walls, &m->wall_count,
-	                        read_wall, NULL);
+	                        read_wall);
 	uint64_t segments = 0;
 	for (uint32_t k = 0; k < m->wall_count; ++k) {
 		const sf_wall* w = &m->walls[k];

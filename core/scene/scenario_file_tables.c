@@ -104,11 +104,12 @@ static void archetype_defaults(void* base)
 static const sf_key archetype_keys[] = {
 	{.name = "mode", WORD(throng_controller, mode, thr_blend_mode_names, "blend mode"),
 	 .doc = "`weighted`, `priority` or `hybrid` (SPEC.md, \"The controller\"; `throng_blend_mode_name`)"},
-	{.name = "target_rule", .type = SF_T_OTHER, .part = SF_ARCHETYPE_TARGET_RULE, .type_doc = "mapping", .def = "none (off)",
-	 .doc = "target selection, below"},
+	{.name = "target_rule", .type = SF_T_OTHER, .part = SF_ARCHETYPE_TARGET_RULE, .type_doc = "mapping",
+	 .def = "none (off)", .doc = "target selection, below"},
 	{.name = "contact", .type = SF_T_OTHER, .part = SF_ARCHETYPE_CONTACT, .type_doc = "mapping", .def = "on",
 	 .doc = "solid agents, below"},
-	{.name = "slots", .type = SF_T_OTHER, .part = SF_ARCHETYPE_SLOTS, .type_doc = "list", .def = "`[]`", .doc = "0 to 16 slots, blended in order"},
+	{.name = "slots", .type = SF_T_OTHER, .part = SF_ARCHETYPE_SLOTS, .type_doc = "list", .def = "`[]`",
+	 .doc = "0 to 16 slots, blended in order"},
 };
 _Static_assert(THRONG_MAX_SLOTS == 16, "the slots row of archetype_keys states the limit");
 
@@ -496,8 +497,9 @@ static void check_box(sf_ctx* c, const sf_node* map, void* base, uint64_t failed
 		return;
 	}
 	size_t mark = sf_push_key(c, "max");
-	sf_error(c, sf_get(map, "max")->pos, "got (%g, %g), below min (%g, %g) (expected max.x >= min.x and max.y >= min.y)",
-	         (double)b->max.x, (double)b->max.y, (double)b->min.x, (double)b->min.y);
+	sf_error(c, sf_get(map, "max")->pos,
+	         "got (%g, %g), below min (%g, %g) (expected max.x >= min.x and max.y >= min.y)", (double)b->max.x,
+	         (double)b->max.y, (double)b->min.x, (double)b->min.y);
 	sf_pop(c, mark);
 }
 
@@ -507,7 +509,8 @@ static const sf_key box_keys[] = {
 };
 
 const sf_table sf_box_table = {
-	.name = "box", .keys = box_keys, .count = 2, .check = check_box, .expect = "a rectangle {min: [x, y], max: [x, y]}"};
+	.name = "box", .keys = box_keys, .count = 2, .check = check_box,
+	.expect = "a rectangle {min: [x, y], max: [x, y]}"};
 
 static const sf_key goal_keys[] = {
 	{.name = "random", PART(1)},
