@@ -12,20 +12,6 @@
 #include "error.h"
 #include "world_internal.h"
 
-static const char* const stage_names[THRONG_STAGE_COUNT] = {
-	[THRONG_STAGE_PREPARE] = "prepare",
-	[THRONG_STAGE_SORT] = "sort",
-	[THRONG_STAGE_TARGETS] = "targets",
-	[THRONG_STAGE_PASS] = "pass",
-	[THRONG_STAGE_CONTACTS] = "contacts",
-	[THRONG_STAGE_FINISH] = "finish",
-};
-
-const char* throng_stage_name(throng_stage stage)
-{
-	return (unsigned)stage < THRONG_STAGE_COUNT ? stage_names[stage] : NULL;
-}
-
 throng_status throng_world_set_counting(throng_world* w, uint32_t what)
 {
 	throng_status st = thr_check_world(w, "throng_world_set_counting");

@@ -76,6 +76,15 @@ static const char* const blend_mode_names[] = {
 	[THRONG_BLEND_HYBRID] = "hybrid",
 };
 
+static const char* const stage_names[THRONG_STAGE_COUNT] = {
+	[THRONG_STAGE_PREPARE] = "prepare",
+	[THRONG_STAGE_SORT] = "sort",
+	[THRONG_STAGE_TARGETS] = "targets",
+	[THRONG_STAGE_PASS] = "pass",
+	[THRONG_STAGE_CONTACTS] = "contacts",
+	[THRONG_STAGE_FINISH] = "finish",
+};
+
 const thr_names thr_status_names = THR_NAMES(status_names);
 const thr_names thr_engine_names = THR_NAMES(engine_names);
 const thr_names thr_threads_policy_names = THR_NAMES(threads_policy_names);
@@ -137,3 +146,9 @@ THR_NAME_PAIR(target_source)
 THR_NAME_PAIR(flee_mode)
 THR_NAME_PAIR(wander_frame)
 THR_NAME_PAIR(blend_mode)
+
+// The step's stages (throng.h, "Counters") are only named: no reader asks for one by name.
+const char* throng_stage_name(throng_stage stage)
+{
+	return (unsigned)stage < THRONG_STAGE_COUNT ? stage_names[stage] : NULL;
+}
