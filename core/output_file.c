@@ -13,7 +13,7 @@
 // - then what the name is: written in place (a device, a FIFO), or through
 //   an exclusive temporary beside it that the commit renames onto it;
 // - and never a new name in /dev.
-#define _GNU_SOURCE // O_NOFOLLOW, F_DUPFD_CLOEXEC, flock, getrandom, unlinkat
+#define _GNU_SOURCE // O_NOFOLLOW, F_DUPFD_CLOEXEC, flock, getrandom, unlinkat, strdup, strndup
 
 #include <dirent.h>
 #include <errno.h>
@@ -58,27 +58,6 @@ static void output_free(throng_output_file* f)
 	free(f);
 }
 
-static char* dup_string(const char* s)
-{
-	size_t n = strlen(s) + 1;
-	char* p = malloc(n);
-	if (p != NULL) {
-		memcpy(p, s, n);
-	}
-	return p;
-}
-
-/// A malloc'd copy of the first n bytes of s.
-static char* dup_prefix(const char* s, size_t n)
-{
-	char* p = malloc(n + 1);
-	if (p != NULL) {
-		memcpy(p, s, n);
-		p[n] = '\0';
-	}
-	return p;
-}
-
 /// Appends a formatted sentence to f->notice ("; " between sentences).
 static void add_notice(throng_output_file* f, const char* fmt, ...)
 #if defined(__GNUC__)
@@ -107,9 +86,9 @@ static char* dir_of(const char* path)
 {
 	const char* slash = strrchr(path, '/');
 	if (slash == NULL) {
-		return dup_string(".");
+		return strdup(".");
 	}
-	return dup_prefix(path, slash == path ? 1u : (size_t)(slash - path));
+	return strndup(path, slash == path ? 1u : (size_t)(slash - path));
 }
 
 /// Parses a whole decimal descriptor number (no sign, no leading space).
@@ -166,7 +145,7 @@ static bool in_dev(const char* dir)
 /// least one link; NULL after thr_fail.
 static char* follow_links(const char* path, bool* linked)
 {
-	char* cur = dup_string(path);
+	char* cur = strdup(path);
 	*linked = false;
 	for (int hops = 0; cur != NULL; ++hops) {
 		struct stat lst;
@@ -211,7 +190,7 @@ static char* follow_links(const char* path, bool* linked)
 		target[n] = '\0';
 		char* next = NULL;
 		if (target[0] == '/') {
-			next = dup_string(target);
+			next = strdup(target);
 		} else {
 			size_t len = strlen(dir) + 1u + (size_t)n + 1u;
 			next = malloc(len);
@@ -412,7 +391,7 @@ throng_status throng_output_file_open(const char* path, throng_output_file** out
 	}
 	*out = NULL;
 	throng_output_file* f = calloc(1, sizeof *f);
-	if (f == NULL || (f->path = dup_string(path)) == NULL) {
+	if (f == NULL || (f->path = strdup(path)) == NULL) {
 		free(f);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
 	}
