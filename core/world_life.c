@@ -2,11 +2,11 @@
 // A world's making and unmaking: throng_world_create and
 // throng_world_destroy, and a part world's making (throng_part_create).
 //
-// This file stands above everything a world holds: the world's own rooms
+// This file stands above everything a world holds. The world's own files
 // (world.c, world_shapes.c) keep its tables and answer for them, and never
-// call up into the agent store, the engines, the contact stage or a part,
-// which each allocate and free their own. Here the world is put together
-// from them and taken apart again.
+// call up into the agent store, the engines, the contact stage or a part
+// world's data, which each allocate and free their own; here a world is
+// put together from them and taken apart again.
 #include <stdlib.h>
 
 #include "contact.h"
