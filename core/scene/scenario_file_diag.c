@@ -96,6 +96,16 @@ void sf_warning(sf_ctx* c, sf_pos pos, const char* fmt, ...)
 	va_end(ap);
 }
 
+void sf_error_at(sf_ctx* c, const char* key, sf_pos pos, const char* fmt, ...)
+{
+	size_t mark = sf_push_key(c, key);
+	va_list ap;
+	va_start(ap, fmt);
+	record(c, pos, false, fmt, ap);
+	va_end(ap);
+	sf_pop(c, mark);
+}
+
 static int by_position(const void* a, const void* b)
 {
 	const sf_problem* x = a;

@@ -113,18 +113,14 @@ static void check_motion(sf_ctx* c, const sf_node* n, const sf_group* g)
 	const sf_node* speed = sf_get(n, "speed");
 	const sf_node* heading = sf_get(n, "heading");
 	if (speed != NULL && g->speed > g->max_speed) {
-		size_t mark = sf_push_key(c, "speed");
-		sf_error(c, speed->pos, "got %g, above max_speed %g (expected a speed from 0 to max_speed)", (double)g->speed,
-		         (double)g->max_speed);
-		sf_pop(c, mark);
+		sf_error_at(c, "speed", speed->pos, "got %g, above max_speed %g (expected a speed from 0 to max_speed)",
+		            (double)g->speed, (double)g->max_speed);
 	} else if (speed != NULL && g->speed > 0.0f && g->heading == SF_HEADING_NONE &&
 	           (heading == NULL || sf_is_null(heading) || (heading->kind == SF_SCALAR && strcmp(heading->text, "none") == 0))) {
-		size_t mark = sf_push_key(c, "speed");
-		sf_error(c, speed->pos,
-		         "got %g with heading none, so no direction (expected heading: random, inward, outward, goal "
-		         "or [x, y])",
-		         (double)g->speed);
-		sf_pop(c, mark);
+		sf_error_at(c, "speed", speed->pos,
+		            "got %g with heading none, so no direction (expected heading: random, inward, outward, goal "
+		            "or [x, y])",
+		            (double)g->speed);
 	}
 	const sf_node* goal = sf_get(n, "goal");
 	const sf_node* path = sf_get(n, "path");
@@ -139,10 +135,8 @@ static void check_motion(sf_ctx* c, const sf_node* n, const sf_group* g)
 	}
 	if (g->heading == SF_HEADING_GOAL && (goal == NULL || g->goal == SF_GOAL_NONE) &&
 	    (goal == NULL || (goal->kind == SF_SCALAR && strcmp(goal->text, "none") == 0))) {
-		size_t mark = sf_push_key(c, "heading");
-		sf_error(c, heading->pos, "goal, but the group has no goal (expected a goal: antipodal, [x, y], "
-		                          "{offset: ...} or {random: ...})");
-		sf_pop(c, mark);
+		sf_error_at(c, "heading", heading->pos, "goal, but the group has no goal (expected a goal: antipodal, [x, y], "
+		                             "{offset: ...} or {random: ...})");
 	}
 }
 

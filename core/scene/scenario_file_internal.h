@@ -136,6 +136,13 @@ void sf_error(sf_ctx* c, sf_pos pos, const char* fmt, ...)
 #endif
 	;
 
+/// As sf_error, for the current path's field `key`.
+void sf_error_at(sf_ctx* c, const char* key, sf_pos pos, const char* fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+
 /// Records a warning at `pos` for the current path: reported with the
 /// problems, but the file stays valid.
 void sf_warning(sf_ctx* c, sf_pos pos, const char* fmt, ...)

@@ -249,10 +249,8 @@ void sf_check_model(sf_ctx* c, const sf_node* root, sf_model* m)
 	for (uint32_t k = 0; k < m->archetype_count; ++k) {
 		sf_archetype* a = &m->archetypes[k];
 		if (thr_validate_controller(&a->controller) != THRONG_OK) {
-			size_t mk = sf_push_key(c, a->name != NULL ? a->name : "?");
-			sf_error(c, a->pos, "the library refuses this archetype: %s (expected a valid controller)",
-			         throng_last_error());
-			sf_pop(c, mk);
+			sf_error_at(c, a->name != NULL ? a->name : "?", a->pos,
+			            "the library refuses this archetype: %s (expected a valid controller)", throng_last_error());
 		}
 	}
 	sf_pop(c, mark);

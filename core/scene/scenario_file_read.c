@@ -486,7 +486,5 @@ void sf_missing(sf_ctx* c, const sf_node* map, const char* key, const char* expe
 			return;
 		}
 	}
-	size_t mark = sf_push_key(c, key);
-	sf_error(c, map->pos, "missing (expected %s)", expected);
-	sf_pop(c, mark);
+	sf_error_at(c, key, map->pos, "missing (expected %s)", expected);
 }

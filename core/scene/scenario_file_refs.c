@@ -173,12 +173,10 @@ static void check_path(sf_ctx* c, const sf_node* gn, const sf_model* m, const sf
 	int follows = path_slot(&a->controller);
 	if (g->path.count == 0) {
 		if (follows >= 0) {
-			size_t mark = sf_push_key(c, "path");
-			sf_error(c, gn->pos,
-			         "missing, but archetype %s follows paths (slots[%d] is path_following): the group's agents "
-			         "would stand still (expected a list of waypoints [[x, y], ...] or {waypoints: [...]})",
-			         a->name != NULL ? a->name : "?", follows);
-			sf_pop(c, mark);
+			sf_error_at(c, "path", gn->pos,
+			            "missing, but archetype %s follows paths (slots[%d] is path_following): the group's agents "
+			            "would stand still (expected a list of waypoints [[x, y], ...] or {waypoints: [...]})",
+			            a->name != NULL ? a->name : "?", follows);
 		}
 		return;
 	}

@@ -25,9 +25,8 @@ static void read_path(sf_ctx* c, const sf_node* key, const sf_node* n, void* ite
 	sf_parse_path(c, n, p);
 	const sf_node* eg = n->kind == SF_MAPPING ? sf_get(n, "end_at_goal") : NULL;
 	if (p->end_at_goal && eg != NULL) {
-		size_t mark = sf_push_key(c, "end_at_goal");
-		sf_error(c, eg->pos, "true on a path of the paths list, which belongs to no group (expected false)");
-		sf_pop(c, mark);
+		sf_error_at(c, "end_at_goal", eg->pos,
+		            "true on a path of the paths list, which belongs to no group (expected false)");
 	}
 }
 

@@ -219,13 +219,11 @@ void sf_check_spawn(sf_ctx* c, const sf_model* m, sf_group* g)
 	sf_spawn_extent(g, &lo, &hi);
 	if (m->bounds_mode != THRONG_BOUNDS_OPEN &&
 	    (lo.x < m->bounds_min.x || lo.y < m->bounds_min.y || hi.x > m->bounds_max.x || hi.y > m->bounds_max.y)) {
-		size_t mark = sf_push_key(c, "spawn");
-		sf_error(c, g->spawn_pos,
-		         "the %s covers (%g, %g)..(%g, %g), outside the world (%g, %g)..(%g, %g) (expected every agent "
-		         "inside the bounds, or bounds mode open)",
-		         sf_shape_names[g->spawn.shape], (double)lo.x, (double)lo.y, (double)hi.x, (double)hi.y,
-		         (double)m->bounds_min.x, (double)m->bounds_min.y, (double)m->bounds_max.x, (double)m->bounds_max.y);
-		sf_pop(c, mark);
+		sf_error_at(c, "spawn", g->spawn_pos,
+		            "the %s covers (%g, %g)..(%g, %g), outside the world (%g, %g)..(%g, %g) (expected every agent "
+		            "inside the bounds, or bounds mode open)",
+		            sf_shape_names[g->spawn.shape], (double)lo.x, (double)lo.y, (double)hi.x, (double)hi.y,
+		            (double)m->bounds_min.x, (double)m->bounds_min.y, (double)m->bounds_max.x, (double)m->bounds_max.y);
 	}
 	// The shape widened by r must cover the first agent's body and half of
 	// every other's: pi r^2 + (count - 1) pi r^2 / SF_SPAWN_DEPTH <= pi r^2
@@ -241,12 +239,10 @@ void sf_check_spawn(sf_ctx* c, const sf_model* m, sf_group* g)
 	double need = body + (double)(g->count - 1u) * body / SF_SPAWN_DEPTH;
 	char shape[160], f[3][THR_FMT_FLOAT_CAP];
 	describe_shape(g, shape, sizeof shape);
-	size_t mark = sf_push_key(c, "spawn");
-	sf_error(c, g->spawn_pos,
-	         "%s has room for %llu agent%s of radius %s, not %u: widened by that radius it covers %s m^2, they need "
-	         "%s m^2 (expected pi * radius^2 for the first agent and 1/%d of that for each other one: a larger "
-	         "shape, fewer agents or a smaller radius)",
-	         shape, room, room == 1 ? "" : "s", thr_fmt_float(f[0], g->radius), g->count,
-	         thr_fmt_float(f[1], (float)(body + extra)), thr_fmt_float(f[2], (float)need), SF_SPAWN_DEPTH);
-	sf_pop(c, mark);
+	sf_error_at(c, "spawn", g->spawn_pos,
+	            "%s has room for %llu agent%s of radius %s, not %u: widened by that radius it covers %s m^2, they need "
+	            "%s m^2 (expected pi * radius^2 for the first agent and 1/%d of that for each other one: a larger "
+	            "shape, fewer agents or a smaller radius)",
+	            shape, room, room == 1 ? "" : "s", thr_fmt_float(f[0], g->radius), g->count,
+	            thr_fmt_float(f[1], (float)(body + extra)), thr_fmt_float(f[2], (float)need), SF_SPAWN_DEPTH);
 }

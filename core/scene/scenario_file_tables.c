@@ -47,11 +47,9 @@ static void check_bounds(sf_ctx* c, const sf_node* map, void* base, uint64_t fai
 		return;
 	}
 	const sf_node* at = sf_get(map, "max") != NULL ? sf_get(map, "max") : map;
-	size_t mark = sf_push_key(c, "max");
-	sf_error(c, at->pos,
-	         "got (%g, %g), not above min (%g, %g) on both axes (expected max.x > min.x and max.y > min.y)",
-	         (double)m->bounds_max.x, (double)m->bounds_max.y, (double)m->bounds_min.x, (double)m->bounds_min.y);
-	sf_pop(c, mark);
+	sf_error_at(c, "max", at->pos,
+	            "got (%g, %g), not above min (%g, %g) on both axes (expected max.x > min.x and max.y > min.y)",
+	            (double)m->bounds_max.x, (double)m->bounds_max.y, (double)m->bounds_min.x, (double)m->bounds_min.y);
 }
 
 static const sf_key bounds_keys[] = {
@@ -330,9 +328,8 @@ static void check_path(sf_ctx* c, const sf_node* map, void* base, uint64_t faile
 	const sf_path* p = base;
 	(void)failed;
 	if (p->end_at_goal && p->loop) {
-		size_t mark = sf_push_key(c, "end_at_goal");
-		sf_error(c, sf_get(map, "end_at_goal")->pos, "true on a looping path, which has no end (expected loop: false)");
-		sf_pop(c, mark);
+		sf_error_at(c, "end_at_goal", sf_get(map, "end_at_goal")->pos,
+		            "true on a looping path, which has no end (expected loop: false)");
 	}
 }
 
@@ -496,11 +493,9 @@ static void check_box(sf_ctx* c, const sf_node* map, void* base, uint64_t failed
 	if (failed != 0 || (b->max.x >= b->min.x && b->max.y >= b->min.y)) {
 		return;
 	}
-	size_t mark = sf_push_key(c, "max");
-	sf_error(c, sf_get(map, "max")->pos,
-	         "got (%g, %g), below min (%g, %g) (expected max.x >= min.x and max.y >= min.y)", (double)b->max.x,
-	         (double)b->max.y, (double)b->min.x, (double)b->min.y);
-	sf_pop(c, mark);
+	sf_error_at(c, "max", sf_get(map, "max")->pos,
+	            "got (%g, %g), below min (%g, %g) (expected max.x >= min.x and max.y >= min.y)", (double)b->max.x,
+	            (double)b->max.y, (double)b->min.x, (double)b->min.y);
 }
 
 static const sf_key box_keys[] = {
@@ -523,9 +518,7 @@ static void check_goal(sf_ctx* c, const sf_node* map, void* base, uint64_t faile
 	sf_group* g = base;
 	const sf_node* off = sf_get(map, "offset");
 	if (off != NULL && sf_get(map, "random") != NULL) {
-		size_t mark = sf_push_key(c, "offset");
-		sf_error(c, off->pos, "both random and offset given (expected one of them)");
-		sf_pop(c, mark);
+		sf_error_at(c, "offset", off->pos, "both random and offset given (expected one of them)");
 	} else if (off != NULL && (failed & 2u) == 0) {
 		g->goal = SF_GOAL_OFFSET;
 	} else if (off == NULL && sf_get(map, "random") == NULL) {
