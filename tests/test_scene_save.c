@@ -128,6 +128,41 @@ Test(save, every_builtin_runs_to_its_hash_from_its_file, .timeout = 300)
 	}
 }
 
+Test(save, a_scene_saves_the_definition_it_holds_at_any_step)
+{
+	// The scene keeps its definition: saving writes it as it is, neither
+	// stating the built-in again nor reading the world, so a scene saved
+	// after it has stepped writes the text it would have written at step
+	// 0, which loads into the built-in's first state and steps to its hash;
+	// the loaded file saves the same text again.
+	static const char* const names[] = {"herd", "field", "armies"};
+	for (int k = 0; k < 3; ++k) {
+		throng_scene* a = builtin(names[k], 300, 9, THRONG_ENGINE_SIMD);
+		const uint64_t first = throng_world_hash(throng_scene_world(a));
+		char *before = NULL, *after = NULL, *again = NULL;
+		cr_assert_eq(throng_scene_save_string(a, &before, NULL), THRONG_OK, "%s: %s", names[k], throng_last_error());
+		for (int s = 0; s < 100; ++s) {
+			cr_assert_eq(throng_scene_step(a), THRONG_OK);
+		}
+		cr_assert_eq(throng_scene_save_string(a, &after, NULL), THRONG_OK);
+		cr_assert_str_eq(after, before, "%s: saved after 100 steps, the text changed", names[k]);
+		throng_scene* b = save_and_load(a, names[k], THRONG_ENGINE_SIMD);
+		cr_assert_eq(throng_world_hash(throng_scene_world(b)), first, "%s: the file is not the first state", names[k]);
+		for (int s = 0; s < 100; ++s) {
+			cr_assert_eq(throng_scene_step(b), THRONG_OK);
+		}
+		cr_assert_eq(throng_world_hash(throng_scene_world(b)), throng_world_hash(throng_scene_world(a)),
+		             "%s: the file saved mid-run steps to another hash", names[k]);
+		cr_assert_eq(throng_scene_save_string(b, &again, NULL), THRONG_OK);
+		cr_assert_str_eq(again, before, "%s: the loaded file saves another text", names[k]);
+		free(before);
+		free(after);
+		free(again);
+		throng_scene_destroy(a);
+		throng_scene_destroy(b);
+	}
+}
+
 Test(save, builtins_with_a_measure_report_it_from_their_files)
 {
 	// The built-ins with outcome figures (armies, flock) keep them in the

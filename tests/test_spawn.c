@@ -23,6 +23,8 @@
 #include <string.h>
 
 #include "rng.h"
+#include "scenario_file_internal.h"
+#include "scenario_internal.h"
 #include "scenario_spawn.h"
 #include "support.h"
 #include "throng/metrics.h"
@@ -156,6 +158,30 @@ Test(first_state, large_scenes)
 	static const char* const names[] = {"field", "armies", "bottleneck", "herd"};
 	for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k) {
 		expect_clear(names[k], 100000, 3);
+	}
+}
+
+Test(first_state, the_definition_holds_each_agent_the_world_spawned)
+{
+	// A built-in states its agents once, as rows of its definition
+	// (thr_scene_add_agents); the build spawns the world's from those rows
+	// (thr_scene_spawn_batched), and the scene keeps them: row k is agent
+	// k's first state.
+	for (uint32_t s = 0; s < throng_scenario_count(); ++s) {
+		const char* name = throng_scenario_at(s)->name;
+		throng_scene* scene = thr_test_scene(name, 500, THRONG_ENGINE_SIMD);
+		const sf_model* m = scene->def.model;
+		const throng_world* w = throng_scene_world(scene);
+		cr_assert_eq(m->row_count, throng_world_agent_count(w), "%s", name);
+		for (uint32_t id = 0; id < m->row_count; ++id) {
+			throng_agent_state a;
+			cr_assert_eq(throng_world_get_agent(w, id, &a), THRONG_OK);
+			const throng_agent_def* r = &m->rows[id];
+			cr_assert(a.position.x == r->position.x && a.position.y == r->position.y, "%s: agent %u", name, id);
+			cr_assert(a.target.x == r->target.x && a.target.y == r->target.y, "%s: agent %u's target", name, id);
+			cr_assert_eq(a.group, r->group, "%s: agent %u", name, id);
+		}
+		throng_scene_destroy(scene);
 	}
 }
 

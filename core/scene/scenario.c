@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: MIT
-// The scene: a world built by a named scenario plus the script that drives it.
+// The scene object: its options, the calls by which its definition is
+// stated, the spawn of agents into its world, its accessors, its end, and
+// its hand-over to a part world (include/throng/scene_part.h).
 //
-// This file is the generic half of the scenario library (lookup, options,
-// create/destroy, step, and the calls by which a built-in states its scene
-// as a definition); the scenarios themselves live in scenarios_builtin.c
-// and scenario_<name>.c. A built-in's build function fills a definition
-// (sf_model, the form a scenario file is read into); sf_build_into, the
-// one builder, makes the world from it, and the definition's script
-// (threat, random goals) runs before each step, evaluated from the step
-// counter, so a scene is a pure function of its options and the number of
-// steps taken. What a built-in needs beyond that data hangs off its table
-// entry: its build function (how it scales with the agent count) and its
-// outcome measure (scenario_measure.c), which its definition names.
+// A scene owns its world, its definition (the model a built-in states once
+// through the thr_scene_* calls here, or a file is read into) and its
+// measure's state, each typed (scenario_internal.h). The one builder
+// (scenario_file_build.c) makes the world from the definition and runs
+// its script before each step, evaluated from the step counter, so a
+// scene is a pure function of its options and the number of steps taken;
+// it sits above this file, as do the built-ins' table and creation
+// (scenarios_builtin.c) and the files' (scenario_file.c).
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +18,6 @@
 #include "error.h"
 #include "scenario_file_internal.h"
 #include "scenario_internal.h"
-#include "world_internal.h"
 
 /// Spawn batch size: 4096 defs (~240 KiB) at a time.
 #define THR_SPAWN_BATCH 4096u
@@ -50,10 +48,25 @@ throng_world_def thr_scene_world_def(const throng_scene_def* o, uint32_t capacit
 	return def;
 }
 
+throng_scene* thr_scene_new(const thr_scenario* scenario)
+{
+	throng_scene* scene = calloc(1, sizeof *scene);
+	sf_model* m = calloc(1, sizeof *m);
+	if (scene == NULL || m == NULL) {
+		free(scene);
+		free(m);
+		return NULL;
+	}
+	sf_model_defaults(m, scenario->info.name);
+	scene->scenario = scenario;
+	scene->def.model = m;
+	return scene;
+}
+
 throng_status thr_scene_create_world(throng_scene* scene, const throng_scene_def* options, uint32_t capacity,
                                      throng_vec2 min, throng_vec2 max, throng_bounds_mode mode)
 {
-	sf_model* m = scene->stating;
+	sf_model* m = scene->def.model;
 	throng_world_def def = thr_scene_world_def(options, capacity);
 	m->bounds_min = min;
 	m->bounds_max = max;
@@ -81,7 +94,7 @@ static throng_status grow(void** items, uint32_t count, size_t size, const char*
 throng_status thr_scene_add_archetype(throng_scene* scene, const char* name, const throng_controller* controller,
                                       uint32_t* id)
 {
-	sf_model* m = scene->stating;
+	sf_model* m = scene->def.model;
 	throng_status st = grow((void**)&m->archetypes, m->archetype_count, sizeof *m->archetypes, "an archetype");
 	if (st != THRONG_OK) {
 		return st;
@@ -103,7 +116,7 @@ throng_status thr_scene_add_archetype(throng_scene* scene, const char* name, con
 
 throng_status thr_scene_add_obstacle(throng_scene* scene, throng_vec2 center, float radius)
 {
-	sf_model* m = scene->stating;
+	sf_model* m = scene->def.model;
 	throng_status st = grow((void**)&m->obstacles, m->obstacle_count, sizeof *m->obstacles, "an obstacle");
 	if (st == THRONG_OK) {
 		m->obstacles[m->obstacle_count++] = (sf_obstacle){center, radius};
@@ -113,7 +126,7 @@ throng_status thr_scene_add_obstacle(throng_scene* scene, throng_vec2 center, fl
 
 throng_status thr_scene_add_wall(throng_scene* scene, throng_vec2 a, throng_vec2 b)
 {
-	sf_model* m = scene->stating;
+	sf_model* m = scene->def.model;
 	throng_status st = grow((void**)&m->walls, m->wall_count, sizeof *m->walls, "a wall");
 	if (st != THRONG_OK) {
 		return st;
@@ -134,7 +147,7 @@ throng_status thr_scene_add_wall(throng_scene* scene, throng_vec2 a, throng_vec2
 
 throng_status thr_scene_add_path(throng_scene* scene, const throng_vec2* points, uint32_t count, bool loop)
 {
-	sf_model* m = scene->stating;
+	sf_model* m = scene->def.model;
 	throng_status st = grow((void**)&m->paths, m->path_count, sizeof *m->paths, "a path");
 	if (st != THRONG_OK) {
 		return st;
@@ -155,12 +168,12 @@ throng_status thr_scene_add_path(throng_scene* scene, const throng_vec2* points,
 
 uint32_t thr_scene_path_count(const throng_scene* scene)
 {
-	return scene->stating->path_count;
+	return scene->def.model->path_count;
 }
 
 throng_status thr_scene_threat_line(throng_scene* scene, const thr_threat_line* line)
 {
-	sf_model* m = scene->stating;
+	sf_model* m = scene->def.model;
 	if (!line->enabled) {
 		m->threat.kind = SF_THREAT_NONE;
 		return THRONG_OK;
@@ -181,90 +194,42 @@ throng_status thr_scene_threat_line(throng_scene* scene, const thr_threat_line* 
 
 throng_status thr_scene_threat_external(throng_scene* scene)
 {
-	scene->stating->threat.kind = SF_THREAT_EXTERNAL;
-	scene->stating->version = 2;
+	scene->def.model->threat.kind = SF_THREAT_EXTERNAL;
+	scene->def.model->version = 2;
 	return THRONG_OK;
 }
 
 throng_status thr_scene_random_goals(throng_scene* scene, throng_vec2 lo, throng_vec2 hi)
 {
-	sf_model* m = scene->stating;
+	sf_model* m = scene->def.model;
 	m->rows_random = true;
 	m->rows_goal_min = lo;
 	m->rows_goal_max = hi;
 	return THRONG_OK;
 }
 
-uint32_t throng_scenario_count(void)
+throng_status thr_scene_add_agents(throng_scene* scene, uint32_t count, thr_agent_maker make, const void* user)
 {
-	return thr_scenario_table_count;
-}
-
-const throng_scenario_info* throng_scenario_at(uint32_t index)
-{
-	if (index >= thr_scenario_table_count) {
-		return NULL;
-	}
-	return &thr_scenario_table[index].info;
-}
-
-static const thr_scenario* scenario_lookup(const char* name)
-{
-	if (name == NULL) {
-		return NULL;
-	}
-	for (uint32_t k = 0; k < thr_scenario_table_count; ++k) {
-		if (strcmp(thr_scenario_table[k].info.name, name) == 0) {
-			return &thr_scenario_table[k];
-		}
-	}
-	return NULL;
-}
-
-const throng_scenario_info* throng_scenario_find(const char* name)
-{
-	const thr_scenario* s = scenario_lookup(name);
-	return s != NULL ? &s->info : NULL;
-}
-
-/// Writes the known names, comma separated ("herd, circle"), into buf.
-static void known_names(char* buf, size_t cap)
-{
-	size_t used = 0;
-	buf[0] = '\0';
-	for (uint32_t k = 0; k < thr_scenario_table_count; ++k) {
-		int n = snprintf(buf + used, cap - used, "%s%s", k == 0 ? "" : ", ", thr_scenario_table[k].info.name);
-		if (n < 0 || (size_t)n >= cap - used) {
-			break;
-		}
-		used += (size_t)n;
-	}
-}
-
-throng_status thr_scene_spawn_batched(throng_scene* scene, uint32_t count,
-                                      void (*make)(const throng_scene* scene, uint32_t i, throng_agent_def* def,
-                                                   const void* user),
-                                      const void* user)
-{
-	if (scene->stating != NULL) {
-		// A built-in states its agents: rows of the definition.
-		sf_model* m = scene->stating;
-		if (count == 0) {
-			return THRONG_OK;
-		}
-		throng_agent_def* rows = realloc(m->rows, ((size_t)m->row_count + count) * sizeof *rows);
-		if (rows == NULL) {
-			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: cannot allocate %u agent defs",
-			                scene->scenario->info.name, count);
-		}
-		m->rows = rows;
-		for (uint32_t k = 0; k < count; ++k) {
-			make(scene, k, &rows[m->row_count + k], user);
-		}
-		m->row_count += count;
-		m->version = 2;
+	sf_model* m = scene->def.model;
+	if (count == 0) {
 		return THRONG_OK;
 	}
+	throng_agent_def* rows = realloc(m->rows, ((size_t)m->row_count + count) * sizeof *rows);
+	if (rows == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: cannot allocate %u agent defs",
+		                scene->scenario->info.name, count);
+	}
+	m->rows = rows;
+	for (uint32_t k = 0; k < count; ++k) {
+		make(scene, k, &rows[m->row_count + k], user);
+	}
+	m->row_count += count;
+	m->version = 2;
+	return THRONG_OK;
+}
+
+throng_status thr_scene_spawn_batched(throng_scene* scene, uint32_t count, thr_agent_maker make, const void* user)
+{
 	uint32_t batch = count < THR_SPAWN_BATCH ? count : THR_SPAWN_BATCH;
 	if (batch == 0) {
 		return THRONG_OK;
@@ -293,133 +258,45 @@ throng_status thr_scene_spawn_batched(throng_scene* scene, uint32_t count,
 	return st;
 }
 
-/// Runs scene->scenario's build into *m (a fresh model): the built-in
-/// states its definition. scene->agents and scene->options are set.
-static throng_status state_builtin(throng_scene* scene, sf_model* m)
-{
-	const thr_scenario* sc = scene->scenario;
-	sf_model_defaults(m, sc->info.name);
-	free(m->description);
-	m->description = malloc(strlen(sc->info.description) + 1u);
-	if (m->name == NULL || m->description == NULL) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: out of memory", sc->info.name);
-	}
-	memcpy(m->description, sc->info.description, strlen(sc->info.description) + 1u);
-	m->steps = sc->info.default_steps;
-	m->version = 2;
-	m->measure = sc->measure;
-	scene->stating = m;
-	throng_status st = sc->build(scene, &scene->options);
-	scene->stating = NULL;
-	if (st == THRONG_OK && m->row_count != scene->agents) {
-		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "scenario %s: build stated %u agents, not %u", sc->info.name,
-		              m->row_count, scene->agents);
-	}
-	m->goal_radius = scene->goal_radius;
-	m->agents = m->row_count;
-	return st;
-}
-
-throng_status throng_scene_create(const char* name, const throng_scene_def* options, throng_scene** out)
-{
-	if (out == NULL) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scene_create: out is NULL");
-	}
-	*out = NULL;
-	if (name == NULL) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scene_create: name is NULL");
-	}
-	const thr_scenario* sc = scenario_lookup(name);
-	if (sc == NULL) {
-		char names[256];
-		known_names(names, sizeof names);
-		return thr_fail(THRONG_ERR_NOT_FOUND, "unknown scenario \"%.64s\"; known scenarios: %s", name, names);
-	}
-	throng_scene_def opt = options != NULL ? *options : throng_scene_default_def();
-	uint32_t agents = opt.agents != 0 ? opt.agents : sc->info.default_agents;
-	if (agents == 0 || agents > sc->max_agents) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "scenario %s: agents must be from 1 to %u, got %u",
-		                sc->info.name, sc->max_agents, agents);
-	}
-	if (opt.engine != THRONG_ENGINE_SCALAR && opt.engine != THRONG_ENGINE_SIMD) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "scenario %s: engine %d is not an engine",
-		                sc->info.name, (int)opt.engine);
-	}
-	throng_scene* scene = calloc(1, sizeof *scene);
-	sf_model* m = calloc(1, sizeof *m);
-	if (scene == NULL || m == NULL) {
-		free(scene);
-		free(m);
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: cannot allocate the scene", sc->info.name);
-	}
-	scene->scenario = sc;
-	scene->agents = agents;
-	scene->options = opt;
-	// The built-in states its scene as a definition ...
-	throng_status st = state_builtin(scene, m);
-	if (st == THRONG_OK) {
-		// ... and the one builder makes its world from it, as from a file.
-		sf_ctx c;
-		sf_ctx_init(&c, sc->info.name, NULL, NULL);
-		st = sf_build_into(&c, scene, m, &opt, (sf_pos){0, 0});
-		if (st != THRONG_OK && c.problems > 0) {
-			sf_ctx_finish(&c);
-			st = thr_fail(st, "scenario %s: %s", sc->info.name, c.first);
-		} else {
-			sf_ctx_finish(&c);
-		}
-	}
-	sf_model_free(m);
-	free(m);
-	if (st != THRONG_OK) {
-		throng_scene_destroy(scene);
-		return st;
-	}
-	// The rows (one def per agent) are the world's now: drop them rather
-	// than hold a second copy of every agent; saving states them again.
-	sf_model* def = (sf_model*)sf_scene_model(scene);
-	free(def->rows);
-	def->rows = NULL;
-	*out = scene;
-	return THRONG_OK;
-}
-
-throng_status thr_scene_restate(const throng_scene* scene, sf_model* out)
-{
-	throng_scene* tmp = calloc(1, sizeof *tmp);
-	if (tmp == NULL) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario: out of memory");
-	}
-	tmp->scenario = scene->scenario;
-	tmp->agents = scene->agents;
-	tmp->options = scene->options;
-	throng_status st = state_builtin(tmp, out);
-	if (tmp->free_user != NULL) {
-		tmp->free_user(tmp->user);
-	}
-	free(tmp);
-	if (st != THRONG_OK) {
-		sf_model_free(out);
-	}
-	return st;
-}
-
 void throng_scene_destroy(throng_scene* scene)
 {
 	if (scene == NULL) {
 		return;
 	}
-	if (scene->free_user != NULL) {
-		scene->free_user(scene->user);
+	thr_definition* d = &scene->def;
+	if (d->model != NULL) {
+		sf_model_free(d->model);
+		free(d->model);
 	}
-	if (scene->measure != NULL && scene->measure->free_data != NULL) {
-		scene->measure->free_data(scene->measure_data);
-	}
-	if (scene->free_def != NULL) {
-		scene->free_def(scene->def);
-	}
+	free(d->archetype_id);
+	free(d->first_id);
+	free(d->path_id);
+	free(d->goal);
+	free(d->reached);
+	free(d->threat_cum);
+	free(scene->file_entry);
 	throng_world_destroy(scene->world);
 	free(scene);
+}
+
+throng_world* throng_scene_swap_world(throng_scene* scene, throng_world* world)
+{
+	if (scene == NULL) {
+		return NULL;
+	}
+	throng_world* had = scene->world;
+	scene->world = world;
+	return had;
+}
+
+throng_world* throng_scene_use_part(throng_scene* scene, throng_world* part)
+{
+	// A measure reads every agent: its driver samples the whole world
+	// (throng_scene_sample_with) and makes it whole again for the outcome.
+	if (scene == NULL || part == NULL || scene->steps != 0) {
+		return NULL;
+	}
+	return throng_scene_swap_world(scene, part);
 }
 
 bool throng_scene_samples(const throng_scene* scene)
@@ -433,28 +310,8 @@ void throng_scene_sample_with(throng_scene* scene, throng_world* whole)
 		return;
 	}
 	throng_world* had = throng_scene_swap_world(scene, whole);
-	scene->measure->sample(scene, scene->measure_data);
+	scene->measure->sample(scene, &scene->measure_state);
 	throng_scene_swap_world(scene, had);
-}
-
-throng_status throng_scene_step(throng_scene* scene)
-{
-	if (scene == NULL) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scene_step: scene is NULL");
-	}
-	throng_status st = scene->def != NULL ? thr_def_script(scene) : THRONG_OK;
-	// A part world (core/part.h) holds some agents only: its driver samples
-	// the whole world itself (throng_scene_sample_with).
-	if (st == THRONG_OK && throng_scene_samples(scene) && scene->world->part == NULL) {
-		scene->measure->sample(scene, scene->measure_data);
-	}
-	if (st == THRONG_OK) {
-		st = throng_world_step(scene->world);
-	}
-	if (st == THRONG_OK) {
-		scene->steps++;
-	}
-	return st;
 }
 
 throng_world* throng_scene_world(throng_scene* scene)

@@ -246,7 +246,7 @@ throng_status thr_armies_build(throng_scene* scene, const throng_scene_def* o)
 		}
 	}
 	if (st == THRONG_OK) {
-		st = thr_scene_spawn_batched(scene, n, armies_make, d);
+		st = thr_scene_add_agents(scene, n, armies_make, d);
 	}
 	scene->goal_radius = 0.0f; // targets are marching orders, not goals
 	return st;
@@ -293,37 +293,31 @@ static void armies_measure(const throng_scene* scene, double* engaged, double* g
 	}
 }
 
-/// The measure's data: when the battle resolved (s), -1 while unresolved.
-static throng_status armies_init(const throng_scene* scene, void** data)
+/// The measure's state: when the battle resolved (s), -1 while unresolved.
+static void armies_init(const throng_scene* scene, thr_measure_state* state)
 {
 	(void)scene;
-	double* resolved_at = malloc(sizeof *resolved_at);
-	if (resolved_at == NULL) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scene: out of memory for the armies measure");
-	}
-	*resolved_at = -1.0;
-	*data = resolved_at;
-	return THRONG_OK;
+	state->resolved_at = -1.0;
 }
 
-static void armies_sample(const throng_scene* scene, void* data)
+static void armies_sample(const throng_scene* scene, thr_measure_state* state)
 {
-	double* resolved_at = data;
-	if (*resolved_at >= 0.0 || scene->steps % ARMIES_SAMPLE != 0) {
+	if (state->resolved_at >= 0.0 || scene->steps % ARMIES_SAMPLE != 0) {
 		return;
 	}
 	double engaged, gap;
 	armies_measure(scene, &engaged, &gap);
 	if (engaged >= ARMIES_RESOLVED) {
-		*resolved_at = (double)scene->steps * scene->dt;
+		state->resolved_at = (double)scene->steps * scene->dt;
 	}
 }
 
-static uint32_t armies_outcome(const throng_scene* scene, const void* data, throng_scene_outcome* out, uint32_t cap)
+static uint32_t armies_outcome(const throng_scene* scene, const thr_measure_state* state, throng_scene_outcome* out,
+                               uint32_t cap)
 {
 	double engaged, gap;
 	armies_measure(scene, &engaged, &gap);
-	double resolved = *(const double*)data;
+	double resolved = state->resolved_at;
 	if (resolved < 0.0 && engaged >= ARMIES_RESOLVED) {
 		resolved = (double)scene->steps * scene->dt; // reached on the state measured now
 	}
@@ -337,7 +331,6 @@ static uint32_t armies_outcome(const throng_scene* scene, const void* data, thro
 const thr_measure thr_armies_measure = {
 	.name = "armies",
 	.init = armies_init,
-	.free_data = free,
 	.sample = armies_sample,
 	.outcome = armies_outcome,
 };

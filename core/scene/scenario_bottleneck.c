@@ -284,7 +284,7 @@ throng_status thr_bottleneck_build(throng_scene* scene, const throng_scene_def* 
 		st = thr_scene_add_path(scene, pts, 2, false);
 	}
 	if (st == THRONG_OK) {
-		st = thr_scene_spawn_batched(scene, n, bottleneck_make, &L);
+		st = thr_scene_add_agents(scene, n, bottleneck_make, &L);
 	}
 	free(L.goals);
 	scene->goal_radius = BOTTLENECK_GOAL_RADIUS;

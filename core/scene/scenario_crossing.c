@@ -103,7 +103,7 @@ throng_status thr_crossing_build(throng_scene* scene, const throng_scene_def* o)
 	throng_controller ctl = thr_crowd_controller(false, THR_CROWD_ARRIVE, CROSSING_SLOW_RADIUS, CROSSING_SEPARATION);
 	st = thr_scene_add_archetype(scene, "pedestrian", &ctl, &L.archetype);
 	if (st == THRONG_OK) {
-		st = thr_scene_spawn_batched(scene, n, crossing_make, &L);
+		st = thr_scene_add_agents(scene, n, crossing_make, &L);
 	}
 	scene->goal_radius = CROSSING_GOAL_RADIUS;
 	return st;

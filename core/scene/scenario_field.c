@@ -48,9 +48,8 @@ typedef struct field_data {
 	uint32_t count;
 } field_data;
 
-static void field_free(void* user)
+static void field_free(field_data* f)
 {
-	field_data* f = user;
 	if (f != NULL) {
 		free(f->start);
 		free(f->goal_x);
@@ -137,8 +136,6 @@ throng_status thr_field_build(throng_scene* scene, const throng_scene_def* o)
 	if (f == NULL) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario field: out of memory");
 	}
-	scene->user = f;
-	scene->free_user = field_free;
 	f->key = thr_rng_key(o->seed);
 	f->side = side;
 	f->count = n;
@@ -146,6 +143,7 @@ throng_status thr_field_build(throng_scene* scene, const throng_scene_def* o)
 	f->goal_x = malloc((size_t)n * sizeof *f->goal_x);
 	f->goal_y = malloc((size_t)n * sizeof *f->goal_y);
 	if (f->start == NULL || f->goal_x == NULL || f->goal_y == NULL) {
+		field_free(f);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario field: out of memory for %u goals", n);
 	}
 	for (uint32_t i = 0; i < n; ++i) {
@@ -166,6 +164,7 @@ throng_status thr_field_build(throng_scene* scene, const throng_scene_def* o)
 		st = thr_spawn_init(&sp, "field", lo, hi, n + obstacles, FIELD_OBSTACLE_MAX);
 	}
 	if (st != THRONG_OK) {
+		field_free(f);
 		return st;
 	}
 	for (uint32_t k = 0; k < obstacles && st == THRONG_OK; ++k) {
@@ -185,7 +184,7 @@ throng_status thr_field_build(throng_scene* scene, const throng_scene_def* o)
 		st = thr_scene_add_wall(scene, corners[k], corners[(k + 1) % 4]);
 	}
 	if (st == THRONG_OK) {
-		st = thr_scene_spawn_batched(scene, n, field_make, f);
+		st = thr_scene_add_agents(scene, n, field_make, f);
 	}
 	if (st == THRONG_OK) {
 		// On arrival each agent draws its next goal, round r from draws 2r
@@ -198,7 +197,5 @@ throng_status thr_field_build(throng_scene* scene, const throng_scene_def* o)
 	// The goals are stated now (and drawn again by the definition's
 	// script): the layout data is not needed past the build.
 	field_free(f);
-	scene->user = NULL;
-	scene->free_user = NULL;
 	return st;
 }

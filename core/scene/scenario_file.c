@@ -23,26 +23,21 @@
 throng_status sf_build_scene(sf_ctx* c, sf_model* model, const throng_scene_def* opt, sf_pos root,
                              throng_scene** out)
 {
-	throng_scene* scene = calloc(1, sizeof *scene);
-	thr_scenario* info = calloc(1, sizeof *info);
-	if (scene == NULL || info == NULL) {
-		free(scene);
-		free(info);
+	thr_scenario* entry = calloc(1, sizeof *entry);
+	throng_scene* scene = entry != NULL ? thr_scene_new(entry) : NULL;
+	if (scene == NULL) {
+		free(entry);
 		sf_model_free(model);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario file: out of memory for the scene");
 	}
-	scene->user = info; // the file's own scenario entry, freed with the scene
-	scene->free_user = free;
-	scene->scenario = info;
+	scene->file_entry = entry; // the file's own scenario entry, freed with the scene
 	throng_status st = sf_build_into(c, scene, model, opt, root);
-	const sf_model* m = sf_scene_model(scene);
-	if (m != NULL) {
-		info->info.name = m->name;
-		info->info.description = m->description;
-		info->info.default_agents = (uint32_t)m->agents;
-		info->info.default_steps = m->steps > UINT32_MAX ? UINT32_MAX : (uint32_t)m->steps;
-		info->max_agents = (uint32_t)m->agents;
-	}
+	const sf_model* m = scene->def.model;
+	entry->info.name = m->name;
+	entry->info.description = m->description;
+	entry->info.default_agents = (uint32_t)m->agents;
+	entry->info.default_steps = m->steps > UINT32_MAX ? UINT32_MAX : (uint32_t)m->steps;
+	entry->max_agents = (uint32_t)m->agents;
 	if (st != THRONG_OK) {
 		throng_scene_destroy(scene);
 		return st;
@@ -257,21 +252,11 @@ throng_status throng_scene_save_string_header(const throng_scene* scene, const c
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scene_save_string: text is NULL");
 	}
 	*text = NULL;
-	const sf_model* m = sf_scene_model(scene);
-	if (m == NULL) {
+	if (scene == NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scene_save: scene is NULL");
 	}
-	if (m->row_count > 0 && m->rows == NULL) {
-		// A built-in keeps no copy of its agents: state them again.
-		sf_model again;
-		throng_status st = thr_scene_restate(scene, &again);
-		if (st == THRONG_OK) {
-			st = sf_save_model(&again, header, text, length);
-			sf_model_free(&again);
-		}
-		return st;
-	}
-	return sf_save_model(m, header, text, length);
+	// The definition as the scene holds it: nothing is stated or built again.
+	return sf_save_model(scene->def.model, header, text, length);
 }
 
 throng_status throng_scene_save_string(const throng_scene* scene, char** text, size_t* length)

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Scenario files, stage 3: a checked model becomes a scene (the public
-// load, validate and save functions, and a file scene's own scenario
-// entry, are in scenario_file.c).
+// A scene's definition at run time: the one builder of built-in and file
+// scenes (sf_build_into) makes the world from the definition, and the
+// definition's script runs before each step (throng_scene_step). It sits
+// above the scene object (scenario.c), whose calls it uses, and below the
+// built-ins' creation and the files' loading, which call it.
 //
-// sf_build_into is the one builder of built-in and file scenes: the scene
-// keeps the model and its script's data in its `def` block (freed with
-// it), and gets the measure the model names attached. Placement follows
+// The scene owns the definition and the script's state (scene->def, freed
+// with it), and gets the measure the model names attached. Placement follows
 // the built-in scenarios exactly: positions and headings from closed-form
 // layouts or from the counter-based generator keyed by (seed, agent id,
 // draw) on THR_STREAM_SPAWN, random goals from THR_STREAM_GOAL with draws
@@ -30,70 +31,16 @@
 #include "scenario_file_internal.h"
 #include "scenario_internal.h"
 #include "vec.h"
-
-/// Agents above which the goal check runs on the world's threads: the
-/// library's own threshold (THR_PARALLEL_MIN_AGENTS, core/world_internal.h,
-/// which the scenes, built on the public API, do not include).
-#define SF_GOALS_PARALLEL_MIN 4096
-
-typedef struct sf_scene_data {
-	sf_model model;
-	uint32_t first_row;     ///< id of the first agent of agents.rows
-	uint32_t key;           ///< thr_rng_key of the seed
-	uint32_t* archetype_id; ///< world archetype id of each model archetype
-	uint32_t* first_id;     ///< first agent id of each group
-	uint32_t* path_id;      ///< world path id of each group, or THRONG_NO_PATH
-	throng_vec2* goal;      ///< random goals by agent id, NaN for agents without (NULL without random goals)
-	uint32_t goal_count;    ///< agents with an entry in goal (the scene's first ones)
-	uint8_t* reached;       ///< per storage slot, the step's goal check (thr_def_script)
-	uint32_t reached_cap;
-	double* threat_cum;     ///< threat path: distance along it at each waypoint (and back to the first when looping)
-} sf_scene_data;
-
-static void scene_data_free(void* user)
-{
-	sf_scene_data* d = user;
-	if (d == NULL) {
-		return;
-	}
-	sf_model_free(&d->model);
-	free(d->archetype_id);
-	free(d->first_id);
-	free(d->path_id);
-	free(d->goal);
-	free(d->reached);
-	free(d->threat_cum);
-	free(d);
-}
-
-throng_world* throng_scene_swap_world(throng_scene* scene, throng_world* world)
-{
-	if (scene == NULL) {
-		return NULL;
-	}
-	throng_world* had = scene->world;
-	scene->world = world;
-	return had;
-}
-
-throng_world* throng_scene_use_part(throng_scene* scene, throng_world* part)
-{
-	// A measure reads every agent: its driver samples the whole world
-	// (throng_scene_sample_with) and makes it whole again for the outcome.
-	if (scene == NULL || part == NULL || scene->steps != 0) {
-		return NULL;
-	}
-	return throng_scene_swap_world(scene, part);
-}
+#include "world_internal.h"
 
 void throng_scene_part_goals(throng_scene* scene, const throng_agent_record* recs, uint32_t n)
 {
-	sf_scene_data* sd = scene != NULL ? scene->def : NULL;
+	thr_definition* sd = scene != NULL ? &scene->def : NULL;
 	if (sd == NULL || sd->goal == NULL) {
 		return;
 	}
 	// A goal agent's target point is its goal: set at the spawn and by
-	// every draw (thr_def_script).
+	// every draw (the script, def_script).
 	for (uint32_t k = 0; k < n; ++k) {
 		const uint32_t id = recs[k].id;
 		if (id < sd->goal_count && !isnan(sd->goal[id].x)) {
@@ -102,23 +49,15 @@ void throng_scene_part_goals(throng_scene* scene, const throng_agent_record* rec
 	}
 }
 
-const sf_model* sf_scene_model(const throng_scene* scene)
-{
-	if (scene == NULL || scene->def == NULL) {
-		return NULL;
-	}
-	return &((const sf_scene_data*)scene->def)->model;
-}
-
 // ---------------------------------------------------------------------------
 // The script
 // ---------------------------------------------------------------------------
 
 /// Point `d` metres along the threat's path (past the end of an open path,
 /// along its last segment), and the unit direction there.
-static void threat_at(const sf_scene_data* sd, double d, double* px, double* py, double* ux, double* uy)
+static void threat_at(const thr_definition* sd, double d, double* px, double* py, double* ux, double* uy)
 {
-	const sf_path* p = &sd->model.threat.path;
+	const sf_path* p = &sd->model->threat.path;
 	uint32_t segs = p->loop ? p->count : p->count - 1u;
 	const double* cum = sd->threat_cum;
 	uint32_t k = 0;
@@ -136,9 +75,9 @@ static void threat_at(const sf_scene_data* sd, double d, double* px, double* py,
 	*py = (double)a.y + *uy * s;
 }
 
-static throng_status threat_update(throng_scene* scene, sf_scene_data* sd)
+static throng_status threat_update(throng_scene* scene, thr_definition* sd)
 {
-	const sf_threat* t = &sd->model.threat;
+	const sf_threat* t = &sd->model->threat;
 	if (t->kind == SF_THREAT_NONE || t->kind == SF_THREAT_EXTERNAL) {
 		return THRONG_OK; // none, or the program's own (throng_world_set_threat)
 	}
@@ -194,7 +133,7 @@ static throng_status threat_update(throng_scene* scene, sf_scene_data* sd)
 }
 
 /// Goal number `round` of agent `id` of a group with random goals.
-static void random_goal_in(const sf_scene_data* sd, throng_vec2 lo, throng_vec2 hi, uint32_t id, uint32_t round,
+static void random_goal_in(const thr_definition* sd, throng_vec2 lo, throng_vec2 hi, uint32_t id, uint32_t round,
                            float* x, float* y)
 {
 	float ux = thr_bits_to_unit(thr_rng_bits(sd->key, id, 2u * round, THR_STREAM_GOAL));
@@ -203,15 +142,15 @@ static void random_goal_in(const sf_scene_data* sd, throng_vec2 lo, throng_vec2 
 	*y = lo.y + (hi.y - lo.y) * uy;
 }
 
-static void random_goal(const sf_scene_data* sd, const sf_group* g, uint32_t id, uint32_t round, float* x, float* y)
+static void random_goal(const thr_definition* sd, const sf_group* g, uint32_t id, uint32_t round, float* x, float* y)
 {
 	random_goal_in(sd, g->goal_min, g->goal_max, id, round, x, y);
 }
 
 /// The group of agent `id` (groups hold consecutive ids).
-static const sf_group* group_of(const sf_scene_data* sd, uint32_t id)
+static const sf_group* group_of(const thr_definition* sd, uint32_t id)
 {
-	uint32_t lo = 0, hi = sd->model.group_count;
+	uint32_t lo = 0, hi = sd->model->group_count;
 	while (hi - lo > 1u) {
 		uint32_t mid = (lo + hi) / 2u;
 		if (sd->first_id[mid] <= id) {
@@ -220,12 +159,13 @@ static const sf_group* group_of(const sf_scene_data* sd, uint32_t id)
 			hi = mid;
 		}
 	}
-	return &sd->model.groups[lo];
+	return &sd->model->groups[lo];
 }
 
-throng_status thr_def_script(throng_scene* scene)
+/// The definition's per-step script: the threat, then agents' random goals.
+static throng_status def_script(throng_scene* scene)
 {
-	sf_scene_data* sd = scene->def;
+	thr_definition* sd = &scene->def;
 	throng_status st = threat_update(scene, sd);
 	if (st != THRONG_OK || sd->goal == NULL) {
 		return st;
@@ -244,9 +184,10 @@ throng_status thr_def_script(throng_scene* scene)
 	uint32_t round = (uint32_t)scene->steps + 1u;
 	const float r2 = scene->goal_radius * scene->goal_radius;
 	// The check reads every agent's goal (by id: scattered), on the threads
-	// the world stepped with; the few agents that reached theirs draw the
-	// next one after, in storage order (a draw depends on the agent and the
-	// step only, so the order changes nothing).
+	// the world stepped with (above the library's own threshold); the few
+	// agents that reached theirs draw the next one after, in storage order
+	// (a draw depends on the agent and the step only, so the order changes
+	// nothing).
 	const int threads = (int)throng_world_get_stats(scene->world).threads_last;
 	const int64_t count = v.count;
 	uint8_t* reached = sd->reached;
@@ -258,7 +199,7 @@ throng_status thr_def_script(throng_scene* scene)
 	(void)threads; // without OpenMP
 	// firstprivate: each thread's own copies, which its byte stores cannot alias.
 #pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : 1) reduction(+ : hits) \
-	firstprivate(reached, goal, goals, ids, x, y, r2) if (count > SF_GOALS_PARALLEL_MIN)
+	firstprivate(reached, goal, goals, ids, x, y, r2) if (count > THR_PARALLEL_MIN_AGENTS)
 	for (int64_t k = 0; k < count; ++k) {
 		const uint32_t id = ids[k];
 		bool in = false;
@@ -278,7 +219,7 @@ throng_status thr_def_script(throng_scene* scene)
 		const uint32_t id = v.id[k];
 		throng_vec2* g = &sd->goal[id];
 		if (id >= sd->first_row) {
-			random_goal_in(sd, sd->model.rows_goal_min, sd->model.rows_goal_max, id, round, &g->x, &g->y);
+			random_goal_in(sd, sd->model->rows_goal_min, sd->model->rows_goal_max, id, round, &g->x, &g->y);
 		} else {
 			random_goal(sd, group_of(sd, id), id, round, &g->x, &g->y);
 		}
@@ -295,7 +236,7 @@ throng_status thr_def_script(throng_scene* scene)
 // ---------------------------------------------------------------------------
 
 typedef struct spawn_job {
-	const sf_scene_data* sd;
+	const thr_definition* sd;
 	const sf_group* g;
 	uint32_t first;     ///< id of the group's first agent
 	uint32_t archetype; ///< world archetype id
@@ -468,16 +409,16 @@ static throng_status build_shapes(sf_ctx* c, throng_scene* scene, const sf_model
 	return THRONG_OK;
 }
 
-static throng_status build_threat(sf_scene_data* sd)
+static throng_status build_threat(thr_definition* sd)
 {
-	const sf_threat* t = &sd->model.threat;
+	const sf_threat* t = &sd->model->threat;
 	if (t->kind != SF_THREAT_PATH) {
 		return THRONG_OK;
 	}
 	uint32_t segs = t->path.loop ? t->path.count : t->path.count - 1u;
 	sd->threat_cum = malloc(((size_t)segs + 1u) * sizeof *sd->threat_cum);
 	if (sd->threat_cum == NULL) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: out of memory for the threat path", sd->model.name);
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: out of memory for the threat path", sd->model->name);
 	}
 	sd->threat_cum[0] = 0.0;
 	for (uint32_t k = 0; k < segs; ++k) {
@@ -490,12 +431,12 @@ static throng_status build_threat(sf_scene_data* sd)
 
 /// end_at_goal: one path per agent of group k, its waypoints then the
 /// agent's goal; their ids are consecutive from sd->path_id[k].
-static throng_status add_goal_paths(throng_scene* scene, sf_scene_data* sd, uint32_t k)
+static throng_status add_goal_paths(throng_scene* scene, thr_definition* sd, uint32_t k)
 {
-	const sf_group* g = &sd->model.groups[k];
+	const sf_group* g = &sd->model->groups[k];
 	throng_vec2* pts = malloc(((size_t)g->path.count + 1u) * sizeof *pts);
 	if (pts == NULL) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: out of memory for a path", sd->model.name);
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: out of memory for a path", sd->model->name);
 	}
 	memcpy(pts, g->path.points, (size_t)g->path.count * sizeof *pts);
 	spawn_job job = {sd, g, sd->first_id[k], 0, THRONG_NO_PATH};
@@ -514,9 +455,9 @@ static throng_status add_goal_paths(throng_scene* scene, sf_scene_data* sd, uint
 	return st;
 }
 
-static throng_status build_agents(sf_ctx* c, throng_scene* scene, sf_scene_data* sd)
+static throng_status build_agents(sf_ctx* c, throng_scene* scene, thr_definition* sd)
 {
-	const sf_model* m = &sd->model;
+	const sf_model* m = sd->model;
 	bool random = false;
 	uint32_t first = 0;
 	for (uint32_t k = 0; k < m->group_count; ++k) {
@@ -597,16 +538,15 @@ static throng_status build_agents(sf_ctx* c, throng_scene* scene, sf_scene_data*
 throng_status sf_build_into(sf_ctx* c, throng_scene* scene, sf_model* model, const throng_scene_def* opt,
                             sf_pos root)
 {
-	sf_scene_data* sd = calloc(1, sizeof *sd);
-	if (sd == NULL) {
-		sf_model_free(model);
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario: out of memory for the scene");
+	// A file's model becomes the scene's definition; a built-in's is the
+	// scene's already (it stated it there).
+	thr_definition* sd = &scene->def;
+	if (model != sd->model) {
+		sf_model_free(sd->model);
+		*sd->model = *model;
+		memset(model, 0, sizeof *model);
 	}
-	sd->model = *model;
-	memset(model, 0, sizeof *model);
-	sf_model* m = &sd->model;
-	scene->def = sd;
-	scene->free_def = scene_data_free;
+	sf_model* m = sd->model;
 	if (opt->seed != 1) {
 		m->seed = opt->seed; // the options' seed replaces the file's
 	}
@@ -659,7 +599,31 @@ throng_status sf_build_into(sf_ctx* c, throng_scene* scene, sf_model* model, con
 		st = threat_update(scene, sd);
 	}
 	if (st == THRONG_OK) {
-		st = thr_scene_attach_measure(scene, m->measure); // what the definition says it is measured by
+		thr_scene_attach_measure(scene, m->measure); // what the definition says it is measured by
+	}
+	return st;
+}
+
+// ---------------------------------------------------------------------------
+// Stepping
+// ---------------------------------------------------------------------------
+
+throng_status throng_scene_step(throng_scene* scene)
+{
+	if (scene == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scene_step: scene is NULL");
+	}
+	throng_status st = def_script(scene);
+	// A part world (core/part.h) holds some agents only: its driver samples
+	// the whole world itself (throng_scene_sample_with).
+	if (st == THRONG_OK && throng_scene_samples(scene) && scene->world->part == NULL) {
+		scene->measure->sample(scene, &scene->measure_state);
+	}
+	if (st == THRONG_OK) {
+		st = throng_world_step(scene->world);
+	}
+	if (st == THRONG_OK) {
+		scene->steps++;
 	}
 	return st;
 }

@@ -122,16 +122,17 @@ throng_status thr_flock_build(throng_scene* scene, const throng_scene_def* o)
 		thr_spawn_free(&sp);
 	}
 	if (st == THRONG_OK) {
-		st = thr_scene_spawn_batched(scene, n, flock_make, &L);
+		st = thr_scene_add_agents(scene, n, flock_make, &L);
 	}
 	free(L.start);
 	scene->goal_radius = 0.0f;
 	return st;
 }
 
-static uint32_t flock_outcome(const throng_scene* scene, const void* data, throng_scene_outcome* out, uint32_t cap)
+static uint32_t flock_outcome(const throng_scene* scene, const thr_measure_state* state, throng_scene_outcome* out,
+                              uint32_t cap)
 {
-	(void)data;
+	(void)state;
 	// Summed in id order, so both engines give the same bits.
 	const throng_world* w = scene->world;
 	uint32_t n = throng_world_agent_count(w);

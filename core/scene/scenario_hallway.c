@@ -119,7 +119,7 @@ throng_status thr_hallway_build(throng_scene* scene, const throng_scene_def* o)
 		st = thr_scene_add_wall(scene, (throng_vec2){-L.half_length, y}, (throng_vec2){L.half_length, y});
 	}
 	if (st == THRONG_OK) {
-		st = thr_scene_spawn_batched(scene, n, hallway_make, &L);
+		st = thr_scene_add_agents(scene, n, hallway_make, &L);
 	}
 	scene->goal_radius = HALLWAY_GOAL_RADIUS;
 	return st;

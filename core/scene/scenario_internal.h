@@ -1,17 +1,25 @@
 // SPDX-License-Identifier: MIT
 // The scene object and the built-in scenario table (private).
 //
-// scenario.c owns the generic part (lookup, create, step, accessors, and the
-// calls by which a built-in states its definition); scenarios_builtin.c owns
-// the table of scenarios, each a build function that states its scene as a
-// definition (the model of scenario_file_internal.h: world, archetypes,
-// shapes, paths, agents, threat, random goals), plus what hangs off the
-// definition in C: how it scales with the agent count (the build function
-// itself) and an outcome measure. A measure is named in a table of its own
-// (scenario_measure.c), so that the definition can name it and a scenario
-// file can carry it (`measure: armies`). One builder (sf_build_into) makes
-// the world of built-ins and files alike, and attaches the definition's
-// measure.
+// A scene owns one of each thing, each typed: its world, its definition
+// (thr_definition: the model of scenario_file_internal.h, the same one a
+// scenario file is read into, with the state its script keeps while the
+// scene runs), and its outcome measure's state (thr_measure_state). The
+// files stand in layers, each calling only those below it:
+//   scenario.c          the scene object: options, the calls by which a
+//                       definition is stated, the spawn into a world,
+//                       accessors, destroy, the hand-over to a part
+//   scenario_file_build.c  the definition's world and script: the one
+//                       builder of built-ins and files (sf_build_into),
+//                       throng_scene_step
+//   scenarios_builtin.c the table of built-ins and throng_scene_create: a
+//                       built-in states its definition once, then it is
+//                       built; scenario_file.c reads a file's instead
+// A built-in is a build function that states its scene into the
+// definition, plus what hangs off it in C: how it scales with the agent
+// count (the build function itself) and an outcome measure, named in a
+// table of its own (scenario_measure.c) so that a scenario file can carry
+// it (`measure: armies`). Saving writes the definition as it is.
 #ifndef THRONG_CORE_SCENARIO_INTERNAL_H
 #define THRONG_CORE_SCENARIO_INTERNAL_H
 
@@ -38,10 +46,36 @@ typedef struct thr_threat_line {
 
 struct thr_scenario;
 struct thr_measure;
+struct sf_model;
+
+/// A scene's definition: the model its world is built from, kept whole
+/// (saving writes it), and what the definition's script keeps while the
+/// scene runs (set by the build, scenario_file_build.c). Owned by the
+/// scene, freed with it.
+typedef struct thr_definition {
+	struct sf_model* model; ///< the definition, stated or read; owned
+	uint32_t key;           ///< thr_rng_key of the seed
+	uint32_t first_row;     ///< id of the first agent of the model's rows
+	uint32_t* archetype_id; ///< world archetype id of each model archetype
+	uint32_t* first_id;     ///< first agent id of each group
+	uint32_t* path_id;      ///< world path id of each group, or THRONG_NO_PATH
+	throng_vec2* goal;      ///< random goals by agent id, NaN for agents without (NULL without random goals)
+	uint32_t goal_count;    ///< agents with an entry in goal (the scene's first ones)
+	uint8_t* reached;       ///< per storage slot, the step's goal check (the script)
+	uint32_t reached_cap;
+	double* threat_cum;     ///< threat path: distance along it at each waypoint (and back to the first when looping)
+} thr_definition;
+
+/// What the outcome measures keep between samples (a member per measure
+/// that keeps anything), owned by the scene by value.
+typedef struct thr_measure_state {
+	double resolved_at;     ///< armies: when the battle resolved (s), -1 while unresolved
+} thr_measure_state;
 
 struct throng_scene {
-	const struct thr_scenario* scenario;
-	throng_world* world;
+	const struct thr_scenario* scenario; ///< a built-in's table entry, or file_entry
+	struct thr_scenario* file_entry;     ///< a file scene's own entry (owned), or NULL
+	throng_world* world;      ///< owned
 	uint32_t agents;          ///< resolved agent count
 	uint64_t steps;           ///< scene steps taken so far
 	double dt;                ///< the world's fixed step (s)
@@ -49,14 +83,9 @@ struct throng_scene {
 	bool threat_active;       ///< as last set by the script
 	throng_vec2 threat_position;
 	throng_vec2 threat_velocity;
-	void* user;               ///< build-time data of a built-in, a file scene's scenario entry, or NULL
-	void (*free_user)(void* user);
+	thr_definition def;       ///< the definition and its script's state
 	const struct thr_measure* measure; ///< the definition's outcome measure, or NULL
-	void* measure_data;       ///< the measure's own data for this scene (its init's), or NULL
-	void* def;                ///< the definition it was built from and its script's data (scenario_file_build.c)
-	void (*free_def)(void* def);
-	struct sf_model* stating; ///< while a built-in states its definition, that definition; NULL after
-	throng_scene_def options; ///< built-ins: the options it was made with (to state it again)
+	thr_measure_state measure_state;   ///< its state (thr_scene_attach_measure)
 };
 
 /// An outcome measure: figures a scene reports on its current state
@@ -66,15 +95,14 @@ struct throng_scene {
 /// world.
 typedef struct thr_measure {
 	const char* name;         ///< as a scenario file names it (`measure: NAME`)
-	/// Optional; allocates the measure's data for a scene whose world is
-	/// built (*data = NULL for none), freed with `free_data`.
-	throng_status (*init)(const throng_scene* scene, void** data);
-	void (*free_data)(void* data);
+	/// Optional; sets the measure's state for a scene whose world is built.
+	void (*init)(const throng_scene* scene, thr_measure_state* state);
 	/// Optional; runs before each world step, after the definition's script
 	/// (threat, random goals): what the measure must watch as it happens.
-	void (*sample)(const throng_scene* scene, void* data);
+	void (*sample)(const throng_scene* scene, thr_measure_state* state);
 	/// Writes up to cap figures (static names) and returns how many there are.
-	uint32_t (*outcome)(const throng_scene* scene, const void* data, throng_scene_outcome* out, uint32_t cap);
+	uint32_t (*outcome)(const throng_scene* scene, const thr_measure_state* state, throng_scene_outcome* out,
+	                    uint32_t cap);
 } thr_measure;
 
 /// Most measures the table holds.
@@ -83,7 +111,7 @@ typedef struct thr_measure {
 extern const thr_measure* const thr_measure_table[];
 extern const uint32_t thr_measure_count;
 /// Attaches `measure` (may be NULL) to a scene whose world is built.
-throng_status thr_scene_attach_measure(throng_scene* scene, const thr_measure* measure);
+void thr_scene_attach_measure(throng_scene* scene, const thr_measure* measure);
 
 /// The measures of the built-ins that have one.
 extern const thr_measure thr_armies_measure;
@@ -93,10 +121,9 @@ extern const thr_measure thr_flock_measure;
 typedef struct thr_scenario {
 	throng_scenario_info info;
 	uint32_t max_agents;      ///< largest count it takes (<= THR_SCENE_MAX_AGENTS)
-	/// States the scene (agents = scene->agents, already resolved) through
-	/// the thr_scene_* calls below into scene->stating, and sets
-	/// goal_radius; it may keep build-time data in scene->user. It never
-	/// touches a world: there is none yet.
+	/// States the scene (agents = scene->agents, already resolved) into
+	/// its definition through the thr_scene_* calls below, and sets
+	/// goal_radius. It never touches a world: there is none yet.
 	throng_status (*build)(throng_scene* scene, const throng_scene_def* options);
 	/// Optional; its outcome measure (throng_scene_outcomes), stated in its
 	/// definition with the rest, so a saved file names it too.
@@ -122,10 +149,15 @@ extern const uint32_t thr_scenario_table_count;
 /// A world def with the options' seed, engine, threads and force recording.
 throng_world_def thr_scene_world_def(const throng_scene_def* options, uint32_t capacity);
 
-// Built-in build functions state their scene as a definition (the model of
-// scenario_file_internal.h, the same one a scenario file is read into)
-// through these calls; one builder (sf_build_into) then makes the world
-// from it, for built-ins and files alike, and throng_scene_save_* writes it.
+// Built-in build functions state their scene into its definition
+// (scene->def.model, the model of scenario_file_internal.h, the same one a
+// scenario file is read into) through these calls; one builder
+// (sf_build_into) then makes the world from it, for built-ins and files
+// alike, and throng_scene_save_* writes it.
+
+/// A scene of `scenario` with an empty definition (sf_model_defaults of
+/// its name), no world yet; NULL when out of memory.
+throng_scene* thr_scene_new(const struct thr_scenario* scenario);
 
 /// Sets the definition's world: thr_scene_world_def(options, capacity)'s
 /// dt and seed, with the bounds [min, max] and `mode`.
@@ -149,21 +181,15 @@ throng_status thr_scene_threat_external(throng_scene* scene);
 /// (within the goal radius): round r from draws 2r and 2r+1 of its goal stream.
 throng_status thr_scene_random_goals(throng_scene* scene, throng_vec2 lo, throng_vec2 hi);
 
-/// Adds `count` agents produced by `make(scene, i, &def, user)` for
-/// i = 0..count-1: to the definition while a built-in states it, to the
-/// world (in batches, so that no huge array of defs is allocated) while
-/// the builder builds.
-throng_status thr_scene_spawn_batched(throng_scene* scene, uint32_t count,
-                                      void (*make)(const throng_scene* scene, uint32_t i, throng_agent_def* def,
-                                                   const void* user),
-                                      const void* user);
+/// How a scene's agents are made: agent i (0..count-1) into *def.
+typedef void (*thr_agent_maker)(const throng_scene* scene, uint32_t i, throng_agent_def* def, const void* user);
 
-/// States a built-in scene's definition again, rows included (a built-in's
-/// scene drops its rows once the world holds them), into *out.
-throng_status thr_scene_restate(const throng_scene* scene, struct sf_model* out);
+/// Adds `count` agents made by `make` to the scene's definition, as rows
+/// (a built-in states its agents).
+throng_status thr_scene_add_agents(throng_scene* scene, uint32_t count, thr_agent_maker make, const void* user);
 
-/// The definition's per-step script (scenario_file_build.c): the threat,
-/// then agents' random goals.
-throng_status thr_def_script(throng_scene* scene);
+/// Spawns `count` agents made by `make` into the scene's world, in batches
+/// (so that no huge array of defs is allocated): the build.
+throng_status thr_scene_spawn_batched(throng_scene* scene, uint32_t count, thr_agent_maker make, const void* user);
 
 #endif

@@ -11,6 +11,8 @@
 // The measures themselves live with their scenes (scenario_armies.c,
 // scenario_flock.c); this file holds their table and the generic calls.
 
+#include <string.h>
+
 #include "scenario_internal.h"
 
 const thr_measure* const thr_measure_table[] = {&thr_armies_measure, &thr_flock_measure};
@@ -18,14 +20,13 @@ const uint32_t thr_measure_count = sizeof thr_measure_table / sizeof thr_measure
 _Static_assert(sizeof thr_measure_table / sizeof thr_measure_table[0] <= THR_MAX_MEASURES,
                "the file reader lists at most THR_MAX_MEASURES measure names");
 
-throng_status thr_scene_attach_measure(throng_scene* scene, const thr_measure* measure)
+void thr_scene_attach_measure(throng_scene* scene, const thr_measure* measure)
 {
 	scene->measure = measure;
-	scene->measure_data = NULL;
-	if (measure == NULL || measure->init == NULL) {
-		return THRONG_OK;
+	memset(&scene->measure_state, 0, sizeof scene->measure_state);
+	if (measure != NULL && measure->init != NULL) {
+		measure->init(scene, &scene->measure_state);
 	}
-	return measure->init(scene, &scene->measure_data);
 }
 
 uint32_t throng_scene_outcomes(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap)
@@ -33,5 +34,5 @@ uint32_t throng_scene_outcomes(const throng_scene* scene, throng_scene_outcome* 
 	if (scene == NULL || scene->measure == NULL || (out == NULL && cap > 0)) {
 		return 0;
 	}
-	return scene->measure->outcome(scene, scene->measure_data, out, cap);
+	return scene->measure->outcome(scene, &scene->measure_state, out, cap);
 }

@@ -160,7 +160,7 @@ throng_status thr_solo_build(throng_scene* scene, const throng_scene_def* o)
 		st = solo_place(n, thr_rng_key(o->seed), in_lo, in_hi, L.start);
 	}
 	if (st == THRONG_OK) {
-		st = thr_scene_spawn_batched(scene, n, solo_make, &L);
+		st = thr_scene_add_agents(scene, n, solo_make, &L);
 	}
 	free(L.start);
 	if (st == THRONG_OK) {

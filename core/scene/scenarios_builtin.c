@@ -3,9 +3,11 @@
 // table at the end also lists `field` (scenario_field.c) and the scenes of
 // issue 4, each in its own scenario_<name>.c.
 //
-// Each scenario is a build function that creates the world, adds its
-// archetypes and spawns its agents, plus an optional outcome measure (the
-// table at the end). Placement never uses rand() or the clock: positions
+// Each scenario is a build function that states its scene once into the
+// scene's definition (the world, its archetypes, shapes and agents as
+// rows), plus an optional outcome measure (the table). The end of the file
+// looks the built-ins up and creates one: its definition is stated, then
+// the one builder (sf_build_into) makes the world from it. Placement never uses rand() or the clock: positions
 // come from closed-form layouts or from the counter-based generator keyed by
 // (seed, agent id, draw index) on THR_STREAM_SPAWN, thrown as darts that
 // keep clear of each other (scenario_spawn.h), and angles from the
@@ -13,11 +15,14 @@
 // no two agents overlap in its first state.
 // Units: metres, seconds, m/s, m/s^2.
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "error.h"
 #include "fmath.h"
 #include "rng.h"
+#include "scenario_file_internal.h"
 #include "scenario_internal.h"
 #include "scenario_spawn.h"
 
@@ -157,7 +162,7 @@ static throng_status herd_build(throng_scene* scene, const throng_scene_def* o)
 		thr_spawn_free(&sp);
 	}
 	if (st == THRONG_OK) {
-		st = thr_scene_spawn_batched(scene, n, herd_make, &L);
+		st = thr_scene_add_agents(scene, n, herd_make, &L);
 	}
 	free(L.start);
 	if (st != THRONG_OK) {
@@ -305,7 +310,7 @@ static throng_status circle_build(throng_scene* scene, const throng_scene_def* o
 	if (st != THRONG_OK) {
 		return st;
 	}
-	st = thr_scene_spawn_batched(scene, n, circle_make, &L);
+	st = thr_scene_add_agents(scene, n, circle_make, &L);
 	if (st != THRONG_OK) {
 		return st;
 	}
@@ -401,3 +406,132 @@ const thr_scenario thr_scenario_table[] = {
 };
 
 const uint32_t thr_scenario_table_count = sizeof thr_scenario_table / sizeof thr_scenario_table[0];
+
+// ---------------------------------------------------------------------------
+// Looking a built-in up
+// ---------------------------------------------------------------------------
+
+uint32_t throng_scenario_count(void)
+{
+	return thr_scenario_table_count;
+}
+
+const throng_scenario_info* throng_scenario_at(uint32_t index)
+{
+	if (index >= thr_scenario_table_count) {
+		return NULL;
+	}
+	return &thr_scenario_table[index].info;
+}
+
+static const thr_scenario* scenario_lookup(const char* name)
+{
+	if (name == NULL) {
+		return NULL;
+	}
+	for (uint32_t k = 0; k < thr_scenario_table_count; ++k) {
+		if (strcmp(thr_scenario_table[k].info.name, name) == 0) {
+			return &thr_scenario_table[k];
+		}
+	}
+	return NULL;
+}
+
+const throng_scenario_info* throng_scenario_find(const char* name)
+{
+	const thr_scenario* s = scenario_lookup(name);
+	return s != NULL ? &s->info : NULL;
+}
+
+/// Writes the known names, comma separated ("herd, circle"), into buf.
+static void known_names(char* buf, size_t cap)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (uint32_t k = 0; k < thr_scenario_table_count; ++k) {
+		int n = snprintf(buf + used, cap - used, "%s%s", k == 0 ? "" : ", ", thr_scenario_table[k].info.name);
+		if (n < 0 || (size_t)n >= cap - used) {
+			break;
+		}
+		used += (size_t)n;
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Creating a built-in: it states its definition once, then the one builder
+// makes the world from it, as from a file
+// ---------------------------------------------------------------------------
+
+/// Runs the built-in's build into the scene's definition (fresh, its
+/// defaults): the built-in states its scene. scene->agents is set.
+static throng_status state_builtin(throng_scene* scene, const throng_scene_def* options)
+{
+	const thr_scenario* sc = scene->scenario;
+	sf_model* m = scene->def.model;
+	free(m->description);
+	m->description = malloc(strlen(sc->info.description) + 1u);
+	if (m->name == NULL || m->description == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: out of memory", sc->info.name);
+	}
+	memcpy(m->description, sc->info.description, strlen(sc->info.description) + 1u);
+	m->steps = sc->info.default_steps;
+	m->version = 2;
+	m->measure = sc->measure;
+	throng_status st = sc->build(scene, options);
+	if (st == THRONG_OK && m->row_count != scene->agents) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "scenario %s: build stated %u agents, not %u", sc->info.name,
+		              m->row_count, scene->agents);
+	}
+	m->goal_radius = scene->goal_radius;
+	m->agents = m->row_count;
+	return st;
+}
+
+throng_status throng_scene_create(const char* name, const throng_scene_def* options, throng_scene** out)
+{
+	if (out == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scene_create: out is NULL");
+	}
+	*out = NULL;
+	if (name == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scene_create: name is NULL");
+	}
+	const thr_scenario* sc = scenario_lookup(name);
+	if (sc == NULL) {
+		char names[256];
+		known_names(names, sizeof names);
+		return thr_fail(THRONG_ERR_NOT_FOUND, "unknown scenario \"%.64s\"; known scenarios: %s", name, names);
+	}
+	throng_scene_def opt = options != NULL ? *options : throng_scene_default_def();
+	uint32_t agents = opt.agents != 0 ? opt.agents : sc->info.default_agents;
+	if (agents == 0 || agents > sc->max_agents) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "scenario %s: agents must be from 1 to %u, got %u",
+		                sc->info.name, sc->max_agents, agents);
+	}
+	if (opt.engine != THRONG_ENGINE_SCALAR && opt.engine != THRONG_ENGINE_SIMD) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "scenario %s: engine %d is not an engine",
+		                sc->info.name, (int)opt.engine);
+	}
+	throng_scene* scene = thr_scene_new(sc);
+	if (scene == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: cannot allocate the scene", sc->info.name);
+	}
+	scene->agents = agents;
+	throng_status st = state_builtin(scene, &opt);
+	if (st == THRONG_OK) {
+		// The definition is the scene's already: the builder reads it in place.
+		sf_ctx c;
+		sf_ctx_init(&c, sc->info.name, NULL, NULL);
+		st = sf_build_into(&c, scene, scene->def.model, &opt, (sf_pos){0, 0});
+		sf_ctx_finish(&c);
+		if (st != THRONG_OK && c.problems > 0) {
+			st = thr_fail(st, "scenario %s: %s", sc->info.name, c.first);
+		}
+	}
+	if (st != THRONG_OK) {
+		throng_scene_destroy(scene);
+		return st;
+	}
+	*out = scene;
+	return THRONG_OK;
+}
