@@ -516,6 +516,10 @@ extern const sf_table sf_goal_table;
 extern const sf_table sf_box_table;
 extern const sf_table sf_agents_table;
 extern const sf_table sf_agents_goal_table;
+/// An agents row (into throng_agent_def), by position: x, y, vx, vy, hx,
+/// hy, tx, ty, max_speed, max_force, radius, archetype, group, path; the
+/// archetype's name and the path's index are read by the rows' code.
+extern const sf_table sf_row_table;
 /// A rectangle min..max, as a group's random goal and agents.goal hold it.
 typedef struct sf_box {
 	throng_vec2 min, max;
@@ -557,6 +561,11 @@ uint64_t sf_read_keys(sf_ctx* c, const sf_node* map, const sf_table* t, void* ba
 /// the table's check. Returns the mask of rows with a problem, or 1 << 63
 /// when `n` is no mapping.
 uint64_t sf_read_table(sf_ctx* c, const sf_node* n, const sf_table* t, void* base, sf_part_fn part);
+
+/// Reads a sequence through a table, item k by row k, each under the
+/// row's name ("a row [x, y, ...]", exactly as many items as rows);
+/// SF_T_OTHER rows are left to the caller. Returns as sf_read_table.
+uint64_t sf_read_row(sf_ctx* c, const sf_node* n, const sf_table* t, void* base);
 
 /// Reads one item of a list (`key` NULL) or of a mapping from names to
 /// items (`v` NULL when the name repeats an earlier one) into `item`.
@@ -674,8 +683,5 @@ void sf_check_rows(sf_ctx* c, const sf_model* m);
 /// Spawns agents.rows into the scene's world (model archetypes mapped
 /// through archetype_id; paths must be the world's first).
 throng_status sf_spawn_rows(throng_scene* scene, const sf_model* m, const uint32_t* archetype_id);
-/// Column names of an agents row, in order (docs/SCENARIOS.md).
-#define SF_ROW_COLUMNS 14u
-extern const char* const sf_row_columns[SF_ROW_COLUMNS];
 
 #endif

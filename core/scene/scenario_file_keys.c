@@ -123,6 +123,31 @@ uint64_t sf_read_table(sf_ctx* c, const sf_node* n, const sf_table* t, void* bas
 	return failed;
 }
 
+uint64_t sf_read_row(sf_ctx* c, const sf_node* n, const sf_table* t, void* base)
+{
+	const char* names[64];
+	for (uint32_t k = 0; k < t->count; ++k) {
+		names[k] = t->keys[k].name;
+	}
+	char list[400], expected[420];
+	sf_join(names, t->count, list, sizeof list);
+	snprintf(expected, sizeof expected, "a row [%s]", list);
+	if (!sf_expect_sequence(c, n, expected)) {
+		return 1ull << 63;
+	}
+	if (n->count != t->count) {
+		sf_error(c, n->pos, "got %u values (expected %u: %s)", n->count, t->count, list);
+		return 1ull << 63;
+	}
+	uint64_t failed = 0;
+	for (uint32_t k = 0; k < t->count; ++k) {
+		size_t mark = sf_push_key(c, t->keys[k].name);
+		failed |= read_value(c, n->items[k], &t->keys[k], base) ? 0u : 1ull << k;
+		sf_pop(c, mark);
+	}
+	return failed;
+}
+
 /// The model's lists and named sections: check the node, then read each
 /// item (NULL for a repeated name: the repeat is the problem) under its
 /// path. `what` is the items' plural ("obstacles"), `max` the most.

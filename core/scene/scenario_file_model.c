@@ -10,9 +10,6 @@
 
 const char* const sf_shape_names[SF_SHAPE_COUNT] = {"ring", "disc", "rectangle", "grid", "line"};
 const char* const sf_heading_names[5] = {"none", "random", "inward", "outward", "goal"};
-const char* const sf_row_columns[SF_ROW_COLUMNS] = {
-	"x", "y", "vx", "vy", "hx", "hy", "tx", "ty", "max_speed", "max_force", "radius", "archetype", "group", "path",
-};
 
 void sf_model_defaults(sf_model* m, const char* file)
 {

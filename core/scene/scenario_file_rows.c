@@ -36,37 +36,15 @@ void sf_parse_paths(sf_ctx* c, const sf_node* n, sf_model* m)
 	                        read_path);
 }
 
-/// Reads column `col` of a row into *v under the path ".col".
-static bool row_number(sf_ctx* c, const sf_node* row, uint32_t col, sf_range range, float* v)
-{
-	size_t mark = sf_push_key(c, sf_row_columns[col]);
-	bool ok = sf_read_number(c, row->items[col], range, v);
-	sf_pop(c, mark);
-	return ok;
-}
-
+/// A row of agents.rows: its numbers by sf_row_table, then the archetype
+/// by name and the path by index, which the model resolves.
 static void parse_row(sf_ctx* c, const sf_node* row, sf_model* m, throng_agent_def* def)
 {
 	*def = throng_agent_default_def();
-	if (!sf_expect_sequence(c, row, "a row [x, y, vx, vy, hx, hy, tx, ty, max_speed, max_force, radius, "
-	                                "archetype, group, path]")) {
+	def->path = THRONG_NO_PATH;
+	if (sf_read_row(c, row, &sf_row_table, def) >> 63 != 0) {
 		return;
 	}
-	if (row->count != SF_ROW_COLUMNS) {
-		sf_error(c, row->pos,
-		         "got %u values (expected %u: x, y, vx, vy, hx, hy, tx, ty, max_speed, max_force, radius, "
-		         "archetype, group, path)",
-		         row->count, SF_ROW_COLUMNS);
-		return;
-	}
-	float* f[8] = {&def->position.x, &def->position.y, &def->velocity.x, &def->velocity.y,
-	               &def->heading.x,  &def->heading.y,  &def->target.x,   &def->target.y};
-	for (uint32_t k = 0; k < 8; ++k) {
-		row_number(c, row, k, SF_COORD, f[k]);
-	}
-	row_number(c, row, 8, SF_POSITIVE, &def->max_speed);
-	row_number(c, row, 9, SF_POSITIVE, &def->max_force);
-	row_number(c, row, 10, SF_POSITIVE, &def->radius);
 	size_t mark = sf_push_key(c, "archetype");
 	const sf_node* an = row->items[11];
 	if (sf_check_name(c, an, "an archetype")) {
@@ -77,22 +55,13 @@ static void parse_row(sf_ctx* c, const sf_node* row, sf_model* m, throng_agent_d
 		def->archetype = sf_resolve(c, an->pos, "archetype", "archetypes", an->text, names, m->archetype_count);
 	}
 	sf_pop(c, mark);
-	mark = sf_push_key(c, "group");
-	uint64_t group = 0;
-	if (sf_read_uint(c, row->items[12], 0, UINT32_MAX - 1u, false, &group)) {
-		def->group = (uint32_t)group;
-	}
-	sf_pop(c, mark);
 	mark = sf_push_key(c, "path");
 	const sf_node* pn = row->items[13];
-	def->path = THRONG_NO_PATH;
-	if (!sf_is_null(pn)) {
-		uint64_t path = 0;
-		if (m->path_count == 0) {
-			sf_error(c, pn->pos, "a path index without a paths list (expected null)");
-		} else if (sf_read_uint(c, pn, 0, m->path_count - 1u, false, &path)) {
-			def->path = (uint32_t)path;
-		}
+	uint64_t path = 0;
+	if (!sf_is_null(pn) && m->path_count == 0) {
+		sf_error(c, pn->pos, "a path index without a paths list (expected null)");
+	} else if (!sf_is_null(pn) && sf_read_uint(c, pn, 0, m->path_count - 1u, false, &path)) {
+		def->path = (uint32_t)path;
 	}
 	sf_pop(c, mark);
 }

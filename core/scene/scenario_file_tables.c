@@ -389,6 +389,27 @@ const sf_table sf_group_table = {.name = "group",
 // ---------------------------------------------------------------------------
 
 #define PART(p) .type = SF_T_OTHER, .part = (p)
+#define COLUMN(key, field, r) {.name = (key), NUMBER(throng_agent_def, field, r)}
+static const sf_key row_keys[] = {
+	COLUMN("x", position.x, SF_COORD),
+	COLUMN("y", position.y, SF_COORD),
+	COLUMN("vx", velocity.x, SF_COORD),
+	COLUMN("vy", velocity.y, SF_COORD),
+	COLUMN("hx", heading.x, SF_COORD),
+	COLUMN("hy", heading.y, SF_COORD),
+	COLUMN("tx", target.x, SF_COORD),
+	COLUMN("ty", target.y, SF_COORD),
+	COLUMN("max_speed", max_speed, SF_POSITIVE),
+	COLUMN("max_force", max_force, SF_POSITIVE),
+	COLUMN("radius", radius, SF_POSITIVE),
+	{.name = "archetype", .type = SF_T_OTHER},
+	{.name = "group", WHOLE(throng_agent_def, group, 0, UINT32_MAX - 1u)},
+	{.name = "path", .type = SF_T_OTHER},
+};
+#undef COLUMN
+
+const sf_table sf_row_table = {.name = "agents row", .keys = row_keys, .count = 14};
+
 static const sf_key scene_keys[] = {
 	{.name = "version", PART(SF_SCENE_VERSION)},
 	{.name = "name", PART(SF_SCENE_NAME)},
