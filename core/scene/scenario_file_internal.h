@@ -626,9 +626,6 @@ bool sf_parse_path(sf_ctx* c, const sf_node* n, sf_path* out);
 void sf_parse_obstacles(sf_ctx* c, const sf_node* n, sf_model* m);
 void sf_parse_walls(sf_ctx* c, const sf_node* n, sf_model* m);
 void sf_parse_threat(sf_ctx* c, const sf_node* n, sf_model* m);
-/// Cross-checks after every section was read: names resolve, spawns fit
-/// the bounds, counts add up.
-void sf_check_model(sf_ctx* c, const sf_node* root, sf_model* m);
 /// The box a group's spawn shape covers (scenario_file_model.c).
 void sf_spawn_extent(const sf_group* g, throng_vec2* lo, throng_vec2* hi);
 /// How deep a spawn shape may stack its agents: beyond the first, each

@@ -41,7 +41,7 @@ void sf_model_defaults(sf_model* m, const char* file)
 	m->description = calloc(1, 1);
 	m->version = 1;
 	m->steps = 600;
-	m->goal_radius = -1.0f; // resolved by sf_check_model
+	m->goal_radius = -1.0f; // resolved by the reader's checks across sections
 	throng_world_def def = throng_world_default_def();
 	m->bounds_min = def.bounds_min;
 	m->bounds_max = def.bounds_max;

@@ -176,24 +176,13 @@ static bool scene_part(sf_ctx* c, const sf_key* k, const sf_node* map, const sf_
 	}
 }
 
-void sf_parse_model(sf_ctx* c, const sf_node* root, sf_model* m)
-{
-	if (sf_read_table(c, root, &sf_scene_table, m, scene_part) >> 63 != 0) {
-		return;
-	}
-	if (sf_get(root, "groups") == NULL && sf_get(root, "agents") == NULL) {
-		sf_missing(c, root, "groups", "a mapping from group names to groups of agents");
-	}
-	sf_check_model(c, root, m);
-}
-
 // ---------------------------------------------------------------------------
 // Checks across sections
 // ---------------------------------------------------------------------------
 
 /// Runs on a model whose sections were read: names resolve, spawns fit the
 /// bounds, counts add up, and the library takes the world and controllers.
-void sf_check_model(sf_ctx* c, const sf_node* root, sf_model* m)
+static void check_model(sf_ctx* c, const sf_node* root, sf_model* m)
 {
 	uint32_t before = c->problems;
 	// Names first: they are read on their own, so they resolve even when
@@ -267,4 +256,15 @@ void sf_check_model(sf_ctx* c, const sf_node* root, sf_model* m)
 		sf_error(c, root->pos, "the library refuses this world: %s (expected a valid world)", throng_last_error());
 		sf_pop(c, mark);
 	}
+}
+
+void sf_parse_model(sf_ctx* c, const sf_node* root, sf_model* m)
+{
+	if (sf_read_table(c, root, &sf_scene_table, m, scene_part) >> 63 != 0) {
+		return;
+	}
+	if (sf_get(root, "groups") == NULL && sf_get(root, "agents") == NULL) {
+		sf_missing(c, root, "groups", "a mapping from group names to groups of agents");
+	}
+	check_model(c, root, m);
 }
