@@ -397,6 +397,9 @@ typedef struct sf_model {
 /// The defaults of every model field (docs/SCENARIOS.md); name from `file`.
 void sf_model_defaults(sf_model* m, const char* file);
 void sf_model_free(sf_model* m);
+/// Sets the world fields a model holds (bounds, mode, dt, seed, cell
+/// size) in *def; the rest (capacity, ...) is the caller's.
+void sf_model_world_def(const sf_model* m, throng_world_def* def);
 
 /// Names of the file format's own enum values. The library's enums (bounds
 /// mode, blend mode, behaviour kind, target, flee mode, wander frame) are

@@ -51,6 +51,16 @@ void sf_model_defaults(sf_model* m, const char* file)
 	m->cell_size = 0.0f;
 }
 
+void sf_model_world_def(const sf_model* m, throng_world_def* def)
+{
+	def->bounds_min = m->bounds_min;
+	def->bounds_max = m->bounds_max;
+	def->bounds_mode = m->bounds_mode;
+	def->dt = m->dt;
+	def->seed = m->seed;
+	def->cell_size = m->cell_size;
+}
+
 void sf_model_free(sf_model* m)
 {
 	if (m == NULL) {

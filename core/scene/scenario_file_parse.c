@@ -244,12 +244,7 @@ static void check_model(sf_ctx* c, const sf_node* root, sf_model* m)
 	}
 	sf_pop(c, mark);
 	throng_world_def def = throng_world_default_def();
-	def.bounds_min = m->bounds_min;
-	def.bounds_max = m->bounds_max;
-	def.bounds_mode = m->bounds_mode;
-	def.dt = m->dt;
-	def.seed = m->seed;
-	def.cell_size = m->cell_size;
+	sf_model_world_def(m, &def);
 	def.capacity = m->agents > 0 && m->agents <= THR_SCENE_MAX_AGENTS ? (uint32_t)m->agents : 1u;
 	if (thr_validate_def(&def) != THRONG_OK) {
 		mark = sf_push_key(c, "world");
