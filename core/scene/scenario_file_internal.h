@@ -429,8 +429,9 @@ typedef enum sf_type {
 	SF_T_WORD,       ///< one of `words`, stored as an int (the enum's value)
 	SF_T_POINT,      ///< a throng_vec2, each coordinate checked against `range`
 	SF_T_MAP,        ///< a mapping read against the table `sub`, into the same struct
-	SF_T_OTHER,      ///< read and written by the section's own code (names, choices, lists):
-	                 ///< the row lists the key (key checks, order) and documents it
+	SF_T_OTHER,      ///< names, choices, lists: read by the section's part function (by `part`)
+	                 ///< after the plain rows, written by its own code; the row lists the key
+	                 ///< (key checks, order, a missing required key) and documents it
 } sf_type;
 
 typedef struct sf_key {
