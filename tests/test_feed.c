@@ -64,6 +64,23 @@ static uint32_t syn_u32(uint64_t i, uint32_t id, int field)
 	return field < 6 ? v & FINITE_BITS : v;
 }
 
+/// A view of `n` agents at `step` over eight field rows of `stride` words
+/// each, laid one after the other from `rows` (x, y, vx, vy, hx, hy as
+/// float bits; group; archetype).
+static throng_view fields_view(uint32_t n, uint64_t step, const uint32_t* id, const uint32_t* rows, size_t stride)
+{
+	throng_view v = {.count = n, .step = step, .id = id};
+	v.x = (const float*)(rows + 0 * stride);
+	v.y = (const float*)(rows + 1 * stride);
+	v.vx = (const float*)(rows + 2 * stride);
+	v.vy = (const float*)(rows + 3 * stride);
+	v.hx = (const float*)(rows + 4 * stride);
+	v.hy = (const float*)(rows + 5 * stride);
+	v.group = rows + 6 * stride;
+	v.archetype = rows + 7 * stride;
+	return v;
+}
+
 /// Child process: publishes synthetic frames as fast as it can until *stop
 /// is set (or `seconds` pass), then closes the feed. Never returns.
 static void synthetic_writer(const char* name, _Atomic int* stop, double seconds)
@@ -80,15 +97,7 @@ static void synthetic_writer(const char* name, _Atomic int* stop, double seconds
 	for (uint32_t k = 0; k < SYN_AGENTS; ++k) {
 		id[k] = SYN_AGENTS - 1u - k; // storage order reversed: the scatter has work to do
 	}
-	throng_view v = {.count = SYN_AGENTS, .id = id};
-	v.x = (const float*)a[0];
-	v.y = (const float*)a[1];
-	v.vx = (const float*)a[2];
-	v.vy = (const float*)a[3];
-	v.hx = (const float*)a[4];
-	v.hy = (const float*)a[5];
-	v.group = a[6];
-	v.archetype = a[7];
+	throng_view v = fields_view(SYN_AGENTS, 0, id, &a[0][0], SYN_AGENTS);
 	double t0 = now();
 	for (uint64_t i = 0; !atomic_load(stop) && now() - t0 < seconds; ++i) {
 		for (int f = 0; f < 8; ++f) {
@@ -192,16 +201,7 @@ static throng_view syn_view(uint64_t i, uint32_t n, uint32_t* id, uint32_t a[8][
 			a[f][k] = syn_u32(i, id[k], f);
 		}
 	}
-	throng_view v = {.count = n, .step = i, .id = id};
-	v.x = (const float*)a[0];
-	v.y = (const float*)a[1];
-	v.vx = (const float*)a[2];
-	v.vy = (const float*)a[3];
-	v.hx = (const float*)a[4];
-	v.hy = (const float*)a[5];
-	v.group = a[6];
-	v.archetype = a[7];
-	return v;
+	return fields_view(n, i, id, &a[0][0], 16);
 }
 
 /// Reads one frame; returns its index, or -1 when there was none.
