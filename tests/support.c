@@ -78,6 +78,19 @@ int thr_test_cli(const char* args, char* out, uint32_t out_cap, char* err, uint3
 	return st;
 }
 
+void thr_test_make_dir(char* dir, size_t cap, const char* prefix)
+{
+	cr_assert_lt((size_t)snprintf(dir, cap, "/tmp/%s-XXXXXX", prefix), cap, "%s: the name is too long", prefix);
+	cr_assert_not_null(mkdtemp(dir), "%s: %s", dir, strerror(errno));
+}
+
+void thr_test_remove_dir(const char* dir)
+{
+	char cmd[256];
+	snprintf(cmd, sizeof cmd, "chmod -R u+w '%s' 2>/dev/null; rm -rf '%s'", dir, dir);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
 /// The scene `name` from a scene def with these fields.
 static throng_scene* make_scene(const char* name, uint32_t agents, uint64_t seed, throng_engine engine,
                                 uint32_t threads, throng_threads_policy policy)
@@ -115,13 +128,34 @@ void thr_test_spawn(throng_world* w, throng_vec2 p, throng_vec2 v, throng_vec2 t
 	cr_assert_eq(throng_world_spawn(w, &a, 1, NULL), THRONG_OK, "%s", throng_last_error());
 }
 
-throng_quality thr_test_watch_scene(throng_scene* s, uint32_t steps, thr_test_watch* watch, void* user)
+throng_exporter* thr_test_circle_exporter(const char* path, uint32_t agents, throng_export_def def,
+                                          throng_scene** scene)
+{
+	throng_scene_def opt = throng_scene_default_def();
+	opt.agents = agents;
+	*scene = NULL;
+	cr_assert_eq(throng_scene_create("circle", &opt, scene), THRONG_OK, "%s", throng_last_error());
+	def.world = throng_scene_world(*scene);
+	def.scenario = "circle";
+	throng_exporter* ex = NULL;
+	cr_assert_eq(throng_exporter_create(path, &def, &ex), THRONG_OK, "%s", throng_last_error());
+	return ex;
+}
+
+/// Steps `s` `steps` times with a fresh metrics object observing every
+/// step; `hook` (if any) runs between a step and its observation, `watch`
+/// (if any) after it.
+static throng_quality observe_scene(throng_scene* s, uint32_t steps, thr_test_hook* hook, thr_test_watch* watch,
+                                    void* user)
 {
 	throng_world* w = throng_scene_world(s);
 	throng_metrics* m = NULL;
 	cr_assert_eq(throng_metrics_create(w, throng_scene_goal_radius(s), &m), THRONG_OK, "%s", throng_last_error());
 	for (uint32_t k = 0; k < steps; ++k) {
 		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
+		if (hook != NULL) {
+			hook(w, m, k, user);
+		}
 		cr_assert_eq(throng_metrics_observe(m, w), THRONG_OK, "%s", throng_last_error());
 		if (watch != NULL) {
 			watch(w, k, user);
@@ -130,6 +164,16 @@ throng_quality thr_test_watch_scene(throng_scene* s, uint32_t steps, thr_test_wa
 	throng_quality q = throng_metrics_result(m);
 	throng_metrics_destroy(m);
 	return q;
+}
+
+throng_quality thr_test_watch_scene(throng_scene* s, uint32_t steps, thr_test_watch* watch, void* user)
+{
+	return observe_scene(s, steps, NULL, watch, user);
+}
+
+throng_quality thr_test_hook_scene(throng_scene* s, uint32_t steps, thr_test_hook* hook, void* user)
+{
+	return observe_scene(s, steps, hook, NULL, user);
 }
 
 throng_quality thr_test_run_scene(throng_scene* s, uint32_t steps, uint64_t* hash)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "throng/export.h"
 #include "throng/metrics.h"
 #include "throng/scenario.h"
 #include "throng/throng.h"
@@ -21,6 +22,14 @@ size_t thr_test_slurp(const char* path, char* buf, size_t cap);
 /// Writes `text` to `path` (created or truncated); fails the test on error.
 void thr_test_write_text(const char* path, const char* text);
 
+/// Makes a fresh directory "/tmp/<prefix>-XXXXXX" into dir (cap bytes);
+/// fails the test on error.
+void thr_test_make_dir(char* dir, size_t cap, const char* prefix);
+
+/// Removes `dir` and everything under it, read-only parts too; fails the
+/// test on error.
+void thr_test_remove_dir(const char* dir);
+
 /// Runs the built `throng` command (THRONG_CLI_PATH) with `args` (shell
 /// words) like thr_test_run; fails the test when the command is not built.
 int thr_test_cli(const char* args, char* out, uint32_t out_cap, char* err, uint32_t err_cap);
@@ -33,6 +42,13 @@ throng_scene* thr_test_scene(const char* name, uint32_t agents, throng_engine en
 /// (THRONG_THREADS_FIXED; 0: OpenMP's default count).
 throng_scene* thr_test_scene_threads(const char* name, uint32_t agents, uint64_t seed, throng_engine engine,
                                      uint32_t threads);
+
+/// The built-in scenario circle with `agents` agents (0: its default), every
+/// other option at its default, in *scene, and an exporter writing it to
+/// `path` with `def` (its world and scenario name set here); fails the test
+/// on error.
+throng_exporter* thr_test_circle_exporter(const char* path, uint32_t agents, throng_export_def def,
+                                          throng_scene** scene);
 
 /// Spawns one agent at p with velocity v, max_speed 2 m/s and `target`,
 /// every other field at its default (radius 0.3 m); fails the test on error.
@@ -48,6 +64,14 @@ typedef void thr_test_watch(const throng_world* w, uint32_t step, void* user);
 
 /// thr_test_run_scene that also calls `watch` after every step.
 throng_quality thr_test_watch_scene(throng_scene* s, uint32_t steps, thr_test_watch* watch, void* user);
+
+/// Called by thr_test_hook_scene after step `step` (0-based) of the world,
+/// before `m` observes it.
+typedef void thr_test_hook(throng_world* w, throng_metrics* m, uint32_t step, void* user);
+
+/// thr_test_run_scene that also calls `hook` between each step and its
+/// observation.
+throng_quality thr_test_hook_scene(throng_scene* s, uint32_t steps, thr_test_hook* hook, void* user);
 
 /// The value of `key` in a text summary (lines "key:   value", padded to
 /// the longest key): a pointer into `text` at the value's first character,

@@ -53,20 +53,14 @@ static void export_run(const char* path, throng_format format, uint32_t fields, 
                        uint32_t steps, truth* t)
 {
 	cr_assert_leq(agents, 256u);
-	throng_scene_def opt = throng_scene_default_def();
-	opt.agents = agents;
-	throng_scene* scene = NULL;
-	cr_assert_eq(throng_scene_create("circle", &opt, &scene), THRONG_OK, "%s", throng_last_error());
-	throng_world* w = throng_scene_world(scene);
 	throng_export_def def = throng_export_default_def();
-	def.world = w;
 	def.format = format;
 	def.fields = fields;
 	def.every = every;
 	def.sqlite_batch = 2;
-	def.scenario = "circle";
-	throng_exporter* ex = NULL;
-	cr_assert_eq(throng_exporter_create(path, &def, &ex), THRONG_OK, "%s", throng_last_error());
+	throng_scene* scene = NULL;
+	throng_exporter* ex = thr_test_circle_exporter(path, agents, def, &scene);
+	throng_world* w = throng_scene_world(scene);
 	memset(t, 0, sizeof *t);
 	t->agents = agents;
 	t->bounds_min = throng_world_get_def(w).bounds_min;

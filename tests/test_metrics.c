@@ -465,24 +465,22 @@ Test(metrics, agents_millions_of_cells_apart_are_counted_alike)
 	}
 }
 
+/// A thr_test_hook: observes the state once more (before its regular
+/// observation, with nothing between the two) when again[step].
+static void observe_again(throng_world* w, throng_metrics* m, uint32_t step, void* again)
+{
+	if (((const bool*)again)[step]) {
+		cr_assert_eq(throng_metrics_observe(m, w), THRONG_OK, "%s", throng_last_error());
+	}
+}
+
 /// A scene of `agents` with the SIMD engine and its metrics, stepped
 /// `steps` times; observes step k a second time when again[k]. (A wrong
 /// reorder in the step's record: tests/test_step_record.c.)
 static throng_quality observed(const char* name, uint32_t agents, uint32_t steps, const bool* again)
 {
 	throng_scene* s = thr_test_scene(name, agents, THRONG_ENGINE_SIMD);
-	throng_world* w = throng_scene_world(s);
-	throng_metrics* m = NULL;
-	cr_assert_eq(throng_metrics_create(w, throng_scene_goal_radius(s), &m), THRONG_OK, "%s", throng_last_error());
-	for (uint32_t k = 0; k < steps; ++k) {
-		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
-		cr_assert_eq(throng_metrics_observe(m, w), THRONG_OK, "%s", throng_last_error());
-		if (again != NULL && again[k]) {
-			cr_assert_eq(throng_metrics_observe(m, w), THRONG_OK, "%s", throng_last_error());
-		}
-	}
-	throng_quality q = throng_metrics_result(m);
-	throng_metrics_destroy(m);
+	throng_quality q = thr_test_hook_scene(s, steps, again != NULL ? observe_again : NULL, (void*)again);
 	throng_scene_destroy(s);
 	return q;
 }

@@ -41,18 +41,9 @@ static char out[OUT_CAP];
 static char err[ERR_CAP];
 static char dir[64];
 
-static void make_dir(void)
-{
-	snprintf(dir, sizeof dir, "/tmp/throng-outfile-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
-}
+static void make_dir(void) { thr_test_make_dir(dir, sizeof dir, "throng-outfile"); }
 
-static void remove_dir(void)
-{
-	char cmd[256];
-	snprintf(cmd, sizeof cmd, "chmod -R u+w '%s' 2>/dev/null; rm -rf '%s'", dir, dir);
-	cr_assert_eq(system(cmd), 0);
-}
+static void remove_dir(void) { thr_test_remove_dir(dir); }
 
 TestSuite(outfile, .init = make_dir, .fini = remove_dir);
 

@@ -31,18 +31,9 @@ static char out[OUT_CAP];
 static char err[ERR_CAP];
 static char dir[64];
 
-static void make_dir(void)
-{
-	snprintf(dir, sizeof dir, "/tmp/throng-outputs-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
-}
+static void make_dir(void) { thr_test_make_dir(dir, sizeof dir, "throng-outputs"); }
 
-static void remove_dir(void)
-{
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	cr_assert_eq(system(cmd), 0);
-}
+static void remove_dir(void) { thr_test_remove_dir(dir); }
 
 static int run_sh(const char* cmdline) { return thr_test_run(cmdline, out, OUT_CAP, err, ERR_CAP); }
 

@@ -50,27 +50,27 @@ Test(step_record, describes_the_last_step)
 	}
 }
 
+/// A thr_test_hook: rotates the record's reorder by one.
+static void rotate_reorder(throng_world* w, throng_metrics* m, uint32_t step, void* user)
+{
+	(void)m;
+	(void)step;
+	(void)user;
+	if (w->count > 1) {
+		uint32_t* items = w->reorder;
+		uint32_t first = items[0];
+		memmove(items, items + 1, (w->count - 1u) * sizeof *items);
+		items[w->count - 1u] = first;
+	}
+}
+
 /// bottleneck's metrics over `steps` steps, the record's reorder rotated
 /// by one before each observation when `rotate` (a permutation, not the
 /// step's: the metrics must place their records by id instead).
 static throng_quality observed(uint32_t steps, bool rotate)
 {
 	throng_scene* s = thr_test_scene("bottleneck", 300, THRONG_ENGINE_SIMD);
-	throng_world* w = throng_scene_world(s);
-	throng_metrics* m = NULL;
-	cr_assert_eq(throng_metrics_create(w, throng_scene_goal_radius(s), &m), THRONG_OK, "%s", throng_last_error());
-	for (uint32_t k = 0; k < steps; ++k) {
-		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
-		if (rotate && w->count > 1) {
-			uint32_t* items = w->reorder;
-			uint32_t first = items[0];
-			memmove(items, items + 1, (w->count - 1u) * sizeof *items);
-			items[w->count - 1u] = first;
-		}
-		cr_assert_eq(throng_metrics_observe(m, w), THRONG_OK, "%s", throng_last_error());
-	}
-	throng_quality q = throng_metrics_result(m);
-	throng_metrics_destroy(m);
+	throng_quality q = thr_test_hook_scene(s, steps, rotate ? rotate_reorder : NULL, NULL);
 	throng_scene_destroy(s);
 	return q;
 }

@@ -54,19 +54,13 @@ static void tmp_path(char* buf, size_t cap, const char* name)
 static void write_run(const char* path, uint32_t agents, uint32_t steps, uint32_t fields, uint32_t every,
                       expected* e)
 {
-	throng_scene_def opt = throng_scene_default_def();
-	opt.agents = agents;
-	throng_scene* scene = NULL;
-	cr_assert_eq(throng_scene_create("circle", &opt, &scene), THRONG_OK, "%s", throng_last_error());
-	throng_world* w = throng_scene_world(scene);
 	throng_export_def def = throng_export_default_def();
-	def.world = w;
 	def.format = THRONG_FORMAT_BINARY;
 	def.fields = fields;
 	def.every = every;
-	def.scenario = "circle";
-	throng_exporter* ex = NULL;
-	cr_assert_eq(throng_exporter_create(path, &def, &ex), THRONG_OK, "%s", throng_last_error());
+	throng_scene* scene = NULL;
+	throng_exporter* ex = thr_test_circle_exporter(path, agents, def, &scene);
+	throng_world* w = throng_scene_world(scene);
 	memset(e, 0, sizeof *e);
 	e->agents = agents;
 	e->bits = calloc((size_t)64 * 8u * agents, 4);
