@@ -66,16 +66,32 @@ int thr_test_run(const char* cmdline, char* out, uint32_t out_cap, char* err, ui
 	return WEXITSTATUS(st);
 }
 
-int thr_test_cli(const char* args, char* out, uint32_t out_cap, char* err, uint32_t err_cap)
+/// thr_test_cli in `dir` (`cd dir && throng args`), or where the test runs
+/// when dir is NULL.
+static int cli_at(const char* dir, const char* args, char* out, uint32_t out_cap, char* err, uint32_t err_cap)
 {
 	cr_assert(strlen(THRONG_CLI_PATH) > 0, "the throng_cli target is not built");
-	size_t len = strlen(THRONG_CLI_PATH) + strlen(args) + 8;
+	size_t len = (dir != NULL ? strlen(dir) + 10 : 0) + strlen(THRONG_CLI_PATH) + strlen(args) + 8;
 	char* cmd = malloc(len);
 	cr_assert_not_null(cmd);
-	snprintf(cmd, len, "'%s' %s", THRONG_CLI_PATH, args);
+	if (dir != NULL) {
+		snprintf(cmd, len, "cd '%s' && '%s' %s", dir, THRONG_CLI_PATH, args);
+	} else {
+		snprintf(cmd, len, "'%s' %s", THRONG_CLI_PATH, args);
+	}
 	int st = thr_test_run(cmd, out, out_cap, err, err_cap);
 	free(cmd);
 	return st;
+}
+
+int thr_test_cli(const char* args, char* out, uint32_t out_cap, char* err, uint32_t err_cap)
+{
+	return cli_at(NULL, args, out, out_cap, err, err_cap);
+}
+
+int thr_test_cli_in(const char* dir, const char* args, char* out, uint32_t out_cap, char* err, uint32_t err_cap)
+{
+	return cli_at(dir, args, out, out_cap, err, err_cap);
 }
 
 void thr_test_make_dir(char* dir, size_t cap, const char* prefix)

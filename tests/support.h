@@ -34,6 +34,9 @@ void thr_test_remove_dir(const char* dir);
 /// words) like thr_test_run; fails the test when the command is not built.
 int thr_test_cli(const char* args, char* out, uint32_t out_cap, char* err, uint32_t err_cap);
 
+/// thr_test_cli run in the directory `dir` (`cd dir && throng args`).
+int thr_test_cli_in(const char* dir, const char* args, char* out, uint32_t out_cap, char* err, uint32_t err_cap);
+
 /// The built-in scenario `name` with `agents` agents (0: its default) on
 /// `engine`, every other option at its default; fails the test on error.
 throng_scene* thr_test_scene(const char* name, uint32_t agents, throng_engine engine);

@@ -555,6 +555,16 @@ static throng_export_def small_def(uint32_t agents)
 	return def;
 }
 
+/// The feed "/throng_test_<tag>_<pid>" (its name into name[64]) made with
+/// `def`; fails the test on error.
+static throng_feed* named_feed(char* name, const char* tag, const throng_export_def* def)
+{
+	snprintf(name, 64, "/throng_test_%s_%d", tag, (int)getpid());
+	throng_feed* f = NULL;
+	cr_assert_eq(throng_feed_create(name, def, &f), THRONG_OK, "%s", throng_last_error());
+	return f;
+}
+
 /// The agent count in the header of the feed `name` now.
 static uint32_t agents_of(const char* name)
 {
@@ -812,11 +822,9 @@ Test(feed, a_writer_killed_before_finishing_is_gone)
 
 Test(feed, the_writer_is_told_by_pid_and_start_time)
 {
-	char name[64];
-	snprintf(name, sizeof name, "/throng_test_pid_%d", (int)getpid());
 	throng_export_def def = small_def(4);
-	throng_feed* f = NULL;
-	cr_assert_eq(throng_feed_create(name, &def, &f), THRONG_OK, "%s", throng_last_error());
+	char name[64];
+	throng_feed* f = named_feed(name, "pid", &def);
 	unsigned char* b = map_header(name);
 	uint32_t pid = 0;
 	uint64_t start = 0;
@@ -892,12 +900,10 @@ static uint64_t mono_ns(void)
 
 Test(feed, from_another_pid_namespace_the_heartbeat_decides)
 {
-	char name[64];
-	snprintf(name, sizeof name, "/throng_test_beat_%d", (int)getpid());
 	throng_export_def def = small_def(4);
 	def.fields = THRONG_FIELD_X | THRONG_FIELD_Y;
-	throng_feed* f = NULL;
-	cr_assert_eq(throng_feed_create(name, &def, &f), THRONG_OK, "%s", throng_last_error());
+	char name[64];
+	throng_feed* f = named_feed(name, "beat", &def);
 	unsigned char* b = map_header(name);
 	_Atomic uint64_t* beat = (_Atomic uint64_t*)(void*)(b + 208);
 	uint64_t t = atomic_load(beat), now_t = mono_ns();
@@ -954,12 +960,10 @@ typedef struct feed_damage {
 
 Test(feed, every_header_field_is_checked)
 {
-	char name[64];
-	snprintf(name, sizeof name, "/throng_test_hdr_%d", (int)getpid());
 	throng_export_def def = small_def(16);
 	def.fields = THRONG_FIELDS_ALL;
-	throng_feed* f = NULL;
-	cr_assert_eq(throng_feed_create(name, &def, &f), THRONG_OK, "%s", throng_last_error());
+	char name[64];
+	throng_feed* f = named_feed(name, "hdr", &def);
 	unsigned char* b = map_header(name);
 	unsigned char orig[256];
 	memcpy(orig, b, 256);
@@ -1066,12 +1070,10 @@ Test(feed, an_object_smaller_than_a_header_is_refused)
 
 Test(feed, non_finite_coordinates_are_refused_frame_by_frame)
 {
-	char name[64];
-	snprintf(name, sizeof name, "/throng_test_nan_%d", (int)getpid());
 	throng_export_def def = small_def(16);
 	def.fields = THRONG_FIELDS_ALL;
-	throng_feed* f = NULL;
-	cr_assert_eq(throng_feed_create(name, &def, &f), THRONG_OK, "%s", throng_last_error());
+	char name[64];
+	throng_feed* f = named_feed(name, "nan", &def);
 	throng_feed_reader* r = NULL;
 	cr_assert_eq(throng_feed_open(name, &r), THRONG_OK, "%s", throng_last_error());
 	const uint32_t bad[] = {0x7fc00000u, 0x7f800000u, 0xff800000u};

@@ -38,12 +38,7 @@ static void remove_dir(void) { thr_test_remove_dir(dir); }
 static int run_sh(const char* cmdline) { return thr_test_run(cmdline, out, OUT_CAP, err, ERR_CAP); }
 
 /// `throng <args>` run in the test's directory.
-static int run_cli(const char* args)
-{
-	char cmd[2048];
-	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s", dir, THRONG_CLI_PATH, args);
-	return run_sh(cmd);
-}
+static int run_cli(const char* args) { return thr_test_cli_in(dir, args, out, OUT_CAP, err, ERR_CAP); }
 
 static void path_in(char* buf, size_t cap, const char* name) { snprintf(buf, cap, "%s/%s", dir, name); }
 
