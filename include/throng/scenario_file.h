@@ -90,8 +90,11 @@ throng_status throng_scenario_validate_memory(const char* name, const void* data
 /// (defaults resolved), each float with the fewest digits that read back
 /// to the same bits, so that loading the result builds the same world:
 /// the built-ins too (`throng save NAME`), whose agents are written one by
-/// one as version 2 `agents.rows`. Writes a temporary file beside `path`
-/// and renames it over `path`, so a failure leaves `path` as it was.
+/// one as version 2 `agents.rows`. The definition is the one the scene
+/// holds, as it was built: saving builds nothing, and a scene that has
+/// stepped writes its first state's definition, not its current state.
+/// Writes a temporary file beside `path` and renames it over `path`, so a
+/// failure leaves `path` as it was.
 throng_status throng_scene_save_file(const throng_scene* scene, const char* path);
 
 /// As throng_scene_save_file(), with `header` (may be NULL; one or more
