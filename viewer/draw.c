@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frame.h"
 #include "palette.h"
 
 static const SDL_Color GRID = {34, 38, 48, 255};
@@ -85,25 +86,14 @@ void vw_draw_scene(vw_batch* b, const vw_camera* cam, const vw_frame* f, const v
 	}
 }
 
-/// Reallocates *p to n elements of `size` bytes; false on failure.
-static bool grow(void** p, uint32_t n, size_t size)
-{
-	void* q = realloc(*p, (size_t)(n ? n : 1u) * size);
-	if (q == NULL) {
-		return false;
-	}
-	*p = q;
-	return true;
-}
-
 static bool reserve_mesh(vw_agent_mesh* m, uint32_t n)
 {
 	if (n <= m->cap && m->xy != NULL) {
 		return true;
 	}
-	if (!grow((void**)&m->xy, n, 6u * sizeof(float)) || !grow((void**)&m->color, n, 3u * sizeof(SDL_Color)) ||
-	    !grow((void**)&m->rects, n, sizeof(SDL_FRect)) || !grow((void**)&m->loose, n, sizeof(SDL_FRect)) ||
-	    !grow((void**)&m->bucket, n, 1u)) {
+	if (!vw_grow((void**)&m->xy, n, 6u * sizeof(float)) || !vw_grow((void**)&m->color, n, 3u * sizeof(SDL_Color)) ||
+	    !vw_grow((void**)&m->rects, n, sizeof(SDL_FRect)) || !vw_grow((void**)&m->loose, n, sizeof(SDL_FRect)) ||
+	    !vw_grow((void**)&m->bucket, n, 1u)) {
 		return false;
 	}
 	m->cap = n;

@@ -12,8 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/// Reallocates *p to hold n elements of `size` bytes; false on failure.
-static bool grow(void** p, size_t n, size_t size)
+bool vw_grow(void** p, size_t n, size_t size)
 {
 	void* q = realloc(*p, (n ? n : 1u) * size);
 	if (q == NULL) {
@@ -28,10 +27,10 @@ static bool reserve_agents(vw_frame* f, uint32_t n)
 	if (n <= f->cap && f->id != NULL) {
 		return true;
 	}
-	bool ok = grow((void**)&f->id, n, sizeof(uint32_t)) && grow((void**)&f->group, n, sizeof(uint32_t)) &&
-	          grow((void**)&f->archetype, n, sizeof(uint32_t)) && grow((void**)&f->x, n, sizeof(float)) &&
-	          grow((void**)&f->y, n, sizeof(float)) && grow((void**)&f->hx, n, sizeof(float)) &&
-	          grow((void**)&f->hy, n, sizeof(float)) && grow((void**)&f->radius, n, sizeof(float));
+	bool ok = vw_grow((void**)&f->id, n, sizeof(uint32_t)) && vw_grow((void**)&f->group, n, sizeof(uint32_t)) &&
+	          vw_grow((void**)&f->archetype, n, sizeof(uint32_t)) && vw_grow((void**)&f->x, n, sizeof(float)) &&
+	          vw_grow((void**)&f->y, n, sizeof(float)) && vw_grow((void**)&f->hx, n, sizeof(float)) &&
+	          vw_grow((void**)&f->hy, n, sizeof(float)) && vw_grow((void**)&f->radius, n, sizeof(float));
 	if (ok) {
 		f->cap = n;
 	}
@@ -42,8 +41,8 @@ static bool copy_shapes(vw_frame* f, const throng_world* w)
 {
 	uint32_t no = throng_world_obstacle_count(w);
 	if (no > f->obstacle_cap || f->obstacle_c == NULL) {
-		if (!grow((void**)&f->obstacle_c, no, sizeof(throng_vec2)) ||
-		    !grow((void**)&f->obstacle_r, no, sizeof(float))) {
+		if (!vw_grow((void**)&f->obstacle_c, no, sizeof(throng_vec2)) ||
+		    !vw_grow((void**)&f->obstacle_r, no, sizeof(float))) {
 			return false;
 		}
 		f->obstacle_cap = no;
@@ -57,7 +56,8 @@ static bool copy_shapes(vw_frame* f, const throng_world* w)
 	}
 	uint32_t nw = throng_world_wall_count(w);
 	if (nw > f->wall_cap || f->wall_a == NULL) {
-		if (!grow((void**)&f->wall_a, nw, sizeof(throng_vec2)) || !grow((void**)&f->wall_b, nw, sizeof(throng_vec2))) {
+		if (!vw_grow((void**)&f->wall_a, nw, sizeof(throng_vec2)) ||
+		    !vw_grow((void**)&f->wall_b, nw, sizeof(throng_vec2))) {
 			return false;
 		}
 		f->wall_cap = nw;

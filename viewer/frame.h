@@ -4,6 +4,7 @@
 #define THRONG_VIEWER_FRAME_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "scenes.h"
 #include "sim.h"
@@ -13,6 +14,11 @@
 /// arrays as needed; false when out of memory (f is then left consistent
 /// with count 0).
 bool vw_frame_fill(vw_frame* f, vw_scene* s, uint32_t selected);
+
+/// Reallocates *p to hold n elements (at least one) of `size` bytes; false
+/// on failure, *p then unchanged. The frame's arrays and the agent mesh's
+/// (draw.c) grow through it.
+bool vw_grow(void** p, size_t n, size_t size);
 
 /// Frees a frame's arrays and zeroes it.
 void vw_frame_free(vw_frame* f);
