@@ -198,27 +198,32 @@ void gather_whole(gather* g, const throng_agent_record* own, uint32_t n_own, uin
 throng_world_stats whole_stats(const throng_world* part)
 {
 	throng_world_stats st = throng_world_get_stats(part);
-	uint64_t sums[9] = {st.nonfinite,     st.clamped,        st.neighbor_candidates, st.neighbor_capped,
-	                    st.contacts,      st.contact_capped, st.shape_pushes,        st.shape_reverts,
-	                    st.target_capped};
-	uint32_t most[3] = {st.neighbor_most_candidates, st.neighbor_most_met, st.target_most_candidates};
+	// The figures the ranks add up, and those where the whole world's is
+	// the largest rank's: each named once, for both ways.
+	uint64_t* const summed[] = {&st.nonfinite, &st.clamped, &st.neighbor_candidates, &st.neighbor_capped,
+	                            &st.contacts, &st.contact_capped, &st.shape_pushes, &st.shape_reverts,
+	                            &st.target_capped};
+	uint32_t* const largest[] = {&st.neighbor_most_candidates, &st.neighbor_most_met, &st.target_most_candidates};
+	enum { SUMMED = sizeof summed / sizeof summed[0], LARGEST = sizeof largest / sizeof largest[0] };
+	uint64_t sums[SUMMED];
+	uint32_t most[LARGEST];
+	for (int k = 0; k < SUMMED; ++k) {
+		sums[k] = *summed[k];
+	}
+	for (int k = 0; k < LARGEST; ++k) {
+		most[k] = *largest[k];
+	}
 	float ratio = st.max_speed_ratio;
-	MPI_Reduce(self_rank == 0 ? MPI_IN_PLACE : sums, sums, 9, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-	MPI_Reduce(self_rank == 0 ? MPI_IN_PLACE : most, most, 3, MPI_UINT32_T, MPI_MAX, 0, MPI_COMM_WORLD);
+	MPI_Reduce(self_rank == 0 ? MPI_IN_PLACE : sums, sums, SUMMED, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+	MPI_Reduce(self_rank == 0 ? MPI_IN_PLACE : most, most, LARGEST, MPI_UINT32_T, MPI_MAX, 0, MPI_COMM_WORLD);
 	MPI_Reduce(self_rank == 0 ? MPI_IN_PLACE : &ratio, &ratio, 1, MPI_FLOAT, MPI_MAX, 0, MPI_COMM_WORLD);
 	st.max_speed_ratio = ratio;
-	st.nonfinite = sums[0];
-	st.clamped = sums[1];
-	st.neighbor_candidates = sums[2];
-	st.neighbor_capped = sums[3];
-	st.contacts = sums[4];
-	st.contact_capped = sums[5];
-	st.shape_pushes = sums[6];
-	st.shape_reverts = sums[7];
-	st.target_capped = sums[8];
-	st.neighbor_most_candidates = most[0];
-	st.neighbor_most_met = most[1];
-	st.target_most_candidates = most[2];
+	for (int k = 0; k < SUMMED; ++k) {
+		*summed[k] = sums[k];
+	}
+	for (int k = 0; k < LARGEST; ++k) {
+		*largest[k] = most[k];
+	}
 	return st;
 }
 
