@@ -187,30 +187,26 @@ static throng_status check_records(const throng_world* w, const throng_agent_rec
 	return THRONG_OK;
 }
 
+// A record's fields, named once for the two ways (put_record,
+// throng_agent_record_get): those of the current state, then the world's
+// single arrays. The waypoint, whose array exists only from the first
+// path on, is written out by each.
+#define RECORD_STATE(X) X(px) X(py) X(vx) X(vy) X(hx) X(hy) X(wander) X(noise)
+#define RECORD_SINGLES(X)                                                                                    \
+	X(id) X(max_speed) X(max_force) X(radius) X(archetype) X(group) X(target_agent) X(path) X(tx) X(ty)
+
 /// Writes record r into slot i of w: its current state and its singles.
 static void put_record(throng_world* w, thr_state* s, uint32_t i, const throng_agent_record* r)
 {
-	s->px[i] = r->px;
-	s->py[i] = r->py;
-	s->vx[i] = r->vx;
-	s->vy[i] = r->vy;
-	s->hx[i] = r->hx;
-	s->hy[i] = r->hy;
-	s->wander[i] = r->wander;
-	s->noise[i] = r->noise;
+#define PUT_STATE(f) s->f[i] = r->f;
+#define PUT_SINGLE(f) w->f[i] = r->f;
+	RECORD_STATE(PUT_STATE)
+	RECORD_SINGLES(PUT_SINGLE)
+#undef PUT_STATE
+#undef PUT_SINGLE
 	if (s->waypoint != NULL) {
 		s->waypoint[i] = r->waypoint;
 	}
-	w->id[i] = r->id;
-	w->max_speed[i] = r->max_speed;
-	w->max_force[i] = r->max_force;
-	w->radius[i] = r->radius;
-	w->archetype[i] = r->archetype;
-	w->group[i] = r->group;
-	w->target_agent[i] = r->target_agent;
-	w->path[i] = r->path;
-	w->tx[i] = r->tx;
-	w->ty[i] = r->ty;
 }
 
 /// Whether slot i of w holds an own agent (not a ghost) that keep keeps.
@@ -439,25 +435,13 @@ throng_status throng_agent_record_of(const throng_world* w, uint32_t id, throng_
 void throng_agent_record_get(const throng_world* w, uint32_t i, throng_agent_record* out)
 {
 	const thr_state* s = thr_cur_c(w);
-	out->id = w->id[i];
-	out->px = s->px[i];
-	out->py = s->py[i];
-	out->vx = s->vx[i];
-	out->vy = s->vy[i];
-	out->hx = s->hx[i];
-	out->hy = s->hy[i];
-	out->wander = s->wander[i];
-	out->noise = s->noise[i];
+#define GET_STATE(f) out->f = s->f[i];
+#define GET_SINGLE(f) out->f = w->f[i];
+	RECORD_STATE(GET_STATE)
+	RECORD_SINGLES(GET_SINGLE)
+#undef GET_STATE
+#undef GET_SINGLE
 	out->waypoint = s->waypoint != NULL ? s->waypoint[i] : 0;
-	out->max_speed = w->max_speed[i];
-	out->max_force = w->max_force[i];
-	out->radius = w->radius[i];
-	out->archetype = w->archetype[i];
-	out->group = w->group[i];
-	out->target_agent = w->target_agent[i];
-	out->path = w->path[i];
-	out->tx = w->tx[i];
-	out->ty = w->ty[i];
 }
 
 throng_part_rows throng_part_rows_of(const throng_world* w)
