@@ -5,6 +5,7 @@
 // count is an integer sum, so the order in which per-thread or per-batch
 // counts are merged cannot change it.
 #define _POSIX_C_SOURCE 200809L
+#include "counters.h"
 
 #include <string.h>
 #include <time.h>

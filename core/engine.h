@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "counters.h"
+#include "targeting.h"
 #include "throng/part.h"
 #include "world_internal.h"
 

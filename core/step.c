@@ -7,9 +7,11 @@
 #include <string.h>
 
 #include "contact.h"
+#include "counters.h"
 #include "engine.h"
 #include "error.h"
 #include "part.h"
+#include "targeting.h"
 
 static const thr_engine* engine_of(const throng_world* w)
 {

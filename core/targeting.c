@@ -7,6 +7,8 @@
 // thread count. Target selection compares squared distances computed with
 // the same float operations in both engines and breaks ties by id, so both
 // engines choose the same targets.
+#include "targeting.h"
+
 #include <stdbool.h>
 #include <stdlib.h>
 

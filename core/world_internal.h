@@ -240,17 +240,6 @@ static inline void thr_note_team(throng_world* w, thr_region r)
 #endif
 }
 
-/// Adds every count of `from` into `into` (the time fields too). Integer
-/// sums: any order of merging gives the same counts.
-void thr_counters_add(throng_world_counters* into, const throng_world_counters* from);
-
-/// Counts `lanes` evaluations of controller ctl: each enabled slot's
-/// slot_lanes, the blend mode's lanes and its budget and sum terms.
-void thr_count_controller(throng_world_counters* c, const throng_controller* ctl, uint64_t lanes);
-
-/// Nanoseconds on a monotonic clock.
-uint64_t thr_clock_ns(void);
-
 /// Where the recorded force of slot k of the agent at slot s lies.
 static inline size_t thr_force_index(const throng_world* w, uint32_t k, uint32_t s)
 {
@@ -285,29 +274,6 @@ float thr_world_feeler_reach(const throng_world* w, throng_behavior_kind kind);
 
 /// Rebuilds the obstacle and wall grids when shapes or reaches changed.
 throng_status thr_world_update_shape_grids(throng_world* w);
-
-/// Room for w->cell_groups over the agent grid's cells and rows (targeting.c), made
-/// in the step's prepare stage when a target rule is due. Returns -1 when
-/// out of memory.
-int thr_reserve_cell_groups(throng_world* w);
-
-/// Target selection (targeting.c): for every agent whose archetype has an
-/// enabled target rule due this step, sets its target agent to the nearest
-/// agent of the rule's group within the sight radius (ties to the lower
-/// id), or to none. Reads positions of `st` through w->agent_grid, built
-/// over `st`; `items` maps grid entries to slots (NULL when the entries
-/// are the slots themselves, as after the SIMD engine's sort). Needs
-/// thr_reserve_cell_groups done over that grid. Adds its work to *counts
-/// unless that is NULL. `ghost` marks a part world's ghosts by slot
-/// (thr_slot_ghost; NULL: none), whose choices stay out of the stats.
-void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* items, const uint8_t* ghost, int threads,
-                        throng_world_counters* counts);
-
-/// The waypoint agent `slot` heads for this step and the index it keeps
-/// for the next (advanced when within waypoint_radius), per the path
-/// following of behaviors.c. Returns 0 when the agent has no path.
-int thr_path_target(const throng_world* w, const thr_state* st, uint32_t slot, float waypoint_radius, vec2* target,
-                    uint32_t* next_waypoint, int* final);
 
 /// A thr_self for the agent at `slot` of state `st`.
 thr_self thr_world_self(const throng_world* w, const thr_state* st, uint32_t slot);
