@@ -82,6 +82,16 @@ static throng_status coordinate(const char* ctx, const char* field, float v)
 	return THRONG_OK;
 }
 
+throng_status thr_validate_point(const char* ctx, throng_vec2 p)
+{
+	if (!isfinite(p.x) || !isfinite(p.y) || fabsf(p.x) > THRONG_MAX_COORD || fabsf(p.y) > THRONG_MAX_COORD) {
+		char f[3][THR_FMT_FLOAT_CAP];
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: must be finite with magnitude <= %s (got %s, %s)", ctx,
+		                thr_fmt_float(f[0], THRONG_MAX_COORD), thr_fmt_float(f[1], p.x), thr_fmt_float(f[2], p.y));
+	}
+	return THRONG_OK;
+}
+
 #define TRY(expr)                                                                                          \
 	do {                                                                                               \
 		throng_status st_ = (expr);                                                                \

@@ -25,6 +25,10 @@ throng_status thr_validate_controller(const throng_controller* ctl);
 /// end below `ids_end`.
 throng_status thr_validate_agent(const throng_world_def* def, uint32_t archetypes, uint32_t paths,
                                  const throng_agent_def* a, uint32_t index, uint32_t ids_end);
+/// A point of the world (a target, a waypoint, the threat's position or
+/// velocity): both coordinates finite with magnitude <= THRONG_MAX_COORD.
+/// `ctx` names it: "throng_world_set_target: target".
+throng_status thr_validate_point(const char* ctx, throng_vec2 p);
 throng_status thr_validate_obstacle(const char* ctx, throng_vec2 c, float r);
 throng_status thr_validate_wall(const char* ctx, throng_vec2 a, throng_vec2 b);
 

@@ -256,13 +256,8 @@ throng_status throng_world_set_target(throng_world* w, uint32_t id, throng_vec2 
 {
 	uint32_t i = 0;
 	throng_status st = find_agent(w, id, "throng_world_set_target", &i);
-	if (st == THRONG_OK && (!isfinite(target.x) || !isfinite(target.y) || fabsf(target.x) > THRONG_MAX_COORD ||
-	                        fabsf(target.y) > THRONG_MAX_COORD)) {
-		char f[3][THR_FMT_FLOAT_CAP];
-		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
-		              "throng_world_set_target: target: must be finite with magnitude <= %s (got %s, %s)",
-		              thr_fmt_float(f[0], THRONG_MAX_COORD), thr_fmt_float(f[1], target.x),
-		              thr_fmt_float(f[2], target.y));
+	if (st == THRONG_OK) {
+		st = thr_validate_point("throng_world_set_target: target", target);
 	}
 	if (st != THRONG_OK) {
 		return st;

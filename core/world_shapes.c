@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The world's shapes, paths and threat: obstacles, walls, waypoint paths
 // and the shared threat point, with their checks.
-#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +16,24 @@ static int grow(void** p, uint32_t* cap, uint32_t count, size_t size)
 	return thr_reserve(p, cap, (size_t)count + 1u, size, 16);
 }
 
+/// Appends `shape` (`size` bytes) to the shape array *p of *count, its
+/// index to *id_out (unless NULL); the shape grids follow at the next step.
+/// `fn` names the public call in the out-of-memory message.
+static throng_status append_shape(throng_world* w, void** p, uint32_t* cap, uint32_t* count, const void* shape,
+                                  size_t size, uint32_t* id_out, const char* fn)
+{
+	if (grow(p, cap, *count, size)) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);
+	}
+	memcpy((char*)*p + (size_t)*count * size, shape, size);
+	if (id_out != NULL) {
+		*id_out = *count;
+	}
+	*count += 1u;
+	w->shapes_dirty = 1;
+	return THRONG_OK;
+}
+
 throng_status throng_world_add_obstacle(throng_world* w, throng_vec2 center, float radius, uint32_t* id_out)
 {
 	throng_status st = thr_check_world(w, "throng_world_add_obstacle");
@@ -25,16 +43,9 @@ throng_status throng_world_add_obstacle(throng_world* w, throng_vec2 center, flo
 	if (st != THRONG_OK) {
 		return st;
 	}
-	if (grow((void**)&w->obstacles, &w->obstacle_cap, w->obstacle_count, sizeof *w->obstacles)) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_add_obstacle: out of memory");
-	}
-	w->obstacles[w->obstacle_count] = (thr_obstacle){center, radius};
-	if (id_out != NULL) {
-		*id_out = w->obstacle_count;
-	}
-	w->obstacle_count++;
-	w->shapes_dirty = 1;
-	return THRONG_OK;
+	const thr_obstacle o = {center, radius};
+	return append_shape(w, (void**)&w->obstacles, &w->obstacle_cap, &w->obstacle_count, &o, sizeof o, id_out,
+	                    "throng_world_add_obstacle");
 }
 
 throng_status throng_world_set_obstacle(throng_world* w, uint32_t id, throng_vec2 center, float radius)
@@ -63,16 +74,9 @@ throng_status throng_world_add_wall(throng_world* w, throng_vec2 a, throng_vec2 
 	if (st != THRONG_OK) {
 		return st;
 	}
-	if (grow((void**)&w->walls, &w->wall_cap, w->wall_count, sizeof *w->walls)) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_add_wall: out of memory");
-	}
-	w->walls[w->wall_count] = (thr_wall){a, b};
-	if (id_out != NULL) {
-		*id_out = w->wall_count;
-	}
-	w->wall_count++;
-	w->shapes_dirty = 1;
-	return THRONG_OK;
+	const thr_wall wall = {a, b};
+	return append_shape(w, (void**)&w->walls, &w->wall_cap, &w->wall_count, &wall, sizeof wall, id_out,
+	                    "throng_world_add_wall");
 }
 
 throng_status throng_world_add_path(throng_world* w, const throng_vec2* points, uint32_t count, bool loop,
@@ -87,14 +91,9 @@ throng_status throng_world_add_path(throng_world* w, const throng_vec2* points, 
 		              THRONG_MAX_WAYPOINTS, count);
 	}
 	for (uint32_t k = 0; st == THRONG_OK && k < count; ++k) {
-		if (!isfinite(points[k].x) || !isfinite(points[k].y) || fabsf(points[k].x) > THRONG_MAX_COORD ||
-		    fabsf(points[k].y) > THRONG_MAX_COORD) {
-			char f[3][THR_FMT_FLOAT_CAP];
-			st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
-			              "throng_world_add_path: points[%u]: must be finite with magnitude <= %s (got %s, %s)", k,
-			              thr_fmt_float(f[0], THRONG_MAX_COORD), thr_fmt_float(f[1], points[k].x),
-			              thr_fmt_float(f[2], points[k].y));
-		}
+		char ctx[48];
+		snprintf(ctx, sizeof ctx, "throng_world_add_path: points[%u]", k);
+		st = thr_validate_point(ctx, points[k]);
 	}
 	if (st != THRONG_OK) {
 		return st;
@@ -174,19 +173,11 @@ throng_status throng_world_get_wall(const throng_world* w, uint32_t id, throng_v
 throng_status throng_world_set_threat(throng_world* w, throng_vec2 p, throng_vec2 v, bool active)
 {
 	throng_status st = thr_check_world(w, "throng_world_set_threat");
-	if (st == THRONG_OK && (!isfinite(p.x) || !isfinite(p.y) || fabsf(p.x) > THRONG_MAX_COORD ||
-	                        fabsf(p.y) > THRONG_MAX_COORD)) {
-		char f[3][THR_FMT_FLOAT_CAP];
-		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
-		              "throng_world_set_threat: position: must be finite with magnitude <= %s (got %s, %s)",
-		              thr_fmt_float(f[0], THRONG_MAX_COORD), thr_fmt_float(f[1], p.x), thr_fmt_float(f[2], p.y));
+	if (st == THRONG_OK) {
+		st = thr_validate_point("throng_world_set_threat: position", p);
 	}
-	if (st == THRONG_OK && (!isfinite(v.x) || !isfinite(v.y) || fabsf(v.x) > THRONG_MAX_COORD ||
-	                        fabsf(v.y) > THRONG_MAX_COORD)) {
-		char f[3][THR_FMT_FLOAT_CAP];
-		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
-		              "throng_world_set_threat: velocity: must be finite with magnitude <= %s (got %s, %s)",
-		              thr_fmt_float(f[0], THRONG_MAX_COORD), thr_fmt_float(f[1], v.x), thr_fmt_float(f[2], v.y));
+	if (st == THRONG_OK) {
+		st = thr_validate_point("throng_world_set_threat: velocity", v);
 	}
 	if (st != THRONG_OK) {
 		return st;
