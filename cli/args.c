@@ -83,8 +83,9 @@ bool cli_steps_for_seconds(double seconds, float dt, uint64_t* steps, double* co
 }
 
 /// Applies one option with its value; returns false after printing why.
-static bool apply_option(const char* name, const char* value, cli_run_args* out)
+static bool apply_option(const char* name, const char* value, void* user)
 {
+	cli_run_args* out = user;
 	uint64_t v = 0;
 	if (strcmp(name, "--agents") == 0) {
 		if (!opt_parse_integer(cli_program, name, value, 1, CLI_MAX_AGENTS, false, &v)) {
@@ -210,57 +211,35 @@ static int check_output_options(cli_run_args* out, bool format_set, bool fields_
 	return CLI_EXIT_OK;
 }
 
-int cli_parse_run(int argc, char** argv, int first, cli_run_args* out)
+int cli_parse_run(int argc, char** argv, int first, const char* usage, cli_run_args* out)
 {
 	static const char* const valued[] = {"--agents", "--steps",  "--seed",  "--engine", "--threads", "--threads-policy",
 	                                     "--summary", "--metrics", "--out",   "--format", "--fields", "--every", "--shm", "--seconds"};
 	uint64_t seen = 0;
 	const opt_spec spec = {cli_program, "run: ", "throng run --help", valued, sizeof valued / sizeof valued[0], &seen};
-	bool format_set = false, fields_set = false, every_set = false;
 	memset(out, 0, sizeof *out);
 	out->seed = 1;
 	out->engine = THRONG_ENGINE_SIMD;
 	out->summary = CLI_SUMMARY_TEXT;
 	out->format = THRONG_FORMAT_AUTO;
 	out->every = 1;
-	for (int i = first; i < argc; ++i) {
-		const char* arg = argv[i];
-		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-			out->help = true;
-			continue;
-		}
-		if (strcmp(arg, "--realtime") == 0) {
-			out->realtime = true;
-			continue;
-		}
-		if (strcmp(arg, "--shm-replace") == 0) {
-			out->shm_replace = true;
-			continue;
-		}
-		if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {
-			out->quiet = true;
-			continue;
-		}
-		const char* name = NULL;
-		const char* value = NULL;
-		opt_kind kind = opt_next(&spec, argc, argv, &i, &out->scenario, &name, &value);
-		if (kind == OPT_ERROR) {
-			return CLI_EXIT_USAGE;
-		}
-		if (kind == OPT_POSITIONAL) {
-			continue;
-		}
-		if (!apply_option(name, value, out)) {
-			return CLI_EXIT_USAGE;
-		}
-		format_set |= strcmp(name, "--format") == 0;
-		fields_set |= strcmp(name, "--fields") == 0;
-		every_set |= strcmp(name, "--every") == 0;
+	const opt_flag flags[] = {{"--help", "-h", &out->help, true},
+	                          {"--realtime", NULL, &out->realtime, true},
+	                          {"--shm-replace", NULL, &out->shm_replace, true},
+	                          {"--quiet", "-q", &out->quiet, true}};
+	if (!opt_read(&spec, flags, sizeof flags / sizeof flags[0], argc, argv, first, &out->scenario, apply_option, out)) {
+		return CLI_EXIT_USAGE;
 	}
-	format_set = format_set && out->format != THRONG_FORMAT_AUTO; // --format auto: as if not given
+	// --format auto: as if not given
+	bool format_set = opt_given(&spec, "--format") && out->format != THRONG_FORMAT_AUTO;
+	bool fields_set = opt_given(&spec, "--fields"), every_set = opt_given(&spec, "--every");
 	if (out->steps_set && out->seconds_set && !out->help) {
 		cli_error("--seconds: give either --steps or --seconds, not both");
 		return CLI_EXIT_USAGE;
 	}
-	return out->help ? CLI_EXIT_OK : check_output_options(out, format_set, fields_set, every_set);
+	if (out->help) {
+		fputs(usage, stdout);
+		return CLI_EXIT_OK;
+	}
+	return check_output_options(out, format_set, fields_set, every_set);
 }

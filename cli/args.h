@@ -68,8 +68,10 @@ bool cli_steps_for_seconds(double seconds, float dt, uint64_t* steps, double* co
 /// or CLI_EXIT_USAGE after printing one line naming the bad argument to
 /// stderr. Does not check that the scenario exists. Checks the output
 /// options together: --format, --fields and --every need --out or --shm,
-/// SQLite needs a file, and PED and SQLite take no --fields.
-int cli_parse_run(int argc, char** argv, int first, cli_run_args* out);
+/// SQLite needs a file, and PED and SQLite take no --fields. With --help
+/// it prints `usage` to stdout instead and returns CLI_EXIT_OK with
+/// out->help set: the caller has nothing more to do.
+int cli_parse_run(int argc, char** argv, int first, const char* usage, cli_run_args* out);
 
 /// The steps the run takes: --steps, or the steps of --seconds of the
 /// scene's dt (cli_steps_for_seconds), or the scene's default. Returns

@@ -217,13 +217,9 @@ static int cmd_validate(int argc, char** argv)
 static int cmd_run(int argc, char** argv)
 {
 	cli_run_args args;
-	int rc = cli_parse_run(argc, argv, 2, &args);
-	if (rc != CLI_EXIT_OK) {
-		return rc;
-	}
-	if (args.help) {
-		fputs(usage_run, stdout);
-		return CLI_EXIT_OK;
+	int rc = cli_parse_run(argc, argv, 2, usage_run, &args);
+	if (rc != CLI_EXIT_OK || args.help) {
+		return rc; // --help: the usage is printed
 	}
 	char names[256];
 	known_scenarios(names, sizeof names);

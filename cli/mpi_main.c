@@ -125,13 +125,9 @@ static int run(int argc, char** argv)
 	}
 	argc = kept;
 	cli_run_args args;
-	int rc = cli_parse_run(argc, argv, 2, &args);
-	if (rc != CLI_EXIT_OK) {
-		return rc;
-	}
-	if (args.help) {
-		fputs(usage, stdout);
-		return CLI_EXIT_OK;
+	int rc = cli_parse_run(argc, argv, 2, usage, &args);
+	if (rc != CLI_EXIT_OK || args.help) {
+		return rc; // --help: the usage is printed
 	}
 	if (args.scenario == NULL) {
 		cli_error("run: missing <scenario> (throng list names them)");

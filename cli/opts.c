@@ -135,6 +135,41 @@ opt_kind opt_next(const opt_spec* spec, int argc, char** argv, int* i, const cha
 	return OPT_VALUED;
 }
 
+bool opt_read(const opt_spec* spec, const opt_flag* flags, size_t n_flags, int argc, char** argv, int first,
+              const char** positional, opt_apply_fn* apply, void* user)
+{
+	for (int i = first; i < argc; ++i) {
+		const char* arg = argv[i];
+		const opt_flag* flag = NULL;
+		for (size_t k = 0; k < n_flags && flag == NULL; ++k) {
+			if (strcmp(arg, flags[k].name) == 0 || (flags[k].alias != NULL && strcmp(arg, flags[k].alias) == 0)) {
+				flag = &flags[k];
+			}
+		}
+		if (flag != NULL) {
+			*flag->target = flag->value;
+			continue;
+		}
+		const char* name = NULL;
+		const char* value = NULL;
+		opt_kind kind = opt_next(spec, argc, argv, &i, positional, &name, &value);
+		if (kind == OPT_ERROR || (kind == OPT_VALUED && !apply(name, value, user))) {
+			return false;
+		}
+	}
+	return true;
+}
+
+bool opt_given(const opt_spec* spec, const char* name)
+{
+	for (size_t k = 0; k < spec->n_valued && k < 64u; ++k) {
+		if (strcmp(spec->valued[k], name) == 0) {
+			return spec->seen != NULL && (*spec->seen & (uint64_t)1 << k) != 0u;
+		}
+	}
+	return false;
+}
+
 bool opt_check_agents(const char* program, const char* scenario, uint32_t agents)
 {
 	if (agents == 0 || scenario == NULL || throng_scenario_find(scenario) != NULL || !throng_scene_is_file(scenario)) {

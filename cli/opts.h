@@ -90,4 +90,26 @@ typedef enum opt_kind {
 opt_kind opt_next(const opt_spec* spec, int argc, char** argv, int* i, const char** positional, const char** name,
                   const char** value);
 
+/// A flag: an option without a value, which sets *target to `value`.
+typedef struct opt_flag {
+	const char* name;  ///< "--quiet"
+	const char* alias; ///< "-q", or NULL
+	bool* target;
+	bool value;
+} opt_flag;
+
+/// Applies one valued option to the caller's settings `user`; returns
+/// false after printing why its value is refused.
+typedef bool opt_apply_fn(const char* name, const char* value, void* user);
+
+/// Reads argv[first..argc): a flag of `flags` sets its target, the one
+/// positional argument goes to *positional and a valued option to apply,
+/// each read by opt_next's rules. Returns false after the first mistake,
+/// which is printed.
+bool opt_read(const opt_spec* spec, const opt_flag* flags, size_t n_flags, int argc, char** argv, int first,
+              const char** positional, opt_apply_fn* apply, void* user);
+
+/// Whether the valued option `name` (one of spec->valued) was given.
+bool opt_given(const opt_spec* spec, const char* name);
+
 #endif

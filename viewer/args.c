@@ -44,8 +44,9 @@ static bool option_u32(const char* name, const char* value, uint32_t min, uint32
 	return true;
 }
 
-static bool apply_option(const char* name, const char* value, vw_args* out)
+static bool apply_option(const char* name, const char* value, void* user)
 {
+	vw_args* out = user;
 	if (strcmp(name, "--agents") == 0) {
 		return option_u32(name, value, 1, VW_MAX_AGENTS, &out->agents);
 	}
@@ -121,32 +122,11 @@ int vw_parse_args(int argc, char** argv, vw_args* out)
 	out->hud = true;
 	out->select = UINT32_MAX;
 	out->zoom = 1.0f;
-	for (int i = 1; i < argc; ++i) {
-		const char* arg = argv[i];
-		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-			out->help = true;
-			continue;
-		}
-		if (strcmp(arg, "--no-hud") == 0) {
-			out->hud = false;
-			continue;
-		}
-		if (strcmp(arg, "--paused") == 0) {
-			out->paused = true;
-			continue;
-		}
-		const char* name = NULL;
-		const char* value = NULL;
-		opt_kind kind = opt_next(&spec, argc, argv, &i, &out->scenario, &name, &value);
-		if (kind == OPT_ERROR) {
-			return VW_EXIT_USAGE;
-		}
-		if (kind == OPT_POSITIONAL) {
-			continue;
-		}
-		if (!apply_option(name, value, out)) {
-			return VW_EXIT_USAGE;
-		}
+	const opt_flag flags[] = {{"--help", "-h", &out->help, true},
+	                          {"--no-hud", NULL, &out->hud, false},
+	                          {"--paused", NULL, &out->paused, true}};
+	if (!opt_read(&spec, flags, sizeof flags / sizeof flags[0], argc, argv, 1, &out->scenario, apply_option, out)) {
+		return VW_EXIT_USAGE;
 	}
 	if (out->scenario == NULL) {
 		out->scenario = "herd";
