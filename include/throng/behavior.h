@@ -187,27 +187,27 @@ throng_controller throng_controller_default_def(throng_blend_mode mode);
 int throng_controller_add(throng_controller* controller, throng_slot slot);
 
 // Names: each enum of this header has a name function and its inverse,
-// as throng.h describes (the words scenario files use).
+// as throng.h's "Names" describes (static strings, NULL out of range; the
+// words scenario files use). Each pair says only its words.
 
 /// "seek", "flee", ..., "path_following" (the comments of
-/// throng_behavior_kind); NULL for a value out of range. Static.
+/// throng_behavior_kind).
 const char* throng_behavior_kind_name(throng_behavior_kind kind);
-/// The kind named `name` to *out (may be NULL); false for an unknown name.
 bool throng_behavior_kind_from_name(const char* name, throng_behavior_kind* out);
 
-/// "point", "threat", "agent"; NULL for a value out of range. Static.
+/// "point", "threat", "agent".
 const char* throng_target_source_name(throng_target_source source);
 bool throng_target_source_from_name(const char* name, throng_target_source* out);
 
-/// "always", "panic", "safe"; NULL for a value out of range. Static.
+/// "always", "panic", "safe".
 const char* throng_flee_mode_name(throng_flee_mode mode);
 bool throng_flee_mode_from_name(const char* name, throng_flee_mode* out);
 
-/// "local", "world"; NULL for a value out of range. Static.
+/// "local", "world".
 const char* throng_wander_frame_name(throng_wander_frame frame);
 bool throng_wander_frame_from_name(const char* name, throng_wander_frame* out);
 
-/// "weighted", "priority", "hybrid"; NULL for a value out of range. Static.
+/// "weighted", "priority", "hybrid".
 const char* throng_blend_mode_name(throng_blend_mode mode);
 bool throng_blend_mode_from_name(const char* name, throng_blend_mode* out);
 

@@ -107,10 +107,9 @@ throng_export_def throng_export_default_def(void);
 /// .ped, .sqlite or .sqlite3 or .db; anything else, and "-", is binary.
 throng_format throng_format_from_path(const char* path);
 
-/// "auto", "bin", "csv", "ped", "sqlite"; NULL for a value out of range.
-/// Static. (The names of enums, throng.h.)
+/// "auto", "bin", "csv", "ped", "sqlite" (a name pair as throng.h's
+/// "Names" describes).
 const char* throng_format_name(throng_format format);
-/// The format named `name` to *out (may be NULL); false for an unknown name.
 bool throng_format_from_name(const char* name, throng_format* out);
 
 /// Parses a comma-separated field list into a mask: x, y, vx, vy, hx, hy,
@@ -382,9 +381,9 @@ throng_writer_state throng_feed_writer_state(const throng_feed_reader* reader);
 /// its own pid namespace numbers it; 0 for NULL.
 uint32_t throng_feed_writer_pid(const throng_feed_reader* reader);
 
-/// "alive", "finished", "gone"; NULL for a value out of range. Static.
+/// "alive", "finished", "gone" (a name pair as throng.h's "Names"
+/// describes).
 const char* throng_writer_state_name(throng_writer_state state);
-/// The writer state named `name` to *out (may be NULL); false for an unknown name.
 bool throng_writer_state_from_name(const char* name, throng_writer_state* out);
 
 /// Unmaps and frees the reader. NULL is ignored.
