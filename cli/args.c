@@ -86,17 +86,12 @@ bool cli_steps_for_seconds(double seconds, float dt, uint64_t* steps, double* co
 static bool apply_option(const char* name, const char* value, void* user)
 {
 	cli_run_args* out = user;
-	uint64_t v = 0;
 	if (strcmp(name, "--agents") == 0) {
-		if (!opt_parse_integer(cli_program, name, value, 1, CLI_MAX_AGENTS, false, &v)) {
-			return false;
-		}
-		out->agents = (uint32_t)v;
+		return opt_parse_u32(cli_program, name, value, 1, CLI_MAX_AGENTS, &out->agents);
 	} else if (strcmp(name, "--steps") == 0) {
-		if (!opt_parse_integer(cli_program, name, value, 0, CLI_MAX_STEPS, false, &v)) {
+		if (!opt_parse_integer(cli_program, name, value, 0, CLI_MAX_STEPS, false, &out->steps)) {
 			return false;
 		}
-		out->steps = v;
 		out->steps_set = true;
 	} else if (strcmp(name, "--seconds") == 0) {
 		if (!cli_parse_seconds(value, &out->seconds)) {
@@ -106,19 +101,11 @@ static bool apply_option(const char* name, const char* value, void* user)
 		}
 		out->seconds_set = true;
 	} else if (strcmp(name, "--seed") == 0) {
-		if (!opt_parse_integer(cli_program, name, value, 0, UINT64_MAX, true, &v)) {
-			return false;
-		}
-		out->seed = v;
+		return opt_parse_integer(cli_program, name, value, 0, UINT64_MAX, true, &out->seed);
 	} else if (strcmp(name, "--engine") == 0) {
-		if (!opt_parse_engine(cli_program, name, value, &out->engine)) {
-			return false;
-		}
+		return opt_parse_engine(cli_program, name, value, &out->engine);
 	} else if (strcmp(name, "--threads") == 0) {
-		if (!opt_parse_integer(cli_program, name, value, 1, CLI_MAX_THREADS, false, &v)) {
-			return false;
-		}
-		out->threads = (uint32_t)v;
+		return opt_parse_u32(cli_program, name, value, 1, CLI_MAX_THREADS, &out->threads);
 	} else if (strcmp(name, "--threads-policy") == 0) {
 		if (!throng_threads_policy_from_name(value, &out->threads_policy)) {
 			cli_error("--threads-policy: expected adapt or fixed, got \"%.64s\"", value);
@@ -137,19 +124,14 @@ static bool apply_option(const char* name, const char* value, void* user)
 		}
 		out->out = value;
 	} else if (strcmp(name, "--format") == 0) {
-		if (!opt_parse_format(cli_program, name, value, &out->format)) {
-			return false;
-		}
+		return opt_parse_format(cli_program, name, value, &out->format);
 	} else if (strcmp(name, "--fields") == 0) {
 		if (throng_fields_parse(value, &out->fields) != THRONG_OK) {
 			cli_error("--fields: %s", throng_last_error());
 			return false;
 		}
 	} else if (strcmp(name, "--every") == 0) {
-		if (!opt_parse_integer(cli_program, name, value, 1, CLI_MAX_STEPS, false, &v)) {
-			return false;
-		}
-		out->every = (uint32_t)v;
+		return opt_parse_u32(cli_program, name, value, 1, CLI_MAX_STEPS, &out->every);
 	} else if (strcmp(name, "--shm") == 0) {
 		const char* bare = value[0] == '/' ? value + 1 : value;
 		if (bare[0] == '\0' || strlen(bare) > 200 || strchr(bare, '/') != NULL || strcmp(bare, ".") == 0 ||

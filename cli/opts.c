@@ -11,7 +11,9 @@
 // words, without the subcommand's context or the list of valid values;
 // and its state is global (optind), which the viewer and throng-mpi's
 // pre-pass would have to reset. opt_next is the small part of it throng
-// needs, with those rules (opts.h) and one message per mistake.
+// needs, with those rules (opts.h) and one message per mistake; opt_read
+// runs it over a whole line for throng run and throng-view, each giving
+// its flags as a table and its valued options to its own apply.
 #include "opts.h"
 
 #include "throng/scenario.h"
@@ -221,6 +223,17 @@ bool opt_parse_integer(const char* program, const char* option, const char* valu
 	opt_error(program, "%s: expected an integer from %llu to %llu%s, got \"%.64s\"", option, (unsigned long long)min,
 	          (unsigned long long)max, allow_hex ? " (or 0x followed by hex digits)" : "", value);
 	return false;
+}
+
+bool opt_parse_u32(const char* program, const char* option, const char* value, uint32_t min, uint32_t max,
+                   uint32_t* out)
+{
+	uint64_t v = 0;
+	if (!opt_parse_integer(program, option, value, min, max, false, &v)) {
+		return false;
+	}
+	*out = (uint32_t)v;
+	return true;
 }
 
 bool opt_parse_engine(const char* program, const char* option, const char* value, throng_engine* out)

@@ -38,6 +38,10 @@ bool opt_parse_u64(const char* text, uint64_t min, uint64_t max, bool allow_hex,
 bool opt_parse_integer(const char* program, const char* option, const char* value, uint64_t min, uint64_t max,
                        bool allow_hex, uint64_t* out);
 
+/// opt_parse_integer for a 32-bit value.
+bool opt_parse_u32(const char* program, const char* option, const char* value, uint32_t min, uint32_t max,
+                   uint32_t* out);
+
 /// Reads an engine name as the library spells it (throng_engine_from_name).
 /// Otherwise prints "<program>: <option>: expected scalar or simd, got
 /// "<value>"" (the list from throng_engine_name) and returns false.

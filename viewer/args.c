@@ -33,15 +33,10 @@ static bool vw_png_name(const char* name)
 	return dot == NULL || dot == base || strcasecmp(dot, ".png") == 0;
 }
 
-/// Parses a uint32 option value in [min, max] or prints why not.
+/// opt_parse_u32 for throng-view.
 static bool option_u32(const char* name, const char* value, uint32_t min, uint32_t max, uint32_t* out)
 {
-	uint64_t v = 0;
-	if (!opt_parse_integer("throng-view", name, value, min, max, false, &v)) {
-		return false;
-	}
-	*out = (uint32_t)v;
-	return true;
+	return opt_parse_u32("throng-view", name, value, min, max, out);
 }
 
 static bool apply_option(const char* name, const char* value, void* user)
