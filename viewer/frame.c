@@ -56,8 +56,7 @@ static bool copy_shapes(vw_frame* f, const throng_world* w)
 	}
 	uint32_t nw = throng_world_wall_count(w);
 	if (nw > f->wall_cap || f->wall_a == NULL) {
-		if (!vw_grow((void**)&f->wall_a, nw, sizeof(throng_vec2)) ||
-		    !vw_grow((void**)&f->wall_b, nw, sizeof(throng_vec2))) {
+		if (!vw_grow((void**)&f->wall_a, nw, sizeof(throng_vec2)) || !vw_grow((void**)&f->wall_b, nw, sizeof(throng_vec2))) {
 			return false;
 		}
 		f->wall_cap = nw;
