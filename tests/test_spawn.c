@@ -163,20 +163,24 @@ Test(first_state, large_scenes)
 
 Test(first_state, the_definition_holds_each_agent_the_world_spawned)
 {
-	// A built-in states its agents once, as rows of its definition
-	// (thr_scene_add_agents); the build spawns the world's from those rows
-	// (thr_scene_spawn_batched), and the scene keeps them: row k is agent
-	// k's first state.
+	// A built-in states its agents once, as a block of its definition
+	// (thr_scene_add_block); the build spawns the world's from it in
+	// batches (thr_scene_spawn_batched), and the scene keeps it: its row k
+	// (sf_model_row, made again as the writer makes it) is agent k's first
+	// state.
 	for (uint32_t s = 0; s < throng_scenario_count(); ++s) {
 		const char* name = throng_scenario_at(s)->name;
 		throng_scene* scene = thr_test_scene(name, 500, THRONG_ENGINE_SIMD);
 		const sf_model* m = scene->def.model;
 		const throng_world* w = throng_scene_world(scene);
-		cr_assert_eq(m->row_count, throng_world_agent_count(w), "%s", name);
-		for (uint32_t id = 0; id < m->row_count; ++id) {
+		cr_assert_eq(m->row_count, 0, "%s", name);
+		cr_assert_eq(m->block.count, throng_world_agent_count(w), "%s", name);
+		for (uint32_t id = 0; id < m->block.count; ++id) {
 			throng_agent_state a;
 			cr_assert_eq(throng_world_get_agent(w, id, &a), THRONG_OK);
-			const throng_agent_def* r = &m->rows[id];
+			throng_agent_def row;
+			sf_model_row(m, id, &row);
+			const throng_agent_def* r = &row;
 			cr_assert(a.position.x == r->position.x && a.position.y == r->position.y, "%s: agent %u", name, id);
 			cr_assert(a.target.x == r->target.x && a.target.y == r->target.y, "%s: agent %u's target", name, id);
 			cr_assert_eq(a.group, r->group, "%s: agent %u", name, id);

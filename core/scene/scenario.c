@@ -208,23 +208,26 @@ throng_status thr_scene_random_goals(throng_scene* scene, throng_vec2 lo, throng
 	return THRONG_OK;
 }
 
-throng_status thr_scene_add_agents(throng_scene* scene, uint32_t count, thr_agent_maker make, const void* user)
+throng_status thr_scene_add_block(throng_scene* scene, uint32_t count, thr_block_maker make, const void* params,
+                                  size_t size, throng_vec2* points)
 {
-	sf_model* m = scene->def.model;
-	if (count == 0) {
-		return THRONG_OK;
+	sf_block* b = &scene->def.model->block;
+	if (b->count != 0 || b->params != NULL) {
+		free(points);
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "scenario %s: its agents are stated twice",
+		                scene->scenario->info.name);
 	}
-	throng_agent_def* rows = realloc(m->rows, ((size_t)m->row_count + count) * sizeof *rows);
-	if (rows == NULL) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: cannot allocate %u agent defs",
-		                scene->scenario->info.name, count);
+	b->points = points; // the block's from here on, whatever happens
+	b->params = malloc(size > 0 ? size : 1u);
+	if (b->params == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: out of memory for its agents",
+		                scene->scenario->info.name);
 	}
-	m->rows = rows;
-	for (uint32_t k = 0; k < count; ++k) {
-		make(scene, k, &rows[m->row_count + k], user);
-	}
-	m->row_count += count;
-	m->version = 2;
+	memcpy(b->params, params, size);
+	b->params_size = size;
+	b->make = make;
+	b->count = count;
+	scene->def.model->version = 2;
 	return THRONG_OK;
 }
 

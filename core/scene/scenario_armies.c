@@ -118,10 +118,10 @@ static void armies_block_origin(const armies_data* d, uint32_t role, float* fron
 	}
 }
 
-static void armies_make(const throng_scene* scene, uint32_t i, throng_agent_def* def, const void* user)
+static void armies_make(const void* params, const throng_vec2* points, uint32_t i, throng_agent_def* def)
 {
-	const armies_data* d = user;
-	(void)scene;
+	const armies_data* d = params;
+	(void)points;
 	uint32_t army, role, k;
 	armies_who(d, i, &army, &role, &k);
 	const armies_role_def* r = &armies_roles[role];
@@ -246,7 +246,7 @@ throng_status thr_armies_build(throng_scene* scene, const throng_scene_def* o)
 		}
 	}
 	if (st == THRONG_OK) {
-		st = thr_scene_add_agents(scene, n, armies_make, d);
+		st = thr_scene_add_block(scene, n, armies_make, d, sizeof *d, NULL);
 	}
 	scene->goal_radius = 0.0f; // targets are marching orders, not goals
 	return st;

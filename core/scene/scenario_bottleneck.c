@@ -68,7 +68,6 @@ typedef struct bottleneck_layout {
 	uint32_t key;
 	uint32_t archetype;
 	uint32_t first_path;
-	throng_vec2* goals; ///< by agent id (bottleneck_goals)
 	throng_vec2 reach;  ///< m: the largest goal x and |goal y|
 } bottleneck_layout;
 
@@ -146,7 +145,7 @@ static throng_status bottleneck_goal_points(uint32_t n, throng_vec2** out)
 	}
 }
 
-/// Everyone's goal (L->goals, by id): the earlier a walker can expect to
+/// Everyone's goal (*out, malloc'd, by id): the earlier a walker can expect to
 /// be out, the farther its goal. Walkers are ranked by how far out towards
 /// the room's walls they start, max(-x / depth, |y| / half-height) (the
 /// crowd closes round the door in rings, and those along the side walls
@@ -155,7 +154,7 @@ static throng_status bottleneck_goal_points(uint32_t n, throng_vec2** out)
 /// lists are cut into runs of BOTTLENECK_GOAL_RUN sqrt(N) (about a ring of
 /// goals), and within a run walkers and goals are paired in order of their
 /// angle seen from the door, so the north of the room goes north.
-static throng_status bottleneck_goals(bottleneck_layout* L, uint32_t n)
+static throng_status bottleneck_goals(bottleneck_layout* L, uint32_t n, throng_vec2** out)
 {
 	throng_vec2* pts = NULL;
 	throng_status st = bottleneck_goal_points(n, &pts);
@@ -166,8 +165,8 @@ static throng_status bottleneck_goals(bottleneck_layout* L, uint32_t n)
 	bottleneck_rank* run_a = malloc((size_t)n * sizeof *run_a);
 	bottleneck_rank* run_g = malloc((size_t)n * sizeof *run_g);
 	throng_vec2* starts = malloc((size_t)n * sizeof *starts);
-	L->goals = malloc((size_t)n * sizeof *L->goals);
-	if (rank == NULL || run_a == NULL || run_g == NULL || starts == NULL || L->goals == NULL) {
+	throng_vec2* goals = malloc((size_t)n * sizeof *goals);
+	if (rank == NULL || run_a == NULL || run_g == NULL || starts == NULL || goals == NULL) {
 		st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "bottleneck: out of memory for %u goals", n);
 	}
 	for (uint32_t i = 0; i < n && st == THRONG_OK; ++i) {
@@ -195,7 +194,7 @@ static throng_status bottleneck_goals(bottleneck_layout* L, uint32_t n)
 			qsort(run_g, m, sizeof *run_g, bottleneck_rank_cmp);
 			for (uint32_t j = 0; j < m; ++j) {
 				throng_vec2 q = pts[run_g[j].index];
-				L->goals[run_a[j].index] = q;
+				goals[run_a[j].index] = q;
 				L->reach.x = q.x > L->reach.x ? q.x : L->reach.x;
 				L->reach.y = fabsf(q.y) > L->reach.y ? fabsf(q.y) : L->reach.y;
 			}
@@ -207,17 +206,18 @@ static throng_status bottleneck_goals(bottleneck_layout* L, uint32_t n)
 	free(run_g);
 	free(starts);
 	if (st != THRONG_OK) {
-		free(L->goals);
-		L->goals = NULL;
+		free(goals);
+		goals = NULL;
 	}
+	*out = goals;
 	return st;
 }
 
-static void bottleneck_make(const throng_scene* scene, uint32_t i, throng_agent_def* def, const void* user)
+/// Agent i; goals[i] is its goal (bottleneck_goals).
+static void bottleneck_make(const void* params, const throng_vec2* goals, uint32_t i, throng_agent_def* def)
 {
-	const bottleneck_layout* L = user;
-	(void)scene;
-	*def = thr_crowd_walker(bottleneck_start(L, i), L->goals[i], (throng_vec2){1.0f, 0.0f}, L->archetype);
+	const bottleneck_layout* L = params;
+	*def = thr_crowd_walker(bottleneck_start(L, i), goals[i], (throng_vec2){1.0f, 0.0f}, L->archetype);
 	def->path = L->first_path + i;
 }
 
@@ -249,9 +249,9 @@ throng_status thr_bottleneck_build(throng_scene* scene, const throng_scene_def* 
 	L.door = door > BOTTLENECK_DOOR_MIN ? door : BOTTLENECK_DOOR_MIN;
 	L.key = thr_rng_key(o->seed);
 
-	L.goals = NULL;
+	throng_vec2* goals = NULL;
 	L.reach = (throng_vec2){0.0f, 0.0f};
-	throng_status st = n > 0 ? bottleneck_goals(&L, n) : THRONG_OK;
+	throng_status st = n > 0 ? bottleneck_goals(&L, n, &goals) : THRONG_OK;
 	if (st != THRONG_OK) {
 		return st;
 	}
@@ -280,13 +280,14 @@ throng_status thr_bottleneck_build(throng_scene* scene, const throng_scene_def* 
 	// One path per agent: the door, then its own goal.
 	L.first_path = thr_scene_path_count(scene);
 	for (uint32_t i = 0; i < n && st == THRONG_OK; ++i) {
-		const throng_vec2 pts[2] = {door_out, L.goals[i]};
+		const throng_vec2 pts[2] = {door_out, goals[i]};
 		st = thr_scene_add_path(scene, pts, 2, false);
 	}
 	if (st == THRONG_OK) {
-		st = thr_scene_add_agents(scene, n, bottleneck_make, &L);
+		st = thr_scene_add_block(scene, n, bottleneck_make, &L, sizeof L, goals);
+	} else {
+		free(goals);
 	}
-	free(L.goals);
 	scene->goal_radius = BOTTLENECK_GOAL_RADIUS;
 	return st;
 }

@@ -61,10 +61,10 @@ typedef struct crossing_layout {
 /// Direction of travel of the four flows.
 static const throng_vec2 crossing_dir[4] = {{1.0f, 0.0f}, {-1.0f, 0.0f}, {0.0f, 1.0f}, {0.0f, -1.0f}};
 
-static void crossing_make(const throng_scene* scene, uint32_t i, throng_agent_def* def, const void* user)
+static void crossing_make(const void* params, const throng_vec2* points, uint32_t i, throng_agent_def* def)
 {
-	const crossing_layout* L = user;
-	(void)scene;
+	const crossing_layout* L = params;
+	(void)points;
 	uint32_t flow = i % 4u;
 	throng_vec2 u = crossing_dir[flow];
 	throng_vec2 right = {u.y, -u.x};
@@ -103,7 +103,7 @@ throng_status thr_crossing_build(throng_scene* scene, const throng_scene_def* o)
 	throng_controller ctl = thr_crowd_controller(false, THR_CROWD_ARRIVE, CROSSING_SLOW_RADIUS, CROSSING_SEPARATION);
 	st = thr_scene_add_archetype(scene, "pedestrian", &ctl, &L.archetype);
 	if (st == THRONG_OK) {
-		st = thr_scene_add_agents(scene, n, crossing_make, &L);
+		st = thr_scene_add_block(scene, n, crossing_make, &L, sizeof L, NULL);
 	}
 	scene->goal_radius = CROSSING_GOAL_RADIUS;
 	return st;

@@ -37,26 +37,11 @@
 #define FIELD_OBSTACLE_MIN 0.5f        ///< m: obstacle radii are uniform in [min, max)
 #define FIELD_OBSTACLE_MAX 2.0f        ///< m
 
-/// The field's layout while it is stated: every agent's start and first
-/// goal, by id.
+/// The field's layout: what its agents are made from, with their starts.
 typedef struct field_data {
 	uint32_t key;   ///< the world's random key
 	float side;     ///< m
-	throng_vec2* start;
-	float* goal_x;
-	float* goal_y;
-	uint32_t count;
 } field_data;
-
-static void field_free(field_data* f)
-{
-	if (f != NULL) {
-		free(f->start);
-		free(f->goal_x);
-		free(f->goal_y);
-		free(f);
-	}
-}
 
 /// A uniform coordinate in [FIELD_EDGE, side - FIELD_EDGE) from draw `k` of
 /// (key, a, b) on `stream`.
@@ -73,17 +58,16 @@ static void field_goal(const field_data* f, uint32_t id, uint32_t round, float* 
 	*y = field_coord(f, id, 2u * round + 1u, THR_STREAM_GOAL);
 }
 
-static void field_make(const throng_scene* scene, uint32_t i, throng_agent_def* def, const void* user)
+/// Agent i: start[i] is its dart (thr_spawn_scatter), its target goal 0.
+static void field_make(const void* params, const throng_vec2* start, uint32_t i, throng_agent_def* def)
 {
-	const field_data* f = user;
-	(void)scene;
+	const field_data* f = params;
 	*def = throng_agent_default_def();
-	def->position = f->start[i];
+	def->position = start[i];
 	def->max_speed = FIELD_MAX_SPEED;
 	def->max_force = FIELD_MAX_FORCE;
 	def->radius = FIELD_RADIUS;
-	def->target.x = f->goal_x[i];
-	def->target.y = f->goal_y[i];
+	field_goal(f, i, 0, &def->target.x, &def->target.y);
 }
 
 static throng_controller field_controller(void)
@@ -132,22 +116,11 @@ throng_status thr_field_build(throng_scene* scene, const throng_scene_def* o)
 	if (st != THRONG_OK) {
 		return st;
 	}
-	field_data* f = calloc(1, sizeof *f);
-	if (f == NULL) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario field: out of memory");
-	}
-	f->key = thr_rng_key(o->seed);
-	f->side = side;
-	f->count = n;
-	f->start = malloc((size_t)n * sizeof *f->start);
-	f->goal_x = malloc((size_t)n * sizeof *f->goal_x);
-	f->goal_y = malloc((size_t)n * sizeof *f->goal_y);
-	if (f->start == NULL || f->goal_x == NULL || f->goal_y == NULL) {
-		field_free(f);
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario field: out of memory for %u goals", n);
-	}
-	for (uint32_t i = 0; i < n; ++i) {
-		field_goal(f, i, 0, &f->goal_x[i], &f->goal_y[i]);
+	const field_data data = {thr_rng_key(o->seed), side};
+	const field_data* f = &data;
+	throng_vec2* start = malloc((size_t)n * sizeof *start);
+	if (start == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario field: out of memory for %u agents", n);
 	}
 	throng_controller ctl = field_controller();
 	uint32_t archetype;
@@ -164,7 +137,7 @@ throng_status thr_field_build(throng_scene* scene, const throng_scene_def* o)
 		st = thr_spawn_init(&sp, "field", lo, hi, n + obstacles, FIELD_OBSTACLE_MAX);
 	}
 	if (st != THRONG_OK) {
-		field_free(f);
+		free(start);
 		return st;
 	}
 	for (uint32_t k = 0; k < obstacles && st == THRONG_OK; ++k) {
@@ -176,7 +149,7 @@ throng_status thr_field_build(throng_scene* scene, const throng_scene_def* o)
 		thr_spawn_block(&sp, c, r);
 	}
 	if (st == THRONG_OK) {
-		st = thr_spawn_scatter(&sp, f->key, 0, n, FIELD_RADIUS, inner_lo, inner_hi, f->start);
+		st = thr_spawn_scatter(&sp, f->key, 0, n, FIELD_RADIUS, inner_lo, inner_hi, start);
 	}
 	thr_spawn_free(&sp);
 	const throng_vec2 corners[4] = {{0.0f, 0.0f}, {side, 0.0f}, {side, side}, {0.0f, side}};
@@ -184,7 +157,9 @@ throng_status thr_field_build(throng_scene* scene, const throng_scene_def* o)
 		st = thr_scene_add_wall(scene, corners[k], corners[(k + 1) % 4]);
 	}
 	if (st == THRONG_OK) {
-		st = thr_scene_add_agents(scene, n, field_make, f);
+		st = thr_scene_add_block(scene, n, field_make, f, sizeof *f, start);
+	} else {
+		free(start);
 	}
 	if (st == THRONG_OK) {
 		// On arrival each agent draws its next goal, round r from draws 2r
@@ -194,8 +169,5 @@ throng_status thr_field_build(throng_scene* scene, const throng_scene_def* o)
 		st = thr_scene_random_goals(scene, inner_lo, inner_hi);
 	}
 	scene->goal_radius = FIELD_GOAL_RADIUS;
-	// The goals are stated now (and drawn again by the definition's
-	// script): the layout data is not needed past the build.
-	field_free(f);
 	return st;
 }

@@ -378,6 +378,27 @@ static void make_agent(const throng_scene* scene, uint32_t i, throng_agent_def* 
 // Building
 // ---------------------------------------------------------------------------
 
+/// The agents after the groups: the rows, then the block.
+typedef struct tail_job {
+	thr_definition* sd;
+} tail_job;
+
+/// Agent first_row + i: row i of the model (sf_model_row), its archetype
+/// mapped to the world's (world path k is paths[k], added first); a
+/// row's first random goal is its target (draws 0 and 1 of its goal
+/// stream when a built-in drew it).
+static void make_tail(const throng_scene* scene, uint32_t i, throng_agent_def* def, const void* user)
+{
+	(void)scene;
+	thr_definition* sd = ((const tail_job*)user)->sd;
+	const sf_model* m = sd->model;
+	sf_model_row(m, i, def);
+	def->archetype = sd->archetype_id[def->archetype];
+	if (sd->goal != NULL) {
+		sd->goal[sd->first_row + i] = m->rows_random ? def->target : (throng_vec2){NAN, NAN};
+	}
+}
+
 /// Reports a library failure during the build as a problem of the file.
 static throng_status build_fail(sf_ctx* c, throng_status st, sf_pos at, const char* path)
 {
@@ -466,7 +487,7 @@ static throng_status build_agents(sf_ctx* c, throng_scene* scene, thr_definition
 		random = random || m->groups[k].goal == SF_GOAL_RANDOM;
 	}
 	sd->first_row = first;
-	first += m->row_count;
+	first += m->row_count + m->block.count;
 	random = random || m->rows_random;
 	// The paths list first: world path k is paths[k], as the rows say.
 	for (uint32_t k = 0; k < m->path_count; ++k) {
@@ -492,11 +513,6 @@ static throng_status build_agents(sf_ctx* c, throng_scene* scene, thr_definition
 					sd->goal[id].x = sd->goal[id].y = NAN;
 				}
 			}
-		}
-		// A row's first goal is its target column (draws 0 and 1 of its goal stream when a built-in drew it).
-		for (uint32_t k = 0; k < m->row_count; ++k) {
-			sd->goal[sd->first_row + k].x = m->rows_random ? m->rows[k].target.x : NAN;
-			sd->goal[sd->first_row + k].y = m->rows_random ? m->rows[k].target.y : NAN;
 		}
 	}
 	for (uint32_t k = 0; k < m->group_count; ++k) {
@@ -526,8 +542,10 @@ static throng_status build_agents(sf_ctx* c, throng_scene* scene, thr_definition
 			return st;
 		}
 	}
-	if (m->row_count > 0) {
-		throng_status st = sf_spawn_rows(scene, m, sd->archetype_id);
+	// The rows and the block, in batches: their goals are set as they are made.
+	tail_job tail = {sd};
+	if (first > sd->first_row) {
+		throng_status st = thr_scene_spawn_batched(scene, first - sd->first_row, make_tail, &tail);
 		if (st != THRONG_OK) {
 			return build_fail(c, st, m->rows_pos, "agents");
 		}

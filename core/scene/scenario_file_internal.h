@@ -32,7 +32,11 @@
 //                          a file scene's scenario entry
 //   scenario_file_save.c   model -> YAML (every field explicit)
 // The model keeps everything a file said (defaults resolved), so a loaded
-// scene can be saved and loaded again to the same world.
+// scene can be saved and loaded again to the same world. A built-in's
+// model also holds its agents as a block (sf_block: a count, a maker and
+// the maker's parameters) rather than as rows: the builder and the writer
+// make its agents one by one, so the definition of a large scene stays
+// small.
 #ifndef THRONG_CORE_SCENARIO_FILE_INTERNAL_H
 #define THRONG_CORE_SCENARIO_FILE_INTERNAL_H
 
@@ -41,6 +45,7 @@
 #include <stdint.h>
 
 #include "names.h"
+#include "scenario_internal.h"
 #include "throng/scenario_file.h"
 
 /// Most archetypes and groups one file declares (keeps name checks cheap).
@@ -361,6 +366,21 @@ typedef struct sf_threat {
 
 struct thr_measure;
 
+/// A block of agents a built-in generates rather than lists: it stands for
+/// `count` rows after agents.rows, made one at a time when they are
+/// needed, so a definition of 10^6 agents holds no 10^6 rows. The builder
+/// spawns it in batches (scenario_file_build.c) and the writer writes it
+/// row by row (scenario_file_save.c): a saved file has rows, never a block.
+/// The model owns params and points; a file's model has no block.
+typedef struct sf_block {
+	uint32_t count;       ///< agents it makes; 0: no block
+	thr_block_maker make; ///< agent i of the block (its archetype a model index, as a row's)
+	void* params;         ///< the maker's parameters (plain values, no pointers): malloc'd, params_size bytes
+	size_t params_size;
+	throng_vec2* points;  ///< per-agent points its layout drew and cannot redraw one by one
+	                      ///< (a scatter's darts), malloc'd, count of them; or NULL
+} sf_block;
+
 typedef struct sf_model {
 	char* name;             ///< malloc'd
 	char* description;      ///< malloc'd
@@ -388,6 +408,7 @@ typedef struct sf_model {
 	throng_agent_def* rows; ///< `agents.rows`: agents after the groups' (archetype and path are model indices)
 	sf_pos* row_pos;        ///< where each row is (NULL for a built-in's definition)
 	uint32_t row_count;
+	sf_block block;         ///< a built-in's agents after the rows (count 0 in a file's model)
 	sf_pos rows_pos;
 	bool rows_random;       ///< `agents.goal: {random: ...}`: drawn again on arrival (rounds 1, 2, ...)
 	throng_vec2 rows_goal_min, rows_goal_max;
@@ -397,6 +418,9 @@ typedef struct sf_model {
 /// The defaults of every model field (docs/SCENARIOS.md); name from `file`.
 void sf_model_defaults(sf_model* m, const char* file);
 void sf_model_free(sf_model* m);
+/// Row k of the agents after the groups: agents.rows[k], or agent
+/// k - row_count of the block (k < row_count + block.count).
+void sf_model_row(const sf_model* m, uint32_t k, throng_agent_def* def);
 /// Sets the world fields a model holds (bounds, mode, dt, seed, cell
 /// size) in *def; the rest (capacity, ...) is the caller's.
 void sf_model_world_def(const sf_model* m, throng_world_def* def);
@@ -681,8 +705,5 @@ void sf_parse_agents(sf_ctx* c, const sf_node* n, sf_model* m);
 /// unit vector or zero, inside a world that keeps its agents), reported
 /// at the row: nothing the library would refuse gets past validation.
 void sf_check_rows(sf_ctx* c, const sf_model* m);
-/// Spawns agents.rows into the scene's world (model archetypes mapped
-/// through archetype_id; paths must be the world's first).
-throng_status sf_spawn_rows(throng_scene* scene, const sf_model* m, const uint32_t* archetype_id);
 
 #endif

@@ -91,7 +91,18 @@ void sf_model_free(sf_model* m)
 	free(m->paths);
 	free(m->rows);
 	free(m->row_pos);
+	free(m->block.params);
+	free(m->block.points);
 	memset(m, 0, sizeof *m);
+}
+
+void sf_model_row(const sf_model* m, uint32_t k, throng_agent_def* def)
+{
+	if (k < m->row_count) {
+		*def = m->rows[k];
+	} else {
+		m->block.make(m->block.params, m->block.points, k - m->row_count, def);
+	}
 }
 
 /// The box a group's spawn shape covers.

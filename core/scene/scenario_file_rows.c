@@ -116,26 +116,6 @@ void sf_parse_agents(sf_ctx* c, const sf_node* n, sf_model* m)
 	sf_read_table(c, n, &sf_agents_table, m, agents_part);
 }
 
-typedef struct row_job {
-	const throng_agent_def* rows;
-	const uint32_t* archetype_id; ///< world archetype id of each model archetype
-} row_job;
-
-/// Row i of agents.rows; world path k is paths[k] (added first).
-static void make_row(const throng_scene* scene, uint32_t i, throng_agent_def* def, const void* user)
-{
-	(void)scene;
-	const row_job* j = user;
-	*def = j->rows[i];
-	def->archetype = j->archetype_id[def->archetype];
-}
-
-throng_status sf_spawn_rows(throng_scene* scene, const sf_model* m, const uint32_t* archetype_id)
-{
-	row_job job = {m->rows, archetype_id};
-	return thr_scene_spawn_batched(scene, m->row_count, make_row, &job);
-}
-
 void sf_check_rows(sf_ctx* c, const sf_model* m)
 {
 	size_t mark = sf_push_key(c, "agents");

@@ -253,7 +253,8 @@ static void put_shapes(sf_out* o, const sf_model* m)
 	}
 }
 
-/// Version 2: the paths list and the agents' rows.
+/// Version 2: the paths list and the agents' rows (agents.rows, then a
+/// built-in's block, made row by row).
 static void put_rows(sf_out* o, const sf_model* m)
 {
 	if (m->path_count > 0) {
@@ -264,7 +265,8 @@ static void put_rows(sf_out* o, const sf_model* m)
 			sf_put(o, ", loop: %s}\n", m->paths[k].loop ? "true" : "false");
 		}
 	}
-	if (m->row_count == 0) {
+	const uint32_t rows = m->row_count + m->block.count;
+	if (rows == 0) {
 		return;
 	}
 	sf_put(o, "agents:\n");
@@ -276,8 +278,10 @@ static void put_rows(sf_out* o, const sf_model* m)
 		sf_put(o, "}}\n");
 	}
 	sf_put(o, "  # [x, y, vx, vy, hx, hy, tx, ty, max_speed, max_force, radius, archetype, group, path]\n  rows:\n");
-	for (uint32_t k = 0; k < m->row_count; ++k) {
-		const throng_agent_def* d = &m->rows[k];
+	for (uint32_t k = 0; k < rows; ++k) {
+		throng_agent_def row;
+		sf_model_row(m, k, &row); // a built-in's block is made row by row as it is written
+		const throng_agent_def* d = &row;
 		const float f[11] = {d->position.x, d->position.y, d->velocity.x, d->velocity.y, d->heading.x, d->heading.y,
 		                     d->target.x,   d->target.y,   d->max_speed,  d->max_force,  d->radius};
 		sf_put(o, "    - [");

@@ -43,18 +43,17 @@ typedef struct flock_layout {
 	float side;
 	uint32_t key;
 	uint32_t archetype;
-	throng_vec2* start; ///< by id
 } flock_layout;
 
-static void flock_make(const throng_scene* scene, uint32_t i, throng_agent_def* def, const void* user)
+/// Boid i; start[i] is its dart (thr_spawn_scatter).
+static void flock_make(const void* params, const throng_vec2* start, uint32_t i, throng_agent_def* def)
 {
-	const flock_layout* L = user;
-	(void)scene;
+	const flock_layout* L = params;
 	float a = thr_bits_to_pm1(thr_rng_bits(L->key, i, 2, THR_STREAM_SPAWN)) * THR_PI;
 	float s, c;
 	thr_sincosf(a, &s, &c);
 	*def = throng_agent_default_def();
-	def->position = L->start[i];
+	def->position = start[i];
 	def->heading = (throng_vec2){c, s};
 	def->velocity = (throng_vec2){c * 0.5f * FLOCK_MAX_SPEED, s * 0.5f * FLOCK_MAX_SPEED};
 	def->max_speed = FLOCK_MAX_SPEED;
@@ -107,8 +106,8 @@ throng_status thr_flock_build(throng_scene* scene, const throng_scene_def* o)
 	if (st != THRONG_OK) {
 		return st;
 	}
-	L.start = malloc((size_t)n * sizeof *L.start);
-	if (L.start == NULL) {
+	throng_vec2* start = malloc((size_t)n * sizeof *start);
+	if (start == NULL) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario flock: out of memory for %u boids", n);
 	}
 	// Starts in [0, side - d]^2, d = two radii and the slack: a pair's
@@ -118,13 +117,14 @@ throng_status thr_flock_build(throng_scene* scene, const throng_scene_def* o)
 	thr_spawn sp;
 	st = thr_spawn_init(&sp, "flock", lo, start_hi, n, FLOCK_RADIUS);
 	if (st == THRONG_OK) {
-		st = thr_spawn_scatter(&sp, L.key, 0, n, FLOCK_RADIUS, lo, start_hi, L.start);
+		st = thr_spawn_scatter(&sp, L.key, 0, n, FLOCK_RADIUS, lo, start_hi, start);
 		thr_spawn_free(&sp);
 	}
 	if (st == THRONG_OK) {
-		st = thr_scene_add_agents(scene, n, flock_make, &L);
+		st = thr_scene_add_block(scene, n, flock_make, &L, sizeof L, start);
+	} else {
+		free(start);
 	}
-	free(L.start);
 	scene->goal_radius = 0.0f;
 	return st;
 }

@@ -72,10 +72,10 @@ typedef struct hallway_layout {
 	uint32_t archetype;
 } hallway_layout;
 
-static void hallway_make(const throng_scene* scene, uint32_t i, throng_agent_def* def, const void* user)
+static void hallway_make(const void* params, const throng_vec2* points, uint32_t i, throng_agent_def* def)
 {
-	const hallway_layout* L = user;
-	(void)scene;
+	const hallway_layout* L = params;
+	(void)points;
 	uint32_t flow = i % 2u;
 	throng_vec2 u = flow == 0 ? (throng_vec2){1.0f, 0.0f} : (throng_vec2){-1.0f, 0.0f};
 	throng_vec2 left = {-u.y, u.x};
@@ -119,7 +119,7 @@ throng_status thr_hallway_build(throng_scene* scene, const throng_scene_def* o)
 		st = thr_scene_add_wall(scene, (throng_vec2){-L.half_length, y}, (throng_vec2){L.half_length, y});
 	}
 	if (st == THRONG_OK) {
-		st = thr_scene_add_agents(scene, n, hallway_make, &L);
+		st = thr_scene_add_block(scene, n, hallway_make, &L, sizeof L, NULL);
 	}
 	scene->goal_radius = HALLWAY_GOAL_RADIUS;
 	return st;

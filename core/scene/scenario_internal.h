@@ -19,11 +19,16 @@
 // definition, plus what hangs off it in C: how it scales with the agent
 // count (the build function itself) and an outcome measure, named in a
 // table of its own (scenario_measure.c) so that a scenario file can carry
-// it (`measure: armies`). Saving writes the definition as it is.
+// it (`measure: armies`). Its agents it states as a block (a maker and a
+// copy of its parameters, thr_scene_add_block), not as rows: the builder
+// and the writer make them one at a time, so the definition of 10^6
+// agents does not hold 10^6 rows. Saving writes the definition as it is,
+// the block as rows.
 #ifndef THRONG_CORE_SCENARIO_INTERNAL_H
 #define THRONG_CORE_SCENARIO_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "throng/scenario.h"
@@ -153,7 +158,8 @@ throng_world_def thr_scene_world_def(const throng_scene_def* options, uint32_t c
 // (scene->def.model, the model of scenario_file_internal.h, the same one a
 // scenario file is read into) through these calls; one builder
 // (sf_build_into) then makes the world from it, for built-ins and files
-// alike, and throng_scene_save_* writes it.
+// alike, and throng_scene_save_* writes it. thr_scene_spawn_batched is the
+// builder's, not a built-in's: the spawn into a world.
 
 /// A scene of `scenario` with an empty definition (sf_model_defaults of
 /// its name), no world yet; NULL when out of memory.
@@ -181,12 +187,21 @@ throng_status thr_scene_threat_external(throng_scene* scene);
 /// (within the goal radius): round r from draws 2r and 2r+1 of its goal stream.
 throng_status thr_scene_random_goals(throng_scene* scene, throng_vec2 lo, throng_vec2 hi);
 
-/// How a scene's agents are made: agent i (0..count-1) into *def.
-typedef void (*thr_agent_maker)(const throng_scene* scene, uint32_t i, throng_agent_def* def, const void* user);
+/// How a built-in makes its agents: agent i into *def (its archetype the
+/// id thr_scene_add_archetype gave), from its parameters and points alone.
+typedef void (*thr_block_maker)(const void* params, const throng_vec2* points, uint32_t i, throng_agent_def* def);
 
-/// Adds `count` agents made by `make` to the scene's definition, as rows
-/// (a built-in states its agents).
-throng_status thr_scene_add_agents(throng_scene* scene, uint32_t count, thr_agent_maker make, const void* user);
+/// States the scene's agents (once): a block of `count` agents made by
+/// `make` (sf_block, scenario_file_internal.h) from a copy of `params`
+/// (`size` bytes, plain values) and `points` (count of them, malloc'd, or
+/// NULL), which the definition takes over, also on failure. The agents
+/// are made when the world is built and again when the scene is saved;
+/// the definition holds no row of them.
+throng_status thr_scene_add_block(throng_scene* scene, uint32_t count, thr_block_maker make, const void* params,
+                                  size_t size, throng_vec2* points);
+
+/// How the build makes a batch's agents: agent i (0..count-1) into *def.
+typedef void (*thr_agent_maker)(const throng_scene* scene, uint32_t i, throng_agent_def* def, const void* user);
 
 /// Spawns `count` agents made by `make` into the scene's world, in batches
 /// (so that no huge array of defs is allocated): the build.

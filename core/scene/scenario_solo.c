@@ -90,15 +90,14 @@ static throng_controller solo_controller(void)
 
 typedef struct solo_layout {
 	uint32_t archetype;
-	throng_vec2* start; ///< by id
 } solo_layout;
 
-static void solo_make(const throng_scene* scene, uint32_t i, throng_agent_def* a, const void* user)
+/// Agent i, at start[i] (solo_place).
+static void solo_make(const void* params, const throng_vec2* start, uint32_t i, throng_agent_def* a)
 {
-	const solo_layout* L = user;
-	(void)scene;
+	const solo_layout* L = params;
 	*a = throng_agent_default_def();
-	a->position = L->start[i];
+	a->position = start[i];
 	a->target = a->position;
 	a->heading = (throng_vec2){1.0f, 0.0f};
 	a->max_speed = 3.0f;
@@ -142,7 +141,8 @@ throng_status thr_solo_build(throng_scene* scene, const throng_scene_def* o)
 	const throng_vec2 lo = {-hw, -hh}, hi = {hw, hh};
 	throng_status st = thr_scene_create_world(scene, o, n, lo, hi, THRONG_BOUNDS_CONTAIN);
 	throng_controller ctl = solo_controller();
-	solo_layout L = {0, NULL};
+	solo_layout L = {0};
+	throng_vec2* start = NULL;
 	if (st == THRONG_OK) {
 		st = thr_scene_add_archetype(scene, "agent", &ctl, &L.archetype);
 	}
@@ -151,18 +151,19 @@ throng_status thr_solo_build(throng_scene* scene, const throng_scene_def* o)
 		                            solo_obstacles[k][2]);
 	}
 	if (st == THRONG_OK) {
-		L.start = malloc((size_t)n * sizeof *L.start);
-		st = L.start != NULL ? THRONG_OK
+		start = malloc((size_t)n * sizeof *start);
+		st = start != NULL ? THRONG_OK
 		                     : thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario solo: out of memory for %u agents", n);
 	}
 	if (st == THRONG_OK) {
 		const throng_vec2 in_lo = {-hw + SOLO_INSET, -hh + SOLO_INSET}, in_hi = {hw - SOLO_INSET, hh - SOLO_INSET};
-		st = solo_place(n, thr_rng_key(o->seed), in_lo, in_hi, L.start);
+		st = solo_place(n, thr_rng_key(o->seed), in_lo, in_hi, start);
 	}
 	if (st == THRONG_OK) {
-		st = thr_scene_add_agents(scene, n, solo_make, &L);
+		st = thr_scene_add_block(scene, n, solo_make, &L, sizeof L, start);
+	} else {
+		free(start);
 	}
-	free(L.start);
 	if (st == THRONG_OK) {
 		st = thr_scene_threat_external(scene); // the viewer's mouse, in threat mode
 	}

@@ -4,8 +4,8 @@
 // issue 4, each in its own scenario_<name>.c.
 //
 // Each scenario is a build function that states its scene once into the
-// scene's definition (the world, its archetypes, shapes and agents as
-// rows), plus an optional outcome measure (the table). The end of the file
+// scene's definition (the world, its archetypes, shapes, and its agents as
+// a block: a maker and its parameters), plus an optional outcome measure (the table). The end of the file
 // looks the built-ins up and creates one: its definition is stated, then
 // the one builder (sf_build_into) makes the world from it. Placement never uses rand() or the clock: positions
 // come from closed-form layouts or from the counter-based generator keyed by
@@ -79,15 +79,14 @@ typedef struct herd_layout {
 	float box_x, box_y; ///< half extents of the spawn box (m)
 	uint32_t archetype;
 	uint32_t key;
-	throng_vec2* start; ///< by id
 } herd_layout;
 
-static void herd_make(const throng_scene* scene, uint32_t i, throng_agent_def* def, const void* user)
+/// Agent i of the herd; start[i] is its dart (thr_spawn_scatter).
+static void herd_make(const void* params, const throng_vec2* start, uint32_t i, throng_agent_def* def)
 {
-	(void)scene;
-	const herd_layout* L = user;
+	const herd_layout* L = params;
 	*def = throng_agent_default_def();
-	def->position = L->start[i];
+	def->position = start[i];
 	// Start moving at half speed in a random direction, so the herd is
 	// already wandering at step 0.
 	float angle = THR_TWO_PI * spawn_unit(L->key, i, 2) - THR_PI;
@@ -150,21 +149,22 @@ static throng_status herd_build(throng_scene* scene, const throng_scene_def* o)
 	if (st != THRONG_OK) {
 		return st;
 	}
-	L.start = malloc((size_t)n * sizeof *L.start);
-	if (L.start == NULL) {
+	throng_vec2* start = malloc((size_t)n * sizeof *start);
+	if (start == NULL) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario herd: out of memory for %u agents", n);
 	}
 	const throng_vec2 box_lo = {-L.box_x, -L.box_y}, box_hi = {L.box_x, L.box_y};
 	thr_spawn sp;
 	st = thr_spawn_init(&sp, "herd", box_lo, box_hi, n, HERD_RADIUS);
 	if (st == THRONG_OK) {
-		st = thr_spawn_scatter(&sp, L.key, 0, n, HERD_RADIUS, box_lo, box_hi, L.start);
+		st = thr_spawn_scatter(&sp, L.key, 0, n, HERD_RADIUS, box_lo, box_hi, start);
 		thr_spawn_free(&sp);
 	}
 	if (st == THRONG_OK) {
-		st = thr_scene_add_agents(scene, n, herd_make, &L);
+		st = thr_scene_add_block(scene, n, herd_make, &L, sizeof L, start);
+	} else {
+		free(start);
 	}
-	free(L.start);
 	if (st != THRONG_OK) {
 		return st;
 	}
@@ -221,15 +221,17 @@ static throng_status herd_build(throng_scene* scene, const throng_scene_def* o)
 #define CIRCLE_ARRIVAL_FACTOR 1.4  ///< every agent reaches its goal within this times 2R / max_speed
 
 typedef struct circle_layout {
+	uint32_t count;     ///< agents
 	uint32_t rings;
 	float outer_radius; ///< m
 	uint32_t archetype;
 } circle_layout;
 
-static void circle_make(const throng_scene* scene, uint32_t i, throng_agent_def* def, const void* user)
+static void circle_make(const void* params, const throng_vec2* points, uint32_t i, throng_agent_def* def)
 {
-	const circle_layout* L = user;
-	uint32_t n = scene->agents;
+	const circle_layout* L = params;
+	(void)points;
+	uint32_t n = L->count;
 	uint32_t ring = i % L->rings;
 	uint32_t index = i / L->rings;
 	uint32_t on_ring = (n - ring + L->rings - 1) / L->rings; // agents i with i % rings == ring
@@ -255,6 +257,7 @@ static throng_status circle_build(throng_scene* scene, const throng_scene_def* o
 {
 	uint32_t n = scene->agents;
 	circle_layout L;
+	L.count = n;
 	float single = (float)n * CIRCLE_SPACING / THR_TWO_PI;
 	if (single <= CIRCLE_MAX_RADIUS) {
 		L.rings = 1;
@@ -310,7 +313,7 @@ static throng_status circle_build(throng_scene* scene, const throng_scene_def* o
 	if (st != THRONG_OK) {
 		return st;
 	}
-	st = thr_scene_add_agents(scene, n, circle_make, &L);
+	st = thr_scene_add_block(scene, n, circle_make, &L, sizeof L, NULL);
 	if (st != THRONG_OK) {
 		return st;
 	}
@@ -478,12 +481,12 @@ static throng_status state_builtin(throng_scene* scene, const throng_scene_def* 
 	m->version = 2;
 	m->measure = sc->measure;
 	throng_status st = sc->build(scene, options);
-	if (st == THRONG_OK && m->row_count != scene->agents) {
+	if (st == THRONG_OK && m->row_count + m->block.count != scene->agents) {
 		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "scenario %s: build stated %u agents, not %u", sc->info.name,
-		              m->row_count, scene->agents);
+		              m->row_count + m->block.count, scene->agents);
 	}
 	m->goal_radius = scene->goal_radius;
-	m->agents = m->row_count;
+	m->agents = m->row_count + m->block.count;
 	return st;
 }
 
