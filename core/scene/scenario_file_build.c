@@ -84,11 +84,13 @@ static throng_status threat_update(throng_scene* scene, thr_definition* sd)
 	double time = (double)scene->steps * scene->dt;
 	bool was_active = scene->threat_active;
 	bool active = false;
+	throng_vec2 p = t->kind == SF_THREAT_PATH ? t->path.points[0] : t->position;
+	throng_vec2 v = {0.0f, 0.0f};
 	if (t->kind == SF_THREAT_LINE) {
 		// A straight line at constant velocity, inside a box (herd): the
 		// path is a line through the box, so once it has left it never
 		// comes back; "inside" is inclusive.
-		throng_vec2 p = t->position;
+		v = t->velocity;
 		if (time >= (double)t->start) {
 			double s = time - (double)t->start;
 			p.x = (float)((double)t->position.x + (double)t->velocity.x * s);
@@ -96,17 +98,7 @@ static throng_status threat_update(throng_scene* scene, thr_definition* sd)
 			active = p.x >= t->active_min.x && p.x <= t->active_max.x && p.y >= t->active_min.y &&
 			         p.y <= t->active_max.y;
 		}
-		if (!active && !was_active) {
-			return THRONG_OK;
-		}
-		scene->threat_active = active;
-		scene->threat_position = p;
-		scene->threat_velocity = active ? t->velocity : (throng_vec2){0.0f, 0.0f};
-		return throng_world_set_threat(scene->world, p, scene->threat_velocity, active);
-	}
-	throng_vec2 p = t->kind == SF_THREAT_POINT ? t->position : t->path.points[0];
-	throng_vec2 v = {0.0f, 0.0f};
-	if (time >= (double)t->start) {
+	} else if (time >= (double)t->start) {
 		active = true;
 		if (t->kind == SF_THREAT_PATH) {
 			uint32_t segs = t->path.loop ? t->path.count : t->path.count - 1u;
@@ -132,7 +124,7 @@ static throng_status threat_update(throng_scene* scene, thr_definition* sd)
 	return throng_world_set_threat(scene->world, p, scene->threat_velocity, active);
 }
 
-/// Goal number `round` of agent `id` of a group with random goals.
+/// Goal number `round` of agent `id`, uniform in [lo, hi] (a group's or the rows' random goals).
 static void random_goal_in(const thr_definition* sd, throng_vec2 lo, throng_vec2 hi, uint32_t id, uint32_t round,
                            float* x, float* y)
 {
@@ -140,11 +132,6 @@ static void random_goal_in(const thr_definition* sd, throng_vec2 lo, throng_vec2
 	float uy = thr_bits_to_unit(thr_rng_bits(sd->key, id, 2u * round + 1u, THR_STREAM_GOAL));
 	*x = lo.x + (hi.x - lo.x) * ux;
 	*y = lo.y + (hi.y - lo.y) * uy;
-}
-
-static void random_goal(const thr_definition* sd, const sf_group* g, uint32_t id, uint32_t round, float* x, float* y)
-{
-	random_goal_in(sd, g->goal_min, g->goal_max, id, round, x, y);
 }
 
 /// The group of agent `id` (groups hold consecutive ids).
@@ -221,7 +208,8 @@ static throng_status def_script(throng_scene* scene)
 		if (id >= sd->first_row) {
 			random_goal_in(sd, sd->model->rows_goal_min, sd->model->rows_goal_max, id, round, &g->x, &g->y);
 		} else {
-			random_goal(sd, group_of(sd, id), id, round, &g->x, &g->y);
+			const sf_group* gr = group_of(sd, id);
+			random_goal_in(sd, gr->goal_min, gr->goal_max, id, round, &g->x, &g->y);
 		}
 		st = throng_world_set_target(scene->world, id, *g);
 		if (st != THRONG_OK) {
@@ -508,7 +496,7 @@ static throng_status build_agents(sf_ctx* c, throng_scene* scene, thr_definition
 			for (uint32_t i = 0; i < g->count; ++i) {
 				uint32_t id = sd->first_id[k] + i;
 				if (g->goal == SF_GOAL_RANDOM) {
-					random_goal(sd, g, id, 0, &sd->goal[id].x, &sd->goal[id].y);
+					random_goal_in(sd, g->goal_min, g->goal_max, id, 0, &sd->goal[id].x, &sd->goal[id].y);
 				} else {
 					sd->goal[id].x = sd->goal[id].y = NAN;
 				}
@@ -573,12 +561,7 @@ throng_status sf_build_into(sf_ctx* c, throng_scene* scene, sf_model* model, con
 	scene->goal_radius = m->goal_radius;
 
 	throng_world_def def = thr_scene_world_def(opt, scene->agents);
-	def.bounds_min = m->bounds_min;
-	def.bounds_max = m->bounds_max;
-	def.bounds_mode = m->bounds_mode;
-	def.dt = m->dt;
-	def.seed = m->seed;
-	def.cell_size = m->cell_size;
+	sf_model_world_def(m, &def);
 	throng_status st = throng_world_create(&def, &scene->world);
 	if (st != THRONG_OK) {
 		build_fail(c, st, root, "world");

@@ -84,6 +84,15 @@ static void put_keys(sf_out* o, const sf_table* t, const void* base, uint32_t ki
 	}
 }
 
+/// A rectangle as a flow mapping, {min: [x, y], max: [x, y]} (sf_box_table).
+static void put_box(sf_out* o, throng_vec2 min, throng_vec2 max)
+{
+	const sf_box box = {min, max};
+	sf_put(o, "{");
+	put_keys(o, &sf_box_table, &box, 0, "", ", ");
+	sf_put(o, "}");
+}
+
 static void put_archetypes(sf_out* o, const sf_model* m)
 {
 	sf_put(o, "archetypes:\n");
@@ -139,11 +148,9 @@ static void put_goal(sf_out* o, const sf_group* g)
 	case SF_GOAL_ANTIPODAL: sf_put(o, "antipodal"); break;
 	case SF_GOAL_POINT: put_vec(o, g->goal_point); break;
 	case SF_GOAL_RANDOM:
-		sf_put(o, "{random: {min: ");
-		put_vec(o, g->goal_min);
-		sf_put(o, ", max: ");
-		put_vec(o, g->goal_max);
-		sf_put(o, "}}");
+		sf_put(o, "{random: ");
+		put_box(o, g->goal_min, g->goal_max);
+		sf_put(o, "}");
 		break;
 	case SF_GOAL_OFFSET:
 		sf_put(o, "{offset: ");
@@ -231,14 +238,8 @@ static void put_shapes(sf_out* o, const sf_model* m)
 	} else if (t->kind == SF_THREAT_EXTERNAL) {
 		sf_put(o, "threat: {external: true}\n");
 	} else if (t->kind == SF_THREAT_LINE) {
-		sf_put(o, "threat: {line: {from: ");
-		put_vec(o, t->position);
-		sf_put(o, ", velocity: ");
-		put_vec(o, t->velocity);
-		sf_put(o, ", active_min: ");
-		put_vec(o, t->active_min);
-		sf_put(o, ", active_max: ");
-		put_vec(o, t->active_max);
+		sf_put(o, "threat: {line: {");
+		put_keys(o, sf_key_find(&sf_threat_table, "line")->sub, t, 0, "", ", "); // from, velocity, active box
 		sf_put(o, "}, start: ");
 		put_float(o, t->start);
 		sf_put(o, "}\n");
@@ -271,11 +272,9 @@ static void put_rows(sf_out* o, const sf_model* m)
 	}
 	sf_put(o, "agents:\n");
 	if (m->rows_random) {
-		sf_put(o, "  goal: {random: {min: ");
-		put_vec(o, m->rows_goal_min);
-		sf_put(o, ", max: ");
-		put_vec(o, m->rows_goal_max);
-		sf_put(o, "}}\n");
+		sf_put(o, "  goal: {random: ");
+		put_box(o, m->rows_goal_min, m->rows_goal_max);
+		sf_put(o, "}\n");
 	}
 	sf_put(o, "  # [x, y, vx, vy, hx, hy, tx, ty, max_speed, max_force, radius, archetype, group, path]\n  rows:\n");
 	for (uint32_t k = 0; k < rows; ++k) {

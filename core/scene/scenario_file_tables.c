@@ -33,6 +33,8 @@ _Static_assert(sizeof(throng_target_source) == sizeof(int) && sizeof(throng_flee
 #define WHOLE(st, field, lo, hi)                                                                                  \
 	.offset = offsetof(st, field), .type = SF_T_UINT, .min = (lo), .max = (hi), .size = sizeof(((st*)0)->field)
 #define FLAG(st, field) .offset = offsetof(st, field), .type = SF_T_BOOL
+/// A table's rows and their count.
+#define KEYS(rows) .keys = (rows), .count = sizeof(rows) / sizeof(rows)[0]
 #define WORD(st, field, table, w) .offset = offsetof(st, field), .type = SF_T_WORD, .words = &(table), .what = (w)
 
 // ---------------------------------------------------------------------------
@@ -61,7 +63,7 @@ static const sf_key bounds_keys[] = {
 	        "(velocity reflects), `open` (no bounds; the grid still covers min..max) (`throng_bounds_mode_name`)"},
 };
 
-static const sf_table bounds_table = {.name = "bounds", .keys = bounds_keys, .count = 3, .check = check_bounds};
+static const sf_table bounds_table = {.name = "bounds", KEYS(bounds_keys), .check = check_bounds};
 
 static void world_defaults(void* base)
 {
@@ -88,7 +90,7 @@ static const sf_key world_keys[] = {
 };
 
 const sf_table sf_world_table = {
-	.name = "world", .keys = world_keys, .count = 4, .defaults = world_defaults, .size = sizeof(sf_model)};
+	.name = "world", KEYS(world_keys), .defaults = world_defaults, .size = sizeof(sf_model)};
 
 // ---------------------------------------------------------------------------
 // An archetype
@@ -112,8 +114,7 @@ static const sf_key archetype_keys[] = {
 _Static_assert(THRONG_MAX_SLOTS == 16, "the slots row of archetype_keys states the limit");
 
 const sf_table sf_archetype_table = {.name = "archetype",
-                                     .keys = archetype_keys,
-                                     .count = 4,
+                                     KEYS(archetype_keys),
                                      .defaults = archetype_defaults,
                                      .size = sizeof(throng_controller)};
 
@@ -135,7 +136,7 @@ static const sf_key slot_keys[] = {
 };
 
 const sf_table sf_slot_table = {
-	.name = "slot", .keys = slot_keys, .count = 4, .defaults = slot_defaults, .size = sizeof(throng_slot)};
+	.name = "slot", KEYS(slot_keys), .defaults = slot_defaults, .size = sizeof(throng_slot)};
 
 // ---------------------------------------------------------------------------
 // A slot's parameters: the fields of throng_behavior_params, in the order
@@ -193,8 +194,7 @@ static const sf_key param_keys[] = {
 _Static_assert(THRONG_DEFAULT_MAX_NEIGHBORS == 256, "max_neighbors' note in param_keys states the default");
 
 const sf_table sf_param_table = {.name = "slot parameters",
-                                 .keys = param_keys,
-                                 .count = sizeof param_keys / sizeof param_keys[0],
+                                 KEYS(param_keys),
                                  .defaults = param_defaults,
                                  .size = sizeof(throng_behavior_params),
                                  .kind_names = &thr_behavior_kind_names,
@@ -223,8 +223,7 @@ static const sf_key contact_keys[] = {
 };
 
 const sf_table sf_contact_table = {.name = "contact",
-                                   .keys = contact_keys,
-                                   .count = 4,
+                                   KEYS(contact_keys),
                                    .defaults = contact_defaults,
                                    .size = sizeof(throng_contact)};
 
@@ -259,8 +258,7 @@ static const sf_key spawn_keys[] = {
 #undef S
 
 const sf_table sf_spawn_table = {.name = "spawn",
-                                 .keys = spawn_keys,
-                                 .count = sizeof spawn_keys / sizeof spawn_keys[0],
+                                 KEYS(spawn_keys),
                                  .size = sizeof(sf_spawn),
                                  .kind_names = &shape_names,
                                  .key_header = "key",
@@ -291,8 +289,7 @@ static const sf_key target_rule_keys[] = {
 
 const sf_table sf_target_rule_table = {.name = "target_rule",
                                        .expect = "a mapping of group, sight_radius, every and enabled",
-                                       .keys = target_rule_keys,
-                                       .count = sizeof target_rule_keys / sizeof target_rule_keys[0],
+                                       KEYS(target_rule_keys),
                                        .defaults = sf_target_rule_defaults,
                                        .size = sizeof(throng_target_rule)};
 
@@ -306,7 +303,7 @@ static const sf_key obstacle_keys[] = {
 };
 
 const sf_table sf_obstacle_table = {
-	.name = "obstacle", .keys = obstacle_keys, .count = 2, .size = sizeof(sf_obstacle)};
+	.name = "obstacle", KEYS(obstacle_keys), .size = sizeof(sf_obstacle)};
 
 // ---------------------------------------------------------------------------
 // A path (a group's, in its mapping form)
@@ -333,7 +330,7 @@ static void check_path(sf_ctx* c, const sf_node* map, void* base, uint64_t faile
 	}
 }
 
-const sf_table sf_path_table = {.name = "path", .keys = path_keys, .count = 3, .size = sizeof(sf_path),
+const sf_table sf_path_table = {.name = "path", KEYS(path_keys), .size = sizeof(sf_path),
                                 .check = check_path,
                                 .expect = "a list of waypoints [[x, y], ...] or {waypoints: [...], loop: false}"};
 
@@ -377,8 +374,7 @@ static const sf_key group_keys[] = {
 
 const sf_table sf_group_table = {.name = "group",
                                  .expect = "a mapping with count, archetype and spawn",
-                                 .keys = group_keys,
-                                 .count = sizeof group_keys / sizeof group_keys[0],
+                                 KEYS(group_keys),
                                  .defaults = group_defaults,
                                  .size = sizeof(sf_group)};
 
@@ -408,7 +404,7 @@ static const sf_key row_keys[] = {
 };
 #undef COLUMN
 
-const sf_table sf_row_table = {.name = "agents row", .keys = row_keys, .count = 14};
+const sf_table sf_row_table = {.name = "agents row", KEYS(row_keys)};
 
 static const sf_key scene_keys[] = {
 	{.name = "version", PART(SF_SCENE_VERSION)},
@@ -428,7 +424,7 @@ static const sf_key scene_keys[] = {
 	{.name = "agents", PART(SF_SCENE_AGENTS)},
 };
 
-const sf_table sf_scene_table = {.name = "scene", .keys = scene_keys, .count = 14,
+const sf_table sf_scene_table = {.name = "scene", KEYS(scene_keys),
                                  .expect = "a mapping with world, archetypes, groups, obstacles, walls and threat"};
 
 static const sf_key line_keys[] = {
@@ -439,7 +435,7 @@ static const sf_key line_keys[] = {
 };
 
 static const sf_table line_table = {
-	.name = "line", .keys = line_keys, .count = 4,
+	.name = "line", KEYS(line_keys),
 	.expect = "{from: [x, y], velocity: [vx, vy], active_min: [x, y], active_max: [x, y]}"};
 
 /// Which of position, path, line and external the threat is: one of them.
@@ -495,7 +491,7 @@ static const sf_key threat_keys[] = {
 	{.name = "external", .type = SF_T_OTHER},
 };
 
-const sf_table sf_threat_table = {.name = "threat", .keys = threat_keys, .count = 7, .check = check_threat,
+const sf_table sf_threat_table = {.name = "threat", KEYS(threat_keys), .check = check_threat,
                                   .expect = "a mapping with position, or path and speed"};
 
 static const sf_key wall_keys[] = {
@@ -504,7 +500,7 @@ static const sf_key wall_keys[] = {
 };
 
 const sf_table sf_wall_table = {
-	.name = "wall", .keys = wall_keys, .count = 2,
+	.name = "wall", KEYS(wall_keys),
 	.expect = "a segment [[x, y], [x, y]] or a polyline {points: [...], closed: false}"};
 
 /// A rectangle: max at or above min on both axes (when both were read).
@@ -525,7 +521,7 @@ static const sf_key box_keys[] = {
 };
 
 const sf_table sf_box_table = {
-	.name = "box", .keys = box_keys, .count = 2, .check = check_box,
+	.name = "box", KEYS(box_keys), .check = check_box,
 	.expect = "a rectangle {min: [x, y], max: [x, y]}"};
 
 static const sf_key goal_keys[] = {
@@ -547,7 +543,7 @@ static void check_goal(sf_ctx* c, const sf_node* map, void* base, uint64_t faile
 	}
 }
 
-const sf_table sf_goal_table = {.name = "goal", .keys = goal_keys, .count = 2, .check = check_goal};
+const sf_table sf_goal_table = {.name = "goal", KEYS(goal_keys), .check = check_goal};
 
 static const sf_key agents_keys[] = {
 	{.name = "goal", PART(1)},
@@ -556,14 +552,14 @@ static const sf_key agents_keys[] = {
 };
 
 const sf_table sf_agents_table = {
-	.name = "agents", .keys = agents_keys, .count = 2, .expect = "a mapping with rows (and goal)"};
+	.name = "agents", KEYS(agents_keys), .expect = "a mapping with rows (and goal)"};
 
 static const sf_key agents_goal_keys[] = {
 	{.name = "random", PART(3), .required = true, .expect = "a rectangle {min: [x, y], max: [x, y]}"},
 };
 
 const sf_table sf_agents_goal_table = {
-	.name = "agents goal", .keys = agents_goal_keys, .count = 1, .expect = "{random: {min: [x, y], max: [x, y]}}"};
+	.name = "agents goal", KEYS(agents_goal_keys), .expect = "{random: {min: [x, y], max: [x, y]}}"};
 #undef PART
 
 const sf_table* const sf_doc_tables[] = {&sf_world_table,       &sf_archetype_table, &sf_target_rule_table,
