@@ -133,7 +133,7 @@ static void armies_make(const void* params, const throng_vec2* points, uint32_t 
 	float along = front - depth;
 	float side = centre - 0.5f * d->width[role] + lateral;
 	*def = throng_agent_default_def();
-	def->position = (throng_vec2){along * u.x + side * right.x, along * u.y + side * right.y};
+	def->position = thr_crowd_at(u, right, along, side);
 	def->heading = u;
 	def->max_speed = r->speed;
 	def->max_force = r->force;
@@ -149,7 +149,7 @@ static void armies_make(const void* params, const throng_vec2* points, uint32_t 
 		t_along = -(af - 0.5f * d->depth[ROLE_ARCHERS]); // the enemy archers' centre
 		t_side = -ac;
 	}
-	def->target = (throng_vec2){t_along * u.x + t_side * right.x, t_along * u.y + t_side * right.y};
+	def->target = thr_crowd_at(u, right, t_along, t_side);
 }
 
 /// The controller of one role of one army.

@@ -77,9 +77,8 @@ static void crossing_make(const void* params, const throng_vec2* points, uint32_
 	thr_crowd_goal_place(i / 4u, L->columns, L->rows, CROSSING_GOAL_SPACING, &beyond, &across);
 	float goal = L->half + CROSSING_GAP + beyond;
 	float goal_side = 0.5f * CROSSING_MEDIAN + 0.5f * (float)L->columns * CROSSING_SPACING + across;
-	throng_vec2 start = {along * u.x + side * right.x, along * u.y + side * right.y};
-	throng_vec2 target = {goal * u.x + goal_side * right.x, goal * u.y + goal_side * right.y};
-	*def = thr_crowd_walker(start, target, u, L->archetype);
+	*def = thr_crowd_walker(thr_crowd_at(u, right, along, side), thr_crowd_at(u, right, goal, goal_side), u,
+	                        L->archetype);
 	def->group = flow;
 }
 

@@ -93,6 +93,11 @@ throng_agent_def thr_crowd_walker(throng_vec2 position, throng_vec2 target, thro
 	return def;
 }
 
+throng_vec2 thr_crowd_at(throng_vec2 u, throng_vec2 v, float along, float side)
+{
+	return (throng_vec2){along * u.x + side * v.x, along * u.y + side * v.y};
+}
+
 void thr_crowd_goal_place(uint32_t k, uint32_t columns, uint32_t rows, float spacing, float* beyond, float* across)
 {
 	uint32_t col = k % columns, row = k / columns;

@@ -39,6 +39,10 @@ throng_controller thr_crowd_controller(bool walls, thr_crowd_goal goal, float sl
 /// everything else at throng_agent_default_def().
 throng_agent_def thr_crowd_walker(throng_vec2 position, throng_vec2 target, throng_vec2 heading, uint32_t archetype);
 
+/// The point `along` metres along the unit direction u and `side` metres
+/// along the unit direction v (a flow's frame: u its travel, v across it).
+throng_vec2 thr_crowd_at(throng_vec2 u, throng_vec2 v, float along, float side);
+
 /// Place k of a columns x rows lattice of goals `spacing` apart, unjittered
 /// and filled row by row with the rows reversed (row 0 farthest, so nobody
 /// passes someone who already stopped): *beyond is its distance past the

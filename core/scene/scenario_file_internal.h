@@ -623,8 +623,11 @@ void sf_put(sf_out* o, const char* fmt, ...)
 #endif
 	;
 
-/// "(expected ...)" of a number in range `r` ("a number > 0 and <= 1e6").
+/// "(expected ...)" of a number in range `r` ("a number > 0 and <= 1e6"),
+/// and the range as the key reference writes it ("(0, 1e6]"): one row a
+/// range (scenario_file_read.c) holds its bounds and its texts.
 const char* sf_range_text(sf_range r);
+const char* sf_range_doc(sf_range r);
 
 /// The shortest of %.6g .. %.9g that reads back (strtof) to the same
 /// bits: 0.4f prints as 0.4, not 0.400000006.

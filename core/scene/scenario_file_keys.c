@@ -309,20 +309,6 @@ static const char* type_doc(sf_type t)
 	return "?";
 }
 
-static const char* range_doc(sf_range r)
-{
-	switch (r) {
-	case SF_POSITIVE: return "(0, 1e6]";
-	case SF_NON_NEGATIVE: return "[0, 1e6]";
-	case SF_COORD: return "[-1e6, 1e6]";
-	case SF_DT: return "(0, 1]";
-	case SF_ANGLE: return "[-1e6, 1e6]";
-	case SF_FEELER: return "[0, π]";
-	case SF_FRACTION: return "(0, 1]";
-	}
-	return "";
-}
-
 /// One row of the reference; `prefix` is "" or "bounds." for a nested
 /// table. An empty cell is "| |".
 static void md_row(sf_out* o, const sf_table* t, const sf_key* k, const void* defaults, const char* prefix)
@@ -342,7 +328,7 @@ static void md_row(sf_out* o, const sf_table* t, const sf_key* k, const void* de
 	size_t n = 0;
 	cell[0] = '\0';
 	if (k->type == SF_T_NUMBER || k->type == SF_T_POINT) {
-		n = (size_t)snprintf(cell, sizeof cell, "%s%s", k->type == SF_T_POINT ? "each in " : "", range_doc(k->range));
+		n = (size_t)snprintf(cell, sizeof cell, "%s%s", k->type == SF_T_POINT ? "each in " : "", sf_range_doc(k->range));
 	} else if (k->type == SF_T_UINT && k->max == UINT64_MAX) {
 		n = (size_t)snprintf(cell, sizeof cell, "[%llu, 2⁶⁴−1]", (unsigned long long)k->min);
 	} else if (k->type == SF_T_UINT) {

@@ -23,60 +23,61 @@
 #define SF_MAX_MAGNITUDE 1.0e6f
 #define SF_MIN_MAGNITUDE 1.0e-6f
 
+/// The ranges of validate.c, one row each: [lo, hi] (lo excluded when
+/// open), whether validate.c's floor of 1e-6 applies (lengths, speeds,
+/// rates, times, weights, fractions: below it squares and ratios to the
+/// world's extent underflow), and the texts of messages and docs.
+typedef struct range_row {
+	float lo, hi;
+	bool open;         ///< lo itself is out of range
+	bool floor;        ///< a number below 1e-6 in magnitude (not 0) is too small
+	const char* text;  ///< "(expected ...)" of a number out of range
+	const char* small; ///< "(expected ...)" of a number too small
+	const char* doc;   ///< the interval in docs/SCENARIOS.md
+} range_row;
+
+static const range_row ranges[] = {
+	[SF_POSITIVE] = {0.0f, SF_MAX_MAGNITUDE, true, true, "a number > 0 and <= 1e6", "a number from 1e-6 to 1e6",
+	                 "(0, 1e6]"},
+	[SF_NON_NEGATIVE] = {0.0f, SF_MAX_MAGNITUDE, false, true, "a number >= 0 and <= 1e6",
+	                     "0 or a number from 1e-6 to 1e6", "[0, 1e6]"},
+	[SF_COORD] = {-THRONG_MAX_COORD, THRONG_MAX_COORD, false, false, "a number from -1e6 to 1e6",
+	              "0 or a number from 1.2e-38 to 1e6 in magnitude", "[-1e6, 1e6]"},
+	[SF_DT] = {0.0f, 1.0f, true, false, "a number of seconds > 0 and <= 1", "a number of seconds from 1.2e-38 to 1",
+	           "(0, 1]"},
+	[SF_ANGLE] = {-SF_MAX_MAGNITUDE, SF_MAX_MAGNITUDE, false, false, "an angle in radians from -1e6 to 1e6",
+	              "0 or an angle from 1.2e-38 to 1e6 radians in magnitude", "[-1e6, 1e6]"},
+	[SF_FEELER] = {0.0f, THR_PI, false, false, "an angle in radians from 0 to pi",
+	               "0 or an angle in radians from 1.2e-38 to pi", "[0, π]"},
+	[SF_FRACTION] = {0.0f, 1.0f, true, true, "a fraction > 0 and <= 1", "a fraction from 1e-6 to 1", "(0, 1]"},
+};
+
 const char* sf_range_text(sf_range r)
 {
-	switch (r) {
-	case SF_POSITIVE: return "a number > 0 and <= 1e6";
-	case SF_NON_NEGATIVE: return "a number >= 0 and <= 1e6";
-	case SF_COORD: return "a number from -1e6 to 1e6";
-	case SF_DT: return "a number of seconds > 0 and <= 1";
-	case SF_ANGLE: return "an angle in radians from -1e6 to 1e6";
-	case SF_FEELER: return "an angle in radians from 0 to pi";
-	case SF_FRACTION: return "a fraction > 0 and <= 1";
-	}
-	return "a number";
+	return ranges[r].text;
+}
+
+const char* sf_range_doc(sf_range r)
+{
+	return ranges[r].doc;
 }
 
 static bool in_range(sf_range r, float v)
 {
-	switch (r) {
-	case SF_POSITIVE: return v > 0.0f && v <= SF_MAX_MAGNITUDE;
-	case SF_NON_NEGATIVE: return v >= 0.0f && v <= SF_MAX_MAGNITUDE;
-	case SF_COORD: return fabsf(v) <= THRONG_MAX_COORD;
-	case SF_DT: return v > 0.0f && v <= 1.0f;
-	case SF_ANGLE: return fabsf(v) <= SF_MAX_MAGNITUDE;
-	case SF_FEELER: return v >= 0.0f && v <= THR_PI;
-	case SF_FRACTION: return v > 0.0f && v <= 1.0f;
-	}
-	return false;
+	const range_row* q = &ranges[r];
+	return (q->open ? v > q->lo : v >= q->lo) && v <= q->hi; // false for NaN
 }
 
 /// Whether a number written as `d`, read as the float `f`, is too small:
-/// not 0 but 0 or subnormal as a float (1e-45, 1e-50), or, for lengths,
-/// speeds, rates, times, weights and fractions, below 1e-6 (validate.c's floor:
-/// below it squares and ratios to the world's extent underflow).
+/// not 0 but 0 or subnormal as a float (1e-45, 1e-50), or below 1e-6 in a
+/// range with the floor.
 static bool too_small(sf_range r, double d, float f)
 {
 	if (d == 0.0) {
 		return false;
 	}
 	float a = fabsf(f);
-	return a < FLT_MIN || ((r == SF_POSITIVE || r == SF_NON_NEGATIVE || r == SF_FRACTION) && a < SF_MIN_MAGNITUDE);
-}
-
-/// The expected text of a number too_small() refuses.
-static const char* small_text(sf_range r)
-{
-	switch (r) {
-	case SF_POSITIVE: return "a number from 1e-6 to 1e6";
-	case SF_NON_NEGATIVE: return "0 or a number from 1e-6 to 1e6";
-	case SF_COORD: return "0 or a number from 1.2e-38 to 1e6 in magnitude";
-	case SF_DT: return "a number of seconds from 1.2e-38 to 1";
-	case SF_ANGLE: return "0 or an angle from 1.2e-38 to 1e6 radians in magnitude";
-	case SF_FEELER: return "0 or an angle in radians from 1.2e-38 to pi";
-	case SF_FRACTION: return "a fraction from 1e-6 to 1";
-	}
-	return "a larger number";
+	return a < FLT_MIN || (ranges[r].floor && a < SF_MIN_MAGNITUDE);
 }
 
 bool sf_read_number(sf_ctx* c, const sf_node* n, sf_range range, float* out)
@@ -102,7 +103,7 @@ bool sf_read_number(sf_ctx* c, const sf_node* n, sf_range range, float* out)
 		return false;
 	}
 	if (too_small(range, d, f)) {
-		sf_error(c, n->pos, "got %s, too small (expected %s)", got, small_text(range));
+		sf_error(c, n->pos, "got %s, too small (expected %s)", got, ranges[range].small);
 		return false;
 	}
 	*out = f;

@@ -89,9 +89,8 @@ static void hallway_make(const void* params, const throng_vec2* points, uint32_t
 	thr_crowd_goal_place(i / 2u, L->columns, L->rows, HALLWAY_GOAL_SPACING, &beyond, &across);
 	float goal = L->half_length + beyond;
 	float goal_side = -across;
-	throng_vec2 start = {along * u.x + side * left.x, along * u.y + side * left.y};
-	throng_vec2 target = {goal * u.x + goal_side * left.x, goal * u.y + goal_side * left.y};
-	*def = thr_crowd_walker(start, target, u, L->archetype);
+	*def = thr_crowd_walker(thr_crowd_at(u, left, along, side), thr_crowd_at(u, left, goal, goal_side), u,
+	                        L->archetype);
 	def->group = flow;
 }
 
