@@ -101,11 +101,10 @@ throng_status thr_scene_add_archetype(throng_scene* scene, const char* name, con
 	}
 	sf_archetype* a = &m->archetypes[m->archetype_count];
 	memset(a, 0, sizeof *a);
-	a->name = malloc(strlen(name) + 1u);
+	a->name = sf_copy(name);
 	if (a->name == NULL) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario: out of memory for an archetype");
 	}
-	memcpy(a->name, name, strlen(name) + 1u);
 	a->controller = *controller;
 	// A target rule other than the default one is stated by group label.
 	throng_target_rule none = throng_controller_default_def(controller->mode).target_rule;

@@ -37,7 +37,6 @@ throng_status sf_build_scene(sf_ctx* c, sf_model* model, const throng_scene_def*
 	entry->info.description = m->description;
 	entry->info.default_agents = (uint32_t)m->agents;
 	entry->info.default_steps = m->steps > UINT32_MAX ? UINT32_MAX : (uint32_t)m->steps;
-	entry->max_agents = (uint32_t)m->agents;
 	if (st != THRONG_OK) {
 		throng_scene_destroy(scene);
 		return st;
@@ -121,8 +120,12 @@ throng_status throng_scene_load_memory(const char* name, const void* data, size_
 /// Reads a whole file into *data. A file larger than THRONG_MAX_FILE_SIZE
 /// costs nothing: a regular file is refused by its size before a byte is
 /// read, anything else (a pipe, a device) once one byte more has come.
-static throng_status read_file(sf_ctx* c, const char* path, unsigned char** data, size_t* size)
+static throng_status read_file(const char* path, throng_diagnostic_fn report, void* user, unsigned char** data,
+                               size_t* size)
 {
+	sf_ctx ctx;
+	sf_ctx* c = &ctx; // its problems are reported here; the bytes go to a call of their own
+	sf_ctx_init(c, path, report, user);
 	*data = NULL;
 	*size = 0;
 	FILE* f = fopen(path, "rb");
@@ -183,11 +186,9 @@ throng_status throng_scene_load_file_report(const char* path, const throng_scene
 	if (path == NULL || out == NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scene_load_file: %s is NULL", path == NULL ? "path" : "out");
 	}
-	sf_ctx c;
-	sf_ctx_init(&c, path, report, user);
 	unsigned char* data;
 	size_t size;
-	throng_status st = read_file(&c, path, &data, &size);
+	throng_status st = read_file(path, report, user, &data, &size);
 	if (st != THRONG_OK) {
 		return st;
 	}
@@ -229,11 +230,9 @@ throng_status throng_scenario_validate_file(const char* path, throng_diagnostic_
 	if (path == NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_scenario_validate_file: path is NULL");
 	}
-	sf_ctx c;
-	sf_ctx_init(&c, path, report, user);
 	unsigned char* data;
 	size_t size;
-	throng_status st = read_file(&c, path, &data, &size);
+	throng_status st = read_file(path, report, user, &data, &size);
 	if (st != THRONG_OK) {
 		if (problems != NULL) {
 			*problems = 1;

@@ -36,7 +36,7 @@ void sf_ctx_init(sf_ctx* c, const char* file, throng_diagnostic_fn report, void*
 	c->user = user;
 }
 
-static char* copy_text(const char* s)
+char* sf_copy(const char* s)
 {
 	size_t n = strlen(s) + 1;
 	char* d = malloc(n);
@@ -70,8 +70,8 @@ static void record(sf_ctx* c, sf_pos pos, bool warning, const char* fmt, va_list
 	p->pos = pos;
 	p->seq = seq;
 	p->warning = warning;
-	p->path = copy_text(c->path_len > 0 ? c->path : "document");
-	p->message = copy_text(msg);
+	p->path = sf_copy(c->path_len > 0 ? c->path : "document");
+	p->message = sf_copy(msg);
 	if (p->path == NULL || p->message == NULL) {
 		free(p->path);
 		free(p->message);

@@ -171,6 +171,8 @@ void sf_join(const char* const* names, size_t count, char* buf, size_t cap);
 
 /// The text of a scalar key, or NULL for other keys (and keys holding NULs).
 const char* sf_key_text(const sf_node* k);
+/// A malloc'd copy of a string; NULL when out of memory.
+char* sf_copy(const char* s);
 /// A malloc'd copy of a scalar's text; NULL for other nodes or out of memory.
 char* sf_copy_text(const sf_node* n);
 /// The value of `key` in a mapping (its first occurrence), or NULL.

@@ -124,8 +124,7 @@ extern const thr_measure thr_flock_measure;
 
 /// One built-in scenario.
 typedef struct thr_scenario {
-	throng_scenario_info info;
-	uint32_t max_agents;      ///< largest count it takes (<= THR_SCENE_MAX_AGENTS)
+	throng_scenario_info info; ///< every built-in takes 1 to THR_SCENE_MAX_AGENTS agents
 	/// States the scene (agents = scene->agents, already resolved) into
 	/// its definition through the thr_scene_* calls below, and sets
 	/// goal_radius. It never touches a world: there is none yet.

@@ -332,7 +332,6 @@ const thr_scenario thr_scenario_table[] = {
 		                        "crosses it (seed 001)",
 		         .default_agents = 8,
 		         .default_steps = 2000},
-		.max_agents = THR_SCENE_MAX_AGENTS,
 		.build = herd_build,
 	},
 	{
@@ -341,7 +340,6 @@ const thr_scenario thr_scenario_table[] = {
 		                        "unaligned avoidance and separation",
 		         .default_agents = 10000,
 		         .default_steps = 600},
-		.max_agents = THR_SCENE_MAX_AGENTS,
 		.build = circle_build,
 	},
 	{
@@ -350,7 +348,6 @@ const thr_scenario thr_scenario_table[] = {
 		                        "to a new goal on arrival (the benchmark crowd)",
 		         .default_agents = 10000,
 		         .default_steps = 600},
-		.max_agents = THR_SCENE_MAX_AGENTS,
 		.build = thr_field_build,
 	},
 	{
@@ -359,7 +356,6 @@ const thr_scenario thr_scenario_table[] = {
 		                        "(SteerSuite's four-way crossing)",
 		         .default_agents = 1000,
 		         .default_steps = 8520},
-		.max_agents = THR_SCENE_MAX_AGENTS,
 		.build = thr_crossing_build,
 	},
 	{
@@ -367,7 +363,6 @@ const thr_scenario thr_scenario_table[] = {
 		         .description = "a crowd leaves a walled room through one door and walks on to its goals",
 		         .default_agents = 400,
 		         .default_steps = 7200},
-		.max_agents = THR_SCENE_MAX_AGENTS,
 		.build = thr_bottleneck_build,
 	},
 	{
@@ -375,7 +370,6 @@ const thr_scenario thr_scenario_table[] = {
 		         .description = "two flows walk through each other in a walled corridor and form lanes",
 		         .default_agents = 1000,
 		         .default_steps = 9420},
-		.max_agents = THR_SCENE_MAX_AGENTS,
 		.build = thr_hallway_build,
 	},
 	{
@@ -384,7 +378,6 @@ const thr_scenario thr_scenario_table[] = {
 		                        "hunt archers, archers evade",
 		         .default_agents = 2000,
 		         .default_steps = 1800},
-		.max_agents = THR_SCENE_MAX_AGENTS,
 		.build = thr_armies_build,
 		.measure = &thr_armies_measure,
 	},
@@ -393,7 +386,6 @@ const thr_scenario thr_scenario_table[] = {
 		         .description = "boids on a torus: separation, alignment, cohesion and a little wander",
 		         .default_agents = 2000,
 		         .default_steps = 1800},
-		.max_agents = THR_SCENE_MAX_AGENTS,
 		.build = thr_flock_build,
 		.measure = &thr_flock_measure,
 	},
@@ -403,7 +395,6 @@ const thr_scenario thr_scenario_table[] = {
 		                        "obstacles, waiting for the mouse",
 		         .default_agents = 1,
 		         .default_steps = 600},
-		.max_agents = THR_SCENE_MAX_AGENTS,
 		.build = thr_solo_build,
 	},
 };
@@ -472,11 +463,10 @@ static throng_status state_builtin(throng_scene* scene, const throng_scene_def* 
 	const thr_scenario* sc = scene->scenario;
 	sf_model* m = scene->def.model;
 	free(m->description);
-	m->description = malloc(strlen(sc->info.description) + 1u);
+	m->description = sf_copy(sc->info.description);
 	if (m->name == NULL || m->description == NULL) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: out of memory", sc->info.name);
 	}
-	memcpy(m->description, sc->info.description, strlen(sc->info.description) + 1u);
 	m->steps = sc->info.default_steps;
 	m->version = 2;
 	m->measure = sc->measure;
@@ -507,9 +497,9 @@ throng_status throng_scene_create(const char* name, const throng_scene_def* opti
 	}
 	throng_scene_def opt = options != NULL ? *options : throng_scene_default_def();
 	uint32_t agents = opt.agents != 0 ? opt.agents : sc->info.default_agents;
-	if (agents == 0 || agents > sc->max_agents) {
+	if (agents == 0 || agents > THR_SCENE_MAX_AGENTS) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "scenario %s: agents must be from 1 to %u, got %u",
-		                sc->info.name, sc->max_agents, agents);
+		                sc->info.name, THR_SCENE_MAX_AGENTS, agents);
 	}
 	if (opt.engine != THRONG_ENGINE_SCALAR && opt.engine != THRONG_ENGINE_SIMD) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "scenario %s: engine %d is not an engine",
