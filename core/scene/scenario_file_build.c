@@ -387,10 +387,14 @@ static void make_tail(const throng_scene* scene, uint32_t i, throng_agent_def* d
 	}
 }
 
-/// Reports a library failure during the build as a problem of the file.
-static throng_status build_fail(sf_ctx* c, throng_status st, sf_pos at, const char* path)
+/// Reports a library failure during the build as a problem of the file,
+/// at `section` (or, `name` not NULL, at the entry `name` of `section`).
+static throng_status build_fail(sf_ctx* c, throng_status st, sf_pos at, const char* section, const char* name)
 {
-	size_t mark = sf_push_key(c, path);
+	size_t mark = sf_push_key(c, section);
+	if (name != NULL) {
+		sf_push_key(c, name);
+	}
 	sf_error(c, at, "the library refuses it: %s (expected what the library accepts)", throng_last_error());
 	sf_pop(c, mark);
 	return st;
@@ -401,7 +405,7 @@ static throng_status build_shapes(sf_ctx* c, throng_scene* scene, const sf_model
 	for (uint32_t k = 0; k < m->obstacle_count; ++k) {
 		throng_status st = throng_world_add_obstacle(scene->world, m->obstacles[k].center, m->obstacles[k].radius, NULL);
 		if (st != THRONG_OK) {
-			return build_fail(c, st, root, "obstacles");
+			return build_fail(c, st, root, "obstacles", NULL);
 		}
 	}
 	for (uint32_t k = 0; k < m->wall_count; ++k) {
@@ -411,7 +415,7 @@ static throng_status build_shapes(sf_ctx* c, throng_scene* scene, const sf_model
 			throng_status st =
 				throng_world_add_wall(scene->world, w->points[s], w->points[(s + 1u) % w->count], NULL);
 			if (st != THRONG_OK) {
-				return build_fail(c, st, root, "walls");
+				return build_fail(c, st, root, "walls", NULL);
 			}
 		}
 	}
@@ -482,7 +486,7 @@ static throng_status build_agents(sf_ctx* c, throng_scene* scene, thr_definition
 		throng_status st = throng_world_add_path(scene->world, m->paths[k].points, m->paths[k].count,
 		                                         m->paths[k].loop, NULL);
 		if (st != THRONG_OK) {
-			return build_fail(c, st, m->rows_pos, "paths");
+			return build_fail(c, st, m->rows_pos, "paths", NULL);
 		}
 	}
 	if (random) {
@@ -513,10 +517,7 @@ static throng_status build_agents(sf_ctx* c, throng_scene* scene, thr_definition
 			st = add_goal_paths(scene, sd, k);
 		}
 		if (st != THRONG_OK) {
-			size_t mark = sf_push_key(c, "groups");
-			build_fail(c, st, g->pos, g->name);
-			sf_pop(c, mark);
-			return st;
+			return build_fail(c, st, g->pos, "groups", g->name);
 		}
 	}
 	for (uint32_t k = 0; k < m->group_count; ++k) {
@@ -524,10 +525,7 @@ static throng_status build_agents(sf_ctx* c, throng_scene* scene, thr_definition
 		                 sd->path_id[k]};
 		throng_status st = thr_scene_spawn_batched(scene, m->groups[k].count, make_agent, &job);
 		if (st != THRONG_OK) {
-			size_t mark = sf_push_key(c, "groups");
-			build_fail(c, st, m->groups[k].pos, m->groups[k].name);
-			sf_pop(c, mark);
-			return st;
+			return build_fail(c, st, m->groups[k].pos, "groups", m->groups[k].name);
 		}
 	}
 	// The rows and the block, in batches: their goals are set as they are made.
@@ -535,7 +533,7 @@ static throng_status build_agents(sf_ctx* c, throng_scene* scene, thr_definition
 	if (first > sd->first_row) {
 		throng_status st = thr_scene_spawn_batched(scene, first - sd->first_row, make_tail, &tail);
 		if (st != THRONG_OK) {
-			return build_fail(c, st, m->rows_pos, "agents");
+			return build_fail(c, st, m->rows_pos, "agents", NULL);
 		}
 	}
 	return THRONG_OK;
@@ -564,7 +562,7 @@ throng_status sf_build_into(sf_ctx* c, throng_scene* scene, sf_model* model, con
 	sf_model_world_def(m, &def);
 	throng_status st = throng_world_create(&def, &scene->world);
 	if (st != THRONG_OK) {
-		build_fail(c, st, root, "world");
+		build_fail(c, st, root, "world", NULL);
 	}
 	sd->archetype_id = calloc(m->archetype_count + 1u, sizeof *sd->archetype_id);
 	sd->first_id = calloc(m->group_count + 1u, sizeof *sd->first_id);
@@ -575,9 +573,7 @@ throng_status sf_build_into(sf_ctx* c, throng_scene* scene, sf_model* model, con
 	for (uint32_t k = 0; k < m->archetype_count && st == THRONG_OK; ++k) {
 		st = throng_world_add_archetype(scene->world, &m->archetypes[k].controller, &sd->archetype_id[k]);
 		if (st != THRONG_OK) {
-			size_t mark = sf_push_key(c, "archetypes");
-			build_fail(c, st, m->archetypes[k].pos, m->archetypes[k].name);
-			sf_pop(c, mark);
+			build_fail(c, st, m->archetypes[k].pos, "archetypes", m->archetypes[k].name);
 		}
 	}
 	if (st == THRONG_OK) {

@@ -109,14 +109,12 @@ static void check_targets(sf_ctx* c, const sf_node* an, const sf_model* m, const
 	}
 }
 
-static bool outside(const sf_model* m, throng_vec2 lo, throng_vec2 hi)
+/// Reports `what`, which covers lo..hi, at pos when it is not inside the world.
+static void check_inside(sf_ctx* c, const sf_model* m, sf_pos pos, const char* what, throng_vec2 lo, throng_vec2 hi)
 {
-	return lo.x < m->bounds_min.x || lo.y < m->bounds_min.y || hi.x > m->bounds_max.x || hi.y > m->bounds_max.y;
-}
-
-/// Reports `what`, which covers lo..hi, not inside the world, at pos.
-static void unreachable(sf_ctx* c, const sf_model* m, sf_pos pos, const char* what, throng_vec2 lo, throng_vec2 hi)
-{
+	if (lo.x >= m->bounds_min.x && lo.y >= m->bounds_min.y && hi.x <= m->bounds_max.x && hi.y <= m->bounds_max.y) {
+		return;
+	}
 	char box[96];
 	if (lo.x == hi.x && lo.y == hi.y) {
 		snprintf(box, sizeof box, "(%g, %g)", (double)lo.x, (double)lo.y);
@@ -139,25 +137,17 @@ static void check_goal(sf_ctx* c, const sf_node* gn, const sf_model* m, const sf
 	size_t mark = sf_push_key(c, "goal");
 	throng_vec2 lo, hi;
 	switch (g->goal) {
-	case SF_GOAL_POINT:
-		if (outside(m, g->goal_point, g->goal_point)) {
-			unreachable(c, m, goal->pos, "the goal", g->goal_point, g->goal_point);
-		}
-		break;
+	case SF_GOAL_POINT: check_inside(c, m, goal->pos, "the goal", g->goal_point, g->goal_point); break;
 	case SF_GOAL_RANDOM:
-		if (outside(m, g->goal_min, g->goal_max)) {
-			sf_push_key(c, "random");
-			unreachable(c, m, sf_get(goal, "random")->pos, "the goal rectangle", g->goal_min, g->goal_max);
-		}
+		sf_push_key(c, "random");
+		check_inside(c, m, sf_get(goal, "random")->pos, "the goal rectangle", g->goal_min, g->goal_max);
 		break;
 	case SF_GOAL_OFFSET:
 		sf_spawn_extent(g, &lo, &hi);
 		lo = (throng_vec2){lo.x + g->goal_offset.x, lo.y + g->goal_offset.y};
 		hi = (throng_vec2){hi.x + g->goal_offset.x, hi.y + g->goal_offset.y};
-		if (outside(m, lo, hi)) {
-			sf_push_key(c, "offset");
-			unreachable(c, m, sf_get(goal, "offset")->pos, "the box of the offset goals", lo, hi);
-		}
+		sf_push_key(c, "offset");
+		check_inside(c, m, sf_get(goal, "offset")->pos, "the box of the offset goals", lo, hi);
 		break;
 	case SF_GOAL_NONE:
 	case SF_GOAL_ANTIPODAL: // the spawn mirrored through its centre: the spawn's own box
@@ -191,12 +181,9 @@ static void check_path(sf_ctx* c, const sf_node* gn, const sf_model* m, const sf
 	if (m->bounds_mode != THRONG_BOUNDS_OPEN && wn != NULL && wn->kind == SF_SEQUENCE) {
 		size_t mk = pn->kind == SF_MAPPING ? sf_push_key(c, "waypoints") : c->path_len;
 		for (uint32_t k = 0; k < g->path.count && k < wn->count; ++k) {
-			throng_vec2 p = g->path.points[k];
-			if (outside(m, p, p)) {
-				size_t mi = sf_push_index(c, k);
-				unreachable(c, m, wn->items[k]->pos, "the waypoint", p, p);
-				sf_pop(c, mi);
-			}
+			size_t mi = sf_push_index(c, k);
+			check_inside(c, m, wn->items[k]->pos, "the waypoint", g->path.points[k], g->path.points[k]);
+			sf_pop(c, mi);
 		}
 		sf_pop(c, mk);
 	}
