@@ -23,9 +23,7 @@
 // about 1/sqrt(N) for random headings, 1 when every boid flies the same
 // way; flocking raises it (docs/QUALITY.md).
 #include <math.h>
-#include <stdlib.h>
 
-#include "error.h"
 #include "fmath.h"
 #include "rng.h"
 #include "scenario_internal.h"
@@ -106,24 +104,14 @@ throng_status thr_flock_build(throng_scene* scene, const throng_scene_def* o)
 	if (st != THRONG_OK) {
 		return st;
 	}
-	throng_vec2* start = malloc((size_t)n * sizeof *start);
-	if (start == NULL) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario flock: out of memory for %u boids", n);
-	}
 	// Starts in [0, side - d]^2, d = two radii and the slack: a pair's
 	// distance across the seam is then at least d.
 	float clear = 2.0f * FLOCK_RADIUS * (1.0f + THR_SPAWN_SLACK);
 	const throng_vec2 start_hi = {L.side - clear, L.side - clear};
-	thr_spawn sp;
-	st = thr_spawn_init(&sp, "flock", lo, start_hi, n, FLOCK_RADIUS);
-	if (st == THRONG_OK) {
-		st = thr_spawn_scatter(&sp, L.key, 0, n, FLOCK_RADIUS, lo, start_hi, start);
-		thr_spawn_free(&sp);
-	}
+	throng_vec2* start = NULL;
+	st = thr_spawn_darts("flock", L.key, n, FLOCK_RADIUS, lo, start_hi, &start);
 	if (st == THRONG_OK) {
 		st = thr_scene_add_block(scene, n, flock_make, &L, sizeof L, start);
-	} else {
-		free(start);
 	}
 	scene->goal_radius = 0.0f;
 	return st;

@@ -188,3 +188,23 @@ throng_status thr_spawn_scatter(thr_spawn* s, uint32_t key, uint32_t first, uint
 	}
 	return THRONG_OK;
 }
+
+throng_status thr_spawn_darts(const char* scene, uint32_t key, uint32_t n, float radius, throng_vec2 lo,
+                              throng_vec2 hi, throng_vec2** out)
+{
+	*out = malloc((size_t)n * sizeof **out);
+	if (*out == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: out of memory for %u agents", scene, n);
+	}
+	thr_spawn sp;
+	throng_status st = thr_spawn_init(&sp, scene, lo, hi, n, radius);
+	if (st == THRONG_OK) {
+		st = thr_spawn_scatter(&sp, key, 0, n, radius, lo, hi, *out);
+		thr_spawn_free(&sp);
+	}
+	if (st != THRONG_OK) {
+		free(*out);
+		*out = NULL;
+	}
+	return st;
+}

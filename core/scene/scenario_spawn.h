@@ -78,4 +78,11 @@ void thr_spawn_block(thr_spawn* s, throng_vec2 center, float radius);
 throng_status thr_spawn_scatter(thr_spawn* s, uint32_t key, uint32_t first, uint32_t count, float radius,
                                 throng_vec2 lo, throng_vec2 hi, throng_vec2* out);
 
+/// Agents 0 .. n - 1, each a disc of `radius`, thrown into [lo, hi] with
+/// nothing placed before them (thr_spawn_init over [lo, hi], then
+/// thr_spawn_scatter): *out (malloc'd) holds their centres, or is NULL
+/// after a failure.
+throng_status thr_spawn_darts(const char* scene, uint32_t key, uint32_t n, float radius, throng_vec2 lo,
+                              throng_vec2 hi, throng_vec2** out);
+
 #endif

@@ -149,21 +149,11 @@ static throng_status herd_build(throng_scene* scene, const throng_scene_def* o)
 	if (st != THRONG_OK) {
 		return st;
 	}
-	throng_vec2* start = malloc((size_t)n * sizeof *start);
-	if (start == NULL) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario herd: out of memory for %u agents", n);
-	}
 	const throng_vec2 box_lo = {-L.box_x, -L.box_y}, box_hi = {L.box_x, L.box_y};
-	thr_spawn sp;
-	st = thr_spawn_init(&sp, "herd", box_lo, box_hi, n, HERD_RADIUS);
-	if (st == THRONG_OK) {
-		st = thr_spawn_scatter(&sp, L.key, 0, n, HERD_RADIUS, box_lo, box_hi, start);
-		thr_spawn_free(&sp);
-	}
+	throng_vec2* start = NULL;
+	st = thr_spawn_darts("herd", L.key, n, HERD_RADIUS, box_lo, box_hi, &start);
 	if (st == THRONG_OK) {
 		st = thr_scene_add_block(scene, n, herd_make, &L, sizeof L, start);
-	} else {
-		free(start);
 	}
 	if (st != THRONG_OK) {
 		return st;
