@@ -77,32 +77,37 @@ throng_status thr_scene_create_world(throng_scene* scene, const throng_scene_def
 	return THRONG_OK;
 }
 
-/// Grows *items (of `size` bytes each) to hold count + 1.
-static throng_status grow(void** items, uint32_t count, size_t size, const char* what)
+/// Grows *items (of `size` bytes each) to hold count + 1 and returns item
+/// `count`, zeroed; NULL when out of memory.
+static void* grow(void** items, uint32_t count, size_t size)
 {
 	if ((count & (count - 1u)) == 0) { // full at 0, 1, 2, 4, 8, ...: double
 		size_t cap = count == 0 ? 1u : 2u * (size_t)count;
 		void* p = realloc(*items, cap * size);
 		if (p == NULL) {
-			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario: out of memory for %s", what);
+			return NULL;
 		}
 		*items = p;
 	}
-	return THRONG_OK;
+	return memset((char*)*items + (size_t)count * size, 0, size);
+}
+
+/// A malloc'd copy of points[0..count) (room for one at least); NULL when out of memory.
+static throng_vec2* copy_points(const throng_vec2* points, uint32_t count)
+{
+	throng_vec2* p = malloc((size_t)(count > 0 ? count : 1u) * sizeof *p);
+	if (p != NULL) {
+		memcpy(p, points, (size_t)count * sizeof *p);
+	}
+	return p;
 }
 
 throng_status thr_scene_add_archetype(throng_scene* scene, const char* name, const throng_controller* controller,
                                       uint32_t* id)
 {
 	sf_model* m = scene->def.model;
-	throng_status st = grow((void**)&m->archetypes, m->archetype_count, sizeof *m->archetypes, "an archetype");
-	if (st != THRONG_OK) {
-		return st;
-	}
-	sf_archetype* a = &m->archetypes[m->archetype_count];
-	memset(a, 0, sizeof *a);
-	a->name = sf_copy(name);
-	if (a->name == NULL) {
+	sf_archetype* a = grow((void**)&m->archetypes, m->archetype_count, sizeof *a);
+	if (a == NULL || (a->name = sf_copy(name)) == NULL) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario: out of memory for an archetype");
 	}
 	a->controller = *controller;
@@ -116,28 +121,23 @@ throng_status thr_scene_add_archetype(throng_scene* scene, const char* name, con
 throng_status thr_scene_add_obstacle(throng_scene* scene, throng_vec2 center, float radius)
 {
 	sf_model* m = scene->def.model;
-	throng_status st = grow((void**)&m->obstacles, m->obstacle_count, sizeof *m->obstacles, "an obstacle");
-	if (st == THRONG_OK) {
-		m->obstacles[m->obstacle_count++] = (sf_obstacle){center, radius};
+	sf_obstacle* ob = grow((void**)&m->obstacles, m->obstacle_count, sizeof *ob);
+	if (ob == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario: out of memory for an obstacle");
 	}
-	return st;
+	*ob = (sf_obstacle){center, radius};
+	m->obstacle_count++;
+	return THRONG_OK;
 }
 
 throng_status thr_scene_add_wall(throng_scene* scene, throng_vec2 a, throng_vec2 b)
 {
 	sf_model* m = scene->def.model;
-	throng_status st = grow((void**)&m->walls, m->wall_count, sizeof *m->walls, "a wall");
-	if (st != THRONG_OK) {
-		return st;
-	}
-	sf_wall* w = &m->walls[m->wall_count];
-	memset(w, 0, sizeof *w);
-	w->points = malloc(2u * sizeof *w->points);
-	if (w->points == NULL) {
+	sf_wall* w = grow((void**)&m->walls, m->wall_count, sizeof *w);
+	const throng_vec2 ends[2] = {a, b};
+	if (w == NULL || (w->points = copy_points(ends, 2)) == NULL) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario: out of memory for a wall");
 	}
-	w->points[0] = a;
-	w->points[1] = b;
 	w->count = 2;
 	w->segment = true;
 	m->wall_count++;
@@ -147,17 +147,10 @@ throng_status thr_scene_add_wall(throng_scene* scene, throng_vec2 a, throng_vec2
 throng_status thr_scene_add_path(throng_scene* scene, const throng_vec2* points, uint32_t count, bool loop)
 {
 	sf_model* m = scene->def.model;
-	throng_status st = grow((void**)&m->paths, m->path_count, sizeof *m->paths, "a path");
-	if (st != THRONG_OK) {
-		return st;
-	}
-	sf_path* p = &m->paths[m->path_count];
-	memset(p, 0, sizeof *p);
-	p->points = malloc((size_t)(count > 0 ? count : 1u) * sizeof *p->points);
-	if (p->points == NULL) {
+	sf_path* p = grow((void**)&m->paths, m->path_count, sizeof *p);
+	if (p == NULL || (p->points = copy_points(points, count)) == NULL) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario: out of memory for a path");
 	}
-	memcpy(p->points, points, (size_t)count * sizeof *points);
 	p->count = count;
 	p->loop = loop;
 	m->path_count++;
