@@ -422,6 +422,31 @@ Test(contacts, simd_block_matches_the_reference_on_random_states)
 	}
 	start[N] = total;
 	cr_assert_gt(overlapping, (uint32_t)N, "dense enough: %u overlapping listed pairs", overlapping);
+	// Slip and noise act on this state: iteration 0 without them moves
+	// many of their agents elsewhere.
+	{
+		thr_contact_iter with = {w, start, pairs, sx, sy, ax, ay, 0, vx, vy, DT};
+		thr_contact_iter without = {w, start, pairs, sx, sy, bx, by, 0, vx, vy, DT};
+		for (uint32_t first = 0; first < N; first += 8) {
+			thr_contact_block(&with, first);
+		}
+		for (uint32_t a = 2; a < A; ++a) {
+			w->archetypes[arch[a]].contact.slip = w->archetypes[arch[a]].contact.noise = 0.0f;
+		}
+		for (uint32_t first = 0; first < N; first += 8) {
+			thr_contact_block(&without, first);
+		}
+		uint32_t moved[A] = {0};
+		for (uint32_t i = 0; i < N; ++i) {
+			moved[i % A] += ax[i] != bx[i] || ay[i] != by[i];
+		}
+		for (uint32_t a = 2; a < A; ++a) {
+			w->archetypes[arch[a]].contact.slip = slip[a];
+			w->archetypes[arch[a]].contact.noise = noise[a];
+			cr_assert(a == 2 || moved[a] > 5u, "archetype %u: slip and noise moved %u agents", a, moved[a]);
+		}
+		cr_assert(moved[0] == 0 && moved[1] == 0 && moved[2] == 0, "contacts off or without slip and noise");
+	}
 	for (uint32_t k = 0; k < 4; ++k) {
 		thr_contact_iter ref = {w, start, pairs, sx, sy, ax, ay, k, vx, vy, DT};
 		thr_contact_iter wide = {w, start, pairs, sx, sy, bx, by, k, vx, vy, DT};
