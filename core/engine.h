@@ -136,6 +136,11 @@ typedef struct thr_contact_iter {
 	const float *sx, *sy; ///< iterate k, every agent
 	float *dx, *dy;       ///< iterate k + 1
 	uint32_t k;
+	/// The integration's velocity v*, every agent: a pair is pressed when
+	/// it closes at v* (throng_contact.slip and .noise; read only when an
+	/// archetype sets one).
+	const float *vx, *vy;
+	float dt; ///< the step's (throng_contact.noise)
 } thr_contact_iter;
 
 typedef struct thr_engine {

@@ -18,6 +18,7 @@ enum {
 	THR_STREAM_PHASE = 3,   ///< the noise wander's per-agent phase
 	THR_STREAM_GOAL = 4,    ///< goal re-draws of scenarios
 	THR_STREAM_SPAWN = 5,   ///< scenario spawn placement
+	THR_STREAM_CONTACT = 6, ///< the contact stage's noise: one direction per pressed agent and step
 };
 
 static inline uint32_t thr_mix32(uint32_t x)

@@ -257,6 +257,16 @@ throng_status thr_validate_controller(const throng_controller* ctl)
 			return bad_int("controller.", "contact.iterations", what, ctl->contact.iterations);
 		}
 	}
+	// Checked even with contacts off: a NaN kept in a controller would
+	// come back through throng_world_get_controller and a saved file.
+	const float slip = ctl->contact.slip;
+	if (!isfinite(slip) || !(slip >= 0.0f) || slip > 1.0f) {
+		return bad("controller.", "contact.slip", "must be finite and in [0, 1]", slip);
+	}
+	if (slip != 0.0f && slip < THR_MIN_MAGNITUDE) {
+		return too_small("controller.", "contact.slip", slip, true, "");
+	}
+	TRY(non_negative("controller.", "contact.noise", ctl->contact.noise));
 	int wanders = 0, noises = 0;
 	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
 		const throng_slot* s = &ctl->slots[k];

@@ -4,8 +4,11 @@
 // same order per lane, so the same bits. Each lane walks its own list of
 // pairs; a lane whose list is shorter than the longest of the block, or
 // whose pair does not overlap, keeps its sums by a select (adding a zero
-// could turn -0 into +0, which the reference never does).
+// could turn -0 into +0, which the reference never does). Slip and noise
+// (throng_contact.slip, .noise) likewise, by selects on the lanes whose
+// archetype sets them.
 #include "block.h"
+#include "wmath.h"
 
 
 int thr_simd_contact_block(const thr_contact_iter* it, uint32_t first)
@@ -13,14 +16,18 @@ int thr_simd_contact_block(const thr_contact_iter* it, uint32_t first)
 	const throng_world* w = it->w;
 	const int n = w->count - first < THR_LANES ? (int)(w->count - first) : THR_LANES;
 	int32_t begin[THR_LANES] = {0}, count[THR_LANES] = {0};
-	float half_k[THR_LANES] = {0};
-	int most = 0;
+	float half_k[THR_LANES] = {0}, slip[THR_LANES] = {0}, noise[THR_LANES] = {0};
+	int most = 0, feel = 0;
 	for (int l = 0; l < n; ++l) {
 		const uint32_t i = first + (uint32_t)l;
 		if (thr_contact_active(it, i)) {
 			begin[l] = (int32_t)it->start[i];
 			count[l] = (int32_t)(it->start[i + 1] - it->start[i]);
-			half_k[l] = 0.5f * w->archetypes[w->archetype[i]].contact.stiffness;
+			const throng_contact* ct = &w->archetypes[w->archetype[i]].contact;
+			half_k[l] = 0.5f * ct->stiffness;
+			slip[l] = ct->slip;
+			noise[l] = it->k == 0 ? ct->noise : 0.0f;
+			feel |= slip[l] > 0.0f || noise[l] > 0.0f;
 			most = count[l] > most ? count[l] : most;
 		}
 	}
@@ -37,6 +44,13 @@ int thr_simd_contact_block(const thr_contact_iter* it, uint32_t first)
 	const thr_iw cnt = thr_iw_loadu(count);
 	const thr_fw hk = thr_fw_loadu(half_k);
 	const thr_iw self = thr_iw_add(thr_iw_set1((int32_t)first), thr_iw_iota());
+	// Lanes that tell pressed pairs (slip or noise), and those that slip.
+	const thr_fw sl = thr_fw_loadu(slip);
+	const thr_mw slips = thr_fw_gt(sl, thr_fw_zero());
+	const thr_mw feels = thr_mw_or(slips, thr_fw_gt(thr_fw_loadu(noise), thr_fw_zero()));
+	const thr_fw vxi = feel ? thr_fw_load_tail(it->vx + first, n, 0.0f) : thr_fw_zero();
+	const thr_fw vyi = feel ? thr_fw_load_tail(it->vy + first, n, 0.0f) : thr_fw_zero();
+	thr_mw pressed = thr_fw_lt(thr_fw_zero(), thr_fw_zero()); // none
 	thr_fw ax = thr_fw_zero(), ay = thr_fw_zero();
 	int met = 0;
 	for (int c = 0; c < most; ++c) {
@@ -62,6 +76,19 @@ int thr_simd_contact_block(const thr_contact_iter* it, uint32_t first)
 		const thr_mw push = thr_mw_and(over, apart);
 		ax = thr_fw_select(push, thr_fw_sub(ax, thr_fw_mul(dx, s)), ax);
 		ay = thr_fw_select(push, thr_fw_sub(ay, thr_fw_mul(dy, s)), ay);
+		if (feel) {
+			const thr_fw cvx = thr_fw_sub(vxi, thr_fw_gather(it->vx, j));
+			const thr_fw cvy = thr_fw_sub(vyi, thr_fw_gather(it->vy, j));
+			const thr_fw closing = thr_fw_add(thr_fw_mul(cvx, dx), thr_fw_mul(cvy, dy));
+			const thr_mw press = thr_mw_and(thr_mw_and(push, feels), thr_fw_gt(closing, thr_fw_zero()));
+			pressed = thr_mw_or(pressed, press);
+			const thr_mw slide = thr_mw_and(press, slips);
+			if (thr_mw_any(slide)) {
+				const thr_fw t = thr_fw_mul(s, sl);
+				ax = thr_fw_select(slide, thr_fw_add(ax, thr_fw_mul(dy, t)), ax);
+				ay = thr_fw_select(slide, thr_fw_sub(ay, thr_fw_mul(dx, t)), ay);
+			}
+		}
 		const thr_mw one_point = thr_mw_andnot(over, apart);
 		if (thr_mw_any(one_point)) {
 			const thr_fw s1 = thr_fw_mul(rs, hk);
@@ -70,6 +97,18 @@ int thr_simd_contact_block(const thr_contact_iter* it, uint32_t first)
 			const thr_fw sgn = thr_fw_select(thr_iw_lt(idi, idj), thr_fw_neg(s1), s1);
 			ax = thr_fw_select(one_point, thr_fw_add(ax, sgn), ax);
 		}
+	}
+	// Noise: lanes of iteration 0 with a pressed pair move by noise x dt at
+	// the angle pi u, u drawn from (seed, id, step) (contact_noise).
+	const thr_mw noisy = thr_mw_and(pressed, thr_fw_gt(thr_fw_loadu(noise), thr_fw_zero()));
+	if (thr_mw_any(noisy)) {
+		const thr_iw bits = thr_rng_bits_w(thr_iw_set1((int32_t)w->rng_key), idi, thr_iw_set1((int32_t)(uint32_t)w->step),
+		                                   THR_STREAM_CONTACT);
+		thr_fw sn, cs;
+		thr_sincosf_w(thr_fw_mul(thr_bits_to_pm1_w(bits), thr_fw_set1(THR_PI)), &sn, &cs);
+		const thr_fw m = thr_fw_mul(thr_fw_loadu(noise), thr_fw_set1(it->dt));
+		ax = thr_fw_select(noisy, thr_fw_add(ax, thr_fw_mul(cs, m)), ax);
+		ay = thr_fw_select(noisy, thr_fw_add(ay, thr_fw_mul(sn, m)), ay);
 	}
 	// Lanes that do not move keep their bits (-0 + 0 would be +0).
 	const thr_mw active = thr_iw_gt(cnt, thr_iw_zero());

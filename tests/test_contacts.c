@@ -45,7 +45,7 @@ static throng_world* make_world(throng_engine engine, float half, uint32_t capac
 static uint32_t still_archetype(throng_world* w, bool on, float stiffness, uint32_t iterations)
 {
 	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
-	c.contact = (throng_contact){on, stiffness, iterations, false};
+	c.contact = (throng_contact){on, stiffness, iterations, false, 0.0f, 0.0f};
 	uint32_t a = 0;
 	cr_assert_eq(throng_world_add_archetype(w, &c, &a), THRONG_OK, "%s", throng_last_error());
 	return a;
@@ -132,7 +132,7 @@ static void pressed_pair(throng_engine engine, float stiffness, bool inelastic, 
 {
 	throng_world* w = make_world(engine, 10.0f, 8);
 	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
-	c.contact = (throng_contact){true, stiffness, 1, inelastic};
+	c.contact = (throng_contact){true, stiffness, 1, inelastic, 0.0f, 0.0f};
 	uint32_t arch = 0;
 	cr_assert_eq(throng_world_add_archetype(w, &c, &arch), THRONG_OK, "%s", throng_last_error());
 	for (int k = 0; k < 2; ++k) {
@@ -234,9 +234,13 @@ Test(contacts, bad_settings_are_refused)
 		throng_contact c;
 		const char* field;
 	} bad[] = {
-	    {{true, 0.0f, 4, false}, "contact.stiffness"},  {{true, 1.5f, 4, false}, "contact.stiffness"},
-	    {{true, NAN, 4, false}, "contact.stiffness"},   {{true, 1e-9f, 4, false}, "contact.stiffness"},
-	    {{true, 1.0f, 0, false}, "contact.iterations"}, {{true, 1.0f, 17, false}, "contact.iterations"},
+	    {{true, 0.0f, 4, false, 0, 0}, "contact.stiffness"},  {{true, 1.5f, 4, false, 0, 0}, "contact.stiffness"},
+	    {{true, NAN, 4, false, 0, 0}, "contact.stiffness"},   {{true, 1e-9f, 4, false, 0, 0}, "contact.stiffness"},
+	    {{true, 1.0f, 0, false, 0, 0}, "contact.iterations"}, {{true, 1.0f, 17, false, 0, 0}, "contact.iterations"},
+	    {{true, 1.0f, 4, false, NAN, 0}, "contact.slip"},     {{true, 1.0f, 4, false, 1.5f, 0}, "contact.slip"},
+	    {{true, 1.0f, 4, false, -0.1f, 0}, "contact.slip"},   {{true, 1.0f, 4, false, 1e-9f, 0}, "contact.slip"},
+	    {{false, 1.0f, 4, false, INFINITY, 0}, "contact.slip"}, {{true, 1.0f, 4, false, 0, NAN}, "contact.noise"},
+	    {{true, 1.0f, 4, false, 0, -0.5f}, "contact.noise"},  {{false, 1.0f, 4, false, 0, NAN}, "contact.noise"},
 	};
 	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
 		throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
@@ -247,7 +251,7 @@ Test(contacts, bad_settings_are_refused)
 	}
 	// Off, the settings are not read.
 	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
-	c.contact = (throng_contact){false, 0.0f, 0, false};
+	c.contact = (throng_contact){false, 0.0f, 0, false, 0.0f, 0.0f};
 	uint32_t a = 0;
 	cr_expect_eq(throng_world_add_archetype(w, &c, &a), THRONG_OK, "%s", throng_last_error());
 	throng_world_destroy(w);
@@ -358,19 +362,35 @@ Test(contacts, simd_block_matches_the_reference_on_random_states)
 	// dense enough that most overlap several others; a few pairs share a
 	// point, a few positions are -0. Lists: every other agent within
 	// 1.25 (r_i + r_j), in id order (any list serves the comparison).
-	// Two archetypes with different stiffness and iterations, one with
-	// contacts off. Every bit of every iterate must agree.
-	enum { N = 203 };
+	// Archetypes with different stiffness and iterations, one with
+	// contacts off, three with slip, noise or both (velocities v* drawn
+	// in [-1, 1], so about half the pairs close; a few agents at rest).
+	// Every bit of every iterate must agree.
+	enum { N = 203, A = 6 };
 	throng_world* w = make_world(THRONG_ENGINE_SCALAR, 10.0f, N);
-	uint32_t arch[3] = {still_archetype(w, true, 1.0f, 4), still_archetype(w, true, 0.3f, 2),
-	                    still_archetype(w, false, 1.0f, 4)};
+	uint32_t arch[A] = {still_archetype(w, true, 1.0f, 4), still_archetype(w, true, 0.3f, 2),
+	                    still_archetype(w, false, 1.0f, 4), still_archetype(w, true, 1.0f, 4),
+	                    still_archetype(w, true, 0.7f, 3), still_archetype(w, true, 1.0f, 4)};
+	const float slip[A] = {0, 0, 0.5f, 0.4f, 1.0f, 0}, noise[A] = {0, 0, 0.3f, 0.8f, 0, 2.5f};
+	for (uint32_t a = 2; a < A; ++a) {
+		w->archetypes[arch[a]].contact.slip = slip[a];
+		w->archetypes[arch[a]].contact.noise = noise[a];
+	}
+	w->step = 4321;
 	uint64_t rng = 5;
 	for (uint32_t i = 0; i < N; ++i) {
 		float x = thr_test_uniform(&rng, -3.0f, 3.0f), y = thr_test_uniform(&rng, -3.0f, 3.0f);
 		if (i % 17 == 5) {
 			x = -0.0f;
 		}
-		spawn(w, arch[i % 3], x, y, thr_test_uniform(&rng, 0.2f, 0.6f), 2.0f, (throng_vec2){0, 0});
+		spawn(w, arch[i % A], x, y, thr_test_uniform(&rng, 0.2f, 0.6f), 2.0f, (throng_vec2){0, 0});
+	}
+	float* vx = calloc(N + 8, sizeof(float));
+	float* vy = calloc(N + 8, sizeof(float));
+	cr_assert(vx && vy);
+	for (uint32_t i = 0; i < N; ++i) {
+		vx[i] = i % 11 == 3 ? 0.0f : thr_test_uniform(&rng, -1.0f, 1.0f);
+		vy[i] = i % 11 == 3 ? 0.0f : thr_test_uniform(&rng, -1.0f, 1.0f);
 	}
 	float* sx = calloc(N + 8, sizeof(float));
 	float* sy = calloc(N + 8, sizeof(float));
@@ -402,9 +422,34 @@ Test(contacts, simd_block_matches_the_reference_on_random_states)
 	}
 	start[N] = total;
 	cr_assert_gt(overlapping, (uint32_t)N, "dense enough: %u overlapping listed pairs", overlapping);
+	// Slip and noise act on this state: iteration 0 without them moves
+	// many of their agents elsewhere.
+	{
+		thr_contact_iter with = {w, start, pairs, sx, sy, ax, ay, 0, vx, vy, DT};
+		thr_contact_iter without = {w, start, pairs, sx, sy, bx, by, 0, vx, vy, DT};
+		for (uint32_t first = 0; first < N; first += 8) {
+			thr_contact_block(&with, first);
+		}
+		for (uint32_t a = 2; a < A; ++a) {
+			w->archetypes[arch[a]].contact.slip = w->archetypes[arch[a]].contact.noise = 0.0f;
+		}
+		for (uint32_t first = 0; first < N; first += 8) {
+			thr_contact_block(&without, first);
+		}
+		uint32_t moved[A] = {0};
+		for (uint32_t i = 0; i < N; ++i) {
+			moved[i % A] += ax[i] != bx[i] || ay[i] != by[i];
+		}
+		for (uint32_t a = 2; a < A; ++a) {
+			w->archetypes[arch[a]].contact.slip = slip[a];
+			w->archetypes[arch[a]].contact.noise = noise[a];
+			cr_assert(a == 2 || moved[a] > 5u, "archetype %u: slip and noise moved %u agents", a, moved[a]);
+		}
+		cr_assert(moved[0] == 0 && moved[1] == 0 && moved[2] == 0, "contacts off or without slip and noise");
+	}
 	for (uint32_t k = 0; k < 4; ++k) {
-		thr_contact_iter ref = {w, start, pairs, sx, sy, ax, ay, k};
-		thr_contact_iter wide = {w, start, pairs, sx, sy, bx, by, k};
+		thr_contact_iter ref = {w, start, pairs, sx, sy, ax, ay, k, vx, vy, DT};
+		thr_contact_iter wide = {w, start, pairs, sx, sy, bx, by, k, vx, vy, DT};
 		for (uint32_t first = 0; first < N; first += 8) {
 			int a = thr_contact_block(&ref, first);
 			int b = thr_simd_contact_block(&wide, first);
@@ -417,7 +462,7 @@ Test(contacts, simd_block_matches_the_reference_on_random_states)
 		memcpy(sx, ax, N * sizeof(float));
 		memcpy(sy, ay, N * sizeof(float));
 	}
-	free(sx); free(sy); free(ax); free(ay); free(bx); free(by); free(start); free(pairs);
+	free(sx); free(sy); free(ax); free(ay); free(bx); free(by); free(start); free(pairs); free(vx); free(vy);
 	throng_world_destroy(w);
 }
 
@@ -442,7 +487,8 @@ Test(contacts, scenario_files_set_them_per_archetype)
 	             throng_last_error());
 	const throng_world* w = throng_scene_world(s);
 	throng_controller c;
-	const throng_contact expect[3] = {{true, 0.25f, 7, true}, {false, 1.0f, 4, false}, {true, 1.0f, 4, false}};
+	const throng_contact expect[3] = {
+	    {true, 0.25f, 7, true, 0, 0}, {false, 1.0f, 4, false, 0, 0}, {true, 1.0f, 4, false, 0, 0}};
 	for (uint32_t a = 0; a < 3; ++a) {
 		cr_assert_eq(throng_world_get_controller(w, a, &c), THRONG_OK);
 		cr_expect(c.contact.enabled == expect[a].enabled && c.contact.stiffness == expect[a].stiffness &&

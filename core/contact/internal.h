@@ -20,6 +20,9 @@
 //    the previous iterate and writes its own in the next one: for each
 //    listed pair that overlaps (d < r_i + r_j) it moves away from the
 //    other by stiffness/2 of the overlap, the pushes summed in list order
+//    (a pair that closes at v* also slides, each to its right, slip times
+//    its push; iteration 0 ends with the noise move of an agent with such
+//    a pair: throng_contact.slip, .noise)
 //    (the engine's contact_block: thr_contact_block here, 8 lanes in
 //    simd/contact.c); then it leaves any obstacle and wall it entered. No
 //    agent reads a value another agent writes in the same iteration, so

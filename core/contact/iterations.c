@@ -6,19 +6,40 @@
 #include <math.h>
 #include <string.h>
 
+#include "fmath.h"
 #include "internal.h"
+#include "rng.h"
 
+
+/// Agent i's noise move (throng_contact.noise): length m = noise x dt, at
+/// the angle pi u, u in [-1, 1) drawn from (seed, id, step).
+static vec2 contact_noise(const throng_world* w, uint32_t i, float m)
+{
+	const uint32_t bits = thr_rng_bits(w->rng_key, w->id[i], (uint32_t)w->step, THR_STREAM_CONTACT);
+	float s, c;
+	thr_sincosf(thr_bits_to_pm1(bits) * THR_PI, &s, &c);
+	return v2(c * m, s * m);
+}
 
 /// Agent i's next iterate: its position in (sx, sy) moved away from every
 /// listed agent it overlaps, by stiffness/2 of the overlap, the pushes
 /// summed in list order. Two agents at one point part along x, the lower
-/// id to -x.
+/// id to -x. A pair that closes at v* (pressed) also slides: i by slip
+/// times its push turned to its right, (d.y, -d.x) s slip, right after
+/// that pair's push. In iteration 0 an agent with a pressed pair then
+/// moves by its noise.
 static vec2 jacobi(const thr_contact_iter* it, uint32_t i, int* met)
 {
 	const throng_world* w = it->w;
-	const float half_k = 0.5f * w->archetypes[w->archetype[i]].contact.stiffness;
+	const throng_contact* ct = &w->archetypes[w->archetype[i]].contact;
+	const float half_k = 0.5f * ct->stiffness;
+	const float slip = ct->slip;
+	const bool noisy = it->k == 0 && ct->noise > 0.0f;
+	const bool feel = slip > 0.0f || noisy; // whether pairs are told pressed
 	const float xi = it->sx[i], yi = it->sy[i], ri = w->radius[i];
+	const float vxi = feel ? it->vx[i] : 0.0f, vyi = feel ? it->vy[i] : 0.0f;
 	float ax = 0.0f, ay = 0.0f;
+	bool pressed = false;
 	for (uint32_t c = it->start[i]; c < it->start[i + 1]; ++c) {
 		const uint32_t j = it->pairs[c];
 		const float dx = it->sx[j] - xi, dy = it->sy[j] - yi;
@@ -34,10 +55,23 @@ static vec2 jacobi(const thr_contact_iter* it, uint32_t i, int* met)
 			const float s = (rs - d) * half_k / d;
 			ax -= dx * s;
 			ay -= dy * s;
+			if (feel && (vxi - it->vx[j]) * dx + (vyi - it->vy[j]) * dy > 0.0f) {
+				pressed = true;
+				if (slip > 0.0f) {
+					const float t = s * slip;
+					ax += dy * t;
+					ay -= dx * t;
+				}
+			}
 		} else {
 			const float s = rs * half_k;
 			ax += w->id[i] < w->id[j] ? -s : s;
 		}
+	}
+	if (noisy && pressed) {
+		const vec2 e = contact_noise(w, i, ct->noise * it->dt);
+		ax += e.x;
+		ay += e.y;
 	}
 	return v2(xi + ax, yi + ay);
 }
@@ -203,7 +237,8 @@ void thr_contact_iterate(const thr_step_ctx* ctx, uint32_t active, uint32_t iter
 	for (; k < last && rd->seen[k]; ++k) {
 		const float* sx = k == 0 ? ns->px : qx[(k - 1u) & 1u];
 		const float* sy = k == 0 ? ns->py : qy[(k - 1u) & 1u];
-		const thr_contact_iter it = {w, cd->start, cd->pairs, sx, sy, qx[k & 1u], qy[k & 1u], k};
+		const thr_contact_iter it = {w, cd->start, cd->pairs, sx, sy, qx[k & 1u], qy[k & 1u], k, ns->vx, ns->vy,
+		                             ctx->dt};
 		const uint32_t* set = k == 0 || !narrow ? cd->blocks : cd->sets[k & 1u];
 		const uint32_t m = k == 0 || !narrow ? active : rd->set_n[k];
 		const bool next = narrow && k + 1u < iterations;

@@ -117,7 +117,8 @@ static void put_archetypes(sf_out* o, const sf_model* m)
 		}
 		const throng_contact dc = throng_controller_default_def(ctl->mode).contact;
 		if (ctl->contact.enabled != dc.enabled || ctl->contact.stiffness != dc.stiffness ||
-		    ctl->contact.iterations != dc.iterations || ctl->contact.inelastic != dc.inelastic) {
+		    ctl->contact.iterations != dc.iterations || ctl->contact.inelastic != dc.inelastic ||
+		    ctl->contact.slip != dc.slip || ctl->contact.noise != dc.noise) {
 			sf_put(o, "    contact: {");
 			put_keys(o, &sf_contact_table, &ctl->contact, 0, "", ", ");
 			sf_put(o, "}\n");

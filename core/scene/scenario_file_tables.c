@@ -220,6 +220,12 @@ static const sf_key contact_keys[] = {
 	{.name = "inelastic", FLAG(throng_contact, inelastic), .omit_zero = true,
 	 .doc = "after the iterations, the velocity loses its part towards each partner still overlapped by more "
 	        "than 0.1 % of the radii sum: a pressed crowd stops walking into itself"},
+	{.name = "slip", NUMBER(throng_contact, slip, SF_SHARE), .omit_zero = true,
+	 .doc = "a pair pressed together (closing) also slides along the contact, each agent to its own right, "
+	        "this times its normal push: opposed bodies pass instead of holding"},
+	{.name = "noise", NUMBER(throng_contact, noise, SF_NON_NEGATIVE), .unit = "m/s", .omit_zero = true,
+	 .doc = "each agent of a pressed pair moves once a step by this times dt, in a direction drawn from (seed, id, "
+	        "step): a pressed crowd does not freeze"},
 };
 
 const sf_table sf_contact_table = {.name = "contact",

@@ -157,11 +157,19 @@ typedef struct throng_target_rule {
 /// velocity also loses its part towards each partner it still overlaps
 /// by more than 0.1 % of the radii sum, so that a pressed crowd stops
 /// pushing into itself (a crush at a door).
+/// `slip` and `noise` (0 by default: today's arithmetic, bit for bit) let a
+/// pressed crowd through instead of holding it in a static balance: a pair
+/// pressed together (closing at v*, the integrated velocity) also slides
+/// along the contact, each agent to its own right, `slip` times its normal
+/// push; and each agent of a pressed pair moves, once a step, by noise x dt
+/// in a direction drawn from (seed, id, step).
 typedef struct throng_contact {
 	bool enabled;        ///< on by default (throng_controller_default_def)
 	float stiffness;     ///< fraction of an overlap removed per iteration, in [1e-6, 1]; default 1
 	uint32_t iterations; ///< Jacobi iterations per step, 1 to THRONG_CONTACT_MAX_ITERATIONS; default 4
 	bool inelastic;      ///< pressed pairs lose their closing speed; default off
+	float slip;          ///< tangential move over normal push of a pressed pair, 0 or in [1e-6, 1]; default 0
+	float noise;         ///< m/s: a pressed agent's random move per step is noise x dt, 0 or in [1e-6, 1e6]; default 0
 } throng_contact;
 
 /// An archetype's controller: ordered slots and a blend mode.
