@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "measure.h"
 #include "opts.h"
 #include "outputs.h"
 #include "progress.h"
@@ -34,6 +35,7 @@ static const char usage_main[] =
 	"       throng run FILE.yaml [options]    run a scenario file (docs/SCENARIOS.md)\n"
 	"       throng validate FILE...           check scenario files, simulate nothing\n"
 	"       throng save <scenario> --out FILE write a scene as a scenario file\n"
+	"       throng measure RUN --line ...     measure a saved run: lines, areas\n"
 	"       throng list                       list the scenarios\n"
 	"       throng --help | --version\n"
 	"\n"
@@ -531,6 +533,9 @@ static int run_command(int argc, char** argv)
 	if (strcmp(cmd, "save") == 0) {
 		return cmd_save(argc, argv);
 	}
-	cli_error("unknown command \"%.64s\" (expected run, list, validate or save; see throng --help)", cmd);
+	if (strcmp(cmd, "measure") == 0) {
+		return cli_measure(argc, argv);
+	}
+	cli_error("unknown command \"%.64s\" (expected run, list, validate, save or measure; see throng --help)", cmd);
 	return CLI_EXIT_USAGE;
 }
