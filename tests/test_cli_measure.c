@@ -173,3 +173,70 @@ Test(cli_measure, a_run_throng_run_wrote)
 	cr_assert_gt(json_after(area, "voronoi_density"), 0.0, "%s", out);
 	thr_test_remove_dir(dir);
 }
+
+/// Appends `text` to `path`.
+static void append_text(const char* path, const char* text)
+{
+	FILE* f = fopen(path, "a");
+	cr_assert_not_null(f, "%s", path);
+	cr_assert_eq(fputs(text, f) >= 0, true);
+	cr_assert_eq(fclose(f), 0);
+}
+
+/// The number after "\"key\": " in the JSON text `json`, which must hold it.
+static double json_in(const char* json, const char* key) { return json_after(json, key); }
+
+Test(cli_measure, scenario_file_measurements_in_the_summary)
+{
+	// hallway saved as a file, with a line and an area declared: throng
+	// run's summary reports them, the same figures as throng measure on the
+	// frames that run wrote (velocities saved, so the speeds agree too).
+	thr_test_make_dir(dir, sizeof dir, "throng-measure");
+	cr_assert_eq(thr_test_cli_in(dir, "save hallway --agents 80 --out h.yaml", out, OUT_CAP, err, ERR_CAP), 0, "%s", err);
+	char path[300];
+	snprintf(path, sizeof path, "%s/h.yaml", dir);
+	append_text(path, "measurements:\n  lines:\n    - [[0, -3], [0, 3]]\n  areas:\n"
+	                  "    - [[-2, -1], [2, -1], [2, 1], [-2, 1]]\n");
+	cr_assert_eq(thr_test_cli_in(dir, "save h.yaml --out h2.yaml", out, OUT_CAP, err, ERR_CAP), 0, "%s", err);
+	char saved[1 << 16];
+	snprintf(path, sizeof path, "%s/h2.yaml", dir);
+	thr_test_slurp(path, saved, sizeof saved);
+	cr_assert_not_null(strstr(saved, "measurements:\n  lines:\n    - [[0, -3], [0, 3]]\n  areas:\n"
+	                                 "    - [[-2, -1], [2, -1], [2, 1], [-2, 1]]\n"),
+	                   "the saved file keeps them:\n%s", saved);
+	cr_assert_eq(thr_test_cli_in(dir, "run h.yaml --seconds 8 --summary json --fields x,y,vx,vy --out run.thr", out,
+	                             OUT_CAP, err, ERR_CAP),
+	             0, "%s", err);
+	static char summary[OUT_CAP];
+	memcpy(summary, out, sizeof summary);
+	cr_assert_eq(measure("--line 0,-3,0,3 --area -2,-1,2,1 --format json"), 0, "%s", err);
+	const char* line = strstr(out, "\"lines\"");
+	const char* area = strstr(out, "\"areas\"");
+	cr_assert(line != NULL && area != NULL, "%s", out);
+	cr_assert_gt(json_in(summary, "line0_left") + json_in(summary, "line0_right"), 0.0, "%s", summary);
+	cr_assert_eq(json_in(summary, "line0_left"), json_after(line, "left"), "%s\n%s", summary, out);
+	cr_assert_eq(json_in(summary, "line0_right"), json_after(line, "right"), "%s\n%s", summary, out);
+	cr_assert_eq(json_in(summary, "line0_first_passings"), json_after(line, "first_passings"));
+	cr_assert_float_eq(json_in(summary, "line0_flow"), json_after(line, "flow_total"), 1e-6);
+	cr_assert_float_eq(json_in(summary, "area0_density"), json_after(area, "density"), 1e-7, "%s\n%s", summary, out);
+	cr_assert_float_eq(json_in(summary, "area0_voronoi_density"), json_after(area, "voronoi_density"), 1e-7);
+	cr_assert_float_eq(json_in(summary, "area0_mean_speed"), json_after(area, "mean_speed"), 1e-6);
+	cr_assert_gt(json_in(summary, "area0_density"), 0.0, "%s", summary);
+
+	// A line of zero length, or a polygon that is not simple: refused at
+	// its place in the file (exit 3); in a version 1 file: refused.
+	snprintf(path, sizeof path, "%s/bad.yaml", dir);
+	thr_test_write_text(path, "version: 2\narchetypes: {a: {}}\nagents: {rows: [[0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0.3, a, 0, "
+	                          "null]]}\nmeasurements:\n  lines:\n    - [[1, 1], [1, 1]]\n");
+	cr_assert_eq(thr_test_cli_in(dir, "validate bad.yaml", out, OUT_CAP, err, ERR_CAP), 3, "%s", err);
+	cr_assert_not_null(strstr(err, "bad.yaml:6:7: measurements.lines[0]: both ends at (1, 1)"), "%s", err);
+	thr_test_write_text(path, "version: 2\narchetypes: {a: {}}\nagents: {rows: [[0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0.3, a, 0, "
+	                          "null]]}\nmeasurements:\n  areas:\n    - [[0, 0], [1, 1], [1, 0], [0, 1]]\n");
+	cr_assert_eq(thr_test_cli_in(dir, "validate bad.yaml", out, OUT_CAP, err, ERR_CAP), 3, "%s", err);
+	cr_assert_not_null(strstr(err, "measurements.areas[0]: points: edges 0 and 2 cross or touch"), "%s", err);
+	thr_test_write_text(path, "archetypes: {a: {}}\ngroups: {g: {count: 1, archetype: a}}\nmeasurements: {lines: "
+	                          "[[[0, 0], [1, 0]]]}\n");
+	cr_assert_eq(thr_test_cli_in(dir, "validate bad.yaml", out, OUT_CAP, err, ERR_CAP), 3, "%s", err);
+	cr_assert_not_null(strstr(err, "measurements: a version 2 key in a version 1 file"), "%s", err);
+	thr_test_remove_dir(dir);
+}
