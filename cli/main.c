@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "measure.h"
 #include "opts.h"
 #include "outputs.h"
 #include "progress.h"
@@ -34,6 +35,7 @@ static const char usage_main[] =
 	"       throng run FILE.yaml [options]    run a scenario file (docs/SCENARIOS.md)\n"
 	"       throng validate FILE...           check scenario files, simulate nothing\n"
 	"       throng save <scenario> --out FILE write a scene as a scenario file\n"
+	"       throng measure RUN --line ...     measure a saved run: lines, areas\n"
 	"       throng list                       list the scenarios\n"
 	"       throng --help | --version\n"
 	"\n"
@@ -284,6 +286,18 @@ static int cmd_run(int argc, char** argv)
 		throng_scene_destroy(scene);
 		return CLI_EXIT_FAILURE;
 	}
+	// The scenario file's measurement lines and areas, fed every state.
+	throng_measure* measure = NULL;
+	if (throng_scene_measure_create(scene, &measure) != THRONG_OK ||
+	    (measure != NULL && throng_measure_feed_world(measure, world) != THRONG_OK)) {
+		cli_error("%s", throng_last_error());
+		throng_measure_destroy(measure);
+		throng_metrics_destroy(metrics);
+		cli_outputs_discard(&outputs);
+		throng_scene_destroy(scene);
+		return CLI_EXIT_FAILURE;
+	}
+	double measure_t0 = (double)throng_world_view(world).step * (double)throng_world_get_def(world).dt;
 	cli_progress progress;
 	cli_progress_start(&progress, cli_progress_wanted(args.quiet), steps, throng_world_agent_count(world));
 
@@ -300,6 +314,9 @@ static int cmd_run(int argc, char** argv)
 			st = throng_metrics_observe(metrics, world);
 			metrics_seconds += cli_now_seconds() - tm;
 		}
+		if (st == THRONG_OK && measure != NULL) {
+			st = throng_measure_feed_world(measure, world);
+		}
 		if (st == THRONG_OK) {
 			out_st = cli_outputs_frame(&outputs, world);
 		}
@@ -314,6 +331,7 @@ static int cmd_run(int argc, char** argv)
 	throng_metrics_destroy(metrics);
 	if (st != THRONG_OK) {
 		cli_error("%s", throng_last_error());
+		throng_measure_destroy(measure);
 		cli_outputs_close(&outputs, false, NULL);
 		throng_scene_destroy(scene);
 		return CLI_EXIT_FAILURE;
@@ -324,6 +342,7 @@ static int cmd_run(int argc, char** argv)
 		snprintf(msg, sizeof msg, "%s", throng_last_error());
 		cli_error("output stopped at step %llu: %s", (unsigned long long)k, msg);
 		cli_outputs_close(&outputs, false, msg);
+		throng_measure_destroy(measure);
 		throng_scene_destroy(scene);
 		return CLI_EXIT_OUTPUT;
 	}
@@ -333,6 +352,7 @@ static int cmd_run(int argc, char** argv)
 		throng_exporter_set_interrupted(outputs.exporter);
 	}
 	if (cli_outputs_close(&outputs, true, NULL) != THRONG_OK) {
+		throng_measure_destroy(measure);
 		throng_scene_destroy(scene);
 		return CLI_EXIT_OUTPUT;
 	}
@@ -340,6 +360,11 @@ static int cmd_run(int argc, char** argv)
 	cli_summary s;
 	memset(&s, 0, sizeof s);
 	st = cli_summary_measure(scene, args.no_metrics ? NULL : &quality, &s);
+	if (st == THRONG_OK && measure != NULL) {
+		double t1 = (double)throng_world_view(world).step * (double)throng_world_get_def(world).dt;
+		st = cli_summary_measurements(measure, measure_t0, t1, &s);
+	}
+	throng_measure_destroy(measure);
 	if (st != THRONG_OK) {
 		cli_error("%s", throng_last_error());
 		throng_scene_destroy(scene);
@@ -531,6 +556,9 @@ static int run_command(int argc, char** argv)
 	if (strcmp(cmd, "save") == 0) {
 		return cmd_save(argc, argv);
 	}
-	cli_error("unknown command \"%.64s\" (expected run, list, validate or save; see throng --help)", cmd);
+	if (strcmp(cmd, "measure") == 0) {
+		return cli_measure(argc, argv);
+	}
+	cli_error("unknown command \"%.64s\" (expected run, list, validate, save or measure; see throng --help)", cmd);
 	return CLI_EXIT_USAGE;
 }

@@ -6,6 +6,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 throng_status cli_summary_measure(throng_scene* scene, const throng_quality* quality, cli_summary* s)
@@ -61,7 +62,7 @@ typedef struct field {
 	bool metrics; ///< given only by the quality metrics: left out with --metrics off
 } field;
 
-enum { FIELD_BASE = 34, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + 2 + 11 };
+enum { FIELD_BASE = 34, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + CLI_SUMMARY_MAX_MEASURES + 2 + 11 };
 
 /// Fills f with the summary's fields; returns how many.
 static int make_fields(const cli_summary* s, field f[FIELD_MAX])
@@ -112,6 +113,11 @@ static int make_fields(const cli_summary* s, field f[FIELD_MAX])
 	}
 	for (uint32_t k = 0; k < s->outcome_count; ++k) {
 		f[n++] = (field){s->outcomes[k].name, FIELD_F64, NULL, 0, s->outcomes[k].value, false};
+	}
+	for (uint32_t k = 0; k < s->measure_count; ++k) {
+		const double v = s->measures[k].value;
+		f[n++] = s->measures[k].whole ? (field){s->measures[k].key, FIELD_U64, NULL, (uint64_t)v, 0.0, false}
+		                              : (field){s->measures[k].key, FIELD_F64, NULL, 0, v, false};
 	}
 	if (s->interrupted != NULL) {
 		// Only a run a signal stopped has these two: steps is then the steps done.
@@ -204,4 +210,47 @@ void cli_summary_print_json(FILE* out, const cli_summary* s)
 		fputs(k + 1 < count ? ",\n" : "\n", out);
 	}
 	fputs("}\n", out);
+}
+
+/// Appends one measurement figure.
+static void put_measure(cli_summary* s, const char* kind, uint32_t index, const char* name, double value, bool whole)
+{
+	if (s->measure_count == CLI_SUMMARY_MAX_MEASURES) {
+		return;
+	}
+	snprintf(s->measures[s->measure_count].key, sizeof s->measures[0].key, "%s%u_%s", kind, index, name);
+	s->measures[s->measure_count].value = value;
+	s->measures[s->measure_count].whole = whole;
+	s->measure_count++;
+}
+
+throng_status cli_summary_measurements(const throng_measure* m, double t0, double t1, cli_summary* s)
+{
+	for (uint32_t k = 0; k < throng_measure_line_count(m); ++k) {
+		throng_line_flow fl;
+		memset(&fl, 0, sizeof fl);
+		if (t1 > t0) {
+			throng_status st = throng_measure_line_flow(m, k, t0, t1, &fl);
+			if (st != THRONG_OK) {
+				return st;
+			}
+		}
+		put_measure(s, "line", k, "left", (double)fl.left, true);
+		put_measure(s, "line", k, "right", (double)fl.right, true);
+		put_measure(s, "line", k, "first_passings", (double)fl.first_passings, true);
+		put_measure(s, "line", k, "flow", fl.flow_total, false);
+		put_measure(s, "line", k, "flow_net", fl.flow_net, false);
+	}
+	for (uint32_t k = 0; k < throng_measure_area_count(m); ++k) {
+		throng_area_means am;
+		throng_status st = throng_measure_area_means(m, k, t0, t1 > t0 ? t1 : t0, &am);
+		if (st != THRONG_OK) {
+			return st;
+		}
+		put_measure(s, "area", k, "density", am.density, false);
+		put_measure(s, "area", k, "mean_speed", am.mean_speed, false);
+		put_measure(s, "area", k, "voronoi_density", am.voronoi_density, false);
+		put_measure(s, "area", k, "voronoi_speed", am.voronoi_speed, false);
+	}
+	return THRONG_OK;
 }

@@ -6,8 +6,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "throng/measure.h"
 #include "throng/metrics.h"
 #include "throng/scenario.h"
+
+/// Most measurement figures a summary holds: 5 a line, 4 an area, 16 of each
+/// (a scenario file declares at most that many, docs/SCENARIOS.md).
+#define CLI_SUMMARY_MAX_MEASURES (16 * 5 + 16 * 4)
 
 typedef struct cli_summary {
 	const char* scenario;
@@ -50,7 +55,21 @@ typedef struct cli_summary {
 	throng_quality quality;     ///< the crowd-quality metrics over the run (docs/QUALITY.md)
 	uint32_t outcome_count;     ///< the scenario's own outcome figures (armies, flock)
 	throng_scene_outcome outcomes[THRONG_MAX_OUTCOMES];
+	uint32_t measure_count;     ///< figures of the scenario file's measurement lines and areas
+	struct {
+		char key[32];           ///< "line0_left", "area1_voronoi_density", ...
+		double value;
+		bool whole;             ///< a count, printed as an integer
+	} measures[CLI_SUMMARY_MAX_MEASURES];
 } cli_summary;
+
+/// The measurement figures of `m` over the run [t0, t1] (s) into
+/// s->measures: per line (line<k>_) the crossings to the left and to the
+/// right, the first passings and the flow in total and net over
+/// [t0, t1) (0 when t1 <= t0); per area (area<k>_) the means of the classic
+/// density, mean speed, Voronoi density and Voronoi speed over the samples.
+/// Returns the first failing status.
+throng_status cli_summary_measurements(const throng_measure* m, double t0, double t1, cli_summary* s);
 
 /// Fills every field that the world and the run's quality figures hold (agents,
 /// the seed the world used, hash, overlaps, stats, simulated_seconds, the

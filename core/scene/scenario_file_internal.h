@@ -63,6 +63,10 @@
 /// written one by one ([[x, y], [x, y]]) take 7 each, so at most 285,714
 /// of them fit in SF_MAX_NODES.
 #define SF_MAX_SEGMENTS 500000u
+/// Most measurement lines, and most areas, one file declares (`throng run`'s
+/// summary reports each).
+#define SF_MAX_MEASURE_LINES 16u
+#define SF_MAX_MEASURE_AREAS 16u
 _Static_assert(7u * SF_MAX_OBSTACLES < SF_MAX_NODES, "SF_MAX_OBSTACLES obstacles must fit in SF_MAX_NODES");
 _Static_assert(3u * (SF_MAX_SEGMENTS + 1u) + 3u < SF_MAX_NODES, "a polyline of SF_MAX_SEGMENTS must fit in SF_MAX_NODES");
 /// Longest name (archetype, group, scene) in bytes.
@@ -416,6 +420,10 @@ typedef struct sf_model {
 	bool rows_random;       ///< `agents.goal: {random: ...}`: drawn again on arrival (rounds 1, 2, ...)
 	throng_vec2 rows_goal_min, rows_goal_max;
 	const struct thr_measure* measure; ///< version 2 `measure`: the outcome measure, or NULL
+	sf_path* measure_lines; ///< version 2 `measurements.lines`: segments of 2 points (loop unused)
+	uint32_t measure_line_count;
+	sf_path* measure_areas; ///< version 2 `measurements.areas`: simple polygons of 3 or more points
+	uint32_t measure_area_count;
 } sf_model;
 
 /// The defaults of every model field (docs/SCENARIOS.md); name from `file`.
@@ -536,12 +544,15 @@ enum {
 	SF_SCENE_THREAT,
 	SF_SCENE_PATHS,
 	SF_SCENE_AGENTS,
+	SF_SCENE_MEASUREMENTS,
 };
 /// The threat (into sf_threat; part 1 its path), a polyline (into
 /// sf_wall; part 1 its points), a goal mapping (into sf_group; part 1
 /// random), a rectangle (into sf_box), agents (into sf_model; part 1
 /// goal, 2 rows) and their goal (into sf_model; part 3 random).
 extern const sf_table sf_threat_table;
+/// `measurements`: lines (part 1) and areas (part 2).
+extern const sf_table sf_measurements_table;
 extern const sf_table sf_wall_table;
 extern const sf_table sf_goal_table;
 extern const sf_table sf_box_table;
@@ -659,6 +670,9 @@ void sf_parse_groups(sf_ctx* c, const sf_node* groups, sf_model* m);
 bool sf_parse_path(sf_ctx* c, const sf_node* n, sf_path* out);
 void sf_parse_obstacles(sf_ctx* c, const sf_node* n, sf_model* m);
 void sf_parse_walls(sf_ctx* c, const sf_node* n, sf_model* m);
+/// Reads `measurements` (version 2): measurement lines and areas, each
+/// checked as throng_measure_add_line / _add_area would.
+void sf_parse_measurements(sf_ctx* c, const sf_node* n, sf_model* m);
 void sf_parse_threat(sf_ctx* c, const sf_node* n, sf_model* m);
 /// The box a group's spawn shape covers (scenario_file_model.c).
 void sf_spawn_extent(const sf_group* g, throng_vec2* lo, throng_vec2* hi);

@@ -89,6 +89,14 @@ void sf_model_free(sf_model* m)
 		free(m->paths[k].points);
 	}
 	free(m->paths);
+	for (uint32_t k = 0; k < m->measure_line_count; ++k) {
+		free(m->measure_lines[k].points);
+	}
+	free(m->measure_lines);
+	for (uint32_t k = 0; k < m->measure_area_count; ++k) {
+		free(m->measure_areas[k].points);
+	}
+	free(m->measure_areas);
 	free(m->rows);
 	free(m->row_pos);
 	free(m->block.params);

@@ -138,7 +138,9 @@ static bool scene_part(sf_ctx* c, const sf_key* k, const sf_node* map, const sf_
 	(void)map;
 	// Version 2 keys need `version: 2` (read first), so that a reader of
 	// version 1 files is never handed one it would misread.
-	if ((k->part == SF_SCENE_MEASURE || k->part == SF_SCENE_PATHS || k->part == SF_SCENE_AGENTS) && m->version != 2) {
+	if ((k->part == SF_SCENE_MEASURE || k->part == SF_SCENE_PATHS || k->part == SF_SCENE_AGENTS ||
+	     k->part == SF_SCENE_MEASUREMENTS) &&
+	    m->version != 2) {
 		sf_error(c, v->pos, "a version 2 key in a version 1 file (expected version: 2 at the top)");
 	}
 	uint64_t version = 0;
@@ -172,6 +174,7 @@ static bool scene_part(sf_ctx* c, const sf_key* k, const sf_node* map, const sf_
 	case SF_SCENE_WALLS: sf_parse_walls(c, v, m); return true;
 	case SF_SCENE_THREAT: sf_parse_threat(c, v, m); return true;
 	case SF_SCENE_PATHS: sf_parse_paths(c, v, m); return true;
+	case SF_SCENE_MEASUREMENTS: sf_parse_measurements(c, v, m); return true;
 	default: sf_parse_agents(c, v, m); return true;
 	}
 }

@@ -299,6 +299,28 @@ static void put_rows(sf_out* o, const sf_model* m)
 	}
 }
 
+/// Version 2: the measurement lines and areas.
+static void put_measurements(sf_out* o, const sf_model* m)
+{
+	if (m->measure_line_count == 0 && m->measure_area_count == 0) {
+		return;
+	}
+	sf_put(o, "measurements:\n");
+	const sf_path* lists[2] = {m->measure_lines, m->measure_areas};
+	const uint32_t counts[2] = {m->measure_line_count, m->measure_area_count};
+	for (int j = 0; j < 2; ++j) {
+		if (counts[j] == 0) {
+			continue;
+		}
+		sf_put(o, "  %s:\n", j == 0 ? "lines" : "areas");
+		for (uint32_t k = 0; k < counts[j]; ++k) {
+			sf_put(o, "    - ");
+			put_points(o, lists[j][k].points, lists[j][k].count);
+			sf_put(o, "\n");
+		}
+	}
+}
+
 throng_status sf_save_model(const sf_model* m, const char* header, char** text, size_t* length)
 {
 	sf_out o = {NULL, 0, 0, false};
@@ -333,6 +355,7 @@ throng_status sf_save_model(const sf_model* m, const char* header, char** text, 
 	}
 	put_shapes(&o, m);
 	put_rows(&o, m);
+	put_measurements(&o, m);
 	if (o.failed) {
 		free(o.text);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_scene_save: out of memory");

@@ -7,9 +7,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "error.h"
 #include "scenario_file_internal.h"
+#include "throng/measure.h"
 #include "validate.h"
 #include "vec.h"
 
@@ -119,6 +121,61 @@ void sf_parse_walls(sf_ctx* c, const sf_node* n, sf_model* m)
 		sf_error(c, n->pos, "the walls hold %llu segments (expected at most %u)", (unsigned long long)segments,
 		         SF_MAX_SEGMENTS);
 	}
+}
+
+/// A measurement line: two distinct points.
+static void read_measure_line(sf_ctx* c, const sf_node* key, const sf_node* n, void* item, uint32_t index)
+{
+	sf_path* p = item;
+	(void)key;
+	(void)index;
+	if (sf_read_points(c, n, 2, 2, &p->points, &p->count) && p->points[0].x == p->points[1].x &&
+	    p->points[0].y == p->points[1].y) {
+		sf_error(c, n->pos, "both ends at (%g, %g) (expected a line of non-zero length)", (double)p->points[0].x,
+		         (double)p->points[0].y);
+	}
+}
+
+/// A measurement area: a simple polygon of non-zero area, as
+/// throng_measure_add_area checks it.
+static void read_measure_area(sf_ctx* c, const sf_node* key, const sf_node* n, void* item, uint32_t index)
+{
+	sf_path* p = item;
+	(void)key;
+	(void)index;
+	if (!sf_read_points(c, n, 3, THRONG_MEASURE_MAX_VERTICES, &p->points, &p->count)) {
+		return;
+	}
+	throng_measure* set = NULL;
+	if (throng_measure_create(NULL, &set) != THRONG_OK) {
+		sf_error(c, n->pos, "%s", throng_last_error());
+		return;
+	}
+	if (throng_measure_add_area(set, p->points, p->count, NULL) != THRONG_OK) {
+		const char* e = throng_last_error();
+		const char* why = strstr(e, ": ");
+		sf_error(c, n->pos, "%s (expected a simple polygon of non-zero area)", why != NULL ? why + 2 : e);
+	}
+	throng_measure_destroy(set);
+}
+
+static bool measurements_part(sf_ctx* c, const sf_key* k, const sf_node* map, const sf_node* v, void* base)
+{
+	sf_model* m = base;
+	(void)map;
+	if (k->part == 1) {
+		m->measure_lines = sf_read_list(c, v, k->expect, "lines", SF_MAX_MEASURE_LINES, sizeof *m->measure_lines,
+		                                &m->measure_line_count, read_measure_line);
+	} else {
+		m->measure_areas = sf_read_list(c, v, k->expect, "areas", SF_MAX_MEASURE_AREAS, sizeof *m->measure_areas,
+		                                &m->measure_area_count, read_measure_area);
+	}
+	return true;
+}
+
+void sf_parse_measurements(sf_ctx* c, const sf_node* n, sf_model* m)
+{
+	sf_read_table(c, n, &sf_measurements_table, m, measurements_part);
 }
 
 static bool threat_path_part(sf_ctx* c, const sf_key* k, const sf_node* map, const sf_node* v, void* base)

@@ -428,7 +428,16 @@ static const sf_key scene_keys[] = {
 	{.name = "threat", PART(SF_SCENE_THREAT)},
 	{.name = "paths", PART(SF_SCENE_PATHS)},
 	{.name = "agents", PART(SF_SCENE_AGENTS)},
+	{.name = "measurements", PART(SF_SCENE_MEASUREMENTS)},
 };
+
+static const sf_key measurements_keys[] = {
+	{.name = "lines", PART(1), .expect = "a list of lines [[x, y], [x, y]]"},
+	{.name = "areas", PART(2), .expect = "a list of polygons [[x, y], [x, y], [x, y], ...]"},
+};
+
+const sf_table sf_measurements_table = {.name = "measurements", KEYS(measurements_keys),
+                                        .expect = "{lines: [[[x, y], [x, y]], ...], areas: [[[x, y], ...], ...]}"};
 
 const sf_table sf_scene_table = {.name = "scene", KEYS(scene_keys),
                                  .expect = "a mapping with world, archetypes, groups, obstacles, walls and threat"};

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "throng/api.h"
+#include "throng/measure.h"
 #include "throng/throng.h"
 
 THRONG_API_BEGIN
@@ -93,6 +94,14 @@ typedef struct throng_scene_outcome {
 /// without an outcome measure, and for a NULL scene). A scenario file has
 /// the measure it names (`measure: armies`, docs/SCENARIOS.md).
 uint32_t throng_scene_outcomes(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap);
+
+/// A measurement set (throng/measure.h) with the lines and areas the
+/// scene's definition declares (a scenario file's `measurements`,
+/// docs/SCENARIOS.md), its Voronoi cells clipped to the world's bounds
+/// (unless they are open), into *out, which the caller then owns
+/// (throng_measure_destroy); *out is NULL when the definition declares
+/// none. Feed it the world after each step (throng_measure_feed_world).
+throng_status throng_scene_measure_create(const throng_scene* scene, throng_measure** out);
 
 THRONG_API_END
 
