@@ -73,7 +73,7 @@ double bench_cost_flops(const throng_world* w, const throng_world_counters* c)
 	}
 	f += BENCH_OPS_BLEND_BUDGET_TERM * (double)c->blend_budget_terms;
 	f += BENCH_OPS_BLEND_SUM_TERM * (double)c->blend_sum_terms;
-	f += BENCH_OPS_BLEND_LIMIT * (double)(c->blend_weighted_lanes + c->blend_hybrid_lanes);
+	f += BENCH_OPS_BLEND_LIMIT * (double)(c->blend_weighted_lanes + c->blend_hybrid_lanes + c->blend_relaxation_lanes);
 	f += BENCH_OPS_BLEND_HYBRID_ADD * (double)c->blend_hybrid_lanes;
 	f += BENCH_OPS_INTEGRATE * (double)c->lanes;
 

@@ -363,6 +363,39 @@ vec2 thr_cohesion(const thr_self* s, const thr_neighbor* nb, uint32_t n, const t
 	return neighbor_mean(s, nb, n, prm, false, &mean) ? thr_seek(s, mean) : v2(0.0f, 0.0f);
 }
 
+float thr_headway(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm)
+{
+	// The spacing of JuPedSim's CollisionFreeSpeedModel::GetSpacing: the
+	// centres' distance less l = r + r_j, for a neighbour in the corridor
+	// of width 2 l ahead. Choices: the walking direction is the stored
+	// heading (the engines' neighbour walk runs before the drive is
+	// known); ahead is strict (dot > 0), so two agents on one point do not
+	// stop each other, and so is the corridor (a neighbour that only
+	// grazes the corridor's edge does not count).
+	float least = INFINITY;
+	const uint32_t cap = thr_max_neighbors(prm);
+	uint32_t met = 0;
+	const vec2 side = v2_perp(s->h);
+	for (uint32_t k = 0; k < n; ++k) {
+		float d2;
+		if (!counts(s, &nb[k], prm, &d2)) {
+			continue;
+		}
+		if (met++ == cap) {
+			break;
+		}
+		vec2 d = v2_sub(nb[k].p, s->p);
+		float l = s->radius + nb[k].radius;
+		if (!(v2_dot(d, s->h) > 0.0f) || !(fabsf(v2_dot(d, side)) < l)) {
+			continue;
+		}
+		float gap = sqrtf(d2) - l;
+		least = gap < least ? gap : least;
+	}
+	float speed = least / prm->time_gap; // +Inf when nobody is ahead
+	return speed > 0.0f ? speed : 0.0f;
+}
+
 vec2 thr_path_follow(const thr_self* s, vec2 waypoint, int final, float slow_radius)
 {
 	// Choice: waypoints are seeked in turn (the index moves on within

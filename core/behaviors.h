@@ -25,6 +25,7 @@ typedef struct thr_self {
 typedef struct thr_neighbor {
 	vec2 p, v;
 	uint32_t id, group;
+	float radius;
 } thr_neighbor;
 
 typedef struct thr_obstacle {
@@ -85,6 +86,12 @@ vec2 thr_separation(const thr_self* s, const thr_neighbor* nb, uint32_t n, const
 vec2 thr_alignment(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm);
 /// Cohesion: seek(mean position of neighbours).
 vec2 thr_cohesion(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm);
+/// Headway (Tordeux, Chraibi and Seyfried 2016): the speed V the free
+/// space ahead allows, max(0, (s - l) / time_gap), s the distance to the
+/// nearest neighbour that counts whose body lies ahead along the heading h
+/// (dot(d, h) > 0 and |dot(d, perp(h))| < l, d = p_j - p, l = r + r_j);
+/// +Inf when there is none. docs/BEHAVIORS.md, "Headway".
+float thr_headway(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm);
 /// Contain: steer back inside [lo, hi] (already shrunk by the radius) when
 /// within margin of an edge.
 vec2 thr_bounds(const thr_self* s, vec2 lo, vec2 hi, float margin);
@@ -96,8 +103,12 @@ vec2 thr_path_follow(const thr_self* s, vec2 waypoint, int final, float slow_rad
 /// The rotation of unit vector h by the angle whose cos and sin are given.
 static inline vec2 thr_rotate(vec2 h, float c, float sn) { return v2(h.x * c - h.y * sn, h.x * sn + h.y * c); }
 
-/// Controller blending (SPEC.md): forces[k] is slot k's raw force, zero for
-/// disabled slots. Returns the blended force.
-vec2 thr_blend(const throng_controller* ctl, const vec2* forces, float max_force);
+/// Controller blending (SPEC.md; the relaxation mode of behavior.h):
+/// forces[k] is slot k's raw force, zero for disabled slots; a headway
+/// slot's raw force is (V, 0), V its thr_headway. v is the agent's
+/// velocity. Returns the blended force, and writes into each enabled
+/// headway slot's entry what it did (its braking force, or in the
+/// relaxation mode the change it made to the drive's term).
+vec2 thr_blend(const throng_controller* ctl, vec2* forces, float max_force, vec2 v);
 
 #endif

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Controllers: slot defaults and the three blending modes of SPEC.md.
+// Controllers: slot defaults, the three blending modes of SPEC.md and the
+// relaxation mode (docs/BEHAVIORS.md, "The relaxation blend").
+#include <math.h>
 #include <string.h>
 
 #include "behaviors.h"
@@ -31,6 +33,9 @@ throng_behavior_params throng_behavior_default_def(void)
 	p.same_group_only = false;
 	p.margin = 2.0f;
 	p.waypoint_radius = 1.0f;
+	// JuPedSim's default time gap of the collision-free speed model
+	// (CollisionFreeSpeedModelAgentParameters.time_gap = 1.0 s).
+	p.time_gap = 1.0f;
 	return p;
 }
 
@@ -51,6 +56,7 @@ throng_controller throng_controller_default_def(throng_blend_mode mode)
 	throng_controller c;
 	memset(&c, 0, sizeof c);
 	c.mode = mode;
+	c.relaxation_time = 0.5f;
 	c.contact.enabled = true;
 	c.contact.stiffness = 1.0f;
 	c.contact.iterations = 4;
@@ -70,7 +76,7 @@ int throng_controller_add(throng_controller* controller, throng_slot slot)
 bool throng_behavior_reads_neighbors(throng_behavior_kind kind)
 {
 	return kind == THRONG_UNALIGNED_AVOID || kind == THRONG_SEPARATION || kind == THRONG_ALIGNMENT ||
-	       kind == THRONG_COHESION;
+	       kind == THRONG_COHESION || kind == THRONG_HEADWAY;
 }
 
 float throng_controller_query_radius(const throng_controller* c)
@@ -111,9 +117,64 @@ static float spend_budget(const throng_controller* ctl, const vec2* forces, floa
 	return budget;
 }
 
-vec2 thr_blend(const throng_controller* ctl, const vec2* forces, float max_force)
+/// Headway slots outside the relaxation mode: slot k's raw force holds in
+/// x the speed V it allows (+Inf: nobody ahead); it becomes the braking
+/// force limit(limit(v, V) - v, max_force), 0 when |v| <= V.
+static void headway_brakes(const throng_controller* ctl, vec2* forces, vec2 v, float max_force)
+{
+	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
+		const throng_slot* s = &ctl->slots[k];
+		if (s->enabled && s->kind == THRONG_HEADWAY) {
+			forces[k] = v2_limit(v2_sub(v2_limit(v, forces[k].x), v), max_force);
+		}
+	}
+}
+
+/// The relaxation mode: total = limit(D / tau + I, max_force), the drive D
+/// capped by the headway slots' least speed V (docs/BEHAVIORS.md). Each
+/// headway slot's force becomes the change the cap made, Dc/tau - D/tau.
+static vec2 relaxation(const throng_controller* ctl, vec2* forces, vec2 v, float max_force)
+{
+	vec2 drive = v2(0.0f, 0.0f), inter = v2(0.0f, 0.0f);
+	float cap = INFINITY;
+	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
+		const throng_slot* s = &ctl->slots[k];
+		if (!s->enabled) {
+			continue;
+		}
+		if (s->kind == THRONG_HEADWAY) {
+			cap = forces[k].x < cap ? forces[k].x : cap;
+		} else if (s->priority) {
+			inter = v2_add(inter, v2_scale(forces[k], s->weight));
+		} else {
+			drive = v2_add(drive, v2_scale(forces[k], s->weight));
+		}
+	}
+	const float tau = ctl->relaxation_time;
+	vec2 desired = v2_add(v, drive);
+	float len = v2_length(desired);
+	vec2 capped = drive;
+	if (len > cap) {
+		float sc = cap / len;
+		capped = v2_sub(v2(desired.x * sc, desired.y * sc), v);
+	}
+	vec2 free = v2(drive.x / tau, drive.y / tau);
+	vec2 held = v2(capped.x / tau, capped.y / tau);
+	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
+		if (ctl->slots[k].enabled && ctl->slots[k].kind == THRONG_HEADWAY) {
+			forces[k] = v2_sub(held, free);
+		}
+	}
+	return v2_limit(v2_add(held, inter), max_force);
+}
+
+vec2 thr_blend(const throng_controller* ctl, vec2* forces, float max_force, vec2 v)
 {
 	vec2 total = v2(0.0f, 0.0f);
+	if (ctl->mode == THRONG_BLEND_RELAXATION) {
+		return relaxation(ctl, forces, v, max_force);
+	}
+	headway_brakes(ctl, forces, v, max_force);
 	switch (ctl->mode) {
 	case THRONG_BLEND_PRIORITY:
 		spend_budget(ctl, forces, max_force, 0, &total);

@@ -92,6 +92,7 @@ void thr_count_controller(throng_world_counters* c, const throng_controller* ctl
 	switch (ctl->mode) {
 	case THRONG_BLEND_PRIORITY: c->blend_priority_lanes += lanes; break;
 	case THRONG_BLEND_HYBRID: c->blend_hybrid_lanes += lanes; break;
+	case THRONG_BLEND_RELAXATION: c->blend_relaxation_lanes += lanes; break;
 	case THRONG_BLEND_WEIGHTED:
 	default: c->blend_weighted_lanes += lanes; break;
 	}

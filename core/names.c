@@ -51,6 +51,8 @@ static const char* const behavior_kind_names[THRONG_BEHAVIOR_COUNT] = {
 	[THRONG_COHESION] = "cohesion",
 	[THRONG_BOUNDS] = "bounds",
 	[THRONG_PATH_FOLLOW] = "path_following",
+	[THRONG_ANTICIPATION] = "anticipation", // implemented on branch wave32-ttc
+	[THRONG_HEADWAY] = "headway",
 };
 
 static const char* const target_source_names[] = {
@@ -74,6 +76,7 @@ static const char* const blend_mode_names[] = {
 	[THRONG_BLEND_WEIGHTED] = "weighted",
 	[THRONG_BLEND_PRIORITY] = "priority",
 	[THRONG_BLEND_HYBRID] = "hybrid",
+	[THRONG_BLEND_RELAXATION] = "relaxation",
 };
 
 static const char* const stage_names[THRONG_STAGE_COUNT] = {

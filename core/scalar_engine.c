@@ -138,7 +138,8 @@ THR_STAGE int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_
 				w->scratch_nb = p;
 				w->scratch_nb_cap = (uint32_t)cap2;
 			}
-			thr_neighbor nb = {v2(st->px[j], st->py[j]), v2(st->vx[j], st->vy[j]), w->id[j], w->group[j]};
+			thr_neighbor nb = {v2(st->px[j], st->py[j]), v2(st->vx[j], st->vy[j]), w->id[j], w->group[j],
+			                   w->radius[j]};
 			w->scratch_nb[m++] = nb;
 			for (uint32_t q = 0; q < n_slots; ++q) {
 				if (met[q] < cap[q] && thr_neighbor_counts(self, &nb, prm[q]) && ++met[q] == cap[q]) {
@@ -258,6 +259,8 @@ THR_STAGE vec2 slot_force(throng_world* w, const thr_state* st, uint32_t i, cons
 		return thr_alignment(s, w->scratch_nb, n_nb, p);
 	case THRONG_COHESION:
 		return thr_cohesion(s, w->scratch_nb, n_nb, p);
+	case THRONG_HEADWAY: // the speed it allows; the blend turns it into a force
+		return v2(thr_headway(s, w->scratch_nb, n_nb, p), 0.0f);
 	case THRONG_PATH_FOLLOW: {
 		vec2 t;
 		int final;
@@ -336,10 +339,10 @@ THR_STAGE throng_status forces(const thr_step_ctx* ctx, agent* a, const throng_c
 
 /// Stage blend (wide twin: blend_w): the slots' forces blended into
 /// a->total, and recorded when asked.
-THR_STAGE void blend(const thr_step_ctx* ctx, agent* a, const throng_controller* ctl, const vec2 f[THRONG_MAX_SLOTS])
+THR_STAGE void blend(const thr_step_ctx* ctx, agent* a, const throng_controller* ctl, vec2 f[THRONG_MAX_SLOTS])
 {
 	throng_world* w = ctx->w;
-	a->total = thr_blend(ctl, f, a->s.max_force);
+	a->total = thr_blend(ctl, f, a->s.max_force, a->s.v);
 	if (w->def.record_forces) {
 		for (uint32_t k = 0; k < THRONG_MAX_SLOTS; ++k) {
 			vec2 fk = k < ctl->slot_count ? f[k] : v2(0.0f, 0.0f);

@@ -215,6 +215,9 @@ static throng_status check_params(const char* ctx, throng_behavior_kind kind, co
 	case THRONG_ALIGNMENT:
 	case THRONG_COHESION:
 		return positive(ctx, "params.neighbor_radius", p->neighbor_radius);
+	case THRONG_HEADWAY:
+		TRY(positive(ctx, "params.neighbor_radius", p->neighbor_radius));
+		return positive(ctx, "params.time_gap", p->time_gap);
 	case THRONG_BOUNDS:
 		return positive(ctx, "params.margin", p->margin);
 	case THRONG_PATH_FOLLOW:
@@ -230,8 +233,12 @@ throng_status thr_validate_controller(const throng_controller* ctl)
 	if (ctl == NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "controller: is NULL");
 	}
-	if ((unsigned)ctl->mode > THRONG_BLEND_HYBRID) {
-		return bad_int("controller.", "mode", "must be weighted, priority or hybrid", ctl->mode);
+	if ((unsigned)ctl->mode > THRONG_BLEND_RELAXATION) {
+		return bad_int("controller.", "mode", "must be weighted, priority, hybrid or relaxation", ctl->mode);
+	}
+	if (ctl->mode == THRONG_BLEND_RELAXATION) {
+		// Read only in that mode, as contact.stiffness only with contacts on.
+		TRY(positive("controller.", "relaxation_time", ctl->relaxation_time));
 	}
 	if (ctl->slot_count > THRONG_MAX_SLOTS) {
 		char what[32];

@@ -159,10 +159,59 @@ static thr_fw spend_budget_w(const throng_controller* ctl, const thr_v2w* f, thr
 	return budget;
 }
 
+/// headway_brakes of controller.c per lane.
+static void headway_brakes_w(const throng_controller* ctl, thr_v2w* f, thr_v2w v, thr_fw mf)
+{
+	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
+		const throng_slot* s = &ctl->slots[k];
+		if (s->enabled && s->kind == THRONG_HEADWAY) {
+			f[k] = v2w_limit(v2w_sub(v2w_limit(v, f[k].x), v), mf);
+		}
+	}
+}
+
+/// relaxation of controller.c per lane.
+static thr_v2w relaxation_w(const throng_controller* ctl, thr_v2w* f, thr_v2w v, thr_fw mf)
+{
+	thr_v2w drive = v2w_zero(), inter = v2w_zero();
+	thr_fw cap = thr_fw_set1(INFINITY);
+	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
+		const throng_slot* s = &ctl->slots[k];
+		if (!s->enabled) {
+			continue;
+		}
+		if (s->kind == THRONG_HEADWAY) {
+			cap = thr_fw_select(thr_fw_lt(f[k].x, cap), f[k].x, cap);
+		} else if (s->priority) {
+			inter = v2w_add(inter, v2w_scale(f[k], thr_fw_set1(s->weight)));
+		} else {
+			drive = v2w_add(drive, v2w_scale(f[k], thr_fw_set1(s->weight)));
+		}
+	}
+	const thr_fw tau = thr_fw_set1(ctl->relaxation_time);
+	const thr_v2w desired = v2w_add(v, drive);
+	const thr_fw len = v2w_length(desired);
+	const thr_fw sc = thr_fw_div(cap, len);
+	const thr_v2w scaled = v2w_sub(v2w(thr_fw_mul(desired.x, sc), thr_fw_mul(desired.y, sc)), v);
+	const thr_v2w capped = v2w_select(thr_fw_gt(len, cap), scaled, drive);
+	const thr_v2w free = v2w(thr_fw_div(drive.x, tau), thr_fw_div(drive.y, tau));
+	const thr_v2w held = v2w(thr_fw_div(capped.x, tau), thr_fw_div(capped.y, tau));
+	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
+		if (ctl->slots[k].enabled && ctl->slots[k].kind == THRONG_HEADWAY) {
+			f[k] = v2w_sub(held, free);
+		}
+	}
+	return v2w_limit(v2w_add(held, inter), mf);
+}
+
 /// thr_blend of controller.c per lane.
-static thr_v2w controller_blend_w(const throng_controller* ctl, const thr_v2w* f, thr_fw mf)
+static thr_v2w controller_blend_w(const throng_controller* ctl, thr_v2w* f, thr_fw mf, thr_v2w v)
 {
 	thr_v2w total = v2w_zero();
+	if (ctl->mode == THRONG_BLEND_RELAXATION) {
+		return relaxation_w(ctl, f, v, mf);
+	}
+	headway_brakes_w(ctl, f, v, mf);
 	switch (ctl->mode) {
 	case THRONG_BLEND_PRIORITY:
 		spend_budget_w(ctl, f, mf, 0, &total);
@@ -453,6 +502,9 @@ static void forces_w(const thr_wide_ctx* ctx, const lanes* s, thr_mw mine, const
 		case THRONG_WALL_AVOID:
 			f[k] = thr_walls_w(ctx, s, mine, p->look_ahead, p->feeler_angle, c);
 			break;
+		case THRONG_ANTICIPATION: // implemented on branch wave32-ttc
+			f[k] = v2w_zero();
+			break;
 		default: // neighbour slots: thr_neighbors_w filled them
 			break;
 		}
@@ -462,10 +514,10 @@ static void forces_w(const thr_wide_ctx* ctx, const lanes* s, thr_mw mine, const
 /// Stage blend (scalar twin: scalar_engine.c blend): the slots' forces of
 /// the lanes of `mine` blended into b->total, and recorded when asked.
 static void blend_w(const thr_wide_ctx* ctx, const lanes* s, thr_mw mine, const throng_controller* ctl,
-                    const thr_v2w f[THRONG_MAX_SLOTS], block_state* b)
+                    thr_v2w f[THRONG_MAX_SLOTS], block_state* b)
 {
 	const throng_world* w = ctx->w;
-	thr_v2w t = controller_blend_w(ctl, f, s->mf);
+	thr_v2w t = controller_blend_w(ctl, f, s->mf, s->v);
 	b->total = v2w_select(mine, t, b->total);
 	if (w->def.record_forces) {
 		for (uint32_t k = 0; k < THRONG_MAX_SLOTS; ++k) {

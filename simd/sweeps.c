@@ -55,18 +55,19 @@ typedef struct nb_acc {
 	thr_fw r2;    ///< neighbor_radius squared, as the reference computes it
 	thr_iw met;   ///< neighbours taken so far (those that count, up to cap)
 	thr_iw cap;   ///< max_neighbors
+	thr_fw least; ///< headway: the least spacing ahead (+Inf: none)
 } nb_acc;
 
-/// Adds candidate neighbours (pj, vj, of group grj, at `slot` of ids) on
-/// the lanes of `live`, never the lane's own agent, to every neighbour
-/// slot, as thr_unaligned_avoid, thr_separation, thr_alignment and
-/// thr_cohesion do for one neighbour. Reads ids only where separation
+/// Adds candidate neighbours (pj, vj, of radius rj and group grj, at
+/// `slot` of ids) on the lanes of `live`, never the lane's own agent, to
+/// every neighbour slot, as thr_unaligned_avoid, thr_separation,
+/// thr_alignment, thr_cohesion and thr_headway do for one neighbour. Reads ids only where separation
 /// meets two agents on one point. Counts the slots' arithmetic into *c
 /// unless that is NULL. Returns the lanes where some slot still takes
 /// neighbours.
 THR_WIDE_INLINE thr_mw nb_step(const thr_lanes* s, const thr_arch_info* info, const throng_controller* ctl,
-                             nb_acc* acc, thr_v2w pj, thr_v2w vj, thr_iw slot_j, const int32_t* ids, thr_iw grj,
-                             thr_mw live, throng_world_counters* c)
+                             nb_acc* acc, thr_v2w pj, thr_v2w vj, thr_fw rj, thr_iw slot_j, const int32_t* ids,
+                             thr_iw grj, thr_mw live, throng_world_counters* c)
 {
 	const thr_fw EPS = thr_fw_set1(THR_EPS);
 	const thr_fw ONE = thr_fw_set1(1.0f);
@@ -139,6 +140,14 @@ THR_WIDE_INLINE thr_mw nb_step(const thr_lanes* s, const thr_arch_info* info, co
 			a->sum = v2w_select(m, v2w_add(a->sum, pj), a->sum);
 			a->count = thr_iw_sub(a->count, thr_mw_as_iw(m));
 			break;
+		case THRONG_HEADWAY: {
+			const thr_fw l = thr_fw_add(s->radius, rj);
+			m = thr_mw_and(m, thr_fw_gt(v2w_dot(d, s->h), ZERO));
+			m = thr_mw_and(m, thr_fw_lt(thr_fw_abs(v2w_dot(d, v2w_perp(s->h))), l));
+			const thr_fw gap = thr_fw_sub(thr_fw_sqrt(d2), l);
+			a->least = thr_fw_select(thr_mw_and(m, thr_fw_lt(gap, a->least)), gap, a->least);
+			break;
+		}
 		default:
 			break;
 		}
@@ -175,8 +184,10 @@ THR_WIDE_INLINE thr_mw take_held(const thr_wide_ctx* ctx, const thr_lanes* s, co
 	const int32_t* ids = (const int32_t*)ctx->w->id;
 	const int32_t* groups = (const int32_t*)ctx->w->group;
 	bool by_group = false; // some slot counts its own group only
+	bool radii = false;    // some slot reads the neighbours' radii (headway)
 	for (uint32_t q = 0; q < info->n_neighbor_slots; ++q) {
 		by_group = by_group || ctl->slots[info->neighbor_slots[q]].params.same_group_only;
+		radii = radii || ctl->slots[info->neighbor_slots[q]].kind == THRONG_HEADWAY;
 	}
 	const thr_iw N = thr_iw_load(h->n);
 	int32_t most = 0;
@@ -193,7 +204,8 @@ THR_WIDE_INLINE thr_mw take_held(const thr_wide_ctx* ctx, const thr_lanes* s, co
 		const thr_v2w pj = v2w(thr_fw_gather(cs->px, slot), thr_fw_gather(cs->py, slot));
 		const thr_v2w vj = v2w(thr_fw_gather(cs->vx, slot), thr_fw_gather(cs->vy, slot));
 		const thr_iw grj = by_group ? thr_iw_gather(groups, slot) : thr_iw_zero();
-		const thr_mw still = nb_step(s, info, ctl, acc, pj, vj, slot, ids, grj, live, c);
+		const thr_fw rj = radii ? thr_fw_gather(ctx->w->radius, slot) : thr_fw_zero();
+		const thr_mw still = nb_step(s, info, ctl, acc, pj, vj, rj, slot, ids, grj, live, c);
 		const thr_mw closed = thr_mw_andnot(live, still);
 		if (c != NULL) {
 			// Held candidates are the other agents inside the query radius
@@ -287,6 +299,7 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 		acc[q].r2 = thr_fw_set1(r * r);
 		reach2 = r * r > reach2 ? r * r : reach2;
 		acc[q].met = thr_iw_zero();
+		acc[q].least = thr_fw_set1(INFINITY);
 		// Counts stay below 2^31 (a world holds at most 10^8 agents), so a
 		// larger cap is the same as INT32_MAX.
 		uint32_t cap = thr_max_neighbors(&ctl->slots[info->neighbor_slots[q]].params);
@@ -467,6 +480,11 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 			thr_v2w mean = v2w(thr_fw_div(a->sum.x, c), thr_fw_div(a->sum.y, c));
 			thr_v2w g2 = ctl->slots[k].kind == THRONG_ALIGNMENT ? thr_steer_toward_w(s, mean) : thr_seek_w(s, mean);
 			f[k] = v2w_select(any, g2, v2w_zero());
+			break;
+		}
+		case THRONG_HEADWAY: { // the speed it allows (thr_headway); blend_w makes it a force
+			const thr_fw speed = thr_fw_div(a->least, thr_fw_set1(ctl->slots[k].params.time_gap));
+			f[k] = v2w(thr_fw_select(thr_fw_gt(speed, thr_fw_zero()), speed, thr_fw_zero()), thr_fw_zero());
 			break;
 		}
 		default:

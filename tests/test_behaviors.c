@@ -39,6 +39,7 @@ static thr_neighbor neighbor(float px, float py, float vx, float vy, uint32_t id
 	n.v = v2(vx, vy);
 	n.id = id;
 	n.group = group;
+	n.radius = 0.3f;
 	return n;
 }
 
@@ -932,4 +933,73 @@ Test(neighbor_cap, unaligned_counts_neighbours_that_do_not_push)
 	THR_EXPECT_VEC(thr_unaligned_avoid(&a, nb, 2, &prm), -2.0f, 0.0f, TOL);
 	prm.max_neighbors = 1;
 	EXPECT_ZERO(thr_unaligned_avoid(&a, nb, 2, &prm));
+}
+
+// ---------------------------------------------------------------- headway
+
+/// Headway parameters: looks `radius` ahead, time gap T.
+static throng_behavior_params headway_params(float radius, float T)
+{
+	throng_behavior_params p = throng_behavior_default_def();
+	p.neighbor_radius = radius;
+	p.time_gap = T;
+	return p;
+}
+
+Test(headway, one_ahead_counts_beside_and_behind_do_not)
+{
+	// Agent at the origin, radius 0.3, heading +x; neighbours of radius 0.3,
+	// so l = 0.6. Ahead (2, 0.1): dot(d, h) = 2 > 0, |lateral| = 0.1 < 0.6:
+	// s = sqrt(4.01) = 2.0024984, V = (s - l)/T = 1.4024984 (T = 1).
+	// Beside (0.5, 0.7): nearer (0.86 m) but |lateral| 0.7 >= 0.6, its
+	// body is not met walking along +x. Behind (-0.8, 0): dot < 0.
+	thr_self s = agent(0, 0, 0, 0, 1.3f, 10);
+	s.radius = 0.3f;
+	const thr_neighbor nb[4] = {neighbor(0.5f, 0.7f, 0, 0, 1, 0), neighbor(-0.8f, 0, 0, 0, 2, 0),
+	                            neighbor(2.0f, 0.1f, 0, 0, 3, 0), neighbor(0, 0, 0, 0, 0, 0)};
+	throng_behavior_params p = headway_params(5.0f, 1.0f);
+	cr_expect_float_eq(thr_headway(&s, nb, 4, &p), 1.4024984f, TOL);
+	// T = 0.5 s: twice the speed.
+	p.time_gap = 0.5f;
+	cr_expect_float_eq(thr_headway(&s, nb, 4, &p), 2.8049968f, TOL);
+	// Without the one ahead (the agent itself, last, is skipped by id):
+	// nobody ahead, no limit.
+	p.time_gap = 1.0f;
+	cr_expect(isinf(thr_headway(&s, nb, 2, &p)));
+	cr_expect(isinf(thr_headway(&s, nb + 3, 1, &p)), "the agent itself does not count");
+	// Looking 1.5 m ahead, the one at 2.0025 m is not seen.
+	p.neighbor_radius = 1.5f;
+	cr_expect(isinf(thr_headway(&s, nb, 4, &p)));
+}
+
+Test(headway, walking_direction_is_the_heading)
+{
+	// The same neighbours, heading +y: (0.5, 0.7) is now ahead (dot 0.7,
+	// |lateral| 0.5 < 0.6): s = sqrt(0.74) = 0.8602325, V = 0.2602325;
+	// (2, 0.1) lies 2 m to the side.
+	thr_self s = agent(0, 0, 0, 1, 1.3f, 10);
+	s.radius = 0.3f;
+	const thr_neighbor nb[3] = {neighbor(0.5f, 0.7f, 0, 0, 1, 0), neighbor(-0.8f, 0, 0, 0, 2, 0),
+	                            neighbor(2.0f, 0.1f, 0, 0, 3, 0)};
+	throng_behavior_params p = headway_params(5.0f, 1.0f);
+	cr_expect_float_eq(thr_headway(&s, nb, 3, &p), 0.2602325f, TOL);
+}
+
+Test(headway, bodies_in_contact_ahead_stop_and_nearest_wins)
+{
+	// (0.5, 0) overlaps (l = 0.6 > 0.5): s - l = -0.1, V = max(0, -0.1) = 0.
+	// With it, (2, 0) at 1.4 m of gap does not matter: the least spacing.
+	thr_self s = agent(0, 0, 1, 0, 1.3f, 10);
+	s.radius = 0.3f;
+	const thr_neighbor nb[2] = {neighbor(2.0f, 0, 0, 0, 1, 0), neighbor(0.5f, 0, 0, 0, 2, 0)};
+	throng_behavior_params p = headway_params(5.0f, 1.0f);
+	cr_expect_eq(thr_headway(&s, nb, 2, &p), 0.0f);
+	cr_expect_float_eq(thr_headway(&s, nb, 1, &p), 1.4f, TOL);
+	// max_neighbors 1: only the first that counts, (2, 0).
+	p.max_neighbors = 1;
+	cr_expect_float_eq(thr_headway(&s, nb, 2, &p), 1.4f, TOL);
+	// Radii are the neighbour's own: (2, 0) of radius 0.9 leaves s - l = 0.8.
+	thr_neighbor big = neighbor(2.0f, 0, 0, 0, 1, 0);
+	big.radius = 0.9f;
+	cr_expect_float_eq(thr_headway(&s, &big, 1, &p), 0.8f, TOL);
 }

@@ -17,20 +17,36 @@
 /// built field by field (independent of the helpers under test): `mode`,
 /// one THRONG_SEEK slot per character of `slots` with weight w[k], '.' an
 /// enabled slot, 'p' an enabled priority slot, 'x' a disabled one, 'X' a
-/// disabled priority slot.
-static vec2 blend(throng_blend_mode mode, const char* slots, const float* w, const vec2* f, float limit)
+/// disabled priority slot, 'h' an enabled THRONG_HEADWAY slot (its force
+/// (V, 0), V the speed it allows). The agent moves at v; relaxation mode
+/// uses tau. *out (when not NULL) gets the forces as the blend leaves them.
+static vec2 blend_at(throng_blend_mode mode, const char* slots, const float* w, const vec2* f, float limit, vec2 v,
+                     float tau, vec2* out)
 {
 	throng_controller c;
 	memset(&c, 0, sizeof c);
 	c.mode = mode;
+	c.relaxation_time = tau;
 	c.slot_count = (uint32_t)strlen(slots);
 	for (uint32_t k = 0; k < c.slot_count; ++k) {
-		c.slots[k].kind = THRONG_SEEK;
+		c.slots[k].kind = slots[k] == 'h' ? THRONG_HEADWAY : THRONG_SEEK;
 		c.slots[k].weight = w[k];
-		c.slots[k].enabled = slots[k] == '.' || slots[k] == 'p';
+		c.slots[k].enabled = slots[k] == '.' || slots[k] == 'p' || slots[k] == 'h';
 		c.slots[k].priority = slots[k] == 'p' || slots[k] == 'X';
 	}
-	return thr_blend(&c, f, limit);
+	vec2 forces[THRONG_MAX_SLOTS];
+	memcpy(forces, f, c.slot_count * sizeof *f);
+	vec2 total = thr_blend(&c, forces, limit, v);
+	if (out != NULL) {
+		memcpy(out, forces, c.slot_count * sizeof *f);
+	}
+	return total;
+}
+
+/// blend_at for an agent at rest, outside the relaxation mode.
+static vec2 blend(throng_blend_mode mode, const char* slots, const float* w, const vec2* f, float limit)
+{
+	return blend_at(mode, slots, w, f, limit, v2(0.0f, 0.0f), 0.5f, NULL);
 }
 
 #define WEIGHTS(...) ((const float[]){__VA_ARGS__})
@@ -253,9 +269,107 @@ Test(controller, blend_with_made_controller)
 	b.weight = 3.0f;
 	cr_assert_eq(throng_controller_add(&c, a), 0);
 	cr_assert_eq(throng_controller_add(&c, b), 1);
-	const vec2 f[2] = {{1, 1}, {1, 0}};
+	vec2 f[2] = {{1, 1}, {1, 0}};
 	// 1*(1,1) + 3*(1,0) = (4,1), |.|=4.123 < 5 -> (4,1)
-	THR_EXPECT_VEC(thr_blend(&c, f, 5.0f), 4.0f, 1.0f, TOL);
+	THR_EXPECT_VEC(thr_blend(&c, f, 5.0f, v2(0.0f, 0.0f)), 4.0f, 1.0f, TOL);
+}
+
+// ---------------------------------------------------------------- relaxation
+
+#define R THRONG_BLEND_RELAXATION
+#define AT_REST v2(0.0f, 0.0f)
+
+Test(blend_relaxation, drive_over_tau_plus_interactions)
+{
+	// Drive 1*(1,0), interaction 2*(0,1), tau 0.5: (1,0)/0.5 + (0,2) = (2,2),
+	// |.| = 2.828 < 10.
+	vec2 got = blend_at(R, ".p", WEIGHTS(1.0f, 2.0f), FORCES({1, 0}, {0, 1}), 10.0f, AT_REST, 0.5f, NULL);
+	THR_EXPECT_VEC(got, 2.0f, 2.0f, TOL);
+	// Limited to 2: (2,2) * 2/2.8284271 = (1.4142136, 1.4142136).
+	got = blend_at(R, ".p", WEIGHTS(1.0f, 2.0f), FORCES({1, 0}, {0, 1}), 2.0f, AT_REST, 0.5f, NULL);
+	THR_EXPECT_VEC(got, 1.4142136f, 1.4142136f, TOL);
+	// tau 2: (0.5, 0) + (0, 2).
+	got = blend_at(R, ".p", WEIGHTS(1.0f, 2.0f), FORCES({1, 0}, {0, 1}), 10.0f, AT_REST, 2.0f, NULL);
+	THR_EXPECT_VEC(got, 0.5f, 2.0f, TOL);
+}
+
+Test(blend_relaxation, the_drive_always_acts)
+{
+	// Seek (1,0) and an avoidance (0,3) marked priority, max_force 3.
+	// Hybrid: the avoidance spends the whole budget, the seek gets nothing.
+	vec2 got = blend(THRONG_BLEND_HYBRID, ".p", WEIGHTS(1.0f, 1.0f), FORCES({1, 0}, {0, 3}), 3.0f);
+	THR_EXPECT_VEC(got, 0.0f, 3.0f, TOL);
+	// Relaxation (tau 0.5): (2,0) + (0,3) = (2,3), |.| = 3.6055513 > 3:
+	// (2,3) * 3/3.6055513 = (1.6641006, 2.4961509).
+	got = blend_at(R, ".p", WEIGHTS(1.0f, 1.0f), FORCES({1, 0}, {0, 3}), 3.0f, AT_REST, 0.5f, NULL);
+	THR_EXPECT_VEC(got, 1.6641006f, 2.4961509f, TOL);
+}
+
+Test(blend_relaxation, disabled_slots_skipped)
+{
+	vec2 got = blend_at(R, ".xX", WEIGHTS(1.0f, 5.0f, 5.0f), FORCES({1, 0}, {0, 9}, {9, 0}), 10.0f, AT_REST, 0.5f,
+	                    NULL);
+	THR_EXPECT_VEC(got, 2.0f, 0.0f, TOL);
+}
+
+Test(blend_relaxation, headway_caps_the_desired_speed)
+{
+	// Moving at v = (1,0), drive (1,0): desired v + D = (2,0). Headway
+	// allows V = 0.5: desired becomes (0.5,0), the drive D' = (-0.5,0);
+	// total = D'/0.5 = (-1,0). The headway slot records the change it
+	// made, D'/tau - D/tau = (-1,0) - (2,0) = (-3,0). Its weight (7) is not
+	// used.
+	vec2 out[2];
+	vec2 got = blend_at(R, ".h", WEIGHTS(1.0f, 7.0f), FORCES({1, 0}, {0.5f, 0}), 10.0f, v2(1.0f, 0.0f), 0.5f, out);
+	THR_EXPECT_VEC(got, -1.0f, 0.0f, TOL);
+	THR_EXPECT_VEC(out[1], -3.0f, 0.0f, TOL);
+	THR_EXPECT_VEC(out[0], 1.0f, 0.0f, 0.0f); // the drive's own entry is kept
+	// Two headway slots: the least speed, V = 0.5, and both record it.
+	got = blend_at(R, ".hh", WEIGHTS(1.0f, 1.0f, 1.0f), FORCES({1, 0}, {0.9f, 0}, {0.5f, 0}), 10.0f,
+	               v2(1.0f, 0.0f), 0.5f, out);
+	THR_EXPECT_VEC(got, -1.0f, 0.0f, TOL);
+	THR_EXPECT_VEC(out[1], -3.0f, 0.0f, TOL);
+	// V = 2.5 above |desired| = 2: no change, exactly the relaxation of (1,0).
+	got = blend_at(R, ".h", WEIGHTS(1.0f, 1.0f), FORCES({1, 0}, {2.5f, 0}), 10.0f, v2(1.0f, 0.0f), 0.5f, out);
+	THR_EXPECT_VEC(got, 2.0f, 0.0f, 0.0f);
+	THR_EXPECT_VEC(out[1], 0.0f, 0.0f, 0.0f);
+	// Nobody ahead (V = +Inf): no change either.
+	got = blend_at(R, ".h", WEIGHTS(1.0f, 1.0f), FORCES({1, 0}, {INFINITY, 0}), 10.0f, v2(1.0f, 0.0f), 0.5f, out);
+	THR_EXPECT_VEC(got, 2.0f, 0.0f, 0.0f);
+	THR_EXPECT_VEC(out[1], 0.0f, 0.0f, 0.0f);
+	// The interactions are not capped: avoidance (0,1) marked priority is
+	// added as it is: (-1,0) + (0,1).
+	got = blend_at(R, ".hp", WEIGHTS(1.0f, 1.0f, 1.0f), FORCES({1, 0}, {0.5f, 0}, {0, 1}), 10.0f, v2(1.0f, 0.0f),
+	               0.5f, out);
+	THR_EXPECT_VEC(got, -1.0f, 1.0f, TOL);
+	// V = 0 at rest with a drive (1,0): desired (1,0) scaled to 0, D' = 0.
+	got = blend_at(R, ".h", WEIGHTS(1.0f, 1.0f), FORCES({1, 0}, {0.0f, 0}), 10.0f, AT_REST, 0.5f, out);
+	THR_EXPECT_VEC(got, 0.0f, 0.0f, 0.0f);
+	THR_EXPECT_VEC(out[1], -2.0f, 0.0f, TOL);
+}
+
+Test(blend_headway, brakes_outside_the_relaxation_mode)
+{
+	// Weighted: moving at (2,0) with V = 0.5, the headway slot becomes
+	// limit(limit(v, V) - v, max_force) = (0.5,0) - (2,0) = (-1.5,0),
+	// weighted by its weight 2: (1,0) + 2*(-1.5,0) = (-2,0).
+	vec2 out[2];
+	vec2 got = blend_at(THRONG_BLEND_WEIGHTED, ".h", WEIGHTS(1.0f, 2.0f), FORCES({1, 0}, {0.5f, 0}), 10.0f,
+	                    v2(2.0f, 0.0f), 0.5f, out);
+	THR_EXPECT_VEC(got, -2.0f, 0.0f, TOL);
+	THR_EXPECT_VEC(out[1], -1.5f, 0.0f, TOL);
+	// Limited to max_force 1: (-1,0), then the sum (1,0) + 2*(-1,0).
+	got = blend_at(THRONG_BLEND_WEIGHTED, ".h", WEIGHTS(1.0f, 2.0f), FORCES({1, 0}, {0.5f, 0}), 1.0f,
+	               v2(2.0f, 0.0f), 0.5f, out);
+	THR_EXPECT_VEC(out[1], -1.0f, 0.0f, TOL);
+	THR_EXPECT_VEC(got, -1.0f, 0.0f, TOL);
+	// Slower than V, or nobody ahead: no force.
+	blend_at(THRONG_BLEND_PRIORITY, ".h", WEIGHTS(1.0f, 2.0f), FORCES({1, 0}, {3.0f, 0}), 10.0f, v2(2.0f, 0.0f),
+	         0.5f, out);
+	THR_EXPECT_VEC(out[1], 0.0f, 0.0f, 0.0f);
+	blend_at(THRONG_BLEND_HYBRID, ".h", WEIGHTS(1.0f, 2.0f), FORCES({1, 0}, {INFINITY, 0}), 10.0f, v2(2.0f, 0.0f),
+	         0.5f, out);
+	THR_EXPECT_VEC(out[1], 0.0f, 0.0f, 0.0f);
 }
 
 // ---------------------------------------------------------------- neighbours
@@ -264,7 +378,7 @@ Test(neighbors, which_kinds_read_them)
 {
 	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
 		bool want = k == THRONG_UNALIGNED_AVOID || k == THRONG_SEPARATION || k == THRONG_ALIGNMENT ||
-		            k == THRONG_COHESION;
+		            k == THRONG_COHESION || k == THRONG_HEADWAY;
 		cr_expect_eq(throng_behavior_reads_neighbors((throng_behavior_kind)k), want, "%s",
 		             throng_behavior_kind_name((throng_behavior_kind)k));
 	}

@@ -17,7 +17,7 @@ static const char* engine_name(throng_engine e) { return e == THRONG_ENGINE_SIMD
 /// archetype with a separation slot of radius 1.5 m, and three agents at
 /// rest: A0 (3, 3) in cell (1, 1), A1 (4, 3) in cell (2, 1), 1 m from
 /// A0, and A2 (3, 5.5) in cell (1, 2), 2.5 m from A0 and farther from A1.
-static throng_world* three_agents(throng_engine engine)
+static throng_world* three_agents(throng_engine engine, throng_blend_mode mode)
 {
 	throng_world_def def = throng_world_default_def();
 	def.bounds_min = (throng_vec2){0.0f, 0.0f};
@@ -28,7 +28,7 @@ static throng_world* three_agents(throng_engine engine)
 	def.threads = 1;
 	throng_world* w = NULL;
 	cr_assert_eq(throng_world_create(&def, &w), THRONG_OK, "%s", throng_last_error());
-	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	throng_controller c = throng_controller_default_def(mode);
 	throng_slot s = throng_slot_default_def(THRONG_SEPARATION);
 	s.params.neighbor_radius = 1.5f;
 	throng_controller_add(&c, s);
@@ -73,7 +73,7 @@ static void expect_three_agents(throng_engine engine)
 {
 	const char* e = engine_name(engine);
 	const bool simd = engine == THRONG_ENGINE_SIMD;
-	throng_world* w = three_agents(engine);
+	throng_world* w = three_agents(engine, THRONG_BLEND_WEIGHTED);
 	throng_world_counters c = one_counted_step(w);
 	cr_expect_eq(c.steps, 1u, "%s", e);
 	cr_expect_eq(c.agents, 3u, "%s", e);
@@ -82,7 +82,8 @@ static void expect_three_agents(throng_engine engine)
 	cr_expect_eq(c.slot_lanes[THRONG_SEPARATION], simd ? 8u : 3u, "%s", e);
 	cr_expect_eq(c.blend_weighted_lanes, simd ? 8u : 3u, "%s", e);
 	cr_expect_eq(c.blend_sum_terms, simd ? 8u : 3u, "%s", e);
-	cr_expect_eq(c.blend_budget_terms + c.blend_priority_lanes + c.blend_hybrid_lanes, 0u, "%s", e);
+	cr_expect_eq(c.blend_budget_terms + c.blend_priority_lanes + c.blend_hybrid_lanes + c.blend_relaxation_lanes, 0u,
+	             "%s", e);
 	cr_expect_eq(c.neighbor_walks, 3u, "%s", e);
 	cr_expect_eq(c.neighbor_cells, 21u, "%s: cells %llu", e, (unsigned long long)c.neighbor_cells);
 	cr_expect_eq(c.neighbor_candidates, 7u, "%s: candidates %llu", e, (unsigned long long)c.neighbor_candidates);
@@ -110,6 +111,26 @@ static void expect_three_agents(throng_engine engine)
 
 Test(hand, three_agents_scalar) { expect_three_agents(THRONG_ENGINE_SCALAR); }
 Test(hand, three_agents_simd) { expect_three_agents(THRONG_ENGINE_SIMD); }
+
+/// The three agents in the relaxation mode: the same walk; the blend
+/// counts relaxation lanes, and its one slot (the drive) as a summed term.
+static void expect_three_agents_relaxation(throng_engine engine)
+{
+	const char* e = engine_name(engine);
+	const bool simd = engine == THRONG_ENGINE_SIMD;
+	throng_world* w = three_agents(engine, THRONG_BLEND_RELAXATION);
+	throng_world_counters c = one_counted_step(w);
+	cr_expect_eq(c.blend_relaxation_lanes, simd ? 8u : 3u, "%s", e);
+	cr_expect_eq(c.blend_sum_terms, simd ? 8u : 3u, "%s", e);
+	cr_expect_eq(c.blend_weighted_lanes + c.blend_priority_lanes + c.blend_hybrid_lanes + c.blend_budget_terms, 0u,
+	             "%s", e);
+	cr_expect_eq(c.neighbor_candidates, 7u, "%s", e);
+	cr_expect_eq(c.neighbor_taken[THRONG_SEPARATION], 2u, "%s", e);
+	throng_world_destroy(w);
+}
+
+Test(hand, three_agents_relaxation_scalar) { expect_three_agents_relaxation(THRONG_ENGINE_SCALAR); }
+Test(hand, three_agents_relaxation_simd) { expect_three_agents_relaxation(THRONG_ENGINE_SIMD); }
 
 /// A world over [0, 12]^2 with an obstacle slot and a wall slot (look-ahead
 /// 2.7 m; agents of radius 0.3, so both reaches are 3 m and the shape

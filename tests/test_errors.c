@@ -348,7 +348,7 @@ Test(errors, integer_fields_print_as_integers)
 		int field;
 		const char* want;
 	} ctls[] = {
-		{0, "controller.mode: must be weighted, priority or hybrid (got 9)"},
+		{0, "controller.mode: must be weighted, priority, hybrid or relaxation (got 9)"},
 		{1, "controller.slot_count: must be at most 16 (got 17)"},
 		{2, "controller.slots[0].kind: is not a known behaviour (got 99)"},
 		{3, "controller.target_rule.every: must be at least 1 step (got 0)"},
@@ -389,6 +389,22 @@ Test(errors, integer_fields_print_as_integers)
 	c.contact.stiffness = 1.0000001f;
 	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_ERR_INVALID_ARGUMENT);
 	assert_error("controller.contact.stiffness: must be in [1e-6, 1] (got 1.0000001)");
+	// relaxation_time is read, and checked, in the relaxation mode only.
+	c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	c.relaxation_time = 0.0f;
+	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_OK, "%s", throng_last_error());
+	c.mode = THRONG_BLEND_RELAXATION;
+	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	assert_error("controller.relaxation_time: must be finite, > 0 and <= 1e6 (got 0)");
+	c.relaxation_time = NAN;
+	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	assert_error("controller.relaxation_time: must be finite, > 0 and <= 1e6 (got nan)");
+	c.relaxation_time = 0.5f;
+	throng_slot h = throng_slot_default_def(THRONG_HEADWAY);
+	h.params.time_gap = -1.0f;
+	throng_controller_add(&c, h);
+	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	assert_error("controller.slots[0].params.time_gap: must be finite, > 0 and <= 1e6 (got -1)");
 	throng_agent_def a = throng_agent_default_def();
 	a.max_force = 4.2949673e9f;
 	bad_spawn(a, THRONG_ERR_INVALID_ARGUMENT,

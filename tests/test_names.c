@@ -18,7 +18,7 @@
 /// the library's two functions through int.
 typedef struct enum_case {
 	const char* what;
-	const char* names[16];
+	const char* names[20];
 	int count;
 	const char* (*name)(int);
 	bool (*from_name)(const char*, int*);
@@ -58,12 +58,13 @@ static const enum_case cases[] = {
 	{"bounds mode", {"contain", "wrap", "bounce", "open"}, 4, bounds_mode_name, bounds_mode_from},
 	{"behaviour kind",
 	 {"seek", "flee", "arrive", "pursuit", "evade", "wander", "wander_noise", "obstacle_avoidance", "wall_avoidance",
-	  "unaligned_avoidance", "separation", "alignment", "cohesion", "bounds", "path_following"},
+	  "unaligned_avoidance", "separation", "alignment", "cohesion", "bounds", "path_following", "anticipation",
+	  "headway"},
 	 THRONG_BEHAVIOR_COUNT, behavior_kind_name, behavior_kind_from},
 	{"target source", {"point", "threat", "agent"}, 3, target_source_name, target_source_from},
 	{"flee mode", {"always", "panic", "safe"}, 3, flee_mode_name, flee_mode_from},
 	{"wander frame", {"local", "world"}, 2, wander_frame_name, wander_frame_from},
-	{"blend mode", {"weighted", "priority", "hybrid"}, 3, blend_mode_name, blend_mode_from},
+	{"blend mode", {"weighted", "priority", "hybrid", "relaxation"}, 4, blend_mode_name, blend_mode_from},
 	{"format", {"auto", "bin", "csv", "ped", "sqlite"}, 5, format_name, format_from},
 	{"writer state", {"alive", "finished", "gone"}, 3, writer_state_name, writer_state_from},
 };

@@ -123,6 +123,7 @@ static int list_examples(char names[][1024], int cap)
 static void assert_same_controller(const throng_controller* a, const throng_controller* b, uint32_t id)
 {
 	cr_assert_eq(a->mode, b->mode, "archetype %u: mode", id);
+	cr_assert_eq(a->relaxation_time, b->relaxation_time, "archetype %u: relaxation_time", id);
 	cr_assert_eq(a->slot_count, b->slot_count, "archetype %u: slot count", id);
 	cr_assert_eq(a->target_rule.enabled, b->target_rule.enabled, "archetype %u: target rule", id);
 	if (a->target_rule.enabled) {
@@ -144,7 +145,7 @@ static void assert_same_controller(const throng_controller* a, const throng_cont
 		                  p->look_ahead == q->look_ahead && p->feeler_angle == q->feeler_angle &&
 		                  p->avoid_radius == q->avoid_radius && p->neighbor_radius == q->neighbor_radius &&
 		                  p->same_group_only == q->same_group_only && p->margin == q->margin &&
-		                  p->waypoint_radius == q->waypoint_radius,
+		                  p->waypoint_radius == q->waypoint_radius && p->time_gap == q->time_gap,
 		          "archetype %u slot %u: parameters", id, k);
 	}
 }
@@ -433,6 +434,86 @@ Test(round_trip, every_feature_in_both_engines)
 		throng_scene_destroy(a);
 	}
 	cr_assert_eq(hash[0], hash[1], "the engines disagree on every feature after 45 steps");
+}
+
+/// The relaxation mode's tau and the headway's time gap: read, written by
+/// `throng save` where they are read (relaxation_time elsewhere only when
+/// not the default, so files of the other modes keep their bytes).
+static const char relaxation_file[] =
+	"version: 1\n"
+	"name: relaxed\n"
+	"world:\n"
+	"  bounds: {min: [-20, -20], max: [20, 20], mode: contain}\n"
+	"archetypes:\n"
+	"  ped:\n"
+	"    mode: relaxation\n"
+	"    relaxation_time: 0.4\n"
+	"    slots:\n"
+	"      - {kind: seek}\n"
+	"      - {kind: separation, priority: true, neighbor_radius: 1}\n"
+	"      - {kind: headway, neighbor_radius: 4, time_gap: 0.8}\n"
+	"  odd:\n"
+	"    relaxation_time: 0.7\n"
+	"    slots: [{kind: seek}]\n"
+	"  plain:\n"
+	"    slots: [{kind: seek}]\n"
+	"  tau_default:\n"
+	"    mode: relaxation\n"
+	"    slots: [{kind: seek}, {kind: headway}]\n"
+	"groups:\n"
+	"  a: {count: 10, archetype: ped, spawn: {shape: disc, center: [0, 0], radius: 5}, goal: antipodal}\n"
+	"  b: {count: 3, archetype: odd, spawn: {shape: disc, center: [10, 10], radius: 2}}\n"
+	"  c: {count: 3, archetype: plain, spawn: {shape: disc, center: [-10, 10], radius: 2}}\n"
+	"  d: {count: 3, archetype: tau_default, spawn: {shape: disc, center: [10, -10], radius: 2}}\n";
+
+/// The number of times `needle` occurs in `text`.
+static int occurrences(const char* text, const char* needle)
+{
+	int n = 0;
+	for (const char* at = strstr(text, needle); at != NULL; at = strstr(at + 1, needle)) {
+		++n;
+	}
+	return n;
+}
+
+Test(round_trip, relaxation_time_and_time_gap)
+{
+	throng_scene* a = load_text(relaxation_file, THRONG_ENGINE_SIMD);
+	const throng_world* w = throng_scene_world(a);
+	throng_controller c;
+	cr_assert_eq(throng_world_get_controller(w, 0, &c), THRONG_OK);
+	cr_expect_eq(c.mode, THRONG_BLEND_RELAXATION);
+	cr_expect_eq(c.relaxation_time, 0.4f);
+	cr_expect_eq(c.slots[2].kind, THRONG_HEADWAY);
+	cr_expect_eq(c.slots[2].params.time_gap, 0.8f);
+	cr_expect_eq(c.slots[2].params.neighbor_radius, 4.0f);
+	cr_assert_eq(throng_world_get_controller(w, 1, &c), THRONG_OK);
+	cr_expect_eq(c.mode, THRONG_BLEND_WEIGHTED);
+	cr_expect_eq(c.relaxation_time, 0.7f);
+	cr_assert_eq(throng_world_get_controller(w, 3, &c), THRONG_OK);
+	cr_expect_eq(c.relaxation_time, 0.5f);
+	cr_expect_eq(c.slots[1].params.time_gap, 1.0f);
+	char* text = NULL;
+	cr_assert_eq(throng_scene_save_string(a, &text, NULL), THRONG_OK, "%s", throng_last_error());
+	cr_expect_eq(occurrences(text, "relaxation_time:"), 3, "ped, odd and tau_default, not plain:\n%s", text);
+	cr_expect_eq(occurrences(text, "relaxation_time: 0.4\n"), 1, "%s", text);
+	cr_expect_eq(occurrences(text, "relaxation_time: 0.7\n"), 1, "%s", text);
+	cr_expect_eq(occurrences(text, "relaxation_time: 0.5\n"), 1, "%s", text);
+	cr_expect_eq(occurrences(text, "time_gap:"), 2, "%s", text);
+	cr_expect_eq(occurrences(text, "time_gap: 0.8"), 1, "%s", text);
+	free(text);
+	assert_round_trip(a, "relaxation");
+	throng_scene_destroy(a);
+	// Out of range, the message names the key.
+	char bad[sizeof relaxation_file + 8];
+	snprintf(bad, sizeof bad, "%s", relaxation_file);
+	memcpy(strstr(bad, "0.4\n"), "-.4\n", 4);
+	diag_text d = {.len = 0};
+	uint32_t problems = 0;
+	cr_assert_eq(throng_scenario_validate_memory("bad.yaml", bad, strlen(bad), collect, &d, &problems),
+	             THRONG_ERR_INVALID_ARGUMENT);
+	cr_expect_eq(problems, 1u);
+	cr_expect(strstr(d.text, "archetypes.ped.relaxation_time") != NULL, "%s", d.text);
 }
 
 // ---------------------------------------------------------------------------

@@ -483,6 +483,9 @@ typedef struct sf_key {
 	uint32_t kinds;         ///< tables of kinds: the kinds that take it, bit (1 << kind)
 	bool required;          ///< reported missing when absent (for a kind that takes it)
 	bool omit_zero;         ///< written only when not 0 (files from before the key lack it)
+	/// Written only where this holds of the section's struct (NULL: always),
+	/// so that files from before the key keep their bytes.
+	bool (*written)(const void* base);
 	const char* unit;       ///< docs: after the range ("m", "rad/s"), or NULL
 	const char* def;        ///< docs: the default when it is not the struct's ("⌈√n⌉"), or NULL
 	const char* type_doc;   ///< SF_T_OTHER: its type in the docs ("word or point")

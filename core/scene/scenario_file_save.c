@@ -69,7 +69,7 @@ static void put_keys(sf_out* o, const sf_table* t, const void* base, uint32_t ki
 		sf_format_value(key, base, value, sizeof value);
 		if ((kind_bit != 0 && (key->kinds & kind_bit) == 0) || key->type == SF_T_OTHER ||
 		    (key->omit_zero && strcmp(value, "0") == 0) ||
-		    (key->omit_zero && strcmp(value, "false") == 0)) {
+		    (key->omit_zero && strcmp(value, "false") == 0) || (key->written != NULL && !key->written(base))) {
 			continue;
 		}
 		sf_put(o, "%s%s: ", first, key->name);

@@ -25,7 +25,8 @@ _Static_assert(sizeof(throng_target_source) == sizeof(int) && sizeof(throng_flee
                "word keys land in int-sized enums");
 
 #define K(kind) (1u << (kind))
-#define NEIGHBOUR_SLOTS (K(THRONG_UNALIGNED_AVOID) | K(THRONG_SEPARATION) | K(THRONG_ALIGNMENT) | K(THRONG_COHESION))
+#define NEIGHBOUR_SLOTS                                                                                            \
+	(K(THRONG_UNALIGNED_AVOID) | K(THRONG_SEPARATION) | K(THRONG_ALIGNMENT) | K(THRONG_COHESION) | K(THRONG_HEADWAY))
 
 // Row makers: where the value lands, its type and range.
 #define NUMBER(st, field, r) .offset = offsetof(st, field), .type = SF_T_NUMBER, .range = (r)
@@ -101,9 +102,24 @@ static void archetype_defaults(void* base)
 	*(throng_controller*)base = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 }
 
+/// relaxation_time is written in the relaxation mode, which reads it, and
+/// elsewhere only when not the default: saved files of the other modes
+/// keep the bytes they had before the key.
+static bool relaxation_time_written(const void* base)
+{
+	const throng_controller* c = base;
+	return c->mode == THRONG_BLEND_RELAXATION ||
+	       c->relaxation_time != throng_controller_default_def(c->mode).relaxation_time;
+}
+
 static const sf_key archetype_keys[] = {
 	{.name = "mode", WORD(throng_controller, mode, thr_blend_mode_names, "blend mode"),
-	 .doc = "`weighted`, `priority` or `hybrid` (SPEC.md, \"The controller\"; `throng_blend_mode_name`)"},
+	 .doc = "`weighted`, `priority`, `hybrid` or `relaxation` (SPEC.md, \"The controller\"; "
+	        "[BEHAVIORS.md](BEHAVIORS.md), \"The relaxation blend\"; `throng_blend_mode_name`)"},
+	{.name = "relaxation_time", NUMBER(throng_controller, relaxation_time, SF_POSITIVE), .unit = "s",
+	 .written = relaxation_time_written,
+	 .doc = "relaxation mode: tau, the drive's term is (sum of the drive's forces) / tau; written by `throng save` "
+	        "in that mode or when not the default"},
 	{.name = "target_rule", .type = SF_T_OTHER, .part = SF_ARCHETYPE_TARGET_RULE, .type_doc = "mapping",
 	 .def = "none (off)", .doc = "target selection, below"},
 	{.name = "contact", .type = SF_T_OTHER, .part = SF_ARCHETYPE_CONTACT, .type_doc = "mapping", .def = "on",
@@ -132,7 +148,8 @@ static const sf_key slot_keys[] = {
 	{.name = "weight", NUMBER(throng_slot, weight, SF_NON_NEGATIVE), .doc = "multiplies the force"},
 	{.name = "enabled", FLAG(throng_slot, enabled), .doc = "disabled slots are neither evaluated nor recorded"},
 	{.name = "priority", FLAG(throng_slot, priority),
-	 .doc = "hybrid mode: spends the force budget before the weighted rest"},
+	 .doc = "hybrid mode: spends the force budget before the weighted rest; relaxation mode: an interaction, "
+	        "added as it is, not the drive"},
 };
 
 const sf_table sf_slot_table = {
@@ -189,6 +206,8 @@ static const sf_key param_keys[] = {
 	{.name = "margin", NUMBER(P, margin, SF_POSITIVE), .kinds = K(THRONG_BOUNDS), .unit = "m"},
 	{.name = "waypoint_radius", NUMBER(P, waypoint_radius, SF_POSITIVE), .kinds = K(THRONG_PATH_FOLLOW), .unit = "m",
 	 .doc = "a waypoint is passed within it"},
+	{.name = "time_gap", NUMBER(P, time_gap, SF_POSITIVE), .kinds = K(THRONG_HEADWAY), .unit = "s",
+	 .doc = "T of the speed the headway allows, max(0, (s - l) / T) ([BEHAVIORS.md](BEHAVIORS.md), \"Headway\")"},
 };
 #undef P
 _Static_assert(THRONG_DEFAULT_MAX_NEIGHBORS == 256, "max_neighbors' note in param_keys states the default");

@@ -61,6 +61,8 @@ typedef enum throng_behavior_kind {
 	THRONG_COHESION,          ///< "cohesion": seek the neighbours' centre
 	THRONG_BOUNDS,            ///< "bounds": steer back inside a contained world within margin
 	THRONG_PATH_FOLLOW,       ///< "path_following": seek each waypoint of the agent's path in turn
+	THRONG_ANTICIPATION,      ///< "anticipation": implemented on branch wave32-ttc (here a zero force)
+	THRONG_HEADWAY,           ///< "headway": speed from the free space ahead (Tordeux et al. 2016)
 	THRONG_BEHAVIOR_COUNT
 } throng_behavior_kind;
 
@@ -106,14 +108,16 @@ typedef struct throng_behavior_params {
 	float look_ahead;        ///< obstacle and wall feelers: length (m), > 0
 	float feeler_angle;      ///< wall: side feelers' angle from the heading (rad), in [0, pi]
 	float avoid_radius;      ///< unaligned: closest-approach distance that triggers (m), > 0
-	float neighbor_radius;   ///< unaligned, separation, alignment, cohesion: who counts (m), > 0
-	bool same_group_only;    ///< unaligned, separation, alignment, cohesion: ignore other groups
-	uint32_t max_neighbors;  ///< unaligned, separation, alignment, cohesion: the first this many
+	float neighbor_radius;   ///< unaligned, separation, alignment, cohesion, headway: who counts (m), > 0
+	                         ///< (headway: how far ahead it looks)
+	bool same_group_only;    ///< unaligned, separation, alignment, cohesion, headway: ignore other groups
+	uint32_t max_neighbors;  ///< unaligned, separation, alignment, cohesion, headway: the first this many
 	                         ///< neighbours that count, in the engines' visiting order, are taken
 	                         ///< into account; 0 = THRONG_DEFAULT_MAX_NEIGHBORS (see docs/BEHAVIORS.md)
 	float margin;            ///< bounds: distance from the edge where steering starts (m), > 0
 	float waypoint_radius;   ///< path_following: a waypoint is passed within it (m), > 0; the last
 	                         ///< one is arrived at with slow_radius unless the path loops
+	float time_gap;          ///< headway: T of V(s) = max(0, (s - l)/T) (s), > 0; default 1
 } throng_behavior_params;
 
 /// One entry of a controller.
@@ -121,7 +125,8 @@ typedef struct throng_slot {
 	throng_behavior_kind kind;
 	float weight;       ///< multiplies the force; finite, >= 0
 	bool enabled;       ///< disabled slots are neither evaluated nor recorded
-	bool priority;      ///< hybrid mode: spends the budget before the weighted rest
+	bool priority;      ///< hybrid mode: spends the budget before the weighted rest; relaxation
+	                    ///< mode: an interaction (added as it is), not the drive (divided by tau)
 	throng_behavior_params params;
 } throng_slot;
 
@@ -130,6 +135,7 @@ typedef enum throng_blend_mode {
 	THRONG_BLEND_WEIGHTED = 0, ///< limit(sum of weight*force, max_force)
 	THRONG_BLEND_PRIORITY,     ///< slots in order spend a max_force budget
 	THRONG_BLEND_HYBRID,       ///< priority slots first, then the weighted rest
+	THRONG_BLEND_RELAXATION,   ///< drive / relaxation_time + interactions, limited (below)
 } throng_blend_mode;
 
 /// Target selection (SPEC.md, "beyond the seeds"): every `every` steps
@@ -173,8 +179,26 @@ typedef struct throng_contact {
 } throng_contact;
 
 /// An archetype's controller: ordered slots and a blend mode.
+///
+/// THRONG_BLEND_RELAXATION (docs/BEHAVIORS.md, "The relaxation blend"):
+/// the enabled slots not marked `priority` are the drive (seek, arrive,
+/// path_following...: each already limit(desired - v, max_force)), those
+/// marked `priority` the interactions (avoidance, separation, walls...);
+///   total = limit(D / tau + I, max_force),
+///   D = sum of weight * force over the drive, I the same over the
+///   interactions, tau = relaxation_time.
+/// The drive always acts: the interactions spend no budget before it. A
+/// lone agent with one seek of weight 1 relaxes to its desired velocity,
+/// dv/dt = (v0 e - v) / tau, while |v0 e - v| <= max_force (seek's own
+/// limit, before the 1/tau) and |v0 e - v| / tau <= max_force (the final
+/// limit): from rest that needs max_force >= v0 * max(1, 1/tau), 2.6 m/s^2
+/// for a 1.3 m/s walker and tau 0.5 s.
+/// Headway slots (THRONG_HEADWAY) cap the drive's desired speed: with V
+/// the least speed they allow, desired = v + D; when |desired| > V it is
+/// scaled to V and D becomes desired - v. Their weight is not used there.
 typedef struct throng_controller {
 	throng_blend_mode mode;
+	float relaxation_time;          ///< relaxation mode: tau (s), > 0; default 0.5 (other modes ignore it)
 	throng_target_rule target_rule; ///< off by default
 	throng_contact contact;         ///< on by default
 	uint32_t slot_count;
@@ -188,7 +212,7 @@ throng_behavior_params throng_behavior_default_def(void);
 throng_slot throng_slot_default_def(throng_behavior_kind kind);
 
 /// An empty controller with blend mode `mode`, no slots, no target rule and
-/// contacts on (stiffness 1, 4 iterations, not inelastic).
+/// contacts on (stiffness 1, 4 iterations, not inelastic), relaxation_time 0.5 s.
 throng_controller throng_controller_default_def(throng_blend_mode mode);
 
 /// Appends a slot; returns its index, or -1 when the controller is full.
@@ -215,12 +239,12 @@ bool throng_flee_mode_from_name(const char* name, throng_flee_mode* out);
 const char* throng_wander_frame_name(throng_wander_frame frame);
 bool throng_wander_frame_from_name(const char* name, throng_wander_frame* out);
 
-/// "weighted", "priority", "hybrid".
+/// "weighted", "priority", "hybrid", "relaxation".
 const char* throng_blend_mode_name(throng_blend_mode mode);
 bool throng_blend_mode_from_name(const char* name, throng_blend_mode* out);
 
 /// Whether a behaviour reads neighbours: unaligned avoidance, separation,
-/// alignment, cohesion (false out of range).
+/// alignment, cohesion, headway (false out of range).
 bool throng_behavior_reads_neighbors(throng_behavior_kind kind);
 
 /// The query radius of a controller's neighbour walk (m): the largest

@@ -376,8 +376,10 @@ typedef struct throng_world_counters {
 	uint64_t blend_weighted_lanes; ///< lanes blended in THRONG_BLEND_WEIGHTED mode
 	uint64_t blend_priority_lanes; ///< ... in THRONG_BLEND_PRIORITY mode
 	uint64_t blend_hybrid_lanes;   ///< ... in THRONG_BLEND_HYBRID mode
+	uint64_t blend_relaxation_lanes; ///< ... in THRONG_BLEND_RELAXATION mode
 	uint64_t blend_budget_terms;   ///< lanes x enabled slots that spend a budget (priority; hybrid's priority slots)
-	uint64_t blend_sum_terms;      ///< lanes x enabled slots summed by weight (weighted; hybrid's other slots)
+	uint64_t blend_sum_terms;      ///< lanes x enabled slots summed by weight (weighted; hybrid's other slots;
+	                               ///< every slot of relaxation)
 
 	// Neighbour walks (docs/BEHAVIORS.md, "Neighbour caps").
 	uint64_t neighbor_walks;      ///< agents that walked their neighbours (both)
