@@ -98,6 +98,8 @@ void thr_grid_layout_sparse(thr_grid* g, float min_x, float min_y, float max_x, 
 	g->inv_cell = 1.0f / g->cell;
 	g->min_x = min_x;
 	g->min_y = min_y;
+	g->period_x = 0.0f;
+	g->period_y = 0.0f;
 }
 
 void thr_box_grid_layout(thr_box_grid* g, float min_x, float min_y, float max_x, float max_y, float cell,

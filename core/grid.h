@@ -63,6 +63,9 @@ typedef struct thr_grid {
 	uint32_t* scratch;      ///< sparse build: items sorted by column
 	uint32_t* counts;       ///< sparse build: per column, then per row
 	uint32_t cap_cells, cap_items, cap_rows, cap_cols, cap_scratch, cap_counts;
+	/// A wrapping world's width and height (thr_grid_walk_init), 0 along
+	/// an axis that does not wrap; the layout sets both to 0.
+	float period_x, period_y;
 } thr_grid;
 
 /// A box grid (obstacles, walls): compact cell starts, read through
@@ -189,6 +192,105 @@ static inline void thr_grid_row_cells(const thr_grid* g, int32_t cy, int32_t cx0
 		return;
 	}
 	*k1 = first + a + thr_grid_lower_bound(col + first + a, n - a, cx1 + 1);
+}
+
+/// The cells a neighbour walk of radius r around (x, y) visits, as spans:
+/// span t is row y[t / nxr] (rows in up to two runs), columns x0[t % nxr]
+/// to x1[t % nxr] (up to two runs), so rows go up and a row's cells left
+/// to right. In a grid without a period this is thr_grid_range's block,
+/// one run each way. Along an axis with a period P (a wrap world, whose
+/// agents all lie in [min, min + P)), a query box that runs past the
+/// world's edge continues from the other edge: the cells of the box's
+/// part inside the world and those of its part beyond, brought back by P,
+/// form two runs, or one run of every cell when they meet or the box is
+/// at least P wide (2r >= P), so no cell is visited twice. The walker
+/// takes each candidate at its nearest image (thr_min_image).
+typedef struct thr_grid_walk {
+	int32_t y0[2], y1[2]; ///< row runs
+	int32_t x0[2], x1[2]; ///< column runs
+	int32_t nyr, nxr;     ///< runs each way (1 or 2)
+	int32_t rows;         ///< rows in all row runs
+	int32_t spans;        ///< rows * nxr
+} thr_grid_walk;
+
+/// One axis of thr_grid_walk_init: the cells of [v - r, v + r] in runs
+/// a[k]..b[k]; returns the runs.
+static inline int32_t thr_grid_axis_runs(float v, float r, float min, float inv_cell, int32_t n, float period,
+                                         int32_t a[2], int32_t b[2])
+{
+	const int32_t lo = thr_grid_coord(v - r, min, inv_cell, n), hi = thr_grid_coord(v + r, min, inv_cell, n);
+	a[0] = lo;
+	b[0] = hi;
+	a[1] = b[1] = 0;
+	if (!(period > 0.0f)) {
+		return 1;
+	}
+	if (!(r + r < period)) { // also NaN
+		a[0] = 0;
+		b[0] = n - 1;
+		return 1;
+	}
+	if (v - r < min) { // the box's part below min lies at the top: cells c to n - 1
+		const int32_t c = thr_grid_coord(v - r + period, min, inv_cell, n);
+		if (c <= hi + 1) {
+			b[0] = n - 1;
+			return 1;
+		}
+		a[1] = c;
+		b[1] = n - 1;
+		return 2;
+	}
+	if (v + r >= min + period) { // the part beyond the top lies at the bottom: cells 0 to c
+		const int32_t c = thr_grid_coord(v + r - period, min, inv_cell, n);
+		if (c + 1 >= lo) {
+			a[0] = 0;
+			return 1;
+		}
+		a[0] = 0;
+		b[0] = c;
+		a[1] = lo;
+		b[1] = hi;
+		return 2;
+	}
+	return 1;
+}
+
+/// Fills *k with the spans of a neighbour walk of radius r around (x, y).
+static inline void thr_grid_walk_init(const thr_grid* g, float x, float y, float r, thr_grid_walk* k)
+{
+	k->nxr = thr_grid_axis_runs(x, r, g->min_x, g->inv_cell, g->nx, g->period_x, k->x0, k->x1);
+	k->nyr = thr_grid_axis_runs(y, r, g->min_y, g->inv_cell, g->ny, g->period_y, k->y0, k->y1);
+	k->rows = k->y1[0] - k->y0[0] + 1 + (k->nyr > 1 ? k->y1[1] - k->y0[1] + 1 : 0);
+	k->spans = k->rows * k->nxr;
+}
+
+/// Span t (0 <= t < k->spans) of walk k: its row and its columns.
+static inline void thr_grid_walk_span(const thr_grid_walk* k, int32_t t, int32_t* cy, int32_t* cx0, int32_t* cx1)
+{
+	const int32_t row = k->nxr > 1 ? t >> 1 : t, run = k->nxr > 1 ? t & 1 : 0;
+	const int32_t first = k->y1[0] - k->y0[0] + 1;
+	*cy = row < first ? k->y0[0] + row : k->y0[1] + (row - first);
+	*cx0 = k->x0[run];
+	*cx1 = k->x1[run];
+}
+
+/// The image of coordinate pj nearest to pi along an axis of period P
+/// (half = 0.5f * P): pj - P when pj - pi > half, pj + P when
+/// pj - pi < -half, else pj itself (bit for bit). Both engines shift a
+/// neighbour's position so before any behaviour reads it
+/// (simd/sweeps.c has the wide twin).
+static inline float thr_min_image(float pj, float pi, float period, float half)
+{
+	const float d = pj - pi;
+	return d > half ? pj - period : (d < -half ? pj + period : pj);
+}
+
+/// A relative coordinate d = pj - pi reduced to the nearest image along an
+/// axis of period P (half = 0.5f * P; the contact stage's twin of
+/// thr_min_image, which shifts positions instead).
+static inline float thr_min_image_d(float d, float period, float half)
+{
+	return d > half ? d - period : (d < -half ? d + period : d);
 }
 
 /// The cells a build of g touches: nx*ny (dense), or the occupied ones and

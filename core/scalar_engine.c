@@ -56,6 +56,8 @@ static int resolve_target(const throng_world* w, const thr_state* st, uint32_t i
 		}
 		uint32_t j = w->slot_of[t];
 		*tp = v2(st->px[j], st->py[j]);
+		const thr_period per = thr_world_period(w); // a wrap world: its nearest image
+		thr_period_shift(&per, &tp->x, &tp->y, st->px[i], st->py[i]);
 		*tv = v2(st->vx[j], st->vy[j]);
 		return 1;
 	}
@@ -103,25 +105,36 @@ THR_STAGE int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_
 	const thr_grid* g = &w->agent_grid;
 	const float r2 = r * r;
 	uint32_t m = 0, examined = 0, open = n_slots;
-	uint64_t rows = 0, tests = 0;
+	uint64_t cells = 0, tests = 0;
 	*walk = (nb_walk){0, 0, 0, INFINITY};
 	float nearest = INFINITY;
 	if (g->n_items == 0) {
 		return 0;
 	}
-	int32_t cx0, cx1, cy0, cy1;
-	thr_grid_range(g, st->px[i], st->py[i], r, &cx0, &cx1, &cy0, &cy1);
-	for (int32_t cy = cy0; cy <= cy1 && open > 0 && examined < limit; ++cy) {
+	// A wrap world's walk continues across the seam and takes each
+	// candidate at its nearest image (grid.h, thr_grid_walk).
+	const bool wrap = g->period_x > 0.0f;
+	const float hx = 0.5f * g->period_x, hy = 0.5f * g->period_y;
+	thr_grid_walk gw;
+	thr_grid_walk_init(g, st->px[i], st->py[i], r, &gw);
+	for (int32_t t = 0; t < gw.spans && open > 0 && examined < limit; ++t) {
+		int32_t cy, cx0, cx1;
+		thr_grid_walk_span(&gw, t, &cy, &cx0, &cx1);
 		uint32_t k0, k1;
 		thr_grid_row_cells(g, cy, cx0, cx1, &k0, &k1);
 		uint32_t b = g->cell_start[k0];
 		uint32_t e = g->cell_start[k1];
-		rows++;
+		cells += (uint64_t)(cx1 - cx0 + 1);
 		for (uint32_t k = b; k < e && open > 0 && examined < limit; ++k) {
 			uint32_t j = g->items[k];
 			examined++;
-			float dx = st->px[j] - st->px[i];
-			float dy = st->py[j] - st->py[i];
+			float pjx = st->px[j], pjy = st->py[j];
+			if (wrap) {
+				pjx = thr_min_image(pjx, st->px[i], g->period_x, hx);
+				pjy = thr_min_image(pjy, st->py[i], g->period_y, hy);
+			}
+			float dx = pjx - st->px[i];
+			float dy = pjy - st->py[i];
 			const float d2 = dx * dx + dy * dy;
 			nearest = j != i && d2 < nearest ? d2 : nearest;
 			if (!(d2 < r2)) {
@@ -138,8 +151,7 @@ THR_STAGE int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_
 				w->scratch_nb = p;
 				w->scratch_nb_cap = (uint32_t)cap2;
 			}
-			thr_neighbor nb = {v2(st->px[j], st->py[j]), v2(st->vx[j], st->vy[j]), w->id[j], w->group[j],
-			                   w->radius[j]};
+			thr_neighbor nb = {v2(pjx, pjy), v2(st->vx[j], st->vy[j]), w->id[j], w->group[j], w->radius[j]};
 			w->scratch_nb[m++] = nb;
 			for (uint32_t q = 0; q < n_slots; ++q) {
 				if (met[q] < cap[q] && thr_neighbor_counts(self, &nb, prm[q]) && ++met[q] == cap[q]) {
@@ -161,7 +173,7 @@ THR_STAGE int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_
 			others -= w->scratch_nb[k].id == self->id;
 		}
 		c->neighbor_walks++;
-		c->neighbor_cells += rows * (uint64_t)(cx1 - cx0 + 1);
+		c->neighbor_cells += cells;
 		c->neighbor_in_radius += others;
 		c->neighbor_lane_slots += examined;
 		c->neighbor_slot_tests += tests;

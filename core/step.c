@@ -142,6 +142,7 @@ static throng_status prepare(throng_world* w, const thr_engine* e, uint32_t thre
 	thr_grid* g = &w->agent_grid;
 	thr_grid_layout_sparse(g, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y,
 	                       thr_world_cell_size(w), thr_world_max_cells(w), thr_world_max_cells(w));
+	thr_grid_wrap(g, d);
 	const thr_state* cs = thr_cur_c(w);
 	// A sorting engine's cells list agents by id.
 	if (thr_grid_build_points(g, cs->px, cs->py, w->count, e->sorted ? w->id : NULL) != 0) {

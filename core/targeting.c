@@ -90,6 +90,7 @@ typedef struct pick {
 	uint32_t best;         ///< id, or THRONG_NO_AGENT
 	float best_d2;
 	uint64_t tests;
+	thr_period per;        ///< a wrap world's periods: distances at the nearest image
 } pick;
 
 /// Considers the candidates [b, e) of the listed cells c0 to c1 - 1 of one
@@ -110,8 +111,9 @@ static inline void pick_cells(pick* p, uint32_t c0, uint32_t c1, uint32_t b, uin
 				continue;
 			}
 			p->tests++;
-			const float dx = p->st->px[j] - p->x;
-			const float dy = p->st->py[j] - p->y;
+			float dx = p->st->px[j] - p->x;
+			float dy = p->st->py[j] - p->y;
+			thr_period_image(&p->per, &dx, &dy);
 			const float d2 = dx * dx + dy * dy;
 			// The nearest; equally near ones go to the lower id.
 			if (d2 < p->r2 && (p->best == THRONG_NO_AGENT || d2 < p->best_d2 || (d2 == p->best_d2 && w->id[j] < p->best))) {
@@ -119,6 +121,40 @@ static inline void pick_cells(pick* p, uint32_t c0, uint32_t c1, uint32_t b, uin
 				p->best_d2 = d2;
 			}
 		}
+	}
+}
+
+/// thr_select_targets' choice in a wrap world: the spans of the
+/// neighbour walk (thr_grid_walk), row by row up to the cap, distances at
+/// the nearest image. Writes the target and adds the figures.
+static void pick_spans(throng_world* w, pick* p, float sight, uint32_t limit, uint64_t* tests, uint64_t* choices, uint64_t* candidates,
+                       uint32_t* most, uint64_t* capped, const uint8_t* ghost)
+{
+	const thr_grid* g = &w->agent_grid;
+	thr_grid_walk gw;
+	thr_grid_walk_init(g, p->x, p->y, sight, &gw);
+	uint32_t left = limit;
+	for (int32_t t = 0; t < gw.spans && left > 0; ++t) {
+		int32_t cy, cx0, cx1;
+		thr_grid_walk_span(&gw, t, &cy, &cx0, &cx1);
+		uint32_t k0, k1;
+		thr_grid_row_cells(g, cy, cx0, cx1, &k0, &k1);
+		const uint32_t b = g->cell_start[k0];
+		uint32_t e = g->cell_start[k1];
+		e = e - b > left ? b + left : e;
+		left -= e - b;
+		if (p->rows[cy] & p->bit) {
+			pick_cells(p, k0, k1, b, e);
+		}
+	}
+	w->target_agent[p->self] = p->best;
+	*tests += p->tests;
+	const uint32_t examined = limit - left;
+	++*choices;
+	*candidates += examined;
+	if (!thr_slot_ghost(ghost, p->self)) {
+		*most = examined > *most ? examined : *most;
+		*capped += left == 0 ? 1u : 0u;
 	}
 }
 
@@ -227,10 +263,17 @@ void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* it
 		          rule->sight_radius * rule->sight_radius,
 		          THRONG_NO_AGENT,
 		          0.0f,
-		          0};
+		          0,
+		          thr_world_period(w)};
 		int32_t cx0, cx1, cy0, cy1;
 		const uint32_t limit = rule->max_candidates > 0u ? rule->max_candidates : THRONG_TARGET_MAX_CANDIDATES;
 		thr_grid_range(g, p.x, p.y, rule->sight_radius, &cx0, &cx1, &cy0, &cy1);
+		if (g->period_x > 0.0f) {
+			// A wrap world: the neighbour walk's spans, across the seam,
+			// row by row up to the cap (grid.h, thr_grid_walk).
+			pick_spans(w, &p, rule->sight_radius, limit, &tests, &choices, &candidates, &most, &capped, ghost);
+			continue;
+		}
 		// The candidates in sight: when the cap does not cut them, the
 		// nearest is found ring by ring from the agent outwards (large
 		// boxes), else row by row up to the cap.

@@ -259,6 +259,50 @@ thr_arch_info thr_arch_neighbors(const throng_controller* c);
 /// Refreshes w->arch (thr_arch_neighbors of every archetype).
 throng_status thr_world_refresh_arch(throng_world* w);
 
+/// Gives point grid g, just laid over the world's bounds, the world's
+/// periods when its bounds wrap (grid.h, thr_grid_walk): its neighbour
+/// walks then continue across the seam.
+static inline void thr_grid_wrap(thr_grid* g, const throng_world_def* d)
+{
+	if (d->bounds_mode == THRONG_BOUNDS_WRAP) {
+		g->period_x = d->bounds_max.x - d->bounds_min.x;
+		g->period_y = d->bounds_max.y - d->bounds_min.y;
+	}
+}
+
+/// A world's periods, for relative vectors at their nearest image.
+typedef struct thr_period {
+	bool wrap;               ///< the bounds wrap (a torus)
+	float px, py, hx, hy;    ///< width, height, and half of each
+} thr_period;
+
+static inline thr_period thr_world_period(const throng_world* w)
+{
+	const throng_world_def* d = &w->def;
+	const float px = d->bounds_max.x - d->bounds_min.x, py = d->bounds_max.y - d->bounds_min.y;
+	return (thr_period){d->bounds_mode == THRONG_BOUNDS_WRAP, px, py, 0.5f * px, 0.5f * py};
+}
+
+/// (dx, dy) = p_j - p_i at its nearest image in a wrap world
+/// (thr_min_image_d along each axis); untouched otherwise.
+static inline void thr_period_image(const thr_period* p, float* dx, float* dy)
+{
+	if (p->wrap) {
+		*dx = thr_min_image_d(*dx, p->px, p->hx);
+		*dy = thr_min_image_d(*dy, p->py, p->hy);
+	}
+}
+
+/// (x, y) at its image nearest to (xi, yi) in a wrap world
+/// (thr_min_image along each axis); untouched otherwise.
+static inline void thr_period_shift(const thr_period* p, float* x, float* y, float xi, float yi)
+{
+	if (p->wrap) {
+		*x = thr_min_image(*x, xi, p->px, p->hx);
+		*y = thr_min_image(*y, yi, p->py, p->hy);
+	}
+}
+
 /// The cell size the agent grid uses: def.cell_size, or the largest
 /// neighbour radius among enabled neighbour slots, but at least twice the
 /// largest agent radius (so overlap queries stay within 3x3 cells).

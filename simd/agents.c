@@ -252,12 +252,15 @@ static void load_target_agents(const thr_wide_ctx* ctx, uint32_t base, int n, la
 	const throng_world* w = ctx->w;
 	_Alignas(32) float px[THR_LANES] = {0}, py[THR_LANES] = {0}, vx[THR_LANES] = {0}, vy[THR_LANES] = {0};
 	_Alignas(32) int32_t has[THR_LANES] = {0};
+	const thr_period per = thr_world_period(w);
 	for (int l = 0; l < n; ++l) {
 		uint32_t ta = w->target_agent[base + (uint32_t)l];
 		if (ta != THRONG_NO_AGENT) {
 			uint32_t j = w->slot_of[ta];
 			px[l] = ctx->cs->px[j];
 			py[l] = ctx->cs->py[j];
+			// A wrap world: the image nearest the agent (core/scalar_engine.c's resolve_target).
+			thr_period_shift(&per, &px[l], &py[l], ctx->cs->px[base + (uint32_t)l], ctx->cs->py[base + (uint32_t)l]);
 			vx[l] = ctx->cs->vx[j];
 			vy[l] = ctx->cs->vy[j];
 			has[l] = -1;

@@ -11,6 +11,15 @@
 #include "wmath.h"
 
 
+/// thr_min_image_d (core/grid.h) on every lane: d less the period P
+/// where d > h, plus P where d < -h.
+static inline thr_fw wrap_d(thr_fw d, float p, float h)
+{
+	const thr_fw P = thr_fw_set1(p);
+	return thr_fw_select(thr_fw_gt(d, thr_fw_set1(h)), thr_fw_sub(d, P),
+	                     thr_fw_select(thr_fw_lt(d, thr_fw_set1(-h)), thr_fw_add(d, P), d));
+}
+
 int thr_simd_contact_block(const thr_contact_iter* it, uint32_t first)
 {
 	const throng_world* w = it->w;
@@ -53,6 +62,7 @@ int thr_simd_contact_block(const thr_contact_iter* it, uint32_t first)
 	thr_mw pressed = thr_fw_lt(thr_fw_zero(), thr_fw_zero()); // none
 	thr_fw ax = thr_fw_zero(), ay = thr_fw_zero();
 	int met = 0;
+	const thr_period per = thr_world_period(w);
 	for (int c = 0; c < most; ++c) {
 		const thr_mw live = thr_iw_gt(cnt, thr_iw_set1(c));
 		// Lanes past their list read themselves (d = 0, never overlapping
@@ -60,8 +70,12 @@ int thr_simd_contact_block(const thr_contact_iter* it, uint32_t first)
 		const thr_iw slot = thr_iw_add(b, thr_iw_set1(c));
 		const thr_iw j = thr_iw_select(live, thr_iw_gather((const int32_t*)it->pairs, thr_iw_select(live, slot, thr_iw_zero())),
 		                               thr_iw_select(thr_mw_first(n), self, thr_iw_set1((int32_t)first)));
-		const thr_fw dx = thr_fw_sub(thr_fw_gather(it->sx, j), xi);
-		const thr_fw dy = thr_fw_sub(thr_fw_gather(it->sy, j), yi);
+		thr_fw dx = thr_fw_sub(thr_fw_gather(it->sx, j), xi);
+		thr_fw dy = thr_fw_sub(thr_fw_gather(it->sy, j), yi);
+		if (per.wrap) { // thr_period_image's operations
+			dx = wrap_d(dx, per.px, per.hx);
+			dy = wrap_d(dy, per.py, per.hy);
+		}
 		const thr_fw rs = thr_fw_add(ri, thr_fw_gather(w->radius, j));
 		const thr_fw d2 = thr_fw_add(thr_fw_mul(dx, dx), thr_fw_mul(dy, dy));
 		const thr_mw over = thr_mw_and(live, thr_fw_lt(d2, thr_fw_mul(rs, rs)));

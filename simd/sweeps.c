@@ -171,6 +171,26 @@ typedef struct nb_held {
 	int32_t cells[THR_LANES];
 } nb_held;
 
+/// A wrap world's period along each axis, for the walk's nearest images.
+typedef struct nb_wrap {
+	bool on;           ///< the world wraps (grid.h, thr_grid_walk)
+	thr_fw px, py;     ///< the period along x and y
+	thr_fw hx, hy;     ///< half of it
+	thr_fw nhx, nhy;   ///< minus half of it
+} nb_wrap;
+
+/// pj at its image nearest to the lanes' own positions p: the wide twin
+/// of thr_min_image (core/grid.h), the same operations per lane.
+THR_WIDE_INLINE thr_v2w nb_image(const nb_wrap* wr, thr_v2w pj, thr_v2w p)
+{
+	const thr_fw dx = thr_fw_sub(pj.x, p.x), dy = thr_fw_sub(pj.y, p.y);
+	const thr_fw x = thr_fw_select(thr_fw_gt(dx, wr->hx), thr_fw_sub(pj.x, wr->px),
+	                               thr_fw_select(thr_fw_lt(dx, wr->nhx), thr_fw_add(pj.x, wr->px), pj.x));
+	const thr_fw y = thr_fw_select(thr_fw_gt(dy, wr->hy), thr_fw_sub(pj.y, wr->py),
+	                               thr_fw_select(thr_fw_lt(dy, wr->nhy), thr_fw_add(pj.y, wr->py), pj.y));
+	return v2w(x, y);
+}
+
 /// The slots take the held candidates, the k-th of every lane at once
 /// (nb_step). A lane whose slots are all full closes there: its examined
 /// count (and, counting, its scanned cells) becomes the one it had at that
@@ -178,7 +198,7 @@ typedef struct nb_held {
 /// still walking.
 THR_WIDE_INLINE thr_mw take_held(const thr_wide_ctx* ctx, const thr_lanes* s, const thr_arch_info* info,
                                  const throng_controller* ctl, nb_acc* acc, nb_held* h, thr_mw open,
-                                 thr_iw* examined, throng_world_counters* c)
+                                 thr_iw* examined, const nb_wrap* wr, throng_world_counters* c)
 {
 	const thr_state* cs = ctx->cs;
 	const int32_t* ids = (const int32_t*)ctx->w->id;
@@ -201,7 +221,10 @@ THR_WIDE_INLINE thr_mw take_held(const thr_wide_ctx* ctx, const thr_lanes* s, co
 		}
 		// Lanes past their count read slot 0, a valid index, and are ignored.
 		const thr_iw slot = thr_iw_select(live, thr_iw_load(h->slot[k]), thr_iw_zero());
-		const thr_v2w pj = v2w(thr_fw_gather(cs->px, slot), thr_fw_gather(cs->py, slot));
+		thr_v2w pj = v2w(thr_fw_gather(cs->px, slot), thr_fw_gather(cs->py, slot));
+		if (wr->on) {
+			pj = nb_image(wr, pj, s->p);
+		}
 		const thr_v2w vj = v2w(thr_fw_gather(cs->vx, slot), thr_fw_gather(cs->vy, slot));
 		const thr_iw grj = by_group ? thr_iw_gather(groups, slot) : thr_iw_zero();
 		const thr_fw rj = radii ? thr_fw_gather(ctx->w->radius, slot) : thr_fw_zero();
@@ -240,6 +263,7 @@ typedef struct nb_walk {
 	thr_fw nearest;  ///< each lane's least squared distance to another agent examined
 	thr_iw self;     ///< each lane's own slot
 	thr_fw reach2;   ///< the largest slot radius, squared
+	nb_wrap wrap;    ///< a wrap world's periods
 } nb_walk;
 
 /// One candidate step: candidate slot[l] at pj on the lanes of `live`.
@@ -252,6 +276,9 @@ THR_WIDE_INLINE thr_mw walk_one(nb_walk* wk, thr_iw slot, thr_v2w pj, thr_mw liv
 	nb_held* held = wk->held;
 	throng_world_counters* c = wk->c;
 	wk->examined = thr_iw_sub(wk->examined, thr_mw_as_iw(live));
+	if (wk->wrap.on) {
+		pj = nb_image(&wk->wrap, pj, s->p);
+	}
 	const thr_v2w d = v2w_sub(pj, s->p);
 	const thr_fw d2 = v2w_dot(d, d);
 	const thr_mw other = thr_mw_andnot(live, thr_iw_eq(slot, wk->self));
@@ -275,7 +302,7 @@ THR_WIDE_INLINE thr_mw walk_one(nb_walk* wk, thr_iw slot, thr_v2w pj, thr_mw liv
 	const thr_iw n = thr_iw_sub(thr_iw_load(held->n), thr_mw_as_iw(hold));
 	thr_iw_store(held->n, n);
 	if (thr_mw_any(thr_iw_eq(n, thr_iw_set1(NB_HELD)))) {
-		open = take_held(wk->ctx, s, wk->info, wk->ctl, wk->acc, held, open, &wk->examined, c);
+		open = take_held(wk->ctx, s, wk->info, wk->ctl, wk->acc, held, open, &wk->examined, &wk->wrap, c);
 	}
 	return open;
 }
@@ -306,18 +333,19 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 		acc[q].cap = thr_iw_set1(cap > (uint32_t)INT32_MAX ? INT32_MAX : (int32_t)cap);
 	}
 
-	// Each lane's block of cells (thr_grid_range).
+	// Each lane's spans of cells (thr_grid_walk: rows of thr_grid_range's
+	// block, continued across the seam in a wrap world).
 	const float* px = s->lx;
 	const float* py = s->ly;
-	int32_t cx0[THR_LANES], cx1[THR_LANES], cy0[THR_LANES], rows[THR_LANES];
+	thr_grid_walk gw[THR_LANES];
+	int32_t rows[THR_LANES];
 	int bits = thr_mw_movemask(mask);
 	int max_rows = 0;
 	for (int l = 0; l < THR_LANES; ++l) {
 		rows[l] = 0;
 		if (bits & (1 << l)) {
-			int32_t cy1;
-			thr_grid_range(g, px[l], py[l], info->query_radius, &cx0[l], &cx1[l], &cy0[l], &cy1);
-			rows[l] = cy1 - cy0[l] + 1;
+			thr_grid_walk_init(g, px[l], py[l], info->query_radius, &gw[l]);
+			rows[l] = gw[l].spans;
 			max_rows = rows[l] > max_rows ? rows[l] : max_rows;
 		}
 	}
@@ -356,6 +384,9 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 	    .nearest = thr_fw_set1(INFINITY),
 	    .self = thr_iw_add(thr_iw_set1((int32_t)s->base), thr_iw_iota()),
 	    .reach2 = thr_fw_set1(reach2),
+	    .wrap = {g->period_x > 0.0f, thr_fw_set1(g->period_x), thr_fw_set1(g->period_y),
+	             thr_fw_set1(0.5f * g->period_x), thr_fw_set1(0.5f * g->period_y),
+	             thr_fw_set1(-(0.5f * g->period_x)), thr_fw_set1(-(0.5f * g->period_y))},
 	};
 	for (int r = 0; r < max_rows && thr_mw_any(open); ++r) {
 		_Alignas(32) int32_t begin[THR_LANES] = {0}, len[THR_LANES] = {0};
@@ -365,12 +396,14 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 		const int walking = c != NULL ? thr_mw_movemask(open) : 0;
 		for (int l = 0; l < THR_LANES; ++l) {
 			if (r < rows[l]) {
+				int32_t cy, cx0, cx1;
+				thr_grid_walk_span(&gw[l], r, &cy, &cx0, &cx1);
 				uint32_t k0, k1;
-				thr_grid_row_cells(g, cy0[l] + r, cx0[l], cx1[l], &k0, &k1);
+				thr_grid_row_cells(g, cy, cx0, cx1, &k0, &k1);
 				begin[l] = (int32_t)g->cell_start[k0];
 				uint32_t n = g->cell_start[k1] - (uint32_t)begin[l];
 				if (c != NULL && (walking & (1 << l)) && left[l] > 0) {
-					held.cells[l] += cx1[l] - cx0[l] + 1;
+					held.cells[l] += cx1 - cx0 + 1;
 				}
 				n = n < left[l] ? n : left[l];
 				left[l] -= n;
@@ -415,7 +448,7 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 		}
 	}
 	if (thr_mw_any(thr_iw_gt(thr_iw_load(held.n), thr_iw_zero()))) {
-		open = take_held(ctx, s, info, ctl, acc, &held, open, &wk.examined, c);
+		open = take_held(ctx, s, info, ctl, acc, &held, open, &wk.examined, &wk.wrap, c);
 	}
 	const thr_iw examined = wk.examined;
 	const thr_fw nearest = wk.nearest;

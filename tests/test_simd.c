@@ -471,15 +471,25 @@ static nb_stats neighbor_stats(const world_spec* s, uint32_t i, const throng_beh
 		if (j == i || (p->same_group_only && a[j].group != a[i].group)) {
 			continue;
 		}
-		float dx = a[j].position.x - a[i].position.x;
-		float dy = a[j].position.y - a[i].position.y;
+		// A wrap world: the image nearest agent i, as the engines shift it
+		// (core/grid.h, thr_min_image: the same float operations).
+		float jx = a[j].position.x, jy = a[j].position.y;
+		if (s->def.bounds_mode == THRONG_BOUNDS_WRAP) {
+			const float wx = s->def.bounds_max.x - s->def.bounds_min.x;
+			const float wy = s->def.bounds_max.y - s->def.bounds_min.y;
+			const float ex = jx - a[i].position.x, ey = jy - a[i].position.y;
+			jx = ex > 0.5f * wx ? jx - wx : (ex < -(0.5f * wx) ? jx + wx : jx);
+			jy = ey > 0.5f * wy ? jy - wy : (ey < -(0.5f * wy) ? jy + wy : jy);
+		}
+		float dx = jx - a[i].position.x;
+		float dy = jy - a[i].position.y;
 		if (!(dx * dx + dy * dy < r2)) {
 			continue;
 		}
 		st.n++;
-		st.sum_abs_p += fabs((double)a[j].position.x) + fabs((double)a[j].position.y);
-		st.cx += a[j].position.x;
-		st.cy += a[j].position.y;
+		st.sum_abs_p += fabs((double)jx) + fabs((double)jy);
+		st.cx += jx;
+		st.cy += jy;
 		double sp = hypot(a[j].velocity.x, a[j].velocity.y);
 		st.vmax = sp > st.vmax ? sp : st.vmax;
 	}

@@ -35,9 +35,11 @@ static vec2 unpress(const throng_world* w, const thr_contact_data* cd, const flo
                     vec2 v)
 {
 	const float xi = fx[i], yi = fy[i], ri = w->radius[i];
+	const thr_period per = thr_world_period(w);
 	for (uint32_t c = cd->start[i]; c < cd->start[i + 1]; ++c) {
 		const uint32_t j = cd->pairs[c];
-		const float dx = fx[j] - xi, dy = fy[j] - yi;
+		float dx = fx[j] - xi, dy = fy[j] - yi;
+		thr_period_image(&per, &dx, &dy);
 		const float rs = (ri + w->radius[j]) * (1.0f - THR_PRESSED);
 		const float d2 = dx * dx + dy * dy;
 		const float tiny = THR_COINCIDENT * rs;

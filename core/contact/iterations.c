@@ -40,9 +40,11 @@ static vec2 jacobi(const thr_contact_iter* it, uint32_t i, int* met)
 	const float vxi = feel ? it->vx[i] : 0.0f, vyi = feel ? it->vy[i] : 0.0f;
 	float ax = 0.0f, ay = 0.0f;
 	bool pressed = false;
+	const thr_period per = thr_world_period(w);
 	for (uint32_t c = it->start[i]; c < it->start[i + 1]; ++c) {
 		const uint32_t j = it->pairs[c];
-		const float dx = it->sx[j] - xi, dy = it->sy[j] - yi;
+		float dx = it->sx[j] - xi, dy = it->sy[j] - yi;
+		thr_period_image(&per, &dx, &dy);
 		const float rs = ri + w->radius[j];
 		const float d2 = dx * dx + dy * dy;
 		if (!(d2 < rs * rs)) {

@@ -37,16 +37,25 @@ static uint32_t list_pairs(const throng_world* w, const pair_grid* pg, const flo
 	const thr_grid* g = pg->g;
 	const float xi = x[i], yi = y[i], ri = w->radius[i];
 	const float reach = THR_CONTACT_REACH * (ri + w->max_radius) + pg->widen;
-	int32_t cx0, cx1, cy0, cy1;
-	thr_grid_range(g, pg->gx[i], pg->gy[i], reach, &cx0, &cx1, &cy0, &cy1);
+	// A wrap world: across the seam too, at the nearest image (grid.h).
+	const bool wrap = g->period_x > 0.0f;
+	const float hx = 0.5f * g->period_x, hy = 0.5f * g->period_y;
+	thr_grid_walk gw;
+	thr_grid_walk_init(g, pg->gx[i], pg->gy[i], reach, &gw);
 	uint32_t n = 0;
-	for (int32_t cy = cy0; cy <= cy1; ++cy) {
+	for (int32_t t = 0; t < gw.spans; ++t) {
+		int32_t cy, cx0, cx1;
+		thr_grid_walk_span(&gw, t, &cy, &cx0, &cx1);
 		uint32_t k0, k1;
 		thr_grid_row_cells(g, cy, cx0, cx1, &k0, &k1);
 		const uint32_t e = g->cell_start[k1];
 		for (uint32_t k = g->cell_start[k0]; k < e; ++k) {
 			const uint32_t j = pg->items != NULL ? pg->items[k] : k;
-			const float dx = x[j] - xi, dy = y[j] - yi;
+			float dx = x[j] - xi, dy = y[j] - yi;
+			if (wrap) {
+				dx = thr_min_image_d(dx, g->period_x, hx);
+				dy = thr_min_image_d(dy, g->period_y, hy);
+			}
 			const float d2 = dx * dx + dy * dy;
 			const float rs = ri + w->radius[j];
 			const float reach_ij = THR_CONTACT_REACH * rs;
@@ -181,6 +190,7 @@ static int choose_grid(const thr_step_ctx* ctx, float moved, pair_grid* pg)
 	}
 	thr_grid_layout(&cd->grid, d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y,
 	                cell > 0.0f ? cell : 1.0f, contact_max_cells(ctx));
+	thr_grid_wrap(&cd->grid, d);
 	const thr_state* ns = ctx->ns;
 	if (thr_grid_build_points(&cd->grid, ns->px, ns->py, w->count, ctx->items == NULL ? w->id : NULL)) {
 		return -1;
