@@ -470,7 +470,7 @@ Test(contacts, scenario_files_set_them_per_archetype)
 {
 	static const char text[] = "archetypes:\n"
 	                           "  soft:\n"
-	                           "    contact: {stiffness: 0.25, iterations: 7, inelastic: true}\n"
+	                           "    contact: {stiffness: 0.25, iterations: 7, inelastic: true, slip: 0.5, noise: 0.1}\n"
 	                           "    slots: []\n"
 	                           "  ghost:\n"
 	                           "    contact: {enabled: false}\n"
@@ -488,11 +488,12 @@ Test(contacts, scenario_files_set_them_per_archetype)
 	const throng_world* w = throng_scene_world(s);
 	throng_controller c;
 	const throng_contact expect[3] = {
-	    {true, 0.25f, 7, true, 0, 0}, {false, 1.0f, 4, false, 0, 0}, {true, 1.0f, 4, false, 0, 0}};
+	    {true, 0.25f, 7, true, 0.5f, 0.1f}, {false, 1.0f, 4, false, 0, 0}, {true, 1.0f, 4, false, 0, 0}};
 	for (uint32_t a = 0; a < 3; ++a) {
 		cr_assert_eq(throng_world_get_controller(w, a, &c), THRONG_OK);
 		cr_expect(c.contact.enabled == expect[a].enabled && c.contact.stiffness == expect[a].stiffness &&
-		                  c.contact.iterations == expect[a].iterations && c.contact.inelastic == expect[a].inelastic,
+		                  c.contact.iterations == expect[a].iterations && c.contact.inelastic == expect[a].inelastic &&
+		                  c.contact.slip == expect[a].slip && c.contact.noise == expect[a].noise,
 		          "archetype %u: %d %g %u %d", a, c.contact.enabled, (double)c.contact.stiffness, c.contact.iterations,
 		          c.contact.inelastic);
 	}
@@ -500,13 +501,17 @@ Test(contacts, scenario_files_set_them_per_archetype)
 	char* saved = NULL;
 	size_t length = 0;
 	cr_assert_eq(throng_scene_save_string(s, &saved, &length), THRONG_OK, "%s", throng_last_error());
-	cr_expect(strstr(saved, "inelastic: true") != NULL, "%s", saved);
+	cr_expect(strstr(saved, "inelastic: true, slip: 0.5, noise: 0.1}") != NULL, "%s", saved);
+	// At 0 they are left out (a saved built-in stays what it was).
+	cr_expect(strstr(saved, "slip: 0,") == NULL && strstr(saved, "noise: 0}") == NULL, "%s", saved);
 	throng_scene* again = NULL;
 	cr_assert_eq(throng_scene_load_memory("saved.yaml", saved, length, &o, NULL, NULL, &again), THRONG_OK, "%s",
 	             throng_last_error());
 	for (uint32_t a = 0; a < 3; ++a) {
 		cr_assert_eq(throng_world_get_controller(throng_scene_world(again), a, &c), THRONG_OK);
-		cr_expect(c.contact.inelastic == expect[a].inelastic, "archetype %u", a);
+		cr_expect(c.contact.inelastic == expect[a].inelastic && c.contact.slip == expect[a].slip &&
+		                  c.contact.noise == expect[a].noise,
+		          "archetype %u", a);
 	}
 	throng_scene_destroy(again);
 	free(saved);

@@ -117,7 +117,7 @@ Test(wrap, a_contact_pair_across_the_seam_is_resolved)
 		// diagonal, 0.2536 along x and along y.
 		throng_world* w = wrap_world(engine, 10.0f, 10.0f, 8, 1);
 		throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
-		c.contact = (throng_contact){true, 1.0f, 1, false};
+		c.contact = (throng_contact){.enabled = true, .stiffness = 1.0f, .iterations = 1, .inelastic = false};
 		const uint32_t arch = add_archetype(w, &c);
 		spawn(w, arch, 9.8f, 5.0f, 0.5f, 5.0f, (throng_vec2){0, 0}, (throng_vec2){0, 0});
 		spawn(w, arch, 0.2f, 5.0f, 0.5f, 5.0f, (throng_vec2){0, 0}, (throng_vec2){0, 0});
