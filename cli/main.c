@@ -305,6 +305,7 @@ static int cmd_run(int argc, char** argv)
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	double t0 = cli_now_seconds();
 	double metrics_seconds = 0.0;
+	double measure_seconds = 0.0;
 	throng_status out_st = cli_outputs_frame(&outputs, world); // frame 0: the initial state
 	uint64_t k = 0;
 	for (; k < steps && st == THRONG_OK && out_st == THRONG_OK && cli_stop_signal == 0; ++k) {
@@ -315,7 +316,9 @@ static int cmd_run(int argc, char** argv)
 			metrics_seconds += cli_now_seconds() - tm;
 		}
 		if (st == THRONG_OK && measure != NULL) {
+			double tm = cli_now_seconds();
 			st = throng_measure_feed_world(measure, world);
+			measure_seconds += cli_now_seconds() - tm;
 		}
 		if (st == THRONG_OK) {
 			out_st = cli_outputs_frame(&outputs, world);
@@ -380,6 +383,7 @@ static int cmd_run(int argc, char** argv)
 	s.frames = outputs.frames;
 	s.output_seconds = outputs.seconds;
 	s.metrics_seconds = metrics_seconds;
+	s.measure_seconds = measure_seconds;
 	if (interrupted) {
 		s.steps = k;
 		s.steps_planned = steps;

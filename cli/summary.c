@@ -47,7 +47,7 @@ void cli_summary_finish(cli_summary* s)
 	double work = (double)s->agents * (double)s->steps;
 	// Throughput of the simulation itself: the loop's time less what the
 	// quality metrics and the outputs took (both reported on their own).
-	double stepping = s->seconds - s->output_seconds - s->metrics_seconds;
+	double stepping = s->seconds - s->output_seconds - s->metrics_seconds - s->measure_seconds;
 	s->agent_steps_per_s = stepping > 0.0 ? work / stepping : 0.0;
 }
 
@@ -62,7 +62,7 @@ typedef struct field {
 	bool metrics; ///< given only by the quality metrics: left out with --metrics off
 } field;
 
-enum { FIELD_BASE = 34, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + CLI_SUMMARY_MAX_MEASURES + 2 + 11 };
+enum { FIELD_BASE = 34, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + 1 + CLI_SUMMARY_MAX_MEASURES + 2 + 11 };
 
 /// Fills f with the summary's fields; returns how many.
 static int make_fields(const cli_summary* s, field f[FIELD_MAX])
@@ -113,6 +113,9 @@ static int make_fields(const cli_summary* s, field f[FIELD_MAX])
 	}
 	for (uint32_t k = 0; k < s->outcome_count; ++k) {
 		f[n++] = (field){s->outcomes[k].name, FIELD_F64, NULL, 0, s->outcomes[k].value, false};
+	}
+	if (s->measure_count > 0) {
+		f[n++] = (field){"measure_seconds", FIELD_F64, NULL, 0, s->measure_seconds, false};
 	}
 	for (uint32_t k = 0; k < s->measure_count; ++k) {
 		const double v = s->measures[k].value;

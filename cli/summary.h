@@ -24,7 +24,7 @@ typedef struct cli_summary {
 	const char* threads_policy; ///< throng_threads_policy_name of the policy
 	uint64_t steps_one_thread;  ///< steps the adapting policy ran on one thread
 	double seconds;             ///< wall time of the stepping loop (s)
-	double agent_steps_per_s;   ///< agents * steps / the stepping time (seconds less output and metrics time)
+	double agent_steps_per_s;   ///< agents * steps / the stepping time (seconds less output, metrics and measurement time)
 	double simulated_seconds;   ///< steps * dt (s)
 	uint64_t hash;              ///< throng_world_hash at the end
 	uint64_t overlaps;          ///< pairs closer than the sum of radii at the end
@@ -36,6 +36,8 @@ typedef struct cli_summary {
 	uint64_t frames;            ///< frames written by --out (or published by --shm); 0 without either
 	double output_seconds;      ///< wall time spent writing and publishing frames (s), part of seconds
 	double metrics_seconds;     ///< wall time spent on the quality metrics (s), part of seconds
+	double measure_seconds;     ///< wall time spent on the measurement lines and areas (s), part of seconds;
+	                            ///< printed when the run has some (measure_count > 0)
 	bool metrics;               ///< the quality metrics were observed (not --metrics off): their fields are printed
 	const char* interrupted;    ///< "SIGINT" or "SIGTERM" when a signal stopped the run early, else NULL
 	uint64_t steps_planned;     ///< the steps asked for (printed only when interrupted)
