@@ -319,7 +319,7 @@ Test(blend_relaxation, headway_caps_the_desired_speed)
 	// total = D'/0.5 = (-1,0). The headway slot records the change it
 	// made, D'/tau - D/tau = (-1,0) - (2,0) = (-3,0). Its weight (7) is not
 	// used.
-	vec2 out[2];
+	vec2 out[3];
 	vec2 got = blend_at(R, ".h", WEIGHTS(1.0f, 7.0f), FORCES({1, 0}, {0.5f, 0}), 10.0f, v2(1.0f, 0.0f), 0.5f, out);
 	THR_EXPECT_VEC(got, -1.0f, 0.0f, TOL);
 	THR_EXPECT_VEC(out[1], -3.0f, 0.0f, TOL);
