@@ -287,3 +287,27 @@ Test(wrap, simd_equals_scalar_on_random_wrap_worlds_at_1_2_and_3_threads)
 		             (unsigned long long)ref);
 	}
 }
+
+Test(wrap, overlaps_across_the_seam_count_once_in_the_metrics)
+{
+	// Radii 0.5, contacts off, no slots: A (9.8, 5) and B (0.2, 5) overlap
+	// across the x seam, 0.4 apart: depth 1 - 0.4 / 1 = 0.6. C (5, 9.9) and
+	// D (5, 0.3) across the y seam, 0.4 apart: depth 0.6. E (9.9, 0.05) and
+	// F (0.05, 9.9): across the corner, 0.15 sqrt(2) = 0.2121 apart, depth
+	// 0.7879. G (3, 3) and H (3.5, 3) in the plane, depth 0.5. Four pairs.
+	throng_world* w = wrap_world(THRONG_ENGINE_SCALAR, 10.0f, 10.0f, 8, 1);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	c.contact.enabled = false;
+	const uint32_t arch = add_archetype(w, &c);
+	const float at[8][2] = {{9.8f, 5.0f}, {0.2f, 5.0f},  {5.0f, 9.9f}, {5.0f, 0.3f},
+	                        {9.9f, 0.05f}, {0.05f, 9.9f}, {3.0f, 3.0f}, {3.5f, 3.0f}};
+	for (int k = 0; k < 8; ++k) {
+		spawn(w, arch, at[k][0], at[k][1], 0.5f, 1.0f, (throng_vec2){0, 0}, (throng_vec2){0, 0});
+	}
+	uint64_t pairs = 0;
+	float deepest = 0.0f;
+	cr_assert_eq(throng_world_overlap_stats(w, &pairs, &deepest), THRONG_OK, "%s", throng_last_error());
+	cr_expect_eq(pairs, 4u, "%llu pairs", (unsigned long long)pairs);
+	cr_expect_float_eq(deepest, 1.0f - 0.15f * sqrtf(2.0f), 1e-4f, "deepest %g", (double)deepest);
+	throng_world_destroy(w);
+}
