@@ -591,5 +591,10 @@ int thr_overlap_count(thr_overlap_index* x, const throng_world* w, uint32_t thre
 		}
 	}
 	free((void*)s.far);
+	// A wrap world: the pairs that overlap only across a seam.
+	if (thr_overlap_seam(w, out) != 0) {
+		memset(out, 0, sizeof *out);
+		return -1;
+	}
 	return 0;
 }

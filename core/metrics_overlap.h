@@ -39,9 +39,17 @@ void thr_overlap_free(thr_overlap_index* x);
 /// Counts the overlaps of w's current state on up to `threads` threads (at
 /// most the index's; one when w has THR_PARALLEL_MIN_AGENTS agents or
 /// fewer) into *out: the same figures for any thread count and storage
-/// order. Returns -1, *out zero, only when out of memory (the sort of a
-/// world whose agents lie too far apart to pack a cell into 64 bits
-/// allocates); allocates nothing otherwise.
+/// order, and in a wrap world the pairs that overlap at their nearest
+/// image across a seam too (thr_overlap_seam). Returns -1, *out zero,
+/// only when out of memory (the sort of a world whose agents lie too far
+/// apart to pack a cell into 64 bits allocates, and so does the seam pass
+/// of a wrap world); allocates nothing otherwise.
 int thr_overlap_count(thr_overlap_index* x, const throng_world* w, uint32_t threads, thr_overlap_result* out);
+
+/// Adds to *out the pairs of a wrap world that overlap only at their
+/// nearest image, across a seam (core/metrics_seam.c; thr_overlap_count
+/// counts those that overlap in the plane). Nothing in other worlds.
+/// Returns -1 when out of memory (it allocates two bands of agents).
+int thr_overlap_seam(const throng_world* w, thr_overlap_result* out);
 
 #endif

@@ -79,7 +79,8 @@ typedef struct nb_walk {
 
 /// Copies the neighbours within the query radius of agent i (itself included; the
 /// behaviours skip it by id) into the scratch list, walking the grid cells
-/// of thr_grid_range around it: rows up, cells left to right,
+/// of thr_grid_walk around it (thr_grid_range's block, continued across
+/// the seam of a wrap world, each neighbour at its nearest image): rows up, cells left to right,
 /// slots in order. The walk is capped (docs/BEHAVIORS.md, "Neighbour caps"):
 /// it examines at most THRONG_CANDIDATES_PER_NEIGHBOR * (the largest
 /// max_neighbors of the neighbour slots) candidates, and stops once every

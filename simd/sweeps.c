@@ -6,6 +6,11 @@
 // cell and by id within a cell, so a row of cells is one run of memory and
 // the k-th candidate of a lane in a row is simply its row start plus k.
 //
+// In a wrap world a lane's rows and columns continue across the seam
+// (core/grid.h, thr_grid_walk: up to two runs each way, one span a row's
+// run) and each candidate is taken at its nearest image (nb_image), so
+// nb_step reads positions already shifted.
+//
 // That is exactly the order in which the scalar reference visits
 // neighbours (core/grid.c's query: rows up, cells left to right, slots in
 // order, which for the reference is id order), and each lane accumulates

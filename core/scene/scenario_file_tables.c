@@ -60,7 +60,8 @@ static const sf_key bounds_keys[] = {
 	{.name = "max", POINT(sf_model, bounds_max, SF_COORD), .unit = "m",
 	 .doc = "upper-right corner, above `min` on both axes"},
 	{.name = "mode", WORD(sf_model, bounds_mode, thr_bounds_mode_names, "bounds mode"),
-	 .doc = "`contain` (agents stay inside: bounds steering plus a hard clamp), `wrap` (a torus), `bounce` "
+	 .doc = "`contain` (agents stay inside: bounds steering plus a hard clamp), `wrap` (a torus: agents "
+	        "see each other, and touch, across the seams, each at its nearest image), `bounce` "
 	        "(velocity reflects), `open` (no bounds; the grid still covers min..max) (`throng_bounds_mode_name`)"},
 };
 

@@ -59,7 +59,8 @@ typedef struct throng_vec2 {
 /// What happens at the world's bounds.
 typedef enum throng_bounds_mode {
 	THRONG_BOUNDS_CONTAIN = 0, ///< agents stay inside: bounds steering plus a hard clamp
-	THRONG_BOUNDS_WRAP,        ///< leaving one side enters the opposite one (torus)
+	THRONG_BOUNDS_WRAP,        ///< leaving one side enters the opposite one (torus); neighbours, targets and
+	                           ///< contacts see across the seams, each agent at its nearest image
 	THRONG_BOUNDS_BOUNCE,      ///< the velocity component across the edge reflects
 	THRONG_BOUNDS_OPEN,        ///< no bounds; the grid still covers bounds_min..max
 } throng_bounds_mode;
