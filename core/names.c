@@ -51,6 +51,7 @@ static const char* const behavior_kind_names[THRONG_BEHAVIOR_COUNT] = {
 	[THRONG_COHESION] = "cohesion",
 	[THRONG_BOUNDS] = "bounds",
 	[THRONG_PATH_FOLLOW] = "path_following",
+	[THRONG_ANTICIPATION] = "anticipation",
 };
 
 static const char* const target_source_names[] = {

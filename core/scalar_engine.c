@@ -138,7 +138,8 @@ THR_STAGE int64_t gather_neighbors(throng_world* w, const thr_state* st, uint32_
 				w->scratch_nb = p;
 				w->scratch_nb_cap = (uint32_t)cap2;
 			}
-			thr_neighbor nb = {v2(st->px[j], st->py[j]), v2(st->vx[j], st->vy[j]), w->id[j], w->group[j]};
+			thr_neighbor nb = {v2(st->px[j], st->py[j]), v2(st->vx[j], st->vy[j]), w->id[j], w->group[j],
+			                   w->radius[j]};
 			w->scratch_nb[m++] = nb;
 			for (uint32_t q = 0; q < n_slots; ++q) {
 				if (met[q] < cap[q] && thr_neighbor_counts(self, &nb, prm[q]) && ++met[q] == cap[q]) {
@@ -258,6 +259,8 @@ THR_STAGE vec2 slot_force(throng_world* w, const thr_state* st, uint32_t i, cons
 		return thr_alignment(s, w->scratch_nb, n_nb, p);
 	case THRONG_COHESION:
 		return thr_cohesion(s, w->scratch_nb, n_nb, p);
+	case THRONG_ANTICIPATION:
+		return thr_anticipation(s, w->scratch_nb, n_nb, p);
 	case THRONG_PATH_FOLLOW: {
 		vec2 t;
 		int final;

@@ -39,6 +39,7 @@ static thr_neighbor neighbor(float px, float py, float vx, float vy, uint32_t id
 	n.v = v2(vx, vy);
 	n.id = id;
 	n.group = group;
+	n.r = 0.0f;
 	return n;
 }
 

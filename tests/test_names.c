@@ -18,7 +18,7 @@
 /// the library's two functions through int.
 typedef struct enum_case {
 	const char* what;
-	const char* names[16];
+	const char* names[20];
 	int count;
 	const char* (*name)(int);
 	bool (*from_name)(const char*, int*);
@@ -58,7 +58,8 @@ static const enum_case cases[] = {
 	{"bounds mode", {"contain", "wrap", "bounce", "open"}, 4, bounds_mode_name, bounds_mode_from},
 	{"behaviour kind",
 	 {"seek", "flee", "arrive", "pursuit", "evade", "wander", "wander_noise", "obstacle_avoidance", "wall_avoidance",
-	  "unaligned_avoidance", "separation", "alignment", "cohesion", "bounds", "path_following"},
+	  "unaligned_avoidance", "separation", "alignment", "cohesion", "bounds", "path_following",
+	  "anticipation"},
 	 THRONG_BEHAVIOR_COUNT, behavior_kind_name, behavior_kind_from},
 	{"target source", {"point", "threat", "agent"}, 3, target_source_name, target_source_from},
 	{"flee mode", {"always", "panic", "safe"}, 3, flee_mode_name, flee_mode_from},

@@ -169,6 +169,11 @@ static throng_behavior_params random_params(uint64_t* r)
 	p.same_group_only = chance(r, 0.3f);
 	p.margin = thr_test_uniform(r, 0.5f, 5.0f);
 	p.waypoint_radius = thr_test_uniform(r, 0.3f, 3.0f);
+	p.ttc_strength = thr_test_uniform(r, 0.2f, 5.0f);
+	p.ttc_horizon = thr_test_uniform(r, 0.5f, 6.0f);
+	p.ttc_max_time = chance(r, 0.3f) ? thr_test_uniform(r, 0.2f, 3.0f) : 999.0f;
+	p.fov_weight = thr_test_uniform(r, 0.0f, 1.0f);
+	p.side_bias = thr_test_uniform(r, -1.0f, 1.0f);
 	return p;
 }
 
