@@ -324,6 +324,97 @@ vec2 thr_separation(const thr_self* s, const thr_neighbor* nb, uint32_t n, const
 	return v2_limit(push, s->max_force);
 }
 
+/// One neighbour's anticipation force on s (thr_anticipation), or false
+/// when it exerts none. d2 is |p_j - p_i|^2 as counts() computed it; rest
+/// is 1 - |v|/max_speed, at least 0. simd/sweeps.c (anticipation_w)
+/// repeats these operations in this order.
+static bool anticipation_one(const thr_self* s, const thr_neighbor* j, float d2, float rest,
+                             const throng_behavior_params* prm, vec2* out)
+{
+	// The paper's notation: x = p_i - p_j, v = v_i - v_j, r = r_i + r_j;
+	// |x + v tau| = r is a tau^2 + 2 b tau + c = 0.
+	const vec2 to = v2_sub(j->p, s->p);
+	const vec2 x = v2_sub(s->p, j->p);
+	const vec2 v = v2_sub(s->v, j->v);
+	const float r = s->radius + j->radius;
+	const float dist = sqrtf(d2);
+	// Anisotropy: w = lambda + (1 - lambda)(1 + cos phi)/2, phi between the
+	// heading and the direction to j (cos phi = 0 on a coincident pair).
+	const float ahead = v2_dot(s->h, to);
+	const float cosphi = dist > THR_EPS ? ahead / dist : 0.0f;
+	const float wgt = prm->fov_weight + (1.0f - prm->fov_weight) * ((1.0f + cosphi) * 0.5f);
+	const float a = v2_dot(v, v);
+	const float b = v2_dot(x, v);
+	const float c = d2 - r * r;
+	const float disc = b * b - a * c;
+	// Choice: a pair already touching (c <= 0) gets no time-to-collision
+	// force (the contact stage separates it), only the side push below.
+	bool hit = c > 0.0f && !(a < THR_EPS) && disc > 0.0f;
+	float m = 0.0f; // |force|, limited to max_force
+	vec2 f = v2(0.0f, 0.0f);
+	if (hit) {
+		const float sq = sqrtf(disc);
+		const float tau = (-b - sq) / a; // the smaller root
+		hit = tau > 0.0f && tau <= prm->ttc_max_time;
+		if (hit) {
+			// F = -dE/dx = -k e^(-tau/tau0) / (a tau^2) (2/tau + 1/tau0)
+			// (v + (b v - a x)/sq): its direction is that of -g, g = (sq + b) v
+			// - a x, and its size coef |g| / sq, which may overflow to +Inf
+			// and is limited to max_force before use.
+			const vec2 g = v2_sub(v2_scale(v, sq + b), v2_scale(x, a));
+			const float gl = v2_length(g);
+			hit = gl > 0.0f;
+			if (hit) {
+				const float e = thr_expf(-tau / prm->ttc_horizon);
+				const float coef = prm->ttc_strength * e / (a * tau * tau) * (2.0f / tau + 1.0f / prm->ttc_horizon);
+				const float mag = coef * gl / sq;
+				m = mag < s->max_force ? mag : s->max_force; // NaN (Inf * 0) is max_force
+				f = v2_scale(g, -m / gl);
+			}
+		}
+	}
+	// Side preference: each neighbour ahead pushes to the agent's right,
+	// -perp(h), by side_bias times its (weighted) force when on a collision
+	// course; closer than 2 r and ahead without one (stopped face to face,
+	// or touching), by side_bias * max_speed * (1 - d / 2r) * rest.
+	const float reach = 2.0f * r;
+	const bool near = ahead > 0.0f && dist < reach;
+	if (!hit && !near) {
+		return false;
+	}
+	float side = 0.0f;
+	if (ahead > 0.0f) {
+		side = hit ? m * wgt : s->max_speed * (1.0f - dist / reach) * rest * wgt;
+	}
+	side = prm->side_bias * side;
+	const vec2 right = v2(s->h.y, -s->h.x);
+	*out = v2_add(v2_scale(f, wgt), v2_scale(right, side));
+	return true;
+}
+
+vec2 thr_anticipation(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm)
+{
+	vec2 sum = v2(0.0f, 0.0f);
+	const uint32_t cap = thr_max_neighbors(prm);
+	uint32_t met = 0;
+	const float rest0 = 1.0f - v2_length(s->v) / s->max_speed;
+	const float rest = rest0 > 0.0f ? rest0 : 0.0f;
+	for (uint32_t k = 0; k < n; ++k) {
+		float d2;
+		if (!counts(s, &nb[k], prm, &d2)) {
+			continue;
+		}
+		if (met++ == cap) {
+			break;
+		}
+		vec2 f;
+		if (anticipation_one(s, &nb[k], d2, rest, prm, &f)) {
+			sum = v2_add(sum, f);
+		}
+	}
+	return v2_limit(sum, s->max_force);
+}
+
 /// The mean position (`velocity` false) or velocity of the neighbours that
 /// count for s (counts()), the first cap of them in the order given, to
 /// *mean; false when none counts.

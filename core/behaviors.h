@@ -72,7 +72,7 @@ static inline uint32_t thr_max_neighbors(const throng_behavior_params* prm)
 /// agent, of the same group when asked, strictly within neighbor_radius.
 int thr_neighbor_counts(const thr_self* s, const thr_neighbor* j, const throng_behavior_params* prm);
 
-// The four neighbour behaviours take into account the first
+// The neighbour behaviours take into account the first
 // thr_max_neighbors(prm) neighbours of the list that count
 // (thr_neighbor_counts), in list order, and ignore the rest. The engines
 // list neighbours in a fixed order and stop listing at a candidate cap
@@ -92,6 +92,13 @@ vec2 thr_cohesion(const thr_self* s, const thr_neighbor* nb, uint32_t n, const t
 /// (dot(d, h) > 0 and |dot(d, perp(h))| < l, d = p_j - p, l = r + r_j);
 /// +Inf when there is none. docs/BEHAVIORS.md, "Headway".
 float thr_headway(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm);
+/// Anticipation (docs/BEHAVIORS.md, "Anticipation"): the time-to-collision
+/// power law of Karamouzas, Skinner and Guy (2014), each neighbour's force
+/// limited to max_force and weighted by where it stands (fov_weight), plus
+/// a push to the agent's right (side_bias) from each neighbour ahead on a
+/// collision course or close ahead of a slow agent; the sum limited to
+/// max_force.
+vec2 thr_anticipation(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm);
 /// Contain: steer back inside [lo, hi] (already shrunk by the radius) when
 /// within margin of an edge.
 vec2 thr_bounds(const thr_self* s, vec2 lo, vec2 hi, float margin);

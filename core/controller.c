@@ -36,6 +36,13 @@ throng_behavior_params throng_behavior_default_def(void)
 	// JuPedSim's default time gap of the collision-free speed model
 	// (CollisionFreeSpeedModelAgentParameters.time_gap = 1.0 s).
 	p.time_gap = 1.0f;
+	// Anticipation: the power law's fitted k and tau0 (Karamouzas et al.
+	// 2014) and the cut-off of their reference code.
+	p.ttc_strength = 1.5f;
+	p.ttc_horizon = 3.0f;
+	p.ttc_max_time = 999.0f;
+	p.fov_weight = 0.5f;
+	p.side_bias = 0.5f;
 	return p;
 }
 
@@ -76,7 +83,7 @@ int throng_controller_add(throng_controller* controller, throng_slot slot)
 bool throng_behavior_reads_neighbors(throng_behavior_kind kind)
 {
 	return kind == THRONG_UNALIGNED_AVOID || kind == THRONG_SEPARATION || kind == THRONG_ALIGNMENT ||
-	       kind == THRONG_COHESION || kind == THRONG_HEADWAY;
+	       kind == THRONG_COHESION || kind == THRONG_ANTICIPATION || kind == THRONG_HEADWAY;
 }
 
 float throng_controller_query_radius(const throng_controller* c)

@@ -8,6 +8,7 @@
 #include "fmath.h"
 
 #include <stdint.h>
+#include <string.h>
 
 #include "rng.h"
 
@@ -92,6 +93,33 @@ float thr_atan2f(float y, float x)
 		a = -a;
 	}
 	return a;
+}
+
+float thr_expf(float x)
+{
+	// Clamp first so that n stays in [-126, 127]; the clamped lanes'
+	// results are replaced at the end (the wide code selects the same way).
+	float xc = x < THR_POLY_EXP_LO ? THR_POLY_EXP_LO : x;
+	xc = xc > THR_POLY_EXP_HI ? THR_POLY_EXP_HI : xc;
+	xc = x != x ? 0.0f : xc;
+	float n = thr_roundf(xc * THR_POLY_LOG2E);
+	float r = xc - n * THR_POLY_LN2_HI;
+	r = r - n * THR_POLY_LN2_LO;
+	float z = r * r;
+	float p = THR_POLY_E0 * r + THR_POLY_E1;
+	p = p * r + THR_POLY_E2;
+	p = p * r + THR_POLY_E3;
+	p = p * r + THR_POLY_E4;
+	p = p * r + THR_POLY_E5;
+	float y = p * z + r + 1.0f;
+	// 2^n from its exponent bits (n in [-126, 127] by the clamp).
+	uint32_t bits = (uint32_t)((int32_t)n + 127) << 23;
+	float scale;
+	memcpy(&scale, &bits, sizeof scale);
+	y = y * scale;
+	y = x < THR_POLY_EXP_LO ? 0.0f : y;
+	y = x > THR_POLY_EXP_HI ? INFINITY : y;
+	return x != x ? x : y;
 }
 
 float thr_wrap_angle(float x)

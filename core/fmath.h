@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Polynomial sin, cos and atan2 shared by every engine (private).
+// Polynomial sin, cos, atan2 and exp shared by every engine (private).
 //
 // libm's sinf/cosf/atan2f differ between libm versions and are not what a
 // SIMD lane computes, so throng evaluates its own polynomials with a fixed
@@ -43,6 +43,22 @@
 #define THR_POLY_A4 -3.33329491539e-1f
 #define THR_POLY_QUARTER_PI 0.785398163397448309616f
 
+// exp (Cephes expf): x = n*ln2 + r with ln2 split in two (Cody-Waite; LN2_HI
+// has 9 significant bits, so n*LN2_HI is exact for |n| < 2^15), then
+// e^r = 1 + r + r^2*P(r) on |r| <= ln2/2 and 2^n put in the exponent bits.
+#define THR_POLY_LOG2E 1.44269504088896341f
+#define THR_POLY_LN2_HI 0.693359375f
+#define THR_POLY_LN2_LO -2.12194440e-4f
+#define THR_POLY_E0 1.9875691500e-4f
+#define THR_POLY_E1 1.3981999507e-3f
+#define THR_POLY_E2 8.3334519073e-3f
+#define THR_POLY_E3 4.1665795894e-2f
+#define THR_POLY_E4 1.6666665459e-1f
+#define THR_POLY_E5 5.0000001201e-1f
+// The range where 2^n stays a normal float: below it exp is 0, above +Inf.
+#define THR_POLY_EXP_LO -87.0f
+#define THR_POLY_EXP_HI 88.0f
+
 /// Rounds to the nearest integer (ties to even) for |x| < 2^22.
 float thr_roundf(float x);
 /// Largest integer <= x, for |x| < 2^22 (round, then step down).
@@ -53,6 +69,9 @@ float thr_sinf(float x);
 float thr_cosf(float x);
 /// atan2(y, x) in [-pi, pi]; atan2(0, 0) = 0.
 float thr_atan2f(float y, float x);
+/// e^x within 2 ulp of libm's expf on [-87, 88]; 0 below -87 (where expf
+/// is at most 1.7e-38), +Inf above 88, NaN for NaN.
+float thr_expf(float x);
 /// x - 2*pi*round(x / (2*pi)): an angle in [-pi, pi] for |x| <= 7 (one
 /// step past the range, as callers use it); farther out the rounding of
 /// k*2*pi can leave it about one ulp of x outside.

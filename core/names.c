@@ -51,7 +51,7 @@ static const char* const behavior_kind_names[THRONG_BEHAVIOR_COUNT] = {
 	[THRONG_COHESION] = "cohesion",
 	[THRONG_BOUNDS] = "bounds",
 	[THRONG_PATH_FOLLOW] = "path_following",
-	[THRONG_ANTICIPATION] = "anticipation", // implemented on branch wave32-ttc
+	[THRONG_ANTICIPATION] = "anticipation",
 	[THRONG_HEADWAY] = "headway",
 };
 

@@ -274,6 +274,8 @@ THR_STAGE vec2 slot_force(throng_world* w, const thr_state* st, uint32_t i, cons
 		return thr_cohesion(s, w->scratch_nb, n_nb, p);
 	case THRONG_HEADWAY: // the speed it allows; the blend turns it into a force
 		return v2(thr_headway(s, w->scratch_nb, n_nb, p), 0.0f);
+	case THRONG_ANTICIPATION:
+		return thr_anticipation(s, w->scratch_nb, n_nb, p);
 	case THRONG_PATH_FOLLOW: {
 		vec2 t;
 		int final;

@@ -218,6 +218,18 @@ static throng_status check_params(const char* ctx, throng_behavior_kind kind, co
 	case THRONG_HEADWAY:
 		TRY(positive(ctx, "params.neighbor_radius", p->neighbor_radius));
 		return positive(ctx, "params.time_gap", p->time_gap);
+	case THRONG_ANTICIPATION:
+		TRY(positive(ctx, "params.neighbor_radius", p->neighbor_radius));
+		TRY(positive(ctx, "params.ttc_strength", p->ttc_strength));
+		TRY(positive(ctx, "params.ttc_horizon", p->ttc_horizon));
+		TRY(positive(ctx, "params.ttc_max_time", p->ttc_max_time));
+		if (!isfinite(p->fov_weight) || p->fov_weight < 0.0f || p->fov_weight > 1.0f) {
+			return bad(ctx, "params.fov_weight", "must be finite and in [0, 1]", p->fov_weight);
+		}
+		if (!isfinite(p->side_bias) || p->side_bias < -1.0f || p->side_bias > 1.0f) {
+			return bad(ctx, "params.side_bias", "must be finite and in [-1, 1]", p->side_bias);
+		}
+		return THRONG_OK;
 	case THRONG_BOUNDS:
 		return positive(ctx, "params.margin", p->margin);
 	case THRONG_PATH_FOLLOW:

@@ -505,9 +505,6 @@ static void forces_w(const thr_wide_ctx* ctx, const lanes* s, thr_mw mine, const
 		case THRONG_WALL_AVOID:
 			f[k] = thr_walls_w(ctx, s, mine, p->look_ahead, p->feeler_angle, c);
 			break;
-		case THRONG_ANTICIPATION: // implemented on branch wave32-ttc
-			f[k] = v2w_zero();
-			break;
 		default: // neighbour slots: thr_neighbors_w filled them
 			break;
 		}

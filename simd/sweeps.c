@@ -52,6 +52,7 @@
 
 #include "block.h"
 #include "fmath.h"
+#include "wmath.h"
 
 /// Running sums of one neighbour slot, per lane.
 typedef struct nb_acc {
@@ -63,10 +64,60 @@ typedef struct nb_acc {
 	thr_fw least; ///< headway: the least spacing ahead (+Inf: none)
 } nb_acc;
 
-/// Adds candidate neighbours (pj, vj, of radius rj and group grj, at
-/// `slot` of ids) on the lanes of `live`, never the lane's own agent, to
-/// every neighbour slot, as thr_unaligned_avoid, thr_separation,
-/// thr_alignment, thr_cohesion and thr_headway do for one neighbour. Reads ids only where separation
+/// anticipation_one (core/behaviors.c) on every lane: the neighbour at pj
+/// moving at vj, of radius rj, d = pj - p and d2 = |d|^2; rest is
+/// max(1 - |v| / max_speed, 0). Writes its push to *out and returns the
+/// lanes where it pushes; the same operations in the same order.
+THR_WIDE_INLINE thr_mw anticipation_w(const thr_lanes* s, const throng_behavior_params* p, thr_v2w d, thr_fw d2,
+                                      thr_v2w pj, thr_v2w vj, thr_fw rj, thr_fw rest, thr_v2w* out)
+{
+	const thr_fw ZERO = thr_fw_zero();
+	const thr_fw ONE = thr_fw_set1(1.0f);
+	const thr_v2w x = v2w_sub(s->p, pj);
+	const thr_v2w v = v2w_sub(s->v, vj);
+	const thr_fw r = thr_fw_add(s->radius, rj);
+	const thr_fw dist = thr_fw_sqrt(d2);
+	const thr_fw ahead = v2w_dot(s->h, d);
+	const thr_fw cosphi = thr_fw_select(thr_fw_gt(dist, thr_fw_set1(THR_EPS)), thr_fw_div(ahead, dist), ZERO);
+	const thr_fw lam = thr_fw_set1(p->fov_weight);
+	const thr_fw wgt = thr_fw_add(lam, thr_fw_mul(thr_fw_sub(ONE, lam),
+	                                              thr_fw_mul(thr_fw_add(ONE, cosphi), thr_fw_set1(0.5f))));
+	const thr_fw a = v2w_dot(v, v);
+	const thr_fw b = v2w_dot(x, v);
+	const thr_fw c = thr_fw_sub(d2, thr_fw_mul(r, r));
+	const thr_fw disc = thr_fw_sub(thr_fw_mul(b, b), thr_fw_mul(a, c));
+	thr_mw hit = thr_mw_and(thr_fw_gt(c, ZERO), thr_fw_gt(disc, ZERO));
+	hit = thr_mw_andnot(hit, thr_fw_lt(a, thr_fw_set1(THR_EPS)));
+	const thr_fw sq = thr_fw_sqrt(disc);
+	const thr_fw tau = thr_fw_div(thr_fw_sub(thr_fw_neg(b), sq), a);
+	hit = thr_mw_and(hit, thr_mw_and(thr_fw_gt(tau, ZERO), thr_fw_le(tau, thr_fw_set1(p->ttc_max_time))));
+	const thr_v2w g = v2w_sub(v2w_scale(v, thr_fw_add(sq, b)), v2w_scale(x, a));
+	const thr_fw gl = v2w_length(g);
+	hit = thr_mw_and(hit, thr_fw_gt(gl, ZERO));
+	const thr_fw tau0 = thr_fw_set1(p->ttc_horizon);
+	const thr_fw e = thr_expf_w(thr_fw_div(thr_fw_neg(tau), tau0));
+	const thr_fw coef = thr_fw_mul(thr_fw_div(thr_fw_mul(thr_fw_set1(p->ttc_strength), e), thr_fw_mul(thr_fw_mul(a, tau), tau)),
+	                               thr_fw_add(thr_fw_div(thr_fw_set1(2.0f), tau), thr_fw_set1(1.0f / p->ttc_horizon)));
+	const thr_fw mag = thr_fw_div(thr_fw_mul(coef, gl), sq);
+	thr_fw m = thr_fw_select(thr_fw_lt(mag, s->mf), mag, s->mf);
+	m = thr_fw_select(hit, m, ZERO);
+	const thr_v2w f = v2w_select(hit, v2w_scale(g, thr_fw_div(thr_fw_neg(m), gl)), v2w_zero());
+	const thr_fw reach = thr_fw_mul(thr_fw_set1(2.0f), r);
+	const thr_mw in_front = thr_fw_gt(ahead, ZERO);
+	const thr_mw near = thr_mw_and(in_front, thr_fw_lt(dist, reach));
+	const thr_fw close = thr_fw_mul(thr_fw_mul(thr_fw_mul(s->ms, thr_fw_sub(ONE, thr_fw_div(dist, reach))), rest), wgt);
+	thr_fw side = thr_fw_select(hit, thr_fw_mul(m, wgt), close);
+	side = thr_fw_select(in_front, side, ZERO);
+	side = thr_fw_mul(thr_fw_set1(p->side_bias), side);
+	const thr_v2w right = v2w(s->h.y, thr_fw_neg(s->h.x));
+	*out = v2w_add(v2w_scale(f, wgt), v2w_scale(right, side));
+	return thr_mw_or(hit, near);
+}
+
+/// Adds candidate neighbours (pj, vj, of group grj and radius rj, at `slot`
+/// of ids) on the lanes of `live`, never the lane's own agent, to every
+/// neighbour slot, as thr_unaligned_avoid, thr_separation, thr_alignment,
+/// thr_cohesion, thr_anticipation and thr_headway do for one neighbour. Reads ids only where separation
 /// meets two agents on one point. Counts the slots' arithmetic into *c
 /// unless that is NULL. Returns the lanes where some slot still takes
 /// neighbours.
@@ -153,6 +204,14 @@ THR_WIDE_INLINE thr_mw nb_step(const thr_lanes* s, const thr_arch_info* info, co
 			a->least = thr_fw_select(thr_mw_and(m, thr_fw_lt(gap, a->least)), gap, a->least);
 			break;
 		}
+		case THRONG_ANTICIPATION: {
+			const thr_fw rest0 = thr_fw_sub(ONE, thr_fw_div(v2w_length(s->v), s->ms));
+			const thr_fw rest = thr_fw_select(thr_fw_gt(rest0, ZERO), rest0, ZERO);
+			thr_v2w push;
+			m = thr_mw_and(m, anticipation_w(s, p, d, d2, pj, vj, rj, rest, &push));
+			a->sum = v2w_select(m, v2w_add(a->sum, push), a->sum);
+			break;
+		}
 		default:
 			break;
 		}
@@ -209,10 +268,11 @@ THR_WIDE_INLINE thr_mw take_held(const thr_wide_ctx* ctx, const thr_lanes* s, co
 	const int32_t* ids = (const int32_t*)ctx->w->id;
 	const int32_t* groups = (const int32_t*)ctx->w->group;
 	bool by_group = false; // some slot counts its own group only
-	bool radii = false;    // some slot reads the neighbours' radii (headway)
+	bool radii = false;    // some slot reads the neighbours' radii (anticipation, headway)
 	for (uint32_t q = 0; q < info->n_neighbor_slots; ++q) {
 		by_group = by_group || ctl->slots[info->neighbor_slots[q]].params.same_group_only;
-		radii = radii || ctl->slots[info->neighbor_slots[q]].kind == THRONG_HEADWAY;
+		radii = radii || ctl->slots[info->neighbor_slots[q]].kind == THRONG_ANTICIPATION ||
+		        ctl->slots[info->neighbor_slots[q]].kind == THRONG_HEADWAY;
 	}
 	const thr_iw N = thr_iw_load(h->n);
 	int32_t most = 0;
@@ -509,6 +569,7 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 		switch (ctl->slots[k].kind) {
 		case THRONG_UNALIGNED_AVOID:
 		case THRONG_SEPARATION:
+		case THRONG_ANTICIPATION:
 			f[k] = v2w_limit(a->sum, s->mf);
 			break;
 		case THRONG_ALIGNMENT:

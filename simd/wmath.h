@@ -114,6 +114,32 @@ THR_WIDE_INLINE thr_fw thr_atan2f_w(thr_fw y, thr_fw x)
 	return thr_fw_select(origin, thr_fw_zero(), a);
 }
 
+/// thr_expf: the same clamp, reduction, polynomial and exponent bits.
+THR_WIDE_INLINE thr_fw thr_expf_w(thr_fw x)
+{
+	const thr_fw lo = thr_fw_set1(THR_POLY_EXP_LO);
+	const thr_fw hi = thr_fw_set1(THR_POLY_EXP_HI);
+	const thr_mw nan = thr_fw_neq(x, x);
+	thr_fw xc = thr_fw_select(thr_fw_lt(x, lo), lo, x);
+	xc = thr_fw_select(thr_fw_gt(xc, hi), hi, xc);
+	xc = thr_fw_select(nan, thr_fw_zero(), xc);
+	thr_fw n = thr_roundf_w(thr_fw_mul(xc, thr_fw_set1(THR_POLY_LOG2E)));
+	thr_fw r = thr_fw_sub(xc, thr_fw_mul(n, thr_fw_set1(THR_POLY_LN2_HI)));
+	r = thr_fw_sub(r, thr_fw_mul(n, thr_fw_set1(THR_POLY_LN2_LO)));
+	thr_fw z = thr_fw_mul(r, r);
+	thr_fw p = thr_fw_add(thr_fw_mul(thr_fw_set1(THR_POLY_E0), r), thr_fw_set1(THR_POLY_E1));
+	p = thr_fw_add(thr_fw_mul(p, r), thr_fw_set1(THR_POLY_E2));
+	p = thr_fw_add(thr_fw_mul(p, r), thr_fw_set1(THR_POLY_E3));
+	p = thr_fw_add(thr_fw_mul(p, r), thr_fw_set1(THR_POLY_E4));
+	p = thr_fw_add(thr_fw_mul(p, r), thr_fw_set1(THR_POLY_E5));
+	thr_fw y = thr_fw_add(thr_fw_add(thr_fw_mul(p, z), r), thr_fw_set1(1.0f));
+	thr_iw bits = thr_iw_sll(thr_iw_add(thr_fw_to_iw_trunc(n), thr_iw_set1(127)), 23);
+	y = thr_fw_mul(y, thr_iw_as_fw(bits));
+	y = thr_fw_select(thr_fw_lt(x, lo), thr_fw_zero(), y);
+	y = thr_fw_select(thr_fw_gt(x, hi), thr_fw_set1(INFINITY), y);
+	return thr_fw_select(nan, x, y);
+}
+
 /// thr_wrap_angle: x - 2*pi*round(x / (2*pi)), an angle in [-pi, pi] for
 /// |x| <= 7 (see fmath.h).
 THR_WIDE_INLINE thr_fw thr_wrap_angle_w(thr_fw x)

@@ -378,7 +378,7 @@ Test(neighbors, which_kinds_read_them)
 {
 	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
 		bool want = k == THRONG_UNALIGNED_AVOID || k == THRONG_SEPARATION || k == THRONG_ALIGNMENT ||
-		            k == THRONG_COHESION || k == THRONG_HEADWAY;
+		            k == THRONG_COHESION || k == THRONG_ANTICIPATION || k == THRONG_HEADWAY;
 		cr_expect_eq(throng_behavior_reads_neighbors((throng_behavior_kind)k), want, "%s",
 		             throng_behavior_kind_name((throng_behavior_kind)k));
 	}

@@ -15,6 +15,55 @@
 /// pi in double (M_PI is POSIX, not C11).
 #define PI_D 3.14159265358979323846
 
+// ---------------------------------------------------------------- exp
+
+/// Distance in ulps between two finite floats of the same sign.
+static int64_t ulps(float a, float b)
+{
+	int32_t ia, ib;
+	memcpy(&ia, &a, sizeof ia);
+	memcpy(&ib, &b, sizeof ib);
+	return ia > ib ? (int64_t)ia - ib : (int64_t)ib - ia;
+}
+
+Test(exp, matches_libm_within_2_ulp)
+{
+	// Every 2^-12 step of [-87, 88] (718,848 points): within 2 ulp of the
+	// correctly rounded e^x (double exp, rounded to float).
+	int64_t worst = 0;
+	for (int32_t k = 0;; ++k) {
+		float x = -87.0f + (float)k * (1.0f / 4096.0f);
+		if (x > 88.0f) {
+			break;
+		}
+		float want = (float)exp((double)x);
+		int64_t u = ulps(thr_expf(x), want);
+		worst = u > worst ? u : worst;
+		cr_assert_leq(u, 2, "exp(%.9g): got %a, want %a", (double)x, (double)thr_expf(x), (double)want);
+	}
+	cr_log_info("exp worst error on [-87, 88]: %lld ulp", (long long)worst);
+}
+
+Test(exp, exact_points_and_ends)
+{
+	// e^0 = 1: n = 0, r = 0, so y = 0*0*P + 0 + 1 exactly.
+	cr_expect_eq(thr_expf(0.0f), 1.0f);
+	cr_expect_eq(thr_expf(-0.0f), 1.0f);
+	// Below -87 it is 0 (libm gives at most 1.65e-38 there), above 88 +Inf.
+	cr_expect_eq(thr_expf(-87.5f), 0.0f);
+	cr_expect_eq(thr_expf(-1.0e6f), 0.0f);
+	cr_expect_eq(thr_expf(-INFINITY), 0.0f);
+	cr_expect(isinf(thr_expf(88.5f)) && thr_expf(88.5f) > 0.0f);
+	cr_expect(isinf(thr_expf(INFINITY)));
+	cr_expect(isnan(thr_expf(NAN)));
+	// The ends themselves are inside: e^-87 = 1.65e-38 and e^88 = 1.65e38.
+	cr_expect_leq(ulps(thr_expf(-87.0f), (float)exp(-87.0)), 2);
+	cr_expect_leq(ulps(thr_expf(88.0f), (float)exp(88.0)), 2);
+	// e^1 = 2.7182817 (float), e^-3 = 0.049787067.
+	cr_expect_leq(ulps(thr_expf(1.0f), 2.71828183f), 2);
+	cr_expect_leq(ulps(thr_expf(-3.0f), 0.0497870684f), 2);
+}
+
 // ---------------------------------------------------------------- sin / cos
 
 Test(sincos, matches_libm_on_pi_range)

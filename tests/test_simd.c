@@ -170,6 +170,11 @@ static throng_behavior_params random_params(uint64_t* r)
 	p.margin = thr_test_uniform(r, 0.5f, 5.0f);
 	p.waypoint_radius = thr_test_uniform(r, 0.3f, 3.0f);
 	p.time_gap = thr_test_uniform(r, 0.2f, 2.0f);
+	p.ttc_strength = thr_test_uniform(r, 0.2f, 5.0f);
+	p.ttc_horizon = thr_test_uniform(r, 0.5f, 6.0f);
+	p.ttc_max_time = chance(r, 0.3f) ? thr_test_uniform(r, 0.2f, 3.0f) : 999.0f;
+	p.fov_weight = thr_test_uniform(r, 0.0f, 1.0f);
+	p.side_bias = thr_test_uniform(r, -1.0f, 1.0f);
 	return p;
 }
 
@@ -742,9 +747,6 @@ Test(simd_vs_scalar, forces_on_random_states)
 	check_cohesion_not_vacuous(&rep);
 	// Every behaviour took part: non-zero forces of each kind were met.
 	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
-		if (k == THRONG_ANTICIPATION) {
-			continue; // implemented on branch wave32-ttc: a zero force here
-		}
 		cr_assert_gt(rep.nonzero[k], 100u, "too few non-zero %s forces", throng_behavior_kind_name(k));
 		if (is_neighbor_kind((throng_behavior_kind)k)) {
 			cr_assert_gt(rep.compared[k], 1000u, "too few %s forces compared", throng_behavior_kind_name(k));

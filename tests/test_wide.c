@@ -469,6 +469,31 @@ Test(wmath, wrap_round_floor_match_scalar)
 	free(x);
 }
 
+Test(wmath, exp_matches_scalar)
+{
+	// The edge values and random bit patterns of make_inputs, then every
+	// 2^-10 step across the clamp range and its ends.
+	float* x = malloc(sizeof(float) * N_WRAP);
+	make_inputs(x, N_WRAP, 7);
+	int k0 = N_WRAP / 2;
+	for (int k = k0; k < N_WRAP; ++k) {
+		x[k] = -100.0f + (float)(k - k0) * (1.0f / 512.0f); // [-100, 28)
+	}
+	x[k0] = -87.0f;
+	x[k0 + 1] = nextafterf(-87.0f, -INFINITY);
+	x[k0 + 2] = 88.0f;
+	x[k0 + 3] = nextafterf(88.0f, INFINITY);
+	for (int k = 0; k < N_WRAP; k += 8) {
+		thr_fw e = thr_expf_w(thr_fw_loadu(x + k));
+		for (int l = 0; l < 8; ++l) {
+			if (!same(thr_fw_lane(e, l), thr_expf(x[k + l]))) {
+				cr_assert_fail("exp(%a): wide %a, scalar %a", x[k + l], thr_fw_lane(e, l), thr_expf(x[k + l]));
+			}
+		}
+	}
+	free(x);
+}
+
 Test(wmath, noise_matches_scalar)
 {
 	float* x = malloc(sizeof(float) * N_NOISE);

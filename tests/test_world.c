@@ -32,10 +32,12 @@ static throng_world* make_world(throng_bounds_mode mode, uint32_t capacity, uint
 static throng_controller busy_controller(uint64_t* rng, throng_blend_mode mode)
 {
 	throng_controller c = throng_controller_default_def(mode);
-	_Static_assert(THRONG_BEHAVIOR_COUNT - 1 <= THRONG_MAX_SLOTS, "every kind but anticipation fits");
+	// 17 kinds, 16 slots: alignment is left out (separation and cohesion
+	// read the same neighbours through the same walk).
+	_Static_assert(THRONG_BEHAVIOR_COUNT - 1 <= THRONG_MAX_SLOTS, "every kind but alignment fits");
 	for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
-		if (k == THRONG_ANTICIPATION) {
-			continue; // implemented on branch wave32-ttc: a zero force here
+		if (k == THRONG_ALIGNMENT) {
+			continue;
 		}
 		throng_slot s = throng_slot_default_def((throng_behavior_kind)k);
 		s.weight = thr_test_uniform(rng, 0.0f, 3.0f);

@@ -42,7 +42,7 @@ static inline SDL_Color vw_behavior_color(throng_behavior_kind kind)
 		[THRONG_WALL_AVOID] = {230, 190, 120, 255},   [THRONG_UNALIGNED_AVOID] = {255, 120, 200, 255},
 		[THRONG_SEPARATION] = {255, 170, 220, 255},   [THRONG_ALIGNMENT] = {160, 230, 230, 255},
 		[THRONG_COHESION] = {200, 200, 120, 255},     [THRONG_BOUNDS] = {190, 190, 200, 255},
-		[THRONG_PATH_FOLLOW] = {150, 210, 90, 255},
+		[THRONG_PATH_FOLLOW] = {150, 210, 90, 255},   [THRONG_ANTICIPATION] = {255, 100, 160, 255},
 	};
 	// Kinds added to the library later than this table get white.
 	return (unsigned)kind < THRONG_BEHAVIOR_COUNT && c[kind].a != 0 ? c[kind] : (SDL_Color){255, 255, 255, 255};

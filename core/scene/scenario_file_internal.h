@@ -217,6 +217,8 @@ typedef enum sf_range {
 	SF_FEELER,         ///< finite, in [0, pi]
 	SF_FRACTION,       ///< finite, in [1e-6, 1]
 	SF_SHARE,          ///< finite, 0 or in [1e-6, 1]
+	SF_UNIT,           ///< finite, in [0, 1]
+	SF_SIGNED_UNIT,    ///< finite, in [-1, 1]
 } sf_range;
 
 bool sf_read_number(sf_ctx* c, const sf_node* n, sf_range range, float* out);

@@ -51,6 +51,9 @@ static const range_row ranges[] = {
 	               "0 or an angle in radians from 1.2e-38 to pi", "[0, π]"},
 	[SF_FRACTION] = {0.0f, 1.0f, true, true, "a fraction > 0 and <= 1", "a fraction from 1e-6 to 1", "(0, 1]"},
 	[SF_SHARE] = {0.0f, 1.0f, false, true, "a fraction >= 0 and <= 1", "0 or a fraction from 1e-6 to 1", "[0, 1]"},
+	[SF_UNIT] = {0.0f, 1.0f, false, false, "a number from 0 to 1", "0 or a number from 1.2e-38 to 1", "[0, 1]"},
+	[SF_SIGNED_UNIT] = {-1.0f, 1.0f, false, false, "a number from -1 to 1",
+	                    "0 or a number from 1.2e-38 to 1 in magnitude", "[-1, 1]"},
 };
 
 const char* sf_range_text(sf_range r)

@@ -26,7 +26,8 @@ _Static_assert(sizeof(throng_target_source) == sizeof(int) && sizeof(throng_flee
 
 #define K(kind) (1u << (kind))
 #define NEIGHBOUR_SLOTS                                                                                            \
-	(K(THRONG_UNALIGNED_AVOID) | K(THRONG_SEPARATION) | K(THRONG_ALIGNMENT) | K(THRONG_COHESION) | K(THRONG_HEADWAY))
+	(K(THRONG_UNALIGNED_AVOID) | K(THRONG_SEPARATION) | K(THRONG_ALIGNMENT) | K(THRONG_COHESION) |                \
+	 K(THRONG_ANTICIPATION) | K(THRONG_HEADWAY))
 
 // Row makers: where the value lands, its type and range.
 #define NUMBER(st, field, r) .offset = offsetof(st, field), .type = SF_T_NUMBER, .range = (r)
@@ -209,6 +210,16 @@ static const sf_key param_keys[] = {
 	 .doc = "a waypoint is passed within it"},
 	{.name = "time_gap", NUMBER(P, time_gap, SF_POSITIVE), .kinds = K(THRONG_HEADWAY), .unit = "s",
 	 .doc = "T of the speed the headway allows, max(0, (s - l) / T) ([BEHAVIORS.md](BEHAVIORS.md), \"Headway\")"},
+	{.name = "ttc_strength", NUMBER(P, ttc_strength, SF_POSITIVE), .kinds = K(THRONG_ANTICIPATION), .unit = "m²/s²",
+	 .doc = "k of the energy k / tau² · exp(-tau / tau0) ([BEHAVIORS.md](BEHAVIORS.md), \"Anticipation\")"},
+	{.name = "ttc_horizon", NUMBER(P, ttc_horizon, SF_POSITIVE), .kinds = K(THRONG_ANTICIPATION), .unit = "s",
+	 .doc = "tau0: the time to collision beyond which the energy fades exponentially"},
+	{.name = "ttc_max_time", NUMBER(P, ttc_max_time, SF_POSITIVE), .kinds = K(THRONG_ANTICIPATION), .unit = "s",
+	 .doc = "collisions predicted later than this are ignored"},
+	{.name = "fov_weight", NUMBER(P, fov_weight, SF_UNIT), .kinds = K(THRONG_ANTICIPATION),
+	 .doc = "the weight of a neighbour straight behind (1 ahead, in between (1 + cos phi) / 2); 1: all alike"},
+	{.name = "side_bias", NUMBER(P, side_bias, SF_SIGNED_UNIT), .kinds = K(THRONG_ANTICIPATION),
+	 .doc = "push to the agent's right (> 0, keep right) or left (< 0) per unit of avoidance; 0: none"},
 };
 #undef P
 _Static_assert(THRONG_DEFAULT_MAX_NEIGHBORS == 256, "max_neighbors' note in param_keys states the default");

@@ -61,7 +61,7 @@ typedef enum throng_behavior_kind {
 	THRONG_COHESION,          ///< "cohesion": seek the neighbours' centre
 	THRONG_BOUNDS,            ///< "bounds": steer back inside a contained world within margin
 	THRONG_PATH_FOLLOW,       ///< "path_following": seek each waypoint of the agent's path in turn
-	THRONG_ANTICIPATION,      ///< "anticipation": implemented on branch wave32-ttc (here a zero force)
+	THRONG_ANTICIPATION,      ///< "anticipation": time-to-collision power law, keeps to one side
 	THRONG_HEADWAY,           ///< "headway": speed from the free space ahead (Tordeux et al. 2016)
 	THRONG_BEHAVIOR_COUNT
 } throng_behavior_kind;
@@ -108,16 +108,27 @@ typedef struct throng_behavior_params {
 	float look_ahead;        ///< obstacle and wall feelers: length (m), > 0
 	float feeler_angle;      ///< wall: side feelers' angle from the heading (rad), in [0, pi]
 	float avoid_radius;      ///< unaligned: closest-approach distance that triggers (m), > 0
-	float neighbor_radius;   ///< unaligned, separation, alignment, cohesion, headway: who counts (m), > 0
-	                         ///< (headway: how far ahead it looks)
-	bool same_group_only;    ///< unaligned, separation, alignment, cohesion, headway: ignore other groups
-	uint32_t max_neighbors;  ///< unaligned, separation, alignment, cohesion, headway: the first this many
+	float neighbor_radius;   ///< unaligned, separation, alignment, cohesion, anticipation, headway: who
+	                         ///< counts (m), > 0 (headway: how far ahead it looks)
+	bool same_group_only;    ///< the neighbour slots (as neighbor_radius): ignore other groups
+	uint32_t max_neighbors;  ///< the neighbour slots (as neighbor_radius): the first this many
 	                         ///< neighbours that count, in the engines' visiting order, are taken
 	                         ///< into account; 0 = THRONG_DEFAULT_MAX_NEIGHBORS (see docs/BEHAVIORS.md)
 	float margin;            ///< bounds: distance from the edge where steering starts (m), > 0
 	float waypoint_radius;   ///< path_following: a waypoint is passed within it (m), > 0; the last
 	                         ///< one is arrived at with slow_radius unless the path loops
 	float time_gap;          ///< headway: T of V(s) = max(0, (s - l)/T) (s), > 0; default 1
+	// Anticipation (docs/BEHAVIORS.md, "Anticipation"): E = k / tau^2 *
+	// exp(-tau / tau0) over the time to collision tau (Karamouzas, Skinner
+	// and Guy 2014). It also reads neighbor_radius, same_group_only and
+	// max_neighbors.
+	float ttc_strength;      ///< anticipation: k (m^2/s^2), > 0; default 1.5
+	float ttc_horizon;       ///< anticipation: tau0 (s), > 0; default 3
+	float ttc_max_time;      ///< anticipation: collisions later than this are ignored (s), > 0; default 999
+	float fov_weight;        ///< anticipation: lambda, the weight of a neighbour straight behind, in [0, 1];
+	                         ///< default 0.5 (1 = every direction alike)
+	float side_bias;         ///< anticipation: push to the agent's right (> 0) or left (< 0) per unit of
+	                         ///< avoidance, in [-1, 1]; 0 = none; default 0.5
 } throng_behavior_params;
 
 /// One entry of a controller.
@@ -244,7 +255,7 @@ const char* throng_blend_mode_name(throng_blend_mode mode);
 bool throng_blend_mode_from_name(const char* name, throng_blend_mode* out);
 
 /// Whether a behaviour reads neighbours: unaligned avoidance, separation,
-/// alignment, cohesion, headway (false out of range).
+/// alignment, cohesion, anticipation, headway (false out of range).
 bool throng_behavior_reads_neighbors(throng_behavior_kind kind);
 
 /// The query radius of a controller's neighbour walk (m): the largest
