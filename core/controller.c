@@ -80,6 +80,33 @@ int throng_controller_add(throng_controller* controller, throng_slot slot)
 	return (int)controller->slot_count++;
 }
 
+throng_controller throng_controller_pedestrian_def(throng_behavior_kind drive)
+{
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_RELAXATION);
+	c.relaxation_time = 0.5f;
+	c.contact.slip = 0.5f;
+	c.contact.noise = 0.1f;
+	throng_slot walls = throng_slot_default_def(THRONG_WALL_AVOID);
+	walls.weight = 3.0f;
+	walls.priority = true;
+	walls.params.look_ahead = 1.5f;
+	throng_slot others = throng_slot_default_def(THRONG_ANTICIPATION);
+	others.priority = true;
+	others.params.neighbor_radius = 4.0f;
+	others.params.side_bias = 0.2f;
+	throng_slot ahead = throng_slot_default_def(THRONG_HEADWAY);
+	ahead.params.neighbor_radius = 3.0f;
+	ahead.params.time_gap = 0.4f;
+	throng_slot goal = throng_slot_default_def(drive);
+	goal.params.slow_radius = 2.0f;
+	goal.params.waypoint_radius = 1.0f;
+	throng_controller_add(&c, walls);
+	throng_controller_add(&c, others);
+	throng_controller_add(&c, ahead);
+	throng_controller_add(&c, goal);
+	return c;
+}
+
 bool throng_behavior_reads_neighbors(throng_behavior_kind kind)
 {
 	return kind == THRONG_UNALIGNED_AVOID || kind == THRONG_SEPARATION || kind == THRONG_ALIGNMENT ||

@@ -49,6 +49,15 @@ throng_agent_def throng_agent_default_def(void)
 	return a;
 }
 
+throng_agent_def throng_agent_pedestrian_def(void)
+{
+	throng_agent_def a = throng_agent_default_def();
+	a.max_speed = 1.34f;
+	a.max_force = 8.0f;
+	a.radius = 0.2f;
+	return a;
+}
+
 throng_world_def throng_world_get_def(const throng_world* w)
 {
 	return w->def;

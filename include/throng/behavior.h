@@ -229,6 +229,20 @@ throng_controller throng_controller_default_def(throng_blend_mode mode);
 /// Appends a slot; returns its index, or -1 when the controller is full.
 int throng_controller_add(throng_controller* controller, throng_slot slot);
 
+/// The pedestrian controller (issue 32; docs/BEHAVIORS.md, "The
+/// pedestrian"; docs/QUALITY.md, "Against experiments", for how it
+/// compares with pedestrian experiments): the relaxation blend (tau
+/// 0.5 s) of, in slot order,
+///   0 wall_avoidance (priority, weight 3, look_ahead 1.5 m),
+///   1 anticipation (priority; neighbor_radius 4 m, side_bias 0.2: keep right),
+///   2 headway (neighbor_radius 3 m, time_gap 0.4 s),
+///   3 `drive` (the drive: THRONG_ARRIVE, THRONG_SEEK or
+///     THRONG_PATH_FOLLOW, slow_radius 2 m, waypoint_radius 1 m),
+/// with contacts slip 0.5 and noise 0.1 m/s. Give its agents
+/// throng_agent_pedestrian_def()'s body. Still under calibration: its
+/// values may change until docs/QUALITY.md's targets are met.
+throng_controller throng_controller_pedestrian_def(throng_behavior_kind drive);
+
 // Names: each enum of this header has a name function and its inverse,
 // as throng.h's "Names" describes (static strings, NULL out of range; the
 // words scenario files use). Each pair says only its words.

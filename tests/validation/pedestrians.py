@@ -46,8 +46,9 @@ PED_TRY = """
       - GOAL
 """
 # The pedestrian under calibration (issue 32): the relaxation blend, anticipation with a side preference,
-# speed from headway, contacts with slip and noise. Not yet a library archetype: its door flows are
-# still far below the experiments (docs/QUALITY.md, "Against experiments").
+# speed from headway, contacts with slip and noise. With the defaults below it is the library's
+# throng_controller_pedestrian_def(drive) and throng_agent_pedestrian_def() (docs/BEHAVIORS.md,
+# "The pedestrian"), written as a scenario file; keep the two the same.
 PED_VALUES = {"slip": "0.5", "noise": "0.1", "side": "0.2", "gap": "0.4", "k": "1.5", "fov": "0.5", "wall": "3"}
 PED_VALUES.update({k[4:].lower(): v for k, v in os.environ.items() if k.startswith("PED_")})
 PED = """
