@@ -94,9 +94,10 @@ throng_controller throng_controller_pedestrian_def(throng_behavior_kind drive)
 	others.priority = true;
 	others.params.neighbor_radius = 4.0f;
 	others.params.side_bias = 0.2f;
+	others.params.ttc_strength = 0.5f;
 	throng_slot ahead = throng_slot_default_def(THRONG_HEADWAY);
 	ahead.params.neighbor_radius = 3.0f;
-	ahead.params.time_gap = 0.4f;
+	ahead.params.time_gap = 0.55f;
 	throng_slot goal = throng_slot_default_def(drive);
 	goal.params.slow_radius = 2.0f;
 	goal.params.waypoint_radius = 1.0f;

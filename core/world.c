@@ -54,7 +54,7 @@ throng_agent_def throng_agent_pedestrian_def(void)
 	throng_agent_def a = throng_agent_default_def();
 	a.max_speed = 1.34f;
 	a.max_force = 8.0f;
-	a.radius = 0.2f;
+	a.radius = 0.17f;
 	return a;
 }
 

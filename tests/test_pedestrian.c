@@ -43,11 +43,12 @@ Test(pedestrian, the_constructors_give_the_documented_values)
 		cr_assert(c.slots[k].enabled, "slot %u", k);
 	}
 	cr_assert_float_eq(c.slots[1].params.side_bias, 0.2f, 0.0f);
-	cr_assert_float_eq(c.slots[2].params.time_gap, 0.4f, 0.0f);
+	cr_assert_float_eq(c.slots[1].params.ttc_strength, 0.5f, 0.0f);
+	cr_assert_float_eq(c.slots[2].params.time_gap, 0.55f, 0.0f);
 	const throng_agent_def a = throng_agent_pedestrian_def();
 	cr_assert_float_eq(a.max_speed, 1.34f, 0.0f);
 	cr_assert_float_eq(a.max_force, 8.0f, 0.0f);
-	cr_assert_float_eq(a.radius, 0.2f, 0.0f);
+	cr_assert_float_eq(a.radius, 0.17f, 0.0f);
 	cr_assert_eq(a.target_agent, THRONG_NO_AGENT);
 	cr_assert_eq(a.path, THRONG_NO_PATH);
 	// The relaxation from rest needs max_force >= v0 / tau (docs/BEHAVIORS.md).

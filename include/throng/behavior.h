@@ -234,8 +234,8 @@ int throng_controller_add(throng_controller* controller, throng_slot slot);
 /// compares with pedestrian experiments): the relaxation blend (tau
 /// 0.5 s) of, in slot order,
 ///   0 wall_avoidance (priority, weight 3, look_ahead 1.5 m),
-///   1 anticipation (priority; neighbor_radius 4 m, side_bias 0.2: keep right),
-///   2 headway (neighbor_radius 3 m, time_gap 0.4 s),
+///   1 anticipation (priority; neighbor_radius 4 m, ttc_strength 0.5, side_bias 0.2: keep right),
+///   2 headway (neighbor_radius 3 m, time_gap 0.55 s),
 ///   3 `drive` (the drive: THRONG_ARRIVE, THRONG_SEEK or
 ///     THRONG_PATH_FOLLOW, slow_radius 2 m, waypoint_radius 1 m),
 /// with contacts slip 0.5 and noise 0.1 m/s. Give its agents

@@ -221,8 +221,9 @@ throng_agent_def throng_agent_default_def(void);
 /// throng_agent_default_def() with a pedestrian's body, for agents of
 /// throng_controller_pedestrian_def(): max_speed 1.34 m/s (Weidmann's
 /// free speed), max_force 8 m/s^2 (at least v0 / tau = 2.7 for the
-/// relaxation from rest, with room for the interactions), radius 0.2 m
-/// (Weidmann's 5.4 /m^2 at jam density packs discs of about 0.23 m).
+/// relaxation from rest, with room for the interactions), radius 0.17 m
+/// (a torso seen from above; fitted with the headway's time gap to
+/// Weidmann's speed-density curve, docs/QUALITY.md "Against experiments").
 throng_agent_def throng_agent_pedestrian_def(void);
 
 /// Creates a world. On success *out owns it; release with throng_world_destroy.
