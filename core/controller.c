@@ -82,8 +82,7 @@ int throng_controller_add(throng_controller* controller, throng_slot slot)
 
 throng_controller throng_controller_pedestrian_def(throng_behavior_kind drive)
 {
-	throng_controller c = throng_controller_default_def(THRONG_BLEND_RELAXATION);
-	c.relaxation_time = 0.5f;
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_RELAXATION); // tau 0.5 s
 	c.contact.slip = 0.5f;
 	c.contact.noise = 0.1f;
 	throng_slot walls = throng_slot_default_def(THRONG_WALL_AVOID);

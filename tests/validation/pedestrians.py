@@ -34,17 +34,6 @@ WALKER = """
       - {kind: unaligned_avoidance, weight: 2, priority: true, max_prediction: 1.5, avoid_radius: 0.8, neighbor_radius: 4}
       - GOAL
 """
-PED_TRY = """
-  ped_try:
-    mode: relaxation
-    relaxation_time: 0.5
-    contact: {slip: 0.5, noise: 0.1}
-    slots:
-      - {kind: wall_avoidance, weight: 3, priority: true, look_ahead: 1.5}
-      - {kind: unaligned_avoidance, weight: 1, priority: true, max_prediction: 1.5, avoid_radius: 0.6, neighbor_radius: 4}
-      - {kind: headway, neighbor_radius: 3, time_gap: 1}
-      - GOAL
-"""
 # The pedestrian under calibration (issue 32): the relaxation blend, anticipation with a side preference,
 # speed from headway, contacts with slip and noise. With the defaults below it is the library's
 # throng_controller_pedestrian_def(drive) and throng_agent_pedestrian_def() (docs/BEHAVIORS.md,
@@ -63,10 +52,10 @@ PED = """
       - {kind: headway, neighbor_radius: 3, time_gap: %(gap)s}
       - GOAL
 """ % PED_VALUES
-ARCHETYPES = {"walker": (WALKER, 1.3, 4.0), "ped_try": (PED_TRY, 1.34, 8.0), "pedestrian": (PED, 1.34, 8.0)}
+ARCHETYPES = {"walker": (WALKER, 1.3, 4.0), "pedestrian": (PED, 1.34, 8.0)}
 # The one-way corridor at 0.5-4 /m2 within 20 % of Weidmann: --check asserts it.
 ONEWAY_TOLERANCE = 0.20
-RADIUS = {"walker": 0.3, "ped_try": 0.3, "pedestrian": float(PED_VALUES.get("radius", "0.2"))}
+RADIUS = {"walker": 0.3, "pedestrian": float(PED_VALUES.get("radius", "0.2"))}
 
 
 def fmt(p):
