@@ -373,17 +373,20 @@ static bool anticipation_one(const thr_self* s, const thr_neighbor* j, float d2,
 			}
 		}
 	}
-	// Side preference: each neighbour ahead pushes to the agent's right,
+	// Side preference: each oncoming neighbour ahead (its velocity against
+	// the agent's heading, v_j . h < 0) pushes to the agent's right,
 	// -perp(h), by side_bias times its (weighted) force when on a collision
-	// course; closer than 2 r and ahead without one (stopped face to face,
-	// or touching), by side_bias * max_speed * (1 - d / 2r) * rest.
+	// course; closer than 2 r and ahead without one (touching), by
+	// side_bias * max_speed * (1 - d / 2r) * rest. Neighbours walking the
+	// agent's way, or standing, push no side: a stream keeps its lanes
+	// instead of drifting to the right as a block.
 	const float reach = 2.0f * r;
 	const bool near = ahead > 0.0f && dist < reach;
 	if (!hit && !near) {
 		return false;
 	}
 	float side = 0.0f;
-	if (ahead > 0.0f) {
+	if (ahead > 0.0f && v2_dot(j->v, s->h) < 0.0f) {
 		side = hit ? m * wgt : s->max_speed * (1.0f - dist / reach) * rest * wgt;
 	}
 	side = prm->side_bias * side;

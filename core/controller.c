@@ -84,7 +84,7 @@ throng_controller throng_controller_pedestrian_def(throng_behavior_kind drive)
 {
 	throng_controller c = throng_controller_default_def(THRONG_BLEND_RELAXATION); // tau 0.5 s
 	c.contact.slip = 0.5f;
-	c.contact.noise = 0.1f;
+	c.contact.noise = 0.15f;
 	throng_slot walls = throng_slot_default_def(THRONG_WALL_AVOID);
 	walls.weight = 3.0f;
 	walls.priority = true;
@@ -92,7 +92,7 @@ throng_controller throng_controller_pedestrian_def(throng_behavior_kind drive)
 	throng_slot others = throng_slot_default_def(THRONG_ANTICIPATION);
 	others.priority = true;
 	others.params.neighbor_radius = 4.0f;
-	others.params.side_bias = 0.2f;
+	others.params.side_bias = 1.0f;
 	others.params.ttc_strength = 0.5f;
 	throng_slot ahead = throng_slot_default_def(THRONG_HEADWAY);
 	ahead.params.neighbor_radius = 3.0f;

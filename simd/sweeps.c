@@ -107,7 +107,8 @@ THR_WIDE_INLINE thr_mw anticipation_w(const thr_lanes* s, const throng_behavior_
 	const thr_mw near = thr_mw_and(in_front, thr_fw_lt(dist, reach));
 	const thr_fw close = thr_fw_mul(thr_fw_mul(thr_fw_mul(s->ms, thr_fw_sub(ONE, thr_fw_div(dist, reach))), rest), wgt);
 	thr_fw side = thr_fw_select(hit, thr_fw_mul(m, wgt), close);
-	side = thr_fw_select(in_front, side, ZERO);
+	const thr_mw oncoming = thr_fw_lt(v2w_dot(vj, s->h), ZERO);
+	side = thr_fw_select(thr_mw_and(in_front, oncoming), side, ZERO);
 	side = thr_fw_mul(thr_fw_set1(p->side_bias), side);
 	const thr_v2w right = v2w(s->h.y, thr_fw_neg(s->h.x));
 	*out = v2w_add(v2w_scale(f, wgt), v2w_scale(right, side));

@@ -165,38 +165,49 @@ Test(anticipation, no_force_without_a_collision)
 	THR_EXPECT_VEC(thr_anticipation(&s, touching, 1, &p), 0.0f, 0.0f, 0.0f);
 }
 
-Test(anticipation, stopped_face_to_face_both_keep_right)
+Test(anticipation, touching_oncoming_neighbours_push_right_standing_ones_do_not)
 {
-	// Two walkers at rest 0.8 m apart, facing each other: no relative
-	// velocity, so neither time to collision nor unaligned avoidance sees
-	// anything (a = 0). The side rule: j ahead (cos phi = 1, w = 1) and
-	// closer than 2 r = 1.2 m, rest = 1 - 0/1.3 = 1:
-	// side = 0.5 * 1.3 m/s * (1 - 0.8/1.2) * 1 * 1 = 0.2166667.
+	// Two walkers touching (0.5 m apart, r = 0.6 m), facing each other,
+	// j stepping towards a at 0.1 m/s: c = 0.25 - 0.36 < 0, so no time to
+	// collision (the contact stage separates touching pairs); the side rule
+	// alone acts: j ahead (cos phi = 1, w = 1), closer than 2 r = 1.2 m,
+	// oncoming (v_j . h = -0.1 < 0), a at rest (rest = 1):
+	// side = 0.5 * 1.3 m/s * (1 - 0.5/1.2) * 1 * 1 = 0.3791667.
 	throng_behavior_params p = params();
 	thr_self a = walker(0, 0, 0, 0, 1, 0, 4.0f);
-	thr_neighbor na[1] = {other(0.8f, 0, 0, 0)};
+	thr_neighbor na[1] = {other(0.5f, 0, -0.1f, 0)};
 	// a faces +x: its right is (0,-1).
-	THR_EXPECT_VEC(thr_anticipation(&a, na, 1, &p), 0.0f, -0.2166667f, TOL);
-	thr_self b = walker(0.8f, 0, 0, 0, -1, 0, 4.0f);
+	THR_EXPECT_VEC(thr_anticipation(&a, na, 1, &p), 0.0f, -0.3791667f, TOL);
+	thr_self b = walker(0.5f, 0, -0.1f, 0, -1, 0, 4.0f);
 	b.id = 1;
 	thr_neighbor nb[1] = {other(0, 0, 0, 0)};
 	nb[0].id = 0;
-	// b faces -x: its right is (h.y, -h.x) = (0,1). They part: a to -y,
-	// b to +y, each to its own right, and pass left shoulder to left
-	// shoulder, as traffic keeping right does.
-	THR_EXPECT_VEC(thr_anticipation(&b, nb, 1, &p), 0.0f, 0.2166667f, TOL);
-	// Today's unaligned avoidance sees nothing here (rv = 0).
+	// b faces -x, a stands (v_a . h_b = 0, not oncoming): b gets nothing.
+	THR_EXPECT_VEC(thr_anticipation(&b, nb, 1, &p), 0.0f, 0.0f, 0.0f);
+	// a stepping towards b too: b's right is (h.y, -h.x) = (0,1), and its
+	// rest is 1 - 0.1/1.3; side = 0.5 * 1.3 * (1 - 0.5/1.2) * (1 - 0.1/1.3).
+	// They part, a to -y, b to +y, each to its own right, and pass left
+	// shoulder to left shoulder, as traffic keeping right does.
+	nb[0].v = v2(0.1f, 0);
+	THR_EXPECT_VEC(thr_anticipation(&b, nb, 1, &p), 0.0f, 0.5f * 1.3f * (1.0f - 0.5f / 1.2f) * (1.0f - 0.1f / 1.3f),
+	               TOL);
+	// Standing face to face (both at rest): no side push; the drive, which
+	// always acts in the relaxation blend, starts them again, and moving
+	// they are oncoming.
+	thr_neighbor still[1] = {other(0.8f, 0, 0, 0)};
+	THR_EXPECT_VEC(thr_anticipation(&a, still, 1, &p), 0.0f, 0.0f, 0.0f);
+	// Today's unaligned avoidance sees nothing there either (rv = 0).
 	throng_behavior_params u = throng_behavior_default_def();
-	THR_EXPECT_VEC(thr_unaligned_avoid(&a, na, 1, &u), 0.0f, 0.0f, 0.0f);
-	// Walking at full speed (rest = 0), the close-ahead rule is silent: a
-	// walker following another in a lane is not pushed aside.
+	THR_EXPECT_VEC(thr_unaligned_avoid(&a, still, 1, &u), 0.0f, 0.0f, 0.0f);
+	// A walker following another in its lane is never pushed aside, at
+	// full speed (rest = 0) or at half speed (rest = 0.5): a stream keeps
+	// its lanes instead of drifting right as a block.
 	thr_self c = walker(0, 0, 1.3f, 0, 1, 0, 4.0f);
 	thr_neighbor lane[1] = {other(0.8f, 0, 1.3f, 0)};
 	THR_EXPECT_VEC(thr_anticipation(&c, lane, 1, &p), 0.0f, 0.0f, 0.0f);
-	// Half speed: rest = 0.5, side 0.1083333.
 	thr_self d = walker(0, 0, 0.65f, 0, 1, 0, 4.0f);
 	thr_neighbor lane2[1] = {other(0.8f, 0, 0.65f, 0)};
-	THR_EXPECT_VEC(thr_anticipation(&d, lane2, 1, &p), 0.0f, -0.1083333f, TOL);
+	THR_EXPECT_VEC(thr_anticipation(&d, lane2, 1, &p), 0.0f, 0.0f, 0.0f);
 }
 
 Test(anticipation, neighbours_behind_count_less)

@@ -33,7 +33,7 @@ Test(pedestrian, the_constructors_give_the_documented_values)
 	cr_assert_float_eq(c.relaxation_time, 0.5f, 0.0f);
 	cr_assert(c.contact.enabled);
 	cr_assert_float_eq(c.contact.slip, 0.5f, 0.0f);
-	cr_assert_float_eq(c.contact.noise, 0.1f, 0.0f);
+	cr_assert_float_eq(c.contact.noise, 0.15f, 0.0f);
 	cr_assert_eq(c.slot_count, 4u);
 	const throng_behavior_kind kinds[4] = {THRONG_WALL_AVOID, THRONG_ANTICIPATION, THRONG_HEADWAY, THRONG_ARRIVE};
 	const bool priority[4] = {true, true, false, false};
@@ -42,7 +42,7 @@ Test(pedestrian, the_constructors_give_the_documented_values)
 		cr_assert_eq(c.slots[k].priority, priority[k], "slot %u", k);
 		cr_assert(c.slots[k].enabled, "slot %u", k);
 	}
-	cr_assert_float_eq(c.slots[1].params.side_bias, 0.2f, 0.0f);
+	cr_assert_float_eq(c.slots[1].params.side_bias, 1.0f, 0.0f);
 	cr_assert_float_eq(c.slots[1].params.ttc_strength, 0.5f, 0.0f);
 	cr_assert_float_eq(c.slots[2].params.time_gap, 0.55f, 0.0f);
 	const throng_agent_def a = throng_agent_pedestrian_def();
