@@ -18,6 +18,7 @@
 //   drive without a preset, slots beside a preset, a path-following
 //   pedestrian without a path) are tests/data/bad/preset_*.yaml, checked
 //   with their exact messages by tests/test_scenario_file.c.
+// - The Blender importer's copy of the preset's radius is the library's.
 //
 // The expected values are read from the constructors, never written
 // here: the pedestrian is under calibration (tests/test_pedestrian.c pins
@@ -375,4 +376,33 @@ Test(preset, the_docs_default_drive_is_the_tables)
 		const throng_controller c = sf_presets[0].controller(sf_presets[0].drives[k]);
 		cr_assert_eq(c.slots[c.slot_count - 1u].kind, sf_presets[0].drives[k]);
 	}
+}
+
+// The Blender importer reads radii from scenario files, a preset's
+// groups' from its own copy of the preset's radius
+// (examples/blender/io_import_throng/scenefile.py, PRESET_RADIUS; its
+// renderer_reader test reads examples/pedestrians.yaml with it): the copy
+// must be the library's.
+Test(preset, the_blender_importer_knows_the_presets_radius)
+{
+	const char* file = __FILE__;
+	const char* slash = strrchr(file, '/');
+	char path[1024];
+	snprintf(path, sizeof path, "%.*s/../examples/blender/io_import_throng/scenefile.py",
+	         (int)(slash != NULL ? slash - file : 1), slash != NULL ? file : ".");
+	FILE* f = fopen(path, "rb");
+	cr_assert_not_null(f, "cannot open %s", path);
+	static char text[1 << 16];
+	size_t n = fread(text, 1, sizeof text - 1u, f);
+	text[n] = '\0';
+	fclose(f);
+	const char* key = "PRESET_RADIUS = {\"pedestrian\": ";
+	const char* at = strstr(text, key);
+	cr_assert_not_null(at, "%s has no line %s...}", path, key);
+	const float copy = strtof(at + strlen(key), NULL);
+	const float radius = throng_agent_pedestrian_def().radius;
+	char want[32];
+	sf_format_float(want, radius);
+	cr_assert(copy == radius, "%s: PRESET_RADIUS says the pedestrian's radius is %g; the library's is %s: write %s%s}",
+	          path, (double)copy, want, key, want);
 }
