@@ -186,7 +186,7 @@ static throng_world* c_api_world(throng_behavior_kind drive, throng_engine engin
 	return w;
 }
 
-Test(preset, same_controller_bodies_and_steps_as_the_c_constructors, .timeout = 120)
+Test(preset, same_controller_bodies_and_steps_as_the_c_constructors)
 {
 	const throng_behavior_kind drives[3] = {THRONG_ARRIVE, THRONG_SEEK, THRONG_PATH_FOLLOW};
 	const throng_engine engines[2] = {THRONG_ENGINE_SCALAR, THRONG_ENGINE_SIMD};
@@ -317,7 +317,7 @@ static int occurrences(const char* text, const char* word)
 	return n;
 }
 
-Test(preset, save_writes_the_controller_out_and_round_trips, .timeout = 60)
+Test(preset, save_writes_the_controller_out_and_round_trips)
 {
 	char text[2048];
 	preset_text(text, sizeof text, THRONG_PATH_FOLLOW);
