@@ -108,13 +108,18 @@ static bool parse_heading(sf_ctx* c, const sf_node* n, sf_group* g)
 	g->heading = (sf_heading)w;
 	return true;
 }
-static void check_motion(sf_ctx* c, const sf_node* n, const sf_group* g)
+/// The checks between a group's own values; `body_known`: false when the
+/// group's max_speed is a preset's that could not be read (an unknown
+/// preset, already reported), so the speed is not compared with it.
+static void check_motion(sf_ctx* c, const sf_node* n, const sf_group* g, bool body_known)
 {
 	const sf_node* speed = sf_get(n, "speed");
 	const sf_node* heading = sf_get(n, "heading");
 	if (speed != NULL && g->speed > g->max_speed) {
-		sf_error_at(c, "speed", speed->pos, "got %g, above max_speed %g (expected a speed from 0 to max_speed)",
-		            (double)g->speed, (double)g->max_speed);
+		if (body_known) {
+			sf_error_at(c, "speed", speed->pos, "got %g, above max_speed %g (expected a speed from 0 to max_speed)",
+			            (double)g->speed, (double)g->max_speed);
+		}
 	} else if (speed != NULL && g->speed > 0.0f && g->heading == SF_HEADING_NONE &&
 	           (heading == NULL || sf_is_null(heading) || (heading->kind == SF_SCALAR && strcmp(heading->text, "none") == 0))) {
 		sf_error_at(c, "speed", speed->pos,
@@ -171,9 +176,20 @@ static void read_group(sf_ctx* c, const sf_node* key, const sf_node* v, void* it
 	g->pos = key->pos;
 	g->id = index;
 	sf_group_table.defaults(g);
-	if (v != NULL && sf_read_table(c, v, &sf_group_table, g, group_part) >> 63 == 0) {
-		check_motion(c, v, g);
+	if (v != NULL) {
+		sf_read_table(c, v, &sf_group_table, g, group_part);
 	}
+}
+
+/// The archetype named `name` (the first of that name), or NULL.
+static const sf_archetype* archetype_named(const sf_model* m, const char* name)
+{
+	for (uint32_t k = 0; name != NULL && k < m->archetype_count; ++k) {
+		if (m->archetypes[k].name != NULL && strcmp(m->archetypes[k].name, name) == 0) {
+			return &m->archetypes[k];
+		}
+	}
+	return NULL;
 }
 
 void sf_parse_groups(sf_ctx* c, const sf_node* n, sf_model* m)
@@ -184,4 +200,21 @@ void sf_parse_groups(sf_ctx* c, const sf_node* n, sf_model* m)
 	}
 	m->groups = sf_read_named(c, n, "a mapping from group names to groups of agents", "group", SF_MAX_GROUPS,
 	                          sizeof *m->groups, &m->group_count, read_group);
+	// Each group's archetype is known by name now (the archetypes are read
+	// first): a preset's groups take its body where they state none, and
+	// then speed, heading and goal are checked against each other.
+	for (uint32_t k = 0; m->groups != NULL && k < m->group_count; ++k) {
+		const sf_node* v = sf_key_repeats(n, k) ? NULL : n->items[2u * k + 1u];
+		sf_group* g = &m->groups[k];
+		if (v == NULL || v->kind != SF_MAPPING) {
+			continue;
+		}
+		const sf_archetype* a = archetype_named(m, g->archetype_name);
+		if (a != NULL && a->preset != NULL) {
+			sf_preset_body(a->preset, v, g);
+		}
+		size_t mark = sf_push_key(c, g->name != NULL ? g->name : "?");
+		check_motion(c, v, g, a == NULL || !a->preset_bad || sf_get(v, "max_speed") != NULL);
+		sf_pop(c, mark);
+	}
 }

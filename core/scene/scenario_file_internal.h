@@ -19,6 +19,9 @@
 //   scenario_file_keys.c   the table engine: reads a mapping through its
 //                          table, lists and named sections, writes values
 //                          and the key reference
+//   scenario_file_presets.c the presets an archetype can name (`preset:
+//                          pedestrian`): a C constructor of the library
+//                          and the body its groups take
 //   scenario_file_groups.c, _shapes.c, _rows.c, _refs.c: what rows cannot
 //                          say (names, choices, lists of points, agents
 //                          rows) and the checks within a section, or, for
@@ -313,6 +316,8 @@ typedef struct sf_spawn {
 	throng_vec2 from, to; ///< line (m)
 } sf_spawn;
 
+struct sf_preset;
+
 typedef struct sf_archetype {
 	char* name;
 	sf_pos pos;
@@ -320,6 +325,11 @@ typedef struct sf_archetype {
 	char* target_group;           ///< the target rule's group name; NULL without a rule
 	sf_pos target_group_pos;
 	bool target_label;            ///< version 2: the rule names a group label (label: N), not a group
+	/// `preset: NAME`: the preset the controller started from (its keys
+	/// override it), whose body the archetype's groups take; NULL: none.
+	/// Not written by the saver, which writes the controller out.
+	const struct sf_preset* preset;
+	bool preset_bad;              ///< a `preset` was given but not read: its groups' bodies are unknown
 } sf_archetype;
 
 typedef struct sf_group {
@@ -534,7 +544,7 @@ extern const sf_table sf_spawn_table;
 /// A group (into sf_group); its SF_T_OTHER rows' parts.
 extern const sf_table sf_group_table;
 enum { SF_GROUP_COUNT = 1, SF_GROUP_ARCHETYPE, SF_GROUP_SPAWN, SF_GROUP_HEADING, SF_GROUP_GOAL, SF_GROUP_PATH };
-enum { SF_ARCHETYPE_TARGET_RULE = 1, SF_ARCHETYPE_CONTACT, SF_ARCHETYPE_SLOTS };
+enum { SF_ARCHETYPE_TARGET_RULE = 1, SF_ARCHETYPE_CONTACT, SF_ARCHETYPE_SLOTS, SF_ARCHETYPE_PRESET };
 /// The top level (into sf_model) and its parts.
 extern const sf_table sf_scene_table;
 enum {
@@ -667,6 +677,29 @@ char* sf_keys_markdown(const sf_table* t);
 /// Fills *m (initialised with sf_model_defaults) from the tree, reporting
 /// every problem; the model is usable only when no problem was reported.
 void sf_parse_model(sf_ctx* c, const sf_node* root, sf_model* m);
+
+/// A preset (scenario_file_presets.c): an archetype a file names instead
+/// of stating it (`preset: pedestrian`, `drive: arrive`), made by one of
+/// the library's constructors, and the body (max_speed, max_force,
+/// radius) of the groups of that archetype where they state none.
+typedef struct sf_preset {
+	const char* name;
+	const throng_behavior_kind* drives; ///< the drives it takes; drives[0] is the default
+	uint32_t drive_count;
+	throng_controller (*controller)(throng_behavior_kind drive);
+	throng_agent_def (*body)(void);
+} sf_preset;
+extern const sf_preset sf_presets[];
+extern const uint32_t sf_preset_count;
+/// Reads an archetype mapping's `preset` and `drive` before its other
+/// keys: the controller becomes the preset's, which those keys then
+/// override (mode, relaxation_time, target_rule, contact key by key).
+/// Reports an unknown preset, a drive the preset does not take, a drive
+/// without a preset, and slots beside a preset.
+void sf_read_preset(sf_ctx* c, const sf_node* map, sf_archetype* a);
+/// Gives group `g` (read from mapping `map`) the preset's body where the
+/// group states no max_speed, max_force or radius.
+void sf_preset_body(const sf_preset* p, const sf_node* map, sf_group* g);
 
 /// Pieces of sf_parse_model: groups (scenario_file_groups.c)...
 void sf_parse_groups(sf_ctx* c, const sf_node* groups, sf_model* m);

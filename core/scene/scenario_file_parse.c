@@ -87,13 +87,18 @@ static bool parse_target_rule(sf_ctx* c, const sf_node* n, sf_archetype* a)
 static bool archetype_part(sf_ctx* c, const sf_key* k, const sf_node* map, const sf_node* v, void* base)
 {
 	sf_archetype* a = (sf_archetype*)(void*)((char*)base - offsetof(sf_archetype, controller));
-	(void)map;
 	if (k->part == SF_ARCHETYPE_TARGET_RULE) {
 		return parse_target_rule(c, v, a);
 	}
+	if (k->part == SF_ARCHETYPE_PRESET) {
+		return true; // read first, by sf_read_preset
+	}
 	if (k->part == SF_ARCHETYPE_CONTACT) {
-		// Keys left out keep the defaults (on, 1, 4, off).
+		// Keys left out keep the defaults (on, 1, 4, off), or a preset's.
 		return sf_read_table(c, v, &sf_contact_table, &a->controller.contact, NULL) == 0;
+	}
+	if (sf_get(map, "preset") != NULL) {
+		return false; // slots beside a preset: reported by sf_read_preset
 	}
 	if (!sf_expect_sequence(c, v, "a list of slots")) {
 		return false;
@@ -127,6 +132,9 @@ static void read_archetype(sf_ctx* c, const sf_node* key, const sf_node* v, void
 	a->name = sf_copy_text(key);
 	a->pos = key->pos;
 	a->controller = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	if (v != NULL && v->kind == SF_MAPPING) {
+		sf_read_preset(c, v, a); // a preset first: the other keys override it
+	}
 	if (v != NULL) {
 		sf_read_table(c, v, &sf_archetype_table, &a->controller, archetype_part);
 	}

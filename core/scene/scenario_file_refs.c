@@ -162,11 +162,17 @@ static void check_path(sf_ctx* c, const sf_node* gn, const sf_model* m, const sf
 	const sf_node* pn = sf_get(gn, "path");
 	int follows = path_slot(&a->controller);
 	if (g->path.count == 0) {
+		char why[96];
+		if (a->preset != NULL) {
+			snprintf(why, sizeof why, "its preset %s has drive path_following", a->preset->name);
+		} else {
+			snprintf(why, sizeof why, "slots[%d] is path_following", follows);
+		}
 		if (follows >= 0) {
 			sf_error_at(c, "path", gn->pos,
-			            "missing, but archetype %s follows paths (slots[%d] is path_following): the group's agents "
-			            "would stand still (expected a list of waypoints [[x, y], ...] or {waypoints: [...]})",
-			            a->name != NULL ? a->name : "?", follows);
+			            "missing, but archetype %s follows paths (%s): the group's agents would stand still "
+			            "(expected a list of waypoints [[x, y], ...] or {waypoints: [...]})",
+			            a->name != NULL ? a->name : "?", why);
 		}
 		return;
 	}

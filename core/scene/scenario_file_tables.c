@@ -115,6 +115,12 @@ static bool relaxation_time_written(const void* base)
 }
 
 static const sf_key archetype_keys[] = {
+	{.name = "preset", .type = SF_T_OTHER, .part = SF_ARCHETYPE_PRESET, .type_doc = "word", .def = "none",
+	 .doc = "`pedestrian`: the archetype is `throng_controller_pedestrian_def(drive)`, and its groups get "
+	        "`throng_agent_pedestrian_def()`'s body; the keys below override it, `slots` is refused "
+	        "([presets](#presets))"},
+	{.name = "drive", .type = SF_T_OTHER, .part = SF_ARCHETYPE_PRESET, .type_doc = "word", .def = "`arrive`",
+	 .doc = "with `preset`: the slot that steers to the goal, `arrive`, `seek` or `path_following`"},
 	{.name = "mode", WORD(throng_controller, mode, thr_blend_mode_names, "blend mode"),
 	 .doc = "`weighted`, `priority`, `hybrid` or `relaxation` (SPEC.md, \"The controller\"; "
 	        "[BEHAVIORS.md](BEHAVIORS.md), \"The relaxation blend\"; `throng_blend_mode_name`)"},

@@ -524,6 +524,10 @@ def main(run, csv_path, scene_path):
     check(list(s["radii"]) == [np.float32(r) for r in [0.4] * 3 + [0.6] * 3 + [0.9] * 3], "radii")
     check(s["walls"].tolist() == [[-8, 8, 8, 8]] and s["obstacles"].tolist() == [[0, -9.5, 1]], "walls, obstacles")
     per_agent_cases(c, s)
+    # A preset's groups that state no radius have the preset's body's.
+    p = scenefile.read_scene(os.path.join(HERE, "..", "pedestrians.yaml"))
+    check(p["radii"].tolist() == [np.float32(scenefile.PRESET_RADIUS["pedestrian"])] * 80,
+          f"pedestrians.yaml: radii {sorted(set(p['radii'].tolist()))}")
     with tempfile.TemporaryDirectory() as tmp:
         stream_cases(open(run, "rb").read(), tmp)
         huge_header_cases(tmp)

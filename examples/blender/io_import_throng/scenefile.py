@@ -17,6 +17,11 @@ import os
 import numpy as np
 
 DEFAULT_RADIUS = 0.3  # throng_agent_default_def()'s radius (m)
+# The radius of a preset's body (m), for the groups of an archetype with
+# `preset: NAME` that state none (docs/SCENARIOS.md, "Presets"):
+# throng_agent_pedestrian_def()'s. tests/test_scenario_preset.c fails
+# when this is not the library's value.
+PRESET_RADIUS = {"pedestrian": 0.17}
 
 
 class SceneFileError(Exception):
@@ -66,6 +71,7 @@ def read_scene(path):
     rows = (doc.get("agents") or {}).get("rows") if isinstance(doc.get("agents"), dict) else None
     if not isinstance(groups, dict) or not (groups or rows):
         raise SceneFileError(f"{path}: groups: expected a mapping of one or more groups")
+    archetypes = doc.get("archetypes") if isinstance(doc.get("archetypes"), dict) else {}
     labels, radii = [], []
     for index, (name, g) in enumerate(groups.items()):
         where = f"groups.{name}"
@@ -75,7 +81,10 @@ def read_scene(path):
         if not isinstance(count, int) or count < 1:
             raise SceneFileError(f"{path}: {where}.count: expected a whole number >= 1, found {count!r}")
         label = g.get("id", index)
-        radius = g.get("radius", DEFAULT_RADIUS)
+        arch = archetypes.get(g.get("archetype")) if isinstance(g.get("archetype"), str) else None
+        preset = arch.get("preset") if isinstance(arch, dict) else None
+        default = PRESET_RADIUS.get(preset, DEFAULT_RADIUS) if isinstance(preset, str) else DEFAULT_RADIUS
+        radius = g.get("radius", default)
         if not isinstance(label, int) or label < 0:
             raise SceneFileError(f"{path}: {where}.id: expected a whole number >= 0, found {label!r}")
         if not isinstance(radius, (int, float)) or not radius > 0:
