@@ -43,6 +43,13 @@
 // clone would follow none; such scenes skip that pass).
 //
 // Names: pass/<scenario>/<engine>/<pass>[/large]/agents:<N>/threads:<T>.
+// One more scenario, `field_pedestrian` (issue 32's cost target): `field`
+// whose archetypes take the pedestrian's controller
+// (throng_controller_pedestrian_def(THRONG_ARRIVE): the relaxation blend,
+// wall avoidance, anticipation, headway, arrive, its contacts) with
+// field's bounds and obstacle avoidance added, on field's agents and
+// bodies (radius 0.3 m, 1.3 m/s) after field's first step; its
+// `neighbours` pass is anticipation and headway together.
 // Runs are registered so that those of one scenario, size, engine and
 // thread count follow one another; they share one pair of worlds, the pass
 // world taking each pass's controllers in turn (throng_world_set_controller,
@@ -80,12 +87,36 @@ typedef struct pass_def {
 } pass_def;
 
 typedef struct pass_case {
-	const char* scenario;
+	const char* scenario; ///< the built-in scene
+	const char* name;     ///< the rows' name for it: the scene's, or BENCH_PEDESTRIAN's
 	throng_engine engine;
 	pass_def pass;
 } pass_case;
 
-static pass_case pass_cases[BENCH_SCENARIO_WANTED_COUNT * 2 * BENCH_MAX_PASSES];
+/// The pedestrian on `field` (issue 32): the scene the rows of this name
+/// clone is `field` with pedestrian_controllers().
+#define BENCH_PEDESTRIAN "field_pedestrian"
+
+static pass_case pass_cases[(BENCH_SCENARIO_WANTED_COUNT + 1) * 2 * BENCH_MAX_PASSES];
+
+/// Gives every archetype of the scene's world the pedestrian's controller
+/// with the scene's bounds and obstacle avoidance slots added.
+static throng_status pedestrian_controllers(throng_scene* scene)
+{
+	throng_world* w = throng_scene_world(scene);
+	throng_status st = THRONG_OK;
+	for (uint32_t a = 0; st == THRONG_OK && a < throng_world_archetype_count(w); ++a) {
+		throng_controller own, ped = throng_controller_pedestrian_def(THRONG_ARRIVE);
+		throng_world_get_controller(w, a, &own);
+		for (uint32_t k = 0; k < own.slot_count; ++k) {
+			if (own.slots[k].kind == THRONG_BOUNDS || own.slots[k].kind == THRONG_OBSTACLE_AVOID) {
+				throng_controller_add(&ped, own.slots[k]);
+			}
+		}
+		st = throng_world_set_controller(w, a, &ped);
+	}
+	return st;
+}
 
 /// The scene the runs clone, and the worlds of the runs in progress, kept
 /// while runs of the same scenario and size (and for the worlds, engine
@@ -124,27 +155,33 @@ static struct {
 	char error[256];
 } failed;
 
-static throng_scene* source_get(const char* scenario, uint32_t agents, const char** error)
+static throng_scene* source_get(const char* name, uint32_t agents, const char** error)
 {
-	if (source.scene != NULL && source.agents == agents && strcmp(source.scenario, scenario) == 0) {
+	if (source.scene != NULL && source.agents == agents && strcmp(source.scenario, name) == 0) {
 		return source.scene;
 	}
-	if (failed.agents == agents && strcmp(failed.scenario, scenario) == 0) {
+	if (failed.agents == agents && strcmp(failed.scenario, name) == 0) {
 		*error = failed.error;
 		return NULL;
 	}
 	bench_pass_free();
 	// The state after the first step is the same bits on either engine
 	// and any thread count; the SIMD engine on every core makes it fastest.
-	source.scene = bench_scene_create(scenario, agents, THRONG_ENGINE_SIMD, 0, error);
+	const bool pedestrian = strcmp(name, BENCH_PEDESTRIAN) == 0;
+	source.scene = bench_scene_create(pedestrian ? "field" : name, agents, THRONG_ENGINE_SIMD, 0, error);
+	if (source.scene != NULL && pedestrian && pedestrian_controllers(source.scene) != THRONG_OK) {
+		*error = throng_last_error();
+		throng_scene_destroy(source.scene);
+		source.scene = NULL;
+	}
 	if (source.scene == NULL) {
-		snprintf(failed.scenario, sizeof failed.scenario, "%s", scenario);
+		snprintf(failed.scenario, sizeof failed.scenario, "%s", name);
 		snprintf(failed.error, sizeof failed.error, "%s", *error);
 		failed.agents = agents;
 		*error = failed.error;
 		return NULL;
 	}
-	snprintf(source.scenario, sizeof source.scenario, "%s", scenario);
+	snprintf(source.scenario, sizeof source.scenario, "%s", name);
 	source.agents = agents;
 	source.cell = bench_cell_size(throng_scene_world(source.scene));
 	return source.scene;
@@ -226,7 +263,7 @@ static void pass_run(thr_bench_state* st, const void* data)
 	const uint32_t agents = (uint32_t)thr_bench_range(st, 0);
 	const uint32_t threads = (uint32_t)thr_bench_range(st, 1);
 	const char* error = "";
-	throng_scene* src = source_get(pc->scenario, agents, &error);
+	throng_scene* src = source_get(pc->name, agents, &error);
 	if (src == NULL) {
 		thr_bench_skip_with_error(st, error);
 		return;
@@ -296,14 +333,17 @@ static void pass_run(thr_bench_state* st, const void* data)
 	thr_bench_set_counter(st, "pass_cpu_ns", (c_world - c_base) * per);
 }
 
-/// The passes of a scenario, from its controllers.
-static int scenario_passes(const char* scenario, pass_def* out)
+/// The passes of a scenario, from its controllers (the pedestrian's when
+/// `pedestrian`).
+static int scenario_passes(const char* scenario, bool pedestrian, pass_def* out)
 {
 	throng_scene_def o = throng_scene_default_def();
 	o.agents = 256;
 	throng_scene* scene = NULL;
-	if (throng_scene_create(scenario, &o, &scene) != THRONG_OK) {
+	if (throng_scene_create(scenario, &o, &scene) != THRONG_OK ||
+	    (pedestrian && pedestrian_controllers(scene) != THRONG_OK)) {
 		fprintf(stderr, "throng_bench: %s: %s\n", scenario, throng_last_error());
+		throng_scene_destroy(scene);
 		return 0;
 	}
 	const throng_world* w = throng_scene_world(scene);
@@ -345,8 +385,10 @@ static int scenario_passes(const char* scenario, pass_def* out)
 		}
 	}
 	if (neighbours >= 2) {
-		uint32_t mask = (1u << THRONG_UNALIGNED_AVOID) | (1u << THRONG_SEPARATION) | (1u << THRONG_ALIGNMENT) |
-		                (1u << THRONG_COHESION);
+		uint32_t mask = 0;
+		for (int k = 0; k < THRONG_BEHAVIOR_COUNT; ++k) {
+			mask |= throng_behavior_reads_neighbors((throng_behavior_kind)k) ? 1u << k : 0u;
+		}
 		out[n++] = (pass_def){"neighbours", {kinds & mask, false, false}};
 	}
 	out[n++] = (pass_def){"full", bench_keep_all()};
@@ -357,11 +399,20 @@ void bench_pass_register(void)
 {
 	static const char* const arg_names[] = {"agents", "threads"};
 	static const int64_t sizes[BENCH_SIZE_COUNT] = BENCH_SIZES;
-	const char* scenarios[BENCH_SCENARIO_WANTED_COUNT];
-	const int n = bench_scenarios(scenarios, BENCH_SCENARIO_WANTED_COUNT, NULL);
+	const char* scenarios[BENCH_SCENARIO_WANTED_COUNT + 1];
+	const char* names[BENCH_SCENARIO_WANTED_COUNT + 1];
+	int n = bench_scenarios(scenarios, BENCH_SCENARIO_WANTED_COUNT, NULL);
+	for (int s = 0; s < n; ++s) {
+		names[s] = scenarios[s];
+	}
+	if (throng_scenario_find("field") != NULL) {
+		scenarios[n] = "field";
+		names[n++] = BENCH_PEDESTRIAN;
+	}
 	for (int s = 0; s < n; ++s) {
 		pass_def passes[BENCH_MAX_PASSES];
-		const int n_passes = scenario_passes(scenarios[s], passes);
+		const bool pedestrian = names[s] != scenarios[s];
+		const int n_passes = scenario_passes(scenarios[s], pedestrian, passes);
 		// One family per (size, engine, threads, pass), in that order, so
 		// that the runs sharing a source scene and a pair of worlds follow
 		// one another.
@@ -372,10 +423,11 @@ void bench_pass_register(void)
 					for (int p = 0; p < n_passes; ++p) {
 						pass_case* pc = &pass_cases[(s * 2 + e) * BENCH_MAX_PASSES + p];
 						pc->scenario = scenarios[s];
+						pc->name = names[s];
 						pc->engine = engine;
 						pc->pass = passes[p];
 						char name[160];
-						snprintf(name, sizeof name, "pass/%.32s/%s/%.40s%s", scenarios[s],
+						snprintf(name, sizeof name, "pass/%.32s/%s/%.40s%s", names[s],
 						         throng_engine_name(engine), passes[p].name, sizes[i] >= BENCH_LARGE ? "/large" : "");
 						thr_bench* b = thr_bench_register_data(name, pass_run, pc);
 						thr_bench_set_arg_names(b, arg_names, 2);

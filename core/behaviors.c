@@ -337,19 +337,29 @@ static bool anticipation_one(const thr_self* s, const thr_neighbor* j, float d2,
 	const vec2 x = v2_sub(s->p, j->p);
 	const vec2 v = v2_sub(s->v, j->v);
 	const float r = s->radius + j->radius;
-	const float dist = sqrtf(d2);
-	// Anisotropy: w = lambda + (1 - lambda)(1 + cos phi)/2, phi between the
-	// heading and the direction to j (cos phi = 0 on a coincident pair).
 	const float ahead = v2_dot(s->h, to);
-	const float cosphi = dist > THR_EPS ? ahead / dist : 0.0f;
-	const float wgt = prm->fov_weight + (1.0f - prm->fov_weight) * ((1.0f + cosphi) * 0.5f);
 	const float a = v2_dot(v, v);
 	const float b = v2_dot(x, v);
 	const float c = d2 - r * r;
 	const float disc = b * b - a * c;
 	// Choice: a pair already touching (c <= 0) gets no time-to-collision
 	// force (the contact stage separates it), only the side push below.
-	bool hit = c > 0.0f && !(a < THR_EPS) && disc > 0.0f;
+	// With b >= 0 the smaller root (-b - sqrt(disc)) / a is negative (never
+	// +0), so no collision ahead in time: skipping the root is exact.
+	bool hit = c > 0.0f && !(a < THR_EPS) && disc > 0.0f && b < 0.0f;
+	// Neither a collision course nor anyone in front within 2 r: no force.
+	// sqrtf(d2) < 2 r (the root correctly rounded, 2 r a float) means
+	// d2 < (2 r)^2 exactly, so d2 <= the rounded (2 r)(2 r): this test
+	// drops only pairs the full one below drops.
+	const float reach = 2.0f * r;
+	if (!hit && !(ahead > 0.0f && d2 <= reach * reach)) {
+		return false;
+	}
+	const float dist = sqrtf(d2);
+	// Anisotropy: w = lambda + (1 - lambda)(1 + cos phi)/2, phi between the
+	// heading and the direction to j (cos phi = 0 on a coincident pair).
+	const float cosphi = dist > THR_EPS ? ahead / dist : 0.0f;
+	const float wgt = prm->fov_weight + (1.0f - prm->fov_weight) * ((1.0f + cosphi) * 0.5f);
 	float m = 0.0f; // |force|, limited to max_force
 	vec2 f = v2(0.0f, 0.0f);
 	if (hit) {
@@ -380,7 +390,6 @@ static bool anticipation_one(const thr_self* s, const thr_neighbor* j, float d2,
 	// side_bias * max_speed * (1 - d / 2r) * rest. Neighbours walking the
 	// agent's way, or standing, push no side: a stream keeps its lanes
 	// instead of drifting to the right as a block.
-	const float reach = 2.0f * r;
 	const bool near = ahead > 0.0f && dist < reach;
 	if (!hit && !near) {
 		return false;

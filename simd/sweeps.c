@@ -62,48 +62,78 @@ typedef struct nb_acc {
 	thr_iw met;   ///< neighbours taken so far (those that count, up to cap)
 	thr_iw cap;   ///< max_neighbors
 	thr_fw least; ///< headway: the least spacing ahead (+Inf: none)
+	thr_fw rest;  ///< anticipation: max(1 - |v| / max_speed, 0), once a block
 } nb_acc;
 
-/// anticipation_one (core/behaviors.c) on every lane: the neighbour at pj
-/// moving at vj, of radius rj, d = pj - p and d2 = |d|^2; rest is
+/// anticipation_one (core/behaviors.c) on the lanes of `on`: the neighbour
+/// at pj moving at vj, of radius rj, d = pj - p and d2 = |d|^2; rest is
 /// max(1 - |v| / max_speed, 0). Writes its push to *out and returns the
-/// lanes where it pushes; the same operations in the same order.
-THR_WIDE_INLINE thr_mw anticipation_w(const thr_lanes* s, const throng_behavior_params* p, thr_v2w d, thr_fw d2,
-                                      thr_v2w pj, thr_v2w vj, thr_fw rj, thr_fw rest, thr_v2w* out)
+/// lanes where it pushes (only those of `on` mean anything); the same
+/// operations in the same order.
+///
+/// Cost: the costly part (square roots, divisions, the exponential) runs
+/// only where some lane of `on` can push, which a few products and
+/// comparisons decide first; on the other lanes the result is the one the
+/// full arithmetic gives there (anticipation_one's early return):
+/// - a time to collision needs b < 0: with a >= EPS and disc > 0, b >= 0
+///   makes -b - sqrt(disc) negative (never rounded to +0), so tau <= 0;
+/// - the side push without one needs sqrt(d2) < 2 r, which (the square
+///   root correctly rounded and monotone, 2 r a float) means d2 < (2 r)^2
+///   exactly, so d2 <= the rounded (2 r)(2 r).
+/// Where no lane of `on` can have a time to collision, the force part is
+/// the zero vector the full arithmetic selects there, and the sum below is
+/// computed from it as before (0 * wgt, then the add), so no bit moves.
+THR_WIDE_INLINE thr_mw anticipation_w(const thr_lanes* s, const throng_behavior_params* p, thr_mw on, thr_v2w d,
+                                      thr_fw d2, thr_v2w pj, thr_v2w vj, thr_fw rj, thr_fw rest, thr_v2w* out)
 {
 	const thr_fw ZERO = thr_fw_zero();
 	const thr_fw ONE = thr_fw_set1(1.0f);
 	const thr_v2w x = v2w_sub(s->p, pj);
 	const thr_v2w v = v2w_sub(s->v, vj);
 	const thr_fw r = thr_fw_add(s->radius, rj);
-	const thr_fw dist = thr_fw_sqrt(d2);
 	const thr_fw ahead = v2w_dot(s->h, d);
-	const thr_fw cosphi = thr_fw_select(thr_fw_gt(dist, thr_fw_set1(THR_EPS)), thr_fw_div(ahead, dist), ZERO);
-	const thr_fw lam = thr_fw_set1(p->fov_weight);
-	const thr_fw wgt = thr_fw_add(lam, thr_fw_mul(thr_fw_sub(ONE, lam),
-	                                              thr_fw_mul(thr_fw_add(ONE, cosphi), thr_fw_set1(0.5f))));
 	const thr_fw a = v2w_dot(v, v);
 	const thr_fw b = v2w_dot(x, v);
 	const thr_fw c = thr_fw_sub(d2, thr_fw_mul(r, r));
 	const thr_fw disc = thr_fw_sub(thr_fw_mul(b, b), thr_fw_mul(a, c));
 	thr_mw hit = thr_mw_and(thr_fw_gt(c, ZERO), thr_fw_gt(disc, ZERO));
 	hit = thr_mw_andnot(hit, thr_fw_lt(a, thr_fw_set1(THR_EPS)));
-	const thr_fw sq = thr_fw_sqrt(disc);
-	const thr_fw tau = thr_fw_div(thr_fw_sub(thr_fw_neg(b), sq), a);
-	hit = thr_mw_and(hit, thr_mw_and(thr_fw_gt(tau, ZERO), thr_fw_le(tau, thr_fw_set1(p->ttc_max_time))));
-	const thr_v2w g = v2w_sub(v2w_scale(v, thr_fw_add(sq, b)), v2w_scale(x, a));
-	const thr_fw gl = v2w_length(g);
-	hit = thr_mw_and(hit, thr_fw_gt(gl, ZERO));
-	const thr_fw tau0 = thr_fw_set1(p->ttc_horizon);
-	const thr_fw e = thr_expf_w(thr_fw_div(thr_fw_neg(tau), tau0));
-	const thr_fw coef = thr_fw_mul(thr_fw_div(thr_fw_mul(thr_fw_set1(p->ttc_strength), e), thr_fw_mul(thr_fw_mul(a, tau), tau)),
-	                               thr_fw_add(thr_fw_div(thr_fw_set1(2.0f), tau), thr_fw_set1(1.0f / p->ttc_horizon)));
-	const thr_fw mag = thr_fw_div(thr_fw_mul(coef, gl), sq);
-	thr_fw m = thr_fw_select(thr_fw_lt(mag, s->mf), mag, s->mf);
-	m = thr_fw_select(hit, m, ZERO);
-	const thr_v2w f = v2w_select(hit, v2w_scale(g, thr_fw_div(thr_fw_neg(m), gl)), v2w_zero());
 	const thr_fw reach = thr_fw_mul(thr_fw_set1(2.0f), r);
 	const thr_mw in_front = thr_fw_gt(ahead, ZERO);
+	// The lanes of `on` that may push: a collision course ahead in time
+	// (b < 0), or in front within reach.
+	const thr_mw may_hit = thr_mw_and(on, thr_mw_and(hit, thr_fw_lt(b, ZERO)));
+	const thr_mw may_near = thr_mw_and(on, thr_mw_and(in_front, thr_fw_le(d2, thr_fw_mul(reach, reach))));
+	if (!thr_mw_any(thr_mw_or(may_hit, may_near))) {
+		*out = v2w_zero();
+		return thr_mw_false();
+	}
+	const thr_fw dist = thr_fw_sqrt(d2);
+	const thr_fw cosphi = thr_fw_select(thr_fw_gt(dist, thr_fw_set1(THR_EPS)), thr_fw_div(ahead, dist), ZERO);
+	const thr_fw lam = thr_fw_set1(p->fov_weight);
+	const thr_fw wgt = thr_fw_add(lam, thr_fw_mul(thr_fw_sub(ONE, lam),
+	                                              thr_fw_mul(thr_fw_add(ONE, cosphi), thr_fw_set1(0.5f))));
+	thr_fw m = ZERO;
+	thr_v2w f = v2w_zero();
+	if (thr_mw_any(may_hit)) {
+		const thr_fw sq = thr_fw_sqrt(disc);
+		const thr_fw tau = thr_fw_div(thr_fw_sub(thr_fw_neg(b), sq), a);
+		hit = thr_mw_and(hit, thr_mw_and(thr_fw_gt(tau, ZERO), thr_fw_le(tau, thr_fw_set1(p->ttc_max_time))));
+		const thr_v2w g = v2w_sub(v2w_scale(v, thr_fw_add(sq, b)), v2w_scale(x, a));
+		const thr_fw gl = v2w_length(g);
+		hit = thr_mw_and(hit, thr_fw_gt(gl, ZERO));
+		const thr_fw tau0 = thr_fw_set1(p->ttc_horizon);
+		const thr_fw e = thr_expf_w(thr_fw_div(thr_fw_neg(tau), tau0));
+		const thr_fw coef =
+		    thr_fw_mul(thr_fw_div(thr_fw_mul(thr_fw_set1(p->ttc_strength), e), thr_fw_mul(thr_fw_mul(a, tau), tau)),
+		               thr_fw_add(thr_fw_div(thr_fw_set1(2.0f), tau), thr_fw_set1(1.0f / p->ttc_horizon)));
+		const thr_fw mag = thr_fw_div(thr_fw_mul(coef, gl), sq);
+		m = thr_fw_select(thr_fw_lt(mag, s->mf), mag, s->mf);
+		m = thr_fw_select(hit, m, ZERO);
+		f = v2w_select(hit, v2w_scale(g, thr_fw_div(thr_fw_neg(m), gl)), v2w_zero());
+	} else {
+		hit = thr_mw_false(); // no lane of `on` has a time to collision in (0, ttc_max_time]
+	}
 	const thr_mw near = thr_mw_and(in_front, thr_fw_lt(dist, reach));
 	const thr_fw close = thr_fw_mul(thr_fw_mul(thr_fw_mul(s->ms, thr_fw_sub(ONE, thr_fw_div(dist, reach))), rest), wgt);
 	thr_fw side = thr_fw_select(hit, thr_fw_mul(m, wgt), close);
@@ -201,15 +231,16 @@ THR_WIDE_INLINE thr_mw nb_step(const thr_lanes* s, const thr_arch_info* info, co
 			const thr_fw l = thr_fw_add(s->radius, rj);
 			m = thr_mw_and(m, thr_fw_gt(v2w_dot(d, s->h), ZERO));
 			m = thr_mw_and(m, thr_fw_lt(thr_fw_abs(v2w_dot(d, v2w_perp(s->h))), l));
+			if (!thr_mw_any(m)) {
+				break; // nobody in the corridor ahead: least stays
+			}
 			const thr_fw gap = thr_fw_sub(thr_fw_sqrt(d2), l);
 			a->least = thr_fw_select(thr_mw_and(m, thr_fw_lt(gap, a->least)), gap, a->least);
 			break;
 		}
 		case THRONG_ANTICIPATION: {
-			const thr_fw rest0 = thr_fw_sub(ONE, thr_fw_div(v2w_length(s->v), s->ms));
-			const thr_fw rest = thr_fw_select(thr_fw_gt(rest0, ZERO), rest0, ZERO);
 			thr_v2w push;
-			m = thr_mw_and(m, anticipation_w(s, p, d, d2, pj, vj, rj, rest, &push));
+			m = thr_mw_and(m, anticipation_w(s, p, m, d, d2, pj, vj, rj, a->rest, &push));
 			a->sum = v2w_select(m, v2w_add(a->sum, push), a->sum);
 			break;
 		}
@@ -393,6 +424,12 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 		reach2 = r * r > reach2 ? r * r : reach2;
 		acc[q].met = thr_iw_zero();
 		acc[q].least = thr_fw_set1(INFINITY);
+		acc[q].rest = thr_fw_zero();
+		if (ctl->slots[info->neighbor_slots[q]].kind == THRONG_ANTICIPATION) {
+			// thr_anticipation's rest, once for the block, not a neighbour.
+			const thr_fw rest0 = thr_fw_sub(thr_fw_set1(1.0f), thr_fw_div(v2w_length(s->v), s->ms));
+			acc[q].rest = thr_fw_select(thr_fw_gt(rest0, thr_fw_zero()), rest0, thr_fw_zero());
+		}
 		// Counts stay below 2^31 (a world holds at most 10^8 agents), so a
 		// larger cap is the same as INT32_MAX.
 		uint32_t cap = thr_max_neighbors(&ctl->slots[info->neighbor_slots[q]].params);
