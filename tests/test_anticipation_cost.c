@@ -19,8 +19,8 @@
 #include "throng/behavior.h"
 #include "throng/throng.h"
 
-/// anticipation_one of 025ef48 (core/behaviors.c), unchanged: every
-/// operation done for every pair.
+/// anticipation_one of 025ef48 (core/behaviors.c) with d4d3ffa's side rule
+/// (oncoming neighbours only): every operation done for every pair.
 static bool full_one(const thr_self* s, const thr_neighbor* j, float d2, float rest, const throng_behavior_params* prm,
                      vec2* out)
 {
@@ -62,7 +62,7 @@ static bool full_one(const thr_self* s, const thr_neighbor* j, float d2, float r
 		return false;
 	}
 	float side = 0.0f;
-	if (ahead > 0.0f) {
+	if (ahead > 0.0f && v2_dot(j->v, s->h) < 0.0f) { // the oncoming rule of d4d3ffa
 		side = hit ? m * wgt : s->max_speed * (1.0f - dist / reach) * rest * wgt;
 	}
 	side = prm->side_bias * side;
