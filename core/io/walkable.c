@@ -129,6 +129,9 @@ static GEOSGeometry* blockers(geos_run* g, const thr_walkable_shapes* s)
 		GEOSGeometry** lines = malloc((size_t)s->walls * sizeof *lines);
 		uint32_t m = 0;
 		ok = lines != NULL;
+		if (!ok) {
+			snprintf(g->message, sizeof g->message, "out of memory");
+		}
 		for (uint32_t k = 0; k < s->walls && ok; ++k) {
 			const double* w = s->wall + 4u * k;
 			GEOSCoordSequence* seq = GEOSCoordSeq_create_r(g->ctx, 2, 2);
