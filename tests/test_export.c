@@ -683,20 +683,25 @@ Test(sqlite_geometry, shapes_outside_the_bounds_change_nothing)
 	unlink(path);
 }
 
-Test(sqlite_geometry, walls_that_split_keep_the_largest_piece)
+Test(sqlite_geometry, walls_that_split_keep_the_agents_piece)
 {
 	char path[256];
 	tmp_path(path, sizeof path, "geo_split.sqlite");
 	// A wall across the whole height at x = 8 (its ends past the bounds):
-	// pieces 8 - h and 12 - h wide; the right one is kept, the wall's
-	// half-thickness off its left edge.
+	// pieces 8 - h and 12 - h wide; the agent's (right) one is kept, the
+	// wall's half-thickness off its left edge.
 	throng_world* w = geo_world(THRONG_BOUNDS_CONTAIN, (throng_vec2){15, 5}, (throng_vec2){0, 0});
 	add_wall(w, 8, -1, 8, 11);
 	cr_assert_str_eq(geo_export(w, path, 0), "POLYGON ((8.005 0, 20 0, 20 10, 8.005 10, 8.005 0))");
 	cr_assert_str_eq(sqlite(path, "SELECT value FROM metadata WHERE key='walkable_pieces'"), "2\n");
 	throng_world_destroy(w);
+	// The same wall with the agent on its left: the piece it is in, though smaller.
+	w = geo_world(THRONG_BOUNDS_CONTAIN, (throng_vec2){2, 5}, (throng_vec2){0, 0});
+	add_wall(w, 8, -1, 8, 11);
+	cr_assert_str_eq(geo_export(w, path, 0), "POLYGON ((0 0, 7.995 0, 7.995 10, 0 10, 0 0))");
+	throng_world_destroy(w);
 	// A room walled off in the top-left corner by a polyline (0,4)-(6,4)-(6,10),
-	// whose ends touch the bounds: the rest of the world is kept, 200 m^2
+	// whose ends touch the bounds, the agent outside: the rest of the world is kept, 200 m^2
 	// less the 6.005 x 6.005 m the room and the walls' inner halves take
 	// (the walls' outer corner is round: h^2 (1 - pi/4) more, below 1e-5).
 	w = geo_world(THRONG_BOUNDS_CONTAIN, (throng_vec2){15, 5}, (throng_vec2){0, 0});
@@ -706,6 +711,12 @@ Test(sqlite_geometry, walls_that_split_keep_the_largest_piece)
 	cr_assert_eq(p.rings, 1, "%s", out);
 	cr_assert_float_eq(polygon_area(&p), 200.0 - 6.005 * 6.005, 2e-5);
 	cr_assert_str_eq(sqlite(path, "SELECT value FROM metadata WHERE key='walkable_pieces'"), "2\n");
+	throng_world_destroy(w);
+	// The agent in the room: the room, 5.995 m square inside the walls.
+	w = geo_world(THRONG_BOUNDS_CONTAIN, (throng_vec2){3, 7}, (throng_vec2){0, 0});
+	add_wall(w, 0, 4, 6, 4);
+	add_wall(w, 6, 4, 6, 10);
+	cr_assert_str_eq(geo_export(w, path, 0), "POLYGON ((0 4.005, 5.995 4.005, 5.995 10, 0 10, 0 4.005))");
 	throng_world_destroy(w);
 	unlink(path);
 }

@@ -237,11 +237,18 @@ static throng_status sqlite_begin(throng_exporter* ex)
 	}
 	// The walkable area, before SQLite opens anything: a world whose shapes
 	// cover its bounds is refused here.
+	// When walls cut it apart, the piece kept is the one the world's agents
+	// are in now.
 	throng_status st = ex->world != NULL ? thr_walkable_shapes_of(ex->world, &s->shapes) : THRONG_OK;
 	const throng_export_def* d = &ex->def;
 	const double box[4] = {d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y};
+	thr_walkable_points agents = {NULL, NULL, 0};
+	if (ex->world != NULL) {
+		throng_view view = throng_world_view(ex->world);
+		agents = (thr_walkable_points){view.x, view.y, view.count};
+	}
 	if (st == THRONG_OK) {
-		st = thr_walkable_wkt(&s->shapes, box, &s->wkt, &s->walkable, ex->path);
+		st = thr_walkable_wkt(&s->shapes, box, agents, &s->wkt, &s->walkable, ex->path);
 	}
 	if (st != THRONG_OK) {
 		return st;
@@ -355,7 +362,9 @@ static throng_status open_world_area(throng_exporter* ex)
 	                       fmax(d->bounds_max.x, e[2] + m), fmax(d->bounds_max.y, e[3] + m)};
 	char* wkt = NULL;
 	thr_walkable_info info;
-	throng_status st = thr_walkable_wkt(&s->shapes, box, &wkt, &info, ex->path);
+	// The last frame written (x and y by id) chooses the piece kept.
+	const thr_walkable_points last = {ex->by_id[0], ex->by_id[1], ex->def.agents};
+	throng_status st = thr_walkable_wkt(&s->shapes, box, last, &wkt, &info, ex->path);
 	if (st != THRONG_OK) {
 		return st;
 	}

@@ -177,10 +177,31 @@ static GEOSGeometry* blockers(geos_run* g, const thr_walkable_shapes* s)
 	return u;
 }
 
-/// Index of the piece kept: the largest by area; ties the lowest xmin, then ymin.
-static int keep_piece(geos_run* g, const GEOSGeometry* area, int pieces, double* kept, double* total)
+/// The points piece p holds (its boundary included).
+static uint32_t points_in(geos_run* g, const GEOSGeometry* p, thr_walkable_points pts)
+{
+	uint32_t n = 0;
+	const GEOSPreparedGeometry* prep = pts.count > 0 ? GEOSPrepare_r(g->ctx, p) : NULL;
+	for (uint32_t i = 0; prep != NULL && i < pts.count; ++i) {
+		GEOSGeometry* q = GEOSGeom_createPointFromXY_r(g->ctx, (double)pts.x[i], (double)pts.y[i]);
+		if (q != NULL) {
+			n += GEOSPreparedIntersects_r(g->ctx, prep, q) == 1;
+			GEOSGeom_destroy_r(g->ctx, q);
+		}
+	}
+	if (prep != NULL) {
+		GEOSPreparedGeom_destroy_r(g->ctx, prep);
+	}
+	return n;
+}
+
+/// Index of the piece kept: the one holding the most points; ties the
+/// largest by area, then the lowest xmin, then ymin.
+static int keep_piece(geos_run* g, const GEOSGeometry* area, int pieces, thr_walkable_points pts, double* kept,
+                      double* total, uint32_t* inside)
 {
 	int best = 0;
+	uint32_t best_n = 0;
 	double best_a = -1.0, best_x = 0.0, best_y = 0.0;
 	*total = 0.0;
 	for (int k = 0; k < pieces; ++k) {
@@ -189,21 +210,25 @@ static int keep_piece(geos_run* g, const GEOSGeometry* area, int pieces, double*
 		GEOSArea_r(g->ctx, p, &a);
 		GEOSGeom_getXMin_r(g->ctx, p, &x);
 		GEOSGeom_getYMin_r(g->ctx, p, &y);
+		uint32_t n = points_in(g, p, pts);
 		*total += a;
-		if (a > best_a || (a == best_a && (x < best_x || (x == best_x && y < best_y)))) {
+		if (best_a < 0.0 || n > best_n ||
+		    (n == best_n && (a > best_a || (a == best_a && (x < best_x || (x == best_x && y < best_y)))))) {
 			best = k;
+			best_n = n;
 			best_a = a;
 			best_x = x;
 			best_y = y;
 		}
 	}
 	*kept = best_a;
+	*inside = best_n;
 	return best;
 }
 
 /// The walkable geometry as the polygon to write (owned), or NULL.
-static GEOSGeometry* walkable(geos_run* g, const thr_walkable_shapes* s, const double box[4], thr_walkable_info* info,
-                              const char* who, throng_status* st)
+static GEOSGeometry* walkable(geos_run* g, const thr_walkable_shapes* s, const double box[4], thr_walkable_points pts,
+                              thr_walkable_info* info, const char* who, throng_status* st)
 {
 	*st = THRONG_OK;
 	// The box's edges go outward to the grid, so that the snapped area
@@ -243,13 +268,14 @@ static GEOSGeometry* walkable(geos_run* g, const thr_walkable_shapes* s, const d
 	int type = GEOSGeomTypeId_r(g->ctx, snapped);
 	int pieces = type == GEOS_POLYGON ? 1 : GEOSGetNumGeometries_r(g->ctx, snapped);
 	double kept = 0.0, total = 0.0;
+	uint32_t inside = pts.count;
 	GEOSGeometry* poly = NULL;
 	if (type == GEOS_POLYGON) {
 		GEOSArea_r(g->ctx, snapped, &kept);
 		total = kept;
 		poly = snapped;
 	} else if (type == GEOS_MULTIPOLYGON || type == GEOS_GEOMETRYCOLLECTION) {
-		int k = keep_piece(g, snapped, pieces, &kept, &total);
+		int k = keep_piece(g, snapped, pieces, pts, &kept, &total, &inside);
 		const GEOSGeometry* p = GEOSGetGeometryN_r(g->ctx, snapped, k);
 		poly = GEOSGeomTypeId_r(g->ctx, p) == GEOS_POLYGON ? GEOSGeom_clone_r(g->ctx, p) : NULL;
 		GEOSGeom_destroy_r(g->ctx, snapped);
@@ -273,14 +299,15 @@ static GEOSGeometry* walkable(geos_run* g, const thr_walkable_shapes* s, const d
 		return NULL;
 	}
 	info->pieces = (uint32_t)pieces;
+	info->inside = inside;
 	info->holes = (uint32_t)GEOSGetNumInteriorRings_r(g->ctx, out);
 	info->area = kept;
 	info->dropped = total - kept;
 	return out;
 }
 
-throng_status thr_walkable_wkt(const thr_walkable_shapes* s, const double box[4], char** wkt,
-                               thr_walkable_info* info, const char* who)
+throng_status thr_walkable_wkt(const thr_walkable_shapes* s, const double box[4], thr_walkable_points points,
+                               char** wkt, thr_walkable_info* info, const char* who)
 {
 	*wkt = NULL;
 	memset(info, 0, sizeof *info);
@@ -292,7 +319,7 @@ throng_status thr_walkable_wkt(const thr_walkable_shapes* s, const double box[4]
 	}
 	GEOSContext_setErrorMessageHandler_r(g.ctx, geos_error, &g);
 	throng_status st = THRONG_OK;
-	GEOSGeometry* poly = walkable(&g, s, box, info, who, &st);
+	GEOSGeometry* poly = walkable(&g, s, box, points, info, who, &st);
 	char* text = NULL;
 	if (poly != NULL) {
 		GEOSWKTWriter* w = GEOSWKTWriter_create_r(g.ctx);

@@ -29,6 +29,13 @@
 /// keeps the polygon valid, and written with 6 decimals.
 #define THR_WALKABLE_GRID 1.0e-6
 
+/// Positions that choose the piece kept when walls cut the area apart.
+typedef struct thr_walkable_points {
+	const float* x;
+	const float* y;
+	uint32_t count; ///< 0 = none
+} thr_walkable_points;
+
 /// Copies of a world's obstacles and walls, as the walkable area needs them.
 typedef struct thr_walkable_shapes {
 	uint32_t obstacles;
@@ -40,6 +47,7 @@ typedef struct thr_walkable_shapes {
 /// What thr_walkable_wkt wrote.
 typedef struct thr_walkable_info {
 	uint32_t pieces;   ///< pieces the box minus the shapes falls into (1 when connected)
+	uint32_t inside;   ///< of the points, those in the piece kept (all of them when there is one piece)
 	uint32_t holes;    ///< interior rings of the polygon written
 	double area;       ///< area of the polygon written (m^2)
 	double dropped;    ///< area of the pieces left out (m^2)
@@ -56,14 +64,16 @@ void thr_walkable_shapes_free(thr_walkable_shapes* s);
 /// outward onto THR_WALKABLE_GRID, minus every obstacle
 /// (a polygon within THR_WALKABLE_CIRCLE_TOLERANCE of its circle) and every
 /// wall (buffered by THR_WALKABLE_WALL_HALF_THICKNESS), snapped to
-/// THR_WALKABLE_GRID. When the walls cut it into pieces, the largest piece
-/// by area (ties: the lowest xmin, then ymin of its envelope). Normalised
+/// THR_WALKABLE_GRID. When the walls cut it into pieces, the piece that
+/// holds the most of `points` (on its boundary counts); when none holds
+/// more than the others, the largest of those by area (ties: the lowest
+/// xmin, then ymin of its envelope). Normalised
 /// and written as `POLYGON ((...), (...))`: every ring closed, the outer
 /// one counter-clockwise from its lowest-left vertex, the holes clockwise,
 /// in GEOS's normal order. *wkt is malloc'ed (the caller frees it).
 /// Fails (THRONG_ERR_INVALID_ARGUMENT, message prefixed by `who`) when the
 /// shapes cover the whole box, and with GEOS's message when GEOS fails.
-throng_status thr_walkable_wkt(const thr_walkable_shapes* s, const double box[4], char** wkt,
-                               thr_walkable_info* info, const char* who);
+throng_status thr_walkable_wkt(const thr_walkable_shapes* s, const double box[4], thr_walkable_points points,
+                               char** wkt, thr_walkable_info* info, const char* who);
 
 #endif
