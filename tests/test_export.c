@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "support.h"
 #include "throng/export.h"
@@ -186,6 +187,21 @@ static const char* sqlite(const char* path, const char* sql)
 	return out;
 }
 
+/// A coordinate as the walkable area's WKT writes it: 6 decimals, trailing
+/// zeros and a trailing point dropped.
+static const char* grid_text(char buf[32], double v)
+{
+	snprintf(buf, 32, "%.6f", v);
+	char* e = buf + strlen(buf);
+	while (e[-1] == '0') {
+		*--e = '\0';
+	}
+	if (e[-1] == '.') {
+		e[-1] = '\0';
+	}
+	return buf;
+}
+
 Test(sqlite, jupedsim_schema_and_values)
 {
 	char path[256];
@@ -203,9 +219,17 @@ Test(sqlite, jupedsim_schema_and_values)
 	                 want);
 	cr_assert_str_eq(sqlite(path, "SELECT name FROM sqlite_master WHERE type='index' AND name='frame_id_idx'"),
 	                 "frame_id_idx\n");
-	snprintf(want, sizeof want, "POLYGON ((%.9g %.9g, %.9g %.9g, ", (double)t.bounds_min.x, (double)t.bounds_min.y,
-	         (double)t.bounds_max.x, (double)t.bounds_min.y);
-	cr_assert_not_null(strstr(sqlite(path, "SELECT wkt FROM geometry"), want), "%s", out);
+	// The walkable area of a world without shapes: the bounds, their edges
+	// moved outward onto the micrometre grid, counter-clockwise from (xmin, ymin).
+	char x0[32], y0[32], x1[32], y1[32];
+	grid_text(x0, floor((double)t.bounds_min.x * 1e6) / 1e6);
+	grid_text(y0, floor((double)t.bounds_min.y * 1e6) / 1e6);
+	grid_text(x1, ceil((double)t.bounds_max.x * 1e6) / 1e6);
+	grid_text(y1, ceil((double)t.bounds_max.y * 1e6) / 1e6);
+	snprintf(want, sizeof want, "POLYGON ((%s %s, %s %s, %s %s, %s %s, %s %s))\n", x0, y0, x1, y0, x1, y1, x0, y1, x0,
+	         y0);
+	cr_assert_str_eq(sqlite(path, "SELECT wkt FROM geometry"), want);
+	cr_assert_str_eq(sqlite(path, "SELECT value FROM metadata WHERE key='walkable_pieces'"), "1\n");
 	cr_assert_str_eq(sqlite(path, "PRAGMA integrity_check"), "ok\n");
 	const char* rows = sqlite(path, "SELECT id, pos_x, pos_y, ori_x, ori_y FROM trajectory_data WHERE frame=3 ORDER BY id");
 	for (uint32_t id = 0; id < 100; ++id) {
@@ -476,5 +500,268 @@ Test(sqlite, full_disk_keeps_committed_batches)
 	snprintf(journal, sizeof journal, "%s-journal", path);
 	cr_assert_neq(access(journal, F_OK), 0, "%s was left behind", journal);
 	unlink(msg_path);
+	unlink(path);
+}
+
+// --- The walkable area (core/io/walkable.c) ------------------------------------
+// The geometry table's WKT read back and checked by hand: ring by ring
+// with the shoelace formula, against the areas worked from the shapes.
+
+/// A WKT POLYGON read back: its rings, each ring's points and signed area
+/// (shoelace; positive = counter-clockwise).
+typedef struct wkt_polygon {
+	int rings;
+	int points[16];
+	double area[16];
+} wkt_polygon;
+
+static wkt_polygon parse_polygon(const char* wkt)
+{
+	wkt_polygon p;
+	memset(&p, 0, sizeof p);
+	cr_assert_eq(strncmp(wkt, "POLYGON (", 9), 0, "%s", wkt);
+	const char* c = wkt + 9;
+	for (;;) {
+		cr_assert_eq(*c, '(', "at %s", c);
+		cr_assert_lt(p.rings, 16);
+		++c;
+		double x0 = 0, y0 = 0, px = 0, py = 0, twice = 0;
+		for (;;) {
+			double x = 0, y = 0;
+			int used = 0;
+			cr_assert_eq(sscanf(c, "%lf %lf%n", &x, &y, &used), 2, "at %s", c);
+			c += used;
+			if (p.points[p.rings]++ == 0) {
+				x0 = x;
+				y0 = y;
+			} else {
+				twice += px * y - x * py;
+			}
+			px = x;
+			py = y;
+			if (*c == ')') {
+				break;
+			}
+			cr_assert_eq(strncmp(c, ", ", 2), 0, "at %s", c);
+			c += 2;
+		}
+		cr_assert(px == x0 && py == y0, "ring %d is not closed", p.rings);
+		p.area[p.rings++] = twice / 2.0;
+		++c;
+		if (*c == ')') {
+			break;
+		}
+		cr_assert_eq(strncmp(c, ", ", 2), 0, "at %s", c);
+		c += 2;
+	}
+	return p;
+}
+
+/// Area of a WKT polygon: the outer ring's less the holes'.
+static double polygon_area(const wkt_polygon* p)
+{
+	double a = p->area[0];
+	for (int k = 1; k < p->rings; ++k) {
+		a += p->area[k]; // holes run clockwise: negative
+	}
+	return a;
+}
+
+/// A world 20 m x 10 m from (0, 0) in `mode`, with one coasting agent (an
+/// archetype without slots) at p with velocity v.
+static throng_world* geo_world(throng_bounds_mode mode, throng_vec2 p, throng_vec2 v)
+{
+	throng_world_def d = throng_world_default_def();
+	d.bounds_min = (throng_vec2){0, 0};
+	d.bounds_max = (throng_vec2){20, 10};
+	d.bounds_mode = mode;
+	d.capacity = 4;
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_OK, "%s", throng_last_error());
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	uint32_t arch = 0;
+	cr_assert_eq(throng_world_add_archetype(w, &c, &arch), THRONG_OK, "%s", throng_last_error());
+	thr_test_spawn(w, p, v, p);
+	return w;
+}
+
+static void add_wall(throng_world* w, float ax, float ay, float bx, float by)
+{
+	cr_assert_eq(throng_world_add_wall(w, (throng_vec2){ax, ay}, (throng_vec2){bx, by}, NULL), THRONG_OK, "%s",
+	             throng_last_error());
+}
+
+/// Exports frames 0 .. steps of w (every step) to path, then the geometry's WKT.
+static const char* geo_export(throng_world* w, const char* path, uint32_t steps)
+{
+	throng_export_def def = throng_export_default_def();
+	def.world = w;
+	throng_exporter* ex = NULL;
+	cr_assert_eq(throng_exporter_create(path, &def, &ex), THRONG_OK, "%s", throng_last_error());
+	for (uint32_t k = 0; k <= steps; ++k) {
+		if (k > 0) {
+			cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		}
+		cr_assert_eq(throng_exporter_write(ex, w), THRONG_OK, "%s", throng_last_error());
+	}
+	cr_assert_eq(throng_exporter_finish(ex), THRONG_OK, "%s", throng_last_error());
+	throng_exporter_destroy(ex);
+	// One geometry, its hash the CRC-32 of its text, named by every frame.
+	cr_assert_str_eq(sqlite(path, "SELECT COUNT(*) FROM geometry"), "1\n");
+	char frames[32];
+	snprintf(frames, sizeof frames, "%u\n", steps + 1u);
+	cr_assert_str_eq(sqlite(path, "SELECT COUNT(*) FROM frame_data WHERE geometry_hash = (SELECT hash FROM geometry)"),
+	                 frames);
+	static char wkt[OUT_CAP];
+	snprintf(wkt, sizeof wkt, "%s", sqlite(path, "SELECT wkt FROM geometry"));
+	wkt[strcspn(wkt, "\n")] = '\0';
+	long long hash = strtoll(sqlite(path, "SELECT hash FROM geometry"), NULL, 10);
+	cr_assert_eq(hash, (long long)crc32(0, (const unsigned char*)wkt, (unsigned)strlen(wkt)), "%s", wkt);
+	return wkt;
+}
+
+Test(sqlite_geometry, obstacle_and_wall_by_hand)
+{
+	char path[256];
+	tmp_path(path, sizeof path, "geo.sqlite");
+	throng_world* w = geo_world(THRONG_BOUNDS_CONTAIN, (throng_vec2){2, 2}, (throng_vec2){0, 0});
+	cr_assert_eq(throng_world_add_obstacle(w, (throng_vec2){5, 5}, 1.0f, NULL), THRONG_OK);
+	add_wall(w, 12, 3, 12, 7);
+	wkt_polygon p = parse_polygon(geo_export(w, path, 0));
+	// The bounds with two holes apart: the obstacle's polygon and the wall's buffer.
+	cr_assert_eq(p.rings, 3, "%s", out);
+	cr_assert_eq(p.points[0], 5);
+	cr_assert_float_eq(p.area[0], 200.0, 1e-9, "the outer ring runs counter-clockwise over 20 x 10");
+	const double pi = 3.14159265358979323846, h = 0.005;
+	// Obstacle r = 1 m within 1 mm: pi / acos(1 - 0.001 / 1) = 70.24, so 71
+	// sides (72 points with the closing one), area (71 / 2) sin(2 pi / 71).
+	// Wall: 4 m long, half-thickness h, round ends of 45-degree steps: a
+	// 2h x 4 rectangle and, from its two ends, a regular octagon of radius
+	// h, 2 sqrt(2) h^2; 5 points an end, 11 with the closing one. The
+	// vertices are snapped to 1e-6 m: each area moves by at most its
+	// perimeter x 0.71e-6 m.
+	int obstacle = p.points[1] == 72 ? 1 : 2, wall = 3 - obstacle;
+	cr_assert_eq(p.points[obstacle], 72);
+	cr_assert_eq(p.points[wall], 11);
+	cr_assert_float_eq(p.area[obstacle], -35.5 * sin(2.0 * pi / 71.0), 1e-5, "holes run clockwise");
+	cr_assert_float_eq(p.area[wall], -(2.0 * h * 4.0 + 2.0 * sqrt(2.0) * h * h), 1e-5);
+	// Against the exact shapes (a disc of pi m^2, a 1 cm x 4 m wall with
+	// half-disc ends): within the obstacle's stated tolerance, 1 mm along
+	// its perimeter 2 pi, plus the octagon's shortfall and the snapping.
+	double a = polygon_area(&p);
+	double exact = 200.0 - pi - (2.0 * h * 4.0 + pi * h * h);
+	cr_assert_leq(fabs(a - exact), 2.0 * pi * 1.0e-3 + 1e-5, "area %.9g, exact %.9g", a, exact);
+	cr_assert_gt(a, exact, "the obstacle's polygon lies inside its circle: a little more is walkable");
+	cr_assert_str_eq(sqlite(path, "SELECT value FROM metadata WHERE key='walkable_pieces'"), "1\n");
+	throng_world_destroy(w);
+	unlink(path);
+}
+
+Test(sqlite_geometry, shapes_outside_the_bounds_change_nothing)
+{
+	char path[256];
+	tmp_path(path, sizeof path, "geo_out.sqlite");
+	char inside[4096];
+	for (int outside = 0; outside < 2; ++outside) {
+		throng_world* w = geo_world(THRONG_BOUNDS_CONTAIN, (throng_vec2){2, 2}, (throng_vec2){0, 0});
+		cr_assert_eq(throng_world_add_obstacle(w, (throng_vec2){5, 5}, 1.0f, NULL), THRONG_OK);
+		add_wall(w, 12, 3, 12, 7);
+		if (outside) {
+			// A wall and an obstacle wholly outside the bounds: nothing of
+			// them is in the area, so the text and its hash are the same.
+			add_wall(w, 30, 30, 40, 30);
+			cr_assert_eq(throng_world_add_obstacle(w, (throng_vec2){-10, 5}, 2.0f, NULL), THRONG_OK);
+		}
+		const char* wkt = geo_export(w, path, 0);
+		if (outside) {
+			cr_assert_str_eq(wkt, inside);
+		} else {
+			snprintf(inside, sizeof inside, "%s", wkt);
+		}
+		throng_world_destroy(w);
+	}
+	unlink(path);
+}
+
+Test(sqlite_geometry, walls_that_split_keep_the_agents_piece)
+{
+	char path[256];
+	tmp_path(path, sizeof path, "geo_split.sqlite");
+	// A wall across the whole height at x = 8 (its ends past the bounds):
+	// pieces 8 - h and 12 - h wide; the agent's (right) one is kept, the
+	// wall's half-thickness off its left edge.
+	throng_world* w = geo_world(THRONG_BOUNDS_CONTAIN, (throng_vec2){15, 5}, (throng_vec2){0, 0});
+	add_wall(w, 8, -1, 8, 11);
+	cr_assert_str_eq(geo_export(w, path, 0), "POLYGON ((8.005 0, 20 0, 20 10, 8.005 10, 8.005 0))");
+	cr_assert_str_eq(sqlite(path, "SELECT value FROM metadata WHERE key='walkable_pieces'"), "2\n");
+	throng_world_destroy(w);
+	// The same wall with the agent on its left: the piece it is in, though smaller.
+	w = geo_world(THRONG_BOUNDS_CONTAIN, (throng_vec2){2, 5}, (throng_vec2){0, 0});
+	add_wall(w, 8, -1, 8, 11);
+	cr_assert_str_eq(geo_export(w, path, 0), "POLYGON ((0 0, 7.995 0, 7.995 10, 0 10, 0 0))");
+	throng_world_destroy(w);
+	// A room walled off in the top-left corner by a polyline (0,4)-(6,4)-(6,10),
+	// whose ends touch the bounds, the agent outside: the rest of the world is kept, 200 m^2
+	// less the 6.005 x 6.005 m the room and the walls' inner halves take
+	// (the walls' outer corner is round: h^2 (1 - pi/4) more, below 1e-5).
+	w = geo_world(THRONG_BOUNDS_CONTAIN, (throng_vec2){15, 5}, (throng_vec2){0, 0});
+	add_wall(w, 0, 4, 6, 4);
+	add_wall(w, 6, 4, 6, 10);
+	wkt_polygon p = parse_polygon(geo_export(w, path, 0));
+	cr_assert_eq(p.rings, 1, "%s", out);
+	cr_assert_float_eq(polygon_area(&p), 200.0 - 6.005 * 6.005, 2e-5);
+	cr_assert_str_eq(sqlite(path, "SELECT value FROM metadata WHERE key='walkable_pieces'"), "2\n");
+	throng_world_destroy(w);
+	// The agent in the room: the room, 5.995 m square inside the walls.
+	w = geo_world(THRONG_BOUNDS_CONTAIN, (throng_vec2){3, 7}, (throng_vec2){0, 0});
+	add_wall(w, 0, 4, 6, 4);
+	add_wall(w, 6, 4, 6, 10);
+	cr_assert_str_eq(geo_export(w, path, 0), "POLYGON ((0 4.005, 5.995 4.005, 5.995 10, 0 10, 0 4.005))");
+	throng_world_destroy(w);
+	unlink(path);
+}
+
+Test(sqlite_geometry, shapes_that_cover_the_bounds_are_refused)
+{
+	char path[256];
+	tmp_path(path, sizeof path, "geo_none.sqlite");
+	unlink(path);
+	// Radius 12 m about the centre covers every corner (11.18 m away).
+	throng_world* w = geo_world(THRONG_BOUNDS_CONTAIN, (throng_vec2){1, 1}, (throng_vec2){0, 0});
+	cr_assert_eq(throng_world_add_obstacle(w, (throng_vec2){10, 5}, 12.0f, NULL), THRONG_OK);
+	throng_export_def def = throng_export_default_def();
+	def.world = w;
+	throng_exporter* ex = NULL;
+	cr_assert_eq(throng_exporter_create(path, &def, &ex), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_null(ex);
+	cr_assert_not_null(strstr(throng_last_error(), "the walkable area is empty: the 1 obstacles and 0 walls cover"),
+	                   "%s", throng_last_error());
+	cr_assert_not_null(strstr(throng_last_error(), path), "%s", throng_last_error());
+	cr_assert_neq(access(path, F_OK), 0, "the path was created");
+	throng_world_destroy(w);
+}
+
+Test(sqlite_geometry, open_world_grows_to_the_positions)
+{
+	char path[256], want[256], x1[32];
+	tmp_path(path, sizeof path, "geo_open.sqlite");
+	// Agents that stay inside: the bounds.
+	throng_world* w = geo_world(THRONG_BOUNDS_OPEN, (throng_vec2){2, 5}, (throng_vec2){0, 0});
+	cr_assert_str_eq(geo_export(w, path, 3), "POLYGON ((0 0, 20 0, 20 10, 0 10, 0 0))");
+	throng_world_destroy(w);
+	// An agent coasting at 2 m/s from x = 18 leaves at the right: the area
+	// reaches 1 m past the farthest x written (y stays within the bounds).
+	w = geo_world(THRONG_BOUNDS_OPEN, (throng_vec2){18, 5}, (throng_vec2){2, 0});
+	const char* wkt = geo_export(w, path, 120);
+	throng_agent_state a;
+	cr_assert_eq(throng_world_get_agent(w, 0, &a), THRONG_OK);
+	cr_assert_gt(a.position.x, 21.0f, "the agent left the bounds");
+	grid_text(x1, ceil(((double)a.position.x + 1.0) * 1e6) / 1e6);
+	snprintf(want, sizeof want, "POLYGON ((0 0, %s 0, %s 10, 0 10, 0 0))", x1, x1);
+	cr_assert_str_eq(wkt, want);
+	snprintf(want, sizeof want, "%.9g\n0\n10\n0\n", (double)a.position.x + 1.0); // xmax, xmin, ymax, ymin
+	cr_assert_str_eq(sqlite(path, "SELECT value FROM metadata WHERE key IN ('xmin','xmax','ymin','ymax') ORDER BY key"),
+	                 want);
+	throng_world_destroy(w);
 	unlink(path);
 }

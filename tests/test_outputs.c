@@ -324,8 +324,10 @@ static int run_and_signal(const char* args, const char* watch, int sig)
 		execl("/bin/sh", "sh", "-c", cmd, (char*)NULL);
 		_exit(127);
 	}
-	// Wait until the temporary beside `watch` holds something: the run is
-	// in its stepping loop.
+	// Wait until the temporary beside `watch` holds frames: the run is in
+	// its stepping loop. 1 MB: more than a SQLite file's schema and
+	// walkable area (field's at 2,000 agents: 206 KB of WKT), so that a
+	// batch of frames was committed.
 	for (int tries = 0; tries < 600; ++tries) {
 		DIR* d = opendir(dir);
 		struct dirent* e;
@@ -336,7 +338,7 @@ static int run_and_signal(const char* args, const char* watch, int sig)
 				char p[512];
 				struct stat st;
 				snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-				growing = stat(p, &st) == 0 && st.st_size > 200000;
+				growing = stat(p, &st) == 0 && st.st_size > 1000000;
 			}
 		}
 		if (d != NULL) {

@@ -513,7 +513,9 @@ throng_status throng_exporter_create(const char* path, const throng_export_def* 
 		                path);
 	}
 	ex->fd = throng_output_file_fd(ex->file);
+	ex->world = def->world; // only for begin: the world is not kept
 	st = ex->ops->begin(ex);
+	ex->world = NULL;
 	if (st != THRONG_OK) {
 		exporter_free(ex); // nothing worth keeping: the temporary goes, the path stays as it was
 		return st;

@@ -17,8 +17,16 @@
 // is refused before SQLite opens it, so it never creates
 // "/dev/null-journal"; a regular file written in place (through a link to
 // a name that did not exist) keeps its journal in memory.
+//
+// The geometry table holds the walkable area (walkable.c): the bounds minus
+// the obstacles and walls of def.world when the exporter is created, one
+// WKT POLYGON. An open world's agents may walk out of its bounds: the
+// exporter keeps the extent of the positions it writes and, when the run
+// finishes with some outside, writes the area again over the bounds and
+// that extent grown by THR_SQLITE_OPEN_MARGIN, so every position is inside.
 #define _POSIX_C_SOURCE 200809L
 
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,9 +36,12 @@
 
 #include "error.h"
 #include "export_writer.h"
+#include "walkable.h"
 
 /// Rows per transaction the default batch aims at.
 #define THR_SQLITE_BATCH_ROWS 250000u
+/// An open world's walkable area reaches this far (m) past every position written.
+#define THR_SQLITE_OPEN_MARGIN 1.0
 
 typedef struct sqlite_state {
 	sqlite3* db;
@@ -40,6 +51,10 @@ typedef struct sqlite_state {
 	uint32_t pending;        ///< frames in the open transaction
 	uint64_t committed;      ///< frames committed
 	int64_t geometry_hash;
+	char* wkt;               ///< the walkable area written into the geometry table
+	thr_walkable_info walkable;
+	thr_walkable_shapes shapes; ///< the world's obstacles and walls (an open world's area is cut again)
+	double extent[4];        ///< open world: min x, min y, max x, max y of the finite positions written
 } sqlite_state;
 
 static throng_status db_fail(throng_exporter* ex, const char* doing)
@@ -146,13 +161,8 @@ static throng_status write_schema(throng_exporter* ex)
 		return st;
 	}
 
-	// The walkable area: the world's bounds as a polygon, in WKT.
-	char wkt[512];
-	snprintf(wkt, sizeof wkt, "POLYGON ((%.9g %.9g, %.9g %.9g, %.9g %.9g, %.9g %.9g, %.9g %.9g))",
-	         (double)d->bounds_min.x, (double)d->bounds_min.y, (double)d->bounds_max.x, (double)d->bounds_min.y,
-	         (double)d->bounds_max.x, (double)d->bounds_max.y, (double)d->bounds_min.x, (double)d->bounds_max.y,
-	         (double)d->bounds_min.x, (double)d->bounds_min.y);
-	s->geometry_hash = (int64_t)thr_crc32(0, wkt, strlen(wkt));
+	// The walkable area (sqlite_begin cut it): its hash is the CRC-32 of its text.
+	s->geometry_hash = (int64_t)thr_crc32(0, s->wkt, strlen(s->wkt));
 
 	sqlite3_stmt* meta = NULL;
 	if (sqlite3_prepare_v2(s->db, "INSERT INTO metadata(key, value) VALUES(?, ?)", -1, &meta, NULL) != SQLITE_OK) {
@@ -165,16 +175,18 @@ static throng_status write_schema(throng_exporter* ex)
 	snprintf(v[3], sizeof v[3], "%.9g", (double)d->bounds_min.y);
 	snprintf(v[4], sizeof v[4], "%.9g", (double)d->bounds_max.y);
 	snprintf(v[5], sizeof v[5], "%.9g", (double)d->dt);
-	char producer[64], seed[32], every[16], agents[16];
+	char producer[64], seed[32], every[16], agents[16], pieces[16];
 	snprintf(producer, sizeof producer, "throng %d.%d.%d", THRONG_VERSION_MAJOR, THRONG_VERSION_MINOR,
 	         THRONG_VERSION_PATCH);
 	snprintf(seed, sizeof seed, "%llu", (unsigned long long)d->seed);
 	snprintf(every, sizeof every, "%u", d->every);
 	snprintf(agents, sizeof agents, "%u", d->agents);
+	snprintf(pieces, sizeof pieces, "%u", s->walkable.pieces);
 	const char* const kv[][2] = {
 		{"version", "2"}, {"fps", v[0]},      {"xmin", v[1]},          {"xmax", v[2]},
 		{"ymin", v[3]},   {"ymax", v[4]},     {"producer", producer},  {"scenario", ex->scenario},
 		{"seed", seed},   {"dt", v[5]},       {"every_nth_step", every}, {"agents", agents},
+		{"walkable_pieces", pieces},
 	};
 	for (size_t k = 0; k < sizeof kv / sizeof kv[0] && st == THRONG_OK; ++k) {
 		st = put_meta(ex, meta, kv[k][0], kv[k][1]);
@@ -189,7 +201,7 @@ static throng_status write_schema(throng_exporter* ex)
 		return db_fail(ex, "preparing the geometry insert");
 	}
 	sqlite3_bind_int64(geo, 1, s->geometry_hash);
-	sqlite3_bind_text(geo, 2, wkt, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(geo, 2, s->wkt, -1, SQLITE_STATIC);
 	int rc = sqlite3_step(geo);
 	sqlite3_finalize(geo);
 	if (rc != SQLITE_DONE) {
@@ -223,16 +235,36 @@ static throng_status sqlite_begin(throng_exporter* ex)
 		                "SQLite would apply it to the new file). Remove it, or write to another path",
 		                ex->path, ex->path, ex->path);
 	}
+	// The walkable area, before SQLite opens anything: a world whose shapes
+	// cover its bounds is refused here.
+	// When walls cut it apart, the piece kept is the one the world's agents
+	// are in now.
+	throng_status st = ex->world != NULL ? thr_walkable_shapes_of(ex->world, &s->shapes) : THRONG_OK;
+	const throng_export_def* d = &ex->def;
+	const double box[4] = {d->bounds_min.x, d->bounds_min.y, d->bounds_max.x, d->bounds_max.y};
+	thr_walkable_points agents = {NULL, NULL, 0};
+	if (ex->world != NULL) {
+		throng_view view = throng_world_view(ex->world);
+		agents = (thr_walkable_points){view.x, view.y, view.count};
+	}
+	if (st == THRONG_OK) {
+		st = thr_walkable_wkt(&s->shapes, box, agents, &s->wkt, &s->walkable, ex->path);
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	s->extent[0] = s->extent[1] = INFINITY;
+	s->extent[2] = s->extent[3] = -INFINITY;
 	if (sqlite3_open_v2(throng_output_file_write_path(ex->file), &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
 	                    NULL) != SQLITE_OK) {
 		return db_fail(ex, "opening the file");
 	}
 	uint32_t rows = THR_SQLITE_BATCH_ROWS;
 	s->batch = ex->def.sqlite_batch != 0 ? ex->def.sqlite_batch : (rows + ex->def.agents - 1u) / ex->def.agents;
-	throng_status st = exec(ex,
-	                        in_place ? "PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536;"
-	                                 : "PRAGMA journal_mode=DELETE; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;",
-	                        "setting the journal mode");
+	st = exec(ex,
+	          in_place ? "PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536;"
+	                   : "PRAGMA journal_mode=DELETE; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;",
+	          "setting the journal mode");
 	if (st == THRONG_OK) {
 		st = write_schema(ex);
 	}
@@ -262,6 +294,16 @@ static throng_status sqlite_insert(throng_exporter* ex, const throng_view* view)
 	const float* hx = ex->by_id[4];
 	const float* hy = ex->by_id[5];
 	sqlite3_int64 frame = (sqlite3_int64)ex->frames;
+	if (ex->def.bounds_mode == THRONG_BOUNDS_OPEN) {
+		for (uint32_t i = 0; i < ex->def.agents; ++i) {
+			if (isfinite(x[i]) && isfinite(y[i])) {
+				s->extent[0] = fmin(s->extent[0], (double)x[i]);
+				s->extent[1] = fmin(s->extent[1], (double)y[i]);
+				s->extent[2] = fmax(s->extent[2], (double)x[i]);
+				s->extent[3] = fmax(s->extent[3], (double)y[i]);
+			}
+		}
+	}
 	for (uint32_t i = 0; i < ex->def.agents; ++i) {
 		sqlite3_stmt* q = s->insert_row;
 		sqlite3_bind_int64(q, 1, frame);
@@ -302,6 +344,73 @@ static throng_status sqlite_frame(throng_exporter* ex, const throng_view* view)
 	return st == THRONG_ERR_IO ? sqlite_stopped(ex) : st;
 }
 
+/// An open world whose agents left its bounds: the walkable area cut
+/// again from the bounds and the positions' extent grown by
+/// THR_SQLITE_OPEN_MARGIN, with its hash in the geometry table, every
+/// frame's row and the xmin..ymax metadata, in one transaction.
+static throng_status open_world_area(throng_exporter* ex)
+{
+	sqlite_state* s = ex->impl;
+	const throng_export_def* d = &ex->def;
+	const double* e = s->extent;
+	if (d->bounds_mode != THRONG_BOUNDS_OPEN || !(e[0] <= e[2]) ||
+	    (e[0] >= d->bounds_min.x && e[1] >= d->bounds_min.y && e[2] <= d->bounds_max.x && e[3] <= d->bounds_max.y)) {
+		return THRONG_OK;
+	}
+	const double m = THR_SQLITE_OPEN_MARGIN;
+	const double box[4] = {fmin(d->bounds_min.x, e[0] - m), fmin(d->bounds_min.y, e[1] - m),
+	                       fmax(d->bounds_max.x, e[2] + m), fmax(d->bounds_max.y, e[3] + m)};
+	char* wkt = NULL;
+	thr_walkable_info info;
+	// The last frame written (x and y by id) chooses the piece kept.
+	const thr_walkable_points last = {ex->by_id[0], ex->by_id[1], ex->def.agents};
+	throng_status st = thr_walkable_wkt(&s->shapes, box, last, &wkt, &info, ex->path);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	free(s->wkt);
+	s->wkt = wkt;
+	s->walkable = info;
+	s->geometry_hash = (int64_t)thr_crc32(0, wkt, strlen(wkt));
+	char v[5][32];
+	for (int k = 0; k < 4; ++k) {
+		snprintf(v[k], sizeof v[k], "%.9g", box[k]);
+	}
+	snprintf(v[4], sizeof v[4], "%u", info.pieces);
+	static const char* const keys[5] = {"xmin", "ymin", "xmax", "ymax", "walkable_pieces"};
+	sqlite3_stmt* q[3] = {NULL, NULL, NULL};
+	static const char* const sql[3] = {"UPDATE geometry SET hash = ?1, wkt = ?2",
+	                                   "UPDATE frame_data SET geometry_hash = ?1",
+	                                   "UPDATE metadata SET value = ?2 WHERE key = ?1"};
+	st = exec(ex, "BEGIN", "starting the open world's geometry transaction");
+	for (int k = 0; k < 3 && st == THRONG_OK; ++k) {
+		if (sqlite3_prepare_v2(s->db, sql[k], -1, &q[k], NULL) != SQLITE_OK) {
+			st = db_fail(ex, "preparing the open world's geometry update");
+		}
+	}
+	for (int k = 0; k < 2 && st == THRONG_OK; ++k) {
+		sqlite3_bind_int64(q[k], 1, s->geometry_hash);
+		if (k == 0) {
+			sqlite3_bind_text(q[k], 2, wkt, -1, SQLITE_STATIC);
+		}
+		if (sqlite3_step(q[k]) != SQLITE_DONE) {
+			st = db_fail(ex, "writing the open world's walkable area");
+		}
+	}
+	for (int k = 0; k < 5 && st == THRONG_OK; ++k) {
+		sqlite3_reset(q[2]);
+		sqlite3_bind_text(q[2], 1, keys[k], -1, SQLITE_STATIC);
+		sqlite3_bind_text(q[2], 2, v[k], -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(q[2]) != SQLITE_DONE) {
+			st = db_fail(ex, "writing the open world's extent into the metadata");
+		}
+	}
+	for (int k = 0; k < 3; ++k) {
+		sqlite3_finalize(q[k]);
+	}
+	return st == THRONG_OK ? exec(ex, "COMMIT", "committing the open world's walkable area") : st;
+}
+
 static throng_status sqlite_finish(throng_exporter* ex)
 {
 	sqlite_state* s = ex->impl;
@@ -312,6 +421,9 @@ static throng_status sqlite_finish(throng_exporter* ex)
 			s->committed += s->pending;
 			s->pending = 0;
 		}
+	}
+	if (st == THRONG_OK) {
+		st = open_world_area(ex);
 	}
 	if (st == THRONG_OK) {
 		st = exec(ex, "CREATE INDEX frame_id_idx ON trajectory_data(frame, id)", "indexing (frame, id)");
@@ -348,6 +460,8 @@ static void sqlite_release(throng_exporter* ex)
 		remove_journal(throng_output_file_write_path(ex->file));
 		ex->kept_frames = 0;
 	}
+	free(s->wkt);
+	thr_walkable_shapes_free(&s->shapes);
 	free(s);
 	ex->impl = NULL;
 }

@@ -46,6 +46,7 @@ struct throng_exporter {
 	char* failure;           ///< its message
 	void* by_id[THRONG_FIELD_BITS]; ///< id-ordered copies for the text and SQLite formats
 	void* impl;              ///< the format's own state
+	const throng_world* world; ///< def.world while the format's begin runs (the SQLite walkable area), else NULL
 };
 
 extern const thr_exporter_ops thr_stream_ops;

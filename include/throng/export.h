@@ -6,7 +6,9 @@
 //
 // - An exporter writes frames to a file or a pipe in one of four formats:
 //   throng's binary stream (docs/FORMAT.md), CSV, the pedestrian-dynamics
-//   text format, or a SQLite trajectory database in JuPedSim's schema.
+//   text format, or a SQLite trajectory database in JuPedSim's schema
+//   (with the walkable area as WKT: the bounds minus the obstacles and
+//   walls of def.world, docs/FORMAT.md).
 // - A stream reader reads the binary stream back (from a file, a pipe or
 //   memory) and names the byte offset of anything truncated or corrupt.
 // - A live feed publishes every frame to POSIX shared memory under a
@@ -93,7 +95,8 @@ typedef struct throng_export_def {
 	uint64_t seed;               ///< the world's seed, recorded in the header
 	const throng_world* world;   ///< when not NULL, agents, dt, bounds, bounds_mode and seed are read
 	                             ///< from this world when the exporter or feed is created, and must be
-	                             ///< left at their defaults here; the world is not kept
+	                             ///< left at their defaults here (SQLite also cuts its obstacles and
+	                             ///< walls out of the walkable area); the world is not kept
 	int32_t internal_cookie;     ///< set by throng_export_default_def(); leave as is
 } throng_export_def;
 
