@@ -189,7 +189,9 @@ def rimea9(binary, arche, closed=False, seconds=600.0):
     """RiMEA test 9: a 30 m x 20 m room, 1,000 people, four 1 m exits near the corners of the short walls
     (two closed: those of the left wall, whose people walk to the right wall's exits). Each exit's people
     walk on to a point OUT m beyond it: nobody leaves the world yet (the living-world issue), and with the
-    point 6 m out the crowd gathering there grew back into the exit (323.5 s instead of 208 s)."""
+    point 6 m out the crowd gathering there grew back into the exit (323.5 s instead of 208 s). The path
+    leads 0.5 m past the exit's middle, as bottleneck()'s does: with the exit's own middle as the waypoint the room
+    took 219 s instead of 178.5 s (the same walkers, the same exits)."""
     W, H, door = 30.0, 20.0, 1.0
     ys = (2.0, 17.0)  # exits span [y, y + door]
     walls = ["  - [[0, 0], [%g, 0]]" % W, "  - [[0, %g], [%g, %g]]" % (H, W, H)]
@@ -209,8 +211,9 @@ def rimea9(binary, arche, closed=False, seconds=600.0):
             ex = 0.0 if to_left else W
             out = -OUT if to_left else W + OUT
             inside = 0.6 if to_left else W - 0.6
+            past = -0.5 if to_left else W + 0.5  # through the exit, as bottleneck()'s walkers aim 0.5 m past the door
             groups += group("q%d" % gid, 250, arche, (qx, qy), (0.56, 0.9, 25), (out, yexit), gid,
-                            path=[(inside, yexit), (ex, yexit), (out, yexit)])
+                            path=[(inside, yexit), (past, yexit), (out, yexit)])
             gid += 1
     y = groups + "walls:\n" + "\n".join(walls) + "\n"
     frames = run(binary, header("rimea9", -OUT - 4, -2, W + OUT + 4, H + 2, arche, goal="path") + y, seconds, every=30)
@@ -434,6 +437,11 @@ def self_test():
     assert bidir_reference(2.0) == (1.5, "zhang2012") and bidir_reference(1.0)[1] == "weidmann"
 
 
+def _secs(t):
+    """A time in s to one decimal, or "never" (None: the room did not empty)."""
+    return "never" if t is None else "%.1f" % t
+
+
 def check(binary):
     """The targets of issue 32: CHECKED ones (met today) fail the run, REPORTED ones (missed today) are printed."""
     self_test()
@@ -441,15 +449,22 @@ def check(binary):
     r = relaxation(binary, "pedestrian")
     print(json.dumps(r), flush=True)
     t.add(CHECKED, 0.4 <= r["tau"] <= 0.6, "relaxation time %.3f s, expected 0.5 +/- 0.1" % r["tau"])
-    # Head-on counterflow in the 2 m corridor: no gridlock, everyone passes, lanes within 30 s.
+    # Head-on counterflow in the 2 m corridor: no gridlock, everyone passes, lanes within 30 s; at least 0.4 m/s
+    # while the streams meet at 2 /m2 (the issue's figure; 1 /m2 must do as well). At 3 /m2 the last walker of a
+    # stream has 32 m to go (its own 20 m stream, the 2 m gap, the other's 20 m less 10 m) at about Weidmann's
+    # 0.33 m/s: 97 s, so it gets 120 s there, and the speed is printed, not a target.
     for d in (1.0, 2.0, 3.0):
-        r = counterflow(binary, "pedestrian", d)
+        seconds = 60.0 if d <= 2.0 else 120.0
+        r = counterflow(binary, "pedestrian", d, seconds=seconds)
         print(json.dumps(r), flush=True)
-        kind = CHECKED if d <= 2.0 else REPORTED  # at 3 /m2 the streams still lock (25 of 240 pass in 60 s)
-        t.add(kind, r["mean_speed_meeting"] >= 0.4, "counterflow at %g /m2: mean speed %.3f m/s while the streams "
-              "meet, expected at least 0.4" % (d, r["mean_speed_meeting"]))
-        t.add(kind, r["passed"] == r["agents"], "counterflow at %g /m2: %d of %d passed in 60 s"
-              % (d, r["passed"], r["agents"]))
+        if d <= 2.0:
+            t.add(CHECKED, r["mean_speed_meeting"] >= 0.4, "counterflow at %g /m2: mean speed %.3f m/s while the "
+                  "streams meet, expected at least 0.4" % (d, r["mean_speed_meeting"]))
+        else:
+            print("INFO counterflow at %g /m2: mean speed %.3f m/s while the streams meet" % (d, r["mean_speed_meeting"]))
+        t.add(CHECKED, r["passed"] == r["agents"], "counterflow at %g /m2: %d of %d passed in %g s"
+              % (d, r["passed"], r["agents"], seconds))
+        kind = CHECKED if d <= 2.0 else REPORTED  # at 3 /m2 lanes hold from 31.9 s
         t.add(kind, r["lanes_time"] is not None and r["lanes_time"] <= LANE_TARGET_S,
               "counterflow at %g /m2: %s where the streams meet, expected within %g s"
               % (d, _lanes(r), LANE_TARGET_S))
@@ -470,14 +485,29 @@ def check(binary):
         t.add(CHECKED, abs(r["speed"] / r["weidmann"] - 1.0) <= ONEWAY_TOLERANCE,
               "one-way corridor at %g /m2: %.3f m/s, Weidmann %.3f, within %d %%" %
               (d, r["speed"], r["weidmann"], round(100 * ONEWAY_TOLERANCE)))
-    for w in (0.8, 1.2, 2.0):
+    door_flow = {}
+    for w in (0.8, 1.0, 1.2, 2.0):
         r = bottleneck(binary, "pedestrian", w)
         print(json.dumps(r), flush=True)
+        door_flow[w] = r.get("flow", 0.0)
         t.add(CHECKED, r["passed"] == r["agents"], "bottleneck %g m: %d of %d passed in 300 s"
               % (w, r["passed"], r["agents"]))
-        kind = CHECKED if w <= 1.2 else REPORTED  # the 2.0 m door gives 1.25 /(m s)
-        t.add(kind, 1.3 <= r.get("specific_flow", 0.0) <= 2.3, "bottleneck %g m: specific flow %.3f /(m s), "
+        t.add(CHECKED, 1.3 <= r.get("specific_flow", 0.0) <= 2.3, "bottleneck %g m: specific flow %.3f /(m s), "
               "expected 1.3 to 2.3" % (w, r.get("specific_flow", 0.0)))
+    # RiMEA 9: the room empties within 20 % of the hand calculation from the 1 m door's measured flow
+    # (1,000 / (4 x J)), and closing two exits raises the time 1.7 to 2.3 times.
+    hand = 1000.0 / (4.0 * door_flow[1.0]) if door_flow[1.0] > 0 else float("inf")
+    four = rimea9(binary, "pedestrian", False, seconds=300.0)
+    print(json.dumps(four), flush=True)
+    two = rimea9(binary, "pedestrian", True, seconds=540.0)
+    print(json.dumps(two), flush=True)
+    t.add(CHECKED, four["time"] is not None and abs(four["time"] / hand - 1.0) <= 0.2,
+          "RiMEA 9, four exits: empty at %s s, hand calculation %.1f s (1,000 / (4 x %.3f /s)), within 20 %%"
+          % (_secs(four["time"]), hand, door_flow[1.0]))
+    ratio = two["time"] / four["time"] if four["time"] and two["time"] else None
+    t.add(CHECKED, ratio is not None and 1.7 <= ratio <= 2.3,
+          "RiMEA 9, two exits closed: empty at %s s, %s times the four exits', expected 1.7 to 2.3"
+          % (_secs(two["time"]), "%.2f" % ratio if ratio else "-"))
     r = counterflow(binary, "walker", 1.0)
     print(json.dumps(r), flush=True)
     # The gridlock the pedestrian exists to avoid: if today's walker no longer jams, say so here.
