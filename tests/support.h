@@ -3,9 +3,11 @@
 #ifndef THRONG_TESTS_SUPPORT_H
 #define THRONG_TESTS_SUPPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "throng/behavior.h"
 #include "throng/export.h"
 #include "throng/metrics.h"
 #include "throng/scenario.h"
@@ -52,6 +54,10 @@ throng_scene* thr_test_scene_threads(const char* name, uint32_t agents, uint64_t
 /// on error.
 throng_exporter* thr_test_circle_exporter(const char* path, uint32_t agents, throng_export_def def,
                                           throng_scene** scene);
+
+/// Whether two slots' parameters are equal field by field (==: a NaN
+/// differs from itself), every field of throng_behavior_params.
+bool thr_test_same_params(const throng_behavior_params* p, const throng_behavior_params* q);
 
 /// Spawns one agent at p with velocity v, max_speed 2 m/s and `target`,
 /// every other field at its default (radius 0.3 m); fails the test on error.

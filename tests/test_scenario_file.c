@@ -137,16 +137,7 @@ static void assert_same_controller(const throng_controller* a, const throng_cont
 		                  x->priority == y->priority,
 		          "archetype %u slot %u", id, k);
 		const throng_behavior_params *p = &x->params, *q = &y->params;
-		cr_assert(p->target == q->target && p->flee_mode == q->flee_mode && p->flee_radius == q->flee_radius &&
-		                  p->slow_radius == q->slow_radius && p->evade_radius == q->evade_radius &&
-		                  p->max_prediction == q->max_prediction && p->circle_distance == q->circle_distance &&
-		                  p->circle_radius == q->circle_radius && p->jitter == q->jitter && p->frame == q->frame &&
-		                  p->noise_frequency == q->noise_frequency && p->noise_amplitude == q->noise_amplitude &&
-		                  p->look_ahead == q->look_ahead && p->feeler_angle == q->feeler_angle &&
-		                  p->avoid_radius == q->avoid_radius && p->neighbor_radius == q->neighbor_radius &&
-		                  p->same_group_only == q->same_group_only && p->margin == q->margin &&
-		                  p->waypoint_radius == q->waypoint_radius && p->time_gap == q->time_gap,
-		          "archetype %u slot %u: parameters", id, k);
+		cr_assert(thr_test_same_params(p, q), "archetype %u slot %u: parameters", id, k);
 	}
 }
 

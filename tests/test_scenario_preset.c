@@ -83,19 +83,7 @@ static uint32_t problems_of(const char* text, messages* m)
 static void assert_same_params(const throng_behavior_params* p, const throng_behavior_params* q, const char* what,
                                uint32_t k)
 {
-	cr_assert(p->target == q->target && p->flee_mode == q->flee_mode && p->flee_radius == q->flee_radius &&
-	                  p->slow_radius == q->slow_radius && p->evade_radius == q->evade_radius &&
-	                  p->max_prediction == q->max_prediction && p->circle_distance == q->circle_distance &&
-	                  p->circle_radius == q->circle_radius && p->jitter == q->jitter && p->frame == q->frame &&
-	                  p->noise_frequency == q->noise_frequency && p->noise_amplitude == q->noise_amplitude &&
-	                  p->look_ahead == q->look_ahead && p->feeler_angle == q->feeler_angle &&
-	                  p->avoid_radius == q->avoid_radius && p->neighbor_radius == q->neighbor_radius &&
-	                  p->same_group_only == q->same_group_only && p->max_neighbors == q->max_neighbors &&
-	                  p->margin == q->margin && p->waypoint_radius == q->waypoint_radius &&
-	                  p->time_gap == q->time_gap && p->ttc_strength == q->ttc_strength &&
-	                  p->ttc_horizon == q->ttc_horizon && p->ttc_max_time == q->ttc_max_time &&
-	                  p->fov_weight == q->fov_weight && p->side_bias == q->side_bias,
-	          "%s: slot %u: a parameter differs", what, k);
+	cr_assert(thr_test_same_params(p, q), "%s: slot %u: a parameter differs", what, k);
 }
 
 /// Every field of two controllers: mode, tau, target rule, contact, and
