@@ -234,12 +234,13 @@ int throng_controller_add(throng_controller* controller, throng_slot slot);
 /// compares with pedestrian experiments): the relaxation blend (tau
 /// 0.5 s) of, in slot order,
 ///   0 wall_avoidance (priority, weight 3, look_ahead 1.5 m),
-///   1 anticipation (priority; neighbor_radius 4 m, ttc_strength 0.5, side_bias 0.2: keep right),
+///   1 anticipation (priority; neighbor_radius 4 m, ttc_strength 0.5, side_bias 1: keep right),
 ///   2 headway (neighbor_radius 3 m, time_gap 0.55 s),
 ///   3 `drive` (the drive: THRONG_ARRIVE, THRONG_SEEK or
 ///     THRONG_PATH_FOLLOW, slow_radius 2 m, waypoint_radius 1 m),
-/// with contacts slip 0.5 and noise 0.1 m/s. Give its agents
-/// throng_agent_pedestrian_def()'s body. Still under calibration: its
+/// with contacts slip 0.5 and noise 0.15 m/s. Give its agents
+/// throng_agent_pedestrian_def()'s body. The built-in `hallway` and
+/// `crossing` use it (drive THRONG_ARRIVE). Still under calibration: its
 /// values may change until docs/QUALITY.md's targets are met.
 throng_controller throng_controller_pedestrian_def(throng_behavior_kind drive);
 
