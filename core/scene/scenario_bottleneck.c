@@ -34,6 +34,23 @@
 // (N / (flow * d)). At the default 400 agents the room is 26.8 m deep and
 // 25.6 m high and the door 3.2 m wide; at 1,000, 41.2 m by 40 m, door 5 m.
 //
+// Walkers: still the hybrid walker of scenario_crowd.c (radius 0.3 m,
+// 1.3 m/s). With the calibrated pedestrian instead (issue 32, item 5:
+// throng_controller_pedestrian_def(THRONG_PATH_FOLLOW) with this file's
+// waypoint radius, 16 iterations and inelastic contacts, its body; tried
+// 2026-12-05, 1,000 agents, seed 1) the room does not empty in time: the
+// 5 m door passed 8.5, 9.4, 6.2 and 4.2 walkers/s in the four 30 s of the
+// run (1.7, 1.9, 1.2, 0.8 /(m s)), 850 were out and 767 at their goals after
+// 120 s, and 40 never arrived in 200 s, standing in a column along the
+// inside of the door wall beside the door (x -0.2 to -0.9 m, y -2.3 to
+// -7.2 m) at under 0.25 m/s; the headway holds them (with it disabled,
+// everyone arrived by 66.4 s). Inelastic or not gave
+// the same bits (the pedestrian's contacts are rare here, 2e-5 per
+// agent-step); a door waypoint 0.5 m or d/2 beyond the door, its circle
+// still through the posts, was worse (468 and 836 at their goals after
+// 150 s). Until that is solved, bottleneck keeps the walker and its pinned
+// hashes.
+//
 // Goal radius BOTTLENECK_GOAL_RADIUS = 0.5 m; default 7200 steps (120 s).
 // Bounds are open: the walls hold the crowd (wall feelers at weight 3,
 // scenario_crowd.c, and the contact pass). docs/QUALITY.md has the figures.

@@ -21,20 +21,22 @@
 // that arrive late can pass between those standing. The longest walk is
 // about D = 2 (H + CROSSING_GAP) + rows * CROSSING_GOAL_SPACING.
 //
-// Controller: scenario_crowd.c with separation weight 4; the contact pass
-// keeps bodies apart. Goal radius CROSSING_GOAL_RADIUS = 0.5 m. Documented
-// crossing time (the acceptance bound, tests/test_scene_accept.c): every
-// agent reaches its goal within T = 2 D / 1.3 m/s. At 1,000 agents (16 x 16
-// blocks) D = 92.2 m and T = 141.8 s; the default 8520 steps (142 s) cover
-// it. Issue 13 asks for the last arrival within 95 s (RVO2's ORCA: 85.4 s
-// on this scene); measured with seeds 1 to 8: last arrival 87.0 to
-// 91.4 s, mean 71.5 to 71.9 s, deepest overlap at most 0.001 of the radii
-// sum (docs/QUALITY.md). With separation at weight 16 and the goal at half
-// weight (chosen before the contact pass, to keep bodies apart by
-// steering) the last arrived after 110 to 120 s: separation and
-// avoidance from the perpendicular flow took the whole force budget, the
-// goal got none, and walkers caught in that flow were carried with it, up
-// to 33 m sideways. Bounds are open, the goals plus CROSSING_MARGIN.
+// Walkers: the calibrated pedestrian (issue 32, item 5),
+// throng_controller_pedestrian_def(THRONG_ARRIVE) (slow radius 2 m, as
+// before; its wall slot finds no wall here) with
+// throng_agent_pedestrian_def()'s body (radius 0.17 m, 1.34 m/s). Until
+// 2026-12-05 they were the hybrid walker of scenario_crowd.c (radius 0.3 m,
+// 1.3 m/s, separation weight 4). The layout and goals are kept: the
+// lattice leaves 1.26 m between the smaller bodies (1.0 m before) at the
+// same density, a busy pavement. Goal radius CROSSING_GOAL_RADIUS = 0.5 m.
+// Documented crossing time (the acceptance bound,
+// tests/test_scene_accept.c): every agent reaches its goal within
+// T = 2 D / 1.3 m/s. At 1,000 agents (16 x 16 blocks) D = 92.2 m and
+// T = 141.8 s; the default 8520 steps (142 s) cover it. Issue 13 asks for
+// the last arrival within 95 s (RVO2's ORCA: 85.4 s on this scene);
+// measured with seeds 1 to 8: last arrival 77.0 s at most (the walker:
+// 87.0 to 91.4 s), no overlap deeper than 0.0005 of the radii sum
+// (docs/QUALITY.md). Bounds are open, the goals plus CROSSING_MARGIN.
 #include <math.h>
 
 #include "rng.h"
@@ -45,9 +47,7 @@
 #define CROSSING_MEDIAN 1.0f      ///< m between opposite flows
 #define CROSSING_GAP 4.0f         ///< m from a block's front to the central square
 #define CROSSING_MARGIN 5.0f      ///< m of open world around the goals
-#define CROSSING_SLOW_RADIUS 2.0f ///< m: arrive slows inside it
 #define CROSSING_GOAL_RADIUS 0.5f ///< m
-#define CROSSING_SEPARATION 4.0f   ///< separation weight (scenario_crowd.c)
 #define CROSSING_GOAL_SPACING 2.0f ///< m between goals
 
 typedef struct crossing_layout {
@@ -77,7 +77,7 @@ static void crossing_make(const void* params, const throng_vec2* points, uint32_
 	thr_crowd_goal_place(i / 4u, L->columns, L->rows, CROSSING_GOAL_SPACING, &beyond, &across);
 	float goal = L->half + CROSSING_GAP + beyond;
 	float goal_side = 0.5f * CROSSING_MEDIAN + 0.5f * (float)L->columns * CROSSING_SPACING + across;
-	*def = thr_crowd_walker(thr_crowd_at(u, right, along, side), thr_crowd_at(u, right, goal, goal_side), u,
+	*def = thr_crowd_pedestrian(thr_crowd_at(u, right, along, side), thr_crowd_at(u, right, goal, goal_side), u,
 	                        L->archetype);
 	def->group = flow;
 }
@@ -99,7 +99,7 @@ throng_status thr_crossing_build(throng_scene* scene, const throng_scene_def* o)
 	if (st != THRONG_OK) {
 		return st;
 	}
-	throng_controller ctl = thr_crowd_controller(false, THR_CROWD_ARRIVE, CROSSING_SLOW_RADIUS, CROSSING_SEPARATION);
+	throng_controller ctl = throng_controller_pedestrian_def(THRONG_ARRIVE);
 	st = thr_scene_add_archetype(scene, "pedestrian", &ctl, &L.archetype);
 	if (st == THRONG_OK) {
 		st = thr_scene_add_block(scene, n, crossing_make, &L, sizeof L, NULL);

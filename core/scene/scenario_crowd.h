@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Helpers shared by the pedestrian scenarios crossing, bottleneck and
-// hallway (private): the walking controller and block layouts.
+// hallway (private): the walkers, bottleneck's walking controller and the
+// block layouts (armies uses the layouts too). hallway and crossing walk as
+// the calibrated pedestrian (throng_controller_pedestrian_def).
 //
 // A block is a rectangle of agents on a square lattice: `columns` across
 // the direction of travel, `rows` along it, row 0 in front. Each agent is
@@ -29,15 +31,21 @@ typedef enum thr_crowd_goal {
 	THR_CROWD_PATH,       ///< follow the agent's path (arrive at its end)
 } thr_crowd_goal;
 
-/// The pedestrian controller (hybrid): wall feelers when `walls`, then
+/// The walking controller of `bottleneck` (hybrid; hallway and crossing
+/// used it too before they became the calibrated pedestrian): wall feelers when `walls`, then
 /// separation (weight `separation_weight`) and unaligned avoidance spend
 /// the force budget first; the goal slot gets what is left. See
 /// scenario_crowd.c for the numbers.
 throng_controller thr_crowd_controller(bool walls, thr_crowd_goal goal, float slow_radius, float separation_weight);
 
-/// A pedestrian of the crowd scenes: THR_CROWD_SPEED, _FORCE and _RADIUS,
+/// A walker of `bottleneck`'s controller: THR_CROWD_SPEED, _FORCE and _RADIUS,
 /// everything else at throng_agent_default_def().
 throng_agent_def thr_crowd_walker(throng_vec2 position, throng_vec2 target, throng_vec2 heading, uint32_t archetype);
+
+/// A calibrated pedestrian of hallway and crossing (issue 32): the body of
+/// throng_agent_pedestrian_def() (1.34 m/s, 8 m/s^2, radius 0.17 m), for an
+/// archetype of throng_controller_pedestrian_def().
+throng_agent_def thr_crowd_pedestrian(throng_vec2 position, throng_vec2 target, throng_vec2 heading, uint32_t archetype);
 
 /// The point `along` metres along the unit direction u and `side` metres
 /// along the unit direction v (a flow's frame: u its travel, v across it).

@@ -30,22 +30,24 @@
 // wide with 105.6 m of wall, goals on a 26 x 78 m lattice at each end,
 // D = 135.8 m.
 //
-// Controller: scenario_crowd.c with separation weight 3. The pad and the
-// weight were chosen on seeds 1 to 8 with these goals, before the contact
-// pass: at 1.6 m and weight 4 the oncoming lanes pressed walkers into the
-// walls, where they jammed
-// for up to a minute on three seeds (last arrivals 157 to 172 s, overlaps
-// to 0.64 of the radii sum); 2.4 m alone left two such seeds, weights 6
-// and 8 were worse; 2.4 m and weight 3 none. Goal radius
-// HALLWAY_GOAL_RADIUS = 0.5 m. Documented crossing time: every agent
-// reaches its goal within T = 1.5 D / 1.3 m/s (the walk plus half again
-// for the lanes). At 1,000 agents T = 156.7 s; the default 9420 steps
-// (157 s) cover it; measured with seeds 1 to 8 (the contact pass on, the
-// goal at full weight): everyone arrives, the last after 106.0 to 106.3 s,
-// deepest overlap at most 0.001 of the radii sum (docs/QUALITY.md). With
-// the goal at half weight, one walker of seed 2 never arrived: caught at
-// the wall by the oncoming flow, it was carried 50 m backwards, to the
-// corridor's far end (scenario_crowd.c explains why).
+// Walkers: the calibrated pedestrian (issue 32, item 5),
+// throng_controller_pedestrian_def(THRONG_ARRIVE) (slow radius 2 m, as
+// before) with throng_agent_pedestrian_def()'s body (radius 0.17 m,
+// 1.34 m/s). Until 2026-12-05 they were the hybrid walker of
+// scenario_crowd.c (radius 0.3 m, 1.3 m/s, separation weight 3), for which
+// the layout was tuned on seeds 1 to 8 before the contact pass: at a pad
+// of 1.6 m and weight 4 the oncoming lanes pressed walkers into the walls,
+// where they jammed for up to a minute on three seeds; 2.4 m and weight 3
+// none. The layout and goals are kept: the lattice leaves 0.86 m between
+// the smaller bodies (0.6 m before), the pad is still beyond the
+// pedestrian's 1.5 m wall feelers, and the goals 2 m apart leave room to
+// pass between those standing. Goal radius HALLWAY_GOAL_RADIUS = 0.5 m.
+// Documented crossing time: every agent reaches its goal within
+// T = 1.5 D / 1.3 m/s (the walk plus half again for the lanes). At 1,000
+// agents T = 156.7 s; the default 9420 steps (157 s) cover it; measured
+// with seeds 1 to 8: everyone arrives, the last after 102.1 s at most
+// (the walker: 106.0 to 106.3 s), no overlap deeper than 0.0005 of the
+// radii sum (docs/QUALITY.md).
 // Bounds are open, the goals plus HALLWAY_MARGIN.
 #include <math.h>
 
@@ -59,9 +61,7 @@
 #define HALLWAY_GAP 10.0f         ///< m between the two fronts at the start
 #define HALLWAY_END 1.0f          ///< m of corridor beyond a block's back edge
 #define HALLWAY_GOAL_SPACING 2.0f ///< m between goals (both axes)
-#define HALLWAY_SLOW_RADIUS 2.0f  ///< m: arrive slows inside it
 #define HALLWAY_GOAL_RADIUS 0.5f  ///< m
-#define HALLWAY_SEPARATION 3.0f   ///< separation weight (scenario_crowd.c)
 #define HALLWAY_MARGIN 5.0f       ///< m of open world around the goals
 
 typedef struct hallway_layout {
@@ -89,7 +89,7 @@ static void hallway_make(const void* params, const throng_vec2* points, uint32_t
 	thr_crowd_goal_place(i / 2u, L->columns, L->rows, HALLWAY_GOAL_SPACING, &beyond, &across);
 	float goal = L->half_length + beyond;
 	float goal_side = -across;
-	*def = thr_crowd_walker(thr_crowd_at(u, left, along, side), thr_crowd_at(u, left, goal, goal_side), u,
+	*def = thr_crowd_pedestrian(thr_crowd_at(u, left, along, side), thr_crowd_at(u, left, goal, goal_side), u,
 	                        L->archetype);
 	def->group = flow;
 }
@@ -111,7 +111,7 @@ throng_status thr_hallway_build(throng_scene* scene, const throng_scene_def* o)
 	if (st != THRONG_OK) {
 		return st;
 	}
-	throng_controller ctl = thr_crowd_controller(true, THR_CROWD_ARRIVE, HALLWAY_SLOW_RADIUS, HALLWAY_SEPARATION);
+	throng_controller ctl = throng_controller_pedestrian_def(THRONG_ARRIVE);
 	st = thr_scene_add_archetype(scene, "pedestrian", &ctl, &L.archetype);
 	for (int k = 0; k < 2 && st == THRONG_OK; ++k) {
 		float y = k == 0 ? L.half_width : -L.half_width;

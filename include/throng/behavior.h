@@ -242,7 +242,8 @@ int throng_controller_add(throng_controller* controller, throng_slot slot);
 /// with contacts slip 0.5 and noise 0.15 m/s. Give its agents
 /// throng_agent_pedestrian_def()'s body. Its values were fitted to the
 /// experiments docs/QUALITY.md lists; a change to them moves the pinned
-/// hashes of the scenes that use it.
+/// hashes of the scenes that use it: the built-in `hallway` and
+/// `crossing` (drive THRONG_ARRIVE).
 throng_controller throng_controller_pedestrian_def(throng_behavior_kind drive);
 
 // Names: each enum of this header has a name function and its inverse,
