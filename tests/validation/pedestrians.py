@@ -473,7 +473,7 @@ def check(binary):
     for d in (0.5, 1.0, 2.0, 3.0):
         r = bidirectional(binary, "pedestrian", d)
         print(json.dumps(r), flush=True)
-        kind = CHECKED if d <= 2.0 else REPORTED  # at 3 /m2 no lanes and a third of the flow (0.55 /(m s))
+        kind = CHECKED if d <= 2.0 else REPORTED  # at 3 /m2 no lanes and 0.45 /(m s) (the experiments stay below 2.5 /m2: docs/QUALITY.md)
         t.add(kind, r["lanes_time"] is not None and r["lanes_time"] <= LANE_TARGET_S,
               "bidirectional corridor at %g /m2: %s, expected within %g s" % (d, _lanes(r), LANE_TARGET_S))
         t.add(kind, abs(r["specific_flow"] / r["reference"] - 1.0) <= BIDIR_TOLERANCE,
