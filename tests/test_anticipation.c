@@ -13,6 +13,7 @@
 
 #include "behaviors.h"
 #include "fmath.h"
+#include "scenario_crowd.h"
 #include "support.h"
 #include "throng/behavior.h"
 #include "throng/scenario.h"
@@ -238,54 +239,23 @@ Test(anticipation, neighbours_behind_count_less)
 // Two walkers head-on in a 2 m corridor
 // ---------------------------------------------------------------------------
 
-/// The walker the built-in scenes used before issue 32 (the controller
-/// thr_crowd_controller made for `hallway`: wall feelers, separation and
-/// unaligned avoidance as priority slots, then arrive, hybrid blend; the
-/// body 1.3 m/s, 4 m/s^2, radius 0.3 m), or the same with its unaligned
-/// avoidance slot turned into anticipation (neighbours within 4 m, default
-/// parameters).
+/// The walker of the built-in scenes before issue 32 (thr_crowd_controller,
+/// which `bottleneck` still uses:
+/// wall feelers, separation and unaligned avoidance as priority slots, then
+/// arrive), or the same with its unaligned avoidance slot turned into
+/// anticipation (neighbours within 4 m, default parameters).
 static throng_controller corridor_controller(bool anticipation)
 {
-	throng_controller c = throng_controller_default_def(THRONG_BLEND_HYBRID);
-	throng_slot walls = throng_slot_default_def(THRONG_WALL_AVOID);
-	walls.priority = true;
-	walls.weight = 3.0f;
-	walls.params.look_ahead = 1.5f;
-	walls.params.feeler_angle = 0.7853982f;
-	throng_controller_add(&c, walls);
-	throng_slot sep = throng_slot_default_def(THRONG_SEPARATION);
-	sep.priority = true;
-	sep.weight = 3.0f;
-	sep.params.neighbor_radius = 1.0f;
-	throng_controller_add(&c, sep);
-	throng_slot avoid = throng_slot_default_def(THRONG_UNALIGNED_AVOID);
-	avoid.priority = true;
-	avoid.weight = 2.0f;
-	avoid.params.max_prediction = 1.5f;
-	avoid.params.avoid_radius = 0.8f;
-	avoid.params.neighbor_radius = 4.0f;
-	if (anticipation) {
-		avoid = throng_slot_default_def(THRONG_ANTICIPATION);
-		avoid.priority = true;
-		avoid.params.neighbor_radius = 4.0f;
+	throng_controller c = thr_crowd_controller(true, THR_CROWD_ARRIVE, 2.0f, 3.0f);
+	for (uint32_t k = 0; anticipation && k < c.slot_count; ++k) {
+		if (c.slots[k].kind == THRONG_UNALIGNED_AVOID) {
+			throng_slot s = throng_slot_default_def(THRONG_ANTICIPATION);
+			s.priority = true;
+			s.params.neighbor_radius = 4.0f;
+			c.slots[k] = s;
+		}
 	}
-	throng_controller_add(&c, avoid);
-	throng_slot to = throng_slot_default_def(THRONG_ARRIVE);
-	to.params.target = THRONG_TARGET_POINT;
-	to.params.slow_radius = 2.0f;
-	throng_controller_add(&c, to);
 	return c;
-}
-
-/// A walker of corridor_controller's archetype `arch` (the old body).
-static throng_agent_def corridor_walker(throng_vec2 position, throng_vec2 target, throng_vec2 heading, uint32_t arch)
-{
-	throng_agent_def def = throng_agent_default_def(); // 1.3 m/s, 4 m/s^2, 0.3 m
-	def.position = position;
-	def.target = target;
-	def.heading = heading;
-	def.archetype = arch;
-	return def;
 }
 
 typedef struct corridor_run {
@@ -318,8 +288,8 @@ static corridor_run corridor(bool anticipation, throng_engine engine, float star
 	uint32_t arch;
 	cr_assert_eq(throng_world_add_archetype(w, &ctl, &arch), THRONG_OK, "%s", throng_last_error());
 	throng_agent_def a[2] = {
-	    corridor_walker((throng_vec2){-start, 0.0f}, (throng_vec2){8.0f, 0.0f}, (throng_vec2){1.0f, 0.0f}, arch),
-	    corridor_walker((throng_vec2){start, 0.0f}, (throng_vec2){-8.0f, 0.0f}, (throng_vec2){-1.0f, 0.0f}, arch),
+	    thr_crowd_walker((throng_vec2){-start, 0.0f}, (throng_vec2){8.0f, 0.0f}, (throng_vec2){1.0f, 0.0f}, arch),
+	    thr_crowd_walker((throng_vec2){start, 0.0f}, (throng_vec2){-8.0f, 0.0f}, (throng_vec2){-1.0f, 0.0f}, arch),
 	};
 	cr_assert_eq(throng_world_spawn(w, a, 2, NULL), THRONG_OK, "%s", throng_last_error());
 	corridor_run run = {{0}, 0.0f, {0}, {0}, {NAN, NAN}};
