@@ -255,19 +255,27 @@ int thr_neighbor_counts(const thr_self* s, const thr_neighbor* j, const throng_b
 	return counts(s, j, prm, &d2);
 }
 
+/// The next neighbour from nb[*k] on that counts for s (counts()), while
+/// fewer than max_neighbors have been taken (*met, the first that count,
+/// whatever they push): true with its index in *k and |p_j - p|^2 in *d2;
+/// false when none is left. The neighbour slots loop
+/// `for (k = 0, met = 0; taken(..., &k, &met, &d2); ++k)`.
+static inline bool taken(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm,
+                         uint32_t* k, uint32_t* met, float* d2)
+{
+	for (; *k < n; ++*k) {
+		if (counts(s, &nb[*k], prm, d2)) {
+			return (*met)++ != thr_max_neighbors(prm);
+		}
+	}
+	return false;
+}
+
 vec2 thr_unaligned_avoid(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm)
 {
 	vec2 push = v2(0.0f, 0.0f);
-	const uint32_t cap = thr_max_neighbors(prm);
-	uint32_t met = 0;
-	for (uint32_t k = 0; k < n; ++k) {
-		float d2;
-		if (!counts(s, &nb[k], prm, &d2)) {
-			continue;
-		}
-		if (met++ == cap) { // the first `cap` that count, whatever they push
-			break;
-		}
+	float d2;
+	for (uint32_t k = 0, met = 0; taken(s, nb, n, prm, &k, &met, &d2); ++k) {
 		vec2 rp = v2_sub(nb[k].p, s->p);
 		vec2 rv = v2_sub(nb[k].v, s->v);
 		float rv2 = v2_dot(rv, rv);
@@ -301,16 +309,8 @@ vec2 thr_separation(const thr_self* s, const thr_neighbor* nb, uint32_t n, const
 	// Coincident agents (d < eps) part along x: the lower id goes -x.
 	vec2 push = v2(0.0f, 0.0f);
 	float r = prm->neighbor_radius;
-	const uint32_t cap = thr_max_neighbors(prm);
-	uint32_t met = 0;
-	for (uint32_t k = 0; k < n; ++k) {
-		float d2;
-		if (!counts(s, &nb[k], prm, &d2)) {
-			continue;
-		}
-		if (met++ == cap) {
-			break;
-		}
+	float d2;
+	for (uint32_t k = 0, met = 0; taken(s, nb, n, prm, &k, &met, &d2); ++k) {
 		float d = sqrtf(d2);
 		vec2 dir;
 		if (d < THR_EPS) {
@@ -407,18 +407,10 @@ static bool anticipation_one(const thr_self* s, const thr_neighbor* j, float d2,
 vec2 thr_anticipation(const thr_self* s, const thr_neighbor* nb, uint32_t n, const throng_behavior_params* prm)
 {
 	vec2 sum = v2(0.0f, 0.0f);
-	const uint32_t cap = thr_max_neighbors(prm);
-	uint32_t met = 0;
 	const float rest0 = 1.0f - v2_length(s->v) / s->max_speed;
 	const float rest = rest0 > 0.0f ? rest0 : 0.0f;
-	for (uint32_t k = 0; k < n; ++k) {
-		float d2;
-		if (!counts(s, &nb[k], prm, &d2)) {
-			continue;
-		}
-		if (met++ == cap) {
-			break;
-		}
+	float d2;
+	for (uint32_t k = 0, met = 0; taken(s, nb, n, prm, &k, &met, &d2); ++k) {
 		vec2 f;
 		if (anticipation_one(s, &nb[k], d2, rest, prm, &f)) {
 			sum = v2_add(sum, f);
@@ -476,17 +468,9 @@ float thr_headway(const thr_self* s, const thr_neighbor* nb, uint32_t n, const t
 	// stop each other, and so is the corridor (a neighbour that only
 	// grazes the corridor's edge does not count).
 	float least = INFINITY;
-	const uint32_t cap = thr_max_neighbors(prm);
-	uint32_t met = 0;
 	const vec2 side = v2_perp(s->h);
-	for (uint32_t k = 0; k < n; ++k) {
-		float d2;
-		if (!counts(s, &nb[k], prm, &d2)) {
-			continue;
-		}
-		if (met++ == cap) {
-			break;
-		}
+	float d2;
+	for (uint32_t k = 0, met = 0; taken(s, nb, n, prm, &k, &met, &d2); ++k) {
 		vec2 d = v2_sub(nb[k].p, s->p);
 		float l = s->radius + nb[k].radius;
 		if (!(v2_dot(d, s->h) > 0.0f) || !(fabsf(v2_dot(d, side)) < l)) {
