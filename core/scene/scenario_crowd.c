@@ -86,27 +86,30 @@ throng_controller thr_crowd_controller(bool walls, thr_crowd_goal goal, float sl
 	return c;
 }
 
+/// `body` placed at `position`, facing `heading`, towards `target`, of
+/// `archetype`.
+static throng_agent_def placed(throng_agent_def body, throng_vec2 position, throng_vec2 target, throng_vec2 heading,
+                               uint32_t archetype)
+{
+	body.position = position;
+	body.target = target;
+	body.heading = heading;
+	body.archetype = archetype;
+	return body;
+}
+
 throng_agent_def thr_crowd_walker(throng_vec2 position, throng_vec2 target, throng_vec2 heading, uint32_t archetype)
 {
 	throng_agent_def def = throng_agent_default_def();
-	def.position = position;
-	def.target = target;
-	def.heading = heading;
 	def.max_speed = THR_CROWD_SPEED;
 	def.max_force = THR_CROWD_FORCE;
 	def.radius = THR_CROWD_RADIUS;
-	def.archetype = archetype;
-	return def;
+	return placed(def, position, target, heading, archetype);
 }
 
 throng_agent_def thr_crowd_pedestrian(throng_vec2 position, throng_vec2 target, throng_vec2 heading, uint32_t archetype)
 {
-	throng_agent_def def = throng_agent_pedestrian_def();
-	def.position = position;
-	def.target = target;
-	def.heading = heading;
-	def.archetype = archetype;
-	return def;
+	return placed(throng_agent_pedestrian_def(), position, target, heading, archetype);
 }
 
 throng_vec2 thr_crowd_at(throng_vec2 u, throng_vec2 v, float along, float side)
