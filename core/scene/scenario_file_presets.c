@@ -7,8 +7,8 @@
 //
 // A preset is one of the library's C constructors, so a file and a
 // program that say "pedestrian" get the same controller, bit for bit, and
-// the constructor stays the one place its values live (they are under
-// calibration: docs/QUALITY.md, "Against experiments"). The archetype's
+// the constructor stays the one place its values live (fitted to
+// experiments: docs/QUALITY.md, "Against experiments"). The archetype's
 // other keys then override the preset's values: mode and relaxation_time
 // replace them, target_rule adds a rule, contact replaces the keys it
 // gives and keeps the others. `slots` beside a preset is refused rather
