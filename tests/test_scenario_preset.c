@@ -21,8 +21,8 @@
 // - The Blender importer's copy of the preset's radius is the library's.
 //
 // The expected values are read from the constructors, never written
-// here: the pedestrian is under calibration (tests/test_pedestrian.c pins
-// its values), and these tests hold whatever they become.
+// here: tests/test_pedestrian.c pins the pedestrian's values (the one place
+// they are written down), and these tests hold whatever they become.
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
