@@ -21,7 +21,7 @@
 // - The Blender importer's copy of the preset's radius is the library's.
 //
 // The expected values are read from the constructors, never written
-// here: tests/test_pedestrian.c pins the pedestrian's values (the one place
+// here: tests/test_pedestrian.c pins the pedestrian's values (the one test
 // they are written down), and these tests hold whatever they become.
 #include <criterion/criterion.h>
 #include <stdio.h>
