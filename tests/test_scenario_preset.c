@@ -22,7 +22,7 @@
 //
 // The expected values are read from the constructors, never written
 // here: tests/test_pedestrian.c pins the pedestrian's values (the one test
-// they are written down), and these tests hold whatever they become.
+// that writes them down), and these tests hold whatever they become.
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
