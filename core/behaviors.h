@@ -113,9 +113,18 @@ static inline vec2 thr_rotate(vec2 h, float c, float sn) { return v2(h.x * c - h
 /// Controller blending (SPEC.md; the relaxation mode of behavior.h):
 /// forces[k] is slot k's raw force, zero for disabled slots; a headway
 /// slot's raw force is (V, 0), V its thr_headway. v is the agent's
-/// velocity. Returns the blended force, and writes into each enabled
-/// headway slot's entry what it did (its braking force, or in the
+/// velocity, h its stored heading (the direction the headway slots
+/// measured along). Returns the blended force, and writes into each
+/// enabled headway slot's entry what it did (its braking force, or in the
 /// relaxation mode the change it made to the drive's term).
-vec2 thr_blend(const throng_controller* ctl, vec2* forces, float max_force, vec2 v);
+vec2 thr_blend(const throng_controller* ctl, vec2* forces, float max_force, vec2 v, vec2 h);
+
+/// The relaxation mode caps the desired velocity d at the headway's V only
+/// when d points within this cosine of the heading h the headway measured
+/// along: dot(d, h) > THR_HEADWAY_CONE |d| (within about 32 degrees). A walker in
+/// a packed crowd whose heading the contacts' noise has turned away from
+/// where it wants to go is not held by the body in front of its face
+/// (issue 32: the `bottleneck` crowd beside the door, docs/BEHAVIORS.md).
+#define THR_HEADWAY_CONE 0.85f
 
 #endif

@@ -94,9 +94,14 @@ throng_controller throng_controller_pedestrian_def(throng_behavior_kind drive)
 	others.params.neighbor_radius = 4.0f;
 	others.params.side_bias = 1.0f;
 	others.params.ttc_strength = 0.5f;
+	// Bodies of 0.17 m packed at a door stand up to 10 /m^2: some 500
+	// within 4 m, which the default cap (256, the first in storage order,
+	// not the nearest) would cut; `bottleneck`'s crush met 256.
+	others.params.max_neighbors = THRONG_PEDESTRIAN_MAX_NEIGHBORS;
 	throng_slot ahead = throng_slot_default_def(THRONG_HEADWAY);
 	ahead.params.neighbor_radius = 3.0f;
 	ahead.params.time_gap = 0.55f;
+	ahead.params.max_neighbors = THRONG_PEDESTRIAN_MAX_NEIGHBORS;
 	throng_slot goal = throng_slot_default_def(drive);
 	goal.params.slow_radius = 2.0f;
 	goal.params.waypoint_radius = 1.0f;
@@ -165,9 +170,11 @@ static void headway_brakes(const throng_controller* ctl, vec2* forces, vec2 v, f
 }
 
 /// The relaxation mode: total = limit(D / tau + I, max_force), the drive D
-/// capped by the headway slots' least speed V (docs/BEHAVIORS.md). Each
-/// headway slot's force becomes the change the cap made, Dc/tau - D/tau.
-static vec2 relaxation(const throng_controller* ctl, vec2* forces, vec2 v, float max_force)
+/// capped by the headway slots' least speed V when the desired velocity
+/// v + D points within THR_HEADWAY_CONE of the heading h, along which V
+/// was measured (docs/BEHAVIORS.md). Each headway slot's force becomes the
+/// change the cap made, Dc/tau - D/tau.
+static vec2 relaxation(const throng_controller* ctl, vec2* forces, vec2 v, vec2 h, float max_force)
 {
 	vec2 drive = v2(0.0f, 0.0f), inter = v2(0.0f, 0.0f);
 	float cap = INFINITY;
@@ -188,7 +195,12 @@ static vec2 relaxation(const throng_controller* ctl, vec2* forces, vec2 v, float
 	vec2 desired = v2_add(v, drive);
 	float len = v2_length(desired);
 	vec2 capped = drive;
-	if (len > cap) {
+	// Choice: the headway measured the space ahead along h; a walker whose
+	// desired velocity points elsewhere (more than acos(THR_HEADWAY_CONE)
+	// off h: in a packed crowd the contacts' noise turns h every step) is
+	// not held by whoever stands in front of its face, and turns towards
+	// its desire, where the next step measures the space.
+	if (len > cap && v2_dot(desired, h) > THR_HEADWAY_CONE * len) {
 		float sc = cap / len;
 		capped = v2_sub(v2(desired.x * sc, desired.y * sc), v);
 	}
@@ -202,11 +214,11 @@ static vec2 relaxation(const throng_controller* ctl, vec2* forces, vec2 v, float
 	return v2_limit(v2_add(held, inter), max_force);
 }
 
-vec2 thr_blend(const throng_controller* ctl, vec2* forces, float max_force, vec2 v)
+vec2 thr_blend(const throng_controller* ctl, vec2* forces, float max_force, vec2 v, vec2 h)
 {
 	vec2 total = v2(0.0f, 0.0f);
 	if (ctl->mode == THRONG_BLEND_RELAXATION) {
-		return relaxation(ctl, forces, v, max_force);
+		return relaxation(ctl, forces, v, h, max_force);
 	}
 	headway_brakes(ctl, forces, v, max_force);
 	switch (ctl->mode) {

@@ -171,7 +171,7 @@ static void headway_brakes_w(const throng_controller* ctl, thr_v2w* f, thr_v2w v
 }
 
 /// relaxation of controller.c per lane.
-static thr_v2w relaxation_w(const throng_controller* ctl, thr_v2w* f, thr_v2w v, thr_fw mf)
+static thr_v2w relaxation_w(const throng_controller* ctl, thr_v2w* f, thr_v2w v, thr_v2w h, thr_fw mf)
 {
 	thr_v2w drive = v2w_zero(), inter = v2w_zero();
 	thr_fw cap = thr_fw_set1(INFINITY);
@@ -193,7 +193,8 @@ static thr_v2w relaxation_w(const throng_controller* ctl, thr_v2w* f, thr_v2w v,
 	const thr_fw len = v2w_length(desired);
 	const thr_fw sc = thr_fw_div(cap, len);
 	const thr_v2w scaled = v2w_sub(v2w(thr_fw_mul(desired.x, sc), thr_fw_mul(desired.y, sc)), v);
-	const thr_v2w capped = v2w_select(thr_fw_gt(len, cap), scaled, drive);
+	const thr_mw ahead = thr_fw_gt(v2w_dot(desired, h), thr_fw_mul(thr_fw_set1(THR_HEADWAY_CONE), len));
+	const thr_v2w capped = v2w_select(thr_mw_and(thr_fw_gt(len, cap), ahead), scaled, drive);
 	const thr_v2w free = v2w(thr_fw_div(drive.x, tau), thr_fw_div(drive.y, tau));
 	const thr_v2w held = v2w(thr_fw_div(capped.x, tau), thr_fw_div(capped.y, tau));
 	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
@@ -205,11 +206,11 @@ static thr_v2w relaxation_w(const throng_controller* ctl, thr_v2w* f, thr_v2w v,
 }
 
 /// thr_blend of controller.c per lane.
-static thr_v2w controller_blend_w(const throng_controller* ctl, thr_v2w* f, thr_fw mf, thr_v2w v)
+static thr_v2w controller_blend_w(const throng_controller* ctl, thr_v2w* f, thr_fw mf, thr_v2w v, thr_v2w h)
 {
 	thr_v2w total = v2w_zero();
 	if (ctl->mode == THRONG_BLEND_RELAXATION) {
-		return relaxation_w(ctl, f, v, mf);
+		return relaxation_w(ctl, f, v, h, mf);
 	}
 	headway_brakes_w(ctl, f, v, mf);
 	switch (ctl->mode) {
@@ -517,7 +518,7 @@ static void blend_w(const thr_wide_ctx* ctx, const lanes* s, thr_mw mine, const 
                     thr_v2w f[THRONG_MAX_SLOTS], block_state* b)
 {
 	const throng_world* w = ctx->w;
-	thr_v2w t = controller_blend_w(ctl, f, s->mf, s->v);
+	thr_v2w t = controller_blend_w(ctl, f, s->mf, s->v, s->h);
 	b->total = v2w_select(mine, t, b->total);
 	if (w->def.record_forces) {
 		for (uint32_t k = 0; k < THRONG_MAX_SLOTS; ++k) {

@@ -13,7 +13,6 @@
 
 #include "behaviors.h"
 #include "fmath.h"
-#include "scenario_crowd.h"
 #include "support.h"
 #include "throng/behavior.h"
 #include "throng/scenario.h"
@@ -239,14 +238,38 @@ Test(anticipation, neighbours_behind_count_less)
 // Two walkers head-on in a 2 m corridor
 // ---------------------------------------------------------------------------
 
-/// The walker of the built-in scenes before issue 32 (thr_crowd_controller,
-/// which `bottleneck` still uses:
-/// wall feelers, separation and unaligned avoidance as priority slots, then
-/// arrive), or the same with its unaligned avoidance slot turned into
-/// anticipation (neighbours within 4 m, default parameters).
+/// The walker of the built-in scenes before issue 32 (hallway's; the
+/// validation's `walker`, tests/validation/pedestrians.py): the hybrid
+/// blend of wall feelers (weight 3, 1.5 m, 45 degrees), separation (weight
+/// 3, 1 m) and unaligned avoidance (weight 2, 1.5 s, 0.8 m, neighbours
+/// within 4 m) as priority slots, then arrive (slow radius 2 m); or the
+/// same with its unaligned avoidance slot turned into anticipation
+/// (neighbours within 4 m, default parameters).
 static throng_controller corridor_controller(bool anticipation)
 {
-	throng_controller c = thr_crowd_controller(true, THR_CROWD_ARRIVE, 2.0f, 3.0f);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_HYBRID);
+	throng_slot walls = throng_slot_default_def(THRONG_WALL_AVOID);
+	walls.priority = true;
+	walls.weight = 3.0f;
+	walls.params.look_ahead = 1.5f;
+	walls.params.feeler_angle = 0.7853982f;
+	throng_controller_add(&c, walls);
+	throng_slot sep = throng_slot_default_def(THRONG_SEPARATION);
+	sep.priority = true;
+	sep.weight = 3.0f;
+	sep.params.neighbor_radius = 1.0f;
+	throng_controller_add(&c, sep);
+	throng_slot avoid = throng_slot_default_def(THRONG_UNALIGNED_AVOID);
+	avoid.priority = true;
+	avoid.weight = 2.0f;
+	avoid.params.max_prediction = 1.5f;
+	avoid.params.avoid_radius = 0.8f;
+	avoid.params.neighbor_radius = 4.0f;
+	throng_controller_add(&c, avoid);
+	throng_slot to = throng_slot_default_def(THRONG_ARRIVE);
+	to.params.target = THRONG_TARGET_POINT;
+	to.params.slow_radius = 2.0f;
+	throng_controller_add(&c, to);
 	for (uint32_t k = 0; anticipation && k < c.slot_count; ++k) {
 		if (c.slots[k].kind == THRONG_UNALIGNED_AVOID) {
 			throng_slot s = throng_slot_default_def(THRONG_ANTICIPATION);
@@ -287,10 +310,18 @@ static corridor_run corridor(bool anticipation, throng_engine engine, float star
 	throng_controller ctl = corridor_controller(anticipation);
 	uint32_t arch;
 	cr_assert_eq(throng_world_add_archetype(w, &ctl, &arch), THRONG_OK, "%s", throng_last_error());
-	throng_agent_def a[2] = {
-	    thr_crowd_walker((throng_vec2){-start, 0.0f}, (throng_vec2){8.0f, 0.0f}, (throng_vec2){1.0f, 0.0f}, arch),
-	    thr_crowd_walker((throng_vec2){start, 0.0f}, (throng_vec2){-8.0f, 0.0f}, (throng_vec2){-1.0f, 0.0f}, arch),
-	};
+	throng_agent_def a[2];
+	for (int k = 0; k < 2; ++k) {
+		const float dir = k == 0 ? 1.0f : -1.0f;
+		a[k] = throng_agent_default_def(); // the walker's body: 1.3 m/s, 4 m/s^2, radius 0.3 m
+		a[k].max_speed = 1.3f;
+		a[k].max_force = 4.0f;
+		a[k].radius = 0.3f;
+		a[k].position = (throng_vec2){-dir * start, 0.0f};
+		a[k].target = (throng_vec2){dir * 8.0f, 0.0f};
+		a[k].heading = (throng_vec2){dir, 0.0f};
+		a[k].archetype = arch;
+	}
 	cr_assert_eq(throng_world_spawn(w, a, 2, NULL), THRONG_OK, "%s", throng_last_error());
 	corridor_run run = {{0}, 0.0f, {0}, {0}, {NAN, NAN}};
 	const int steps = 1200;
@@ -455,9 +486,9 @@ Test(anticipation, scenario_keys_load_and_save)
 
 Test(anticipation, saved_builtins_write_it_where_they_use_it)
 {
-	// hallway and crossing walk as throng_controller_pedestrian_def(), so
-	// `throng save` writes its anticipation slot (side_bias 1,
-	// ttc_strength 0.5); the others (bottleneck's walker among them) use
+	// hallway, crossing and bottleneck walk as
+	// throng_controller_pedestrian_def(), so `throng save` writes its
+	// anticipation slot (side_bias 1, ttc_strength 0.5); the others use
 	// none and their saved files keep none of its keys.
 	const char* names[] = {"hallway", "crossing", "bottleneck", "field", "armies", "flock"};
 	for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k) {
@@ -467,7 +498,7 @@ Test(anticipation, saved_builtins_write_it_where_they_use_it)
 		cr_assert_eq(throng_scene_open(names[k], &o, &s), THRONG_OK, "%s: %s", names[k], throng_last_error());
 		char* text = NULL;
 		cr_assert_eq(throng_scene_save_string(s, &text, NULL), THRONG_OK);
-		if (k < 2) {
+		if (k < 3) {
 			cr_expect(strstr(text, "kind: anticipation") != NULL && strstr(text, "side_bias: 1}") != NULL &&
 			              strstr(text, "ttc_strength: 0.5,") != NULL,
 			          "%s", names[k]);

@@ -19,9 +19,10 @@
 /// enabled slot, 'p' an enabled priority slot, 'x' a disabled one, 'X' a
 /// disabled priority slot, 'h' an enabled THRONG_HEADWAY slot (its force
 /// (V, 0), V the speed it allows). The agent moves at v; relaxation mode
-/// uses tau. *out (when not NULL) gets the forces as the blend leaves them.
-static vec2 blend_at(throng_blend_mode mode, const char* slots, const float* w, const vec2* f, float limit, vec2 v,
-                     float tau, vec2* out)
+/// uses tau; its heading is h (the headway measured along it). *out (when
+/// not NULL) gets the forces as the blend leaves them.
+static vec2 blend_at_h(throng_blend_mode mode, const char* slots, const float* w, const vec2* f, float limit, vec2 v,
+                       vec2 h, float tau, vec2* out)
 {
 	throng_controller c;
 	memset(&c, 0, sizeof c);
@@ -36,11 +37,18 @@ static vec2 blend_at(throng_blend_mode mode, const char* slots, const float* w, 
 	}
 	vec2 forces[THRONG_MAX_SLOTS];
 	memcpy(forces, f, c.slot_count * sizeof *f);
-	vec2 total = thr_blend(&c, forces, limit, v);
+	vec2 total = thr_blend(&c, forces, limit, v, h);
 	if (out != NULL) {
 		memcpy(out, forces, c.slot_count * sizeof *f);
 	}
 	return total;
+}
+
+/// blend_at_h with the heading (1,0).
+static vec2 blend_at(throng_blend_mode mode, const char* slots, const float* w, const vec2* f, float limit, vec2 v,
+                     float tau, vec2* out)
+{
+	return blend_at_h(mode, slots, w, f, limit, v, v2(1.0f, 0.0f), tau, out);
 }
 
 /// blend_at for an agent at rest, outside the relaxation mode.
@@ -271,7 +279,7 @@ Test(controller, blend_with_made_controller)
 	cr_assert_eq(throng_controller_add(&c, b), 1);
 	vec2 f[2] = {{1, 1}, {1, 0}};
 	// 1*(1,1) + 3*(1,0) = (4,1), |.|=4.123 < 5 -> (4,1)
-	THR_EXPECT_VEC(thr_blend(&c, f, 5.0f, v2(0.0f, 0.0f)), 4.0f, 1.0f, TOL);
+	THR_EXPECT_VEC(thr_blend(&c, f, 5.0f, v2(0.0f, 0.0f), v2(1.0f, 0.0f)), 4.0f, 1.0f, TOL);
 }
 
 // ---------------------------------------------------------------- relaxation
@@ -346,6 +354,37 @@ Test(blend_relaxation, headway_caps_the_desired_speed)
 	got = blend_at(R, ".h", WEIGHTS(1.0f, 1.0f), FORCES({1, 0}, {0.0f, 0}), 10.0f, AT_REST, 0.5f, out);
 	THR_EXPECT_VEC(got, 0.0f, 0.0f, 0.0f);
 	THR_EXPECT_VEC(out[1], -2.0f, 0.0f, TOL);
+}
+
+Test(blend_relaxation, headway_holds_only_a_desire_within_its_cone)
+{
+	// Moving at v = (1,0), drive (1,0): desired (2,0), |desired| = 2; V = 0.5.
+	// Heading 30 degrees off (cos 0.8660254 > THR_HEADWAY_CONE 0.85):
+	// dot(desired, h) = 1.7320508 > 0.85 * 2 = 1.7, capped as along the
+	// heading: total = (-1,0) (headway_caps_the_desired_speed).
+	vec2 out[2];
+	vec2 got = blend_at_h(R, ".h", WEIGHTS(1.0f, 1.0f), FORCES({1, 0}, {0.5f, 0}), 10.0f, v2(1.0f, 0.0f),
+	                      v2(0.8660254f, 0.5f), 0.5f, out);
+	THR_EXPECT_VEC(got, -1.0f, 0.0f, TOL);
+	THR_EXPECT_VEC(out[1], -3.0f, 0.0f, TOL);
+	// 40 degrees off (cos 0.7660444): 1.5320889 < 1.7, the body in front of
+	// the face does not hold this desire: the plain relaxation (1,0)/0.5.
+	got = blend_at_h(R, ".h", WEIGHTS(1.0f, 1.0f), FORCES({1, 0}, {0.5f, 0}), 10.0f, v2(1.0f, 0.0f),
+	                 v2(0.7660444f, 0.6427876f), 0.5f, out);
+	THR_EXPECT_VEC(got, 2.0f, 0.0f, 0.0f);
+	THR_EXPECT_VEC(out[1], 0.0f, 0.0f, 0.0f);
+	// On the edge, dot = 2 * 0.85 = 0.85 * 2 exactly: the cone is strict, no cap.
+	got = blend_at_h(R, ".h", WEIGHTS(1.0f, 1.0f), FORCES({1, 0}, {0.5f, 0}), 10.0f, v2(1.0f, 0.0f),
+	                 v2(0.85f, 0.5267827f), 0.5f, out);
+	THR_EXPECT_VEC(got, 2.0f, 0.0f, 0.0f);
+	// A heading opposite to the desire: no cap. At rest with V = 0 and the
+	// heading along the drive: held (desired (1,0) scaled to 0).
+	got = blend_at_h(R, ".h", WEIGHTS(1.0f, 1.0f), FORCES({1, 0}, {0.5f, 0}), 10.0f, v2(1.0f, 0.0f),
+	                 v2(-1.0f, 0.0f), 0.5f, out);
+	THR_EXPECT_VEC(got, 2.0f, 0.0f, 0.0f);
+	got = blend_at_h(R, ".h", WEIGHTS(1.0f, 1.0f), FORCES({1, 0}, {0.0f, 0}), 10.0f, AT_REST, v2(1.0f, 0.0f), 0.5f,
+	                 out);
+	THR_EXPECT_VEC(got, 0.0f, 0.0f, 0.0f);
 }
 
 Test(blend_headway, brakes_outside_the_relaxation_mode)

@@ -26,6 +26,15 @@ static throng_world* open_world(throng_engine engine)
 	return w;
 }
 
+/// open_world with one pedestrian archetype of the given drive, *arch.
+static throng_world* pedestrian_world(throng_engine engine, throng_behavior_kind drive, uint32_t* arch)
+{
+	throng_world* w = open_world(engine);
+	const throng_controller c = throng_controller_pedestrian_def(drive);
+	cr_assert_eq(throng_world_add_archetype(w, &c, arch), THRONG_OK, "%s", throng_last_error());
+	return w;
+}
+
 Test(pedestrian, the_constructors_give_the_documented_values)
 {
 	const throng_controller c = throng_controller_pedestrian_def(THRONG_ARRIVE);
@@ -45,6 +54,8 @@ Test(pedestrian, the_constructors_give_the_documented_values)
 	cr_assert_float_eq(c.slots[1].params.side_bias, 1.0f, 0.0f);
 	cr_assert_float_eq(c.slots[1].params.ttc_strength, 0.5f, 0.0f);
 	cr_assert_float_eq(c.slots[2].params.time_gap, 0.55f, 0.0f);
+	cr_assert_eq(c.slots[1].params.max_neighbors, 1024u);
+	cr_assert_eq(c.slots[2].params.max_neighbors, 1024u);
 	const throng_agent_def a = throng_agent_pedestrian_def();
 	cr_assert_float_eq(a.max_speed, 1.34f, 0.0f);
 	cr_assert_float_eq(a.max_force, 8.0f, 0.0f);
@@ -73,6 +84,46 @@ Test(pedestrian, every_drive_is_accepted_by_a_world)
 	throng_world_destroy(w);
 }
 
+Test(pedestrian, a_packed_crowd_keeps_every_neighbour_within_4m)
+{
+	// Pedestrians touching on a hexagonal lattice (spacing 0.34 m = two
+	// radii, 1 / (0.34^2 sqrt(3) / 2) = 9.99 /m^2) fill a disc of 5.5 m:
+	// the one in the middle has about pi 4^2 9.99 = 502 others within its
+	// anticipation's 4 m, more than the default cap of 256. The pedestrian
+	// takes every one of them (THRONG_PEDESTRIAN_MAX_NEIGHBORS), both engines.
+	for (int e = 0; e < 2; ++e) {
+		uint32_t arch = 0;
+		throng_world* w = pedestrian_world(engines[e], THRONG_SEEK, &arch);
+		uint32_t n = 0, within = 0;
+		const float s = 0.34f, h = s * 0.8660254f;
+		for (int r = -20; r <= 20; ++r) {
+			for (int q = -20; q <= 20; ++q) {
+				const float x = ((float)q + 0.5f * (float)(r & 1)) * s, y = (float)r * h;
+				if (x * x + y * y > 5.5f * 5.5f) {
+					continue;
+				}
+				throng_agent_def a = throng_agent_pedestrian_def();
+				a.archetype = arch;
+				a.position = (throng_vec2){x, y};
+				a.target = (throng_vec2){x + 100.0f, y};
+				cr_assert_eq(throng_world_spawn(w, &a, 1, NULL), THRONG_OK, "%s", throng_last_error());
+				++n;
+				within += (x * x + y * y < 16.0f && (x != 0.0f || y != 0.0f)) ? 1u : 0u;
+			}
+		}
+		cr_assert_gt(within, 256u, "%u within 4 m of the middle", within);
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		const throng_world_stats st = throng_world_get_stats(w);
+		// The middle agent took all of them (counted from the spawn
+		// positions; one step moves nobody across 4 m by more than a
+		// few millimetres, so allow a handful either way).
+		cr_assert_geq(st.neighbor_most_met + 8u, within, "engine %d: %u taken of %u", e, st.neighbor_most_met,
+		              within);
+		cr_assert_lt(st.neighbor_most_met, 1024u, "engine %d: %u", e, st.neighbor_most_met);
+		throng_world_destroy(w);
+	}
+}
+
 Test(pedestrian, relaxes_from_rest_with_tau_half_a_second)
 {
 	// One pedestrian at rest seeks a point 1 km ahead. Nothing else acts,
@@ -80,10 +131,8 @@ Test(pedestrian, relaxes_from_rest_with_tau_half_a_second)
 	// blend"): after n = 30 steps of 1/60 s, v0 (1 - (29/30)^30)
 	// = 1.34 * 0.6383385 = 0.8553736 m/s, the continuous 1 - 1/e at 0.8470.
 	for (int e = 0; e < 2; ++e) {
-		throng_world* w = open_world(engines[e]);
-		const throng_controller c = throng_controller_pedestrian_def(THRONG_SEEK);
 		uint32_t arch = 0;
-		cr_assert_eq(throng_world_add_archetype(w, &c, &arch), THRONG_OK, "%s", throng_last_error());
+		throng_world* w = pedestrian_world(engines[e], THRONG_SEEK, &arch);
 		throng_agent_def a = throng_agent_pedestrian_def();
 		a.archetype = arch;
 		a.heading = (throng_vec2){1.0f, 0.0f};

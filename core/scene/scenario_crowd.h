@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Helpers shared by the pedestrian scenarios crossing, bottleneck and
-// hallway (private): the walkers, bottleneck's walking controller and the
-// block layouts (armies uses the layouts too). hallway and crossing walk as
-// the calibrated pedestrian (throng_controller_pedestrian_def).
+// hallway (private): the pedestrian's body and the block layouts (armies
+// uses the layouts too). All three walk as the calibrated pedestrian
+// (throng_controller_pedestrian_def).
 //
 // A block is a rectangle of agents on a square lattice: `columns` across
 // the direction of travel, `rows` along it, row 0 in front. Each agent is
@@ -13,36 +13,13 @@
 #ifndef THRONG_CORE_SCENARIO_CROWD_H
 #define THRONG_CORE_SCENARIO_CROWD_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
 #include "throng/throng.h"
 
-/// Pedestrians (Weidmann's free walking speed, a shoulder half-width).
-#define THR_CROWD_SPEED 1.3f     ///< m/s
-#define THR_CROWD_FORCE 4.0f     ///< m/s^2: from a walk to a stop in 0.33 s
-#define THR_CROWD_RADIUS 0.3f    ///< m
 #define THR_CROWD_JITTER 0.15f   ///< m: largest nudge off a lattice point, per axis
-#define THR_CROWD_GOAL_WEIGHT 1.0f ///< see thr_crowd_controller
 
-/// What the walking controller steers to.
-typedef enum thr_crowd_goal {
-	THR_CROWD_ARRIVE = 0, ///< arrive at the agent's target point
-	THR_CROWD_PATH,       ///< follow the agent's path (arrive at its end)
-} thr_crowd_goal;
-
-/// The walking controller of `bottleneck` (hybrid; hallway and crossing
-/// used it too before they became the calibrated pedestrian): wall feelers when `walls`, then
-/// separation (weight `separation_weight`) and unaligned avoidance spend
-/// the force budget first; the goal slot gets what is left. See
-/// scenario_crowd.c for the numbers.
-throng_controller thr_crowd_controller(bool walls, thr_crowd_goal goal, float slow_radius, float separation_weight);
-
-/// A walker of `bottleneck`'s controller: THR_CROWD_SPEED, _FORCE and _RADIUS,
-/// everything else at throng_agent_default_def().
-throng_agent_def thr_crowd_walker(throng_vec2 position, throng_vec2 target, throng_vec2 heading, uint32_t archetype);
-
-/// A calibrated pedestrian of hallway and crossing (issue 32): the body of
+/// A calibrated pedestrian of hallway, crossing and bottleneck (issue 32): the body of
 /// throng_agent_pedestrian_def() (1.34 m/s, 8 m/s^2, radius 0.17 m), for an
 /// archetype of throng_controller_pedestrian_def().
 throng_agent_def thr_crowd_pedestrian(throng_vec2 position, throng_vec2 target, throng_vec2 heading, uint32_t archetype);

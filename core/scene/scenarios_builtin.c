@@ -352,7 +352,7 @@ const thr_scenario thr_scenario_table[] = {
 		.info = {.name = "bottleneck",
 		         .description = "a crowd leaves a walled room through one door and walks on to its goals",
 		         .default_agents = 400,
-		         .default_steps = 7200},
+		         .default_steps = 10800},
 		.build = thr_bottleneck_build,
 	},
 	{

@@ -19,8 +19,9 @@ THRONG_API_BEGIN
 #define THRONG_MAX_SLOTS 16
 
 /// What max_neighbors 0 means: the most neighbours one neighbour slot takes
-/// into account per agent and step. No built-in scene comes near it, even
-/// at 100,000 agents (docs/BEHAVIORS.md, "Neighbour caps").
+/// into account per agent and step. No built-in scene's walkers come near
+/// it, even at 100,000 agents (docs/BEHAVIORS.md, "Neighbour caps"), but the
+/// pedestrian's 4 m in a crush do: it sets THRONG_PEDESTRIAN_MAX_NEIGHBORS.
 #define THRONG_DEFAULT_MAX_NEIGHBORS 256
 
 /// An agent examines at most this many candidates (agents in the grid cells
@@ -235,16 +236,23 @@ int throng_controller_add(throng_controller* controller, throng_slot slot);
 /// 0.5 s) of, in slot order,
 ///   0 wall_avoidance (priority, weight 3, look_ahead 1.5 m),
 ///   1 anticipation (priority; neighbor_radius 4 m, ttc_strength 0.5, side_bias 1: keep right
-///     of oncoming walkers),
-///   2 headway (neighbor_radius 3 m, time_gap 0.55 s),
+///     of oncoming walkers; max_neighbors THRONG_PEDESTRIAN_MAX_NEIGHBORS),
+///   2 headway (neighbor_radius 3 m, time_gap 0.55 s; max_neighbors
+///     THRONG_PEDESTRIAN_MAX_NEIGHBORS),
 ///   3 `drive` (the drive: THRONG_ARRIVE, THRONG_SEEK or
 ///     THRONG_PATH_FOLLOW, slow_radius 2 m, waypoint_radius 1 m),
 /// with contacts slip 0.5 and noise 0.15 m/s. Give its agents
 /// throng_agent_pedestrian_def()'s body. Its values were fitted to the
 /// experiments docs/QUALITY.md lists; a change to them moves the pinned
 /// hashes of the scenes that use it: the built-in `hallway` and
-/// `crossing` (drive THRONG_ARRIVE).
+/// `crossing` (drive THRONG_ARRIVE) and `bottleneck` (THRONG_PATH_FOLLOW).
 throng_controller throng_controller_pedestrian_def(throng_behavior_kind drive);
+
+/// The pedestrian's neighbour cap (its anticipation and headway slots'
+/// max_neighbors): bodies of radius 0.17 m packed at a door stand up to
+/// 10 /m^2, some 500 within anticipation's 4 m, more than the default
+/// THRONG_DEFAULT_MAX_NEIGHBORS, which `bottleneck`'s crush reached.
+#define THRONG_PEDESTRIAN_MAX_NEIGHBORS 1024
 
 // Names: each enum of this header has a name function and its inverse,
 // as throng.h's "Names" describes (static strings, NULL out of range; the

@@ -464,7 +464,7 @@ def check(binary):
             print("INFO counterflow at %g /m2: mean speed %.3f m/s while the streams meet" % (d, r["mean_speed_meeting"]))
         t.add(CHECKED, r["passed"] == r["agents"], "counterflow at %g /m2: %d of %d passed in %g s"
               % (d, r["passed"], r["agents"], seconds))
-        kind = CHECKED if d <= 2.0 else REPORTED  # at 3 /m2 lanes hold from 31.9 s
+        kind = CHECKED if d <= 2.0 else REPORTED  # at 3 /m2 lanes hold from 34.5 s
         t.add(kind, r["lanes_time"] is not None and r["lanes_time"] <= LANE_TARGET_S,
               "counterflow at %g /m2: %s where the streams meet, expected within %g s"
               % (d, _lanes(r), LANE_TARGET_S))
@@ -473,9 +473,10 @@ def check(binary):
     for d in (0.5, 1.0, 2.0, 3.0):
         r = bidirectional(binary, "pedestrian", d)
         print(json.dumps(r), flush=True)
-        kind = CHECKED if d <= 2.0 else REPORTED  # at 3 /m2 no lanes and 0.45 /(m s) (the experiments stay below 2.5 /m2: docs/QUALITY.md)
-        t.add(kind, r["lanes_time"] is not None and r["lanes_time"] <= LANE_TARGET_S,
+        t.add(CHECKED, r["lanes_time"] is not None and r["lanes_time"] <= LANE_TARGET_S,
               "bidirectional corridor at %g /m2: %s, expected within %g s" % (d, _lanes(r), LANE_TARGET_S))
+        # At 3 /m2 0.96 /(m s) (the experiments stay below 2.5 /m2: docs/QUALITY.md).
+        kind = CHECKED if d <= 2.0 else REPORTED
         t.add(kind, abs(r["specific_flow"] / r["reference"] - 1.0) <= BIDIR_TOLERANCE,
               "bidirectional corridor at %g /m2: specific flow %.3f /(m s), reference %.3f (%s), within %d %%"
               % (d, r["specific_flow"], r["reference"], r["reference_source"], round(100 * BIDIR_TOLERANCE)))
