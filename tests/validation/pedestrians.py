@@ -516,10 +516,26 @@ def check(binary):
     return t.report()
 
 
-if __name__ == "__main__":
-    if "--check" in sys.argv[1:]:
-        sys.exit(check([a for a in sys.argv[1:] if not a.startswith("--")][0]))
+def command_line(prog, doc, what, names):
+    """The positional arguments (THRONG_BINARY, then names of `what`, each one of `names`) of a validation
+    script: --help prints `doc` and exits 0; a missing binary or an unknown name is an error that says so
+    (exit 2)."""
+    if "-h" in sys.argv[1:] or "--help" in sys.argv[1:]:
+        print(doc.strip())
+        sys.exit(0)
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    unknown = [a for a in args[1:] if a not in names]
+    if not args or unknown:
+        print("%s: %s (see --help)" % (prog, "missing THRONG_BINARY" if not args else "unknown %s %s; the %ss: %s"
+              % (what, ", ".join(unknown), what, ", ".join(names))), file=sys.stderr)
+        sys.exit(2)
+    return args
+
+
+if __name__ == "__main__":
+    args = command_line("pedestrians.py", __doc__, "scene", SCENES)
+    if "--check" in sys.argv[1:]:
+        sys.exit(check(args[0]))
     arche = "walker"
     for a in sys.argv[1:]:
         if a.startswith("--archetype="):

@@ -221,7 +221,7 @@ def check(binary):
 
 
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    args = P.command_line("rimea.py", __doc__, "test", TESTS)
     if "--check" in sys.argv[1:]:
         sys.exit(check(args[0]))
     for name in args[1:] or list(TESTS):
