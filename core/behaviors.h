@@ -121,10 +121,11 @@ vec2 thr_blend(const throng_controller* ctl, vec2* forces, float max_force, vec2
 
 /// The relaxation mode caps the desired velocity d at the headway's V only
 /// when d points within this cosine of the heading h the headway measured
-/// along: dot(d, h) > THR_HEADWAY_CONE |d| (within about 32 degrees). A walker in
-/// a packed crowd whose heading the contacts' noise has turned away from
-/// where it wants to go is not held by the body in front of its face
-/// (issue 32: the `bottleneck` crowd beside the door, docs/BEHAVIORS.md).
+/// along: dot(d, h) > THR_HEADWAY_CONE |d| (within about 32 degrees). A
+/// walker in a packed crowd whose heading the contacts' noise has turned
+/// away from where it wants to go is not held by the body in front of its
+/// face (issue 32: the `bottleneck` crowd beside the door,
+/// docs/BEHAVIORS.md).
 #define THR_HEADWAY_CONE 0.85f
 
 #endif

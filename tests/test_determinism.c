@@ -2,7 +2,7 @@
 // Determinism: the same bits for any thread count, and the same bits as
 // the pinned ones.
 //
-// threads/*: the scenes field, crossing, armies, flock and circle (a
+// threads/*: the scenes field, crossing, bottleneck, armies, flock and circle (a
 // sparse agent grid) at 20,000 agents, well above THR_PARALLEL_MIN_AGENTS
 // (4,096, core/world_internal.h), so every parallel region of the SIMD
 // engine opens. Each scene runs at 1, 2,
@@ -171,6 +171,7 @@ Test(engines, agree_on_a_sparse_grid)
 	}
 }
 Test(threads, crossing) { any_thread_count("crossing", 0xf03c5419e12b02bfull, false); }
+Test(threads, bottleneck) { any_thread_count("bottleneck", 0xd71975b6841dca4bull, false); }
 Test(threads, armies) { any_thread_count("armies", 0x36fc52dcb65b8d99ull, true); }
 Test(threads, flock) { any_thread_count("flock", 0x6f84733bf4425c94ull, false); }
 

@@ -14,9 +14,9 @@
 // - bottleneck and hallway (issue 13): everyone arrives within the default
 //   steps (10800 and 9420; bottleneck's 180 s are its walkers' 1,000 /
 //   (5 m x 1.8 /(m s)) = 111 s at its door and the walk on, with a
-//   margin: the last of seeds 1 to 8 after 129.5 to 136.5 s); hallway with seed 2, whose last walker, caught
-//   at a wall by the oncoming flow, was once carried backwards and never
-//   arrived.
+//   margin: the last of seeds 1 to 8 after 129.5 to 136.5 s); hallway
+//   with seed 2, whose last walker, caught at a wall by the oncoming flow,
+//   was once carried backwards and never arrived.
 // The SIMD engine is the default (both engines give the same bits).
 // These are the long tests of the suite: 61 M agent-steps, some 40 s in
 // the release build (two jobs) and minutes under the sanitizers, so

@@ -51,8 +51,8 @@
 // stood still: 881 of 1,000 at their goals after 150 s, seed 1.)
 //
 // Goal radius BOTTLENECK_GOAL_RADIUS = 0.5 m; default 10800 steps (180 s).
-// Bounds are open: the walls hold the crowd (wall feelers at weight 3,
-// scenario_crowd.c, and the contact pass). docs/QUALITY.md has the figures.
+// Bounds are open: the walls hold the crowd (the pedestrian's wall feelers,
+// core/controller.c, and the contact pass). docs/QUALITY.md has the figures.
 #include <math.h>
 #include <stdlib.h>
 

@@ -11,21 +11,14 @@
 
 #include "rng.h"
 
-/// `body` placed at `position`, facing `heading`, towards `target`, of
-/// `archetype`.
-static throng_agent_def placed(throng_agent_def body, throng_vec2 position, throng_vec2 target, throng_vec2 heading,
-                               uint32_t archetype)
+throng_agent_def thr_crowd_pedestrian(throng_vec2 position, throng_vec2 target, throng_vec2 heading, uint32_t archetype)
 {
+	throng_agent_def body = throng_agent_pedestrian_def();
 	body.position = position;
 	body.target = target;
 	body.heading = heading;
 	body.archetype = archetype;
 	return body;
-}
-
-throng_agent_def thr_crowd_pedestrian(throng_vec2 position, throng_vec2 target, throng_vec2 heading, uint32_t archetype)
-{
-	return placed(throng_agent_pedestrian_def(), position, target, heading, archetype);
 }
 
 throng_vec2 thr_crowd_at(throng_vec2 u, throng_vec2 v, float along, float side)
