@@ -10,6 +10,9 @@
 #   all three: an outside program that uses each library (tests/install/
 #     consumer.c) builds with find_package(throng COMPONENTS scene io) and
 #     with pkg-config throng-scene throng-io, and runs.
+# Every program runs without LD_LIBRARY_PATH: a shared build in a prefix
+# the dynamic linker does not search gives pkg-config's line a run path,
+# and libthrong_scene and libthrong_io find libthrong through $ORIGIN.
 # The programs of one kind agree on the state hash. Shared libraries: each
 # has its SONAME; libthrong_scene and libthrong_io export only throng_
 # symbols, and libthrong beyond those only what its two components use.
@@ -71,10 +74,10 @@ for kind in static shared; do
 	cmake --build "$work/$kind/core" >/dev/null
 	# shellcheck disable=SC2046 # the flags are words
 	"$cc" -std=c11 -Wall -Werror "$src/tests/install/core_only.c" -o "$work/$kind/core_only_pc" \
-		$(pc --cflags --libs throng) -Wl,-rpath,"$libdir"
+		$(pc --cflags --libs throng)
 	for exe in "$work/$kind/core/core_only" "$work/$kind/core_only_pc"; do
 		check_core_only "$exe"
-		out=$("$exe")
+		out=$(env -u LD_LIBRARY_PATH "$exe")
 		echo "  $(basename "$exe"): $out"
 		[[ $out == "core: agents 200 steps 20 hash "* ]] || fail "unexpected output: $out"
 		core_hashes+=("${out##* }")
@@ -104,6 +107,10 @@ for kind in static shared; do
 			soname=$(readelf -d "$libdir/lib$name.so" | awk '/SONAME/ {print $NF}')
 			[[ $soname == "[lib$name.so.0]" ]] || fail "lib$name.so has SONAME $soname"
 		done
+		for name in throng_scene throng_io; do
+			runpath=$(readelf -d "$libdir/lib$name.so" | awk '/RUNPATH|RPATH/ {print $NF}')
+			[[ $runpath == '[$ORIGIN]' ]] || fail "lib$name.so has run path '$runpath', not \$ORIGIN"
+		done
 		exports() { nm -D --defined-only "$libdir/lib$1.so" | awk '$2 ~ /[TDRBV]/ {print $3}'; }
 		for name in throng_scene throng_io; do
 			leaked=$(exports "$name" | grep -v '^throng_' || true)
@@ -121,9 +128,9 @@ for kind in static shared; do
 	cmake --build "$work/$kind/all" >/dev/null
 	# shellcheck disable=SC2046 # the flags are words
 	"$cc" -std=c11 -Wall -Werror "$src/tests/install/consumer.c" -o "$work/$kind/consumer_pc" \
-		$(pc --cflags --libs throng-scene throng-io) -Wl,-rpath,"$libdir"
+		$(pc --cflags --libs throng-scene throng-io)
 	for exe in "$work/$kind/all/consumer" "$work/$kind/consumer_pc"; do
-		out=$("$exe" "$exe.thr")
+		out=$(env -u LD_LIBRARY_PATH "$exe" "$exe.thr")
 		echo "  $(basename "$exe"): $out"
 		[[ $out == "agents 300 frames 20 complete yes hash "* ]] || fail "unexpected output: $out"
 		all_hashes+=("${out##* }")
