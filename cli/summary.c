@@ -68,6 +68,13 @@ enum { FIELD_BASE = 34, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + 1 + CLI_S
 static int make_fields(const cli_summary* s, field f[FIELD_MAX])
 {
 	const throng_quality* q = &s->quality;
+	// A figure with no value yet (nobody has reached a goal, no time to
+	// divide by) is NAN here: "none" in text, null in JSON, never a 0
+	// that reads as a measurement.
+	const double rate = s->agent_steps_per_s > 0.0 ? s->agent_steps_per_s : NAN;
+	const double mean_time = q->reached > 0 ? q->mean_time_to_goal : NAN;
+	const double max_time = q->reached > 0 ? q->max_time_to_goal : NAN;
+	const double ratio = q->path_length_ratio > 0.0 ? q->path_length_ratio : NAN; // 0: no reached agent counted
 	const field list[FIELD_BASE] = {
 		{"scenario", FIELD_STR, s->scenario, 0, 0.0, false},
 		{"agents", FIELD_U64, NULL, s->agents, 0.0, false},
@@ -78,7 +85,7 @@ static int make_fields(const cli_summary* s, field f[FIELD_MAX])
 		{"threads_policy", FIELD_STR, s->threads_policy, 0, 0.0, false},
 		{"steps_one_thread", FIELD_U64, NULL, s->steps_one_thread, 0.0, false},
 		{"seconds", FIELD_F64, NULL, 0, s->seconds, false},
-		{"agent_steps_per_s", FIELD_F64, NULL, 0, s->agent_steps_per_s, false},
+		{"agent_steps_per_s", FIELD_F64, NULL, 0, rate, false},
 		{"simulated_seconds", FIELD_F64, NULL, 0, s->simulated_seconds, false},
 		{"hash", FIELD_HEX, NULL, s->hash, 0.0, false},
 		{"overlaps", FIELD_U64, NULL, s->overlaps, 0.0, false},
@@ -99,9 +106,9 @@ static int make_fields(const cli_summary* s, field f[FIELD_MAX])
 		{"deepest_obstacle_penetration", FIELD_F64, NULL, 0, q->deepest_obstacle_penetration, true},
 		{"contacts_per_agent_step", FIELD_F64, NULL, 0, q->contacts_per_agent_step, true},
 		{"goals", FIELD_U64, NULL, q->goals, 0.0, true},
-		{"mean_time_to_goal", FIELD_F64, NULL, 0, q->mean_time_to_goal, true},
-		{"max_time_to_goal", FIELD_F64, NULL, 0, q->max_time_to_goal, true},
-		{"path_length_ratio", FIELD_F64, NULL, 0, q->path_length_ratio, true},
+		{"mean_time_to_goal", FIELD_F64, NULL, 0, mean_time, true},
+		{"max_time_to_goal", FIELD_F64, NULL, 0, max_time, true},
+		{"path_length_ratio", FIELD_F64, NULL, 0, ratio, true},
 		{"jitter", FIELD_F64, NULL, 0, q->jitter, true},
 	};
 	// --metrics off leaves out the fields only the quality metrics give.
@@ -157,7 +164,13 @@ void cli_summary_print_text(FILE* out, const cli_summary* s)
 		switch (f[k].kind) {
 		case FIELD_STR: fprintf(out, "%s\n", f[k].str != NULL ? f[k].str : ""); break;
 		case FIELD_U64: fprintf(out, "%" PRIu64 "\n", f[k].u64); break;
-		case FIELD_F64: fprintf(out, "%.9g\n", f[k].f64); break;
+		case FIELD_F64:
+			if (isfinite(f[k].f64)) {
+				fprintf(out, "%.9g\n", f[k].f64);
+			} else {
+				fputs("none\n", out); // no value yet (make_fields)
+			}
+			break;
 		case FIELD_HEX: fprintf(out, "%016" PRIx64 "\n", f[k].u64); break;
 		}
 	}

@@ -108,6 +108,30 @@ Test(cli_run, progress_bar_on_a_terminal)
 	cr_assert_not_null(strstr(out, "scenario:"), "%s", out);
 }
 
+Test(cli_run, figures_with_no_value_yet_say_so)
+{
+	// circle's walkers cross a ring 20 m and more wide: after 2 s nobody
+	// has arrived, so the arrival figures have no value (null, "none"),
+	// not a 0 that reads as "arrived at once"; the counts stay numbers.
+	cr_assert_eq(run_cli("run circle --agents 200 --seconds 2 --summary json"), 0, "%s", err);
+	cr_assert_eq(json_number(out, "reached"), 0.0, "%s", out);
+	cr_assert_eq(json_number(out, "goals"), 200.0, "%s", out);
+	for (const char* const* k = (const char* const[]){"mean_time_to_goal", "max_time_to_goal", "path_length_ratio", NULL};
+	     *k != NULL; ++k) {
+		char pat[80];
+		snprintf(pat, sizeof pat, "\"%s\": null", *k);
+		cr_assert_not_null(strstr(out, pat), "%s is not null:\n%s", *k, out);
+	}
+	cr_assert_gt(json_number(out, "agent_steps_per_s"), 0.0, "%s", out);
+	cr_assert_eq(run_cli("run circle --agents 200 --seconds 2"), 0, "%s", err);
+	cr_assert_not_null(strstr(out, "\nmean_time_to_goal:"), "%s", out);
+	const char* line = strstr(out, "\nmax_time_to_goal:");
+	cr_assert_not_null(line, "%s", out);
+	const size_t len = strcspn(line + 1, "\n"); // the line, without its newlines
+	cr_assert(len >= 4 && strncmp(line + 1 + len - 4, "none", 4) == 0, "the line ends in none:\n%s", out);
+	cr_assert_null(strstr(out, "nan"), "%s", out);
+}
+
 Test(cli_run, summary_has_the_quality_metrics)
 {
 	static const char* const keys[] = {"overlaps_per_agent_step", "deepest_overlap", "goals", "reached",
