@@ -9,6 +9,7 @@
 #ifndef THRONG_CORE_BEHAVIORS_H
 #define THRONG_CORE_BEHAVIORS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "throng/behavior.h"
@@ -114,18 +115,43 @@ static inline vec2 thr_rotate(vec2 h, float c, float sn) { return v2(h.x * c - h
 /// forces[k] is slot k's raw force, zero for disabled slots; a headway
 /// slot's raw force is (V, 0), V its thr_headway. v is the agent's
 /// velocity, h its stored heading (the direction the headway slots
-/// measured along). Returns the blended force, and writes into each
-/// enabled headway slot's entry what it did (its braking force, or in the
-/// relaxation mode the change it made to the drive's term).
-vec2 thr_blend(const throng_controller* ctl, vec2* forces, float max_force, vec2 v, vec2 h);
+/// measured along); by_wall whether a wall passes within
+/// THR_HEADWAY_WALL_REACH of the agent's body (thr_near_wall,
+/// core/engine.h; the engines ask only when thr_blend_reads_walls).
+/// Returns the blended force, and writes into each enabled headway slot's
+/// entry what it did (its braking force, or in the relaxation mode the
+/// change it made to the drive's term).
+vec2 thr_blend(const throng_controller* ctl, vec2* forces, float max_force, vec2 v, vec2 h, bool by_wall);
 
-/// The relaxation mode caps the desired velocity d at the headway's V only
-/// when d points within this cosine of the heading h the headway measured
-/// along: dot(d, h) > THR_HEADWAY_CONE |d| (within about 32 degrees). A
-/// walker in a packed crowd whose heading the contacts' noise has turned
-/// away from where it wants to go is not held by the body in front of its
-/// face (issue 32: the `bottleneck` crowd beside the door,
+/// Beside a wall (by_wall), the relaxation mode caps the desired velocity
+/// d at the headway's V only when d points within this cosine of the
+/// heading h the headway measured along: dot(d, h) > THR_HEADWAY_CONE |d|
+/// (within about 32 degrees). A walker the wall has turned away from where
+/// it wants to go (the `bottleneck` crowd pressed against the door wall,
+/// sliding along it) is not held by the body in front of its face, and
+/// squeezes round the door post. Away from walls the headway caps every
+/// desire: a cone there let every walker of a packed crowd whose heading
+/// the contacts' noise had turned push uncapped (issue 32,
 /// docs/BEHAVIORS.md).
 #define THR_HEADWAY_CONE 0.85f
+
+/// How far from the body's edge (m) a wall makes the headway's cone apply
+/// (THR_HEADWAY_CONE): the crowd's first metre along a wall.
+#define THR_HEADWAY_WALL_REACH 1.0f
+
+/// Whether thr_blend reads by_wall for controller c: the relaxation mode
+/// with an enabled headway slot (the engines ask thr_near_wall only then).
+static inline bool thr_blend_reads_walls(const throng_controller* c)
+{
+	if (c->mode != THRONG_BLEND_RELAXATION) {
+		return false;
+	}
+	for (uint32_t k = 0; k < c->slot_count; ++k) {
+		if (c->slots[k].enabled && c->slots[k].kind == THRONG_HEADWAY) {
+			return true;
+		}
+	}
+	return false;
+}
 
 #endif

@@ -170,11 +170,11 @@ static void headway_brakes(const throng_controller* ctl, vec2* forces, vec2 v, f
 }
 
 /// The relaxation mode: total = limit(D / tau + I, max_force), the drive D
-/// capped by the headway slots' least speed V when the desired velocity
-/// v + D points within THR_HEADWAY_CONE of the heading h, along which V
-/// was measured (docs/BEHAVIORS.md). Each headway slot's force becomes the
-/// change the cap made, Dc/tau - D/tau.
-static vec2 relaxation(const throng_controller* ctl, vec2* forces, vec2 v, vec2 h, float max_force)
+/// capped by the headway slots' least speed V, beside a wall (by_wall)
+/// only when the desired velocity v + D points within THR_HEADWAY_CONE of
+/// the heading h, along which V was measured (docs/BEHAVIORS.md). Each
+/// headway slot's force becomes the change the cap made, Dc/tau - D/tau.
+static vec2 relaxation(const throng_controller* ctl, vec2* forces, vec2 v, vec2 h, float max_force, bool by_wall)
 {
 	vec2 drive = v2(0.0f, 0.0f), inter = v2(0.0f, 0.0f);
 	float cap = INFINITY;
@@ -195,12 +195,14 @@ static vec2 relaxation(const throng_controller* ctl, vec2* forces, vec2 v, vec2 
 	vec2 desired = v2_add(v, drive);
 	float len = v2_length(desired);
 	vec2 capped = drive;
-	// Choice: the headway measured the space ahead along h; a walker whose
-	// desired velocity points elsewhere (more than acos(THR_HEADWAY_CONE)
-	// off h: in a packed crowd the contacts' noise turns h every step) is
-	// not held by whoever stands in front of its face, and turns towards
-	// its desire, where the next step measures the space.
-	if (len > cap && v2_dot(desired, h) > THR_HEADWAY_CONE * len) {
+	// Choice: the headway measured the space ahead along h. Beside a wall,
+	// a walker whose desired velocity points elsewhere (more than
+	// acos(THR_HEADWAY_CONE) off h: the wall turned it, or the contacts'
+	// noise) is not held by whoever stands in front of its face, and turns
+	// towards its desire, where the next step measures the space. Away
+	// from walls every desire is capped, so a packed crowd whose headings
+	// the noise has scattered does not push.
+	if (len > cap && (!by_wall || v2_dot(desired, h) > THR_HEADWAY_CONE * len)) {
 		float sc = cap / len;
 		capped = v2_sub(v2(desired.x * sc, desired.y * sc), v);
 	}
@@ -214,11 +216,11 @@ static vec2 relaxation(const throng_controller* ctl, vec2* forces, vec2 v, vec2 
 	return v2_limit(v2_add(held, inter), max_force);
 }
 
-vec2 thr_blend(const throng_controller* ctl, vec2* forces, float max_force, vec2 v, vec2 h)
+vec2 thr_blend(const throng_controller* ctl, vec2* forces, float max_force, vec2 v, vec2 h, bool by_wall)
 {
 	vec2 total = v2(0.0f, 0.0f);
 	if (ctl->mode == THRONG_BLEND_RELAXATION) {
-		return relaxation(ctl, forces, v, h, max_force);
+		return relaxation(ctl, forces, v, h, max_force, by_wall);
 	}
 	headway_brakes(ctl, forces, v, max_force);
 	switch (ctl->mode) {

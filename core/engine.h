@@ -232,6 +232,13 @@ static inline bool thr_clear_of_shapes(const throng_world* w, vec2 p0, vec2 p, f
 	return same || (r + len) * 1.0001f < clear;
 }
 
+/// Whether a wall passes closer than `reach` to p (the nearest point of
+/// its segment, ends included; in a wrapping world walls are taken where
+/// they are, as the wall counts take them). One function for both
+/// engines, so the same bits decide (the relaxation's headway cone,
+/// core/controller.c).
+bool thr_near_wall(const throng_world* w, vec2 p, float reach);
+
 /// thr_step_ctx.clear's bits: the path from the previous position to p*
 /// is clear of every shape (thr_clear_of_shapes); else the shapes moved
 /// p* (pushed), and the agent went back to where it was (reverted).

@@ -357,7 +357,9 @@ THR_STAGE throng_status forces(const thr_step_ctx* ctx, agent* a, const throng_c
 THR_STAGE void blend(const thr_step_ctx* ctx, agent* a, const throng_controller* ctl, vec2 f[THRONG_MAX_SLOTS])
 {
 	throng_world* w = ctx->w;
-	a->total = thr_blend(ctl, f, a->s.max_force, a->s.v, a->s.h);
+	const bool by_wall = thr_blend_reads_walls(ctl) &&
+	                     thr_near_wall(w, a->s.p, a->s.radius + THR_HEADWAY_WALL_REACH);
+	a->total = thr_blend(ctl, f, a->s.max_force, a->s.v, a->s.h, by_wall);
 	if (w->def.record_forces) {
 		for (uint32_t k = 0; k < THRONG_MAX_SLOTS; ++k) {
 			vec2 fk = k < ctl->slot_count ? f[k] : v2(0.0f, 0.0f);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "error.h"
 #include "memory.h"
 #include "validate.h"
@@ -186,4 +187,44 @@ throng_status throng_world_set_threat(throng_world* w, throng_vec2 p, throng_vec
 	w->threat_v = v;
 	w->threat_active = active;
 	return THRONG_OK;
+}
+
+bool thr_near_wall(const throng_world* w, vec2 p, float reach)
+{
+	if (w->wall_count == 0) {
+		return false;
+	}
+	const thr_box_grid* g = &w->wall_grid;
+	// Most agents stand far from every shape: the cell's clearance (a lower
+	// bound on the distance from any point of the cell to any shape, the
+	// walls' and obstacles' grids sharing one layout) answers for them
+	// without a look at the walls, as in thr_clear_of_shapes.
+	const thr_box_grid* go = &w->obstacle_grid; // the clearance's layout
+	const float fx = (p.x - go->min_x) * go->inv_cell, fy = (p.y - go->min_y) * go->inv_cell;
+	if (fx >= 0.0f && fx < (float)go->nx && fy >= 0.0f && fy < (float)go->ny) {
+		const size_t c = (size_t)(int32_t)fy * (size_t)go->nx + (size_t)(int32_t)fx;
+		if (reach < (float)w->shape_clear[c] * go->cell * (0.999f / 255.0f)) {
+			return false;
+		}
+	}
+	int32_t cx0, cx1, cy0, cy1;
+	thr_box_grid_range(g, p.x, p.y, reach, &cx0, &cx1, &cy0, &cy1);
+	const float reach2 = reach * reach;
+	for (int32_t cy = cy0; cy <= cy1; ++cy) {
+		const uint32_t row = (uint32_t)cy * (uint32_t)g->nx;
+		uint32_t b, e;
+		thr_box_grid_span(g, row + (uint32_t)cx0, row + (uint32_t)cx1, &b, &e);
+		for (uint32_t k = b; k < e; ++k) {
+			const thr_wall* l = &w->walls[g->items[k]];
+			const vec2 ab = v2_sub(l->b, l->a);
+			const float len2 = v2_dot(ab, ab);
+			float t = len2 > 0.0f ? v2_dot(v2_sub(p, l->a), ab) / len2 : 0.0f;
+			t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+			const vec2 d = v2_sub(p, v2_add(l->a, v2_scale(ab, t)));
+			if (v2_dot(d, d) < reach2) {
+				return true;
+			}
+		}
+	}
+	return false;
 }

@@ -170,8 +170,8 @@ static void headway_brakes_w(const throng_controller* ctl, thr_v2w* f, thr_v2w v
 	}
 }
 
-/// relaxation of controller.c per lane.
-static thr_v2w relaxation_w(const throng_controller* ctl, thr_v2w* f, thr_v2w v, thr_v2w h, thr_fw mf)
+/// relaxation of controller.c per lane; by_wall: the lanes beside a wall.
+static thr_v2w relaxation_w(const throng_controller* ctl, thr_v2w* f, thr_v2w v, thr_v2w h, thr_fw mf, thr_mw by_wall)
 {
 	thr_v2w drive = v2w_zero(), inter = v2w_zero();
 	thr_fw cap = thr_fw_set1(INFINITY);
@@ -194,7 +194,8 @@ static thr_v2w relaxation_w(const throng_controller* ctl, thr_v2w* f, thr_v2w v,
 	const thr_fw sc = thr_fw_div(cap, len);
 	const thr_v2w scaled = v2w_sub(v2w(thr_fw_mul(desired.x, sc), thr_fw_mul(desired.y, sc)), v);
 	const thr_mw ahead = thr_fw_gt(v2w_dot(desired, h), thr_fw_mul(thr_fw_set1(THR_HEADWAY_CONE), len));
-	const thr_v2w capped = v2w_select(thr_mw_and(thr_fw_gt(len, cap), ahead), scaled, drive);
+	const thr_mw held_back = thr_mw_and(thr_fw_gt(len, cap), thr_mw_or(thr_mw_not(by_wall), ahead));
+	const thr_v2w capped = v2w_select(held_back, scaled, drive);
 	const thr_v2w free = v2w(thr_fw_div(drive.x, tau), thr_fw_div(drive.y, tau));
 	const thr_v2w held = v2w(thr_fw_div(capped.x, tau), thr_fw_div(capped.y, tau));
 	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
@@ -206,11 +207,12 @@ static thr_v2w relaxation_w(const throng_controller* ctl, thr_v2w* f, thr_v2w v,
 }
 
 /// thr_blend of controller.c per lane.
-static thr_v2w controller_blend_w(const throng_controller* ctl, thr_v2w* f, thr_fw mf, thr_v2w v, thr_v2w h)
+static thr_v2w controller_blend_w(const throng_controller* ctl, thr_v2w* f, thr_fw mf, thr_v2w v, thr_v2w h,
+                                  thr_mw by_wall)
 {
 	thr_v2w total = v2w_zero();
 	if (ctl->mode == THRONG_BLEND_RELAXATION) {
-		return relaxation_w(ctl, f, v, h, mf);
+		return relaxation_w(ctl, f, v, h, mf, by_wall);
 	}
 	headway_brakes_w(ctl, f, v, mf);
 	switch (ctl->mode) {
@@ -518,7 +520,24 @@ static void blend_w(const thr_wide_ctx* ctx, const lanes* s, thr_mw mine, const 
                     thr_v2w f[THRONG_MAX_SLOTS], block_state* b)
 {
 	const throng_world* w = ctx->w;
-	thr_v2w t = controller_blend_w(ctl, f, s->mf, s->v, s->h);
+	// The lanes beside a wall (thr_near_wall, the scalar engine's own
+	// function, so both decide alike), for the headway's cone.
+	thr_mw by_wall = thr_mw_first(0);
+	if (thr_blend_reads_walls(ctl)) {
+		_Alignas(32) float px[THR_LANES], py[THR_LANES];
+		_Alignas(32) int32_t near[THR_LANES] = {0};
+		thr_fw_store(px, s->p.x);
+		thr_fw_store(py, s->p.y);
+		const int bits = thr_mw_movemask(mine);
+		for (int q = 0; q < s->n; ++q) {
+			const uint32_t i = s->base + (uint32_t)q;
+			near[q] = (bits & (1 << q)) && thr_near_wall(w, v2(px[q], py[q]), w->radius[i] + THR_HEADWAY_WALL_REACH)
+			                  ? -1
+			                  : 0;
+		}
+		by_wall = thr_iw_lt(thr_iw_load(near), thr_iw_zero());
+	}
+	thr_v2w t = controller_blend_w(ctl, f, s->mf, s->v, s->h, by_wall);
 	b->total = v2w_select(mine, t, b->total);
 	if (w->def.record_forces) {
 		for (uint32_t k = 0; k < THRONG_MAX_SLOTS; ++k) {

@@ -21,6 +21,9 @@
 /// (V, 0), V the speed it allows). The agent moves at v; relaxation mode
 /// uses tau; its heading is h (the headway measured along it). *out (when
 /// not NULL) gets the forces as the blend leaves them.
+/// Whether blend_at_h's agent stands beside a wall (thr_blend's by_wall).
+static bool beside_wall = true;
+
 static vec2 blend_at_h(throng_blend_mode mode, const char* slots, const float* w, const vec2* f, float limit, vec2 v,
                        vec2 h, float tau, vec2* out)
 {
@@ -37,7 +40,7 @@ static vec2 blend_at_h(throng_blend_mode mode, const char* slots, const float* w
 	}
 	vec2 forces[THRONG_MAX_SLOTS];
 	memcpy(forces, f, c.slot_count * sizeof *f);
-	vec2 total = thr_blend(&c, forces, limit, v, h);
+	vec2 total = thr_blend(&c, forces, limit, v, h, beside_wall);
 	if (out != NULL) {
 		memcpy(out, forces, c.slot_count * sizeof *f);
 	}
@@ -279,7 +282,7 @@ Test(controller, blend_with_made_controller)
 	cr_assert_eq(throng_controller_add(&c, b), 1);
 	vec2 f[2] = {{1, 1}, {1, 0}};
 	// 1*(1,1) + 3*(1,0) = (4,1), |.|=4.123 < 5 -> (4,1)
-	THR_EXPECT_VEC(thr_blend(&c, f, 5.0f, v2(0.0f, 0.0f), v2(1.0f, 0.0f)), 4.0f, 1.0f, TOL);
+	THR_EXPECT_VEC(thr_blend(&c, f, 5.0f, v2(0.0f, 0.0f), v2(1.0f, 0.0f), true), 4.0f, 1.0f, TOL);
 }
 
 // ---------------------------------------------------------------- relaxation
@@ -358,6 +361,7 @@ Test(blend_relaxation, headway_caps_the_desired_speed)
 
 Test(blend_relaxation, headway_holds_only_a_desire_within_its_cone)
 {
+	// Beside a wall (blend_at_h's default).
 	// Moving at v = (1,0), drive (1,0): desired (2,0), |desired| = 2; V = 0.5.
 	// Heading 30 degrees off (cos 0.8660254 > THR_HEADWAY_CONE 0.85):
 	// dot(desired, h) = 1.7320508 > 0.85 * 2 = 1.7, capped as along the
@@ -385,6 +389,27 @@ Test(blend_relaxation, headway_holds_only_a_desire_within_its_cone)
 	got = blend_at_h(R, ".h", WEIGHTS(1.0f, 1.0f), FORCES({1, 0}, {0.0f, 0}), 10.0f, AT_REST, v2(1.0f, 0.0f), 0.5f,
 	                 out);
 	THR_EXPECT_VEC(got, 0.0f, 0.0f, 0.0f);
+}
+
+Test(blend_relaxation, away_from_walls_headway_holds_every_desire)
+{
+	// headway_holds_only_a_desire_within_its_cone's cases away from walls:
+	// 40 degrees off, and a heading opposite to the desire, are capped
+	// too: desired (2,0) scaled to V = 0.5, (0.5,0) - v = (-0.5,0), over
+	// tau 0.5: (-1,0); the headway slot's change (-1,0) - (2,0).
+	beside_wall = false;
+	vec2 out[2];
+	vec2 got = blend_at_h(R, ".h", WEIGHTS(1.0f, 1.0f), FORCES({1, 0}, {0.5f, 0}), 10.0f, v2(1.0f, 0.0f),
+	                      v2(0.7660444f, 0.6427876f), 0.5f, out);
+	THR_EXPECT_VEC(got, -1.0f, 0.0f, TOL);
+	THR_EXPECT_VEC(out[1], -3.0f, 0.0f, TOL);
+	got = blend_at_h(R, ".h", WEIGHTS(1.0f, 1.0f), FORCES({1, 0}, {0.5f, 0}), 10.0f, v2(1.0f, 0.0f),
+	                 v2(-1.0f, 0.0f), 0.5f, out);
+	THR_EXPECT_VEC(got, -1.0f, 0.0f, TOL);
+	// Within the cone it is the same cap as beside a wall.
+	got = blend_at_h(R, ".h", WEIGHTS(1.0f, 1.0f), FORCES({1, 0}, {0.5f, 0}), 10.0f, v2(1.0f, 0.0f),
+	                 v2(0.8660254f, 0.5f), 0.5f, out);
+	THR_EXPECT_VEC(got, -1.0f, 0.0f, TOL);
 }
 
 Test(blend_headway, brakes_outside_the_relaxation_mode)

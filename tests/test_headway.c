@@ -180,6 +180,58 @@ Test(headway, one_step_with_neighbours_ahead_beside_and_behind)
 	}
 }
 
+// The headway's cone holds only beside a wall (THR_HEADWAY_CONE,
+// THR_HEADWAY_WALL_REACH): a walker at rest at the origin, heading 40
+// degrees off its seek along +x (h = (cos 40, sin 40) = (0.7660444,
+// 0.6427876)), a standing body 0.7 m ahead along h (gap 0.7 - 0.6 = 0.1
+// m, T = 1 s: V = 0.1 m/s). Its desire (1.3, 0) points outside the cone
+// (dot(d, h) = 0.9958577 < 0.85 x 1.3 = 1.105). In the open it is capped
+// at V: total (0.1, 0)/tau = (0.2, 0), v after one step (0.2/60, 0). With
+// a wall 1.0 m below it (the wall's nearest point 1.0 m from the centre,
+// within radius 0.3 + 1.0), the body in front of its face does not hold
+// that desire: total 1.3/0.5 = (2.6, 0), v (2.6/60, 0). A wall 1.4 m away
+// (beyond 1.3) does not count, nor one whose end is 1.31 m off; one whose
+// end is 1.29 m off does.
+Test(headway, its_cone_holds_only_beside_a_wall)
+{
+	static const struct {
+		bool wall;
+		float a_x, a_y, b_x, b_y;
+		bool uncapped;
+	} cases[] = {
+	    {false, 0.0f, 0.0f, 0.0f, 0.0f, false},       // no wall
+	    {true, -5.0f, -1.0f, 5.0f, -1.0f, true},      // 1.0 m below
+	    {true, -5.0f, -1.4f, 5.0f, -1.4f, false},     // 1.4 m below
+	    {true, -1.31f, -5.0f, -1.31f, -1.0f, false},  // its end (-1.31, -1): 1.65 m off
+	    {true, -1.31f, -5.0f, -1.31f, 0.0f, false},   // its end (-1.31, 0): 1.31 m off
+	    {true, -1.29f, -5.0f, -1.29f, 0.0f, true},    // its end (-1.29, 0): 1.29 m off
+	};
+	for (int e = 0; e < 2; ++e) {
+		for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+			throng_world* w = open_world(engines[e], 1.0f / 60.0f);
+			const uint32_t walker = add_walker(w, 0.5f, true, 1.0f);
+			throng_agent_def defs[2] = {
+			    walker_def(walker, 0.0f, 0.0f, 0.0f, 1.3f, 10.0f),
+			    walker_def(walker, 0.7f * 0.7660444f, 0.7f * 0.6427876f, 0.0f, 1.3f, 10.0f),
+			};
+			defs[0].heading = (throng_vec2){0.7660444f, 0.6427876f};
+			cr_assert_eq(throng_world_spawn(w, defs, 2u, NULL), THRONG_OK, "%s", throng_last_error());
+			if (cases[k].wall) {
+				cr_assert_eq(throng_world_add_wall(w, (throng_vec2){cases[k].a_x, cases[k].a_y},
+				                                   (throng_vec2){cases[k].b_x, cases[k].b_y}, NULL),
+				             THRONG_OK, "%s", throng_last_error());
+			}
+			cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+			const throng_agent_state a = state_of(w, 0);
+			const float vx = cases[k].uncapped ? 2.6f / 60.0f : 0.2f / 60.0f;
+			cr_expect(fabsf(a.velocity.x - vx) < 1.0e-6f && fabsf(a.velocity.y) < 1.0e-6f,
+			          "%s, case %zu: v (%.9g, %.9g), expected (%.9g, 0)", engine_names[e], k, (double)a.velocity.x,
+			          (double)a.velocity.y, (double)vx);
+			throng_world_destroy(w);
+		}
+	}
+}
+
 // A line of 20 walkers along +x at spacing s (centres; radius 0.3, so
 // l = 0.6), T = 1 s, tau = 0.5 s, free speed 1.3 m/s, led by one whose
 // own free speed is V(s) = min(1.3, (s - l)/T): the model's steady state,

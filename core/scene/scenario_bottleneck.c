@@ -42,13 +42,14 @@
 // 2.0) while the room is full, so 1,000 need about 1,000 / (5 m x 1.8) =
 // 111 s to pass, and the last walks on to a goal near the door; measured
 // (`throng run bottleneck --agents 1000 --steps 10800 --seed S`, seeds 1
-// to 8): everyone arrives, the last after 129.5 to 136.5 s. The default
-// run is 180 s (10800 steps), that time with a third more. (The hybrid
-// walker it replaced passed 2.47 /(m s), above the data, and was done by
-// 90 s. Before THR_HEADWAY_CONE, with the headway capping every desire,
-// the crowds pressed beside the door, whose way to the door waypoint runs
-// into the wall and whose headings the contacts' noise had scattered,
-// stood still: 881 of 1,000 at their goals after 150 s, seed 1.)
+// to 8): everyone arrives, the last after 137.8 to 146.0 s. The default
+// run is 180 s (10800 steps), about that time with a quarter more. (The
+// hybrid walker it replaced passed 2.47 /(m s), above the data, and was
+// done by 90 s. Without THR_HEADWAY_CONE, with the headway capping every
+// desire, the crowds pressed beside the door, whose way to the door
+// waypoint runs into the wall, crept along it in a file: 940 to 949 of
+// 1,000 at their goals after 180 s, seeds 1 to 4; the cone, which holds
+// within THR_HEADWAY_WALL_REACH of a wall, lets them round the post.)
 //
 // Goal radius BOTTLENECK_GOAL_RADIUS = 0.5 m; default 10800 steps (180 s).
 // Bounds are open: the walls hold the crowd (the pedestrian's wall feelers,

@@ -473,10 +473,13 @@ def check(binary):
     for d in (0.5, 1.0, 2.0, 3.0):
         r = bidirectional(binary, "pedestrian", d)
         print(json.dumps(r), flush=True)
-        t.add(CHECKED, r["lanes_time"] is not None and r["lanes_time"] <= LANE_TARGET_S,
-              "bidirectional corridor at %g /m2: %s, expected within %g s" % (d, _lanes(r), LANE_TARGET_S))
-        # At 3 /m2 0.96 /(m s) (the experiments stay below 2.5 /m2: docs/QUALITY.md).
+        # At 3 /m2 the mixed crowd in the corridor's middle, beyond the walls' reach (THR_HEADWAY_WALL_REACH,
+        # 1 m), is held by the headway and forms no lanes (it did with the headway's cone everywhere, lanes from
+        # 13 s, at the cost of bottleneck's overlap at 100,000 agents: docs/QUALITY.md).
         kind = CHECKED if d <= 2.0 else REPORTED
+        t.add(kind, r["lanes_time"] is not None and r["lanes_time"] <= LANE_TARGET_S,
+              "bidirectional corridor at %g /m2: %s, expected within %g s" % (d, _lanes(r), LANE_TARGET_S))
+        # At 3 /m2 0.59 /(m s) (the experiments stay below 2.5 /m2: docs/QUALITY.md).
         t.add(kind, abs(r["specific_flow"] / r["reference"] - 1.0) <= BIDIR_TOLERANCE,
               "bidirectional corridor at %g /m2: specific flow %.3f /(m s), reference %.3f (%s), within %d %%"
               % (d, r["specific_flow"], r["reference"], r["reference_source"], round(100 * BIDIR_TOLERANCE)))
