@@ -520,8 +520,9 @@ static void blend_w(const thr_wide_ctx* ctx, const lanes* s, thr_mw mine, const 
                     thr_v2w f[THRONG_MAX_SLOTS], block_state* b)
 {
 	const throng_world* w = ctx->w;
-	// The lanes beside a wall (thr_near_wall, the scalar engine's own
-	// function, so both decide alike), for the headway's cone.
+	// The lanes beside a wall, for the headway's cone: thr_near_wall
+	// (core/world_shapes.c), the one function both engines call, so both
+	// decide alike.
 	thr_mw by_wall = thr_mw_first(0);
 	if (thr_blend_reads_walls(ctl)) {
 		_Alignas(32) float px[THR_LANES], py[THR_LANES];
