@@ -204,6 +204,7 @@ throng_status throng_world_spawn(throng_world* w, const throng_agent_def* defs, 
 		}
 	}
 	w->count += count;
+	thr_agents_changed(w);
 	if (first_id_out != NULL) {
 		*first_id_out = first;
 	}

@@ -188,7 +188,17 @@ struct throng_world {
 	thr_step_record published;   ///< what the last step published (thr_step_record)
 	uint32_t* reorder;           ///< the record's reorder (reorder_cap entries): the step's own copy of it
 	uint32_t reorder_cap;
+	/// Bumped whenever an agent is added, removed or moved, or slots move
+	/// (thr_agents_changed): whoever keeps an index over the agents
+	/// between steps compares it with the value it was built at.
+	uint64_t agents_version;
 };
+
+/// Notes that agents were added, removed or moved, or their slots moved.
+static inline void thr_agents_changed(throng_world* w)
+{
+	w->agents_version++;
+}
 
 /// Publishes w's record: the step it has just reached, `previous`, the
 /// reorder (the store's, NULL: none) and what the contact stage did.
@@ -208,6 +218,7 @@ static inline void thr_publish_step(throng_world* w, const thr_state* previous, 
 static inline void thr_make_current(throng_world* w, int b)
 {
 	w->store.cur = b;
+	thr_agents_changed(w);
 }
 
 /// Whether slot i holds a part world's ghost, in a step's mask of ghosts
