@@ -207,6 +207,11 @@ throng_status throng_metrics_create(const throng_world* world, float goal_radius
 	if (world->part != NULL) { // its records are kept by id, below the count
 		return thr_fail(THRONG_ERR_UNSUPPORTED, "throng_metrics_create: the world is a part of a larger one");
 	}
+	if (world->id_end != world->count) { // its records are kept by id, below the count
+		return thr_fail(THRONG_ERR_UNSUPPORTED, "throng_metrics_create: agents were removed from the world (ids end at "
+		                "%u, %u agents live); the quality metrics follow a crowd whose ids are 0 .. count-1",
+		                world->id_end, world->count);
+	}
 	if (!isfinite(goal_radius) || goal_radius < 0.0f) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
 		                "throng_metrics_create: goal_radius: must be finite and >= 0 (got %g)", (double)goal_radius);
@@ -305,9 +310,11 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_metrics_observe: %s is NULL",
 		                m == NULL ? "metrics" : "world");
 	}
-	if (w->count != m->n) {
+	if (w->count != m->n || w->id_end != m->n) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
-		                "throng_metrics_observe: the world has %u agents, the metrics watch %u", w->count, m->n);
+		                "throng_metrics_observe: the world has %u agents (ids below %u), the metrics watch %u, ids "
+		                "0 .. %u: agents came or went",
+		                w->count, w->id_end, m->n, m->n - 1u);
 	}
 	if (w->step - m->step0 > THRONG_METRICS_MAX_STEPS) {
 		return thr_fail(THRONG_ERR_CAPACITY, "throng_metrics_observe: more than %u steps since the metrics were "

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "memory.h"
+#include "validate.h"
 #include "world_internal.h"
 
 // Where the per-agent arrays lie. Each used to be its own aligned_alloc,
@@ -56,28 +57,60 @@ static void single_views(throng_world* w, uint32_t** out[THR_SINGLE_ARRAYS])
 	out[9] = &w->path;
 }
 
-int thr_store_create(throng_world* w)
+/// Where the main block puts one set of arrays: both states, the singles
+/// (in the views' order) and, when forces are recorded, the totals.
+typedef struct main_arrays {
+	thr_state buf[2];
+	uint32_t* single[THR_SINGLE_ARRAYS];
+	float *total_x, *total_y;
+} main_arrays;
+
+/// Allocates a main block of n agents into *m; NULL when out of memory.
+static void* main_block(main_arrays* m, size_t n, bool totals)
 {
-	thr_store* s = &w->store;
-	size_t n = w->capacity;
-	thr_state* b0 = &s->buf[0];
-	thr_state* b1 = &s->buf[1];
-	uint32_t** singles[THR_SINGLE_ARRAYS];
-	single_views(w, singles);
+	thr_state* b0 = &m->buf[0];
+	thr_state* b1 = &m->buf[1];
+	uint32_t** sg = m->single;
 	// The reorder reads one state and writes the other: both in the block.
 	void** const arrays[THR_STORE_ARRAYS + 2] = {
 		(void**)&b0->px, (void**)&b0->py, (void**)&b0->vx, (void**)&b0->vy, (void**)&b0->hx, (void**)&b0->hy,
 		(void**)&b0->wander, (void**)&b0->noise,
 		(void**)&b1->px, (void**)&b1->py, (void**)&b1->vx, (void**)&b1->vy, (void**)&b1->hx, (void**)&b1->hy,
 		(void**)&b1->wander, (void**)&b1->noise,
-		(void**)singles[0], (void**)&w->slot_of, (void**)singles[1], (void**)singles[2], (void**)singles[3],
-		(void**)singles[4], (void**)singles[5], (void**)singles[6], (void**)singles[9], (void**)singles[7],
-		(void**)singles[8], (void**)&w->total_x, (void**)&w->total_y};
-	uint32_t count = THR_STORE_ARRAYS + (w->def.record_forces ? 2u : 0u);
-	s->block = thr_alloc_arrays(arrays, count, n, 4, 0);
+		(void**)&sg[0], (void**)&sg[1], (void**)&sg[2], (void**)&sg[3], (void**)&sg[4], (void**)&sg[5],
+		(void**)&sg[6], (void**)&sg[9], (void**)&sg[7], (void**)&sg[8], (void**)&m->total_x, (void**)&m->total_y};
+	return thr_alloc_arrays(arrays, THR_STORE_ARRAYS + (totals ? 2u : 0u), n, 4, 0);
+}
+
+/// Points the store's states (but their waypoints) and the world's views at m.
+static void bind_main(throng_world* w, const main_arrays* m)
+{
+	thr_store* s = &w->store;
+	uint32_t* const wp[2] = {s->buf[0].waypoint, s->buf[1].waypoint};
+	s->buf[0] = m->buf[0];
+	s->buf[1] = m->buf[1];
+	s->buf[0].waypoint = wp[0];
+	s->buf[1].waypoint = wp[1];
+	uint32_t** views[THR_SINGLE_ARRAYS];
+	single_views(w, views);
+	for (int a = 0; a < THR_SINGLE_ARRAYS; ++a) {
+		*views[a] = m->single[a];
+	}
+	w->total_x = m->total_x;
+	w->total_y = m->total_y;
+}
+
+int thr_store_create(throng_world* w)
+{
+	thr_store* s = &w->store;
+	size_t n = w->capacity;
+	main_arrays m;
+	memset(&m, 0, sizeof m);
+	s->block = main_block(&m, n, w->def.record_forces);
 	if (s->block == NULL) {
 		return -1;
 	}
+	bind_main(w, &m);
 	if (w->def.record_forces) {
 		void** const forces[2] = {(void**)&w->force_x, (void**)&w->force_y};
 		s->force_block = thr_alloc_arrays(forces, 2, n * THRONG_MAX_SLOTS, sizeof(float), THR_FORCE_FIRST_ARRAY);
@@ -85,7 +118,158 @@ int thr_store_create(throng_world* w)
 			return -1;
 		}
 	}
+	return thr_store_reserve_ids(w, w->capacity);
+}
+
+int thr_store_reserve_ids(throng_world* w, uint64_t id_end)
+{
+	thr_store* s = &w->store;
+	if (id_end <= s->ids_cap) {
+		return 0;
+	}
+	uint64_t cap = s->ids_cap > 0 ? 2u * (uint64_t)s->ids_cap : 1024u;
+	cap = cap < id_end ? id_end : cap;
+	cap = cap > UINT32_MAX ? UINT32_MAX : cap;
+	uint32_t* p = realloc(s->slot_of, (size_t)cap * sizeof *p);
+	if (p == NULL) {
+		return -1;
+	}
+	memset(p + s->ids_cap, 0xff, (size_t)(cap - s->ids_cap) * sizeof *p); // THR_NO_SLOT
+	s->slot_of = p;
+	s->ids_cap = (uint32_t)cap;
+	if (w->part == NULL) {
+		w->slot_of = p;
+	}
 	return 0;
+}
+
+int thr_store_grow(throng_world* w, uint32_t need)
+{
+	thr_store* s = &w->store;
+	const uint64_t most = (uint64_t)(THR_MAX_CAPACITY + THR_LANES - 1u) / THR_LANES * THR_LANES;
+	if (need <= w->capacity) {
+		return 0;
+	}
+	if (need > most) {
+		return -1;
+	}
+	uint64_t cap = 2u * (uint64_t)w->capacity;
+	cap = cap < need ? need : cap;
+	cap = (cap + THR_LANES - 1u) / THR_LANES * THR_LANES;
+	cap = cap > most ? most : cap;
+	const size_t n = (size_t)cap;
+	main_arrays m;
+	memset(&m, 0, sizeof m);
+	void* block = main_block(&m, n, w->def.record_forces);
+	float *fx = NULL, *fy = NULL;
+	void* force_block = NULL;
+	if (block != NULL && w->def.record_forces) {
+		void** const forces[2] = {(void**)&fx, (void**)&fy};
+		force_block = thr_alloc_arrays(forces, 2, n * THRONG_MAX_SLOTS, sizeof(float), THR_FORCE_FIRST_ARRAY);
+	}
+	uint32_t* wp[2] = {NULL, NULL};
+	void* waypoint_block = NULL;
+	if (block != NULL && s->waypoint_block != NULL) {
+		void** const arrays[2] = {(void**)&wp[0], (void**)&wp[1]};
+		waypoint_block = thr_alloc_arrays(arrays, 2, n, sizeof(uint32_t), THR_WAYPOINT_FIRST_ARRAY);
+	}
+	if (block == NULL || (w->def.record_forces && force_block == NULL) ||
+	    (s->waypoint_block != NULL && waypoint_block == NULL)) {
+		free(block);
+		free(force_block);
+		free(waypoint_block);
+		return -1;
+	}
+	const size_t bytes = (size_t)w->count * 4u;
+	for (int b = 0; b < 2; ++b) {
+		const thr_state* from = &s->buf[b];
+		thr_state* to = &m.buf[b];
+		memcpy(to->px, from->px, bytes);
+		memcpy(to->py, from->py, bytes);
+		memcpy(to->vx, from->vx, bytes);
+		memcpy(to->vy, from->vy, bytes);
+		memcpy(to->hx, from->hx, bytes);
+		memcpy(to->hy, from->hy, bytes);
+		memcpy(to->wander, from->wander, bytes);
+		memcpy(to->noise, from->noise, bytes);
+		if (waypoint_block != NULL) {
+			memcpy(wp[b], from->waypoint, bytes);
+		}
+	}
+	uint32_t** views[THR_SINGLE_ARRAYS];
+	single_views(w, views);
+	for (int a = 0; a < THR_SINGLE_ARRAYS; ++a) {
+		memcpy(m.single[a], *views[a], bytes);
+	}
+	if (w->def.record_forces) {
+		memcpy(m.total_x, w->total_x, bytes);
+		memcpy(m.total_y, w->total_y, bytes);
+		for (uint32_t k = 0; k < THRONG_MAX_SLOTS; ++k) {
+			memcpy(fx + (size_t)k * n, w->force_x + thr_force_index(w, k, 0), bytes);
+			memcpy(fy + (size_t)k * n, w->force_y + thr_force_index(w, k, 0), bytes);
+		}
+	}
+	// The old singles may lie in the spare block (a reorder swaps them in):
+	// both go, and the next step makes new spares.
+	free(s->block);
+	free(s->spare_block);
+	free(s->force_block);
+	free(s->waypoint_block);
+	s->block = block;
+	s->spare_block = NULL;
+	memset(s->spare, 0, sizeof s->spare);
+	s->force_block = force_block;
+	s->waypoint_block = waypoint_block;
+	bind_main(w, &m);
+	s->buf[0].waypoint = wp[0];
+	s->buf[1].waypoint = wp[1];
+	w->force_x = fx;
+	w->force_y = fy;
+	w->capacity = (uint32_t)cap;
+	return 0;
+}
+
+uint32_t thr_store_remove(throng_world* w, const uint8_t* dead, uint32_t first, uint32_t* from)
+{
+	thr_store* s = &w->store;
+	uint32_t kept = first;
+	for (uint32_t k = first; k < w->count; ++k) {
+		if (dead[k] == 0) {
+			from[kept++] = k;
+		} else {
+			w->slot_of[w->id[k]] = THR_NO_SLOT;
+		}
+	}
+	// from[j] >= j: each array moves down in place, front to back.
+	thr_state* st = &s->buf[s->cur];
+	uint32_t* const arrays[8 + THR_SINGLE_ARRAYS + 3] = {
+		(uint32_t*)st->px, (uint32_t*)st->py, (uint32_t*)st->vx, (uint32_t*)st->vy, (uint32_t*)st->hx,
+		(uint32_t*)st->hy, (uint32_t*)st->wander, (uint32_t*)st->noise, w->id, (uint32_t*)w->max_speed,
+		(uint32_t*)w->max_force, (uint32_t*)w->radius, w->archetype, w->group, w->target_agent, w->path,
+		(uint32_t*)w->tx, (uint32_t*)w->ty, st->waypoint, (uint32_t*)w->total_x, (uint32_t*)w->total_y};
+	for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; ++a) {
+		uint32_t* x = arrays[a];
+		if (x == NULL) { // no waypoints or no recorded forces
+			continue;
+		}
+		for (uint32_t j = first; j < kept; ++j) {
+			x[j] = x[from[j]];
+		}
+	}
+	if (w->def.record_forces) {
+		for (uint32_t k = 0; k < THRONG_MAX_SLOTS; ++k) {
+			float* fx = w->force_x + thr_force_index(w, k, 0);
+			float* fy = w->force_y + thr_force_index(w, k, 0);
+			for (uint32_t j = first; j < kept; ++j) {
+				fx[j] = fx[from[j]];
+				fy[j] = fy[from[j]];
+			}
+		}
+	}
+	for (uint32_t j = first; j < kept; ++j) {
+		w->slot_of[w->id[j]] = j;
+	}
+	return kept;
 }
 
 void thr_store_free(throng_world* w)
@@ -95,6 +279,7 @@ void thr_store_free(throng_world* w)
 	free(s->spare_block);
 	free(s->waypoint_block);
 	free(s->force_block);
+	free(s->slot_of);
 	memset(s, 0, sizeof *s);
 }
 

@@ -20,8 +20,14 @@
 // does. The world's pointers to the single arrays (w->id, w->max_speed...)
 // are views that the store rebinds after a reorder; engines read views.
 // Storage order is the slot order; `id[slot]` is the stable id and
-// `slot_of[id]` its inverse. Only a reorder (engines that want agents
-// sorted by cell) moves agents; otherwise slot == id.
+// `slot_of[id]` its inverse (THR_NO_SLOT for a removed id), an array of
+// its own indexed by id, which grows with the ids given (thr_store_reserve_ids).
+// A reorder (engines that want agents sorted by cell) moves agents, and
+// so does a removal: the store closes the holes by moving the agents after
+// them down, keeping their order (thr_store_remove), and new agents go at
+// the end, so in a world no engine sorts the slots stay in id order.
+// The arrays grow when agents no longer fit (thr_store_grow): capacity
+// is where a world starts, not a limit.
 #ifndef THRONG_CORE_STORE_H
 #define THRONG_CORE_STORE_H
 
@@ -47,10 +53,10 @@ typedef struct thr_state {
 #define THR_SPARES 2
 
 /// Where arrays start in the page lines (see thr_alloc_arrays): the main
-/// block's arrays (two states of 8, the singles, slot_of, then total_x and
+/// block's arrays (two states of 8, the singles, then total_x and
 /// total_y when forces are recorded) from 0, the spares, the two waypoint
 /// arrays, and the force block.
-#define THR_STORE_ARRAYS 27
+#define THR_STORE_ARRAYS 26
 #define THR_SPARE_FIRST_ARRAY 29
 #define THR_WAYPOINT_FIRST_ARRAY (THR_SPARE_FIRST_ARRAY + THR_SPARES)
 #define THR_FORCE_FIRST_ARRAY 42
@@ -66,6 +72,8 @@ typedef struct thr_store {
 	void* spare_block;    ///< the arrays first made spare
 	void* waypoint_block; ///< the two waypoint arrays (NULL: no path yet)
 	void* force_block;    ///< recorded forces per slot
+	uint32_t* slot_of;    ///< a whole world's slot of every id (ids_cap entries; a part world has its own, part.h)
+	uint32_t ids_cap;
 } thr_store;
 
 /// Allocates `count` zeroed arrays of n elements of `size` bytes, each
@@ -92,6 +100,28 @@ int thr_store_reserve_spares(throng_world* w);
 /// Makes the two waypoint arrays, all 0 (once per world; when its first
 /// path is added). Returns -1 when out of memory, changing nothing.
 int thr_store_reserve_waypoints(throng_world* w);
+
+/// Makes room in the store's slot_of for ids below id_end (new entries
+/// THR_NO_SLOT) and points w->slot_of at it in a whole world. Returns -1
+/// when out of memory, changing nothing.
+int thr_store_reserve_ids(throng_world* w, uint64_t id_end);
+
+/// Grows every per-agent array to hold at least `need` agents (at least
+/// twice the capacity, rounded up to THR_LANES, at most THR_MAX_CAPACITY
+/// rounded), copying the w->count agents of both states, the singles, the
+/// waypoints and the recorded forces; the spares are made again at the
+/// next step. Returns -1 when out of memory (or need is above the most),
+/// changing nothing.
+int thr_store_grow(throng_world* w, uint32_t need);
+
+/// Removes the agents at the slots whose byte in `dead` (w->count
+/// entries) is non-zero, the first of them at slot `first`: every agent
+/// after a hole moves down, in order, through every per-agent array of
+/// the current state (the other buffer is left: it no longer matches the
+/// slots), and slot_of follows (THR_NO_SLOT for the removed). `from` is
+/// scratch of w->count entries. Returns the new count; w->count is the
+/// caller's to set.
+uint32_t thr_store_remove(throng_world* w, const uint8_t* dead, uint32_t first, uint32_t* from);
 
 /// Reorders every per-agent array by perm (new slot k holds old slot
 /// perm[k]; w->count entries) in one parallel pass that cannot fail: the

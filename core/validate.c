@@ -376,6 +376,26 @@ throng_status thr_validate_agent(const throng_world_def* d, uint32_t archetypes,
 	return THRONG_OK;
 }
 
+throng_status thr_validate_magnitude(const char* ctx, const char* field, float v)
+{
+	return positive(ctx, field, v);
+}
+
+throng_status thr_validate_position(const throng_world_def* d, const char* ctx, throng_vec2 p)
+{
+	TRY(coordinate(ctx, "x", p.x));
+	TRY(coordinate(ctx, "y", p.y));
+	if (d->bounds_mode != THRONG_BOUNDS_OPEN &&
+	    (p.x < d->bounds_min.x || p.x > d->bounds_max.x || p.y < d->bounds_min.y || p.y > d->bounds_max.y)) {
+		char f[6][THR_FMT_FLOAT_CAP];
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s(%s, %s) is outside the world (%s, %s)..(%s, %s)", ctx,
+		                thr_fmt_float(f[0], p.x), thr_fmt_float(f[1], p.y), thr_fmt_float(f[2], d->bounds_min.x),
+		                thr_fmt_float(f[3], d->bounds_min.y), thr_fmt_float(f[4], d->bounds_max.x),
+		                thr_fmt_float(f[5], d->bounds_max.y));
+	}
+	return THRONG_OK;
+}
+
 throng_status thr_validate_obstacle(const char* ctx, throng_vec2 c, float r)
 {
 	TRY(coordinate(ctx, "center.x", c.x));

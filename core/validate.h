@@ -11,8 +11,11 @@
 /// made by the defaults.
 #define THR_DEF_COOKIE 0x7468726e
 
-/// Most agents one world holds.
+/// Most agents one world holds at once.
 #define THR_MAX_CAPACITY 100000000u
+/// Ids a world gives in its life, at most: they stay below 2^31 (the
+/// contact pass compares them as signed 32-bit integers, simd/contact.c).
+#define THR_MAX_IDS 0x7fffffffu
 /// A wall segment must be longer than this (m): its normal, which wall
 /// avoidance and the contact pass push along, comes from b - a. Scenario
 /// files hold to it too (core/scene/scenario_file_shapes.c).
@@ -29,6 +32,13 @@ throng_status thr_validate_agent(const throng_world_def* def, uint32_t archetype
 /// velocity): both coordinates finite with magnitude <= THRONG_MAX_COORD.
 /// `ctx` names it: "throng_world_set_target: target".
 throng_status thr_validate_point(const char* ctx, throng_vec2 p);
+/// A positive magnitude (a speed, a force, a radius): finite, in
+/// [1e-6, 1e6]; "<ctx><field>: ..." names it.
+throng_status thr_validate_magnitude(const char* ctx, const char* field, float v);
+/// An agent's position in a world made from d: finite, |x|,|y| <=
+/// THRONG_MAX_COORD, inside the bounds unless they are open; "<ctx>x: ..."
+/// or "<ctx>(x, y) is outside ..." names it.
+throng_status thr_validate_position(const throng_world_def* d, const char* ctx, throng_vec2 p);
 throng_status thr_validate_obstacle(const char* ctx, throng_vec2 c, float r);
 throng_status thr_validate_wall(const char* ctx, throng_vec2 a, throng_vec2 b);
 

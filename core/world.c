@@ -152,22 +152,31 @@ throng_status throng_world_spawn(throng_world* w, const throng_agent_def* defs, 
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
 		                "throng_world_spawn: the world is a part of a larger one; its agents come from throng_part_load");
 	}
-	if (count > w->def.capacity - w->count) {
+	const uint32_t first = w->id_end;
+	if ((uint64_t)w->count + count > THR_MAX_CAPACITY || (uint64_t)first + count > THR_MAX_IDS) {
 		return thr_fail(THRONG_ERR_CAPACITY,
-		                "throng_world_spawn: count: %u agents do not fit (the world holds %u of %u)", count,
-		                w->count, w->def.capacity);
+		                "throng_world_spawn: count: %u agents do not fit (the world holds %u, at most %u, and has "
+		                "given %u ids of %u)",
+		                count, w->count, THR_MAX_CAPACITY, first, THR_MAX_IDS);
 	}
-	uint32_t first = w->count;
 	for (uint32_t k = 0; k < count; ++k) {
 		st = thr_validate_agent(&w->def, w->archetype_count, w->path_count, &defs[k], k, first + count);
+		if (st == THRONG_OK && defs[k].target_agent < first && w->slot_of[defs[k].target_agent] == THR_NO_SLOT) {
+			st = thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_spawn: agents[%u].target_agent: agent %u was removed", k,
+			              defs[k].target_agent);
+		}
 		if (st != THRONG_OK) {
 			return st;
 		}
 	}
+	if (thr_store_grow(w, w->count + count) != 0 || thr_store_reserve_ids(w, (uint64_t)first + count) != 0) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_spawn: out of memory for %u agents",
+		                w->count + count);
+	}
 	thr_state* s = thr_cur(w);
 	for (uint32_t k = 0; k < count; ++k) {
 		const throng_agent_def* a = &defs[k];
-		uint32_t i = first + k; // slot == id at spawn
+		const uint32_t i = w->count + k; // new agents go at the end
 		vec2 h = a->heading;
 		if (h.x == 0.0f && h.y == 0.0f) {
 			h = v2_length(a->velocity) > THR_EPS ? v2_normalize(a->velocity) : v2(1.0f, 0.0f);
@@ -187,8 +196,8 @@ throng_status throng_world_spawn(throng_world* w, const throng_agent_def* defs, 
 		if (s->waypoint != NULL) {
 			s->waypoint[i] = 0;
 		}
-		w->id[i] = i;
-		w->slot_of[i] = i;
+		w->id[i] = first + k;
+		w->slot_of[first + k] = i;
 		w->max_speed[i] = a->max_speed;
 		w->max_force[i] = a->max_force;
 		w->radius[i] = a->radius;
@@ -204,6 +213,9 @@ throng_status throng_world_spawn(throng_world* w, const throng_agent_def* defs, 
 		}
 	}
 	w->count += count;
+	w->id_end += count;
+	w->stats.agents_added += count;
+	w->stats.agents_peak = w->count > w->stats.agents_peak ? w->count : w->stats.agents_peak;
 	thr_agents_changed(w);
 	if (first_id_out != NULL) {
 		*first_id_out = first;
@@ -216,7 +228,7 @@ uint32_t throng_world_agent_count(const throng_world* w)
 	return w ? w->count : 0;
 }
 
-static throng_status find_agent(const throng_world* w, uint32_t id, const char* fn, uint32_t* slot)
+throng_status thr_find_agent(const throng_world* w, uint32_t id, const char* fn, uint32_t* slot)
 {
 	throng_status st = thr_check_world(w, fn);
 	if (st != THRONG_OK) {
@@ -226,8 +238,11 @@ static throng_status find_agent(const throng_world* w, uint32_t id, const char* 
 		if (id >= w->whole.id_space || w->slot_of[id] == THR_NO_SLOT) {
 			return thr_fail(THRONG_ERR_NOT_FOUND, "%s: no agent with id %u in this part", fn, id);
 		}
-	} else if (id >= w->count) {
-		return thr_fail(THRONG_ERR_NOT_FOUND, "%s: no agent with id %u (the world has %u)", fn, id, w->count);
+	} else if (id >= w->id_end) {
+		return thr_fail(THRONG_ERR_NOT_FOUND, "%s: no agent with id %u (ids given so far end at %u)", fn, id,
+		                w->id_end);
+	} else if (w->slot_of[id] == THR_NO_SLOT) {
+		return thr_fail(THRONG_ERR_NOT_FOUND, "%s: no agent with id %u (it was removed)", fn, id);
 	}
 	*slot = w->slot_of[id];
 	return THRONG_OK;
@@ -236,7 +251,7 @@ static throng_status find_agent(const throng_world* w, uint32_t id, const char* 
 throng_status throng_world_get_agent(const throng_world* w, uint32_t id, throng_agent_state* out)
 {
 	uint32_t i = 0;
-	throng_status st = find_agent(w, id, "throng_world_get_agent", &i);
+	throng_status st = thr_find_agent(w, id, "throng_world_get_agent", &i);
 	if (st == THRONG_OK && out == NULL) {
 		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_get_agent: out is NULL");
 	}
@@ -265,7 +280,7 @@ throng_status throng_world_get_agent(const throng_world* w, uint32_t id, throng_
 throng_status throng_world_set_target(throng_world* w, uint32_t id, throng_vec2 target)
 {
 	uint32_t i = 0;
-	throng_status st = find_agent(w, id, "throng_world_set_target", &i);
+	throng_status st = thr_find_agent(w, id, "throng_world_set_target", &i);
 	if (st == THRONG_OK) {
 		st = thr_validate_point("throng_world_set_target: target", target);
 	}
@@ -280,15 +295,11 @@ throng_status throng_world_set_target(throng_world* w, uint32_t id, throng_vec2 
 throng_status throng_world_set_target_agent(throng_world* w, uint32_t id, uint32_t target_agent)
 {
 	uint32_t i = 0;
-	throng_status st = find_agent(w, id, "throng_world_set_target_agent", &i);
+	throng_status st = thr_find_agent(w, id, "throng_world_set_target_agent", &i);
 	uint32_t unused = 0;
-	if (st == THRONG_OK && target_agent != THRONG_NO_AGENT && w->part != NULL &&
-	    find_agent(w, target_agent, "throng_world_set_target_agent: target_agent", &unused) != THRONG_OK) {
-		return THRONG_ERR_NOT_FOUND; // a part holds the target, or the step could not read it
-	}
-	if (st == THRONG_OK && target_agent != THRONG_NO_AGENT && w->part == NULL && target_agent >= w->count) {
-		st = thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_set_target_agent: target_agent: no agent %u",
-		              target_agent);
+	if (st == THRONG_OK && target_agent != THRONG_NO_AGENT) {
+		// In a part world the part must hold the target, or the step could not read it.
+		st = thr_find_agent(w, target_agent, "throng_world_set_target_agent: target_agent", &unused);
 	}
 	if (st != THRONG_OK) {
 		return st;
@@ -300,7 +311,7 @@ throng_status throng_world_set_target_agent(throng_world* w, uint32_t id, uint32
 throng_status throng_world_set_path(throng_world* w, uint32_t id, uint32_t path, uint32_t waypoint)
 {
 	uint32_t i = 0;
-	throng_status st = find_agent(w, id, "throng_world_set_path", &i);
+	throng_status st = thr_find_agent(w, id, "throng_world_set_path", &i);
 	if (st == THRONG_OK && path != THRONG_NO_PATH && path >= w->path_count) {
 		st = thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_set_path: path: no path %u (the world has %u)", path,
 		              w->path_count);
@@ -346,7 +357,7 @@ throng_view throng_world_view(const throng_world* w)
 throng_status throng_world_slot_force(const throng_world* w, uint32_t id, uint32_t slot, throng_vec2* out)
 {
 	uint32_t i = 0;
-	throng_status st = find_agent(w, id, "throng_world_slot_force", &i);
+	throng_status st = thr_find_agent(w, id, "throng_world_slot_force", &i);
 	if (st == THRONG_OK && !w->def.record_forces) {
 		st = thr_fail(THRONG_ERR_UNSUPPORTED, "throng_world_slot_force: the world does not record forces "
 		                                      "(set record_forces in its def)");
@@ -369,7 +380,7 @@ throng_status throng_world_slot_force(const throng_world* w, uint32_t id, uint32
 throng_status throng_world_total_force(const throng_world* w, uint32_t id, throng_vec2* out)
 {
 	uint32_t i = 0;
-	throng_status st = find_agent(w, id, "throng_world_total_force", &i);
+	throng_status st = thr_find_agent(w, id, "throng_world_total_force", &i);
 	if (st == THRONG_OK && !w->def.record_forces) {
 		st = thr_fail(THRONG_ERR_UNSUPPORTED, "throng_world_total_force: the world does not record forces "
 		                                      "(set record_forces in its def)");
@@ -418,8 +429,8 @@ uint64_t throng_world_hash(const throng_world* w)
 	uint32_t buf[BATCH * FIELDS];
 	uint32_t used = 0;
 	const float* const f[10] = {s->px, s->py, s->vx, s->vy, s->hx, s->hy, s->wander, s->noise, w->tx, w->ty};
-	// A part world's ids are sparse in the whole world's id space.
-	const uint32_t ids = thr_whole_count(w);
+	// Ids may be sparse: removed agents', or in a part world the whole's.
+	const uint32_t ids = thr_id_end(w);
 	for (uint32_t id = 0; id < ids; ++id) {
 		uint32_t i = w->slot_of[id];
 		if (i == THR_NO_SLOT) {

@@ -82,10 +82,12 @@ uint32_t thr_world_max_cells(const throng_world* w)
 	// cells close to the neighbour radius; sparser ones get a sparse grid
 	// of those cells (thr_grid_layout_sparse), with at most this many
 	// across and up. 2^24 cells (64 MiB of offsets) at most.
-	// A part world (part.h) takes the whole world's capacity, rounded as
-	// throng_world_create rounds it, so that its grids are the whole world's.
-	const uint64_t capacity =
-		w->part != NULL ? ((uint64_t)w->whole.grid_capacity + THR_LANES - 1u) / THR_LANES * THR_LANES : w->capacity;
+	// From the capacity the world was made with (rounded as
+	// throng_world_create rounds it), not the one it grew to, so that
+	// growing changes no bit; a part world (part.h) takes the whole world's,
+	// so that its grids are the whole world's.
+	const uint64_t asked = w->part != NULL ? w->whole.grid_capacity : w->def.capacity;
+	const uint64_t capacity = (asked + THR_LANES - 1u) / THR_LANES * THR_LANES;
 	uint64_t m = capacity * 16u + 65536u;
 	return m > (1u << 24) ? (1u << 24) : (uint32_t)m;
 }

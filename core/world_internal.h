@@ -103,6 +103,7 @@ typedef struct thr_arch_info {
 struct throng_world {
 	throng_world_def def;
 	uint32_t count;
+	uint32_t id_end;   ///< every id given so far is below it (the next agent's id); ids are never reused
 	uint32_t capacity; ///< def.capacity rounded up to THR_LANES
 	uint64_t step;
 	uint32_t rng_key;  ///< thr_rng_key(def.seed)
@@ -237,8 +238,19 @@ static inline uint32_t thr_whole_count(const throng_world* w)
 	return w->part != NULL ? w->whole.id_space : w->count;
 }
 
+/// Every id of w is below it: the ids given so far in a whole world (some
+/// removed), the id space in a part world (part.h).
+static inline uint32_t thr_id_end(const throng_world* w)
+{
+	return w->part != NULL ? w->whole.id_space : w->id_end;
+}
+
 /// THRONG_OK, or an invalid-argument error naming `fn` when w is NULL.
 throng_status thr_check_world(const void* w, const char* fn);
+
+/// The slot of agent `id` into *slot, or THRONG_ERR_NOT_FOUND naming `fn`
+/// and the id (never given, removed, or not in this part world).
+throng_status thr_find_agent(const throng_world* w, uint32_t id, const char* fn, uint32_t* slot);
 
 /// Notes the calling thread's team size as region r's. Call it from one
 /// iteration of the region's loop (the first), never from two.

@@ -333,7 +333,7 @@ static int by_address(const void* a, const void* b)
 }
 
 // Every array the SIMD engine's reorder touches (two states of 9 in a
-// world with a path, the 10 singles and slot_of, the store's 2 spares)
+// world with a path, the 10 singles, the store's 2 spares)
 // starts in its own line of a page, 64-byte aligned, and no two overlap:
 // arrays that all start at one page offset cost the reorder 7x
 // (docs/PERFORMANCE.md).
@@ -358,10 +358,10 @@ Test(layout, per_agent_arrays_start_in_different_page_lines)
 			memcpy(p + n, st, sizeof st);
 			n += 9;
 		}
-		void* singles[11] = {w->id,    w->slot_of,      w->max_speed, w->max_force, w->radius, w->archetype,
-		                     w->group, w->target_agent, w->path,      w->tx,        w->ty};
+		void* singles[10] = {w->id,    w->max_speed,    w->max_force, w->radius, w->archetype,
+		                     w->group, w->target_agent, w->path,      w->tx,     w->ty};
 		memcpy(p + n, singles, sizeof singles);
-		n += 11;
+		n += 10;
 		for (int k = 0; k < THR_SPARES; ++k) {
 			p[n++] = w->store.spare[k];
 		}

@@ -2,8 +2,9 @@
 // throng: a crowd simulator with Reynolds' steering behaviours.
 //
 // The world owns every agent, obstacle and wall. Agents are addressed by
-// stable ids (0, 1, 2, ... in spawn order) because storage slots may move
-// when an engine sorts agents by grid cell. Every function that can fail
+// stable ids (0, 1, 2, ... in spawn order, never reused after a removal)
+// because storage slots move when an engine sorts agents by grid cell and
+// when agents are removed. Every function that can fail
 // returns a throng_status; on failure the world is left exactly as it was and
 // throng_last_error() holds a readable message naming the argument or field.
 // The library never calls exit() and never prints.
@@ -91,7 +92,8 @@ typedef struct throng_world_def {
 	float dt;                      ///< fixed step (s), in (0, 1], a normal float (>= 1.2e-38)
 	uint64_t seed;                 ///< keys every random draw
 	float cell_size;               ///< grid cell (m), 0 or in [1e-6, 1e6]; 0 = from the archetypes' neighbour radii
-	uint32_t capacity;             ///< most agents the world holds, >= 1
+	uint32_t capacity;             ///< agents the world makes room for at first, >= 1; it grows past it
+	                               ///< (throng_world_spawn)
 	throng_engine engine;
 	bool record_forces;            ///< keep each slot's force per agent after a step
 	uint32_t threads;              ///< OpenMP threads of the SIMD engine, at most THRONG_MAX_THREADS;
@@ -174,6 +176,10 @@ typedef struct throng_world_stats {
 	// Threads (def.threads_policy).
 	uint32_t threads_last;      ///< threads the last step used
 	uint64_t steps_one_thread;  ///< steps THRONG_THREADS_ADAPT ran on one thread though more were asked for
+	// Agents that came and went (throng_world_spawn, throng_world_remove_agents).
+	uint64_t agents_added;   ///< agents spawned in the world's life
+	uint64_t agents_removed; ///< agents removed in the world's life
+	uint32_t agents_peak;    ///< most agents the world held at once
 } throng_world_stats;
 
 typedef struct throng_world throng_world;
@@ -250,13 +256,17 @@ throng_status throng_world_get_controller(const throng_world* world, uint32_t ar
 /// Number of archetypes.
 uint32_t throng_world_archetype_count(const throng_world* world);
 
-/// Spawns `count` agents at once. Either all are added (ids first_id ..
-/// first_id+count-1, written to *first_id_out when it is not NULL) or, when
-/// any def is invalid or capacity would be exceeded, none is.
+/// Spawns `count` agents at once, at any step. Either all are added (ids
+/// first_id .. first_id+count-1, the next ids never given, written to
+/// *first_id_out when it is not NULL) or, when any def is invalid, names
+/// a removed agent as target_agent, or memory runs out, none is. The
+/// store grows past def.capacity as needed (doubling, so a batch costs
+/// O(count) amortised); at most 10^8 agents at once and 2^31 - 1 ids in
+/// a world's life (THRONG_ERR_CAPACITY).
 throng_status throng_world_spawn(throng_world* world, const throng_agent_def* defs, uint32_t count,
                                  uint32_t* first_id_out);
 
-/// Number of agents.
+/// Number of live agents.
 uint32_t throng_world_agent_count(const throng_world* world);
 
 /// Copies one agent's state out by id.
@@ -271,6 +281,64 @@ throng_status throng_world_set_path(throng_world* world, uint32_t id, uint32_t p
 
 /// Changes an agent's target agent (THRONG_NO_AGENT for none).
 throng_status throng_world_set_target_agent(throng_world* world, uint32_t id, uint32_t target_agent);
+
+/// Removes `count` agents (1 or more, no id twice) between steps. Either
+/// all go or, when any id is not a live agent's or an id repeats, none
+/// does. Ids are never given again in the world's life; the agents after
+/// each hole move down a slot, keeping their order (O(agents) a call:
+/// remove many in one call rather than one by one). Every agent whose
+/// target_agent was a removed agent targets nobody after the call
+/// (THRONG_NO_AGENT), in both engines; a target rule picks a new one
+/// when it is next due. Not in a part world (THRONG_ERR_INVALID_ARGUMENT).
+throng_status throng_world_remove_agents(throng_world* world, const uint32_t* ids, uint32_t count);
+
+/// throng_world_remove_agents of one id.
+throng_status throng_world_remove_agent(throng_world* world, uint32_t id);
+
+/// One past the largest id given so far: every id of the world, live or
+/// removed, is below it (an array indexed by id needs this many entries).
+uint32_t throng_world_id_end(const throng_world* world);
+
+// Setters of one agent, between steps. Each validates as
+// throng_world_spawn does, and on failure leaves the world unchanged,
+// the message naming the function, the argument and the id.
+
+/// Moves (teleports) an agent. Finite, |x|,|y| <= THRONG_MAX_COORD, inside
+/// the bounds unless they are open. Velocity and heading are kept.
+throng_status throng_world_set_position(throng_world* world, uint32_t id, throng_vec2 position);
+
+/// Sets an agent's velocity. A velocity longer than the agent's
+/// max_speed is refused (not limited), as at spawn. Heading is kept.
+throng_status throng_world_set_velocity(throng_world* world, uint32_t id, throng_vec2 velocity);
+
+/// Sets an agent's heading: a unit vector (within 1e-3), stored normalised.
+throng_status throng_world_set_heading(throng_world* world, uint32_t id, throng_vec2 heading);
+
+/// Moves many agents at once: ids[k] to positions[k]. All or none.
+throng_status throng_world_set_positions(throng_world* world, const uint32_t* ids, const throng_vec2* positions,
+                                         uint32_t count);
+
+/// Sets many velocities at once: ids[k] gets velocities[k]. All or none.
+throng_status throng_world_set_velocities(throng_world* world, const uint32_t* ids, const throng_vec2* velocities,
+                                          uint32_t count);
+
+/// Gives an agent another archetype (its behaviours from the next step).
+throng_status throng_world_set_archetype(throng_world* world, uint32_t id, uint32_t archetype);
+
+/// Changes an agent's group label.
+throng_status throng_world_set_group(throng_world* world, uint32_t id, uint32_t group);
+
+/// Changes an agent's top speed (m/s, finite, in [1e-6, 1e6]). A velocity
+/// above the new top speed is scaled down to it (a runner who is wounded
+/// slows at once); its direction is kept.
+throng_status throng_world_set_max_speed(throng_world* world, uint32_t id, float max_speed);
+
+/// Changes an agent's steering limit (m/s^2, finite, in [1e-6, 1e6]).
+throng_status throng_world_set_max_force(throng_world* world, uint32_t id, float max_force);
+
+/// Changes an agent's body radius (m, finite, in [1e-6, 1e6]); the grids
+/// follow a radius larger than any before.
+throng_status throng_world_set_radius(throng_world* world, uint32_t id, float radius);
 
 /// Adds a circular obstacle (centre in m, radius in [1e-6, 1e6] m).
 throng_status throng_world_add_obstacle(throng_world* world, throng_vec2 center, float radius,

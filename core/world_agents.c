@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+// Agents that leave, and what game code changes of one agent between
+// steps: throng_world_remove_agents and the setters. Adding agents is
+// throng_world_spawn (world.c); the store's side of both is store.c.
+//
+// Every call validates everything first and then changes the world, so a
+// failure leaves it as it was. Removal closes the holes by moving the
+// agents after them down in order (thr_store_remove): the slots hold the
+// same agents in the same order whatever order the ids were given in, so
+// a step's bits depend on the set removed, never on the call's order
+// (a sorting engine reorders by cell and id anyway; the scalar engine
+// keeps slots in id order, which removal and spawn both preserve).
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "error.h"
+#include "fmath.h"
+#include "validate.h"
+#include "world_internal.h"
+
+uint32_t throng_world_id_end(const throng_world* w)
+{
+	return w != NULL ? thr_id_end(w) : 0;
+}
+
+throng_status throng_world_remove_agent(throng_world* w, uint32_t id)
+{
+	return throng_world_remove_agents(w, &id, 1);
+}
+
+throng_status throng_world_remove_agents(throng_world* w, const uint32_t* ids, uint32_t count)
+{
+	static const char fn[] = "throng_world_remove_agents";
+	throng_status st = thr_check_world(w, fn);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	if (count == 0) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: count: must be at least 1 (got 0)", fn);
+	}
+	if (ids == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: ids is NULL", fn);
+	}
+	if (w->part != NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		                "%s: the world is a part of a larger one; remove agents from the whole world", fn);
+	}
+	uint8_t* dead = calloc((size_t)w->count + 1u, 1);
+	uint32_t* from = malloc(((size_t)w->count + 1u) * sizeof *from);
+	if (dead == NULL || from == NULL) {
+		free(dead);
+		free(from);
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory for %u agents", fn, w->count);
+	}
+	uint32_t first = w->count;
+	for (uint32_t k = 0; k < count && st == THRONG_OK; ++k) {
+		char what[64];
+		snprintf(what, sizeof what, "%s: ids[%u]", fn, k);
+		uint32_t slot = 0;
+		st = thr_find_agent(w, ids[k], what, &slot);
+		if (st == THRONG_OK && dead[slot] != 0) {
+			st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: id %u appears twice in the batch", what, ids[k]);
+		}
+		if (st == THRONG_OK) {
+			dead[slot] = 1;
+			first = slot < first ? slot : first;
+		}
+	}
+	if (st == THRONG_OK) {
+		w->count = thr_store_remove(w, dead, first, from);
+		// Whoever targeted a removed agent targets nobody.
+		for (uint32_t i = 0; i < w->count; ++i) {
+			const uint32_t t = w->target_agent[i];
+			if (t != THRONG_NO_AGENT && w->slot_of[t] == THR_NO_SLOT) {
+				w->target_agent[i] = THRONG_NO_AGENT;
+			}
+		}
+		w->stats.agents_removed += count;
+		w->published.step = UINT64_MAX; // the slots moved: the last step's record no longer describes them
+		thr_agents_changed(w);
+	}
+	free(dead);
+	free(from);
+	return st;
+}
+
+/// The slot of agent `id` for setter `fn`, refusing a part world when
+/// `whole_only` (its agents' places and sizes are the whole world's).
+static throng_status setter_slot(throng_world* w, uint32_t id, const char* fn, bool whole_only, uint32_t* slot)
+{
+	throng_status st = thr_find_agent(w, id, fn, slot);
+	if (st == THRONG_OK && whole_only && w->part != NULL) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: the world is a part of a larger one; change agent %u in the "
+		              "whole world", fn, id);
+	}
+	return st;
+}
+
+/// "fn: id N: " into buf, the context of a message about agent N's argument.
+static const char* agent_ctx(char* buf, size_t cap, const char* fn, uint32_t id, const char* arg)
+{
+	snprintf(buf, cap, "%s: id %u: %s", fn, id, arg);
+	return buf;
+}
+
+/// A velocity for agent slot i: finite and no longer than its max_speed.
+static throng_status check_velocity(const throng_world* w, uint32_t i, const char* ctx, throng_vec2 v)
+{
+	throng_status st = thr_validate_point(ctx, v);
+	const float speed = v2_length(v2(v.x, v.y));
+	if (st == THRONG_OK && speed > w->max_speed[i]) {
+		char g[THR_FMT_FLOAT_CAP], m[THR_FMT_FLOAT_CAP];
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: too fast (got length %s, at most max_speed %s)", ctx,
+		              thr_fmt_float(g, speed), thr_fmt_float(m, w->max_speed[i]));
+	}
+	return st;
+}
+
+throng_status throng_world_set_position(throng_world* w, uint32_t id, throng_vec2 p)
+{
+	return throng_world_set_positions(w, &id, &p, 1);
+}
+
+throng_status throng_world_set_positions(throng_world* w, const uint32_t* ids, const throng_vec2* p, uint32_t count)
+{
+	const char* fn = count == 1 && ids != NULL && p != NULL ? "throng_world_set_position" : "throng_world_set_positions";
+	throng_status st = thr_check_world(w, fn);
+	if (st == THRONG_OK && count > 0 && (ids == NULL || p == NULL)) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, ids == NULL ? "ids" : "positions");
+	}
+	for (uint32_t k = 0; k < count && st == THRONG_OK; ++k) {
+		uint32_t i = 0;
+		char ctx[96];
+		st = setter_slot(w, ids[k], fn, true, &i);
+		if (st == THRONG_OK) {
+			if (count == 1) {
+				agent_ctx(ctx, sizeof ctx, fn, ids[k], "position.");
+			} else {
+				snprintf(ctx, sizeof ctx, "%s: positions[%u] (id %u).", fn, k, ids[k]);
+			}
+			st = thr_validate_position(&w->def, ctx, p[k]);
+		}
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	thr_state* s = thr_cur(w);
+	for (uint32_t k = 0; k < count; ++k) {
+		const uint32_t i = w->slot_of[ids[k]];
+		s->px[i] = p[k].x;
+		s->py[i] = p[k].y;
+	}
+	if (count > 0) {
+		thr_agents_changed(w);
+	}
+	return THRONG_OK;
+}
+
+throng_status throng_world_set_velocity(throng_world* w, uint32_t id, throng_vec2 v)
+{
+	return throng_world_set_velocities(w, &id, &v, 1);
+}
+
+throng_status throng_world_set_velocities(throng_world* w, const uint32_t* ids, const throng_vec2* v, uint32_t count)
+{
+	const char* fn = count == 1 && ids != NULL && v != NULL ? "throng_world_set_velocity" : "throng_world_set_velocities";
+	throng_status st = thr_check_world(w, fn);
+	if (st == THRONG_OK && count > 0 && (ids == NULL || v == NULL)) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, ids == NULL ? "ids" : "velocities");
+	}
+	for (uint32_t k = 0; k < count && st == THRONG_OK; ++k) {
+		uint32_t i = 0;
+		char ctx[96];
+		st = setter_slot(w, ids[k], fn, true, &i);
+		if (st == THRONG_OK) {
+			if (count == 1) {
+				agent_ctx(ctx, sizeof ctx, fn, ids[k], "velocity");
+			} else {
+				snprintf(ctx, sizeof ctx, "%s: velocities[%u] (id %u)", fn, k, ids[k]);
+			}
+			st = check_velocity(w, i, ctx, v[k]);
+		}
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	thr_state* s = thr_cur(w);
+	for (uint32_t k = 0; k < count; ++k) {
+		const uint32_t i = w->slot_of[ids[k]];
+		s->vx[i] = v[k].x;
+		s->vy[i] = v[k].y;
+	}
+	return THRONG_OK;
+}
+
+throng_status throng_world_set_heading(throng_world* w, uint32_t id, throng_vec2 h)
+{
+	static const char fn[] = "throng_world_set_heading";
+	uint32_t i = 0;
+	char ctx[96];
+	throng_status st = setter_slot(w, id, fn, true, &i);
+	if (st == THRONG_OK) {
+		st = thr_validate_point(agent_ctx(ctx, sizeof ctx, fn, id, "heading"), h);
+	}
+	const float len = v2_length(v2(h.x, h.y));
+	if (st == THRONG_OK && !(fabsf(len - 1.0f) <= 1.0e-3f)) {
+		char g[THR_FMT_FLOAT_CAP];
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: must be a unit vector (got length %s)", ctx,
+		              thr_fmt_float(g, len));
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	const vec2 u = v2_normalize(v2(h.x, h.y));
+	thr_cur(w)->hx[i] = u.x;
+	thr_cur(w)->hy[i] = u.y;
+	return THRONG_OK;
+}
+
+throng_status throng_world_set_archetype(throng_world* w, uint32_t id, uint32_t archetype)
+{
+	static const char fn[] = "throng_world_set_archetype";
+	uint32_t i = 0;
+	throng_status st = setter_slot(w, id, fn, false, &i);
+	if (st == THRONG_OK && archetype >= w->archetype_count) {
+		st = thr_fail(THRONG_ERR_NOT_FOUND, "%s: id %u: archetype: no archetype %u (the world has %u)", fn, id,
+		              archetype, w->archetype_count);
+	}
+	if (st == THRONG_OK) {
+		w->archetype[i] = archetype;
+		w->shapes_dirty = 1; // the shape grids' reach follows the archetypes in use
+	}
+	return st;
+}
+
+throng_status throng_world_set_group(throng_world* w, uint32_t id, uint32_t group)
+{
+	uint32_t i = 0;
+	throng_status st = setter_slot(w, id, "throng_world_set_group", false, &i);
+	if (st == THRONG_OK) {
+		w->group[i] = group;
+	}
+	return st;
+}
+
+throng_status throng_world_set_max_speed(throng_world* w, uint32_t id, float max_speed)
+{
+	static const char fn[] = "throng_world_set_max_speed";
+	uint32_t i = 0;
+	char ctx[96];
+	throng_status st = setter_slot(w, id, fn, true, &i);
+	if (st == THRONG_OK) {
+		st = thr_validate_magnitude(agent_ctx(ctx, sizeof ctx, fn, id, ""), "max_speed", max_speed);
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	w->max_speed[i] = max_speed;
+	thr_state* s = thr_cur(w);
+	const vec2 v = v2(s->vx[i], s->vy[i]);
+	if (v2_length(v) > max_speed) {
+		const vec2 u = v2_scale(v2_normalize(v), max_speed);
+		// Rounding may leave the scaled length a hair above: shrink to fit.
+		const float over = v2_length(u) > max_speed ? (1.0f - 1.0e-6f) : 1.0f;
+		s->vx[i] = u.x * over;
+		s->vy[i] = u.y * over;
+	}
+	return THRONG_OK;
+}
+
+throng_status throng_world_set_max_force(throng_world* w, uint32_t id, float max_force)
+{
+	static const char fn[] = "throng_world_set_max_force";
+	uint32_t i = 0;
+	char ctx[96];
+	throng_status st = setter_slot(w, id, fn, false, &i);
+	if (st == THRONG_OK) {
+		st = thr_validate_magnitude(agent_ctx(ctx, sizeof ctx, fn, id, ""), "max_force", max_force);
+	}
+	if (st == THRONG_OK) {
+		w->max_force[i] = max_force;
+	}
+	return st;
+}
+
+throng_status throng_world_set_radius(throng_world* w, uint32_t id, float radius)
+{
+	static const char fn[] = "throng_world_set_radius";
+	uint32_t i = 0;
+	char ctx[96];
+	throng_status st = setter_slot(w, id, fn, true, &i);
+	if (st == THRONG_OK) {
+		st = thr_validate_magnitude(agent_ctx(ctx, sizeof ctx, fn, id, ""), "radius", radius);
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	w->radius[i] = radius;
+	if (radius > w->max_radius) { // the grids' cells and the shapes' reach follow it
+		w->max_radius = radius;
+		w->shapes_dirty = 1;
+	}
+	return THRONG_OK;
+}
