@@ -19,4 +19,8 @@ void bench_pass_free(void);
 /// (bench_probe.c).
 void bench_probe_register(void);
 
+/// A world whose agents come and go: removal and spawn every step
+/// (bench_churn.c).
+void bench_churn_register(void);
+
 #endif

@@ -86,6 +86,7 @@ int main(int argc, char** argv)
 	bench_probe_register();
 	bench_step_register();
 	bench_pass_register();
+	bench_churn_register();
 	throng_output_file* results = NULL;
 	char results_arg[64];
 	if (!open_results(argc, argv, &results, results_arg, sizeof results_arg)) {

@@ -164,6 +164,9 @@ typedef struct thr_engine {
 extern const thr_engine thr_scalar_engine;
 extern const thr_engine thr_simd_engine;
 
+/// The engine that steps w (def.engine).
+const thr_engine* thr_world_engine(const throng_world* w);
+
 /// The scalar engine's pass (also the stand-in of builds without simd/).
 throng_status thr_scalar_pass(const thr_step_ctx* ctx, thr_pass_stats* stats);
 

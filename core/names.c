@@ -79,6 +79,20 @@ static const char* const blend_mode_names[] = {
 	[THRONG_BLEND_RELAXATION] = "relaxation",
 };
 
+static const char* const event_kind_names[] = {
+	[THRONG_EVENT_ADDED] = "added",
+	[THRONG_EVENT_REMOVED] = "removed",
+	[THRONG_EVENT_ARRIVED] = "arrived",
+	[THRONG_EVENT_ENTERED] = "entered",
+	[THRONG_EVENT_LEFT] = "left",
+};
+
+static const char* const zone_shape_names[] = {
+	[THRONG_ZONE_CIRCLE] = "circle",
+	[THRONG_ZONE_BOX] = "box",
+	[THRONG_ZONE_POLYGON] = "polygon",
+};
+
 static const char* const stage_names[THRONG_STAGE_COUNT] = {
 	[THRONG_STAGE_PREPARE] = "prepare",
 	[THRONG_STAGE_SORT] = "sort",
@@ -97,6 +111,8 @@ const thr_names thr_target_source_names = THR_NAMES(target_source_names);
 const thr_names thr_flee_mode_names = THR_NAMES(flee_mode_names);
 const thr_names thr_wander_frame_names = THR_NAMES(wander_frame_names);
 const thr_names thr_blend_mode_names = THR_NAMES(blend_mode_names);
+const thr_names thr_event_kind_names = THR_NAMES(event_kind_names);
+const thr_names thr_zone_shape_names = THR_NAMES(zone_shape_names);
 
 /// The name of value v, NULL when v is out of range.
 static const char* name_of(const thr_names* t, int v)
@@ -149,6 +165,8 @@ THR_NAME_PAIR(target_source)
 THR_NAME_PAIR(flee_mode)
 THR_NAME_PAIR(wander_frame)
 THR_NAME_PAIR(blend_mode)
+THR_NAME_PAIR(event_kind)
+THR_NAME_PAIR(zone_shape)
 
 // The step's stages (throng.h, "Counters") are only named: no reader asks for one by name.
 const char* throng_stage_name(throng_stage stage)

@@ -27,5 +27,7 @@ extern const thr_names thr_target_source_names;
 extern const thr_names thr_flee_mode_names;
 extern const thr_names thr_wander_frame_names;
 extern const thr_names thr_blend_mode_names;
+extern const thr_names thr_event_kind_names;
+extern const thr_names thr_zone_shape_names;
 
 #endif

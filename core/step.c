@@ -10,10 +10,11 @@
 #include "counters.h"
 #include "engine.h"
 #include "error.h"
+#include "events.h"
 #include "part.h"
 #include "targeting.h"
 
-static const thr_engine* engine_of(const throng_world* w)
+const thr_engine* thr_world_engine(const throng_world* w)
 {
 	return w->def.engine == THRONG_ENGINE_SIMD ? &thr_simd_engine : &thr_scalar_engine;
 }
@@ -236,7 +237,7 @@ throng_status throng_world_step(throng_world* w)
 		clock.on = (w->counting & THRONG_COUNT_TIME) != 0;
 		clock.start = clock.last = clock.on ? thr_clock_ns() : 0;
 	}
-	const thr_engine* e = engine_of(w);
+	const thr_engine* e = thr_world_engine(w);
 	memset(w->region_team, 0, sizeof w->region_team);
 	// Target selection rewrites w->target_agent when a rule is due and the
 	// pass may still fail: the old targets wait in the step's arena
@@ -276,6 +277,9 @@ throng_status throng_world_step(throng_world* w)
 	if (st == THRONG_OK) {
 		st = thr_contact_pass(&ctx, &ps);
 		lap(&clock, &counts, THRONG_STAGE_CONTACTS);
+	}
+	if (st == THRONG_OK) { // the last that can fail: what the step did, listed before it shows
+		st = thr_events_step(w, &w->store.buf[ctx.write]);
 	}
 
 	if (st != THRONG_OK) {

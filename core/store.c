@@ -229,47 +229,91 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	return 0;
 }
 
-uint32_t thr_store_remove(throng_world* w, const uint8_t* dead, uint32_t first, uint32_t* from)
+/// Every per-agent array of the current state that travels with an agent,
+/// as 32-bit words (NULL: no waypoints, no recorded totals); returns how many.
+static int agent_arrays(throng_world* w, uint32_t* out[8 + THR_SINGLE_ARRAYS + 3])
 {
-	thr_store* s = &w->store;
-	uint32_t kept = first;
-	for (uint32_t k = first; k < w->count; ++k) {
-		if (dead[k] == 0) {
-			from[kept++] = k;
-		} else {
-			w->slot_of[w->id[k]] = THR_NO_SLOT;
-		}
-	}
-	// from[j] >= j: each array moves down in place, front to back.
-	thr_state* st = &s->buf[s->cur];
+	thr_state* st = &w->store.buf[w->store.cur];
 	uint32_t* const arrays[8 + THR_SINGLE_ARRAYS + 3] = {
 		(uint32_t*)st->px, (uint32_t*)st->py, (uint32_t*)st->vx, (uint32_t*)st->vy, (uint32_t*)st->hx,
 		(uint32_t*)st->hy, (uint32_t*)st->wander, (uint32_t*)st->noise, w->id, (uint32_t*)w->max_speed,
 		(uint32_t*)w->max_force, (uint32_t*)w->radius, w->archetype, w->group, w->target_agent, w->path,
 		(uint32_t*)w->tx, (uint32_t*)w->ty, st->waypoint, (uint32_t*)w->total_x, (uint32_t*)w->total_y};
+	int n = 0;
 	for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; ++a) {
-		uint32_t* x = arrays[a];
-		if (x == NULL) { // no waypoints or no recorded forces
-			continue;
+		if (arrays[a] != NULL) {
+			out[n++] = arrays[a];
 		}
-		for (uint32_t j = first; j < kept; ++j) {
-			x[j] = x[from[j]];
+	}
+	return n;
+}
+
+/// Moves the agents of slots from[j] to slots at[j], j < n, through every
+/// array (from[j] >= at[j], and no slot is read after it was written).
+static void move_slots(throng_world* w, const uint32_t* at, const uint32_t* from, uint32_t n)
+{
+	uint32_t* arrays[8 + THR_SINGLE_ARRAYS + 3];
+	const int na = agent_arrays(w, arrays);
+	for (int a = 0; a < na; ++a) {
+		uint32_t* x = arrays[a];
+		for (uint32_t j = 0; j < n; ++j) {
+			x[at[j]] = x[from[j]];
 		}
 	}
 	if (w->def.record_forces) {
 		for (uint32_t k = 0; k < THRONG_MAX_SLOTS; ++k) {
 			float* fx = w->force_x + thr_force_index(w, k, 0);
 			float* fy = w->force_y + thr_force_index(w, k, 0);
-			for (uint32_t j = first; j < kept; ++j) {
-				fx[j] = fx[from[j]];
-				fy[j] = fy[from[j]];
+			for (uint32_t j = 0; j < n; ++j) {
+				fx[at[j]] = fx[from[j]];
+				fy[at[j]] = fy[from[j]];
 			}
 		}
 	}
-	for (uint32_t j = first; j < kept; ++j) {
-		w->slot_of[w->id[j]] = j;
+	for (uint32_t j = 0; j < n; ++j) {
+		w->slot_of[w->id[at[j]]] = at[j];
 	}
-	return kept;
+}
+
+uint32_t thr_store_remove(throng_world* w, const uint8_t* dead, uint32_t first, bool keep_order, uint32_t* scratch)
+{
+	const uint32_t count = w->count;
+	uint32_t removed = 0;
+	for (uint32_t k = first; k < count; ++k) {
+		if (dead[k] != 0) {
+			w->slot_of[w->id[k]] = THR_NO_SLOT;
+			removed++;
+		}
+	}
+	const uint32_t left = count - removed;
+	uint32_t* at = scratch;
+	uint32_t* from = scratch + count;
+	uint32_t n = 0;
+	if (keep_order) {
+		// Every live agent after the first hole moves down: at[j] = first + j.
+		for (uint32_t k = first; k < count; ++k) {
+			if (dead[k] == 0) {
+				at[n] = first + n;
+				from[n++] = k;
+			}
+		}
+	} else {
+		// The live agents at the end fill the holes below `left`, the last
+		// into the lowest: a function of the set removed alone.
+		uint32_t tail = count;
+		for (uint32_t h = first; h < left; ++h) {
+			if (dead[h] == 0) {
+				continue;
+			}
+			do {
+				--tail;
+			} while (dead[tail] != 0);
+			at[n] = h;
+			from[n++] = tail;
+		}
+	}
+	move_slots(w, at, from, n);
+	return left;
 }
 
 void thr_store_free(throng_world* w)

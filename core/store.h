@@ -31,6 +31,7 @@
 #ifndef THRONG_CORE_STORE_H
 #define THRONG_CORE_STORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -115,13 +116,15 @@ int thr_store_reserve_ids(throng_world* w, uint64_t id_end);
 int thr_store_grow(throng_world* w, uint32_t need);
 
 /// Removes the agents at the slots whose byte in `dead` (w->count
-/// entries) is non-zero, the first of them at slot `first`: every agent
-/// after a hole moves down, in order, through every per-agent array of
-/// the current state (the other buffer is left: it no longer matches the
-/// slots), and slot_of follows (THR_NO_SLOT for the removed). `from` is
-/// scratch of w->count entries. Returns the new count; w->count is the
-/// caller's to set.
-uint32_t thr_store_remove(throng_world* w, const uint8_t* dead, uint32_t first, uint32_t* from);
+/// entries) is non-zero, the first of them at slot `first`, through every
+/// per-agent array of the current state (the other buffer is left: it no
+/// longer matches the slots); slot_of follows (THR_NO_SLOT for the
+/// removed). With keep_order every agent after a hole moves down, in
+/// order (O(agents after the first hole)); without, the last live agents
+/// fill the holes (O(holes)), for engines that sort the slots anyway. The
+/// slots that result depend on the set removed alone. `scratch` holds 2 *
+/// w->count entries. Returns the new count; w->count is the caller's to set.
+uint32_t thr_store_remove(throng_world* w, const uint8_t* dead, uint32_t first, bool keep_order, uint32_t* scratch);
 
 /// Reorders every per-agent array by perm (new slot k holds old slot
 /// perm[k]; w->count entries) in one parallel pass that cannot fail: the

@@ -15,6 +15,7 @@
 #endif
 
 #include "error.h"
+#include "events.h"
 #include "fmath.h"
 #include "validate.h"
 #include "world_internal.h"
@@ -173,6 +174,10 @@ throng_status throng_world_spawn(throng_world* w, const throng_agent_def* defs, 
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_spawn: out of memory for %u agents",
 		                w->count + count);
 	}
+	st = thr_events_reserve(w, count, (uint64_t)first + count, "throng_world_spawn");
+	if (st != THRONG_OK) {
+		return st;
+	}
 	thr_state* s = thr_cur(w);
 	for (uint32_t k = 0; k < count; ++k) {
 		const throng_agent_def* a = &defs[k];
@@ -211,6 +216,9 @@ throng_status throng_world_spawn(throng_world* w, const throng_agent_def* defs, 
 			w->max_radius = a->radius;
 			w->shapes_dirty = 1;
 		}
+	}
+	for (uint32_t k = 0; k < count; ++k) {
+		thr_events_push(w, THRONG_EVENT_ADDED, first + k);
 	}
 	w->count += count;
 	w->id_end += count;

@@ -4,17 +4,20 @@
 // throng_world_spawn (world.c); the store's side of both is store.c.
 //
 // Every call validates everything first and then changes the world, so a
-// failure leaves it as it was. Removal closes the holes by moving the
-// agents after them down in order (thr_store_remove): the slots hold the
-// same agents in the same order whatever order the ids were given in, so
-// a step's bits depend on the set removed, never on the call's order
-// (a sorting engine reorders by cell and id anyway; the scalar engine
-// keeps slots in id order, which removal and spawn both preserve).
+// failure leaves it as it was. Removal closes the holes
+// (thr_store_remove) in a way that depends on the set removed alone, never
+// on the order of the ids: the scalar engine's slots stay in id order
+// (the agents after a hole move down, as spawn appends), and in the SIMD
+// engine the last agents fill the holes, since it sorts the slots by cell
+// and id before every pass.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "engine.h"
 #include "error.h"
+#include "events.h"
 #include "fmath.h"
 #include "validate.h"
 #include "world_internal.h"
@@ -27,6 +30,12 @@ uint32_t throng_world_id_end(const throng_world* w)
 throng_status throng_world_remove_agent(throng_world* w, uint32_t id)
 {
 	return throng_world_remove_agents(w, &id, 1);
+}
+
+static int by_id(const void* a, const void* b)
+{
+	const uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
+	return (x > y) - (x < y);
 }
 
 throng_status throng_world_remove_agents(throng_world* w, const uint32_t* ids, uint32_t count)
@@ -46,12 +55,20 @@ throng_status throng_world_remove_agents(throng_world* w, const uint32_t* ids, u
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
 		                "%s: the world is a part of a larger one; remove agents from the whole world", fn);
 	}
-	uint8_t* dead = calloc((size_t)w->count + 1u, 1);
-	uint32_t* from = malloc(((size_t)w->count + 1u) * sizeof *from);
-	if (dead == NULL || from == NULL) {
-		free(dead);
-		free(from);
+	// Scratch from the step's arena: its block is already as large as a
+	// step needs, so churn every step takes no new pages.
+	const uint32_t mark = thr_arena_mark(&w->arena);
+	uint8_t* dead = thr_arena_alloc(&w->arena, (size_t)w->count + 1u, "removed slots");
+	uint32_t* scratch = thr_arena_alloc(&w->arena, 2u * ((size_t)w->count + 1u) * sizeof *scratch, "moved slots");
+	if (dead == NULL || scratch == NULL) {
+		thr_arena_unwind(&w->arena, mark);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory for %u agents", fn, w->count);
+	}
+	memset(dead, 0, (size_t)w->count + 1u);
+	uint32_t* sorted = thr_arena_alloc(&w->arena, (size_t)count * sizeof *sorted, "removed ids");
+	if (sorted == NULL || thr_events_reserve(w, count, 0, fn) != THRONG_OK) {
+		thr_arena_unwind(&w->arena, mark);
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory for %u ids", fn, count);
 	}
 	uint32_t first = w->count;
 	for (uint32_t k = 0; k < count && st == THRONG_OK; ++k) {
@@ -68,7 +85,7 @@ throng_status throng_world_remove_agents(throng_world* w, const uint32_t* ids, u
 		}
 	}
 	if (st == THRONG_OK) {
-		w->count = thr_store_remove(w, dead, first, from);
+		w->count = thr_store_remove(w, dead, first, !thr_world_engine(w)->sorted, scratch);
 		// Whoever targeted a removed agent targets nobody.
 		for (uint32_t i = 0; i < w->count; ++i) {
 			const uint32_t t = w->target_agent[i];
@@ -76,12 +93,17 @@ throng_status throng_world_remove_agents(throng_world* w, const uint32_t* ids, u
 				w->target_agent[i] = THRONG_NO_AGENT;
 			}
 		}
+		// Their events by increasing id (the call's order of ids shows nowhere).
+		memcpy(sorted, ids, (size_t)count * sizeof *sorted);
+		qsort(sorted, count, sizeof *sorted, by_id);
+		for (uint32_t k = 0; k < count; ++k) {
+			thr_events_push(w, THRONG_EVENT_REMOVED, sorted[k]);
+		}
 		w->stats.agents_removed += count;
 		w->published.step = UINT64_MAX; // the slots moved: the last step's record no longer describes them
 		thr_agents_changed(w);
 	}
-	free(dead);
-	free(from);
+	thr_arena_unwind(&w->arena, mark);
 	return st;
 }
 

@@ -189,6 +189,19 @@ struct throng_world {
 	thr_step_record published;   ///< what the last step published (thr_step_record)
 	uint32_t* reorder;           ///< the record's reorder (reorder_cap entries): the step's own copy of it
 	uint32_t reorder_cap;
+	// Events and zones (core/events.c).
+	throng_event* events;   ///< what throng_world_events lists
+	uint32_t event_count, event_cap;
+	uint32_t events_calls;  ///< where the events of the calls since the last step begin
+	struct thr_zone* zones;
+	uint32_t zone_count, zone_cap;
+	float arrival_radius;   ///< throng_world_set_arrival_radius (0: no arrivals)
+	/// By id: bit z while the agent was inside zone z after the last step,
+	/// bit THR_AT_GOAL_BIT while it was within the arrival radius; NULL
+	/// until the first zone or arrival radius (inside_cap entries, 0 for an
+	/// id not yet given).
+	uint64_t* inside;
+	uint32_t inside_cap;
 	/// Bumped whenever an agent is added, removed or moved, or slots move
 	/// (thr_agents_changed): whoever keeps an index over the agents
 	/// between steps compares it with the value it was built at.

@@ -12,6 +12,7 @@
 #include "contact.h"
 #include "engine.h"
 #include "error.h"
+#include "events.h"
 #include "part.h"
 #include "rng.h"
 #include "validate.h"
@@ -36,6 +37,7 @@ void throng_world_destroy(throng_world* w)
 	free(w->cell_groups);
 	thr_contact_free(w->contact);
 	thr_part_free(w);
+	thr_events_free(w);
 	free(w->scratch_idx);
 	free(w->scratch_nb);
 	free(w);

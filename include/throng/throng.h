@@ -136,7 +136,8 @@ typedef struct throng_agent_state {
 /// position (x, y, m), velocity (vx, vy, m/s), unit heading (hx, hy),
 /// radius (m), group and archetype. The pointers belong to the world and
 /// stay valid until the next call that changes the world (step, spawn,
-/// destroy).
+/// removal, a setter, destroy): a spawn may move every array (the world
+/// grows), a removal moves agents between slots.
 typedef struct throng_view {
 	uint32_t count;
 	uint64_t step;
@@ -548,5 +549,8 @@ throng_status throng_world_get_counters(const throng_world* world, throng_world_
 const char* throng_stage_name(throng_stage stage);
 
 THRONG_API_END
+
+// Events and zones: what happened to agents in a step.
+#include "throng/events.h"
 
 #endif

@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: MIT
+// Events and zones (include/throng/events.h): the list, the zones, and
+// what a step adds to the list.
+//
+// Design. The list is one array: the events of the last step's window
+// (the calls before it, then the step's own), then the calls since
+// (from `events_calls`). A call that adds or removes agents reserves its
+// room before it changes anything and then appends without failing. A
+// step finds its events on the new state before the state becomes
+// current (thr_events_step, from core/step.c), so a step that fails,
+// here or before, leaves the list as it was; it then drops the previous
+// window by moving the calls since to the front.
+//
+// Which zones an agent is in, and whether it is at its goal, is kept by
+// id (w->inside: bits by id, not by slot, so that no reorder or removal
+// moves them), and compared after each step with where the agent is now:
+// O(agents x zones) a step, serial, only while the world has a zone or an
+// arrival radius. The step's events are then sorted by agent, kind and
+// zone, so neither the engine nor the storage order shows in them.
+#include "events.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "fmath.h"
+#include "measure_geom.h"
+#include "validate.h"
+#include "world_internal.h"
+
+/// One zone: its shape and bounding box, the polygon's points in double.
+typedef struct thr_zone {
+	throng_zone_shape shape;
+	float cx, cy, r2;             ///< circle
+	float x0, y0, x1, y1;         ///< bounding box (the box itself for a box)
+	thr_dvec* points;             ///< polygon
+	uint32_t point_count;
+	char name[THRONG_ZONE_NAME_CAP];
+} thr_zone;
+
+void thr_events_free(throng_world* w)
+{
+	for (uint32_t z = 0; z < w->zone_count; ++z) {
+		free(w->zones[z].points);
+	}
+	free(w->zones);
+	free(w->events);
+	free(w->inside);
+	w->zones = NULL;
+	w->events = NULL;
+	w->inside = NULL;
+}
+
+/// Whether the world keeps w->inside (a zone or an arrival radius).
+static bool tracking(const throng_world* w)
+{
+	return w->zone_count > 0 || w->arrival_radius > 0.0f;
+}
+
+/// Room for `total` events in the list. Returns -1 when out of memory.
+static int room(throng_world* w, uint64_t total)
+{
+	if (total <= w->event_cap) {
+		return 0;
+	}
+	if (total > UINT32_MAX / 2u) {
+		return -1;
+	}
+	uint64_t cap = w->event_cap > 0 ? 2u * (uint64_t)w->event_cap : 64u;
+	cap = cap < total ? total : cap;
+	throng_event* e = realloc(w->events, (size_t)cap * sizeof *e);
+	if (e == NULL) {
+		return -1;
+	}
+	w->events = e;
+	w->event_cap = (uint32_t)cap;
+	return 0;
+}
+
+/// Room in w->inside for ids below id_end, new entries 0, once the world
+/// tracks. Returns -1 when out of memory.
+static int inside_room(throng_world* w, uint64_t id_end)
+{
+	if (!tracking(w) || id_end <= w->inside_cap) {
+		return 0;
+	}
+	uint64_t cap = w->inside_cap > 0 ? 2u * (uint64_t)w->inside_cap : 1024u;
+	cap = cap < id_end ? id_end : cap;
+	cap = cap > UINT32_MAX ? UINT32_MAX : cap;
+	uint64_t* p = realloc(w->inside, (size_t)cap * sizeof *p);
+	if (p == NULL) {
+		return -1;
+	}
+	memset(p + w->inside_cap, 0, (size_t)(cap - w->inside_cap) * sizeof *p);
+	w->inside = p;
+	w->inside_cap = (uint32_t)cap;
+	return 0;
+}
+
+throng_status thr_events_reserve(throng_world* w, uint32_t events, uint64_t id_end, const char* fn)
+{
+	if (room(w, (uint64_t)w->event_count + events) != 0 || inside_room(w, id_end) != 0) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory for %u events", fn, events);
+	}
+	return THRONG_OK;
+}
+
+void thr_events_push(throng_world* w, throng_event_kind kind, uint32_t agent)
+{
+	w->events[w->event_count++] = (throng_event){w->step, kind, agent, THRONG_NO_ZONE};
+}
+
+/// Whether (x, y) lies in zone z.
+static bool in_zone(const thr_zone* z, float x, float y)
+{
+	if (x < z->x0 || x > z->x1 || y < z->y0 || y > z->y1) {
+		return false;
+	}
+	switch (z->shape) {
+	case THRONG_ZONE_CIRCLE: {
+		const float dx = x - z->cx, dy = y - z->cy;
+		return dx * dx + dy * dy <= z->r2;
+	}
+	case THRONG_ZONE_POLYGON:
+		return thr_poly_contains(z->points, z->point_count, (thr_dvec){x, y});
+	case THRONG_ZONE_BOX:
+	default:
+		return true;
+	}
+}
+
+/// Orders a step's events by agent, kind, zone.
+static int by_agent(const void* a, const void* b)
+{
+	const throng_event* p = a;
+	const throng_event* q = b;
+	if (p->agent != q->agent) {
+		return p->agent < q->agent ? -1 : 1;
+	}
+	if (p->kind != q->kind) {
+		return p->kind < q->kind ? -1 : 1;
+	}
+	return (p->zone > q->zone) - (p->zone < q->zone);
+}
+
+/// The bits of where the agent at slot i of st is: zone z's bit, and
+/// THR_AT_GOAL_BIT within the arrival radius of its target point.
+static uint64_t where(const throng_world* w, const thr_state* st, uint32_t i)
+{
+	const float x = st->px[i], y = st->py[i];
+	uint64_t bits = 0;
+	for (uint32_t z = 0; z < w->zone_count; ++z) {
+		bits |= (uint64_t)in_zone(&w->zones[z], x, y) << z;
+	}
+	if (w->arrival_radius > 0.0f) {
+		const float dx = x - w->tx[i], dy = y - w->ty[i];
+		bits |= (uint64_t)(dx * dx + dy * dy <= w->arrival_radius * w->arrival_radius) << THR_AT_GOAL_BIT;
+	}
+	return bits;
+}
+
+throng_status thr_events_step(throng_world* w, const thr_state* ns)
+{
+	const uint32_t calls = w->event_count - w->events_calls;
+	if (w->part != NULL || !tracking(w)) {
+		// No step events: the previous window goes, the calls since stay.
+		memmove(w->events, w->events + w->events_calls, (size_t)calls * sizeof *w->events);
+		w->event_count = calls;
+		w->events_calls = calls;
+		return THRONG_OK;
+	}
+	// Where each agent is now, by slot, and the events that makes; the
+	// room is made before anything changes.
+	const uint32_t mark = thr_arena_mark(&w->arena);
+	uint64_t* now = thr_arena_alloc(&w->arena, ((size_t)w->count + 1u) * sizeof *now, "zones and goals now");
+	if (now == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for the zones of %u agents",
+		                w->count);
+	}
+	const uint64_t goal = (uint64_t)1 << THR_AT_GOAL_BIT;
+	uint64_t changed = 0;
+	for (uint32_t i = 0; i < w->count; ++i) {
+		now[i] = where(w, ns, i);
+		const uint64_t was = w->inside[w->id[i]];
+		changed += (uint64_t)__builtin_popcountll((now[i] ^ was) & ~goal) + ((now[i] & ~was & goal) != 0);
+	}
+	if (room(w, (uint64_t)calls + changed) != 0) {
+		thr_arena_unwind(&w->arena, mark);
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for %llu events",
+		                (unsigned long long)changed);
+	}
+	memmove(w->events, w->events + w->events_calls, (size_t)calls * sizeof *w->events);
+	throng_event* out = w->events + calls;
+	uint32_t n = 0;
+	const uint64_t after = w->step + 1u;
+	for (uint32_t i = 0; i < w->count; ++i) {
+		const uint32_t id = w->id[i];
+		const uint64_t was = w->inside[id];
+		if (now[i] == was) {
+			continue;
+		}
+		if ((now[i] & ~was & goal) != 0) {
+			out[n++] = (throng_event){after, THRONG_EVENT_ARRIVED, id, THRONG_NO_ZONE};
+		}
+		for (uint64_t diff = (now[i] ^ was) & ~goal; diff != 0; diff &= diff - 1u) {
+			const uint32_t z = (uint32_t)__builtin_ctzll(diff);
+			const throng_event_kind k = (now[i] >> z & 1u) != 0 ? THRONG_EVENT_ENTERED : THRONG_EVENT_LEFT;
+			out[n++] = (throng_event){after, k, id, z};
+		}
+		w->inside[id] = now[i];
+	}
+	thr_arena_unwind(&w->arena, mark);
+	qsort(out, n, sizeof *out, by_agent);
+	w->event_count = calls + n;
+	w->events_calls = w->event_count;
+	return THRONG_OK;
+}
+
+throng_status throng_world_events(const throng_world* w, const throng_event** events, uint32_t* count)
+{
+	throng_status st = thr_check_world(w, "throng_world_events");
+	if (st == THRONG_OK && (events == NULL || count == NULL)) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_events: %s is NULL", events == NULL ? "events" : "count");
+	}
+	if (st == THRONG_OK) {
+		*events = w->events;
+		*count = w->event_count;
+	}
+	return st;
+}
+
+throng_status throng_world_set_arrival_radius(throng_world* w, float radius)
+{
+	throng_status st = thr_check_world(w, "throng_world_set_arrival_radius");
+	if (st == THRONG_OK && radius != 0.0f) {
+		st = thr_validate_magnitude("throng_world_set_arrival_radius: ", "radius", radius);
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	const float was = w->arrival_radius;
+	w->arrival_radius = radius;
+	if (inside_room(w, thr_id_end(w)) != 0) {
+		w->arrival_radius = was;
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_set_arrival_radius: out of memory for %u ids",
+		                thr_id_end(w));
+	}
+	return THRONG_OK;
+}
+
+throng_zone_def throng_zone_default_def(void)
+{
+	throng_zone_def d;
+	memset(&d, 0, sizeof d);
+	d.shape = THRONG_ZONE_CIRCLE;
+	d.radius = 1.0f;
+	return d;
+}
+
+/// Checks a zone def; fills *z (its points still the caller's).
+static throng_status zone_of(const throng_world* w, const throng_zone_def* d, thr_zone* z)
+{
+	static const char fn[] = "throng_world_add_zone: ";
+	memset(z, 0, sizeof *z);
+	if (memchr(d->name, '\0', sizeof d->name) == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%sname: longer than %d characters", fn, THRONG_ZONE_NAME_CAP - 1);
+	}
+	uint32_t other = 0;
+	if (d->name[0] != '\0' && throng_world_find_zone(w, d->name, &other) == THRONG_OK) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%sname: zone %u is already called \"%s\"", fn, other, d->name);
+	}
+	throng_status st = THRONG_OK;
+	switch (d->shape) {
+	case THRONG_ZONE_CIRCLE:
+		st = thr_validate_point("throng_world_add_zone: center", d->center);
+		if (st == THRONG_OK) {
+			st = thr_validate_magnitude(fn, "radius", d->radius);
+		}
+		z->cx = d->center.x;
+		z->cy = d->center.y;
+		z->r2 = d->radius * d->radius;
+		z->x0 = d->center.x - d->radius;
+		z->x1 = d->center.x + d->radius;
+		z->y0 = d->center.y - d->radius;
+		z->y1 = d->center.y + d->radius;
+		break;
+	case THRONG_ZONE_BOX:
+		st = thr_validate_point("throng_world_add_zone: min", d->min);
+		if (st == THRONG_OK) {
+			st = thr_validate_point("throng_world_add_zone: max", d->max);
+		}
+		if (st == THRONG_OK && !(d->min.x <= d->max.x && d->min.y <= d->max.y)) {
+			st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%smax: must be at least min along both axes", fn);
+		}
+		z->x0 = d->min.x;
+		z->y0 = d->min.y;
+		z->x1 = d->max.x;
+		z->y1 = d->max.y;
+		break;
+	case THRONG_ZONE_POLYGON:
+		if (d->points == NULL || d->point_count < 3 || d->point_count > THRONG_MAX_WAYPOINTS) {
+			return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%spoints: a polygon needs 3 to %u points (got %u%s)", fn,
+			                THRONG_MAX_WAYPOINTS, d->point_count, d->points == NULL ? ", points NULL" : "");
+		}
+		z->x0 = z->y0 = INFINITY;
+		z->x1 = z->y1 = -INFINITY;
+		for (uint32_t k = 0; k < d->point_count && st == THRONG_OK; ++k) {
+			char ctx[64];
+			snprintf(ctx, sizeof ctx, "throng_world_add_zone: points[%u]", k);
+			st = thr_validate_point(ctx, d->points[k]);
+			z->x0 = fminf(z->x0, d->points[k].x);
+			z->y0 = fminf(z->y0, d->points[k].y);
+			z->x1 = fmaxf(z->x1, d->points[k].x);
+			z->y1 = fmaxf(z->y1, d->points[k].y);
+		}
+		break;
+	default:
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%sshape: no zone shape %d", fn, (int)d->shape);
+	}
+	z->shape = d->shape;
+	memcpy(z->name, d->name, sizeof z->name);
+	return st;
+}
+
+throng_status throng_world_add_zone(throng_world* w, const throng_zone_def* d, uint32_t* id_out)
+{
+	throng_status st = thr_check_world(w, "throng_world_add_zone");
+	if (st == THRONG_OK && d == NULL) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_add_zone: def is NULL");
+	}
+	if (st == THRONG_OK && w->zone_count == THRONG_MAX_ZONES) {
+		st = thr_fail(THRONG_ERR_CAPACITY, "throng_world_add_zone: the world has its %d zones", THRONG_MAX_ZONES);
+	}
+	thr_zone z;
+	if (st == THRONG_OK) {
+		st = zone_of(w, d, &z);
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	if (d->shape == THRONG_ZONE_POLYGON) {
+		z.points = malloc((size_t)d->point_count * sizeof *z.points);
+		if (z.points == NULL) {
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_add_zone: out of memory");
+		}
+		for (uint32_t k = 0; k < d->point_count; ++k) {
+			z.points[k] = (thr_dvec){d->points[k].x, d->points[k].y};
+		}
+		z.point_count = d->point_count;
+	}
+	if (w->zone_count == w->zone_cap) {
+		const uint32_t cap = w->zone_cap > 0 ? 2u * w->zone_cap : 4u;
+		thr_zone* p = realloc(w->zones, cap * sizeof *p);
+		if (p == NULL) {
+			free(z.points);
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_add_zone: out of memory");
+		}
+		w->zones = p;
+		w->zone_cap = cap;
+	}
+	w->zones[w->zone_count++] = z;
+	if (inside_room(w, thr_id_end(w)) != 0) {
+		free(w->zones[--w->zone_count].points);
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_add_zone: out of memory for %u ids", thr_id_end(w));
+	}
+	if (id_out != NULL) {
+		*id_out = w->zone_count - 1u;
+	}
+	return THRONG_OK;
+}
+
+uint32_t throng_world_zone_count(const throng_world* w)
+{
+	return w != NULL ? w->zone_count : 0;
+}
+
+throng_status throng_world_find_zone(const throng_world* w, const char* name, uint32_t* id)
+{
+	throng_status st = thr_check_world(w, "throng_world_find_zone");
+	if (st == THRONG_OK && (name == NULL || id == NULL)) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_find_zone: %s is NULL", name == NULL ? "name" : "id");
+	}
+	for (uint32_t z = 0; st == THRONG_OK && z < w->zone_count; ++z) {
+		if (name[0] != '\0' && strcmp(w->zones[z].name, name) == 0) {
+			*id = z;
+			return THRONG_OK;
+		}
+	}
+	return st == THRONG_OK ? thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_find_zone: no zone called \"%s\"", name)
+	                       : st;
+}
