@@ -310,11 +310,11 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_metrics_observe: %s is NULL",
 		                m == NULL ? "metrics" : "world");
 	}
-	if (w->count != m->n || w->id_end != m->n) {
+	if (w->count != m->n || thr_id_end(w) != m->n) { // a part world's ids: the whole world's
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
 		                "throng_metrics_observe: the world has %u agents (ids below %u), the metrics watch %u, ids "
 		                "0 .. %u: agents came or went",
-		                w->count, w->id_end, m->n, m->n - 1u);
+		                w->count, thr_id_end(w), m->n, m->n - 1u);
 	}
 	if (w->step - m->step0 > THRONG_METRICS_MAX_STEPS) {
 		return thr_fail(THRONG_ERR_CAPACITY, "throng_metrics_observe: more than %u steps since the metrics were "
