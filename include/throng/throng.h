@@ -549,4 +549,6 @@ const char* throng_stage_name(throng_stage stage);
 
 THRONG_API_END
 
+#include "throng/checkpoint.h" // a running world saved whole and made again
+
 #endif
