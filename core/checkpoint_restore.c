@@ -32,7 +32,8 @@ typedef struct ck_head {
 } ck_head;
 
 /// Turns a refusal of a public call that takes a record at byte `at`
-/// into THRONG_ERR_CORRUPT naming it (out of memory stays itself).
+/// into THRONG_ERR_CORRUPT: "what: " (when not empty) and the call's
+/// message (out of memory stays itself).
 /// Returns true when st is a failure.
 static bool refused(thr_ck_io* io, throng_status st, size_t at, const char* what)
 {
@@ -45,7 +46,7 @@ static bool refused(thr_ck_io* io, throng_status st, size_t at, const char* what
 	}
 	char why[400];
 	snprintf(why, sizeof why, "%s", throng_last_error()); // thr_ck_corrupt overwrites it
-	thr_ck_corrupt(io, at, "%s: %s", what, why);
+	thr_ck_corrupt(io, at, "%s%s%s", what, what[0] != '\0' ? ": " : "", why);
 	return true;
 }
 
@@ -324,7 +325,18 @@ throng_status thr_ck_restore(thr_ck_io* io, throng_world** out)
 	}
 	throng_world* w = NULL;
 	if (io->st == THRONG_OK) {
-		refused(io, throng_world_create(&h.def, &w), h.def_at, "world def");
+		// Room for the agents there are, not for the def's capacity (a hint
+		// that may be far larger than the world now is, or made up): the
+		// store grows past it as it would have (growing changes no bit), and
+		// the def keeps its capacity, which sizes the grids.
+		throng_world_def made = h.def;
+		made.capacity = h.count > 0 ? h.count : 1u;
+		if (!refused(io, thr_validate_def(&h.def), h.def_at, "")) {
+			refused(io, throng_world_create(&made, &w), h.def_at, "");
+		}
+		if (w != NULL) {
+			w->def.capacity = h.def.capacity;
+		}
 	}
 	if (io->st == THRONG_OK) {
 		read_tables(io, w);

@@ -576,6 +576,12 @@ Test(damaged, every_damage_is_refused_with_the_path_and_what)
 	refused_file(path, THRONG_ERR_CORRUPT, "target agent 100000");
 
 	memcpy(bad, good, n);
+	put32(bad + 32 + 16 + 20, 0); // the def's dt
+	reseal(bad, n);
+	write_file(path, bad, n);
+	refused_file(path, THRONG_ERR_CORRUPT, "byte offset 48: world def.dt");
+
+	memcpy(bad, good, n);
 	bad[n / 3] ^= 0x01;
 	reseal(bad, n); // a flip the checksum cannot see: refused or a world, never a crash
 	throng_world* r = NULL;
