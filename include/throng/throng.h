@@ -552,5 +552,7 @@ THRONG_API_END
 
 // Events and zones: what happened to agents in a step.
 #include "throng/events.h"
+// A running world saved whole and made again.
+#include "throng/checkpoint.h"
 
 #endif

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+// Checkpoints (private): the encoding both directions share.
+//
+// A checkpoint's small records (the def, the stats, a controller) are
+// each one function that visits every field once, in order, and either
+// emits it (writing) or takes it (reading): the writer and the reader
+// cannot disagree on an order they share. The per-agent columns are bulk
+// copies (checkpoint_restore.c reads them into the store's arrays).
+#ifndef THRONG_CORE_CHECKPOINT_H
+#define THRONG_CORE_CHECKPOINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "throng/checkpoint.h"
+
+#define THR_CK_MAGIC "THRONGCK"
+/// The layout this library writes and the newest it reads (docs/FORMAT.md,
+/// "Checkpoints": any change to the layout is a new version).
+#define THR_CK_VERSION 1u
+#define THR_CK_HEADER_BYTES 32u
+#define THR_CK_SECTION_BYTES 16u
+#define THR_CK_CHECKSUM_BYTES 8u
+
+/// A section's tag: its four ASCII letters, the first in the lowest byte.
+#define THR_CK_TAG(a, b, c, d) ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
+#define THR_CK_WORLD THR_CK_TAG('W', 'R', 'L', 'D')
+#define THR_CK_STATS THR_CK_TAG('S', 'T', 'A', 'T')
+#define THR_CK_ARCHETYPES THR_CK_TAG('A', 'R', 'C', 'H')
+#define THR_CK_PATHS THR_CK_TAG('P', 'A', 'T', 'H')
+#define THR_CK_OBSTACLES THR_CK_TAG('O', 'B', 'S', 'T')
+#define THR_CK_WALLS THR_CK_TAG('W', 'A', 'L', 'L')
+#define THR_CK_AGENTS THR_CK_TAG('A', 'G', 'N', 'T')
+#define THR_CK_FORCES THR_CK_TAG('F', 'R', 'C', 'E')
+
+/// Per-agent columns of the agents section, 4 bytes an agent each (their
+/// order: docs/FORMAT.md).
+#define THR_CK_AGENT_COLUMNS 19u
+
+/// One direction of a checkpoint's bytes. Writing: `emit` takes each run
+/// of bytes in order (counting, copying or writing them). Reading: the
+/// bytes are data[0, size), taken from pos; a read past `end` (the
+/// current section's end) fails.
+typedef struct thr_ck_io {
+	void (*emit)(struct thr_ck_io* io, const void* bytes, size_t n); ///< NULL when reading
+	void* sink;          ///< the emitter's own
+	const uint8_t* data; ///< reading: the whole checkpoint
+	size_t size, pos, end;
+	const char* name;  ///< the path, or "checkpoint in memory", for messages
+	throng_status st;  ///< the first failure; every call after one does nothing
+} thr_ck_io;
+
+/// Fails `io` (the first failure is kept) with THRONG_ERR_CORRUPT and
+/// "NAME: byte offset OFF: what".
+void thr_ck_corrupt(thr_ck_io* io, size_t off, const char* fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
+/// n little-endian bytes of v into b, and back.
+static inline void thr_ck_put_le(uint8_t* b, uint64_t v, int n)
+{
+	for (int k = 0; k < n; ++k) {
+		b[k] = (uint8_t)(v >> (8 * k));
+	}
+}
+
+static inline uint64_t thr_ck_get_le(const uint8_t* b, int n)
+{
+	uint64_t v = 0;
+	for (int k = 0; k < n; ++k) {
+		v |= (uint64_t)b[k] << (8 * k);
+	}
+	return v;
+}
+
+// Fields, emitted or taken (little-endian). A bool is a u32, 0 or 1.
+void thr_ck_u32(thr_ck_io* io, uint32_t* v);
+void thr_ck_u64(thr_ck_io* io, uint64_t* v);
+void thr_ck_f32(thr_ck_io* io, float* v);
+void thr_ck_bool(thr_ck_io* io, bool* v);
+
+/// Reading: the next n bytes of the current section, or NULL (io failed:
+/// the section ends first).
+const uint8_t* thr_ck_take(thr_ck_io* io, size_t n);
+
+/// Reading: n little-endian 4-byte values into dst.
+void thr_ck_column(thr_ck_io* io, void* dst, size_t n);
+
+/// Records, every field in order.
+void thr_ck_def(thr_ck_io* io, throng_world_def* d);
+void thr_ck_stats(thr_ck_io* io, throng_world_stats* s);
+void thr_ck_controller(thr_ck_io* io, throng_controller* c);
+
+/// Reading: takes a section's header, which must carry `tag`, and sets
+/// io->end to its body's end. Returns false (io failed) otherwise.
+bool thr_ck_open_section(thr_ck_io* io, uint32_t tag);
+
+/// Reading: the section's body must end here; moves past its padding.
+void thr_ck_close_section(thr_ck_io* io);
+
+/// Makes a world from a checkpoint whose header and checksum have been
+/// checked (io->pos at the first section). On failure *out is NULL and
+/// io->st (or the returned status) says why.
+throng_status thr_ck_restore(thr_ck_io* io, throng_world** out);
+
+#endif

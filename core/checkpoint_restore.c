@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: MIT
+// A world made from a checkpoint's sections (checkpoint.c has checked the
+// header, the size and the checksum).
+//
+// The world's tables go back through the public calls that made them
+// (throng_world_create, add_archetype, add_path, add_obstacle, add_wall,
+// set_threat, set_counting), so they are checked as they were then; a
+// refusal becomes THRONG_ERR_CORRUPT naming the byte offset of the record.
+// The agents go straight into the store's arrays, in the saved slot
+// order, and are checked there: ids below id_end and never twice, finite
+// state, limits in range, archetypes, paths and target agents that exist.
+// Any failure destroys the half-made world.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checkpoint.h"
+#include "error.h"
+#include "validate.h"
+#include "world_internal.h"
+
+/// What the world section holds beyond the def.
+typedef struct ck_head {
+	throng_world_def def;
+	uint64_t step;
+	uint32_t count, id_end, counting;
+	float max_radius;
+	throng_vec2 threat_p, threat_v;
+	bool threat_active;
+	size_t def_at, threat_at, counting_at; ///< byte offsets, for messages
+} ck_head;
+
+/// Turns a refusal of a public call that takes a record at byte `at`
+/// into THRONG_ERR_CORRUPT: "what: " (when not empty) and the call's
+/// message (out of memory stays itself).
+/// Returns true when st is a failure.
+static bool refused(thr_ck_io* io, throng_status st, size_t at, const char* what)
+{
+	if (st == THRONG_OK || io->st != THRONG_OK) {
+		return io->st != THRONG_OK || st != THRONG_OK;
+	}
+	if (st == THRONG_ERR_OUT_OF_MEMORY) {
+		io->st = st;
+		return true;
+	}
+	char why[400];
+	snprintf(why, sizeof why, "%s", throng_last_error()); // thr_ck_corrupt overwrites it
+	thr_ck_corrupt(io, at, "%s%s%s", what, what[0] != '\0' ? ": " : "", why);
+	return true;
+}
+
+static void out_of_memory(thr_ck_io* io, const char* what)
+{
+	if (io->st == THRONG_OK) {
+		io->st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory for the %s", io->name, what);
+	}
+}
+
+static void read_head(thr_ck_io* io, ck_head* h)
+{
+	if (!thr_ck_open_section(io, THR_CK_WORLD)) {
+		return;
+	}
+	h->def = throng_world_default_def(); // its cookie; every field is read
+	h->def_at = io->pos;
+	thr_ck_def(io, &h->def);
+	thr_ck_u64(io, &h->step);
+	const size_t count_at = io->pos;
+	thr_ck_u32(io, &h->count);
+	thr_ck_u32(io, &h->id_end);
+	const size_t radius_at = io->pos;
+	thr_ck_f32(io, &h->max_radius);
+	h->threat_at = io->pos;
+	thr_ck_f32(io, &h->threat_p.x);
+	thr_ck_f32(io, &h->threat_p.y);
+	thr_ck_f32(io, &h->threat_v.x);
+	thr_ck_f32(io, &h->threat_v.y);
+	thr_ck_bool(io, &h->threat_active);
+	h->counting_at = io->pos;
+	thr_ck_u32(io, &h->counting);
+	thr_ck_close_section(io);
+	if (io->st != THRONG_OK) {
+		return;
+	}
+	if (h->id_end > THR_MAX_IDS || h->count > THR_MAX_CAPACITY || h->count > h->id_end) {
+		thr_ck_corrupt(io, count_at, "%u agents with ids below %u (at most %u agents, ids below %u)", h->count,
+		               h->id_end, THR_MAX_CAPACITY, THR_MAX_IDS);
+	} else if (!(h->max_radius >= 0.0f && h->max_radius <= 1.0e6f)) {
+		thr_ck_corrupt(io, radius_at, "the largest radius is %g (0 to 1e6)", (double)h->max_radius);
+	}
+}
+
+static void read_tables(thr_ck_io* io, throng_world* w)
+{
+	char what[64];
+	if (thr_ck_open_section(io, THR_CK_ARCHETYPES)) {
+		uint32_t n = 0;
+		thr_ck_u32(io, &n);
+		for (uint32_t a = 0; a < n && io->st == THRONG_OK; ++a) {
+			const size_t at = io->pos;
+			throng_controller c;
+			memset(&c, 0, sizeof c);
+			thr_ck_controller(io, &c);
+			snprintf(what, sizeof what, "archetype %u", a);
+			refused(io, io->st == THRONG_OK ? throng_world_add_archetype(w, &c, NULL) : THRONG_OK, at, what);
+		}
+		thr_ck_close_section(io);
+	}
+	if (thr_ck_open_section(io, THR_CK_PATHS)) {
+		uint32_t n = 0;
+		thr_ck_u32(io, &n);
+		throng_vec2* points = malloc(THRONG_MAX_WAYPOINTS * sizeof *points);
+		if (points == NULL) {
+			out_of_memory(io, "paths");
+		}
+		for (uint32_t k = 0; k < n && io->st == THRONG_OK; ++k) {
+			const size_t at = io->pos;
+			uint32_t count = 0;
+			bool loop = false;
+			thr_ck_u32(io, &count);
+			thr_ck_bool(io, &loop);
+			if (io->st == THRONG_OK && (count < 1 || count > THRONG_MAX_WAYPOINTS)) {
+				thr_ck_corrupt(io, at, "path %u has %u waypoints (1 to %d)", k, count, THRONG_MAX_WAYPOINTS);
+			}
+			thr_ck_column(io, points, 2u * (size_t)count);
+			snprintf(what, sizeof what, "path %u", k);
+			refused(io, io->st == THRONG_OK ? throng_world_add_path(w, points, count, loop, NULL) : THRONG_OK, at,
+			        what);
+		}
+		free(points);
+		thr_ck_close_section(io);
+	}
+	if (thr_ck_open_section(io, THR_CK_OBSTACLES)) {
+		uint32_t n = 0;
+		thr_ck_u32(io, &n);
+		for (uint32_t k = 0; k < n && io->st == THRONG_OK; ++k) {
+			const size_t at = io->pos;
+			throng_vec2 c;
+			float r = 0.0f;
+			thr_ck_f32(io, &c.x);
+			thr_ck_f32(io, &c.y);
+			thr_ck_f32(io, &r);
+			snprintf(what, sizeof what, "obstacle %u", k);
+			refused(io, io->st == THRONG_OK ? throng_world_add_obstacle(w, c, r, NULL) : THRONG_OK, at, what);
+		}
+		thr_ck_close_section(io);
+	}
+	if (thr_ck_open_section(io, THR_CK_WALLS)) {
+		uint32_t n = 0;
+		thr_ck_u32(io, &n);
+		for (uint32_t k = 0; k < n && io->st == THRONG_OK; ++k) {
+			const size_t at = io->pos;
+			throng_vec2 a, b;
+			thr_ck_f32(io, &a.x);
+			thr_ck_f32(io, &a.y);
+			thr_ck_f32(io, &b.x);
+			thr_ck_f32(io, &b.y);
+			snprintf(what, sizeof what, "wall %u", k);
+			refused(io, io->st == THRONG_OK ? throng_world_add_wall(w, a, b, NULL) : THRONG_OK, at, what);
+		}
+		thr_ck_close_section(io);
+	}
+}
+
+/// Where the agents' columns start and how long each is, for messages.
+typedef struct ck_columns {
+	size_t at;    ///< byte offset of column 0
+	uint32_t n;   ///< agents (entries per column)
+} ck_columns;
+
+static size_t agent_at(const ck_columns* c, uint32_t column, uint32_t slot)
+{
+	return c->at + ((size_t)column * c->n + slot) * 4u;
+}
+
+/// Checks the agents just read into w's store (c->n of them).
+static void check_agents(thr_ck_io* io, throng_world* w, const ck_head* h, const ck_columns* c)
+{
+	const thr_state* s = thr_cur_c(w);
+	static const char* const names[8] = {"x", "y", "vx", "vy", "hx", "hy", "wander angle", "noise angle"};
+	const float* const state[8] = {s->px, s->py, s->vx, s->vy, s->hx, s->hy, s->wander, s->noise};
+	for (uint32_t i = 0; i < c->n && io->st == THRONG_OK; ++i) {
+		const uint32_t id = w->id[i];
+		if (id >= h->id_end) {
+			thr_ck_corrupt(io, agent_at(c, 0, i), "slot %u: id %u, but ids end at %u", i, id, h->id_end);
+			break;
+		}
+		if (w->slot_of[id] != THR_NO_SLOT) {
+			thr_ck_corrupt(io, agent_at(c, 0, i), "slot %u: id %u again (slot %u has it)", i, id, w->slot_of[id]);
+			break;
+		}
+		w->slot_of[id] = i;
+		for (uint32_t k = 0; k < 8; ++k) {
+			if (!isfinite(state[k][i])) {
+				thr_ck_corrupt(io, agent_at(c, 1 + k, i), "agent %u: %s is %g", id, names[k], (double)state[k][i]);
+			}
+		}
+		if (!isfinite(w->tx[i]) || !isfinite(w->ty[i])) {
+			thr_ck_corrupt(io, agent_at(c, isfinite(w->tx[i]) ? 18 : 17, i), "agent %u: its target point is not finite",
+			               id);
+		}
+		const float limits[3] = {w->max_speed[i], w->max_force[i], w->radius[i]};
+		static const char* const limit_names[3] = {"max_speed", "max_force", "radius"};
+		for (uint32_t k = 0; k < 3; ++k) {
+			if (!(limits[k] >= 1.0e-6f && limits[k] <= 1.0e6f)) {
+				thr_ck_corrupt(io, agent_at(c, 10 + k, i), "agent %u: %s is %g (1e-6 to 1e6)", id, limit_names[k],
+				               (double)limits[k]);
+			}
+		}
+		if (w->radius[i] > h->max_radius) {
+			thr_ck_corrupt(io, agent_at(c, 12, i), "agent %u: radius %g above the largest radius %g", id,
+			               (double)w->radius[i], (double)h->max_radius);
+		}
+		if (w->archetype[i] >= w->archetype_count) {
+			thr_ck_corrupt(io, agent_at(c, 13, i), "agent %u: archetype %u, but the world has %u", id, w->archetype[i],
+			               w->archetype_count);
+		}
+		if (w->path[i] != THRONG_NO_PATH && w->path[i] >= w->path_count) {
+			thr_ck_corrupt(io, agent_at(c, 16, i), "agent %u: path %u, but the world has %u", id, w->path[i],
+			               w->path_count);
+		}
+	}
+	// Target agents, once every live id has its slot.
+	for (uint32_t i = 0; i < c->n && io->st == THRONG_OK; ++i) {
+		const uint32_t t = w->target_agent[i];
+		if (t != THRONG_NO_AGENT && (t >= h->id_end || w->slot_of[t] == THR_NO_SLOT)) {
+			thr_ck_corrupt(io, agent_at(c, 15, i), "agent %u: target agent %u is not a live agent", w->id[i], t);
+		}
+	}
+}
+
+static void read_agents(thr_ck_io* io, throng_world* w, const ck_head* h)
+{
+	if (!thr_ck_open_section(io, THR_CK_AGENTS)) {
+		return;
+	}
+	const size_t at = io->pos;
+	uint32_t count = 0, columns = 0;
+	thr_ck_u32(io, &count);
+	thr_ck_u32(io, &columns);
+	if (io->st != THRONG_OK) {
+		return;
+	}
+	if (count != h->count || columns != THR_CK_AGENT_COLUMNS) {
+		thr_ck_corrupt(io, at, "%u agents in %u columns (the world section says %u agents; %u columns)", count,
+		               columns, h->count, THR_CK_AGENT_COLUMNS);
+		return;
+	}
+	// Sizes before allocations: the columns must be there before the store grows for them.
+	if (io->end - io->pos != (size_t)count * THR_CK_AGENT_COLUMNS * 4u) {
+		thr_ck_corrupt(io, io->pos, "%zu bytes of columns for %u agents (%zu expected)", io->end - io->pos, count,
+		               (size_t)count * THR_CK_AGENT_COLUMNS * 4u);
+		return;
+	}
+	if (thr_store_grow(w, count) != 0 || thr_store_reserve_ids(w, h->id_end) != 0) {
+		out_of_memory(io, "agents");
+		return;
+	}
+	thr_state* s = thr_cur(w);
+	uint32_t* const col[THR_CK_AGENT_COLUMNS] = {
+		w->id,         (uint32_t*)s->px,        (uint32_t*)s->py,     (uint32_t*)s->vx,     (uint32_t*)s->vy,
+		(uint32_t*)s->hx, (uint32_t*)s->hy,     (uint32_t*)s->wander, (uint32_t*)s->noise,  s->waypoint,
+		(uint32_t*)w->max_speed, (uint32_t*)w->max_force, (uint32_t*)w->radius, w->archetype, w->group,
+		w->target_agent, w->path, (uint32_t*)w->tx, (uint32_t*)w->ty};
+	const ck_columns c = {io->pos, count};
+	for (uint32_t k = 0; k < THR_CK_AGENT_COLUMNS; ++k) {
+		if (col[k] != NULL) {
+			thr_ck_column(io, col[k], count);
+			continue;
+		}
+		// The waypoints of a world without paths: none is kept, all are 0.
+		const uint8_t* p = thr_ck_take(io, (size_t)count * 4u);
+		for (size_t b = 0; p != NULL && b < (size_t)count * 4u; ++b) {
+			if (p[b] != 0) {
+				thr_ck_corrupt(io, c.at + (size_t)k * count * 4u + b, "agent in slot %zu heads for a waypoint, but "
+				               "the world has no path", b / 4u);
+				break;
+			}
+		}
+	}
+	thr_ck_close_section(io);
+	if (io->st == THRONG_OK) {
+		check_agents(io, w, h, &c);
+	}
+	if (io->st != THRONG_OK) {
+		return;
+	}
+	w->count = count;
+	w->id_end = h->id_end;
+	if (!w->def.record_forces) {
+		return;
+	}
+	if (thr_ck_open_section(io, THR_CK_FORCES)) {
+		thr_ck_column(io, w->total_x, count);
+		thr_ck_column(io, w->total_y, count);
+		for (uint32_t k = 0; k < THRONG_MAX_SLOTS; ++k) {
+			thr_ck_column(io, w->force_x + thr_force_index(w, k, 0), count);
+			thr_ck_column(io, w->force_y + thr_force_index(w, k, 0), count);
+		}
+		thr_ck_close_section(io);
+	}
+}
+
+throng_status thr_ck_restore(thr_ck_io* io, throng_world** out)
+{
+	*out = NULL;
+	const uint32_t sections = (uint32_t)thr_ck_get_le(io->data + 20, 4);
+	ck_head h;
+	memset(&h, 0, sizeof h);
+	read_head(io, &h);
+	if (io->st != THRONG_OK) {
+		return io->st;
+	}
+	if (sections != (h.def.record_forces ? 8u : 7u)) {
+		thr_ck_corrupt(io, 20, "%u sections (a world %s recorded forces has %u)", sections,
+		               h.def.record_forces ? "with" : "without", h.def.record_forces ? 8u : 7u);
+		return io->st;
+	}
+	throng_world_stats stats;
+	memset(&stats, 0, sizeof stats);
+	if (thr_ck_open_section(io, THR_CK_STATS)) {
+		thr_ck_stats(io, &stats);
+		thr_ck_close_section(io);
+	}
+	throng_world* w = NULL;
+	if (io->st == THRONG_OK) {
+		// Room for the agents there are, not for the def's capacity (a hint
+		// that may be far larger than the world now is, or made up): the
+		// store grows past it as it would have (growing changes no bit), and
+		// the def keeps its capacity, which sizes the grids.
+		throng_world_def made = h.def;
+		made.capacity = h.count > 0 ? h.count : 1u;
+		if (!refused(io, thr_validate_def(&h.def), h.def_at, "")) {
+			refused(io, throng_world_create(&made, &w), h.def_at, "");
+		}
+		if (w != NULL) {
+			w->def.capacity = h.def.capacity;
+		}
+	}
+	if (io->st == THRONG_OK) {
+		read_tables(io, w);
+	}
+	if (io->st == THRONG_OK) {
+		refused(io, throng_world_set_threat(w, h.threat_p, h.threat_v, h.threat_active), h.threat_at, "threat");
+	}
+	if (io->st == THRONG_OK) {
+		refused(io, throng_world_set_counting(w, h.counting), h.counting_at, "counting");
+	}
+	if (io->st == THRONG_OK) {
+		read_agents(io, w, &h);
+	}
+	if (io->st == THRONG_OK && io->pos != io->size - THR_CK_CHECKSUM_BYTES) {
+		thr_ck_corrupt(io, io->pos, "%zu bytes after the last section", io->size - THR_CK_CHECKSUM_BYTES - io->pos);
+	}
+	if (io->st != THRONG_OK) {
+		throng_world_destroy(w);
+		return io->st;
+	}
+	w->step = h.step;
+	w->max_radius = h.max_radius;
+	w->stats = stats;
+	w->shapes_dirty = 1;
+	w->published.step = UINT64_MAX; // no step of this world has run: nothing is published
+	thr_agents_changed(w);
+	*out = w;
+	return THRONG_OK;
+}

@@ -1,0 +1,643 @@
+// SPDX-License-Identifier: MIT
+// Checkpoints (issue 33, item 9): a world saved at a step boundary and
+// made again steps to the same hashes as the world that never stopped, in
+// both engines, on any thread count, with agents coming and going before
+// and after; damaged checkpoints are refused whole.
+//
+// The scenes are stepped with throng_world_step, not throng_scene_step: a
+// scene's script (its threat and goal moves) keeps state outside the
+// world, which a world checkpoint does not hold. What the world's own
+// archetypes do (armies' target rules, bottleneck's walls and paths) is
+// all stepped.
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "support.h"
+#include "throng/checkpoint.h"
+#include "throng/part.h"
+#include "throng/throng.h"
+#include "world_internal.h"
+
+static uint64_t next_u64(uint64_t* s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/// Up to `n` distinct live ids drawn from [0, id_end) (tests/test_churn.c's).
+static uint32_t pick_live(throng_world* w, uint64_t* rng, uint32_t n, uint32_t* out)
+{
+	const uint32_t end = throng_world_id_end(w);
+	uint32_t got = 0;
+	for (uint32_t tries = 0; got < n && end > 0 && tries < 50u * n + 100u; ++tries) {
+		const uint32_t id = (uint32_t)(next_u64(rng) % end);
+		throng_agent_state a;
+		bool seen = throng_world_get_agent(w, id, &a) != THRONG_OK;
+		for (uint32_t k = 0; k < got && !seen; ++k) {
+			seen = out[k] == id;
+		}
+		if (!seen) {
+			out[got++] = id;
+		}
+	}
+	return got;
+}
+
+/// One step boundary of churn (tests/test_churn.c's): `n` agents out,
+/// `n` copies of live agents in at random places, some pursuing.
+static void churn(throng_world* w, uint64_t* rng, uint32_t n)
+{
+	uint32_t* ids = malloc(n * sizeof *ids);
+	throng_agent_def* defs = malloc(n * sizeof *defs);
+	cr_assert(ids != NULL && defs != NULL);
+	uint32_t got = pick_live(w, rng, n, ids);
+	if (got > 0) {
+		cr_assert_eq(throng_world_remove_agents(w, ids, got), THRONG_OK, "%s", throng_last_error());
+	}
+	const throng_world_def d = throng_world_get_def(w);
+	got = pick_live(w, rng, n, ids);
+	for (uint32_t k = 0; k < got; ++k) {
+		throng_agent_state a;
+		cr_assert_eq(throng_world_get_agent(w, ids[k], &a), THRONG_OK);
+		throng_agent_def* def = &defs[k];
+		*def = throng_agent_default_def();
+		def->position.x = thr_test_uniform(rng, d.bounds_min.x, d.bounds_max.x);
+		def->position.y = thr_test_uniform(rng, d.bounds_min.y, d.bounds_max.y);
+		def->max_speed = a.max_speed;
+		def->max_force = a.max_force;
+		def->radius = a.radius;
+		def->archetype = a.archetype;
+		def->group = a.group;
+		def->target = a.target;
+		def->path = a.path;
+		def->target_agent = (next_u64(rng) & 3u) == 0 ? ids[(k + 1u) % got] : a.target_agent;
+	}
+	if (got > 0) {
+		cr_assert_eq(throng_world_spawn(w, defs, got, NULL), THRONG_OK, "%s", throng_last_error());
+	}
+	// A few setters too.
+	got = pick_live(w, rng, 4, ids);
+	for (uint32_t k = 0; k < got; ++k) {
+		const throng_vec2 p = {thr_test_uniform(rng, d.bounds_min.x, d.bounds_max.x),
+		                       thr_test_uniform(rng, d.bounds_min.y, d.bounds_max.y)};
+		cr_assert_eq(throng_world_set_position(w, ids[k], p), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_set_group(w, ids[k], (uint32_t)(next_u64(rng) % 3u)), THRONG_OK);
+	}
+	free(ids);
+	free(defs);
+}
+
+/// `w`'s checkpoint in a malloc'd buffer, its size to *n.
+static uint8_t* to_memory(const throng_world* w, size_t* n)
+{
+	size_t size = 0;
+	cr_assert_eq(throng_world_checkpoint_size(w, &size), THRONG_OK, "%s", throng_last_error());
+	uint8_t* buf = malloc(size);
+	cr_assert_not_null(buf);
+	cr_assert_eq(throng_world_write_checkpoint(w, buf, size, n), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(*n, size);
+	return buf;
+}
+
+/// A world made from `w`'s checkpoint: through a file at `path`, or
+/// through memory when path is NULL. Either way the restored world's own
+/// checkpoint is the same bytes.
+static throng_world* restored(const throng_world* w, const char* path)
+{
+	size_t n = 0;
+	uint8_t* bytes = to_memory(w, &n);
+	throng_world* r = NULL;
+	if (path != NULL) {
+		cr_assert_eq(throng_world_save_checkpoint(w, path), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_load_checkpoint(path, &r), THRONG_OK, "%s", throng_last_error());
+		char* file = malloc(n + 1);
+		cr_assert_not_null(file);
+		FILE* f = fopen(path, "rb");
+		cr_assert_not_null(f);
+		cr_assert_eq(fread(file, 1, n + 1, f), n, "the file and the memory checkpoint differ in size");
+		fclose(f);
+		cr_assert(memcmp(file, bytes, n) == 0, "the file and the memory checkpoint differ");
+		free(file);
+	} else {
+		cr_assert_eq(throng_world_read_checkpoint(bytes, n, &r), THRONG_OK, "%s", throng_last_error());
+	}
+	cr_assert_eq(throng_world_hash(r), throng_world_hash(w), "a restored world hashes differently");
+	size_t m = 0;
+	uint8_t* again = to_memory(r, &m);
+	cr_assert_eq(m, n);
+	cr_assert(memcmp(again, bytes, n) == 0, "the restored world's checkpoint differs from the original's");
+	free(again);
+	free(bytes);
+	return r;
+}
+
+/// A temporary file name for a test (removed by the caller).
+static void temp_path(char* buf, size_t cap, const char* what)
+{
+	snprintf(buf, cap, "/tmp/throng-ckpt-%ld-%s.ck", (long)getpid(), what);
+}
+
+// ---------------------------------------------------------------------------
+// Scenes: save, restore, step both on.
+// ---------------------------------------------------------------------------
+
+/// Agents of the scene runs: above THR_PARALLEL_MIN_AGENTS, so that the
+/// parallel regions run.
+#define SCENE_AGENTS 6000u
+
+static void scene_resumes(const char* name, throng_engine engine, bool through_file)
+{
+	throng_scene* s = thr_test_scene_threads(name, SCENE_AGENTS, 3, engine, 2);
+	throng_world* w = throng_scene_world(s);
+	uint64_t rng = 0x5eed;
+	for (int step = 0; step < 8; ++step) {
+		churn(w, &rng, SCENE_AGENTS / 100u);
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+	}
+	char path[128];
+	temp_path(path, sizeof path, name);
+	throng_world* r = restored(w, through_file ? path : NULL);
+	if (through_file) {
+		unlink(path);
+	}
+	uint64_t rng_r = rng;
+	for (int step = 0; step < 14; ++step) {
+		if (step % 2 == 0) {
+			churn(w, &rng, SCENE_AGENTS / 100u);
+			churn(r, &rng_r, SCENE_AGENTS / 100u);
+		}
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_step(r), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_hash(r), throng_world_hash(w), "%s, %s engine: step %d after the checkpoint: "
+		             "0x%016llx restored, 0x%016llx never stopped", name, throng_engine_name(engine), step + 1,
+		             (unsigned long long)throng_world_hash(r), (unsigned long long)throng_world_hash(w));
+	}
+	throng_world_destroy(r);
+	throng_scene_destroy(s);
+}
+
+Test(resume, field_in_both_engines)
+{
+	scene_resumes("field", THRONG_ENGINE_SIMD, true);
+	scene_resumes("field", THRONG_ENGINE_SCALAR, false);
+}
+
+Test(resume, armies_with_target_rules_in_both_engines)
+{
+	scene_resumes("armies", THRONG_ENGINE_SIMD, false);
+	scene_resumes("armies", THRONG_ENGINE_SCALAR, true);
+}
+
+Test(resume, bottleneck_with_walls_and_paths_in_both_engines)
+{
+	scene_resumes("bottleneck", THRONG_ENGINE_SIMD, true);
+	scene_resumes("bottleneck", THRONG_ENGINE_SCALAR, false);
+}
+
+// Another thread count, and the later checkpoint of the same run: a
+// world restored from the earlier one and stepped to the later one is the
+// later one, and on one thread its checkpoint is the same bytes.
+Test(resume, another_thread_count_and_the_later_checkpoint)
+{
+	throng_scene* s = thr_test_scene_threads("armies", SCENE_AGENTS, 5, THRONG_ENGINE_SIMD, 1);
+	throng_world* w = throng_scene_world(s);
+	uint64_t rng = 99;
+	for (int step = 0; step < 4; ++step) {
+		churn(w, &rng, 40);
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+	}
+	size_t na = 0, nb = 0;
+	uint8_t* a = to_memory(w, &na);
+	const uint64_t rng_a = rng;
+	for (int step = 0; step < 7; ++step) {
+		churn(w, &rng, 40);
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+	}
+	uint8_t* b = to_memory(w, &nb);
+	const uint64_t hb = throng_world_hash(w);
+	const uint32_t threads[3] = {1, 3, 2};
+	for (int t = 0; t < 3; ++t) {
+		throng_world* r = NULL;
+		cr_assert_eq(throng_world_read_checkpoint(a, na, &r), THRONG_OK, "%s", throng_last_error());
+		r->def.threads = threads[t]; // no public setter: a checkpoint keeps the def's thread count
+		uint64_t rr = rng_a;
+		for (int step = 0; step < 7; ++step) {
+			churn(r, &rr, 40);
+			cr_assert_eq(throng_world_step(r), THRONG_OK, "%s", throng_last_error());
+			cr_assert_eq(r->stats.threads_last, threads[t]);
+		}
+		cr_assert_eq(throng_world_hash(r), hb, "%u threads: the restored run differs", threads[t]);
+		if (threads[t] == 1) {
+			size_t nr = 0;
+			uint8_t* c = to_memory(r, &nr);
+			cr_assert(nr == nb && memcmp(c, b, nb) == 0, "the restored run's checkpoint differs from the later one");
+			free(c);
+		}
+		throng_world_destroy(r);
+	}
+	throng_world* r = NULL;
+	cr_assert_eq(throng_world_read_checkpoint(b, nb, &r), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_world_hash(r), hb);
+	throng_world_destroy(r);
+	free(a);
+	free(b);
+	throng_scene_destroy(s);
+}
+
+// ---------------------------------------------------------------------------
+// The property: any sequence of adds, removes, setters and steps, a
+// checkpoint at any boundary, the rest replayed on both.
+// ---------------------------------------------------------------------------
+
+static throng_world* small_world(throng_engine engine, bool forces)
+{
+	throng_world_def d = throng_world_default_def();
+	d.engine = engine;
+	d.capacity = 32;
+	d.threads = 1;
+	d.record_forces = forces;
+	d.bounds_mode = forces ? THRONG_BOUNDS_WRAP : THRONG_BOUNDS_CONTAIN;
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_OK, "%s", throng_last_error());
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	throng_slot pursue = throng_slot_default_def(THRONG_PURSUIT);
+	pursue.params.target = THRONG_TARGET_AGENT;
+	cr_assert_geq(throng_controller_add(&c, throng_slot_default_def(THRONG_SEPARATION)), 0);
+	cr_assert_geq(throng_controller_add(&c, throng_slot_default_def(THRONG_SEEK)), 0);
+	cr_assert_geq(throng_controller_add(&c, pursue), 0);
+	cr_assert_geq(throng_controller_add(&c, throng_slot_default_def(THRONG_WANDER)), 0);
+	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_OK, "%s", throng_last_error());
+	throng_controller p = throng_controller_default_def(THRONG_BLEND_PRIORITY);
+	cr_assert_geq(throng_controller_add(&p, throng_slot_default_def(THRONG_PATH_FOLLOW)), 0);
+	cr_assert_geq(throng_controller_add(&p, throng_slot_default_def(THRONG_WANDER_NOISE)), 0);
+	cr_assert_geq(throng_controller_add(&p, throng_slot_default_def(THRONG_OBSTACLE_AVOID)), 0);
+	cr_assert_geq(throng_controller_add(&p, throng_slot_default_def(THRONG_WALL_AVOID)), 0);
+	cr_assert_eq(throng_world_add_archetype(w, &p, NULL), THRONG_OK, "%s", throng_last_error());
+	const throng_vec2 route[3] = {{-30, -30}, {30, -20}, {0, 35}};
+	cr_assert_eq(throng_world_add_path(w, route, 3, true, NULL), THRONG_OK);
+	cr_assert_eq(throng_world_add_obstacle(w, (throng_vec2){10, 10}, 3.0f, NULL), THRONG_OK);
+	cr_assert_eq(throng_world_add_wall(w, (throng_vec2){-20, 0}, (throng_vec2){-5, 5}, NULL), THRONG_OK);
+	cr_assert_eq(throng_world_set_threat(w, (throng_vec2){1, 2}, (throng_vec2){0.5f, 0}, true), THRONG_OK);
+	uint64_t rng = 7;
+	for (uint32_t k = 0; k < 300; ++k) {
+		throng_agent_def a = throng_agent_default_def();
+		a.position = (throng_vec2){thr_test_uniform(&rng, -40.0f, 40.0f), thr_test_uniform(&rng, -40.0f, 40.0f)};
+		a.target = (throng_vec2){thr_test_uniform(&rng, -40.0f, 40.0f), thr_test_uniform(&rng, -40.0f, 40.0f)};
+		a.target_agent = k > 0 && k % 3 == 0 ? k - 1 : THRONG_NO_AGENT;
+		a.archetype = k % 4 == 0 ? 1u : 0u;
+		a.path = k % 4 == 0 ? 0u : THRONG_NO_PATH;
+		cr_assert_eq(throng_world_spawn(w, &a, 1, NULL), THRONG_OK, "%s", throng_last_error());
+	}
+	return w;
+}
+
+/// One random operation on w, drawn from *rng (the same draws on worlds
+/// in the same state make the same operation).
+static void random_op(throng_world* w, uint64_t* rng, uint32_t k)
+{
+	uint32_t id = 0;
+	const uint32_t op = (uint32_t)(next_u64(rng) % 13u);
+	const bool some = pick_live(w, rng, 1, &id) == 1;
+	const float x = thr_test_uniform(rng, -45.0f, 45.0f), y = thr_test_uniform(rng, -45.0f, 45.0f);
+	throng_status st = THRONG_OK;
+	if (op <= 2) {
+		st = throng_world_step(w);
+	} else if (op == 3) {
+		uint32_t ids[20];
+		const uint32_t n = pick_live(w, rng, 1u + (uint32_t)(next_u64(rng) % 20u), ids);
+		st = n > 0 ? throng_world_remove_agents(w, ids, n) : THRONG_OK;
+	} else if (op == 4) {
+		throng_agent_def a[15];
+		const uint32_t n = 1u + (uint32_t)(next_u64(rng) % 15u);
+		for (uint32_t j = 0; j < n; ++j) {
+			a[j] = throng_agent_default_def();
+			a[j].position = (throng_vec2){thr_test_uniform(rng, -45.0f, 45.0f), y};
+			a[j].target = (throng_vec2){x, y};
+			a[j].target_agent = some && j % 2 == 0 ? id : THRONG_NO_AGENT;
+			a[j].archetype = j % 3 == 0 ? 1u : 0u;
+			a[j].path = j % 3 == 0 ? 0u : THRONG_NO_PATH;
+		}
+		st = throng_world_spawn(w, a, n, NULL);
+	} else if (!some) {
+		return;
+	} else if (op == 5) {
+		st = throng_world_set_position(w, id, (throng_vec2){x, y});
+	} else if (op == 6) {
+		st = throng_world_set_velocity(w, id, (throng_vec2){x / 330.0f, y / 330.0f}); // below every max_speed
+	} else if (op == 7) {
+		st = throng_world_set_max_speed(w, id, 0.2f + (x + 45.0f) / 50.0f);
+	} else if (op == 8) {
+		st = throng_world_set_radius(w, id, 0.1f + (y + 45.0f) / 300.0f);
+	} else if (op == 9) {
+		st = throng_world_set_heading(w, id, (throng_vec2){0.6f, -0.8f});
+	} else if (op == 10) {
+		st = throng_world_set_archetype(w, id, (uint32_t)(next_u64(rng) & 1u));
+	} else if (op == 11) {
+		st = throng_world_set_path(w, id, (next_u64(rng) & 1u) ? 0u : THRONG_NO_PATH, 1);
+	} else {
+		st = throng_world_set_target(w, id, (throng_vec2){x, y});
+		if (st == THRONG_OK) {
+			st = throng_world_set_max_force(w, id, 1.0f + (x + 45.0f) / 20.0f);
+		}
+	}
+	cr_assert_eq(st, THRONG_OK, "op %u (%u): %s", k, op, throng_last_error());
+}
+
+Test(property, a_checkpoint_at_any_boundary_replays_to_the_same_bits)
+{
+	enum { OPS = 240 };
+	for (uint64_t seed = 1; seed <= 6; ++seed) {
+		const throng_engine engine = seed % 2 ? THRONG_ENGINE_SIMD : THRONG_ENGINE_SCALAR;
+		const bool forces = seed >= 5;
+		throng_world* w = small_world(engine, forces);
+		uint64_t rng = seed * 0x1234567ull;
+		const uint32_t at = (uint32_t)(next_u64(&rng) % OPS);
+		throng_world* r = NULL;
+		uint64_t rng_r = 0;
+		for (uint32_t k = 0; k < OPS; ++k) {
+			if (k == at) {
+				r = restored(w, NULL);
+				rng_r = rng;
+			}
+			random_op(w, &rng, k);
+			if (r != NULL) {
+				random_op(r, &rng_r, k);
+				cr_assert_eq(throng_world_hash(r), throng_world_hash(w),
+				             "seed %llu: op %u after a checkpoint at op %u differs", (unsigned long long)seed, k, at);
+			}
+		}
+		cr_assert_not_null(r);
+		if (forces && throng_world_agent_count(w) > 0) {
+			// The recorded forces come along too.
+			throng_world* q = restored(w, NULL);
+			const throng_view v = throng_world_view(w);
+			for (uint32_t i = 0; i < v.count; ++i) {
+				throng_vec2 f0, f1;
+				cr_assert_eq(throng_world_slot_force(w, v.id[i], 1, &f0), THRONG_OK);
+				cr_assert_eq(throng_world_slot_force(q, v.id[i], 1, &f1), THRONG_OK);
+				cr_assert(f0.x == f1.x && f0.y == f1.y, "agent %u: its recorded force moved", v.id[i]);
+			}
+			throng_world_destroy(q);
+		}
+		const throng_world_stats a = throng_world_get_stats(w), b = throng_world_get_stats(r);
+		cr_assert(a.steps == b.steps && a.agents_added == b.agents_added && a.agents_removed == b.agents_removed &&
+		          a.agents_peak == b.agents_peak && a.contacts == b.contacts, "seed %llu: the stats differ",
+		          (unsigned long long)seed);
+		throng_world_destroy(r);
+		throng_world_destroy(w);
+	}
+}
+
+// ---------------------------------------------------------------------------
+// The calls' own checks.
+// ---------------------------------------------------------------------------
+
+Test(api, bad_arguments_and_part_worlds_are_refused)
+{
+	throng_world* w = small_world(THRONG_ENGINE_SIMD, false);
+	size_t n = 0;
+	throng_world* r = (throng_world*)&n;
+	cr_assert_eq(throng_world_checkpoint_size(NULL, &n), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_world_checkpoint_size(w, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_world_save_checkpoint(w, NULL), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_world_load_checkpoint(NULL, &r), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_world_read_checkpoint(NULL, 10, &r), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_null(r, "a failed read leaves a world behind");
+	cr_assert_eq(throng_world_write_checkpoint(w, NULL, 0, &n), THRONG_OK);
+	size_t size = 0;
+	cr_assert_eq(throng_world_checkpoint_size(w, &size), THRONG_OK);
+	cr_assert_eq(n, size);
+	uint8_t small[64];
+	n = 0;
+	cr_assert_eq(throng_world_write_checkpoint(w, small, sizeof small, &n), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(n, size, "a short buffer is told the size it needs");
+	cr_assert(strstr(throng_last_error(), "cap") != NULL, "%s", throng_last_error());
+	// A part world is refused by name.
+	throng_world* part = NULL;
+	cr_assert_eq(throng_part_create(w, 1, 64, &part), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_world_checkpoint_size(part, &n), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert(strstr(throng_last_error(), "part of a larger one") != NULL, "%s", throng_last_error());
+	cr_assert_eq(throng_world_save_checkpoint(part, "/tmp/never-written.ck"), THRONG_ERR_INVALID_ARGUMENT);
+	throng_world_destroy(part);
+	// A save that cannot be written is an I/O error naming the path.
+	cr_assert_eq(throng_world_save_checkpoint(w, "/nonexistent-dir/x.ck"), THRONG_ERR_IO);
+	cr_assert(strstr(throng_last_error(), "/nonexistent-dir/x.ck") != NULL, "%s", throng_last_error());
+	// A world with no agent, at step 0, comes back.
+	throng_world_def d = throng_world_default_def();
+	throng_world* empty = NULL;
+	cr_assert_eq(throng_world_create(&d, &empty), THRONG_OK);
+	throng_world* e2 = restored(empty, NULL);
+	cr_assert_eq(throng_world_agent_count(e2), 0u);
+	cr_assert_eq(throng_world_step(e2), THRONG_OK, "%s", throng_last_error());
+	throng_world_destroy(e2);
+	throng_world_destroy(empty);
+	throng_world_destroy(w);
+}
+
+// ---------------------------------------------------------------------------
+// Damaged checkpoints.
+// ---------------------------------------------------------------------------
+
+static void write_file(const char* path, const void* data, size_t n)
+{
+	FILE* f = fopen(path, "wb");
+	cr_assert_not_null(f, "%s", path);
+	cr_assert_eq(fwrite(data, 1, n, f), n);
+	cr_assert_eq(fclose(f), 0);
+}
+
+/// Loads `path`, expecting `status`, a message naming the path and `word`, and no world.
+static void refused_file(const char* path, throng_status status, const char* word)
+{
+	throng_world* r = (throng_world*)path;
+	const throng_status st = throng_world_load_checkpoint(path, &r);
+	cr_assert_eq(st, status, "%s: status %s, %s expected (%s)", path, throng_status_name(st),
+	             throng_status_name(status), throng_last_error());
+	cr_assert_null(r, "%s: a refused checkpoint left a world", path);
+	cr_assert(strstr(throng_last_error(), path) != NULL, "the message does not name the file: %s", throng_last_error());
+	cr_assert(word == NULL || strstr(throng_last_error(), word) != NULL, "the message lacks \"%s\": %s", word,
+	          throng_last_error());
+}
+
+/// Puts a valid checksum back on a checkpoint changed on purpose.
+static void reseal(uint8_t* b, size_t n)
+{
+	const uint64_t sum = XXH3_64bits(b, n - 8);
+	for (int k = 0; k < 8; ++k) {
+		b[n - 8 + (size_t)k] = (uint8_t)(sum >> (8 * k));
+	}
+}
+
+static uint32_t get32(const uint8_t* p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put32(uint8_t* p, uint32_t v)
+{
+	for (int k = 0; k < 4; ++k) {
+		p[k] = (uint8_t)(v >> (8 * k));
+	}
+}
+
+/// The offset of column `column` of the agents section (docs/FORMAT.md).
+static size_t agent_column(const uint8_t* b, size_t n, uint32_t column, uint32_t* count)
+{
+	size_t at = 32;
+	while (at + 16 <= n) {
+		const uint32_t tag = get32(b + at);
+		const uint64_t body = get32(b + at + 8) | (uint64_t)get32(b + at + 12) << 32;
+		if (memcmp(&b[at], "AGNT", 4) == 0) {
+			*count = get32(b + at + 16);
+			return at + 16 + 8 + (size_t)column * *count * 4u;
+		}
+		(void)tag;
+		at += 16 + (size_t)((body + 7) / 8 * 8);
+	}
+	cr_assert_fail("no agents section");
+	return 0;
+}
+
+Test(damaged, every_damage_is_refused_with_the_path_and_what)
+{
+	throng_world* w = small_world(THRONG_ENGINE_SIMD, false);
+	for (int s = 0; s < 3; ++s) {
+		cr_assert_eq(throng_world_step(w), THRONG_OK);
+	}
+	size_t n = 0;
+	uint8_t* good = to_memory(w, &n);
+	uint8_t* bad = malloc(n);
+	cr_assert_not_null(bad);
+	char path[128];
+	temp_path(path, sizeof path, "damaged");
+
+	write_file(path, good, 0);
+	refused_file(path, THRONG_ERR_CORRUPT, "empty");
+
+	memcpy(bad, good, n);
+	bad[3] = 'X';
+	write_file(path, bad, n);
+	refused_file(path, THRONG_ERR_CORRUPT, "magic");
+
+	for (size_t cut = 0; cut < n; cut += 97) {
+		write_file(path, good, cut);
+		refused_file(path, THRONG_ERR_CORRUPT, cut == 0 ? "empty" : "truncated at byte");
+	}
+
+	memcpy(bad, good, n);
+	bad[n / 2] ^= 0x10;
+	write_file(path, bad, n);
+	refused_file(path, THRONG_ERR_CORRUPT, "checksum mismatch");
+
+	memcpy(bad, good, n);
+	put32(bad + 8, 2);
+	reseal(bad, n);
+	write_file(path, bad, n);
+	refused_file(path, THRONG_ERR_CORRUPT, "newer");
+
+	// Values out of range, behind a checksum that holds.
+	uint32_t count = 0;
+	memcpy(bad, good, n);
+	size_t at = agent_column(bad, n, 13, &count); // archetype
+	put32(bad + at + 4 * 5, 2);
+	reseal(bad, n);
+	write_file(path, bad, n);
+	refused_file(path, THRONG_ERR_CORRUPT, "archetype 2, but the world has 2");
+
+	memcpy(bad, good, n);
+	at = agent_column(bad, n, 1, &count); // x
+	const float nan = NAN;
+	memcpy(bad + at + 4 * 7, &nan, 4);
+	reseal(bad, n);
+	write_file(path, bad, n);
+	refused_file(path, THRONG_ERR_CORRUPT, "x is nan");
+
+	memcpy(bad, good, n);
+	at = agent_column(bad, n, 0, &count); // id
+	memcpy(bad + at + 4, bad + at, 4);
+	reseal(bad, n);
+	write_file(path, bad, n);
+	refused_file(path, THRONG_ERR_CORRUPT, "again");
+
+	memcpy(bad, good, n);
+	at = agent_column(bad, n, 15, &count); // target agent
+	put32(bad + at, 100000);
+	reseal(bad, n);
+	write_file(path, bad, n);
+	refused_file(path, THRONG_ERR_CORRUPT, "target agent 100000");
+
+	memcpy(bad, good, n);
+	put32(bad + 32 + 16 + 20, 0); // the def's dt
+	reseal(bad, n);
+	write_file(path, bad, n);
+	refused_file(path, THRONG_ERR_CORRUPT, "byte offset 48: world def.dt");
+
+	memcpy(bad, good, n);
+	bad[n / 3] ^= 0x01;
+	reseal(bad, n); // a flip the checksum cannot see: refused or a world, never a crash
+	throng_world* r = NULL;
+	if (throng_world_read_checkpoint(bad, n, &r) == THRONG_OK) {
+		throng_world_destroy(r);
+	}
+
+	// Files that cannot be read.
+	unlink(path);
+	refused_file(path, THRONG_ERR_IO, "cannot open");
+	refused_file("/tmp", THRONG_ERR_IO, "cannot read");
+	free(bad);
+	free(good);
+	throng_world_destroy(w);
+}
+
+// Every single flipped byte, in memory: refused, never a crash, never a
+// world (the checksum covers every byte but its own, and damage to it is
+// a mismatch too).
+Test(damaged, any_flipped_byte_is_refused)
+{
+	throng_world* w = small_world(THRONG_ENGINE_SCALAR, true);
+	cr_assert_eq(throng_world_step(w), THRONG_OK);
+	size_t n = 0;
+	uint8_t* b = to_memory(w, &n);
+	const size_t stride = n > 40000 ? n / 40000 : 1;
+	for (size_t k = 0; k < n; k += stride) {
+		b[k] ^= 0x5a;
+		throng_world* r = NULL;
+		const throng_status st = throng_world_read_checkpoint(b, n, &r);
+		cr_assert_eq(st, THRONG_ERR_CORRUPT, "byte %zu flipped: %s", k, throng_status_name(st));
+		cr_assert_null(r);
+		cr_assert(strstr(throng_last_error(), "checkpoint in memory: byte offset") != NULL, "%s", throng_last_error());
+		b[k] ^= 0x5a;
+	}
+	free(b);
+	throng_world_destroy(w);
+}
+
+// The largest radius a world has seen sizes its grid's cells and its
+// shapes' reach (thr_world_cell_size), and it stays after the agent
+// shrinks or goes: a checkpoint keeps it, not the largest radius now.
+Test(resume, the_largest_radius_ever_comes_along)
+{
+	for (int e = 0; e < 2; ++e) {
+		throng_world* w = small_world(e == 0 ? THRONG_ENGINE_SIMD : THRONG_ENGINE_SCALAR, false);
+		cr_assert_eq(throng_world_set_radius(w, 10, 6.0f), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_step(w), THRONG_OK);
+		cr_assert_eq(throng_world_remove_agent(w, 10), THRONG_OK);
+		throng_world* r = restored(w, NULL);
+		for (int s = 0; s < 30; ++s) {
+			cr_assert_eq(throng_world_step(w), THRONG_OK);
+			cr_assert_eq(throng_world_step(r), THRONG_OK);
+			cr_assert_eq(throng_world_hash(r), throng_world_hash(w), "engine %d, step %d", e, s + 1);
+		}
+		throng_world_destroy(r);
+		throng_world_destroy(w);
+	}
+}
