@@ -30,6 +30,7 @@
 #include <xxhash.h>
 
 #include "checkpoint.h"
+#include "events.h"
 #include "error.h"
 #include "throng/file.h"
 #include "world_internal.h"
@@ -207,6 +208,51 @@ static void walls_body(thr_ck_io* io, const throng_world* w)
 	}
 }
 
+static void zones_body(thr_ck_io* io, const throng_world* w)
+{
+	float radius = w->arrival_radius;
+	uint32_t n = w->zone_count;
+	thr_ck_f32(io, &radius);
+	thr_ck_u32(io, &n);
+	throng_vec2* points = malloc((size_t)THRONG_MAX_WAYPOINTS * sizeof *points);
+	if (points == NULL) {
+		io->st = THRONG_ERR_OUT_OF_MEMORY;
+		return;
+	}
+	for (uint32_t z = 0; z < n; ++z) {
+		throng_zone_def d = thr_zone_get(w, z, points);
+		uint32_t shape = (uint32_t)d.shape;
+		thr_ck_u32(io, &shape);
+		for (int k = 0; k < THRONG_ZONE_NAME_CAP; k += 4) {
+			uint32_t word = (uint32_t)(uint8_t)d.name[k] | (uint32_t)(uint8_t)d.name[k + 1] << 8 |
+			                (uint32_t)(uint8_t)d.name[k + 2] << 16 | (uint32_t)(uint8_t)d.name[k + 3] << 24;
+			thr_ck_u32(io, &word);
+		}
+		if (d.shape == THRONG_ZONE_CIRCLE) {
+			thr_ck_f32(io, &d.center.x);
+			thr_ck_f32(io, &d.center.y);
+			thr_ck_f32(io, &d.radius);
+		} else if (d.shape == THRONG_ZONE_BOX) {
+			thr_ck_f32(io, &d.min.x);
+			thr_ck_f32(io, &d.min.y);
+			thr_ck_f32(io, &d.max.x);
+			thr_ck_f32(io, &d.max.y);
+		} else {
+			thr_ck_u32(io, &d.point_count);
+			emit_column(io, points, 2u * (size_t)d.point_count);
+		}
+	}
+	free(points);
+	// Which zones each id was in after the last step (0 for all when the
+	// world tracks none).
+	uint32_t ids = w->inside != NULL ? thr_id_end(w) : 0u;
+	thr_ck_u32(io, &ids);
+	for (uint32_t id = 0; id < ids; ++id) {
+		uint64_t bits = w->inside[id];
+		thr_ck_u64(io, &bits);
+	}
+}
+
 static void agents_body(thr_ck_io* io, const throng_world* w)
 {
 	uint32_t count = w->count, columns = THR_CK_AGENT_COLUMNS;
@@ -247,7 +293,7 @@ static void emit_checkpoint(thr_ck_io* io, const throng_world* w, size_t total)
 	thr_ck_put_le(h + 12, THRONG_VERSION_MAJOR, 2);
 	thr_ck_put_le(h + 14, THRONG_VERSION_MINOR, 2);
 	thr_ck_put_le(h + 16, THRONG_VERSION_PATCH, 2);
-	thr_ck_put_le(h + 20, w->def.record_forces ? 8u : 7u, 4); // sections
+	thr_ck_put_le(h + 20, w->def.record_forces ? 9u : 8u, 4); // sections
 	thr_ck_put_le(h + 24, total, 8);
 	io->emit(io, h, sizeof h);
 	section(io, THR_CK_WORLD, world_body, w);
@@ -256,6 +302,7 @@ static void emit_checkpoint(thr_ck_io* io, const throng_world* w, size_t total)
 	section(io, THR_CK_PATHS, paths_body, w);
 	section(io, THR_CK_OBSTACLES, obstacles_body, w);
 	section(io, THR_CK_WALLS, walls_body, w);
+	section(io, THR_CK_ZONES, zones_body, w);
 	section(io, THR_CK_AGENTS, agents_body, w);
 	if (w->def.record_forces) {
 		section(io, THR_CK_FORCES, forces_body, w);

@@ -33,6 +33,7 @@
 #define THR_CK_WALLS THR_CK_TAG('W', 'A', 'L', 'L')
 #define THR_CK_AGENTS THR_CK_TAG('A', 'G', 'N', 'T')
 #define THR_CK_FORCES THR_CK_TAG('F', 'R', 'C', 'E')
+#define THR_CK_ZONES THR_CK_TAG('Z', 'O', 'N', 'E')
 
 /// Per-agent columns of the agents section, 4 bytes an agent each (their
 /// order: docs/FORMAT.md).

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "checkpoint.h"
+#include "events.h"
 #include "error.h"
 #include "validate.h"
 #include "world_internal.h"
@@ -91,6 +92,8 @@ static void read_head(thr_ck_io* io, ck_head* h)
 	}
 }
 
+static void read_zones(thr_ck_io* io, throng_world* w);
+
 static void read_tables(thr_ck_io* io, throng_world* w)
 {
 	char what[64];
@@ -161,6 +164,87 @@ static void read_tables(thr_ck_io* io, throng_world* w)
 		}
 		thr_ck_close_section(io);
 	}
+	if (io->st == THRONG_OK && thr_ck_open_section(io, THR_CK_ZONES)) {
+		read_zones(io, w);
+		thr_ck_close_section(io);
+	}
+}
+
+/// The zones section: the arrival radius, the zones through the public
+/// call (its checks), the membership bits by id.
+static void read_zones(thr_ck_io* io, throng_world* w)
+{
+	size_t at = io->pos;
+	float radius = 0.0f;
+	uint32_t n = 0;
+	thr_ck_f32(io, &radius);
+	refused(io, io->st == THRONG_OK ? throng_world_set_arrival_radius(w, radius) : THRONG_OK, at, "arrival radius");
+	thr_ck_u32(io, &n);
+	if (io->st == THRONG_OK && n > THRONG_MAX_ZONES) {
+		thr_ck_corrupt(io, at + 4, "%u zones (at most %d)", n, THRONG_MAX_ZONES);
+	}
+	throng_vec2* points = io->st == THRONG_OK ? malloc((size_t)THRONG_MAX_WAYPOINTS * sizeof *points) : NULL;
+	if (io->st == THRONG_OK && points == NULL) {
+		out_of_memory(io, "zones");
+	}
+	for (uint32_t z = 0; z < n && io->st == THRONG_OK; ++z) {
+		at = io->pos;
+		throng_zone_def d = throng_zone_default_def();
+		uint32_t shape = 0;
+		thr_ck_u32(io, &shape);
+		d.shape = (throng_zone_shape)shape;
+		for (int k = 0; k < THRONG_ZONE_NAME_CAP; k += 4) {
+			uint32_t word = 0;
+			thr_ck_u32(io, &word);
+			for (int b = 0; b < 4; ++b) {
+				d.name[k + b] = (char)(word >> (8 * b));
+			}
+		}
+		if (shape == THRONG_ZONE_CIRCLE) {
+			thr_ck_f32(io, &d.center.x);
+			thr_ck_f32(io, &d.center.y);
+			thr_ck_f32(io, &d.radius);
+		} else if (shape == THRONG_ZONE_BOX) {
+			thr_ck_f32(io, &d.min.x);
+			thr_ck_f32(io, &d.min.y);
+			thr_ck_f32(io, &d.max.x);
+			thr_ck_f32(io, &d.max.y);
+		} else {
+			thr_ck_u32(io, &d.point_count);
+			if (io->st == THRONG_OK && d.point_count > THRONG_MAX_WAYPOINTS) {
+				thr_ck_corrupt(io, io->pos - 4, "zone %u: %u points (at most %d)", z, d.point_count,
+				               THRONG_MAX_WAYPOINTS);
+			}
+			if (io->st == THRONG_OK) {
+				thr_ck_column(io, points, 2u * (size_t)d.point_count);
+			}
+			d.points = points;
+		}
+		char what[32];
+		snprintf(what, sizeof what, "zone %u", z);
+		refused(io, io->st == THRONG_OK ? throng_world_add_zone(w, &d, NULL) : THRONG_OK, at, what);
+	}
+	free(points);
+	at = io->pos;
+	uint32_t ids = 0;
+	thr_ck_u32(io, &ids);
+	if (io->st != THRONG_OK || ids == 0) {
+		return;
+	}
+	if (io->end - io->pos < (size_t)ids * 8u) {
+		thr_ck_corrupt(io, at, "zone membership of %u ids runs past the section's end", ids);
+		return;
+	}
+	uint64_t* bits = malloc((size_t)ids * sizeof *bits);
+	if (bits == NULL) {
+		out_of_memory(io, "zone membership");
+		return;
+	}
+	for (uint32_t id = 0; id < ids && io->st == THRONG_OK; ++id) {
+		thr_ck_u64(io, &bits[id]);
+	}
+	refused(io, io->st == THRONG_OK ? thr_events_restore_inside(w, bits, ids) : THRONG_OK, at, "");
+	free(bits);
 }
 
 /// Where the agents' columns start and how long each is, for messages.
@@ -312,9 +396,9 @@ throng_status thr_ck_restore(thr_ck_io* io, throng_world** out)
 	if (io->st != THRONG_OK) {
 		return io->st;
 	}
-	if (sections != (h.def.record_forces ? 8u : 7u)) {
+	if (sections != (h.def.record_forces ? 9u : 8u)) {
 		thr_ck_corrupt(io, 20, "%u sections (a world %s recorded forces has %u)", sections,
-		               h.def.record_forces ? "with" : "without", h.def.record_forces ? 8u : 7u);
+		               h.def.record_forces ? "with" : "without", h.def.record_forces ? 9u : 8u);
 		return io->st;
 	}
 	throng_world_stats stats;

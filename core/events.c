@@ -33,7 +33,7 @@
 /// One zone: its shape and bounding box, the polygon's points in double.
 typedef struct thr_zone {
 	throng_zone_shape shape;
-	float cx, cy, r2;             ///< circle
+	float cx, cy, r, r2;          ///< circle
 	float x0, y0, x1, y1;         ///< bounding box (the box itself for a box)
 	thr_dvec* points;             ///< polygon
 	uint32_t point_count;
@@ -280,6 +280,7 @@ static throng_status zone_of(const throng_world* w, const throng_zone_def* d, th
 		}
 		z->cx = d->center.x;
 		z->cy = d->center.y;
+		z->r = d->radius;
 		z->r2 = d->radius * d->radius;
 		z->x0 = d->center.x - d->radius;
 		z->x1 = d->center.x + d->radius;
@@ -390,4 +391,37 @@ throng_status throng_world_find_zone(const throng_world* w, const char* name, ui
 	}
 	return st == THRONG_OK ? thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_find_zone: no zone called \"%s\"", name)
 	                       : st;
+}
+
+throng_zone_def thr_zone_get(const throng_world* w, uint32_t z, throng_vec2* points)
+{
+	const thr_zone* q = &w->zones[z];
+	throng_zone_def d = throng_zone_default_def();
+	d.shape = q->shape;
+	memcpy(d.name, q->name, sizeof d.name);
+	d.center = (throng_vec2){q->cx, q->cy};
+	d.radius = q->r;
+	d.min = (throng_vec2){q->x0, q->y0};
+	d.max = (throng_vec2){q->x1, q->y1};
+	if (q->shape == THRONG_ZONE_POLYGON) {
+		for (uint32_t k = 0; k < q->point_count; ++k) {
+			points[k] = (throng_vec2){(float)q->points[k].x, (float)q->points[k].y}; // floats to begin with
+		}
+		d.points = points;
+		d.point_count = q->point_count;
+	}
+	return d;
+}
+
+throng_status thr_events_restore_inside(throng_world* w, const uint64_t* bits, uint32_t n)
+{
+	if (n == 0) {
+		return THRONG_OK;
+	}
+	if (!tracking(w) || inside_room(w, n) != 0) {
+		return thr_fail(tracking(w) ? THRONG_ERR_OUT_OF_MEMORY : THRONG_ERR_INVALID_ARGUMENT,
+		                "zone membership of %u ids %s", n, tracking(w) ? "out of memory" : "in a world without zones");
+	}
+	memcpy(w->inside, bits, (size_t)n * sizeof *bits);
+	return THRONG_OK;
 }

@@ -26,6 +26,14 @@ void thr_events_push(throng_world* w, throng_event_kind kind, uint32_t agent);
 /// memory, changes nothing.
 throng_status thr_events_step(throng_world* w, const thr_state* ns);
 
+/// Zone z's def (a polygon's points copied into `points`, room for its
+/// point count), for a checkpoint.
+throng_zone_def thr_zone_get(const throng_world* w, uint32_t z, throng_vec2* points);
+
+/// Puts back the zone membership bits of ids 0 .. n-1 (a checkpoint's),
+/// in a world whose zones or arrival radius are already back.
+throng_status thr_events_restore_inside(throng_world* w, const uint64_t* bits, uint32_t n);
+
 /// Frees the list, the zones and the bits by id.
 void thr_events_free(throng_world* w);
 

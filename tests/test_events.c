@@ -280,3 +280,59 @@ Test(events, the_same_in_both_engines_and_on_any_thread_count)
 	cr_assert_eq(two.hash, ref.hash, "2 threads list other events");
 	cr_assert_eq(scalar.hash, ref.hash, "the scalar engine lists other events");
 }
+
+// A checkpoint keeps the zones, the arrival radius and who is in which:
+// a restored world lists the same events as the one that never stopped.
+Test(events, a_checkpoint_keeps_zones_and_who_is_in_them)
+{
+	throng_world* w = seek_world(THRONG_ENGINE_SIMD);
+	throng_zone_def c = throng_zone_default_def();
+	c.center = (throng_vec2){5.0f, 0.0f};
+	c.radius = 3.0f;
+	strcpy(c.name, "pond");
+	const throng_vec2 tri[4] = {{8.0f, -3.0f}, {12.0f, -3.0f}, {12.0f, 3.0f}, {8.0f, 3.0f}};
+	throng_zone_def p = throng_zone_default_def();
+	p.shape = THRONG_ZONE_POLYGON;
+	p.points = tri;
+	p.point_count = 4;
+	cr_assert_eq(throng_world_add_zone(w, &c, NULL), THRONG_OK);
+	cr_assert_eq(throng_world_add_zone(w, &p, NULL), THRONG_OK);
+	cr_assert_eq(throng_world_set_arrival_radius(w, 0.25f), THRONG_OK);
+	for (int k = 0; k < 10; ++k) {
+		thr_test_spawn(w, (throng_vec2){(float)k * 0.7f, (float)(k % 3) - 1.0f}, (throng_vec2){0, 0},
+		               (throng_vec2){14.0f, 0.0f});
+	}
+	for (int s = 0; s < 200; ++s) { // some inside the pond now
+		cr_assert_eq(throng_world_step(w), THRONG_OK);
+	}
+	size_t bytes = 0;
+	cr_assert_eq(throng_world_write_checkpoint(w, NULL, 0, &bytes), THRONG_OK, "%s", throng_last_error());
+	void* buf = malloc(bytes);
+	cr_assert_not_null(buf);
+	cr_assert_eq(throng_world_write_checkpoint(w, buf, bytes, &bytes), THRONG_OK, "%s", throng_last_error());
+	throng_world* r = NULL;
+	cr_assert_eq(throng_world_read_checkpoint(buf, bytes, &r), THRONG_OK, "%s", throng_last_error());
+	free(buf);
+	cr_assert_eq(throng_world_zone_count(r), 2u);
+	uint32_t pond = 9;
+	cr_assert_eq(throng_world_find_zone(r, "pond", &pond), THRONG_OK);
+	cr_assert_eq(pond, 0u);
+	uint32_t seen = 0;
+	for (int s = 0; s < 900; ++s) {
+		cr_assert_eq(throng_world_step(w), THRONG_OK);
+		cr_assert_eq(throng_world_step(r), THRONG_OK);
+		cr_assert_eq(throng_world_hash(r), throng_world_hash(w), "step %d", s);
+		const throng_event *a = NULL, *b = NULL;
+		const uint32_t na = listed(w, &a), nb = listed(r, &b);
+		cr_assert_eq(nb, na, "step %d: %u events after the restore, %u without", s, nb, na);
+		for (uint32_t k = 0; k < na; ++k) {
+			cr_assert(a[k].step == b[k].step && a[k].kind == b[k].kind && a[k].agent == b[k].agent &&
+			                  a[k].zone == b[k].zone,
+			          "step %d, event %u differs", s, k);
+		}
+		seen += na;
+	}
+	cr_assert_gt(seen, 10u, "too few events to tell (%u)", seen);
+	throng_world_destroy(r);
+	throng_world_destroy(w);
+}
