@@ -64,6 +64,24 @@ throng_world_def throng_world_get_def(const throng_world* w)
 	return w->def;
 }
 
+throng_status throng_world_set_threads(throng_world* w, uint32_t threads, throng_threads_policy policy)
+{
+	throng_status st = thr_check_world(w, "throng_world_set_threads");
+	if (st == THRONG_OK && threads > THRONG_MAX_THREADS) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		              "throng_world_set_threads: threads: must be from 0 (OpenMP's default) to %u (got %u)",
+		              THRONG_MAX_THREADS, threads);
+	}
+	if (st == THRONG_OK && throng_threads_policy_name(policy) == NULL) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_set_threads: policy: no policy %d", (int)policy);
+	}
+	if (st == THRONG_OK) {
+		w->def.threads = threads;
+		w->def.threads_policy = policy;
+	}
+	return st;
+}
+
 throng_status thr_check_world(const void* w, const char* fn)
 {
 	if (w == NULL) {

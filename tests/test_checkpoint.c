@@ -228,7 +228,7 @@ Test(resume, another_thread_count_and_the_later_checkpoint)
 	for (int t = 0; t < 3; ++t) {
 		throng_world* r = NULL;
 		cr_assert_eq(throng_world_read_checkpoint(a, na, &r), THRONG_OK, "%s", throng_last_error());
-		r->def.threads = threads[t]; // no public setter: a checkpoint keeps the def's thread count
+		cr_assert_eq(throng_world_set_threads(r, threads[t], THRONG_THREADS_FIXED), THRONG_OK, "%s", throng_last_error());
 		uint64_t rr = rng_a;
 		for (int step = 0; step < 7; ++step) {
 			churn(r, &rr, 40);

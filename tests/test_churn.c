@@ -510,3 +510,28 @@ Test(remove, the_quality_metrics_refuse_a_changed_crowd)
 	cr_assert(strstr(throng_last_error(), "removed") != NULL, "%s", throng_last_error());
 	throng_world_destroy(w);
 }
+
+Test(set, the_thread_count_changes_between_steps_and_no_bit)
+{
+	throng_scene* s = thr_test_scene_threads("field", CHURN_AGENTS, 3, THRONG_ENGINE_SIMD, 1);
+	throng_world* w = throng_scene_world(s);
+	const uint32_t counts[4] = {2, 1, 3, 0};
+	for (int k = 0; k < 4; ++k) {
+		cr_assert_eq(throng_world_set_threads(w, counts[k], THRONG_THREADS_FIXED), THRONG_OK);
+		cr_assert_eq(throng_world_step(w), THRONG_OK);
+		cr_assert_eq(throng_world_get_stats(w).threads_last,
+		             counts[k] > 0 ? counts[k] : throng_default_threads(), "set %u", counts[k]);
+	}
+	const uint64_t h = throng_world_hash(w);
+	throng_scene_destroy(s);
+	s = thr_test_scene_threads("field", CHURN_AGENTS, 3, THRONG_ENGINE_SIMD, 1);
+	for (int k = 0; k < 4; ++k) {
+		cr_assert_eq(throng_world_step(throng_scene_world(s)), THRONG_OK);
+	}
+	cr_assert_eq(throng_world_hash(throng_scene_world(s)), h);
+	cr_assert_eq(throng_world_set_threads(w = throng_scene_world(s), THRONG_MAX_THREADS + 1u, THRONG_THREADS_FIXED),
+	             THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert(strstr(throng_last_error(), "threads") != NULL, "%s", throng_last_error());
+	cr_assert_eq(throng_world_set_threads(w, 2, (throng_threads_policy)9), THRONG_ERR_INVALID_ARGUMENT);
+	throng_scene_destroy(s);
+}

@@ -403,6 +403,13 @@ throng_status throng_world_total_force(const throng_world* world, uint32_t id, t
 /// crashed). 1 without OpenMP.
 uint32_t throng_default_threads(void);
 
+/// Changes how many threads the world's steps use (def.threads: 0 for
+/// throng_default_threads(), at most THRONG_MAX_THREADS) and its policy,
+/// from the next step on: a world loaded from a checkpoint made on another
+/// machine, a game that gives the crowd more cores. No bit of a step
+/// depends on either.
+throng_status throng_world_set_threads(throng_world* world, uint32_t threads, throng_threads_policy policy);
+
 /// Running figures (steps, max speed ratio, non-finite forces, clamps).
 throng_world_stats throng_world_get_stats(const throng_world* world);
 
