@@ -481,4 +481,8 @@ const char* throng_stage_name(throng_stage stage);
 
 THRONG_API_END
 
+// Spatial queries on a world (agents near a point, in a box or polygon,
+// the k nearest) are declared in their own header, included here.
+#include "throng/query.h"
+
 #endif
