@@ -31,6 +31,10 @@
 #include "error.h"
 #include "validate.h"
 
+/// Batches of at least this many queries answer them row by row of cells
+/// (batch_order).
+#define THR_QUERY_SORTED 64u
+
 /// Relative widening of a radius walk's box (query_reach).
 #define THR_QUERY_PAD (1.0f / 2097152.0f)
 
@@ -164,11 +168,11 @@ throng_status thr_query_check_points(const char* fn, const char* name, const thr
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: %s: is NULL but n is %u", fn, name, n);
 	}
 	for (uint32_t q = 0; q < n; ++q) {
-		char at[64];
-		snprintf(at, sizeof at, "%s[%u]", name, q);
-		throng_status st = thr_query_check_point(fn, at, p[q]);
-		if (st != THRONG_OK) {
-			return st;
+		const throng_vec2 v = p[q];
+		if (!isfinite(v.x) || !isfinite(v.y) || fabsf(v.x) > THRONG_MAX_COORD || fabsf(v.y) > THRONG_MAX_COORD) {
+			char at[64];
+			snprintf(at, sizeof at, "%s[%u]", name, q);
+			return thr_query_check_point(fn, at, v);
 		}
 	}
 	return THRONG_OK;
@@ -236,11 +240,12 @@ static void collect_walk(const thr_query_index* q, const thr_period* p, const th
 		thr_grid_row_cells(&q->grid, cy, cx0, cx1, &k0, &k1);
 		const uint32_t end = start[k1];
 		for (uint32_t j = start[k0]; j < end; ++j) {
-			float dx = q->x[j] - c.x, dy = q->y[j] - c.y;
+			const thr_query_item* a = &q->item[j];
+			float dx = a->x - c.x, dy = a->y - c.y;
 			thr_period_image(p, &dx, &dy);
 			const float d2 = dx * dx + dy * dy;
 			if (d2 <= r2 && thr_query_matches(m, q, j)) {
-				thr_keys_push(b, dist_key(d2, q->id[j]));
+				thr_keys_push(b, dist_key(d2, a->id));
 			}
 		}
 	}
@@ -298,6 +303,47 @@ static void nearest_one(const throng_world* w, const thr_match* m, throng_vec2 p
 	}
 	thr_keys_sort(b);
 	b->n = b->n < k ? b->n : k;
+}
+
+/// A batch's query in the order it is answered: its point and its index.
+typedef struct thr_batch_point {
+	throng_vec2 p;
+	uint32_t q;
+} thr_batch_point;
+
+/// The order a batch answers its n points in: by the index's row of
+/// cells (a counting sort, stable), so that the rows a query reads, and
+/// the points themselves, were read just before and are still in cache
+/// (at 10^6 agents a row of cells is about 20 KB of records; in the given
+/// order each query met about ten cache misses). NULL, the given order,
+/// for a batch below THR_QUERY_SORTED or when out of memory: the order
+/// changes no answer.
+static thr_batch_point* batch_order(const throng_world* w, const throng_vec2* p, uint32_t n)
+{
+	const thr_query_index* q = w->query;
+	if (n < THR_QUERY_SORTED || q->n == 0) {
+		return NULL;
+	}
+	const thr_grid* g = &q->grid;
+	const uint32_t rows = (uint32_t)g->ny;
+	thr_batch_point* order = malloc((size_t)n * sizeof *order);
+	uint32_t* start = calloc((size_t)rows + 1u, sizeof *start);
+	if (order == NULL || start == NULL) {
+		free(order);
+		free(start);
+		return NULL;
+	}
+	for (uint32_t j = 0; j < n; ++j) {
+		start[thr_grid_coord(p[j].y, g->min_y, g->inv_cell, g->ny) + 1]++;
+	}
+	for (uint32_t r = 1; r <= rows; ++r) {
+		start[r] += start[r - 1];
+	}
+	for (uint32_t j = 0; j < n; ++j) {
+		order[start[thr_grid_coord(p[j].y, g->min_y, g->inv_cell, g->ny)]++] = (thr_batch_point){p[j], j};
+	}
+	free(start);
+	return order;
 }
 
 throng_status throng_world_query_radius(const throng_world* w, throng_vec2 center, float radius,
@@ -400,8 +446,10 @@ throng_status throng_world_query_radius_batch(const throng_world* w, const thron
 	}
 	thr_keys b;
 	thr_keys_init(&b);
-	for (uint32_t q = 0; q < n && !b.failed; ++q) {
-		radius_one(w, &m, centers[q], radius, &b);
+	thr_batch_point* order = batch_order(w, centers, n);
+	for (uint32_t j = 0; j < n && !b.failed; ++j) {
+		const uint32_t q = order != NULL ? order[j].q : j;
+		radius_one(w, &m, order != NULL ? order[j].p : centers[q], radius, &b);
 		if (!b.failed) {
 			thr_keys_write(&b, ids + (size_t)q * per_query, per_query, &totals[q]);
 		}
@@ -409,6 +457,7 @@ throng_status throng_world_query_radius_batch(const throng_world* w, const thron
 	if (b.failed) {
 		st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory for the results", fn);
 	}
+	free(order);
 	thr_keys_free(&b);
 	return st;
 }
@@ -440,8 +489,10 @@ throng_status throng_world_query_nearest_batch(const throng_world* w, const thro
 	}
 	thr_keys b;
 	thr_keys_init(&b);
-	for (uint32_t q = 0; q < n && !b.failed; ++q) {
-		nearest_one(w, &m, points[q], k, &b);
+	thr_batch_point* order = batch_order(w, points, n);
+	for (uint32_t j = 0; j < n && !b.failed; ++j) {
+		const uint32_t q = order != NULL ? order[j].q : j;
+		nearest_one(w, &m, order != NULL ? order[j].p : points[q], k, &b);
 		if (!b.failed) {
 			thr_keys_write(&b, ids + (size_t)q * k, k, &totals[q]);
 		}
@@ -449,6 +500,7 @@ throng_status throng_world_query_nearest_batch(const throng_world* w, const thro
 	if (b.failed) {
 		st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory for the results", fn);
 	}
+	free(order);
 	thr_keys_free(&b);
 	return st;
 }

@@ -7,10 +7,11 @@
 // laid out with the neighbour radius and rebuilt, or left stale, by the
 // step; the query index is laid out for the queries (about two agents a
 // cell over the crowd's extent, so a query's cells hold few agents at any
-// density) and lives between steps. It keeps, cell by cell, a copy of
-// each agent's position and id, so a query scans contiguous memory; the
-// grid's items are the agents' slots, through which a filter reads the
-// group and archetype live (a setter of either need not invalidate it).
+// density) and lives between steps. It keeps, cell by cell, a record of
+// each agent's position, id and slot, so a query scans contiguous memory
+// (one run of records a row of cells); a filter reads the group and
+// archetype live through the slot (a setter of either need not
+// invalidate the index).
 //
 // It is stamped with the agents_version it was built at (+ 1, so that 0
 // means never): queries compare the stamp with w->agents_version, and the
@@ -30,13 +31,20 @@
 #include "throng/throng.h"
 #include "world_internal.h"
 
+/// One agent as the index lists it: everything a query reads of it in one
+/// 16-byte record, so a row of cells is one run of memory.
+typedef struct thr_query_item {
+	float x, y;    ///< position (m)
+	uint32_t id;   ///< the agent's id
+	uint32_t slot; ///< its slot, through which a filter reads group and archetype
+} thr_query_item;
+
 typedef struct thr_query_index {
 	pthread_mutex_t lock;    ///< held while building
 	_Atomic uint64_t built;  ///< agents_version + 1 of the listing, 0: none yet
 	thr_grid grid;           ///< dense, over the extent; items are slots, by id within a cell
-	float *x, *y;            ///< per item (grid order): the agent's position (m)
-	uint32_t* id;            ///< per item: the agent's id
-	uint32_t cap;            ///< room in x, y and id
+	thr_query_item* item;    ///< per grid item, in the grid's order
+	uint32_t cap;            ///< room in item
 	uint32_t n;              ///< agents listed
 	float density;           ///< agents per m^2 over the grid's extent (k-nearest's first radius)
 	float lo_x, lo_y, hi_x, hi_y; ///< the extent the grid covers (m)
@@ -95,15 +103,15 @@ typedef struct thr_match {
 /// Whether the agent at item k of q passes m.
 static inline bool thr_query_matches(const thr_match* m, const thr_query_index* q, uint32_t k)
 {
-	if (q->id[k] == m->exclude) {
+	const thr_query_item* a = &q->item[k];
+	if (a->id == m->exclude) {
 		return false;
 	}
 	if (!m->test) {
 		return true;
 	}
-	const uint32_t s = q->grid.items[k];
-	return (m->group == THRONG_ANY || m->group_of[s] == m->group) &&
-	       (m->archetype == THRONG_ANY || m->archetype_of[s] == m->archetype);
+	return (m->group == THRONG_ANY || m->group_of[a->slot] == m->group) &&
+	       (m->archetype == THRONG_ANY || m->archetype_of[a->slot] == m->archetype);
 }
 
 // The checks the queries share; each names `fn` and the argument.

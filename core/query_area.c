@@ -57,10 +57,10 @@ static void area_walk(const thr_query_index* q, throng_vec2 lo, throng_vec2 hi, 
 		thr_grid_row_cells(g, cy, cx0, cx1, &k0, &k1);
 		const uint32_t end = g->cell_start[k1];
 		for (uint32_t j = g->cell_start[k0]; j < end; ++j) {
-			const float x = q->x[j], y = q->y[j];
+			const float x = q->item[j].x, y = q->item[j].y;
 			if (x >= lo.x && x <= hi.x && y >= lo.y && y <= hi.y && (e == NULL || in_polygon(e, n, x, y)) &&
 			    thr_query_matches(m, q, j)) {
-				thr_keys_push(b, q->id[j]);
+				thr_keys_push(b, q->item[j].id);
 			}
 		}
 	}

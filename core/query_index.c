@@ -40,9 +40,7 @@ void thr_query_index_free(thr_query_index* q)
 	}
 	pthread_mutex_destroy(&q->lock);
 	thr_grid_free(&q->grid);
-	free(q->x);
-	free(q->y);
-	free(q->id);
+	free(q->item);
 	free(q);
 }
 
@@ -83,30 +81,18 @@ static void extent(const throng_world* w, const thr_state* s, uint32_t n, float*
 	}
 }
 
-/// Room for n agents in q's copies (x, y and id share one capacity: each
-/// grows to it, and q->cap rises only once all three have). Returns 0, or
-/// -1 when out of memory.
-static int reserve_copies(thr_query_index* q, uint32_t n)
+/// Room for n agents in q's records. Returns 0, or -1 when out of memory.
+static int reserve_items(thr_query_index* q, uint32_t n)
 {
 	if (n <= q->cap) {
 		return 0;
 	}
 	const size_t cap = (size_t)n + n / 8u;
-	float* x = realloc(q->x, cap * sizeof *x);
-	if (x == NULL) {
+	thr_query_item* item = realloc(q->item, cap * sizeof *item);
+	if (item == NULL) {
 		return -1;
 	}
-	q->x = x;
-	float* y = realloc(q->y, cap * sizeof *y);
-	if (y == NULL) {
-		return -1;
-	}
-	q->y = y;
-	uint32_t* id = realloc(q->id, cap * sizeof *id);
-	if (id == NULL) {
-		return -1;
-	}
-	q->id = id;
+	q->item = item;
 	q->cap = cap > UINT32_MAX ? UINT32_MAX : (uint32_t)cap;
 	return 0;
 }
@@ -131,15 +117,13 @@ static int build(const throng_world* w, thr_query_index* q)
 	thr_grid_layout(&q->grid, q->lo_x, q->lo_y, q->hi_x, q->hi_y, cell, n);
 	thr_grid_wrap(&q->grid, &w->def);
 	q->density = area > 0.0f ? (float)n / area : 0.0f;
-	if (thr_grid_build_points(&q->grid, s->px, s->py, n, w->id) != 0 || reserve_copies(q, n) != 0) {
+	if (thr_grid_build_points(&q->grid, s->px, s->py, n, w->id) != 0 || reserve_items(q, n) != 0) {
 		return -1;
 	}
-	const uint32_t* item = q->grid.items;
+	const uint32_t* slot = q->grid.items;
 	for (uint32_t k = 0; k < n; ++k) {
-		const uint32_t i = item[k];
-		q->x[k] = s->px[i];
-		q->y[k] = s->py[i];
-		q->id[k] = w->id[i];
+		const uint32_t i = slot[k];
+		q->item[k] = (thr_query_item){s->px[i], s->py[i], w->id[i], i};
 	}
 	q->n = n;
 	return 0;

@@ -609,7 +609,7 @@ Test(edges, batches_match_single_queries)
 	throng_world* w = make_world(THRONG_BOUNDS_WRAP, THRONG_ENGINE_SIMD, 2000);
 	spawn_random(w, &rng, 2000);
 	step(w, 3);
-	enum { Q = 50, PER = 7, K = 5 };
+	enum { Q = 300, PER = 7, K = 5 }; // above THR_QUERY_SORTED: answered row by row of cells
 	throng_vec2 c[Q];
 	for (int q = 0; q < Q; ++q) {
 		c[q] = (throng_vec2){thr_test_uniform(&rng, -25.0f, 25.0f), thr_test_uniform(&rng, -25.0f, 25.0f)};

@@ -35,8 +35,8 @@
 // `capacity` ids in the query's order are written, and the entries after
 // the last one written are left as they were. A failing call writes
 // nothing (but a batch that runs out of memory midway, which keeps the
-// answers of the queries before it) and says why in throng_last_error(),
-// naming the function and the argument.
+// answers it has written) and says why in throng_last_error(), naming the
+// function and the argument.
 //
 // Part worlds (part.h) are refused (THRONG_ERR_INVALID_ARGUMENT): their
 // ghosts are other parts' agents.
@@ -106,7 +106,9 @@ throng_status throng_world_query_nearest(const throng_world* world, throng_vec2 
 /// throng_world_query_radius around each of the n centres (n may be 0),
 /// with one radius and filter: query q writes up to per_query ids at
 /// ids + q * per_query and its total to totals[q]. Every centre is checked
-/// before anything is written. Runs on the calling thread.
+/// before anything is written. Runs on the calling thread; a batch of 64
+/// queries or more answers them row by row of the index's cells, which
+/// keeps what they read in cache (the answers do not depend on it).
 throng_status throng_world_query_radius_batch(const throng_world* world, const throng_vec2* centers, uint32_t n,
                                               float radius, const throng_query_filter* filter, uint32_t* ids,
                                               uint32_t per_query, uint32_t* totals);
