@@ -19,4 +19,10 @@ void bench_pass_free(void);
 /// (bench_probe.c).
 void bench_probe_register(void);
 
+/// Spatial queries on a field between steps (bench_query.c).
+void bench_query_register(void);
+
+/// Frees bench_query.c's scene and buffers.
+void bench_query_free(void);
+
 #endif
