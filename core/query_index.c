@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "error.h"
+#include "memory.h"
 
 /// A query cell holds about this many agents on average over the extent:
 /// few enough that a small query scans little beyond its answer, enough
@@ -81,22 +82,6 @@ static void extent(const throng_world* w, const thr_state* s, uint32_t n, float*
 	}
 }
 
-/// Room for n agents in q's records. Returns 0, or -1 when out of memory.
-static int reserve_items(thr_query_index* q, uint32_t n)
-{
-	if (n <= q->cap) {
-		return 0;
-	}
-	const size_t cap = (size_t)n + n / 8u;
-	thr_query_item* item = realloc(q->item, cap * sizeof *item);
-	if (item == NULL) {
-		return -1;
-	}
-	q->item = item;
-	q->cap = cap > UINT32_MAX ? UINT32_MAX : (uint32_t)cap;
-	return 0;
-}
-
 /// Lists w's n agents (n >= 1) in q. Returns 0, or -1 when out of memory.
 static int build(const throng_world* w, thr_query_index* q)
 {
@@ -117,7 +102,8 @@ static int build(const throng_world* w, thr_query_index* q)
 	thr_grid_layout(&q->grid, q->lo_x, q->lo_y, q->hi_x, q->hi_y, cell, n);
 	thr_grid_wrap(&q->grid, &w->def);
 	q->density = area > 0.0f ? (float)n / area : 0.0f;
-	if (thr_grid_build_points(&q->grid, s->px, s->py, n, w->id) != 0 || reserve_items(q, n) != 0) {
+	if (thr_grid_build_points(&q->grid, s->px, s->py, n, w->id) != 0 ||
+	    thr_reserve((void**)&q->item, &q->cap, n, sizeof *q->item, 64) != 0) {
 		return -1;
 	}
 	const uint32_t* slot = q->grid.items;

@@ -197,7 +197,8 @@ static uint32_t brute(const throng_world* w, const scan* s, const throng_query_f
 }
 
 /// The library's answer with room for `capacity` ids; fails the test on error.
-static uint32_t ask(const throng_world* w, const scan* s, const throng_query_filter* f, uint32_t* ids, uint32_t capacity)
+static uint32_t ask(const throng_world* w, const scan* s, const throng_query_filter* f, uint32_t* ids,
+                    uint32_t capacity)
 {
 	uint32_t total = SENTINEL;
 	throng_status st = THRONG_OK;
