@@ -10,6 +10,8 @@
 //
 // Threading: one world must not be used from two threads at once; different
 // worlds are independent. throng_world_step() may use OpenMP threads inside.
+// The spatial queries (query.h) are the exception: any number of threads
+// may query one world at once while none changes it.
 #ifndef THRONG_THRONG_H
 #define THRONG_THRONG_H
 
