@@ -91,7 +91,9 @@ throng_status throng_world_query_box(const throng_world* world, throng_vec2 lo, 
 /// immediately above it (+y): left and bottom edges are in, right and top
 /// edges out, so polygons that tile the plane hold every point exactly
 /// once (the half-open rule of scanline rasterisers; the test runs in
-/// double precision). Order: by id.
+/// double precision). Order: by id. Each agent in the polygon's bounding
+/// box is tested against every edge: a polygon of many points costs that
+/// many times more a candidate.
 throng_status throng_world_query_polygon(const throng_world* world, const throng_vec2* points, uint32_t n,
                                          const throng_query_filter* filter, uint32_t* ids, uint32_t capacity,
                                          uint32_t* total);
