@@ -22,5 +22,10 @@ void bench_probe_register(void);
 /// A world whose agents come and go: removal and spawn every step
 /// (bench_churn.c).
 void bench_churn_register(void);
+/// Spatial queries on a field between steps (bench_query.c).
+void bench_query_register(void);
+
+/// Frees bench_query.c's scene and buffers.
+void bench_query_free(void);
 
 #endif

@@ -5,7 +5,8 @@
 //
 // Families, in run order: limit/ (the machine's peak flops and bandwidth,
 // limit.h), probe/ (the reorder's memory pattern, bench_probe.c), step/
-// (whole steps, bench_step.c), pass/ (per-pass costs, bench_pass.c). Scenarios the library does not have yet are left out;
+// (whole steps, bench_step.c), pass/ (per-pass costs, bench_pass.c), query/
+// (spatial queries between steps, bench_query.c). Scenarios the library does not have yet are left out;
 // their names are printed on stderr.
 #define _POSIX_C_SOURCE 200809L
 
@@ -20,11 +21,13 @@
 #include "throng/file.h"
 
 /// Frees what the benchmark files keep between runs: bench_step.c's scene,
-/// bench_pass.c's scene and worlds, the limit probe's arrays.
+/// bench_pass.c's scene and worlds, bench_query.c's scene, the limit
+/// probe's arrays.
 static void free_caches(void)
 {
 	bench_step_free();
 	bench_pass_free();
+	bench_query_free();
 	bench_limit_free();
 }
 
@@ -87,6 +90,7 @@ int main(int argc, char** argv)
 	bench_step_register();
 	bench_pass_register();
 	bench_churn_register();
+	bench_query_register();
 	throng_output_file* results = NULL;
 	char results_arg[64];
 	if (!open_results(argc, argv, &results, results_arg, sizeof results_arg)) {

@@ -206,6 +206,7 @@ struct throng_world {
 	/// (thr_agents_changed): whoever keeps an index over the agents
 	/// between steps compares it with the value it was built at.
 	uint64_t agents_version;
+	struct thr_query_index* query; ///< the spatial queries' index (query.h), built lazily
 };
 
 /// Notes that agents were added, removed or moved, or their slots moved.

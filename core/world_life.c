@@ -14,6 +14,7 @@
 #include "error.h"
 #include "events.h"
 #include "part.h"
+#include "query.h"
 #include "rng.h"
 #include "validate.h"
 #include "world_internal.h"
@@ -40,6 +41,7 @@ void throng_world_destroy(throng_world* w)
 	thr_events_free(w);
 	free(w->scratch_idx);
 	free(w->scratch_nb);
+	thr_query_index_free(w->query);
 	free(w);
 }
 
@@ -61,7 +63,8 @@ throng_status throng_world_create(const throng_world_def* def, throng_world** ou
 	w->capacity = (def->capacity + THR_LANES - 1u) / THR_LANES * THR_LANES;
 	w->rng_key = thr_rng_key(def->seed);
 	w->shapes_dirty = 1;
-	int fail = thr_store_create(w) != 0;
+	w->query = thr_query_index_create();
+	int fail = w->query == NULL || thr_store_create(w) != 0;
 	if (fail) {
 		throng_world_destroy(w);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_create: out of memory for %u agents",

@@ -11,6 +11,8 @@
 //
 // Threading: one world must not be used from two threads at once; different
 // worlds are independent. throng_world_step() may use OpenMP threads inside.
+// The spatial queries (query.h) are the exception: any number of threads
+// may query one world at once while none changes it.
 #ifndef THRONG_THRONG_H
 #define THRONG_THRONG_H
 
@@ -561,5 +563,8 @@ THRONG_API_END
 #include "throng/events.h"
 // A running world saved whole and made again.
 #include "throng/checkpoint.h"
+// Spatial queries on a world (agents near a point, in a box or polygon,
+// the k nearest) are declared in their own header, included here.
+#include "throng/query.h"
 
 #endif
