@@ -45,8 +45,8 @@ int main(int argc, char** argv)
 	// The exit: a box zone on the far side; whoever enters it leaves.
 	throng_zone_def exit_zone = throng_zone_default_def();
 	exit_zone.shape = THRONG_ZONE_BOX;
-	exit_zone.min = (throng_vec2){38.0f, -5.0f};
-	exit_zone.max = (throng_vec2){42.0f, 5.0f};
+	exit_zone.min = (throng_vec2){11.0f, -5.0f};
+	exit_zone.max = (throng_vec2){15.0f, 5.0f};
 	strcpy(exit_zone.name, "exit");
 	uint32_t exit_id = 0;
 	CHECK(throng_world_add_zone(world, &exit_zone, &exit_id));
@@ -57,8 +57,8 @@ int main(int argc, char** argv)
 			throng_agent_def in[5];
 			for (int k = 0; k < 5; ++k) {
 				in[k] = throng_agent_default_def();
-				in[k].position = (throng_vec2){-40.0f, -4.0f + 2.0f * (float)k};
-				in[k].target = (throng_vec2){40.0f, 0.0f};
+				in[k].position = (throng_vec2){-15.0f, -4.0f + 2.0f * (float)k};
+				in[k].target = (throng_vec2){15.0f, 0.0f};
 				in[k].archetype = archetype;
 			}
 			CHECK(throng_world_spawn(world, in, 5, NULL));
