@@ -166,7 +166,9 @@ throng_status thr_events_step(throng_world* w, const thr_state* ns)
 	const uint32_t calls = w->event_count - w->events_calls;
 	if (w->part != NULL || !tracking(w)) {
 		// No step events: the previous window goes, the calls since stay.
-		memmove(w->events, w->events + w->events_calls, (size_t)calls * sizeof *w->events);
+		if (calls > 0) { // (events may be NULL: nothing listed yet)
+			memmove(w->events, w->events + w->events_calls, (size_t)calls * sizeof *w->events);
+		}
 		w->event_count = calls;
 		w->events_calls = calls;
 		return THRONG_OK;
@@ -191,8 +193,10 @@ throng_status thr_events_step(throng_world* w, const thr_state* ns)
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for %llu events",
 		                (unsigned long long)changed);
 	}
-	memmove(w->events, w->events + w->events_calls, (size_t)calls * sizeof *w->events);
-	throng_event* out = w->events + calls;
+	if (calls > 0) {
+		memmove(w->events, w->events + w->events_calls, (size_t)calls * sizeof *w->events);
+	}
+	throng_event* out = w->events != NULL ? w->events + calls : NULL; // NULL: nothing listed, nothing to list
 	uint32_t n = 0;
 	const uint64_t after = w->step + 1u;
 	for (uint32_t i = 0; i < w->count; ++i) {
@@ -212,7 +216,9 @@ throng_status thr_events_step(throng_world* w, const thr_state* ns)
 		w->inside[id] = now[i];
 	}
 	thr_arena_unwind(&w->arena, mark);
-	qsort(out, n, sizeof *out, by_agent);
+	if (n > 1) {
+		qsort(out, n, sizeof *out, by_agent);
+	}
 	w->event_count = calls + n;
 	w->events_calls = w->event_count;
 	return THRONG_OK;
