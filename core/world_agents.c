@@ -126,6 +126,13 @@ static const char* agent_ctx(char* buf, size_t cap, const char* fn, uint32_t id,
 	return buf;
 }
 
+/// A position for agent slot i: inside the world.
+static throng_status check_position(const throng_world* w, uint32_t i, const char* ctx, throng_vec2 p)
+{
+	(void)i;
+	return thr_validate_position(&w->def, ctx, p);
+}
+
 /// A velocity for agent slot i: finite and no longer than its max_speed.
 static throng_status check_velocity(const throng_world* w, uint32_t i, const char* ctx, throng_vec2 v)
 {
@@ -139,17 +146,22 @@ static throng_status check_velocity(const throng_world* w, uint32_t i, const cha
 	return st;
 }
 
-throng_status throng_world_set_position(throng_world* w, uint32_t id, throng_vec2 p)
-{
-	return throng_world_set_positions(w, &id, &p, 1);
-}
+/// A batch setter of a vector of the current state: position or velocity.
+typedef struct vec2_setter {
+	const char *one, *many;  ///< the function's names, for one agent and for a batch
+	const char *arg, *args;  ///< the argument's names ("position", "positions")
+	const char* sep;         ///< what the check's message puts after the argument ("." or "")
+	throng_status (*check)(const throng_world* w, uint32_t slot, const char* ctx, throng_vec2 v);
+	bool moves;              ///< a position: indexes of the agents follow (thr_agents_changed)
+} vec2_setter;
 
-throng_status throng_world_set_positions(throng_world* w, const uint32_t* ids, const throng_vec2* p, uint32_t count)
+static throng_status set_vec2s(throng_world* w, const uint32_t* ids, const throng_vec2* v, uint32_t count,
+                               const vec2_setter* f)
 {
-	const char* fn = count == 1 && ids != NULL && p != NULL ? "throng_world_set_position" : "throng_world_set_positions";
+	const char* fn = count == 1 && ids != NULL && v != NULL ? f->one : f->many;
 	throng_status st = thr_check_world(w, fn);
-	if (st == THRONG_OK && count > 0 && (ids == NULL || p == NULL)) {
-		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, ids == NULL ? "ids" : "positions");
+	if (st == THRONG_OK && count > 0 && (ids == NULL || v == NULL)) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, ids == NULL ? "ids" : f->args);
 	}
 	for (uint32_t k = 0; k < count && st == THRONG_OK; ++k) {
 		uint32_t i = 0;
@@ -157,63 +169,53 @@ throng_status throng_world_set_positions(throng_world* w, const uint32_t* ids, c
 		st = setter_slot(w, ids[k], fn, true, &i);
 		if (st == THRONG_OK) {
 			if (count == 1) {
-				agent_ctx(ctx, sizeof ctx, fn, ids[k], "position.");
+				snprintf(ctx, sizeof ctx, "%s: id %u: %s%s", fn, ids[k], f->arg, f->sep);
 			} else {
-				snprintf(ctx, sizeof ctx, "%s: positions[%u] (id %u).", fn, k, ids[k]);
+				snprintf(ctx, sizeof ctx, "%s: %s[%u] (id %u)%s", fn, f->args, k, ids[k], f->sep);
 			}
-			st = thr_validate_position(&w->def, ctx, p[k]);
+			st = f->check(w, i, ctx, v[k]);
 		}
 	}
 	if (st != THRONG_OK) {
 		return st;
 	}
 	thr_state* s = thr_cur(w);
+	float* x = f->moves ? s->px : s->vx;
+	float* y = f->moves ? s->py : s->vy;
 	for (uint32_t k = 0; k < count; ++k) {
 		const uint32_t i = w->slot_of[ids[k]];
-		s->px[i] = p[k].x;
-		s->py[i] = p[k].y;
+		x[i] = v[k].x;
+		y[i] = v[k].y;
 	}
-	if (count > 0) {
+	if (f->moves && count > 0) {
 		thr_agents_changed(w);
 	}
 	return THRONG_OK;
 }
 
+static const vec2_setter positions = {"throng_world_set_position", "throng_world_set_positions", "position",
+                                      "positions", ".", check_position, true};
+static const vec2_setter velocities = {"throng_world_set_velocity", "throng_world_set_velocities", "velocity",
+                                       "velocities", "", check_velocity, false};
+
+throng_status throng_world_set_position(throng_world* w, uint32_t id, throng_vec2 p)
+{
+	return set_vec2s(w, &id, &p, 1, &positions);
+}
+
+throng_status throng_world_set_positions(throng_world* w, const uint32_t* ids, const throng_vec2* p, uint32_t count)
+{
+	return set_vec2s(w, ids, p, count, &positions);
+}
+
 throng_status throng_world_set_velocity(throng_world* w, uint32_t id, throng_vec2 v)
 {
-	return throng_world_set_velocities(w, &id, &v, 1);
+	return set_vec2s(w, &id, &v, 1, &velocities);
 }
 
 throng_status throng_world_set_velocities(throng_world* w, const uint32_t* ids, const throng_vec2* v, uint32_t count)
 {
-	const char* fn = count == 1 && ids != NULL && v != NULL ? "throng_world_set_velocity" : "throng_world_set_velocities";
-	throng_status st = thr_check_world(w, fn);
-	if (st == THRONG_OK && count > 0 && (ids == NULL || v == NULL)) {
-		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, ids == NULL ? "ids" : "velocities");
-	}
-	for (uint32_t k = 0; k < count && st == THRONG_OK; ++k) {
-		uint32_t i = 0;
-		char ctx[96];
-		st = setter_slot(w, ids[k], fn, true, &i);
-		if (st == THRONG_OK) {
-			if (count == 1) {
-				agent_ctx(ctx, sizeof ctx, fn, ids[k], "velocity");
-			} else {
-				snprintf(ctx, sizeof ctx, "%s: velocities[%u] (id %u)", fn, k, ids[k]);
-			}
-			st = check_velocity(w, i, ctx, v[k]);
-		}
-	}
-	if (st != THRONG_OK) {
-		return st;
-	}
-	thr_state* s = thr_cur(w);
-	for (uint32_t k = 0; k < count; ++k) {
-		const uint32_t i = w->slot_of[ids[k]];
-		s->vx[i] = v[k].x;
-		s->vy[i] = v[k].y;
-	}
-	return THRONG_OK;
+	return set_vec2s(w, ids, v, count, &velocities);
 }
 
 throng_status throng_world_set_heading(throng_world* w, uint32_t id, throng_vec2 h)

@@ -216,11 +216,7 @@ double thr_test_outcome(const throng_scene* s, const char* name)
 
 float thr_test_uniform(uint64_t* state, float lo, float hi)
 {
-	// splitmix64: a test-local stream, independent of the engine's generator.
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
+	const uint64_t z = thr_test_u64(state);
 	float u = (float)(z >> 40) * (1.0f / 16777216.0f);
 	return lo + (hi - lo) * u;
 }
@@ -255,4 +251,67 @@ bool thr_test_same_params(const throng_behavior_params* p, const throng_behavior
 	       p->margin == q->margin && p->waypoint_radius == q->waypoint_radius && p->time_gap == q->time_gap &&
 	       p->ttc_strength == q->ttc_strength && p->ttc_horizon == q->ttc_horizon &&
 	       p->ttc_max_time == q->ttc_max_time && p->fov_weight == q->fov_weight && p->side_bias == q->side_bias;
+}
+
+// Churn: agents that come and go (tests/test_churn.c, test_checkpoint.c).
+
+uint64_t thr_test_u64(uint64_t* s)
+{
+	// splitmix64: a test-local stream, independent of the engine's generator.
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+uint32_t thr_test_pick_live(throng_world* w, uint64_t* rng, uint32_t n, uint32_t* out)
+{
+	const uint32_t end = throng_world_id_end(w);
+	uint32_t got = 0;
+	for (uint32_t tries = 0; got < n && end > 0 && tries < 50u * n + 100u; ++tries) {
+		const uint32_t id = (uint32_t)(thr_test_u64(rng) % end);
+		throng_agent_state a;
+		bool seen = throng_world_get_agent(w, id, &a) != THRONG_OK;
+		for (uint32_t k = 0; k < got && !seen; ++k) {
+			seen = out[k] == id;
+		}
+		if (!seen) {
+			out[got++] = id;
+		}
+	}
+	return got;
+}
+
+void thr_test_churn(throng_world* w, uint64_t* rng, uint32_t n)
+{
+	uint32_t* ids = malloc(n * sizeof *ids);
+	throng_agent_def* defs = malloc(n * sizeof *defs);
+	cr_assert(ids != NULL && defs != NULL);
+	uint32_t got = thr_test_pick_live(w, rng, n, ids);
+	if (got > 0) {
+		cr_assert_eq(throng_world_remove_agents(w, ids, got), THRONG_OK, "%s", throng_last_error());
+	}
+	const throng_world_def d = throng_world_get_def(w);
+	got = thr_test_pick_live(w, rng, n, ids);
+	for (uint32_t k = 0; k < got; ++k) {
+		throng_agent_state a;
+		cr_assert_eq(throng_world_get_agent(w, ids[k], &a), THRONG_OK);
+		throng_agent_def* def = &defs[k];
+		*def = throng_agent_default_def();
+		def->position.x = thr_test_uniform(rng, d.bounds_min.x, d.bounds_max.x);
+		def->position.y = thr_test_uniform(rng, d.bounds_min.y, d.bounds_max.y);
+		def->max_speed = a.max_speed;
+		def->max_force = a.max_force;
+		def->radius = a.radius;
+		def->archetype = a.archetype;
+		def->group = a.group;
+		def->target = a.target;
+		def->path = a.path;
+		def->target_agent = (thr_test_u64(rng) & 3u) == 0 ? ids[(k + 1u) % got] : a.target_agent;
+	}
+	if (got > 0) {
+		cr_assert_eq(throng_world_spawn(w, defs, got, NULL), THRONG_OK, "%s", throng_last_error());
+	}
+	free(ids);
+	free(defs);
 }

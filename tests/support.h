@@ -103,4 +103,17 @@ double thr_test_outcome(const throng_scene* s, const char* name);
 /// Deterministic uniform float in [lo, hi) from a test-local counter.
 float thr_test_uniform(uint64_t* state, float lo, float hi);
 
+/// The next draw of the same test-local stream (splitmix64).
+uint64_t thr_test_u64(uint64_t* state);
+
+/// Up to `n` distinct live ids drawn from [0, id_end) into out, in the
+/// order drawn (by id, never by slot: slots differ between engines).
+uint32_t thr_test_pick_live(throng_world* w, uint64_t* rng, uint32_t n, uint32_t* out);
+
+/// One step boundary of churn: removes `n` agents, then spawns `n` copies
+/// of live agents (archetype, group, body, target, path) at random places
+/// in the world's bounds, a quarter of them pursuing another newcomer's
+/// model. Fails the test on error.
+void thr_test_churn(throng_world* w, uint64_t* rng, uint32_t n);
+
 #endif

@@ -25,75 +25,19 @@
 #include "throng/throng.h"
 #include "world_internal.h"
 
-static uint64_t next_u64(uint64_t* s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/// Up to `n` distinct live ids drawn from [0, id_end) (tests/test_churn.c's).
-static uint32_t pick_live(throng_world* w, uint64_t* rng, uint32_t n, uint32_t* out)
-{
-	const uint32_t end = throng_world_id_end(w);
-	uint32_t got = 0;
-	for (uint32_t tries = 0; got < n && end > 0 && tries < 50u * n + 100u; ++tries) {
-		const uint32_t id = (uint32_t)(next_u64(rng) % end);
-		throng_agent_state a;
-		bool seen = throng_world_get_agent(w, id, &a) != THRONG_OK;
-		for (uint32_t k = 0; k < got && !seen; ++k) {
-			seen = out[k] == id;
-		}
-		if (!seen) {
-			out[got++] = id;
-		}
-	}
-	return got;
-}
-
-/// One step boundary of churn (tests/test_churn.c's): `n` agents out,
-/// `n` copies of live agents in at random places, some pursuing.
+/// One step boundary of churn (thr_test_churn), then a few setters.
 static void churn(throng_world* w, uint64_t* rng, uint32_t n)
 {
-	uint32_t* ids = malloc(n * sizeof *ids);
-	throng_agent_def* defs = malloc(n * sizeof *defs);
-	cr_assert(ids != NULL && defs != NULL);
-	uint32_t got = pick_live(w, rng, n, ids);
-	if (got > 0) {
-		cr_assert_eq(throng_world_remove_agents(w, ids, got), THRONG_OK, "%s", throng_last_error());
-	}
+	thr_test_churn(w, rng, n);
 	const throng_world_def d = throng_world_get_def(w);
-	got = pick_live(w, rng, n, ids);
-	for (uint32_t k = 0; k < got; ++k) {
-		throng_agent_state a;
-		cr_assert_eq(throng_world_get_agent(w, ids[k], &a), THRONG_OK);
-		throng_agent_def* def = &defs[k];
-		*def = throng_agent_default_def();
-		def->position.x = thr_test_uniform(rng, d.bounds_min.x, d.bounds_max.x);
-		def->position.y = thr_test_uniform(rng, d.bounds_min.y, d.bounds_max.y);
-		def->max_speed = a.max_speed;
-		def->max_force = a.max_force;
-		def->radius = a.radius;
-		def->archetype = a.archetype;
-		def->group = a.group;
-		def->target = a.target;
-		def->path = a.path;
-		def->target_agent = (next_u64(rng) & 3u) == 0 ? ids[(k + 1u) % got] : a.target_agent;
-	}
-	if (got > 0) {
-		cr_assert_eq(throng_world_spawn(w, defs, got, NULL), THRONG_OK, "%s", throng_last_error());
-	}
-	// A few setters too.
-	got = pick_live(w, rng, 4, ids);
+	uint32_t ids[4];
+	const uint32_t got = thr_test_pick_live(w, rng, 4, ids);
 	for (uint32_t k = 0; k < got; ++k) {
 		const throng_vec2 p = {thr_test_uniform(rng, d.bounds_min.x, d.bounds_max.x),
 		                       thr_test_uniform(rng, d.bounds_min.y, d.bounds_max.y)};
 		cr_assert_eq(throng_world_set_position(w, ids[k], p), THRONG_OK, "%s", throng_last_error());
-		cr_assert_eq(throng_world_set_group(w, ids[k], (uint32_t)(next_u64(rng) % 3u)), THRONG_OK);
+		cr_assert_eq(throng_world_set_group(w, ids[k], (uint32_t)(thr_test_u64(rng) % 3u)), THRONG_OK);
 	}
-	free(ids);
-	free(defs);
 }
 
 /// `w`'s checkpoint in a malloc'd buffer, its size to *n.
@@ -305,19 +249,19 @@ static throng_world* small_world(throng_engine engine, bool forces)
 static void random_op(throng_world* w, uint64_t* rng, uint32_t k)
 {
 	uint32_t id = 0;
-	const uint32_t op = (uint32_t)(next_u64(rng) % 13u);
-	const bool some = pick_live(w, rng, 1, &id) == 1;
+	const uint32_t op = (uint32_t)(thr_test_u64(rng) % 13u);
+	const bool some = thr_test_pick_live(w, rng, 1, &id) == 1;
 	const float x = thr_test_uniform(rng, -45.0f, 45.0f), y = thr_test_uniform(rng, -45.0f, 45.0f);
 	throng_status st = THRONG_OK;
 	if (op <= 2) {
 		st = throng_world_step(w);
 	} else if (op == 3) {
 		uint32_t ids[20];
-		const uint32_t n = pick_live(w, rng, 1u + (uint32_t)(next_u64(rng) % 20u), ids);
+		const uint32_t n = thr_test_pick_live(w, rng, 1u + (uint32_t)(thr_test_u64(rng) % 20u), ids);
 		st = n > 0 ? throng_world_remove_agents(w, ids, n) : THRONG_OK;
 	} else if (op == 4) {
 		throng_agent_def a[15];
-		const uint32_t n = 1u + (uint32_t)(next_u64(rng) % 15u);
+		const uint32_t n = 1u + (uint32_t)(thr_test_u64(rng) % 15u);
 		for (uint32_t j = 0; j < n; ++j) {
 			a[j] = throng_agent_default_def();
 			a[j].position = (throng_vec2){thr_test_uniform(rng, -45.0f, 45.0f), y};
@@ -340,9 +284,9 @@ static void random_op(throng_world* w, uint64_t* rng, uint32_t k)
 	} else if (op == 9) {
 		st = throng_world_set_heading(w, id, (throng_vec2){0.6f, -0.8f});
 	} else if (op == 10) {
-		st = throng_world_set_archetype(w, id, (uint32_t)(next_u64(rng) & 1u));
+		st = throng_world_set_archetype(w, id, (uint32_t)(thr_test_u64(rng) & 1u));
 	} else if (op == 11) {
-		st = throng_world_set_path(w, id, (next_u64(rng) & 1u) ? 0u : THRONG_NO_PATH, 1);
+		st = throng_world_set_path(w, id, (thr_test_u64(rng) & 1u) ? 0u : THRONG_NO_PATH, 1);
 	} else {
 		st = throng_world_set_target(w, id, (throng_vec2){x, y});
 		if (st == THRONG_OK) {
@@ -360,7 +304,7 @@ Test(property, a_checkpoint_at_any_boundary_replays_to_the_same_bits)
 		const bool forces = seed >= 5;
 		throng_world* w = small_world(engine, forces);
 		uint64_t rng = seed * 0x1234567ull;
-		const uint32_t at = (uint32_t)(next_u64(&rng) % OPS);
+		const uint32_t at = (uint32_t)(thr_test_u64(&rng) % OPS);
 		throng_world* r = NULL;
 		uint64_t rng_r = 0;
 		for (uint32_t k = 0; k < OPS; ++k) {

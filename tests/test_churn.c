@@ -16,70 +16,6 @@
 #include "throng/throng.h"
 #include "world_internal.h"
 
-static uint64_t next_u64(uint64_t* s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/// Up to `n` distinct live ids drawn from [0, id_end), in the order drawn.
-static uint32_t pick_live(throng_world* w, uint64_t* rng, uint32_t n, uint32_t* out)
-{
-	const uint32_t end = throng_world_id_end(w);
-	uint32_t got = 0;
-	for (uint32_t tries = 0; got < n && tries < 50u * n + 100u; ++tries) {
-		const uint32_t id = (uint32_t)(next_u64(rng) % end);
-		throng_agent_state a;
-		bool seen = throng_world_get_agent(w, id, &a) != THRONG_OK;
-		for (uint32_t k = 0; k < got && !seen; ++k) {
-			seen = out[k] == id;
-		}
-		if (!seen) {
-			out[got++] = id;
-		}
-	}
-	return got;
-}
-
-/// One step boundary of churn: removes `n` agents, then spawns `n` copies
-/// of live agents (archetype, group, body, target) at random places in the
-/// world's bounds, some pursuing a live agent.
-static void churn(throng_world* w, uint64_t* rng, uint32_t n)
-{
-	uint32_t* ids = malloc(n * sizeof *ids);
-	throng_agent_def* defs = malloc(n * sizeof *defs);
-	cr_assert(ids != NULL && defs != NULL);
-	uint32_t got = pick_live(w, rng, n, ids);
-	if (got > 0) {
-		cr_assert_eq(throng_world_remove_agents(w, ids, got), THRONG_OK, "%s", throng_last_error());
-	}
-	const throng_world_def d = throng_world_get_def(w);
-	got = pick_live(w, rng, n, ids);
-	for (uint32_t k = 0; k < got; ++k) {
-		throng_agent_state a;
-		cr_assert_eq(throng_world_get_agent(w, ids[k], &a), THRONG_OK);
-		throng_agent_def* def = &defs[k];
-		*def = throng_agent_default_def();
-		def->position.x = thr_test_uniform(rng, d.bounds_min.x, d.bounds_max.x);
-		def->position.y = thr_test_uniform(rng, d.bounds_min.y, d.bounds_max.y);
-		def->max_speed = a.max_speed;
-		def->max_force = a.max_force;
-		def->radius = a.radius;
-		def->archetype = a.archetype;
-		def->group = a.group;
-		def->target = a.target;
-		def->path = a.path;
-		def->target_agent = (next_u64(rng) & 3u) == 0 ? ids[(k + 1u) % got] : a.target_agent;
-	}
-	if (got > 0) {
-		cr_assert_eq(throng_world_spawn(w, defs, got, NULL), THRONG_OK, "%s", throng_last_error());
-	}
-	free(ids);
-	free(defs);
-}
-
 // ---------------------------------------------------------------------------
 // Removal.
 // ---------------------------------------------------------------------------
@@ -304,7 +240,7 @@ static void churned_run(const char* name, throng_engine engine, uint32_t threads
 	throng_world* w = throng_scene_world(s);
 	uint64_t rng = 0x5eed;
 	for (uint32_t step = 0; step < CHURN_STEPS; ++step) {
-		churn(w, &rng, CHURN_AGENTS / 100u);
+		thr_test_churn(w, &rng, CHURN_AGENTS / 100u);
 		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
 		hash[step] = throng_world_hash(w);
 	}
@@ -438,19 +374,19 @@ static void random_ops(throng_engine engine, uint64_t seed, uint32_t ops, uint64
 	uint64_t rng = seed;
 	for (uint32_t k = 0; k < ops; ++k) {
 		uint32_t id = 0;
-		const uint32_t op = (uint32_t)(next_u64(&rng) % 10u);
-		const bool some = pick_live(w, &rng, 1, &id) == 1;
+		const uint32_t op = (uint32_t)(thr_test_u64(&rng) % 10u);
+		const bool some = thr_test_pick_live(w, &rng, 1, &id) == 1;
 		const float x = thr_test_uniform(&rng, -45.0f, 45.0f), y = thr_test_uniform(&rng, -45.0f, 45.0f);
 		throng_status st = THRONG_OK;
 		if (op <= 2) {
 			st = throng_world_step(w);
 		} else if (op == 3) {
 			uint32_t ids[20];
-			const uint32_t n = pick_live(w, &rng, 1u + (uint32_t)(next_u64(&rng) % 20u), ids);
+			const uint32_t n = thr_test_pick_live(w, &rng, 1u + (uint32_t)(thr_test_u64(&rng) % 20u), ids);
 			st = n > 0 ? throng_world_remove_agents(w, ids, n) : THRONG_OK;
 		} else if (op == 4) {
 			throng_agent_def a[15];
-			const uint32_t n = 1u + (uint32_t)(next_u64(&rng) % 15u);
+			const uint32_t n = 1u + (uint32_t)(thr_test_u64(&rng) % 15u);
 			for (uint32_t j = 0; j < n; ++j) {
 				a[j] = throng_agent_default_def();
 				a[j].position = (throng_vec2){thr_test_uniform(&rng, -45.0f, 45.0f), y};
