@@ -223,6 +223,7 @@ static void zones_body(thr_ck_io* io, const throng_world* w)
 		throng_zone_def d = thr_zone_get(w, z, points);
 		uint32_t shape = (uint32_t)d.shape;
 		thr_ck_u32(io, &shape);
+		thr_ck_bool(io, &d.sink);
 		for (int k = 0; k < THRONG_ZONE_NAME_CAP; k += 4) {
 			uint32_t word = (uint32_t)(uint8_t)d.name[k] | (uint32_t)(uint8_t)d.name[k + 1] << 8 |
 			                (uint32_t)(uint8_t)d.name[k + 2] << 16 | (uint32_t)(uint8_t)d.name[k + 3] << 24;

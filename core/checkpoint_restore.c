@@ -193,6 +193,7 @@ static void read_zones(thr_ck_io* io, throng_world* w)
 		uint32_t shape = 0;
 		thr_ck_u32(io, &shape);
 		d.shape = (throng_zone_shape)shape;
+		thr_ck_bool(io, &d.sink);
 		for (int k = 0; k < THRONG_ZONE_NAME_CAP; k += 4) {
 			uint32_t word = 0;
 			thr_ck_u32(io, &word);

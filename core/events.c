@@ -37,6 +37,7 @@ typedef struct thr_zone {
 	float x0, y0, x1, y1;         ///< bounding box (the box itself for a box)
 	thr_dvec* points;             ///< polygon
 	uint32_t point_count;
+	bool sink;                    ///< throng_zone_def.sink
 	char name[THRONG_ZONE_NAME_CAP];
 } thr_zone;
 
@@ -48,6 +49,10 @@ void thr_events_free(throng_world* w)
 	free(w->zones);
 	free(w->events);
 	free(w->inside);
+	free(w->sink_ids);
+	free(w->sink_zones);
+	free(w->sink_dead);
+	free(w->sink_scratch);
 	w->zones = NULL;
 	w->events = NULL;
 	w->inside = NULL;
@@ -107,9 +112,51 @@ throng_status thr_events_reserve(throng_world* w, uint32_t events, uint64_t id_e
 	return THRONG_OK;
 }
 
-void thr_events_push(throng_world* w, throng_event_kind kind, uint32_t agent)
+void thr_events_push(throng_world* w, throng_event_kind kind, uint32_t agent, uint32_t zone)
 {
-	w->events[w->event_count++] = (throng_event){w->step, kind, agent, THRONG_NO_ZONE};
+	w->events[w->event_count++] = (throng_event){w->step, kind, agent, zone};
+}
+
+/// The zones that are sinks, a bit each.
+static uint64_t sink_mask(const throng_world* w)
+{
+	uint64_t m = 0;
+	for (uint32_t z = 0; z < w->zone_count; ++z) {
+		m |= (uint64_t)w->zones[z].sink << z;
+	}
+	return m;
+}
+
+/// Room to remove up to `sinks` agents of w->count once the step shows.
+/// Returns -1 when out of memory (what was grown stays, unused).
+static int sink_room(throng_world* w, uint64_t sinks)
+{
+	const uint64_t need = (uint64_t)w->count + 1u;
+	if (sinks == 0 || need <= w->sink_cap) {
+		return 0;
+	}
+	const uint64_t cap = need > 2u * (uint64_t)w->sink_cap ? need : 2u * (uint64_t)w->sink_cap;
+	uint32_t* ids = realloc(w->sink_ids, (size_t)cap * sizeof *ids);
+	if (ids != NULL) {
+		w->sink_ids = ids;
+	}
+	uint32_t* zones = realloc(w->sink_zones, (size_t)cap * sizeof *zones);
+	if (zones != NULL) {
+		w->sink_zones = zones;
+	}
+	uint8_t* dead = realloc(w->sink_dead, (size_t)cap);
+	if (dead != NULL) {
+		w->sink_dead = dead;
+	}
+	uint32_t* scratch = realloc(w->sink_scratch, 2u * (size_t)cap * sizeof *scratch);
+	if (scratch != NULL) {
+		w->sink_scratch = scratch;
+	}
+	if (ids == NULL || zones == NULL || dead == NULL || scratch == NULL) {
+		return -1;
+	}
+	w->sink_cap = (uint32_t)cap;
+	return 0;
 }
 
 /// Whether (x, y) lies in zone z.
@@ -163,6 +210,7 @@ static uint64_t where(const throng_world* w, const thr_state* st, uint32_t i)
 
 throng_status thr_events_step(throng_world* w, const thr_state* ns)
 {
+	w->sink_n = 0;
 	const uint32_t calls = w->event_count - w->events_calls;
 	if (w->part != NULL || !tracking(w)) {
 		// No step events: the previous window goes, the calls since stay.
@@ -181,14 +229,15 @@ throng_status thr_events_step(throng_world* w, const thr_state* ns)
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for the zones of %u agents",
 		                w->count);
 	}
-	const uint64_t goal = (uint64_t)1 << THR_AT_GOAL_BIT;
-	uint64_t changed = 0;
+	const uint64_t goal = (uint64_t)1 << THR_AT_GOAL_BIT, sinks = sink_mask(w);
+	uint64_t changed = 0, into_sinks = 0;
 	for (uint32_t i = 0; i < w->count; ++i) {
 		now[i] = where(w, ns, i);
 		const uint64_t was = w->inside[w->id[i]];
 		changed += (uint64_t)__builtin_popcountll((now[i] ^ was) & ~goal) + ((now[i] & ~was & goal) != 0);
+		into_sinks += (now[i] & ~was & sinks) != 0;
 	}
-	if (room(w, (uint64_t)calls + changed) != 0) {
+	if (room(w, (uint64_t)calls + changed + into_sinks) != 0 || sink_room(w, into_sinks) != 0) {
 		thr_arena_unwind(&w->arena, mark);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for %llu events",
 		                (unsigned long long)changed);
@@ -219,9 +268,37 @@ throng_status thr_events_step(throng_world* w, const thr_state* ns)
 	if (n > 1) {
 		qsort(out, n, sizeof *out, by_agent);
 	}
+	// Who leaves by a sink once the step shows: an agent's first sink
+	// entered, by agent (the events are in that order already).
+	w->sink_n = 0;
+	for (uint32_t k = 0; k < n && into_sinks > 0; ++k) {
+		const throng_event* e = &out[k];
+		if (e->kind == THRONG_EVENT_ENTERED && (sinks >> e->zone & 1u) != 0 &&
+		    (w->sink_n == 0 || w->sink_ids[w->sink_n - 1u] != e->agent)) {
+			w->sink_ids[w->sink_n] = e->agent;
+			w->sink_zones[w->sink_n++] = e->zone;
+		}
+	}
 	w->event_count = calls + n;
 	w->events_calls = w->event_count;
 	return THRONG_OK;
+}
+
+void thr_events_sinks(throng_world* w)
+{
+	if (w->sink_n == 0) {
+		return;
+	}
+	memset(w->sink_dead, 0, (size_t)w->count + 1u);
+	uint32_t first = w->count;
+	for (uint32_t k = 0; k < w->sink_n; ++k) {
+		const uint32_t slot = w->slot_of[w->sink_ids[k]];
+		w->sink_dead[slot] = 1;
+		first = slot < first ? slot : first;
+	}
+	thr_remove_marked(w, w->sink_dead, first, w->sink_scratch, w->sink_ids, w->sink_zones, w->sink_n);
+	w->events_calls = w->event_count; // listed with the step's own events
+	w->sink_n = 0;
 }
 
 throng_status throng_world_events(const throng_world* w, const throng_event** events, uint32_t* count)
@@ -327,6 +404,7 @@ static throng_status zone_of(const throng_world* w, const throng_zone_def* d, th
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%sshape: no zone shape %d", fn, (int)d->shape);
 	}
 	z->shape = d->shape;
+	z->sink = d->sink;
 	memcpy(z->name, d->name, sizeof z->name);
 	return st;
 }
@@ -404,6 +482,7 @@ throng_zone_def thr_zone_get(const throng_world* w, uint32_t z, throng_vec2* poi
 	const thr_zone* q = &w->zones[z];
 	throng_zone_def d = throng_zone_default_def();
 	d.shape = q->shape;
+	d.sink = q->sink;
 	memcpy(d.name, q->name, sizeof d.name);
 	d.center = (throng_vec2){q->cx, q->cy};
 	d.radius = q->r;

@@ -18,8 +18,9 @@
 /// `fn` otherwise, changing nothing anyone sees.
 throng_status thr_events_reserve(throng_world* w, uint32_t events, uint64_t id_end, const char* fn);
 
-/// Appends a call's event about `agent` (room reserved first).
-void thr_events_push(throng_world* w, throng_event_kind kind, uint32_t agent);
+/// Appends an event about `agent` (zone: THRONG_NO_ZONE, or the zone it
+/// concerns), stamped with the world's step count (room reserved first).
+void thr_events_push(throng_world* w, throng_event_kind kind, uint32_t agent, uint32_t zone);
 
 /// What the step that wrote `ns` (the next state, not yet current) did:
 /// drops the previous window and appends the step's events. Out of
@@ -33,6 +34,10 @@ throng_zone_def thr_zone_get(const throng_world* w, uint32_t z, throng_vec2* poi
 /// Puts back the zone membership bits of ids 0 .. n-1 (a checkpoint's),
 /// in a world whose zones or arrival radius are already back.
 throng_status thr_events_restore_inside(throng_world* w, const uint64_t* bits, uint32_t n);
+
+/// After a step has shown: removes the agents it found in a sink (room
+/// reserved by thr_events_step), listed with the step's events. Cannot fail.
+void thr_events_sinks(throng_world* w);
 
 /// Frees the list, the zones and the bits by id.
 void thr_events_free(throng_world* w);

@@ -236,7 +236,7 @@ throng_status throng_world_spawn(throng_world* w, const throng_agent_def* defs, 
 		}
 	}
 	for (uint32_t k = 0; k < count; ++k) {
-		thr_events_push(w, THRONG_EVENT_ADDED, first + k);
+		thr_events_push(w, THRONG_EVENT_ADDED, first + k, THRONG_NO_ZONE);
 	}
 	w->count += count;
 	w->id_end += count;

@@ -32,6 +32,25 @@ throng_status throng_world_remove_agent(throng_world* w, uint32_t id)
 	return throng_world_remove_agents(w, &id, 1);
 }
 
+void thr_remove_marked(throng_world* w, const uint8_t* dead, uint32_t first, uint32_t* scratch, const uint32_t* ids,
+                       const uint32_t* zones, uint32_t n)
+{
+	w->count = thr_store_remove(w, dead, first, !thr_world_engine(w)->sorted, scratch);
+	// Whoever targeted a removed agent targets nobody.
+	for (uint32_t i = 0; i < w->count; ++i) {
+		const uint32_t t = w->target_agent[i];
+		if (t != THRONG_NO_AGENT && w->slot_of[t] == THR_NO_SLOT) {
+			w->target_agent[i] = THRONG_NO_AGENT;
+		}
+	}
+	for (uint32_t k = 0; k < n; ++k) {
+		thr_events_push(w, THRONG_EVENT_REMOVED, ids[k], zones != NULL ? zones[k] : THRONG_NO_ZONE);
+	}
+	w->stats.agents_removed += n;
+	w->published.step = UINT64_MAX; // the slots moved: the last step's record no longer describes them
+	thr_agents_changed(w);
+}
+
 static int by_id(const void* a, const void* b)
 {
 	const uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
@@ -85,23 +104,10 @@ throng_status throng_world_remove_agents(throng_world* w, const uint32_t* ids, u
 		}
 	}
 	if (st == THRONG_OK) {
-		w->count = thr_store_remove(w, dead, first, !thr_world_engine(w)->sorted, scratch);
-		// Whoever targeted a removed agent targets nobody.
-		for (uint32_t i = 0; i < w->count; ++i) {
-			const uint32_t t = w->target_agent[i];
-			if (t != THRONG_NO_AGENT && w->slot_of[t] == THR_NO_SLOT) {
-				w->target_agent[i] = THRONG_NO_AGENT;
-			}
-		}
 		// Their events by increasing id (the call's order of ids shows nowhere).
 		memcpy(sorted, ids, (size_t)count * sizeof *sorted);
 		qsort(sorted, count, sizeof *sorted, by_id);
-		for (uint32_t k = 0; k < count; ++k) {
-			thr_events_push(w, THRONG_EVENT_REMOVED, sorted[k]);
-		}
-		w->stats.agents_removed += count;
-		w->published.step = UINT64_MAX; // the slots moved: the last step's record no longer describes them
-		thr_agents_changed(w);
+		thr_remove_marked(w, dead, first, scratch, sorted, NULL, count);
 	}
 	thr_arena_unwind(&w->arena, mark);
 	return st;

@@ -202,6 +202,14 @@ struct throng_world {
 	/// id not yet given).
 	uint64_t* inside;
 	uint32_t inside_cap;
+	/// Sinks (zones with throng_zone_def.sink): what the step found in them
+	/// and the room to remove them once the step shows (thr_events_sinks),
+	/// all reserved before the step commits, so that removing cannot fail.
+	uint32_t* sink_ids;      ///< ids that entered a sink, by increasing id (sink_n of them)
+	uint32_t* sink_zones;    ///< the sink each entered (the lowest id when several)
+	uint8_t* sink_dead;      ///< by slot
+	uint32_t* sink_scratch;  ///< 2 entries a slot
+	uint32_t sink_n, sink_cap;
 	/// Bumped whenever an agent is added, removed or moved, or slots move
 	/// (thr_agents_changed): whoever keeps an index over the agents
 	/// between steps compares it with the value it was built at.
@@ -261,6 +269,15 @@ static inline uint32_t thr_id_end(const throng_world* w)
 
 /// THRONG_OK, or an invalid-argument error naming `fn` when w is NULL.
 throng_status thr_check_world(const void* w, const char* fn);
+
+/// Removes the agents marked in `dead` (by slot, w->count entries, the
+/// first at slot `first`; `scratch` 2 * w->count entries, thr_store_remove),
+/// whose ids are ids[0..n) by increasing id: whoever targeted one targets
+/// nobody, each is listed REMOVED (in zones[k], the sink it entered, or
+/// THRONG_NO_ZONE when zones is NULL; event room reserved first), and the
+/// stats and the step record follow (core/world_agents.c). Cannot fail.
+void thr_remove_marked(throng_world* w, const uint8_t* dead, uint32_t first, uint32_t* scratch, const uint32_t* ids,
+                       const uint32_t* zones, uint32_t n);
 
 /// The slot of agent `id` into *slot, or THRONG_ERR_NOT_FOUND naming `fn`
 /// and the id (never given, removed, or not in this part world).

@@ -195,7 +195,7 @@ Test(events, bad_zones_and_radii_are_refused)
 /// 6,000 agents with four zones and an arrival radius; counts of each kind.
 typedef struct event_run {
 	uint64_t hash;
-	uint64_t added, removed, arrived, entered, left;
+	uint64_t added, removed, arrived, entered, left, sunk;
 	throng_world_stats stats;
 } event_run;
 
@@ -219,6 +219,11 @@ static event_run churned_events(throng_engine engine, uint32_t threads)
 		cr_assert_eq(throng_world_add_zone(w, &z, NULL), THRONG_OK, "%s", throng_last_error());
 	}
 	cr_assert_eq(throng_world_set_arrival_radius(w, 3.0f), THRONG_OK);
+	throng_zone_def exit = throng_zone_default_def(); // a sink: those who enter leave
+	exit.center = (throng_vec2){cx, cy};
+	exit.radius = 0.2f * q;
+	exit.sink = true;
+	cr_assert_eq(throng_world_add_zone(w, &exit, NULL), THRONG_OK, "%s", throng_last_error());
 	event_run r;
 	memset(&r, 0, sizeof r);
 	uint64_t h = 0xcbf29ce484222325ull; // FNV-1a over the events' fields
@@ -256,6 +261,7 @@ static event_run churned_events(throng_engine engine, uint32_t threads)
 			}
 			uint64_t* const counts[5] = {&r.added, &r.removed, &r.arrived, &r.entered, &r.left};
 			(*counts[e[k].kind])++;
+			r.sunk += e[k].kind == THRONG_EVENT_REMOVED && e[k].zone == 4;
 		}
 	}
 	r.hash = h;
@@ -271,7 +277,8 @@ Test(events, the_same_in_both_engines_and_on_any_thread_count)
 	cr_assert_eq(ref.added, ref.stats.agents_added);
 	cr_assert_eq(ref.added, 6000u + 180u * 30u); // the scene's spawn is listed before the first step
 	cr_assert_eq(ref.removed, ref.stats.agents_removed);
-	cr_assert_eq(ref.removed, 180u * 30u);
+	cr_assert_eq(ref.removed, 180u * 30u + ref.sunk);
+	cr_assert_gt(ref.sunk, 0u, "nobody left by the sink");
 	cr_assert_gt(ref.entered, 100u, "too few zone entries to test anything (%llu)", (unsigned long long)ref.entered);
 	cr_assert_gt(ref.left, 20u, "too few zone exits (%llu)", (unsigned long long)ref.left);
 	cr_assert_gt(ref.arrived, 0u);
@@ -335,4 +342,44 @@ Test(events, a_checkpoint_keeps_zones_and_who_is_in_them)
 	cr_assert_gt(seen, 10u, "too few events to tell (%u)", seen);
 	throng_world_destroy(r);
 	throng_world_destroy(w);
+}
+
+Test(events, a_sink_takes_out_who_enters_it)
+{
+	for (int en = 0; en < 2; ++en) {
+		throng_world* w = seek_world(en == 0 ? THRONG_ENGINE_SCALAR : THRONG_ENGINE_SIMD);
+		throng_zone_def exit = throng_zone_default_def();
+		exit.shape = THRONG_ZONE_BOX;
+		exit.min = (throng_vec2){10.0f, -2.0f};
+		exit.max = (throng_vec2){12.0f, 2.0f};
+		exit.sink = true;
+		uint32_t sink = 0;
+		cr_assert_eq(throng_world_add_zone(w, &exit, &sink), THRONG_OK, "%s", throng_last_error());
+		for (int k = 0; k < 3; ++k) { // walkers 0 and 1 go through the exit, 2 walks past it
+			thr_test_spawn(w, (throng_vec2){(float)k, k == 2 ? 6.0f : 0.0f}, (throng_vec2){0, 0},
+			               (throng_vec2){30.0f, k == 2 ? 6.0f : 0.0f});
+		}
+		uint32_t gone = 0;
+		for (int s = 0; s < 60 * 20; ++s) {
+			cr_assert_eq(throng_world_step(w), THRONG_OK);
+			const throng_event* e = NULL;
+			const uint32_t n = listed(w, &e);
+			for (uint32_t k = 0; k < n; ++k) {
+				if (e[k].kind != THRONG_EVENT_REMOVED) {
+					continue;
+				}
+				// Its entry comes first, in the same step's list.
+				cr_assert(k > 0 && e[k - 1].kind == THRONG_EVENT_ENTERED && e[k - 1].agent == e[k].agent &&
+				                  e[k - 1].zone == sink && e[k].zone == sink && e[k].step == (uint64_t)s + 1u,
+				          "engine %d: removal %u without its entry just before", en, k);
+				throng_agent_state a;
+				cr_assert_eq(throng_world_get_agent(w, e[k].agent, &a), THRONG_ERR_NOT_FOUND);
+				gone++;
+			}
+		}
+		cr_assert_eq(gone, 2u, "engine %d: %u left", en, gone);
+		cr_assert_eq(throng_world_agent_count(w), 1u);
+		cr_assert_eq(throng_world_get_stats(w).agents_removed, 2u);
+		throng_world_destroy(w);
+	}
 }

@@ -35,7 +35,7 @@ THRONG_API_BEGIN
 /// What happened.
 typedef enum throng_event_kind {
 	THRONG_EVENT_ADDED = 0, ///< "added": throng_world_spawn gave the agent its id
-	THRONG_EVENT_REMOVED,   ///< "removed": throng_world_remove_agents took it out
+	THRONG_EVENT_REMOVED,   ///< "removed": throng_world_remove_agents or a sink (zone) took it out
 	THRONG_EVENT_ARRIVED,   ///< "arrived": it came within the arrival radius of its target point
 	THRONG_EVENT_ENTERED,   ///< "entered": it is inside `zone`, and was not after the step before
 	THRONG_EVENT_LEFT,      ///< "left": it is outside `zone`, and was inside after the step before
@@ -47,7 +47,8 @@ typedef struct throng_event {
 	                        ///< the count between steps for a call's
 	throng_event_kind kind;
 	uint32_t agent;         ///< the agent's id
-	uint32_t zone;          ///< entered and left: the zone's id; else THRONG_NO_ZONE
+	uint32_t zone;          ///< entered and left: the zone's id; removed by a sink: the sink's; else
+	                        ///< THRONG_NO_ZONE
 } throng_event;
 
 /// "added", "removed", "arrived", "entered", "left".
@@ -88,6 +89,8 @@ typedef struct throng_zone_def {
 	const throng_vec2* points;   ///< polygon (copied)
 	uint32_t point_count;
 	char name[THRONG_ZONE_NAME_CAP]; ///< "" or a name unique in the world (throng_world_find_zone)
+	bool sink;                   ///< an exit: an agent that enters it leaves the world when the step ends,
+	                             ///< listed THRONG_EVENT_REMOVED with this zone after its ENTERED
 } throng_zone_def;
 
 /// A circle of radius 1 m at the origin, no name.
