@@ -11,7 +11,8 @@
 //
 // Order is deterministic: calls' events in the order of the calls (a
 // batch by increasing id), a step's events by agent id, then kind, then
-// zone, whatever the engine, thread count or storage order.
+// zone, then the step's removals by sinks by id, whatever the engine,
+// thread count or storage order.
 #ifndef THRONG_EVENTS_H
 #define THRONG_EVENTS_H
 
@@ -90,7 +91,8 @@ typedef struct throng_zone_def {
 	uint32_t point_count;
 	char name[THRONG_ZONE_NAME_CAP]; ///< "" or a name unique in the world (throng_world_find_zone)
 	bool sink;                   ///< an exit: an agent that enters it leaves the world when the step ends,
-	                             ///< listed THRONG_EVENT_REMOVED with this zone after its ENTERED
+	                             ///< listed THRONG_EVENT_REMOVED with this zone after the step's other
+	                             ///< events (by increasing id), its ENTERED among those
 } throng_zone_def;
 
 /// A circle of radius 1 m at the origin, no name.
