@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "support.h"
+#include "throng/scenario.h"
+#include "throng/scenario_file.h"
 #include "throng/throng.h"
 
 /// A contained `length` x 20 m world (dt 0.25 s, exact in binary) with
@@ -413,4 +415,87 @@ Test(sources, names_of_shapes)
 	cr_assert_str_eq(throng_source_shape_name(THRONG_SOURCE_CIRCLE), "circle");
 	cr_assert(!throng_source_shape_from_name("door", &s));
 	cr_assert_str_eq(throng_event_kind_name(THRONG_EVENT_WAITED), "waited");
+}
+
+// ---------------------------------------------------------------------------
+// Zones and sources in scenario files
+// ---------------------------------------------------------------------------
+
+static const char door_file[] = "version: 2\n"
+                                "name: door\n"
+                                "world:\n"
+                                "  bounds: {min: [0, 0], max: [40, 20], mode: contain}\n"
+                                "  dt: 0.05\n"
+                                "archetypes:\n"
+                                "  walker: {preset: pedestrian, drive: arrive}\n"
+                                "zones:\n"
+                                "  - {shape: box, name: exit, min: [37, 0], max: [40, 20], sink: true}\n"
+                                "  - {shape: polygon, points: [[10, 5], [15, 5], [12, 9]]}\n"
+                                "sources:\n"
+                                "  - {shape: segment, name: west, from: [1, 2], to: [1, 18], rate: 5, archetype: walker,"
+                                " goal: [39, 10]}\n"
+                                "  - {shape: circle, center: [20, 10], radius: 2, rate: 1, count: 10, start: 2, stop: 30,"
+                                " archetype: walker, goal: [39, 3], id: 7, body_radius: 0.25}\n";
+
+/// Loads a scenario text; fails the test on any problem.
+static throng_scene* load(const char* text)
+{
+	throng_scene* s = NULL;
+	cr_assert_eq(throng_scene_load_memory("door.yaml", text, strlen(text), NULL, NULL, NULL, &s), THRONG_OK, "%s",
+	             throng_last_error());
+	return s;
+}
+
+Test(scenario_files, zones_and_sources_build_run_and_save_to_the_same_hash)
+{
+	throng_scene* s = load(door_file);
+	throng_world* w = throng_scene_world(s);
+	cr_assert_eq(throng_world_agent_count(w), 0u, "a scene of sources starts empty");
+	cr_assert_eq(throng_world_zone_count(w), 2u);
+	cr_assert_eq(throng_world_source_count(w), 2u);
+	uint32_t id = 0;
+	cr_assert_eq(throng_world_find_zone(w, "exit", &id), THRONG_OK);
+	cr_assert_eq(id, 0u);
+	throng_source_def d;
+	cr_assert_eq(throng_world_get_source(w, 1, &d, NULL), THRONG_OK);
+	cr_assert(d.shape == THRONG_SOURCE_CIRCLE && d.count == 10u && d.start == 2.0f && d.stop == 30.0f);
+	cr_assert(d.agent.group == 7u && d.agent.radius == 0.25f, "the file's body radius and label");
+	cr_assert_eq(d.agent.max_speed, throng_agent_pedestrian_def().max_speed, "the preset's body where none is stated");
+	cr_assert(d.agent.target.x == 39.0f && d.agent.target.y == 3.0f);
+	// 40 s: 5 a second from the west door walk 36 m at 1.34 m/s to the exit.
+	for (int k = 0; k < 800; ++k) {
+		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
+	}
+	const throng_world_stats st = throng_world_get_stats(w);
+	cr_assert_geq(st.agents_added, 180u, "added %llu", (unsigned long long)st.agents_added);
+	cr_assert_gt(st.agents_removed, 50u, "the exit took walkers out (%llu)", (unsigned long long)st.agents_removed);
+	const uint64_t hash = throng_world_hash(w);
+	char* text = NULL;
+	cr_assert_eq(throng_scene_save_string(s, &text, NULL), THRONG_OK, "%s", throng_last_error());
+	cr_assert(strstr(text, "zones:") != NULL && strstr(text, "sources:") != NULL, "%s", text);
+	throng_scene* again = load(text);
+	free(text);
+	for (int k = 0; k < 800; ++k) {
+		cr_assert_eq(throng_scene_step(again), THRONG_OK, "%s", throng_last_error());
+	}
+	cr_assert_eq(throng_world_hash(throng_scene_world(again)), hash, "the saved scene runs to another hash");
+	throng_scene_destroy(again);
+	throng_scene_destroy(s);
+}
+
+Test(scenario_files, version_1_files_cannot_use_them)
+{
+	const char* text = "name: old\n"
+	                   "archetypes:\n"
+	                   "  walker: {preset: pedestrian}\n"
+	                   "groups:\n"
+	                   "  g: {count: 1, archetype: walker, spawn: {shape: line, from: [1, 1], to: [1, 1]}}\n"
+	                   "zones:\n"
+	                   "  - {shape: circle, center: [0, 0], radius: 1}\n";
+	throng_scene* s = NULL;
+	cr_assert_eq(throng_scene_load_memory("old.yaml", text, strlen(text), NULL, NULL, NULL, &s),
+	             THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_null(s);
+	cr_assert(strstr(throng_last_error(), "old.yaml:7:3: zones: a version 2 key in a version 1 file") != NULL, "%s",
+	          throng_last_error());
 }
