@@ -222,7 +222,7 @@ Test(save, unknown_measure_is_refused_at_its_line)
 	             THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert_null(s);
 	cr_assert_str_eq(throng_last_error(),
-	                 "m.yaml:2:10: measure: unknown measure \"order\" (expected one of: armies, flock)");
+	                 "m.yaml:2:10: measure: unknown measure \"order\" (expected one of: armies, flock, flows, evacuation)");
 	// A known one loads, and reports its figures on a scene of any shape.
 	static const char good[] = "version: 2\n"
 	                           "measure: flock\n"

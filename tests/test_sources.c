@@ -499,3 +499,78 @@ Test(scenario_files, version_1_files_cannot_use_them)
 	cr_assert(strstr(throng_last_error(), "old.yaml:7:3: zones: a version 2 key in a version 1 file") != NULL, "%s",
 	          throng_last_error());
 }
+
+// ---------------------------------------------------------------------------
+// The scenes of sources and sinks: concourse and evacuation
+// ---------------------------------------------------------------------------
+
+/// Steps s `steps` times; returns its world's hash.
+static uint64_t run_scene(throng_scene* s, uint32_t steps)
+{
+	for (uint32_t k = 0; k < steps; ++k) {
+		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
+	}
+	return throng_world_hash(throng_scene_world(s));
+}
+
+Test(scenes, evacuation_empties_the_room_and_says_when, .timeout = 300)
+{
+	// 200 occupants, two 2.3 m doors: out in well under a minute; the time
+	// the world became empty, the same in both engines.
+	double at[2] = {0, 0};
+	uint64_t hash[2] = {0, 0};
+	for (int en = 0; en < 2; ++en) {
+		throng_scene* s = thr_test_scene("evacuation", 200, en == 0 ? THRONG_ENGINE_SCALAR : THRONG_ENGINE_SIMD);
+		throng_world* w = throng_scene_world(s);
+		cr_assert_eq(throng_world_agent_count(w), 200u);
+		cr_assert_eq(throng_world_zone_count(w), 2u);
+		cr_assert_eq(thr_test_outcome(s, "evacuated_at"), -1.0);
+		cr_assert_eq(thr_test_outcome(s, "remaining"), 200.0);
+		hash[en] = run_scene(s, 4000);
+		at[en] = thr_test_outcome(s, "evacuated_at");
+		cr_assert_eq(thr_test_outcome(s, "remaining"), 0.0);
+		cr_assert(at[en] > 5.0 && at[en] < 60.0, "evacuated at %g s", at[en]);
+		const throng_world_stats st = throng_world_get_stats(w);
+		cr_assert_eq(st.agents_removed, 200u, "every occupant left by a sink");
+		throng_scene_destroy(s);
+	}
+	cr_assert_eq(hash[0], hash[1]);
+	cr_assert_eq(at[0], at[1]);
+}
+
+Test(scenes, concourse_fills_from_empty_and_lets_walkers_through, .timeout = 300)
+{
+	uint64_t hash[2] = {0, 0};
+	for (int en = 0; en < 2; ++en) {
+		// 600 walkers once full: a 49 m hall, crossed in about 37 s.
+		throng_scene* s = thr_test_scene("concourse", 600, en == 0 ? THRONG_ENGINE_SCALAR : THRONG_ENGINE_SIMD);
+		throng_world* w = throng_scene_world(s);
+		cr_assert_eq(throng_world_agent_count(w), 0u, "it starts empty");
+		cr_assert_eq(throng_world_source_count(w), 16u);
+		cr_assert_eq(throng_world_zone_count(w), 4u);
+		hash[en] = run_scene(s, 4800); // 80 s
+		const double in = thr_test_outcome(s, "in_hall"), left = thr_test_outcome(s, "left");
+		cr_assert(in > 300.0 && in < 1200.0, "%g in the hall", in);
+		cr_assert_gt(left, 200.0);
+		cr_assert_eq(thr_test_outcome(s, "late"), 0.0, "a walker is stuck (worst %g)", thr_test_outcome(s, "worst_ratio"));
+		cr_assert_leq(thr_test_outcome(s, "worst_ratio"), 3.0);
+		throng_scene_destroy(s);
+	}
+	cr_assert_eq(hash[0], hash[1]);
+}
+
+Test(scenes, saved_scenes_of_sources_run_to_the_same_hash, .timeout = 300)
+{
+	const char* names[2] = {"concourse", "evacuation"};
+	for (int k = 0; k < 2; ++k) {
+		throng_scene* s = thr_test_scene(names[k], 300, THRONG_ENGINE_SIMD);
+		char* text = NULL;
+		cr_assert_eq(throng_scene_save_string(s, &text, NULL), THRONG_OK, "%s", throng_last_error());
+		const uint64_t want = run_scene(s, 900);
+		throng_scene* again = load(text);
+		free(text);
+		cr_assert_eq(run_scene(again, 900), want, "%s: the saved file runs elsewhere", names[k]);
+		throng_scene_destroy(again);
+		throng_scene_destroy(s);
+	}
+}

@@ -305,6 +305,8 @@ void throng_scene_destroy(throng_scene* scene)
 	free(d->goal);
 	free(d->reached);
 	free(d->threat_cum);
+	free(scene->measure_state.born);
+	free(scene->measure_state.free_time);
 	free(scene->file_entry);
 	throng_world_destroy(scene->world);
 	free(scene);

@@ -74,8 +74,23 @@ typedef struct thr_definition {
 /// What the outcome measures keep between samples (a member per measure
 /// that keeps anything), owned by the scene by value.
 typedef struct thr_measure_state {
-	double resolved_at;     ///< armies: when the battle resolved (s), -1 while unresolved
+	double resolved_at;     ///< armies: when the battle resolved (s), -1 while unresolved; evacuation: when
+	                        ///< the last agent left (s), -1 before
+	/// flows (concourse): by id, when each walker a source added came in
+	/// (s; NaN for agents no source added) and its free-walk time (its
+	/// straight way to its goal at its top speed, s); watch_cap entries,
+	/// malloc'd, freed with the scene.
+	float* born;
+	float* free_time;
+	uint32_t watch_cap;
+	uint64_t left;          ///< flows: walkers a sink took out
+	uint64_t late;          ///< flows: of them, those that took more than THR_FLOW_LATE times their free-walk time
+	double worst;           ///< flows: the largest time / free-walk time of those that left
 } thr_measure_state;
+
+/// flows: a walker that needs more than this many times its free-walk time
+/// from its source to its exit is late (stuck somewhere).
+#define THR_FLOW_LATE 3.0
 
 struct throng_scene {
 	const struct thr_scenario* scenario; ///< a built-in's table entry, or file_entry
@@ -121,6 +136,8 @@ void thr_scene_attach_measure(throng_scene* scene, const thr_measure* measure);
 /// The measures of the built-ins that have one.
 extern const thr_measure thr_armies_measure;
 extern const thr_measure thr_flock_measure;
+extern const thr_measure thr_flows_measure;
+extern const thr_measure thr_evacuation_measure;
 
 /// One built-in scenario.
 typedef struct thr_scenario {
@@ -143,6 +160,10 @@ throng_status thr_bottleneck_build(throng_scene* scene, const throng_scene_def* 
 throng_status thr_hallway_build(throng_scene* scene, const throng_scene_def* options);
 throng_status thr_armies_build(throng_scene* scene, const throng_scene_def* options);
 throng_status thr_flock_build(throng_scene* scene, const throng_scene_def* options);
+/// The scenes of issue 33: a station hall fed by sources, a room emptied
+/// through two exits (scenario_concourse.c, scenario_evacuation.c).
+throng_status thr_concourse_build(throng_scene* scene, const throng_scene_def* options);
+throng_status thr_evacuation_build(throng_scene* scene, const throng_scene_def* options);
 /// The viewer's playground (scenario_solo.c).
 throng_status thr_solo_build(throng_scene* scene, const throng_scene_def* options);
 

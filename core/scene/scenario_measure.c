@@ -12,6 +12,7 @@
 // The measures themselves live with their scenes (scenario_armies.c,
 // scenario_flock.c); this file holds their table and the generic calls.
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
@@ -19,7 +20,8 @@
 #include "scenario_internal.h"
 #include "throng/measure.h"
 
-const thr_measure* const thr_measure_table[] = {&thr_armies_measure, &thr_flock_measure};
+const thr_measure* const thr_measure_table[] = {&thr_armies_measure, &thr_flock_measure, &thr_flows_measure,
+                                                &thr_evacuation_measure};
 const uint32_t thr_measure_count = sizeof thr_measure_table / sizeof thr_measure_table[0];
 _Static_assert(sizeof thr_measure_table / sizeof thr_measure_table[0] <= THR_MAX_MEASURES,
                "the file reader lists at most THR_MAX_MEASURES measure names");
@@ -27,6 +29,8 @@ _Static_assert(sizeof thr_measure_table / sizeof thr_measure_table[0] <= THR_MAX
 void thr_scene_attach_measure(throng_scene* scene, const thr_measure* measure)
 {
 	scene->measure = measure;
+	free(scene->measure_state.born);
+	free(scene->measure_state.free_time);
 	memset(&scene->measure_state, 0, sizeof scene->measure_state);
 	if (measure != NULL && measure->init != NULL) {
 		measure->init(scene, &scene->measure_state);

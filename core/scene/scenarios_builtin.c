@@ -380,6 +380,23 @@ const thr_scenario thr_scenario_table[] = {
 		.measure = &thr_flock_measure,
 	},
 	{
+		.info = {.name = "concourse",
+		         .description = "a station hall: walkers come in by four doors and cross to the exits "
+		                        "opposite; --agents is the crowd it holds once full",
+		         .default_agents = 3000,
+		         .default_steps = 18000},
+		.build = thr_concourse_build,
+		.measure = &thr_flows_measure,
+	},
+	{
+		.info = {.name = "evacuation",
+		         .description = "a furnished room empties through two exits; the outcome gives the time",
+		         .default_agents = 400,
+		         .default_steps = 6000},
+		.build = thr_evacuation_build,
+		.measure = &thr_evacuation_measure,
+	},
+	{
 		.info = {.name = "solo",
 		         .description = "the viewer's playground: agents at rest on their targets in a room with three "
 		                        "obstacles, waiting for the mouse",
@@ -461,7 +478,9 @@ static throng_status state_builtin(throng_scene* scene, const throng_scene_def* 
 	m->version = 2;
 	m->measure = sc->measure;
 	throng_status st = sc->build(scene, options);
-	if (st == THRONG_OK && m->row_count + m->block.count != scene->agents) {
+	// A scene fed by sources may start with fewer (concourse starts
+	// empty: its agent count is the crowd its sources keep).
+	if (st == THRONG_OK && m->row_count + m->block.count != scene->agents && m->source_count == 0) {
 		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "scenario %s: build stated %u agents, not %u", sc->info.name,
 		              m->row_count + m->block.count, scene->agents);
 	}

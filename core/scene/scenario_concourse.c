@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+// The `concourse` scenario: a station hall that walkers cross between its
+// doors, kept busy by sources and emptied by sinks (issue 33, item 6).
+//
+// The hall is a square of side L, walled, centred on the origin; each wall
+// has an entrance and an exit, each CONCOURSE_DOOR_SHARE of L wide and
+// centred a quarter of L from the wall's middle: the west wall's entrance
+// in its north half and its exit in its south half, and each wall the same
+// turned a quarter round. Walkers cross to the door straight across: in
+// by the west entrance, out by the east exit (north half too), and so on
+// round, so the four flows are straight lanes that cross each other at
+// four places, two of them head-on pairs a half-hall apart. An entrance is
+// CONCOURSE_LANES sources side by side along the door, 1 m inside the
+// wall, each sending its walkers to its own stretch of the exit across
+// (its goal on the exit wall, `goal` of the source), so that the lanes do
+// not funnel into one point; an exit is a sink zone CONCOURSE_SINK_DEPTH
+// deep along its wall, which takes a walker out as it enters.
+//
+// Scaling: `--agents N` is the crowd the hall holds once it is full, not
+// its first state (it starts empty: the first walkers reach their exits
+// after about one crossing, T = L / 1.34 m/s, and from then on about as
+// many leave as come). The hall holds CONCOURSE_DENSITY walkers a square
+// metre on average, L = sqrt(N / density); each of the four entrances
+// lets in N / (4 T) a second, so that four flows of T seconds hold N.
+// At the default 3,000: L = 109.5 m, T = 81.7 s, 9.2 walkers a second an
+// entrance, doors 16.4 m wide (0.56 walkers /(m s)); at 100,000, L = 632
+// m, 53 a second an entrance, doors 95 m. (With doors half as wide, 1.1
+// walkers /(m s), lanes of 0.9 walkers /m^2 jammed where they cross: at
+// 600 walkers, 80 s in, 858 of 1,146 stood at the four crossings.)
+//
+// Walkers: the calibrated pedestrian (throng_controller_pedestrian_def
+// with arrive) and its body (radius 0.17 m, 1.34 m/s). Its outcome
+// measure, `flows`, follows every walker from its source to its sink:
+// `left`, `late` (took more than THR_FLOW_LATE times its free-walk time,
+// or has been in that long now), `worst_ratio`, `in_hall`.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "scenario_crowd.h"
+#include "scenario_internal.h"
+
+#define CONCOURSE_DENSITY 0.25f    ///< walkers a square metre, on average, once the hall is full
+#define CONCOURSE_DOOR_SHARE 0.15f ///< a door's width / the hall's side
+#define CONCOURSE_MIN_DOOR 2.0f    ///< m
+#define CONCOURSE_MIN_SIDE 20.0f   ///< m
+#define CONCOURSE_LANES 4u         ///< sources an entrance
+#define CONCOURSE_INSET 1.0f       ///< m from the wall to an entrance's sources
+#define CONCOURSE_SINK_DEPTH 2.0f  ///< m from the wall into the hall
+#define CONCOURSE_MARGIN 5.0f      ///< m of open world around the walls
+
+throng_status thr_concourse_build(throng_scene* scene, const throng_scene_def* o)
+{
+	const uint32_t n = scene->agents;
+	const throng_agent_def body = throng_agent_pedestrian_def();
+	const float side = fmaxf(sqrtf((float)n / CONCOURSE_DENSITY), CONCOURSE_MIN_SIDE);
+	const float h = 0.5f * side, door = fmaxf(CONCOURSE_DOOR_SHARE * side, CONCOURSE_MIN_DOOR);
+	const float crossing = side / body.max_speed;
+	const float rate = (float)n / (4.0f * crossing) / (float)CONCOURSE_LANES;
+	const throng_vec2 lo = {-h - CONCOURSE_MARGIN, -h - CONCOURSE_MARGIN}, hi = {h + CONCOURSE_MARGIN, h + CONCOURSE_MARGIN};
+	throng_status st = thr_scene_create_world(scene, o, n, lo, hi, THRONG_BOUNDS_OPEN);
+	uint32_t archetype = 0;
+	if (st == THRONG_OK) {
+		throng_controller ctl = throng_controller_pedestrian_def(THRONG_ARRIVE);
+		st = thr_scene_add_archetype(scene, "pedestrian", &ctl, &archetype);
+	}
+	const throng_vec2 corner[4] = {{-h, -h}, {h, -h}, {h, h}, {-h, h}};
+	for (int k = 0; k < 4 && st == THRONG_OK; ++k) {
+		st = thr_scene_add_wall(scene, corner[k], corner[(k + 1) % 4]);
+	}
+	// Wall w (0 west, 1 south, 2 east, 3 north): its inward normal u, and
+	// along it v (u turned a quarter left); the entrance is at +h/2 along
+	// v, the exit at -h/2. The walkers of wall w's entrance leave by the
+	// exit of the wall across (w + 2), whose -v is this +v.
+	static const throng_vec2 inward[4] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
+	static const char* const wall_names[4] = {"west", "south", "east", "north"};
+	for (uint32_t w = 0; w < 4 && st == THRONG_OK; ++w) {
+		const throng_vec2 u = inward[w], v = {-u.y, u.x};
+		const throng_vec2 mid = {-u.x * h, -u.y * h}; // the wall's middle
+		throng_zone_def sink = throng_zone_default_def();
+		sink.shape = THRONG_ZONE_BOX;
+		const throng_vec2 a = thr_crowd_at(u, v, 0.0f, -0.5f * h - 0.5f * door);
+		const throng_vec2 b = thr_crowd_at(u, v, CONCOURSE_SINK_DEPTH, -0.5f * h + 0.5f * door);
+		sink.min = (throng_vec2){mid.x + fminf(a.x, b.x), mid.y + fminf(a.y, b.y)};
+		sink.max = (throng_vec2){mid.x + fmaxf(a.x, b.x), mid.y + fmaxf(a.y, b.y)};
+		sink.sink = true;
+		snprintf(sink.name, sizeof sink.name, "%s_exit", wall_names[w]);
+		st = thr_scene_add_zone(scene, &sink);
+		for (uint32_t lane = 0; lane < CONCOURSE_LANES && st == THRONG_OK; ++lane) {
+			// Lane `lane` of the entrance, from its -v end; its goal the same
+			// stretch of the exit across, on that wall.
+			const float s0 = 0.5f * h - 0.5f * door + door * (float)lane / (float)CONCOURSE_LANES;
+			const float s1 = s0 + door / (float)CONCOURSE_LANES;
+			throng_source_def src = throng_source_default_def();
+			src.shape = THRONG_SOURCE_SEGMENT;
+			const throng_vec2 f = thr_crowd_at(u, v, CONCOURSE_INSET, s0), t = thr_crowd_at(u, v, CONCOURSE_INSET, s1);
+			src.from = (throng_vec2){mid.x + f.x, mid.y + f.y};
+			src.to = (throng_vec2){mid.x + t.x, mid.y + t.y};
+			src.rate = rate;
+			const throng_vec2 g = thr_crowd_at(u, v, side, 0.5f * (s0 + s1));
+			src.agent = body;
+			src.agent.archetype = archetype;
+			src.agent.group = w;
+			src.agent.target = (throng_vec2){mid.x + g.x, mid.y + g.y};
+			snprintf(src.name, sizeof src.name, "%s_in_%u", wall_names[w], lane);
+			st = thr_scene_add_source(scene, &src);
+		}
+	}
+	scene->goal_radius = 0.0f;
+	return st;
+}
+
+// ---------------------------------------------------------------------------
+// The `flows` measure: every walker from its source to its sink.
+// ---------------------------------------------------------------------------
+
+/// Room in the watch for ids below id_end (new entries NaN). False when out of memory.
+static bool watch_room(thr_measure_state* m, uint32_t id_end)
+{
+	if (id_end <= m->watch_cap) {
+		return true;
+	}
+	uint32_t cap = m->watch_cap > 0 ? 2u * m->watch_cap : 1024u;
+	cap = cap < id_end ? id_end : cap;
+	float* born = realloc(m->born, (size_t)cap * sizeof *born);
+	if (born != NULL) {
+		m->born = born;
+	}
+	float* free_time = realloc(m->free_time, (size_t)cap * sizeof *free_time);
+	if (free_time != NULL) {
+		m->free_time = free_time;
+	}
+	if (born == NULL || free_time == NULL) {
+		return false;
+	}
+	for (uint32_t k = m->watch_cap; k < cap; ++k) {
+		m->born[k] = NAN;
+		m->free_time[k] = NAN;
+	}
+	m->watch_cap = cap;
+	return true;
+}
+
+static void flows_sample(const throng_scene* scene, thr_measure_state* m)
+{
+	const throng_world* w = scene->world;
+	const throng_event* e = NULL;
+	uint32_t n = 0;
+	if (throng_world_events(w, &e, &n) != THRONG_OK || !watch_room(m, throng_world_id_end(w))) {
+		return; // out of memory: the figures miss this step's walkers
+	}
+	const double dt = scene->dt;
+	for (uint32_t k = 0; k < n; ++k) {
+		const uint32_t id = e[k].agent;
+		throng_agent_state a;
+		if (e[k].kind == THRONG_EVENT_ADDED && e[k].source != THRONG_NO_SOURCE &&
+		    throng_world_get_agent(w, id, &a) == THRONG_OK) {
+			const float dx = a.target.x - a.position.x, dy = a.target.y - a.position.y;
+			m->born[id] = (float)((double)e[k].step * dt);
+			m->free_time[id] = sqrtf(dx * dx + dy * dy) / a.max_speed;
+		} else if (e[k].kind == THRONG_EVENT_REMOVED && e[k].zone != THRONG_NO_ZONE && !isnan(m->born[id])) {
+			const double ratio = ((double)e[k].step * dt - (double)m->born[id]) / (double)m->free_time[id];
+			m->left++;
+			m->late += ratio > THR_FLOW_LATE;
+			m->worst = ratio > m->worst ? ratio : m->worst;
+		}
+	}
+}
+
+static uint32_t flows_outcome(const throng_scene* scene, const thr_measure_state* m, throng_scene_outcome* out,
+                              uint32_t cap)
+{
+	const throng_view v = throng_world_view(scene->world);
+	const double now = (double)scene->steps * scene->dt;
+	double worst = m->worst;
+	uint64_t late = m->late;
+	for (uint32_t i = 0; i < v.count; ++i) {
+		const uint32_t id = v.id[i];
+		if (id < m->watch_cap && !isnan(m->born[id])) {
+			const double ratio = (now - (double)m->born[id]) / (double)m->free_time[id];
+			late += ratio > THR_FLOW_LATE;
+			worst = ratio > worst ? ratio : worst;
+		}
+	}
+	const throng_scene_outcome all[4] = {
+		{"in_hall", (double)v.count}, {"left", (double)m->left}, {"late", (double)late}, {"worst_ratio", worst}};
+	for (uint32_t k = 0; k < cap && k < 4; ++k) {
+		out[k] = all[k];
+	}
+	return 4;
+}
+
+const thr_measure thr_flows_measure = {
+	.name = "flows",
+	.sample = flows_sample,
+	.outcome = flows_outcome,
+};
