@@ -72,6 +72,23 @@ static uint32_t next_cap(uint32_t have, uint32_t need)
 	return twice > need ? (twice > UINT32_MAX ? UINT32_MAX : (uint32_t)twice) : need;
 }
 
+/// The overlap index made again with room for n agents and `threads`
+/// threads, when it has less (its buffers are scratch between counts:
+/// nothing to keep). Returns -1 when out of memory (the index unchanged).
+static int grow_overlap(thr_overlap_index* x, uint32_t n, uint32_t threads)
+{
+	if (n <= x->cap && threads <= x->threads) {
+		return 0;
+	}
+	thr_overlap_index y;
+	if (thr_overlap_alloc(&y, n > x->cap ? n : x->cap, threads > x->threads ? threads : x->threads) != 0) {
+		return -1;
+	}
+	thr_overlap_free(x);
+	*x = y;
+	return 0;
+}
+
 int thr_metrics_reserve(throng_metrics* m, uint32_t id_end, uint32_t count, uint32_t threads)
 {
 	if (id_end > m->ids_cap) {
@@ -90,7 +107,7 @@ int thr_metrics_reserve(throng_metrics* m, uint32_t id_end, uint32_t count, uint
 			return -1;
 		}
 	}
-	if (thr_overlap_grow(&m->overlap, cap, threads) != 0) {
+	if (grow_overlap(&m->overlap, cap, threads) != 0) {
 		return -1;
 	}
 	m->cap = cap;

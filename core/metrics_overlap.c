@@ -121,37 +121,6 @@ int thr_overlap_alloc(thr_overlap_index* x, uint32_t n, uint32_t threads)
 	return 0;
 }
 
-/// *p made room for `count` items of `size` bytes (contents kept). Returns
-/// -1 when out of memory (*p unchanged).
-static int regrow(void** p, size_t count, size_t size)
-{
-	void* q = realloc(*p, count * size);
-	if (q == NULL) {
-		return -1;
-	}
-	*p = q;
-	return 0;
-}
-
-int thr_overlap_grow(thr_overlap_index* x, uint32_t n, uint32_t threads)
-{
-	if (n > x->cap) {
-		if (regrow((void**)&x->entry, n, sizeof *x->entry) != 0 || regrow((void**)&x->spare, n, sizeof *x->spare) != 0) {
-			return -1;
-		}
-		x->cap = n;
-	}
-	if (threads > x->threads) {
-		if (regrow((void**)&x->hist, (size_t)threads * THR_RADIX_DIGITS, sizeof *x->hist) != 0 ||
-		    regrow((void**)&x->deferred, (size_t)threads * THR_SWEEP_CHUNKS, sizeof *x->deferred) != 0 ||
-		    regrow((void**)&x->part, threads, sizeof(span)) != 0) {
-			return -1;
-		}
-		x->threads = threads;
-	}
-	return 0;
-}
-
 /// A cell (x, y), or in a packed sort its key (key, 0): both compare the
 /// same way (rows up, x up), and a neighbour is a fixed step away.
 typedef struct cell {

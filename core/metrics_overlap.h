@@ -33,12 +33,6 @@ typedef struct thr_overlap_result {
 /// when out of memory (the index is then empty).
 int thr_overlap_alloc(thr_overlap_index* x, uint32_t n, uint32_t threads);
 
-/// Makes room in the index for n agents and `threads` threads, keeping the
-/// buffers' contents (the metrics' records swap with entry). Returns -1
-/// when out of memory: what grew stays grown, cap and threads say what all
-/// have room for.
-int thr_overlap_grow(thr_overlap_index* x, uint32_t n, uint32_t threads);
-
 /// Frees the index; it is then empty.
 void thr_overlap_free(thr_overlap_index* x);
 

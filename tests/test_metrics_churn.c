@@ -246,22 +246,28 @@ static throng_quality watch(throng_world* w, uint32_t steps, uint32_t every, uin
 	return q;
 }
 
-Test(churn, removed_and_added_between_steps_as_by_hand)
+/// 300 walkers (seed) in both engines, `n` of them churned every `every`
+/// steps at `at` over 240 steps, watched and checked by hand.
+static void both_engines(uint64_t seed, uint32_t every, uint32_t n, churn_at at)
 {
 	static const throng_engine engines[2] = {THRONG_ENGINE_SIMD, THRONG_ENGINE_SCALAR};
 	for (int e = 0; e < 2; ++e) {
-		throng_world* w = walkers(engines[e], 300, 5);
+		throng_world* w = walkers(engines[e], 300, seed);
 		uint32_t left_arrived = 0;
-		const throng_quality q =
-		    watch(w, 240, 7, 12, CHURN_BEFORE_STEP, 1.0f, throng_engine_name(engines[e]), &left_arrived);
+		const throng_quality q = watch(w, 240, every, n, at, 1.0f, throng_engine_name(engines[e]), &left_arrived);
 		cr_assert_gt(left_arrived, 0u, "an agent that arrived and then left is among the reached");
 		cr_assert_gt(q.overlaps, 0u, "the overlap figures are exercised (spawns land on others)");
-		cr_assert_gt(q.agents_left, 0u);
 		cr_assert_gt(q.agents, 300u);
 		const throng_world_stats st = throng_world_get_stats(w);
+		cr_assert_gt(q.agents_left, 0u);
 		cr_assert_eq(q.agents_left, st.agents_removed, "every agent removed was watched");
 		throng_world_destroy(w);
 	}
+}
+
+Test(churn, removed_and_added_between_steps_as_by_hand)
+{
+	both_engines(5, 7, 12, CHURN_BEFORE_STEP);
 }
 
 Test(churn, removed_and_added_between_a_step_and_its_observation_as_by_hand)
@@ -269,16 +275,7 @@ Test(churn, removed_and_added_between_a_step_and_its_observation_as_by_hand)
 	// The step record keeps describing the survivors after a removal
 	// (their previous state moved with them), and agents added after the
 	// step start in the current state: no path, no turn yet.
-	static const throng_engine engines[2] = {THRONG_ENGINE_SIMD, THRONG_ENGINE_SCALAR};
-	for (int e = 0; e < 2; ++e) {
-		throng_world* w = walkers(engines[e], 300, 6);
-		uint32_t left_arrived = 0;
-		const throng_quality q =
-		    watch(w, 240, 5, 9, CHURN_AFTER_STEP, 1.0f, throng_engine_name(engines[e]), &left_arrived);
-		cr_assert_gt(left_arrived, 0u);
-		cr_assert_gt(q.overlaps, 0u);
-		throng_world_destroy(w);
-	}
+	both_engines(6, 5, 9, CHURN_AFTER_STEP);
 }
 
 Test(churn, a_sink_takes_walkers_that_arrived_as_by_hand)
