@@ -159,7 +159,7 @@ throng_status throng_metrics_create(const throng_world* world, float goal_radius
 	if (world == NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_metrics_create: world is NULL");
 	}
-	if (world->part != NULL) { // its records are kept by id, below the count
+	if (world->part != NULL) { // a part holds some of the whole world's agents: watch the whole one
 		return thr_fail(THRONG_ERR_UNSUPPORTED, "throng_metrics_create: the world is a part of a larger one");
 	}
 	if (!isfinite(goal_radius) || goal_radius < 0.0f) {
