@@ -323,3 +323,42 @@ Test(churn, metrics_made_after_churn_watch_the_live_agents)
 	cr_assert_eq(q.goals, 0u);
 	throng_world_destroy(w);
 }
+
+/// The figures of `field` at 6,000 agents (above the 4,096 where observing
+/// runs in parallel) on `threads` threads, 60 agents churned before every
+/// step, half of the steps observed twice (a churn between the two).
+static throng_quality field_churned(uint32_t threads)
+{
+	throng_scene* s = thr_test_scene_threads("field", 6000, 1, THRONG_ENGINE_SIMD, threads);
+	throng_world* w = throng_scene_world(s);
+	throng_metrics* m = NULL;
+	cr_assert_eq(throng_metrics_create(w, throng_scene_goal_radius(s), &m), THRONG_OK, "%s", throng_last_error());
+	uint64_t rng = 17;
+	for (uint32_t k = 0; k < 30; ++k) {
+		thr_test_churn(w, &rng, 60);
+		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_metrics_observe(m, w), THRONG_OK, "%s", throng_last_error());
+		if (k % 2 == 0) {
+			thr_test_churn(w, &rng, 60);
+			cr_assert_eq(throng_metrics_observe(m, w), THRONG_OK, "again: %s", throng_last_error());
+		}
+	}
+	const throng_quality q = throng_metrics_result(m);
+	throng_metrics_destroy(m);
+	throng_scene_destroy(s);
+	return q;
+}
+
+Test(churn, every_thread_count_gives_the_same_figures)
+{
+	static const uint32_t threads[] = {1, 2, 3};
+	const throng_quality a = field_churned(threads[0]);
+	cr_assert_gt(a.agents_left, 0u);
+	cr_assert_gt(a.overlaps, 0u);
+	cr_assert_eq(a.steps, 45u, "30 steps, 15 of them observed again");
+	for (int t = 1; t < 3; ++t) {
+		const throng_quality b = field_churned(threads[t]);
+		cr_assert_eq(memcmp(&a, &b, sizeof a), 0, "%u threads: jitter %.17g vs %.17g, overlaps %llu vs %llu", threads[t],
+		             b.jitter, a.jitter, (unsigned long long)b.overlaps, (unsigned long long)a.overlaps);
+	}
+}
