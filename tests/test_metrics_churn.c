@@ -15,6 +15,7 @@
 #include "support.h"
 #include "throng/events.h"
 #include "throng/metrics.h"
+#include "throng/sources.h"
 #include "throng/throng.h"
 
 #define DT (1.0f / 60.0f)
@@ -278,11 +279,13 @@ Test(churn, removed_and_added_between_a_step_and_its_observation_as_by_hand)
 	both_engines(6, 5, 9, CHURN_AFTER_STEP);
 }
 
-Test(churn, a_sink_takes_walkers_that_arrived_as_by_hand)
+Test(churn, a_source_and_a_sink_as_by_hand)
 {
 	// Every walker heads for the origin, where a sink of 0.5 m takes it out
 	// as the step it enters ends; the goal radius, 1.5 m, is met first, in
-	// an observed state, so each one the sink took has arrived.
+	// an observed state, so each one the sink took has arrived. A source
+	// by the west wall adds 20 walkers a second after each step's sinks:
+	// they start in the state observed.
 	throng_world* w = walkers(THRONG_ENGINE_SIMD, 0, 1);
 	uint64_t rng = 3;
 	for (uint32_t k = 0; k < 200; ++k) {
@@ -295,12 +298,19 @@ Test(churn, a_sink_takes_walkers_that_arrived_as_by_hand)
 	z.radius = 0.5f;
 	z.sink = true;
 	cr_assert_eq(throng_world_add_zone(w, &z, NULL), THRONG_OK, "%s", throng_last_error());
+	throng_source_def src = throng_source_default_def();
+	src.min = (throng_vec2){-19.0f, -15.0f};
+	src.max = (throng_vec2){-16.0f, 15.0f};
+	src.rate = 20.0f;
+	src.agent.target = (throng_vec2){0.0f, 0.0f};
+	cr_assert_eq(throng_world_add_source(w, &src, NULL), THRONG_OK, "%s", throng_last_error());
 	uint32_t left_arrived = 0;
 	const throng_quality q = watch(w, 900, 0, 0, CHURN_BEFORE_STEP, 1.5f, "sink", &left_arrived);
 	const throng_world_stats st = throng_world_get_stats(w);
 	cr_assert_gt(st.agents_removed, 0u);
 	cr_assert_eq(q.agents_left, st.agents_removed);
-	cr_assert_eq(q.agents, 200u);
+	cr_assert_gt(q.agents, 400u, "the source added some 300 walkers in 15 s");
+	cr_assert_eq(q.agents, st.agents_added, "every agent added was watched (the 200 spawned first included)");
 	cr_assert_eq(left_arrived, q.agents_left, "every walker the sink took had arrived");
 	cr_assert_geq(q.reached, q.agents_left);
 	throng_world_destroy(w);
