@@ -298,6 +298,8 @@ static int cmd_run(int argc, char** argv)
 		return CLI_EXIT_FAILURE;
 	}
 	double measure_t0 = (double)throng_world_view(world).step * (double)throng_world_get_def(world).dt;
+	cli_summary s;
+	cli_summary_begin(&s, world); // the crowd at the start
 	cli_progress progress;
 	cli_progress_start(&progress, cli_progress_wanted(args.quiet), steps, throng_world_agent_count(world));
 
@@ -360,8 +362,6 @@ static int cmd_run(int argc, char** argv)
 		return CLI_EXIT_OUTPUT;
 	}
 
-	cli_summary s;
-	memset(&s, 0, sizeof s);
 	st = cli_summary_measure(scene, args.no_metrics ? NULL : &quality, &s);
 	if (st == THRONG_OK && measure != NULL) {
 		double t1 = (double)throng_world_view(world).step * (double)throng_world_get_def(world).dt;

@@ -9,12 +9,35 @@
 #include <stdio.h>
 #include <string.h>
 
+void cli_summary_begin(cli_summary* s, const throng_world* world)
+{
+	memset(s, 0, sizeof *s);
+	s->began = true;
+	s->agents_start = throng_world_agent_count(world);
+	s->stats_start = throng_world_get_stats(world);
+}
+
+/// The crowd's figures over the run (cli_summary.agents_start and on).
+static void crowd(const throng_world_stats* stats, cli_summary* s)
+{
+	s->agents_final = s->agents;
+	if (!s->began) {
+		s->agents_start = s->agents_peak = s->agents;
+		s->agents_added = s->agents_removed = 0;
+		return;
+	}
+	s->agents_added = stats->agents_added - s->stats_start.agents_added;
+	s->agents_removed = stats->agents_removed - s->stats_start.agents_removed;
+	s->agents_peak = stats->agents_peak > s->agents_start ? stats->agents_peak : s->agents_start;
+}
+
 throng_status cli_summary_measure(throng_scene* scene, const throng_quality* quality, cli_summary* s)
 {
 	throng_world* world = throng_scene_world(scene);
 	throng_world_def def = throng_world_get_def(world);
 	throng_world_stats stats = throng_world_get_stats(world);
 	s->agents = throng_world_agent_count(world);
+	crowd(&stats, s);
 	// The seed the world was built with: a file's world.seed unless --seed
 	// replaced it (never the command line's default 1 over the file's).
 	s->seed = def.seed;
@@ -44,7 +67,13 @@ throng_status cli_summary_measure(throng_scene* scene, const throng_quality* qua
 
 void cli_summary_finish(cli_summary* s)
 {
+	// The agents stepped: agents x steps while nobody came or went.
+	const bool churn = s->agents_added > 0 || s->agents_removed > 0;
 	double work = (double)s->agents * (double)s->steps;
+	if (churn) {
+		work = s->metrics ? (double)s->quality.agent_steps
+		                  : 0.5 * ((double)s->agents_start + (double)s->agents_final) * (double)s->steps;
+	}
 	// Throughput of the simulation itself: the loop's time less what the
 	// quality metrics and the outputs took (both reported on their own).
 	double stepping = s->seconds - s->output_seconds - s->metrics_seconds - s->measure_seconds;
@@ -62,7 +91,7 @@ typedef struct field {
 	bool metrics; ///< given only by the quality metrics: left out with --metrics off
 } field;
 
-enum { FIELD_BASE = 34, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + 1 + CLI_SUMMARY_MAX_MEASURES + 2 + 11 };
+enum { FIELD_BASE = 39, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + 1 + CLI_SUMMARY_MAX_MEASURES + 2 + 11 };
 
 /// Fills f with the summary's fields; returns how many.
 static int make_fields(const cli_summary* s, field f[FIELD_MAX])
@@ -78,6 +107,11 @@ static int make_fields(const cli_summary* s, field f[FIELD_MAX])
 	const field list[FIELD_BASE] = {
 		{"scenario", FIELD_STR, s->scenario, 0, 0.0, false},
 		{"agents", FIELD_U64, NULL, s->agents, 0.0, false},
+		{"agents_start", FIELD_U64, NULL, s->agents_start, 0.0, false},
+		{"agents_added", FIELD_U64, NULL, s->agents_added, 0.0, false},
+		{"agents_removed", FIELD_U64, NULL, s->agents_removed, 0.0, false},
+		{"agents_peak", FIELD_U64, NULL, s->agents_peak, 0.0, false},
+		{"agents_final", FIELD_U64, NULL, s->agents_final, 0.0, false},
 		{"steps", FIELD_U64, NULL, s->steps, 0.0, false},
 		{"seed", FIELD_U64, NULL, s->seed, 0.0, false},
 		{"engine", FIELD_STR, s->engine, 0, 0.0, false},

@@ -16,7 +16,19 @@
 
 typedef struct cli_summary {
 	const char* scenario;
-	uint32_t agents;
+	uint32_t agents;            ///< agents live at the end
+	/// The crowd over the run: live at its start (cli_summary_begin), added
+	/// and removed during it, the most the world held at once (in its life:
+	/// a resumed run's includes the steps before the checkpoint) and live at
+	/// the end (= agents). Without cli_summary_begin (throng-mpi, whose
+	/// agents neither come nor go): start = peak = final, none added or removed.
+	uint32_t agents_start;
+	uint64_t agents_added;
+	uint64_t agents_removed;
+	uint32_t agents_peak;
+	uint32_t agents_final;
+	bool began;                 ///< cli_summary_begin noted the start
+	throng_world_stats stats_start; ///< the world's stats when the run began
 	uint64_t steps;
 	uint64_t seed;
 	const char* engine;         ///< throng_engine_name of the engine
@@ -24,7 +36,9 @@ typedef struct cli_summary {
 	const char* threads_policy; ///< throng_threads_policy_name of the policy
 	uint64_t steps_one_thread;  ///< steps the adapting policy ran on one thread
 	double seconds;             ///< wall time of the stepping loop (s)
-	double agent_steps_per_s;   ///< agents * steps / the stepping time (seconds less output, metrics and measurement time)
+	double agent_steps_per_s;   ///< agent-steps / the stepping time (seconds less output, metrics and measurement
+	                            ///< time); agent-steps: agents * steps, the metrics' agent_steps when agents came
+	                            ///< or went, else (agents_start + agents_final) / 2 * steps
 	double simulated_seconds;   ///< steps * dt (s)
 	uint64_t hash;              ///< throng_world_hash at the end
 	uint64_t overlaps;          ///< pairs closer than the sum of radii at the end
@@ -73,7 +87,13 @@ typedef struct cli_summary {
 /// Returns the first failing status.
 throng_status cli_summary_measurements(const throng_measure* m, double t0, double t1, cli_summary* s);
 
+/// Zeroes *s and notes the crowd of `world` as the run begins (before its
+/// first step): agents_start and the stats the run's added and removed
+/// count from.
+void cli_summary_begin(cli_summary* s, const throng_world* world);
+
 /// Fills every field that the world and the run's quality figures hold (agents,
+/// the crowd's start, added, removed, peak and final count,
 /// the seed the world used, hash, overlaps, stats, simulated_seconds, the
 /// quality figures, the scene's outcome figures); max_speed_ratio, nonfinite,
 /// out_of_bounds and reached come from `quality`, over the whole run. With
@@ -84,7 +104,7 @@ throng_status cli_summary_measurements(const throng_measure* m, double t0, doubl
 /// failing status.
 throng_status cli_summary_measure(throng_scene* scene, const throng_quality* quality, cli_summary* s);
 
-/// Derives agent_steps_per_s from agents, steps and seconds.
+/// Derives agent_steps_per_s from the agent-steps, steps and seconds.
 void cli_summary_finish(cli_summary* s);
 
 /// Aligned "key: value" lines.

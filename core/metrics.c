@@ -23,6 +23,12 @@
 // step past the last observation, or at it (the same state observed
 // again, its own previous state), and fails otherwise.
 //
+// Agents that come and go: core/metrics_churn.c places the records by id
+// when the population changed, folds the records of agents that left into
+// sums of their own and makes records for agents that came; the step
+// record keeps describing the survivors when a sink removed agents after
+// the step (thr_remove_marked).
+//
 // The records follow the world's storage order: record k is the agent at
 // slot k at the last observation. Each observation first puts the
 // records in the world's current order, so that observing then reads the
@@ -64,53 +70,8 @@
 #include "error.h"
 #include "fmath.h"
 #include "memory.h"
-#include "metrics_overlap.h"
-#include "metrics_shapes.h"
-#include "throng/metrics.h"
+#include "metrics_internal.h"
 #include "world_internal.h"
-
-/// "Not arrived yet" in arrived_step.
-#define THR_NEVER UINT32_MAX
-
-/// What observing keeps of one agent, 32 bytes in four columns of 8 (the
-/// turn, the path walked, and these two), so that the records follow the
-/// world's reorder one column at a time through one spare column.
-typedef struct thr_goal {
-	float x, y; ///< the goal
-} thr_goal;
-
-typedef struct thr_tag {
-	uint32_t arrived_step; ///< first arrival at the goal, in steps since creation; THR_NEVER before
-	uint32_t id;           ///< the agent's id
-} thr_tag;
-
-enum { THR_COL_TURN, THR_COL_WALKED, THR_COL_GOAL, THR_COL_TAG, THR_COLS };
-
-_Static_assert(sizeof(thr_goal) == 8 && sizeof(thr_tag) == 8 && sizeof(double) == 8,
-               "a record's columns are 8 bytes an agent, the overlap sort's spare column's size");
-_Static_assert(THRONG_METRICS_MAX_STEPS < THR_NEVER, "an arrival step never reads as THR_NEVER");
-
-struct throng_metrics {
-	uint32_t n;
-	uint64_t step0;        ///< the world's step at creation
-	uint64_t last_step;    ///< the world's step at the last observation (at creation before the first)
-	float dt;
-	float goal_radius;
-	bool wrap;             ///< positions jump across the world: no path length
-	thr_overlap_index overlap;
-	thr_shape_watch shapes;
-	thr_shape_tally shape_tally;
-	uint64_t contacts0, contacts; ///< world_contacts() at creation and at the last observation
-	float *start_x, *start_y; ///< by id: read only by throng_metrics_result()
-	/// The records, in the world's storage order at the last observation:
-	/// the turn (double, rad), the path walked until the first arrival
-	/// (double, m), the goal (thr_goal) and the tag (thr_tag).
-	void* col[THR_COLS];
-	uint64_t steps, overlaps, oob, nonfinite, overlap_capped;
-	uint32_t overlap_most_examined;
-	double deepest;
-	throng_world_stats world_stats; ///< the world's running figures at the last observation
-};
 
 /// Agents a thread of the metrics gets at least: more threads would spend
 /// longer waiting at barriers than working (OMP_NUM_THREADS far above the
@@ -175,6 +136,8 @@ void throng_metrics_destroy(throng_metrics* m)
 	thr_shape_watch_free(&m->shapes);
 	free(m->start_x);
 	free(m->start_y);
+	free(m->born);
+	free(m->by_id);
 	for (int c = 0; c < THR_COLS; ++c) {
 		free(m->col[c]);
 	}
@@ -187,14 +150,6 @@ static uint64_t world_contacts(const throng_world* w)
 	return w->stats.contacts; // overlapping pairs the contact pass met, summed over steps
 }
 
-/// Whether an agent at (x, y) is within the goal radius of its goal now.
-static bool at_goal(const throng_metrics* m, thr_goal g, float x, float y)
-{
-	float dx = x - g.x;
-	float dy = y - g.y;
-	return dx * dx + dy * dy <= m->goal_radius * m->goal_radius;
-}
-
 throng_status throng_metrics_create(const throng_world* world, float goal_radius, throng_metrics** out)
 {
 	if (out == NULL) {
@@ -204,13 +159,8 @@ throng_status throng_metrics_create(const throng_world* world, float goal_radius
 	if (world == NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_metrics_create: world is NULL");
 	}
-	if (world->part != NULL) { // its records are kept by id, below the count
+	if (world->part != NULL) { // a part holds some of the whole world's agents: watch the whole one
 		return thr_fail(THRONG_ERR_UNSUPPORTED, "throng_metrics_create: the world is a part of a larger one");
-	}
-	if (world->id_end != world->count) { // its records are kept by id, below the count
-		return thr_fail(THRONG_ERR_UNSUPPORTED, "throng_metrics_create: agents were removed from the world (ids end at "
-		                "%u, %u agents live); the quality metrics follow a crowd whose ids are 0 .. count-1",
-		                world->id_end, world->count);
 	}
 	if (!isfinite(goal_radius) || goal_radius < 0.0f) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
@@ -222,24 +172,30 @@ throng_status throng_metrics_create(const throng_world* world, float goal_radius
 	}
 	uint32_t n = world->count;
 	size_t cnt = n > 0 ? n : 1;
-	m->n = n;
+	const uint32_t id_end = thr_id_end(world);
+	const size_t ids = id_end > 0 ? id_end : 1;
+	m->n = m->cap = m->seen = n;
+	m->id_end = m->ids_cap = id_end;
 	m->step0 = m->last_step = world->step;
 	m->dt = world->def.dt;
 	m->goal_radius = goal_radius;
 	m->wrap = world->def.bounds_mode == THRONG_BOUNDS_WRAP;
 	bool ok = thr_overlap_alloc(&m->overlap, n, metrics_threads(world)) == 0;
-	m->start_x = malloc(cnt * sizeof *m->start_x);
-	m->start_y = malloc(cnt * sizeof *m->start_y);
+	m->start_x = malloc(ids * sizeof *m->start_x);
+	m->start_y = malloc(ids * sizeof *m->start_y);
+	m->born = calloc(ids, sizeof *m->born); // those at creation start at step 0
+	m->by_id = malloc(ids * sizeof *m->by_id);
 	for (int c = 0; c < THR_COLS; ++c) {
 		m->col[c] = malloc(cnt * 8u);
 		ok = ok && m->col[c] != NULL;
 	}
-	if (!ok || m->start_x == NULL || m->start_y == NULL) {
+	if (!ok || m->start_x == NULL || m->start_y == NULL || m->born == NULL || m->by_id == NULL) {
 		throng_metrics_destroy(m);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_metrics_create: out of memory for %u agents", n);
 	}
-	thr_huge_pages(m->start_x, cnt * sizeof *m->start_x);
-	thr_huge_pages(m->start_y, cnt * sizeof *m->start_y);
+	memset(m->by_id, 0xff, ids * sizeof *m->by_id);
+	thr_huge_pages(m->start_x, ids * sizeof *m->start_x);
+	thr_huge_pages(m->start_y, ids * sizeof *m->start_y);
 	for (int c = 0; c < THR_COLS; ++c) {
 		thr_huge_pages(m->col[c], cnt * 8u);
 	}
@@ -258,7 +214,7 @@ throng_status throng_metrics_create(const throng_world* world, float goal_radius
 		((double*)m->col[THR_COL_WALKED])[k] = 0.0;
 		((thr_goal*)m->col[THR_COL_GOAL])[k] = g;
 		((thr_tag*)m->col[THR_COL_TAG])[k] =
-		    (thr_tag){goal_radius > 0.0f && at_goal(m, g, s->px[k], s->py[k]) ? 0u : THR_NEVER, id};
+		    (thr_tag){goal_radius > 0.0f && thr_metrics_at_goal(m, g, s->px[k], s->py[k]) ? 0u : THR_NEVER, id};
 	}
 	m->world_stats = world->stats;
 	m->contacts0 = m->contacts = world_contacts(world);
@@ -310,12 +266,6 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_metrics_observe: %s is NULL",
 		                m == NULL ? "metrics" : "world");
 	}
-	if (w->count != m->n || thr_id_end(w) != m->n) { // a part world's ids: the whole world's
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
-		                "throng_metrics_observe: the world has %u agents (ids below %u), the metrics watch %u, ids "
-		                "0 .. %u: agents came or went",
-		                w->count, thr_id_end(w), m->n, m->n - 1u);
-	}
 	if (w->step - m->step0 > THRONG_METRICS_MAX_STEPS) {
 		return thr_fail(THRONG_ERR_CAPACITY, "throng_metrics_observe: more than %u steps since the metrics were "
 		                "created (an arrival step is 32-bit)", (unsigned)THRONG_METRICS_MAX_STEPS);
@@ -335,20 +285,33 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_metrics_observe: out of memory for the grids over %u "
 		                "obstacles and %u walls", w->obstacle_count, w->wall_count);
 	}
+	// Observed again without a step, the state is its own previous state:
+	// no path, no turn. After a step, the slots from pn up hold agents
+	// added since the step: they start in the current state.
+	const bool stepped = w->step != m->last_step;
+	const thr_state* s = thr_cur_c(w);
+	const thr_state* ps = stepped ? rec->previous : s;
+	const uint32_t pn = stepped && rec->count < w->count ? rec->count : w->count;
+	// Agents came or went since the last observation: the records are
+	// placed by id (core/metrics_churn.c), in room made first.
+	const uint32_t threads = metrics_threads(w);
+	const bool churn = w->count != m->n || thr_id_end(w) != m->id_end || pn != w->count;
+	if (churn && thr_metrics_reserve(m, thr_id_end(w), w->count, threads) != 0) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_metrics_observe: out of memory for the records of %u "
+		                "agents (ids below %u)", w->count, thr_id_end(w));
+	}
 	// The overlaps first: the one part that can fail (out of memory, in a
 	// world too spread out for the packed sort) fails before any state is taken.
-	const uint32_t threads = metrics_threads(w);
 	thr_overlap_result r;
 	if (thr_overlap_count(&m->overlap, w, threads, &r) != 0) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_metrics_observe: out of memory for the overlap sort of "
-		                "%u agents", m->n);
+		                "%u agents", w->count);
 	}
-	const thr_state* s = thr_cur_c(w);
-	// Observed again without a step, the state is its own previous state:
-	// no path, no turn.
-	const thr_state* ps = w->step == m->last_step ? s : rec->previous;
-	const throng_world_def* d = &w->def;
 	const uint64_t step = w->step - m->step0;
+	if (churn) {
+		thr_metrics_regroup(m, w, ps, pn, stepped ? (uint32_t)step - 1u : (uint32_t)step, (uint32_t)step);
+	}
+	const throng_world_def* d = &w->def;
 	const bool goals = m->goal_radius > 0.0f;
 	const bool shapes = m->shapes.n_obstacles > 0 || m->shapes.n_walls > 0;
 	// The world's clearance map (core/world_internal.h), when it is built
@@ -359,17 +322,17 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 	const thr_shape_watch* const watch = &m->shapes;
 	uint64_t nonfinite = 0, oob = 0, crossings = 0, wall_pen = 0, obstacle_pen = 0;
 	double deepest_obstacle = 0.0;
-	// The records follow the world's storage order first: from[k], the
-	// record of the agent now at slot k, is the step's reorder when the ids
-	// agree, else found by id (by_id: each id's record). Both live in the
-	// overlap sort's spare buffer (8 bytes an agent, free until the next
-	// sort). Each column is gathered into a spare column, which it then
-	// swaps with: the overlap sort's entry buffer (8 bytes an agent, free
-	// as well), which takes the column's old buffer in return. The tag
-	// column goes first, gathered and checked in one pass.
+	// The records follow the world's storage order first (unless placed by
+	// id above): from[k], the record of the agent now at slot k, is the
+	// step's reorder when the ids agree, else found by id (by_id: each id's
+	// record). from lives in the overlap sort's spare buffer (8 bytes an
+	// agent, free until the next sort). Each column is gathered into a spare
+	// column, which it then swaps with: the overlap sort's entry buffer (8
+	// bytes an agent, free as well), which takes the column's old buffer in
+	// return. The tag column goes first, gathered and checked in one pass.
 	const uint32_t* const perm = rec != NULL ? rec->reorder : NULL;
 	uint32_t* const from = (uint32_t*)m->overlap.spare;
-	uint32_t* const by_id = from + n;
+	uint32_t* const by_id = m->by_id;
 	void* spare = m->overlap.entry;
 	int64_t moved = 0, wrong = 0;
 	bool redo = false; // the tag column is to be gathered again, by id
@@ -378,7 +341,9 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 	reduction(+ : nonfinite, oob, crossings, wall_pen, obstacle_pen) reduction(max : deepest_obstacle)
 	{
 		const thr_tag* const old = m->col[THR_COL_TAG];
-		if (perm == NULL) {
+		if (churn) {
+			// placed by id already: nothing moves
+		} else if (perm == NULL) {
 #pragma omp for schedule(static) reduction(+ : wrong)
 			for (int64_t k = 0; k < n; ++k) {
 				from[k] = (uint32_t)k;
@@ -442,7 +407,8 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 				continue;
 			}
 			oob += outside(d, x, y, w->radius[k]) ? 1u : 0u;
-			const float x0 = ps->px[k], y0 = ps->py[k];
+			const thr_state* const p = k < (int64_t)pn ? ps : s; // added since the step: no previous state
+			const float x0 = p->px[k], y0 = p->py[k];
 			// A path the world's clearance map proves clear of every shape
 			// can neither cross a wall nor end in a shape: its tests would
 			// count nothing.
@@ -453,7 +419,7 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 			// unit heading, from the project's own atan2 (the same bits on
 			// every build).
 			float hx = s->hx[k], hy = s->hy[k];
-			float px = ps->hx[k], py = ps->hy[k];
+			float px = p->hx[k], py = p->hy[k];
 			float cross = px * hy - py * hx;
 			float dot = px * hx + py * hy;
 			turn[k] += fabs((double)thr_atan2f(cross, dot));
@@ -463,7 +429,7 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 					double ddy = (double)y - (double)y0;
 					walked[k] += sqrt(ddx * ddx + ddy * ddy);
 				}
-				if (at_goal(m, goal[k], x, y)) {
+				if (thr_metrics_at_goal(m, goal[k], x, y)) {
 					tag[k].arrived_step = (uint32_t)step;
 				}
 			}
@@ -489,6 +455,7 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 	m->contacts = world_contacts(w);
 	m->last_step = w->step;
 	m->steps++;
+	m->agent_steps += (uint64_t)n;
 	return THRONG_OK;
 }
 
@@ -499,11 +466,15 @@ throng_quality throng_metrics_result(const throng_metrics* m)
 	if (m == NULL) {
 		return q;
 	}
-	q.agents = m->n;
+	q.agents = m->seen;
+	q.agents_left = m->left;
 	q.steps = m->steps;
+	q.agent_steps = m->agent_steps;
 	q.seconds = (double)m->steps * (double)m->dt;
 	q.overlaps = m->overlaps;
-	double agent_steps = (double)m->n * (double)m->steps;
+	// agents x steps without churn (the product is exact in a uint64_t, so
+	// its double is that of the product of the doubles).
+	const double agent_steps = (double)m->agent_steps;
 	q.overlaps_per_agent_step = agent_steps > 0.0 ? (double)m->overlaps / agent_steps : 0.0;
 	q.deepest_overlap = m->deepest;
 	q.overlap_capped = m->overlap_capped;
@@ -516,38 +487,28 @@ throng_quality throng_metrics_result(const throng_metrics* m)
 	q.obstacle_penetrations = m->shape_tally.obstacle_penetrations;
 	q.deepest_obstacle_penetration = m->shape_tally.deepest_obstacle;
 	q.contacts_per_agent_step = agent_steps > 0.0 ? (double)(m->contacts - m->contacts0) / agent_steps : 0.0;
-	double turn = 0.0, time = 0.0, ratio = 0.0;
-	uint32_t ratios = 0;
-	// Each id's record: by_id in the overlap sort's spare buffer, free
-	// between observations.
-	uint32_t* const by_id = (uint32_t*)m->overlap.spare;
-	const double* const turns = m->col[THR_COL_TURN];
-	const double* const walked = m->col[THR_COL_WALKED];
-	const thr_goal* const goal = m->col[THR_COL_GOAL];
+	// The agents that left (folded in as they left), then the live ones in
+	// id order: each id's record through by_id, scratch between
+	// observations.
+	thr_agent_sums sums = m->gone;
+	uint32_t* const by_id = m->by_id;
 	const thr_tag* const tag = m->col[THR_COL_TAG];
 	for (uint32_t k = 0; k < m->n; ++k) {
 		by_id[tag[k].id] = k;
 	}
-	for (uint32_t id = 0; id < m->n; ++id) {
+	for (uint32_t id = 0; id < m->id_end; ++id) {
 		const uint32_t a = by_id[id];
-		turn += turns[a];
-		if (m->goal_radius > 0.0f && tag[a].arrived_step != THR_NEVER) {
-			q.reached++;
-			time += (double)tag[a].arrived_step * (double)m->dt;
-			double t = (double)tag[a].arrived_step * (double)m->dt;
-			q.max_time_to_goal = t > q.max_time_to_goal ? t : q.max_time_to_goal;
-			double dx = (double)goal[a].x - (double)m->start_x[id];
-			double dy = (double)goal[a].y - (double)m->start_y[id];
-			double straight = sqrt(dx * dx + dy * dy);
-			if (!m->wrap && straight > 2.0 * (double)m->goal_radius) {
-				ratio += walked[a] / (straight - (double)m->goal_radius);
-				ratios++;
-			}
+		if (a < m->n && tag[a].id == id) {
+			thr_metrics_add_agent(m, a, &sums);
 		}
 	}
-	q.goals = m->goal_radius > 0.0f ? m->n : 0u;
-	q.mean_time_to_goal = q.reached > 0 ? time / (double)q.reached : 0.0;
-	q.path_length_ratio = ratios > 0 ? ratio / (double)ratios : 0.0;
-	q.jitter = q.seconds > 0.0 && m->n > 0 ? turn / ((double)m->n * q.seconds) : 0.0;
+	q.goals = m->goal_radius > 0.0f ? m->seen : 0u;
+	q.reached = sums.reached;
+	q.max_time_to_goal = sums.max_time;
+	q.mean_time_to_goal = sums.reached > 0 ? sums.time / (double)sums.reached : 0.0;
+	q.path_length_ratio = sums.ratios > 0 ? sums.ratio / (double)sums.ratios : 0.0;
+	// The mean agents live over the states (exactly the count without churn).
+	const double agents = q.steps > 0 ? agent_steps / (double)q.steps : 0.0;
+	q.jitter = q.seconds > 0.0 && agents > 0.0 ? sums.turn / (agents * q.seconds) : 0.0;
 	return q;
 }

@@ -305,7 +305,7 @@ throng_status throng_world_step(throng_world* w)
 	thr_make_current(w, ctx.write); // the one flip of the step
 	w->step++;
 	publish(w, &ctx, &ps);
-	thr_events_sinks(w); // after the record: a removal marks it stale
+	thr_events_sinks(w); // after the record, which follows the removal (thr_remove_marked)
 	thr_sources_run(w);  // after the sinks: their room is the sources'
 	if (timed) {
 		thr_team_record(&w->team, team, (float)(thr_clock_ns() - began) / (float)w->count);

@@ -229,16 +229,24 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	return 0;
 }
 
-/// Every per-agent array of the current state that travels with an agent,
-/// as 32-bit words (NULL: no waypoints, no recorded totals); returns how many.
-static int agent_arrays(throng_world* w, uint32_t* out[8 + THR_SINGLE_ARRAYS + 3])
+/// Most arrays agent_arrays lists: two states of 9, the singles, the totals.
+#define THR_AGENT_ARRAYS (18 + THR_SINGLE_ARRAYS + 2)
+
+/// Every per-agent array that travels with an agent, as 32-bit words
+/// (NULL: no waypoints, no recorded totals): both states (the other one is
+/// the state the last step started from, which its record shows observers,
+/// world_internal.h), the singles and the recorded totals; returns how many.
+static int agent_arrays(throng_world* w, uint32_t* out[THR_AGENT_ARRAYS])
 {
 	thr_state* st = &w->store.buf[w->store.cur];
-	uint32_t* const arrays[8 + THR_SINGLE_ARRAYS + 3] = {
+	thr_state* pr = &w->store.buf[w->store.cur ^ 1];
+	uint32_t* const arrays[THR_AGENT_ARRAYS] = {
 		(uint32_t*)st->px, (uint32_t*)st->py, (uint32_t*)st->vx, (uint32_t*)st->vy, (uint32_t*)st->hx,
-		(uint32_t*)st->hy, (uint32_t*)st->wander, (uint32_t*)st->noise, w->id, (uint32_t*)w->max_speed,
+		(uint32_t*)st->hy, (uint32_t*)st->wander, (uint32_t*)st->noise, st->waypoint, (uint32_t*)pr->px,
+		(uint32_t*)pr->py, (uint32_t*)pr->vx, (uint32_t*)pr->vy, (uint32_t*)pr->hx, (uint32_t*)pr->hy,
+		(uint32_t*)pr->wander, (uint32_t*)pr->noise, pr->waypoint, w->id, (uint32_t*)w->max_speed,
 		(uint32_t*)w->max_force, (uint32_t*)w->radius, w->archetype, w->group, w->target_agent, w->path,
-		(uint32_t*)w->tx, (uint32_t*)w->ty, st->waypoint, (uint32_t*)w->total_x, (uint32_t*)w->total_y};
+		(uint32_t*)w->tx, (uint32_t*)w->ty, (uint32_t*)w->total_x, (uint32_t*)w->total_y};
 	int n = 0;
 	for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; ++a) {
 		if (arrays[a] != NULL) {
@@ -252,7 +260,7 @@ static int agent_arrays(throng_world* w, uint32_t* out[8 + THR_SINGLE_ARRAYS + 3
 /// array (from[j] >= at[j], and no slot is read after it was written).
 static void move_slots(throng_world* w, const uint32_t* at, const uint32_t* from, uint32_t n)
 {
-	uint32_t* arrays[8 + THR_SINGLE_ARRAYS + 3];
+	uint32_t* arrays[THR_AGENT_ARRAYS];
 	const int na = agent_arrays(w, arrays);
 	for (int a = 0; a < na; ++a) {
 		uint32_t* x = arrays[a];

@@ -47,7 +47,11 @@ void thr_remove_marked(throng_world* w, const uint8_t* dead, uint32_t first, uin
 		thr_events_push(w, THRONG_EVENT_REMOVED, ids[k], zones != NULL ? zones[k] : THRONG_NO_ZONE, THRONG_NO_SOURCE);
 	}
 	w->stats.agents_removed += n;
-	w->published.step = UINT64_MAX; // the slots moved: the last step's record no longer describes them
+	// The record still describes the survivors (the store moved their
+	// previous state with them): the quality metrics observe a step whose
+	// sinks took agents out. Its reorder no longer does.
+	w->published.reorder = NULL;
+	w->published.count = w->count;
 	thr_agents_changed(w);
 }
 

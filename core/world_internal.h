@@ -70,8 +70,13 @@ typedef struct thr_step_record {
 	/// world's load, the state the load replaced.
 	const thr_state* previous;
 	/// New slot k held slot reorder[k] when the step began (w->count
-	/// entries, the world's own copy); NULL when no slot moved.
+	/// entries, the world's own copy); NULL when no slot moved, and after
+	/// agents were removed since the step (an observer then matches the
+	/// slots by id).
 	const uint32_t* reorder;
+	/// Slots below it have a previous state: w->count when the step ended
+	/// (less the agents removed since); agents added since lie above it.
+	uint32_t count;
 	thr_contact_report contact; ///< what the contact stage did (zeros after a load)
 } thr_step_record;
 
@@ -231,13 +236,15 @@ static inline void thr_agents_changed(throng_world* w)
 }
 
 /// Publishes w's record: the step it has just reached, `previous`, the
-/// reorder (the store's, NULL: none) and what the contact stage did.
+/// reorder (the store's, NULL: none), the agent count and what the
+/// contact stage did.
 static inline void thr_publish_step(throng_world* w, const thr_state* previous, const uint32_t* reorder,
                                     const thr_contact_report* contact)
 {
 	w->published.step = w->step;
 	w->published.previous = previous;
 	w->published.reorder = reorder;
+	w->published.count = w->count;
 	w->published.contact = *contact;
 }
 
@@ -288,7 +295,8 @@ void thr_spawn_one(throng_world* w, const throng_agent_def* a, uint32_t source);
 /// whose ids are ids[0..n) by increasing id: whoever targeted one targets
 /// nobody, each is listed REMOVED (in zones[k], the sink it entered, or
 /// THRONG_NO_ZONE when zones is NULL; event room reserved first), and the
-/// stats and the step record follow (core/world_agents.c). Cannot fail.
+/// stats and the step record follow: it still describes the survivors,
+/// whose previous state moved with them (core/world_agents.c). Cannot fail.
 void thr_remove_marked(throng_world* w, const uint8_t* dead, uint32_t first, uint32_t* scratch, const uint32_t* ids,
                        const uint32_t* zones, uint32_t n);
 

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "support.h"
-#include "throng/metrics.h"
 #include "throng/scenario.h"
 #include "throng/throng.h"
 #include "world_internal.h"
@@ -426,25 +425,6 @@ Test(replay, random_sequences_replay_to_the_same_bits_in_both_engines)
 			cr_assert_eq(c[k], a[k], "seed %llu, op %u: the scalar engine differs", (unsigned long long)seed, k);
 		}
 	}
-}
-
-// The quality metrics follow a crowd whose ids are 0 .. count-1 (for now):
-// they refuse a world that lost agents rather than read past their records.
-Test(remove, the_quality_metrics_refuse_a_changed_crowd)
-{
-	throng_world* w = small_world(THRONG_ENGINE_SIMD, 16, 10);
-	throng_metrics* m = NULL;
-	cr_assert_eq(throng_metrics_create(w, 0.5f, &m), THRONG_OK, "%s", throng_last_error());
-	cr_assert_eq(throng_world_remove_agent(w, 3), THRONG_OK);
-	throng_agent_def d = throng_agent_default_def();
-	cr_assert_eq(throng_world_spawn(w, &d, 1, NULL), THRONG_OK); // 10 agents again, ids 0 .. 10
-	cr_assert_eq(throng_world_step(w), THRONG_OK);
-	cr_assert_eq(throng_metrics_observe(m, w), THRONG_ERR_INVALID_ARGUMENT);
-	cr_assert(strstr(throng_last_error(), "came or went") != NULL, "%s", throng_last_error());
-	throng_metrics_destroy(m);
-	cr_assert_eq(throng_metrics_create(w, 0.5f, &m), THRONG_ERR_UNSUPPORTED);
-	cr_assert(strstr(throng_last_error(), "removed") != NULL, "%s", throng_last_error());
-	throng_world_destroy(w);
 }
 
 Test(set, the_thread_count_changes_between_steps_and_no_bit)

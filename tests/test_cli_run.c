@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The `throng` command, finished (issue 4): --seconds, --quiet, the progress
 // bar (only on a terminal), the quality metrics and outcome figures in the
-// summary, and --help for every subcommand. Runs the built executable
+// summary, the crowd's start, added, removed, peak and final count (of a
+// scenario file with a sink and a source, and the summary's code itself on
+// a world churned through the C API, cli/summary.c), and --help for every
+// subcommand. Runs the built executable
 // (THRONG_CLI_PATH) through /bin/sh; the terminal runs go through
 // util-linux's `script`, which gives the command a pseudo-terminal.
 #include <criterion/criterion.h>
@@ -9,7 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "summary.h"
 #include "support.h"
+#include "throng/metrics.h"
+#include "throng/scenario.h"
 
 #define OUT_CAP 32768
 #define ERR_CAP 4096
@@ -239,4 +245,181 @@ Test(cli_run, help_for_every_subcommand)
 	cr_assert_not_null(strstr(out, "Usage: throng list"), "%s", out);
 	cr_assert_eq(run_cli("validate --help"), 0, "%s", err);
 	cr_assert_not_null(strstr(out, "Usage: throng validate"), "%s", out);
+}
+
+/// The crowd's figures of a JSON summary: start, added, removed, peak and
+/// final (= agents).
+static void expect_crowd(const char* json, double start, double added, double removed, double peak, double final)
+{
+	static const char* const keys[6] = {"agents_start", "agents_added", "agents_removed",
+	                                    "agents_peak",  "agents_final", "agents"};
+	const double want[6] = {start, added, removed, peak, final, final};
+	for (int k = 0; k < 6; ++k) {
+		cr_assert_eq(json_number(json, keys[k]), want[k], "%s: %g, expected %g in:\n%s", keys[k],
+		             json_number(json, keys[k]), want[k], json);
+	}
+}
+
+Test(cli_run, a_crowd_that_neither_comes_nor_goes)
+{
+	// Added 0, removed 0, peak = final = start, metrics on and off.
+	static const char* const runs[2] = {"run herd --agents 50 --steps 10 --summary json",
+	                                    "run crossing --agents 40 --steps 5 --summary json --metrics off"};
+	static const double agents[2] = {50.0, 40.0};
+	for (int k = 0; k < 2; ++k) {
+		cr_assert_eq(run_cli(runs[k]), 0, "%s", err);
+		expect_crowd(out, agents[k], 0.0, 0.0, agents[k], agents[k]);
+	}
+}
+
+/// The agent of `scene` with id `like`, spawned again `count` times.
+static void spawn_like(throng_world* w, uint32_t like, uint32_t count)
+{
+	throng_agent_state a;
+	cr_assert_eq(throng_world_get_agent(w, like, &a), THRONG_OK, "%s", throng_last_error());
+	throng_agent_def d = throng_agent_default_def();
+	d.position = a.position;
+	d.max_speed = a.max_speed;
+	d.max_force = a.max_force;
+	d.radius = a.radius;
+	d.archetype = a.archetype;
+	d.group = a.group;
+	d.target = a.target;
+	for (uint32_t k = 0; k < count; ++k) {
+		d.position.x += 0.5f;
+		cr_assert_eq(throng_world_spawn(w, &d, 1, NULL), THRONG_OK, "%s", throng_last_error());
+	}
+}
+
+/// What `print` writes of s, into buf (NUL-terminated, cap bytes).
+static const char* printed(void (*print)(FILE*, const cli_summary*), const cli_summary* s, char* buf, size_t cap)
+{
+	FILE* f = tmpfile();
+	cr_assert_not_null(f);
+	print(f, s);
+	rewind(f);
+	const size_t n = fread(buf, 1, cap - 1u, f);
+	buf[n] = '\0';
+	cr_assert_eq(fclose(f), 0);
+	return buf;
+}
+
+/// One step of `scene`, observed.
+static void step_observed(throng_scene* scene, throng_metrics* m)
+{
+	cr_assert_eq(throng_scene_step(scene), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_metrics_observe(m, throng_scene_world(scene)), THRONG_OK, "%s", throng_last_error());
+}
+
+Test(cli_run, the_summary_counts_the_crowd_that_came_and_went)
+{
+	// 40 walkers; step; 3 removed and 5 added (42, the peak); step; 6
+	// removed (36); step. So 40 at the start, 5 added, 9 removed, peak 42,
+	// 36 at the end, and 40 + 42 + 36 = 118 agent-steps.
+	throng_scene* scene = thr_test_scene("crossing", 40, THRONG_ENGINE_SIMD);
+	throng_world* w = throng_scene_world(scene);
+	cli_summary s;
+	cli_summary_begin(&s, w);
+	throng_metrics* m = NULL;
+	cr_assert_eq(throng_metrics_create(w, throng_scene_goal_radius(scene), &m), THRONG_OK, "%s", throng_last_error());
+	step_observed(scene, m);
+	const uint32_t first[3] = {3, 7, 11}, second[6] = {0, 1, 2, 20, 40, 44};
+	cr_assert_eq(throng_world_remove_agents(w, first, 3), THRONG_OK, "%s", throng_last_error());
+	spawn_like(w, 5, 5); // ids 40 .. 44
+	step_observed(scene, m);
+	cr_assert_eq(throng_world_remove_agents(w, second, 6), THRONG_OK, "%s", throng_last_error());
+	step_observed(scene, m);
+	const throng_quality q = throng_metrics_result(m);
+	throng_metrics_destroy(m);
+	cr_assert_eq(q.agent_steps, 118u);
+	cr_assert_eq(cli_summary_measure(scene, &q, &s), THRONG_OK, "%s", throng_last_error());
+	s.scenario = "crossing";
+	s.steps = 3;
+	s.seconds = 2.0;
+	cli_summary_finish(&s);
+	cr_assert_eq(s.agents_start, 40u);
+	cr_assert_eq(s.agents_added, 5u);
+	cr_assert_eq(s.agents_removed, 9u);
+	cr_assert_eq(s.agents_peak, 42u);
+	cr_assert_eq(s.agents_final, 36u);
+	cr_assert_eq(s.agents, 36u);
+	cr_assert_eq(s.agent_steps_per_s, 59.0, "the agent-steps stepped, over 2 s: %g", s.agent_steps_per_s);
+	cr_assert_eq(s.quality.agents, 45u, "every agent watched");
+	cr_assert_eq(s.quality.agents_left, 9u);
+	// Both printers hold the same figures.
+	const char* text = printed(cli_summary_print_json, &s, out, OUT_CAP);
+	expect_crowd(text, 40.0, 5.0, 9.0, 42.0, 36.0);
+	text = printed(cli_summary_print_text, &s, out, OUT_CAP);
+	static const char* const lines[] = {"\nagents_start: ", "\nagents_added: ", "\nagents_removed: ",
+	                                    "\nagents_peak: ", "\nagents_final: "};
+	static const char* const values[] = {"40\n", "5\n", "9\n", "42\n", "36\n"};
+	for (int k = 0; k < 5; ++k) {
+		const char* at = strstr(text, lines[k]);
+		cr_assert_not_null(at, "%s", text);
+		at += strlen(lines[k]);
+		at += strspn(at, " ");
+		cr_assert_eq(strncmp(at, values[k], strlen(values[k])), 0, "%s%s", lines[k], at);
+	}
+	throng_scene_destroy(scene);
+}
+
+/// A room whose crowd comes and goes: 10 walkers at rest on their targets,
+/// 4 of them inside an exit (a sink), which takes them at step 1; a source
+/// by the exit adds 8 walkers, one a step from step 1, heading into it,
+/// where it takes them too before they arrive. So: 10 at the start, 6
+/// after step 1 (then 7), 14 after step 8 (the peak), 6 at the end; 8
+/// added, 12 removed; reached 10 (the 4 the exit took had arrived at the
+/// start, on their targets), goals 18 (every agent watched).
+static const char door_file[] =
+		"version: 2\n"
+		"name: \"door\"\n"
+		"steps: 300\n"
+		"goal_radius: 0.5\n"
+		"world:\n"
+		"  bounds: {min: [-20, -10], max: [20, 10], mode: contain}\n"
+		"  dt: 0.016666668\n"
+		"  seed: 1\n"
+		"archetypes:\n"
+		"  \"walker\":\n"
+		"    mode: weighted\n"
+		"    slots:\n"
+		"      - {kind: arrive, weight: 1, target: point, slow_radius: 2}\n"
+		"agents:\n"
+		"  rows:\n"
+		"    - [15, 0, 0, 0, 1, 0, 15, 0, 1.3, 4, 0.3, \"walker\", 0, null]\n"
+		"    - [16, 2, 0, 0, 1, 0, 16, 2, 1.3, 4, 0.3, \"walker\", 0, null]\n"
+		"    - [17, -2, 0, 0, 1, 0, 17, -2, 1.3, 4, 0.3, \"walker\", 0, null]\n"
+		"    - [18, 4, 0, 0, 1, 0, 18, 4, 1.3, 4, 0.3, \"walker\", 0, null]\n"
+		"    - [-15, -6, 0, 0, 1, 0, -15, -6, 1.3, 4, 0.3, \"walker\", 0, null]\n"
+		"    - [-15, -3, 0, 0, 1, 0, -15, -3, 1.3, 4, 0.3, \"walker\", 0, null]\n"
+		"    - [-15, 0, 0, 0, 1, 0, -15, 0, 1.3, 4, 0.3, \"walker\", 0, null]\n"
+		"    - [-15, 3, 0, 0, 1, 0, -15, 3, 1.3, 4, 0.3, \"walker\", 0, null]\n"
+		"    - [-15, 6, 0, 0, 1, 0, -15, 6, 1.3, 4, 0.3, \"walker\", 0, null]\n"
+		"    - [-12, 0, 0, 0, 1, 0, -12, 0, 1.3, 4, 0.3, \"walker\", 0, null]\n"
+		"zones:\n"
+		"  - {shape: box, name: exit, min: [14, -5], max: [20, 5], sink: true}\n"
+		"sources:\n"
+		"  - {shape: box, min: [11, -2], max: [13, 2], rate: 60, count: 8, archetype: walker, goal: [17, 0]}\n";
+
+Test(cli_run, a_scenario_file_whose_crowd_comes_and_goes)
+{
+	char dir[64], path[96], args[160];
+	thr_test_make_dir(dir, sizeof dir, "thr-door");
+	snprintf(path, sizeof path, "%s/door.yaml", dir);
+	thr_test_write_text(path, door_file);
+	static const char* const opts[3] = {"--summary json", "--summary json --engine scalar",
+	                                    "--summary json --metrics off"};
+	for (int k = 0; k < 3; ++k) {
+		snprintf(args, sizeof args, "run %s %s", path, opts[k]);
+		cr_assert_eq(run_cli(args), 0, "%s: %s", args, err);
+		expect_crowd(out, 10.0, 8.0, 12.0, 14.0, 6.0);
+		if (k < 2) {
+			cr_assert_eq(json_number(out, "reached"), 10.0, "%s", out);
+			cr_assert_eq(json_number(out, "goals"), 18.0, "%s", out);
+		}
+	}
+	snprintf(args, sizeof args, "run %s", path);
+	cr_assert_eq(run_cli(args), 0, "%s", err);
+	cr_assert_not_null(strstr(out, "\nagents_removed:"), "%s", out);
+	thr_test_remove_dir(dir);
 }

@@ -200,9 +200,8 @@ Test(metrics, bad_arguments)
 	cr_assert_eq(throng_metrics_create(w, NAN, &m), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert_eq(throng_metrics_create(w, 0.0f, NULL), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert_eq(throng_metrics_create(w, 0.0f, &m), THRONG_OK);
-	thr_test_spawn(w, (throng_vec2){0.0f, 0.0f}, (throng_vec2){0, 0}, (throng_vec2){0, 0});
-	cr_assert_eq(throng_metrics_observe(m, w), THRONG_ERR_INVALID_ARGUMENT, "the agent count changed");
 	cr_assert_eq(throng_metrics_observe(NULL, w), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_metrics_observe(m, NULL), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert_eq(throng_world_overlap_stats(NULL, NULL, NULL), THRONG_ERR_INVALID_ARGUMENT);
 	throng_quality q = throng_metrics_result(NULL);
 	cr_assert_eq(q.agents, 0u);

@@ -16,11 +16,23 @@
 // OpenMP threads the world's SIMD engine steps with, at most one per
 // 1,024 agents (one thread for the scalar reference).
 //
+// Agents may come and go (throng_world_spawn, throng_world_remove_agents,
+// a sink) between observations or within the step observed: the metrics
+// watch every agent of every state they observe. An agent new to them
+// starts where it was added (the state its first observed step started
+// from, or the current state when it was added after that step) with its
+// target point then as its goal, and its arrival time runs from then; an
+// agent that left keeps what it did while observed (an arrival before it
+// left counts). Per-agent rates divide by agent-steps: the agents live in
+// each observed state, summed. An agent added and removed between two
+// observations is never watched.
+//
 // Every figure is a pure function of the states observed: per-agent sums
-// are kept by agent id and reduced in id order, and everything else is an
-// integer count or a maximum, so both engines, every thread count and
-// every SIMD build give the same numbers. docs/QUALITY.md defines each one
-// and tabulates them for the built-in scenarios.
+// are kept by agent id and reduced in id order (those of agents that left
+// first, as they left, by id within one observation), and everything
+// else is an integer count or a maximum, so both engines, every thread
+// count and every SIMD build give the same numbers. docs/QUALITY.md
+// defines each one and tabulates them for the built-in scenarios.
 #ifndef THRONG_METRICS_H
 #define THRONG_METRICS_H
 
@@ -51,25 +63,30 @@ THRONG_API_BEGIN
 /// What a metrics object has measured so far. Counts and maxima run over
 /// the states after each observed step; the state at creation gives the
 /// starts, the goals and the first headings, and an agent already within
-/// goal_radius of its goal then has reached it at time 0.
+/// goal_radius of its goal then has reached it at time 0 (an agent added
+/// later: at its start, when it started there).
 typedef struct throng_quality {
-	uint32_t agents;              ///< agents watched
+	uint32_t agents;              ///< agents watched: those at creation and every one added since and observed
+	uint32_t agents_left;         ///< of those, the ones removed since (0 without churn)
 	uint64_t steps;               ///< steps observed
+	uint64_t agent_steps;         ///< agent-states observed: the agents live in each observed state, summed
+	                              ///< (agents * steps without churn)
 	double seconds;               ///< simulated time observed: steps * dt (s)
 	uint64_t overlaps;            ///< overlapping pairs (centres closer than r_i + r_j), summed over states
-	double overlaps_per_agent_step; ///< overlaps / (agents * steps); 0 before the first step
+	double overlaps_per_agent_step; ///< overlaps / agent_steps; 0 before the first step
 	double deepest_overlap;       ///< max over those states and pairs of 1 - d/(r_i + r_j), in [0, 1]; 0 without overlaps
 	uint64_t overlap_capped;      ///< agent-states whose overlap count stopped at THRONG_OVERLAP_MAX_EXAMINED
 	                              ///< candidate pairs; when > 0, overlaps and deepest_overlap are lower bounds
 	uint32_t overlap_most_examined; ///< most candidate pairs one agent examined in one state
-	uint32_t goals;               ///< agents with a goal: all of them when goal_radius > 0, else 0
-	uint32_t reached;             ///< agents that came within goal_radius of their goal (first arrival)
-	double mean_time_to_goal;     ///< mean first-arrival time of those (s); 0 when none reached
-	double max_time_to_goal;      ///< the latest first-arrival time of those (s); 0 when none reached
+	uint32_t goals;               ///< agents with a goal: all watched (agents) when goal_radius > 0, else 0
+	uint32_t reached;             ///< agents that came within goal_radius of their goal (first arrival), those
+	                              ///< that left afterwards included
+	double mean_time_to_goal;     ///< mean first-arrival time of those (s), since their start; 0 when none reached
+	double max_time_to_goal;      ///< the longest first-arrival time of those (s); 0 when none reached
 	double path_length_ratio;     ///< mean over reached agents of path walked until arrival divided by
 	                              ///< (|goal - start| - goal_radius); agents that started within
 	                              ///< 2 * goal_radius of their goal are left out; 0 when none counts
-	double jitter;                ///< sum over agents of |heading change| / (agents * seconds) (rad/s)
+	double jitter;                ///< sum over agents of |heading change| / (agent_steps * dt) (rad/s)
 	double max_speed_ratio;       ///< largest |v| / max_speed (the world's running figure)
 	uint64_t nonfinite;           ///< non-finite forces the world met, plus agent-states with a non-finite
 	                              ///< position or velocity
@@ -84,7 +101,7 @@ typedef struct throng_quality {
 	                              ///< (r_o + r) * (1 - THRONG_PENETRATION_TOLERANCE) to an obstacle's centre
 	double deepest_obstacle_penetration; ///< max over those of 1 - d/(r_o + r), in (1e-4, 1]; 0 without any
 	double contacts_per_agent_step; ///< overlapping pairs the world's contact pass met after integration, summed
-	                              ///< over the observed steps, / (agents * steps); 0 while the world has no
+	                              ///< over the observed steps, / agent_steps; 0 while the world has no
 	                              ///< contact pass (issue 13)
 } throng_quality;
 
@@ -94,8 +111,9 @@ typedef struct throng_metrics throng_metrics;
 /// >= 0): an agent reaches its goal, its target point now, within it; 0
 /// means the world has no goals. On success *out owns the object; release
 /// with throng_metrics_destroy(). The world is only read, now and in
-/// throng_metrics_observe(); its agent count must not change afterwards.
-/// Fails on a NULL argument, a bad goal_radius or out of memory.
+/// throng_metrics_observe(); agents may come and go afterwards. Fails on a
+/// NULL argument, a part world (throng_part_make), a bad goal_radius or out
+/// of memory.
 throng_status throng_metrics_create(const throng_world* world, float goal_radius, throng_metrics** out);
 
 /// Frees the object. NULL is ignored.
@@ -104,9 +122,12 @@ void throng_metrics_destroy(throng_metrics* metrics);
 /// Takes the world's current state into the figures. Call once after each
 /// successful step (throng_scene_step or throng_world_step): the path and
 /// heading change of each agent run from the state the step started from,
-/// which the world still holds. Observing again without a step counts one
-/// more state, the same: it moved and turned by nothing. Fails, taking
-/// nothing, when the world's agent count changed since creation; when the
+/// which the world still holds (an agent added after the step starts in
+/// the current state). Observing again without a step counts one more
+/// state, the same: it moved and turned by nothing. When agents came or
+/// went, the records grow with the world's ids and agents (amortised:
+/// doubling) and are placed by id, O(agents). Fails, taking nothing, when
+/// out of memory for them; when the
 /// world is more than one step past the last observation (or the
 /// creation), a step not observed (THRONG_ERR_INVALID_ARGUMENT: the object
 /// cannot observe that world again); past THRONG_METRICS_MAX_STEPS steps
