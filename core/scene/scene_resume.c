@@ -179,9 +179,12 @@ static throng_status rebuild(const char* name, const sck_scene* s, const throng_
 	                       ? throng_scene_create(scene_name, &def, out)
 	                       : throng_scene_load_memory(scene_name, s->source, (size_t)s->source_len, &def, NULL, NULL, out);
 	if (st != THRONG_OK) {
+		// A scene this library cannot make (a built-in it lacks, a
+		// definition it refuses) is the checkpoint's fault, not the caller's.
 		char why[600];
 		snprintf(why, sizeof why, "%s", throng_last_error());
-		return thr_fail(st, "%s: cannot rebuild its scene %s: %s", name, scene_name, why);
+		return thr_fail(st == THRONG_ERR_OUT_OF_MEMORY ? st : THRONG_ERR_CORRUPT, "%s: cannot rebuild its scene %s: %s",
+		                name, scene_name, why);
 	}
 	const throng_scene* sc = *out;
 	const uint32_t goals = sc->def.goal != NULL ? sc->def.goal_count : 0u;
