@@ -412,3 +412,54 @@ Test(cli_run, resume_out_is_a_new_file_from_the_checkpoints_state)
 	cr_assert_null(strstr(csv, ",3,"), "%.300s", csv);
 	thr_test_remove_dir(dir);
 }
+
+Test(cli_run, a_signal_leaves_a_checkpoint_to_resume_from, .timeout = 120)
+{
+	char dir[128], cmd[1024], want[512], got[512];
+	thr_test_make_dir(dir, sizeof dir, "throng-cli-ck");
+	cr_assert_eq(run_cli("run herd --steps 600 --summary json"), 0, "%s", err);
+	end_state(out, want, sizeof want);
+	// Stopped by SIGINT about a second into 10 s of real time.
+	snprintf(cmd, sizeof cmd,
+	         "cd '%s' && { '%s' run herd --steps 600 --realtime --checkpoint run.ck --checkpoint-every 1000 "
+	         "--summary json > summary.json 2> err.txt & pid=$!; sleep 1; kill -INT $pid; wait $pid; echo $?; }",
+	         dir, THRONG_CLI_PATH);
+	cr_assert_eq(thr_test_run(cmd, out, OUT_CAP, err, ERR_CAP), 0, "%s", err);
+	cr_assert_eq(atoi(out), 130, "exit %s", out);
+	char path[192];
+	static char summary[8192];
+	snprintf(path, sizeof path, "%s/summary.json", dir);
+	thr_test_slurp(path, summary, sizeof summary);
+	const double done = json_number(summary, "steps");
+	cr_assert(done > 0.0 && done < 600.0, "%s", summary);
+	snprintf(cmd, sizeof cmd, "run --resume %s/run.ck --steps %.0f --summary json", dir, 600.0 - done);
+	cr_assert_eq(run_cli(cmd), 0, "%s", err);
+	end_state(out, got, sizeof got);
+	cr_assert_str_eq(got, want, "stopped after %.0f steps", done);
+	thr_test_remove_dir(dir);
+}
+
+Test(cli_run, a_scenario_files_run_resumes)
+{
+	char dir[128], cmd[1024], want[512], got[512];
+	thr_test_make_dir(dir, sizeof dir, "throng-cli-ck");
+	snprintf(cmd, sizeof cmd, "save field --agents 300 --seed 4 --out %s/f.yaml", dir);
+	cr_assert_eq(run_cli(cmd), 0, "%s", err);
+	snprintf(cmd, sizeof cmd, "run %s/f.yaml --steps 200 --summary json", dir);
+	cr_assert_eq(run_cli(cmd), 0, "%s", err);
+	end_state(out, want, sizeof want);
+	snprintf(cmd, sizeof cmd, "run %s/f.yaml --steps 120 --checkpoint %s/run.ck -q", dir, dir);
+	cr_assert_eq(run_cli(cmd), 0, "%s", err);
+	snprintf(cmd, sizeof cmd, "run %s/f.yaml --resume %s/run.ck --steps 80 --summary json", dir, dir);
+	cr_assert_eq(run_cli(cmd), 0, "%s", err);
+	end_state(out, got, sizeof got);
+	cr_assert_str_eq(got, want);
+	// Another file (another seed) is refused, naming both.
+	snprintf(cmd, sizeof cmd, "save field --agents 300 --seed 5 --out %s/g.yaml", dir);
+	cr_assert_eq(run_cli(cmd), 0, "%s", err);
+	snprintf(cmd, sizeof cmd, "run %s/g.yaml --resume %s/run.ck", dir, dir);
+	cr_assert_eq(run_cli(cmd), 2, "%s", err);
+	cr_assert_not_null(strstr(err, "g.yaml"), "%s", err);
+	cr_assert_not_null(strstr(err, "run.ck"), "%s", err);
+	thr_test_remove_dir(dir);
+}
