@@ -145,18 +145,20 @@ static throng_status check_expect(const char* name, const sck_scene* s, const th
 	return THRONG_OK;
 }
 
-/// Checks the scene section's values on their own.
+/// Checks the scene section's values on their own (read whole: io has
+/// not failed). Offsets: the kind, the name's length, and for the rest
+/// the section's body.
 static void check_fields(thr_ck_io* io, const sck_scene* s)
 {
+	const size_t body = THR_CK_HEADER_BYTES + THR_CK_SECTION_BYTES;
 	if (s->kind != SCK_BUILTIN && s->kind != SCK_FILE) {
-		thr_ck_corrupt(io, THR_CK_HEADER_BYTES + THR_CK_SECTION_BYTES, "scene kind %u (0 built-in, 1 file)", s->kind);
+		thr_ck_corrupt(io, body, "scene kind %u (0 built-in, 1 file)", s->kind);
 	} else if (s->name_len == 0 || s->name_len > SCK_MAX_NAME || memchr(s->name, '\0', s->name_len) != NULL) {
-		thr_ck_corrupt(io, THR_CK_HEADER_BYTES + THR_CK_SECTION_BYTES + 4u,
-		               "a scene name of %u bytes (1 to %u, no NUL)", s->name_len, SCK_MAX_NAME);
+		thr_ck_corrupt(io, body + 4u, "a scene name of %u bytes (1 to %u, no NUL)", s->name_len, SCK_MAX_NAME);
 	} else if (s->engine != THRONG_ENGINE_SCALAR && s->engine != THRONG_ENGINE_SIMD) {
-		thr_ck_corrupt(io, THR_CK_HEADER_BYTES, "engine %u is not an engine", s->engine);
+		thr_ck_corrupt(io, body, "the scene section's engine %u is not an engine", s->engine);
 	} else if ((s->kind == SCK_FILE) != (s->source_len > 0) || s->source_len > THRONG_MAX_FILE_SIZE) {
-		thr_ck_corrupt(io, THR_CK_HEADER_BYTES, "a definition of %llu bytes for a %s scene",
+		thr_ck_corrupt(io, body, "the scene section holds a definition of %llu bytes for a %s scene",
 		               (unsigned long long)s->source_len, s->kind == SCK_FILE ? "scenario file" : "built-in");
 	}
 }
@@ -227,7 +229,9 @@ static throng_status read_scene(const uint8_t* data, size_t size, const char* na
 	const uint8_t* world_bytes = NULL;
 	size_t world_size = 0;
 	take_sections(&io, &s, &world_bytes, &world_size);
-	check_fields(&io, &s);
+	if (io.st == THRONG_OK) {
+		check_fields(&io, &s);
+	}
 	if (io.st != THRONG_OK) {
 		return io.st;
 	}
