@@ -287,8 +287,9 @@ static int cmd_run(int argc, char** argv)
 		throng_scene_destroy(scene);
 		return CLI_EXIT_USAGE;
 	}
-	if (args.resume != NULL && !args.steps_set && !args.seconds_set) {
-		steps = cli_resume_default_steps(scene);
+	if (args.resume != NULL) {
+		args.engine = throng_world_get_def(world).engine; // the checkpoint's, for the summary
+		steps = args.steps_set || args.seconds_set ? steps : cli_resume_default_steps(scene);
 	}
 
 	rc = cli_check_out_path(&args, from_file);

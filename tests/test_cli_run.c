@@ -392,6 +392,13 @@ Test(cli_run, resume_refuses_a_missing_damaged_or_other_checkpoint)
 	snprintf(cmd, sizeof cmd, "run herd --resume %s --agents 40 --seed 5 --engine simd --steps 3 --summary json", ck);
 	cr_assert_eq(run_cli(cmd), 0, "%s", err);
 	cr_assert_eq(json_number(out, "steps"), 3.0, "%s", out);
+	// The summary names the checkpoint's engine and seed, not the defaults.
+	snprintf(cmd, sizeof cmd, "run herd --engine scalar --steps 5 --checkpoint %s -q", ck);
+	cr_assert_eq(run_cli(cmd), 0, "%s", err);
+	snprintf(cmd, sizeof cmd, "run --resume %s --steps 1", ck);
+	cr_assert_eq(run_cli(cmd), 0, "%s", err);
+	cr_assert_not_null(strstr(out, "scalar"), "%s", out);
+	cr_assert_null(strstr(out, "simd"), "%s", out);
 	thr_test_remove_dir(dir);
 }
 
