@@ -148,6 +148,11 @@ static throng_status gather(const throng_scene* scene, sck_scene* s, char** text
 		if (st != THRONG_OK) {
 			return st;
 		}
+		if (len > THRONG_MAX_FILE_SIZE) { // the reader could not load it back
+			return thr_fail(THRONG_ERR_UNSUPPORTED,
+			                "scene %s: its definition saved is %zu bytes, above the %u a scenario file may hold",
+			                s->name, len, THRONG_MAX_FILE_SIZE);
+		}
 		s->source = *text;
 		s->source_len = len;
 	}

@@ -138,7 +138,9 @@ throng_scene_resume_def throng_scene_default_resume_def(void);
 /// Writes a checkpoint of `scene` to `path`, as every throng file is
 /// written (throng/file.h): a regular file is replaced whole when the
 /// write succeeds and left as it was when it fails. It is made in memory
-/// first (about the world checkpoint's size). THRONG_ERR_IO names the path.
+/// first (about the world checkpoint's size). THRONG_ERR_IO names the path;
+/// THRONG_ERR_UNSUPPORTED when a scenario file's definition, written out,
+/// is larger than THRONG_MAX_FILE_SIZE (it could not be read back).
 throng_status throng_scene_save_checkpoint(const throng_scene* scene, const char* path);
 
 /// Writes `scene`'s checkpoint into buf (cap bytes), the bytes the file
