@@ -129,7 +129,12 @@ static throng_status gather(const throng_scene* scene, sck_scene* s, char** text
 	const bool file = scene->file_entry != NULL;
 	s->kind = file ? SCK_FILE : SCK_BUILTIN;
 	s->name = scene->scenario->info.name;
-	s->name_len = (uint32_t)strlen(s->name);
+	const size_t name_len = strlen(s->name);
+	if (name_len == 0 || name_len > SCK_MAX_NAME) { // the reader refuses it
+		return thr_fail(THRONG_ERR_UNSUPPORTED, "scene \"%.64s\": a name of %zu bytes (a checkpoint keeps 1 to %u)",
+		                s->name, name_len, SCK_MAX_NAME);
+	}
+	s->name_len = (uint32_t)name_len;
 	s->agents = scene->agents;
 	const throng_world_def wd = throng_world_get_def(scene->world);
 	s->seed = wd.seed;
