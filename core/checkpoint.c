@@ -30,8 +30,9 @@
 #include <xxhash.h>
 
 #include "checkpoint.h"
-#include "events.h"
 #include "error.h"
+#include "events.h"
+#include "sources.h"
 #include "throng/file.h"
 #include "world_internal.h"
 
@@ -224,11 +225,7 @@ static void zones_body(thr_ck_io* io, const throng_world* w)
 		uint32_t shape = (uint32_t)d.shape;
 		thr_ck_u32(io, &shape);
 		thr_ck_bool(io, &d.sink);
-		for (int k = 0; k < THRONG_ZONE_NAME_CAP; k += 4) {
-			uint32_t word = (uint32_t)(uint8_t)d.name[k] | (uint32_t)(uint8_t)d.name[k + 1] << 8 |
-			                (uint32_t)(uint8_t)d.name[k + 2] << 16 | (uint32_t)(uint8_t)d.name[k + 3] << 24;
-			thr_ck_u32(io, &word);
-		}
+		thr_ck_name(io, d.name);
 		if (d.shape == THRONG_ZONE_CIRCLE) {
 			thr_ck_f32(io, &d.center.x);
 			thr_ck_f32(io, &d.center.y);
@@ -251,6 +248,21 @@ static void zones_body(thr_ck_io* io, const throng_world* w)
 	for (uint32_t id = 0; id < ids; ++id) {
 		uint64_t bits = w->inside[id];
 		thr_ck_u64(io, &bits);
+	}
+}
+
+static void sources_body(thr_ck_io* io, const throng_world* w)
+{
+	uint32_t n = w->source_count;
+	thr_ck_u32(io, &n);
+	for (uint32_t k = 0; k < n; ++k) {
+		throng_source_def d;
+		uint64_t added = 0, waited = 0;
+		throng_world_get_source(w, k, &d, NULL);
+		thr_source_progress(w, k, &added, &waited);
+		thr_ck_source(io, &d);
+		thr_ck_u64(io, &added);
+		thr_ck_u64(io, &waited);
 	}
 }
 
@@ -294,7 +306,7 @@ static void emit_checkpoint(thr_ck_io* io, const throng_world* w, size_t total)
 	thr_ck_put_le(h + 12, THRONG_VERSION_MAJOR, 2);
 	thr_ck_put_le(h + 14, THRONG_VERSION_MINOR, 2);
 	thr_ck_put_le(h + 16, THRONG_VERSION_PATCH, 2);
-	thr_ck_put_le(h + 20, w->def.record_forces ? 9u : 8u, 4); // sections
+	thr_ck_put_le(h + 20, w->def.record_forces ? 10u : 9u, 4); // sections
 	thr_ck_put_le(h + 24, total, 8);
 	io->emit(io, h, sizeof h);
 	section(io, THR_CK_WORLD, world_body, w);
@@ -304,6 +316,7 @@ static void emit_checkpoint(thr_ck_io* io, const throng_world* w, size_t total)
 	section(io, THR_CK_OBSTACLES, obstacles_body, w);
 	section(io, THR_CK_WALLS, walls_body, w);
 	section(io, THR_CK_ZONES, zones_body, w);
+	section(io, THR_CK_SOURCES, sources_body, w);
 	section(io, THR_CK_AGENTS, agents_body, w);
 	if (w->def.record_forces) {
 		section(io, THR_CK_FORCES, forces_body, w);

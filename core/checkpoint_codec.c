@@ -120,6 +120,50 @@ void thr_ck_def(thr_ck_io* io, throng_world_def* d)
 	CK_ENUM(io, d->threads_policy);
 }
 
+void thr_ck_name(thr_ck_io* io, char name[32])
+{
+	for (int k = 0; k < 32; k += 4) {
+		uint32_t word = (uint32_t)(uint8_t)name[k] | (uint32_t)(uint8_t)name[k + 1] << 8 |
+		                (uint32_t)(uint8_t)name[k + 2] << 16 | (uint32_t)(uint8_t)name[k + 3] << 24;
+		thr_ck_u32(io, &word);
+		for (int b = 0; b < 4; ++b) {
+			name[k + b] = (char)(word >> (8 * b));
+		}
+	}
+}
+
+static void ck_vec2(thr_ck_io* io, throng_vec2* v)
+{
+	thr_ck_f32(io, &v->x);
+	thr_ck_f32(io, &v->y);
+}
+
+void thr_ck_source(thr_ck_io* io, throng_source_def* d)
+{
+	CK_ENUM(io, d->shape);
+	thr_ck_name(io, d->name);
+	ck_vec2(io, &d->min);
+	ck_vec2(io, &d->max);
+	ck_vec2(io, &d->center);
+	thr_ck_f32(io, &d->radius);
+	ck_vec2(io, &d->from);
+	ck_vec2(io, &d->to);
+	thr_ck_f32(io, &d->rate);
+	thr_ck_u32(io, &d->count);
+	thr_ck_f32(io, &d->start);
+	thr_ck_f32(io, &d->stop);
+	throng_agent_def* a = &d->agent;
+	ck_vec2(io, &a->velocity);
+	ck_vec2(io, &a->heading);
+	thr_ck_f32(io, &a->max_speed);
+	thr_ck_f32(io, &a->max_force);
+	thr_ck_f32(io, &a->radius);
+	thr_ck_u32(io, &a->archetype);
+	thr_ck_u32(io, &a->group);
+	ck_vec2(io, &a->target);
+	thr_ck_u32(io, &a->path);
+}
+
 void thr_ck_stats(thr_ck_io* io, throng_world_stats* s)
 {
 	thr_ck_u64(io, &s->steps);

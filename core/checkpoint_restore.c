@@ -16,8 +16,9 @@
 #include <string.h>
 
 #include "checkpoint.h"
-#include "events.h"
 #include "error.h"
+#include "events.h"
+#include "sources.h"
 #include "validate.h"
 #include "world_internal.h"
 
@@ -93,6 +94,7 @@ static void read_head(thr_ck_io* io, ck_head* h)
 }
 
 static void read_zones(thr_ck_io* io, throng_world* w);
+static void read_sources(thr_ck_io* io, throng_world* w);
 
 static void read_tables(thr_ck_io* io, throng_world* w)
 {
@@ -168,6 +170,36 @@ static void read_tables(thr_ck_io* io, throng_world* w)
 		read_zones(io, w);
 		thr_ck_close_section(io);
 	}
+	if (io->st == THRONG_OK && thr_ck_get_le(io->data + 8, 4) >= 2u && thr_ck_open_section(io, THR_CK_SOURCES)) {
+		read_sources(io, w);
+		thr_ck_close_section(io);
+	}
+}
+
+/// The sources section: each source through the public call (its
+/// checks), then its progress.
+static void read_sources(thr_ck_io* io, throng_world* w)
+{
+	size_t at = io->pos;
+	uint32_t n = 0;
+	thr_ck_u32(io, &n);
+	if (io->st == THRONG_OK && n > THRONG_MAX_SOURCES) {
+		thr_ck_corrupt(io, at, "%u sources (at most %d)", n, THRONG_MAX_SOURCES);
+	}
+	for (uint32_t k = 0; k < n && io->st == THRONG_OK; ++k) {
+		at = io->pos;
+		throng_source_def d = throng_source_default_def();
+		uint64_t added = 0, waited = 0;
+		thr_ck_source(io, &d);
+		thr_ck_u64(io, &added);
+		thr_ck_u64(io, &waited);
+		char what[32];
+		snprintf(what, sizeof what, "source %u", k);
+		refused(io, io->st == THRONG_OK ? throng_world_add_source(w, &d, NULL) : THRONG_OK, at, what);
+		if (io->st == THRONG_OK) {
+			thr_source_restore(w, k, added, waited);
+		}
+	}
 }
 
 /// The zones section: the arrival radius, the zones through the public
@@ -194,13 +226,7 @@ static void read_zones(thr_ck_io* io, throng_world* w)
 		thr_ck_u32(io, &shape);
 		d.shape = (throng_zone_shape)shape;
 		thr_ck_bool(io, &d.sink);
-		for (int k = 0; k < THRONG_ZONE_NAME_CAP; k += 4) {
-			uint32_t word = 0;
-			thr_ck_u32(io, &word);
-			for (int b = 0; b < 4; ++b) {
-				d.name[k + b] = (char)(word >> (8 * b));
-			}
-		}
+		thr_ck_name(io, d.name);
 		if (shape == THRONG_ZONE_CIRCLE) {
 			thr_ck_f32(io, &d.center.x);
 			thr_ck_f32(io, &d.center.y);
@@ -397,9 +423,12 @@ throng_status thr_ck_restore(thr_ck_io* io, throng_world** out)
 	if (io->st != THRONG_OK) {
 		return io->st;
 	}
-	if (sections != (h.def.record_forces ? 9u : 8u)) {
-		thr_ck_corrupt(io, 20, "%u sections (a world %s recorded forces has %u)", sections,
-		               h.def.record_forces ? "with" : "without", h.def.record_forces ? 9u : 8u);
+	// Version 1 had no sources section.
+	const uint32_t version = (uint32_t)thr_ck_get_le(io->data + 8, 4);
+	const uint32_t want = (h.def.record_forces ? 9u : 8u) + (version >= 2u ? 1u : 0u);
+	if (sections != want) {
+		thr_ck_corrupt(io, 20, "%u sections (a version %u world %s recorded forces has %u)", sections, version,
+		               h.def.record_forces ? "with" : "without", want);
 		return io->st;
 	}
 	throng_world_stats stats;

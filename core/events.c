@@ -112,9 +112,9 @@ throng_status thr_events_reserve(throng_world* w, uint32_t events, uint64_t id_e
 	return THRONG_OK;
 }
 
-void thr_events_push(throng_world* w, throng_event_kind kind, uint32_t agent, uint32_t zone)
+void thr_events_push(throng_world* w, throng_event_kind kind, uint32_t agent, uint32_t zone, uint32_t source)
 {
-	w->events[w->event_count++] = (throng_event){w->step, kind, agent, zone};
+	w->events[w->event_count++] = (throng_event){w->step, kind, agent, zone, source};
 }
 
 /// The zones that are sinks, a bit each.
@@ -213,7 +213,12 @@ throng_status thr_events_step(throng_world* w, const thr_state* ns)
 	w->sink_n = 0;
 	const uint32_t calls = w->event_count - w->events_calls;
 	if (w->part != NULL || !tracking(w)) {
-		// No step events: the previous window goes, the calls since stay.
+		// No step events: the previous window goes, the calls since stay
+		// (and room for what the sources list after the step).
+		if (room(w, (uint64_t)calls + w->source_room) != 0) {
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for %u events",
+			                w->source_room);
+		}
 		if (calls > 0) { // (events may be NULL: nothing listed yet)
 			memmove(w->events, w->events + w->events_calls, (size_t)calls * sizeof *w->events);
 		}
@@ -237,7 +242,7 @@ throng_status thr_events_step(throng_world* w, const thr_state* ns)
 		changed += (uint64_t)__builtin_popcountll((now[i] ^ was) & ~goal) + ((now[i] & ~was & goal) != 0);
 		into_sinks += (now[i] & ~was & sinks) != 0;
 	}
-	if (room(w, (uint64_t)calls + changed + into_sinks) != 0 || sink_room(w, into_sinks) != 0) {
+	if (room(w, (uint64_t)calls + changed + into_sinks + w->source_room) != 0 || sink_room(w, into_sinks) != 0) {
 		thr_arena_unwind(&w->arena, mark);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for %llu events",
 		                (unsigned long long)changed);
@@ -255,12 +260,12 @@ throng_status thr_events_step(throng_world* w, const thr_state* ns)
 			continue;
 		}
 		if ((now[i] & ~was & goal) != 0) {
-			out[n++] = (throng_event){after, THRONG_EVENT_ARRIVED, id, THRONG_NO_ZONE};
+			out[n++] = (throng_event){after, THRONG_EVENT_ARRIVED, id, THRONG_NO_ZONE, THRONG_NO_SOURCE};
 		}
 		for (uint64_t diff = (now[i] ^ was) & ~goal; diff != 0; diff &= diff - 1u) {
 			const uint32_t z = (uint32_t)__builtin_ctzll(diff);
 			const throng_event_kind k = (now[i] >> z & 1u) != 0 ? THRONG_EVENT_ENTERED : THRONG_EVENT_LEFT;
-			out[n++] = (throng_event){after, k, id, z};
+			out[n++] = (throng_event){after, k, id, z, THRONG_NO_SOURCE};
 		}
 		w->inside[id] = now[i];
 	}

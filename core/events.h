@@ -19,8 +19,9 @@
 throng_status thr_events_reserve(throng_world* w, uint32_t events, uint64_t id_end, const char* fn);
 
 /// Appends an event about `agent` (zone: THRONG_NO_ZONE, or the zone it
-/// concerns), stamped with the world's step count (room reserved first).
-void thr_events_push(throng_world* w, throng_event_kind kind, uint32_t agent, uint32_t zone);
+/// concerns; source: THRONG_NO_SOURCE, or the source it concerns), stamped
+/// with the world's step count (room reserved first).
+void thr_events_push(throng_world* w, throng_event_kind kind, uint32_t agent, uint32_t zone, uint32_t source);
 
 /// What the step that wrote `ns` (the next state, not yet current) did:
 /// drops the previous window and appends the step's events. Out of

@@ -85,12 +85,19 @@ static const char* const event_kind_names[] = {
 	[THRONG_EVENT_ARRIVED] = "arrived",
 	[THRONG_EVENT_ENTERED] = "entered",
 	[THRONG_EVENT_LEFT] = "left",
+	[THRONG_EVENT_WAITED] = "waited",
 };
 
 static const char* const zone_shape_names[] = {
 	[THRONG_ZONE_CIRCLE] = "circle",
 	[THRONG_ZONE_BOX] = "box",
 	[THRONG_ZONE_POLYGON] = "polygon",
+};
+
+static const char* const source_shape_names[] = {
+	[THRONG_SOURCE_BOX] = "box",
+	[THRONG_SOURCE_CIRCLE] = "circle",
+	[THRONG_SOURCE_SEGMENT] = "segment",
 };
 
 static const char* const stage_names[THRONG_STAGE_COUNT] = {
@@ -113,6 +120,7 @@ const thr_names thr_wander_frame_names = THR_NAMES(wander_frame_names);
 const thr_names thr_blend_mode_names = THR_NAMES(blend_mode_names);
 const thr_names thr_event_kind_names = THR_NAMES(event_kind_names);
 const thr_names thr_zone_shape_names = THR_NAMES(zone_shape_names);
+const thr_names thr_source_shape_names = THR_NAMES(source_shape_names);
 
 /// The name of value v, NULL when v is out of range.
 static const char* name_of(const thr_names* t, int v)
@@ -167,6 +175,7 @@ THR_NAME_PAIR(wander_frame)
 THR_NAME_PAIR(blend_mode)
 THR_NAME_PAIR(event_kind)
 THR_NAME_PAIR(zone_shape)
+THR_NAME_PAIR(source_shape)
 
 // The step's stages (throng.h, "Counters") are only named: no reader asks for one by name.
 const char* throng_stage_name(throng_stage stage)

@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "error.h"
 #include "events.h"
+#include "sources.h"
 #include "part.h"
 #include "targeting.h"
 
@@ -247,7 +248,10 @@ throng_status throng_world_step(throng_world* w)
 	const uint32_t team = step_team(w, e, due, &timed);
 	const uint64_t began = timed ? thr_clock_ns() : 0;
 	thr_step_ctx ctx;
-	st = prepare(w, e, team, due, &ctx);
+	st = thr_sources_reserve(w); // may grow the store: before anything points into it
+	if (st == THRONG_OK) {
+		st = prepare(w, e, team, due, &ctx);
+	}
 	if (st != THRONG_OK) {
 		return end_step(w, st);
 	}
@@ -302,6 +306,7 @@ throng_status throng_world_step(throng_world* w)
 	w->step++;
 	publish(w, &ctx, &ps);
 	thr_events_sinks(w); // after the record: a removal marks it stale
+	thr_sources_run(w);  // after the sinks: their room is the sources'
 	if (timed) {
 		thr_team_record(&w->team, team, (float)(thr_clock_ns() - began) / (float)w->count);
 	}

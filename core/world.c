@@ -154,6 +154,51 @@ uint32_t throng_world_archetype_count(const throng_world* w)
 	return w ? w->archetype_count : 0;
 }
 
+void thr_spawn_one(throng_world* w, const throng_agent_def* a, uint32_t source)
+{
+	thr_state* s = thr_cur(w);
+	const uint32_t i = w->count, id = w->id_end; // new agents go at the end
+	vec2 h = a->heading;
+	if (h.x == 0.0f && h.y == 0.0f) {
+		h = v2_length(a->velocity) > THR_EPS ? v2_normalize(a->velocity) : v2(1.0f, 0.0f);
+	} else {
+		h = v2_normalize(h);
+	}
+	s->px[i] = a->position.x;
+	s->py[i] = a->position.y;
+	s->vx[i] = a->velocity.x;
+	s->vy[i] = a->velocity.y;
+	s->hx[i] = h.x;
+	s->hy[i] = h.y;
+	// Choice: the circle wander starts straight ahead (angle 0 in the
+	// local frame) and the noise wander along the heading.
+	s->wander[i] = 0.0f;
+	s->noise[i] = thr_atan2f(h.y, h.x);
+	if (s->waypoint != NULL) {
+		s->waypoint[i] = 0;
+	}
+	w->id[i] = id;
+	w->slot_of[id] = i;
+	w->max_speed[i] = a->max_speed;
+	w->max_force[i] = a->max_force;
+	w->radius[i] = a->radius;
+	w->archetype[i] = a->archetype;
+	w->group[i] = a->group;
+	w->target_agent[i] = a->target_agent;
+	w->path[i] = a->path;
+	w->tx[i] = a->target.x;
+	w->ty[i] = a->target.y;
+	if (a->radius > w->max_radius) {
+		w->max_radius = a->radius;
+		w->shapes_dirty = 1;
+	}
+	thr_events_push(w, THRONG_EVENT_ADDED, id, THRONG_NO_ZONE, source);
+	w->count++;
+	w->id_end++;
+	w->stats.agents_added++;
+	w->stats.agents_peak = w->count > w->stats.agents_peak ? w->count : w->stats.agents_peak;
+}
+
 throng_status throng_world_spawn(throng_world* w, const throng_agent_def* defs, uint32_t count,
                                  uint32_t* first_id_out)
 {
@@ -196,52 +241,9 @@ throng_status throng_world_spawn(throng_world* w, const throng_agent_def* defs, 
 	if (st != THRONG_OK) {
 		return st;
 	}
-	thr_state* s = thr_cur(w);
 	for (uint32_t k = 0; k < count; ++k) {
-		const throng_agent_def* a = &defs[k];
-		const uint32_t i = w->count + k; // new agents go at the end
-		vec2 h = a->heading;
-		if (h.x == 0.0f && h.y == 0.0f) {
-			h = v2_length(a->velocity) > THR_EPS ? v2_normalize(a->velocity) : v2(1.0f, 0.0f);
-		} else {
-			h = v2_normalize(h);
-		}
-		s->px[i] = a->position.x;
-		s->py[i] = a->position.y;
-		s->vx[i] = a->velocity.x;
-		s->vy[i] = a->velocity.y;
-		s->hx[i] = h.x;
-		s->hy[i] = h.y;
-		// Choice: the circle wander starts straight ahead (angle 0 in the
-		// local frame) and the noise wander along the heading.
-		s->wander[i] = 0.0f;
-		s->noise[i] = thr_atan2f(h.y, h.x);
-		if (s->waypoint != NULL) {
-			s->waypoint[i] = 0;
-		}
-		w->id[i] = first + k;
-		w->slot_of[first + k] = i;
-		w->max_speed[i] = a->max_speed;
-		w->max_force[i] = a->max_force;
-		w->radius[i] = a->radius;
-		w->archetype[i] = a->archetype;
-		w->group[i] = a->group;
-		w->target_agent[i] = a->target_agent;
-		w->path[i] = a->path;
-		w->tx[i] = a->target.x;
-		w->ty[i] = a->target.y;
-		if (a->radius > w->max_radius) {
-			w->max_radius = a->radius;
-			w->shapes_dirty = 1;
-		}
+		thr_spawn_one(w, &defs[k], THRONG_NO_SOURCE);
 	}
-	for (uint32_t k = 0; k < count; ++k) {
-		thr_events_push(w, THRONG_EVENT_ADDED, first + k, THRONG_NO_ZONE);
-	}
-	w->count += count;
-	w->id_end += count;
-	w->stats.agents_added += count;
-	w->stats.agents_peak = w->count > w->stats.agents_peak ? w->count : w->stats.agents_peak;
 	thr_agents_changed(w);
 	if (first_id_out != NULL) {
 		*first_id_out = first;

@@ -44,7 +44,7 @@ void thr_remove_marked(throng_world* w, const uint8_t* dead, uint32_t first, uin
 		}
 	}
 	for (uint32_t k = 0; k < n; ++k) {
-		thr_events_push(w, THRONG_EVENT_REMOVED, ids[k], zones != NULL ? zones[k] : THRONG_NO_ZONE);
+		thr_events_push(w, THRONG_EVENT_REMOVED, ids[k], zones != NULL ? zones[k] : THRONG_NO_ZONE, THRONG_NO_SOURCE);
 	}
 	w->stats.agents_removed += n;
 	w->published.step = UINT64_MAX; // the slots moved: the last step's record no longer describes them

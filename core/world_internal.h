@@ -210,6 +210,13 @@ struct throng_world {
 	uint8_t* sink_dead;      ///< by slot
 	uint32_t* sink_scratch;  ///< 2 entries a slot
 	uint32_t sink_n, sink_cap;
+	// Sources (core/sources.c): what they are and have done, and the room
+	// a step reserves for them before it commits (thr_sources_reserve).
+	struct thr_source* sources;
+	uint32_t source_count, source_cap;
+	uint32_t source_room;    ///< events the sources may list after the step being taken
+	float* source_near;      ///< 3 floats an entry (x, y, radius): agents near the source at work
+	uint32_t source_near_cap;
 	/// Bumped whenever an agent is added, removed or moved, or slots move
 	/// (thr_agents_changed): whoever keeps an index over the agents
 	/// between steps compares it with the value it was built at.
@@ -269,6 +276,12 @@ static inline uint32_t thr_id_end(const throng_world* w)
 
 /// THRONG_OK, or an invalid-argument error naming `fn` when w is NULL.
 throng_status thr_check_world(const void* w, const char* fn);
+
+/// Adds agent `a` (checked) at slot w->count with id w->id_end, listed
+/// ADDED (by `source`, or THRONG_NO_SOURCE), the stats following; room in
+/// the store, the ids and the events reserved first (core/world.c). The
+/// caller notes the change (thr_agents_changed) once its batch is in.
+void thr_spawn_one(throng_world* w, const throng_agent_def* a, uint32_t source);
 
 /// Removes the agents marked in `dead` (by slot, w->count entries, the
 /// first at slot `first`; `scratch` 2 * w->count entries, thr_store_remove),

@@ -16,6 +16,7 @@
 #include "part.h"
 #include "query.h"
 #include "rng.h"
+#include "sources.h"
 #include "validate.h"
 #include "world_internal.h"
 
@@ -39,6 +40,7 @@ void throng_world_destroy(throng_world* w)
 	thr_contact_free(w->contact);
 	thr_part_free(w);
 	thr_events_free(w);
+	thr_sources_free(w);
 	free(w->scratch_idx);
 	free(w->scratch_nb);
 	thr_query_index_free(w->query);

@@ -995,7 +995,7 @@ Test(cli, validate_and_run_files)
 	         "%s:1:35: groups.g.archetype: unknown archetype \"nobody\" (expected an archetype defined under "
 	         "archetypes)\n"
 	         "%s:2:1: wrold: unknown key, did you mean world? (expected one of: version, name, description, steps, "
-	         "goal_radius, measure, world, archetypes, groups, obstacles, walls, threat, paths, agents, measurements)\n",
+	         "goal_radius, measure, world, archetypes, groups, obstacles, walls, threat, paths, agents, measurements, zones, sources)\n",
 	         path, path, path);
 	snprintf(cmd, sizeof cmd, "'%s' validate '%s'", THRONG_CLI_PATH, path);
 	cr_assert_eq(thr_test_run(cmd, out, sizeof out, err, sizeof err), 3);

@@ -130,6 +130,42 @@ throng_status thr_scene_add_obstacle(throng_scene* scene, throng_vec2 center, fl
 	return THRONG_OK;
 }
 
+throng_status thr_scene_add_zone(throng_scene* scene, const throng_zone_def* def)
+{
+	sf_model* m = scene->def.model;
+	sf_zone* z = grow((void**)&m->zones, m->zone_count, sizeof *z);
+	if (z == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario: out of memory for a zone");
+	}
+	memset(z, 0, sizeof *z);
+	z->def = *def;
+	z->def.points = NULL;
+	if (def->shape == THRONG_ZONE_POLYGON) {
+		if ((z->points = copy_points(def->points, def->point_count)) == NULL) {
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario: out of memory for a zone");
+		}
+		z->point_count = def->point_count;
+	}
+	z->def.point_count = 0;
+	m->zone_count++;
+	m->version = 2;
+	return THRONG_OK;
+}
+
+throng_status thr_scene_add_source(throng_scene* scene, const throng_source_def* def)
+{
+	sf_model* m = scene->def.model;
+	sf_source* s = grow((void**)&m->sources, m->source_count, sizeof *s);
+	if (s == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario: out of memory for a source");
+	}
+	memset(s, 0, sizeof *s);
+	s->def = *def; // a built-in's archetype ids are its model indices
+	m->source_count++;
+	m->version = 2;
+	return THRONG_OK;
+}
+
 throng_status thr_scene_add_wall(throng_scene* scene, throng_vec2 a, throng_vec2 b)
 {
 	sf_model* m = scene->def.model;

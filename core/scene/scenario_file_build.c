@@ -422,6 +422,31 @@ static throng_status build_shapes(sf_ctx* c, throng_scene* scene, const sf_model
 	return THRONG_OK;
 }
 
+/// The zones and sources, each at its entry of the file when the library
+/// refuses it.
+static throng_status build_flows(sf_ctx* c, throng_scene* scene, const thr_definition* sd)
+{
+	const sf_model* m = sd->model;
+	for (uint32_t k = 0; k < m->zone_count; ++k) {
+		throng_zone_def d = m->zones[k].def;
+		d.points = m->zones[k].points;
+		d.point_count = m->zones[k].point_count;
+		throng_status st = throng_world_add_zone(scene->world, &d, NULL);
+		if (st != THRONG_OK) {
+			return build_fail(c, st, m->zones[k].pos, "zones", NULL);
+		}
+	}
+	for (uint32_t k = 0; k < m->source_count; ++k) {
+		throng_source_def d = m->sources[k].def;
+		d.agent.archetype = sd->archetype_id[d.agent.archetype];
+		throng_status st = throng_world_add_source(scene->world, &d, NULL);
+		if (st != THRONG_OK) {
+			return build_fail(c, st, m->sources[k].pos, "sources", NULL);
+		}
+	}
+	return THRONG_OK;
+}
+
 static throng_status build_threat(thr_definition* sd)
 {
 	const sf_threat* t = &sd->model->threat;
@@ -558,7 +583,7 @@ throng_status sf_build_into(sf_ctx* c, throng_scene* scene, sf_model* model, con
 	scene->agents = (uint32_t)m->agents;
 	scene->goal_radius = m->goal_radius;
 
-	throng_world_def def = thr_scene_world_def(opt, scene->agents);
+	throng_world_def def = thr_scene_world_def(opt, sf_model_capacity(m));
 	sf_model_world_def(m, &def);
 	throng_status st = throng_world_create(&def, &scene->world);
 	if (st != THRONG_OK) {
@@ -578,6 +603,9 @@ throng_status sf_build_into(sf_ctx* c, throng_scene* scene, sf_model* model, con
 	}
 	if (st == THRONG_OK) {
 		st = build_shapes(c, scene, m, root);
+	}
+	if (st == THRONG_OK) {
+		st = build_flows(c, scene, sd);
 	}
 	if (st == THRONG_OK) {
 		st = build_threat(sd);

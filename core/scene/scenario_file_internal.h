@@ -383,6 +383,28 @@ typedef struct sf_threat {
 	throng_vec2 active_min, active_max; ///< SF_THREAT_LINE: the box it is active in
 } sf_threat;
 
+/// Version 2 `zones`: a zone of the world (its def as
+/// throng_world_add_zone takes it; a polygon's points malloc'd here).
+typedef struct sf_zone {
+	throng_zone_def def; ///< def.points is NULL in the model: see points
+	throng_vec2* points; ///< polygon, point_count of them, malloc'd
+	uint32_t point_count;
+	sf_pos pos;
+} sf_zone;
+
+/// Version 2 `sources`: a source (its def as throng_world_add_source
+/// takes it, the agent's archetype a model index).
+typedef struct sf_source {
+	throng_source_def def;
+	char* archetype_name;   ///< malloc'd
+	sf_pos archetype_pos;
+	sf_pos pos;
+} sf_source;
+
+/// Most zones and sources a file declares: the world's own limits.
+#define SF_MAX_ZONES THRONG_MAX_ZONES
+#define SF_MAX_SOURCES THRONG_MAX_SOURCES
+
 struct thr_measure;
 
 /// A block of agents a built-in generates rather than lists: it stands for
@@ -436,6 +458,10 @@ typedef struct sf_model {
 	uint32_t measure_line_count;
 	sf_path* measure_areas; ///< version 2 `measurements.areas`: simple polygons of 3 or more points
 	uint32_t measure_area_count;
+	sf_zone* zones;         ///< version 2 `zones`
+	uint32_t zone_count;
+	sf_source* sources;     ///< version 2 `sources`
+	uint32_t source_count;
 } sf_model;
 
 /// The defaults of every model field (docs/SCENARIOS.md); name from `file`.
@@ -444,6 +470,11 @@ void sf_model_free(sf_model* m);
 /// Row k of the agents after the groups: agents.rows[k], or agent
 /// k - row_count of the block (k < row_count + block.count).
 void sf_model_row(const sf_model* m, uint32_t k, throng_agent_def* def);
+/// The capacity a model's world starts with: its agents, plus each
+/// source's count, or a minute of its rate when it has no count (at least
+/// 1, at most THR_SCENE_MAX_AGENTS). It sizes the grid's largest layout,
+/// so a world fed by sources gets the grid of the crowd it will hold.
+uint32_t sf_model_capacity(const sf_model* m);
 /// Sets the world fields a model holds (bounds, mode, dt, seed, cell
 /// size) in *def; the rest (capacity, ...) is the caller's.
 void sf_model_world_def(const sf_model* m, throng_world_def* def);
@@ -560,6 +591,8 @@ enum {
 	SF_SCENE_PATHS,
 	SF_SCENE_AGENTS,
 	SF_SCENE_MEASUREMENTS,
+	SF_SCENE_ZONES,
+	SF_SCENE_SOURCES,
 };
 /// The threat (into sf_threat; part 1 its path), a polyline (into
 /// sf_wall; part 1 its points), a goal mapping (into sf_group; part 1
@@ -755,6 +788,23 @@ throng_status sf_build_into(sf_ctx* c, throng_scene* scene, sf_model* model, con
 
 /// The definition (model) a scene was built from.
 const sf_model* sf_scene_model(const throng_scene* scene);
+
+/// Zones and sources (scenario_file_flows.c): a zone's and a source's keys
+/// (their shape picks the rest: sf_zone_table, sf_source_table), and the
+/// names of the sources' archetypes, resolved once the archetypes are
+/// read, whose presets give the agents their body where a source states
+/// none.
+extern const sf_table sf_zone_table;
+extern const sf_table sf_source_table;
+enum { SF_ZONE_NAME = 1, SF_ZONE_POINTS };
+enum { SF_SOURCE_NAME = 1, SF_SOURCE_ARCHETYPE, SF_SOURCE_STOP };
+void sf_parse_zones(sf_ctx* c, const sf_node* n, sf_model* m);
+void sf_parse_sources(sf_ctx* c, const sf_node* n, sf_model* m);
+/// Reports a source whose region leaves a world that keeps its agents
+/// (where the library would refuse it).
+void sf_check_sources(sf_ctx* c, const sf_model* m);
+/// Resolves the sources' archetypes (sf_resolve_names calls it).
+void sf_resolve_sources(sf_ctx* c, sf_model* m, const char* const* archetype_names);
 
 /// Parses the version 2 sections (scenario_file_rows.c).
 void sf_parse_paths(sf_ctx* c, const sf_node* n, sf_model* m);

@@ -51,6 +51,16 @@ void sf_model_defaults(sf_model* m, const char* file)
 	m->cell_size = 0.0f;
 }
 
+uint32_t sf_model_capacity(const sf_model* m)
+{
+	double n = (double)m->agents;
+	for (uint32_t k = 0; k < m->source_count; ++k) {
+		const throng_source_def* s = &m->sources[k].def;
+		n += s->count > 0 ? (double)s->count : ceil((double)s->rate * 60.0);
+	}
+	return n < 1.0 ? 1u : n > (double)THR_SCENE_MAX_AGENTS ? THR_SCENE_MAX_AGENTS : (uint32_t)n;
+}
+
 void sf_model_world_def(const sf_model* m, throng_world_def* def)
 {
 	def->bounds_min = m->bounds_min;
@@ -97,6 +107,14 @@ void sf_model_free(sf_model* m)
 		free(m->measure_areas[k].points);
 	}
 	free(m->measure_areas);
+	for (uint32_t k = 0; k < m->zone_count; ++k) {
+		free(m->zones[k].points);
+	}
+	free(m->zones);
+	for (uint32_t k = 0; k < m->source_count; ++k) {
+		free(m->sources[k].archetype_name);
+	}
+	free(m->sources);
 	free(m->rows);
 	free(m->row_pos);
 	free(m->block.params);

@@ -147,7 +147,7 @@ static bool scene_part(sf_ctx* c, const sf_key* k, const sf_node* map, const sf_
 	// Version 2 keys need `version: 2` (read first), so that a reader of
 	// version 1 files is never handed one it would misread.
 	if ((k->part == SF_SCENE_MEASURE || k->part == SF_SCENE_PATHS || k->part == SF_SCENE_AGENTS ||
-	     k->part == SF_SCENE_MEASUREMENTS) &&
+	     k->part == SF_SCENE_MEASUREMENTS || k->part == SF_SCENE_ZONES || k->part == SF_SCENE_SOURCES) &&
 	    m->version != 2) {
 		sf_error(c, v->pos, "a version 2 key in a version 1 file (expected version: 2 at the top)");
 	}
@@ -183,6 +183,8 @@ static bool scene_part(sf_ctx* c, const sf_key* k, const sf_node* map, const sf_
 	case SF_SCENE_THREAT: sf_parse_threat(c, v, m); return true;
 	case SF_SCENE_PATHS: sf_parse_paths(c, v, m); return true;
 	case SF_SCENE_MEASUREMENTS: sf_parse_measurements(c, v, m); return true;
+	case SF_SCENE_ZONES: sf_parse_zones(c, v, m); return true;
+	case SF_SCENE_SOURCES: sf_parse_sources(c, v, m); return true;
 	default: sf_parse_agents(c, v, m); return true;
 	}
 }
@@ -242,6 +244,7 @@ static void check_model(sf_ctx* c, const sf_node* root, sf_model* m)
 		sf_pop(c, mark);
 	}
 	sf_check_rows(c, m);
+	sf_check_sources(c, m);
 	sf_check_references(c, root, m);
 	// The library's own rules, as a last line: nothing it would refuse gets
 	// past validation.
@@ -256,7 +259,7 @@ static void check_model(sf_ctx* c, const sf_node* root, sf_model* m)
 	sf_pop(c, mark);
 	throng_world_def def = throng_world_default_def();
 	sf_model_world_def(m, &def);
-	def.capacity = m->agents > 0 && m->agents <= THR_SCENE_MAX_AGENTS ? (uint32_t)m->agents : 1u;
+	def.capacity = sf_model_capacity(m);
 	if (thr_validate_def(&def) != THRONG_OK) {
 		mark = sf_push_key(c, "world");
 		sf_error(c, root->pos, "the library refuses this world: %s (expected a valid world)", throng_last_error());
@@ -269,7 +272,7 @@ void sf_parse_model(sf_ctx* c, const sf_node* root, sf_model* m)
 	if (sf_read_table(c, root, &sf_scene_table, m, scene_part) >> 63 != 0) {
 		return;
 	}
-	if (sf_get(root, "groups") == NULL && sf_get(root, "agents") == NULL) {
+	if (sf_get(root, "groups") == NULL && sf_get(root, "agents") == NULL && sf_get(root, "sources") == NULL) {
 		sf_missing(c, root, "groups", "a mapping from group names to groups of agents");
 	}
 	check_model(c, root, m);

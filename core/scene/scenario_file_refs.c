@@ -38,6 +38,7 @@ void sf_resolve_names(sf_ctx* c, sf_model* m)
 		}
 	}
 	sf_pop(c, mark);
+	sf_resolve_sources(c, m, names);
 	for (uint32_t k = 0; k < m->group_count; ++k) {
 		names[k] = m->groups[k].name != NULL ? m->groups[k].name : "?";
 	}

@@ -6,6 +6,7 @@
 // default. Floats are printed with the fewest significant digits (6 to 9)
 // that read back to the same bits; names are quoted,
 // so that a name such as "null" or "-" stays a name.
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,6 +322,44 @@ static void put_measurements(sf_out* o, const sf_model* m)
 	}
 }
 
+/// Version 2: the zones and the sources, each a flow mapping, its shape
+/// first and then the rows that shape takes.
+static void put_flows(sf_out* o, const sf_model* m)
+{
+	if (m->zone_count > 0) {
+		sf_put(o, "zones:\n");
+	}
+	for (uint32_t k = 0; k < m->zone_count; ++k) {
+		const sf_zone* z = &m->zones[k];
+		sf_put(o, "  - {shape: %s", throng_zone_shape_name(z->def.shape));
+		if (z->def.name[0] != '\0') {
+			sf_put(o, ", name: %s", z->def.name);
+		}
+		put_keys(o, &sf_zone_table, z, 1u << z->def.shape, ", ", ", ");
+		if (z->def.shape == THRONG_ZONE_POLYGON) {
+			sf_put(o, ", points: ");
+			put_points(o, z->points, z->point_count);
+		}
+		sf_put(o, "}\n");
+	}
+	if (m->source_count > 0) {
+		sf_put(o, "sources:\n");
+	}
+	for (uint32_t k = 0; k < m->source_count; ++k) {
+		const sf_source* s = &m->sources[k];
+		sf_put(o, "  - {shape: %s", throng_source_shape_name(s->def.shape));
+		if (s->def.name[0] != '\0') {
+			sf_put(o, ", name: %s", s->def.name);
+		}
+		put_keys(o, &sf_source_table, s, 1u << s->def.shape, ", ", ", ");
+		if (isfinite(s->def.stop)) {
+			sf_put(o, ", stop: ");
+			put_float(o, s->def.stop);
+		}
+		sf_put(o, ", archetype: %s}\n", m->archetypes[s->def.agent.archetype].name);
+	}
+}
+
 throng_status sf_save_model(const sf_model* m, const char* header, char** text, size_t* length)
 {
 	sf_out o = {NULL, 0, 0, false};
@@ -356,6 +395,7 @@ throng_status sf_save_model(const sf_model* m, const char* header, char** text, 
 	put_shapes(&o, m);
 	put_rows(&o, m);
 	put_measurements(&o, m);
+	put_flows(&o, m);
 	if (o.failed) {
 		free(o.text);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_scene_save: out of memory");

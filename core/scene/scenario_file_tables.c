@@ -349,6 +349,117 @@ const sf_table sf_obstacle_table = {
 	.name = "obstacle", KEYS(obstacle_keys), .size = sizeof(sf_obstacle)};
 
 // ---------------------------------------------------------------------------
+// A zone and a source (after `shape`, which picks the rows)
+// ---------------------------------------------------------------------------
+
+static void zone_defaults(void* base)
+{
+	sf_zone* z = base;
+	memset(z, 0, sizeof *z);
+	z->def = throng_zone_default_def();
+}
+
+#define Z(shape) (1u << (shape))
+#define ALL_ZONES (Z(THRONG_ZONE_CIRCLE) | Z(THRONG_ZONE_BOX) | Z(THRONG_ZONE_POLYGON))
+static const sf_key zone_keys[] = {
+	{.name = "name", .type = SF_T_OTHER, .part = SF_ZONE_NAME, .type_doc = "name", .def = "none",
+	 .kinds = ALL_ZONES, .doc = "up to 31 letters, digits, `_` or `-`, unique among the zones; events and "
+	                            "`throng_world_find_zone` name it"},
+	{.name = "sink", FLAG(sf_zone, def.sink), .kinds = ALL_ZONES,
+	 .doc = "an exit: an agent that enters it leaves the world as the step ends"},
+	{.name = "center", POINT(sf_zone, def.center, SF_COORD), .unit = "m", .required = true,
+	 .kinds = Z(THRONG_ZONE_CIRCLE)},
+	{.name = "radius", NUMBER(sf_zone, def.radius, SF_POSITIVE), .unit = "m", .required = true,
+	 .kinds = Z(THRONG_ZONE_CIRCLE)},
+	{.name = "min", POINT(sf_zone, def.min, SF_COORD), .unit = "m", .required = true, .kinds = Z(THRONG_ZONE_BOX),
+	 .doc = "lower-left corner"},
+	{.name = "max", POINT(sf_zone, def.max, SF_COORD), .unit = "m", .required = true, .kinds = Z(THRONG_ZONE_BOX),
+	 .doc = "upper-right corner, at least `min` on both axes"},
+	{.name = "points", .type = SF_T_OTHER, .part = SF_ZONE_POINTS, .type_doc = "list of points", .required = true,
+	 .kinds = Z(THRONG_ZONE_POLYGON), .expect = "a list of 3 to 4096 points [x, y]",
+	 .doc = "3 to 4096 corners, either winding"},
+};
+#undef ALL_ZONES
+#undef Z
+
+const sf_table sf_zone_table = {.name = "zone",
+                                KEYS(zone_keys),
+                                .defaults = zone_defaults,
+                                .size = sizeof(sf_zone),
+                                .kind_names = &thr_zone_shape_names,
+                                .key_header = "key",
+                                .kinds_header = "shapes"};
+
+static void source_defaults(void* base)
+{
+	sf_source* s = base;
+	memset(s, 0, sizeof *s);
+	s->def = throng_source_default_def();
+}
+
+/// start before stop (when both were read and stop was given).
+static void check_source_times(sf_ctx* c, const sf_node* map, void* base, uint64_t failed)
+{
+	const sf_source* s = base;
+	const sf_node* stop = sf_get(map, "stop");
+	if (failed == 0 && stop != NULL && !(s->def.stop > s->def.start)) {
+		sf_error_at(c, "stop", stop->pos, "got %g s, not after start (%g s) (expected stop > start)",
+		            (double)s->def.stop, (double)s->def.start);
+	}
+}
+
+#define R(shape) (1u << (shape))
+#define ALL_SOURCES (R(THRONG_SOURCE_BOX) | R(THRONG_SOURCE_CIRCLE) | R(THRONG_SOURCE_SEGMENT))
+static const sf_key source_keys[] = {
+	{.name = "name", .type = SF_T_OTHER, .part = SF_SOURCE_NAME, .type_doc = "name", .def = "none",
+	 .kinds = ALL_SOURCES, .doc = "up to 31 letters, digits, `_` or `-`, unique among the sources"},
+	{.name = "min", POINT(sf_source, def.min, SF_COORD), .unit = "m", .required = true,
+	 .kinds = R(THRONG_SOURCE_BOX), .doc = "lower-left corner"},
+	{.name = "max", POINT(sf_source, def.max, SF_COORD), .unit = "m", .required = true,
+	 .kinds = R(THRONG_SOURCE_BOX), .doc = "upper-right corner, at least `min` on both axes"},
+	{.name = "center", POINT(sf_source, def.center, SF_COORD), .unit = "m", .required = true,
+	 .kinds = R(THRONG_SOURCE_CIRCLE)},
+	{.name = "radius", NUMBER(sf_source, def.radius, SF_POSITIVE), .unit = "m", .required = true,
+	 .kinds = R(THRONG_SOURCE_CIRCLE)},
+	{.name = "from", POINT(sf_source, def.from, SF_COORD), .unit = "m", .required = true,
+	 .kinds = R(THRONG_SOURCE_SEGMENT), .doc = "one end of the door"},
+	{.name = "to", POINT(sf_source, def.to, SF_COORD), .unit = "m", .required = true,
+	 .kinds = R(THRONG_SOURCE_SEGMENT), .doc = "the other end"},
+	{.name = "rate", NUMBER(sf_source, def.rate, SF_POSITIVE), .unit = "1/s", .required = true,
+	 .kinds = ALL_SOURCES, .doc = "agents a second: agent k is due at start + k / rate"},
+	{.name = "count", WHOLE(sf_source, def.count, 0, UINT32_MAX), .kinds = ALL_SOURCES,
+	 .doc = "the most agents it adds; 0: no limit"},
+	{.name = "start", NUMBER(sf_source, def.start, SF_NON_NEGATIVE), .unit = "s", .kinds = ALL_SOURCES,
+	 .doc = "when the first is due"},
+	{.name = "stop", .type = SF_T_OTHER, .part = SF_SOURCE_STOP, .type_doc = "number", .def = "never",
+	 .kinds = ALL_SOURCES, .doc = "[0, 1e6] s, after `start`: no agent is due at or after it"},
+	{.name = "archetype", .type = SF_T_OTHER, .part = SF_SOURCE_ARCHETYPE, .type_doc = "name", .required = true,
+	 .kinds = ALL_SOURCES, .expect = "the name of an archetype under archetypes",
+	 .doc = "the agents' archetype, by name"},
+	{.name = "id", WHOLE(sf_source, def.agent.group, 0, UINT32_MAX - 1u), .kinds = ALL_SOURCES,
+	 .doc = "the agents' group label"},
+	{.name = "max_speed", NUMBER(sf_source, def.agent.max_speed, SF_POSITIVE), .unit = "m/s", .kinds = ALL_SOURCES,
+	 .note = "(or the archetype's preset's)"},
+	{.name = "max_force", NUMBER(sf_source, def.agent.max_force, SF_POSITIVE), .unit = "m/s²",
+	 .kinds = ALL_SOURCES, .note = "(or the archetype's preset's)"},
+	{.name = "body_radius", NUMBER(sf_source, def.agent.radius, SF_POSITIVE), .unit = "m", .kinds = ALL_SOURCES,
+	 .note = "(or the archetype's preset's)", .doc = "the agents' radius (`radius` is a circle source's)"},
+	{.name = "goal", POINT(sf_source, def.agent.target, SF_COORD), .unit = "m", .kinds = ALL_SOURCES,
+	 .doc = "the agents' target point"},
+};
+#undef ALL_SOURCES
+#undef R
+
+const sf_table sf_source_table = {.name = "source",
+                                  KEYS(source_keys),
+                                  .defaults = source_defaults,
+                                  .check = check_source_times,
+                                  .size = sizeof(sf_source),
+                                  .kind_names = &thr_source_shape_names,
+                                  .key_header = "key",
+                                  .kinds_header = "shapes"};
+
+// ---------------------------------------------------------------------------
 // A path (a group's, in its mapping form)
 // ---------------------------------------------------------------------------
 
@@ -466,6 +577,8 @@ static const sf_key scene_keys[] = {
 	{.name = "paths", PART(SF_SCENE_PATHS)},
 	{.name = "agents", PART(SF_SCENE_AGENTS)},
 	{.name = "measurements", PART(SF_SCENE_MEASUREMENTS)},
+	{.name = "zones", PART(SF_SCENE_ZONES)},
+	{.name = "sources", PART(SF_SCENE_SOURCES)},
 };
 
 static const sf_key measurements_keys[] = {
@@ -617,5 +730,5 @@ const sf_table sf_agents_goal_table = {
 const sf_table* const sf_doc_tables[] = {&sf_world_table,       &sf_archetype_table, &sf_target_rule_table,
                                          &sf_contact_table,     &sf_slot_table,      &sf_param_table,
                                          &sf_group_table,       &sf_spawn_table,     &sf_path_table,
-                                         &sf_obstacle_table};
+                                         &sf_obstacle_table,    &sf_zone_table,      &sf_source_table};
 const uint32_t sf_doc_table_count = sizeof sf_doc_tables / sizeof sf_doc_tables[0];

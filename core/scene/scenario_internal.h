@@ -178,6 +178,11 @@ throng_status thr_scene_add_archetype(throng_scene* scene, const char* name, con
                                       uint32_t* id);
 throng_status thr_scene_add_obstacle(throng_scene* scene, throng_vec2 center, float radius);
 throng_status thr_scene_add_wall(throng_scene* scene, throng_vec2 a, throng_vec2 b);
+/// Adds a zone (its points copied) and a source (its agent's archetype an
+/// id thr_scene_add_archetype gave): version 2 keys, checked when the
+/// world is built.
+throng_status thr_scene_add_zone(throng_scene* scene, const throng_zone_def* def);
+throng_status thr_scene_add_source(throng_scene* scene, const throng_source_def* def);
 /// Adds a path; paths are numbered in the order added, from 0.
 throng_status thr_scene_add_path(throng_scene* scene, const throng_vec2* points, uint32_t count, bool loop);
 uint32_t thr_scene_path_count(const throng_scene* scene);

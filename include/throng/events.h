@@ -11,8 +11,9 @@
 //
 // Order is deterministic: calls' events in the order of the calls (a
 // batch by increasing id), a step's events by agent id, then kind, then
-// zone, then the step's removals by sinks by id, whatever the engine,
-// thread count or storage order.
+// zone, then the step's removals by sinks by id, then what the sources
+// did (throng/sources.h), whatever the engine, thread count or storage
+// order.
 #ifndef THRONG_EVENTS_H
 #define THRONG_EVENTS_H
 
@@ -35,11 +36,13 @@ THRONG_API_BEGIN
 
 /// What happened.
 typedef enum throng_event_kind {
-	THRONG_EVENT_ADDED = 0, ///< "added": throng_world_spawn gave the agent its id
+	THRONG_EVENT_ADDED = 0, ///< "added": throng_world_spawn or a source (`source`) gave the agent its id
 	THRONG_EVENT_REMOVED,   ///< "removed": throng_world_remove_agents or a sink (zone) took it out
 	THRONG_EVENT_ARRIVED,   ///< "arrived": it came within the arrival radius of its target point
 	THRONG_EVENT_ENTERED,   ///< "entered": it is inside `zone`, and was not after the step before
 	THRONG_EVENT_LEFT,      ///< "left": it is outside `zone`, and was inside after the step before
+	THRONG_EVENT_WAITED,    ///< "waited": `source` found no free point for its next agent (agent
+	                        ///< THRONG_NO_AGENT; throng/sources.h)
 } throng_event_kind;
 
 /// One event.
@@ -47,12 +50,13 @@ typedef struct throng_event {
 	uint64_t step;          ///< the world's step count when it happened: after the step for a step's events,
 	                        ///< the count between steps for a call's
 	throng_event_kind kind;
-	uint32_t agent;         ///< the agent's id
+	uint32_t agent;         ///< the agent's id; THRONG_NO_AGENT for waited
 	uint32_t zone;          ///< entered and left: the zone's id; removed by a sink: the sink's; else
 	                        ///< THRONG_NO_ZONE
+	uint32_t source;        ///< added by a source, and waited: the source's id; else THRONG_NO_SOURCE
 } throng_event;
 
-/// "added", "removed", "arrived", "entered", "left".
+/// "added", "removed", "arrived", "entered", "left", "waited".
 const char* throng_event_kind_name(throng_event_kind kind);
 bool throng_event_kind_from_name(const char* name, throng_event_kind* out);
 

@@ -561,6 +561,8 @@ THRONG_API_END
 
 // Events and zones: what happened to agents in a step.
 #include "throng/events.h"
+// Sources: regions that add agents while the world runs.
+#include "throng/sources.h"
 // A running world saved whole and made again.
 #include "throng/checkpoint.h"
 // Spatial queries on a world (agents near a point, in a box or polygon,
