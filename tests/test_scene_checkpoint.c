@@ -5,7 +5,8 @@
 // keeps state (herd's threat, field's random goals re-drawn on arrival,
 // armies' resolution time), at several checkpoint steps, on 1 and 2
 // threads and at 5000 agents (above THR_PARALLEL_MIN_AGENTS, so the
-// parallel regions run); a scenario file's scene as well. Then what is
+// parallel regions run); a scenario file's scene as well, one whose agents
+// sources add and a sink removes among them. Then what is
 // refused: another scene, agent count, seed or engine than asked for, a
 // damaged or foreign file, a buffer too small, a path that cannot be
 // written.
@@ -255,6 +256,69 @@ Test(resume, a_scenario_file_scene_through_files)
 	cr_assert_not_null(strstr(throng_last_error(), "not of field"), "%s", throng_last_error());
 	throng_scene_destroy(s);
 	thr_test_remove_dir(dir);
+}
+
+/// A scenario file whose agents all come from sources (a door at a
+/// steady rate, a circle up to a count) and leave through a sink.
+static const char door_file[] = "version: 2\n"
+                                "name: door\n"
+                                "world:\n"
+                                "  bounds: {min: [0, 0], max: [40, 20], mode: contain}\n"
+                                "  dt: 0.05\n"
+                                "archetypes:\n"
+                                "  walker: {preset: pedestrian, drive: arrive}\n"
+                                "zones:\n"
+                                "  - {shape: box, name: exit, min: [37, 0], max: [40, 20], sink: true}\n"
+                                "sources:\n"
+                                "  - {shape: segment, name: west, from: [1, 2], to: [1, 18], rate: 5, archetype: walker,"
+                                " goal: [39, 10]}\n"
+                                "  - {shape: circle, center: [20, 10], radius: 2, rate: 1, count: 10, start: 2, stop: 30,"
+                                " archetype: walker, goal: [39, 3]}\n";
+
+Test(resume, agents_that_sources_add_and_a_sink_removes)
+{
+	// Checkpoints while the circle still adds (step 100, 5 s), after its
+	// count (step 400) and once walkers leave by the exit (step 700).
+	const uint32_t at[] = {100, 400, 700};
+	for (uint32_t threads = 1; threads <= 2; ++threads) {
+		throng_scene_def def = throng_scene_default_def();
+		def.threads = threads;
+		def.threads_policy = THRONG_THREADS_FIXED;
+		throng_scene* s = NULL;
+		cr_assert_eq(throng_scene_load_memory("door.yaml", door_file, strlen(door_file), &def, NULL, NULL, &s),
+		             THRONG_OK, "%s", throng_last_error());
+		uint8_t* ck[3];
+		size_t size[3];
+		point after[3];
+		for (uint32_t t = 0, i = 0; t <= at[2] + 100u; ++t) {
+			if (i < 3 && t == at[i]) {
+				ck[i] = to_memory(s, &size[i]);
+				++i;
+			}
+			for (uint32_t j = 0; j < 3; ++j) {
+				if (t == at[j] + 100u) {
+					after[j] = point_of(s);
+				}
+			}
+			if (t < at[2] + 100u) {
+				step_n(s, 1);
+			}
+		}
+		const throng_world_stats st = throng_world_get_stats(throng_scene_world(s));
+		cr_assert(st.agents_added > 100u && st.agents_removed > 0u, "added %llu, removed %llu",
+		          (unsigned long long)st.agents_added, (unsigned long long)st.agents_removed);
+		throng_scene_destroy(s);
+		for (uint32_t i = 0; i < 3; ++i) {
+			throng_scene* r = NULL;
+			cr_assert_eq(throng_scene_read_checkpoint(ck[i], size[i], NULL, &r), THRONG_OK, "%s", throng_last_error());
+			cr_assert_eq(throng_world_set_threads(throng_scene_world(r), 3u - threads, THRONG_THREADS_FIXED), THRONG_OK);
+			step_n(r, 100);
+			const point p = point_of(r);
+			same_point(&p, &after[i], "door: sources and a sink");
+			throng_scene_destroy(r);
+			free(ck[i]);
+		}
+	}
 }
 
 // ---------------------------------------------------------------------------
