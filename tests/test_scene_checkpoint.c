@@ -258,34 +258,30 @@ Test(resume, a_scenario_file_scene_through_files)
 	thr_test_remove_dir(dir);
 }
 
-/// A scenario file whose agents all come from sources (a door at a
-/// steady rate, a circle up to a count) and leave through a sink.
-static const char door_file[] = "version: 2\n"
-                                "name: door\n"
-                                "world:\n"
-                                "  bounds: {min: [0, 0], max: [40, 20], mode: contain}\n"
-                                "  dt: 0.05\n"
-                                "archetypes:\n"
-                                "  walker: {preset: pedestrian, drive: arrive}\n"
-                                "zones:\n"
-                                "  - {shape: box, name: exit, min: [37, 0], max: [40, 20], sink: true}\n"
+/// A scenario file whose agents all come from sources (a south door at a
+/// steady rate, a box in the middle up to a count) and leave through a
+/// sink along the north wall.
+static const char hall_file[] = "version: 2\n"
+                                "name: hall\n"
+                                "world: {bounds: {min: [-15, 0], max: [15, 16], mode: contain}, dt: 0.05}\n"
+                                "archetypes: {walker: {preset: pedestrian, drive: arrive}}\n"
+                                "zones: [{shape: box, name: north, min: [-15, 14], max: [15, 16], sink: true}]\n"
                                 "sources:\n"
-                                "  - {shape: segment, name: west, from: [1, 2], to: [1, 18], rate: 5, archetype: walker,"
-                                " goal: [39, 10]}\n"
-                                "  - {shape: circle, center: [20, 10], radius: 2, rate: 1, count: 10, start: 2, stop: 30,"
-                                " archetype: walker, goal: [39, 3]}\n";
+                                "  - {shape: segment, from: [-6, 1], to: [6, 1], rate: 4, archetype: walker, goal: [0, 15.5]}\n"
+                                "  - {shape: box, min: [-10, 6], max: [-4, 9], rate: 2, count: 12, start: 1,"
+                                " archetype: walker, goal: [8, 15.5]}\n";
 
 Test(resume, agents_that_sources_add_and_a_sink_removes)
 {
-	// Checkpoints while the circle still adds (step 100, 5 s), after its
-	// count (step 400) and once walkers leave by the exit (step 700).
+	// Checkpoints while the box still adds (step 100, 5 s), after its count
+	// (step 400) and once walkers leave by the north wall (step 700).
 	const uint32_t at[] = {100, 400, 700};
 	for (uint32_t threads = 1; threads <= 2; ++threads) {
 		throng_scene_def def = throng_scene_default_def();
 		def.threads = threads;
 		def.threads_policy = THRONG_THREADS_FIXED;
 		throng_scene* s = NULL;
-		cr_assert_eq(throng_scene_load_memory("door.yaml", door_file, strlen(door_file), &def, NULL, NULL, &s),
+		cr_assert_eq(throng_scene_load_memory("hall.yaml", hall_file, strlen(hall_file), &def, NULL, NULL, &s),
 		             THRONG_OK, "%s", throng_last_error());
 		uint8_t* ck[3];
 		size_t size[3];
@@ -314,7 +310,7 @@ Test(resume, agents_that_sources_add_and_a_sink_removes)
 			cr_assert_eq(throng_world_set_threads(throng_scene_world(r), 3u - threads, THRONG_THREADS_FIXED), THRONG_OK);
 			step_n(r, 100);
 			const point p = point_of(r);
-			same_point(&p, &after[i], "door: sources and a sink");
+			same_point(&p, &after[i], "hall: sources and a sink");
 			throng_scene_destroy(r);
 			free(ck[i]);
 		}
