@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "opts.h"
+#include "throng/file.h"
 
 const char* cli_program = "throng";
 
@@ -101,9 +102,24 @@ static bool apply_option(const char* name, const char* value, void* user)
 		}
 		out->seconds_set = true;
 	} else if (strcmp(name, "--seed") == 0) {
+		out->seed_set = true;
 		return opt_parse_integer(cli_program, name, value, 0, UINT64_MAX, true, &out->seed);
 	} else if (strcmp(name, "--engine") == 0) {
+		out->engine_set = true;
 		return opt_parse_engine(cli_program, name, value, &out->engine);
+	} else if (strcmp(name, "--checkpoint") == 0 || strcmp(name, "--resume") == 0) {
+		// A checkpoint is a file read whole or replaced whole: no stream.
+		if (value[0] == '\0' || throng_output_path_is_stdout(value) || strcmp(value, "/dev/stdin") == 0) {
+			cli_error("%s: expected a file name, got \"%.64s\"", name, value);
+			return false;
+		}
+		if (strcmp(name, "--checkpoint") == 0) {
+			out->checkpoint = value;
+		} else {
+			out->resume = value;
+		}
+	} else if (strcmp(name, "--checkpoint-every") == 0) {
+		return opt_parse_u32(cli_program, name, value, 1, CLI_MAX_STEPS, &out->checkpoint_every);
 	} else if (strcmp(name, "--threads") == 0) {
 		return opt_parse_u32(cli_program, name, value, 1, CLI_MAX_THREADS, &out->threads);
 	} else if (strcmp(name, "--threads-policy") == 0) {
@@ -154,6 +170,24 @@ static bool apply_option(const char* name, const char* value, void* user)
 	return true;
 }
 
+/// The checkpoint options that only make sense together.
+static int check_checkpoint_options(const cli_run_args* out, bool every_set)
+{
+	if (every_set && out->checkpoint == NULL) {
+		cli_error("--checkpoint-every: needs --checkpoint FILE (where the checkpoints go)");
+		return CLI_EXIT_USAGE;
+	}
+	const char* same = out->out == NULL ? NULL
+	                   : out->checkpoint != NULL && strcmp(out->out, out->checkpoint) == 0 ? "--checkpoint"
+	                   : out->resume != NULL && strcmp(out->out, out->resume) == 0       ? "--resume"
+	                                                                                      : NULL;
+	if (same != NULL) {
+		cli_error("--out: %s is the file of %s; give the frames another file", out->out, same);
+		return CLI_EXIT_USAGE;
+	}
+	return CLI_EXIT_OK;
+}
+
 /// The output options that only make sense together.
 static int check_output_options(cli_run_args* out, bool format_set, bool fields_set, bool every_set)
 {
@@ -196,7 +230,8 @@ static int check_output_options(cli_run_args* out, bool format_set, bool fields_
 int cli_parse_run(int argc, char** argv, int first, const char* usage, cli_run_args* out)
 {
 	static const char* const valued[] = {"--agents", "--steps",  "--seed",  "--engine", "--threads", "--threads-policy",
-	                                     "--summary", "--metrics", "--out",   "--format", "--fields", "--every", "--shm", "--seconds"};
+	                                     "--summary", "--metrics", "--out",   "--format", "--fields", "--every", "--shm", "--seconds",
+	                                     "--checkpoint", "--checkpoint-every", "--resume"};
 	uint64_t seen = 0;
 	const opt_spec spec = {cli_program, "run: ", "throng run --help", valued, sizeof valued / sizeof valued[0], &seen};
 	memset(out, 0, sizeof *out);
@@ -220,8 +255,11 @@ int cli_parse_run(int argc, char** argv, int first, const char* usage, cli_run_a
 		return CLI_EXIT_USAGE;
 	}
 	if (out->help) {
-		fputs(usage, stdout);
+		if (usage != NULL) {
+			fputs(usage, stdout);
+		}
 		return CLI_EXIT_OK;
 	}
-	return check_output_options(out, format_set, fields_set, every_set);
+	int rc = check_checkpoint_options(out, opt_given(&spec, "--checkpoint-every"));
+	return rc != CLI_EXIT_OK ? rc : check_output_options(out, format_set, fields_set, every_set);
 }

@@ -45,6 +45,11 @@ typedef struct cli_run_args {
 	bool seconds_set;       ///< --seconds was given (steps = ceil(seconds / dt))
 	double seconds;         ///< --seconds: simulated time (s)
 	bool quiet;             ///< --quiet: no progress bar
+	bool seed_set;          ///< --seed was given (a resume checks it against the checkpoint's)
+	bool engine_set;        ///< --engine was given (likewise)
+	const char* checkpoint; ///< --checkpoint FILE: where the scene's checkpoint goes; NULL = none
+	uint32_t checkpoint_every; ///< --checkpoint-every N: also at every scene step that is a multiple of N; 0 = at the end only
+	const char* resume;     ///< --resume FILE: the scene comes from this checkpoint; NULL = none
 } cli_run_args;
 
 /// Largest --seconds value accepted (s of simulated time).
@@ -66,10 +71,13 @@ bool cli_steps_for_seconds(double seconds, float dt, uint64_t* steps, double* co
 
 /// Parses argv[first..argc) of `throng run` into *out. Returns CLI_EXIT_OK,
 /// or CLI_EXIT_USAGE after printing one line naming the bad argument to
-/// stderr. Does not check that the scenario exists. Checks the output
+/// stderr. Does not check that the scenario exists (nor that one is given:
+/// with --resume it is optional). Checks the output
 /// options together: --format, --fields and --every need --out or --shm,
-/// SQLite needs a file, and PED and SQLite take no --fields. With --help
-/// it prints `usage` to stdout instead and returns CLI_EXIT_OK with
+/// SQLite needs a file, and PED and SQLite take no --fields; and the
+/// checkpoint options: --checkpoint-every needs --checkpoint, and --out
+/// is neither checkpoint's file. With --help
+/// it prints `usage` (unless NULL) to stdout instead and returns CLI_EXIT_OK with
 /// out->help set: the caller has nothing more to do.
 int cli_parse_run(int argc, char** argv, int first, const char* usage, cli_run_args* out);
 

@@ -23,6 +23,7 @@
 #include "opts.h"
 #include "outputs.h"
 #include "progress.h"
+#include "resume.h"
 #include "summary.h"
 #include "throng/export.h"
 #include "throng/metrics.h"
@@ -33,6 +34,7 @@
 static const char usage_main[] =
 	"Usage: throng run <scenario> [options]   run a scenario, print a summary\n"
 	"       throng run FILE.yaml [options]    run a scenario file (docs/SCENARIOS.md)\n"
+	"       throng run --resume CKPT [options] go on from a checkpoint of a run\n"
 	"       throng validate FILE...           check scenario files, simulate nothing\n"
 	"       throng save <scenario> --out FILE write a scene as a scenario file\n"
 	"       throng measure RUN --line ...     measure a saved run: lines, areas\n"
@@ -43,6 +45,7 @@ static const char usage_main[] =
 
 static const char usage_run[] =
 	"Usage: throng run <scenario> [options]\n"
+	"       throng run [<scenario>] --resume CKPT [options]\n"
 	"\n"
 	"Runs a built-in scenario (see throng list) and prints a summary on stdout.\n"
 	"<scenario> may also be a scenario file: an argument ending in .yaml, .yml\n"
@@ -85,7 +88,28 @@ static const char usage_run[] =
 	"                    when /NAME exists\n"
 	"  --shm-replace     replace an existing /NAME (left by a run that crashed)\n"
 	"  --realtime        step no faster than simulated time (for watching --shm)\n"
-	"Formats are described in docs/FORMAT.md.\n"
+	"Formats are described in docs/FORMAT.md.\n";
+
+/// The rest of usage_run (one string would pass the 4095 characters C
+/// promises a literal).
+static const char usage_run_more[] =
+	"\n"
+	"Checkpoints (docs/FORMAT.md, \"Scene checkpoints\"):\n"
+	"  --checkpoint CKPT  write the scene, whole, to CKPT when the run ends (also\n"
+	"                    when a signal stops it), replacing CKPT as --out does\n"
+	"  --checkpoint-every N  also at every scene step that is a multiple of N,\n"
+	"                    1 to 1000000000 (counted from the scene's step 0, so a\n"
+	"                    resumed run keeps the cadence)\n"
+	"  --resume CKPT     go on from the checkpoint CKPT: the scene is the one it\n"
+	"                    holds (<scenario>, --agents, --seed and --engine may be\n"
+	"                    left out; given, they must match it), at its step; runs\n"
+	"                    --steps S (or --seconds T) more steps, by default what is\n"
+	"                    left of the scene's default. It reaches the hash and\n"
+	"                    outcomes of the run that never stopped; the summary's\n"
+	"                    steps and quality metrics are this run's, simulated_seconds\n"
+	"                    counts from step 0; --out writes a new file whose first\n"
+	"                    frame is the checkpoint's state. CKPT may be --checkpoint's\n"
+	"                    own file (it is read whole first)\n"
 	"\n"
 	"FILE is never removed: a regular file is written beside it and renamed onto\n"
 	"it when done (a run stopped by a full disk keeps its whole frames and says\n"
@@ -99,8 +123,9 @@ static const char usage_run[] =
 	"run after the current step: outputs are closed properly, the summary says\n"
 	"how far it got; a second one kills it.\n"
 	"\n"
-	"Exit status: 0 ok, 1 the simulation failed, 2 bad arguments, 3 a scenario\n"
-	"file is missing or has problems, 4 an output cannot be written, 128 + N\n"
+	"Exit status: 0 ok, 1 the simulation failed, 2 bad arguments (a checkpoint of\n"
+	"another scene than they say included), 3 a scenario file or a checkpoint is\n"
+	"missing or damaged, 4 an output or a checkpoint cannot be written, 128 + N\n"
 	"stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT).\n";
 
 /// "herd, circle": the known scenario names, for error messages.
@@ -219,25 +244,29 @@ static int cmd_validate(int argc, char** argv)
 static int cmd_run(int argc, char** argv)
 {
 	cli_run_args args;
-	int rc = cli_parse_run(argc, argv, 2, usage_run, &args);
+	int rc = cli_parse_run(argc, argv, 2, NULL, &args);
+	if (rc == CLI_EXIT_OK && args.help) {
+		fputs(usage_run, stdout);
+		fputs(usage_run_more, stdout);
+	}
 	if (rc != CLI_EXIT_OK || args.help) {
-		return rc; // --help: the usage is printed
+		return rc;
 	}
 	char names[256];
 	known_scenarios(names, sizeof names);
-	if (args.scenario == NULL) {
+	if (args.scenario == NULL && args.resume == NULL) {
 		cli_error("run: missing <scenario> (known: %s)", names);
 		return CLI_EXIT_USAGE;
 	}
-	rc = cli_check_scene_name("run", args.scenario);
+	rc = args.scenario != NULL ? cli_check_scene_name("run", args.scenario) : CLI_EXIT_OK;
 	if (rc != CLI_EXIT_OK) {
 		return rc;
 	}
 	if (!opt_check_agents(cli_program, args.scenario, args.agents)) {
 		return CLI_EXIT_USAGE;
 	}
-	const throng_scenario_info* info = throng_scenario_find(args.scenario);
-	bool from_file = info == NULL;
+	const throng_scenario_info* info = args.scenario != NULL ? throng_scenario_find(args.scenario) : NULL;
+	bool from_file = args.scenario != NULL && info == NULL;
 
 	throng_scene_def opt = cli_scene_def(&args);
 	if (args.engine == THRONG_ENGINE_SIMD && args.threads == 0 && omp_get_max_threads() > (int)CLI_MAX_THREADS) {
@@ -246,7 +275,7 @@ static int cmd_run(int argc, char** argv)
 		          CLI_MAX_THREADS, throng_default_threads());
 	}
 	throng_scene* scene = NULL;
-	rc = cli_open_scene(args.scenario, &opt, &scene);
+	rc = args.resume != NULL ? cli_resume_open(&args, &scene) : cli_open_scene(args.scenario, &opt, &scene);
 	if (rc != CLI_EXIT_OK) {
 		return rc;
 	}
@@ -257,6 +286,10 @@ static int cmd_run(int argc, char** argv)
 	if (!cli_run_steps(&args, scene, &steps)) {
 		throng_scene_destroy(scene);
 		return CLI_EXIT_USAGE;
+	}
+	if (args.resume != NULL) {
+		args.engine = throng_world_get_def(world).engine; // the checkpoint's, for the summary
+		steps = args.steps_set || args.seconds_set ? steps : cli_resume_default_steps(scene);
 	}
 
 	rc = cli_check_out_path(&args, from_file);
@@ -309,8 +342,11 @@ static int cmd_run(int argc, char** argv)
 	double metrics_seconds = 0.0;
 	double measure_seconds = 0.0;
 	throng_status out_st = cli_outputs_frame(&outputs, world); // frame 0: the initial state
+	uint64_t checkpoint_step = UINT64_MAX;
+	double checkpoint_seconds = 0.0;
+	bool checkpoint_ok = true;
 	uint64_t k = 0;
-	for (; k < steps && st == THRONG_OK && out_st == THRONG_OK && cli_stop_signal == 0; ++k) {
+	for (; k < steps && st == THRONG_OK && out_st == THRONG_OK && checkpoint_ok && cli_stop_signal == 0; ++k) {
 		st = throng_scene_step(scene);
 		if (st == THRONG_OK && metrics != NULL) {
 			double tm = cli_now_seconds();
@@ -325,10 +361,16 @@ static int cmd_run(int argc, char** argv)
 		if (st == THRONG_OK) {
 			out_st = cli_outputs_frame(&outputs, world);
 		}
+		if (st == THRONG_OK && out_st == THRONG_OK) {
+			checkpoint_ok = cli_checkpoint_due(&args, scene, false, &checkpoint_step, &checkpoint_seconds);
+		}
 		cli_progress_update(&progress, k + 1);
 		if (args.realtime) {
 			cli_pace(&start, k + 1, throng_world_get_def(world).dt);
 		}
+	}
+	if (st == THRONG_OK && out_st == THRONG_OK && checkpoint_ok) {
+		checkpoint_ok = cli_checkpoint_due(&args, scene, true, &checkpoint_step, &checkpoint_seconds);
 	}
 	double seconds = cli_now_seconds() - t0;
 	cli_progress_finish(&progress);
@@ -347,6 +389,12 @@ static int cmd_run(int argc, char** argv)
 		snprintf(msg, sizeof msg, "%s", throng_last_error());
 		cli_error("output stopped at step %llu: %s", (unsigned long long)k, msg);
 		cli_outputs_close(&outputs, false, msg);
+		throng_measure_destroy(measure);
+		throng_scene_destroy(scene);
+		return CLI_EXIT_OUTPUT;
+	}
+	if (!checkpoint_ok) { // said why; the frames written are whole
+		cli_outputs_close(&outputs, true, NULL);
 		throng_measure_destroy(measure);
 		throng_scene_destroy(scene);
 		return CLI_EXIT_OUTPUT;
@@ -381,7 +429,7 @@ static int cmd_run(int argc, char** argv)
 	s.steps_one_thread = throng_world_get_stats(throng_scene_world(scene)).steps_one_thread;
 	s.seconds = seconds;
 	s.frames = outputs.frames;
-	s.output_seconds = outputs.seconds;
+	s.output_seconds = outputs.seconds + checkpoint_seconds; // the checkpoints are output too
 	s.metrics_seconds = metrics_seconds;
 	s.measure_seconds = measure_seconds;
 	if (interrupted) {

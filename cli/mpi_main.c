@@ -131,6 +131,10 @@ static int run(int argc, char** argv)
 	if (rc != CLI_EXIT_OK || args.help) {
 		return rc; // --help: the usage is printed
 	}
+	if (args.checkpoint != NULL || args.resume != NULL) {
+		cli_error("%s: not in throng-mpi yet (throng run has it)", args.resume != NULL ? "--resume" : "--checkpoint");
+		return CLI_EXIT_USAGE;
+	}
 	if (args.scenario == NULL) {
 		cli_error("run: missing <scenario> (throng list names them)");
 		return CLI_EXIT_USAGE;

@@ -3,8 +3,9 @@
 // bar (only on a terminal), the quality metrics and outcome figures in the
 // summary, the crowd's start, added, removed, peak and final count (of a
 // scenario file with a sink and a source, and the summary's code itself on
-// a world churned through the C API, cli/summary.c), and --help for every
-// subcommand. Runs the built executable
+// a world churned through the C API, cli/summary.c), --help for every
+// subcommand, and --checkpoint, --checkpoint-every and --resume (issue
+// 33). Runs the built executable
 // (THRONG_CLI_PATH) through /bin/sh; the terminal runs go through
 // util-linux's `script`, which gives the command a pseudo-terminal.
 #include <criterion/criterion.h>
@@ -236,6 +237,9 @@ Test(cli_run, help_for_every_subcommand)
 	cr_assert_not_null(strstr(out, "--summary"), "%s", out);
 	cr_assert_not_null(strstr(out, "--seconds"), "%s", out);
 	cr_assert_not_null(strstr(out, "--quiet"), "%s", out);
+	cr_assert_not_null(strstr(out, "--checkpoint-every N"), "%s", out);
+	cr_assert_not_null(strstr(out, "--resume CKPT"), "%s", out);
+	cr_assert_not_null(strstr(out, "128 + N"), "the help's second half: %s", out);
 	cr_assert_str_empty(err);
 	cr_assert_eq(run_cli("run herd --steps 5 --help"), 0, "help wins over a run");
 	cr_assert_not_null(strstr(out, "Usage: throng run"), "%s", out);
@@ -421,5 +425,231 @@ Test(cli_run, a_scenario_file_whose_crowd_comes_and_goes)
 	snprintf(args, sizeof args, "run %s", path);
 	cr_assert_eq(run_cli(args), 0, "%s", err);
 	cr_assert_not_null(strstr(out, "\nagents_removed:"), "%s", out);
+	thr_test_remove_dir(dir);
+}
+
+// ---------------------------------------------------------------------------
+// --checkpoint, --checkpoint-every and --resume (issue 33, item 9)
+// ---------------------------------------------------------------------------
+
+/// The summary's figures a resumed run must share with the run that never
+/// stopped: the hash, the simulated time and the scene's outcome figures
+/// (the JSON from "hash" to the end, less the quality metrics, which are
+/// over the run's own steps). Copied into buf.
+static void end_state(const char* json, char* buf, size_t cap)
+{
+	static const char* const keys[] = {"\"hash\"", "\"simulated_seconds\"", "\"engaged\"", "\"resolved_at\"",
+	                                   "\"infantry_gap\"", "\"overlaps\""};
+	buf[0] = '\0';
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; ++k) {
+		const char* p = strstr(json, keys[k]);
+		if (p != NULL) {
+			size_t len = strcspn(p, ",\n");
+			strncat(buf, p, len < cap - strlen(buf) - 2 ? len : cap - strlen(buf) - 2);
+			strcat(buf, ";");
+		}
+	}
+}
+
+/// `throng run SCENE ARGS --steps FIRST+MORE` versus the same run stopped
+/// after FIRST steps with --checkpoint and resumed for MORE with
+/// --resume ARGS2 (thread counts may differ): the same end state.
+static void cli_resumes(const char* scene, const char* args, uint32_t first, uint32_t more, const char* resume_args)
+{
+	char dir[128], cmd[1024], want[512], got[512];
+	thr_test_make_dir(dir, sizeof dir, "throng-cli-ck");
+	snprintf(cmd, sizeof cmd, "run %s %s --steps %u --summary json", scene, args, first + more);
+	cr_assert_eq(run_cli(cmd), 0, "%s: %s", cmd, err);
+	end_state(out, want, sizeof want);
+	cr_assert_not_null(strstr(want, "hash"), "%s", out);
+	snprintf(cmd, sizeof cmd, "run %s %s --steps %u --checkpoint %s/run.ck --checkpoint-every 50 -q", scene, args,
+	         first, dir);
+	cr_assert_eq(run_cli(cmd), 0, "%s: %s", cmd, err);
+	snprintf(cmd, sizeof cmd, "run --resume %s/run.ck --steps %u %s --summary json", dir, more, resume_args);
+	cr_assert_eq(run_cli(cmd), 0, "%s: %s", cmd, err);
+	cr_assert_str_empty(err, "%s", err);
+	end_state(out, got, sizeof got);
+	cr_assert_str_eq(got, want, "%s %s resumed at step %u", scene, args, first);
+	cr_assert_eq(json_number(out, "steps"), (double)more, "%s", out);
+	thr_test_remove_dir(dir);
+}
+
+Test(cli_run, resume_reaches_the_run_that_never_stopped)
+{
+	// armies' battle resolves at step 780 with 200 agents: resumed after it.
+	cli_resumes("armies", "--agents 200", 840, 60, "--threads 2");
+	cli_resumes("herd", "", 700, 120, "--agents 8 --seed 1 --engine simd");
+	cli_resumes("field", "--agents 5000 --threads 2 --metrics off", 130, 50, "--threads 1 --metrics off");
+}
+
+Test(cli_run, checkpoint_cadence_counts_from_the_scenes_first_step)
+{
+	char dir[128], cmd[512];
+	thr_test_make_dir(dir, sizeof dir, "throng-cli-ck");
+	// A checkpoint that cannot be written says at which step it was due.
+	snprintf(cmd, sizeof cmd, "run herd --steps 120 --checkpoint %s/no/run.ck --checkpoint-every 50", dir);
+	cr_assert_eq(run_cli(cmd), 4, "%s", err);
+	cr_assert_not_null(strstr(err, "--checkpoint: at step 50: "), "%s", err);
+	snprintf(cmd, sizeof cmd, "run herd --steps 120 --checkpoint %s/no/run.ck", dir);
+	cr_assert_eq(run_cli(cmd), 4, "%s", err);
+	cr_assert_not_null(strstr(err, "--checkpoint: at step 120: "), "%s", err);
+	// Resumed at step 120, the next is due at 150, not 170.
+	snprintf(cmd, sizeof cmd, "run herd --steps 120 --checkpoint %s/run.ck -q", dir);
+	cr_assert_eq(run_cli(cmd), 0, "%s", err);
+	snprintf(cmd, sizeof cmd, "run --resume %s/run.ck --steps 100 --checkpoint %s/no/run.ck --checkpoint-every 50",
+	         dir, dir);
+	cr_assert_eq(run_cli(cmd), 4, "%s", err);
+	cr_assert_not_null(strstr(err, "--checkpoint: at step 150: "), "%s", err);
+	// Resumed without --steps: what is left of herd's 2000.
+	snprintf(cmd, sizeof cmd, "run herd --resume %s/run.ck --checkpoint %s/run.ck --summary json", dir, dir);
+	cr_assert_eq(run_cli(cmd), 0, "%s", err);
+	cr_assert_eq(json_number(out, "steps"), 1880.0, "%s", out);
+	snprintf(cmd, sizeof cmd, "run --resume %s/run.ck --summary json", dir);
+	cr_assert_eq(run_cli(cmd), 0, "%s", err);
+	cr_assert_eq(json_number(out, "steps"), 0.0, "%s", out);
+	thr_test_remove_dir(dir);
+}
+
+Test(cli_run, bad_checkpoint_options)
+{
+	expect_usage_error("run herd --checkpoint-every 10", "--checkpoint-every: needs --checkpoint");
+	expect_usage_error("run herd --checkpoint x.ck --checkpoint-every 0", "--checkpoint-every");
+	expect_usage_error("run herd --checkpoint x.ck --checkpoint-every -5", "--checkpoint-every");
+	expect_usage_error("run herd --checkpoint x.ck --checkpoint-every ten", "--checkpoint-every");
+	expect_usage_error("run herd --checkpoint ''", "--checkpoint");
+	expect_usage_error("run herd --checkpoint -", "--checkpoint");
+	expect_usage_error("run herd --checkpoint", "--checkpoint");
+	expect_usage_error("run --resume ''", "--resume");
+	expect_usage_error("run --resume /dev/stdin", "--resume");
+	expect_usage_error("run herd --out x.ck --checkpoint x.ck", "--out");
+	expect_usage_error("run --resume x.ck --out x.ck", "--out");
+	expect_usage_error("run --steps 5", "missing <scenario>");
+}
+
+/// `throng ARGS` fails with `status`, one line on stderr naming --resume,
+/// the file and `what`.
+static void resume_refused(const char* args, int status, const char* path, const char* what)
+{
+	int rc = run_cli(args);
+	cr_assert_eq(rc, status, "throng %s: exit %d: %s", args, rc, err);
+	cr_assert(strncmp(err, "throng: --resume: ", 18) == 0, "%s", err);
+	cr_assert_not_null(strstr(err, path), "%s", err);
+	cr_assert_not_null(strstr(err, what), "throng %s: %s", args, err);
+	const char* nl = strchr(err, '\n');
+	cr_assert(nl != NULL && nl[1] == '\0', "not one line: %s", err);
+	cr_assert_str_empty(out, "%s", out);
+}
+
+Test(cli_run, resume_refuses_a_missing_damaged_or_other_checkpoint)
+{
+	char dir[128], ck[192], bad[192], cmd[512];
+	thr_test_make_dir(dir, sizeof dir, "throng-cli-ck");
+	snprintf(ck, sizeof ck, "%s/herd.ck", dir);
+	snprintf(bad, sizeof bad, "%s/bad.ck", dir);
+	snprintf(cmd, sizeof cmd, "run herd --agents 40 --seed 5 --steps 20 --checkpoint %s -q", ck);
+	cr_assert_eq(run_cli(cmd), 0, "%s", err);
+
+	snprintf(cmd, sizeof cmd, "run --resume %s", bad);
+	resume_refused(cmd, 3, bad, "cannot open");
+	thr_test_write_text(bad, "not a checkpoint at all, but long enough to have a header\n");
+	resume_refused(cmd, 3, bad, "magic");
+	char bytes[1 << 16];
+	size_t n = thr_test_slurp(ck, bytes, sizeof bytes);
+	cr_assert(n > 100 && n < sizeof bytes - 1);
+	bytes[n - 20] ^= 1;
+	FILE* f = fopen(bad, "wb");
+	cr_assert(f != NULL && fwrite(bytes, 1, n, f) == n && fclose(f) == 0);
+	resume_refused(cmd, 3, bad, "checksum mismatch");
+
+	snprintf(cmd, sizeof cmd, "run field --resume %s", ck);
+	resume_refused(cmd, 2, ck, "a checkpoint of built-in scene herd");
+	snprintf(cmd, sizeof cmd, "run --resume %s --agents 41", ck);
+	resume_refused(cmd, 2, ck, "with 40 agents, not 41");
+	snprintf(cmd, sizeof cmd, "run herd --resume %s --seed 6", ck);
+	resume_refused(cmd, 2, ck, "with seed 5, not 6");
+	snprintf(cmd, sizeof cmd, "run --resume %s --engine scalar", ck);
+	resume_refused(cmd, 2, ck, "on the simd engine, not scalar");
+	snprintf(cmd, sizeof cmd, "run %s/hall.yaml --resume %s", dir, ck);
+	resume_refused(cmd, 2, ck, "not of the scenario file");
+	// What matches runs.
+	snprintf(cmd, sizeof cmd, "run herd --resume %s --agents 40 --seed 5 --engine simd --steps 3 --summary json", ck);
+	cr_assert_eq(run_cli(cmd), 0, "%s", err);
+	cr_assert_eq(json_number(out, "steps"), 3.0, "%s", out);
+	// The summary names the checkpoint's engine and seed, not the defaults.
+	snprintf(cmd, sizeof cmd, "run herd --engine scalar --steps 5 --checkpoint %s -q", ck);
+	cr_assert_eq(run_cli(cmd), 0, "%s", err);
+	snprintf(cmd, sizeof cmd, "run --resume %s --steps 1", ck);
+	cr_assert_eq(run_cli(cmd), 0, "%s", err);
+	cr_assert_not_null(strstr(out, "scalar"), "%s", out);
+	cr_assert_null(strstr(out, "simd"), "%s", out);
+	thr_test_remove_dir(dir);
+}
+
+Test(cli_run, resume_out_is_a_new_file_from_the_checkpoints_state)
+{
+	char dir[128], cmd[512], path[192];
+	static char csv[1 << 16];
+	thr_test_make_dir(dir, sizeof dir, "throng-cli-ck");
+	snprintf(cmd, sizeof cmd, "run herd --steps 60 --checkpoint %s/run.ck -q", dir);
+	cr_assert_eq(run_cli(cmd), 0, "%s", err);
+	snprintf(cmd, sizeof cmd, "run --resume %s/run.ck --steps 2 --out %s/more.csv -q", dir, dir);
+	cr_assert_eq(run_cli(cmd), 0, "%s", err);
+	snprintf(path, sizeof path, "%s/more.csv", dir);
+	thr_test_slurp(path, csv, sizeof csv);
+	// Frames 0 to 2 of the new file, at the scene's times: 1 s (step 60) on.
+	cr_assert_not_null(strstr(csv, "\n0,0,1.0000"), "%.300s", csv);
+	cr_assert_not_null(strstr(csv, ",2,1.03333"), "%.300s", csv);
+	cr_assert_null(strstr(csv, ",3,"), "%.300s", csv);
+	thr_test_remove_dir(dir);
+}
+
+Test(cli_run, a_signal_leaves_a_checkpoint_to_resume_from, .timeout = 120)
+{
+	char dir[128], cmd[1024], want[512], got[512];
+	thr_test_make_dir(dir, sizeof dir, "throng-cli-ck");
+	cr_assert_eq(run_cli("run herd --steps 600 --summary json"), 0, "%s", err);
+	end_state(out, want, sizeof want);
+	// Stopped by SIGINT about a second into 10 s of real time.
+	snprintf(cmd, sizeof cmd,
+	         "cd '%s' && { '%s' run herd --steps 600 --realtime --checkpoint run.ck --checkpoint-every 1000 "
+	         "--summary json > summary.json 2> err.txt & pid=$!; sleep 1; kill -INT $pid; wait $pid; echo $?; }",
+	         dir, THRONG_CLI_PATH);
+	cr_assert_eq(thr_test_run(cmd, out, OUT_CAP, err, ERR_CAP), 0, "%s", err);
+	cr_assert_eq(atoi(out), 130, "exit %s", out);
+	char path[192];
+	static char summary[8192];
+	snprintf(path, sizeof path, "%s/summary.json", dir);
+	thr_test_slurp(path, summary, sizeof summary);
+	const double done = json_number(summary, "steps");
+	cr_assert(done > 0.0 && done < 600.0, "%s", summary);
+	snprintf(cmd, sizeof cmd, "run --resume %s/run.ck --steps %.0f --summary json", dir, 600.0 - done);
+	cr_assert_eq(run_cli(cmd), 0, "%s", err);
+	end_state(out, got, sizeof got);
+	cr_assert_str_eq(got, want, "stopped after %.0f steps", done);
+	thr_test_remove_dir(dir);
+}
+
+Test(cli_run, a_scenario_files_run_resumes)
+{
+	char dir[128], cmd[1024], want[512], got[512];
+	thr_test_make_dir(dir, sizeof dir, "throng-cli-ck");
+	snprintf(cmd, sizeof cmd, "save field --agents 300 --seed 4 --out %s/f.yaml", dir);
+	cr_assert_eq(run_cli(cmd), 0, "%s", err);
+	snprintf(cmd, sizeof cmd, "run %s/f.yaml --steps 200 --summary json", dir);
+	cr_assert_eq(run_cli(cmd), 0, "%s", err);
+	end_state(out, want, sizeof want);
+	snprintf(cmd, sizeof cmd, "run %s/f.yaml --steps 120 --checkpoint %s/run.ck -q", dir, dir);
+	cr_assert_eq(run_cli(cmd), 0, "%s", err);
+	snprintf(cmd, sizeof cmd, "run %s/f.yaml --resume %s/run.ck --steps 80 --summary json", dir, dir);
+	cr_assert_eq(run_cli(cmd), 0, "%s", err);
+	end_state(out, got, sizeof got);
+	cr_assert_str_eq(got, want);
+	// Another file (another seed) is refused, naming both.
+	snprintf(cmd, sizeof cmd, "save field --agents 300 --seed 5 --out %s/g.yaml", dir);
+	cr_assert_eq(run_cli(cmd), 0, "%s", err);
+	snprintf(cmd, sizeof cmd, "run %s/g.yaml --resume %s/run.ck", dir, dir);
+	cr_assert_eq(run_cli(cmd), 2, "%s", err);
+	cr_assert_not_null(strstr(err, "g.yaml"), "%s", err);
+	cr_assert_not_null(strstr(err, "run.ck"), "%s", err);
 	thr_test_remove_dir(dir);
 }

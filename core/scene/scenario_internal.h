@@ -15,6 +15,9 @@
 //   scenarios_builtin.c the table of built-ins and throng_scene_create: a
 //                       built-in states its definition once, then it is
 //                       built; scenario_file.c reads a file's instead
+//   scene_checkpoint.c, scene_resume.c  a running scene saved whole and
+//                       made again: rebuilt by those above, then its
+//                       world and its script's state put back
 // A built-in is a build function that states its scene into the
 // definition, plus what hangs off it in C: how it scales with the agent
 // count (the build function itself) and an outcome measure, named in a
