@@ -574,3 +574,28 @@ Test(scenes, saved_scenes_of_sources_run_to_the_same_hash, .timeout = 300)
 		throng_scene_destroy(s);
 	}
 }
+
+Test(scenes, a_resumed_concourse_reports_the_same_flows, .timeout = 300)
+{
+	// The flows measure keeps every walker's entry: a checkpoint holds it,
+	// so the figures after a resume are those of the run that never stopped.
+	throng_scene* s = thr_test_scene("concourse", 400, THRONG_ENGINE_SIMD);
+	run_scene(s, 2400);
+	size_t bytes = 0;
+	cr_assert_eq(throng_scene_write_checkpoint(s, NULL, 0, &bytes), THRONG_OK, "%s", throng_last_error());
+	void* buf = malloc(bytes);
+	cr_assert_not_null(buf);
+	cr_assert_eq(throng_scene_write_checkpoint(s, buf, bytes, &bytes), THRONG_OK, "%s", throng_last_error());
+	throng_scene* back = NULL;
+	cr_assert_eq(throng_scene_read_checkpoint(buf, bytes, NULL, &back), THRONG_OK, "%s", throng_last_error());
+	free(buf);
+	const uint64_t a = run_scene(s, 1200), b = run_scene(back, 1200);
+	cr_assert_eq(a, b);
+	static const char* const figures[] = {"in_hall", "left", "late", "worst_ratio"};
+	for (int k = 0; k < 4; ++k) {
+		cr_assert_eq(thr_test_outcome(back, figures[k]), thr_test_outcome(s, figures[k]), "%s", figures[k]);
+	}
+	cr_assert_gt(thr_test_outcome(s, "left"), 50.0);
+	throng_scene_destroy(back);
+	throng_scene_destroy(s);
+}

@@ -72,6 +72,21 @@ void sck_scene_body(thr_ck_io* io, sck_scene* s)
 	thr_ck_f32(io, &s->threat_v.x);
 	thr_ck_f32(io, &s->threat_v.y);
 	thr_ck_u64(io, &s->resolved_at);
+	thr_ck_u64(io, &s->flow_left);
+	thr_ck_u64(io, &s->flow_late);
+	thr_ck_u64(io, &s->flow_worst);
+	thr_ck_u32(io, &s->watch_count);
+	if (io->emit != NULL) {
+		for (uint32_t k = 0; k < s->watch_count; ++k) {
+			float b = s->born[k], f = s->free_time[k];
+			thr_ck_f32(io, &b);
+			thr_ck_f32(io, &f);
+		}
+	} else if ((uint64_t)s->watch_count * 8u > io->end - io->pos) {
+		thr_ck_corrupt(io, io->pos, "%u watched ids run past the section's end", s->watch_count);
+	} else {
+		s->watch_bytes = thr_ck_take(io, (size_t)s->watch_count * 8u);
+	}
 	thr_ck_u32(io, &s->goal_count);
 	if (io->emit != NULL) {
 		for (uint32_t k = 0; k < s->goal_count; ++k) {
@@ -143,7 +158,14 @@ static throng_status gather(const throng_scene* scene, sck_scene* s, char** text
 	s->threat_active = scene->threat_active;
 	s->threat_p = scene->threat_position;
 	s->threat_v = scene->threat_velocity;
-	memcpy(&s->resolved_at, &scene->measure_state.resolved_at, sizeof s->resolved_at);
+	const thr_measure_state* ms = &scene->measure_state;
+	memcpy(&s->resolved_at, &ms->resolved_at, sizeof s->resolved_at);
+	s->flow_left = ms->left;
+	s->flow_late = ms->late;
+	memcpy(&s->flow_worst, &ms->worst, sizeof s->flow_worst);
+	s->watch_count = ms->born != NULL ? ms->watch_cap : 0u;
+	s->born = ms->born;
+	s->free_time = ms->free_time;
 	s->goal_count = scene->def.goal != NULL ? scene->def.goal_count : 0u;
 	s->goal = scene->def.goal;
 	s->source = "";

@@ -25,7 +25,9 @@ enum { SCK_BUILTIN = 0, SCK_FILE = 1 };
 
 // A measure's state is kept field by field (sck_scene_body): a member added to
 // thr_measure_state needs its line there, and a new SCK_VERSION.
-_Static_assert(sizeof(thr_measure_state) == sizeof(double), "scene checkpoints keep thr_measure_state's one member");
+_Static_assert(sizeof(thr_measure_state) == 2u * sizeof(double) + 2u * sizeof(float*) + 2u * sizeof(uint64_t) +
+                                               sizeof(uint64_t),
+               "scene checkpoints keep thr_measure_state's members: resolved_at, the flows watch and figures");
 
 /// The scene section's fields, in file order. Reading, the strings and
 /// the goals point into the checkpoint's bytes.
@@ -40,6 +42,12 @@ typedef struct sck_scene {
 	bool threat_active;
 	throng_vec2 threat_p, threat_v;
 	uint64_t resolved_at;   ///< thr_measure_state.resolved_at, its bits
+	uint64_t flow_left, flow_late; ///< thr_measure_state.left, .late
+	uint64_t flow_worst;    ///< thr_measure_state.worst, its bits
+	uint32_t watch_count;   ///< ids the flows watch keeps (0: none)
+	const float* born;      ///< writing: thr_measure_state.born
+	const float* free_time; ///< writing: thr_measure_state.free_time
+	const uint8_t* watch_bytes; ///< reading: 8 bytes an id (born, free_time)
 	uint32_t goal_count;
 	const throng_vec2* goal;    ///< writing: the scene's goals
 	const uint8_t* goal_bytes;  ///< reading: 8 bytes a goal (x, y)

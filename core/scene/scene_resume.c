@@ -201,9 +201,35 @@ static throng_status rebuild(const char* name, const sck_scene* s, const throng_
 	return THRONG_OK;
 }
 
-/// Puts the saved world and script state in the rebuilt scene.
-static void restore_state(throng_scene* scene, throng_world* world, const sck_scene* s)
+/// Puts the saved world and script state in the rebuilt scene; out of
+/// memory for the flows watch, changes nothing.
+static throng_status restore_state(throng_scene* scene, throng_world* world, const sck_scene* s)
 {
+	thr_measure_state* m = &scene->measure_state;
+	if (s->watch_count > 0) {
+		float* born = malloc((size_t)s->watch_count * sizeof *born);
+		float* free_time = malloc((size_t)s->watch_count * sizeof *free_time);
+		if (born == NULL || free_time == NULL) {
+			free(born);
+			free(free_time);
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scene checkpoint: out of memory for %u watched ids",
+			                s->watch_count);
+		}
+		for (uint32_t k = 0; k < s->watch_count; ++k) {
+			const uint32_t b = (uint32_t)thr_ck_get_le(s->watch_bytes + 8u * k, 4);
+			const uint32_t f = (uint32_t)thr_ck_get_le(s->watch_bytes + 8u * k + 4u, 4);
+			memcpy(&born[k], &b, 4);
+			memcpy(&free_time[k], &f, 4);
+		}
+		free(m->born);
+		free(m->free_time);
+		m->born = born;
+		m->free_time = free_time;
+		m->watch_cap = s->watch_count;
+	}
+	m->left = s->flow_left;
+	m->late = s->flow_late;
+	memcpy(&m->worst, &s->flow_worst, sizeof m->worst);
 	throng_world_destroy(scene->world);
 	scene->world = world;
 	scene->steps = s->steps;
@@ -217,6 +243,7 @@ static void restore_state(throng_scene* scene, throng_world* world, const sck_sc
 		memcpy(&scene->def.goal[k].x, &x, 4);
 		memcpy(&scene->def.goal[k].y, &y, 4);
 	}
+	return THRONG_OK;
 }
 
 /// A scene from the checkpoint data[0, size) called `name` in messages.
@@ -262,7 +289,12 @@ static throng_status read_scene(const uint8_t* data, size_t size, const char* na
 		throng_world_destroy(world);
 		return st;
 	}
-	restore_state(scene, world, &s);
+	st = restore_state(scene, world, &s);
+	if (st != THRONG_OK) {
+		throng_world_destroy(world);
+		throng_scene_destroy(scene);
+		return st;
+	}
 	*out = scene;
 	return THRONG_OK;
 }
