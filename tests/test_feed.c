@@ -87,6 +87,7 @@ static void synthetic_writer(const char* name, _Atomic int* stop, double seconds
 {
 	throng_export_def def = throng_export_default_def();
 	def.agents = SYN_AGENTS;
+	def.capacity = SYN_AGENTS;
 	def.dt = 0.01f;
 	def.fields = THRONG_FIELDS_ALL;
 	throng_feed* feed = NULL;
@@ -155,6 +156,7 @@ static uint64_t check_feed(const char* tag, uint64_t want, double budget, uint64
 		          (unsigned long long)last);
 		last = fr.index;
 		cr_assert_eq(fr.step, fr.index);
+		cr_assert_eq(fr.count, SYN_AGENTS);
 		const uint32_t* arrays[8] = {(const uint32_t*)fr.x,  (const uint32_t*)fr.y,  (const uint32_t*)fr.vx,
 		                             (const uint32_t*)fr.vy, (const uint32_t*)fr.hx, (const uint32_t*)fr.hy,
 		                             fr.group,               fr.archetype};
@@ -214,6 +216,7 @@ static long read_index(throng_feed_reader* r)
 		return -1;
 	}
 	for (uint32_t id = 0; id < fr.count; ++id) {
+		cr_assert_eq(fr.id[id], id, "frame %llu: agent %u has id %u", (unsigned long long)fr.index, id, fr.id[id]);
 		cr_assert_eq(fr.group[id], syn_u32(fr.index, id, 6), "frame %llu agent %u", (unsigned long long)fr.index, id);
 		cr_assert_eq(((const uint32_t*)fr.x)[id], syn_u32(fr.index, id, 0));
 	}
@@ -230,6 +233,7 @@ Test(feed, a_slot_being_written_is_never_returned)
 	snprintf(name, sizeof name, "/throng_test_seq_%d", (int)getpid());
 	throng_export_def def = throng_export_default_def();
 	def.agents = 16;
+	def.capacity = 16;
 	def.dt = 0.1f;
 	def.fields = THRONG_FIELDS_ALL;
 	throng_feed* feed = NULL;
@@ -260,13 +264,17 @@ Test(feed, a_slot_being_written_is_never_returned)
 	atomic_fetch_add(seq1, 1); // the write ends
 	cr_assert_eq(read_index(r), 1);
 
-	// A publish that fails half-way (an id out of range) leaves its slot
-	// odd and announces nothing; the next publish recovers the slot.
+	// A refused view (an id twice) is refused before a slot is touched:
+	// both stay as they were and nothing is announced. A slot left odd
+	// (a writer interrupted mid-frame) starts over from even.
 	throng_view v = syn_view(2, 16, id, a);
-	id[5] = 99;
+	id[5] = id[6];
+	const uint64_t before = atomic_load(seq0);
 	cr_assert_eq(throng_feed_publish_view(feed, &v), THRONG_ERR_INVALID_ARGUMENT);
-	cr_assert_eq(atomic_load(seq0) % 2, 1, "the failed slot stays odd");
+	cr_assert_not_null(strstr(throng_last_error(), "appears twice"), "%s", throng_last_error());
+	cr_assert_eq(atomic_load(seq0), before, "the refused view touched a slot");
 	cr_assert_eq(read_index(r), -1, "nothing new was announced");
+	atomic_fetch_add(seq0, 1); // odd, as an interrupted write leaves it
 	v = syn_view(2, 16, id, a);
 	cr_assert_eq(throng_feed_publish_view(feed, &v), THRONG_OK, "%s", throng_last_error());
 	cr_assert_eq(atomic_load(seq0) % 2, 0);
@@ -290,7 +298,7 @@ enum { HAMMER_AGENTS = 65536 };
 
 typedef struct hammer {
 	unsigned char* slot;     ///< the newest frame's slot, mapped writable
-	uint64_t stride;         ///< bytes between field arrays
+	uint64_t stride;         ///< bytes between the slot's arrays (the ids, then x)
 	_Atomic int stop;
 	_Atomic uint64_t versions;
 } hammer;
@@ -301,7 +309,7 @@ static void* hammer_slot(void* arg)
 {
 	hammer* h = arg;
 	_Atomic uint64_t* seq = (_Atomic uint64_t*)(void*)h->slot;
-	uint32_t* x = (uint32_t*)(void*)(h->slot + 64);
+	uint32_t* x = (uint32_t*)(void*)(h->slot + 64 + h->stride); // after the ids
 	for (uint32_t v = 1; !atomic_load(&h->stop); ++v) {
 		atomic_fetch_add_explicit(seq, 1, memory_order_relaxed);
 		atomic_thread_fence(memory_order_release);
@@ -327,6 +335,7 @@ Test(feed, a_copy_overlapping_a_write_is_thrown_away)
 	snprintf(name, sizeof name, "/throng_test_hammer_%d", (int)getpid());
 	throng_export_def def = throng_export_default_def();
 	def.agents = HAMMER_AGENTS;
+	def.capacity = HAMMER_AGENTS;
 	def.dt = 0.1f;
 	def.fields = THRONG_FIELD_X;
 	throng_feed* feed = NULL;
@@ -345,7 +354,7 @@ Test(feed, a_copy_overlapping_a_write_is_thrown_away)
 	unsigned char* base = mmap(NULL, (size_t)sb.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	cr_assert_neq(base, MAP_FAILED);
-	hammer h = {.slot = base + 256, .stride = 0};
+	hammer h = {.slot = base + 256, .stride = HAMMER_AGENTS * 4u};
 	atomic_store(&h.stop, 0);
 	atomic_store(&h.versions, 0);
 	pthread_t thread;
@@ -406,7 +415,7 @@ Test(feed, header_lifetime_and_values)
 	throng_feed_reader* r = NULL;
 	cr_assert_eq(throng_feed_open(name, &r), THRONG_OK, "%s", throng_last_error());
 	const throng_stream_info* in = throng_feed_get_info(r);
-	cr_assert_eq(in->agents, 64);
+	cr_assert_eq(in->agents, 1024); // the default capacity: twice the 64 agents, at least 1024
 	cr_assert_eq(in->fields, THRONG_FIELDS_DEFAULT);
 	cr_assert_eq(in->every, 2);
 	const throng_world_def wd = throng_world_get_def(w); // def.world: the header holds the world's figures
@@ -434,9 +443,11 @@ Test(feed, header_lifetime_and_values)
 	cr_assert_eq(fr.index, 2);
 	cr_assert_eq(fr.step, 4);
 	cr_assert_null(fr.vx);
+	cr_assert_eq(fr.count, 64);
 	for (uint32_t id = 0; id < 64; ++id) {
 		throng_agent_state a;
 		throng_world_get_agent(w, id, &a);
+		cr_assert_eq(fr.id[id], id);
 		cr_assert(memcmp(&fr.x[id], &a.position.x, 4) == 0 && memcmp(&fr.hy[id], &a.heading.y, 4) == 0,
 		          "agent %u differs", id);
 	}
@@ -546,11 +557,13 @@ Test(feed, cli_feed_matches_its_stream)
 	unlink(path);
 }
 
-/// A feed definition of `agents` agents with positions only.
+/// A feed definition of `agents` agents with positions only, and room for
+/// no more (its capacity).
 static throng_export_def small_def(uint32_t agents)
 {
 	throng_export_def def = throng_export_default_def();
 	def.agents = agents;
+	def.capacity = agents;
 	def.dt = 0.01f;
 	return def;
 }
@@ -565,7 +578,7 @@ static throng_feed* named_feed(char* name, const char* tag, const throng_export_
 	return f;
 }
 
-/// The agent count in the header of the feed `name` now.
+/// The agent count in the header of the feed `name` now: its capacity.
 static uint32_t agents_of(const char* name)
 {
 	throng_feed_reader* r = NULL;
@@ -777,7 +790,8 @@ Test(feed, a_writer_killed_before_finishing_is_gone)
 	cr_assert_eq(throng_feed_open(name, &r), THRONG_OK, "%s", throng_last_error());
 	cr_assert_eq(throng_feed_writer_pid(r), (uint32_t)pid);
 	cr_assert_eq(throng_feed_writer_state(r), THRONG_WRITER_ALIVE, "a running writer is alive");
-	cr_assert_eq(throng_feed_get_info(r)->version_minor, 1);
+	cr_assert_eq(throng_feed_get_info(r)->version_major, 2);
+	cr_assert_eq(throng_feed_get_info(r)->version_minor, 0);
 	cr_assert_eq(read_index(r), 1);
 	cr_assert_eq(read_index(r), -1);
 	cr_assert_eq(throng_feed_writer_state(r), THRONG_WRITER_ALIVE, "no frame due is not a dead writer");
@@ -849,17 +863,31 @@ Test(feed, the_writer_is_told_by_pid_and_start_time)
 	cr_assert_eq(state_of(name), THRONG_WRITER_GONE, "a reused pid");
 	memcpy(b + 160, &start, 8);
 	cr_assert_eq(state_of(name), THRONG_WRITER_ALIVE);
-	// A 1.0 writer (no start time, no namespace, no heartbeat): the pid alone.
-	uint16_t minor = 0;
+	// A 1.x feed (an older throng's, whose slots hold no ids) is refused by
+	// its version; creating over it still says whose it is: a 1.0 writer
+	// (no start time, no namespace, no heartbeat) by its pid alone.
+	uint16_t major = 1, minor = 0;
+	memcpy(b + 8, &major, 2);
 	memcpy(b + 10, &minor, 2);
 	memcpy(b + 160, &other, 8);
-	cr_assert_eq(state_of(name), THRONG_WRITER_ALIVE, "1.0: the start time is not read");
+	throng_feed_reader* old = NULL;
+	cr_assert_eq(throng_feed_open(name, &old), THRONG_ERR_CORRUPT);
+	cr_assert_not_null(strstr(throng_last_error(), "byte offset 8: feed version 1.0; this reader reads 2.x (written "
+	                                               "by an older throng, whose slots hold no ids)"),
+	                   "%s", throng_last_error());
+	throng_feed* g = NULL;
+	cr_assert_eq(throng_feed_create(name, &def, &g), THRONG_ERR_IO);
+	char whose[96];
+	snprintf(whose, sizeof whose, "its writer, pid %u, is running", pid);
+	cr_assert_not_null(strstr(throng_last_error(), whose), "1.0: the start time is not read: %s", throng_last_error());
 	memcpy(b + 84, &gone, 4);
-	cr_assert_eq(state_of(name), THRONG_WRITER_GONE, "1.0: pid %u runs no more", gone);
+	cr_assert_eq(throng_feed_create(name, &def, &g), THRONG_ERR_IO);
+	cr_assert_not_null(strstr(throng_last_error(), "is gone"), "1.0: pid %u runs no more: %s", gone,
+	                   throng_last_error());
 	memcpy(b + 84, &pid, 4);
 	memcpy(b + 160, &start, 8);
-	minor = 1;
-	memcpy(b + 10, &minor, 2);
+	major = 2;
+	memcpy(b + 8, &major, 2);
 
 	// Finished is finished, whoever wrote it.
 	throng_feed_reader* r = NULL;
@@ -972,10 +1000,11 @@ Test(feed, every_header_field_is_checked)
 	memcpy(&nan64, &nan_v, 8);
 	memcpy(&inf64, &inf_v, 8);
 	memcpy(&neg64, &neg, 8);
-	const uint64_t stride = 64, slot = 64 + 8 * stride; // 16 agents: 64 bytes an array
+	const uint64_t stride = 64, slot = 64 + 9 * stride; // a capacity of 16: 64 bytes an array, the ids and 8 fields
 	const feed_damage table[] = {
 		{"magic", 1, 2, 0x5858, 0, "not a throng feed"},
-		{"version 2", 8, 2, 2, 8, "feed version 2.1"},
+		{"version 3", 8, 2, 3, 8, "feed version 3.0; this reader reads 2.x (a newer layout)"},
+		{"version 1", 8, 2, 1, 8, "feed version 1.0; this reader reads 2.x (written by an older throng"},
 		{"byte order", 12, 4, 0x04030201u, 12, "written in another byte order"},
 		{"header size", 16, 4, 512, 16, "header size 512, expected 256"},
 		{"slot count", 20, 4, 3, 20, "slot count 3, expected 2"},
@@ -983,7 +1012,7 @@ Test(feed, every_header_field_is_checked)
 		{"field mask 0", 28, 4, 0, 28, "field mask is 0"},
 		{"field count", 80, 4, 7, 80, "field count 7 does not match the field mask 0x000000ff (8 bits)"},
 		{"slot size over the cap", 32, 8, (1ull << 31) + 64, 32, "slot size 2147483712 is larger than this reader accepts"},
-		{"slot size off", 32, 8, slot + 64, 32, "slot size 640, but 8 fields of 64 bytes make 576"},
+		{"slot size off", 32, 8, slot + 64, 32, "slot size 704, but the ids and 8 fields of 64 bytes make 640"},
 		{"dt 0", 40, 8, 0, 40, "dt 0 is not a positive number of seconds"},
 		{"dt -1", 40, 8, neg64, 40, "dt -1 is not a positive number"},
 		{"dt inf", 40, 8, inf64, 40, "dt inf is not a positive number"},
@@ -993,8 +1022,8 @@ Test(feed, every_header_field_is_checked)
 		{"bounds mode 4", 52, 4, 4, 52, "bounds mode 4 is not 0 to 3"},
 		{"min x nan", 56, 4, 0x7fc00000u, 56, "world bounds are not finite (min x is nan)"},
 		{"max y inf", 68, 4, 0x7f800000u, 56, "(max y is inf)"},
-		{"array stride", 88, 8, 128, 88, "array stride 128, but 16 agents make 64"},
-		{"more agents than the object holds", 24, 4, 1000, 88, "array stride 64, but 1000 agents make 4032"},
+		{"array stride", 88, 8, 128, 88, "array stride 128, but a capacity of 16 agents makes 64"},
+		{"more agents than the object holds", 24, 4, 1000, 88, "array stride 64, but a capacity of 1000 agents makes 4032"},
 		{"writer pid 0", 84, 4, 0, 84, "writer pid 0 is not a process id"},
 		{"writer pid -1", 84, 4, 0xffffffffu, 84, "writer pid 4294967295 is not a process id"},
 		{"state 7", 200, 4, 7, 200, "state 7 is not 0 (setting up), 1 (live) or 2 (finished)"},
@@ -1016,13 +1045,13 @@ Test(feed, every_header_field_is_checked)
 	// Agents that, with a consistent stride and slot, need more than the object has.
 	memcpy(b, orig, 256);
 	uint32_t agents = 1000;
-	uint64_t big_stride = 4032, big_slot = 64 + 8 * big_stride;
+	uint64_t big_stride = 4032, big_slot = 64 + 9 * big_stride;
 	memcpy(b + 24, &agents, 4);
 	memcpy(b + 88, &big_stride, 8);
 	memcpy(b + 32, &big_slot, 8);
 	throng_feed_reader* r = NULL;
 	cr_assert_eq(throng_feed_open(name, &r), THRONG_ERR_CORRUPT);
-	cr_assert_not_null(strstr(throng_last_error(), "byte offset 32: slot size 32320: the header and two slots need 64896 bytes, the object has 1408"),
+	cr_assert_not_null(strstr(throng_last_error(), "byte offset 32: slot size 36352: the header and two slots need 72960 bytes, the object has 1536"),
 	                   "%s", throng_last_error());
 	// A name without its NUL.
 	memcpy(b, orig, 256);
@@ -1091,10 +1120,11 @@ Test(feed, non_finite_coordinates_are_refused_frame_by_frame)
 			cr_assert_eq(throng_feed_read(r, &fr, &got), THRONG_ERR_CORRUPT, "%s %s", throng_field_name(1u << field),
 			             shown[v]);
 			cr_assert_not(got);
-			// Slot step % 2, at 256 + s * (64 + 8 * 64); field j's array at 64 + j * 64.
+			// Slot step % 2, at 256 + s * (64 + 9 * 64); the ids at 64, field
+			// j's array at 64 + (j + 1) * 64.
 			char want[160];
 			snprintf(want, sizeof want, "byte offset %llu: frame %llu: agent 5's %s is %s",
-			         (unsigned long long)(256 + (step % 2) * 576 + 64 + (uint64_t)field * 64 + 5 * 4),
+			         (unsigned long long)(256 + (step % 2) * 640 + 64 + (uint64_t)(field + 1) * 64 + 5 * 4),
 			         (unsigned long long)step, throng_field_name(1u << field), shown[v]);
 			cr_assert_not_null(strstr(throng_last_error(), want), "%s", throng_last_error());
 			cr_assert_eq(throng_feed_read(r, &fr, &got), THRONG_OK, "the refused frame is not offered again");

@@ -2,12 +2,15 @@
 // Exporters: the parts every output format shares.
 //
 // A frame leaves the library ordered by id, while the SIMD engine keeps
-// agents sorted by grid cell and reorders them every step. The exporter
-// therefore scatters each field once per frame, dst[id[k]] = src[k]. Ids
-// are a permutation, so every element is written exactly once and the
-// loop could be split across threads; it runs on one because it is too
-// short to pay for a fork and join, which on a loaded machine waits for a
-// descheduled thread (docs/PERFORMANCE.md, "Output cost").
+// agents sorted by grid cell and reorders them every step, and after
+// removals the ids have gaps (they are never reused). Each frame therefore
+// sorts the view's ids once (an LSD radix sort of (id, slot) pairs, 8 bits
+// a pass, skipping the passes whose digit every id shares; nothing at all
+// when the view is in id order already) and gathers each field through
+// that permutation, dst[j] = src[perm[j]]. O(count) a frame, whatever the
+// largest id. The loops run on one thread: they are too short to pay for a
+// fork and join, which on a loaded machine waits for a descheduled thread
+// (docs/PERFORMANCE.md, "Output cost").
 #define _POSIX_C_SOURCE 200809L
 
 #include <ctype.h>
@@ -210,9 +213,6 @@ throng_status thr_export_def_check(const throng_export_def* def, throng_export_d
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: def.fields 0x%x has bits beyond THRONG_FIELDS_ALL", who,
 		                out->fields);
 	}
-	if (def->agents == 0) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: def.agents must be at least 1", who);
-	}
 	if (!(def->dt > 0.0f) || !(def->dt <= 1.0e6f)) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: def.dt must be a positive number of seconds, got %g", who,
 		                (double)def->dt);
@@ -231,16 +231,12 @@ throng_status thr_export_def_check(const throng_export_def* def, throng_export_d
 	return THRONG_OK;
 }
 
-throng_status thr_frame_due(const throng_view* view, uint32_t agents, uint32_t every, uint64_t frames,
-                            uint64_t first_step, uint64_t last_step, bool* due, const char* who)
+throng_status thr_frame_due(const throng_view* view, uint32_t every, uint64_t frames, uint64_t first_step,
+                            uint64_t last_step, bool* due, const char* who)
 {
 	*due = false;
 	if (view == NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: view must not be NULL", who);
-	}
-	if (view->count != agents) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: the view has %u agents but the output was made for %u",
-		                who, view->count, agents);
 	}
 	if (frames == 0) {
 		*due = true;
@@ -274,8 +270,79 @@ void thr_view_field_sources(const throng_view* view, const void* src[THRONG_FIEL
 	src[7] = view->archetype;
 }
 
-throng_status thr_scatter_by_id(const throng_view* view, uint32_t fields, void* const dst[THRONG_FIELD_BITS],
-                                const char* who)
+/// Grows the order's arrays to hold `n` agents.
+static throng_status id_order_reserve(thr_id_order* o, uint32_t n, const char* who)
+{
+	if (n <= o->cap) {
+		return THRONG_OK;
+	}
+	uint32_t cap = n > o->cap * 2u ? n : o->cap * 2u;
+	uint32_t* ids = realloc(o->ids, (size_t)cap * sizeof *ids);
+	if (ids != NULL) {
+		o->ids = ids;
+	}
+	uint32_t* perm = realloc(o->perm, (size_t)cap * sizeof *perm);
+	if (perm != NULL) {
+		o->perm = perm;
+	}
+	uint32_t* scratch = realloc(o->scratch, (size_t)cap * 2u * sizeof *scratch);
+	if (scratch != NULL) {
+		o->scratch = scratch;
+	}
+	if (ids == NULL || perm == NULL || scratch == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory to order %u agents by id", who, n);
+	}
+	o->cap = cap;
+	return THRONG_OK;
+}
+
+/// Sorts o->ids[0..n) carrying o->perm along: LSD radix, 8 bits a pass,
+/// stable, so equal ids keep their slots' order. A pass whose digit all
+/// ids share moves nothing and is skipped.
+static void id_order_radix(thr_id_order* o, uint32_t n)
+{
+	uint32_t any = 0, all = ~0u;
+	for (uint32_t k = 0; k < n; ++k) {
+		any |= o->ids[k];
+		all &= o->ids[k];
+	}
+	uint32_t* key = o->ids;
+	uint32_t* val = o->perm;
+	uint32_t* key2 = o->scratch;
+	uint32_t* val2 = o->scratch + o->cap;
+	for (int shift = 0; shift < 32; shift += 8) {
+		if ((((any ^ all) >> shift) & 0xffu) == 0) {
+			continue;
+		}
+		uint32_t count[256] = {0};
+		for (uint32_t k = 0; k < n; ++k) {
+			count[(key[k] >> shift) & 0xffu] += 1;
+		}
+		uint32_t at = 0;
+		for (int d = 0; d < 256; ++d) {
+			uint32_t c = count[d];
+			count[d] = at;
+			at += c;
+		}
+		for (uint32_t k = 0; k < n; ++k) {
+			uint32_t j = count[(key[k] >> shift) & 0xffu]++;
+			key2[j] = key[k];
+			val2[j] = val[k];
+		}
+		uint32_t* t = key;
+		key = key2;
+		key2 = t;
+		t = val;
+		val = val2;
+		val2 = t;
+	}
+	if (key != o->ids) { // an odd number of passes: the result sits in the scratch
+		memcpy(o->ids, key, (size_t)n * sizeof *key);
+		memcpy(o->perm, val, (size_t)n * sizeof *val);
+	}
+}
+
+throng_status thr_id_order_build(thr_id_order* o, const throng_view* view, uint32_t fields, const char* who)
 {
 	const void* src[THRONG_FIELD_BITS];
 	thr_view_field_sources(view, src);
@@ -289,36 +356,64 @@ throng_status thr_scatter_by_id(const throng_view* view, uint32_t fields, void* 
 			return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: the view has no %s array", who, field_names[f]);
 		}
 	}
-	// One pass per field. The first pass also checks the ids (one bad id,
-	// never seen from a world, turns the frame into an error); the others
-	// reuse them. Fields are 4 bytes wide, and copying them as uint32_t
-	// moves floats bit for bit, NaN payloads included.
-	bool checked = false;
-	for (int f = 0; f < THRONG_FIELD_BITS; ++f) {
-		if ((fields & (1u << f)) == 0) {
-			continue;
-		}
-		const uint32_t* s = src[f];
-		uint32_t* d = dst[f];
-		if (!checked) {
-			uint32_t bad = 0;
-			for (uint32_t k = 0; k < n; ++k) {
-				uint32_t i = id[k];
-				bad |= i >= n;
-				d[i < n ? i : 0] = s[k];
-			}
-			if (bad != 0) {
-				return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
-				                "%s: an id in the view is not below the count %u (ids must be 0 .. count-1)", who, n);
-			}
-			checked = true;
-		} else {
-			for (uint32_t k = 0; k < n; ++k) {
-				d[id[k]] = s[k];
-			}
+	throng_status st = id_order_reserve(o, n, who);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	o->count = n;
+	o->identity = true;
+	for (uint32_t k = 1; k < n && o->identity; ++k) {
+		o->identity = id[k - 1] < id[k];
+	}
+	if (n > 0) {
+		memcpy(o->ids, id, (size_t)n * sizeof *id);
+	}
+	if (o->identity) {
+		return THRONG_OK;
+	}
+	for (uint32_t k = 0; k < n; ++k) {
+		o->perm[k] = k;
+	}
+	id_order_radix(o, n);
+	for (uint32_t k = 1; k < n; ++k) {
+		if (o->ids[k - 1] == o->ids[k]) {
+			return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: id %u appears twice in the view (slots %u and %u)", who,
+			                o->ids[k], o->perm[k - 1], o->perm[k]);
 		}
 	}
 	return THRONG_OK;
+}
+
+void thr_id_order_gather(const thr_id_order* o, const throng_view* view, uint32_t fields,
+                         void* const dst[THRONG_FIELD_BITS])
+{
+	const void* src[THRONG_FIELD_BITS];
+	thr_view_field_sources(view, src);
+	const uint32_t n = o->count;
+	for (int f = 0; f < THRONG_FIELD_BITS; ++f) {
+		if ((fields & (1u << f)) == 0 || n == 0) {
+			continue;
+		}
+		// Fields are 4 bytes wide: copied as uint32_t, floats move bit for
+		// bit, NaN payloads included.
+		const uint32_t* s = src[f];
+		uint32_t* d = dst[f];
+		if (o->identity) {
+			memcpy(d, s, (size_t)n * 4u);
+		} else {
+			for (uint32_t j = 0; j < n; ++j) {
+				d[j] = s[o->perm[j]];
+			}
+		}
+	}
+}
+
+void thr_id_order_free(thr_id_order* o)
+{
+	free(o->ids);
+	free(o->perm);
+	free(o->scratch);
+	memset(o, 0, sizeof *o);
 }
 
 double thr_export_fps(const throng_export_def* def)
@@ -328,16 +423,27 @@ double thr_export_fps(const throng_export_def* def)
 
 throng_status thr_exporter_by_id(throng_exporter* ex, const throng_view* view, uint32_t fields)
 {
-	for (int f = 0; f < THRONG_FIELD_BITS; ++f) {
-		if ((fields & (1u << f)) != 0 && ex->by_id[f] == NULL) {
-			ex->by_id[f] = malloc((size_t)ex->def.agents * 4u);
-			if (ex->by_id[f] == NULL) {
-				return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory for %u agents", ex->path,
-				                ex->def.agents);
-			}
-		}
+	throng_status st = thr_id_order_build(&ex->order, view, fields, ex->path);
+	if (st != THRONG_OK) {
+		return st;
 	}
-	return thr_scatter_by_id(view, fields, ex->by_id, ex->path);
+	const uint32_t n = ex->order.count;
+	if (n > ex->by_id_cap) {
+		uint32_t cap = n > ex->by_id_cap * 2u ? n : ex->by_id_cap * 2u;
+		for (int f = 0; f < THRONG_FIELD_BITS; ++f) {
+			if ((fields & (1u << f)) == 0) {
+				continue; // an exporter asks for the same fields every frame
+			}
+			void* p = realloc(ex->by_id[f], (size_t)cap * 4u);
+			if (p == NULL) {
+				return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory for %u agents", ex->path, n);
+			}
+			ex->by_id[f] = p;
+		}
+		ex->by_id_cap = cap;
+	}
+	thr_id_order_gather(&ex->order, view, fields, ex->by_id);
+	return THRONG_OK;
 }
 
 throng_status thr_sink_write(throng_exporter* ex, const void* data, size_t n)
@@ -378,6 +484,7 @@ static void exporter_free(throng_exporter* ex)
 	for (int f = 0; f < THRONG_FIELD_BITS; ++f) {
 		free(ex->by_id[f]);
 	}
+	thr_id_order_free(&ex->order);
 	free(ex->failure);
 	free(ex->path);
 	free(ex);
@@ -392,8 +499,8 @@ static void describe_whole(const throng_exporter* ex, char* buf, size_t cap)
 		snprintf(buf, cap, "%s and %llu whole frame%s", head, (unsigned long long)ex->frames,
 		         ex->frames == 1 ? "" : "s");
 	} else {
-		snprintf(buf, cap, "%s and the %llu rows of %llu whole frame%s", head,
-		         (unsigned long long)(ex->frames * ex->def.agents), (unsigned long long)ex->frames,
+		snprintf(buf, cap, "%s and the %llu rows of %llu whole frame%s", head, (unsigned long long)ex->rows,
+		         (unsigned long long)ex->frames,
 		         ex->frames == 1 ? "" : "s");
 	}
 	if (ex->frames > 0) {
@@ -537,8 +644,7 @@ throng_status throng_exporter_write_view(throng_exporter* ex, const throng_view*
 		return thr_fail(ex->failed, "%s", ex->failure != NULL ? ex->failure : "the exporter failed earlier");
 	}
 	bool due = false;
-	throng_status st = thr_frame_due(view, ex->def.agents, ex->def.every, ex->frames, ex->first_step, ex->last_step,
-	                                 &due, ex->path);
+	throng_status st = thr_frame_due(view, ex->def.every, ex->frames, ex->first_step, ex->last_step, &due, ex->path);
 	if (st != THRONG_OK || !due) {
 		return st; // a bad call is the caller's error, not the file's: not sticky
 	}
@@ -554,6 +660,7 @@ throng_status throng_exporter_write_view(throng_exporter* ex, const throng_view*
 	}
 	ex->last_step = view->step;
 	ex->frames += 1;
+	ex->rows += view->count;
 	ex->whole_bytes = ex->bytes;
 	return THRONG_OK;
 }
