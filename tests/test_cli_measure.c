@@ -240,3 +240,51 @@ Test(cli_measure, scenario_file_measurements_in_the_summary)
 	cr_assert_not_null(strstr(err, "measurements: a version 2 key in a version 1 file"), "%s", err);
 	thr_test_remove_dir(dir);
 }
+
+/// Writes dir/churn.thr: write_run's agents 0 and 1, but agent 0 leaves
+/// after the third frame (x = 0.5) and agent 7 comes in at x = -0.5 for
+/// the last two frames, walking right at 2 m/s: x = -0.5, 0.5.
+static void write_churned_run(void)
+{
+	thr_test_make_dir(dir, sizeof dir, "throng-measure-churn");
+	char path[300];
+	snprintf(path, sizeof path, "%s/run.thr", dir);
+	throng_export_def def = throng_export_default_def();
+	def.agents = 2;
+	def.dt = 0.5f;
+	def.bounds_min = (throng_vec2){-10, -10};
+	def.bounds_max = (throng_vec2){10, 10};
+	throng_exporter* ex = NULL;
+	cr_assert_eq(throng_exporter_create(path, &def, &ex), THRONG_OK, "%s", throng_last_error());
+	const float x0[3] = {-1.5f, -0.5f, 0.5f}, x1[5] = {1, 1, -1, -1, 1}, x7[5] = {0, 0, 0, -0.5f, 0.5f};
+	for (int k = 0; k < 5; ++k) {
+		// Storage order is not id order: the newcomer sits first.
+		const uint32_t id[2] = {k < 3 ? 0u : 7u, 1};
+		const float x[2] = {k < 3 ? x0[k] : x7[k], x1[k]}, y[2] = {0, 1}, zero[2] = {0, 0}, h[2] = {1, 1};
+		const uint32_t u[2] = {0, 0};
+		throng_view v = {2, (uint64_t)k, id, x, y, zero, zero, h, zero, h, u, u};
+		cr_assert_eq(throng_exporter_write_view(ex, &v), THRONG_OK, "%s", throng_last_error());
+	}
+	cr_assert_eq(throng_exporter_finish(ex), THRONG_OK, "%s", throng_last_error());
+	throng_exporter_destroy(ex);
+}
+
+Test(cli_measure, agents_that_come_and_go_are_measured_by_id)
+{
+	// Agent 0 crosses x = 0 to the right at 0.75 s, then leaves; agent 1
+	// crosses left at 0.75 s and back at 1.75 s; agent 7 comes in and
+	// crosses right at 1.75 s. Agent 0's last place (0.5) and agent 7's
+	// first (-0.5) are two agents, not a crossing back: left 1, right 3.
+	write_churned_run();
+	cr_assert_eq(measure("--line 0,-3,0,3 --format json"), 0, "%s", err);
+	const char* line = strstr(out, "\"lines\"");
+	cr_assert_not_null(line, "%s", out);
+	cr_assert_eq(json_after(line, "left"), 1.0, "%s", out);
+	cr_assert_eq(json_after(line, "right"), 3.0, "%s", out);
+	cr_assert_eq(json_after(line, "first_passings"), 3.0, "%s", out);
+	cr_assert_not_null(strstr(out, "{\"time\": 0.75, \"id\": 0, \"direction\": -1}, {\"time\": 0.75, \"id\": 1, "
+	                               "\"direction\": 1}, {\"time\": 1.75, \"id\": 1, \"direction\": -1}, {\"time\": "
+	                               "1.75, \"id\": 7, \"direction\": -1}"),
+	                   "%s", out);
+	thr_test_remove_dir(dir);
+}

@@ -1159,3 +1159,145 @@ Test(feed, a_feed_readers_would_refuse_is_not_created)
 	throng_feed_reader* r = NULL;
 	cr_assert_eq(throng_feed_open(name, &r), THRONG_ERR_NOT_FOUND, "nothing was created");
 }
+
+// ---------------------------------------------------------------------------
+// Agents that come and go (issue 33): a churned run published frame by
+// frame reads back as the world had it (count, ids, fields); a frame of
+// more agents than the capacity is refused by the writer, naming it, and a
+// slot claiming more is refused by the reader, naming the count's offset.
+
+typedef struct churn_feed {
+	throng_feed* feed;
+	throng_feed_reader* r;
+	uint32_t frames;
+	uint32_t* got_count;
+	uint32_t (*got_id)[64];
+	float (*got_x)[64];
+} churn_feed;
+
+static void publish_and_read(void* user, const throng_world* w)
+{
+	churn_feed* c = user;
+	cr_assert_eq(throng_feed_publish(c->feed, w), THRONG_OK, "%s", throng_last_error());
+	throng_frame fr;
+	bool got = false;
+	cr_assert_eq(throng_feed_read(c->r, &fr, &got), THRONG_OK, "%s", throng_last_error());
+	cr_assert(got, "frame %u was not read", c->frames);
+	cr_assert_eq(fr.index, c->frames);
+	cr_assert_leq(fr.count, 64u);
+	c->got_count[c->frames] = fr.count;
+	memcpy(c->got_id[c->frames], fr.id, 4u * fr.count);
+	memcpy(c->got_x[c->frames], fr.x, 4u * fr.count);
+	c->frames += 1;
+}
+
+Test(feed, a_churned_run_reads_back_by_id)
+{
+	char name[64];
+	snprintf(name, sizeof name, "/throng_test_churn_%d", (int)getpid());
+	throng_scene* scene = thr_test_scene("circle", 40, THRONG_ENGINE_SIMD);
+	throng_export_def def = throng_export_default_def();
+	def.world = throng_scene_world(scene);
+	def.capacity = 64;
+	churn_feed c = {0};
+	static uint32_t counts[THR_TEST_CHURN_FRAMES], ids[THR_TEST_CHURN_FRAMES][64];
+	static float xs[THR_TEST_CHURN_FRAMES][64];
+	c.got_count = counts;
+	c.got_id = ids;
+	c.got_x = xs;
+	cr_assert_eq(throng_feed_create(name, &def, &c.feed), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_feed_open(name, &c.r), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_feed_get_info(c.r)->agents, 64, "the header's agents: the capacity");
+	thr_test_churn_truth t;
+	thr_test_churned_run(scene, publish_and_read, &c, &t);
+	cr_assert_eq(c.frames, t.frames);
+	for (uint32_t f = 0; f < t.frames; ++f) {
+		const thr_test_frame_truth* w = &t.frame[f];
+		cr_assert_eq(counts[f], w->count, "frame %u: %u agents, the world had %u", f, counts[f], w->count);
+		cr_assert(w->count == 0 || (memcmp(ids[f], w->id, 4u * w->count) == 0 &&
+		                            memcmp(xs[f], w->field[0], 4u * w->count) == 0),
+		          "frame %u: other ids or positions", f);
+	}
+	cr_assert_eq(t.frame[11].count, 0u);
+
+	// One more agent than the capacity: refused, the feed as it was.
+	static uint32_t vid[65];
+	static float vx[65], vy[65], vh[65];
+	for (uint32_t k = 0; k < 65; ++k) {
+		vid[k] = 1000u + k;
+		vh[k] = 1.0f;
+	}
+	throng_view v = {.count = 65, .step = t.frame[t.frames - 1].step + 1, .id = vid, .x = vx, .y = vy, .hx = vh,
+	                 .hy = vy};
+	cr_assert_eq(throng_feed_publish_view(c.feed, &v), THRONG_ERR_CAPACITY);
+	cr_assert_not_null(strstr(throng_last_error(), "the view has 65 agents, more than the feed's capacity of 64"), "%s",
+	                   throng_last_error());
+	cr_assert_eq(throng_feed_frames(c.feed), t.frames, "nothing was published");
+	v.count = 64; // a frame that fits is published
+	cr_assert_eq(throng_feed_publish_view(c.feed, &v), THRONG_OK, "%s", throng_last_error());
+	throng_frame fr;
+	bool got = false;
+	cr_assert_eq(throng_feed_read(c.r, &fr, &got), THRONG_OK, "%s", throng_last_error());
+	cr_assert(got && fr.count == 64 && fr.id[0] == 1000u && fr.id[63] == 1063u, "the full frame");
+
+	// A slot that claims more agents than the capacity, or ids that do
+	// not increase: refused, naming where.
+	int fd = shm_open(name, O_RDWR, 0);
+	cr_assert_geq(fd, 0);
+	struct stat sb;
+	fstat(fd, &sb);
+	unsigned char* base = mmap(NULL, (size_t)sb.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	cr_assert_neq(base, MAP_FAILED);
+	uint64_t slot_bytes = 0;
+	memcpy(&slot_bytes, base + 32, 8);
+	v.count = 10;
+	v.step += 1;
+	cr_assert_eq(throng_feed_publish_view(c.feed, &v), THRONG_OK, "%s", throng_last_error());
+	const uint64_t index = throng_feed_frames(c.feed) - 1u, slot = 256u + (index % 2u) * slot_bytes;
+	uint32_t too_many = 65;
+	memcpy(base + slot + 32, &too_many, 4);
+	cr_assert_eq(throng_feed_read(c.r, &fr, &got), THRONG_ERR_CORRUPT);
+	char want[160];
+	snprintf(want, sizeof want, "byte offset %llu: frame %llu holds 65 agents, more than the feed's capacity of 64",
+	         (unsigned long long)(slot + 32), (unsigned long long)index);
+	cr_assert_not_null(strstr(throng_last_error(), want), "%s", throng_last_error());
+	v.step += 1;
+	cr_assert_eq(throng_feed_publish_view(c.feed, &v), THRONG_OK, "%s", throng_last_error());
+	const uint64_t next = (index + 1u) % 2u;
+	uint32_t same = 1003;
+	memcpy(base + 256u + next * slot_bytes + 64 + 4 * 4, &same, 4); // ids 1000 1001 1002 1003 1003 ...
+	cr_assert_eq(throng_feed_read(c.r, &fr, &got), THRONG_ERR_CORRUPT);
+	snprintf(want, sizeof want, "byte offset %llu: frame %llu: agent 4's id 1003 is not above the id before it, 1003",
+	         (unsigned long long)(256u + next * slot_bytes + 64 + 16), (unsigned long long)(index + 1u));
+	cr_assert_not_null(strstr(throng_last_error(), want), "%s", throng_last_error());
+	munmap(base, (size_t)sb.st_size);
+
+	thr_test_churn_truth_free(&t);
+	throng_feed_reader_destroy(c.r);
+	cr_assert_eq(throng_feed_finish(c.feed), THRONG_OK, "%s", throng_last_error());
+	throng_feed_destroy(c.feed);
+	throng_scene_destroy(scene);
+}
+
+Test(feed, the_default_capacity_is_twice_the_agents_and_at_least_1024)
+{
+	char name[64];
+	throng_export_def def = small_def(3000);
+	def.capacity = 0;
+	throng_feed* f = named_feed(name, "cap2", &def);
+	cr_assert_eq(agents_of(name), 6000);
+	cr_assert_eq(throng_feed_finish(f), THRONG_OK, "%s", throng_last_error());
+	throng_feed_destroy(f);
+	def = small_def(0); // a run that begins empty
+	def.capacity = 0;
+	f = named_feed(name, "cap0", &def);
+	cr_assert_eq(agents_of(name), 1024);
+	cr_assert_eq(throng_feed_finish(f), THRONG_OK, "%s", throng_last_error());
+	throng_feed_destroy(f);
+	def = small_def(10);
+	def.capacity = 5; // fewer than it begins with
+	cr_assert_eq(throng_feed_create("/throng_test_cap5", &def, &f), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_not_null(strstr(throng_last_error(), "def.agents 10 is more than def.capacity 5"), "%s",
+	                   throng_last_error());
+}

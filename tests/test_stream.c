@@ -266,6 +266,7 @@ Test(stream, a_stream_written_before_zlib_reads_the_same)
 	cr_assert_eq(throng_stream_open_memory(stream_before_zlib, sizeof stream_before_zlib, &r), THRONG_OK, "%s",
 	             throng_last_error());
 	cr_assert_eq(throng_stream_get_info(r)->agents, 2u);
+	cr_assert_eq(throng_stream_get_info(r)->version_major, 1u); // a version 1 stream still reads
 	throng_frame f;
 	bool got = true;
 	for (uint64_t i = 0; i < 2; ++i) {
@@ -274,6 +275,8 @@ Test(stream, a_stream_written_before_zlib_reads_the_same)
 		cr_assert(got);
 		cr_assert_eq(f.index, i);
 		cr_assert_eq(f.step, i);
+		cr_assert_eq(f.count, 2u);
+		cr_assert(f.id[0] == 0 && f.id[1] == 1, "version 1: the ids are 0 .. N-1");
 		for (int k = 0; k < 2; ++k) {
 			cr_expect_eq(f.x[k], want_x[i][k], "frame %llu agent %d x", (unsigned long long)i, k);
 			cr_expect_eq(f.y[k], want_y[i][k], "frame %llu agent %d y", (unsigned long long)i, k);
@@ -1357,4 +1360,95 @@ Test(stream, non_finite_coordinates_are_refused_with_their_offset)
 	free(b);
 	free(orig);
 	rm_dir(dir);
+}
+
+// ---------------------------------------------------------------------------
+// Agents that come and go (issue 33): a churned run written as a binary
+// stream reads back, by the C reader and by examples/read_stream.py (Python's
+// struct and numpy, no throng code), as the world had it, frame by frame:
+// the same count, the same ids and every field bit for bit.
+
+static void write_frame(void* user, const throng_world* w)
+{
+	cr_assert_eq(throng_exporter_write(user, w), THRONG_OK, "%s", throng_last_error());
+}
+
+Test(stream, a_churned_run_reads_back_by_id)
+{
+	char path[256];
+	tmp_path(path, sizeof path, "churn.thr");
+	throng_export_def def = throng_export_default_def();
+	def.fields = THRONG_FIELDS_ALL;
+	throng_scene* scene = NULL;
+	throng_exporter* ex = thr_test_circle_exporter(path, 120, def, &scene);
+	thr_test_churn_truth t;
+	thr_test_churned_run(scene, write_frame, ex, &t);
+	cr_assert_eq(throng_exporter_finish(ex), THRONG_OK, "%s", throng_last_error());
+	throng_exporter_destroy(ex);
+	throng_scene_destroy(scene);
+
+	throng_stream_reader* r = NULL;
+	cr_assert_eq(throng_stream_open(path, &r), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_stream_get_info(r)->agents, 120); // the agents it began with
+	uint32_t lowest = UINT32_MAX, highest = 0, last_id = 0;
+	for (uint32_t f = 0; f < t.frames; ++f) {
+		const thr_test_frame_truth* want = &t.frame[f];
+		throng_frame fr;
+		bool got = false;
+		cr_assert_eq(throng_stream_read_frame(r, &fr, &got), THRONG_OK, "%s", throng_last_error());
+		cr_assert(got, "frame %u missing", f);
+		cr_assert_eq(fr.step, want->step);
+		cr_assert_eq(fr.count, want->count, "frame %u: %u agents, the world had %u", f, fr.count, want->count);
+		cr_assert(want->count == 0 || memcmp(fr.id, want->id, 4u * want->count) == 0, "frame %u: other ids", f);
+		const float* fields[6] = {fr.x, fr.y, fr.vx, fr.vy, fr.hx, fr.hy};
+		for (int k = 0; k < 6; ++k) {
+			cr_assert(want->count == 0 || memcmp(fields[k], want->field[k], 4u * want->count) == 0,
+			          "frame %u: field %s differs", f, throng_field_name(1u << k));
+		}
+		cr_assert(want->count == 0 || (memcmp(fr.group, want->group, 4u * want->count) == 0 &&
+		                               memcmp(fr.archetype, want->archetype, 4u * want->count) == 0),
+		          "frame %u: group or archetype differs", f);
+		lowest = fr.count < lowest ? fr.count : lowest;
+		highest = fr.count > highest ? fr.count : highest;
+		last_id = fr.count > 0 ? fr.id[fr.count - 1] : last_id;
+	}
+	// The run did what it says: the count went down to 0 and up again, and
+	// ids past the first 120 were written.
+	cr_assert(lowest == 0 && highest > 120 && last_id >= 120, "counts %u to %u, last id %u", lowest, highest, last_id);
+	throng_frame fr;
+	bool got = true;
+	cr_assert_eq(throng_stream_read_frame(r, &fr, &got), THRONG_OK, "%s", throng_last_error());
+	cr_assert_not(got);
+	cr_assert(throng_stream_complete(r));
+	throng_stream_reader_destroy(r);
+
+	// The independent reader: every agent of every frame, its id and the
+	// bits of its x and y.
+	cr_assert(strlen(THRONG_PYTHON3) > 0, "no python3 with numpy: scripts/setup installs python3-numpy");
+	static char out[1 << 20];
+	char cmd[1024], err[4096];
+	snprintf(cmd, sizeof cmd, "'%s' '%s/examples/read_stream.py' --agents '%s'", THRONG_PYTHON3, THRONG_SOURCE_DIR,
+	         path);
+	int rc = thr_test_run(cmd, out, sizeof out, err, sizeof err);
+	cr_assert_eq(rc, 0, "read_stream.py: exit %d, %s", rc, err);
+	const char* p = out;
+	for (uint32_t f = 0; f < t.frames; ++f) {
+		const thr_test_frame_truth* want = &t.frame[f];
+		char line[128];
+		snprintf(line, sizeof line, "frame %u step %llu count %u\n", f, (unsigned long long)want->step, want->count);
+		cr_assert_eq(strncmp(p, line, strlen(line)), 0, "read_stream.py, frame %u: %.80s", f, p);
+		p += strlen(line);
+		for (uint32_t k = 0; k < want->count; ++k) {
+			uint32_t xb, yb;
+			memcpy(&xb, &want->field[0][k], 4);
+			memcpy(&yb, &want->field[1][k], 4);
+			snprintf(line, sizeof line, "%u %08x %08x\n", want->id[k], xb, yb);
+			cr_assert_eq(strncmp(p, line, strlen(line)), 0, "read_stream.py, frame %u, agent %u: %.40s, want %s",
+			             f, k, p, line);
+			p += strlen(line);
+		}
+	}
+	cr_assert_not_null(strstr(p, "frames 16 complete yes"), "%s", p);
+	thr_test_churn_truth_free(&t);
+	unlink(path);
 }
