@@ -326,9 +326,9 @@ def _read_frame2_head(f, marker, header, offset, index):
     head = bytearray(marker) + bytearray(FRAME2_HEAD - 4)
     got = _read_into(f, memoryview(head)[4:])
     if got < FRAME2_HEAD - 4:
-        raise StreamError(offset + 4 + got, "frame", f"the stream ends inside the head of frame {index} "
-                                                     f"({4 + got} of {FRAME2_HEAD} bytes; the frame starts at "
-                                                     f"byte offset {offset})")
+        raise StreamError(offset + 4 + got, "frame", f"the stream ends inside frame {index} "
+                                                     f"({4 + got} of the {FRAME2_HEAD} bytes of its head; the "
+                                                     f"frame starts at byte offset {offset})")
     frame_bytes, count = struct.unpack_from("<QI", head, 32)
     fc = header["field_count"]
     expect = _pad8(FRAME2_HEAD + 4 * count * (1 + fc))

@@ -579,7 +579,7 @@ static throng_status read_frame2_head(throng_stream_reader* r, unsigned char hea
 		return reader_failed(r, io);
 	}
 	if (got < THR_F2_IDS - 4u) {
-		return corrupt_at(r, r->offset, "the stream ends inside the head of frame %llu (%zu of %d bytes; the frame "
+		return corrupt_at(r, r->offset, "the stream ends inside frame %llu (%zu of the %d bytes of its head; the frame "
 		                  "starts at byte offset %llu)", (unsigned long long)r->next_index, got + 4u, THR_F2_IDS,
 		                  (unsigned long long)start);
 	}
