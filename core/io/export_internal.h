@@ -235,7 +235,7 @@ static inline uint32_t thr_crc32(uint32_t crc, const void* data, size_t n)
 	return n == 0 ? crc : (uint32_t)crc32_z(crc, data, n);
 }
 
-// --- frames in id order (export.c) -----------------------------------------------
+// --- frames in id order (export.c, id_order.c) -------------------------------------
 /// The index of `name` in names[0..count), or -1 (also for NULL): the
 /// inverse of a public enum's name table (throng_format_from_name,
 /// throng_writer_state_from_name). export.c.
@@ -258,7 +258,7 @@ typedef struct thr_id_order {
 	uint32_t* scratch; ///< 2 * cap entries for the radix sort
 } thr_id_order;
 
-/// Orders the view's agents by id (a radix sort, O(count), none when they
+/// id_order.c. Orders the view's agents by id (a radix sort, O(count), none when they
 /// are in order already). Fails (THRONG_ERR_INVALID_ARGUMENT, naming
 /// `who`) when the view lacks its id array or a field of `fields`, or an id
 /// appears twice; THRONG_ERR_OUT_OF_MEMORY when the arrays cannot grow.
