@@ -19,12 +19,12 @@ static char out[OUT_CAP];
 static char err[ERR_CAP];
 static char dir[256];
 
-/// Writes dir/run.thr: dt = 0.5 s, steps 0 to 4, no velocities. Agent 0
-/// walks along y = 0 at 2 m/s: x = -1.5, -0.5, 0.5, 1.5, 2.5. Agent 1 at
-/// y = 1 jumps: x = 1, 1, -1, -1, 1.
-static void write_run(void)
+/// Writes dir/run.thr (dir made with `tag`): dt = 0.5 s, steps 0 to 4, no
+/// velocities, two agents a frame, stored in this order: agent first[k] at
+/// (x0[k], 0) and agent 1 at y = 1, jumping: x = 1, 1, -1, -1, 1.
+static void write_frames(const char* tag, const uint32_t first[5], const float x0[5])
 {
-	thr_test_make_dir(dir, sizeof dir, "throng-measure");
+	thr_test_make_dir(dir, sizeof dir, tag);
 	char path[300];
 	snprintf(path, sizeof path, "%s/run.thr", dir);
 	throng_export_def def = throng_export_default_def();
@@ -34,9 +34,9 @@ static void write_run(void)
 	def.bounds_max = (throng_vec2){10, 10};
 	throng_exporter* ex = NULL;
 	cr_assert_eq(throng_exporter_create(path, &def, &ex), THRONG_OK, "%s", throng_last_error());
-	const float x0[5] = {-1.5f, -0.5f, 0.5f, 1.5f, 2.5f}, x1[5] = {1, 1, -1, -1, 1};
+	const float x1[5] = {1, 1, -1, -1, 1};
 	for (int k = 0; k < 5; ++k) {
-		const uint32_t id[2] = {0, 1};
+		const uint32_t id[2] = {first[k], 1};
 		const float x[2] = {x0[k], x1[k]}, y[2] = {0, 1}, zero[2] = {0, 0}, h[2] = {1, 1};
 		const uint32_t u[2] = {0, 0};
 		throng_view v = {2, (uint64_t)k, id, x, y, zero, zero, h, zero, h, u, u};
@@ -44,6 +44,15 @@ static void write_run(void)
 	}
 	cr_assert_eq(throng_exporter_finish(ex), THRONG_OK, "%s", throng_last_error());
 	throng_exporter_destroy(ex);
+}
+
+/// write_frames: agent 0 walks along y = 0 at 2 m/s: x = -1.5, -0.5, 0.5,
+/// 1.5, 2.5.
+static void write_run(void)
+{
+	const uint32_t first[5] = {0, 0, 0, 0, 0};
+	const float x0[5] = {-1.5f, -0.5f, 0.5f, 1.5f, 2.5f};
+	write_frames("throng-measure", first, x0);
 }
 
 static int measure(const char* args)
@@ -241,32 +250,14 @@ Test(cli_measure, scenario_file_measurements_in_the_summary)
 	thr_test_remove_dir(dir);
 }
 
-/// Writes dir/churn.thr: write_run's agents 0 and 1, but agent 0 leaves
-/// after the third frame (x = 0.5) and agent 7 comes in at x = -0.5 for
-/// the last two frames, walking right at 2 m/s: x = -0.5, 0.5.
+/// write_frames, but agent 0 leaves after the third frame (x = 0.5) and
+/// agent 7 comes in at x = -0.5 for the last two frames, walking right at
+/// 2 m/s: x = -0.5, 0.5. The newcomer is stored first: not in id order.
 static void write_churned_run(void)
 {
-	thr_test_make_dir(dir, sizeof dir, "throng-measure-churn");
-	char path[300];
-	snprintf(path, sizeof path, "%s/run.thr", dir);
-	throng_export_def def = throng_export_default_def();
-	def.agents = 2;
-	def.dt = 0.5f;
-	def.bounds_min = (throng_vec2){-10, -10};
-	def.bounds_max = (throng_vec2){10, 10};
-	throng_exporter* ex = NULL;
-	cr_assert_eq(throng_exporter_create(path, &def, &ex), THRONG_OK, "%s", throng_last_error());
-	const float x0[3] = {-1.5f, -0.5f, 0.5f}, x1[5] = {1, 1, -1, -1, 1}, x7[5] = {0, 0, 0, -0.5f, 0.5f};
-	for (int k = 0; k < 5; ++k) {
-		// Storage order is not id order: the newcomer sits first.
-		const uint32_t id[2] = {k < 3 ? 0u : 7u, 1};
-		const float x[2] = {k < 3 ? x0[k] : x7[k], x1[k]}, y[2] = {0, 1}, zero[2] = {0, 0}, h[2] = {1, 1};
-		const uint32_t u[2] = {0, 0};
-		throng_view v = {2, (uint64_t)k, id, x, y, zero, zero, h, zero, h, u, u};
-		cr_assert_eq(throng_exporter_write_view(ex, &v), THRONG_OK, "%s", throng_last_error());
-	}
-	cr_assert_eq(throng_exporter_finish(ex), THRONG_OK, "%s", throng_last_error());
-	throng_exporter_destroy(ex);
+	const uint32_t first[5] = {0, 0, 0, 7, 7};
+	const float x0[5] = {-1.5f, -0.5f, 0.5f, -0.5f, 0.5f};
+	write_frames("throng-measure-churn", first, x0);
 }
 
 Test(cli_measure, agents_that_come_and_go_are_measured_by_id)

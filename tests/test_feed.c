@@ -294,6 +294,21 @@ Test(feed, a_slot_being_written_is_never_returned)
 	throng_feed_destroy(feed);
 }
 
+/// The whole feed `name` mapped writable (its size into *size), to
+/// drive or damage it by hand.
+static unsigned char* map_writable(const char* name, size_t* size)
+{
+	int fd = shm_open(name, O_RDWR, 0);
+	cr_assert_geq(fd, 0, "shm_open %s", name);
+	struct stat sb;
+	cr_assert_eq(fstat(fd, &sb), 0);
+	unsigned char* base = mmap(NULL, (size_t)sb.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	cr_assert_neq(base, MAP_FAILED);
+	*size = (size_t)sb.st_size;
+	return base;
+}
+
 enum { HAMMER_AGENTS = 65536 };
 
 typedef struct hammer {
@@ -347,13 +362,8 @@ Test(feed, a_copy_overlapping_a_write_is_thrown_away)
 	throng_view v = {.count = HAMMER_AGENTS, .id = id, .x = (const float*)x};
 	cr_assert_eq(throng_feed_publish_view(feed, &v), THRONG_OK, "%s", throng_last_error()); // frame 0, slot 0
 
-	int fd = shm_open(name, O_RDWR, 0);
-	cr_assert_geq(fd, 0);
-	struct stat sb;
-	fstat(fd, &sb);
-	unsigned char* base = mmap(NULL, (size_t)sb.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	cr_assert_neq(base, MAP_FAILED);
+	size_t mapped = 0;
+	unsigned char* base = map_writable(name, &mapped);
 	hammer h = {.slot = base + 256, .stride = HAMMER_AGENTS * 4u};
 	atomic_store(&h.stop, 0);
 	atomic_store(&h.versions, 0);
@@ -390,7 +400,7 @@ Test(feed, a_copy_overlapping_a_write_is_thrown_away)
 	pthread_join(thread, NULL);
 	cr_log_info("feed hammer: %llu whole, %llu torn, %llu refused, %llu versions written", (unsigned long long)whole,
 	            (unsigned long long)torn, (unsigned long long)refused, (unsigned long long)atomic_load(&h.versions));
-	munmap(base, (size_t)sb.st_size);
+	munmap(base, mapped);
 	cr_assert_eq(throng_feed_finish(feed), THRONG_OK);
 	throng_feed_destroy(feed);
 	cr_assert_eq(torn, 0, "%llu torn frames returned (%llu whole)", (unsigned long long)torn, (unsigned long long)whole);
@@ -1242,13 +1252,8 @@ Test(feed, a_churned_run_reads_back_by_id)
 
 	// A slot that claims more agents than the capacity, or ids that do
 	// not increase: refused, naming where.
-	int fd = shm_open(name, O_RDWR, 0);
-	cr_assert_geq(fd, 0);
-	struct stat sb;
-	fstat(fd, &sb);
-	unsigned char* base = mmap(NULL, (size_t)sb.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	cr_assert_neq(base, MAP_FAILED);
+	size_t mapped = 0;
+	unsigned char* base = map_writable(name, &mapped);
 	uint64_t slot_bytes = 0;
 	memcpy(&slot_bytes, base + 32, 8);
 	v.count = 10;
@@ -1271,7 +1276,7 @@ Test(feed, a_churned_run_reads_back_by_id)
 	snprintf(want, sizeof want, "byte offset %llu: frame %llu: agent 4's id 1003 is not above the id before it, 1003",
 	         (unsigned long long)(256u + next * slot_bytes + 64 + 16), (unsigned long long)(index + 1u));
 	cr_assert_not_null(strstr(throng_last_error(), want), "%s", throng_last_error());
-	munmap(base, (size_t)sb.st_size);
+	munmap(base, mapped);
 
 	thr_test_churn_truth_free(&t);
 	throng_feed_reader_destroy(c.r);
