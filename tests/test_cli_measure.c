@@ -72,6 +72,20 @@ static double json_after(const char* from, const char* key)
 	return strtod(p + strlen(pat), NULL);
 }
 
+/// Runs `throng measure run.thr <args>` (JSON) and checks its line's
+/// crossings to the left and right and its first passings; returns where
+/// the lines' report starts in out.
+static const char* measure_line(const char* args, double left, double right, double first)
+{
+	cr_assert_eq(measure(args), 0, "%s", err);
+	const char* line = strstr(out, "\"lines\"");
+	cr_assert_not_null(line, "%s", out);
+	cr_assert_eq(json_after(line, "left"), left, "%s", out);
+	cr_assert_eq(json_after(line, "right"), right, "%s", out);
+	cr_assert_eq(json_after(line, "first_passings"), first, "%s", out);
+	return line;
+}
+
 Test(cli_measure, hand_worked_run)
 {
 	write_run();
@@ -79,12 +93,7 @@ Test(cli_measure, hand_worked_run)
 	// 0.75 s (halfway through [0.5, 1]); agent 1 to the left at 0.75 s and
 	// back to the right at 1.75 s. Over the run [0, 2): left 1, right 2,
 	// total 3 / 2 s = 1.5 /s, net -0.5 /s, two first passings.
-	cr_assert_eq(measure("--line 0,-3,0,3 --area -2,-2,2,2 --format json"), 0, "%s", err);
-	const char* line = strstr(out, "\"lines\"");
-	cr_assert_not_null(line, "%s", out);
-	cr_assert_eq(json_after(line, "left"), 1.0, "%s", out);
-	cr_assert_eq(json_after(line, "right"), 2.0, "%s", out);
-	cr_assert_eq(json_after(line, "first_passings"), 2.0, "%s", out);
+	const char* line = measure_line("--line 0,-3,0,3 --area -2,-2,2,2 --format json", 1, 2, 2);
 	cr_assert_eq(json_after(line, "flow_total"), 1.5, "%s", out);
 	cr_assert_eq(json_after(line, "flow_net"), -0.5, "%s", out);
 	cr_assert_not_null(strstr(out, "{\"time\": 0.75, \"id\": 0, \"direction\": -1}, {\"time\": 0.75, \"id\": 1, "
@@ -267,12 +276,7 @@ Test(cli_measure, agents_that_come_and_go_are_measured_by_id)
 	// crosses right at 1.75 s. Agent 0's last place (0.5) and agent 7's
 	// first (-0.5) are two agents, not a crossing back: left 1, right 3.
 	write_churned_run();
-	cr_assert_eq(measure("--line 0,-3,0,3 --format json"), 0, "%s", err);
-	const char* line = strstr(out, "\"lines\"");
-	cr_assert_not_null(line, "%s", out);
-	cr_assert_eq(json_after(line, "left"), 1.0, "%s", out);
-	cr_assert_eq(json_after(line, "right"), 3.0, "%s", out);
-	cr_assert_eq(json_after(line, "first_passings"), 3.0, "%s", out);
+	measure_line("--line 0,-3,0,3 --format json", 1, 3, 3);
 	cr_assert_not_null(strstr(out, "{\"time\": 0.75, \"id\": 0, \"direction\": -1}, {\"time\": 0.75, \"id\": 1, "
 	                               "\"direction\": 1}, {\"time\": 1.75, \"id\": 1, \"direction\": -1}, {\"time\": "
 	                               "1.75, \"id\": 7, \"direction\": -1}"),
