@@ -312,8 +312,6 @@ static throng_measure* make_set(const measure_args* a, const throng_stream_info*
 /// Feeds every frame of the stream; the first and last times into *t0, *t1.
 static int feed_run(throng_stream_reader* r, throng_measure* m, const char* run, double* t0, double* t1)
 {
-	uint32_t* ids = NULL;
-	uint32_t cap = 0;
 	uint64_t frames = 0;
 	int rc = CLI_EXIT_OK;
 	for (;;) {
@@ -332,21 +330,10 @@ static int feed_run(throng_stream_reader* r, throng_measure* m, const char* run,
 			rc = CLI_EXIT_INPUT;
 			break;
 		}
-		if (fr.count > cap) {
-			uint32_t* grown = realloc(ids, fr.count * sizeof *ids);
-			if (grown == NULL) {
-				cli_error("measure: out of memory");
-				rc = CLI_EXIT_FAILURE;
-				break;
-			}
-			ids = grown;
-			for (uint32_t k = cap; k < fr.count; ++k) {
-				ids[k] = k; // frames hold the agents in id order
-			}
-			cap = fr.count;
-		}
 		bool vel = fr.vx != NULL && fr.vy != NULL;
-		throng_measure_state s = {fr.time, fr.count, ids, fr.x, fr.y, vel ? fr.vx : NULL, vel ? fr.vy : NULL};
+		// The agents present in this frame, by id: in a stream of agents
+		// that come and go, each is measured on the frames it is in.
+		throng_measure_state s = {fr.time, fr.count, fr.id, fr.x, fr.y, vel ? fr.vx : NULL, vel ? fr.vy : NULL};
 		if (throng_measure_feed(m, &s) != THRONG_OK) {
 			cli_error("measure: %s: frame %llu: %s", run, (unsigned long long)fr.index, lib_message());
 			rc = strstr(throng_last_error(), "out of memory") != NULL ? CLI_EXIT_FAILURE : CLI_EXIT_INPUT;
@@ -357,7 +344,6 @@ static int feed_run(throng_stream_reader* r, throng_measure* m, const char* run,
 			*t0 = fr.time;
 		}
 	}
-	free(ids);
 	if (rc == CLI_EXIT_OK && frames == 0) {
 		cli_error("measure: %s: the run holds no frame", run);
 		rc = CLI_EXIT_INPUT;

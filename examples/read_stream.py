@@ -5,10 +5,14 @@
     throng run circle --agents 200 --steps 20 --out - | python3 read_stream.py -
     python3 read_stream.py run.thr            # a file
     python3 read_stream.py --digest run.thr   # one line of bit digests per frame
+    python3 read_stream.py --agents run.thr   # every agent of every frame: id and x, y bits
 
-As a module: ``for header, frame in read_stream(f): ...`` yields the header
-(a dict) and one dict per frame with ``index``, ``step``, ``time`` and one
-numpy array per field present, indexed by agent id. It makes every check
+Reads versions 1.x (every frame holds agents 0 .. N-1) and 2.x (agents come
+and go: each frame holds its own count and its agents' ids). As a module:
+``for header, frame in read_stream(f): ...`` yields the header (a dict) and
+one dict per frame with ``index``, ``step``, ``time``, ``count``, ``ids``
+(the agents' ids, increasing; 0 .. N-1 in a 1.x stream) and one numpy
+array per field present, element k being agent ids[k]. It makes every check
 of docs/FORMAT.md ("What a reader checks"), as throng's C reader
 (core/io/stream_read.c) does, in the same order and with the same byte
 offsets: checksums (zlib.crc32, the writer's CRC-32), the header's values,
@@ -57,7 +61,9 @@ FLOAT_FIELDS = 6  # bits 0-5 are f32 and must be finite; group and archetype are
 DTYPES = {"group": "<u4", "archetype": "<u4"}  # the others are "<f4"
 HEADER_FIXED = 88
 HEADER_MAX = 65536  # the largest header a reader accepts
-FRAME_HEAD = 32
+FRAME_HEAD = 32  # a 1.x frame's head: marker, crc, index, step, time
+FRAME2_HEAD = 48  # a 2.x frame's: also its size (u64), its count (u32) and a reserved u32; the ids follow
+NO_AGENT = 0xFFFFFFFF  # names no agent
 FRAME_MAX = 1 << 31  # the largest frame this reader accepts (2 GiB), as throng's C reader
 PIPE_CHUNK = 1 << 20  # from a source without a size, a frame arrives in pieces of 1 MiB, then doubling
 END_BYTES = 16
@@ -150,11 +156,17 @@ def _crc_with_zeroed(buf, at):
     return zlib.crc32(mv[at + 4:], crc) & 0xFFFFFFFF
 
 
-def _check_fields(agents, mask, field_count, frame_bytes, dt, every, mode, bounds):
+def _pad8(n):
+    return (n + 7) // 8 * 8
+
+
+def _check_fields(agents, mask, field_count, frame_bytes, dt, every, mode, bounds, v2):
     """The checks throng's C reader makes on the header's fields (thr_header_check,
-    then the frame size's consistency), in its order; raises StreamError."""
+    then the frame size's consistency), in its order; raises StreamError. In a
+    2.x header agents is the count the stream began with (0 allowed) and
+    frame_bytes is 0: every frame gives its own."""
     bits = bin(mask).count("1")
-    if agents == 0:
+    if agents == 0 and not v2:
         raise StreamError(24, "agents", "agent count is 0")
     if mask == 0:
         raise StreamError(28, "field_mask", "field mask is 0 (no fields)")
@@ -172,7 +184,12 @@ def _check_fields(agents, mask, field_count, frame_bytes, dt, every, mode, bound
     for corner, b in zip(BOUNDS_CORNERS, bounds):
         if not math.isfinite(b):
             raise StreamError(56, "bounds", f"world bounds are not finite ({corner} is {b:g})")
-    expect = (FRAME_HEAD + 4 * agents * field_count + 7) // 8 * 8
+    if v2:
+        if frame_bytes != 0:
+            raise StreamError(32, "frame_bytes", f"frame size {frame_bytes} in a version 2 header, which must be 0 "
+                                                 "(every frame gives its own)")
+        return
+    expect = _pad8(FRAME_HEAD + 4 * agents * field_count)
     if frame_bytes != expect:
         raise StreamError(32, "frame_bytes",
                           f"frame size {frame_bytes}, but {agents} agents with {field_count} fields make {expect}")
@@ -187,8 +204,9 @@ def read_header(f):
         raise StreamError(len(fixed), "header",
                           f"the stream ends inside the header ({len(fixed)} of at least {HEADER_FIXED} bytes)")
     major, minor, bom, header_bytes, crc = struct.unpack_from("<HHIII", fixed, 8)
-    if major != 1:
-        raise StreamError(8, "version_major", f"stream version {major}.{minor}, but this reader reads version 1.x only")
+    if major not in (1, 2):
+        raise StreamError(8, "version_major",
+                          f"stream version {major}.{minor}, but this reader reads versions 1.x and 2.x only")
     if bom != 0x01020304:
         raise StreamError(12, "byte_order", f"byte-order mark 0x{bom:08x}, expected 0x01020304 stored little-endian")
     if header_bytes < HEADER_FIXED or header_bytes % 8 or header_bytes > HEADER_MAX:
@@ -210,7 +228,7 @@ def read_header(f):
     field_count, name_bytes = struct.unpack_from("<IH", h, 80)
     # The reserved u16 at 86 and the padding after the name are not checked:
     # writers write zeros, and a later 1.x version may use them (FORMAT.md).
-    _check_fields(agents, mask, field_count, frame_bytes, dt, every, mode, bounds)
+    _check_fields(agents, mask, field_count, frame_bytes, dt, every, mode, bounds, major == 2)
     if name_bytes > header_bytes - HEADER_FIXED:
         raise StreamError(84, "name_bytes",
                           f"scenario name of {name_bytes} bytes does not fit a {header_bytes}-byte header")
@@ -267,30 +285,72 @@ def first_nonfinite(buf, offset, count):
     return None
 
 
-def check_coordinates(buf, header, start, index):
+def check_coordinates(buf, header, start, index, data_at, n, ids):
     """Refuses a frame whose positions, velocities or headings are not all
     finite (a renderer would put an agent nowhere), naming the first one as
-    throng's C reader does: its byte offset, the agent and the field."""
-    n, mask = header["agents"], header["fields"]
+    throng's C reader does: its byte offset, the agent's id and the field.
+    The arrays start at buf[data_at:], n values each."""
+    mask = header["fields"]
     floats = [FIELDS[b] for b in range(FLOAT_FIELDS) if mask & (1 << b)]  # the first arrays of a frame
-    k = first_nonfinite(buf, FRAME_HEAD, n * len(floats)) if floats else None
+    k = first_nonfinite(buf, data_at, n * len(floats)) if floats and n else None
     if k is None:
         return
     slot, agent = divmod(k, n)
-    at = FRAME_HEAD + 4 * k
+    at = data_at + 4 * k
     (value,) = struct.unpack_from("<f", buf, at)
-    raise StreamError(start + at, floats[slot], f"frame {index}: agent {agent}'s {floats[slot]} is {value:g} "
-                                                "(positions, velocities and headings must be finite)")
+    raise StreamError(start + at, floats[slot], f"frame {index}: agent {int(ids[agent])}'s {floats[slot]} is "
+                                                f"{value:g} (positions, velocities and headings must be finite)")
+
+
+def check_ids(ids, start, index):
+    """A 2.x frame's ids must increase, none of them NO_AGENT: refuses the
+    first that does not, as throng's C reader does."""
+    if len(ids) == 0:
+        return
+    bad = ids == NO_AGENT
+    bad[1:] |= ids[1:] <= ids[:-1]
+    if not bad.any():
+        return
+    k = int(np.argmax(bad))
+    at = start + FRAME2_HEAD + 4 * k
+    if ids[k] == NO_AGENT:
+        raise StreamError(at, "ids", f"frame {index}: agent {k}'s id is 0x{NO_AGENT:08x}, which names no agent")
+    raise StreamError(at, "ids", f"frame {index}: agent {k}'s id {int(ids[k])} is not above the id before it, "
+                                 f"{int(ids[k - 1])} (ids must increase)")
+
+
+def _read_frame2_head(f, marker, header, offset, index):
+    """Reads the rest of a 2.x frame's 48-byte head and checks that its size
+    is what its count and the header's fields make, within FRAME_MAX;
+    returns (head, frame_bytes, count)."""
+    head = bytearray(marker) + bytearray(FRAME2_HEAD - 4)
+    got = _read_into(f, memoryview(head)[4:])
+    if got < FRAME2_HEAD - 4:
+        raise StreamError(offset + 4 + got, "frame", f"the stream ends inside frame {index} "
+                                                     f"({4 + got} of the {FRAME2_HEAD} bytes of its head; the "
+                                                     f"frame starts at byte offset {offset})")
+    frame_bytes, count = struct.unpack_from("<QI", head, 32)
+    fc = header["field_count"]
+    expect = _pad8(FRAME2_HEAD + 4 * count * (1 + fc))
+    if frame_bytes != expect:
+        raise StreamError(offset + 32, "frame_bytes", f"frame {index}: frame size {frame_bytes}, but {count} agents "
+                                                      f"with their ids and {fc} fields make {expect}")
+    if frame_bytes > FRAME_MAX:
+        raise StreamError(offset + 32, "frame_bytes", f"frame {index}: frame size {frame_bytes} ({count} agents) is "
+                                                      f"larger than this reader accepts ({FRAME_MAX})")
+    return head, frame_bytes, count
 
 
 def read_frames(f, header):
     """Yields the frames that follow `header`; sets header["complete"] (and
     header["interrupted"]) when the end record closes the stream."""
-    n, frame_bytes, every, dt = header["agents"], header["frame_bytes"], header["every"], header["dt"]
+    every, dt = header["every"], header["dt"]
+    v2 = header["version"][0] == 2
     offset = header["header_bytes"]
+    iota = None  # a 1.x stream's ids, 0 .. N-1, made with its first frame
     index = 0
     first_step = 0
-    whole = False  # a whole frame has arrived once: from then on a frame's buffer is allocated at once
+    whole = 0  # the largest frame that has arrived whole: a frame up to that size is allocated at once
     while True:
         marker = f.read(4)
         if not marker:
@@ -304,16 +364,21 @@ def read_frames(f, header):
         if marker != b"FRAM":
             raise StreamError(offset, "marker", f"expected frame {index}'s marker \"FRAM\" or the end record "
                                                 f"\"END!\", found {marker.hex(' ')}")
-        cut = lambda have, index=index, start=offset: (  # noqa: E731
-            f"the stream ends inside frame {index} ({have} of {frame_bytes} bytes; the frame starts at byte offset {start})")
+        if v2:
+            first, frame_bytes, n = _read_frame2_head(f, marker, header, offset, index)
+            data_at = FRAME2_HEAD + 4 * n
+        else:
+            first, frame_bytes, n, data_at = marker, header["frame_bytes"], header["agents"], FRAME_HEAD
+        cut = lambda have, index=index, start=offset, fb=frame_bytes: (  # noqa: E731
+            f"the stream ends inside frame {index} ({have} of {fb} bytes; the frame starts at byte offset {start})")
         # A source with a size must hold the whole frame before it is allocated;
-        # from a pipe, the frame's bytes are read as they arrive until a whole
-        # frame has come once (then a frame costs no more than what was sent).
+        # from a pipe, the frame's bytes are read as they arrive until a frame
+        # of that size has come once (then a frame costs no more than what was sent).
         left = _source_left(f)
-        if left is not None and left < frame_bytes - 4:
-            raise StreamError(offset + 4 + left, "frame", cut(4 + left))
-        buf = _read_rest(f, marker, frame_bytes, left is not None or whole, offset, "frame", cut)
-        whole = True
+        if left is not None and left < frame_bytes - len(first):
+            raise StreamError(offset + len(first) + left, "frame", cut(len(first) + left))
+        buf = _read_rest(f, first, frame_bytes, left is not None or frame_bytes <= whole, offset, "frame", cut)
+        whole = max(whole, frame_bytes)
         stored, idx, step, time = struct.unpack_from("<IQQd", buf, 4)
         computed = _crc_with_zeroed(buf, 4)
         if computed != stored:
@@ -330,9 +395,17 @@ def read_frames(f, header):
         if struct.pack("<d", time) != struct.pack("<d", float(step) * dt):
             raise StreamError(offset + 24, "time", f"frame {index} has time {time!r} s, "
                                                    f"but step {step} times dt is {float(step) * dt!r} s")
-        check_coordinates(buf, header, offset, index)
-        frame = {"index": idx, "step": step, "time": time}
-        at = FRAME_HEAD
+        if v2:
+            ids = np.frombuffer(buf, dtype="<u4", count=n, offset=FRAME2_HEAD)
+            check_ids(ids, offset, index)
+        else:
+            if iota is None:
+                iota = np.arange(n, dtype="<u4")
+            ids = iota
+        ids.flags.writeable = False
+        check_coordinates(buf, header, offset, index, data_at, n, ids)
+        frame = {"index": idx, "step": step, "time": time, "count": n, "ids": ids}
+        at = data_at
         for bit in range(32):  # bits this reader does not know still take 4 * n bytes
             if header["fields"] & (1 << bit):
                 if bit < len(FIELDS):
@@ -347,11 +420,11 @@ def read_frames(f, header):
 
 
 def main(argv):
-    digest = "--digest" in argv
-    paths = [a for a in argv[1:] if a != "--digest"]
+    digest, agents = "--digest" in argv, "--agents" in argv
+    paths = [a for a in argv[1:] if a not in ("--digest", "--agents")]
     if len(paths) != 1:
         print(__doc__.strip().splitlines()[0], file=sys.stderr)
-        print("usage: read_stream.py [--digest] FILE|-", file=sys.stderr)
+        print("usage: read_stream.py [--digest | --agents] FILE|-", file=sys.stderr)
         return 2
     try:
         f = sys.stdin.buffer if paths[0] == "-" else open(paths[0], "rb")
@@ -368,10 +441,19 @@ def main(argv):
                 words = [f"{int(np.bitwise_xor.reduce(frame[k].view('<u4'))):08x}"
                          for k in FIELDS if k in frame]
                 print(frame["index"], frame["step"], repr(frame["time"]), " ".join(words))
+            elif agents:
+                # Every agent by id, its position as the raw bits of its floats.
+                print(f"frame {frame['index']} step {frame['step']} count {frame['count']}")
+                x, y = frame.get("x"), frame.get("y")
+                for k, i in enumerate(frame["ids"]):
+                    where = f" {int(x.view('<u4')[k]):08x} {int(y.view('<u4')[k]):08x}" if x is not None and y is not None else ""
+                    print(f"{int(i)}{where}")
             else:
                 x, y = frame.get("x"), frame.get("y")
-                where = f" agent 0 at ({x[0]:.3f}, {y[0]:.3f})" if x is not None and y is not None else ""
-                print(f"frame {frame['index']} step {frame['step']} t={frame['time']:.3f}s{where}")
+                where = (f" agent {int(frame['ids'][0])} at ({x[0]:.3f}, {y[0]:.3f})"
+                         if x is not None and y is not None and frame["count"] else "")
+                print(f"frame {frame['index']} step {frame['step']} t={frame['time']:.3f}s "
+                      f"{frame['count']} agents{where}")
     except StreamError as e:
         print(f"read_stream.py: {paths[0]}: {e}", file=sys.stderr)
         return 1

@@ -6,8 +6,9 @@
 //   ./build/release/examples/shm_reader crowd
 //
 // Waits up to 10 s for the feed, then prints the newest frame each time one
-// appears, until the writer finishes (exit 0) or is gone without finishing
-// (killed, crashed: exit 1).
+// appears (its agent count and its first and last agents by id: agents
+// come and go), until the writer finishes (exit 0) or is gone without
+// finishing (killed, crashed: exit 1). Reads feed version 2.x.
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
@@ -24,9 +25,9 @@
 #include <unistd.h>
 
 // Offsets from docs/FORMAT.md, "Live feed".
-enum { H_MAJOR = 8, H_MINOR = 10, H_AGENTS = 24, H_FIELDS = 28, H_SLOT_BYTES = 32, H_PID = 84, H_STRIDE = 88 };
+enum { H_MAJOR = 8, H_AGENTS = 24, H_FIELDS = 28, H_SLOT_BYTES = 32, H_PID = 84, H_STRIDE = 88 };
 enum { H_START = 160, H_PID_NS = 168, H_PUBLISHED = 192, H_STATE = 200, H_HEARTBEAT = 208 };
-enum { HEADER_BYTES = 256, SLOT_DATA = 64, STATE_FINISHED = 2 };
+enum { HEADER_BYTES = 256, SLOT_COUNT = 32, SLOT_IDS = 64, STATE_FINISHED = 2 };
 #define HEARTBEAT_LIMIT_NS 10000000000ull // 10 s, as the library's readers judge it
 
 static void nap(long ms)
@@ -68,14 +69,12 @@ static unsigned char* open_feed(const char* name, size_t* size)
 static int writer_alive(const unsigned char* m)
 {
 	uint32_t pid;
-	uint16_t minor;
 	uint64_t start, ns, beat;
 	memcpy(&pid, m + H_PID, 4);
-	memcpy(&minor, m + H_MINOR, 2);
 	memcpy(&start, m + H_START, 8);
 	memcpy(&ns, m + H_PID_NS, 8);
 	struct stat own;
-	if (minor >= 1 && (ns == 0 || stat("/proc/self/ns/pid", &own) != 0 || (uint64_t)own.st_ino != ns)) {
+	if (ns == 0 || stat("/proc/self/ns/pid", &own) != 0 || (uint64_t)own.st_ino != ns) {
 		struct timespec now;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		uint64_t t = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
@@ -102,7 +101,7 @@ static int writer_alive(const unsigned char* m)
 		p = strchr(p + 1, ' ');
 	}
 	unsigned long long now_start = p != NULL ? strtoull(p + 1, NULL, 10) : 0;
-	return state != 'Z' && state != 'X' && (minor < 1 || start == 0 || now_start == start);
+	return state != 'Z' && state != 'X' && (start == 0 || now_start == start);
 }
 
 int main(int argc, char** argv)
@@ -119,13 +118,13 @@ int main(int argc, char** argv)
 	if (m != NULL) {
 		memcpy(&major, m + H_MAJOR, 2);
 	}
-	if (m == NULL || memcmp(m, "\x89THRFEED", 8) != 0 || major != 1) {
-		fprintf(stderr, "shm_reader: no throng feed (version 1.x) named %s\n", name);
+	if (m == NULL || memcmp(m, "\x89THRFEED", 8) != 0 || major != 2) {
+		fprintf(stderr, "shm_reader: no throng feed (version 2.x) named %s\n", name);
 		return 1;
 	}
-	uint32_t agents, fields;
+	uint32_t capacity, fields;
 	uint64_t slot_bytes, stride;
-	memcpy(&agents, m + H_AGENTS, 4);
+	memcpy(&capacity, m + H_AGENTS, 4); // 2.x: the most agents a frame holds
 	memcpy(&fields, m + H_FIELDS, 4);
 	memcpy(&slot_bytes, m + H_SLOT_BYTES, 8);
 	memcpy(&stride, m + H_STRIDE, 8);
@@ -133,15 +132,17 @@ int main(int argc, char** argv)
 		fprintf(stderr, "shm_reader: the feed has no positions (fields 0x%x)\n", fields);
 		return 1;
 	}
-	// Trust no size before it fits the object: x and y are its first two arrays.
-	if (agents == 0 || stride < 4ull * agents || slot_bytes < SLOT_DATA + 2 * stride ||
+	// Trust no size before it fits the object: the ids, then x and y, are
+	// its first three arrays.
+	if (capacity == 0 || stride < 4ull * capacity || slot_bytes < SLOT_IDS + 3 * stride ||
 	    slot_bytes > (size - HEADER_BYTES) / 2) {
-		fprintf(stderr, "shm_reader: %s: inconsistent header (agents %u, slot %llu bytes, object %zu bytes)\n", name,
-		        agents, (unsigned long long)slot_bytes, size);
+		fprintf(stderr, "shm_reader: %s: inconsistent header (capacity %u, slot %llu bytes, object %zu bytes)\n",
+		        name, capacity, (unsigned long long)slot_bytes, size);
 		return 1;
 	}
-	float* x = malloc((size_t)agents * 4u);
-	float* y = malloc((size_t)agents * 4u);
+	uint32_t* id = malloc((size_t)capacity * 4u);
+	float* x = malloc((size_t)capacity * 4u);
+	float* y = malloc((size_t)capacity * 4u);
 	_Atomic uint64_t* published = (_Atomic uint64_t*)(void*)(m + H_PUBLISHED);
 	_Atomic uint32_t* state = (_Atomic uint32_t*)(void*)(m + H_STATE);
 	uint64_t shown = 0, retries = 0; // frames published when we last drew
@@ -168,19 +169,32 @@ int main(int argc, char** argv)
 			continue;
 		}
 		uint64_t index, step;
+		uint32_t count;
 		memcpy(&index, slot + 8, 8);
 		memcpy(&step, slot + 16, 8);
-		memcpy(x, slot + SLOT_DATA, (size_t)agents * 4u);
-		memcpy(y, slot + SLOT_DATA + stride, (size_t)agents * 4u);
+		memcpy(&count, slot + SLOT_COUNT, 4);
+		uint32_t n = count < capacity ? count : capacity; // a torn count is thrown away below
+		memcpy(id, slot + SLOT_IDS, (size_t)n * 4u);
+		memcpy(x, slot + SLOT_IDS + stride, (size_t)n * 4u);
+		memcpy(y, slot + SLOT_IDS + 2 * stride, (size_t)n * 4u);
 		atomic_thread_fence(memory_order_acquire);
 		if (atomic_load_explicit(seq, memory_order_relaxed) != s1) {
 			++retries; // overwritten while we copied: throw the copy away
 			continue;
 		}
 		shown = index + 1;
-		printf("frame %llu step %llu: agent 0 at (%.3f, %.3f), agent %u at (%.3f, %.3f)\n",
-		       (unsigned long long)index, (unsigned long long)step, (double)x[0], (double)y[0], agents - 1,
-		       (double)x[agents - 1], (double)y[agents - 1]);
+		if (count > capacity) {
+			fprintf(stderr, "shm_reader: frame %llu holds %u agents, more than the capacity %u\n",
+			        (unsigned long long)index, count, capacity);
+			continue;
+		}
+		if (n == 0) {
+			printf("frame %llu step %llu: no agents\n", (unsigned long long)index, (unsigned long long)step);
+			continue;
+		}
+		printf("frame %llu step %llu: %u agents, agent %u at (%.3f, %.3f), agent %u at (%.3f, %.3f)\n",
+		       (unsigned long long)index, (unsigned long long)step, n, id[0], (double)x[0], (double)y[0], id[n - 1],
+		       (double)x[n - 1], (double)y[n - 1]);
 	}
 	uint32_t pid;
 	memcpy(&pid, m + H_PID, 4);
@@ -191,6 +205,7 @@ int main(int argc, char** argv)
 		printf("feed finished after %llu frames (%llu retries)\n", (unsigned long long)shown,
 		       (unsigned long long)retries);
 	}
+	free(id);
 	free(x);
 	free(y);
 	munmap(m, size);

@@ -315,3 +315,104 @@ void thr_test_churn(throng_world* w, uint64_t* rng, uint32_t n)
 	free(ids);
 	free(defs);
 }
+
+// ---------------------------------------------------------------------------
+// Outputs of a churned run (test_stream.c, test_export.c, test_feed.c).
+
+/// Records the world's live agents, by id, as frame truth->frames.
+static void record_truth(thr_test_churn_truth* truth, const throng_world* w)
+{
+	cr_assert_lt(truth->frames, THR_TEST_CHURN_FRAMES);
+	thr_test_frame_truth* f = &truth->frame[truth->frames++];
+	const uint32_t n = throng_world_agent_count(w), end = throng_world_id_end(w);
+	f->step = throng_world_view(w).step;
+	f->count = 0;
+	f->id = calloc(n + 1u, sizeof *f->id);
+	f->group = calloc(n + 1u, sizeof *f->group);
+	f->archetype = calloc(n + 1u, sizeof *f->archetype);
+	cr_assert(f->id != NULL && f->group != NULL && f->archetype != NULL);
+	for (int k = 0; k < 6; ++k) {
+		f->field[k] = calloc(n + 1u, sizeof *f->field[k]);
+		cr_assert_not_null(f->field[k]);
+	}
+	for (uint32_t id = 0; id < end; ++id) {
+		throng_agent_state a;
+		if (throng_world_get_agent(w, id, &a) != THRONG_OK) {
+			continue; // removed
+		}
+		cr_assert_lt(f->count, n);
+		const uint32_t k = f->count++;
+		f->id[k] = id;
+		const float v[6] = {a.position.x, a.position.y, a.velocity.x, a.velocity.y, a.heading.x, a.heading.y};
+		for (int j = 0; j < 6; ++j) {
+			f->field[j][k] = v[j];
+		}
+		f->group[k] = a.group;
+		f->archetype[k] = a.archetype;
+	}
+	cr_assert_eq(f->count, n, "frame %u: %u agents found by id, %u live", truth->frames - 1u, f->count, n);
+}
+
+/// Spawns `n` agents of the default def at random places in the bounds,
+/// heading for the origin.
+static void spawn_some(throng_world* w, uint64_t* rng, uint32_t n)
+{
+	const throng_world_def d = throng_world_get_def(w);
+	throng_agent_def defs[8];
+	cr_assert_leq(n, 8u);
+	for (uint32_t k = 0; k < n; ++k) {
+		defs[k] = throng_agent_default_def();
+		defs[k].position.x = thr_test_uniform(rng, d.bounds_min.x, d.bounds_max.x);
+		defs[k].position.y = thr_test_uniform(rng, d.bounds_min.y, d.bounds_max.y);
+		defs[k].target = (throng_vec2){0, 0};
+	}
+	cr_assert_eq(throng_world_spawn(w, defs, n, NULL), THRONG_OK, "%s", throng_last_error());
+}
+
+void thr_test_churned_run(throng_scene* scene, thr_test_output* out, void* user, thr_test_churn_truth* truth)
+{
+	throng_world* w = throng_scene_world(scene);
+	uint64_t rng = 33;
+	memset(truth, 0, sizeof *truth);
+	for (uint32_t k = 0; k < THR_TEST_CHURN_FRAMES; ++k) {
+		if (k > 0) {
+			uint32_t ids[8];
+			if (k == 11) { // everyone leaves: a frame of no agents
+				const uint32_t end = throng_world_id_end(w);
+				for (uint32_t id = 0; id < end; ++id) {
+					throng_agent_state a;
+					if (throng_world_get_agent(w, id, &a) == THRONG_OK) {
+						cr_assert_eq(throng_world_remove_agent(w, id), THRONG_OK, "%s", throng_last_error());
+					}
+				}
+			} else if (k == 12) {
+				spawn_some(w, &rng, 7); // and some come back, with new ids
+			} else if (throng_world_agent_count(w) > 0) {
+				thr_test_churn(w, &rng, 3);
+				if (k % 3 == 1) {
+					uint32_t got = thr_test_pick_live(w, &rng, 4, ids);
+					cr_assert_eq(throng_world_remove_agents(w, ids, got), THRONG_OK, "%s", throng_last_error());
+				} else if (k % 3 == 2) {
+					spawn_some(w, &rng, 5);
+				}
+			}
+			cr_assert_eq(throng_scene_step(scene), THRONG_OK, "%s", throng_last_error());
+		}
+		out(user, w);
+		record_truth(truth, w);
+	}
+}
+
+void thr_test_churn_truth_free(thr_test_churn_truth* truth)
+{
+	for (uint32_t k = 0; k < truth->frames; ++k) {
+		thr_test_frame_truth* f = &truth->frame[k];
+		free(f->id);
+		free(f->group);
+		free(f->archetype);
+		for (int j = 0; j < 6; ++j) {
+			free(f->field[j]);
+		}
+	}
+	memset(truth, 0, sizeof *truth);
+}

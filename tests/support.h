@@ -116,4 +116,37 @@ uint32_t thr_test_pick_live(throng_world* w, uint64_t* rng, uint32_t n, uint32_t
 /// model. Fails the test on error.
 void thr_test_churn(throng_world* w, uint64_t* rng, uint32_t n);
 
+/// One frame of a churned run as the world had it: the live agents, by id.
+typedef struct thr_test_frame_truth {
+	uint64_t step;
+	uint32_t count;
+	uint32_t* id;        ///< count ids, increasing
+	float* field[6];     ///< x, y, vx, vy, hx, hy of those agents
+	uint32_t* group;
+	uint32_t* archetype;
+} thr_test_frame_truth;
+
+/// Frames a churned run writes: steps 0 to THR_TEST_CHURN_FRAMES - 1.
+#define THR_TEST_CHURN_FRAMES 16
+
+typedef struct thr_test_churn_truth {
+	uint32_t frames;
+	thr_test_frame_truth frame[THR_TEST_CHURN_FRAMES];
+} thr_test_churn_truth;
+
+/// Called with the world after every step of a churned run (and before
+/// the first): writes it to the outputs under test.
+typedef void thr_test_output(void* user, const throng_world* w);
+
+/// Runs `scene` THR_TEST_CHURN_FRAMES - 1 steps with agents coming and
+/// going at every step boundary (3 removed and 3 added each time, 4 more
+/// removed or 5 more added on some, all removed before step 11 and 7 added
+/// before step 12), calling `out` after every step and before the first,
+/// and records what each of those frames must hold in *truth (through
+/// throng_world_get_agent over every id, not through a view). Fails the
+/// test on error.
+void thr_test_churned_run(throng_scene* scene, thr_test_output* out, void* user, thr_test_churn_truth* truth);
+
+void thr_test_churn_truth_free(thr_test_churn_truth* truth);
+
 #endif

@@ -19,12 +19,12 @@ static char out[OUT_CAP];
 static char err[ERR_CAP];
 static char dir[256];
 
-/// Writes dir/run.thr: dt = 0.5 s, steps 0 to 4, no velocities. Agent 0
-/// walks along y = 0 at 2 m/s: x = -1.5, -0.5, 0.5, 1.5, 2.5. Agent 1 at
-/// y = 1 jumps: x = 1, 1, -1, -1, 1.
-static void write_run(void)
+/// Writes dir/run.thr (dir made with `tag`): dt = 0.5 s, steps 0 to 4, no
+/// velocities, two agents a frame, stored in this order: agent first[k] at
+/// (x0[k], 0) and agent 1 at y = 1, jumping: x = 1, 1, -1, -1, 1.
+static void write_frames(const char* tag, const uint32_t first[5], const float x0[5])
 {
-	thr_test_make_dir(dir, sizeof dir, "throng-measure");
+	thr_test_make_dir(dir, sizeof dir, tag);
 	char path[300];
 	snprintf(path, sizeof path, "%s/run.thr", dir);
 	throng_export_def def = throng_export_default_def();
@@ -34,9 +34,9 @@ static void write_run(void)
 	def.bounds_max = (throng_vec2){10, 10};
 	throng_exporter* ex = NULL;
 	cr_assert_eq(throng_exporter_create(path, &def, &ex), THRONG_OK, "%s", throng_last_error());
-	const float x0[5] = {-1.5f, -0.5f, 0.5f, 1.5f, 2.5f}, x1[5] = {1, 1, -1, -1, 1};
+	const float x1[5] = {1, 1, -1, -1, 1};
 	for (int k = 0; k < 5; ++k) {
-		const uint32_t id[2] = {0, 1};
+		const uint32_t id[2] = {first[k], 1};
 		const float x[2] = {x0[k], x1[k]}, y[2] = {0, 1}, zero[2] = {0, 0}, h[2] = {1, 1};
 		const uint32_t u[2] = {0, 0};
 		throng_view v = {2, (uint64_t)k, id, x, y, zero, zero, h, zero, h, u, u};
@@ -44,6 +44,15 @@ static void write_run(void)
 	}
 	cr_assert_eq(throng_exporter_finish(ex), THRONG_OK, "%s", throng_last_error());
 	throng_exporter_destroy(ex);
+}
+
+/// write_frames: agent 0 walks along y = 0 at 2 m/s: x = -1.5, -0.5, 0.5,
+/// 1.5, 2.5.
+static void write_run(void)
+{
+	const uint32_t first[5] = {0, 0, 0, 0, 0};
+	const float x0[5] = {-1.5f, -0.5f, 0.5f, 1.5f, 2.5f};
+	write_frames("throng-measure", first, x0);
 }
 
 static int measure(const char* args)
@@ -63,6 +72,20 @@ static double json_after(const char* from, const char* key)
 	return strtod(p + strlen(pat), NULL);
 }
 
+/// Runs `throng measure run.thr <args>` (JSON) and checks its line's
+/// crossings to the left and right and its first passings; returns where
+/// the lines' report starts in out.
+static const char* measure_line(const char* args, double left, double right, double first)
+{
+	cr_assert_eq(measure(args), 0, "%s", err);
+	const char* line = strstr(out, "\"lines\"");
+	cr_assert_not_null(line, "%s", out);
+	cr_assert_eq(json_after(line, "left"), left, "%s", out);
+	cr_assert_eq(json_after(line, "right"), right, "%s", out);
+	cr_assert_eq(json_after(line, "first_passings"), first, "%s", out);
+	return line;
+}
+
 Test(cli_measure, hand_worked_run)
 {
 	write_run();
@@ -70,12 +93,7 @@ Test(cli_measure, hand_worked_run)
 	// 0.75 s (halfway through [0.5, 1]); agent 1 to the left at 0.75 s and
 	// back to the right at 1.75 s. Over the run [0, 2): left 1, right 2,
 	// total 3 / 2 s = 1.5 /s, net -0.5 /s, two first passings.
-	cr_assert_eq(measure("--line 0,-3,0,3 --area -2,-2,2,2 --format json"), 0, "%s", err);
-	const char* line = strstr(out, "\"lines\"");
-	cr_assert_not_null(line, "%s", out);
-	cr_assert_eq(json_after(line, "left"), 1.0, "%s", out);
-	cr_assert_eq(json_after(line, "right"), 2.0, "%s", out);
-	cr_assert_eq(json_after(line, "first_passings"), 2.0, "%s", out);
+	const char* line = measure_line("--line 0,-3,0,3 --area -2,-2,2,2 --format json", 1, 2, 2);
 	cr_assert_eq(json_after(line, "flow_total"), 1.5, "%s", out);
 	cr_assert_eq(json_after(line, "flow_net"), -0.5, "%s", out);
 	cr_assert_not_null(strstr(out, "{\"time\": 0.75, \"id\": 0, \"direction\": -1}, {\"time\": 0.75, \"id\": 1, "
@@ -238,5 +256,30 @@ Test(cli_measure, scenario_file_measurements_in_the_summary)
 	                          "[[[0, 0], [1, 0]]]}\n");
 	cr_assert_eq(thr_test_cli_in(dir, "validate bad.yaml", out, OUT_CAP, err, ERR_CAP), 3, "%s", err);
 	cr_assert_not_null(strstr(err, "measurements: a version 2 key in a version 1 file"), "%s", err);
+	thr_test_remove_dir(dir);
+}
+
+/// write_frames, but agent 0 leaves after the third frame (x = 0.5) and
+/// agent 7 comes in at x = -0.5 for the last two frames, walking right at
+/// 2 m/s: x = -0.5, 0.5. The newcomer is stored first: not in id order.
+static void write_churned_run(void)
+{
+	const uint32_t first[5] = {0, 0, 0, 7, 7};
+	const float x0[5] = {-1.5f, -0.5f, 0.5f, -0.5f, 0.5f};
+	write_frames("throng-measure-churn", first, x0);
+}
+
+Test(cli_measure, agents_that_come_and_go_are_measured_by_id)
+{
+	// Agent 0 crosses x = 0 to the right at 0.75 s, then leaves; agent 1
+	// crosses left at 0.75 s and back at 1.75 s; agent 7 comes in and
+	// crosses right at 1.75 s. Agent 0's last place (0.5) and agent 7's
+	// first (-0.5) are two agents, not a crossing back: left 1, right 3.
+	write_churned_run();
+	measure_line("--line 0,-3,0,3 --format json", 1, 3, 3);
+	cr_assert_not_null(strstr(out, "{\"time\": 0.75, \"id\": 0, \"direction\": -1}, {\"time\": 0.75, \"id\": 1, "
+	                               "\"direction\": 1}, {\"time\": 1.75, \"id\": 1, \"direction\": -1}, {\"time\": "
+	                               "1.75, \"id\": 7, \"direction\": -1}"),
+	                   "%s", out);
 	thr_test_remove_dir(dir);
 }

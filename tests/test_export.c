@@ -247,6 +247,141 @@ Test(sqlite, jupedsim_schema_and_values)
 	unlink(path);
 }
 
+// ---------------------------------------------------------------------------
+// Agents that come and go (issue 33): one churned run written at once as
+// CSV (every field), pedestrian text and SQLite. Each file holds, frame by
+// frame, one row per agent alive in it, by id, as the world had it. CSV
+// and the pedestrian text are read here with sscanf and compared with what
+// the writer must print; SQLite by the sqlite3 command (an independent
+// reader), its REALs the floats exactly.
+
+typedef struct three_exporters {
+	throng_exporter* ex[3];
+} three_exporters;
+
+static void write_three(void* user, const throng_world* w)
+{
+	three_exporters* t = user;
+	for (int k = 0; k < 3; ++k) {
+		cr_assert_eq(throng_exporter_write(t->ex[k], w), THRONG_OK, "%s", throng_last_error());
+	}
+}
+
+/// The next line of f into line[cap]; fails the test at the end of the file.
+static void next_line(FILE* f, char* line, size_t cap, const char* what)
+{
+	cr_assert_not_null(fgets(line, (int)cap, f), "%s ends early", what);
+}
+
+Test(churn, every_text_format_holds_the_live_agents_by_id)
+{
+	char csv[256], ped[256], db[256];
+	tmp_path(csv, sizeof csv, "churn.csv");
+	tmp_path(ped, sizeof ped, "churn.txt");
+	tmp_path(db, sizeof db, "churn.sqlite");
+	throng_export_def def = throng_export_default_def();
+	def.fields = THRONG_FIELDS_ALL;
+	def.sqlite_batch = 3;
+	throng_scene* scene = NULL;
+	three_exporters t3;
+	t3.ex[0] = thr_test_circle_exporter(csv, 40, def, &scene);
+	def.world = throng_scene_world(scene);
+	def.scenario = "circle";
+	cr_assert_eq(throng_exporter_create(ped, &def, &t3.ex[1]), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_exporter_create(db, &def, &t3.ex[2]), THRONG_OK, "%s", throng_last_error());
+	thr_test_churn_truth t;
+	thr_test_churned_run(scene, write_three, &t3, &t);
+	uint64_t rows = 0;
+	for (int k = 0; k < 3; ++k) {
+		cr_assert_eq(throng_exporter_finish(t3.ex[k]), THRONG_OK, "%s", throng_last_error());
+		throng_exporter_destroy(t3.ex[k]);
+	}
+	throng_scene_destroy(scene);
+	for (uint32_t f = 0; f < t.frames; ++f) {
+		rows += t.frame[f].count;
+	}
+	cr_assert_eq(t.frame[11].count, 0u, "frame 11 has no agents");
+
+	FILE* fc = fopen(csv, "r");
+	FILE* fp = fopen(ped, "r");
+	cr_assert(fc != NULL && fp != NULL);
+	char line[512], want[512], row[512];
+	next_line(fc, line, sizeof line, csv); // the column names
+	do {
+		next_line(fp, row, sizeof row, ped);
+		if (strncmp(row, "# description:", 14) == 0) {
+			cr_assert_not_null(strstr(row, "40 agents at the start"), "%s", row);
+		}
+	} while (row[0] == '#');
+	bool first_row = true; // row holds the pedestrian text's first row
+	for (uint32_t f = 0; f < t.frames; ++f) {
+		const thr_test_frame_truth* w = &t.frame[f];
+		for (uint32_t k = 0; k < w->count; ++k) {
+			// CSV: id, frame, time, then every field, floats to 9 digits.
+			next_line(fc, line, sizeof line, csv);
+			unsigned id = 0, frame = 0, group = 0, archetype = 0;
+			double time = 0, v[6];
+			cr_assert_eq(sscanf(line, "%u,%u,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%u,%u", &id, &frame, &time, &v[0], &v[1],
+			                    &v[2], &v[3], &v[4], &v[5], &group, &archetype),
+			             11, "bad row: %s", line);
+			cr_assert(id == w->id[k] && frame == f, "frame %u agent %u: want id %u: %s", f, k, w->id[k], line);
+			for (int j = 0; j < 6; ++j) {
+				float got = (float)v[j];
+				cr_assert_eq(memcmp(&got, &w->field[j][k], 4), 0, "frame %u id %u column %d: %s", f, id, j, line);
+			}
+			cr_assert(group == w->group[k] && archetype == w->archetype[k], "%s", line);
+			// Pedestrian text: what the writer must print.
+			if (!first_row) {
+				next_line(fp, row, sizeof row, ped);
+			}
+			first_row = false;
+			snprintf(want, sizeof want, "%u\t%u\t%.6f\t%.6f\t0\n", w->id[k], f, (double)w->field[0][k],
+			         (double)w->field[1][k]);
+			cr_assert_str_eq(row, want, "frame %u agent %u", f, k);
+		}
+	}
+	cr_assert_null(fgets(line, sizeof line, fc), "CSV: a row too many: %s", line);
+	cr_assert_null(fgets(line, sizeof line, fp), "PED: a row too many: %s", line);
+	fclose(fc);
+	fclose(fp);
+
+	// SQLite, through the sqlite3 command: every row, in (frame, id) order.
+	static char rows_out[1 << 20];
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd,
+	         "sqlite3 -batch '%s' 'SELECT frame, id, pos_x, pos_y, ori_x, ori_y FROM trajectory_data ORDER BY frame, "
+	         "id; SELECT COUNT(*) FROM frame_data; SELECT value FROM metadata WHERE key = \"agents\"'",
+	         db);
+	int rc = thr_test_run(cmd, rows_out, sizeof rows_out, err, ERR_CAP);
+	cr_assert_eq(rc, 0, "sqlite3: exit %d: %s", rc, err);
+	const char* p = rows_out;
+	for (uint32_t f = 0; f < t.frames; ++f) {
+		const thr_test_frame_truth* w = &t.frame[f];
+		for (uint32_t k = 0; k < w->count; ++k) {
+			unsigned frame = 0, id = 0;
+			double v[4];
+			int used = 0;
+			cr_assert_eq(sscanf(p, "%u|%u|%lf|%lf|%lf|%lf%n", &frame, &id, &v[0], &v[1], &v[2], &v[3], &used), 6,
+			             "frame %u agent %u: %.80s", f, k, p);
+			cr_assert(frame == f && id == w->id[k], "frame %u agent %u: want id %u: %.80s", f, k, w->id[k], p);
+			const int field[4] = {0, 1, 4, 5}; // x, y, hx, hy
+			for (int j = 0; j < 4; ++j) {
+				// The float exactly, but by value: sqlite3 prints -0.0 as 0.0.
+				cr_assert_eq((float)v[j], w->field[field[j]][k], "frame %u id %u column %d", f, id, j);
+			}
+			p += used + 1;
+		}
+	}
+	cr_assert_str_eq(p, "16\n40\n", "every frame in frame_data, even the empty one; agents at the start");
+	char total[64];
+	snprintf(total, sizeof total, "%llu\n", (unsigned long long)rows);
+	cr_assert_str_eq(sqlite(db, "SELECT COUNT(*) FROM trajectory_data"), total);
+	thr_test_churn_truth_free(&t);
+	unlink(csv);
+	unlink(ped);
+	unlink(db);
+}
+
 Test(cli_output, sqlite_count_is_agents_times_frames)
 {
 	char path[256], args[512];

@@ -87,6 +87,7 @@ static void synthetic_writer(const char* name, _Atomic int* stop, double seconds
 {
 	throng_export_def def = throng_export_default_def();
 	def.agents = SYN_AGENTS;
+	def.capacity = SYN_AGENTS;
 	def.dt = 0.01f;
 	def.fields = THRONG_FIELDS_ALL;
 	throng_feed* feed = NULL;
@@ -155,6 +156,7 @@ static uint64_t check_feed(const char* tag, uint64_t want, double budget, uint64
 		          (unsigned long long)last);
 		last = fr.index;
 		cr_assert_eq(fr.step, fr.index);
+		cr_assert_eq(fr.count, SYN_AGENTS);
 		const uint32_t* arrays[8] = {(const uint32_t*)fr.x,  (const uint32_t*)fr.y,  (const uint32_t*)fr.vx,
 		                             (const uint32_t*)fr.vy, (const uint32_t*)fr.hx, (const uint32_t*)fr.hy,
 		                             fr.group,               fr.archetype};
@@ -214,6 +216,7 @@ static long read_index(throng_feed_reader* r)
 		return -1;
 	}
 	for (uint32_t id = 0; id < fr.count; ++id) {
+		cr_assert_eq(fr.id[id], id, "frame %llu: agent %u has id %u", (unsigned long long)fr.index, id, fr.id[id]);
 		cr_assert_eq(fr.group[id], syn_u32(fr.index, id, 6), "frame %llu agent %u", (unsigned long long)fr.index, id);
 		cr_assert_eq(((const uint32_t*)fr.x)[id], syn_u32(fr.index, id, 0));
 	}
@@ -230,6 +233,7 @@ Test(feed, a_slot_being_written_is_never_returned)
 	snprintf(name, sizeof name, "/throng_test_seq_%d", (int)getpid());
 	throng_export_def def = throng_export_default_def();
 	def.agents = 16;
+	def.capacity = 16;
 	def.dt = 0.1f;
 	def.fields = THRONG_FIELDS_ALL;
 	throng_feed* feed = NULL;
@@ -260,13 +264,17 @@ Test(feed, a_slot_being_written_is_never_returned)
 	atomic_fetch_add(seq1, 1); // the write ends
 	cr_assert_eq(read_index(r), 1);
 
-	// A publish that fails half-way (an id out of range) leaves its slot
-	// odd and announces nothing; the next publish recovers the slot.
+	// A refused view (an id twice) is refused before a slot is touched:
+	// both stay as they were and nothing is announced. A slot left odd
+	// (a writer interrupted mid-frame) starts over from even.
 	throng_view v = syn_view(2, 16, id, a);
-	id[5] = 99;
+	id[5] = id[6];
+	const uint64_t before = atomic_load(seq0);
 	cr_assert_eq(throng_feed_publish_view(feed, &v), THRONG_ERR_INVALID_ARGUMENT);
-	cr_assert_eq(atomic_load(seq0) % 2, 1, "the failed slot stays odd");
+	cr_assert_not_null(strstr(throng_last_error(), "appears twice"), "%s", throng_last_error());
+	cr_assert_eq(atomic_load(seq0), before, "the refused view touched a slot");
 	cr_assert_eq(read_index(r), -1, "nothing new was announced");
+	atomic_fetch_add(seq0, 1); // odd, as an interrupted write leaves it
 	v = syn_view(2, 16, id, a);
 	cr_assert_eq(throng_feed_publish_view(feed, &v), THRONG_OK, "%s", throng_last_error());
 	cr_assert_eq(atomic_load(seq0) % 2, 0);
@@ -286,11 +294,26 @@ Test(feed, a_slot_being_written_is_never_returned)
 	throng_feed_destroy(feed);
 }
 
+/// The whole feed `name` mapped writable (its size into *size), to
+/// drive or damage it by hand.
+static unsigned char* map_writable(const char* name, size_t* size)
+{
+	int fd = shm_open(name, O_RDWR, 0);
+	cr_assert_geq(fd, 0, "shm_open %s", name);
+	struct stat sb;
+	cr_assert_eq(fstat(fd, &sb), 0);
+	unsigned char* base = mmap(NULL, (size_t)sb.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	cr_assert_neq(base, MAP_FAILED);
+	*size = (size_t)sb.st_size;
+	return base;
+}
+
 enum { HAMMER_AGENTS = 65536 };
 
 typedef struct hammer {
 	unsigned char* slot;     ///< the newest frame's slot, mapped writable
-	uint64_t stride;         ///< bytes between field arrays
+	uint64_t stride;         ///< bytes between the slot's arrays (the ids, then x)
 	_Atomic int stop;
 	_Atomic uint64_t versions;
 } hammer;
@@ -301,7 +324,7 @@ static void* hammer_slot(void* arg)
 {
 	hammer* h = arg;
 	_Atomic uint64_t* seq = (_Atomic uint64_t*)(void*)h->slot;
-	uint32_t* x = (uint32_t*)(void*)(h->slot + 64);
+	uint32_t* x = (uint32_t*)(void*)(h->slot + 64 + h->stride); // after the ids
 	for (uint32_t v = 1; !atomic_load(&h->stop); ++v) {
 		atomic_fetch_add_explicit(seq, 1, memory_order_relaxed);
 		atomic_thread_fence(memory_order_release);
@@ -327,6 +350,7 @@ Test(feed, a_copy_overlapping_a_write_is_thrown_away)
 	snprintf(name, sizeof name, "/throng_test_hammer_%d", (int)getpid());
 	throng_export_def def = throng_export_default_def();
 	def.agents = HAMMER_AGENTS;
+	def.capacity = HAMMER_AGENTS;
 	def.dt = 0.1f;
 	def.fields = THRONG_FIELD_X;
 	throng_feed* feed = NULL;
@@ -338,14 +362,9 @@ Test(feed, a_copy_overlapping_a_write_is_thrown_away)
 	throng_view v = {.count = HAMMER_AGENTS, .id = id, .x = (const float*)x};
 	cr_assert_eq(throng_feed_publish_view(feed, &v), THRONG_OK, "%s", throng_last_error()); // frame 0, slot 0
 
-	int fd = shm_open(name, O_RDWR, 0);
-	cr_assert_geq(fd, 0);
-	struct stat sb;
-	fstat(fd, &sb);
-	unsigned char* base = mmap(NULL, (size_t)sb.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	cr_assert_neq(base, MAP_FAILED);
-	hammer h = {.slot = base + 256, .stride = 0};
+	size_t mapped = 0;
+	unsigned char* base = map_writable(name, &mapped);
+	hammer h = {.slot = base + 256, .stride = HAMMER_AGENTS * 4u};
 	atomic_store(&h.stop, 0);
 	atomic_store(&h.versions, 0);
 	pthread_t thread;
@@ -381,7 +400,7 @@ Test(feed, a_copy_overlapping_a_write_is_thrown_away)
 	pthread_join(thread, NULL);
 	cr_log_info("feed hammer: %llu whole, %llu torn, %llu refused, %llu versions written", (unsigned long long)whole,
 	            (unsigned long long)torn, (unsigned long long)refused, (unsigned long long)atomic_load(&h.versions));
-	munmap(base, (size_t)sb.st_size);
+	munmap(base, mapped);
 	cr_assert_eq(throng_feed_finish(feed), THRONG_OK);
 	throng_feed_destroy(feed);
 	cr_assert_eq(torn, 0, "%llu torn frames returned (%llu whole)", (unsigned long long)torn, (unsigned long long)whole);
@@ -406,7 +425,7 @@ Test(feed, header_lifetime_and_values)
 	throng_feed_reader* r = NULL;
 	cr_assert_eq(throng_feed_open(name, &r), THRONG_OK, "%s", throng_last_error());
 	const throng_stream_info* in = throng_feed_get_info(r);
-	cr_assert_eq(in->agents, 64);
+	cr_assert_eq(in->agents, 1024); // the default capacity: twice the 64 agents, at least 1024
 	cr_assert_eq(in->fields, THRONG_FIELDS_DEFAULT);
 	cr_assert_eq(in->every, 2);
 	const throng_world_def wd = throng_world_get_def(w); // def.world: the header holds the world's figures
@@ -434,9 +453,11 @@ Test(feed, header_lifetime_and_values)
 	cr_assert_eq(fr.index, 2);
 	cr_assert_eq(fr.step, 4);
 	cr_assert_null(fr.vx);
+	cr_assert_eq(fr.count, 64);
 	for (uint32_t id = 0; id < 64; ++id) {
 		throng_agent_state a;
 		throng_world_get_agent(w, id, &a);
+		cr_assert_eq(fr.id[id], id);
 		cr_assert(memcmp(&fr.x[id], &a.position.x, 4) == 0 && memcmp(&fr.hy[id], &a.heading.y, 4) == 0,
 		          "agent %u differs", id);
 	}
@@ -546,11 +567,13 @@ Test(feed, cli_feed_matches_its_stream)
 	unlink(path);
 }
 
-/// A feed definition of `agents` agents with positions only.
+/// A feed definition of `agents` agents with positions only, and room for
+/// no more (its capacity).
 static throng_export_def small_def(uint32_t agents)
 {
 	throng_export_def def = throng_export_default_def();
 	def.agents = agents;
+	def.capacity = agents;
 	def.dt = 0.01f;
 	return def;
 }
@@ -565,7 +588,7 @@ static throng_feed* named_feed(char* name, const char* tag, const throng_export_
 	return f;
 }
 
-/// The agent count in the header of the feed `name` now.
+/// The agent count in the header of the feed `name` now: its capacity.
 static uint32_t agents_of(const char* name)
 {
 	throng_feed_reader* r = NULL;
@@ -777,7 +800,8 @@ Test(feed, a_writer_killed_before_finishing_is_gone)
 	cr_assert_eq(throng_feed_open(name, &r), THRONG_OK, "%s", throng_last_error());
 	cr_assert_eq(throng_feed_writer_pid(r), (uint32_t)pid);
 	cr_assert_eq(throng_feed_writer_state(r), THRONG_WRITER_ALIVE, "a running writer is alive");
-	cr_assert_eq(throng_feed_get_info(r)->version_minor, 1);
+	cr_assert_eq(throng_feed_get_info(r)->version_major, 2);
+	cr_assert_eq(throng_feed_get_info(r)->version_minor, 0);
 	cr_assert_eq(read_index(r), 1);
 	cr_assert_eq(read_index(r), -1);
 	cr_assert_eq(throng_feed_writer_state(r), THRONG_WRITER_ALIVE, "no frame due is not a dead writer");
@@ -849,17 +873,31 @@ Test(feed, the_writer_is_told_by_pid_and_start_time)
 	cr_assert_eq(state_of(name), THRONG_WRITER_GONE, "a reused pid");
 	memcpy(b + 160, &start, 8);
 	cr_assert_eq(state_of(name), THRONG_WRITER_ALIVE);
-	// A 1.0 writer (no start time, no namespace, no heartbeat): the pid alone.
-	uint16_t minor = 0;
+	// A 1.x feed (an older throng's, whose slots hold no ids) is refused by
+	// its version; creating over it still says whose it is: a 1.0 writer
+	// (no start time, no namespace, no heartbeat) by its pid alone.
+	uint16_t major = 1, minor = 0;
+	memcpy(b + 8, &major, 2);
 	memcpy(b + 10, &minor, 2);
 	memcpy(b + 160, &other, 8);
-	cr_assert_eq(state_of(name), THRONG_WRITER_ALIVE, "1.0: the start time is not read");
+	throng_feed_reader* old = NULL;
+	cr_assert_eq(throng_feed_open(name, &old), THRONG_ERR_CORRUPT);
+	cr_assert_not_null(strstr(throng_last_error(), "byte offset 8: feed version 1.0; this reader reads 2.x (written "
+	                                               "by an older throng, whose slots hold no ids)"),
+	                   "%s", throng_last_error());
+	throng_feed* g = NULL;
+	cr_assert_eq(throng_feed_create(name, &def, &g), THRONG_ERR_IO);
+	char whose[96];
+	snprintf(whose, sizeof whose, "its writer, pid %u, is running", pid);
+	cr_assert_not_null(strstr(throng_last_error(), whose), "1.0: the start time is not read: %s", throng_last_error());
 	memcpy(b + 84, &gone, 4);
-	cr_assert_eq(state_of(name), THRONG_WRITER_GONE, "1.0: pid %u runs no more", gone);
+	cr_assert_eq(throng_feed_create(name, &def, &g), THRONG_ERR_IO);
+	cr_assert_not_null(strstr(throng_last_error(), "is gone"), "1.0: pid %u runs no more: %s", gone,
+	                   throng_last_error());
 	memcpy(b + 84, &pid, 4);
 	memcpy(b + 160, &start, 8);
-	minor = 1;
-	memcpy(b + 10, &minor, 2);
+	major = 2;
+	memcpy(b + 8, &major, 2);
 
 	// Finished is finished, whoever wrote it.
 	throng_feed_reader* r = NULL;
@@ -972,10 +1010,11 @@ Test(feed, every_header_field_is_checked)
 	memcpy(&nan64, &nan_v, 8);
 	memcpy(&inf64, &inf_v, 8);
 	memcpy(&neg64, &neg, 8);
-	const uint64_t stride = 64, slot = 64 + 8 * stride; // 16 agents: 64 bytes an array
+	const uint64_t stride = 64, slot = 64 + 9 * stride; // a capacity of 16: 64 bytes an array, the ids and 8 fields
 	const feed_damage table[] = {
 		{"magic", 1, 2, 0x5858, 0, "not a throng feed"},
-		{"version 2", 8, 2, 2, 8, "feed version 2.1"},
+		{"version 3", 8, 2, 3, 8, "feed version 3.0; this reader reads 2.x (a newer layout)"},
+		{"version 1", 8, 2, 1, 8, "feed version 1.0; this reader reads 2.x (written by an older throng"},
 		{"byte order", 12, 4, 0x04030201u, 12, "written in another byte order"},
 		{"header size", 16, 4, 512, 16, "header size 512, expected 256"},
 		{"slot count", 20, 4, 3, 20, "slot count 3, expected 2"},
@@ -983,7 +1022,7 @@ Test(feed, every_header_field_is_checked)
 		{"field mask 0", 28, 4, 0, 28, "field mask is 0"},
 		{"field count", 80, 4, 7, 80, "field count 7 does not match the field mask 0x000000ff (8 bits)"},
 		{"slot size over the cap", 32, 8, (1ull << 31) + 64, 32, "slot size 2147483712 is larger than this reader accepts"},
-		{"slot size off", 32, 8, slot + 64, 32, "slot size 640, but 8 fields of 64 bytes make 576"},
+		{"slot size off", 32, 8, slot + 64, 32, "slot size 704, but the ids and 8 fields of 64 bytes make 640"},
 		{"dt 0", 40, 8, 0, 40, "dt 0 is not a positive number of seconds"},
 		{"dt -1", 40, 8, neg64, 40, "dt -1 is not a positive number"},
 		{"dt inf", 40, 8, inf64, 40, "dt inf is not a positive number"},
@@ -993,8 +1032,8 @@ Test(feed, every_header_field_is_checked)
 		{"bounds mode 4", 52, 4, 4, 52, "bounds mode 4 is not 0 to 3"},
 		{"min x nan", 56, 4, 0x7fc00000u, 56, "world bounds are not finite (min x is nan)"},
 		{"max y inf", 68, 4, 0x7f800000u, 56, "(max y is inf)"},
-		{"array stride", 88, 8, 128, 88, "array stride 128, but 16 agents make 64"},
-		{"more agents than the object holds", 24, 4, 1000, 88, "array stride 64, but 1000 agents make 4032"},
+		{"array stride", 88, 8, 128, 88, "array stride 128, but a capacity of 16 agents makes 64"},
+		{"more agents than the object holds", 24, 4, 1000, 88, "array stride 64, but a capacity of 1000 agents makes 4032"},
 		{"writer pid 0", 84, 4, 0, 84, "writer pid 0 is not a process id"},
 		{"writer pid -1", 84, 4, 0xffffffffu, 84, "writer pid 4294967295 is not a process id"},
 		{"state 7", 200, 4, 7, 200, "state 7 is not 0 (setting up), 1 (live) or 2 (finished)"},
@@ -1016,13 +1055,13 @@ Test(feed, every_header_field_is_checked)
 	// Agents that, with a consistent stride and slot, need more than the object has.
 	memcpy(b, orig, 256);
 	uint32_t agents = 1000;
-	uint64_t big_stride = 4032, big_slot = 64 + 8 * big_stride;
+	uint64_t big_stride = 4032, big_slot = 64 + 9 * big_stride;
 	memcpy(b + 24, &agents, 4);
 	memcpy(b + 88, &big_stride, 8);
 	memcpy(b + 32, &big_slot, 8);
 	throng_feed_reader* r = NULL;
 	cr_assert_eq(throng_feed_open(name, &r), THRONG_ERR_CORRUPT);
-	cr_assert_not_null(strstr(throng_last_error(), "byte offset 32: slot size 32320: the header and two slots need 64896 bytes, the object has 1408"),
+	cr_assert_not_null(strstr(throng_last_error(), "byte offset 32: slot size 36352: the header and two slots need 72960 bytes, the object has 1536"),
 	                   "%s", throng_last_error());
 	// A name without its NUL.
 	memcpy(b, orig, 256);
@@ -1091,10 +1130,11 @@ Test(feed, non_finite_coordinates_are_refused_frame_by_frame)
 			cr_assert_eq(throng_feed_read(r, &fr, &got), THRONG_ERR_CORRUPT, "%s %s", throng_field_name(1u << field),
 			             shown[v]);
 			cr_assert_not(got);
-			// Slot step % 2, at 256 + s * (64 + 8 * 64); field j's array at 64 + j * 64.
+			// Slot step % 2, at 256 + s * (64 + 9 * 64); the ids at 64, field
+			// j's array at 64 + (j + 1) * 64.
 			char want[160];
 			snprintf(want, sizeof want, "byte offset %llu: frame %llu: agent 5's %s is %s",
-			         (unsigned long long)(256 + (step % 2) * 576 + 64 + (uint64_t)field * 64 + 5 * 4),
+			         (unsigned long long)(256 + (step % 2) * 640 + 64 + (uint64_t)(field + 1) * 64 + 5 * 4),
 			         (unsigned long long)step, throng_field_name(1u << field), shown[v]);
 			cr_assert_not_null(strstr(throng_last_error(), want), "%s", throng_last_error());
 			cr_assert_eq(throng_feed_read(r, &fr, &got), THRONG_OK, "the refused frame is not offered again");
@@ -1128,4 +1168,141 @@ Test(feed, a_feed_readers_would_refuse_is_not_created)
 	cr_assert_not_null(strstr(throng_last_error(), "readers accept at most 2147483648"), "%s", throng_last_error());
 	throng_feed_reader* r = NULL;
 	cr_assert_eq(throng_feed_open(name, &r), THRONG_ERR_NOT_FOUND, "nothing was created");
+}
+
+// ---------------------------------------------------------------------------
+// Agents that come and go (issue 33): a churned run published frame by
+// frame reads back as the world had it (count, ids, fields); a frame of
+// more agents than the capacity is refused by the writer, naming it, and a
+// slot claiming more is refused by the reader, naming the count's offset.
+
+typedef struct churn_feed {
+	throng_feed* feed;
+	throng_feed_reader* r;
+	uint32_t frames;
+	uint32_t* got_count;
+	uint32_t (*got_id)[64];
+	float (*got_x)[64];
+} churn_feed;
+
+static void publish_and_read(void* user, const throng_world* w)
+{
+	churn_feed* c = user;
+	cr_assert_eq(throng_feed_publish(c->feed, w), THRONG_OK, "%s", throng_last_error());
+	throng_frame fr;
+	bool got = false;
+	cr_assert_eq(throng_feed_read(c->r, &fr, &got), THRONG_OK, "%s", throng_last_error());
+	cr_assert(got, "frame %u was not read", c->frames);
+	cr_assert_eq(fr.index, c->frames);
+	cr_assert_leq(fr.count, 64u);
+	c->got_count[c->frames] = fr.count;
+	memcpy(c->got_id[c->frames], fr.id, 4u * fr.count);
+	memcpy(c->got_x[c->frames], fr.x, 4u * fr.count);
+	c->frames += 1;
+}
+
+Test(feed, a_churned_run_reads_back_by_id)
+{
+	char name[64];
+	snprintf(name, sizeof name, "/throng_test_churn_%d", (int)getpid());
+	throng_scene* scene = thr_test_scene("circle", 40, THRONG_ENGINE_SIMD);
+	throng_export_def def = throng_export_default_def();
+	def.world = throng_scene_world(scene);
+	def.capacity = 64;
+	churn_feed c = {0};
+	static uint32_t counts[THR_TEST_CHURN_FRAMES], ids[THR_TEST_CHURN_FRAMES][64];
+	static float xs[THR_TEST_CHURN_FRAMES][64];
+	c.got_count = counts;
+	c.got_id = ids;
+	c.got_x = xs;
+	cr_assert_eq(throng_feed_create(name, &def, &c.feed), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_feed_open(name, &c.r), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_feed_get_info(c.r)->agents, 64, "the header's agents: the capacity");
+	thr_test_churn_truth t;
+	thr_test_churned_run(scene, publish_and_read, &c, &t);
+	cr_assert_eq(c.frames, t.frames);
+	for (uint32_t f = 0; f < t.frames; ++f) {
+		const thr_test_frame_truth* w = &t.frame[f];
+		cr_assert_eq(counts[f], w->count, "frame %u: %u agents, the world had %u", f, counts[f], w->count);
+		cr_assert(w->count == 0 || (memcmp(ids[f], w->id, 4u * w->count) == 0 &&
+		                            memcmp(xs[f], w->field[0], 4u * w->count) == 0),
+		          "frame %u: other ids or positions", f);
+	}
+	cr_assert_eq(t.frame[11].count, 0u);
+
+	// One more agent than the capacity: refused, the feed as it was.
+	static uint32_t vid[65];
+	static float vx[65], vy[65], vh[65];
+	for (uint32_t k = 0; k < 65; ++k) {
+		vid[k] = 1000u + k;
+		vh[k] = 1.0f;
+	}
+	throng_view v = {.count = 65, .step = t.frame[t.frames - 1].step + 1, .id = vid, .x = vx, .y = vy, .hx = vh,
+	                 .hy = vy};
+	cr_assert_eq(throng_feed_publish_view(c.feed, &v), THRONG_ERR_CAPACITY);
+	cr_assert_not_null(strstr(throng_last_error(), "the view has 65 agents, more than the feed's capacity of 64"), "%s",
+	                   throng_last_error());
+	cr_assert_eq(throng_feed_frames(c.feed), t.frames, "nothing was published");
+	v.count = 64; // a frame that fits is published
+	cr_assert_eq(throng_feed_publish_view(c.feed, &v), THRONG_OK, "%s", throng_last_error());
+	throng_frame fr;
+	bool got = false;
+	cr_assert_eq(throng_feed_read(c.r, &fr, &got), THRONG_OK, "%s", throng_last_error());
+	cr_assert(got && fr.count == 64 && fr.id[0] == 1000u && fr.id[63] == 1063u, "the full frame");
+
+	// A slot that claims more agents than the capacity, or ids that do
+	// not increase: refused, naming where.
+	size_t mapped = 0;
+	unsigned char* base = map_writable(name, &mapped);
+	uint64_t slot_bytes = 0;
+	memcpy(&slot_bytes, base + 32, 8);
+	v.count = 10;
+	v.step += 1;
+	cr_assert_eq(throng_feed_publish_view(c.feed, &v), THRONG_OK, "%s", throng_last_error());
+	const uint64_t index = throng_feed_frames(c.feed) - 1u, slot = 256u + (index % 2u) * slot_bytes;
+	uint32_t too_many = 65;
+	memcpy(base + slot + 32, &too_many, 4);
+	cr_assert_eq(throng_feed_read(c.r, &fr, &got), THRONG_ERR_CORRUPT);
+	char want[160];
+	snprintf(want, sizeof want, "byte offset %llu: frame %llu holds 65 agents, more than the feed's capacity of 64",
+	         (unsigned long long)(slot + 32), (unsigned long long)index);
+	cr_assert_not_null(strstr(throng_last_error(), want), "%s", throng_last_error());
+	v.step += 1;
+	cr_assert_eq(throng_feed_publish_view(c.feed, &v), THRONG_OK, "%s", throng_last_error());
+	const uint64_t next = (index + 1u) % 2u;
+	uint32_t same = 1003;
+	memcpy(base + 256u + next * slot_bytes + 64 + 4 * 4, &same, 4); // ids 1000 1001 1002 1003 1003 ...
+	cr_assert_eq(throng_feed_read(c.r, &fr, &got), THRONG_ERR_CORRUPT);
+	snprintf(want, sizeof want, "byte offset %llu: frame %llu: agent 4's id 1003 is not above the id before it, 1003",
+	         (unsigned long long)(256u + next * slot_bytes + 64 + 16), (unsigned long long)(index + 1u));
+	cr_assert_not_null(strstr(throng_last_error(), want), "%s", throng_last_error());
+	munmap(base, mapped);
+
+	thr_test_churn_truth_free(&t);
+	throng_feed_reader_destroy(c.r);
+	cr_assert_eq(throng_feed_finish(c.feed), THRONG_OK, "%s", throng_last_error());
+	throng_feed_destroy(c.feed);
+	throng_scene_destroy(scene);
+}
+
+Test(feed, the_default_capacity_is_twice_the_agents_and_at_least_1024)
+{
+	char name[64];
+	throng_export_def def = small_def(3000);
+	def.capacity = 0;
+	throng_feed* f = named_feed(name, "cap2", &def);
+	cr_assert_eq(agents_of(name), 6000);
+	cr_assert_eq(throng_feed_finish(f), THRONG_OK, "%s", throng_last_error());
+	throng_feed_destroy(f);
+	def = small_def(0); // a run that begins empty
+	def.capacity = 0;
+	f = named_feed(name, "cap0", &def);
+	cr_assert_eq(agents_of(name), 1024);
+	cr_assert_eq(throng_feed_finish(f), THRONG_OK, "%s", throng_last_error());
+	throng_feed_destroy(f);
+	def = small_def(10);
+	def.capacity = 5; // fewer than it begins with
+	cr_assert_eq(throng_feed_create("/throng_test_cap5", &def, &f), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_not_null(strstr(throng_last_error(), "def.agents 10 is more than def.capacity 5"), "%s",
+	                   throng_last_error());
 }

@@ -106,6 +106,9 @@ static void check_frames(throng_stream_reader* r, expected* e, uint32_t fields, 
 		cr_assert_eq(fr.step, e->step[f]);
 		cr_assert_eq(fr.time, (double)e->step[f] * dt);
 		cr_assert_eq(fr.count, e->agents);
+		for (uint32_t k = 0; k < e->agents; ++k) {
+			cr_assert_eq(fr.id[k], k, "frame %u: agent %u has id %u", f, k, fr.id[k]);
+		}
 		const void* arrays[8] = {fr.x, fr.y, fr.vx, fr.vy, fr.hx, fr.hy, fr.group, fr.archetype};
 		for (int k = 0; k < 8; ++k) {
 			if ((fields & (1u << k)) == 0) {
@@ -132,7 +135,7 @@ Test(stream, round_trip_bit_for_bit)
 	throng_stream_reader* r = NULL;
 	cr_assert_eq(throng_stream_open(path, &r), THRONG_OK, "%s", throng_last_error());
 	const throng_stream_info* in = throng_stream_get_info(r);
-	cr_assert_eq(in->version_major, 1);
+	cr_assert_eq(in->version_major, 2);
 	cr_assert_eq(in->version_minor, 0);
 	cr_assert_eq(in->agents, 200);
 	cr_assert_eq(in->fields, THRONG_FIELDS_ALL);
@@ -140,7 +143,7 @@ Test(stream, round_trip_bit_for_bit)
 	cr_assert_eq(in->dt, (double)(1.0f / 60.0f));
 	cr_assert_str_eq(in->scenario, "circle");
 	cr_assert_eq(in->seed, 1);
-	cr_assert_eq(in->frame_bytes, 32u + 200u * 4u * 8u);
+	cr_assert_eq(in->frame_bytes, 0); // 2.x: each frame gives its own
 	check_frames(r, &e, THRONG_FIELDS_ALL, in->dt);
 	cr_assert(throng_stream_complete(r), "the end record was not seen");
 	throng_stream_reader_destroy(r);
@@ -203,6 +206,20 @@ static uint32_t crc_zeroed(const unsigned char* buf, size_t n, size_t at)
 /// The check value of CRC-32/ISO-HDLC (the zlib/PNG CRC that docs/FORMAT.md
 /// names): CRC("123456789") = 0xCBF43926. A running CRC continues across
 /// calls, and every length and alignment gives the bit-by-bit value.
+/// The size of a 2.x stream's first frame (frames of a run without churn
+/// all have it).
+static size_t frame0_bytes(const unsigned char* b)
+{
+	return (size_t)le64(b + le32(b + 16) + 32);
+}
+
+/// Where a 2.x frame of `agents` agents holds its field arrays: after the
+/// 48-byte head and the ids.
+static size_t data_at(uint32_t agents)
+{
+	return 48u + 4u * (size_t)agents;
+}
+
 Test(stream, crc32_is_the_documented_one)
 {
 	cr_expect_eq(thr_crc32(0, "123456789", 9), 0xCBF43926u);
@@ -249,6 +266,7 @@ Test(stream, a_stream_written_before_zlib_reads_the_same)
 	cr_assert_eq(throng_stream_open_memory(stream_before_zlib, sizeof stream_before_zlib, &r), THRONG_OK, "%s",
 	             throng_last_error());
 	cr_assert_eq(throng_stream_get_info(r)->agents, 2u);
+	cr_assert_eq(throng_stream_get_info(r)->version_major, 1u); // a version 1 stream still reads
 	throng_frame f;
 	bool got = true;
 	for (uint64_t i = 0; i < 2; ++i) {
@@ -257,6 +275,8 @@ Test(stream, a_stream_written_before_zlib_reads_the_same)
 		cr_assert(got);
 		cr_assert_eq(f.index, i);
 		cr_assert_eq(f.step, i);
+		cr_assert_eq(f.count, 2u);
+		cr_assert(f.id[0] == 0 && f.id[1] == 1, "version 1: the ids are 0 .. N-1");
 		for (int k = 0; k < 2; ++k) {
 			cr_expect_eq(f.x[k], want_x[i][k], "frame %llu agent %d x", (unsigned long long)i, k);
 			cr_expect_eq(f.y[k], want_y[i][k], "frame %llu agent %d y", (unsigned long long)i, k);
@@ -290,7 +310,7 @@ Test(stream, layout_matches_format_md)
 	size_t size = 0;
 	unsigned char* b = slurp(path, &size);
 	cr_assert_eq(memcmp(b, "\x89THRONG\n", 8), 0);
-	cr_assert_eq(b[8] | b[9] << 8, 1);
+	cr_assert_eq(b[8] | b[9] << 8, 2);
 	cr_assert_eq(b[10] | b[11] << 8, 0);
 	cr_assert(b[12] == 4 && b[13] == 3 && b[14] == 2 && b[15] == 1, "byte-order mark");
 	uint32_t header_bytes = le32(b + 16);
@@ -298,8 +318,9 @@ Test(stream, layout_matches_format_md)
 	cr_assert_eq(le32(b + 20), crc_zeroed(b, header_bytes, 20), "header CRC");
 	cr_assert_eq(le32(b + 24), 10);
 	cr_assert_eq(le32(b + 28), THRONG_FIELD_X | THRONG_FIELD_HY);
-	uint64_t frame_bytes = le64(b + 32);
-	cr_assert_eq(frame_bytes, 32 + 2 * 10 * 4);
+	cr_assert_eq(le64(b + 32), 0); // 2.x: each frame gives its own size
+	uint64_t frame_bytes = le64(b + header_bytes + 32);
+	cr_assert_eq(frame_bytes, 48 + 3 * 10 * 4); // the head, the ids and two fields: 168, a multiple of 8
 	uint64_t dt_bits = le64(b + 40);
 	double dt;
 	memcpy(&dt, &dt_bits, 8);
@@ -315,9 +336,15 @@ Test(stream, layout_matches_format_md)
 		cr_assert_eq(le32(fr + 4), crc_zeroed(fr, frame_bytes, 4), "frame %u CRC", f);
 		cr_assert_eq(le64(fr + 8), f);
 		cr_assert_eq(le64(fr + 16), f);
-		// x of agent 3, then hy of agent 3: arrays in bit order, by id.
-		cr_assert_eq(le32(fr + 32 + 3 * 4), exp_at(&e, f, 0)[3]);
-		cr_assert_eq(le32(fr + 32 + 40 + 3 * 4), exp_at(&e, f, 5)[3]);
+		cr_assert_eq(le64(fr + 32), frame_bytes);
+		cr_assert_eq(le32(fr + 40), 10); // the agents in the frame
+		cr_assert_eq(le32(fr + 44), 0);  // reserved
+		for (uint32_t k = 0; k < 10; ++k) {
+			cr_assert_eq(le32(fr + 48 + 4 * k), k, "frame %u: id %u", f, k);
+		}
+		// x of agent 3, then hy of agent 3: after the ids, arrays in bit order, by id.
+		cr_assert_eq(le32(fr + 48 + 40 + 3 * 4), exp_at(&e, f, 0)[3]);
+		cr_assert_eq(le32(fr + 48 + 80 + 3 * 4), exp_at(&e, f, 5)[3]);
 	}
 	const unsigned char* end = b + size - 16;
 	cr_assert_eq(memcmp(end, "END!", 4), 0);
@@ -363,7 +390,7 @@ Test(stream, every_truncation_names_its_byte_offset)
 	size_t size = 0;
 	unsigned char* b = slurp(path, &size);
 	uint32_t header_bytes = le32(b + 16);
-	uint64_t frame_bytes = le64(b + 32);
+	uint64_t frame_bytes = frame0_bytes(b);
 	for (size_t n = 0; n < size; ++n) {
 		uint32_t frames = 0;
 		bool complete = false;
@@ -417,7 +444,7 @@ Test(stream, corruption_names_its_byte_offset)
 	size_t size = 0;
 	unsigned char* b = slurp(path, &size);
 	size_t h = le32(b + 16);
-	size_t fb = (size_t)le64(b + 32);
+	size_t fb = frame0_bytes(b);
 	expect_corrupt(b, size, 0, true, 0, "not a throng stream");
 	expect_corrupt(b, size, 8, true, 8, "version");
 	expect_corrupt(b, size, 13, true, 12, "byte-order mark");
@@ -427,6 +454,13 @@ Test(stream, corruption_names_its_byte_offset)
 	expect_corrupt(b, size, h + fb + 8, false, h + fb + 8, "frame index");  // caught without the CRC too
 	expect_corrupt(b, size, h + 2 * fb + 17, false, h + 2 * fb + 16, "step");
 	expect_corrupt(b, size, h + fb + 30, false, h + fb + 24, "time");
+	// 2.x: the frame's size and count must agree, checked before the CRC
+	// (they size what is read); the ids must increase.
+	expect_corrupt(b, size, h + fb + 33, false, h + fb + 32, "frame 1: frame size");
+	expect_corrupt(b, size, h + fb + 40, false, h + fb + 32, "but 82 agents with their ids and 8 fields make");
+	// id 3 becomes 3 ^ 0x5a = 89: the next id, 4, is then not above it.
+	expect_corrupt(b, size, h + 2 * fb + 48 + 4 * 3, false, h + 2 * fb + 48 + 4 * 4,
+	               "agent 4's id 4 is not above the id before it, 89 (ids must increase)");
 	expect_corrupt(b, size, size - 4, true, size - 12, "checksum");         // the end record
 	// Without checksums a flipped data byte reads as (wrong) data: no error.
 	b[h + 2 * fb + 100] ^= 0x5a;
@@ -486,16 +520,18 @@ Test(stream, exporter_rejects_bad_calls_without_failing)
 	cr_assert_eq(throng_exporter_write_view(ex, &v), THRONG_ERR_INVALID_ARGUMENT); // skipped step 12
 	cr_assert_not_null(strstr(throng_last_error(), "skipped"), "%s", throng_last_error());
 	v.step = 12;
-	v.count = 3;
+	id[0] = 1; // id 1 twice
 	cr_assert_eq(throng_exporter_write_view(ex, &v), THRONG_ERR_INVALID_ARGUMENT);
-	v.count = 4;
-	id[0] = 7;
-	cr_assert_eq(throng_exporter_write_view(ex, &v), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_not_null(strstr(throng_last_error(), "id 1 appears twice"), "%s", throng_last_error());
 	id[0] = 3;
 	v.hx = NULL;
 	cr_assert_eq(throng_exporter_write_view(ex, &v), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert_not_null(strstr(throng_last_error(), "hx"), "%s", throng_last_error());
 	v.hx = hx;
+	// Agents come and go: agent 2 was removed and agent 7 added in agent
+	// 3's slot, whose removal left a gap. Written by id: 0, 1, 7.
+	v.count = 3;
+	id[0] = 7;
 	cr_assert_eq(throng_exporter_write_view(ex, &v), THRONG_OK, "%s", throng_last_error());
 	cr_assert_eq(throng_exporter_frames(ex), 2);
 	cr_assert_eq(throng_exporter_finish(ex), THRONG_OK, "%s", throng_last_error());
@@ -506,12 +542,20 @@ Test(stream, exporter_rejects_bad_calls_without_failing)
 	throng_frame fr;
 	bool got = false;
 	cr_assert_eq(throng_stream_read_frame(r, &fr, &got), THRONG_OK);
+	cr_assert_eq(fr.count, 4);
+	for (uint32_t i = 0; i < 4; ++i) {
+		cr_assert(fr.id[i] == i && fr.x[i] == (float)i, "agent %u: id %u, x %g", i, fr.id[i], (double)fr.x[i]);
+	}
 	cr_assert_eq(throng_stream_read_frame(r, &fr, &got), THRONG_OK);
 	cr_assert(got);
 	cr_assert_eq(fr.step, 12);
 	cr_assert_eq(fr.time, 6.0);
-	for (uint32_t i = 0; i < 4; ++i) {
-		cr_assert_eq(fr.x[i], (float)i, "x of agent %u is %g", i, (double)fr.x[i]); // x was set to the id
+	cr_assert_eq(fr.count, 3);
+	const uint32_t want_id[3] = {0, 1, 7};
+	const float want_x[3] = {0, 1, 3}; // x was the slot's first id
+	for (uint32_t i = 0; i < 3; ++i) {
+		cr_assert(fr.id[i] == want_id[i] && fr.x[i] == want_x[i], "agent %u: id %u, x %g", i, fr.id[i],
+		          (double)fr.x[i]);
 	}
 	throng_stream_reader_destroy(r);
 	unlink(path);
@@ -662,6 +706,8 @@ static void put64(unsigned char* p, uint64_t v)
 typedef enum damage {
 	DMG_AFTER_END, DMG_END_CRC, DMG_END_COUNT, DMG_MARKER_CUT, DMG_STEP, DMG_TIME, DMG_INDEX, DMG_NAME_BYTES,
 	DMG_BOUNDS_MODE, DMG_EVERY, DMG_DT, DMG_BOUNDS, DMG_FIELD_COUNT, DMG_FRAME_TOO_BIG,
+	// 2.x: a frame's size, its count and its ids, and the header's frame size.
+	DMG_FRAME_SIZE, DMG_FRAME_COUNT, DMG_IDS, DMG_HEADER_FRAME_BYTES,
 	// Accepted: reserved and padding bytes are not checked (FORMAT.md).
 	DMG_RESERVED, DMG_HEADER_PADDING, DMG_FRAME_PADDING, DMG_COUNT
 } damage;
@@ -676,7 +722,8 @@ typedef struct damaged {
 /// what both readers must say.
 static damaged apply_damage(unsigned char* b, size_t* size, damage d)
 {
-	const size_t h = le32(b + 16), fb = (size_t)le64(b + 32), end = *size - 16, name_bytes = b[84] | b[85] << 8;
+	const size_t h = le32(b + 16), fb = frame0_bytes(b), end = *size - 16, name_bytes = b[84] | b[85] << 8;
+	const uint32_t agents = le32(b + h + 40);
 	size_t frame = h + fb; // frame 1
 	bool header = false, frame_fix = false, end_fix = false;
 	damaged r = {"", SIZE_MAX, "complete yes"};
@@ -756,14 +803,36 @@ static damaged apply_damage(unsigned char* b, size_t* size, damage d)
 		header = true;
 		r = (damaged){"a wrong field count", 80, "does not match the field mask"};
 		break;
-	case DMG_FRAME_TOO_BIG: {
-		uint32_t agents = 0x20000000u, fields = le32(b + 80);
-		put32(b + 24, agents);
-		put64(b + 32, ((32u + 4ull * agents * fields) + 7u) / 8u * 8u);
-		header = true;
-		r = (damaged){"a 6 GiB frame", 32, "is larger than this reader accepts"};
+	case DMG_FRAME_TOO_BIG: { // sizes are checked before the checksum: no fix-up
+		uint32_t count = 0x20000000u, fields = le32(b + 80);
+		put32(b + frame + 40, count);
+		put64(b + frame + 32, ((48u + 4ull * count * (1u + fields)) + 7u) / 8u * 8u);
+		r = (damaged){"a 10 GiB frame", frame + 32,
+		              "frame 1: frame size 10737418288 (536870912 agents) is larger than this reader accepts"};
 		break;
 	}
+	case DMG_FRAME_SIZE:
+		put64(b + frame + 32, fb + 8u);
+		r = (damaged){"a frame size its count does not make", frame + 32,
+		              "frame 1: frame size 160, but 5 agents with their ids and 4 fields make 152"};
+		break;
+	case DMG_FRAME_COUNT:
+		put32(b + frame + 40, agents + 1u);
+		r = (damaged){"a count its frame size does not hold", frame + 32,
+		              "frame 1: frame size 152, but 6 agents with their ids and 4 fields make 168"};
+		break;
+	case DMG_IDS:
+		frame = h + 2 * fb;
+		put32(b + frame + 48 + 8, 1u); // ids 0, 1, 1, 3, 4
+		frame_fix = true;
+		r = (damaged){"ids that do not increase", frame + 48 + 8,
+		              "frame 2: agent 2's id 1 is not above the id before it, 1 (ids must increase)"};
+		break;
+	case DMG_HEADER_FRAME_BYTES:
+		put64(b + 32, fb);
+		header = true;
+		r = (damaged){"a frame size in a 2.x header", 32, "frame size 152 in a version 2 header, which must be 0"};
+		break;
 	case DMG_RESERVED:
 		b[86] = 0xff;
 		header = true;
@@ -776,7 +845,7 @@ static damaged apply_damage(unsigned char* b, size_t* size, damage d)
 		r.name = "non-zero header padding";
 		break;
 	case DMG_FRAME_PADDING:
-		cr_assert_eq((32u + 4u * le32(b + 24) * le32(b + 80)) % 8u, 4u, "no frame padding to damage");
+		cr_assert_eq((48u + 4u * agents * (1u + le32(b + 80))) % 8u, 4u, "no frame padding to damage");
 		b[frame + fb - 1] = 0x7f;
 		frame_fix = true;
 		r.name = "non-zero frame padding";
@@ -803,9 +872,10 @@ Test(stream, damaged_streams_both_readers_agree)
 	tmp_path(path, sizeof path, "dmg.thr");
 	tmp_path(bad, sizeof bad, "dmg_bad.thr");
 	expected e;
-	// 5 agents and 3 fields: 92-byte frames padded to 96, so there is
-	// frame padding to damage; "circle" leaves 2 bytes of header padding.
-	write_run(path, 5, 3, THRONG_FIELD_X | THRONG_FIELD_Y | THRONG_FIELD_GROUP, 1, &e);
+	// 5 agents, their ids and 4 fields: 148-byte frames padded to 152, so
+	// there is frame padding to damage; "circle" leaves 2 bytes of header
+	// padding.
+	write_run(path, 5, 3, THRONG_FIELD_X | THRONG_FIELD_Y | THRONG_FIELD_GROUP | THRONG_FIELD_ARCHETYPE, 1, &e);
 	size_t size = 0;
 	unsigned char* orig = slurp(path, &size);
 	unsigned char* b = malloc(size + 1);
@@ -1173,14 +1243,13 @@ Test(stream, every_header_field_is_checked_from_every_source)
 	unsigned char* b = malloc(n);
 	const uint64_t nan64 = 0x7ff8000000000000ull, inf64 = 0x7ff0000000000000ull, neg1 = 0xbff0000000000000ull;
 	const header_damage table[] = {
-		{"version 2", 8, 4, 0x00000002u, 8, "stream version 2.0"},
+		{"version 3", 8, 4, 0x00000003u, 8, "stream version 3.0, but this reader reads versions 1.x and 2.x only"},
 		{"byte order", 12, 4, 0x04030201u, 12, "byte-order mark"},
 		{"header size not a multiple of 8", 16, 4, 92, 16, "header size 92"},
 		{"header size below 88", 16, 4, 80, 16, "header size 80"},
 		{"header size above 65536", 16, 4, 65544, 16, "header size 65544"},
-		{"agents 0", 24, 4, 0, 24, "agent count is 0"},
 		{"field mask 0", 28, 4, 0, 28, "field mask is 0"},
-		{"frame size off by 8", 32, 8, 32 + 5 * 4 * 8 + 8, 32, "frame size 200, but 5 agents with 8 fields make 192"},
+		{"a frame size in a 2.x header", 32, 8, 8, 32, "frame size 8 in a version 2 header, which must be 0"},
 		{"frame size over the cap", 32, 8, (1ull << 31) + 8, 32, "is larger than this reader accepts"},
 		{"dt 0", 40, 8, 0, 40, "dt 0 is not a positive number"},
 		{"dt -1", 40, 8, neg1, 40, "dt -1 is not a positive number"},
@@ -1219,6 +1288,29 @@ Test(stream, every_header_field_is_checked_from_every_source)
 	}
 	free(b);
 	free(orig);
+	// In a 1.x header (stream_before_zlib: 2 agents of x and y), agents and
+	// the frame size size every frame: both are checked there.
+	const header_damage v1[] = {
+		{"1.x: agents 0", 24, 4, 0, 24, "agent count is 0"},
+		{"1.x: frame size off by 8", 32, 8, 56, 32, "frame size 56, but 2 agents with 2 fields make 48"},
+	};
+	unsigned char old[sizeof stream_before_zlib];
+	for (size_t d = 0; d < sizeof v1 / sizeof v1[0]; ++d) {
+		memcpy(old, stream_before_zlib, sizeof old);
+		if (v1[d].width == 4) {
+			put32(old + v1[d].at, (uint32_t)v1[d].value);
+		} else {
+			put64(old + v1[d].at, v1[d].value);
+		}
+		put32(old + 20, crc_zeroed(old, le32(old + 16), 20));
+		uint32_t frames = 0;
+		bool complete = false;
+		cr_assert_eq(read_all(old, sizeof old, true, &frames, &complete), THRONG_ERR_CORRUPT, "%s", v1[d].name);
+		char want[64];
+		snprintf(want, sizeof want, "byte offset %zu: ", v1[d].offset);
+		cr_assert(strstr(throng_last_error(), want) != NULL && strstr(throng_last_error(), v1[d].words) != NULL,
+		          "%s: %s", v1[d].name, throng_last_error());
+	}
 	rm_dir(dir);
 }
 
@@ -1229,14 +1321,14 @@ Test(stream, non_finite_coordinates_are_refused_with_their_offset)
 	size_t n = 0;
 	unsigned char* orig = small_stream(dir, &n);
 	unsigned char* b = malloc(n);
-	const size_t h = le32(orig + 16), fb = (size_t)le64(orig + 32);
+	const size_t h = le32(orig + 16), fb = frame0_bytes(orig), at0 = data_at(5);
 	const uint32_t bad[] = {0x7fc00000u, 0x7f800000u, 0xff800000u, 0x7f800001u}; // nan, inf, -inf, a signalling nan
 	const char* shown[] = {"nan", "inf", "-inf", "nan"};
 	for (int field = 0; field < 6; ++field) {
 		for (size_t v = 0; v < sizeof bad / sizeof bad[0]; ++v) {
 			memcpy(b, orig, n);
 			const uint32_t frame = 2, agent = (uint32_t)(field + v) % 5u;
-			const size_t at = h + frame * fb + 32 + ((size_t)field * 5u + agent) * 4u;
+			const size_t at = h + frame * fb + at0 + ((size_t)field * 5u + agent) * 4u;
 			put32(b + at, bad[v]);
 			put32(b + h + frame * fb + 4, crc_zeroed(b + h + frame * fb, fb, 4));
 			char words[128];
@@ -1258,8 +1350,8 @@ Test(stream, non_finite_coordinates_are_refused_with_their_offset)
 	}
 	// group and archetype are integers: any bits are a value.
 	memcpy(b, orig, n);
-	put32(b + h + fb + 32 + (6u * 5u + 1u) * 4u, 0x7fc00000u);
-	put32(b + h + fb + 32 + (7u * 5u + 4u) * 4u, 0xffffffffu);
+	put32(b + h + fb + at0 + (6u * 5u + 1u) * 4u, 0x7fc00000u);
+	put32(b + h + fb + at0 + (7u * 5u + 4u) * 4u, 0xffffffffu);
 	put32(b + h + fb + 4, crc_zeroed(b + h + fb, fb, 4));
 	uint32_t frames = 0;
 	char msg[1024];
@@ -1268,4 +1360,95 @@ Test(stream, non_finite_coordinates_are_refused_with_their_offset)
 	free(b);
 	free(orig);
 	rm_dir(dir);
+}
+
+// ---------------------------------------------------------------------------
+// Agents that come and go (issue 33): a churned run written as a binary
+// stream reads back, by the C reader and by examples/read_stream.py (Python's
+// struct and numpy, no throng code), as the world had it, frame by frame:
+// the same count, the same ids and every field bit for bit.
+
+static void write_frame(void* user, const throng_world* w)
+{
+	cr_assert_eq(throng_exporter_write(user, w), THRONG_OK, "%s", throng_last_error());
+}
+
+Test(stream, a_churned_run_reads_back_by_id)
+{
+	char path[256];
+	tmp_path(path, sizeof path, "churn.thr");
+	throng_export_def def = throng_export_default_def();
+	def.fields = THRONG_FIELDS_ALL;
+	throng_scene* scene = NULL;
+	throng_exporter* ex = thr_test_circle_exporter(path, 120, def, &scene);
+	thr_test_churn_truth t;
+	thr_test_churned_run(scene, write_frame, ex, &t);
+	cr_assert_eq(throng_exporter_finish(ex), THRONG_OK, "%s", throng_last_error());
+	throng_exporter_destroy(ex);
+	throng_scene_destroy(scene);
+
+	throng_stream_reader* r = NULL;
+	cr_assert_eq(throng_stream_open(path, &r), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_stream_get_info(r)->agents, 120); // the agents it began with
+	uint32_t lowest = UINT32_MAX, highest = 0, last_id = 0;
+	for (uint32_t f = 0; f < t.frames; ++f) {
+		const thr_test_frame_truth* want = &t.frame[f];
+		throng_frame fr;
+		bool got = false;
+		cr_assert_eq(throng_stream_read_frame(r, &fr, &got), THRONG_OK, "%s", throng_last_error());
+		cr_assert(got, "frame %u missing", f);
+		cr_assert_eq(fr.step, want->step);
+		cr_assert_eq(fr.count, want->count, "frame %u: %u agents, the world had %u", f, fr.count, want->count);
+		cr_assert(want->count == 0 || memcmp(fr.id, want->id, 4u * want->count) == 0, "frame %u: other ids", f);
+		const float* fields[6] = {fr.x, fr.y, fr.vx, fr.vy, fr.hx, fr.hy};
+		for (int k = 0; k < 6; ++k) {
+			cr_assert(want->count == 0 || memcmp(fields[k], want->field[k], 4u * want->count) == 0,
+			          "frame %u: field %s differs", f, throng_field_name(1u << k));
+		}
+		cr_assert(want->count == 0 || (memcmp(fr.group, want->group, 4u * want->count) == 0 &&
+		                               memcmp(fr.archetype, want->archetype, 4u * want->count) == 0),
+		          "frame %u: group or archetype differs", f);
+		lowest = fr.count < lowest ? fr.count : lowest;
+		highest = fr.count > highest ? fr.count : highest;
+		last_id = fr.count > 0 ? fr.id[fr.count - 1] : last_id;
+	}
+	// The run did what it says: the count went down to 0 and up again, and
+	// ids past the first 120 were written.
+	cr_assert(lowest == 0 && highest > 120 && last_id >= 120, "counts %u to %u, last id %u", lowest, highest, last_id);
+	throng_frame fr;
+	bool got = true;
+	cr_assert_eq(throng_stream_read_frame(r, &fr, &got), THRONG_OK, "%s", throng_last_error());
+	cr_assert_not(got);
+	cr_assert(throng_stream_complete(r));
+	throng_stream_reader_destroy(r);
+
+	// The independent reader: every agent of every frame, its id and the
+	// bits of its x and y.
+	cr_assert(strlen(THRONG_PYTHON3) > 0, "no python3 with numpy: scripts/setup installs python3-numpy");
+	static char out[1 << 20];
+	char cmd[1024], err[4096];
+	snprintf(cmd, sizeof cmd, "'%s' '%s/examples/read_stream.py' --agents '%s'", THRONG_PYTHON3, THRONG_SOURCE_DIR,
+	         path);
+	int rc = thr_test_run(cmd, out, sizeof out, err, sizeof err);
+	cr_assert_eq(rc, 0, "read_stream.py: exit %d, %s", rc, err);
+	const char* p = out;
+	for (uint32_t f = 0; f < t.frames; ++f) {
+		const thr_test_frame_truth* want = &t.frame[f];
+		char line[128];
+		snprintf(line, sizeof line, "frame %u step %llu count %u\n", f, (unsigned long long)want->step, want->count);
+		cr_assert_eq(strncmp(p, line, strlen(line)), 0, "read_stream.py, frame %u: %.80s", f, p);
+		p += strlen(line);
+		for (uint32_t k = 0; k < want->count; ++k) {
+			uint32_t xb, yb;
+			memcpy(&xb, &want->field[0][k], 4);
+			memcpy(&yb, &want->field[1][k], 4);
+			snprintf(line, sizeof line, "%u %08x %08x\n", want->id[k], xb, yb);
+			cr_assert_eq(strncmp(p, line, strlen(line)), 0, "read_stream.py, frame %u, agent %u: %.40s, want %s",
+			             f, k, p, line);
+			p += strlen(line);
+		}
+	}
+	cr_assert_not_null(strstr(p, "frames 16 complete yes"), "%s", p);
+	thr_test_churn_truth_free(&t);
+	unlink(path);
 }

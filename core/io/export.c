@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Exporters: the parts every output format shares.
 //
-// A frame leaves the library ordered by id, while the SIMD engine keeps
-// agents sorted by grid cell and reorders them every step. The exporter
-// therefore scatters each field once per frame, dst[id[k]] = src[k]. Ids
-// are a permutation, so every element is written exactly once and the
-// loop could be split across threads; it runs on one because it is too
-// short to pay for a fork and join, which on a loaded machine waits for a
-// descheduled thread (docs/PERFORMANCE.md, "Output cost").
+// A frame leaves the library ordered by id (id_order.c sorts each view),
+// with the agents alive at its step: the count may change from frame to
+// frame and the ids have gaps once agents were removed.
 #define _POSIX_C_SOURCE 200809L
 
 #include <ctype.h>
@@ -210,9 +206,6 @@ throng_status thr_export_def_check(const throng_export_def* def, throng_export_d
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: def.fields 0x%x has bits beyond THRONG_FIELDS_ALL", who,
 		                out->fields);
 	}
-	if (def->agents == 0) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: def.agents must be at least 1", who);
-	}
 	if (!(def->dt > 0.0f) || !(def->dt <= 1.0e6f)) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: def.dt must be a positive number of seconds, got %g", who,
 		                (double)def->dt);
@@ -231,16 +224,12 @@ throng_status thr_export_def_check(const throng_export_def* def, throng_export_d
 	return THRONG_OK;
 }
 
-throng_status thr_frame_due(const throng_view* view, uint32_t agents, uint32_t every, uint64_t frames,
-                            uint64_t first_step, uint64_t last_step, bool* due, const char* who)
+throng_status thr_frame_due(const throng_view* view, uint32_t every, uint64_t frames, uint64_t first_step,
+                            uint64_t last_step, bool* due, const char* who)
 {
 	*due = false;
 	if (view == NULL) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: view must not be NULL", who);
-	}
-	if (view->count != agents) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: the view has %u agents but the output was made for %u",
-		                who, view->count, agents);
 	}
 	if (frames == 0) {
 		*due = true;
@@ -274,53 +263,6 @@ void thr_view_field_sources(const throng_view* view, const void* src[THRONG_FIEL
 	src[7] = view->archetype;
 }
 
-throng_status thr_scatter_by_id(const throng_view* view, uint32_t fields, void* const dst[THRONG_FIELD_BITS],
-                                const char* who)
-{
-	const void* src[THRONG_FIELD_BITS];
-	thr_view_field_sources(view, src);
-	const uint32_t n = view->count;
-	const uint32_t* id = view->id;
-	if (n > 0 && id == NULL) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: the view has no id array", who);
-	}
-	for (int f = 0; f < THRONG_FIELD_BITS; ++f) {
-		if ((fields & (1u << f)) != 0 && n > 0 && src[f] == NULL) {
-			return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: the view has no %s array", who, field_names[f]);
-		}
-	}
-	// One pass per field. The first pass also checks the ids (one bad id,
-	// never seen from a world, turns the frame into an error); the others
-	// reuse them. Fields are 4 bytes wide, and copying them as uint32_t
-	// moves floats bit for bit, NaN payloads included.
-	bool checked = false;
-	for (int f = 0; f < THRONG_FIELD_BITS; ++f) {
-		if ((fields & (1u << f)) == 0) {
-			continue;
-		}
-		const uint32_t* s = src[f];
-		uint32_t* d = dst[f];
-		if (!checked) {
-			uint32_t bad = 0;
-			for (uint32_t k = 0; k < n; ++k) {
-				uint32_t i = id[k];
-				bad |= i >= n;
-				d[i < n ? i : 0] = s[k];
-			}
-			if (bad != 0) {
-				return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
-				                "%s: an id in the view is not below the count %u (ids must be 0 .. count-1)", who, n);
-			}
-			checked = true;
-		} else {
-			for (uint32_t k = 0; k < n; ++k) {
-				d[id[k]] = s[k];
-			}
-		}
-	}
-	return THRONG_OK;
-}
-
 double thr_export_fps(const throng_export_def* def)
 {
 	return 1.0 / ((double)def->dt * (double)def->every);
@@ -328,16 +270,27 @@ double thr_export_fps(const throng_export_def* def)
 
 throng_status thr_exporter_by_id(throng_exporter* ex, const throng_view* view, uint32_t fields)
 {
-	for (int f = 0; f < THRONG_FIELD_BITS; ++f) {
-		if ((fields & (1u << f)) != 0 && ex->by_id[f] == NULL) {
-			ex->by_id[f] = malloc((size_t)ex->def.agents * 4u);
-			if (ex->by_id[f] == NULL) {
-				return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory for %u agents", ex->path,
-				                ex->def.agents);
-			}
-		}
+	throng_status st = thr_id_order_build(&ex->order, view, fields, ex->path);
+	if (st != THRONG_OK) {
+		return st;
 	}
-	return thr_scatter_by_id(view, fields, ex->by_id, ex->path);
+	const uint32_t n = ex->order.count;
+	if (n > ex->by_id_cap) {
+		uint32_t cap = n > ex->by_id_cap * 2u ? n : ex->by_id_cap * 2u;
+		for (int f = 0; f < THRONG_FIELD_BITS; ++f) {
+			if ((fields & (1u << f)) == 0) {
+				continue; // an exporter asks for the same fields every frame
+			}
+			void* p = realloc(ex->by_id[f], (size_t)cap * 4u);
+			if (p == NULL) {
+				return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory for %u agents", ex->path, n);
+			}
+			ex->by_id[f] = p;
+		}
+		ex->by_id_cap = cap;
+	}
+	thr_id_order_gather(&ex->order, view, fields, ex->by_id);
+	return THRONG_OK;
 }
 
 throng_status thr_sink_write(throng_exporter* ex, const void* data, size_t n)
@@ -378,6 +331,7 @@ static void exporter_free(throng_exporter* ex)
 	for (int f = 0; f < THRONG_FIELD_BITS; ++f) {
 		free(ex->by_id[f]);
 	}
+	thr_id_order_free(&ex->order);
 	free(ex->failure);
 	free(ex->path);
 	free(ex);
@@ -392,8 +346,8 @@ static void describe_whole(const throng_exporter* ex, char* buf, size_t cap)
 		snprintf(buf, cap, "%s and %llu whole frame%s", head, (unsigned long long)ex->frames,
 		         ex->frames == 1 ? "" : "s");
 	} else {
-		snprintf(buf, cap, "%s and the %llu rows of %llu whole frame%s", head,
-		         (unsigned long long)(ex->frames * ex->def.agents), (unsigned long long)ex->frames,
+		snprintf(buf, cap, "%s and the %llu rows of %llu whole frame%s", head, (unsigned long long)ex->rows,
+		         (unsigned long long)ex->frames,
 		         ex->frames == 1 ? "" : "s");
 	}
 	if (ex->frames > 0) {
@@ -537,8 +491,7 @@ throng_status throng_exporter_write_view(throng_exporter* ex, const throng_view*
 		return thr_fail(ex->failed, "%s", ex->failure != NULL ? ex->failure : "the exporter failed earlier");
 	}
 	bool due = false;
-	throng_status st = thr_frame_due(view, ex->def.agents, ex->def.every, ex->frames, ex->first_step, ex->last_step,
-	                                 &due, ex->path);
+	throng_status st = thr_frame_due(view, ex->def.every, ex->frames, ex->first_step, ex->last_step, &due, ex->path);
 	if (st != THRONG_OK || !due) {
 		return st; // a bad call is the caller's error, not the file's: not sticky
 	}
@@ -554,6 +507,7 @@ throng_status throng_exporter_write_view(throng_exporter* ex, const throng_view*
 	}
 	ex->last_step = view->step;
 	ex->frames += 1;
+	ex->rows += view->count;
 	ex->whole_bytes = ex->bytes;
 	return THRONG_OK;
 }

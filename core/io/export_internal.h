@@ -16,10 +16,16 @@
 
 #include "throng/export.h"
 
-// --- binary stream, version 1.0 --------------------------------------------
+// --- binary stream, versions 1.0 and 2.0 -------------------------------------
+// Writers write 2.0 (frames that carry their own agent count, size and
+// ids); the reader reads both. The header is the same in both but for two
+// fields' meaning: a 1.x header's agents and frame_bytes size every frame,
+// a 2.x header's agents is the count when the stream began and its
+// frame_bytes is 0 (each frame gives its own).
 #define THR_STREAM_MAGIC "\x89THRONG\n" ///< 8 bytes at offset 0
-#define THR_STREAM_MAJOR 1u
+#define THR_STREAM_MAJOR 2u
 #define THR_STREAM_MINOR 0u
+#define THR_STREAM_MAJOR_V1 1u
 #define THR_BYTE_ORDER_MARK 0x01020304u
 
 // Header field offsets.
@@ -57,7 +63,11 @@ enum {
 	THR_F_INDEX = 8,
 	THR_F_STEP = 16,
 	THR_F_TIME = 24,
-	THR_F_DATA = 32,
+	THR_F_DATA = 32,        ///< 1.x: the field arrays
+	THR_F2_BYTES = 32,      ///< 2.x: u64, this frame's size
+	THR_F2_COUNT = 40,      ///< 2.x: u32, agents in this frame
+	THR_F2_RESERVED = 44,   ///< 2.x: u32, 0
+	THR_F2_IDS = 48,        ///< 2.x: count u32 ids, strictly increasing, then the field arrays
 	THR_END_BYTES = 16, ///< marker, crc, frame count (u56) and flags (u8)
 	THR_END_FLAGS = 15, ///< the flags byte: the top byte of the u64 at offset 8
 };
@@ -68,11 +78,19 @@ enum {
 /// Frames the end record can count: the low 56 bits of its u64.
 #define THR_END_FRAMES_MASK ((UINT64_C(1) << 56) - 1u)
 
-/// Bytes of one frame: the 32-byte frame header plus `fields` arrays of
+/// Bytes of one 1.x frame: the 32-byte frame header plus `fields` arrays of
 /// 4 * agents bytes, padded to a multiple of 8.
 static inline uint64_t thr_frame_bytes(uint32_t agents, uint32_t field_count)
 {
 	uint64_t raw = (uint64_t)THR_F_DATA + 4u * (uint64_t)agents * field_count;
+	return (raw + 7u) & ~(uint64_t)7u;
+}
+
+/// Bytes of one 2.x frame of `count` agents: the 48-byte frame header, the
+/// ids and `field_count` arrays, 4 * count bytes each, padded to 8.
+static inline uint64_t thr_frame2_bytes(uint32_t count, uint32_t field_count)
+{
+	uint64_t raw = (uint64_t)THR_F2_IDS + 4u * (uint64_t)count * (1u + (uint64_t)field_count);
 	return (raw + 7u) & ~(uint64_t)7u;
 }
 
@@ -90,7 +108,8 @@ static inline uint64_t thr_frame_bytes(uint32_t agents, uint32_t field_count)
 
 /// The fields both headers share, as read (host values).
 typedef struct thr_header_fields {
-	uint32_t agents;      ///< THR_H_AGENTS: >= 1
+	uint32_t agents;      ///< THR_H_AGENTS: >= 1 (0 too when agents_may_be_0)
+	bool agents_may_be_0; ///< a 2.x stream's agents is the count it began with, which may be 0
 	uint32_t field_mask;  ///< THR_H_FIELDS: != 0
 	uint32_t field_count; ///< THR_H_FIELD_COUNT: the bits set in field_mask
 	uint64_t frame_bytes; ///< THR_H_FRAME_BYTES: stream frame or feed slot, <= THR_READ_MAX_FRAME
@@ -216,7 +235,7 @@ static inline uint32_t thr_crc32(uint32_t crc, const void* data, size_t n)
 	return n == 0 ? crc : (uint32_t)crc32_z(crc, data, n);
 }
 
-// --- frames in id order (export.c) -----------------------------------------------
+// --- frames in id order (export.c, id_order.c) -------------------------------------
 /// The index of `name` in names[0..count), or -1 (also for NULL): the
 /// inverse of a public enum's name table (throng_format_from_name,
 /// throng_writer_state_from_name). export.c.
@@ -226,23 +245,42 @@ int thr_name_index(const char* const* names, size_t count, const char* name);
 /// view lacks one.
 void thr_view_field_sources(const throng_view* view, const void* src[THRONG_FIELD_BITS]);
 
+/// A view's agents in increasing id order, rebuilt for every frame: the
+/// engine keeps agents in grid order, and after removals ids have gaps.
+/// Owned by one exporter or feed; zero-initialise, free with
+/// thr_id_order_free().
+typedef struct thr_id_order {
+	uint32_t count;    ///< agents of the last view ordered
+	uint32_t cap;      ///< entries allocated in each array
+	bool identity;     ///< the view was already in increasing id order: perm is not used
+	uint32_t* ids;     ///< count ids, strictly increasing
+	uint32_t* perm;    ///< perm[j]: the view's slot of ids[j]
+	uint32_t* scratch; ///< 2 * cap entries for the radix sort
+} thr_id_order;
+
+/// id_order.c. Orders the view's agents by id (a radix sort, O(count), none when they
+/// are in order already). Fails (THRONG_ERR_INVALID_ARGUMENT, naming
+/// `who`) when the view lacks its id array or a field of `fields`, or an id
+/// appears twice; THRONG_ERR_OUT_OF_MEMORY when the arrays cannot grow.
+throng_status thr_id_order_build(thr_id_order* o, const throng_view* view, uint32_t fields, const char* who);
+
 /// Copies the 4-byte field arrays named by `fields` from the view into
-/// `dst[bit]` in id order: dst[bit][view->id[k]] = src[k]. Each element is
-/// written once, since ids are a permutation.
-/// Fails (THRONG_ERR_INVALID_ARGUMENT, naming `who`) when an id is not
-/// below the count or a requested field is missing from the view.
-throng_status thr_scatter_by_id(const throng_view* view, uint32_t fields, void* const dst[THRONG_FIELD_BITS],
-                                const char* who);
+/// dst[bit] in the order thr_id_order_build() found: dst[bit][j] =
+/// src[bit][perm[j]]. Floats are moved bit for bit.
+void thr_id_order_gather(const thr_id_order* o, const throng_view* view, uint32_t fields,
+                         void* const dst[THRONG_FIELD_BITS]);
+
+void thr_id_order_free(thr_id_order* o);
 
 /// Normalised def checks shared by exporters and the feed; fills *out with
 /// defaults resolved (fields, every). `who` prefixes messages.
 throng_status thr_export_def_check(const throng_export_def* def, throng_export_def* out, const char* who);
 
 /// The "due" rule of throng_exporter_write_view, shared with the feed.
-/// `*frames` frames were written so far, the last at *last_step, the first
-/// at *first_step. Returns 1 when the view's step is due, 0 when it is not,
-/// and fails for a step that goes back or a count that changed.
-throng_status thr_frame_due(const throng_view* view, uint32_t agents, uint32_t every, uint64_t frames,
-                            uint64_t first_step, uint64_t last_step, bool* due, const char* who);
+/// `frames` frames were written so far, the last at `last_step`, the first
+/// at `first_step`. Sets *due, and fails for a NULL view or a step that
+/// goes back or skips a frame. The count may change from frame to frame.
+throng_status thr_frame_due(const throng_view* view, uint32_t every, uint64_t frames, uint64_t first_step,
+                            uint64_t last_step, bool* due, const char* who);
 
 #endif

@@ -50,6 +50,8 @@ typedef struct sqlite_state {
 	uint32_t batch;          ///< frames per transaction
 	uint32_t pending;        ///< frames in the open transaction
 	uint64_t committed;      ///< frames committed
+	uint64_t committed_rows; ///< their trajectory rows
+	uint64_t pending_rows;   ///< rows of the open transaction
 	int64_t geometry_hash;
 	char* wkt;               ///< the walkable area written into the geometry table
 	thr_walkable_info walkable;
@@ -114,6 +116,7 @@ static throng_status sqlite_stopped(throng_exporter* ex)
 			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		}
 		s->pending = 0;
+		s->pending_rows = 0;
 		indexed = s->committed > 0 &&
 		          sqlite3_exec(s->db, "CREATE INDEX IF NOT EXISTS frame_id_idx ON trajectory_data(frame, id)", NULL,
 		                       NULL, NULL) == SQLITE_OK;
@@ -125,7 +128,7 @@ static throng_status sqlite_stopped(throng_exporter* ex)
 		                throng_output_file_in_place(ex->file) ? "holds no frame" : "is left as it was");
 	}
 	return thr_fail(THRONG_ERR_IO, "%s; %s holds the %llu frames committed before (%llu rows, steps %llu to %llu)%s",
-	                first, ex->path, (unsigned long long)frames, (unsigned long long)(frames * ex->def.agents),
+	                first, ex->path, (unsigned long long)frames, (unsigned long long)s->committed_rows,
 	                (unsigned long long)ex->first_step,
 	                (unsigned long long)(ex->first_step + (frames - 1u) * ex->def.every),
 	                indexed ? ", indexed by (frame, id)" : ", without the (frame, id) index");
@@ -260,7 +263,10 @@ static throng_status sqlite_begin(throng_exporter* ex)
 		return db_fail(ex, "opening the file");
 	}
 	uint32_t rows = THR_SQLITE_BATCH_ROWS;
-	s->batch = ex->def.sqlite_batch != 0 ? ex->def.sqlite_batch : (rows + ex->def.agents - 1u) / ex->def.agents;
+	// The default batch is sized by the agents the run begins with (at
+	// least one), as frames: a crowd that grows makes bigger batches.
+	uint32_t per_frame = ex->def.agents > 0 ? ex->def.agents : 1u;
+	s->batch = ex->def.sqlite_batch != 0 ? ex->def.sqlite_batch : (rows + per_frame - 1u) / per_frame;
 	st = exec(ex,
 	          in_place ? "PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536;"
 	                   : "PRAGMA journal_mode=DELETE; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;",
@@ -293,9 +299,11 @@ static throng_status sqlite_insert(throng_exporter* ex, const throng_view* view)
 	const float* y = ex->by_id[1];
 	const float* hx = ex->by_id[4];
 	const float* hy = ex->by_id[5];
+	const uint32_t* id = ex->order.ids;
+	const uint32_t n = ex->order.count;
 	sqlite3_int64 frame = (sqlite3_int64)ex->frames;
 	if (ex->def.bounds_mode == THRONG_BOUNDS_OPEN) {
-		for (uint32_t i = 0; i < ex->def.agents; ++i) {
+		for (uint32_t i = 0; i < n; ++i) {
 			if (isfinite(x[i]) && isfinite(y[i])) {
 				s->extent[0] = fmin(s->extent[0], (double)x[i]);
 				s->extent[1] = fmin(s->extent[1], (double)y[i]);
@@ -304,10 +312,10 @@ static throng_status sqlite_insert(throng_exporter* ex, const throng_view* view)
 			}
 		}
 	}
-	for (uint32_t i = 0; i < ex->def.agents; ++i) {
+	for (uint32_t i = 0; i < n; ++i) {
 		sqlite3_stmt* q = s->insert_row;
 		sqlite3_bind_int64(q, 1, frame);
-		sqlite3_bind_int64(q, 2, (sqlite3_int64)i);
+		sqlite3_bind_int64(q, 2, (sqlite3_int64)id[i]);
 		sqlite3_bind_double(q, 3, (double)x[i]);
 		sqlite3_bind_double(q, 4, (double)y[i]);
 		sqlite3_bind_double(q, 5, (double)hx[i]);
@@ -316,7 +324,7 @@ static throng_status sqlite_insert(throng_exporter* ex, const throng_view* view)
 		sqlite3_reset(q);
 		if (rc != SQLITE_DONE) {
 			char doing[96];
-			snprintf(doing, sizeof doing, "inserting frame %llu, agent %u", (unsigned long long)ex->frames, i);
+			snprintf(doing, sizeof doing, "inserting frame %llu, agent %u", (unsigned long long)ex->frames, id[i]);
 			return db_fail(ex, doing);
 		}
 	}
@@ -328,12 +336,15 @@ static throng_status sqlite_insert(throng_exporter* ex, const throng_view* view)
 		return db_fail(ex, "writing the frame_data table");
 	}
 	s->pending += 1;
+	s->pending_rows += n;
 	if (s->pending >= s->batch) {
 		if ((st = exec(ex, "COMMIT", "committing a batch of frames")) != THRONG_OK) {
 			return st;
 		}
 		s->committed += s->pending;
+		s->committed_rows += s->pending_rows;
 		s->pending = 0;
+		s->pending_rows = 0;
 	}
 	return THRONG_OK;
 }
@@ -363,7 +374,7 @@ static throng_status open_world_area(throng_exporter* ex)
 	char* wkt = NULL;
 	thr_walkable_info info;
 	// The last frame written (x and y by id) chooses the piece kept.
-	const thr_walkable_points last = {ex->by_id[0], ex->by_id[1], ex->def.agents};
+	const thr_walkable_points last = {ex->by_id[0], ex->by_id[1], ex->order.count};
 	throng_status st = thr_walkable_wkt(&s->shapes, box, last, &wkt, &info, ex->path);
 	if (st != THRONG_OK) {
 		return st;
@@ -419,7 +430,9 @@ static throng_status sqlite_finish(throng_exporter* ex)
 		st = exec(ex, "COMMIT", "committing the last frames");
 		if (st == THRONG_OK) {
 			s->committed += s->pending;
+			s->committed_rows += s->pending_rows;
 			s->pending = 0;
+			s->pending_rows = 0;
 		}
 	}
 	if (st == THRONG_OK) {

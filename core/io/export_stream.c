@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The binary stream writer (layout: docs/FORMAT.md, offsets: export_internal.h).
 //
-// Each frame is assembled whole in one buffer (the fields are scattered by
-// id straight into it), checksummed, and handed to the kernel with one
+// Writes version 2.0: every frame carries its own agent count, its size and
+// its agents' ids, so agents may come and go between frames. Each frame is
+// assembled whole in one buffer (the ids and the fields gathered in id
+// order straight into it), checksummed, and handed to the kernel with one
 // write loop before the call returns: a reader at the other end of a pipe
 // gets whole frames as soon as they exist, and a failure later in the run
 // cannot take back a frame already written.
@@ -13,10 +15,17 @@
 #include "export_writer.h"
 
 typedef struct stream_state {
-	unsigned char* frame; ///< frame_bytes, 8-aligned
-	uint64_t frame_bytes;
+	unsigned char* frame; ///< frame_cap bytes, 8-aligned (malloc)
+	size_t frame_cap;
 	uint32_t field_count;
 } stream_state;
+
+/// The largest count whose frame fits THR_READ_MAX_FRAME.
+static uint32_t stream_max_count(uint32_t field_count)
+{
+	uint64_t n = (THR_READ_MAX_FRAME - THR_F2_IDS) / (4u * (1u + (uint64_t)field_count));
+	return n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
+}
 
 static throng_status stream_begin(throng_exporter* ex)
 {
@@ -27,18 +36,12 @@ static throng_status stream_begin(throng_exporter* ex)
 	}
 	ex->impl = s;
 	s->field_count = thr_popcount32(d->fields);
-	s->frame_bytes = thr_frame_bytes(d->agents, s->field_count);
-	if (s->frame_bytes > THR_READ_MAX_FRAME || s->frame_bytes > (uint64_t)SIZE_MAX / 2) {
+	if (d->agents > stream_max_count(s->field_count)) {
 		// Nothing is written that a reader would refuse (docs/FORMAT.md).
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
 		                "%s: %u agents with %u fields make %llu-byte frames; readers accept at most %llu", ex->path,
-		                d->agents, s->field_count, (unsigned long long)s->frame_bytes,
+		                d->agents, s->field_count, (unsigned long long)thr_frame2_bytes(d->agents, s->field_count),
 		                (unsigned long long)THR_READ_MAX_FRAME);
-	}
-	s->frame = calloc(1, (size_t)s->frame_bytes);
-	if (s->frame == NULL) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory for a %llu-byte frame", ex->path,
-		                (unsigned long long)s->frame_bytes);
 	}
 
 	size_t name_bytes = strlen(ex->scenario);
@@ -52,7 +55,7 @@ static throng_status stream_begin(throng_exporter* ex)
 	thr_put_u32(h + THR_H_HEADER_BYTES, (uint32_t)header_bytes);
 	thr_put_u32(h + THR_H_AGENTS, d->agents);
 	thr_put_u32(h + THR_H_FIELDS, d->fields);
-	thr_put_u64(h + THR_H_FRAME_BYTES, s->frame_bytes);
+	thr_put_u64(h + THR_H_FRAME_BYTES, 0); // 2.x: every frame gives its own size
 	thr_put_f64(h + THR_H_DT, (double)d->dt);
 	thr_put_u32(h + THR_H_EVERY, d->every);
 	thr_put_u32(h + THR_H_BOUNDS_MODE, (uint32_t)d->bounds_mode);
@@ -72,33 +75,57 @@ static throng_status stream_begin(throng_exporter* ex)
 static throng_status stream_frame(throng_exporter* ex, const throng_view* view)
 {
 	stream_state* s = ex->impl;
-	const uint32_t n = ex->def.agents;
+	if (view->count > stream_max_count(s->field_count)) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		                "%s: a frame of %u agents with %u fields would be over %llu bytes, more than readers accept",
+		                ex->path, view->count, s->field_count, (unsigned long long)THR_READ_MAX_FRAME);
+	}
+	throng_status st = thr_id_order_build(&ex->order, view, ex->def.fields, ex->path);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	const uint32_t n = ex->order.count;
+	const uint64_t frame_bytes = thr_frame2_bytes(n, s->field_count);
+	if (frame_bytes > s->frame_cap) {
+		size_t cap = (size_t)frame_bytes > 2u * s->frame_cap ? (size_t)frame_bytes : 2u * s->frame_cap;
+		unsigned char* p = realloc(s->frame, cap);
+		if (p == NULL) {
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory for a %llu-byte frame", ex->path,
+			                (unsigned long long)frame_bytes);
+		}
+		s->frame = p;
+		s->frame_cap = cap;
+	}
 	unsigned char* f = s->frame;
 	memcpy(f + THR_F_MARKER, THR_FRAME_MARKER, 4);
 	thr_put_u32(f + THR_F_CRC, 0);
 	thr_put_u64(f + THR_F_INDEX, ex->frames);
 	thr_put_u64(f + THR_F_STEP, view->step);
 	thr_put_f64(f + THR_F_TIME, (double)view->step * (double)ex->def.dt);
+	thr_put_u64(f + THR_F2_BYTES, frame_bytes);
+	thr_put_u32(f + THR_F2_COUNT, n);
+	thr_put_u32(f + THR_F2_RESERVED, 0);
 
-	// The fields in ascending bit order, each a contiguous array by id.
+	// The ids, then the fields in ascending bit order, each a contiguous
+	// array in the ids' order.
+	if (n > 0) {
+		memcpy(f + THR_F2_IDS, ex->order.ids, (size_t)n * 4u);
+	}
 	void* dst[THRONG_FIELD_BITS] = {0};
-	size_t offset = THR_F_DATA;
+	size_t offset = THR_F2_IDS + 4u * (size_t)n;
 	for (int b = 0; b < THRONG_FIELD_BITS; ++b) {
 		if ((ex->def.fields & (1u << b)) != 0) {
 			dst[b] = f + offset;
 			offset += 4u * (size_t)n;
 		}
 	}
-	throng_status st = thr_scatter_by_id(view, ex->def.fields, dst, ex->path);
-	if (st != THRONG_OK) {
-		return st;
-	}
-	memset(f + offset, 0, (size_t)s->frame_bytes - offset); // padding
+	thr_id_order_gather(&ex->order, view, ex->def.fields, dst);
+	memset(f + offset, 0, (size_t)frame_bytes - offset); // padding
 	if (!thr_host_is_le()) {
-		thr_swap32(f + THR_F_DATA, (offset - THR_F_DATA) / 4u);
+		thr_swap32(f + THR_F2_IDS, (offset - THR_F2_IDS) / 4u);
 	}
-	thr_put_u32(f + THR_F_CRC, thr_crc32(0, f, (size_t)s->frame_bytes));
-	return thr_sink_write(ex, f, (size_t)s->frame_bytes);
+	thr_put_u32(f + THR_F_CRC, thr_crc32(0, f, (size_t)frame_bytes));
+	return thr_sink_write(ex, f, (size_t)frame_bytes);
 }
 
 static throng_status stream_finish(throng_exporter* ex)

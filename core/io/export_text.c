@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Text exporters: CSV and the pedestrian-dynamics text format (docs/FORMAT.md).
 //
-// Both print one row per agent per frame, in id order. Formatting numbers
+// Both print one row per live agent per frame, in increasing id order (ids
+// have gaps once agents were removed). Formatting numbers
 // is the slow part (a few hundred nanoseconds a row), so rows are printed
 // in fixed chunks of agents in parallel, each chunk into its own stretch of
 // one buffer, and the chunks are written out in order: the file is the
@@ -22,9 +23,9 @@
 #define THR_TEXT_ROW_MAX 512u
 
 typedef struct text_state {
-	char* buf;       ///< agents * THR_TEXT_ROW_MAX bytes
+	char* buf;       ///< cap * THR_TEXT_ROW_MAX bytes
 	size_t* len;     ///< bytes printed per chunk
-	uint32_t chunks;
+	uint32_t cap;    ///< rows the buffer holds: a multiple of THR_TEXT_CHUNK
 } text_state;
 
 /// Column names of the CSV fields, by bit.
@@ -39,12 +40,30 @@ static throng_status text_alloc(throng_exporter* ex)
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory", ex->path);
 	}
 	ex->impl = s;
-	s->chunks = (ex->def.agents + THR_TEXT_CHUNK - 1u) / THR_TEXT_CHUNK;
-	s->buf = malloc((size_t)ex->def.agents * THR_TEXT_ROW_MAX);
-	s->len = calloc(s->chunks, sizeof *s->len);
-	if (s->buf == NULL || s->len == NULL) {
-		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory for %u rows of text", ex->path, ex->def.agents);
+	return THRONG_OK;
+}
+
+/// Grows the row buffer to hold `rows` rows.
+static throng_status text_reserve(throng_exporter* ex, uint32_t rows)
+{
+	text_state* s = ex->impl;
+	if (rows <= s->cap) {
+		return THRONG_OK;
 	}
+	uint64_t want = rows > 2u * (uint64_t)s->cap ? rows : 2u * (uint64_t)s->cap;
+	uint32_t chunks = (uint32_t)((want + THR_TEXT_CHUNK - 1u) / THR_TEXT_CHUNK);
+	char* buf = realloc(s->buf, (size_t)chunks * THR_TEXT_CHUNK * THR_TEXT_ROW_MAX);
+	if (buf != NULL) {
+		s->buf = buf;
+	}
+	size_t* len = realloc(s->len, (size_t)chunks * sizeof *len);
+	if (len != NULL) {
+		s->len = len;
+	}
+	if (buf == NULL || len == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory for %u rows of text", ex->path, rows);
+	}
+	s->cap = chunks * THR_TEXT_CHUNK;
 	return THRONG_OK;
 }
 
@@ -66,15 +85,17 @@ static void text_release(throng_exporter* ex)
 		(p) += n_ < 0 ? 0 : ((size_t)n_ < (size_t)((end) - (p)) ? (size_t)n_ : (size_t)((end) - (p)) - 1u);    \
 	} while (0)
 
-/// Prints the rows of agents [a, b) into dst; returns the bytes printed.
+/// Prints the rows of the frame's agents [a, b) (positions in id order,
+/// ex->order.ids their ids) into dst; returns the bytes printed.
 typedef size_t (*row_printer)(const throng_exporter* ex, const char* frame_text, uint32_t a, uint32_t b, char* dst);
 
 static size_t csv_rows(const throng_exporter* ex, const char* frame_text, uint32_t a, uint32_t b, char* dst)
 {
+	const uint32_t* id = ex->order.ids;
 	char* p = dst;
 	for (uint32_t i = a; i < b; ++i) {
 		char* end = p + THR_TEXT_ROW_MAX;
-		APPEND(p, end, "%u,%s", i, frame_text);
+		APPEND(p, end, "%u,%s", id[i], frame_text);
 		for (int f = 0; f < THRONG_FIELD_BITS; ++f) {
 			if ((ex->def.fields & (1u << f)) == 0) {
 				continue;
@@ -95,10 +116,11 @@ static size_t ped_rows(const throng_exporter* ex, const char* frame_text, uint32
 {
 	const float* x = ex->by_id[0];
 	const float* y = ex->by_id[1];
+	const uint32_t* id = ex->order.ids;
 	char* p = dst;
 	for (uint32_t i = a; i < b; ++i) {
 		char* end = p + THR_TEXT_ROW_MAX;
-		APPEND(p, end, "%u\t%s\t%.6f\t%.6f\t0\n", i, frame_text, (double)x[i], (double)y[i]);
+		APPEND(p, end, "%u\t%s\t%.6f\t%.6f\t0\n", id[i], frame_text, (double)x[i], (double)y[i]);
 	}
 	return (size_t)(p - dst);
 }
@@ -107,8 +129,12 @@ static size_t ped_rows(const throng_exporter* ex, const char* frame_text, uint32
 static throng_status write_rows(throng_exporter* ex, row_printer rows, const char* frame_text)
 {
 	text_state* s = ex->impl;
-	const uint32_t n = ex->def.agents;
-	const uint32_t chunks = s->chunks;
+	const uint32_t n = ex->order.count;
+	throng_status st = text_reserve(ex, n);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	const uint32_t chunks = (n + THR_TEXT_CHUNK - 1u) / THR_TEXT_CHUNK;
 	const int threads = (int)throng_default_threads(); // capped, not OMP_NUM_THREADS as given
 	(void)threads;
 #pragma omp parallel for schedule(static) num_threads(threads) if (chunks > 1)
@@ -118,7 +144,7 @@ static throng_status write_rows(throng_exporter* ex, row_printer rows, const cha
 		s->len[c] = rows(ex, frame_text, a, b, s->buf + (size_t)a * THR_TEXT_ROW_MAX);
 	}
 	for (uint32_t c = 0; c < chunks; ++c) {
-		throng_status st = thr_sink_write(ex, s->buf + (size_t)c * THR_TEXT_CHUNK * THR_TEXT_ROW_MAX, s->len[c]);
+		st = thr_sink_write(ex, s->buf + (size_t)c * THR_TEXT_CHUNK * THR_TEXT_ROW_MAX, s->len[c]);
 		if (st != THRONG_OK) {
 			return st;
 		}
@@ -164,12 +190,12 @@ static throng_status ped_begin(throng_exporter* ex)
 	const throng_export_def* d = &ex->def;
 	char head[1024];
 	snprintf(head, sizeof head,
-	         "# description: throng %d.%d.%d, scenario %s, %u agents, seed %llu\n"
+	         "# description: throng %d.%d.%d, scenario %s, %u agents at the start, seed %llu\n"
 	         "# framerate: %.6g\n"
 	         "# dt: %.9g s per step, a frame every %u step(s)\n"
 	         "# bounds: %.9g %.9g %.9g %.9g (x min, y min, x max, y max; m)\n"
 	         "# unit: m\n"
-	         "# ID: the agent's id (from 0)\n"
+	         "# ID: the agent's id (from 0; a frame lists the agents alive in it, by id)\n"
 	         "# FR: the frame (from 0); time = FR / framerate\n"
 	         "# X,Y,Z: the agent's position (in m); Z is 0\n"
 	         "#\n"

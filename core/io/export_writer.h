@@ -44,7 +44,10 @@ struct throng_exporter {
 	bool finished;           ///< throng_exporter_finish() was called: only destroy is left
 	throng_status failed;    ///< THRONG_OK, or the failure every later call repeats
 	char* failure;           ///< its message
-	void* by_id[THRONG_FIELD_BITS]; ///< id-ordered copies for the text and SQLite formats
+	uint64_t rows;           ///< agent rows in the frames written (a frame's rows: its live agents)
+	thr_id_order order;      ///< the last frame's agents in id order
+	void* by_id[THRONG_FIELD_BITS]; ///< id-ordered copies for the text and SQLite formats: order.count each
+	uint32_t by_id_cap;      ///< entries allocated in each by_id array
 	void* impl;              ///< the format's own state
 	const throng_world* world; ///< def.world while the format's begin runs (the SQLite walkable area), else NULL
 };
@@ -59,8 +62,9 @@ extern const thr_exporter_ops thr_sqlite_ops;
 /// happened, in words for a closed pipe, a full disk and a size limit.
 throng_status thr_sink_write(throng_exporter* ex, const void* data, size_t n);
 
-/// Allocates ex->by_id[bit] (count floats or uint32 each) for every bit of
-/// `fields`, then fills them from the view in id order.
+/// Orders the view by id (ex->order: its ids and count) and fills
+/// ex->by_id[bit] for every bit of `fields` in that order, growing the
+/// arrays as the count grows.
 throng_status thr_exporter_by_id(throng_exporter* ex, const throng_view* view, uint32_t fields);
 
 /// Frames per second of the output: 1 / (dt * every).

@@ -145,15 +145,17 @@ throng_writer_state thr_feed_writer_state_at(unsigned char* b, const feed_writer
 
 bool thr_feed_writer_read(const unsigned char* b, feed_writer* w)
 {
-	uint16_t minor;
+	uint16_t major, minor;
+	memcpy(&major, b + FH_MAJOR, 2);
 	memcpy(&minor, b + FH_MINOR, 2);
+	const bool v11 = major >= 2 || minor >= 1; // the writer's identity came with 1.1
 	w->pid = get_u32(b, FH_PID);
-	w->heartbeat = minor >= 1;
-	w->start = minor >= 1 ? get_u64(b, FH_WRITER_START) : 0u;
-	w->pid_ns = minor >= 1 ? get_u64(b, FH_WRITER_PID_NS) : 0u;
+	w->heartbeat = v11;
+	w->start = v11 ? get_u64(b, FH_WRITER_START) : 0u;
+	w->pid_ns = v11 ? get_u64(b, FH_WRITER_PID_NS) : 0u;
 	// A 1.0 writer says nothing of its namespace: its pid is taken as ours,
-	// the common case. A 1.1 writer that could not read its own is judged
+	// the common case. A later writer that could not read its own is judged
 	// by its heartbeat.
-	w->same_pid_ns = minor >= 1 ? w->pid_ns != 0 && w->pid_ns == thr_feed_own_pid_ns() : true;
+	w->same_pid_ns = v11 ? w->pid_ns != 0 && w->pid_ns == thr_feed_own_pid_ns() : true;
 	return w->pid >= 1 && w->pid <= (uint32_t)INT_MAX;
 }

@@ -21,8 +21,8 @@
 #endif
 
 #define FEED_MAGIC "\x89THRFEED"
-#define FEED_MAJOR 1u
-#define FEED_MINOR 1u ///< 1.1: writer_start, writer_pid_ns and heartbeat
+#define FEED_MAJOR 2u ///< 2.0: slots hold a count and the ids (agents come and go); agents is the capacity
+#define FEED_MINOR 0u ///< (1.1 added writer_start, writer_pid_ns and heartbeat, which 2.0 keeps)
 #define FEED_SLOTS 2u
 #define FEED_NAME_BYTES 64
 
@@ -34,7 +34,7 @@ enum {
 	FH_BOM = 12,
 	FH_HEADER_BYTES = 16,
 	FH_SLOT_COUNT = 20,
-	FH_AGENTS = 24,
+	FH_AGENTS = 24,     ///< 2.0: the capacity, the most agents a slot holds
 	FH_FIELDS = 28,
 	FH_SLOT_BYTES = 32,
 	FH_DT = 40,
@@ -57,6 +57,8 @@ enum {
 	FS_INDEX = 8,
 	FS_STEP = 16,
 	FS_TIME = 24,
+	FS_COUNT = 32,      ///< 2.0: u32, agents in the frame, at most the capacity
+	FS_IDS = 64,        ///< 2.0: the ids (array_stride bytes), increasing; the field arrays follow
 	FS_DATA = 64,
 };
 
@@ -107,7 +109,7 @@ typedef struct feed_writer {
 	uint64_t start;     ///< 0 unknown (a 1.0 writer, or no /proc)
 	uint64_t pid_ns;    ///< 0 unknown
 	bool same_pid_ns;   ///< the reader shares the writer's pid namespace (or cannot tell, for a 1.0 writer)
-	bool heartbeat;     ///< the header has a heartbeat (1.1)
+	bool heartbeat;     ///< the header has a heartbeat (1.1 and later)
 } feed_writer;
 
 /// Reads the writer's identity from the header at `b`; false for a pid

@@ -34,7 +34,8 @@ struct throng_feed_reader {
 	uint32_t field_count;
 	uint64_t array_stride, slot_bytes;
 	feed_writer writer;
-	void* arrays[THRONG_FIELD_BITS]; ///< the reader's copy of the last frame
+	uint32_t* ids;                    ///< the reader's copy of the last frame: its ids ...
+	void* arrays[THRONG_FIELD_BITS]; ///< ... and its fields, capacity entries each
 	uint64_t returned;                ///< frames returned + 1 of the newest returned index, 0 = none
 };
 
@@ -62,7 +63,8 @@ static throng_status check_header(throng_feed_reader* r)
 		return feed_corrupt(r, FH_MAGIC, "not a throng feed (bad magic)");
 	}
 	if (major != FEED_MAJOR) {
-		snprintf(what, sizeof what, "feed version %u.%u; this reader reads 1.x", major, minor);
+		snprintf(what, sizeof what, "feed version %u.%u; this reader reads 2.x (%s)", major, minor,
+		         major < FEED_MAJOR ? "written by an older throng, whose slots hold no ids" : "a newer layout");
 		return feed_corrupt(r, FH_MAJOR, what);
 	}
 	if (get_u32(b, FH_BOM) != THR_BYTE_ORDER_MARK) {
@@ -93,21 +95,22 @@ static throng_status check_header(throng_feed_reader* r)
 	if (!thr_header_check(&hf, &at, what, sizeof what)) {
 		return feed_corrupt(r, at, what);
 	}
-	// Sizes: the stride follows from the agents, the slot from the stride,
-	// and two slots must fit in the object (all below 2^31 + 2^8 by now).
+	// Sizes: the stride follows from the capacity (the header's agents),
+	// the slot from the stride (the ids and the fields), and two slots must
+	// fit in the object (all below 2^31 + 2^8 by now).
 	r->field_count = hf.field_count;
 	r->slot_bytes = hf.frame_bytes;
 	r->array_stride = get_u64(b, FH_ARRAY_STRIDE);
 	uint64_t stride = ((uint64_t)hf.agents * 4u + 63u) & ~(uint64_t)63u;
 	if (r->array_stride != stride) {
-		snprintf(what, sizeof what, "array stride %llu, but %u agents make %llu (4 bytes each, rounded up to 64)",
+		snprintf(what, sizeof what, "array stride %llu, but a capacity of %u agents makes %llu (4 bytes each, rounded up to 64)",
 		         (unsigned long long)r->array_stride, hf.agents, (unsigned long long)stride);
 		return feed_corrupt(r, FH_ARRAY_STRIDE, what);
 	}
-	if (r->slot_bytes != FS_DATA + hf.field_count * stride) {
-		snprintf(what, sizeof what, "slot size %llu, but %u fields of %llu bytes make %llu",
+	if (r->slot_bytes != FS_IDS + (hf.field_count + 1u) * stride) {
+		snprintf(what, sizeof what, "slot size %llu, but the ids and %u fields of %llu bytes make %llu",
 		         (unsigned long long)r->slot_bytes, hf.field_count, (unsigned long long)stride,
-		         (unsigned long long)(FS_DATA + hf.field_count * stride));
+		         (unsigned long long)(FS_IDS + (hf.field_count + 1u) * stride));
 		return feed_corrupt(r, FH_SLOT_BYTES, what);
 	}
 	if (r->slot_bytes > ((uint64_t)r->size - FH_BYTES) / FEED_SLOTS) {
@@ -193,8 +196,11 @@ throng_status throng_feed_open(const char* name, throng_feed_reader** out)
 		return thr_fail(THRONG_ERR_NOT_FOUND, "shared memory %s: the writer is still setting it up", path);
 	}
 	st = check_header(r);
-	// Only now, with the agents and fields checked against the object's
+	// Only now, with the capacity and fields checked against the object's
 	// size, is anything sized by them allocated.
+	if (st == THRONG_OK && (r->ids = malloc((size_t)r->info.agents * 4u)) == NULL) {
+		st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_feed_open: out of memory for %u ids", r->info.agents);
+	}
 	for (int k = 0; k < THRONG_FIELD_BITS && st == THRONG_OK; ++k) {
 		if ((r->info.fields & (1u << k)) != 0 && (r->arrays[k] = malloc((size_t)r->info.agents * 4u)) == NULL) {
 			st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_feed_open: out of memory for %u agents", r->info.agents);
@@ -245,24 +251,34 @@ bool throng_writer_state_from_name(const char* name, throng_writer_state* out)
 	return k >= 0;
 }
 
-/// Refuses a copied frame with a non-finite float; `slot_off` is where its
+/// Refuses a copied frame of `n` agents (at most the capacity) whose ids
+/// do not increase or with a non-finite float; `slot_off` is where its
 /// slot starts in the object, for the byte offset.
-static throng_status check_coordinates(const throng_feed_reader* r, uint64_t index, uint64_t slot_off)
+static throng_status check_frame(const throng_feed_reader* r, uint64_t index, uint64_t slot_off, uint32_t n)
 {
-	uint64_t off = FS_DATA;
+	for (uint32_t k = 1; k < n; ++k) {
+		if (r->ids[k] <= r->ids[k - 1]) {
+			return thr_fail(THRONG_ERR_CORRUPT,
+			                "shared memory %s: byte offset %llu: frame %llu: agent %u's id %u is not above the id "
+			                "before it, %u (ids must increase)",
+			                r->name, (unsigned long long)(slot_off + FS_IDS + 4u * k), (unsigned long long)index, k,
+			                r->ids[k], r->ids[k - 1]);
+		}
+	}
+	uint64_t off = FS_IDS + r->array_stride;
 	for (int k = 0; k < THRONG_FIELD_BITS; ++k) {
 		if ((r->info.fields & (1u << k)) == 0) {
 			continue;
 		}
-		size_t bad = k < 6 ? thr_first_nonfinite(r->arrays[k], r->info.agents) : r->info.agents;
-		if (bad < r->info.agents) {
+		size_t bad = k < 6 ? thr_first_nonfinite(r->arrays[k], n) : n;
+		if (bad < n) {
 			float v;
 			memcpy(&v, (const unsigned char*)r->arrays[k] + 4u * bad, 4);
 			return thr_fail(THRONG_ERR_CORRUPT,
-			                "shared memory %s: byte offset %llu: frame %llu: agent %zu's %s is %g (positions, "
+			                "shared memory %s: byte offset %llu: frame %llu: agent %u's %s is %g (positions, "
 			                "velocities and headings must be finite)",
-			                r->name, (unsigned long long)(slot_off + off + 4u * bad), (unsigned long long)index, bad,
-			                thr_float_field_name(k), (double)v);
+			                r->name, (unsigned long long)(slot_off + off + 4u * bad), (unsigned long long)index,
+			                r->ids[bad], thr_float_field_name(k), (double)v);
 		}
 		off += r->array_stride;
 	}
@@ -275,7 +291,7 @@ throng_status throng_feed_read(throng_feed_reader* r, throng_frame* frame, bool*
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_feed_read: arguments must not be NULL");
 	}
 	*got = false;
-	const uint32_t n = r->info.agents;
+	const uint32_t cap = r->info.agents;
 	for (int attempt = 0; attempt < FEED_READ_ATTEMPTS; ++attempt) {
 		uint64_t published = atomic_load_explicit(at_u64(r->base, FH_PUBLISHED), memory_order_acquire);
 		if (published == 0 || published <= r->returned) {
@@ -292,9 +308,14 @@ throng_status throng_feed_read(throng_feed_reader* r, throng_frame* frame, bool*
 			continue; // being written
 		}
 		uint64_t index = get_u64(slot, FS_INDEX), step = get_u64(slot, FS_STEP);
+		uint32_t count = get_u32(slot, FS_COUNT);
 		double time;
 		memcpy(&time, slot + FS_TIME, 8);
-		uint64_t off = FS_DATA;
+		// A count read during a write may be anything: the copy never
+		// reaches past the capacity, and the re-check below discards it.
+		const uint32_t n = count < cap ? count : cap;
+		memcpy(r->ids, slot + FS_IDS, (size_t)n * 4u);
+		uint64_t off = FS_IDS + r->array_stride;
 		for (int k = 0; k < THRONG_FIELD_BITS; ++k) {
 			if ((r->info.fields & (1u << k)) != 0) {
 				memcpy(r->arrays[k], slot + off, (size_t)n * 4u);
@@ -306,7 +327,13 @@ throng_status throng_feed_read(throng_feed_reader* r, throng_frame* frame, bool*
 			continue; // the writer came round to this slot meanwhile: discard
 		}
 		r->returned = index + 1u; // a frame refused below is not offered again
-		throng_status st = check_coordinates(r, index, slot_off);
+		if (count > cap) {
+			return thr_fail(THRONG_ERR_CORRUPT,
+			                "shared memory %s: byte offset %llu: frame %llu holds %u agents, more than the feed's "
+			                "capacity of %u",
+			                r->name, (unsigned long long)(slot_off + FS_COUNT), (unsigned long long)index, count, cap);
+		}
+		throng_status st = check_frame(r, index, slot_off, n);
 		if (st != THRONG_OK) {
 			return st;
 		}
@@ -314,6 +341,7 @@ throng_status throng_feed_read(throng_feed_reader* r, throng_frame* frame, bool*
 		frame->step = step;
 		frame->time = time;
 		frame->count = n;
+		frame->id = r->ids;
 		frame->x = r->arrays[0];
 		frame->y = r->arrays[1];
 		frame->vx = r->arrays[2];
@@ -334,6 +362,7 @@ void throng_feed_reader_destroy(throng_feed_reader* r)
 		return;
 	}
 	munmap(r->base, r->size);
+	free(r->ids);
 	for (int k = 0; k < THRONG_FIELD_BITS; ++k) {
 		free(r->arrays[k]);
 	}

@@ -16,6 +16,12 @@
 // stores per frame for this; a reader retries only when it is slower than
 // two whole frames of the writer.
 //
+// Agents come and go (version 2.0): a slot is sized for a capacity fixed
+// when the feed is created, and holds its frame's count and ids before the
+// field arrays. A shared mapping cannot grow under its readers without
+// every reader remapping, so the capacity is fixed and documented, and a
+// view of more agents is refused with an error that names it.
+//
 // The counters are C11 atomics placed in the shared mapping; lock-free
 // 64-bit atomics are address-free, so they work between processes.
 //
@@ -97,9 +103,21 @@ struct throng_feed {
 	size_t size;
 	throng_export_def def;
 	uint32_t field_count;
+	uint32_t capacity;   ///< most agents a slot holds
 	uint64_t array_stride, slot_bytes;
 	uint64_t frames, first_step, last_step;
+	thr_id_order order;  ///< the frame's agents in id order
 };
+
+/// The capacity a def asks for: def.capacity, or twice def.agents, at least 1024.
+static uint64_t feed_capacity(const throng_export_def* d)
+{
+	if (d->capacity != 0) {
+		return d->capacity;
+	}
+	uint64_t twice = 2u * (uint64_t)d->agents;
+	return twice > 1024u ? twice : 1024u;
+}
 
 /// throng_feed_create and throng_feed_replace: `replace` removes an object
 /// of that name first.
@@ -120,13 +138,21 @@ static throng_status feed_create(const char* name, const throng_export_def* def,
 		return st;
 	}
 	uint32_t fc = thr_popcount32(d.fields);
-	uint64_t stride = ((uint64_t)d.agents * 4u + 63u) & ~(uint64_t)63u;
-	uint64_t slot_bytes = FS_DATA + fc * stride;
+	uint64_t capacity = feed_capacity(&d);
+	uint64_t stride = (capacity * 4u + 63u) & ~(uint64_t)63u;
+	uint64_t slot_bytes = FS_DATA + (fc + 1u) * stride; // the ids, then the fields
 	uint64_t size = FH_BYTES + FEED_SLOTS * slot_bytes;
-	if (slot_bytes > THR_READ_MAX_FRAME || size > (uint64_t)SIZE_MAX / 2 || size > (uint64_t)INT64_MAX / 2) {
+	if (capacity > UINT32_MAX || slot_bytes > THR_READ_MAX_FRAME || size > (uint64_t)SIZE_MAX / 2 ||
+	    size > (uint64_t)INT64_MAX / 2) {
 		// Nothing is published that a reader would refuse (docs/FORMAT.md).
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: %u agents with %u fields make %llu-byte slots; readers accept at most %llu",
-		                who, d.agents, fc, (unsigned long long)slot_bytes, (unsigned long long)THR_READ_MAX_FRAME);
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+		                "%s: a capacity of %llu agents with %u fields makes %llu-byte slots; readers accept at most %llu",
+		                who, (unsigned long long)capacity, fc, (unsigned long long)slot_bytes,
+		                (unsigned long long)THR_READ_MAX_FRAME);
+	}
+	if (d.agents > capacity) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: def.agents %u is more than def.capacity %u", who, d.agents,
+		                (uint32_t)capacity);
 	}
 	throng_feed* f = calloc(1, sizeof *f);
 	if (f == NULL) {
@@ -182,6 +208,7 @@ static throng_status feed_create(const char* name, const throng_export_def* def,
 	f->size = (size_t)size;
 	f->def = d;
 	f->field_count = fc;
+	f->capacity = (uint32_t)capacity;
 	f->array_stride = stride;
 	f->slot_bytes = slot_bytes;
 
@@ -204,7 +231,7 @@ static throng_status feed_create(const char* name, const throng_export_def* def,
 	put(b, FH_BOM, &bom, 4);
 	put(b, FH_HEADER_BYTES, &header_bytes, 4);
 	put(b, FH_SLOT_COUNT, &slots, 4);
-	put(b, FH_AGENTS, &d.agents, 4);
+	put(b, FH_AGENTS, &f->capacity, 4);
 	put(b, FH_FIELDS, &d.fields, 4);
 	put(b, FH_SLOT_BYTES, &slot_bytes, 8);
 	put(b, FH_DT, &dt, 8);
@@ -286,36 +313,47 @@ throng_status throng_feed_publish_view(throng_feed* f, const throng_view* view)
 	}
 	atomic_store_explicit(at_u64(f->base, FH_HEARTBEAT), thr_feed_now_ns(), memory_order_release); // due or not
 	bool due = false;
-	throng_status st = thr_frame_due(view, f->def.agents, f->def.every, f->frames, f->first_step, f->last_step, &due,
-	                                 f->name);
+	throng_status st = thr_frame_due(view, f->def.every, f->frames, f->first_step, f->last_step, &due, f->name);
 	if (st != THRONG_OK || !due) {
+		return st;
+	}
+	if (view->count > f->capacity) {
+		return thr_fail(THRONG_ERR_CAPACITY,
+		                "shared memory %s: the view has %u agents, more than the feed's capacity of %u (set "
+		                "throng_export_def.capacity when creating the feed); the feed keeps its last frame",
+		                f->name, view->count, f->capacity);
+	}
+	// Ordered (and checked) before the slot is touched: a bad view leaves
+	// both slots as they were.
+	st = thr_id_order_build(&f->order, view, f->def.fields, f->name);
+	if (st != THRONG_OK) {
 		return st;
 	}
 	unsigned char* slot = f->base + FH_BYTES + (f->frames % FEED_SLOTS) * f->slot_bytes;
 	_Atomic uint64_t* seq = at_u64(slot, FS_SEQ);
 	uint64_t s = atomic_load_explicit(seq, memory_order_relaxed);
-	s += s & 1u; // a slot left odd by a failed publish starts over from even
+	s += s & 1u; // a slot left odd by an interrupted publish starts over from even
 	atomic_store_explicit(seq, s + 1u, memory_order_relaxed); // odd: being written
 	atomic_thread_fence(memory_order_release);                // ... before any byte of the frame
 
 	double time = (double)view->step * (double)f->def.dt;
+	const uint32_t n = f->order.count;
 	put(slot, FS_INDEX, &f->frames, 8);
 	put(slot, FS_STEP, &view->step, 8);
 	put(slot, FS_TIME, &time, 8);
+	put(slot, FS_COUNT, &n, 4);
+	if (n > 0) {
+		put(slot, FS_IDS, f->order.ids, (size_t)n * 4u);
+	}
 	void* dst[THRONG_FIELD_BITS] = {0};
-	uint64_t off = FS_DATA;
+	uint64_t off = FS_IDS + f->array_stride;
 	for (int k = 0; k < THRONG_FIELD_BITS; ++k) {
 		if ((f->def.fields & (1u << k)) != 0) {
 			dst[k] = slot + off;
 			off += f->array_stride;
 		}
 	}
-	st = thr_scatter_by_id(view, f->def.fields, dst, f->name);
-	if (st != THRONG_OK) {
-		// The slot may be half written: it stays odd, so no reader takes
-		// it, and nothing is announced. The newest frame is in the other slot.
-		return st;
-	}
+	thr_id_order_gather(&f->order, view, f->def.fields, dst);
 	atomic_store_explicit(seq, s + 2u, memory_order_release); // even again: the frame is whole
 	if (f->frames == 0) {
 		f->first_step = view->step;
@@ -378,5 +416,6 @@ void throng_feed_destroy(throng_feed* f)
 		const char* what = NULL;
 		(void)feed_end(f, &what); // not finished: finished now, without a word on failure
 	}
+	thr_id_order_free(&f->order);
 	free(f);
 }

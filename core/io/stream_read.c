@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The binary stream reader (layout: docs/FORMAT.md).
+// The binary stream reader (layout: docs/FORMAT.md), versions 1.x and 2.x.
+//
+// A 1.x frame holds every agent 0 .. N-1 at a size the header fixes; a 2.x
+// frame gives its own size and agent count and lists its agents' ids
+// (increasing), so agents may come and go. Both reach the caller as a
+// throng_frame with count and ids (a 1.x frame's ids are 0 .. N-1).
 //
 // Reads from a FILE (a file, standard input, a pipe) or from memory, one
 // frame at a time, and trusts nothing: every header field is range-checked
@@ -47,7 +52,7 @@ bool thr_header_check(const thr_header_fields* h, uint32_t* offset, char* what, 
 {
 	const char* frame = h->frame_what != NULL ? h->frame_what : "frame size";
 	uint32_t bits = thr_popcount32(h->field_mask);
-	if (h->agents == 0) {
+	if (h->agents == 0 && !h->agents_may_be_0) {
 		*offset = THR_H_AGENTS;
 		snprintf(what, what_cap, "agent count is 0");
 	} else if (h->field_mask == 0) {
@@ -107,6 +112,8 @@ struct throng_stream_reader {
 	uint64_t offset;            ///< bytes consumed
 	throng_stream_info info;
 	uint32_t field_slots;       ///< arrays per frame, unknown field bits included
+	bool v2;                    ///< a 2.x stream: frames carry their count, size and ids
+	uint32_t* iota;             ///< 1.x: the ids 0 .. agents-1, made with the first frame
 	bool verify;
 	bool complete;              ///< the end record was read
 	bool interrupted;           ///< its interrupted flag was set
@@ -208,10 +215,11 @@ static throng_status read_header(throng_stream_reader* r)
 	throng_stream_info* in = &r->info;
 	in->version_major = thr_get_u16(fixed + THR_H_MAJOR);
 	in->version_minor = thr_get_u16(fixed + THR_H_MINOR);
-	if (in->version_major != THR_STREAM_MAJOR) {
-		return corrupt_at(r, THR_H_MAJOR, "stream version %u.%u, but this reader reads version 1.x only",
+	if (in->version_major != THR_STREAM_MAJOR_V1 && in->version_major != THR_STREAM_MAJOR) {
+		return corrupt_at(r, THR_H_MAJOR, "stream version %u.%u, but this reader reads versions 1.x and 2.x only",
 		               in->version_major, in->version_minor);
 	}
+	r->v2 = in->version_major == THR_STREAM_MAJOR;
 	uint32_t bom = thr_get_u32(fixed + THR_H_BOM);
 	if (bom != THR_BYTE_ORDER_MARK) {
 		return corrupt_at(r, THR_H_BOM, "byte-order mark 0x%08x, expected 0x01020304 stored little-endian", bom);
@@ -250,6 +258,7 @@ static throng_status read_header(throng_stream_reader* r)
 
 	thr_header_fields hf = {
 		.agents = thr_get_u32(h + THR_H_AGENTS),
+		.agents_may_be_0 = r->v2,
 		.field_mask = thr_get_u32(h + THR_H_FIELDS),
 		.field_count = thr_get_u32(h + THR_H_FIELD_COUNT),
 		.frame_bytes = thr_get_u64(h + THR_H_FRAME_BYTES),
@@ -286,7 +295,11 @@ static throng_status read_header(throng_stream_reader* r)
 	in->bounds_mode = (throng_bounds_mode)hf.bounds_mode;
 	r->field_slots = hf.field_count;
 	uint64_t expect = thr_frame_bytes(in->agents, hf.field_count);
-	if (in->frame_bytes != expect) {
+	if (r->v2 && in->frame_bytes != 0) {
+		return corrupt_at(r, THR_H_FRAME_BYTES, "frame size %llu in a version 2 header, which must be 0 (every frame "
+		                  "gives its own)", (unsigned long long)in->frame_bytes);
+	}
+	if (!r->v2 && in->frame_bytes != expect) {
 		return corrupt_at(r, THR_H_FRAME_BYTES, "frame size %llu, but %u agents with %u fields make %llu",
 		               (unsigned long long)in->frame_bytes, in->agents, hf.field_count, (unsigned long long)expect);
 	}
@@ -449,15 +462,16 @@ static throng_status read_end_record(throng_stream_reader* r, uint64_t start)
 	return THRONG_OK;
 }
 
-/// Checks a frame held in r->frame that starts at byte offset `start`.
-static throng_status check_frame(throng_stream_reader* r, uint64_t start)
+/// Checks a frame of `fb` bytes held in r->frame that starts at byte
+/// offset `start`.
+static throng_status check_frame(throng_stream_reader* r, uint64_t start, size_t fb)
 {
 	const throng_stream_info* in = &r->info;
 	unsigned char* f = r->frame;
 	uint32_t stored = thr_get_u32(f + THR_F_CRC);
 	if (r->verify) {
 		thr_put_u32(f + THR_F_CRC, 0);
-		uint32_t computed = thr_crc32(0, f, (size_t)in->frame_bytes);
+		uint32_t computed = thr_crc32(0, f, fb);
 		thr_put_u32(f + THR_F_CRC, stored);
 		if (stored != computed) {
 			return corrupt_at(r, start + THR_F_CRC, "frame %llu checksum mismatch (stored 0x%08x, computed 0x%08x)",
@@ -490,30 +504,31 @@ static throng_status check_frame(throng_stream_reader* r, uint64_t start)
 	return THRONG_OK;
 }
 
-/// Fails with the truncation of the frame that starts at `start` when the
-/// source ends `have` bytes into it.
-static throng_status frame_cut(throng_stream_reader* r, uint64_t start, uint64_t have)
+/// Fails with the truncation of the frame of `fb` bytes that starts at
+/// `start` when the source ends `have` bytes into it.
+static throng_status frame_cut(throng_stream_reader* r, uint64_t start, uint64_t have, uint64_t fb)
 {
 	return corrupt_at(r, start + have,
 	                  "the stream ends inside frame %llu (%llu of %llu bytes; the frame starts at byte offset %llu)",
-	                  (unsigned long long)r->next_index, (unsigned long long)have,
-	                  (unsigned long long)r->info.frame_bytes, (unsigned long long)start);
+	                  (unsigned long long)r->next_index, (unsigned long long)have, (unsigned long long)fb,
+	                  (unsigned long long)start);
 }
 
-/// Reads the frame whose 4-byte marker was just read into r->frame. A
-/// source with a size (memory, a regular file) must hold the whole frame
-/// before a byte is allocated for it; from a pipe the buffer grows with
-/// the bytes received (PIPE_CHUNK, then doubling), until it holds a whole
-/// frame once and is kept.
-static throng_status read_frame_bytes(throng_stream_reader* r, const unsigned char marker[4], uint64_t start)
+/// Reads the rest of a frame of `fb` bytes whose first `head_len` bytes
+/// (its marker, and a 2.x frame's head) were read into `head`. A source
+/// with a size (memory, a regular file) must hold the whole frame before a
+/// byte is allocated for it; from a pipe the buffer grows with the bytes
+/// received (PIPE_CHUNK, then doubling), until it holds a frame of that
+/// size once and is kept.
+static throng_status read_frame_bytes(throng_stream_reader* r, const unsigned char* head, size_t head_len,
+                                      uint64_t start, size_t fb)
 {
-	const size_t fb = (size_t)r->info.frame_bytes; // <= THR_READ_MAX_FRAME, checked with the header
 	uint64_t left = source_left(r);
-	if (left != SIZE_UNKNOWN && left < fb - 4u) {
+	if (left != SIZE_UNKNOWN && left < fb - head_len) {
 		r->offset += left;
-		return frame_cut(r, start, 4u + left);
+		return frame_cut(r, start, head_len + left, fb);
 	}
-	size_t have = 4;
+	size_t have = head_len;
 	while (have < fb) {
 		size_t want = fb;
 		if (left == SIZE_UNKNOWN && r->frame_cap < fb) {
@@ -536,34 +551,121 @@ static throng_status read_frame_bytes(throng_stream_reader* r, const unsigned ch
 		}
 		have += n;
 		if (have < want) {
-			return frame_cut(r, start, have);
+			return frame_cut(r, start, have, fb);
 		}
 	}
-	memcpy(r->frame, marker, 4);
+	if (r->frame_cap < head_len) { // a frame with nothing after its head
+		unsigned char* p = realloc(r->frame, head_len);
+		if (p == NULL) {
+			return reader_failed(r, thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory", r->name));
+		}
+		r->frame = p;
+		r->frame_cap = head_len;
+	}
+	memcpy(r->frame, head, head_len);
 	return THRONG_OK;
 }
 
-/// Refuses a frame (in r->frame, host order) with a non-finite float:
-/// a renderer would place an agent nowhere. Unknown field bits are skipped.
-static throng_status check_coordinates(throng_stream_reader* r, uint64_t start)
+/// A 2.x frame's head, the 48 bytes before its ids (the marker in head[0..4)
+/// already): reads the rest of it and checks that the size it gives is the
+/// one its count and the header's fields make, within the reader's cap.
+/// Sets *fb and *count.
+static throng_status read_frame2_head(throng_stream_reader* r, unsigned char head[THR_F2_IDS], uint64_t start,
+                                      size_t* fb, uint32_t* count)
+{
+	throng_status io;
+	size_t got = source_read(r, head + 4, THR_F2_IDS - 4u, &io);
+	if (io != THRONG_OK) {
+		return reader_failed(r, io);
+	}
+	if (got < THR_F2_IDS - 4u) {
+		return corrupt_at(r, r->offset, "the stream ends inside frame %llu (%zu of the %d bytes of its head; the frame "
+		                  "starts at byte offset %llu)", (unsigned long long)r->next_index, got + 4u, THR_F2_IDS,
+		                  (unsigned long long)start);
+	}
+	uint64_t bytes = thr_get_u64(head + THR_F2_BYTES);
+	uint32_t n = thr_get_u32(head + THR_F2_COUNT);
+	uint64_t expect = thr_frame2_bytes(n, r->field_slots);
+	if (bytes != expect) {
+		return corrupt_at(r, start + THR_F2_BYTES,
+		                  "frame %llu: frame size %llu, but %u agents with their ids and %u fields make %llu",
+		                  (unsigned long long)r->next_index, (unsigned long long)bytes, n, r->field_slots,
+		                  (unsigned long long)expect);
+	}
+	if (bytes > THR_READ_MAX_FRAME) {
+		return corrupt_at(r, start + THR_F2_BYTES, "frame %llu: frame size %llu (%u agents) is larger than this reader "
+		                  "accepts (%llu)", (unsigned long long)r->next_index, (unsigned long long)bytes, n,
+		                  (unsigned long long)THR_READ_MAX_FRAME);
+	}
+	*fb = (size_t)bytes;
+	*count = n;
+	return THRONG_OK;
+}
+
+/// A 2.x frame's ids (host order, at r->frame + THR_F2_IDS) must increase,
+/// each below THRONG_NO_AGENT.
+static throng_status check_ids(throng_stream_reader* r, uint64_t start, uint32_t n)
+{
+	const unsigned char* p = r->frame + THR_F2_IDS;
+	uint32_t prev = 0;
+	for (uint32_t k = 0; k < n; ++k) {
+		uint32_t id;
+		memcpy(&id, p + 4u * k, 4);
+		if (id == THRONG_NO_AGENT) {
+			return corrupt_at(r, start + THR_F2_IDS + 4u * k, "frame %llu: agent %u's id is 0x%08x, which names no agent",
+			                  (unsigned long long)r->next_index, k, id);
+		}
+		if (k > 0 && id <= prev) {
+			return corrupt_at(r, start + THR_F2_IDS + 4u * k,
+			                  "frame %llu: agent %u's id %u is not above the id before it, %u (ids must increase)",
+			                  (unsigned long long)r->next_index, k, id, prev);
+		}
+		prev = id;
+	}
+	return THRONG_OK;
+}
+
+/// Refuses a frame (in r->frame, host order, `n` agents, arrays from
+/// `data_at`) with a non-finite float: a renderer would place an agent
+/// nowhere. Unknown field bits are skipped. The agent is named by its id.
+static throng_status check_coordinates(throng_stream_reader* r, uint64_t start, size_t data_at, uint32_t n,
+                                       const uint32_t* ids)
 {
 	const throng_stream_info* in = &r->info;
-	const unsigned char* data = r->frame + THR_F_DATA;
+	const unsigned char* data = r->frame + data_at;
 	size_t slot = 0;
 	for (int b = 0; b < THRONG_FIELD_BITS; ++b) {
 		if ((in->fields & (1u << b)) == 0) {
 			continue;
 		}
-		const unsigned char* a = data + slot * 4u * in->agents;
-		size_t k = b < 6 ? thr_first_nonfinite(a, in->agents) : in->agents;
-		if (k < in->agents) {
+		const unsigned char* a = data + slot * 4u * n;
+		size_t k = b < 6 ? thr_first_nonfinite(a, n) : n;
+		if (k < n) {
 			float v;
 			memcpy(&v, a + 4u * k, 4);
-			return corrupt_at(r, start + THR_F_DATA + (slot * in->agents + k) * 4u,
-			                  "frame %llu: agent %zu's %s is %g (positions, velocities and headings must be finite)",
-			                  (unsigned long long)r->next_index, k, thr_float_field_name(b), (double)v);
+			return corrupt_at(r, start + data_at + (slot * n + k) * 4u,
+			                  "frame %llu: agent %u's %s is %g (positions, velocities and headings must be finite)",
+			                  (unsigned long long)r->next_index, ids != NULL ? ids[k] : (uint32_t)k,
+			                  thr_float_field_name(b), (double)v);
 		}
 		++slot;
+	}
+	return THRONG_OK;
+}
+
+/// The ids 0 .. agents-1 of a 1.x stream's frames, made once (after a
+/// whole frame was read, so a damaged header allocates nothing).
+static throng_status v1_ids(throng_stream_reader* r)
+{
+	if (r->iota == NULL) {
+		r->iota = malloc((size_t)r->info.agents * sizeof *r->iota);
+		if (r->iota == NULL) {
+			return reader_failed(r, thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory for %u ids", r->name,
+			                                 r->info.agents));
+		}
+		for (uint32_t k = 0; k < r->info.agents; ++k) {
+			r->iota[k] = k;
+		}
 	}
 	return THRONG_OK;
 }
@@ -585,15 +687,15 @@ throng_status throng_stream_read_frame(throng_stream_reader* r, throng_frame* fr
 	uint64_t start = r->offset;
 	unsigned char marker[4];
 	throng_status io;
-	size_t n = source_read(r, marker, 4, &io);
+	size_t got_marker = source_read(r, marker, 4, &io);
 	if (io != THRONG_OK) {
 		return reader_failed(r, io);
 	}
-	if (n == 0) {
+	if (got_marker == 0) {
 		r->ended = true; // ends at a frame boundary: the writer stopped early
 		return THRONG_OK;
 	}
-	if (n < 4) {
+	if (got_marker < 4) {
 		return corrupt_at(r, r->offset, "the stream ends inside the marker of frame %llu (which starts at byte offset %llu)",
 		               (unsigned long long)r->next_index, (unsigned long long)start);
 	}
@@ -604,36 +706,61 @@ throng_status throng_stream_read_frame(throng_stream_reader* r, throng_frame* fr
 		return corrupt_at(r, start, "expected frame %llu's marker \"FRAM\" or the end record \"END!\", found %02x %02x %02x %02x",
 		               (unsigned long long)r->next_index, marker[0], marker[1], marker[2], marker[3]);
 	}
-	throng_status st = read_frame_bytes(r, marker, start);
+	unsigned char head[THR_F2_IDS];
+	memcpy(head, marker, 4);
+	size_t head_len = 4, fb = (size_t)in->frame_bytes, data_at = THR_F_DATA;
+	uint32_t n = in->agents;
+	throng_status st = THRONG_OK;
+	if (r->v2) {
+		st = read_frame2_head(r, head, start, &fb, &n);
+		head_len = THR_F2_IDS;
+		data_at = THR_F2_IDS + 4u * (size_t)n;
+	}
 	if (st == THRONG_OK) {
-		st = check_frame(r, start);
+		st = read_frame_bytes(r, head, head_len, start, fb);
+	}
+	if (st == THRONG_OK) {
+		st = check_frame(r, start, fb);
 	}
 	if (st != THRONG_OK) {
 		return st;
 	}
 
-	unsigned char* data = r->frame + THR_F_DATA;
+	// A 2.x frame's ids come first; then the arrays, in ascending bit
+	// order, bits this reader does not know (a newer minor version) still
+	// taking their 4 * n bytes.
+	unsigned char* data = r->frame + data_at;
 	if (!thr_host_is_le()) {
-		thr_swap32(data, (size_t)r->field_slots * in->agents);
+		thr_swap32(r->frame + (r->v2 ? THR_F2_IDS : THR_F_DATA),
+		           (size_t)(r->field_slots + (r->v2 ? 1u : 0u)) * n);
 	}
-	st = check_coordinates(r, start);
+	const uint32_t* ids = NULL;
+	if (r->v2) {
+		st = check_ids(r, start, n);
+		ids = (const uint32_t*)(const void*)(r->frame + THR_F2_IDS);
+	} else {
+		st = v1_ids(r);
+		ids = r->iota;
+	}
+	if (st == THRONG_OK) {
+		st = check_coordinates(r, start, data_at, n, r->v2 ? ids : NULL);
+	}
 	if (st != THRONG_OK) {
 		return st;
 	}
-	// Arrays follow in ascending bit order; bits this reader does not know
-	// (a newer minor version) still take their 4 * agents bytes.
 	const void* arrays[THRONG_FIELD_BITS] = {0};
 	size_t slot = 0;
 	for (int b = 0; b < THRONG_FIELD_BITS; ++b) {
 		if ((in->fields & (1u << b)) != 0) {
-			arrays[b] = data + slot * 4u * in->agents;
+			arrays[b] = data + slot * 4u * n;
 			++slot;
 		}
 	}
 	frame->index = thr_get_u64(r->frame + THR_F_INDEX);
 	frame->step = thr_get_u64(r->frame + THR_F_STEP);
 	frame->time = thr_get_f64(r->frame + THR_F_TIME);
-	frame->count = in->agents;
+	frame->count = n;
+	frame->id = ids;
 	frame->x = arrays[0];
 	frame->y = arrays[1];
 	frame->vx = arrays[2];
@@ -656,5 +783,6 @@ void throng_stream_reader_destroy(throng_stream_reader* r)
 		fclose(r->file);
 	}
 	free(r->frame);
+	free(r->iota);
 	free(r);
 }

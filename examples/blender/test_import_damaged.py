@@ -80,10 +80,11 @@ def main(out_dir, run, csv_path):
         bpy.data.objects.remove(ob)
     raw = open(run, "rb").read()
     (hb,) = struct.unpack_from("<I", raw, 16)
-    (fb,) = struct.unpack_from("<Q", raw, 32)
+    fb, n = struct.unpack_from("<QI", raw, hb + 32)  # version 2: the frames give their size and count
     nan_x = bytearray(raw)
-    f2 = hb + 2 * fb
-    struct.pack_into("<f", nan_x, f2 + 32 + 4 * 2, float("nan"))
+    f2 = hb + 2 * fb  # a run without churn: frames of one size
+    x2 = f2 + 48 + 4 * n + 4 * 2  # agent 2's x, after the head and the ids
+    struct.pack_into("<f", nan_x, x2, float("nan"))
     recrc(nan_x, f2, fb, 4)
     lines = open(csv_path).read().splitlines(keepends=True)
     short = "".join(lines[:6] + [",".join(lines[6].split(",")[:4]) + "\n"] + lines[7:])
@@ -95,7 +96,7 @@ def main(out_dir, run, csv_path):
          "byte offset 32: frame size 25769803808 is larger than this reader accepts (2147483648)"),
         ("2^27 agents of x and y.thr", forged(1 << 27, 0x03, 15000 - 96),
          f"byte offset 15000: the stream ends inside frame 0 (14904 of {32 + 8 * (1 << 27)} bytes"),
-        ("nan.thr", bytes(nan_x), f"byte offset {f2 + 40}: frame 2: agent 2's x is nan"),
+        ("nan.thr", bytes(nan_x), f"byte offset {x2}: frame 2: agent 2's x is nan"),
         ("short row.csv", short.encode(), "line 7: 4 of 11 values: the row is cut short before column 'y'"),
         ("inf.csv", inf_x.encode(), "line 9: column 'x' is inf"),
     ]

@@ -8,6 +8,12 @@ RUN.thr and RUN.csv are the same run of SCENE.yaml with --fields all. The
 readers are the importer's (io_import_throng/reader.py: stream and CSV) and
 examples/read_stream.py (read from a file, a pipe and an io.BytesIO).
 
+- Streams of both versions: RUN.thr (version 2) is also rewritten here as
+  the version 1 stream of the same run; the damages below are made to
+  both, and the version 2 frame's own (its size, its count, its ids).
+- Agents that come and go: a churned stream and its CSV, written here from
+  docs/FORMAT.md alone, read as the frames hold them, by id.
+
 - Every damage docs/FORMAT.md calls corrupt or truncated, every header field
   out of range and every non-finite coordinate must fail in every reader
   with its own error type (a ValueError), the byte offset and the field, in
@@ -126,7 +132,43 @@ def expect_read(tmp, name, data, frames, complete, interrupted, kinds=STREAM_REA
               f"{kind}, {name}: {got}, expected {frames} frames, complete {complete}, interrupted {interrupted}")
 
 
+def frames_of(raw):
+    """The frames of the version 2 stream raw: [(start, size, count)]."""
+    (hb,) = struct.unpack_from("<I", raw, 16)
+    out, at = [], hb
+    while raw[at:at + 4] == b"FRAM":
+        fb, n = struct.unpack_from("<QI", raw, at + 32)
+        out.append((at, fb, n))
+        at += fb
+    return out
+
+
+def to_v1(raw):
+    """The version 2 stream raw (every frame the same agents 0 .. N-1) as the
+    version 1 stream of the same run: no size, count or ids in the frames."""
+    (hb,) = struct.unpack_from("<I", raw, 16)
+    (fc,) = struct.unpack_from("<I", raw, 80)
+    frames = frames_of(raw)
+    n = frames[0][2]
+    fb = (32 + 4 * n * fc + 7) // 8 * 8
+    head = bytearray(raw[:hb])
+    struct.pack_into("<H", head, 8, 1)
+    struct.pack_into("<Q", head, 32, fb)
+    recrc(head, 0, hb, 20)
+    out = bytearray(head)
+    for at, _, count in frames:
+        assert count == n and raw[at + 48:at + 48 + 4 * n] == np.arange(n, dtype="<u4").tobytes()
+        fr = bytearray(fb)
+        fr[:32] = raw[at:at + 32]
+        fr[32:32 + 4 * n * fc] = raw[at + 48 + 4 * n:at + 48 + 4 * n * (1 + fc)]
+        recrc(fr, 0, fb, 4)
+        out += fr
+    out += raw[frames[-1][0] + frames[-1][1]:]  # the end record
+    return bytes(out)
+
+
 def stream_cases(raw, tmp):
+    """A version 1 stream's damages (the header, the frames, the end record)."""
     (hb,) = struct.unpack_from("<I", raw, 16)
     (agents, mask, fb) = struct.unpack_from("<IIQ", raw, 24)
     (every,) = struct.unpack_from("<I", raw, 48)
@@ -161,7 +203,8 @@ def stream_cases(raw, tmp):
     cases = [
         # The header, in the C reader's order (core/io/stream_read.c).
         ("magic", edit((1, "<B", 0x55)), 0, "magic", "not a throng stream"),
-        ("version", edit((8, "<H", 2)), 8, "version_major", "stream version 2.0"),
+        ("version", edit((8, "<H", 3)), 8, "version_major",
+         "stream version 3.0, but this reader reads versions 1.x and 2.x only"),
         ("byte order", edit((12, "<I", 0x04030201)), 12, "byte_order", "byte-order mark 0x04030201"),
         ("header size 100", edit((16, "<I", 100)), 16, "header_bytes", "header size 100 is not a multiple of 8"),
         ("header size 80", edit((16, "<I", 80)), 16, "header_bytes", "header size 80 is not a multiple of 8"),
@@ -244,6 +287,122 @@ def stream_cases(raw, tmp):
     check(int(reader.read(path).frame(2)["group"][1]) == 0x7FC00000, "the group label 0x7fc00000 reads back")
     c = reader.read(os.path.join(tmp, "case.thr"))  # the interrupted stream, written last
     check(c.complete and c.end_flags == 1 and c.frames == frames, f"interrupted: {c.complete}, {c.end_flags}")
+
+
+def stream2_cases(raw, tmp):
+    """A version 2 stream's own damages: the header's frame size, a frame's
+    size and count, which are checked before its checksum (they say how much
+    to read), and its ids; and the coordinates after the ids."""
+    (hb,) = struct.unpack_from("<I", raw, 16)
+    (fc,) = struct.unpack_from("<I", raw, 80)
+    frames = frames_of(raw)
+    f2, fb, n = frames[2]
+
+    def edit(*changes, frame=False):
+        b = bytearray(raw)
+        for at, fmt, value in changes:
+            struct.pack_into(fmt, b, at, value)
+        if frame:
+            recrc(b, f2, fb, 4)
+        recrc(b, 0, hb, 20)
+        return bytes(b)
+    big = 1 << 28
+    big_fb = (48 + 4 * big * (1 + fc) + 7) // 8 * 8
+    cases = [
+        ("a frame size in the header", edit((32, "<Q", fb)), 32, "frame_bytes",
+         f"frame size {fb} in a version 2 header, which must be 0"),
+        ("a frame size its count does not make", edit((f2 + 32, "<Q", fb + 8)), f2 + 32, "frame_bytes",
+         f"frame 2: frame size {fb + 8}, but {n} agents with their ids and {fc} fields make {fb}"),
+        ("a count its frame size does not hold", edit((f2 + 40, "<I", n + 1)), f2 + 32, "frame_bytes",
+         f"frame 2: frame size {fb}, but {n + 1} agents with their ids and {fc} fields make "
+         f"{(48 + 4 * (n + 1) * (1 + fc) + 7) // 8 * 8}"),
+        ("2^28 agents in a frame", edit((f2 + 40, "<I", big), (f2 + 32, "<Q", big_fb)), f2 + 32, "frame_bytes",
+         f"frame 2: frame size {big_fb} ({big} agents) is larger than this reader accepts (2147483648)"),
+        ("ids that do not increase", edit((f2 + 48 + 4 * 3, "<I", 1), frame=True), f2 + 48 + 4 * 3, "ids",
+         "frame 2: agent 3's id 1 is not above the id before it, 2 (ids must increase)"),
+        ("an id that names no agent", edit((f2 + 48 + 4 * (n - 1), "<I", 0xFFFFFFFF), frame=True),
+         f2 + 48 + 4 * (n - 1), "ids", f"frame 2: agent {n - 1}'s id is 0xffffffff, which names no agent"),
+        ("cut inside a frame's head", raw[:f2 + 20], f2 + 20, "frame",
+         f"the stream ends inside frame 2 (20 of the 48 bytes of its head; the frame starts at byte offset {f2})"),
+        ("x nan after the ids", edit((f2 + 48 + 4 * n + 4 * 2, "<f", float("nan")), frame=True),
+         f2 + 48 + 4 * n + 4 * 2, "x", "frame 2: agent 2's x is nan"),
+    ]
+    for name, data, offset, field, words in cases:
+        expect_refused(tmp, name, data, offset, field, words)
+    # Accepted: agents 0 in the header (the run began empty), the reserved word.
+    for name, data in (("agents 0 in the header", edit((24, "<I", 0))),
+                       ("a frame's reserved word", edit((f2 + 44, "<I", 7), frame=True))):
+        expect_read(tmp, name, data, len(frames), True, False)
+
+
+def write_stream2(frames, fields=("x", "y", "group"), dt=0.1):
+    """A version 2 stream, from docs/FORMAT.md: frames are (ids, {field: values})."""
+    mask = sum(1 << reader.FIELDS.index(name) for name in fields)
+    b = bytearray(96)
+    b[:8] = b"\x89THRONG\n"
+    struct.pack_into("<HHII", b, 8, 2, 0, 0x01020304, 96)
+    struct.pack_into("<IIQdII4fQIH", b, 24, len(frames[0][0]), mask, 0, dt, 1, 3, -10, -10, 10, 10, 1,
+                     len(fields), 5)
+    b[88:93] = b"churn"
+    recrc(b, 0, 96, 20)
+    for k, (ids, values) in enumerate(frames):
+        n = len(ids)
+        fb = (48 + 4 * n * (1 + len(fields)) + 7) // 8 * 8
+        fr = bytearray(fb)
+        struct.pack_into("<4sIQQdQI", fr, 0, b"FRAM", 0, k, k, k * dt, fb, n)
+        fr[48:48 + 4 * n] = np.asarray(ids, dtype="<u4").tobytes()
+        for j, name in enumerate(sorted(fields, key=reader.FIELDS.index)):
+            kind = "<u4" if name in reader.INT_FIELDS else "<f4"
+            fr[48 + 4 * n * (1 + j):48 + 4 * n * (2 + j)] = np.asarray(values[name], dtype=kind).tobytes()
+        recrc(fr, 0, fb, 4)
+        b += fr
+    end = bytearray(16)
+    struct.pack_into("<4sIQ", end, 0, b"END!", 0, len(frames))
+    recrc(end, 0, 16, 4)
+    return bytes(b + end)
+
+
+def churn_cases(tmp):
+    """Agents that come and go: 3, 5 and 8 are there from the start, 5 leaves
+    after frame 1, 9 comes in at frame 2, frame 3 is empty, 5 never comes
+    back and 12 comes in at frame 4. Read from the stream and from its CSV,
+    by both readers, frame by frame, by id."""
+    frames = [([3, 5, 8], [1.0, 2.0, 3.0]), ([3, 5, 8], [1.5, 2.5, 3.5]), ([3, 8, 9], [2.0, 4.0, -1.0]),
+              ([], []), ([8, 12], [5.0, 7.0])]
+    data = [(ids, {"x": xs, "y": [-v for v in xs], "group": [i % 2 for i in ids]}) for ids, xs in frames]
+    raw = write_stream2(data)
+    path = os.path.join(tmp, "churn.thr")
+    with open(path, "wb") as f:
+        f.write(raw)
+    csv = os.path.join(tmp, "churn.csv")
+    with open(csv, "w") as f:
+        f.write("id,frame,time,x,y,group\n")
+        for k, (ids, values) in enumerate(data):
+            for j, i in enumerate(ids):
+                f.write(f"{i},{k},{k * 0.1:.9g},{values['x'][j]:.9g},{values['y'][j]:.9g},{values['group'][j]}\n")
+    for source in (path, csv):
+        c = reader.read(source)
+        check(c.churn and c.frames == 5 and c.agents == 5 and c.ids.tolist() == [3, 5, 8, 9, 12],
+              f"{source}: churn {c.churn}, {c.frames} frames, ids {c.ids.tolist()}")
+        for k, (ids, values) in enumerate(data):
+            f = c.frame(k)
+            got = c.ids[f["present"]].tolist()
+            at = [c.ids.tolist().index(i) for i in ids]
+            check(got == ids and f["x"][at].tolist() == values["x"] and f["y"][at].tolist() == values["y"]
+                  and f["group"][at].tolist() == values["group"] and not f["x"][~f["present"]].any(),
+                  f"{source}, frame {k}: ids {got}, x {f['x'].tolist()}, expected ids {ids}, x {values['x']}")
+        check(c.first_values("group").tolist() == [1, 1, 0, 1, 0], f"{source}: first groups "
+              f"{c.first_values('group').tolist()}")
+        check(abs(c.period - 0.1) < 1e-6, f"{source}: period {c.period}")
+    got = [(fr["ids"].tolist(), fr["x"].tolist()) for _, fr in read_stream.read_stream(io.BytesIO(raw))]
+    check(got == frames, f"read_stream.py: {got}")
+    expect_read(tmp, "a churned stream", raw, 5, True, False)
+    # A CSV whose ids go back within a frame, or whose frames go back.
+    lines = open(csv).read().splitlines(keepends=True)
+    csv_refused(tmp, "ids back within a frame", "".join(lines[:2] + [lines[3], lines[2]] + lines[4:]), 4, "id",
+                "agent 5 of frame 0 after agent 8 of frame 0 (rows go by frame, then increasing id)")
+    csv_refused(tmp, "frames back", "".join(lines[:-1] + [lines[5]]), len(lines), "frame",
+                "agent 5 of frame 1 after agent 8 of frame 4")
 
 
 def forged(agents, mask, tail, header_bytes=96):
@@ -388,9 +547,8 @@ def csv_cases(csv_path, crowd, tmp):
     swapped = lines[:5] + [lines[6], lines[5]] + lines[7:]
     short7 = ",".join(lines[6].split(",")[:4]) + "\n"
     cases = [
-        ("swapped", "".join(swapped), 6, "id", "agent 5 of frame 0, expected agent 4 of frame 0"),
-        ("a frame short", "".join(lines[:-1]), len(lines) - agents + 1, "row",
-         f"the last frame has {agents - 1} of {agents} agents"),
+        ("swapped", "".join(swapped), 7, "id",
+         "agent 4 of frame 0 after agent 5 of frame 0 (rows go by frame, then increasing id)"),
         ("unknown column", "id,frame,time,x,y,z\n" + "".join(lines[1:]), 1, "z", "unknown column 'z'"),
         ("a column twice", "id,frame,time,x,x\n" + "".join(lines[1:]), 1, "x", "column 'x' is named twice"),
         # A row cut short: its line and the column it stops before, without numpy's advice.
@@ -529,7 +687,19 @@ def main(run, csv_path, scene_path):
     check(p["radii"].tolist() == [np.float32(scenefile.PRESET_RADIUS["pedestrian"])] * 80,
           f"pedestrians.yaml: radii {sorted(set(p['radii'].tolist()))}")
     with tempfile.TemporaryDirectory() as tmp:
-        stream_cases(open(run, "rb").read(), tmp)
+        raw = open(run, "rb").read()
+        check(struct.unpack_from("<H", raw, 8)[0] == 2, "throng writes version 2")
+        stream_cases(to_v1(raw), tmp)
+        stream2_cases(raw, tmp)
+        churn_cases(tmp)
+        # A frame short of the others: its agents are the rows it has.
+        lines = open(csv_path).read().splitlines(keepends=True)
+        path = os.path.join(tmp, "short.csv")
+        with open(path, "w") as f:
+            f.write("".join(lines[:-1]))
+        v = reader.read(path)
+        check(v.churn and v.agents == 9 and v.frame(v.frames - 1)["present"].tolist() == [True] * 8 + [False],
+              "a CSV whose last frame lacks its last agent")
         huge_header_cases(tmp)
         pipe_cases(tmp)
         csv_cases(csv_path, c, tmp)

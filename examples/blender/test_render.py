@@ -16,6 +16,10 @@
    the wall or the obstacle; where the crowd stood at frame 0 the last
    frame must be empty ground.
 3. The CSV of the same run imports to the same positions, bit for bit.
+4. Agents that come and go (a version 2 stream written by test_reader.py's
+   writer): an agent absent from a frame has radius 0 there (its instance
+   shrinks to nothing) and is not drawn; one that comes in is drawn from
+   its first frame; an agent's vertex keeps its throng id.
 """
 import math
 import os
@@ -48,10 +52,10 @@ def datablock_counts():
 def damaged_streams(good, out_dir):
     raw = open(good, "rb").read()
     (header_bytes,) = struct.unpack_from("<I", raw, 16)
-    (frame_bytes,) = struct.unpack_from("<Q", raw, 32)
-    f5 = header_bytes + 5 * frame_bytes
+    (frame_bytes,) = struct.unpack_from("<Q", raw, header_bytes + 32)  # version 2: frame 0's own size
+    f5 = header_bytes + 5 * frame_bytes  # a run without churn: frames of one size
     flip = bytearray(raw)
-    flip[f5 + 40] ^= 0x10
+    flip[f5 + 100] ^= 0x10  # in the arrays: caught by the checksum
     cases = {
         "flipped": (bytes(flip), f"byte offset {f5 + 4}: frame 5 checksum mismatch"),
         "cut": (raw[:f5 + 100], f"byte offset {f5 + 100}: the stream ends inside frame 5"),
@@ -145,6 +149,35 @@ def check_frame(img, frame, radii, labels, tag):
           f"({wx[~ok][:3]}, {wy[~ok][:3]})")
 
 
+def churn_render(scene, out_dir):
+    """Agent 5 stands at (4, 2) in frame 0 and is gone in frame 1; agent 9
+    comes in at (-6, 2) in frame 1; agents 3 and 8 stay."""
+    from test_reader import write_stream2
+    path = os.path.join(out_dir, "churn.thr")
+    data = [([3, 5, 8], {"x": [1.0, 4.0, -3.0], "y": [2.0] * 3, "group": [0] * 3}),
+            ([3, 8, 9], {"x": [1.0, -3.0, -6.0], "y": [2.0] * 3, "group": [0] * 3})]
+    with open(path, "wb") as f:
+        f.write(write_stream2(data))
+    for c in list(bpy.data.collections):  # only the churned crowd in the picture
+        c.hide_render = True
+    coll = crowd.import_crowd(path, ground=False, camera=False, frame_start=1)
+    mesh = next(ob.data for ob in coll.objects if "throng_group" in ob.keys())
+    ids = np.zeros(len(mesh.vertices), dtype=np.int32)
+    mesh.attributes["throng_id"].data.foreach_get("value", ids)
+    check(ids.tolist() == [3, 5, 8, 9], f"churn: the vertices' throng ids {ids.tolist()}")
+    colour = srgb8(crowd.PALETTE[0])
+    r = scenefile.DEFAULT_RADIUS
+    for frame, shown in ((1, [r, r, r, 0]), (2, [r, 0, r, r])):
+        img = render(scene, frame, os.path.join(out_dir, f"churn_{frame}.png"))
+        radii = np.zeros(len(ids), dtype=np.float32)
+        mesh.attributes["throng_radius"].data.foreach_get("value", radii)
+        check(np.allclose(radii, shown), f"churn frame {frame}: radii {radii.tolist()}, expected {shown}")
+        for x, there in ((4.0, frame == 1), (-6.0, frame == 2), (1.0, True)):
+            got = colour_at(img, x, 2.0)
+            check(near(got, colour) if there else not near(got, colour),
+                  f"churn frame {frame}: at ({x}, 2) {got}, expected {'an agent' if there else 'no agent'}")
+
+
 def main(out_dir):
     good = os.path.join(out_dir, "run.thr")
     scene_file = os.path.join(HERE, "test_scene.yaml")
@@ -198,6 +231,7 @@ def main(out_dir):
                 co = co.reshape(-1, 3)
                 check(np.array_equal(co[:, 0], f1["x"][ids]) and np.array_equal(co[:, 1], f1["y"][ids]),
                       f"{c.name} {ob.name}: positions differ from the stream's at frame {last}")
+    churn_render(scene, out_dir)
     if failures:
         raise RuntimeError(f"test_render.py: {len(failures)} check(s) failed")
     print(f"test_render.py: all checks passed ({run.agents} agents, {run.frames} frames)")

@@ -14,10 +14,15 @@
 // - A live feed publishes every frame to POSIX shared memory under a
 //   sequence lock: the writer never waits, a reader never sees a torn frame.
 //
-// Every frame holds the agents ordered by id (element k is agent k), not in
-// the storage order of the view: the exporter and the feed sort each frame
-// by id on the way out. Ids must therefore be 0 .. count-1, which every
-// world's are (ids are handed out in spawn order and never removed).
+// Agents come and go (throng_world_spawn, throng_world_remove_agents), so
+// a frame holds the agents alive at its step, each with its stable id, in
+// increasing id order, not in the storage order of the view: the exporter
+// and the feed sort each frame by id on the way out. Ids have gaps once
+// agents were removed, and the count may change from frame to frame. The
+// binary stream (version 2, docs/FORMAT.md) and the live feed carry each
+// frame's count and ids; CSV, the pedestrian text and SQLite write one row
+// per live agent, its id in the id column. A frame read back gives count
+// and ids (throng_frame).
 //
 // Errors: every call that can fail returns a throng_status and sets
 // throng_last_error() to a message naming the file, the byte offset or the
@@ -87,7 +92,10 @@ typedef struct throng_export_def {
 	uint32_t every;              ///< one frame every `every` steps; 0 = 1
 	uint32_t sqlite_batch;       ///< SQLite: frames per transaction; 0 = about 250,000 rows' worth
 	const char* scenario;        ///< name written into headers (copied); NULL = none
-	uint32_t agents;             ///< agents in every frame, >= 1
+	uint32_t agents;             ///< agents when the output begins, as its header records (0 allowed);
+	                             ///< later frames may hold more or fewer (agents come and go)
+	uint32_t capacity;           ///< feed only: most agents a frame may hold; 0 = twice `agents`, at
+	                             ///< least 1024. A frame with more is refused (THRONG_ERR_CAPACITY)
 	float dt;                    ///< simulated seconds per step, > 0
 	throng_vec2 bounds_min;      ///< the world's extent (m)
 	throng_vec2 bounds_max;
@@ -140,8 +148,10 @@ throng_status throng_exporter_create(const char* path, const throng_export_def* 
 /// Writes the current state of `view` as a frame when it is due: the first
 /// call always writes (frame 0), later calls write when the view's step is
 /// a multiple of `every` past the first frame's step, and a call at the step
-/// of the last frame written does nothing. Steps must not go back and the
-/// count must equal def.agents. Streams (binary, CSV, PED) reach the file
+/// of the last frame written does nothing. Steps must not go back; the
+/// count may differ from def.agents and change from frame to frame, and
+/// the view's ids may have gaps (each must appear once: a repeated id is
+/// THRONG_ERR_INVALID_ARGUMENT). Streams (binary, CSV, PED) reach the file
 /// before this returns, so every frame written survives a crash or a later
 /// failure; SQLite commits every def.sqlite_batch frames.
 /// After a failure (a closed pipe, a full disk) every later call fails too.
@@ -188,14 +198,19 @@ void throng_exporter_destroy(throng_exporter* ex);
 // ---------------------------------------------------------------------------
 // Frames and headers, as readers return them
 
-/// One frame read back. The arrays have `count` elements ordered by id and
-/// are NULL for fields the stream does not hold. They belong to the reader
-/// and stay valid until its next read or its destroy.
+/// One frame read back: the `count` agents alive at its step. `id` holds
+/// their ids, strictly increasing (with gaps where agents were removed or
+/// not yet added; 0 .. count-1 in a version 1 stream); element k of every
+/// field array is agent id[k]. Field arrays are NULL for fields the stream
+/// does not hold. All belong to the reader and stay valid until its next
+/// read or its destroy.
 typedef struct throng_frame {
 	uint64_t index;   ///< 0, 1, 2, ... in the stream
 	uint64_t step;    ///< the world's step counter at this frame
 	double time;      ///< simulated time (s): step * dt, computed in double
-	uint32_t count;
+	uint32_t count;   ///< agents in this frame (may be 0)
+	const uint32_t* id; ///< count ids, increasing
+
 	const float* x;
 	const float* y;
 	const float* vx;
@@ -209,7 +224,8 @@ typedef struct throng_frame {
 /// What a stream's or a feed's header says.
 typedef struct throng_stream_info {
 	uint32_t version_major, version_minor;
-	uint32_t agents;
+	uint32_t agents;           ///< stream 1.x: agents in every frame; 2.x: agents when it began
+	                           ///< (frames say their own); feed: the most a frame may hold
 	uint32_t fields;           ///< THRONG_FIELD_* bits present (unknown bits of a newer minor version are skipped)
 	uint32_t every;            ///< steps between frames
 	double dt;                 ///< seconds per step
@@ -218,7 +234,8 @@ typedef struct throng_stream_info {
 	uint64_t seed;
 	char scenario[THRONG_EXPORT_NAME_MAX + 1];
 	uint64_t header_bytes;     ///< binary stream: where frame 0 starts
-	uint64_t frame_bytes;      ///< binary stream: bytes per frame; feed: bytes per slot
+	uint64_t frame_bytes;      ///< binary stream 1.x: bytes per frame (2.x: 0, each frame gives its
+	                           ///< own); feed: bytes per slot
 } throng_stream_info;
 
 // ---------------------------------------------------------------------------
@@ -227,6 +244,8 @@ typedef struct throng_stream_info {
 typedef struct throng_stream_reader throng_stream_reader;
 
 /// Opens a binary stream file ("-" = standard input) and reads its header.
+/// Reads versions 1.x (every frame all agents 0 .. N-1) and 2.x (frames of
+/// varying agents, each with its ids); refuses other major versions.
 /// Fails with THRONG_ERR_IO when the file cannot be opened and
 /// THRONG_ERR_CORRUPT, naming the byte offset and the field, when the
 /// header is bad (docs/FORMAT.md, "What a reader checks").
@@ -262,8 +281,9 @@ const throng_stream_info* throng_stream_get_info(const throng_stream_reader* rea
 /// stream ends at a frame boundary). A truncated or malformed frame gives
 /// THRONG_ERR_CORRUPT with the byte offset and frame index in the message,
 /// and every later read fails the same way. Malformed includes a
-/// non-finite position, velocity or heading: the message names the
-/// frame, the agent and the field.
+/// non-finite position, velocity or heading (the message names the frame,
+/// the agent's id and the field), and in a 2.x frame a size that its count
+/// does not make and ids that do not increase.
 throng_status throng_stream_read_frame(throng_stream_reader* reader, throng_frame* frame, bool* got);
 
 /// True once the end record was read.
@@ -288,8 +308,9 @@ typedef struct throng_feed throng_feed;
 typedef struct throng_feed_reader throng_feed_reader;
 
 /// Creates the shared-memory object `name` ("crowd" or "/crowd": one name,
-/// no other '/', not "." or "..", at most 200 bytes) and sizes it for
-/// def.agents and def.fields (format and sqlite_batch are ignored). The
+/// no other '/', not "." or "..", at most 200 bytes) and sizes its slots
+/// for def.capacity agents and def.fields (format and sqlite_batch are
+/// ignored): every frame carries its count and ids, up to that capacity. The
 /// creation is exclusive: THRONG_ERR_IO when an object of that name exists
 /// (another run's feed, or one a crashed run left behind), with a message
 /// that says whose it is. On success *out owns it: throng_feed_finish()
@@ -303,7 +324,10 @@ throng_status throng_feed_create(const char* name, const throng_export_def* def,
 throng_status throng_feed_replace(const char* name, const throng_export_def* def, throng_feed** out);
 
 /// Publishes the view as the newest frame when it is due (the same rule as
-/// throng_exporter_write_view). Never waits for readers.
+/// throng_exporter_write_view). Never waits for readers. A view of more
+/// agents than the feed's capacity is refused (THRONG_ERR_CAPACITY, naming
+/// the capacity; the feed stays usable and readers keep the last frame):
+/// size the feed for the most agents the run will hold (def.capacity).
 throng_status throng_feed_publish_view(throng_feed* feed, const throng_view* view);
 
 /// throng_feed_publish_view() of throng_world_view(world).
@@ -349,9 +373,10 @@ const throng_stream_info* throng_feed_get_info(const throng_feed_reader* reader)
 /// or when the writer kept overwriting the frame during a bounded number
 /// of attempts (call again); throng_feed_writer_state() then tells whether
 /// to wait for more. It never waits. A frame returned is never torn. A
-/// frame with a non-finite position, velocity or heading is refused with
-/// THRONG_ERR_CORRUPT naming its byte offset, frame, agent and field; the
-/// next call goes on with the next frame.
+/// frame with a non-finite position, velocity or heading, a count above the
+/// capacity or ids that do not increase is refused with THRONG_ERR_CORRUPT
+/// naming its byte offset, frame, agent and field; the next call goes on
+/// with the next frame.
 throng_status throng_feed_read(throng_feed_reader* reader, throng_frame* frame, bool* got);
 
 /// True once the writer has finished the feed (no frame will follow).

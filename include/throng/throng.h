@@ -136,7 +136,9 @@ typedef struct throng_agent_state {
 /// Zero-copy read access to the current step. Arrays have `count` entries in
 /// storage order; id[k] is the stable id of the agent in slot k: its
 /// position (x, y, m), velocity (vx, vy, m/s), unit heading (hx, hy),
-/// radius (m), group and archetype. The pointers belong to the world and
+/// radius (m), group and archetype. Ids are distinct but neither sorted nor
+/// contiguous: ids are never reused, so after removals they have gaps
+/// (each is below throng_world_id_end()). The pointers belong to the world and
 /// stay valid until the next call that changes the world (step, spawn,
 /// removal, a setter, destroy): a spawn may move every array (the world
 /// grows), a removal moves agents between slots.

@@ -6,8 +6,10 @@
 // past the CRC checks into the frame parsing behind them, and as a FILE
 // without a size (fmemopen: what a pipe looks like to the reader, whose
 // frame buffer then grows with the bytes that arrive). Every element of every frame is read, so
-// AddressSanitizer checks the arrays the reader hands out, and every float
-// a frame hands out must be finite (the reader refuses the others). A
+// AddressSanitizer checks the arrays the reader hands out, every float a
+// frame hands out must be finite and its ids must increase (the reader
+// refuses the others; the seed corpus is version 2, whose frames carry
+// their own count, size and ids). A
 // header that claims more than the input holds must cost nothing:
 // -rss_limit_mb and -malloc_limit_mb (tests/fuzz/CMakeLists.txt) catch a
 // reader that allocates what it claims.
@@ -38,6 +40,17 @@ static void expect_finite(const float* array, uint32_t count)
 	for (uint32_t k = 0; array != NULL && k < count; ++k) {
 		if (!isfinite(array[k])) {
 			fprintf(stderr, "fuzz_stream: element %u of a frame is %g\n", k, (double)array[k]);
+			abort();
+		}
+	}
+}
+
+/// A frame's ids increase (version 1: 0 .. count-1).
+static void expect_ids(const uint32_t* id, uint32_t count)
+{
+	for (uint32_t k = 0; k < count; ++k) {
+		if (id == NULL || (k > 0 && id[k] <= id[k - 1])) {
+			fprintf(stderr, "fuzz_stream: id %u of a frame of %u does not increase\n", k, count);
 			abort();
 		}
 	}
@@ -95,7 +108,8 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 			for (int j = 0; j < 6; ++j) {
 				expect_finite(floats[j], f.count);
 			}
-			thr_fuzz_sink = fold(f.x, f.count) ^ fold(f.y, f.count) ^ fold(f.vx, f.count) ^ fold(f.vy, f.count) ^
+			expect_ids(f.id, f.count);
+			thr_fuzz_sink = fold(f.id, f.count) ^ fold(f.x, f.count) ^ fold(f.y, f.count) ^ fold(f.vx, f.count) ^ fold(f.vy, f.count) ^
 			       fold(f.hx, f.count) ^ fold(f.hy, f.count) ^ fold(f.group, f.count) ^ fold(f.archetype, f.count);
 		}
 		throng_stream_reader_destroy(r);

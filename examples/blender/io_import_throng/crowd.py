@@ -15,6 +15,10 @@ Design, for 100,000 agents x 600 frames:
   renders (`blender -b ... -a`) see every frame.
 - Saved .blend files keep the stream's path on the collection; the add-on's
   load handler reconnects them when the file is opened again.
+- Agents that come and go (stream version 2): every agent the run ever
+  held has its vertex; on a frame that does not hold it, the handler sets
+  its `throng_radius` to 0, so its instance is scaled to nothing (hidden),
+  and back to its radius on the frames that hold it. Nothing is keyed.
 
 Coordinates: throng's x, y (m) are Blender's x, y on the ground (z = 0),
 so throng's "Y up" is up in Blender's top view. Blender frame
@@ -125,10 +129,14 @@ def _node_group(shape):
 
 
 class Player:
-    """Writes stream frame k into the group meshes when Blender shows frame frame_start + k."""
+    """Writes stream frame k into the group meshes when Blender shows frame frame_start + k.
 
-    def __init__(self, crowd, groups, frame_start):
+    radii: every agent's radius; an agent frame k does not hold is given
+    radius 0 there (hidden), when the crowd has churn."""
+
+    def __init__(self, crowd, groups, frame_start, radii):
         self.crowd, self.groups, self.frame_start = crowd, groups, frame_start  # groups: [(index, mesh name)]
+        self.radii = np.asarray(radii, dtype=np.float32)
         self.shown = None
 
     def update(self, frame):
@@ -152,12 +160,16 @@ class Player:
             co[:, 1] = y[idx]
             me.vertices.foreach_set("co", co.ravel())
             me.attributes["throng_yaw"].data.foreach_set("value", np.ascontiguousarray(yaw[idx]))
+            if self.crowd.churn:  # absent agents shrink to nothing
+                shown = np.where(f["present"][idx], self.radii[idx], np.float32(0))
+                me.attributes["throng_radius"].data.foreach_set("value", np.ascontiguousarray(shown, np.float32))
             me.update()
         self.shown = k
 
 
 def _index(mask):
-    """Agent ids where mask holds: a slice when they are consecutive (cheaper gathers)."""
+    """Agents (indices into the crowd's ids) where mask holds: a slice when they
+    are consecutive (cheaper gathers)."""
     idx = np.flatnonzero(mask)
     if idx.size and idx[-1] - idx[0] + 1 == idx.size:
         return slice(int(idx[0]), int(idx[-1]) + 1)
@@ -238,7 +250,7 @@ def import_crowd(path, scene_file=None, frame_start=1, ground=True, camera=True,
     ng = _node_group(shape)
     mat_input = ng.inputs["Material"].identifier
     groups = []
-    ids = np.arange(crowd.agents, dtype=np.int32)
+    ids = crowd.ids.astype(np.int32)  # throng's ids: with churn, not 0 .. agents-1
     for label in np.unique(labels):
         idx = _index(labels == label)
         m = len(ids[idx])
@@ -282,14 +294,18 @@ def import_crowd(path, scene_file=None, frame_start=1, ground=True, camera=True,
     coll["throng_path"] = os.path.abspath(bpy.path.abspath(path))  # reopened from anywhere
     coll["throng_frame_start"] = frame_start
     coll["throng_scene_file"] = os.path.abspath(bpy.path.abspath(scene_file)) if scene_file else ""
-    _players[coll.name] = Player(crowd, groups, frame_start)
+    _players[coll.name] = Player(crowd, groups, frame_start, radii)
     _players[coll.name].update(sc.frame_current)
     return coll
 
 
 def _extent(crowd):
-    f = crowd.frame(0)
-    return float(f["x"].min()) - 1, float(f["y"].min()) - 1, float(f["x"].max()) + 1, float(f["y"].max()) + 1
+    """The first frame's agents' extent, grown by 1 m (a CSV has no bounds)."""
+    f = next((f for f in map(crowd.frame, range(crowd.frames)) if f["present"].any()), None)
+    if f is None:
+        return -1.0, -1.0, 1.0, 1.0
+    x, y = f["x"][f["present"]], f["y"][f["present"]]
+    return float(x.min()) - 1, float(y.min()) - 1, float(x.max()) + 1, float(y.max()) + 1
 
 
 def reconnect(coll):
@@ -297,11 +313,11 @@ def reconnect(coll):
     crowd = reader.read(coll["throng_path"])
     groups = []
     scene = scenefile.read_scene(coll["throng_scene_file"]) if coll.get("throng_scene_file") else None
-    labels, _ = scenefile.per_agent(crowd, scene)
+    labels, radii = scenefile.per_agent(crowd, scene)
     for ob in coll.objects:
         if "throng_group" in ob.keys() and ob.type == "MESH":
             groups.append((_index(labels == ob["throng_group"]), ob.data.name))
-    _players[coll.name] = Player(crowd, groups, int(coll["throng_frame_start"]))
+    _players[coll.name] = Player(crowd, groups, int(coll["throng_frame_start"]), radii)
 
 
 def on_frame_change(scene, depsgraph=None):

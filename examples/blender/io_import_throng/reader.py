@@ -13,6 +13,13 @@ agents x 600 frames (a 1 GB stream):
 - The frames are then **memory-mapped** (numpy.memmap), and `Crowd.frame(k)`
   returns views of frame k's arrays without copying: the importer reads one
   frame per displayed frame, and only the pages it touches are ever loaded.
+- Agents come and go (stream version 2, docs/FORMAT.md): every frame holds
+  its own agents, by id. A Crowd's agents are every agent the run ever
+  held (`Crowd.ids`, increasing); `frame(k)` gives each field for all of
+  them (0 for an agent absent from frame k) and `present`, which of them
+  frame k holds. A run whose frames all hold the same agents (a version 1
+  stream, or a version 2 one without churn) keeps the no-copy views;
+  otherwise frame(k) scatters frame k's agents into fresh arrays.
 
 A damaged file costs nothing: no size a stream's header claims is allocated
 before it is held against FRAME_MAX (2 GiB, as throng's C reader) and the
@@ -40,7 +47,9 @@ CSV_COLUMNS = ("x", "y", "velocity_x", "velocity_y", "heading_x", "heading_y", "
 INT_FIELDS = ("group", "archetype")
 HEADER_FIXED = 88
 HEADER_MAX = 65536
-FRAME_HEAD = 32
+FRAME_HEAD = 32  # a version 1 frame's head
+FRAME2_HEAD = 48  # a version 2 frame's: also its size, its count and a reserved word; its ids follow
+NO_AGENT = 0xFFFFFFFF
 FRAME_MAX = 1 << 31  # the largest frame the readers accept (2 GiB), as throng's C reader
 END_BYTES = 16
 BOUNDS_MODES = ("contain", "wrap", "bounce", "open")
@@ -69,25 +78,64 @@ class ThrongReadError(ValueError):
 class Crowd:
     """A checked throng output: its header facts and its frames by agent id.
 
-    agents, frames, dt (s per step), every (steps per frame), period
-    (s per frame), bounds ((min x, min y, max x, max y), m), bounds_mode,
-    scenario, complete (an end record closed the stream), end_flags (the
-    end record's flags byte: bit 0, the run was interrupted), fields (names).
-    frame(k) returns {field: array of `agents` values} for frame k (views
-    into the memory map for a stream, no copy).
+    agents (every agent the run held, in any frame), ids (their throng ids,
+    increasing: agent j is throng's agent ids[j]), frames, dt (s per step),
+    every (steps per frame), period (s per frame), bounds ((min x, min y,
+    max x, max y), m), bounds_mode, scenario, complete (an end record
+    closed the stream), end_flags (the end record's flags byte: bit 0, the
+    run was interrupted), fields (names), churn (agents come and go: some
+    frame lacks some agent). frame(k) returns {field: array of `agents`
+    values} for frame k and "present", which agents frame k holds; an
+    absent agent's values are 0. Without churn the arrays are views into
+    the memory map of a stream, no copy.
     """
 
     def __init__(self, path, agents, frames, fields, period, dt=None, every=None,
-                 bounds=None, bounds_mode="open", scenario="", complete=True):
+                 bounds=None, bounds_mode="open", scenario="", complete=True, ids=None):
         self.path, self.agents, self.frames, self.fields = path, agents, frames, fields
         self.period, self.dt, self.every = period, dt, every
         self.bounds, self.bounds_mode, self.scenario, self.complete = bounds, bounds_mode, scenario, complete
         self.end_flags = 0
-        self._arrays = {}
+        self.ids = np.arange(agents, dtype=np.uint32) if ids is None else ids
+        self._arrays = {}  # every frame holds every agent: {field: (frames, agents) array}
+        self._sparse = None  # else: k -> (frame k's ids, {field: its values}), the ids increasing
+
+    @property
+    def churn(self):
+        return self._sparse is not None
 
     def frame(self, k):
         k = min(max(int(k), 0), self.frames - 1)
-        return {name: a[k] for name, a in self._arrays.items()}
+        if self._sparse is None:
+            out = {name: a[k] for name, a in self._arrays.items()}
+            out["present"] = np.ones(self.agents, dtype=bool)
+            return out
+        ids, arrays = self._sparse(k)
+        at = np.searchsorted(self.ids, ids)
+        present = np.zeros(self.agents, dtype=bool)
+        present[at] = True
+        out = {"present": present}
+        for name, a in arrays.items():
+            full = np.zeros(self.agents, dtype=a.dtype)
+            full[at] = a
+            out[name] = full
+        return out
+
+    def first_values(self, name):
+        """Each agent's `name` in the first frame that holds it (a label, say)."""
+        if self._sparse is None:
+            return self._arrays[name][0]
+        out = np.zeros(self.agents, dtype=np.uint32 if name in INT_FIELDS else np.float32)
+        seen = np.zeros(self.agents, dtype=bool)
+        for k in range(self.frames):
+            ids, arrays = self._sparse(k)
+            at = np.searchsorted(self.ids, ids)
+            new = ~seen[at]
+            out[at[new]] = arrays[name][new]
+            seen[at] = True
+            if seen.all():
+                break
+        return out
 
     @property
     def fps(self):
@@ -128,11 +176,13 @@ def _read_into(f, view):
     return got
 
 
-def _check_fields(path, agents, mask, field_count, frame_bytes, dt, every, mode, bounds):
+def _check_fields(path, agents, mask, field_count, frame_bytes, dt, every, mode, bounds, v2):
     """The checks throng's C reader makes on the header's fields (thr_header_check,
-    then the frame size's consistency), in its order and at its offsets."""
+    then the frame size's consistency), in its order and at its offsets. A
+    version 2 header's agents is the count the run began with (0 allowed),
+    its frame_bytes 0 (every frame gives its own)."""
     bits = bin(mask).count("1")
-    if agents == 0:
+    if agents == 0 and not v2:
         _fail(path, 24, "agents", "agent count is 0")
     if mask == 0:
         _fail(path, 28, "field_mask", "field mask is 0 (no fields)")
@@ -150,6 +200,11 @@ def _check_fields(path, agents, mask, field_count, frame_bytes, dt, every, mode,
     for corner, b in zip(BOUNDS_CORNERS, bounds):
         if not math.isfinite(b):
             _fail(path, 56, "bounds", f"world bounds are not finite ({corner} is {b:g})")
+    if v2:
+        if frame_bytes != 0:
+            _fail(path, 32, "frame_bytes", f"frame size {frame_bytes} in a version 2 header, which must be 0 "
+                                           "(every frame gives its own)")
+        return
     expect = (FRAME_HEAD + 4 * agents * field_count + 7) // 8 * 8
     if frame_bytes != expect:
         _fail(path, 32, "frame_bytes", f"frame size {frame_bytes}, but {agents} agents with {field_count} fields "
@@ -164,8 +219,9 @@ def _read_header(f, path):
         _fail(path, len(fixed), "header",
               f"the stream ends inside the header ({len(fixed)} of at least {HEADER_FIXED} bytes)")
     major, minor, bom, header_bytes, stored = struct.unpack_from("<HHIII", fixed, 8)
-    if major != 1:
-        _fail(path, 8, "version_major", f"stream version {major}.{minor}, but this reader reads version 1.x only")
+    if major not in (1, 2):
+        _fail(path, 8, "version_major",
+              f"stream version {major}.{minor}, but this reader reads versions 1.x and 2.x only")
     if bom != 0x01020304:
         _fail(path, 12, "byte_order", f"byte-order mark 0x{bom:08x}, expected 0x01020304 stored little-endian")
     if header_bytes % 8 or not HEADER_FIXED <= header_bytes <= HEADER_MAX:
@@ -186,43 +242,93 @@ def _read_header(f, path):
     agents, mask, frame_bytes, dt, every, mode = struct.unpack_from("<IIQdII", h, 24)
     bounds = struct.unpack_from("<4f", h, 56)
     field_count, name_bytes = struct.unpack_from("<IH", h, 80)
-    _check_fields(path, agents, mask, field_count, frame_bytes, dt, every, mode, bounds)
+    _check_fields(path, agents, mask, field_count, frame_bytes, dt, every, mode, bounds, major == 2)
     if HEADER_FIXED + name_bytes > header_bytes:
         _fail(path, 84, "name_bytes", f"scenario name of {name_bytes} bytes does not fit a {header_bytes}-byte header")
     return {
-        "agents": agents, "mask": mask, "field_count": field_count, "frame_bytes": frame_bytes,
+        "v2": major == 2, "agents": agents, "mask": mask, "field_count": field_count, "frame_bytes": frame_bytes,
         "dt": dt, "every": every, "bounds_mode": BOUNDS_MODES[mode], "bounds": bounds,
         "header_bytes": header_bytes, "scenario": bytes(h[88:88 + name_bytes]).decode("utf-8", "replace"),
     }
 
 
-def _check_coordinates(path, buf, h, start, index):
-    """Refuses a frame (in buf) whose positions, velocities or headings are not
-    all finite, naming the first as the C reader does: offset, agent, field."""
-    n, mask = h["agents"], h["mask"]
+def _check_coordinates(path, buf, h, start, index, data_at, n, ids):
+    """Refuses a frame (in buf, n agents, arrays from data_at) whose positions,
+    velocities or headings are not all finite, naming the first as the C
+    reader does: offset, agent (by its id), field."""
+    mask = h["mask"]
     floats = [FIELDS[b] for b in range(FLOAT_FIELDS) if mask & (1 << b)]  # the frame's first arrays
-    if not floats:
+    if not floats or n == 0:
         return
-    ok = np.isfinite(np.frombuffer(buf, dtype="<f4", count=n * len(floats), offset=FRAME_HEAD))
+    ok = np.isfinite(np.frombuffer(buf, dtype="<f4", count=n * len(floats), offset=data_at))
     if ok.all():
         return
     k = int(np.argmin(ok))
     slot, agent = divmod(k, n)
-    at = FRAME_HEAD + 4 * k
+    at = data_at + 4 * k
     (value,) = struct.unpack_from("<f", buf, at)
-    _fail(path, start + at, floats[slot], f"frame {index}: agent {agent}'s {floats[slot]} is {value:g} "
+    _fail(path, start + at, floats[slot], f"frame {index}: agent {int(ids[agent])}'s {floats[slot]} is {value:g} "
                                           "(positions, velocities and headings must be finite)")
 
 
-def _check_frames(f, path, h):
-    """Reads every frame after the header; returns (frames, complete, end record flags).
+def _check_ids(path, ids, start, index):
+    """A version 2 frame's ids must increase, none NO_AGENT (as the C reader)."""
+    if len(ids) == 0:
+        return
+    bad = ids == NO_AGENT
+    bad[1:] |= ids[1:] <= ids[:-1]
+    if not bad.any():
+        return
+    k = int(np.argmax(bad))
+    at = start + FRAME2_HEAD + 4 * k
+    if ids[k] == NO_AGENT:
+        _fail(path, at, "ids", f"frame {index}: agent {k}'s id is 0x{NO_AGENT:08x}, which names no agent")
+    _fail(path, at, "ids", f"frame {index}: agent {k}'s id {int(ids[k])} is not above the id before it, "
+                           f"{int(ids[k - 1])} (ids must increase)")
+
+
+def _frame2_head(f, path, h, marker, offset, index):
+    """Reads the rest of a version 2 frame's head; checks that its size is the
+    one its count and the header's fields make, within FRAME_MAX, before
+    anything of that size is allocated. Returns (head, frame_bytes, count)."""
+    head = bytearray(marker) + bytearray(FRAME2_HEAD - 4)
+    got = _read_into(f, memoryview(head)[4:])
+    if got < FRAME2_HEAD - 4:
+        _fail(path, offset + 4 + got, "frame", f"the stream ends inside frame {index} "
+              f"({4 + got} of the {FRAME2_HEAD} bytes of its head; the frame starts at byte offset {offset})")
+    frame_bytes, count = struct.unpack_from("<QI", head, 32)
+    fc = h["field_count"]
+    expect = (FRAME2_HEAD + 4 * count * (1 + fc) + 7) // 8 * 8
+    if frame_bytes != expect:
+        _fail(path, offset + 32, "frame_bytes", f"frame {index}: frame size {frame_bytes}, but {count} agents with "
+                                                f"their ids and {fc} fields make {expect}")
+    if frame_bytes > FRAME_MAX:
+        _fail(path, offset + 32, "frame_bytes", f"frame {index}: frame size {frame_bytes} ({count} agents) is larger "
+                                                f"than this reader accepts ({FRAME_MAX})")
+    return head, frame_bytes, count
+
+
+class _Frames:
+    """Where a stream's frames are: each frame's offset and count (version 2),
+    every id the run held, and whether every frame holds the same agents."""
+
+    def __init__(self):
+        self.offsets, self.counts = [], []
+        self.ids = None  # the union of the frames' ids
+        self.same = True  # every frame holds the first frame's agents
+
+
+def _check_frames(f, path, h, where):
+    """Reads every frame after the header; returns (frames, complete, end record flags)
+    and fills `where` (a _Frames).
 
     Each frame must be in the file before its buffer is allocated; one
-    buffer serves every frame (nothing is kept)."""
-    frame_bytes, every, dt = h["frame_bytes"], h["every"], h["dt"]
+    buffer serves every frame (nothing is kept but the ids)."""
+    every, dt, v2 = h["every"], h["dt"], h["v2"]
     buf = None
     marker = bytearray(4)
     offset, index, step0 = h["header_bytes"], 0, 0
+    first_ids = None
     while True:
         got = _read_into(f, memoryview(marker))
         if got == 0:
@@ -255,20 +361,25 @@ def _check_frames(f, path, h):
             found = " ".join(f"{b:02x}" for b in marker)
             _fail(path, offset, "marker",
                   f"expected frame {index}'s marker \"FRAM\" or the end record \"END!\", found {found}")
+        if v2:
+            first, frame_bytes, n = _frame2_head(f, path, h, marker, offset, index)
+            data_at = FRAME2_HEAD + 4 * n
+        else:
+            first, frame_bytes, n, data_at = marker, h["frame_bytes"], h["agents"], FRAME_HEAD
         left = _left(f)
-        have = 4 + min(left, frame_bytes - 4)
+        have = len(first) + min(left, frame_bytes - len(first))
         if have < frame_bytes:  # checked before the frame's buffer is allocated
             _fail(path, offset + have, "frame", f"the stream ends inside frame {index} "
                   f"({have} of {frame_bytes} bytes; the frame starts at byte offset {offset})")
-        if buf is None:
+        if buf is None or len(buf) < frame_bytes:
             buf = bytearray(frame_bytes)
-        buf[:4] = marker
-        have = 4 + _read_into(f, memoryview(buf)[4:])
+        buf[:len(first)] = first
+        have = len(first) + _read_into(f, memoryview(buf)[len(first):frame_bytes])
         if have < frame_bytes:  # the file shrank meanwhile
             _fail(path, offset + have, "frame", f"the stream ends inside frame {index} "
                   f"({have} of {frame_bytes} bytes; the frame starts at byte offset {offset})")
         stored, idx, step, time = struct.unpack_from("<IQQd", buf, 4)
-        computed = _crc_zeroed(buf, 4)
+        computed = _crc_zeroed(memoryview(buf)[:frame_bytes], 4)
         if computed != stored:
             _fail(path, offset + 4, "frame_crc",
                   f"frame {index} checksum mismatch (stored 0x{stored:08x}, computed 0x{computed:08x})")
@@ -282,7 +393,20 @@ def _check_frames(f, path, h):
         if struct.pack("<d", time) != struct.pack("<d", step * dt):  # bit for bit, as the C reader
             _fail(path, offset + 24, "time",
                   f"frame {index} has time {time!r} s, but step {step} times dt is {step * dt!r} s")
-        _check_coordinates(path, buf, h, offset, index)
+        if v2:
+            ids = np.frombuffer(buf, dtype="<u4", count=n, offset=FRAME2_HEAD).copy()
+            _check_ids(path, ids, offset, index)
+        else:
+            ids = np.arange(n, dtype=np.uint32) if first_ids is None else first_ids
+        _check_coordinates(path, buf, h, offset, index, data_at, n, ids)
+        if first_ids is None:
+            first_ids, where.ids = ids, ids
+        elif where.same and not np.array_equal(ids, first_ids):
+            where.same = False
+        if not where.same and not np.array_equal(ids, where.ids):
+            where.ids = np.union1d(where.ids, ids).astype(np.uint32)
+        where.offsets.append(offset)
+        where.counts.append(n)
         offset += frame_bytes
         index += 1
 
@@ -315,23 +439,40 @@ def read_stream(path):
     """
     path = os.fspath(path)
     f = _open_regular(path)
+    where = _Frames()
     try:
         with f:
             h = _read_header(f, path)
-            frames, complete, flags = _check_frames(f, path, h)
+            frames, complete, flags = _check_frames(f, path, h, where)
     except OSError as e:
         raise ThrongReadError(f"{path}: cannot read: {e.strerror or e}", path=path) from e
     if frames == 0:
         _fail(path, h["header_bytes"], "frame", "the stream holds no frame")
-    n, fb = h["agents"], h["frame_bytes"]
-    raw = np.memmap(path, dtype=np.uint8, mode="r", offset=h["header_bytes"], shape=(frames, fb))
     present = [name for bit, name in enumerate(FIELDS) if h["mask"] & (1 << bit)]
-    crowd = Crowd(path, n, frames, present, h["dt"] * h["every"], h["dt"], h["every"],
-                  h["bounds"], h["bounds_mode"], h["scenario"], complete)
+    crowd = Crowd(path, len(where.ids), frames, present, h["dt"] * h["every"], h["dt"], h["every"],
+                  h["bounds"], h["bounds_mode"], h["scenario"], complete, ids=where.ids)
     crowd.end_flags = flags
-    for j, name in enumerate(present):  # known fields come first (bits 0-7), in bit order
-        at = FRAME_HEAD + 4 * n * j
-        crowd._arrays[name] = raw[:, at:at + 4 * n].view("<u4" if name in INT_FIELDS else "<f4")
+    kind = lambda name: "<u4" if name in INT_FIELDS else "<f4"  # noqa: E731
+    head = FRAME2_HEAD if h["v2"] else FRAME_HEAD
+    if where.same:  # every frame holds the same agents: frames of one size, views of a memory map
+        n = where.counts[0]
+        fb = (head + 4 * n * ((1 if h["v2"] else 0) + h["field_count"]) + 7) // 8 * 8
+        raw = np.memmap(path, dtype=np.uint8, mode="r", offset=h["header_bytes"], shape=(frames, fb))
+        data_at = head + (4 * n if h["v2"] else 0)
+        for j, name in enumerate(present):  # known fields come first (bits 0-7), in bit order
+            at = data_at + 4 * n * j
+            crowd._arrays[name] = raw[:, at:at + 4 * n].view(kind(name))
+        return crowd
+    raw = np.memmap(path, dtype=np.uint8, mode="r")
+    offsets, counts = where.offsets, where.counts
+
+    def sparse(k):
+        at, n = offsets[k], counts[k]
+        ids = raw[at + FRAME2_HEAD:at + FRAME2_HEAD + 4 * n].view("<u4")
+        data_at = at + FRAME2_HEAD + 4 * n
+        return ids, {name: raw[data_at + 4 * n * j:data_at + 4 * n * (j + 1)].view(kind(name))
+                     for j, name in enumerate(present)}
+    crowd._sparse = sparse
     return crowd
 
 
@@ -433,8 +574,10 @@ def read_csv(path):
     byte-order mark and CRLF line ends (as spreadsheets save) are taken.
     Every value must be a finite number (a 32-bit float for positions,
     velocities and headings, a whole number for group and archetype), and
-    rows go by frame, then id. The frame period comes from the time column
-    (float precision); dt and every are not in a CSV.
+    rows go by frame, then id: frames from 0 never going back, ids
+    increasing within a frame. A frame's agents are its rows (agents come
+    and go; a frame without agents has no row). The frame period comes from
+    the time column (float precision); dt and every are not in a CSV.
     """
     path = os.fspath(path)
     try:
@@ -464,24 +607,40 @@ def read_csv(path):
                 else "every value must be a finite number")
         _fail_line(path, r + 2, head[c], f"column {head[c]!r} is {data[r, c]:g} ({rule})")
     ids, frame_col = data[:, 0], data[:, 1]
-    n = int(np.count_nonzero(frame_col == frame_col[0]))
-    frames = rows // n
     if frame_col[0] != 0:
         _fail_line(path, 2, "frame", f"frame {frame_col[0]:g}, expected frame 0")
-    full = frames * n
-    bad = (ids[:full].reshape(frames, n) != np.arange(n)) | (frame_col[:full].reshape(frames, n) != np.arange(frames)[:, None])
+    for col, values in (("id", ids), ("frame", frame_col)):
+        wrong = (values != np.floor(values)) | (values < 0) | (values >= NO_AGENT)
+        if wrong.any():
+            r = int(np.argmax(wrong))
+            _fail_line(path, r + 2, col, f"column {col!r} is {values[r]:g}, not a whole number from 0 to "
+                                         f"{NO_AGENT - 1}")
+    step = np.diff(frame_col)
+    same = step == 0
+    bad = (step < 0) | (same & (np.diff(ids) <= 0))
     if bad.any():
-        r = int(np.argmax(bad))
-        _fail_line(path, r + 2, "id" if ids[r] != r % n else "frame",
-                   f"agent {ids[r]:g} of frame {frame_col[r]:g}, expected agent "
-                   f"{r % n} of frame {r // n} (rows go by frame, then id)")
-    if rows != full:
-        _fail_line(path, full + 2, "row", f"the last frame has {rows - full} of {n} agents")
-    times = data[::n, 2]
-    period = float(times[1] - times[0]) if frames > 1 else 1.0 / 60.0
+        r = int(np.argmax(bad)) + 1
+        _fail_line(path, r + 2, "frame" if step[r - 1] < 0 else "id",
+                   f"agent {ids[r]:g} of frame {frame_col[r]:g} after agent {ids[r - 1]:g} of frame "
+                   f"{frame_col[r - 1]:g} (rows go by frame, then increasing id)")
+    frames = int(frame_col[-1]) + 1
+    starts = np.flatnonzero(np.concatenate(([True], ~same)))  # each frame's first row
+    frame_of = frame_col[starts].astype(np.int64)
+    first = np.full(frames + 1, rows, dtype=np.int64)  # frame k's rows: first[k] .. first[k + 1]
+    first[frame_of] = starts
+    for k in range(frames - 1, -1, -1):  # a frame without rows starts where the next does
+        first[k] = min(first[k], first[k + 1])
+    all_ids = np.unique(ids).astype(np.uint32)
+    n = len(all_ids)
+    dense = rows == frames * n and bool((ids.reshape(frames, n) == all_ids).all()) if rows % n == 0 else False
+    times = data[starts, 2]
+    if len(starts) > 1:
+        period = float(times[1] - times[0]) / float(frame_of[1] - frame_of[0])
+    else:
+        period = 1.0 / 60.0
     if not (math.isfinite(period) and period > 0):
-        _fail_line(path, n + 2, "time", f"time {times[1]:g} does not follow frame 0's {times[0]:g}")
-    crowd = Crowd(path, n, frames, present, period)
+        _fail_line(path, int(starts[1]) + 2, "time", f"time {times[1]:g} does not follow frame 0's {times[0]:g}")
+    crowd = Crowd(path, n, frames, present, period, ids=all_ids)
     for j, name in enumerate(present):
         col = data[:, 3 + j]
         if name in INT_FIELDS:
@@ -490,7 +649,7 @@ def read_csv(path):
                 r = int(np.argmax(wrong))
                 _fail_line(path, r + 2, head[3 + j],
                            f"column {head[3 + j]!r} is {col[r]:g}, not a whole number from 0 to 4294967295")
-            crowd._arrays[name] = col.astype(np.uint32).reshape(frames, n)
+            crowd._arrays[name] = col.astype(np.uint32)
         else:
             with np.errstate(over="ignore"):  # beyond a float32: refused just below
                 col32 = col.astype(np.float32)
@@ -499,7 +658,14 @@ def read_csv(path):
                 r = int(np.argmax(wrong))
                 _fail_line(path, r + 2, head[3 + j], f"column {head[3 + j]!r} is {col[r]:g}, beyond a 32-bit float's "
                                                      "range (positions, velocities and headings must be finite)")
-            crowd._arrays[name] = col32.reshape(frames, n)
+            crowd._arrays[name] = col32
+    if dense:  # every frame holds every agent: (frames, agents) arrays
+        crowd._arrays = {name: a.reshape(frames, n) for name, a in crowd._arrays.items()}
+        return crowd
+    columns, crowd._arrays = crowd._arrays, {}
+    row_ids = ids.astype(np.uint32)
+    crowd._sparse = lambda k: (row_ids[first[k]:first[k + 1]],
+                               {name: a[first[k]:first[k + 1]] for name, a in columns.items()})
     return crowd
 
 

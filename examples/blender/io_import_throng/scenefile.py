@@ -131,7 +131,8 @@ def read_scene(path):
 def per_agent(crowd, scene):
     """Group labels and radii per agent id of `crowd` (a reader.Crowd), with `scene` or None.
 
-    Labels: the stream's group field, else the scene file's groups in id
+    Labels: the stream's group field (each agent's in the first frame that
+    holds it: agents come and go), else the scene file's groups in id
     order, else 0. Radii: from the scene file by group label when each label
     has one radius there (right for a file's run and for a built-in scene's
     file twin, which deals ids differently but keeps the labels), else by id
@@ -140,7 +141,7 @@ def per_agent(crowd, scene):
     n = crowd.agents
     default = np.full(n, DEFAULT_RADIUS, dtype=np.float32)
     if "group" in crowd.fields:
-        labels = np.array(crowd.frame(0)["group"], dtype=np.uint32)
+        labels = np.array(crowd.first_values("group"), dtype=np.uint32)  # an agent's label where it first appears
         if scene is None:
             return labels, default
         by_label = {}
