@@ -27,7 +27,8 @@
 // step (armies'), and the outcome reads the whole world at the end.
 //
 // Not yet (refused with a message): agents given a target agent by the
-// scene (at any distance).
+// scene (at any distance); agents that come and go (sources, zones and
+// their sinks, ids removed before the first step).
 #define _POSIX_C_SOURCE 200809L // clock_gettime
 
 #include <signal.h>
@@ -45,10 +46,28 @@
 #include "throng/scene_part.h"
 
 /// What throng-mpi cannot distribute yet, as a message; NULL when none.
+/// Churn is refused, not run: a part world runs no source
+/// (throng_world_add_source refuses one) and lists no step events, so no
+/// sink would remove an agent and no zone event would reach a
+/// measure (concourse's flows read them). The run would end with another
+/// hash and summary than throng run's (docs/DISTRIBUTED.md, "Agents that
+/// come and go").
 static const char* unsupported(throng_scene* scene)
 {
 	const throng_world* w = throng_scene_world(scene);
 	const uint32_t n = throng_world_agent_count(w);
+	if (throng_world_source_count(w) != 0) {
+		return "scenes with sources (agents added while the world runs) are not distributed yet: run it with "
+		       "throng run";
+	}
+	if (throng_world_zone_count(w) != 0) {
+		return "scenes with zones (sinks that remove agents, zone events) are not distributed yet: run it with "
+		       "throng run";
+	}
+	if (throng_world_id_end(w) != n) {
+		return "scenes whose agents were removed before the first step are not distributed yet (the ranks "
+		       "gather ids 0 to n - 1): run it with throng run";
+	}
 	for (uint32_t id = 0; id < n; ++id) {
 		throng_agent_state a;
 		if (throng_world_get_agent(w, id, &a) == THRONG_OK && a.target_agent != THRONG_NO_AGENT) {

@@ -151,7 +151,22 @@ REFUSED = [  # (arguments, a word of the message, the exit status: 2 usage, 3 a 
     (["field", "--out", "--quiet"], "is an option", 2),
     (["nosuch"], "unknown scenario \"nosuch\"", 2),
     (["@bad"], "world_problems.yaml:3:7: world.dt", 3),
+    # Agents that come and go: a part world runs no source and no sink, so
+    # the run would end elsewhere than throng run's (docs/DISTRIBUTED.md).
+    (["evacuation", "--agents", "200", "--metrics", "off"], "zones (sinks", 2),
+    (["concourse", "--agents", "200", "--metrics", "off"], "sources (agents added", 2),
+    # A file's zone that is no sink removes nobody, but a part lists no
+    # events; a file's source alone (crossing's file with one more section).
+    (["@zone", "--metrics", "off"], "zones (sinks", 2),
+    (["@source", "--metrics", "off"], "sources (agents added", 2),
 ]
+
+# The sections "@zone" and "@source" add to examples/crossing.yaml.
+CHURN_FILES = {
+    "@zone": "zones:\n  - {shape: circle, name: fountain, center: [0, 0], radius: 2}\n",
+    "@source": "sources:\n  - {shape: box, min: [-60, -60], max: [-55, -55], rate: 1, archetype: pedestrian, "
+               "goal: [60, 60]}\n",
+}
 
 def mpirun_args(mpirun, ranks):
     args = [mpirun, "-np", str(ranks), "--oversubscribe"]
@@ -394,15 +409,28 @@ def main():
     with tempfile.TemporaryDirectory(prefix="mpi_runs.") as tmp:
         decompose(mpirun, throng, throng_mpi, tmp)
         outputs(mpirun, throng, throng_mpi, tmp)
-    bad = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "bad", "world_problems.yaml")
-    for args, word, status in REFUSED:
-        args = [bad if a == "@bad" else a for a in args]
-        cmd = mpirun_args(mpirun, 2) + [throng_mpi, "run"] + args + ["--steps", "1"]
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-        if p.returncode != status or word not in p.stderr:
-            sys.exit(f"mpi_runs: {' '.join(args)}: exit {p.returncode}, expected {status} and a refusal naming "
-                     f"{word!r}:\n{p.stderr}")
-        print(f"mpi_runs: refused: {' '.join(args)}")
+    here = os.path.dirname(os.path.abspath(__file__))
+    files = {"@bad": os.path.join(here, "data", "bad", "world_problems.yaml")}
+    with tempfile.TemporaryDirectory(prefix="mpi_runs.") as tmp:
+        with open(os.path.join(here, "..", "examples", "crossing.yaml")) as f:
+            crossing = f.read()
+        for name, section in CHURN_FILES.items():
+            files[name] = os.path.join(tmp, name[1:] + ".yaml")
+            with open(files[name], "w") as f:
+                f.write(crossing + section)
+            # The file is good: throng run takes it.
+            p = subprocess.run([throng, "run", files[name], "--steps", "1", "--metrics", "off"], capture_output=True,
+                               text=True, timeout=120)
+            if p.returncode != 0:
+                sys.exit(f"mpi_runs: throng run {files[name]}: exit {p.returncode}:\n{p.stderr}")
+        for args, word, status in REFUSED:
+            args = [files.get(a, a) for a in args]
+            cmd = mpirun_args(mpirun, 2) + [throng_mpi, "run"] + args + ["--steps", "1"]
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+            if p.returncode != status or word not in p.stderr:
+                sys.exit(f"mpi_runs: {' '.join(args)}: exit {p.returncode}, expected {status} and a refusal naming "
+                         f"{word!r}:\n{p.stderr}")
+            print(f"mpi_runs: refused: {' '.join(args)}")
     print("mpi_runs: ok")
 
 
