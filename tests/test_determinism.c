@@ -208,6 +208,10 @@ static const golden_row golden[] = {
 	{"armies",     5000, 7, 200, 0xe25042bc9a3159e3ull},
 	{"flock",      2000, 1, 300, 0x6b964164e8e2e762ull},
 	{"flock",      5000, 7, 200, 0xfc2f34d8f4aa9ef7ull},
+	{"concourse",  300,  1, 300, 0xe43dc94b664a5dfdull},
+	{"concourse",  5000, 7, 200, 0xd445cb312aecdda3ull},
+	{"evacuation", 400,  1, 300, 0x6bac5193783d1804ull},
+	{"evacuation", 5000, 7, 200, 0x4b0278fd8ed578f0ull},
 	{"solo",       64,   1, 300, 0x1e225d2e6d949758ull},
 	{"solo",       5000, 7, 200, 0x0efc67f364e3f96full},
 };
@@ -250,7 +254,8 @@ static void check_golden(const char* scene, throng_engine engine)
 
 /// The scenes with golden tests (X-macro: one list makes the tests and the
 /// names every_scene_is_pinned checks).
-#define GOLDEN_SCENES(X) X(herd) X(circle) X(field) X(crossing) X(bottleneck) X(hallway) X(armies) X(flock) X(solo)
+#define GOLDEN_SCENES(X)                                                                                         \
+	X(herd) X(circle) X(field) X(crossing) X(bottleneck) X(hallway) X(armies) X(flock) X(concourse) X(evacuation) X(solo)
 
 #define GOLDEN_TESTS(scene)                                                                                        \
 	Test(golden, scene##_scalar) { check_golden(#scene, THRONG_ENGINE_SCALAR); }                                 \

@@ -47,6 +47,7 @@ ADAPT(wander_frame, throng_wander_frame)
 ADAPT(blend_mode, throng_blend_mode)
 ADAPT(event_kind, throng_event_kind)
 ADAPT(zone_shape, throng_zone_shape)
+ADAPT(source_shape, throng_source_shape)
 ADAPT(format, throng_format)
 ADAPT(writer_state, throng_writer_state)
 
@@ -67,8 +68,9 @@ static const enum_case cases[] = {
 	{"flee mode", {"always", "panic", "safe"}, 3, flee_mode_name, flee_mode_from},
 	{"wander frame", {"local", "world"}, 2, wander_frame_name, wander_frame_from},
 	{"blend mode", {"weighted", "priority", "hybrid", "relaxation"}, 4, blend_mode_name, blend_mode_from},
-	{"event kind", {"added", "removed", "arrived", "entered", "left"}, 5, event_kind_name, event_kind_from},
+	{"event kind", {"added", "removed", "arrived", "entered", "left", "waited"}, 6, event_kind_name, event_kind_from},
 	{"zone shape", {"circle", "box", "polygon"}, 3, zone_shape_name, zone_shape_from},
+	{"source shape", {"box", "circle", "segment"}, 3, source_shape_name, source_shape_from},
 	{"format", {"auto", "bin", "csv", "ped", "sqlite"}, 5, format_name, format_from},
 	{"writer state", {"alive", "finished", "gone"}, 3, writer_state_name, writer_state_from},
 };

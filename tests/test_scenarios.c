@@ -110,8 +110,7 @@ Test(scenarios, every_scenario_creates_steps_destroys)
 		throng_scene* s = make_scene(name, 64, 7, false);
 		cr_assert_str_eq(throng_scene_info(s)->name, name);
 		throng_world* w = throng_scene_world(s);
-		// A scene fed by sources (concourse) starts empty: 64 is the crowd it keeps.
-		cr_assert_eq(throng_world_agent_count(w), throng_world_source_count(w) > 0 ? 0u : 64u, "%s", name);
+		cr_assert_eq(throng_world_agent_count(w), 64u, "%s", name);
 		for (int step = 0; step < 10; ++step) {
 			cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s: %s", name, throng_last_error());
 		}

@@ -37,9 +37,7 @@ Test(scenes, every_scenario_scales_with_agents)
 		const char* name = throng_scenario_at(k)->name;
 		for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
 			throng_scene* s = thr_test_scene(name, counts[c], THRONG_ENGINE_SIMD);
-			throng_world* w = throng_scene_world(s);
-			// A scene fed by sources (concourse) starts empty.
-			cr_assert_eq(throng_world_agent_count(w), throng_world_source_count(w) > 0 ? 0u : counts[c], "%s", name);
+			cr_assert_eq(throng_world_agent_count(throng_scene_world(s)), counts[c], "%s", name);
 			cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s x %u: %s", name, counts[c], throng_last_error());
 			throng_scene_destroy(s);
 		}

@@ -538,19 +538,20 @@ Test(scenes, evacuation_empties_the_room_and_says_when, .timeout = 300)
 	cr_assert_eq(at[0], at[1]);
 }
 
-Test(scenes, concourse_fills_from_empty_and_lets_walkers_through, .timeout = 300)
+Test(scenes, concourse_holds_its_crowd_and_lets_walkers_through, .timeout = 300)
 {
 	uint64_t hash[2] = {0, 0};
 	for (int en = 0; en < 2; ++en) {
-		// 600 walkers once full: a 49 m hall, crossed in about 37 s.
+		// 600 walkers: a 49 m hall, crossed in about 37 s; those at the start
+		// leave as many come in.
 		throng_scene* s = thr_test_scene("concourse", 600, en == 0 ? THRONG_ENGINE_SCALAR : THRONG_ENGINE_SIMD);
 		throng_world* w = throng_scene_world(s);
-		cr_assert_eq(throng_world_agent_count(w), 0u, "it starts empty");
+		cr_assert_eq(throng_world_agent_count(w), 600u);
 		cr_assert_eq(throng_world_source_count(w), 16u);
 		cr_assert_eq(throng_world_zone_count(w), 4u);
 		hash[en] = run_scene(s, 4800); // 80 s
 		const double in = thr_test_outcome(s, "in_hall"), left = thr_test_outcome(s, "left");
-		cr_assert(in > 300.0 && in < 1200.0, "%g in the hall", in);
+		cr_assert(in > 450.0 && in < 800.0, "%g in the hall", in);
 		cr_assert_gt(left, 200.0);
 		cr_assert_eq(thr_test_outcome(s, "late"), 0.0, "a walker is stuck (worst %g)", thr_test_outcome(s, "worst_ratio"));
 		cr_assert_leq(thr_test_outcome(s, "worst_ratio"), 3.0);

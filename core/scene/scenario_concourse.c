@@ -16,12 +16,14 @@
 // not funnel into one point; an exit is a sink zone CONCOURSE_SINK_DEPTH
 // deep along its wall, which takes a walker out as it enters.
 //
-// Scaling: `--agents N` is the crowd the hall holds once it is full, not
-// its first state (it starts empty: the first walkers reach their exits
-// after about one crossing, T = L / 1.34 m/s, and from then on about as
-// many leave as come). The hall holds CONCOURSE_DENSITY walkers a square
-// metre on average, L = sqrt(N / density); each of the four entrances
-// lets in N / (4 T) a second, so that four flows of T seconds hold N.
+// Scaling: `--agents N` is the crowd the hall holds, from the first step:
+// N walkers stand in the four lanes at the start, a quarter each, spread
+// evenly along them (darts, scenario_spawn.h: no two overlap), each bound
+// for its lane's exit, as if the hall had been running for a while. The
+// hall holds CONCOURSE_DENSITY walkers a square metre on average, L =
+// sqrt(N / density); each of the four entrances lets in N / (4 T) a
+// second, T = L / 1.34 m/s the crossing, so that four flows of T seconds
+// hold N: as many come in as leave.
 // At the default 3,000: L = 109.5 m, T = 81.7 s, 9.2 walkers a second an
 // entrance, doors 16.4 m wide (0.56 walkers /(m s)); at 100,000, L = 632
 // m, 53 a second an entrance, doors 95 m. (With doors half as wide, 1.1
@@ -37,8 +39,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "error.h"
+#include "rng.h"
 #include "scenario_crowd.h"
 #include "scenario_internal.h"
+#include "scenario_spawn.h"
 
 #define CONCOURSE_DENSITY 0.25f    ///< walkers a square metre, on average, once the hall is full
 #define CONCOURSE_DOOR_SHARE 0.15f ///< a door's width / the hall's side
@@ -48,6 +53,46 @@
 #define CONCOURSE_INSET 1.0f       ///< m from the wall to an entrance's sources
 #define CONCOURSE_SINK_DEPTH 2.0f  ///< m from the wall into the hall
 #define CONCOURSE_MARGIN 5.0f      ///< m of open world around the walls
+
+/// The hall's frame: wall w's inward normal u (0 west, 1 south, 2 east,
+/// 3 north) and along it v (u turned a quarter left); the entrance is at
+/// +h/2 along v, the exit at -h/2. The walkers of wall w's entrance leave
+/// by the exit of the wall across (w + 2), whose -v is this +v.
+static const throng_vec2 concourse_inward[4] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
+
+typedef struct concourse_layout {
+	uint32_t n;         ///< walkers at the start
+	float h;            ///< half the side (m)
+	uint32_t archetype;
+} concourse_layout;
+
+/// The lane of wall w's entrance at the start, corners lo and hi: across
+/// the hall from 1 m past the sources to 1 m before the exit's sink, the
+/// entrance's width.
+static void concourse_lane(float h, float door, uint32_t w, throng_vec2* lo, throng_vec2* hi)
+{
+	const throng_vec2 u = concourse_inward[w], v = {-u.y, u.x};
+	const throng_vec2 mid = {-u.x * h, -u.y * h};
+	const throng_vec2 a = thr_crowd_at(u, v, CONCOURSE_INSET + 1.0f, 0.5f * h - 0.5f * door);
+	const throng_vec2 b = thr_crowd_at(u, v, 2.0f * h - CONCOURSE_SINK_DEPTH - 1.0f, 0.5f * h + 0.5f * door);
+	*lo = (throng_vec2){mid.x + fminf(a.x, b.x), mid.y + fminf(a.y, b.y)};
+	*hi = (throng_vec2){mid.x + fmaxf(a.x, b.x), mid.y + fmaxf(a.y, b.y)};
+}
+
+/// Walker i at points[i]: a quarter of the walkers a lane, in order; its
+/// goal the point of the exit across at its lateral place.
+static void concourse_make(const void* params, const throng_vec2* points, uint32_t i, throng_agent_def* def)
+{
+	const concourse_layout* L = params;
+	uint32_t w = 3;
+	while (w > 0 && i < (uint32_t)((uint64_t)w * L->n / 4u)) { // lane w holds [w n / 4, (w + 1) n / 4)
+		--w;
+	}
+	const throng_vec2 u = concourse_inward[w], p = points[i];
+	const throng_vec2 goal = {u.x != 0.0f ? u.x * L->h : p.x, u.y != 0.0f ? u.y * L->h : p.y};
+	*def = thr_crowd_pedestrian(p, goal, u, L->archetype);
+	def->group = w;
+}
 
 throng_status thr_concourse_build(throng_scene* scene, const throng_scene_def* o)
 {
@@ -68,14 +113,9 @@ throng_status thr_concourse_build(throng_scene* scene, const throng_scene_def* o
 	for (int k = 0; k < 4 && st == THRONG_OK; ++k) {
 		st = thr_scene_add_wall(scene, corner[k], corner[(k + 1) % 4]);
 	}
-	// Wall w (0 west, 1 south, 2 east, 3 north): its inward normal u, and
-	// along it v (u turned a quarter left); the entrance is at +h/2 along
-	// v, the exit at -h/2. The walkers of wall w's entrance leave by the
-	// exit of the wall across (w + 2), whose -v is this +v.
-	static const throng_vec2 inward[4] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
 	static const char* const wall_names[4] = {"west", "south", "east", "north"};
 	for (uint32_t w = 0; w < 4 && st == THRONG_OK; ++w) {
-		const throng_vec2 u = inward[w], v = {-u.y, u.x};
+		const throng_vec2 u = concourse_inward[w], v = {-u.y, u.x};
 		const throng_vec2 mid = {-u.x * h, -u.y * h}; // the wall's middle
 		throng_zone_def sink = throng_zone_default_def();
 		sink.shape = THRONG_ZONE_BOX;
@@ -105,6 +145,30 @@ throng_status thr_concourse_build(throng_scene* scene, const throng_scene_def* o
 			snprintf(src.name, sizeof src.name, "%s_in_%u", wall_names[w], lane);
 			st = thr_scene_add_source(scene, &src);
 		}
+	}
+	// The walkers at the start, lane by lane.
+	concourse_layout L = {n, h, archetype};
+	throng_vec2* points = st == THRONG_OK ? malloc((size_t)(n > 0 ? n : 1u) * sizeof *points) : NULL;
+	if (st == THRONG_OK && points == NULL) {
+		st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "concourse: out of memory for %u walkers", n);
+	}
+	thr_spawn sp;
+	if (st == THRONG_OK) {
+		st = thr_spawn_init(&sp, "concourse", lo, hi, n, body.radius);
+		const uint32_t key = thr_rng_key(o->seed);
+		for (uint32_t w = 0, first = 0; w < 4 && st == THRONG_OK; ++w) {
+			const uint32_t end = (uint32_t)((uint64_t)(w + 1u) * n / 4u);
+			throng_vec2 a, b;
+			concourse_lane(h, door, w, &a, &b);
+			st = thr_spawn_scatter(&sp, key, first, end - first, body.radius, a, b, points + first);
+			first = end;
+		}
+		thr_spawn_free(&sp);
+	}
+	if (st == THRONG_OK) {
+		st = thr_scene_add_block(scene, n, concourse_make, &L, sizeof L, points);
+	} else {
+		free(points);
 	}
 	scene->goal_radius = 0.0f;
 	return st;
@@ -141,7 +205,7 @@ static bool watch_room(thr_measure_state* m, uint32_t id_end)
 	return true;
 }
 
-static void flows_sample(const throng_scene* scene, thr_measure_state* m)
+static void flows_after(const throng_scene* scene, thr_measure_state* m)
 {
 	const throng_world* w = scene->world;
 	const throng_event* e = NULL;
@@ -192,6 +256,6 @@ static uint32_t flows_outcome(const throng_scene* scene, const thr_measure_state
 
 const thr_measure thr_flows_measure = {
 	.name = "flows",
-	.sample = flows_sample,
+	.after = flows_after,
 	.outcome = flows_outcome,
 };

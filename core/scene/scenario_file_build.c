@@ -649,6 +649,9 @@ throng_status throng_scene_step(throng_scene* scene)
 	}
 	if (st == THRONG_OK) {
 		scene->steps++;
+		if (scene->measure != NULL && scene->measure->after != NULL && scene->world->part == NULL) {
+			scene->measure->after(scene, &scene->measure_state);
+		}
 	}
 	return st;
 }

@@ -123,6 +123,10 @@ typedef struct thr_measure {
 	/// Optional; runs before each world step, after the definition's script
 	/// (threat, random goals): what the measure must watch as it happens.
 	void (*sample)(const throng_scene* scene, thr_measure_state* state);
+	/// Optional; runs after each world step of throng_scene_step, on a
+	/// whole world: what the step listed (throng_world_events) is read here,
+	/// so that a checkpoint between steps misses nothing.
+	void (*after)(const throng_scene* scene, thr_measure_state* state);
 	/// Writes up to cap figures (static names) and returns how many there are.
 	uint32_t (*outcome)(const throng_scene* scene, const thr_measure_state* state, throng_scene_outcome* out,
 	                    uint32_t cap);

@@ -382,7 +382,7 @@ const thr_scenario thr_scenario_table[] = {
 	{
 		.info = {.name = "concourse",
 		         .description = "a station hall: walkers come in by four doors and cross to the exits "
-		                        "opposite; --agents is the crowd it holds once full",
+		                        "opposite, as many coming as going",
 		         .default_agents = 3000,
 		         .default_steps = 18000},
 		.build = thr_concourse_build,
@@ -478,9 +478,7 @@ static throng_status state_builtin(throng_scene* scene, const throng_scene_def* 
 	m->version = 2;
 	m->measure = sc->measure;
 	throng_status st = sc->build(scene, options);
-	// A scene fed by sources may start with fewer (concourse starts
-	// empty: its agent count is the crowd its sources keep).
-	if (st == THRONG_OK && m->row_count + m->block.count != scene->agents && m->source_count == 0) {
+	if (st == THRONG_OK && m->row_count + m->block.count != scene->agents) {
 		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "scenario %s: build stated %u agents, not %u", sc->info.name,
 		              m->row_count + m->block.count, scene->agents);
 	}
