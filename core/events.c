@@ -482,9 +482,25 @@ throng_status throng_world_find_zone(const throng_world* w, const char* name, ui
 	                       : st;
 }
 
-throng_zone_def thr_zone_get(const throng_world* w, uint32_t z, throng_vec2* points)
+throng_status throng_world_get_zone(const throng_world* w, uint32_t id, throng_zone_def* def, throng_vec2* points,
+                                    uint32_t points_cap)
 {
-	const thr_zone* q = &w->zones[z];
+	throng_status st = thr_check_world(w, "throng_world_get_zone");
+	if (st == THRONG_OK && (def == NULL || (points == NULL && points_cap > 0))) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_get_zone: %s is NULL", def == NULL ? "def" : "points");
+	}
+	if (st == THRONG_OK && id >= w->zone_count) {
+		st = thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_get_zone: id: no zone %u (the world has %u)", id,
+		              w->zone_count);
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	const thr_zone* q = &w->zones[id];
+	const uint32_t n = q->shape == THRONG_ZONE_POLYGON ? q->point_count : 0u;
+	for (uint32_t k = 0; k < n && k < points_cap; ++k) {
+		points[k] = (throng_vec2){(float)q->points[k].x, (float)q->points[k].y}; // floats to begin with
+	}
 	throng_zone_def d = throng_zone_default_def();
 	d.shape = q->shape;
 	d.sink = q->sink;
@@ -493,13 +509,16 @@ throng_zone_def thr_zone_get(const throng_world* w, uint32_t z, throng_vec2* poi
 	d.radius = q->r;
 	d.min = (throng_vec2){q->x0, q->y0};
 	d.max = (throng_vec2){q->x1, q->y1};
-	if (q->shape == THRONG_ZONE_POLYGON) {
-		for (uint32_t k = 0; k < q->point_count; ++k) {
-			points[k] = (throng_vec2){(float)q->points[k].x, (float)q->points[k].y}; // floats to begin with
-		}
-		d.points = points;
-		d.point_count = q->point_count;
-	}
+	d.points = n > 0 && points_cap > 0 ? points : NULL;
+	d.point_count = n;
+	*def = d;
+	return THRONG_OK;
+}
+
+throng_zone_def thr_zone_get(const throng_world* w, uint32_t z, throng_vec2* points)
+{
+	throng_zone_def d = throng_zone_default_def();
+	throng_world_get_zone(w, z, &d, points, THRONG_MAX_WAYPOINTS); // z < zone_count: cannot fail
 	return d;
 }
 

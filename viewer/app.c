@@ -198,7 +198,7 @@ static int run_lockstep(vw_app* app)
 	// --frames 0 (only --record can leave it so, and only with a window):
 	// until the window is closed.
 	for (uint32_t n = 0; a->frames == 0 || n < a->frames; ++n) {
-		vw_sim_tick(app->sim, n == 0 ? 0u : 1u);
+		vw_sim_tick(app->sim, n == 0 ? 0u : a->steps_per_frame);
 		const vw_frame* f = vw_sim_acquire(app->sim);
 		double now = vw_now();
 		poll(app, f, now);
@@ -278,7 +278,7 @@ static int run_benchmark(vw_app* app)
 	if (f->def.threads != 0) {
 		snprintf(threads, sizeof threads, "%u", f->def.threads);
 	}
-	printf("throng-view benchmark: %s, %u agents, %s engine, threads %s, renderer %s, %u x %u, fps cap %u\n",
+	printf("throng-view benchmark: %s, %u agents at the start, %s engine, threads %s, renderer %s, %u x %u, fps cap %u\n",
 	       a->scenario, agents, throng_engine_name(f->def.engine), threads,
 	       app->renderer_name, a->width, a->height, a->fps);
 	printf("viewer:        %.1f fps (median frame %.2f ms, %u frames in %.2f s: %.1f fps mean)\n", 1e3 / median,
@@ -289,6 +289,9 @@ static int run_benchmark(vw_app* app)
 	       cpu_max);
 	printf("sim in viewer: %.2f ms/step (median of the last steps), %.1f steps/s, x%.2f real time\n",
 	       f->ms_per_step, steps_per_s, steps_per_s * dt);
+	printf("agents:        %u at the end, %llu added, %llu removed, peak %u\n", f->count,
+	       (unsigned long long)f->stats.agents_added, (unsigned long long)f->stats.agents_removed,
+	       f->stats.agents_peak);
 	free(ms);
 	return VW_EXIT_OK;
 }
@@ -311,8 +314,9 @@ static int select_at_start(vw_app* app, const vw_frame* f)
 			return VW_EXIT_OK;
 		}
 	}
-	vw_error("--select: no agent %u (the scene has %u agents, ids 0 to %u)", id, f->count,
-	         f->count > 0 ? f->count - 1 : 0);
+	// Ids have gaps once agents come and go, and a scene may start empty.
+	vw_error("--select: no agent %u at the start (the scene starts with %u agents%s)", id, f->count,
+	         f->count == 0 ? "; agents that come later cannot be selected in advance" : "");
 	return VW_EXIT_USAGE;
 }
 

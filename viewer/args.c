@@ -51,6 +51,9 @@ static bool apply_option(const char* name, const char* value, void* user)
 	if (strcmp(name, "--frames") == 0) {
 		return option_u32(name, value, 1, VW_MAX_FRAMES, &out->frames);
 	}
+	if (strcmp(name, "--steps-per-frame") == 0) {
+		return option_u32(name, value, 1, 1000000, &out->steps_per_frame);
+	}
 	if (strcmp(name, "--benchmark-frames") == 0) {
 		return option_u32(name, value, 1, VW_MAX_FRAMES, &out->benchmark_frames);
 	}
@@ -64,7 +67,8 @@ static bool apply_option(const char* name, const char* value, void* user)
 		return option_u32(name, value, 0, 1000, &out->fps);
 	}
 	if (strcmp(name, "--select") == 0) {
-		return option_u32(name, value, 0, VW_MAX_AGENTS - 1, &out->select);
+		// Any id a world can give (ids are never reused, so they outgrow the count).
+		return option_u32(name, value, 0, UINT32_MAX - 1u, &out->select);
 	}
 	if (strcmp(name, "--zoom") == 0) {
 		char* end = NULL;
@@ -105,7 +109,8 @@ int vw_parse_args(int argc, char** argv, vw_args* out)
 {
 	static const char* const valued[] = {"--agents", "--seed",     "--engine", "--threads", "--screenshot",
 	                                     "--record", "--frames",   "--width",  "--height",  "--fps",
-	                                     "--renderer", "--benchmark-frames", "--select", "--zoom"};
+	                                     "--renderer", "--benchmark-frames", "--select", "--zoom",
+	                                     "--steps-per-frame"};
 	uint64_t seen = 0;
 	const opt_spec spec = {"throng-view", "", "throng-view --help", valued, sizeof valued / sizeof valued[0], &seen};
 	memset(out, 0, sizeof *out);
@@ -129,6 +134,13 @@ int vw_parse_args(int argc, char** argv, vw_args* out)
 	if (out->benchmark_frames != 0 && (out->screenshot != NULL || out->record != NULL)) {
 		vw_error("--benchmark-frames runs in real time and cannot be combined with --screenshot or --record");
 		return VW_EXIT_USAGE;
+	}
+	if (out->steps_per_frame != 0 && out->screenshot == NULL && out->record == NULL) {
+		vw_error("--steps-per-frame applies to --screenshot and --record (in real time the clock sets the pace)");
+		return VW_EXIT_USAGE;
+	}
+	if (out->steps_per_frame == 0) {
+		out->steps_per_frame = 1;
 	}
 	if (out->frames == 0 && out->screenshot != NULL) {
 		out->frames = 1;
@@ -158,13 +170,16 @@ void vw_print_help(void)
 		"                         --frames N frames or the window is closed (without\n"
 		"                         a display, --frames is required)\n"
 		"  --frames N             stop after N frames\n"
+		"  --steps-per-frame N    with --screenshot or --record: N simulation steps\n"
+		"                         between frames (default 1; frame n shows step n*N)\n"
 		"  --benchmark-frames N   run in real time, then print fps and ms per step\n"
 		"  --fps N                frame-rate cap (default 60, 40 while the simulation\n"
 		"                         cannot keep real time; 0 = none)\n"
 		"  --renderer NAME        SDL render driver (software, opengl, ...; an unknown\n"
 		"                         name is refused with the list); default:\n"
 		"                         accelerated unless it is a software GL\n"
-		"  --select ID            start with agent ID selected and the view following it\n"
+		"  --select ID            start with agent ID selected and the view following it;\n"
+		"                         an agent that leaves the world is let go, the HUD says when\n"
 		"  --zoom F               start zoomed F times closer than fit-to-world\n"
 		"  --no-hud               start with the HUD hidden\n"
 		"  --paused               start paused\n"

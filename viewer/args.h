@@ -36,11 +36,12 @@ typedef struct vw_args {
 	const char* screenshot;    ///< PNG written after the last frame, or NULL
 	const char* record;        ///< directory that receives every frame, or NULL
 	uint32_t frames;           ///< 0 = run until closed (1 with --screenshot)
+	uint32_t steps_per_frame;  ///< captures: simulation steps between frames, default 1
 	uint32_t benchmark_frames; ///< 0 = no benchmark
 	uint32_t width, height;    ///< window size (px), default 1280 x 720
 	uint32_t fps;              ///< frame-rate cap, default 60; 0 = uncapped
 	const char* renderer;      ///< SDL render driver name, or NULL = automatic
-	uint32_t select;           ///< agent id selected at start, or UINT32_MAX
+	uint32_t select;           ///< agent id selected at start, or UINT32_MAX (ids are not bounded by the count)
 	float zoom;                ///< start zoom relative to fit-to-world, default 1
 	bool hud;                  ///< default on; --no-hud turns it off
 	bool paused;               ///< --paused: start paused

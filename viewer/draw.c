@@ -53,6 +53,46 @@ static void draw_grid(vw_batch* b, const vw_camera* cam, const vw_frame* f)
 	}
 }
 
+/// A world segment as a screen line.
+static void world_line(vw_batch* b, const vw_camera* cam, throng_vec2 p, throng_vec2 q, float width, SDL_Color c)
+{
+	float ax, ay, bx, by;
+	vw_camera_to_screen(cam, p.x, p.y, &ax, &ay);
+	vw_camera_to_screen(cam, q.x, q.y, &bx, &by);
+	vw_batch_line(b, ax, ay, bx, by, width, c);
+}
+
+/// Zones (sinks in their own colour) and sources as outlines, under
+/// everything else: they mark floor, not things in the way.
+static void draw_regions(vw_batch* b, const vw_camera* cam, const vw_frame* f)
+{
+	for (uint32_t k = 0; k < f->region_count; ++k) {
+		const vw_region* r = &f->regions[k];
+		SDL_Color c = r->kind == VW_REGION_SINK     ? VW_SINK
+		              : r->kind == VW_REGION_SOURCE ? VW_SOURCE
+		              : r->kind == VW_REGION_ZONE   ? VW_ZONE
+		                                            : VW_SOURCE_DONE;
+		float width = r->kind == VW_REGION_SINK ? 2.5f : 1.5f;
+		if (r->shape == VW_SHAPE_CIRCLE) {
+			float sx, sy;
+			vw_camera_to_screen(cam, r->a.x, r->a.y, &sx, &sy);
+			vw_batch_circle(b, sx, sy, r->radius * cam->scale, width, c);
+		} else if (r->shape == VW_SHAPE_BOX) {
+			throng_vec2 p[4] = {r->a, {r->b.x, r->a.y}, r->b, {r->a.x, r->b.y}};
+			for (int i = 0; i < 4; ++i) {
+				world_line(b, cam, p[i], p[(i + 1) % 4], width, c);
+			}
+		} else if (r->shape == VW_SHAPE_POLYGON) {
+			const throng_vec2* p = f->region_points + r->first;
+			for (uint32_t i = 0; i < r->count; ++i) {
+				world_line(b, cam, p[i], p[(i + 1u) % r->count], width, c);
+			}
+		} else {
+			world_line(b, cam, r->a, r->b, 2.0f * width, c); // a door
+		}
+	}
+}
+
 void vw_draw_scene(vw_batch* b, const vw_camera* cam, const vw_frame* f, const vw_draw_opts* o)
 {
 	if (o->grid) {
@@ -65,6 +105,7 @@ void vw_draw_scene(vw_batch* b, const vw_camera* cam, const vw_frame* f, const v
 	vw_batch_line(b, bx, ay, bx, by, 1.5f, BOUNDS);
 	vw_batch_line(b, bx, by, ax, by, 1.5f, BOUNDS);
 	vw_batch_line(b, ax, by, ax, ay, 1.5f, BOUNDS);
+	draw_regions(b, cam, f);
 	for (uint32_t k = 0; k < f->obstacle_count; ++k) {
 		throng_vec2 c = k == o->drag_obstacle ? o->drag_center : f->obstacle_c[k];
 		float sx, sy;

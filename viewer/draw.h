@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Drawing the world: grid, bounds, obstacles, walls, then every agent as a
-// triangle along its heading in one SDL_RenderGeometryRaw call, then the
+// Drawing the world: grid, bounds, zones and sources (outlines; sinks in
+// their own colour), obstacles, walls, then every agent as a triangle along its heading in one SDL_RenderGeometryRaw call, then the
 // threat and the mouse target.
 #ifndef THRONG_VIEWER_DRAW_H
 #define THRONG_VIEWER_DRAW_H
@@ -39,7 +39,8 @@ typedef struct vw_draw_opts {
 	throng_vec2 drag_center;   ///< where the drag has it (m)
 } vw_draw_opts;
 
-/// Appends grid, bounds, obstacles and walls to `shapes` (not flushed);
+/// Appends grid, bounds, zone and source outlines, obstacles and walls to
+/// `shapes` (not flushed);
 /// obstacles below VW_OBSTACLE_MIN_PX are left to vw_draw_small_obstacles.
 void vw_draw_scene(vw_batch* shapes, const vw_camera* cam, const vw_frame* f, const vw_draw_opts* o);
 

@@ -70,6 +70,80 @@ static bool copy_shapes(vw_frame* f, const throng_world* w)
 	return true;
 }
 
+/// Room for one more region and `points` more region points.
+static bool reserve_region(vw_frame* f, uint32_t points)
+{
+	if (f->region_count == f->region_cap || f->regions == NULL) {
+		uint32_t cap = f->region_cap > 0 ? 2u * f->region_cap : 8u;
+		if (!vw_grow((void**)&f->regions, cap, sizeof *f->regions)) {
+			return false;
+		}
+		f->region_cap = cap;
+	}
+	uint32_t need = f->region_point_count + points;
+	if (need > f->region_point_cap || f->region_points == NULL) {
+		uint32_t cap = need > 2u * f->region_point_cap ? need : 2u * f->region_point_cap;
+		if (!vw_grow((void**)&f->region_points, cap, sizeof *f->region_points)) {
+			return false;
+		}
+		f->region_point_cap = cap;
+	}
+	return true;
+}
+
+/// Zones and sources, copied every publish: a scene holds a few dozen at
+/// most (THRONG_MAX_ZONES, THRONG_MAX_SOURCES), and a world may add one
+/// between any two steps.
+static bool copy_regions(vw_frame* f, const throng_world* w)
+{
+	f->region_count = f->region_point_count = 0;
+	f->zone_count = throng_world_zone_count(w);
+	f->sink_count = 0;
+	for (uint32_t z = 0; z < f->zone_count; ++z) {
+		throng_zone_def d;
+		if (throng_world_get_zone(w, z, &d, NULL, 0) != THRONG_OK || !reserve_region(f, d.point_count)) {
+			return false;
+		}
+		vw_region* r = &f->regions[f->region_count];
+		throng_vec2* pts = f->region_points + f->region_point_count;
+		if (throng_world_get_zone(w, z, &d, pts, d.point_count) != THRONG_OK) {
+			return false;
+		}
+		f->sink_count += d.sink;
+		r->kind = d.sink ? VW_REGION_SINK : VW_REGION_ZONE;
+		r->shape = d.shape == THRONG_ZONE_BOX       ? VW_SHAPE_BOX
+		           : d.shape == THRONG_ZONE_POLYGON ? VW_SHAPE_POLYGON
+		                                            : VW_SHAPE_CIRCLE;
+		r->a = d.shape == THRONG_ZONE_BOX ? d.min : d.center;
+		r->b = d.max;
+		r->radius = d.radius;
+		r->first = f->region_point_count;
+		r->count = d.point_count;
+		f->region_point_count += d.point_count;
+		f->region_count++;
+	}
+	f->source_count = throng_world_source_count(w);
+	f->sources_waiting = 0;
+	for (uint32_t k = 0; k < f->source_count; ++k) {
+		throng_source_def d;
+		throng_source_state st;
+		if (throng_world_get_source(w, k, &d, &st) != THRONG_OK || !reserve_region(f, 0)) {
+			return false;
+		}
+		f->sources_waiting += st.waiting;
+		vw_region* r = &f->regions[f->region_count++];
+		memset(r, 0, sizeof *r);
+		r->kind = st.done ? VW_REGION_SOURCE_DONE : VW_REGION_SOURCE;
+		r->shape = d.shape == THRONG_SOURCE_BOX      ? VW_SHAPE_BOX
+		           : d.shape == THRONG_SOURCE_CIRCLE ? VW_SHAPE_CIRCLE
+		                                             : VW_SHAPE_SEGMENT;
+		r->a = d.shape == THRONG_SOURCE_BOX ? d.min : d.shape == THRONG_SOURCE_CIRCLE ? d.center : d.from;
+		r->b = d.shape == THRONG_SOURCE_BOX ? d.max : d.to;
+		r->radius = d.radius;
+	}
+	return true;
+}
+
 static void copy_focus(vw_focus* focus, const throng_world* w, uint32_t selected)
 {
 	memset(focus, 0, sizeof *focus);
@@ -112,22 +186,28 @@ bool vw_frame_fill(vw_frame* f, vw_scene* s, uint32_t selected)
 {
 	const throng_world* w = s->world;
 	throng_view v = throng_world_view(w);
-	if (!reserve_agents(f, v.count) || !copy_shapes(f, w)) {
+	if (!reserve_agents(f, v.count) || !copy_shapes(f, w) || !copy_regions(f, w)) {
 		f->count = 0;
 		f->obstacle_count = 0;
 		f->wall_count = 0;
+		f->region_count = 0;
 		return false;
 	}
+	// Agents come and go (issue 33): the view holds the live ones, in
+	// storage order, ids with gaps; an empty world may have no arrays.
 	f->count = v.count;
+	f->id_end = throng_world_id_end(w);
 	size_t n = v.count;
-	memcpy(f->id, v.id, n * sizeof *f->id);
-	memcpy(f->group, v.group, n * sizeof *f->group);
-	memcpy(f->archetype, v.archetype, n * sizeof *f->archetype);
-	memcpy(f->x, v.x, n * sizeof *f->x);
-	memcpy(f->y, v.y, n * sizeof *f->y);
-	memcpy(f->hx, v.hx, n * sizeof *f->hx);
-	memcpy(f->hy, v.hy, n * sizeof *f->hy);
-	memcpy(f->radius, v.radius, n * sizeof *f->radius);
+	if (n > 0) {
+		memcpy(f->id, v.id, n * sizeof *f->id);
+		memcpy(f->group, v.group, n * sizeof *f->group);
+		memcpy(f->archetype, v.archetype, n * sizeof *f->archetype);
+		memcpy(f->x, v.x, n * sizeof *f->x);
+		memcpy(f->y, v.y, n * sizeof *f->y);
+		memcpy(f->hx, v.hx, n * sizeof *f->hx);
+		memcpy(f->hy, v.hy, n * sizeof *f->hy);
+		memcpy(f->radius, v.radius, n * sizeof *f->radius);
+	}
 	f->def = throng_world_get_def(w);
 	f->threat_active = vw_scene_threat(s, &f->threat);
 	f->stats = throng_world_get_stats(w);
@@ -158,5 +238,7 @@ void vw_frame_free(vw_frame* f)
 	free(f->obstacle_r);
 	free(f->wall_a);
 	free(f->wall_b);
+	free(f->regions);
+	free(f->region_points);
 	memset(f, 0, sizeof *f);
 }

@@ -117,8 +117,15 @@ static void pace_lines(lines* l, const vw_hud_input* in)
 	}
 	add(l, VW_TEXT, "throng-view  %s   engine %s, threads %s   renderer %s", in->scene, throng_engine_name(f->def.engine),
 	    f->def.engine == THRONG_ENGINE_SIMD ? threads : "1", in->renderer);
-	add(l, VW_TEXT, "fps %.1f (%.1f ms)   agents %u   obstacles %u   walls %u", in->fps, in->frame_ms, f->count,
-	    f->obstacle_count, f->wall_count);
+	add(l, VW_TEXT, "fps %.1f (%.1f ms)   obstacles %u   walls %u   zones %u (%u sinks)   sources %u", in->fps,
+	    in->frame_ms, f->obstacle_count, f->wall_count, f->zone_count, f->sink_count, f->source_count);
+	// Agents come and go (issue 33): live now, and what the world's life saw.
+	add(l, VW_TEXT, "agents %u live   added %llu   removed %llu   peak %u%s", f->count,
+	    (unsigned long long)f->stats.agents_added, (unsigned long long)f->stats.agents_removed, f->stats.agents_peak,
+	    f->count == 0 ? "   (empty)" : "");
+	if (f->sources_waiting > 0) {
+		add(l, WARN, "sources owe %llu agents (no room yet)", (unsigned long long)f->sources_waiting);
+	}
 	add(l, f->behind ? WARN : VW_TEXT, "step %llu  t %.2f s  %.2f ms/step  %.1f steps/s  x%.2f real time%s",
 	    (unsigned long long)f->step, f->sim_time, f->ms_per_step, f->steps_per_s, f->realtime,
 	    f->behind ? "  (behind)" : "");
@@ -169,6 +176,9 @@ static void focus_lines(lines* l, const vw_hud_input* in)
 	const vw_frame* f = in->frame;
 	const vw_debug* d = in->debug;
 	if (!f->focus.valid) {
+		if (f->drop_note[0] != '\0') {
+			add(l, WARN, "%s", f->drop_note);
+		}
 		add(l, VW_TEXT_DIM, "click an agent to debug it");
 		return;
 	}

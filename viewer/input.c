@@ -288,6 +288,13 @@ void vw_ui_frame(vw_ui* ui, vw_camera* cam, const vw_frame* f, vw_sim* sim, doub
 	if (ui->archetype >= f->archetype_count) {
 		ui->archetype = 0;
 	}
+	if (f->drop_serial != ui->drop_seen) {
+		// The host dropped agent f->dropped: removed, or gone after a reset.
+		ui->drop_seen = f->drop_serial;
+		if (ui->selected == f->dropped) {
+			ui->selected = VW_NO_AGENT;
+		}
+	}
 	if (ui->follow && f->focus.valid && f->focus.state.id == ui->selected) {
 		cam->center = f->focus.state.position;
 	}

@@ -25,6 +25,7 @@ typedef struct vw_ui {
 	bool fit_request, screenshot_request;
 	uint32_t archetype, slot;    ///< what tab, the number keys and +/- act on
 	uint32_t selected;           ///< agent id, or VW_NO_AGENT
+	uint64_t drop_seen;          ///< the frames' drop_serial last seen
 	float mx, my;                ///< cursor (px)
 	bool inside;                 ///< cursor over the window
 	vw_drag drag;
@@ -46,7 +47,8 @@ void vw_ui_init(vw_ui* ui, bool hud, bool mouse_enabled);
 void vw_ui_event(vw_ui* ui, const SDL_Event* e, vw_camera* cam, const vw_frame* f, vw_sim* sim, double now);
 
 /// Once a frame: sends the cursor (position and velocity) and a pending
-/// obstacle drag to the host, and keeps the selection's archetype current.
+/// obstacle drag to the host, keeps the selection's archetype current, and
+/// lets go of a selected agent the host dropped (it left the world).
 void vw_ui_frame(vw_ui* ui, vw_camera* cam, const vw_frame* f, vw_sim* sim, double now);
 
 /// Shows `text` in the HUD for two seconds.

@@ -48,6 +48,13 @@ static inline SDL_Color vw_behavior_color(throng_behavior_kind kind)
 	return (unsigned)kind < THRONG_BEHAVIOR_COUNT && c[kind].a != 0 ? c[kind] : (SDL_Color){255, 255, 255, 255};
 }
 
+/// Zones and sources, outlines under the agents (draw.c). Sinks (exits)
+/// stand out; none of these is an agent colour, so a test tells them apart.
+static const SDL_Color VW_ZONE = {120, 110, 190, 255};
+static const SDL_Color VW_SINK = {230, 60, 50, 255};
+static const SDL_Color VW_SOURCE = {40, 190, 90, 255};
+static const SDL_Color VW_SOURCE_DONE = {40, 95, 60, 255};
+
 /// The blended force: the seeds' thick violet arrow.
 static const SDL_Color VW_TOTAL_FORCE = {185, 95, 255, 255};
 static const SDL_Color VW_VELOCITY = {240, 240, 240, 255};

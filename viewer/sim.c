@@ -60,6 +60,13 @@ struct vw_sim {
 	uint32_t pending_steps;
 	vw_mouse_mode mode;
 	uint32_t selected;
+	uint32_t selected_zone;       ///< the sink that removed `selected` (THRONG_NO_ZONE: none seen)
+	bool selected_removed;        ///< an event listed its removal
+	uint64_t selected_gone_step;
+	uint32_t dropped;             ///< the last selection dropped (see vw_frame)
+	uint64_t drop_serial;
+	char drop_note[96];
+	uint64_t target_added;        ///< agents_added when the mouse target was last applied
 	uint32_t applied_seq;
 	throng_vec2 applied_p;        ///< the mouse as last taken from the shared record
 	bool applied_inside;
@@ -114,9 +121,61 @@ static void count_overlaps(vw_sim* sim)
 	sim->overlaps_step = step;
 }
 
+/// Whether the world has agent `id` (live: not removed).
+static bool alive(const vw_sim* sim, uint32_t id)
+{
+	throng_agent_state a;
+	return throng_world_get_agent(sim->scene.world, id, &a) == THRONG_OK;
+}
+
+/// Drops a selected agent that left the world, with a note for the HUD
+/// that says when and, when a step's events said so, through which sink.
+static void drop_selection(vw_sim* sim)
+{
+	if (sim->selected == VW_NO_AGENT || sim->scene.world == NULL || alive(sim, sim->selected)) {
+		return;
+	}
+	const throng_world* w = sim->scene.world;
+	uint64_t step = sim->selected_removed ? sim->selected_gone_step : throng_world_get_stats(w).steps;
+	throng_zone_def z;
+	if (sim->selected_removed && sim->selected_zone != THRONG_NO_ZONE &&
+	    throng_world_get_zone(w, sim->selected_zone, &z, NULL, 0) == THRONG_OK) {
+		snprintf(sim->drop_note, sizeof sim->drop_note, "agent %u left at step %llu through sink %u%s%.31s%s",
+		         sim->selected, (unsigned long long)step, sim->selected_zone, z.name[0] ? " \"" : "", z.name,
+		         z.name[0] ? "\"" : "");
+	} else {
+		snprintf(sim->drop_note, sizeof sim->drop_note, "agent %u %s at step %llu", sim->selected,
+		         sim->selected_removed ? "was removed" : "is not in the world", (unsigned long long)step);
+	}
+	sim->dropped = sim->selected;
+	sim->drop_serial++;
+	sim->selected = VW_NO_AGENT;
+	sim->selected_removed = false;
+}
+
+/// After a step: whether its events removed the selected agent, and how.
+static void watch_selection(vw_sim* sim)
+{
+	const throng_event* ev = NULL;
+	uint32_t n = 0;
+	if (sim->selected == VW_NO_AGENT || sim->selected_removed ||
+	    throng_world_events(sim->scene.world, &ev, &n) != THRONG_OK) {
+		return;
+	}
+	for (uint32_t k = 0; k < n; ++k) {
+		if (ev[k].kind == THRONG_EVENT_REMOVED && ev[k].agent == sim->selected) {
+			sim->selected_removed = true;
+			sim->selected_zone = ev[k].zone;
+			sim->selected_gone_step = ev[k].step;
+			return;
+		}
+	}
+}
+
 static void publish(vw_sim* sim)
 {
 	vw_frame* f = sim->back;
+	drop_selection(sim);
 	if (sim->scene.world != NULL && !vw_frame_fill(f, &sim->scene, sim->selected) &&
 	    sim->error[0] == '\0') {
 		snprintf(sim->error, sizeof sim->error, "out of memory copying the frame");
@@ -145,6 +204,9 @@ static void publish(vw_sim* sim)
 	f->mouse_mode = sim->mode;
 	f->serial = ++sim->serial;
 	f->world_version = sim->world_version;
+	f->dropped = sim->dropped;
+	f->drop_serial = sim->drop_serial;
+	snprintf(f->drop_note, sizeof f->drop_note, "%s", sim->drop_note);
 	snprintf(f->error, sizeof f->error, "%s", sim->error);
 	if (sim->mode == VW_MOUSE_THREAT) {
 		f->threat = sim->applied_p;
@@ -170,6 +232,7 @@ static void step_once(vw_sim* sim)
 		return;
 	}
 	sim->world_version++;
+	watch_selection(sim);
 	sim->step_ms[sim->step_next] = (now_s() - t0) * 1e3;
 	sim->step_next = (sim->step_next + 1) % STEP_SAMPLES;
 	if (sim->step_samples < STEP_SAMPLES) {
@@ -255,6 +318,8 @@ static void apply(vw_sim* sim, const vw_cmd* c)
 		break;
 	case VW_CMD_SELECT:
 		sim->selected = c->index;
+		sim->selected_removed = false;
+		sim->drop_note[0] = '\0';
 		break;
 	case VW_CMD_MOUSE_MODE:
 		set_mode(sim, (vw_mouse_mode)(c->index % VW_MOUSE_MODE_COUNT));
@@ -274,12 +339,25 @@ static void apply_mouse(vw_sim* sim, throng_vec2 p, throng_vec2 v, bool inside, 
 			sim->scene.threat = p;
 			sim->scene.threat_active = inside;
 		}
-	} else if (sim->mode == VW_MOUSE_TARGET && inside && (seq != sim->applied_seq || sim->target_dirty)) {
-		uint32_t n = throng_world_agent_count(w);
-		for (uint32_t id = 0; id < n; ++id) {
-			throng_world_set_target(w, id, p); // refused only outside the world's limits
+	} else if (sim->mode == VW_MOUSE_TARGET && inside) {
+		// Agents come and go: every live id (the view's, with gaps), and
+		// again when agents were added since.
+		uint64_t added = throng_world_get_stats(w).agents_added;
+		if (seq != sim->applied_seq || sim->target_dirty || added != sim->target_added) {
+			// A setter may end the view's lifetime: the ids are copied first.
+			throng_view v = throng_world_view(w);
+			uint32_t* ids = v.count > 0 ? malloc((size_t)v.count * sizeof *ids) : NULL;
+			if (ids != NULL) {
+				memcpy(ids, v.id, (size_t)v.count * sizeof *ids);
+				for (uint32_t k = 0; k < v.count; ++k) {
+					throng_world_set_target(w, ids[k], p); // refused only outside the world's limits
+				}
+				free(ids);
+			}
+			// Out of memory: tried again with the next mouse record.
+			sim->target_dirty = v.count > 0 && ids == NULL;
+			sim->target_added = added;
 		}
-		sim->target_dirty = false;
 	}
 	sim->applied_seq = seq;
 	sim->applied_p = p;

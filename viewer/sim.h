@@ -42,6 +42,29 @@ typedef struct vw_focus {
 	throng_vec2 total_force;       ///< what the controller returned
 } vw_focus;
 
+/// A zone's or a source's outline, as the frame carries it.
+typedef enum vw_region_kind {
+	VW_REGION_ZONE = 0, ///< a zone that only lists entries and exits
+	VW_REGION_SINK,     ///< a zone that removes the agents entering it (an exit)
+	VW_REGION_SOURCE,   ///< where a source adds agents
+	VW_REGION_SOURCE_DONE, ///< a source that will add no more
+} vw_region_kind;
+
+typedef enum vw_region_shape {
+	VW_SHAPE_CIRCLE = 0, ///< a: centre, radius
+	VW_SHAPE_BOX,        ///< a: min corner, b: max corner
+	VW_SHAPE_POLYGON,    ///< region_points[first .. first + count), closed
+	VW_SHAPE_SEGMENT,    ///< a to b (a source's door)
+} vw_region_shape;
+
+typedef struct vw_region {
+	vw_region_kind kind;
+	vw_region_shape shape;
+	throng_vec2 a, b;
+	float radius;
+	uint32_t first, count;
+} vw_region;
+
 /// One published state. Agent arrays are in storage order (id[k] is the
 /// stable id of slot k), copied from the world's view.
 typedef struct vw_frame {
@@ -53,6 +76,13 @@ typedef struct vw_frame {
 	float* obstacle_r;
 	uint32_t wall_count, wall_cap;
 	throng_vec2 *wall_a, *wall_b;
+	uint32_t region_count, region_cap;  ///< zones (in id order), then sources (in id order)
+	vw_region* regions;
+	uint32_t region_point_count, region_point_cap;
+	throng_vec2* region_points;
+	uint32_t zone_count, sink_count, source_count;
+	uint64_t sources_waiting;      ///< agents the sources owe (a spawn found no room yet)
+	uint32_t id_end;               ///< one past the largest id the world has given
 	throng_world_def def;
 	bool threat_active;
 	throng_vec2 threat;
@@ -65,6 +95,12 @@ typedef struct vw_frame {
 	uint32_t archetype_count;
 	throng_controller controllers[VW_MAX_ARCHETYPES];
 	vw_focus focus;
+	/// The host drops a selected agent that left the world: `dropped` is
+	/// its id, `drop_serial` counts drops (the renderer reacts to a new
+	/// one), `drop_note` says when and how, until the next selection.
+	uint32_t dropped;
+	uint64_t drop_serial;
+	char drop_note[96];
 	uint64_t step;
 	double sim_time;               ///< s
 	double ms_per_step;            ///< median of the last steps

@@ -32,189 +32,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "test_viewer_support.h"
 #include "throng/scenario.h"
 #include "throng/scenario_file.h"
-
-#define W 640
-#define H 480
-#define FIT_FILL 0.92f
-
-static const unsigned char GROUP0[3] = {80, 200, 255};
-/// VW_GROUP_COLORS (palette.h): group g is drawn in GROUPS[g % 8].
-static const unsigned char GROUPS[8][3] = {{80, 200, 255},  {255, 150, 60},  {120, 230, 110}, {245, 95, 165},
-                                           {250, 225, 80},  {175, 135, 255}, {95, 225, 210},  {235, 235, 235}};
-static const unsigned char BACKGROUND[3] = {18, 20, 26};
-static const unsigned char OBSTACLE_FILL[3] = {52, 58, 74};
-
-static char dir[64];
-static char out[8192], err[8192];
-
-static void make_dir(void)
-{
-	snprintf(dir, sizeof dir, "/tmp/throng-view-test-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir), "mkdtemp failed");
-}
-
-static void remove_dir(void)
-{
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	cr_assert_eq(system(cmd), 0);
-}
-
-static void slurp(const char* path, char* buf, size_t cap)
-{
-	buf[0] = '\0';
-	FILE* f = fopen(path, "r");
-	if (f != NULL) {
-		size_t n = fread(buf, 1, cap - 1, f);
-		buf[n] = '\0';
-		fclose(f);
-	}
-}
-
-/// Runs `env <env> throng-view <args>` in the test's directory; stdout and
-/// stderr land in out and err. Returns the exit status.
-static int run_view(const char* env, const char* args)
-{
-	char cmd[2048];
-	snprintf(cmd, sizeof cmd, "cd '%s' && env %s '%s' %s >'%s/out.txt' 2>'%s/err.txt'", dir, env, THRONG_VIEW_PATH,
-	         args, dir, dir);
-	int status = system(cmd);
-	char path[128];
-	snprintf(path, sizeof path, "%s/out.txt", dir);
-	slurp(path, out, sizeof out);
-	snprintf(path, sizeof path, "%s/err.txt", dir);
-	slurp(path, err, sizeof err);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/// run_view that fails the test unless throng-view exits 0.
-static void view_ok(const char* env, const char* args)
-{
-	int rc = run_view(env, args);
-	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
-}
-
-/// Environment for a run on the dummy driver, leak checks kept.
-#define DUMMY "-u DISPLAY -u WAYLAND_DISPLAY SDL_VIDEODRIVER=dummy"
-/// Appends detect_leaks=0 to whatever ASAN_OPTIONS the test runs with.
-#define NO_LEAKS "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\""
-
-typedef struct image {
-	png_uint_32 w, h;
-	unsigned char* rgb;
-} image;
-
-static image load_png(const char* name)
-{
-	char path[128];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	png_image p;
-	memset(&p, 0, sizeof p);
-	p.version = PNG_IMAGE_VERSION;
-	cr_assert(png_image_begin_read_from_file(&p, path), "cannot read %s: %s", path, p.message);
-	p.format = PNG_FORMAT_RGB;
-	image img = {p.width, p.height, malloc(PNG_IMAGE_SIZE(p))};
-	cr_assert_not_null(img.rgb);
-	cr_assert(png_image_finish_read(&p, NULL, img.rgb, 0, NULL), "cannot decode %s: %s", path, p.message);
-	return img;
-}
-
-static const unsigned char* px(const image* img, int x, int y)
-{
-	cr_assert(x >= 0 && y >= 0 && (png_uint_32)x < img->w && (png_uint_32)y < img->h, "pixel %d,%d outside", x, y);
-	return img->rgb + 3u * ((size_t)y * img->w + (size_t)x);
-}
-
-static bool is(const unsigned char* p, const unsigned char c[3])
-{
-	return p[0] == c[0] && p[1] == c[1] && p[2] == c[2];
-}
-
-static void expect_color(const image* img, int x, int y, const unsigned char c[3], const char* what)
-{
-	const unsigned char* p = px(img, x, y);
-	cr_expect(is(p, c), "%s: pixel (%d, %d) is (%u, %u, %u), expected (%u, %u, %u)", what, x, y, p[0], p[1], p[2],
-	          c[0], c[1], c[2]);
-}
-
-/// The viewer's fit-to-world camera (camera.h), written out again.
-typedef struct fit {
-	float cx, cy, scale;
-} fit;
-
-static fit fit_bounds(throng_vec2 lo, throng_vec2 hi)
-{
-	float sx = (float)W / (hi.x - lo.x), sy = (float)H / (hi.y - lo.y);
-	fit f = {0.5f * (lo.x + hi.x), 0.5f * (lo.y + hi.y), FIT_FILL * (sx < sy ? sx : sy)};
-	return f;
-}
-
-static void project(const fit* f, throng_vec2 p, int* x, int* y)
-{
-	*x = (int)(0.5f * (float)W + (p.x - f->cx) * f->scale);
-	*y = (int)(0.5f * (float)H - (p.y - f->cy) * f->scale);
-}
-
-/// Steps scenario `name` (a built-in, or a scenario file when it holds a
-/// '/') like the viewer's lockstep capture of `frames` frames (frame n
-/// shows step n) and checks that every agent's pixel in `png` has its
-/// group's colour. Returns the number of agents.
-static uint32_t expect_agents_drawn(const char* name, uint32_t agents, uint32_t frames, const char* png)
-{
-	throng_scene_def o = throng_scene_default_def();
-	o.agents = agents;
-	o.record_forces = true;
-	throng_scene* s = NULL;
-	throng_status st =
-		strchr(name, '/') != NULL ? throng_scene_load_file(name, &o, &s) : throng_scene_create(name, &o, &s);
-	cr_assert_eq(st, THRONG_OK, "%s", throng_last_error());
-	for (uint32_t k = 0; k + 1 < frames; ++k) {
-		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
-	}
-	throng_world* w = throng_scene_world(s);
-	throng_world_def def = throng_world_get_def(w);
-	fit f = fit_bounds(def.bounds_min, def.bounds_max);
-	image img = load_png(png);
-	cr_assert_eq(img.w, W);
-	cr_assert_eq(img.h, H);
-	uint32_t n = throng_world_agent_count(w);
-	uint32_t wrong = 0;
-	for (uint32_t id = 0; id < n; ++id) {
-		throng_agent_state a;
-		cr_assert_eq(throng_world_get_agent(w, id, &a), THRONG_OK);
-		int x, y;
-		project(&f, a.position, &x, &y);
-		// Agents drawn larger than 3 px must colour their own pixel; the
-		// smallest (4 x 3 px, vertices snapped to whole pixels by SDL's
-		// software rasteriser) one of the 3 x 3 around it.
-		const unsigned char* want = GROUPS[a.group % 8u];
-		bool hit = is(px(&img, x, y), want);
-		for (int dy = -1; dy <= 1 && !hit && a.radius * f.scale < 3.0f; ++dy) {
-			for (int dx = -1; dx <= 1 && !hit; ++dx) {
-				hit = is(px(&img, x + dx, y + dy), want);
-			}
-		}
-		if (!hit && wrong++ < 5) {
-			const unsigned char* p = px(&img, x, y);
-			cr_log_error("%s: agent %u at (%g, %g) -> pixel (%d, %d) is (%u, %u, %u)", name, id,
-			             (double)a.position.x, (double)a.position.y, x, y, p[0], p[1], p[2]);
-		}
-	}
-	cr_expect_eq(wrong, 0, "%s: %u of %u agents not drawn where they are", name, wrong, n);
-	// Most of the picture is background, and the corners are.
-	size_t background = 0;
-	for (size_t k = 0; k < (size_t)W * H; ++k) {
-		background += is(img.rgb + 3 * k, BACKGROUND);
-	}
-	cr_expect_gt(background, (size_t)W * H * 8 / 10, "%s: only %zu background pixels", name, background);
-	expect_color(&img, 2, H - 3, BACKGROUND, name);
-	expect_color(&img, W - 3, H - 3, BACKGROUND, name);
-	free(img.rgb);
-	throng_scene_destroy(s);
-	return n;
-}
 
 /// solo: agent 0 at the origin, the window's centre, in group 0's colour;
 /// the obstacle at (5, -3) m filled; the HUD's text in the top-left panel.
@@ -523,6 +343,20 @@ Test(xvfb, herd_and_circle_agents_where_the_library_puts_them)
 	cr_expect_eq(expect_agents_drawn("herd", 0, 10, "herd.png"), 8);
 	view_ok(X11, "circle --agents 2000 --screenshot circle.png --frames 5 --no-hud --width 640 --height 480");
 	cr_expect_eq(expect_agents_drawn("circle", 2000, 5, "circle.png"), 2000);
+}
+
+Test(xvfb, agents_come_and_go)
+{
+	// Issue 33: the concourse fills from empty while walkers leave; the
+	// evacuation's room is empty by step 1590.
+	view_ok(X11, "concourse --agents 300 --steps-per-frame 10 --frames 201 --screenshot hall.png --no-hud "
+	        "--width 640 --height 480");
+	cr_expect_gt(expect_agents_drawn_every("concourse", 300, 201, 10, "hall.png"), 200);
+	view_ok(X11, "evacuation --agents 100 --select 3 --steps-per-frame 10 --frames 160 --screenshot room.png "
+	        "--width 640 --height 480");
+	view_ok(X11, "evacuation --agents 100 --steps-per-frame 10 --frames 160 --screenshot room.png --no-hud "
+	        "--width 640 --height 480");
+	cr_expect_eq(expect_agents_drawn_every("evacuation", 100, 160, 10, "room.png"), 0);
 }
 
 Test(xvfb, real_time_window)

@@ -112,6 +112,17 @@ uint32_t throng_world_zone_count(const throng_world* world);
 /// The id of the zone named `name` into *id.
 throng_status throng_world_find_zone(const throng_world* world, const char* name, uint32_t* id);
 
+/// Zone `id`'s def into *def (a renderer draws zones it did not add). A
+/// polygon's points are copied into the caller's `points`, room for
+/// `points_cap` (NULL when 0): the first min(points_cap, point_count) are
+/// written, def->point_count is always the polygon's full count (so a
+/// call with points_cap 0 asks how many), and def->points is `points`
+/// (NULL for a circle or a box). Nothing in *def points into the world.
+/// An id at or past throng_world_zone_count() is THRONG_ERR_NOT_FOUND;
+/// *def is left alone on failure.
+throng_status throng_world_get_zone(const throng_world* world, uint32_t id, throng_zone_def* def, throng_vec2* points,
+                                    uint32_t points_cap);
+
 THRONG_API_END
 
 #endif
