@@ -300,14 +300,7 @@ static void emit_checkpoint(thr_ck_io* io, const throng_world* w, size_t total)
 {
 	ck_sink* s = io->sink;
 	uint8_t h[THR_CK_HEADER_BYTES];
-	memset(h, 0, sizeof h);
-	memcpy(h, THR_CK_MAGIC, 8);
-	thr_ck_put_le(h + 8, THR_CK_VERSION, 4);
-	thr_ck_put_le(h + 12, THRONG_VERSION_MAJOR, 2);
-	thr_ck_put_le(h + 14, THRONG_VERSION_MINOR, 2);
-	thr_ck_put_le(h + 16, THRONG_VERSION_PATCH, 2);
-	thr_ck_put_le(h + 20, w->def.record_forces ? 10u : 9u, 4); // sections
-	thr_ck_put_le(h + 24, total, 8);
+	thr_ck_header(h, THR_CK_MAGIC, THR_CK_VERSION, w->def.record_forces ? 10u : 9u, total);
 	io->emit(io, h, sizeof h);
 	section(io, THR_CK_WORLD, world_body, w);
 	section(io, THR_CK_STATS, stats_body, w);

@@ -78,6 +78,23 @@ static inline uint64_t thr_ck_get_le(const uint8_t* b, int n)
 	return v;
 }
 
+/// A checkpoint's header into h: magic (8 bytes), format version, the
+/// writing library's version, the section count and the total size
+/// (docs/FORMAT.md, "Checkpoints"; scene checkpoints share it).
+static inline void thr_ck_header(uint8_t h[THR_CK_HEADER_BYTES], const char* magic, uint32_t version,
+                                 uint32_t sections, uint64_t total)
+{
+	for (int k = 0; k < (int)THR_CK_HEADER_BYTES; ++k) {
+		h[k] = k < 8 ? (uint8_t)magic[k] : 0u;
+	}
+	thr_ck_put_le(h + 8, version, 4);
+	thr_ck_put_le(h + 12, THRONG_VERSION_MAJOR, 2);
+	thr_ck_put_le(h + 14, THRONG_VERSION_MINOR, 2);
+	thr_ck_put_le(h + 16, THRONG_VERSION_PATCH, 2);
+	thr_ck_put_le(h + 20, sections, 4);
+	thr_ck_put_le(h + 24, total, 8);
+}
+
 // Fields, emitted or taken (little-endian). A bool is a u32, 0 or 1.
 void thr_ck_u32(thr_ck_io* io, uint32_t* v);
 void thr_ck_u64(thr_ck_io* io, uint64_t* v);

@@ -203,14 +203,7 @@ static throng_status emit_all(const throng_scene* scene, sck_scene* s, const cha
 	sck_sink sink = {buf, 0};
 	thr_ck_io io = {sink_emit, &sink, NULL, 0, 0, 0, fn, THRONG_OK};
 	uint8_t h[THR_CK_HEADER_BYTES];
-	memset(h, 0, sizeof h);
-	memcpy(h, SCK_MAGIC, 8);
-	thr_ck_put_le(h + 8, SCK_VERSION, 4);
-	thr_ck_put_le(h + 12, THRONG_VERSION_MAJOR, 2);
-	thr_ck_put_le(h + 14, THRONG_VERSION_MINOR, 2);
-	thr_ck_put_le(h + 16, THRONG_VERSION_PATCH, 2);
-	thr_ck_put_le(h + 20, SCK_SECTIONS, 4);
-	thr_ck_put_le(h + 24, *total, 8);
+	thr_ck_header(h, SCK_MAGIC, SCK_VERSION, SCK_SECTIONS, *total);
 	io.emit(&io, h, sizeof h);
 	section_header(&io, SCK_SCENE, scene_bytes);
 	sck_scene_body(&io, s);
