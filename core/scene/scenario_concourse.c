@@ -24,11 +24,14 @@
 // sqrt(N / density); each of the four entrances lets in N / (4 T) a
 // second, T = L / 1.34 m/s the crossing, so that four flows of T seconds
 // hold N: as many come in as leave.
-// At the default 3,000: L = 109.5 m, T = 81.7 s, 9.2 walkers a second an
-// entrance, doors 16.4 m wide (0.56 walkers /(m s)); at 100,000, L = 632
-// m, 53 a second an entrance, doors 95 m. (With doors half as wide, 1.1
-// walkers /(m s), lanes of 0.9 walkers /m^2 jammed where they cross: at
-// 600 walkers, 80 s in, 858 of 1,146 stood at the four crossings.)
+// At the default 3,000: L = 173 m, T = 129 s, 5.8 walkers a second an
+// entrance, doors 26 m wide (0.22 walkers /(m s)); at 100,000, L = 1 km,
+// 33.5 a second an entrance, doors 150 m. The density is what lets the
+// lanes cross: at 0.25 walkers /m^2 (lanes of 0.4 /m^2) the four
+// crossings of the 3,000-walker hall locked after about two minutes (200
+// s in, 6,886 walkers, 5,624 of them below 0.2 m/s); at 0.1, 3,064
+// walkers after 10 minutes, none below 0.2 m/s, mean speed 1.29 m/s. With
+// doors half as wide again, lanes of 0.9 /m^2 jammed within 80 s.
 //
 // Walkers: the calibrated pedestrian (throng_controller_pedestrian_def
 // with arrive) and its body (radius 0.17 m, 1.34 m/s). Its outcome
@@ -45,7 +48,7 @@
 #include "scenario_internal.h"
 #include "scenario_spawn.h"
 
-#define CONCOURSE_DENSITY 0.25f    ///< walkers a square metre, on average, once the hall is full
+#define CONCOURSE_DENSITY 0.1f    ///< walkers a square metre, on average, once the hall is full
 #define CONCOURSE_DOOR_SHARE 0.15f ///< a door's width / the hall's side
 #define CONCOURSE_MIN_DOOR 2.0f    ///< m
 #define CONCOURSE_MIN_SIDE 20.0f   ///< m
