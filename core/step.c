@@ -11,8 +11,8 @@
 #include "engine.h"
 #include "error.h"
 #include "events.h"
-#include "sources.h"
 #include "part.h"
+#include "sources.h"
 #include "targeting.h"
 
 const thr_engine* thr_world_engine(const throng_world* w)

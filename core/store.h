@@ -119,8 +119,9 @@ int thr_store_grow(throng_world* w, uint32_t need);
 /// entries) is non-zero, the first of them at slot `first`, through every
 /// per-agent array of both states (the other one holds the state the last
 /// step started from, which its record shows: it keeps matching the
-/// slots); slot_of follows (THR_NO_SLOT for the removed). With keep_order every agent after a hole moves down, in
-/// order (O(agents after the first hole)); without, the last live agents
+/// slots); slot_of follows (THR_NO_SLOT for the removed). With keep_order
+/// every agent after a hole moves down, in order (O(agents after the
+/// first hole)); without, the last live agents
 /// fill the holes (O(holes)), for engines that sort the slots anyway. The
 /// slots that result depend on the set removed alone. `scratch` holds 2 *
 /// w->count entries. Returns the new count; w->count is the caller's to set.

@@ -30,29 +30,6 @@ static bool read_short_name(sf_ctx* c, const sf_node* v, const char* what, char 
 	return true;
 }
 
-/// Reads `shape` (one of `kinds`) and checks the mapping's keys against
-/// the rows that shape takes; returns the shape, or -1 after a problem.
-static int read_shape(sf_ctx* c, const sf_node* map, const sf_table* t, const char* what)
-{
-	int shape = -1;
-	const sf_node* sn = sf_get(map, "shape");
-	if (sn != NULL) {
-		size_t mark = sf_push_key(c, "shape");
-		sf_read_enum(c, sn, t->kind_names->name, t->kind_names->count, what, &shape);
-		sf_pop(c, mark);
-	}
-	static const char* const lead[] = {"shape"};
-	sf_check_kind_keys(c, map, lead, 1, t, shape);
-	if (sn == NULL) {
-		char names[96];
-		sf_join(t->kind_names->name, t->kind_names->count, names, sizeof names);
-		char expected[128];
-		snprintf(expected, sizeof expected, "one of: %s", names);
-		sf_missing(c, map, "shape", expected);
-	}
-	return shape;
-}
-
 static bool zone_part(sf_ctx* c, const sf_key* k, const sf_node* map, const sf_node* v, void* base)
 {
 	sf_zone* z = base;
@@ -73,7 +50,7 @@ static void read_zone(sf_ctx* c, const sf_node* key, const sf_node* v, void* ite
 	if (!sf_expect_mapping(c, v, "a mapping with shape and its parameters")) {
 		return;
 	}
-	const int shape = read_shape(c, v, &sf_zone_table, "zone shape");
+	const int shape = sf_read_shape(c, v, &sf_zone_table, "zone shape");
 	if (shape < 0) {
 		return;
 	}
@@ -134,7 +111,7 @@ static void read_source(sf_ctx* c, const sf_node* key, const sf_node* v, void* i
 	if (!sf_expect_mapping(c, v, "a mapping with shape, its parameters, rate and archetype")) {
 		return;
 	}
-	const int shape = read_shape(c, v, &sf_source_table, "source shape");
+	const int shape = sf_read_shape(c, v, &sf_source_table, "source shape");
 	if (shape < 0) {
 		return;
 	}

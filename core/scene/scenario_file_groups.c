@@ -22,20 +22,7 @@ static bool parse_spawn(sf_ctx* c, const sf_node* n, sf_group* g)
 	if (!sf_expect_mapping(c, n, "a mapping with shape and its parameters")) {
 		return false;
 	}
-	int shape = -1;
-	const sf_node* sn = sf_get(n, "shape");
-	if (sn != NULL) {
-		size_t mark = sf_push_key(c, "shape");
-		sf_read_enum(c, sn, sf_shape_names, SF_SHAPE_COUNT, "spawn shape", &shape);
-		sf_pop(c, mark);
-	}
-	// Without a shape its parameters are unknown: only keys that no shape
-	// takes are reported (and so a misspelt "shape").
-	static const char* const lead[] = {"shape"};
-	sf_check_kind_keys(c, n, lead, 1, &sf_spawn_table, shape);
-	if (sn == NULL) {
-		sf_missing(c, n, "shape", "one of: ring, disc, rectangle, grid, line");
-	}
+	const int shape = sf_read_shape(c, n, &sf_spawn_table, "spawn shape");
 	if (shape < 0) {
 		return false;
 	}

@@ -800,6 +800,11 @@ enum { SF_ZONE_NAME = 1, SF_ZONE_POINTS };
 enum { SF_SOURCE_NAME = 1, SF_SOURCE_ARCHETYPE, SF_SOURCE_STOP };
 void sf_parse_zones(sf_ctx* c, const sf_node* n, sf_model* m);
 void sf_parse_sources(sf_ctx* c, const sf_node* n, sf_model* m);
+/// Reads a mapping's `shape` (one of t's kinds, `what` naming them in
+/// messages: "spawn shape") and checks its keys against the rows that
+/// shape takes (without a shape, only keys no shape takes are reported);
+/// returns the shape, or -1 after a problem. Spawns, zones and sources.
+int sf_read_shape(sf_ctx* c, const sf_node* map, const sf_table* t, const char* what);
 /// Reports a source whose region leaves a world that keeps its agents
 /// (where the library would refuse it).
 void sf_check_sources(sf_ctx* c, const sf_model* m);

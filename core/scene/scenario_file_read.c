@@ -493,3 +493,24 @@ void sf_missing(sf_ctx* c, const sf_node* map, const char* key, const char* expe
 	}
 	sf_error_at(c, key, map->pos, "missing (expected %s)", expected);
 }
+
+int sf_read_shape(sf_ctx* c, const sf_node* map, const sf_table* t, const char* what)
+{
+	int shape = -1;
+	const sf_node* sn = sf_get(map, "shape");
+	if (sn != NULL) {
+		size_t mark = sf_push_key(c, "shape");
+		sf_read_enum(c, sn, t->kind_names->name, t->kind_names->count, what, &shape);
+		sf_pop(c, mark);
+	}
+	static const char* const lead[] = {"shape"};
+	sf_check_kind_keys(c, map, lead, 1, t, shape);
+	if (sn == NULL) {
+		char names[96];
+		sf_join(t->kind_names->name, t->kind_names->count, names, sizeof names);
+		char expected[128];
+		snprintf(expected, sizeof expected, "one of: %s", names);
+		sf_missing(c, map, "shape", expected);
+	}
+	return shape;
+}
