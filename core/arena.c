@@ -80,20 +80,37 @@ void thr_arena_unwind(thr_arena* a, uint32_t mark)
 	}
 }
 
+/// A block's size for `peak` bytes: a quarter more, in whole 2 MiB pages
+/// past the first. A step's most varies a little from step to step (the
+/// contact pairs, with agents that come and go); a block of exactly the
+/// last most was mapped anew at nearly every step, and each time every
+/// page of it faulted again in the next step (at 10^5 agents, 18 % of a
+/// step with 1 % churn: docs/PERFORMANCE.md).
+static size_t block_size(size_t peak)
+{
+	const size_t huge = (size_t)2 << 20;
+	const size_t n = peak + peak / 4u;
+	if (n < peak) {
+		return round_up(peak); // overflow: no headroom
+	}
+	return n < huge ? round_up(n) : (n + huge - 1u) / huge * huge;
+}
+
 void thr_arena_grow(thr_arena* a)
 {
 	assert(a->count == 0 && "the arena grows between steps");
 	if (a->peak <= a->cap) {
 		return;
 	}
-	char* b = map_pages(round_up(a->peak));
+	const size_t size = block_size(a->peak);
+	char* b = map_pages(size);
 	if (b == NULL) {
 		return; // the items that do not fit keep coming from the heap
 	}
-	thr_huge_pages(b, a->peak);
+	thr_huge_pages(b, size);
 	unmap_pages(a->block, a->cap);
 	a->block = b;
-	a->cap = round_up(a->peak);
+	a->cap = size;
 	a->used = 0;
 }
 

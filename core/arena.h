@@ -8,7 +8,9 @@
 // thr_arena_unwind to a mark), and the step unwinds everything at its end,
 // succeeded or not. An item that does not fit comes from the heap, named
 // like the others; the step's end then grows the block to the most the
-// step held at once (thr_arena_grow), so a steady step allocates nothing.
+// step held at once and a quarter more (thr_arena_grow), so a steady step
+// allocates nothing, and one that holds a little more than the last does
+// not map the block anew.
 // The names say what an item holds (tests and a debugger read them); no
 // item changes meaning within a step, and none outlives it.
 #ifndef THRONG_CORE_ARENA_H
@@ -53,8 +55,9 @@ static inline uint32_t thr_arena_mark(const thr_arena* a) { return a->count; }
 /// Gives back every item taken after `mark`, the last first.
 void thr_arena_unwind(thr_arena* a, uint32_t mark);
 
-/// With nothing taken: a block of the most bytes held at once, when the
-/// block is smaller (the next step then fits). Out of memory, the arena
+/// With nothing taken: a block of the most bytes held at once and a
+/// quarter more (whole 2 MiB pages past the first), when the block is
+/// smaller than that most (the next step then fits). Out of memory, the arena
 /// keeps what it had; nothing fails.
 void thr_arena_grow(thr_arena* a);
 
