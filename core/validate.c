@@ -341,7 +341,7 @@ throng_status thr_validate_agent(const throng_world_def* d, uint32_t archetypes,
 	TRY(positive(ctx, "max_force", a->max_force));
 	TRY(positive(ctx, "radius", a->radius));
 	float speed = v2_length(a->velocity);
-	if (speed > a->max_speed) {
+	if (!thr_speed_fits(speed, a->max_speed)) {
 		char g[THR_FMT_FLOAT_CAP], m[THR_FMT_FLOAT_CAP];
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%svelocity: too fast (got length %s, at most max_speed %s)",
 		                ctx, thr_fmt_float(g, speed), thr_fmt_float(m, a->max_speed));

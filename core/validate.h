@@ -32,6 +32,11 @@ throng_status thr_validate_agent(const throng_world_def* def, uint32_t archetype
 /// velocity): both coordinates finite with magnitude <= THRONG_MAX_COORD.
 /// `ctx` names it: "throng_world_set_target: target".
 throng_status thr_validate_point(const char* ctx, throng_vec2 p);
+/// Whether a velocity of length `speed` is not faster than `max_speed`:
+/// within float rounding of it (a millionth), so that an agent's own
+/// velocity read back (the step leaves lengths a unit in the last place
+/// past max_speed) is always taken by a spawn or a setter.
+static inline bool thr_speed_fits(float speed, float max_speed) { return speed <= max_speed * (1.0f + 1.0e-6f); }
 /// A positive magnitude (a speed, a force, a radius): finite, in
 /// [1e-6, 1e6]; "<ctx><field>: ..." names it.
 throng_status thr_validate_magnitude(const char* ctx, const char* field, float v);

@@ -148,7 +148,7 @@ static throng_status check_velocity(const throng_world* w, uint32_t i, const cha
 {
 	throng_status st = thr_validate_point(ctx, v);
 	const float speed = v2_length(v2(v.x, v.y));
-	if (st == THRONG_OK && speed > w->max_speed[i]) {
+	if (st == THRONG_OK && !thr_speed_fits(speed, w->max_speed[i])) {
 		char g[THR_FMT_FLOAT_CAP], m[THR_FMT_FLOAT_CAP];
 		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: too fast (got length %s, at most max_speed %s)", ctx,
 		              thr_fmt_float(g, speed), thr_fmt_float(m, w->max_speed[i]));

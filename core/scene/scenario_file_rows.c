@@ -15,6 +15,7 @@
 
 #include "scenario_file_internal.h"
 #include "scenario_internal.h"
+#include "validate.h"
 #include "vec.h"
 
 static void read_path(sf_ctx* c, const sf_node* key, const sf_node* n, void* item, uint32_t index)
@@ -126,7 +127,7 @@ void sf_check_rows(sf_ctx* c, const sf_model* m)
 		// The rules of core/validate.c, computed as it computes them.
 		float speed = v2_length(d->velocity);
 		float hl = v2_length(d->heading);
-		if (speed > d->max_speed) {
+		if (!thr_speed_fits(speed, d->max_speed)) {
 			sf_error(c, m->row_pos[k], "velocity: its length %g exceeds max_speed %g (expected at most max_speed)",
 			         (double)speed, (double)d->max_speed);
 		}

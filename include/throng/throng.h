@@ -107,7 +107,7 @@ typedef struct throng_world_def {
 /// Per-agent settings for throng_world_spawn().
 typedef struct throng_agent_def {
 	throng_vec2 position;  ///< m; finite, |x|,|y| <= THRONG_MAX_COORD; inside a contained world
-	throng_vec2 velocity;  ///< m/s; finite; its length must not exceed max_speed
+	throng_vec2 velocity;  ///< m/s; finite; its length must not exceed max_speed (by more than a millionth)
 	throng_vec2 heading;   ///< unit vector; (0,0) = from velocity, or +x at rest
 	float max_speed;       ///< m/s, finite, in [1e-6, 1e6]
 	float max_force;       ///< m/s^2, finite, in [1e-6, 1e6]
@@ -313,7 +313,9 @@ uint32_t throng_world_id_end(const throng_world* world);
 throng_status throng_world_set_position(throng_world* world, uint32_t id, throng_vec2 position);
 
 /// Sets an agent's velocity. A velocity longer than the agent's
-/// max_speed is refused (not limited), as at spawn. Heading is kept.
+/// max_speed is refused (not limited), as at spawn; a millionth of
+/// max_speed is allowed for float rounding, so the velocity that
+/// throng_world_get_agent returns can always be set back. Heading is kept.
 throng_status throng_world_set_velocity(throng_world* world, uint32_t id, throng_vec2 velocity);
 
 /// Sets an agent's heading: a unit vector (within 1e-3), stored normalised.
