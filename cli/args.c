@@ -148,6 +148,8 @@ static bool apply_option(const char* name, const char* value, void* user)
 		}
 	} else if (strcmp(name, "--every") == 0) {
 		return opt_parse_u32(cli_program, name, value, 1, CLI_MAX_STEPS, &out->every);
+	} else if (strcmp(name, "--shm-capacity") == 0) {
+		return opt_parse_u32(cli_program, name, value, 1, CLI_MAX_FEED_AGENTS, &out->shm_capacity);
 	} else if (strcmp(name, "--shm") == 0) {
 		const char* bare = value[0] == '/' ? value + 1 : value;
 		if (bare[0] == '\0' || strlen(bare) > 200 || strchr(bare, '/') != NULL || strcmp(bare, ".") == 0 ||
@@ -195,6 +197,10 @@ static int check_output_options(cli_run_args* out, bool format_set, bool fields_
 		cli_error("--shm-replace: needs --shm NAME (it replaces an existing object of that name)");
 		return CLI_EXIT_USAGE;
 	}
+	if (out->shm_capacity != 0 && out->shm == NULL) {
+		cli_error("--shm-capacity: needs --shm NAME (it sizes that live feed)");
+		return CLI_EXIT_USAGE;
+	}
 	if (out->out == NULL && out->shm == NULL) {
 		const char* lone = format_set ? "--format" : fields_set ? "--fields" : every_set ? "--every" : NULL;
 		if (lone != NULL) {
@@ -231,7 +237,7 @@ int cli_parse_run(int argc, char** argv, int first, const char* usage, cli_run_a
 {
 	static const char* const valued[] = {"--agents", "--steps",  "--seed",  "--engine", "--threads", "--threads-policy",
 	                                     "--summary", "--metrics", "--out",   "--format", "--fields", "--every", "--shm", "--seconds",
-	                                     "--checkpoint", "--checkpoint-every", "--resume"};
+	                                     "--checkpoint", "--checkpoint-every", "--resume", "--shm-capacity"};
 	uint64_t seen = 0;
 	const opt_spec spec = {cli_program, "run: ", "throng run --help", valued, sizeof valued / sizeof valued[0], &seen};
 	memset(out, 0, sizeof *out);

@@ -14,6 +14,9 @@
 
 /// Largest --agents and --steps values accepted.
 #define CLI_MAX_AGENTS 10000000u
+/// Most agents --shm-capacity takes: ten times the most --agents (a feed
+/// holds them twice, a few bytes a field each).
+#define CLI_MAX_FEED_AGENTS 100000000u
 #define CLI_MAX_STEPS 1000000000u
 #define CLI_MAX_THREADS THRONG_MAX_THREADS
 
@@ -41,6 +44,7 @@ typedef struct cli_run_args {
 	uint32_t every;         ///< --every; 1 when not given
 	const char* shm;        ///< --shm NAME; NULL = no live feed
 	bool shm_replace;       ///< --shm-replace: replace an existing object of that name
+	uint32_t shm_capacity;  ///< --shm-capacity N: most agents a frame of the feed holds; 0 = the feed's default
 	bool realtime;          ///< --realtime: no faster than simulated time
 	bool seconds_set;       ///< --seconds was given (steps = ceil(seconds / dt))
 	double seconds;         ///< --seconds: simulated time (s)

@@ -87,6 +87,9 @@ static const char usage_run[] =
 	"                    feed for a renderer; removed when the run ends); refused\n"
 	"                    when /NAME exists\n"
 	"  --shm-replace     replace an existing /NAME (left by a run that crashed)\n"
+	"  --shm-capacity N  most agents a frame of the feed holds, 1 to 100000000\n"
+	"                    (default twice the agents at the start, at least 1024;\n"
+	"                    a run whose crowd grows past it stops with exit 4)\n"
 	"  --realtime        step no faster than simulated time (for watching --shm)\n"
 	"Formats are described in docs/FORMAT.md.\n";
 
@@ -388,6 +391,9 @@ static int cmd_run(int argc, char** argv)
 		char msg[1024];
 		snprintf(msg, sizeof msg, "%s", throng_last_error());
 		cli_error("output stopped at step %llu: %s", (unsigned long long)k, msg);
+		if (out_st == THRONG_ERR_CAPACITY && args.shm != NULL) {
+			cli_error("--shm: the crowd outgrew the feed; --shm-capacity N sizes it for up to N agents");
+		}
 		cli_outputs_close(&outputs, false, msg);
 		throng_measure_destroy(measure);
 		throng_scene_destroy(scene);

@@ -101,6 +101,7 @@ int cli_outputs_open(const cli_run_args* a, const char* scenario, const throng_w
 	def.fields = a->fields;
 	def.every = a->every;
 	def.scenario = scenario;
+	def.capacity = a->shm_capacity; // the feed's; 0 = its default
 	if (a->out != NULL && throng_exporter_create(a->out, &def, &o->exporter) != THRONG_OK) {
 		cli_error("--out: %s", throng_last_error());
 		return CLI_EXIT_OUTPUT;

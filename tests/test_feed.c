@@ -724,6 +724,38 @@ Test(feed, cli_refuses_a_name_in_use_and_bad_names)
 	cr_assert_not_null(strstr(err, "--shm-replace: needs --shm NAME"), "%s", err);
 }
 
+/// --shm-capacity sizes `throng run`'s feed: concourse at 300 walkers
+/// holds more than 300 from its first steps (its doors let people in), so
+/// a feed of 300 or 320 stops the run (exit 4) naming that capacity and
+/// the option, and the default (twice the start) takes it.
+Test(feed, cli_shm_capacity_sizes_the_feed)
+{
+	char name[64], args[256], out[4096], err[4096];
+	snprintf(name, sizeof name, "throng_test_cli_cap_%d", (int)getpid());
+	static const unsigned caps[2] = {300, 320};
+	for (int k = 0; k < 2; ++k) {
+		snprintf(args, sizeof args, "run concourse --agents 300 --steps 200 --metrics off --shm %s --shm-capacity %u",
+		         name, caps[k]);
+		const int rc = thr_test_cli(args, out, sizeof out, err, sizeof err);
+		char want[64];
+		snprintf(want, sizeof want, "the feed's capacity of %u", caps[k]);
+		cr_assert_eq(rc, 4, "exit %d, stderr: %s", rc, err);
+		cr_assert(strstr(err, want) != NULL && strstr(err, "--shm-capacity N") != NULL, "%s", err);
+		throng_feed_reader* r = NULL;
+		cr_assert_eq(throng_feed_open(name, &r), THRONG_ERR_NOT_FOUND, "the stopped run left /%s", name);
+	}
+	snprintf(args, sizeof args, "run concourse --agents 300 --steps 200 --metrics off --shm %s", name);
+	int rc = thr_test_cli(args, out, sizeof out, err, sizeof err);
+	cr_assert_eq(rc, 0, "exit %d, stderr: %s", rc, err);
+	rc = thr_test_cli("run circle --agents 20 --steps 3 --shm-capacity 100", out, sizeof out, err, sizeof err);
+	cr_assert_eq(rc, 2, "exit %d, stderr: %s", rc, err);
+	cr_assert_not_null(strstr(err, "--shm-capacity: needs --shm NAME"), "%s", err);
+	snprintf(args, sizeof args, "run circle --agents 20 --steps 3 --shm %s --shm-capacity 0", name);
+	rc = thr_test_cli(args, out, sizeof out, err, sizeof err);
+	cr_assert_eq(rc, 2, "exit %d, stderr: %s", rc, err);
+	cr_assert_not_null(strstr(err, "--shm-capacity: expected an integer from 1 to"), "%s", err);
+}
+
 // ---------------------------------------------------------------------------
 // Is the writer alive? (issue 30, defect 13) A writer that is killed
 // leaves its feed "live" behind; the reader tells it from a slow one by
