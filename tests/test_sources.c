@@ -483,6 +483,47 @@ Test(scenario_files, zones_and_sources_build_run_and_save_to_the_same_hash)
 	throng_scene_destroy(s);
 }
 
+/// A file's source says how its agents come in: `heading` (normalised)
+/// and `speed` along it become the template's heading and velocity, the
+/// first agent has them as it appears, and a saved file keeps them.
+Test(scenario_files, a_source_sets_heading_and_speed)
+{
+	const char* text = "version: 2\n"
+	                   "world:\n"
+	                   "  bounds: {min: [0, 0], max: [40, 20], mode: contain}\n"
+	                   "archetypes:\n"
+	                   "  walker: {preset: pedestrian}\n"
+	                   "sources:\n"
+	                   "  - {shape: segment, from: [1, 2], to: [1, 18], rate: 5, archetype: walker, goal: [39, 10],"
+	                   " heading: [3, 4], speed: 1}\n";
+	throng_scene* s = load(text);
+	throng_world* w = throng_scene_world(s);
+	throng_source_def d;
+	cr_assert_eq(throng_world_get_source(w, 0, &d, NULL), THRONG_OK);
+	cr_assert_float_eq(d.agent.heading.x, 0.6f, 1e-6f);
+	cr_assert_float_eq(d.agent.heading.y, 0.8f, 1e-6f);
+	cr_assert(d.agent.velocity.x == d.agent.heading.x && d.agent.velocity.y == d.agent.heading.y, "speed 1");
+	cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
+	throng_agent_state a;
+	cr_assert_eq(throng_world_get_agent(w, 0, &a), THRONG_OK, "%s", throng_last_error());
+	cr_assert(a.heading.x == d.agent.heading.x && a.heading.y == d.agent.heading.y);
+	cr_assert(a.velocity.x == d.agent.velocity.x && a.velocity.y == d.agent.velocity.y);
+	for (int k = 0; k < 100; ++k) {
+		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
+	}
+	char* saved = NULL;
+	cr_assert_eq(throng_scene_save_string(s, &saved, NULL), THRONG_OK, "%s", throng_last_error());
+	cr_assert(strstr(saved, "heading: [0.6") != NULL && strstr(saved, "speed: 1") != NULL, "%s", saved);
+	throng_scene* again = load(saved);
+	free(saved);
+	for (int k = 0; k < 101; ++k) {
+		cr_assert_eq(throng_scene_step(again), THRONG_OK, "%s", throng_last_error());
+	}
+	cr_assert_eq(throng_world_hash(throng_scene_world(again)), throng_world_hash(w));
+	throng_scene_destroy(again);
+	throng_scene_destroy(s);
+}
+
 Test(scenario_files, version_1_files_cannot_use_them)
 {
 	const char* text = "name: old\n"

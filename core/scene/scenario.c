@@ -11,6 +11,7 @@
 // scene is a pure function of its options and the number of steps taken;
 // it sits above this file, as do the built-ins' table and creation
 // (scenarios_builtin.c) and the files' (scenario_file.c).
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +162,9 @@ throng_status thr_scene_add_source(throng_scene* scene, const throng_source_def*
 	}
 	memset(s, 0, sizeof *s);
 	s->def = *def; // a built-in's archetype ids are its model indices
+	// A file says a velocity as heading * speed: a built-in's velocity is
+	// along its heading (the saved file would turn it otherwise).
+	s->speed = sqrtf(def->agent.velocity.x * def->agent.velocity.x + def->agent.velocity.y * def->agent.velocity.y);
 	m->source_count++;
 	m->version = 2;
 	return THRONG_OK;

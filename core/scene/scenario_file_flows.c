@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "scenario_file_internal.h"
+#include "validate.h"
+#include "vec.h"
 
 /// A name of at most 31 bytes (the world's zone and source names) into out.
 static bool read_short_name(sf_ctx* c, const sf_node* v, const char* what, char out[32])
@@ -125,6 +127,33 @@ static void read_source(sf_ctx* c, const sf_node* key, const sf_node* v, void* i
 	}
 }
 
+/// A source's heading normalised and its agents' velocity (heading *
+/// speed), once max_speed is known (the archetype's preset may give it).
+static void source_motion(sf_ctx* c, const sf_node* v, sf_source* s)
+{
+	throng_agent_def* a = &s->def.agent;
+	const float h = v2_length(v2(a->heading.x, a->heading.y));
+	const sf_node* heading = sf_get(v, "heading");
+	if (h > 0.0f && !(h > 1.0e-6f)) {
+		sf_error_at(c, "heading", heading->pos, "got a length of %g (expected [0, 0] or a length more than 1e-6)",
+		            (double)h);
+		return;
+	}
+	if (h > 0.0f) {
+		a->heading = (throng_vec2){a->heading.x / h, a->heading.y / h};
+	}
+	const sf_node* speed = sf_get(v, "speed");
+	if (s->speed > 0.0f && h == 0.0f) {
+		sf_error_at(c, "speed", speed->pos, "got %g with no heading, so no direction (expected a heading [x, y])",
+		            (double)s->speed);
+	} else if (s->speed > 0.0f && !thr_speed_fits(s->speed, a->max_speed)) {
+		sf_error_at(c, "speed", speed->pos, "got %g, more than max_speed %g (expected at most max_speed)",
+		            (double)s->speed, (double)a->max_speed);
+	} else {
+		a->velocity = (throng_vec2){a->heading.x * s->speed, a->heading.y * s->speed};
+	}
+}
+
 void sf_parse_sources(sf_ctx* c, const sf_node* n, sf_model* m)
 {
 	m->sources = sf_read_list(c, n, "a list of sources {shape: segment, from: [x, y], to: [x, y], rate: r, ...}",
@@ -145,6 +174,9 @@ void sf_parse_sources(sf_ctx* c, const sf_node* n, sf_model* m)
 			s->def.agent.max_force = sf_get(v, "max_force") == NULL ? body.max_force : s->def.agent.max_force;
 			s->def.agent.radius = sf_get(v, "body_radius") == NULL ? body.radius : s->def.agent.radius;
 		}
+		size_t mark = sf_push_index(c, k); // inside "sources", the list's key
+		source_motion(c, v, s);
+		sf_pop(c, mark);
 	}
 }
 

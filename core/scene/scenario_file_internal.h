@@ -395,7 +395,8 @@ typedef struct sf_zone {
 /// Version 2 `sources`: a source (its def as throng_world_add_source
 /// takes it, the agent's archetype a model index).
 typedef struct sf_source {
-	throng_source_def def;
+	throng_source_def def;  ///< def.agent.heading: unit or (0, 0); def.agent.velocity: heading * speed
+	float speed;            ///< the agents' speed along the heading (m/s)
 	char* archetype_name;   ///< malloc'd
 	sf_pos archetype_pos;
 	sf_pos pos;

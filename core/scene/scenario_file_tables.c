@@ -446,6 +446,12 @@ static const sf_key source_keys[] = {
 	 .note = "(or the archetype's preset's)", .doc = "the agents' radius (`radius` is a circle source's)"},
 	{.name = "goal", POINT(sf_source, def.agent.target, SF_COORD), .unit = "m", .kinds = ALL_SOURCES,
 	 .doc = "the agents' target point"},
+	{.name = "heading", POINT(sf_source, def.agent.heading, SF_COORD), .kinds = ALL_SOURCES,
+	 .def = "`[0, 0]`: none",
+	 .doc = "the agents' heading as they come in, normalised (its length more than 1e-6); `[0, 0]`: the "
+	        "library's (along the velocity, or +x at rest)"},
+	{.name = "speed", NUMBER(sf_source, speed, SF_NON_NEGATIVE), .unit = "m/s", .kinds = ALL_SOURCES,
+	 .doc = "the agents' speed along `heading` as they come in (it needs a heading); at most `max_speed`"},
 };
 #undef ALL_SOURCES
 #undef R
