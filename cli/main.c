@@ -25,111 +25,14 @@
 #include "progress.h"
 #include "resume.h"
 #include "summary.h"
+#include "usage.h"
 #include "throng/export.h"
 #include "throng/metrics.h"
 #include "throng/scenario.h"
 #include "throng/scenario_file.h"
 #include "throng/throng.h"
 
-static const char usage_main[] =
-	"Usage: throng run <scenario> [options]   run a scenario, print a summary\n"
-	"       throng run FILE.yaml [options]    run a scenario file (docs/SCENARIOS.md)\n"
-	"       throng run --resume CKPT [options] go on from a checkpoint of a run\n"
-	"       throng validate FILE...           check scenario files, simulate nothing\n"
-	"       throng save <scenario> --out FILE write a scene as a scenario file\n"
-	"       throng measure RUN --line ...     measure a saved run: lines, areas\n"
-	"       throng list                       list the scenarios\n"
-	"       throng --help | --version\n"
-	"\n"
-	"See throng run --help for the options of run.\n";
 
-static const char usage_run[] =
-	"Usage: throng run <scenario> [options]\n"
-	"       throng run [<scenario>] --resume CKPT [options]\n"
-	"\n"
-	"Runs a built-in scenario (see throng list) and prints a summary on stdout.\n"
-	"<scenario> may also be a scenario file: an argument ending in .yaml, .yml\n"
-	"or .json, or holding a '/', is loaded as one (docs/SCENARIOS.md); a bad\n"
-	"file prints every problem and exits 3 without simulating.\n"
-	"\n"
-	"Options (--name value or --name=value):\n"
-	"  --agents N        agents, 1 to 10000000 (default: the scenario's)\n"
-	"  --steps S         steps of 1/60 s, 0 to 1000000000 (default: the scenario's)\n"
-	"  --seconds T       simulated time instead of --steps: ceil(T / dt) steps\n"
-	"  --seed X          world seed, 0 to 2^64-1, decimal or 0x hex (default 1)\n"
-	"  --engine NAME     simd or scalar (default simd)\n"
-	"  --threads T       OpenMP threads of the simd engine, 1 to 1024\n"
-	"                    (default: OpenMP's, OMP_NUM_THREADS or every core,\n"
-	"                    at most 1024)\n"
-	"  --threads-policy P  adapt (default): use one thread for the steps where\n"
-	"                    that was faster lately (a machine shared with another\n"
-	"                    busy process); fixed: always --threads. The results\n"
-	"                    are the same bits either way\n"
-	"  --summary FORMAT  text or json (default text), with the crowd-quality\n"
-	"                    metrics of docs/QUALITY.md\n"
-	"  --metrics M       on (default) or off: off skips the crowd-quality metrics\n"
-	"                    (observed after every step; a quarter of a million-agent\n"
-	"                    run's time) and leaves their fields out of the summary\n"
-	"  -q, --quiet       no progress bar (it is drawn on stderr only when stderr\n"
-	"                    is a terminal)\n"
-	"  -h, --help        this help\n"
-	"\n"
-	"Output (frames are the steps 0, K, 2K, ... with agents in id order):\n"
-	"  --out FILE|-      write frames to FILE, or to standard output for -\n"
-	"                    (the summary then goes to standard error)\n"
-	"  --format F        bin, csv, ped or sqlite; auto (the default): from FILE's\n"
-	"                    extension, .csv, .txt or .ped, .sqlite/.sqlite3/.db, else bin\n"
-	"  --fields LIST     bin, csv and --shm: comma-separated x,y,vx,vy,hx,hy,group,\n"
-	"                    archetype, or position, velocity, heading, all\n"
-	"                    (default x,y,hx,hy)\n"
-	"  --every K         a frame every K steps, 1 to 1000000000 (default 1)\n"
-	"  --shm NAME        publish every frame to POSIX shared memory /NAME (a live\n"
-	"                    feed for a renderer; removed when the run ends); refused\n"
-	"                    when /NAME exists\n"
-	"  --shm-replace     replace an existing /NAME (left by a run that crashed)\n"
-	"  --shm-capacity N  most agents a frame of the feed holds, 1 to 100000000\n"
-	"                    (default twice the agents at the start, at least 1024;\n"
-	"                    a run whose crowd grows past it stops with exit 4)\n"
-	"  --realtime        step no faster than simulated time (for watching --shm)\n"
-	"Formats are described in docs/FORMAT.md.\n";
-
-/// The rest of usage_run (one string would pass the 4095 characters C
-/// promises a literal).
-static const char usage_run_more[] =
-	"\n"
-	"Checkpoints (docs/FORMAT.md, \"Scene checkpoints\"):\n"
-	"  --checkpoint CKPT  write the scene, whole, to CKPT when the run ends (also\n"
-	"                    when a signal stops it), replacing CKPT as --out does\n"
-	"  --checkpoint-every N  also at every scene step that is a multiple of N,\n"
-	"                    1 to 1000000000 (counted from the scene's step 0, so a\n"
-	"                    resumed run keeps the cadence)\n"
-	"  --resume CKPT     go on from the checkpoint CKPT: the scene is the one it\n"
-	"                    holds (<scenario>, --agents, --seed and --engine may be\n"
-	"                    left out; given, they must match it), at its step; runs\n"
-	"                    --steps S (or --seconds T) more steps, by default what is\n"
-	"                    left of the scene's default. It reaches the hash and\n"
-	"                    outcomes of the run that never stopped; the summary's\n"
-	"                    steps and quality metrics are this run's, simulated_seconds\n"
-	"                    counts from step 0; --out writes a new file whose first\n"
-	"                    frame is the checkpoint's state. CKPT may be --checkpoint's\n"
-	"                    own file (it is read whole first)\n"
-	"\n"
-	"FILE is never removed: a regular file is written beside it and renamed onto\n"
-	"it when done (a run stopped by a full disk keeps its whole frames and says\n"
-	"how many); a device or FIFO is written in place; -, /dev/stdout and\n"
-	"/dev/fd/N are the standard streams; another user's symbolic link in a\n"
-	"sticky directory such as /tmp is not followed, and no file is created in\n"
-	"/dev (docs/FORMAT.md, \"Output files\"). FILE may not be the scenario file;\n"
-	"a FILE that is standard output's file or pipe is taken as -.\n"
-	"\n"
-	"SIGINT (ctrl-C), SIGTERM, SIGHUP (a closed terminal) or SIGQUIT stops the\n"
-	"run after the current step: outputs are closed properly, the summary says\n"
-	"how far it got; a second one kills it.\n"
-	"\n"
-	"Exit status: 0 ok, 1 the simulation failed, 2 bad arguments (a checkpoint of\n"
-	"another scene than they say included), 3 a scenario file or a checkpoint is\n"
-	"missing or damaged, 4 an output or a checkpoint cannot be written, 128 + N\n"
-	"stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT).\n";
 
 /// "herd, circle": the known scenario names, for error messages.
 static void known_scenarios(char* buf, size_t cap)
@@ -146,16 +49,11 @@ static void known_scenarios(char* buf, size_t cap)
 }
 
 
-static const char usage_list[] =
-	"Usage: throng list\n"
-	"\n"
-	"Lists the built-in scenarios: name, one-line description, default agents\n"
-	"and steps. Every one scales with throng run NAME --agents N.\n";
 
 static int cmd_list(int argc, char** argv)
 {
 	if (argc == 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
-		fputs(usage_list, stdout);
+		fputs(cli_usage_list, stdout);
 		return CLI_EXIT_OK;
 	}
 	if (argc > 2) {
@@ -249,8 +147,8 @@ static int cmd_run(int argc, char** argv)
 	cli_run_args args;
 	int rc = cli_parse_run(argc, argv, 2, NULL, &args);
 	if (rc == CLI_EXIT_OK && args.help) {
-		fputs(usage_run, stdout);
-		fputs(usage_run_more, stdout);
+		fputs(cli_usage_run, stdout);
+		fputs(cli_usage_run_more, stdout);
 	}
 	if (rc != CLI_EXIT_OK || args.help) {
 		return rc;
@@ -455,25 +353,6 @@ static int cmd_run(int argc, char** argv)
 	return stop != 0 ? 128 + stop : CLI_EXIT_OK;
 }
 
-/// Runs the command; a failed write to standard output (a full disk,
-/// /dev/full, a closed pipe) is an error too, found at the final flush.
-static const char usage_save[] =
-	"Usage: throng save <scenario> [--agents N] [--seed X] --out FILE\n"
-	"\n"
-	"Writes the scene <scenario> (a built-in name or a scenario file) builds\n"
-	"with these options as a scenario file (docs/SCENARIOS.md, \"Saving\"):\n"
-	"`throng run FILE` then runs to the same state hash as\n"
-	"`throng run <scenario> --agents N --seed X`, on either engine.\n"
-	"\n"
-	"  --agents N   agents (a built-in's; a file sets its own counts)\n"
-	"  --seed X     world seed (default 1), decimal or 0x hex\n"
-	"  --out FILE   where to write, - for standard output; an existing FILE\n"
-	"               is replaced only when the whole file was written, as\n"
-	"               throng run --out writes (throng run --help)\n"
-	"\n"
-	"Exit status: 0 written, 1 the library failed, 2 bad arguments, 3 the\n"
-	"scenario file is missing or has problems, 4 FILE cannot be written.\n";
-
 /// throng save <scenario> [--agents N] [--seed X] --out FILE
 static int cmd_save(int argc, char** argv)
 {
@@ -485,7 +364,7 @@ static int cmd_save(int argc, char** argv)
 	throng_scene_def opt = throng_scene_default_def();
 	for (int k = 2; k < argc; ++k) {
 		if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
-			fputs(usage_save, stdout);
+			fputs(cli_usage_save, stdout);
 			return CLI_EXIT_OK;
 		}
 		const char* name = NULL;
@@ -518,7 +397,7 @@ static int cmd_save(int argc, char** argv)
 	}
 	if (scenario == NULL || out == NULL) {
 		cli_error("save: missing %s", scenario == NULL ? "<scenario>" : "--out FILE");
-		fputs(usage_save, stderr);
+		fputs(cli_usage_save, stderr);
 		return CLI_EXIT_USAGE;
 	}
 	int rc = cli_check_scene_name("save", scenario);
@@ -576,6 +455,8 @@ static int cmd_save(int argc, char** argv)
 	return CLI_EXIT_OK;
 }
 
+/// Runs the command; a failed write to standard output (a full disk,
+/// /dev/full, a closed pipe) is an error too, found at the final flush.
 static int run_command(int argc, char** argv);
 
 int main(int argc, char** argv)
@@ -590,12 +471,12 @@ int main(int argc, char** argv)
 static int run_command(int argc, char** argv)
 {
 	if (argc < 2) {
-		fputs(usage_main, stderr);
+		fputs(cli_usage_main, stderr);
 		return CLI_EXIT_USAGE;
 	}
 	const char* cmd = argv[1];
 	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
-		fputs(usage_main, stdout);
+		fputs(cli_usage_main, stdout);
 		return CLI_EXIT_OK;
 	}
 	if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
