@@ -13,12 +13,17 @@
 #               (scripts/check_clang_ninja)
 #   make build  build release only
 #   make bench  run build/release/bench/throng_bench (every benchmark, 3
-#               repetitions; about 20 minutes here on a quiet machine), JSON, machine.txt and PNGs
-#               into bench/results/<machine>/ (BENCH_FILTER=-/large/ leaves
-#               out the runs of 100,000 agents and more; BENCH_REPS,
-#               BENCH_MIN_TIME and BENCH_ARGS change the run)
+#               repetitions; about 20 minutes here on a quiet machine): a
+#               table of the whole-step runs and warnings (a busy machine,
+#               two threads slower than one) on the terminal; JSON,
+#               machine.txt, the benchmark's own console.txt, summary.md and
+#               PNGs into build/bench/<machine>/ (BENCH_DIR=DIR elsewhere;
+#               BENCH_FILTER=-/large/ leaves out the runs of 100,000 agents
+#               and more; BENCH_REPS, BENCH_MIN_TIME and BENCH_ARGS change
+#               the run). bench/results/<machine>/ holds the run that
+#               docs/PERFORMANCE.md quotes, copied there by hand.
 #   make bench-quick  a subset in under a minute, into
-#               bench/results/<machine>/quick/
+#               build/bench/<machine>/quick/
 #   make clean  remove build/
 
 SHELL := /bin/bash
@@ -53,7 +58,7 @@ SAN_REPORTS := $(CURDIR)/build/asan/sanitizer-reports
 # and the CPU count from lscpu ("amd-epyc-2cpu"); set BENCH_MACHINE to
 # override. machine.txt records lscpu, memory and the load before and after.
 BENCH_MACHINE ?= $(shell printf '%s-%scpu' "$$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -n 1)" "$$(nproc)" | tr 'A-Z' 'a-z' | tr -cs 'a-z0-9' '-' | sed 's/^-*//; s/-*$$//')
-BENCH_DIR := bench/results/$(BENCH_MACHINE)
+BENCH_DIR ?= build/bench/$(BENCH_MACHINE)
 BENCH_FILTER ?= .
 BENCH_REPS ?= 3
 BENCH_MIN_TIME ?= 0.5
@@ -108,7 +113,8 @@ bench-run:
 	fi
 	mkdir -p '$(BENCH_OUT)'
 	{ echo "# SPDX-License-Identifier: MIT"; echo "# machine"; lscpu; echo; free -h; echo; echo "# before: $$(date -u '+%Y-%m-%d %H:%M:%S UTC') $$(uptime)"; } > '$(BENCH_OUT)/machine.txt'
-	$(THRONG_BENCH) $(BENCH_RUN_ARGS) --benchmark_out='$(BENCH_OUT)/throng_bench.json' --benchmark_out_format=json $(BENCH_ARGS)
+	@echo "make bench: running $(THRONG_BENCH) $(BENCH_RUN_ARGS); its own lines go to $(BENCH_OUT)/console.txt"
+	$(THRONG_BENCH) $(BENCH_RUN_ARGS) --benchmark_out='$(BENCH_OUT)/throng_bench.json' --benchmark_out_format=json $(BENCH_ARGS) > '$(BENCH_OUT)/console.txt'
 	echo "# after:  $$(date -u '+%Y-%m-%d %H:%M:%S UTC') $$(uptime)" >> '$(BENCH_OUT)/machine.txt'
 	python3 scripts/plot_bench '$(BENCH_OUT)/throng_bench.json'
 	@echo "make bench: results in $(BENCH_OUT)/"
