@@ -32,8 +32,6 @@
 #include "throng/scenario_file.h"
 #include "throng/throng.h"
 
-
-
 /// "herd, circle": the known scenario names, for error messages.
 static void known_scenarios(char* buf, size_t cap)
 {
@@ -47,8 +45,6 @@ static void known_scenarios(char* buf, size_t cap)
 		used += (size_t)n;
 	}
 }
-
-
 
 static int cmd_list(int argc, char** argv)
 {
