@@ -4,7 +4,9 @@
 # tenth of a second when nothing is missing) and builds through the presets
 # of CMakePresets.json: `cmake --preset X` then `cmake --build --preset X`.
 #
-#   make run    build release, run `throng run circle --agents 10000`
+#   make run    build release, run `throng run crossing` (four crowds cross,
+#               1,000 walkers for 142 simulated s, a few seconds) and say
+#               where to go next
 #   make test   build release and asan, run ctest on both, then build the
 #               other two SIMD backends (the release build is the native
 #               one) and check that the three, every thread count and the
@@ -75,7 +77,9 @@ build: setup
 	cmake --build --preset release
 
 run: build
-	$(THRONG) run circle --agents 10000
+	$(THRONG) run crossing
+	@echo "next: watch it with ./build/release/viewer/throng-view crossing (SDL2); every scene: $(THRONG) list;"
+	@echo "      the options: $(THRONG) run --help; your own scene: docs/SCENARIOS.md; the C API: README.md"
 
 test: setup
 	cmake --preset release

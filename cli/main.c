@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "headline.h"
 #include "measure.h"
 #include "opts.h"
 #include "outputs.h"
@@ -343,6 +344,7 @@ static int cmd_run(int argc, char** argv)
 	if (args.summary == CLI_SUMMARY_JSON) {
 		cli_summary_print_json(report, &s);
 	} else {
+		cli_headline_print(report, &s);
 		cli_summary_print_text(report, &s);
 	}
 	throng_scene_destroy(scene);

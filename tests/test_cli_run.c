@@ -75,6 +75,29 @@ Test(cli_run, bad_seconds)
 	expect_usage_error("run herd --seconds 1 --steps 60", "--seconds");
 }
 
+/// The text summary opens with the run in words, then a blank line, then
+/// the key: value figures: crossing at 200 walkers, every one at its goal
+/// within 120 s; circle after half a second, nobody yet; evacuation's
+/// outcome figures and the agents that left.
+Test(cli_run, the_text_summary_opens_with_the_run_in_words)
+{
+	cr_assert_eq(run_cli("run crossing --agents 200 --seconds 120 -q"), 0, "%s", err);
+	static const char crossed[] = "crossing: 200 agents for 120.0 simulated s (7,200 steps) in ";
+	cr_assert(strncmp(out, crossed, strlen(crossed)) == 0, "%s", out);
+	cr_assert_not_null(strstr(out, " agent-steps/s (simd, "), "%s", out);
+	cr_assert_not_null(strstr(out, "\n  200 of 200 reached their goals, the last after "), "%s", out);
+	cr_assert_not_null(strstr(out, " s\n\nscenario:"), "a blank line before the figures: %s", out);
+	const char* agents = thr_test_summary_value(out, "agents");
+	cr_assert(agents != NULL && strncmp(agents, "200\n", 4) == 0, "the figures follow: %s", out);
+	cr_assert_eq(run_cli("run circle --agents 1000 --steps 30 -q"), 0, "%s", err);
+	cr_assert_not_null(strstr(out, "\n  0 of 1,000 reached their goals (none yet)\n"), "%s", out);
+	cr_assert_eq(run_cli("run evacuation --agents 100 --steps 3000 -q --metrics off"), 0, "%s", err);
+	static const char evacuated[] = "evacuation: 100 agents at the start, 0 at the end (0 came, 100 left) for 50.0 ";
+	cr_assert(strncmp(out, evacuated, strlen(evacuated)) == 0, "%s", out);
+	cr_assert_not_null(strstr(out, "\n  evacuated_at "), "%s", out);
+	cr_assert_not_null(strstr(out, ", remaining 0\n\n"), "%s", out);
+}
+
 Test(cli_run, no_progress_bar_without_a_terminal)
 {
 	// The tests' stderr is a file: not a byte on it, with or without --quiet.
