@@ -163,9 +163,12 @@ uint32_t own_records(const throng_world* part, throng_agent_record* own)
 }
 
 
-uint32_t gather_whole(gather* g, const throng_agent_record* own, uint32_t n_own, uint32_t id_end, throng_world* into,
-                      uint64_t step)
+uint32_t gather_whole(gather* g, const throng_agent_record* own, uint32_t n_own, const throng_world* part,
+                      throng_world* into, uint64_t step)
 {
+	uint32_t id_end = 0;
+	float max_radius = 0.0f;
+	throng_part_get_world(part, &id_end, NULL, &max_radius);
 	const int mine = (int)n_own;
 	MPI_Gather(&mine, 1, MPI_INT, g->counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	size_t total = 0;
@@ -203,7 +206,7 @@ uint32_t gather_whole(gather* g, const throng_agent_record* own, uint32_t n_own,
 			g->byid[n++] = g->byid[id];
 		}
 	}
-	if (throng_part_set_world(into, id_end, n) != THRONG_OK || throng_part_load_next(into, g->byid, n, step) != THRONG_OK) {
+	if (throng_part_set_world(into, id_end, n, max_radius) != THRONG_OK || throng_part_load_next(into, g->byid, n, step) != THRONG_OK) {
 		stop_all("gathering the world");
 	}
 	return n;

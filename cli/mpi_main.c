@@ -373,7 +373,7 @@ static int run(int argc, char** argv)
 		most_owned += (double)most;
 		agent_steps += (double)whole_count;
 		peak = whole_count > peak ? whole_count : peak;
-		if (throng_part_set_world(part, id_end, whole_count) != THRONG_OK ||
+		if (throng_part_set_world(part, id_end, whole_count, 0.0f) != THRONG_OK ||
 		    throng_part_update(part, resident ? keep : NULL, recs, ghost, m, k) != THRONG_OK) {
 			stop_all("loading its part");
 		}
@@ -420,7 +420,7 @@ static int run(int argc, char** argv)
 		}
 		if (whole_due) {
 			const double tg = cli_now_seconds();
-			gather_whole(&g, own, n_own, id_end, gathered, k + 1u);
+			gather_whole(&g, own, n_own, part, gathered, k + 1u);
 			if (self_rank == 0 && reads_events) {
 				// The measure reads the step's events on the whole world
 				// (concourse's flows), as throng_scene_step does.
@@ -499,7 +499,7 @@ static int run(int argc, char** argv)
 			own = all = grow_buffer(all, &all_cap, throng_world_agent_count(part), sizeof *all);
 			n_own = own_records(part, own);
 		}
-		const uint32_t final_count = gather_whole(&g, own, n_own, id_end, gathered, k);
+		const uint32_t final_count = gather_whole(&g, own, n_own, part, gathered, k);
 		if (self_rank == 0) {
 			throng_vec2 threat_p, threat_v;
 			bool threat_on = false;

@@ -160,13 +160,14 @@ typedef struct gather {
 } gather;
 
 /// Every rank's n_own own records to rank 0, which places them by id (each
-/// id below id_end, the whole world's id end, at most once; the ids
+/// id below the whole world's id end, as `part` knows it, at most once; the ids
 /// missing were removed) and loads them, in id order, into `into` (a part
 /// world without ghosts, at `step`); the state `into` held stays as its
-/// previous state (throng_part_load_next: the metrics read it). Called by
-/// every rank; returns the whole world's count (on rank 0).
-uint32_t gather_whole(gather* g, const throng_agent_record* own, uint32_t n_own, uint32_t id_end, throng_world* into,
-                      uint64_t step);
+/// previous state (throng_part_load_next: the metrics read it), with the
+/// largest radius `part` knows. Called by every rank; returns the whole
+/// world's count (on rank 0).
+uint32_t gather_whole(gather* g, const throng_agent_record* own, uint32_t n_own, const throng_world* part,
+                      throng_world* into, uint64_t step);
 
 // ---------------------------------------------------------------------------
 // Agents that come and go (mpi_churn.c)

@@ -127,11 +127,30 @@ void thr_part_set_ghost(throng_world* w, uint32_t id)
 	w->part->ghost[id >> 3] |= (uint8_t)(1u << (id & 7u));
 }
 
-throng_status throng_part_set_world(throng_world* w, uint32_t id_end, uint32_t count)
+void throng_part_get_world(const throng_world* w, uint32_t* id_end, uint32_t* count, float* max_radius)
 {
-	if (w == NULL || w->part == NULL || count > id_end) {
+	if (id_end != NULL) {
+		*id_end = thr_id_end(w);
+	}
+	if (count != NULL) {
+		*count = thr_whole_count(w);
+	}
+	if (max_radius != NULL) {
+		*max_radius = w->max_radius;
+	}
+}
+
+throng_status throng_part_set_world(throng_world* w, uint32_t id_end, uint32_t count, float max_radius)
+{
+	if (w == NULL || w->part == NULL || count > id_end || !(max_radius >= 0.0f) || !isfinite(max_radius)) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_set_world: %s",
-		                w == NULL || w->part == NULL ? "not a part world" : "count above id_end");
+		                w == NULL || w->part == NULL ? "not a part world"
+		                : count > id_end         ? "count above id_end"
+		                                         : "max_radius must be finite and at least 0");
+	}
+	if (max_radius > w->max_radius) { // as a spawn raises it
+		w->max_radius = max_radius;
+		w->shapes_dirty = 1;
 	}
 	if (id_end > w->whole.id_space) {
 		throng_status st = thr_part_grow_ids(w, id_end);

@@ -138,13 +138,19 @@ throng_status throng_part_update(throng_world* w, const uint8_t* keep, const thr
 throng_status throng_part_load_next(throng_world* w, const throng_agent_record* recs, uint32_t n, uint64_t step);
 
 /// Tells the part world w the whole world's id end (every id given so
-/// far is below it; the part's id space grows to it, never shrinks) and
-/// its live agent count: what the next step reads as the whole world's
-/// count (the contact pass sizes its pair grid from it: every part must
-/// be told the same). A part is made with both at the whole world's id
-/// end. Fails with THRONG_ERR_INVALID_ARGUMENT (not a part, count above
-/// id_end) or THRONG_ERR_OUT_OF_MEMORY, changing nothing.
-throng_status throng_part_set_world(throng_world* w, uint32_t id_end, uint32_t count);
+/// far is below it; the part's id space grows to it, never shrinks), its
+/// live agent count (what the next step reads as the whole world's count:
+/// the contact pass sizes its pair grid from it, so every part must be
+/// told the same) and its largest radius so far (w's grows to it, never
+/// shrinks: as a spawn raises it). A part is made with the whole world's
+/// figures. Fails with THRONG_ERR_INVALID_ARGUMENT (not a part, count
+/// above id_end, a bad radius) or THRONG_ERR_OUT_OF_MEMORY, changing nothing.
+throng_status throng_part_set_world(throng_world* w, uint32_t id_end, uint32_t count, float max_radius);
+
+/// The whole world's figures as the part world w holds them: its id end,
+/// its count, its largest radius (m; raised by w's sources as they add
+/// agents, throng_part_sources). Any pointer may be NULL.
+void throng_part_get_world(const throng_world* w, uint32_t* id_end, uint32_t* count, float* max_radius);
 
 /// An agent's body as the sources see it: where it is and its radius.
 typedef struct throng_part_body {
