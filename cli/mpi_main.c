@@ -26,9 +26,14 @@
 // A scene's measure: rank 0 samples the whole world it gathers after each
 // step (armies'), and the outcome reads the whole world at the end.
 //
+// Agents that come and go (mpi_churn.c): each rank's sinks remove its own
+// agents; every rank runs every source over the agents near it, which
+// every rank sends every other, and gives the same ids; the whole count
+// comes from the step's one reduction; a measure that reads the step's
+// events gets them on rank 0.
+//
 // Not yet (refused with a message): agents given a target agent by the
-// scene (at any distance); agents that come and go (sources, zones and
-// their sinks, ids removed before the first step).
+// scene (at any distance); --checkpoint and --resume.
 #define _POSIX_C_SOURCE 200809L // clock_gettime
 
 #include <signal.h>

@@ -39,6 +39,14 @@
 // deep enough to compute its own agents' Jacobi iterations without
 // exchanging them (thr_part_halo_rows).
 //
+// Agents come and go (docs/DISTRIBUTED.md, "Agents that come and go"):
+// the id space grows (thr_part_grow_ids) and the whole world's live count
+// is the driver's to tell (throng_part_set_world); a part lists its own
+// agents' zone events from the bits their records carry and its sinks
+// remove its own agents; its step runs no source: throng_part_sources
+// runs them after it, in every part alike, over the bodies every part
+// sends (core/sources.c).
+//
 // Target rules search up to their sight: the halo reaches that far, plus
 // what a target and its pursuer drift apart until the next choice, so an
 // own agent's choice and its target are the whole world's. A ghost's
