@@ -173,6 +173,9 @@ OUTPUTS = [
     ("field", 2000, 25, 5, "ped", [], [4]),
     ("field", 2000, 25, 3, "sqlite", [], [2]),
     ("herd", 500, 20, 1, "bin", ["--fields", "all"], [2]),
+    # Agents that come and go: frames of a changing crowd.
+    ("concourse", 300, 200, 5, "bin", [], [3]),
+    ("evacuation", 200, 200, 3, "sqlite", [], [2]),
 ]
 
 # What is refused, and a word of the message.
