@@ -127,13 +127,18 @@ CASES = [
 # that is no sink (its events) and with a source whose agents are wider
 # than the file's (the largest radius grows as they come); "@sources-only"
 # the same file without its agents (the empty start); the saved
-# evacuation and concourse (3,000 walkers).
+# evacuation and concourse (3,000 walkers); "@wider": 1,500 agents of
+# torus-jam and a source of agents of radius 1.2 m, which widens the
+# grid's cells (1.5 m, the separation's radius, to 2.4 m): the ranks lay
+# their borders out again on the new rows (with --balance-every 0, the
+# one border move), on a torus packed with solid agents.
 CHURN_RUNS = [
     ("@zone", 300, "on", [2, 3]),
     ("@source", 600, "on", [1, 3, 4]),
     ("@sources-only", 300, "on", [2]),
     ("evacuation.yaml", 600, "on", [2, 4]),
     ("concourse.yaml", 150, "off", [3]),
+    ("@wider", 120, "on", [2, 4]),
 ]
 
 # --seconds instead of --steps: the same steps as throng run takes.
@@ -210,13 +215,27 @@ def churn_files(mpirun, throng, throng_mpi, tmp, files):
         f.write(crossing[:crossing.index("agents:")] + CHURN_FILES["@source"])
     for name in ("evacuation.yaml", "concourse.yaml"):
         files[name] = os.path.join(here, "..", "examples", name)
+    files["@wider"] = os.path.join(tmp, "wider.yaml")
+    torus_jam(files["@wider"])
+    with open(files["@wider"]) as f:
+        lines = f.read().split("\n")
+    rows = [l for l in lines if l.startswith("    - [")][:1500]
+    with open(files["@wider"], "w") as f:
+        f.write("\n".join(l for l in lines if not l.startswith("    - [")).rstrip("\n") + "\n" + "\n".join(rows) +
+                "\nsources:\n  - {shape: box, min: [40, 40], max: [60, 60], rate: 20, archetype: boid, "
+                "goal: [10, 10], body_radius: 1.2}\n")
     runs = CHURN_RUNS[:2] if QUICK else CHURN_RUNS
     for name, steps, metrics, ranks in runs:
         opts = [files[name], "--steps", str(steps), "--metrics", metrics, "--summary", "json", "--threads", "1"]
         one = summary([throng, "run"] + opts, 1)
+        wider = name == "@wider"
         for r in ranks:
-            many = summary(mpirun_args(mpirun, r) + [throng_mpi, "run"] + opts, 1)
+            many = summary(mpirun_args(mpirun, r) + [throng_mpi, "run"] + opts +
+                           (["--balance-every", "0"] if wider else []), 1)
             check_exchange(f"{name} on {r} ranks", many, r, one["agents"], churn=True)
+            if wider and many["border_moves"] != 1:
+                sys.exit(f"mpi_runs: {name} on {r} ranks: {many['border_moves']} border moves, expected 1 (the "
+                         f"cells widened)")
             for key in sorted(set(one) | set(many)):
                 if key not in TIMING | EXCHANGE and one.get(key) != many.get(key):
                     sys.exit(f"mpi_runs: {name} ({steps} steps) on {r} ranks: {key} is {many.get(key)!r}, one "
