@@ -131,7 +131,11 @@ CASES = [
 # torus-jam and a source of agents of radius 1.2 m, which widens the
 # grid's cells (1.5 m, the separation's radius, to 2.4 m): the ranks lay
 # their borders out again on the new rows (with --balance-every 0, the
-# one border move), on a torus packed with solid agents.
+# one border move), on a torus packed with solid agents; "@armies-sink":
+# examples/armies.yaml without its measure and with a sink in the middle
+# of the battle (306 soldiers fall in): target rules with sinks. (No
+# pursuer here happens to lose its target to a sink on another rank, the
+# case throng_part_update clears: the run is the same without it.)
 CHURN_RUNS = [
     ("@zone", 300, "on", [2, 3]),
     ("@source", 600, "on", [1, 3, 4]),
@@ -139,6 +143,7 @@ CHURN_RUNS = [
     ("evacuation.yaml", 600, "on", [2, 4]),
     ("concourse.yaml", 150, "off", [3]),
     ("@wider", 120, "on", [2, 4]),
+    ("@armies-sink", 300, "off", [2, 3]),
 ]
 
 # --seconds instead of --steps: the same steps as throng run takes.
@@ -215,6 +220,11 @@ def churn_files(mpirun, throng, throng_mpi, tmp, files):
         f.write(crossing[:crossing.index("agents:")] + CHURN_FILES["@source"])
     for name in ("evacuation.yaml", "concourse.yaml"):
         files[name] = os.path.join(here, "..", "examples", name)
+    files["@armies-sink"] = os.path.join(tmp, "armies-sink.yaml")
+    with open(os.path.join(here, "..", "examples", "armies.yaml")) as f:
+        armies = [l for l in f if not l.startswith("measure:")]
+    with open(files["@armies-sink"], "w") as f:
+        f.writelines(armies + ["zones:\n  - {shape: box, name: pit, min: [-20, -20], max: [20, 20], sink: true}\n"])
     files["@wider"] = os.path.join(tmp, "wider.yaml")
     torus_jam(files["@wider"])
     with open(files["@wider"]) as f:
