@@ -163,36 +163,53 @@ uint32_t own_records(const throng_world* part, throng_agent_record* own)
 }
 
 
-void gather_whole(gather* g, const throng_agent_record* own, uint32_t n_own, uint32_t n, throng_world* into,
-                  uint64_t step)
+uint32_t gather_whole(gather* g, const throng_agent_record* own, uint32_t n_own, const throng_world* part,
+                      throng_world* into, uint64_t step)
 {
+	uint32_t id_end = 0;
+	float max_radius = 0.0f;
+	throng_part_get_world(part, &id_end, NULL, &max_radius);
 	const int mine = (int)n_own;
 	MPI_Gather(&mine, 1, MPI_INT, g->counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	size_t total = 0;
 	if (self_rank == 0) {
-		int total = 0;
 		for (int q = 0; q < rank_count; ++q) {
-			g->displs[q] = total;
-			total += g->counts[q];
+			g->displs[q] = (int)total;
+			total += (size_t)g->counts[q];
 		}
-		if ((uint32_t)total != n) {
-			stop_all("the ranks lost agents");
+		if (total > id_end) {
+			stop_all("the ranks hold more agents than ids");
 		}
+		g->recs = grow_buffer(g->recs, &g->recs_cap, total, sizeof *g->recs);
+		size_t ids_cap = g->ids_cap;
+		g->byid = grow_buffer(g->byid, &g->ids_cap, id_end, sizeof *g->byid);
+		g->have = grow_buffer(g->have, &ids_cap, id_end, 1);
 	}
 	MPI_Gatherv(own, mine, mpi_record_type, g->recs, g->counts, g->displs, mpi_record_type, 0, MPI_COMM_WORLD);
-	if (self_rank == 0) {
-		memset(g->have, 0, n);
-		for (uint32_t k = 0; k < n; ++k) {
-			const uint32_t id = g->recs[k].id;
-			if (id >= n || g->have[id]) {
-				stop_all("the ranks sent an agent twice");
-			}
-			g->have[id] = 1;
-			g->byid[id] = g->recs[k];
+	if (self_rank != 0) {
+		return 0;
+	}
+	memset(g->have, 0, id_end);
+	for (size_t k = 0; k < total; ++k) {
+		const uint32_t id = g->recs[k].id;
+		if (id >= id_end || g->have[id]) {
+			stop_all("the ranks sent an agent twice");
 		}
-		if (throng_part_load_next(into, g->byid, n, step) != THRONG_OK) {
-			stop_all("gathering the world");
+		g->have[id] = 1;
+		g->byid[id] = g->recs[k];
+	}
+	// Packed in id order, forward (an id's place is never above it): the
+	// ids a sink removed leave no hole.
+	uint32_t n = 0;
+	for (uint32_t id = 0; id < id_end; ++id) {
+		if (g->have[id]) {
+			g->byid[n++] = g->byid[id];
 		}
 	}
+	if (throng_part_set_world(into, id_end, n, max_radius) != THRONG_OK || throng_part_load_next(into, g->byid, n, step) != THRONG_OK) {
+		stop_all("gathering the world");
+	}
+	return n;
 }
 
 throng_world_stats whole_stats(const throng_world* part)
@@ -200,9 +217,11 @@ throng_world_stats whole_stats(const throng_world* part)
 	throng_world_stats st = throng_world_get_stats(part);
 	// The figures the ranks add up, and those where the whole world's is
 	// the largest rank's: each named once, for both ways.
+	// (Each part removes its own agents; the sources' agents are added in
+	// every part: agents_added is any part's, agents_peak the driver's.)
 	uint64_t* const summed[] = {&st.nonfinite, &st.clamped, &st.neighbor_candidates, &st.neighbor_capped,
 	                            &st.contacts, &st.contact_capped, &st.shape_pushes, &st.shape_reverts,
-	                            &st.target_capped};
+	                            &st.target_capped, &st.agents_removed};
 	uint32_t* const largest[] = {&st.neighbor_most_candidates, &st.neighbor_most_met, &st.target_most_candidates};
 	enum { SUMMED = sizeof summed / sizeof summed[0], LARGEST = sizeof largest / sizeof largest[0] };
 	uint64_t sums[SUMMED];

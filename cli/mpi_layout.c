@@ -40,6 +40,18 @@ void shape(layout* L, bool blocks)
 
 
 
+void equal_borders(layout* L)
+{
+	for (int j = 0; j <= L->py; ++j) {
+		L->lo[j] = (int32_t)(((int64_t)j * L->rows.ny + L->py - 1) / L->py);
+	}
+	for (int j = 0; j < L->py; ++j) {
+		for (int i = 0; i <= L->px; ++i) {
+			col_lo(L, j)[i] = (int32_t)(((int64_t)i * L->rows.nx + L->px - 1) / L->px);
+		}
+	}
+}
+
 /// Cuts count[0 .. n) (agents per row or column) into `parts` runs of
 /// about as many agents, into lo[0 .. parts] (lo[0] = 0 and lo[parts] = n
 /// stay): run q begins where the agents before it come nearest q / parts

@@ -26,9 +26,14 @@
 // A scene's measure: rank 0 samples the whole world it gathers after each
 // step (armies'), and the outcome reads the whole world at the end.
 //
+// Agents that come and go (mpi_churn.c): each rank's sinks remove its own
+// agents; every rank runs every source over the agents near it, which
+// every rank sends every other, and gives the same ids; the whole count
+// comes from the step's one reduction; a measure that reads the step's
+// events gets them on rank 0.
+//
 // Not yet (refused with a message): agents given a target agent by the
-// scene (at any distance); agents that come and go (sources, zones and
-// their sinks, ids removed before the first step).
+// scene (at any distance); --checkpoint and --resume.
 #define _POSIX_C_SOURCE 200809L // clock_gettime
 
 #include <signal.h>
@@ -46,28 +51,12 @@
 #include "throng/scene_part.h"
 
 /// What throng-mpi cannot distribute yet, as a message; NULL when none.
-/// Churn is refused, not run: a part world runs no source
-/// (throng_world_add_source refuses one) and lists no step events, so no
-/// sink would remove an agent and no zone event would reach a
-/// measure (concourse's flows read them). The run would end with another
-/// hash and summary than throng run's (docs/DISTRIBUTED.md, "Agents that
-/// come and go").
+/// (Agents that come and go are distributed: sinks, zones, sources, ids
+/// removed before the first step; mpi_churn.c.)
 static const char* unsupported(throng_scene* scene)
 {
 	const throng_world* w = throng_scene_world(scene);
-	const uint32_t n = throng_world_agent_count(w);
-	if (throng_world_source_count(w) != 0) {
-		return "scenes with sources (agents added while the world runs) are not distributed yet: run it with "
-		       "throng run";
-	}
-	if (throng_world_zone_count(w) != 0) {
-		return "scenes with zones (sinks that remove agents, zone events) are not distributed yet: run it with "
-		       "throng run";
-	}
-	if (throng_world_id_end(w) != n) {
-		return "scenes whose agents were removed before the first step are not distributed yet (the ranks "
-		       "gather ids 0 to n - 1): run it with throng run";
-	}
+	const uint32_t n = throng_world_id_end(w);
 	for (uint32_t id = 0; id < n; ++id) {
 		throng_agent_state a;
 		if (throng_world_get_agent(w, id, &a) == THRONG_OK && a.target_agent != THRONG_NO_AGENT) {
@@ -188,23 +177,42 @@ static int run(int argc, char** argv)
 		throng_scene_destroy(scene);
 		return CLI_EXIT_USAGE;
 	}
+	// The whole world's agents (n of them, ids below id_end: the ids
+	// removed before the first step are holes) and what came and went
+	// before the run: the summary counts from them.
 	const uint32_t n = throng_world_agent_count(whole);
+	uint32_t id_end = throng_world_id_end(whole);
+	cli_summary sum;
+	cli_summary_begin(&sum, whole);
+	const throng_world_stats start_stats = throng_world_get_stats(whole);
+	const bool reads_events = throng_scene_reads_events(scene);
 
-	// Every rank built the whole scene: its records, its strips, its part.
-	throng_agent_record* all = malloc((size_t)n * sizeof *all);
+	// Every rank built the whole scene: its records, its strips, its part
+	// (whose room grows as sources add agents).
+	size_t all_cap = n > 0 ? n : 1u;
+	throng_agent_record* all = malloc(all_cap * sizeof *all);
 	throng_world* part = NULL;
 	throng_world* gathered = NULL; // rank 0: the whole world at the end
 	const throng_part_sync sync = {NULL, part_reduce};
-	if (all == NULL || throng_part_create(whole, args.threads, n, &part) != THRONG_OK ||
+	const uint32_t room = n > 0 ? n : 1u;
+	if (all == NULL || throng_part_create(whole, args.threads, room, &part) != THRONG_OK ||
 	    throng_part_set_sync(part, &sync) != THRONG_OK ||
-	    (self_rank == 0 && (throng_part_create(whole, args.threads, n, &gathered) != THRONG_OK ||
+	    (self_rank == 0 && (throng_part_create(whole, args.threads, room, &gathered) != THRONG_OK ||
 	                      throng_part_set_sync(gathered, &sync) != THRONG_OK))) {
 		stop_all("setting up");
 	}
-	for (uint32_t id = 0; id < n; ++id) {
-		if (throng_agent_record_of(whole, id, &all[id]) != THRONG_OK) {
+	uint32_t held = 0;
+	for (uint32_t id = 0; id < id_end; ++id) {
+		throng_agent_record r;
+		const throng_status got_it = throng_agent_record_of(whole, id, &r);
+		if (got_it == THRONG_OK && held < n) {
+			all[held++] = r;
+		} else if (got_it != THRONG_ERR_NOT_FOUND) {
 			stop_all("reading the scene's agents");
 		}
+	}
+	if (held != n) {
+		stop_all("reading the scene's agents");
 	}
 	layout s;
 	s.rows = throng_part_rows_of(whole);
@@ -216,15 +224,7 @@ static int run(int argc, char** argv)
 	if (s.lo == NULL || s.clo == NULL) {
 		stop_all("out of memory");
 	}
-	// Equal rows and columns to start with.
-	for (int j = 0; j <= s.py; ++j) {
-		s.lo[j] = (int32_t)(((int64_t)j * s.rows.ny + s.py - 1) / s.py);
-	}
-	for (int j = 0; j < s.py; ++j) {
-		for (int i = 0; i <= s.px; ++i) {
-			col_lo(&s, j)[i] = (int32_t)(((int64_t)i * s.rows.nx + s.px - 1) / s.px);
-		}
-	}
+	equal_borders(&s); // to start with
 	throng_world* own_world = throng_scene_use_part(scene, part);
 	if (own_world == NULL) {
 		cli_error("%s: its outcome measure samples every agent every step: not distributed yet", info->name);
@@ -290,31 +290,32 @@ static int run(int argc, char** argv)
 
 	// This rank's own agents, by id.
 	uint32_t n_own = 0;
-	for (uint32_t id = 0; id < n; ++id) {
-		if (owner_of(&s, throng_part_row(&s.rows, all[id].py), throng_part_col(&s.rows, all[id].px)) == self_rank) {
-			all[n_own++] = all[id];
+	for (uint32_t k = 0; k < n; ++k) {
+		if (owner_of(&s, throng_part_row(&s.rows, all[k].py), throng_part_col(&s.rows, all[k].px)) == self_rank) {
+			all[n_own++] = all[k];
 		}
 	}
 	throng_agent_record* own = all;
 	mpi_agent *out = NULL, *got = NULL;
-	size_t out_cap = 0, got_cap = 0;
-	throng_agent_record* recs = malloc((size_t)n * sizeof *recs);
-	uint8_t* ghost = malloc(n);
-	uint8_t* keep = malloc(n > 0 ? n : 1u); // the part's slots: which own agents stay (exchange)
-	gather g = {malloc((size_t)rank_count * 2u * sizeof(int)), NULL, recs, NULL, NULL};
-	if (self_rank == 0) {
-		g.byid = malloc((size_t)n * sizeof *g.byid);
-		g.have = malloc(n > 0 ? n : 1u);
-		if (g.byid == NULL || g.have == NULL) {
-			stop_all("out of memory");
-		}
-	}
+	size_t out_cap = 0, got_cap = 0, recs_cap = 0, keep_cap = 0;
+	throng_agent_record* recs = NULL; // what the exchange brought (grown to fit)
+	uint8_t* ghost = NULL;
+	uint8_t* keep = NULL; // the part's slots: which own agents stay (exchange)
+	gather g = {malloc((size_t)rank_count * 2u * sizeof(int)), NULL, NULL, NULL, NULL, 0, 0};
 	const size_t counts = (size_t)s.rows.ny > (size_t)s.py * (size_t)s.rows.nx ? (size_t)s.rows.ny
 	                                                                         : (size_t)s.py * (size_t)s.rows.nx;
+	size_t per_row_cap = balance_every != 0 ? counts : 0u;
 	uint64_t* per_row = balance_every != 0 ? malloc(counts * sizeof *per_row) : NULL;
 	uint64_t borders_moved = 0;
 	double most_owned = 0.0; // summed over steps
-	if (recs == NULL || ghost == NULL || keep == NULL || g.counts == NULL || (balance_every != 0 && per_row == NULL)) {
+	// The whole world's count summed over the steps (each step's at its
+	// start), and the most it held: the ranks agree on it each step.
+	double agent_steps = 0.0;
+	uint32_t peak = start_stats.agents_peak > n ? start_stats.agents_peak : n;
+	churn ch;
+	memset(&ch, 0, sizeof ch);
+	int* agree = malloc(((size_t)rank_count + 1u) * sizeof *agree);
+	if (g.counts == NULL || agree == NULL || (balance_every != 0 && per_row == NULL)) {
 		stop_all("out of memory");
 	}
 	g.displs = g.counts + rank_count;
@@ -345,26 +346,40 @@ static int run(int argc, char** argv)
 			traffic.collectives += 1.0;
 		}
 		uint32_t m = 0, owned = 0; // own agents this step: kept, then brought
+		keep = grow_buffer(keep, &keep_cap, src.n, 1);
 		exchange(&s, &src, keep, &owned, by_id, &out, &out_cap, &got, &got_cap, &m);
-		if (m > n) {
-			stop_all("more agents than the world holds");
-		}
+		size_t ghost_cap = recs_cap;
+		recs = grow_buffer(recs, &recs_cap, m, sizeof *recs);
+		ghost = grow_buffer(ghost, &ghost_cap, m, 1);
 		for (uint32_t j = 0; j < m; ++j) {
 			recs[j] = got[j].r;
 			ghost[j] = (uint8_t)got[j].ghost;
 			owned += ghost[j] ? 0u : 1u;
 		}
-		// One reduction: whether a rank was asked to stop, and the most
-		// agents a rank steps as its own (the imbalance).
-		int agree[2] = {cli_stop_signal, (int)owned};
-		MPI_Allreduce(MPI_IN_PLACE, agree, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+		// One reduction: whether a rank was asked to stop, and how many
+		// agents each rank steps as its own (each puts its own in its
+		// place): their most is the imbalance, their sum the whole
+		// world's count, which the step reads (throng_part_set_world).
+		memset(agree, 0, ((size_t)rank_count + 1u) * sizeof *agree);
+		agree[0] = cli_stop_signal;
+		agree[1 + self_rank] = (int)owned;
+		MPI_Allreduce(MPI_IN_PLACE, agree, rank_count + 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 		traffic.collectives += 1.0;
 		stop = agree[0];
 		if (stop != 0) {
 			break;
 		}
-		most_owned += (double)agree[1];
-		if (throng_part_update(part, resident ? keep : NULL, recs, ghost, m, k) != THRONG_OK) {
+		uint32_t whole_count = 0;
+		int most = 0;
+		for (int q = 0; q < rank_count; ++q) {
+			whole_count += (uint32_t)agree[1 + q];
+			most = agree[1 + q] > most ? agree[1 + q] : most;
+		}
+		most_owned += (double)most;
+		agent_steps += (double)whole_count;
+		peak = whole_count > peak ? whole_count : peak;
+		if (throng_part_set_world(part, id_end, whole_count, 0.0f) != THRONG_OK ||
+		    throng_part_update(part, resident ? keep : NULL, recs, ghost, m, k) != THRONG_OK) {
 			stop_all("loading its part");
 		}
 		throng_scene_part_goals(scene, recs, m);
@@ -373,6 +388,23 @@ static int run(int argc, char** argv)
 		}
 		if (throng_scene_step(scene) != THRONG_OK) {
 			stop_all("stepping");
+		}
+		// What came and went: the sinks removed this rank's own agents in
+		// the step; the events it listed (its own agents') go to rank 0
+		// when a measure reads them, after every rank ran the sources.
+		uint32_t own_events = 0;
+		if (reads_events) {
+			const throng_event* ev = NULL;
+			(void)throng_world_events(part, &ev, &own_events);
+		}
+		if (throng_world_source_count(part) > 0) {
+			if (run_sources(&s, part, &ch) > 0 && follow_rows(&s, part, &per_row, &per_row_cap)) {
+				borders_moved++;
+			}
+			id_end = throng_world_id_end(part);
+		}
+		if (reads_events) {
+			gather_events(part, own_events, &ch);
 		}
 		if (args.realtime) {
 			cli_pace(&start, k + 1u, throng_world_get_def(part).dt);
@@ -384,16 +416,29 @@ static int run(int argc, char** argv)
 			// writer is alive (docs/FORMAT.md, "Is the writer alive?").
 			(void)throng_feed_heartbeat(outputs.feed);
 		}
-		if (!resident || !args.no_metrics || frame_due || sampled) {
+		const bool whole_due = !args.no_metrics || frame_due || sampled || reads_events;
+		if (!resident || whole_due) {
 			// The own agents' new states, in the part's storage order (by
 			// cell for the SIMD engine, by id for the scalar one).
+			own = all = grow_buffer(all, &all_cap, throng_world_agent_count(part), sizeof *all);
 			n_own = own_records(part, own);
 		}
-		if (!args.no_metrics || frame_due || sampled) {
+		if (whole_due) {
 			const double tg = cli_now_seconds();
-			gather_whole(&g, own, n_own, n, gathered, k + 1u);
+			gather_whole(&g, own, n_own, part, gathered, k + 1u);
+			if (self_rank == 0 && reads_events) {
+				// The measure reads the step's events on the whole world
+				// (concourse's flows), as throng_scene_step does.
+				if (throng_part_set_events(gathered, ch.events, ch.event_count) != THRONG_OK) {
+					stop_all("gathering the events");
+				}
+				throng_scene_after_with(scene, gathered);
+			}
 			if (!args.no_metrics) {
-				const throng_world_stats ws = whole_stats(part); // the metrics read its running figures
+				throng_world_stats ws = whole_stats(part); // the metrics read its running figures
+				ws.agents_added = start_stats.agents_added + ws.agents_added;
+				ws.agents_removed = start_stats.agents_removed + ws.agents_removed;
+				ws.agents_peak = peak;
 				if (self_rank == 0) {
 					if (throng_part_set_stats(gathered, &ws) != THRONG_OK) {
 						stop_all("gathering the stats");
@@ -456,15 +501,22 @@ static int run(int argc, char** argv)
 
 		// Every agent to rank 0, into the whole world.
 		if (resident) {
+			own = all = grow_buffer(all, &all_cap, throng_world_agent_count(part), sizeof *all);
 			n_own = own_records(part, own);
 		}
-		gather_whole(&g, own, n_own, n, gathered, k);
+		const uint32_t final_count = gather_whole(&g, own, n_own, part, gathered, k);
 		if (self_rank == 0) {
 			throng_vec2 threat_p, threat_v;
 			bool threat_on = false;
 			throng_part_get_threat(part, &threat_p, &threat_v, &threat_on);
 			throng_world_stats ended = st;
 			ended.steps = k;
+			// What came and went: the sources' agents, added in every part
+			// (any part's count), the sinks' removals, summed over the
+			// parts, and the most the whole world held (the ranks' sums).
+			ended.agents_added = start_stats.agents_added + st.agents_added;
+			ended.agents_removed = start_stats.agents_removed + st.agents_removed;
+			ended.agents_peak = final_count > peak ? final_count : peak;
 			if (throng_world_set_threat(gathered, threat_p, threat_v, threat_on) != THRONG_OK ||
 			    throng_part_set_stats(gathered, &ended) != THRONG_OK) {
 				stop_all("gathering the world");
@@ -473,8 +525,6 @@ static int run(int argc, char** argv)
 			// scene frees it; the part is freed here.
 			throng_world* stepped = throng_scene_swap_world(scene, gathered);
 			gathered = NULL;
-			cli_summary sum;
-			memset(&sum, 0, sizeof sum);
 			if (cli_summary_measure(scene, args.no_metrics ? NULL : &quality, &sum) != THRONG_OK) {
 				stop_all("measuring");
 			}
@@ -492,7 +542,7 @@ static int run(int argc, char** argv)
 			const double taken = k > 0 ? (double)k : 1.0;
 			sum.exchange_bytes = sent[0] / rank_count / taken;
 			sum.exchange_bytes_max = most_sent[0] / taken;
-			sum.ghosts_per_agent = n > 0 ? sent[1] / ((double)n * taken) : 0.0;
+			sum.ghosts_per_agent = agent_steps > 0.0 ? sent[1] / agent_steps : 0.0;
 			sum.exchange_seconds = most_sent[1];
 			sum.exchange_work_seconds = most_sent[2];
 			sum.collectives_per_step = traffic.collectives / taken;
@@ -500,7 +550,7 @@ static int run(int argc, char** argv)
 			snprintf(decomposition, sizeof decomposition, "%dx%d", s.px, s.py);
 			sum.decomposition = decomposition;
 			sum.border_moves = borders_moved;
-			sum.imbalance = n > 0 ? most_owned / taken / ((double)n / rank_count) : 1.0;
+			sum.imbalance = agent_steps > 0.0 ? most_owned / (agent_steps / rank_count) : 1.0;
 			if (interrupted) {
 				sum.steps = k;
 				sum.steps_planned = steps;
@@ -522,9 +572,12 @@ static int run(int argc, char** argv)
 		}
 	}
 	free(g.counts);
+	free(g.recs);
 	free(keep);
 	free(g.byid);
 	free(g.have);
+	free(agree);
+	churn_free(&ch);
 	free(per_row);
 	free(recs);
 	free(ghost);

@@ -106,6 +106,10 @@ int owner_of(const layout* L, int32_t row, int32_t col);
 /// divisor of R at most sqrt(R) (1 for strips, or when R is prime).
 void shape(layout* L, bool blocks);
 
+/// Equal rows in each strip and equal columns in each block (L->lo and
+/// L->clo allocated for L's px and py).
+void equal_borders(layout* L);
+
 /// Moves the borders so that each block holds about as many agents as the
 /// others: every rank counts its own agents by row, the counts are summed
 /// over the ranks (one MPI_Allreduce) and cut into strips; then by strip
@@ -149,18 +153,62 @@ uint32_t own_records(const throng_world* part, throng_agent_record* own);
 typedef struct gather {
 	int* counts; ///< per rank (rank 0)
 	int* displs; ///< per rank (rank 0)
-	throng_agent_record* recs; ///< the whole world's count (rank 0): as they come
-	throng_agent_record* byid; ///< the whole world's count (rank 0): placed by id
-	uint8_t* have;          ///< the whole world's count (rank 0): whether id came
+	throng_agent_record* recs; ///< the whole world's live agents (rank 0): as they come
+	throng_agent_record* byid; ///< ids below the id end (rank 0): placed by id, then packed in id order
+	uint8_t* have;          ///< ids below the id end (rank 0): whether id came
+	size_t recs_cap, ids_cap;
 } gather;
 
-/// Every rank's n_own own records to rank 0, which places them by id (the
-/// ids are the whole world's, 0 to n - 1, each once) and loads them, in id
-/// order, into `into` (a part world without ghosts, at `step`); the state
-/// `into` held stays as its previous state (throng_part_load_next: the
-/// metrics read it). Called by every rank.
-void gather_whole(gather* g, const throng_agent_record* own, uint32_t n_own, uint32_t n, throng_world* into,
-                  uint64_t step);
+/// Every rank's n_own own records to rank 0, which places them by id (each
+/// id below the whole world's id end, as `part` knows it, at most once; the ids
+/// missing were removed) and loads them, in id order, into `into` (a part
+/// world without ghosts, at `step`); the state `into` held stays as its
+/// previous state (throng_part_load_next: the metrics read it), with the
+/// largest radius `part` knows. Called by every rank; returns the whole
+/// world's count (on rank 0).
+uint32_t gather_whole(gather* g, const throng_agent_record* own, uint32_t n_own, const throng_world* part,
+                      throng_world* into, uint64_t step);
+
+// ---------------------------------------------------------------------------
+// Agents that come and go (mpi_churn.c)
+
+/// *p, an array of *cap items of `size` bytes, with room for `want`
+/// (doubling); stops every rank when out of memory.
+void* grow_buffer(void* p, size_t* cap, size_t want, size_t size);
+
+/// What the sources and the step's events need from step to step.
+typedef struct churn {
+	throng_part_body* mine; ///< this rank's own agents near the sources
+	throng_part_body* near; ///< every rank's
+	size_t mine_cap, near_cap;
+	int* counts; ///< 2 R: per rank, then displacements (bytes)
+	throng_event* events; ///< rank 0: the step's events, every rank's
+	size_t events_cap;
+	uint32_t event_count;
+} churn;
+
+/// After a step of every part: every rank sends every other its own
+/// agents near the sources (one MPI_Allgatherv), then runs the sources
+/// of its part over them (throng_part_sources): every rank adds the same
+/// agents with the same ids and keeps those whose cell L gives it.
+/// Returns how many agents the sources added (the same on every rank).
+uint32_t run_sources(const layout* L, throng_world* part, churn* c);
+
+/// The events of the step every part just took, in the whole world's
+/// order, on rank 0 (c->events, c->event_count): each part's own (its
+/// first `own_events`, the events of its own agents and its sinks'
+/// removals), gathered and sorted, then rank 0's part's after them (the
+/// sources', the same in every part). A collective call.
+void gather_events(const throng_world* part, uint32_t own_events, churn* c);
+
+/// When the agent grid's rows of the part changed (a source added an
+/// agent wider than any before: the cells widen), lays L out again on
+/// them, the halo with them, with equal borders; *per_row (balance's
+/// counts) grows to fit. Returns whether it did.
+bool follow_rows(layout* L, const throng_world* part, uint64_t** per_row, size_t* per_row_cap);
+
+/// Frees c's buffers.
+void churn_free(churn* c);
 
 /// The whole world's stats, on rank 0, from the parts' (each counts its own
 /// agents: core/part.h): sums add, maxima take the largest; the rest

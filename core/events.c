@@ -27,6 +27,7 @@
 #include "error.h"
 #include "fmath.h"
 #include "measure_geom.h"
+#include "part.h"
 #include "validate.h"
 #include "world_internal.h"
 
@@ -127,6 +128,11 @@ static uint64_t sink_mask(const throng_world* w)
 	return m;
 }
 
+bool thr_events_sinks_any(const throng_world* w)
+{
+	return sink_mask(w) != 0;
+}
+
 /// Room to remove up to `sinks` agents of w->count once the step shows.
 /// Returns -1 when out of memory (what was grown stays, unused).
 static int sink_room(throng_world* w, uint64_t sinks)
@@ -212,7 +218,7 @@ throng_status thr_events_step(throng_world* w, const thr_state* ns)
 {
 	w->sink_n = 0;
 	const uint32_t calls = w->event_count - w->events_calls;
-	if (w->part != NULL || !tracking(w)) {
+	if (!tracking(w)) {
 		// No step events: the previous window goes, the calls since stay
 		// (and room for what the sources list after the step).
 		if (room(w, (uint64_t)calls + w->source_room) != 0) {
@@ -236,9 +242,11 @@ throng_status thr_events_step(throng_world* w, const thr_state* ns)
 	}
 	const uint64_t goal = (uint64_t)1 << THR_AT_GOAL_BIT, sinks = sink_mask(w);
 	uint64_t changed = 0, into_sinks = 0;
+	// A part world lists its own agents' events only: its ghosts' are
+	// their owners' (their bits stay as they came, unread).
 	for (uint32_t i = 0; i < w->count; ++i) {
-		now[i] = where(w, ns, i);
 		const uint64_t was = w->inside[w->id[i]];
+		now[i] = thr_part_ghost(w->part, w->id[i]) ? was : where(w, ns, i);
 		changed += (uint64_t)__builtin_popcountll((now[i] ^ was) & ~goal) + ((now[i] & ~was & goal) != 0);
 		into_sinks += (now[i] & ~was & sinks) != 0;
 	}
@@ -317,6 +325,40 @@ throng_status throng_world_events(const throng_world* w, const throng_event** ev
 		*count = w->event_count;
 	}
 	return st;
+}
+
+throng_status throng_part_set_events(throng_world* w, const throng_event* events, uint32_t n)
+{
+	if (w == NULL || w->part == NULL || (n > 0 && events == NULL)) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_set_events: needs a part world and its events");
+	}
+	if (room(w, n) != 0) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_part_set_events: out of memory for %u events", n);
+	}
+	if (n > 0) {
+		memcpy(w->events, events, (size_t)n * sizeof *events);
+	}
+	w->event_count = n;
+	w->events_calls = n;
+	return THRONG_OK;
+}
+
+/// Orders a step's events as thr_events_step and thr_remove_marked list
+/// them: the step's own by agent, kind and zone, then the removals by agent.
+static int step_order(const void* a, const void* b)
+{
+	const bool x = ((const throng_event*)a)->kind == THRONG_EVENT_REMOVED;
+	const bool y = ((const throng_event*)b)->kind == THRONG_EVENT_REMOVED;
+	return x != y ? (x ? 1 : -1) : by_agent(a, b);
+}
+
+void throng_part_sort_events(throng_event* events, uint32_t n)
+{
+	// Each agent has one owner: the keys are distinct, so the parts'
+	// lists, put together in any order, sort into the whole world's.
+	if (events != NULL && n > 1) {
+		qsort(events, n, sizeof *events, step_order);
+	}
 }
 
 throng_status throng_world_set_arrival_radius(throng_world* w, float radius)

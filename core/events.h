@@ -4,6 +4,7 @@
 #ifndef THRONG_CORE_EVENTS_H
 #define THRONG_CORE_EVENTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "store.h"
@@ -39,6 +40,9 @@ throng_status thr_events_restore_inside(throng_world* w, const uint64_t* bits, u
 /// After a step has shown: removes the agents it found in a sink (room
 /// reserved by thr_events_step), listed with the step's events. Cannot fail.
 void thr_events_sinks(throng_world* w);
+
+/// Whether one of w's zones is a sink.
+bool thr_events_sinks_any(const throng_world* w);
 
 /// Frees the list, the zones and the bits by id.
 void thr_events_free(throng_world* w);

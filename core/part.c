@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "error.h"
+#include "events.h"
 #include "memory.h"
+#include "sources.h"
 #include "validate.h"
 #include "world_internal.h"
 
@@ -24,10 +26,9 @@ throng_status thr_part_make(throng_world* w, const thr_part_def* def)
 	if (w->part != NULL || w->count != 0) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_make: the world is a part already or has agents");
 	}
-	if (def->id_space == 0 || def->grid_capacity == 0 || def->grid_capacity > THR_MAX_CAPACITY) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
-		                "thr_part_make: id_space must be at least 1 and grid_capacity from 1 to %u (got %u, %u)",
-		                THR_MAX_CAPACITY, def->id_space, def->grid_capacity);
+	if (def->grid_capacity == 0 || def->grid_capacity > THR_MAX_CAPACITY) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_make: grid_capacity must be from 1 to %u (got %u)",
+		                THR_MAX_CAPACITY, def->grid_capacity);
 	}
 	if (!(def->max_radius >= 0.0f) || !isfinite(def->max_radius)) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_make: max_radius must be finite and at least 0");
@@ -36,9 +37,10 @@ throng_status thr_part_make(throng_world* w, const thr_part_def* def)
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "thr_part_make: max_speed must be finite and at least 0");
 	}
 	thr_part* p = calloc(1, sizeof *p);
-	uint32_t* slot_of = malloc((size_t)def->id_space * sizeof *slot_of);
-	uint8_t* ghost = calloc((size_t)def->id_space / 8u + 1u, 1);
-	uint8_t* seen = calloc((size_t)def->id_space / 8u + 1u, 1);
+	const uint32_t ids = def->id_space > 0 ? def->id_space : 1u; // room for one id at least
+	uint32_t* slot_of = malloc((size_t)ids * sizeof *slot_of);
+	uint8_t* ghost = calloc((size_t)ids / 8u + 1u, 1);
+	uint8_t* seen = calloc((size_t)ids / 8u + 1u, 1);
 	if (p == NULL || slot_of == NULL || ghost == NULL || seen == NULL) {
 		free(p);
 		free(slot_of);
@@ -46,13 +48,15 @@ throng_status thr_part_make(throng_world* w, const thr_part_def* def)
 		free(seen);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "thr_part_make: out of memory for %u ids", def->id_space);
 	}
-	thr_huge_pages(slot_of, (size_t)def->id_space * sizeof *slot_of);
-	memset(slot_of, 0xff, (size_t)def->id_space * sizeof *slot_of); // THR_NO_SLOT
+	thr_huge_pages(slot_of, (size_t)ids * sizeof *slot_of);
+	memset(slot_of, 0xff, (size_t)ids * sizeof *slot_of); // THR_NO_SLOT
 	p->slot_of = slot_of;
 	p->ghost = ghost;
 	p->seen = seen;
+	p->ids_cap = ids;
 	w->part = p;
-	w->whole = *def;
+	w->whole = *def; // its count until the driver says (throng_part_set_world)
+	w->id_end = def->id_space; // the next id a source of the part gives (throng_part_sources)
 	w->slot_of = slot_of; // the store's own slot_of array stays unused
 	if (def->max_radius > w->max_radius) {
 		w->max_radius = def->max_radius;
@@ -172,10 +176,11 @@ static throng_status check_records(const throng_world* w, const throng_agent_rec
 		bit_set(p->seen, r->id);
 	}
 	// Every id is marked now: an own agent's target must be one of them
-	// (a ghost's may be missing: throng_part_update drops it).
+	// (a ghost's may be missing: throng_part_update drops it; so may an
+	// own agent's in a world with sinks, which removed it: below).
 	for (uint32_t k = 0; k < n; ++k) {
 		const uint32_t t = recs[k].target_agent;
-		if (ghost != NULL && ghost[k] != 0) {
+		if ((ghost != NULL && ghost[k] != 0) || thr_events_sinks_any(w)) {
 			continue;
 		}
 		if (t != THRONG_NO_AGENT && (t >= w->whole.id_space || !bit_get(p->seen, t))) {
@@ -195,7 +200,8 @@ static throng_status check_records(const throng_world* w, const throng_agent_rec
 #define RECORD_SINGLES(X)                                                                                    \
 	X(id) X(max_speed) X(max_force) X(radius) X(archetype) X(group) X(target_agent) X(path) X(tx) X(ty)
 
-/// Writes record r into slot i of w: its current state and its singles.
+/// Writes record r into slot i of w: its current state and its singles,
+/// and its zone bits (by id).
 static void put_record(throng_world* w, thr_state* s, uint32_t i, const throng_agent_record* r)
 {
 #define PUT_STATE(f) s->f[i] = r->f;
@@ -206,6 +212,21 @@ static void put_record(throng_world* w, thr_state* s, uint32_t i, const throng_a
 #undef PUT_SINGLE
 	if (s->waypoint != NULL) {
 		s->waypoint[i] = r->waypoint;
+	}
+	if (w->inside != NULL) { // room for every id of the id space (thr_part_grow_ids)
+		w->inside[r->id] = (uint64_t)r->inside[0] | (uint64_t)r->inside[1] << 32;
+	}
+}
+
+/// Moves the current state of slot j of s to slot k (the singles are
+/// written again by the load).
+static void move_state(thr_state* s, uint32_t k, uint32_t j)
+{
+#define MOVE_STATE(f) s->f[k] = s->f[j];
+	RECORD_STATE(MOVE_STATE)
+#undef MOVE_STATE
+	if (s->waypoint != NULL) {
+		s->waypoint[k] = s->waypoint[j];
 	}
 }
 
@@ -259,14 +280,18 @@ static throng_status update_into(throng_world* w, const uint8_t* keep, const thr
 			++kept_n;
 		}
 	}
-	if ((uint64_t)kept_n + n > w->def.capacity) {
-		st = thr_fail(THRONG_ERR_CAPACITY, "throng_part_update: %u kept and %u new agents do not fit (capacity %u)",
-		              kept_n, n, w->def.capacity);
+	// The capacity the part was made with is a hint: it grows.
+	if ((uint64_t)kept_n + n > THR_MAX_CAPACITY) {
+		st = thr_fail(THRONG_ERR_CAPACITY, "throng_part_update: %u kept and %u new agents do not fit (at most %u)",
+		              kept_n, n, THR_MAX_CAPACITY);
+	} else if (thr_store_grow(w, kept_n + n) != 0) {
+		st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_part_update: out of memory for %u agents", kept_n + n);
 	} else {
 		st = check_records(w, recs, ghost, n);
 	}
 	const throng_status checked = st;
-	for (uint32_t i = 0; st == THRONG_OK && kept_n > 0 && i < w->count; ++i) {
+	const bool lost_ok = thr_events_sinks_any(w); // a target a sink removed: none (below)
+	for (uint32_t i = 0; st == THRONG_OK && kept_n > 0 && !lost_ok && i < w->count; ++i) {
 		const uint32_t t = w->target_agent[i];
 		if (t != THRONG_NO_AGENT && kept(w, keep, i) && (t >= w->whole.id_space || !bit_get(p->seen, t))) {
 			st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
@@ -294,6 +319,31 @@ static throng_status update_into(throng_world* w, const uint8_t* keep, const thr
 	uint8_t* bits = p->ghost;
 	thr_state* s = &w->store.buf[into];
 	const uint32_t old = w->count;
+	// A load into the other buffer (throng_part_load_next): the current
+	// state becomes the previous one, which an observer reads slot by
+	// slot. The agents still here (the records by increasing id, as the
+	// agents w holds) take their previous states along into the records'
+	// slots, forward (an agent's old slot is never below its new one);
+	// the new agents (a source's, whose ids come last) have none: the
+	// published count stops before them.
+	uint32_t survivors = n;
+	for (uint32_t k = 1; into != w->store.cur && k < n; ++k) {
+		if (recs[k].id <= recs[k - 1u].id) {
+			return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_load_next: record %u (id %u): id (must increase)",
+			                k, recs[k].id);
+		}
+	}
+	if (into != w->store.cur) {
+		thr_state* prev = &w->store.buf[w->store.cur];
+		survivors = 0;
+		for (uint32_t k = 0; k < n && slot_of[recs[k].id] != THR_NO_SLOT; ++k) {
+			const uint32_t j = slot_of[recs[k].id];
+			if (j != k) {
+				move_state(prev, k, j);
+			}
+			survivors++;
+		}
+	}
 	uint32_t holes = 0;
 	for (uint32_t i = 0; i < old; ++i) {
 		const uint32_t id = w->id[i];
@@ -335,8 +385,17 @@ static throng_status update_into(throng_world* w, const uint8_t* keep, const thr
 	}
 	// A ghost whose target is not in the part pursues nothing here: the
 	// halo is deep enough (throng_part_halo_rows) that such a ghost lies
-	// beyond every ghost whose step reaches an own agent's.
-	for (uint32_t k = 0; ghost != NULL && k < n; ++k) {
+	// beyond every ghost whose step reaches an own agent's. In a world
+	// with sinks, neither does an own agent whose target is gone: a sink
+	// removed it after the last step, which leaves its pursuers none in
+	// the whole world too (thr_remove_marked).
+	for (uint32_t i = 0; lost_ok && i < count; ++i) {
+		const uint32_t t = w->target_agent[i];
+		if (t != THRONG_NO_AGENT && (t >= w->whole.id_space || slot_of[t] == THR_NO_SLOT)) {
+			w->target_agent[i] = THRONG_NO_AGENT;
+		}
+	}
+	for (uint32_t k = 0; ghost != NULL && !lost_ok && k < n; ++k) {
 		const uint32_t t = recs[k].target_agent;
 		if (ghost[k] != 0 && t != THRONG_NO_AGENT && (t >= w->whole.id_space || slot_of[t] == THR_NO_SLOT)) {
 			w->target_agent[slot_of[recs[k].id]] = THRONG_NO_AGENT;
@@ -354,6 +413,7 @@ static throng_status update_into(throng_world* w, const uint8_t* keep, const thr
 	// throng_part_load_next, the state the load replaced, in the same slots.
 	const thr_contact_report none = {0, 0, 0, 0, 0};
 	thr_publish_step(w, &w->store.buf[into ^ 1], NULL, &none);
+	w->published.count = survivors < count ? survivors : count; // the slots with a previous state
 	return THRONG_OK;
 }
 
@@ -380,10 +440,11 @@ throng_status throng_part_load(throng_world* w, const throng_agent_record* recs,
 
 throng_status throng_part_load_next(throng_world* w, const throng_agent_record* recs, uint32_t n, uint64_t step)
 {
-	if (w == NULL || w->part == NULL || n != w->whole.id_space) {
+	if (w == NULL || w->part == NULL || n != w->whole.count) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_load_next: %s",
 		                w == NULL || w->part == NULL ? "not a part world" : "the records are not the whole world's");
 	}
+
 	// Into the store's other buffer, made current once loaded (nothing is
 	// written when the records are refused): the state w held stays as
 	// its previous state, as a step leaves it.
@@ -423,7 +484,7 @@ throng_status throng_agent_record_of(const throng_world* w, uint32_t id, throng_
 	if (st != THRONG_OK) {
 		return st;
 	}
-	const uint32_t ids = thr_whole_count(w);
+	const uint32_t ids = thr_id_end(w);
 	if (out == NULL || id >= ids || w->slot_of[id] == THR_NO_SLOT) {
 		return thr_fail(out == NULL ? THRONG_ERR_INVALID_ARGUMENT : THRONG_ERR_NOT_FOUND,
 		                "throng_agent_record_of: %s %u", out == NULL ? "out is NULL for id" : "no agent with id", id);
@@ -442,6 +503,9 @@ void throng_agent_record_get(const throng_world* w, uint32_t i, throng_agent_rec
 #undef GET_STATE
 #undef GET_SINGLE
 	out->waypoint = s->waypoint != NULL ? s->waypoint[i] : 0;
+	const uint64_t in = w->inside != NULL && out->id < w->inside_cap ? w->inside[out->id] : 0u;
+	out->inside[0] = (uint32_t)in;
+	out->inside[1] = (uint32_t)(in >> 32);
 }
 
 throng_part_rows throng_part_rows_of(const throng_world* w)
@@ -496,7 +560,9 @@ int32_t throng_part_halo_rows(const throng_world* w)
 		// THR_CONTACT_REACH x the radii's sum at the integrated positions),
 		// each end of which moved up to max_speed x dt from where the
 		// ghosts are chosen, and the farthest agents' own walks.
-		const double hop = THR_CONTACT_REACH * 2.0 * (double)w->max_radius + 2.0 * speed * (double)w->def.dt;
+		// The largest radius the world may reach: its sources' agents count.
+		const double radius = fmax((double)w->max_radius, (double)thr_sources_max_radius(w));
+		const double hop = THR_CONTACT_REACH * 2.0 * radius + 2.0 * speed * (double)w->def.dt;
 		reach += (double)(iterations + 1u) * hop;
 	}
 	const throng_part_rows r = throng_part_rows_of(w);

@@ -39,6 +39,14 @@
 // deep enough to compute its own agents' Jacobi iterations without
 // exchanging them (thr_part_halo_rows).
 //
+// Agents come and go (docs/DISTRIBUTED.md, "Agents that come and go"):
+// the id space grows (thr_part_grow_ids) and the whole world's live count
+// is the driver's to tell (throng_part_set_world); a part lists its own
+// agents' zone events from the bits their records carry and its sinks
+// remove its own agents; its step runs no source: throng_part_sources
+// runs them after it, in every part alike, over the bodies every part
+// sends (core/sources.c).
+//
 // Target rules search up to their sight: the halo reaches that far, plus
 // what a target and its pursuer drift apart until the next choice, so an
 // own agent's choice and its target are the whole world's. A ghost's
@@ -58,9 +66,10 @@ typedef throng_agent_record thr_agent_record;
 
 /// The part's private data (world_internal.h: w->part).
 typedef struct thr_part {
-	uint32_t* slot_of; ///< w->whole.id_space entries: the slot of each id, THR_NO_SLOT when absent
+	uint32_t* slot_of; ///< ids_cap entries: the slot of each id, THR_NO_SLOT when absent
 	uint8_t* ghost;    ///< a bit per id (id >> 3, bit id & 7): a ghost of the last load
 	uint8_t* seen;     ///< a bit per id, all clear between loads: thr_part_load's check for ids given twice
+	uint32_t ids_cap;  ///< ids slot_of, ghost and seen have room for (at least w->whole.id_space)
 	uint32_t* holes;    ///< thr_part_update's scratch: the slots it empties
 	uint32_t holes_cap; ///< entries of holes
 	throng_part_sync sync; ///< the driver's hook (throng_part_set_sync); reduce NULL: none set (no solid contacts)
@@ -86,6 +95,21 @@ void thr_part_mark_ghosts(const throng_world* w, uint8_t* ghost);
 /// Fails with THRONG_ERR_INVALID_ARGUMENT (a part already, agents spawned,
 /// a bad def) or THRONG_ERR_OUT_OF_MEMORY.
 throng_status thr_part_make(throng_world* w, const thr_part_def* def);
+
+/// Gives the part world w (thr_part_make done) what of the whole world's
+/// churn it runs itself: its zones and arrival radius (each part lists
+/// its own agents' events, and its sinks remove its own agents) and its
+/// sources, with their progress (throng_part_sources). Out of memory,
+/// the part is to be destroyed.
+throng_status thr_part_adopt(throng_world* w, const throng_world* whole);
+
+/// Room in the part world w for ids below id_end (slot_of, the ghost and
+/// seen bits, the zone bits by id); w->whole.id_space is the caller's to
+/// move. Out of memory, w is as it was (with room to spare).
+throng_status thr_part_grow_ids(throng_world* w, uint64_t id_end);
+
+/// Makes the agent with id `id` (in w) a ghost of the part world w.
+void thr_part_set_ghost(throng_world* w, uint32_t id);
 
 /// Frees w's part data (throng_world_destroy calls it).
 void thr_part_free(throng_world* w);

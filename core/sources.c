@@ -28,6 +28,7 @@
 #include "error.h"
 #include "events.h"
 #include "fmath.h"
+#include "part.h"
 #include "rng.h"
 #include "validate.h"
 #include "world_internal.h"
@@ -258,13 +259,15 @@ throng_status throng_world_get_source(const throng_world* w, uint32_t id, throng
 	return THRONG_OK;
 }
 
-throng_status thr_sources_reserve(throng_world* w)
+/// Each source's quota for the agents due by simulated time t, and room
+/// for them all in w (its agent count `count`; its store, `near` more
+/// entries of the sources' scratch), as thr_sources_reserve says.
+static throng_status reserve(throng_world* w, double t, uint32_t count, uint32_t near)
 {
 	w->source_room = 0;
 	if (w->source_count == 0) {
 		return THRONG_OK;
 	}
-	const double t = (double)(w->step + 1u) * (double)w->def.dt;
 	uint64_t total = 0;
 	for (uint32_t k = 0; k < w->source_count; ++k) {
 		thr_source* s = &w->sources[k];
@@ -272,7 +275,7 @@ throng_status thr_sources_reserve(throng_world* w)
 		uint64_t quota = due > s->added ? due - s->added : 0u;
 		const double share = ceil((double)s->def.rate * (double)w->def.dt) + THRONG_SOURCE_CATCH_UP;
 		quota = (double)quota > share ? (uint64_t)share : quota;
-		const uint64_t room = THR_MAX_CAPACITY - (uint64_t)w->count - total;
+		const uint64_t room = THR_MAX_CAPACITY - (uint64_t)count - total;
 		const uint64_t ids = THR_MAX_IDS - (uint64_t)w->id_end - total;
 		quota = quota < room ? quota : room;
 		quota = quota < ids ? quota : ids;
@@ -284,40 +287,81 @@ throng_status thr_sources_reserve(throng_world* w)
 	}
 	static const char fn[] = "throng_world_step";
 	const uint64_t need = (uint64_t)w->count + total;
-	if (thr_store_grow(w, (uint32_t)need) != 0 || thr_store_reserve_ids(w, (uint64_t)w->id_end + total) != 0) {
+	if (thr_store_grow(w, (uint32_t)need) != 0 || thr_store_reserve_ids(w, (uint64_t)w->id_end + total) != 0 ||
+	    (w->part != NULL && thr_part_grow_ids(w, (uint64_t)w->id_end + total) != THRONG_OK)) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory for the sources' %llu agents", fn,
 		                (unsigned long long)total);
 	}
-	throng_status st = thr_events_reserve(w, 0, (uint64_t)w->id_end + total, fn);
+	// (A whole world's step makes the events' room in thr_events_step.)
+	const uint32_t events = w->part != NULL ? (uint32_t)total + w->source_count : 0u;
+	throng_status st = thr_events_reserve(w, events, (uint64_t)w->id_end + total, fn);
 	if (st != THRONG_OK) {
 		return st;
 	}
-	if (need > w->source_near_cap) {
-		float* near = realloc(w->source_near, (size_t)need * 3u * sizeof *near);
-		if (near == NULL) {
+	const uint64_t near_need = (w->part != NULL ? (uint64_t)near : (uint64_t)w->count) + total;
+	if (near_need > w->source_near_cap) {
+		float* scratch = realloc(w->source_near, (size_t)near_need * 3u * sizeof *scratch);
+		if (scratch == NULL) {
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory for the sources' %llu agents", fn,
 			                (unsigned long long)total);
 		}
-		w->source_near = near;
-		w->source_near_cap = (uint32_t)need;
+		w->source_near = scratch;
+		w->source_near_cap = (uint32_t)near_need;
 	}
 	w->source_room = (uint32_t)total + w->source_count; // an ADDED each, a WAITED a source
 	return THRONG_OK;
 }
 
-/// The agents of the store whose bodies could touch a body of radius r
-/// anywhere in source s's region, into w->source_near; returns how many.
-static uint32_t gather(throng_world* w, const throng_source_def* d, float r)
+throng_status thr_sources_reserve(throng_world* w)
+{
+	// A part world's sources run after its step, over the agents every
+	// part sends (throng_part_sources): its step reserves nothing.
+	if (w->part != NULL) {
+		w->source_room = 0;
+		return THRONG_OK;
+	}
+	return reserve(w, (double)(w->step + 1u) * (double)w->def.dt, w->count, 0);
+}
+
+/// The box of source d's region grown by `reach` on every side.
+static void grown_box(const throng_source_def* d, float reach, float* x0, float* y0, float* x1, float* y1)
 {
 	throng_vec2 c[2];
 	region_points(d, c);
-	const float reach = r + w->max_radius;
-	const float x0 = fminf(c[0].x, c[1].x) - reach, x1 = fmaxf(c[0].x, c[1].x) + reach;
-	const float y0 = fminf(c[0].y, c[1].y) - reach, y1 = fmaxf(c[0].y, c[1].y) + reach;
+	*x0 = fminf(c[0].x, c[1].x) - reach;
+	*x1 = fmaxf(c[0].x, c[1].x) + reach;
+	*y0 = fminf(c[0].y, c[1].y) - reach;
+	*y1 = fmaxf(c[0].y, c[1].y) + reach;
+}
+
+/// Agents that could touch a source's region, when they do not come from
+/// the store: a part world's (throng_part_sources) are every part's own
+/// agents near the sources, `n` of them, plus the store's slots from
+/// `first`, the agents its sources added this time.
+typedef struct near_list {
+	const throng_part_body* body; ///< NULL: every agent of the store (a whole world)
+	uint32_t n, first;
+} near_list;
+
+/// The agents whose bodies could touch a body of radius r anywhere in
+/// source s's region, into w->source_near; returns how many.
+static uint32_t gather(throng_world* w, const throng_source_def* d, float r, const near_list* from)
+{
+	float x0, y0, x1, y1;
+	grown_box(d, r + w->max_radius, &x0, &y0, &x1, &y1);
 	const thr_state* st = thr_cur_c(w);
 	float* near = w->source_near;
 	uint32_t n = 0;
-	for (uint32_t i = 0; i < w->count; ++i) {
+	for (uint32_t k = 0; from->body != NULL && k < from->n; ++k) {
+		const float x = from->body[k].x, y = from->body[k].y;
+		if (x >= x0 && x <= x1 && y >= y0 && y <= y1) {
+			near[3u * n] = x;
+			near[3u * n + 1u] = y;
+			near[3u * n + 2u] = from->body[k].radius;
+			n++;
+		}
+	}
+	for (uint32_t i = from->body != NULL ? from->first : 0u; i < w->count; ++i) {
 		const float x = st->px[i], y = st->py[i];
 		if (x >= x0 && x <= x1 && y >= y0 && y <= y1) {
 			near[3u * n] = x;
@@ -374,7 +418,8 @@ static bool is_free(const float* near, uint32_t n, throng_vec2 p, float r)
 	return true;
 }
 
-void thr_sources_run(throng_world* w)
+/// thr_sources_run over the agents `from` lists.
+static void run(throng_world* w, const near_list* from)
 {
 	if (w->source_room == 0) {
 		return;
@@ -386,7 +431,7 @@ void thr_sources_run(throng_world* w)
 			continue;
 		}
 		throng_agent_def a = s->def.agent;
-		uint32_t n = gather(w, &s->def, a.radius);
+		uint32_t n = gather(w, &s->def, a.radius, from);
 		for (uint32_t q = 0; q < s->quota; ++q) {
 			uint32_t t = 0;
 			for (; t < THRONG_SOURCE_TRIES; ++t) {
@@ -415,6 +460,110 @@ void thr_sources_run(throng_world* w)
 	if (added) {
 		thr_agents_changed(w);
 	}
+}
+
+void thr_sources_run(throng_world* w)
+{
+	const near_list store = {NULL, 0, 0};
+	run(w, &store);
+}
+
+float thr_sources_max_radius(const throng_world* w)
+{
+	float r = 0.0f;
+	for (uint32_t k = 0; k < w->source_count; ++k) {
+		r = w->sources[k].def.agent.radius > r ? w->sources[k].def.agent.radius : r;
+	}
+	return r;
+}
+
+float thr_sources_max_speed(const throng_world* w)
+{
+	float v = 0.0f;
+	for (uint32_t k = 0; k < w->source_count; ++k) {
+		v = w->sources[k].def.agent.max_speed > v ? w->sources[k].def.agent.max_speed : v;
+	}
+	return v;
+}
+
+throng_status thr_sources_copy(throng_world* to, const throng_world* from)
+{
+	if (from->source_count == 0) {
+		return THRONG_OK;
+	}
+	thr_source* p = malloc((size_t)from->source_count * sizeof *p);
+	if (p == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_part_create: out of memory for %u sources", from->source_count);
+	}
+	memcpy(p, from->sources, (size_t)from->source_count * sizeof *p);
+	free(to->sources);
+	to->sources = p;
+	to->source_count = to->source_cap = from->source_count;
+	return THRONG_OK;
+}
+
+uint32_t throng_part_near_sources(const throng_world* w, throng_part_body* out, uint32_t cap)
+{
+	if (w == NULL || w->part == NULL || w->source_count == 0) {
+		return 0;
+	}
+	// Every body a source's gather (above) may read: the box of each
+	// source grown by its agents' radius and the largest radius the world
+	// may reach before it gathers (the agents its sources add count).
+	const float most = fmaxf(w->max_radius, thr_sources_max_radius(w));
+	const thr_state* st = thr_cur_c(w);
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < w->count; ++i) {
+		if (thr_part_ghost(w->part, w->id[i])) {
+			continue;
+		}
+		const float x = st->px[i], y = st->py[i];
+		for (uint32_t k = 0; k < w->source_count; ++k) {
+			float x0, y0, x1, y1;
+			grown_box(&w->sources[k].def, w->sources[k].def.agent.radius + most, &x0, &y0, &x1, &y1);
+			if (x >= x0 && x <= x1 && y >= y0 && y <= y1) {
+				if (n < cap) {
+					out[n] = (throng_part_body){x, y, w->radius[i]};
+				}
+				n++;
+				break;
+			}
+		}
+	}
+	return n;
+}
+
+throng_status throng_part_sources(throng_world* w, const throng_part_body* near, uint32_t n,
+                                  bool (*own)(void* user, float x, float y), void* user)
+{
+	throng_status st = thr_check_world(w, "throng_part_sources");
+	if (st == THRONG_OK && (w->part == NULL || (n > 0 && near == NULL) || own == NULL)) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_sources: needs a part world, the bodies and own");
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	// After the step: its count is the one the agents are due by, as the
+	// whole world's step reserves them before it (with its count then).
+	w->id_end = w->whole.id_space;
+	st = reserve(w, (double)w->step * (double)w->def.dt, thr_whole_count(w), n);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	const uint32_t first = w->count;
+	const near_list from = {near, n, first};
+	run(w, &from);
+	w->whole.id_space = w->id_end; // thr_part_grow_ids made room for them
+	w->whole.count += w->count - first;
+	// Every part added the same agents: each keeps those it owns; the
+	// others are ghosts here, dropped at the next load.
+	const thr_state* s = thr_cur_c(w);
+	for (uint32_t i = first; i < w->count; ++i) {
+		if (!own(user, s->px[i], s->py[i])) {
+			thr_part_set_ghost(w, w->id[i]);
+		}
+	}
+	return THRONG_OK;
 }
 
 void thr_source_progress(const throng_world* w, uint32_t s, uint64_t* added, uint64_t* waited_steps)

@@ -18,6 +18,14 @@ throng_status thr_sources_reserve(throng_world* w);
 /// source adds what thr_sources_reserve allowed, or waits.
 void thr_sources_run(throng_world* w);
 
+/// The largest radius and max_speed of the sources' agents (0 without sources).
+float thr_sources_max_radius(const throng_world* w);
+float thr_sources_max_speed(const throng_world* w);
+
+/// Gives `to` (a part world being made, throng_part_create) the sources of
+/// `from`, their progress included. Out of memory, changes nothing.
+throng_status thr_sources_copy(throng_world* to, const throng_world* from);
+
 /// Source s's progress, for a checkpoint, and putting it back.
 void thr_source_progress(const throng_world* w, uint32_t s, uint64_t* added, uint64_t* waited_steps);
 void thr_source_restore(throng_world* w, uint32_t s, uint64_t added, uint64_t waited_steps);

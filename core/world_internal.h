@@ -85,10 +85,11 @@ typedef struct thr_step_record {
 
 /// What a part world takes from the whole world (part.h, thr_part_make).
 typedef struct thr_part_def {
-	uint32_t id_space;      ///< every id is below it: the whole world's agent count
+	uint32_t id_space;      ///< every id is below it: the whole world's id end (grows with its sources)
 	uint32_t grid_capacity; ///< the whole world's def.capacity (its grids' cell caps)
 	float max_radius;       ///< the whole world's largest agent radius
 	float max_speed;        ///< the whole world's largest max_speed (how far an agent moves in a step)
+	uint32_t count;         ///< the whole world's live agent count (0 when made: id_space; throng_part_set_world)
 } thr_part_def;
 
 /// A path: `count` waypoints from `first` in the world's waypoint arrays.
@@ -267,11 +268,11 @@ static inline bool thr_slot_ghost(const uint8_t* ghost, uint32_t i)
 	return ghost != NULL && ((ghost[i >> 3] >> (i & 7u)) & 1u) != 0;
 }
 
-/// The whole world's agent count, every id of w below it: w->count in a
-/// whole world, the id space in a part world (part.h).
+/// The whole world's agent count: w->count in a whole world, the live
+/// count its driver set in a part world (part.h).
 static inline uint32_t thr_whole_count(const throng_world* w)
 {
-	return w->part != NULL ? w->whole.id_space : w->count;
+	return w->part != NULL ? w->whole.count : w->count;
 }
 
 /// Every id of w is below it: the ids given so far in a whole world (some

@@ -107,9 +107,12 @@ throng_status throng_part_create(const throng_world* whole, uint32_t threads, ui
 	for (uint32_t i = 0; i < whole->count; ++i) {
 		fastest = whole->max_speed[i] > fastest ? whole->max_speed[i] : fastest;
 	}
-	const thr_part_def pd = {thr_id_end(whole), whole->def.capacity, whole->max_radius, fastest};
+	const thr_part_def pd = {thr_id_end(whole), whole->def.capacity, whole->max_radius, fastest, whole->count};
 	if (st == THRONG_OK) {
 		st = thr_part_make(p, &pd);
+	}
+	if (st == THRONG_OK) {
+		st = thr_part_adopt(p, whole); // its zones, sources and arrival radius
 	}
 	if (st != THRONG_OK) {
 		throng_world_destroy(p);

@@ -811,6 +811,44 @@ Test(part, armies_choosing_their_targets_step_as_the_whole)
 	throng_scene_destroy(s);
 }
 
+Test(part, a_whole_world_gathered_with_holes_and_new_ids_keeps_the_survivors_previous_states)
+{
+	// After a step of the parts a sink took ids 1 and 2 and a source added
+	// ids 4 and 5: the survivors (0 and 3) keep their previous states in
+	// their new slots; the new agents come after them, with none.
+	throng_world* whole = NULL;
+	throng_agent_record rec[4];
+	throng_world* p = small_part(&whole, 4, rec);
+	cr_assert_eq(throng_part_load(p, rec, NULL, 4, 0), THRONG_OK, "%s", throng_last_error());
+	throng_agent_record next[4] = {rec[0], rec[3], rec[3], rec[3]};
+	next[2].id = 4;
+	next[3].id = 5;
+	for (int k = 0; k < 4; ++k) {
+		next[k].px += 0.5f;
+	}
+	cr_assert_eq(throng_part_load_next(p, next, 4, 1), THRONG_ERR_INVALID_ARGUMENT, "ids beyond the id end");
+	cr_assert_eq(throng_part_set_world(p, 6, 4, 0.0f), THRONG_OK, "%s", throng_last_error());
+	uint32_t id_end = 0, count = 0;
+	throng_part_get_world(p, &id_end, &count, NULL);
+	cr_assert(id_end == 6 && count == 4);
+	cr_assert_eq(throng_part_load_next(p, next, 4, 1), THRONG_OK, "%s", throng_last_error());
+	const thr_state* before = &p->store.buf[p->store.cur ^ 1];
+	cr_assert_eq(before->px[0], 0.0f);
+	cr_assert_eq(before->px[1], 3.0f, "id 3's previous state did not follow it to slot 1");
+	cr_assert_eq(p->published.count, 2u, "the new agents have no previous state");
+	cr_assert_eq(throng_world_agent_count(p), 4u);
+	throng_agent_record r;
+	cr_assert_eq(throng_agent_record_of(p, 2, &r), THRONG_ERR_NOT_FOUND);
+	cr_assert_eq(throng_agent_record_of(p, 5, &r), THRONG_OK);
+	cr_assert_eq(r.px, 3.5f);
+	// Out of id order is refused (the previous states could not follow).
+	const throng_agent_record swapped[2] = {next[1], next[0]};
+	cr_assert_eq(throng_part_set_world(p, 6, 2, 0.0f), THRONG_OK);
+	cr_assert_eq(throng_part_load_next(p, swapped, 2, 2), THRONG_ERR_INVALID_ARGUMENT);
+	throng_world_destroy(p);
+	throng_world_destroy(whole);
+}
+
 Test(part, loading_the_whole_world_again_keeps_the_last_load_as_the_previous_state)
 {
 	throng_world* whole = NULL;

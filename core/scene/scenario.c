@@ -351,6 +351,21 @@ void throng_scene_sample_with(throng_scene* scene, throng_world* whole)
 	throng_scene_swap_world(scene, had);
 }
 
+bool throng_scene_reads_events(const throng_scene* scene)
+{
+	return scene != NULL && scene->measure != NULL && scene->measure->after != NULL;
+}
+
+void throng_scene_after_with(throng_scene* scene, throng_world* whole)
+{
+	if (!throng_scene_reads_events(scene)) {
+		return;
+	}
+	throng_world* had = throng_scene_swap_world(scene, whole);
+	scene->measure->after(scene, &scene->measure_state);
+	throng_scene_swap_world(scene, had);
+}
+
 throng_world* throng_scene_world(throng_scene* scene)
 {
 	return scene != NULL ? scene->world : NULL;

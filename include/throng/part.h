@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "throng/api.h"
+#include "throng/events.h"
 #include "throng/throng.h"
 
 THRONG_API_BEGIN
@@ -59,7 +60,7 @@ typedef struct throng_part_sync {
 throng_status throng_part_set_sync(throng_world* w, const throng_part_sync* sync);
 
 /// One agent's whole state: what a part world needs to step it as the
-/// whole world would (76 bytes, no padding: drivers send it as bytes).
+/// whole world would (84 bytes, no padding: drivers send it as bytes).
 typedef struct throng_agent_record {
 	uint32_t id;                  ///< the whole world's id
 	float px, py, vx, vy, hx, hy; ///< position (m), velocity (m/s), heading (unit)
@@ -68,6 +69,11 @@ typedef struct throng_agent_record {
 	float max_speed, max_force, radius;
 	uint32_t archetype, group, target_agent, path;
 	float tx, ty; ///< target point (m)
+	/// Where the agent was after the last step, what its next step's zone
+	/// events compare with (bits 0 to 31 of a 64-bit word, then 32 to 63:
+	/// zone z's bit, bit 63 within the arrival radius of its target
+	/// point); 0 in worlds without zones or arrivals.
+	uint32_t inside[2];
 } throng_agent_record;
 
 /// The agent grid's rows and columns as a world's step lays them out
@@ -80,8 +86,9 @@ typedef struct throng_part_rows {
 } throng_part_rows;
 
 /// Makes *out a part world of `whole`, an ordinary world before it is
-/// split: its def (with `threads` and room for `capacity` agents), its
-/// archetypes, obstacles, walls and paths in the same order, its threat;
+/// split: its def (with `threads` and room for `capacity` agents to
+/// start with: it grows), its archetypes, obstacles, walls and paths in
+/// the same order, its threat, its zones, arrival radius and sources;
 /// ids, the agent grid's layout, the largest radius and max_speed are the
 /// whole world's. A part world holds no agent until it is loaded
 /// (throng_part_load); throng_world_spawn refuses it. The caller owns
@@ -91,7 +98,7 @@ typedef struct throng_part_rows {
 throng_status throng_part_create(const throng_world* whole, uint32_t threads, uint32_t capacity, throng_world** out);
 
 /// Replaces every agent of the part world w by the n records (copied),
-/// whose ids must be distinct and below the whole world's count, and
+/// whose ids must be distinct and below the whole world's id end, and
 /// increasing when w's engine is the scalar reference, which keeps its
 /// agents in the order they come in (the SIMD engine orders each cell by
 /// id: any order gives the same bits). Sets its step count to `step`, the
@@ -116,14 +123,74 @@ throng_status throng_part_load(throng_world* w, const throng_agent_record* recs,
 throng_status throng_part_update(throng_world* w, const uint8_t* keep, const throng_agent_record* recs,
                                  const uint8_t* ghost, uint32_t n, uint64_t step);
 
-/// throng_part_load() of every agent of the whole world (n records, n its
-/// count), without ghosts, into w, keeping the state w held as its
-/// previous state, as a step leaves it: an observer that reads the
-/// previous state (throng_metrics_observe) then reads it in the same (id)
-/// order. For a driver that gathers the whole world after each step of
-/// the parts. Fails as throng_part_load does, changing nothing, and with
-/// THRONG_ERR_INVALID_ARGUMENT when n is not the whole world's count.
+/// throng_part_load() of every agent of the whole world (n records by
+/// increasing id, n its count; tell w the whole world's id end and count
+/// first, throng_part_set_world), without ghosts, into w, keeping the
+/// state w held as its previous state, as a step leaves it: an observer
+/// that reads the previous state (throng_metrics_observe) then reads it
+/// in the same (id) order. The agents w held that are not among the
+/// records are gone (a sink took them), and records whose id w did not
+/// hold are new (a source added them): they come after the others, as
+/// the whole world's step leaves them. For a driver that gathers the
+/// whole world after each step of the parts. Fails as throng_part_load
+/// does, changing nothing, and with THRONG_ERR_INVALID_ARGUMENT when n
+/// is not the count w was told or the ids do not increase.
 throng_status throng_part_load_next(throng_world* w, const throng_agent_record* recs, uint32_t n, uint64_t step);
+
+/// Tells the part world w the whole world's id end (every id given so
+/// far is below it; the part's id space grows to it, never shrinks), its
+/// live agent count (what the next step reads as the whole world's count:
+/// the contact pass sizes its pair grid from it, so every part must be
+/// told the same) and its largest radius so far (w's grows to it, never
+/// shrinks: as a spawn raises it). A part is made with the whole world's
+/// figures. Fails with THRONG_ERR_INVALID_ARGUMENT (not a part, count
+/// above id_end, a bad radius) or THRONG_ERR_OUT_OF_MEMORY, changing nothing.
+throng_status throng_part_set_world(throng_world* w, uint32_t id_end, uint32_t count, float max_radius);
+
+/// The whole world's figures as the part world w holds them: its id end,
+/// its count, its largest radius (m; raised by w's sources as they add
+/// agents, throng_part_sources). Any pointer may be NULL.
+void throng_part_get_world(const throng_world* w, uint32_t* id_end, uint32_t* count, float* max_radius);
+
+/// An agent's body as the sources see it: where it is and its radius.
+typedef struct throng_part_body {
+	float x, y, radius; ///< m
+} throng_part_body;
+
+/// The own agents (not ghosts) of the part world w that a source of w
+/// may find in its way: those within the box of a source's region grown
+/// by its agents' radius and the largest radius of the world and of the
+/// sources' agents. Writes up to cap of them into out (in storage order)
+/// and returns how many there are. 0 for a world without sources.
+uint32_t throng_part_near_sources(const throng_world* w, throng_part_body* out, uint32_t cap);
+
+/// After a step of the part world w, and of every part: runs w's sources
+/// (throng_part_create copies the whole world's) as the whole world's
+/// step would after its sinks, over the n bodies that every part found
+/// near them (throng_part_near_sources, gathered from every part, in any
+/// order). Every part adds the same agents with the same ids, from the
+/// whole world's id end on, in source order, with no message between the
+/// parts. An added agent at (x, y) stays an own agent of w when own(user,
+/// x, y), and is a ghost otherwise (dropped by the next load: another
+/// part owns it). Lists the sources' ADDED and WAITED events (the same in
+/// every part) and grows the id space and the whole count (throng_part_set_world).
+/// Fails with THRONG_ERR_INVALID_ARGUMENT or THRONG_ERR_OUT_OF_MEMORY,
+/// changing nothing.
+throng_status throng_part_sources(throng_world* w, const throng_part_body* near, uint32_t n,
+                                  bool (*own)(void* user, float x, float y), void* user);
+
+/// Replaces the event list of the part world w (throng_world_events) by
+/// the n events (copied): for a driver that gathers the parts' events
+/// into the whole world it makes (throng_part_sort_events). Fails with
+/// THRONG_ERR_INVALID_ARGUMENT or THRONG_ERR_OUT_OF_MEMORY.
+throng_status throng_part_set_events(throng_world* w, const throng_event* events, uint32_t n);
+
+/// Orders the events one step listed in every part (each part's own
+/// agents' zone and arrival events and its sinks' removals, the parts'
+/// lists put together in any order) as the whole world's step lists
+/// them: by agent, kind and zone, then the removals by agent. The
+/// sources' events, the same in every part, come after them.
+void throng_part_sort_events(throng_event* events, uint32_t n);
 
 /// Whether slot `slot` (below throng_world_agent_count, in the storage
 /// order of throng_world_view) of the part world w holds a ghost of its

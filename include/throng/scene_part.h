@@ -57,6 +57,18 @@ bool throng_scene_samples(const throng_scene* scene);
 /// when the scene does not sample.
 void throng_scene_sample_with(throng_scene* scene, throng_world* whole);
 
+/// Whether the scene's outcome measure reads what each step listed
+/// (throng_world_events; concourse's flows do): a distributed driver must
+/// then hand it the whole world after each step, with the step's events
+/// (throng_scene_after_with). False for a NULL scene.
+bool throng_scene_reads_events(const throng_scene* scene);
+
+/// Lets the scene's measure read `whole`, a whole world (borrowed) just
+/// after a step, its events those of the step (throng_part_set_events), as
+/// throng_scene_step does after it steps a whole world. Does nothing when
+/// the measure reads no events.
+void throng_scene_after_with(throng_scene* scene, throng_world* whole);
+
 /// Before each step of a scene on a part world, with the n records just
 /// loaded into it (borrowed): the random goal of each of those agents,
 /// which moves with the agent as its target point (a goal drawn on another
