@@ -42,7 +42,7 @@ static bool owns(void* user, float x, float y)
 
 uint32_t run_sources(const layout* L, throng_world* part, churn* c)
 {
-	c->counts = grow_buffer(c->counts, &(size_t){0}, 2u * (size_t)rank_count, sizeof *c->counts);
+	c->counts = grow_buffer(c->counts, &c->counts_cap, 2u * (size_t)rank_count, sizeof *c->counts);
 	uint32_t n = throng_part_near_sources(part, c->mine, (uint32_t)c->mine_cap);
 	if (n > c->mine_cap) {
 		c->mine = grow_buffer(c->mine, &c->mine_cap, n, sizeof *c->mine);
@@ -76,7 +76,7 @@ void gather_events(const throng_world* part, uint32_t own_events, churn* c)
 	if (throng_world_events(part, &ev, &listed) != THRONG_OK) {
 		stop_all("reading the events");
 	}
-	c->counts = grow_buffer(c->counts, &(size_t){0}, 2u * (size_t)rank_count, sizeof *c->counts);
+	c->counts = grow_buffer(c->counts, &c->counts_cap, 2u * (size_t)rank_count, sizeof *c->counts);
 	int* bytes = c->counts;
 	int* displs = c->counts + rank_count;
 	const int mine = (int)(own_events * sizeof *ev);

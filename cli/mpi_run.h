@@ -182,6 +182,7 @@ typedef struct churn {
 	throng_part_body* near; ///< every rank's
 	size_t mine_cap, near_cap;
 	int* counts; ///< 2 R: per rank, then displacements (bytes)
+	size_t counts_cap;
 	throng_event* events; ///< rank 0: the step's events, every rank's
 	size_t events_cap;
 	uint32_t event_count;
