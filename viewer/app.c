@@ -377,6 +377,7 @@ int vw_app_run(const vw_args* args)
 		app->play = vw_play_open(args, err, sizeof err, &rc);
 		if (app->play != NULL) {
 			app->scene = vw_play_scene(app->play);
+			vw_play_describe(app->play, app->source_line, sizeof app->source_line); // the HUD's size, for the fit
 		}
 	} else if (rc == VW_EXIT_OK) {
 		vw_sim_config cfg;

@@ -187,6 +187,10 @@ int vw_parse_args(int argc, char** argv, vw_args* out)
 		vw_error("--steps applies to --screenshot, --record and --replay (the step shown first)");
 		return VW_EXIT_USAGE;
 	}
+	if (out->attach != NULL && out->record != NULL) {
+		vw_error("--record does not apply to --attach (record the run with `throng run --out`, then --replay it)");
+		return VW_EXIT_USAGE;
+	}
 	if (out->steps_given && out->frames != 0) {
 		vw_error("--steps and --frames: give one (--steps N shows step N)");
 		return VW_EXIT_USAGE;
@@ -207,6 +211,10 @@ int vw_parse_args(int argc, char** argv, vw_args* out)
 
 void vw_print_help(void)
 {
+	// One buffer for the whole text, written when stdout closes, so a
+	// failed write (/dev/full) is seen there with its errno.
+	static char buffer[8192];
+	setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
 	fputs(
 		"Usage: throng-view [scenario | FILE.yaml] [options]\n"
 		"       throng-view --replay RUN.bin [options]\n"

@@ -272,7 +272,7 @@ static void focus_lines(lines* l, const vw_hud_input* in)
 	    in->follow ? "   view follows [l]" : "");
 }
 
-static void help_lines(lines* l)
+static void help_lines(lines* l, bool replay_keys)
 {
 	static const char* const keys[] = {
 		"space  pause / run",         "n      single step",
@@ -288,8 +288,17 @@ static void help_lines(lines* l)
 		"click  select agent",        "drag   move obstacle / pan",
 		"wheel  zoom at cursor",
 	};
+	static const char* const replay[] = {
+		"replay:",
+		"space  play / pause",        "< >    step (n, b; shift x10%)",
+		"home   first, end last",     "[ ]    slower / faster",
+		"click the timeline to scrub",
+	};
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; ++k) {
 		add(l, VW_TEXT, "%s", keys[k]);
+	}
+	for (size_t k = 0; replay_keys && k < sizeof replay / sizeof replay[0]; ++k) {
+		add(l, WARN, "%s", replay[k]);
 	}
 }
 
@@ -313,7 +322,7 @@ void vw_hud_update(vw_hud* hud, SDL_Renderer* r, const vw_hud_input* in, double 
 	if (!in->help) {
 		add(&l, VW_TEXT_DIM, "F1: keys");
 	} else {
-		help_lines(&h);
+		help_lines(&h, in->source != NULL);
 	}
 	uint64_t hash = hash_lines(&h, hash_lines(&l, 14695981039346656037ull)) ^ (uint64_t)in->scale;
 	if (hash == hud->hash && hud->updated > 0.0) {

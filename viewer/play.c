@@ -29,6 +29,10 @@ struct vw_play {
 	vw_sim* scene;            ///< the scene the header names, never stepped; NULL when unknown
 	vw_frame base;            ///< its first frame (or an empty one): geometry, def
 	float radius_of[VW_MAX_ARCHETYPES];
+	// A stream without groups or archetypes (throng run's default fields are
+	// x,y,hx,hy): the rebuilt scene's, by id, for the agents it starts with.
+	uint32_t *scene_group, *scene_archetype;
+	uint32_t scene_ids;       ///< one past the largest id the rebuilt scene holds
 	float radius_default;
 	// Every agent of every frame, frame after frame.
 	uint64_t agents, agents_cap;
@@ -197,6 +201,19 @@ static void open_scene(vw_play* p)
 		if (f->count > 0) {
 			p->radius_default = (float)(sum / (double)f->count);
 		}
+		uint32_t end = 0;
+		for (uint32_t k = 0; k < f->count; ++k) {
+			end = f->id[k] + 1u > end ? f->id[k] + 1u : end;
+		}
+		p->scene_group = calloc((size_t)end + 1u, sizeof *p->scene_group);
+		p->scene_archetype = calloc((size_t)end + 1u, sizeof *p->scene_archetype);
+		if (p->scene_group != NULL && p->scene_archetype != NULL) {
+			p->scene_ids = end;
+			for (uint32_t k = 0; k < f->count; ++k) {
+				p->scene_group[f->id[k]] = f->group[k];
+				p->scene_archetype[f->id[k]] = f->archetype[k];
+			}
+		}
 	} else {
 		p->base.def = throng_world_default_def();
 	}
@@ -213,6 +230,28 @@ static void open_scene(vw_play* p)
 	p->base.error[0] = '\0';
 	p->base.drop_note[0] = '\0';
 	memset(&p->base.stats, 0, sizeof p->base.stats);
+}
+
+/// Agents [first, first + count) take the rebuilt scene's group and
+/// archetype where the stream has none.
+static void fill_from_scene(vw_play* p, uint64_t first, uint64_t count)
+{
+	bool group = (p->info.fields & THRONG_FIELD_GROUP) == 0;
+	bool archetype = (p->info.fields & THRONG_FIELD_ARCHETYPE) == 0;
+	if ((!group && !archetype) || p->scene_ids == 0) {
+		return;
+	}
+	for (uint64_t k = first; k < first + count; ++k) {
+		uint32_t id = p->id[k];
+		if (id < p->scene_ids) {
+			if (group) {
+				p->group[k] = p->scene_group[id];
+			}
+			if (archetype) {
+				p->archetype[k] = p->scene_archetype[id];
+			}
+		}
+	}
 }
 
 static vw_play* open_replay(vw_play* p, const char* path, char* err, size_t cap, int* rc)
@@ -288,6 +327,7 @@ vw_play* vw_play_open(const vw_args* args, char* err, size_t err_cap, int* rc)
 		return NULL;
 	}
 	open_scene(p);
+	fill_from_scene(p, 0, p->agents);
 	return p;
 }
 
@@ -306,6 +346,8 @@ void vw_play_destroy(vw_play* p)
 	free(p->hx);
 	free(p->hy);
 	free(p->records);
+	free(p->scene_group);
+	free(p->scene_archetype);
 	free(p->radius);
 	free(p);
 }
@@ -384,6 +426,7 @@ bool vw_play_update(vw_play* p, double wall, char* err, size_t err_cap)
 			snprintf(err, err_cap, "--attach: out of memory for a frame of %u agents", f.count);
 			return false;
 		}
+		fill_from_scene(p, 0, p->agents);
 		p->serial++;
 	} else {
 		p->writer = throng_feed_writer_state(p->feed);
@@ -467,13 +510,12 @@ const vw_frame* vw_play_frame(vw_play* p)
 void vw_play_describe(const vw_play* p, char* buf, size_t cap)
 {
 	if (p->live) {
-		snprintf(buf, cap, "attached to feed %.64s (%s)   %llu frames received   %s [space]", p->source,
+		snprintf(buf, cap, "feed %.40s (%s)   %llu frames   %s [space]", p->source,
 		         p->writer == THRONG_WRITER_ALIVE ? "live" : vw_play_writer(p),
 		         (unsigned long long)p->serial, p->paused ? "FROZEN" : "following");
 		return;
 	}
-	snprintf(buf, cap,
-	         "replay %.48s   frame %llu / %llu   %s x%.3g   [space] play  </> step  shift x10%%  home/end  [ ] speed",
+	snprintf(buf, cap, "replay %.40s   frame %llu / %llu   %s x%.3g   (F1: keys)",
 	         p->source, (unsigned long long)p->index, (unsigned long long)(p->record_count - 1u),
 	         p->paused ? "PAUSED" : "playing", p->speed);
 }
