@@ -191,7 +191,7 @@ int vw_parse_args(int argc, char** argv, vw_args* out)
 		vw_error("--record does not apply to --attach (record the run with `throng run --out`, then --replay it)");
 		return VW_EXIT_USAGE;
 	}
-	if (out->steps_given && out->frames != 0) {
+	if (out->steps_given && out->frames != 0 && out->replay == NULL) {
 		vw_error("--steps and --frames: give one (--steps N shows step N)");
 		return VW_EXIT_USAGE;
 	}

@@ -136,6 +136,9 @@ Test(replay, every_frame_and_a_hud)
 	char path[128];
 	snprintf(path, sizeof path, "%s/frames/frame_000005.png", dir);
 	cr_expect_neq(access(path, F_OK), 0, "5 frames in the file, a sixth drawn");
+	// The real-time loop plays it and stops after --frames.
+	view_ok(DUMMY, "--replay h.bin --frames 30 --fps 0 --width 320 --height 240");
+	view_ok(DUMMY, "--replay h.bin --paused --steps 10 --frames 5 --color archetype --width 320 --height 240");
 	// With the HUD: the world is fitted beside or below it, so every agent
 	// is still drawn in its colour (none hidden under the panel).
 	view_ok(DUMMY, "--replay h.bin --steps 20 --screenshot hud.png --width 640 --height 480");
