@@ -82,7 +82,8 @@ static bool apply_option(const char* name, const char* value, void* user)
 		return true;
 	}
 	if (strcmp(name, "--steps") == 0) {
-		return option_u32(name, value, 0, VW_MAX_FRAMES, &out->steps) && (out->steps_given = true);
+		out->steps_given = true;
+		return option_u32(name, value, 0, VW_MAX_FRAMES, &out->steps);
 	}
 	if (strcmp(name, "--color") == 0 || strcmp(name, "--colour") == 0) {
 		for (uint32_t m = 0; m < VW_COLOR_MODE_COUNT; ++m) {

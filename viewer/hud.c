@@ -144,7 +144,6 @@ static void legend_lines(lines* l, const vw_hud_input* in)
 		}
 	}
 	char text[LINE_CHARS];
-	size_t used = 0;
 	for (uint32_t i = 0; i < n; ++i) {
 		uint32_t ci = vw_color_index(mode, roles, key[i], key[i]);
 		char name[48];
@@ -155,12 +154,10 @@ static void legend_lines(lines* l, const vw_hud_input* in)
 		}
 		snprintf(text, sizeof text, "## %s: %u", name, count[i]);
 		add(l, palette[ci], "%s", text);
-		used++;
 	}
 	if (more > 0) {
 		add(l, VW_TEXT_DIM, "(%u agents in further %ss)", more, mode == VW_COLOR_ARCHETYPE ? "archetype" : "group");
 	}
-	(void)used;
 }
 
 static void pace_lines(lines* l, const vw_hud_input* in)

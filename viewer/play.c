@@ -260,7 +260,7 @@ static vw_play* open_replay(vw_play* p, const char* path, char* err, size_t cap,
 	throng_status st = throng_stream_open(path, &rd);
 	if (st != THRONG_OK) {
 		snprintf(err, cap, "--replay: %s", throng_last_error());
-		*rc = st == THRONG_ERR_IO ? VW_EXIT_INPUT : VW_EXIT_INPUT;
+		*rc = VW_EXIT_INPUT; // not there, unreadable or not a stream: as `throng` treats its inputs
 		return NULL;
 	}
 	p->info = *throng_stream_get_info(rd);
