@@ -71,6 +71,7 @@ void vw_app_fit(vw_app* app, const vw_frame* f)
 	int w = 0, h = 0;
 	SDL_GetRendererOutputSize(app->renderer, &w, &h);
 	float fw = (float)w, fh = (float)h;
+	app->fit_valid = false;
 	if (!app->ui.hud) {
 		vw_camera_fit(&app->camera, f->def.bounds_min, f->def.bounds_max, fw, fh);
 		return;
@@ -85,7 +86,24 @@ void vw_app_fit(vw_app* app, const vw_frame* f)
 	vw_camera below, right;
 	vw_camera_fit_rect(&below, f->def.bounds_min, f->def.bounds_max, fw, fh, 0.0f, ph < fh - 64.0f ? ph : 0.0f, fw, fh);
 	vw_camera_fit_rect(&right, f->def.bounds_min, f->def.bounds_max, fw, fh, pw < fw - 64.0f ? pw : 0.0f, 0.0f, fw, fh);
-	app->camera = below.scale >= right.scale ? below : right;
+	app->fit_below = below.scale >= right.scale;
+	app->camera = app->fit_below ? below : right;
+	app->fit_valid = true;
+	app->fit_camera = app->camera;
+	app->fit_hud_w = app->hud.shown_w[0];
+	app->fit_hud_h = app->hud.shown_h[0];
+}
+
+/// Whether the HUD outgrew the room the last fit left it, the view unmoved.
+static bool hud_outgrew_fit(const vw_app* app)
+{
+	const vw_camera* a = &app->camera;
+	const vw_camera* b = &app->fit_camera;
+	if (!app->ui.hud || !app->fit_valid || a->center.x != b->center.x || a->center.y != b->center.y ||
+	    a->scale != b->scale) {
+		return false;
+	}
+	return app->fit_below ? app->hud.shown_h[0] > app->fit_hud_h : app->hud.shown_w[0] > app->fit_hud_w;
 }
 
 void vw_app_render(vw_app* app, const vw_frame* f)
@@ -95,6 +113,9 @@ void vw_app_render(vw_app* app, const vw_frame* f)
 	SDL_GetRendererOutputSize(r, &w, &h);
 	app->camera.width = (float)w;
 	app->camera.height = (float)h;
+	if (hud_outgrew_fit(app)) {
+		vw_app_fit(app, f);
+	}
 	vw_draw_opts o;
 	memset(&o, 0, sizeof o);
 	o.grid = app->ui.grid;

@@ -43,6 +43,11 @@ typedef struct vw_app {
 	double render_ms, present_ms; ///< the last frame's drawing and presenting
 	double cpu_ms;           ///< the render thread's CPU time for the last frame
 	vw_layer layer;          ///< the cached world (layer.h)
+	// The last fit: while the view is still that, a HUD grown past the room
+	// the fit left it (a legend line, a selection) refits.
+	bool fit_valid, fit_below;
+	vw_camera fit_camera;
+	int fit_hud_w, fit_hud_h;
 } vw_app;
 
 /// Opens the display and the window, builds the scene and runs until the
