@@ -127,6 +127,7 @@ static int capture(vw_app* app, vw_play* p)
 	}
 	if (vw_play_live(p)) {
 		// The first frame at or past --steps (any frame without it).
+		vw_play_set_paused(p, false); // --paused freezes a window, not a capture
 		double start = vw_now();
 		for (;;) {
 			if (!vw_play_update(p, 0.0, err, sizeof err)) {
