@@ -308,8 +308,11 @@ void vw_hud_update(vw_hud* hud, SDL_Renderer* r, const vw_hud_input* in, double 
 	l.count = 0;
 	h.count = 0;
 	pace_lines(&l, in);
-	controller_lines(&l, in);
-	focus_lines(&l, in);
+	if (in->source == NULL) {
+		// A replay or a feed has no controllers to tune and no forces to show.
+		controller_lines(&l, in);
+		focus_lines(&l, in);
+	}
 	if (in->message != NULL && in->message[0] != '\0') {
 		add(&l, WARN, "%s", in->message);
 	}
