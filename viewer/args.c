@@ -114,6 +114,8 @@ static bool apply_option(const char* name, const char* value, void* user)
 		out->screenshot = value;
 	} else if (strcmp(name, "--replay") == 0) {
 		out->replay = value;
+	} else if (strcmp(name, "--scene") == 0) {
+		out->scene = value;
 	} else if (strcmp(name, "--attach") == 0) {
 		out->attach = value;
 	} else if (strcmp(name, "--record") == 0) {
@@ -130,7 +132,7 @@ int vw_parse_args(int argc, char** argv, vw_args* out)
 	                                     "--record", "--frames",   "--width",  "--height",  "--fps",
 	                                     "--renderer", "--benchmark-frames", "--select", "--zoom",
 	                                     "--steps-per-frame", "--steps", "--color", "--colour", "--replay",
-	                                     "--attach"};
+	                                     "--attach", "--scene"};
 	uint64_t seen = 0;
 	const opt_spec spec = {"throng-view", "", "throng-view --help", valued, sizeof valued / sizeof valued[0], &seen};
 	memset(out, 0, sizeof *out);
@@ -188,6 +190,10 @@ int vw_parse_args(int argc, char** argv, vw_args* out)
 		vw_error("--steps applies to --screenshot, --record and --replay (the step shown first)");
 		return VW_EXIT_USAGE;
 	}
+	if (out->scene != NULL && out->replay == NULL && out->attach == NULL) {
+		vw_error("--scene applies to --replay and --attach (else give the scene as the first argument)");
+		return VW_EXIT_USAGE;
+	}
 	if (out->attach != NULL && out->record != NULL) {
 		vw_error("--record does not apply to --attach (record the run with `throng run --out`, then --replay it)");
 		return VW_EXIT_USAGE;
@@ -229,11 +235,15 @@ void vw_print_help(void)
 		"--replay plays back a binary stream (`throng run ... --out RUN.bin`), agents\n"
 		"coming and going as recorded; --attach follows a live feed (`throng run ...\n"
 		"--shm NAME`). Both rebuild the scene their header names for its walls and\n"
-		"obstacles (a scenario file's geometry is not in the stream: bounds only).\n"
+		"obstacles (a scenario file's are not in the stream: give --scene FILE).\n"
 		"\n"
 		"Options:\n"
 		"  --replay FILE          play back a binary stream file\n"
 		"  --attach NAME          follow the live shared-memory feed NAME\n"
+		"  --scene NAME|FILE      with --replay or --attach: the scene (built-in or\n"
+		"                         scenario file) to draw the agents in, for its walls\n"
+		"                         and obstacles (default: the one the header names;\n"
+		"                         one whose bounds or start count differ is not used)\n"
 		"  --color MODE           (or --colour) colour agents by group, archetype or\n"
 		"                         army (default group; army: Okabe-Ito colour-blind-\n"
 		"                         safe colours, in `armies` army 0 blue-green, army 1\n"

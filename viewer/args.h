@@ -47,6 +47,7 @@ typedef struct vw_args {
 	uint32_t steps;            ///< --steps N: the capture (or the replay's first frame) shows step N
 	bool steps_given;
 	const char* replay;        ///< --replay FILE: a binary stream to play back, or NULL
+	const char* scene;         ///< --scene: the scene (or file) a replay or feed is drawn in; NULL = its header's
 	const char* attach;        ///< --attach NAME: a live --shm feed to follow, or NULL
 	bool hud;                  ///< default on; --no-hud turns it off
 	bool paused;               ///< --paused: start paused

@@ -49,6 +49,7 @@ struct vw_play {
 	vw_frame shown;
 	uint64_t serial;
 	throng_writer_state writer;
+	char note[128];           ///< why the scene around the agents is missing, or ""
 };
 
 static bool grow(void** p, uint64_t n, size_t size)
@@ -166,26 +167,45 @@ static bool replace(vw_play* p, const throng_frame* f)
 }
 
 /// Rebuilds the header's scene for its geometry and its agents' radii.
-static void open_scene(vw_play* p)
+static void open_scene(vw_play* p, const char* scene)
 {
 	const throng_stream_info* in = &p->info;
+	const char* name = scene != NULL ? scene : in->scenario;
 	memset(&p->base, 0, sizeof p->base);
 	p->radius_default = VW_DEFAULT_RADIUS;
 	for (uint32_t a = 0; a < VW_MAX_ARCHETYPES; ++a) {
 		p->radius_of[a] = 0.0f;
 	}
-	if (in->scenario[0] != '\0' && vw_scene_exists(in->scenario)) {
+	if (name[0] != '\0' && (vw_scene_exists(name) || (scene != NULL && throng_scene_is_file(name)))) {
 		vw_sim_config cfg;
 		memset(&cfg, 0, sizeof cfg);
-		cfg.scenario = in->scenario;
+		cfg.scenario = name;
 		cfg.options = throng_scene_default_def();
-		cfg.options.agents = in->agents;
+		bool file = !vw_scene_exists(name);
+		cfg.options.agents = file ? 0u : in->agents; // a file fixes its own counts
 		cfg.options.seed = in->seed;
 		cfg.paused = true;
 		cfg.mouse_mode = VW_MOUSE_OFF;
 		throng_status st = THRONG_OK;
 		char err[256];
 		p->scene = vw_sim_create(&cfg, &st, err, sizeof err);
+		if (p->scene == NULL) {
+			snprintf(p->note, sizeof p->note, "no walls: %.100s", err);
+		}
+	} else {
+		snprintf(p->note, sizeof p->note, "no walls: scene \"%.40s\" unknown (--scene FILE)", name);
+	}
+	if (p->scene != NULL) {
+		// A scenario file of the same name as a built-in, another agent
+		// count or seed: a scene that is not the run's shows no walls.
+		const vw_frame* f = vw_sim_acquire(p->scene);
+		if (memcmp(&f->def.bounds_min, &in->bounds_min, sizeof in->bounds_min) != 0 ||
+		    memcmp(&f->def.bounds_max, &in->bounds_max, sizeof in->bounds_max) != 0 ||
+		    (in->version_major >= 2 && f->count != in->agents)) {
+			snprintf(p->note, sizeof p->note, "no walls: scene \"%.40s\" is not the run's (--scene FILE)", name);
+			vw_sim_destroy(p->scene);
+			p->scene = NULL;
+		}
 	}
 	if (p->scene != NULL) {
 		const vw_frame* f = vw_sim_acquire(p->scene);
@@ -326,7 +346,7 @@ vw_play* vw_play_open(const vw_args* args, char* err, size_t err_cap, int* rc)
 		vw_play_destroy(p);
 		return NULL;
 	}
-	open_scene(p);
+	open_scene(p, args->scene);
 	fill_from_scene(p, 0, p->agents);
 	return p;
 }
@@ -510,12 +530,12 @@ const vw_frame* vw_play_frame(vw_play* p)
 void vw_play_describe(const vw_play* p, char* buf, size_t cap)
 {
 	if (p->live) {
-		snprintf(buf, cap, "feed %.40s (%s)   %llu frames   %s [space]", p->source,
+		snprintf(buf, cap, "feed %.40s (%s)   %llu frames   %s [space]   %s", p->source,
 		         p->writer == THRONG_WRITER_ALIVE ? "live" : vw_play_writer(p),
-		         (unsigned long long)p->serial, p->paused ? "FROZEN" : "following");
+		         (unsigned long long)p->serial, p->paused ? "FROZEN" : "following", p->note);
 		return;
 	}
-	snprintf(buf, cap, "replay %.40s   frame %llu / %llu   %s x%.3g   (F1: keys)",
-	         p->source, (unsigned long long)p->index, (unsigned long long)(p->record_count - 1u),
-	         p->paused ? "PAUSED" : "playing", p->speed);
+	snprintf(buf, cap, "replay %.40s   frame %llu / %llu   %s x%.3g   (F1: keys)   %s", p->source,
+	         (unsigned long long)p->index, (unsigned long long)(p->record_count - 1u), p->paused ? "PAUSED" : "playing",
+	         p->speed, p->note);
 }

@@ -124,6 +124,27 @@ Test(replay, walls_obstacles_and_churn)
 	cr_expect_eq(expect_agents_drawn("evacuation", 200, 101, "early.png"), stream_count_at("evac.bin", 100));
 }
 
+Test(replay, a_scenario_file_with_scene)
+{
+	// A file's walls are not in the stream: --scene names the file to draw in.
+	char args[1024];
+	snprintf(args, sizeof args, "run '%s/examples/bottleneck.yaml' --steps 30 --out b.bin", THRONG_SOURCE_DIR);
+	throng_ok(args);
+	snprintf(args, sizeof args,
+	         "'%s/examples/bottleneck.yaml' --steps 30 --screenshot live.png --no-hud --width 640 --height 480",
+	         THRONG_SOURCE_DIR);
+	view_ok(DUMMY, args);
+	snprintf(args, sizeof args,
+	         "--replay b.bin --scene '%s/examples/bottleneck.yaml' --steps 30 --screenshot rep.png --no-hud "
+	         "--width 640 --height 480",
+	         THRONG_SOURCE_DIR);
+	view_ok(DUMMY, args);
+	expect_same("live.png", "rep.png");
+	// A scene that is not the run's (other bounds) is not used: the agents
+	// are still drawn, in the recorded bounds.
+	view_ok(DUMMY, "--replay b.bin --scene herd --screenshot other.png --width 640 --height 480");
+}
+
 Test(replay, every_frame_and_a_hud)
 {
 	throng_ok("run herd --agents 50 --steps 20 --every 5 --out h.bin");
@@ -229,6 +250,7 @@ Test(play_errors, bad_arguments_name_the_option)
 		{"--attach feed --select 3", 2, "--select"},
 		{"--replay a.bin --benchmark-frames 5", 2, "--benchmark-frames"},
 		{"--steps 5", 2, "--steps"},
+		{"--scene herd", 2, "--scene"},
 		{"--steps x --screenshot a.png", 2, "--steps"},
 		{"--steps 3 --steps-per-frame 2 --screenshot a.png", 2, "--steps"},
 		{"--steps 4 --frames 2 --screenshot a.png", 2, "--steps and --frames"},
