@@ -182,8 +182,8 @@ int vw_parse_args(int argc, char** argv, vw_args* out)
 		         out->replay != NULL ? "--replay" : "--attach");
 		return VW_EXIT_USAGE;
 	}
-	if ((out->replay != NULL || out->attach != NULL) && out->agents != 0) {
-		vw_error("--agents does not apply to %s (the run set its agents)", out->replay != NULL ? "--replay" : "--attach");
+	if (out->replay != NULL && out->agents != 0) {
+		vw_error("--agents does not apply to --replay (the file says the run's agents)");
 		return VW_EXIT_USAGE;
 	}
 	if (out->steps_given && out->screenshot == NULL && out->record == NULL && out->replay == NULL) {
@@ -243,7 +243,8 @@ void vw_print_help(void)
 		"  --scene NAME|FILE      with --replay or --attach: the scene (built-in or\n"
 		"                         scenario file) to draw the agents in, for its walls\n"
 		"                         and obstacles (default: the one the header names;\n"
-		"                         one whose bounds or start count differ is not used)\n"
+		"                         one whose bounds or start count differ is not used;\n"
+		"                         a feed does not say the run's --agents: give it)\n"
 		"  --color MODE           (or --colour) colour agents by group, archetype or\n"
 		"                         army (default group; army: Okabe-Ito colour-blind-\n"
 		"                         safe colours, in `armies` army 0 blue-green, army 1\n"

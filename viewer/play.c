@@ -50,6 +50,9 @@ struct vw_play {
 	uint64_t serial;
 	throng_writer_state writer;
 	char note[128];           ///< why the scene around the agents is missing, or ""
+	const char* scene_arg;    ///< --scene, or NULL
+	uint32_t agents_arg;      ///< --agents with --attach: the run's, for its scene; 0 = unknown
+	bool scene_built;         ///< a feed's scene: built at its first frame
 };
 
 static bool grow(void** p, uint64_t n, size_t size)
@@ -167,22 +170,34 @@ static bool replace(vw_play* p, const throng_frame* f)
 }
 
 /// Rebuilds the header's scene for its geometry and its agents' radii.
-static void open_scene(vw_play* p, const char* scene)
+///
+/// `agents` is the count to build it with: a stream's header says how many
+/// agents the run began with, a feed's does not (its first frame's count
+/// stands in, and only the bounds are compared). build false: the
+/// header's bounds only, until a feed's first frame.
+static void open_scene(vw_play* p, const char* scene, uint32_t agents, bool build)
 {
 	const throng_stream_info* in = &p->info;
 	const char* name = scene != NULL ? scene : in->scenario;
 	memset(&p->base, 0, sizeof p->base);
+	free(p->scene_group);
+	free(p->scene_archetype);
+	p->scene_group = p->scene_archetype = NULL;
+	p->scene_ids = 0;
+	p->note[0] = '\0';
 	p->radius_default = VW_DEFAULT_RADIUS;
 	for (uint32_t a = 0; a < VW_MAX_ARCHETYPES; ++a) {
 		p->radius_of[a] = 0.0f;
 	}
-	if (name[0] != '\0' && (vw_scene_exists(name) || (scene != NULL && throng_scene_is_file(name)))) {
+	if (!build) {
+		// Nothing yet.
+	} else if (name[0] != '\0' && (vw_scene_exists(name) || (scene != NULL && throng_scene_is_file(name)))) {
 		vw_sim_config cfg;
 		memset(&cfg, 0, sizeof cfg);
 		cfg.scenario = name;
 		cfg.options = throng_scene_default_def();
 		bool file = !vw_scene_exists(name);
-		cfg.options.agents = file ? 0u : in->agents; // a file fixes its own counts
+		cfg.options.agents = file ? 0u : agents; // a file fixes its own counts
 		cfg.options.seed = in->seed;
 		cfg.paused = true;
 		cfg.mouse_mode = VW_MOUSE_OFF;
@@ -201,7 +216,7 @@ static void open_scene(vw_play* p, const char* scene)
 		const vw_frame* f = vw_sim_acquire(p->scene);
 		if (memcmp(&f->def.bounds_min, &in->bounds_min, sizeof in->bounds_min) != 0 ||
 		    memcmp(&f->def.bounds_max, &in->bounds_max, sizeof in->bounds_max) != 0 ||
-		    (in->version_major >= 2 && f->count != in->agents)) {
+		    (!p->live && in->version_major >= 2 && f->count != in->agents)) {
 			snprintf(p->note, sizeof p->note, "no walls: scene \"%.40s\" is not the run's (--scene FILE)", name);
 			vw_sim_destroy(p->scene);
 			p->scene = NULL;
@@ -346,7 +361,9 @@ vw_play* vw_play_open(const vw_args* args, char* err, size_t err_cap, int* rc)
 		vw_play_destroy(p);
 		return NULL;
 	}
-	open_scene(p, args->scene);
+	p->scene_arg = args->scene;
+	p->agents_arg = args->agents;
+	open_scene(p, args->scene, p->info.agents, !p->live);
 	fill_from_scene(p, 0, p->agents);
 	return p;
 }
@@ -445,6 +462,17 @@ bool vw_play_update(vw_play* p, double wall, char* err, size_t err_cap)
 		if (!replace(p, &f)) {
 			snprintf(err, err_cap, "--attach: out of memory for a frame of %u agents", f.count);
 			return false;
+		}
+		if (!p->scene_built) {
+			// The feed's header has its capacity, not the run's agents:
+			// the first frame's count, then half the capacity (the
+			// default capacity is twice the agents), the first whose
+			// bounds are the run's.
+			p->scene_built = true;
+			uint32_t tries[3] = {p->agents_arg, f.count, p->info.agents / 2u};
+			for (int k = p->agents_arg != 0 ? 0 : 1; k < 3 && p->scene == NULL; ++k) {
+				open_scene(p, p->scene_arg, tries[k], true);
+			}
 		}
 		fill_from_scene(p, 0, p->agents);
 		p->serial++;
