@@ -187,10 +187,14 @@ Test(replay, army_colours)
 
 TestSuite(attach, .init = make_dir, .fini = remove_dir);
 
-Test(attach, a_live_feed_of_throng_run)
+/// Starts `throng run <scene> --agents <agents> --shm NAME` (a name of the
+/// test's own), attaches throng-view with `view_args` to it, stops the run
+/// with SIGINT and checks it removed its feed. Returns throng-view's status.
+static int attach_to_run(const char* scene, const char* agents, const char* view_args)
 {
 	char name[64], args[512], log[160];
-	snprintf(name, sizeof name, "throng-view-test-%ld", (long)getpid());
+	static int serial = 0;
+	snprintf(name, sizeof name, "throng-view-test-%ld-%d", (long)getpid(), serial++);
 	snprintf(log, sizeof log, "%s/run.txt", dir);
 	pid_t pid = fork();
 	cr_assert_neq(pid, -1);
@@ -198,7 +202,7 @@ Test(attach, a_live_feed_of_throng_run)
 		if (freopen(log, "w", stdout) == NULL || freopen(log, "a", stderr) == NULL) {
 			_exit(127);
 		}
-		execl(THRONG_CLI_PATH, THRONG_CLI_PATH, "run", "circle", "--agents", "2000", "--steps", "100000000", "--shm",
+		execl(THRONG_CLI_PATH, THRONG_CLI_PATH, "run", scene, "--agents", agents, "--steps", "100000000", "--shm",
 		      name, "-q", (char*)NULL);
 		_exit(127);
 	}
@@ -207,11 +211,11 @@ Test(attach, a_live_feed_of_throng_run)
 	for (int k = 0; k < 500 && throng_feed_open(name, &r) != THRONG_OK; ++k) {
 		nanosleep(&(struct timespec){0, 20000000L}, NULL);
 	}
-	cr_assert_not_null(r, "no feed %s after 10 s", name);
+	bool found = r != NULL;
 	throng_feed_reader_destroy(r);
-	snprintf(args, sizeof args, "--attach %s --steps 20 --screenshot live.png --no-hud --width 640 --height 480",
-	         name);
-	int rc = run_view(DUMMY, args);
+	r = NULL;
+	snprintf(args, sizeof args, "--attach %s %s", name, view_args);
+	int rc = found ? run_view(DUMMY, args) : -1;
 	// The run stops on SIGINT and removes its feed (a signal's normal end).
 	kill(pid, SIGINT);
 	int status = 0;
@@ -223,6 +227,13 @@ Test(attach, a_live_feed_of_throng_run)
 		shm_unlink(shm); // the unique name of this test, left by a run that did not finish
 		cr_expect(false, "the run left its feed %s behind", name);
 	}
+	cr_assert(found, "no feed %s after 10 s", name);
+	return rc;
+}
+
+Test(attach, a_live_feed_of_throng_run)
+{
+	int rc = attach_to_run("circle", "2000", "--steps 20 --screenshot live.png --no-hud --width 640 --height 480");
 	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
 	image img = load_png("live.png");
 	cr_expect_gt(count_color(&img, GROUPS[0]), 500u, "the circle's agents not drawn");
@@ -230,6 +241,18 @@ Test(attach, a_live_feed_of_throng_run)
 	// A feed that is not there: an input error naming it.
 	cr_expect_eq(run_view(DUMMY, "--attach throng-view-test-none --screenshot x.png"), 3);
 	cr_expect(strstr(err, "--attach") != NULL && strstr(err, "throng-view-test-none") != NULL, "%s", err);
+}
+
+Test(attach, the_scene_around_a_feed)
+{
+	// evacuation's room is sized by --agents, which a feed does not carry:
+	// given, the room's obstacles are drawn.
+	int rc = attach_to_run("evacuation", "300",
+	                       "--agents 300 --screenshot walls.png --no-hud --width 640 --height 480");
+	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+	image img = load_png("walls.png");
+	cr_expect_gt(count_color(&img, OBSTACLE_FILL), 100u, "the room's obstacles not drawn");
+	free(img.rgb);
 }
 
 TestSuite(play_errors, .init = make_dir, .fini = remove_dir);
