@@ -41,6 +41,71 @@ static double thread_cpu_ms(void)
 	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
+/// What the HUD shows of frame f in a w x h window.
+static void hud_input(const vw_app* app, const vw_frame* f, int w, int h, vw_hud_input* in)
+{
+	memset(in, 0, sizeof *in);
+	in->frame = f;
+	in->debug = &app->debug;
+	in->scene = app->scene;
+	in->source = app->source_line[0] != '\0' ? app->source_line : NULL;
+	in->renderer = app->renderer_name;
+	in->fps = app->fps;
+	in->frame_ms = app->frame_ms;
+	in->archetype = app->ui.archetype;
+	in->slot = app->ui.slot;
+	in->color_mode = app->ui.color_mode;
+	in->army_roles = vw_army_roles(app->scene);
+	in->grid = app->ui.grid;
+	in->help = app->ui.help;
+	in->follow = app->ui.follow;
+	in->message = app->ui.message;
+	in->scale = w >= 1100 ? 2 : 1;
+	in->exact = app->lockstep;
+	in->width = (float)w;
+	in->height = (float)h;
+}
+
+void vw_app_fit(vw_app* app, const vw_frame* f)
+{
+	int w = 0, h = 0;
+	SDL_GetRendererOutputSize(app->renderer, &w, &h);
+	float fw = (float)w, fh = (float)h;
+	app->fit_valid = false;
+	if (!app->ui.hud) {
+		vw_camera_fit(&app->camera, f->def.bounds_min, f->def.bounds_max, fw, fh);
+		return;
+	}
+	// The status panel sits top left: the world goes below it or right of
+	// it, whichever shows it larger, so the HUD never covers the fitted world.
+	vw_hud_input in;
+	hud_input(app, f, w, h, &in);
+	in.exact = true;
+	vw_hud_update(&app->hud, app->renderer, &in, vw_now());
+	float pw = (float)app->hud.shown_w[0] + 8.0f, ph = (float)app->hud.shown_h[0] + 8.0f;
+	vw_camera below, right;
+	vw_camera_fit_rect(&below, f->def.bounds_min, f->def.bounds_max, fw, fh, 0.0f, ph < fh - 64.0f ? ph : 0.0f, fw, fh);
+	vw_camera_fit_rect(&right, f->def.bounds_min, f->def.bounds_max, fw, fh, pw < fw - 64.0f ? pw : 0.0f, 0.0f, fw, fh);
+	app->fit_below = below.scale >= right.scale;
+	app->camera = app->fit_below ? below : right;
+	app->fit_valid = true;
+	app->fit_camera = app->camera;
+	app->fit_hud_w = app->hud.shown_w[0];
+	app->fit_hud_h = app->hud.shown_h[0];
+}
+
+/// Whether the HUD outgrew the room the last fit left it, the view unmoved.
+static bool hud_outgrew_fit(const vw_app* app)
+{
+	const vw_camera* a = &app->camera;
+	const vw_camera* b = &app->fit_camera;
+	if (!app->ui.hud || !app->fit_valid || a->center.x != b->center.x || a->center.y != b->center.y ||
+	    a->scale != b->scale) {
+		return false;
+	}
+	return app->fit_below ? app->hud.shown_h[0] > app->fit_hud_h : app->hud.shown_w[0] > app->fit_hud_w;
+}
+
 void vw_app_render(vw_app* app, const vw_frame* f)
 {
 	SDL_Renderer* r = app->renderer;
@@ -48,10 +113,14 @@ void vw_app_render(vw_app* app, const vw_frame* f)
 	SDL_GetRendererOutputSize(r, &w, &h);
 	app->camera.width = (float)w;
 	app->camera.height = (float)h;
+	if (hud_outgrew_fit(app)) {
+		vw_app_fit(app, f);
+	}
 	vw_draw_opts o;
 	memset(&o, 0, sizeof o);
 	o.grid = app->ui.grid;
-	o.by_archetype = app->ui.by_archetype;
+	o.color_mode = (vw_color_mode)app->ui.color_mode;
+	o.army_roles = vw_army_roles(app->scene);
 	o.drag_obstacle = app->ui.drag_obstacle;
 	o.drag_center = app->ui.drag_center;
 	vw_layer_draw(&app->layer, r, &app->shapes, &app->mesh, &app->camera, f, &o, !app->lockstep, vw_now());
@@ -67,35 +136,28 @@ void vw_app_render(vw_app* app, const vw_frame* f)
 	vw_batch_flush(&app->shapes, r);
 	if (app->ui.hud) {
 		vw_hud_input in;
-		memset(&in, 0, sizeof in);
-		in.frame = f;
-		in.debug = &app->debug;
-		in.scene = app->args->scenario;
-		in.renderer = app->renderer_name;
-		in.fps = app->fps;
-		in.frame_ms = app->frame_ms;
-		in.archetype = app->ui.archetype;
-		in.slot = app->ui.slot;
-		in.by_archetype = app->ui.by_archetype;
-		in.grid = app->ui.grid;
-		in.help = app->ui.help;
-		in.follow = app->ui.follow;
-		in.message = app->ui.message;
-		in.scale = w >= 1100 ? 2 : 1;
-		in.exact = app->lockstep;
-		in.width = (float)w;
-		in.height = (float)h;
+		hud_input(app, f, w, h, &in);
 		vw_hud_update(&app->hud, r, &in, vw_now());
 		vw_hud_draw(&app->hud, r, (float)w);
 	}
 }
 
-/// Frame-rate bookkeeping, every half second.
-static void count_frame(vw_app* app, double now)
+/// Frame-rate bookkeeping, every half second; until the first half second
+/// is over, the mean since the first frame (a short capture's HUD shows the
+/// rate it was drawn at, not 0).
+void vw_app_count_frame(vw_app* app, double now)
 {
 	app->fps_frames++;
 	double span = now - app->fps_t0;
+	if (!app->fps_measured && app->fps_frames >= 2u && now > app->fps_first) {
+		app->fps = (double)(app->fps_frames - 1u) / (now - app->fps_first);
+		app->frame_ms = 1e3 / app->fps;
+	}
+	if (app->fps_frames == 1u && !app->fps_measured) {
+		app->fps_first = now;
+	}
 	if (span >= 0.5) {
+		app->fps_measured = true;
 		app->fps = (double)app->fps_frames / span;
 		app->frame_ms = 1e3 * span / (double)app->fps_frames;
 		app->fps_frames = 0;
@@ -133,7 +195,7 @@ static bool frame(vw_app* app)
 	poll(app, f, now);
 	vw_ui_frame(&app->ui, &app->camera, f, app->sim, now);
 	if (app->ui.fit_request) {
-		vw_camera_fit(&app->camera, f->def.bounds_min, f->def.bounds_max, app->camera.width, app->camera.height);
+		vw_app_fit(app, f);
 		app->ui.fit_request = false;
 	}
 	double t0 = vw_now();
@@ -148,7 +210,7 @@ static bool frame(vw_app* app)
 	app->render_ms = (t1 - t0) * 1e3;
 	app->present_ms = (t2 - t1) * 1e3;
 	app->cpu_ms = thread_cpu_ms() - cpu0;
-	count_frame(app, t2);
+	vw_app_count_frame(app, t2);
 	return !app->ui.quit;
 }
 
@@ -221,7 +283,7 @@ static int run_lockstep(vw_app* app)
 			return VW_EXIT_OUTPUT;
 		}
 		SDL_RenderPresent(app->renderer);
-		count_frame(app, vw_now());
+		vw_app_count_frame(app, vw_now());
 		if (app->ui.quit) {
 			break;
 		}
@@ -328,10 +390,17 @@ int vw_app_run(const vw_args* args)
 		return VW_EXIT_FAILURE;
 	}
 	app->args = args;
+	app->scene = args->scenario;
 	app->lockstep = args->screenshot != NULL || args->record != NULL;
 	char err[512];
 	int rc = vw_app_open_video(app, err, sizeof err);
-	if (rc == VW_EXIT_OK) {
+	if (rc == VW_EXIT_OK && (args->replay != NULL || args->attach != NULL)) {
+		app->play = vw_play_open(args, err, sizeof err, &rc);
+		if (app->play != NULL) {
+			app->scene = vw_play_scene(app->play);
+			vw_play_describe(app->play, app->source_line, sizeof app->source_line); // the HUD's size, for the fit
+		}
+	} else if (rc == VW_EXIT_OK) {
 		vw_sim_config cfg;
 		memset(&cfg, 0, sizeof cfg);
 		cfg.scenario = args->scenario;
@@ -360,17 +429,20 @@ int vw_app_run(const vw_args* args)
 		vw_error("%s", err);
 	} else {
 		vw_ui_init(&app->ui, args->hud, !app->lockstep);
-		const vw_frame* f = vw_sim_acquire(app->sim);
-		int w = 0, h = 0;
-		SDL_GetRendererOutputSize(app->renderer, &w, &h);
-		vw_camera_fit(&app->camera, f->def.bounds_min, f->def.bounds_max, (float)w, (float)h);
+		app->ui.color_mode = args->color_mode;
+		const vw_frame* f = app->play != NULL ? vw_play_frame(app->play) : vw_sim_acquire(app->sim);
+		vw_app_fit(app, f);
 		app->camera.scale *= args->zoom;
-		rc = args->select != UINT32_MAX ? select_at_start(app, f) : VW_EXIT_OK;
+		rc = args->select != UINT32_MAX && app->sim != NULL ? select_at_start(app, f) : VW_EXIT_OK;
 		app->fps_t0 = vw_now();
-		rc = rc != VW_EXIT_OK ? rc
-		     : app->lockstep ? run_lockstep(app) : args->benchmark_frames ? run_benchmark(app) : run_realtime(app);
+		rc = rc != VW_EXIT_OK          ? rc
+		     : app->play != NULL       ? vw_app_run_play(app, app->play)
+		     : app->lockstep           ? run_lockstep(app)
+		     : args->benchmark_frames ? run_benchmark(app)
+		                               : run_realtime(app);
 	}
 	vw_sim_destroy(app->sim);
+	vw_play_destroy(app->play);
 	vw_layer_free(&app->layer);
 	vw_batch_free(&app->shapes);
 	vw_agent_mesh_free(&app->mesh);

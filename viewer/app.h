@@ -15,10 +15,13 @@
 #include "hud.h"
 #include "input.h"
 #include "layer.h"
+#include "play.h"
 #include "sim.h"
 
 typedef struct vw_app {
 	const vw_args* args;
+	const char* scene;       ///< the scene's name (a replay's: its header's)
+	char source_line[160];   ///< replay or attach: the HUD's first line
 	bool lockstep;           ///< --screenshot / --record: one step per frame
 	SDL_Window* window;
 	SDL_Renderer* renderer;
@@ -29,14 +32,22 @@ typedef struct vw_app {
 	vw_camera camera;
 	vw_ui ui;
 	vw_debug debug;
-	vw_sim* sim;
+	vw_sim* sim;             ///< the world stepped here; NULL with --replay, --attach
+	vw_play* play;           ///< --replay, --attach: where frames come from, else NULL
 	double fps, frame_ms;    ///< measured over the last half second
 	uint32_t fps_frames;
 	double fps_t0;
+	double fps_first;        ///< when the first frame was presented (s)
+	bool fps_measured;       ///< a half-second measure exists
 	uint32_t shots;          ///< screenshots taken with the p key
 	double render_ms, present_ms; ///< the last frame's drawing and presenting
 	double cpu_ms;           ///< the render thread's CPU time for the last frame
 	vw_layer layer;          ///< the cached world (layer.h)
+	// The last fit: while the view is still that, a HUD grown past the room
+	// the fit left it (a legend line, a selection) refits.
+	bool fit_valid, fit_below;
+	vw_camera fit_camera;
+	int fit_hud_w, fit_hud_h;
 } vw_app;
 
 /// Opens the display and the window, builds the scene and runs until the
@@ -50,8 +61,17 @@ int vw_app_open_video(vw_app* app, char* err, size_t err_cap);
 /// Closes what vw_app_open_video opened.
 void vw_app_close_video(vw_app* app);
 
+/// Fits the world into the part of the window the HUD leaves free.
+void vw_app_fit(vw_app* app, const vw_frame* f);
+
 /// Draws frame f into the renderer's back buffer (not presented).
 void vw_app_render(vw_app* app, const vw_frame* f);
+
+/// Frame-rate bookkeeping after a frame presented at `now` (s).
+void vw_app_count_frame(vw_app* app, double now);
+
+/// The loop of --replay and --attach (app_play.c).
+int vw_app_run_play(vw_app* app, vw_play* play);
 
 /// Seconds on a monotonic clock.
 double vw_now(void);

@@ -138,7 +138,7 @@ int vw_app_open_video(vw_app* app, char* err, size_t err_cap)
 		         "out.png");
 		return VW_EXIT_FAILURE;
 	}
-	if (headless_driver(driver) && a->record != NULL && a->frames == 0) {
+	if (headless_driver(driver) && a->record != NULL && a->frames == 0 && a->replay == NULL) {
 		// With a window, --record runs until it is closed; here nothing
 		// could close it.
 		snprintf(err, err_cap,

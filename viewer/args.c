@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "opts.h"
+#include "palette.h"
 
 void vw_error(const char* fmt, ...)
 {
@@ -80,6 +81,20 @@ static bool apply_option(const char* name, const char* value, void* user)
 		out->zoom = (float)z;
 		return true;
 	}
+	if (strcmp(name, "--steps") == 0) {
+		out->steps_given = true;
+		return option_u32(name, value, 0, VW_MAX_FRAMES, &out->steps);
+	}
+	if (strcmp(name, "--color") == 0 || strcmp(name, "--colour") == 0) {
+		for (uint32_t m = 0; m < VW_COLOR_MODE_COUNT; ++m) {
+			if (strcmp(value, VW_COLOR_MODE_NAMES[m]) == 0) {
+				out->color_mode = m;
+				return true;
+			}
+		}
+		vw_error("%s: expected group, archetype or army, got \"%.64s\"", name, value);
+		return false;
+	}
 	if (strcmp(name, "--seed") == 0) {
 		return opt_parse_integer("throng-view", name, value, 0, UINT64_MAX, true, &out->seed);
 	}
@@ -97,6 +112,12 @@ static bool apply_option(const char* name, const char* value, void* user)
 			return false;
 		}
 		out->screenshot = value;
+	} else if (strcmp(name, "--replay") == 0) {
+		out->replay = value;
+	} else if (strcmp(name, "--scene") == 0) {
+		out->scene = value;
+	} else if (strcmp(name, "--attach") == 0) {
+		out->attach = value;
 	} else if (strcmp(name, "--record") == 0) {
 		out->record = value;
 	} else { // --renderer
@@ -110,7 +131,8 @@ int vw_parse_args(int argc, char** argv, vw_args* out)
 	static const char* const valued[] = {"--agents", "--seed",     "--engine", "--threads", "--screenshot",
 	                                     "--record", "--frames",   "--width",  "--height",  "--fps",
 	                                     "--renderer", "--benchmark-frames", "--select", "--zoom",
-	                                     "--steps-per-frame"};
+	                                     "--steps-per-frame", "--steps", "--color", "--colour", "--replay",
+	                                     "--attach", "--scene"};
 	uint64_t seen = 0;
 	const opt_spec spec = {"throng-view", "", "throng-view --help", valued, sizeof valued / sizeof valued[0], &seen};
 	memset(out, 0, sizeof *out);
@@ -128,6 +150,7 @@ int vw_parse_args(int argc, char** argv, vw_args* out)
 	if (!opt_read(&spec, flags, sizeof flags / sizeof flags[0], argc, argv, 1, &out->scenario, apply_option, out)) {
 		return VW_EXIT_USAGE;
 	}
+	bool scenario_given = out->scenario != NULL;
 	if (out->scenario == NULL) {
 		out->scenario = "herd";
 	}
@@ -142,7 +165,52 @@ int vw_parse_args(int argc, char** argv, vw_args* out)
 	if (out->steps_per_frame == 0) {
 		out->steps_per_frame = 1;
 	}
-	if (out->frames == 0 && out->screenshot != NULL) {
+	if (out->replay != NULL && out->attach != NULL) {
+		vw_error("--replay and --attach: give one (a file to play back or a live feed to follow)");
+		return VW_EXIT_USAGE;
+	}
+	if ((out->replay != NULL || out->attach != NULL) && scenario_given) {
+		vw_error("%s shows the scene its %s names; drop \"%.64s\"", out->replay != NULL ? "--replay" : "--attach",
+		         out->replay != NULL ? "file" : "feed", out->scenario);
+		return VW_EXIT_USAGE;
+	}
+	if ((out->replay != NULL || out->attach != NULL) &&
+	    (out->select != UINT32_MAX || out->benchmark_frames != 0 || out->steps_per_frame != 1)) {
+		vw_error("%s does not apply to %s", out->select != UINT32_MAX ? "--select"
+		                                    : out->benchmark_frames != 0 ? "--benchmark-frames"
+		                                                                 : "--steps-per-frame",
+		         out->replay != NULL ? "--replay" : "--attach");
+		return VW_EXIT_USAGE;
+	}
+	if (out->replay != NULL && out->agents != 0) {
+		vw_error("--agents does not apply to --replay (the file says the run's agents)");
+		return VW_EXIT_USAGE;
+	}
+	if (out->steps_given && out->screenshot == NULL && out->record == NULL && out->replay == NULL) {
+		vw_error("--steps applies to --screenshot, --record and --replay (the step shown first)");
+		return VW_EXIT_USAGE;
+	}
+	if (out->scene != NULL && out->replay == NULL && out->attach == NULL) {
+		vw_error("--scene applies to --replay and --attach (else give the scene as the first argument)");
+		return VW_EXIT_USAGE;
+	}
+	if (out->attach != NULL && out->record != NULL) {
+		vw_error("--record does not apply to --attach (record the run with `throng run --out`, then --replay it)");
+		return VW_EXIT_USAGE;
+	}
+	if (out->steps_given && out->frames != 0 && out->replay == NULL) {
+		vw_error("--steps and --frames: give one (--steps N shows step N)");
+		return VW_EXIT_USAGE;
+	}
+	if (out->steps_given && out->replay == NULL && out->attach == NULL) {
+		if (out->steps % out->steps_per_frame != 0) {
+			vw_error("--steps %u is not a multiple of --steps-per-frame %u", out->steps, out->steps_per_frame);
+			return VW_EXIT_USAGE;
+		}
+		// Frame 0 shows step 0, frame n step n * steps_per_frame.
+		out->frames = out->steps / out->steps_per_frame + 1u;
+	}
+	if (out->frames == 0 && out->screenshot != NULL && out->replay == NULL && out->attach == NULL) {
 		out->frames = 1;
 	}
 	return VW_EXIT_OK;
@@ -150,26 +218,54 @@ int vw_parse_args(int argc, char** argv, vw_args* out)
 
 void vw_print_help(void)
 {
+	// One buffer for the whole text, written when stdout closes, so a
+	// failed write (/dev/full) is seen there with its errno.
+	static char buffer[8192];
+	setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
 	fputs(
 		"Usage: throng-view [scenario | FILE.yaml] [options]\n"
+		"       throng-view --replay RUN.bin [options]\n"
+		"       throng-view --attach NAME [options]\n"
 		"\n"
 		"Watch, poke and debug a crowd. Scenarios: the library's built-in ones\n"
 		"(`throng list`: herd, circle, field, ..., and `solo`: one agent and three\n"
 		"obstacles, the seeds' playground, steered by the mouse), or a scenario file\n"
 		"(docs/SCENARIOS.md; .yaml, .yml, .json, or any path with '/'). Default: herd.\n"
 		"\n"
+		"--replay plays back a binary stream (`throng run ... --out RUN.bin`), agents\n"
+		"coming and going as recorded; --attach follows a live feed (`throng run ...\n"
+		"--shm NAME`). Both rebuild the scene their header names for its walls and\n"
+		"obstacles (a scenario file's are not in the stream: give --scene FILE).\n"
+		"\n"
 		"Options:\n"
+		"  --replay FILE          play back a binary stream file\n"
+		"  --attach NAME          follow the live shared-memory feed NAME\n"
+		"  --scene NAME|FILE      with --replay or --attach: the scene (built-in or\n"
+		"                         scenario file) to draw the agents in, for its walls\n"
+		"                         and obstacles (default: the one the header names;\n"
+		"                         one whose bounds or start count differ is not used;\n"
+		"                         a feed does not say the run's --agents: give it)\n"
+		"  --color MODE           (or --colour) colour agents by group, archetype or\n"
+		"                         army (default group; army: Okabe-Ito colour-blind-\n"
+		"                         safe colours, in `armies` army 0 blue-green, army 1\n"
+		"                         vermillion-orange)\n"
 		"  --agents N             agents (default: the scenario's; not with a file)\n"
 		"  --engine simd|scalar   engine (default simd)\n"
 		"  --threads T            OpenMP threads of the SIMD engine (default: OpenMP's)\n"
 		"  --seed X               world seed, decimal or 0x-hex (default 1)\n"
 		"  --width W --height H   window size in pixels (default 1280 x 720)\n"
 		"  --screenshot FILE.png  render --frames frames (default 1), one simulation\n"
-		"                         step per frame, and write the last one as PNG\n"
+		"                         step per frame, and write the last one as PNG;\n"
+		"                         with --replay, the frame at --steps (default the first)\n"
 		"  --record DIR           write every frame as DIR/frame_NNNNNN.png, until\n"
 		"                         --frames N frames or the window is closed (without\n"
-		"                         a display, --frames is required)\n"
+		"                         a display, --frames is required); with --replay,\n"
+		"                         every frame from --steps to the end (or --frames)\n"
 		"  --frames N             stop after N frames\n"
+		"  --steps N              with --screenshot: the picture shows step N (frames\n"
+		"                         are drawn all the way, the HUD's fps is their rate);\n"
+		"                         with --replay: start at the last frame at or before\n"
+		"                         step N; with --attach --screenshot: wait for it\n"
 		"  --steps-per-frame N    with --screenshot or --record: N simulation steps\n"
 		"                         between frames (default 1; frame n shows step n*N)\n"
 		"  --benchmark-frames N   run in real time, then print fps and ms per step\n"
@@ -189,15 +285,22 @@ void vw_print_help(void)
 		"(or set SDL_VIDEODRIVER=offscreen or dummy).\n"
 		"A capture never removes an existing path: a regular file is written beside\n"
 		"it and renamed onto it when whole; a device or pipe is written in place.\n"
-		"\n"
+		"\n",
+		stdout);
+	fputs(
 		"Keys:\n"
 		"  space pause      n single step    [ ] slower/faster    r reset\n"
 		"  m mouse: off / target (seek, arrive) / threat (flee, evade)\n"
 		"  tab blend mode   1-9,0 toggle slot    up/down pick slot\n"
 		"  + - weight of the picked slot (ctrl: x10)    a next archetype\n"
-		"  c colour by group/archetype   g grid   h HUD   f fit   l follow selected\n"
+		"  c colour by group/archetype/army (the HUD's legend says which is which)\n"
+		"  g grid   h HUD (the world is fitted beside it: f after h refits)   f fit\n"
+		"  l follow selected\n"
 		"  p screenshot (throng-view-NNN.png)\n"
 		"  F1 key help      esc deselect, q quit\n"
+		"Replay: space play/pause, right/left (n/b) one frame, with shift a tenth of\n"
+		"  the file, home/end (r) the ends, [ ] speed, click or drag the timeline at\n"
+		"  the bottom to scrub. Attach: space freezes and follows again.\n"
 		"Mouse: click an agent to debug it, drag an obstacle to move it, drag\n"
 		"elsewhere (or with the right button) to pan, wheel to zoom.\n",
 		stdout);

@@ -43,6 +43,12 @@ typedef struct vw_args {
 	const char* renderer;      ///< SDL render driver name, or NULL = automatic
 	uint32_t select;           ///< agent id selected at start, or UINT32_MAX (ids are not bounded by the count)
 	float zoom;                ///< start zoom relative to fit-to-world, default 1
+	uint32_t color_mode;       ///< a vw_color_mode (palette.h), --color; default group
+	uint32_t steps;            ///< --steps N: the capture (or the replay's first frame) shows step N
+	bool steps_given;
+	const char* replay;        ///< --replay FILE: a binary stream to play back, or NULL
+	const char* scene;         ///< --scene: the scene (or file) a replay or feed is drawn in; NULL = its header's
+	const char* attach;        ///< --attach NAME: a live --shm feed to follow, or NULL
 	bool hud;                  ///< default on; --no-hud turns it off
 	bool paused;               ///< --paused: start paused
 	bool help;

@@ -15,6 +15,17 @@ void vw_camera_fit(vw_camera* cam, throng_vec2 lo, throng_vec2 hi, float width, 
 	cam->scale = s < VW_MIN_SCALE ? VW_MIN_SCALE : s > VW_MAX_SCALE ? VW_MAX_SCALE : s;
 }
 
+void vw_camera_fit_rect(vw_camera* cam, throng_vec2 lo, throng_vec2 hi, float width, float height, float x0, float y0,
+                        float x1, float y1)
+{
+	vw_camera_fit(cam, lo, hi, x1 - x0, y1 - y0);
+	cam->width = width;
+	cam->height = height;
+	// The bounds' centre goes to the rectangle's centre, not the window's.
+	cam->center.x -= (0.5f * (x0 + x1) - 0.5f * width) / cam->scale;
+	cam->center.y += (0.5f * (y0 + y1) - 0.5f * height) / cam->scale;
+}
+
 void vw_camera_zoom_at(vw_camera* cam, float sx, float sy, float factor)
 {
 	throng_vec2 before = vw_camera_to_world(cam, sx, sy);

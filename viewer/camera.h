@@ -26,6 +26,11 @@ typedef struct vw_camera {
 /// Centres the bounds and fits them into the window.
 void vw_camera_fit(vw_camera* cam, throng_vec2 lo, throng_vec2 hi, float width, float height);
 
+/// Fits the bounds into the window's rectangle (x0, y0)-(x1, y1) (px)
+/// instead of the whole window: the part the HUD leaves free.
+void vw_camera_fit_rect(vw_camera* cam, throng_vec2 lo, throng_vec2 hi, float width, float height, float x0, float y0,
+                        float x1, float y1);
+
 /// Multiplies the scale by `factor` keeping the world point under screen
 /// point (sx, sy) where it is.
 void vw_camera_zoom_at(vw_camera* cam, float sx, float sy, float factor);

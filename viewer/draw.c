@@ -182,7 +182,7 @@ static void draw_squares(SDL_Renderer* r, vw_agent_mesh* m, const vw_draw_opts* 
 	for (uint32_t k = 0; k < m->squares; ++k) {
 		m->rects[next[m->bucket[k]]++] = m->loose[k];
 	}
-	const SDL_Color* palette = o->by_archetype ? VW_ARCHETYPE_COLORS : VW_GROUP_COLORS;
+	const SDL_Color* palette = vw_palette(o->color_mode, o->army_roles);
 	for (uint32_t c = 0; c < VW_COLOR_COUNT; ++c) {
 		if (start[c + 1u] > start[c]) {
 			SDL_SetRenderDrawColor(r, palette[c].r, palette[c].g, palette[c].b, 255);
@@ -198,6 +198,7 @@ bool vw_draw_agents(SDL_Renderer* r, vw_agent_mesh* m, const vw_camera* cam, con
 	if (!reserve_mesh(m, f->count)) {
 		return false;
 	}
+	const SDL_Color* palette = vw_palette(o->color_mode, o->army_roles);
 	const float half_w = 0.5f * cam->width, half_h = 0.5f * cam->height;
 	const float s = cam->scale;
 	uint32_t n = 0, q = 0;
@@ -209,7 +210,7 @@ bool vw_draw_agents(SDL_Renderer* r, vw_agent_mesh* m, const vw_camera* cam, con
 		if (x < -reach || y < -reach || x > cam->width + reach || y > cam->height + reach) {
 			continue;
 		}
-		uint32_t ci = (o->by_archetype ? f->archetype[k] : f->group[k]) % VW_COLOR_COUNT;
+		uint32_t ci = vw_color_index(o->color_mode, o->army_roles, f->group[k], f->archetype[k]);
 		if (rad < VW_AGENT_MIN_PX) {
 			// 2 px, growing with the agent into the smallest triangle.
 			float side = rad < 1.0f ? 2.0f : 2.0f * rad;
@@ -226,7 +227,7 @@ bool vw_draw_agents(SDL_Renderer* r, vw_agent_mesh* m, const vw_camera* cam, con
 		v[3] = y - hy + hx;
 		v[4] = x - hx + hy;
 		v[5] = y - hy - hx;
-		SDL_Color c = o->by_archetype ? VW_ARCHETYPE_COLORS[ci] : VW_GROUP_COLORS[ci];
+		SDL_Color c = palette[ci];
 		m->color[3u * n] = c;
 		m->color[3u * n + 1u] = c;
 		m->color[3u * n + 2u] = c;

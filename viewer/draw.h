@@ -11,6 +11,7 @@
 
 #include "batch.h"
 #include "camera.h"
+#include "palette.h"
 #include "sim.h"
 
 /// Agents whose half-size on screen is below this (px) are drawn as
@@ -34,7 +35,8 @@ typedef struct vw_agent_mesh {
 
 typedef struct vw_draw_opts {
 	bool grid;
-	bool by_archetype;         ///< colour by archetype instead of group
+	vw_color_mode color_mode;  ///< group, archetype or army (palette.h)
+	uint32_t army_roles;       ///< groups an army has (vw_army_roles)
 	uint32_t drag_obstacle;    ///< obstacle being dragged, or UINT32_MAX
 	throng_vec2 drag_center;   ///< where the drag has it (m)
 } vw_draw_opts;

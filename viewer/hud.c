@@ -106,6 +106,60 @@ static const char* mouse_name(vw_mouse_mode m)
 	                              : "off";
 }
 
+/// The legend: one line per colour in use, in that colour, with how many
+/// agents wear it ("group 3", "army 1 role 0", "archetype 2").
+static void legend_lines(lines* l, const vw_hud_input* in)
+{
+	const vw_frame* f = in->frame;
+	vw_color_mode mode = (vw_color_mode)(in->color_mode % VW_COLOR_MODE_COUNT);
+	uint32_t roles = in->army_roles == 0 ? 1u : in->army_roles;
+	const SDL_Color* palette = vw_palette(mode, roles);
+	enum { KEYS = 16 };
+	uint32_t key[KEYS], count[KEYS], n = 0, more = 0;
+	for (uint32_t k = 0; k < f->count; ++k) {
+		uint32_t v = mode == VW_COLOR_ARCHETYPE ? f->archetype[k] : f->group[k];
+		uint32_t i = 0;
+		while (i < n && key[i] != v) {
+			++i;
+		}
+		if (i == n) {
+			if (n == KEYS) {
+				more++;
+				continue;
+			}
+			key[n] = v;
+			count[n++] = 0;
+		}
+		count[i]++;
+	}
+	// In order of group (archetype), the same on every frame.
+	for (uint32_t i = 1; i < n; ++i) {
+		for (uint32_t j = i; j > 0 && key[j - 1] > key[j]; --j) {
+			uint32_t t = key[j];
+			key[j] = key[j - 1];
+			key[j - 1] = t;
+			t = count[j];
+			count[j] = count[j - 1];
+			count[j - 1] = t;
+		}
+	}
+	char text[LINE_CHARS];
+	for (uint32_t i = 0; i < n; ++i) {
+		uint32_t ci = vw_color_index(mode, roles, key[i], key[i]);
+		char name[48];
+		if (mode == VW_COLOR_ARMY && roles > 1u) {
+			snprintf(name, sizeof name, "army %u/%u", key[i] / roles, key[i] % roles);
+		} else {
+			snprintf(name, sizeof name, "%s %u", mode == VW_COLOR_ARCHETYPE ? "archetype" : "group", key[i]);
+		}
+		snprintf(text, sizeof text, "## %s: %u", name, count[i]);
+		add(l, palette[ci], "%s", text);
+	}
+	if (more > 0) {
+		add(l, VW_TEXT_DIM, "(%u agents in further %ss)", more, mode == VW_COLOR_ARCHETYPE ? "archetype" : "group");
+	}
+}
+
 static void pace_lines(lines* l, const vw_hud_input* in)
 {
 	const vw_frame* f = in->frame;
@@ -117,14 +171,28 @@ static void pace_lines(lines* l, const vw_hud_input* in)
 	}
 	add(l, VW_TEXT, "throng-view  %s   engine %s, threads %s   renderer %s", in->scene, throng_engine_name(f->def.engine),
 	    f->def.engine == THRONG_ENGINE_SIMD ? threads : "1", in->renderer);
-	add(l, VW_TEXT, "fps %.1f (%.1f ms)   obstacles %u   walls %u   zones %u (%u sinks)   sources %u", in->fps,
-	    in->frame_ms, f->obstacle_count, f->wall_count, f->zone_count, f->sink_count, f->source_count);
+	char fps[40] = "fps - (first frame)";
+	if (in->fps > 0.0) {
+		snprintf(fps, sizeof fps, "fps %.1f (%.1f ms)", in->fps, in->frame_ms);
+	}
+	if (in->source != NULL) {
+		add(l, WARN, "%s", in->source);
+	}
+	add(l, VW_TEXT, "%s   obstacles %u   walls %u   zones %u (%u sinks)   sources %u", fps, f->obstacle_count, f->wall_count, f->zone_count, f->sink_count, f->source_count);
 	// Agents come and go (issue 33): live now, and what the world's life saw.
 	add(l, VW_TEXT, "agents %u live   added %llu   removed %llu   peak %u%s", f->count,
 	    (unsigned long long)f->stats.agents_added, (unsigned long long)f->stats.agents_removed, f->stats.agents_peak,
 	    f->count == 0 ? "   (empty)" : "");
 	if (f->sources_waiting > 0) {
 		add(l, WARN, "sources owe %llu agents (no room yet)", (unsigned long long)f->sources_waiting);
+	}
+	if (in->source != NULL) {
+		// A replay or a feed: the step and time it shows; its pace is the source line's.
+		add(l, VW_TEXT, "step %llu  t %.2f s", (unsigned long long)f->step, f->sim_time);
+		add(l, VW_TEXT_DIM, "mouse off   colour by %s [c]   grid %s [g]",
+		    VW_COLOR_MODE_NAMES[in->color_mode % VW_COLOR_MODE_COUNT], in->grid ? "on" : "off");
+		legend_lines(l, in);
+		return;
 	}
 	add(l, f->behind ? WARN : VW_TEXT, "step %llu  t %.2f s  %.2f ms/step  %.1f steps/s  x%.2f real time%s",
 	    (unsigned long long)f->step, f->sim_time, f->ms_per_step, f->steps_per_s, f->realtime,
@@ -149,7 +217,8 @@ static void pace_lines(lines* l, const vw_hud_input* in)
 		add(l, VW_TEXT, "%s", text);
 	}
 	add(l, VW_TEXT_DIM, "mouse %s [m]   colour by %s [c]   grid %s [g]", mouse_name(f->mouse_mode),
-	    in->by_archetype ? "archetype" : "group", in->grid ? "on" : "off");
+	    VW_COLOR_MODE_NAMES[in->color_mode % VW_COLOR_MODE_COUNT], in->grid ? "on" : "off");
+	legend_lines(l, in);
 }
 
 static void controller_lines(lines* l, const vw_hud_input* in)
@@ -200,7 +269,7 @@ static void focus_lines(lines* l, const vw_hud_input* in)
 	    in->follow ? "   view follows [l]" : "");
 }
 
-static void help_lines(lines* l)
+static void help_lines(lines* l, bool replay_keys)
 {
 	static const char* const keys[] = {
 		"space  pause / run",         "n      single step",
@@ -216,8 +285,17 @@ static void help_lines(lines* l)
 		"click  select agent",        "drag   move obstacle / pan",
 		"wheel  zoom at cursor",
 	};
+	static const char* const replay[] = {
+		"replay:",
+		"space  play / pause",        "< >    step (n, b; shift x10%)",
+		"home   first, end last",     "[ ]    slower / faster",
+		"click the timeline to scrub",
+	};
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; ++k) {
 		add(l, VW_TEXT, "%s", keys[k]);
+	}
+	for (size_t k = 0; replay_keys && k < sizeof replay / sizeof replay[0]; ++k) {
+		add(l, WARN, "%s", replay[k]);
 	}
 }
 
@@ -230,8 +308,11 @@ void vw_hud_update(vw_hud* hud, SDL_Renderer* r, const vw_hud_input* in, double 
 	l.count = 0;
 	h.count = 0;
 	pace_lines(&l, in);
-	controller_lines(&l, in);
-	focus_lines(&l, in);
+	if (in->source == NULL) {
+		// A replay or a feed has no controllers to tune and no forces to show.
+		controller_lines(&l, in);
+		focus_lines(&l, in);
+	}
 	if (in->message != NULL && in->message[0] != '\0') {
 		add(&l, WARN, "%s", in->message);
 	}
@@ -241,7 +322,7 @@ void vw_hud_update(vw_hud* hud, SDL_Renderer* r, const vw_hud_input* in, double 
 	if (!in->help) {
 		add(&l, VW_TEXT_DIM, "F1: keys");
 	} else {
-		help_lines(&h);
+		help_lines(&h, in->source != NULL);
 	}
 	uint64_t hash = hash_lines(&h, hash_lines(&l, 14695981039346656037ull)) ^ (uint64_t)in->scale;
 	if (hash == hud->hash && hud->updated > 0.0) {

@@ -24,7 +24,9 @@ typedef struct vw_hud_input {
 	const char* renderer;
 	double fps, frame_ms;     ///< measured by the render loop
 	uint32_t archetype, slot; ///< the archetype and slot the keys act on
-	bool by_archetype, grid, help, follow;
+	uint32_t color_mode, army_roles; ///< palette.h
+	bool grid, help, follow;
+	const char* source;       ///< replay or attach: the first line, or NULL
 	const char* message;      ///< a transient line, or NULL
 	int scale;                ///< font pixels per glyph pixel
 	bool exact;               ///< rebuild whenever the text changed (captures)

@@ -7,6 +7,8 @@
 // and middle buttons always pan.
 #include "input.h"
 
+#include "palette.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,7 +43,9 @@ static void post(vw_sim* sim, vw_cmd_kind kind, uint32_t archetype, uint32_t slo
 	c.slot = slot;
 	c.index = index;
 	c.value = value;
-	vw_sim_post(sim, &c);
+	if (sim != NULL) { // NULL: a replay or a feed, which nothing steers
+		vw_sim_post(sim, &c);
+	}
 }
 
 /// The agent nearest to screen point (sx, sy) within its drawn size (at
@@ -147,7 +151,7 @@ static void key(vw_ui* ui, SDL_Keycode k, Uint16 mod, const vw_frame* f, vw_sim*
 		ui->archetype = f->archetype_count == 0 ? 0 : (ui->archetype + 1) % f->archetype_count;
 		ui->slot = 0;
 		break;
-	case SDLK_c: ui->by_archetype = !ui->by_archetype; break;
+	case SDLK_c: ui->color_mode = (ui->color_mode + 1u) % VW_COLOR_MODE_COUNT; break;
 	case SDLK_g: ui->grid = !ui->grid; break;
 	case SDLK_h: ui->hud = !ui->hud; break;
 	case SDLK_f:
@@ -273,7 +277,9 @@ void vw_ui_frame(vw_ui* ui, vw_camera* cam, const vw_frame* f, vw_sim* sim, doub
 		c.index = ui->drag_obstacle;
 		c.point = ui->drag_center;
 		c.value = f->obstacle_r[ui->drag_obstacle];
-		vw_sim_post(sim, &c);
+		if (sim != NULL) {
+			vw_sim_post(sim, &c);
+		}
 		ui->drag_dirty = false;
 	}
 	if (ui->drag != VW_DRAG_OBSTACLE && !ui->drag_dirty && ui->drag_obstacle != UINT32_MAX &&
@@ -317,5 +323,7 @@ void vw_ui_frame(vw_ui* ui, vw_camera* cam, const vw_frame* f, vw_sim* sim, doub
 	}
 	// An obstacle drag or pan should not drag the crowd along.
 	bool inside = ui->inside && ui->drag != VW_DRAG_OBSTACLE && ui->drag != VW_DRAG_PAN;
-	vw_sim_set_mouse(sim, w, ui->mouse_vel, inside);
+	if (sim != NULL) {
+		vw_sim_set_mouse(sim, w, ui->mouse_vel, inside);
+	}
 }

@@ -19,7 +19,8 @@ typedef enum vw_drag {
 } vw_drag;
 
 typedef struct vw_ui {
-	bool quit, hud, grid, by_archetype, help;
+	bool quit, hud, grid, help;
+	uint32_t color_mode;         ///< a vw_color_mode; c cycles
 	bool follow;                 ///< the view stays centred on the selected agent
 	bool mouse_enabled;          ///< false in captures: the pointer must not steer
 	bool fit_request, screenshot_request;

@@ -28,7 +28,7 @@ static void draw_world(vw_layer* layer, SDL_Renderer* r, vw_batch* shapes, vw_ag
 
 static bool same_opts(const vw_draw_opts* a, const vw_draw_opts* b)
 {
-	return a->grid == b->grid && a->by_archetype == b->by_archetype && a->drag_obstacle == b->drag_obstacle &&
+	return a->grid == b->grid && a->color_mode == b->color_mode && a->army_roles == b->army_roles && a->drag_obstacle == b->drag_obstacle &&
 	       a->drag_center.x == b->drag_center.x && a->drag_center.y == b->drag_center.y;
 }
 

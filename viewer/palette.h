@@ -26,9 +26,57 @@ static const SDL_Color VW_ARCHETYPE_COLORS[VW_COLOR_COUNT] = {
 	{220, 140, 255, 255}, {255, 255, 255, 255}, {90, 220, 240, 255},  {240, 160, 110, 255},
 };
 
-static inline SDL_Color vw_agent_color(uint32_t group, uint32_t archetype, int by_archetype)
+/// How agents are coloured (the c key cycles, --color chooses).
+typedef enum vw_color_mode {
+	VW_COLOR_GROUP = 0,
+	VW_COLOR_ARCHETYPE,
+	VW_COLOR_ARMY, ///< Okabe-Ito (colour-blind safe); see vw_color_index
+	VW_COLOR_MODE_COUNT
+} vw_color_mode;
+
+static const char* const VW_COLOR_MODE_NAMES[VW_COLOR_MODE_COUNT] = {"group", "archetype", "army"};
+
+/// Army colours, Okabe and Ito's colour-blind-safe set. With several groups
+/// an army (`armies`: group = 3 * army + role) army 0 takes the blues and
+/// green, army 1 the vermillion, orange and purple: two armies told apart
+/// at a glance by hue and lightness, roles by shade within an army.
+static const SDL_Color VW_ARMY_COLORS[VW_COLOR_COUNT] = {
+	{0, 114, 178, 255},  {86, 180, 233, 255}, {0, 158, 115, 255}, {213, 94, 0, 255},
+	{230, 159, 0, 255},  {204, 121, 167, 255}, {240, 228, 66, 255}, {153, 153, 153, 255},
+};
+
+/// Okabe-Ito ordered so that neighbouring groups differ most (army mode in
+/// a scene where each group is its own side).
+static const SDL_Color VW_SIDE_COLORS[VW_COLOR_COUNT] = {
+	{0, 114, 178, 255}, {213, 94, 0, 255},   {0, 158, 115, 255}, {230, 159, 0, 255},
+	{204, 121, 167, 255}, {86, 180, 233, 255}, {240, 228, 66, 255}, {153, 153, 153, 255},
+};
+
+/// The palette of a mode; `roles` is the groups an army has (3 in `armies`,
+/// 1 elsewhere: every group a side).
+static inline const SDL_Color* vw_palette(vw_color_mode mode, uint32_t roles)
 {
-	return by_archetype ? VW_ARCHETYPE_COLORS[archetype % VW_COLOR_COUNT] : VW_GROUP_COLORS[group % VW_COLOR_COUNT];
+	return mode == VW_COLOR_ARCHETYPE ? VW_ARCHETYPE_COLORS
+	       : mode == VW_COLOR_ARMY    ? (roles > 1u ? VW_ARMY_COLORS : VW_SIDE_COLORS)
+	                                  : VW_GROUP_COLORS;
+}
+
+/// The index into vw_palette(mode, roles) of an agent.
+static inline uint32_t vw_color_index(vw_color_mode mode, uint32_t roles, uint32_t group, uint32_t archetype)
+{
+	if (mode == VW_COLOR_ARCHETYPE) {
+		return archetype % VW_COLOR_COUNT;
+	}
+	if (mode == VW_COLOR_ARMY && roles > 1u) {
+		return (group / roles) % 2u * 3u + group % roles % 3u;
+	}
+	return group % VW_COLOR_COUNT;
+}
+
+/// Groups an army has in scene `scene` (3 in `armies`, else 1).
+static inline uint32_t vw_army_roles(const char* scene)
+{
+	return scene != NULL && SDL_strcmp(scene, "armies") == 0 ? 3u : 1u;
 }
 
 /// One colour per behaviour kind, for its force arrow and its HUD line.

@@ -37,8 +37,10 @@
 #include "throng/scenario_file.h"
 
 /// solo: agent 0 at the origin, the window's centre, in group 0's colour;
-/// the obstacle at (5, -3) m filled; the HUD's text in the top-left panel.
-static void expect_solo(const char* png)
+/// the obstacle at (5, -3) m filled (`png`, HUD hidden: the world fitted to
+/// the whole window); in `hud_png` the HUD's text in the top-left panel and
+/// the agent drawn whole beside or below it (the fit leaves the HUD room).
+static void expect_solo(const char* png, const char* hud_png)
 {
 	image img = load_png(png);
 	cr_assert_eq(img.w, W);
@@ -55,6 +57,8 @@ static void expect_solo(const char* png)
 	expect_color(&img, W - 3, H - 3, BACKGROUND, "outside the bounds");
 	project(&f, (throng_vec2){5.0f, -3.0f}, &x, &y);
 	expect_color(&img, x, y, OBSTACLE_FILL, "obstacle 1");
+	free(img.rgb);
+	img = load_png(hud_png);
 	size_t agent = 0, text = 0;
 	for (int yy = 0; yy < H; ++yy) {
 		for (int xx = 0; xx < W; ++xx) {
@@ -73,8 +77,9 @@ TestSuite(capture, .init = make_dir, .fini = remove_dir);
 
 Test(capture, solo_agent_at_known_pixel)
 {
-	view_ok(DUMMY, "solo --screenshot solo.png --frames 3 --width 640 --height 480");
-	expect_solo("solo.png");
+	view_ok(DUMMY, "solo --screenshot solo.png --frames 3 --width 640 --height 480 --no-hud");
+	view_ok(DUMMY, "solo --screenshot hud.png --frames 3 --width 640 --height 480");
+	expect_solo("solo.png", "hud.png");
 }
 
 Test(capture, herd_agents_where_the_library_puts_them)
@@ -131,8 +136,10 @@ TestSuite(offscreen, .init = make_dir, .fini = remove_dir);
 Test(offscreen, solo_agent_at_known_pixel)
 {
 	view_ok("-u DISPLAY -u WAYLAND_DISPLAY SDL_VIDEODRIVER=offscreen " NO_LEAKS,
-	        "solo --screenshot solo.png --frames 3 --width 640 --height 480");
-	expect_solo("solo.png");
+	        "solo --screenshot solo.png --frames 3 --width 640 --height 480 --no-hud");
+	view_ok("-u DISPLAY -u WAYLAND_DISPLAY SDL_VIDEODRIVER=offscreen " NO_LEAKS,
+	        "solo --screenshot hud.png --frames 3 --width 640 --height 480");
+	expect_solo("solo.png", "hud.png");
 }
 
 TestSuite(errors, .init = make_dir, .fini = remove_dir);
@@ -333,8 +340,9 @@ TestSuite(xvfb, .init = xvfb_init, .fini = remove_dir);
 
 Test(xvfb, solo_agent_at_known_pixel)
 {
-	view_ok(X11, "solo --screenshot solo.png --frames 3 --width 640 --height 480");
-	expect_solo("solo.png");
+	view_ok(X11, "solo --screenshot solo.png --frames 3 --width 640 --height 480 --no-hud");
+	view_ok(X11, "solo --screenshot hud.png --frames 3 --width 640 --height 480");
+	expect_solo("solo.png", "hud.png");
 }
 
 Test(xvfb, herd_and_circle_agents_where_the_library_puts_them)
