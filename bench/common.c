@@ -121,9 +121,8 @@ float bench_cell_size(const throng_world* w)
 	return thr_world_cell_size(w); // the engines' own rule (core/world_grid.c)
 }
 
-/// The agent's def from its state; velocities a rounding above max_speed
-/// (the integrator's limit can leave |v| = max_speed * (1 + 2^-23)) are
-/// brought under it, as spawn requires.
+/// The agent's def from its state (a velocity a rounding above max_speed,
+/// as a step leaves some, is taken by spawn: thr_speed_fits).
 static throng_agent_def def_of(const throng_agent_state* a)
 {
 	throng_agent_def d = throng_agent_default_def();
@@ -138,14 +137,6 @@ static throng_agent_def def_of(const throng_agent_state* a)
 	d.target = a->target;
 	d.target_agent = a->target_agent;
 	d.path = THRONG_NO_PATH;
-	for (int tries = 0; tries < 64; ++tries) {
-		float speed = sqrtf(d.velocity.x * d.velocity.x + d.velocity.y * d.velocity.y);
-		if (!(speed > d.max_speed)) {
-			break;
-		}
-		d.velocity.x *= 0.999999f;
-		d.velocity.y *= 0.999999f;
-	}
 	return d;
 }
 

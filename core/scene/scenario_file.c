@@ -274,21 +274,25 @@ throng_status throng_scene_save_file_header(const throng_scene* scene, const cha
 	if (st != THRONG_OK) {
 		return st;
 	}
+	st = sf_write_whole(path, text, len);
+	free(text);
+	return st;
+}
+
+throng_status sf_write_whole(const char* path, const void* data, size_t size)
+{
 	// Written as every output file is (core/output_file.c): beside the
 	// target and renamed over it, so that a failed save leaves an existing
 	// file as it was; "-" is standard output, a device is written in place.
 	throng_output_file* file = NULL;
-	st = throng_output_file_open(path, &file);
-	if (st != THRONG_OK) {
-		free(text);
-		return st;
+	throng_status st = throng_output_file_open(path, &file);
+	if (st == THRONG_OK) {
+		st = throng_output_file_write(file, data, size);
 	}
-	st = throng_output_file_write(file, text, len);
 	if (st == THRONG_OK) {
 		st = throng_output_file_commit(file);
 	}
 	throng_output_file_destroy(file); // after a failure: removes the temporary, never the path
-	free(text);
 	return st;
 }
 

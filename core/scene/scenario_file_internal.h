@@ -777,6 +777,11 @@ void sf_check_references(sf_ctx* c, const sf_node* root, const sf_model* m);
 throng_status sf_build_scene(sf_ctx* c, sf_model* model, const throng_scene_def* options, sf_pos root,
                              throng_scene** out);
 
+/// Writes `size` bytes of `data` to `path` whole, as every throng file is
+/// written (throng/file.h): a failed write leaves an existing file as it
+/// was. The scene's saves and checkpoints both go through it.
+throng_status sf_write_whole(const char* path, const void* data, size_t size);
+
 /// Writes the model as YAML into a malloc'd string; `header` (may be NULL)
 /// becomes comment lines after the first.
 throng_status sf_save_model(const sf_model* m, const char* header, char** text, size_t* length);

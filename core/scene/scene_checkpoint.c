@@ -30,6 +30,7 @@
 #include <xxhash.h>
 
 #include "error.h"
+#include "scenario_file_internal.h"
 #include "scene_checkpoint.h"
 #include "throng/checkpoint.h"
 #include "throng/file.h"
@@ -279,17 +280,9 @@ throng_status throng_scene_save_checkpoint(const throng_scene* scene, const char
 		st = emit_all(scene, &s, path, buf, &total);
 	}
 	free(text);
-	throng_output_file* file = NULL;
 	if (st == THRONG_OK) {
-		st = throng_output_file_open(path, &file);
+		st = sf_write_whole(path, buf, total);
 	}
-	if (st == THRONG_OK) {
-		st = throng_output_file_write(file, buf, total);
-	}
-	if (st == THRONG_OK) {
-		st = throng_output_file_commit(file);
-	}
-	throng_output_file_destroy(file); // after a failure: removes the temporary, never the path
 	free(buf);
 	return st;
 }
