@@ -199,11 +199,18 @@ uint32_t gather_whole(gather* g, const throng_agent_record* own, uint32_t n_own,
 		g->byid[id] = g->recs[k];
 	}
 	// Packed in id order, forward (an id's place is never above it): the
-	// ids a sink removed leave no hole.
+	// ids a sink removed leave no hole. An agent whose target a sink on
+	// another rank removed in this step pursues none, as in one process,
+	// where the removal clears its pursuers' targets at once (its own
+	// rank learns it at the next exchange: throng_part_update).
 	uint32_t n = 0;
 	for (uint32_t id = 0; id < id_end; ++id) {
 		if (g->have[id]) {
-			g->byid[n++] = g->byid[id];
+			throng_agent_record* r = &g->byid[n++];
+			*r = g->byid[id];
+			if (r->target_agent != THRONG_NO_AGENT && (r->target_agent >= id_end || !g->have[r->target_agent])) {
+				r->target_agent = THRONG_NO_AGENT;
+			}
 		}
 	}
 	if (throng_part_set_world(into, id_end, n, max_radius) != THRONG_OK || throng_part_load_next(into, g->byid, n, step) != THRONG_OK) {
@@ -212,37 +219,62 @@ uint32_t gather_whole(gather* g, const throng_agent_record* own, uint32_t n_own,
 	return n;
 }
 
-throng_world_stats whole_stats(const throng_world* part)
+enum { STATS_SUMMED = 10, STATS_LARGEST = 3 };
+
+/// The figures of s the ranks add up, and those where the whole world's is
+/// the largest rank's: each named once, for every use. (Each part removes
+/// its own agents; the sources' agents are added in every part:
+/// agents_added is any part's, agents_peak the driver's; the rest, steps,
+/// contact iterations, threads, is the same in every part.)
+static void stats_fields(throng_world_stats* s, uint64_t* summed[STATS_SUMMED], uint32_t* largest[STATS_LARGEST])
+{
+	uint64_t* const sum[STATS_SUMMED] = {&s->nonfinite,    &s->clamped,        &s->neighbor_candidates,
+	                                     &s->neighbor_capped, &s->contacts,   &s->contact_capped,
+	                                     &s->shape_pushes, &s->shape_reverts, &s->target_capped,
+	                                     &s->agents_removed};
+	uint32_t* const most[STATS_LARGEST] = {&s->neighbor_most_candidates, &s->neighbor_most_met,
+	                                       &s->target_most_candidates};
+	memcpy(summed, sum, sizeof sum);
+	memcpy(largest, most, sizeof most);
+}
+
+throng_world_stats whole_stats(const throng_world* part, const throng_world_stats* start, uint64_t steps,
+                               uint32_t peak)
 {
 	throng_world_stats st = throng_world_get_stats(part);
-	// The figures the ranks add up, and those where the whole world's is
-	// the largest rank's: each named once, for both ways.
-	// (Each part removes its own agents; the sources' agents are added in
-	// every part: agents_added is any part's, agents_peak the driver's.)
-	uint64_t* const summed[] = {&st.nonfinite, &st.clamped, &st.neighbor_candidates, &st.neighbor_capped,
-	                            &st.contacts, &st.contact_capped, &st.shape_pushes, &st.shape_reverts,
-	                            &st.target_capped, &st.agents_removed};
-	uint32_t* const largest[] = {&st.neighbor_most_candidates, &st.neighbor_most_met, &st.target_most_candidates};
-	enum { SUMMED = sizeof summed / sizeof summed[0], LARGEST = sizeof largest / sizeof largest[0] };
-	uint64_t sums[SUMMED];
-	uint32_t most[LARGEST];
-	for (int k = 0; k < SUMMED; ++k) {
+	uint64_t* summed[STATS_SUMMED];
+	uint32_t* largest[STATS_LARGEST];
+	stats_fields(&st, summed, largest);
+	uint64_t sums[STATS_SUMMED];
+	uint32_t most[STATS_LARGEST];
+	for (int k = 0; k < STATS_SUMMED; ++k) {
 		sums[k] = *summed[k];
 	}
-	for (int k = 0; k < LARGEST; ++k) {
+	for (int k = 0; k < STATS_LARGEST; ++k) {
 		most[k] = *largest[k];
 	}
 	float ratio = st.max_speed_ratio;
-	MPI_Reduce(self_rank == 0 ? MPI_IN_PLACE : sums, sums, SUMMED, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-	MPI_Reduce(self_rank == 0 ? MPI_IN_PLACE : most, most, LARGEST, MPI_UINT32_T, MPI_MAX, 0, MPI_COMM_WORLD);
+	MPI_Reduce(self_rank == 0 ? MPI_IN_PLACE : sums, sums, STATS_SUMMED, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+	MPI_Reduce(self_rank == 0 ? MPI_IN_PLACE : most, most, STATS_LARGEST, MPI_UINT32_T, MPI_MAX, 0, MPI_COMM_WORLD);
 	MPI_Reduce(self_rank == 0 ? MPI_IN_PLACE : &ratio, &ratio, 1, MPI_FLOAT, MPI_MAX, 0, MPI_COMM_WORLD);
-	st.max_speed_ratio = ratio;
-	for (int k = 0; k < SUMMED; ++k) {
-		*summed[k] = sums[k];
+	// Then what the whole world had counted before the run: its making's
+	// removals, a restored world's figures.
+	throng_world_stats had = *start;
+	uint64_t* had_summed[STATS_SUMMED];
+	uint32_t* had_largest[STATS_LARGEST];
+	stats_fields(&had, had_summed, had_largest);
+	for (int k = 0; k < STATS_SUMMED; ++k) {
+		*summed[k] = sums[k] + *had_summed[k];
 	}
-	for (int k = 0; k < LARGEST; ++k) {
-		*largest[k] = most[k];
+	for (int k = 0; k < STATS_LARGEST; ++k) {
+		*largest[k] = most[k] > *had_largest[k] ? most[k] : *had_largest[k];
 	}
+	st.max_speed_ratio = had.max_speed_ratio > ratio ? had.max_speed_ratio : ratio;
+	st.contact_iterations += had.contact_iterations;
+	st.steps_one_thread += had.steps_one_thread;
+	st.agents_added += had.agents_added;
+	st.steps = steps;
+	st.agents_peak = peak;
 	return st;
 }
 

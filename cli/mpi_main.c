@@ -32,8 +32,13 @@
 // comes from the step's one reduction; a measure that reads the step's
 // events gets them on rank 0.
 //
+// --checkpoint and --resume (mpi_scene.c): rank 0 writes the whole world
+// it gathers at the due steps with the scene, the file throng run writes;
+// a resumed run restores the whole scene on every rank and splits it at
+// its step.
+//
 // Not yet (refused with a message): agents given a target agent by the
-// scene (at any distance); --checkpoint and --resume.
+// scene (at any distance).
 #define _POSIX_C_SOURCE 200809L // clock_gettime
 
 #include <signal.h>
@@ -46,20 +51,26 @@
 #include "mpi_run.h"
 #include "opts.h"
 #include "outputs.h"
+#include "resume.h"
 #include "summary.h"
 #include "throng/metrics.h"
 #include "throng/scene_part.h"
 
-/// What throng-mpi cannot distribute yet, as a message; NULL when none.
-/// (Agents that come and go are distributed: sinks, zones, sources, ids
-/// removed before the first step; mpi_churn.c.)
+/// What throng-mpi cannot distribute yet, as a message; NULL when none:
+/// a target agent the scene named, which may be anywhere. (One that an
+/// archetype's target rule chose, within its sight, as in a checkpoint
+/// taken during a battle, is within the parts' halo. Agents that come and
+/// go are distributed: sinks, zones, sources, ids removed before the first
+/// step; mpi_churn.c.)
 static const char* unsupported(throng_scene* scene)
 {
 	const throng_world* w = throng_scene_world(scene);
 	const uint32_t n = throng_world_id_end(w);
 	for (uint32_t id = 0; id < n; ++id) {
 		throng_agent_state a;
-		if (throng_world_get_agent(w, id, &a) == THRONG_OK && a.target_agent != THRONG_NO_AGENT) {
+		throng_controller c;
+		if (throng_world_get_agent(w, id, &a) == THRONG_OK && a.target_agent != THRONG_NO_AGENT &&
+		    (throng_world_get_controller(w, a.archetype, &c) != THRONG_OK || !c.target_rule.enabled)) {
 			return "agents that pursue a named agent are not distributed yet";
 		}
 	}
@@ -139,30 +150,17 @@ static int run(int argc, char** argv)
 	if (rc != CLI_EXIT_OK || args.help) {
 		return rc; // --help: the usage is printed
 	}
-	if (args.checkpoint != NULL || args.resume != NULL) {
-		cli_error("%s: not in throng-mpi yet (throng run has it)", args.resume != NULL ? "--resume" : "--checkpoint");
-		return CLI_EXIT_USAGE;
-	}
-	if (args.scenario == NULL) {
+	if (args.scenario == NULL && args.resume == NULL) {
 		cli_error("run: missing <scenario> (throng list names them)");
 		return CLI_EXIT_USAGE;
 	}
 	if (!opt_check_agents(cli_program, args.scenario, args.agents)) {
 		return CLI_EXIT_USAGE;
 	}
-	throng_scene_def opt = cli_scene_def(&args);
 	throng_scene* scene = NULL;
-	const throng_status opened = throng_scene_open(args.scenario, &opt, &scene);
-	if (opened != THRONG_OK) {
-		cli_error("%s", throng_last_error());
-		// As throng run: an unknown name is a usage error, a bad file an
-		// input error.
-		const bool file = throng_scenario_find(args.scenario) == NULL && throng_scene_is_file(args.scenario);
-		return !file && opened == THRONG_ERR_NOT_FOUND ? CLI_EXIT_USAGE
-		       : file && (opened == THRONG_ERR_INVALID_ARGUMENT || opened == THRONG_ERR_IO ||
-		                  opened == THRONG_ERR_CORRUPT)
-		           ? CLI_EXIT_INPUT
-		           : CLI_EXIT_FAILURE;
+	rc = mpi_open_scene(&args, &scene);
+	if (rc != CLI_EXIT_OK) {
+		return rc;
 	}
 	const char* why = unsupported(scene);
 	if (why != NULL) {
@@ -177,6 +175,13 @@ static int run(int argc, char** argv)
 		throng_scene_destroy(scene);
 		return CLI_EXIT_USAGE;
 	}
+	if (args.resume != NULL) {
+		args.engine = throng_world_get_def(whole).engine; // the checkpoint's
+		steps = args.steps_set || args.seconds_set ? steps : cli_resume_default_steps(scene);
+	}
+	// The scene's step at the start: 0, or a checkpoint's. The steps the
+	// parts and the gathered world are told count from it.
+	const uint64_t first = throng_world_view(whole).step;
 	// The whole world's agents (n of them, ids below id_end: the ids
 	// removed before the first step are holes) and what came and went
 	// before the run: the summary counts from them.
@@ -250,7 +255,8 @@ static int run(int argc, char** argv)
 		// from write(), not kill the process before it can say so.
 		signal(SIGPIPE, SIG_IGN);
 		signal(SIGXFSZ, SIG_IGN);
-		const bool from_file = throng_scenario_find(args.scenario) == NULL && throng_scene_is_file(args.scenario);
+		const bool from_file = args.scenario != NULL && throng_scenario_find(args.scenario) == NULL &&
+		                       throng_scene_is_file(args.scenario);
 		opened_rc = cli_check_out_path(&args, from_file);
 		if (opened_rc == CLI_EXIT_OK) {
 			opened_rc = cli_outputs_open(&args, info->name, own_world, &outputs);
@@ -268,7 +274,7 @@ static int run(int argc, char** argv)
 	throng_metrics* metrics = NULL;
 	if (self_rank == 0 && (!args.no_metrics || sampled) && opened_rc == CLI_EXIT_OK &&
 	    ((!args.no_metrics && throng_metrics_create(own_world, throng_scene_goal_radius(scene), &metrics) != THRONG_OK) ||
-	     throng_part_load(gathered, all, NULL, n, 0) != THRONG_OK)) {
+	     throng_part_load(gathered, all, NULL, n, first) != THRONG_OK)) {
 		cli_error("%s", throng_last_error());
 		cli_outputs_discard(&outputs);
 		opened_rc = CLI_EXIT_FAILURE;
@@ -338,7 +344,10 @@ static int run(int argc, char** argv)
 	uint64_t k = 0;
 	throng_status metrics_st = THRONG_OK;
 	double metrics_seconds = 0.0;
-	for (; k < steps && out_st == THRONG_OK && metrics_st == THRONG_OK; ++k) {
+	uint64_t checkpoint_step = UINT64_MAX; // the step --checkpoint last wrote
+	double checkpoint_seconds = 0.0;
+	bool checkpoint_failed = false;
+	for (; k < steps && out_st == THRONG_OK && metrics_st == THRONG_OK && !checkpoint_failed; ++k) {
 		const source src = resident ? (source){NULL, part, throng_world_agent_count(part), throng_world_view(part)}
 		                            : (source){own, NULL, n_own, {0}};
 		if (balance_every != 0 && k % balance_every == 0) {
@@ -379,7 +388,7 @@ static int run(int argc, char** argv)
 		agent_steps += (double)whole_count;
 		peak = whole_count > peak ? whole_count : peak;
 		if (throng_part_set_world(part, id_end, whole_count, 0.0f) != THRONG_OK ||
-		    throng_part_update(part, resident ? keep : NULL, recs, ghost, m, k) != THRONG_OK) {
+		    throng_part_update(part, resident ? keep : NULL, recs, ghost, m, first + k) != THRONG_OK) {
 			stop_all("loading its part");
 		}
 		throng_scene_part_goals(scene, recs, m);
@@ -416,7 +425,8 @@ static int run(int argc, char** argv)
 			// writer is alive (docs/FORMAT.md, "Is the writer alive?").
 			(void)throng_feed_heartbeat(outputs.feed);
 		}
-		const bool whole_due = !args.no_metrics || frame_due || sampled || reads_events;
+		const bool checkpoint_due = cli_checkpoint_is_due(&args, first + k + 1u, false, checkpoint_step);
+		const bool whole_due = !args.no_metrics || frame_due || sampled || reads_events || checkpoint_due;
 		if (!resident || whole_due) {
 			// The own agents' new states, in the part's storage order (by
 			// cell for the SIMD engine, by id for the scalar one).
@@ -425,7 +435,8 @@ static int run(int argc, char** argv)
 		}
 		if (whole_due) {
 			const double tg = cli_now_seconds();
-			gather_whole(&g, own, n_own, part, gathered, k + 1u);
+			const double ck0 = checkpoint_seconds;
+			const uint32_t now_count = gather_whole(&g, own, n_own, part, gathered, first + k + 1u); // rank 0's
 			if (self_rank == 0 && reads_events) {
 				// The measure reads the step's events on the whole world
 				// (concourse's flows), as throng_scene_step does.
@@ -434,21 +445,30 @@ static int run(int argc, char** argv)
 				}
 				throng_scene_after_with(scene, gathered);
 			}
+			if (!args.no_metrics || checkpoint_due) {
+				// The metrics and the checkpoint read its running figures.
+				const throng_world_stats ws =
+				    whole_stats(part, &start_stats, first + k + 1u, now_count > peak ? now_count : peak);
+				if (self_rank == 0 && throng_part_set_stats(gathered, &ws) != THRONG_OK) {
+					stop_all("gathering the stats");
+				}
+			}
+			if (checkpoint_due && !mpi_checkpoint(&args, scene, gathered, first + k + 1u, &checkpoint_step,
+			                                      &checkpoint_seconds)) {
+				checkpoint_failed = true;
+			}
 			if (!args.no_metrics) {
-				throng_world_stats ws = whole_stats(part); // the metrics read its running figures
-				ws.agents_added = start_stats.agents_added + ws.agents_added;
-				ws.agents_removed = start_stats.agents_removed + ws.agents_removed;
-				ws.agents_peak = peak;
 				if (self_rank == 0) {
-					if (throng_part_set_stats(gathered, &ws) != THRONG_OK) {
-						stop_all("gathering the stats");
-					}
 					metrics_st = throng_metrics_observe(metrics, gathered);
-					// The gather is the metrics' cost (and a due frame's, which shares it).
-					metrics_seconds += cli_now_seconds() - tg;
+					// The gather is the metrics' cost (and a due frame's or
+					// checkpoint's, which share it); the checkpoint's
+					// writing is its own.
+					metrics_seconds += cli_now_seconds() - tg - (checkpoint_seconds - ck0);
 				}
 			} else if (self_rank == 0 && frame_due) {
-				outputs.seconds += cli_now_seconds() - tg; // the gather is the frame's cost
+				outputs.seconds += cli_now_seconds() - tg - (checkpoint_seconds - ck0); // the frame's cost
+			} else if (self_rank == 0 && checkpoint_due) {
+				checkpoint_seconds = ck0 + (cli_now_seconds() - tg); // the gather and the writing
 			}
 			if (self_rank == 0 && metrics_st == THRONG_OK && frame_due) {
 				out_st = cli_outputs_frame(&outputs, gathered);
@@ -488,12 +508,15 @@ static int run(int argc, char** argv)
 	}
 	// A failure to observe or to write (said above) ends the run here, on
 	// every rank alike, without a summary.
-	const bool failed = (frames ? told(closed) : closed) != THRONG_OK;
+	// So does a checkpoint that could not be written (said by rank 0; the
+	// frames written are whole).
+	const bool failed = (frames ? told(closed) : closed) != THRONG_OK || checkpoint_failed;
 	int code = !failed ? CLI_EXIT_OK : metrics_st == THRONG_OK ? CLI_EXIT_OUTPUT : CLI_EXIT_FAILURE;
 	char decomposition[32];
 	if (!failed) {
-		// The run's stats: sums and maxima of the ranks' own agents.
-		const throng_world_stats st = whole_stats(part);
+		// The run's stats: sums and maxima of the ranks' own agents, over
+		// the whole world's at the start.
+		const throng_world_stats st = whole_stats(part, &start_stats, first + k, peak);
 		double sent[2] = {traffic.bytes, traffic.ghosts};
 		double most_sent[3] = {traffic.bytes, traffic.seconds, traffic.seconds - traffic.wait};
 		MPI_Allreduce(MPI_IN_PLACE, sent, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
@@ -504,23 +527,25 @@ static int run(int argc, char** argv)
 			own = all = grow_buffer(all, &all_cap, throng_world_agent_count(part), sizeof *all);
 			n_own = own_records(part, own);
 		}
-		const uint32_t final_count = gather_whole(&g, own, n_own, part, gathered, k);
+		const uint32_t final_count = gather_whole(&g, own, n_own, part, gathered, first + k);
 		if (self_rank == 0) {
 			throng_vec2 threat_p, threat_v;
 			bool threat_on = false;
 			throng_part_get_threat(part, &threat_p, &threat_v, &threat_on);
 			throng_world_stats ended = st;
-			ended.steps = k;
-			// What came and went: the sources' agents, added in every part
-			// (any part's count), the sinks' removals, summed over the
-			// parts, and the most the whole world held (the ranks' sums).
-			ended.agents_added = start_stats.agents_added + st.agents_added;
-			ended.agents_removed = start_stats.agents_removed + st.agents_removed;
+			// The most the whole world held: the ranks' sums, and its count now.
 			ended.agents_peak = final_count > peak ? final_count : peak;
 			if (throng_world_set_threat(gathered, threat_p, threat_v, threat_on) != THRONG_OK ||
 			    throng_part_set_stats(gathered, &ended) != THRONG_OK) {
 				stop_all("gathering the world");
 			}
+		}
+		// The run's last checkpoint, unless its step's is written (as throng run).
+		if (cli_checkpoint_is_due(&args, first + k, true, checkpoint_step) &&
+		    !mpi_checkpoint(&args, scene, gathered, first + k, &checkpoint_step, &checkpoint_seconds)) {
+			code = CLI_EXIT_OUTPUT;
+		}
+		if (self_rank == 0 && code == CLI_EXIT_OK) {
 			// The summary reads the scene's world: the whole one now. The
 			// scene frees it; the part is freed here.
 			throng_world* stepped = throng_scene_swap_world(scene, gathered);
@@ -536,7 +561,7 @@ static int run(int argc, char** argv)
 			sum.steps_one_thread = st.steps_one_thread;
 			sum.seconds = seconds;
 			sum.frames = outputs.frames;
-			sum.output_seconds = outputs.seconds;
+			sum.output_seconds = outputs.seconds + checkpoint_seconds; // the checkpoints are output too
 			sum.metrics_seconds = metrics_seconds;
 			sum.ranks = (uint32_t)rank_count;
 			const double taken = k > 0 ? (double)k : 1.0;

@@ -9,7 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "args.h"
 #include "throng/part.h"
+#include "throng/scenario.h"
 #include "throng/throng.h"
 
 /// One agent on its way to a rank: its record, and whether it goes as a
@@ -211,13 +213,32 @@ bool follow_rows(layout* L, const throng_world* part, uint64_t** per_row, size_t
 /// Frees c's buffers.
 void churn_free(churn* c);
 
-/// The whole world's stats, on rank 0, from the parts' (each counts its own
-/// agents: core/part.h): sums add, maxima take the largest; the rest
-/// (steps, contact iterations, threads) is the same in every part. A
-/// collective call.
-throng_world_stats whole_stats(const throng_world* part);
+/// The whole world's running stats, on rank 0, after `steps` steps of its
+/// life (the run's and those before it): the parts' (each counts its own
+/// agents: core/part.h; sums add, maxima take the largest, the rest is
+/// the same in every part) over what the whole world counted at the run's
+/// start (`start`: a restored world's figures, or its making's), and the
+/// most agents it held (`peak`). A collective call.
+throng_world_stats whole_stats(const throng_world* part, const throng_world_stats* start, uint64_t steps,
+                               uint32_t peak);
 
 /// Rank 0's status, told to every rank (a collective call).
 throng_status told(throng_status st);
+
+// ---------------------------------------------------------------------------
+// The scene (mpi_scene.c)
+
+/// Opens args' scenario (a built-in or a file) or, with --resume, the
+/// checkpoint's scene (cli_resume_open), on every rank alike. Returns
+/// CLI_EXIT_OK, or the exit status after saying why (rank 0 does).
+int mpi_open_scene(const cli_run_args* args, throng_scene** scene);
+
+/// --checkpoint's file at the scene's step `step`, written by rank 0 from
+/// `gathered`, the whole world at that step with its stats; the scene's
+/// world is rank 0's part. Every rank learns how it went (a collective
+/// call): true and *written = step, or false after rank 0 said why
+/// ("--checkpoint: at step N: ..."). Rank 0 adds the time to *seconds.
+bool mpi_checkpoint(const cli_run_args* args, throng_scene* scene, throng_world* gathered, uint64_t step,
+                    uint64_t* written, double* seconds);
 
 #endif

@@ -44,16 +44,18 @@ uint64_t cli_resume_default_steps(throng_scene* scene)
 	return all > done ? all - done : 0u;
 }
 
+bool cli_checkpoint_is_due(const cli_run_args* a, uint64_t step, bool last, uint64_t written)
+{
+	return a->checkpoint != NULL &&
+	       (last ? written != step : a->checkpoint_every != 0 && step % a->checkpoint_every == 0);
+}
+
 bool cli_checkpoint_due(const cli_run_args* a, throng_scene* scene, bool last, uint64_t* written,
                         double* seconds)
 {
-	if (a->checkpoint == NULL) {
-		return true;
-	}
 	// The scene's own step, not the run's: a resumed run keeps the cadence.
 	const uint64_t step = throng_world_view(throng_scene_world(scene)).step;
-	const bool due = last ? *written != step : a->checkpoint_every != 0 && step % a->checkpoint_every == 0;
-	if (!due) {
+	if (!cli_checkpoint_is_due(a, step, last, *written)) {
 		return true;
 	}
 	const double t0 = cli_now_seconds();

@@ -23,11 +23,14 @@ int cli_resume_open(const cli_run_args* a, throng_scene** scene);
 /// left of the scene's default steps after the checkpoint's (0 past them).
 uint64_t cli_resume_default_steps(throng_scene* scene);
 
-/// Writes --checkpoint's file when it is due: at a scene step that is a
-/// multiple of --checkpoint-every, and at the end of the run (`last`)
-/// unless that step's is written already. *written holds the step last
-/// written (UINT64_MAX before the first); the time taken is added to
-/// *seconds. Returns false after printing "--checkpoint: ...".
+/// Whether --checkpoint's file is due at the scene's step `step`: a
+/// multiple of --checkpoint-every, or the run's end (`last`) when the step
+/// last written (`written`, UINT64_MAX before the first) is another.
+bool cli_checkpoint_is_due(const cli_run_args* a, uint64_t step, bool last, uint64_t written);
+
+/// Writes --checkpoint's file when it is due (cli_checkpoint_is_due at
+/// the scene's step), then sets *written to the step. The time taken is
+/// added to *seconds. Returns false after printing "--checkpoint: ...".
 bool cli_checkpoint_due(const cli_run_args* a, throng_scene* scene, bool last, uint64_t* written,
                         double* seconds);
 

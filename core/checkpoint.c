@@ -32,6 +32,7 @@
 #include "checkpoint.h"
 #include "error.h"
 #include "events.h"
+#include "part.h"
 #include "sources.h"
 #include "throng/file.h"
 #include "world_internal.h"
@@ -139,7 +140,7 @@ static void world_body(thr_ck_io* io, const throng_world* w)
 	throng_world_def d = w->def;
 	thr_ck_def(io, &d);
 	uint64_t step = w->step;
-	uint32_t count = w->count, id_end = w->id_end, counting = w->counting;
+	uint32_t count = w->count, id_end = thr_id_end(w), counting = w->counting;
 	float r = w->max_radius;
 	throng_vec2 p = w->threat_p, v = w->threat_v;
 	bool active = w->threat_active;
@@ -326,9 +327,11 @@ static throng_status measure(const throng_world* w, const char* fn, size_t* tota
 	if (st != THRONG_OK) {
 		return st;
 	}
-	if (w->part != NULL) {
+	if (w->part != NULL && !thr_part_holds_whole(w)) {
 		return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
-		                "%s: the world is a part of a larger one; checkpoint the whole world", fn);
+		                "%s: the world is a part of a larger one; checkpoint the whole world (or a part that holds "
+		                "every agent of it, none a ghost)",
+		                fn);
 	}
 	ck_sink count = {0};
 	thr_ck_io io = {emit, &count, NULL, 0, 0, 0, fn, THRONG_OK};

@@ -83,6 +83,11 @@ static inline bool thr_part_ghost(const thr_part* p, uint32_t id)
 	return p != NULL && ((p->ghost[id >> 3] >> (id & 7u)) & 1u) != 0;
 }
 
+/// Whether the part world w holds its whole world (checkpoint.h): the
+/// whole world's count of agents, none of them a ghost, no recorded
+/// forces (a record carries none).
+bool thr_part_holds_whole(const throng_world* w);
+
 /// Marks the ghosts of the part world w by slot into `ghost` (w->count / 8
 /// + 1 bytes; bit i & 7 of ghost[i >> 3] for slot i): the step calls it
 /// once, after its sort, and its stages read the marks (thr_step_ctx.ghost).

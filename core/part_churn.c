@@ -2,7 +2,8 @@
 // Part worlds whose agents come and go (part.h; docs/DISTRIBUTED.md,
 // "Agents that come and go"): the whole world's churn a part takes on at
 // its making, an id space that grows, and the whole world's figures the
-// driver tells it (its id end, its live count, its largest radius).
+// driver tells it (its id end, its live count, its largest radius), and
+// what a driver that checkpoints the whole world it gathers needs.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,27 @@ throng_status thr_part_grow_ids(throng_world* w, uint64_t id_end)
 		p->ids_cap = (uint32_t)cap;
 	}
 	return thr_events_reserve(w, 0, id_end, "throng_part"); // the zone bits by id, when tracked
+}
+
+bool thr_part_holds_whole(const throng_world* w)
+{
+	if (w->part == NULL || w->count != w->whole.count || w->def.record_forces) {
+		return false;
+	}
+	for (uint32_t i = 0; i < w->count; ++i) {
+		if (thr_part_ghost(w->part, w->id[i])) {
+			return false;
+		}
+	}
+	return true;
+}
+
+throng_status throng_part_copy_sources(throng_world* to, const throng_world* from)
+{
+	if (to == NULL || from == NULL || to->part == NULL || from->part == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_copy_sources: needs two part worlds");
+	}
+	return thr_sources_copy(to, from);
 }
 
 void thr_part_set_ghost(throng_world* w, uint32_t id)

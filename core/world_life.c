@@ -114,6 +114,9 @@ throng_status throng_part_create(const throng_world* whole, uint32_t threads, ui
 	if (st == THRONG_OK) {
 		st = thr_part_adopt(p, whole); // its zones, sources and arrival radius
 	}
+	if (st == THRONG_OK) {
+		p->step = whole->step; // a restored world's parts go on from its step
+	}
 	if (st != THRONG_OK) {
 		throng_world_destroy(p);
 		return st;

@@ -16,8 +16,13 @@ and the summary of the steps taken. Agents that come and go: evacuation
 (sinks), concourse (sources and sinks, its flows read from the step's
 events), scenario files with zones and sources, to every field of the
 summary (agents added, removed, peak and final, the scenes' measures).
-Then the refusals: what throng-mpi does not distribute yet exits 2 with
-a message.
+Checkpoints: a scene checkpointed at a step by one process or by
+throng-mpi (a --checkpoint-every step, or the run's end) and resumed by
+either, on any number of ranks, steps on to the uninterrupted run's hash
+and the same summary, field for field (random goals, target rules, sinks,
+sources, zones, outcome measures, both engines). Then the refusals: what
+throng-mpi does not distribute yet exits 2 with a message; a checkpoint
+that cannot be read or written, with throng run's statuses.
 Exits 1 at the first difference, naming the case and the field.
 
 MPI_RUNS_QUICK=1 runs a few cases of each kind: the asan preset's ctest
@@ -61,6 +66,14 @@ BALANCE = [
     ("bottleneck", 3000, 200, 3, 10),
     ("field", 400, 2000, 4, 25),
 ]
+
+
+def check_same(what, want, got, whose):
+    """Exits naming the first field of the summary `got` (but the timings and
+    the exchange's figures) that is not `want`'s."""
+    for key in sorted(set(want) | set(got)):
+        if key not in TIMING | EXCHANGE and want.get(key) != got.get(key):
+            sys.exit(f"mpi_runs: {what}: {key} is {got.get(key)!r}, {whose} {want.get(key)!r}")
 
 
 def check_exchange(what, s, ranks, agents, churn=False):
@@ -198,8 +211,28 @@ REFUSED = [  # (arguments, a word of the message, the exit status: 2 usage, 3 a 
     (["field", "--out", "--quiet"], "is an option", 2),
     (["nosuch"], "unknown scenario \"nosuch\"", 2),
     (["@bad"], "world_problems.yaml:3:7: world.dt", 3),
-    (["--checkpoint", "ck.bin", "field", "--metrics", "off"], "--checkpoint", 2),
+    (["--resume", "@missing"], "--resume", 3),
+    (["field", "--resume", "@concourse-ck"], "--resume", 2),
+    (["field", "--metrics", "off", "--checkpoint", "@unwritable"], "--checkpoint: at step 1", 4),
 ]
+
+# Checkpoints: (scene, options, steps before, steps after, throng-mpi's
+# ranks writing, --checkpoint-every, ranks resuming). The uninterrupted run
+# of one process gives the hash; a resume of one process's checkpoint by
+# one process gives the summary every other resume must print: of the
+# checkpoint throng-mpi wrote (at a --checkpoint-every step when `before`
+# is a multiple of it, else at the run's end), by one process and by
+# throng-mpi; of one process's checkpoint by throng-mpi.
+CHECKPOINTS = [
+    ("concourse", ["--agents", "1500", "--metrics", "on"], 120, 100, 2, 40, [3]),
+    ("concourse", ["--agents", "1500", "--engine", "scalar", "--metrics", "off"], 100, 80, 3, 30, [2]),
+    ("evacuation", ["--agents", "300", "--metrics", "off"], 150, 150, 2, 50, [2, 4]),
+    ("armies", ["--agents", "400", "--metrics", "on"], 150, 150, 3, 70, [2]),
+    ("field", ["--agents", "3000", "--metrics", "on"], 150, 150, 2, 150, [3]),
+    ("@zone", ["--metrics", "off"], 100, 100, 2, 25, [3]),
+    ("@source", ["--metrics", "on"], 120, 120, 3, 50, [2]),
+]
+QUICK_CHECKPOINTS = {"concourse", "@zone"}
 
 # The sections "@zone" and "@source" add to examples/crossing.yaml.
 CHURN_FILES = {
@@ -246,12 +279,38 @@ def churn_files(mpirun, throng, throng_mpi, tmp, files):
             if wider and many["border_moves"] != 1:
                 sys.exit(f"mpi_runs: {name} on {r} ranks: {many['border_moves']} border moves, expected 1 (the "
                          f"cells widened)")
-            for key in sorted(set(one) | set(many)):
-                if key not in TIMING | EXCHANGE and one.get(key) != many.get(key):
-                    sys.exit(f"mpi_runs: {name} ({steps} steps) on {r} ranks: {key} is {many.get(key)!r}, one "
-                             f"process {one.get(key)!r}")
+            check_same(f"{name} ({steps} steps) on {r} ranks", one, many, "one process")
             print(f"mpi_runs: {name} ({steps} steps, metrics {metrics}) on {r} ranks: hash {many['hash']}, "
                   f"{one['agents_added']} added, {one['agents_removed']} removed, as one process")
+
+def checkpoints(mpirun, throng, throng_mpi, tmp, files):
+    """Checkpoints written and resumed by throng run and throng-mpi alike
+    continue to one process's hash and summary."""
+    cases = [c for c in CHECKPOINTS if c[0] in QUICK_CHECKPOINTS] if QUICK else CHECKPOINTS
+    for scene, extra, before, after, writers, every, readers in cases:
+        opts = [files.get(scene, scene)] + extra + ["--threads", "1"]
+        one_ck, many_ck = os.path.join(tmp, "one.ck"), os.path.join(tmp, "many.ck")
+        whole = summary([throng, "run"] + opts + ["--steps", str(before + after), "--summary", "json"], 1)
+        summary([throng, "run"] + opts + ["--steps", str(before), "--summary", "json", "--checkpoint", one_ck], 1)
+        summary(mpirun_args(mpirun, writers) + [throng_mpi, "run"] + opts +
+                ["--steps", str(before), "--summary", "json", "--checkpoint", many_ck, "--checkpoint-every", str(every)], 1)
+        rest = ["--steps", str(after), "--summary", "json", "--threads", "1"]
+        ref = summary([throng, "run", "--resume", one_ck] + rest, 1)
+        if ref["hash"] != whole["hash"]:
+            sys.exit(f"mpi_runs: {scene}: one process resumed at step {before}: hash {ref['hash']}, uninterrupted "
+                     f"{whole['hash']}")
+        resumes = [(f"throng-mpi's checkpoint ({writers} ranks) resumed by one process",
+                    [throng, "run", "--resume", many_ck] + rest)]
+        for r in readers:
+            resumes += [(f"one process's checkpoint resumed on {r} ranks",
+                         mpirun_args(mpirun, r) + [throng_mpi, "run", "--resume", one_ck] + rest),
+                        (f"throng-mpi's checkpoint ({writers} ranks) resumed on {r} ranks",
+                         mpirun_args(mpirun, r) + [throng_mpi, "run", "--resume", many_ck] + rest)]
+        for what, cmd in resumes:
+            check_same(f"{scene}: {what}", ref, summary(cmd, 1), "one process's resume")
+        print(f"mpi_runs: {scene} checkpointed at step {before} (throng-mpi every {every}) and resumed "
+              f"{len(resumes)} ways: hash {ref['hash']} at step {before + after}, as the uninterrupted run")
+
 
 def mpirun_args(mpirun, ranks):
     args = [mpirun, "-np", str(ranks), "--oversubscribe"]
@@ -325,10 +384,7 @@ def decompose(mpirun, throng, throng_mpi, tmp):
         one = summary([throng, "run"] + opts, 1)
         many = summary(mpirun_args(mpirun, ranks) + [throng_mpi, "run"] + opts + ["--decompose", how], 1)
         check_exchange(f"{scene} in {how}", many, ranks, one["agents"])
-        for key in sorted(set(one) | set(many)):
-            if key not in TIMING | EXCHANGE and one.get(key) != many.get(key):
-                sys.exit(f"mpi_runs: {scene} on {ranks} ranks in {how}: {key} is {many.get(key)!r}, one process "
-                         f"{one.get(key)!r}")
+        check_same(f"{scene} on {ranks} ranks in {how}", one, many, "one process")
         if many["decomposition"] != shape:
             sys.exit(f"mpi_runs: {scene} on {ranks} ranks in {how}: decomposition {many['decomposition']}, "
                      f"expected {shape}")
@@ -422,10 +478,14 @@ def realtime(mpirun, throng, throng_mpi):
 
 
 def interrupt(mpirun, throng, throng_mpi, tmp):
-    """SIGINT to mpirun (which sends the ranks SIGTERM) stops the run."""
+    """SIGINT to mpirun (which sends the ranks SIGTERM) stops the run, its
+    checkpoint written at the step it stopped after: a resume goes on to
+    the hash of a run that never stopped."""
     path = os.path.join(tmp, "interrupted.bin")
+    ck = os.path.join(tmp, "interrupted.ck")
     opts = ["field", "--agents", "1000", "--metrics", "off", "--summary", "json", "--threads", "1", "--quiet"]
-    cmd = mpirun_args(mpirun, 2) + [throng_mpi, "run"] + opts + ["--steps", "1000000", "--out", path, "--every", "500"]
+    cmd = mpirun_args(mpirun, 2) + [throng_mpi, "run"] + opts + ["--steps", "1000000", "--out", path, "--every", "500",
+                                                           "--checkpoint", ck]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          env=dict(os.environ, OMP_NUM_THREADS="1"))
     time.sleep(2)
@@ -445,7 +505,14 @@ def interrupt(mpirun, throng, throng_mpi, tmp):
     one = summary([throng, "run"] + opts + ["--steps", str(steps)], 1)
     if one["hash"] != s["hash"]:
         sys.exit(f"mpi_runs: interrupted after {steps} steps: hash {s['hash']}, one process {one['hash']}")
-    print(f"mpi_runs: SIGINT to mpirun: stopped after step {steps}, {s['frames']} frames kept, hash as one process")
+    resumed = summary(mpirun_args(mpirun, 3) + [throng_mpi, "run", "--resume", ck, "--steps", "40", "--summary", "json",
+                                                "--metrics", "off", "--threads", "1"], 1)
+    one = summary([throng, "run"] + opts + ["--steps", str(steps + 40)], 1)
+    if resumed["hash"] != one["hash"]:
+        sys.exit(f"mpi_runs: the interrupted run's checkpoint (step {steps}) resumed for 40 steps on 3 ranks: hash "
+                 f"{resumed['hash']}, one process {one['hash']}")
+    print(f"mpi_runs: SIGINT to mpirun: stopped after step {steps}, {s['frames']} frames kept, hash as one process; "
+          f"its checkpoint resumed on 3 ranks to one process's hash 40 steps on")
 
 
 # MPI_RUNS_QUICK: a few of each kind.
@@ -474,10 +541,7 @@ def main():
         for r in ranks:
             many = summary(mpirun_args(mpirun, r) + [throng_mpi, "run"] + opts, threads)
             check_exchange(f"{scene} on {r} ranks", many, r, agents, churn=scene in ("evacuation", "concourse"))
-            for key in sorted(set(one) | set(many)):
-                if key not in TIMING | EXCHANGE and one.get(key) != many.get(key):
-                    sys.exit(f"mpi_runs: {scene} ({agents} agents, {steps} steps) on {r} ranks: {key} is "
-                             f"{many.get(key)!r}, one process {one.get(key)!r}")
+            check_same(f"{scene} ({agents} agents, {steps} steps) on {r} ranks", one, many, "one process")
             print(f"mpi_runs: {scene} {' '.join(extra)} ({agents} agents, {steps} steps, {threads} threads a rank, "
                   f"metrics {metrics}) "
                   f"on {r} ranks: hash {many['hash']} and {len(one)} fields, as one process")
@@ -506,6 +570,12 @@ def main():
             with open(files[name], "w") as f:
                 f.write(crossing + section)
         churn_files(mpirun, throng, throng_mpi, tmp, files)
+        checkpoints(mpirun, throng, throng_mpi, tmp, files)
+        files["@missing"] = os.path.join(tmp, "missing.ck")
+        files["@unwritable"] = os.path.join(tmp, "no-such-directory", "ck.bin")
+        files["@concourse-ck"] = os.path.join(tmp, "concourse.ck")
+        summary([throng, "run", "concourse", "--agents", "300", "--steps", "2", "--summary", "json", "--checkpoint",
+                 files["@concourse-ck"]], 1)
         for args, word, status in REFUSED:
             args = [files.get(a, a) for a in args]
             cmd = mpirun_args(mpirun, 2) + [throng_mpi, "run"] + args + ["--steps", "1"]

@@ -518,7 +518,8 @@ Test(part, a_scene_with_a_measure_runs_on_a_part_and_its_driver_samples)
 Test(part, the_scenes_part_calls_refuse_what_they_cannot_do)
 {
 	// include/throng/scene_part.h: NULLs give NULL or nothing; a scene
-	// takes a part only before its first step, and then keeps its world.
+	// takes a part only at its world's step (a part made before a step
+	// is refused after it), and then keeps its world.
 	cr_assert_null(throng_scene_use_part(NULL, NULL));
 	cr_assert_null(throng_scene_swap_world(NULL, NULL));
 	cr_assert(!throng_scene_samples(NULL));
@@ -552,6 +553,118 @@ Test(part, the_scenes_part_calls_refuse_what_they_cannot_do)
 	throng_world_destroy(part);
 	throng_scene_destroy(twin);
 	throng_scene_destroy(s);
+}
+
+/// The reduction of a part that is the only one: its values are the sums
+/// and maxima already.
+static void alone_reduce(void* user, throng_part_point at, throng_part_op op, void* values, uint32_t count)
+{
+	(void)user, (void)at, (void)op, (void)values, (void)count;
+}
+
+/// Every agent of w as records in id order (ids with holes); their count.
+static uint32_t live_records(const throng_world* w, throng_agent_record* out)
+{
+	uint32_t n = 0;
+	for (uint32_t id = 0; id < throng_world_id_end(w); ++id) {
+		n += throng_agent_record_of(w, id, &out[n]) == THRONG_OK ? 1u : 0u;
+	}
+	cr_assert_eq(n, throng_world_agent_count(w));
+	return n;
+}
+
+Test(part, a_part_gathering_the_whole_world_checkpoints_the_scene_as_the_whole)
+{
+	// throng-mpi's checkpoint: a scene stepped on a part world, the whole
+	// world gathered into another part, made before the steps (its sources
+	// never ran). concourse's sources, sinks and flow measure and field's
+	// random goals, split at step 60 (use_part at a step: as a restored
+	// scene is), checkpointed, restored: the restored scene steps on to the
+	// hash and outcomes of a twin that never stopped.
+	const char* names[] = {"concourse", "field"};
+	char dir[256], path[300];
+	thr_test_make_dir(dir, sizeof dir, "throng-part-ck");
+	snprintf(path, sizeof path, "%s/scene.ck", dir);
+	for (int k = 0; k < 2; ++k) {
+		const uint32_t n0 = 1500;
+		throng_scene* s = thr_test_scene(names[k], n0, THRONG_ENGINE_SIMD);
+		throng_scene* twin = thr_test_scene(names[k], n0, THRONG_ENGINE_SIMD);
+		throng_world* gathered = make_part(throng_scene_world(s), 1, n0);
+		const throng_part_sync alone = {NULL, alone_reduce};
+		cr_assert_eq(throng_part_set_sync(gathered, &alone), THRONG_OK);
+		for (int t = 0; t < 60; ++t) {
+			cr_assert_eq(throng_scene_step(s), THRONG_OK);
+			cr_assert_eq(throng_scene_step(twin), THRONG_OK);
+		}
+		throng_world* whole = throng_scene_world(s);
+		cr_assert_null(throng_scene_use_part(s, gathered), "%s: a part made at step 0 was taken at step 60", names[k]);
+		throng_world* part = make_part(whole, 1, n0);
+		cr_assert_eq(throng_world_view(part).step, 60u, "a part is made at its whole world's step");
+		cr_assert_eq(throng_part_set_sync(part, &alone), THRONG_OK);
+		cr_assert_eq(throng_scene_use_part(s, part), whole);
+		// Every agent into `gathered`, as the driver's gather does.
+		const uint32_t cap = throng_world_id_end(whole);
+		throng_agent_record* rec = malloc((size_t)cap * sizeof *rec);
+		cr_assert_not_null(rec);
+		const uint32_t n = live_records(whole, rec);
+		float radius = 0.0f;
+		throng_part_get_world(part, NULL, NULL, &radius);
+		cr_assert_eq(throng_part_set_world(gathered, cap, n, radius), THRONG_OK, "%s", throng_last_error());
+		size_t bytes = 0;
+		cr_assert_eq(throng_world_checkpoint_size(gathered, &bytes), THRONG_ERR_INVALID_ARGUMENT,
+		             "a part holding no agent was checkpointed");
+		cr_assert(strstr(throng_last_error(), "part of a larger one") != NULL, "%s", throng_last_error());
+		cr_assert_eq(throng_part_load_next(gathered, rec, n, 59), THRONG_OK, "%s", throng_last_error());
+		const throng_world_stats stats = throng_world_get_stats(whole);
+		cr_assert_eq(throng_part_set_stats(gathered, &stats), THRONG_OK);
+		// A step that is not the part's is refused, the file left alone.
+		thr_test_write_text(path, "kept");
+		cr_assert_eq(throng_scene_save_part_checkpoint(s, gathered, part, path), THRONG_ERR_INVALID_ARGUMENT);
+		cr_assert(strstr(throng_last_error(), "step 59") != NULL, "%s", throng_last_error());
+		char text[8];
+		cr_assert_eq(thr_test_slurp(path, text, sizeof text), 4u);
+		cr_assert_eq(throng_part_load_next(gathered, rec, n, 60), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_scene_save_part_checkpoint(s, gathered, part, path), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_scene_world(s), part, "the scene's world is its part again");
+		throng_scene* back = NULL;
+		throng_scene_resume_def expect = throng_scene_default_resume_def();
+		cr_assert_eq(throng_scene_load_checkpoint(path, &expect, &back), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_hash(throng_scene_world(back)), throng_world_hash(whole));
+		for (int t = 0; t < 60; ++t) {
+			cr_assert_eq(throng_scene_step(back), THRONG_OK);
+			cr_assert_eq(throng_scene_step(twin), THRONG_OK);
+		}
+		cr_assert_eq(throng_world_hash(throng_scene_world(back)), throng_world_hash(throng_scene_world(twin)),
+		             "%s: the restored scene left the twin's steps", names[k]);
+		const throng_world_stats a = throng_world_get_stats(throng_scene_world(back));
+		const throng_world_stats b = throng_world_get_stats(throng_scene_world(twin));
+		cr_assert(a.steps == b.steps && a.agents_added == b.agents_added && a.agents_removed == b.agents_removed);
+		cr_assert(k != 0 || b.agents_added > n0 / 100u, "concourse's sources added only %llu",
+		          (unsigned long long)b.agents_added);
+		throng_scene_outcome oa[THRONG_MAX_OUTCOMES], ob[THRONG_MAX_OUTCOMES];
+		const uint32_t na = throng_scene_outcomes(back, oa, THRONG_MAX_OUTCOMES);
+		cr_assert_eq(na, throng_scene_outcomes(twin, ob, THRONG_MAX_OUTCOMES));
+		for (uint32_t o = 0; o < na && o < THRONG_MAX_OUTCOMES; ++o) {
+			cr_assert(oa[o].value == ob[o].value || (oa[o].value != oa[o].value && ob[o].value != ob[o].value),
+			          "%s: outcome %s: %g, the twin's %g", names[k], oa[o].name, oa[o].value, ob[o].value);
+		}
+		// A part holding every agent, one as a ghost, is refused.
+		uint8_t* ghost = calloc(n, 1);
+		cr_assert_not_null(ghost);
+		ghost[n / 2] = 1;
+		cr_assert_eq(throng_part_set_world(part, cap, n, radius), THRONG_OK);
+		cr_assert_eq(throng_part_load(part, rec, ghost, n, 60), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_checkpoint_size(part, &bytes), THRONG_ERR_INVALID_ARGUMENT);
+		free(ghost);
+		cr_assert_eq(throng_part_copy_sources(whole, part), THRONG_ERR_INVALID_ARGUMENT);
+		throng_scene_destroy(back);
+		throng_scene_destroy(twin);
+		throng_world_destroy(gathered);
+		throng_world_destroy(whole);
+		throng_scene_destroy(s);
+		free(rec);
+	}
+	thr_test_remove_dir(dir);
 }
 
 Test(part, agents_migrate_between_strips)

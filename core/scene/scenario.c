@@ -330,7 +330,7 @@ throng_world* throng_scene_use_part(throng_scene* scene, throng_world* part)
 {
 	// A measure reads every agent: its driver samples the whole world
 	// (throng_scene_sample_with) and makes it whole again for the outcome.
-	if (scene == NULL || part == NULL || scene->steps != 0) {
+	if (scene == NULL || part == NULL || throng_world_view(part).step != throng_world_view(scene->world).step) {
 		return NULL;
 	}
 	return throng_scene_swap_world(scene, part);

@@ -34,6 +34,7 @@
 #include "scene_checkpoint.h"
 #include "throng/checkpoint.h"
 #include "throng/file.h"
+#include "throng/scene_part.h"
 #include "throng/scenario_file.h"
 
 /// A run of bytes behind its length (a u32 or, `wide`, a u64).
@@ -287,3 +288,40 @@ throng_status throng_scene_save_checkpoint(const throng_scene* scene, const char
 	return st;
 }
 
+
+throng_status throng_scene_save_part_checkpoint(throng_scene* scene, throng_world* whole, const throng_world* part,
+                                                const char* path)
+{
+	static const char fn[] = "throng_scene_save_part_checkpoint";
+	if (scene == NULL || whole == NULL || part == NULL || path == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: scene, whole, part and path are needed", fn);
+	}
+	if (throng_world_view(whole).step != throng_world_view(part).step) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: the whole world is at step %llu, the part at %llu", fn,
+		                (unsigned long long)throng_world_view(whole).step,
+		                (unsigned long long)throng_world_view(part).step);
+	}
+	// What every part holds alike: the threat the script set, the sources'
+	// progress.
+	throng_vec2 p, v;
+	bool active = false;
+	throng_part_get_threat(part, &p, &v, &active);
+	throng_status st = throng_world_set_threat(whole, p, v, active);
+	if (st == THRONG_OK) {
+		st = throng_part_copy_sources(whole, part);
+	}
+	// The random goals: each part's script drew its own agents', which
+	// every agent carries as its target point.
+	const uint32_t n = throng_world_agent_count(whole);
+	for (uint32_t i = 0; st == THRONG_OK && i < n && scene->def.goal != NULL; ++i) {
+		throng_agent_record r;
+		throng_agent_record_get(whole, i, &r);
+		throng_scene_part_goals(scene, &r, 1);
+	}
+	if (st == THRONG_OK) {
+		throng_world* had = throng_scene_swap_world(scene, whole);
+		st = throng_scene_save_checkpoint(scene, path);
+		throng_scene_swap_world(scene, had);
+	}
+	return st;
+}

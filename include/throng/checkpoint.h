@@ -12,7 +12,13 @@
 // restore, counting still on), the step's record for the quality metrics.
 //
 // Take a checkpoint between steps. A part world (throng_part_create) is
-// refused: checkpoint the whole world.
+// refused, unless it holds its whole world: every agent the whole world
+// holds (its count, throng_part_set_world), none of them a ghost, as a
+// distributed run's driver gathers it (throng_part_load_next), without
+// recorded forces. Its checkpoint is then the whole world's, once the
+// driver has given it the whole world's stats (throng_part_set_stats),
+// threat and sources (throng_part_copy_sources); a restore makes an
+// ordinary world.
 #ifndef THRONG_CHECKPOINT_H
 #define THRONG_CHECKPOINT_H
 

@@ -89,8 +89,9 @@ typedef struct throng_part_rows {
 /// split: its def (with `threads` and room for `capacity` agents to
 /// start with: it grows), its archetypes, obstacles, walls and paths in
 /// the same order, its threat, its zones, arrival radius and sources;
-/// ids, the agent grid's layout, the largest radius and max_speed are the
-/// whole world's. A part world holds no agent until it is loaded
+/// ids, the agent grid's layout, the largest radius, max_speed and the
+/// step count are the whole world's (a world restored from a checkpoint
+/// makes parts at its step). A part world holds no agent until it is loaded
 /// (throng_part_load); throng_world_spawn refuses it. The caller owns
 /// *out (throng_world_destroy). Fails as throng_world_create does, and
 /// with THRONG_ERR_INVALID_ARGUMENT when `whole` is a part (nothing is
@@ -207,6 +208,15 @@ throng_status throng_part_set_stats(throng_world* w, const throng_world_stats* s
 /// script sets it on the part it runs on), for a driver that hands it to
 /// the whole world it gathers. Any argument but w may be NULL.
 void throng_part_get_threat(const throng_world* w, throng_vec2* position, throng_vec2* velocity, bool* active);
+
+/// Gives the part world `to` the sources of the part world `from`, with
+/// their progress (what each has added and how often it waited): every
+/// part runs every source alike (throng_part_sources), so any part's are
+/// the whole world's. For a driver that checkpoints the whole world it
+/// gathers into a part of its own, whose sources never ran. Fails with
+/// THRONG_ERR_INVALID_ARGUMENT when either is not a part world, or
+/// THRONG_ERR_OUT_OF_MEMORY, changing nothing.
+throng_status throng_part_copy_sources(throng_world* to, const throng_world* from);
 
 /// The record of the agent in slot `slot` of w (any world; slots as in
 /// throng_world_view), from its current state.

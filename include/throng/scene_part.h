@@ -7,7 +7,8 @@
 //
 // Every process builds the same scene (throng_scene_open), makes a part
 // world of the scene's world (throng_part_create) and hands it to the
-// scene (throng_scene_use_part) before the first step. Each step the
+// scene (throng_scene_use_part) before its first step (or the first step
+// after a checkpoint it was restored from). Each step the
 // driver loads the part (throng_part_load or _update), tells the scene
 // the goals that came with the records (throng_scene_part_goals), lets
 // the one process that holds the whole world sample the scene's measure
@@ -15,7 +16,8 @@
 // the scene (throng_scene_step: the script runs on the part's agents,
 // ghosts included). At the end the whole world, gathered from the parts,
 // becomes the scene's world again (throng_scene_swap_world) before the
-// summary and the outcome are read.
+// summary and the outcome are read; gathered between steps, it can be
+// checkpointed with the scene (throng_scene_save_part_checkpoint).
 #ifndef THRONG_SCENE_PART_H
 #define THRONG_SCENE_PART_H
 
@@ -28,12 +30,14 @@
 
 THRONG_API_BEGIN
 
-/// Makes `part`, a part world of the scene's world (throng_part_create,
-/// made before the scene's first step), the world the scene steps: its
+/// Makes `part`, a part world of the scene's world (throng_part_create),
+/// the world the scene steps: its
 /// script then runs on the part's agents, ghosts included. Returns the
 /// scene's own world, which the caller now owns (and destroys); the scene
 /// owns `part`. Returns NULL, changing nothing, when scene or part is NULL
-/// or after the scene's first step. While the scene's world is a part,
+/// or when the part is not at the step of the scene's world (a part is
+/// made at its whole world's step: a scene restored from a checkpoint is
+/// split as one that never stepped). While the scene's world is a part,
 /// throng_scene_step samples no measure (a measure reads every agent):
 /// the driver does (throng_scene_sample_with).
 throng_world* throng_scene_use_part(throng_scene* scene, throng_world* part);
@@ -75,6 +79,23 @@ void throng_scene_after_with(throng_scene* scene, throng_world* whole);
 /// part is the target the agent arrives with). Does nothing for a scene
 /// without random goals.
 void throng_scene_part_goals(throng_scene* scene, const throng_agent_record* recs, uint32_t n);
+
+/// Writes a checkpoint of a scene on a part world to `path`, as
+/// throng_scene_save_checkpoint writes a scene's: `whole` is the whole
+/// world gathered from the parts at the scene's step (a part world
+/// holding every agent, none a ghost: throng_part_load_next) with the
+/// whole world's stats (throng_part_set_stats); `part` is the scene's
+/// world, whose threat and sources (the same on every part) whole takes
+/// (throng_part_copy_sources), and the scene's random goals are taken
+/// from whole's agents. Call it on the process whose scene samples and
+/// reads the whole world (its measure's state is the whole world's).
+/// The checkpoint restores as any (throng_scene_load_checkpoint): a
+/// whole scene at that step, which the driver may split again. Fails as
+/// throng_scene_save_checkpoint does, and with
+/// THRONG_ERR_INVALID_ARGUMENT when the worlds' steps differ or whole
+/// does not hold its whole world; the file is then left as it was.
+throng_status throng_scene_save_part_checkpoint(throng_scene* scene, throng_world* whole, const throng_world* part,
+                                                const char* path);
 
 THRONG_API_END
 
