@@ -28,11 +28,12 @@
    projects inside the frame with a margin, and every pixel of the
    picture's border is background.
 6. `throng_import.py -- --help` exits 0 and lists every option, each with
-   its meaning.
+   its meaning; the importer's colours are throng-view's (viewer/palette.h).
 """
 import colorsys
 import math
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -273,6 +274,17 @@ def check_help():
             check("default" in action.help, f"--help: {names} does not say its default")
 
 
+def check_palette():
+    """The importer's Okabe-Ito colours are throng-view's VW_SIDE_COLORS and VW_ARMY_COLORS."""
+    with open(os.path.join(HERE, "..", "..", "viewer", "palette.h")) as f:
+        text = f.read()
+    for name, ours in (("VW_SIDE_COLORS", crowd.SIDE_COLORS), ("VW_ARMY_COLORS", crowd.ARMY_COLORS)):
+        block = re.search(name + r"\[VW_COLOR_COUNT\] = \{(.*?)\};", text, re.S)
+        rgb = re.findall(r"\{(\d+), (\d+), (\d+), 255\}", block.group(1)) if block else []
+        theirs = ["%02x%02x%02x" % tuple(int(v) for v in c) for c in rgb]
+        check(theirs[:len(ours)] == list(ours), f"crowd.py's colours {ours} are not {name}'s {theirs}")
+
+
 def main(out_dir):
     good = os.path.join(out_dir, "run.thr")
     scene_file = os.path.join(HERE, "test_scene.yaml")
@@ -334,6 +346,7 @@ def main(out_dir):
     for res in ("1280x720", "720x1280"):  # a scene with a wall
         no_crop(scene, out_dir, good, scene_file, "perspective", res)
     check_help()
+    check_palette()
     if failures:
         raise RuntimeError(f"test_render.py: {len(failures)} check(s) failed")
     print(f"test_render.py: all checks passed ({run.agents} agents, {run.frames} frames)")
