@@ -117,7 +117,7 @@ def main(out_dir, run, csv_path):
     bom = os.path.join(out_dir, "bom.csv")
     with open(bom, "w", encoding="utf-8", newline="") as f:
         f.write("\ufeff" + "".join(lines).replace("\n", "\r\n"))
-    rc, err, exc = run_import([bom, "--no-camera"], None)
+    rc, err, exc = run_import([bom, "--camera", "none"], None)
     check(exc is None and rc == 0, f"bom.csv: exit {rc}, {exc!r}, {err!r}")
     frames = bpy.context.scene.frame_end - bpy.context.scene.frame_start + 1
     check(frames == (len(lines) - 1) // 9, f"bom.csv: {frames} frames")

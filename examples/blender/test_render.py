@@ -20,14 +20,28 @@
    writer): an agent absent from a frame has radius 0 there (its instance
    shrinks to nothing) and is not drawn; one that comes in is drawn from
    its first frame; an agent's vertex keeps its throng id.
+5. The default picture of `armies` (DIR/armies.thr, its first frames):
+   rendered as throng_import.py renders it (studio light, the perspective
+   camera), the west half of the world shows army 0's blues and the east
+   half army 1's vermillion and orange, their hues far apart; with either
+   camera at 1280x720 and 720x1280, every corner of the scene's box
+   projects inside the frame with a margin, and every pixel of the
+   picture's border is background.
+6. `throng_import.py -- --help` exits 0 and lists every option, each with
+   its meaning; the importer's colours are throng-view's (viewer/palette.h).
 """
+import colorsys
 import math
 import os
+import re
 import struct
+import subprocess
 import sys
 
 import bpy
 import numpy as np
+from bpy_extras.object_utils import world_to_camera_view
+from mathutils import Vector
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -121,7 +135,7 @@ def check_frame(img, frame, radii, labels, tag):
     ground, wall = srgb8(crowd.GROUND_SRGB), srgb8(crowd.WALL_SRGB)
     x, y, hx, hy = frame["x"], frame["y"], frame["hx"], frame["hy"]
     for i in range(len(x)):
-        c, r = srgb8(crowd.PALETTE[labels[i] % len(crowd.PALETTE)]), float(radii[i])
+        c, r = srgb8(crowd.group_srgb(int(labels[i]))), float(radii[i])
         got = colour_at(img, x[i], y[i])
         check(near(got, c), f"{tag}: agent {i} at ({x[i]:.2f}, {y[i]:.2f}) shows {got}, expected group "
               f"{labels[i]}'s {c}")
@@ -165,7 +179,7 @@ def churn_render(scene, out_dir):
     ids = np.zeros(len(mesh.vertices), dtype=np.int32)
     mesh.attributes["throng_id"].data.foreach_get("value", ids)
     check(ids.tolist() == [3, 5, 8, 9], f"churn: the vertices' throng ids {ids.tolist()}")
-    colour = srgb8(crowd.PALETTE[0])
+    colour = srgb8(crowd.group_srgb(0))
     r = scenefile.DEFAULT_RADIUS
     for frame, shown in ((1, [r, r, r, 0]), (2, [r, 0, r, r])):
         img = render(scene, frame, os.path.join(out_dir, f"churn_{frame}.png"))
@@ -176,6 +190,99 @@ def churn_render(scene, out_dir):
             got = colour_at(img, x, 2.0)
             check(near(got, colour) if there else not near(got, colour),
                   f"churn frame {frame}: at ({x}, 2) {got}, expected {'an agent' if there else 'no agent'}")
+
+
+def import_alone(scene, run, scene_file, camera, resolution, percent):
+    """`run` imported alone in the picture, as throng_import.py does it, rendered at `percent` of
+    `resolution` with one sample a pixel (fast; no edge blends an agent's colour into the ground)."""
+    for c in bpy.data.collections:
+        c.hide_render = True
+    throng_import.set_render(scene, "workbench", resolution)
+    coll = crowd.import_crowd(run, scene_file, camera=camera)
+    scene.render.resolution_percentage = percent
+    scene.display.render_aa = "OFF"
+    bpy.context.view_layer.update()  # the camera's matrix, for world_to_camera_view
+    return coll
+
+
+def hues(img):
+    """Each pixel's hue (degrees) where it is saturated and not dark, else nan (ground, background, shade)."""
+    rgb = img.reshape(-1, 3) / 255.0
+    hsv = np.array([colorsys.rgb_to_hsv(*p) for p in rgb])
+    h = np.where((hsv[:, 1] > 0.4) & (hsv[:, 2] > 0.25), hsv[:, 0] * 360.0, np.nan)
+    return h.reshape(img.shape[:2])
+
+
+def armies_colours(scene, out_dir):
+    """At frame 0 army 0 stands west of x = 0 and army 1 east: each half in its army's hue family."""
+    import_alone(scene, os.path.join(out_dir, "armies.thr"), None, "perspective", "1280x720", 50)
+    img = render(scene, 1, os.path.join(out_dir, "armies.png"))
+    h = hues(img)
+    cam = scene.camera
+    split = world_to_camera_view(scene, cam, Vector((0.0, 0.0, 0.0))).x * img.shape[1]
+    blue = (h >= 150) & (h <= 215)  # Okabe-Ito blue, sky blue, bluish green
+    red = (h <= 50) | (h >= 300)  # vermillion, orange, reddish purple
+    cols = np.arange(img.shape[1])[None, :]
+    west, east = cols < split, cols >= split
+    counts = {k: int(v.sum()) for k, v in (("west blue", blue & west), ("west red", red & west),
+                                           ("east blue", blue & east), ("east red", red & east))}
+    print(f"test_render.py: armies: saturated pixels {counts}")
+    check(counts["west blue"] >= 200 and counts["east red"] >= 200, f"armies: too few army pixels {counts}")
+    check(counts["west red"] * 20 <= counts["west blue"] and counts["east blue"] * 20 <= counts["east red"],
+          f"armies: the armies' colours mix {counts}")
+    mean = [math.degrees(np.angle(np.nanmean(np.exp(1j * np.radians(h[m & ~np.isnan(h)])))))
+            for m in (west, east)]
+    gap = abs((mean[0] - mean[1] + 180) % 360 - 180)
+    check(gap >= 120, f"armies: the west's mean hue {mean[0]:.0f} and the east's {mean[1]:.0f} are {gap:.0f} "
+          "degrees apart, expected 120 or more")
+
+
+def no_crop(scene, out_dir, run, scene_file, kind, resolution):
+    """The scene's box (bounds, walls, their height) projects inside the frame with the camera's margin,
+    fills it along one axis, and the picture's border is background; so do the walls' tops."""
+    import_alone(scene, run, scene_file, kind, resolution, 20)
+    cam = scene.camera
+    x0, y0, z0, x1, y1, z1 = cam["throng_box"]
+    points = [(x, y, z) for x in (x0, x1) for y in (y0, y1) for z in (z0, z1)]
+    walls = scenefile.read_scene(scene_file)["walls"] if scene_file else np.zeros((0, 4))
+    points += [(float(w[k]), float(w[k + 1]), crowd.WALL_HEIGHT) for w in walls for k in (0, 2)]
+    uv = np.array([tuple(world_to_camera_view(scene, cam, Vector(p)))[:2] for p in points])
+    tag = f"{os.path.basename(run)} {kind} {resolution}"
+    m = crowd.CAMERA_MARGIN - 1e-4
+    check(bool((uv >= m).all() and (uv <= 1 - m).all()), f"{tag}: the scene's corners project to {uv.round(3)}")
+    check(float(np.ptp(uv, axis=0).max()) >= 1 - 2 * m - 1e-3, f"{tag}: the scene fills {np.ptp(uv, axis=0)}")
+    img = render(scene, 1, os.path.join(out_dir, f"crop_{os.path.basename(run)}_{kind}_{resolution}.png"))
+    back = srgb8(crowd.BACKGROUND_SRGB)
+    border = np.concatenate([img[0], img[-1], img[:, 0], img[:, -1]])
+    off = int((np.abs(border - back).max(axis=1) > TOL).sum())
+    check(off == 0, f"{tag}: {off} border pixels are not background (the scene is cropped)")
+    check(int((np.abs(img - back).max(axis=2) > TOL).sum()) > img.shape[0] * img.shape[1] // 4,
+          f"{tag}: the scene covers less than a quarter of the picture")
+
+
+def check_help():
+    """`blender ... throng_import.py -- --help`: exit 0, every option with its meaning."""
+    script = os.path.join(HERE, "throng_import.py")
+    p = subprocess.run([bpy.app.binary_path, "-b", "--factory-startup", "--python-exit-code", "1", "--python",
+                        script, "--", "--help"], capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0, f"--help: exit {p.returncode}: {p.stderr}")
+    for action in throng_import.parser()._actions:
+        names = action.option_strings or [action.metavar]
+        check(all(n in p.stdout for n in names) and bool(action.help),
+              f"--help does not list {names} with a meaning")
+        if action.default not in (None, False) and action.option_strings and action.dest != "help":
+            check("default" in action.help, f"--help: {names} does not say its default")
+
+
+def check_palette():
+    """The importer's Okabe-Ito colours are throng-view's VW_SIDE_COLORS and VW_ARMY_COLORS."""
+    with open(os.path.join(HERE, "..", "..", "viewer", "palette.h")) as f:
+        text = f.read()
+    for name, ours in (("VW_SIDE_COLORS", crowd.SIDE_COLORS), ("VW_ARMY_COLORS", crowd.ARMY_COLORS)):
+        block = re.search(name + r"\[VW_COLOR_COUNT\] = \{(.*?)\};", text, re.S)
+        rgb = re.findall(r"\{(\d+), (\d+), (\d+), 255\}", block.group(1)) if block else []
+        theirs = ["%02x%02x%02x" % tuple(int(v) for v in c) for c in rgb]
+        check(theirs[:len(ours)] == list(ours), f"crowd.py's colours {ours} are not {name}'s {theirs}")
 
 
 def main(out_dir):
@@ -192,7 +299,7 @@ def main(out_dir):
     check(scene.frame_start == 1 and scene.frame_end == run.frames, "frame range is the stream's")
     fps = scene.render.fps / scene.render.fps_base
     check(abs(fps - 1 / (run.dt * run.every)) < 1e-6, f"frame rate {fps}, expected 1 / (dt * every)")
-    throng_import.set_render(scene, "workbench", f"{RES}x{RES}")
+    throng_import.set_render(scene, "workbench", f"{RES}x{RES}", "flat")
     scene.display.render_aa = "OFF"  # every pixel one sample: exact colours up to the edges
     cam = bpy.data.cameras.new("test camera")
     cam.type, cam.ortho_scale = "ORTHO", SCALE
@@ -232,6 +339,14 @@ def main(out_dir):
                 check(np.array_equal(co[:, 0], f1["x"][ids]) and np.array_equal(co[:, 1], f1["y"][ids]),
                       f"{c.name} {ob.name}: positions differ from the stream's at frame {last}")
     churn_render(scene, out_dir)
+    armies_colours(scene, out_dir)
+    for kind in crowd.CAMERAS:
+        for res in ("1280x720", "720x1280"):
+            no_crop(scene, out_dir, os.path.join(out_dir, "armies.thr"), None, kind, res)
+    for res in ("1280x720", "720x1280"):  # a scene with a wall
+        no_crop(scene, out_dir, good, scene_file, "perspective", res)
+    check_help()
+    check_palette()
     if failures:
         raise RuntimeError(f"test_render.py: {len(failures)} check(s) failed")
     print(f"test_render.py: all checks passed ({run.agents} agents, {run.frames} frames)")

@@ -2,7 +2,7 @@
 """The add-on's Blender side: the import operator, its menu entry and the handlers."""
 import bpy
 from bpy.app.handlers import persistent
-from bpy.props import BoolProperty, IntProperty, StringProperty
+from bpy.props import BoolProperty, EnumProperty, IntProperty, StringProperty
 from bpy_extras.io_utils import ImportHelper
 
 from . import crowd, reader, scenefile
@@ -20,12 +20,21 @@ class IMPORT_OT_throng(bpy.types.Operator, ImportHelper):
                                description="The scenario file (YAML or JSON): radii, groups, walls and obstacles")
     frame_start: IntProperty(name="First frame", default=1, description="The Blender frame that shows stream frame 0")
     ground: BoolProperty(name="Ground", default=True, description="A plane over the world's bounds")
-    camera: BoolProperty(name="Top camera", default=True, description="An orthographic camera over the world")
+    camera: EnumProperty(name="Camera", default="perspective",
+                         description="A camera that frames the whole scene for the render's aspect at import",
+                         items=(("perspective", "From the south", "Perspective, looking down at "
+                                 f"{crowd.CAMERA_PITCH:g} degrees from the south"),
+                                ("top", "Top", "Orthographic, straight down: throng-view's view"),
+                                ("none", "None", "No camera")))
+    army_groups: IntProperty(name="Groups per army", default=0, min=0,
+                             description="Group labels N*a .. N*a+N-1 are army a's (army 0 in blues, army 1 in "
+                                         "vermillion and orange); 1: every group its own colour; 0: the scene's "
+                                         "own (3 for armies, else 1)")
 
     def execute(self, context):
         try:
-            crowd.import_crowd(self.filepath, self.scene_file or None, self.frame_start, self.ground, self.camera,
-                               context)
+            crowd.import_crowd(self.filepath, self.scene_file or None, self.frame_start, self.ground,
+                               None if self.camera == "none" else self.camera, context, self.army_groups)
         except (reader.ThrongReadError, scenefile.SceneFileError) as e:
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}

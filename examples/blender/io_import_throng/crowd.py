@@ -33,11 +33,25 @@ import numpy as np
 
 from . import reader, scenefile
 
-# Colours of group labels 0, 1, 2, ... (sRGB, the Tableau 10 palette), repeating.
-PALETTE = ("1f77b4", "d62728", "2ca02c", "ff7f0e", "9467bd", "8c564b", "e377c2", "17becf", "bcbd22", "7f7f7f")
+# Okabe and Ito's colour-blind-safe colours (sRGB), as throng-view's
+# viewer/palette.h has them. Every group its own side: SIDE_COLORS, in an
+# order where neighbouring labels differ most. Armies of several groups
+# (group label = army_groups * army + role, as in `armies`): army 0 the
+# blues and the bluish green, army 1 the vermillion, orange and reddish
+# purple (ARMY_COLORS[3 * (army % 2) + role % 3]), so the two armies are
+# told apart at a glance by hue, their roles by shade.
+SIDE_COLORS = ("0072b2", "d55e00", "009e73", "e69f00", "cc79a7", "56b4e9", "f0e442", "999999")
+ARMY_COLORS = ("0072b2", "56b4e9", "009e73", "d55e00", "e69f00", "cc79a7")
+ARMY_SCENES = {"armies": 3}  # scenes whose groups make armies: the groups per army
 GROUND_SRGB = "d8d8d0"
 WALL_SRGB = "303030"
+BACKGROUND_SRGB = "f4f6f8"  # the world behind the ground, in the camera's corners
 SHAPE_HEIGHT = 1.7 / 0.3  # the agent shape is modelled for radius 1: a 0.3 m agent stands 1.7 m tall
+SHAPE_TOP = SHAPE_HEIGHT + 0.6  # its nose's top, radii above the ground
+CAMERAS = ("perspective", "top")
+CAMERA_PITCH = 55.0  # degrees below the horizon, the perspective camera's view
+CAMERA_LENS = 35.0  # mm, on a 36 mm sensor: 54 degrees across the longer side
+CAMERA_MARGIN = 0.03  # of the frame's width and height, kept clear on every side
 WALL_HEIGHT = 2.0  # m
 WALL_THICKNESS = 0.2  # m
 
@@ -53,8 +67,17 @@ def srgb_to_linear(hex6):
     return (*out, 1.0)
 
 
-def group_color(label):
-    return srgb_to_linear(PALETTE[label % len(PALETTE)])
+def group_srgb(label, army_groups=1):
+    """The colour ('rrggbb', sRGB) of group `label` when each army has `army_groups` groups (1: no armies)."""
+    if army_groups > 1:
+        return ARMY_COLORS[3 * (label // army_groups % 2) + label % army_groups % 3]
+    return SIDE_COLORS[label % len(SIDE_COLORS)]
+
+
+def groups_per_army(crowd, scene):
+    """Groups per army: ARMY_SCENES's for a stream or scene file of such a scene, else 1 (no armies)."""
+    names = (crowd.scenario, scene["name"] if scene else None)
+    return next((ARMY_SCENES[n] for n in names if n in ARMY_SCENES), 1)
 
 
 def _material(name, rgba):
@@ -226,13 +249,19 @@ def _obstacles(name, obs, coll, sides=16):
     return ob
 
 
-def import_crowd(path, scene_file=None, frame_start=1, ground=True, camera=True, context=None):
+def import_crowd(path, scene_file=None, frame_start=1, ground=True, camera="perspective", context=None,
+                 army_groups=0):
     """Imports the throng output at `path` (a binary stream or CSV) into the current scene.
 
     scene_file: the scenario file (YAML or JSON) for radii, group labels,
     walls and obstacles. Everything is read and checked before anything is
     built: a malformed input raises reader.ThrongReadError (or
     scenefile.SceneFileError) and leaves the .blend file untouched.
+    camera: "perspective" (from the south, looking down at CAMERA_PITCH),
+    "top" (orthographic, straight down) or None; either frames the whole
+    scene for the render's aspect at import (fit_camera frames it again).
+    army_groups: groups per army (group label = army_groups * army + role),
+    0 for the scene's own (ARMY_SCENES, else 1: every group a side).
     Returns the new collection.
     """
     context = context or bpy.context
@@ -242,6 +271,7 @@ def import_crowd(path, scene_file=None, frame_start=1, ground=True, camera=True,
                                      path=path, field="x" if "x" not in crowd.fields else "y")
     scene = scenefile.read_scene(scene_file) if scene_file else None
     labels, radii = scenefile.per_agent(crowd, scene)
+    army_groups = army_groups or groups_per_army(crowd, scene)
 
     name = f"throng {crowd.scenario or 'crowd'}"
     coll = bpy.data.collections.new(name)
@@ -264,7 +294,7 @@ def import_crowd(path, scene_file=None, frame_start=1, ground=True, camera=True,
         coll.objects.link(ob)
         mod = ob.modifiers.new("throng agents", "NODES")
         mod.node_group = ng
-        mod[mat_input] = _material(f"throng group {label}", group_color(int(label)))
+        mod[mat_input] = _material(f"throng group {label}", srgb_to_linear(group_srgb(int(label), army_groups)))
         groups.append((idx, me.name))
     if scene is not None and len(scene["walls"]):
         walls = _walls("throng walls", scene["walls"], coll)
@@ -276,16 +306,11 @@ def import_crowd(path, scene_file=None, frame_start=1, ground=True, camera=True,
     if ground:
         g = _mesh_object("throng ground", [(x0, y0, 0), (x1, y0, 0), (x1, y1, 0), (x0, y1, 0)], [(0, 1, 2, 3)], coll)
         g.data.materials.append(_material("throng ground", srgb_to_linear(GROUND_SRGB)))
-    if camera:
-        cam = bpy.data.cameras.new("throng top")
-        cam.type = "ORTHO"
-        cam.ortho_scale = max(x1 - x0, y1 - y0) * 1.02
-        cam.clip_end = 1000.0
-        cob = bpy.data.objects.new("throng top", cam)
-        cob.location = ((x0 + x1) / 2, (y0 + y1) / 2, 100.0)
-        coll.objects.link(cob)
-        context.scene.camera = cob
-
+    if camera in CAMERAS:
+        top = max(WALL_HEIGHT if scene is not None and len(scene["walls"]) + len(scene["obstacles"]) else 0.0,
+                  SHAPE_TOP * float(np.max(radii, initial=0.0)))
+        box = _scene_box((x0, y0, x1, y1), scene, top)
+        context.scene.camera = _camera(camera, box, context.scene, coll)
     sc = context.scene
     rate = crowd.fps
     sc.render.fps = max(1, round(rate))
@@ -297,6 +322,69 @@ def import_crowd(path, scene_file=None, frame_start=1, ground=True, camera=True,
     _players[coll.name] = Player(crowd, groups, frame_start, radii)
     _players[coll.name].update(sc.frame_current)
     return coll
+
+
+def _scene_box(bounds, scene, top):
+    """The box (x0, y0, z0, x1, y1, z1), m, that holds the world's bounds, the walls and the obstacles."""
+    x0, y0, x1, y1 = bounds
+    if scene is not None:
+        walls, obs, t = scene["walls"], scene["obstacles"], WALL_THICKNESS / 2
+        xs = [walls[:, 0::2].ravel() - t, walls[:, 0::2].ravel() + t, obs[:, 0] - obs[:, 2], obs[:, 0] + obs[:, 2]]
+        ys = [walls[:, 1::2].ravel() - t, walls[:, 1::2].ravel() + t, obs[:, 1] - obs[:, 2], obs[:, 1] + obs[:, 2]]
+        x0, x1 = min(x0, *(float(v.min(initial=x0)) for v in xs)), max(x1, *(float(v.max(initial=x1)) for v in xs))
+        y0, y1 = min(y0, *(float(v.min(initial=y0)) for v in ys)), max(y1, *(float(v.max(initial=y1)) for v in ys))
+    return (x0, y0, 0.0, x1, y1, top)
+
+
+def _camera(kind, box, scene, coll):
+    """The camera `kind` (CAMERAS) over `box`, framed for the scene's render aspect."""
+    cam = bpy.data.cameras.new(f"throng {kind}")
+    cam.type = "ORTHO" if kind == "top" else "PERSP"
+    cam.lens, cam.sensor_width, cam.sensor_fit = CAMERA_LENS, 36.0, "AUTO"
+    cob = bpy.data.objects.new(cam.name, cam)
+    cob["throng_box"] = list(box)
+    cob.rotation_euler = (0.0 if kind == "top" else math.radians(90.0 - CAMERA_PITCH), 0.0, 0.0)
+    coll.objects.link(cob)
+    fit_camera(cob, scene)
+    return cob
+
+
+def fit_camera(cob, scene):
+    """Moves (and zooms) throng's camera `cob` so that its box fills the frame
+    of `scene`'s render aspect but for CAMERA_MARGIN on every side.
+
+    The camera keeps its rotation. Perspective: for each screen axis, the
+    box's corners i and j fit side by side at distance D along the view
+    when D >= (q_i - q_j) / (2 k) + (z_i + z_j) / 2 (q across the axis, z
+    along the view, camera space about the box's centre, k the tangent of
+    the half field of view less the margin); the camera stands at the
+    largest such D, shifted across to centre the corners. Orthographic:
+    the box's width or height, whichever the aspect makes longer, sets the
+    scale."""
+    r = scene.render
+    aspect = (r.resolution_x * r.pixel_aspect_x) / (r.resolution_y * r.pixel_aspect_y)
+    x0, y0, z0, x1, y1, z1 = cob["throng_box"]
+    centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2])
+    corners = np.array([(x, y, z) for x in (x0, x1) for y in (y0, y1) for z in (z0, z1)]) - centre
+    rot = np.array(cob.rotation_euler.to_matrix())  # columns: the camera's right, up and back
+    q = corners @ rot  # camera space about the centre
+    cam, fill = cob.data, 1.0 - 2.0 * CAMERA_MARGIN
+    if cam.type == "ORTHO":
+        w, h = np.ptp(q[:, 0]), np.ptp(q[:, 1])
+        cam.ortho_scale = max(w, h * aspect) / fill if aspect >= 1 else max(h, w / aspect) / fill
+        dist = float(q[:, 2].max()) + 50.0
+        shift = (q[:, :2].max(axis=0) + q[:, :2].min(axis=0)) / 2
+    else:
+        tan = cam.sensor_width / (2.0 * cam.lens)
+        ks = fill * np.array([tan, tan / aspect] if aspect >= 1 else [tan * aspect, tan])
+        z = q[:, 2]
+        dist = max(float(((q[:, a, None] - q[None, :, a]) / (2 * k) + (z[:, None] + z[None, :]) / 2).max())
+                   for a, k in enumerate(ks))
+        shift = np.array([((q[:, a] - k * (dist - z)).max() + (q[:, a] + k * (dist - z)).min()) / 2
+                          for a, k in enumerate(ks)])
+    cob.location = tuple(centre + rot @ np.array([shift[0], shift[1], dist]))
+    cam.clip_start = 0.1
+    cam.clip_end = dist + float(np.abs(q).max()) * 2 + 10.0
 
 
 def _extent(crowd):
