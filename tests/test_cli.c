@@ -122,6 +122,48 @@ Test(cli, bad_arguments_exit_2_naming_the_argument)
 	expect_usage_error("frob", "frob");
 }
 
+/// Every option of `throng <command> --help` that takes a value (a line
+/// "  --name VALUE ..." or "..., --name VALUE"), given without one after
+/// `prefix`: each is refused naming the option as the user typed it, as
+/// expect_usage_error checks. Returns how many options were tried.
+static uint32_t every_option_without_its_value(const char* command, const char* prefix)
+{
+	char cmd[256];
+	snprintf(cmd, sizeof cmd, "%s --help", command);
+	cr_assert_eq(run_cli(cmd), 0, "throng %s: %s", cmd, err);
+	static char help[OUT_CAP];
+	memcpy(help, out, sizeof help);
+	uint32_t tried = 0;
+	for (const char* line = help; line != NULL && *line != '\0'; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		if (strncmp(line, "  --", 4) != 0) {
+			continue; // option lines only, not the prose that names options
+		}
+		const char* eol = strchr(line, '\n');
+		for (const char* o = line + 2; o != NULL && (eol == NULL || o < eol); o = strstr(o + 2, ", --")) {
+			o = o[0] == ',' ? o + 2 : o;
+			size_t len = strspn(o + 2, "abcdefghijklmnopqrstuvwxyz-") + 2;
+			if (o[len] != ' ' || !(o[len + 1] >= 'A' && o[len + 1] <= 'Z')) {
+				continue; // a flag: no value
+			}
+			char opt[64], args[512];
+			snprintf(opt, sizeof opt, "%.*s", (int)len, o);
+			snprintf(args, sizeof args, "%s %s %s", command, prefix, opt);
+			expect_usage_error(args, opt);
+			++tried;
+		}
+	}
+	return tried;
+}
+
+Test(cli, every_option_in_the_help_is_named_when_its_value_is_missing)
+{
+	// issue 36, item 7: a message names what the user typed (--agents), never
+	// a C field. Every valued option the help lists, for each command.
+	cr_assert_geq(every_option_without_its_value("run", "herd --steps 1"), 18u, "run's help lists fewer options");
+	cr_assert_geq(every_option_without_its_value("measure", "run.thr"), 7u);
+	cr_assert_geq(every_option_without_its_value("save", "herd"), 3u);
+}
+
 Test(cli, same_seed_same_hash_different_seed_different_hash)
 {
 	char a[17], b[17], c[17];
