@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // throng-mpi's decomposition (mpi_run.h): the world's cells in blocks, one
 // a rank, whose borders follow the agents (docs/DISTRIBUTED.md, "The
-// decomposition", "Load balance").
+// decomposition", "Load balance"), and the options that choose them.
 #include <string.h>
 
 #include "mpi_run.h"
+#include "opts.h"
 
 /// The last k in [0, n) with lo[k] <= v (lo[0] <= v always).
 static int last_at_or_below(const int32_t* lo, int n, int32_t v)
@@ -159,4 +160,44 @@ int halo_ranks(const layout* L, int32_t row, int32_t col, int owner, uint64_t* s
 		}
 	}
 	return n;
+}
+
+bool take_layout_options(int* argc, char** argv, uint64_t* balance_every, bool* blocks)
+{
+	bool seen[2] = {false, false}; // --balance-every, --decompose: once each, as every option
+	int kept = 2;
+	for (int k = 2; k < *argc; ++k) {
+		const char* arg = argv[k];
+		const char* eq = strchr(arg, '=');
+		const size_t len = eq != NULL ? (size_t)(eq - arg) : strlen(arg);
+		const bool balance_opt = len == 15 && strncmp(arg, "--balance-every", 15) == 0;
+		if (!balance_opt && !(len == 11 && strncmp(arg, "--decompose", 11) == 0)) {
+			argv[kept++] = argv[k];
+			continue;
+		}
+		const char* name = balance_opt ? "--balance-every" : "--decompose";
+		if (eq == NULL && k + 1 >= *argc) {
+			cli_error("%s: missing value (%s)", name, balance_opt ? "an integer from 0 to 1000000000" : "blocks or strips");
+			return false;
+		}
+		const char* value = eq != NULL ? eq + 1 : argv[++k];
+		if (seen[balance_opt ? 0 : 1]) {
+			cli_error("%s: given twice (the second time as \"%.64s\"); give it once", name, value);
+			return false;
+		}
+		seen[balance_opt ? 0 : 1] = true;
+		if (balance_opt && !opt_parse_u64(value, 0, CLI_MAX_STEPS, false, balance_every)) {
+			cli_error("--balance-every: expected an integer from 0 to %u, got \"%.64s\"", CLI_MAX_STEPS, value);
+			return false;
+		}
+		if (!balance_opt) {
+			if (strcmp(value, "blocks") != 0 && strcmp(value, "strips") != 0) {
+				cli_error("--decompose: expected blocks or strips, got \"%.64s\"", value);
+				return false;
+			}
+			*blocks = strcmp(value, "blocks") == 0;
+		}
+	}
+	*argc = kept;
+	return true;
 }

@@ -106,45 +106,13 @@ static int run(int argc, char** argv)
 		cli_error("expected: mpirun -np R throng-mpi run <scenario> [options] (throng-mpi --help)");
 		return CLI_EXIT_USAGE;
 	}
-	// --balance-every is throng-mpi's own: taken out before throng run's
-	// parser reads the rest.
+	// --balance-every and --decompose are throng-mpi's own: taken out
+	// before throng run's parser reads the rest.
 	uint64_t balance_every = MPI_BALANCE_EVERY;
 	bool blocks = true;
-	bool seen[2] = {false, false}; // --balance-every, --decompose: once each, as every option
-	int kept = 2;
-	for (int k = 2; k < argc; ++k) {
-		const char* arg = argv[k];
-		const char* eq = strchr(arg, '=');
-		const size_t len = eq != NULL ? (size_t)(eq - arg) : strlen(arg);
-		const bool balance_opt = len == 15 && strncmp(arg, "--balance-every", 15) == 0;
-		if (!balance_opt && !(len == 11 && strncmp(arg, "--decompose", 11) == 0)) {
-			argv[kept++] = argv[k];
-			continue;
-		}
-		const char* name = balance_opt ? "--balance-every" : "--decompose";
-		if (eq == NULL && k + 1 >= argc) {
-			cli_error("%s: missing value (%s)", name, balance_opt ? "an integer from 0 to 1000000000" : "blocks or strips");
-			return CLI_EXIT_USAGE;
-		}
-		const char* value = eq != NULL ? eq + 1 : argv[++k];
-		if (seen[balance_opt ? 0 : 1]) {
-			cli_error("%s: given twice (the second time as \"%.64s\"); give it once", name, value);
-			return CLI_EXIT_USAGE;
-		}
-		seen[balance_opt ? 0 : 1] = true;
-		if (balance_opt && !opt_parse_u64(value, 0, CLI_MAX_STEPS, false, &balance_every)) {
-			cli_error("--balance-every: expected an integer from 0 to %u, got \"%.64s\"", CLI_MAX_STEPS, value);
-			return CLI_EXIT_USAGE;
-		}
-		if (!balance_opt) {
-			if (strcmp(value, "blocks") != 0 && strcmp(value, "strips") != 0) {
-				cli_error("--decompose: expected blocks or strips, got \"%.64s\"", value);
-				return CLI_EXIT_USAGE;
-			}
-			blocks = strcmp(value, "blocks") == 0;
-		}
+	if (!take_layout_options(&argc, argv, &balance_every, &blocks)) {
+		return CLI_EXIT_USAGE;
 	}
-	argc = kept;
 	cli_run_args args;
 	int rc = cli_parse_run(argc, argv, 2, usage, &args);
 	if (rc != CLI_EXIT_OK || args.help) {

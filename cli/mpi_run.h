@@ -104,6 +104,12 @@ static inline bool source_own(const source* src, uint32_t k, float* px, float* p
 /// The rank whose block holds the cell (row, col).
 int owner_of(const layout* L, int32_t row, int32_t col);
 
+/// Takes throng-mpi's own options out of argv[2 ..] (the rest kept in
+/// order, *argc their new count): --balance-every K into *balance_every,
+/// --decompose blocks|strips into *blocks, each once. Returns false after
+/// saying what is wrong with one.
+bool take_layout_options(int* argc, char** argv, uint64_t* balance_every, bool* blocks);
+
 /// px x py = rank_count for blocks as square as R allows: px the largest
 /// divisor of R at most sqrt(R) (1 for strips, or when R is prime).
 void shape(layout* L, bool blocks);
