@@ -253,6 +253,11 @@ int vw_app_capture_begin(vw_app* app, double frame_s)
 {
 	const vw_args* a = app->args;
 	char err[1024];
+	double fps = a->fps_given ? (double)a->fps : frame_s > 0.0 ? 1.0 / frame_s : 30.0;
+	if (a->video != NULL && !vw_video_rate_ok(a->video, fps, err, sizeof err)) {
+		vw_error("%s", err);
+		return VW_EXIT_USAGE;
+	}
 	if (a->record != NULL && !vw_capture_dir(a->record, err, sizeof err)) {
 		vw_error("--record: %s", err);
 		return VW_EXIT_OUTPUT;
@@ -260,7 +265,6 @@ int vw_app_capture_begin(vw_app* app, double frame_s)
 	if (a->video != NULL) {
 		int w = 0, h = 0;
 		SDL_GetRendererOutputSize(app->renderer, &w, &h);
-		double fps = a->fps_given ? (double)a->fps : frame_s > 0.0 ? 1.0 / frame_s : 30.0;
 		app->video = vw_video_open(app->ffmpeg, a->video, w, h, fps, err, sizeof err);
 		if (app->video == NULL) {
 			vw_error("%s", err);
@@ -317,7 +321,11 @@ static int lockstep_frames(vw_app* app)
 	const vw_args* a = app->args;
 	// --frames 0 (only --record and --video can leave it so, and only with
 	// a window): until the window is closed.
+	// A video in a window on screen goes at its own rate, so that what is
+	// poked with the mouse is poked at the pace the video will show.
+	bool paced = app->video != NULL && (SDL_GetWindowFlags(app->window) & SDL_WINDOW_HIDDEN) == 0;
 	for (uint32_t n = 0; a->frames == 0 || n < a->frames; ++n) {
+		double t0 = vw_now();
 		vw_sim_tick(app->sim, n == 0 ? 0u : a->steps_per_frame);
 		const vw_frame* f = vw_sim_acquire(app->sim);
 		double now = vw_now();
@@ -336,6 +344,10 @@ static int lockstep_frames(vw_app* app)
 		vw_app_count_frame(app, vw_now());
 		if (app->ui.quit) {
 			break;
+		}
+		double left = paced ? 1.0 / vw_video_rate(app->video) - (vw_now() - t0) : 0.0;
+		if (left > 0.001) {
+			SDL_Delay((Uint32)(left * 1e3));
 		}
 	}
 	return VW_EXIT_OK;

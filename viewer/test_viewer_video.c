@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "test_viewer_support.h"
@@ -248,6 +249,11 @@ Test(video, bad_arguments)
 	expect_refused(2, "solo --video v.mp4 --benchmark-frames 5", "--benchmark-frames");
 	expect_refused(2, "--attach feed --video v.mp4", "--attach");
 	need_ffmpeg();
+	// A GIF's delays are hundredths of a second: 60 frames a second (real
+	// time by default) cannot be stored.
+	expect_refused(2, "solo --video v.gif --frames 2", "GIF");
+	expect_refused(2, "solo --video v.gif --frames 2 --fps 60", "50");
+	cr_expect(!exists("v.gif"));
 	// A directory that does not exist, and one that is a file.
 	expect_refused(4, "solo --video nodir/v.mp4 --frames 2", "nodir");
 	cr_expect(!exists("nodir"));
@@ -257,4 +263,25 @@ Test(video, bad_arguments)
 	cr_assert_not_null(f);
 	cr_assert_eq(fclose(f), 0);
 	expect_refused(4, "solo --video file/v.mp4 --frames 2", "file/v.mp4");
+}
+
+/// Seconds on a monotonic clock.
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+// In a window on X11 (the xvfb suite, test_viewer.c, makes the directory):
+// the frames are shown at the video's rate, 30 frames at 60 a second
+// taking at least half a second.
+Test(xvfb, video_in_a_window_at_its_rate)
+{
+	need_ffmpeg();
+	double t0 = now_s();
+	view_ok("-u SDL_VIDEODRIVER " NO_LEAKS, "herd --agents 100 --video w.mp4 --frames 30 --width 640 --height 480");
+	double took = now_s() - t0;
+	expect_video("w.mp4", "h264", 640, 480, "60/1", 30);
+	cr_expect_geq(took, 0.48, "30 frames at 60 a second shown in %.3f s", took);
 }

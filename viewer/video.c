@@ -74,6 +74,7 @@ struct vw_video {
 	throng_output_file* out;  ///< the temporary ffmpeg writes, renamed onto path
 	char path[1024];
 	int w, h;
+	double fps;
 	vw_pixels px;
 	unsigned long long frames;
 };
@@ -114,6 +115,19 @@ bool vw_video_find_ffmpeg(char* out, size_t cap, char* err, size_t err_cap)
 	         "or throng's scripts/setup)",
 	         path != NULL ? path : "unset");
 	return false;
+}
+
+bool vw_video_rate_ok(const char* path, double fps, char* err, size_t err_cap)
+{
+	const vw_container* c = container_of(path);
+	if (c != NULL && strcmp(c->muxer, "gif") == 0 && fps > 50.0 + 1e-9) {
+		snprintf(err, err_cap,
+		         "--video: a GIF plays at most 50 frames a second (its delays are hundredths of a second), not "
+		         "%.4g; give --fps 50 or less (--steps-per-frame 2 gives 30, real time at the usual 1/60 s step)",
+		         fps);
+		return false;
+	}
+	return true;
 }
 
 /// "30" or "29.970030": frames a second as ffmpeg's -framerate reads it.
@@ -288,6 +302,7 @@ vw_video* vw_video_open(const char* program, const char* path, int w, int h, dou
 	v->pipe = -1;
 	v->w = w;
 	v->h = h;
+	v->fps = fps;
 	snprintf(v->path, sizeof v->path, "%s", path);
 	if (throng_output_file_open(path, &v->out) != THRONG_OK) {
 		snprintf(err, err_cap, "--video: %s", throng_last_error());
@@ -359,9 +374,9 @@ bool vw_video_write(vw_video* v, SDL_Renderer* r, char* err, size_t err_cap)
 	return true;
 }
 
-unsigned long long vw_video_frames(const vw_video* v)
+double vw_video_rate(const vw_video* v)
 {
-	return v->frames;
+	return v->fps;
 }
 
 bool vw_video_finish(vw_video* v, char* err, size_t err_cap)

@@ -19,6 +19,11 @@ bool vw_video_name_ok(const char* path);
 /// is none (err says how to install it).
 bool vw_video_find_ffmpeg(char* out, size_t cap, char* err, size_t err_cap);
 
+/// Whether `path`'s container can play `fps` frames a second: a GIF keeps
+/// its delays in hundredths of a second and players slow down any under
+/// two, so it takes at most 50. False with the reason in err.
+bool vw_video_rate_ok(const char* path, double fps, char* err, size_t err_cap);
+
 /// Starts ffmpeg (`program`) encoding w x h frames at `fps` frames a second
 /// into `path`, through a temporary file beside it (throng/file.h) that
 /// becomes `path` at vw_video_finish. Returns NULL with the reason in err.
@@ -30,8 +35,8 @@ vw_video* vw_video_open(const char* program, const char* path, int w, int h, dou
 /// words when it stopped); then only vw_video_abort remains.
 bool vw_video_write(vw_video* v, SDL_Renderer* r, char* err, size_t err_cap);
 
-/// Frames sent so far.
-unsigned long long vw_video_frames(const vw_video* v);
+/// Frames a second, as the video was opened with.
+double vw_video_rate(const vw_video* v);
 
 /// Ends the input, waits for ffmpeg and, when it succeeded, renames the
 /// file onto its path. Frees v. False with the reason in err; the path is
