@@ -85,6 +85,14 @@ static void expect_video(const char* name, const char* codec, int w, int h, cons
 	cr_expect_eq(p.frames, frames, "%s: %ld frames, expected %ld", name, p.frames, frames);
 }
 
+/// Runs `throng-view <args>`, which must write `name`, and checks it.
+static void video_ok(const char* args, const char* name, const char* codec, int w, int h, const char* rate,
+                     long frames)
+{
+	view_ok(DUMMY, args);
+	expect_video(name, codec, w, h, rate, frames);
+}
+
 /// Files in the test's directory matching `pattern` (a glob).
 static size_t count_files(const char* pattern)
 {
@@ -122,8 +130,8 @@ TestSuite(video, .init = make_dir, .fini = remove_dir);
 Test(video, live_run_frames_size_rate_and_pixels)
 {
 	need_ffmpeg();
-	view_ok(DUMMY, "solo --video v.mp4 --frames 12 --fps 24 --width 640 --height 480 --no-hud");
-	expect_video("v.mp4", "h264", W, H, "24/1", 12);
+	video_ok("solo --video v.mp4 --frames 12 --fps 24 --width 640 --height 480 --no-hud",
+	         "v.mp4", "h264", W, H, "24/1", 12);
 	probe p = probe_video("v.mp4");
 	cr_expect_str_eq(p.pix_fmt, "yuv420p");
 	cr_expect_eq(count_files(".*.part"), 0u, "a temporary was left behind");
@@ -160,20 +168,20 @@ Test(video, real_time_rate_by_default_and_steps)
 	need_ffmpeg();
 	// dt 1/60 s, two steps a frame: 30 frames a second; --steps 20 is
 	// frames 0 .. 10.
-	view_ok(DUMMY, "herd --agents 40 --video v.webm --steps 20 --steps-per-frame 2 --width 320 --height 240");
-	expect_video("v.webm", "vp9", 320, 240, "30/1", 11);
-	view_ok(DUMMY, "herd --agents 40 --video v.mkv --frames 5 --width 320 --height 240");
-	expect_video("v.mkv", "h264", 320, 240, "60/1", 5);
+	video_ok("herd --agents 40 --video v.webm --steps 20 --steps-per-frame 2 --width 320 --height 240",
+	         "v.webm", "vp9", 320, 240, "30/1", 11);
+	video_ok("herd --agents 40 --video v.mkv --frames 5 --width 320 --height 240",
+	         "v.mkv", "h264", 320, 240, "60/1", 5);
 }
 
 Test(video, odd_sizes_and_gif)
 {
 	need_ffmpeg();
 	// H.264 in yuv420p needs even sides: one pixel of background more.
-	view_ok(DUMMY, "solo --video odd.mp4 --frames 3 --fps 10 --width 321 --height 241");
-	expect_video("odd.mp4", "h264", 322, 242, "10/1", 3);
-	view_ok(DUMMY, "solo --video odd.webm --frames 3 --fps 10 --width 321 --height 241");
-	expect_video("odd.webm", "vp9", 321, 241, "10/1", 3);
+	video_ok("solo --video odd.mp4 --frames 3 --fps 10 --width 321 --height 241",
+	         "odd.mp4", "h264", 322, 242, "10/1", 3);
+	video_ok("solo --video odd.webm --frames 3 --fps 10 --width 321 --height 241",
+	         "odd.webm", "vp9", 321, 241, "10/1", 3);
 	view_ok(DUMMY, "solo --video v.GIF --frames 4 --fps 20 --width 160 --height 120");
 	probe p = probe_video("v.GIF");
 	cr_expect_str_eq(p.codec, "gif");
@@ -185,10 +193,10 @@ Test(video, replay)
 	need_ffmpeg();
 	// Frames at steps 0, 5, 10, 15 and 20: a frame every 5/60 s, 12 a second.
 	throng_ok("run herd --agents 50 --steps 20 --every 5 --out h.bin");
-	view_ok(DUMMY, "--replay h.bin --video r.mp4 --width 320 --height 240");
-	expect_video("r.mp4", "h264", 320, 240, "12/1", 5);
-	view_ok(DUMMY, "--replay h.bin --steps 10 --frames 2 --fps 25 --video r2.mov --width 320 --height 240");
-	expect_video("r2.mov", "h264", 320, 240, "25/1", 2);
+	video_ok("--replay h.bin --video r.mp4 --width 320 --height 240",
+	         "r.mp4", "h264", 320, 240, "12/1", 5);
+	video_ok("--replay h.bin --steps 10 --frames 2 --fps 25 --video r2.mov --width 320 --height 240",
+	         "r2.mov", "h264", 320, 240, "25/1", 2);
 	cr_expect_eq(count_files(".*.part"), 0u);
 }
 
