@@ -319,11 +319,11 @@ int vw_app_capture_end(vw_app* app, int rc)
 static int lockstep_frames(vw_app* app)
 {
 	const vw_args* a = app->args;
-	// --frames 0 (only --record and --video can leave it so, and only with
-	// a window): until the window is closed.
 	// A video in a window on screen goes at its own rate, so that what is
 	// poked with the mouse is poked at the pace the video will show.
 	bool paced = app->video != NULL && (SDL_GetWindowFlags(app->window) & SDL_WINDOW_HIDDEN) == 0;
+	// --frames 0 (only --record and --video can leave it so, and only with
+	// a window): until the window is closed.
 	for (uint32_t n = 0; a->frames == 0 || n < a->frames; ++n) {
 		double t0 = vw_now();
 		vw_sim_tick(app->sim, n == 0 ? 0u : a->steps_per_frame);
