@@ -159,7 +159,8 @@ static void log_tail(FILE* log, char* buf, size_t cap)
 	const char* lines[3] = {NULL, NULL, NULL};
 	size_t kept = 0;
 	for (char* line = strtok(text, "\r\n"); line != NULL; line = strtok(NULL, "\r\n")) {
-		if (line[strspn(line, " \t")] == '\0') {
+		line += strspn(line, " \t");
+		if (*line == '\0') {
 			continue;
 		}
 		if (kept == 3) {
