@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "palette.h"
 #include "throng/file.h"
 
 #define VW_VIDEO_TAIL 1024 ///< bytes of ffmpeg's stderr that a message quotes, at most
@@ -324,8 +325,9 @@ vw_video* vw_video_open(const char* program, const char* path, int w, int h, dou
 	format_rate(fps, rate, sizeof rate);
 	const char* filter = c->filter;
 	if (c->even && (w % 2 != 0 || h % 2 != 0)) {
-		// The viewer's background (palette.h) along the right or bottom edge.
-		snprintf(pad, sizeof pad, "pad=%d:%d:0:0:color=0x12141a", w + w % 2, h + h % 2);
+		// The viewer's background along the right or bottom edge.
+		snprintf(pad, sizeof pad, "pad=%d:%d:0:0:color=0x%02x%02x%02x", w + w % 2, h + h % 2, VW_BACKGROUND.r,
+		         VW_BACKGROUND.g, VW_BACKGROUND.b);
 		filter = pad;
 	}
 	const char* argv[64];
