@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -208,6 +209,32 @@ Test(video, replay)
 	video_ok("--replay h.bin --steps 10 --frames 2 --fps 25 --video r2.mov --width 320 --height 240",
 	         "r2.mov", "h264", 320, 240, "25/1", 2);
 	cr_expect_eq(count_files(".*.part"), 0u);
+}
+
+// Ctrl-C (SIGINT) during a video: SDL makes it a quit, the video ends
+// whole with the frames so far and is renamed onto its path.
+Test(video, interrupted_ends_whole)
+{
+	need_ffmpeg();
+	char cmd[2048];
+	// The temporary exists once the capture has begun, after SDL took
+	// SIGINT. A job the shell starts with & ignores SIGINT: env gives it
+	// back its default, as a terminal's foreground job has it.
+	snprintf(cmd, sizeof cmd,
+	         "cd '%s' && { env --default-signal=INT %s '%s' herd --video v.mkv --frames 20000 --width 160 "
+	         "--height 120 --no-hud "
+	         "2>err.txt & pid=$!; n=0; until ls .v.mkv.*.part >/dev/null 2>&1 || [ $n -ge 600 ]; do sleep 0.1; "
+	         "n=$((n+1)); done; sleep 0.5; kill -INT $pid; wait $pid; }",
+	         dir, DUMMY, THRONG_VIEW_PATH);
+	int status = system(cmd);
+	char path[128];
+	snprintf(path, sizeof path, "%s/err.txt", dir);
+	slurp(path, err, sizeof err);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d: %s", status, err);
+	probe p = probe_video("v.mkv");
+	cr_expect(p.frames >= 1 && p.frames < 20000 && p.w == 160 && p.h == 120, "v.mkv: %d x %d, %ld frames", p.w,
+	          p.h, p.frames);
+	cr_expect_eq(count_files(".*.part"), 0u, "a temporary was left behind");
 }
 
 Test(video, a_failing_ffmpeg_leaves_the_old_file)
