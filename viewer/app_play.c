@@ -116,7 +116,20 @@ static void render_play(vw_app* app, vw_play* p, const vw_frame* f)
 	draw_timeline(app, p);
 }
 
-/// --screenshot or --record: frames at fixed steps, the same on every run.
+/// Whether a quit came (the window closed, or SIGINT or SIGTERM, which SDL
+/// turns into one); a capture takes no other input.
+static bool quit_requested(void)
+{
+	SDL_Event e;
+	bool quit = false;
+	while (SDL_PollEvent(&e)) {
+		quit = quit || e.type == SDL_QUIT;
+	}
+	return quit;
+}
+
+/// --screenshot, --record or --video: frames at fixed steps, the same on
+/// every run; a quit ends them early, a video whole.
 static int capture(vw_app* app, vw_play* p)
 {
 	const vw_args* a = app->args;
@@ -159,6 +172,9 @@ static int capture(vw_app* app, vw_play* p)
 		render_play(app, p, f);
 		rc = vw_app_capture_frame(app, n, n + 1u == total);
 		SDL_RenderPresent(app->renderer);
+		if (quit_requested()) {
+			break;
+		}
 	}
 	return vw_app_capture_end(app, rc);
 }

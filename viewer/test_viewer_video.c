@@ -211,30 +211,40 @@ Test(video, replay)
 	cr_expect_eq(count_files(".*.part"), 0u);
 }
 
-// Ctrl-C (SIGINT) during a video: SDL makes it a quit, the video ends
-// whole with the frames so far and is renamed onto its path.
-Test(video, interrupted_ends_whole)
+/// Starts `throng-view <args>`, which writes the 160 x 120 video `name`,
+/// sends it SIGINT once its capture has begun, and checks that it exits 0
+/// with a whole video of fewer than `most` frames.
+static void interrupt_video(const char* args, const char* name, long most)
 {
-	need_ffmpeg();
 	char cmd[2048];
 	// The temporary exists once the capture has begun, after SDL took
 	// SIGINT. A job the shell starts with & ignores SIGINT: env gives it
 	// back its default, as a terminal's foreground job has it.
 	snprintf(cmd, sizeof cmd,
-	         "cd '%s' && { env --default-signal=INT %s '%s' herd --video v.mkv --frames 20000 --width 160 "
-	         "--height 120 --no-hud "
-	         "2>err.txt & pid=$!; n=0; until ls .v.mkv.*.part >/dev/null 2>&1 || [ $n -ge 600 ]; do sleep 0.1; "
-	         "n=$((n+1)); done; sleep 0.5; kill -INT $pid; wait $pid; }",
-	         dir, DUMMY, THRONG_VIEW_PATH);
+	         "cd '%s' && { env --default-signal=INT %s '%s' %s 2>err.txt & pid=$!; n=0; "
+	         "until ls .%s.*.part >/dev/null 2>&1 || [ $n -ge 600 ]; do sleep 0.1; n=$((n+1)); done; "
+	         "sleep 0.5; kill -INT $pid; wait $pid; }",
+	         dir, DUMMY, THRONG_VIEW_PATH, args, name);
 	int status = system(cmd);
 	char path[128];
 	snprintf(path, sizeof path, "%s/err.txt", dir);
 	slurp(path, err, sizeof err);
-	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d: %s", status, err);
-	probe p = probe_video("v.mkv");
-	cr_expect(p.frames >= 1 && p.frames < 20000 && p.w == 160 && p.h == 120, "v.mkv: %d x %d, %ld frames", p.w,
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: status %d: %s", args, status, err);
+	probe p = probe_video(name);
+	cr_expect(p.frames >= 1 && p.frames < most && p.w == 160 && p.h == 120, "%s: %d x %d, %ld frames", args, p.w,
 	          p.h, p.frames);
 	cr_expect_eq(count_files(".*.part"), 0u, "a temporary was left behind");
+}
+
+// Ctrl-C (SIGINT) during a video: SDL makes it a quit, the video ends
+// whole with the frames so far and is renamed onto its path.
+Test(video, interrupted_ends_whole)
+{
+	need_ffmpeg();
+	interrupt_video("herd --video v.mkv --frames 20000 --width 160 --height 120 --no-hud", "v.mkv", 20000);
+	// A replay's capture: 20001 frames in the file.
+	throng_ok("run herd --steps 20000 --out long.bin");
+	interrupt_video("--replay long.bin --video r.mkv --width 160 --height 120 --no-hud", "r.mkv", 20001);
 }
 
 Test(video, a_failing_ffmpeg_leaves_the_old_file)
