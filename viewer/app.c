@@ -249,17 +249,83 @@ static int run_realtime(vw_app* app)
 	return VW_EXIT_OK;
 }
 
-static int run_lockstep(vw_app* app)
+int vw_app_capture_begin(vw_app* app, double frame_s)
 {
 	const vw_args* a = app->args;
-	char err[512], path[1024];
+	char err[1024];
+	double fps = a->fps_given ? (double)a->fps : frame_s > 0.0 ? 1.0 / frame_s : 30.0;
+	if (a->video != NULL && !vw_video_rate_ok(a->video, fps, err, sizeof err)) {
+		vw_error("%s", err);
+		return VW_EXIT_USAGE;
+	}
 	if (a->record != NULL && !vw_capture_dir(a->record, err, sizeof err)) {
 		vw_error("--record: %s", err);
 		return VW_EXIT_OUTPUT;
 	}
-	// --frames 0 (only --record can leave it so, and only with a window):
-	// until the window is closed.
+	if (a->video != NULL) {
+		int w = 0, h = 0;
+		SDL_GetRendererOutputSize(app->renderer, &w, &h);
+		app->video = vw_video_open(app->ffmpeg, a->video, w, h, fps, err, sizeof err);
+		if (app->video == NULL) {
+			vw_error("%s", err);
+			return VW_EXIT_OUTPUT;
+		}
+	}
+	return VW_EXIT_OK;
+}
+
+int vw_app_capture_frame(vw_app* app, uint64_t n, bool last)
+{
+	const vw_args* a = app->args;
+	char err[1024], path[1024];
+	if (a->record != NULL) {
+		snprintf(path, sizeof path, "%s/frame_%06llu.png", a->record, (unsigned long long)n);
+		if (!vw_capture_png(app->renderer, path, true, err, sizeof err)) {
+			vw_error("--record: %s", err);
+			return VW_EXIT_OUTPUT;
+		}
+	}
+	if (app->video != NULL && !vw_video_write(app->video, app->renderer, err, sizeof err)) {
+		vw_error("%s", err);
+		return VW_EXIT_OUTPUT;
+	}
+	if (a->screenshot != NULL && last && !vw_capture_png(app->renderer, a->screenshot, false, err, sizeof err)) {
+		vw_error("--screenshot: %s", err);
+		return VW_EXIT_OUTPUT;
+	}
+	return VW_EXIT_OK;
+}
+
+int vw_app_capture_end(vw_app* app, int rc)
+{
+	vw_video* v = app->video;
+	app->video = NULL;
+	if (v == NULL) {
+		return rc;
+	}
+	if (rc != VW_EXIT_OK) {
+		vw_video_abort(v);
+		return rc;
+	}
+	char err[1024];
+	if (!vw_video_finish(v, err, sizeof err)) {
+		vw_error("%s", err);
+		return VW_EXIT_OUTPUT;
+	}
+	return rc;
+}
+
+/// The frames of a capture (--screenshot, --record, --video).
+static int lockstep_frames(vw_app* app)
+{
+	const vw_args* a = app->args;
+	// A video in a window on screen goes at its own rate, so that what is
+	// poked with the mouse is poked at the pace the video will show.
+	bool paced = app->video != NULL && (SDL_GetWindowFlags(app->window) & SDL_WINDOW_HIDDEN) == 0;
+	// --frames 0 (only --record and --video can leave it so, and only with
+	// a window): until the window is closed.
 	for (uint32_t n = 0; a->frames == 0 || n < a->frames; ++n) {
+		double t0 = vw_now();
 		vw_sim_tick(app->sim, n == 0 ? 0u : a->steps_per_frame);
 		const vw_frame* f = vw_sim_acquire(app->sim);
 		double now = vw_now();
@@ -270,25 +336,31 @@ static int run_lockstep(vw_app* app)
 			return VW_EXIT_FAILURE;
 		}
 		vw_app_render(app, f);
-		if (a->record != NULL) {
-			snprintf(path, sizeof path, "%s/frame_%06u.png", a->record, n);
-			if (!vw_capture_png(app->renderer, path, true, err, sizeof err)) {
-				vw_error("--record: %s", err);
-				return VW_EXIT_OUTPUT;
-			}
-		}
-		if (a->screenshot != NULL && n + 1 == a->frames &&
-		    !vw_capture_png(app->renderer, a->screenshot, false, err, sizeof err)) {
-			vw_error("--screenshot: %s", err);
-			return VW_EXIT_OUTPUT;
+		int rc = vw_app_capture_frame(app, n, n + 1 == a->frames);
+		if (rc != VW_EXIT_OK) {
+			return rc;
 		}
 		SDL_RenderPresent(app->renderer);
 		vw_app_count_frame(app, vw_now());
 		if (app->ui.quit) {
 			break;
 		}
+		double left = paced ? 1.0 / vw_video_rate(app->video) - (vw_now() - t0) : 0.0;
+		if (left > 0.001) {
+			SDL_Delay((Uint32)(left * 1e3));
+		}
 	}
 	return VW_EXIT_OK;
+}
+
+static int run_lockstep(vw_app* app)
+{
+	const vw_frame* f = vw_sim_acquire(app->sim);
+	int rc = vw_app_capture_begin(app, (double)f->def.dt * (double)app->args->steps_per_frame);
+	if (rc == VW_EXIT_OK) {
+		rc = lockstep_frames(app);
+	}
+	return vw_app_capture_end(app, rc);
 }
 
 static int compare_double(const void* a, const void* b)
@@ -391,9 +463,12 @@ int vw_app_run(const vw_args* args)
 	}
 	app->args = args;
 	app->scene = args->scenario;
-	app->lockstep = args->screenshot != NULL || args->record != NULL;
+	app->lockstep = vw_args_capture(args);
 	char err[512];
-	int rc = vw_app_open_video(app, err, sizeof err);
+	// Before the window and the scene: without ffmpeg there is no video to make.
+	int rc = args->video == NULL || vw_video_find_ffmpeg(app->ffmpeg, sizeof app->ffmpeg, err, sizeof err)
+	             ? vw_app_open_video(app, err, sizeof err)
+	             : VW_EXIT_FAILURE;
 	if (rc == VW_EXIT_OK && (args->replay != NULL || args->attach != NULL)) {
 		app->play = vw_play_open(args, err, sizeof err, &rc);
 		if (app->play != NULL) {

@@ -17,6 +17,7 @@
 #include "layer.h"
 #include "play.h"
 #include "sim.h"
+#include "video.h"
 
 typedef struct vw_app {
 	const vw_args* args;
@@ -43,6 +44,8 @@ typedef struct vw_app {
 	double render_ms, present_ms; ///< the last frame's drawing and presenting
 	double cpu_ms;           ///< the render thread's CPU time for the last frame
 	vw_layer layer;          ///< the cached world (layer.h)
+	char ffmpeg[1024];       ///< --video: the ffmpeg program found on PATH
+	vw_video* video;         ///< --video while it is written, else NULL
 	// The last fit: while the view is still that, a HUD grown past the room
 	// the fit left it (a legend line, a selection) refits.
 	bool fit_valid, fit_below;
@@ -69,6 +72,21 @@ void vw_app_render(vw_app* app, const vw_frame* f);
 
 /// Frame-rate bookkeeping after a frame presented at `now` (s).
 void vw_app_count_frame(vw_app* app, double now);
+
+/// Starts a capture's outputs: makes --record's directory, starts --video's
+/// encoder at `frame_s` simulated seconds a frame (real time) unless --fps
+/// says its rate. Returns an exit status after printing any error.
+int vw_app_capture_begin(vw_app* app, double frame_s);
+
+/// Writes frame n, drawn but not presented, to the capture's outputs
+/// (--record, --video; --screenshot when `last`). Returns an exit status
+/// after printing any error.
+int vw_app_capture_frame(vw_app* app, uint64_t n, bool last);
+
+/// Ends the capture begun: with rc VW_EXIT_OK the video is finished and
+/// renamed onto its path, else abandoned. Returns rc, or the video's
+/// failure.
+int vw_app_capture_end(vw_app* app, int rc);
 
 /// The loop of --replay and --attach (app_play.c).
 int vw_app_run_play(vw_app* app, vw_play* play);

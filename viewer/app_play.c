@@ -116,15 +116,24 @@ static void render_play(vw_app* app, vw_play* p, const vw_frame* f)
 	draw_timeline(app, p);
 }
 
-/// --screenshot or --record: frames at fixed steps, the same on every run.
+/// Whether a quit came (the window closed, or SIGINT or SIGTERM, which SDL
+/// turns into one); a capture takes no other input.
+static bool quit_requested(void)
+{
+	SDL_Event e;
+	bool quit = false;
+	while (SDL_PollEvent(&e)) {
+		quit = quit || e.type == SDL_QUIT;
+	}
+	return quit;
+}
+
+/// --screenshot, --record or --video: frames at fixed steps, the same on
+/// every run; a quit ends them early, a video whole.
 static int capture(vw_app* app, vw_play* p)
 {
 	const vw_args* a = app->args;
-	char err[512], path[1024];
-	if (a->record != NULL && !vw_capture_dir(a->record, err, sizeof err)) {
-		vw_error("--record: %s", err);
-		return VW_EXIT_OUTPUT;
-	}
+	char err[512];
 	if (vw_play_live(p)) {
 		// The first frame at or past --steps (any frame without it).
 		vw_play_set_paused(p, false); // --paused freezes a window, not a capture
@@ -153,28 +162,21 @@ static int capture(vw_app* app, vw_play* p)
 	if (a->frames != 0 && a->frames < total) {
 		total = a->frames;
 	}
-	if (a->screenshot != NULL && a->record == NULL) {
+	if (a->screenshot != NULL && a->record == NULL && a->video == NULL) {
 		total = 1; // the screenshot is the frame at --steps
 	}
-	for (uint64_t n = 0; n < total; ++n) {
+	int rc = vw_app_capture_begin(app, vw_play_frame_seconds(p));
+	for (uint64_t n = 0; n < total && rc == VW_EXIT_OK; ++n) {
 		vw_play_seek(p, (int64_t)(first + n));
 		const vw_frame* f = vw_play_frame(p);
 		render_play(app, p, f);
-		if (a->record != NULL) {
-			snprintf(path, sizeof path, "%s/frame_%06llu.png", a->record, (unsigned long long)n);
-			if (!vw_capture_png(app->renderer, path, true, err, sizeof err)) {
-				vw_error("--record: %s", err);
-				return VW_EXIT_OUTPUT;
-			}
-		}
-		if (a->screenshot != NULL && n + 1u == total &&
-		    !vw_capture_png(app->renderer, a->screenshot, false, err, sizeof err)) {
-			vw_error("--screenshot: %s", err);
-			return VW_EXIT_OUTPUT;
-		}
+		rc = vw_app_capture_frame(app, n, n + 1u == total);
 		SDL_RenderPresent(app->renderer);
+		if (quit_requested()) {
+			break;
+		}
 	}
-	return VW_EXIT_OK;
+	return vw_app_capture_end(app, rc);
 }
 
 int vw_app_run_play(vw_app* app, vw_play* p)

@@ -116,7 +116,7 @@ int vw_app_open_video(vw_app* app, char* err, size_t err_cap)
 		         names);
 		return VW_EXIT_USAGE;
 	}
-	bool capture = a->screenshot != NULL || a->record != NULL;
+	bool capture = vw_args_capture(a);
 	if (capture && getenv("SDL_VIDEODRIVER") == NULL && getenv("DISPLAY") == NULL &&
 	    getenv("WAYLAND_DISPLAY") == NULL) {
 		SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen"); // headless capture needs no display
@@ -138,23 +138,25 @@ int vw_app_open_video(vw_app* app, char* err, size_t err_cap)
 		         "out.png");
 		return VW_EXIT_FAILURE;
 	}
-	if (headless_driver(driver) && a->record != NULL && a->frames == 0 && a->replay == NULL) {
-		// With a window, --record runs until it is closed; here nothing
-		// could close it.
+	if (headless_driver(driver) && (a->record != NULL || a->video != NULL) && a->frames == 0 && a->replay == NULL) {
+		// With a window, --record and --video run until it is closed; here
+		// nothing could close it.
 		snprintf(err, err_cap,
-		         "--record without --frames would record forever on the \"%s\" video driver (no window to "
-		         "close); give --frames N",
-		         driver);
+		         "%s without --frames would record forever on the \"%s\" video driver (no window to "
+		         "close); give --frames N or --steps N",
+		         a->video != NULL ? "--video" : "--record", driver);
 		return VW_EXIT_USAGE;
 	}
 	if (headless_driver(driver) && !capture && a->frames == 0 && a->benchmark_frames == 0) {
 		snprintf(err, err_cap,
-		         "the \"%s\" video driver shows nothing on screen; give --screenshot, --record or "
+		         "the \"%s\" video driver shows nothing on screen; give --screenshot, --record, --video or "
 		         "--frames, or unset SDL_VIDEODRIVER to use a display",
 		         driver);
 		return VW_EXIT_USAGE;
 	}
-	Uint32 flags = SDL_WINDOW_RESIZABLE | (headless_driver(driver) ? SDL_WINDOW_HIDDEN : SDL_WINDOW_SHOWN);
+	// A video keeps the size it starts with: its window cannot be resized.
+	Uint32 flags = (a->video != NULL ? 0u : (Uint32)SDL_WINDOW_RESIZABLE) |
+	               (headless_driver(driver) ? SDL_WINDOW_HIDDEN : SDL_WINDOW_SHOWN);
 	char title[128];
 	snprintf(title, sizeof title, "throng-view: %s", a->scenario);
 	app->window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, (int)a->width,

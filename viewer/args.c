@@ -14,6 +14,7 @@
 
 #include "opts.h"
 #include "palette.h"
+#include "video.h"
 
 void vw_error(const char* fmt, ...)
 {
@@ -65,6 +66,7 @@ static bool apply_option(const char* name, const char* value, void* user)
 		return option_u32(name, value, VW_MIN_SIDE, VW_MAX_SIDE, &out->height);
 	}
 	if (strcmp(name, "--fps") == 0) {
+		out->fps_given = true;
 		return option_u32(name, value, 0, 1000, &out->fps);
 	}
 	if (strcmp(name, "--select") == 0) {
@@ -120,10 +122,25 @@ static bool apply_option(const char* name, const char* value, void* user)
 		out->attach = value;
 	} else if (strcmp(name, "--record") == 0) {
 		out->record = value;
+	} else if (strcmp(name, "--video") == 0) {
+		if (!vw_video_name_ok(value)) {
+			const char* base = strrchr(value, '/');
+			const char* dot = strrchr(base != NULL ? base + 1 : value, '.');
+			vw_error("--video: \"%.64s\" %s%s; throng-view writes %s (the container follows the extension)",
+			         value, dot != NULL ? "has the extension " : "has no extension", dot != NULL ? dot : "",
+			         VW_VIDEO_EXTENSIONS);
+			return false;
+		}
+		out->video = value;
 	} else { // --renderer
 		out->renderer = value;
 	}
 	return true;
+}
+
+bool vw_args_capture(const vw_args* a)
+{
+	return a->screenshot != NULL || a->record != NULL || a->video != NULL;
 }
 
 int vw_parse_args(int argc, char** argv, vw_args* out)
@@ -132,7 +149,7 @@ int vw_parse_args(int argc, char** argv, vw_args* out)
 	                                     "--record", "--frames",   "--width",  "--height",  "--fps",
 	                                     "--renderer", "--benchmark-frames", "--select", "--zoom",
 	                                     "--steps-per-frame", "--steps", "--color", "--colour", "--replay",
-	                                     "--attach", "--scene"};
+	                                     "--attach", "--scene", "--video"};
 	uint64_t seen = 0;
 	const opt_spec spec = {"throng-view", "", "throng-view --help", valued, sizeof valued / sizeof valued[0], &seen};
 	memset(out, 0, sizeof *out);
@@ -154,12 +171,14 @@ int vw_parse_args(int argc, char** argv, vw_args* out)
 	if (out->scenario == NULL) {
 		out->scenario = "herd";
 	}
-	if (out->benchmark_frames != 0 && (out->screenshot != NULL || out->record != NULL)) {
-		vw_error("--benchmark-frames runs in real time and cannot be combined with --screenshot or --record");
+	if (out->benchmark_frames != 0 && vw_args_capture(out)) {
+		vw_error("--benchmark-frames runs in real time and cannot be combined with --screenshot, --record or "
+		         "--video");
 		return VW_EXIT_USAGE;
 	}
-	if (out->steps_per_frame != 0 && out->screenshot == NULL && out->record == NULL) {
-		vw_error("--steps-per-frame applies to --screenshot and --record (in real time the clock sets the pace)");
+	if (out->steps_per_frame != 0 && !vw_args_capture(out)) {
+		vw_error("--steps-per-frame applies to --screenshot, --record and --video (in real time the clock sets "
+		         "the pace)");
 		return VW_EXIT_USAGE;
 	}
 	if (out->steps_per_frame == 0) {
@@ -186,16 +205,22 @@ int vw_parse_args(int argc, char** argv, vw_args* out)
 		vw_error("--agents does not apply to --replay (the file says the run's agents)");
 		return VW_EXIT_USAGE;
 	}
-	if (out->steps_given && out->screenshot == NULL && out->record == NULL && out->replay == NULL) {
-		vw_error("--steps applies to --screenshot, --record and --replay (the step shown first)");
+	if (out->steps_given && !vw_args_capture(out) && out->replay == NULL) {
+		vw_error("--steps applies to --screenshot, --record, --video and --replay (the step shown first)");
 		return VW_EXIT_USAGE;
 	}
 	if (out->scene != NULL && out->replay == NULL && out->attach == NULL) {
 		vw_error("--scene applies to --replay and --attach (else give the scene as the first argument)");
 		return VW_EXIT_USAGE;
 	}
-	if (out->attach != NULL && out->record != NULL) {
-		vw_error("--record does not apply to --attach (record the run with `throng run --out`, then --replay it)");
+	if (out->attach != NULL && (out->record != NULL || out->video != NULL)) {
+		vw_error("%s does not apply to --attach (record the run with `throng run --out`, then --replay it)",
+		         out->record != NULL ? "--record" : "--video");
+		return VW_EXIT_USAGE;
+	}
+	if (out->video != NULL && out->fps_given && out->fps == 0) {
+		vw_error("--fps 0 (no cap) gives --video no frame rate; give 1 to 1000 frames a second, or leave it out "
+		         "for real time");
 		return VW_EXIT_USAGE;
 	}
 	if (out->steps_given && out->frames != 0 && out->replay == NULL) {
@@ -220,7 +245,7 @@ void vw_print_help(void)
 {
 	// One buffer for the whole text, written when stdout closes, so a
 	// failed write (/dev/full) is seen there with its errno.
-	static char buffer[8192];
+	static char buffer[16384];
 	setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
 	fputs(
 		"Usage: throng-view [scenario | FILE.yaml] [options]\n"
@@ -236,7 +261,9 @@ void vw_print_help(void)
 		"coming and going as recorded; --attach follows a live feed (`throng run ...\n"
 		"--shm NAME`). Both rebuild the scene their header names for its walls and\n"
 		"obstacles (a scenario file's are not in the stream: give --scene FILE).\n"
-		"\n"
+		"\n",
+		stdout);
+	fputs(
 		"Options:\n"
 		"  --replay FILE          play back a binary stream file\n"
 		"  --attach NAME          follow the live shared-memory feed NAME\n"
@@ -261,16 +288,26 @@ void vw_print_help(void)
 		"                         --frames N frames or the window is closed (without\n"
 		"                         a display, --frames is required); with --replay,\n"
 		"                         every frame from --steps to the end (or --frames)\n"
+		"  --video FILE           encode the frames --record would write into FILE with\n"
+		"                         the ffmpeg program: .mp4, .mov, .mkv (H.264; an odd\n"
+		"                         width or height gets one pixel of background), .webm\n"
+		"                         (VP9) or .gif (50 fps at most); size --width x\n"
+		"                         --height; rate --fps, by default real time (60/N\n"
+		"                         with a 1/60 s step and --steps-per-frame N; with\n"
+		"                         --replay, the file's frame spacing); in a window,\n"
+		"                         frames are shown at that rate\n"
 		"  --frames N             stop after N frames\n"
 		"  --steps N              with --screenshot: the picture shows step N (frames\n"
-		"                         are drawn all the way, the HUD's fps is their rate);\n"
+		"                         are drawn all the way, the HUD's fps is their rate;\n"
+		"                         --record and --video end with step N's frame);\n"
 		"                         with --replay: start at the last frame at or before\n"
 		"                         step N; with --attach --screenshot: wait for it\n"
-		"  --steps-per-frame N    with --screenshot or --record: N simulation steps\n"
+		"  --steps-per-frame N    with --screenshot, --record or --video: N steps\n"
 		"                         between frames (default 1; frame n shows step n*N)\n"
 		"  --benchmark-frames N   run in real time, then print fps and ms per step\n"
 		"  --fps N                frame-rate cap (default 60, 40 while the simulation\n"
-		"                         cannot keep real time; 0 = none)\n"
+		"                         cannot keep real time; 0 = none); with --video, the\n"
+		"                         video's frames a second\n"
 		"  --renderer NAME        SDL render driver (software, opengl, ...; an unknown\n"
 		"                         name is refused with the list); default:\n"
 		"                         accelerated unless it is a software GL\n"
@@ -281,10 +318,13 @@ void vw_print_help(void)
 		"  --paused               start paused\n"
 		"  -h, --help             this text\n"
 		"\n"
-		"Without a display, --screenshot and --record use SDL's offscreen driver\n"
+		"Without a display, --screenshot, --record and --video use SDL's offscreen driver\n"
 		"(or set SDL_VIDEODRIVER=offscreen or dummy).\n"
 		"A capture never removes an existing path: a regular file is written beside\n"
 		"it and renamed onto it when whole; a device or pipe is written in place.\n"
+		"A video is renamed onto FILE only when ffmpeg succeeds; a video of a\n"
+		"`throng run`: `throng run ... --out run.bin`, then\n"
+		"`throng-view --replay run.bin --video run.mp4`.\n"
 		"\n",
 		stdout);
 	fputs(

@@ -35,11 +35,13 @@ typedef struct vw_args {
 	uint32_t threads;          ///< 0 = OpenMP's default
 	const char* screenshot;    ///< PNG written after the last frame, or NULL
 	const char* record;        ///< directory that receives every frame, or NULL
+	const char* video;         ///< --video FILE: every frame encoded by ffmpeg, or NULL
 	uint32_t frames;           ///< 0 = run until closed (1 with --screenshot)
 	uint32_t steps_per_frame;  ///< captures: simulation steps between frames, default 1
 	uint32_t benchmark_frames; ///< 0 = no benchmark
 	uint32_t width, height;    ///< window size (px), default 1280 x 720
-	uint32_t fps;              ///< frame-rate cap, default 60; 0 = uncapped
+	uint32_t fps;              ///< frame-rate cap, default 60; 0 = uncapped; with --video its frame rate
+	bool fps_given;
 	const char* renderer;      ///< SDL render driver name, or NULL = automatic
 	uint32_t select;           ///< agent id selected at start, or UINT32_MAX (ids are not bounded by the count)
 	float zoom;                ///< start zoom relative to fit-to-world, default 1
@@ -57,6 +59,10 @@ typedef struct vw_args {
 /// Parses argv[1..argc). Returns VW_EXIT_OK, or VW_EXIT_USAGE after printing
 /// one line that names the bad argument to stderr.
 int vw_parse_args(int argc, char** argv, vw_args* out);
+
+/// Whether the run captures (--screenshot, --record, --video): lockstep,
+/// one step (or --steps-per-frame steps) per frame.
+bool vw_args_capture(const vw_args* a);
 
 /// Prints the usage text (options and keys) to stdout.
 void vw_print_help(void);

@@ -76,7 +76,7 @@ static bool write_png(const char* path, const unsigned char* pixels, int w, int 
 	return ok;
 }
 
-bool vw_capture_png(SDL_Renderer* r, const char* path, bool fast, char* err, size_t err_cap)
+bool vw_capture_read(SDL_Renderer* r, vw_pixels* px, char* err, size_t err_cap)
 {
 	int w = 0, h = 0;
 	if (SDL_GetRendererOutputSize(r, &w, &h) != 0 || w <= 0 || h <= 0) {
@@ -84,18 +84,31 @@ bool vw_capture_png(SDL_Renderer* r, const char* path, bool fast, char* err, siz
 		return false;
 	}
 	size_t stride = (size_t)w * 3u;
-	unsigned char* pixels = malloc(stride * (size_t)h);
-	if (pixels == NULL) {
-		snprintf(err, err_cap, "out of memory for a %d x %d capture", w, h);
+	size_t size = stride * (size_t)h;
+	if (size > px->cap) {
+		unsigned char* grown = realloc(px->rgb, size);
+		if (grown == NULL) {
+			snprintf(err, err_cap, "out of memory for a %d x %d capture", w, h);
+			return false;
+		}
+		px->rgb = grown;
+		px->cap = size;
+	}
+	px->w = w;
+	px->h = h;
+	if (SDL_RenderReadPixels(r, NULL, SDL_PIXELFORMAT_RGB24, px->rgb, (int)stride) != 0) {
+		snprintf(err, err_cap, "cannot read the frame back: %s", SDL_GetError());
 		return false;
 	}
-	bool ok = false;
-	if (SDL_RenderReadPixels(r, NULL, SDL_PIXELFORMAT_RGB24, pixels, (int)stride) != 0) {
-		snprintf(err, err_cap, "cannot read the frame back: %s", SDL_GetError());
-	} else {
-		ok = write_png(path, pixels, w, h, stride, fast, err, err_cap);
-	}
-	free(pixels);
+	return true;
+}
+
+bool vw_capture_png(SDL_Renderer* r, const char* path, bool fast, char* err, size_t err_cap)
+{
+	vw_pixels px = {0};
+	bool ok = vw_capture_read(r, &px, err, err_cap) &&
+	          write_png(path, px.rgb, px.w, px.h, (size_t)px.w * 3u, fast, err, err_cap);
+	free(px.rgb);
 	return ok;
 }
 

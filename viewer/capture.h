@@ -7,6 +7,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/// A frame read back: w x h pixels, 3 bytes (R, G, B) each, rows top to
+/// bottom without padding. Zero-initialise; free rgb when done.
+typedef struct vw_pixels {
+	unsigned char* rgb;
+	size_t cap; ///< bytes rgb holds
+	int w, h;
+} vw_pixels;
+
+/// Reads the frame being drawn (call before SDL_RenderPresent) into px,
+/// growing px->rgb when the frame needs more. False with the reason in err.
+bool vw_capture_read(SDL_Renderer* r, vw_pixels* px, char* err, size_t err_cap);
+
 /// Reads the frame being drawn (call before SDL_RenderPresent) and writes
 /// it to `path` as an 8-bit RGB PNG; `fast` trades size for speed
 /// (recording). False with the reason in err.

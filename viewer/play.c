@@ -434,10 +434,15 @@ uint64_t vw_play_find_step(const vw_play* p, uint64_t step)
 	return lo == 0 ? 0 : lo - 1u;
 }
 
+double vw_play_frame_seconds(const vw_play* p)
+{
+	return p->info.dt * (double)(p->info.every == 0 ? 1u : p->info.every);
+}
+
 bool vw_play_update(vw_play* p, double wall, char* err, size_t err_cap)
 {
 	if (!p->live) {
-		double frame_s = p->info.dt * (double)(p->info.every == 0 ? 1u : p->info.every);
+		double frame_s = vw_play_frame_seconds(p);
 		if (!p->paused && frame_s > 0.0 && p->record_count > 0) {
 			p->position += wall * p->speed / frame_s;
 			double last = (double)(p->record_count - 1u);

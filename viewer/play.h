@@ -44,6 +44,10 @@ uint64_t vw_play_frames(const vw_play* play);
 /// Replay: the frame shown (0-based).
 uint64_t vw_play_index(const vw_play* play);
 
+/// Simulated seconds between a replay's frames (dt times the header's
+/// frame interval).
+double vw_play_frame_seconds(const vw_play* play);
+
 /// Replay: shows frame `index` (clamped to the last); pauses nothing.
 void vw_play_seek(vw_play* play, int64_t index);
 

@@ -200,7 +200,7 @@ Test(churn, real_time_with_churn)
 Test(churn, options_that_need_sense)
 {
 	cr_expect_eq(run_view(DUMMY, "concourse --steps-per-frame 5 --frames 3"), 2);
-	cr_expect_not_null(strstr(err, "--steps-per-frame applies to --screenshot and --record"), "%s", err);
+	cr_expect_not_null(strstr(err, "--steps-per-frame applies to --screenshot, --record and --video"), "%s", err);
 	cr_expect_eq(run_view(DUMMY, "concourse --steps-per-frame 0 --screenshot x.png"), 2);
 	cr_expect_eq(run_view(DUMMY, "evacuation --agents 100 --select 100 --screenshot x.png"), 2);
 	cr_expect_not_null(strstr(err, "--select: no agent 100 at the start (the scene starts with 100 agents)"), "%s",

@@ -26,18 +26,6 @@
 static const unsigned char ARMY0[3] = {0, 114, 178};
 static const unsigned char ARMY1[3] = {213, 94, 0};
 
-/// Runs `throng <args>` in the test's directory; fails the test unless it exits 0.
-static void throng_ok(const char* args)
-{
-	char cmd[2048];
-	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s -q >'%s/throng.txt' 2>&1", dir, THRONG_CLI_PATH, args, dir);
-	int status = system(cmd);
-	char log[4096], path[128];
-	snprintf(path, sizeof path, "%s/throng.txt", dir);
-	slurp(path, log, sizeof log);
-	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "throng %s: %s", args, log);
-}
-
 static size_t count_color(const image* img, const unsigned char c[3])
 {
 	size_t n = 0;

@@ -72,6 +72,16 @@ void view_ok(const char* env, const char* args)
 	cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
 }
 
+void throng_ok(const char* args)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s -q >'%s/throng.txt' 2>&1", dir, THRONG_CLI_PATH, args, dir);
+	int status = system(cmd);
+	char log[4096], path[128];
+	snprintf(path, sizeof path, "%s/throng.txt", dir);
+	slurp(path, log, sizeof log);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "throng %s: %s", args, log);
+}
 
 image load_png(const char* name)
 {

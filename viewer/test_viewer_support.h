@@ -40,6 +40,10 @@ int run_view(const char* env, const char* args);
 /// run_view that fails the test unless throng-view exits 0.
 void view_ok(const char* env, const char* args);
 
+/// Runs `throng <args>` in the test's directory; fails the test unless it
+/// exits 0.
+void throng_ok(const char* args);
+
 typedef struct image {
 	png_uint_32 w, h;
 	unsigned char* rgb;
