@@ -601,6 +601,51 @@ Test(scenes, concourse_holds_its_crowd_and_lets_walkers_through, .timeout = 300)
 	cr_assert_eq(hash[0], hash[1]);
 }
 
+Test(scenes, a_wide_concourse_has_doors_of_40_m_at_most)
+{
+	// 20,000 walkers: a 447 m hall whose entrances are 67 m wide in all,
+	// each cut into two doors of 33.5 m, a door in the middle of each half
+	// of its half-wall (wide crossings lock: scenario_concourse.c). Every
+	// door has its sink and four sources; the walkers start in its lane.
+	throng_scene* s = thr_test_scene("concourse", 20000, THRONG_ENGINE_SIMD);
+	throng_world* w = throng_scene_world(s);
+	cr_assert_eq(throng_world_zone_count(w), 8u);
+	cr_assert_eq(throng_world_source_count(w), 32u);
+	const float h = 0.5f * sqrtf(20000.0f / 0.1f), door = 0.15f * 2.0f * h / 2.0f;
+	throng_zone_def z;
+	cr_assert_eq(throng_world_get_zone(w, 1, &z, NULL, 0), THRONG_OK, "%s", throng_last_error());
+	cr_assert_str_eq(z.name, "west_exit_1");
+	// West's exits lie in the south half: door 1 centred at -3h/4.
+	cr_assert_float_eq(z.max.y - z.min.y, door, 1e-3f);
+	cr_assert_float_eq(0.5f * (z.min.y + z.max.y), -0.75f * h, 1e-3f);
+	throng_source_def src;
+	cr_assert_eq(throng_world_get_source(w, 4, &src, NULL), THRONG_OK);
+	cr_assert_str_eq(src.name, "west_in_1_0");
+	cr_assert_float_eq(src.from.y, 0.75f * h - 0.5f * door, 1e-3f);
+	// A quarter of the walkers a wall, half of them in each door's lane.
+	const throng_view v = throng_world_view(w);
+	uint32_t lane[2] = {0, 0};
+	for (uint32_t i = 0; i < v.count; ++i) {
+		if (v.group[i] == 0) { // west's walkers, bound east
+			const float y = v.y[i];
+			cr_assert((y > 0.25f * h - 0.5f * door && y < 0.25f * h + 0.5f * door) ||
+			              (y > 0.75f * h - 0.5f * door && y < 0.75f * h + 0.5f * door),
+			          "a west walker at y %g, outside both doors' lanes", y);
+			lane[y > 0.5f * h]++;
+		}
+	}
+	cr_assert(lane[0] == 2500u && lane[1] == 2500u, "%u and %u in the two lanes", lane[0], lane[1]);
+	(void)run_scene(s, 60); // and it steps
+	cr_assert_gt(thr_test_outcome(s, "in_hall"), 19000.0);
+	throng_scene_destroy(s);
+	// The default hall keeps one door a half-wall.
+	s = thr_test_scene("concourse", 3000, THRONG_ENGINE_SIMD);
+	cr_assert_eq(throng_world_zone_count(throng_scene_world(s)), 4u);
+	cr_assert_eq(throng_world_get_zone(throng_scene_world(s), 0, &z, NULL, 0), THRONG_OK);
+	cr_assert_str_eq(z.name, "west_exit");
+	throng_scene_destroy(s);
+}
+
 Test(scenes, saved_scenes_of_sources_run_to_the_same_hash, .timeout = 300)
 {
 	const char* names[2] = {"concourse", "evacuation"};

@@ -6,7 +6,9 @@
 // has an entrance and an exit, each CONCOURSE_DOOR_SHARE of L wide and
 // centred a quarter of L from the wall's middle: the west wall's entrance
 // in its north half and its exit in its south half, and each wall the same
-// turned a quarter round. Walkers cross to the door straight across: in
+// turned a quarter round. An entrance (and an exit) wider than
+// CONCOURSE_DOOR_MOST is cut into as many doors as that takes, of equal
+// width, each in the middle of an equal stretch of its half of the wall. Walkers cross to the door straight across: in
 // by the west entrance, out by the east exit (north half too), and so on
 // round, so the four flows are straight lanes that cross each other at
 // four places, two of them head-on pairs a half-hall apart. An entrance is
@@ -26,7 +28,14 @@
 // hold N: as many come in as leave.
 // At the default 3,000: L = 173 m, T = 129 s, 5.8 walkers a second an
 // entrance, doors 26 m wide (0.22 walkers /(m s)); at 100,000, L = 1 km,
-// 33.5 a second an entrance, doors 150 m. The density is what lets the
+// 33.5 a second an entrance, through 4 doors of 37.5 m. Why doors of 40 m
+// at most: where two lanes cross, the square of the crossing is as wide
+// as the doors, and wide crossings lock. With one door an entrance, the
+// hall of 10^4 walkers (49 m doors) held for 20 minutes, but that of 3
+// 10^4 (82 m) locked from about 8 minutes (10,604 of 35,853 walkers
+// below 0.2 m/s at 600 s) and that of 10^5 (150 m) from about 11 (51,869
+// of 117,756 at 950 s); with 3 doors of 27 m the hall of 3 10^4 kept
+// flowing (12 below 0.2 m/s at 600 s; docs/PERFORMANCE.md). The density is what lets the
 // lanes cross: at 0.25 walkers /m^2 (lanes of 0.4 /m^2) the four
 // crossings of the 3,000-walker hall locked after about two minutes (200
 // s in, 6,886 walkers, 5,624 of them below 0.2 m/s); at 0.1, 3,064
@@ -49,7 +58,8 @@
 #include "scenario_spawn.h"
 
 #define CONCOURSE_DENSITY 0.1f    ///< walkers a square metre, on average, once the hall is full
-#define CONCOURSE_DOOR_SHARE 0.15f ///< a door's width / the hall's side
+#define CONCOURSE_DOOR_SHARE 0.15f ///< an entrance's width (all its doors) / the hall's side
+#define CONCOURSE_DOOR_MOST 40.0f  ///< m: a wider entrance (or exit) is cut into doors of this at most
 #define CONCOURSE_MIN_DOOR 2.0f    ///< m
 #define CONCOURSE_MIN_SIDE 20.0f   ///< m
 #define CONCOURSE_LANES 4u         ///< sources an entrance
@@ -69,15 +79,24 @@ typedef struct concourse_layout {
 	uint32_t archetype;
 } concourse_layout;
 
-/// The lane of wall w's entrance at the start, corners lo and hi: across
-/// the hall from 1 m past the sources to 1 m before the exit's sink, the
-/// entrance's width.
-static void concourse_lane(float h, float door, uint32_t w, throng_vec2* lo, throng_vec2* hi)
+/// Where door j of the k of an entrance is centred along v from its wall's
+/// middle (the exit's door j at minus that): the entrance's half of the
+/// wall cut into k equal stretches, a door in the middle of each (k = 1:
+/// h / 2, the half's middle).
+static float concourse_door_at(float h, uint32_t j, uint32_t k)
+{
+	return h * ((float)j + 0.5f) / (float)k;
+}
+
+/// The lane of wall w's entrance door centred at c at the start, corners
+/// lo and hi: across the hall from 1 m past the sources to 1 m before the
+/// exit's sink, the door's width.
+static void concourse_lane(float h, float door, float c, uint32_t w, throng_vec2* lo, throng_vec2* hi)
 {
 	const throng_vec2 u = concourse_inward[w], v = {-u.y, u.x};
 	const throng_vec2 mid = {-u.x * h, -u.y * h};
-	const throng_vec2 a = thr_crowd_at(u, v, CONCOURSE_INSET + 1.0f, 0.5f * h - 0.5f * door);
-	const throng_vec2 b = thr_crowd_at(u, v, 2.0f * h - CONCOURSE_SINK_DEPTH - 1.0f, 0.5f * h + 0.5f * door);
+	const throng_vec2 a = thr_crowd_at(u, v, CONCOURSE_INSET + 1.0f, c - 0.5f * door);
+	const throng_vec2 b = thr_crowd_at(u, v, 2.0f * h - CONCOURSE_SINK_DEPTH - 1.0f, c + 0.5f * door);
 	*lo = (throng_vec2){mid.x + fminf(a.x, b.x), mid.y + fminf(a.y, b.y)};
 	*hi = (throng_vec2){mid.x + fmaxf(a.x, b.x), mid.y + fmaxf(a.y, b.y)};
 }
@@ -97,14 +116,65 @@ static void concourse_make(const void* params, const throng_vec2* points, uint32
 	def->group = w;
 }
 
+static const char* const concourse_walls[4] = {"west", "south", "east", "north"};
+
+/// Door j of the `doors` of wall w's entrance and of its exit, each
+/// `door` wide: the exit's sink, and the entrance's CONCOURSE_LANES
+/// sources side by side, each `rate` walkers a second bound for its own
+/// stretch of the exit door across. A wall of one door names them
+/// "west_exit" and "west_in_0" to "west_in_3"; of several, "west_exit_1"
+/// and "west_in_1_0" for door 1.
+static throng_status concourse_door(throng_scene* scene, uint32_t w, uint32_t j, uint32_t doors, float h, float door,
+                                    float rate, uint32_t archetype, const throng_agent_def* body)
+{
+	const throng_vec2 u = concourse_inward[w], v = {-u.y, u.x};
+	const throng_vec2 mid = {-u.x * h, -u.y * h}; // the wall's middle
+	const float c = concourse_door_at(h, j, doors);
+	char door_name[16] = "";
+	if (doors > 1) {
+		snprintf(door_name, sizeof door_name, "_%u", j);
+	}
+	throng_zone_def sink = throng_zone_default_def();
+	sink.shape = THRONG_ZONE_BOX;
+	const throng_vec2 a = thr_crowd_at(u, v, 0.0f, -c - 0.5f * door);
+	const throng_vec2 b = thr_crowd_at(u, v, CONCOURSE_SINK_DEPTH, -c + 0.5f * door);
+	sink.min = (throng_vec2){mid.x + fminf(a.x, b.x), mid.y + fminf(a.y, b.y)};
+	sink.max = (throng_vec2){mid.x + fmaxf(a.x, b.x), mid.y + fmaxf(a.y, b.y)};
+	sink.sink = true;
+	snprintf(sink.name, sizeof sink.name, "%s_exit%s", concourse_walls[w], door_name);
+	throng_status st = thr_scene_add_zone(scene, &sink);
+	for (uint32_t lane = 0; lane < CONCOURSE_LANES && st == THRONG_OK; ++lane) {
+		// Lane `lane` of the door, from its -v end; its goal the same
+		// stretch of the exit door across, on that wall.
+		const float s0 = c - 0.5f * door + door * (float)lane / (float)CONCOURSE_LANES;
+		const float s1 = s0 + door / (float)CONCOURSE_LANES;
+		throng_source_def src = throng_source_default_def();
+		src.shape = THRONG_SOURCE_SEGMENT;
+		const throng_vec2 f = thr_crowd_at(u, v, CONCOURSE_INSET, s0), t = thr_crowd_at(u, v, CONCOURSE_INSET, s1);
+		src.from = (throng_vec2){mid.x + f.x, mid.y + f.y};
+		src.to = (throng_vec2){mid.x + t.x, mid.y + t.y};
+		src.rate = rate;
+		const throng_vec2 g = thr_crowd_at(u, v, 2.0f * h, 0.5f * (s0 + s1));
+		src.agent = *body;
+		src.agent.archetype = archetype;
+		src.agent.group = w;
+		src.agent.target = (throng_vec2){mid.x + g.x, mid.y + g.y};
+		snprintf(src.name, sizeof src.name, "%s_in%s_%u", concourse_walls[w], door_name, lane);
+		st = thr_scene_add_source(scene, &src);
+	}
+	return st;
+}
+
 throng_status thr_concourse_build(throng_scene* scene, const throng_scene_def* o)
 {
 	const uint32_t n = scene->agents;
 	const throng_agent_def body = throng_agent_pedestrian_def();
 	const float side = fmaxf(sqrtf((float)n / CONCOURSE_DENSITY), CONCOURSE_MIN_SIDE);
-	const float h = 0.5f * side, door = fmaxf(CONCOURSE_DOOR_SHARE * side, CONCOURSE_MIN_DOOR);
+	const float h = 0.5f * side, entrance = fmaxf(CONCOURSE_DOOR_SHARE * side, CONCOURSE_MIN_DOOR);
+	const uint32_t doors = (uint32_t)ceilf(entrance / CONCOURSE_DOOR_MOST);
+	const float door = entrance / (float)doors;
 	const float crossing = side / body.max_speed;
-	const float rate = (float)n / (4.0f * crossing) / (float)CONCOURSE_LANES;
+	const float rate = (float)n / (4.0f * crossing) / (float)(CONCOURSE_LANES * doors);
 	const throng_vec2 lo = {-h - CONCOURSE_MARGIN, -h - CONCOURSE_MARGIN}, hi = {h + CONCOURSE_MARGIN, h + CONCOURSE_MARGIN};
 	throng_status st = thr_scene_create_world(scene, o, n, lo, hi, THRONG_BOUNDS_OPEN);
 	uint32_t archetype = 0;
@@ -116,37 +186,9 @@ throng_status thr_concourse_build(throng_scene* scene, const throng_scene_def* o
 	for (int k = 0; k < 4 && st == THRONG_OK; ++k) {
 		st = thr_scene_add_wall(scene, corner[k], corner[(k + 1) % 4]);
 	}
-	static const char* const wall_names[4] = {"west", "south", "east", "north"};
 	for (uint32_t w = 0; w < 4 && st == THRONG_OK; ++w) {
-		const throng_vec2 u = concourse_inward[w], v = {-u.y, u.x};
-		const throng_vec2 mid = {-u.x * h, -u.y * h}; // the wall's middle
-		throng_zone_def sink = throng_zone_default_def();
-		sink.shape = THRONG_ZONE_BOX;
-		const throng_vec2 a = thr_crowd_at(u, v, 0.0f, -0.5f * h - 0.5f * door);
-		const throng_vec2 b = thr_crowd_at(u, v, CONCOURSE_SINK_DEPTH, -0.5f * h + 0.5f * door);
-		sink.min = (throng_vec2){mid.x + fminf(a.x, b.x), mid.y + fminf(a.y, b.y)};
-		sink.max = (throng_vec2){mid.x + fmaxf(a.x, b.x), mid.y + fmaxf(a.y, b.y)};
-		sink.sink = true;
-		snprintf(sink.name, sizeof sink.name, "%s_exit", wall_names[w]);
-		st = thr_scene_add_zone(scene, &sink);
-		for (uint32_t lane = 0; lane < CONCOURSE_LANES && st == THRONG_OK; ++lane) {
-			// Lane `lane` of the entrance, from its -v end; its goal the same
-			// stretch of the exit across, on that wall.
-			const float s0 = 0.5f * h - 0.5f * door + door * (float)lane / (float)CONCOURSE_LANES;
-			const float s1 = s0 + door / (float)CONCOURSE_LANES;
-			throng_source_def src = throng_source_default_def();
-			src.shape = THRONG_SOURCE_SEGMENT;
-			const throng_vec2 f = thr_crowd_at(u, v, CONCOURSE_INSET, s0), t = thr_crowd_at(u, v, CONCOURSE_INSET, s1);
-			src.from = (throng_vec2){mid.x + f.x, mid.y + f.y};
-			src.to = (throng_vec2){mid.x + t.x, mid.y + t.y};
-			src.rate = rate;
-			const throng_vec2 g = thr_crowd_at(u, v, side, 0.5f * (s0 + s1));
-			src.agent = body;
-			src.agent.archetype = archetype;
-			src.agent.group = w;
-			src.agent.target = (throng_vec2){mid.x + g.x, mid.y + g.y};
-			snprintf(src.name, sizeof src.name, "%s_in_%u", wall_names[w], lane);
-			st = thr_scene_add_source(scene, &src);
+		for (uint32_t j = 0; j < doors && st == THRONG_OK; ++j) {
+			st = concourse_door(scene, w, j, doors, h, door, rate, archetype, &body);
 		}
 	}
 	// The walkers at the start, lane by lane.
@@ -159,11 +201,17 @@ throng_status thr_concourse_build(throng_scene* scene, const throng_scene_def* o
 	if (st == THRONG_OK) {
 		st = thr_spawn_init(&sp, "concourse", lo, hi, n, body.radius);
 		const uint32_t key = thr_rng_key(o->seed);
+		// A quarter of the walkers a wall's entrance, shared out among its
+		// doors.
 		for (uint32_t w = 0, first = 0; w < 4 && st == THRONG_OK; ++w) {
 			const uint32_t end = (uint32_t)((uint64_t)(w + 1u) * n / 4u);
-			throng_vec2 a, b;
-			concourse_lane(h, door, w, &a, &b);
-			st = thr_spawn_scatter(&sp, key, first, end - first, body.radius, a, b, points + first);
+			for (uint32_t j = 0, from = first; j < doors && st == THRONG_OK; ++j) {
+				const uint32_t to = first + (uint32_t)((uint64_t)(j + 1u) * (end - first) / doors);
+				throng_vec2 a, b;
+				concourse_lane(h, door, concourse_door_at(h, j, doors), w, &a, &b);
+				st = thr_spawn_scatter(&sp, key, from, to - from, body.radius, a, b, points + from);
+				from = to;
+			}
 			first = end;
 		}
 		thr_spawn_free(&sp);
