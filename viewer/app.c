@@ -60,7 +60,9 @@ static void hud_input(const vw_app* app, const vw_frame* f, int w, int h, vw_hud
 	in->help = app->ui.help;
 	in->follow = app->ui.follow;
 	in->message = app->ui.message;
-	in->scale = w >= 1100 ? 2 : 1;
+	// Doubled pixels only in a window large both ways: at 1280 x 720 the
+	// doubled HUD (about 950 x 340) left the world under half the height.
+	in->scale = w >= 1100 && h >= 900 ? 2 : 1;
 	in->exact = app->lockstep;
 	in->width = (float)w;
 	in->height = (float)h;
