@@ -175,9 +175,12 @@ static void poll(vw_app* app, const vw_frame* f, double now)
 	}
 }
 
-/// The p key: throng-view-NNN.png in the working directory.
-static void key_screenshot(vw_app* app, double now)
+void vw_app_key_screenshot(vw_app* app, double now)
 {
+	if (!app->ui.screenshot_request) {
+		return;
+	}
+	app->ui.screenshot_request = false;
 	char path[64], err[256], msg[128];
 	snprintf(path, sizeof path, "throng-view-%03u.png", app->shots++);
 	if (vw_capture_png(app->renderer, path, false, err, sizeof err)) {
@@ -202,10 +205,7 @@ static bool frame(vw_app* app)
 	}
 	double t0 = vw_now();
 	vw_app_render(app, f);
-	if (app->ui.screenshot_request) {
-		key_screenshot(app, now);
-		app->ui.screenshot_request = false;
-	}
+	vw_app_key_screenshot(app, now);
 	double t1 = vw_now();
 	SDL_RenderPresent(app->renderer);
 	double t2 = vw_now();

@@ -61,6 +61,11 @@ int vw_app_run(const vw_args* args);
 /// Opens SDL's video, the window and the renderer (app_video.c).
 int vw_app_open_video(vw_app* app, char* err, size_t err_cap);
 
+/// The p key, when it was pressed: the window's frame as
+/// throng-view-NNN.png in the working directory, and a HUD message saying
+/// where (or why not).
+void vw_app_key_screenshot(vw_app* app, double now);
+
 /// Closes what vw_app_open_video opened.
 void vw_app_close_video(vw_app* app);
 

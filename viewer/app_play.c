@@ -207,14 +207,7 @@ int vw_app_run_play(vw_app* app, vw_play* p)
 			app->ui.fit_request = false;
 		}
 		render_play(app, p, f);
-		if (app->ui.screenshot_request) {
-			char path[64], msg[128];
-			snprintf(path, sizeof path, "throng-view-%03u.png", app->shots++);
-			bool ok = vw_capture_png(app->renderer, path, false, err, sizeof err);
-			snprintf(msg, sizeof msg, ok ? "saved %s" : "screenshot failed: %.100s", ok ? path : err);
-			vw_ui_message(&app->ui, now, msg);
-			app->ui.screenshot_request = false;
-		}
+		vw_app_key_screenshot(app, now);
 		SDL_RenderPresent(app->renderer);
 		vw_app_count_frame(app, vw_now());
 		if (app->ui.quit) {
