@@ -51,6 +51,7 @@ static void hud_input(const vw_app* app, const vw_frame* f, int w, int h, vw_hud
 	in->source = app->source_line[0] != '\0' ? app->source_line : NULL;
 	in->renderer = app->renderer_name;
 	in->fps = app->fps;
+	in->video_fps = app->video != NULL ? app->video_fps : 0.0;
 	in->frame_ms = app->frame_ms;
 	in->archetype = app->ui.archetype;
 	in->slot = app->ui.slot;
@@ -268,6 +269,7 @@ int vw_app_capture_begin(vw_app* app, double frame_s)
 		int w = 0, h = 0;
 		SDL_GetRendererOutputSize(app->renderer, &w, &h);
 		app->video = vw_video_open(app->ffmpeg, a->video, w, h, fps, err, sizeof err);
+		app->video_fps = fps;
 		if (app->video == NULL) {
 			vw_error("%s", err);
 			return VW_EXIT_OUTPUT;

@@ -46,6 +46,7 @@ typedef struct vw_app {
 	vw_layer layer;          ///< the cached world (layer.h)
 	char ffmpeg[1024];       ///< --video: the ffmpeg program found on PATH
 	vw_video* video;         ///< --video while it is written, else NULL
+	double video_fps;        ///< its frame rate
 	// The last fit: while the view is still that, a HUD grown past the room
 	// the fit left it (a legend line, a selection) refits.
 	bool fit_valid, fit_below;

@@ -172,7 +172,10 @@ static void pace_lines(lines* l, const vw_hud_input* in)
 	add(l, VW_TEXT, "throng-view  %s   engine %s, threads %s   renderer %s", in->scene, throng_engine_name(f->def.engine),
 	    f->def.engine == THRONG_ENGINE_SIMD ? threads : "1", in->renderer);
 	char fps[40] = "fps - (first frame)";
-	if (in->fps > 0.0) {
+	if (in->video_fps > 0.0) {
+		// The video plays at its own rate, whatever the capture's drawing took.
+		snprintf(fps, sizeof fps, "video %.4g fps", in->video_fps);
+	} else if (in->fps > 0.0) {
 		snprintf(fps, sizeof fps, "fps %.1f (%.1f ms)", in->fps, in->frame_ms);
 	}
 	if (in->source != NULL) {

@@ -23,6 +23,7 @@ typedef struct vw_hud_input {
 	const char* scene;
 	const char* renderer;
 	double fps, frame_ms;     ///< measured by the render loop
+	double video_fps;         ///< --video's rate while one is written, else 0
 	uint32_t archetype, slot; ///< the archetype and slot the keys act on
 	uint32_t color_mode, army_roles; ///< palette.h
 	bool grid, help, follow;
