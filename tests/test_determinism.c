@@ -209,7 +209,7 @@ static const golden_row golden[] = {
 	{"flock",      2000, 1, 300, 0x6b964164e8e2e762ull},
 	{"flock",      5000, 7, 200, 0xfc2f34d8f4aa9ef7ull},
 	{"concourse",  300,  1, 300, 0xdabfaaba0947170cull},
-	{"concourse",  5000, 7, 200, 0xe3678982ce2a0397ull},
+	{"concourse",  5000, 7, 200, 0xa6436cf03cfa9f83ull},
 	{"evacuation", 400,  1, 300, 0x6bac5193783d1804ull},
 	{"evacuation", 5000, 7, 200, 0x4b0278fd8ed578f0ull},
 	{"solo",       64,   1, 300, 0x1e225d2e6d949758ull},

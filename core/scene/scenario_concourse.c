@@ -28,14 +28,17 @@
 // hold N: as many come in as leave.
 // At the default 3,000: L = 173 m, T = 129 s, 5.8 walkers a second an
 // entrance, doors 26 m wide (0.22 walkers /(m s)); at 100,000, L = 1 km,
-// 33.5 a second an entrance, through 4 doors of 37.5 m. Why doors of 40 m
+// 33.5 a second an entrance, through 5 doors of 30 m (3 sources each:
+// a world holds 64). Why doors of 30 m
 // at most: where two lanes cross, the square of the crossing is as wide
 // as the doors, and wide crossings lock. With one door an entrance, the
 // hall of 10^4 walkers (49 m doors) held for 20 minutes, but that of 3
 // 10^4 (82 m) locked from about 8 minutes (10,604 of 35,853 walkers
 // below 0.2 m/s at 600 s) and that of 10^5 (150 m) from about 11 (51,869
 // of 117,756 at 950 s); with 3 doors of 27 m the hall of 3 10^4 kept
-// flowing (12 below 0.2 m/s at 600 s; docs/PERFORMANCE.md). The density is what lets the
+// flowing (9 below 0.2 m/s at 900 s), while 4 doors of 37.5 m at 10^5
+// slowed at the crossings by the walls (991 below 0.2 m/s at 800 s,
+// 3,000 at 900 s; docs/PERFORMANCE.md). The density is what lets the
 // lanes cross: at 0.25 walkers /m^2 (lanes of 0.4 /m^2) the four
 // crossings of the 3,000-walker hall locked after about two minutes (200
 // s in, 6,886 walkers, 5,624 of them below 0.2 m/s); at 0.1, 3,064
@@ -59,7 +62,7 @@
 
 #define CONCOURSE_DENSITY 0.1f    ///< walkers a square metre, on average, once the hall is full
 #define CONCOURSE_DOOR_SHARE 0.15f ///< an entrance's width (all its doors) / the hall's side
-#define CONCOURSE_DOOR_MOST 40.0f  ///< m: a wider entrance (or exit) is cut into doors of this at most
+#define CONCOURSE_DOOR_MOST 30.0f  ///< m: a wider entrance (or exit) is cut into doors of this at most
 #define CONCOURSE_MIN_DOOR 2.0f    ///< m
 #define CONCOURSE_MIN_SIDE 20.0f   ///< m
 #define CONCOURSE_LANES 4u         ///< sources an entrance
@@ -119,13 +122,13 @@ static void concourse_make(const void* params, const throng_vec2* points, uint32
 static const char* const concourse_walls[4] = {"west", "south", "east", "north"};
 
 /// Door j of the `doors` of wall w's entrance and of its exit, each
-/// `door` wide: the exit's sink, and the entrance's CONCOURSE_LANES
-/// sources side by side, each `rate` walkers a second bound for its own
-/// stretch of the exit door across. A wall of one door names them
+/// `door` wide: the exit's sink, and the entrance's `lanes` sources side
+/// by side, each `rate` walkers a second bound for its own stretch of the
+/// exit door across. A wall of one door names them
 /// "west_exit" and "west_in_0" to "west_in_3"; of several, "west_exit_1"
 /// and "west_in_1_0" for door 1.
-static throng_status concourse_door(throng_scene* scene, uint32_t w, uint32_t j, uint32_t doors, float h, float door,
-                                    float rate, uint32_t archetype, const throng_agent_def* body)
+static throng_status concourse_door(throng_scene* scene, uint32_t w, uint32_t j, uint32_t doors, uint32_t lanes,
+                                    float h, float door, float rate, uint32_t archetype, const throng_agent_def* body)
 {
 	const throng_vec2 u = concourse_inward[w], v = {-u.y, u.x};
 	const throng_vec2 mid = {-u.x * h, -u.y * h}; // the wall's middle
@@ -143,11 +146,11 @@ static throng_status concourse_door(throng_scene* scene, uint32_t w, uint32_t j,
 	sink.sink = true;
 	snprintf(sink.name, sizeof sink.name, "%s_exit%s", concourse_walls[w], door_name);
 	throng_status st = thr_scene_add_zone(scene, &sink);
-	for (uint32_t lane = 0; lane < CONCOURSE_LANES && st == THRONG_OK; ++lane) {
+	for (uint32_t lane = 0; lane < lanes && st == THRONG_OK; ++lane) {
 		// Lane `lane` of the door, from its -v end; its goal the same
 		// stretch of the exit door across, on that wall.
-		const float s0 = c - 0.5f * door + door * (float)lane / (float)CONCOURSE_LANES;
-		const float s1 = s0 + door / (float)CONCOURSE_LANES;
+		const float s0 = c - 0.5f * door + door * (float)lane / (float)lanes;
+		const float s1 = s0 + door / (float)lanes;
 		throng_source_def src = throng_source_default_def();
 		src.shape = THRONG_SOURCE_SEGMENT;
 		const throng_vec2 f = thr_crowd_at(u, v, CONCOURSE_INSET, s0), t = thr_crowd_at(u, v, CONCOURSE_INSET, s1);
@@ -171,10 +174,16 @@ throng_status thr_concourse_build(throng_scene* scene, const throng_scene_def* o
 	const throng_agent_def body = throng_agent_pedestrian_def();
 	const float side = fmaxf(sqrtf((float)n / CONCOURSE_DENSITY), CONCOURSE_MIN_SIDE);
 	const float h = 0.5f * side, entrance = fmaxf(CONCOURSE_DOOR_SHARE * side, CONCOURSE_MIN_DOOR);
-	const uint32_t doors = (uint32_t)ceilf(entrance / CONCOURSE_DOOR_MOST);
+	// A world holds THRONG_MAX_SOURCES sources, 16 a wall, shared out among
+	// the doors (4 lanes a door up to 4 doors, then fewer), and
+	// THRONG_MAX_ZONES zones, 15 sinks a wall: past 15 doors, over about
+	// 9 10^5 walkers, the doors widen instead.
+	const uint32_t per_wall = THRONG_MAX_SOURCES / 4u;
+	const uint32_t doors = (uint32_t)fminf(ceilf(entrance / CONCOURSE_DOOR_MOST), (float)(THRONG_MAX_ZONES / 4));
+	const uint32_t lanes = doors * CONCOURSE_LANES <= per_wall ? CONCOURSE_LANES : per_wall / doors;
 	const float door = entrance / (float)doors;
 	const float crossing = side / body.max_speed;
-	const float rate = (float)n / (4.0f * crossing) / (float)(CONCOURSE_LANES * doors);
+	const float rate = (float)n / (4.0f * crossing) / (float)(lanes * doors);
 	const throng_vec2 lo = {-h - CONCOURSE_MARGIN, -h - CONCOURSE_MARGIN}, hi = {h + CONCOURSE_MARGIN, h + CONCOURSE_MARGIN};
 	throng_status st = thr_scene_create_world(scene, o, n, lo, hi, THRONG_BOUNDS_OPEN);
 	uint32_t archetype = 0;
@@ -188,7 +197,7 @@ throng_status thr_concourse_build(throng_scene* scene, const throng_scene_def* o
 	}
 	for (uint32_t w = 0; w < 4 && st == THRONG_OK; ++w) {
 		for (uint32_t j = 0; j < doors && st == THRONG_OK; ++j) {
-			st = concourse_door(scene, w, j, doors, h, door, rate, archetype, &body);
+			st = concourse_door(scene, w, j, doors, lanes, h, door, rate, archetype, &body);
 		}
 	}
 	// The walkers at the start, lane by lane.
