@@ -261,7 +261,7 @@ static void sources_body(thr_ck_io* io, const throng_world* w)
 		uint64_t added = 0, waited = 0;
 		throng_world_get_source(w, k, &d, NULL);
 		thr_source_progress(w, k, &added, &waited);
-		thr_ck_source(io, &d);
+		thr_ck_source(io, &d, THR_CK_VERSION);
 		thr_ck_u64(io, &added);
 		thr_ck_u64(io, &waited);
 	}

@@ -18,7 +18,7 @@
 #define THR_CK_MAGIC "THRONGCK"
 /// The layout this library writes and the newest it reads (docs/FORMAT.md,
 /// "Checkpoints": any change to the layout is a new version).
-#define THR_CK_VERSION 2u
+#define THR_CK_VERSION 3u
 #define THR_CK_HEADER_BYTES 32u
 #define THR_CK_SECTION_BYTES 16u
 #define THR_CK_CHECKSUM_BYTES 8u
@@ -34,7 +34,7 @@
 #define THR_CK_AGENTS THR_CK_TAG('A', 'G', 'N', 'T')
 #define THR_CK_FORCES THR_CK_TAG('F', 'R', 'C', 'E')
 #define THR_CK_ZONES THR_CK_TAG('Z', 'O', 'N', 'E')
-#define THR_CK_SOURCES THR_CK_TAG('S', 'R', 'C', 'E') ///< from version 2
+#define THR_CK_SOURCES THR_CK_TAG('S', 'R', 'C', 'E') ///< from version 2 (relative_target from 3)
 
 /// Per-agent columns of the agents section, 4 bytes an agent each (their
 /// order: docs/FORMAT.md).
@@ -113,8 +113,9 @@ void thr_ck_def(thr_ck_io* io, throng_world_def* d);
 void thr_ck_stats(thr_ck_io* io, throng_world_stats* s);
 void thr_ck_controller(thr_ck_io* io, throng_controller* c);
 /// A source's def (its agent's position and target_agent are not kept:
-/// the source draws the one, the other is always none).
-void thr_ck_source(thr_ck_io* io, throng_source_def* d);
+/// the source draws the one, the other is always none) as format
+/// `version` has it (relative_target from version 3; before, false).
+void thr_ck_source(thr_ck_io* io, throng_source_def* d, uint32_t version);
 /// A zone's or a source's name: 32 bytes as 8 little-endian words.
 void thr_ck_name(thr_ck_io* io, char name[32]);
 

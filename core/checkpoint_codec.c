@@ -138,7 +138,7 @@ static void ck_vec2(thr_ck_io* io, throng_vec2* v)
 	thr_ck_f32(io, &v->y);
 }
 
-void thr_ck_source(thr_ck_io* io, throng_source_def* d)
+void thr_ck_source(thr_ck_io* io, throng_source_def* d, uint32_t version)
 {
 	CK_ENUM(io, d->shape);
 	thr_ck_name(io, d->name);
@@ -162,6 +162,15 @@ void thr_ck_source(thr_ck_io* io, throng_source_def* d)
 	thr_ck_u32(io, &a->group);
 	ck_vec2(io, &a->target);
 	thr_ck_u32(io, &a->path);
+	if (version >= 3u) {
+		const size_t at = io->pos;
+		uint32_t relative = d->relative_target ? 1u : 0u;
+		thr_ck_u32(io, &relative);
+		if (io->st == THRONG_OK && relative > 1u) {
+			thr_ck_corrupt(io, at, "source relative_target %u (0 or 1)", relative);
+		}
+		d->relative_target = relative == 1u;
+	}
 }
 
 void thr_ck_stats(thr_ck_io* io, throng_world_stats* s)

@@ -180,6 +180,7 @@ static void read_tables(thr_ck_io* io, throng_world* w)
 /// checks), then its progress.
 static void read_sources(thr_ck_io* io, throng_world* w)
 {
+	const uint32_t version = (uint32_t)thr_ck_get_le(io->data + 8, 4);
 	size_t at = io->pos;
 	uint32_t n = 0;
 	thr_ck_u32(io, &n);
@@ -190,7 +191,7 @@ static void read_sources(thr_ck_io* io, throng_world* w)
 		at = io->pos;
 		throng_source_def d = throng_source_default_def();
 		uint64_t added = 0, waited = 0;
-		thr_ck_source(io, &d);
+		thr_ck_source(io, &d, version);
 		thr_ck_u64(io, &added);
 		thr_ck_u64(io, &waited);
 		char what[32];

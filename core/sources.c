@@ -143,6 +143,11 @@ static throng_status check_source(const throng_world* w, const throng_source_def
 	const uint32_t corners = region_points(d, corner);
 	for (uint32_t k = 0; k < corners && st == THRONG_OK; ++k) {
 		st = thr_validate_position(&w->def, "throng_world_add_source: the region's corner ", corner[k]);
+		if (st == THRONG_OK && d->relative_target) { // every target the region can give is a point
+			const throng_vec2 t = {corner[k].x + d->agent.target.x, corner[k].y + d->agent.target.y};
+			st = thr_validate_point("throng_world_add_source: agent.target (relative_target) from the region's corner",
+			                        t);
+		}
 	}
 	if (st == THRONG_OK) {
 		st = thr_validate_magnitude(fn, "rate", d->rate);
@@ -439,6 +444,9 @@ static void run(throng_world* w, const near_list* from)
 				if (is_free(w->source_near, n, a.position, a.radius)) {
 					break;
 				}
+			}
+			if (s->def.relative_target) {
+				a.target = (throng_vec2){a.position.x + s->def.agent.target.x, a.position.y + s->def.agent.target.y};
 			}
 			if (t == THRONG_SOURCE_TRIES) {
 				thr_events_push(w, THRONG_EVENT_WAITED, THRONG_NO_AGENT, THRONG_NO_ZONE, k);

@@ -483,14 +483,14 @@ Test(damaged, every_damage_is_refused_with_the_path_and_what)
 	refused_file(path, THRONG_ERR_CORRUPT, "checksum mismatch");
 
 	memcpy(bad, good, n);
-	put32(bad + 8, 3);
+	put32(bad + 8, 4);
 	reseal(bad, n);
 	write_file(path, bad, n);
 	refused_file(path, THRONG_ERR_CORRUPT, "newer");
 
 	// Version 1, written before sources, had no sources section: the same
-	// checkpoint without it, told as version 1, still reads; told as
-	// version 2, it lacks a section.
+	// checkpoint without it, told as version 1, still reads; told as the
+	// version of today, it lacks a section.
 	size_t src = 32;
 	while (memcmp(good + src, "SRCE", 4) != 0) {
 		src += 16 + (size_t)((get32(good + src + 8) + 7u) / 8u * 8u);
@@ -569,6 +569,63 @@ Test(damaged, every_damage_is_refused_with_the_path_and_what)
 // Every single flipped byte, in memory: refused, never a crash, never a
 // world (the checksum covers every byte but its own, and damage to it is
 // a mismatch too).
+/// Version 3 added a source's relative_target (a flag after its agent's
+/// path, record offset 144): a version 2 checkpoint, without it, reads as
+/// false; a flag other than 0 or 1 is refused.
+Test(damaged, a_version_2_source_reads_without_a_relative_goal)
+{
+	throng_world* w = small_world(THRONG_ENGINE_SIMD, false);
+	throng_source_def d = throng_source_default_def();
+	d.min = (throng_vec2){-5, -5};
+	d.max = (throng_vec2){5, 5};
+	d.agent.target = (throng_vec2){20, 0};
+	d.relative_target = true;
+	cr_assert_eq(throng_world_add_source(w, &d, NULL), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_world_step(w), THRONG_OK);
+	size_t n = 0;
+	uint8_t* good = to_memory(w, &n);
+	size_t src = 32;
+	while (memcmp(good + src, "SRCE", 4) != 0) {
+		src += 16 + (size_t)((get32(good + src + 8) + 7u) / 8u * 8u);
+		cr_assert_lt(src + 16, n, "no sources section");
+	}
+	cr_assert_eq(get32(good + src + 8), 4u + 164u, "one source of 164 bytes");
+	const size_t flag = src + 16 + 4 + 144;
+	cr_assert_eq(get32(good + flag), 1u);
+	throng_world* back = NULL;
+	throng_source_def got;
+	cr_assert_eq(throng_world_read_checkpoint(good, n, &back), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_world_get_source(back, 0, &got, NULL), THRONG_OK);
+	cr_assert(got.relative_target);
+	throng_world_destroy(back);
+
+	uint8_t* bad = malloc(n);
+	cr_assert_not_null(bad);
+	memcpy(bad, good, n);
+	put32(bad + flag, 2);
+	reseal(bad, n);
+	cr_assert_eq(throng_world_read_checkpoint(bad, n, &back), THRONG_ERR_CORRUPT);
+	cr_assert(strstr(throng_last_error(), "relative_target 2") != NULL, "%s", throng_last_error());
+
+	// Version 2: the flag gone, the section 4 bytes shorter, padded to the
+	// same 8-byte boundary, so the file keeps its size.
+	memcpy(bad, good, n);
+	const size_t end = src + 16 + 4 + 164;
+	memmove(bad + flag, good + flag + 4, end - flag - 4);
+	memset(bad + end - 4, 0, 4);
+	put32(bad + src + 8, 4u + 160u);
+	put32(bad + 8, 2);
+	reseal(bad, n);
+	cr_assert_eq(throng_world_read_checkpoint(bad, n, &back), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_world_get_source(back, 0, &got, NULL), THRONG_OK);
+	cr_assert(!got.relative_target && got.agent.target.x == 20.0f && got.rate == d.rate);
+	cr_assert_eq(throng_world_hash(back), throng_world_hash(w));
+	throng_world_destroy(back);
+	free(bad);
+	free(good);
+	throng_world_destroy(w);
+}
+
 Test(damaged, any_flipped_byte_is_refused)
 {
 	throng_world* w = small_world(THRONG_ENGINE_SCALAR, true);

@@ -243,7 +243,8 @@ static throng_world* flow_world(throng_engine engine, uint32_t threads)
 	door.shape = THRONG_SOURCE_SEGMENT;
 	door.from = (throng_vec2){120.0f, 0.5f};
 	door.to = (throng_vec2){120.0f, 19.5f};
-	door.agent.target = (throng_vec2){248.0f, 10.0f};
+	door.agent.target = (throng_vec2){128.0f, 0.0f}; // relative: to x 248, straight on
+	door.relative_target = true;
 	door.count = 300;
 	door.start = 5.0f;
 	cr_assert_eq(throng_world_add_source(w, &door, NULL), THRONG_OK, "%s", throng_last_error());
@@ -294,7 +295,7 @@ Test(sources, a_flow_hashes_alike_in_both_engines_and_on_any_thread_count, .time
 		throng_world_destroy(w);
 	}
 	// The pinned hash of this flow (a change that moves it says why).
-	cr_expect_eq(ref, UINT64_C(0x073a58f7af79bf2a), "flow hash 0x%016llx", (unsigned long long)ref);
+	cr_expect_eq(ref, UINT64_C(0xe93df4476b8eaa02), "flow hash 0x%016llx", (unsigned long long)ref);
 }
 
 Test(sources, a_checkpoint_keeps_the_sources_progress)
@@ -321,7 +322,11 @@ Test(sources, a_checkpoint_keeps_the_sources_progress)
 		cr_assert_eq(a.rate, b.rate);
 		cr_assert_eq(a.count, b.count);
 		cr_assert_eq(a.shape, b.shape);
+		cr_assert_eq(a.relative_target, b.relative_target);
 	}
+	throng_source_def door;
+	cr_assert_eq(throng_world_get_source(back, 1, &door, NULL), THRONG_OK);
+	cr_assert(door.relative_target && door.agent.target.x == 128.0f, "the door's relative goal came back");
 	const uint64_t on = run(w, 60), again = run(back, 60);
 	cr_assert_eq(again, on, "restored 0x%016llx, never stopped 0x%016llx", (unsigned long long)again,
 	             (unsigned long long)on);
@@ -391,6 +396,12 @@ Test(sources, bad_defs_are_refused_naming_the_field)
 	d.agent.velocity = (throng_vec2){5.0f, 0.0f};
 	refused(w, &d, "agent.velocity");
 	d = good;
+	d.relative_target = true;
+	d.agent.target = (throng_vec2){-999999.5f, 0.0f}; // from the corners' x 1 and 2: inside [-1e6, 1e6]
+	cr_assert_eq(throng_world_add_source(w, &d, NULL), THRONG_OK, "%s", throng_last_error());
+	d.agent.target = (throng_vec2){999999.5f, 0.0f}; // from x 1, 1000000.5: past 1e6
+	refused(w, &d, "agent.target (relative_target)");
+	d = good;
 	memset(d.name, 'x', sizeof d.name);
 	refused(w, &d, "name");
 	d = good;
@@ -404,6 +415,54 @@ Test(sources, bad_defs_are_refused_naming_the_field)
 		cr_assert_eq(throng_world_add_source(w, &good, NULL), THRONG_OK);
 	}
 	cr_assert_eq(throng_world_add_source(w, &good, NULL), THRONG_ERR_CAPACITY);
+	throng_world_destroy(w);
+}
+
+/// A relative goal: each agent's target is the source's goal added to the
+/// point it came in at, worked by hand on a still world (nobody moves).
+Test(sources, a_relative_goal_sends_each_agent_that_far_from_where_it_came_in)
+{
+	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1, true);
+	throng_source_def d = box_source(0, 0, 0, 0, 4.0f);
+	d.shape = THRONG_SOURCE_SEGMENT;
+	d.from = (throng_vec2){1.0f, 1.0f};
+	d.to = (throng_vec2){1.0f, 19.0f};
+	d.agent.target = (throng_vec2){50.0f, -0.5f};
+	d.relative_target = true;
+	cr_assert_eq(throng_world_add_source(w, &d, NULL), THRONG_OK, "%s", throng_last_error());
+	run(w, 20); // 5 s at 4 a second: up to 20 agents (a spot taken waits)
+	const throng_view v = throng_world_view(w);
+	cr_assert_geq(v.count, 12u, "%u agents", v.count);
+	float lo = 20.0f, hi = 0.0f;
+	for (uint32_t i = 0; i < v.count; ++i) {
+		throng_agent_state a;
+		cr_assert_eq(throng_world_get_agent(w, v.id[i], &a), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(a.position.x, 1.0f);
+		cr_assert_eq(a.target.x, 51.0f, "agent %u: target x %g", v.id[i], (double)a.target.x);
+		cr_assert_eq(a.target.y, a.position.y - 0.5f, "agent %u: target y %g, position y %g", v.id[i],
+		             (double)a.target.y, (double)a.position.y);
+		lo = fminf(lo, a.target.y);
+		hi = fmaxf(hi, a.target.y);
+	}
+	cr_assert_gt(hi - lo, 9.0f, "the goals spread along the door (%g to %g), not one point", (double)lo, (double)hi);
+	// The default: every agent bound for the goal itself.
+	throng_source_def fixed = d;
+	fixed.relative_target = false;
+	fixed.agent.target = (throng_vec2){50.0f, 10.0f};
+	fixed.from.x = fixed.to.x = 3.0f;
+	cr_assert_eq(throng_world_add_source(w, &fixed, NULL), THRONG_OK, "%s", throng_last_error());
+	run(w, 4);
+	const throng_view u = throng_world_view(w);
+	uint32_t seen = 0;
+	for (uint32_t i = 0; i < u.count; ++i) {
+		throng_agent_state a;
+		cr_assert_eq(throng_world_get_agent(w, u.id[i], &a), THRONG_OK);
+		if (a.position.x == 3.0f) {
+			cr_assert(a.target.x == 50.0f && a.target.y == 10.0f);
+			seen++;
+		}
+	}
+	cr_assert_geq(seen, 3u);
 	throng_world_destroy(w);
 }
 
@@ -522,6 +581,66 @@ Test(scenario_files, a_source_sets_heading_and_speed)
 	cr_assert_eq(throng_world_hash(throng_scene_world(again)), throng_world_hash(w));
 	throng_scene_destroy(again);
 	throng_scene_destroy(s);
+}
+
+/// `relative_goal: true`: the source's goal is added to where each agent
+/// comes in; a saved file keeps it; a goal that would pass 1e6 m from the
+/// region is refused at the source's line.
+Test(scenario_files, a_source_with_a_relative_goal)
+{
+	const char* text = "version: 2\n"
+	                   "world:\n"
+	                   "  bounds: {min: [0, 0], max: [40, 20], mode: contain}\n"
+	                   "archetypes:\n"
+	                   "  walker: {preset: pedestrian}\n"
+	                   "sources:\n"
+	                   "  - {shape: segment, from: [1, 2], to: [1, 18], rate: 5, archetype: walker, goal: [37, 0],"
+	                   " relative_goal: true}\n";
+	throng_scene* s = load(text);
+	throng_world* w = throng_scene_world(s);
+	throng_source_def d;
+	cr_assert_eq(throng_world_get_source(w, 0, &d, NULL), THRONG_OK);
+	cr_assert(d.relative_target && d.agent.target.x == 37.0f && d.agent.target.y == 0.0f);
+	for (int k = 0; k < 30; ++k) {
+		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
+	}
+	const throng_view v = throng_world_view(w);
+	cr_assert_gt(v.count, 1u);
+	for (uint32_t i = 0; i < v.count; ++i) {
+		throng_agent_state a;
+		cr_assert_eq(throng_world_get_agent(w, v.id[i], &a), THRONG_OK);
+		cr_assert_eq(a.target.x, 38.0f, "straight across from x 1");
+		cr_assert(a.target.y > 1.9f && a.target.y < 18.1f, "target y %g: from its own place on the door",
+		          (double)a.target.y);
+	}
+	char* saved = NULL;
+	cr_assert_eq(throng_scene_save_string(s, &saved, NULL), THRONG_OK, "%s", throng_last_error());
+	cr_assert(strstr(saved, "relative_goal: true") != NULL, "%s", saved);
+	throng_scene* again = load(saved);
+	free(saved);
+	for (int k = 0; k < 30; ++k) {
+		cr_assert_eq(throng_scene_step(again), THRONG_OK, "%s", throng_last_error());
+	}
+	cr_assert_eq(throng_world_hash(throng_scene_world(again)), throng_world_hash(w));
+	throng_scene_destroy(again);
+	throng_scene_destroy(s);
+
+	const char* far = "version: 2\n"
+	                  "world:\n"
+	                  "  bounds: {min: [0, 0], max: [40, 20], mode: contain}\n"
+	                  "archetypes:\n"
+	                  "  walker: {preset: pedestrian}\n"
+	                  "sources:\n"
+	                  "  - {shape: segment, from: [1, 2], to: [1, 18], rate: 5, archetype: walker,"
+	                  " goal: [999999.5, 0], relative_goal: true}\n";
+	throng_scene* bad = NULL;
+	cr_assert_eq(throng_scene_load_memory("far.yaml", far, strlen(far), NULL, NULL, NULL, &bad),
+	             THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_null(bad);
+	cr_assert(strstr(throng_last_error(),
+	                 "far.yaml:7:5: sources[0]: relative_goal: its goal (999999.5, 0) added to its segment's corners "
+	                 "(1, 2)..(1, 18) passes 1e6 m") != NULL,
+	          "%s", throng_last_error());
 }
 
 Test(scenario_files, version_1_files_cannot_use_them)

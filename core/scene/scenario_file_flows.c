@@ -199,9 +199,6 @@ void sf_resolve_sources(sf_ctx* c, sf_model* m, const char* const* archetype_nam
 
 void sf_check_sources(sf_ctx* c, const sf_model* m)
 {
-	if (m->bounds_mode == THRONG_BOUNDS_OPEN) {
-		return;
-	}
 	for (uint32_t k = 0; k < m->source_count; ++k) {
 		const throng_source_def* d = &m->sources[k].def;
 		throng_vec2 lo = d->min, hi = d->max;
@@ -212,16 +209,26 @@ void sf_check_sources(sf_ctx* c, const sf_model* m)
 			lo = (throng_vec2){fminf(d->from.x, d->to.x), fminf(d->from.y, d->to.y)};
 			hi = (throng_vec2){fmaxf(d->from.x, d->to.x), fmaxf(d->from.y, d->to.y)};
 		}
-		if (lo.x < m->bounds_min.x || lo.y < m->bounds_min.y || hi.x > m->bounds_max.x || hi.y > m->bounds_max.y) {
-			size_t mark = sf_push_key(c, "sources");
-			sf_push_index(c, k);
+		size_t mark = sf_push_key(c, "sources");
+		sf_push_index(c, k);
+		if (m->bounds_mode != THRONG_BOUNDS_OPEN &&
+		    (lo.x < m->bounds_min.x || lo.y < m->bounds_min.y || hi.x > m->bounds_max.x || hi.y > m->bounds_max.y)) {
 			sf_error(c, m->sources[k].pos,
 			         "its %s reaches (%g, %g)..(%g, %g), outside the world (%g, %g)..(%g, %g) (expected a region "
 			         "inside the bounds, which keep their agents)",
 			         throng_source_shape_name(d->shape), (double)lo.x, (double)lo.y, (double)hi.x, (double)hi.y,
 			         (double)m->bounds_min.x, (double)m->bounds_min.y, (double)m->bounds_max.x,
 			         (double)m->bounds_max.y);
-			sf_pop(c, mark);
 		}
+		const float g = THRONG_MAX_COORD;
+		if (d->relative_target && (fabsf(lo.x + d->agent.target.x) > g || fabsf(lo.y + d->agent.target.y) > g ||
+		                           fabsf(hi.x + d->agent.target.x) > g || fabsf(hi.y + d->agent.target.y) > g)) {
+			sf_error(c, m->sources[k].pos,
+			         "relative_goal: its goal (%.9g, %.9g) added to its %s's corners (%g, %g)..(%g, %g) passes 1e6 m "
+			         "(expected goals within [-1e6, 1e6] m)",
+			         (double)d->agent.target.x, (double)d->agent.target.y, throng_source_shape_name(d->shape),
+			         (double)lo.x, (double)lo.y, (double)hi.x, (double)hi.y);
+		}
+		sf_pop(c, mark);
 	}
 }

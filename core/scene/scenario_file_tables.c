@@ -446,6 +446,9 @@ static const sf_key source_keys[] = {
 	 .note = "(or the archetype's preset's)", .doc = "the agents' radius (`radius` is a circle source's)"},
 	{.name = "goal", POINT(sf_source, def.agent.target, SF_COORD), .unit = "m", .kinds = ALL_SOURCES,
 	 .doc = "the agents' target point"},
+	{.name = "relative_goal", FLAG(sf_source, def.relative_target), .kinds = ALL_SOURCES,
+	 .doc = "true: `goal` is added to the point each agent comes in at, so each walks that far that way and a "
+	        "stream keeps its width (`throng_source_def.relative_target`)"},
 	{.name = "heading", POINT(sf_source, def.agent.heading, SF_COORD), .kinds = ALL_SOURCES,
 	 .def = "`[0, 0]`: none",
 	 .doc = "the agents' heading as they come in, normalised (its length more than 1e-6); `[0, 0]`: the "

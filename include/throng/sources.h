@@ -77,6 +77,9 @@ typedef struct throng_source_def {
 	float stop;               ///< simulated second it ends (no agent due at or after it): > start, or INFINITY
 	throng_agent_def agent;   ///< the agents it adds (every field checked as throng_world_spawn does);
 	                          ///< position is the source's to draw; target_agent must be THRONG_NO_AGENT
+	bool relative_target;     ///< false: each agent's target is agent.target; true: agent.target is added to
+	                          ///< the point the agent appears at ("walk this far that way": a stream keeps
+	                          ///< its width instead of funnelling into one point)
 	char name[THRONG_SOURCE_NAME_CAP]; ///< "" or a name unique among the world's sources
 } throng_source_def;
 
