@@ -741,6 +741,11 @@ Test(scenes, a_wide_concourse_has_doors_of_30_m_at_most)
 	cr_assert_eq(throng_world_get_source(w, 4, &src, NULL), THRONG_OK);
 	cr_assert_str_eq(src.name, "west_in_1_0");
 	cr_assert_float_eq(src.from.y, 0.75f * h - 0.5f * door, 1e-3f);
+	// Each walker bound straight across to the east wall from where it came
+	// in (1 m inside the west wall): the door's stream keeps its width.
+	cr_assert(src.relative_target);
+	cr_assert_float_eq(src.agent.target.x, 2.0f * h - 1.0f, 1e-3f);
+	cr_assert_eq(src.agent.target.y, 0.0f);
 	// A quarter of the walkers a wall, half of them in each door's lane.
 	const throng_view v = throng_world_view(w);
 	uint32_t lane[2] = {0, 0};

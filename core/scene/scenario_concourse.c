@@ -13,10 +13,13 @@
 // round, so the four flows are straight lanes that cross each other at
 // four places, two of them head-on pairs a half-hall apart. An entrance is
 // CONCOURSE_LANES sources side by side along the door, 1 m inside the
-// wall, each sending its walkers to its own stretch of the exit across
-// (its goal on the exit wall, `goal` of the source), so that the lanes do
-// not funnel into one point; an exit is a sink zone CONCOURSE_SINK_DEPTH
-// deep along its wall, which takes a walker out as it enters.
+// wall, each walker bound straight across to the exit wall from where it
+// came in (a relative goal, throng_source_def.relative_target), so that a
+// door's stream keeps its width; an exit is a sink zone
+// CONCOURSE_SINK_DEPTH deep along its wall, which takes a walker out as it
+// enters. (With one goal point a source, each's stream narrowed over
+// the hall into a ribbon a few metres wide, 0.7 walkers /m^2 at 10^5, and
+// the ribbons slowed where they crossed the lanes by the exits.)
 //
 // Scaling: `--agents N` is the crowd the hall holds, from the first step:
 // N walkers stand in the four lanes at the start, a quarter each, spread
@@ -29,21 +32,23 @@
 // At the default 3,000: L = 173 m, T = 129 s, 5.8 walkers a second an
 // entrance, doors 26 m wide (0.22 walkers /(m s)); at 100,000, L = 1 km,
 // 33.5 a second an entrance, through 5 doors of 30 m (3 sources each:
-// a world holds 64). Why doors of 30 m
-// at most: where two lanes cross, the square of the crossing is as wide
-// as the doors, and wide crossings lock. With one door an entrance, the
-// hall of 10^4 walkers (49 m doors) held for 20 minutes, but that of 3
-// 10^4 (82 m) locked from about 8 minutes (10,604 of 35,853 walkers
-// below 0.2 m/s at 600 s) and that of 10^5 (150 m) from about 11 (51,869
-// of 117,756 at 950 s); with 3 doors of 27 m the hall of 3 10^4 kept
-// flowing (9 below 0.2 m/s at 900 s), while 4 doors of 37.5 m at 10^5
-// slowed at the crossings by the walls (991 below 0.2 m/s at 800 s,
-// 3,000 at 900 s; docs/PERFORMANCE.md). The density is what lets the
-// lanes cross: at 0.25 walkers /m^2 (lanes of 0.4 /m^2) the four
-// crossings of the 3,000-walker hall locked after about two minutes (200
-// s in, 6,886 walkers, 5,624 of them below 0.2 m/s); at 0.1, 3,064
-// walkers after 10 minutes, none below 0.2 m/s, mean speed 1.29 m/s. With
-// doors half as wide again, lanes of 0.9 /m^2 jammed within 80 s.
+// a world holds 64). Why relative goals: with each source's walkers bound
+// for one point on the exit wall, a source's stream narrowed over the
+// hall into a ribbon (3 to 4 m wide and 0.7 walkers /m^2 near the exits
+// at 10^5), and the ribbons slowed where they crossed the lanes by the
+// exits (4,152 walkers below 0.2 m/s at 900 s); straight across, the
+// hall of 10^5 flows (at 900 s none below 0.2 m/s but those that came
+// in that step; docs/PERFORMANCE.md). Why doors of 30 m at most: where
+// two lanes cross, the square of the crossing is as wide as the doors,
+// and with one door an entrance (and goal points) wide crossings locked:
+// the hall of 3 10^4 walkers (82 m doors) from about 8 minutes, that of
+// 10^5 (150 m) from about 11. The density is what lets the lanes cross
+// (measured with goal points): at 0.25 walkers /m^2 (lanes of 0.4 /m^2)
+// the four crossings of the 3,000-walker hall locked after about two
+// minutes (200 s in, 6,886 walkers, 5,624 of them below 0.2 m/s); at
+// 0.1, 3,064 walkers after 10 minutes, none below 0.2 m/s, mean speed
+// 1.29 m/s. With doors half as wide again, lanes of 0.9 /m^2 jammed
+// within 80 s.
 //
 // Walkers: the calibrated pedestrian (throng_controller_pedestrian_def
 // with arrive) and its body (radius 0.17 m, 1.34 m/s). Its outcome
@@ -123,8 +128,8 @@ static const char* const concourse_walls[4] = {"west", "south", "east", "north"}
 
 /// Door j of the `doors` of wall w's entrance and of its exit, each
 /// `door` wide: the exit's sink, and the entrance's `lanes` sources side
-/// by side, each `rate` walkers a second bound for its own stretch of the
-/// exit door across. A wall of one door names them
+/// by side, each `rate` walkers a second, each walker bound straight across
+/// to the exit wall. A wall of one door names them
 /// "west_exit" and "west_in_0" to "west_in_3"; of several, "west_exit_1"
 /// and "west_in_1_0" for door 1.
 static throng_status concourse_door(throng_scene* scene, uint32_t w, uint32_t j, uint32_t doors, uint32_t lanes,
@@ -147,8 +152,7 @@ static throng_status concourse_door(throng_scene* scene, uint32_t w, uint32_t j,
 	snprintf(sink.name, sizeof sink.name, "%s_exit%s", concourse_walls[w], door_name);
 	throng_status st = thr_scene_add_zone(scene, &sink);
 	for (uint32_t lane = 0; lane < lanes && st == THRONG_OK; ++lane) {
-		// Lane `lane` of the door, from its -v end; its goal the same
-		// stretch of the exit door across, on that wall.
+		// Lane `lane` of the door, from its -v end.
 		const float s0 = c - 0.5f * door + door * (float)lane / (float)lanes;
 		const float s1 = s0 + door / (float)lanes;
 		throng_source_def src = throng_source_default_def();
@@ -157,11 +161,11 @@ static throng_status concourse_door(throng_scene* scene, uint32_t w, uint32_t j,
 		src.from = (throng_vec2){mid.x + f.x, mid.y + f.y};
 		src.to = (throng_vec2){mid.x + t.x, mid.y + t.y};
 		src.rate = rate;
-		const throng_vec2 g = thr_crowd_at(u, v, 2.0f * h, 0.5f * (s0 + s1));
 		src.agent = *body;
 		src.agent.archetype = archetype;
 		src.agent.group = w;
-		src.agent.target = (throng_vec2){mid.x + g.x, mid.y + g.y};
+		src.agent.target = (throng_vec2){u.x * (2.0f * h - CONCOURSE_INSET), u.y * (2.0f * h - CONCOURSE_INSET)};
+		src.relative_target = true; // straight across, to the exit wall
 		snprintf(src.name, sizeof src.name, "%s_in%s_%u", concourse_walls[w], door_name, lane);
 		st = thr_scene_add_source(scene, &src);
 	}
