@@ -168,7 +168,7 @@ static void archetypes_body(thr_ck_io* io, const throng_world* w)
 	thr_ck_u32(io, &n);
 	for (uint32_t a = 0; a < n; ++a) {
 		throng_controller c = w->archetypes[a];
-		thr_ck_controller(io, &c);
+		thr_ck_controller(io, &c, THR_CK_VERSION);
 	}
 }
 
@@ -274,9 +274,11 @@ static void agents_body(thr_ck_io* io, const throng_world* w)
 	thr_ck_u32(io, &columns);
 	const thr_state* s = thr_cur_c(w);
 	// The order of docs/FORMAT.md, "Checkpoints".
-	const void* const col[THR_CK_AGENT_COLUMNS] = {w->id, s->px, s->py, s->vx, s->vy, s->hx, s->hy, s->wander,
-	                                               s->noise, NULL, w->max_speed, w->max_force, w->radius,
-	                                               w->archetype, w->group, w->target_agent, w->path, w->tx, w->ty};
+	const void* const col[THR_CK_AGENT_COLUMNS] = {w->id,        s->px,       s->py,     s->vx,        s->vy,
+	                                               s->hx,        s->hy,       s->wander, s->noise,     NULL,
+	                                               w->max_speed, w->max_force, w->radius, w->archetype, w->group,
+	                                               w->target_agent, w->path,   w->tx,     w->ty,        w->health,
+	                                               w->ready};
 	for (uint32_t k = 0; k < THR_CK_AGENT_COLUMNS; ++k) {
 		if (k == 9) {
 			emit_column_or_zero(io, s->waypoint, count);

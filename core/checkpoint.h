@@ -18,7 +18,7 @@
 #define THR_CK_MAGIC "THRONGCK"
 /// The layout this library writes and the newest it reads (docs/FORMAT.md,
 /// "Checkpoints": any change to the layout is a new version).
-#define THR_CK_VERSION 3u
+#define THR_CK_VERSION 4u
 #define THR_CK_HEADER_BYTES 32u
 #define THR_CK_SECTION_BYTES 16u
 #define THR_CK_CHECKSUM_BYTES 8u
@@ -37,8 +37,9 @@
 #define THR_CK_SOURCES THR_CK_TAG('S', 'R', 'C', 'E') ///< from version 2 (relative_target from 3)
 
 /// Per-agent columns of the agents section, 4 bytes an agent each (their
-/// order: docs/FORMAT.md).
-#define THR_CK_AGENT_COLUMNS 19u
+/// order: docs/FORMAT.md): 21 from version 4 (health and ready), 19 before.
+#define THR_CK_AGENT_COLUMNS 21u
+#define THR_CK_AGENT_COLUMNS_V3 19u
 
 /// One direction of a checkpoint's bytes. Writing: `emit` takes each run
 /// of bytes in order (counting, copying or writing them). Reading: the
@@ -111,7 +112,8 @@ void thr_ck_column(thr_ck_io* io, void* dst, size_t n);
 /// Records, every field in order.
 void thr_ck_def(thr_ck_io* io, throng_world_def* d);
 void thr_ck_stats(thr_ck_io* io, throng_world_stats* s);
-void thr_ck_controller(thr_ck_io* io, throng_controller* c);
+/// A controller as format `version` has it (combat from version 4; before, off).
+void thr_ck_controller(thr_ck_io* io, throng_controller* c, uint32_t version);
 /// A source's def (its agent's position and target_agent are not kept:
 /// the source draws the one, the other is always none) as format
 /// `version` has it (relative_target from version 3; before, false).

@@ -227,7 +227,7 @@ static void ck_params(thr_ck_io* io, throng_behavior_params* p)
 	thr_ck_f32(io, &p->side_bias);
 }
 
-void thr_ck_controller(thr_ck_io* io, throng_controller* c)
+void thr_ck_controller(thr_ck_io* io, throng_controller* c, uint32_t version)
 {
 	CK_ENUM(io, c->mode);
 	thr_ck_f32(io, &c->relaxation_time);
@@ -242,6 +242,16 @@ void thr_ck_controller(thr_ck_io* io, throng_controller* c)
 	thr_ck_bool(io, &c->contact.inelastic);
 	thr_ck_f32(io, &c->contact.slip);
 	thr_ck_f32(io, &c->contact.noise);
+	if (version >= 4u) {
+		thr_ck_bool(io, &c->combat.enabled);
+		thr_ck_f32(io, &c->combat.health);
+		thr_ck_f32(io, &c->combat.armour);
+		CK_ENUM(io, c->combat.attack);
+		thr_ck_f32(io, &c->combat.reach);
+		thr_ck_f32(io, &c->combat.damage);
+		thr_ck_f32(io, &c->combat.cooldown);
+		thr_ck_f32(io, &c->combat.accuracy);
+	}
 	thr_ck_u32(io, &c->slot_count);
 	// Every slot, the unused too: the controller reads back as it was.
 	for (uint32_t k = 0; k < THRONG_MAX_SLOTS; ++k) {

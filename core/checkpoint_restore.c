@@ -106,7 +106,7 @@ static void read_tables(thr_ck_io* io, throng_world* w)
 			const size_t at = io->pos;
 			throng_controller c;
 			memset(&c, 0, sizeof c);
-			thr_ck_controller(io, &c);
+			thr_ck_controller(io, &c, (uint32_t)thr_ck_get_le(io->data + 8, 4));
 			snprintf(what, sizeof what, "archetype %u", a);
 			refused(io, io->st == THRONG_OK ? throng_world_add_archetype(w, &c, NULL) : THRONG_OK, at, what);
 		}
@@ -328,6 +328,9 @@ static void check_agents(thr_ck_io* io, throng_world* w, const ck_head* h, const
 			thr_ck_corrupt(io, agent_at(c, 13, i), "agent %u: archetype %u, but the world has %u", id, w->archetype[i],
 			               w->archetype_count);
 		}
+		if (!(w->health[i] >= 0.0f && w->health[i] <= 1.0e6f)) {
+			thr_ck_corrupt(io, agent_at(c, 19, i), "agent %u: health %g (0 to 1e6)", id, (double)w->health[i]);
+		}
 		if (w->path[i] != THRONG_NO_PATH && w->path[i] >= w->path_count) {
 			thr_ck_corrupt(io, agent_at(c, 16, i), "agent %u: path %u, but the world has %u", id, w->path[i],
 			               w->path_count);
@@ -354,15 +357,17 @@ static void read_agents(thr_ck_io* io, throng_world* w, const ck_head* h)
 	if (io->st != THRONG_OK) {
 		return;
 	}
-	if (count != h->count || columns != THR_CK_AGENT_COLUMNS) {
+	const uint32_t version = (uint32_t)thr_ck_get_le(io->data + 8, 4);
+	const uint32_t want = version >= 4u ? THR_CK_AGENT_COLUMNS : THR_CK_AGENT_COLUMNS_V3;
+	if (count != h->count || columns != want) {
 		thr_ck_corrupt(io, at, "%u agents in %u columns (the world section says %u agents; %u columns)", count,
-		               columns, h->count, THR_CK_AGENT_COLUMNS);
+		               columns, h->count, want);
 		return;
 	}
 	// Sizes before allocations: the columns must be there before the store grows for them.
-	if (io->end - io->pos != (size_t)count * THR_CK_AGENT_COLUMNS * 4u) {
+	if (io->end - io->pos != (size_t)count * want * 4u) {
 		thr_ck_corrupt(io, io->pos, "%zu bytes of columns for %u agents (%zu expected)", io->end - io->pos, count,
-		               (size_t)count * THR_CK_AGENT_COLUMNS * 4u);
+		               (size_t)count * want * 4u);
 		return;
 	}
 	if (thr_store_grow(w, count) != 0 || thr_store_reserve_ids(w, h->id_end) != 0) {
@@ -374,9 +379,9 @@ static void read_agents(thr_ck_io* io, throng_world* w, const ck_head* h)
 		w->id,         (uint32_t*)s->px,        (uint32_t*)s->py,     (uint32_t*)s->vx,     (uint32_t*)s->vy,
 		(uint32_t*)s->hx, (uint32_t*)s->hy,     (uint32_t*)s->wander, (uint32_t*)s->noise,  s->waypoint,
 		(uint32_t*)w->max_speed, (uint32_t*)w->max_force, (uint32_t*)w->radius, w->archetype, w->group,
-		w->target_agent, w->path, (uint32_t*)w->tx, (uint32_t*)w->ty};
+		w->target_agent, w->path, (uint32_t*)w->tx, (uint32_t*)w->ty, (uint32_t*)w->health, w->ready};
 	const ck_columns c = {io->pos, count};
-	for (uint32_t k = 0; k < THR_CK_AGENT_COLUMNS; ++k) {
+	for (uint32_t k = 0; k < want; ++k) {
 		if (col[k] != NULL) {
 			thr_ck_column(io, col[k], count);
 			continue;

@@ -51,6 +51,7 @@ void thr_events_free(throng_world* w)
 	free(w->events);
 	free(w->inside);
 	free(w->sink_ids);
+	free(w->strikes);
 	free(w->sink_zones);
 	free(w->sink_dead);
 	free(w->sink_scratch);
@@ -115,7 +116,7 @@ throng_status thr_events_reserve(throng_world* w, uint32_t events, uint64_t id_e
 
 void thr_events_push(throng_world* w, throng_event_kind kind, uint32_t agent, uint32_t zone, uint32_t source)
 {
-	w->events[w->event_count++] = (throng_event){w->step, kind, agent, zone, source};
+	w->events[w->event_count++] = (throng_event){w->step, kind, agent, zone, source, THRONG_NO_AGENT};
 }
 
 /// The zones that are sinks, a bit each.
@@ -221,7 +222,7 @@ throng_status thr_events_step(throng_world* w, const thr_state* ns)
 	if (!tracking(w)) {
 		// No step events: the previous window goes, the calls since stay
 		// (and room for what the sources list after the step).
-		if (room(w, (uint64_t)calls + w->source_room) != 0) {
+		if (room(w, (uint64_t)calls + w->source_room + w->combat_room) != 0 || sink_room(w, w->combat_room) != 0) {
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for %u events",
 			                w->source_room);
 		}
@@ -250,7 +251,8 @@ throng_status thr_events_step(throng_world* w, const thr_state* ns)
 		changed += (uint64_t)__builtin_popcountll((now[i] ^ was) & ~goal) + ((now[i] & ~was & goal) != 0);
 		into_sinks += (now[i] & ~was & sinks) != 0;
 	}
-	if (room(w, (uint64_t)calls + changed + into_sinks + w->source_room) != 0 || sink_room(w, into_sinks) != 0) {
+	if (room(w, (uint64_t)calls + changed + into_sinks + w->source_room + w->combat_room) != 0 ||
+	    sink_room(w, into_sinks + w->combat_room) != 0) {
 		thr_arena_unwind(&w->arena, mark);
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for %llu events",
 		                (unsigned long long)changed);
@@ -268,12 +270,12 @@ throng_status thr_events_step(throng_world* w, const thr_state* ns)
 			continue;
 		}
 		if ((now[i] & ~was & goal) != 0) {
-			out[n++] = (throng_event){after, THRONG_EVENT_ARRIVED, id, THRONG_NO_ZONE, THRONG_NO_SOURCE};
+			out[n++] = (throng_event){after, THRONG_EVENT_ARRIVED, id, THRONG_NO_ZONE, THRONG_NO_SOURCE, THRONG_NO_AGENT};
 		}
 		for (uint64_t diff = (now[i] ^ was) & ~goal; diff != 0; diff &= diff - 1u) {
 			const uint32_t z = (uint32_t)__builtin_ctzll(diff);
 			const throng_event_kind k = (now[i] >> z & 1u) != 0 ? THRONG_EVENT_ENTERED : THRONG_EVENT_LEFT;
-			out[n++] = (throng_event){after, k, id, z, THRONG_NO_SOURCE};
+			out[n++] = (throng_event){after, k, id, z, THRONG_NO_SOURCE, THRONG_NO_AGENT};
 		}
 		w->inside[id] = now[i];
 	}
@@ -309,7 +311,7 @@ void thr_events_sinks(throng_world* w)
 		w->sink_dead[slot] = 1;
 		first = slot < first ? slot : first;
 	}
-	thr_remove_marked(w, w->sink_dead, first, w->sink_scratch, w->sink_ids, w->sink_zones, w->sink_n);
+	thr_remove_marked(w, w->sink_dead, first, w->sink_scratch, w->sink_ids, w->sink_zones, NULL, w->sink_n);
 	w->events_calls = w->event_count; // listed with the step's own events
 	w->sink_n = 0;
 }

@@ -100,6 +100,11 @@ static const char* const source_shape_names[] = {
 	[THRONG_SOURCE_SEGMENT] = "segment",
 };
 
+static const char* const attack_kind_names[] = {
+	[THRONG_ATTACK_NONE] = "none",
+	[THRONG_ATTACK_MELEE] = "melee",
+};
+
 static const char* const stage_names[THRONG_STAGE_COUNT] = {
 	[THRONG_STAGE_PREPARE] = "prepare",
 	[THRONG_STAGE_SORT] = "sort",
@@ -121,6 +126,7 @@ const thr_names thr_blend_mode_names = THR_NAMES(blend_mode_names);
 const thr_names thr_event_kind_names = THR_NAMES(event_kind_names);
 const thr_names thr_zone_shape_names = THR_NAMES(zone_shape_names);
 const thr_names thr_source_shape_names = THR_NAMES(source_shape_names);
+const thr_names thr_attack_kind_names = THR_NAMES(attack_kind_names);
 
 /// The name of value v, NULL when v is out of range.
 static const char* name_of(const thr_names* t, int v)
@@ -176,6 +182,7 @@ THR_NAME_PAIR(blend_mode)
 THR_NAME_PAIR(event_kind)
 THR_NAME_PAIR(zone_shape)
 THR_NAME_PAIR(source_shape)
+THR_NAME_PAIR(attack_kind)
 
 // The step's stages (throng.h, "Counters") are only named: no reader asks for one by name.
 const char* throng_stage_name(throng_stage stage)

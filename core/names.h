@@ -30,5 +30,6 @@ extern const thr_names thr_blend_mode_names;
 extern const thr_names thr_event_kind_names;
 extern const thr_names thr_zone_shape_names;
 extern const thr_names thr_source_shape_names;
+extern const thr_names thr_attack_kind_names;
 
 #endif

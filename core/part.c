@@ -93,11 +93,16 @@ void thr_part_free(throng_world* w)
 }
 
 /// What part worlds cannot do: solid agents without a way to agree with
-/// the other parts.
+/// the other parts, and combat (not yet: a hit on a ghost would have to
+/// reach its owner).
 static throng_status check_supported(const throng_world* w)
 {
 	for (uint32_t a = 0; a < w->archetype_count; ++a) {
 		const throng_controller* c = &w->archetypes[a];
+		if (c->combat.enabled) {
+			return thr_fail(THRONG_ERR_UNSUPPORTED, "throng_part_load: archetype %u: combat: part worlds do not fight "
+			                "yet (run the scene in one process)", a);
+		}
 		if (c->contact.enabled && w->part->sync.reduce == NULL) {
 			return thr_fail(THRONG_ERR_UNSUPPORTED,
 			                "throng_part_load: archetype %u: contact: solid contacts need throng_part_set_sync first", a);

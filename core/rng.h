@@ -19,6 +19,7 @@ enum {
 	THR_STREAM_GOAL = 4,    ///< goal re-draws of scenarios
 	THR_STREAM_SPAWN = 5,   ///< scenario spawn placement
 	THR_STREAM_CONTACT = 6, ///< the contact stage's noise: one direction per pressed agent and step
+	THR_STREAM_COMBAT = 9,  ///< a strike's hit or miss (7 and 8: sources.c)
 };
 
 static inline uint32_t thr_mix32(uint32_t x)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "combat.h"
 #include "contact.h"
 #include "counters.h"
 #include "engine.h"
@@ -282,6 +283,9 @@ throng_status throng_world_step(throng_world* w)
 		st = thr_contact_pass(&ctx, &ps);
 		lap(&clock, &counts, THRONG_STAGE_CONTACTS);
 	}
+	if (st == THRONG_OK) {
+		st = thr_combat_strikes(w, &w->store.buf[ctx.write]);
+	}
 	if (st == THRONG_OK) { // the last that can fail: what the step did, listed before it shows
 		st = thr_events_step(w, &w->store.buf[ctx.write]);
 	}
@@ -306,7 +310,8 @@ throng_status throng_world_step(throng_world* w)
 	w->step++;
 	publish(w, &ctx, &ps);
 	thr_events_sinks(w); // after the record, which follows the removal (thr_remove_marked)
-	thr_sources_run(w);  // after the sinks: their room is the sources'
+	thr_combat_apply(w); // after the sinks, in their buffers
+	thr_sources_run(w);  // after the sinks and the dead: their room is the sources'
 	if (timed) {
 		thr_team_record(&w->team, team, (float)(thr_clock_ns() - began) / (float)w->count);
 	}

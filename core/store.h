@@ -46,8 +46,8 @@ typedef struct thr_state {
 
 /// Single per-agent arrays that travel with the agents in a reorder (id,
 /// max_speed, max_force, radius, archetype, group, target_agent, tx, ty,
-/// path), of 4 bytes each.
-#define THR_SINGLE_ARRAYS 10
+/// path, health, ready), of 4 bytes each.
+#define THR_SINGLE_ARRAYS 12
 
 /// Spare arrays a reorder gathers the singles into: one chain of singles
 /// each (thr_store_reorder).
@@ -57,8 +57,8 @@ typedef struct thr_state {
 /// block's arrays (two states of 8, the singles, then total_x and
 /// total_y when forces are recorded) from 0, the spares, the two waypoint
 /// arrays, and the force block.
-#define THR_STORE_ARRAYS 26
-#define THR_SPARE_FIRST_ARRAY 29
+#define THR_STORE_ARRAYS 28
+#define THR_SPARE_FIRST_ARRAY 31
 #define THR_WAYPOINT_FIRST_ARRAY (THR_SPARE_FIRST_ARRAY + THR_SPARES)
 #define THR_FORCE_FIRST_ARRAY 42
 

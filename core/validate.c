@@ -240,6 +240,32 @@ static throng_status check_params(const char* ctx, throng_behavior_kind kind, co
 	}
 }
 
+/// Combat's fields, checked even when it is off (as contact.slip): a NaN
+/// kept in a controller would come back through a saved file.
+static throng_status check_combat(const throng_combat* c)
+{
+	static const char ctx[] = "controller.combat.";
+	if ((unsigned)c->attack > THRONG_ATTACK_MELEE) {
+		return bad_int(ctx, "attack", "must be none or melee", c->attack);
+	}
+	if (c->enabled) {
+		TRY(positive(ctx, "health", c->health));
+	} else {
+		TRY(non_negative(ctx, "health", c->health));
+		if (c->attack != THRONG_ATTACK_NONE) {
+			return bad_int(ctx, "attack", "needs combat enabled", c->attack);
+		}
+	}
+	TRY(non_negative(ctx, "armour", c->armour));
+	TRY(non_negative(ctx, "reach", c->reach));
+	TRY(non_negative(ctx, "damage", c->damage));
+	TRY(non_negative(ctx, "cooldown", c->cooldown));
+	if (!isfinite(c->accuracy) || !(c->accuracy >= 0.0f) || c->accuracy > 1.0f) {
+		return bad(ctx, "accuracy", "must be finite and in [0, 1]", c->accuracy);
+	}
+	return THRONG_OK;
+}
+
 throng_status thr_validate_controller(const throng_controller* ctl)
 {
 	if (ctl == NULL) {
@@ -286,6 +312,7 @@ throng_status thr_validate_controller(const throng_controller* ctl)
 		return too_small("controller.", "contact.slip", slip, true, "");
 	}
 	TRY(non_negative("controller.", "contact.noise", ctl->contact.noise));
+	TRY(check_combat(&ctl->combat));
 	int wanders = 0, noises = 0;
 	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
 		const throng_slot* s = &ctl->slots[k];

@@ -14,6 +14,7 @@
 #include <omp.h>
 #endif
 
+#include "combat.h"
 #include "error.h"
 #include "events.h"
 #include "fmath.h"
@@ -188,6 +189,9 @@ void thr_spawn_one(throng_world* w, const throng_agent_def* a, uint32_t source)
 	w->path[i] = a->path;
 	w->tx[i] = a->target.x;
 	w->ty[i] = a->target.y;
+	const throng_combat* c = &w->archetypes[a->archetype].combat;
+	w->health[i] = c->enabled ? c->health : 0.0f;
+	w->ready[i] = 0;
 	if (a->radius > w->max_radius) {
 		w->max_radius = a->radius;
 		w->shapes_dirty = 1;
@@ -302,6 +306,7 @@ throng_status throng_world_get_agent(const throng_world* w, uint32_t id, throng_
 	out->noise_angle = s->noise[i];
 	out->path = w->path[i];
 	out->waypoint = s->waypoint != NULL ? s->waypoint[i] : 0;
+	out->health = w->health[i];
 	return THRONG_OK;
 }
 
@@ -477,6 +482,22 @@ uint64_t throng_world_hash(const throng_world* w)
 		}
 	}
 	XXH3_64bits_update(h, buf, used * FIELDS * sizeof(uint32_t));
+	if (thr_combat_any(w)) { // (so that worlds without combat hash as before it was)
+		used = 0;
+		for (uint32_t id = 0; id < ids; ++id) {
+			const uint32_t i = w->slot_of[id];
+			if (i == THR_NO_SLOT) {
+				continue;
+			}
+			memcpy(&buf[2u * used], &w->health[i], sizeof(float));
+			buf[2u * used + 1u] = w->ready[i];
+			if (++used == BATCH * FIELDS / 2u) {
+				XXH3_64bits_update(h, buf, sizeof buf);
+				used = 0;
+			}
+		}
+		XXH3_64bits_update(h, buf, used * 2u * sizeof(uint32_t));
+	}
 	float threat[4] = {w->threat_p.x, w->threat_p.y, w->threat_v.x, w->threat_v.y};
 	XXH3_64bits_update(h, threat, sizeof threat);
 	uint8_t active = w->threat_active;

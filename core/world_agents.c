@@ -33,7 +33,7 @@ throng_status throng_world_remove_agent(throng_world* w, uint32_t id)
 }
 
 void thr_remove_marked(throng_world* w, const uint8_t* dead, uint32_t first, uint32_t* scratch, const uint32_t* ids,
-                       const uint32_t* zones, uint32_t n)
+                       const uint32_t* zones, const uint32_t* killers, uint32_t n)
 {
 	w->count = thr_store_remove(w, dead, first, !thr_world_engine(w)->sorted, scratch);
 	// Whoever targeted a removed agent targets nobody.
@@ -45,6 +45,9 @@ void thr_remove_marked(throng_world* w, const uint8_t* dead, uint32_t first, uin
 	}
 	for (uint32_t k = 0; k < n; ++k) {
 		thr_events_push(w, THRONG_EVENT_REMOVED, ids[k], zones != NULL ? zones[k] : THRONG_NO_ZONE, THRONG_NO_SOURCE);
+		if (killers != NULL) {
+			w->events[w->event_count - 1u].other = killers[k];
+		}
 	}
 	w->stats.agents_removed += n;
 	// The record still describes the survivors (the store moved their
@@ -111,7 +114,7 @@ throng_status throng_world_remove_agents(throng_world* w, const uint32_t* ids, u
 		// Their events by increasing id (the call's order of ids shows nowhere).
 		memcpy(sorted, ids, (size_t)count * sizeof *sorted);
 		qsort(sorted, count, sizeof *sorted, by_id);
-		thr_remove_marked(w, dead, first, scratch, sorted, NULL, count);
+		thr_remove_marked(w, dead, first, scratch, sorted, NULL, NULL, count);
 	}
 	thr_arena_unwind(&w->arena, mark);
 	return st;
@@ -262,8 +265,30 @@ throng_status throng_world_set_archetype(throng_world* w, uint32_t id, uint32_t 
 		              archetype, w->archetype_count);
 	}
 	if (st == THRONG_OK) {
+		const throng_combat* was = &w->archetypes[w->archetype[i]].combat;
+		const throng_combat* now = &w->archetypes[archetype].combat;
+		w->health[i] = !now->enabled ? 0.0f : was->enabled ? w->health[i] : now->health;
 		w->archetype[i] = archetype;
 		w->shapes_dirty = 1; // the shape grids' reach follows the archetypes in use
+	}
+	return st;
+}
+
+throng_status throng_world_set_health(throng_world* w, uint32_t id, float health)
+{
+	static const char fn[] = "throng_world_set_health";
+	uint32_t i = 0;
+	char ctx[96];
+	throng_status st = setter_slot(w, id, fn, true, &i);
+	if (st == THRONG_OK) {
+		st = thr_validate_magnitude(agent_ctx(ctx, sizeof ctx, fn, id, ""), "health", health);
+	}
+	if (st == THRONG_OK && !w->archetypes[w->archetype[i]].combat.enabled) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: id %u: health: its archetype %u has no combat", fn, id,
+		              w->archetype[i]);
+	}
+	if (st == THRONG_OK) {
+		w->health[i] = health;
 	}
 	return st;
 }

@@ -122,6 +122,8 @@ struct throng_world {
 	float *max_speed, *max_force, *radius;
 	uint32_t *archetype, *group, *target_agent, *path;
 	float *tx, *ty;
+	float* health;   ///< combat: what is left (0 for an agent whose archetype has no combat)
+	uint32_t* ready; ///< combat: the step count from which it may strike again
 	float max_radius; ///< largest agent radius spawned
 
 	throng_controller* archetypes;
@@ -221,6 +223,12 @@ struct throng_world {
 	struct thr_source* sources;
 	uint32_t source_count, source_cap;
 	uint32_t source_room;    ///< events the sources may list after the step being taken
+
+	// Combat (combat.c): the step's strikes, found before the flip and
+	// applied after the sinks.
+	struct thr_strike* strikes;
+	uint32_t strike_n, strike_cap;
+	uint32_t combat_room; ///< deaths the step being taken may list (its strikes that hit)
 	float* source_near;      ///< 3 floats an entry (x, y, radius): agents near the source at work
 	uint32_t source_near_cap;
 	/// Bumped whenever an agent is added, removed or moved, or slots move
@@ -299,7 +307,7 @@ void thr_spawn_one(throng_world* w, const throng_agent_def* a, uint32_t source);
 /// stats and the step record follow: it still describes the survivors,
 /// whose previous state moved with them (core/world_agents.c). Cannot fail.
 void thr_remove_marked(throng_world* w, const uint8_t* dead, uint32_t first, uint32_t* scratch, const uint32_t* ids,
-                       const uint32_t* zones, uint32_t n);
+                       const uint32_t* zones, const uint32_t* killers, uint32_t n);
 
 /// The slot of agent `id` into *slot, or THRONG_ERR_NOT_FOUND naming `fn`
 /// and the id (never given, removed, or not in this part world).

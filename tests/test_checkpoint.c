@@ -23,6 +23,7 @@
 #include "throng/checkpoint.h"
 #include "throng/part.h"
 #include "throng/throng.h"
+#include "checkpoint.h"
 #include "world_internal.h"
 
 /// One step boundary of churn (thr_test_churn), then a few setters.
@@ -483,34 +484,10 @@ Test(damaged, every_damage_is_refused_with_the_path_and_what)
 	refused_file(path, THRONG_ERR_CORRUPT, "checksum mismatch");
 
 	memcpy(bad, good, n);
-	put32(bad + 8, 4);
+	put32(bad + 8, THR_CK_VERSION + 1u);
 	reseal(bad, n);
 	write_file(path, bad, n);
 	refused_file(path, THRONG_ERR_CORRUPT, "newer");
-
-	// Version 1, written before sources, had no sources section: the same
-	// checkpoint without it, told as version 1, still reads; told as the
-	// version of today, it lacks a section.
-	size_t src = 32;
-	while (memcmp(good + src, "SRCE", 4) != 0) {
-		src += 16 + (size_t)((get32(good + src + 8) + 7u) / 8u * 8u);
-		cr_assert_lt(src + 16, n, "no sources section");
-	}
-	const size_t src_bytes = 16 + (size_t)((get32(good + src + 8) + 7u) / 8u * 8u);
-	memcpy(bad, good, src);
-	memcpy(bad + src, good + src + src_bytes, n - src - src_bytes);
-	const size_t v1 = n - src_bytes;
-	put32(bad + 20, get32(good + 20) - 1u);
-	put32(bad + 24, (uint32_t)v1);
-	reseal(bad, v1);
-	write_file(path, bad, v1);
-	refused_file(path, THRONG_ERR_CORRUPT, "sections");
-	put32(bad + 8, 1);
-	reseal(bad, v1);
-	throng_world* old = NULL;
-	cr_assert_eq(throng_world_read_checkpoint(bad, v1, &old), THRONG_OK, "%s", throng_last_error());
-	cr_assert_eq(throng_world_hash(old), throng_world_hash(w));
-	throng_world_destroy(old);
 
 	// Values out of range, behind a checksum that holds.
 	uint32_t count = 0;
@@ -520,6 +497,14 @@ Test(damaged, every_damage_is_refused_with_the_path_and_what)
 	reseal(bad, n);
 	write_file(path, bad, n);
 	refused_file(path, THRONG_ERR_CORRUPT, "archetype 2, but the world has 2");
+
+	memcpy(bad, good, n);
+	at = agent_column(bad, n, 19, &count); // health
+	const float hurt = -1.0f;
+	memcpy(bad + at + 4 * 3, &hurt, 4);
+	reseal(bad, n);
+	write_file(path, bad, n);
+	refused_file(path, THRONG_ERR_CORRUPT, "health -1");
 
 	memcpy(bad, good, n);
 	at = agent_column(bad, n, 1, &count); // x
@@ -569,61 +554,110 @@ Test(damaged, every_damage_is_refused_with_the_path_and_what)
 // Every single flipped byte, in memory: refused, never a crash, never a
 // world (the checksum covers every byte but its own, and damage to it is
 // a mismatch too).
-/// Version 3 added a source's relative_target (a flag after its agent's
-/// path, record offset 144): a version 2 checkpoint, without it, reads as
-/// false; a flag other than 0 or 1 is refused.
-Test(damaged, a_version_2_source_reads_without_a_relative_goal)
+/// A file's bytes into a malloc'd buffer, its size to *n.
+static uint8_t* read_whole(const char* path, size_t* n)
 {
-	throng_world* w = small_world(THRONG_ENGINE_SIMD, false);
-	throng_source_def d = throng_source_default_def();
-	d.min = (throng_vec2){-5, -5};
-	d.max = (throng_vec2){5, 5};
-	d.agent.target = (throng_vec2){20, 0};
-	d.relative_target = true;
-	cr_assert_eq(throng_world_add_source(w, &d, NULL), THRONG_OK, "%s", throng_last_error());
-	cr_assert_eq(throng_world_step(w), THRONG_OK);
-	size_t n = 0;
-	uint8_t* good = to_memory(w, &n);
-	size_t src = 32;
-	while (memcmp(good + src, "SRCE", 4) != 0) {
-		src += 16 + (size_t)((get32(good + src + 8) + 7u) / 8u * 8u);
-		cr_assert_lt(src + 16, n, "no sources section");
-	}
-	cr_assert_eq(get32(good + src + 8), 4u + 164u, "one source of 164 bytes");
-	const size_t flag = src + 16 + 4 + 144;
-	cr_assert_eq(get32(good + flag), 1u);
-	throng_world* back = NULL;
-	throng_source_def got;
-	cr_assert_eq(throng_world_read_checkpoint(good, n, &back), THRONG_OK, "%s", throng_last_error());
-	cr_assert_eq(throng_world_get_source(back, 0, &got, NULL), THRONG_OK);
-	cr_assert(got.relative_target);
-	throng_world_destroy(back);
+	FILE* f = fopen(path, "rb");
+	cr_assert_not_null(f, "%s", path);
+	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
+	const long size = ftell(f);
+	cr_assert_gt(size, 0);
+	rewind(f);
+	uint8_t* b = malloc((size_t)size);
+	cr_assert_not_null(b);
+	cr_assert_eq(fread(b, 1, (size_t)size, f), (size_t)size);
+	fclose(f);
+	*n = (size_t)size;
+	return b;
+}
 
+/// The byte offset of section `tag` in checkpoint b (n bytes).
+static size_t section_at(const uint8_t* b, size_t n, const char* tag)
+{
+	size_t at = 32;
+	while (memcmp(b + at, tag, 4) != 0) {
+		at += 16 + (size_t)((get32(b + at + 8) + 7u) / 8u * 8u);
+		cr_assert_lt(at + 16, n, "no %s section", tag);
+	}
+	return at;
+}
+
+/// Older layouts read: tests/data/checkpoint_v3.ck, written by throng at
+/// ebe7668 (format 3: no combat; 40 agents and a source with a relative
+/// goal, 30 steps; /work/runs/mkv3.c), reads to the hash that build gave
+/// and steps on to the hash it gave 30 steps later. Turned into version 2
+/// (the source's relative_target gone) it reads with the flag false; into
+/// version 1 (no sources section) it reads too; a flag other than 0 or 1
+/// is refused.
+Test(versions, older_checkpoints_read_and_step_on)
+{
+	size_t n = 0;
+	uint8_t* v3 = read_whole(THRONG_SOURCE_DIR "/tests/data/checkpoint_v3.ck", &n);
+	cr_assert_eq(get32(v3 + 8), 3u);
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_read_checkpoint(v3, n, &w), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_world_hash(w), UINT64_C(0xb9e6578d4b89b746));
+	throng_source_def got;
+	cr_assert_eq(throng_world_get_source(w, 0, &got, NULL), THRONG_OK);
+	cr_assert(got.relative_target && got.agent.target.x == 20.0f);
+	throng_agent_state a;
+	const throng_view v = throng_world_view(w);
+	cr_assert_eq(throng_world_get_agent(w, v.id[0], &a), THRONG_OK);
+	cr_assert_eq(a.health, 0.0f, "no combat before version 4");
+	for (int k = 0; k < 30; ++k) {
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+	}
+	cr_assert_eq(throng_world_hash(w), UINT64_C(0x43d935cf80d5f9c9));
+	throng_world_destroy(w);
+
+	// The source's record: 160 bytes then the flag (offset 4 + 144 into the section's body).
+	const size_t src = section_at(v3, n, "SRCE");
+	cr_assert_eq(get32(v3 + src + 8), 4u + 164u, "one source of 164 bytes");
+	const size_t flag = src + 16 + 4 + 144;
+	cr_assert_eq(get32(v3 + flag), 1u);
 	uint8_t* bad = malloc(n);
 	cr_assert_not_null(bad);
-	memcpy(bad, good, n);
+	memcpy(bad, v3, n);
 	put32(bad + flag, 2);
 	reseal(bad, n);
-	cr_assert_eq(throng_world_read_checkpoint(bad, n, &back), THRONG_ERR_CORRUPT);
+	cr_assert_eq(throng_world_read_checkpoint(bad, n, &w), THRONG_ERR_CORRUPT);
 	cr_assert(strstr(throng_last_error(), "relative_target 2") != NULL, "%s", throng_last_error());
 
 	// Version 2: the flag gone, the section 4 bytes shorter, padded to the
 	// same 8-byte boundary, so the file keeps its size.
-	memcpy(bad, good, n);
+	memcpy(bad, v3, n);
 	const size_t end = src + 16 + 4 + 164;
-	memmove(bad + flag, good + flag + 4, end - flag - 4);
+	memmove(bad + flag, v3 + flag + 4, end - flag - 4);
 	memset(bad + end - 4, 0, 4);
 	put32(bad + src + 8, 4u + 160u);
 	put32(bad + 8, 2);
 	reseal(bad, n);
-	cr_assert_eq(throng_world_read_checkpoint(bad, n, &back), THRONG_OK, "%s", throng_last_error());
-	cr_assert_eq(throng_world_get_source(back, 0, &got, NULL), THRONG_OK);
-	cr_assert(!got.relative_target && got.agent.target.x == 20.0f && got.rate == d.rate);
-	cr_assert_eq(throng_world_hash(back), throng_world_hash(w));
-	throng_world_destroy(back);
-	free(bad);
-	free(good);
+	cr_assert_eq(throng_world_read_checkpoint(bad, n, &w), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_world_get_source(w, 0, &got, NULL), THRONG_OK);
+	cr_assert(!got.relative_target && got.agent.target.x == 20.0f);
+	cr_assert_eq(throng_world_hash(w), UINT64_C(0xb9e6578d4b89b746));
 	throng_world_destroy(w);
+
+	// Version 1, written before sources: no sources section; told as
+	// version 2 it lacks one.
+	const size_t src_bytes = 16 + (size_t)((get32(v3 + src + 8) + 7u) / 8u * 8u);
+	memcpy(bad, v3, src);
+	memcpy(bad + src, v3 + src + src_bytes, n - src - src_bytes);
+	const size_t v1 = n - src_bytes;
+	put32(bad + 20, get32(v3 + 20) - 1u);
+	put32(bad + 24, (uint32_t)v1);
+	put32(bad + 8, 2);
+	reseal(bad, v1);
+	cr_assert_eq(throng_world_read_checkpoint(bad, v1, &w), THRONG_ERR_CORRUPT);
+	cr_assert(strstr(throng_last_error(), "sections") != NULL, "%s", throng_last_error());
+	put32(bad + 8, 1);
+	reseal(bad, v1);
+	cr_assert_eq(throng_world_read_checkpoint(bad, v1, &w), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_world_source_count(w), 0u);
+	cr_assert_eq(throng_world_hash(w), UINT64_C(0xb9e6578d4b89b746));
+	throng_world_destroy(w);
+	free(bad);
+	free(v3);
 }
 
 Test(damaged, any_flipped_byte_is_refused)

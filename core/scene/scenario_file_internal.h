@@ -325,6 +325,8 @@ typedef struct sf_archetype {
 	char* target_group;           ///< the target rule's group name; NULL without a rule
 	sf_pos target_group_pos;
 	bool target_label;            ///< version 2: the rule names a group label (label: N), not a group
+	bool combat;                  ///< version 2: a `combat` mapping was given (at combat_pos)
+	sf_pos combat_pos;
 	/// `preset: NAME`: the preset the controller started from (its keys
 	/// override it), whose body the archetype's groups take; NULL: none.
 	/// Not written by the saver, which writes the controller out.
@@ -572,11 +574,12 @@ extern const sf_table sf_archetype_table;
 extern const sf_table sf_slot_table;
 extern const sf_table sf_param_table;
 extern const sf_table sf_contact_table;
+extern const sf_table sf_combat_table;
 extern const sf_table sf_spawn_table;
 /// A group (into sf_group); its SF_T_OTHER rows' parts.
 extern const sf_table sf_group_table;
 enum { SF_GROUP_COUNT = 1, SF_GROUP_ARCHETYPE, SF_GROUP_SPAWN, SF_GROUP_HEADING, SF_GROUP_GOAL, SF_GROUP_PATH };
-enum { SF_ARCHETYPE_TARGET_RULE = 1, SF_ARCHETYPE_CONTACT, SF_ARCHETYPE_SLOTS, SF_ARCHETYPE_PRESET };
+enum { SF_ARCHETYPE_TARGET_RULE = 1, SF_ARCHETYPE_CONTACT, SF_ARCHETYPE_SLOTS, SF_ARCHETYPE_PRESET, SF_ARCHETYPE_COMBAT };
 /// The top level (into sf_model) and its parts.
 extern const sf_table sf_scene_table;
 enum {

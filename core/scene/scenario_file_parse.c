@@ -93,6 +93,14 @@ static bool archetype_part(sf_ctx* c, const sf_key* k, const sf_node* map, const
 	if (k->part == SF_ARCHETYPE_PRESET) {
 		return true; // read first, by sf_read_preset
 	}
+	if (k->part == SF_ARCHETYPE_COMBAT) {
+		// A `combat:` mapping turns combat on; keys left out keep
+		// combat_defaults' (health 100, accuracy 1, cooldown 1 s).
+		a->combat = true;
+		a->combat_pos = v->pos;
+		sf_combat_table.defaults(&a->controller.combat);
+		return sf_read_table(c, v, &sf_combat_table, &a->controller.combat, NULL) == 0;
+	}
 	if (k->part == SF_ARCHETYPE_CONTACT) {
 		// Keys left out keep the defaults (on, 1, 4, off), or a preset's.
 		return sf_read_table(c, v, &sf_contact_table, &a->controller.contact, NULL) == 0;

@@ -56,6 +56,12 @@ void sf_resolve_names(sf_ctx* c, sf_model* m)
 			sf_error(c, a->target_group_pos, "a version 2 key in a version 1 file (expected version: 2 at the top)");
 		}
 		sf_pop(c, mk);
+		if (a->combat && m->version != 2) {
+			mk = sf_push_key(c, a->name != NULL ? a->name : "?");
+			sf_push_key(c, "combat");
+			sf_error(c, a->combat_pos, "a version 2 key in a version 1 file (expected version: 2 at the top)");
+			sf_pop(c, mk);
+		}
 	}
 	sf_pop(c, mark);
 }

@@ -124,6 +124,11 @@ static void put_archetypes(sf_out* o, const sf_model* m)
 			put_keys(o, &sf_contact_table, &ctl->contact, 0, "", ", ");
 			sf_put(o, "}\n");
 		}
+		if (ctl->combat.enabled) {
+			sf_put(o, "    combat: {");
+			put_keys(o, &sf_combat_table, &ctl->combat, 0, "", ", ");
+			sf_put(o, "}\n");
+		}
 		sf_put(o, "    slots:%s\n", ctl->slot_count == 0 ? " []" : "");
 		for (uint32_t s = 0; s < ctl->slot_count; ++s) {
 			const throng_slot* slot = &ctl->slots[s];

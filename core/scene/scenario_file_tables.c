@@ -132,6 +132,8 @@ static const sf_key archetype_keys[] = {
 	 .def = "none (off)", .doc = "target selection, below"},
 	{.name = "contact", .type = SF_T_OTHER, .part = SF_ARCHETYPE_CONTACT, .type_doc = "mapping", .def = "on",
 	 .doc = "solid agents, below"},
+	{.name = "combat", .type = SF_T_OTHER, .part = SF_ARCHETYPE_COMBAT, .type_doc = "mapping", .def = "none (off)",
+	 .doc = "version 2: health, armour and an attack, below ([ARMIES.md](ARMIES.md))"},
 	{.name = "slots", .type = SF_T_OTHER, .part = SF_ARCHETYPE_SLOTS, .type_doc = "list", .def = "`[]`",
 	 .doc = "0 to 16 slots, blended in order"},
 };
@@ -264,6 +266,38 @@ static const sf_key contact_keys[] = {
 	 .doc = "each agent of a pressed pair moves once a step by this times dt, in a direction drawn from (seed, id, "
 	        "step): a pressed crowd does not freeze"},
 };
+
+// ---------------------------------------------------------------------------
+// An archetype's combat
+// ---------------------------------------------------------------------------
+
+static void combat_defaults(void* base)
+{
+	throng_combat* c = base;
+	*c = throng_controller_default_def(THRONG_BLEND_WEIGHTED).combat;
+	c->enabled = true; // a `combat:` mapping turns it on
+	c->health = 100.0f;
+	c->accuracy = 1.0f;
+	c->cooldown = 1.0f;
+}
+
+static const sf_key combat_keys[] = {
+	{.name = "health", NUMBER(throng_combat, health, SF_POSITIVE), .doc = "each agent's health as it comes in"},
+	{.name = "armour", NUMBER(throng_combat, armour, SF_NON_NEGATIVE), .doc = "taken off each hit on it"},
+	{.name = "attack", WORD(throng_combat, attack, thr_attack_kind_names, "attack"),
+	 .doc = "`none` (it can be hurt but does not strike) or `melee` (its target agent, within `reach`)"},
+	{.name = "reach", NUMBER(throng_combat, reach, SF_NON_NEGATIVE), .unit = "m",
+	 .doc = "melee: the most gap between the two bodies"},
+	{.name = "damage", NUMBER(throng_combat, damage, SF_NON_NEGATIVE), .doc = "a hit's, before the target's armour"},
+	{.name = "cooldown", NUMBER(throng_combat, cooldown, SF_NON_NEGATIVE), .unit = "s",
+	 .doc = "from one strike to the next (a step at least)"},
+	{.name = "accuracy", NUMBER(throng_combat, accuracy, SF_FRACTION), .doc = "the chance a strike hits"},
+};
+
+const sf_table sf_combat_table = {.name = "combat",
+                                  KEYS(combat_keys),
+                                  .defaults = combat_defaults,
+                                  .size = sizeof(throng_combat)};
 
 const sf_table sf_contact_table = {.name = "contact",
                                    KEYS(contact_keys),
@@ -737,7 +771,8 @@ const sf_table sf_agents_goal_table = {
 #undef PART
 
 const sf_table* const sf_doc_tables[] = {&sf_world_table,       &sf_archetype_table, &sf_target_rule_table,
-                                         &sf_contact_table,     &sf_slot_table,      &sf_param_table,
+                                         &sf_contact_table,     &sf_combat_table,    &sf_slot_table,
+                                         &sf_param_table,
                                          &sf_group_table,       &sf_spawn_table,     &sf_path_table,
                                          &sf_obstacle_table,    &sf_zone_table,      &sf_source_table};
 const uint32_t sf_doc_table_count = sizeof sf_doc_tables / sizeof sf_doc_tables[0];

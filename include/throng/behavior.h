@@ -208,11 +208,39 @@ typedef struct throng_contact {
 /// Headway slots (THRONG_HEADWAY) cap the drive's desired speed: with V
 /// the least speed they allow, desired = v + D; when |desired| > V it is
 /// scaled to V and D becomes desired - v. Their weight is not used there.
+/// How an archetype's agents attack (docs/ARMIES.md).
+typedef enum throng_attack_kind {
+	THRONG_ATTACK_NONE = 0, ///< "none": they can be hurt but do not strike
+	THRONG_ATTACK_MELEE,    ///< "melee": their target agent, when its body is within `reach` of theirs
+} throng_attack_kind;
+
+/// Combat (docs/ARMIES.md): an agent of an archetype with combat has
+/// health; one whose attack is melee strikes its target agent (the target
+/// rule's choice, or set with throng_world_set_target_agent) when the
+/// gap between their bodies is at most `reach` after the step and its
+/// cooldown has passed; a strike hits with chance `accuracy`, drawn from
+/// (seed, id, step), and takes `damage` less the target's `armour` (never
+/// below 0) from the target's health. The hits of one step on one target
+/// are summed in the order of the attackers' ids; a target whose health
+/// reaches 0 is removed after the step (THRONG_EVENT_REMOVED, its killer
+/// in the event's `other`). Agents without combat are never hit.
+typedef struct throng_combat {
+	bool enabled;              ///< off by default
+	float health;              ///< each agent's health as it is added, (0, 1e6]
+	float armour;              ///< taken off each hit on it, [0, 1e6]
+	throng_attack_kind attack; ///< THRONG_ATTACK_NONE by default
+	float reach;               ///< melee: the most gap between the bodies (m), [0, 1e6]
+	float damage;              ///< a hit's damage before armour, [0, 1e6]
+	float cooldown;            ///< s from one strike to the next, [0, 1e6] (a step at least)
+	float accuracy;            ///< chance a strike hits, [0, 1]
+} throng_combat;
+
 typedef struct throng_controller {
 	throng_blend_mode mode;
 	float relaxation_time;          ///< relaxation mode: tau (s), > 0; default 0.5 (other modes ignore it)
 	throng_target_rule target_rule; ///< off by default
 	throng_contact contact;         ///< on by default
+	throng_combat combat;           ///< off by default
 	uint32_t slot_count;
 	throng_slot slots[THRONG_MAX_SLOTS];
 } throng_controller;
@@ -278,6 +306,10 @@ bool throng_wander_frame_from_name(const char* name, throng_wander_frame* out);
 /// "weighted", "priority", "hybrid", "relaxation".
 const char* throng_blend_mode_name(throng_blend_mode mode);
 bool throng_blend_mode_from_name(const char* name, throng_blend_mode* out);
+
+/// "none", "melee".
+const char* throng_attack_kind_name(throng_attack_kind kind);
+bool throng_attack_kind_from_name(const char* name, throng_attack_kind* out);
 
 /// Whether a behaviour reads neighbours: unaligned avoidance, separation,
 /// alignment, cohesion, anticipation, headway (false out of range).

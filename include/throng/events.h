@@ -54,6 +54,7 @@ typedef struct throng_event {
 	uint32_t zone;          ///< entered and left: the zone's id; removed by a sink: the sink's; else
 	                        ///< THRONG_NO_ZONE
 	uint32_t source;        ///< added by a source, and waited: the source's id; else THRONG_NO_SOURCE
+	uint32_t other;         ///< removed by combat: the killer's id (throng_combat); else THRONG_NO_AGENT
 } throng_event;
 
 /// "added", "removed", "arrived", "entered", "left", "waited".

@@ -131,6 +131,7 @@ typedef struct throng_agent_state {
 	float noise_angle;        ///< noise wander's persistent angle (rad)
 	uint32_t path;            ///< THRONG_NO_PATH when it follows none
 	uint32_t waypoint;        ///< index of the waypoint it is heading for
+	float health;             ///< combat (throng_combat): what is left; 0 when its archetype has none
 } throng_agent_state;
 
 /// Zero-copy read access to the current step. Arrays have `count` entries in
@@ -330,10 +331,17 @@ throng_status throng_world_set_velocities(throng_world* world, const uint32_t* i
                                           uint32_t count);
 
 /// Gives an agent another archetype (its behaviours from the next step).
+/// Its health: kept when both archetypes have combat, the new one's
+/// starting health when only the new one has, 0 when it has none.
 throng_status throng_world_set_archetype(throng_world* world, uint32_t id, uint32_t archetype);
 
 /// Changes an agent's group label.
 throng_status throng_world_set_group(throng_world* world, uint32_t id, uint32_t group);
+
+/// Sets an agent's health (combat, throng_combat): finite, in (0, 1e6],
+/// and only for an agent whose archetype has combat (to take an agent out,
+/// remove it). It may exceed the archetype's starting health.
+throng_status throng_world_set_health(throng_world* world, uint32_t id, float health);
 
 /// Changes an agent's top speed (m/s, finite, in [1e-6, 1e6]). A velocity
 /// above the new top speed is scaled down to it (a runner who is wounded

@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: MIT
+// Combat (issue 34, items 1 to 3; throng_combat, docs/ARMIES.md): melee
+// strikes worked by hand, damage summed in the order of the attackers'
+// ids, the killer named in the event, hits drawn from (seed, id, step);
+// a battle the same bit for bit in both engines, on any thread count and
+// across a checkpoint; bad input refused naming the field.
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+#include "throng/checkpoint.h"
+#include "throng/part.h"
+#include "throng/scenario_file.h"
+#include "throng/throng.h"
+
+/// A contained 200 x 200 m world (dt 0.25 s, exact in binary) without
+/// solid contacts' pushes in the way: archetypes are added by the tests.
+static throng_world* make_world(throng_engine engine, uint32_t threads)
+{
+	throng_world_def d = throng_world_default_def();
+	d.engine = engine;
+	d.threads = threads;
+	d.threads_policy = THRONG_THREADS_FIXED;
+	d.bounds_min = (throng_vec2){-100.0f, -100.0f};
+	d.bounds_max = (throng_vec2){100.0f, 100.0f};
+	d.bounds_mode = THRONG_BOUNDS_CONTAIN;
+	d.dt = 0.25f;
+	d.seed = 3;
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_OK, "%s", throng_last_error());
+	return w;
+}
+
+/// An archetype that stands still (no slots, no contacts) with `combat`.
+static uint32_t still_fighter(throng_world* w, throng_combat combat)
+{
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	c.contact.enabled = false;
+	c.combat = combat;
+	uint32_t id = 0;
+	cr_assert_eq(throng_world_add_archetype(w, &c, &id), THRONG_OK, "%s", throng_last_error());
+	return id;
+}
+
+static throng_combat melee(float health, float armour, float damage, float cooldown, float accuracy)
+{
+	throng_combat c = throng_controller_default_def(THRONG_BLEND_WEIGHTED).combat;
+	c.enabled = true;
+	c.health = health;
+	c.armour = armour;
+	c.attack = THRONG_ATTACK_MELEE;
+	c.reach = 0.5f;
+	c.damage = damage;
+	c.cooldown = cooldown;
+	c.accuracy = accuracy;
+	return c;
+}
+
+static uint32_t spawn_at(throng_world* w, uint32_t archetype, float x, float y)
+{
+	throng_agent_def a = throng_agent_default_def();
+	a.position = (throng_vec2){x, y};
+	a.radius = 0.3f;
+	a.archetype = archetype;
+	a.target = a.position;
+	uint32_t id = 0;
+	cr_assert_eq(throng_world_spawn(w, &a, 1, &id), THRONG_OK, "%s", throng_last_error());
+	return id;
+}
+
+static float health_of(const throng_world* w, uint32_t id)
+{
+	throng_agent_state a;
+	cr_assert_eq(throng_world_get_agent(w, id, &a), THRONG_OK, "%s", throng_last_error());
+	return a.health;
+}
+
+/// The REMOVED events of the last step: their agents and killers, in order.
+static uint32_t removed(const throng_world* w, uint32_t* ids, uint32_t* killers, uint32_t cap)
+{
+	const throng_event* e = NULL;
+	uint32_t n = 0, got = 0;
+	cr_assert_eq(throng_world_events(w, &e, &n), THRONG_OK);
+	for (uint32_t k = 0; k < n; ++k) {
+		if (e[k].kind == THRONG_EVENT_REMOVED) {
+			cr_assert_lt(got, cap);
+			ids[got] = e[k].agent;
+			killers[got++] = e[k].other;
+		}
+	}
+	return got;
+}
+
+Test(melee, a_duel_worked_by_hand)
+{
+	// A (damage 30, cooldown 1 s = 4 steps of 0.25 s, always hits) and B
+	// (health 100, armour 5, no attack) 0.4 m apart between their bodies,
+	// within A's reach of 0.5 m. A strikes in steps 0, 4, 8 and 12, each
+	// hit 30 - 5 = 25: B has 75 after the first step, 50 after the fifth,
+	// 25 after the ninth and is removed by the thirteenth, A named.
+	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
+	const uint32_t fighter = still_fighter(w, melee(100.0f, 0.0f, 30.0f, 1.0f, 1.0f));
+	throng_combat target = melee(100.0f, 5.0f, 0.0f, 0.0f, 1.0f);
+	target.attack = THRONG_ATTACK_NONE;
+	target.reach = 0.0f;
+	const uint32_t victim = still_fighter(w, target);
+	const uint32_t a = spawn_at(w, fighter, 0.0f, 0.0f), b = spawn_at(w, victim, 1.0f, 0.0f);
+	cr_assert_eq(health_of(w, a), 100.0f, "an agent starts with its archetype's health");
+	cr_assert_eq(throng_world_set_target_agent(w, a, b), THRONG_OK, "%s", throng_last_error());
+	const float expect[12] = {75, 75, 75, 75, 50, 50, 50, 50, 25, 25, 25, 25};
+	uint32_t ids[4], killers[4];
+	for (int k = 0; k < 12; ++k) {
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(health_of(w, b), expect[k], "after step %d: health %g, %g by hand", k + 1,
+		             (double)health_of(w, b), (double)expect[k]);
+		cr_assert_eq(removed(w, ids, killers, 4), 0u);
+	}
+	cr_assert_eq(throng_world_step(w), THRONG_OK);
+	cr_assert_eq(removed(w, ids, killers, 4), 1u);
+	cr_assert(ids[0] == b && killers[0] == a, "removed %u by %u", ids[0], killers[0]);
+	cr_assert_eq(throng_world_agent_count(w), 1u);
+	cr_assert_eq(health_of(w, a), 100.0f, "B never struck back");
+	throng_agent_state s;
+	cr_assert_eq(throng_world_get_agent(w, a, &s), THRONG_OK);
+	cr_assert_eq(s.target_agent, THRONG_NO_AGENT, "the dead are nobody's target");
+	const throng_world_stats st = throng_world_get_stats(w);
+	cr_assert_eq(st.agents_removed, 1u);
+	throng_world_destroy(w);
+}
+
+Test(melee, reach_is_measured_between_the_bodies)
+{
+	// Bodies of 0.3 m: centres 1.1 m apart leave a gap of exactly 0.5 m
+	// (in reach), 1.2 m apart 0.6 m (out of reach).
+	throng_world* w = make_world(THRONG_ENGINE_SCALAR, 1);
+	const uint32_t f = still_fighter(w, melee(10.0f, 0.0f, 1.0f, 1.0f, 1.0f));
+	const uint32_t a = spawn_at(w, f, 0.0f, 0.0f), near = spawn_at(w, f, 1.0f, 0.0f);
+	const uint32_t b = spawn_at(w, f, 0.0f, 10.0f), far = spawn_at(w, f, 1.25f, 10.0f);
+	cr_assert_eq(throng_world_set_target_agent(w, a, near), THRONG_OK);
+	cr_assert_eq(throng_world_set_target_agent(w, b, far), THRONG_OK);
+	cr_assert_eq(throng_world_step(w), THRONG_OK);
+	cr_assert_eq(health_of(w, near), 9.0f);
+	cr_assert_eq(health_of(w, far), 10.0f);
+	throng_world_destroy(w);
+}
+
+Test(melee, hits_on_one_target_sum_in_the_order_of_the_attackers_ids)
+{
+	// Three attackers, each 30 a hit, on a target of 50: after the lowest
+	// id 20 is left, the second takes it to -10: the second is the killer,
+	// the third's hit finds it dead. Ids are given in spawn order, the
+	// attackers' places are not.
+	for (int en = 0; en < 2; ++en) {
+		throng_world* w = make_world(en == 0 ? THRONG_ENGINE_SCALAR : THRONG_ENGINE_SIMD, 1);
+		const uint32_t f = still_fighter(w, melee(50.0f, 0.0f, 30.0f, 1.0f, 1.0f));
+		const uint32_t t = spawn_at(w, f, 0.0f, 0.0f);
+		const uint32_t x = spawn_at(w, f, 0.0f, -0.8f), y = spawn_at(w, f, 0.8f, 0.0f), z = spawn_at(w, f, -0.8f, 0.0f);
+		cr_assert(x < y && y < z);
+		for (uint32_t k = 0; k < 3; ++k) {
+			cr_assert_eq(throng_world_set_target_agent(w, (uint32_t[]){x, y, z}[k], t), THRONG_OK);
+		}
+		cr_assert_eq(throng_world_step(w), THRONG_OK);
+		uint32_t ids[4], killers[4];
+		cr_assert_eq(removed(w, ids, killers, 4), 1u);
+		cr_assert(ids[0] == t && killers[0] == y, "engine %d: %u removed by %u (expected %u by %u)", en, ids[0],
+		          killers[0], t, y);
+		throng_world_destroy(w);
+	}
+}
+
+Test(melee, accuracy_is_a_draw_per_strike)
+{
+	// 2,000 duels of one strike each at accuracy 0.5: the hits are a
+	// binomial draw, 1,000 expected, sd 22.4; within 5 sd.
+	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
+	const uint32_t f = still_fighter(w, melee(10.0f, 0.0f, 1.0f, 1000.0f, 0.5f));
+	uint32_t target[2000];
+	for (uint32_t k = 0; k < 2000; ++k) {
+		const float x = -95.0f + 4.0f * (float)(k % 48), y = -95.0f + 4.0f * (float)(k / 48);
+		const uint32_t a = spawn_at(w, f, x, y);
+		target[k] = spawn_at(w, f, x + 1.0f, y);
+		cr_assert_eq(throng_world_set_target_agent(w, a, target[k]), THRONG_OK);
+	}
+	cr_assert_eq(throng_world_step(w), THRONG_OK);
+	uint32_t hits = 0;
+	for (uint32_t k = 0; k < 2000; ++k) {
+		hits += health_of(w, target[k]) == 9.0f;
+	}
+	cr_assert(hits > 888 && hits < 1112, "%u hits of 2,000 at accuracy 0.5", hits);
+	throng_world_destroy(w);
+}
+
+Test(melee, strikes_that_all_miss_change_nothing_but_the_cooldown)
+{
+	// Accuracy 0: every strike misses (the draw is never below 0), health
+	// stays, and the next strike waits for the cooldown all the same.
+	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
+	const uint32_t f = still_fighter(w, melee(10.0f, 0.0f, 5.0f, 0.5f, 0.0f));
+	const uint32_t a = spawn_at(w, f, 0.0f, 0.0f), b = spawn_at(w, f, 1.0f, 0.0f);
+	cr_assert_eq(throng_world_set_target_agent(w, a, b), THRONG_OK);
+	cr_assert_eq(throng_world_set_target_agent(w, b, a), THRONG_OK);
+	for (int k = 0; k < 20; ++k) {
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+	}
+	cr_assert(health_of(w, a) == 10.0f && health_of(w, b) == 10.0f);
+	cr_assert_eq(throng_world_agent_count(w), 2u);
+	throng_world_destroy(w);
+}
+
+/// Two armies of `per_side` that charge each other, every soldier
+/// pursuing the nearest enemy (a target rule) and striking it.
+static throng_world* battle(throng_engine engine, uint32_t threads, uint32_t per_side)
+{
+	throng_world* w = make_world(engine, threads);
+	for (uint32_t side = 0; side < 2; ++side) {
+		throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+		throng_slot pursue = throng_slot_default_def(THRONG_PURSUIT);
+		pursue.params.target = THRONG_TARGET_AGENT;
+		cr_assert_geq(throng_controller_add(&c, pursue), 0);
+		cr_assert_geq(throng_controller_add(&c, throng_slot_default_def(THRONG_SEPARATION)), 0);
+		c.target_rule.enabled = true;
+		c.target_rule.group = 1u - side;
+		c.target_rule.sight_radius = 30.0f;
+		c.target_rule.every = 4;
+		c.combat = melee(60.0f, side == 0 ? 2.0f : 0.0f, 12.0f, 1.0f, 0.6f);
+		cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_OK, "%s", throng_last_error());
+	}
+	const uint32_t rows = 40;
+	for (uint32_t k = 0; k < 2u * per_side; ++k) {
+		const uint32_t side = k % 2u, i = k / 2u;
+		throng_agent_def a = throng_agent_default_def();
+		a.radius = 0.3f;
+		a.archetype = side;
+		a.group = side;
+		a.position = (throng_vec2){(side == 0 ? -8.0f : 8.0f) + (side == 0 ? -1.0f : 1.0f) * 1.0f * (float)(i / rows),
+		                           -80.0f + 4.0f * (float)(i % rows) + 0.5f * (float)side};
+		a.target = a.position;
+		cr_assert_eq(throng_world_spawn(w, &a, 1, NULL), THRONG_OK, "%s", throng_last_error());
+	}
+	return w;
+}
+
+Test(battle, the_same_bits_in_both_engines_on_any_thread_count_and_across_a_checkpoint, .timeout = 300)
+{
+	// 2 x 2,500 soldiers: above THR_PARALLEL_MIN_AGENTS (4,096) while the
+	// battle lasts, so the parallel regions run.
+	const struct {
+		throng_engine engine;
+		uint32_t threads;
+	} runs[] = {{THRONG_ENGINE_SCALAR, 1}, {THRONG_ENGINE_SIMD, 1}, {THRONG_ENGINE_SIMD, 2}};
+	uint64_t ref = 0;
+	uint64_t ref_removed = 0;
+	for (size_t r = 0; r < sizeof runs / sizeof runs[0]; ++r) {
+		throng_world* w = battle(runs[r].engine, runs[r].threads, 2500);
+		uint64_t deaths = 0, killed = 0;
+		for (int k = 0; k < 160; ++k) { // 40 s
+			cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+			uint32_t ids[5000], killers[5000];
+			const uint32_t n = removed(w, ids, killers, 5000);
+			deaths += n;
+			for (uint32_t j = 0; j < n; ++j) {
+				killed += killers[j] != THRONG_NO_AGENT;
+			}
+		}
+		const throng_world_stats st = throng_world_get_stats(w);
+		cr_assert_eq(deaths, st.agents_removed, "every death appears once in the events");
+		cr_assert_eq(killed, deaths, "every death names its killer");
+		cr_assert_eq(throng_world_agent_count(w) + st.agents_removed, 5000u);
+		const uint64_t h = throng_world_hash(w);
+		if (r == 0) {
+			ref = h;
+			ref_removed = st.agents_removed;
+			cr_assert_gt(st.agents_removed, 500u, "the battle killed %llu", (unsigned long long)st.agents_removed);
+		} else {
+			cr_assert_eq(h, ref, "run %zu: hash 0x%016llx, the scalar engine's 0x%016llx", r, (unsigned long long)h,
+			             (unsigned long long)ref);
+			cr_assert_eq(st.agents_removed, ref_removed);
+		}
+		throng_world_destroy(w);
+	}
+	// A checkpoint in the middle of the battle steps on to the same bits.
+	throng_world* w = battle(THRONG_ENGINE_SIMD, 2, 2500);
+	for (int k = 0; k < 80; ++k) {
+		cr_assert_eq(throng_world_step(w), THRONG_OK);
+	}
+	size_t bytes = 0, written = 0;
+	cr_assert_eq(throng_world_checkpoint_size(w, &bytes), THRONG_OK);
+	void* buf = malloc(bytes);
+	cr_assert_not_null(buf);
+	cr_assert_eq(throng_world_write_checkpoint(w, buf, bytes, &written), THRONG_OK, "%s", throng_last_error());
+	throng_world* back = NULL;
+	cr_assert_eq(throng_world_read_checkpoint(buf, written, &back), THRONG_OK, "%s", throng_last_error());
+	free(buf);
+	cr_assert_eq(throng_world_hash(back), throng_world_hash(w));
+	for (int k = 0; k < 80; ++k) {
+		cr_assert_eq(throng_world_step(back), THRONG_OK);
+	}
+	cr_assert_eq(throng_world_hash(back), ref, "resumed 0x%016llx, never stopped 0x%016llx",
+	             (unsigned long long)throng_world_hash(back), (unsigned long long)ref);
+	throng_world_destroy(back);
+	throng_world_destroy(w);
+}
+
+/// Fails unless adding an archetype with `combat` is refused naming `field`.
+static void refused(throng_world* w, throng_combat combat, const char* field)
+{
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	c.combat = combat;
+	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_ERR_INVALID_ARGUMENT, "%s accepted", field);
+	cr_assert(strstr(throng_last_error(), field) != NULL, "\"%s\" does not name %s", throng_last_error(), field);
+}
+
+Test(bad, combat_fields_and_setters_are_refused_naming_them)
+{
+	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
+	const throng_combat good = melee(10.0f, 1.0f, 2.0f, 1.0f, 0.5f);
+	throng_combat c = good;
+	c.health = 0.0f;
+	refused(w, c, "combat.health");
+	c = good;
+	c.armour = NAN;
+	refused(w, c, "combat.armour");
+	c = good;
+	c.reach = -1.0f;
+	refused(w, c, "combat.reach");
+	c = good;
+	c.damage = INFINITY;
+	refused(w, c, "combat.damage");
+	c = good;
+	c.cooldown = -0.5f;
+	refused(w, c, "combat.cooldown");
+	c = good;
+	c.accuracy = 1.5f;
+	refused(w, c, "combat.accuracy");
+	c = good;
+	c.attack = (throng_attack_kind)9;
+	refused(w, c, "combat.attack");
+	c = good;
+	c.enabled = false;
+	refused(w, c, "combat.attack"); // an attack without combat
+	// Setters.
+	const uint32_t plain = still_fighter(w, throng_controller_default_def(THRONG_BLEND_WEIGHTED).combat);
+	const uint32_t f = still_fighter(w, good);
+	const uint32_t a = spawn_at(w, plain, 0.0f, 0.0f), b = spawn_at(w, f, 5.0f, 0.0f);
+	cr_assert_eq(health_of(w, a), 0.0f);
+	cr_assert_eq(throng_world_set_health(w, a, 5.0f), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert(strstr(throng_last_error(), "health: its archetype") != NULL, "%s", throng_last_error());
+	cr_assert_eq(throng_world_set_health(w, b, NAN), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_world_set_health(w, b, 0.0f), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_world_set_health(w, b, 25.0f), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(health_of(w, b), 25.0f);
+	// A new archetype: health kept between two with combat, the new
+	// one's when only it has combat, 0 without.
+	cr_assert_eq(throng_world_set_archetype(w, a, f), THRONG_OK);
+	cr_assert_eq(health_of(w, a), 10.0f);
+	cr_assert_eq(throng_world_set_health(w, a, 3.0f), THRONG_OK);
+	const uint32_t f2 = still_fighter(w, melee(80.0f, 0.0f, 1.0f, 1.0f, 1.0f));
+	cr_assert_eq(throng_world_set_archetype(w, a, f2), THRONG_OK);
+	cr_assert_eq(health_of(w, a), 3.0f);
+	cr_assert_eq(throng_world_set_archetype(w, a, plain), THRONG_OK);
+	cr_assert_eq(health_of(w, a), 0.0f);
+	throng_world_destroy(w);
+}
+
+// ---------------------------------------------------------------------------
+// Scenario files: an archetype's `combat` mapping
+// ---------------------------------------------------------------------------
+
+static const char battle_file[] = "version: 2\n"
+                                  "world:\n"
+                                  "  bounds: {min: [-30, -30], max: [30, 30], mode: contain}\n"
+                                  "archetypes:\n"
+                                  "  red:\n"
+                                  "    target_rule: {group: blue, sight_radius: 20}\n"
+                                  "    combat: {health: 40, armour: 1, attack: melee, reach: 0.4, damage: 9, cooldown: 0.5,"
+                                  " accuracy: 0.75}\n"
+                                  "    slots: [{kind: pursuit, target: agent}, {kind: separation}]\n"
+                                  "  blue:\n"
+                                  "    target_rule: {group: red, sight_radius: 20}\n"
+                                  "    combat: {attack: melee, damage: 12}\n"
+                                  "    slots: [{kind: pursuit, target: agent}, {kind: separation}]\n"
+                                  "groups:\n"
+                                  "  red: {count: 60, archetype: red, spawn: {shape: rectangle, center: [-8, 0], size: [8, 20]}}\n"
+                                  "  blue: {count: 60, archetype: blue, spawn: {shape: rectangle, center: [8, 0], size: [8, 20]}}\n";
+
+static throng_scene* load_text(const char* name, const char* text)
+{
+	throng_scene* s = NULL;
+	cr_assert_eq(throng_scene_load_memory(name, text, strlen(text), NULL, NULL, NULL, &s), THRONG_OK, "%s",
+	             throng_last_error());
+	return s;
+}
+
+Test(files, combat_keys_build_run_and_save_to_the_same_hash)
+{
+	throng_scene* s = load_text("battle.yaml", battle_file);
+	throng_world* w = throng_scene_world(s);
+	throng_controller red, blue;
+	cr_assert_eq(throng_world_get_controller(w, 0, &red), THRONG_OK);
+	cr_assert_eq(throng_world_get_controller(w, 1, &blue), THRONG_OK);
+	cr_assert(red.combat.enabled && red.combat.health == 40.0f && red.combat.armour == 1.0f &&
+	          red.combat.attack == THRONG_ATTACK_MELEE && red.combat.reach == 0.4f && red.combat.damage == 9.0f &&
+	          red.combat.cooldown == 0.5f && red.combat.accuracy == 0.75f);
+	// Keys left out: health 100, armour 0, reach 0, cooldown 1 s, accuracy 1.
+	cr_assert(blue.combat.enabled && blue.combat.health == 100.0f && blue.combat.armour == 0.0f &&
+	          blue.combat.reach == 0.0f && blue.combat.cooldown == 1.0f && blue.combat.accuracy == 1.0f);
+	for (int k = 0; k < 600; ++k) {
+		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
+	}
+	cr_assert_gt(throng_world_get_stats(w).agents_removed, 10u, "the armies met and fought (%llu dead)",
+	             (unsigned long long)throng_world_get_stats(w).agents_removed);
+	char* text = NULL;
+	cr_assert_eq(throng_scene_save_string(s, &text, NULL), THRONG_OK, "%s", throng_last_error());
+	cr_assert(strstr(text, "combat: {health: 40, armour: 1, attack: melee, reach: 0.4, damage: 9, cooldown: 0.5, "
+	                       "accuracy: 0.75}") != NULL,
+	          "%s", text);
+	throng_scene* again = load_text("saved.yaml", text);
+	free(text);
+	for (int k = 0; k < 600; ++k) {
+		cr_assert_eq(throng_scene_step(again), THRONG_OK, "%s", throng_last_error());
+	}
+	cr_assert_eq(throng_world_hash(throng_scene_world(again)), throng_world_hash(w));
+	throng_scene_destroy(again);
+	throng_scene_destroy(s);
+}
+
+/// Fails unless `text` is refused with a message that holds `want`.
+static void refused_file(const char* text, const char* want)
+{
+	throng_scene* s = NULL;
+	cr_assert_eq(throng_scene_load_memory("bad.yaml", text, strlen(text), NULL, NULL, NULL, &s),
+	             THRONG_ERR_INVALID_ARGUMENT, "accepted:\n%s", text);
+	cr_assert_null(s);
+	cr_assert(strstr(throng_last_error(), want) != NULL, "\"%s\" lacks \"%s\"", throng_last_error(), want);
+}
+
+Test(files, bad_combat_keys_are_refused_at_their_line)
+{
+	static const char head[] = "version: 2\n"
+	                           "archetypes:\n"
+	                           "  a:\n";
+	static const char tail[] = "    slots: [{kind: seek}]\n"
+	                           "groups:\n"
+	                           "  g: {count: 1, archetype: a, spawn: {shape: line, from: [0, 0], to: [0, 0]}}\n";
+	const struct {
+		const char* line;
+		const char* want;
+	} cases[] = {
+	    {"    combat: {health: 0}\n", "bad.yaml:4:22: archetypes.a.combat.health: got 0"},
+	    {"    combat: {attack: ranged}\n", "bad.yaml:4:22: archetypes.a.combat.attack: "},
+	    {"    combat: {accuracy: 2}\n", "bad.yaml:4:24: archetypes.a.combat.accuracy: got 2"},
+	    {"    combat: {reach: -1}\n", "bad.yaml:4:21: archetypes.a.combat.reach: got -1"},
+	    {"    combat: {helth: 5}\n", "bad.yaml:4:14: archetypes.a.combat.helth: unknown key, did you mean health?"},
+	    {"    combat: 5\n", "bad.yaml:4:13: archetypes.a.combat: "},
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+		char text[512];
+		snprintf(text, sizeof text, "%s%s%s", head, cases[k].line, tail);
+		refused_file(text, cases[k].want);
+	}
+	// A version 1 file cannot fight.
+	refused_file("archetypes:\n"
+	             "  a:\n"
+	             "    combat: {health: 5}\n"
+	             "    slots: [{kind: seek}]\n"
+	             "groups:\n"
+	             "  g: {count: 1, archetype: a, spawn: {shape: line, from: [0, 0], to: [0, 0]}}\n",
+	             "bad.yaml:3:13: archetypes.a.combat: a version 2 key in a version 1 file");
+}
