@@ -584,8 +584,9 @@ static size_t section_at(const uint8_t* b, size_t n, const char* tag)
 
 /// Older layouts read: tests/data/checkpoint_v3.ck, written by throng at
 /// ebe7668 (format 3: no combat; 40 agents and a source with a relative
-/// goal, 30 steps; /work/runs/mkv3.c), reads to the hash that build gave
-/// and steps on to the hash it gave 30 steps later. Turned into version 2
+/// goal, 30 steps; tests/data/checkpoint_v3.c made it), reads to the hash
+/// that build gave and steps on to the hash it gave 30 steps later. Turned
+/// into version 2
 /// (the source's relative_target gone) it reads with the flag false; into
 /// version 1 (no sources section) it reads too; a flag other than 0 or 1
 /// is refused.
