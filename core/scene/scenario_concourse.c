@@ -37,8 +37,9 @@
 // hall into a ribbon (3 to 4 m wide and 0.7 walkers /m^2 near the exits
 // at 10^5), and the ribbons slowed where they crossed the lanes by the
 // exits (4,152 walkers below 0.2 m/s at 900 s); straight across, the
-// hall of 10^5 flows (at 900 s none below 0.2 m/s but those that came
-// in that step; docs/PERFORMANCE.md). Why doors of 30 m at most: where
+// hall of 10^5 flows for 2,300 s, none below 0.2 m/s but those that came
+// in that step, none late, the slowest 1.12 times its free walk
+// (docs/PERFORMANCE.md). Why doors of 30 m at most: where
 // two lanes cross, the square of the crossing is as wide as the doors,
 // and with one door an entrance (and goal points) wide crossings locked:
 // the hall of 3 10^4 walkers (82 m doors) from about 8 minutes, that of
