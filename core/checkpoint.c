@@ -29,6 +29,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "combat.h"
 #include "checkpoint.h"
 #include "error.h"
 #include "events.h"
@@ -288,6 +289,16 @@ static void agents_body(thr_ck_io* io, const throng_world* w)
 	}
 }
 
+static void missiles_body(thr_ck_io* io, const throng_world* w)
+{
+	uint32_t n = w->missile_n;
+	thr_ck_u32(io, &n);
+	for (uint32_t k = 0; k < n; ++k) {
+		thr_missile m = w->missiles[k];
+		thr_ck_missile(io, &m);
+	}
+}
+
 static void forces_body(thr_ck_io* io, const throng_world* w)
 {
 	emit_column(io, w->total_x, w->count);
@@ -303,7 +314,7 @@ static void emit_checkpoint(thr_ck_io* io, const throng_world* w, size_t total)
 {
 	ck_sink* s = io->sink;
 	uint8_t h[THR_CK_HEADER_BYTES];
-	thr_ck_header(h, THR_CK_MAGIC, THR_CK_VERSION, w->def.record_forces ? 10u : 9u, total);
+	thr_ck_header(h, THR_CK_MAGIC, THR_CK_VERSION, w->def.record_forces ? 11u : 10u, total);
 	io->emit(io, h, sizeof h);
 	section(io, THR_CK_WORLD, world_body, w);
 	section(io, THR_CK_STATS, stats_body, w);
@@ -314,6 +325,7 @@ static void emit_checkpoint(thr_ck_io* io, const throng_world* w, size_t total)
 	section(io, THR_CK_ZONES, zones_body, w);
 	section(io, THR_CK_SOURCES, sources_body, w);
 	section(io, THR_CK_AGENTS, agents_body, w);
+	section(io, THR_CK_MISSILES, missiles_body, w);
 	if (w->def.record_forces) {
 		section(io, THR_CK_FORCES, forces_body, w);
 	}

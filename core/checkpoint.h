@@ -18,7 +18,7 @@
 #define THR_CK_MAGIC "THRONGCK"
 /// The layout this library writes and the newest it reads (docs/FORMAT.md,
 /// "Checkpoints": any change to the layout is a new version).
-#define THR_CK_VERSION 4u
+#define THR_CK_VERSION 5u
 #define THR_CK_HEADER_BYTES 32u
 #define THR_CK_SECTION_BYTES 16u
 #define THR_CK_CHECKSUM_BYTES 8u
@@ -35,6 +35,7 @@
 #define THR_CK_FORCES THR_CK_TAG('F', 'R', 'C', 'E')
 #define THR_CK_ZONES THR_CK_TAG('Z', 'O', 'N', 'E')
 #define THR_CK_SOURCES THR_CK_TAG('S', 'R', 'C', 'E') ///< from version 2 (relative_target from 3)
+#define THR_CK_MISSILES THR_CK_TAG('M', 'S', 'S', 'L') ///< from version 5
 
 /// Per-agent columns of the agents section, 4 bytes an agent each (their
 /// order: docs/FORMAT.md): 21 from version 4 (health and ready), 19 before.
@@ -112,7 +113,11 @@ void thr_ck_column(thr_ck_io* io, void* dst, size_t n);
 /// Records, every field in order.
 void thr_ck_def(thr_ck_io* io, throng_world_def* d);
 void thr_ck_stats(thr_ck_io* io, throng_world_stats* s);
-/// A controller as format `version` has it (combat from version 4; before, off).
+struct thr_missile;
+/// A missile in flight (combat.h): shot, land (u64), target, shooter (u32), x, y, damage (f32).
+void thr_ck_missile(thr_ck_io* io, struct thr_missile* m);
+/// A controller as format `version` has it (combat from version 4, its
+/// missile_speed and spread from 5; before, off and 0).
 void thr_ck_controller(thr_ck_io* io, throng_controller* c, uint32_t version);
 /// A source's def (its agent's position and target_agent are not kept:
 /// the source draws the one, the other is always none) as format

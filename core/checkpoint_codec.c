@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "combat.h"
 #include "checkpoint.h"
 #include "error.h"
 
@@ -173,6 +174,17 @@ void thr_ck_source(thr_ck_io* io, throng_source_def* d, uint32_t version)
 	}
 }
 
+void thr_ck_missile(thr_ck_io* io, thr_missile* m)
+{
+	thr_ck_u64(io, &m->shot);
+	thr_ck_u64(io, &m->land);
+	thr_ck_u32(io, &m->target);
+	thr_ck_u32(io, &m->shooter);
+	thr_ck_f32(io, &m->x);
+	thr_ck_f32(io, &m->y);
+	thr_ck_f32(io, &m->damage);
+}
+
 void thr_ck_stats(thr_ck_io* io, throng_world_stats* s)
 {
 	thr_ck_u64(io, &s->steps);
@@ -251,6 +263,10 @@ void thr_ck_controller(thr_ck_io* io, throng_controller* c, uint32_t version)
 		thr_ck_f32(io, &c->combat.damage);
 		thr_ck_f32(io, &c->combat.cooldown);
 		thr_ck_f32(io, &c->combat.accuracy);
+	}
+	if (version >= 5u) {
+		thr_ck_f32(io, &c->combat.missile_speed);
+		thr_ck_f32(io, &c->combat.spread);
 	}
 	thr_ck_u32(io, &c->slot_count);
 	// Every slot, the unused too: the controller reads back as it was.

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "combat.h"
 #include "checkpoint.h"
 #include "error.h"
 #include "events.h"
@@ -345,6 +346,49 @@ static void check_agents(thr_ck_io* io, throng_world* w, const ck_head* h, const
 	}
 }
 
+/// The missiles section (version 5): the missiles in flight, each checked.
+static void read_missiles(thr_ck_io* io, throng_world* w, const ck_head* h)
+{
+	if (!thr_ck_open_section(io, THR_CK_MISSILES)) {
+		return;
+	}
+	const size_t at = io->pos;
+	uint32_t n = 0;
+	thr_ck_u32(io, &n);
+	if (io->st == THRONG_OK && io->end - io->pos != (size_t)n * 36u) {
+		thr_ck_corrupt(io, at, "%u missiles in %zu bytes (%zu expected)", n, io->end - io->pos, (size_t)n * 36u);
+	}
+	if (io->st == THRONG_OK && n > 0) {
+		thr_missile* m = malloc((size_t)n * sizeof *m);
+		if (m == NULL) {
+			out_of_memory(io, "missiles");
+			return;
+		}
+		w->missiles = m;
+		w->missile_cap = n;
+	}
+	for (uint32_t k = 0; k < n && io->st == THRONG_OK; ++k) {
+		const size_t p = io->pos;
+		thr_missile* m = &w->missiles[k];
+		thr_ck_missile(io, m);
+		if (io->st != THRONG_OK) {
+			break;
+		}
+		if (m->target >= h->id_end || m->shooter >= h->id_end) {
+			thr_ck_corrupt(io, p, "missile %u: target %u or shooter %u at or above the ids' end %u", k, m->target,
+			               m->shooter, h->id_end);
+		} else if (!(m->shot < h->step && m->land >= h->step)) {
+			thr_ck_corrupt(io, p, "missile %u: shot in step %llu, lands in %llu (the world is at step %llu)", k,
+			               (unsigned long long)m->shot, (unsigned long long)m->land, (unsigned long long)h->step);
+		} else if (!isfinite(m->x) || !isfinite(m->y) || !(m->damage >= 0.0f && m->damage <= 1.0e6f)) {
+			thr_ck_corrupt(io, p, "missile %u: landing point (%g, %g) or damage %g out of range", k, (double)m->x,
+			               (double)m->y, (double)m->damage);
+		}
+		w->missile_n = k + 1u;
+	}
+	thr_ck_close_section(io);
+}
+
 static void read_agents(thr_ck_io* io, throng_world* w, const ck_head* h)
 {
 	if (!thr_ck_open_section(io, THR_CK_AGENTS)) {
@@ -405,7 +449,10 @@ static void read_agents(thr_ck_io* io, throng_world* w, const ck_head* h)
 	}
 	w->count = count;
 	w->id_end = h->id_end;
-	if (!w->def.record_forces) {
+	if (version >= 5u) {
+		read_missiles(io, w, h);
+	}
+	if (io->st != THRONG_OK || !w->def.record_forces) {
 		return;
 	}
 	if (thr_ck_open_section(io, THR_CK_FORCES)) {
@@ -429,9 +476,9 @@ throng_status thr_ck_restore(thr_ck_io* io, throng_world** out)
 	if (io->st != THRONG_OK) {
 		return io->st;
 	}
-	// Version 1 had no sources section.
+	// Version 1 had no sources section, versions before 5 no missiles section.
 	const uint32_t version = (uint32_t)thr_ck_get_le(io->data + 8, 4);
-	const uint32_t want = (h.def.record_forces ? 9u : 8u) + (version >= 2u ? 1u : 0u);
+	const uint32_t want = (h.def.record_forces ? 9u : 8u) + (version >= 2u ? 1u : 0u) + (version >= 5u ? 1u : 0u);
 	if (sections != want) {
 		thr_ck_corrupt(io, 20, "%u sections (a version %u world %s recorded forces has %u)", sections, version,
 		               h.def.record_forces ? "with" : "without", want);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "fmath.h"
 #include "rng.h"
 #include "world_internal.h"
 
@@ -29,6 +30,110 @@ static uint32_t cooldown_steps(const throng_combat* c, float dt)
 	return s < 1.0 ? 1u : s > (double)UINT32_MAX ? UINT32_MAX : (uint32_t)s;
 }
 
+/// Damage less armour, never below 0.
+static float after_armour(float damage, float armour)
+{
+	return damage > armour ? damage - armour : 0.0f;
+}
+
+/// The combat of the agent at slot j, NULL when it has none.
+static const throng_combat* combat_at(const throng_world* w, uint32_t j)
+{
+	const throng_combat* c = &w->archetypes[w->archetype[j]].combat;
+	return c->enabled ? c : NULL;
+}
+
+/// Strike k of the step into *out (see combat.h), or false when the agent
+/// at slot i does not strike: melee or missile, ready, its target live,
+/// with combat and within reach on the new state ns.
+static bool strike_of(const throng_world* w, const thr_state* ns, uint32_t i, thr_strike* out)
+{
+	const throng_combat* c = &w->archetypes[w->archetype[i]].combat;
+	const uint32_t t = w->target_agent[i];
+	const uint64_t step = w->step;
+	if (c->attack == THRONG_ATTACK_NONE || t == THRONG_NO_AGENT || step < w->ready[i]) {
+		return false;
+	}
+	const uint32_t j = w->slot_of[t];
+	if (j == THR_NO_SLOT || combat_at(w, j) == NULL) {
+		return false;
+	}
+	const float dx = ns->px[j] - ns->px[i], dy = ns->py[j] - ns->py[i];
+	const float gap = c->reach + w->radius[i] + w->radius[j];
+	if (dx * dx + dy * dy > gap * gap) {
+		return false;
+	}
+	const uint32_t id = w->id[i], s = (uint32_t)step;
+	const bool hit = thr_bits_to_unit(thr_rng_bits(w->rng_key, id, s, THR_STREAM_COMBAT)) < c->accuracy;
+	*out = (thr_strike){t, id, THR_STRIKE_MISS, 0.0f, step, 0, 0.0f, 0.0f};
+	if (!hit) {
+		return true;
+	}
+	if (c->attack == THRONG_ATTACK_MELEE) {
+		out->kind = THR_STRIKE_HIT;
+		out->damage = after_armour(c->damage, combat_at(w, j)->armour);
+		return true;
+	}
+	// A shot: where in the spread disc round the target it lands (uniform
+	// in the disc), and after how many steps of flight.
+	const float r = c->spread * sqrtf(thr_bits_to_unit(thr_rng_bits(w->rng_key, id, s, THR_STREAM_SPREAD_R)));
+	const float a = 6.2831853f * thr_bits_to_unit(thr_rng_bits(w->rng_key, id, s, THR_STREAM_SPREAD_A)) - 3.14159265f;
+	float sn = 0.0f, cs = 1.0f;
+	thr_sincosf(a, &sn, &cs);
+	out->kind = THR_STRIKE_SHOT;
+	out->damage = c->damage;
+	out->x = ns->px[j] + r * cs;
+	out->y = ns->py[j] + r * sn;
+	const float fx = out->x - ns->px[i], fy = out->y - ns->py[i];
+	const double flight = ceil((double)sqrtf(fx * fx + fy * fy) / ((double)c->missile_speed * (double)w->def.dt));
+	out->land = step + (flight < 1.0 ? 1u : flight > 1.0e9 ? (uint64_t)1e9 : (uint64_t)flight);
+	return true;
+}
+
+/// The landing of missile m in this step as a strike into *out, or false
+/// when it falls to the ground: its target gone, without combat, or its
+/// body (on the new state ns) not over the landing point.
+static bool landing_of(const throng_world* w, const thr_state* ns, const thr_missile* m, thr_strike* out)
+{
+	const uint32_t j = w->slot_of[m->target];
+	if (j == THR_NO_SLOT || combat_at(w, j) == NULL) {
+		return false;
+	}
+	const float dx = ns->px[j] - m->x, dy = ns->py[j] - m->y;
+	if (dx * dx + dy * dy > w->radius[j] * w->radius[j]) {
+		return false;
+	}
+	*out = (thr_strike){m->target, m->shooter, THR_STRIKE_LANDED, after_armour(m->damage, combat_at(w, j)->armour),
+	                    m->shot, 0, 0.0f, 0.0f};
+	return true;
+}
+
+/// Room for n strikes and for `shots` more missiles in flight.
+static throng_status strike_room(throng_world* w, uint32_t n, uint32_t shots)
+{
+	if (n > w->strike_cap) {
+		const uint32_t cap = n > 2u * w->strike_cap ? n : 2u * w->strike_cap;
+		thr_strike* p = realloc(w->strikes, (size_t)cap * sizeof *p);
+		if (p == NULL) {
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for %u strikes", n);
+		}
+		w->strikes = p;
+		w->strike_cap = cap;
+	}
+	const uint64_t need = (uint64_t)w->missile_n + shots;
+	if (need > w->missile_cap) {
+		const uint64_t cap = need > 2u * (uint64_t)w->missile_cap ? need : 2u * (uint64_t)w->missile_cap;
+		thr_missile* p = cap <= UINT32_MAX ? realloc(w->missiles, (size_t)cap * sizeof *p) : NULL;
+		if (p == NULL) {
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for %llu missiles",
+			                (unsigned long long)need);
+		}
+		w->missiles = p;
+		w->missile_cap = (uint32_t)cap;
+	}
+	return THRONG_OK;
+}
+
 throng_status thr_combat_strikes(throng_world* w, const thr_state* ns)
 {
 	w->strike_n = 0;
@@ -36,60 +141,64 @@ throng_status thr_combat_strikes(throng_world* w, const thr_state* ns)
 	if (!thr_combat_any(w)) {
 		return THRONG_OK;
 	}
-	const uint64_t step = w->step;
-	uint32_t n = 0;
-	for (int pass = 0; pass < 2; ++pass) { // count, then fill
-		n = 0;
-		for (uint32_t i = 0; i < w->count; ++i) {
-			const throng_combat* c = &w->archetypes[w->archetype[i]].combat;
-			const uint32_t t = w->target_agent[i];
-			if (c->attack != THRONG_ATTACK_MELEE || t == THRONG_NO_AGENT || step < w->ready[i]) {
-				continue;
-			}
-			const uint32_t j = w->slot_of[t];
-			if (j == THR_NO_SLOT || !w->archetypes[w->archetype[j]].combat.enabled) {
-				continue;
-			}
-			const float dx = ns->px[j] - ns->px[i], dy = ns->py[j] - ns->py[i];
-			const float gap = c->reach + w->radius[i] + w->radius[j];
-			if (dx * dx + dy * dy > gap * gap) {
-				continue;
-			}
-			if (pass == 1) {
-				const float u = thr_bits_to_unit(thr_rng_bits(w->rng_key, w->id[i], (uint32_t)step, THR_STREAM_COMBAT));
-				const bool hit = u < c->accuracy;
-				const float armour = w->archetypes[w->archetype[j]].combat.armour;
-				const float damage = hit && c->damage > armour ? c->damage - armour : 0.0f;
-				w->strikes[n] = (thr_strike){t, w->id[i], damage, hit ? 1u : 0u};
-				w->combat_room += hit;
-			}
+	// Count, make room, then fill: the room is made before anything is
+	// written, so a failure leaves nothing half done.
+	uint32_t n = 0, shots = 0;
+	thr_strike s;
+	for (uint32_t k = 0; k < w->missile_n; ++k) {
+		n += w->missiles[k].land <= w->step && landing_of(w, ns, &w->missiles[k], &s);
+	}
+	for (uint32_t i = 0; i < w->count; ++i) {
+		if (strike_of(w, ns, i, &s)) {
+			n++;
+			shots += s.kind == THR_STRIKE_SHOT;
+		}
+	}
+	if (n == 0) {
+		return THRONG_OK;
+	}
+	throng_status st = strike_room(w, n, shots);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	n = 0;
+	for (uint32_t k = 0; k < w->missile_n; ++k) {
+		if (w->missiles[k].land <= w->step && landing_of(w, ns, &w->missiles[k], &w->strikes[n])) {
+			w->combat_room++;
 			n++;
 		}
-		if (pass == 0 && n > w->strike_cap) {
-			const uint32_t cap = n > 2u * w->strike_cap ? n : 2u * w->strike_cap;
-			thr_strike* p = realloc(w->strikes, (size_t)cap * sizeof *p);
-			if (p == NULL) {
-				return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for %u strikes", n);
-			}
-			w->strikes = p;
-			w->strike_cap = cap;
-		}
-		if (n == 0) {
-			return THRONG_OK;
+	}
+	for (uint32_t i = 0; i < w->count; ++i) {
+		if (strike_of(w, ns, i, &w->strikes[n])) {
+			w->combat_room += w->strikes[n].kind == THR_STRIKE_HIT;
+			n++;
 		}
 	}
 	w->strike_n = n;
 	return THRONG_OK;
 }
 
+/// Hits first, by (target, attacker, step dealt); then shots by shooter;
+/// then misses.
 static int by_target(const void* a, const void* b)
 {
 	const thr_strike* p = a;
 	const thr_strike* q = b;
-	if (p->target != q->target) {
+	const int hp = p->kind == THR_STRIKE_HIT || p->kind == THR_STRIKE_LANDED;
+	const int hq = q->kind == THR_STRIKE_HIT || q->kind == THR_STRIKE_LANDED;
+	if (hp != hq) {
+		return hq - hp;
+	}
+	if (p->kind != q->kind && !hp) {
+		return p->kind == THR_STRIKE_SHOT ? -1 : 1;
+	}
+	if (hp && p->target != q->target) {
 		return p->target < q->target ? -1 : 1;
 	}
-	return (p->attacker > q->attacker) - (p->attacker < q->attacker);
+	if (p->attacker != q->attacker) {
+		return p->attacker < q->attacker ? -1 : 1;
+	}
+	return (p->dealt > q->dealt) - (p->dealt < q->dealt);
 }
 
 void thr_combat_apply(throng_world* w)
@@ -97,36 +206,47 @@ void thr_combat_apply(throng_world* w)
 	const uint32_t n = w->strike_n, hits = w->combat_room;
 	w->strike_n = 0;
 	w->combat_room = 0;
+	const uint64_t struck = w->step - 1u; // the step the strikes were found in
+	// The missiles that came down in that step (on their target or not)
+	// leave the air.
+	uint32_t kept = 0;
+	for (uint32_t k = 0; k < w->missile_n; ++k) {
+		if (w->missiles[k].land > struck) {
+			w->missiles[kept++] = w->missiles[k];
+		}
+	}
+	w->missile_n = kept;
 	if (n == 0) {
 		return;
 	}
-	const uint64_t struck = w->step - 1u; // the step the strikes were found in
 	thr_strike* s = w->strikes;
 	for (uint32_t k = 0; k < n; ++k) {
 		const uint32_t a = w->slot_of[s[k].attacker];
-		if (a != THR_NO_SLOT) { // (a sink may have taken it out)
+		if (s[k].kind != THR_STRIKE_LANDED && a != THR_NO_SLOT) { // (a sink may have taken it out)
 			const uint64_t next = struck + cooldown_steps(&w->archetypes[w->archetype[a]].combat, w->def.dt);
 			w->ready[a] = next > UINT32_MAX ? UINT32_MAX : (uint32_t)next;
 		}
 	}
-	if (hits == 0) {
-		return; // all missed (and the removal's buffers were not made for them)
+	qsort(s, n, sizeof *s, by_target); // the hits first, then the shots
+	// The shots, by shooter, join the air (room made by thr_combat_strikes).
+	for (uint32_t q = hits; q < n && s[q].kind == THR_STRIKE_SHOT; ++q) {
+		w->missiles[w->missile_n++] = (thr_missile){struck, s[q].land, s[q].target, s[q].attacker, s[q].x, s[q].y,
+		                                            s[q].damage};
 	}
-	qsort(s, n, sizeof *s, by_target);
+	if (hits == 0) {
+		return; // (and the removal's buffers were not made)
+	}
 	// The dead, by increasing id, and their killers: the removal's lists
 	// (the sinks' buffers, free again after thr_events_sinks).
 	uint32_t dead = 0, first = w->count;
 	memset(w->sink_dead, 0, (size_t)w->count + 1u);
-	for (uint32_t k = 0; k < n;) {
+	for (uint32_t k = 0; k < hits;) {
 		const uint32_t target = s[k].target, j = w->slot_of[target];
 		uint32_t end = k;
-		while (end < n && s[end].target == target) {
+		while (end < hits && s[end].target == target) {
 			end++;
 		}
 		for (; j != THR_NO_SLOT && k < end; ++k) {
-			if (!s[k].hit) {
-				continue;
-			}
 			w->health[j] -= s[k].damage;
 			if (w->health[j] <= 0.0f) {
 				w->health[j] = 0.0f;

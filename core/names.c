@@ -103,6 +103,7 @@ static const char* const source_shape_names[] = {
 static const char* const attack_kind_names[] = {
 	[THRONG_ATTACK_NONE] = "none",
 	[THRONG_ATTACK_MELEE] = "melee",
+	[THRONG_ATTACK_MISSILE] = "missile",
 };
 
 static const char* const stage_names[THRONG_STAGE_COUNT] = {

@@ -20,6 +20,8 @@ enum {
 	THR_STREAM_SPAWN = 5,   ///< scenario spawn placement
 	THR_STREAM_CONTACT = 6, ///< the contact stage's noise: one direction per pressed agent and step
 	THR_STREAM_COMBAT = 9,  ///< a strike's hit or miss (7 and 8: sources.c)
+	THR_STREAM_SPREAD_R = 10, ///< where in its spread disc a missile lands: the radius's draw
+	THR_STREAM_SPREAD_A = 11, ///< and the angle's
 };
 
 static inline uint32_t thr_mix32(uint32_t x)

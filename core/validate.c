@@ -245,8 +245,8 @@ static throng_status check_params(const char* ctx, throng_behavior_kind kind, co
 static throng_status check_combat(const throng_combat* c)
 {
 	static const char ctx[] = "controller.combat.";
-	if ((unsigned)c->attack > THRONG_ATTACK_MELEE) {
-		return bad_int(ctx, "attack", "must be none or melee", c->attack);
+	if ((unsigned)c->attack > THRONG_ATTACK_MISSILE) {
+		return bad_int(ctx, "attack", "must be none, melee or missile", c->attack);
 	}
 	if (c->enabled) {
 		TRY(positive(ctx, "health", c->health));
@@ -263,6 +263,12 @@ static throng_status check_combat(const throng_combat* c)
 	if (!isfinite(c->accuracy) || !(c->accuracy >= 0.0f) || c->accuracy > 1.0f) {
 		return bad(ctx, "accuracy", "must be finite and in [0, 1]", c->accuracy);
 	}
+	if (c->attack == THRONG_ATTACK_MISSILE) {
+		TRY(positive(ctx, "missile_speed", c->missile_speed));
+	} else {
+		TRY(non_negative(ctx, "missile_speed", c->missile_speed));
+	}
+	TRY(non_negative(ctx, "spread", c->spread));
 	return THRONG_OK;
 }
 

@@ -497,6 +497,15 @@ uint64_t throng_world_hash(const throng_world* w)
 			}
 		}
 		XXH3_64bits_update(h, buf, used * 2u * sizeof(uint32_t));
+		for (uint32_t k = 0; k < w->missile_n; ++k) { // in flight, in their (fixed) order
+			const thr_missile* m = &w->missiles[k];
+			uint32_t b[8] = {(uint32_t)m->shot, (uint32_t)(m->shot >> 32), (uint32_t)m->land, (uint32_t)(m->land >> 32),
+			                 m->target, m->shooter, 0, 0};
+			memcpy(&b[6], &m->x, sizeof(float));
+			memcpy(&b[7], &m->y, sizeof(float));
+			XXH3_64bits_update(h, b, sizeof b);
+			XXH3_64bits_update(h, &m->damage, sizeof m->damage);
+		}
 	}
 	float threat[4] = {w->threat_p.x, w->threat_p.y, w->threat_v.x, w->threat_v.y};
 	XXH3_64bits_update(h, threat, sizeof threat);

@@ -228,6 +228,8 @@ struct throng_world {
 	// applied after the sinks.
 	struct thr_strike* strikes;
 	uint32_t strike_n, strike_cap;
+	struct thr_missile* missiles; ///< in flight, in the order they were shot (step, then shooter id)
+	uint32_t missile_n, missile_cap;
 	uint32_t combat_room; ///< deaths the step being taken may list (its strikes that hit)
 	float* source_near;      ///< 3 floats an entry (x, y, radius): agents near the source at work
 	uint32_t source_near_cap;

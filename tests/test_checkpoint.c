@@ -661,6 +661,32 @@ Test(versions, older_checkpoints_read_and_step_on)
 	free(v3);
 }
 
+/// Version 4 (melee combat, no missiles section, no missile fields in a
+/// controller): tests/data/checkpoint_v4.ck, written by throng at a546699
+/// (tests/data/checkpoint_v4.c: two sides of 20 fighting for 40 steps, 7
+/// left), reads to the hash that build gave, its survivors wounded, and
+/// fights on to the hash it gave 40 steps later.
+Test(versions, a_version_4_battle_reads_and_fights_on)
+{
+	size_t n = 0;
+	uint8_t* v4 = read_whole(THRONG_SOURCE_DIR "/tests/data/checkpoint_v4.ck", &n);
+	cr_assert_eq(get32(v4 + 8), 4u);
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_read_checkpoint(v4, n, &w), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_world_hash(w), UINT64_C(0x1fc1d72809f79266));
+	cr_assert_eq(throng_world_agent_count(w), 7u);
+	throng_controller c;
+	cr_assert_eq(throng_world_get_controller(w, 0, &c), THRONG_OK);
+	cr_assert(c.combat.enabled && c.combat.attack == THRONG_ATTACK_MELEE && c.combat.missile_speed == 0.0f);
+	for (int k = 0; k < 40; ++k) {
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+	}
+	cr_assert_eq(throng_world_hash(w), UINT64_C(0xb95449acf3cad72e));
+	cr_assert_eq(throng_world_agent_count(w), 2u);
+	throng_world_destroy(w);
+	free(v4);
+}
+
 Test(damaged, any_flipped_byte_is_refused)
 {
 	throng_world* w = small_world(THRONG_ENGINE_SCALAR, true);

@@ -15,6 +15,7 @@
 #include "throng/part.h"
 #include "throng/scenario_file.h"
 #include "throng/throng.h"
+#include "world_internal.h"
 
 /// A contained 200 x 200 m world (dt 0.25 s, exact in binary) without
 /// solid contacts' pushes in the way: archetypes are added by the tests.
@@ -210,6 +211,102 @@ Test(melee, strikes_that_all_miss_change_nothing_but_the_cooldown)
 	throng_world_destroy(w);
 }
 
+static throng_combat archer(float damage, float range, float speed, float spread, float cooldown)
+{
+	throng_combat c = melee(50.0f, 0.0f, damage, cooldown, 1.0f);
+	c.attack = THRONG_ATTACK_MISSILE;
+	c.reach = range;
+	c.missile_speed = speed;
+	c.spread = spread;
+	return c;
+}
+
+Test(missiles, a_volley_worked_by_hand)
+{
+	// An archer 30 m from a still target (centres), missiles at 60 m/s: 15
+	// m a step of 0.25 s, so a shot in step s lands in step s + 2. Cooldown
+	// 1 s (4 steps), 40 a hit, no spread: shots in steps 0, 4 and 8 land
+	// in 2, 6 and 10: the target (100) has 60 after the third step, 20
+	// after the seventh, and is removed by the eleventh, the archer named.
+	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
+	const uint32_t bow = still_fighter(w, archer(40.0f, 50.0f, 60.0f, 0.0f, 1.0f));
+	const uint32_t stand = still_fighter(w, melee(100.0f, 0.0f, 0.0f, 1.0f, 1.0f));
+	const uint32_t a = spawn_at(w, bow, 0.0f, 0.0f), b = spawn_at(w, stand, 30.0f, 0.0f);
+	cr_assert_eq(throng_world_set_target_agent(w, a, b), THRONG_OK);
+	const float expect[10] = {100, 100, 60, 60, 60, 60, 20, 20, 20, 20};
+	uint32_t ids[4], killers[4];
+	for (int k = 0; k < 10; ++k) {
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(health_of(w, b), expect[k], "after step %d: health %g, %g by hand", k + 1,
+		             (double)health_of(w, b), (double)expect[k]);
+		// In the air: the shot of step 0 during steps 1 and 2, and so on.
+		cr_assert_eq(w->missile_n, (uint32_t)(k % 4 < 2), "after step %d: %u in flight", k + 1, w->missile_n);
+	}
+	cr_assert_eq(throng_world_step(w), THRONG_OK);
+	cr_assert_eq(removed(w, ids, killers, 4), 1u);
+	cr_assert(ids[0] == b && killers[0] == a);
+	throng_world_destroy(w);
+}
+
+Test(missiles, a_target_that_moves_away_is_missed)
+{
+	// The target walks north at 1.3 m/s across the line of fire: in the 2
+	// steps of flight it moves 0.65 m, more than its radius of 0.3 m, so
+	// the missile falls to the ground.
+	throng_world* w = make_world(THRONG_ENGINE_SCALAR, 1);
+	const uint32_t bow = still_fighter(w, archer(40.0f, 50.0f, 60.0f, 0.0f, 1.0f));
+	throng_controller walk = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	cr_assert_geq(throng_controller_add(&walk, throng_slot_default_def(THRONG_SEEK)), 0);
+	walk.contact.enabled = false;
+	walk.combat = melee(100.0f, 0.0f, 0.0f, 1.0f, 1.0f);
+	uint32_t walker = 0;
+	cr_assert_eq(throng_world_add_archetype(w, &walk, &walker), THRONG_OK);
+	throng_agent_def d = throng_agent_default_def();
+	d.position = (throng_vec2){30.0f, 0.0f};
+	d.velocity = (throng_vec2){0.0f, 1.3f};
+	d.max_speed = 1.3f;
+	d.radius = 0.3f;
+	d.archetype = walker;
+	d.target = (throng_vec2){30.0f, 90.0f};
+	uint32_t b = 0;
+	cr_assert_eq(throng_world_spawn(w, &d, 1, &b), THRONG_OK, "%s", throng_last_error());
+	const uint32_t a = spawn_at(w, bow, 0.0f, 0.0f);
+	cr_assert_eq(throng_world_set_target_agent(w, a, b), THRONG_OK);
+	for (int k = 0; k < 12; ++k) {
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+	}
+	cr_assert_eq(health_of(w, b), 100.0f, "every missile fell behind the walker");
+	throng_world_destroy(w);
+}
+
+Test(missiles, spread_lands_uniformly_in_its_disc)
+{
+	// 2,000 archers shoot once, each at its own still target of radius 0.3
+	// m, with a spread of 2 m: a missile hits when it lands within 0.3 m
+	// of the centre, (0.3 / 2)^2 = 2.25 % of a uniform disc: 45 hits
+	// expected, sd 6.6; within 5 sd.
+	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
+	const uint32_t bow = still_fighter(w, archer(1.0f, 10.0f, 60.0f, 2.0f, 1000.0f));
+	const uint32_t stand = still_fighter(w, melee(10.0f, 0.0f, 0.0f, 1.0f, 1.0f));
+	uint32_t target[2000];
+	for (uint32_t k = 0; k < 2000; ++k) {
+		const float x = -95.0f + 4.0f * (float)(k % 48), y = -95.0f + 4.0f * (float)(k / 48);
+		const uint32_t a = spawn_at(w, bow, x, y);
+		target[k] = spawn_at(w, stand, x + 3.0f, y + 1.0f);
+		cr_assert_eq(throng_world_set_target_agent(w, a, target[k]), THRONG_OK);
+	}
+	for (int k = 0; k < 3; ++k) {
+		cr_assert_eq(throng_world_step(w), THRONG_OK);
+	}
+	cr_assert_eq(w->missile_n, 0u, "all came down");
+	uint32_t hits = 0;
+	for (uint32_t k = 0; k < 2000; ++k) {
+		hits += health_of(w, target[k]) == 9.0f;
+	}
+	cr_assert(hits >= 12 && hits <= 78, "%u hits of 2,000 at 2.25 %%", hits);
+	throng_world_destroy(w);
+}
+
 /// Two armies of `per_side` that charge each other, every soldier
 /// pursuing the nearest enemy (a target rule) and striking it.
 static throng_world* battle(throng_engine engine, uint32_t threads, uint32_t per_side)
@@ -228,12 +325,21 @@ static throng_world* battle(throng_engine engine, uint32_t threads, uint32_t per
 		c.combat = melee(60.0f, side == 0 ? 2.0f : 0.0f, 12.0f, 1.0f, 0.6f);
 		cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_OK, "%s", throng_last_error());
 	}
+	// Archetype 2: side 0's archers, who stand and shoot at blue in range.
+	throng_controller bows = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	bows.target_rule.enabled = true;
+	bows.target_rule.group = 1;
+	bows.target_rule.sight_radius = 40.0f;
+	bows.target_rule.every = 4;
+	bows.combat = archer(15.0f, 35.0f, 50.0f, 1.5f, 1.5f);
+	bows.combat.accuracy = 0.8f;
+	cr_assert_eq(throng_world_add_archetype(w, &bows, NULL), THRONG_OK, "%s", throng_last_error());
 	const uint32_t rows = 40;
 	for (uint32_t k = 0; k < 2u * per_side; ++k) {
 		const uint32_t side = k % 2u, i = k / 2u;
 		throng_agent_def a = throng_agent_default_def();
 		a.radius = 0.3f;
-		a.archetype = side;
+		a.archetype = side == 0 && i % 5u == 4u ? 2u : side; // a fifth of red shoot
 		a.group = side;
 		a.position = (throng_vec2){(side == 0 ? -8.0f : 8.0f) + (side == 0 ? -1.0f : 1.0f) * 1.0f * (float)(i / rows),
 		                           -80.0f + 4.0f * (float)(i % rows) + 0.5f * (float)side};
@@ -286,6 +392,7 @@ Test(battle, the_same_bits_in_both_engines_on_any_thread_count_and_across_a_chec
 	for (int k = 0; k < 80; ++k) {
 		cr_assert_eq(throng_world_step(w), THRONG_OK);
 	}
+	cr_assert_gt(w->missile_n, 0u, "missiles in the air at the checkpoint");
 	size_t bytes = 0, written = 0;
 	cr_assert_eq(throng_world_checkpoint_size(w, &bytes), THRONG_OK);
 	void* buf = malloc(bytes);
@@ -341,6 +448,10 @@ Test(bad, combat_fields_and_setters_are_refused_naming_them)
 	c = good;
 	c.enabled = false;
 	refused(w, c, "combat.attack"); // an attack without combat
+	c = archer(1.0f, 10.0f, 0.0f, 0.0f, 1.0f);
+	refused(w, c, "combat.missile_speed"); // a missile needs a speed
+	c = archer(1.0f, 10.0f, 50.0f, -1.0f, 1.0f);
+	refused(w, c, "combat.spread");
 	// Setters.
 	const uint32_t plain = still_fighter(w, throng_controller_default_def(THRONG_BLEND_WEIGHTED).combat);
 	const uint32_t f = still_fighter(w, good);
@@ -415,7 +526,7 @@ Test(files, combat_keys_build_run_and_save_to_the_same_hash)
 	char* text = NULL;
 	cr_assert_eq(throng_scene_save_string(s, &text, NULL), THRONG_OK, "%s", throng_last_error());
 	cr_assert(strstr(text, "combat: {health: 40, armour: 1, attack: melee, reach: 0.4, damage: 9, cooldown: 0.5, "
-	                       "accuracy: 0.75}") != NULL,
+	                       "accuracy: 0.75, missile_speed: 60, spread: 0}") != NULL,
 	          "%s", text);
 	throng_scene* again = load_text("saved.yaml", text);
 	free(text);

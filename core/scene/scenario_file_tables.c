@@ -279,19 +279,25 @@ static void combat_defaults(void* base)
 	c->health = 100.0f;
 	c->accuracy = 1.0f;
 	c->cooldown = 1.0f;
+	c->missile_speed = 60.0f;
 }
 
 static const sf_key combat_keys[] = {
 	{.name = "health", NUMBER(throng_combat, health, SF_POSITIVE), .doc = "each agent's health as it comes in"},
 	{.name = "armour", NUMBER(throng_combat, armour, SF_NON_NEGATIVE), .doc = "taken off each hit on it"},
 	{.name = "attack", WORD(throng_combat, attack, thr_attack_kind_names, "attack"),
-	 .doc = "`none` (it can be hurt but does not strike) or `melee` (its target agent, within `reach`)"},
+	 .doc = "`none` (it can be hurt but does not strike), `melee` (its target agent, within `reach`) or `missile` "
+	        "(it shoots at its target agent within `reach`)"},
 	{.name = "reach", NUMBER(throng_combat, reach, SF_NON_NEGATIVE), .unit = "m",
-	 .doc = "melee: the most gap between the two bodies"},
+	 .doc = "the most gap between the two bodies: a melee's reach, a missile's range"},
 	{.name = "damage", NUMBER(throng_combat, damage, SF_NON_NEGATIVE), .doc = "a hit's, before the target's armour"},
 	{.name = "cooldown", NUMBER(throng_combat, cooldown, SF_NON_NEGATIVE), .unit = "s",
 	 .doc = "from one strike to the next (a step at least)"},
 	{.name = "accuracy", NUMBER(throng_combat, accuracy, SF_FRACTION), .doc = "the chance a strike hits"},
+	{.name = "missile_speed", NUMBER(throng_combat, missile_speed, SF_NON_NEGATIVE), .unit = "m/s",
+	 .doc = "missile: its speed in flight (more than 0 with `attack: missile`)"},
+	{.name = "spread", NUMBER(throng_combat, spread, SF_NON_NEGATIVE), .unit = "m",
+	 .doc = "missile: the radius of the disc round its target it lands in"},
 };
 
 const sf_table sf_combat_table = {.name = "combat",

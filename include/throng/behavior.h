@@ -212,6 +212,7 @@ typedef struct throng_contact {
 typedef enum throng_attack_kind {
 	THRONG_ATTACK_NONE = 0, ///< "none": they can be hurt but do not strike
 	THRONG_ATTACK_MELEE,    ///< "melee": their target agent, when its body is within `reach` of theirs
+	THRONG_ATTACK_MISSILE,  ///< "missile": they shoot at their target agent within `reach` (a range)
 } throng_attack_kind;
 
 /// Combat (docs/ARMIES.md): an agent of an archetype with combat has
@@ -224,6 +225,11 @@ typedef enum throng_attack_kind {
 /// are summed in the order of the attackers' ids; a target whose health
 /// reaches 0 is removed after the step (THRONG_EVENT_REMOVED, its killer
 /// in the event's `other`). Agents without combat are never hit.
+/// A missile attacker shoots instead: a shot that hits (`accuracy`) flies
+/// at `missile_speed` to a point drawn in the disc of radius `spread`
+/// around where its target stood, and lands after the flight (a step at
+/// least); it hits the target if the target's body then covers that
+/// point, and falls to the ground otherwise.
 typedef struct throng_combat {
 	bool enabled;              ///< off by default
 	float health;              ///< each agent's health as it is added, (0, 1e6]
@@ -233,6 +239,8 @@ typedef struct throng_combat {
 	float damage;              ///< a hit's damage before armour, [0, 1e6]
 	float cooldown;            ///< s from one strike to the next, [0, 1e6] (a step at least)
 	float accuracy;            ///< chance a strike hits, [0, 1]
+	float missile_speed;       ///< missile: m/s in flight, (0, 1e6] (for missiles; else [0, 1e6])
+	float spread;              ///< missile: the radius (m) of the disc it lands in around its target, [0, 1e6]
 } throng_combat;
 
 typedef struct throng_controller {
@@ -307,7 +315,7 @@ bool throng_wander_frame_from_name(const char* name, throng_wander_frame* out);
 const char* throng_blend_mode_name(throng_blend_mode mode);
 bool throng_blend_mode_from_name(const char* name, throng_blend_mode* out);
 
-/// "none", "melee".
+/// "none", "melee", "missile".
 const char* throng_attack_kind_name(throng_attack_kind kind);
 bool throng_attack_kind_from_name(const char* name, throng_attack_kind* out);
 
