@@ -687,6 +687,82 @@ Test(versions, a_version_4_battle_reads_and_fights_on)
 	free(v4);
 }
 
+/// A world with one missile in the air: an archer 30 m from a still
+/// target, one step after it shot (the missile lands in step 2).
+static throng_world* one_missile_world(void)
+{
+	throng_world_def d = throng_world_default_def();
+	d.threads = 1;
+	d.dt = 0.25f;
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_OK, "%s", throng_last_error());
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	c.combat.enabled = true;
+	c.combat.health = 100.0f;
+	c.combat.attack = THRONG_ATTACK_MISSILE;
+	c.combat.reach = 50.0f;
+	c.combat.damage = 40.0f;
+	c.combat.cooldown = 1.0f;
+	c.combat.accuracy = 1.0f;
+	c.combat.missile_speed = 60.0f;
+	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_OK, "%s", throng_last_error());
+	throng_agent_def a = throng_agent_default_def();
+	uint32_t ids[2];
+	a.position = (throng_vec2){0.0f, 0.0f};
+	cr_assert_eq(throng_world_spawn(w, &a, 1, &ids[0]), THRONG_OK);
+	a.position = (throng_vec2){30.0f, 0.0f};
+	cr_assert_eq(throng_world_spawn(w, &a, 1, &ids[1]), THRONG_OK);
+	cr_assert_eq(throng_world_set_target_agent(w, ids[0], ids[1]), THRONG_OK);
+	cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(w->missile_n, 1u);
+	return w;
+}
+
+Test(damaged, a_missile_in_flight_is_checked)
+{
+	throng_world* w = one_missile_world();
+	size_t n = 0;
+	uint8_t* good = to_memory(w, &n);
+	throng_world* back = NULL;
+	cr_assert_eq(throng_world_read_checkpoint(good, n, &back), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(back->missile_n, 1u);
+	cr_assert_eq(throng_world_hash(back), throng_world_hash(w));
+	throng_world_destroy(back);
+	// The missile: shot (u64), land (u64), target, shooter (u32), x, y, damage (f32).
+	const size_t m = section_at(good, n, "MSSL") + 16;
+	cr_assert_eq(get32(good + m), 1u);
+	const size_t at = m + 4;
+	uint8_t* bad = malloc(n);
+	cr_assert_not_null(bad);
+	struct {
+		size_t offset;
+		uint32_t value;
+		const char* says;
+	} cases[] = {
+	    {16, 7, "missile 0: target 7 or shooter 0 at or above the ids' end 2"},
+	    {8, 0, "missile 0: shot in step 0, lands in 0 (the world is at step 1)"},
+	    {0, 1, "missile 0: shot in step 1, lands in 2 (the world is at step 1)"},
+	    {24, 0x7fc00000u, "missile 0: landing point (nan, 0)"},
+	    {32, 0xbf800000u, "damage -1 out of range"},
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+		memcpy(bad, good, n);
+		put32(bad + at + cases[k].offset, cases[k].value);
+		reseal(bad, n);
+		cr_assert_eq(throng_world_read_checkpoint(bad, n, &back), THRONG_ERR_CORRUPT, "case %zu read", k);
+		cr_assert(strstr(throng_last_error(), cases[k].says) != NULL, "\"%s\" lacks \"%s\"", throng_last_error(),
+		          cases[k].says);
+	}
+	memcpy(bad, good, n);
+	put32(bad + m, 2);
+	reseal(bad, n);
+	cr_assert_eq(throng_world_read_checkpoint(bad, n, &back), THRONG_ERR_CORRUPT);
+	cr_assert(strstr(throng_last_error(), "2 missiles in 36 bytes (72 expected)") != NULL, "%s", throng_last_error());
+	free(bad);
+	free(good);
+	throng_world_destroy(w);
+}
+
 Test(damaged, any_flipped_byte_is_refused)
 {
 	throng_world* w = small_world(THRONG_ENGINE_SCALAR, true);
