@@ -108,29 +108,37 @@ static bool landing_of(const throng_world* w, const thr_state* ns, const thr_mis
 	return true;
 }
 
-/// Room for n strikes and for `shots` more missiles in flight.
-static throng_status strike_room(throng_world* w, uint32_t n, uint32_t shots)
+/// Room for one more strike than the n made so far.
+static throng_status strike_room(throng_world* w, uint32_t n)
 {
-	if (n > w->strike_cap) {
-		const uint32_t cap = n > 2u * w->strike_cap ? n : 2u * w->strike_cap;
-		thr_strike* p = realloc(w->strikes, (size_t)cap * sizeof *p);
-		if (p == NULL) {
-			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for %u strikes", n);
-		}
-		w->strikes = p;
-		w->strike_cap = cap;
+	if (n < w->strike_cap) {
+		return THRONG_OK;
 	}
+	const uint32_t cap = w->strike_cap > 0 ? 2u * w->strike_cap : 256u;
+	thr_strike* p = realloc(w->strikes, (size_t)cap * sizeof *p);
+	if (p == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for %u strikes", cap);
+	}
+	w->strikes = p;
+	w->strike_cap = cap;
+	return THRONG_OK;
+}
+
+/// Room for `shots` more missiles in flight.
+static throng_status missile_room(throng_world* w, uint32_t shots)
+{
 	const uint64_t need = (uint64_t)w->missile_n + shots;
-	if (need > w->missile_cap) {
-		const uint64_t cap = need > 2u * (uint64_t)w->missile_cap ? need : 2u * (uint64_t)w->missile_cap;
-		thr_missile* p = cap <= UINT32_MAX ? realloc(w->missiles, (size_t)cap * sizeof *p) : NULL;
-		if (p == NULL) {
-			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for %llu missiles",
-			                (unsigned long long)need);
-		}
-		w->missiles = p;
-		w->missile_cap = (uint32_t)cap;
+	if (need <= w->missile_cap) {
+		return THRONG_OK;
 	}
+	const uint64_t cap = need > 2u * (uint64_t)w->missile_cap ? need : 2u * (uint64_t)w->missile_cap;
+	thr_missile* p = cap <= UINT32_MAX ? realloc(w->missiles, (size_t)cap * sizeof *p) : NULL;
+	if (p == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for %llu missiles",
+		                (unsigned long long)need);
+	}
+	w->missiles = p;
+	w->missile_cap = (uint32_t)cap;
 	return THRONG_OK;
 }
 
@@ -141,40 +149,34 @@ throng_status thr_combat_strikes(throng_world* w, const thr_state* ns)
 	if (!thr_combat_any(w)) {
 		return THRONG_OK;
 	}
-	// Count, make room, then fill: the room is made before anything is
-	// written, so a failure leaves nothing half done.
-	uint32_t n = 0, shots = 0;
-	thr_strike s;
-	for (uint32_t k = 0; k < w->missile_n; ++k) {
-		n += w->missiles[k].land <= w->step && landing_of(w, ns, &w->missiles[k], &s);
-	}
-	for (uint32_t i = 0; i < w->count; ++i) {
-		if (strike_of(w, ns, i, &s)) {
+	// One pass, each strike written as it is found (the buffers are the
+	// combat stage's own: a failure changes nothing of the world, and
+	// strike_n stays 0 until the pass is whole).
+	uint32_t n = 0, hits = 0, shots = 0;
+	throng_status st = THRONG_OK;
+	for (uint32_t k = 0; k < w->missile_n && st == THRONG_OK; ++k) {
+		st = strike_room(w, n);
+		if (st == THRONG_OK && w->missiles[k].land <= w->step && landing_of(w, ns, &w->missiles[k], &w->strikes[n])) {
+			hits++;
 			n++;
-			shots += s.kind == THR_STRIKE_SHOT;
 		}
 	}
-	if (n == 0) {
-		return THRONG_OK;
+	for (uint32_t i = 0; i < w->count && st == THRONG_OK; ++i) {
+		st = strike_room(w, n);
+		if (st == THRONG_OK && strike_of(w, ns, i, &w->strikes[n])) {
+			hits += w->strikes[n].kind == THR_STRIKE_HIT;
+			shots += w->strikes[n].kind == THR_STRIKE_SHOT;
+			n++;
+		}
 	}
-	throng_status st = strike_room(w, n, shots);
+	if (st == THRONG_OK) {
+		st = missile_room(w, shots);
+	}
 	if (st != THRONG_OK) {
 		return st;
 	}
-	n = 0;
-	for (uint32_t k = 0; k < w->missile_n; ++k) {
-		if (w->missiles[k].land <= w->step && landing_of(w, ns, &w->missiles[k], &w->strikes[n])) {
-			w->combat_room++;
-			n++;
-		}
-	}
-	for (uint32_t i = 0; i < w->count; ++i) {
-		if (strike_of(w, ns, i, &w->strikes[n])) {
-			w->combat_room += w->strikes[n].kind == THR_STRIKE_HIT;
-			n++;
-		}
-	}
 	w->strike_n = n;
+	w->combat_room = hits;
 	return THRONG_OK;
 }
 
