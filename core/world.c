@@ -384,6 +384,7 @@ throng_view throng_world_view(const throng_world* w)
 	v.radius = w->radius;
 	v.group = w->group;
 	v.archetype = w->archetype;
+	v.health = w->health;
 	return v;
 }
 

@@ -56,9 +56,8 @@ except ImportError as e:  # the one dependency beyond the standard library
     raise ImportError(message) from e
 
 MAGIC = b"\x89THRONG\n"
-FIELDS = ["x", "y", "vx", "vy", "hx", "hy", "group", "archetype"]
-FLOAT_FIELDS = 6  # bits 0-5 are f32 and must be finite; group and archetype are u32
-DTYPES = {"group": "<u4", "archetype": "<u4"}  # the others are "<f4"
+FIELDS = ["x", "y", "vx", "vy", "hx", "hy", "group", "archetype", "health"]  # bit order; health since 2.1
+DTYPES = {"group": "<u4", "archetype": "<u4"}  # the others are "<f4", and must be finite
 HEADER_FIXED = 88
 HEADER_MAX = 65536  # the largest header a reader accepts
 FRAME_HEAD = 32  # a 1.x frame's head: marker, crc, index, step, time
@@ -286,20 +285,22 @@ def first_nonfinite(buf, offset, count):
 
 
 def check_coordinates(buf, header, start, index, data_at, n, ids):
-    """Refuses a frame whose positions, velocities or headings are not all
-    finite (a renderer would put an agent nowhere), naming the first one as
-    throng's C reader does: its byte offset, the agent's id and the field.
-    The arrays start at buf[data_at:], n values each."""
+    """Refuses a frame whose positions, velocities, headings or health are
+    not all finite (a renderer would put an agent nowhere), naming the first
+    one as throng's C reader does: its byte offset, the agent's id and the
+    field. The arrays start at buf[data_at:], n values each, in bit order."""
     mask = header["fields"]
-    floats = [FIELDS[b] for b in range(FLOAT_FIELDS) if mask & (1 << b)]  # the first arrays of a frame
-    k = first_nonfinite(buf, data_at, n * len(floats)) if floats and n else None
-    if k is None:
-        return
-    slot, agent = divmod(k, n)
-    at = data_at + 4 * k
-    (value,) = struct.unpack_from("<f", buf, at)
-    raise StreamError(start + at, floats[slot], f"frame {index}: agent {int(ids[agent])}'s {floats[slot]} is "
-                                                f"{value:g} (positions, velocities and headings must be finite)")
+    present = [FIELDS[b] for b in range(len(FIELDS)) if mask & (1 << b)]
+    for slot, name in enumerate(present):
+        if name in DTYPES or n == 0:
+            continue  # group and archetype are labels
+        k = first_nonfinite(buf, data_at + 4 * n * slot, n)
+        if k is None:
+            continue
+        at = data_at + 4 * (n * slot + k)
+        (value,) = struct.unpack_from("<f", buf, at)
+        raise StreamError(start + at, name, f"frame {index}: agent {int(ids[k])}'s {name} is {value:g} "
+                                            "(positions, velocities, headings and health must be finite)")
 
 
 def check_ids(ids, start, index):

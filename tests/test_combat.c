@@ -4,14 +4,17 @@
 // ids, the killer named in the event, hits drawn from (seed, id, step);
 // a battle the same bit for bit in both engines, on any thread count and
 // across a checkpoint; bad input refused naming the field.
+#define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "support.h"
 #include "throng/checkpoint.h"
+#include "throng/export.h"
 #include "throng/part.h"
 #include "throng/scenario_file.h"
 #include "throng/throng.h"
@@ -580,4 +583,138 @@ Test(files, bad_combat_keys_are_refused_at_their_line)
 	             "groups:\n"
 	             "  g: {count: 1, archetype: a, spawn: {shape: line, from: [0, 0], to: [0, 0]}}\n",
 	             "bad.yaml:3:13: archetypes.a.combat: a version 2 key in a version 1 file");
+}
+
+// ---------------------------------------------------------------------------
+// Outputs: health (THRONG_FIELD_HEALTH, stream and feed 2.1, CSV).
+
+Test(outputs, health_reaches_the_stream_the_csv_and_the_feed_as_the_world_has_it)
+{
+	// The duel worked by hand above (B: 100, then 75 after step 1 and 50
+	// after step 5) beside a walker without combat (health 0), written
+	// every step with every field to a stream and a CSV file and published
+	// to a feed; each read back must hold the world's health bit for bit.
+	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
+	const uint32_t fighter = still_fighter(w, melee(100.0f, 0.0f, 30.0f, 1.0f, 1.0f));
+	throng_combat target = melee(100.0f, 5.0f, 0.0f, 0.0f, 1.0f);
+	target.attack = THRONG_ATTACK_NONE;
+	target.reach = 0.0f;
+	const uint32_t victim = still_fighter(w, target);
+	throng_controller plain = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	uint32_t walker = 0;
+	cr_assert_eq(throng_world_add_archetype(w, &plain, &walker), THRONG_OK, "%s", throng_last_error());
+	const uint32_t a = spawn_at(w, fighter, 0.0f, 0.0f), b = spawn_at(w, victim, 1.0f, 0.0f);
+	spawn_at(w, walker, 10.0f, 10.0f);
+	cr_assert_eq(throng_world_set_target_agent(w, a, b), THRONG_OK, "%s", throng_last_error());
+
+	char dir[256], bin[320], csv[320], feed_name[64];
+	thr_test_make_dir(dir, sizeof dir, "throng-combat-out");
+	snprintf(bin, sizeof bin, "%s/run.thr", dir);
+	snprintf(csv, sizeof csv, "%s/run.csv", dir);
+	snprintf(feed_name, sizeof feed_name, "/throng_test_health_%d", (int)getpid());
+	throng_export_def def = throng_export_default_def();
+	def.world = w;
+	def.fields = THRONG_FIELDS_ALL;
+	throng_exporter *eb = NULL, *ec = NULL;
+	throng_feed* feed = NULL;
+	throng_feed_reader* fr = NULL;
+	cr_assert_eq(throng_exporter_create(bin, &def, &eb), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_exporter_create(csv, &def, &ec), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_feed_create(feed_name, &def, &feed), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_feed_open(feed_name, &fr), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_feed_get_info(fr)->version_minor, 1, "a feed with health is 2.1");
+	enum { FRAMES = 7 };
+	float want[FRAMES][3];
+	for (int k = 0; k < FRAMES; ++k) {
+		if (k > 0) {
+			cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		}
+		for (uint32_t id = 0; id < 3; ++id) {
+			want[k][id] = health_of(w, id);
+		}
+		cr_assert_eq(throng_exporter_write(eb, w), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_exporter_write(ec, w), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_feed_publish(feed, w), THRONG_OK, "%s", throng_last_error());
+		throng_frame f;
+		bool got = false;
+		cr_assert_eq(throng_feed_read(fr, &f, &got), THRONG_OK, "%s", throng_last_error());
+		cr_assert(got && f.count == 3 && f.health != NULL);
+		cr_assert_eq(memcmp(f.health, want[k], sizeof want[k]), 0, "feed frame %d: health %g %g %g", k,
+		             (double)f.health[0], (double)f.health[1], (double)f.health[2]);
+	}
+	cr_assert_eq(want[0][b], 100.0f);
+	cr_assert_eq(want[1][b], 75.0f, "the hand-worked duel");
+	cr_assert_eq(want[6][b], 50.0f);
+	cr_assert_eq(want[6][2], 0.0f, "no combat: health 0");
+	cr_assert_eq(throng_exporter_finish(eb), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_exporter_finish(ec), THRONG_OK, "%s", throng_last_error());
+	throng_exporter_destroy(eb);
+	throng_exporter_destroy(ec);
+	throng_feed_reader_destroy(fr);
+	cr_assert_eq(throng_feed_finish(feed), THRONG_OK, "%s", throng_last_error());
+	throng_feed_destroy(feed);
+
+	throng_stream_reader* r = NULL;
+	cr_assert_eq(throng_stream_open(bin, &r), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_stream_get_info(r)->version_minor, 1, "a stream with health is 2.1");
+	for (int k = 0; k < FRAMES; ++k) {
+		throng_frame f;
+		bool got = false;
+		cr_assert_eq(throng_stream_read_frame(r, &f, &got), THRONG_OK, "%s", throng_last_error());
+		cr_assert(got && f.count == 3 && f.health != NULL);
+		cr_assert_eq(memcmp(f.health, want[k], sizeof want[k]), 0, "stream frame %d", k);
+	}
+	throng_stream_reader_destroy(r);
+
+	FILE* in = fopen(csv, "r");
+	cr_assert_not_null(in);
+	char line[512];
+	cr_assert_not_null(fgets(line, sizeof line, in));
+	cr_assert_not_null(strstr(line, ",archetype,health\n"), "%s", line);
+	for (int row = 0; row < FRAMES * 3; ++row) {
+		cr_assert_not_null(fgets(line, sizeof line, in), "row %d missing", row);
+		const char* last = strrchr(line, ',');
+		cr_assert_not_null(last);
+		const float h = strtof(last + 1, NULL);
+		cr_assert_eq(h, want[row / 3][row % 3], "CSV row %d: health %s", row, last + 1);
+	}
+	fclose(in);
+	throng_world_destroy(w);
+	thr_test_remove_dir(dir);
+}
+
+Test(outputs, a_health_that_is_not_finite_is_refused_by_the_readers)
+{
+	// A stream of one frame, agent 7 with health NaN (written through a
+	// view: the world never holds one): every reader refuses the frame,
+	// naming the byte offset, the agent and the field.
+	char dir[256], bin[320];
+	thr_test_make_dir(dir, sizeof dir, "throng-combat-nan");
+	snprintf(bin, sizeof bin, "%s/nan.thr", dir);
+	throng_export_def def = throng_export_default_def();
+	def.format = THRONG_FORMAT_BINARY;
+	def.fields = THRONG_FIELD_X | THRONG_FIELD_Y | THRONG_FIELD_HEALTH;
+	def.agents = 2;
+	def.dt = 0.25f;
+	def.bounds_max = (throng_vec2){10.0f, 10.0f};
+	throng_exporter* ex = NULL;
+	cr_assert_eq(throng_exporter_create(bin, &def, &ex), THRONG_OK, "%s", throng_last_error());
+	const uint32_t id[2] = {3, 7};
+	const float x[2] = {1, 2}, y[2] = {1, 2}, health[2] = {50.0f, NAN};
+	throng_view v = {.count = 2, .step = 0, .id = id, .x = x, .y = y, .health = health};
+	cr_assert_eq(throng_exporter_write_view(ex, &v), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_exporter_finish(ex), THRONG_OK, "%s", throng_last_error());
+	throng_exporter_destroy(ex);
+	throng_stream_reader* r = NULL;
+	cr_assert_eq(throng_stream_open(bin, &r), THRONG_OK, "%s", throng_last_error());
+	throng_frame f;
+	bool got = false;
+	cr_assert_eq(throng_stream_read_frame(r, &f, &got), THRONG_ERR_CORRUPT);
+	// header 88 + pad, the frame's head 48, ids 8, x 8, y 8, then health: agent 7 is the second.
+	const size_t header = 88;
+	char want[160];
+	snprintf(want, sizeof want, "byte offset %zu: frame 0: agent 7's health is nan", header + 48 + 8 + 8 + 8 + 4);
+	cr_assert_not_null(strstr(throng_last_error(), want), "%s", throng_last_error());
+	throng_stream_reader_destroy(r);
+	thr_test_remove_dir(dir);
 }

@@ -132,9 +132,11 @@ Test(csv, field_columns)
 	FILE* f = fopen(path, "r");
 	char line[512];
 	cr_assert_not_null(fgets(line, sizeof line, f));
-	cr_assert_str_eq(line, "id,frame,time,x,y,velocity_x,velocity_y,heading_x,heading_y,group,archetype\n");
+	cr_assert_str_eq(line, "id,frame,time,x,y,velocity_x,velocity_y,heading_x,heading_y,group,archetype,health\n");
 	cr_assert_not_null(fgets(line, sizeof line, f));
 	cr_assert_eq(strncmp(line, "0,0,0,", 6), 0, "%s", line);
+	const size_t len = strlen(line);
+	cr_assert(len > 3 && strcmp(line + len - 3, ",0\n") == 0, "circle has no combat: health 0 ends the row: %s", line);
 	fclose(f);
 	unlink(path);
 }

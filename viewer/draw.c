@@ -228,6 +228,9 @@ bool vw_draw_agents(SDL_Renderer* r, vw_agent_mesh* m, const vw_camera* cam, con
 		v[4] = x - hx + hy;
 		v[5] = y - hy - hx;
 		SDL_Color c = palette[ci];
+		if (f->vigour != NULL) {
+			c = vw_dim(c, f->vigour[k]);
+		}
 		m->color[3u * n] = c;
 		m->color[3u * n + 1u] = c;
 		m->color[3u * n + 2u] = c;

@@ -30,7 +30,8 @@ static bool reserve_agents(vw_frame* f, uint32_t n)
 	bool ok = vw_grow((void**)&f->id, n, sizeof(uint32_t)) && vw_grow((void**)&f->group, n, sizeof(uint32_t)) &&
 	          vw_grow((void**)&f->archetype, n, sizeof(uint32_t)) && vw_grow((void**)&f->x, n, sizeof(float)) &&
 	          vw_grow((void**)&f->y, n, sizeof(float)) && vw_grow((void**)&f->hx, n, sizeof(float)) &&
-	          vw_grow((void**)&f->hy, n, sizeof(float)) && vw_grow((void**)&f->radius, n, sizeof(float));
+	          vw_grow((void**)&f->hy, n, sizeof(float)) && vw_grow((void**)&f->radius, n, sizeof(float)) &&
+	          vw_grow((void**)&f->vigour_buf, n, sizeof(float));
 	if (ok) {
 		f->cap = n;
 	}
@@ -182,6 +183,28 @@ static void copy_outcomes(vw_frame* f, const vw_scene* s)
 #endif
 }
 
+/// f->vigour: each agent's health over its archetype's full health, or
+/// NULL when no archetype has combat (everyone is drawn whole).
+static void fill_vigour(vw_frame* f, const throng_view* v)
+{
+	f->vigour = NULL;
+	float full[VW_MAX_ARCHETYPES];
+	bool any = false;
+	for (uint32_t a = 0; a < f->archetype_count; ++a) {
+		const throng_combat* c = &f->controllers[a].combat;
+		full[a] = c->enabled && c->health > 0.0f ? c->health : 0.0f;
+		any = any || full[a] > 0.0f;
+	}
+	if (!any || v->health == NULL) {
+		return;
+	}
+	for (uint32_t k = 0; k < f->count; ++k) {
+		const uint32_t a = f->archetype[k];
+		f->vigour_buf[k] = a < f->archetype_count && full[a] > 0.0f ? vw_share(v->health[k], full[a]) : 1.0f;
+	}
+	f->vigour = f->vigour_buf;
+}
+
 bool vw_frame_fill(vw_frame* f, vw_scene* s, uint32_t selected)
 {
 	const throng_world* w = s->world;
@@ -219,6 +242,7 @@ bool vw_frame_fill(vw_frame* f, vw_scene* s, uint32_t selected)
 			f->controllers[k] = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 		}
 	}
+	fill_vigour(f, &v);
 	copy_focus(&f->focus, w, selected);
 	copy_outcomes(f, s);
 	return true;
@@ -234,6 +258,7 @@ void vw_frame_free(vw_frame* f)
 	free(f->hx);
 	free(f->hy);
 	free(f->radius);
+	free(f->vigour_buf);
 	free(f->obstacle_c);
 	free(f->obstacle_r);
 	free(f->wall_a);

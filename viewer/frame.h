@@ -20,6 +20,13 @@ bool vw_frame_fill(vw_frame* f, vw_scene* s, uint32_t selected);
 /// (draw.c) grow through it.
 bool vw_grow(void** p, size_t n, size_t size);
 
+/// health / full, kept in [0, 1] (a health above full counts as whole).
+static inline float vw_share(float health, float full)
+{
+	const float s = health / full;
+	return s > 1.0f ? 1.0f : s > 0.0f ? s : 0.0f;
+}
+
 /// Frees a frame's arrays and zeroes it.
 void vw_frame_free(vw_frame* f);
 

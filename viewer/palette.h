@@ -61,6 +61,15 @@ static inline const SDL_Color* vw_palette(vw_color_mode mode, uint32_t roles)
 	                                  : VW_GROUP_COLORS;
 }
 
+/// An agent's colour dimmed by its wounds: `vigour` is its health's share
+/// of full, in [0, 1]; a whole agent keeps its colour, one near death
+/// keeps 35 % of it (still told apart from the dark ground).
+static inline SDL_Color vw_dim(SDL_Color c, float vigour)
+{
+	const float k = 0.35f + 0.65f * vigour;
+	return (SDL_Color){(Uint8)(c.r * k + 0.5f), (Uint8)(c.g * k + 0.5f), (Uint8)(c.b * k + 0.5f), c.a};
+}
+
 /// The index into vw_palette(mode, roles) of an agent.
 static inline uint32_t vw_color_index(vw_color_mode mode, uint32_t roles, uint32_t group, uint32_t archetype)
 {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frame.h"
 #include "scenes.h"
 #include "throng/export.h"
 
@@ -38,6 +39,7 @@ struct vw_play {
 	uint64_t agents, agents_cap;
 	uint32_t *id, *group, *archetype;
 	float *x, *y, *hx, *hy;
+	float* health;            ///< the stream's health (2.1), else untouched
 	vw_record* records;
 	uint64_t record_count, record_cap;
 	uint64_t index;           ///< the record shown
@@ -45,6 +47,7 @@ struct vw_play {
 	bool paused;
 	double speed;             ///< simulated seconds per wall second
 	float* radius;            ///< the shown frame's radii
+	float* vigour;            ///< and their health's share of full (when the stream has health)
 	uint32_t radius_cap;
 	vw_frame shown;
 	uint64_t serial;
@@ -75,7 +78,7 @@ static bool reserve_agents(vw_play* p, uint64_t more)
 	uint64_t cap = p->agents_cap * 2u > need ? p->agents_cap * 2u : need;
 	if (!grow((void**)&p->id, cap, 4) || !grow((void**)&p->group, cap, 4) || !grow((void**)&p->archetype, cap, 4) ||
 	    !grow((void**)&p->x, cap, 4) || !grow((void**)&p->y, cap, 4) || !grow((void**)&p->hx, cap, 4) ||
-	    !grow((void**)&p->hy, cap, 4)) {
+	    !grow((void**)&p->hy, cap, 4) || !grow((void**)&p->health, cap, 4)) {
 		return false;
 	}
 	p->agents_cap = cap;
@@ -127,6 +130,7 @@ static bool append(vw_play* p, const throng_frame* f)
 		}
 		p->hx[at + k] = hx;
 		p->hy[at + k] = hy;
+		p->health[at + k] = f->health != NULL ? f->health[k] : 0.0f;
 	}
 	vw_record r = {f->step, f->time, at, f->count, f->count, 0, 0};
 	if (p->record_count > 0) {
@@ -382,10 +386,12 @@ void vw_play_destroy(vw_play* p)
 	free(p->y);
 	free(p->hx);
 	free(p->hy);
+	free(p->health);
 	free(p->records);
 	free(p->scene_group);
 	free(p->scene_archetype);
 	free(p->radius);
+	free(p->vigour);
 	free(p);
 }
 
@@ -517,10 +523,35 @@ const char* vw_play_writer(const vw_play* p)
 	return throng_writer_state_name(p->writer);
 }
 
+/// The shown record's health as shares of full (into p->vigour), or NULL
+/// when the stream has no health. Full health is the rebuilt scene's
+/// archetype's; without a scene (or for an archetype it does not show),
+/// the most any agent of the record has.
+static float* shown_vigour(vw_play* p, const vw_record* r)
+{
+	if ((p->info.fields & THRONG_FIELD_HEALTH) == 0 || r->count == 0) {
+		return NULL;
+	}
+	const float* h = p->health + r->first;
+	float most = 0.0f;
+	for (uint32_t k = 0; k < r->count; ++k) {
+		most = h[k] > most ? h[k] : most;
+	}
+	for (uint32_t k = 0; k < r->count; ++k) {
+		const uint32_t a = p->archetype[r->first + k];
+		const throng_combat* c = a < p->base.archetype_count ? &p->base.controllers[a].combat : NULL;
+		const float full = c != NULL && c->enabled && c->health > 0.0f ? c->health : most;
+		p->vigour[k] = full > 0.0f ? vw_share(h[k], full) : 1.0f;
+	}
+	return p->vigour;
+}
+
 const vw_frame* vw_play_frame(vw_play* p)
 {
 	vw_frame* f = &p->shown;
 	*f = p->base;
+	f->vigour = NULL;
+	f->vigour_buf = NULL;
 	f->paused = p->paused;
 	f->speed = p->speed;
 	f->count = 0;
@@ -529,7 +560,8 @@ const vw_frame* vw_play_frame(vw_play* p)
 	}
 	const vw_record* r = &p->records[p->live ? 0 : p->index];
 	if (r->count > p->radius_cap) {
-		if (!grow((void**)&p->radius, r->count, sizeof *p->radius)) {
+		if (!grow((void**)&p->radius, r->count, sizeof *p->radius) ||
+		    !grow((void**)&p->vigour, r->count, sizeof *p->vigour)) {
 			return f; // nothing drawn rather than garbage
 		}
 		p->radius_cap = r->count;
@@ -539,6 +571,7 @@ const vw_frame* vw_play_frame(vw_play* p)
 		float rad = a < VW_MAX_ARCHETYPES ? p->radius_of[a] : 0.0f;
 		p->radius[k] = rad > 0.0f ? rad : p->radius_default;
 	}
+	f->vigour = shown_vigour(p, r);
 	f->count = f->cap = r->count;
 	f->id = p->id + r->first;
 	f->group = p->group + r->first;

@@ -71,6 +71,11 @@ typedef struct vw_frame {
 	uint32_t count, cap;
 	uint32_t *id, *group, *archetype;
 	float *x, *y, *hx, *hy, *radius;
+	/// Each agent's health as a share of its archetype's full health
+	/// (combat, docs/ARMIES.md), in [0, 1]: the wounded are drawn dimmer.
+	/// NULL when no agent has combat (or a replay has no health).
+	float* vigour;
+	float* vigour_buf; ///< a live frame's own storage behind vigour
 	uint32_t obstacle_count, obstacle_cap;
 	throng_vec2* obstacle_c;
 	float* obstacle_r;

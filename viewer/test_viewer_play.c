@@ -173,6 +173,55 @@ Test(replay, army_colours)
 	free(g.rgb);
 }
 
+/// A duel (docs/ARMIES.md): red strikes blue once, for 60 of its 100.
+static const char duel_file[] = "version: 2\n"
+                                "world:\n"
+                                "  bounds: {min: [-5, -5], max: [5, 5], mode: contain}\n"
+                                "archetypes:\n"
+                                "  red:\n"
+                                "    target_rule: {group: blue, sight_radius: 8}\n"
+                                "    combat: {attack: melee, reach: 5, damage: 60, cooldown: 100}\n"
+                                "    slots: []\n"
+                                "  blue:\n"
+                                "    combat: {}\n"
+                                "    slots: []\n"
+                                "groups:\n"
+                                "  red: {count: 1, archetype: red, spawn: {shape: rectangle, center: [-2, 0], size: [1, 1]}}\n"
+                                "  blue: {count: 1, archetype: blue, spawn: {shape: rectangle, center: [2, 0], size: [1, 1]}}\n";
+
+Test(replay, the_wounded_are_dimmed_live_and_in_a_stream_with_health)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/duel.yaml", dir);
+	FILE* f = fopen(path, "w");
+	cr_assert_not_null(f);
+	cr_assert_eq(fputs(duel_file, f) >= 0 && fclose(f) == 0, true);
+	throng_ok("run duel.yaml --steps 5 --fields all --out health.thr");
+	throng_ok("run duel.yaml --steps 5 --out plain.thr");
+	const char* size = "--steps 5 --no-hud --width 640 --height 480";
+	char args[512];
+	snprintf(args, sizeof args, "duel.yaml %s --screenshot live.png", size);
+	view_ok(DUMMY, args);
+	snprintf(args, sizeof args, "--replay health.thr --scene duel.yaml %s --screenshot health.png", size);
+	view_ok(DUMMY, args);
+	snprintf(args, sizeof args, "--replay plain.thr --scene duel.yaml %s --screenshot plain.png", size);
+	view_ok(DUMMY, args);
+	expect_same("live.png", "health.png");
+	// Group colours (palette.h): red is group 0 (80, 200, 255), blue group
+	// 1 (255, 150, 60). Blue has 40 of 100 left: its colour times 0.35 +
+	// 0.65 * 0.4 = 0.61, rounded: (156, 92, 37).
+	static const unsigned char red[3] = {80, 200, 255}, blue[3] = {255, 150, 60}, wounded[3] = {156, 92, 37};
+	image live = load_png("live.png"), plain = load_png("plain.png");
+	cr_expect_gt(count_color(&live, red), 20u, "the unhurt red is drawn in its own colour");
+	cr_expect_gt(count_color(&live, wounded), 20u, "the wounded blue is dimmed");
+	cr_expect_eq(count_color(&live, blue), 0u);
+	// A stream without health: nobody is dimmed.
+	cr_expect_gt(count_color(&plain, blue), 20u);
+	cr_expect_eq(count_color(&plain, wounded), 0u);
+	free(live.rgb);
+	free(plain.rgb);
+}
+
 TestSuite(attach, .init = make_dir, .fini = remove_dir);
 
 /// Starts `throng run <scene> --agents <agents> --shm NAME` (a name of the

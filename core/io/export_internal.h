@@ -18,13 +18,15 @@
 
 // --- binary stream, versions 1.0 and 2.0 -------------------------------------
 // Writers write 2.0 (frames that carry their own agent count, size and
-// ids); the reader reads both. The header is the same in both but for two
+// ids), or 2.1 when a frame holds a field of 2.1 (health); the reader
+// reads every 1.x and 2.x. The header is the same in both but for two
 // fields' meaning: a 1.x header's agents and frame_bytes size every frame,
 // a 2.x header's agents is the count when the stream began and its
 // frame_bytes is 0 (each frame gives its own).
 #define THR_STREAM_MAGIC "\x89THRONG\n" ///< 8 bytes at offset 0
 #define THR_STREAM_MAJOR 2u
 #define THR_STREAM_MINOR 0u
+#define THR_STREAM_MINOR_HEALTH 1u ///< the minor version of a stream with THRONG_FIELD_HEALTH
 #define THR_STREAM_MAJOR_V1 1u
 #define THR_BYTE_ORDER_MARK 0x01020304u
 
@@ -126,11 +128,18 @@ typedef struct thr_header_fields {
 /// Each format checks its own fields (sizes, names, slots) itself.
 bool thr_header_check(const thr_header_fields* h, uint32_t* offset, char* what, size_t what_cap);
 
-/// Name of float field bit `bit` (0 x .. 5 hy), for messages.
+/// Whether field bit `bit` holds floats (x .. hy, health), which must be
+/// finite, rather than uint32 labels (group, archetype).
+static inline bool thr_field_is_float(int bit)
+{
+	return (bit >= 0 && bit < 6) || bit == 8;
+}
+
+/// Name of float field bit `bit` (0 x .. 5 hy, 8 health), for messages.
 static inline const char* thr_float_field_name(int bit)
 {
-	static const char* const names[6] = {"x", "y", "vx", "vy", "hx", "hy"};
-	return bit >= 0 && bit < 6 ? names[bit] : "?";
+	static const char* const names[9] = {"x", "y", "vx", "vy", "hx", "hy", "?", "?", "health"};
+	return thr_field_is_float(bit) ? names[bit] : "?";
 }
 
 /// Index of the first non-finite value of a[0..n) (raw float bits), or n.

@@ -30,7 +30,7 @@ typedef struct text_state {
 
 /// Column names of the CSV fields, by bit.
 static const char* const csv_columns[THRONG_FIELD_BITS] = {
-	"x", "y", "velocity_x", "velocity_y", "heading_x", "heading_y", "group", "archetype",
+	"x", "y", "velocity_x", "velocity_y", "heading_x", "heading_y", "group", "archetype", "health",
 };
 
 static throng_status text_alloc(throng_exporter* ex)
@@ -100,7 +100,7 @@ static size_t csv_rows(const throng_exporter* ex, const char* frame_text, uint32
 			if ((ex->def.fields & (1u << f)) == 0) {
 				continue;
 			}
-			if (f >= 6) {
+			if (!thr_field_is_float(f)) {
 				APPEND(p, end, ",%u", ((const uint32_t*)ex->by_id[f])[i]);
 			} else {
 				// 9 significant digits: enough to read every float back exactly.

@@ -270,13 +270,13 @@ static throng_status check_frame(const throng_feed_reader* r, uint64_t index, ui
 		if ((r->info.fields & (1u << k)) == 0) {
 			continue;
 		}
-		size_t bad = k < 6 ? thr_first_nonfinite(r->arrays[k], n) : n;
+		size_t bad = thr_field_is_float(k) ? thr_first_nonfinite(r->arrays[k], n) : n;
 		if (bad < n) {
 			float v;
 			memcpy(&v, (const unsigned char*)r->arrays[k] + 4u * bad, 4);
 			return thr_fail(THRONG_ERR_CORRUPT,
 			                "shared memory %s: byte offset %llu: frame %llu: agent %u's %s is %g (positions, "
-			                "velocities and headings must be finite)",
+			                "velocities, headings and health must be finite)",
 			                r->name, (unsigned long long)(slot_off + off + 4u * bad), (unsigned long long)index,
 			                r->ids[bad], thr_float_field_name(k), (double)v);
 		}
@@ -350,6 +350,7 @@ throng_status throng_feed_read(throng_feed_reader* r, throng_frame* frame, bool*
 		frame->hy = r->arrays[5];
 		frame->group = r->arrays[6];
 		frame->archetype = r->arrays[7];
+		frame->health = r->arrays[8];
 		*got = true;
 		return THRONG_OK;
 	}

@@ -232,12 +232,12 @@ static throng_status check_coordinates(throng_stream_reader* r, uint64_t start, 
 			continue;
 		}
 		const unsigned char* a = data + slot * 4u * n;
-		size_t k = b < 6 ? thr_first_nonfinite(a, n) : n;
+		size_t k = thr_field_is_float(b) ? thr_first_nonfinite(a, n) : n;
 		if (k < n) {
 			float v;
 			memcpy(&v, a + 4u * k, 4);
 			return thr_stream_corrupt_at(r, start + data_at + (slot * n + k) * 4u,
-			                  "frame %llu: agent %u's %s is %g (positions, velocities and headings must be finite)",
+			                  "frame %llu: agent %u's %s is %g (positions, velocities, headings and health must be finite)",
 			                  (unsigned long long)r->next_index, ids != NULL ? ids[k] : (uint32_t)k,
 			                  thr_float_field_name(b), (double)v);
 		}
@@ -362,6 +362,7 @@ throng_status throng_stream_read_frame(throng_stream_reader* r, throng_frame* fr
 	frame->hy = arrays[5];
 	frame->group = arrays[6];
 	frame->archetype = arrays[7];
+	frame->health = arrays[8];
 	r->next_index += 1;
 	*got = true;
 	return THRONG_OK;

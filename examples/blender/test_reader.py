@@ -145,14 +145,18 @@ def frames_of(raw):
 
 def to_v1(raw):
     """The version 2 stream raw (every frame the same agents 0 .. N-1) as the
-    version 1 stream of the same run: no size, count or ids in the frames."""
+    version 1.0 stream of the same run: no size, count or ids in the frames,
+    and only 1.x's fields (bits 0-7: health, 2.1's, is left out)."""
     (hb,) = struct.unpack_from("<I", raw, 16)
-    (fc,) = struct.unpack_from("<I", raw, 80)
+    (mask,) = struct.unpack_from("<I", raw, 28)
+    fc = bin(mask & 0xFF).count("1")  # 1.x's fields come first in a frame
     frames = frames_of(raw)
     n = frames[0][2]
     fb = (32 + 4 * n * fc + 7) // 8 * 8
     head = bytearray(raw[:hb])
-    struct.pack_into("<H", head, 8, 1)
+    struct.pack_into("<HH", head, 8, 1, 0)
+    struct.pack_into("<I", head, 28, mask & 0xFF)
+    struct.pack_into("<I", head, 80, fc)
     struct.pack_into("<Q", head, 32, fb)
     recrc(head, 0, hb, 20)
     out = bytearray(head)
@@ -173,7 +177,7 @@ def stream_cases(raw, tmp):
     (agents, mask, fb) = struct.unpack_from("<IIQ", raw, 24)
     (every,) = struct.unpack_from("<I", raw, 48)
     fields = bin(mask).count("1")
-    assert mask == 0xFF and hb > 88 + raw[84], "the run has every field and header padding"
+    assert mask == 0xFF and hb > 88 + raw[84], "the run has every field of 1.x and header padding"
     end = len(raw) - 16
     frames = (end - hb) // fb
     f0, f2 = hb, hb + 2 * fb
@@ -257,7 +261,7 @@ def stream_cases(raw, tmp):
         ("a byte after the end record", raw + b"\0", len(raw), "end_record", "data after the end record"),
         # Non-finite coordinates (arrays: x, y, vx, vy, hx, hy, group, archetype; 4 * agents bytes each).
         ("x nan", edit((f2 + 32 + 4 * 2, "<f", nan), record="frame"), f2 + 32 + 4 * 2, "x",
-         "frame 2: agent 2's x is nan (positions, velocities and headings must be finite)"),
+         "frame 2: agent 2's x is nan (positions, velocities, headings and health must be finite)"),
         ("y nan in frame 0", edit((f0 + 32 + 4 * agents, "<f", nan), record="frame 0"), f0 + 32 + 4 * agents, "y",
          "frame 0: agent 0's y is nan"),
         ("vx -inf", edit((f2 + 32 + 4 * (2 * agents + 8), "<f", -inf), record="frame"),
@@ -533,7 +537,7 @@ def csv_cases(csv_path, crowd, tmp):
     lines = text.splitlines(keepends=True)
     agents = crowd.agents
     head = lines[0].rstrip("\n").split(",")
-    assert head[3:5] == ["x", "y"] and len(head) == 11, head
+    assert head[3:5] == ["x", "y"] and len(head) == 12, head
 
     def with_line(k, new):
         """The CSV with line k (1-based) replaced."""
@@ -552,10 +556,10 @@ def csv_cases(csv_path, crowd, tmp):
         ("unknown column", "id,frame,time,x,y,z\n" + "".join(lines[1:]), 1, "z", "unknown column 'z'"),
         ("a column twice", "id,frame,time,x,x\n" + "".join(lines[1:]), 1, "x", "column 'x' is named twice"),
         # A row cut short: its line and the column it stops before, without numpy's advice.
-        ("a row cut short", with_line(7, short7), 7, "y", "4 of 11 values: the row is cut short before column 'y'"),
-        ("the last row cut short", "".join(lines[:-1]) + lines[-1][:9], len(lines), None, "of 11 values: the row is "
+        ("a row cut short", with_line(7, short7), 7, "y", "4 of 12 values: the row is cut short before column 'y'"),
+        ("the last row cut short", "".join(lines[:-1]) + lines[-1][:9], len(lines), None, "of 12 values: the row is "
          "cut short before column"),
-        ("a row too long", with_line(9, lines[8].rstrip("\n") + ",0\n"), 9, "row", "12 values, but line 1 names 11"),
+        ("a row too long", with_line(9, lines[8].rstrip("\n") + ",0\n"), 9, "row", "13 values, but line 1 names 12"),
         ("not a number", value(12, "y", "abc"), 12, "y", "column 'y': 'abc' is not a number"),
         ("1_0", value(12, "x", "1_0"), 12, "x", "column 'x': '1_0' is not a number"),
         ("an empty line", with_line(20, "\n" + lines[19]), 20, "row", "an empty line among the rows"),
@@ -563,7 +567,7 @@ def csv_cases(csv_path, crowd, tmp):
         ("a lone carriage return", with_line(5, lines[4].rstrip("\n") + "\r" + lines[5]), 5, "row",
          "a carriage return inside the row"),
         # Non-finite values, and floats beyond 32 bits.
-        ("x inf", value(9, "x", "inf"), 9, "x", "column 'x' is inf (positions, velocities and headings must be finite)"),
+        ("x inf", value(9, "x", "inf"), 9, "x", "column 'x' is inf (positions, velocities, headings and health must be finite)"),
         ("heading_y nan", value(30, "heading_y", "nan"), 30, "heading_y", "column 'heading_y' is nan"),
         ("velocity_x -inf", value(31, "velocity_x", "-inf"), 31, "velocity_x", "column 'velocity_x' is -inf"),
         ("x 1e999", value(9, "x", "1e999"), 9, "x", "column 'x' is inf"),
@@ -602,8 +606,8 @@ def csv_cases(csv_path, crowd, tmp):
     caps = reader.CSV_MAX_VALUES, reader.CSV_MAX_LINE, reader.CSV_CHUNK
     try:
         reader.CSV_MAX_VALUES = 100
-        csv_refused(tmp, "over the value cap", text, 100 // 11 + 2, "row",
-                    f"the CSV has {len(lines) - 1} rows of 11 values, more than this reader takes (100 values)")
+        csv_refused(tmp, "over the value cap", text, 100 // 12 + 2, "row",
+                    f"the CSV has {len(lines) - 1} rows of 12 values, more than this reader takes (100 values)")
         reader.CSV_MAX_VALUES, reader.CSV_MAX_LINE, reader.CSV_CHUNK = caps[0], 300, 64
         for k in (2, 5, len(lines)):
             long_line = lines[k - 1].rstrip("\n") + " " * 300 + "\n"

@@ -51,7 +51,8 @@ THRONG_API_BEGIN
 
 /// Per-agent fields of a frame, as bits of a field mask. The numbers are
 /// part of the binary stream format (docs/FORMAT.md) and never change.
-/// Every field has 4-byte elements.
+/// Every field has 4-byte elements. Bits 0 to 7 are stream version 2.0's,
+/// bit 8 came with 2.1 (a stream holding it says 2.1).
 enum {
 	THRONG_FIELD_X = 1u << 0,         ///< position x (m), float
 	THRONG_FIELD_Y = 1u << 1,         ///< position y (m), float
@@ -61,12 +62,13 @@ enum {
 	THRONG_FIELD_HY = 1u << 5,        ///< heading y (unit vector), float
 	THRONG_FIELD_GROUP = 1u << 6,     ///< group label, uint32
 	THRONG_FIELD_ARCHETYPE = 1u << 7, ///< archetype id, uint32
+	THRONG_FIELD_HEALTH = 1u << 8,    ///< combat's health (docs/ARMIES.md), float; 0 without combat
 };
 
 /// Number of field bits defined (bits 0 .. THRONG_FIELD_BITS-1).
-#define THRONG_FIELD_BITS 8
+#define THRONG_FIELD_BITS 9
 /// Every defined field.
-#define THRONG_FIELDS_ALL 0xffu
+#define THRONG_FIELDS_ALL 0x1ffu
 /// Position and heading: what a renderer needs to place and turn an agent.
 #define THRONG_FIELDS_DEFAULT (THRONG_FIELD_X | THRONG_FIELD_Y | THRONG_FIELD_HX | THRONG_FIELD_HY)
 
@@ -219,6 +221,7 @@ typedef struct throng_frame {
 	const float* hy;
 	const uint32_t* group;
 	const uint32_t* archetype;
+	const float* health; ///< stream 2.1: combat's health (NULL when the frame has none)
 } throng_frame;
 
 /// What a stream's or a feed's header says.

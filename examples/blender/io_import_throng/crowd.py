@@ -19,6 +19,10 @@ Design, for 100,000 agents x 600 frames:
   held has its vertex; on a frame that does not hold it, the handler sets
   its `throng_radius` to 0, so its instance is scaled to nothing (hidden),
   and back to its radius on the frames that hold it. Nothing is keyed.
+  The dead of a battle (combat removes them) are hidden so.
+- A stream with health (version 2.1, `--fields ...,health`) also gives
+  each vertex a `throng_health` attribute, set every frame, for a shader
+  to dim the wounded.
 
 Coordinates: throng's x, y (m) are Blender's x, y on the ground (z = 0),
 so throng's "Y up" is up in Blender's top view. Blender frame
@@ -183,6 +187,8 @@ class Player:
             co[:, 1] = y[idx]
             me.vertices.foreach_set("co", co.ravel())
             me.attributes["throng_yaw"].data.foreach_set("value", np.ascontiguousarray(yaw[idx]))
+            if "health" in f and "throng_health" in me.attributes:  # combat (stream 2.1): for a shader to dim the wounded
+                me.attributes["throng_health"].data.foreach_set("value", np.ascontiguousarray(f["health"][idx], np.float32))
             if self.crowd.churn:  # absent agents shrink to nothing
                 shown = np.where(f["present"][idx], self.radii[idx], np.float32(0))
                 me.attributes["throng_radius"].data.foreach_set("value", np.ascontiguousarray(shown, np.float32))
@@ -289,6 +295,8 @@ def import_crowd(path, scene_file=None, frame_start=1, ground=True, camera="pers
         me.attributes.new("throng_id", "INT", "POINT").data.foreach_set("value", ids[idx])
         me.attributes.new("throng_radius", "FLOAT", "POINT").data.foreach_set("value", radii[idx])
         me.attributes.new("throng_yaw", "FLOAT", "POINT")
+        if "health" in crowd.fields:
+            me.attributes.new("throng_health", "FLOAT", "POINT")
         ob = bpy.data.objects.new(me.name, me)
         ob["throng_group"] = int(label)
         coll.objects.link(ob)

@@ -41,9 +41,8 @@ import zlib
 import numpy as np
 
 MAGIC = b"\x89THRONG\n"
-FIELDS = ("x", "y", "vx", "vy", "hx", "hy", "group", "archetype")  # bit order
-FLOAT_FIELDS = 6  # bits 0-5 are f32 and must be finite; group and archetype are u32
-CSV_COLUMNS = ("x", "y", "velocity_x", "velocity_y", "heading_x", "heading_y", "group", "archetype")
+FIELDS = ("x", "y", "vx", "vy", "hx", "hy", "group", "archetype", "health")  # bit order; health since 2.1
+CSV_COLUMNS = ("x", "y", "velocity_x", "velocity_y", "heading_x", "heading_y", "group", "archetype", "health")
 INT_FIELDS = ("group", "archetype")
 HEADER_FIXED = 88
 HEADER_MAX = 65536
@@ -253,22 +252,22 @@ def _read_header(f, path):
 
 
 def _check_coordinates(path, buf, h, start, index, data_at, n, ids):
-    """Refuses a frame (in buf, n agents, arrays from data_at) whose positions,
-    velocities or headings are not all finite, naming the first as the C
-    reader does: offset, agent (by its id), field."""
+    """Refuses a frame (in buf, n agents, arrays from data_at, in bit order)
+    whose positions, velocities, headings or health are not all finite,
+    naming the first as the C reader does: offset, agent (by its id), field."""
     mask = h["mask"]
-    floats = [FIELDS[b] for b in range(FLOAT_FIELDS) if mask & (1 << b)]  # the frame's first arrays
-    if not floats or n == 0:
-        return
-    ok = np.isfinite(np.frombuffer(buf, dtype="<f4", count=n * len(floats), offset=data_at))
-    if ok.all():
-        return
-    k = int(np.argmin(ok))
-    slot, agent = divmod(k, n)
-    at = data_at + 4 * k
-    (value,) = struct.unpack_from("<f", buf, at)
-    _fail(path, start + at, floats[slot], f"frame {index}: agent {int(ids[agent])}'s {floats[slot]} is {value:g} "
-                                          "(positions, velocities and headings must be finite)")
+    present = [FIELDS[b] for b in range(len(FIELDS)) if mask & (1 << b)]
+    for slot, name in enumerate(present):
+        if name in INT_FIELDS or n == 0:
+            continue  # group and archetype are labels
+        ok = np.isfinite(np.frombuffer(buf, dtype="<f4", count=n, offset=data_at + 4 * n * slot))
+        if ok.all():
+            continue
+        k = int(np.argmin(ok))
+        at = data_at + 4 * (n * slot + k)
+        (value,) = struct.unpack_from("<f", buf, at)
+        _fail(path, start + at, name, f"frame {index}: agent {int(ids[k])}'s {name} is {value:g} "
+                                      "(positions, velocities, headings and health must be finite)")
 
 
 def _check_ids(path, ids, start, index):
@@ -603,7 +602,7 @@ def read_csv(path):
     finite = np.isfinite(data)
     if not finite.all():
         r, c = divmod(int(np.argmin(finite.ravel())), len(head))
-        rule = ("positions, velocities and headings must be finite" if c >= 3 and present[c - 3] not in INT_FIELDS
+        rule = ("positions, velocities, headings and health must be finite" if c >= 3 and present[c - 3] not in INT_FIELDS
                 else "every value must be a finite number")
         _fail_line(path, r + 2, head[c], f"column {head[c]!r} is {data[r, c]:g} ({rule})")
     ids, frame_col = data[:, 0], data[:, 1]
@@ -657,7 +656,7 @@ def read_csv(path):
             if wrong.any():
                 r = int(np.argmax(wrong))
                 _fail_line(path, r + 2, head[3 + j], f"column {head[3 + j]!r} is {col[r]:g}, beyond a 32-bit float's "
-                                                     "range (positions, velocities and headings must be finite)")
+                                                     "range (positions, velocities, headings and health must be finite)")
             crowd._arrays[name] = col32
     if dense:  # every frame holds every agent: (frames, agents) arrays
         crowd._arrays = {name: a.reshape(frames, n) for name, a in crowd._arrays.items()}
