@@ -34,6 +34,7 @@
 // thread counts and builds still agree with each other). On a mismatch the
 // test prints the row with the hash it got, ready to paste.
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "support.h"
@@ -263,6 +264,54 @@ static void check_golden(const char* scene, throng_engine engine)
 #define GOLDEN_NAME(scene) #scene,
 
 GOLDEN_SCENES(GOLDEN_TESTS)
+
+/// examples/battle.yaml (docs/ARMIES.md): a scenario file with combat,
+/// 5,000 soldiers in melee and with missiles in flight, pinned after
+/// BATTLE_STEPS steps (30 s: the archers' volleys and the lines' first
+/// clash, some 600 dead) in the scalar engine and the SIMD engine on
+/// GOLDEN_THREADS threads, its parallel regions open; so
+/// scripts/check_simd_builds pins a battle in every build too.
+#define BATTLE_STEPS 600u
+#define BATTLE_HASH 0x19492246951fc8beull
+
+static void check_battle(throng_engine engine)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/examples/battle.yaml", THRONG_SOURCE_DIR);
+	throng_scene_def d = throng_scene_default_def();
+	d.engine = engine;
+	d.threads = engine == THRONG_ENGINE_SIMD ? GOLDEN_THREADS : 1u;
+	d.threads_policy = THRONG_THREADS_FIXED;
+	throng_scene* s = NULL;
+	cr_assert_eq(throng_scene_open(path, &d, &s), THRONG_OK, "%s", throng_last_error());
+	throng_world* w = throng_scene_world(s);
+	cr_assert_gt(throng_world_agent_count(w), THR_PARALLEL_MIN_AGENTS);
+	for (uint32_t step = 0; step < BATTLE_STEPS; ++step) {
+		cr_assert_eq(throng_scene_step(s), THRONG_OK, "battle: %s", throng_last_error());
+	}
+	if (engine == THRONG_ENGINE_SIMD) {
+		cr_assert_eq(w->region_team[THR_REGION_BLOCKS], GOLDEN_THREADS, "the blocks ran on %u threads",
+		             w->region_team[THR_REGION_BLOCKS]);
+	}
+	const uint64_t dead = throng_world_get_stats(w).agents_removed;
+	cr_assert(dead > 300u && dead < 2000u, "battle: %llu dead after %u steps", (unsigned long long)dead,
+	          BATTLE_STEPS);
+	const uint64_t h = throng_world_hash(w);
+	throng_scene_destroy(s);
+	cr_expect_eq(h, BATTLE_HASH, "battle, %s engine: hash 0x%016llxull, pinned 0x%016llxull (%llu dead)",
+	             throng_engine_name(engine), (unsigned long long)h, (unsigned long long)BATTLE_HASH,
+	             (unsigned long long)dead);
+}
+
+Test(golden, battle_file_scalar, .timeout = 600)
+{
+	check_battle(THRONG_ENGINE_SCALAR);
+}
+
+Test(golden, battle_file_simd, .timeout = 600)
+{
+	check_battle(THRONG_ENGINE_SIMD);
+}
 
 Test(golden, every_scene_is_pinned)
 {
