@@ -98,6 +98,18 @@ static uint32_t removed(const throng_world* w, uint32_t* ids, uint32_t* killers,
 	return got;
 }
 
+/// The duel's two archetypes: a fighter (health 100, damage 30, cooldown
+/// 1 s, always hits, reach 0.5 m) and a victim (health 100, armour 5, no
+/// attack).
+static void duel_archetypes(throng_world* w, uint32_t* fighter, uint32_t* victim)
+{
+	*fighter = still_fighter(w, melee(100.0f, 0.0f, 30.0f, 1.0f, 1.0f));
+	throng_combat target = melee(100.0f, 5.0f, 0.0f, 0.0f, 1.0f);
+	target.attack = THRONG_ATTACK_NONE;
+	target.reach = 0.0f;
+	*victim = still_fighter(w, target);
+}
+
 Test(melee, a_duel_worked_by_hand)
 {
 	// A (damage 30, cooldown 1 s = 4 steps of 0.25 s, always hits) and B
@@ -106,11 +118,8 @@ Test(melee, a_duel_worked_by_hand)
 	// hit 30 - 5 = 25: B has 75 after the first step, 50 after the fifth,
 	// 25 after the ninth and is removed by the thirteenth, A named.
 	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
-	const uint32_t fighter = still_fighter(w, melee(100.0f, 0.0f, 30.0f, 1.0f, 1.0f));
-	throng_combat target = melee(100.0f, 5.0f, 0.0f, 0.0f, 1.0f);
-	target.attack = THRONG_ATTACK_NONE;
-	target.reach = 0.0f;
-	const uint32_t victim = still_fighter(w, target);
+	uint32_t fighter = 0, victim = 0;
+	duel_archetypes(w, &fighter, &victim);
 	const uint32_t a = spawn_at(w, fighter, 0.0f, 0.0f), b = spawn_at(w, victim, 1.0f, 0.0f);
 	cr_assert_eq(health_of(w, a), 100.0f, "an agent starts with its archetype's health");
 	cr_assert_eq(throng_world_set_target_agent(w, a, b), THRONG_OK, "%s", throng_last_error());
@@ -595,11 +604,8 @@ Test(outputs, health_reaches_the_stream_the_csv_and_the_feed_as_the_world_has_it
 	// every step with every field to a stream and a CSV file and published
 	// to a feed; each read back must hold the world's health bit for bit.
 	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
-	const uint32_t fighter = still_fighter(w, melee(100.0f, 0.0f, 30.0f, 1.0f, 1.0f));
-	throng_combat target = melee(100.0f, 5.0f, 0.0f, 0.0f, 1.0f);
-	target.attack = THRONG_ATTACK_NONE;
-	target.reach = 0.0f;
-	const uint32_t victim = still_fighter(w, target);
+	uint32_t fighter = 0, victim = 0;
+	duel_archetypes(w, &fighter, &victim);
 	throng_controller plain = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 	uint32_t walker = 0;
 	cr_assert_eq(throng_world_add_archetype(w, &plain, &walker), THRONG_OK, "%s", throng_last_error());

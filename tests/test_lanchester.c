@@ -102,6 +102,19 @@ static void roster_check(const roster* r, const throng_world* w)
 	             throng_world_agent_count(w), r->count[0] + r->count[1]);
 }
 
+/// A finished battle's survivors and hash (they must add up to the
+/// world's agents); frees the roster and the world.
+static battle battle_end(roster* r, throng_world* w, battle out)
+{
+	roster_check(r, w);
+	out.left[0] = r->count[0];
+	out.left[1] = r->count[1];
+	out.hash = throng_world_hash(w);
+	roster_free(r);
+	throng_world_destroy(w);
+	return out;
+}
+
 static throng_world* make_world(throng_engine engine, uint64_t seed, throng_vec2 lo, throng_vec2 hi)
 {
 	throng_world_def d = throng_world_default_def();
@@ -199,13 +212,7 @@ static battle square_battle(throng_engine engine, uint64_t seed, const uint32_t 
 			out.worst_invariant = fabs(dev);
 		out.steps = step + 1;
 	}
-	roster_check(&r, w);
-	out.left[0] = r.count[0];
-	out.left[1] = r.count[1];
-	out.hash = throng_world_hash(w);
-	roster_free(&r);
-	throng_world_destroy(w);
-	return out;
+	return battle_end(&r, w, out);
 }
 
 // ---------------------------------------------------------------------------
@@ -267,13 +274,7 @@ static battle linear_battle(throng_engine engine, uint64_t seed, const uint32_t 
 		roster_deaths(&r, w);
 		out.steps = step + 1;
 	}
-	roster_check(&r, w);
-	out.left[0] = r.count[0];
-	out.left[1] = r.count[1];
-	out.hash = throng_world_hash(w);
-	roster_free(&r);
-	throng_world_destroy(w);
-	return out;
+	return battle_end(&r, w, out);
 }
 
 // ---------------------------------------------------------------------------
