@@ -9,12 +9,103 @@
 #include <stdio.h>
 #include <string.h>
 
+/// Whether each archetype of `world` has combat (the first 64); false when
+/// none has.
+static bool combat_archetypes(const throng_world* world, bool fights[64])
+{
+	bool any = false;
+	const uint32_t n = throng_world_archetype_count(world);
+	for (uint32_t a = 0; a < 64; ++a) {
+		throng_controller c;
+		fights[a] = a < n && throng_world_get_controller(world, a, &c) == THRONG_OK && c.combat.enabled;
+		any = any || fights[a];
+	}
+	return any;
+}
+
+/// The side (index into s->sides) of label `label`, or -1.
+static int side_of(const cli_summary* s, uint32_t label)
+{
+	for (uint32_t k = 0; k < s->side_count; ++k) {
+		if (s->sides[k].label == label) {
+			return (int)k;
+		}
+	}
+	return -1;
+}
+
+/// Notes the labels of the agents with combat, the smallest
+/// CLI_SUMMARY_MAX_SIDES in increasing order, and counts each side's
+/// agents into `start` (at the beginning) or `left` (at the end).
+static void count_sides(cli_summary* s, const throng_world* world, bool at_start)
+{
+	bool fights[64];
+	if (!combat_archetypes(world, fights)) {
+		return;
+	}
+	const throng_view v = throng_world_view(world);
+	for (uint32_t k = 0; at_start && k < v.count; ++k) {
+		const uint32_t label = v.group[k];
+		if (v.archetype[k] >= 64 || !fights[v.archetype[k]] || side_of(s, label) >= 0) {
+			continue;
+		}
+		uint32_t at = s->side_count;
+		while (at > 0 && s->sides[at - 1].label > label) {
+			--at; // sorted by label
+		}
+		if (at == CLI_SUMMARY_MAX_SIDES) {
+			s->sides_capped = true;
+			continue;
+		}
+		s->sides_capped |= s->side_count == CLI_SUMMARY_MAX_SIDES;
+		const uint32_t keep = s->side_count < CLI_SUMMARY_MAX_SIDES ? s->side_count : CLI_SUMMARY_MAX_SIDES - 1;
+		memmove(&s->sides[at + 1], &s->sides[at], (keep - at) * sizeof s->sides[0]);
+		s->side_count = keep + 1;
+		s->sides[at].label = label;
+		s->sides[at].start = s->sides[at].left = 0;
+		snprintf(s->sides[at].key, sizeof s->sides[at].key, "survivors_%u", label);
+	}
+	for (uint32_t k = 0; k < v.count; ++k) {
+		const int side = v.archetype[k] < 64 && fights[v.archetype[k]] ? side_of(s, v.group[k]) : -1;
+		if (side >= 0) {
+			++*(at_start ? &s->sides[side].start : &s->sides[side].left);
+		}
+	}
+}
+
 void cli_summary_begin(cli_summary* s, const throng_world* world)
 {
 	memset(s, 0, sizeof *s);
 	s->began = true;
 	s->agents_start = throng_world_agent_count(world);
 	s->stats_start = throng_world_get_stats(world);
+	count_sides(s, world, true);
+}
+
+/// Each side's survivors at the end of a battle, and its winner: the one
+/// side with any left ("none" when no side has, "undecided" when two or
+/// more have).
+static void count_survivors(cli_summary* s, const throng_world* world)
+{
+	if (s->side_count == 0) {
+		return;
+	}
+	uint32_t standing = 0, last = 0;
+	for (uint32_t k = 0; k < s->side_count; ++k) {
+		s->sides[k].left = 0;
+	}
+	count_sides(s, world, false);
+	for (uint32_t k = 0; k < s->side_count; ++k) {
+		if (s->sides[k].left > 0) {
+			++standing;
+			last = s->sides[k].label;
+		}
+	}
+	if (standing == 1) {
+		snprintf(s->winner, sizeof s->winner, "%u", last);
+	} else {
+		snprintf(s->winner, sizeof s->winner, "%s", standing == 0 ? "none" : "undecided");
+	}
 }
 
 /// The crowd's figures over the run (cli_summary.agents_start and on).
@@ -62,6 +153,7 @@ throng_status cli_summary_measure(throng_scene* scene, const throng_quality* qua
 	}
 	s->outcome_count = throng_scene_outcomes(scene, s->outcomes, THRONG_MAX_OUTCOMES);
 	s->outcome_count = s->outcome_count < THRONG_MAX_OUTCOMES ? s->outcome_count : THRONG_MAX_OUTCOMES;
+	count_survivors(s, world);
 	return THRONG_OK;
 }
 
@@ -91,7 +183,10 @@ typedef struct field {
 	bool metrics; ///< given only by the quality metrics: left out with --metrics off
 } field;
 
-enum { FIELD_BASE = 39, FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + 1 + CLI_SUMMARY_MAX_MEASURES + 2 + 11 };
+enum {
+	FIELD_BASE = 39,
+	FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + CLI_SUMMARY_MAX_SIDES + 1 + 1 + CLI_SUMMARY_MAX_MEASURES + 2 + 11
+};
 
 /// Fills f with the summary's fields; returns how many.
 static int make_fields(const cli_summary* s, field f[FIELD_MAX])
@@ -154,6 +249,12 @@ static int make_fields(const cli_summary* s, field f[FIELD_MAX])
 	}
 	for (uint32_t k = 0; k < s->outcome_count; ++k) {
 		f[n++] = (field){s->outcomes[k].name, FIELD_F64, NULL, 0, s->outcomes[k].value, false};
+	}
+	for (uint32_t k = 0; k < s->side_count; ++k) {
+		f[n++] = (field){s->sides[k].key, FIELD_U64, NULL, s->sides[k].left, 0.0, false};
+	}
+	if (s->side_count > 0) {
+		f[n++] = (field){"winner", FIELD_STR, s->winner, 0, 0.0, false};
 	}
 	if (s->measure_count > 0) {
 		f[n++] = (field){"measure_seconds", FIELD_F64, NULL, 0, s->measure_seconds, false};

@@ -10,6 +10,10 @@
 #include "throng/metrics.h"
 #include "throng/scenario.h"
 
+/// Most sides of a battle a summary counts: the group labels of the agents
+/// with combat at the start, the smallest first.
+#define CLI_SUMMARY_MAX_SIDES 8
+
 /// Most measurement figures a summary holds: 5 a line, 4 an area, 16 of each
 /// (a scenario file declares at most that many, docs/SCENARIOS.md).
 #define CLI_SUMMARY_MAX_MEASURES (16 * 5 + 16 * 4)
@@ -71,6 +75,18 @@ typedef struct cli_summary {
 	throng_quality quality;     ///< the crowd-quality metrics over the run (docs/QUALITY.md)
 	uint32_t outcome_count;     ///< the scenario's own outcome figures (armies, flock)
 	throng_scene_outcome outcomes[THRONG_MAX_OUTCOMES];
+	/// Combat (docs/ARMIES.md): the group labels of the agents whose
+	/// archetype has combat when the run began (cli_summary_begin; at most
+	/// CLI_SUMMARY_MAX_SIDES, the smallest labels), the agents of each at
+	/// the start and at the end, and the winner: the one side left standing.
+	uint32_t side_count;
+	bool sides_capped;          ///< more labels fought than the summary counts
+	struct {
+		uint32_t label;
+		uint64_t start, left;
+		char key[32];           ///< "survivors_<label>"
+	} sides[CLI_SUMMARY_MAX_SIDES];
+	char winner[32];            ///< "<label>", "none" (nobody left) or "undecided" (two or more sides left)
 	uint32_t measure_count;     ///< figures of the scenario file's measurement lines and areas
 	struct {
 		char key[32];           ///< "line0_left", "area1_voronoi_density", ...
@@ -88,8 +104,8 @@ typedef struct cli_summary {
 throng_status cli_summary_measurements(const throng_measure* m, double t0, double t1, cli_summary* s);
 
 /// Zeroes *s and notes the crowd of `world` as the run begins (before its
-/// first step): agents_start and the stats the run's added and removed
-/// count from.
+/// first step): agents_start, the stats the run's added and removed
+/// count from, and a battle's sides (the labels of agents with combat).
 void cli_summary_begin(cli_summary* s, const throng_world* world);
 
 /// Fills every field that the world and the run's quality figures hold (agents,

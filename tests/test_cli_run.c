@@ -451,6 +451,69 @@ Test(cli_run, a_scenario_file_whose_crowd_comes_and_goes)
 	thr_test_remove_dir(dir);
 }
 
+/// A skirmish (docs/ARMIES.md): two of group 3 (one blow kills, reach
+/// REACH m) against three of group 7 (health 50, no attack), the third of
+/// them 2.15 m from the nearest of group 3, and a walker of group 9
+/// without combat. `%s` is the reach.
+static const char skirmish_file[] =
+		"version: 2\n"
+		"world:\n"
+		"  bounds: {min: [-10, -10], max: [10, 10], mode: contain}\n"
+		"archetypes:\n"
+		"  red:\n"
+		"    target_rule: {label: 7, sight_radius: 20}\n"
+		"    combat: {attack: melee, reach: %s, damage: 100}\n"
+		"    slots: []\n"
+		"  blue:\n"
+		"    combat: {health: 50}\n"
+		"    slots: []\n"
+		"  walker:\n"
+		"    slots: []\n"
+		"agents:\n"
+		"  rows:\n"
+		"    - [0, 0, 0, 0, 1, 0, 0, 0, 1.3, 4, 0.3, \"red\", 3, null]\n"
+		"    - [0, 2, 0, 0, 1, 0, 0, 2, 1.3, 4, 0.3, \"red\", 3, null]\n"
+		"    - [0.8, 0, 0, 0, 1, 0, 0.8, 0, 1.3, 4, 0.3, \"blue\", 7, null]\n"
+		"    - [0.8, 2, 0, 0, 1, 0, 0.8, 2, 1.3, 4, 0.3, \"blue\", 7, null]\n"
+		"    - [0.8, 4, 0, 0, 1, 0, 0.8, 4, 1.3, 4, 0.3, \"blue\", 7, null]\n"
+		"    - [5, 5, 0, 0, 1, 0, 5, 5, 1.3, 4, 0.3, \"walker\", 9, null]\n";
+
+Test(cli_run, a_battle_summary_counts_the_survivors_of_each_side_and_names_the_winner)
+{
+	char dir[64], path[96], args[160], text[sizeof skirmish_file + 8];
+	thr_test_make_dir(dir, sizeof dir, "thr-skirmish");
+	snprintf(path, sizeof path, "%s/skirmish.yaml", dir);
+	// Reach 1 m: each of group 3 kills the one beside it in the first
+	// step; the third of group 7 (a gap of 1.55 m) is out of reach for good.
+	snprintf(text, sizeof text, skirmish_file, "1");
+	thr_test_write_text(path, text);
+	snprintf(args, sizeof args, "run %s --steps 100 --summary json", path);
+	cr_assert_eq(run_cli(args), 0, "%s: %s", args, err);
+	cr_assert_eq(json_number(out, "survivors_3"), 2.0, "%s", out);
+	cr_assert_eq(json_number(out, "survivors_7"), 1.0, "%s", out);
+	cr_assert_null(strstr(out, "survivors_9"), "a walker without combat is on no side: %s", out);
+	cr_assert_not_null(strstr(out, "\"winner\": \"undecided\""), "%s", out);
+	snprintf(args, sizeof args, "run %s --steps 100", path);
+	cr_assert_eq(run_cli(args), 0, "%s: %s", args, err);
+	cr_assert_not_null(strstr(out, "standing: 2 of group 3's 2, 1 of group 7's 3: undecided"), "%s", out);
+	// Reach 2 m: the third falls too, to the second of group 3 when its
+	// cooldown (1 s, 60 steps) has passed.
+	snprintf(text, sizeof text, skirmish_file, "2");
+	thr_test_write_text(path, text);
+	snprintf(args, sizeof args, "run %s --steps 100 --summary json", path);
+	cr_assert_eq(run_cli(args), 0, "%s: %s", args, err);
+	cr_assert_eq(json_number(out, "survivors_3"), 2.0, "%s", out);
+	cr_assert_eq(json_number(out, "survivors_7"), 0.0, "%s", out);
+	cr_assert_not_null(strstr(out, "\"winner\": \"3\""), "%s", out);
+	snprintf(args, sizeof args, "run %s --steps 100", path);
+	cr_assert_eq(run_cli(args), 0, "%s: %s", args, err);
+	cr_assert_not_null(strstr(out, "standing: 2 of group 3's 2, 0 of group 7's 3: won by group 3"), "%s", out);
+	// A scene without combat has no sides.
+	cr_assert_eq(run_cli("run herd --agents 20 --steps 2 --summary json"), 0, "%s", err);
+	cr_assert_null(strstr(out, "winner"), "%s", out);
+	thr_test_remove_dir(dir);
+}
+
 // ---------------------------------------------------------------------------
 // --checkpoint, --checkpoint-every and --resume (issue 33, item 9)
 // ---------------------------------------------------------------------------
