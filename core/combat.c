@@ -209,6 +209,11 @@ void thr_combat_apply(throng_world* w)
 	w->strike_n = 0;
 	w->combat_room = 0;
 	const uint64_t struck = w->step - 1u; // the step the strikes were found in
+	// The marks of the step before go: they tell what this step did.
+	if (w->combat_marked) {
+		memset(w->combat_state, 0, (size_t)w->count * sizeof *w->combat_state);
+		w->combat_marked = false;
+	}
 	// The missiles that came down in that step (on their target or not)
 	// leave the air.
 	uint32_t kept = 0;
@@ -222,11 +227,13 @@ void thr_combat_apply(throng_world* w)
 		return;
 	}
 	thr_strike* s = w->strikes;
+	w->combat_marked = true;
 	for (uint32_t k = 0; k < n; ++k) {
 		const uint32_t a = w->slot_of[s[k].attacker];
 		if (s[k].kind != THR_STRIKE_LANDED && a != THR_NO_SLOT) { // (a sink may have taken it out)
 			const uint64_t next = struck + cooldown_steps(&w->archetypes[w->archetype[a]].combat, w->def.dt);
 			w->ready[a] = next > UINT32_MAX ? UINT32_MAX : (uint32_t)next;
+			w->combat_state[a] |= THRONG_COMBAT_STRUCK;
 		}
 	}
 	qsort(s, n, sizeof *s, by_target); // the hits first, then the shots
@@ -249,6 +256,7 @@ void thr_combat_apply(throng_world* w)
 			end++;
 		}
 		for (; j != THR_NO_SLOT && k < end; ++k) {
+			w->combat_state[j] |= THRONG_COMBAT_HIT;
 			w->health[j] -= s[k].damage;
 			if (w->health[j] <= 0.0f) {
 				w->health[j] = 0.0f;

@@ -14,7 +14,9 @@
 // ones out, takes each hit's damage (less the target's armour) from its
 // target's health in the order of (target id, attacker id, the step the
 // blow was dealt), and removes the agents whose health reached 0, each
-// listed REMOVED with the attacker whose hit took it there. Storage
+// listed REMOVED with the attacker whose hit took it there; it marks each
+// attacker THRONG_COMBAT_STRUCK and each agent hit THRONG_COMBAT_HIT in
+// combat_state, clearing the marks of the step before. Storage
 // order, the engine and the thread count change none of it.
 #ifndef THRONG_CORE_COMBAT_H
 #define THRONG_CORE_COMBAT_H

@@ -299,6 +299,10 @@ throng_status throng_world_step(throng_world* w)
 		thr_make_current(w, ctx.read);
 		if (e->sorted) {
 			w->published.step = UINT64_MAX; // the storage order moved: the record no longer describes it
+			if (w->combat_marked) { // the last step's marks did not follow the reorder (store.h): dropped
+				memset(w->combat_state, 0, (size_t)w->count * sizeof *w->combat_state);
+				w->combat_marked = false;
+			}
 		}
 		return end_step(w, st);
 	}

@@ -46,8 +46,13 @@ typedef struct thr_state {
 
 /// Single per-agent arrays that travel with the agents in a reorder (id,
 /// max_speed, max_force, radius, archetype, group, target_agent, tx, ty,
-/// path, health, ready), of 4 bytes each.
-#define THR_SINGLE_ARRAYS 12
+/// path, health, ready, combat_state), of 4 bytes each.
+#define THR_SINGLE_ARRAYS 13
+/// combat_state's index among the singles. A reorder leaves it where it
+/// is: it tells of the last step only, and the step that reorders writes
+/// it anew afterwards (thr_combat_apply clears the marks and sets the
+/// step's own), so no mark ever crosses a reorder. Removals move it.
+#define THR_SINGLE_COMBAT_STATE 12
 
 /// Spare arrays a reorder gathers the singles into: one chain of singles
 /// each (thr_store_reorder).
@@ -57,7 +62,7 @@ typedef struct thr_state {
 /// block's arrays (two states of 8, the singles, then total_x and
 /// total_y when forces are recorded) from 0, the spares, the two waypoint
 /// arrays, and the force block.
-#define THR_STORE_ARRAYS 28
+#define THR_STORE_ARRAYS 29
 #define THR_SPARE_FIRST_ARRAY 31
 #define THR_WAYPOINT_FIRST_ARRAY (THR_SPARE_FIRST_ARRAY + THR_SPARES)
 #define THR_FORCE_FIRST_ARRAY 42
@@ -136,6 +141,7 @@ uint32_t thr_store_remove(throng_world* w, const uint8_t* dead, uint32_t first, 
 /// same result. Needs thr_store_reserve_spares() first.
 int thr_store_reorder(throng_world* w, const uint32_t* perm, int threads);
 
+_Static_assert(THR_STORE_ARRAYS == 16 + THR_SINGLE_ARRAYS, "the main block holds two states of 8 and the singles");
 _Static_assert(THR_SPARE_FIRST_ARRAY >= THR_STORE_ARRAYS + 2 && THR_WAYPOINT_FIRST_ARRAY + 2 <= THR_FORCE_FIRST_ARRAY,
                "page lines of the blocks overlap");
 

@@ -192,6 +192,7 @@ void thr_spawn_one(throng_world* w, const throng_agent_def* a, uint32_t source)
 	const throng_combat* c = &w->archetypes[a->archetype].combat;
 	w->health[i] = c->enabled ? c->health : 0.0f;
 	w->ready[i] = 0;
+	w->combat_state[i] = 0;
 	if (a->radius > w->max_radius) {
 		w->max_radius = a->radius;
 		w->shapes_dirty = 1;
@@ -307,6 +308,7 @@ throng_status throng_world_get_agent(const throng_world* w, uint32_t id, throng_
 	out->path = w->path[i];
 	out->waypoint = s->waypoint != NULL ? s->waypoint[i] : 0;
 	out->health = w->health[i];
+	out->combat_state = w->combat_state[i];
 	return THRONG_OK;
 }
 
@@ -385,6 +387,7 @@ throng_view throng_world_view(const throng_world* w)
 	v.group = w->group;
 	v.archetype = w->archetype;
 	v.health = w->health;
+	v.combat_state = w->combat_state;
 	return v;
 }
 

@@ -124,6 +124,7 @@ struct throng_world {
 	float *tx, *ty;
 	float* health;   ///< combat: what is left (0 for an agent whose archetype has no combat)
 	uint32_t* ready; ///< combat: the step count from which it may strike again
+	uint32_t* combat_state; ///< combat: what the last step did to it (THRONG_COMBAT_* bits); not kept by checkpoints
 	float max_radius; ///< largest agent radius spawned
 
 	throng_controller* archetypes;
@@ -231,6 +232,7 @@ struct throng_world {
 	struct thr_missile* missiles; ///< in flight, in the order they were shot (step, then shooter id)
 	uint32_t missile_n, missile_cap;
 	uint32_t combat_room; ///< deaths the step being taken may list (its strikes that hit)
+	bool combat_marked;   ///< some agent's combat_state is not 0 (thr_combat_apply clears them next step)
 	float* source_near;      ///< 3 floats an entry (x, y, radius): agents near the source at work
 	uint32_t source_near_cap;
 	/// Bumped whenever an agent is added, removed or moved, or slots move

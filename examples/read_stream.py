@@ -56,8 +56,9 @@ except ImportError as e:  # the one dependency beyond the standard library
     raise ImportError(message) from e
 
 MAGIC = b"\x89THRONG\n"
-FIELDS = ["x", "y", "vx", "vy", "hx", "hy", "group", "archetype", "health"]  # bit order; health since 2.1
-DTYPES = {"group": "<u4", "archetype": "<u4"}  # the others are "<f4", and must be finite
+FIELDS = ["x", "y", "vx", "vy", "hx", "hy", "group", "archetype",  # bit order
+          "health", "combat_state"]  # since 2.1
+DTYPES = {"group": "<u4", "archetype": "<u4", "combat_state": "<u4"}  # the others are "<f4", and must be finite
 HEADER_FIXED = 88
 HEADER_MAX = 65536  # the largest header a reader accepts
 FRAME_HEAD = 32  # a 1.x frame's head: marker, crc, index, step, time
@@ -293,7 +294,7 @@ def check_coordinates(buf, header, start, index, data_at, n, ids):
     present = [FIELDS[b] for b in range(len(FIELDS)) if mask & (1 << b)]
     for slot, name in enumerate(present):
         if name in DTYPES or n == 0:
-            continue  # group and archetype are labels
+            continue  # group, archetype and combat_state are whole numbers
         k = first_nonfinite(buf, data_at + 4 * n * slot, n)
         if k is None:
             continue

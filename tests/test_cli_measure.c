@@ -39,7 +39,7 @@ static void write_frames(const char* tag, const uint32_t first[5], const float x
 		const uint32_t id[2] = {first[k], 1};
 		const float x[2] = {x0[k], x1[k]}, y[2] = {0, 1}, zero[2] = {0, 0}, h[2] = {1, 1};
 		const uint32_t u[2] = {0, 0};
-		throng_view v = {2, (uint64_t)k, id, x, y, zero, zero, h, zero, h, u, u, zero};
+		throng_view v = {2, (uint64_t)k, id, x, y, zero, zero, h, zero, h, u, u, zero, u};
 		cr_assert_eq(throng_exporter_write_view(ex, &v), THRONG_OK, "%s", throng_last_error());
 	}
 	cr_assert_eq(throng_exporter_finish(ex), THRONG_OK, "%s", throng_last_error());

@@ -370,12 +370,18 @@ Test(battle, the_same_bits_in_both_engines_on_any_thread_count_and_across_a_chec
 		uint32_t threads;
 	} runs[] = {{THRONG_ENGINE_SCALAR, 1}, {THRONG_ENGINE_SIMD, 1}, {THRONG_ENGINE_SIMD, 2}};
 	uint64_t ref = 0;
-	uint64_t ref_removed = 0;
+	uint64_t ref_removed = 0, ref_marks = 0;
 	for (size_t r = 0; r < sizeof runs / sizeof runs[0]; ++r) {
 		throng_world* w = battle(runs[r].engine, runs[r].threads, 2500);
-		uint64_t deaths = 0, killed = 0;
+		uint64_t deaths = 0, killed = 0, marks = 0;
 		for (int k = 0; k < 160; ++k) { // 40 s
 			cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+			// Each step's combat_state marks, by id (not in the hash): the
+			// same in every run whatever the storage order.
+			const throng_view v = throng_world_view(w);
+			for (uint32_t j = 0; j < v.count; ++j) {
+				marks += (uint64_t)v.combat_state[j] * ((uint64_t)v.id[j] * 2654435761u + (uint64_t)k + 1u);
+			}
 			uint32_t ids[5000], killers[5000];
 			const uint32_t n = removed(w, ids, killers, 5000);
 			deaths += n;
@@ -391,11 +397,14 @@ Test(battle, the_same_bits_in_both_engines_on_any_thread_count_and_across_a_chec
 		if (r == 0) {
 			ref = h;
 			ref_removed = st.agents_removed;
+			ref_marks = marks;
+			cr_assert_gt(marks, 0u, "strikes and hits were marked");
 			cr_assert_gt(st.agents_removed, 500u, "the battle killed %llu", (unsigned long long)st.agents_removed);
 		} else {
 			cr_assert_eq(h, ref, "run %zu: hash 0x%016llx, the scalar engine's 0x%016llx", r, (unsigned long long)h,
 			             (unsigned long long)ref);
 			cr_assert_eq(st.agents_removed, ref_removed);
+			cr_assert_eq(marks, ref_marks, "run %zu: the combat_state marks differ from the scalar engine's", r);
 		}
 		throng_world_destroy(w);
 	}
@@ -595,9 +604,10 @@ Test(files, bad_combat_keys_are_refused_at_their_line)
 }
 
 // ---------------------------------------------------------------------------
-// Outputs: health (THRONG_FIELD_HEALTH, stream and feed 2.1, CSV).
+// Outputs: health and combat state (THRONG_FIELD_HEALTH and
+// THRONG_FIELD_COMBAT_STATE, stream and feed 2.1, CSV).
 
-Test(outputs, health_reaches_the_stream_the_csv_and_the_feed_as_the_world_has_it)
+Test(outputs, health_and_state_reach_the_stream_the_csv_and_the_feed_as_the_world_has_them)
 {
 	// The duel worked by hand above (B: 100, then 75 after step 1 and 50
 	// after step 5) beside a walker without combat (health 0), written
@@ -631,12 +641,16 @@ Test(outputs, health_reaches_the_stream_the_csv_and_the_feed_as_the_world_has_it
 	cr_assert_eq(throng_feed_get_info(fr)->version_minor, 1, "a feed with health is 2.1");
 	enum { FRAMES = 7 };
 	float want[FRAMES][3];
+	uint32_t state[FRAMES][3];
 	for (int k = 0; k < FRAMES; ++k) {
 		if (k > 0) {
 			cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
 		}
 		for (uint32_t id = 0; id < 3; ++id) {
-			want[k][id] = health_of(w, id);
+			throng_agent_state s;
+			cr_assert_eq(throng_world_get_agent(w, id, &s), THRONG_OK);
+			want[k][id] = s.health;
+			state[k][id] = s.combat_state;
 		}
 		cr_assert_eq(throng_exporter_write(eb, w), THRONG_OK, "%s", throng_last_error());
 		cr_assert_eq(throng_exporter_write(ec, w), THRONG_OK, "%s", throng_last_error());
@@ -647,6 +661,15 @@ Test(outputs, health_reaches_the_stream_the_csv_and_the_feed_as_the_world_has_it
 		cr_assert(got && f.count == 3 && f.health != NULL);
 		cr_assert_eq(memcmp(f.health, want[k], sizeof want[k]), 0, "feed frame %d: health %g %g %g", k,
 		             (double)f.health[0], (double)f.health[1], (double)f.health[2]);
+		cr_assert(f.combat_state != NULL && memcmp(f.combat_state, state[k], sizeof state[k]) == 0, "feed frame %d", k);
+	}
+	// A strikes in steps 0 and 4 (the frames after steps 1 and 5): it is
+	// marked struck and B hit in those frames only; the walker never.
+	for (int k = 0; k < FRAMES; ++k) {
+		const bool blow = k == 1 || k == 5;
+		cr_assert_eq(state[k][a], blow ? THRONG_COMBAT_STRUCK : 0u, "frame %d: A's state %u", k, state[k][a]);
+		cr_assert_eq(state[k][b], blow ? THRONG_COMBAT_HIT : 0u, "frame %d: B's state %u", k, state[k][b]);
+		cr_assert_eq(state[k][2], 0u);
 	}
 	cr_assert_eq(want[0][b], 100.0f);
 	cr_assert_eq(want[1][b], 75.0f, "the hand-worked duel");
@@ -667,8 +690,9 @@ Test(outputs, health_reaches_the_stream_the_csv_and_the_feed_as_the_world_has_it
 		throng_frame f;
 		bool got = false;
 		cr_assert_eq(throng_stream_read_frame(r, &f, &got), THRONG_OK, "%s", throng_last_error());
-		cr_assert(got && f.count == 3 && f.health != NULL);
+		cr_assert(got && f.count == 3 && f.health != NULL && f.combat_state != NULL);
 		cr_assert_eq(memcmp(f.health, want[k], sizeof want[k]), 0, "stream frame %d", k);
+		cr_assert_eq(memcmp(f.combat_state, state[k], sizeof state[k]), 0, "stream frame %d", k);
 	}
 	throng_stream_reader_destroy(r);
 
@@ -676,13 +700,17 @@ Test(outputs, health_reaches_the_stream_the_csv_and_the_feed_as_the_world_has_it
 	cr_assert_not_null(in);
 	char line[512];
 	cr_assert_not_null(fgets(line, sizeof line, in));
-	cr_assert_not_null(strstr(line, ",archetype,health\n"), "%s", line);
+	cr_assert_not_null(strstr(line, ",archetype,health,combat_state\n"), "%s", line);
 	for (int row = 0; row < FRAMES * 3; ++row) {
 		cr_assert_not_null(fgets(line, sizeof line, in), "row %d missing", row);
-		const char* last = strrchr(line, ',');
+		char* last = strrchr(line, ',');
 		cr_assert_not_null(last);
-		const float h = strtof(last + 1, NULL);
-		cr_assert_eq(h, want[row / 3][row % 3], "CSV row %d: health %s", row, last + 1);
+		cr_assert_eq(strtoul(last + 1, NULL, 10), state[row / 3][row % 3], "CSV row %d: state %s", row, last + 1);
+		*last = '\0';
+		const char* health = strrchr(line, ',');
+		cr_assert_not_null(health);
+		const float h = strtof(health + 1, NULL);
+		cr_assert_eq(h, want[row / 3][row % 3], "CSV row %d: health %s", row, health + 1);
 	}
 	fclose(in);
 	throng_world_destroy(w);

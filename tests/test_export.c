@@ -132,11 +132,12 @@ Test(csv, field_columns)
 	FILE* f = fopen(path, "r");
 	char line[512];
 	cr_assert_not_null(fgets(line, sizeof line, f));
-	cr_assert_str_eq(line, "id,frame,time,x,y,velocity_x,velocity_y,heading_x,heading_y,group,archetype,health\n");
+	cr_assert_str_eq(line, "id,frame,time,x,y,velocity_x,velocity_y,heading_x,heading_y,group,archetype,health,combat_state\n");
 	cr_assert_not_null(fgets(line, sizeof line, f));
 	cr_assert_eq(strncmp(line, "0,0,0,", 6), 0, "%s", line);
 	const size_t len = strlen(line);
-	cr_assert(len > 3 && strcmp(line + len - 3, ",0\n") == 0, "circle has no combat: health 0 ends the row: %s", line);
+	cr_assert(len > 5 && strcmp(line + len - 5, ",0,0\n") == 0, "circle has no combat: health and state 0 end the row: %s",
+	          line);
 	fclose(f);
 	unlink(path);
 }
@@ -548,8 +549,11 @@ Test(cli_output, full_disk_stops_cleanly)
 	char path[256], cmd[1024];
 	tmp_path(path, sizeof path, "full.thr");
 	// ulimit -f (512-byte blocks in sh) stands in for a full disk: writes
-	// past 400 blocks (204,800 bytes, about 12 frames) fail with EFBIG.
-	snprintf(cmd, sizeof cmd, "{ ulimit -f 400; '%s' run circle --agents 500 --steps 1000000 --fields all --out '%s'; }",
+	// past 400 blocks (204,800 bytes, about 12 frames of 2.0's eight
+	// fields) fail with EFBIG.
+	snprintf(cmd, sizeof cmd,
+	         "{ ulimit -f 400; '%s' run circle --agents 500 --steps 1000000 --fields position,velocity,heading,group,"
+	         "archetype --out '%s'; }",
 	         THRONG_CLI_PATH, path);
 	double t0 = now();
 	int rc = run_sh(cmd);

@@ -46,6 +46,7 @@ static void record(expected* e, const throng_world* w)
 		exp_at(e, f, 6)[id] = a.group;
 		exp_at(e, f, 7)[id] = a.archetype;
 		memcpy(&exp_at(e, f, 8)[id], &a.health, 4);
+		exp_at(e, f, 9)[id] = a.combat_state;
 	}
 }
 
@@ -114,8 +115,8 @@ static void check_frames(throng_stream_reader* r, expected* e, uint32_t fields, 
 		for (uint32_t k = 0; k < e->agents; ++k) {
 			cr_assert_eq(fr.id[k], k, "frame %u: agent %u has id %u", f, k, fr.id[k]);
 		}
-		const void* arrays[THRONG_FIELD_BITS] = {fr.x,  fr.y,     fr.vx,        fr.vy,    fr.hx,
-		                                         fr.hy, fr.group, fr.archetype, fr.health};
+		const void* arrays[THRONG_FIELD_BITS] = {fr.x,  fr.y,     fr.vx,        fr.vy,     fr.hx,
+		                                         fr.hy, fr.group, fr.archetype, fr.health, fr.combat_state};
 		for (int k = 0; k < THRONG_FIELD_BITS; ++k) {
 			if ((fields & (1u << k)) == 0) {
 				cr_assert_null(arrays[k], "field %d should be absent", k);

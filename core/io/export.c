@@ -19,8 +19,9 @@
 /// Set by throng_export_default_def(); a def without it is rejected.
 #define THR_EXPORT_COOKIE 0x74657870
 
-static const char* const field_names[THRONG_FIELD_BITS] = {"x",  "y",     "vx",        "vy",    "hx",
-                                                            "hy", "group", "archetype", "health"};
+static const char* const field_names[THRONG_FIELD_BITS] = {"x",     "y",         "vx",     "vy",
+                                                            "hx",    "hy",        "group",  "archetype",
+                                                            "health", "combat_state"};
 
 throng_export_def throng_export_default_def(void)
 {
@@ -263,6 +264,7 @@ void thr_view_field_sources(const throng_view* view, const void* src[THRONG_FIEL
 	src[6] = view->group;
 	src[7] = view->archetype;
 	src[8] = view->health;
+	src[9] = view->combat_state;
 }
 
 double thr_export_fps(const throng_export_def* def)

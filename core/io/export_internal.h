@@ -18,7 +18,7 @@
 
 // --- binary stream, versions 1.0 and 2.0 -------------------------------------
 // Writers write 2.0 (frames that carry their own agent count, size and
-// ids), or 2.1 when a frame holds a field of 2.1 (health); the reader
+// ids), or 2.1 when a frame holds a field of 2.1 (health, combat_state); the reader
 // reads every 1.x and 2.x. The header is the same in both but for two
 // fields' meaning: a 1.x header's agents and frame_bytes size every frame,
 // a 2.x header's agents is the count when the stream began and its
@@ -26,7 +26,7 @@
 #define THR_STREAM_MAGIC "\x89THRONG\n" ///< 8 bytes at offset 0
 #define THR_STREAM_MAJOR 2u
 #define THR_STREAM_MINOR 0u
-#define THR_STREAM_MINOR_HEALTH 1u ///< the minor version of a stream with THRONG_FIELD_HEALTH
+#define THR_STREAM_MINOR_2_1 1u ///< the minor version of a stream with a field of THRONG_FIELDS_2_1
 #define THR_STREAM_MAJOR_V1 1u
 #define THR_BYTE_ORDER_MARK 0x01020304u
 
@@ -129,7 +129,7 @@ typedef struct thr_header_fields {
 bool thr_header_check(const thr_header_fields* h, uint32_t* offset, char* what, size_t what_cap);
 
 /// Whether field bit `bit` holds floats (x .. hy, health), which must be
-/// finite, rather than uint32 labels (group, archetype).
+/// finite, rather than uint32s (group, archetype, combat_state).
 static inline bool thr_field_is_float(int bit)
 {
 	return (bit >= 0 && bit < 6) || bit == 8;

@@ -51,7 +51,7 @@ static throng_status stream_begin(throng_exporter* ex)
 	memcpy(h + THR_H_MAGIC, THR_STREAM_MAGIC, 8);
 	thr_put_u16(h + THR_H_MAJOR, THR_STREAM_MAJOR);
 	// A stream without 2.1's field stays 2.0, byte for byte as before.
-	thr_put_u16(h + THR_H_MINOR, (d->fields & THRONG_FIELD_HEALTH) != 0 ? THR_STREAM_MINOR_HEALTH : THR_STREAM_MINOR);
+	thr_put_u16(h + THR_H_MINOR, (d->fields & THRONG_FIELDS_2_1) != 0 ? THR_STREAM_MINOR_2_1 : THR_STREAM_MINOR);
 	thr_put_u32(h + THR_H_BOM, THR_BYTE_ORDER_MARK);
 	thr_put_u32(h + THR_H_HEADER_BYTES, (uint32_t)header_bytes);
 	thr_put_u32(h + THR_H_AGENTS, d->agents);

@@ -30,7 +30,7 @@ typedef struct text_state {
 
 /// Column names of the CSV fields, by bit.
 static const char* const csv_columns[THRONG_FIELD_BITS] = {
-	"x", "y", "velocity_x", "velocity_y", "heading_x", "heading_y", "group", "archetype", "health",
+	"x", "y", "velocity_x", "velocity_y", "heading_x", "heading_y", "group", "archetype", "health", "combat_state",
 };
 
 static throng_status text_alloc(throng_exporter* ex)

@@ -23,7 +23,7 @@
 #define FEED_MAGIC "\x89THRFEED"
 #define FEED_MAJOR 2u ///< 2.0: slots hold a count and the ids (agents come and go); agents is the capacity
 #define FEED_MINOR 0u ///< (1.1 added writer_start, writer_pid_ns and heartbeat, which 2.0 keeps)
-#define FEED_MINOR_HEALTH 1u ///< 2.1: a feed whose fields include THRONG_FIELD_HEALTH
+#define FEED_MINOR_2_1 1u ///< 2.1: a feed whose fields include one of THRONG_FIELDS_2_1
 #define FEED_SLOTS 2u
 #define FEED_NAME_BYTES 64
 

@@ -351,6 +351,7 @@ throng_status throng_feed_read(throng_feed_reader* r, throng_frame* frame, bool*
 		frame->group = r->arrays[6];
 		frame->archetype = r->arrays[7];
 		frame->health = r->arrays[8];
+		frame->combat_state = r->arrays[9];
 		*got = true;
 		return THRONG_OK;
 	}

@@ -215,8 +215,8 @@ static throng_status feed_create(const char* name, const throng_export_def* def,
 	// The object starts zeroed (state "setting up"); fill the header, then
 	// publish it with one release store of the state.
 	unsigned char* b = f->base;
-	// 2.1 with health (its field bit 8, as the stream's 2.1), else 2.0.
-	uint16_t major = FEED_MAJOR, minor = (d.fields & THRONG_FIELD_HEALTH) != 0 ? FEED_MINOR_HEALTH : FEED_MINOR;
+	// 2.1 with health or combat_state (bits 8 and 9, as the stream's 2.1), else 2.0.
+	uint16_t major = FEED_MAJOR, minor = (d.fields & THRONG_FIELDS_2_1) != 0 ? FEED_MINOR_2_1 : FEED_MINOR;
 	uint32_t bom = THR_BYTE_ORDER_MARK, header_bytes = FH_BYTES, slots = FEED_SLOTS, mode = (uint32_t)d.bounds_mode;
 	uint32_t pid = (uint32_t)getpid();
 	char pstate = 0;

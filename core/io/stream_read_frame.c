@@ -363,6 +363,7 @@ throng_status throng_stream_read_frame(throng_stream_reader* r, throng_frame* fr
 	frame->group = arrays[6];
 	frame->archetype = arrays[7];
 	frame->health = arrays[8];
+	frame->combat_state = arrays[9];
 	r->next_index += 1;
 	*got = true;
 	return THRONG_OK;

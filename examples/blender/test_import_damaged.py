@@ -97,7 +97,7 @@ def main(out_dir, run, csv_path):
         ("2^27 agents of x and y.thr", forged(1 << 27, 0x03, 15000 - 96),
          f"byte offset 15000: the stream ends inside frame 0 (14904 of {32 + 8 * (1 << 27)} bytes"),
         ("nan.thr", bytes(nan_x), f"byte offset {x2}: frame 2: agent 2's x is nan"),
-        ("short row.csv", short.encode(), "line 7: 4 of 12 values: the row is cut short before column 'y'"),
+        ("short row.csv", short.encode(), "line 7: 4 of 13 values: the row is cut short before column 'y'"),
         ("inf.csv", inf_x.encode(), "line 9: column 'x' is inf"),
     ]
     for name, data, expect in cases:

@@ -537,7 +537,7 @@ def csv_cases(csv_path, crowd, tmp):
     lines = text.splitlines(keepends=True)
     agents = crowd.agents
     head = lines[0].rstrip("\n").split(",")
-    assert head[3:5] == ["x", "y"] and len(head) == 12, head
+    assert head[3:5] == ["x", "y"] and len(head) == 13, head
 
     def with_line(k, new):
         """The CSV with line k (1-based) replaced."""
@@ -556,10 +556,10 @@ def csv_cases(csv_path, crowd, tmp):
         ("unknown column", "id,frame,time,x,y,z\n" + "".join(lines[1:]), 1, "z", "unknown column 'z'"),
         ("a column twice", "id,frame,time,x,x\n" + "".join(lines[1:]), 1, "x", "column 'x' is named twice"),
         # A row cut short: its line and the column it stops before, without numpy's advice.
-        ("a row cut short", with_line(7, short7), 7, "y", "4 of 12 values: the row is cut short before column 'y'"),
-        ("the last row cut short", "".join(lines[:-1]) + lines[-1][:9], len(lines), None, "of 12 values: the row is "
+        ("a row cut short", with_line(7, short7), 7, "y", "4 of 13 values: the row is cut short before column 'y'"),
+        ("the last row cut short", "".join(lines[:-1]) + lines[-1][:9], len(lines), None, "of 13 values: the row is "
          "cut short before column"),
-        ("a row too long", with_line(9, lines[8].rstrip("\n") + ",0\n"), 9, "row", "13 values, but line 1 names 12"),
+        ("a row too long", with_line(9, lines[8].rstrip("\n") + ",0\n"), 9, "row", "14 values, but line 1 names 13"),
         ("not a number", value(12, "y", "abc"), 12, "y", "column 'y': 'abc' is not a number"),
         ("1_0", value(12, "x", "1_0"), 12, "x", "column 'x': '1_0' is not a number"),
         ("an empty line", with_line(20, "\n" + lines[19]), 20, "row", "an empty line among the rows"),
@@ -606,8 +606,8 @@ def csv_cases(csv_path, crowd, tmp):
     caps = reader.CSV_MAX_VALUES, reader.CSV_MAX_LINE, reader.CSV_CHUNK
     try:
         reader.CSV_MAX_VALUES = 100
-        csv_refused(tmp, "over the value cap", text, 100 // 12 + 2, "row",
-                    f"the CSV has {len(lines) - 1} rows of 12 values, more than this reader takes (100 values)")
+        csv_refused(tmp, "over the value cap", text, 100 // 13 + 2, "row",
+                    f"the CSV has {len(lines) - 1} rows of 13 values, more than this reader takes (100 values)")
         reader.CSV_MAX_VALUES, reader.CSV_MAX_LINE, reader.CSV_CHUNK = caps[0], 300, 64
         for k in (2, 5, len(lines)):
             long_line = lines[k - 1].rstrip("\n") + " " * 300 + "\n"

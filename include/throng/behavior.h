@@ -208,6 +208,15 @@ typedef struct throng_contact {
 /// Headway slots (THRONG_HEADWAY) cap the drive's desired speed: with V
 /// the least speed they allow, desired = v + D; when |desired| > V it is
 /// scaled to V and D becomes desired - v. Their weight is not used there.
+/// What the last step did to an agent in combat, as bits
+/// (throng_agent_state.combat_state, throng_view.combat_state, the
+/// outputs' combat_state field; docs/ARMIES.md). Like the step's events,
+/// they describe the last step only: a checkpoint does not keep them.
+enum {
+	THRONG_COMBAT_STRUCK = 1u << 0, ///< it struck in the last step: a blow or a shot, hit or miss
+	THRONG_COMBAT_HIT = 1u << 1,    ///< it was hit in the last step (a blow, or a missile that landed on it)
+};
+
 /// How an archetype's agents attack (docs/ARMIES.md).
 typedef enum throng_attack_kind {
 	THRONG_ATTACK_NONE = 0, ///< "none": they can be hurt but do not strike

@@ -52,7 +52,7 @@ THRONG_API_BEGIN
 /// Per-agent fields of a frame, as bits of a field mask. The numbers are
 /// part of the binary stream format (docs/FORMAT.md) and never change.
 /// Every field has 4-byte elements. Bits 0 to 7 are stream version 2.0's,
-/// bit 8 came with 2.1 (a stream holding it says 2.1).
+/// bits 8 and 9 came with 2.1 (a stream holding either says 2.1).
 enum {
 	THRONG_FIELD_X = 1u << 0,         ///< position x (m), float
 	THRONG_FIELD_Y = 1u << 1,         ///< position y (m), float
@@ -63,12 +63,15 @@ enum {
 	THRONG_FIELD_GROUP = 1u << 6,     ///< group label, uint32
 	THRONG_FIELD_ARCHETYPE = 1u << 7, ///< archetype id, uint32
 	THRONG_FIELD_HEALTH = 1u << 8,    ///< combat's health (docs/ARMIES.md), float; 0 without combat
+	THRONG_FIELD_COMBAT_STATE = 1u << 9, ///< what the last step did in combat (THRONG_COMBAT_* bits), uint32
 };
 
 /// Number of field bits defined (bits 0 .. THRONG_FIELD_BITS-1).
-#define THRONG_FIELD_BITS 9
+#define THRONG_FIELD_BITS 10
 /// Every defined field.
-#define THRONG_FIELDS_ALL 0x1ffu
+#define THRONG_FIELDS_ALL 0x3ffu
+/// The fields of stream (and feed) version 2.1: a stream holding any says 2.1.
+#define THRONG_FIELDS_2_1 (THRONG_FIELD_HEALTH | THRONG_FIELD_COMBAT_STATE)
 /// Position and heading: what a renderer needs to place and turn an agent.
 #define THRONG_FIELDS_DEFAULT (THRONG_FIELD_X | THRONG_FIELD_Y | THRONG_FIELD_HX | THRONG_FIELD_HY)
 
@@ -222,6 +225,7 @@ typedef struct throng_frame {
 	const uint32_t* group;
 	const uint32_t* archetype;
 	const float* health; ///< stream 2.1: combat's health (NULL when the frame has none)
+	const uint32_t* combat_state; ///< stream 2.1: THRONG_COMBAT_* bits of the last step (NULL when none)
 } throng_frame;
 
 /// What a stream's or a feed's header says.

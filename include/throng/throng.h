@@ -132,13 +132,14 @@ typedef struct throng_agent_state {
 	uint32_t path;            ///< THRONG_NO_PATH when it follows none
 	uint32_t waypoint;        ///< index of the waypoint it is heading for
 	float health;             ///< combat (throng_combat): what is left; 0 when its archetype has none
+	uint32_t combat_state;    ///< combat: what the last step did (THRONG_COMBAT_STRUCK, THRONG_COMBAT_HIT)
 } throng_agent_state;
 
 /// Zero-copy read access to the current step. Arrays have `count` entries in
 /// storage order; id[k] is the stable id of the agent in slot k: its
 /// position (x, y, m), velocity (vx, vy, m/s), unit heading (hx, hy),
-/// radius (m), group, archetype and health (combat, docs/ARMIES.md: 0
-/// for an agent whose archetype has none). Ids are distinct but neither sorted nor
+/// radius (m), group, archetype, health and combat_state (combat,
+/// docs/ARMIES.md: 0 for an agent whose archetype has none). Ids are distinct but neither sorted nor
 /// contiguous: ids are never reused, so after removals they have gaps
 /// (each is below throng_world_id_end()). The pointers belong to the world and
 /// stay valid until the next call that changes the world (step, spawn,
@@ -158,6 +159,7 @@ typedef struct throng_view {
 	const uint32_t* group;
 	const uint32_t* archetype;
 	const float* health;  ///< combat: what is left; 0 without combat
+	const uint32_t* combat_state; ///< combat: what the last step did (THRONG_COMBAT_* bits)
 } throng_view;
 
 /// Running figures the world keeps while it steps.

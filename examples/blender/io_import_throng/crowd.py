@@ -20,9 +20,11 @@ Design, for 100,000 agents x 600 frames:
   its `throng_radius` to 0, so its instance is scaled to nothing (hidden),
   and back to its radius on the frames that hold it. Nothing is keyed.
   The dead of a battle (combat removes them) are hidden so.
-- A stream with health (version 2.1, `--fields ...,health`) also gives
-  each vertex a `throng_health` attribute, set every frame, for a shader
-  to dim the wounded.
+- A stream with health or combat_state (version 2.1, `--fields
+  ...,health,combat_state`) also gives each vertex a `throng_health`
+  (float) or `throng_combat_state` (int: 1 struck, 2 hit in that step)
+  attribute, set every frame, for a shader to dim the wounded or an
+  animation to swing and flinch.
 
 Coordinates: throng's x, y (m) are Blender's x, y on the ground (z = 0),
 so throng's "Y up" is up in Blender's top view. Blender frame
@@ -189,6 +191,9 @@ class Player:
             me.attributes["throng_yaw"].data.foreach_set("value", np.ascontiguousarray(yaw[idx]))
             if "health" in f and "throng_health" in me.attributes:  # combat (stream 2.1): for a shader to dim the wounded
                 me.attributes["throng_health"].data.foreach_set("value", np.ascontiguousarray(f["health"][idx], np.float32))
+            if "combat_state" in f and "throng_combat_state" in me.attributes:  # struck (1), hit (2) in that step
+                me.attributes["throng_combat_state"].data.foreach_set(
+                    "value", np.ascontiguousarray(f["combat_state"][idx], np.int32))
             if self.crowd.churn:  # absent agents shrink to nothing
                 shown = np.where(f["present"][idx], self.radii[idx], np.float32(0))
                 me.attributes["throng_radius"].data.foreach_set("value", np.ascontiguousarray(shown, np.float32))
@@ -297,6 +302,8 @@ def import_crowd(path, scene_file=None, frame_start=1, ground=True, camera="pers
         me.attributes.new("throng_yaw", "FLOAT", "POINT")
         if "health" in crowd.fields:
             me.attributes.new("throng_health", "FLOAT", "POINT")
+        if "combat_state" in crowd.fields:
+            me.attributes.new("throng_combat_state", "INT", "POINT")
         ob = bpy.data.objects.new(me.name, me)
         ob["throng_group"] = int(label)
         coll.objects.link(ob)

@@ -41,9 +41,11 @@ import zlib
 import numpy as np
 
 MAGIC = b"\x89THRONG\n"
-FIELDS = ("x", "y", "vx", "vy", "hx", "hy", "group", "archetype", "health")  # bit order; health since 2.1
-CSV_COLUMNS = ("x", "y", "velocity_x", "velocity_y", "heading_x", "heading_y", "group", "archetype", "health")
-INT_FIELDS = ("group", "archetype")
+FIELDS = ("x", "y", "vx", "vy", "hx", "hy", "group", "archetype",  # bit order
+          "health", "combat_state")  # since 2.1
+CSV_COLUMNS = ("x", "y", "velocity_x", "velocity_y", "heading_x", "heading_y", "group", "archetype",
+               "health", "combat_state")
+INT_FIELDS = ("group", "archetype", "combat_state")
 HEADER_FIXED = 88
 HEADER_MAX = 65536
 FRAME_HEAD = 32  # a version 1 frame's head
@@ -259,7 +261,7 @@ def _check_coordinates(path, buf, h, start, index, data_at, n, ids):
     present = [FIELDS[b] for b in range(len(FIELDS)) if mask & (1 << b)]
     for slot, name in enumerate(present):
         if name in INT_FIELDS or n == 0:
-            continue  # group and archetype are labels
+            continue  # group, archetype and combat_state are whole numbers
         ok = np.isfinite(np.frombuffer(buf, dtype="<f4", count=n, offset=data_at + 4 * n * slot))
         if ok.all():
             continue
