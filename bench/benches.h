@@ -22,6 +22,10 @@ void bench_probe_register(void);
 /// A world whose agents come and go: removal and spawn every step
 /// (bench_churn.c).
 void bench_churn_register(void);
+
+/// A battle of two armies with combat on and off (bench_battle.c).
+void bench_battle_register(void);
+
 /// Spatial queries on a field between steps (bench_query.c).
 void bench_query_register(void);
 

@@ -6,7 +6,8 @@
 // Families, in run order: limit/ (the machine's peak flops and bandwidth,
 // limit.h), probe/ (the reorder's memory pattern, bench_probe.c), step/
 // (whole steps, bench_step.c), pass/ (per-pass costs, bench_pass.c), query/
-// (spatial queries between steps, bench_query.c). Scenarios the library does not have yet are left out;
+// (spatial queries between steps, bench_query.c), battle/ (combat on and off,
+// bench_battle.c). Scenarios the library does not have yet are left out;
 // their names are printed on stderr.
 #define _POSIX_C_SOURCE 200809L
 
@@ -91,6 +92,7 @@ int main(int argc, char** argv)
 	bench_pass_register();
 	bench_churn_register();
 	bench_query_register();
+	bench_battle_register();
 	throng_output_file* results = NULL;
 	char results_arg[64];
 	if (!open_results(argc, argv, &results, results_arg, sizeof results_arg)) {
