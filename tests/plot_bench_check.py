@@ -10,7 +10,9 @@ directory of its own, runs plot_bench there, and checks the numbers it
 prints against the ones worked by hand: SIMD 1 thread 8e6 agent-steps/s
 is 125 ns an agent-step and 2.00x the scalar's 4e6; 2 threads at 2e6 are
 0.25x one thread, marked and warned about; a load of 1.5 before the run
-on 2 CPUs is a busy machine. A quiet run of the same with 2 threads at
+on 2 CPUs is a busy machine. Its battle at 10,000 agents (combat off
+5e6, on 4e6 agent-steps/s on 1 thread: 0.80, met; 8e6 and 5e6 on 2:
+0.62, not met) gives the combat on / off lines. A quiet run of the same with 2 threads at
 1.6e7 warns of nothing. Exits non-zero with a message on any mismatch.
 """
 import json
@@ -20,8 +22,13 @@ import sys
 import tempfile
 
 
-def run_json(rates):
+def run_json(rates, battle=None):
     benches = []
+    for (combat, threads), rate in (battle or {}).items():
+        name = f"battle/simd/agents:10000/combat:{combat}/threads:{threads}/manual_time"
+        benches.append({"name": name, "run_name": name, "run_type": "iteration", "iterations": 10,
+                        "real_time": 1e3 * 5e5 / rate, "cpu_time": 1e3 * 5e5 / rate, "time_unit": "ms",
+                        "items_per_second": rate})
     for (engine, threads), rate in rates.items():
         name = f"step/field/{engine}/agents:10000/threads:{threads}/manual_time"
         benches.append({"name": name, "run_name": name, "run_type": "iteration", "iterations": 10,
@@ -31,10 +38,10 @@ def run_json(rates):
                         "mhz_per_cpu": 2000, "load_avg": [0.1, 0.1, 0.1]}, "benchmarks": benches}
 
 
-def plot(scripts, tmp, rates, before, after):
+def plot(scripts, tmp, rates, before, after, battle=None):
     os.makedirs(tmp, exist_ok=True)
     with open(os.path.join(tmp, "throng_bench.json"), "w") as f:
-        json.dump(run_json(rates), f)
+        json.dump(run_json(rates, battle), f)
     with open(os.path.join(tmp, "machine.txt"), "w") as f:
         f.write("# machine\nCPU(s):                                  2\n"
                 f"# before: 2026-12-06 13:00:00 UTC  13:00:00 up 1:00,  0 user,  load average: {before}, 0.50, 0.40\n"
@@ -55,7 +62,13 @@ def main():
     scripts = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
         busy = plot(scripts, os.path.join(tmp, "busy"),
-                    {("simd", 1): 8e6, ("simd", 2): 2e6, ("scalar", 1): 4e6}, "1.50", "3.00")
+                    {("simd", 1): 8e6, ("simd", 2): 2e6, ("scalar", 1): 4e6}, "1.50", "3.00",
+                    {(0, 1): 5e6, (1, 1): 4e6, (0, 2): 8e6, (1, 2): 5e6})
+        battle = {tuple(line.split()[:3]): line.split()[3:] for line in busy.splitlines() if line.startswith("simd")}
+        if battle.get(("simd", "10,000", "1")) != ["5,000,000", "4,000,000", "0.80", "0.80-0.80", "met"]:
+            sys.exit(f"plot_bench: battle 1-thread row wrong: {busy}")
+        if battle.get(("simd", "10,000", "2")) != ["8,000,000", "5,000,000", "0.62", "0.62-0.62", "not", "met"]:
+            sys.exit(f"plot_bench: battle 2-thread row wrong: {busy}")
         rows = {tuple(line.split()[:4]): line.split()[4:] for line in busy.splitlines()
                 if line.startswith("field")}
         if rows.get(("field", "simd", "10,000", "1")) != ["8,000,000", "125.0", "2.00", "-"]:
@@ -70,6 +83,7 @@ def main():
         with open(os.path.join(tmp, "busy", "summary.md")) as f:
             md = f.read()
         expect(md, "## At a glance", "summary.md's table")
+        expect(md, "## Battle: combat on / off", "summary.md's battle table")
         expect(md, "**Warning:** the machine was busy before the run", "summary.md's warning")
         if "Issue 3 targets" in md:
             sys.exit("plot_bench: an empty targets table in summary.md")
