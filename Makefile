@@ -15,7 +15,8 @@
 #               (scripts/check_clang_ninja)
 #   make build  build release only
 #   make bench  run build/release/bench/throng_bench (every benchmark, 3
-#               repetitions; about 20 minutes here on a quiet machine): a
+#               repetitions; about 20 minutes here on a quiet machine, and
+#               some 12 more for the battle's 10^6 rows): a
 #               table of the whole-step runs and warnings (a busy machine,
 #               two threads slower than one) on the terminal; JSON,
 #               machine.txt, the benchmark's own console.txt, summary.md and
@@ -66,8 +67,9 @@ BENCH_REPS ?= 3
 BENCH_MIN_TIME ?= 0.5
 BENCH_ARGS ?=
 # bench-quick: the limit and reorder probes, every scenario's whole step at
-# 1,000 and 10,000 agents, and field's passes at 10,000 agents on one thread.
-BENCH_QUICK_FILTER := ^limit/|^probe/|^step/.*/agents:(1000|10000)/|^pass/field/.*/agents:10000/threads:1/
+# 1,000 and 10,000 agents, field's passes at 10,000 agents on one thread,
+# and the battle's combat on and off at 10,000.
+BENCH_QUICK_FILTER := ^limit/|^probe/|^step/.*/agents:(1000|10000)/|^pass/field/.*/agents:10000/threads:1/|^battle/simd/agents:10000/
 
 setup:
 	bash scripts/setup
