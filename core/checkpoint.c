@@ -347,6 +347,10 @@ static throng_status measure(const throng_world* w, const char* fn, size_t* tota
 		                "every agent of it, none a ghost)",
 		                fn);
 	}
+	if (w->unit_count > 0) {
+		return thr_fail(THRONG_ERR_UNSUPPORTED, "%s: the world has units (throng_world_add_unit): checkpoints do not "
+		                "keep them yet", fn);
+	}
 	ck_sink count = {0};
 	thr_ck_io io = {emit, &count, NULL, 0, 0, 0, fn, THRONG_OK};
 	emit_checkpoint(&io, w, 0);

@@ -449,6 +449,9 @@ static void read_agents(thr_ck_io* io, throng_world* w, const ck_head* h)
 	}
 	w->count = count;
 	w->id_end = h->id_end;
+	for (uint32_t i = 0; i < count; ++i) {
+		w->unit[i] = THRONG_NO_UNIT; // (no format keeps units yet: a world with units is not saved)
+	}
 	if (version >= 5u) {
 		read_missiles(io, w, h);
 	}

@@ -10,6 +10,7 @@
 #include "error.h"
 #include "fmath.h"
 #include "rng.h"
+#include "units.h"
 #include "world_internal.h"
 
 bool thr_combat_any(const throng_world* w)
@@ -258,6 +259,7 @@ void thr_combat_apply(throng_world* w)
 		for (; j != THR_NO_SLOT && k < end; ++k) {
 			w->combat_state[j] |= THRONG_COMBAT_HIT;
 			w->health[j] -= s[k].damage;
+			thr_units_hit(w, j, s[k].attacker);
 			if (w->health[j] <= 0.0f) {
 				w->health[j] = 0.0f;
 				w->sink_dead[j] = 1;

@@ -166,7 +166,7 @@ static throng_status check_source(const throng_world* w, const throng_source_def
 	if (st == THRONG_OK) {
 		throng_agent_def a = d->agent;
 		a.position = corner[0];
-		st = thr_validate_agent(&w->def, w->archetype_count, w->path_count, &a, 0, 1);
+		st = thr_validate_agent(&w->def, w->archetype_count, w->path_count, w->unit_count, &a, 0, 1);
 		if (st != THRONG_OK) { // "agents[0].radius: ..." said of the source's template
 			static const char batch[] = "agents[0].";
 			const char* m = throng_last_error();

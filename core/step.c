@@ -15,6 +15,7 @@
 #include "part.h"
 #include "sources.h"
 #include "targeting.h"
+#include "units.h"
 
 const thr_engine* thr_world_engine(const throng_world* w)
 {
@@ -315,6 +316,7 @@ throng_status throng_world_step(throng_world* w)
 	publish(w, &ctx, &ps);
 	thr_events_sinks(w); // after the record, which follows the removal (thr_remove_marked)
 	thr_combat_apply(w); // after the sinks, in their buffers
+	thr_units_step(w);   // on what the dead left, before the sources add
 	thr_sources_run(w);  // after the sinks and the dead: their room is the sources'
 	if (timed) {
 		thr_team_record(&w->team, team, (float)(thr_clock_ns() - began) / (float)w->count);

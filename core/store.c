@@ -57,6 +57,7 @@ static void single_views(throng_world* w, uint32_t** out[THR_SINGLE_ARRAYS])
 	out[9] = &w->path;
 	out[10] = (uint32_t**)&w->health;
 	out[11] = &w->ready;
+	out[12] = &w->unit;
 	out[THR_SINGLE_COMBAT_STATE] = &w->combat_state;
 }
 
@@ -82,7 +83,7 @@ static void* main_block(main_arrays* m, size_t n, bool totals)
 		(void**)&b1->wander, (void**)&b1->noise,
 		(void**)&sg[0], (void**)&sg[1], (void**)&sg[2], (void**)&sg[3], (void**)&sg[4], (void**)&sg[5],
 		(void**)&sg[6], (void**)&sg[9], (void**)&sg[7], (void**)&sg[8], (void**)&sg[10], (void**)&sg[11],
-		(void**)&sg[12],
+		(void**)&sg[12], (void**)&sg[13],
 		(void**)&m->total_x, (void**)&m->total_y};
 	return thr_alloc_arrays(arrays, THR_STORE_ARRAYS + (totals ? 2u : 0u), n, 4, 0);
 }
@@ -251,7 +252,7 @@ static int agent_arrays(throng_world* w, uint32_t* out[THR_AGENT_ARRAYS])
 		(uint32_t*)pr->py, (uint32_t*)pr->vx, (uint32_t*)pr->vy, (uint32_t*)pr->hx, (uint32_t*)pr->hy,
 		(uint32_t*)pr->wander, (uint32_t*)pr->noise, pr->waypoint, w->id, (uint32_t*)w->max_speed,
 		(uint32_t*)w->max_force, (uint32_t*)w->radius, w->archetype, w->group, w->target_agent, w->path,
-		(uint32_t*)w->tx, (uint32_t*)w->ty, (uint32_t*)w->health, w->ready, w->combat_state, (uint32_t*)w->total_x,
+		(uint32_t*)w->tx, (uint32_t*)w->ty, (uint32_t*)w->health, w->ready, w->unit, w->combat_state, (uint32_t*)w->total_x,
 		(uint32_t*)w->total_y};
 	int n = 0;
 	for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; ++a) {

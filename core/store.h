@@ -46,13 +46,13 @@ typedef struct thr_state {
 
 /// Single per-agent arrays that travel with the agents in a reorder (id,
 /// max_speed, max_force, radius, archetype, group, target_agent, tx, ty,
-/// path, health, ready, combat_state), of 4 bytes each.
-#define THR_SINGLE_ARRAYS 13
+/// path, health, ready, unit, combat_state), of 4 bytes each.
+#define THR_SINGLE_ARRAYS 14
 /// combat_state's index among the singles. A reorder leaves it where it
 /// is: it tells of the last step only, and the step that reorders writes
 /// it anew afterwards (thr_combat_apply clears the marks and sets the
 /// step's own), so no mark ever crosses a reorder. Removals move it.
-#define THR_SINGLE_COMBAT_STATE 12
+#define THR_SINGLE_COMBAT_STATE 13
 
 /// Spare arrays a reorder gathers the singles into: one chain of singles
 /// each (thr_store_reorder).
@@ -62,8 +62,8 @@ typedef struct thr_state {
 /// block's arrays (two states of 8, the singles, then total_x and
 /// total_y when forces are recorded) from 0, the spares, the two waypoint
 /// arrays, and the force block.
-#define THR_STORE_ARRAYS 29
-#define THR_SPARE_FIRST_ARRAY 31
+#define THR_STORE_ARRAYS 30
+#define THR_SPARE_FIRST_ARRAY 32
 #define THR_WAYPOINT_FIRST_ARRAY (THR_SPARE_FIRST_ARRAY + THR_SPARES)
 #define THR_FORCE_FIRST_ARRAY 42
 

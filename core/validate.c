@@ -343,7 +343,7 @@ throng_status thr_validate_controller(const throng_controller* ctl)
 	return THRONG_OK;
 }
 
-throng_status thr_validate_agent(const throng_world_def* d, uint32_t archetypes, uint32_t paths,
+throng_status thr_validate_agent(const throng_world_def* d, uint32_t archetypes, uint32_t paths, uint32_t units,
                                  const throng_agent_def* a, uint32_t index, uint32_t ids_end)
 {
 	// Spawning a million agents validates a million defs: build the
@@ -395,6 +395,9 @@ throng_status thr_validate_agent(const throng_world_def* d, uint32_t archetypes,
 	}
 	if (a->path != THRONG_NO_PATH && a->path >= paths) {
 		return thr_fail(THRONG_ERR_NOT_FOUND, "%spath: no path %u (the world has %u)", ctx, a->path, paths);
+	}
+	if (a->unit != THRONG_NO_UNIT && a->unit >= units) {
+		return thr_fail(THRONG_ERR_NOT_FOUND, "%sunit: no unit %u (the world has %u)", ctx, a->unit, units);
 	}
 	if (d->bounds_mode != THRONG_BOUNDS_OPEN) {
 		if (a->position.x < d->bounds_min.x || a->position.x > d->bounds_max.x ||

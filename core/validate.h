@@ -24,9 +24,9 @@
 throng_status thr_validate_def(const throng_world_def* def);
 throng_status thr_validate_controller(const throng_controller* ctl);
 /// One def, number `index`, of a spawn batch into a world made from `def`
-/// that holds `archetypes` archetypes and `paths` paths; the batch's ids
-/// end below `ids_end`.
-throng_status thr_validate_agent(const throng_world_def* def, uint32_t archetypes, uint32_t paths,
+/// that holds `archetypes` archetypes, `paths` paths and `units` units;
+/// the batch's ids end below `ids_end`.
+throng_status thr_validate_agent(const throng_world_def* def, uint32_t archetypes, uint32_t paths, uint32_t units,
                                  const throng_agent_def* a, uint32_t index, uint32_t ids_end);
 /// A point of the world (a target, a waypoint, the threat's position or
 /// velocity): both coordinates finite with magnitude <= THRONG_MAX_COORD.

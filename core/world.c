@@ -18,6 +18,7 @@
 #include "error.h"
 #include "events.h"
 #include "fmath.h"
+#include "units.h"
 #include "validate.h"
 #include "world_internal.h"
 
@@ -48,6 +49,7 @@ throng_agent_def throng_agent_default_def(void)
 	a.radius = 0.3f;
 	a.target_agent = THRONG_NO_AGENT;
 	a.path = THRONG_NO_PATH;
+	a.unit = THRONG_NO_UNIT;
 	return a;
 }
 
@@ -193,6 +195,7 @@ void thr_spawn_one(throng_world* w, const throng_agent_def* a, uint32_t source)
 	w->health[i] = c->enabled ? c->health : 0.0f;
 	w->ready[i] = 0;
 	w->combat_state[i] = 0;
+	w->unit[i] = a->unit;
 	if (a->radius > w->max_radius) {
 		w->max_radius = a->radius;
 		w->shapes_dirty = 1;
@@ -229,7 +232,7 @@ throng_status throng_world_spawn(throng_world* w, const throng_agent_def* defs, 
 		                count, w->count, THR_MAX_CAPACITY, first, THR_MAX_IDS);
 	}
 	for (uint32_t k = 0; k < count; ++k) {
-		st = thr_validate_agent(&w->def, w->archetype_count, w->path_count, &defs[k], k, first + count);
+		st = thr_validate_agent(&w->def, w->archetype_count, w->path_count, w->unit_count, &defs[k], k, first + count);
 		if (st == THRONG_OK && defs[k].target_agent < first && w->slot_of[defs[k].target_agent] == THR_NO_SLOT) {
 			st = thr_fail(THRONG_ERR_NOT_FOUND, "throng_world_spawn: agents[%u].target_agent: agent %u was removed", k,
 			              defs[k].target_agent);
@@ -309,6 +312,7 @@ throng_status throng_world_get_agent(const throng_world* w, uint32_t id, throng_
 	out->waypoint = s->waypoint != NULL ? s->waypoint[i] : 0;
 	out->health = w->health[i];
 	out->combat_state = w->combat_state[i];
+	out->unit = w->unit[i];
 	return THRONG_OK;
 }
 
@@ -510,6 +514,14 @@ uint64_t throng_world_hash(const throng_world* w)
 			XXH3_64bits_update(h, b, sizeof b);
 			XXH3_64bits_update(h, &m->damage, sizeof m->damage);
 		}
+	}
+	for (uint32_t k = 0; k < w->unit_count; ++k) { // (none: worlds without units hash as before them)
+		const thr_unit* u = &w->units[k];
+		uint32_t b[16] = {u->count, u->most, u->start, u->rallies_left, u->quiet, u->routing, (uint32_t)u->routed_step,
+		                  (uint32_t)(u->routed_step >> 32)};
+		const float f[8] = {u->base, u->shock, u->cx, u->cy, u->fx, u->fy, u->rx, u->ry};
+		memcpy(&b[8], f, sizeof f);
+		XXH3_64bits_update(h, b, sizeof b);
 	}
 	float threat[4] = {w->threat_p.x, w->threat_p.y, w->threat_v.x, w->threat_v.y};
 	XXH3_64bits_update(h, threat, sizeof threat);

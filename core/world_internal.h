@@ -125,6 +125,7 @@ struct throng_world {
 	float* health;   ///< combat: what is left (0 for an agent whose archetype has no combat)
 	uint32_t* ready; ///< combat: the step count from which it may strike again
 	uint32_t* combat_state; ///< combat: what the last step did to it (THRONG_COMBAT_* bits); not kept by checkpoints
+	uint32_t* unit;  ///< units (units.c): its unit, or THRONG_NO_UNIT
 	float max_radius; ///< largest agent radius spawned
 
 	throng_controller* archetypes;
@@ -233,6 +234,9 @@ struct throng_world {
 	uint32_t missile_n, missile_cap;
 	uint32_t combat_room; ///< deaths the step being taken may list (its strikes that hit)
 	bool combat_marked;   ///< some agent's combat_state is not 0 (thr_combat_apply clears them next step)
+	// Units (units.c): what they are, and their state after the last step.
+	struct thr_unit* units;
+	uint32_t unit_count, unit_cap;
 	float* source_near;      ///< 3 floats an entry (x, y, radius): agents near the source at work
 	uint32_t source_near_cap;
 	/// Bumped whenever an agent is added, removed or moved, or slots move

@@ -215,6 +215,7 @@ typedef struct throng_contact {
 enum {
 	THRONG_COMBAT_STRUCK = 1u << 0, ///< it struck in the last step: a blow or a shot, hit or miss
 	THRONG_COMBAT_HIT = 1u << 1,    ///< it was hit in the last step (a blow, or a missile that landed on it)
+	THRONG_COMBAT_ROUTING = 1u << 2, ///< its unit routs (throng/units.h): set after every step while it does
 };
 
 /// How an archetype's agents attack (docs/ARMIES.md).

@@ -35,6 +35,12 @@ THRONG_API_BEGIN
 /// "No path": the value of an agent's path when it follows none.
 #define THRONG_NO_PATH UINT32_MAX
 
+/// "No unit": the value of an agent's unit when it belongs to none.
+#define THRONG_NO_UNIT UINT32_MAX
+
+/// Most units one world holds (throng/units.h).
+#define THRONG_MAX_UNITS 65536u
+
 /// Most waypoints one path holds.
 #define THRONG_MAX_WAYPOINTS 4096
 
@@ -117,6 +123,7 @@ typedef struct throng_agent_def {
 	throng_vec2 target;    ///< target point for THRONG_TARGET_POINT slots (m)
 	uint32_t target_agent; ///< an agent id, or THRONG_NO_AGENT
 	uint32_t path;         ///< a path id from throng_world_add_path(), or THRONG_NO_PATH
+	uint32_t unit;         ///< a unit id from throng_world_add_unit() (throng/units.h), or THRONG_NO_UNIT
 } throng_agent_def;
 
 /// One agent's state, copied out by id.
@@ -132,7 +139,9 @@ typedef struct throng_agent_state {
 	uint32_t path;            ///< THRONG_NO_PATH when it follows none
 	uint32_t waypoint;        ///< index of the waypoint it is heading for
 	float health;             ///< combat (throng_combat): what is left; 0 when its archetype has none
-	uint32_t combat_state;    ///< combat: what the last step did (THRONG_COMBAT_STRUCK, THRONG_COMBAT_HIT)
+	uint32_t combat_state;    ///< combat: what the last step did (THRONG_COMBAT_STRUCK, THRONG_COMBAT_HIT),
+	                          ///< and THRONG_COMBAT_ROUTING while its unit routs
+	uint32_t unit;            ///< THRONG_NO_UNIT when it belongs to none
 } throng_agent_state;
 
 /// Zero-copy read access to the current step. Arrays have `count` entries in
@@ -231,7 +240,8 @@ bool throng_bounds_mode_from_name(const char* name, throng_bounds_mode* out);
 throng_world_def throng_world_default_def(void);
 
 /// Defaults: at the origin, at rest, max_speed 1.3 m/s, max_force 4 m/s^2,
-/// radius 0.3 m, archetype 0, group 0, target (0,0), no target agent.
+/// radius 0.3 m, archetype 0, group 0, target (0,0), no target agent, no
+/// path, no unit.
 throng_agent_def throng_agent_default_def(void);
 
 /// throng_agent_default_def() with a pedestrian's body, for agents of
@@ -584,5 +594,7 @@ THRONG_API_END
 // Spatial queries on a world (agents near a point, in a box or polygon,
 // the k nearest) are declared in their own header, included here.
 #include "throng/query.h"
+// Units: morale and rout.
+#include "throng/units.h"
 
 #endif

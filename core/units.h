@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// Units (private): their state and the morale stage (throng/units.h has
+// the model).
+//
+// Two hooks in the step. thr_units_hit, from thr_combat_apply for every
+// hit it takes from a target's health, weighs the hit by where its
+// attacker stands against the target's unit's facing (front 0, flank,
+// rear) and adds it to the unit's `pending`. thr_units_step, after the
+// combat's removals, measures every unit on the step's final state (one
+// pass over the agents into integer sums, so the storage order changes
+// no bit), turns pending and panic into shock, reckons morale, routs and
+// rallies units (their members' archetypes and targets change here,
+// between steps, as throng_world_set_archetype would), and marks the
+// members of routing units THRONG_COMBAT_ROUTING.
+#ifndef THRONG_CORE_UNITS_H
+#define THRONG_CORE_UNITS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "throng/throng.h"
+
+typedef struct thr_unit {
+	throng_unit_def def;
+	uint32_t count, most;  ///< live members; the most it had
+	uint32_t start;        ///< members when it last formed (its first measure, or its last rally)
+	uint32_t rallies_left;
+	uint32_t quiet;        ///< routing: steps since a hit reached it
+	bool routing;
+	bool hit;              ///< a member was hit in the step being measured
+	float base;            ///< morale before losses and shock: 1, or rally_morale after a rally
+	float shock;
+	float morale;
+	float pending;         ///< the step's hits on flank and rear, in losses (thr_units_hit)
+	uint64_t routed_step;  ///< UINT64_MAX: never
+	float cx, cy;          ///< centre
+	float fx, fy;          ///< facing (unit)
+	float rx, ry;          ///< refuge in use
+	// The morale stage's scratch (no allocation after the step's flip).
+	int64_t sx, sy, shx, shy; ///< its members' sums: positions in 1/256 m, headings in 2^-20
+	uint32_t n;               ///< its members counted
+	uint32_t router;          ///< the index of a routing unit, in the list the stage makes
+	bool change;              ///< it routed or rallied in this stage
+} thr_unit;
+
+/// A hit taken from the health of the agent at slot `target` by the
+/// agent with id `attacker` (who may be gone), weighed into the target's
+/// unit (none: nothing).
+void thr_units_hit(throng_world* w, uint32_t target, uint32_t attacker);
+
+/// The morale stage (see above), after thr_combat_apply.
+void thr_units_step(throng_world* w);
+
+#endif
