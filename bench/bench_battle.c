@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
-// The cost of combat (issue 34's target: a battle of 10^6 soldiers, two
-// armies of 100 units each, runs with combat on at no less than 70 % of
-// the agent-steps per second of the same scene with combat off, on one
-// and on two threads).
+// The cost of combat and morale (issue 34's target: a battle of 10^6
+// soldiers, two armies of 100 units each, runs with combat and morale on
+// at no less than 70 % of the agent-steps per second of the same scene
+// with combat off, on one and on two threads).
 //
 // Names read battle/simd/agents:<N>/combat:<0|1>/threads:<T>, with
 // "/large/" before the arguments from BENCH_LARGE agents on
 // (battle/simd/large/agents:1000000/combat:1/threads:2), so that
-// --benchmark_filter=-/large/ leaves them out. combat:0 is the same scene
-// with combat off in every controller (throng_controller's default combat,
+// --benchmark_filter=-/large/ leaves them out. combat:1 is combat and
+// morale: every unit a throng unit (throng/units.h, the morale defaults)
+// with a routing archetype for each kind of soldier
+// (throng_controller_routing). combat:0 is the same scene with combat off
+// in every controller and no units (throng_controller's default combat,
 // enabled false and every field 0: a disabled combat must have no attack;
 // the same slots, target rules, bodies and marching orders), in the same
 // process, so the two rows give combat's cost as a ratio (scripts/plot_bench
@@ -27,11 +30,10 @@
 // Armies and units. A target rule chooses among one group, and a soldier
 // must be able to choose any enemy, not only the unit facing it: so the
 // group is the army (0 or 1), and the units are the blocks the soldiers
-// are placed in. The archetype is the kind of soldier (infantry or archers
-// of each army, four in all), not the unit: 200 archetypes with the same
-// controller would only make the engine look up more controllers. The
-// library has no unit of its own; the benchmark records the count in the
-// `units` counter.
+// are placed in (with combat on, each a throng unit whose army is its
+// group). The archetype is the kind of soldier (infantry or archers of
+// each army, four in all, and their four routing archetypes), not the
+// unit. The benchmark records the count in the `units` counter.
 //
 // What is timed. Each iteration builds a fresh world, steps it
 // BATTLE_WARMUP_STEPS (50 steps of 0.1 s, untimed: the fronts meet after
@@ -75,6 +77,8 @@ typedef struct battle_layout {
 	uint32_t per_unit, columns, rows;
 	float width, depth; ///< m
 	uint32_t kinds[2][BATTLE_KINDS];
+	uint32_t routs[2][BATTLE_KINDS]; ///< their routing archetypes (combat on)
+	bool units;                      ///< soldiers join their block's unit
 } battle_layout;
 
 static battle_layout battle_layout_of(uint32_t agents)
@@ -147,6 +151,7 @@ static throng_agent_def battle_soldier(const battle_layout* l, uint32_t a, uint3
 	d.archetype = l->kinds[a][kind];
 	d.group = a;
 	d.target = kind == BATTLE_ARCHERS ? d.position : (throng_vec2){facing * back, y}; // where the enemy stood
+	d.unit = l->units ? a * (BATTLE_UNITS / 2u) + u : THRONG_NO_UNIT; // (units added in that order)
 	return d;
 }
 
@@ -176,6 +181,22 @@ static throng_world* battle_create(uint32_t agents, uint32_t threads, bool comba
 		for (uint32_t k = 0; k < BATTLE_KINDS && st == THRONG_OK; ++k) {
 			const throng_controller c = battle_controller(a, k, combat);
 			st = throng_world_add_archetype(w, &c, &l.kinds[a][k]);
+			if (st == THRONG_OK && combat) {
+				const throng_controller r = throng_controller_routing(&c);
+				st = throng_world_add_archetype(w, &r, &l.routs[a][k]);
+			}
+		}
+	}
+	l.units = combat;
+	for (uint32_t a = 0; combat && a < 2; ++a) {
+		for (uint32_t u = 0; u < BATTLE_UNITS / 2u && st == THRONG_OK; ++u) {
+			const uint32_t kind = battle_soldier(&l, a, u, 0).archetype == l.kinds[a][BATTLE_ARCHERS];
+			throng_unit_def ud = throng_unit_default_def();
+			ud.archetype = l.kinds[a][kind];
+			ud.rout_archetype = l.routs[a][kind];
+			ud.army = a;
+			uint32_t id = 0;
+			st = throng_world_add_unit(w, &ud, &id);
 		}
 	}
 	throng_agent_def* defs = st == THRONG_OK ? malloc((size_t)agents * sizeof *defs) : NULL;
@@ -206,7 +227,7 @@ static void battle_scene(thr_bench_state* st)
 	const uint32_t threads = (uint32_t)thr_bench_range(st, 2);
 	double seconds = 0.0, cpu = 0.0;
 	int64_t steps = 0, agent_steps = 0, windows = 0;
-	uint64_t killed = 0;
+	uint64_t killed = 0, routed = 0;
 	double live_start = 0.0, live_end = 0.0;
 	bench_measure m = {0};
 	bool fail = false;
@@ -233,6 +254,10 @@ static void battle_scene(thr_bench_state* st)
 			bench_measure_collect(w, &m);
 			killed += throng_world_get_stats(w).agents_removed - removed;
 			live_end += (double)throng_world_agent_count(w);
+			for (uint32_t u = 0; u < throng_world_unit_count(w); ++u) {
+				throng_unit_state us;
+				routed += throng_world_get_unit(w, u, &us) == THRONG_OK && us.routed_step != UINT64_MAX;
+			}
 			windows++;
 		}
 		throng_world_destroy(w);
@@ -252,6 +277,7 @@ static void battle_scene(thr_bench_state* st)
 	thr_bench_set_counter(st, "live_at_start", windows > 0 ? live_start / (double)windows : 0.0);
 	thr_bench_set_counter(st, "live_at_end", windows > 0 ? live_end / (double)windows : 0.0);
 	thr_bench_set_counter(st, "killed_per_step", steps > 0 ? (double)killed / (double)steps : 0.0);
+	thr_bench_set_counter(st, "units_routed", windows > 0 ? (double)routed / (double)windows : 0.0);
 	for (int k = 0; k < THRONG_STAGE_COUNT; ++k) {
 		char name[48];
 		snprintf(name, sizeof name, "stage_%s_ns", throng_stage_name((throng_stage)k));

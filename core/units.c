@@ -92,7 +92,7 @@ static throng_status check_def(const throng_world* w, const throng_unit_def* d)
 		                "%s: def.rout_archetype: archetype %u %s combat and archetype %u %s (a routing soldier keeps "
 		                "its health: both or neither)",
 		                add_fn, d->rout_archetype, w->archetypes[d->rout_archetype].combat.enabled ? "has" : "has no",
-		                d->archetype, w->archetypes[d->archetype].combat.enabled ? "has" : "has none");
+		                d->archetype, w->archetypes[d->archetype].combat.enabled ? "has it" : "has none");
 	}
 	if (d->has_refuge) {
 		throng_status st = thr_validate_point("throng_world_add_unit: def.refuge", d->refuge);
@@ -207,8 +207,11 @@ void thr_units_hit(throng_world* w, uint32_t target, uint32_t attacker)
 		return;
 	}
 	// Front within 60 degrees of the facing, rear within 60 degrees of
-	// its back, the flanks between.
-	const float c = (dx * u->fx + dy * u->fy) / d;
+	// its back, the flanks between. A unit not measured yet (its first
+	// step) faces as the soldier hit does.
+	const bool measured = u->most > 0;
+	const float fx = measured ? u->fx : s->hx[target], fy = measured ? u->fy : s->hy[target];
+	const float c = (dx * fx + dy * fy) / d;
 	u->pending += c >= 0.5f ? 0.0f : c <= -0.5f ? u->def.morale.rear : u->def.morale.flank;
 }
 
