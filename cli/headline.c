@@ -86,12 +86,15 @@ static void outcome(FILE* out, const cli_summary* s)
 	said = said || s->outcome_count > 0;
 	for (uint32_t k = 0; k < s->side_count; ++k) {
 		fprintf(out, "%s%s of group %u's %s", k > 0 ? ", " : said ? "; standing: " : "  standing: ",
-		        count(a, s->sides[k].left), s->sides[k].label, count(b, s->sides[k].start));
+		        count(a, s->sides[k].standing), s->sides[k].label, count(b, s->sides[k].start));
+		if (s->sides[k].left > s->sides[k].standing) {
+			fprintf(out, " (%s routing)", count(a, s->sides[k].left - s->sides[k].standing));
+		}
 	}
 	if (s->side_count > 0) {
 		const bool one = strcmp(s->winner, "none") != 0 && strcmp(s->winner, "undecided") != 0;
 		fprintf(out, "%s%s%s", s->sides_capped ? " (more groups fought)" : "", one ? ": won by group " : ": ",
-		        one ? s->winner : strcmp(s->winner, "none") == 0 ? "nobody left" : "undecided");
+		        one ? s->winner : strcmp(s->winner, "none") == 0 ? "nobody standing" : "undecided");
 		said = true;
 	}
 	if (s->interrupted != NULL) {

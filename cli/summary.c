@@ -7,20 +7,27 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-/// Whether each archetype of `world` has combat (the first 64); false when
-/// none has.
-static bool combat_archetypes(const throng_world* world, bool fights[64])
+/// Whether each archetype of `world` has combat, as a malloc'd array of
+/// one byte an archetype; NULL when none has (or out of memory: the
+/// summary then counts no sides).
+static uint8_t* combat_archetypes(const throng_world* world)
 {
-	bool any = false;
 	const uint32_t n = throng_world_archetype_count(world);
-	for (uint32_t a = 0; a < 64; ++a) {
+	uint8_t* fights = n > 0 ? malloc(n) : NULL;
+	bool any = false;
+	for (uint32_t a = 0; fights != NULL && a < n; ++a) {
 		throng_controller c;
-		fights[a] = a < n && throng_world_get_controller(world, a, &c) == THRONG_OK && c.combat.enabled;
+		fights[a] = throng_world_get_controller(world, a, &c) == THRONG_OK && c.combat.enabled;
 		any = any || fights[a];
 	}
-	return any;
+	if (!any) {
+		free(fights);
+		return NULL;
+	}
+	return fights;
 }
 
 /// The side (index into s->sides) of label `label`, or -1.
@@ -36,17 +43,18 @@ static int side_of(const cli_summary* s, uint32_t label)
 
 /// Notes the labels of the agents with combat, the smallest
 /// CLI_SUMMARY_MAX_SIDES in increasing order, and counts each side's
-/// agents into `start` (at the beginning) or `left` (at the end).
+/// agents into `start` (at the beginning) or `left` and `standing` (at
+/// the end; standing: not routing).
 static void count_sides(cli_summary* s, const throng_world* world, bool at_start)
 {
-	bool fights[64];
-	if (!combat_archetypes(world, fights)) {
+	uint8_t* fights = combat_archetypes(world);
+	if (fights == NULL) {
 		return;
 	}
 	const throng_view v = throng_world_view(world);
 	for (uint32_t k = 0; at_start && k < v.count; ++k) {
 		const uint32_t label = v.group[k];
-		if (v.archetype[k] >= 64 || !fights[v.archetype[k]] || side_of(s, label) >= 0) {
+		if (!fights[v.archetype[k]] || side_of(s, label) >= 0) {
 			continue;
 		}
 		uint32_t at = s->side_count;
@@ -66,10 +74,33 @@ static void count_sides(cli_summary* s, const throng_world* world, bool at_start
 		snprintf(s->sides[at].key, sizeof s->sides[at].key, "survivors_%u", label);
 	}
 	for (uint32_t k = 0; k < v.count; ++k) {
-		const int side = v.archetype[k] < 64 && fights[v.archetype[k]] ? side_of(s, v.group[k]) : -1;
-		if (side >= 0) {
-			++*(at_start ? &s->sides[side].start : &s->sides[side].left);
+		const int side = fights[v.archetype[k]] ? side_of(s, v.group[k]) : -1;
+		if (side >= 0 && at_start) {
+			s->sides[side].start++;
+		} else if (side >= 0) {
+			s->sides[side].left++;
+			s->sides[side].standing += (v.combat_state[k] & THRONG_COMBAT_ROUTING) == 0;
 		}
+	}
+	free(fights);
+}
+
+/// The units that routed (at least once) and the time of the first rout.
+static void count_routs(cli_summary* s, const throng_world* world)
+{
+	const uint32_t n = throng_world_unit_count(world);
+	const double dt = (double)throng_world_get_def(world).dt;
+	s->units = n;
+	s->routed_units = 0;
+	s->first_rout_s = NAN;
+	for (uint32_t u = 0; u < n; ++u) {
+		throng_unit_state us;
+		if (throng_world_get_unit(world, u, &us) != THRONG_OK || us.routed_step == UINT64_MAX) {
+			continue;
+		}
+		s->routed_units++;
+		const double t = (double)us.routed_step * dt;
+		s->first_rout_s = isnan(s->first_rout_s) || t < s->first_rout_s ? t : s->first_rout_s;
 	}
 }
 
@@ -83,8 +114,8 @@ void cli_summary_begin(cli_summary* s, const throng_world* world)
 }
 
 /// Each side's survivors at the end of a battle, and its winner: the one
-/// side with any left ("none" when no side has, "undecided" when two or
-/// more have).
+/// side with any standing, alive and not routing ("none" when no side
+/// has, "undecided" when two or more have).
 static void count_survivors(cli_summary* s, const throng_world* world)
 {
 	if (s->side_count == 0) {
@@ -92,11 +123,12 @@ static void count_survivors(cli_summary* s, const throng_world* world)
 	}
 	uint32_t standing = 0, last = 0;
 	for (uint32_t k = 0; k < s->side_count; ++k) {
-		s->sides[k].left = 0;
+		s->sides[k].left = s->sides[k].standing = 0;
 	}
 	count_sides(s, world, false);
+	count_routs(s, world);
 	for (uint32_t k = 0; k < s->side_count; ++k) {
-		if (s->sides[k].left > 0) {
+		if (s->sides[k].standing > 0) {
 			++standing;
 			last = s->sides[k].label;
 		}
@@ -185,7 +217,7 @@ typedef struct field {
 
 enum {
 	FIELD_BASE = 39,
-	FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + CLI_SUMMARY_MAX_SIDES + 1 + 1 + CLI_SUMMARY_MAX_MEASURES + 2 + 11
+	FIELD_MAX = FIELD_BASE + THRONG_MAX_OUTCOMES + CLI_SUMMARY_MAX_SIDES + 1 + 2 + 1 + CLI_SUMMARY_MAX_MEASURES + 2 + 11
 };
 
 /// Fills f with the summary's fields; returns how many.
@@ -255,6 +287,10 @@ static int make_fields(const cli_summary* s, field f[FIELD_MAX])
 	}
 	if (s->side_count > 0) {
 		f[n++] = (field){"winner", FIELD_STR, s->winner, 0, 0.0, false};
+	}
+	if (s->side_count > 0 && s->units > 0) {
+		f[n++] = (field){"routed_units", FIELD_U64, NULL, s->routed_units, 0.0, false};
+		f[n++] = (field){"first_rout_s", FIELD_F64, NULL, 0, s->first_rout_s, false};
 	}
 	if (s->measure_count > 0) {
 		f[n++] = (field){"measure_seconds", FIELD_F64, NULL, 0, s->measure_seconds, false};

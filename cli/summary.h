@@ -78,15 +78,19 @@ typedef struct cli_summary {
 	/// Combat (docs/ARMIES.md): the group labels of the agents whose
 	/// archetype has combat when the run began (cli_summary_begin; at most
 	/// CLI_SUMMARY_MAX_SIDES, the smallest labels), the agents of each at
-	/// the start and at the end, and the winner: the one side left standing.
+	/// the start and at the end (of whom standing: not routing), and the
+	/// winner: the one side left standing.
 	uint32_t side_count;
 	bool sides_capped;          ///< more labels fought than the summary counts
 	struct {
 		uint32_t label;
-		uint64_t start, left;
+		uint64_t start, left, standing;
 		char key[32];           ///< "survivors_<label>"
 	} sides[CLI_SUMMARY_MAX_SIDES];
-	char winner[32];            ///< "<label>", "none" (nobody left) or "undecided" (two or more sides left)
+	char winner[32];            ///< "<label>", "none" (nobody standing) or "undecided" (two or more sides standing)
+	uint32_t units;             ///< the world's units (throng/units.h)
+	uint64_t routed_units;      ///< units that routed, at least once
+	double first_rout_s;        ///< simulated time of the first rout; NAN: none
 	uint32_t measure_count;     ///< figures of the scenario file's measurement lines and areas
 	struct {
 		char key[32];           ///< "line0_left", "area1_voronoi_density", ...
