@@ -212,7 +212,8 @@ void thr_units_hit(throng_world* w, uint32_t target, uint32_t attacker)
 	const bool measured = u->most > 0;
 	const float fx = measured ? u->fx : s->hx[target], fy = measured ? u->fy : s->hy[target];
 	const float c = (dx * fx + dy * fy) / d;
-	u->pending += c >= 0.5f ? 0.0f : c <= -0.5f ? u->def.morale.rear : u->def.morale.flank;
+	u->rear_hits += c <= -0.5f;
+	u->flank_hits += c > -0.5f && c < 0.5f;
 }
 
 /// Gives the members of the units flagged `change` their new
@@ -280,8 +281,9 @@ static void measure(thr_unit* u, float dt)
 	}
 	const throng_morale* m = &u->def.morale;
 	const float scale = m->breaks_at * (float)(u->most > 0 ? u->most : 1u);
-	u->shock = fmaxf(0.0f, u->shock - m->recovery * dt) + u->pending / scale;
-	u->pending = 0.0f;
+	const float weight = m->flank * (float)u->flank_hits + m->rear * (float)u->rear_hits;
+	u->shock = fmaxf(0.0f, u->shock - m->recovery * dt) + weight / scale;
+	u->flank_hits = u->rear_hits = 0;
 }
 
 void thr_units_step(throng_world* w)

@@ -4,11 +4,11 @@
 //
 // Two hooks in the step. thr_units_hit, from thr_combat_apply for every
 // hit it takes from a target's health, weighs the hit by where its
-// attacker stands against the target's unit's facing (front 0, flank,
-// rear) and adds it to the unit's `pending`. thr_units_step, after the
+// attacker stands against the target's unit's facing (front, flank,
+// rear) and counts the flank and rear ones. thr_units_step, after the
 // combat's removals, measures every unit on the step's final state (one
 // pass over the agents into integer sums, so the storage order changes
-// no bit), turns pending and panic into shock, reckons morale, routs and
+// no bit), turns those hits and panic into shock, reckons morale, routs and
 // rallies units (their members' archetypes and targets change here,
 // between steps, as throng_world_set_archetype would), and marks the
 // members of routing units THRONG_COMBAT_ROUTING.
@@ -31,7 +31,8 @@ typedef struct thr_unit {
 	float base;            ///< morale before losses and shock: 1, or rally_morale after a rally
 	float shock;
 	float morale;
-	float pending;         ///< the step's hits on flank and rear, in losses (thr_units_hit)
+	uint32_t flank_hits, rear_hits; ///< the step's hits on its flanks and rear (thr_units_hit): counts,
+	                                ///< so that their weight does not depend on the order they come in
 	uint64_t routed_step;  ///< UINT64_MAX: never
 	float cx, cy;          ///< centre
 	float fx, fy;          ///< facing (unit)
