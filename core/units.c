@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "fmath.h"
 #include "validate.h"
 #include "world_internal.h"
 
@@ -32,34 +33,63 @@ throng_unit_def throng_unit_default_def(void)
 	                           .rally_time = 10.0f,
 	                           .rally_morale = 0.5f,
 	                           .rallies = 1};
+	d.formation = (throng_formation){.kind = THRONG_FORMATION_NONE,
+	                                 .files = 0,
+	                                 .spacing = 1.0f,
+	                                 .rank_spacing = 1.0f,
+	                                 .speed = 1.0f,
+	                                 .turn_rate = 0.5f};
 	d.internal_cookie = THR_DEF_COOKIE;
 	return d;
 }
 
-throng_controller throng_controller_routing(const throng_controller* fighting)
+/// Whether a slot steers by where the soldier is going (a target agent,
+/// the threat or the target point, a path, a wander).
+static bool steers_to_a_goal(throng_behavior_kind kind)
 {
-	throng_controller r = *fighting;
-	r.target_rule.enabled = false;
-	r.combat.attack = THRONG_ATTACK_NONE;
+	switch (kind) {
+	case THRONG_SEEK:
+	case THRONG_FLEE:
+	case THRONG_ARRIVE:
+	case THRONG_PURSUIT:
+	case THRONG_EVADE:
+	case THRONG_WANDER:
+	case THRONG_WANDER_NOISE:
+	case THRONG_PATH_FOLLOW: return true;
+	default: return false;
+	}
+}
+
+/// `from` without its slots that steer to a goal, and `last` added (in
+/// the last place when the controller is full).
+static throng_controller replace_goal(const throng_controller* from, throng_slot last)
+{
+	throng_controller r = *from;
 	r.slot_count = 0;
-	for (uint32_t k = 0; k < fighting->slot_count && k < THRONG_MAX_SLOTS; ++k) {
-		switch (fighting->slots[k].kind) {
-		case THRONG_SEEK:
-		case THRONG_FLEE:
-		case THRONG_ARRIVE:
-		case THRONG_PURSUIT:
-		case THRONG_EVADE:
-		case THRONG_WANDER:
-		case THRONG_WANDER_NOISE:
-		case THRONG_PATH_FOLLOW:
-			break; // where it was going no longer matters
-		default:
-			r.slots[r.slot_count++] = fighting->slots[k];
+	for (uint32_t k = 0; k < from->slot_count && k < THRONG_MAX_SLOTS; ++k) {
+		if (!steers_to_a_goal(from->slots[k].kind)) {
+			r.slots[r.slot_count++] = from->slots[k];
 		}
 	}
+	r.slots[r.slot_count < THRONG_MAX_SLOTS ? r.slot_count++ : THRONG_MAX_SLOTS - 1u] = last;
+	return r;
+}
+
+throng_controller throng_controller_formation(const throng_controller* fighting)
+{
+	throng_slot keep = throng_slot_default_def(THRONG_ARRIVE);
+	keep.params.target = THRONG_TARGET_POINT;
+	keep.params.slow_radius = 1.0f;
+	return replace_goal(fighting, keep);
+}
+
+throng_controller throng_controller_routing(const throng_controller* fighting)
+{
 	throng_slot run = throng_slot_default_def(THRONG_SEEK);
 	run.params.target = THRONG_TARGET_POINT;
-	r.slots[r.slot_count < THRONG_MAX_SLOTS ? r.slot_count++ : THRONG_MAX_SLOTS - 1u] = run;
+	throng_controller r = replace_goal(fighting, run);
+	r.target_rule.enabled = false;
+	r.combat.attack = THRONG_ATTACK_NONE;
 	return r;
 }
 
@@ -98,6 +128,34 @@ static throng_status check_def(const throng_world* w, const throng_unit_def* d)
 		throng_status st = thr_validate_point("throng_world_add_unit: def.refuge", d->refuge);
 		if (st != THRONG_OK) {
 			return st;
+		}
+	}
+	const throng_formation* f = &d->formation;
+	if ((unsigned)f->kind > THRONG_FORMATION_WEDGE) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: def.formation.kind: must be a throng_formation_kind (got %u)",
+		                add_fn, (unsigned)f->kind);
+	}
+	if (f->kind != THRONG_FORMATION_NONE) {
+		if (d->march_archetype >= w->archetype_count) {
+			return thr_fail(THRONG_ERR_NOT_FOUND, "%s: def.march_archetype: no archetype %u (the world has %u)", add_fn,
+			                d->march_archetype, w->archetype_count);
+		}
+		if (w->archetypes[d->march_archetype].combat.enabled != w->archetypes[d->archetype].combat.enabled) {
+			return thr_fail(THRONG_ERR_INVALID_ARGUMENT,
+			                "%s: def.march_archetype: archetype %u and archetype %u must both have combat or neither",
+			                add_fn, d->march_archetype, d->archetype);
+		}
+	}
+	const struct {
+		const char* name;
+		float v;
+	} lengths[] = {{"spacing", f->spacing}, {"rank_spacing", f->rank_spacing}, {"speed", f->speed},
+	               {"turn_rate", f->turn_rate}};
+	for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; ++k) {
+		if (!isfinite(lengths[k].v) || !(lengths[k].v > 0.0f) || lengths[k].v > 1.0e3f) {
+			char g[THR_FMT_FLOAT_CAP];
+			return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: def.formation.%s: must be finite and in (0, 1e3] (got %s)",
+			                add_fn, lengths[k].name, thr_fmt_float(g, lengths[k].v));
 		}
 	}
 	const throng_morale* m = &d->morale;
@@ -152,6 +210,8 @@ throng_status throng_world_add_unit(throng_world* w, const throng_unit_def* def,
 	u->morale = 1.0f;
 	u->routed_step = UINT64_MAX;
 	u->fx = 1.0f;
+	u->hx = 1.0f;
+	u->order.kind = THRONG_ORDER_HALT;
 	*id_out = w->unit_count++;
 	return THRONG_OK;
 }
@@ -184,7 +244,47 @@ throng_status throng_world_get_unit(const throng_world* w, uint32_t unit, throng
 	                           .routed_step = u->routed_step,
 	                           .centre = {u->cx, u->cy},
 	                           .facing = {u->fx, u->fy},
-	                           .refuge = {u->rx, u->ry}};
+	                           .refuge = {u->rx, u->ry},
+	                           .order = u->order,
+	                           .charging = u->charging,
+	                           .anchor = {u->ax, u->ay},
+	                           .heading = {u->hx, u->hy}};
+	return THRONG_OK;
+}
+
+throng_status throng_world_order_unit(throng_world* w, uint32_t unit, throng_order order)
+{
+	static const char fn[] = "throng_world_order_unit";
+	throng_status st = thr_check_world(w, fn);
+	if (st == THRONG_OK && unit >= w->unit_count) {
+		st = thr_fail(THRONG_ERR_NOT_FOUND, "%s: unit: no unit %u (the world has %u)", fn, unit, w->unit_count);
+	}
+	if (st == THRONG_OK && w->units[unit].def.formation.kind == THRONG_FORMATION_NONE) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: unit %u has no formation (def.formation.kind)", fn, unit);
+	}
+	if (st == THRONG_OK && (unsigned)order.kind > THRONG_ORDER_HOLD) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: order.kind: must be a throng_order_kind (got %u)", fn,
+		              (unsigned)order.kind);
+	}
+	if (st == THRONG_OK && (order.kind == THRONG_ORDER_MOVE || order.kind == THRONG_ORDER_TURN)) {
+		st = thr_validate_point("throng_world_order_unit: order.point", order.point);
+		if (st == THRONG_OK && order.kind == THRONG_ORDER_TURN && order.point.x == 0.0f && order.point.y == 0.0f) {
+			st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "%s: order.point: a turn needs a direction, not (0, 0)", fn);
+		}
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	if (order.kind == THRONG_ORDER_TURN) {
+		const float len = sqrtf(order.point.x * order.point.x + order.point.y * order.point.y);
+		order.point = (throng_vec2){order.point.x / len, order.point.y / len};
+	}
+	thr_unit* u = &w->units[unit];
+	u->order = order;
+	if (u->charging && order.kind != THRONG_ORDER_CHARGE) {
+		u->charging = false; // it forms again where it stands, at the next step's end
+		u->anchored = false;
+	}
 	return THRONG_OK;
 }
 
@@ -216,10 +316,20 @@ void thr_units_hit(throng_world* w, uint32_t target, uint32_t attacker)
 	u->flank_hits += c > -0.5f && c < 0.5f;
 }
 
-/// Gives the members of the units flagged `change` their new
-/// archetype and targets: a routing unit's its rout archetype and the
-/// refuge, a rallied unit's its archetype again; either way no target
-/// agent (a rule chooses again).
+/// The archetype a unit's soldiers have now: the rout archetype while it
+/// routs, the march archetype while it marches in formation, else its
+/// fighting archetype.
+static uint32_t archetype_now(const thr_unit* u)
+{
+	return u->routing ? u->def.rout_archetype
+	       : u->def.formation.kind != THRONG_FORMATION_NONE && !u->charging ? u->def.march_archetype
+	                                                                        : u->def.archetype;
+}
+
+/// Gives the members of the units flagged `change` their archetype now
+/// (throng_world_set_archetype's rule for health). A unit that routs
+/// runs for the refuge and a unit that rallies chooses its targets anew
+/// (no target agent); one that charges keeps the targets its march chose.
 static void reassign(throng_world* w)
 {
 	for (uint32_t i = 0; i < w->count; ++i) {
@@ -228,18 +338,127 @@ static void reassign(throng_world* w)
 			continue;
 		}
 		const thr_unit* u = &w->units[k];
-		const uint32_t arch = u->routing ? u->def.rout_archetype : u->def.archetype;
+		const uint32_t arch = archetype_now(u);
 		const throng_combat* was = &w->archetypes[w->archetype[i]].combat;
 		const throng_combat* now = &w->archetypes[arch].combat;
 		w->health[i] = !now->enabled ? 0.0f : was->enabled ? w->health[i] : now->health;
 		w->archetype[i] = arch;
-		w->target_agent[i] = THRONG_NO_AGENT;
+		if (u->routing || u->rallied) {
+			w->target_agent[i] = THRONG_NO_AGENT;
+		}
 		if (u->routing) {
 			w->tx[i] = u->rx;
 			w->ty[i] = u->ry;
 		}
 	}
 	w->shapes_dirty = 1; // the shape grids' reach follows the archetypes in use
+}
+
+/// (hx, hy) turned towards the unit vector (ux, uy) by at most `most`
+/// radians; whether it got there.
+static bool wheel(float* hx, float* hy, float ux, float uy, float most)
+{
+	const float angle = thr_atan2f(*hx * uy - *hy * ux, *hx * ux + *hy * uy);
+	if (fabsf(angle) <= most) {
+		*hx = ux;
+		*hy = uy;
+		return true;
+	}
+	float sn = 0.0f, cs = 1.0f;
+	thr_sincosf(angle > 0.0f ? most : -most, &sn, &cs);
+	const float x = *hx * cs - *hy * sn, y = *hx * sn + *hy * cs;
+	const float len = sqrtf(x * x + y * y);
+	*hx = x / len;
+	*hy = y / len;
+	return false;
+}
+
+/// Moves a marching unit's anchor and heading by its order, one step.
+static void march(thr_unit* u, float dt)
+{
+	const throng_formation* f = &u->def.formation;
+	if (u->order.kind == THRONG_ORDER_TURN) {
+		if (wheel(&u->hx, &u->hy, u->order.point.x, u->order.point.y, f->turn_rate * dt)) {
+			u->order.kind = THRONG_ORDER_HALT;
+		}
+	} else if (u->order.kind == THRONG_ORDER_MOVE) {
+		const float dx = u->order.point.x - u->ax, dy = u->order.point.y - u->ay;
+		const float d = sqrtf(dx * dx + dy * dy), pace = f->speed * dt;
+		if (d <= pace) {
+			u->ax = u->order.point.x;
+			u->ay = u->order.point.y;
+			u->order.kind = THRONG_ORDER_HALT;
+			return;
+		}
+		wheel(&u->hx, &u->hy, dx / d, dy / d, f->turn_rate * dt);
+		u->ax += pace * dx / d;
+		u->ay += pace * dy / d;
+	}
+}
+
+/// The integer square root of k (the largest r with r * r <= k).
+static uint32_t isqrt(uint32_t k)
+{
+	uint32_t r = (uint32_t)sqrt((double)k);
+	while ((uint64_t)r * r > k) {
+		r--;
+	}
+	while ((uint64_t)(r + 1u) * (r + 1u) <= k) {
+		r++;
+	}
+	return r;
+}
+
+/// Slot k of a formation of n: metres ahead of the anchor and to its
+/// right (the ranks centred on the anchor front to back, each rank on
+/// its middle).
+static void slot_of(const throng_formation* f, uint32_t k, uint32_t n, float* ahead, float* right)
+{
+	uint32_t rank = 0, place = 0, width = 1, ranks = 1;
+	if (f->kind == THRONG_FORMATION_WEDGE) {
+		rank = isqrt(k);
+		place = k - rank * rank;
+		width = 2u * rank + 1u;
+		ranks = isqrt(n - 1u) + 1u;
+	} else {
+		uint32_t files = f->files;
+		if (files == 0) {
+			files = f->kind == THRONG_FORMATION_COLUMN ? 4u
+			        : f->kind == THRONG_FORMATION_SQUARE ? isqrt(n - 1u) + 1u
+			                                             : isqrt(4u * (n - 1u)) + 1u; // a line: about 2 sqrt(n)
+		}
+		rank = k / files;
+		place = k % files;
+		ranks = (n + files - 1u) / files;
+		width = rank + 1u < ranks ? files : n - rank * files;
+	}
+	*ahead = f->rank_spacing * (0.5f * (float)(ranks - 1u) - (float)rank);
+	*right = f->spacing * ((float)place - 0.5f * (float)(width - 1u));
+}
+
+/// Puts every soldier of a unit marching in formation on its slot: its
+/// place among its unit's live members in id order.
+static void place_in_slots(throng_world* w)
+{
+	for (uint32_t k = 0; k < w->unit_count; ++k) {
+		w->units[k].next = 0;
+	}
+	const uint32_t ids = thr_id_end(w);
+	for (uint32_t id = 0; id < ids; ++id) {
+		const uint32_t i = w->slot_of[id];
+		if (i == THR_NO_SLOT || w->unit[i] == THRONG_NO_UNIT) {
+			continue;
+		}
+		thr_unit* u = &w->units[w->unit[i]];
+		if (u->def.formation.kind == THRONG_FORMATION_NONE || u->routing || u->charging) {
+			continue;
+		}
+		float ahead = 0.0f, right = 0.0f;
+		slot_of(&u->def.formation, u->next++, u->count, &ahead, &right);
+		// Right of the heading (hx, hy) is (hy, -hx).
+		w->tx[i] = u->ax + ahead * u->hx + right * u->hy;
+		w->ty[i] = u->ay + ahead * u->hy - right * u->hx;
+	}
 }
 
 /// Where a unit that routs now runs: its refuge, or RUN_DISTANCE behind
@@ -296,7 +515,7 @@ void thr_units_step(throng_world* w)
 		thr_unit* u = &w->units[k];
 		u->sx = u->sy = u->shx = u->shy = 0;
 		u->n = 0;
-		u->change = false;
+		u->change = u->rallied = u->engaged = false;
 	}
 	const thr_state* s = thr_cur_c(w);
 	for (uint32_t i = 0; i < w->count; ++i) {
@@ -308,6 +527,7 @@ void thr_units_step(throng_world* w)
 			u->shx += llround((double)s->hx[i] * HEADING_SCALE);
 			u->shy += llround((double)s->hy[i] * HEADING_SCALE);
 			u->n++;
+			u->engaged |= (w->combat_state[i] & (THRONG_COMBAT_STRUCK | THRONG_COMBAT_HIT)) != 0;
 		}
 	}
 	const float dt = w->def.dt;
@@ -360,11 +580,42 @@ void thr_units_step(throng_world* w)
 				u->start = u->count;
 				u->shock = 0.0f;
 				u->morale = u->base;
-				u->change = true;
+				u->change = u->rallied = true;
+				// In formation it forms again where it stands, facing as
+				// its soldiers do, and halts.
+				u->charging = false;
+				u->anchored = false;
+				u->order.kind = THRONG_ORDER_HALT;
 			}
 		}
 		u->hit = false;
 		any_routing |= u->routing && u->count > 0;
+	}
+	// Formations: anchors placed, charges, marches.
+	bool marching = false;
+	for (uint32_t k = 0; k < nu; ++k) {
+		thr_unit* u = &w->units[k];
+		if (u->def.formation.kind == THRONG_FORMATION_NONE || u->routing || u->count == 0) {
+			continue;
+		}
+		if (!u->anchored) { // its first measure, or a rally: it forms where it stands
+			u->anchored = true;
+			u->ax = u->cx;
+			u->ay = u->cy;
+			u->hx = u->fx;
+			u->hy = u->fy;
+			u->change = true;
+		}
+		const bool charge = u->order.kind == THRONG_ORDER_CHARGE ||
+		                    (u->engaged && u->order.kind != THRONG_ORDER_HOLD && !u->rallied);
+		if (charge && !u->charging) {
+			u->charging = true;
+			u->change = true;
+		}
+		if (!u->charging) {
+			march(u, dt);
+			marching = true;
+		}
 	}
 	bool changed = false;
 	for (uint32_t k = 0; k < nu; ++k) {
@@ -372,6 +623,9 @@ void thr_units_step(throng_world* w)
 	}
 	if (changed) {
 		reassign(w);
+	}
+	if (marching) {
+		place_in_slots(w);
 	}
 	if (any_routing) {
 		for (uint32_t i = 0; i < w->count; ++i) {

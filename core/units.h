@@ -10,7 +10,10 @@
 // pass over the agents into integer sums, so the storage order changes
 // no bit), turns those hits and panic into shock, reckons morale, routs and
 // rallies units (their members' archetypes and targets change here,
-// between steps, as throng_world_set_archetype would), and marks the
+// between steps, as throng_world_set_archetype would), moves the
+// anchors of units in formation by their orders and puts their soldiers'
+// target points on their slots (one pass over the ids: a soldier's slot is
+// its place in id order among its unit's live members), and marks the
 // members of routing units THRONG_COMBAT_ROUTING.
 #ifndef THRONG_CORE_UNITS_H
 #define THRONG_CORE_UNITS_H
@@ -37,11 +40,20 @@ typedef struct thr_unit {
 	float cx, cy;          ///< centre
 	float fx, fy;          ///< facing (unit)
 	float rx, ry;          ///< refuge in use
+	// Formation (def.formation.kind not NONE).
+	throng_order order;
+	bool charging;         ///< left its slots to fight
+	bool anchored;         ///< its anchor was placed (at its first measure)
+	float ax, ay;          ///< anchor
+	float hx, hy;          ///< the way its slots face
 	// The morale stage's scratch (no allocation after the step's flip).
 	int64_t sx, sy, shx, shy; ///< its members' sums: positions in 1/256 m, headings in 2^-20
 	uint32_t n;               ///< its members counted
 	uint32_t router;          ///< the index of a routing unit, in the list the stage makes
-	bool change;              ///< it routed or rallied in this stage
+	uint32_t next;            ///< formation: the next slot to give, in id order
+	bool engaged;             ///< a member struck or was hit in the step
+	bool change;              ///< its members' archetype changes in this stage
+	bool rallied;             ///< it rallied in this stage
 } thr_unit;
 
 /// A hit taken from the health of the agent at slot `target` by the

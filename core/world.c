@@ -522,6 +522,12 @@ uint64_t throng_world_hash(const throng_world* w)
 		const float f[8] = {u->base, u->shock, u->cx, u->cy, u->fx, u->fy, u->rx, u->ry};
 		memcpy(&b[8], f, sizeof f);
 		XXH3_64bits_update(h, b, sizeof b);
+		if (u->def.formation.kind != THRONG_FORMATION_NONE) {
+			uint32_t o[3] = {(uint32_t)u->order.kind, u->charging, u->anchored};
+			const float g[6] = {u->order.point.x, u->order.point.y, u->ax, u->ay, u->hx, u->hy};
+			XXH3_64bits_update(h, o, sizeof o);
+			XXH3_64bits_update(h, g, sizeof g);
+		}
 	}
 	float threat[4] = {w->threat_p.x, w->threat_p.y, w->threat_v.x, w->threat_v.y};
 	XXH3_64bits_update(h, threat, sizeof threat);

@@ -24,6 +24,22 @@
 // archetype again, its losses count from its strength then, and its
 // morale starts at rally_morale.
 //
+// Formations and orders. A unit with a formation (throng_formation) has
+// an anchor, a point and a facing that orders move: each soldier has a
+// slot in the formation (ranks of files, or a wedge), given by its place
+// among the unit's live members in id order (so the ranks close up as
+// soldiers fall), and the world sets its target point to that slot
+// around the anchor after every step. While it marches (every order but
+// a charge) its soldiers take the march archetype, which
+// throng_controller_formation makes from the fighting one: they keep
+// their slots and strike whoever comes within reach. A unit marching on
+// a move or halt order charges (its soldiers take the fighting archetype
+// and leave their slots) once any of them strikes or is hit; on a hold
+// order it keeps its ranks and fights where it stands. Orders
+// (throng_world_order_unit): move to a point (the anchor advances at the
+// formation's speed, wheeling towards where it goes at its turn rate,
+// and halts there), halt, turn to face a direction, charge, hold.
+//
 // Everything is computed from sums that do not depend on the order in
 // which agents are stored (the centre and facing in fixed point), so a
 // battle with morale is the same bit for bit in both engines and on any
@@ -53,8 +69,42 @@ typedef struct throng_morale {
 	uint32_t rallies;   ///< how many times it can rally; default 1
 } throng_morale;
 
+/// Formation shapes. Slot k of n: rank r and place j in it.
+typedef enum throng_formation_kind {
+	THRONG_FORMATION_NONE = 0, ///< no slots: the soldiers go where their archetype takes them
+	THRONG_FORMATION_LINE,     ///< ranks of `files` (0: about twice the square root of n, a line four
+	                           ///< times wider than deep), the last rank centred
+	THRONG_FORMATION_COLUMN,   ///< ranks of `files` (0: 4), deep
+	THRONG_FORMATION_SQUARE,   ///< ranks of `files` (0: the square root of n, rounded up)
+	THRONG_FORMATION_WEDGE,    ///< rank r holds 2r + 1, its point forward (files ignored)
+} throng_formation_kind;
+
+/// A unit's formation: the shape and how it moves.
+typedef struct throng_formation {
+	throng_formation_kind kind;
+	uint32_t files;     ///< soldiers a rank (see the kinds); 0 = from the count
+	float spacing;      ///< m between files, (0, 1e3]; default 1
+	float rank_spacing; ///< m between ranks, (0, 1e3]; default 1
+	float speed;        ///< m/s the anchor advances at on a move order, (0, 1e3]; default 1
+	float turn_rate;    ///< rad/s it wheels at, (0, 1e3]; default 0.5
+} throng_formation;
+
+/// What a unit is told to do (throng_world_order_unit).
+typedef enum throng_order_kind {
+	THRONG_ORDER_HALT = 0, ///< stand where the anchor is (the first order of every unit); charges when engaged
+	THRONG_ORDER_MOVE,     ///< advance to `point`, then halt; charges when engaged
+	THRONG_ORDER_TURN,     ///< wheel to face `point` (a direction), then halt
+	THRONG_ORDER_CHARGE,   ///< leave the formation and fight (the fighting archetype)
+	THRONG_ORDER_HOLD,     ///< stand in formation and fight there, engaged or not
+} throng_order_kind;
+
+typedef struct throng_order {
+	throng_order_kind kind;
+	throng_vec2 point; ///< move: where (m); turn: the direction to face (not 0); else unused
+} throng_order;
+
 /// A unit. Get one from throng_unit_default_def() and set at least
-/// archetype and rout_archetype.
+/// archetype and rout_archetype (and, for a formation, march_archetype).
 typedef struct throng_unit_def {
 	uint32_t archetype;      ///< its soldiers' archetype in good order: a rally gives it back to them
 	uint32_t rout_archetype; ///< the archetype they take while the unit routs (throng_controller_routing
@@ -64,6 +114,9 @@ typedef struct throng_unit_def {
 	                         ///< held inside the world's bounds
 	throng_vec2 refuge;      ///< m, finite
 	throng_morale morale;
+	throng_formation formation; ///< kind THRONG_FORMATION_NONE by default
+	uint32_t march_archetype;   ///< its soldiers' archetype while it marches in formation
+	                            ///< (throng_controller_formation makes one from the fighting one)
 	int32_t internal_cookie; ///< set by throng_unit_default_def(); leave as is
 } throng_unit_def;
 
@@ -79,10 +132,15 @@ typedef struct throng_unit_state {
 	throng_vec2 centre;     ///< its live members' mean position (0, 0 with none)
 	throng_vec2 facing;     ///< unit vector of its members' mean heading
 	throng_vec2 refuge;     ///< where its routers run (valid once it has routed)
+	throng_order order;     ///< formation: its order now (a move or turn done becomes a halt)
+	bool charging;          ///< formation: it has left its slots to fight (charge order, or engaged)
+	throng_vec2 anchor;     ///< formation: the point its slots are placed round (m)
+	throng_vec2 heading;    ///< formation: the way its slots face (unit vector)
 } throng_unit_state;
 
 /// Defaults: archetype 0, rout_archetype 0, army 0, no refuge (behind
-/// its facing), and the morale defaults above.
+/// its facing), the morale defaults above, no formation (its other
+/// fields at their defaults), march_archetype 0.
 throng_unit_def throng_unit_default_def(void);
 
 /// Adds a unit; its id (0, 1, 2, ... in order) goes to *id_out. Both
@@ -95,6 +153,20 @@ uint32_t throng_world_unit_count(const throng_world* world);
 
 /// Copies a unit's state out.
 throng_status throng_world_get_unit(const throng_world* world, uint32_t unit, throng_unit_state* out);
+
+/// Gives a unit with a formation an order, from the next step on. A
+/// routing unit takes it when it rallies. Fails with
+/// THRONG_ERR_INVALID_ARGUMENT naming the field (a unit without a
+/// formation, a point not finite, a turn towards (0, 0)) and
+/// THRONG_ERR_NOT_FOUND (no such unit), changing nothing.
+throng_status throng_world_order_unit(throng_world* world, uint32_t unit, throng_order order);
+
+/// A marching controller made from a fighting one: the same blend,
+/// contact, combat and target rule (its soldiers strike whoever their
+/// rule chooses within reach), every slot that steers by a target agent,
+/// the threat or the target point dropped, and an arrive at the target
+/// point (the soldier's slot) added, weight 1, slowing within 1 m.
+throng_controller throng_controller_formation(const throng_controller* fighting);
 
 /// A routing controller made from a fighting one: the same blend, contact
 /// and combat, but no attack and no target rule; every slot that steers
