@@ -326,22 +326,37 @@ static uint32_t archetype_now(const thr_unit* u)
 	                                                                        : u->def.archetype;
 }
 
+/// Whether a unit's soldiers must have its archetype now whatever they
+/// had: while it routs or marches in formation (a soldier who joins it
+/// then, from a spawn or a source, runs or marches with it).
+static bool holds_archetype(const thr_unit* u)
+{
+	return u->routing || (u->def.formation.kind != THRONG_FORMATION_NONE && !u->charging);
+}
+
 /// Gives the members of the units flagged `change` their archetype now
-/// (throng_world_set_archetype's rule for health). A unit that routs
-/// runs for the refuge and a unit that rallies chooses its targets anew
-/// (no target agent); one that charges keeps the targets its march chose.
+/// (throng_world_set_archetype's rule for health), and so those who lack
+/// it in a unit that holds its archetype. A unit that routs runs for the
+/// refuge and a unit that rallies chooses its targets anew (no target
+/// agent); one that charges keeps the targets its march chose.
 static void reassign(throng_world* w)
 {
+	bool any = false;
 	for (uint32_t i = 0; i < w->count; ++i) {
 		const uint32_t k = w->unit[i];
-		if (k == THRONG_NO_UNIT || !w->units[k].change) {
+		if (k == THRONG_NO_UNIT) {
 			continue;
 		}
 		const thr_unit* u = &w->units[k];
 		const uint32_t arch = archetype_now(u);
+		const bool joined = w->archetype[i] != arch && holds_archetype(u); // (came in since)
+		if (!u->change && !joined) {
+			continue;
+		}
 		const throng_combat* was = &w->archetypes[w->archetype[i]].combat;
 		const throng_combat* now = &w->archetypes[arch].combat;
 		w->health[i] = !now->enabled ? 0.0f : was->enabled ? w->health[i] : now->health;
+		any |= w->archetype[i] != arch;
 		w->archetype[i] = arch;
 		if (u->routing || u->rallied) {
 			w->target_agent[i] = THRONG_NO_AGENT;
@@ -351,7 +366,9 @@ static void reassign(throng_world* w)
 			w->ty[i] = u->ry;
 		}
 	}
-	w->shapes_dirty = 1; // the shape grids' reach follows the archetypes in use
+	if (any) {
+		w->shapes_dirty = 1; // the shape grids' reach follows the archetypes in use
+	}
 }
 
 /// (hx, hy) turned towards the unit vector (ux, uy) by at most `most`
@@ -621,7 +638,7 @@ void thr_units_step(throng_world* w)
 	for (uint32_t k = 0; k < nu; ++k) {
 		changed |= w->units[k].change;
 	}
-	if (changed) {
+	if (changed || any_routing || marching) {
 		reassign(w);
 	}
 	if (marching) {

@@ -180,8 +180,15 @@ Test(morale, losses_alone_rout_it_at_breaks_at_and_it_runs_for_its_refuge)
 			cr_assert(a.combat_state & THRONG_COMBAT_ROUTING);
 			cr_assert_float_eq(a.health, 100.0f, 0.0f); // a routing soldier keeps its health
 		}
+		// A soldier who joins the routing unit (a spawn, a source) runs
+		// with it.
+		const uint32_t late = file_of(w, arch, u, 0, 1, 0.0f, 8.0f);
+		step(w);
+		cr_assert_eq(agent(w, late).archetype, rout);
+		cr_assert_float_eq(agent(w, late).target.x, -99.0f, 1e-6f);
+		cr_assert(agent(w, late).combat_state & THRONG_COMBAT_ROUTING);
 		// They run: the routing controller seeks the refuge.
-		for (int k = 0; k < 8; ++k) {
+		for (int k = 0; k < 7; ++k) {
 			step(w);
 		}
 		for (uint32_t id = first + 3; id < first + 12; ++id) {
