@@ -687,6 +687,39 @@ Test(versions, a_version_4_battle_reads_and_fights_on)
 	free(v4);
 }
 
+/// Version 5 (missiles, no units): tests/data/checkpoint_v5.ck, written
+/// by throng at 2a72688 (tests/data/checkpoint_v5.c: swordsmen against
+/// archers, 8 reinforcements from a source, 80 steps, 3 dead, 3 missiles
+/// in the air), reads to the hash that build gave, nobody in a unit, and
+/// fights on to the hash it gave 40 steps later.
+Test(versions, a_version_5_battle_with_missiles_in_the_air_reads_and_fights_on)
+{
+	size_t n = 0;
+	uint8_t* v5 = read_whole(THRONG_SOURCE_DIR "/tests/data/checkpoint_v5.ck", &n);
+	cr_assert_eq(get32(v5 + 8), 5u);
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_read_checkpoint(v5, n, &w), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_world_hash(w), UINT64_C(0x9074d0b75b9bea26));
+	cr_assert_eq(throng_world_agent_count(w), 45u);
+	cr_assert_eq(w->missile_n, 3u);
+	throng_source_def s;
+	cr_assert_eq(throng_world_get_source(w, 0, &s, NULL), THRONG_OK);
+	cr_assert_eq(s.agent.unit, THRONG_NO_UNIT);
+	const throng_view v = throng_world_view(w);
+	for (uint32_t i = 0; i < v.count; ++i) {
+		throng_agent_state a;
+		cr_assert_eq(throng_world_get_agent(w, v.id[i], &a), THRONG_OK);
+		cr_assert_eq(a.unit, THRONG_NO_UNIT, "agent %u", v.id[i]);
+	}
+	for (int k = 0; k < 40; ++k) {
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+	}
+	cr_assert_eq(throng_world_hash(w), UINT64_C(0xeb7c80c853288fe6));
+	cr_assert_eq(throng_world_agent_count(w), 37u);
+	throng_world_destroy(w);
+	free(v5);
+}
+
 /// A world with one missile in the air: an archer 30 m from a still
 /// target, one step after it shot (the missile lands in step 2).
 static throng_world* one_missile_world(void)
