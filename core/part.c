@@ -218,6 +218,7 @@ static void put_record(throng_world* w, thr_state* s, uint32_t i, const throng_a
 	if (s->waypoint != NULL) {
 		s->waypoint[i] = r->waypoint;
 	}
+	w->unit[i] = THRONG_NO_UNIT; // a part world holds no units, and a record carries none
 	if (w->inside != NULL) { // room for every id of the id space (thr_part_grow_ids)
 		w->inside[r->id] = (uint64_t)r->inside[0] | (uint64_t)r->inside[1] << 32;
 	}
