@@ -134,6 +134,34 @@ throng_scene* thr_test_scene_threads(const char* name, uint32_t agents, uint64_t
 	return make_scene(name, agents, seed, engine, threads, THRONG_THREADS_FIXED);
 }
 
+throng_controller thr_test_charger(uint32_t enemy, float sight, uint32_t every)
+{
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	throng_slot pursue = throng_slot_default_def(THRONG_PURSUIT);
+	pursue.params.target = THRONG_TARGET_AGENT;
+	cr_assert_geq(throng_controller_add(&c, pursue), 0);
+	cr_assert_geq(throng_controller_add(&c, throng_slot_default_def(THRONG_SEPARATION)), 0);
+	c.target_rule.enabled = true;
+	c.target_rule.group = enemy;
+	c.target_rule.sight_radius = sight;
+	c.target_rule.every = every;
+	return c;
+}
+
+throng_combat thr_test_melee(float health, float armour, float damage, float cooldown, float accuracy)
+{
+	throng_combat c = throng_controller_default_def(THRONG_BLEND_WEIGHTED).combat;
+	c.enabled = true;
+	c.health = health;
+	c.armour = armour;
+	c.attack = THRONG_ATTACK_MELEE;
+	c.reach = 0.5f;
+	c.damage = damage;
+	c.cooldown = cooldown;
+	c.accuracy = accuracy;
+	return c;
+}
+
 void thr_test_spawn(throng_world* w, throng_vec2 p, throng_vec2 v, throng_vec2 target)
 {
 	throng_agent_def a = throng_agent_default_def();

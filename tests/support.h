@@ -59,6 +59,16 @@ throng_exporter* thr_test_circle_exporter(const char* path, uint32_t agents, thr
 /// differs from itself), every field of throng_behavior_params.
 bool thr_test_same_params(const throng_behavior_params* p, const throng_behavior_params* q);
 
+/// A soldier's controller: it pursues its target agent, chosen every
+/// `every` steps by a target rule among group `enemy` within `sight` m,
+/// and keeps apart from its neighbours (separation); no combat (the
+/// caller gives it one).
+throng_controller thr_test_charger(uint32_t enemy, float sight, uint32_t every);
+
+/// Hand-to-hand combat with reach 0.5 m: health, armour and damage in
+/// health points, cooldown in s, accuracy in [0, 1].
+throng_combat thr_test_melee(float health, float armour, float damage, float cooldown, float accuracy);
+
 /// Spawns one agent at p with velocity v, max_speed 2 m/s and `target`,
 /// every other field at its default (radius 0.3 m); fails the test on error.
 void thr_test_spawn(throng_world* w, throng_vec2 p, throng_vec2 v, throng_vec2 target);

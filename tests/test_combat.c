@@ -49,20 +49,6 @@ static uint32_t still_fighter(throng_world* w, throng_combat combat)
 	return id;
 }
 
-static throng_combat melee(float health, float armour, float damage, float cooldown, float accuracy)
-{
-	throng_combat c = throng_controller_default_def(THRONG_BLEND_WEIGHTED).combat;
-	c.enabled = true;
-	c.health = health;
-	c.armour = armour;
-	c.attack = THRONG_ATTACK_MELEE;
-	c.reach = 0.5f;
-	c.damage = damage;
-	c.cooldown = cooldown;
-	c.accuracy = accuracy;
-	return c;
-}
-
 static uint32_t spawn_at(throng_world* w, uint32_t archetype, float x, float y)
 {
 	throng_agent_def a = throng_agent_default_def();
@@ -103,8 +89,8 @@ static uint32_t removed(const throng_world* w, uint32_t* ids, uint32_t* killers,
 /// attack).
 static void duel_archetypes(throng_world* w, uint32_t* fighter, uint32_t* victim)
 {
-	*fighter = still_fighter(w, melee(100.0f, 0.0f, 30.0f, 1.0f, 1.0f));
-	throng_combat target = melee(100.0f, 5.0f, 0.0f, 0.0f, 1.0f);
+	*fighter = still_fighter(w, thr_test_melee(100.0f, 0.0f, 30.0f, 1.0f, 1.0f));
+	throng_combat target = thr_test_melee(100.0f, 5.0f, 0.0f, 0.0f, 1.0f);
 	target.attack = THRONG_ATTACK_NONE;
 	target.reach = 0.0f;
 	*victim = still_fighter(w, target);
@@ -149,7 +135,7 @@ Test(melee, reach_is_measured_between_the_bodies)
 	// Bodies of 0.3 m: centres 1.1 m apart leave a gap of exactly 0.5 m
 	// (in reach), 1.2 m apart 0.6 m (out of reach).
 	throng_world* w = make_world(THRONG_ENGINE_SCALAR, 1);
-	const uint32_t f = still_fighter(w, melee(10.0f, 0.0f, 1.0f, 1.0f, 1.0f));
+	const uint32_t f = still_fighter(w, thr_test_melee(10.0f, 0.0f, 1.0f, 1.0f, 1.0f));
 	const uint32_t a = spawn_at(w, f, 0.0f, 0.0f), near = spawn_at(w, f, 1.0f, 0.0f);
 	const uint32_t b = spawn_at(w, f, 0.0f, 10.0f), far = spawn_at(w, f, 1.25f, 10.0f);
 	cr_assert_eq(throng_world_set_target_agent(w, a, near), THRONG_OK);
@@ -168,7 +154,7 @@ Test(melee, hits_on_one_target_sum_in_the_order_of_the_attackers_ids)
 	// attackers' places are not.
 	for (int en = 0; en < 2; ++en) {
 		throng_world* w = make_world(en == 0 ? THRONG_ENGINE_SCALAR : THRONG_ENGINE_SIMD, 1);
-		const uint32_t f = still_fighter(w, melee(50.0f, 0.0f, 30.0f, 1.0f, 1.0f));
+		const uint32_t f = still_fighter(w, thr_test_melee(50.0f, 0.0f, 30.0f, 1.0f, 1.0f));
 		const uint32_t t = spawn_at(w, f, 0.0f, 0.0f);
 		const uint32_t x = spawn_at(w, f, 0.0f, -0.8f), y = spawn_at(w, f, 0.8f, 0.0f), z = spawn_at(w, f, -0.8f, 0.0f);
 		cr_assert(x < y && y < z);
@@ -189,7 +175,7 @@ Test(melee, accuracy_is_a_draw_per_strike)
 	// 2,000 duels of one strike each at accuracy 0.5: the hits are a
 	// binomial draw, 1,000 expected, sd 22.4; within 5 sd.
 	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
-	const uint32_t f = still_fighter(w, melee(10.0f, 0.0f, 1.0f, 1000.0f, 0.5f));
+	const uint32_t f = still_fighter(w, thr_test_melee(10.0f, 0.0f, 1.0f, 1000.0f, 0.5f));
 	uint32_t target[2000];
 	for (uint32_t k = 0; k < 2000; ++k) {
 		const float x = -95.0f + 4.0f * (float)(k % 48), y = -95.0f + 4.0f * (float)(k / 48);
@@ -211,7 +197,7 @@ Test(melee, strikes_that_all_miss_change_nothing_but_the_cooldown)
 	// Accuracy 0: every strike misses (the draw is never below 0), health
 	// stays, and the next strike waits for the cooldown all the same.
 	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
-	const uint32_t f = still_fighter(w, melee(10.0f, 0.0f, 5.0f, 0.5f, 0.0f));
+	const uint32_t f = still_fighter(w, thr_test_melee(10.0f, 0.0f, 5.0f, 0.5f, 0.0f));
 	const uint32_t a = spawn_at(w, f, 0.0f, 0.0f), b = spawn_at(w, f, 1.0f, 0.0f);
 	cr_assert_eq(throng_world_set_target_agent(w, a, b), THRONG_OK);
 	cr_assert_eq(throng_world_set_target_agent(w, b, a), THRONG_OK);
@@ -225,7 +211,7 @@ Test(melee, strikes_that_all_miss_change_nothing_but_the_cooldown)
 
 static throng_combat archer(float damage, float range, float speed, float spread, float cooldown)
 {
-	throng_combat c = melee(50.0f, 0.0f, damage, cooldown, 1.0f);
+	throng_combat c = thr_test_melee(50.0f, 0.0f, damage, cooldown, 1.0f);
 	c.attack = THRONG_ATTACK_MISSILE;
 	c.reach = range;
 	c.missile_speed = speed;
@@ -242,7 +228,7 @@ Test(missiles, a_volley_worked_by_hand)
 	// after the seventh, and is removed by the eleventh, the archer named.
 	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
 	const uint32_t bow = still_fighter(w, archer(40.0f, 50.0f, 60.0f, 0.0f, 1.0f));
-	const uint32_t stand = still_fighter(w, melee(100.0f, 0.0f, 0.0f, 1.0f, 1.0f));
+	const uint32_t stand = still_fighter(w, thr_test_melee(100.0f, 0.0f, 0.0f, 1.0f, 1.0f));
 	const uint32_t a = spawn_at(w, bow, 0.0f, 0.0f), b = spawn_at(w, stand, 30.0f, 0.0f);
 	cr_assert_eq(throng_world_set_target_agent(w, a, b), THRONG_OK);
 	const float expect[10] = {100, 100, 60, 60, 60, 60, 20, 20, 20, 20};
@@ -270,7 +256,7 @@ Test(missiles, a_target_that_moves_away_is_missed)
 	throng_controller walk = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 	cr_assert_geq(throng_controller_add(&walk, throng_slot_default_def(THRONG_SEEK)), 0);
 	walk.contact.enabled = false;
-	walk.combat = melee(100.0f, 0.0f, 0.0f, 1.0f, 1.0f);
+	walk.combat = thr_test_melee(100.0f, 0.0f, 0.0f, 1.0f, 1.0f);
 	uint32_t walker = 0;
 	cr_assert_eq(throng_world_add_archetype(w, &walk, &walker), THRONG_OK);
 	throng_agent_def d = throng_agent_default_def();
@@ -299,7 +285,7 @@ Test(missiles, spread_lands_uniformly_in_its_disc)
 	// expected, sd 6.6; within 5 sd.
 	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
 	const uint32_t bow = still_fighter(w, archer(1.0f, 10.0f, 60.0f, 2.0f, 1000.0f));
-	const uint32_t stand = still_fighter(w, melee(10.0f, 0.0f, 0.0f, 1.0f, 1.0f));
+	const uint32_t stand = still_fighter(w, thr_test_melee(10.0f, 0.0f, 0.0f, 1.0f, 1.0f));
 	uint32_t target[2000];
 	for (uint32_t k = 0; k < 2000; ++k) {
 		const float x = -95.0f + 4.0f * (float)(k % 48), y = -95.0f + 4.0f * (float)(k / 48);
@@ -325,16 +311,8 @@ static throng_world* battle(throng_engine engine, uint32_t threads, uint32_t per
 {
 	throng_world* w = make_world(engine, threads);
 	for (uint32_t side = 0; side < 2; ++side) {
-		throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
-		throng_slot pursue = throng_slot_default_def(THRONG_PURSUIT);
-		pursue.params.target = THRONG_TARGET_AGENT;
-		cr_assert_geq(throng_controller_add(&c, pursue), 0);
-		cr_assert_geq(throng_controller_add(&c, throng_slot_default_def(THRONG_SEPARATION)), 0);
-		c.target_rule.enabled = true;
-		c.target_rule.group = 1u - side;
-		c.target_rule.sight_radius = 30.0f;
-		c.target_rule.every = 4;
-		c.combat = melee(60.0f, side == 0 ? 2.0f : 0.0f, 12.0f, 1.0f, 0.6f);
+		throng_controller c = thr_test_charger(1u - side, 30.0f, 4);
+		c.combat = thr_test_melee(60.0f, side == 0 ? 2.0f : 0.0f, 12.0f, 1.0f, 0.6f);
 		cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_OK, "%s", throng_last_error());
 	}
 	// Archetype 2: side 0's archers, who stand and shoot at blue in range.
@@ -444,7 +422,7 @@ static void refused(throng_world* w, throng_combat combat, const char* field)
 Test(bad, combat_fields_and_setters_are_refused_naming_them)
 {
 	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
-	const throng_combat good = melee(10.0f, 1.0f, 2.0f, 1.0f, 0.5f);
+	const throng_combat good = thr_test_melee(10.0f, 1.0f, 2.0f, 1.0f, 0.5f);
 	throng_combat c = good;
 	c.health = 0.0f;
 	refused(w, c, "combat.health");
@@ -489,7 +467,7 @@ Test(bad, combat_fields_and_setters_are_refused_naming_them)
 	cr_assert_eq(throng_world_set_archetype(w, a, f), THRONG_OK);
 	cr_assert_eq(health_of(w, a), 10.0f);
 	cr_assert_eq(throng_world_set_health(w, a, 3.0f), THRONG_OK);
-	const uint32_t f2 = still_fighter(w, melee(80.0f, 0.0f, 1.0f, 1.0f, 1.0f));
+	const uint32_t f2 = still_fighter(w, thr_test_melee(80.0f, 0.0f, 1.0f, 1.0f, 1.0f));
 	cr_assert_eq(throng_world_set_archetype(w, a, f2), THRONG_OK);
 	cr_assert_eq(health_of(w, a), 3.0f);
 	cr_assert_eq(throng_world_set_archetype(w, a, plain), THRONG_OK);
