@@ -661,6 +661,33 @@ Test(versions, older_checkpoints_read_and_step_on)
 	free(v3);
 }
 
+/// tests/data/NAME, a checkpoint of format `version`, read: a world
+/// with `agents` agents that hashes to `hash`.
+static throng_world* read_fixture(const char* name, uint32_t version, uint64_t hash, uint32_t agents)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/tests/data/%s", THRONG_SOURCE_DIR, name);
+	size_t n = 0;
+	uint8_t* b = read_whole(path, &n);
+	cr_assert_eq(get32(b + 8), version);
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_read_checkpoint(b, n, &w), THRONG_OK, "%s: %s", name, throng_last_error());
+	free(b);
+	cr_assert_eq(throng_world_hash(w), hash, "%s", name);
+	cr_assert_eq(throng_world_agent_count(w), agents, "%s", name);
+	return w;
+}
+
+/// Steps w `steps` times: it reaches `hash` with `agents` agents.
+static void fight_on(throng_world* w, int steps, uint64_t hash, uint32_t agents)
+{
+	for (int k = 0; k < steps; ++k) {
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+	}
+	cr_assert_eq(throng_world_hash(w), hash);
+	cr_assert_eq(throng_world_agent_count(w), agents);
+}
+
 /// Version 4 (melee combat, no missiles section, no missile fields in a
 /// controller): tests/data/checkpoint_v4.ck, written by throng at a546699
 /// (tests/data/checkpoint_v4.c: two sides of 20 fighting for 40 steps, 7
@@ -668,23 +695,12 @@ Test(versions, older_checkpoints_read_and_step_on)
 /// fights on to the hash it gave 40 steps later.
 Test(versions, a_version_4_battle_reads_and_fights_on)
 {
-	size_t n = 0;
-	uint8_t* v4 = read_whole(THRONG_SOURCE_DIR "/tests/data/checkpoint_v4.ck", &n);
-	cr_assert_eq(get32(v4 + 8), 4u);
-	throng_world* w = NULL;
-	cr_assert_eq(throng_world_read_checkpoint(v4, n, &w), THRONG_OK, "%s", throng_last_error());
-	cr_assert_eq(throng_world_hash(w), UINT64_C(0x1fc1d72809f79266));
-	cr_assert_eq(throng_world_agent_count(w), 7u);
+	throng_world* w = read_fixture("checkpoint_v4.ck", 4, UINT64_C(0x1fc1d72809f79266), 7);
 	throng_controller c;
 	cr_assert_eq(throng_world_get_controller(w, 0, &c), THRONG_OK);
 	cr_assert(c.combat.enabled && c.combat.attack == THRONG_ATTACK_MELEE && c.combat.missile_speed == 0.0f);
-	for (int k = 0; k < 40; ++k) {
-		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
-	}
-	cr_assert_eq(throng_world_hash(w), UINT64_C(0xb95449acf3cad72e));
-	cr_assert_eq(throng_world_agent_count(w), 2u);
+	fight_on(w, 40, UINT64_C(0xb95449acf3cad72e), 2);
 	throng_world_destroy(w);
-	free(v4);
 }
 
 /// Version 5 (missiles, no units): tests/data/checkpoint_v5.ck, written
@@ -694,13 +710,7 @@ Test(versions, a_version_4_battle_reads_and_fights_on)
 /// fights on to the hash it gave 40 steps later.
 Test(versions, a_version_5_battle_with_missiles_in_the_air_reads_and_fights_on)
 {
-	size_t n = 0;
-	uint8_t* v5 = read_whole(THRONG_SOURCE_DIR "/tests/data/checkpoint_v5.ck", &n);
-	cr_assert_eq(get32(v5 + 8), 5u);
-	throng_world* w = NULL;
-	cr_assert_eq(throng_world_read_checkpoint(v5, n, &w), THRONG_OK, "%s", throng_last_error());
-	cr_assert_eq(throng_world_hash(w), UINT64_C(0x9074d0b75b9bea26));
-	cr_assert_eq(throng_world_agent_count(w), 45u);
+	throng_world* w = read_fixture("checkpoint_v5.ck", 5, UINT64_C(0x9074d0b75b9bea26), 45);
 	cr_assert_eq(w->missile_n, 3u);
 	throng_source_def s;
 	cr_assert_eq(throng_world_get_source(w, 0, &s, NULL), THRONG_OK);
@@ -711,13 +721,8 @@ Test(versions, a_version_5_battle_with_missiles_in_the_air_reads_and_fights_on)
 		cr_assert_eq(throng_world_get_agent(w, v.id[i], &a), THRONG_OK);
 		cr_assert_eq(a.unit, THRONG_NO_UNIT, "agent %u", v.id[i]);
 	}
-	for (int k = 0; k < 40; ++k) {
-		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
-	}
-	cr_assert_eq(throng_world_hash(w), UINT64_C(0xeb7c80c853288fe6));
-	cr_assert_eq(throng_world_agent_count(w), 37u);
+	fight_on(w, 40, UINT64_C(0xeb7c80c853288fe6), 37);
 	throng_world_destroy(w);
-	free(v5);
 }
 
 /// A world with one missile in the air: an archer 30 m from a still
