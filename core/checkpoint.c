@@ -36,6 +36,7 @@
 #include "part.h"
 #include "sources.h"
 #include "throng/file.h"
+#include "units.h"
 #include "world_internal.h"
 
 // ---------------------------------------------------------------------------
@@ -173,6 +174,16 @@ static void archetypes_body(thr_ck_io* io, const throng_world* w)
 	}
 }
 
+static void units_body(thr_ck_io* io, const throng_world* w)
+{
+	uint32_t n = w->unit_count;
+	thr_ck_u32(io, &n);
+	for (uint32_t k = 0; k < n; ++k) {
+		thr_unit u = w->units[k];
+		thr_ck_unit(io, &u);
+	}
+}
+
 static void paths_body(thr_ck_io* io, const throng_world* w)
 {
 	uint32_t n = w->path_count;
@@ -279,7 +290,7 @@ static void agents_body(thr_ck_io* io, const throng_world* w)
 	                                               s->hx,        s->hy,       s->wander, s->noise,     NULL,
 	                                               w->max_speed, w->max_force, w->radius, w->archetype, w->group,
 	                                               w->target_agent, w->path,   w->tx,     w->ty,        w->health,
-	                                               w->ready};
+	                                               w->ready,     w->unit};
 	for (uint32_t k = 0; k < THR_CK_AGENT_COLUMNS; ++k) {
 		if (k == 9) {
 			emit_column_or_zero(io, s->waypoint, count);
@@ -314,11 +325,12 @@ static void emit_checkpoint(thr_ck_io* io, const throng_world* w, size_t total)
 {
 	ck_sink* s = io->sink;
 	uint8_t h[THR_CK_HEADER_BYTES];
-	thr_ck_header(h, THR_CK_MAGIC, THR_CK_VERSION, w->def.record_forces ? 11u : 10u, total);
+	thr_ck_header(h, THR_CK_MAGIC, THR_CK_VERSION, w->def.record_forces ? 12u : 11u, total);
 	io->emit(io, h, sizeof h);
 	section(io, THR_CK_WORLD, world_body, w);
 	section(io, THR_CK_STATS, stats_body, w);
 	section(io, THR_CK_ARCHETYPES, archetypes_body, w);
+	section(io, THR_CK_UNITS, units_body, w);
 	section(io, THR_CK_PATHS, paths_body, w);
 	section(io, THR_CK_OBSTACLES, obstacles_body, w);
 	section(io, THR_CK_WALLS, walls_body, w);
@@ -346,10 +358,6 @@ static throng_status measure(const throng_world* w, const char* fn, size_t* tota
 		                "%s: the world is a part of a larger one; checkpoint the whole world (or a part that holds "
 		                "every agent of it, none a ghost)",
 		                fn);
-	}
-	if (w->unit_count > 0) {
-		return thr_fail(THRONG_ERR_UNSUPPORTED, "%s: the world has units (throng_world_add_unit): checkpoints do not "
-		                "keep them yet", fn);
 	}
 	ck_sink count = {0};
 	thr_ck_io io = {emit, &count, NULL, 0, 0, 0, fn, THRONG_OK};

@@ -18,7 +18,7 @@
 #define THR_CK_MAGIC "THRONGCK"
 /// The layout this library writes and the newest it reads (docs/FORMAT.md,
 /// "Checkpoints": any change to the layout is a new version).
-#define THR_CK_VERSION 5u
+#define THR_CK_VERSION 6u
 #define THR_CK_HEADER_BYTES 32u
 #define THR_CK_SECTION_BYTES 16u
 #define THR_CK_CHECKSUM_BYTES 8u
@@ -34,13 +34,32 @@
 #define THR_CK_AGENTS THR_CK_TAG('A', 'G', 'N', 'T')
 #define THR_CK_FORCES THR_CK_TAG('F', 'R', 'C', 'E')
 #define THR_CK_ZONES THR_CK_TAG('Z', 'O', 'N', 'E')
-#define THR_CK_SOURCES THR_CK_TAG('S', 'R', 'C', 'E') ///< from version 2 (relative_target from 3)
+#define THR_CK_SOURCES THR_CK_TAG('S', 'R', 'C', 'E') ///< from version 2 (relative_target from 3, unit from 6)
 #define THR_CK_MISSILES THR_CK_TAG('M', 'S', 'S', 'L') ///< from version 5
+#define THR_CK_UNITS THR_CK_TAG('U', 'N', 'I', 'T')    ///< from version 6
 
 /// Per-agent columns of the agents section, 4 bytes an agent each (their
-/// order: docs/FORMAT.md): 21 from version 4 (health and ready), 19 before.
-#define THR_CK_AGENT_COLUMNS 21u
+/// order: docs/FORMAT.md): 22 from version 6 (unit), 21 from version 4
+/// (health and ready), 19 before.
+#define THR_CK_AGENT_COLUMNS 22u
+#define THR_CK_AGENT_COLUMNS_V4 21u
 #define THR_CK_AGENT_COLUMNS_V3 19u
+
+/// A unit's record in the units section (thr_ck_unit): its def, then its
+/// state, whose fields start at these offsets from the record's start.
+enum {
+	THR_CK_UNIT_COUNT = 60, ///< the def before it: 3 u32, a flag, 2 + 8 f32, a u32
+	THR_CK_UNIT_RALLIES_LEFT = 72,
+	THR_CK_UNIT_QUIET = 76,
+	THR_CK_UNIT_BASE = 84,
+	THR_CK_UNIT_SHOCK = 88,
+	THR_CK_UNIT_MORALE = 92,
+	THR_CK_UNIT_ROUTED_STEP = 96,
+	THR_CK_UNIT_CENTRE = 104,
+	THR_CK_UNIT_FACING = 112,
+	THR_CK_UNIT_REFUGE = 120,
+	THR_CK_UNIT_BYTES = 128
+};
 
 /// One direction of a checkpoint's bytes. Writing: `emit` takes each run
 /// of bytes in order (counting, copying or writing them). Reading: the
@@ -116,12 +135,19 @@ void thr_ck_stats(thr_ck_io* io, throng_world_stats* s);
 struct thr_missile;
 /// A missile in flight (combat.h): shot, land (u64), target, shooter (u32), x, y, damage (f32).
 void thr_ck_missile(thr_ck_io* io, struct thr_missile* m);
+struct thr_unit;
+/// A unit (units.h): its def (archetype, rout_archetype, army, has_refuge,
+/// refuge x, y, every morale field in the header's order), then its state
+/// (count, most, start, rallies_left, quiet, routing, base, shock, morale,
+/// routed_step (u64), centre, facing, refuge x, y); not its step scratch.
+void thr_ck_unit(thr_ck_io* io, struct thr_unit* u);
 /// A controller as format `version` has it (combat from version 4, its
 /// missile_speed and spread from 5; before, off and 0).
 void thr_ck_controller(thr_ck_io* io, throng_controller* c, uint32_t version);
 /// A source's def (its agent's position and target_agent are not kept:
 /// the source draws the one, the other is always none) as format
-/// `version` has it (relative_target from version 3; before, false).
+/// `version` has it (relative_target from version 3; before, false; its
+/// agent's unit from version 6, last; before, left as it is).
 void thr_ck_source(thr_ck_io* io, throng_source_def* d, uint32_t version);
 /// A zone's or a source's name: 32 bytes as 8 little-endian words.
 void thr_ck_name(thr_ck_io* io, char name[32]);

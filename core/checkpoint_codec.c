@@ -8,6 +8,7 @@
 #include "combat.h"
 #include "checkpoint.h"
 #include "error.h"
+#include "units.h"
 
 void thr_ck_corrupt(thr_ck_io* io, size_t off, const char* fmt, ...)
 {
@@ -171,6 +172,40 @@ void thr_ck_source(thr_ck_io* io, throng_source_def* d, uint32_t version)
 			thr_ck_corrupt(io, at, "source relative_target %u (0 or 1)", relative);
 		}
 		d->relative_target = relative == 1u;
+	}
+	if (version >= 6u) {
+		thr_ck_u32(io, &a->unit);
+	}
+}
+
+void thr_ck_unit(thr_ck_io* io, thr_unit* u)
+{
+	throng_unit_def* d = &u->def;
+	thr_ck_u32(io, &d->archetype);
+	thr_ck_u32(io, &d->rout_archetype);
+	thr_ck_u32(io, &d->army);
+	thr_ck_bool(io, &d->has_refuge);
+	ck_vec2(io, &d->refuge);
+	throng_morale* m = &d->morale;
+	float* const f[8] = {&m->breaks_at, &m->flank,    &m->rear,       &m->panic,
+	                     &m->panic_radius, &m->recovery, &m->rally_time, &m->rally_morale};
+	for (int k = 0; k < 8; ++k) {
+		thr_ck_f32(io, f[k]);
+	}
+	thr_ck_u32(io, &m->rallies);
+	thr_ck_u32(io, &u->count);
+	thr_ck_u32(io, &u->most);
+	thr_ck_u32(io, &u->start);
+	thr_ck_u32(io, &u->rallies_left);
+	thr_ck_u32(io, &u->quiet);
+	thr_ck_bool(io, &u->routing);
+	thr_ck_f32(io, &u->base);
+	thr_ck_f32(io, &u->shock);
+	thr_ck_f32(io, &u->morale);
+	thr_ck_u64(io, &u->routed_step);
+	float* const g[6] = {&u->cx, &u->cy, &u->fx, &u->fy, &u->rx, &u->ry};
+	for (int k = 0; k < 6; ++k) {
+		thr_ck_f32(io, g[k]);
 	}
 }
 

@@ -3,13 +3,15 @@
 // header, the size and the checksum).
 //
 // The world's tables go back through the public calls that made them
-// (throng_world_create, add_archetype, add_path, add_obstacle, add_wall,
-// set_threat, set_counting), so they are checked as they were then; a
-// refusal becomes THRONG_ERR_CORRUPT naming the byte offset of the record.
+// (throng_world_create, add_archetype, add_unit, add_path, add_obstacle,
+// add_wall, add_zone, add_source, set_threat, set_counting), so they are
+// checked as they were then; a refusal becomes THRONG_ERR_CORRUPT naming
+// the byte offset of the record. A unit's state, which no call sets, is
+// checked field by field against its def and the world's step and ids.
 // The agents go straight into the store's arrays, in the saved slot
 // order, and are checked there: ids below id_end and never twice, finite
-// state, limits in range, archetypes, paths and target agents that exist.
-// Any failure destroys the half-made world.
+// state, limits in range, archetypes, paths, units and target agents that
+// exist. Any failure destroys the half-made world.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +22,15 @@
 #include "error.h"
 #include "events.h"
 #include "sources.h"
+#include "units.h"
 #include "validate.h"
 #include "world_internal.h"
+
+/// The format version in the header (checked by checkpoint.c).
+static uint32_t ck_version(const thr_ck_io* io)
+{
+	return (uint32_t)thr_ck_get_le(io->data + 8, 4);
+}
 
 /// What the world section holds beyond the def.
 typedef struct ck_head {
@@ -94,10 +103,11 @@ static void read_head(thr_ck_io* io, ck_head* h)
 	}
 }
 
+static void read_units(thr_ck_io* io, throng_world* w, const ck_head* h);
 static void read_zones(thr_ck_io* io, throng_world* w);
 static void read_sources(thr_ck_io* io, throng_world* w);
 
-static void read_tables(thr_ck_io* io, throng_world* w)
+static void read_tables(thr_ck_io* io, throng_world* w, const ck_head* h)
 {
 	char what[64];
 	if (thr_ck_open_section(io, THR_CK_ARCHETYPES)) {
@@ -107,10 +117,14 @@ static void read_tables(thr_ck_io* io, throng_world* w)
 			const size_t at = io->pos;
 			throng_controller c;
 			memset(&c, 0, sizeof c);
-			thr_ck_controller(io, &c, (uint32_t)thr_ck_get_le(io->data + 8, 4));
+			thr_ck_controller(io, &c, ck_version(io));
 			snprintf(what, sizeof what, "archetype %u", a);
 			refused(io, io->st == THRONG_OK ? throng_world_add_archetype(w, &c, NULL) : THRONG_OK, at, what);
 		}
+		thr_ck_close_section(io);
+	}
+	if (io->st == THRONG_OK && ck_version(io) >= 6u && thr_ck_open_section(io, THR_CK_UNITS)) {
+		read_units(io, w, h);
 		thr_ck_close_section(io);
 	}
 	if (thr_ck_open_section(io, THR_CK_PATHS)) {
@@ -171,9 +185,80 @@ static void read_tables(thr_ck_io* io, throng_world* w)
 		read_zones(io, w);
 		thr_ck_close_section(io);
 	}
-	if (io->st == THRONG_OK && thr_ck_get_le(io->data + 8, 4) >= 2u && thr_ck_open_section(io, THR_CK_SOURCES)) {
+	if (io->st == THRONG_OK && ck_version(io) >= 2u && thr_ck_open_section(io, THR_CK_SOURCES)) {
 		read_sources(io, w);
 		thr_ck_close_section(io);
+	}
+}
+
+/// Checks the state of unit k, whose record starts at byte `at`, against
+/// its def and the world section: its counts in order (count <= start <=
+/// most, the most no more than the ids there have been), no more rallies
+/// left than its def gives, no step after the world's, finite measures, a
+/// unit facing.
+static void check_unit(thr_ck_io* io, const thr_unit* u, uint32_t k, size_t at, const ck_head* h)
+{
+	const unsigned long long routed = u->routed_step, step = h->step;
+	const float facing = u->fx * u->fx + u->fy * u->fy;
+	if (!(u->count <= u->start && u->start <= u->most && u->most <= h->id_end)) {
+		thr_ck_corrupt(io, at + THR_CK_UNIT_COUNT, "unit %u: count %u, most %u, start %u (count <= start <= most <= "
+		               "the ids' end %u)", k, u->count, u->most, u->start, h->id_end);
+	} else if (u->rallies_left > u->def.morale.rallies) {
+		thr_ck_corrupt(io, at + THR_CK_UNIT_RALLIES_LEFT, "unit %u: %u rallies left of the %u its morale gives", k,
+		               u->rallies_left, u->def.morale.rallies);
+	} else if (u->quiet > h->step) {
+		thr_ck_corrupt(io, at + THR_CK_UNIT_QUIET, "unit %u: quiet for %u steps (the world is at step %llu)", k,
+		               u->quiet, step);
+	} else if (u->routed_step == UINT64_MAX && (u->routing || u->rallies_left < u->def.morale.rallies)) {
+		thr_ck_corrupt(io, at + THR_CK_UNIT_ROUTED_STEP, "unit %u: never routed (routed_step UINT64_MAX), but %s (%u "
+		               "of %u rallies left)", k, u->routing ? "routing" : "rallied", u->rallies_left,
+		               u->def.morale.rallies);
+	} else if (u->routed_step != UINT64_MAX && u->routed_step > h->step) {
+		thr_ck_corrupt(io, at + THR_CK_UNIT_ROUTED_STEP, "unit %u: routed in step %llu, after the world's step %llu",
+		               k, routed, step);
+	} else if (!(u->base > 0.0f && u->base <= 1.0f)) {
+		thr_ck_corrupt(io, at + THR_CK_UNIT_BASE, "unit %u: base morale %g (above 0, at most 1)", k, (double)u->base);
+	} else if (!(isfinite(u->shock) && u->shock >= 0.0f)) {
+		thr_ck_corrupt(io, at + THR_CK_UNIT_SHOCK, "unit %u: shock %g (finite, 0 or more)", k, (double)u->shock);
+	} else if (!(isfinite(u->morale) && u->morale <= u->base)) {
+		thr_ck_corrupt(io, at + THR_CK_UNIT_MORALE, "unit %u: morale %g (finite, at most its base %g)", k,
+		               (double)u->morale, (double)u->base);
+	} else if (!isfinite(u->cx) || !isfinite(u->cy)) {
+		thr_ck_corrupt(io, at + THR_CK_UNIT_CENTRE, "unit %u: centre (%g, %g) is not finite", k, (double)u->cx,
+		               (double)u->cy);
+	} else if (!(fabsf(facing - 1.0f) <= 1.0e-4f)) {
+		thr_ck_corrupt(io, at + THR_CK_UNIT_FACING, "unit %u: facing (%g, %g) is not a unit vector", k, (double)u->fx,
+		               (double)u->fy);
+	} else if (!isfinite(u->rx) || !isfinite(u->ry)) {
+		thr_ck_corrupt(io, at + THR_CK_UNIT_REFUGE, "unit %u: refuge (%g, %g) is not finite", k, (double)u->rx,
+		               (double)u->ry);
+	}
+}
+
+/// The units section (version 6): each unit's def through the public
+/// call (its checks), then its state, checked.
+static void read_units(thr_ck_io* io, throng_world* w, const ck_head* h)
+{
+	size_t at = io->pos;
+	uint32_t n = 0;
+	thr_ck_u32(io, &n);
+	if (io->st == THRONG_OK && (n > THRONG_MAX_UNITS || io->end - io->pos != (size_t)n * THR_CK_UNIT_BYTES)) {
+		thr_ck_corrupt(io, at, "%u units in %zu bytes (%zu expected; at most %u units)", n, io->end - io->pos,
+		               (size_t)n * THR_CK_UNIT_BYTES, THRONG_MAX_UNITS);
+	}
+	for (uint32_t k = 0; k < n && io->st == THRONG_OK; ++k) {
+		at = io->pos;
+		thr_unit u;
+		memset(&u, 0, sizeof u); // the step's scratch stays 0, as between steps
+		u.def = throng_unit_default_def(); // its cookie; every field is read
+		thr_ck_unit(io, &u);
+		char what[32];
+		snprintf(what, sizeof what, "unit %u", k);
+		uint32_t id = 0;
+		if (!refused(io, io->st == THRONG_OK ? throng_world_add_unit(w, &u.def, &id) : THRONG_OK, at, what)) {
+			check_unit(io, &u, k, at, h);
+			w->units[id] = u;
+		}
 	}
 }
 
@@ -181,7 +266,7 @@ static void read_tables(thr_ck_io* io, throng_world* w)
 /// checks), then its progress.
 static void read_sources(thr_ck_io* io, throng_world* w)
 {
-	const uint32_t version = (uint32_t)thr_ck_get_le(io->data + 8, 4);
+	const uint32_t version = ck_version(io);
 	size_t at = io->pos;
 	uint32_t n = 0;
 	thr_ck_u32(io, &n);
@@ -193,6 +278,10 @@ static void read_sources(thr_ck_io* io, throng_world* w)
 		throng_source_def d = throng_source_default_def();
 		uint64_t added = 0, waited = 0;
 		thr_ck_source(io, &d, version);
+		if (io->st == THRONG_OK && version >= 6u && d.agent.unit != THRONG_NO_UNIT && d.agent.unit >= w->unit_count) {
+			thr_ck_corrupt(io, io->pos - 4u, "source %u: its agents' unit %u, but the world has %u", k, d.agent.unit,
+			               w->unit_count); // (the unit is the record's last field)
+		}
 		thr_ck_u64(io, &added);
 		thr_ck_u64(io, &waited);
 		char what[32];
@@ -336,6 +425,10 @@ static void check_agents(thr_ck_io* io, throng_world* w, const ck_head* h, const
 			thr_ck_corrupt(io, agent_at(c, 16, i), "agent %u: path %u, but the world has %u", id, w->path[i],
 			               w->path_count);
 		}
+		if (w->unit[i] != THRONG_NO_UNIT && w->unit[i] >= w->unit_count) {
+			thr_ck_corrupt(io, agent_at(c, 21, i), "agent %u: unit %u, but the world has %u", id, w->unit[i],
+			               w->unit_count);
+		}
 	}
 	// Target agents, once every live id has its slot.
 	for (uint32_t i = 0; i < c->n && io->st == THRONG_OK; ++i) {
@@ -401,8 +494,10 @@ static void read_agents(thr_ck_io* io, throng_world* w, const ck_head* h)
 	if (io->st != THRONG_OK) {
 		return;
 	}
-	const uint32_t version = (uint32_t)thr_ck_get_le(io->data + 8, 4);
-	const uint32_t want = version >= 4u ? THR_CK_AGENT_COLUMNS : THR_CK_AGENT_COLUMNS_V3;
+	const uint32_t version = ck_version(io);
+	const uint32_t want = version >= 6u   ? THR_CK_AGENT_COLUMNS
+	                      : version >= 4u ? THR_CK_AGENT_COLUMNS_V4
+	                                      : THR_CK_AGENT_COLUMNS_V3;
 	if (count != h->count || columns != want) {
 		thr_ck_corrupt(io, at, "%u agents in %u columns (the world section says %u agents; %u columns)", count,
 		               columns, h->count, want);
@@ -423,7 +518,7 @@ static void read_agents(thr_ck_io* io, throng_world* w, const ck_head* h)
 		w->id,         (uint32_t*)s->px,        (uint32_t*)s->py,     (uint32_t*)s->vx,     (uint32_t*)s->vy,
 		(uint32_t*)s->hx, (uint32_t*)s->hy,     (uint32_t*)s->wander, (uint32_t*)s->noise,  s->waypoint,
 		(uint32_t*)w->max_speed, (uint32_t*)w->max_force, (uint32_t*)w->radius, w->archetype, w->group,
-		w->target_agent, w->path, (uint32_t*)w->tx, (uint32_t*)w->ty, (uint32_t*)w->health, w->ready};
+		w->target_agent, w->path, (uint32_t*)w->tx, (uint32_t*)w->ty, (uint32_t*)w->health, w->ready, w->unit};
 	const ck_columns c = {io->pos, count};
 	for (uint32_t k = 0; k < want; ++k) {
 		if (col[k] != NULL) {
@@ -441,6 +536,9 @@ static void read_agents(thr_ck_io* io, throng_world* w, const ck_head* h)
 		}
 	}
 	thr_ck_close_section(io);
+	for (uint32_t i = 0; version < 6u && i < count; ++i) {
+		w->unit[i] = THRONG_NO_UNIT; // (no unit before version 6)
+	}
 	if (io->st == THRONG_OK) {
 		check_agents(io, w, h, &c);
 	}
@@ -449,9 +547,6 @@ static void read_agents(thr_ck_io* io, throng_world* w, const ck_head* h)
 	}
 	w->count = count;
 	w->id_end = h->id_end;
-	for (uint32_t i = 0; i < count; ++i) {
-		w->unit[i] = THRONG_NO_UNIT; // (no format keeps units yet: a world with units is not saved)
-	}
 	if (version >= 5u) {
 		read_missiles(io, w, h);
 	}
@@ -479,9 +574,11 @@ throng_status thr_ck_restore(thr_ck_io* io, throng_world** out)
 	if (io->st != THRONG_OK) {
 		return io->st;
 	}
-	// Version 1 had no sources section, versions before 5 no missiles section.
-	const uint32_t version = (uint32_t)thr_ck_get_le(io->data + 8, 4);
-	const uint32_t want = (h.def.record_forces ? 9u : 8u) + (version >= 2u ? 1u : 0u) + (version >= 5u ? 1u : 0u);
+	// Version 1 had no sources section, versions before 5 no missiles
+	// section, before 6 no units section.
+	const uint32_t version = ck_version(io);
+	const uint32_t want = (h.def.record_forces ? 9u : 8u) + (version >= 2u ? 1u : 0u) + (version >= 5u ? 1u : 0u) +
+	                      (version >= 6u ? 1u : 0u);
 	if (sections != want) {
 		thr_ck_corrupt(io, 20, "%u sections (a version %u world %s recorded forces has %u)", sections, version,
 		               h.def.record_forces ? "with" : "without", want);
@@ -509,7 +606,7 @@ throng_status thr_ck_restore(thr_ck_io* io, throng_world** out)
 		}
 	}
 	if (io->st == THRONG_OK) {
-		read_tables(io, w);
+		read_tables(io, w, &h);
 	}
 	if (io->st == THRONG_OK) {
 		refused(io, throng_world_set_threat(w, h.threat_p, h.threat_v, h.threat_active), h.threat_at, "threat");

@@ -2,7 +2,8 @@
 // Checkpoints (issue 33, item 9): a world saved at a step boundary and
 // made again steps to the same hashes as the world that never stopped, in
 // both engines, on any thread count, with agents coming and going before
-// and after; damaged checkpoints are refused whole.
+// and after, and with units routing and rallying across it; damaged
+// checkpoints are refused whole; older formats still read (tests/data).
 //
 // The scenes are stepped with throng_world_step, not throng_scene_step: a
 // scene's script (its threat and goal moves) keeps state outside the
@@ -840,4 +841,272 @@ Test(resume, the_largest_radius_ever_comes_along)
 		throng_world_destroy(r);
 		throng_world_destroy(w);
 	}
+}
+
+// ---------------------------------------------------------------------------
+// Units (format 6): their defs, their morale and rout mid-battle.
+// ---------------------------------------------------------------------------
+
+/// A fighting archetype of army `side` (hand to hand on the other army in
+/// sight) and its routing twin (throng_controller_routing).
+static void add_army_archetypes(throng_world* w, uint32_t side)
+{
+	throng_controller c = thr_test_charger(1u - side, 20.0f, 2);
+	c.combat = thr_test_melee(40.0f, 0.0f, 15.0f, 0.5f, 0.6f);
+	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_OK, "%s", throng_last_error());
+	const throng_controller r = throng_controller_routing(&c);
+	cr_assert_eq(throng_world_add_archetype(w, &r, NULL), THRONG_OK, "%s", throng_last_error());
+}
+
+/// Removes the first n live members (by id) of unit k: losses a battle
+/// elsewhere might have dealt.
+static void cut_unit(throng_world* w, uint32_t k, uint32_t n)
+{
+	uint32_t ids[64], got = 0;
+	for (uint32_t id = 0; id < throng_world_id_end(w) && got < n && got < 64; ++id) {
+		throng_agent_state a;
+		if (throng_world_get_agent(w, id, &a) == THRONG_OK && a.unit == k) {
+			ids[got++] = id;
+		}
+	}
+	cr_assert_eq(got, n);
+	cr_assert_eq(throng_world_remove_agents(w, ids, n), THRONG_OK, "%s", throng_last_error());
+}
+
+/// Units of the battle: each army's front line, and two reserves far
+/// behind it, out of the enemy's sight.
+enum { WEST_FRONT, WEST_RESERVE, WEST_LATE, EAST_FRONT, EAST_RESERVE, EAST_LATE, UNITS };
+
+/// The unit battle at the step of its checkpoint (60): the front lines
+/// fight; east's front broke at step 28, lost 6 more at step 30 and routs
+/// for good to its refuge (no rally); west's reserve was cut at step 20,
+/// routed and rallied (rally_time 2 s); west's late reserve was cut at
+/// step 55 and is mid-rout (it rallies 10 s after its last hit, after
+/// the checkpoint). A source brings west's front 8 reinforcements, and a
+/// herald (archetype 4, no combat) belongs to no unit.
+static throng_world* unit_battle(throng_engine engine)
+{
+	throng_world_def d = throng_world_default_def();
+	d.engine = engine;
+	d.threads = 1;
+	d.seed = 21;
+	d.dt = 0.25f;
+	d.capacity = 96;
+	d.bounds_min = (throng_vec2){-100.0f, -100.0f};
+	d.bounds_max = (throng_vec2){100.0f, 100.0f};
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_OK, "%s", throng_last_error());
+	add_army_archetypes(w, 0); // archetypes 0 (fights) and 1 (routs)
+	add_army_archetypes(w, 1); // 2 and 3
+	const throng_controller herald = throng_controller_default_def(THRONG_BLEND_WEIGHTED); // 4: no combat
+	cr_assert_eq(throng_world_add_archetype(w, &herald, NULL), THRONG_OK, "%s", throng_last_error());
+	for (uint32_t k = 0; k < UNITS; ++k) {
+		const uint32_t side = k / 3u;
+		throng_unit_def u = throng_unit_default_def();
+		u.archetype = 2u * side;
+		u.rout_archetype = 2u * side + 1u;
+		u.army = side;
+		u.morale.rally_time = k == WEST_RESERVE ? 2.0f : 10.0f;
+		u.morale.rallies = k == EAST_FRONT ? 0u : 1u;
+		u.has_refuge = k == EAST_FRONT;
+		u.refuge = (throng_vec2){90.0f, 5.0f};
+		uint32_t id = 0;
+		cr_assert_eq(throng_world_add_unit(w, &u, &id), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(id, k);
+	}
+	static const float x[UNITS] = {-4.0f, -60.0f, -60.0f, 4.0f, 60.0f, 60.0f};
+	static const float y[UNITS] = {0.0f, -40.0f, 40.0f, 0.0f, -40.0f, 40.0f};
+	for (uint32_t k = 0; k < UNITS; ++k) {
+		for (uint32_t j = 0; j < 12; ++j) {
+			throng_agent_def a = throng_agent_default_def();
+			const float file = (float)(j / 6), rank = (float)(j % 6); // two files of six, 2 m apart
+			a.position = (throng_vec2){x[k] + (k < 3 ? -2.0f : 2.0f) * file, y[k] - 5.0f + 2.0f * rank};
+			a.heading = (throng_vec2){k < 3 ? 1.0f : -1.0f, 0.0f};
+			a.archetype = k < 3 ? 0u : 2u;
+			a.group = k < 3 ? 0u : 1u;
+			a.target = a.position;
+			a.unit = k;
+			cr_assert_eq(throng_world_spawn(w, &a, 1, NULL), THRONG_OK, "%s", throng_last_error());
+		}
+	}
+	throng_agent_def lone = throng_agent_default_def();
+	lone.position = (throng_vec2){0.0f, 30.0f};
+	lone.archetype = 4;
+	lone.group = 2;
+	lone.target = lone.position;
+	cr_assert_eq(throng_world_spawn(w, &lone, 1, NULL), THRONG_OK, "%s", throng_last_error());
+	throng_source_def s = throng_source_default_def();
+	s.min = (throng_vec2){-30.0f, -4.0f};
+	s.max = (throng_vec2){-26.0f, 4.0f};
+	s.count = 8;
+	s.agent.archetype = 0;
+	s.agent.target = (throng_vec2){0.0f, 0.0f};
+	s.agent.unit = WEST_FRONT;
+	cr_assert_eq(throng_world_add_source(w, &s, NULL), THRONG_OK, "%s", throng_last_error());
+	for (uint32_t step = 0; step < 60; ++step) {
+		if (step == 20) {
+			cut_unit(w, WEST_RESERVE, 7);
+		} else if (step == 30) {
+			cut_unit(w, EAST_FRONT, 6);
+		} else if (step == 55) {
+			cut_unit(w, WEST_LATE, 7);
+		}
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+	}
+	return w;
+}
+
+static throng_unit_state unit_of(const throng_world* w, uint32_t k)
+{
+	throng_unit_state u;
+	cr_assert_eq(throng_world_get_unit(w, k, &u), THRONG_OK, "%s", throng_last_error());
+	return u;
+}
+
+/// Unit k of a and b, the same to the bit.
+static void same_unit(const throng_world* a, const throng_world* b, uint32_t k, uint32_t step)
+{
+	const throng_unit_state u = unit_of(a, k), v = unit_of(b, k);
+	const float f[2][8] = {{u.morale, u.shock, u.centre.x, u.centre.y, u.facing.x, u.facing.y, u.refuge.x, u.refuge.y},
+	                       {v.morale, v.shock, v.centre.x, v.centre.y, v.facing.x, v.facing.y, v.refuge.x, v.refuge.y}};
+	cr_assert(u.count == v.count && u.most == v.most && u.routing == v.routing && u.rallies_left == v.rallies_left &&
+	          u.routed_step == v.routed_step && memcmp(f[0], f[1], sizeof f[0]) == 0,
+	          "step %u after the checkpoint: unit %u: count %u/%u, morale %g/%g, routing %d/%d", step, k, u.count,
+	          v.count, (double)u.morale, (double)v.morale, u.routing, v.routing);
+}
+
+Test(units, a_battle_with_routs_and_rallies_resumes_to_the_same_bits_in_both_engines)
+{
+	for (int e = 0; e < 2; ++e) {
+		const throng_engine engine = e == 0 ? THRONG_ENGINE_SIMD : THRONG_ENGINE_SCALAR;
+		throng_world* w = unit_battle(engine);
+		// The states the checkpoint must carry: broken for good, mid-rout, rallied.
+		const throng_unit_state east = unit_of(w, EAST_FRONT), late = unit_of(w, WEST_LATE),
+		                        reserve = unit_of(w, WEST_RESERVE);
+		cr_assert(east.routing && east.rallies_left == 0 && east.routed_step == 28 && east.count > 0,
+		          "east's front: routing for good");
+		cr_assert(late.routing && late.rallies_left == 1 && late.routed_step == 56, "west's late reserve: mid-rout");
+		cr_assert(!reserve.routing && reserve.rallies_left == 0 && reserve.routed_step != UINT64_MAX &&
+		          reserve.morale == 0.5f, "west's reserve: rallied");
+		char path[128];
+		temp_path(path, sizeof path, "units");
+		throng_world* r = restored(w, e == 0 ? path : NULL);
+		unlink(path);
+		cr_assert_eq(throng_world_unit_count(r), (uint32_t)UNITS);
+		throng_source_def s;
+		cr_assert_eq(throng_world_get_source(r, 0, &s, NULL), THRONG_OK);
+		cr_assert_eq(s.agent.unit, (uint32_t)WEST_FRONT);
+		for (uint32_t id = 0; id < throng_world_id_end(w); ++id) {
+			throng_agent_state a, b;
+			const throng_status st = throng_world_get_agent(w, id, &a);
+			cr_assert_eq(throng_world_get_agent(r, id, &b), st);
+			cr_assert(st != THRONG_OK || a.unit == b.unit, "agent %u: unit %u, restored %u", id, a.unit, b.unit);
+		}
+		for (uint32_t step = 1; step <= 200; ++step) {
+			cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+			cr_assert_eq(throng_world_step(r), THRONG_OK, "%s", throng_last_error());
+			cr_assert_eq(throng_world_hash(r), throng_world_hash(w), "%s engine: step %u after the checkpoint",
+			             throng_engine_name(engine), step);
+			for (uint32_t k = 0; k < UNITS; ++k) {
+				same_unit(w, r, k, step);
+			}
+		}
+		// The late reserve rallied after the checkpoint, on the quiet it had counted before it.
+		cr_assert(!unit_of(r, WEST_LATE).routing && unit_of(r, WEST_LATE).rallies_left == 0);
+		throng_world_destroy(r);
+		throng_world_destroy(w);
+	}
+}
+
+/// The offset of field `field` (bytes into the record) of the record that
+/// starts `record` bytes into section `tag`'s body.
+static size_t field_at(const uint8_t* b, size_t n, const char* tag, size_t record, size_t field)
+{
+	return section_at(b, n, tag) + 16u + record + field;
+}
+
+Test(damaged, units_and_who_belongs_to_them_are_checked)
+{
+	throng_world* w = unit_battle(THRONG_ENGINE_SCALAR);
+	size_t n = 0;
+	uint8_t* good = to_memory(w, &n);
+	cr_assert_eq(get32(good + 8), 6u);
+	const size_t body = section_at(good, n, "UNIT") + 16u;
+	cr_assert_eq(get32(good + body), (uint32_t)UNITS);
+	cr_assert_eq(get32(good + body - 8u), 4u + UNITS * 128u, "128 bytes a unit");
+	// A unit's record: its def (archetype, rout_archetype, army, has_refuge,
+	// refuge x, y, the morale's 8 f32 and rallies), then its state from 60.
+	const size_t unit = 4u + 128u * EAST_FRONT; // routing for good, its refuge its own
+	const size_t calm = 4u + 128u * EAST_RESERVE; // never routed
+	uint32_t count = 0;
+	const size_t unit_column = agent_column(good, n, 21, &count);
+	// The source's record: its def to relative_target (148 bytes), its agents' unit, its progress.
+	const size_t source_unit = field_at(good, n, "SRCE", 4u, 148u);
+	cr_assert_eq(get32(good + source_unit), (uint32_t)WEST_FRONT);
+	const struct {
+		size_t at;      ///< the byte changed
+		uint32_t value;
+		size_t named;   ///< the offset the message names
+		const char* says;
+	} cases[] = {
+	    {field_at(good, n, "UNIT", unit, 0), 9, field_at(good, n, "UNIT", unit, 0),
+	     "unit 3: throng_world_add_unit: def.archetype: no archetype 9 (the world has 5)"},
+	    {field_at(good, n, "UNIT", unit, 4), 4, field_at(good, n, "UNIT", unit, 0),
+	     "unit 3: throng_world_add_unit: def.rout_archetype: archetype 4 has no combat"},
+	    {field_at(good, n, "UNIT", unit, 12), 2, field_at(good, n, "UNIT", unit, 12), "a flag holds 2"},
+	    {field_at(good, n, "UNIT", unit, 16), 0x7fc00000u, field_at(good, n, "UNIT", unit, 0),
+	     "unit 3: throng_world_add_unit: def.refuge"},
+	    {field_at(good, n, "UNIT", unit, 24), 0, field_at(good, n, "UNIT", unit, 0),
+	     "unit 3: throng_world_add_unit: def.morale.breaks_at: must be finite and in (0, 1] (got 0)"},
+	    {field_at(good, n, "UNIT", unit, 52), 0x7fc00000u, field_at(good, n, "UNIT", unit, 0),
+	     "def.morale.rally_morale: must be finite"},
+	    {field_at(good, n, "UNIT", calm, 60), 13, field_at(good, n, "UNIT", calm, 60),
+	     "unit 4: count 13, most 12, start 12 (count <= start <= most <= the ids' end"},
+	    {field_at(good, n, "UNIT", calm, 64), 1000, field_at(good, n, "UNIT", calm, 60), "most 1000"},
+	    {field_at(good, n, "UNIT", calm, 72), 5, field_at(good, n, "UNIT", calm, 72),
+	     "unit 4: 5 rallies left of the 1 its morale gives"},
+	    {field_at(good, n, "UNIT", calm, 76), 61, field_at(good, n, "UNIT", calm, 76),
+	     "unit 4: quiet for 61 steps (the world is at step 60)"},
+	    {field_at(good, n, "UNIT", calm, 80), 1, field_at(good, n, "UNIT", calm, 96),
+	     "unit 4: never routed (routed_step UINT64_MAX), but routing (1 of 1 rallies left)"},
+	    {field_at(good, n, "UNIT", calm, 72), 0, field_at(good, n, "UNIT", calm, 96),
+	     "unit 4: never routed (routed_step UINT64_MAX), but rallied (0 of 1 rallies left)"},
+	    {field_at(good, n, "UNIT", unit, 96), 61, field_at(good, n, "UNIT", unit, 96),
+	     "unit 3: routed in step 61, after the world's step 60"},
+	    {field_at(good, n, "UNIT", calm, 84), 0, field_at(good, n, "UNIT", calm, 84), "unit 4: base morale 0"},
+	    {field_at(good, n, "UNIT", calm, 88), 0xbf800000u, field_at(good, n, "UNIT", calm, 88), "unit 4: shock -1"},
+	    {field_at(good, n, "UNIT", calm, 92), 0x7fc00000u, field_at(good, n, "UNIT", calm, 92), "unit 4: morale nan"},
+	    {field_at(good, n, "UNIT", unit, 108), 0x7f800000u, field_at(good, n, "UNIT", unit, 104),
+	     "unit 3: centre ("},
+	    {field_at(good, n, "UNIT", calm, 112), 0x3f000000u, field_at(good, n, "UNIT", calm, 112),
+	     "unit 4: facing (0.5, "},
+	    {field_at(good, n, "UNIT", unit, 120), 0xff800000u, field_at(good, n, "UNIT", unit, 120),
+	     "unit 3: refuge (-inf, 5) is not finite"},
+	    {body, UNITS + 1u, body, "7 units in 768 bytes (896 expected"},
+	    {unit_column + 4u * 5u, UNITS, unit_column + 4u * 5u, ", but the world has 6"},
+	    {source_unit, UNITS, source_unit, "source 0: its agents' unit 6, but the world has 6"},
+	};
+	uint8_t* bad = malloc(n);
+	cr_assert_not_null(bad);
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+		memcpy(bad, good, n);
+		put32(bad + cases[k].at, cases[k].value);
+		reseal(bad, n);
+		throng_world* r = NULL;
+		cr_assert_eq(throng_world_read_checkpoint(bad, n, &r), THRONG_ERR_CORRUPT, "case %zu read", k);
+		cr_assert_null(r);
+		char where[64];
+		snprintf(where, sizeof where, "byte offset %zu: ", cases[k].named);
+		cr_assert(strstr(throng_last_error(), where) != NULL && strstr(throng_last_error(), cases[k].says) != NULL,
+		          "case %zu: \"%s\" lacks \"%s%s\"", k, throng_last_error(), where, cases[k].says);
+	}
+	free(bad);
+	free(good);
+	throng_world_destroy(w);
+	// A world without units writes the section too, empty.
+	w = small_world(THRONG_ENGINE_SIMD, false);
+	good = to_memory(w, &n);
+	cr_assert_eq(get32(good + section_at(good, n, "UNIT") + 16u), 0u);
+	free(good);
+	throng_world_destroy(w);
 }
