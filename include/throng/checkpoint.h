@@ -4,12 +4,14 @@
 // A checkpoint holds every bit of a world that the steps after it depend
 // on: the def, the step, every live agent's full state in its storage
 // order, the largest radius seen (it sizes the grid), the archetypes,
-// paths, obstacles, walls, the threat, the running figures
-// (throng_world_stats) and what counting is on. A world made from it steps
-// to the same hashes as the world it was taken from, on any thread count
-// (docs/FORMAT.md, "Checkpoints", has the layout). What a step never reads
-// is not kept: the thread governor's timings, the counters (zero after a
-// restore, counting still on), the step's record for the quality metrics.
+// the units (throng/units.h: each one's def, morale and rout), paths,
+// obstacles, walls, zones, sources, the missiles in flight, the threat,
+// the running figures (throng_world_stats) and what counting is on. A
+// world made from it steps to the same hashes as the world it was taken
+// from, on any thread count (docs/FORMAT.md, "Checkpoints", has the
+// layout). What a step never reads is not kept: the thread governor's
+// timings, the counters (zero after a restore, counting still on), the
+// step's record for the quality metrics.
 //
 // Take a checkpoint between steps. A part world (throng_part_create) is
 // refused, unless it holds its whole world: every agent the whole world
