@@ -48,17 +48,22 @@
 /// A unit's record in the units section (thr_ck_unit): its def, then its
 /// state, whose fields start at these offsets from the record's start.
 enum {
-	THR_CK_UNIT_COUNT = 60, ///< the def before it: 3 u32, a flag, 2 + 8 f32, a u32
-	THR_CK_UNIT_RALLIES_LEFT = 72,
-	THR_CK_UNIT_QUIET = 76,
-	THR_CK_UNIT_BASE = 84,
-	THR_CK_UNIT_SHOCK = 88,
-	THR_CK_UNIT_MORALE = 92,
-	THR_CK_UNIT_ROUTED_STEP = 96,
-	THR_CK_UNIT_CENTRE = 104,
-	THR_CK_UNIT_FACING = 112,
-	THR_CK_UNIT_REFUGE = 120,
-	THR_CK_UNIT_BYTES = 128
+	THR_CK_UNIT_COUNT = 88, ///< the def before it: 3 u32, a flag, 2 + 8 f32, a u32; the formation (2 u32,
+	                        ///< 4 f32) and the march archetype
+	THR_CK_UNIT_RALLIES_LEFT = 100,
+	THR_CK_UNIT_QUIET = 104,
+	THR_CK_UNIT_BASE = 112,
+	THR_CK_UNIT_SHOCK = 116,
+	THR_CK_UNIT_MORALE = 120,
+	THR_CK_UNIT_ROUTED_STEP = 124,
+	THR_CK_UNIT_CENTRE = 132,
+	THR_CK_UNIT_FACING = 140,
+	THR_CK_UNIT_REFUGE = 148,
+	THR_CK_UNIT_ORDER = 156,   ///< the order's kind, then its point
+	THR_CK_UNIT_CHARGING = 168,
+	THR_CK_UNIT_ANCHOR = 176,  ///< then the heading
+	THR_CK_UNIT_HEADING = 184,
+	THR_CK_UNIT_BYTES = 192
 };
 
 /// One direction of a checkpoint's bytes. Writing: `emit` takes each run

@@ -193,6 +193,14 @@ void thr_ck_unit(thr_ck_io* io, thr_unit* u)
 		thr_ck_f32(io, f[k]);
 	}
 	thr_ck_u32(io, &m->rallies);
+	throng_formation* fo = &d->formation;
+	CK_ENUM(io, fo->kind);
+	thr_ck_u32(io, &fo->files);
+	thr_ck_f32(io, &fo->spacing);
+	thr_ck_f32(io, &fo->rank_spacing);
+	thr_ck_f32(io, &fo->speed);
+	thr_ck_f32(io, &fo->turn_rate);
+	thr_ck_u32(io, &d->march_archetype);
 	thr_ck_u32(io, &u->count);
 	thr_ck_u32(io, &u->most);
 	thr_ck_u32(io, &u->start);
@@ -206,6 +214,14 @@ void thr_ck_unit(thr_ck_io* io, thr_unit* u)
 	float* const g[6] = {&u->cx, &u->cy, &u->fx, &u->fy, &u->rx, &u->ry};
 	for (int k = 0; k < 6; ++k) {
 		thr_ck_f32(io, g[k]);
+	}
+	CK_ENUM(io, u->order.kind);
+	ck_vec2(io, &u->order.point);
+	thr_ck_bool(io, &u->charging);
+	thr_ck_bool(io, &u->anchored);
+	float* const a[4] = {&u->ax, &u->ay, &u->hx, &u->hy};
+	for (int k = 0; k < 4; ++k) {
+		thr_ck_f32(io, a[k]);
 	}
 }
 

@@ -196,6 +196,32 @@ static void read_tables(thr_ck_io* io, throng_world* w, const ck_head* h)
 /// most, the most no more than the ids there have been), no more rallies
 /// left than its def gives, no step after the world's, finite measures, a
 /// unit facing.
+/// A unit's formation state: an order there is, at a finite point (a
+/// turn's a unit vector), a finite anchor and a unit heading; a unit
+/// without a formation neither charges nor has an anchor.
+static void check_formation(thr_ck_io* io, const thr_unit* u, uint32_t k, size_t at)
+{
+	const float heading = u->hx * u->hx + u->hy * u->hy;
+	const float turn = u->order.point.x * u->order.point.x + u->order.point.y * u->order.point.y;
+	if ((unsigned)u->order.kind > THRONG_ORDER_HOLD) {
+		thr_ck_corrupt(io, at + THR_CK_UNIT_ORDER, "unit %u: order %u (a throng_order_kind, 0 to %d)", k,
+		               (unsigned)u->order.kind, THRONG_ORDER_HOLD);
+	} else if (!isfinite(u->order.point.x) || !isfinite(u->order.point.y) ||
+	           (u->order.kind == THRONG_ORDER_TURN && !(fabsf(turn - 1.0f) <= 1.0e-4f))) {
+		thr_ck_corrupt(io, at + THR_CK_UNIT_ORDER + 4u, "unit %u: its order's point (%g, %g) is not finite (a turn's: "
+		               "a unit vector)", k, (double)u->order.point.x, (double)u->order.point.y);
+	} else if (u->def.formation.kind == THRONG_FORMATION_NONE && (u->charging || u->anchored)) {
+		thr_ck_corrupt(io, at + THR_CK_UNIT_CHARGING, "unit %u: has no formation, but %s", k,
+		               u->charging ? "charges" : "has an anchor");
+	} else if (!isfinite(u->ax) || !isfinite(u->ay)) {
+		thr_ck_corrupt(io, at + THR_CK_UNIT_ANCHOR, "unit %u: anchor (%g, %g) is not finite", k, (double)u->ax,
+		               (double)u->ay);
+	} else if (!(fabsf(heading - 1.0f) <= 1.0e-4f)) {
+		thr_ck_corrupt(io, at + THR_CK_UNIT_HEADING, "unit %u: heading (%g, %g) is not a unit vector", k,
+		               (double)u->hx, (double)u->hy);
+	}
+}
+
 static void check_unit(thr_ck_io* io, const thr_unit* u, uint32_t k, size_t at, const ck_head* h)
 {
 	const unsigned long long routed = u->routed_step, step = h->step;
@@ -232,6 +258,8 @@ static void check_unit(thr_ck_io* io, const thr_unit* u, uint32_t k, size_t at, 
 	} else if (!isfinite(u->rx) || !isfinite(u->ry)) {
 		thr_ck_corrupt(io, at + THR_CK_UNIT_REFUGE, "unit %u: refuge (%g, %g) is not finite", k, (double)u->rx,
 		               (double)u->ry);
+	} else {
+		check_formation(io, u, k, at);
 	}
 }
 

@@ -1033,11 +1033,12 @@ Test(damaged, units_and_who_belongs_to_them_are_checked)
 	cr_assert_eq(get32(good + 8), 6u);
 	const size_t body = section_at(good, n, "UNIT") + 16u;
 	cr_assert_eq(get32(good + body), (uint32_t)UNITS);
-	cr_assert_eq(get32(good + body - 8u), 4u + UNITS * 128u, "128 bytes a unit");
+	cr_assert_eq(get32(good + body - 8u), 4u + UNITS * 192u, "192 bytes a unit");
 	// A unit's record: its def (archetype, rout_archetype, army, has_refuge,
-	// refuge x, y, the morale's 8 f32 and rallies), then its state from 60.
-	const size_t unit = 4u + 128u * EAST_FRONT; // routing for good, its refuge its own
-	const size_t calm = 4u + 128u * EAST_RESERVE; // never routed
+	// refuge x, y, the morale's 8 f32 and rallies, the formation's 6 fields
+	// and the march archetype), then its state from 88.
+	const size_t unit = 4u + 192u * EAST_FRONT; // routing for good, its refuge its own
+	const size_t calm = 4u + 192u * EAST_RESERVE; // never routed
 	uint32_t count = 0;
 	const size_t unit_column = agent_column(good, n, 21, &count);
 	// The source's record: its def to relative_target (148 bytes), its agents' unit, its progress.
@@ -1060,29 +1061,35 @@ Test(damaged, units_and_who_belongs_to_them_are_checked)
 	     "unit 3: throng_world_add_unit: def.morale.breaks_at: must be finite and in (0, 1] (got 0)"},
 	    {field_at(good, n, "UNIT", unit, 52), 0x7fc00000u, field_at(good, n, "UNIT", unit, 0),
 	     "def.morale.rally_morale: must be finite"},
-	    {field_at(good, n, "UNIT", calm, 60), 13, field_at(good, n, "UNIT", calm, 60),
+	    {field_at(good, n, "UNIT", calm, 88), 13, field_at(good, n, "UNIT", calm, 88),
 	     "unit 4: count 13, most 12, start 12 (count <= start <= most <= the ids' end"},
-	    {field_at(good, n, "UNIT", calm, 64), 1000, field_at(good, n, "UNIT", calm, 60), "most 1000"},
-	    {field_at(good, n, "UNIT", calm, 72), 5, field_at(good, n, "UNIT", calm, 72),
+	    {field_at(good, n, "UNIT", calm, 92), 1000, field_at(good, n, "UNIT", calm, 88), "most 1000"},
+	    {field_at(good, n, "UNIT", calm, 100), 5, field_at(good, n, "UNIT", calm, 100),
 	     "unit 4: 5 rallies left of the 1 its morale gives"},
-	    {field_at(good, n, "UNIT", calm, 76), 61, field_at(good, n, "UNIT", calm, 76),
+	    {field_at(good, n, "UNIT", calm, 104), 61, field_at(good, n, "UNIT", calm, 104),
 	     "unit 4: quiet for 61 steps (the world is at step 60)"},
-	    {field_at(good, n, "UNIT", calm, 80), 1, field_at(good, n, "UNIT", calm, 96),
+	    {field_at(good, n, "UNIT", calm, 108), 1, field_at(good, n, "UNIT", calm, 124),
 	     "unit 4: never routed (routed_step UINT64_MAX), but routing (1 of 1 rallies left)"},
-	    {field_at(good, n, "UNIT", calm, 72), 0, field_at(good, n, "UNIT", calm, 96),
+	    {field_at(good, n, "UNIT", calm, 100), 0, field_at(good, n, "UNIT", calm, 124),
 	     "unit 4: never routed (routed_step UINT64_MAX), but rallied (0 of 1 rallies left)"},
-	    {field_at(good, n, "UNIT", unit, 96), 61, field_at(good, n, "UNIT", unit, 96),
+	    {field_at(good, n, "UNIT", unit, 124), 61, field_at(good, n, "UNIT", unit, 124),
 	     "unit 3: routed in step 61, after the world's step 60"},
-	    {field_at(good, n, "UNIT", calm, 84), 0, field_at(good, n, "UNIT", calm, 84), "unit 4: base morale 0"},
-	    {field_at(good, n, "UNIT", calm, 88), 0xbf800000u, field_at(good, n, "UNIT", calm, 88), "unit 4: shock -1"},
-	    {field_at(good, n, "UNIT", calm, 92), 0x7fc00000u, field_at(good, n, "UNIT", calm, 92), "unit 4: morale nan"},
-	    {field_at(good, n, "UNIT", unit, 108), 0x7f800000u, field_at(good, n, "UNIT", unit, 104),
+	    {field_at(good, n, "UNIT", calm, 112), 0, field_at(good, n, "UNIT", calm, 112), "unit 4: base morale 0"},
+	    {field_at(good, n, "UNIT", calm, 116), 0xbf800000u, field_at(good, n, "UNIT", calm, 116), "unit 4: shock -1"},
+	    {field_at(good, n, "UNIT", calm, 120), 0x7fc00000u, field_at(good, n, "UNIT", calm, 120), "unit 4: morale nan"},
+	    {field_at(good, n, "UNIT", unit, 136), 0x7f800000u, field_at(good, n, "UNIT", unit, 132),
 	     "unit 3: centre ("},
-	    {field_at(good, n, "UNIT", calm, 112), 0x3f000000u, field_at(good, n, "UNIT", calm, 112),
+	    {field_at(good, n, "UNIT", calm, 140), 0x3f000000u, field_at(good, n, "UNIT", calm, 140),
 	     "unit 4: facing (0.5, "},
-	    {field_at(good, n, "UNIT", unit, 120), 0xff800000u, field_at(good, n, "UNIT", unit, 120),
+	    {field_at(good, n, "UNIT", unit, 148), 0xff800000u, field_at(good, n, "UNIT", unit, 148),
 	     "unit 3: refuge (-inf, 5) is not finite"},
-	    {body, UNITS + 1u, body, "7 units in 768 bytes (896 expected"},
+	    {field_at(good, n, "UNIT", calm, 156), 9, field_at(good, n, "UNIT", calm, 156),
+	     "unit 4: order 9 (a throng_order_kind, 0 to 4)"},
+	    {field_at(good, n, "UNIT", calm, 172), 1, field_at(good, n, "UNIT", calm, 168),
+	     "unit 4: has no formation, but has an anchor"},
+	    {field_at(good, n, "UNIT", calm, 184), 0, field_at(good, n, "UNIT", calm, 184),
+	     "unit 4: heading (0, 0) is not a unit vector"},
+	    {body, UNITS + 1u, body, "7 units in 1152 bytes (1344 expected"},
 	    {unit_column + 4u * 5u, UNITS, unit_column + 4u * 5u, ", but the world has 6"},
 	    {source_unit, UNITS, source_unit, "source 0: its agents' unit 6, but the world has 6"},
 	};

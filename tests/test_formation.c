@@ -386,6 +386,52 @@ Test(formation, a_battle_in_formation_is_the_same_in_both_engines_and_on_any_thr
 	cr_assert_gt(charged[0], 0u, "the lines never met");
 }
 
+Test(formation, a_march_resumes_from_a_checkpoint_to_the_same_bits)
+{
+	// Two units: one moving in a line (its anchor mid-way), one that has
+	// turned and holds; saved at step 12, read back, 120 steps more in
+	// both: the same hash and the same anchors every step.
+	for (int e = 0; e < 2; ++e) {
+		throng_world* w = make_world(engines[e], 1);
+		const army a = add_army(w, 1);
+		const uint32_t mover = add_unit(w, a, 0, THRONG_FORMATION_LINE, 3);
+		const uint32_t holder = add_unit(w, a, 0, THRONG_FORMATION_WEDGE, 0);
+		soldiers_at(w, a, mover, 0, six, 6);
+		const throng_vec2 four[4] = {{-9, 4}, {-11, 4}, {-9, 6}, {-11, 6}};
+		soldiers_at(w, a, holder, 0, four, 4);
+		step(w);
+		cr_assert_eq(throng_world_order_unit(w, mover, (throng_order){THRONG_ORDER_MOVE, {10.0f, 30.0f}}), THRONG_OK);
+		cr_assert_eq(throng_world_order_unit(w, holder, (throng_order){THRONG_ORDER_TURN, {-1.0f, 1.0f}}), THRONG_OK);
+		for (int k = 0; k < 11; ++k) {
+			step(w);
+		}
+		cr_assert_eq(unit_state(w, mover).order.kind, THRONG_ORDER_MOVE);
+		cr_assert_eq(unit_state(w, holder).order.kind, THRONG_ORDER_TURN);
+		size_t bytes = 0, written = 0;
+		cr_assert_eq(throng_world_checkpoint_size(w, &bytes), THRONG_OK, "%s", throng_last_error());
+		void* buf = malloc(bytes);
+		cr_assert_not_null(buf);
+		cr_assert_eq(throng_world_write_checkpoint(w, buf, bytes, &written), THRONG_OK, "%s", throng_last_error());
+		throng_world* r = NULL;
+		cr_assert_eq(throng_world_read_checkpoint(buf, written, &r), THRONG_OK, "%s", throng_last_error());
+		free(buf);
+		cr_assert_eq(throng_world_hash(r), throng_world_hash(w));
+		for (int k = 0; k < 120; ++k) {
+			step(w);
+			step(r);
+			cr_assert_eq(throng_world_hash(r), throng_world_hash(w), "engine %d: step %d after the checkpoint", e, k + 1);
+			for (uint32_t u = 0; u < 2; ++u) {
+				const throng_unit_state p = unit_state(w, u), q = unit_state(r, u);
+				cr_assert(p.anchor.x == q.anchor.x && p.anchor.y == q.anchor.y && p.heading.x == q.heading.x &&
+				          p.order.kind == q.order.kind && p.charging == q.charging);
+			}
+		}
+		cr_assert_eq(unit_state(r, mover).order.kind, THRONG_ORDER_HALT);
+		throng_world_destroy(r);
+		throng_world_destroy(w);
+	}
+}
+
 Test(formation, bad_input_is_refused_naming_the_field)
 {
 	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
