@@ -444,3 +444,23 @@ void thr_test_churn_truth_free(thr_test_churn_truth* truth)
 	}
 	memset(truth, 0, sizeof *truth);
 }
+
+void thr_test_collect(void* user, const throng_diagnostic* d)
+{
+	thr_test_messages* m = user;
+	char line[2048];
+	throng_diagnostic_format(d, line, sizeof line);
+	int n = snprintf(m->text + m->len, sizeof m->text - m->len, "%s\n", line);
+	if (n > 0 && (size_t)n < sizeof m->text - m->len) {
+		m->len += (size_t)n;
+	}
+	m->count += d->warning ? 0u : 1u;
+}
+
+throng_scene* thr_test_load_text(const char* name, const char* text)
+{
+	throng_scene* s = NULL;
+	cr_assert_eq(throng_scene_load_memory(name, text, strlen(text), NULL, NULL, NULL, &s), THRONG_OK, "%s: %s", name,
+	             throng_last_error());
+	return s;
+}

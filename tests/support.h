@@ -11,6 +11,7 @@
 #include "throng/export.h"
 #include "throng/metrics.h"
 #include "throng/scenario.h"
+#include "throng/scenario_file.h"
 #include "throng/throng.h"
 
 /// Runs `cmdline` through /bin/sh, captures stdout and stderr (each cut at
@@ -38,6 +39,21 @@ int thr_test_cli(const char* args, char* out, uint32_t out_cap, char* err, uint3
 
 /// thr_test_cli run in the directory `dir` (`cd dir && throng args`).
 int thr_test_cli_in(const char* dir, const char* args, char* out, uint32_t out_cap, char* err, uint32_t err_cap);
+
+/// Diagnostics gathered as text by thr_test_collect (a
+/// throng_diagnostic_fn; user: a zeroed thr_test_messages): one formatted
+/// line each, cut when the text is full; `count` the problems among them
+/// (warnings are not).
+typedef struct thr_test_messages {
+	char text[32768];
+	size_t len;
+	uint32_t count;
+} thr_test_messages;
+void thr_test_collect(void* user, const throng_diagnostic* d);
+
+/// The scene that scenario file text `text` states, loaded as `name` with
+/// the default options; fails the test with the loader's message on error.
+throng_scene* thr_test_load_text(const char* name, const char* text);
 
 /// The built-in scenario `name` with `agents` agents (0: its default) on
 /// `engine`, every other option at its default; fails the test on error.

@@ -496,17 +496,9 @@ static const char battle_file[] = "version: 2\n"
                                   "  red: {count: 60, archetype: red, spawn: {shape: rectangle, center: [-8, 0], size: [8, 20]}}\n"
                                   "  blue: {count: 60, archetype: blue, spawn: {shape: rectangle, center: [8, 0], size: [8, 20]}}\n";
 
-static throng_scene* load_text(const char* name, const char* text)
-{
-	throng_scene* s = NULL;
-	cr_assert_eq(throng_scene_load_memory(name, text, strlen(text), NULL, NULL, NULL, &s), THRONG_OK, "%s",
-	             throng_last_error());
-	return s;
-}
-
 Test(files, combat_keys_build_run_and_save_to_the_same_hash)
 {
-	throng_scene* s = load_text("battle.yaml", battle_file);
+	throng_scene* s = thr_test_load_text("battle.yaml", battle_file);
 	throng_world* w = throng_scene_world(s);
 	throng_controller red, blue;
 	cr_assert_eq(throng_world_get_controller(w, 0, &red), THRONG_OK);
@@ -527,7 +519,7 @@ Test(files, combat_keys_build_run_and_save_to_the_same_hash)
 	cr_assert(strstr(text, "combat: {health: 40, armour: 1, attack: melee, reach: 0.4, damage: 9, cooldown: 0.5, "
 	                       "accuracy: 0.75, missile_speed: 60, spread: 0}") != NULL,
 	          "%s", text);
-	throng_scene* again = load_text("saved.yaml", text);
+	throng_scene* again = thr_test_load_text("saved.yaml", text);
 	free(text);
 	for (int k = 0; k < 600; ++k) {
 		cr_assert_eq(throng_scene_step(again), THRONG_OK, "%s", throng_last_error());

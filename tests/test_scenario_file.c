@@ -43,33 +43,14 @@ static void examples_dir(char* buf, size_t cap)
 	snprintf(buf, cap, "%.*s%sexamples", (int)len, file, len > 0 ? "/../" : "../");
 }
 
-/// Diagnostics gathered as text, one formatted line each.
-typedef struct diag_text {
-	char text[32768];
-	size_t len;
-	uint32_t count;
-} diag_text;
-
-static void collect(void* user, const throng_diagnostic* d)
-{
-	diag_text* t = user;
-	char line[2048];
-	throng_diagnostic_format(d, line, sizeof line);
-	int n = snprintf(t->text + t->len, sizeof t->text - t->len, "%s\n", line);
-	if (n > 0 && (size_t)n < sizeof t->text - t->len) {
-		t->len += (size_t)n;
-	}
-	t->count += d->warning ? 0u : 1u; // warnings are not problems
-}
-
 static throng_scene* load_text(const char* text, throng_engine engine)
 {
 	throng_scene_def o = throng_scene_default_def();
 	o.engine = engine;
 	o.threads = 2;
-	diag_text d = {.len = 0};
+	thr_test_messages d = {.len = 0};
 	throng_scene* s = NULL;
-	throng_status st = throng_scene_load_memory("test.yaml", text, strlen(text), &o, collect, &d, &s);
+	throng_status st = throng_scene_load_memory("test.yaml", text, strlen(text), &o, thr_test_collect, &d, &s);
 	cr_assert_eq(st, THRONG_OK, "load failed: %s\n%s", throng_last_error(), d.text);
 	return s;
 }
@@ -79,9 +60,9 @@ static throng_scene* load_path(const char* path, throng_engine engine)
 	throng_scene_def o = throng_scene_default_def();
 	o.engine = engine;
 	o.threads = 2;
-	diag_text d = {.len = 0};
+	thr_test_messages d = {.len = 0};
 	throng_scene* s = NULL;
-	throng_status st = throng_scene_load_file_report(path, &o, collect, &d, &s);
+	throng_status st = throng_scene_load_file_report(path, &o, thr_test_collect, &d, &s);
 	cr_assert_eq(st, THRONG_OK, "%s: %s\n%s", path, throng_last_error(), d.text);
 	return s;
 }
@@ -200,9 +181,9 @@ Test(examples, validate_load_and_run_in_both_engines, .timeout = 120)
 	int n = list_examples(names, 16);
 	cr_assert_geq(n, 3, "expected at least herd, circle and field in examples/");
 	for (int k = 0; k < n; ++k) {
-		diag_text d = {.len = 0};
+		thr_test_messages d = {.len = 0};
 		uint32_t problems = 99;
-		cr_assert_eq(throng_scenario_validate_file(names[k], collect, &d, &problems), THRONG_OK, "%s:\n%s", names[k],
+		cr_assert_eq(throng_scenario_validate_file(names[k], thr_test_collect, &d, &problems), THRONG_OK, "%s:\n%s", names[k],
 		             d.text);
 		cr_assert_eq(problems, 0u);
 		uint64_t hash[2];
@@ -277,9 +258,9 @@ static void assert_round_trip(throng_scene* a, const char* what)
 	throng_scene_def o = throng_scene_default_def();
 	o.threads = 2;
 	o.engine = throng_world_get_def(throng_scene_world(a)).engine;
-	diag_text d = {.len = 0};
+	thr_test_messages d = {.len = 0};
 	throng_scene* b = NULL;
-	cr_assert_eq(throng_scene_load_memory("saved.yaml", text, len, &o, collect, &d, &b), THRONG_OK,
+	cr_assert_eq(throng_scene_load_memory("saved.yaml", text, len, &o, thr_test_collect, &d, &b), THRONG_OK,
 	             "%s: the saved text does not load:\n%s\n%s", what, d.text, text);
 	assert_same_world(throng_scene_world(a), throng_scene_world(b));
 	cr_assert_str_eq(throng_scene_info(a)->name, throng_scene_info(b)->name);
@@ -499,9 +480,9 @@ Test(round_trip, relaxation_time_and_time_gap)
 	char bad[sizeof relaxation_file + 8];
 	snprintf(bad, sizeof bad, "%s", relaxation_file);
 	memcpy(strstr(bad, "0.4\n"), "-.4\n", 4);
-	diag_text d = {.len = 0};
+	thr_test_messages d = {.len = 0};
 	uint32_t problems = 0;
-	cr_assert_eq(throng_scenario_validate_memory("bad.yaml", bad, strlen(bad), collect, &d, &problems),
+	cr_assert_eq(throng_scenario_validate_memory("bad.yaml", bad, strlen(bad), thr_test_collect, &d, &problems),
 	             THRONG_ERR_INVALID_ARGUMENT);
 	cr_expect_eq(problems, 1u);
 	cr_expect(strstr(d.text, "archetypes.ped.relaxation_time") != NULL, "%s", d.text);
@@ -832,9 +813,9 @@ Test(files, load_save_and_errors_name_the_file)
 	                  "groups: {g: {count: 0, archetype: a, spawn: {shape: ring, radius: 1}}}\n";
 	cr_assert_eq(write(fd, bad, strlen(bad)), (ssize_t)strlen(bad));
 	close(fd);
-	diag_text d = {.len = 0};
+	thr_test_messages d = {.len = 0};
 	throng_scene* s = NULL;
-	cr_assert_eq(throng_scene_load_file_report(path, NULL, collect, &d, &s), THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_eq(throng_scene_load_file_report(path, NULL, thr_test_collect, &d, &s), THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert_null(s);
 	char want[1024];
 	snprintf(want, sizeof want,
@@ -861,7 +842,7 @@ Test(files, load_save_and_errors_name_the_file)
 	d.len = 0;
 	d.text[0] = '\0';
 	uint32_t problems = 0;
-	cr_assert_eq(throng_scenario_validate_file("/nonexistent/x.yaml", collect, &d, &problems), THRONG_ERR_IO);
+	cr_assert_eq(throng_scenario_validate_file("/nonexistent/x.yaml", thr_test_collect, &d, &problems), THRONG_ERR_IO);
 	cr_assert_eq(problems, 1u);
 	cr_assert_str_eq(d.text, "/nonexistent/x.yaml: document: cannot open the file: No such file or directory "
 	                         "(expected a readable file)\n");
@@ -875,9 +856,9 @@ Test(files, at_most_100_problems_are_reported)
 	for (int k = 0; k < 150; ++k) {
 		len += (size_t)snprintf(text + len, sizeof text - len, "key%d: 1\n", k);
 	}
-	diag_text d = {.len = 0};
+	thr_test_messages d = {.len = 0};
 	uint32_t problems = 0;
-	cr_assert_eq(throng_scenario_validate_memory("many.yaml", text, len, collect, &d, &problems),
+	cr_assert_eq(throng_scenario_validate_memory("many.yaml", text, len, thr_test_collect, &d, &problems),
 	             THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert_eq(problems, 152u); // 150 unknown keys, no archetypes, no groups
 	cr_assert_eq(d.count, 101u);
@@ -916,9 +897,9 @@ static char* slurp(const char* path, size_t* len)
 /// Checks one malformed file against its expected messages.
 static void check_bad(const char* name, const char* text, size_t len, const char* expected)
 {
-	diag_text d = {.len = 0};
+	thr_test_messages d = {.len = 0};
 	uint32_t problems = 0;
-	throng_status st = throng_scenario_validate_memory(name, text, len, collect, &d, &problems);
+	throng_status st = throng_scenario_validate_memory(name, text, len, thr_test_collect, &d, &problems);
 	cr_assert_eq(st, THRONG_ERR_INVALID_ARGUMENT, "%s: validates", name);
 	cr_assert_str_eq(d.text, expected, "%s", name);
 	cr_assert_eq(problems, d.count, "%s", name);
@@ -1043,16 +1024,16 @@ Test(files, path_no_slot_follows_is_a_warning)
 	                   "    path: [[3, 3], [4, 4]]\n";
 	const char* want = "w.yaml:10:11: warning: groups.g.path: archetype a has no path_following slot, so no agent "
 	                   "follows this path (expected a path_following slot in archetype a, or no path)\n";
-	diag_text d = {.len = 0};
+	thr_test_messages d = {.len = 0};
 	uint32_t problems = 7;
-	cr_assert_eq(throng_scenario_validate_memory("w.yaml", text, strlen(text), collect, &d, &problems), THRONG_OK,
+	cr_assert_eq(throng_scenario_validate_memory("w.yaml", text, strlen(text), thr_test_collect, &d, &problems), THRONG_OK,
 	             "%s", d.text);
 	cr_assert_str_eq(d.text, want);
 	cr_assert_eq(problems, 0u);
 	d.len = 0;
 	d.text[0] = '\0';
 	throng_scene* s = NULL;
-	cr_assert_eq(throng_scene_load_memory("w.yaml", text, strlen(text), NULL, collect, &d, &s), THRONG_OK, "%s",
+	cr_assert_eq(throng_scene_load_memory("w.yaml", text, strlen(text), NULL, thr_test_collect, &d, &s), THRONG_OK, "%s",
 	             throng_last_error());
 	cr_assert_str_eq(d.text, want);
 	throng_scene_destroy(s);
@@ -1203,10 +1184,10 @@ Test(keys, rows_read_and_refuse_by_their_range)
 	         "archetypes: {a: {contact: {stiffness: 1.5}, slots: [{kind: separation, max_neighbors: 1000001}]}}\n"
 	         "groups: {g: {count: 1, archetype: a, spawn: {shape: ring, radius: 1}}}\n");
 	uint32_t problems = 0;
-	static diag_text d;
+	static thr_test_messages d;
 	d.len = 0;
 	d.count = 0;
-	cr_assert_eq(throng_scenario_validate_memory("k.yaml", text, strlen(text), collect, &d, &problems),
+	cr_assert_eq(throng_scenario_validate_memory("k.yaml", text, strlen(text), thr_test_collect, &d, &problems),
 	             THRONG_ERR_INVALID_ARGUMENT);
 	cr_expect_eq(problems, 4u);
 	cr_expect_str_eq(d.text,
@@ -1222,7 +1203,7 @@ Test(keys, rows_read_and_refuse_by_their_range)
 	         "groups: {g: {count: 2, archetype: a, spawn: {shape: line, from: [0, 0]}}}\n");
 	d.len = 0;
 	d.count = 0;
-	cr_assert_eq(throng_scenario_validate_memory("k.yaml", text, strlen(text), collect, &d, &problems),
+	cr_assert_eq(throng_scenario_validate_memory("k.yaml", text, strlen(text), thr_test_collect, &d, &problems),
 	             THRONG_ERR_INVALID_ARGUMENT);
 	cr_expect_str_eq(d.text, "k.yaml:2:45: groups.g.spawn.to: missing (expected [x, y], each a number from -1e6 to "
 	                         "1e6)\n");

@@ -53,30 +53,14 @@ static throng_scene* load(const char* text, throng_engine engine)
 	return s;
 }
 
-/// The messages a file gives, one a line.
-typedef struct messages {
-	char text[4096];
-	size_t len;
-} messages;
-
-static void collect(void* user, const throng_diagnostic* d)
-{
-	messages* m = user;
-	char line[2048];
-	throng_diagnostic_format(d, line, sizeof line);
-	int n = snprintf(m->text + m->len, sizeof m->text - m->len, "%s\n", line);
-	if (n > 0 && (size_t)n < sizeof m->text - m->len) {
-		m->len += (size_t)n;
-	}
-}
-
 /// Validates `text`; returns the number of problems, their messages in *m.
-static uint32_t problems_of(const char* text, messages* m)
+static uint32_t problems_of(const char* text, thr_test_messages* m)
 {
 	uint32_t problems = 0;
 	m->len = 0;
+	m->count = 0;
 	m->text[0] = '\0';
-	throng_scenario_validate_memory("preset.yaml", text, strlen(text), collect, m, &problems);
+	throng_scenario_validate_memory("preset.yaml", text, strlen(text), thr_test_collect, m, &problems);
 	return problems;
 }
 
@@ -284,7 +268,7 @@ Test(preset, speed_is_checked_against_the_presets_max_speed)
 	throng_scene_destroy(s);
 	// Above it: refused, with the preset's max_speed in the message.
 	snprintf(text, sizeof text, fmt, above);
-	messages m;
+	thr_test_messages m;
 	cr_assert_eq(problems_of(text, &m), 1u, "%s", m.text);
 	char want[256];
 	snprintf(want, sizeof want, "preset.yaml:4:14: groups.g.speed: got %g, above max_speed %g (expected a speed from 0 "

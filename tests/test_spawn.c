@@ -316,23 +316,6 @@ Test(placement, no_room_is_an_error_naming_the_agent)
 // Room for a scenario file's group
 // ---------------------------------------------------------------------------
 
-/// Every diagnostic of a file, one formatted line each.
-typedef struct diag_lines {
-	char text[8192];
-	size_t len;
-} diag_lines;
-
-static void collect(void* user, const throng_diagnostic* d)
-{
-	diag_lines* t = user;
-	char line[2048];
-	throng_diagnostic_format(d, line, sizeof line);
-	int n = snprintf(t->text + t->len, sizeof t->text - t->len, "%s\n", line);
-	if (n > 0 && (size_t)n < sizeof t->text - t->len) {
-		t->len += (size_t)n;
-	}
-}
-
 /// A file with one group `g` of `count` agents of radius `radius` spawned
 /// by `spawn` (a flow mapping), in a world 200 m across.
 static void room_file(char* buf, size_t cap, uint32_t count, const char* radius, const char* spawn)
@@ -350,9 +333,9 @@ static void assert_room(uint32_t count, const char* radius, const char* spawn)
 {
 	char text[1024];
 	room_file(text, sizeof text, count, radius, spawn);
-	diag_lines d = {.len = 0};
+	thr_test_messages d = {.len = 0};
 	throng_scene* s = NULL;
-	cr_assert_eq(throng_scene_load_memory("room.yaml", text, strlen(text), NULL, collect, &d, &s), THRONG_OK,
+	cr_assert_eq(throng_scene_load_memory("room.yaml", text, strlen(text), NULL, thr_test_collect, &d, &s), THRONG_OK,
 	             "%u agents on %s: %s", count, spawn, d.text);
 	cr_assert_eq(throng_world_agent_count(throng_scene_world(s)), count);
 	cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
@@ -368,9 +351,9 @@ static void assert_no_room(uint32_t count, const char* radius, const char* spawn
 	room_file(text, sizeof text, count, radius, spawn);
 	int column = snprintf(NULL, 0, "  g: {count: %u, archetype: a, radius: %s, spawn: ", count, radius) + 1;
 	snprintf(want, sizeof want, "room.yaml:4:%d: groups.g.spawn: %s\n", column, message);
-	diag_lines d = {.len = 0};
+	thr_test_messages d = {.len = 0};
 	uint32_t problems = 0;
-	cr_assert_eq(throng_scenario_validate_memory("room.yaml", text, strlen(text), collect, &d, &problems),
+	cr_assert_eq(throng_scenario_validate_memory("room.yaml", text, strlen(text), thr_test_collect, &d, &problems),
 	             THRONG_ERR_INVALID_ARGUMENT, "%u agents on %s validate", count, spawn);
 	cr_assert_eq(problems, 1u, "%s", d.text);
 	cr_assert_str_eq(d.text, want);
