@@ -306,6 +306,7 @@ void throng_scene_destroy(throng_scene* scene)
 	free(d->archetype_id);
 	free(d->first_id);
 	free(d->path_id);
+	free(d->unit_id);
 	free(d->goal);
 	free(d->reached);
 	free(d->threat_cum);

@@ -229,6 +229,7 @@ typedef struct spawn_job {
 	uint32_t first;     ///< id of the group's first agent
 	uint32_t archetype; ///< world archetype id
 	uint32_t path;      ///< world path id or THRONG_NO_PATH
+	uint32_t unit;      ///< world unit id or THRONG_NO_UNIT
 } spawn_job;
 
 static float unit_draw(uint32_t key, uint32_t id, uint32_t k)
@@ -323,6 +324,7 @@ static void make_agent(const throng_scene* scene, uint32_t i, throng_agent_def* 
 	def->radius = g->radius;
 	def->archetype = j->archetype;
 	def->group = g->id;
+	def->unit = j->unit;
 	// With end_at_goal the group's agents hold consecutive paths of their own.
 	def->path = j->path == THRONG_NO_PATH ? THRONG_NO_PATH : j->path + (g->path.end_at_goal ? i : 0u);
 	switch (g->goal) {
@@ -387,9 +389,7 @@ static void make_tail(const throng_scene* scene, uint32_t i, throng_agent_def* d
 	}
 }
 
-/// Reports a library failure during the build as a problem of the file,
-/// at `section` (or, `name` not NULL, at the entry `name` of `section`).
-static throng_status build_fail(sf_ctx* c, throng_status st, sf_pos at, const char* section, const char* name)
+throng_status sf_build_fail(sf_ctx* c, throng_status st, sf_pos at, const char* section, const char* name)
 {
 	size_t mark = sf_push_key(c, section);
 	if (name != NULL) {
@@ -405,7 +405,7 @@ static throng_status build_shapes(sf_ctx* c, throng_scene* scene, const sf_model
 	for (uint32_t k = 0; k < m->obstacle_count; ++k) {
 		throng_status st = throng_world_add_obstacle(scene->world, m->obstacles[k].center, m->obstacles[k].radius, NULL);
 		if (st != THRONG_OK) {
-			return build_fail(c, st, root, "obstacles", NULL);
+			return sf_build_fail(c, st, root, "obstacles", NULL);
 		}
 	}
 	for (uint32_t k = 0; k < m->wall_count; ++k) {
@@ -415,7 +415,7 @@ static throng_status build_shapes(sf_ctx* c, throng_scene* scene, const sf_model
 			throng_status st =
 				throng_world_add_wall(scene->world, w->points[s], w->points[(s + 1u) % w->count], NULL);
 			if (st != THRONG_OK) {
-				return build_fail(c, st, root, "walls", NULL);
+				return sf_build_fail(c, st, root, "walls", NULL);
 			}
 		}
 	}
@@ -433,7 +433,7 @@ static throng_status build_flows(sf_ctx* c, throng_scene* scene, const thr_defin
 		d.point_count = m->zones[k].point_count;
 		throng_status st = throng_world_add_zone(scene->world, &d, NULL);
 		if (st != THRONG_OK) {
-			return build_fail(c, st, m->zones[k].pos, "zones", NULL);
+			return sf_build_fail(c, st, m->zones[k].pos, "zones", NULL);
 		}
 	}
 	for (uint32_t k = 0; k < m->source_count; ++k) {
@@ -441,7 +441,7 @@ static throng_status build_flows(sf_ctx* c, throng_scene* scene, const thr_defin
 		d.agent.archetype = sd->archetype_id[d.agent.archetype];
 		throng_status st = throng_world_add_source(scene->world, &d, NULL);
 		if (st != THRONG_OK) {
-			return build_fail(c, st, m->sources[k].pos, "sources", NULL);
+			return sf_build_fail(c, st, m->sources[k].pos, "sources", NULL);
 		}
 	}
 	return THRONG_OK;
@@ -477,7 +477,7 @@ static throng_status add_goal_paths(throng_scene* scene, thr_definition* sd, uin
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: out of memory for a path", sd->model->name);
 	}
 	memcpy(pts, g->path.points, (size_t)g->path.count * sizeof *pts);
-	spawn_job job = {sd, g, sd->first_id[k], 0, THRONG_NO_PATH};
+	spawn_job job = {sd, g, sd->first_id[k], 0, THRONG_NO_PATH, THRONG_NO_UNIT};
 	throng_status st = THRONG_OK;
 	for (uint32_t i = 0; i < g->count && st == THRONG_OK; ++i) {
 		throng_agent_def def;
@@ -511,7 +511,7 @@ static throng_status build_agents(sf_ctx* c, throng_scene* scene, thr_definition
 		throng_status st = throng_world_add_path(scene->world, m->paths[k].points, m->paths[k].count,
 		                                         m->paths[k].loop, NULL);
 		if (st != THRONG_OK) {
-			return build_fail(c, st, m->rows_pos, "paths", NULL);
+			return sf_build_fail(c, st, m->rows_pos, "paths", NULL);
 		}
 	}
 	if (random) {
@@ -542,15 +542,20 @@ static throng_status build_agents(sf_ctx* c, throng_scene* scene, thr_definition
 			st = add_goal_paths(scene, sd, k);
 		}
 		if (st != THRONG_OK) {
-			return build_fail(c, st, g->pos, "groups", g->name);
+			return sf_build_fail(c, st, g->pos, "groups", g->name);
 		}
+	}
+	// The units (a group with morale is one) before their soldiers.
+	throng_status built = sf_build_units(c, scene, sd);
+	if (built != THRONG_OK) {
+		return built;
 	}
 	for (uint32_t k = 0; k < m->group_count; ++k) {
 		spawn_job job = {sd, &m->groups[k], sd->first_id[k], sd->archetype_id[m->groups[k].archetype],
-		                 sd->path_id[k]};
+		                 sd->path_id[k], sd->unit_id[k]};
 		throng_status st = thr_scene_spawn_batched(scene, m->groups[k].count, make_agent, &job);
 		if (st != THRONG_OK) {
-			return build_fail(c, st, m->groups[k].pos, "groups", m->groups[k].name);
+			return sf_build_fail(c, st, m->groups[k].pos, "groups", m->groups[k].name);
 		}
 	}
 	// The rows and the block, in batches: their goals are set as they are made.
@@ -558,7 +563,7 @@ static throng_status build_agents(sf_ctx* c, throng_scene* scene, thr_definition
 	if (first > sd->first_row) {
 		throng_status st = thr_scene_spawn_batched(scene, first - sd->first_row, make_tail, &tail);
 		if (st != THRONG_OK) {
-			return build_fail(c, st, m->rows_pos, "agents", NULL);
+			return sf_build_fail(c, st, m->rows_pos, "agents", NULL);
 		}
 	}
 	return THRONG_OK;
@@ -587,18 +592,20 @@ throng_status sf_build_into(sf_ctx* c, throng_scene* scene, sf_model* model, con
 	sf_model_world_def(m, &def);
 	throng_status st = throng_world_create(&def, &scene->world);
 	if (st != THRONG_OK) {
-		build_fail(c, st, root, "world", NULL);
+		sf_build_fail(c, st, root, "world", NULL);
 	}
 	sd->archetype_id = calloc(m->archetype_count + 1u, sizeof *sd->archetype_id);
 	sd->first_id = calloc(m->group_count + 1u, sizeof *sd->first_id);
 	sd->path_id = calloc(m->group_count + 1u, sizeof *sd->path_id);
-	if (st == THRONG_OK && (sd->archetype_id == NULL || sd->first_id == NULL || sd->path_id == NULL)) {
+	sd->unit_id = calloc(m->group_count + 1u, sizeof *sd->unit_id);
+	if (st == THRONG_OK &&
+	    (sd->archetype_id == NULL || sd->first_id == NULL || sd->path_id == NULL || sd->unit_id == NULL)) {
 		st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: out of memory", m->name);
 	}
 	for (uint32_t k = 0; k < m->archetype_count && st == THRONG_OK; ++k) {
 		st = throng_world_add_archetype(scene->world, &m->archetypes[k].controller, &sd->archetype_id[k]);
 		if (st != THRONG_OK) {
-			build_fail(c, st, m->archetypes[k].pos, "archetypes", m->archetypes[k].name);
+			sf_build_fail(c, st, m->archetypes[k].pos, "archetypes", m->archetypes[k].name);
 		}
 	}
 	if (st == THRONG_OK) {

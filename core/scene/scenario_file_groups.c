@@ -3,7 +3,8 @@
 // sf_group_table; here are the parts no row can type: the count, the
 // archetype's name, the spawn shape (whose keys depend on `shape`), the
 // heading and the goal (a word, a point or a mapping), and the checks
-// between a group's own values.
+// between a group's own values. A group's morale is read by
+// scenario_file_units.c.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,6 +153,7 @@ static bool group_part(sf_ctx* c, const sf_key* k, const sf_node* map, const sf_
 	case SF_GROUP_SPAWN: g->spawn_pos = v->pos; return parse_spawn(c, v, g);
 	case SF_GROUP_HEADING: return parse_heading(c, v, g);
 	case SF_GROUP_GOAL: return parse_goal(c, v, g);
+	case SF_GROUP_MORALE: return sf_parse_morale(c, v, g);
 	default: return sf_parse_path(c, v, &g->path);
 	}
 }

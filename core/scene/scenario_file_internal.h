@@ -19,6 +19,9 @@
 //   scenario_file_keys.c   the table engine: reads a mapping through its
 //                          table, lists and named sections, writes values
 //                          and the key reference
+//   scenario_file_units.c  a group's morale block: its key table, reader
+//                          and checks, and the units and routing
+//                          archetypes it builds
 //   scenario_file_presets.c the presets an archetype can name (`preset:
 //                          pedestrian`): a C constructor of the library
 //                          and the body its groups take
@@ -353,6 +356,15 @@ typedef struct sf_group {
 	throng_vec2 goal_min, goal_max; ///< SF_GOAL_RANDOM
 	throng_vec2 goal_offset;        ///< SF_GOAL_OFFSET
 	sf_path path;       ///< count 0: no path
+	/// Version 2 `morale`: the group is one unit (throng/units.h) with
+	/// this morale and refuge; the build sets unit.archetype, army and
+	/// rout_archetype.
+	bool morale;
+	sf_pos morale_pos;
+	throng_unit_def unit;
+	char* rout_name;          ///< `rout_archetype`, malloc'd; NULL: the routing archetype made from `archetype`
+	sf_pos rout_pos;
+	uint32_t rout_archetype;  ///< rout_name's model index (resolved)
 } sf_group;
 
 typedef struct sf_obstacle {
@@ -578,7 +590,15 @@ extern const sf_table sf_combat_table;
 extern const sf_table sf_spawn_table;
 /// A group (into sf_group); its SF_T_OTHER rows' parts.
 extern const sf_table sf_group_table;
-enum { SF_GROUP_COUNT = 1, SF_GROUP_ARCHETYPE, SF_GROUP_SPAWN, SF_GROUP_HEADING, SF_GROUP_GOAL, SF_GROUP_PATH };
+enum {
+	SF_GROUP_COUNT = 1,
+	SF_GROUP_ARCHETYPE,
+	SF_GROUP_SPAWN,
+	SF_GROUP_HEADING,
+	SF_GROUP_GOAL,
+	SF_GROUP_PATH,
+	SF_GROUP_MORALE
+};
 enum { SF_ARCHETYPE_TARGET_RULE = 1, SF_ARCHETYPE_CONTACT, SF_ARCHETYPE_SLOTS, SF_ARCHETYPE_PRESET, SF_ARCHETYPE_COMBAT };
 /// The top level (into sf_model) and its parts.
 extern const sf_table sf_scene_table;
@@ -780,6 +800,11 @@ void sf_check_references(sf_ctx* c, const sf_node* root, const sf_model* m);
 throng_status sf_build_scene(sf_ctx* c, sf_model* model, const throng_scene_def* options, sf_pos root,
                              throng_scene** out);
 
+/// Reports a library failure during the build as a problem of the file,
+/// at `section` (or, `name` not NULL, at the entry `name` of `section`),
+/// and returns st.
+throng_status sf_build_fail(sf_ctx* c, throng_status st, sf_pos at, const char* section, const char* name);
+
 /// Writes `size` bytes of `data` to `path` whole, as every throng file is
 /// written (throng/file.h): a failed write leaves an existing file as it
 /// was. The scene's saves and checkpoints both go through it.
@@ -819,6 +844,21 @@ int sf_read_shape(sf_ctx* c, const sf_node* map, const sf_table* t, const char* 
 void sf_check_sources(sf_ctx* c, const sf_model* m);
 /// Resolves the sources' archetypes (sf_resolve_names calls it).
 void sf_resolve_sources(sf_ctx* c, sf_model* m, const char* const* archetype_names);
+
+/// A group's morale (scenario_file_units.c): the keys of its `morale`
+/// mapping (sf_morale_table, into sf_group), read by sf_parse_morale;
+/// sf_resolve_units resolves each rout_archetype by name and refuses
+/// `morale` in a version 1 file (sf_resolve_names calls it);
+/// sf_check_units refuses a unit whose soldiers cannot be hit (an
+/// archetype without combat), a rout_archetype whose combat differs from
+/// the group's archetype's, and a routing archetype the library would
+/// refuse; sf_build_units makes the routing archetypes (after the
+/// model's) and the units, one a group with morale, into sd->unit_id.
+extern const sf_table sf_morale_table;
+bool sf_parse_morale(sf_ctx* c, const sf_node* v, sf_group* g);
+void sf_resolve_units(sf_ctx* c, sf_model* m, const char* const* archetype_names);
+void sf_check_units(sf_ctx* c, const sf_model* m);
+throng_status sf_build_units(sf_ctx* c, throng_scene* scene, thr_definition* sd);
 
 /// Parses the version 2 sections (scenario_file_rows.c).
 void sf_parse_paths(sf_ctx* c, const sf_node* n, sf_model* m);

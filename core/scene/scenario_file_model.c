@@ -87,6 +87,7 @@ void sf_model_free(sf_model* m)
 		free(m->groups[k].name);
 		free(m->groups[k].archetype_name);
 		free(m->groups[k].path.points);
+		free(m->groups[k].rout_name);
 	}
 	free(m->groups);
 	free(m->obstacles);

@@ -253,6 +253,7 @@ static void check_model(sf_ctx* c, const sf_node* root, sf_model* m)
 	}
 	sf_check_rows(c, m);
 	sf_check_sources(c, m);
+	sf_check_units(c, m);
 	sf_check_references(c, root, m);
 	// The library's own rules, as a last line: nothing it would refuse gets
 	// past validation.

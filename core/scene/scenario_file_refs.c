@@ -9,7 +9,7 @@
 //   - a group without a path whose archetype has a path_following slot;
 //   - in a world that keeps its agents inside (bounds mode other than
 //     open), a goal point, a random-goal rectangle, the goals an offset
-//     gives, or a path waypoint outside the bounds.
+//     gives, a path waypoint or a unit's refuge outside the bounds.
 // A group path that no slot of its archetype follows changes nothing: it
 // is a warning, and the file stays valid. Disabled slots count as slots
 // (a viewer or the API may enable them at run time). The library cannot
@@ -39,6 +39,7 @@ void sf_resolve_names(sf_ctx* c, sf_model* m)
 	}
 	sf_pop(c, mark);
 	sf_resolve_sources(c, m, names);
+	sf_resolve_units(c, m, names);
 	for (uint32_t k = 0; k < m->group_count; ++k) {
 		names[k] = m->groups[k].name != NULL ? m->groups[k].name : "?";
 	}
@@ -163,6 +164,19 @@ static void check_goal(sf_ctx* c, const sf_node* gn, const sf_model* m, const sf
 	sf_pop(c, mark);
 }
 
+/// A unit's refuge, where its soldiers run when it routs.
+static void check_refuge(sf_ctx* c, const sf_node* gn, const sf_model* m, const sf_group* g)
+{
+	const sf_node* morale = sf_get(gn, "morale");
+	if (!g->morale || !g->unit.has_refuge || morale == NULL || morale->kind != SF_MAPPING) {
+		return;
+	}
+	size_t mark = sf_push_key(c, "morale");
+	sf_push_key(c, "refuge");
+	check_inside(c, m, sf_get(morale, "refuge")->pos, "the refuge", g->unit.refuge, g->unit.refuge);
+	sf_pop(c, mark);
+}
+
 static void check_path(sf_ctx* c, const sf_node* gn, const sf_model* m, const sf_group* g)
 {
 	const sf_archetype* a = &m->archetypes[g->archetype];
@@ -225,6 +239,7 @@ void sf_check_references(sf_ctx* c, const sf_node* root, const sf_model* m)
 		size_t mk = sf_push_key(c, g->name != NULL ? g->name : "?");
 		if (m->bounds_mode != THRONG_BOUNDS_OPEN) {
 			check_goal(c, gn, m, g);
+			check_refuge(c, gn, m, g);
 		}
 		check_path(c, gn, m, g);
 		sf_pop(c, mk);

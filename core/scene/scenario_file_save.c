@@ -209,6 +209,19 @@ static void put_group(sf_out* o, const sf_model* m, const sf_group* g)
 				sf_put(o, "}\n");
 			}
 			break;
+		case SF_GROUP_MORALE:
+			// Every morale field; the refuge when it has one, the rout
+			// archetype when it names one (else the load makes it again).
+			if (g->morale) {
+				sf_put(o, "    morale: {");
+				put_keys(o, &sf_morale_table, g, 0, "", ", ");
+				if (g->rout_name != NULL) {
+					sf_put(o, ", rout_archetype: ");
+					put_string(o, m->archetypes[g->rout_archetype].name);
+				}
+				sf_put(o, "}\n");
+			}
+			break;
 		default: break;
 		}
 	}

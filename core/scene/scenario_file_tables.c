@@ -572,6 +572,9 @@ static const sf_key group_keys[] = {
 	 .doc = "each agent's target point, [below](#goal)"},
 	{.name = "path", OTHER(SF_GROUP_PATH, "list or mapping"), .def = "none",
 	 .doc = "a path the agents follow, [below](#path)"},
+	{.name = "morale", OTHER(SF_GROUP_MORALE, "mapping"), .def = "none (no unit)",
+	 .doc = "version 2: the group is one unit, which breaks and runs together, [below](#morale) "
+	        "([ARMIES.md](ARMIES.md))"},
 };
 #undef OTHER
 
@@ -780,5 +783,6 @@ const sf_table* const sf_doc_tables[] = {&sf_world_table,       &sf_archetype_ta
                                          &sf_contact_table,     &sf_combat_table,    &sf_slot_table,
                                          &sf_param_table,
                                          &sf_group_table,       &sf_spawn_table,     &sf_path_table,
+                                         &sf_morale_table,
                                          &sf_obstacle_table,    &sf_zone_table,      &sf_source_table};
 const uint32_t sf_doc_table_count = sizeof sf_doc_tables / sizeof sf_doc_tables[0];

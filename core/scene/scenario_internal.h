@@ -67,6 +67,7 @@ typedef struct thr_definition {
 	uint32_t* archetype_id; ///< world archetype id of each model archetype
 	uint32_t* first_id;     ///< first agent id of each group
 	uint32_t* path_id;      ///< world path id of each group, or THRONG_NO_PATH
+	uint32_t* unit_id;      ///< world unit id of each group, or THRONG_NO_UNIT
 	throng_vec2* goal;      ///< random goals by agent id, NaN for agents without (NULL without random goals)
 	uint32_t goal_count;    ///< agents with an entry in goal (the scene's first ones)
 	uint8_t* reached;       ///< per storage slot, the step's goal check (the script)
