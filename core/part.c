@@ -93,10 +93,16 @@ void thr_part_free(throng_world* w)
 }
 
 /// What part worlds cannot do: solid agents without a way to agree with
-/// the other parts, and combat (not yet: a hit on a ghost would have to
-/// reach its owner).
+/// the other parts, combat (not yet: a hit on a ghost would have to
+/// reach its owner) and units (not yet: a unit's morale sums its
+/// members, who may live in several parts).
 static throng_status check_supported(const throng_world* w)
 {
+	if (w->unit_count > 0) {
+		return thr_fail(THRONG_ERR_UNSUPPORTED, "throng_part_load: the world has %u unit%s (throng_world_add_unit): "
+		                "part worlds do not keep morale yet (run the scene in one process)",
+		                w->unit_count, w->unit_count == 1 ? "" : "s");
+	}
 	for (uint32_t a = 0; a < w->archetype_count; ++a) {
 		const throng_controller* c = &w->archetypes[a];
 		if (c->combat.enabled) {

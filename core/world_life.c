@@ -17,6 +17,7 @@
 #include "query.h"
 #include "rng.h"
 #include "sources.h"
+#include "units.h"
 #include "validate.h"
 #include "world_internal.h"
 
@@ -99,6 +100,10 @@ throng_status throng_part_create(const throng_world* whole, uint32_t threads, ui
 	for (uint32_t k = 0; st == THRONG_OK && k < whole->path_count; ++k) {
 		const thr_path* path = &whole->paths[k];
 		st = throng_world_add_path(p, whole->waypoints + path->first, path->count, path->loop, NULL);
+	}
+	for (uint32_t k = 0; st == THRONG_OK && k < whole->unit_count; ++k) {
+		uint32_t id = 0; // (throng_part_load refuses a world with units: they are copied to say so)
+		st = throng_world_add_unit(p, &whole->units[k].def, &id);
 	}
 	if (st == THRONG_OK) {
 		st = throng_world_set_threat(p, whole->threat_p, whole->threat_v, whole->threat_active);

@@ -12,6 +12,7 @@
 //   then it rallies.
 // - Each bad input gives its FILE:LINE:COL message.
 // - Save, load and save give the same text and the same world.
+// - Part worlds refuse a scene with units.
 #define _POSIX_C_SOURCE 200809L
 
 #include <criterion/criterion.h>
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "part.h"
 #include "support.h"
 #include "throng/scenario_file.h"
 #include "throng/throng.h"
@@ -452,4 +454,51 @@ Test(units, save_load_save_gives_the_same_text_and_the_same_world)
 	free(text);
 	throng_scene_destroy(again);
 	throng_scene_destroy(s);
+}
+
+// ---------------------------------------------------------------------------
+// Part worlds
+// ---------------------------------------------------------------------------
+
+/// Loads every agent of `whole` into a part of it: refused, naming units.
+static void part_refuses(const throng_world* whole)
+{
+	throng_world* part = NULL;
+	cr_assert_eq(throng_part_create(whole, 1, 64, &part), THRONG_OK, "%s", throng_last_error());
+	const uint32_t n = throng_world_agent_count(whole);
+	throng_agent_record* recs = calloc(n, sizeof *recs);
+	for (uint32_t id = 0; id < n; ++id) {
+		cr_assert_eq(throng_agent_record_of(whole, id, &recs[id]), THRONG_OK);
+	}
+	cr_assert_eq(throng_part_load(part, recs, NULL, n, 0), THRONG_ERR_UNSUPPORTED);
+	cr_assert(strstr(throng_last_error(), "throng_part_load: the world has ") != NULL &&
+	              strstr(throng_last_error(), "(throng_world_add_unit): part worlds do not keep morale yet") != NULL,
+	          "%s", throng_last_error());
+	free(recs);
+	throng_world_destroy(part);
+}
+
+Test(units, part_worlds_refuse_a_scene_with_units)
+{
+	throng_scene* s = load_standing(NULL);
+	part_refuses(throng_scene_world(s));
+	throng_scene_destroy(s);
+	// A world of the C API whose unit has no combat: refused the same.
+	throng_world_def def = throng_world_default_def();
+	def.capacity = 4;
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_create(&def, &w), THRONG_OK);
+	const throng_controller walk = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	uint32_t arch = 0, unit = 0;
+	cr_assert_eq(throng_world_add_archetype(w, &walk, &arch), THRONG_OK);
+	throng_unit_def u = throng_unit_default_def();
+	cr_assert_eq(throng_world_add_unit(w, &u, &unit), THRONG_OK, "%s", throng_last_error());
+	throng_agent_def a = throng_agent_default_def();
+	a.unit = unit;
+	cr_assert_eq(throng_world_spawn(w, &a, 1, NULL), THRONG_OK, "%s", throng_last_error());
+	part_refuses(w);
+	cr_assert_eq(strcmp(throng_last_error(), "throng_part_load: the world has 1 unit (throng_world_add_unit): part "
+	                                         "worlds do not keep morale yet (run the scene in one process)"),
+	             0, "%s", throng_last_error());
+	throng_world_destroy(w);
 }

@@ -87,8 +87,8 @@ typedef struct throng_part_rows {
 
 /// Makes *out a part world of `whole`, an ordinary world before it is
 /// split: its def (with `threads` and room for `capacity` agents to
-/// start with: it grows), its archetypes, obstacles, walls and paths in
-/// the same order, its threat, its zones, arrival radius and sources;
+/// start with: it grows), its archetypes, obstacles, walls, paths and
+/// units in the same order, its threat, its zones, arrival radius and sources;
 /// ids, the agent grid's layout, the largest radius, max_speed and the
 /// step count are the whole world's (a world restored from a checkpoint
 /// makes parts at its step). A part world holds no agent until it is loaded
@@ -108,7 +108,9 @@ throng_status throng_part_create(const throng_world* whole, uint32_t threads, ui
 /// ghost (ghost NULL: none is): stepped, but its figures are another
 /// part's. Fails, changing nothing, with THRONG_ERR_INVALID_ARGUMENT
 /// (naming the record and the field) or THRONG_ERR_CAPACITY; and with
-/// THRONG_ERR_UNSUPPORTED for solid contacts without throng_part_set_sync.
+/// THRONG_ERR_UNSUPPORTED for solid contacts without throng_part_set_sync,
+/// for an archetype with combat and for a world with units (part worlds
+/// do not fight yet).
 throng_status throng_part_load(throng_world* w, const throng_agent_record* recs, const uint8_t* ghost, uint32_t n,
                                uint64_t step);
 
