@@ -288,6 +288,20 @@ throng_status throng_world_order_unit(throng_world* w, uint32_t unit, throng_ord
 	return THRONG_OK;
 }
 
+void thr_units_joined(throng_world* w, uint32_t k)
+{
+	thr_unit* u = &w->units[k];
+	u->count++;
+	u->most = u->count > u->most ? u->count : u->most;
+	u->start = u->count > u->start ? u->count : u->start;
+}
+
+void thr_units_left(throng_world* w, uint32_t k)
+{
+	thr_unit* u = &w->units[k];
+	u->count -= u->count > 0;
+}
+
 void thr_units_hit(throng_world* w, uint32_t target, uint32_t attacker)
 {
 	const uint32_t k = w->unit[target];

@@ -61,6 +61,14 @@ typedef struct thr_unit {
 /// unit (none: nothing).
 void thr_units_hit(throng_world* w, uint32_t target, uint32_t attacker);
 
+/// An agent joined unit k (a spawn): its count, and its most and start
+/// strength when it is stronger than ever, follow at once, so that the
+/// first step's losses count against the whole of it.
+void thr_units_joined(throng_world* w, uint32_t k);
+
+/// An agent of unit k was removed (killed, sunk or taken out).
+void thr_units_left(throng_world* w, uint32_t k);
+
 /// The morale stage (see above), after thr_combat_apply.
 void thr_units_step(throng_world* w);
 

@@ -196,6 +196,9 @@ void thr_spawn_one(throng_world* w, const throng_agent_def* a, uint32_t source)
 	w->ready[i] = 0;
 	w->combat_state[i] = 0;
 	w->unit[i] = a->unit;
+	if (a->unit != THRONG_NO_UNIT) {
+		thr_units_joined(w, a->unit);
+	}
 	if (a->radius > w->max_radius) {
 		w->max_radius = a->radius;
 		w->shapes_dirty = 1;

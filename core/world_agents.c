@@ -19,6 +19,7 @@
 #include "error.h"
 #include "events.h"
 #include "fmath.h"
+#include "units.h"
 #include "validate.h"
 #include "world_internal.h"
 
@@ -35,6 +36,11 @@ throng_status throng_world_remove_agent(throng_world* w, uint32_t id)
 void thr_remove_marked(throng_world* w, const uint8_t* dead, uint32_t first, uint32_t* scratch, const uint32_t* ids,
                        const uint32_t* zones, const uint32_t* killers, uint32_t n)
 {
+	for (uint32_t i = first; i < w->count && w->unit_count > 0; ++i) {
+		if (dead[i] && w->unit[i] != THRONG_NO_UNIT) {
+			thr_units_left(w, w->unit[i]);
+		}
+	}
 	w->count = thr_store_remove(w, dead, first, !thr_world_engine(w)->sorted, scratch);
 	// Whoever targeted a removed agent targets nobody.
 	for (uint32_t i = 0; i < w->count; ++i) {

@@ -514,6 +514,50 @@ Test(cli_run, a_battle_summary_counts_the_survivors_of_each_side_and_names_the_w
 	thr_test_remove_dir(dir);
 }
 
+/// A rout (docs/ARMIES.md, "Morale and rout"): two of group 3 (one blow
+/// kills, reach 1 m) each beside one of a unit of four of group 7 (no
+/// attack, breaks_at 0.5): the two they kill in the first step are half
+/// the unit, which routs after that step and runs for (9, 0).
+static const char rout_file[] =
+		"version: 2\n"
+		"world:\n"
+		"  bounds: {min: [-10, -10], max: [10, 10], mode: contain}\n"
+		"archetypes:\n"
+		"  red:\n"
+		"    target_rule: {label: 7, sight_radius: 20}\n"
+		"    combat: {attack: melee, reach: 1, damage: 100}\n"
+		"    slots: []\n"
+		"  blue:\n"
+		"    combat: {health: 50}\n"
+		"    slots: []\n"
+		"groups:\n"
+		"  red: {id: 3, count: 2, archetype: red, spawn: {shape: grid, center: [0, 1], spacing: [2, 2], columns: 1}}\n"
+		"  blue: {id: 7, count: 4, archetype: blue, morale: {breaks_at: 0.5, refuge: [9, 0]},\n"
+		"         spawn: {shape: grid, center: [0.8, 3], spacing: [2, 2], columns: 1}}\n";
+
+Test(cli_run, a_rout_loses_the_battle_and_the_summary_says_when_it_began)
+{
+	char dir[64], path[96], args[160];
+	thr_test_make_dir(dir, sizeof dir, "thr-rout");
+	snprintf(path, sizeof path, "%s/rout.yaml", dir);
+	thr_test_write_text(path, rout_file);
+	snprintf(args, sizeof args, "run %s --steps 100 --summary json", path);
+	cr_assert_eq(run_cli(args), 0, "%s: %s", args, err);
+	cr_assert_eq(json_number(out, "survivors_3"), 2.0, "%s", out);
+	cr_assert_eq(json_number(out, "survivors_7"), 2.0, "%s", out); // alive, but running
+	cr_assert_not_null(strstr(out, "\"winner\": \"3\""), "%s", out);
+	cr_assert_eq(json_number(out, "routed_units"), 1.0, "%s", out);
+	cr_assert_float_eq(json_number(out, "first_rout_s"), 1.0 / 60.0, 1e-6, "%s", out); // after the first step
+	snprintf(args, sizeof args, "run %s --steps 100", path);
+	cr_assert_eq(run_cli(args), 0, "%s: %s", args, err);
+	cr_assert_not_null(strstr(out, "standing: 2 of group 3's 2, 0 of group 7's 4 (2 routing): won by group 3"), "%s",
+	                   out);
+	// A scene without units has no rout figures.
+	cr_assert_eq(run_cli("run herd --agents 20 --steps 2 --summary json"), 0, "%s", err);
+	cr_assert_null(strstr(out, "routed_units"), "%s", out);
+	thr_test_remove_dir(dir);
+}
+
 // ---------------------------------------------------------------------------
 // --checkpoint, --checkpoint-every and --resume (issue 33, item 9)
 // ---------------------------------------------------------------------------
