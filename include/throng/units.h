@@ -10,7 +10,7 @@
 //     morale = base - (start - count) / (breaks_at * most) - shock
 //
 // where `most` is the most members it ever had, `start` its members when
-// it last formed (its first step, or its last rally) and `base` 1 (or
+// it last formed (as they joined, or at its last rally) and `base` 1 (or
 // rally_morale after a rally). So losses alone rout it when it has lost
 // breaks_at of its strength. `shock` grows with every hit a member takes
 // from the flank (as `flank` losses) or the rear (as `rear` losses),
