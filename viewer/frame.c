@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "throng/units.h"
+
 bool vw_grow(void** p, size_t n, size_t size)
 {
 	void* q = realloc(*p, (n ? n : 1u) * size);
@@ -205,6 +207,28 @@ static void fill_vigour(vw_frame* f, const throng_view* v)
 	f->vigour = f->vigour_buf;
 }
 
+/// f->combat_state and f->routing: copied only when the world has units,
+/// the only source of THRONG_COMBAT_ROUTING (a world without pays nothing).
+static bool fill_routing(vw_frame* f, const throng_world* w, const throng_view* v)
+{
+	f->combat_state = NULL;
+	f->routing = 0;
+	f->units = throng_world_unit_count(w) > 0;
+	if (!f->units || v->combat_state == NULL || v->count == 0) {
+		return true;
+	}
+	if (v->count > f->combat_state_cap || f->combat_state_buf == NULL) {
+		if (!vw_grow((void**)&f->combat_state_buf, v->count, sizeof *f->combat_state_buf)) {
+			return false;
+		}
+		f->combat_state_cap = v->count;
+	}
+	memcpy(f->combat_state_buf, v->combat_state, (size_t)v->count * sizeof *f->combat_state_buf);
+	f->combat_state = f->combat_state_buf;
+	f->routing = vw_count_routing(f->combat_state, v->count);
+	return true;
+}
+
 bool vw_frame_fill(vw_frame* f, vw_scene* s, uint32_t selected)
 {
 	const throng_world* w = s->world;
@@ -243,6 +267,10 @@ bool vw_frame_fill(vw_frame* f, vw_scene* s, uint32_t selected)
 		}
 	}
 	fill_vigour(f, &v);
+	if (!fill_routing(f, w, &v)) {
+		f->count = 0;
+		return false;
+	}
 	copy_focus(&f->focus, w, selected);
 	copy_outcomes(f, s);
 	return true;
@@ -259,6 +287,7 @@ void vw_frame_free(vw_frame* f)
 	free(f->hy);
 	free(f->radius);
 	free(f->vigour_buf);
+	free(f->combat_state_buf);
 	free(f->obstacle_c);
 	free(f->obstacle_r);
 	free(f->wall_a);

@@ -27,6 +27,16 @@ static inline float vw_share(float health, float full)
 	return s > 1.0f ? 1.0f : s > 0.0f ? s : 0.0f;
 }
 
+/// How many of `n` combat_state words carry THRONG_COMBAT_ROUTING.
+static inline uint32_t vw_count_routing(const uint32_t* combat_state, uint32_t n)
+{
+	uint32_t routing = 0;
+	for (uint32_t k = 0; k < n; ++k) {
+		routing += (combat_state[k] & THRONG_COMBAT_ROUTING) != 0;
+	}
+	return routing;
+}
+
 /// Frees a frame's arrays and zeroes it.
 void vw_frame_free(vw_frame* f);
 

@@ -19,6 +19,7 @@ typedef struct vw_record {
 	uint64_t first;       ///< index of its first agent in the buffers
 	uint32_t count;
 	uint32_t peak;        ///< most agents in any frame up to this one
+	uint32_t routing;     ///< its agents marked THRONG_COMBAT_ROUTING
 	uint64_t added, removed; ///< ids that appeared (left) between frame 0 and this one
 } vw_record;
 
@@ -40,6 +41,8 @@ struct vw_play {
 	uint32_t *id, *group, *archetype;
 	float *x, *y, *hx, *hy;
 	float* health;            ///< the stream's health (2.1), else untouched
+	uint32_t* combat_state;   ///< the stream's combat_state (2.1), else NULL
+	bool routs;               ///< some frame so far has a routing agent
 	vw_record* records;
 	uint64_t record_count, record_cap;
 	uint64_t index;           ///< the record shown
@@ -78,7 +81,8 @@ static bool reserve_agents(vw_play* p, uint64_t more)
 	uint64_t cap = p->agents_cap * 2u > need ? p->agents_cap * 2u : need;
 	if (!grow((void**)&p->id, cap, 4) || !grow((void**)&p->group, cap, 4) || !grow((void**)&p->archetype, cap, 4) ||
 	    !grow((void**)&p->x, cap, 4) || !grow((void**)&p->y, cap, 4) || !grow((void**)&p->hx, cap, 4) ||
-	    !grow((void**)&p->hy, cap, 4) || !grow((void**)&p->health, cap, 4)) {
+	    !grow((void**)&p->hy, cap, 4) || !grow((void**)&p->health, cap, 4) ||
+	    ((p->info.fields & THRONG_FIELD_COMBAT_STATE) != 0 && !grow((void**)&p->combat_state, cap, 4))) {
 		return false;
 	}
 	p->agents_cap = cap;
@@ -132,7 +136,14 @@ static bool append(vw_play* p, const throng_frame* f)
 		p->hy[at + k] = hy;
 		p->health[at + k] = f->health != NULL ? f->health[k] : 0.0f;
 	}
-	vw_record r = {f->step, f->time, at, f->count, f->count, 0, 0};
+	vw_record r = {f->step, f->time, at, f->count, f->count, 0, 0, 0};
+	if (p->combat_state != NULL) {
+		for (uint32_t k = 0; k < f->count; ++k) {
+			p->combat_state[at + k] = f->combat_state != NULL ? f->combat_state[k] : 0u;
+		}
+		r.routing = vw_count_routing(p->combat_state + at, f->count);
+		p->routs = p->routs || r.routing > 0;
+	}
 	if (p->record_count > 0) {
 		const vw_record* prev = &p->records[p->record_count - 1u];
 		r.peak = prev->peak > f->count ? prev->peak : f->count;
@@ -148,7 +159,7 @@ static bool append(vw_play* p, const throng_frame* f)
 /// A feed keeps only its newest frame: the buffers restart with it.
 static bool replace(vw_play* p, const throng_frame* f)
 {
-	vw_record prev = {0, 0.0, 0, 0, 0, 0, 0};
+	vw_record prev = {0, 0.0, 0, 0, 0, 0, 0, 0};
 	uint32_t* prev_id = NULL;
 	if (p->record_count > 0) {
 		prev = p->records[0];
@@ -387,6 +398,7 @@ void vw_play_destroy(vw_play* p)
 	free(p->hx);
 	free(p->hy);
 	free(p->health);
+	free(p->combat_state);
 	free(p->records);
 	free(p->scene_group);
 	free(p->scene_archetype);
@@ -552,6 +564,11 @@ const vw_frame* vw_play_frame(vw_play* p)
 	*f = p->base;
 	f->vigour = NULL;
 	f->vigour_buf = NULL;
+	f->combat_state = NULL;
+	f->combat_state_buf = NULL;
+	f->combat_state_cap = 0;
+	f->routing = 0;
+	f->units = p->routs;
 	f->paused = p->paused;
 	f->speed = p->speed;
 	f->count = 0;
@@ -572,6 +589,8 @@ const vw_frame* vw_play_frame(vw_play* p)
 		p->radius[k] = rad > 0.0f ? rad : p->radius_default;
 	}
 	f->vigour = shown_vigour(p, r);
+	f->combat_state = p->combat_state != NULL ? p->combat_state + r->first : NULL;
+	f->routing = r->routing;
 	f->count = f->cap = r->count;
 	f->id = p->id + r->first;
 	f->group = p->group + r->first;

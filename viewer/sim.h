@@ -76,6 +76,14 @@ typedef struct vw_frame {
 	/// NULL when no agent has combat (or a replay has no health).
 	float* vigour;
 	float* vigour_buf; ///< a live frame's own storage behind vigour
+	/// Each agent's combat_state (THRONG_COMBAT_* bits, throng/behavior.h):
+	/// soldiers whose unit routs (THRONG_COMBAT_ROUTING) are drawn ringed.
+	/// NULL when the world has no units (a replay: no combat_state field).
+	const uint32_t* combat_state;
+	uint32_t* combat_state_buf; ///< a live frame's own storage behind combat_state
+	uint32_t combat_state_cap;
+	uint32_t routing;  ///< agents of this frame marked THRONG_COMBAT_ROUTING
+	bool units;        ///< the world has units (a replay or feed: some frame routs): the HUD counts routers
 	uint32_t obstacle_count, obstacle_cap;
 	throng_vec2* obstacle_c;
 	float* obstacle_r;

@@ -3,7 +3,9 @@
 // forward and back, seek, the ends, speed, play at the end starts over)
 // and the frames it hands the renderer, checked against the stream read
 // with the library's reader: every frame's agents, ids, counts and the
-// churn figures of a run whose agents leave (evacuation).
+// churn figures of a run whose agents leave (evacuation). And the routing
+// soldiers a frame counts, replayed from a stream written by hand and
+// live from a world whose unit routs.
 #define _XOPEN_SOURCE 700
 
 #include <criterion/criterion.h>
@@ -11,8 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frame.h"
 #include "play.h"
+#include "test_viewer_rout.h"
 #include "throng/export.h"
+#include "throng/units.h"
 
 static char dir[64], stream[128];
 
@@ -35,17 +40,22 @@ static void teardown(void)
 	cr_assert_eq(system(cmd), 0);
 }
 
-static vw_play* open_replay(void)
+static vw_play* open_stream(const char* path)
 {
 	vw_args a;
 	memset(&a, 0, sizeof a);
-	a.replay = stream;
+	a.replay = path;
 	a.paused = true;
 	char err[512];
 	int rc = 0;
 	vw_play* p = vw_play_open(&a, err, sizeof err, &rc);
 	cr_assert_not_null(p, "%s", err);
 	return p;
+}
+
+static vw_play* open_replay(void)
+{
+	return open_stream(stream);
 }
 
 TestSuite(player, .init = setup, .fini = teardown);
@@ -137,4 +147,98 @@ Test(player, keys_step_seek_and_speed)
 	}
 	cr_expect_eq(vw_play_frame(p)->speed, 1.0 / 64.0);
 	vw_play_destroy(p);
+}
+
+TestSuite(routing, .init = setup, .fini = teardown);
+
+Test(routing, replayed_frames_count_the_routing)
+{
+	char path[160];
+	snprintf(path, sizeof path, "%s/rout.thr", dir);
+	cr_assert_eq(write_rout_stream(path, 5.0f, true), THRONG_OK, "%s", throng_last_error());
+	vw_play* p = open_stream(path);
+	// Step 0: nobody routs yet, but the file has routers: the HUD counts.
+	const vw_frame* f = vw_play_frame(p);
+	cr_assert_not_null(f->combat_state);
+	cr_expect(f->units);
+	cr_expect_eq(f->routing, 0u);
+	cr_expect_eq(f->combat_state[0], (uint32_t)THRONG_COMBAT_STRUCK);
+	vw_play_seek(p, 1);
+	f = vw_play_frame(p);
+	cr_expect_eq(f->routing, 2u);
+	cr_expect_eq(f->combat_state[0], 0u);
+	cr_expect_eq(f->combat_state[1], (uint32_t)(THRONG_COMBAT_ROUTING | THRONG_COMBAT_HIT));
+	cr_expect_eq(f->combat_state[2], 0u);
+	cr_expect_eq(f->combat_state[3], (uint32_t)THRONG_COMBAT_ROUTING);
+	vw_play_destroy(p);
+	// A file where nobody routs: its marks, no routing line.
+	cr_assert_eq(write_rout_stream(path, 5.0f, false), THRONG_OK, "%s", throng_last_error());
+	p = open_stream(path);
+	vw_play_seek(p, 1);
+	f = vw_play_frame(p);
+	cr_expect_not_null(f->combat_state);
+	cr_expect(!f->units);
+	cr_expect_eq(f->routing, 0u);
+	vw_play_destroy(p);
+	// A stream without combat_state (evacuation's x, y, hx, hy).
+	p = open_replay();
+	f = vw_play_frame(p);
+	cr_expect_null(f->combat_state);
+	cr_expect(!f->units);
+	vw_play_destroy(p);
+}
+
+Test(routing, a_live_frame_counts_a_routing_unit)
+{
+	throng_world_def wd = throng_world_default_def();
+	wd.bounds_min = (throng_vec2){-50.0f, -50.0f};
+	wd.bounds_max = (throng_vec2){50.0f, 50.0f};
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_create(&wd, &w), THRONG_OK, "%s", throng_last_error());
+	vw_scene s = {NULL, w, "units", false, false, {0.0f, 0.0f}};
+	vw_frame f;
+	memset(&f, 0, sizeof f);
+	// Without units: no combat_state copied, no routing line.
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	throng_controller run = throng_controller_routing(&c);
+	uint32_t fight = 0, flee = 0, unit = 0;
+	cr_assert_eq(throng_world_add_archetype(w, &c, &fight), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_world_add_archetype(w, &run, &flee), THRONG_OK, "%s", throng_last_error());
+	cr_assert(vw_frame_fill(&f, &s, VW_NO_AGENT));
+	cr_expect_null(f.combat_state);
+	cr_expect(!f.units);
+	// A unit of 4 that breaks at half its strength lost, and 2 soldiers
+	// in none.
+	throng_unit_def ud = throng_unit_default_def();
+	ud.archetype = fight;
+	ud.rout_archetype = flee;
+	ud.morale.breaks_at = 0.5f;
+	cr_assert_eq(throng_world_add_unit(w, &ud, &unit), THRONG_OK, "%s", throng_last_error());
+	throng_agent_def a[6];
+	for (uint32_t k = 0; k < 6; ++k) {
+		a[k] = throng_agent_default_def();
+		a[k].position = (throng_vec2){-10.0f + 4.0f * (float)k, 0.0f};
+		a[k].archetype = fight;
+		a[k].unit = k < 4u ? unit : THRONG_NO_UNIT;
+	}
+	uint32_t first = 0;
+	cr_assert_eq(throng_world_spawn(w, a, 6, &first), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+	cr_assert(vw_frame_fill(&f, &s, VW_NO_AGENT));
+	cr_expect(f.units);
+	cr_assert_not_null(f.combat_state);
+	cr_expect_eq(f.routing, 0u);
+	// Half of it lost: it routs after the next step, its 2 left marked.
+	const uint32_t lost[2] = {first, first + 1u};
+	cr_assert_eq(throng_world_remove_agents(w, lost, 2), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+	cr_assert(vw_frame_fill(&f, &s, VW_NO_AGENT));
+	cr_expect_eq(f.count, 4u);
+	cr_expect_eq(f.routing, 2u);
+	for (uint32_t k = 0; k < f.count; ++k) {
+		const bool routs = f.id[k] == first + 2u || f.id[k] == first + 3u;
+		cr_expect_eq((f.combat_state[k] & THRONG_COMBAT_ROUTING) != 0, routs, "agent %u", f.id[k]);
+	}
+	vw_frame_free(&f);
+	throng_world_destroy(w);
 }
