@@ -7,6 +7,14 @@
 // (SDL_RenderGeometryRaw, no texture coordinates, no indices), skipping the
 // ones outside the window. Zoomed out, where an agent is a few pixels, it
 // becomes a square (see VW_AGENT_MIN_PX).
+//
+// A routing soldier (THRONG_COMBAT_ROUTING) is ringed: a VW_ROUTING ring
+// round it, set off from its body by a gap of the ground's colour, so
+// the ring shows round light and dark bodies alike, in every colour mode
+// and dimmed or not. The rings go under every body (a ring never hides a
+// soldier's colour): two more triangles a router, in a call of their own
+// before the bodies' (one more square zoomed out, in the first colour
+// bucket). Only routers cost anything: a frame without draws as before.
 #include "draw.h"
 
 #include <math.h>
@@ -127,6 +135,19 @@ void vw_draw_scene(vw_batch* b, const vw_camera* cam, const vw_frame* f, const v
 	}
 }
 
+/// A routing agent's ring: the gap's and the ring's outer edges, px
+/// beyond its triangle's edges (its square's, zoomed out: the ring alone).
+#define ROUT_GAP_PX 1.0f
+#define ROUT_RING_PX 3.0f
+/// The agent triangle (tip 1.6 r ahead, back corners r behind and r
+/// aside) has its incentre 0.3132 r behind the centre and an inradius of
+/// 0.6868 r (sides 2 r and 2.7857 r, area 2.6 r^2).
+#define TRI_INCENTRE 0.31320f
+#define TRI_INRADIUS 0.68680f
+
+/// Squares are drawn by bucket: the rings, then the colours.
+#define SQUARE_BUCKETS (VW_COLOR_COUNT + 1u)
+
 static bool reserve_mesh(vw_agent_mesh* m, uint32_t n)
 {
 	if (n <= m->cap && m->xy != NULL) {
@@ -167,82 +188,131 @@ bool vw_draw_small_obstacles(SDL_Renderer* r, vw_agent_mesh* m, const vw_camera*
 	return true;
 }
 
-/// Draws the squares grouped by colour: one fill call per colour.
+/// Draws the squares grouped by bucket (SQUARE_BUCKETS): one fill call per
+/// colour.
 static void draw_squares(SDL_Renderer* r, vw_agent_mesh* m, const vw_draw_opts* o)
 {
-	uint32_t start[VW_COLOR_COUNT + 1] = {0};
+	uint32_t start[SQUARE_BUCKETS + 1u] = {0};
 	for (uint32_t k = 0; k < m->squares; ++k) {
 		start[m->bucket[k] + 1u]++;
 	}
-	for (uint32_t c = 0; c < VW_COLOR_COUNT; ++c) {
+	for (uint32_t c = 0; c < SQUARE_BUCKETS; ++c) {
 		start[c + 1u] += start[c];
 	}
-	uint32_t next[VW_COLOR_COUNT];
+	uint32_t next[SQUARE_BUCKETS];
 	memcpy(next, start, sizeof next);
 	for (uint32_t k = 0; k < m->squares; ++k) {
 		m->rects[next[m->bucket[k]]++] = m->loose[k];
 	}
 	const SDL_Color* palette = vw_palette(o->color_mode, o->army_roles);
-	for (uint32_t c = 0; c < VW_COLOR_COUNT; ++c) {
+	for (uint32_t c = 0; c < SQUARE_BUCKETS; ++c) {
 		if (start[c + 1u] > start[c]) {
-			SDL_SetRenderDrawColor(r, palette[c].r, palette[c].g, palette[c].b, 255);
+			SDL_Color col = c == 0 ? VW_ROUTING : palette[c - 1u];
+			SDL_SetRenderDrawColor(r, col.r, col.g, col.b, 255);
 			SDL_RenderFillRectsF(r, m->rects + start[c], (int)(start[c + 1u] - start[c]));
 		}
 	}
+}
+
+/// Draws triangles [first, first + count) of the mesh in one call.
+static void draw_triangles(SDL_Renderer* r, const vw_agent_mesh* m, uint32_t first, uint32_t count)
+{
+	if (count > 0) {
+		SDL_RenderGeometryRaw(r, NULL, m->xy + 6u * first, 2 * (int)sizeof(float), m->color + 3u * first,
+		                      (int)sizeof(SDL_Color), NULL, 0, (int)(3u * count), NULL, 0, 0);
+	}
+}
+
+/// Writes triangle n of the mesh, in one colour; returns n + 1.
+static uint32_t put_triangle(vw_agent_mesh* m, uint32_t n, const float v[6], SDL_Color c)
+{
+	memcpy(&m->xy[6u * n], v, 6u * sizeof(float));
+	SDL_Color* col = &m->color[3u * n];
+	col[0] = c;
+	col[1] = c;
+	col[2] = c;
+	return n + 1u;
+}
+
+/// A routing agent's ring and gap: its triangle grown by ROUT_RING_PX and
+/// ROUT_GAP_PX on every side (about the incentre), ring first, as
+/// triangles n and n + 1; returns n + 2.
+static uint32_t put_ring(vw_agent_mesh* m, uint32_t n, float x, float y, float ux, float uy, float rad)
+{
+	const float ix = x - TRI_INCENTRE * rad * ux, iy = y - TRI_INCENTRE * rad * uy;
+	const float pad[2] = {ROUT_RING_PX, ROUT_GAP_PX};
+	for (int k = 0; k < 2; ++k) {
+		const float g = TRI_INRADIUS * rad + pad[k]; // the grown triangle's inradius
+		const float s = g / TRI_INRADIUS;            // and its r
+		const float ax = (1.6f + TRI_INCENTRE) * s * ux, ay = (1.6f + TRI_INCENTRE) * s * uy;
+		const float bx = (TRI_INCENTRE - 1.0f) * s * ux, by = (TRI_INCENTRE - 1.0f) * s * uy;
+		const float v[6] = {ix + ax, iy + ay, ix + bx - s * uy, iy + by + s * ux, ix + bx + s * uy, iy + by - s * ux};
+		n = put_triangle(m, n, v, k == 0 ? VW_ROUTING : VW_BACKGROUND);
+	}
+	return n;
 }
 
 bool vw_draw_agents(SDL_Renderer* r, vw_agent_mesh* m, const vw_camera* cam, const vw_frame* f,
                     const vw_draw_opts* o)
 {
 	m->triangles = m->squares = 0;
-	if (!reserve_mesh(m, f->count)) {
+	// Two ring triangles (one ring square) more for each routing agent:
+	// ring triangles from 0, bodies from 2 rings.
+	const uint32_t rings = f->combat_state != NULL ? f->routing : 0u;
+	if (!reserve_mesh(m, f->count + 2u * rings)) {
 		return false;
 	}
+	uint32_t ringed = 0, ring_tris = 0;
 	const SDL_Color* palette = vw_palette(o->color_mode, o->army_roles);
 	const float half_w = 0.5f * cam->width, half_h = 0.5f * cam->height;
 	const float s = cam->scale;
-	uint32_t n = 0, q = 0;
+	const float ring_reach = rings > 0 ? 3.0f * ROUT_RING_PX : 0.0f; // a ring's tip sticks out 2.8 times its pad
+	uint32_t n = 2u * rings, q = 0;
 	for (uint32_t k = 0; k < f->count; ++k) {
 		float x = half_w + (f->x[k] - cam->center.x) * s;
 		float y = half_h - (f->y[k] - cam->center.y) * s;
 		float rad = f->radius[k] * s;
-		float reach = rad < VW_AGENT_MIN_PX ? VW_AGENT_MIN_PX : 1.6f * rad;
+		float reach = (rad < VW_AGENT_MIN_PX ? VW_AGENT_MIN_PX : 1.6f * rad) + ring_reach;
 		if (x < -reach || y < -reach || x > cam->width + reach || y > cam->height + reach) {
 			continue;
 		}
 		uint32_t ci = vw_color_index(o->color_mode, o->army_roles, f->group[k], f->archetype[k]);
+		// At most `rings` rings, whatever the frame's count says.
+		const bool ring = ringed < rings && (f->combat_state[k] & THRONG_COMBAT_ROUTING) != 0;
+		ringed += ring;
 		if (rad < VW_AGENT_MIN_PX) {
 			// 2 px, growing with the agent into the smallest triangle.
 			float side = rad < 1.0f ? 2.0f : 2.0f * rad;
+			if (ring) {
+				const float out = side + 2.0f;
+				m->loose[q] = (SDL_FRect){x - 0.5f * out, y - 0.5f * out, out, out};
+				m->bucket[q++] = 0;
+			}
 			m->loose[q] = (SDL_FRect){x - 0.5f * side, y - 0.5f * side, side, side};
-			m->bucket[q++] = (uint8_t)ci;
+			m->bucket[q++] = (uint8_t)(1u + ci);
 			continue;
 		}
 		// Screen Y points down: the heading (hx, hy) becomes (hx, -hy).
+		if (ring) {
+			ring_tris = put_ring(m, ring_tris, x, y, f->hx[k], -f->hy[k], rad);
+		}
 		float hx = f->hx[k] * rad, hy = -f->hy[k] * rad;
-		float* v = &m->xy[6u * n];
-		v[0] = x + 1.6f * hx; // tip
-		v[1] = y + 1.6f * hy;
-		v[2] = x - hx - hy; // back corners: -h +- perp(h)
-		v[3] = y - hy + hx;
-		v[4] = x - hx + hy;
-		v[5] = y - hy - hx;
+		const float v[6] = {
+			x + 1.6f * hx, y + 1.6f * hy, // tip
+			x - hx - hy,   y - hy + hx,   // back corners: -h +- perp(h)
+			x - hx + hy,   y - hy - hx,
+		};
 		SDL_Color c = palette[ci];
 		if (f->vigour != NULL) {
 			c = vw_dim(c, f->vigour[k]);
 		}
-		m->color[3u * n] = c;
-		m->color[3u * n + 1u] = c;
-		m->color[3u * n + 2u] = c;
-		++n;
+		n = put_triangle(m, n, v, c);
 	}
-	m->triangles = n;
+	m->triangles = ring_tris + n - 2u * rings;
 	m->squares = q;
 	SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
-	if (n > 0) {
-		SDL_RenderGeometryRaw(r, NULL, m->xy, 2 * (int)sizeof(float), m->color, (int)sizeof(SDL_Color), NULL, 0,
-		                      (int)(3u * n), NULL, 0, 0);
-	}
+	draw_triangles(r, m, 0, ring_tris);
+	draw_triangles(r, m, 2u * rings, n - 2u * rings);
 	if (q > 0) {
 		draw_squares(r, m, o);
 	}

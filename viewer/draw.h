@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Drawing the world: grid, bounds, zones and sources (outlines; sinks in
-// their own colour), obstacles, walls, then every agent as a triangle along its heading in one SDL_RenderGeometryRaw call, then the
-// threat and the mouse target.
+// their own colour), obstacles, walls, then every agent as a triangle along
+// its heading in one SDL_RenderGeometryRaw call (a routing soldier ringed in
+// VW_ROUTING), then the threat and the mouse target.
 #ifndef THRONG_VIEWER_DRAW_H
 #define THRONG_VIEWER_DRAW_H
 
@@ -28,8 +29,8 @@ typedef struct vw_agent_mesh {
 	SDL_Color* color; ///< 3 colours a triangle
 	SDL_FRect* rects; ///< squares, grouped by colour
 	SDL_FRect* loose; ///< squares before grouping
-	uint8_t* bucket;  ///< colour index of each loose square
-	uint32_t cap;     ///< agents
+	uint8_t* bucket;  ///< colour bucket of each loose square (draw.c: colours, rings, routing colours)
+	uint32_t cap;     ///< triangles (an agent's, or two of a routing agent's ring)
 	uint32_t triangles, squares; ///< in the last batch (after culling)
 } vw_agent_mesh;
 
@@ -52,8 +53,9 @@ bool vw_draw_small_obstacles(SDL_Renderer* r, vw_agent_mesh* mesh, const vw_came
 
 /// Draws every visible agent: triangles along their headings in one
 /// SDL_RenderGeometryRaw call, and agents below VW_AGENT_MIN_PX as squares
-/// in one SDL_RenderFillRectsF call per colour. Returns false when the
-/// arrays cannot grow (nothing is drawn then).
+/// in one SDL_RenderFillRectsF call per colour; routing soldiers
+/// (f->combat_state) ringed. Returns false when the arrays cannot grow
+/// (nothing is drawn then).
 bool vw_draw_agents(SDL_Renderer* r, vw_agent_mesh* mesh, const vw_camera* cam, const vw_frame* f,
                     const vw_draw_opts* o);
 

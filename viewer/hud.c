@@ -107,7 +107,9 @@ static const char* mouse_name(vw_mouse_mode m)
 }
 
 /// The legend: one line per colour in use, in that colour, with how many
-/// agents wear it ("group 3", "army 1 role 0", "archetype 2").
+/// agents wear it ("group 3", "army 1 role 0", "archetype 2") and how many
+/// of those rout; in a world with units, a line in the ring's colour with
+/// everyone routing now.
 static void legend_lines(lines* l, const vw_hud_input* in)
 {
 	const vw_frame* f = in->frame;
@@ -115,7 +117,8 @@ static void legend_lines(lines* l, const vw_hud_input* in)
 	uint32_t roles = in->army_roles == 0 ? 1u : in->army_roles;
 	const SDL_Color* palette = vw_palette(mode, roles);
 	enum { KEYS = 16 };
-	uint32_t key[KEYS], count[KEYS], n = 0, more = 0;
+	uint32_t key[KEYS], count[KEYS], routing[KEYS] = {0}, n = 0, more = 0;
+	const uint32_t* cs = f->routing > 0 ? f->combat_state : NULL; // NULL: nobody routs
 	for (uint32_t k = 0; k < f->count; ++k) {
 		uint32_t v = mode == VW_COLOR_ARCHETYPE ? f->archetype[k] : f->group[k];
 		uint32_t i = 0;
@@ -132,6 +135,18 @@ static void legend_lines(lines* l, const vw_hud_input* in)
 		}
 		count[i]++;
 	}
+	// The routing among them: a pass of its own, taken only when someone
+	// routs (without a branch on each agent's bit).
+	for (uint32_t k = 0; cs != NULL && k < f->count; ++k) {
+		uint32_t v = mode == VW_COLOR_ARCHETYPE ? f->archetype[k] : f->group[k];
+		uint32_t i = 0;
+		while (i < n && key[i] != v) {
+			++i;
+		}
+		if (i < n) {
+			routing[i] += (cs[k] & THRONG_COMBAT_ROUTING) != 0;
+		}
+	}
 	// In order of group (archetype), the same on every frame.
 	for (uint32_t i = 1; i < n; ++i) {
 		for (uint32_t j = i; j > 0 && key[j - 1] > key[j]; --j) {
@@ -141,6 +156,9 @@ static void legend_lines(lines* l, const vw_hud_input* in)
 			t = count[j];
 			count[j] = count[j - 1];
 			count[j - 1] = t;
+			t = routing[j];
+			routing[j] = routing[j - 1];
+			routing[j - 1] = t;
 		}
 	}
 	char text[LINE_CHARS];
@@ -153,10 +171,17 @@ static void legend_lines(lines* l, const vw_hud_input* in)
 			snprintf(name, sizeof name, "%s %u", mode == VW_COLOR_ARCHETYPE ? "archetype" : "group", key[i]);
 		}
 		snprintf(text, sizeof text, "## %s: %u", name, count[i]);
-		add(l, palette[ci], "%s", text);
+		if (routing[i] > 0) {
+			add(l, palette[ci], "%s, %u routing", text, routing[i]);
+		} else {
+			add(l, palette[ci], "%s", text);
+		}
 	}
 	if (more > 0) {
 		add(l, VW_TEXT_DIM, "(%u agents in further %ss)", more, mode == VW_COLOR_ARCHETYPE ? "archetype" : "group");
+	}
+	if (f->units) {
+		add(l, VW_ROUTING, "() routing now: %u (ringed white)", f->routing);
 	}
 }
 

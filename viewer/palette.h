@@ -70,6 +70,11 @@ static inline SDL_Color vw_dim(SDL_Color c, float vigour)
 	return (SDL_Color){(Uint8)(c.r * k + 0.5f), (Uint8)(c.g * k + 0.5f), (Uint8)(c.b * k + 0.5f), c.a};
 }
 
+/// The ring round a routing soldier (combat_state's THRONG_COMBAT_ROUTING,
+/// draw.c): near white, in no palette, so it stands out against the dark
+/// ground and every agent colour, dimmed or not, and a test can find it.
+static const SDL_Color VW_ROUTING = {250, 250, 250, 255};
+
 /// The index into vw_palette(mode, roles) of an agent.
 static inline uint32_t vw_color_index(vw_color_mode mode, uint32_t roles, uint32_t group, uint32_t archetype)
 {
