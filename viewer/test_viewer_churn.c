@@ -21,16 +21,7 @@ static const unsigned char SOURCE[3] = {40, 190, 90};
 static const unsigned char RING[3] = {255, 255, 255};
 static const unsigned char WARN[3] = {255, 190, 80};
 
-/// Pixels of colour c, and (agents) of any group's colour.
-static size_t count_color(const image* img, const unsigned char c[3])
-{
-	size_t n = 0;
-	for (size_t k = 0; k < (size_t)img->w * img->h; ++k) {
-		n += is(img->rgb + 3 * k, c);
-	}
-	return n;
-}
-
+/// Pixels of any group's colour (agents).
 static size_t count_agents(const image* img)
 {
 	size_t n = 0;

@@ -26,15 +26,6 @@
 static const unsigned char ARMY0[3] = {0, 114, 178};
 static const unsigned char ARMY1[3] = {213, 94, 0};
 
-static size_t count_color(const image* img, const unsigned char c[3])
-{
-	size_t n = 0;
-	for (size_t k = 0; k < (size_t)img->w * img->h; ++k) {
-		n += is(img->rgb + 3 * k, c);
-	}
-	return n;
-}
-
 /// Two PNGs of the test's directory are the same picture, pixel for pixel.
 static void expect_same(const char* a, const char* b)
 {

@@ -116,6 +116,14 @@ void expect_color(const image* img, int x, int y, const unsigned char c[3], cons
 	          c[0], c[1], c[2]);
 }
 
+size_t count_color(const image* img, const unsigned char c[3])
+{
+	size_t n = 0;
+	for (size_t k = 0; k < (size_t)img->w * img->h; ++k) {
+		n += is(img->rgb + 3 * k, c);
+	}
+	return n;
+}
 
 fit fit_bounds(throng_vec2 lo, throng_vec2 hi)
 {

@@ -54,6 +54,8 @@ image load_png(const char* name);
 const unsigned char* px(const image* img, int x, int y);
 bool is(const unsigned char* p, const unsigned char c[3]);
 void expect_color(const image* img, int x, int y, const unsigned char c[3], const char* what);
+/// Pixels of colour c in the whole image.
+size_t count_color(const image* img, const unsigned char c[3]);
 
 /// The viewer's fit-to-world camera (camera.h), written out again.
 typedef struct fit {
