@@ -26,24 +26,6 @@
 static const unsigned char ARMY0[3] = {0, 114, 178};
 static const unsigned char ARMY1[3] = {213, 94, 0};
 
-/// Two PNGs of the test's directory are the same picture, pixel for pixel.
-static void expect_same(const char* a, const char* b)
-{
-	image x = load_png(a), y = load_png(b);
-	cr_assert_eq(x.w, y.w);
-	cr_assert_eq(x.h, y.h);
-	size_t differ = 0, first = 0;
-	for (size_t k = 0; k < (size_t)x.w * x.h; ++k) {
-		if (memcmp(x.rgb + 3 * k, y.rgb + 3 * k, 3) != 0 && differ++ == 0) {
-			first = k;
-		}
-	}
-	cr_expect_eq(differ, 0, "%s and %s differ in %zu pixels, the first at (%zu, %zu)", a, b, differ, first % x.w,
-	             first / x.w);
-	free(x.rgb);
-	free(y.rgb);
-}
-
 /// The number of agents of the frame at `step` in stream `name`, read with
 /// the library's reader.
 static uint32_t stream_count_at(const char* name, uint64_t step)
@@ -182,11 +164,7 @@ static const char duel_file[] = "version: 2\n"
 
 Test(replay, the_wounded_are_dimmed_live_and_in_a_stream_with_health)
 {
-	char path[512];
-	snprintf(path, sizeof path, "%s/duel.yaml", dir);
-	FILE* f = fopen(path, "w");
-	cr_assert_not_null(f);
-	cr_assert_eq(fputs(duel_file, f) >= 0 && fclose(f) == 0, true);
+	write_text("duel.yaml", duel_file);
 	throng_ok("run duel.yaml --steps 5 --fields all --out health.thr");
 	throng_ok("run duel.yaml --steps 5 --out plain.thr");
 	const char* size = "--steps 5 --no-hud --width 640 --height 480";

@@ -6,7 +6,9 @@
 // in its own colour, in every colour mode, close up (a triangle) and
 // zoomed out (a square); one that holds has no ring, nor has anybody
 // before the rout; the HUD's legend has a routing line in a file where
-// someone routs and none in one where nobody does.
+// someone routs and none in one where nobody does. And a unit of a
+// scenario file that routs in a fight is ringed live as in the replay of
+// its run's stream, pixel for pixel.
 #define _XOPEN_SOURCE 700
 
 #include <criterion/criterion.h>
@@ -118,4 +120,46 @@ Test(rout, the_legend_has_a_routing_line)
 	cr_expect_eq(count_color(&calm, RING), 0u);
 	free(rout.rgb);
 	free(calm.rgb);
+}
+
+/// Four knights kill the front rank of a unit of eight levies (health 10,
+/// damage 10) at step 1: half its strength, its breaks_at, so it routs;
+/// the four left run for (9, 0), out of reach before the knights strike
+/// again (cooldown 1 s).
+static const char rout_file[] =
+	"version: 2\n"
+	"world: {bounds: {min: [-10, -10], max: [10, 10], mode: contain}, dt: 0.1}\n"
+	"archetypes:\n"
+	"  knight:\n"
+	"    target_rule: {group: levy, sight_radius: 8}\n"
+	"    combat: {attack: melee, reach: 2.5, damage: 10, cooldown: 1}\n"
+	"    slots: []\n"
+	"  levy:\n"
+	"    combat: {health: 10}\n"
+	"    slots: []\n"
+	"groups:\n"
+	"  knights: {count: 4, archetype: knight, spawn: {shape: line, from: [-1, -3], to: [-1, 3]}}\n"
+	"  levy:\n"
+	"    {count: 8, archetype: levy, spawn: {shape: grid, center: [1.5, 0], spacing: [1, 2], columns: 2},\n"
+	"     morale: {breaks_at: 0.5, rallies: 0, refuge: [9, 0]}}\n";
+
+Test(rout, a_unit_of_a_scenario_file_routs_ringed_live_as_in_its_replay)
+{
+	write_text("rout.yaml", rout_file);
+	throng_ok("run rout.yaml --steps 6 --fields all --out rout.thr");
+	view_ok(DUMMY, "rout.yaml --steps 6 --no-hud --width 640 --height 480 --screenshot live.png");
+	view_ok(DUMMY, "--replay rout.thr --scene rout.yaml --steps 6 --no-hud --width 640 --height 480 --screenshot rep.png");
+	expect_same("live.png", "rep.png");
+	image img = load_png("live.png");
+	cr_expect_gt(count_color(&img, RING), 4u * 20u, "the four routing levies are not ringed");
+	free(img.rgb);
+	// Before the fight nobody is ringed; the HUD's legend has its routing
+	// line (the world has a unit).
+	view_ok(DUMMY, "rout.yaml --steps 0 --no-hud --width 640 --height 480 --screenshot before.png");
+	view_ok(DUMMY, "rout.yaml --steps 0 --width 640 --height 480 --screenshot hud.png");
+	image before = load_png("before.png"), hud = load_png("hud.png");
+	cr_expect_eq(count_color(&before, RING), 0u);
+	cr_expect_gt(count_color(&hud, RING), 20u, "no routing line in the legend");
+	free(before.rgb);
+	free(hud.rgb);
 }

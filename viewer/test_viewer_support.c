@@ -49,6 +49,15 @@ void slurp(const char* path, char* buf, size_t cap)
 	}
 }
 
+void write_text(const char* name, const char* text)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE* f = fopen(path, "w");
+	cr_assert_not_null(f, "cannot write %s", path);
+	cr_assert_eq(fputs(text, f) >= 0 && fclose(f) == 0, true, "cannot write %s", path);
+}
+
 /// Runs `env <env> throng-view <args>` in the test's directory; stdout and
 /// stderr land in out and err. Returns the exit status.
 int run_view(const char* env, const char* args)
@@ -114,6 +123,23 @@ void expect_color(const image* img, int x, int y, const unsigned char c[3], cons
 	const unsigned char* p = px(img, x, y);
 	cr_expect(is(p, c), "%s: pixel (%d, %d) is (%u, %u, %u), expected (%u, %u, %u)", what, x, y, p[0], p[1], p[2],
 	          c[0], c[1], c[2]);
+}
+
+void expect_same(const char* a, const char* b)
+{
+	image x = load_png(a), y = load_png(b);
+	cr_assert_eq(x.w, y.w);
+	cr_assert_eq(x.h, y.h);
+	size_t differ = 0, first = 0;
+	for (size_t k = 0; k < (size_t)x.w * x.h; ++k) {
+		if (memcmp(x.rgb + 3 * k, y.rgb + 3 * k, 3) != 0 && differ++ == 0) {
+			first = k;
+		}
+	}
+	cr_expect_eq(differ, 0, "%s and %s differ in %zu pixels, the first at (%zu, %zu)", a, b, differ, first % x.w,
+	             first / x.w);
+	free(x.rgb);
+	free(y.rgb);
 }
 
 size_t count_color(const image* img, const unsigned char c[3])

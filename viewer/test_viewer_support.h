@@ -32,6 +32,8 @@ extern char out[8192], err[8192];
 void make_dir(void);
 void remove_dir(void);
 void slurp(const char* path, char* buf, size_t cap);
+/// Writes `text` to file `name` of the test's directory.
+void write_text(const char* name, const char* text);
 
 /// Runs `env <env> throng-view <args>` in the test's directory; stdout and
 /// stderr land in out and err. Returns the exit status.
@@ -54,6 +56,8 @@ image load_png(const char* name);
 const unsigned char* px(const image* img, int x, int y);
 bool is(const unsigned char* p, const unsigned char c[3]);
 void expect_color(const image* img, int x, int y, const unsigned char c[3], const char* what);
+/// Two PNGs of the test's directory are the same picture, pixel for pixel.
+void expect_same(const char* a, const char* b);
 /// Pixels of colour c in the whole image.
 size_t count_color(const image* img, const unsigned char c[3]);
 
