@@ -162,6 +162,48 @@ throng_combat thr_test_melee(float health, float armour, float damage, float coo
 	return c;
 }
 
+throng_world* thr_test_battlefield(throng_engine engine, uint32_t threads, uint64_t seed)
+{
+	throng_world_def d = throng_world_default_def();
+	d.engine = engine;
+	d.threads = threads;
+	d.threads_policy = THRONG_THREADS_FIXED;
+	d.bounds_min = (throng_vec2){-100.0f, -100.0f};
+	d.bounds_max = (throng_vec2){100.0f, 100.0f};
+	d.bounds_mode = THRONG_BOUNDS_CONTAIN;
+	d.dt = 0.25f;
+	d.seed = seed;
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_OK, "%s", throng_last_error());
+	return w;
+}
+
+uint32_t thr_test_archetype(throng_world* w, const throng_controller* c)
+{
+	uint32_t id = 0;
+	cr_assert_eq(throng_world_add_archetype(w, c, &id), THRONG_OK, "%s", throng_last_error());
+	return id;
+}
+
+void thr_test_step(throng_world* w)
+{
+	cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+}
+
+throng_agent_state thr_test_agent(const throng_world* w, uint32_t id)
+{
+	throng_agent_state a;
+	cr_assert_eq(throng_world_get_agent(w, id, &a), THRONG_OK, "%s", throng_last_error());
+	return a;
+}
+
+throng_unit_state thr_test_unit(const throng_world* w, uint32_t unit)
+{
+	throng_unit_state s;
+	cr_assert_eq(throng_world_get_unit(w, unit, &s), THRONG_OK, "%s", throng_last_error());
+	return s;
+}
+
 void thr_test_spawn(throng_world* w, throng_vec2 p, throng_vec2 v, throng_vec2 target)
 {
 	throng_agent_def a = throng_agent_default_def();

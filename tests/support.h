@@ -85,6 +85,21 @@ throng_controller thr_test_charger(uint32_t enemy, float sight, uint32_t every);
 /// health points, cooldown in s, accuracy in [0, 1].
 throng_combat thr_test_melee(float health, float armour, float damage, float cooldown, float accuracy);
 
+/// A contained 200 x 200 m world, dt 0.25 s (exact in binary), on
+/// `engine` with `threads` fixed threads and `seed`: the battlefield of
+/// the combat, morale and formation tests. Fails the test on error.
+throng_world* thr_test_battlefield(throng_engine engine, uint32_t threads, uint64_t seed);
+
+/// Adds an archetype with controller c; its id. Fails the test on error.
+uint32_t thr_test_archetype(throng_world* w, const throng_controller* c);
+
+/// One step. Fails the test on error.
+void thr_test_step(throng_world* w);
+
+/// An agent's state and a unit's, by id. Fail the test on error.
+throng_agent_state thr_test_agent(const throng_world* w, uint32_t id);
+throng_unit_state thr_test_unit(const throng_world* w, uint32_t unit);
+
 /// Spawns one agent at p with velocity v, max_speed 2 m/s and `target`,
 /// every other field at its default (radius 0.3 m); fails the test on error.
 void thr_test_spawn(throng_world* w, throng_vec2 p, throng_vec2 v, throng_vec2 target);

@@ -20,24 +20,6 @@
 #include "throng/throng.h"
 #include "world_internal.h"
 
-/// A contained 200 x 200 m world (dt 0.25 s, exact in binary) without
-/// solid contacts' pushes in the way: archetypes are added by the tests.
-static throng_world* make_world(throng_engine engine, uint32_t threads)
-{
-	throng_world_def d = throng_world_default_def();
-	d.engine = engine;
-	d.threads = threads;
-	d.threads_policy = THRONG_THREADS_FIXED;
-	d.bounds_min = (throng_vec2){-100.0f, -100.0f};
-	d.bounds_max = (throng_vec2){100.0f, 100.0f};
-	d.bounds_mode = THRONG_BOUNDS_CONTAIN;
-	d.dt = 0.25f;
-	d.seed = 3;
-	throng_world* w = NULL;
-	cr_assert_eq(throng_world_create(&d, &w), THRONG_OK, "%s", throng_last_error());
-	return w;
-}
-
 /// An archetype that stands still (no slots, no contacts) with `combat`.
 static uint32_t still_fighter(throng_world* w, throng_combat combat)
 {
@@ -103,7 +85,7 @@ Test(melee, a_duel_worked_by_hand)
 	// within A's reach of 0.5 m. A strikes in steps 0, 4, 8 and 12, each
 	// hit 30 - 5 = 25: B has 75 after the first step, 50 after the fifth,
 	// 25 after the ninth and is removed by the thirteenth, A named.
-	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
+	throng_world* w = thr_test_battlefield(THRONG_ENGINE_SIMD, 1, 3);
 	uint32_t fighter = 0, victim = 0;
 	duel_archetypes(w, &fighter, &victim);
 	const uint32_t a = spawn_at(w, fighter, 0.0f, 0.0f), b = spawn_at(w, victim, 1.0f, 0.0f);
@@ -134,7 +116,7 @@ Test(melee, reach_is_measured_between_the_bodies)
 {
 	// Bodies of 0.3 m: centres 1.1 m apart leave a gap of exactly 0.5 m
 	// (in reach), 1.2 m apart 0.6 m (out of reach).
-	throng_world* w = make_world(THRONG_ENGINE_SCALAR, 1);
+	throng_world* w = thr_test_battlefield(THRONG_ENGINE_SCALAR, 1, 3);
 	const uint32_t f = still_fighter(w, thr_test_melee(10.0f, 0.0f, 1.0f, 1.0f, 1.0f));
 	const uint32_t a = spawn_at(w, f, 0.0f, 0.0f), near = spawn_at(w, f, 1.0f, 0.0f);
 	const uint32_t b = spawn_at(w, f, 0.0f, 10.0f), far = spawn_at(w, f, 1.25f, 10.0f);
@@ -153,7 +135,7 @@ Test(melee, hits_on_one_target_sum_in_the_order_of_the_attackers_ids)
 	// the third's hit finds it dead. Ids are given in spawn order, the
 	// attackers' places are not.
 	for (int en = 0; en < 2; ++en) {
-		throng_world* w = make_world(en == 0 ? THRONG_ENGINE_SCALAR : THRONG_ENGINE_SIMD, 1);
+		throng_world* w = thr_test_battlefield(en == 0 ? THRONG_ENGINE_SCALAR : THRONG_ENGINE_SIMD, 1, 3);
 		const uint32_t f = still_fighter(w, thr_test_melee(50.0f, 0.0f, 30.0f, 1.0f, 1.0f));
 		const uint32_t t = spawn_at(w, f, 0.0f, 0.0f);
 		const uint32_t x = spawn_at(w, f, 0.0f, -0.8f), y = spawn_at(w, f, 0.8f, 0.0f), z = spawn_at(w, f, -0.8f, 0.0f);
@@ -174,7 +156,7 @@ Test(melee, accuracy_is_a_draw_per_strike)
 {
 	// 2,000 duels of one strike each at accuracy 0.5: the hits are a
 	// binomial draw, 1,000 expected, sd 22.4; within 5 sd.
-	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
+	throng_world* w = thr_test_battlefield(THRONG_ENGINE_SIMD, 1, 3);
 	const uint32_t f = still_fighter(w, thr_test_melee(10.0f, 0.0f, 1.0f, 1000.0f, 0.5f));
 	uint32_t target[2000];
 	for (uint32_t k = 0; k < 2000; ++k) {
@@ -196,7 +178,7 @@ Test(melee, strikes_that_all_miss_change_nothing_but_the_cooldown)
 {
 	// Accuracy 0: every strike misses (the draw is never below 0), health
 	// stays, and the next strike waits for the cooldown all the same.
-	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
+	throng_world* w = thr_test_battlefield(THRONG_ENGINE_SIMD, 1, 3);
 	const uint32_t f = still_fighter(w, thr_test_melee(10.0f, 0.0f, 5.0f, 0.5f, 0.0f));
 	const uint32_t a = spawn_at(w, f, 0.0f, 0.0f), b = spawn_at(w, f, 1.0f, 0.0f);
 	cr_assert_eq(throng_world_set_target_agent(w, a, b), THRONG_OK);
@@ -226,7 +208,7 @@ Test(missiles, a_volley_worked_by_hand)
 	// 1 s (4 steps), 40 a hit, no spread: shots in steps 0, 4 and 8 land
 	// in 2, 6 and 10: the target (100) has 60 after the third step, 20
 	// after the seventh, and is removed by the eleventh, the archer named.
-	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
+	throng_world* w = thr_test_battlefield(THRONG_ENGINE_SIMD, 1, 3);
 	const uint32_t bow = still_fighter(w, archer(40.0f, 50.0f, 60.0f, 0.0f, 1.0f));
 	const uint32_t stand = still_fighter(w, thr_test_melee(100.0f, 0.0f, 0.0f, 1.0f, 1.0f));
 	const uint32_t a = spawn_at(w, bow, 0.0f, 0.0f), b = spawn_at(w, stand, 30.0f, 0.0f);
@@ -251,7 +233,7 @@ Test(missiles, a_target_that_moves_away_is_missed)
 	// The target walks north at 1.3 m/s across the line of fire: in the 2
 	// steps of flight it moves 0.65 m, more than its radius of 0.3 m, so
 	// the missile falls to the ground.
-	throng_world* w = make_world(THRONG_ENGINE_SCALAR, 1);
+	throng_world* w = thr_test_battlefield(THRONG_ENGINE_SCALAR, 1, 3);
 	const uint32_t bow = still_fighter(w, archer(40.0f, 50.0f, 60.0f, 0.0f, 1.0f));
 	throng_controller walk = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
 	cr_assert_geq(throng_controller_add(&walk, throng_slot_default_def(THRONG_SEEK)), 0);
@@ -283,7 +265,7 @@ Test(missiles, spread_lands_uniformly_in_its_disc)
 	// m, with a spread of 2 m: a missile hits when it lands within 0.3 m
 	// of the centre, (0.3 / 2)^2 = 2.25 % of a uniform disc: 45 hits
 	// expected, sd 6.6; within 5 sd.
-	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
+	throng_world* w = thr_test_battlefield(THRONG_ENGINE_SIMD, 1, 3);
 	const uint32_t bow = still_fighter(w, archer(1.0f, 10.0f, 60.0f, 2.0f, 1000.0f));
 	const uint32_t stand = still_fighter(w, thr_test_melee(10.0f, 0.0f, 0.0f, 1.0f, 1.0f));
 	uint32_t target[2000];
@@ -309,7 +291,7 @@ Test(missiles, spread_lands_uniformly_in_its_disc)
 /// pursuing the nearest enemy (a target rule) and striking it.
 static throng_world* battle(throng_engine engine, uint32_t threads, uint32_t per_side)
 {
-	throng_world* w = make_world(engine, threads);
+	throng_world* w = thr_test_battlefield(engine, threads, 3);
 	for (uint32_t side = 0; side < 2; ++side) {
 		throng_controller c = thr_test_charger(1u - side, 30.0f, 4);
 		c.combat = thr_test_melee(60.0f, side == 0 ? 2.0f : 0.0f, 12.0f, 1.0f, 0.6f);
@@ -421,7 +403,7 @@ static void refused(throng_world* w, throng_combat combat, const char* field)
 
 Test(bad, combat_fields_and_setters_are_refused_naming_them)
 {
-	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
+	throng_world* w = thr_test_battlefield(THRONG_ENGINE_SIMD, 1, 3);
 	const throng_combat good = thr_test_melee(10.0f, 1.0f, 2.0f, 1.0f, 0.5f);
 	throng_combat c = good;
 	c.health = 0.0f;
@@ -583,7 +565,7 @@ Test(outputs, health_and_state_reach_the_stream_the_csv_and_the_feed_as_the_worl
 	// after step 5) beside a walker without combat (health 0), written
 	// every step with every field to a stream and a CSV file and published
 	// to a feed; each read back must hold the world's health bit for bit.
-	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
+	throng_world* w = thr_test_battlefield(THRONG_ENGINE_SIMD, 1, 3);
 	uint32_t fighter = 0, victim = 0;
 	duel_archetypes(w, &fighter, &victim);
 	throng_controller plain = throng_controller_default_def(THRONG_BLEND_WEIGHTED);

@@ -16,29 +16,6 @@
 #include "support.h"
 #include "throng/throng.h"
 
-static throng_world* make_world(throng_engine engine, uint32_t threads)
-{
-	throng_world_def d = throng_world_default_def();
-	d.engine = engine;
-	d.threads = threads;
-	d.threads_policy = THRONG_THREADS_FIXED;
-	d.bounds_min = (throng_vec2){-100.0f, -100.0f};
-	d.bounds_max = (throng_vec2){100.0f, 100.0f};
-	d.bounds_mode = THRONG_BOUNDS_CONTAIN;
-	d.dt = 0.25f;
-	d.seed = 9;
-	throng_world* w = NULL;
-	cr_assert_eq(throng_world_create(&d, &w), THRONG_OK, "%s", throng_last_error());
-	return w;
-}
-
-static uint32_t add_archetype(throng_world* w, const throng_controller* c)
-{
-	uint32_t id = 0;
-	cr_assert_eq(throng_world_add_archetype(w, c, &id), THRONG_OK, "%s", throng_last_error());
-	return id;
-}
-
 /// A foot soldier: personal space first, then its target agent (pursuit),
 /// melee (health 100, damage 10 every second, always hits, reach 0.3 m),
 /// the nearest of group `enemy` within 30 m chosen every 4 steps.
@@ -73,7 +50,7 @@ static army add_army(throng_world* w, uint32_t enemy)
 	const throng_controller c = fighter(enemy);
 	const throng_controller m = throng_controller_formation(&c);
 	const throng_controller r = throng_controller_routing(&c);
-	return (army){add_archetype(w, &c), add_archetype(w, &m), add_archetype(w, &r)};
+	return (army){thr_test_archetype(w, &c), thr_test_archetype(w, &m), thr_test_archetype(w, &r)};
 }
 
 static uint32_t add_unit(throng_world* w, army a, uint32_t side, throng_formation_kind kind, uint32_t files)
@@ -112,28 +89,9 @@ static uint32_t soldiers_at(throng_world* w, army a, uint32_t unit, uint32_t gro
 	return first;
 }
 
-static throng_agent_state agent(const throng_world* w, uint32_t id)
-{
-	throng_agent_state a;
-	cr_assert_eq(throng_world_get_agent(w, id, &a), THRONG_OK, "%s", throng_last_error());
-	return a;
-}
-
-static throng_unit_state unit_state(const throng_world* w, uint32_t unit)
-{
-	throng_unit_state s;
-	cr_assert_eq(throng_world_get_unit(w, unit, &s), THRONG_OK, "%s", throng_last_error());
-	return s;
-}
-
-static void step(throng_world* w)
-{
-	cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
-}
-
 static void expect_target(const throng_world* w, uint32_t id, float x, float y)
 {
-	const throng_agent_state a = agent(w, id);
+	const throng_agent_state a = thr_test_agent(w, id);
 	cr_assert_float_eq(a.target.x, x, 1e-5f, "agent %u: target (%g, %g), expected (%g, %g)", id, (double)a.target.x,
 	                   (double)a.target.y, (double)x, (double)y);
 	cr_assert_float_eq(a.target.y, y, 1e-5f, "agent %u: target (%g, %g), expected (%g, %g)", id, (double)a.target.x,
@@ -154,12 +112,12 @@ Test(formation, a_line_of_three_files_worked_by_hand_closes_up_when_one_falls)
 	// anchor, the second 0.5 m behind; files at -1, 0, 1 m to the right.
 	// Slot k goes to the k-th live soldier in id order.
 	for (int e = 0; e < 2; ++e) {
-		throng_world* w = make_world(engines[e], 1);
+		throng_world* w = thr_test_battlefield(engines[e], 1, 9);
 		const army a = add_army(w, 1);
 		const uint32_t u = add_unit(w, a, 0, THRONG_FORMATION_LINE, 3);
 		const uint32_t first = soldiers_at(w, a, u, 0, six, 6);
-		step(w);
-		const throng_unit_state s = unit_state(w, u);
+		thr_test_step(w);
+		const throng_unit_state s = thr_test_unit(w, u);
 		cr_assert_float_eq(s.anchor.x, 10.0f, 1e-5f);
 		cr_assert_float_eq(s.anchor.y, 5.0f, 1e-5f);
 		cr_assert_float_eq(s.heading.x, 1.0f, 1e-6f);
@@ -169,14 +127,14 @@ Test(formation, a_line_of_three_files_worked_by_hand_closes_up_when_one_falls)
 		                          {9.5f, 6.0f},  {9.5f, 5.0f},  {9.5f, 4.0f}};
 		for (uint32_t k = 0; k < 6; ++k) {
 			expect_target(w, first + k, want[k][0], want[k][1]);
-			cr_assert_eq(agent(w, first + k).archetype, a.march);
+			cr_assert_eq(thr_test_agent(w, first + k).archetype, a.march);
 		}
 		// One falls: the five left fill slots 0 to 4, the second rank's
 		// two centred (-0.5 and 0.5 m to the right).
 		const uint32_t gone = first + 1;
 		cr_assert_eq(throng_world_remove_agents(w, &gone, 1), THRONG_OK);
-		step(w);
-		const throng_vec2 anchor = unit_state(w, u).anchor;
+		thr_test_step(w);
+		const throng_vec2 anchor = thr_test_unit(w, u).anchor;
 		cr_assert_float_eq(anchor.x, 10.0f, 1e-5f); // a halt: the anchor stays
 		expect_target(w, first + 0, 10.5f, 6.0f);
 		expect_target(w, first + 2, 10.5f, 5.0f);
@@ -185,13 +143,13 @@ Test(formation, a_line_of_three_files_worked_by_hand_closes_up_when_one_falls)
 		expect_target(w, first + 5, 9.5f, 4.5f);
 		// They walk to their slots and stand there.
 		for (int k = 0; k < 80; ++k) {
-			step(w);
+			thr_test_step(w);
 		}
 		for (uint32_t id = first; id < first + 6; ++id) {
 			if (id == gone) {
 				continue;
 			}
-			const throng_agent_state st = agent(w, id);
+			const throng_agent_state st = thr_test_agent(w, id);
 			const float dx = st.position.x - st.target.x, dy = st.position.y - st.target.y;
 			cr_assert_lt(sqrtf(dx * dx + dy * dy), 0.25f, "engine %d: agent %u is %g m from its slot", e, id,
 			             (double)sqrtf(dx * dx + dy * dy));
@@ -204,12 +162,12 @@ Test(formation, a_wedge_has_its_point_forward)
 {
 	// A wedge of 4: rank 0 holds 1, rank 1 holds 3; 2 ranks: the point
 	// 0.5 m ahead of the anchor, the rank behind at -1, 0, 1 m right.
-	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
+	throng_world* w = thr_test_battlefield(THRONG_ENGINE_SIMD, 1, 9);
 	const army a = add_army(w, 1);
 	const uint32_t u = add_unit(w, a, 0, THRONG_FORMATION_WEDGE, 0);
 	const throng_vec2 four[4] = {{9, 4}, {11, 4}, {9, 6}, {11, 6}};
 	const uint32_t first = soldiers_at(w, a, u, 0, four, 4);
-	step(w);
+	thr_test_step(w);
 	expect_target(w, first + 0, 10.5f, 5.0f);
 	expect_target(w, first + 1, 9.5f, 6.0f);
 	expect_target(w, first + 2, 9.5f, 5.0f);
@@ -222,30 +180,30 @@ Test(formation, a_move_advances_the_anchor_at_the_formation_speed_and_the_ranks_
 	// Speed 1 m/s, dt 0.25 s: 0.25 m a step straight ahead; 5 m takes 20
 	// steps, and the order then becomes a halt.
 	for (int e = 0; e < 2; ++e) {
-		throng_world* w = make_world(engines[e], 1);
+		throng_world* w = thr_test_battlefield(engines[e], 1, 9);
 		const army a = add_army(w, 1);
 		const uint32_t u = add_unit(w, a, 0, THRONG_FORMATION_LINE, 3);
 		const uint32_t first = soldiers_at(w, a, u, 0, six, 6);
 		for (int k = 0; k < 40; ++k) {
-			step(w); // formed, on their slots
+			thr_test_step(w); // formed, on their slots
 		}
 		cr_assert_eq(throng_world_order_unit(w, u, (throng_order){THRONG_ORDER_MOVE, {15.0f, 5.0f}}), THRONG_OK, "%s",
 		             throng_last_error());
 		for (int k = 1; k <= 19; ++k) {
-			step(w);
-			const throng_unit_state s = unit_state(w, u);
+			thr_test_step(w);
+			const throng_unit_state s = thr_test_unit(w, u);
 			cr_assert_float_eq(s.anchor.x, 10.0f + 0.25f * (float)k, 1e-4f, "step %d: %g", k, (double)s.anchor.x);
 			cr_assert_eq(s.order.kind, THRONG_ORDER_MOVE);
 		}
-		step(w);
-		throng_unit_state s = unit_state(w, u);
+		thr_test_step(w);
+		throng_unit_state s = thr_test_unit(w, u);
 		cr_assert_float_eq(s.anchor.x, 15.0f, 0.0f);
 		cr_assert_eq(s.order.kind, THRONG_ORDER_HALT);
 		for (int k = 0; k < 20; ++k) {
-			step(w);
+			thr_test_step(w);
 		}
 		for (uint32_t id = first; id < first + 6; ++id) {
-			const throng_agent_state st = agent(w, id);
+			const throng_agent_state st = thr_test_agent(w, id);
 			const float dx = st.position.x - st.target.x, dy = st.position.y - st.target.y;
 			cr_assert_lt(sqrtf(dx * dx + dy * dy), 0.25f, "engine %d: agent %u is %g m from its slot", e, id,
 			             (double)sqrtf(dx * dx + dy * dy));
@@ -254,11 +212,11 @@ Test(formation, a_move_advances_the_anchor_at_the_formation_speed_and_the_ranks_
 		// A quarter turn at 0.5 rad/s, 0.125 rad a step: 13 steps.
 		cr_assert_eq(throng_world_order_unit(w, u, (throng_order){THRONG_ORDER_TURN, {0.0f, 2.0f}}), THRONG_OK);
 		for (int k = 1; k <= 12; ++k) {
-			step(w);
-			cr_assert_eq(unit_state(w, u).order.kind, THRONG_ORDER_TURN, "step %d", k);
+			thr_test_step(w);
+			cr_assert_eq(thr_test_unit(w, u).order.kind, THRONG_ORDER_TURN, "step %d", k);
 		}
-		step(w);
-		s = unit_state(w, u);
+		thr_test_step(w);
+		s = thr_test_unit(w, u);
 		cr_assert_eq(s.order.kind, THRONG_ORDER_HALT);
 		cr_assert_float_eq(s.heading.x, 0.0f, 0.0f);
 		cr_assert_float_eq(s.heading.y, 1.0f, 0.0f);
@@ -276,7 +234,7 @@ Test(formation, a_move_advances_the_anchor_at_the_formation_speed_and_the_ranks_
 /// of its soldier `first + 1` then.
 static bool struck(throng_order_kind order, uint32_t* arch, army* a_out)
 {
-	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
+	throng_world* w = thr_test_battlefield(THRONG_ENGINE_SIMD, 1, 9);
 	const army a = add_army(w, 1);
 	*a_out = a;
 	const uint32_t u = add_unit(w, a, 0, THRONG_FORMATION_LINE, 3);
@@ -285,7 +243,7 @@ static bool struck(throng_order_kind order, uint32_t* arch, army* a_out)
 	post.contact.enabled = false;
 	post.combat.enabled = true;
 	post.combat.health = 1.0e6f;
-	const uint32_t still = add_archetype(w, &post);
+	const uint32_t still = thr_test_archetype(w, &post);
 	throng_agent_def foe = throng_agent_default_def();
 	foe.position = (throng_vec2){11.1f, 5.0f};
 	foe.target = foe.position;
@@ -295,10 +253,10 @@ static bool struck(throng_order_kind order, uint32_t* arch, army* a_out)
 	cr_assert_eq(throng_world_order_unit(w, u, (throng_order){order, {0.0f, 0.0f}}), THRONG_OK, "%s",
 	             throng_last_error());
 	for (int k = 0; k < 60; ++k) {
-		step(w);
+		thr_test_step(w);
 	}
-	const bool charging = unit_state(w, u).charging;
-	*arch = agent(w, first + 1).archetype;
+	const bool charging = thr_test_unit(w, u).charging;
+	*arch = thr_test_agent(w, first + 1).archetype;
 	throng_world_destroy(w);
 	return charging;
 }
@@ -321,7 +279,7 @@ Test(formation, a_unit_that_is_engaged_charges_and_one_told_to_hold_keeps_its_ra
 static void formation_battle(throng_engine engine, uint32_t threads, uint32_t per, uint32_t steps, uint64_t* hashes,
                              uint32_t* charged)
 {
-	throng_world* w = make_world(engine, threads);
+	throng_world* w = thr_test_battlefield(engine, threads, 9);
 	army armies[2] = {add_army(w, 1), add_army(w, 0)};
 	uint32_t units[2][3];
 	throng_agent_def* defs = calloc(per, sizeof *defs);
@@ -345,16 +303,16 @@ static void formation_battle(throng_engine engine, uint32_t threads, uint32_t pe
 		}
 	}
 	free(defs);
-	step(w);
+	thr_test_step(w);
 	for (uint32_t side = 0; side < 2; ++side) {
 		for (uint32_t k = 0; k < 3; ++k) {
-			const throng_vec2 at = unit_state(w, units[side][k]).anchor;
+			const throng_vec2 at = thr_test_unit(w, units[side][k]).anchor;
 			const throng_order go = {THRONG_ORDER_MOVE, {-at.x, at.y}};
 			cr_assert_eq(throng_world_order_unit(w, units[side][k], go), THRONG_OK, "%s", throng_last_error());
 		}
 	}
 	for (uint32_t s = 0; s < steps; ++s) {
-		step(w);
+		thr_test_step(w);
 		if ((s + 1u) % 50u == 0u) {
 			hashes[s / 50u] = throng_world_hash(w);
 		}
@@ -362,7 +320,7 @@ static void formation_battle(throng_engine engine, uint32_t threads, uint32_t pe
 	*charged = 0;
 	for (uint32_t side = 0; side < 2; ++side) {
 		for (uint32_t k = 0; k < 3; ++k) {
-			*charged += unit_state(w, units[side][k]).charging;
+			*charged += thr_test_unit(w, units[side][k]).charging;
 		}
 	}
 	throng_world_destroy(w);
@@ -392,21 +350,21 @@ Test(formation, a_march_resumes_from_a_checkpoint_to_the_same_bits)
 	// turned and holds; saved at step 12, read back, 120 steps more in
 	// both: the same hash and the same anchors every step.
 	for (int e = 0; e < 2; ++e) {
-		throng_world* w = make_world(engines[e], 1);
+		throng_world* w = thr_test_battlefield(engines[e], 1, 9);
 		const army a = add_army(w, 1);
 		const uint32_t mover = add_unit(w, a, 0, THRONG_FORMATION_LINE, 3);
 		const uint32_t holder = add_unit(w, a, 0, THRONG_FORMATION_WEDGE, 0);
 		soldiers_at(w, a, mover, 0, six, 6);
 		const throng_vec2 four[4] = {{-9, 4}, {-11, 4}, {-9, 6}, {-11, 6}};
 		soldiers_at(w, a, holder, 0, four, 4);
-		step(w);
+		thr_test_step(w);
 		cr_assert_eq(throng_world_order_unit(w, mover, (throng_order){THRONG_ORDER_MOVE, {10.0f, 30.0f}}), THRONG_OK);
 		cr_assert_eq(throng_world_order_unit(w, holder, (throng_order){THRONG_ORDER_TURN, {-1.0f, 1.0f}}), THRONG_OK);
 		for (int k = 0; k < 11; ++k) {
-			step(w);
+			thr_test_step(w);
 		}
-		cr_assert_eq(unit_state(w, mover).order.kind, THRONG_ORDER_MOVE);
-		cr_assert_eq(unit_state(w, holder).order.kind, THRONG_ORDER_TURN);
+		cr_assert_eq(thr_test_unit(w, mover).order.kind, THRONG_ORDER_MOVE);
+		cr_assert_eq(thr_test_unit(w, holder).order.kind, THRONG_ORDER_TURN);
 		size_t bytes = 0, written = 0;
 		cr_assert_eq(throng_world_checkpoint_size(w, &bytes), THRONG_OK, "%s", throng_last_error());
 		void* buf = malloc(bytes);
@@ -417,16 +375,16 @@ Test(formation, a_march_resumes_from_a_checkpoint_to_the_same_bits)
 		free(buf);
 		cr_assert_eq(throng_world_hash(r), throng_world_hash(w));
 		for (int k = 0; k < 120; ++k) {
-			step(w);
-			step(r);
+			thr_test_step(w);
+			thr_test_step(r);
 			cr_assert_eq(throng_world_hash(r), throng_world_hash(w), "engine %d: step %d after the checkpoint", e, k + 1);
 			for (uint32_t u = 0; u < 2; ++u) {
-				const throng_unit_state p = unit_state(w, u), q = unit_state(r, u);
+				const throng_unit_state p = thr_test_unit(w, u), q = thr_test_unit(r, u);
 				cr_assert(p.anchor.x == q.anchor.x && p.anchor.y == q.anchor.y && p.heading.x == q.heading.x &&
 				          p.order.kind == q.order.kind && p.charging == q.charging);
 			}
 		}
-		cr_assert_eq(unit_state(r, mover).order.kind, THRONG_ORDER_HALT);
+		cr_assert_eq(thr_test_unit(r, mover).order.kind, THRONG_ORDER_HALT);
 		throng_world_destroy(r);
 		throng_world_destroy(w);
 	}
@@ -434,10 +392,10 @@ Test(formation, a_march_resumes_from_a_checkpoint_to_the_same_bits)
 
 Test(formation, bad_input_is_refused_naming_the_field)
 {
-	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
+	throng_world* w = thr_test_battlefield(THRONG_ENGINE_SIMD, 1, 9);
 	const army a = add_army(w, 1);
 	const throng_controller plain = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
-	const uint32_t no_combat = add_archetype(w, &plain);
+	const uint32_t no_combat = thr_test_archetype(w, &plain);
 	const uint32_t loose = add_unit(w, a, 0, THRONG_FORMATION_NONE, 0);
 	cr_assert_eq(throng_world_order_unit(w, loose, (throng_order){THRONG_ORDER_HALT, {0, 0}}),
 	             THRONG_ERR_INVALID_ARGUMENT);
@@ -452,7 +410,7 @@ Test(formation, bad_input_is_refused_naming_the_field)
 	cr_assert_eq(throng_world_order_unit(w, u, (throng_order){(throng_order_kind)9, {0, 0}}),
 	             THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert_not_null(strstr(throng_last_error(), "order.kind"), "%s", throng_last_error());
-	cr_assert_eq(unit_state(w, u).order.kind, THRONG_ORDER_HALT); // nothing changed
+	cr_assert_eq(thr_test_unit(w, u).order.kind, THRONG_ORDER_HALT); // nothing changed
 	throng_unit_def d = throng_unit_default_def();
 	d.archetype = a.fight;
 	d.rout_archetype = a.rout;

@@ -17,30 +17,6 @@
 #include "support.h"
 #include "throng/throng.h"
 
-/// A contained 200 x 200 m world, dt 0.25 s (exact in binary).
-static throng_world* make_world(throng_engine engine, uint32_t threads)
-{
-	throng_world_def d = throng_world_default_def();
-	d.engine = engine;
-	d.threads = threads;
-	d.threads_policy = THRONG_THREADS_FIXED;
-	d.bounds_min = (throng_vec2){-100.0f, -100.0f};
-	d.bounds_max = (throng_vec2){100.0f, 100.0f};
-	d.bounds_mode = THRONG_BOUNDS_CONTAIN;
-	d.dt = 0.25f;
-	d.seed = 5;
-	throng_world* w = NULL;
-	cr_assert_eq(throng_world_create(&d, &w), THRONG_OK, "%s", throng_last_error());
-	return w;
-}
-
-static uint32_t add_archetype(throng_world* w, const throng_controller* c)
-{
-	uint32_t id = 0;
-	cr_assert_eq(throng_world_add_archetype(w, c, &id), THRONG_OK, "%s", throng_last_error());
-	return id;
-}
-
 /// Soldiers who stand (no slots, no contacts), health 100 and no attack.
 static throng_controller standing(void)
 {
@@ -95,25 +71,6 @@ static uint32_t file_of(throng_world* w, uint32_t archetype, uint32_t unit, uint
 	return first;
 }
 
-static throng_unit_state unit_state(const throng_world* w, uint32_t unit)
-{
-	throng_unit_state s;
-	cr_assert_eq(throng_world_get_unit(w, unit, &s), THRONG_OK, "%s", throng_last_error());
-	return s;
-}
-
-static throng_agent_state agent(const throng_world* w, uint32_t id)
-{
-	throng_agent_state a;
-	cr_assert_eq(throng_world_get_agent(w, id, &a), THRONG_OK, "%s", throng_last_error());
-	return a;
-}
-
-static void step(throng_world* w)
-{
-	cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
-}
-
 static void remove_ids(throng_world* w, uint32_t first, uint32_t n)
 {
 	uint32_t ids[16];
@@ -134,17 +91,17 @@ Test(morale, losses_alone_rout_it_at_breaks_at_and_it_runs_for_its_refuge)
 	// facing +x, so without a refuge it runs 1 km behind its facing, held
 	// 1 m inside the world: (-99, 1.5).
 	for (int e = 0; e < 2; ++e) {
-		throng_world* w = make_world(engines[e], 1);
+		throng_world* w = thr_test_battlefield(engines[e], 1, 5);
 		const throng_controller c = standing();
-		const uint32_t arch = add_archetype(w, &c);
+		const uint32_t arch = thr_test_archetype(w, &c);
 		const throng_controller rc = throng_controller_routing(&c);
-		const uint32_t rout = add_archetype(w, &rc);
+		const uint32_t rout = thr_test_archetype(w, &rc);
 		const throng_unit_def def = quiet_unit(arch, rout, 0.25f);
 		const uint32_t u = add_unit(w, &def);
 		const uint32_t first = file_of(w, arch, u, 0, 12, 0.0f, -5.5f);
-		cr_assert_eq(agent(w, first).unit, u);
-		step(w);
-		throng_unit_state s = unit_state(w, u);
+		cr_assert_eq(thr_test_agent(w, first).unit, u);
+		thr_test_step(w);
+		throng_unit_state s = thr_test_unit(w, u);
 		cr_assert_eq(s.count, 12u);
 		cr_assert_eq(s.most, 12u);
 		cr_assert_float_eq(s.morale, 1.0f, 1e-6f);
@@ -155,15 +112,15 @@ Test(morale, losses_alone_rout_it_at_breaks_at_and_it_runs_for_its_refuge)
 		cr_assert_float_eq(s.facing.x, 1.0f, 1e-6f);
 
 		remove_ids(w, first, 2);
-		step(w);
-		s = unit_state(w, u);
+		thr_test_step(w);
+		s = thr_test_unit(w, u);
 		cr_assert_eq(s.count, 10u);
 		cr_assert_float_eq(s.morale, 1.0f / 3.0f, 1e-6f, "engine %d: %g", e, (double)s.morale);
 		cr_assert(!s.routing);
 
 		remove_ids(w, first + 2, 1);
-		step(w);
-		s = unit_state(w, u);
+		thr_test_step(w);
+		s = thr_test_unit(w, u);
 		cr_assert_eq(s.count, 9u);
 		cr_assert_float_eq(s.morale, 0.0f, 1e-6f, "engine %d: %g", e, (double)s.morale);
 		cr_assert(s.routing);
@@ -172,7 +129,7 @@ Test(morale, losses_alone_rout_it_at_breaks_at_and_it_runs_for_its_refuge)
 		cr_assert_float_eq(s.refuge.x, -99.0f, 1e-6f);
 		cr_assert_float_eq(s.refuge.y, 1.5f, 1e-6f);
 		for (uint32_t id = first + 3; id < first + 12; ++id) {
-			const throng_agent_state a = agent(w, id);
+			const throng_agent_state a = thr_test_agent(w, id);
 			cr_assert_eq(a.archetype, rout);
 			cr_assert_float_eq(a.target.x, -99.0f, 1e-6f);
 			cr_assert_float_eq(a.target.y, 1.5f, 1e-6f);
@@ -183,16 +140,16 @@ Test(morale, losses_alone_rout_it_at_breaks_at_and_it_runs_for_its_refuge)
 		// A soldier who joins the routing unit (a spawn, a source) runs
 		// with it.
 		const uint32_t late = file_of(w, arch, u, 0, 1, 0.0f, 8.0f);
-		step(w);
-		cr_assert_eq(agent(w, late).archetype, rout);
-		cr_assert_float_eq(agent(w, late).target.x, -99.0f, 1e-6f);
-		cr_assert(agent(w, late).combat_state & THRONG_COMBAT_ROUTING);
+		thr_test_step(w);
+		cr_assert_eq(thr_test_agent(w, late).archetype, rout);
+		cr_assert_float_eq(thr_test_agent(w, late).target.x, -99.0f, 1e-6f);
+		cr_assert(thr_test_agent(w, late).combat_state & THRONG_COMBAT_ROUTING);
 		// They run: the routing controller seeks the refuge.
 		for (int k = 0; k < 7; ++k) {
-			step(w);
+			thr_test_step(w);
 		}
 		for (uint32_t id = first + 3; id < first + 12; ++id) {
-			const throng_agent_state a = agent(w, id);
+			const throng_agent_state a = thr_test_agent(w, id);
 			cr_assert_lt(a.position.x, -1.0f, "agent %u at %g", id, (double)a.position.x);
 			cr_assert(a.combat_state & THRONG_COMBAT_ROUTING);
 		}
@@ -208,49 +165,49 @@ Test(morale, a_routing_unit_rallies_after_rally_time_once)
 	// 0.5 - 2/3 < 0, it routs again, and with no rally left it runs for
 	// good.
 	for (int e = 0; e < 2; ++e) {
-		throng_world* w = make_world(engines[e], 1);
+		throng_world* w = thr_test_battlefield(engines[e], 1, 5);
 		const throng_controller c = standing();
-		const uint32_t arch = add_archetype(w, &c);
+		const uint32_t arch = thr_test_archetype(w, &c);
 		const throng_controller rc = throng_controller_routing(&c);
-		const uint32_t rout = add_archetype(w, &rc);
+		const uint32_t rout = thr_test_archetype(w, &rc);
 		throng_unit_def def = quiet_unit(arch, rout, 0.25f);
 		def.morale.rally_time = 2.0f;
 		def.morale.rally_morale = 0.5f;
 		def.morale.rallies = 1;
 		const uint32_t u = add_unit(w, &def);
 		const uint32_t first = file_of(w, arch, u, 0, 12, 0.0f, -5.5f);
-		step(w);
+		thr_test_step(w);
 		remove_ids(w, first, 3);
-		step(w); // most 12, 3 lost: routs at step 2
-		cr_assert(unit_state(w, u).routing);
-		cr_assert_eq(unit_state(w, u).routed_step, 2u);
+		thr_test_step(w); // most 12, 3 lost: routs at step 2
+		cr_assert(thr_test_unit(w, u).routing);
+		cr_assert_eq(thr_test_unit(w, u).routed_step, 2u);
 		for (int k = 3; k <= 9; ++k) {
-			step(w);
-			cr_assert(unit_state(w, u).routing, "engine %d: rallied at step %d", e, k);
+			thr_test_step(w);
+			cr_assert(thr_test_unit(w, u).routing, "engine %d: rallied at step %d", e, k);
 		}
-		step(w); // step 10: 8 quiet steps since it routed
-		throng_unit_state s = unit_state(w, u);
+		thr_test_step(w); // step 10: 8 quiet steps since it routed
+		throng_unit_state s = thr_test_unit(w, u);
 		cr_assert(!s.routing, "engine %d", e);
 		cr_assert_eq(s.rallies_left, 0u);
 		cr_assert_float_eq(s.morale, 0.5f, 1e-6f);
 		cr_assert_eq(s.routed_step, 2u);
 		for (uint32_t id = first + 3; id < first + 12; ++id) {
-			const throng_agent_state a = agent(w, id);
+			const throng_agent_state a = thr_test_agent(w, id);
 			cr_assert_eq(a.archetype, arch);
 			cr_assert_eq(a.combat_state & THRONG_COMBAT_ROUTING, 0u);
 		}
-		step(w);
-		cr_assert_float_eq(unit_state(w, u).morale, 0.5f, 1e-6f);
+		thr_test_step(w);
+		cr_assert_float_eq(thr_test_unit(w, u).morale, 0.5f, 1e-6f);
 		remove_ids(w, first + 3, 2);
-		step(w);
-		s = unit_state(w, u);
+		thr_test_step(w);
+		s = thr_test_unit(w, u);
 		cr_assert(s.routing);
 		cr_assert_float_eq(s.morale, 0.5f - 2.0f / 3.0f, 1e-6f);
 		cr_assert_eq(s.routed_step, 2u); // the first rout's
 		for (int k = 0; k < 60; ++k) {
-			step(w);
+			thr_test_step(w);
 		}
-		cr_assert(unit_state(w, u).routing); // no rally left
+		cr_assert(thr_test_unit(w, u).routing); // no rally left
 		throng_world_destroy(w);
 	}
 }
@@ -261,18 +218,18 @@ Test(morale, a_routing_unit_rallies_after_rally_time_once)
 /// after each of `steps` steps into morale[].
 static void one_hit(throng_engine engine, throng_vec2 at, float recovery, float* morale, int steps)
 {
-	throng_world* w = make_world(engine, 1);
+	throng_world* w = thr_test_battlefield(engine, 1, 5);
 	const throng_controller c = standing();
-	const uint32_t arch = add_archetype(w, &c);
+	const uint32_t arch = thr_test_archetype(w, &c);
 	const throng_controller rc = throng_controller_routing(&c);
-	const uint32_t rout = add_archetype(w, &rc);
+	const uint32_t rout = thr_test_archetype(w, &rc);
 	throng_controller hitter = standing();
 	hitter.combat.attack = THRONG_ATTACK_MELEE;
 	hitter.combat.reach = 0.5f;
 	hitter.combat.damage = 10.0f;
 	hitter.combat.cooldown = 1000.0f;
 	hitter.combat.accuracy = 1.0f;
-	const uint32_t harch = add_archetype(w, &hitter);
+	const uint32_t harch = thr_test_archetype(w, &hitter);
 	throng_unit_def def = quiet_unit(arch, rout, 0.5f);
 	def.morale.flank = 1.0f;
 	def.morale.rear = 3.0f;
@@ -287,10 +244,10 @@ static void one_hit(throng_engine engine, throng_vec2 at, float recovery, float*
 	a.group = 1;
 	cr_assert_eq(throng_world_spawn(w, &a, 1, NULL), THRONG_OK, "%s", throng_last_error());
 	for (int k = 0; k < steps; ++k) {
-		step(w);
-		morale[k] = unit_state(w, u).morale;
+		thr_test_step(w);
+		morale[k] = thr_test_unit(w, u).morale;
 	}
-	cr_assert_float_eq(agent(w, first).health, 90.0f, 0.0f);
+	cr_assert_float_eq(thr_test_agent(w, first).health, 90.0f, 0.0f);
 	throng_world_destroy(w);
 }
 
@@ -323,9 +280,9 @@ Test(morale, panic_spreads_to_units_of_its_army_within_panic_radius)
 	// its shock reaches 1, in step 2 + 32 = 34. C (army 1, as near) and D
 	// (army 0, 50 m away, beyond panic_radius 30) keep theirs.
 	for (int e = 0; e < 2; ++e) {
-		throng_world* w = make_world(engines[e], 1);
+		throng_world* w = thr_test_battlefield(engines[e], 1, 5);
 		const throng_controller c = standing();
-		const uint32_t arch = add_archetype(w, &c);
+		const uint32_t arch = thr_test_archetype(w, &c);
 		uint32_t units[4];
 		const float xs[4] = {0.0f, 10.0f, -10.0f, 50.0f};
 		const uint32_t army[4] = {0, 0, 1, 0};
@@ -342,23 +299,23 @@ Test(morale, panic_spreads_to_units_of_its_army_within_panic_radius)
 			units[k] = add_unit(w, &def);
 			first[k] = file_of(w, arch, units[k], army[k], 4, xs[k], 0.0f);
 		}
-		step(w);
+		thr_test_step(w);
 		remove_ids(w, first[0], 2);
-		step(w);
-		cr_assert(unit_state(w, units[0]).routing);
+		thr_test_step(w);
+		cr_assert(thr_test_unit(w, units[0]).routing);
 		for (int s = 3; s <= 33; ++s) {
-			step(w);
-			cr_assert(!unit_state(w, units[1]).routing, "engine %d: B routed at step %d", e, s);
+			thr_test_step(w);
+			cr_assert(!thr_test_unit(w, units[1]).routing, "engine %d: B routed at step %d", e, s);
 		}
-		cr_assert_float_eq(unit_state(w, units[1]).morale, 1.0f - 31.0f * 0.03125f, 1e-6f);
-		step(w);
-		const throng_unit_state b = unit_state(w, units[1]);
+		cr_assert_float_eq(thr_test_unit(w, units[1]).morale, 1.0f - 31.0f * 0.03125f, 1e-6f);
+		thr_test_step(w);
+		const throng_unit_state b = thr_test_unit(w, units[1]);
 		cr_assert(b.routing, "engine %d: morale %g", e, (double)b.morale);
 		cr_assert_eq(b.routed_step, 34u);
 		cr_assert_float_eq(b.shock, 1.0f, 1e-6f);
-		cr_assert_float_eq(unit_state(w, units[2]).morale, 1.0f, 0.0f);
-		cr_assert_float_eq(unit_state(w, units[3]).morale, 1.0f, 0.0f);
-		cr_assert(!unit_state(w, units[2]).routing && !unit_state(w, units[3]).routing);
+		cr_assert_float_eq(thr_test_unit(w, units[2]).morale, 1.0f, 0.0f);
+		cr_assert_float_eq(thr_test_unit(w, units[3]).morale, 1.0f, 0.0f);
+		cr_assert(!thr_test_unit(w, units[2]).routing && !thr_test_unit(w, units[3]).routing);
 		throng_world_destroy(w);
 	}
 }
@@ -371,12 +328,12 @@ Test(morale, panic_spreads_to_units_of_its_army_within_panic_radius)
 /// then, and the world's hash.
 static uint64_t attacked(throng_engine engine, bool from_behind, uint32_t* lost, uint64_t* hash)
 {
-	throng_world* w = make_world(engine, 1);
+	throng_world* w = thr_test_battlefield(engine, 1, 5);
 	throng_controller c = standing();
 	c.combat.health = 30.0f;
-	const uint32_t arch = add_archetype(w, &c);
+	const uint32_t arch = thr_test_archetype(w, &c);
 	const throng_controller rc = throng_controller_routing(&c);
-	const uint32_t rout = add_archetype(w, &rc);
+	const uint32_t rout = thr_test_archetype(w, &rc);
 	throng_controller foe = throng_controller_default_def(THRONG_BLEND_HYBRID);
 	throng_slot sep = throng_slot_default_def(THRONG_SEPARATION);
 	sep.priority = true;
@@ -394,7 +351,7 @@ static uint64_t attacked(throng_engine engine, bool from_behind, uint32_t* lost,
 	foe.combat.damage = 10.0f;
 	foe.combat.cooldown = 1.0f;
 	foe.combat.accuracy = 0.5f;
-	const uint32_t farch = add_archetype(w, &foe);
+	const uint32_t farch = thr_test_archetype(w, &foe);
 	throng_unit_def def = quiet_unit(arch, rout, 0.5f);
 	def.morale.flank = 1.0f;
 	def.morale.rear = 3.0f;
@@ -409,8 +366,8 @@ static uint64_t attacked(throng_engine engine, bool from_behind, uint32_t* lost,
 	}
 	uint64_t routed = 0;
 	for (int k = 0; k < 3000 && routed == 0; ++k) {
-		step(w);
-		const throng_unit_state s = unit_state(w, u);
+		thr_test_step(w);
+		const throng_unit_state s = thr_test_unit(w, u);
 		if (s.routing) {
 			routed = s.routed_step;
 			*lost = s.most - s.count;
@@ -451,7 +408,7 @@ Test(morale, a_unit_attacked_in_the_rear_routs_sooner_than_one_attacked_in_front
 /// units routed.
 static uint32_t battle(throng_engine engine, uint32_t threads, uint32_t per, uint32_t steps, uint64_t* hashes)
 {
-	throng_world* w = make_world(engine, threads);
+	throng_world* w = thr_test_battlefield(engine, threads, 5);
 	uint32_t arch[2], rout[2];
 	for (int side = 0; side < 2; ++side) {
 		throng_controller c = throng_controller_default_def(THRONG_BLEND_HYBRID);
@@ -471,9 +428,9 @@ static uint32_t battle(throng_engine engine, uint32_t threads, uint32_t per, uin
 		c.combat.damage = 20.0f;
 		c.combat.cooldown = 1.0f;
 		c.combat.accuracy = side == 0 ? 0.55f : 0.45f;
-		arch[side] = add_archetype(w, &c);
+		arch[side] = thr_test_archetype(w, &c);
 		const throng_controller rc = throng_controller_routing(&c);
-		rout[side] = add_archetype(w, &rc);
+		rout[side] = thr_test_archetype(w, &rc);
 	}
 	const uint32_t rows = 6;
 	const uint32_t cols = (per + rows - 1u) / rows;
@@ -503,14 +460,14 @@ static uint32_t battle(throng_engine engine, uint32_t threads, uint32_t per, uin
 		}
 	}
 	for (uint32_t s = 0; s < steps; ++s) {
-		step(w);
+		thr_test_step(w);
 		if ((s + 1u) % 50u == 0u) {
 			hashes[s / 50u] = throng_world_hash(w);
 		}
 	}
 	uint32_t routed = 0;
 	for (uint32_t u = 0; u < throng_world_unit_count(w); ++u) {
-		routed += unit_state(w, u).routed_step != UINT64_MAX;
+		routed += thr_test_unit(w, u).routed_step != UINT64_MAX;
 	}
 	throng_world_destroy(w);
 	return routed;
@@ -576,11 +533,11 @@ static void refused(throng_world* w, throng_unit_def def, const char* field)
 
 Test(morale, bad_input_is_refused_naming_the_field)
 {
-	throng_world* w = make_world(THRONG_ENGINE_SIMD, 1);
+	throng_world* w = thr_test_battlefield(THRONG_ENGINE_SIMD, 1, 5);
 	const throng_controller c = standing();
-	const uint32_t arch = add_archetype(w, &c);
+	const uint32_t arch = thr_test_archetype(w, &c);
 	const throng_controller plain = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
-	const uint32_t no_combat = add_archetype(w, &plain);
+	const uint32_t no_combat = thr_test_archetype(w, &plain);
 	const throng_unit_def good = quiet_unit(arch, arch, 0.4f);
 	throng_unit_def d = good;
 	d.internal_cookie = 0;
