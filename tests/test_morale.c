@@ -83,6 +83,18 @@ static void remove_ids(throng_world* w, uint32_t first, uint32_t n)
 
 static const throng_engine engines[2] = {THRONG_ENGINE_SCALAR, THRONG_ENGINE_SIMD};
 
+/// A battlefield (seed 5) with standing soldiers and their routing
+/// archetype (throng_controller_routing), into *arch and *rout.
+static throng_world* standing_world(throng_engine engine, uint32_t* arch, uint32_t* rout)
+{
+	throng_world* w = thr_test_battlefield(engine, 1, 5);
+	const throng_controller c = standing();
+	*arch = thr_test_archetype(w, &c);
+	const throng_controller rc = throng_controller_routing(&c);
+	*rout = thr_test_archetype(w, &rc);
+	return w;
+}
+
 Test(morale, losses_alone_rout_it_at_breaks_at_and_it_runs_for_its_refuge)
 {
 	// 12 standing soldiers, breaks_at 0.25: morale = 1 - lost / 3. Two
@@ -91,11 +103,8 @@ Test(morale, losses_alone_rout_it_at_breaks_at_and_it_runs_for_its_refuge)
 	// facing +x, so without a refuge it runs 1 km behind its facing, held
 	// 1 m inside the world: (-99, 1.5).
 	for (int e = 0; e < 2; ++e) {
-		throng_world* w = thr_test_battlefield(engines[e], 1, 5);
-		const throng_controller c = standing();
-		const uint32_t arch = thr_test_archetype(w, &c);
-		const throng_controller rc = throng_controller_routing(&c);
-		const uint32_t rout = thr_test_archetype(w, &rc);
+		uint32_t arch = 0, rout = 0;
+		throng_world* w = standing_world(engines[e], &arch, &rout);
 		const throng_unit_def def = quiet_unit(arch, rout, 0.25f);
 		const uint32_t u = add_unit(w, &def);
 		const uint32_t first = file_of(w, arch, u, 0, 12, 0.0f, -5.5f);
@@ -165,11 +174,8 @@ Test(morale, a_routing_unit_rallies_after_rally_time_once)
 	// 0.5 - 2/3 < 0, it routs again, and with no rally left it runs for
 	// good.
 	for (int e = 0; e < 2; ++e) {
-		throng_world* w = thr_test_battlefield(engines[e], 1, 5);
-		const throng_controller c = standing();
-		const uint32_t arch = thr_test_archetype(w, &c);
-		const throng_controller rc = throng_controller_routing(&c);
-		const uint32_t rout = thr_test_archetype(w, &rc);
+		uint32_t arch = 0, rout = 0;
+		throng_world* w = standing_world(engines[e], &arch, &rout);
 		throng_unit_def def = quiet_unit(arch, rout, 0.25f);
 		def.morale.rally_time = 2.0f;
 		def.morale.rally_morale = 0.5f;
@@ -218,11 +224,8 @@ Test(morale, a_routing_unit_rallies_after_rally_time_once)
 /// after each of `steps` steps into morale[].
 static void one_hit(throng_engine engine, throng_vec2 at, float recovery, float* morale, int steps)
 {
-	throng_world* w = thr_test_battlefield(engine, 1, 5);
-	const throng_controller c = standing();
-	const uint32_t arch = thr_test_archetype(w, &c);
-	const throng_controller rc = throng_controller_routing(&c);
-	const uint32_t rout = thr_test_archetype(w, &rc);
+	uint32_t arch = 0, rout = 0;
+	throng_world* w = standing_world(engine, &arch, &rout);
 	throng_controller hitter = standing();
 	hitter.combat.attack = THRONG_ATTACK_MELEE;
 	hitter.combat.reach = 0.5f;
