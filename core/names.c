@@ -106,6 +106,24 @@ static const char* const attack_kind_names[] = {
 	[THRONG_ATTACK_MISSILE] = "missile",
 };
 
+// Formation kinds and orders are only named for scenario files (no public
+// throng_*_name() pair yet).
+static const char* const formation_kind_names[] = {
+	[THRONG_FORMATION_NONE] = "none",
+	[THRONG_FORMATION_LINE] = "line",
+	[THRONG_FORMATION_COLUMN] = "column",
+	[THRONG_FORMATION_SQUARE] = "square",
+	[THRONG_FORMATION_WEDGE] = "wedge",
+};
+
+static const char* const order_kind_names[] = {
+	[THRONG_ORDER_HALT] = "halt",
+	[THRONG_ORDER_MOVE] = "move",
+	[THRONG_ORDER_TURN] = "turn",
+	[THRONG_ORDER_CHARGE] = "charge",
+	[THRONG_ORDER_HOLD] = "hold",
+};
+
 static const char* const stage_names[THRONG_STAGE_COUNT] = {
 	[THRONG_STAGE_PREPARE] = "prepare",
 	[THRONG_STAGE_SORT] = "sort",
@@ -128,6 +146,8 @@ const thr_names thr_event_kind_names = THR_NAMES(event_kind_names);
 const thr_names thr_zone_shape_names = THR_NAMES(zone_shape_names);
 const thr_names thr_source_shape_names = THR_NAMES(source_shape_names);
 const thr_names thr_attack_kind_names = THR_NAMES(attack_kind_names);
+const thr_names thr_formation_kind_names = THR_NAMES(formation_kind_names);
+const thr_names thr_order_kind_names = THR_NAMES(order_kind_names);
 
 /// The name of value v, NULL when v is out of range.
 static const char* name_of(const thr_names* t, int v)

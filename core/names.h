@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "throng/throng.h"
+#include "throng/units.h"
 
 /// The names of an enum's values, indexed by value (0 .. count-1).
 typedef struct thr_names {
@@ -31,5 +32,7 @@ extern const thr_names thr_event_kind_names;
 extern const thr_names thr_zone_shape_names;
 extern const thr_names thr_source_shape_names;
 extern const thr_names thr_attack_kind_names;
+extern const thr_names thr_formation_kind_names;
+extern const thr_names thr_order_kind_names;
 
 #endif

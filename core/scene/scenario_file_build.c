@@ -17,7 +17,8 @@
 // The script runs before each world step: the threat moves along its path
 // (evaluated from the step counter in double, never accumulated, and handed
 // to the world only while it is or was active, as the built-in threat
-// line), then agents within goal_radius of a random goal draw the next.
+// line), the units get the orders due (from the step counter too), then
+// agents within goal_radius of a random goal draw the next.
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -149,11 +150,15 @@ static const sf_group* group_of(const thr_definition* sd, uint32_t id)
 	return &sd->model->groups[lo];
 }
 
-/// The definition's per-step script: the threat, then agents' random goals.
+/// The definition's per-step script: the threat, the units' orders due
+/// (scenario_file_orders.c), then agents' random goals.
 static throng_status def_script(throng_scene* scene)
 {
 	thr_definition* sd = &scene->def;
 	throng_status st = threat_update(scene, sd);
+	if (st == THRONG_OK) {
+		st = sf_give_orders(scene);
+	}
 	if (st != THRONG_OK || sd->goal == NULL) {
 		return st;
 	}

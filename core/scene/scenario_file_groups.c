@@ -154,6 +154,8 @@ static bool group_part(sf_ctx* c, const sf_key* k, const sf_node* map, const sf_
 	case SF_GROUP_HEADING: return parse_heading(c, v, g);
 	case SF_GROUP_GOAL: return parse_goal(c, v, g);
 	case SF_GROUP_MORALE: return sf_parse_morale(c, v, g);
+	case SF_GROUP_FORMATION: return sf_parse_formation(c, v, g);
+	case SF_GROUP_ORDERS: return sf_parse_orders(c, v, g);
 	default: return sf_parse_path(c, v, &g->path);
 	}
 }

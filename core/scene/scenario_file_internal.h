@@ -225,6 +225,7 @@ typedef enum sf_range {
 	SF_SHARE,          ///< finite, 0 or in [1e-6, 1]
 	SF_UNIT,           ///< finite, in [0, 1]
 	SF_SIGNED_UNIT,    ///< finite, in [-1, 1]
+	SF_POSITIVE_1E3,   ///< finite, in [1e-6, 1e3] (a formation's spacings, speed and turn rate)
 } sf_range;
 
 bool sf_read_number(sf_ctx* c, const sf_node* n, sf_range range, float* out);
@@ -337,6 +338,16 @@ typedef struct sf_archetype {
 	bool preset_bad;              ///< a `preset` was given but not read: its groups' bodies are unknown
 } sf_archetype;
 
+/// Version 2: one order of a group's `orders` timeline.
+typedef struct sf_order {
+	float at;           ///< s: given before the first step that starts at or after it (steps * dt >= at)
+	throng_order order; ///< as written: a turn's direction is not normalised here
+	sf_pos pos;
+} sf_order;
+
+/// Most orders one group's timeline holds.
+#define SF_MAX_ORDERS 4096u
+
 typedef struct sf_group {
 	char* name;
 	sf_pos pos;
@@ -365,6 +376,17 @@ typedef struct sf_group {
 	char* rout_name;          ///< `rout_archetype`, malloc'd; NULL: the routing archetype made from `archetype`
 	sf_pos rout_pos;
 	uint32_t rout_archetype;  ///< rout_name's model index (resolved)
+	/// Version 2 `formation` (beside `morale`): its keys are in
+	/// unit.formation; the build sets unit.march_archetype.
+	bool formation;
+	sf_pos formation_pos;
+	char* march_name;         ///< `march_archetype`, malloc'd; NULL: the march archetype made from `archetype`
+	sf_pos march_pos;
+	uint32_t march_archetype; ///< march_name's model index (resolved)
+	/// Version 2 `orders`: the unit's timeline, in time order.
+	sf_order* orders;         ///< malloc'd; NULL when order_count is 0
+	uint32_t order_count;
+	sf_pos orders_pos;
 } sf_group;
 
 typedef struct sf_obstacle {
@@ -597,7 +619,9 @@ enum {
 	SF_GROUP_HEADING,
 	SF_GROUP_GOAL,
 	SF_GROUP_PATH,
-	SF_GROUP_MORALE
+	SF_GROUP_MORALE,
+	SF_GROUP_FORMATION,
+	SF_GROUP_ORDERS
 };
 enum { SF_ARCHETYPE_TARGET_RULE = 1, SF_ARCHETYPE_CONTACT, SF_ARCHETYPE_SLOTS, SF_ARCHETYPE_PRESET, SF_ARCHETYPE_COMBAT };
 /// The top level (into sf_model) and its parts.
@@ -839,6 +863,8 @@ void sf_parse_sources(sf_ctx* c, const sf_node* n, sf_model* m);
 /// shape takes (without a shape, only keys no shape takes are reported);
 /// returns the shape, or -1 after a problem. Spawns, zones and sources.
 int sf_read_shape(sf_ctx* c, const sf_node* map, const sf_table* t, const char* what);
+/// As sf_read_shape, the kind under `key` (an order's `order`).
+int sf_read_kind(sf_ctx* c, const sf_node* map, const sf_table* t, const char* key, const char* what);
 /// Reports a source whose region leaves a world that keeps its agents
 /// (where the library would refuse it).
 void sf_check_sources(sf_ctx* c, const sf_model* m);
@@ -856,6 +882,22 @@ void sf_resolve_sources(sf_ctx* c, sf_model* m, const char* const* archetype_nam
 /// model's) and the units, one a group with morale, into sd->unit_id.
 extern const sf_table sf_morale_table;
 bool sf_parse_morale(sf_ctx* c, const sf_node* v, sf_group* g);
+/// A group's formation (scenario_file_units.c too): the keys of its
+/// `formation` mapping (sf_formation_table, into sf_group), read by
+/// sf_parse_formation after the morale; sf_resolve_units resolves its
+/// march_archetype, sf_check_units refuses a formation without a unit and
+/// a march archetype without combat or that the library would refuse, and
+/// sf_build_units makes the march archetypes (after the routing ones).
+extern const sf_table sf_formation_table;
+bool sf_parse_formation(sf_ctx* c, const sf_node* v, sf_group* g);
+/// A group's orders (scenario_file_orders.c): a list of sf_order_table
+/// mappings, each picked by its `order`; sf_check_orders refuses orders
+/// without a formation; sf_give_orders, the scene's script, gives the
+/// world the orders due at the step about to run.
+extern const sf_table sf_order_table;
+bool sf_parse_orders(sf_ctx* c, const sf_node* v, sf_group* g);
+void sf_check_orders(sf_ctx* c, const sf_group* g);
+throng_status sf_give_orders(throng_scene* scene);
 void sf_resolve_units(sf_ctx* c, sf_model* m, const char* const* archetype_names);
 void sf_check_units(sf_ctx* c, const sf_model* m);
 throng_status sf_build_units(sf_ctx* c, throng_scene* scene, thr_definition* sd);

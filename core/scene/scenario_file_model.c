@@ -88,6 +88,8 @@ void sf_model_free(sf_model* m)
 		free(m->groups[k].archetype_name);
 		free(m->groups[k].path.points);
 		free(m->groups[k].rout_name);
+		free(m->groups[k].march_name);
+		free(m->groups[k].orders);
 	}
 	free(m->groups);
 	free(m->obstacles);

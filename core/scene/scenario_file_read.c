@@ -54,6 +54,8 @@ static const range_row ranges[] = {
 	[SF_UNIT] = {0.0f, 1.0f, false, false, "a number from 0 to 1", "0 or a number from 1.2e-38 to 1", "[0, 1]"},
 	[SF_SIGNED_UNIT] = {-1.0f, 1.0f, false, false, "a number from -1 to 1",
 	                    "0 or a number from 1.2e-38 to 1 in magnitude", "[-1, 1]"},
+	[SF_POSITIVE_1E3] = {0.0f, 1.0e3f, true, true, "a number > 0 and <= 1e3", "a number from 1e-6 to 1e3",
+	                     "(0, 1e3]"},
 };
 
 const char* sf_range_text(sf_range r)
@@ -494,23 +496,28 @@ void sf_missing(sf_ctx* c, const sf_node* map, const char* key, const char* expe
 	sf_error_at(c, key, map->pos, "missing (expected %s)", expected);
 }
 
-int sf_read_shape(sf_ctx* c, const sf_node* map, const sf_table* t, const char* what)
+int sf_read_kind(sf_ctx* c, const sf_node* map, const sf_table* t, const char* key, const char* what)
 {
-	int shape = -1;
-	const sf_node* sn = sf_get(map, "shape");
+	int kind = -1;
+	const sf_node* sn = sf_get(map, key);
 	if (sn != NULL) {
-		size_t mark = sf_push_key(c, "shape");
-		sf_read_enum(c, sn, t->kind_names->name, t->kind_names->count, what, &shape);
+		size_t mark = sf_push_key(c, key);
+		sf_read_enum(c, sn, t->kind_names->name, t->kind_names->count, what, &kind);
 		sf_pop(c, mark);
 	}
-	static const char* const lead[] = {"shape"};
-	sf_check_kind_keys(c, map, lead, 1, t, shape);
+	const char* const lead[] = {key};
+	sf_check_kind_keys(c, map, lead, 1, t, kind);
 	if (sn == NULL) {
 		char names[96];
 		sf_join(t->kind_names->name, t->kind_names->count, names, sizeof names);
 		char expected[128];
 		snprintf(expected, sizeof expected, "one of: %s", names);
-		sf_missing(c, map, "shape", expected);
+		sf_missing(c, map, key, expected);
 	}
-	return shape;
+	return kind;
+}
+
+int sf_read_shape(sf_ctx* c, const sf_node* map, const sf_table* t, const char* what)
+{
+	return sf_read_kind(c, map, t, "shape", what);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "names.h"
 #include "scenario_file_internal.h"
 #include "scenario_internal.h"
 
@@ -219,6 +220,30 @@ static void put_group(sf_out* o, const sf_model* m, const sf_group* g)
 					sf_put(o, ", rout_archetype: ");
 					put_string(o, m->archetypes[g->rout_archetype].name);
 				}
+				sf_put(o, "}\n");
+			}
+			break;
+		case SF_GROUP_FORMATION:
+			// Every formation field; the march archetype when it names one.
+			if (g->formation) {
+				sf_put(o, "    formation: {");
+				put_keys(o, &sf_formation_table, g, 0, "", ", ");
+				if (g->march_name != NULL) {
+					sf_put(o, ", march_archetype: ");
+					put_string(o, m->archetypes[g->march_archetype].name);
+				}
+				sf_put(o, "}\n");
+			}
+			break;
+		case SF_GROUP_ORDERS:
+			// One flow mapping a line, its order word first.
+			if (g->order_count > 0) {
+				sf_put(o, "    orders:\n");
+			}
+			for (uint32_t j = 0; j < g->order_count; ++j) {
+				const sf_order* q = &g->orders[j];
+				sf_put(o, "      - {order: %s", thr_order_kind_names.name[q->order.kind]);
+				put_keys(o, &sf_order_table, q, 1u << q->order.kind, ", ", ", ");
 				sf_put(o, "}\n");
 			}
 			break;

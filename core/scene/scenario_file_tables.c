@@ -575,6 +575,10 @@ static const sf_key group_keys[] = {
 	{.name = "morale", OTHER(SF_GROUP_MORALE, "mapping"), .def = "none (no unit)",
 	 .doc = "version 2: the group is one unit, which breaks and runs together, [below](#morale) "
 	        "([ARMIES.md](ARMIES.md))"},
+	{.name = "formation", OTHER(SF_GROUP_FORMATION, "mapping"), .def = "none",
+	 .doc = "version 2, with `morale`: the unit marches in ranks, [below](#formation)"},
+	{.name = "orders", OTHER(SF_GROUP_ORDERS, "list"), .def = "none",
+	 .doc = "version 2, with `formation`: what the unit is told to do and when, [below](#orders)"},
 };
 #undef OTHER
 
@@ -783,6 +787,6 @@ const sf_table* const sf_doc_tables[] = {&sf_world_table,       &sf_archetype_ta
                                          &sf_contact_table,     &sf_combat_table,    &sf_slot_table,
                                          &sf_param_table,
                                          &sf_group_table,       &sf_spawn_table,     &sf_path_table,
-                                         &sf_morale_table,
+                                         &sf_morale_table,      &sf_formation_table, &sf_order_table,
                                          &sf_obstacle_table,    &sf_zone_table,      &sf_source_table};
 const uint32_t sf_doc_table_count = sizeof sf_doc_tables / sizeof sf_doc_tables[0];
