@@ -173,3 +173,268 @@ Test(formation_file, an_orders_timeline_is_the_c_api_orders_at_the_steps_time_re
 	throng_world_destroy(w);
 	throng_scene_destroy(s);
 }
+
+/// Two armies of 2400 (above the library's threshold for threads), each a
+/// unit in a line of 60 files, ordered onto each other's ground; east
+/// halts at 2 s and west charges at 4 s.
+static const char armies[] =
+	"version: 2\n"
+	"world: {bounds: {min: [-100, -100], max: [100, 100], mode: contain}, dt: 0.1}\n"
+	"archetypes:\n"
+	"  west:\n"
+	"    target_rule: {label: 1, sight_radius: 30}\n"
+	"    combat: {health: 30, attack: melee, reach: 0.5, damage: 10}\n"
+	"    slots: [{kind: separation, priority: true, neighbor_radius: 0.6}, {kind: pursuit, target: agent}]\n"
+	"  east:\n"
+	"    target_rule: {label: 0, sight_radius: 30}\n"
+	"    combat: {health: 30, attack: melee, reach: 0.5, damage: 8}\n"
+	"    slots: [{kind: separation, priority: true, neighbor_radius: 0.6}, {kind: pursuit, target: agent}]\n"
+	"groups:\n"
+	"  west_line:\n"
+	"    {id: 0, count: 2400, archetype: west, spawn: {shape: grid, center: [-8, 0], spacing: [0.7, 0.7], "
+	"columns: 60},\n"
+	"     morale: {breaks_at: 0.5}, formation: {kind: line, files: 60, spacing: 0.7, rank_spacing: 0.7, speed: 2},\n"
+	"     orders: [{order: move, at: 0, to: [4, 0]}, {order: charge, at: 4}]}\n"
+	"  east_line:\n"
+	"    {id: 1, count: 2400, archetype: east, spawn: {shape: grid, center: [8, 0], spacing: [0.7, 0.7], "
+	"columns: 60},\n"
+	"     morale: {}, formation: {kind: line, files: 60, spacing: 0.7, rank_spacing: 0.7, speed: 2},\n"
+	"     orders: [{order: move, at: 0, to: [-4, 0]}, {order: halt, at: 2}]}\n";
+
+static throng_scene* load_armies(throng_engine engine, uint32_t threads)
+{
+	throng_scene_def def = throng_scene_default_def();
+	def.engine = engine;
+	def.threads = threads;
+	throng_scene* s = NULL;
+	cr_assert_eq(throng_scene_load_memory("armies.yaml", armies, strlen(armies), &def, NULL, NULL, &s), THRONG_OK,
+	             "%s", throng_last_error());
+	return s;
+}
+
+/// `s`'s checkpoint in malloc'd memory, its size in *n.
+static void* checkpoint(const throng_scene* s, size_t* n)
+{
+	cr_assert_eq(throng_scene_write_checkpoint(s, NULL, 0, n), THRONG_OK, "%s", throng_last_error());
+	void* buf = malloc(*n);
+	cr_assert_eq(throng_scene_write_checkpoint(s, buf, *n, n), THRONG_OK, "%s", throng_last_error());
+	return buf;
+}
+
+Test(formation_file, both_engines_and_one_and_two_threads_agree_and_a_checkpoint_resumes_mid_timeline)
+{
+	enum { STEPS = 60, CK = 3 };
+	// Checkpoints at step 20 (the halt due, not yet given), 21 and 30.
+	const uint32_t at[CK] = {20, 21, 30};
+	throng_scene* s[3] = {load_armies(THRONG_ENGINE_SCALAR, 1), load_armies(THRONG_ENGINE_SIMD, 1),
+	                      load_armies(THRONG_ENGINE_SIMD, 2)};
+	void* ck[CK] = {NULL};
+	size_t size[CK] = {0};
+	uint64_t hash[STEPS];
+	for (uint32_t k = 0; k < STEPS; ++k) {
+		for (uint32_t c = 0; c < CK; ++c) {
+			if (at[c] == k) {
+				ck[c] = checkpoint(s[2], &size[c]);
+			}
+		}
+		for (int e = 0; e < 3; ++e) {
+			scene_step(s[e]);
+		}
+		hash[k] = throng_world_hash(throng_scene_world(s[0]));
+		cr_assert_eq(throng_world_hash(throng_scene_world(s[1])), hash[k], "step %u: simd, 1 thread", k);
+		cr_assert_eq(throng_world_hash(throng_scene_world(s[2])), hash[k], "step %u: simd, 2 threads", k);
+	}
+	// The battle was joined: somebody struck (a soldier lost health or fell).
+	const throng_unit_state west = thr_test_unit(throng_scene_world(s[0]), 0);
+	const throng_unit_state east = thr_test_unit(throng_scene_world(s[0]), 1);
+	cr_assert(west.order.kind == THRONG_ORDER_CHARGE && (west.charging || west.routing) && west.count < 2400,
+	          "west charged: order %d charging %d routing %d count %u", (int)west.order.kind, west.charging,
+	          west.routing, west.count);
+	cr_assert(east.order.kind == THRONG_ORDER_HALT && east.count < 2400, "east halted: order %d count %u",
+	          (int)east.order.kind, east.count);
+	for (uint32_t c = 0; c < CK; ++c) {
+		throng_scene* r = NULL;
+		cr_assert_eq(throng_scene_read_checkpoint(ck[c], size[c], NULL, &r), THRONG_OK, "%s", throng_last_error());
+		for (uint32_t k = at[c]; k < STEPS; ++k) {
+			scene_step(r);
+			cr_assert_eq(throng_world_hash(throng_scene_world(r)), hash[k], "resumed at %u: step %u", at[c], k);
+		}
+		throng_scene_destroy(r);
+		free(ck[c]);
+	}
+	for (int e = 0; e < 3; ++e) {
+		throng_scene_destroy(s[e]);
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Saving
+// ---------------------------------------------------------------------------
+
+static char* save(throng_scene* s)
+{
+	char* text = NULL;
+	cr_assert_eq(throng_scene_save_string(s, &text, NULL), THRONG_OK, "%s", throng_last_error());
+	return text;
+}
+
+Test(formation_file, save_load_save_gives_the_same_text_and_the_same_world)
+{
+	throng_scene* s = load_six(timeline, NULL);
+	char* text = save(s);
+	// Every formation field; the orders one a line, the word first; the
+	// made archetypes not listed.
+	cr_assert(strstr(text, "    formation: {kind: line, files: 3, spacing: 1, rank_spacing: 1, speed: 1, turn_rate: "
+	                       "0.5}\n"
+	                       "    orders:\n"
+	                       "      - {order: move, at: 0.5, to: [15, 5]}\n"
+	                       "      - {order: turn, at: 3, face: [0, 2]}\n"
+	                       "      - {order: hold, at: 4.9}\n"
+	                       "      - {order: charge, at: 6}\n") != NULL,
+	          "%s", text);
+	throng_scene* again = thr_test_load_text("saved.yaml", text);
+	char* twice = save(again);
+	cr_assert_str_eq(twice, text);
+	cr_assert_eq(throng_world_archetype_count(throng_scene_world(again)), 3u);
+	for (int k = 0; k < 40; ++k) {
+		scene_step(s);
+		scene_step(again);
+	}
+	cr_assert_eq(throng_world_hash(throng_scene_world(again)), throng_world_hash(throng_scene_world(s)));
+	free(twice);
+	free(text);
+	throng_scene_destroy(again);
+	throng_scene_destroy(s);
+}
+
+Test(formation_file, a_named_march_archetype_is_saved_by_name_and_no_march_archetype_is_made)
+{
+	static const char text[] =
+		"version: 2\n"
+		"archetypes:\n"
+		"  foot: {combat: {health: 10}, slots: [{kind: seek}]}\n"
+		"  drill: {combat: {health: 10}, slots: [{kind: arrive, slow_radius: 1}]}\n"
+		"groups:\n"
+		"  g: {count: 4, archetype: foot, spawn: {shape: line, from: [0, 0], to: [3, 0]},\n"
+		"      morale: {rout_archetype: drill}, formation: {kind: wedge, march_archetype: drill}}\n";
+	throng_scene* s = thr_test_load_text("named.yaml", text);
+	cr_assert_eq(throng_world_archetype_count(throng_scene_world(s)), 2u, "nothing made");
+	char* saved = save(s);
+	cr_assert(strstr(saved, "turn_rate: 0.5, march_archetype: \"drill\"}\n") != NULL, "%s", saved);
+	free(saved);
+	scene_step(s);
+	cr_assert_eq(thr_test_agent(throng_scene_world(s), 0).archetype, 1u, "marches as drill");
+	throng_scene_destroy(s);
+}
+
+// ---------------------------------------------------------------------------
+// Bad input
+// ---------------------------------------------------------------------------
+
+/// A file (`version` its first line, or none) of archetypes a (with
+/// combat) and b (without), and group g: `group`'s text from line 8 (9
+/// with a version line); refused with exactly the messages `want`.
+static void refused(const char* version, const char* group, const char* want)
+{
+	char text[2048];
+	snprintf(text, sizeof text,
+	         "%s"
+	         "world: {bounds: {min: [-10, -10], max: [10, 10]}}\n"
+	         "archetypes:\n"
+	         "  a: {combat: {health: 5}, slots: [{kind: seek}]}\n"
+	         "  b: {slots: [{kind: seek}]}\n"
+	         "groups:\n"
+	         "  g:\n"
+	         "    {count: 2, archetype: a, spawn: {shape: line, from: [0, 0], to: [1, 0]}}\n"
+	         "%s",
+	         version, group);
+	// The group's mapping is closed on line 7 (8): `group` adds keys by
+	// reopening it in block style instead.
+	char* close = strstr(text, "    {count: 2");
+	const char block[] = "    count: 2\n    archetype: a\n    spawn: {shape: line, from: [0, 0], to: [1, 0]}\n";
+	memmove(close + strlen(block), close + strlen("    {count: 2, archetype: a, spawn: {shape: line, from: [0, 0], "
+	                                                 "to: [1, 0]}}\n"),
+	        strlen(close) - strlen("    {count: 2, archetype: a, spawn: {shape: line, from: [0, 0], to: [1, 0]}}\n") +
+	            1u);
+	memcpy(close, block, strlen(block));
+	static thr_test_messages m;
+	memset(&m, 0, sizeof m);
+	uint32_t problems = 0;
+	cr_assert_eq(throng_scenario_validate_memory("bad.yaml", text, strlen(text), thr_test_collect, &m, &problems),
+	             THRONG_ERR_INVALID_ARGUMENT, "accepted:\n%s", text);
+	cr_assert_str_eq(m.text, want, "got:\n%swant:\n%s\nin:\n%s", m.text, want, text);
+	cr_assert_eq(problems, m.count);
+	throng_scene* s = NULL;
+	cr_assert_eq(throng_scene_load_memory("bad.yaml", text, strlen(text), NULL, NULL, NULL, &s),
+	             THRONG_ERR_INVALID_ARGUMENT);
+	cr_assert_null(s);
+}
+
+#define UNIT "    morale: {}\n"
+#define LINE "    formation: {kind: line}\n"
+
+Test(formation_file, bad_formations_and_orders_are_refused_at_their_key)
+{
+	const char* const v2 = "version: 2\n";
+	const struct {
+		const char* group;
+		const char* want;
+	} cases[] = {
+	    {LINE, "bad.yaml:11:16: groups.g.formation: a formation is a unit's, and the group is no unit (expected "
+	           "morale: {...} beside it; morale: {} is a unit with the default morale)\n"},
+	    {UNIT "    formation: {kind: none}\n",
+	     "bad.yaml:12:23: groups.g.formation.kind: got none, which is no formation (expected one of: line, column, "
+	     "square, wedge; or no formation)\n"},
+	    {UNIT "    formation: {kind: ring}\n",
+	     "bad.yaml:12:23: groups.g.formation.kind: unknown formation kind \"ring\", did you mean line? (expected one "
+	     "of: none, line, column, square, wedge)\n"},
+	    {UNIT "    formation: {files: 3}\n",
+	     "bad.yaml:12:16: groups.g.formation.kind: missing (expected one of: line, column, square, wedge)\n"},
+	    {UNIT "    formation: {kind: line, spacing: 0, speed: 2e3, turn_rate: -1, files: -1, rank: 1}\n",
+	     "bad.yaml:12:38: groups.g.formation.spacing: got 0, out of range (expected a number > 0 and <= 1e3)\n"
+	     "bad.yaml:12:48: groups.g.formation.speed: got 2e3, out of range (expected a number > 0 and <= 1e3)\n"
+	     "bad.yaml:12:64: groups.g.formation.turn_rate: got -1, out of range (expected a number > 0 and <= 1e3)\n"
+	     "bad.yaml:12:75: groups.g.formation.files: got -1, out of range (expected a whole number from 0 to "
+	     "4294967295)\n"
+	     "bad.yaml:12:79: groups.g.formation.rank: unknown key (expected one of: kind, files, spacing, rank_spacing, "
+	     "speed, turn_rate, march_archetype)\n"},
+	    {UNIT "    formation: {kind: line, march_archetype: c}\n",
+	     "bad.yaml:12:46: groups.g.formation.march_archetype: unknown archetype \"c\", did you mean a? (expected one "
+	     "of: a, b)\n"},
+	    {UNIT "    formation: {kind: line, march_archetype: b}\n",
+	     "bad.yaml:12:46: groups.g.formation.march_archetype: archetype b has no combat, and the group's archetype a "
+	     "has: a marching soldier keeps its health and strikes whoever comes within reach (expected an archetype "
+	     "with combat: {...})\n"},
+	    {UNIT "    orders: [{order: halt, at: 0}]\n",
+	     "bad.yaml:12:13: groups.g.orders: orders are for a unit in formation, and the group has no formation "
+	     "(expected formation: {kind: ...} and morale: {...} beside them)\n"},
+	    {UNIT LINE "    orders: {order: halt, at: 0}\n",
+	     "bad.yaml:13:13: groups.g.orders: got a mapping (expected a list of orders [{order: move, at: 0, to: [x, "
+	     "y]}, ...])\n"},
+	    {UNIT LINE "    orders: [{order: march, at: 0}]\n",
+	     "bad.yaml:13:22: groups.g.orders[0].order: unknown order \"march\" (expected one of: halt, move, turn, "
+	     "charge, hold)\n"},
+	    {UNIT LINE "    orders: [{order: move, to: [1, 1]}, {order: turn, at: 1, to: [1, 0]}]\n",
+	     "bad.yaml:13:14: groups.g.orders[0].at: missing (expected a number >= 0 and <= 1e6)\n"
+	     "bad.yaml:13:41: groups.g.orders[1].face: missing (expected [x, y], each a number from -1e6 to 1e6)\n"
+	     "bad.yaml:13:62: groups.g.orders[1].to: not a parameter of turn (expected one of: order, at, face)\n"},
+	    {UNIT LINE "    orders: [{order: turn, at: 1, face: [0, 0]}, {order: move, at: 2}, {order: halt, at: -1}]\n",
+	     "bad.yaml:13:41: groups.g.orders[0].face: got [0, 0], no direction (expected a direction [dx, dy])\n"
+	     "bad.yaml:13:50: groups.g.orders[1].to: missing (expected [x, y], each a number from -1e6 to 1e6)\n"
+	     "bad.yaml:13:90: groups.g.orders[2].at: got -1, out of range (expected a number >= 0 and <= 1e6)\n"},
+	    {UNIT LINE "    orders: [{order: halt, at: 10}, {order: hold, at: 5}]\n",
+	     "bad.yaml:13:55: groups.g.orders[1].at: got 5, before the order above it (at 10) (expected the orders in "
+	     "time order)\n"},
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+		refused(v2, cases[k].group, cases[k].want);
+	}
+	refused("", UNIT LINE "    orders: [{order: halt, at: 0}]\n",
+	        "bad.yaml:3:15: archetypes.a.combat: a version 2 key in a version 1 file (expected version: 2 at the "
+	        "top)\n"
+	        "bad.yaml:10:13: groups.g.morale: a version 2 key in a version 1 file (expected version: 2 at the top)\n"
+	        "bad.yaml:11:16: groups.g.formation: a version 2 key in a version 1 file (expected version: 2 at the "
+	        "top)\n"
+	        "bad.yaml:12:13: groups.g.orders: a version 2 key in a version 1 file (expected version: 2 at the "
+	        "top)\n");
+}

@@ -84,7 +84,7 @@ bool sf_parse_orders(sf_ctx* c, const sf_node* v, sf_group* g)
 {
 	g->orders_pos = v->pos;
 	const uint32_t problems = c->problems;
-	g->orders = sf_read_list(c, v, "a list of orders [{at: 0, order: move, to: [x, y]}, ...]", "orders",
+	g->orders = sf_read_list(c, v, "a list of orders [{order: move, at: 0, to: [x, y]}, ...]", "orders",
 	                         SF_MAX_ORDERS, sizeof *g->orders, &g->order_count, read_order);
 	if (c->problems != problems) {
 		return false;
