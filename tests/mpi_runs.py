@@ -101,7 +101,7 @@ def check_exchange(what, s, ranks, agents, churn=False):
 # times to goal), bottleneck's walls and crowded door (wall crossings and
 # penetrations), herd's threat on a world of 8 agents (ranks with no
 # agent), flock on a torus (its outcome, order, read from the whole world
-# rank 0 gathers at the end), armies (target rules; its measure sampled by
+# rank 0 gathers at the end), charge (target rules; its measure sampled by
 # rank 0 every step; the whole battle resolves at 21.5 s), and the scalar
 # reference engine (whose parts take their agents in
 # id order; the SIMD engine's take them as they come). With the metrics on,
@@ -116,9 +116,9 @@ CASES = [
     ("crossing", 1000, 100, 1, "on", [1, 2, 3, 4], []),
     ("herd", 8, 300, 1, "off", [2], []),
     ("flock", 2000, 200, 1, "on", [1, 2, 3, 4], []),
-    ("armies", 2000, 300, 1, "on", [1, 2, 4], []),
-    ("armies", 2000, 300, 2, "off", [2], []),
-    ("armies", 2000, 1800, 1, "on", [3], []),
+    ("charge", 2000, 300, 1, "on", [1, 2, 4], []),
+    ("charge", 2000, 300, 2, "off", [2], []),
+    ("charge", 2000, 1800, 1, "on", [3], []),
     # Agents that come and go. evacuation: sinks take the occupants out
     # (each rank removes its own), its measure sampled on rank 0; at 100
     # agents the room empties (evacuated_at 24.7 s). concourse: sources on
@@ -144,8 +144,8 @@ CASES = [
 # torus-jam and a source of agents of radius 1.2 m, which widens the
 # grid's cells (1.5 m, the separation's radius, to 2.4 m): the ranks lay
 # their borders out again on the new rows (with --balance-every 0, the
-# one border move), on a torus packed with solid agents; "@armies-sink":
-# examples/armies.yaml without its measure and with a sink in the middle
+# one border move), on a torus packed with solid agents; "@charge-sink":
+# examples/charge.yaml without its measure and with a sink in the middle
 # of the battle (306 soldiers fall in): target rules with sinks. (No
 # pursuer here happens to lose its target to a sink on another rank, the
 # case throng_part_update clears: the run is the same without it.)
@@ -156,7 +156,7 @@ CHURN_RUNS = [
     ("evacuation.yaml", 600, "on", [2, 4]),
     ("concourse.yaml", 150, "off", [3]),
     ("@wider", 120, "on", [2, 4]),
-    ("@armies-sink", 300, "off", [2, 3]),
+    ("@charge-sink", 300, "off", [2, 3]),
 ]
 
 # --seconds instead of --steps: the same steps as throng run takes.
@@ -165,7 +165,7 @@ SECONDS = ("crossing", 1000, "2.5", [2])
 # Decompositions: (scene, agents, steps, ranks, --decompose, the summary's
 # decomposition). "flock-open" is examples/flock.yaml without its outcome
 # measure: boids on a torus, wrapping across the seams of rows and of
-# columns, between blocks. "armies-open" is examples/armies.yaml without
+# columns, between blocks. "charge-open" is examples/charge.yaml without
 # its measure: target rules choosing the nearest enemy within 20 to 150 m
 # every 10 or 15 steps, and pursuing it, across ranks. "torus-jam" is a
 # crowd of 7,500 solid agents packed on a 100 m torus (torus_jam()):
@@ -181,8 +181,8 @@ DECOMPOSE = [
     ("flock-open", None, 200, 3, "blocks", "1x3"),
     ("torus-jam", None, 60, 2, "blocks", "1x2"),
     ("torus-jam", None, 60, 4, "blocks", "2x2"),
-    ("armies-open", None, 150, 3, "blocks", "1x3"),
-    ("armies-open", None, 150, 4, "blocks", "2x2"),
+    ("charge-open", None, 150, 3, "blocks", "1x3"),
+    ("charge-open", None, 150, 4, "blocks", "2x2"),
     ("field", 20000, 30, 4, "blocks", "2x2"),
     ("field", 20000, 30, 4, "strips", "1x4"),
 ]
@@ -227,7 +227,7 @@ CHECKPOINTS = [
     ("concourse", ["--agents", "1500", "--metrics", "on"], 120, 100, 2, 40, [3]),
     ("concourse", ["--agents", "1500", "--engine", "scalar", "--metrics", "off"], 100, 80, 3, 30, [2]),
     ("evacuation", ["--agents", "300", "--metrics", "off"], 150, 150, 2, 50, [2, 4]),
-    ("armies", ["--agents", "400", "--metrics", "on"], 150, 150, 3, 70, [2]),
+    ("charge", ["--agents", "400", "--metrics", "on"], 150, 150, 3, 70, [2]),
     ("field", ["--agents", "3000", "--metrics", "on"], 150, 150, 2, 150, [3]),
     ("@zone", ["--metrics", "off"], 100, 100, 2, 25, [3]),
     ("@source", ["--metrics", "on"], 120, 120, 3, 50, [2]),
@@ -253,11 +253,11 @@ def churn_files(mpirun, throng, throng_mpi, tmp, files):
         f.write(crossing[:crossing.index("agents:")] + CHURN_FILES["@source"])
     for name in ("evacuation.yaml", "concourse.yaml"):
         files[name] = os.path.join(here, "..", "examples", name)
-    files["@armies-sink"] = os.path.join(tmp, "armies-sink.yaml")
-    with open(os.path.join(here, "..", "examples", "armies.yaml")) as f:
-        armies = [l for l in f if not l.startswith("measure:")]
-    with open(files["@armies-sink"], "w") as f:
-        f.writelines(armies + ["zones:\n  - {shape: box, name: pit, min: [-20, -20], max: [20, 20], sink: true}\n"])
+    files["@charge-sink"] = os.path.join(tmp, "charge-sink.yaml")
+    with open(os.path.join(here, "..", "examples", "charge.yaml")) as f:
+        charge = [l for l in f if not l.startswith("measure:")]
+    with open(files["@charge-sink"], "w") as f:
+        f.writelines(charge + ["zones:\n  - {shape: box, name: pit, min: [-20, -20], max: [20, 20], sink: true}\n"])
     files["@wider"] = os.path.join(tmp, "wider.yaml")
     torus_jam(files["@wider"])
     with open(files["@wider"]) as f:
@@ -368,7 +368,7 @@ agents:
 def decompose(mpirun, throng, throng_mpi, tmp):
     here = os.path.dirname(os.path.abspath(__file__))
     files = {}
-    for name in ("flock", "armies"):
+    for name in ("flock", "charge"):
         files[f"{name}-open"] = os.path.join(tmp, f"{name}-open.yaml")
         with open(os.path.join(here, "..", "examples", f"{name}.yaml")) as f:
             lines = [l for l in f if not l.startswith("measure:")]
@@ -520,7 +520,7 @@ QUICK_CASES = [
     ("field", 2000, 20, 1, "on", [2], []),
     ("evacuation", 200, 150, 1, "on", [2], []),
     ("concourse", 300, 150, 1, "off", [3], []),
-    ("armies", 2000, 40, 1, "on", [3], []),
+    ("charge", 2000, 40, 1, "on", [3], []),
     ("field", 1000, 20, 1, "off", [2], ["--engine", "scalar"]),
 ]
 QUICK_DECOMPOSE = {("flock-open", 4, "blocks"), ("torus-jam", 2, "blocks")}

@@ -490,7 +490,7 @@ Test(anticipation, saved_builtins_write_it_where_they_use_it)
 	// throng_controller_pedestrian_def(), so `throng save` writes its
 	// anticipation slot (side_bias 1, ttc_strength 0.5); the others use
 	// none and their saved files keep none of its keys.
-	const char* names[] = {"hallway", "crossing", "bottleneck", "field", "armies", "flock"};
+	const char* names[] = {"hallway", "crossing", "bottleneck", "field", "charge", "flock"};
 	for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k) {
 		throng_scene_def o = throng_scene_default_def();
 		o.agents = 50;

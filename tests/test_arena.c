@@ -75,7 +75,7 @@ Test(arena, a_steady_step_allocates_nothing)
 {
 	steady("bottleneck", 300, THRONG_ENGINE_SIMD);
 	steady("bottleneck", 300, THRONG_ENGINE_SCALAR);
-	steady("armies", 400, THRONG_ENGINE_SIMD);
+	steady("charge", 400, THRONG_ENGINE_SIMD);
 }
 
 /// A world whose agents come and go (1 % out and 1 % in every step, at the

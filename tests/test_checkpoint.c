@@ -8,7 +8,7 @@
 // The scenes are stepped with throng_world_step, not throng_scene_step: a
 // scene's script (its threat and goal moves) keeps state outside the
 // world, which a world checkpoint does not hold. What the world's own
-// archetypes do (armies' target rules, bottleneck's walls and paths) is
+// archetypes do (charge's target rules, bottleneck's walls and paths) is
 // all stepped.
 #include <criterion/criterion.h>
 #include <math.h>
@@ -137,10 +137,10 @@ Test(resume, field_in_both_engines)
 	scene_resumes("field", THRONG_ENGINE_SCALAR, false);
 }
 
-Test(resume, armies_with_target_rules_in_both_engines)
+Test(resume, charge_with_target_rules_in_both_engines)
 {
-	scene_resumes("armies", THRONG_ENGINE_SIMD, false);
-	scene_resumes("armies", THRONG_ENGINE_SCALAR, true);
+	scene_resumes("charge", THRONG_ENGINE_SIMD, false);
+	scene_resumes("charge", THRONG_ENGINE_SCALAR, true);
 }
 
 Test(resume, bottleneck_with_walls_and_paths_in_both_engines)
@@ -154,7 +154,7 @@ Test(resume, bottleneck_with_walls_and_paths_in_both_engines)
 // later one, and on one thread its checkpoint is the same bytes.
 Test(resume, another_thread_count_and_the_later_checkpoint)
 {
-	throng_scene* s = thr_test_scene_threads("armies", SCENE_AGENTS, 5, THRONG_ENGINE_SIMD, 1);
+	throng_scene* s = thr_test_scene_threads("charge", SCENE_AGENTS, 5, THRONG_ENGINE_SIMD, 1);
 	throng_world* w = throng_scene_world(s);
 	uint64_t rng = 99;
 	for (int step = 0; step < 4; ++step) {

@@ -271,7 +271,7 @@ static void churn_agrees(const char* name, uint64_t pinned)
 }
 
 Test(churn, field_agrees_across_engines_and_threads) { churn_agrees("field", 0x9395e2acd0d35538ull); }
-Test(churn, armies_agree_across_engines_and_threads) { churn_agrees("armies", 0xc65e76e6946c12edull); }
+Test(churn, charge_agree_across_engines_and_threads) { churn_agrees("charge", 0xc65e76e6946c12edull); }
 Test(churn, bottleneck_agrees_across_engines_and_threads) { churn_agrees("bottleneck", 0x0a34395c8d0d1c0cull); }
 
 // ---------------------------------------------------------------------------

@@ -227,9 +227,9 @@ Test(cli_run, metrics_off_leaves_out_their_fields_not_the_world)
 	expect_usage_error("run hallway --metrics", "--metrics");
 }
 
-Test(cli_run, armies_summary_has_the_outcome)
+Test(cli_run, charge_summary_has_the_outcome)
 {
-	cr_assert_eq(run_cli("run armies --agents 120 --seconds 2 --summary json"), 0, "%s", err);
+	cr_assert_eq(run_cli("run charge --agents 120 --seconds 2 --summary json"), 0, "%s", err);
 	cr_assert_geq(json_number(out, "engaged"), 0.0, "%s", out);
 	cr_assert_eq(json_number(out, "resolved_at"), -1.0, "not resolved after 2 s: %s", out);
 	cr_assert_gt(json_number(out, "infantry_gap"), 20.0, "%s", out);
@@ -243,7 +243,7 @@ Test(cli_run, list_shows_every_scenario_with_a_description)
 {
 	cr_assert_eq(run_cli("list"), 0, "%s", err);
 	static const char* const names[] = {"herd ", "circle ", "field ", "crossing ", "bottleneck ", "hallway ",
-	                                    "armies ", "flock "};
+	                                    "charge ", "flock "};
 	for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k) {
 		cr_assert_not_null(strstr(out, names[k]), "%s missing:\n%s", names[k], out);
 	}
@@ -606,8 +606,8 @@ static void cli_resumes(const char* scene, const char* args, uint32_t first, uin
 
 Test(cli_run, resume_reaches_the_run_that_never_stopped)
 {
-	// armies' battle resolves at step 780 with 200 agents: resumed after it.
-	cli_resumes("armies", "--agents 200", 840, 60, "--threads 2");
+	// charge's battle resolves at step 780 with 200 agents: resumed after it.
+	cli_resumes("charge", "--agents 200", 840, 60, "--threads 2");
 	cli_resumes("herd", "", 700, 120, "--agents 8 --seed 1 --engine simd");
 	cli_resumes("field", "--agents 5000 --threads 2 --metrics off", 130, 50, "--threads 1 --metrics off");
 }

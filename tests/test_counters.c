@@ -261,7 +261,7 @@ static bool same_work(const throng_world_counters* a, const throng_world_counter
 
 // Above THR_PARALLEL_MIN_AGENTS agents, so that the parallel regions run
 // on 2 threads; a few steps of field (neighbours and both feelers) and
-// armies (target rules, six archetypes, hybrid blending).
+// charge (target rules, six archetypes, hybrid blending).
 static void expect_engines_and_threads(const char* name, uint32_t agents, int steps)
 {
 	uint64_t h_scalar, h1, h2;
@@ -290,17 +290,17 @@ static void expect_engines_and_threads(const char* name, uint32_t agents, int st
 }
 
 Test(engines, field_same_work_and_threads, .timeout = 300) { expect_engines_and_threads("field", 6000, 3); }
-Test(engines, armies_same_work_and_threads, .timeout = 300)
+Test(engines, charge_same_work_and_threads, .timeout = 300)
 {
 	// Step 0 chooses targets for every agent.
-	expect_engines_and_threads("armies", 6000, 2);
+	expect_engines_and_threads("charge", 6000, 2);
 }
 
-Test(engines, armies_target_counts)
+Test(engines, charge_target_counts)
 {
 	uint64_t h;
 	uint32_t team;
-	throng_world_counters c = run_counted("armies", 600, THRONG_ENGINE_SCALAR, 1, 1, &h, &team);
+	throng_world_counters c = run_counted("charge", 600, THRONG_ENGINE_SCALAR, 1, 1, &h, &team);
 	cr_expect_eq(c.target_choices, 600u, "every rule is due at step 0");
 	cr_expect_gt(c.target_candidates, c.target_tests);
 	cr_expect_gt(c.target_tests, 0u);

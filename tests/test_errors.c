@@ -571,7 +571,7 @@ static long disarm(void)
 
 /// Fails each allocation of a step of `engine` in turn, on the first step
 /// of scene `name` with n agents: every failure must leave the world
-/// exactly as it was (the targets too: armies re-picks them on step 0; its
+/// exactly as it was (the targets too: charge re-picks them on step 0; its
 /// counters count nothing), and a retry then gives the step a clean run
 /// gives. Returns how many allocations were failed.
 static long fail_each_allocation_of_a_step(const char* name, uint32_t n, throng_engine engine)
@@ -616,7 +616,7 @@ static long fail_each_allocation_of_a_step(const char* name, uint32_t n, throng_
 /// allocate.
 Test(errors, failed_scalar_step_leaves_the_world_unchanged)
 {
-	long failures = fail_each_allocation_of_a_step("armies", 400, THRONG_ENGINE_SCALAR);
+	long failures = fail_each_allocation_of_a_step("charge", 400, THRONG_ENGINE_SCALAR);
 	cr_assert_geq(failures, 3, "only %ld allocations in the step", failures);
 }
 
@@ -624,7 +624,7 @@ Test(errors, failed_scalar_step_leaves_the_world_unchanged)
 /// allocation of its step comes before the reorder and the targets.
 Test(errors, failed_simd_step_leaves_the_world_unchanged)
 {
-	long failures = fail_each_allocation_of_a_step("armies", 400, THRONG_ENGINE_SIMD);
+	long failures = fail_each_allocation_of_a_step("charge", 400, THRONG_ENGINE_SIMD);
 	cr_assert_geq(failures, 2, "only %ld allocations in the step", failures);
 }
 

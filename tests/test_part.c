@@ -488,12 +488,12 @@ Test(part, a_scene_script_runs_on_its_parts)
 
 Test(part, a_scene_with_a_measure_runs_on_a_part_and_its_driver_samples)
 {
-	// armies' measure samples every agent by id before each step, and
+	// charge's measure samples every agent by id before each step, and
 	// flock's outcome reads every heading at the end: a part holds only
 	// some agents, so the scene on a part samples nothing itself; the
 	// driver samples a whole world (throng_scene_sample_with) and swaps the
 	// whole world back for the outcome.
-	throng_scene* s = thr_test_scene("armies", 500, THRONG_ENGINE_SIMD);
+	throng_scene* s = thr_test_scene("charge", 500, THRONG_ENGINE_SIMD);
 	cr_assert(throng_scene_samples(s));
 	throng_world* whole = throng_scene_world(s);
 	throng_world* part = make_part(whole, 1, 500);
@@ -687,10 +687,10 @@ static int sort_by_y(const void* a, const void* b)
 
 Test(part, a_pursued_agent_beyond_the_halo_is_loaded_with_its_pursuer)
 {
-	// armies without its target rules: the lower half of the agents (by
+	// charge without its target rules: the lower half of the agents (by
 	// height) pursue the upper half, the lowest the highest, so that most
 	// targets lie beyond the halo of the strip of the pursuer.
-	throng_scene* s = scene_for_parts("armies", 8000, THRONG_ENGINE_SIMD, 0);
+	throng_scene* s = scene_for_parts("charge", 8000, THRONG_ENGINE_SIMD, 0);
 	throng_world* w = throng_scene_world(s);
 	const uint32_t n = throng_world_agent_count(w);
 	uint32_t* by_y = malloc(n * sizeof *by_y);
@@ -906,14 +906,14 @@ Test(part, solid_contacts_without_a_sync_hook_are_refused)
 	throng_world_destroy(whole);
 }
 
-Test(part, armies_choosing_their_targets_step_as_the_whole)
+Test(part, charge_choosing_their_targets_step_as_the_whole)
 {
-	// armies with its target rules: every 10 or 15 steps each soldier
+	// charge with its target rules: every 10 or 15 steps each soldier
 	// picks the nearest enemy within 20 to 150 m, and pursues it.
 	// At 20,000 agents the world has 72 rows of 6 m cells and the halo 32
 	// (the cavalry's 150 m sight): the outer strips' halos end inside the
 	// world. Choices fall due at steps 40, 45, 50 and 60.
-	throng_scene* s = thr_test_scene("armies", 20000, THRONG_ENGINE_SIMD);
+	throng_scene* s = thr_test_scene("charge", 20000, THRONG_ENGINE_SIMD);
 	throng_world* w = throng_scene_world(s);
 	for (uint32_t k = 0; k < 40; ++k) {
 		cr_assert_eq(throng_world_step(w), THRONG_OK);

@@ -3,7 +3,7 @@
 // steps and made again steps on to the same state hash and the same
 // outcome figures as the scene that never stopped, for scenes whose script
 // keeps state (herd's threat, field's random goals re-drawn on arrival,
-// armies' resolution time), at several checkpoint steps, on 1 and 2
+// charge's resolution time), at several checkpoint steps, on 1 and 2
 // threads and at 5000 agents (above THR_PARALLEL_MIN_AGENTS, so the
 // parallel regions run); a scenario file's scene as well, one whose agents
 // sources add and a sink removes among them. Then what is
@@ -166,14 +166,14 @@ Test(resume, field_goals_redrawn_on_arrival)
 	resumes_on(THRONG_ENGINE_SCALAR, "field", 400, 1, 1, at, 2, 60);
 }
 
-Test(resume, armies_resolution_time)
+Test(resume, charge_resolution_time)
 {
 	// 200 agents resolve their battle at 13 s (step 780): the checkpoint at
 	// 840 holds the time, which the scene must not measure again.
 	const uint32_t at[] = {0, 600, 840};
-	resumes("armies", 200, 1, 2, at, 3, 120);
+	resumes("charge", 200, 1, 2, at, 3, 120);
 	const uint32_t big[] = {45};
-	resumes("armies", BIG, 2, 1, big, 1, 40);
+	resumes("charge", BIG, 2, 1, big, 1, 40);
 }
 
 Test(resume, flock_and_circle)

@@ -6,7 +6,7 @@
 // - For every built-in (throng_scenario_count), at two agent counts and
 //   two seeds, in both engines: the saved text loads into a world equal to
 //   the built-in's, and after STEPS steps of both the hashes and the
-//   outcome figures (throng_scene_outcomes: names and values) agree; armies
+//   outcome figures (throng_scene_outcomes: names and values) agree; charge
 //   is also run until its battle resolves, so the measure's per-step
 //   sampling is compared too.
 // - A bad `measure` name is refused at its line and column
@@ -135,8 +135,8 @@ Test(save, a_scene_saves_the_definition_it_holds_at_any_step)
 	// after it has stepped writes the text it would have written at step
 	// 0, which loads into the built-in's first state and steps to its hash;
 	// the loaded file saves the same text again.
-	static const char* const names[] = {"herd", "field", "armies"};
-	for (int k = 0; k < 3; ++k) {
+	static const char* const names[] = {"herd", "field", "armies", "charge"};
+	for (int k = 0; k < 4; ++k) {
 		throng_scene* a = builtin(names[k], 300, 9, THRONG_ENGINE_SIMD);
 		const uint64_t first = throng_world_hash(throng_scene_world(a));
 		char *before = NULL, *after = NULL, *again = NULL;
@@ -165,18 +165,20 @@ Test(save, a_scene_saves_the_definition_it_holds_at_any_step)
 
 Test(save, builtins_with_a_measure_report_it_from_their_files)
 {
-	// The built-ins with outcome figures (armies, flock) keep them in the
-	// saved file: it names the measure.
-	static const char* const names[2] = {"armies", "flock"};
-	for (int k = 0; k < 2; ++k) {
+	// The built-ins with outcome figures (armies, charge, flock) keep them
+	// in the saved file: it names the measure (armies': battle).
+	static const char* const names[3] = {"armies", "charge", "flock"};
+	static const char* const measures[3] = {"battle", "charge", "flock"};
+	for (int k = 0; k < 3; ++k) {
 		throng_scene* a = builtin(names[k], 40, 1, THRONG_ENGINE_SIMD);
 		throng_scene_outcome o[THRONG_MAX_OUTCOMES];
 		cr_assert_gt(throng_scene_outcomes(a, o, THRONG_MAX_OUTCOMES), 0u, "%s", names[k]);
 		char* text = NULL;
 		cr_assert_eq(throng_scene_save_string(a, &text, NULL), THRONG_OK);
 		char line[64];
-		snprintf(line, sizeof line, "\nmeasure: %s\n", names[k]);
-		cr_assert_not_null(strstr(text, line), "%s: no \"measure: %s\" line in:\n%.600s", names[k], names[k], text);
+		snprintf(line, sizeof line, "\nmeasure: %s\n", measures[k]);
+		cr_assert_not_null(strstr(text, line), "%s: no \"measure: %s\" line in:\n%.600s", names[k], measures[k],
+		                   text);
 		free(text);
 		throng_scene* b = save_and_load(a, names[k], THRONG_ENGINE_SIMD);
 		assert_same_outcomes(a, b, names[k]);
@@ -185,21 +187,21 @@ Test(save, builtins_with_a_measure_report_it_from_their_files)
 	}
 }
 
-Test(save, armies_file_resolves_its_battle_as_the_builtin, .timeout = 120)
+Test(save, charge_file_resolves_its_battle_as_the_builtin, .timeout = 120)
 {
 	// 40 soldiers resolve their battle at 12.5 s: run both past it, with
 	// the outcome compared every half second (the measure's sampling
 	// interval), in both engines.
 	for (int e = 0; e < 2; ++e) {
 		throng_engine engine = e == 0 ? THRONG_ENGINE_SIMD : THRONG_ENGINE_SCALAR;
-		throng_scene* a = builtin("armies", 40, 1, engine);
-		throng_scene* b = save_and_load(a, "armies", engine);
+		throng_scene* a = builtin("charge", 40, 1, engine);
+		throng_scene* b = save_and_load(a, "charge", engine);
 		for (int k = 1; k <= 900; ++k) {
 			cr_assert_eq(throng_scene_step(a), THRONG_OK);
 			cr_assert_eq(throng_scene_step(b), THRONG_OK);
 			if (k % 30 == 0) {
 				char what[64];
-				snprintf(what, sizeof what, "armies --agents 40, step %d", k);
+				snprintf(what, sizeof what, "charge --agents 40, step %d", k);
 				assert_same_outcomes(a, b, what);
 			}
 		}
@@ -222,7 +224,7 @@ Test(save, unknown_measure_is_refused_at_its_line)
 	             THRONG_ERR_INVALID_ARGUMENT);
 	cr_assert_null(s);
 	cr_assert_str_eq(throng_last_error(),
-	                 "m.yaml:2:10: measure: unknown measure \"order\" (expected one of: armies, flock, flows, evacuation)");
+	                 "m.yaml:2:10: measure: unknown measure \"order\" (expected one of: charge, battle, flock, flows, evacuation)");
 	// A known one loads, and reports its figures on a scene of any shape.
 	static const char good[] = "version: 2\n"
 	                           "measure: flock\n"
@@ -278,7 +280,7 @@ Test(save, cli_save_then_run_gives_the_builtins_hash, .timeout = 300)
 					cli_hash(args, got, sizeof got);
 					cr_assert_str_eq(got, want, "%s --agents %u --seed %llu --engine %s", name, counts[c],
 					                 (unsigned long long)seeds[s], engines[e]);
-					if (strcmp(name, "armies") == 0) {
+					if (strcmp(name, "charge") == 0) {
 						cr_assert_not_null(strstr(got, "\"engaged\": "), "the file's figures: %s", got);
 					}
 				}

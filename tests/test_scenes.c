@@ -1,26 +1,28 @@
 // SPDX-License-Identifier: MIT
-// The scenarios of issue 4 (crossing, bottleneck, hallway, armies, flock)
+// The scenarios of issue 4 (crossing, bottleneck, hallway, charge, flock)
 // and every built-in scenario in both engines at small N.
 //
 // Each test runs a scene through the crowd-quality metrics
 // (throng/metrics.h) and checks what the scenario's comment promises: the
-// speed limit, finite values and the armies' battle resolving
-// (scenario_armies.c defines the measure). The walled scenes run to their
+// speed limit, finite values and the charge's battle resolving
+// (scenario_charge.c defines the measure). The walled scenes run to their
 // end in test_scene_walls.c, the acceptance runs at 1,000 agents in
 // test_scene_accept.c.
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "support.h"
+#include "throng/events.h"
 #include "throng/metrics.h"
 #include "throng/scenario.h"
 #include "throng/throng.h"
 
 Test(scenes, new_scenarios_are_listed)
 {
-	static const char* const names[] = {"herd", "circle", "field", "crossing", "bottleneck", "hallway", "armies",
-	                                    "flock"};
+	static const char* const names[] = {"herd",    "circle", "field",  "crossing", "bottleneck",
+	                                    "hallway", "armies", "charge", "flock"};
 	for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k) {
 		const throng_scenario_info* info = throng_scenario_find(names[k]);
 		cr_assert_not_null(info, "%s", names[k]);
@@ -66,13 +68,13 @@ Test(scenes, every_scenario_in_both_engines)
 	}
 }
 
-Test(scenes, armies_battle_resolves)
+Test(scenes, charge_battle_resolves)
 {
 	// 200 soldiers, the default 30 s. The fronts start 40 m apart and
 	// close at 5 m/s: no one is engaged at 5 s; by 30 s at least half of
 	// the infantry is within 1.5 m of the enemy it chose
-	// (scenario_armies.c) and the infantry centres of mass have met.
-	throng_scene* s = thr_test_scene("armies", 200, THRONG_ENGINE_SIMD);
+	// (scenario_charge.c) and the infantry centres of mass have met.
+	throng_scene* s = thr_test_scene("charge", 200, THRONG_ENGINE_SIMD);
 	uint32_t steps = throng_scene_info(s)->default_steps;
 	cr_assert_eq(steps, 1800u);
 	double gap0 = thr_test_outcome(s, "infantry_gap");
@@ -84,7 +86,7 @@ Test(scenes, armies_battle_resolves)
 	double engaged = thr_test_outcome(s, "engaged");
 	double at = thr_test_outcome(s, "resolved_at");
 	double gap = thr_test_outcome(s, "infantry_gap");
-	cr_log_info("armies 200: engaged %.3f, resolved at %.2f s, infantry gap %.2f m, max speed ratio %.7f", engaged,
+	cr_log_info("charge 200: engaged %.3f, resolved at %.2f s, infantry gap %.2f m, max speed ratio %.7f", engaged,
 	            at, gap, q.max_speed_ratio);
 	cr_assert_geq(at, 5.0, "%.2f", at);
 	cr_assert_leq(at, 30.0, "%.2f", at);
@@ -95,6 +97,87 @@ Test(scenes, armies_battle_resolves)
 	throng_scene_destroy(s);
 }
 
+/// The soldiers of label `label` alive (*alive) and of them standing
+/// (their unit not routing).
+static uint32_t armies_standing(const throng_world* w, uint32_t label, uint32_t* alive)
+{
+	const throng_view v = throng_world_view(w);
+	uint32_t standing = 0;
+	*alive = 0;
+	for (uint32_t k = 0; k < v.count; ++k) {
+		if (v.group[k] == label) {
+			++*alive;
+			standing += (v.combat_state[k] & THRONG_COMBAT_ROUTING) == 0;
+		}
+	}
+	return standing;
+}
+
+Test(scenes, armies_battle_ends_with_a_winner, .timeout = 300)
+{
+	// 400 soldiers, seed 2, the default 240 s (scenario_armies.c): a
+	// battle that ends with a winner (at seeds 1 and 3 both armies break
+	// for good, docs/ARMIES.md "The armies scene"). Every soldier
+	// who leaves is listed once: killed (its killer named, an enemy) or
+	// gone out of its own army's exit while its unit routs. The battle is
+	// decided (one side standing) before the end; the measure's figures
+	// agree with the world's: the winner's standing soldiers, none
+	// standing on the other side, the first rout before the decision.
+	throng_scene* s = thr_test_scene_threads("armies", 400, 2, THRONG_ENGINE_SIMD, 1);
+	throng_world* w = throng_scene_world(s);
+	const uint32_t steps = throng_scene_info(s)->default_steps;
+	cr_assert_eq(steps, 14400u);
+	uint8_t* gone = calloc(400, 1);
+	uint32_t killed = 0, fled = 0;
+	for (uint32_t k = 0; k < steps; ++k) {
+		cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
+		const throng_event* ev;
+		uint32_t n;
+		cr_assert_eq(throng_world_events(w, &ev, &n), THRONG_OK);
+		for (uint32_t e = 0; e < n; ++e) {
+			if (ev[e].kind != THRONG_EVENT_REMOVED) {
+				continue;
+			}
+			cr_assert_lt(ev[e].agent, 400u);
+			cr_assert_eq(gone[ev[e].agent], 0, "agent %u removed twice", ev[e].agent);
+			gone[ev[e].agent] = 1;
+			if (ev[e].other != THRONG_NO_AGENT) {
+				++killed;
+				// Army 0 holds ids 0..199 (its groups first), army 1 the rest.
+				cr_assert_neq(ev[e].agent < 200u, ev[e].other < 200u, "agent %u killed by its own side's %u",
+				              ev[e].agent, ev[e].other);
+			} else {
+				cr_assert_neq(ev[e].zone, THRONG_NO_ZONE, "agent %u removed by neither a hit nor an exit",
+				              ev[e].agent);
+				++fled;
+			}
+		}
+	}
+	free(gone);
+	uint32_t alive[2];
+	const uint32_t standing[2] = {armies_standing(w, 0, &alive[0]), armies_standing(w, 1, &alive[1])};
+	cr_assert_eq(alive[0] + alive[1] + killed + fled, 400u, "the living and the gone add up");
+	cr_assert_eq(throng_world_agent_count(w), alive[0] + alive[1]);
+	const double won_by = thr_test_outcome(s, "won_by");
+	const double decided = thr_test_outcome(s, "decided_at");
+	const double first_rout = thr_test_outcome(s, "first_rout_at");
+	cr_log_info("armies 400: won by %g at %.1f s, first rout at %.1f s, standing %u and %u, alive %u and %u, %u killed, "
+	            "%u fled",
+	            won_by, decided, first_rout, standing[0], standing[1], alive[0], alive[1], killed, fled);
+	cr_assert(won_by == 0.0 || won_by == 1.0, "won_by %g", won_by);
+	const uint32_t winner = (uint32_t)won_by;
+	cr_assert_gt(standing[winner], 0u);
+	cr_assert_eq(standing[1u - winner], 0u);
+	cr_assert_eq(alive[1u - winner], 0u, "the loser's soldiers all fell or fled");
+	cr_assert_eq(thr_test_outcome(s, "standing"), (double)standing[winner]);
+	cr_assert_gt(decided, 10.0, "%.2f", decided);
+	cr_assert_leq(decided, 240.0, "%.2f", decided);
+	cr_assert_gt(first_rout, 0.0, "%.2f", first_rout);
+	cr_assert_leq(first_rout, decided);
+	cr_assert_gt(killed, 0u);
+	throng_scene_destroy(s);
+}
+
 Test(scenes, outcomes_only_where_defined)
 {
 	throng_scene* s = thr_test_scene("crossing", 8, THRONG_ENGINE_SIMD);
@@ -102,7 +185,7 @@ Test(scenes, outcomes_only_where_defined)
 	cr_assert_eq(throng_scene_outcomes(s, out, THRONG_MAX_OUTCOMES), 0u);
 	cr_assert_eq(throng_scene_outcomes(NULL, out, THRONG_MAX_OUTCOMES), 0u);
 	throng_scene_destroy(s);
-	s = thr_test_scene("armies", 8, THRONG_ENGINE_SIMD);
+	s = thr_test_scene("charge", 8, THRONG_ENGINE_SIMD);
 	cr_assert_eq(throng_scene_outcomes(s, out, 1), 3u, "the count, even when cap is smaller");
 	cr_assert_str_eq(out[0].name, "engaged");
 	throng_scene_destroy(s);

@@ -37,7 +37,7 @@ typedef enum vw_color_mode {
 static const char* const VW_COLOR_MODE_NAMES[VW_COLOR_MODE_COUNT] = {"group", "archetype", "army"};
 
 /// Army colours, Okabe and Ito's colour-blind-safe set. With several groups
-/// an army (`armies`: group = 3 * army + role) army 0 takes the blues and
+/// an army (`charge`: group = 3 * army + role) army 0 takes the blues and
 /// green, army 1 the vermillion, orange and purple: two armies told apart
 /// at a glance by hue and lightness, roles by shade within an army.
 static const SDL_Color VW_ARMY_COLORS[VW_COLOR_COUNT] = {
@@ -52,7 +52,7 @@ static const SDL_Color VW_SIDE_COLORS[VW_COLOR_COUNT] = {
 	{204, 121, 167, 255}, {86, 180, 233, 255}, {240, 228, 66, 255}, {153, 153, 153, 255},
 };
 
-/// The palette of a mode; `roles` is the groups an army has (3 in `armies`,
+/// The palette of a mode; `roles` is the groups an army has (3 in `charge`,
 /// 1 elsewhere: every group a side).
 static inline const SDL_Color* vw_palette(vw_color_mode mode, uint32_t roles)
 {
@@ -87,10 +87,10 @@ static inline uint32_t vw_color_index(vw_color_mode mode, uint32_t roles, uint32
 	return group % VW_COLOR_COUNT;
 }
 
-/// Groups an army has in scene `scene` (3 in `armies`, else 1).
+/// Groups an army has in scene `scene` (3 in `charge`, else 1).
 static inline uint32_t vw_army_roles(const char* scene)
 {
-	return scene != NULL && SDL_strcmp(scene, "armies") == 0 ? 3u : 1u;
+	return scene != NULL && SDL_strcmp(scene, "charge") == 0 ? 3u : 1u;
 }
 
 /// One colour per behaviour kind, for its force arrow and its HUD line.

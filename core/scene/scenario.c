@@ -240,6 +240,35 @@ throng_status thr_scene_random_goals(throng_scene* scene, throng_vec2 lo, throng
 	return THRONG_OK;
 }
 
+throng_status thr_scene_add_group(throng_scene* scene, const char* name, uint32_t archetype, uint32_t count,
+                                  sf_group** out)
+{
+	sf_model* m = scene->def.model;
+	*out = NULL;
+	if (m->group_count == SF_MAX_GROUPS) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "scenario %s: group %s is past the %u a scene holds",
+		                scene->scenario->info.name, name, SF_MAX_GROUPS);
+	}
+	sf_group* g = grow((void**)&m->groups, m->group_count, sizeof *g);
+	if (g == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: out of memory for group %s",
+		                scene->scenario->info.name, name);
+	}
+	sf_group_table.defaults(g);
+	g->name = sf_copy(name);
+	g->archetype_name = sf_copy(m->archetypes[archetype].name);
+	m->group_count++; // freed with the model from here on, whatever happens
+	if (g->name == NULL || g->archetype_name == NULL) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "scenario %s: out of memory for group %s",
+		                scene->scenario->info.name, name);
+	}
+	g->archetype = archetype;
+	g->count = count;
+	m->version = 2;
+	*out = g;
+	return THRONG_OK;
+}
+
 throng_status thr_scene_add_block(throng_scene* scene, uint32_t count, thr_block_maker make, const void* params,
                                   size_t size, throng_vec2* points)
 {

@@ -1,161 +1,98 @@
 // SPDX-License-Identifier: MIT
-// The `armies` scenario: two armies charge each other.
+// The `armies` scenario: two armies fight until one is left standing
+// (docs/ARMIES.md, "The armies scene").
 //
-// Agent i serves army i mod 2: army 0 stands west of the field's centre
-// line and faces east, army 1 mirrors it. Each army is 60% infantry, 20%
-// cavalry and 20% archers (rounded down, archers take the rest):
-// - infantry: a line four times wider than deep (1.2 m lattice), its front
-//   ARMIES_GAP / 2 from the centre line. Each keeps formation with its own
-//   group (cohesion and alignment, same_group_only, 3 m), and attacks by
-//   target selection: every 10 steps it picks the nearest enemy foot
-//   soldier within 20 m and pursues it; with nobody in sight it marches on
-//   to where the enemy's line stood (arrive). 2.5 m/s: a charge at a run.
-// - cavalry: a square block (2 m lattice) on the army's right flank, riders
-//   of radius 0.6 m at 6 m/s. They pursue the nearest enemy archer within
-//   150 m (re-chosen every 15 steps), riding for the enemy archers' start
-//   while none is in sight.
-// - archers: a line (1.5 m lattice) ARMIES_ARCHER_BACK behind their
-//   infantry, holding their ground (arrive at the start) and evading the
-//   nearest enemy rider within 25 m. 2.5 m/s, as slow as the infantry: on
-//   open ground the riders catch them.
-// Everyone keeps 1 m of personal space from everyone (separation over all
-// groups, weight 4, riders 1.8 m), stays inside the contained field, and
-// spends the force budget on that first (hybrid). Pursuit still drives
-// soldiers into the enemy they chose, so the melee overlaps: that is the
-// battle, and docs/QUALITY.md shows it.
+// Army 0 (west, group label 0) stands west of the field's centre line and
+// faces east; army 1 (east, label 1) mirrors it. Each is 60% infantry, 20%
+// cavalry and 20% archers (rounded down, archers take the rest), every
+// soldier with combat and every block one unit with the library's default
+// morale (throng/units.h), its refuge the middle of its own side's back
+// edge. The soldiers are groups of the scene's definition, one a unit, so
+// `throng save armies` writes them as a scenario file's groups with their
+// `morale`.
+// - infantry: a line of ARMIES_LINE_UNITS-sized units side by side (the
+//   count ~ sqrt(infantry / 40): 4 units of 150 at 2,000 agents, 27 of
+//   1,100 at 100,000), each four times wider than deep on a 1 m lattice,
+//   its front ARMIES_GAP / 2 from the centre line. A soldier pursues the
+//   nearest enemy within 40 m (re-chosen every 10 steps) and strikes it
+//   in melee; with nobody in sight it marches on to where the enemy's
+//   front stood. Health 100, armour 2, 20 damage a hit, 60% of strikes
+//   hit, one a second.
+// - archers: one unit behind each infantry unit, ARMIES_ARCHER_BACK behind
+//   its last rank, walking forward to just behind the centre line (its
+//   own line has passed it by then) and shooting over their own line at
+//   the nearest enemy within 45 m: missiles of range 40 m at 50 m/s,
+//   landing within 1 m of their target, 25 damage, half of them hit, one
+//   every 3 s. Health 60, no armour.
+// - cavalry: two units, one on each flank of the infantry line, riding
+//   at 5 m/s for the enemy archers and pursuing the nearest enemy within
+//   150 m: health 150, armour 4, 35 damage, 70% hit, every 1.5 s.
+// The armies are mirror images, so neither is favoured: which one wins
+// is down to the seed (the spawn is a lattice; the draws are the hits).
 //
-// Groups: 3 * army + role (0 infantry, 1 cavalry, 2 archers).
+// Scaling: every unit's size grows as sqrt(N) and so does their number,
+// so the line grows wider (2.1 km of front at 100,000) and a little
+// deeper (6 ranks at 2,000, 17 at 100,000) while the fronts start
+// ARMIES_GAP apart at any N: they meet at the same time, and the battle
+// is fought along the whole front at once.
 //
-// Scaling: every block holds its share of the army at a fixed density, its
-// sides growing as sqrt(N); the gap between the fronts stays ARMIES_GAP
-// (40 m), so the fronts meet at the same time at any N. The lines grow
-// deeper with N (13 ranks at 2,000 agents, 87 at 100,000), so engaging
-// half of the infantry takes longer: beyond some 10,000 agents the battle
-// needs more than the default 30 s (at 100,000, 30% engaged after 30 s).
-//
-// How the battle resolves (the outcome measure `armies`, docs/QUALITY.md;
-// it reads the world only, so a file naming it is measured alike: a foot
-// soldier is an agent of group 0 or 3, its army the group / 3). A foot
-// soldier is engaged when the enemy it has chosen is within
-// ARMIES_ENGAGE_M (1.5 m between centres: the bodies 0.9 m apart, in arm's
-// reach). `engaged` is the fraction of all infantry engaged; the battle has
-// resolved once it reaches ARMIES_RESOLVED (one half), and `resolved_at` is
-// the simulated time of the first check at or above it (checked every
-// ARMIES_SAMPLE steps, 0.5 s, and at the end; -1 while unresolved).
-// `infantry_gap` is the distance between the two armies' infantry centres
-// of mass (m): it falls from 40 m plus a line's depth towards 0 as the
-// lines meet and mix. Default 2,000 agents and 1800 steps (30 s): the
-// fronts meet after about 8 s and the battle resolves at 13 to 14 s at
-// 200 and 1,000 agents (docs/QUALITY.md).
+// The outcome measure `battle` (below) reads the world only, so a
+// scenario file naming it (`measure: battle`) is measured alike: the
+// sides are the group labels of the soldiers (agents of an archetype with
+// combat), a soldier stands while it is alive and its unit does not
+// rout, and the battle is decided once one side or none is left
+// standing, some soldier having fallen or routed.
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
-#include "rng.h"
-#include "scenario_crowd.h"
+#include "scenario_file_internal.h"
 #include "scenario_internal.h"
+#include "throng/units.h"
 
 #define ARMIES_GAP 40.0f            ///< m between the infantry fronts at the start
-#define ARMIES_ARCHER_BACK 8.0f     ///< m from the infantry's last rank to the archers
-#define ARMIES_CAV_FLANK 8.0f       ///< m from the infantry's flank to the cavalry
+#define ARMIES_ARCHER_BACK 8.0f     ///< m from the infantry's last rank to its archers
+#define ARMIES_CAV_FLANK 8.0f       ///< m from the infantry line's end to the cavalry
+#define ARMIES_UNIT_GAP 4.0f        ///< m between neighbouring infantry units
 #define ARMIES_MARGIN 30.0f         ///< m of field around the armies
-#define ARMIES_INF_SPACING 1.2f     ///< m
-#define ARMIES_CAV_SPACING 2.0f     ///< m
-#define ARMIES_ARCH_SPACING 1.5f    ///< m
-#define ARMIES_ENGAGE_M 1.5f        ///< m: a foot soldier this close to its chosen enemy is engaged
-#define ARMIES_RESOLVED 0.5         ///< engaged fraction at which the battle has resolved
+#define ARMIES_PANIC 0.01f          ///< morale lost a second to each routing unit of its army nearby
+#define ARMIES_RECOVERY 0.05f       ///< shock recovered a second
+#define ARMIES_EXIT 6.0f            ///< m: the depth of each army's exit, at its end of the field
+#define ARMIES_SPACING 1.0f         ///< m: infantry and archers' lattice
+#define ARMIES_CAV_SPACING 1.6f     ///< m: the riders' lattice
+#define ARMIES_PER_UNIT 40.0        ///< infantry units ~ sqrt(infantry / this)
 #define ARMIES_SAMPLE 30u           ///< steps between checks of the outcome
+#define ARMIES_MAX_SIDES 16u        ///< labels the measure tells apart (the rest are not counted)
 
 enum { ROLE_INFANTRY = 0, ROLE_CAVALRY = 1, ROLE_ARCHERS = 2, ROLES = 3 };
 
-/// Per-role settings.
+/// Per-role body and fight.
 typedef struct armies_role_def {
-	float speed, force, radius, spacing, aspect;
+	const char* name;
+	float speed, force, radius, sight;
+	uint32_t every; ///< steps between target choices
+	throng_combat combat;
 } armies_role_def;
 
 static const armies_role_def armies_roles[ROLES] = {
-	{2.5f, 3.0f, 0.3f, ARMIES_INF_SPACING, 0.25f},  // infantry: a wide line
-	{6.0f, 5.0f, 0.6f, ARMIES_CAV_SPACING, 1.0f},   // cavalry: a square
-	{2.5f, 3.0f, 0.3f, ARMIES_ARCH_SPACING, 0.25f}, // archers: a line
+	{"infantry", 1.4f, 3.0f, 0.3f, 300.0f, 10u,
+	 {true, 100.0f, 2.0f, THRONG_ATTACK_MELEE, 0.3f, 30.0f, 1.0f, 0.6f, 0.0f, 0.0f}},
+	{"cavalry", 5.0f, 5.0f, 0.6f, 300.0f, 10u,
+	 {true, 150.0f, 4.0f, THRONG_ATTACK_MELEE, 0.4f, 40.0f, 1.5f, 0.7f, 0.0f, 0.0f}},
+	{"archers", 1.2f, 3.0f, 0.3f, 300.0f, 10u,
+	 {true, 60.0f, 0.0f, THRONG_ATTACK_MISSILE, 40.0f, 30.0f, 2.0f, 0.5f, 50.0f, 1.0f}},
 };
 
-typedef struct armies_data {
-	uint32_t count[2][ROLES];    ///< agents per army and role
-	uint32_t columns[ROLES], rows[ROLES]; ///< block sizes (army 0's, the larger)
-	float width[ROLES], depth[ROLES];     ///< m
-	uint32_t archetype[2][ROLES];
-	uint32_t key;
-} armies_data;
-
-/// Army, role and index within the role of agent i.
-static void armies_who(const armies_data* d, uint32_t i, uint32_t* army, uint32_t* role, uint32_t* k)
-{
-	*army = i % 2u;
-	*k = i / 2u;
-	*role = ROLE_INFANTRY;
-	const uint32_t* c = d->count[*army];
-	if (*k >= c[0]) {
-		*k -= c[0];
-		*role = ROLE_CAVALRY;
-		if (*k >= c[1]) {
-			*k -= c[1];
-			*role = ROLE_ARCHERS;
-		}
-	}
-}
-
-/// Where along the army's facing (m, from the centre line, negative
-/// behind) a role's front stands, and its lateral centre (m, to the right).
-static void armies_block_origin(const armies_data* d, uint32_t role, float* front, float* centre)
-{
-	*front = -0.5f * ARMIES_GAP;
-	*centre = 0.0f;
-	if (role == ROLE_ARCHERS) {
-		*front -= d->depth[ROLE_INFANTRY] + ARMIES_ARCHER_BACK;
-	} else if (role == ROLE_CAVALRY) {
-		*centre = 0.5f * d->width[ROLE_INFANTRY] + ARMIES_CAV_FLANK + 0.5f * d->width[ROLE_CAVALRY];
-	}
-}
-
-static void armies_make(const void* params, const throng_vec2* points, uint32_t i, throng_agent_def* def)
-{
-	const armies_data* d = params;
-	(void)points;
-	uint32_t army, role, k;
-	armies_who(d, i, &army, &role, &k);
-	const armies_role_def* r = &armies_roles[role];
-	throng_vec2 u = army == 0 ? (throng_vec2){1.0f, 0.0f} : (throng_vec2){-1.0f, 0.0f};
-	throng_vec2 right = {u.y, -u.x};
-	float lateral, depth, front, centre;
-	thr_crowd_slot(d->key, i, k, d->columns[role], r->spacing, &lateral, &depth);
-	armies_block_origin(d, role, &front, &centre);
-	float along = front - depth;
-	float side = centre - 0.5f * d->width[role] + lateral;
-	*def = throng_agent_default_def();
-	def->position = thr_crowd_at(u, right, along, side);
-	def->heading = u;
-	def->max_speed = r->speed;
-	def->max_force = r->force;
-	def->radius = r->radius;
-	def->archetype = d->archetype[army][role];
-	def->group = 3u * army + role;
-	float t_along = along, t_side = side; // archers hold their ground
-	if (role == ROLE_INFANTRY) {
-		t_along = -along; // march to where the enemy's line stood
-	} else if (role == ROLE_CAVALRY) {
-		float af, ac;
-		armies_block_origin(d, ROLE_ARCHERS, &af, &ac);
-		t_along = -(af - 0.5f * d->depth[ROLE_ARCHERS]); // the enemy archers' centre
-		t_side = -ac;
-	}
-	def->target = thr_crowd_at(u, right, t_along, t_side);
-}
-
-/// The controller of one role of one army.
+/// The controller of one role of one army: keep inside the field and 0.9 m
+/// (riders 1.4 m) from everyone, spending the force budget on that first
+/// (hybrid); infantry and cavalry pursue the target their rule chose,
+/// everyone walks to its target point (the march, the archers' post) when
+/// nothing else pulls it.
 static throng_controller armies_controller(uint32_t army, uint32_t role)
 {
-	uint32_t enemy = 3u * (1u - army);
+	const armies_role_def* r = &armies_roles[role];
 	throng_controller c = throng_controller_default_def(THRONG_BLEND_HYBRID);
 	throng_slot s = throng_slot_default_def(THRONG_BOUNDS);
 	s.priority = true;
@@ -163,174 +100,341 @@ static throng_controller armies_controller(uint32_t army, uint32_t role)
 	throng_controller_add(&c, s);
 	s = throng_slot_default_def(THRONG_SEPARATION);
 	s.priority = true;
-	s.weight = 4.0f; // fills the budget near contact (scenario_crowd.c has the reasoning)
-	s.params.neighbor_radius = role == ROLE_CAVALRY ? 1.8f : 1.0f;
+	s.weight = 4.0f;
+	s.params.neighbor_radius = role == ROLE_CAVALRY ? 1.4f : 0.9f;
 	throng_controller_add(&c, s);
-	throng_slot aim = throng_slot_default_def(role == ROLE_ARCHERS ? THRONG_EVADE : THRONG_PURSUIT);
-	aim.params.target = THRONG_TARGET_AGENT;
-	aim.params.max_prediction = 1.0f;
-	aim.params.evade_radius = 25.0f;
-	aim.weight = role == ROLE_ARCHERS ? 2.0f : 1.0f;
-	throng_controller_add(&c, aim);
-	s = throng_slot_default_def(THRONG_ARRIVE);
-	s.params.target = THRONG_TARGET_POINT;
-	s.params.slow_radius = role == ROLE_CAVALRY ? 10.0f : 3.0f;
-	s.weight = 0.5f;
-	throng_controller_add(&c, s);
-	s = throng_slot_default_def(THRONG_COHESION);
-	s.params.same_group_only = true;
-	s.params.neighbor_radius = role == ROLE_CAVALRY ? 6.0f : 3.0f;
-	s.weight = role == ROLE_INFANTRY ? 0.3f : 0.2f;
-	throng_controller_add(&c, s);
-	if (role == ROLE_INFANTRY) {
-		s = throng_slot_default_def(THRONG_ALIGNMENT);
-		s.params.same_group_only = true;
-		s.params.neighbor_radius = 3.0f;
-		s.weight = 0.5f;
-		throng_controller_add(&c, s);
-	}
-	c.target_rule.enabled = true;
-	if (role == ROLE_INFANTRY) {
-		c.target_rule = (throng_target_rule){true, enemy + ROLE_INFANTRY, 20.0f, 10, 0};
-	} else if (role == ROLE_CAVALRY) {
-		c.target_rule = (throng_target_rule){true, enemy + ROLE_ARCHERS, 150.0f, 15, 0};
+	if (role != ROLE_ARCHERS) {
+		s = throng_slot_default_def(THRONG_PURSUIT);
+		s.params.target = THRONG_TARGET_AGENT;
+		s.params.max_prediction = 1.0f;
 	} else {
-		c.target_rule = (throng_target_rule){true, enemy + ROLE_CAVALRY, 25.0f, 10, 0};
+		// Close to their range of the nearest enemy, then stand and shoot.
+		s = throng_slot_default_def(THRONG_ARRIVE);
+		s.params.target = THRONG_TARGET_AGENT;
+		s.params.slow_radius = r->combat.reach;
 	}
-	// A melee presses thousands of soldiers together: the contact pass's
-	// default 4 iterations leave overlaps of 0.10 of the radii sum after
-	// 30 s at 100,000 agents, 8 leave 0.061, 16 about 0.04 (docs/QUALITY.md).
-	// Iterations run only while pairs overlap.
-	c.contact.iterations = 16;
+	throng_controller_add(&c, s);
+	c.target_rule = (throng_target_rule){true, 1u - army, r->sight, r->every, 0};
+	c.combat = r->combat;
+	c.contact.iterations = 8; // a melee presses the lines together (scenario_charge.c)
 	return c;
+}
+
+/// One army's layout: counts and block sizes per role (m).
+typedef struct armies_layout {
+	uint32_t count[ROLES];
+	uint32_t units;          ///< infantry units (and archer units)
+	float unit_width, line_width; ///< m along the front: one infantry unit, the whole line
+	float inf_depth, arch_depth, cav_width; ///< m
+} armies_layout;
+
+/// Ranks of a block of n four times wider than deep.
+static uint32_t armies_ranks(uint32_t n)
+{
+	uint32_t r = (uint32_t)lroundf(sqrtf((float)n / 4.0f));
+	return r > 0 ? r : 1u;
+}
+
+/// Agents of part k of n split into `parts` (the first n % parts one more).
+static uint32_t armies_share(uint32_t n, uint32_t parts, uint32_t k)
+{
+	return n / parts + (k < n % parts ? 1u : 0u);
+}
+
+static void armies_lay_out(uint32_t size, armies_layout* L)
+{
+	memset(L, 0, sizeof *L);
+	L->count[ROLE_INFANTRY] = (uint32_t)((uint64_t)size * 3u / 5u);
+	L->count[ROLE_CAVALRY] = size / 5u;
+	L->count[ROLE_ARCHERS] = size - L->count[ROLE_INFANTRY] - L->count[ROLE_CAVALRY];
+	uint32_t units = (uint32_t)lround(sqrt((double)L->count[ROLE_INFANTRY] / ARMIES_PER_UNIT));
+	L->units = units > 0 ? units : 1u;
+	uint32_t biggest = armies_share(L->count[ROLE_INFANTRY], L->units, 0);
+	uint32_t ranks = armies_ranks(biggest);
+	L->inf_depth = (float)ranks * ARMIES_SPACING;
+	L->unit_width = (float)((biggest + ranks - 1u) / ranks) * ARMIES_SPACING;
+	L->line_width = (float)L->units * L->unit_width + (float)(L->units - 1u) * ARMIES_UNIT_GAP;
+	uint32_t archers = armies_share(L->count[ROLE_ARCHERS], L->units, 0);
+	L->arch_depth = (float)armies_ranks(archers > 0 ? archers : 1u) * ARMIES_SPACING;
+	uint32_t riders = (L->count[ROLE_CAVALRY] + 1u) / 2u;
+	L->cav_width = ceilf(sqrtf((float)(riders > 0 ? riders : 1u))) * ARMIES_CAV_SPACING;
+}
+
+/// Centre of infantry unit k of the line, across the front (m).
+static float armies_unit_y(const armies_layout* L, uint32_t k)
+{
+	return -0.5f * L->line_width + (float)k * (L->unit_width + ARMIES_UNIT_GAP) + 0.5f * L->unit_width;
+}
+
+/// States one unit: a group of `count` soldiers of `role` on a lattice of
+/// `ranks` centred on `centre`, facing its enemy, walking to `goal`.
+static throng_status armies_unit(throng_scene* scene, uint32_t army, uint32_t role, uint32_t k, uint32_t count,
+                                 uint32_t archetype, uint32_t ranks, float spacing, throng_vec2 centre,
+                                 throng_vec2 goal, throng_vec2 refuge)
+{
+	static const char* const sides[2] = {"west", "east"};
+	const armies_role_def* r = &armies_roles[role];
+	char name[64];
+	snprintf(name, sizeof name, "%s_%s_%u", sides[army], r->name, k);
+	sf_group* g = NULL;
+	throng_status st = thr_scene_add_group(scene, name, archetype, count, &g);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	g->id = army;
+	g->spawn.shape = SF_SHAPE_GRID;
+	g->spawn.center = centre;
+	g->spawn.spacing = (throng_vec2){spacing, spacing};
+	g->spawn.columns = ranks;
+	g->heading = SF_HEADING_VECTOR;
+	g->heading_vector = (throng_vec2){army == 0 ? 1.0f : -1.0f, 0.0f};
+	g->goal = SF_GOAL_POINT;
+	g->goal_point = goal;
+	g->max_speed = r->speed;
+	g->max_force = r->force;
+	g->radius = r->radius;
+	g->morale = true;
+	g->unit = throng_unit_default_def();
+	g->unit.has_refuge = true;
+	g->unit.refuge = refuge;
+	g->unit.morale.panic = ARMIES_PANIC;
+	g->unit.morale.recovery = ARMIES_RECOVERY;
+	return THRONG_OK;
 }
 
 throng_status thr_armies_build(throng_scene* scene, const throng_scene_def* o)
 {
-	uint32_t n = scene->agents;
-	armies_data data;
-	armies_data* d = &data;
-	memset(d, 0, sizeof *d);
-	d->key = thr_rng_key(o->seed);
-	for (uint32_t a = 0; a < 2; ++a) {
-		uint32_t size = (n + 1u - a) / 2u;
-		d->count[a][ROLE_INFANTRY] = (uint32_t)((uint64_t)size * 3u / 5u);
-		d->count[a][ROLE_CAVALRY] = size / 5u;
-		d->count[a][ROLE_ARCHERS] = size - d->count[a][0] - d->count[a][1];
-	}
-	for (uint32_t r = 0; r < ROLES; ++r) {
-		uint32_t m = d->count[0][r] > 0 ? d->count[0][r] : 1u;
-		thr_crowd_block(m, armies_roles[r].aspect, &d->columns[r], &d->rows[r]);
-		d->width[r] = (float)d->columns[r] * armies_roles[r].spacing;
-		d->depth[r] = (float)d->rows[r] * armies_roles[r].spacing;
-	}
-	// The field reaches behind the deepest of the army's columns: infantry
-	// then archers, or the cavalry's square, which is the deeper beyond
-	// some 300,000 agents.
-	float behind = d->depth[ROLE_INFANTRY] + ARMIES_ARCHER_BACK + d->depth[ROLE_ARCHERS];
-	behind = behind > d->depth[ROLE_CAVALRY] ? behind : d->depth[ROLE_CAVALRY];
-	float half_x = 0.5f * ARMIES_GAP + behind;
-	float cav_front, cav_centre;
-	armies_block_origin(d, ROLE_CAVALRY, &cav_front, &cav_centre);
-	float half_y = cav_centre + 0.5f * d->width[ROLE_CAVALRY];
-	half_y = half_y > 0.5f * d->width[ROLE_ARCHERS] ? half_y : 0.5f * d->width[ROLE_ARCHERS];
-	const throng_vec2 lo = {-half_x - ARMIES_MARGIN, -half_y - ARMIES_MARGIN};
-	const throng_vec2 hi = {half_x + ARMIES_MARGIN, half_y + ARMIES_MARGIN};
-	throng_status st = thr_scene_create_world(scene, o, n, lo, hi, THRONG_BOUNDS_CONTAIN);
+	const uint32_t n = scene->agents;
+	armies_layout lay[2];
+	armies_lay_out((n + 1u) / 2u, &lay[0]); // army 0 the larger by one at odd N
+	armies_lay_out(n / 2u, &lay[1]);
+	const armies_layout* big = &lay[0];
+	const float front = 0.5f * ARMIES_GAP;
+	const float arch_back = front + big->inf_depth + ARMIES_ARCHER_BACK; // x of the archers' front rank, west
+	float behind = big->inf_depth + ARMIES_ARCHER_BACK + big->arch_depth;
+	behind = behind > big->cav_width ? behind : big->cav_width;
+	const float half_x = front + behind + ARMIES_MARGIN;
+	const float half_y = 0.5f * big->line_width + ARMIES_CAV_FLANK + big->cav_width + ARMIES_MARGIN;
+	throng_status st = thr_scene_create_world(scene, o, n, (throng_vec2){-half_x, -half_y},
+	                                          (throng_vec2){half_x, half_y}, THRONG_BOUNDS_CONTAIN);
 	static const char* const names[2][ROLES] = {{"west_infantry", "west_cavalry", "west_archers"},
 	                                            {"east_infantry", "east_cavalry", "east_archers"}};
+	uint32_t archetype[2][ROLES];
 	for (uint32_t a = 0; a < 2 && st == THRONG_OK; ++a) {
 		for (uint32_t r = 0; r < ROLES && st == THRONG_OK; ++r) {
 			throng_controller ctl = armies_controller(a, r);
-			st = thr_scene_add_archetype(scene, names[a][r], &ctl, &d->archetype[a][r]);
+			st = thr_scene_add_archetype(scene, names[a][r], &ctl, &archetype[a][r]);
 		}
 	}
-	if (st == THRONG_OK) {
-		st = thr_scene_add_block(scene, n, armies_make, d, sizeof *d, NULL);
+	for (uint32_t a = 0; a < 2 && st == THRONG_OK; ++a) {
+		const armies_layout* L = &lay[a];
+		const float sign = a == 0 ? -1.0f : 1.0f; // west stands at negative x
+		// The army's end of the field is its way out: a unit that breaks
+		// runs straight back there (its refuge, in the exit), and a
+		// soldier who reaches the exit has left the battle.
+		throng_zone_def exit = throng_zone_default_def();
+		exit.shape = THRONG_ZONE_BOX;
+		exit.min = (throng_vec2){a == 0 ? -half_x : half_x - ARMIES_EXIT, -half_y};
+		exit.max = (throng_vec2){a == 0 ? -half_x + ARMIES_EXIT : half_x, half_y};
+		snprintf(exit.name, sizeof exit.name, "%s_exit", a == 0 ? "west" : "east");
+		exit.sink = true;
+		st = thr_scene_add_zone(scene, &exit);
+		const float refuge_x = sign * (half_x - 1.0f);
+		for (uint32_t k = 0; k < L->units && st == THRONG_OK; ++k) {
+			const float y = armies_unit_y(L, k);
+			const throng_vec2 refuge = {refuge_x, y};
+			uint32_t c = armies_share(L->count[ROLE_INFANTRY], L->units, k);
+			if (c > 0) {
+				// March to where the enemy's front stood.
+				st = armies_unit(scene, a, ROLE_INFANTRY, k, c, archetype[a][ROLE_INFANTRY], armies_ranks(c),
+				                 ARMIES_SPACING, (throng_vec2){sign * (front + 0.5f * L->inf_depth), y},
+				                 (throng_vec2){-sign * front, y}, refuge);
+			}
+			c = armies_share(L->count[ROLE_ARCHERS], L->units, k);
+			if (c > 0 && st == THRONG_OK) {
+				// Forward to just behind the centre line, which their own
+				// line has crossed by the time they get there.
+				const uint32_t ranks = armies_ranks(c);
+				const float x = front + L->inf_depth + ARMIES_ARCHER_BACK + 0.5f * (float)ranks * ARMIES_SPACING;
+				st = armies_unit(scene, a, ROLE_ARCHERS, k, c, archetype[a][ROLE_ARCHERS], ranks, ARMIES_SPACING,
+				                 (throng_vec2){sign * x, y}, (throng_vec2){sign * ARMIES_ARCHER_BACK, y}, refuge);
+			}
+		}
+		for (uint32_t k = 0; k < 2 && st == THRONG_OK; ++k) {
+			const uint32_t c = armies_share(L->count[ROLE_CAVALRY], 2u, k);
+			if (c == 0) {
+				continue;
+			}
+			// A square on each flank of the line, riding for the enemy's
+			// archers behind the same flank's end of their line.
+			const uint32_t side = (uint32_t)ceilf(sqrtf((float)c));
+			const float y = (k == 0 ? -1.0f : 1.0f) *
+			                (0.5f * L->line_width + ARMIES_CAV_FLANK + 0.5f * (float)side * ARMIES_CAV_SPACING);
+			const float enemy_archers = arch_back + 0.5f * big->arch_depth;
+			const float goal_y = (k == 0 ? -1.0f : 1.0f) * 0.25f * L->line_width;
+			const throng_vec2 refuge = {refuge_x, y};
+			st = armies_unit(scene, a, ROLE_CAVALRY, k, c, archetype[a][ROLE_CAVALRY], side, ARMIES_CAV_SPACING,
+			                 (throng_vec2){sign * (front + 0.5f * L->inf_depth), y},
+			                 (throng_vec2){-sign * enemy_archers, goal_y}, refuge);
+		}
 	}
 	scene->goal_radius = 0.0f; // targets are marching orders, not goals
 	return st;
 }
 
 // ---------------------------------------------------------------------------
-// The outcome measure
+// The outcome measure `battle`
 // ---------------------------------------------------------------------------
 
-/// The battle's figures on the current state: engaged fraction and the
-/// distance between the infantry centres of mass. Foot soldiers are the
-/// agents of groups 0 (army 0) and 3 (army 1). Sums run in id order.
-static void armies_measure(const throng_scene* scene, double* engaged, double* gap)
+/// The battle on the current state, by side (label; the smallest
+/// ARMIES_MAX_SIDES labels): the soldiers standing (alive, their unit
+/// not routing) and those still in the fight (standing, or their unit
+/// routing with a rally left); whether anyone fell or routed.
+typedef struct battle_count {
+	uint32_t labels[ARMIES_MAX_SIDES];
+	uint64_t standing[ARMIES_MAX_SIDES];
+	uint64_t fighting[ARMIES_MAX_SIDES];
+	uint32_t sides;      ///< labels seen
+	uint64_t all_standing;
+	bool struck;         ///< someone fell (an agent was removed) or a unit routed
+} battle_count;
+
+/// Index of `label` in b->labels, added in order when new; -1 when past
+/// the smallest ARMIES_MAX_SIDES.
+static int battle_side(battle_count* b, uint32_t label)
+{
+	uint32_t at = 0;
+	while (at < b->sides && b->labels[at] < label) {
+		++at;
+	}
+	if (at < b->sides && b->labels[at] == label) {
+		return (int)at;
+	}
+	if (at == ARMIES_MAX_SIDES) {
+		return -1;
+	}
+	const uint32_t keep = b->sides < ARMIES_MAX_SIDES ? b->sides : ARMIES_MAX_SIDES - 1u;
+	memmove(&b->labels[at + 1], &b->labels[at], (keep - at) * sizeof b->labels[0]);
+	memmove(&b->standing[at + 1], &b->standing[at], (keep - at) * sizeof b->standing[0]);
+	memmove(&b->fighting[at + 1], &b->fighting[at], (keep - at) * sizeof b->fighting[0]);
+	b->labels[at] = label;
+	b->standing[at] = b->fighting[at] = 0;
+	b->sides = keep + 1u;
+	return (int)at;
+}
+
+/// Whether unit u can still fight: it does not rout, or it can rally.
+static bool battle_unit_fights(const throng_world* w, uint32_t u)
+{
+	throng_unit_state us;
+	return throng_world_get_unit(w, u, &us) == THRONG_OK && (!us.routing || us.rallies_left > 0);
+}
+
+static void battle_measure(const throng_scene* scene, battle_count* b)
 {
 	const throng_world* w = scene->world;
-	uint32_t n = throng_world_agent_count(w);
-	uint64_t foot = 0, close = 0;
-	double cx[2] = {0.0, 0.0}, cy[2] = {0.0, 0.0};
-	uint32_t cn[2] = {0, 0};
-	const float r2 = ARMIES_ENGAGE_M * ARMIES_ENGAGE_M;
-	for (uint32_t id = 0; id < n; ++id) {
-		throng_agent_state a, t;
-		if (throng_world_get_agent(w, id, &a) != THRONG_OK ||
-		    (a.group != ROLE_INFANTRY && a.group != ROLES + ROLE_INFANTRY)) {
+	memset(b, 0, sizeof *b);
+	const uint32_t archetypes = throng_world_archetype_count(w);
+	uint8_t fights[256];
+	bool any = false;
+	for (uint32_t a = 0; a < archetypes && a < sizeof fights; ++a) {
+		throng_controller c;
+		fights[a] = throng_world_get_controller(w, a, &c) == THRONG_OK && c.combat.enabled;
+		any = any || fights[a];
+	}
+	b->struck = throng_world_get_stats(w).agents_removed > 0;
+	if (!any) {
+		return;
+	}
+	const throng_view v = throng_world_view(w);
+	for (uint32_t k = 0; k < v.count; ++k) {
+		if (v.archetype[k] >= sizeof fights || !fights[v.archetype[k]]) {
 			continue;
 		}
-		uint32_t army = a.group / ROLES;
-		foot++;
-		cx[army] += (double)a.position.x;
-		cy[army] += (double)a.position.y;
-		cn[army]++;
-		if (a.target_agent != THRONG_NO_AGENT && throng_world_get_agent(w, a.target_agent, &t) == THRONG_OK) {
-			float dx = t.position.x - a.position.x;
-			float dy = t.position.y - a.position.y;
-			close += dx * dx + dy * dy <= r2 ? 1u : 0u;
+		const int side = battle_side(b, v.group[k]);
+		const bool routing = (v.combat_state[k] & THRONG_COMBAT_ROUTING) != 0;
+		b->struck = b->struck || routing;
+		if (side < 0) {
+			continue;
 		}
-	}
-	*engaged = foot > 0 ? (double)close / (double)foot : 0.0;
-	*gap = 0.0;
-	if (cn[0] > 0 && cn[1] > 0) {
-		double dx = cx[0] / cn[0] - cx[1] / cn[1];
-		double dy = cy[0] / cn[0] - cy[1] / cn[1];
-		*gap = sqrt(dx * dx + dy * dy);
+		bool fighting = !routing;
+		throng_agent_state a;
+		if (routing && throng_world_get_agent(w, v.id[k], &a) == THRONG_OK && a.unit != THRONG_NO_UNIT) {
+			fighting = battle_unit_fights(w, a.unit);
+		}
+		b->standing[side] += routing ? 0u : 1u;
+		b->fighting[side] += fighting ? 1u : 0u;
+		b->all_standing += routing ? 0u : 1u;
 	}
 }
 
-/// The measure's state: when the battle resolved (s), -1 while unresolved.
-static void armies_init(const throng_scene* scene, thr_measure_state* state)
+/// The one side still in the fight (its label), -1 when none is, -2
+/// when two or more are.
+static double battle_winner(const battle_count* b)
+{
+	double winner = -1.0;
+	for (uint32_t k = 0; k < b->sides; ++k) {
+		if (b->fighting[k] > 0) {
+			if (winner >= 0.0) {
+				return -2.0;
+			}
+			winner = (double)b->labels[k];
+		}
+	}
+	return winner;
+}
+
+static void battle_init(const throng_scene* scene, thr_measure_state* state)
 {
 	(void)scene;
 	state->resolved_at = -1.0;
 }
 
-static void armies_sample(const throng_scene* scene, thr_measure_state* state)
+static void battle_sample(const throng_scene* scene, thr_measure_state* state)
 {
 	if (state->resolved_at >= 0.0 || scene->steps % ARMIES_SAMPLE != 0) {
 		return;
 	}
-	double engaged, gap;
-	armies_measure(scene, &engaged, &gap);
-	if (engaged >= ARMIES_RESOLVED) {
+	battle_count b;
+	battle_measure(scene, &b);
+	if (b.struck && battle_winner(&b) > -2.0) {
 		state->resolved_at = (double)scene->steps * scene->dt;
 	}
 }
 
-static uint32_t armies_outcome(const throng_scene* scene, const thr_measure_state* state, throng_scene_outcome* out,
+static uint32_t battle_outcome(const throng_scene* scene, const thr_measure_state* state, throng_scene_outcome* out,
                                uint32_t cap)
 {
-	double engaged, gap;
-	armies_measure(scene, &engaged, &gap);
-	double resolved = state->resolved_at;
-	if (resolved < 0.0 && engaged >= ARMIES_RESOLVED) {
-		resolved = (double)scene->steps * scene->dt; // reached on the state measured now
+	battle_count b;
+	battle_measure(scene, &b);
+	const double winner = b.struck ? battle_winner(&b) : -2.0;
+	double decided = state->resolved_at;
+	if (decided < 0.0 && winner > -2.0) {
+		decided = (double)scene->steps * scene->dt; // reached on the state measured now
 	}
-	const throng_scene_outcome all[3] = {{"engaged", engaged}, {"resolved_at", resolved}, {"infantry_gap", gap}};
-	for (uint32_t k = 0; k < cap && k < 3; ++k) {
+	// The first rout: the earliest step a unit routed at.
+	double first_rout = -1.0;
+	const uint32_t units = throng_world_unit_count(scene->world);
+	for (uint32_t u = 0; u < units; ++u) {
+		throng_unit_state us;
+		if (throng_world_get_unit(scene->world, u, &us) == THRONG_OK && us.routed_step != UINT64_MAX) {
+			const double t = (double)us.routed_step * scene->dt;
+			first_rout = first_rout < 0.0 || t < first_rout ? t : first_rout;
+		}
+	}
+	const throng_scene_outcome all[4] = {{"won_by", winner},
+	                                     {"decided_at", decided},
+	                                     {"first_rout_at", first_rout},
+	                                     {"standing", (double)b.all_standing}};
+	for (uint32_t k = 0; k < cap && k < 4; ++k) {
 		out[k] = all[k];
 	}
-	return 3;
+	return 4;
 }
 
-const thr_measure thr_armies_measure = {
-	.name = "armies",
-	.init = armies_init,
-	.sample = armies_sample,
-	.outcome = armies_outcome,
+const thr_measure thr_battle_measure = {
+	.name = "battle",
+	.init = battle_init,
+	.sample = battle_sample,
+	.outcome = battle_outcome,
 };

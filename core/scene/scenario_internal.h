@@ -22,7 +22,7 @@
 // definition, plus what hangs off it in C: how it scales with the agent
 // count (the build function itself) and an outcome measure, named in a
 // table of its own (scenario_measure.c) so that a scenario file can carry
-// it (`measure: armies`). Its agents it states as a block (a maker and a
+// it (`measure: charge`). Its agents it states as a block (a maker and a
 // copy of its parameters, thr_scene_add_block), not as rows: the builder
 // and the writer make them one at a time, so the definition of 10^6
 // agents does not hold 10^6 rows. Saving writes the definition as it is,
@@ -55,6 +55,7 @@ typedef struct thr_threat_line {
 struct thr_scenario;
 struct thr_measure;
 struct sf_model;
+struct sf_group;
 
 /// A scene's definition: the model its world is built from, kept whole
 /// (saving writes it), and what the definition's script keeps while the
@@ -78,7 +79,8 @@ typedef struct thr_definition {
 /// What the outcome measures keep between samples (a member per measure
 /// that keeps anything), owned by the scene by value.
 typedef struct thr_measure_state {
-	double resolved_at;     ///< armies: when the battle resolved (s), -1 while unresolved; evacuation: when
+	double resolved_at;     ///< charge: when the battle resolved (s), -1 while unresolved; battle (armies):
+	                        ///< when one side was left standing (s), -1 before; evacuation: when
 	                        ///< the last agent left (s), -1 before
 	/// flows (concourse): by id, when each walker a source added came in
 	/// (s; NaN for agents no source added) and its free-walk time (its
@@ -141,8 +143,13 @@ extern const uint32_t thr_measure_count;
 /// Attaches `measure` (may be NULL) to a scene whose world is built.
 void thr_scene_attach_measure(throng_scene* scene, const thr_measure* measure);
 
+/// The built-in armies' default run (s at 60 steps a second): long enough
+/// for 100,000 soldiers to reach a winner (docs/ARMIES.md).
+#define ARMIES_DEFAULT_STEPS 14400u
+
 /// The measures of the built-ins that have one.
-extern const thr_measure thr_armies_measure;
+extern const thr_measure thr_charge_measure;
+extern const thr_measure thr_battle_measure;
 extern const thr_measure thr_flock_measure;
 extern const thr_measure thr_flows_measure;
 extern const thr_measure thr_evacuation_measure;
@@ -167,6 +174,7 @@ throng_status thr_crossing_build(throng_scene* scene, const throng_scene_def* op
 throng_status thr_bottleneck_build(throng_scene* scene, const throng_scene_def* options);
 throng_status thr_hallway_build(throng_scene* scene, const throng_scene_def* options);
 throng_status thr_armies_build(throng_scene* scene, const throng_scene_def* options);
+throng_status thr_charge_build(throng_scene* scene, const throng_scene_def* options);
 throng_status thr_flock_build(throng_scene* scene, const throng_scene_def* options);
 /// The scenes of issue 33: a station hall fed by sources, a room emptied
 /// through two exits (scenario_concourse.c, scenario_evacuation.c).
@@ -219,6 +227,16 @@ throng_status thr_scene_threat_external(throng_scene* scene);
 /// Every agent draws a new target point uniformly in [lo, hi] on arrival
 /// (within the goal radius): round r from draws 2r and 2r+1 of its goal stream.
 throng_status thr_scene_random_goals(throng_scene* scene, throng_vec2 lo, throng_vec2 hi);
+
+/// States a group of `count` agents of archetype `archetype` (an id
+/// thr_scene_add_archetype gave) called `name` (unique in the scene), as
+/// a file's `groups` entry: its other fields at the file's defaults, for
+/// the caller to set (spawn, heading, goal, body, label `id`; `morale`
+/// and `unit` make it one unit). Groups are spawned first, in the order
+/// stated, then the block. *out is the group (NULL on failure: out of
+/// memory, or past SF_MAX_GROUPS).
+throng_status thr_scene_add_group(throng_scene* scene, const char* name, uint32_t archetype, uint32_t count,
+                                  struct sf_group** out);
 
 /// How a built-in makes its agents: agent i into *def (its archetype the
 /// id thr_scene_add_archetype gave), from its parameters and points alone.

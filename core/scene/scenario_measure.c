@@ -4,13 +4,13 @@
 // definition declares (throng_scene_measure_create).
 //
 // A measure hangs off a scene's definition by name, like its archetypes or
-// its threat: a built-in's table entry names its own (armies, flock), a
+// its threat: a built-in's table entry names its own (armies, charge, flock), a
 // scenario file names one with `measure: NAME`, `throng save` writes it,
 // and the one builder (sf_build_into) attaches it to the scene. Each
 // measure reads the world only (never the build function's layout), so a
 // built-in and its saved file report the same figures at every step.
 // The measures themselves live with their scenes (scenario_armies.c,
-// scenario_flock.c); this file holds their table and the generic calls.
+// scenario_charge.c, scenario_flock.c); this file holds their table and the generic calls.
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +20,7 @@
 #include "scenario_internal.h"
 #include "throng/measure.h"
 
-const thr_measure* const thr_measure_table[] = {&thr_armies_measure, &thr_flock_measure, &thr_flows_measure,
+const thr_measure* const thr_measure_table[] = {&thr_charge_measure, &thr_battle_measure, &thr_flock_measure, &thr_flows_measure,
                                                 &thr_evacuation_measure};
 const uint32_t thr_measure_count = sizeof thr_measure_table / sizeof thr_measure_table[0];
 _Static_assert(sizeof thr_measure_table / sizeof thr_measure_table[0] <= THR_MAX_MEASURES,

@@ -364,12 +364,21 @@ const thr_scenario thr_scenario_table[] = {
 	},
 	{
 		.info = {.name = "armies",
-		         .description = "two armies charge: infantry in formation attack the nearest enemy, cavalry "
-		                        "hunt archers, archers evade",
+		         .description = "two armies fight to a winner: lines of infantry units, archers behind them "
+		                        "shooting over them, cavalry on the flanks; units rout when their morale breaks",
+		         .default_agents = 2000,
+		         .default_steps = ARMIES_DEFAULT_STEPS},
+		.build = thr_armies_build,
+		.measure = &thr_battle_measure,
+	},
+	{
+		.info = {.name = "charge",
+		         .description = "two armies charge, nobody hurt: infantry in formation attack the nearest enemy, "
+		                        "cavalry hunt archers, archers evade",
 		         .default_agents = 2000,
 		         .default_steps = 1800},
-		.build = thr_armies_build,
-		.measure = &thr_armies_measure,
+		.build = thr_charge_build,
+		.measure = &thr_charge_measure,
 	},
 	{
 		.info = {.name = "flock",
@@ -478,12 +487,16 @@ static throng_status state_builtin(throng_scene* scene, const throng_scene_def* 
 	m->version = 2;
 	m->measure = sc->measure;
 	throng_status st = sc->build(scene, options);
-	if (st == THRONG_OK && m->row_count + m->block.count != scene->agents) {
-		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "scenario %s: build stated %u agents, not %u", sc->info.name,
-		              m->row_count + m->block.count, scene->agents);
+	uint64_t stated = (uint64_t)m->row_count + m->block.count;
+	for (uint32_t k = 0; k < m->group_count; ++k) {
+		stated += m->groups[k].count;
+	}
+	if (st == THRONG_OK && stated != scene->agents) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "scenario %s: build stated %llu agents, not %u", sc->info.name,
+		              (unsigned long long)stated, scene->agents);
 	}
 	m->goal_radius = scene->goal_radius;
-	m->agents = m->row_count + m->block.count;
+	m->agents = stated;
 	return st;
 }
 

@@ -78,7 +78,7 @@ def parser():
     ap.add_argument("--army-groups", metavar="N", type=int, default=0,
                     help="groups per army: group labels N*a .. N*a+N-1 are army a's, army 0 in blues, army 1 in "
                          "vermillion and orange; 1: every group its own colour (default: %(default)s, the "
-                         "scene's own: 3 for armies, else 1)")
+                         "scene's own: 3 for charge, else 1)")
     ap.add_argument("--no-ground", action="store_true", help="no ground plane under the world's bounds")
     ap.add_argument("--save", metavar="FILE.blend",
                     help="save the scene (reopened with the add-on enabled, it plays again)")

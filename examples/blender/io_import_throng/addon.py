@@ -29,7 +29,7 @@ class IMPORT_OT_throng(bpy.types.Operator, ImportHelper):
     army_groups: IntProperty(name="Groups per army", default=0, min=0,
                              description="Group labels N*a .. N*a+N-1 are army a's (army 0 in blues, army 1 in "
                                          "vermillion and orange); 1: every group its own colour; 0: the scene's "
-                                         "own (3 for armies, else 1)")
+                                         "own (3 for charge, else 1)")
 
     def execute(self, context):
         try:

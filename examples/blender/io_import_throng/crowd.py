@@ -41,14 +41,15 @@ from . import reader, scenefile
 
 # Okabe and Ito's colour-blind-safe colours (sRGB), as throng-view's
 # viewer/palette.h has them. Every group its own side: SIDE_COLORS, in an
-# order where neighbouring labels differ most. Armies of several groups
-# (group label = army_groups * army + role, as in `armies`): army 0 the
-# blues and the bluish green, army 1 the vermillion, orange and reddish
-# purple (ARMY_COLORS[3 * (army % 2) + role % 3]), so the two armies are
-# told apart at a glance by hue, their roles by shade.
+# order where neighbouring labels differ most (`armies` labels each army
+# by one group: 0 blue, 1 vermillion). Armies of several groups (group
+# label = army_groups * army + role, as in `charge`): army 0 the blues and
+# the bluish green, army 1 the vermillion, orange and reddish purple
+# (ARMY_COLORS[3 * (army % 2) + role % 3]), so the two armies are told
+# apart at a glance by hue, their roles by shade.
 SIDE_COLORS = ("0072b2", "d55e00", "009e73", "e69f00", "cc79a7", "56b4e9", "f0e442", "999999")
 ARMY_COLORS = ("0072b2", "56b4e9", "009e73", "d55e00", "e69f00", "cc79a7")
-ARMY_SCENES = {"armies": 3}  # scenes whose groups make armies: the groups per army
+ARMY_SCENES = {"charge": 3}  # scenes whose groups make armies of several groups: the groups per army
 GROUND_SRGB = "d8d8d0"
 WALL_SRGB = "303030"
 BACKGROUND_SRGB = "f4f6f8"  # the world behind the ground, in the camera's corners
