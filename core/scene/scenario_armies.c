@@ -5,43 +5,45 @@
 // Army 0 (west, group label 0) stands west of the field's centre line and
 // faces east; army 1 (east, label 1) mirrors it. Each is 60% infantry, 20%
 // cavalry and 20% archers (rounded down, archers take the rest), every
-// soldier with combat and every block one unit with the library's default
-// morale (throng/units.h), its refuge the middle of its own side's back
-// edge. The soldiers are groups of the scene's definition, one a unit, so
-// `throng save armies` writes them as a scenario file's groups with their
-// `morale`.
-// - infantry: a line of ARMIES_LINE_UNITS-sized units side by side (the
-//   count ~ sqrt(infantry / 40): 4 units of 150 at 2,000 agents, 27 of
-//   1,100 at 100,000), each four times wider than deep on a 1 m lattice,
-//   its front ARMIES_GAP / 2 from the centre line. A soldier pursues the
-//   nearest enemy within 40 m (re-chosen every 10 steps) and strikes it
-//   in melee; with nobody in sight it marches on to where the enemy's
-//   front stood. Health 100, armour 2, 20 damage a hit, 60% of strikes
-//   hit, one a second.
+// soldier with combat, every block one unit (throng/units.h). The soldiers
+// are groups of the scene's definition, one a unit, so `throng save
+// armies` writes them as a scenario file's groups with their `morale`.
+// - infantry: a line of units side by side (sqrt(infantry / 40) of them:
+//   4 of 150 at 2,000 agents, 27 of 1,100 at 100,000), each four times
+//   wider than deep on a 1 m lattice, its front ARMIES_GAP / 2 from the
+//   centre line. 1.4 m/s; health 100, armour 2; in melee (reach 0.3 m)
+//   30 damage a strike, 60% of strikes hit, one a second.
 // - archers: one unit behind each infantry unit, ARMIES_ARCHER_BACK behind
-//   its last rank, walking forward to just behind the centre line (its
-//   own line has passed it by then) and shooting over their own line at
-//   the nearest enemy within 45 m: missiles of range 40 m at 50 m/s,
-//   landing within 1 m of their target, 25 damage, half of them hit, one
-//   every 3 s. Health 60, no armour.
-// - cavalry: two units, one on each flank of the infantry line, riding
-//   at 5 m/s for the enemy archers and pursuing the nearest enemy within
-//   150 m: health 150, armour 4, 35 damage, 70% hit, every 1.5 s.
-// The armies are mirror images, so neither is favoured: which one wins
-// is down to the seed (the spawn is a lattice; the draws are the hits).
+//   its last rank: 1.2 m/s, health 60, no armour; missiles of range 40 m
+//   at 50 m/s landing within 1 m of their target, 30 damage, half of them
+//   hit, one every 2 s. They close to their range of the enemy and shoot
+//   over their own line.
+// - cavalry: a square unit on each flank of the line: 5 m/s, health 150,
+//   armour 4, 40 damage, 70% hit, every 1.5 s.
+// Everyone picks the nearest enemy within 300 m every 10 steps (infantry
+// and cavalry pursue it, archers close to their range), keeps 0.9 m
+// (riders 1.4 m) from everyone and inside the field first (hybrid), and
+// with nobody in sight marches on (arrive, weight 0.25) to a point short
+// of the enemy's end of the field, straight ahead, so parties left far
+// apart still meet. Morale is the library's default but for panic 0.01
+// a second per routing unit nearby and recovery 0.05 a second (a battle
+// of equal armies with the default panic often ends with both broken);
+// a unit that breaks runs for its own end of the field, where an exit (a
+// sink zone ARMIES_EXIT deep) takes every soldier who reaches it; one
+// that shakes off pursuit for 10 s rallies, once.
 //
-// Scaling: every unit's size grows as sqrt(N) and so does their number,
-// so the line grows wider (2.1 km of front at 100,000) and a little
-// deeper (6 ranks at 2,000, 17 at 100,000) while the fronts start
-// ARMIES_GAP apart at any N: they meet at the same time, and the battle
-// is fought along the whole front at once.
+// Scaling: units grow as sqrt(N) and so does their number, so the line
+// grows wider (2.1 km of front at 100,000) and a little deeper (6 ranks
+// at 2,000, 17 at 100,000) while the fronts start ARMIES_GAP apart at any
+// N: the battle is fought along the whole front at once.
 //
 // The outcome measure `battle` (below) reads the world only, so a
 // scenario file naming it (`measure: battle`) is measured alike: the
 // sides are the group labels of the soldiers (agents of an archetype with
-// combat), a soldier stands while it is alive and its unit does not
-// rout, and the battle is decided once one side or none is left
-// standing, some soldier having fallen or routed.
+// combat); a soldier is in the fight while it stands (its unit does not
+// rout) or its unit can still rally; the battle is decided once at most
+// one side is in the fight, some soldier having fallen or routed
+// (sampled every ARMIES_SAMPLE steps).
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +115,13 @@ static throng_controller armies_controller(uint32_t army, uint32_t role)
 		s.params.target = THRONG_TARGET_AGENT;
 		s.params.slow_radius = r->combat.reach;
 	}
+	throng_controller_add(&c, s);
+	// Nobody in sight: march on towards the enemy's end of the field (the
+	// target point), so that parties left far apart still meet.
+	s = throng_slot_default_def(THRONG_ARRIVE);
+	s.params.target = THRONG_TARGET_POINT;
+	s.params.slow_radius = 10.0f;
+	s.weight = 0.25f;
 	throng_controller_add(&c, s);
 	c.target_rule = (throng_target_rule){true, 1u - army, r->sight, r->every, 0};
 	c.combat = r->combat;
@@ -210,7 +219,6 @@ throng_status thr_armies_build(throng_scene* scene, const throng_scene_def* o)
 	armies_lay_out(n / 2u, &lay[1]);
 	const armies_layout* big = &lay[0];
 	const float front = 0.5f * ARMIES_GAP;
-	const float arch_back = front + big->inf_depth + ARMIES_ARCHER_BACK; // x of the archers' front rank, west
 	float behind = big->inf_depth + ARMIES_ARCHER_BACK + big->arch_depth;
 	behind = behind > big->cav_width ? behind : big->cav_width;
 	const float half_x = front + behind + ARMIES_MARGIN;
@@ -240,6 +248,7 @@ throng_status thr_armies_build(throng_scene* scene, const throng_scene_def* o)
 		exit.sink = true;
 		st = thr_scene_add_zone(scene, &exit);
 		const float refuge_x = sign * (half_x - 1.0f);
+		const float march_x = half_x - ARMIES_EXIT - 5.0f; // short of the enemy's exit
 		for (uint32_t k = 0; k < L->units && st == THRONG_OK; ++k) {
 			const float y = armies_unit_y(L, k);
 			const throng_vec2 refuge = {refuge_x, y};
@@ -248,7 +257,7 @@ throng_status thr_armies_build(throng_scene* scene, const throng_scene_def* o)
 				// March to where the enemy's front stood.
 				st = armies_unit(scene, a, ROLE_INFANTRY, k, c, archetype[a][ROLE_INFANTRY], armies_ranks(c),
 				                 ARMIES_SPACING, (throng_vec2){sign * (front + 0.5f * L->inf_depth), y},
-				                 (throng_vec2){-sign * front, y}, refuge);
+				                 (throng_vec2){-sign * march_x, y}, refuge);
 			}
 			c = armies_share(L->count[ROLE_ARCHERS], L->units, k);
 			if (c > 0 && st == THRONG_OK) {
@@ -257,7 +266,7 @@ throng_status thr_armies_build(throng_scene* scene, const throng_scene_def* o)
 				const uint32_t ranks = armies_ranks(c);
 				const float x = front + L->inf_depth + ARMIES_ARCHER_BACK + 0.5f * (float)ranks * ARMIES_SPACING;
 				st = armies_unit(scene, a, ROLE_ARCHERS, k, c, archetype[a][ROLE_ARCHERS], ranks, ARMIES_SPACING,
-				                 (throng_vec2){sign * x, y}, (throng_vec2){sign * ARMIES_ARCHER_BACK, y}, refuge);
+				                 (throng_vec2){sign * x, y}, (throng_vec2){-sign * march_x, y}, refuge);
 			}
 		}
 		for (uint32_t k = 0; k < 2 && st == THRONG_OK; ++k) {
@@ -270,12 +279,10 @@ throng_status thr_armies_build(throng_scene* scene, const throng_scene_def* o)
 			const uint32_t side = (uint32_t)ceilf(sqrtf((float)c));
 			const float y = (k == 0 ? -1.0f : 1.0f) *
 			                (0.5f * L->line_width + ARMIES_CAV_FLANK + 0.5f * (float)side * ARMIES_CAV_SPACING);
-			const float enemy_archers = arch_back + 0.5f * big->arch_depth;
-			const float goal_y = (k == 0 ? -1.0f : 1.0f) * 0.25f * L->line_width;
 			const throng_vec2 refuge = {refuge_x, y};
 			st = armies_unit(scene, a, ROLE_CAVALRY, k, c, archetype[a][ROLE_CAVALRY], side, ARMIES_CAV_SPACING,
 			                 (throng_vec2){sign * (front + 0.5f * L->inf_depth), y},
-			                 (throng_vec2){-sign * enemy_archers, goal_y}, refuge);
+			                 (throng_vec2){-sign * march_x, y}, refuge);
 		}
 	}
 	scene->goal_radius = 0.0f; // targets are marching orders, not goals
