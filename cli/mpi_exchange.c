@@ -19,6 +19,40 @@ void part_reduce(void* user, throng_part_point at, throng_part_op op, void* valu
 	}
 }
 
+const void* part_share(void* user, throng_part_point at, const void* mine, size_t bytes, size_t* got)
+{
+	// Every rank's bytes to every rank (their sizes first), then this
+	// rank's own taken out: the step orders what it keeps itself.
+	static int* sizes; // 2 R: per rank, then displacements
+	static size_t sizes_cap;
+	static char* all;
+	static size_t all_cap;
+	(void)user;
+	(void)at; // one point so far: the combat's strikes
+	if (bytes > (size_t)INT32_MAX) {
+		stop_all("sharing the strikes (too many)");
+	}
+	sizes = grow_buffer(sizes, &sizes_cap, 2u * (size_t)rank_count, sizeof *sizes);
+	const int size = (int)bytes;
+	MPI_Allgather(&size, 1, MPI_INT, sizes, 1, MPI_INT, MPI_COMM_WORLD);
+	size_t total = 0;
+	for (int q = 0; q < rank_count; ++q) {
+		sizes[rank_count + q] = (int)total;
+		total += (size_t)sizes[q];
+	}
+	if (total > (size_t)INT32_MAX) {
+		stop_all("sharing the strikes (too many)");
+	}
+	all = grow_buffer(all, &all_cap, total > 0 ? total : 1u, 1);
+	MPI_Allgatherv(mine, size, MPI_BYTE, all, sizes, sizes + rank_count, MPI_BYTE, MPI_COMM_WORLD);
+	traffic.collectives += 2.0;
+	traffic.bytes += (double)bytes * (double)(rank_count - 1);
+	const size_t from = (size_t)sizes[rank_count + self_rank];
+	memmove(all + from, all + from + bytes, total - from - bytes);
+	*got = total - bytes;
+	return all;
+}
+
 static int agent_by_id(const void* a, const void* b)
 {
 	return throng_agent_record_by_id(&((const mpi_agent*)a)->r, &((const mpi_agent*)b)->r);
@@ -213,7 +247,8 @@ uint32_t gather_whole(gather* g, const throng_agent_record* own, uint32_t n_own,
 			}
 		}
 	}
-	if (throng_part_set_world(into, id_end, n, max_radius) != THRONG_OK || throng_part_load_next(into, g->byid, n, step) != THRONG_OK) {
+	if (throng_part_set_world(into, id_end, n, max_radius) != THRONG_OK || throng_part_load_next(into, g->byid, n, step) != THRONG_OK ||
+	    throng_part_copy_missiles(into, part) != THRONG_OK) { // every rank holds every missile in flight
 		stop_all("gathering the world");
 	}
 	return n;

@@ -166,7 +166,7 @@ static int run(int argc, char** argv)
 	throng_agent_record* all = malloc(all_cap * sizeof *all);
 	throng_world* part = NULL;
 	throng_world* gathered = NULL; // rank 0: the whole world at the end
-	const throng_part_sync sync = {NULL, part_reduce};
+	const throng_part_sync sync = {NULL, part_reduce, part_share};
 	const uint32_t room = n > 0 ? n : 1u;
 	if (all == NULL || throng_part_create(whole, args.threads, room, &part) != THRONG_OK ||
 	    throng_part_set_sync(part, &sync) != THRONG_OK ||

@@ -143,6 +143,11 @@ int halo_ranks(const layout* L, int32_t row, int32_t col, int owner, uint64_t* s
 /// MPI_Allreduce at each point.
 void part_reduce(void* user, throng_part_point at, throng_part_op op, void* values, uint32_t count);
 
+/// The hook's share (throng_part_sync): an MPI_Allgather of the sizes and
+/// an MPI_Allgatherv of the bytes; returns the other ranks' bytes (its own
+/// buffer, valid until the next call). Counts in `traffic`.
+const void* part_share(void* user, throng_part_point at, const void* mine, size_t bytes, size_t* got);
+
 /// Sends each own agent of src to its owner and, as a ghost, to every
 /// other rank whose halo holds it, in src's order. An agent of a part that
 /// stays this rank's own is not sent: keep[k] (src's slots) is not 0 for

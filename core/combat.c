@@ -9,6 +9,7 @@
 
 #include "error.h"
 #include "fmath.h"
+#include "part.h"
 #include "rng.h"
 #include "units.h"
 #include "world_internal.h"
@@ -143,6 +144,70 @@ static throng_status missile_room(throng_world* w, uint32_t shots)
 	return THRONG_OK;
 }
 
+/// Whether the agent with id `id` is one of w's own: in a whole world,
+/// any it holds; in a part world, not a ghost (another part owns it).
+static inline bool own_id(const throng_world* w, uint32_t id)
+{
+	return w->slot_of[id] != THR_NO_SLOT && !thr_part_ghost(w->part, id);
+}
+
+/// Whether strike s must reach the other parts: every shot (every part
+/// keeps every missile in flight, in the whole world's order) and every
+/// blow on an agent another part owns.
+static inline bool strike_leaves(const throng_world* w, const thr_strike* s)
+{
+	return s->kind == THR_STRIKE_SHOT || (s->kind == THR_STRIKE_HIT && !own_id(w, s->target));
+}
+
+/// A part world's half of the strikes' trade (throng_part_sync.share),
+/// on the n strikes of its own attackers and of the missiles landing on
+/// its own agents: sends the other parts its shots and its blows on
+/// their agents (here a blow on a ghost only restarts its attacker's
+/// cooldown: a miss), and keeps what they send of theirs: every shot,
+/// and the blows on its own agents. thr_combat_apply orders them all as
+/// the whole world does. Every part calls the share, st failed or not;
+/// out of memory, the step fails after it. Updates *n, *hits, *shots.
+static throng_status trade_strikes(throng_world* w, throng_status st, uint32_t* n, uint32_t* hits, uint32_t* shots)
+{
+	const throng_part_sync* sync = thr_part_sync_of(w);
+	uint32_t out = 0;
+	for (uint32_t k = 0; st == THRONG_OK && k < *n; ++k) {
+		out += strike_leaves(w, &w->strikes[k]);
+	}
+	for (uint32_t k = 0; st == THRONG_OK && k < out; ++k) {
+		st = strike_room(w, *n + k);
+	}
+	const uint32_t sent = st == THRONG_OK ? out : 0;
+	for (uint32_t k = 0, q = *n; k < *n && q < *n + sent; ++k) {
+		thr_strike* s = &w->strikes[k];
+		if (strike_leaves(w, s)) {
+			w->strikes[q++] = *s;
+			if (s->kind == THR_STRIKE_HIT) {
+				s->kind = THR_STRIKE_MISS; // the damage is the owner's
+				*hits -= 1;
+			}
+		}
+	}
+	size_t got = 0;
+	const thr_strike* in = sync->share(sync->user, THRONG_PART_COMBAT_STRIKES, &w->strikes[*n],
+	                                   (size_t)sent * sizeof(thr_strike), &got);
+	const size_t m = got / sizeof(thr_strike);
+	uint32_t kept = *n;
+	for (size_t k = 0; st == THRONG_OK && k < m; ++k) {
+		thr_strike s;
+		memcpy(&s, (const char*)in + k * sizeof s, sizeof s); // (the driver's bytes, maybe unaligned)
+		const bool shot = s.kind == THR_STRIKE_SHOT;
+		if ((shot || (s.kind == THR_STRIKE_HIT && s.target < thr_id_end(w) && own_id(w, s.target))) &&
+		    (st = strike_room(w, kept)) == THRONG_OK) {
+			w->strikes[kept++] = s;
+			*hits += !shot;
+			*shots += shot;
+		}
+	}
+	*n = kept;
+	return st;
+}
+
 throng_status thr_combat_strikes(throng_world* w, const thr_state* ns)
 {
 	w->strike_n = 0;
@@ -152,23 +217,30 @@ throng_status thr_combat_strikes(throng_world* w, const thr_state* ns)
 	}
 	// One pass, each strike written as it is found (the buffers are the
 	// combat stage's own: a failure changes nothing of the world, and
-	// strike_n stays 0 until the pass is whole).
+	// strike_n stays 0 until the pass is whole). A part world finds the
+	// strikes of its own attackers and the landings on its own agents
+	// only, then trades with the other parts (trade_strikes).
+	const thr_part* p = w->part;
 	uint32_t n = 0, hits = 0, shots = 0;
 	throng_status st = THRONG_OK;
 	for (uint32_t k = 0; k < w->missile_n && st == THRONG_OK; ++k) {
 		st = strike_room(w, n);
-		if (st == THRONG_OK && w->missiles[k].land <= w->step && landing_of(w, ns, &w->missiles[k], &w->strikes[n])) {
+		if (st == THRONG_OK && w->missiles[k].land <= w->step && (p == NULL || own_id(w, w->missiles[k].target)) &&
+		    landing_of(w, ns, &w->missiles[k], &w->strikes[n])) {
 			hits++;
 			n++;
 		}
 	}
 	for (uint32_t i = 0; i < w->count && st == THRONG_OK; ++i) {
 		st = strike_room(w, n);
-		if (st == THRONG_OK && strike_of(w, ns, i, &w->strikes[n])) {
+		if (st == THRONG_OK && (p == NULL || !thr_part_ghost(p, w->id[i])) && strike_of(w, ns, i, &w->strikes[n])) {
 			hits += w->strikes[n].kind == THR_STRIKE_HIT;
 			shots += w->strikes[n].kind == THR_STRIKE_SHOT;
 			n++;
 		}
+	}
+	if (p != NULL) {
+		st = trade_strikes(w, st, &n, &hits, &shots);
 	}
 	if (st == THRONG_OK) {
 		st = missile_room(w, shots);
@@ -275,4 +347,21 @@ void thr_combat_apply(throng_world* w)
 		thr_remove_marked(w, w->sink_dead, first, w->sink_scratch, w->sink_ids, NULL, w->sink_zones, dead);
 		w->events_calls = w->event_count; // listed with the step's own events
 	}
+}
+
+throng_status thr_combat_copy_missiles(throng_world* to, const throng_world* from)
+{
+	if (to == from) {
+		return THRONG_OK;
+	}
+	to->missile_n = 0;
+	const throng_status st = missile_room(to, from->missile_n);
+	if (st != THRONG_OK) {
+		return st;
+	}
+	if (from->missile_n > 0) {
+		memcpy(to->missiles, from->missiles, (size_t)from->missile_n * sizeof *to->missiles);
+	}
+	to->missile_n = from->missile_n;
+	return THRONG_OK;
 }

@@ -18,6 +18,14 @@
 // attacker THRONG_COMBAT_STRUCK and each agent hit THRONG_COMBAT_HIT in
 // combat_state, clearing the marks of the step before. Storage
 // order, the engine and the thread count change none of it.
+//
+// In a part world (core/part.h) each part finds the strikes of its own
+// attackers and the landings on its own agents, sends the other parts
+// its shots and its blows on their agents (throng_part_sync.share), and
+// keeps theirs that concern it: every shot, so that every part holds
+// every missile in flight in the whole world's order (shot step, then
+// shooter id), and the blows on its own agents, which it sums in the
+// whole world's order. Each part removes its own dead.
 #ifndef THRONG_CORE_COMBAT_H
 #define THRONG_CORE_COMBAT_H
 
@@ -57,5 +65,9 @@ throng_status thr_combat_strikes(throng_world* w, const thr_state* ns);
 
 /// The step's strikes done (see above), after the flip and the sinks.
 void thr_combat_apply(throng_world* w);
+
+/// Makes the missiles in flight of `to` those of `from`, in their order.
+/// Out of memory, `to` keeps none.
+throng_status thr_combat_copy_missiles(throng_world* to, const throng_world* from);
 
 #endif

@@ -3,10 +3,12 @@
 // one, with the larger one's ids and grid.
 #include "part.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "combat.h"
 #include "error.h"
 #include "events.h"
 #include "memory.h"
@@ -93,8 +95,8 @@ void thr_part_free(throng_world* w)
 }
 
 /// What part worlds cannot do: solid agents without a way to agree with
-/// the other parts, combat (not yet: a hit on a ghost would have to
-/// reach its owner) and units (not yet: a unit's morale sums its
+/// the other parts, combat without a way to send a blow on a ghost to its
+/// owner (the sync's share), and units (not yet: a unit's morale sums its
 /// members, who may live in several parts).
 static throng_status check_supported(const throng_world* w)
 {
@@ -105,9 +107,9 @@ static throng_status check_supported(const throng_world* w)
 	}
 	for (uint32_t a = 0; a < w->archetype_count; ++a) {
 		const throng_controller* c = &w->archetypes[a];
-		if (c->combat.enabled) {
-			return thr_fail(THRONG_ERR_UNSUPPORTED, "throng_part_load: archetype %u: combat: part worlds do not fight "
-			                "yet (run the scene in one process)", a);
+		if (c->combat.enabled && w->part->sync.share == NULL) {
+			return thr_fail(THRONG_ERR_UNSUPPORTED, "throng_part_load: archetype %u: combat: needs throng_part_set_sync "
+			                "with a share function first (blows on ghosts go to their owners)", a);
 		}
 		if (c->contact.enabled && w->part->sync.reduce == NULL) {
 			return thr_fail(THRONG_ERR_UNSUPPORTED,
@@ -115,6 +117,13 @@ static throng_status check_supported(const throng_world* w)
 		}
 	}
 	return THRONG_OK;
+}
+
+/// Whether an agent's target may leave between two loads without its
+/// pursuer's part knowing: a sink or a blow on another part removed it.
+static bool targets_may_go(const throng_world* w)
+{
+	return thr_events_sinks_any(w) || thr_combat_any(w);
 }
 
 int throng_agent_record_by_id(const void* a, const void* b)
@@ -179,6 +188,8 @@ static throng_status check_records(const throng_world* w, const throng_agent_rec
 			field = "path";
 		} else if (r->waypoint != 0 && !waypoints) {
 			field = "waypoint (the world has no path)";
+		} else if (!(r->health >= 0.0f && r->health <= FLT_MAX)) {
+			field = "health (finite, 0 or more)";
 		}
 		if (field != NULL) {
 			unsee(p, recs, k);
@@ -188,10 +199,10 @@ static throng_status check_records(const throng_world* w, const throng_agent_rec
 	}
 	// Every id is marked now: an own agent's target must be one of them
 	// (a ghost's may be missing: throng_part_update drops it; so may an
-	// own agent's in a world with sinks, which removed it: below).
+	// own agent's in a world with sinks or combat, which removed it: below).
 	for (uint32_t k = 0; k < n; ++k) {
 		const uint32_t t = recs[k].target_agent;
-		if ((ghost != NULL && ghost[k] != 0) || thr_events_sinks_any(w)) {
+		if ((ghost != NULL && ghost[k] != 0) || targets_may_go(w)) {
 			continue;
 		}
 		if (t != THRONG_NO_AGENT && (t >= w->whole.id_space || !bit_get(p->seen, t))) {
@@ -209,7 +220,8 @@ static throng_status check_records(const throng_world* w, const throng_agent_rec
 // path on, is written out by each.
 #define RECORD_STATE(X) X(px) X(py) X(vx) X(vy) X(hx) X(hy) X(wander) X(noise)
 #define RECORD_SINGLES(X)                                                                                    \
-	X(id) X(max_speed) X(max_force) X(radius) X(archetype) X(group) X(target_agent) X(path) X(tx) X(ty)
+	X(id) X(max_speed) X(max_force) X(radius) X(archetype) X(group) X(target_agent) X(path) X(tx) X(ty)        \
+	X(health) X(ready) X(combat_state)
 
 /// Writes record r into slot i of w: its current state and its singles,
 /// and its zone bits (by id).
@@ -225,6 +237,7 @@ static void put_record(throng_world* w, thr_state* s, uint32_t i, const throng_a
 		s->waypoint[i] = r->waypoint;
 	}
 	w->unit[i] = THRONG_NO_UNIT; // a part world holds no units, and a record carries none
+	w->combat_marked |= r->combat_state != 0; // (cleared by the next step's thr_combat_apply)
 	if (w->inside != NULL) { // room for every id of the id space (thr_part_grow_ids)
 		w->inside[r->id] = (uint64_t)r->inside[0] | (uint64_t)r->inside[1] << 32;
 	}
@@ -302,7 +315,7 @@ static throng_status update_into(throng_world* w, const uint8_t* keep, const thr
 		st = check_records(w, recs, ghost, n);
 	}
 	const throng_status checked = st;
-	const bool lost_ok = thr_events_sinks_any(w); // a target a sink removed: none (below)
+	const bool lost_ok = targets_may_go(w); // a target a sink or a blow removed: none (below)
 	for (uint32_t i = 0; st == THRONG_OK && kept_n > 0 && !lost_ok && i < w->count; ++i) {
 		const uint32_t t = w->target_agent[i];
 		if (t != THRONG_NO_AGENT && kept(w, keep, i) && (t >= w->whole.id_space || !bit_get(p->seen, t))) {
@@ -398,9 +411,10 @@ static throng_status update_into(throng_world* w, const uint8_t* keep, const thr
 	// A ghost whose target is not in the part pursues nothing here: the
 	// halo is deep enough (throng_part_halo_rows) that such a ghost lies
 	// beyond every ghost whose step reaches an own agent's. In a world
-	// with sinks, neither does an own agent whose target is gone: a sink
-	// removed it after the last step, which leaves its pursuers none in
-	// the whole world too (thr_remove_marked).
+	// with sinks or combat, neither does an own agent whose target is
+	// gone: a sink or a blow on another part removed it after the last
+	// step, which leaves its pursuers none in the whole world too
+	// (thr_remove_marked).
 	for (uint32_t i = 0; lost_ok && i < count; ++i) {
 		const uint32_t t = w->target_agent[i];
 		if (t != THRONG_NO_AGENT && (t >= w->whole.id_space || slot_of[t] == THR_NO_SLOT)) {
@@ -461,6 +475,14 @@ throng_status throng_part_load_next(throng_world* w, const throng_agent_record* 
 	// written when the records are refused): the state w held stays as
 	// its previous state, as a step leaves it.
 	return update_into(w, NULL, recs, NULL, n, step, w->store.cur ^ 1);
+}
+
+throng_status throng_part_copy_missiles(throng_world* to, const throng_world* from)
+{
+	if (to == NULL || from == NULL || to->part == NULL || from->part == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_copy_missiles: needs two part worlds");
+	}
+	return thr_combat_copy_missiles(to, from);
 }
 
 bool throng_part_is_ghost(const throng_world* w, uint32_t slot)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "combat.h"
 #include "error.h"
 #include "events.h"
 #include "part.h"
@@ -28,6 +29,9 @@ throng_status thr_part_adopt(throng_world* w, const throng_world* whole)
 	}
 	if (st == THRONG_OK) {
 		st = thr_sources_copy(w, whole);
+	}
+	if (st == THRONG_OK) {
+		st = thr_combat_copy_missiles(w, whole); // every part keeps every missile (combat.h)
 	}
 	// The sources' agents count in the largest max_speed (the halo, the
 	// records' check); their radius counts in the halo

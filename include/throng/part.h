@@ -9,6 +9,7 @@
 #define THRONG_PART_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "throng/api.h"
@@ -19,9 +20,9 @@ THRONG_API_BEGIN
 
 /// The points of a part world's step where the parts agree on a figure
 /// of the whole world (throng_part_sync). Each comes with one operation
-/// and count, the same on every part. All of them belong to the contact
-/// stage, and come only in worlds with solid contacts whose whole world
-/// holds two agents or more.
+/// and count, the same on every part. The first three belong to the
+/// contact stage, and come only in worlds with solid contacts whose whole
+/// world holds two agents or more; the last to combat.
 typedef enum throng_part_point {
 	/// Before the contact pairs are listed: the most any agent moved
 	/// along x or y this step (1 value, THRONG_PART_MAX_F32).
@@ -33,6 +34,10 @@ typedef enum throng_part_point {
 	/// overlaps one (1 value, THRONG_PART_SUM_U64); the iterations stop
 	/// on every part at once when the sum is 0.
 	THRONG_PART_CONTACT_ROUND,
+	/// Combat, once a step in a world with combat, after the strikes are
+	/// found: the strikes another part must know (the shots, and the blows
+	/// on its own agents), as opaque bytes (throng_part_sync.share).
+	THRONG_PART_COMBAT_STRIKES,
 } throng_part_point;
 
 /// The reduction a point asks for.
@@ -48,19 +53,27 @@ typedef enum throng_part_op {
 /// region: reduce replaces values[0 .. count) with their `op` over every
 /// part (an MPI_Allreduce, for instance). It cannot fail: a driver whose
 /// transport fails must stop the whole run.
+///
+/// share, for combat (THRONG_PART_COMBAT_STRIKES): sends the `bytes`
+/// bytes at `mine` to every other part and returns what every other part
+/// sent, put together in any order (the step orders it itself), setting
+/// *got to its size; the memory is the driver's and stays valid until the
+/// next call (an MPI_Allgatherv, for instance). Called at the same point
+/// on every part, from the same thread as reduce; it cannot fail either.
 typedef struct throng_part_sync {
-	void* user; ///< passed to reduce as it is
+	void* user; ///< passed to reduce and share as it is
 	void (*reduce)(void* user, throng_part_point at, throng_part_op op, void* values, uint32_t count);
+	const void* (*share)(void* user, throng_part_point at, const void* mine, size_t bytes, size_t* got);
 } throng_part_sync;
 
 /// Sets how the part world w agrees with the other parts (a copy of
 /// *sync). A part whose archetypes have solid contacts needs it before it
-/// is loaded. Fails with THRONG_ERR_INVALID_ARGUMENT when w is not a part
+/// is loaded, and one with combat needs its share too. Fails with THRONG_ERR_INVALID_ARGUMENT when w is not a part
 /// world or sync->reduce is NULL.
 throng_status throng_part_set_sync(throng_world* w, const throng_part_sync* sync);
 
 /// One agent's whole state: what a part world needs to step it as the
-/// whole world would (84 bytes, no padding: drivers send it as bytes).
+/// whole world would (96 bytes, no padding: drivers send it as bytes).
 typedef struct throng_agent_record {
 	uint32_t id;                  ///< the whole world's id
 	float px, py, vx, vy, hx, hy; ///< position (m), velocity (m/s), heading (unit)
@@ -74,6 +87,10 @@ typedef struct throng_agent_record {
 	/// zone z's bit, bit 63 within the arrival radius of its target
 	/// point); 0 in worlds without zones or arrivals.
 	uint32_t inside[2];
+	/// Combat (0 without): health left, the step from which it may strike
+	/// again, and what the last step did to it (THRONG_COMBAT_* bits).
+	float health;
+	uint32_t ready, combat_state;
 } throng_agent_record;
 
 /// The agent grid's rows and columns as a world's step lays them out
@@ -109,8 +126,10 @@ throng_status throng_part_create(const throng_world* whole, uint32_t threads, ui
 /// part's. Fails, changing nothing, with THRONG_ERR_INVALID_ARGUMENT
 /// (naming the record and the field) or THRONG_ERR_CAPACITY; and with
 /// THRONG_ERR_UNSUPPORTED for solid contacts without throng_part_set_sync,
-/// for an archetype with combat and for a world with units (part worlds
-/// do not fight yet).
+/// for combat without a sync whose share is set, and for a world with
+/// units (part worlds keep no morale yet). In a world with combat or
+/// sinks an own agent's target may be missing too (it died or left): it
+/// is set to none, as the removal does in the whole world.
 throng_status throng_part_load(throng_world* w, const throng_agent_record* recs, const uint8_t* ghost, uint32_t n,
                                uint64_t step);
 
@@ -219,6 +238,15 @@ void throng_part_get_threat(const throng_world* w, throng_vec2* position, throng
 /// THRONG_ERR_INVALID_ARGUMENT when either is not a part world, or
 /// THRONG_ERR_OUT_OF_MEMORY, changing nothing.
 throng_status throng_part_copy_sources(throng_world* to, const throng_world* from);
+
+/// Gives the part world `to` the missiles in flight of the part world
+/// `from`, in their order: every part keeps every missile (a part's step
+/// lands those on its own agents), so any part's are the whole world's.
+/// For a driver that gathers the whole world into a part of its own (its
+/// hash and checkpoints hold the missiles). Fails with
+/// THRONG_ERR_INVALID_ARGUMENT when either is not a part world, or
+/// THRONG_ERR_OUT_OF_MEMORY, changing nothing.
+throng_status throng_part_copy_missiles(throng_world* to, const throng_world* from);
 
 /// The record of the agent in slot `slot` of w (any world; slots as in
 /// throng_world_view), from its current state.
