@@ -57,7 +57,9 @@
 #include "throng/scene_part.h"
 
 /// What throng-mpi cannot distribute yet, as a message; NULL when none:
-/// a target agent the scene named, which may be anywhere. (One that an
+/// units (their morale sums members across ranks) and a target agent the
+/// scene named, which may be anywhere. Combat is distributed (core/combat.h).
+/// (One that an
 /// archetype's target rule chose, within its sight, as in a checkpoint
 /// taken during a battle, is within the parts' halo. Agents that come and
 /// go are distributed: sinks, zones, sources, ids removed before the first
@@ -65,6 +67,10 @@
 static const char* unsupported(throng_scene* scene)
 {
 	const throng_world* w = throng_scene_world(scene);
+	if (throng_world_unit_count(w) > 0) {
+		return "units (a group's morale) are not distributed yet: a unit's morale sums members on every rank "
+		       "(run the scenario with throng run)";
+	}
 	const uint32_t n = throng_world_id_end(w);
 	for (uint32_t id = 0; id < n; ++id) {
 		throng_agent_state a;

@@ -218,7 +218,7 @@ static split_run run_split_sized(throng_world* whole, uint32_t parts, uint32_t s
 		in[r] = malloc(n);
 		cr_assert(load[r] && ghost[r] && in[r]);
 		mem[r] = (member){&h, r, make_part(whole, threads, capacity), NULL, 0, THRONG_OK};
-		const throng_part_sync sync = {&mem[r], hub_reduce};
+		const throng_part_sync sync = {&mem[r], hub_reduce, NULL};
 		cr_assert_eq(throng_part_set_sync(mem[r].w, &sync), THRONG_OK);
 		if (scenes != NULL) {
 			mem[r].scene = thr_test_scene(scenes->name, scenes->agents, scenes->engine);
@@ -590,7 +590,7 @@ Test(part, a_part_gathering_the_whole_world_checkpoints_the_scene_as_the_whole)
 		throng_scene* s = thr_test_scene(names[k], n0, THRONG_ENGINE_SIMD);
 		throng_scene* twin = thr_test_scene(names[k], n0, THRONG_ENGINE_SIMD);
 		throng_world* gathered = make_part(throng_scene_world(s), 1, n0);
-		const throng_part_sync alone = {NULL, alone_reduce};
+		const throng_part_sync alone = {NULL, alone_reduce, NULL};
 		cr_assert_eq(throng_part_set_sync(gathered, &alone), THRONG_OK);
 		for (int t = 0; t < 60; ++t) {
 			cr_assert_eq(throng_scene_step(s), THRONG_OK);
@@ -1199,7 +1199,7 @@ Test(part, the_hook_is_called_between_stages_at_its_points_and_the_part_steps_as
 	}
 	throng_world* p = make_part(whole, 2, n);
 	hook_log L = {p, {0, 0, 0}, -1, 0, 0, 0};
-	const throng_part_sync sync = {&L, log_reduce};
+	const throng_part_sync sync = {&L, log_reduce, NULL};
 	cr_assert_eq(throng_part_set_sync(p, &sync), THRONG_OK);
 	cr_assert_eq(throng_part_load(p, rec, ghost, n, 0), THRONG_OK, "%s", throng_last_error());
 	uint32_t rounds = 0;
