@@ -246,6 +246,8 @@ CHECKPOINTS = [
     ("@zone", ["--metrics", "off"], 100, 100, 2, 25, [3]),
     ("@source", ["--metrics", "on"], 120, 120, 3, 50, [2]),
 ]
+# A battle checkpointed mid-fight (health, cooldowns, missiles in flight).
+CHECKPOINTS.append(("@battle", ["--metrics", "off"], 120, 100, 2, 40, [3]))
 QUICK_CHECKPOINTS = {"concourse", "@zone"}
 
 # The sections "@zone" and "@source" add to examples/crossing.yaml.
@@ -594,6 +596,7 @@ def main():
         outputs(mpirun, throng, throng_mpi, tmp)
     here = os.path.dirname(os.path.abspath(__file__))
     files = {"@bad": os.path.join(here, "data", "bad", "world_problems.yaml")}
+    files["@battle"] = os.path.join(here, "data", "battle_small.yaml")
     with tempfile.TemporaryDirectory(prefix="mpi_runs.") as tmp:
         with open(os.path.join(here, "..", "examples", "crossing.yaml")) as f:
             crossing = f.read()
