@@ -248,7 +248,7 @@ uint32_t gather_whole(gather* g, const throng_agent_record* own, uint32_t n_own,
 		}
 	}
 	if (throng_part_set_world(into, id_end, n, max_radius) != THRONG_OK || throng_part_load_next(into, g->byid, n, step) != THRONG_OK ||
-	    throng_part_copy_missiles(into, part) != THRONG_OK) { // every rank holds every missile in flight
+	    throng_part_copy_combat(into, part) != THRONG_OK) { // every rank holds every missile and unit
 		stop_all("gathering the world");
 	}
 	return n;

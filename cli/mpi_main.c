@@ -57,20 +57,17 @@
 #include "throng/scene_part.h"
 
 /// What throng-mpi cannot distribute yet, as a message; NULL when none:
-/// units (their morale sums members across ranks) and a target agent the
-/// scene named, which may be anywhere. Combat is distributed (core/combat.h).
-/// (One that an
+/// a target agent the scene named, which may be anywhere (one that an
 /// archetype's target rule chose, within its sight, as in a checkpoint
-/// taken during a battle, is within the parts' halo. Agents that come and
-/// go are distributed: sinks, zones, sources, ids removed before the first
-/// step; mpi_churn.c.)
+/// taken during a battle, is within the parts' halo), and what a part
+/// world refuses (a unit's formation): an empty part of the world is
+/// loaded to ask it. Agents that come and go are distributed (sinks,
+/// zones, sources, ids removed before the first step; mpi_churn.c), and
+/// so are combat and units' morale (core/combat.h, core/units.h).
 static const char* unsupported(throng_scene* scene)
 {
+	static char why[512];
 	const throng_world* w = throng_scene_world(scene);
-	if (throng_world_unit_count(w) > 0) {
-		return "units (a group's morale) are not distributed yet: a unit's morale sums members on every rank "
-		       "(run the scenario with throng run)";
-	}
 	const uint32_t n = throng_world_id_end(w);
 	for (uint32_t id = 0; id < n; ++id) {
 		throng_agent_state a;
@@ -80,7 +77,17 @@ static const char* unsupported(throng_scene* scene)
 			return "agents that pursue a named agent are not distributed yet";
 		}
 	}
-	return NULL;
+	throng_world* probe = NULL;
+	const throng_part_sync sync = {NULL, part_reduce, part_share}; // (a load calls neither)
+	throng_status st = throng_part_create(w, 1, 1, &probe);
+	if (st == THRONG_OK && (st = throng_part_set_sync(probe, &sync)) == THRONG_OK) {
+		st = throng_part_load(probe, NULL, NULL, 0, throng_world_view(w).step);
+	}
+	if (st == THRONG_ERR_UNSUPPORTED) {
+		snprintf(why, sizeof why, "%s", throng_last_error());
+	}
+	throng_world_destroy(probe);
+	return st == THRONG_ERR_UNSUPPORTED ? why : NULL;
 }
 
 static const char usage[] =

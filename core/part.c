@@ -13,6 +13,7 @@
 #include "events.h"
 #include "memory.h"
 #include "sources.h"
+#include "units.h"
 #include "validate.h"
 #include "world_internal.h"
 
@@ -88,6 +89,7 @@ void thr_part_free(throng_world* w)
 		free(w->part->ghost);
 		free(w->part->seen);
 		free(w->part->holes);
+		free(w->part->unit_sums);
 		free(w->part);
 		w->part = NULL;
 		memset(&w->whole, 0, sizeof w->whole);
@@ -96,13 +98,20 @@ void thr_part_free(throng_world* w)
 
 /// What part worlds cannot do: solid agents without a way to agree with
 /// the other parts, combat without a way to send a blow on a ghost to its
-/// owner (the sync's share), and units (not yet: a unit's morale sums its
-/// members, who may live in several parts).
+/// owner (the sync's share), and formations (not yet: a soldier's slot is
+/// its place in id order among its unit's members, who may live in
+/// several parts).
 static throng_status check_supported(const throng_world* w)
 {
-	if (w->unit_count > 0) {
+	for (uint32_t k = 0; k < w->unit_count; ++k) {
+		if (w->units[k].def.formation.kind != THRONG_FORMATION_NONE) {
+			return thr_fail(THRONG_ERR_UNSUPPORTED, "throng_part_load: unit %u has a formation: part worlds do not "
+			                "keep formations yet (run the scene in one process)", k);
+		}
+	}
+	if (w->unit_count > 0 && w->part->sync.reduce == NULL) {
 		return thr_fail(THRONG_ERR_UNSUPPORTED, "throng_part_load: the world has %u unit%s (throng_world_add_unit): "
-		                "part worlds do not keep morale yet (run the scene in one process)",
+		                "their morale needs throng_part_set_sync first (the parts add up each unit's sums)",
 		                w->unit_count, w->unit_count == 1 ? "" : "s");
 	}
 	for (uint32_t a = 0; a < w->archetype_count; ++a) {
@@ -190,6 +199,8 @@ static throng_status check_records(const throng_world* w, const throng_agent_rec
 			field = "waypoint (the world has no path)";
 		} else if (!(r->health >= 0.0f && r->health <= FLT_MAX)) {
 			field = "health (finite, 0 or more)";
+		} else if (r->unit != THRONG_NO_UNIT && r->unit >= w->unit_count) {
+			field = "unit";
 		}
 		if (field != NULL) {
 			unsee(p, recs, k);
@@ -221,7 +232,7 @@ static throng_status check_records(const throng_world* w, const throng_agent_rec
 #define RECORD_STATE(X) X(px) X(py) X(vx) X(vy) X(hx) X(hy) X(wander) X(noise)
 #define RECORD_SINGLES(X)                                                                                    \
 	X(id) X(max_speed) X(max_force) X(radius) X(archetype) X(group) X(target_agent) X(path) X(tx) X(ty)        \
-	X(health) X(ready) X(combat_state)
+	X(health) X(ready) X(combat_state) X(unit)
 
 /// Writes record r into slot i of w: its current state and its singles,
 /// and its zone bits (by id).
@@ -236,7 +247,6 @@ static void put_record(throng_world* w, thr_state* s, uint32_t i, const throng_a
 	if (s->waypoint != NULL) {
 		s->waypoint[i] = r->waypoint;
 	}
-	w->unit[i] = THRONG_NO_UNIT; // a part world holds no units, and a record carries none
 	w->combat_marked |= r->combat_state != 0; // (cleared by the next step's thr_combat_apply)
 	if (w->inside != NULL) { // room for every id of the id space (thr_part_grow_ids)
 		w->inside[r->id] = (uint64_t)r->inside[0] | (uint64_t)r->inside[1] << 32;
@@ -286,6 +296,14 @@ static throng_status update_into(throng_world* w, const uint8_t* keep, const thr
 		return st;
 	}
 	thr_part* p = w->part;
+	if (p->unit_sums_cap < w->unit_count) { // (made before the step: no allocation in its morale stage)
+		uint64_t* sums = realloc(p->unit_sums, (size_t)w->unit_count * 9u * sizeof *sums);
+		if (sums == NULL) {
+			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_part_update: out of memory for %u units", w->unit_count);
+		}
+		p->unit_sums = sums;
+		p->unit_sums_cap = w->unit_count;
+	}
 	if (keep != NULL && p->holes_cap < w->count) {
 		uint32_t* holes = realloc(p->holes, (size_t)w->count * sizeof *holes);
 		if (holes == NULL) {
@@ -477,12 +495,16 @@ throng_status throng_part_load_next(throng_world* w, const throng_agent_record* 
 	return update_into(w, NULL, recs, NULL, n, step, w->store.cur ^ 1);
 }
 
-throng_status throng_part_copy_missiles(throng_world* to, const throng_world* from)
+throng_status throng_part_copy_combat(throng_world* to, const throng_world* from)
 {
-	if (to == NULL || from == NULL || to->part == NULL || from->part == NULL) {
-		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_copy_missiles: needs two part worlds");
+	if (to == NULL || from == NULL || to->part == NULL || from->part == NULL || to->unit_count != from->unit_count) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_part_copy_combat: needs two part worlds of as many units");
 	}
-	return thr_combat_copy_missiles(to, from);
+	const throng_status st = thr_combat_copy_missiles(to, from);
+	if (st == THRONG_OK) {
+		thr_units_copy(to, from);
+	}
+	return st;
 }
 
 bool throng_part_is_ghost(const throng_world* w, uint32_t slot)
@@ -581,6 +603,17 @@ int32_t throng_part_halo_rows(const throng_world* w)
 			const double sight = (double)c->target_rule.sight_radius +
 			                     2.0 * speed * (double)w->def.dt * (double)c->target_rule.every;
 			walk = sight > walk ? (float)sight : walk;
+		}
+		if (c->combat.enabled && c->combat.attack == THRONG_ATTACK_MISSILE && w->unit_count > 0) {
+			// A hit's direction (core/units.c) reads where its shooter
+			// stands when the missile lands, on the target's part: within
+			// reach of the target when shot (plus both radii and the spread
+			// round the target), then both moving for the whole flight.
+			const double far = (double)c->combat.reach + 2.0 * fmax((double)w->max_radius, (double)thr_sources_max_radius(w)) +
+			                   (double)c->combat.spread;
+			const double flight = far / (double)c->combat.missile_speed + (double)w->def.dt;
+			const double shooter = far + 2.0 * speed * flight;
+			walk = shooter > walk ? (float)shooter : walk;
 		}
 		if (c->contact.enabled) {
 			contacts = true;

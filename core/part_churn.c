@@ -13,6 +13,7 @@
 #include "events.h"
 #include "part.h"
 #include "sources.h"
+#include "units.h"
 #include "validate.h"
 #include "world_internal.h"
 
@@ -32,6 +33,9 @@ throng_status thr_part_adopt(throng_world* w, const throng_world* whole)
 	}
 	if (st == THRONG_OK) {
 		st = thr_combat_copy_missiles(w, whole); // every part keeps every missile (combat.h)
+	}
+	if (st == THRONG_OK && w->unit_count == whole->unit_count) {
+		thr_units_copy(w, whole); // and every unit's state (units.h), a resumed battle's too
 	}
 	// The sources' agents count in the largest max_speed (the halo, the
 	// records' check); their radius counts in the halo

@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "fmath.h"
+#include "part.h"
 #include "validate.h"
 #include "world_internal.h"
 
@@ -536,6 +537,43 @@ static void measure(thr_unit* u, float dt)
 	u->flank_hits = u->rear_hits = 0;
 }
 
+/// A part world's units' sums over every part (THRONG_PART_UNITS): its
+/// own members', added up with the other parts' through the sync's
+/// reduce (integers: the order the parts add in changes no bit).
+static void reduce_sums(throng_world* w)
+{
+	enum { SUMS = 9 };
+	const throng_part_sync* sync = thr_part_sync_of(w);
+	uint64_t* v = w->part->unit_sums;
+	for (uint32_t k = 0; k < w->unit_count; ++k) {
+		const thr_unit* u = &w->units[k];
+		const uint64_t one[SUMS] = {(uint64_t)u->sx, (uint64_t)u->sy, (uint64_t)u->shx, (uint64_t)u->shy, u->n,
+		                            u->flank_hits, u->rear_hits, u->hit, u->engaged};
+		memcpy(&v[SUMS * k], one, sizeof one);
+	}
+	sync->reduce(sync->user, THRONG_PART_UNITS, THRONG_PART_SUM_U64, v, SUMS * w->unit_count);
+	for (uint32_t k = 0; k < w->unit_count; ++k) {
+		thr_unit* u = &w->units[k];
+		const uint64_t* one = &v[SUMS * k];
+		u->sx = (int64_t)one[0];
+		u->sy = (int64_t)one[1];
+		u->shx = (int64_t)one[2];
+		u->shy = (int64_t)one[3];
+		u->n = (uint32_t)one[4];
+		u->flank_hits = (uint32_t)one[5];
+		u->rear_hits = (uint32_t)one[6];
+		u->hit = one[7] != 0;
+		u->engaged = one[8] != 0;
+	}
+}
+
+void thr_units_copy(throng_world* to, const throng_world* from)
+{
+	if (to != from && to->unit_count == from->unit_count && from->unit_count > 0) {
+		memcpy(to->units, from->units, (size_t)from->unit_count * sizeof *to->units);
+	}
+}
+
 void thr_units_step(throng_world* w)
 {
 	const uint32_t nu = w->unit_count;
@@ -549,9 +587,10 @@ void thr_units_step(throng_world* w)
 		u->change = u->rallied = u->engaged = false;
 	}
 	const thr_state* s = thr_cur_c(w);
+	const thr_part* p = w->part;
 	for (uint32_t i = 0; i < w->count; ++i) {
 		const uint32_t k = w->unit[i];
-		if (k != THRONG_NO_UNIT) {
+		if (k != THRONG_NO_UNIT && (p == NULL || !thr_part_ghost(p, w->id[i]))) {
 			thr_unit* u = &w->units[k];
 			u->sx += llround((double)s->px[i] * POS_SCALE);
 			u->sy += llround((double)s->py[i] * POS_SCALE);
@@ -560,6 +599,9 @@ void thr_units_step(throng_world* w)
 			u->n++;
 			u->engaged |= (w->combat_state[i] & (THRONG_COMBAT_STRUCK | THRONG_COMBAT_HIT)) != 0;
 		}
+	}
+	if (p != NULL) {
+		reduce_sums(w);
 	}
 	const float dt = w->def.dt;
 	// The routing units as the step found them (a list through their

@@ -15,6 +15,12 @@
 // target points on their slots (one pass over the ids: a soldier's slot is
 // its place in id order among its unit's live members), and marks the
 // members of routing units THRONG_COMBAT_ROUTING.
+//
+// In a part world (core/part.h) a part sums its own members only, the
+// parts add their sums up (THRONG_PART_UNITS, one reduction of 9 integers
+// a unit), and every part then reckons every unit alike: each holds every
+// unit's state. The hits a part weighs are those on its own agents.
+// Formations are refused there (a slot is a rank among all members).
 #ifndef THRONG_CORE_UNITS_H
 #define THRONG_CORE_UNITS_H
 
@@ -71,5 +77,9 @@ void thr_units_left(throng_world* w, uint32_t k);
 
 /// The morale stage (see above), after thr_combat_apply.
 void thr_units_step(throng_world* w);
+
+/// Makes the units' states of `to` those of `from` (as many units, the
+/// same defs: a part world and its whole).
+void thr_units_copy(throng_world* to, const throng_world* from);
 
 #endif

@@ -170,6 +170,10 @@ BATTLES = [
     ("battle_small.yaml", 200, 1, "on", [2, 4]),
     ("battle_small.yaml", 200, 2, "off", [3]),
 ]
+# The same battle with every group a unit (tests/data/battle_small_morale.yaml):
+# the ranks add up each unit's sums before the morale stage; units rout
+# (the first at 8.55 s) and rally.
+BATTLES.append(("battle_small_morale.yaml", 400, 1, "off", [1, 2, 3, 4]))
 
 # --seconds instead of --steps: the same steps as throng run takes.
 SECONDS = ("crossing", 1000, "2.5", [2])
@@ -227,8 +231,8 @@ REFUSED = [  # (arguments, a word of the message, the exit status: 2 usage, 3 a 
     (["field", "--resume", "@concourse-ck"], "--resume", 2),
     (["field", "--metrics", "off", "--checkpoint", "@unwritable"], "--checkpoint: at step 1", 4),
 ]
-# A battle whose soldiers have morale (units: not distributed yet).
-REFUSED_UNITS = (["@battle-units"], "units (a group's morale) are not distributed yet", 2)
+# A unit in formation (not distributed yet).
+REFUSED_FORMATION = (["@battle-formation"], "unit 0 has a formation: part worlds do not keep formations yet", 2)
 
 # Checkpoints: (scene, options, steps before, steps after, throng-mpi's
 # ranks writing, --checkpoint-every, ranks resuming). The uninterrupted run
@@ -248,6 +252,7 @@ CHECKPOINTS = [
 ]
 # A battle checkpointed mid-fight (health, cooldowns, missiles in flight).
 CHECKPOINTS.append(("@battle", ["--metrics", "off"], 120, 100, 2, 40, [3]))
+CHECKPOINTS.append(("@battle-morale", ["--metrics", "off"], 200, 150, 3, 100, [2]))
 QUICK_CHECKPOINTS = {"concourse", "@zone"}
 
 # The sections "@zone" and "@source" add to examples/crossing.yaml.
@@ -314,7 +319,7 @@ def battles(mpirun, throng, throng_mpi):
             check_exchange(f"{name} on {r} ranks", many, r, one["agents"], churn=True)
             check_same(f"{name} ({steps} steps, {threads} threads a rank) on {r} ranks", one, many, "one process")
             print(f"mpi_runs: {name} ({steps} steps, {threads} threads a rank, metrics {metrics}) on {r} ranks: hash "
-                  f"{many['hash']}, {one['agents_removed']} dead, as one process")
+                  f"{many['hash']}, {one['agents_removed']} dead, {one['routed_units']} units routed, as one process")
 
 
 def checkpoints(mpirun, throng, throng_mpi, tmp, files):
@@ -597,6 +602,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     files = {"@bad": os.path.join(here, "data", "bad", "world_problems.yaml")}
     files["@battle"] = os.path.join(here, "data", "battle_small.yaml")
+    files["@battle-morale"] = os.path.join(here, "data", "battle_small_morale.yaml")
     with tempfile.TemporaryDirectory(prefix="mpi_runs.") as tmp:
         with open(os.path.join(here, "..", "examples", "crossing.yaml")) as f:
             crossing = f.read()
@@ -612,12 +618,13 @@ def main():
         files["@concourse-ck"] = os.path.join(tmp, "concourse.ck")
         summary([throng, "run", "concourse", "--agents", "300", "--steps", "2", "--summary", "json", "--checkpoint",
                  files["@concourse-ck"]], 1)
-        files["@battle-units"] = os.path.join(tmp, "battle-units.yaml")
-        with open(os.path.join(here, "data", "battle_small.yaml")) as f:
-            battle = f.read().replace("archetype: west_infantry,", "archetype: west_infantry, morale: {breaks_at: 0.5},")
-        with open(files["@battle-units"], "w") as f:
+        files["@battle-formation"] = os.path.join(tmp, "battle-formation.yaml")
+        with open(os.path.join(here, "data", "battle_small_morale.yaml")) as f:
+            battle = f.read().replace("archetype: west_infantry, morale: {breaks_at: 0.1, rally_time: 3},",
+                                      "archetype: west_infantry, morale: {breaks_at: 0.1}, formation: {kind: line},")
+        with open(files["@battle-formation"], "w") as f:
             f.write(battle)
-        for args, word, status in REFUSED + [REFUSED_UNITS]:
+        for args, word, status in REFUSED + [REFUSED_FORMATION]:
             args = [files.get(a, a) for a in args]
             cmd = mpirun_args(mpirun, 2) + [throng_mpi, "run"] + args + ["--steps", "1"]
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)

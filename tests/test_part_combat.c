@@ -3,7 +3,7 @@
 // cut into strips of part worlds, stepped at once on threads that meet in
 // the sync's reduce and share (what MPI_Allreduce and MPI_Allgatherv do
 // between throng-mpi's ranks), steps every agent, every death and every
-// missile in flight to the whole world's bits.
+// missile in flight, and every unit's morale, to the whole world's bits.
 #define _POSIX_C_SOURCE 200809L // pthread barriers
 #include <criterion/criterion.h>
 #include <pthread.h>
@@ -15,6 +15,7 @@
 #include "combat.h"
 #include "part.h"
 #include "support.h"
+#include "units.h"
 #include "throng/scenario_file.h"
 #include "world_internal.h"
 
@@ -23,7 +24,7 @@ enum { PARTS = 3 };
 /// The parts' meeting point over threads of one process.
 typedef struct hub {
 	pthread_barrier_t bar;
-	unsigned char sums[PARTS][16];
+	unsigned char sums[PARTS][1024];
 	const void* mine[PARTS];
 	size_t bytes[PARTS];
 } hub;
@@ -46,7 +47,8 @@ static void hub_reduce(void* user, throng_part_point at, throng_part_op op, void
 	member* m = user;
 	hub* h = m->h;
 	const size_t size = op == THRONG_PART_SUM_U64 ? 8u : 4u;
-	unsigned char out[16];
+	unsigned char out[1024];
+	cr_assert_leq(count * size, sizeof out);
 	memcpy(h->sums[m->rank], values, count * size);
 	pthread_barrier_wait(&h->bar);
 	for (uint32_t k = 0; k < count; ++k) {
@@ -114,10 +116,42 @@ static void* step_member(void* arg)
 	return NULL;
 }
 
-Test(part_combat, a_battle_in_three_strips_fights_as_the_whole)
+/// Whether two missiles are the same, field by field (their padding is
+/// not theirs: memcmp would read it).
+static bool same_missile(const thr_missile* a, const thr_missile* b)
 {
-	char path[1024];
-	snprintf(path, sizeof path, "%s/tests/data/battle_small.yaml", THRONG_SOURCE_DIR);
+	return a->shot == b->shot && a->land == b->land && a->target == b->target && a->shooter == b->shooter &&
+	       memcmp(&a->x, &b->x, sizeof a->x) == 0 && memcmp(&a->y, &b->y, sizeof a->y) == 0 &&
+	       memcmp(&a->damage, &b->damage, sizeof a->damage) == 0;
+}
+
+/// Whether two worlds' units are in the same state (what the morale
+/// stage reckons, bit for bit).
+static bool same_units(const throng_world* a, const throng_world* b)
+{
+	bool same = a->unit_count == b->unit_count;
+	for (uint32_t k = 0; same && k < a->unit_count; ++k) {
+		const thr_unit* u = &a->units[k];
+		const thr_unit* v = &b->units[k];
+		same = u->count == v->count && u->most == v->most && u->start == v->start && u->routing == v->routing &&
+		       u->rallies_left == v->rallies_left && u->quiet == v->quiet && u->routed_step == v->routed_step &&
+		       memcmp(&u->morale, &v->morale, sizeof u->morale) == 0 && memcmp(&u->shock, &v->shock, sizeof u->shock) == 0 &&
+		       memcmp(&u->cx, &v->cx, sizeof u->cx) == 0 && memcmp(&u->cy, &v->cy, sizeof u->cy) == 0 &&
+		       memcmp(&u->fx, &v->fx, sizeof u->fx) == 0 && memcmp(&u->fy, &v->fy, sizeof u->fy) == 0 &&
+		       memcmp(&u->rx, &v->rx, sizeof u->rx) == 0 && memcmp(&u->ry, &v->ry, sizeof u->ry) == 0;
+	}
+	return same;
+}
+
+/// What a battle in strips did.
+typedef struct battle_run {
+	uint32_t deaths, most_missiles, blows_in, routs;
+} battle_run;
+
+/// The battle of `path` in three strips of part worlds beside the whole
+/// world for `steps` steps (see the file's head).
+static battle_run fight_in_strips(const char* path, uint32_t steps)
+{
 	throng_scene* s = NULL;
 	cr_assert_eq(throng_scene_load_file(path, NULL, &s), THRONG_OK, "%s", throng_last_error());
 	throng_world* whole = throng_scene_world(s);
@@ -144,8 +178,8 @@ Test(part_combat, a_battle_in_three_strips_fights_as_the_whole)
 	const throng_part_rows rows = throng_part_rows_of(whole);
 	const int32_t halo = throng_part_halo_rows(mem[0].w);
 	cr_assert_lt(halo, rows.ny / 2, "the halo (%d rows of %d) covers the field", halo, rows.ny);
-	uint32_t deaths = 0, most_missiles = 0;
-	for (uint32_t step = 0; step < 240; ++step) {
+	uint32_t deaths = 0, most_missiles = 0, routs = 0;
+	for (uint32_t step = 0; step < steps; ++step) {
 		uint32_t count = 0;
 		for (uint32_t id = 0; id < ids; ++id) {
 			count += alive[id];
@@ -192,10 +226,19 @@ Test(part_combat, a_battle_in_three_strips_fights_as_the_whole)
 			}
 			// Every part holds every missile in flight, in the whole world's order.
 			cr_assert_eq(pw->missile_n, whole->missile_n, "step %u, part %u: missiles", step, r);
-			cr_assert(pw->missile_n == 0 || memcmp(pw->missiles, whole->missiles, pw->missile_n * sizeof *pw->missiles) == 0,
-			          "step %u, part %u: the missiles differ", step, r);
+			for (uint32_t k = 0; k < pw->missile_n; ++k) {
+				cr_assert(same_missile(&pw->missiles[k], &whole->missiles[k]), "step %u, part %u: missile %u differs",
+				          step, r, k);
+			}
 		}
 		most_missiles = whole->missile_n > most_missiles ? whole->missile_n : most_missiles;
+		// Every part holds every unit, reckoned alike from the parts' sums.
+		for (uint32_t r = 0; r < PARTS; ++r) {
+			cr_assert(same_units(mem[r].w, whole), "step %u, part %u: the units differ", step, r);
+		}
+		for (uint32_t k = 0; k < whole->unit_count; ++k) {
+			routs += whole->units[k].routing;
+		}
 		for (uint32_t id = 0; id < ids; ++id) {
 			throng_agent_record want;
 			const bool here = throng_agent_record_of(whole, id, &want) == THRONG_OK;
@@ -219,11 +262,7 @@ Test(part_combat, a_battle_in_three_strips_fights_as_the_whole)
 		}
 		cr_assert_eq(mem[0].shares, step + 1u, "one share a step");
 	}
-	cr_assert_gt(deaths, 20u, "a battle without deaths tests little");
-	cr_assert_gt(most_missiles, 20u);
-	cr_assert_gt(mem[0].blows_in + mem[1].blows_in + mem[2].blows_in, 0u, "no blow crossed a border");
-	printf("part_combat: %u deaths, up to %u missiles in flight, blows across borders %u %u %u\n", deaths,
-	       most_missiles, mem[0].blows_in, mem[1].blows_in, mem[2].blows_in);
+	const battle_run out = {deaths, most_missiles, mem[0].blows_in + mem[1].blows_in + mem[2].blows_in, routs};
 	for (uint32_t r = 0; r < PARTS; ++r) {
 		free(mem[r].got);
 		throng_world_destroy(mem[r].w);
@@ -235,6 +274,30 @@ Test(part_combat, a_battle_in_three_strips_fights_as_the_whole)
 	free(alive);
 	free(rec);
 	throng_scene_destroy(s);
+	return out;
+}
+
+Test(part_combat, a_battle_in_three_strips_fights_as_the_whole)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/tests/data/battle_small.yaml", THRONG_SOURCE_DIR);
+	const battle_run r = fight_in_strips(path, 240);
+	cr_assert_gt(r.deaths, 20u, "a battle without deaths tests little");
+	cr_assert_gt(r.most_missiles, 20u);
+	cr_assert_gt(r.blows_in, 0u, "no blow crossed a border");
+	printf("part_combat: %u deaths, up to %u missiles in flight, %u blows across borders\n", r.deaths,
+	       r.most_missiles, r.blows_in);
+}
+
+Test(part_combat, units_rout_in_strips_as_in_the_whole)
+{
+	// The same battle, every group a unit that breaks at a tenth of its
+	// strength lost and rallies after 3 quiet seconds.
+	char path[1024];
+	snprintf(path, sizeof path, "%s/tests/data/battle_small_morale.yaml", THRONG_SOURCE_DIR);
+	const battle_run r = fight_in_strips(path, 300);
+	cr_assert_gt(r.routs, 0u, "no unit routed");
+	printf("part_combat (units): %u deaths, %u unit-steps routing\n", r.deaths, r.routs);
 }
 
 Test(part_combat, combat_without_a_share_is_refused_naming_it)

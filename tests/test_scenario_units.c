@@ -460,7 +460,8 @@ Test(units, save_load_save_gives_the_same_text_and_the_same_world)
 // Part worlds
 // ---------------------------------------------------------------------------
 
-/// Loads every agent of `whole` into a part of it: refused, naming units.
+/// Loads every agent of `whole` into a part of it without a sync: refused,
+/// naming units (their morale needs the parts' sums).
 static void part_refuses(const throng_world* whole)
 {
 	throng_world* part = NULL;
@@ -472,13 +473,13 @@ static void part_refuses(const throng_world* whole)
 	}
 	cr_assert_eq(throng_part_load(part, recs, NULL, n, 0), THRONG_ERR_UNSUPPORTED);
 	cr_assert(strstr(throng_last_error(), "throng_part_load: the world has ") != NULL &&
-	              strstr(throng_last_error(), "(throng_world_add_unit): part worlds do not keep morale yet") != NULL,
+	              strstr(throng_last_error(), "(throng_world_add_unit): their morale needs throng_part_set_sync") != NULL,
 	          "%s", throng_last_error());
 	free(recs);
 	throng_world_destroy(part);
 }
 
-Test(units, part_worlds_refuse_a_scene_with_units)
+Test(units, part_worlds_without_a_sync_refuse_a_scene_with_units)
 {
 	throng_scene* s = load_standing(NULL);
 	part_refuses(throng_scene_world(s));
@@ -497,8 +498,9 @@ Test(units, part_worlds_refuse_a_scene_with_units)
 	a.unit = unit;
 	cr_assert_eq(throng_world_spawn(w, &a, 1, NULL), THRONG_OK, "%s", throng_last_error());
 	part_refuses(w);
-	cr_assert_eq(strcmp(throng_last_error(), "throng_part_load: the world has 1 unit (throng_world_add_unit): part "
-	                                         "worlds do not keep morale yet (run the scene in one process)"),
+	cr_assert_eq(strcmp(throng_last_error(), "throng_part_load: the world has 1 unit (throng_world_add_unit): their "
+	                                         "morale needs throng_part_set_sync first (the parts add up each unit's "
+	                                         "sums)"),
 	             0, "%s", throng_last_error());
 	throng_world_destroy(w);
 }

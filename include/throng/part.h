@@ -38,6 +38,10 @@ typedef enum throng_part_point {
 	/// found: the strikes another part must know (the shots, and the blows
 	/// on its own agents), as opaque bytes (throng_part_sync.share).
 	THRONG_PART_COMBAT_STRIKES,
+	/// Units, once a step in a world with units, before the morale stage:
+	/// each unit's sums over the part's own members (9 values a unit,
+	/// THRONG_PART_SUM_U64; signed sums wrap as two's complement).
+	THRONG_PART_UNITS,
 } throng_part_point;
 
 /// The reduction a point asks for.
@@ -73,7 +77,7 @@ typedef struct throng_part_sync {
 throng_status throng_part_set_sync(throng_world* w, const throng_part_sync* sync);
 
 /// One agent's whole state: what a part world needs to step it as the
-/// whole world would (96 bytes, no padding: drivers send it as bytes).
+/// whole world would (100 bytes, no padding: drivers send it as bytes).
 typedef struct throng_agent_record {
 	uint32_t id;                  ///< the whole world's id
 	float px, py, vx, vy, hx, hy; ///< position (m), velocity (m/s), heading (unit)
@@ -91,6 +95,7 @@ typedef struct throng_agent_record {
 	/// again, and what the last step did to it (THRONG_COMBAT_* bits).
 	float health;
 	uint32_t ready, combat_state;
+	uint32_t unit; ///< its unit (THRONG_NO_UNIT: none)
 } throng_agent_record;
 
 /// The agent grid's rows and columns as a world's step lays them out
@@ -126,8 +131,8 @@ throng_status throng_part_create(const throng_world* whole, uint32_t threads, ui
 /// part's. Fails, changing nothing, with THRONG_ERR_INVALID_ARGUMENT
 /// (naming the record and the field) or THRONG_ERR_CAPACITY; and with
 /// THRONG_ERR_UNSUPPORTED for solid contacts without throng_part_set_sync,
-/// for combat without a sync whose share is set, and for a world with
-/// units (part worlds keep no morale yet). In a world with combat or
+/// for combat without a sync whose share is set, and for a unit with a
+/// formation (part worlds keep morale, not formations yet). In a world with combat or
 /// sinks an own agent's target may be missing too (it died or left): it
 /// is set to none, as the removal does in the whole world.
 throng_status throng_part_load(throng_world* w, const throng_agent_record* recs, const uint8_t* ghost, uint32_t n,
@@ -240,13 +245,15 @@ void throng_part_get_threat(const throng_world* w, throng_vec2* position, throng
 throng_status throng_part_copy_sources(throng_world* to, const throng_world* from);
 
 /// Gives the part world `to` the missiles in flight of the part world
-/// `from`, in their order: every part keeps every missile (a part's step
-/// lands those on its own agents), so any part's are the whole world's.
-/// For a driver that gathers the whole world into a part of its own (its
-/// hash and checkpoints hold the missiles). Fails with
-/// THRONG_ERR_INVALID_ARGUMENT when either is not a part world, or
+/// `from`, in their order, and its units' states: every part keeps every
+/// missile (a part's step lands those on its own agents) and every unit
+/// (each reckons the morale of all from the sums the parts reduce), so
+/// any part's are the whole world's. For a driver that gathers the whole
+/// world into a part of its own (its hash, summary and checkpoints hold
+/// them). Fails with THRONG_ERR_INVALID_ARGUMENT when either is not a
+/// part world or their units differ in number, or
 /// THRONG_ERR_OUT_OF_MEMORY, changing nothing.
-throng_status throng_part_copy_missiles(throng_world* to, const throng_world* from);
+throng_status throng_part_copy_combat(throng_world* to, const throng_world* from);
 
 /// The record of the agent in slot `slot` of w (any world; slots as in
 /// throng_world_view), from its current state.
