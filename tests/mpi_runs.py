@@ -319,7 +319,7 @@ def battles(mpirun, throng, throng_mpi):
             check_exchange(f"{name} on {r} ranks", many, r, one["agents"], churn=True)
             check_same(f"{name} ({steps} steps, {threads} threads a rank) on {r} ranks", one, many, "one process")
             print(f"mpi_runs: {name} ({steps} steps, {threads} threads a rank, metrics {metrics}) on {r} ranks: hash "
-                  f"{many['hash']}, {one['agents_removed']} dead, {one['routed_units']} units routed, as one process")
+                  f"{many['hash']}, {one['agents_removed']} dead, {one.get('routed_units', 0)} units routed, as one process")
 
 
 def checkpoints(mpirun, throng, throng_mpi, tmp, files):
