@@ -174,6 +174,9 @@ BATTLES = [
 # the ranks add up each unit's sums before the morale stage; units rout
 # (the first at 8.55 s) and rally.
 BATTLES.append(("battle_small_morale.yaml", 400, 1, "off", [1, 2, 3, 4]))
+# The built-in battle to a winner (units routing to exits that take them,
+# a rally), 400 soldiers fought out: (options, ranks).
+BATTLE_SCENES = [(["armies", "--agents", "400", "--seed", "2", "--steps", "9000"], [3])]
 
 # --seconds instead of --steps: the same steps as throng run takes.
 SECONDS = ("crossing", 1000, "2.5", [2])
@@ -308,9 +311,12 @@ def battles(mpirun, throng, throng_mpi):
     """Battles on several ranks: the hash, the dead and every other field
     as one process."""
     here = os.path.dirname(os.path.abspath(__file__))
-    for name, steps, threads, metrics, ranks in BATTLES[:1] if QUICK else BATTLES:
-        opts = [os.path.join(here, "data", name), "--steps", str(steps), "--metrics", metrics, "--summary", "json",
-                "--threads", str(threads)]
+    runs = [([os.path.join(here, "data", name), "--steps", str(steps), "--metrics", metrics], threads, ranks)
+            for name, steps, threads, metrics, ranks in (BATTLES[:1] if QUICK else BATTLES)]
+    runs += [] if QUICK else [(opts + ["--metrics", "off"], 1, ranks) for opts, ranks in BATTLE_SCENES]
+    for args, threads, ranks in runs:
+        name, steps = os.path.basename(args[0]), args[args.index("--steps") + 1]
+        opts = args + ["--summary", "json", "--threads", str(threads)]
         one = summary([throng, "run"] + opts, threads)
         if one["agents_removed"] == 0:
             sys.exit(f"mpi_runs: {name}: nobody died in {steps} steps")
@@ -318,7 +324,7 @@ def battles(mpirun, throng, throng_mpi):
             many = summary(mpirun_args(mpirun, r) + [throng_mpi, "run"] + opts, threads)
             check_exchange(f"{name} on {r} ranks", many, r, one["agents"], churn=True)
             check_same(f"{name} ({steps} steps, {threads} threads a rank) on {r} ranks", one, many, "one process")
-            print(f"mpi_runs: {name} ({steps} steps, {threads} threads a rank, metrics {metrics}) on {r} ranks: hash "
+            print(f"mpi_runs: {name} ({steps} steps, {threads} threads a rank) on {r} ranks: hash "
                   f"{many['hash']}, {one['agents_removed']} dead, {one.get('routed_units', 0)} units routed, as one process")
 
 
