@@ -16,7 +16,7 @@
 // (--benchmark_repetitions) go on with the same scene. After
 // BENCH_RESET_STEPS (600 steps, 10 s of simulated time) the scene is
 // rebuilt, so fast runs keep measuring a scene's first seconds. Scenes
-// with target rules (armies) time whole rule periods per iteration (see
+// with target rules (charge) time whole rule periods per iteration (see
 // bench_rule_period in common.h). The world counts the time of its stages
 // during the timed steps; its work is counted once, right after the
 // scene is first built, over one iteration's steps (report.h).

@@ -22,7 +22,7 @@
 /// The scenarios the suite measures, in report order. Those the library
 /// does not have (throng_scenario_find() is NULL) are left out at
 /// registration.
-#define BENCH_SCENARIO_WANTED {"field", "circle", "crossing", "armies"}
+#define BENCH_SCENARIO_WANTED {"field", "circle", "crossing", "charge"}
 #define BENCH_SCENARIO_WANTED_COUNT 4
 
 /// Agent counts, and the first one that counts as "large" (its runs carry

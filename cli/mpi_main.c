@@ -24,7 +24,7 @@
 // scale: --metrics off for runs that should).
 //
 // A scene's measure: rank 0 samples the whole world it gathers after each
-// step (armies'), and the outcome reads the whole world at the end.
+// step (charge's, evacuation's), and the outcome reads the whole world at the end.
 //
 // Agents that come and go (mpi_churn.c): each rank's sinks remove its own
 // agents; every rank runs every source over the agents near it, which
@@ -249,7 +249,7 @@ static int run(int argc, char** argv)
 	// The quality metrics: rank 0 observes a whole world gathered after
 	// every step (gathered, which starts at the initial state: the first
 	// observation reads it as the previous state).
-	// A measure that samples every step (armies') is sampled there too,
+	// A measure that samples every step (charge's) is sampled there too,
 	// before each step.
 	const bool sampled = throng_scene_samples(scene);
 	throng_metrics* metrics = NULL;

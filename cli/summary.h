@@ -73,7 +73,7 @@ typedef struct cli_summary {
 	uint64_t border_moves;      ///< times the borders moved
 	double imbalance;           ///< the most agents a rank stepped as its own over the mean, averaged over steps
 	throng_quality quality;     ///< the crowd-quality metrics over the run (docs/QUALITY.md)
-	uint32_t outcome_count;     ///< the scenario's own outcome figures (armies, flock)
+	uint32_t outcome_count;     ///< the scenario's own outcome figures (armies, charge, flock, ...)
 	throng_scene_outcome outcomes[THRONG_MAX_OUTCOMES];
 	/// Combat (docs/ARMIES.md): the group labels of the agents whose
 	/// archetype has combat when the run began (cli_summary_begin; at most

@@ -137,7 +137,8 @@ Test(replay, army_colours)
 	view_ok(DUMMY, "armies --agents 600 --steps 10 --color army --screenshot live.png --no-hud --width 640 --height 480");
 	expect_same("live.png", "army.png");
 	image a = load_png("army.png"), g = load_png("group.png");
-	// Both armies' infantry in their own colour-blind-safe colour.
+	// Both armies (`armies`' labels 0 and 1, one unit a group) in their
+	// own colour-blind-safe colour.
 	cr_expect_gt(count_color(&a, ARMY0), 200u);
 	cr_expect_gt(count_color(&a, ARMY1), 200u);
 	cr_expect_eq(count_color(&g, ARMY0), 0u);

@@ -32,7 +32,7 @@ THRONG_API_BEGIN
 
 /// What a target rule's max_candidates 0 means: target selection examines
 /// at most this many candidates (agents in the grid cells within sight, of
-/// any group) per agent and choice. The built-in armies at 100,000 agents
+/// any group) per agent and choice. The built-in charge at 100,000 agents
 /// examine up to ~29,000 (its cavalry's sight is 150 m).
 #define THRONG_TARGET_MAX_CANDIDATES 65536
 

@@ -93,7 +93,7 @@ typedef struct throng_scene_outcome {
 /// Writes up to `cap` of the scene's outcome figures, measured on the
 /// current state, to out and returns how many there are (0 for scenarios
 /// without an outcome measure, and for a NULL scene). A scenario file has
-/// the measure it names (`measure: armies`, docs/SCENARIOS.md).
+/// the measure it names (`measure: battle`, docs/SCENARIOS.md).
 uint32_t throng_scene_outcomes(const throng_scene* scene, throng_scene_outcome* out, uint32_t cap);
 
 /// A measurement set (throng/measure.h) with the lines and areas the

@@ -50,8 +50,9 @@ throng_world* throng_scene_use_part(throng_scene* scene, throng_world* part);
 throng_world* throng_scene_swap_world(throng_scene* scene, throng_world* world);
 
 /// Whether the scene's outcome measure samples the world before each
-/// step (armies' does): a distributed driver must then sample it on the
-/// whole world (throng_scene_sample_with). False for a NULL scene.
+/// step (charge's, battle's and evacuation's do): a distributed driver
+/// must then sample it on the whole world (throng_scene_sample_with).
+/// False for a NULL scene.
 bool throng_scene_samples(const throng_scene* scene);
 
 /// Samples the scene's measure on `whole`, a whole world (borrowed) at the
