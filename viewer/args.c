@@ -276,7 +276,9 @@ void vw_print_help(void)
 		"                         army (default group; army: Okabe-Ito colour-blind-\n"
 		"                         safe colours: in `armies` west blue, east\n"
 		"                         vermillion; in `charge` army 0 blue-green, army 1\n"
-		"                         vermillion-orange)\n"
+		"                         vermillion-orange)\n",
+		stdout);
+	fputs( // two strings: C99 asks compilers for 4,095 characters a string
 		"  --agents N             agents (default: the scenario's; not with a file)\n"
 		"  --engine simd|scalar   engine (default simd)\n"
 		"  --threads T            OpenMP threads of the SIMD engine (default: OpenMP's)\n"
