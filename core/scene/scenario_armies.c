@@ -40,10 +40,11 @@
 // The outcome measure `battle` (below) reads the world only, so a
 // scenario file naming it (`measure: battle`) is measured alike: the
 // sides are the group labels of the soldiers (agents of an archetype with
-// combat); a soldier is in the fight while it stands (its unit does not
-// rout) or its unit can still rally; the battle is decided once at most
-// one side is in the fight, some soldier having fallen or routed
-// (sampled every ARMIES_SAMPLE steps).
+// combat); a soldier stands while it is alive and its unit does not
+// rout; the battle is decided at the first check (every ARMIES_SAMPLE
+// steps) at which at most one side stands, some soldier having fallen or
+// routed, and won by the side standing (a broken unit that rallies
+// later makes it undecided again).
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -274,14 +275,16 @@ throng_status thr_armies_build(throng_scene* scene, const throng_scene_def* o)
 			if (c == 0) {
 				continue;
 			}
-			// A square on each flank of the line, riding for the enemy's
-			// archers behind the same flank's end of their line.
+			// A square on each flank of the line, its front level with the
+			// infantry's (a square 113 m deep at 100,000 soldiers: centred on
+			// the line, it would reach across the centre line into the
+			// enemy's).
 			const uint32_t side = (uint32_t)ceilf(sqrtf((float)c));
 			const float y = (k == 0 ? -1.0f : 1.0f) *
 			                (0.5f * L->line_width + ARMIES_CAV_FLANK + 0.5f * (float)side * ARMIES_CAV_SPACING);
 			const throng_vec2 refuge = {refuge_x, y};
 			st = armies_unit(scene, a, ROLE_CAVALRY, k, c, archetype[a][ROLE_CAVALRY], side, ARMIES_CAV_SPACING,
-			                 (throng_vec2){sign * (front + 0.5f * L->inf_depth), y},
+			                 (throng_vec2){sign * (front + 0.5f * (float)side * ARMIES_CAV_SPACING), y},
 			                 (throng_vec2){-sign * march_x, y}, refuge);
 		}
 	}
@@ -295,12 +298,10 @@ throng_status thr_armies_build(throng_scene* scene, const throng_scene_def* o)
 
 /// The battle on the current state, by side (label; the smallest
 /// ARMIES_MAX_SIDES labels): the soldiers standing (alive, their unit
-/// not routing) and those still in the fight (standing, or their unit
-/// routing with a rally left); whether anyone fell or routed.
+/// not routing); whether anyone fell or routed.
 typedef struct battle_count {
 	uint32_t labels[ARMIES_MAX_SIDES];
 	uint64_t standing[ARMIES_MAX_SIDES];
-	uint64_t fighting[ARMIES_MAX_SIDES];
 	uint32_t sides;      ///< labels seen
 	uint64_t all_standing;
 	bool struck;         ///< someone fell (an agent was removed) or a unit routed
@@ -323,18 +324,10 @@ static int battle_side(battle_count* b, uint32_t label)
 	const uint32_t keep = b->sides < ARMIES_MAX_SIDES ? b->sides : ARMIES_MAX_SIDES - 1u;
 	memmove(&b->labels[at + 1], &b->labels[at], (keep - at) * sizeof b->labels[0]);
 	memmove(&b->standing[at + 1], &b->standing[at], (keep - at) * sizeof b->standing[0]);
-	memmove(&b->fighting[at + 1], &b->fighting[at], (keep - at) * sizeof b->fighting[0]);
 	b->labels[at] = label;
-	b->standing[at] = b->fighting[at] = 0;
+	b->standing[at] = 0;
 	b->sides = keep + 1u;
 	return (int)at;
-}
-
-/// Whether unit u can still fight: it does not rout, or it can rally.
-static bool battle_unit_fights(const throng_world* w, uint32_t u)
-{
-	throng_unit_state us;
-	return throng_world_get_unit(w, u, &us) == THRONG_OK && (!us.routing || us.rallies_left > 0);
 }
 
 static void battle_measure(const throng_scene* scene, battle_count* b)
@@ -364,24 +357,18 @@ static void battle_measure(const throng_scene* scene, battle_count* b)
 		if (side < 0) {
 			continue;
 		}
-		bool fighting = !routing;
-		throng_agent_state a;
-		if (routing && throng_world_get_agent(w, v.id[k], &a) == THRONG_OK && a.unit != THRONG_NO_UNIT) {
-			fighting = battle_unit_fights(w, a.unit);
-		}
 		b->standing[side] += routing ? 0u : 1u;
-		b->fighting[side] += fighting ? 1u : 0u;
 		b->all_standing += routing ? 0u : 1u;
 	}
 }
 
-/// The one side still in the fight (its label), -1 when none is, -2
-/// when two or more are.
+/// The one side standing (its label), -1 when none is, -2 when two or
+/// more are.
 static double battle_winner(const battle_count* b)
 {
 	double winner = -1.0;
 	for (uint32_t k = 0; k < b->sides; ++k) {
-		if (b->fighting[k] > 0) {
+		if (b->standing[k] > 0) {
 			if (winner >= 0.0) {
 				return -2.0;
 			}
@@ -389,12 +376,6 @@ static double battle_winner(const battle_count* b)
 		}
 	}
 	return winner;
-}
-
-static void battle_init(const throng_scene* scene, thr_measure_state* state)
-{
-	(void)scene;
-	state->resolved_at = -1.0;
 }
 
 static void battle_sample(const throng_scene* scene, thr_measure_state* state)
@@ -418,6 +399,8 @@ static uint32_t battle_outcome(const throng_scene* scene, const thr_measure_stat
 	double decided = state->resolved_at;
 	if (decided < 0.0 && winner > -2.0) {
 		decided = (double)scene->steps * scene->dt; // reached on the state measured now
+	} else if (winner == -2.0) {
+		decided = -1.0; // a side that had broken rallied: undecided again
 	}
 	// The first rout: the earliest step a unit routed at.
 	double first_rout = -1.0;
@@ -441,7 +424,7 @@ static uint32_t battle_outcome(const throng_scene* scene, const thr_measure_stat
 
 const thr_measure thr_battle_measure = {
 	.name = "battle",
-	.init = battle_init,
+	.init = thr_measure_init_unresolved,
 	.sample = battle_sample,
 	.outcome = battle_outcome,
 };

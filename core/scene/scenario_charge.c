@@ -296,13 +296,6 @@ static void charge_measure(const throng_scene* scene, double* engaged, double* g
 	}
 }
 
-/// The measure's state: when the battle resolved (s), -1 while unresolved.
-static void charge_init(const throng_scene* scene, thr_measure_state* state)
-{
-	(void)scene;
-	state->resolved_at = -1.0;
-}
-
 static void charge_sample(const throng_scene* scene, thr_measure_state* state)
 {
 	if (state->resolved_at >= 0.0 || scene->steps % CHARGE_SAMPLE != 0) {
@@ -333,7 +326,7 @@ static uint32_t charge_outcome(const throng_scene* scene, const thr_measure_stat
 
 const thr_measure thr_charge_measure = {
 	.name = "charge",
-	.init = charge_init,
+	.init = thr_measure_init_unresolved,
 	.sample = charge_sample,
 	.outcome = charge_outcome,
 };

@@ -156,12 +156,6 @@ throng_status thr_evacuation_build(throng_scene* scene, const throng_scene_def* 
 // The `evacuation` measure: when the room was empty.
 // ---------------------------------------------------------------------------
 
-static void evacuation_init(const throng_scene* scene, thr_measure_state* m)
-{
-	(void)scene;
-	m->resolved_at = -1.0;
-}
-
 static void evacuation_sample(const throng_scene* scene, thr_measure_state* m)
 {
 	if (m->resolved_at < 0.0 && throng_world_agent_count(scene->world) == 0) {
@@ -186,7 +180,7 @@ static uint32_t evacuation_outcome(const throng_scene* scene, const thr_measure_
 
 const thr_measure thr_evacuation_measure = {
 	.name = "evacuation",
-	.init = evacuation_init,
+	.init = thr_measure_init_unresolved,
 	.sample = evacuation_sample,
 	.outcome = evacuation_outcome,
 };

@@ -142,6 +142,9 @@ extern const thr_measure* const thr_measure_table[];
 extern const uint32_t thr_measure_count;
 /// Attaches `measure` (may be NULL) to a scene whose world is built.
 void thr_scene_attach_measure(throng_scene* scene, const thr_measure* measure);
+/// The init of the measures that note one time (charge, battle,
+/// evacuation): resolved_at -1, not yet.
+void thr_measure_init_unresolved(const throng_scene* scene, thr_measure_state* state);
 
 /// The built-in armies' default run (s at 60 steps a second): long enough
 /// for 100,000 soldiers to reach a winner (docs/ARMIES.md).

@@ -26,6 +26,12 @@ const uint32_t thr_measure_count = sizeof thr_measure_table / sizeof thr_measure
 _Static_assert(sizeof thr_measure_table / sizeof thr_measure_table[0] <= THR_MAX_MEASURES,
                "the file reader lists at most THR_MAX_MEASURES measure names");
 
+void thr_measure_init_unresolved(const throng_scene* scene, thr_measure_state* state)
+{
+	(void)scene;
+	state->resolved_at = -1.0;
+}
+
 void thr_scene_attach_measure(throng_scene* scene, const thr_measure* measure)
 {
 	scene->measure = measure;
