@@ -334,21 +334,12 @@ static void battle_measure(const throng_scene* scene, battle_count* b)
 {
 	const throng_world* w = scene->world;
 	memset(b, 0, sizeof *b);
-	const uint32_t archetypes = throng_world_archetype_count(w);
-	uint8_t fights[256];
-	bool any = false;
-	for (uint32_t a = 0; a < archetypes && a < sizeof fights; ++a) {
-		throng_controller c;
-		fights[a] = throng_world_get_controller(w, a, &c) == THRONG_OK && c.combat.enabled;
-		any = any || fights[a];
-	}
 	b->struck = throng_world_get_stats(w).agents_removed > 0;
-	if (!any) {
-		return;
-	}
 	const throng_view v = throng_world_view(w);
 	for (uint32_t k = 0; k < v.count; ++k) {
-		if (v.archetype[k] >= sizeof fights || !fights[v.archetype[k]]) {
+		// A soldier: health is 0 without combat, and above 0 in a live
+		// agent with it (one whose health reaches 0 is removed).
+		if (!(v.health[k] > 0.0f)) {
 			continue;
 		}
 		const int side = battle_side(b, v.group[k]);
