@@ -530,6 +530,13 @@ static void measure(thr_unit* u, float dt)
 			u->fy = (float)(hy / len);
 		}
 	}
+	if (u->def.formation.kind != THRONG_FORMATION_NONE && u->anchored && !u->charging && !u->routing) {
+		// In its ranks a unit faces as its slots do: soldiers standing on
+		// their slots turn this way and that, and their mean heading would
+		// make a blow on its front rank a blow on its flank or rear.
+		u->fx = u->hx;
+		u->fy = u->hy;
+	}
 	const throng_morale* m = &u->def.morale;
 	const float scale = m->breaks_at * (float)(u->most > 0 ? u->most : 1u);
 	const float weight = m->flank * (float)u->flank_hits + m->rear * (float)u->rear_hits;

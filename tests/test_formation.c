@@ -273,6 +273,67 @@ Test(formation, a_unit_that_is_engaged_charges_and_one_told_to_hold_keeps_its_ra
 	cr_assert_eq(arch, a.fight);
 }
 
+Test(formation, a_unit_in_its_ranks_faces_as_its_slots_do_whatever_its_soldiers_heads_do)
+{
+	// Six soldiers on the slots of a line of 3 files facing +x (as in the
+	// first test, but standing on them), told to hold. After the first
+	// step every one of them is turned to face -x: their mean heading is
+	// the unit's back. An enemy 0.6 m in front of the middle of its first
+	// rank strikes it every second: the blows come from the unit's front,
+	// so they weigh nothing (flank 1, rear 3 by default), and the unit
+	// reports its formation's facing.
+	static const throng_vec2 slots[6] = {{10.5f, 6}, {10.5f, 5}, {10.5f, 4}, {9.5f, 6}, {9.5f, 5}, {9.5f, 4}};
+	for (int e = 0; e < 2; ++e) {
+		throng_world* w = thr_test_battlefield(engines[e], 1, 9);
+		const army a = add_army(w, 1);
+		const uint32_t u = add_unit(w, a, 0, THRONG_FORMATION_LINE, 3);
+		const uint32_t first = soldiers_at(w, a, u, 0, slots, 6);
+		cr_assert_eq(throng_world_order_unit(w, u, (throng_order){THRONG_ORDER_HOLD, {0.0f, 0.0f}}), THRONG_OK);
+		throng_controller foe_ctl = fighter(0);
+		foe_ctl.slot_count = 0; // it stands where it is and strikes
+		foe_ctl.contact.enabled = false;
+		foe_ctl.combat.health = 1.0e6f;
+		foe_ctl.combat.reach = 1.0f;
+		foe_ctl.combat.damage = 1.0f;
+		throng_agent_def foe = throng_agent_default_def();
+		foe.position = (throng_vec2){11.1f, 5.0f};
+		foe.target = foe.position;
+		foe.archetype = thr_test_archetype(w, &foe_ctl);
+		foe.group = 1;
+		cr_assert_eq(throng_world_spawn(w, &foe, 1, NULL), THRONG_OK, "%s", throng_last_error());
+		thr_test_step(w);
+		cr_assert_float_eq(thr_test_unit(w, u).heading.x, 1.0f, 1e-6f);
+		for (uint32_t id = first; id < first + 6; ++id) {
+			cr_assert_eq(throng_world_set_heading(w, id, (throng_vec2){-1.0f, 0.0f}), THRONG_OK);
+		}
+		uint32_t hits = 0;
+		for (int k = 0; k < 40; ++k) { // 10 s
+			thr_test_step(w);
+			const throng_view v = throng_world_view(w);
+			for (uint32_t i = 0; i < v.count; ++i) {
+				hits += v.group[i] == 0 && (v.combat_state[i] & THRONG_COMBAT_HIT) != 0;
+			}
+		}
+		const throng_unit_state s = thr_test_unit(w, u);
+		cr_assert_geq(hits, 8u, "engine %d: the enemy hit the unit %u times in 10 s", e, hits);
+		cr_assert(!s.charging);
+		cr_assert_float_eq(s.facing.x, 1.0f, 1e-6f, "engine %d: facing (%g, %g)", e, (double)s.facing.x,
+		                   (double)s.facing.y);
+		cr_assert_float_eq(s.shock, 0.0f, 0.0f, "engine %d: %u blows on its front rank gave it shock %g", e, hits,
+		                   (double)s.shock);
+		// Its soldiers still face its back (standing on their slots, they
+		// did not turn), so the mean heading would have counted them as
+		// blows from the rear.
+		float mean = 0.0f;
+		for (uint32_t id = first; id < first + 6; ++id) {
+			mean += thr_test_agent(w, id).heading.x / 6.0f;
+		}
+		cr_assert_lt(mean, 0.0f, "engine %d: the soldiers turned back to the front (mean heading x %g)", e,
+		             (double)mean);
+		throng_world_destroy(w);
+	}
+}
+
 /// Two armies of 3 units of `per` (blocks 38 wide), 40 m apart, in lines,
 /// each ordered to advance on the other's start; the hash every 50 of
 /// `steps` steps, and how many units charged.

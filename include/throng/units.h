@@ -5,7 +5,8 @@
 // A unit is a body of soldiers that breaks and runs together. Agents join
 // one when they are spawned (throng_agent_def.unit). After every step the
 // world measures each unit (its live members, their centre and their mean
-// heading, its facing) and its morale:
+// heading, its facing: a unit in formation that has not charged faces as
+// its slots do) and its morale:
 //
 //     morale = base - (start - count) / (breaks_at * most) - shock
 //
@@ -130,7 +131,7 @@ typedef struct throng_unit_state {
 	uint32_t rallies_left;
 	uint64_t routed_step;   ///< the step count when it first routed; UINT64_MAX: never
 	throng_vec2 centre;     ///< its live members' mean position (0, 0 with none)
-	throng_vec2 facing;     ///< unit vector of its members' mean heading
+	throng_vec2 facing;     ///< unit vector of its members' mean heading (in formation, not charging: heading)
 	throng_vec2 refuge;     ///< where its routers run (valid once it has routed)
 	throng_order order;     ///< formation: its order now (a move or turn done becomes a halt)
 	bool charging;          ///< formation: it has left its slots to fight (charge order, or engaged)
