@@ -180,7 +180,7 @@ static void units_body(thr_ck_io* io, const throng_world* w)
 	thr_ck_u32(io, &n);
 	for (uint32_t k = 0; k < n; ++k) {
 		thr_unit u = w->units[k];
-		thr_ck_unit(io, &u);
+		thr_ck_unit(io, &u, THR_CK_VERSION);
 	}
 }
 

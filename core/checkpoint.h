@@ -18,7 +18,7 @@
 #define THR_CK_MAGIC "THRONGCK"
 /// The layout this library writes and the newest it reads (docs/FORMAT.md,
 /// "Checkpoints": any change to the layout is a new version).
-#define THR_CK_VERSION 6u
+#define THR_CK_VERSION 7u
 #define THR_CK_HEADER_BYTES 32u
 #define THR_CK_SECTION_BYTES 16u
 #define THR_CK_CHECKSUM_BYTES 8u
@@ -36,7 +36,7 @@
 #define THR_CK_ZONES THR_CK_TAG('Z', 'O', 'N', 'E')
 #define THR_CK_SOURCES THR_CK_TAG('S', 'R', 'C', 'E') ///< from version 2 (relative_target from 3, unit from 6)
 #define THR_CK_MISSILES THR_CK_TAG('M', 'S', 'S', 'L') ///< from version 5
-#define THR_CK_UNITS THR_CK_TAG('U', 'N', 'I', 'T')    ///< from version 6
+#define THR_CK_UNITS THR_CK_TAG('U', 'N', 'I', 'T')    ///< from version 6 (army_breaks_at from 7)
 
 /// Per-agent columns of the agents section, 4 bytes an agent each (their
 /// order: docs/FORMAT.md): 22 from version 6 (unit), 21 from version 4
@@ -63,7 +63,9 @@ enum {
 	THR_CK_UNIT_CHARGING = 168,
 	THR_CK_UNIT_ANCHOR = 176,  ///< then the heading
 	THR_CK_UNIT_HEADING = 184,
-	THR_CK_UNIT_BYTES = 192
+	THR_CK_UNIT_ARMY_BREAKS_AT = 192, ///< from version 7: its morale's army_breaks_at, then killed (u32)
+	THR_CK_UNIT_BYTES = 200,
+	THR_CK_UNIT_BYTES_V6 = 192
 };
 
 /// One direction of a checkpoint's bytes. Writing: `emit` takes each run
@@ -145,7 +147,7 @@ struct thr_unit;
 /// refuge x, y, every morale field in the header's order), then its state
 /// (count, most, start, rallies_left, quiet, routing, base, shock, morale,
 /// routed_step (u64), centre, facing, refuge x, y); not its step scratch.
-void thr_ck_unit(thr_ck_io* io, struct thr_unit* u);
+void thr_ck_unit(thr_ck_io* io, struct thr_unit* u, uint32_t version);
 /// A controller as format `version` has it (combat from version 4, its
 /// missile_speed and spread from 5; before, off and 0).
 void thr_ck_controller(thr_ck_io* io, throng_controller* c, uint32_t version);

@@ -178,7 +178,7 @@ void thr_ck_source(thr_ck_io* io, throng_source_def* d, uint32_t version)
 	}
 }
 
-void thr_ck_unit(thr_ck_io* io, thr_unit* u)
+void thr_ck_unit(thr_ck_io* io, thr_unit* u, uint32_t version)
 {
 	throng_unit_def* d = &u->def;
 	thr_ck_u32(io, &d->archetype);
@@ -222,6 +222,10 @@ void thr_ck_unit(thr_ck_io* io, thr_unit* u)
 	float* const a[4] = {&u->ax, &u->ay, &u->hx, &u->hy};
 	for (int k = 0; k < 4; ++k) {
 		thr_ck_f32(io, a[k]);
+	}
+	if (version >= 7u) { // (before: never, the default, and nobody counted)
+		thr_ck_f32(io, &m->army_breaks_at);
+		thr_ck_u32(io, &u->killed);
 	}
 }
 

@@ -263,23 +263,25 @@ static void check_unit(thr_ck_io* io, const thr_unit* u, uint32_t k, size_t at, 
 	}
 }
 
-/// The units section (version 6): each unit's def through the public
+/// The units section (from version 6; army_breaks_at from 7): each unit's def through the public
 /// call (its checks), then its state, checked.
 static void read_units(thr_ck_io* io, throng_world* w, const ck_head* h)
 {
+	const uint32_t version = ck_version(io);
 	size_t at = io->pos;
 	uint32_t n = 0;
 	thr_ck_u32(io, &n);
-	if (io->st == THRONG_OK && (n > THRONG_MAX_UNITS || io->end - io->pos != (size_t)n * THR_CK_UNIT_BYTES)) {
+	const size_t bytes = version >= 7u ? THR_CK_UNIT_BYTES : THR_CK_UNIT_BYTES_V6;
+	if (io->st == THRONG_OK && (n > THRONG_MAX_UNITS || io->end - io->pos != (size_t)n * bytes)) {
 		thr_ck_corrupt(io, at, "%u units in %zu bytes (%zu expected; at most %u units)", n, io->end - io->pos,
-		               (size_t)n * THR_CK_UNIT_BYTES, THRONG_MAX_UNITS);
+		               (size_t)n * bytes, THRONG_MAX_UNITS);
 	}
 	for (uint32_t k = 0; k < n && io->st == THRONG_OK; ++k) {
 		at = io->pos;
 		thr_unit u;
 		memset(&u, 0, sizeof u); // the step's scratch stays 0, as between steps
 		u.def = throng_unit_default_def(); // its cookie; every field is read
-		thr_ck_unit(io, &u);
+		thr_ck_unit(io, &u, version);
 		char what[32];
 		snprintf(what, sizeof what, "unit %u", k);
 		uint32_t id = 0;

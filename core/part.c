@@ -297,7 +297,7 @@ static throng_status update_into(throng_world* w, const uint8_t* keep, const thr
 	}
 	thr_part* p = w->part;
 	if (p->unit_sums_cap < w->unit_count) { // (made before the step: no allocation in its morale stage)
-		uint64_t* sums = realloc(p->unit_sums, (size_t)w->unit_count * 9u * sizeof *sums);
+		uint64_t* sums = realloc(p->unit_sums, (size_t)w->unit_count * THR_UNIT_SUMS * sizeof *sums);
 		if (sums == NULL) {
 			return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_part_update: out of memory for %u units", w->unit_count);
 		}

@@ -72,7 +72,7 @@ typedef struct thr_part {
 	uint32_t ids_cap;  ///< ids slot_of, ghost and seen have room for (at least w->whole.id_space)
 	uint32_t* holes;    ///< thr_part_update's scratch: the slots it empties
 	uint32_t holes_cap; ///< entries of holes
-	uint64_t* unit_sums;     ///< the morale stage's sums to reduce, 9 a unit (core/units.c)
+	uint64_t* unit_sums;     ///< the morale stage's sums to reduce, THR_UNIT_SUMS a unit (core/units.h)
 	uint32_t unit_sums_cap;  ///< units unit_sums has room for
 	throng_part_sync sync; ///< the driver's hook (throng_part_set_sync); reduce NULL: none set (no solid contacts)
 } thr_part;

@@ -33,7 +33,8 @@ throng_unit_def throng_unit_default_def(void)
 	                           .recovery = 0.02f,
 	                           .rally_time = 10.0f,
 	                           .rally_morale = 0.5f,
-	                           .rallies = 1};
+	                           .rallies = 1,
+	                           .army_breaks_at = 1.0f};
 	d.formation = (throng_formation){.kind = THRONG_FORMATION_NONE,
 	                                 .files = 0,
 	                                 .spacing = 1.0f,
@@ -168,7 +169,8 @@ static throng_status check_def(const throng_world* w, const throng_unit_def* d)
 	} fields[] = {{"breaks_at", m->breaks_at, true, 1.0f},      {"flank", m->flank, false, 1.0e6f},
 	              {"rear", m->rear, false, 1.0e6f},             {"panic", m->panic, false, 1.0e6f},
 	              {"panic_radius", m->panic_radius, false, 1.0e6f}, {"recovery", m->recovery, false, 1.0e6f},
-	              {"rally_time", m->rally_time, false, 1.0e6f}, {"rally_morale", m->rally_morale, true, 1.0f}};
+	              {"rally_time", m->rally_time, false, 1.0e6f}, {"rally_morale", m->rally_morale, true, 1.0f},
+	              {"army_breaks_at", m->army_breaks_at, true, 1.0f}};
 	for (size_t k = 0; k < sizeof fields / sizeof fields[0]; ++k) {
 		throng_status st = check_field(fields[k].name, fields[k].v, fields[k].positive, fields[k].most);
 		if (st != THRONG_OK) {
@@ -243,6 +245,7 @@ throng_status throng_world_get_unit(const throng_world* w, uint32_t unit, throng
 	                           .routing = u->routing,
 	                           .rallies_left = u->rallies_left,
 	                           .routed_step = u->routed_step,
+	                           .killed = u->killed,
 	                           .centre = {u->cx, u->cy},
 	                           .facing = {u->fx, u->fy},
 	                           .refuge = {u->rx, u->ry},
@@ -297,10 +300,11 @@ void thr_units_joined(throng_world* w, uint32_t k)
 	u->start = u->count > u->start ? u->count : u->start;
 }
 
-void thr_units_left(throng_world* w, uint32_t k)
+void thr_units_left(throng_world* w, uint32_t k, bool killed, bool own)
 {
 	thr_unit* u = &w->units[k];
 	u->count -= u->count > 0;
+	u->died += killed && own;
 }
 
 void thr_units_hit(throng_world* w, uint32_t target, uint32_t attacker)
@@ -542,6 +546,54 @@ static void measure(thr_unit* u, float dt)
 	const float weight = m->flank * (float)u->flank_hits + m->rear * (float)u->rear_hits;
 	u->shock = fmaxf(0.0f, u->shock - m->recovery * dt) + weight / scale;
 	u->flank_hits = u->rear_hits = 0;
+	u->killed += u->died;
+	u->died = 0;
+}
+
+/// The armies' sums (army_breaks_at), at the first unit of each army:
+/// the most members of its units and those killed, as the step found
+/// them (integers, in unit order). Whether any unit weighs them.
+static bool sum_armies(throng_world* w)
+{
+	const uint32_t nu = w->unit_count;
+	bool any = false;
+	for (uint32_t k = 0; k < nu; ++k) {
+		any |= w->units[k].def.morale.army_breaks_at < 1.0f;
+	}
+	if (!any) {
+		return false;
+	}
+	// Each unit's first unit of its army, once (units are only added).
+	for (uint32_t k = w->unit_armies; k < nu; ++k) {
+		thr_unit* u = &w->units[k];
+		u->army_first = k;
+		for (uint32_t j = 0; j < k; ++j) {
+			if (w->units[j].army_first == j && w->units[j].def.army == u->def.army) {
+				u->army_first = j;
+				break;
+			}
+		}
+	}
+	w->unit_armies = nu;
+	for (uint32_t k = 0; k < nu; ++k) {
+		w->units[k].army_most = w->units[k].army_killed = 0;
+	}
+	for (uint32_t k = 0; k < nu; ++k) {
+		const thr_unit* u = &w->units[k];
+		thr_unit* a = &w->units[u->army_first];
+		a->army_most += u->most;
+		a->army_killed += u->killed;
+	}
+	return true;
+}
+
+/// Whether unit u's army has lost army_breaks_at of its strength killed
+/// (sum_armies done).
+static bool army_broken(const throng_world* w, const thr_unit* u)
+{
+	const float at = u->def.morale.army_breaks_at;
+	const thr_unit* a = &w->units[u->army_first];
+	return at < 1.0f && a->army_most > 0 && (double)a->army_killed >= (double)at * (double)a->army_most;
 }
 
 /// A part world's units' sums over every part (THRONG_PART_UNITS): its
@@ -549,13 +601,13 @@ static void measure(thr_unit* u, float dt)
 /// reduce (integers: the order the parts add in changes no bit).
 static void reduce_sums(throng_world* w)
 {
-	enum { SUMS = 9 };
+	enum { SUMS = THR_UNIT_SUMS };
 	const throng_part_sync* sync = thr_part_sync_of(w);
 	uint64_t* v = w->part->unit_sums;
 	for (uint32_t k = 0; k < w->unit_count; ++k) {
 		const thr_unit* u = &w->units[k];
 		const uint64_t one[SUMS] = {(uint64_t)u->sx, (uint64_t)u->sy, (uint64_t)u->shx, (uint64_t)u->shy, u->n,
-		                            u->flank_hits, u->rear_hits, u->hit, u->engaged};
+		                            u->flank_hits, u->rear_hits, u->hit, u->engaged, u->died};
 		memcpy(&v[SUMS * k], one, sizeof one);
 	}
 	sync->reduce(sync->user, THRONG_PART_UNITS, THRONG_PART_SUM_U64, v, SUMS * w->unit_count);
@@ -571,6 +623,7 @@ static void reduce_sums(throng_world* w)
 		u->rear_hits = (uint32_t)one[6];
 		u->hit = one[7] != 0;
 		u->engaged = one[8] != 0;
+		u->died = (uint32_t)one[9];
 	}
 }
 
@@ -578,6 +631,7 @@ void thr_units_copy(throng_world* to, const throng_world* from)
 {
 	if (to != from && to->unit_count == from->unit_count && from->unit_count > 0) {
 		memcpy(to->units, from->units, (size_t)from->unit_count * sizeof *to->units);
+		to->unit_armies = from->unit_armies; // (whose army_first came with them)
 	}
 }
 
@@ -628,10 +682,12 @@ void thr_units_step(throng_world* w)
 			routers++;
 		}
 	}
+	const bool armies = sum_armies(w);
 	bool any_routing = false;
 	for (uint32_t k = 0; k < nu; ++k) {
 		thr_unit* u = &w->units[k];
 		const throng_morale* m = &u->def.morale;
+		const bool broken = armies && army_broken(w, u);
 		if (!u->routing && m->panic > 0.0f) {
 			uint32_t near = 0;
 			for (uint32_t r = routers > 0 ? first : UINT32_MAX; r != UINT32_MAX; r = w->units[r].router) {
@@ -643,7 +699,7 @@ void thr_units_step(throng_world* w)
 		}
 		const float lost = (float)(u->start - u->count) / (m->breaks_at * (float)(u->most > 0 ? u->most : 1u));
 		u->morale = u->base - lost - u->shock;
-		if (!u->routing && u->count > 0 && u->morale <= 0.0f) {
+		if (!u->routing && u->count > 0 && (u->morale <= 0.0f || broken)) {
 			u->routing = true;
 			u->quiet = 0;
 			if (u->routed_step == UINT64_MAX) {
@@ -653,7 +709,7 @@ void thr_units_step(throng_world* w)
 			u->change = true;
 		} else if (u->routing) {
 			u->quiet = u->hit ? 0u : u->quiet + 1u;
-			if (u->rallies_left > 0 && (float)u->quiet * dt >= m->rally_time) {
+			if (u->rallies_left > 0 && !broken && (float)u->quiet * dt >= m->rally_time) {
 				u->routing = false;
 				u->rallies_left--;
 				u->base = m->rally_morale;

@@ -17,7 +17,7 @@
 // members of routing units THRONG_COMBAT_ROUTING.
 //
 // In a part world (core/part.h) a part sums its own members only, the
-// parts add their sums up (THRONG_PART_UNITS, one reduction of 9 integers
+// parts add their sums up (THRONG_PART_UNITS, one reduction of THR_UNIT_SUMS integers
 // a unit), and every part then reckons every unit alike: each holds every
 // unit's state. The hits a part weighs are those on its own agents.
 // Formations are refused there (a slot is a rank among all members).
@@ -28,6 +28,11 @@
 #include <stdint.h>
 
 #include "throng/throng.h"
+
+/// The integers a unit's morale stage sums over its members, which part
+/// worlds reduce (THRONG_PART_UNITS): positions, headings, the members
+/// counted, flank and rear hits, hit, engaged and died.
+#define THR_UNIT_SUMS 10u
 
 typedef struct thr_unit {
 	throng_unit_def def;
@@ -43,6 +48,7 @@ typedef struct thr_unit {
 	uint32_t flank_hits, rear_hits; ///< the step's hits on its flanks and rear (thr_units_hit): counts,
 	                                ///< so that their weight does not depend on the order they come in
 	uint64_t routed_step;  ///< UINT64_MAX: never
+	uint32_t killed;       ///< members killed in combat, ever (thr_units_left; the army's break counts them)
 	float cx, cy;          ///< centre
 	float fx, fy;          ///< facing (unit)
 	float rx, ry;          ///< refuge in use
@@ -60,6 +66,10 @@ typedef struct thr_unit {
 	bool engaged;             ///< a member struck or was hit in the step
 	bool change;              ///< its members' archetype changes in this stage
 	bool rallied;             ///< it rallied in this stage
+	uint32_t died;            ///< members killed since its last measure (a part world: its own members)
+	uint32_t army_first;      ///< the first unit of its army (valid below w->unit_armies)
+	uint64_t army_most, army_killed; ///< at the first unit of an army: its units' most members, and
+	                                 ///< their members killed
 } thr_unit;
 
 /// A hit taken from the health of the agent at slot `target` by the
@@ -72,8 +82,9 @@ void thr_units_hit(throng_world* w, uint32_t target, uint32_t attacker);
 /// first step's losses count against the whole of it.
 void thr_units_joined(throng_world* w, uint32_t k);
 
-/// An agent of unit k was removed (killed, sunk or taken out).
-void thr_units_left(throng_world* w, uint32_t k);
+/// An agent of unit k was removed: killed in combat, or sunk or taken
+/// out. `own`: not a part world's ghost (whose owner counts its death).
+void thr_units_left(throng_world* w, uint32_t k, bool killed, bool own);
 
 /// The morale stage (see above), after thr_combat_apply.
 void thr_units_step(throng_world* w);

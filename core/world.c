@@ -531,6 +531,9 @@ uint64_t throng_world_hash(const throng_world* w)
 			XXH3_64bits_update(h, o, sizeof o);
 			XXH3_64bits_update(h, g, sizeof g);
 		}
+		if (u->def.morale.army_breaks_at < 1.0f) { // (its killed count steers it only then)
+			XXH3_64bits_update(h, &u->killed, sizeof u->killed);
+		}
 	}
 	float threat[4] = {w->threat_p.x, w->threat_p.y, w->threat_v.x, w->threat_v.y};
 	XXH3_64bits_update(h, threat, sizeof threat);

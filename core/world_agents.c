@@ -19,6 +19,7 @@
 #include "error.h"
 #include "events.h"
 #include "fmath.h"
+#include "part.h"
 #include "units.h"
 #include "validate.h"
 #include "world_internal.h"
@@ -38,7 +39,8 @@ void thr_remove_marked(throng_world* w, const uint8_t* dead, uint32_t first, uin
 {
 	for (uint32_t i = first; i < w->count && w->unit_count > 0; ++i) {
 		if (dead[i] && w->unit[i] != THRONG_NO_UNIT) {
-			thr_units_left(w, w->unit[i]);
+			// killers: the dead of a fight (combat.c); else sinks or game code
+			thr_units_left(w, w->unit[i], killers != NULL, w->part == NULL || !thr_part_ghost(w->part, w->id[i]));
 		}
 	}
 	w->count = thr_store_remove(w, dead, first, !thr_world_engine(w)->sorted, scratch);

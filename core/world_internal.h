@@ -237,6 +237,7 @@ struct throng_world {
 	// Units (units.c): what they are, and their state after the last step.
 	struct thr_unit* units;
 	uint32_t unit_count, unit_cap;
+	uint32_t unit_armies; ///< units whose army_first is known (units.c, army_breaks)
 	float* source_near;      ///< 3 floats an entry (x, y, radius): agents near the source at work
 	uint32_t source_near_cap;
 	/// Bumped whenever an agent is added, removed or moved, or slots move

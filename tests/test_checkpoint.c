@@ -26,6 +26,7 @@
 #include "throng/throng.h"
 #include "checkpoint.h"
 #include "world_internal.h"
+#include "units.h"
 
 /// One step boundary of churn (thr_test_churn), then a few setters.
 static void churn(throng_world* w, uint64_t* rng, uint32_t n)
@@ -726,6 +727,28 @@ Test(versions, a_version_5_battle_with_missiles_in_the_air_reads_and_fights_on)
 	throng_world_destroy(w);
 }
 
+/// Version 6 (units, before army_breaks_at and killed):
+/// tests/data/checkpoint_v6.ck, written by throng at 78328b3
+/// (tests/data/checkpoint_v6.c: two sides of 24 in two units each, 80
+/// steps, 22 dead, units 0 and 3 routing), reads to the hash that build
+/// gave, its units as they were with army_breaks_at 1 (never) and none
+/// killed counted, and fights on to the hash it gave 40 steps later.
+Test(versions, a_version_6_battle_of_units_reads_and_fights_on)
+{
+	throng_world* w = read_fixture("checkpoint_v6.ck", 6, UINT64_C(0x6008b71f2877dc2e), 26);
+	cr_assert_eq(throng_world_unit_count(w), 4u);
+	const bool routing[4] = {true, false, false, true};
+	for (uint32_t k = 0; k < 4; ++k) {
+		throng_unit_state s;
+		cr_assert_eq(throng_world_get_unit(w, k, &s), THRONG_OK);
+		cr_assert_eq(s.routing, routing[k], "unit %u", k);
+		cr_assert_eq(s.killed, 0u, "unit %u", k);
+		cr_assert_eq(w->units[k].def.morale.army_breaks_at, 1.0f, "unit %u", k);
+	}
+	fight_on(w, 40, UINT64_C(0xd437f8a1d3b9e524), 25);
+	throng_world_destroy(w);
+}
+
 /// A world with one missile in the air: an archer 30 m from a still
 /// target, one step after it shot (the missile lands in step 2).
 static throng_world* one_missile_world(void)
@@ -1030,15 +1053,16 @@ Test(damaged, units_and_who_belongs_to_them_are_checked)
 	throng_world* w = unit_battle(THRONG_ENGINE_SCALAR);
 	size_t n = 0;
 	uint8_t* good = to_memory(w, &n);
-	cr_assert_eq(get32(good + 8), 6u);
+	cr_assert_eq(get32(good + 8), 7u);
 	const size_t body = section_at(good, n, "UNIT") + 16u;
 	cr_assert_eq(get32(good + body), (uint32_t)UNITS);
-	cr_assert_eq(get32(good + body - 8u), 4u + UNITS * 192u, "192 bytes a unit");
+	cr_assert_eq(get32(good + body - 8u), 4u + UNITS * 200u, "200 bytes a unit");
 	// A unit's record: its def (archetype, rout_archetype, army, has_refuge,
 	// refuge x, y, the morale's 8 f32 and rallies, the formation's 6 fields
-	// and the march archetype), then its state from 88.
-	const size_t unit = 4u + 192u * EAST_FRONT; // routing for good, its refuge its own
-	const size_t calm = 4u + 192u * EAST_RESERVE; // never routed
+	// and the march archetype), then its state from 88, then (format 7)
+	// the morale's army_breaks_at and the unit's killed.
+	const size_t unit = 4u + 200u * EAST_FRONT; // routing for good, its refuge its own
+	const size_t calm = 4u + 200u * EAST_RESERVE; // never routed
 	uint32_t count = 0;
 	const size_t unit_column = agent_column(good, n, 21, &count);
 	// The source's record: its def to relative_target (148 bytes), its agents' unit, its progress.
@@ -1089,7 +1113,9 @@ Test(damaged, units_and_who_belongs_to_them_are_checked)
 	     "unit 4: has no formation, but has an anchor"},
 	    {field_at(good, n, "UNIT", calm, 184), 0, field_at(good, n, "UNIT", calm, 184),
 	     "unit 4: heading (0, 0) is not a unit vector"},
-	    {body, UNITS + 1u, body, "7 units in 1152 bytes (1344 expected"},
+	    {field_at(good, n, "UNIT", calm, 192), 0, field_at(good, n, "UNIT", calm, 0),
+	     "unit 4: throng_world_add_unit: def.morale.army_breaks_at: must be finite and in (0, 1] (got 0)"},
+	    {body, UNITS + 1u, body, "7 units in 1200 bytes (1400 expected"},
 	    {unit_column + 4u * 5u, UNITS, unit_column + 4u * 5u, ", but the world has 6"},
 	    {source_unit, UNITS, source_unit, "source 0: its agents' unit 6, but the world has 6"},
 	};

@@ -7,7 +7,9 @@
 // spreads to units of the same army within panic_radius only; a unit
 // attacked in the rear routs sooner than one attacked in front (measured);
 // a battle of units the same bit for bit in both engines and on one and
-// two threads; bad input refused naming the field.
+// two threads; an army that has lost army_breaks_at of its strength
+// killed breaks (those taken out do not count); bad input refused naming
+// the field.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -215,6 +217,72 @@ Test(morale, a_routing_unit_rallies_after_rally_time_once)
 		}
 		cr_assert(thr_test_unit(w, u).routing); // no rally left
 		throng_world_destroy(w);
+	}
+}
+
+/// Army 0: unit A, 4 soldiers of health 1 at x 0 (y 0..3), and unit B, 4
+/// more at x 50, both with army_breaks_at 0.5 (their army's strength is
+/// 8) and breaks_at 1 (A's own losses never rout it before it is gone);
+/// B rallies after 0.5 s if it can. Four killers of army 1 stand 0.8 m
+/// in front of A's soldiers and kill one each in the first step that
+/// they strike (damage 1000, always hits), unless `take_out`, when A's
+/// soldiers are removed by game code instead. Returns B's state after
+/// 20 steps (5 s), and A's into *a.
+static throng_unit_state army_break(throng_engine engine, bool take_out, throng_unit_state* a)
+{
+	uint32_t arch = 0, rout = 0;
+	throng_world* w = standing_world(engine, &arch, &rout);
+	throng_unit_def def = quiet_unit(arch, rout, 1.0f);
+	def.morale.army_breaks_at = 0.5f;
+	def.morale.rally_time = 0.5f;
+	const uint32_t ua = add_unit(w, &def), ub = add_unit(w, &def);
+	const uint32_t first = file_of(w, arch, ua, 0, 4, 0.0f, 0.0f);
+	for (uint32_t id = first; id < first + 4; ++id) {
+		cr_assert_eq(throng_world_set_health(w, id, 1.0f), THRONG_OK);
+	}
+	file_of(w, arch, ub, 0, 4, 50.0f, 0.0f);
+	if (!take_out) {
+		throng_controller k = standing();
+		k.combat.attack = THRONG_ATTACK_MELEE;
+		k.combat.reach = 1.0f;
+		k.combat.damage = 1000.0f;
+		k.combat.cooldown = 0.25f;
+		k.combat.accuracy = 1.0f;
+		k.target_rule = (throng_target_rule){true, 0u, 3.0f, 1u, 0u};
+		file_of(w, thr_test_archetype(w, &k), THRONG_NO_UNIT, 1, 4, 0.8f, 0.0f);
+	} else {
+		thr_test_step(w);
+		remove_ids(w, first, 4);
+	}
+	for (int k = 0; k < 20; ++k) {
+		thr_test_step(w);
+	}
+	*a = thr_test_unit(w, ua);
+	const throng_unit_state b = thr_test_unit(w, ub);
+	throng_world_destroy(w);
+	return b;
+}
+
+Test(morale, an_army_that_has_lost_army_breaks_at_killed_breaks_and_does_not_rally)
+{
+	// Half of army 0 killed in front of A: B, 50 m away and untouched,
+	// routs with it and never rallies (quiet for 4.5 s, rally_time 0.5 s).
+	// The same four taken out by game code (as a sink takes routers off
+	// the field) are not killed: B stands.
+	for (int e = 0; e < 2; ++e) {
+		throng_unit_state a;
+		throng_unit_state b = army_break(engines[e], false, &a);
+		cr_assert_eq(a.count, 0u, "engine %d: %u of A alive", e, a.count);
+		cr_assert_eq(a.killed, 4u, "engine %d", e);
+		cr_assert_eq(b.count, 4u);
+		cr_assert_eq(b.killed, 0u);
+		cr_assert(b.routing, "engine %d: B stands with half its army killed", e);
+		cr_assert_eq(b.rallies_left, 1u, "engine %d: B rallied", e);
+		cr_assert_float_eq(b.shock, 0.0f, 0.0f); // no hit, no panic: the army's break alone
+		b = army_break(engines[e], true, &a);
+		cr_assert_eq(a.count, 0u);
+		cr_assert_eq(a.killed, 0u);
+		cr_assert(!b.routing, "engine %d: B routs when A's soldiers were taken out, not killed", e);
 	}
 }
 
@@ -563,7 +631,8 @@ Test(morale, bad_input_is_refused_naming_the_field)
 	             {"flank", &d.morale.flank, -1.0f},             {"rear", &d.morale.rear, NAN},
 	             {"panic", &d.morale.panic, INFINITY},          {"panic_radius", &d.morale.panic_radius, -2.0f},
 	             {"recovery", &d.morale.recovery, 2.0e6f},      {"rally_time", &d.morale.rally_time, NAN},
-	             {"rally_morale", &d.morale.rally_morale, 0.0f}, {"rally_morale", &d.morale.rally_morale, 1.01f}};
+	             {"rally_morale", &d.morale.rally_morale, 0.0f}, {"rally_morale", &d.morale.rally_morale, 1.01f},
+	             {"army_breaks_at", &d.morale.army_breaks_at, 0.0f}, {"army_breaks_at", &d.morale.army_breaks_at, NAN}};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
 		d = good;
 		*cases[k].at = cases[k].bad;

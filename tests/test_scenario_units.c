@@ -53,7 +53,8 @@ static const char armies[] =
 	"  west_line:\n"
 	"    {id: 0, count: 12, archetype: west, spawn: {shape: grid, center: [-10, 0], spacing: [1, 1], columns: 4},\n"
 	"     morale: {breaks_at: 0.5, flank: 2, rear: 4.5, panic: 0.1, panic_radius: 20, recovery: 0.05,\n"
-	"              rally_time: 8, rally_morale: 0.6, rallies: 2, refuge: [-50, 5], rout_archetype: west_running}}\n"
+	"              rally_time: 8, rally_morale: 0.6, rallies: 2, army_breaks_at: 0.7, refuge: [-50, 5],\n"
+	"              rout_archetype: west_running}}\n"
 	"  west_reserve:\n"
 	"    {id: 0, count: 6, archetype: west, spawn: {shape: line, from: [-20, -3], to: [-20, 3]}, morale: {}}\n"
 	"  east_line:\n"
@@ -76,7 +77,7 @@ static void assert_morale(const throng_morale* m, const throng_morale* want, con
 	cr_assert(m->breaks_at == want->breaks_at && m->flank == want->flank && m->rear == want->rear &&
 	              m->panic == want->panic && m->panic_radius == want->panic_radius && m->recovery == want->recovery &&
 	              m->rally_time == want->rally_time && m->rally_morale == want->rally_morale &&
-	              m->rallies == want->rallies,
+	              m->rallies == want->rallies && m->army_breaks_at == want->army_breaks_at,
 	          "%s: morale", what);
 }
 
@@ -110,8 +111,8 @@ Test(units, two_armies_load_with_one_unit_a_block_and_their_defs_as_the_file_say
 
 	const throng_unit_def* line = unit_def(w, 0);
 	// breaks_at, flank, rear, panic, panic_radius, recovery, rally_time,
-	// rally_morale and rallies, as the file gives them.
-	const throng_morale every = {0.5f, 2.0f, 4.5f, 0.1f, 20.0f, 0.05f, 8.0f, 0.6f, 2};
+	// rally_morale, rallies and army_breaks_at, as the file gives them.
+	const throng_morale every = {0.5f, 2.0f, 4.5f, 0.1f, 20.0f, 0.05f, 8.0f, 0.6f, 2, 0.7f};
 	assert_morale(&line->morale, &every, "west_line");
 	cr_assert(line->archetype == 0 && line->rout_archetype == 1 && line->army == 0);
 	cr_assert(line->has_refuge && line->refuge.x == -50.0f && line->refuge.y == 5.0f);
@@ -354,7 +355,8 @@ Test(units, bad_morale_is_refused_at_its_key)
 	} cases[] = {
 	    {"    {count: 2, archetype: a, spawn: {shape: line, from: [0, 0], to: [1, 0]}, morale: {breaks: 0.5}}\n",
 	     "bad.yaml:9:87: groups.g.morale.breaks: unknown key (expected one of: breaks_at, "
-	     "flank, rear, panic, panic_radius, recovery, rally_time, rally_morale, rallies, refuge, rout_archetype)\n"},
+	     "flank, rear, panic, panic_radius, recovery, rally_time, rally_morale, rallies, army_breaks_at, refuge, "
+	     "rout_archetype)\n"},
 	    {"    count: 2\n    archetype: a\n" SPAWN "    morale: {breaks_at: 0}\n",
 	     "bad.yaml:12:25: groups.g.morale.breaks_at: got 0, out of range (expected a fraction > 0 and <= 1)\n"},
 	    {"    count: 2\n    archetype: a\n" SPAWN "    morale: {breaks_at: 1.5, rally_morale: 0}\n",
@@ -369,7 +371,9 @@ Test(units, bad_morale_is_refused_at_its_key)
 	     "bad.yaml:12:23: groups.g.morale.refuge[0]: got 1e7, out of range (expected a number from -1e6 to 1e6)\n"},
 	    {"    count: 2\n    archetype: a\n" SPAWN "    morale: 0.5\n",
 	     "bad.yaml:12:13: groups.g.morale: got 0.5 (expected a mapping of breaks_at, flank, rear, panic, "
-	     "panic_radius, recovery, rally_time, rally_morale, rallies, refuge and rout_archetype)\n"},
+	     "panic_radius, recovery, rally_time, rally_morale, rallies, army_breaks_at, refuge and rout_archetype)\n"},
+	    {"    count: 2\n    archetype: a\n" SPAWN "    morale: {army_breaks_at: 0}\n",
+	     "bad.yaml:12:30: groups.g.morale.army_breaks_at: got 0, out of range (expected a fraction > 0 and <= 1)\n"},
 	    {"    count: 2\n    archetype: a\n" SPAWN "    morale: {rout_archetype: c}\n",
 	     "bad.yaml:12:30: groups.g.morale.rout_archetype: unknown archetype \"c\", did you mean a? (expected one "
 	     "of: a, b, w)\n"},
@@ -421,13 +425,13 @@ Test(units, save_load_save_gives_the_same_text_and_the_same_world)
 	// Every field written; the refuge and the rout archetype when given;
 	// the routing archetypes the file made are not listed.
 	cr_assert(strstr(text, "    morale: {breaks_at: 0.5, flank: 2, rear: 4.5, panic: 0.1, panic_radius: 20, recovery: "
-	                       "0.05, rally_time: 8, rally_morale: 0.6, rallies: 2, refuge: [-50, 5], rout_archetype: "
-	                       "\"west_running\"}\n") != NULL,
+	                       "0.05, rally_time: 8, rally_morale: 0.6, rallies: 2, army_breaks_at: 0.7, refuge: [-50, 5], "
+	                       "rout_archetype: \"west_running\"}\n") != NULL,
 	          "%s", text);
 	cr_assert(strstr(text, "    morale: {breaks_at: 0.4, flank: 1, rear: 3, panic: 0.05, panic_radius: 30, recovery: "
-	                       "0.02, rally_time: 10, rally_morale: 0.5, rallies: 1}\n") != NULL,
+	                       "0.02, rally_time: 10, rally_morale: 0.5, rallies: 1, army_breaks_at: 1}\n") != NULL,
 	          "%s", text);
-	cr_assert(strstr(text, "rallies: 0, refuge: [55, -35]}\n") != NULL, "%s", text);
+	cr_assert(strstr(text, "rallies: 0, army_breaks_at: 1, refuge: [55, -35]}\n") != NULL, "%s", text);
 	const char* camp = strstr(text, "\"east_camp\":\n");
 	const char* after = camp != NULL ? strstr(camp, "\"east_skirmish\":\n") : NULL;
 	const char* morale = camp != NULL ? strstr(camp, "morale") : NULL;

@@ -116,7 +116,7 @@ static uint32_t armies_standing(const throng_world* w, uint32_t label, uint32_t*
 Test(scenes, armies_battle_ends_with_a_winner, .timeout = 300)
 {
 	// 400 soldiers, seed 2, the default 240 s (scenario_armies.c): won by
-	// army 0 at 39.5 s, its 131 standing to the end. Every soldier who
+	// army 0 at 34 s, its 131 standing to the end. Every soldier who
 	// leaves is listed once: killed (its killer named, an enemy) or
 	// gone out of an exit. The battle is
 	// decided (one side standing) before the end; the measure's figures

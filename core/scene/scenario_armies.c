@@ -30,7 +30,12 @@
 // of equal armies with the default panic often ends with both broken);
 // a unit that breaks runs for its own end of the field, where an exit (a
 // sink zone ARMIES_EXIT deep) takes every soldier who reaches it; one
-// that shakes off pursuit for 10 s rallies, once.
+// that shakes off pursuit for 10 s rallies, once. An army that has lost
+// ARMIES_ARMY_BREAKS of its soldiers killed breaks (army_breaks_at):
+// every unit of it routs, none rallies. Without it the knots of a long
+// front (100,000 soldiers) each fight to their own end, and the
+// remnants of both sides, hundreds of metres apart and out of each
+// other's sight, stand undecided past the default time.
 //
 // Scaling: units grow as sqrt(N) and so does their number, so the line
 // grows wider (2.1 km of front at 100,000) and a little deeper (6 ranks
@@ -62,6 +67,7 @@
 #define ARMIES_MARGIN 30.0f         ///< m of field around the armies
 #define ARMIES_PANIC 0.01f          ///< morale lost a second to each routing unit of its army nearby
 #define ARMIES_RECOVERY 0.05f       ///< shock recovered a second
+#define ARMIES_ARMY_BREAKS 0.5f     ///< an army that has lost this share of its soldiers killed breaks
 #define ARMIES_EXIT 6.0f            ///< m: the depth of each army's exit, at its end of the field
 #define ARMIES_SPACING 1.0f         ///< m: infantry and archers' lattice
 #define ARMIES_CAV_SPACING 1.6f     ///< m: the riders' lattice
@@ -209,6 +215,7 @@ static throng_status armies_unit(throng_scene* scene, uint32_t army, uint32_t ro
 	g->unit.refuge = refuge;
 	g->unit.morale.panic = ARMIES_PANIC;
 	g->unit.morale.recovery = ARMIES_RECOVERY;
+	g->unit.morale.army_breaks_at = ARMIES_ARMY_BREAKS;
 	return THRONG_OK;
 }
 

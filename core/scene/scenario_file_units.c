@@ -55,6 +55,9 @@ static const sf_key morale_keys[] = {
 	{.name = "rally_morale", NUMBER(rally_morale, SF_FRACTION), .doc = "its morale after a rally"},
 	{.name = "rallies", .offset = offsetof(sf_group, unit.morale.rallies), .type = SF_T_UINT, .min = 0,
 	 .max = UINT32_MAX, .size = sizeof(((sf_group*)0)->unit.morale.rallies), .doc = "how many times it can rally"},
+	{.name = "army_breaks_at", NUMBER(army_breaks_at, SF_FRACTION),
+	 .doc = "the share of its army's strength (the most members of every unit with the same `id`) killed at which "
+	        "it routs and no longer rallies (the army breaks); 1: never"},
 	{.name = "refuge", .offset = offsetof(sf_group, unit.refuge), .type = SF_T_POINT, .range = SF_COORD, .unit = "m",
 	 .def = "none", .written = refuge_written,
 	 .doc = "where its soldiers run when it routs (their target point); none: 1 km behind the unit's facing, held "

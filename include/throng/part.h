@@ -39,7 +39,7 @@ typedef enum throng_part_point {
 	/// on its own agents), as opaque bytes (throng_part_sync.share).
 	THRONG_PART_COMBAT_STRIKES,
 	/// Units, once a step in a world with units, before the morale stage:
-	/// each unit's sums over the part's own members (9 values a unit,
+	/// each unit's sums over the part's own members (10 values a unit,
 	/// THRONG_PART_SUM_U64; signed sums wrap as two's complement).
 	THRONG_PART_UNITS,
 } throng_part_point;

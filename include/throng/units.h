@@ -68,6 +68,9 @@ typedef struct throng_morale {
 	float rally_time;   ///< s without a hit before a routing unit rallies, [0, 1e6]; default 10
 	float rally_morale; ///< morale after a rally, (0, 1]; default 0.5
 	uint32_t rallies;   ///< how many times it can rally; default 1
+	float army_breaks_at; ///< the share of its army's strength (the most members of all its units) killed
+	                      ///< at which it routs and no longer rallies (the army breaks), (0, 1];
+	                      ///< default 1: never
 } throng_morale;
 
 /// Formation shapes. Slot k of n: rank r and place j in it.
@@ -130,6 +133,7 @@ typedef struct throng_unit_state {
 	bool routing;
 	uint32_t rallies_left;
 	uint64_t routed_step;   ///< the step count when it first routed; UINT64_MAX: never
+	uint32_t killed;        ///< members killed in combat (not those who left through a sink or were removed)
 	throng_vec2 centre;     ///< its live members' mean position (0, 0 with none)
 	throng_vec2 facing;     ///< unit vector of its members' mean heading (in formation, not charging: heading)
 	throng_vec2 refuge;     ///< where its routers run (valid once it has routed)
