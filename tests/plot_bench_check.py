@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""scripts/plot_bench on a made-up run: its table, ratios and warnings.
+"""scripts/plot_bench on a made-up run: its table, ratios and warnings; its --help
+and its one-line errors for a missing file and a file that is not JSON.
 
     tests/plot_bench_check.py SCRIPTS_DIR
 
@@ -58,9 +59,29 @@ def expect(text, needle, what):
         sys.exit(f"plot_bench: {what}: no {needle!r} in\n{text}")
 
 
+def refused(scripts, tmp):
+    """--help, a missing file and a file that is not JSON: a usage text or one clear line, no traceback."""
+    tool = os.path.join(scripts, "plot_bench")
+    r = subprocess.run([sys.executable, tool, "--help"], capture_output=True, text=True)
+    if r.returncode != 0 or "scripts/plot_bench RESULTS.json [OUTDIR]" not in r.stdout:
+        sys.exit(f"plot_bench --help: exit {r.returncode}, {r.stdout!r} {r.stderr!r}")
+    missing = os.path.join(tmp, "none.json")
+    bad = os.path.join(tmp, "bad.json")
+    with open(bad, "w") as f:
+        f.write("{\"benchmarks\": [\n")
+    for path, says in ((missing, f"plot_bench: {missing}: No such file or directory"),
+                       (bad, f"plot_bench: {bad}: not Google Benchmark JSON (Expecting value: line 2 column 1")):
+        r = subprocess.run([sys.executable, tool, path], capture_output=True, text=True)
+        if r.returncode != 1 or says not in r.stderr or "Traceback" in r.stderr:
+            sys.exit(f"plot_bench {path}: exit {r.returncode}, stderr {r.stderr!r}, expected {says!r}")
+    if sorted(os.listdir(tmp)) != ["bad.json"]:
+        sys.exit(f"plot_bench wrote files for a bad input: {os.listdir(tmp)}")
+
+
 def main():
     scripts = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
+        refused(scripts, tmp)
         busy = plot(scripts, os.path.join(tmp, "busy"),
                     {("simd", 1): 8e6, ("simd", 2): 2e6, ("scalar", 1): 4e6}, "1.50", "3.00",
                     {(0, 1): 5e6, (1, 1): 4e6, (0, 2): 8e6, (1, 2): 5e6})
