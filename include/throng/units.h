@@ -23,7 +23,11 @@
 // combat_state. A routing unit that no hit reached for rally_time seconds
 // rallies, while it has rallies left: its members take the unit's
 // archetype again, its losses count from its strength then, and its
-// morale starts at rally_morale.
+// morale starts at rally_morale. An army breaks when the members killed
+// of all its units (those with the same `army`) reach army_breaks_at of
+// their strength (the sum of each unit's most members): its units whose
+// army_breaks_at that is rout, and do not rally. Soldiers who leave by a
+// sink or are removed are not killed.
 //
 // Formations and orders. A unit with a formation (throng_formation) has
 // an anchor, a point and a facing that orders move: each soldier has a
