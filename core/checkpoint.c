@@ -310,6 +310,16 @@ static void missiles_body(thr_ck_io* io, const throng_world* w)
 	}
 }
 
+static void bodies_body(thr_ck_io* io, const throng_world* w)
+{
+	uint32_t n = w->body_n;
+	thr_ck_u32(io, &n);
+	for (uint32_t k = 0; k < n; ++k) {
+		throng_body b = w->bodies[k];
+		thr_ck_body(io, &b);
+	}
+}
+
 static void forces_body(thr_ck_io* io, const throng_world* w)
 {
 	emit_column(io, w->total_x, w->count);
@@ -325,7 +335,7 @@ static void emit_checkpoint(thr_ck_io* io, const throng_world* w, size_t total)
 {
 	ck_sink* s = io->sink;
 	uint8_t h[THR_CK_HEADER_BYTES];
-	thr_ck_header(h, THR_CK_MAGIC, THR_CK_VERSION, w->def.record_forces ? 12u : 11u, total);
+	thr_ck_header(h, THR_CK_MAGIC, THR_CK_VERSION, w->def.record_forces ? 13u : 12u, total);
 	io->emit(io, h, sizeof h);
 	section(io, THR_CK_WORLD, world_body, w);
 	section(io, THR_CK_STATS, stats_body, w);
@@ -338,6 +348,7 @@ static void emit_checkpoint(thr_ck_io* io, const throng_world* w, size_t total)
 	section(io, THR_CK_SOURCES, sources_body, w);
 	section(io, THR_CK_AGENTS, agents_body, w);
 	section(io, THR_CK_MISSILES, missiles_body, w);
+	section(io, THR_CK_BODIES, bodies_body, w);
 	if (w->def.record_forces) {
 		section(io, THR_CK_FORCES, forces_body, w);
 	}

@@ -18,7 +18,7 @@
 #define THR_CK_MAGIC "THRONGCK"
 /// The layout this library writes and the newest it reads (docs/FORMAT.md,
 /// "Checkpoints": any change to the layout is a new version).
-#define THR_CK_VERSION 7u
+#define THR_CK_VERSION 8u
 #define THR_CK_HEADER_BYTES 32u
 #define THR_CK_SECTION_BYTES 16u
 #define THR_CK_CHECKSUM_BYTES 8u
@@ -37,6 +37,9 @@
 #define THR_CK_SOURCES THR_CK_TAG('S', 'R', 'C', 'E') ///< from version 2 (relative_target from 3, unit from 6)
 #define THR_CK_MISSILES THR_CK_TAG('M', 'S', 'S', 'L') ///< from version 5
 #define THR_CK_UNITS THR_CK_TAG('U', 'N', 'I', 'T')    ///< from version 6 (army_breaks_at from 7)
+#define THR_CK_BODIES THR_CK_TAG('B', 'O', 'D', 'Y')   ///< from version 8
+/// A body's record in the bodies section (thr_ck_body).
+#define THR_CK_BODY_BYTES 52u
 
 /// Per-agent columns of the agents section, 4 bytes an agent each (their
 /// order: docs/FORMAT.md): 22 from version 6 (unit), 21 from version 4
@@ -142,6 +145,9 @@ void thr_ck_stats(thr_ck_io* io, throng_world_stats* s);
 struct thr_missile;
 /// A missile in flight (combat.h): shot, land (u64), target, shooter (u32), x, y, damage (f32).
 void thr_ck_missile(thr_ck_io* io, struct thr_missile* m);
+/// A body (throng_body): position x, y, facing x, y, radius (f32), agent,
+/// killer, group, archetype, unit, obstacle (u32), step (u64).
+void thr_ck_body(thr_ck_io* io, throng_body* b);
 struct thr_unit;
 /// A unit (units.h): its def (archetype, rout_archetype, army, has_refuge,
 /// refuge x, y, every morale field in the header's order), then its state
@@ -149,7 +155,8 @@ struct thr_unit;
 /// routed_step (u64), centre, facing, refuge x, y); not its step scratch.
 void thr_ck_unit(thr_ck_io* io, struct thr_unit* u, uint32_t version);
 /// A controller as format `version` has it (combat from version 4, its
-/// missile_speed and spread from 5; before, off and 0).
+/// missile_speed and spread from 5, its body_radius from 8; before, off
+/// and 0).
 void thr_ck_controller(thr_ck_io* io, throng_controller* c, uint32_t version);
 /// A source's def (its agent's position and target_agent are not kept:
 /// the source draws the one, the other is always none) as format

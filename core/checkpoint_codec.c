@@ -240,6 +240,22 @@ void thr_ck_missile(thr_ck_io* io, thr_missile* m)
 	thr_ck_f32(io, &m->damage);
 }
 
+void thr_ck_body(thr_ck_io* io, throng_body* b)
+{
+	thr_ck_f32(io, &b->position.x);
+	thr_ck_f32(io, &b->position.y);
+	thr_ck_f32(io, &b->facing.x);
+	thr_ck_f32(io, &b->facing.y);
+	thr_ck_f32(io, &b->radius);
+	thr_ck_u32(io, &b->agent);
+	thr_ck_u32(io, &b->killer);
+	thr_ck_u32(io, &b->group);
+	thr_ck_u32(io, &b->archetype);
+	thr_ck_u32(io, &b->unit);
+	thr_ck_u32(io, &b->obstacle);
+	thr_ck_u64(io, &b->step);
+}
+
 void thr_ck_stats(thr_ck_io* io, throng_world_stats* s)
 {
 	thr_ck_u64(io, &s->steps);
@@ -322,6 +338,9 @@ void thr_ck_controller(thr_ck_io* io, throng_controller* c, uint32_t version)
 	if (version >= 5u) {
 		thr_ck_f32(io, &c->combat.missile_speed);
 		thr_ck_f32(io, &c->combat.spread);
+	}
+	if (version >= 8u) {
+		thr_ck_f32(io, &c->combat.body_radius);
 	}
 	thr_ck_u32(io, &c->slot_count);
 	// Every slot, the unused too: the controller reads back as it was.

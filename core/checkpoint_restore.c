@@ -512,6 +512,61 @@ static void read_missiles(thr_ck_io* io, throng_world* w, const ck_head* h)
 	thr_ck_close_section(io);
 }
 
+/// The bodies section (version 8): the bodies on the ground, each checked
+/// against what the world already holds (its obstacles, archetypes, units
+/// and live agents: a body's agent is dead).
+static void read_bodies(thr_ck_io* io, throng_world* w, const ck_head* h)
+{
+	if (!thr_ck_open_section(io, THR_CK_BODIES)) {
+		return;
+	}
+	const size_t at = io->pos;
+	uint32_t n = 0;
+	thr_ck_u32(io, &n);
+	if (io->st == THRONG_OK && io->end - io->pos != (size_t)n * THR_CK_BODY_BYTES) {
+		thr_ck_corrupt(io, at, "%u bodies in %zu bytes (%zu expected)", n, io->end - io->pos,
+		               (size_t)n * THR_CK_BODY_BYTES);
+	}
+	if (io->st == THRONG_OK && n > 0) {
+		throng_body* b = malloc((size_t)n * sizeof *b);
+		if (b == NULL) {
+			out_of_memory(io, "bodies");
+			return;
+		}
+		w->bodies = b;
+		w->body_cap = n;
+	}
+	uint64_t last = 0;
+	for (uint32_t k = 0; k < n && io->st == THRONG_OK; ++k) {
+		const size_t p = io->pos;
+		throng_body* b = &w->bodies[k];
+		thr_ck_body(io, b);
+		if (io->st != THRONG_OK) {
+			break;
+		}
+		const float f = b->facing.x * b->facing.x + b->facing.y * b->facing.y;
+		if (b->agent >= h->id_end || b->killer >= h->id_end || w->slot_of[b->agent] != THR_NO_SLOT) {
+			thr_ck_corrupt(io, p, "body %u: agent %u (live, or at or above the ids' end %u) or killer %u", k,
+			               b->agent, h->id_end, b->killer);
+		} else if (b->obstacle >= w->obstacle_count || b->archetype >= w->archetype_count ||
+		           (b->unit != THRONG_NO_UNIT && b->unit >= w->unit_count)) {
+			thr_ck_corrupt(io, p, "body %u: obstacle %u, archetype %u or unit %u the world lacks", k, b->obstacle,
+			               b->archetype, b->unit);
+		} else if (!(b->step >= last && b->step <= h->step && b->step > 0)) {
+			thr_ck_corrupt(io, p, "body %u: fell at step %llu (after the one before it, by step %llu of the world)",
+			               k, (unsigned long long)b->step, (unsigned long long)h->step);
+		} else if (!isfinite(b->position.x) || !isfinite(b->position.y) || !(fabsf(f - 1.0f) < 1.0e-3f) ||
+		           !(b->radius >= 1.0e-6f && b->radius <= 1.0e6f)) {
+			thr_ck_corrupt(io, p, "body %u: position (%g, %g), facing (%g, %g) or radius %g out of range", k,
+			               (double)b->position.x, (double)b->position.y, (double)b->facing.x, (double)b->facing.y,
+			               (double)b->radius);
+		}
+		last = b->step;
+		w->body_n = k + 1u;
+	}
+	thr_ck_close_section(io);
+}
+
 static void read_agents(thr_ck_io* io, throng_world* w, const ck_head* h)
 {
 	if (!thr_ck_open_section(io, THR_CK_AGENTS)) {
@@ -580,6 +635,9 @@ static void read_agents(thr_ck_io* io, throng_world* w, const ck_head* h)
 	if (version >= 5u) {
 		read_missiles(io, w, h);
 	}
+	if (version >= 8u && io->st == THRONG_OK) {
+		read_bodies(io, w, h);
+	}
 	if (io->st != THRONG_OK || !w->def.record_forces) {
 		return;
 	}
@@ -605,10 +663,10 @@ throng_status thr_ck_restore(thr_ck_io* io, throng_world** out)
 		return io->st;
 	}
 	// Version 1 had no sources section, versions before 5 no missiles
-	// section, before 6 no units section.
+	// section, before 6 no units section, before 8 no bodies section.
 	const uint32_t version = ck_version(io);
 	const uint32_t want = (h.def.record_forces ? 9u : 8u) + (version >= 2u ? 1u : 0u) + (version >= 5u ? 1u : 0u) +
-	                      (version >= 6u ? 1u : 0u);
+	                      (version >= 6u ? 1u : 0u) + (version >= 8u ? 1u : 0u);
 	if (sections != want) {
 		thr_ck_corrupt(io, 20, "%u sections (a version %u world %s recorded forces has %u)", sections, version,
 		               h.def.record_forces ? "with" : "without", want);

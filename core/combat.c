@@ -9,6 +9,7 @@
 
 #include "error.h"
 #include "fmath.h"
+#include "memory.h"
 #include "part.h"
 #include "rng.h"
 #include "units.h"
@@ -18,6 +19,17 @@ bool thr_combat_any(const throng_world* w)
 {
 	for (uint32_t a = 0; a < w->archetype_count; ++a) {
 		if (w->archetypes[a].combat.enabled) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/// Whether some archetype with combat leaves bodies.
+static bool bodies_any(const throng_world* w)
+{
+	for (uint32_t a = 0; a < w->archetype_count; ++a) {
+		if (w->archetypes[a].combat.enabled && w->archetypes[a].combat.body_radius > 0.0f) {
 			return true;
 		}
 	}
@@ -123,6 +135,83 @@ static throng_status strike_room(throng_world* w, uint32_t n)
 	}
 	w->strikes = p;
 	w->strike_cap = cap;
+	return THRONG_OK;
+}
+
+/// Room for `dead` more bodies and their obstacles (thr_reserve's
+/// doubling: a battle's steps take no new memory once the field is full).
+static throng_status body_room(throng_world* w, uint32_t dead)
+{
+	if (dead == 0 || !bodies_any(w)) {
+		return THRONG_OK;
+	}
+	const size_t need_o = (size_t)w->obstacle_count + dead, need_b = (size_t)w->body_n + dead;
+	if (need_o > UINT32_MAX || need_b > UINT32_MAX ||
+	    thr_reserve((void**)&w->obstacles, &w->obstacle_cap, need_o, sizeof *w->obstacles, 16) != 0 ||
+	    thr_reserve((void**)&w->bodies, &w->body_cap, need_b, sizeof *w->bodies, 16) != 0) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for %u more bodies", dead);
+	}
+	return THRONG_OK;
+}
+
+/// Lays the agent at slot j, killed by `killer`, on the ground when its
+/// archetype leaves a body: its obstacle and its record (room made by
+/// body_room). Called in increasing id order, before the removal.
+static void lay_body(throng_world* w, uint32_t j, uint32_t killer)
+{
+	const throng_combat* c = &w->archetypes[w->archetype[j]].combat;
+	if (!(c->body_radius > 0.0f)) {
+		return;
+	}
+	const thr_state* cs = thr_cur_c(w);
+	const float x = cs->px[j], y = cs->py[j];
+	// It falls away from its killer: along killer -> it, else its heading.
+	float fx = cs->hx[j], fy = cs->hy[j];
+	const uint32_t k = killer < thr_id_end(w) ? w->slot_of[killer] : THR_NO_SLOT;
+	if (k != THR_NO_SLOT) {
+		float dx = x - cs->px[k], dy = y - cs->py[k];
+		const thr_period per = thr_world_period(w);
+		thr_period_image(&per, &dx, &dy);
+		const float d = sqrtf(dx * dx + dy * dy);
+		if (d > 1.0e-6f) {
+			fx = dx / d;
+			fy = dy / d;
+		}
+	}
+	const float h = sqrtf(fx * fx + fy * fy);
+	if (h > 1.0e-6f) {
+		fx /= h;
+		fy /= h;
+	} else {
+		fx = 1.0f;
+		fy = 0.0f;
+	}
+	const uint32_t o = w->obstacle_count++;
+	w->obstacles[o] = (thr_obstacle){{x, y}, c->body_radius};
+	w->shapes_dirty = 1;
+	w->bodies[w->body_n++] = (throng_body){.position = {x, y},
+	                                       .facing = {fx, fy},
+	                                       .radius = c->body_radius,
+	                                       .agent = w->id[j],
+	                                       .killer = killer,
+	                                       .group = w->group[j],
+	                                       .archetype = w->archetype[j],
+	                                       .unit = w->unit[j],
+	                                       .obstacle = o,
+	                                       .step = w->step};
+}
+
+throng_status throng_world_bodies(const throng_world* w, const throng_body** bodies, uint32_t* count)
+{
+	throng_status st = thr_check_world(w, "throng_world_bodies");
+	if (st == THRONG_OK && (bodies == NULL || count == NULL)) {
+		st = thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_bodies: bodies and count must not be NULL");
+	}
+	if (st != THRONG_OK) {
+		return st;
+	}
+	*bodies = w->body_n > 0 ? w->bodies : NULL;
+	*count = w->body_n;
 	return THRONG_OK;
 }
 
@@ -245,6 +334,9 @@ throng_status thr_combat_strikes(throng_world* w, const thr_state* ns)
 	if (st == THRONG_OK) {
 		st = missile_room(w, shots);
 	}
+	if (st == THRONG_OK) {
+		st = body_room(w, hits); // (a hit kills one at most)
+	}
 	if (st != THRONG_OK) {
 		return st;
 	}
@@ -334,6 +426,7 @@ void thr_combat_apply(throng_world* w)
 			thr_units_hit(w, j, s[k].attacker);
 			if (w->health[j] <= 0.0f) {
 				w->health[j] = 0.0f;
+				lay_body(w, j, s[k].attacker);
 				w->sink_dead[j] = 1;
 				first = j < first ? j : first;
 				w->sink_ids[dead] = target;

@@ -53,6 +53,7 @@ void thr_events_free(throng_world* w)
 	free(w->sink_ids);
 	free(w->strikes);
 	free(w->missiles);
+	free(w->bodies);
 	free(w->units);
 	free(w->sink_zones);
 	free(w->sink_dead);

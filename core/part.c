@@ -98,9 +98,10 @@ void thr_part_free(throng_world* w)
 
 /// What part worlds cannot do: solid agents without a way to agree with
 /// the other parts, combat without a way to send a blow on a ghost to its
-/// owner (the sync's share), and formations (not yet: a soldier's slot is
+/// owner (the sync's share), formations (not yet: a soldier's slot is
 /// its place in id order among its unit's members, who may live in
-/// several parts).
+/// several parts) and bodies (not yet: every part would have to lay each
+/// body down, in one order).
 static throng_status check_supported(const throng_world* w)
 {
 	for (uint32_t k = 0; k < w->unit_count; ++k) {
@@ -116,6 +117,11 @@ static throng_status check_supported(const throng_world* w)
 	}
 	for (uint32_t a = 0; a < w->archetype_count; ++a) {
 		const throng_controller* c = &w->archetypes[a];
+		if (c->combat.enabled && c->combat.body_radius > 0.0f) {
+			return thr_fail(THRONG_ERR_UNSUPPORTED, "throng_part_load: archetype %u: combat: body_radius %g: part "
+			                "worlds do not keep bodies yet (run the scene in one process)", a,
+			                (double)c->combat.body_radius);
+		}
 		if (c->combat.enabled && w->part->sync.share == NULL) {
 			return thr_fail(THRONG_ERR_UNSUPPORTED, "throng_part_load: archetype %u: combat: needs throng_part_set_sync "
 			                "with a share function first (blows on ghosts go to their owners)", a);

@@ -269,6 +269,9 @@ static throng_status check_combat(const throng_combat* c)
 		TRY(non_negative(ctx, "missile_speed", c->missile_speed));
 	}
 	TRY(non_negative(ctx, "spread", c->spread));
+	if (!(c->body_radius == 0.0f || (c->body_radius >= 1.0e-6f && c->body_radius <= 1.0e6f))) {
+		return bad(ctx, "body_radius", "must be 0 (no body) or finite and in [1e-6, 1e6]", c->body_radius);
+	}
 	return THRONG_OK;
 }
 

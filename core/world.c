@@ -129,6 +129,10 @@ throng_status throng_world_set_controller(throng_world* w, uint32_t archetype, c
 	if (st == THRONG_OK) {
 		st = thr_validate_controller(ctl);
 	}
+	if (st == THRONG_OK && w->part != NULL && ctl->combat.enabled && ctl->combat.body_radius > 0.0f) {
+		st = thr_fail(THRONG_ERR_UNSUPPORTED, "throng_world_set_controller: combat: body_radius: the world is a part "
+		              "of a larger one, and part worlds do not keep bodies yet");
+	}
 	if (st != THRONG_OK) {
 		return st;
 	}

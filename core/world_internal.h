@@ -232,6 +232,8 @@ struct throng_world {
 	uint32_t strike_n, strike_cap;
 	struct thr_missile* missiles; ///< in flight, in the order they were shot (step, then shooter id)
 	uint32_t missile_n, missile_cap;
+	throng_body* bodies; ///< the dead's bodies, in the order they fell (throng_world_bodies)
+	uint32_t body_n, body_cap;
 	uint32_t combat_room; ///< deaths the step being taken may list (its strikes that hit)
 	bool combat_marked;   ///< some agent's combat_state is not 0 (thr_combat_apply clears them next step)
 	// Units (units.c): what they are, and their state after the last step.

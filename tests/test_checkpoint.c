@@ -825,6 +825,85 @@ Test(damaged, a_missile_in_flight_is_checked)
 	throng_world_destroy(w);
 }
 
+/// A world whose one body lies on the ground: a swordsman (id 0) killed
+/// its victim (id 1, body_radius 0.4) in the first step.
+static throng_world* one_body_world(void)
+{
+	throng_world* w = thr_test_battlefield(THRONG_ENGINE_SIMD, 1, 5);
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	c.contact.enabled = false;
+	c.combat = thr_test_melee(10.0f, 0.0f, 20.0f, 1.0f, 1.0f);
+	c.combat.body_radius = 0.4f;
+	thr_test_archetype(w, &c);
+	for (int k = 0; k < 2; ++k) {
+		throng_agent_def a = throng_agent_default_def();
+		a.position = (throng_vec2){0.6f * (float)k, 0.0f};
+		a.target = a.position;
+		a.radius = 0.3f;
+		cr_assert_eq(throng_world_spawn(w, &a, 1, NULL), THRONG_OK, "%s", throng_last_error());
+	}
+	cr_assert_eq(throng_world_set_target_agent(w, 0, 1), THRONG_OK);
+	thr_test_step(w);
+	cr_assert_eq(throng_world_agent_count(w), 1u);
+	return w;
+}
+
+Test(damaged, a_body_is_checked)
+{
+	throng_world* w = one_body_world();
+	size_t n = 0;
+	uint8_t* good = to_memory(w, &n);
+	throng_world* back = NULL;
+	cr_assert_eq(throng_world_read_checkpoint(good, n, &back), THRONG_OK, "%s", throng_last_error());
+	const throng_body* b = NULL;
+	uint32_t count = 0;
+	cr_assert_eq(throng_world_bodies(back, &b, &count), THRONG_OK);
+	cr_assert(count == 1u && b[0].agent == 1u && b[0].killer == 0u && b[0].obstacle == 0u && b[0].step == 1u);
+	cr_assert_eq(throng_world_obstacle_count(back), 1u);
+	throng_world_destroy(back);
+	// The body: position x, y, facing x, y, radius (f32), agent, killer,
+	// group, archetype, unit, obstacle (u32), step (u64).
+	const size_t m = section_at(good, n, "BODY") + 16;
+	cr_assert_eq(get32(good + m), 1u);
+	cr_assert_eq(get32(good + m - 8u), 4u + 52u, "52 bytes a body");
+	const size_t at = m + 4;
+	uint8_t* bad = malloc(n);
+	cr_assert_not_null(bad);
+	struct {
+		size_t offset;
+		uint32_t value;
+		const char* says;
+	} cases[] = {
+	    {20, 0, "body 0: agent 0 (live, or at or above the ids' end 2) or killer 0"},
+	    {24, 2, "body 0: agent 1 (live, or at or above the ids' end 2) or killer 2"},
+	    {40, 1, "body 0: obstacle 1, archetype 0 or unit 4294967295 the world lacks"},
+	    {32, 1, "body 0: obstacle 0, archetype 1 or unit 4294967295 the world lacks"},
+	    {44, 2, "body 0: fell at step 2"},
+	    {12, 0x3f800000u, "body 0: position (0.6, 0), facing (1, 1)"},
+	    {16, 0, "radius 0 out of range"},
+	    {0, 0x7fc00000u, "body 0: position (nan, 0)"},
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+		memcpy(bad, good, n);
+		put32(bad + at + cases[k].offset, cases[k].value);
+		reseal(bad, n);
+		cr_assert_eq(throng_world_read_checkpoint(bad, n, &back), THRONG_ERR_CORRUPT, "case %zu read", k);
+		cr_assert(strstr(throng_last_error(), cases[k].says) != NULL, "\"%s\" lacks \"%s\"", throng_last_error(),
+		          cases[k].says);
+		char where[64];
+		snprintf(where, sizeof where, "byte offset %zu: ", at);
+		cr_assert(strstr(throng_last_error(), where) != NULL, "\"%s\" lacks \"%s\"", throng_last_error(), where);
+	}
+	memcpy(bad, good, n);
+	put32(bad + m, 2);
+	reseal(bad, n);
+	cr_assert_eq(throng_world_read_checkpoint(bad, n, &back), THRONG_ERR_CORRUPT);
+	cr_assert(strstr(throng_last_error(), "2 bodies in 52 bytes (104 expected)") != NULL, "%s", throng_last_error());
+	free(bad);
+	free(good);
+	throng_world_destroy(w);
+}
+
 Test(damaged, any_flipped_byte_is_refused)
 {
 	throng_world* w = small_world(THRONG_ENGINE_SCALAR, true);
@@ -1053,7 +1132,7 @@ Test(damaged, units_and_who_belongs_to_them_are_checked)
 	throng_world* w = unit_battle(THRONG_ENGINE_SCALAR);
 	size_t n = 0;
 	uint8_t* good = to_memory(w, &n);
-	cr_assert_eq(get32(good + 8), 7u);
+	cr_assert_eq(get32(good + 8), 8u);
 	const size_t body = section_at(good, n, "UNIT") + 16u;
 	cr_assert_eq(get32(good + body), (uint32_t)UNITS);
 	cr_assert_eq(get32(good + body - 8u), 4u + UNITS * 200u, "200 bytes a unit");

@@ -499,7 +499,7 @@ Test(files, combat_keys_build_run_and_save_to_the_same_hash)
 	char* text = NULL;
 	cr_assert_eq(throng_scene_save_string(s, &text, NULL), THRONG_OK, "%s", throng_last_error());
 	cr_assert(strstr(text, "combat: {health: 40, armour: 1, attack: melee, reach: 0.4, damage: 9, cooldown: 0.5, "
-	                       "accuracy: 0.75, missile_speed: 60, spread: 0}") != NULL,
+	                       "accuracy: 0.75, missile_speed: 60, spread: 0, body_radius: 0}") != NULL,
 	          "%s", text);
 	throng_scene* again = thr_test_load_text("saved.yaml", text);
 	free(text);

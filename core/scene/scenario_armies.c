@@ -87,11 +87,11 @@ typedef struct armies_role_def {
 
 static const armies_role_def armies_roles[ROLES] = {
 	{"infantry", 1.4f, 3.0f, 0.3f, 300.0f, 10u,
-	 {true, 100.0f, 2.0f, THRONG_ATTACK_MELEE, 0.3f, 30.0f, 1.0f, 0.6f, 0.0f, 0.0f}},
+	 {true, 100.0f, 2.0f, THRONG_ATTACK_MELEE, 0.3f, 30.0f, 1.0f, 0.6f, 0.0f, 0.0f, 0.0f}},
 	{"cavalry", 5.0f, 5.0f, 0.6f, 300.0f, 10u,
-	 {true, 150.0f, 4.0f, THRONG_ATTACK_MELEE, 0.4f, 40.0f, 1.5f, 0.7f, 0.0f, 0.0f}},
+	 {true, 150.0f, 4.0f, THRONG_ATTACK_MELEE, 0.4f, 40.0f, 1.5f, 0.7f, 0.0f, 0.0f, 0.0f}},
 	{"archers", 1.2f, 3.0f, 0.3f, 300.0f, 10u,
-	 {true, 60.0f, 0.0f, THRONG_ATTACK_MISSILE, 40.0f, 30.0f, 2.0f, 0.5f, 50.0f, 1.0f}},
+	 {true, 60.0f, 0.0f, THRONG_ATTACK_MISSILE, 40.0f, 30.0f, 2.0f, 0.5f, 50.0f, 1.0f, 0.0f}},
 };
 
 /// The controller of one role of one army: keep inside the field and 0.9 m

@@ -298,6 +298,8 @@ static const sf_key combat_keys[] = {
 	 .doc = "missile: its speed in flight (more than 0 with `attack: missile`)"},
 	{.name = "spread", NUMBER(throng_combat, spread, SF_NON_NEGATIVE), .unit = "m",
 	 .doc = "missile: the radius of the disc round its target it lands in"},
+	{.name = "body_radius", NUMBER(throng_combat, body_radius, SF_NON_NEGATIVE), .unit = "m",
+	 .doc = "the body it leaves when killed: an obstacle of this radius where it fell; 0 leaves none"},
 };
 
 const sf_table sf_combat_table = {.name = "combat",

@@ -240,6 +240,11 @@ typedef enum throng_attack_kind {
 /// around where its target stood, and lands after the flight (a step at
 /// least); it hits the target if the target's body then covers that
 /// point, and falls to the ground otherwise.
+/// An agent killed in combat whose archetype has a `body_radius` leaves a
+/// body: an obstacle at the point where it fell, which the living walk
+/// round (obstacle_avoidance) and are pushed out of (contacts), listed
+/// with where it lies by throng_world_bodies (throng.h). Part worlds do not
+/// keep bodies yet (throng_part_load refuses such an archetype).
 typedef struct throng_combat {
 	bool enabled;              ///< off by default
 	float health;              ///< each agent's health as it is added, (0, 1e6]
@@ -251,6 +256,8 @@ typedef struct throng_combat {
 	float accuracy;            ///< chance a strike hits, [0, 1]
 	float missile_speed;       ///< missile: m/s in flight, (0, 1e6] (for missiles; else [0, 1e6])
 	float spread;              ///< missile: the radius (m) of the disc it lands in around its target, [0, 1e6]
+	float body_radius;         ///< the body it leaves when killed: an obstacle of this radius (m) where it
+	                           ///< fell (throng_world_bodies); 0, the default, leaves none; else [1e-6, 1e6]
 } throng_combat;
 
 typedef struct throng_controller {

@@ -5,7 +5,8 @@
 // on: the def, the step, every live agent's full state in its storage
 // order, the largest radius seen (it sizes the grid), the archetypes,
 // the units (throng/units.h: each one's def, morale and rout), paths,
-// obstacles, walls, zones, sources, the missiles in flight, the threat,
+// obstacles, walls, zones, sources, the missiles in flight, the bodies
+// on the ground (throng_world_bodies), the threat,
 // the running figures (throng_world_stats) and what counting is on. A
 // world made from it steps to the same hashes as the world it was taken
 // from, on any thread count (docs/FORMAT.md, "Checkpoints", has the

@@ -396,6 +396,33 @@ uint32_t throng_world_wall_count(const throng_world* world);
 throng_status throng_world_get_obstacle(const throng_world* world, uint32_t id, throng_vec2* center,
                                         float* radius);
 
+/// What an agent killed in combat leaves when its archetype has a
+/// `body_radius` (throng_combat): its body, lying where it fell. The body
+/// is also obstacle `obstacle` (throng_world_get_obstacle), which the
+/// living walk round and are pushed out of from the next step on; game
+/// code may move or shrink that obstacle (throng_world_set_obstacle: to
+/// clear the field, say), and the record still tells where it fell.
+typedef struct throng_body {
+	throng_vec2 position; ///< where it fell (m): its centre at the end of the step it died in
+	throng_vec2 facing;   ///< unit vector from its feet to its head: from its killer to it (it falls away
+	                      ///< from the blow), or its heading when the killer is gone or on the same point
+	float radius;         ///< its obstacle's radius as it fell (m): its archetype's body_radius
+	uint32_t agent;       ///< the dead agent's id (ids are never reused)
+	uint32_t killer;      ///< the id of the agent whose blow or missile killed it (it may be gone since)
+	uint32_t group;       ///< the dead agent's group, archetype and unit (THRONG_NO_UNIT when none)
+	uint32_t archetype;
+	uint32_t unit;
+	uint32_t obstacle;    ///< its obstacle's id
+	uint64_t step;        ///< the world's step count after the step it died in
+} throng_body;
+
+/// The bodies on the ground, in the order they fell (by step, then by the
+/// dead agent's id), into *bodies and their number into *count (NULL and 0
+/// when there are none). The array belongs to the world and stays valid
+/// until the next step or any call that changes the world; a renderer
+/// reads it in place. Bodies stay until the world is destroyed.
+throng_status throng_world_bodies(const throng_world* world, const throng_body** bodies, uint32_t* count);
+
 /// Copies wall `id` out: its end points (m) to *a and *b. Ids are
 /// 0 .. throng_world_wall_count() - 1; both outputs must be non-NULL. On
 /// failure neither output is written.
