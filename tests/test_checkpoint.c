@@ -780,6 +780,51 @@ static throng_world* one_missile_world(void)
 	return w;
 }
 
+/// One damage to a record: the u32 `value` written `offset` bytes into it,
+/// and what the refusal must say.
+typedef struct record_damage {
+	size_t offset;
+	uint32_t value;
+	const char* says;
+} record_damage;
+
+/// Fails unless each of `cases`, done alone to the record at byte `at` of
+/// the good checkpoint (n bytes; resealed), is refused as corrupt with its
+/// words and the record's byte offset.
+static void each_damage_refused(const uint8_t* good, size_t n, size_t at, const record_damage* cases, size_t count)
+{
+	uint8_t* bad = malloc(n);
+	cr_assert_not_null(bad);
+	char where[64];
+	snprintf(where, sizeof where, "byte offset %zu: ", at);
+	for (size_t k = 0; k < count; ++k) {
+		memcpy(bad, good, n);
+		put32(bad + at + cases[k].offset, cases[k].value);
+		reseal(bad, n);
+		throng_world* back = NULL;
+		cr_assert_eq(throng_world_read_checkpoint(bad, n, &back), THRONG_ERR_CORRUPT, "case %zu read", k);
+		cr_assert(strstr(throng_last_error(), cases[k].says) != NULL, "\"%s\" lacks \"%s\"", throng_last_error(),
+		          cases[k].says);
+		cr_assert(strstr(throng_last_error(), where) != NULL, "\"%s\" lacks \"%s\"", throng_last_error(), where);
+	}
+	free(bad);
+}
+
+/// Fails unless the good checkpoint with the u32 at byte `at` set to
+/// `value` (resealed) is refused as corrupt saying `says`.
+static void count_refused(const uint8_t* good, size_t n, size_t at, uint32_t value, const char* says)
+{
+	uint8_t* bad = malloc(n);
+	cr_assert_not_null(bad);
+	memcpy(bad, good, n);
+	put32(bad + at, value);
+	reseal(bad, n);
+	throng_world* back = NULL;
+	cr_assert_eq(throng_world_read_checkpoint(bad, n, &back), THRONG_ERR_CORRUPT);
+	cr_assert(strstr(throng_last_error(), says) != NULL, "%s", throng_last_error());
+	free(bad);
+}
+
 Test(damaged, a_missile_in_flight_is_checked)
 {
 	throng_world* w = one_missile_world();
@@ -793,34 +838,15 @@ Test(damaged, a_missile_in_flight_is_checked)
 	// The missile: shot (u64), land (u64), target, shooter (u32), x, y, damage (f32).
 	const size_t m = section_at(good, n, "MSSL") + 16;
 	cr_assert_eq(get32(good + m), 1u);
-	const size_t at = m + 4;
-	uint8_t* bad = malloc(n);
-	cr_assert_not_null(bad);
-	struct {
-		size_t offset;
-		uint32_t value;
-		const char* says;
-	} cases[] = {
+	const record_damage cases[] = {
 	    {16, 7, "missile 0: target 7 or shooter 0 at or above the ids' end 2"},
 	    {8, 0, "missile 0: shot in step 0, lands in 0 (the world is at step 1)"},
 	    {0, 1, "missile 0: shot in step 1, lands in 2 (the world is at step 1)"},
 	    {24, 0x7fc00000u, "missile 0: landing point (nan, 0)"},
 	    {32, 0xbf800000u, "damage -1 out of range"},
 	};
-	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
-		memcpy(bad, good, n);
-		put32(bad + at + cases[k].offset, cases[k].value);
-		reseal(bad, n);
-		cr_assert_eq(throng_world_read_checkpoint(bad, n, &back), THRONG_ERR_CORRUPT, "case %zu read", k);
-		cr_assert(strstr(throng_last_error(), cases[k].says) != NULL, "\"%s\" lacks \"%s\"", throng_last_error(),
-		          cases[k].says);
-	}
-	memcpy(bad, good, n);
-	put32(bad + m, 2);
-	reseal(bad, n);
-	cr_assert_eq(throng_world_read_checkpoint(bad, n, &back), THRONG_ERR_CORRUPT);
-	cr_assert(strstr(throng_last_error(), "2 missiles in 36 bytes (72 expected)") != NULL, "%s", throng_last_error());
-	free(bad);
+	each_damage_refused(good, n, m + 4, cases, sizeof cases / sizeof cases[0]);
+	count_refused(good, n, m, 2, "2 missiles in 36 bytes (72 expected)");
 	free(good);
 	throng_world_destroy(w);
 }
@@ -866,14 +892,7 @@ Test(damaged, a_body_is_checked)
 	const size_t m = section_at(good, n, "BODY") + 16;
 	cr_assert_eq(get32(good + m), 1u);
 	cr_assert_eq(get32(good + m - 8u), 4u + 52u, "52 bytes a body");
-	const size_t at = m + 4;
-	uint8_t* bad = malloc(n);
-	cr_assert_not_null(bad);
-	struct {
-		size_t offset;
-		uint32_t value;
-		const char* says;
-	} cases[] = {
+	const record_damage cases[] = {
 	    {20, 0, "body 0: agent 0 (live, or at or above the ids' end 2) or killer 0"},
 	    {24, 2, "body 0: agent 1 (live, or at or above the ids' end 2) or killer 2"},
 	    {40, 1, "body 0: obstacle 1, archetype 0 or unit 4294967295 the world lacks"},
@@ -883,23 +902,8 @@ Test(damaged, a_body_is_checked)
 	    {16, 0, "radius 0 out of range"},
 	    {0, 0x7fc00000u, "body 0: position (nan, 0)"},
 	};
-	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
-		memcpy(bad, good, n);
-		put32(bad + at + cases[k].offset, cases[k].value);
-		reseal(bad, n);
-		cr_assert_eq(throng_world_read_checkpoint(bad, n, &back), THRONG_ERR_CORRUPT, "case %zu read", k);
-		cr_assert(strstr(throng_last_error(), cases[k].says) != NULL, "\"%s\" lacks \"%s\"", throng_last_error(),
-		          cases[k].says);
-		char where[64];
-		snprintf(where, sizeof where, "byte offset %zu: ", at);
-		cr_assert(strstr(throng_last_error(), where) != NULL, "\"%s\" lacks \"%s\"", throng_last_error(), where);
-	}
-	memcpy(bad, good, n);
-	put32(bad + m, 2);
-	reseal(bad, n);
-	cr_assert_eq(throng_world_read_checkpoint(bad, n, &back), THRONG_ERR_CORRUPT);
-	cr_assert(strstr(throng_last_error(), "2 bodies in 52 bytes (104 expected)") != NULL, "%s", throng_last_error());
-	free(bad);
+	each_damage_refused(good, n, m + 4, cases, sizeof cases / sizeof cases[0]);
+	count_refused(good, n, m, 2, "2 bodies in 52 bytes (104 expected)");
 	free(good);
 	throng_world_destroy(w);
 }
