@@ -15,6 +15,13 @@
 // soldier's colour): two more triangles a router, in a call of their own
 // before the bodies' (one more square zoomed out, in the first colour
 // bucket). Only routers cost anything: a frame without draws as before.
+//
+// A body (throng_world_bodies) is drawn lying, in its side's colour dimmed
+// (vw_dead): legs and trunk a trapezoid from its feet to its shoulders
+// along its facing, and a head, 2 radius long in all, under the living.
+// Eight triangles a body in one call; below BODY_HEAD_PX a bar of two;
+// below VW_OBSTACLE_MIN_PX a square, one fill call per colour, as small
+// obstacles are. Its obstacle's disc is not drawn (f->obstacle_body).
 #include "draw.h"
 
 #include <math.h>
@@ -115,6 +122,9 @@ void vw_draw_scene(vw_batch* b, const vw_camera* cam, const vw_frame* f, const v
 	vw_batch_line(b, ax, by, ax, ay, 1.5f, BOUNDS);
 	draw_regions(b, cam, f);
 	for (uint32_t k = 0; k < f->obstacle_count; ++k) {
+		if (f->obstacle_body != NULL && f->obstacle_body[k] && k != o->drag_obstacle) {
+			continue; // vw_draw_bodies
+		}
 		throng_vec2 c = k == o->drag_obstacle ? o->drag_center : f->obstacle_c[k];
 		float sx, sy;
 		vw_camera_to_screen(cam, c.x, c.y, &sx, &sy);
@@ -173,8 +183,8 @@ bool vw_draw_small_obstacles(SDL_Renderer* r, vw_agent_mesh* m, const vw_camera*
 		float x, y;
 		vw_camera_to_screen(cam, f->obstacle_c[k].x, f->obstacle_c[k].y, &x, &y);
 		float rad = f->obstacle_r[k] * cam->scale;
-		if (rad >= VW_OBSTACLE_MIN_PX || k == o->drag_obstacle || x < -4.0f || y < -4.0f ||
-		    x > cam->width + 4.0f || y > cam->height + 4.0f) {
+		if (rad >= VW_OBSTACLE_MIN_PX || k == o->drag_obstacle || (f->obstacle_body != NULL && f->obstacle_body[k]) ||
+		    x < -4.0f || y < -4.0f || x > cam->width + 4.0f || y > cam->height + 4.0f) {
 			continue;
 		}
 		float side = rad < 0.5f ? 1.0f : 2.0f * rad;
@@ -188,12 +198,12 @@ bool vw_draw_small_obstacles(SDL_Renderer* r, vw_agent_mesh* m, const vw_camera*
 	return true;
 }
 
-/// Draws the squares grouped by bucket (SQUARE_BUCKETS): one fill call per
-/// colour.
-static void draw_squares(SDL_Renderer* r, vw_agent_mesh* m, const vw_draw_opts* o)
+/// Draws the first `count` loose squares grouped by bucket
+/// (SQUARE_BUCKETS), bucket c in color[c]: one fill call per colour.
+static void draw_squares(SDL_Renderer* r, vw_agent_mesh* m, uint32_t count, const SDL_Color color[SQUARE_BUCKETS])
 {
 	uint32_t start[SQUARE_BUCKETS + 1u] = {0};
-	for (uint32_t k = 0; k < m->squares; ++k) {
+	for (uint32_t k = 0; k < count; ++k) {
 		start[m->bucket[k] + 1u]++;
 	}
 	for (uint32_t c = 0; c < SQUARE_BUCKETS; ++c) {
@@ -201,14 +211,12 @@ static void draw_squares(SDL_Renderer* r, vw_agent_mesh* m, const vw_draw_opts* 
 	}
 	uint32_t next[SQUARE_BUCKETS];
 	memcpy(next, start, sizeof next);
-	for (uint32_t k = 0; k < m->squares; ++k) {
+	for (uint32_t k = 0; k < count; ++k) {
 		m->rects[next[m->bucket[k]]++] = m->loose[k];
 	}
-	const SDL_Color* palette = vw_palette(o->color_mode, o->army_roles);
 	for (uint32_t c = 0; c < SQUARE_BUCKETS; ++c) {
 		if (start[c + 1u] > start[c]) {
-			SDL_Color col = c == 0 ? VW_ROUTING : palette[c - 1u];
-			SDL_SetRenderDrawColor(r, col.r, col.g, col.b, 255);
+			SDL_SetRenderDrawColor(r, color[c].r, color[c].g, color[c].b, 255);
 			SDL_RenderFillRectsF(r, m->rects + start[c], (int)(start[c + 1u] - start[c]));
 		}
 	}
@@ -314,9 +322,119 @@ bool vw_draw_agents(SDL_Renderer* r, vw_agent_mesh* m, const vw_camera* cam, con
 	draw_triangles(r, m, 0, ring_tris);
 	draw_triangles(r, m, 2u * rings, n - 2u * rings);
 	if (q > 0) {
-		draw_squares(r, m, o);
+		SDL_Color color[SQUARE_BUCKETS] = {VW_ROUTING};
+		memcpy(color + 1, palette, VW_COLOR_COUNT * sizeof *palette);
+		draw_squares(r, m, q, color);
 	}
 	return true;
+}
+
+/// A body's figure, in units of its radius along its facing (feet at -1,
+/// head at +1) and across it: the trapezoid from the feet (half-width
+/// BODY_FEET_W) to the shoulders (BODY_SHOULDERS, half-width
+/// BODY_SHOULDERS_W), the head a disc of BODY_HEAD_R at BODY_HEAD.
+#define BODY_FEET (-0.96f)
+#define BODY_FEET_W 0.24f
+#define BODY_SHOULDERS 0.28f
+#define BODY_SHOULDERS_W 0.40f
+#define BODY_HEAD 0.64f
+#define BODY_HEAD_R 0.34f
+/// Bodies smaller than this radius on screen (px) are a bar without a head.
+#define BODY_HEAD_PX 4.0f
+/// Half the width of that bar, in radii (1 px at least).
+#define BODY_BAR_W 0.30f
+/// Triangles of a body: 2 for the trapezoid, 6 for the head (an octagon).
+#define BODY_TRIS 8u
+
+/// Makes room for `tris` triangles and `squares` squares, doubling.
+static bool body_room(vw_agent_mesh* m, uint32_t tris, uint32_t squares)
+{
+	uint32_t need = tris > squares ? tris : squares;
+	if (need <= m->cap && m->xy != NULL) {
+		return true;
+	}
+	return reserve_mesh(m, need > 2u * m->cap ? need : 2u * m->cap);
+}
+
+/// Writes the quad (a, b, c, d), in order round it, as triangles n and
+/// n + 1; returns n + 2.
+static uint32_t put_quad(vw_agent_mesh* m, uint32_t n, const float q[8], SDL_Color c)
+{
+	const float t0[6] = {q[0], q[1], q[2], q[3], q[4], q[5]};
+	const float t1[6] = {q[0], q[1], q[4], q[5], q[6], q[7]};
+	n = put_triangle(m, n, t0, c);
+	return put_triangle(m, n, t1, c);
+}
+
+bool vw_draw_bodies(SDL_Renderer* r, vw_agent_mesh* m, const vw_camera* cam, const vw_frame* f,
+                    const vw_draw_opts* o)
+{
+	if (f->body_count == 0) {
+		return true;
+	}
+	// The octagon's corners round the head's centre.
+	static const float OCT[8][2] = {{1.0f, 0.0f},  {0.70711f, 0.70711f},   {0.0f, 1.0f},  {-0.70711f, 0.70711f},
+	                                {-1.0f, 0.0f}, {-0.70711f, -0.70711f}, {0.0f, -1.0f}, {0.70711f, -0.70711f}};
+	const SDL_Color* palette = vw_palette(o->color_mode, o->army_roles);
+	SDL_Color dead[SQUARE_BUCKETS] = {VW_BACKGROUND}; // bucket 0, the rings', unused
+	for (uint32_t c = 0; c < VW_COLOR_COUNT; ++c) {
+		dead[c + 1u] = vw_dead(palette[c]);
+	}
+	const float half_w = 0.5f * cam->width, half_h = 0.5f * cam->height;
+	const float s = cam->scale;
+	uint32_t n = 0, q = 0;
+	bool ok = true;
+	for (uint32_t k = 0; k < f->body_count; ++k) {
+		const vw_body* b = &f->bodies[k];
+		const float x = half_w + (b->position.x - cam->center.x) * s;
+		const float y = half_h - (b->position.y - cam->center.y) * s;
+		const float rad = b->radius * s;
+		const float reach = rad + 2.0f;
+		if (!(x >= -reach && y >= -reach && x <= cam->width + reach && y <= cam->height + reach)) {
+			continue;
+		}
+		if (!body_room(m, n + BODY_TRIS, q + 1u)) {
+			ok = false;
+			break;
+		}
+		const uint32_t ci = vw_color_index(o->color_mode, o->army_roles, b->group, b->archetype);
+		if (rad < VW_OBSTACLE_MIN_PX) {
+			const float side = rad < 1.0f ? 1.0f : rad;
+			m->loose[q] = (SDL_FRect){x - 0.5f * side, y - 0.5f * side, side, side};
+			m->bucket[q++] = (uint8_t)(1u + ci);
+			continue;
+		}
+		// Screen Y points down: the facing (fx, fy) becomes (fx, -fy);
+		// (ux, uy) runs from feet to head, (vx, vy) across, both rad long.
+		const float ux = b->facing.x * rad, uy = -b->facing.y * rad;
+		const float vx = -uy, vy = ux;
+		const SDL_Color c = dead[1u + ci];
+		if (rad < BODY_HEAD_PX) {
+			const float w = BODY_BAR_W * rad >= 1.0f ? BODY_BAR_W : 1.0f / rad; // 2 px wide at least
+			const float bar[8] = {x - ux - w * vx, y - uy - w * vy, x + ux - w * vx, y + uy - w * vy,
+			                      x + ux + w * vx, y + uy + w * vy, x - ux + w * vx, y - uy + w * vy};
+			n = put_quad(m, n, bar, c);
+			continue;
+		}
+		const float fx = x + BODY_FEET * ux, fy = y + BODY_FEET * uy;
+		const float sx = x + BODY_SHOULDERS * ux, sy = y + BODY_SHOULDERS * uy;
+		const float fw = BODY_FEET_W, sw = BODY_SHOULDERS_W;
+		const float trunk[8] = {fx - fw * vx, fy - fw * vy, sx - sw * vx, sy - sw * vy,
+		                        sx + sw * vx, sy + sw * vy, fx + fw * vx, fy + fw * vy};
+		n = put_quad(m, n, trunk, c);
+		const float hx = x + BODY_HEAD * ux, hy = y + BODY_HEAD * uy, hr = BODY_HEAD_R * rad;
+		for (int i = 1; i < 7; ++i) {
+			const float t[6] = {hx + hr * OCT[0][0],     hy + hr * OCT[0][1],     hx + hr * OCT[i][0],
+			                    hy + hr * OCT[i][1],     hx + hr * OCT[i + 1][0], hy + hr * OCT[i + 1][1]};
+			n = put_triangle(m, n, t, c);
+		}
+	}
+	SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+	draw_triangles(r, m, 0, n);
+	if (q > 0) {
+		draw_squares(r, m, q, dead);
+	}
+	return ok;
 }
 
 void vw_draw_crosshair(vw_batch* b, float x, float y, SDL_Color c)

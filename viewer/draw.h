@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Drawing the world: grid, bounds, zones and sources (outlines; sinks in
-// their own colour), obstacles, walls, then every agent as a triangle along
-// its heading in one SDL_RenderGeometryRaw call (a routing soldier ringed in
+// their own colour), obstacles, walls, the bodies of the dead lying in
+// their side's colour dimmed, then every agent as a triangle along its
+// heading in one SDL_RenderGeometryRaw call (a routing soldier ringed in
 // VW_ROUTING), then the threat and the mouse target.
 #ifndef THRONG_VIEWER_DRAW_H
 #define THRONG_VIEWER_DRAW_H
@@ -44,12 +45,21 @@ typedef struct vw_draw_opts {
 
 /// Appends grid, bounds, zone and source outlines, obstacles and walls to
 /// `shapes` (not flushed);
-/// obstacles below VW_OBSTACLE_MIN_PX are left to vw_draw_small_obstacles.
+/// obstacles below VW_OBSTACLE_MIN_PX are left to vw_draw_small_obstacles,
+/// those of bodies (f->obstacle_body) to vw_draw_bodies.
 void vw_draw_scene(vw_batch* shapes, const vw_camera* cam, const vw_frame* f, const vw_draw_opts* o);
 
 /// Draws the obstacles too small for vw_draw_scene as squares, one call.
 bool vw_draw_small_obstacles(SDL_Renderer* r, vw_agent_mesh* mesh, const vw_camera* cam, const vw_frame* f,
                              const vw_draw_opts* o);
+
+/// Draws every visible body (f->bodies) lying along its facing, 2 radius
+/// long, in vw_dead of its colour (o's colour mode): a trunk and a head in
+/// one SDL_RenderGeometryRaw call, a bar without the head when small, a
+/// square below VW_OBSTACLE_MIN_PX. False when the arrays cannot grow (the
+/// bodies so far are drawn then).
+bool vw_draw_bodies(SDL_Renderer* r, vw_agent_mesh* mesh, const vw_camera* cam, const vw_frame* f,
+                    const vw_draw_opts* o);
 
 /// Draws every visible agent: triangles along their headings in one
 /// SDL_RenderGeometryRaw call, and agents below VW_AGENT_MIN_PX as squares

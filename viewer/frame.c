@@ -5,7 +5,8 @@
 // host steps on its own thread, so every published frame owns a copy of
 // what the renderer needs: positions, headings, radii, ids, groups and
 // archetypes (32 bytes an agent, about 3 MB at 100,000 agents), the shapes,
-// the controllers and the selected agent's forces.
+// the bodies (36 bytes each), the controllers and the selected agent's
+// forces.
 #include "frame.h"
 
 #include <stdio.h>
@@ -70,6 +71,43 @@ static bool copy_shapes(vw_frame* f, const throng_world* w)
 			f->wall_a[k] = f->wall_b[k] = (throng_vec2){0.0f, 0.0f};
 		}
 	}
+	return true;
+}
+
+/// The bodies (throng_world_bodies), after copy_shapes: each one's record,
+/// and which obstacles are bodies still lying where they fell (drawn as
+/// the body; one that game code or a drag moved is a disc again).
+static bool copy_bodies(vw_frame* f, const throng_world* w)
+{
+	f->body_count = 0;
+	f->obstacle_body = NULL;
+	const throng_body* b = NULL;
+	uint32_t n = 0;
+	if (throng_world_bodies(w, &b, &n) != THRONG_OK || n == 0) {
+		return true;
+	}
+	if (n > f->body_cap || f->bodies == NULL) {
+		if (!vw_grow((void**)&f->bodies, n, sizeof *f->bodies)) {
+			return false;
+		}
+		f->body_cap = n;
+	}
+	if (f->obstacle_count > f->obstacle_body_cap || f->obstacle_body_buf == NULL) {
+		if (!vw_grow((void**)&f->obstacle_body_buf, f->obstacle_count, 1u)) {
+			return false;
+		}
+		f->obstacle_body_cap = f->obstacle_count;
+	}
+	memset(f->obstacle_body_buf, 0, f->obstacle_count);
+	for (uint32_t k = 0; k < n; ++k) {
+		f->bodies[k] = (vw_body){b[k].position, b[k].facing, b[k].radius, b[k].group, b[k].archetype, b[k].obstacle};
+		const uint32_t o = b[k].obstacle;
+		if (o < f->obstacle_count && f->obstacle_c[o].x == b[k].position.x && f->obstacle_c[o].y == b[k].position.y) {
+			f->obstacle_body_buf[o] = 1;
+		}
+	}
+	f->body_count = n;
+	f->obstacle_body = f->obstacle_body_buf;
 	return true;
 }
 
@@ -233,9 +271,11 @@ bool vw_frame_fill(vw_frame* f, vw_scene* s, uint32_t selected)
 {
 	const throng_world* w = s->world;
 	throng_view v = throng_world_view(w);
-	if (!reserve_agents(f, v.count) || !copy_shapes(f, w) || !copy_regions(f, w)) {
+	if (!reserve_agents(f, v.count) || !copy_shapes(f, w) || !copy_bodies(f, w) || !copy_regions(f, w)) {
 		f->count = 0;
 		f->obstacle_count = 0;
+		f->body_count = 0;
+		f->obstacle_body = NULL;
 		f->wall_count = 0;
 		f->region_count = 0;
 		return false;
@@ -290,6 +330,8 @@ void vw_frame_free(vw_frame* f)
 	free(f->combat_state_buf);
 	free(f->obstacle_c);
 	free(f->obstacle_r);
+	free(f->bodies);
+	free(f->obstacle_body_buf);
 	free(f->wall_a);
 	free(f->wall_b);
 	free(f->regions);

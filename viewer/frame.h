@@ -9,10 +9,10 @@
 #include "scenes.h"
 #include "sim.h"
 
-/// Copies agents, shapes, threat, stats and controllers of `s` into f, and
-/// the focus data of agent `selected` (VW_NO_AGENT for none). Grows f's
-/// arrays as needed; false when out of memory (f is then left consistent
-/// with count 0).
+/// Copies agents, shapes, bodies, threat, stats and controllers of `s` into
+/// f, and the focus data of agent `selected` (VW_NO_AGENT for none). Grows
+/// f's arrays as needed; false when out of memory (f is then left
+/// consistent with count 0).
 bool vw_frame_fill(vw_frame* f, vw_scene* s, uint32_t selected);
 
 /// Reallocates *p to hold n elements (at least one) of `size` bytes; false

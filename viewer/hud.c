@@ -106,10 +106,29 @@ static const char* mouse_name(vw_mouse_mode m)
 	                              : "off";
 }
 
+/// v with a comma between thousands: 1,234,567.
+static void thousands(char* buf, size_t cap, uint64_t v)
+{
+	char digits[24];
+	int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v);
+	size_t o = 0;
+	for (int k = 0; k < n && o + 1 < cap; ++k) {
+		if (k > 0 && (n - k) % 3 == 0) {
+			buf[o++] = ',';
+			if (o + 1 >= cap) {
+				break;
+			}
+		}
+		buf[o++] = digits[k];
+	}
+	buf[o] = '\0';
+}
+
 /// The legend: one line per colour in use, in that colour, with how many
 /// agents wear it ("group 3", "army 1 role 0", "archetype 2") and how many
 /// of those rout; in a world with units, a line in the ring's colour with
-/// everyone routing now.
+/// everyone routing now; in a world with bodies, how many lie on the
+/// ground, in the text's colour dimmed as the bodies are (vw_dead).
 static void legend_lines(lines* l, const vw_hud_input* in)
 {
 	const vw_frame* f = in->frame;
@@ -182,6 +201,11 @@ static void legend_lines(lines* l, const vw_hud_input* in)
 	}
 	if (f->units) {
 		add(l, VW_ROUTING, "() routing now: %u (ringed white)", f->routing);
+	}
+	if (f->body_count > 0) {
+		char dead[32];
+		thousands(dead, sizeof dead, f->body_count);
+		add(l, vw_dead(VW_TEXT), "bodies %s (lying, dimmed)", dead);
 	}
 }
 

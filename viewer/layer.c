@@ -9,7 +9,7 @@
 #define MAX_WAIT_S 0.1    ///< the crowd is redrawn at least this often
 #define MAX_REPROJECT 8.0f ///< beyond this zoom ratio the old layer is too coarse
 
-/// Draws background, shapes and agents into the current render target.
+/// Draws background, shapes, bodies and agents into the current render target.
 static void draw_world(vw_layer* layer, SDL_Renderer* r, vw_batch* shapes, vw_agent_mesh* mesh,
                        const vw_camera* cam, const vw_frame* f, const vw_draw_opts* o)
 {
@@ -22,6 +22,7 @@ static void draw_world(vw_layer* layer, SDL_Renderer* r, vw_batch* shapes, vw_ag
 	SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
 	vw_batch_flush(shapes, r);
 	vw_draw_small_obstacles(r, mesh, cam, f, o);
+	vw_draw_bodies(r, mesh, cam, f, o); // the living stand on the dead
 	vw_draw_agents(r, mesh, cam, f, o);
 	layer->redraws++;
 }

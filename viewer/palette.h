@@ -70,6 +70,20 @@ static inline SDL_Color vw_dim(SDL_Color c, float vigour)
 	return (SDL_Color){(Uint8)(c.r * k + 0.5f), (Uint8)(c.g * k + 0.5f), (Uint8)(c.b * k + 0.5f), c.a};
 }
 
+/// A body's colour (draw.c): its side's colour c half greyed and dimmed,
+/// 0.28 (c + grey(c)) a channel, grey(c) = (77 r + 150 g + 29 b) / 256,
+/// in integers so a test can work it out by hand: some 56 % of its
+/// brightness at half its saturation. The living are dimmed by wounds
+/// (vw_dim) but never greyed, and the dead lie, so they stand apart; the
+/// hue still tells the sides: group 0's (80, 200, 255) gives
+/// (70, 103, 119), army mode's vermillion (213, 94, 0) (92, 59, 33).
+static inline SDL_Color vw_dead(SDL_Color c)
+{
+	const unsigned grey = (77u * c.r + 150u * c.g + 29u * c.b) >> 8;
+	return (SDL_Color){(Uint8)((c.r + grey) * 7u / 25u), (Uint8)((c.g + grey) * 7u / 25u),
+	                   (Uint8)((c.b + grey) * 7u / 25u), c.a};
+}
+
 /// The ring round a routing soldier (combat_state's THRONG_COMBAT_ROUTING,
 /// draw.c): near white, in no palette, so it stands out against the dark
 /// ground and every agent colour, dimmed or not, and a test can find it.

@@ -568,6 +568,11 @@ const vw_frame* vw_play_frame(vw_play* p)
 	f->combat_state_buf = NULL;
 	f->combat_state_cap = 0;
 	f->routing = 0;
+	// A stream has no bodies: its dead just leave.
+	f->bodies = NULL;
+	f->body_count = f->body_cap = 0;
+	f->obstacle_body = f->obstacle_body_buf = NULL;
+	f->obstacle_body_cap = 0;
 	f->units = p->routs;
 	f->paused = p->paused;
 	f->speed = p->speed;

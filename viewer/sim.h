@@ -65,6 +65,16 @@ typedef struct vw_region {
 	uint32_t first, count;
 } vw_region;
 
+/// A body on the ground (throng_body, docs/ARMIES.md "Bodies"), as the
+/// frame carries it.
+typedef struct vw_body {
+	throng_vec2 position;      ///< where it fell (m)
+	throng_vec2 facing;        ///< unit vector from its feet to its head
+	float radius;              ///< its obstacle's radius as it fell (m): it lies 2 radius long
+	uint32_t group, archetype; ///< the dead agent's: its colour, as the living's (palette.h)
+	uint32_t obstacle;         ///< its obstacle's id
+} vw_body;
+
 /// One published state. Agent arrays are in storage order (id[k] is the
 /// stable id of slot k), copied from the world's view.
 typedef struct vw_frame {
@@ -87,6 +97,17 @@ typedef struct vw_frame {
 	uint32_t obstacle_count, obstacle_cap;
 	throng_vec2* obstacle_c;
 	float* obstacle_r;
+	/// The dead on the ground, in the order they fell (throng_world_bodies):
+	/// drawn lying in their side's colour, dimmed (draw.c). None in a
+	/// replay or a feed (a stream has no bodies).
+	uint32_t body_count, body_cap;
+	vw_body* bodies;
+	/// obstacle_body[k] != 0: obstacle k is a body's and still lies where
+	/// it fell, so it is drawn as the body, not as a disc. NULL when no
+	/// obstacle is (no bodies).
+	const uint8_t* obstacle_body;
+	uint8_t* obstacle_body_buf; ///< a live frame's own storage behind obstacle_body
+	uint32_t obstacle_body_cap;
 	uint32_t wall_count, wall_cap;
 	throng_vec2 *wall_a, *wall_b;
 	uint32_t region_count, region_cap;  ///< zones (in id order), then sources (in id order)

@@ -5,10 +5,11 @@
 // with the library's reader: every frame's agents, ids, counts and the
 // churn figures of a run whose agents leave (evacuation). And the routing
 // soldiers a frame counts, replayed from a stream written by hand and
-// live from a world whose unit routs.
+// live from a world whose unit routs; the bodies a live frame copies.
 #define _XOPEN_SOURCE 700
 
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,6 +240,72 @@ Test(routing, a_live_frame_counts_a_routing_unit)
 		const bool routs = f.id[k] == first + 2u || f.id[k] == first + 3u;
 		cr_expect_eq((f.combat_state[k] & THRONG_COMBAT_ROUTING) != 0, routs, "agent %u", f.id[k]);
 	}
+	vw_frame_free(&f);
+	throng_world_destroy(w);
+}
+
+Test(bodies, a_live_frame_copies_the_bodies_and_marks_their_obstacles)
+{
+	throng_world_def wd = throng_world_default_def();
+	wd.bounds_min = (throng_vec2){-50.0f, -50.0f};
+	wd.bounds_max = (throng_vec2){50.0f, 50.0f};
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_create(&wd, &w), THRONG_OK, "%s", throng_last_error());
+	vw_scene s = {NULL, w, "bodies", false, false, {0.0f, 0.0f}};
+	vw_frame f;
+	memset(&f, 0, sizeof f);
+	// A knight (group 0) that kills a levy (group 2, archetype 1, health
+	// 10) 3 m east of it in the first step; the levy leaves a body of
+	// 0.5 m. Obstacle 0 is a post.
+	throng_controller knight = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	knight.combat.enabled = true;
+	knight.combat.health = 100.0f;
+	knight.combat.attack = THRONG_ATTACK_MELEE;
+	knight.combat.reach = 4.0f;
+	knight.combat.damage = 10.0f;
+	knight.combat.cooldown = 1.0f;
+	knight.combat.accuracy = 1.0f;
+	throng_controller levy = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	levy.combat.enabled = true;
+	levy.combat.health = 10.0f;
+	levy.combat.body_radius = 0.5f;
+	uint32_t ka = 0, la = 0, post = 0;
+	cr_assert_eq(throng_world_add_archetype(w, &knight, &ka), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_world_add_archetype(w, &levy, &la), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_world_add_obstacle(w, (throng_vec2){-20.0f, 10.0f}, 1.0f, &post), THRONG_OK);
+	throng_agent_def a[2] = {throng_agent_default_def(), throng_agent_default_def()};
+	a[0].position = (throng_vec2){-1.0f, 0.0f};
+	a[0].archetype = ka;
+	a[1].position = (throng_vec2){2.0f, 0.0f};
+	a[1].archetype = la;
+	a[1].group = 2;
+	uint32_t first = 0;
+	cr_assert_eq(throng_world_spawn(w, a, 2, &first), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(throng_world_set_target_agent(w, first, first + 1u), THRONG_OK, "%s", throng_last_error());
+	// Nobody has fallen yet: no bodies, no obstacle marked.
+	cr_assert(vw_frame_fill(&f, &s, VW_NO_AGENT));
+	cr_expect_eq(f.body_count, 0u);
+	cr_expect_null(f.obstacle_body);
+	cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+	cr_assert(vw_frame_fill(&f, &s, VW_NO_AGENT));
+	cr_assert_eq(f.count, 1u, "the levy fell in the first step");
+	cr_assert_eq(f.body_count, 1u);
+	const vw_body* b = &f.bodies[0];
+	cr_expect(b->position.x == 2.0f && b->position.y == 0.0f, "(%g, %g)", (double)b->position.x, (double)b->position.y);
+	cr_expect(b->facing.x > 0.999f && fabsf(b->facing.y) < 1e-3f, "it lies away from its killer: (%g, %g)",
+	          (double)b->facing.x, (double)b->facing.y);
+	cr_expect(b->radius == 0.5f && b->group == 2u && b->archetype == la && b->obstacle == 1u);
+	cr_assert_eq(f.obstacle_count, 2u);
+	cr_assert_not_null(f.obstacle_body);
+	cr_expect(!f.obstacle_body[post] && f.obstacle_body[1], "the post is drawn as a disc, the body lying");
+	// Game code moves the body's obstacle: it is a disc where it went, the
+	// body is still drawn where it fell.
+	cr_assert_eq(throng_world_set_obstacle(w, 1, (throng_vec2){30.0f, 30.0f}, 0.5f), THRONG_OK);
+	cr_assert(vw_frame_fill(&f, &s, VW_NO_AGENT));
+	cr_expect_eq(f.body_count, 1u);
+	cr_expect(f.bodies[0].position.x == 2.0f);
+	cr_assert_not_null(f.obstacle_body);
+	cr_expect(!f.obstacle_body[0] && !f.obstacle_body[1]);
 	vw_frame_free(&f);
 	throng_world_destroy(w);
 }
