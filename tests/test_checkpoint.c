@@ -749,6 +749,51 @@ Test(versions, a_version_6_battle_of_units_reads_and_fights_on)
 	throng_world_destroy(w);
 }
 
+/// Version 7 (units with army_breaks_at and killed, before bodies):
+/// tests/data/checkpoint_v7.ck, written by throng at 4b826a2
+/// (tests/data/checkpoint_v7.c: 12 swordsmen and 8 archers of the west,
+/// army_breaks_at 0.6, against 24 swordsmen of the east in two units,
+/// 0.25; 80 steps, 16 killed, the west's swordsmen routed by their
+/// losses, the east's army broken though its units' morale holds, 5
+/// missiles in the air), reads to the hash that build gave (it holds
+/// each unit's killed), its units as they were, no controller leaving
+/// bodies (body_radius 0) and none on the ground, and fights on to the
+/// hash it gave 40 steps later, still without bodies.
+Test(versions, a_version_7_battle_whose_army_broke_reads_and_fights_on)
+{
+	throng_world* w = read_fixture("checkpoint_v7.ck", 7, UINT64_C(0xb40a9f700451c003), 28);
+	cr_assert_eq(w->missile_n, 5u);
+	cr_assert_eq(throng_world_unit_count(w), 4u);
+	const uint32_t count[4] = {2, 8, 9, 9};
+	const uint32_t killed[4] = {10, 0, 3, 3};
+	const bool routing[4] = {true, false, true, true};
+	const float army_breaks_at[4] = {0.6f, 0.6f, 0.25f, 0.25f};
+	for (uint32_t k = 0; k < 4; ++k) {
+		throng_unit_state s;
+		cr_assert_eq(throng_world_get_unit(w, k, &s), THRONG_OK);
+		cr_assert_eq(s.count, count[k], "unit %u", k);
+		cr_assert_eq(s.killed, killed[k], "unit %u", k);
+		cr_assert_eq(s.routing, routing[k], "unit %u", k);
+		cr_assert_eq(w->units[k].def.morale.army_breaks_at, army_breaks_at[k], "unit %u", k);
+		if (k >= 2) cr_assert_gt(s.morale, 0.0f, "unit %u routs because its army broke", k);
+	}
+	cr_assert_eq(throng_world_archetype_count(w), 6u);
+	for (uint32_t k = 0; k < 6; ++k) {
+		throng_controller c;
+		cr_assert_eq(throng_world_get_controller(w, k, &c), THRONG_OK);
+		cr_assert(c.combat.enabled, "archetype %u", k);
+		cr_assert_eq(c.combat.body_radius, 0.0f, "archetype %u", k);
+	}
+	const throng_body* bodies = NULL;
+	uint32_t n = 1;
+	cr_assert_eq(throng_world_bodies(w, &bodies, &n), THRONG_OK);
+	cr_assert_eq(n, 0u);
+	fight_on(w, 40, UINT64_C(0xf1311b01593894e1), 27);
+	cr_assert_eq(throng_world_bodies(w, &bodies, &n), THRONG_OK);
+	cr_assert_eq(n, 0u, "a fighter without body_radius leaves no body");
+	throng_world_destroy(w);
+}
+
 /// A world with one missile in the air: an archer 30 m from a still
 /// target, one step after it shot (the missile lands in step 2).
 static throng_world* one_missile_world(void)
