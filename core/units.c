@@ -356,8 +356,9 @@ static bool holds_archetype(const thr_unit* u)
 /// Gives the members of the units flagged `change` their archetype now
 /// (throng_world_set_archetype's rule for health), and so those who lack
 /// it in a unit that holds its archetype. A unit that routs runs for the
-/// refuge and a unit that rallies chooses its targets anew (no target
-/// agent); one that charges keeps the targets its march chose.
+/// refuge; a unit that rallies chooses its targets anew (no target
+/// agent) and its soldiers' target points are where each stands; one
+/// that charges keeps the targets its march chose.
 static void reassign(throng_world* w)
 {
 	bool any = false;
@@ -383,6 +384,11 @@ static void reassign(throng_world* w)
 		if (u->routing) {
 			w->tx[i] = u->rx;
 			w->ty[i] = u->ry;
+		} else if (u->rallied && u->change) {
+			// It stops running where it rallied (not at the refuge it ran
+			// for); in formation its slots place it anew.
+			w->tx[i] = thr_cur(w)->px[i];
+			w->ty[i] = thr_cur(w)->py[i];
 		}
 	}
 	if (any) {

@@ -203,6 +203,12 @@ Test(morale, a_routing_unit_rallies_after_rally_time_once)
 			const throng_agent_state a = thr_test_agent(w, id);
 			cr_assert_eq(a.archetype, arch);
 			cr_assert_eq(a.combat_state & THRONG_COMBAT_ROUTING, 0u);
+			// It stops where it rallied: its target point is where it
+			// stands, no longer the refuge it ran for.
+			cr_assert(a.target.x == a.position.x && a.target.y == a.position.y,
+			          "engine %d: agent %u targets (%g, %g), stands at (%g, %g)", e, id, (double)a.target.x,
+			          (double)a.target.y, (double)a.position.x, (double)a.position.y);
+			cr_assert_gt(hypotf(a.target.x - s.refuge.x, a.target.y - s.refuge.y), 5.0f);
 		}
 		thr_test_step(w);
 		cr_assert_float_eq(thr_test_unit(w, u).morale, 0.5f, 1e-6f);

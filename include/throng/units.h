@@ -22,7 +22,8 @@
 // target point of every member), marked THRONG_COMBAT_ROUTING in
 // combat_state. A routing unit that no hit reached for rally_time seconds
 // rallies, while it has rallies left: its members take the unit's
-// archetype again, its losses count from its strength then, and its
+// archetype again and stop where they stand (their target points are
+// where they rallied), its losses count from its strength then, and its
 // morale starts at rally_morale. An army breaks when the members killed
 // of all its units (those with the same `army`) reach army_breaks_at of
 // their strength (the sum of each unit's most members): its units whose
