@@ -49,7 +49,7 @@ for kind in static shared; do
 	build="$work/$kind/build" prefix="$work/$kind/prefix"
 	cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER="$cc" \
 		-DBUILD_SHARED_LIBS=$shared -DTHRONG_BUILD_TESTS=OFF -DTHRONG_BUILD_CLI=OFF -DTHRONG_BUILD_BENCH=OFF \
-		-DTHRONG_BUILD_VIEWER=OFF -DTHRONG_BUILD_EXAMPLES=OFF -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
+		-DTHRONG_BUILD_VIEWER=OFF -DTHRONG_BUILD_EXAMPLES=OFF -DTHRONG_BUILD_PYTHON=OFF -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
 	cmake --build "$build" -j2 --target throng_lib throng_scene_lib throng_io_lib >/dev/null
 	static=(); [[ $kind == static ]] && static=(--static)
 	pc() { PKG_CONFIG_PATH="$(dirname "$(find "$prefix" -name throng.pc)")" pkg-config "${static[@]}" "$@"; }

@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: MIT
+"""throng: a crowd simulator (Reynolds' steering behaviours) from Python.
+
+    >>> import throng
+    >>> scene = throng.Scene.builtin("crossing", agents=400, seed=1)
+    >>> scene.step(600)
+    >>> scene.world.positions.shape         # a read-only view, no copy
+    (400, 2)
+
+The package is a thin layer over the C library (``include/throng/``)
+through its extension module ``throng._throng``; docs/PYTHON.md is the
+guide: install, a first session, the classes, the lifetime of the NumPy
+views, errors.
+
+Classes: :class:`World`, :class:`Scene`, :class:`Controller`,
+:class:`Slot`, :class:`TargetRule`, :class:`Contact`, :class:`Combat`,
+:class:`WorldStats`, :class:`ScenarioInfo`. Errors: :class:`Error` and its
+subclasses :class:`InvalidArgument` (ValueError), :class:`NotFound`
+(KeyError), :class:`FileError` (OSError), :class:`CapacityError`,
+:class:`OutOfMemory`, :class:`Unsupported`, :class:`CorruptData`.
+"""
+
+from __future__ import annotations
+
+from . import _throng
+from ._errors import (CapacityError, CorruptData, Error, FileError, InvalidArgument, NotFound, OutOfMemory,
+                      Unsupported, ERRORS as _ERRORS)
+from ._types import Combat, Contact, Controller, ScenarioInfo, Slot, TargetRule, WorldStats, default_params
+from ._world import World
+from ._scene import Scene, scenarios
+
+_throng._register(World, _ERRORS)
+
+__version__ = "%d.%d.%d" % _throng.library_version
+NO_AGENT: int = _throng.NO_AGENT
+
+__all__ = [
+    "World", "Scene", "scenarios", "Controller", "Slot", "TargetRule", "Contact", "Combat", "WorldStats",
+    "ScenarioInfo", "default_params", "Error", "InvalidArgument", "NotFound", "FileError", "CapacityError",
+    "OutOfMemory", "Unsupported", "CorruptData", "NO_AGENT",
+]

@@ -1,0 +1,247 @@
+# SPDX-License-Identifier: MIT
+"""throng.World: a world of agents, made from Python (docs/PYTHON.md)."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _throng
+from ._errors import InvalidArgument, NotFound
+from ._types import Controller, WorldStats
+
+# _throng._View kinds (python/src/view.c).
+_POSITIONS, _VELOCITIES, _HEADINGS, _IDS, _GROUPS, _ARCHETYPES, _RADII = range(7)
+
+_COUNTING = {"off": 0, "work": _throng.COUNT_WORK, "time": _throng.COUNT_TIME,
+             "all": _throng.COUNT_WORK | _throng.COUNT_TIME}
+
+ArrayLike = Any
+
+
+def _pairs(name: str, value: ArrayLike, n: Optional[int]) -> np.ndarray:
+    """value as a C-contiguous float32 (n, 2) array; one pair (2,) is
+    repeated for every agent."""
+    try:
+        array = np.asarray(value, dtype=np.float32)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"World.spawn: {name}: expected an (N, 2) array of numbers ({e})") from None
+    if n is not None and array.shape == (2,):
+        array = np.broadcast_to(array, (n, 2))
+    if array.ndim != 2 or array.shape[1] != 2:
+        raise InvalidArgument(f"World.spawn: {name}: expected shape (N, 2), got {array.shape}")
+    if n is not None and array.shape[0] != n:
+        raise InvalidArgument(f"World.spawn: {name}: expected {n} rows (as positions), got {array.shape[0]}")
+    return np.ascontiguousarray(array)
+
+
+def _column(name: str, value: ArrayLike, n: int, integer: bool) -> np.ndarray:
+    """value as a C-contiguous float32 or uint32 array of n entries; a
+    scalar is repeated."""
+    array = np.asarray(value)
+    if integer:
+        if array.dtype.kind not in "iu":
+            raise TypeError(f"World.spawn: {name}: expected whole numbers, got dtype {array.dtype}")
+        if array.size and (array.min() < 0 or array.max() > 0xFFFFFFFF):
+            raise InvalidArgument(f"World.spawn: {name}: got values outside 0 to 4294967295")
+        dtype = np.uint32
+    else:
+        if array.dtype.kind not in "iuf":
+            raise TypeError(f"World.spawn: {name}: expected numbers, got dtype {array.dtype}")
+        dtype = np.float32
+    array = array.astype(dtype, copy=False)
+    if array.ndim == 0:
+        array = np.broadcast_to(array, (n,))
+    if array.shape != (n,):
+        raise InvalidArgument(f"World.spawn: {name}: expected {n} values (as positions) or one, got shape {array.shape}")
+    return np.ascontiguousarray(array)
+
+
+class World(_throng.World):
+    """A world of agents (``throng_world``): every argument is keyword-only
+    and mirrors a field of ``throng_world_def``; one left out (or None) keeps
+    the library's default (``throng_world_default_def()``):
+
+    - ``bounds_min``, ``bounds_max``: corners (x, y) in m; default (-50, -50), (50, 50)
+    - ``bounds_mode``: "contain" (default), "wrap", "bounce" or "open"
+    - ``dt``: the fixed step in s, in (0, 1]; default 1/60
+    - ``seed``: keys every random draw; default 1
+    - ``cell_size``: the grid's cell in m, 0 = from the archetypes (default)
+    - ``capacity``: agents the world makes room for at first (it grows); default 1024
+    - ``engine``: "simd" (default) or "scalar": the same bits
+    - ``record_forces``: keep each slot's force per agent; default False
+    - ``threads``: OpenMP threads of a step, 0 = OpenMP's default
+    - ``threads_policy``: "adapt" (default) or "fixed"
+
+    A bad value raises :class:`throng.InvalidArgument` (a ValueError) whose
+    message names the argument; a value of the wrong type a TypeError.
+
+    The arrays ``positions``, ``velocities``, ``headings`` (N, 2) float32,
+    ``ids``, ``groups``, ``archetypes`` (N,) uint32 and ``radii`` (N,)
+    float32 are read-only NumPy views of the library's own memory, in
+    storage order (not id order: ``ids[k]`` is the id of row k). Take them
+    anew after each step or change: see docs/PYTHON.md, "Views".
+    """
+
+    def __init__(
+        self,
+        *,
+        bounds_min: Optional[Tuple[float, float]] = None,
+        bounds_max: Optional[Tuple[float, float]] = None,
+        bounds_mode: Optional[str] = None,
+        dt: Optional[float] = None,
+        seed: Optional[int] = None,
+        cell_size: Optional[float] = None,
+        capacity: Optional[int] = None,
+        engine: Optional[str] = None,
+        record_forces: Optional[bool] = None,
+        threads: Optional[int] = None,
+        threads_policy: Optional[str] = None,
+    ) -> None:
+        given = dict(bounds_min=bounds_min, bounds_max=bounds_max, bounds_mode=bounds_mode, dt=dt, seed=seed,
+                     cell_size=cell_size, capacity=capacity, engine=engine, record_forces=record_forces,
+                     threads=threads, threads_policy=threads_policy)
+        super().__init__(**{k: v for k, v in given.items() if v is not None})
+
+    def __repr__(self) -> str:
+        if not hasattr(self, "_stats"):
+            return "<throng.World (not made)>"
+        try:
+            return f"<throng.World: {self.agent_count} agents, step {self._stats['steps']}>"
+        except Exception:
+            return "<throng.World>"
+
+    def __len__(self) -> int:
+        return self.agent_count
+
+    def add_archetype(self, controller: Union[Controller, Dict[str, Any]]) -> int:
+        """Adds an archetype with `controller` (a :class:`throng.Controller`,
+        or its ``to_dict()``); returns the archetype's id (0, 1, ...)."""
+        if isinstance(controller, Controller):
+            controller = controller.to_dict()
+        return self._add_archetype(controller)
+
+    def spawn(
+        self,
+        positions: ArrayLike,
+        *,
+        velocities: ArrayLike = None,
+        headings: ArrayLike = None,
+        targets: ArrayLike = None,
+        max_speed: ArrayLike = None,
+        max_force: ArrayLike = None,
+        radius: ArrayLike = None,
+        archetype: ArrayLike = None,
+        group: ArrayLike = None,
+    ) -> np.ndarray:
+        """Adds N agents at once (``throng_world_spawn``): all, or none
+        when any value is invalid (:class:`throng.InvalidArgument`, the
+        message naming the field and the agent).
+
+        ``positions``, ``velocities``, ``headings`` and ``targets`` are (N, 2)
+        arrays (or one pair for every agent); ``max_speed``, ``max_force``,
+        ``radius`` (float) and ``archetype``, ``group`` (whole numbers) are
+        N values or one. What is left out keeps ``throng_agent_default_def()``:
+        at rest, heading from the velocity, max_speed 1.3 m/s, max_force
+        4 m/s^2, radius 0.3 m, archetype 0, group 0, target (0, 0).
+
+        Returns the new agents' ids, a uint32 array (consecutive).
+        Raises BufferError while views of this world are alive (a spawn
+        may move the arrays): docs/PYTHON.md, "Views".
+        """
+        pos = _pairs("positions", positions, None)
+        n = pos.shape[0]
+        pairs = [None if v is None else _pairs(name, v, n)
+                 for name, v in (("velocities", velocities), ("headings", headings), ("targets", targets))]
+        floats = [None if v is None else _column(name, v, n, False)
+                  for name, v in (("max_speed", max_speed), ("max_force", max_force), ("radius", radius))]
+        ints = [None if v is None else _column(name, v, n, True)
+                for name, v in (("archetype", archetype), ("group", group))]
+        first = self._spawn(n, pos, *pairs, *floats, *ints)
+        return np.arange(first, first + n, dtype=np.uint32)
+
+    # Views: zero-copy, read-only NumPy arrays of the library's memory.
+    @property
+    def positions(self) -> np.ndarray:
+        """(N, 2) float32, m, storage order; read-only, no copy."""
+        return np.asarray(self._view(_POSITIONS))
+
+    @property
+    def velocities(self) -> np.ndarray:
+        """(N, 2) float32, m/s, storage order; read-only, no copy."""
+        return np.asarray(self._view(_VELOCITIES))
+
+    @property
+    def headings(self) -> np.ndarray:
+        """(N, 2) float32 unit vectors, storage order; read-only, no copy."""
+        return np.asarray(self._view(_HEADINGS))
+
+    @property
+    def ids(self) -> np.ndarray:
+        """(N,) uint32: the stable id of each row; read-only, no copy."""
+        return np.asarray(self._view(_IDS))
+
+    @property
+    def groups(self) -> np.ndarray:
+        """(N,) uint32 group labels, storage order; read-only, no copy."""
+        return np.asarray(self._view(_GROUPS))
+
+    @property
+    def archetypes(self) -> np.ndarray:
+        """(N,) uint32 archetype ids, storage order; read-only, no copy."""
+        return np.asarray(self._view(_ARCHETYPES))
+
+    @property
+    def radii(self) -> np.ndarray:
+        """(N,) float32 body radii (m), storage order; read-only, no copy."""
+        return np.asarray(self._view(_RADII))
+
+    def agents_by_id(self, ids: ArrayLike) -> np.ndarray:
+        """The rows of the views (storage slots, int64) of the agents
+        `ids`, in the order given: ``world.positions[world.agents_by_id(ids)]``
+        are their positions. Valid until the next step or change, as the
+        views. :class:`throng.NotFound` (a KeyError) for an id that is no
+        live agent's, naming it."""
+        array = np.asarray(ids)
+        if array.dtype.kind not in "iu":
+            raise TypeError(f"World.agents_by_id: ids: expected whole numbers, got dtype {array.dtype}")
+        flat = array.reshape(-1)
+        bad = np.nonzero((flat < 0) | (flat > 0xFFFFFFFF))[0]
+        if bad.size:
+            raise NotFound(f"World.agents_by_id: ids[{bad[0]}]: no live agent with id {flat[bad[0]]}")
+        query = np.ascontiguousarray(flat, dtype=np.uint32)
+        out = np.empty(query.shape, dtype=np.int64)
+        self._slots_of(query, out)
+        return out.reshape(array.shape)
+
+    @property
+    def stats(self) -> WorldStats:
+        """Running figures (``throng_world_stats``), copied now."""
+        return WorldStats(**self._stats)
+
+    @property
+    def steps(self) -> int:
+        """Steps taken."""
+        return self._stats["steps"]
+
+    @property
+    def counting(self) -> str:
+        """What the counters count: "off" (default), "work", "time" or
+        "all"; setting it clears them (``throng_world_set_counting``)."""
+        bits = self._counting
+        return next(name for name, value in _COUNTING.items() if value == bits)
+
+    @counting.setter
+    def counting(self, what: str) -> None:
+        if what not in _COUNTING:
+            raise InvalidArgument(f"World.counting: got {what!r}, expected one of: {', '.join(_COUNTING)}")
+        self._counting = _COUNTING[what]
+
+    @property
+    def counters(self) -> Dict[str, Dict[str, Any]]:
+        """The work (and time) of steps (``throng_world_counters``), as
+        ``{"last_step": {...}, "total": {...}}``; per-behaviour and
+        per-stage arrays as dicts by name. All zero while ``counting`` is
+        "off"."""
+        return self._counters
