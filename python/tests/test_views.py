@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import tracemalloc
 import weakref
 
 import numpy as np
@@ -179,3 +180,21 @@ def test_step_refuses_only_while_sources_may_add_agents():
     view = world.positions
     world.step(3)
     assert world.steps == 3
+
+
+def test_reading_copies_nothing():
+    # NumPy reports its data allocations to tracemalloc: a copy of the
+    # positions of 200,000 agents would be 1.6 MB.
+    world = throng.World(bounds_min=(-500, -500), bounds_max=(500, 500), capacity=200_000, threads=1)
+    world.add_archetype(throng.Controller([throng.Slot("seek")]))
+    world.spawn(np.random.default_rng(1).uniform(-400, 400, size=(200_000, 2)))
+    world.step()
+    tracemalloc.start()
+    try:
+        for _ in range(100):
+            total = float(world.positions[:, 0].sum()) + float(world.ids[-1])
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert np.isfinite(total)
+    assert peak < 64 * 1024, peak

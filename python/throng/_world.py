@@ -105,11 +105,9 @@ class World(_throng.World):
         super().__init__(**{k: v for k, v in given.items() if v is not None})
 
     def __repr__(self) -> str:
-        if not hasattr(self, "_stats"):
-            return "<throng.World (not made)>"
         try:
             return f"<throng.World: {self.agent_count} agents, step {self._stats['steps']}>"
-        except Exception:
+        except (ValueError, RuntimeError):  # not made, or being stepped in another thread
             return "<throng.World>"
 
     def __len__(self) -> int:
