@@ -146,7 +146,10 @@ PyMODINIT_FUNC PyInit__throng(void)
 	                                     THRONG_VERSION_PATCH)) < 0 ||
 	    PyModule_AddIntConstant(m, "COUNT_WORK", THRONG_COUNT_WORK) < 0 ||
 	    PyModule_AddIntConstant(m, "COUNT_TIME", THRONG_COUNT_TIME) < 0 ||
-	    PyModule_AddIntConstant(m, "NO_AGENT", (long)THRONG_NO_AGENT) < 0) {
+	    PyModule_AddIntConstant(m, "NO_AGENT", (long)THRONG_NO_AGENT) < 0 ||
+	    PyModule_AddFunctions(m, thr_py_living_functions) < 0 ||
+	    PyModule_AddFunctions(m, thr_py_events_functions) < 0 ||
+	    PyModule_AddFunctions(m, thr_py_outputs_functions) < 0) {
 		Py_DECREF(m);
 		return NULL;
 	}

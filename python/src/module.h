@@ -137,6 +137,14 @@ int thr_py_controller_from_dict(PyObject* dict, throng_controller* out);
 /// The library's defaults as dicts (_throng._defaults()).
 PyObject* thr_py_defaults(PyObject* module, PyObject* unused);
 
+/// Module-level functions of each part of the API, each taking the world
+/// (or scene) as its first argument; the package's mixins
+/// (python/throng/_living.py, _events.py, _outputs.py) wrap them.
+/// Added to the module by PyInit__throng.
+extern PyMethodDef thr_py_living_functions[];  ///< living.c: remove, setters, queries, controllers
+extern PyMethodDef thr_py_events_functions[];  ///< events.c: events, zones, sources, units, bodies
+extern PyMethodDef thr_py_outputs_functions[]; ///< outputs.c: files, checkpoints, metrics
+
 /// The counters of a world as {"last_step": {...}, "total": {...}}.
 PyObject* thr_py_counters_to_dict(const throng_world_counters* last, const throng_world_counters* total);
 

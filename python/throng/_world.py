@@ -9,6 +9,9 @@ import numpy as np
 
 from . import _throng
 from ._errors import InvalidArgument, NotFound
+from ._events import _EventsMixin
+from ._living import _LivingMixin
+from ._outputs import _OutputsMixin
 from ._types import Controller, WorldStats
 
 # _throng._View kinds (python/src/view.c).
@@ -58,7 +61,7 @@ def _column(name: str, value: ArrayLike, n: int, integer: bool) -> np.ndarray:
     return np.ascontiguousarray(array)
 
 
-class World(_throng.World):
+class World(_LivingMixin, _EventsMixin, _OutputsMixin, _throng.World):
     """A world of agents (``throng_world``): every argument is keyword-only
     and mirrors a field of ``throng_world_def``; one left out (or None) keeps
     the library's default (``throng_world_default_def()``):
