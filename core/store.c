@@ -179,6 +179,19 @@ int thr_store_grow(throng_world* w, uint32_t need)
 		void** const arrays[2] = {(void**)&wp[0], (void**)&wp[1]};
 		waypoint_block = thr_alloc_arrays(arrays, 2, n, sizeof(uint32_t), THR_WAYPOINT_FIRST_ARRAY);
 	}
+	// Room to keep the four blocks this replaces, made before anything
+	// changes, so that a failure leaves the world as it was.
+	if (block != NULL && s->keep && s->kept_cap - s->kept_n < 4u) {
+		const uint32_t room = s->kept_cap * 2u + 4u;
+		void** kept = realloc(s->kept, (size_t)room * sizeof *kept);
+		if (kept == NULL) {
+			free(block);
+			block = NULL;
+		} else {
+			s->kept = kept;
+			s->kept_cap = room;
+		}
+	}
 	if (block == NULL || (w->def.record_forces && force_block == NULL) ||
 	    (s->waypoint_block != NULL && waypoint_block == NULL)) {
 		free(block);
@@ -216,11 +229,16 @@ int thr_store_grow(throng_world* w, uint32_t need)
 		}
 	}
 	// The old singles may lie in the spare block (a reorder swaps them in):
-	// both go, and the next step makes new spares.
-	free(s->block);
-	free(s->spare_block);
-	free(s->force_block);
-	free(s->waypoint_block);
+	// both go, and the next step makes new spares. Kept instead of freed
+	// while a caller holds views (throng_world_keep_replaced_arrays).
+	void* const replaced[4] = {s->block, s->spare_block, s->force_block, s->waypoint_block};
+	for (int b = 0; b < 4; ++b) {
+		if (s->keep && replaced[b] != NULL) {
+			s->kept[s->kept_n++] = replaced[b];
+		} else {
+			free(replaced[b]);
+		}
+	}
 	s->block = block;
 	s->spare_block = NULL;
 	memset(s->spare, 0, sizeof s->spare);
@@ -339,7 +357,17 @@ void thr_store_free(throng_world* w)
 	free(s->waypoint_block);
 	free(s->force_block);
 	free(s->slot_of);
+	thr_store_free_kept(s);
+	free(s->kept);
 	memset(s, 0, sizeof *s);
+}
+
+void thr_store_free_kept(thr_store* s)
+{
+	for (uint32_t b = 0; b < s->kept_n; ++b) {
+		free(s->kept[b]);
+	}
+	s->kept_n = 0;
 }
 
 int thr_store_reserve_spares(throng_world* w)

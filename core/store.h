@@ -80,6 +80,12 @@ typedef struct thr_store {
 	void* force_block;    ///< recorded forces per slot
 	uint32_t* slot_of;    ///< a whole world's slot of every id (ids_cap entries; a part world has its own, part.h)
 	uint32_t ids_cap;
+	/// throng_world_keep_replaced_arrays: while `keep` is set, a growth
+	/// puts the blocks it replaces here instead of freeing them, so that
+	/// pointers a caller took from throng_world_view stay readable.
+	bool keep;
+	uint32_t kept_n, kept_cap;
+	void** kept;
 } thr_store;
 
 /// Allocates `count` zeroed arrays of n elements of `size` bytes, each
@@ -98,6 +104,9 @@ int thr_store_create(throng_world* w);
 
 /// Frees every per-agent array of w.
 void thr_store_free(throng_world* w);
+
+/// Frees the blocks kept by throng_world_keep_replaced_arrays.
+void thr_store_free_kept(thr_store* s);
 
 /// Makes the spare arrays (once per world). Returns -1 when out of memory,
 /// changing nothing.

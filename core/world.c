@@ -377,6 +377,18 @@ throng_status throng_world_set_path(throng_world* w, uint32_t id, uint32_t path,
 	return THRONG_OK;
 }
 
+throng_status throng_world_keep_replaced_arrays(throng_world* w, bool keep)
+{
+	if (w == NULL) {
+		return thr_fail(THRONG_ERR_INVALID_ARGUMENT, "throng_world_keep_replaced_arrays: world is NULL");
+	}
+	w->store.keep = keep;
+	if (!keep) {
+		thr_store_free_kept(&w->store);
+	}
+	return THRONG_OK;
+}
+
 throng_view throng_world_view(const throng_world* w)
 {
 	throng_view v;

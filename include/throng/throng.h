@@ -153,7 +153,8 @@ typedef struct throng_agent_state {
 /// (each is below throng_world_id_end()). The pointers belong to the world and
 /// stay valid until the next call that changes the world (step, spawn,
 /// removal, a setter, destroy): a spawn may move every array (the world
-/// grows), a removal moves agents between slots.
+/// grows; throng_world_keep_replaced_arrays keeps the old ones readable),
+/// a removal moves agents between slots.
 typedef struct throng_view {
 	uint32_t count;
 	uint64_t step;
@@ -438,6 +439,17 @@ throng_status throng_world_step(throng_world* world);
 
 /// Zero-copy view of the current state; see throng_view for the lifetime.
 throng_view throng_world_view(const throng_world* world);
+
+/// While `keep` is true, the arrays a growth of the world replaces (a spawn
+/// or a source past the capacity moves every per-agent array) are kept
+/// instead of freed, so that pointers taken from throng_world_view before
+/// it stay readable: they show the state from before the growth, and
+/// nothing writes them again. Setting it false frees what was kept (so
+/// does throng_world_destroy). For a binding that hands the arrays out
+/// (the Python module turns it on while any NumPy view is alive); off by
+/// default. Costs, while on, the memory of each replaced set of arrays.
+/// Errors: THRONG_ERR_INVALID_ARGUMENT (world is NULL).
+throng_status throng_world_keep_replaced_arrays(throng_world* world, bool keep);
 
 /// The force slot `slot` of the agent's archetype produced in the last step,
 /// before weighting. Needs def.record_forces; zero for disabled slots.
