@@ -536,7 +536,7 @@ def test_example_runs(tmp_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
     out = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, check=True, capture_output=True,
                          text=True, timeout=120).stdout
-    found = dict(re.findall(r"^([a-z ]+): (.+)$", out, re.MULTILINE))
+    found = dict(re.findall(r"^([a-z0-9 ]+): (.+)$", out, re.MULTILINE))
     assert int(found["spawned"]) == 500
     near, nearest = int(found["within 5 m"]), int(found["3 nearest"])
     assert near > 0 and nearest == 3
