@@ -14,6 +14,7 @@
 // (in reverse order, from the copies), so a batch either changes every
 // agent or none. Nothing here reallocates the agent store (setters and
 // removal write in place), so none of these calls refuses live views.
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -238,7 +239,22 @@ static PyObject* living_set(PyObject* module, PyObject* args)
 			}
 		} else {
 			Py_ssize_t k = 0;
-			for (; k < n; ++k) {
+			if (kind == SET_RADIUS) {
+				// A radius, once set, leaves a trace that putting it back does
+				// not undo (the world's largest radius, which sizes its grids),
+				// so radii are checked before any is set: a value outside the
+				// library's range goes to the library alone, which refuses it
+				// with its message and changes nothing.
+				const float* r = values.buf;
+				for (; k < n && st == THRONG_OK; ++k) {
+					if (!(isfinite(r[k]) && r[k] >= 1e-6f && r[k] <= 1e6f)) {
+						st = throng_world_set_radius(w->world, id[k], r[k]);
+					}
+				}
+				k = st == THRONG_OK ? 0 : k - 1;
+			}
+			Py_ssize_t changed = 0; // agents 0 .. changed-1 hold their new values
+			for (; k < n && st == THRONG_OK; ++k, ++changed) {
 				st = set_one(w->world, kind, id[k], values.buf, second.buf, k);
 				if (st != THRONG_OK) {
 					break;
@@ -248,8 +264,8 @@ static PyObject* living_set(PyObject* module, PyObject* args)
 				char at[128];
 				snprintf(at, sizeof at, "%s: values[%zd] (id %u): ", fn, k, id[k]);
 				raise_prefixed(st, at);
-				while (k-- > 0) {
-					restore_one(w->world, kind, &old[k]);
+				while (changed-- > 0) {
+					restore_one(w->world, kind, &old[changed]);
 				}
 			}
 		}

@@ -545,3 +545,36 @@ def test_example_runs(tmp_path):
     again = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, check=True, capture_output=True,
                            text=True, timeout=120).stdout
     assert again == out  # deterministic
+
+
+@pytest.mark.parametrize("call", [
+    lambda w: w.set_headings([0, 1, 2], [(1.0, 0.0), (0.0, 1.0), (0.0, 0.0)]),
+    lambda w: w.set_targets([0, 1, 2], [(1.0, 1.0), (2.0, 2.0), (float("nan"), 0.0)]),
+    lambda w: w.set_target_agents([0, 1, 2], [3, 4, 999]),
+    lambda w: w.set_max_speeds([0, 1, 2], [0.5, 0.4, float("nan")]),
+    lambda w: w.set_max_forces([0, 1, 2], [1.0, 9.0, -1.0]),
+    lambda w: w.set_radii([0, 1, 2], [5.0, 8.0, -1.0]),
+    lambda w: w.set_archetypes([0, 1, 2], [1, 1, 9]),
+    lambda w: w.set_healths([3, 4, 5], [1.0, 20.0, 0.0]),
+    lambda w: w.set_paths([0, 1, 2], [0, 0, 5], 1),
+    lambda w: w.set_positions([0, 1, 2], [(1.0, 1.0), (2.0, 2.0), (1e9, 0.0)]),
+    lambda w: w.set_velocities([0, 1, 2], [(0.1, 0.0), (0.2, 0.0), (99.0, 0.0)]),
+])
+def test_refused_batches_leave_no_trace(call):
+    """A refused batch leaves the world as it was: it steps to the same
+    hash as a world the batch never touched."""
+    def make():
+        world = pursuing_world()
+        world.set_velocities([0, 1, 2], (1.0, 0.0))
+        world.set_targets(np.arange(6), (0.0, 10.0))
+        world.set_archetypes([3, 4, 5], 1)
+        world.add_path([(0.0, 0.0), (5.0, 5.0)])
+        return world
+    touched, untouched = make(), make()
+    with pytest.raises(throng.Error):
+        call(touched)
+    assert touched.hash() == untouched.hash()
+    touched.step(60)
+    untouched.step(60)
+    assert touched.hash() == untouched.hash()
+    assert np.array_equal(touched.positions, untouched.positions)
