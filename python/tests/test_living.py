@@ -578,3 +578,41 @@ def test_refused_batches_leave_no_trace(call):
     untouched.step(60)
     assert touched.hash() == untouched.hash()
     assert np.array_equal(touched.positions, untouched.positions)
+
+
+def test_no_leak_in_queries_controllers_and_error_paths():
+    """Every path of living.c releases what it takes: the answers, the
+    dicts of a controller, the buffers of a refused call."""
+    world = pursuing_world(n=50)
+    world.add_path([(0.0, 0.0), (1.0, 1.0)])
+    centers = np.zeros((4, 2), np.float32)
+
+    def once():
+        world.query_radius((0.0, 0.0), 3.0, group=0)
+        world.query_box((-1, -1), (5, 5))
+        world.query_polygon([(0, -1), (5, -1), (5, 1)])
+        world.query_nearest((0.0, 0.0), 4)
+        world.query_radius_batch(centers, 2.0)
+        world.query_nearest_batch(centers, 3)
+        world.set_controller(0, world.get_controller(0))
+        world.get_obstacle(world.add_obstacle((30.0, 30.0), 0.5)) if world.obstacle_count < 3 else None
+        for bad in (lambda: world.remove([0, 999]), lambda: world.set_max_speeds([0, 1], [1.0, float("nan")]),
+                    lambda: world.set_radii([0, 1], [1.0, -1.0]), lambda: world.query_radius((0, 0), -1.0),
+                    lambda: world.get_controller(5), lambda: world.total_force([0]),
+                    lambda: world.set_positions([0], [(1e9, 0.0)]), lambda: world.add_path(np.zeros((5000, 2)))):
+            try:
+                bad()
+            except (throng.Error, ValueError):
+                pass
+
+    for _ in range(100):
+        once()
+    gc.collect()
+    tracemalloc.start()
+    before, _ = tracemalloc.get_traced_memory()
+    for _ in range(1000):
+        once()
+    gc.collect()
+    after, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert after - before < 32 * 1024
