@@ -170,27 +170,27 @@ class _LivingMixin:
         _throng._remove(self, array)
 
     # Setters: one agent, and the same over arrays.
-    def _set(self, fn: str, kind: int, ids: np.ndarray, values: np.ndarray,
+    def _lv_set(self, fn: str, kind: int, ids: np.ndarray, values: np.ndarray,
              waypoints: Optional[np.ndarray] = None) -> None:
         _throng._set(self, fn, kind, ids, values, waypoints)
 
-    def _set_pairs(self, fn: str, kind: int, name: str, ids: ArrayLike, values: ArrayLike) -> None:
+    def _lv_set_pairs(self, fn: str, kind: int, name: str, ids: ArrayLike, values: ArrayLike) -> None:
         array = _ids(fn, ids)
-        self._set(fn, kind, array, _pairs(fn, name, values, array.size))
+        self._lv_set(fn, kind, array, _pairs(fn, name, values, array.size))
 
-    def _set_column(self, fn: str, kind: int, name: str, ids: ArrayLike, values: ArrayLike, integer: bool) -> None:
+    def _lv_set_column(self, fn: str, kind: int, name: str, ids: ArrayLike, values: ArrayLike, integer: bool) -> None:
         array = _ids(fn, ids)
-        self._set(fn, kind, array, _column(fn, name, values, array.size, integer))
+        self._lv_set(fn, kind, array, _column(fn, name, values, array.size, integer))
 
-    def _set_one_pair(self, fn: str, kind: int, name: str, id: int, value: ArrayLike) -> None:
-        self._set(fn, kind, _id(fn, id), np.array([_point(fn, name, value)], dtype=np.float32))
+    def _lv_set_one_pair(self, fn: str, kind: int, name: str, id: int, value: ArrayLike) -> None:
+        self._lv_set(fn, kind, _id(fn, id), np.array([_point(fn, name, value)], dtype=np.float32))
 
-    def _set_one_number(self, fn: str, kind: int, name: str, id: int, value: Any, integer: bool) -> None:
+    def _lv_set_one_number(self, fn: str, kind: int, name: str, id: int, value: Any, integer: bool) -> None:
         if integer:
             array = np.array([_whole(fn, name, value)], dtype=np.uint32)
         else:
             array = np.array([_number(fn, name, value)], dtype=np.float32)
-        self._set(fn, kind, _id(fn, id), array)
+        self._lv_set(fn, kind, _id(fn, id), array)
 
     def set_position(self, id: int, position: Point) -> None:
         """Moves (teleports) agent `id` to `position` (x, y in m;
@@ -200,119 +200,119 @@ class _LivingMixin:
         :class:`throng.InvalidArgument` naming the argument for a bad
         value. Like every setter it writes in place: the views show the
         new value (same memory) and stay valid."""
-        self._set_one_pair("World.set_position", _POSITION, "position", id, position)
+        self._lv_set_one_pair("World.set_position", _POSITION, "position", id, position)
 
     def set_positions(self, ids: ArrayLike, positions: ArrayLike) -> None:
         """Moves many agents at once: ``ids`` (N,) whole numbers,
         ``positions`` (N, 2) (or one pair for all) in m
         (``throng_world_set_positions``). All or none; errors name the
         entry ("World.set_positions: ids[2]: no live agent with id 7")."""
-        self._set_pairs("World.set_positions", _POSITION, "positions", ids, positions)
+        self._lv_set_pairs("World.set_positions", _POSITION, "positions", ids, positions)
 
     def set_velocity(self, id: int, velocity: Point) -> None:
         """Sets agent `id`'s velocity (m/s): finite, no longer than its
         max_speed (refused, not limited); the heading is kept."""
-        self._set_one_pair("World.set_velocity", _VELOCITY, "velocity", id, velocity)
+        self._lv_set_one_pair("World.set_velocity", _VELOCITY, "velocity", id, velocity)
 
     def set_velocities(self, ids: ArrayLike, velocities: ArrayLike) -> None:
         """Sets many velocities at once ((N, 2) m/s, or one pair for all);
         all or none."""
-        self._set_pairs("World.set_velocities", _VELOCITY, "velocities", ids, velocities)
+        self._lv_set_pairs("World.set_velocities", _VELOCITY, "velocities", ids, velocities)
 
     def set_heading(self, id: int, heading: Point) -> None:
         """Sets agent `id`'s heading: a unit vector (within 1e-3), stored
         normalised."""
-        self._set_one_pair("World.set_heading", _HEADING, "heading", id, heading)
+        self._lv_set_one_pair("World.set_heading", _HEADING, "heading", id, heading)
 
     def set_headings(self, ids: ArrayLike, headings: ArrayLike) -> None:
         """Sets many headings ((N, 2) unit vectors, or one for all); all
         or none (the agents changed before a refused one get their old
         heading back)."""
-        self._set_pairs("World.set_headings", _HEADING, "headings", ids, headings)
+        self._lv_set_pairs("World.set_headings", _HEADING, "headings", ids, headings)
 
     def set_target(self, id: int, target: Point) -> None:
         """Moves agent `id`'s target point (m), for its target-point
         behaviours (seek, arrive...)."""
-        self._set_one_pair("World.set_target", _TARGET, "target", id, target)
+        self._lv_set_one_pair("World.set_target", _TARGET, "target", id, target)
 
     def set_targets(self, ids: ArrayLike, targets: ArrayLike) -> None:
         """Moves many target points ((N, 2) m, or one pair for all); all
         or none."""
-        self._set_pairs("World.set_targets", _TARGET, "targets", ids, targets)
+        self._lv_set_pairs("World.set_targets", _TARGET, "targets", ids, targets)
 
     def set_target_agent(self, id: int, target_agent: int) -> None:
         """Sets the agent that agent `id` pursues or evades (a live
         agent's id, or ``throng.NO_AGENT`` for none)."""
-        self._set_one_number("World.set_target_agent", _TARGET_AGENT, "target_agent", id, target_agent, True)
+        self._lv_set_one_number("World.set_target_agent", _TARGET_AGENT, "target_agent", id, target_agent, True)
 
     def set_target_agents(self, ids: ArrayLike, target_agents: ArrayLike) -> None:
         """Sets many target agents ((N,) ids or ``throng.NO_AGENT``, or
         one for all); all or none."""
-        self._set_column("World.set_target_agents", _TARGET_AGENT, "target_agents", ids, target_agents, True)
+        self._lv_set_column("World.set_target_agents", _TARGET_AGENT, "target_agents", ids, target_agents, True)
 
     def set_max_speed(self, id: int, max_speed: float) -> None:
         """Changes agent `id`'s top speed (m/s, in [1e-6, 1e6]); a faster
         velocity is scaled down to it, its direction kept."""
-        self._set_one_number("World.set_max_speed", _MAX_SPEED, "max_speed", id, max_speed, False)
+        self._lv_set_one_number("World.set_max_speed", _MAX_SPEED, "max_speed", id, max_speed, False)
 
     def set_max_speeds(self, ids: ArrayLike, max_speeds: ArrayLike) -> None:
         """Changes many top speeds ((N,) m/s, or one for all); all or
         none (an agent put back also gets its old velocity back)."""
-        self._set_column("World.set_max_speeds", _MAX_SPEED, "max_speeds", ids, max_speeds, False)
+        self._lv_set_column("World.set_max_speeds", _MAX_SPEED, "max_speeds", ids, max_speeds, False)
 
     def set_max_force(self, id: int, max_force: float) -> None:
         """Changes agent `id`'s steering limit (m/s^2, in [1e-6, 1e6])."""
-        self._set_one_number("World.set_max_force", _MAX_FORCE, "max_force", id, max_force, False)
+        self._lv_set_one_number("World.set_max_force", _MAX_FORCE, "max_force", id, max_force, False)
 
     def set_max_forces(self, ids: ArrayLike, max_forces: ArrayLike) -> None:
         """Changes many steering limits ((N,) m/s^2, or one for all); all
         or none."""
-        self._set_column("World.set_max_forces", _MAX_FORCE, "max_forces", ids, max_forces, False)
+        self._lv_set_column("World.set_max_forces", _MAX_FORCE, "max_forces", ids, max_forces, False)
 
     def set_radius(self, id: int, radius: float) -> None:
         """Changes agent `id`'s body radius (m, in [1e-6, 1e6])."""
-        self._set_one_number("World.set_radius", _RADIUS, "radius", id, radius, False)
+        self._lv_set_one_number("World.set_radius", _RADIUS, "radius", id, radius, False)
 
     def set_radii(self, ids: ArrayLike, radii: ArrayLike) -> None:
         """Changes many body radii ((N,) m, or one for all); all or none."""
-        self._set_column("World.set_radii", _RADIUS, "radii", ids, radii, False)
+        self._lv_set_column("World.set_radii", _RADIUS, "radii", ids, radii, False)
 
     def set_group(self, id: int, group: int) -> None:
         """Changes agent `id`'s group label (0 to 4294967295)."""
-        self._set_one_number("World.set_group", _GROUP, "group", id, group, True)
+        self._lv_set_one_number("World.set_group", _GROUP, "group", id, group, True)
 
     def set_groups(self, ids: ArrayLike, groups: ArrayLike) -> None:
         """Changes many group labels ((N,), or one for all)."""
-        self._set_column("World.set_groups", _GROUP, "groups", ids, groups, True)
+        self._lv_set_column("World.set_groups", _GROUP, "groups", ids, groups, True)
 
     def set_archetype(self, id: int, archetype: int) -> None:
         """Gives agent `id` another archetype (its behaviours from the next
         step); :class:`throng.NotFound` for an archetype that does not
         exist. Its health: kept when both archetypes have combat, the new
         one's starting health when only it has, 0 when it has none."""
-        self._set_one_number("World.set_archetype", _ARCHETYPE, "archetype", id, archetype, True)
+        self._lv_set_one_number("World.set_archetype", _ARCHETYPE, "archetype", id, archetype, True)
 
     def set_archetypes(self, ids: ArrayLike, archetypes: ArrayLike) -> None:
         """Gives many agents another archetype ((N,), or one for all); all
         or none."""
-        self._set_column("World.set_archetypes", _ARCHETYPE, "archetypes", ids, archetypes, True)
+        self._lv_set_column("World.set_archetypes", _ARCHETYPE, "archetypes", ids, archetypes, True)
 
     def set_health(self, id: int, health: float) -> None:
         """Sets agent `id`'s health (combat): in (0, 1e6], and only for an
         agent whose archetype has combat (:class:`throng.InvalidArgument`
         otherwise; to take an agent out, remove it)."""
-        self._set_one_number("World.set_health", _HEALTH, "health", id, health, False)
+        self._lv_set_one_number("World.set_health", _HEALTH, "health", id, health, False)
 
     def set_healths(self, ids: ArrayLike, healths: ArrayLike) -> None:
         """Sets many healths ((N,), or one for all); all or none."""
-        self._set_column("World.set_healths", _HEALTH, "healths", ids, healths, False)
+        self._lv_set_column("World.set_healths", _HEALTH, "healths", ids, healths, False)
 
     def set_path(self, id: int, path: int, waypoint: int = 0) -> None:
         """Puts agent `id` on path `path` (an id of :meth:`add_path`, or
         ``None`` for no path), heading for its waypoint `waypoint`."""
         fn = "World.set_path"
         p = _NO_PATH if path is None else _whole(fn, "path", path)
-        self._set(fn, _PATH, _id(fn, id), np.array([p], dtype=np.uint32),
+        self._lv_set(fn, _PATH, _id(fn, id), np.array([p], dtype=np.uint32),
                   np.array([_whole(fn, "waypoint", waypoint)], dtype=np.uint32))
 
     def set_paths(self, ids: ArrayLike, paths: ArrayLike, waypoints: ArrayLike = 0) -> None:
@@ -321,11 +321,11 @@ class _LivingMixin:
         none."""
         fn = "World.set_paths"
         array = _ids(fn, ids)
-        self._set(fn, _PATH, array, _column(fn, "paths", paths, array.size, True),
+        self._lv_set(fn, _PATH, array, _column(fn, "paths", paths, array.size, True),
                   _column(fn, "waypoints", waypoints, array.size, True))
 
     # Spatial queries (throng/query.h).
-    def _grow(self, call: Any) -> np.ndarray:
+    def _lv_grow(self, call: Any) -> np.ndarray:
         """Runs call(out) with an out buffer large enough for the total."""
         out = np.empty(64, dtype=np.uint32)
         total = call(out)
@@ -349,7 +349,7 @@ class _LivingMixin:
         cx, cy = _point(fn, "center", center)
         r = _number(fn, "radius", radius)
         f = _filter(fn, group, archetype, exclude)
-        return self._grow(lambda out: _throng._query_radius(self, cx, cy, r, *f, out))
+        return self._lv_grow(lambda out: _throng._query_radius(self, cx, cy, r, *f, out))
 
     def query_box(self, lo: Point, hi: Point, *, group: Optional[int] = None, archetype: Optional[int] = None,
                   exclude: Optional[int] = None) -> np.ndarray:
@@ -361,7 +361,7 @@ class _LivingMixin:
         lx, ly = _point(fn, "lo", lo)
         hx, hy = _point(fn, "hi", hi)
         f = _filter(fn, group, archetype, exclude)
-        return self._grow(lambda out: _throng._query_box(self, lx, ly, hx, hy, *f, out))
+        return self._lv_grow(lambda out: _throng._query_box(self, lx, ly, hx, hy, *f, out))
 
     def query_polygon(self, points: ArrayLike, *, group: Optional[int] = None, archetype: Optional[int] = None,
                       exclude: Optional[int] = None) -> np.ndarray:
@@ -373,7 +373,7 @@ class _LivingMixin:
         fn = "World.query_polygon"
         poly = _pairs(fn, "points", points, None)
         f = _filter(fn, group, archetype, exclude)
-        return self._grow(lambda out: _throng._query_polygon(self, poly, *f, out))
+        return self._lv_grow(lambda out: _throng._query_polygon(self, poly, *f, out))
 
     def query_nearest(self, point: Point, k: int, *, group: Optional[int] = None, archetype: Optional[int] = None,
                       exclude: Optional[int] = None) -> np.ndarray:
@@ -534,7 +534,7 @@ class _LivingMixin:
         return np.asarray(self._view(_VIEW_COMBAT_STATE))
 
     # Recorded forces (World(record_forces=True)).
-    def _forces(self, fn: str, ids: ArrayLike, slot: int) -> np.ndarray:
+    def _lv_forces(self, fn: str, ids: ArrayLike, slot: int) -> np.ndarray:
         array = _ids(fn, ids)
         out = np.empty((array.size, 2), dtype=np.float32)
         _throng._forces(self, array, slot, out)
@@ -548,11 +548,11 @@ class _LivingMixin:
         otherwise); :class:`throng.NotFound` for an id that is no live
         agent's or a slot the archetype lacks."""
         fn = "World.slot_force"
-        return self._forces(fn, ids, _whole(fn, "slot", slot))
+        return self._lv_forces(fn, ids, _whole(fn, "slot", slot))
 
     def total_force(self, ids: ArrayLike) -> np.ndarray:
         """The blended force (N, 2) float32 each agent's controller
         returned in the last step, for the agents `ids` in the order given.
         Needs ``World(record_forces=True)`` (:class:`throng.Unsupported`
         otherwise)."""
-        return self._forces("World.total_force", ids, -1)
+        return self._lv_forces("World.total_force", ids, -1)
