@@ -1,7 +1,817 @@
 // SPDX-License-Identifier: MIT
-// throng._throng: the living world: remove, setters, spatial queries, controllers (module.h).
+// throng._throng: the living world (module.h): removal, the per-agent
+// setters, the spatial queries (throng/query.h), controllers at run time,
+// obstacles, walls, paths, the threat, threads and recorded forces. The
+// package's _LivingMixin (python/throng/_living.py) wraps these functions:
+// it converts every array to a C-contiguous uint32 or float32 array and
+// checks shapes, so here a buffer of the wrong size is a TypeError (a last
+// check), and every per-agent loop runs in C.
+//
+// All or nothing. The library has batch setters for positions and
+// velocities only; the others are one agent a call. _set checks every id
+// first, copies each agent's state out, then applies the values in order;
+// when the library refuses one, it puts back the agents already changed
+// (in reverse order, from the copies), so a batch either changes every
+// agent or none. Nothing here reallocates the agent store (setters and
+// removal write in place), so none of these calls refuses live views.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "module.h"
 
+/// The library's message of the last failure, prefixed by `prefix`, as
+/// the exception of `status`. Returns NULL.
+static PyObject* raise_prefixed(throng_status status, const char* prefix)
+{
+	const char* message = throng_last_error();
+	if (message == NULL || message[0] == '\0') {
+		message = throng_status_name(status) != NULL ? throng_status_name(status) : "error";
+	}
+	return thr_py_raise(status, "%s%s", prefix, message);
+}
+
+/// `obj` as a C-contiguous buffer of `count` * `per` 4-byte items ('f'
+/// float32 or 'I' uint32); count < 0 takes any whole number of `per`-item
+/// rows. 0, or -1 with TypeError.
+static int take(PyObject* obj, const char* fn, const char* name, Py_ssize_t count, Py_ssize_t per, char kind,
+                bool writable, Py_buffer* view)
+{
+	int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+	if (PyObject_GetBuffer(obj, view, flags) != 0) {
+		return -1;
+	}
+	const char* format = view->format != NULL ? view->format : "B";
+	if (*format == '<' || *format == '=' || *format == '@') {
+		++format;
+	}
+	bool kind_ok = kind == 'f' ? strcmp(format, "f") == 0 : (strcmp(format, "I") == 0 || strcmp(format, "L") == 0);
+	bool size_ok = count >= 0 ? view->len == count * per * 4 : view->len % (per * 4) == 0;
+	if (!kind_ok || view->itemsize != 4 || !size_ok) {
+		PyErr_Format(PyExc_TypeError, "%s: %s: expected %zd %s values, got %zd bytes of format '%s'", fn, name,
+		             count * per, kind == 'f' ? "float32" : "uint32", view->len, format);
+		PyBuffer_Release(view);
+		return -1;
+	}
+	return 0;
+}
+
+/// 0 when every id is a live agent's (each state copied to states[k] when
+/// states is not NULL), else -1 with NotFound naming the first that is not.
+static int check_ids(const throng_world* world, const char* fn, const uint32_t* ids, Py_ssize_t n,
+                     throng_agent_state* states)
+{
+	for (Py_ssize_t k = 0; k < n; ++k) {
+		throng_agent_state s;
+		if (throng_world_get_agent(world, ids[k], &s) != THRONG_OK) {
+			thr_py_raise(THRONG_ERR_NOT_FOUND, "%s: ids[%zd]: no live agent with id %u", fn, k, ids[k]);
+			return -1;
+		}
+		if (states != NULL) {
+			states[k] = s;
+		}
+	}
+	return 0;
+}
+
+/// _remove(world, ids): ids a uint32 buffer (at least one id).
+static PyObject* living_remove(PyObject* module, PyObject* args)
+{
+	(void)module;
+	world_object* w;
+	PyObject* ids_obj;
+	if (!PyArg_ParseTuple(args, "O!O:_remove", &thr_py_world_type, &w, &ids_obj)) {
+		return NULL;
+	}
+	if (thr_py_world_check(w, "remove") != 0) {
+		return NULL;
+	}
+	Py_buffer ids;
+	if (take(ids_obj, "World.remove", "ids", -1, 1, 'I', false, &ids) != 0) {
+		return NULL;
+	}
+	Py_ssize_t n = ids.len / 4;
+	PyObject* result = NULL;
+	if (n == 0 || n > UINT32_MAX) {
+		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "World.remove: ids: expected 1 to 4294967295 ids, got %zd", n);
+	} else if (check_ids(w->world, "World.remove", ids.buf, n, NULL) == 0) {
+		throng_status st = throng_world_remove_agents(w->world, ids.buf, (uint32_t)n);
+		if (st != THRONG_OK) {
+			raise_prefixed(st, "World.remove: ");
+		} else {
+			Py_INCREF(Py_None);
+			result = Py_None;
+		}
+	}
+	PyBuffer_Release(&ids);
+	return result;
+}
+
+/// What _set changes (python/throng/_living.py keeps the same numbers).
+enum setter_kind {
+	SET_POSITION = 0,
+	SET_VELOCITY,
+	SET_HEADING,
+	SET_TARGET,
+	SET_TARGET_AGENT,
+	SET_MAX_SPEED,
+	SET_MAX_FORCE,
+	SET_RADIUS,
+	SET_GROUP,
+	SET_ARCHETYPE,
+	SET_HEALTH,
+	SET_PATH,
+	SET_KINDS
+};
+
+/// Values per agent (2: a vector) and their kind, by setter.
+static const Py_ssize_t setter_per[SET_KINDS] = {2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1};
+static const char setter_type[SET_KINDS] = {'f', 'f', 'f', 'f', 'I', 'f', 'f', 'f', 'I', 'I', 'f', 'I'};
+
+/// Applies value k of a batch to agent `id`.
+static throng_status set_one(throng_world* world, int kind, uint32_t id, const void* values, const uint32_t* second,
+                             Py_ssize_t k)
+{
+	const float* f = values;
+	const uint32_t* u = values;
+	const throng_vec2 v = setter_per[kind] == 2 ? (throng_vec2){f[2 * k], f[2 * k + 1]} : (throng_vec2){0, 0};
+	switch (kind) {
+	case SET_HEADING: return throng_world_set_heading(world, id, v);
+	case SET_TARGET: return throng_world_set_target(world, id, v);
+	case SET_TARGET_AGENT: return throng_world_set_target_agent(world, id, u[k]);
+	case SET_MAX_SPEED: return throng_world_set_max_speed(world, id, f[k]);
+	case SET_MAX_FORCE: return throng_world_set_max_force(world, id, f[k]);
+	case SET_RADIUS: return throng_world_set_radius(world, id, f[k]);
+	case SET_GROUP: return throng_world_set_group(world, id, u[k]);
+	case SET_ARCHETYPE: return throng_world_set_archetype(world, id, u[k]);
+	case SET_HEALTH: return throng_world_set_health(world, id, f[k]);
+	case SET_PATH: return throng_world_set_path(world, id, u[k], second[k]);
+	default: return THRONG_ERR_INVALID_ARGUMENT;
+	}
+}
+
+/// Puts back what set_one changed of agent `old->id`. The old values were
+/// valid, so the library takes them back; a failure here would leave the
+/// agent changed, and is ignored (there is nothing better to do).
+static void restore_one(throng_world* world, int kind, const throng_agent_state* old)
+{
+	const uint32_t id = old->id;
+	switch (kind) {
+	case SET_HEADING: (void)throng_world_set_heading(world, id, old->heading); break;
+	case SET_TARGET: (void)throng_world_set_target(world, id, old->target); break;
+	case SET_TARGET_AGENT: (void)throng_world_set_target_agent(world, id, old->target_agent); break;
+	case SET_MAX_SPEED:
+		// A lower top speed scaled the velocity down: put both back.
+		(void)throng_world_set_max_speed(world, id, old->max_speed);
+		(void)throng_world_set_velocity(world, id, old->velocity);
+		break;
+	case SET_MAX_FORCE: (void)throng_world_set_max_force(world, id, old->max_force); break;
+	case SET_RADIUS: (void)throng_world_set_radius(world, id, old->radius); break;
+	case SET_GROUP: (void)throng_world_set_group(world, id, old->group); break;
+	case SET_ARCHETYPE:
+		(void)throng_world_set_archetype(world, id, old->archetype);
+		if (old->health > 0.0f) {
+			(void)throng_world_set_health(world, id, old->health);
+		}
+		break;
+	case SET_HEALTH: (void)throng_world_set_health(world, id, old->health); break;
+	case SET_PATH: (void)throng_world_set_path(world, id, old->path, old->waypoint); break;
+	default: break;
+	}
+}
+
+/// _set(world, fn, kind, ids, values, second): ids uint32 (N,), values N
+/// rows of the setter's kind, second the waypoints (uint32 (N,)) of
+/// SET_PATH, else None. All or nothing; fn names the method in messages.
+static PyObject* living_set(PyObject* module, PyObject* args)
+{
+	(void)module;
+	world_object* w;
+	const char* fn;
+	int kind;
+	PyObject *ids_obj, *values_obj, *second_obj;
+	if (!PyArg_ParseTuple(args, "O!siOOO:_set", &thr_py_world_type, &w, &fn, &kind, &ids_obj, &values_obj,
+	                      &second_obj)) {
+		return NULL;
+	}
+	if (thr_py_world_check(w, fn + (strncmp(fn, "World.", 6) == 0 ? 6 : 0)) != 0) {
+		return NULL;
+	}
+	if (kind < 0 || kind >= SET_KINDS) {
+		PyErr_Format(PyExc_ValueError, "_set: no setter %d", kind);
+		return NULL;
+	}
+	Py_buffer ids, values, second = {0};
+	if (take(ids_obj, fn, "ids", -1, 1, 'I', false, &ids) != 0) {
+		return NULL;
+	}
+	const Py_ssize_t n = ids.len / 4;
+	if (take(values_obj, fn, "values", n, setter_per[kind], setter_type[kind], false, &values) != 0) {
+		PyBuffer_Release(&ids);
+		return NULL;
+	}
+	if (kind == SET_PATH && take(second_obj, fn, "waypoints", n, 1, 'I', false, &second) != 0) {
+		PyBuffer_Release(&values);
+		PyBuffer_Release(&ids);
+		return NULL;
+	}
+	PyObject* result = NULL;
+	throng_agent_state* old = NULL;
+	char prefix[96];
+	snprintf(prefix, sizeof prefix, "%s: ", fn);
+	if (n > UINT32_MAX) {
+		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "%s: ids: got %zd ids", fn, n);
+	} else if (n == 0) {
+		Py_INCREF(Py_None);
+		result = Py_None;
+	} else if ((old = malloc((size_t)n * sizeof *old)) == NULL) {
+		PyErr_NoMemory();
+	} else if (check_ids(w->world, fn, ids.buf, n, old) == 0) {
+		const uint32_t* id = ids.buf;
+		throng_status st = THRONG_OK;
+		if (kind == SET_POSITION || kind == SET_VELOCITY) {
+			// The library's own batches, all or nothing.
+			const throng_vec2* v = values.buf;
+			st = kind == SET_POSITION ? throng_world_set_positions(w->world, id, v, (uint32_t)n)
+			                          : throng_world_set_velocities(w->world, id, v, (uint32_t)n);
+			if (st != THRONG_OK) {
+				raise_prefixed(st, prefix);
+			}
+		} else {
+			Py_ssize_t k = 0;
+			if (kind == SET_RADIUS) {
+				// A radius, once set, leaves a trace that putting it back does
+				// not undo (the world's largest radius, which sizes its grids),
+				// so radii are checked before any is set: a value outside the
+				// library's range goes to the library alone, which refuses it
+				// with its message and changes nothing.
+				const float* r = values.buf;
+				for (; k < n && st == THRONG_OK; ++k) {
+					if (!(isfinite(r[k]) && r[k] >= 1e-6f && r[k] <= 1e6f)) {
+						st = throng_world_set_radius(w->world, id[k], r[k]);
+					}
+				}
+				k = st == THRONG_OK ? 0 : k - 1;
+			}
+			Py_ssize_t changed = 0; // agents 0 .. changed-1 hold their new values
+			for (; k < n && st == THRONG_OK; ++k, ++changed) {
+				st = set_one(w->world, kind, id[k], values.buf, second.buf, k);
+				if (st != THRONG_OK) {
+					break;
+				}
+			}
+			if (st != THRONG_OK) {
+				char at[128];
+				snprintf(at, sizeof at, "%s: values[%zd] (id %u): ", fn, k, id[k]);
+				raise_prefixed(st, at);
+				while (changed-- > 0) {
+					restore_one(w->world, kind, &old[changed]);
+				}
+			}
+		}
+		if (st == THRONG_OK) {
+			Py_INCREF(Py_None);
+			result = Py_None;
+		}
+	}
+	free(old);
+	if (second.obj != NULL) {
+		PyBuffer_Release(&second);
+	}
+	PyBuffer_Release(&values);
+	PyBuffer_Release(&ids);
+	return result;
+}
+
+// Spatial queries. The filter comes as three uint32 (group, archetype,
+// exclude: THRONG_ANY, THRONG_ANY, THRONG_NO_AGENT for "all"); the ids go
+// into a writable uint32 buffer the caller made, and the function returns
+// the total that matched, so the caller can make a larger buffer and ask
+// again.
+
+/// _query_radius(world, cx, cy, radius, group, archetype, exclude, out) -> total.
+static PyObject* living_query_radius(PyObject* module, PyObject* args)
+{
+	(void)module;
+	world_object* w;
+	float cx, cy, radius;
+	throng_query_filter filter;
+	PyObject* out_obj;
+	if (!PyArg_ParseTuple(args, "O!fffIIIO:_query_radius", &thr_py_world_type, &w, &cx, &cy, &radius,
+	                      &filter.group, &filter.archetype, &filter.exclude, &out_obj)) {
+		return NULL;
+	}
+	if (thr_py_world_check(w, "query_radius") != 0) {
+		return NULL;
+	}
+	Py_buffer out;
+	if (take(out_obj, "World.query_radius", "out", -1, 1, 'I', true, &out) != 0) {
+		return NULL;
+	}
+	uint32_t total = 0;
+	throng_status st = throng_world_query_radius(w->world, (throng_vec2){cx, cy}, radius, &filter, out.buf,
+	                                             (uint32_t)(out.len / 4), &total);
+	PyBuffer_Release(&out);
+	return st == THRONG_OK ? PyLong_FromUnsignedLong(total) : raise_prefixed(st, "World.query_radius: ");
+}
+
+/// _query_box(world, lox, loy, hix, hiy, group, archetype, exclude, out) -> total.
+static PyObject* living_query_box(PyObject* module, PyObject* args)
+{
+	(void)module;
+	world_object* w;
+	throng_vec2 lo, hi;
+	throng_query_filter filter;
+	PyObject* out_obj;
+	if (!PyArg_ParseTuple(args, "O!ffffIIIO:_query_box", &thr_py_world_type, &w, &lo.x, &lo.y, &hi.x, &hi.y,
+	                      &filter.group, &filter.archetype, &filter.exclude, &out_obj)) {
+		return NULL;
+	}
+	if (thr_py_world_check(w, "query_box") != 0) {
+		return NULL;
+	}
+	Py_buffer out;
+	if (take(out_obj, "World.query_box", "out", -1, 1, 'I', true, &out) != 0) {
+		return NULL;
+	}
+	uint32_t total = 0;
+	throng_status st = throng_world_query_box(w->world, lo, hi, &filter, out.buf, (uint32_t)(out.len / 4), &total);
+	PyBuffer_Release(&out);
+	return st == THRONG_OK ? PyLong_FromUnsignedLong(total) : raise_prefixed(st, "World.query_box: ");
+}
+
+/// _query_polygon(world, points, group, archetype, exclude, out) -> total;
+/// points float32 (n, 2).
+static PyObject* living_query_polygon(PyObject* module, PyObject* args)
+{
+	(void)module;
+	world_object* w;
+	throng_query_filter filter;
+	PyObject *points_obj, *out_obj;
+	if (!PyArg_ParseTuple(args, "O!OIIIO:_query_polygon", &thr_py_world_type, &w, &points_obj, &filter.group,
+	                      &filter.archetype, &filter.exclude, &out_obj)) {
+		return NULL;
+	}
+	if (thr_py_world_check(w, "query_polygon") != 0) {
+		return NULL;
+	}
+	Py_buffer points, out;
+	if (take(points_obj, "World.query_polygon", "points", -1, 2, 'f', false, &points) != 0) {
+		return NULL;
+	}
+	if (take(out_obj, "World.query_polygon", "out", -1, 1, 'I', true, &out) != 0) {
+		PyBuffer_Release(&points);
+		return NULL;
+	}
+	uint32_t total = 0;
+	Py_ssize_t n = points.len / 8;
+	throng_status st = throng_world_query_polygon(w->world, points.buf, n > UINT32_MAX ? UINT32_MAX : (uint32_t)n,
+	                                              &filter, out.buf, (uint32_t)(out.len / 4), &total);
+	PyBuffer_Release(&out);
+	PyBuffer_Release(&points);
+	return st == THRONG_OK ? PyLong_FromUnsignedLong(total) : raise_prefixed(st, "World.query_polygon: ");
+}
+
+/// _query_nearest(world, px, py, k, group, archetype, exclude, out) -> total;
+/// out has room for k.
+static PyObject* living_query_nearest(PyObject* module, PyObject* args)
+{
+	(void)module;
+	world_object* w;
+	float px, py;
+	unsigned int k;
+	throng_query_filter filter;
+	PyObject* out_obj;
+	if (!PyArg_ParseTuple(args, "O!ffIIIIO:_query_nearest", &thr_py_world_type, &w, &px, &py, &k, &filter.group,
+	                      &filter.archetype, &filter.exclude, &out_obj)) {
+		return NULL;
+	}
+	if (thr_py_world_check(w, "query_nearest") != 0) {
+		return NULL;
+	}
+	Py_buffer out;
+	if (take(out_obj, "World.query_nearest", "out", (Py_ssize_t)k, 1, 'I', true, &out) != 0) {
+		return NULL;
+	}
+	uint32_t total = 0;
+	throng_status st = throng_world_query_nearest(w->world, (throng_vec2){px, py}, k, &filter, out.buf, &total);
+	PyBuffer_Release(&out);
+	return st == THRONG_OK ? PyLong_FromUnsignedLong(total) : raise_prefixed(st, "World.query_nearest: ");
+}
+
+/// _query_batch(world, nearest, points, value, per_query, group, archetype,
+/// exclude, out, totals): query_radius_batch (nearest 0, value the radius)
+/// or query_nearest_batch (nearest 1, per_query = k); points float32 (n, 2),
+/// out uint32 (n, per_query), totals uint32 (n,).
+static PyObject* living_query_batch(PyObject* module, PyObject* args)
+{
+	(void)module;
+	world_object* w;
+	int nearest;
+	float radius;
+	unsigned int per_query;
+	throng_query_filter filter;
+	PyObject *points_obj, *out_obj, *totals_obj;
+	if (!PyArg_ParseTuple(args, "O!pOfIIIIOO:_query_batch", &thr_py_world_type, &w, &nearest, &points_obj, &radius,
+	                      &per_query, &filter.group, &filter.archetype, &filter.exclude, &out_obj, &totals_obj)) {
+		return NULL;
+	}
+	const char* fn = nearest ? "World.query_nearest_batch" : "World.query_radius_batch";
+	if (thr_py_world_check(w, fn + 6) != 0) {
+		return NULL;
+	}
+	Py_buffer points, out, totals;
+	if (take(points_obj, fn, "points", -1, 2, 'f', false, &points) != 0) {
+		return NULL;
+	}
+	Py_ssize_t n = points.len / 8;
+	if (take(out_obj, fn, "out", n, (Py_ssize_t)per_query, 'I', true, &out) != 0) {
+		PyBuffer_Release(&points);
+		return NULL;
+	}
+	if (take(totals_obj, fn, "totals", n, 1, 'I', true, &totals) != 0) {
+		PyBuffer_Release(&out);
+		PyBuffer_Release(&points);
+		return NULL;
+	}
+	throng_status st = THRONG_OK;
+	if (n > UINT32_MAX) {
+		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "%s: got %zd points", fn, n);
+	} else {
+		st = nearest ? throng_world_query_nearest_batch(w->world, points.buf, (uint32_t)n, per_query, &filter,
+		                                                out.buf, totals.buf)
+		             : throng_world_query_radius_batch(w->world, points.buf, (uint32_t)n, radius, &filter, out.buf,
+		                                               per_query, totals.buf);
+	}
+	PyBuffer_Release(&totals);
+	PyBuffer_Release(&out);
+	PyBuffer_Release(&points);
+	if (n > UINT32_MAX) {
+		return NULL;
+	}
+	if (st != THRONG_OK) {
+		char prefix[64];
+		snprintf(prefix, sizeof prefix, "%s: ", fn);
+		return raise_prefixed(st, prefix);
+	}
+	Py_RETURN_NONE;
+}
+
+// Controllers at run time.
+
+/// A dict of the fields of a struct that differ from `defaults` (the
+/// slot's params against its kind's defaults: what Slot.params holds).
+static PyObject* params_diff(const throng_behavior_params* p, const throng_behavior_params* defaults)
+{
+	PyObject* all = thr_py_struct_to_dict(p, thr_py_params_fields, thr_py_params_field_count);
+	PyObject* base = thr_py_struct_to_dict(defaults, thr_py_params_fields, thr_py_params_field_count);
+	PyObject* diff = all != NULL && base != NULL ? PyDict_New() : NULL;
+	PyObject *key, *value;
+	Py_ssize_t pos = 0;
+	while (diff != NULL && PyDict_Next(all, &pos, &key, &value)) {
+		PyObject* other = PyDict_GetItemWithError(base, key);
+		int same = other != NULL ? PyObject_RichCompareBool(value, other, Py_EQ) : 0;
+		if (same < 0 || (same == 0 && PyDict_SetItem(diff, key, value) != 0)) {
+			Py_CLEAR(diff);
+		}
+	}
+	Py_XDECREF(all);
+	Py_XDECREF(base);
+	return diff;
+}
+
+/// A controller as the dict thr_py_controller_from_dict reads (its slots'
+/// params: those that differ from the kind's defaults; target_rule None
+/// when the rule is off).
+static PyObject* controller_to_dict(const throng_controller* c)
+{
+	PyObject* slots = PyList_New((Py_ssize_t)c->slot_count);
+	if (slots == NULL) {
+		return NULL;
+	}
+	for (uint32_t k = 0; k < c->slot_count; ++k) {
+		const throng_slot* s = &c->slots[k];
+		throng_slot base = throng_slot_default_def(s->kind);
+		const char* kind = throng_behavior_kind_name(s->kind);
+		PyObject* slot = Py_BuildValue("{s:s,s:d,s:O,s:O,s:N}", "kind", kind != NULL ? kind : "?", "weight",
+		                               (double)s->weight, "enabled", s->enabled ? Py_True : Py_False, "priority",
+		                               s->priority ? Py_True : Py_False, "params", params_diff(&s->params, &base.params));
+		if (slot == NULL) {
+			Py_DECREF(slots);
+			return NULL;
+		}
+		PyList_SET_ITEM(slots, (Py_ssize_t)k, slot);
+	}
+	PyObject* rule = NULL;
+	if (c->target_rule.enabled) {
+		rule = thr_py_struct_to_dict(&c->target_rule, thr_py_target_rule_fields, thr_py_target_rule_field_count);
+	} else {
+		Py_INCREF(Py_None);
+		rule = Py_None;
+	}
+	const char* mode = throng_blend_mode_name(c->mode);
+	return Py_BuildValue("{s:s,s:d,s:N,s:N,s:N,s:N}", "mode", mode != NULL ? mode : "?", "relaxation_time",
+	                     (double)c->relaxation_time, "slots", slots, "target_rule", rule, "contact",
+	                     thr_py_struct_to_dict(&c->contact, thr_py_contact_fields, thr_py_contact_field_count),
+	                     "combat", thr_py_struct_to_dict(&c->combat, thr_py_combat_fields, thr_py_combat_field_count));
+}
+
+/// _get_controller(world, archetype) -> dict.
+static PyObject* living_get_controller(PyObject* module, PyObject* args)
+{
+	(void)module;
+	world_object* w;
+	unsigned int archetype;
+	if (!PyArg_ParseTuple(args, "O!I:_get_controller", &thr_py_world_type, &w, &archetype)) {
+		return NULL;
+	}
+	if (thr_py_world_check(w, "get_controller") != 0) {
+		return NULL;
+	}
+	throng_controller c;
+	throng_status st = throng_world_get_controller(w->world, archetype, &c);
+	return st == THRONG_OK ? controller_to_dict(&c) : raise_prefixed(st, "World.get_controller: ");
+}
+
+/// _set_controller(world, archetype, dict).
+static PyObject* living_set_controller(PyObject* module, PyObject* args)
+{
+	(void)module;
+	world_object* w;
+	unsigned int archetype;
+	PyObject* dict;
+	if (!PyArg_ParseTuple(args, "O!IO:_set_controller", &thr_py_world_type, &w, &archetype, &dict)) {
+		return NULL;
+	}
+	if (thr_py_world_check(w, "set_controller") != 0) {
+		return NULL;
+	}
+	throng_controller c;
+	if (thr_py_controller_from_dict(dict, &c) != 0) {
+		return NULL;
+	}
+	throng_status st = throng_world_set_controller(w->world, archetype, &c);
+	if (st != THRONG_OK) {
+		return raise_prefixed(st, "World.set_controller: ");
+	}
+	Py_RETURN_NONE;
+}
+
+// Obstacles, walls, paths, the threat, threads.
+
+/// _add_obstacle(world, x, y, radius) -> id.
+static PyObject* living_add_obstacle(PyObject* module, PyObject* args)
+{
+	(void)module;
+	world_object* w;
+	throng_vec2 c;
+	float r;
+	if (!PyArg_ParseTuple(args, "O!fff:_add_obstacle", &thr_py_world_type, &w, &c.x, &c.y, &r)) {
+		return NULL;
+	}
+	if (thr_py_world_check(w, "add_obstacle") != 0) {
+		return NULL;
+	}
+	uint32_t id = 0;
+	throng_status st = throng_world_add_obstacle(w->world, c, r, &id);
+	return st == THRONG_OK ? PyLong_FromUnsignedLong(id) : raise_prefixed(st, "World.add_obstacle: ");
+}
+
+/// _set_obstacle(world, id, x, y, radius).
+static PyObject* living_set_obstacle(PyObject* module, PyObject* args)
+{
+	(void)module;
+	world_object* w;
+	unsigned int id;
+	throng_vec2 c;
+	float r;
+	if (!PyArg_ParseTuple(args, "O!Ifff:_set_obstacle", &thr_py_world_type, &w, &id, &c.x, &c.y, &r)) {
+		return NULL;
+	}
+	if (thr_py_world_check(w, "set_obstacle") != 0) {
+		return NULL;
+	}
+	throng_status st = throng_world_set_obstacle(w->world, id, c, r);
+	if (st != THRONG_OK) {
+		return raise_prefixed(st, "World.set_obstacle: ");
+	}
+	Py_RETURN_NONE;
+}
+
+/// _get_obstacle(world, id) -> ((x, y), radius).
+static PyObject* living_get_obstacle(PyObject* module, PyObject* args)
+{
+	(void)module;
+	world_object* w;
+	unsigned int id;
+	if (!PyArg_ParseTuple(args, "O!I:_get_obstacle", &thr_py_world_type, &w, &id)) {
+		return NULL;
+	}
+	if (thr_py_world_check(w, "get_obstacle") != 0) {
+		return NULL;
+	}
+	throng_vec2 c;
+	float r;
+	throng_status st = throng_world_get_obstacle(w->world, id, &c, &r);
+	if (st != THRONG_OK) {
+		return raise_prefixed(st, "World.get_obstacle: ");
+	}
+	return Py_BuildValue("((dd)d)", (double)c.x, (double)c.y, (double)r);
+}
+
+/// _add_wall(world, ax, ay, bx, by) -> id.
+static PyObject* living_add_wall(PyObject* module, PyObject* args)
+{
+	(void)module;
+	world_object* w;
+	throng_vec2 a, b;
+	if (!PyArg_ParseTuple(args, "O!ffff:_add_wall", &thr_py_world_type, &w, &a.x, &a.y, &b.x, &b.y)) {
+		return NULL;
+	}
+	if (thr_py_world_check(w, "add_wall") != 0) {
+		return NULL;
+	}
+	uint32_t id = 0;
+	throng_status st = throng_world_add_wall(w->world, a, b, &id);
+	return st == THRONG_OK ? PyLong_FromUnsignedLong(id) : raise_prefixed(st, "World.add_wall: ");
+}
+
+/// _get_wall(world, id) -> ((ax, ay), (bx, by)).
+static PyObject* living_get_wall(PyObject* module, PyObject* args)
+{
+	(void)module;
+	world_object* w;
+	unsigned int id;
+	if (!PyArg_ParseTuple(args, "O!I:_get_wall", &thr_py_world_type, &w, &id)) {
+		return NULL;
+	}
+	if (thr_py_world_check(w, "get_wall") != 0) {
+		return NULL;
+	}
+	throng_vec2 a, b;
+	throng_status st = throng_world_get_wall(w->world, id, &a, &b);
+	if (st != THRONG_OK) {
+		return raise_prefixed(st, "World.get_wall: ");
+	}
+	return Py_BuildValue("((dd)(dd))", (double)a.x, (double)a.y, (double)b.x, (double)b.y);
+}
+
+/// _add_path(world, points, loop) -> id; points float32 (n, 2).
+static PyObject* living_add_path(PyObject* module, PyObject* args)
+{
+	(void)module;
+	world_object* w;
+	PyObject* points_obj;
+	int loop;
+	if (!PyArg_ParseTuple(args, "O!Op:_add_path", &thr_py_world_type, &w, &points_obj, &loop)) {
+		return NULL;
+	}
+	if (thr_py_world_check(w, "add_path") != 0) {
+		return NULL;
+	}
+	Py_buffer points;
+	if (take(points_obj, "World.add_path", "points", -1, 2, 'f', false, &points) != 0) {
+		return NULL;
+	}
+	Py_ssize_t n = points.len / 8;
+	uint32_t id = 0;
+	throng_status st = throng_world_add_path(w->world, points.buf, n > UINT32_MAX ? UINT32_MAX : (uint32_t)n,
+	                                         loop != 0, &id);
+	PyBuffer_Release(&points);
+	return st == THRONG_OK ? PyLong_FromUnsignedLong(id) : raise_prefixed(st, "World.add_path: ");
+}
+
+/// _counts(world) -> (obstacles, walls, paths).
+static PyObject* living_counts(PyObject* module, PyObject* arg)
+{
+	(void)module;
+	if (!PyObject_TypeCheck(arg, &thr_py_world_type)) {
+		PyErr_SetString(PyExc_TypeError, "_counts: expected a World");
+		return NULL;
+	}
+	world_object* w = (world_object*)arg;
+	if (thr_py_world_check(w, "counts") != 0) {
+		return NULL;
+	}
+	return Py_BuildValue("(kkk)", (unsigned long)throng_world_obstacle_count(w->world),
+	                     (unsigned long)throng_world_wall_count(w->world),
+	                     (unsigned long)throng_world_path_count(w->world));
+}
+
+/// _set_threat(world, px, py, vx, vy, active).
+static PyObject* living_set_threat(PyObject* module, PyObject* args)
+{
+	(void)module;
+	world_object* w;
+	throng_vec2 p, v;
+	int active;
+	if (!PyArg_ParseTuple(args, "O!ffffp:_set_threat", &thr_py_world_type, &w, &p.x, &p.y, &v.x, &v.y, &active)) {
+		return NULL;
+	}
+	if (thr_py_world_check(w, "set_threat") != 0) {
+		return NULL;
+	}
+	throng_status st = throng_world_set_threat(w->world, p, v, active != 0);
+	if (st != THRONG_OK) {
+		return raise_prefixed(st, "World.set_threat: ");
+	}
+	Py_RETURN_NONE;
+}
+
+/// _set_threads(world, threads, policy_name).
+static PyObject* living_set_threads(PyObject* module, PyObject* args)
+{
+	(void)module;
+	world_object* w;
+	unsigned int threads;
+	const char* name;
+	if (!PyArg_ParseTuple(args, "O!Is:_set_threads", &thr_py_world_type, &w, &threads, &name)) {
+		return NULL;
+	}
+	if (thr_py_world_check(w, "set_threads") != 0) {
+		return NULL;
+	}
+	throng_threads_policy policy;
+	if (!throng_threads_policy_from_name(name, &policy)) {
+		return thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "World.set_threads: policy: got '%s', expected 'adapt' or "
+		                    "'fixed'", name);
+	}
+	throng_status st = throng_world_set_threads(w->world, threads, policy);
+	if (st != THRONG_OK) {
+		return raise_prefixed(st, "World.set_threads: ");
+	}
+	Py_RETURN_NONE;
+}
+
+/// _forces(world, ids, slot, out): the recorded force of slot `slot` (-1:
+/// the blended total) of each agent ids[k] into out (float32 (n, 2)).
+static PyObject* living_forces(PyObject* module, PyObject* args)
+{
+	(void)module;
+	world_object* w;
+	PyObject *ids_obj, *out_obj;
+	long slot;
+	if (!PyArg_ParseTuple(args, "O!OlO:_forces", &thr_py_world_type, &w, &ids_obj, &slot, &out_obj)) {
+		return NULL;
+	}
+	const char* fn = slot < 0 ? "World.total_force" : "World.slot_force";
+	if (thr_py_world_check(w, fn + 6) != 0) {
+		return NULL;
+	}
+	Py_buffer ids, out;
+	if (take(ids_obj, fn, "ids", -1, 1, 'I', false, &ids) != 0) {
+		return NULL;
+	}
+	Py_ssize_t n = ids.len / 4;
+	if (take(out_obj, fn, "out", n, 2, 'f', true, &out) != 0) {
+		PyBuffer_Release(&ids);
+		return NULL;
+	}
+	PyObject* result = NULL;
+	if (slot > UINT32_MAX) {
+		thr_py_raise(THRONG_ERR_NOT_FOUND, "%s: slot: no slot %ld", fn, slot);
+	} else if (check_ids(w->world, fn, ids.buf, n, NULL) == 0) {
+		const uint32_t* id = ids.buf;
+		throng_vec2* f = out.buf;
+		throng_status st = THRONG_OK;
+		Py_ssize_t k = 0;
+		for (; k < n && st == THRONG_OK; ++k) {
+			st = slot < 0 ? throng_world_total_force(w->world, id[k], &f[k])
+			              : throng_world_slot_force(w->world, id[k], (uint32_t)slot, &f[k]);
+		}
+		if (st != THRONG_OK) {
+			char at[96];
+			snprintf(at, sizeof at, "%s: ids[%zd] (id %u): ", fn, k - 1, id[k - 1]);
+			raise_prefixed(st, at);
+		} else {
+			Py_INCREF(Py_None);
+			result = Py_None;
+		}
+	}
+	PyBuffer_Release(&out);
+	PyBuffer_Release(&ids);
+	return result;
+}
+
 PyMethodDef thr_py_living_functions[] = {
+	{"_remove", living_remove, METH_VARARGS, "_remove(world, ids): throng_world_remove_agents."},
+	{"_set", living_set, METH_VARARGS, "_set(world, fn, kind, ids, values, waypoints): a setter over a batch."},
+	{"_query_radius", living_query_radius, METH_VARARGS, "throng_world_query_radius into out; returns the total."},
+	{"_query_box", living_query_box, METH_VARARGS, "throng_world_query_box into out; returns the total."},
+	{"_query_polygon", living_query_polygon, METH_VARARGS, "throng_world_query_polygon into out; returns the total."},
+	{"_query_nearest", living_query_nearest, METH_VARARGS, "throng_world_query_nearest into out; returns the total."},
+	{"_query_batch", living_query_batch, METH_VARARGS, "The radius or nearest batch query into out and totals."},
+	{"_get_controller", living_get_controller, METH_VARARGS, "An archetype's controller as a dict."},
+	{"_set_controller", living_set_controller, METH_VARARGS, "Replaces an archetype's controller (a dict)."},
+	{"_add_obstacle", living_add_obstacle, METH_VARARGS, "throng_world_add_obstacle."},
+	{"_set_obstacle", living_set_obstacle, METH_VARARGS, "throng_world_set_obstacle."},
+	{"_get_obstacle", living_get_obstacle, METH_VARARGS, "throng_world_get_obstacle."},
+	{"_add_wall", living_add_wall, METH_VARARGS, "throng_world_add_wall."},
+	{"_get_wall", living_get_wall, METH_VARARGS, "throng_world_get_wall."},
+	{"_add_path", living_add_path, METH_VARARGS, "throng_world_add_path."},
+	{"_counts", living_counts, METH_O, "(obstacles, walls, paths)."},
+	{"_set_threat", living_set_threat, METH_VARARGS, "throng_world_set_threat."},
+	{"_set_threads", living_set_threads, METH_VARARGS, "throng_world_set_threads."},
+	{"_forces", living_forces, METH_VARARGS, "Recorded forces of agents into out."},
 	{NULL, NULL, 0, NULL},
 };

@@ -30,6 +30,8 @@ enum view_kind {
 	VIEW_GROUPS,
 	VIEW_ARCHETYPES,
 	VIEW_RADII,
+	VIEW_HEALTH,
+	VIEW_COMBAT_STATE,
 	VIEW_KINDS
 };
 
@@ -100,6 +102,8 @@ static int view_getbuffer(view_object* self, Py_buffer* buffer, int flags)
 	case VIEW_GROUPS: first = v.group, format = "I"; break;
 	case VIEW_ARCHETYPES: first = v.archetype, format = "I"; break;
 	case VIEW_RADII: first = v.radius; break;
+	case VIEW_HEALTH: first = v.health; break;
+	case VIEW_COMBAT_STATE: first = v.combat_state, format = "I"; break;
 	}
 	int ndim = second != NULL ? 2 : 1;
 	if (ndim == 2 && (flags & PyBUF_STRIDES) != PyBUF_STRIDES) {
@@ -158,7 +162,7 @@ PyTypeObject thr_py_view_type = {
 	.tp_flags = Py_TPFLAGS_DEFAULT,
 	.tp_doc = "One array of a world through the buffer protocol, read-only (numpy.asarray wraps it without a "
 	          "copy). Made by throng.World's properties positions, velocities, headings, ids, groups, "
-	          "archetypes and radii.",
+	          "archetypes, radii, healths and combat_states.",
 	.tp_new = view_new,
 	.tp_dealloc = (destructor)view_dealloc,
 	.tp_as_buffer = &view_as_buffer,
