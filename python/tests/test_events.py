@@ -1,0 +1,356 @@
+# SPDX-License-Identifier: MIT
+"""Events, zones, sources and sinks, units, bodies (python/throng/_events.py,
+python/src/events.c; docs/PYTHON.md, "Events, zones, sources, units")."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import throng
+
+ADDED, REMOVED, ARRIVED, ENTERED, LEFT, WAITED = range(6)
+
+
+def walker_world(**kwargs) -> tuple:
+    """A world of dt 0.1 s with a still archetype (no slots: an agent keeps
+    its velocity) and the archetype's id."""
+    world = throng.World(dt=0.1, seed=2, **kwargs)
+    return world, world.add_archetype(throng.Controller([]))
+
+
+def walk(world: throng.World, archetype: int, start=(-1.05, 0.0), velocity=(1.0, 0.0)) -> int:
+    """One agent at `start` moving at `velocity` (m/s), max_speed 1 m/s;
+    its id."""
+    return int(world.spawn([start], velocities=[velocity], max_speed=1.0, archetype=archetype)[0])
+
+
+# ------------------------------------------------------------------ events
+
+def test_event_kinds_name_the_kind_field():
+    assert throng.event_kinds() == ("added", "removed", "arrived", "entered", "left", "waited")
+    assert [throng.event_kind(n) for n in throng.event_kinds()] == list(range(6))
+    with pytest.raises(throng.InvalidArgument, match="throng.event_kind: name: unknown event kind 'died'.*added"):
+        throng.event_kind("died")
+
+
+def test_event_dtype_is_the_c_layout():
+    d = throng.EVENT_DTYPE
+    assert d.names == ("step", "kind", "agent", "zone", "source", "other")
+    assert d.itemsize == 32 and d.fields["step"][1] == 0 and d.fields["kind"][1] == 8
+    assert throng.BODY_DTYPE.itemsize == 56 and throng.BODY_DTYPE.fields["step"][1] == 48
+
+
+def test_spawn_lists_added_events_then_a_step_drops_them_after_one_more():
+    world, a = walker_world()
+    ids = world.spawn([(0.0, 0.0), (1.0, 0.0)], archetype=a)
+    e = world.events()
+    assert e.dtype == throng.EVENT_DTYPE
+    assert e["kind"].tolist() == [ADDED, ADDED]
+    assert e["agent"].tolist() == ids.tolist()
+    assert e["step"].tolist() == [0, 0]
+    assert (e["zone"] == throng.NO_ZONE).all() and (e["source"] == throng.NO_SOURCE).all()
+    assert (e["other"] == throng.NO_AGENT).all()
+    world.step()  # the calls before the last step are still listed
+    assert world.events()["agent"].tolist() == ids.tolist()
+    world.step()
+    assert len(world.events()) == 0
+    # A copy: writable, and it outlives the next step.
+    e[0]["agent"] = 77
+    assert e["agent"][0] == 77
+
+
+def test_arrival_radius_lists_arrivals():
+    world, a = walker_world()
+    # At x = -1.05 moving +x at 1 m/s toward its target (0, 0): within 0.5 m
+    # when x >= -0.5, i.e. after step 6 (x = -0.45).
+    world.spawn([(-1.05, 0.0)], velocities=[(1.0, 0.0)], max_speed=1.0, archetype=a, targets=(0.0, 0.0))
+    world.set_arrival_radius(0.5)
+    seen = []
+    for n in range(1, 10):
+        world.step()
+        e = world.events()
+        seen += [(int(s), n) for s, k in zip(e["step"], e["kind"]) if k == ARRIVED]
+    assert seen == [(6, 6)]
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -1.0, 0.5e-6])
+def test_arrival_radius_refuses_bad_values(bad):
+    world, _ = walker_world()
+    with pytest.raises(throng.InvalidArgument, match="radius"):
+        world.set_arrival_radius(bad)
+
+
+# ------------------------------------------------------------------- zones
+
+def test_an_agent_crossing_a_box_enters_and_leaves_at_the_steps_worked_by_hand():
+    # x after step n is -1.05 + 0.1 n; the box spans x in [0, 2]: inside
+    # first after step 11 (x = 0.05), outside again after step 31 (x = 2.05).
+    world, a = walker_world(bounds_mode="open")
+    zone = world.add_zone("box", min=(0.0, -1.0), max=(2.0, 1.0), name="hall")
+    other = world.add_zone("circle", center=(0.0, 30.0), radius=1.0)
+    walker = walk(world, a)
+    bystander = walk(world, a, start=(-1.05, 5.0))  # passes above the box
+    log = []
+    for n in range(1, 36):
+        world.step()
+        e = world.events()
+        log += [(n, int(r["kind"]), int(r["agent"]), int(r["zone"]), int(r["step"])) for r in e
+                if r["kind"] in (ENTERED, LEFT)]
+    assert log == [(11, ENTERED, walker, zone, 11), (31, LEFT, walker, zone, 31)]
+    assert bystander != walker and other == 1
+
+
+def test_zones_read_back():
+    world, _ = walker_world()
+    assert world.zone_count == 0
+    c = world.add_zone(center=(1.0, 2.0), radius=3.0, name="ring")
+    b = world.add_zone("box", min=(-1.0, -2.0), max=(3.0, 4.0), sink=True)
+    tri = [(0.0, 0.0), (4.0, 0.0), (0.0, 3.0)]
+    p = world.add_zone("polygon", points=np.array(tri), name="tri")
+    assert (c, b, p) == (0, 1, 2) and world.zone_count == 3
+    z = world.get_zone(c)
+    assert (z.id, z.shape, z.center, z.radius, z.name, z.sink, z.points) == (0, "circle", (1.0, 2.0), 3.0, "ring",
+                                                                             False, None)
+    z = world.get_zone(b)
+    assert (z.shape, z.min, z.max, z.sink, z.name) == ("box", (-1.0, -2.0), (3.0, 4.0), True, "")
+    z = world.get_zone(p)
+    assert z.shape == "polygon" and z.points.dtype == np.float32 and z.points.tolist() == [list(p) for p in tri]
+    assert world.find_zone("tri") == 2 and world.find_zone("ring") == 0
+
+
+def test_zone_bad_arguments():
+    world, _ = walker_world()
+    world.add_zone(name="a")
+    with pytest.raises(throng.NotFound, match=r"World.get_zone: id: no zone 1 \(the world has 1\)"):
+        world.get_zone(1)
+    with pytest.raises(throng.NotFound, match="World.get_zone: id: no zone -1"):
+        world.get_zone(-1)
+    with pytest.raises(TypeError, match="World.get_zone: id"):
+        world.get_zone("a")
+    with pytest.raises(throng.NotFound, match="World.find_zone: name: no zone called 'b'"):
+        world.find_zone("b")
+    with pytest.raises(throng.InvalidArgument, match="shape: unknown name 'square'.*circle, box, polygon"):
+        world.add_zone("square")
+    with pytest.raises(throng.InvalidArgument, match="radius"):
+        world.add_zone(radius=math.nan)
+    with pytest.raises(throng.InvalidArgument, match=r"center"):
+        world.add_zone(center=(math.inf, 0.0))
+    with pytest.raises(throng.InvalidArgument, match="max: must be at least min"):
+        world.add_zone("box", min=(1.0, 1.0), max=(0.0, 2.0))
+    with pytest.raises(throng.InvalidArgument, match="points: a polygon needs 3"):
+        world.add_zone("polygon", points=[(0.0, 0.0), (1.0, 0.0)])
+    with pytest.raises(throng.InvalidArgument, match=r"points: expected shape \(N, 2\)"):
+        world.add_zone("polygon", points=[0.0, 1.0, 2.0])
+    with pytest.raises(throng.InvalidArgument, match="name: zone 0 is already called \"a\""):
+        world.add_zone(name="a")
+    with pytest.raises(throng.InvalidArgument, match="World.add_zone: name: .* longer than 31"):
+        world.add_zone(name="x" * 32)
+    with pytest.raises(TypeError, match="World.add_zone: radius: expected a number"):
+        world.add_zone(radius="big")
+    assert world.zone_count == 1  # nothing was added by the failures
+
+
+def test_a_sink_removes_the_agent_that_enters_it():
+    world, a = walker_world(bounds_mode="open")
+    sink = world.add_zone("box", min=(0.0, -1.0), max=(2.0, 1.0), sink=True)
+    walker = walk(world, a)
+    stays = walk(world, a, start=(-1.05, 5.0))
+    world.step(10)
+    assert world.agent_count == 2
+    world.step()  # step 11: it enters, and leaves the world at the step's end
+    e = world.events()
+    assert [(int(r["kind"]), int(r["agent"]), int(r["zone"]), int(r["step"])) for r in e] == [
+        (ENTERED, walker, sink, 11), (REMOVED, walker, sink, 11)]
+    assert world.agent_count == 1 and world.ids.tolist() == [stays]
+    with pytest.raises(throng.NotFound):
+        world.agent(walker)
+
+
+# ----------------------------------------------------------------- sources
+
+def test_a_source_adds_agents_at_its_rate():
+    # rate 4/s from start 0.02 s: agent k is due at 0.02 + 0.25 k s; step n
+    # ends at 0.1 n s, so after n steps min(5, floor((0.1 n - 0.02) / 0.25) + 1)
+    # agents: 1 1 2 2 2 3 3 4 4 4 5 5 5.
+    world, a = walker_world()
+    s = world.add_source("box", min=(-5.0, -5.0), max=(5.0, 5.0), rate=4.0, start=0.02, count=5,
+                         agent=dict(archetype=a, radius=0.2, group=6), name="gate")
+    counts, adds = [], []
+    for n in range(1, 14):
+        world.step()
+        counts.append(world.agent_count)
+        e = world.events()
+        adds += [(n, int(r["agent"]), int(r["source"])) for r in e if r["kind"] == ADDED]
+    assert counts == [1, 1, 2, 2, 2, 3, 3, 4, 4, 4, 5, 5, 5]
+    assert adds == [(1, 0, s), (3, 1, s), (6, 2, s), (8, 3, s), (11, 4, s)]
+    positions = world.positions
+    assert ((positions >= -5.0) & (positions <= 5.0)).all()
+    assert (world.groups == 6).all() and np.allclose(world.radii, 0.2)
+    del positions
+    src = world.get_source(s)
+    assert src.state == throng.SourceState(added=5, waiting=0, waited_steps=0, done=True)
+    assert (src.shape, src.min, src.max, src.rate, src.count, src.name) == ("box", (-5.0, -5.0), (5.0, 5.0), 4.0, 5,
+                                                                           "gate")
+    assert src.agent["group"] == 6 and src.agent["archetype"] == a and src.agent["unit"] == throng.NO_UNIT
+    assert world.find_source("gate") == s and world.source_count == 1
+
+
+def test_a_live_source_refuses_to_step_while_views_live():
+    world, a = walker_world()
+    world.add_source(rate=5.0, count=2, agent=dict(archetype=a))  # agents due at 0 s and 0.2 s
+    world.step()
+    view = world.positions
+    with pytest.raises(BufferError, match="sources may add agents"):
+        world.step()
+    assert world.steps == 1
+    del view
+    world.step(5)
+    assert world.get_source(0).state.done and world.agent_count == 2
+    view = world.positions  # done: a step no longer grows the store
+    world.step()
+    assert view.shape == (2, 2)
+
+
+def test_segment_and_circle_sources_read_back():
+    world, a = walker_world()
+    d = world.add_source("segment", from_=(-1.0, 0.0), to=(1.0, 0.0), rate=2.0, agent=dict(archetype=a))
+    c = world.add_source("circle", center=(3.0, 3.0), radius=2.0, stop=5.0, agent=dict(archetype=a),
+                         relative_target=True)
+    assert (world.get_source(d).shape, world.get_source(d).from_, world.get_source(d).to) == (
+        "segment", (-1.0, 0.0), (1.0, 0.0))
+    sc = world.get_source(c)
+    assert (sc.shape, sc.center, sc.radius, sc.stop, sc.relative_target) == ("circle", (3.0, 3.0), 2.0, 5.0, True)
+    world.step()
+    y = world.agent(0)["position"][1]  # the door's first agent lies on the segment
+    assert y == 0.0 and -1.0 <= world.agent(0)["position"][0] <= 1.0
+
+
+def test_source_bad_arguments():
+    world, a = walker_world()
+    with pytest.raises(throng.InvalidArgument, match="shape: unknown name 'door'.*box, circle, segment"):
+        world.add_source("door")
+    with pytest.raises(throng.InvalidArgument, match="rate"):
+        world.add_source(rate=math.nan, agent=dict(archetype=a))
+    with pytest.raises(throng.InvalidArgument, match="start"):
+        world.add_source(start=-1.0, agent=dict(archetype=a))
+    with pytest.raises(throng.NotFound, match="agent.archetype: no archetype 5"):
+        world.add_source(agent=dict(archetype=5))
+    with pytest.raises(throng.InvalidArgument, match="max_speed"):
+        world.add_source(agent=dict(archetype=a, max_speed=math.inf))
+    with pytest.raises(TypeError, match="World.add_source: agent: unknown field 'position'"):
+        world.add_source(agent=dict(position=(0.0, 0.0)))
+    with pytest.raises(throng.NotFound, match=r"World.get_source: id: no source 0 \(the world has 0\)"):
+        world.get_source(0)
+    with pytest.raises(throng.NotFound, match="World.find_source: name: no source called 'x'"):
+        world.find_source("x")
+    assert world.source_count == 0
+
+
+# ------------------------------------------------------------------- units
+
+def soldiers(world: throng.World, archetype: int, unit: int, n: int) -> None:
+    """n soldiers of `unit` from a source in the box (-5, -5)..(5, 5), all
+    in the first step (rate 1000/s)."""
+    world.add_source(min=(-5.0, -5.0), max=(5.0, 5.0), rate=1000.0, count=n, agent=dict(archetype=archetype, unit=unit))
+    world.step()
+
+
+def test_a_unit_measures_its_members():
+    world, a = walker_world()
+    u = world.add_unit(archetype=a, rout_archetype=a, army=2, morale=dict(breaks_at=0.5))
+    assert u == 0 and world.unit_count == 1
+    soldiers(world, a, u, 4)
+    world.step()  # the step after they came measures them
+    s = world.get_unit(u)
+    assert (s.id, s.count, s.most, s.routing, s.killed) == (0, 4, 4, False, 0)
+    assert s.morale == pytest.approx(1.0) and s.shock == 0.0
+    assert s.routed_step == 2**64 - 1
+    # The library sums in fixed point (units.h): the mean to within 1/1024 m.
+    assert s.centre == pytest.approx(tuple(world.positions.mean(axis=0)), abs=1.0 / 1024)
+    assert s.order == "halt"
+
+
+def test_orders_move_a_unit_in_formation():
+    world, a = walker_world()
+    march = world.add_archetype(throng.Controller([throng.Slot.make("arrive", slow_radius=1.0)]))
+    u = world.add_unit(archetype=a, rout_archetype=a, march_archetype=march,
+                       formation=dict(kind="line", files=2, spacing=1.0, speed=1.0))
+    soldiers(world, a, u, 4)
+    world.order_unit(u, "move", (0.0, 3.0))
+    world.step()
+    s = world.get_unit(u)
+    assert s.order == "move" and s.order_point == (0.0, 3.0)
+    world.order_unit(u, "hold")
+    world.step()
+    assert world.get_unit(u).order == "hold"
+
+
+def test_unit_bad_arguments():
+    world, a = walker_world()
+    plain = world.add_unit(archetype=a, rout_archetype=a)
+    with pytest.raises(throng.InvalidArgument, match="formation"):
+        world.order_unit(plain, "move", (1.0, 1.0))
+    with pytest.raises(throng.InvalidArgument, match="kind: unknown name 'flee'.*halt, move, turn, charge, hold"):
+        world.order_unit(plain, "flee")
+    with pytest.raises(throng.NotFound, match=r"World.order_unit: id: no unit 3 \(the world has 1\)"):
+        world.order_unit(3, "halt")
+    with pytest.raises(throng.NotFound, match=r"World.get_unit: id: no unit 1 \(the world has 1\)"):
+        world.get_unit(1)
+    with pytest.raises(throng.NotFound, match="archetype: no archetype 9"):
+        world.add_unit(archetype=9)
+    with pytest.raises(throng.InvalidArgument, match="breaks_at"):
+        world.add_unit(morale=dict(breaks_at=math.nan))
+    with pytest.raises(throng.InvalidArgument, match="kind: unknown name 'blob'.*none, line, column, square, wedge"):
+        world.add_unit(formation=dict(kind="blob"))
+    with pytest.raises(TypeError, match="World.add_unit: morale: unknown field 'courage'"):
+        world.add_unit(morale=dict(courage=1.0))
+    formed = world.add_unit(archetype=a, rout_archetype=a, formation=dict(kind="square"))
+    with pytest.raises(throng.InvalidArgument, match="point"):
+        world.order_unit(formed, "move", (math.nan, 0.0))
+    with pytest.raises(throng.InvalidArgument):
+        world.order_unit(formed, "turn", (0.0, 0.0))
+    assert world.unit_count == 2
+
+
+# ------------------------------------------------------------------ bodies
+
+def test_a_soldier_killed_leaves_a_body_where_it_fell():
+    # tests/test_bodies.c's duel: a killer at (0, 0) that hits for 30 every
+    # 1 s (4 steps of 0.25 s); a victim of health 50 at (0.36, 0.48), 0.6 m
+    # away along (3, 4) / 5: struck in steps 1 and 5, dead in step 5.
+    world = throng.World(dt=0.25, bounds_min=(-100.0, -100.0), bounds_max=(100.0, 100.0), seed=7)
+    melee = dict(enabled=True, health=100.0, armour=0.0, attack="melee", reach=0.5, damage=30.0, cooldown=1.0,
+                 accuracy=1.0)
+    killer_arch = world.add_archetype(throng.Controller(
+        [], target_rule=dict(group=3, sight_radius=5.0, every=1), contact=dict(enabled=False), combat=melee))
+    victim_arch = world.add_archetype(throng.Controller([], contact=dict(enabled=False), combat=dict(
+        melee, health=50.0, attack="none", reach=0.0, damage=0.0, body_radius=0.4)))
+    killer = int(world.spawn([(0.0, 0.0)], archetype=killer_arch, group=0, targets=(0.0, 0.0))[0])
+    victim = int(world.spawn([(0.36, 0.48)], archetype=victim_arch, group=3, targets=(0.36, 0.48))[0])
+    world.step(4)
+    assert len(world.bodies()) == 0 and world.agent_count == 2
+    world.step()
+    assert world.agent_count == 1
+    e = world.events()
+    assert [(int(r["kind"]), int(r["agent"]), int(r["other"]), int(r["step"])) for r in e] == [
+        (REMOVED, victim, killer, 5)]
+    b = world.bodies()
+    assert b.dtype == throng.BODY_DTYPE and len(b) == 1
+    assert (int(b["agent"][0]), int(b["killer"][0]), int(b["group"][0]), int(b["archetype"][0])) == (
+        victim, killer, 3, victim_arch)
+    assert int(b["unit"][0]) == throng.NO_UNIT and int(b["step"][0]) == 5
+    assert b["position"][0].tolist() == pytest.approx([0.36, 0.48], abs=1e-6)
+    assert b["facing"][0].tolist() == pytest.approx([0.6, 0.8], abs=1e-5)
+    assert b["radius"][0] == pytest.approx(0.4)
+    world.step()
+    assert len(world.bodies()) == 1  # bodies stay
+
+
+def test_calls_on_a_world_not_made_raise():
+    w = throng.World.__new__(throng.World)
+    for call in (w.events, w.bodies, lambda: w.zone_count, lambda: w.get_unit(0), lambda: w.add_zone()):
+        with pytest.raises(ValueError, match="not made"):
+            call()
