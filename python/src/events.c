@@ -145,12 +145,15 @@ static world_object* world_arg(PyObject* obj, const char* fn)
 /// NotFound naming `what` (negative, or too large to be any id).
 static int id_arg(PyObject* obj, const char* fn, const char* what, uint32_t* out)
 {
-	if (PyBool_Check(obj) || !PyLong_Check(obj)) {
+	PyObject* index = PyBool_Check(obj) || !PyIndex_Check(obj) ? NULL : PyNumber_Index(obj);
+	if (index == NULL) {
+		PyErr_Clear();
 		PyErr_Format(PyExc_TypeError, "World.%s: id: expected a whole number, got %.80s", fn, Py_TYPE(obj)->tp_name);
 		return -1;
 	}
 	int overflow = 0;
-	long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+	long long v = PyLong_AsLongLongAndOverflow(index, &overflow);
+	Py_DECREF(index);
 	if (v == -1 && PyErr_Occurred()) {
 		return -1;
 	}
@@ -600,7 +603,70 @@ static PyObject* unit_count(PyObject* module, PyObject* arg)
 	return w == NULL ? NULL : PyLong_FromUnsignedLong(throng_world_unit_count(w->world));
 }
 
+// ----------------------------------------------------------- controllers
+
+/// A controller as the dict throng.Controller is made from (the inverse
+/// of thr_py_controller_from_dict): every slot's params in full.
+static PyObject* controller_to_dict(const throng_controller* c)
+{
+	PyObject* slots = PyList_New(0);
+	if (slots == NULL) {
+		return NULL;
+	}
+	for (uint32_t k = 0; k < c->slot_count; ++k) {
+		const throng_slot* s = &c->slots[k];
+		PyObject* slot = Py_BuildValue("{s:s,s:d,s:O,s:O,s:N}", "kind", throng_behavior_kind_name(s->kind), "weight",
+		                               (double)s->weight, "enabled", s->enabled ? Py_True : Py_False, "priority",
+		                               s->priority ? Py_True : Py_False, "params",
+		                               thr_py_struct_to_dict(&s->params, thr_py_params_fields,
+		                                                     thr_py_params_field_count));
+		if (slot == NULL || PyList_Append(slots, slot) != 0) {
+			Py_XDECREF(slot);
+			Py_DECREF(slots);
+			return NULL;
+		}
+		Py_DECREF(slot);
+	}
+	PyObject* rule = NULL;
+	if (c->target_rule.enabled) {
+		rule = thr_py_struct_to_dict(&c->target_rule, thr_py_target_rule_fields, thr_py_target_rule_field_count);
+	} else {
+		Py_INCREF(Py_None);
+		rule = Py_None;
+	}
+	return Py_BuildValue("{s:s,s:d,s:N,s:N,s:N,s:N}", "mode", throng_blend_mode_name(c->mode), "relaxation_time",
+	                     (double)c->relaxation_time, "slots", slots, "target_rule", rule, "contact",
+	                     thr_py_struct_to_dict(&c->contact, thr_py_contact_fields, thr_py_contact_field_count),
+	                     "combat", thr_py_struct_to_dict(&c->combat, thr_py_combat_fields, thr_py_combat_field_count));
+}
+
+/// _controller_formation(dict), _controller_routing(dict): the marching
+/// or routing controller made from a fighting one, as a dict.
+static PyObject* derived_controller(PyObject* dict, bool routing)
+{
+	throng_controller fighting;
+	if (thr_py_controller_from_dict(dict, &fighting) != 0) {
+		return NULL;
+	}
+	throng_controller c = routing ? throng_controller_routing(&fighting) : throng_controller_formation(&fighting);
+	return controller_to_dict(&c);
+}
+
+static PyObject* controller_formation(PyObject* module, PyObject* dict)
+{
+	(void)module;
+	return derived_controller(dict, false);
+}
+
+static PyObject* controller_routing(PyObject* module, PyObject* dict)
+{
+	(void)module;
+	return derived_controller(dict, true);
+}
+
 PyMethodDef thr_py_events_functions[] = {
+	{"_controller_formation", controller_formation, METH_O, "throng_controller_formation over dicts"},
+	{"_controller_routing", controller_routing, METH_O, "throng_controller_routing over dicts"},
 	{"_layouts", layouts, METH_NOARGS, "Itemsize and field offsets of throng_event and throng_body."},
 	{"_names", names, METH_NOARGS, "Enum names and constants of events, zones, sources, units."},
 	{"_events", events, METH_O, "_events(world): the listed events, copied (bytearray)."},

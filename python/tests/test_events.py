@@ -354,3 +354,53 @@ def test_calls_on_a_world_not_made_raise():
     for call in (w.events, w.bodies, lambda: w.zone_count, lambda: w.get_unit(0), lambda: w.add_zone()):
         with pytest.raises(ValueError, match="not made"):
             call()
+
+
+# ------------------------------------------------------------- controllers
+
+def fighting_controller() -> throng.Controller:
+    return throng.Controller(
+        [throng.Slot.make("pursuit"), throng.Slot.make("separation", weight=2.0),
+         throng.Slot.make("arrive", slow_radius=3.0)],
+        target_rule=dict(group=1, sight_radius=10.0, every=1),
+        combat=dict(enabled=True, health=100.0, attack="melee", reach=0.5, damage=30.0, cooldown=1.0, accuracy=1.0))
+
+
+def test_formation_controller_keeps_the_fight_and_marches_to_the_slot():
+    m = throng.formation_controller(fighting_controller())
+    assert isinstance(m, throng.Controller)
+    # pursuit (target agent) and arrive (target point) dropped; an arrive
+    # to the slot added, weight 1, slowing within 1 m.
+    assert [(s.kind, s.weight, s.params) for s in m.slots] == [("separation", 2.0, {}),
+                                                               ("arrive", 1.0, {"slow_radius": 1.0})]
+    assert m.target_rule.group == 1 and m.target_rule.sight_radius == 10.0
+    assert m.combat.attack == "melee" and m.combat.damage == 30.0
+    world = throng.World()
+    assert world.add_archetype(m) == 0  # a valid controller
+
+
+def test_routing_controller_drops_the_attack_and_seeks_the_refuge():
+    r = throng.routing_controller(fighting_controller().to_dict())
+    assert [(s.kind, s.weight) for s in r.slots] == [("separation", 2.0), ("seek", 1.0)]
+    assert r.target_rule is None
+    assert r.combat.enabled and r.combat.attack == "none" and r.combat.health == 100.0
+    world = throng.World()
+    assert world.add_archetype(r) == 0
+
+
+def test_derived_controllers_bad_arguments():
+    with pytest.raises(TypeError, match="throng.formation_controller: fighting: expected a throng.Controller"):
+        throng.formation_controller(5)
+    with pytest.raises(throng.InvalidArgument, match="mode: unknown name 'loud'"):
+        throng.routing_controller({"mode": "loud"})
+    with pytest.raises(TypeError, match="controller.slots\\[0\\]: kind: missing"):
+        throng.routing_controller({"slots": [{}]})
+
+
+def test_ids_may_be_numpy_integers():
+    world, a = walker_world(bounds_mode="open")
+    world.add_zone("box", min=(0.0, -1.0), max=(2.0, 1.0), name="hall")
+    walk(world, a)
+    world.step(11)
+    zone = world.events()["zone"][0]
+    assert isinstance(zone, np.uint32) and world.get_zone(zone).name == "hall"

@@ -29,7 +29,8 @@ from ._types import Combat, Contact, Controller, ScenarioInfo, Slot, TargetRule,
 from ._world import World
 from ._scene import Scene, scenarios
 from ._events_types import (BODY_DTYPE, EVENT_DTYPE, MAX_SOURCES, MAX_ZONES, NO_SOURCE, NO_UNIT, NO_ZONE, Source,
-                            SourceState, UnitState, Zone, event_kind, event_kinds)
+                            SourceState, UnitState, Zone, event_kind, event_kinds, formation_controller,
+                            routing_controller)
 
 _throng._register(World, _ERRORS)
 
@@ -42,4 +43,4 @@ __all__ = [
     "OutOfMemory", "Unsupported", "CorruptData", "NO_AGENT",
 ]
 __all__ += ["event_kinds", "event_kind", "EVENT_DTYPE", "BODY_DTYPE", "Zone", "Source", "SourceState", "UnitState",
-            "NO_ZONE", "NO_SOURCE", "NO_UNIT", "MAX_ZONES", "MAX_SOURCES"]
+            "NO_ZONE", "NO_SOURCE", "NO_UNIT", "MAX_ZONES", "MAX_SOURCES", "formation_controller", "routing_controller"]

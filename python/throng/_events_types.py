@@ -150,3 +150,46 @@ class UnitState:
     charging: bool
     anchor: Tuple[float, float]
     heading: Tuple[float, float]
+
+
+def _controller(d: Dict[str, Any]) -> Any:
+    """A throng.Controller from the C side's dict; slot params that equal
+    the library's defaults are left out, as Slot.make leaves them."""
+    from ._types import Combat, Contact, Controller, Slot, TargetRule, default_params
+    defaults = default_params()
+    slots = [Slot(s["kind"], s["weight"], s["enabled"], s["priority"],
+                  {k: v for k, v in s["params"].items() if v != defaults[k]}) for s in d["slots"]]
+    rule = None if d["target_rule"] is None else TargetRule(**d["target_rule"])
+    return Controller(slots, mode=d["mode"], relaxation_time=d["relaxation_time"], target_rule=rule,
+                      contact=Contact(**d["contact"]), combat=Combat(**d["combat"]))
+
+
+def _as_dict(fighting: Any, fn: str) -> Dict[str, Any]:
+    from ._types import Controller
+    if isinstance(fighting, Controller):
+        return fighting.to_dict()
+    if isinstance(fighting, dict):
+        return fighting
+    raise TypeError(f"throng.{fn}: fighting: expected a throng.Controller, got {type(fighting).__name__}")
+
+
+def formation_controller(fighting: Any) -> Any:
+    """The marching controller made from a fighting one
+    (``throng_controller_formation``), for a unit's ``march_archetype``:
+    the same blend, contact, combat and target rule, every slot that
+    steers by a target agent, the threat or the target point dropped, and
+    an "arrive" at the target point (the soldier's slot) added, weight 1,
+    slowing within 1 m. `fighting` is a :class:`throng.Controller` (or its
+    ``to_dict()``); returns a new :class:`throng.Controller`. A bad
+    controller raises as World.add_archetype does."""
+    return _controller(_throng._controller_formation(_as_dict(fighting, "formation_controller")))
+
+
+def routing_controller(fighting: Any) -> Any:
+    """The routing controller made from a fighting one
+    (``throng_controller_routing``), for a unit's ``rout_archetype``: the
+    same blend, contact and combat, no attack and no target rule; every
+    slot that steers by a target agent, the threat or the target point
+    dropped; and a "seek" to the target point (the refuge) added,
+    weight 1. Arguments and result as :func:`formation_controller`."""
+    return _controller(_throng._controller_routing(_as_dict(fighting, "routing_controller")))
