@@ -404,3 +404,49 @@ def test_ids_may_be_numpy_integers():
     world.step(11)
     zone = world.events()["zone"][0]
     assert isinstance(zone, np.uint32) and world.get_zone(zone).name == "hall"
+
+
+def test_a_source_with_no_room_waits():
+    # A source that is one point: its first agent stands there, and every
+    # later one finds no free point (at 0 m from an agent's centre) and waits.
+    world, a = walker_world()
+    s = world.add_source(min=(0.0, 0.0), max=(0.0, 0.0), rate=10.0, count=3, agent=dict(archetype=a))
+    world.step()  # agents 0 (due at 0 s) and 1 (due at 0.1 s): 0 added, 1 waits
+    e = world.events()
+    assert [(int(r["kind"]), int(r["agent"]), int(r["source"])) for r in e] == [
+        (ADDED, 0, s), (WAITED, throng.NO_AGENT, s)]
+    assert world.get_source(s).state == throng.SourceState(added=1, waiting=1, waited_steps=1, done=False)
+    world.step()
+    assert world.get_source(s).state == throng.SourceState(added=1, waiting=2, waited_steps=2, done=False)
+    assert world.agent_count == 1
+
+
+def test_morale_falls_with_losses_through_a_sink_and_a_unit_routs():
+    # Two units of 4 still soldiers at known points (one-point sources), one
+    # of each taken by a sink in step 3. morale = 1 - (start - count) /
+    # (breaks_at * most): breaks_at 0.5: 1 - 1 / 2 = 0.5; breaks_at 0.25:
+    # 1 - 1 / 1 = 0, which routs it at step 3.
+    world, a = walker_world()
+    steady = world.add_unit(archetype=a, rout_archetype=a, morale=dict(breaks_at=0.5))
+    brittle = world.add_unit(archetype=a, rout_archetype=a, morale=dict(breaks_at=0.25))
+    for unit, x in ((steady, -10.0), (brittle, 10.0)):
+        for y in (0.0, 3.0, 6.0, 9.0):
+            world.add_source(min=(x, y), max=(x, y), count=1, agent=dict(archetype=a, unit=unit))
+    world.step(2)
+    s = world.get_unit(steady)
+    assert (s.count, s.most, s.morale, s.centre, s.routing) == (4, 4, 1.0, (-10.0, 4.5), False)
+    world.add_zone("circle", center=(-10.0, 0.0), radius=0.5, sink=True)
+    world.add_zone("circle", center=(10.0, 0.0), radius=0.5, sink=True)
+    world.step()
+    removed = world.events()
+    assert [(int(r["agent"]), int(r["zone"])) for r in removed if r["kind"] == REMOVED] == [(0, 0), (4, 1)]
+    s, b = world.get_unit(steady), world.get_unit(brittle)
+    assert (s.count, s.most, s.killed, s.routing) == (3, 4, 0, False)  # left by a sink: not killed
+    assert s.morale == pytest.approx(0.5) and s.centre == (-10.0, 6.0)
+    assert (b.count, b.morale, b.routing, b.routed_step) == (3, 0.0, True, 3)
+    assert b.refuge[0] < b.centre[0] and b.refuge[1] == 6.0  # behind its facing (+x)
+    world.step()
+    # A routing unit of its army 20 m away (within panic_radius 30 m) costs
+    # the steady unit panic 0.05 a second: 0.005 in a step of 0.1 s.
+    s = world.get_unit(steady)
+    assert s.shock == pytest.approx(0.005) and s.morale == pytest.approx(0.495)
