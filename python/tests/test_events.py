@@ -450,3 +450,33 @@ def test_morale_falls_with_losses_through_a_sink_and_a_unit_routs():
     # the steady unit panic 0.05 a second: 0.005 in a step of 0.1 s.
     s = world.get_unit(steady)
     assert s.shock == pytest.approx(0.005) and s.morale == pytest.approx(0.495)
+
+
+def test_a_scene_world_lists_its_sources_and_sinks():
+    # "concourse": 200 agents, four sink exits and sixteen door sources.
+    # Whatever the crowd does, the events account for every agent: the
+    # count is 200 + added by sources - removed by sinks, and each source's
+    # own tally (get_source().state.added) is its "added" events.
+    scene = throng.Scene.builtin("concourse", agents=200)
+    world = scene.world
+    assert world.zone_count == 4 and world.source_count == 16
+    assert world.find_zone("west_exit") == 0 and world.get_zone(0).sink
+    assert world.get_source(world.find_source("west_in_0")).shape == "segment"
+    view = world.positions
+    with pytest.raises(BufferError):
+        scene.step()
+    del view
+    by_source = np.zeros(16, dtype=np.int64)
+    spawned = removed = 0
+    for _ in range(400):
+        scene.step()
+        e = world.events()
+        added = e[e["kind"] == ADDED]
+        spawned += int((added["source"] == throng.NO_SOURCE).sum())
+        np.add.at(by_source, added["source"][added["source"] != throng.NO_SOURCE].astype(np.int64), 1)
+        gone = e[e["kind"] == REMOVED]
+        assert (gone["zone"] < 4).all()  # only the sinks remove here
+        removed += len(gone)
+    assert spawned == 200 and removed > 0 and by_source.sum() > 16
+    assert by_source.tolist() == [world.get_source(k).state.added for k in range(16)]
+    assert world.agent_count == 200 + by_source.sum() - removed
