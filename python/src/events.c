@@ -12,7 +12,6 @@
 // Defs cross as dicts checked field by field (the tables below, as in
 // fields.c); a def's name (a char array) and a polygon's points (a
 // pointer) cross as their own arguments.
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -287,20 +286,17 @@ static PyObject* bodies(PyObject* module, PyObject* arg)
 static PyObject* set_arrival_radius(PyObject* module, PyObject* args)
 {
 	(void)module;
-	PyObject* obj;
-	double radius;
-	if (!PyArg_ParseTuple(args, "Od:_set_arrival_radius", &obj, &radius)) {
+	static const field_desc radius_field = {"radius", 0, FT_F32, NULL};
+	PyObject *obj, *value;
+	float radius = 0.0f;
+	if (!PyArg_ParseTuple(args, "OO:_set_arrival_radius", &obj, &value)) {
 		return NULL;
 	}
 	world_object* w = world_arg(obj, "set_arrival_radius");
-	if (w == NULL) {
+	if (w == NULL || thr_py_set_field(value, &radius, &radius_field, "World.set_arrival_radius") != 0) {
 		return NULL;
 	}
-	if (!isfinite(radius)) {
-		return thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "World.set_arrival_radius: radius: must be finite (got %R)",
-		                    PyTuple_GET_ITEM(args, 1));
-	}
-	throng_status st = throng_world_set_arrival_radius(w->world, (float)radius);
+	throng_status st = throng_world_set_arrival_radius(w->world, radius);
 	if (st != THRONG_OK) {
 		return thr_py_raise_status(st);
 	}

@@ -74,13 +74,16 @@ def test_arrival_radius_lists_arrivals():
         e = world.events()
         seen += [(int(s), n) for s, k in zip(e["step"], e["kind"]) if k == ARRIVED]
     assert seen == [(6, 6)]
+    world.set_arrival_radius(0.0)  # 0: no arrivals listed (the default)
 
 
-@pytest.mark.parametrize("bad", [math.nan, math.inf, -1.0, 0.5e-6])
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -1.0, 0.5e-6, 2e6])
 def test_arrival_radius_refuses_bad_values(bad):
     world, _ = walker_world()
     with pytest.raises(throng.InvalidArgument, match="radius"):
         world.set_arrival_radius(bad)
+    with pytest.raises(TypeError, match="World.set_arrival_radius: radius: expected a number"):
+        world.set_arrival_radius("far")
 
 
 # ------------------------------------------------------------------- zones
