@@ -28,6 +28,9 @@ from ._errors import (CapacityError, CorruptData, Error, FileError, InvalidArgum
 from ._types import Combat, Contact, Controller, ScenarioInfo, Slot, TargetRule, WorldStats, default_params
 from ._world import World
 from ._scene import Scene, scenarios
+from ._events_types import (BODY_DTYPE, EVENT_DTYPE, MAX_SOURCES, MAX_ZONES, NO_SOURCE, NO_UNIT, NO_ZONE, Source,
+                            SourceState, UnitState, Zone, event_kind, event_kinds, formation_controller,
+                            routing_controller)
 
 _throng._register(World, _ERRORS)
 
@@ -39,3 +42,5 @@ __all__ = [
     "ScenarioInfo", "default_params", "Error", "InvalidArgument", "NotFound", "FileError", "CapacityError",
     "OutOfMemory", "Unsupported", "CorruptData", "NO_AGENT",
 ]
+__all__ += ["event_kinds", "event_kind", "EVENT_DTYPE", "BODY_DTYPE", "Zone", "Source", "SourceState", "UnitState",
+            "NO_ZONE", "NO_SOURCE", "NO_UNIT", "MAX_ZONES", "MAX_SOURCES", "formation_controller", "routing_controller"]
