@@ -1,7 +1,903 @@
 // SPDX-License-Identifier: MIT
-// throng._throng: outputs: the binary stream, CSV, SQLite, checkpoints, metrics (module.h).
+// throng._throng: outputs (module.h): exporters (the binary stream, CSV,
+// the pedestrian text, SQLite), the binary stream's reader, checkpoints of
+// worlds and scenes, quality metrics and measurement lines and areas.
+//
+// The library's objects (an exporter, a reader, a metrics object, a
+// measurement set) travel to Python as capsules of a small `handle`: the
+// Python classes of python/throng/_io.py hold one each and call the
+// functions below with it. A handle's pointer is NULL once the object was
+// finished or closed, so a second close is harmless and any other use is a
+// ValueError; the capsule's destructor frees what is left (an exporter not
+// finished is discarded: its path stays as it was).
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "throng/checkpoint.h"
+#include "throng/export.h"
+#include "throng/measure.h"
+#include "throng/metrics.h"
 #include "module.h"
 
+typedef struct handle {
+	void* ptr;
+	void (*destroy)(void* ptr);
+} handle;
+
+static const char* const exporter_name = "throng.exporter";
+static const char* const reader_name = "throng.stream_reader";
+static const char* const metrics_name = "throng.metrics";
+static const char* const measure_name = "throng.measure";
+
+static void destroy_exporter(void* p) { throng_exporter_destroy(p); }
+static void destroy_reader(void* p) { throng_stream_reader_destroy(p); }
+static void destroy_metrics(void* p) { throng_metrics_destroy(p); }
+static void destroy_measure(void* p) { throng_measure_destroy(p); }
+
+static void capsule_free(PyObject* capsule)
+{
+	handle* h = PyCapsule_GetPointer(capsule, PyCapsule_GetName(capsule));
+	if (h != NULL) {
+		if (h->ptr != NULL) {
+			h->destroy(h->ptr);
+		}
+		free(h);
+	} else {
+		PyErr_Clear();
+	}
+}
+
+/// A new capsule owning `ptr` (destroyed with `destroy` when it fails).
+static PyObject* wrap_handle(void* ptr, void (*destroy)(void*), const char* name)
+{
+	handle* h = malloc(sizeof *h);
+	if (h == NULL) {
+		destroy(ptr);
+		return PyErr_NoMemory();
+	}
+	h->ptr = ptr;
+	h->destroy = destroy;
+	PyObject* capsule = PyCapsule_New(h, name, capsule_free);
+	if (capsule == NULL) {
+		destroy(ptr);
+		free(h);
+	}
+	return capsule;
+}
+
+/// The handle in `capsule`; with `open` its object must still be there
+/// (ValueError "FN: ... is closed" otherwise).
+static handle* get_handle(PyObject* capsule, const char* name, const char* fn, bool open)
+{
+	handle* h = PyCapsule_GetPointer(capsule, name);
+	if (h == NULL) {
+		return NULL;
+	}
+	if (open && h->ptr == NULL) {
+		PyErr_Format(PyExc_ValueError, "%s: it is closed", fn);
+		return NULL;
+	}
+	return h;
+}
+
+static world_object* world_arg(PyObject* obj, const char* fn)
+{
+	if (!PyObject_TypeCheck(obj, &thr_py_world_type)) {
+		PyErr_Format(PyExc_TypeError, "%s: expected a throng.World, got %.100s", fn, Py_TYPE(obj)->tp_name);
+		return NULL;
+	}
+	world_object* w = (world_object*)obj;
+	return thr_py_world_check(w, fn) == 0 ? w : NULL;
+}
+
+// ---------------------------------------------------------------------------
+// Exporters
+
+/// The valid names of formats, for messages.
+static const char format_names[] = "auto, bin, csv, ped, sqlite";
+
+/// _exporter_create(world, path, format, fields, every, scenario): format
+/// a name (throng_format_from_name), fields a comma-separated list
+/// (throng_fields_parse) or None, every >= 1, scenario a name or None.
+static PyObject* exporter_create(PyObject* module, PyObject* args)
+{
+	(void)module;
+	PyObject *world_obj, *path = NULL;
+	const char *format_str, *fields_str, *scenario;
+	unsigned long every;
+	if (!PyArg_ParseTuple(args, "OO&szkz:_exporter_create", &world_obj, PyUnicode_FSConverter, &path, &format_str,
+	                      &fields_str, &every, &scenario)) {
+		return NULL;
+	}
+	PyObject* result = NULL;
+	world_object* w = world_arg(world_obj, "export");
+	throng_export_def def = throng_export_default_def();
+	uint32_t fields = 0;
+	if (w == NULL) {
+	} else if (!throng_format_from_name(format_str, &def.format)) {
+		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "World.export: format: unknown format '%s' (expected one of: %s)",
+		             format_str, format_names);
+	} else if (fields_str != NULL && throng_fields_parse(fields_str, &fields) != THRONG_OK) {
+		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT,
+		             "World.export: fields: %s; every name: x, y, vx, vy, hx, hy, group, archetype, health, "
+		             "combat_state, position, velocity, heading, all",
+		             throng_last_error());
+	} else if (every < 1 || every > UINT32_MAX) {
+		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "World.export: every: got %lu, expected a count of steps >= 1",
+		             every);
+	} else {
+		def.fields = fields;
+		def.every = (uint32_t)every;
+		def.scenario = scenario;
+		def.world = w->world;
+		throng_exporter* ex = NULL;
+		throng_status st = throng_exporter_create(PyBytes_AS_STRING(path), &def, &ex);
+		result = st == THRONG_OK ? wrap_handle(ex, destroy_exporter, exporter_name) : thr_py_raise_status(st);
+	}
+	Py_DECREF(path);
+	return result;
+}
+
+/// _exporter_write(handle, world): writes a frame when due; returns the
+/// frames written so far.
+static PyObject* exporter_write(PyObject* module, PyObject* args)
+{
+	(void)module;
+	PyObject *capsule, *world_obj;
+	if (!PyArg_ParseTuple(args, "OO:_exporter_write", &capsule, &world_obj)) {
+		return NULL;
+	}
+	handle* h = get_handle(capsule, exporter_name, "Writer.write", true);
+	world_object* w = h != NULL ? world_arg(world_obj, "Writer.write") : NULL;
+	if (w == NULL) {
+		return NULL;
+	}
+	throng_status st = throng_exporter_write(h->ptr, w->world);
+	if (st != THRONG_OK) {
+		return thr_py_raise_status(st);
+	}
+	return PyLong_FromUnsignedLongLong(throng_exporter_frames(h->ptr));
+}
+
+/// _exporter_info(handle): (frames, notice or None); (frames, None) once closed.
+static PyObject* exporter_info(PyObject* module, PyObject* capsule)
+{
+	(void)module;
+	handle* h = get_handle(capsule, exporter_name, "Writer", false);
+	if (h == NULL) {
+		return NULL;
+	}
+	if (h->ptr == NULL) {
+		return Py_BuildValue("(OO)", Py_None, Py_None);
+	}
+	const char* notice = throng_exporter_notice(h->ptr);
+	return Py_BuildValue("(Kz)", (unsigned long long)throng_exporter_frames(h->ptr), notice);
+}
+
+/// _exporter_close(handle, interrupted, keep): with keep, finishes the file
+/// (marked interrupted when asked) and publishes it; without, discards it.
+/// Nothing when already closed.
+static PyObject* exporter_close(PyObject* module, PyObject* args)
+{
+	(void)module;
+	PyObject* capsule;
+	int interrupted, keep;
+	if (!PyArg_ParseTuple(args, "Opp:_exporter_close", &capsule, &interrupted, &keep)) {
+		return NULL;
+	}
+	handle* h = get_handle(capsule, exporter_name, "Writer.close", false);
+	if (h == NULL) {
+		return NULL;
+	}
+	if (h->ptr == NULL) {
+		Py_RETURN_NONE;
+	}
+	throng_exporter* ex = h->ptr;
+	h->ptr = NULL;
+	throng_status st = THRONG_OK;
+	if (keep) {
+		if (interrupted) {
+			throng_exporter_set_interrupted(ex);
+		}
+		st = throng_exporter_finish(ex);
+	}
+	throng_exporter_destroy(ex);
+	if (st != THRONG_OK) {
+		return thr_py_raise_status(st);
+	}
+	Py_RETURN_NONE;
+}
+
+/// _format_of(path): the format name a path's extension names.
+static PyObject* format_of(PyObject* module, PyObject* arg)
+{
+	(void)module;
+	PyObject* path = NULL;
+	if (!PyUnicode_FSConverter(arg, &path)) {
+		return NULL;
+	}
+	const char* name = throng_format_name(throng_format_from_path(PyBytes_AS_STRING(path)));
+	Py_DECREF(path);
+	return PyUnicode_FromString(name);
+}
+
+// ---------------------------------------------------------------------------
+// The binary stream's reader
+
+static PyObject* field_names_of(uint32_t mask)
+{
+	PyObject* names = PyTuple_New(0);
+	for (uint32_t b = 0; names != NULL && b < THRONG_FIELD_BITS; ++b) {
+		if ((mask & (1u << b)) == 0) {
+			continue;
+		}
+		PyObject* name = PyUnicode_FromString(throng_field_name(1u << b));
+		Py_ssize_t n = PyTuple_GET_SIZE(names);
+		if (name == NULL || _PyTuple_Resize(&names, n + 1) != 0) {
+			Py_XDECREF(name);
+			Py_XDECREF(names);
+			return NULL;
+		}
+		PyTuple_SET_ITEM(names, n, name);
+	}
+	return names;
+}
+
+/// _stream_open(path, verify): a reader of the binary stream at path.
+static PyObject* stream_open(PyObject* module, PyObject* args)
+{
+	(void)module;
+	PyObject* path = NULL;
+	int verify;
+	if (!PyArg_ParseTuple(args, "O&p:_stream_open", PyUnicode_FSConverter, &path, &verify)) {
+		return NULL;
+	}
+	throng_stream_reader* r = NULL;
+	throng_status st = throng_stream_open(PyBytes_AS_STRING(path), &r);
+	Py_DECREF(path);
+	if (st != THRONG_OK) {
+		return thr_py_raise_status(st);
+	}
+	throng_stream_verify(r, verify != 0);
+	return wrap_handle(r, destroy_reader, reader_name);
+}
+
+/// _stream_info(handle): the header as a dict.
+static PyObject* stream_info(PyObject* module, PyObject* capsule)
+{
+	(void)module;
+	handle* h = get_handle(capsule, reader_name, "StreamReader.info", true);
+	if (h == NULL) {
+		return NULL;
+	}
+	const throng_stream_info* i = throng_stream_get_info(h->ptr);
+	PyObject* fields = field_names_of(i->fields);
+	if (fields == NULL) {
+		return NULL;
+	}
+	const char* mode = throng_bounds_mode_name(i->bounds_mode);
+	return Py_BuildValue("{s:(II),s:I,s:N,s:I,s:d,s:s,s:(ff),s:(ff),s:K,s:s,s:K,s:K}", "version", i->version_major,
+	                     i->version_minor, "agents", i->agents, "fields", fields, "every", i->every, "dt", i->dt,
+	                     "bounds_mode", mode != NULL ? mode : "", "bounds_min", (double)i->bounds_min.x,
+	                     (double)i->bounds_min.y, "bounds_max", (double)i->bounds_max.x, (double)i->bounds_max.y,
+	                     "seed", (unsigned long long)i->seed, "scenario", i->scenario, "header_bytes",
+	                     (unsigned long long)i->header_bytes, "frame_bytes", (unsigned long long)i->frame_bytes);
+}
+
+/// `count` 4-byte values at p copied into a new bytearray, or None for NULL.
+static PyObject* copy_array(const void* p, uint32_t count)
+{
+	if (p == NULL) {
+		Py_RETURN_NONE;
+	}
+	return PyByteArray_FromStringAndSize(p, (Py_ssize_t)count * 4);
+}
+
+/// _stream_read(handle): None at the end of the stream, else (index, step,
+/// time, {"id": bytearray, field name: bytearray, ...}), the arrays copied.
+static PyObject* stream_read(PyObject* module, PyObject* capsule)
+{
+	(void)module;
+	handle* h = get_handle(capsule, reader_name, "StreamReader.read", true);
+	if (h == NULL) {
+		return NULL;
+	}
+	throng_frame f;
+	bool got = false;
+	throng_status st = throng_stream_read_frame(h->ptr, &f, &got);
+	if (st != THRONG_OK) {
+		return thr_py_raise_status(st);
+	}
+	if (!got) {
+		Py_RETURN_NONE;
+	}
+	const void* arrays[1 + THRONG_FIELD_BITS] = {f.id, f.x, f.y, f.vx, f.vy, f.hx, f.hy, f.group, f.archetype,
+	                                             f.health, f.combat_state};
+	PyObject* dict = PyDict_New();
+	for (int k = 0; dict != NULL && k < 1 + THRONG_FIELD_BITS; ++k) {
+		if (arrays[k] == NULL) {
+			continue;
+		}
+		PyObject* a = copy_array(arrays[k], f.count);
+		if (a == NULL || PyDict_SetItemString(dict, k == 0 ? "id" : throng_field_name(1u << (k - 1)), a) != 0) {
+			Py_XDECREF(a);
+			Py_CLEAR(dict);
+			break;
+		}
+		Py_DECREF(a);
+	}
+	if (dict == NULL) {
+		return NULL;
+	}
+	return Py_BuildValue("(KKdN)", (unsigned long long)f.index, (unsigned long long)f.step, f.time, dict);
+}
+
+/// _stream_state(handle): (complete, interrupted, offset).
+static PyObject* stream_state(PyObject* module, PyObject* capsule)
+{
+	(void)module;
+	handle* h = get_handle(capsule, reader_name, "StreamReader", true);
+	if (h == NULL) {
+		return NULL;
+	}
+	return Py_BuildValue("(NNK)", PyBool_FromLong(throng_stream_complete(h->ptr)),
+	                     PyBool_FromLong(throng_stream_interrupted(h->ptr)),
+	                     (unsigned long long)throng_stream_offset(h->ptr));
+}
+
+/// _close(handle): frees the object of any handle now; nothing when closed.
+static PyObject* handle_close(PyObject* module, PyObject* capsule)
+{
+	(void)module;
+	if (!PyCapsule_CheckExact(capsule)) {
+		PyErr_SetString(PyExc_TypeError, "_close: expected a handle");
+		return NULL;
+	}
+	handle* h = PyCapsule_GetPointer(capsule, PyCapsule_GetName(capsule));
+	if (h == NULL) {
+		return NULL;
+	}
+	if (h->ptr != NULL) {
+		void* p = h->ptr;
+		h->ptr = NULL;
+		h->destroy(p);
+	}
+	Py_RETURN_NONE;
+}
+
+// ---------------------------------------------------------------------------
+// Checkpoints
+
+static PyObject* save_checkpoint(PyObject* module, PyObject* args)
+{
+	(void)module;
+	PyObject *world_obj, *path = NULL;
+	if (!PyArg_ParseTuple(args, "OO&:_save_checkpoint", &world_obj, PyUnicode_FSConverter, &path)) {
+		return NULL;
+	}
+	world_object* w = world_arg(world_obj, "save_checkpoint");
+	throng_status st = w != NULL ? throng_world_save_checkpoint(w->world, PyBytes_AS_STRING(path)) : THRONG_OK;
+	Py_DECREF(path);
+	if (w == NULL) {
+		return NULL;
+	}
+	if (st != THRONG_OK) {
+		return thr_py_raise_status(st);
+	}
+	Py_RETURN_NONE;
+}
+
+/// The world's (or scene's, when scene is not NULL) checkpoint as bytes.
+static PyObject* checkpoint_bytes_of(const throng_world* world, const throng_scene* scene)
+{
+	size_t size = 0;
+	throng_status st = scene != NULL ? throng_scene_write_checkpoint(scene, NULL, 0, &size)
+	                                 : throng_world_write_checkpoint(world, NULL, 0, &size);
+	if (st != THRONG_OK) {
+		return thr_py_raise_status(st);
+	}
+	PyObject* bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
+	if (bytes == NULL) {
+		return NULL;
+	}
+	size_t written = 0;
+	st = scene != NULL ? throng_scene_write_checkpoint(scene, PyBytes_AS_STRING(bytes), size, &written)
+	                   : throng_world_write_checkpoint(world, PyBytes_AS_STRING(bytes), size, &written);
+	if (st != THRONG_OK || written != size) {
+		Py_DECREF(bytes);
+		return st != THRONG_OK ? thr_py_raise_status(st)
+		                       : thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "checkpoint: size changed while written");
+	}
+	return bytes;
+}
+
+static PyObject* checkpoint_bytes(PyObject* module, PyObject* world_obj)
+{
+	(void)module;
+	world_object* w = world_arg(world_obj, "checkpoint_bytes");
+	return w != NULL ? checkpoint_bytes_of(w->world, NULL) : NULL;
+}
+
+static PyObject* checkpoint_size(PyObject* module, PyObject* world_obj)
+{
+	(void)module;
+	world_object* w = world_arg(world_obj, "checkpoint_size");
+	if (w == NULL) {
+		return NULL;
+	}
+	size_t size = 0;
+	throng_status st = throng_world_checkpoint_size(w->world, &size);
+	return st == THRONG_OK ? PyLong_FromSize_t(size) : thr_py_raise_status(st);
+}
+
+/// A new instance of `cls` (a subclass of _throng.World) owning `world`.
+static PyObject* adopt_world(PyObject* cls, throng_world* world)
+{
+	world_object* w = (world_object*)((PyTypeObject*)cls)->tp_alloc((PyTypeObject*)cls, 0);
+	if (w == NULL) {
+		throng_world_destroy(world);
+		return NULL;
+	}
+	w->world = world;
+	return (PyObject*)w;
+}
+
+/// _load_checkpoint(cls, source, from_bytes): a World of class cls from
+/// the file at the path `source`, or from the bytes-like `source`.
+static PyObject* load_checkpoint(PyObject* module, PyObject* args)
+{
+	(void)module;
+	PyObject *cls, *source;
+	int from_bytes;
+	if (!PyArg_ParseTuple(args, "O!Op:_load_checkpoint", &PyType_Type, &cls, &source, &from_bytes)) {
+		return NULL;
+	}
+	if (!PyType_IsSubtype((PyTypeObject*)cls, &thr_py_world_type)) {
+		PyErr_SetString(PyExc_TypeError, "_load_checkpoint: cls must derive from _throng.World");
+		return NULL;
+	}
+	throng_world* world = NULL;
+	throng_status st;
+	if (from_bytes) {
+		Py_buffer buf;
+		if (PyObject_GetBuffer(source, &buf, PyBUF_C_CONTIGUOUS) != 0) {
+			return NULL;
+		}
+		st = throng_world_read_checkpoint(buf.buf, (size_t)buf.len, &world);
+		PyBuffer_Release(&buf);
+	} else {
+		PyObject* path = NULL;
+		if (!PyUnicode_FSConverter(source, &path)) {
+			return NULL;
+		}
+		st = throng_world_load_checkpoint(PyBytes_AS_STRING(path), &world);
+		Py_DECREF(path);
+	}
+	if (st != THRONG_OK) {
+		return thr_py_raise_status(st);
+	}
+	return adopt_world(cls, world);
+}
+
+static scene_object* scene_arg(PyObject* obj, const char* fn)
+{
+	if (!PyObject_TypeCheck(obj, &thr_py_scene_type)) {
+		PyErr_Format(PyExc_TypeError, "%s: expected a throng.Scene, got %.100s", fn, Py_TYPE(obj)->tp_name);
+		return NULL;
+	}
+	scene_object* s = (scene_object*)obj;
+	if (s->busy || (s->world != NULL && thr_py_world_busy(s->world))) {
+		PyErr_Format(PyExc_RuntimeError, "%s: the scene is being stepped in another thread", fn);
+		return NULL;
+	}
+	return s;
+}
+
+/// _scene_save_checkpoint(scene, path).
+static PyObject* scene_save_checkpoint(PyObject* module, PyObject* args)
+{
+	(void)module;
+	PyObject *scene_obj, *path = NULL;
+	if (!PyArg_ParseTuple(args, "OO&:_scene_save_checkpoint", &scene_obj, PyUnicode_FSConverter, &path)) {
+		return NULL;
+	}
+	scene_object* s = scene_arg(scene_obj, "Scene.save_checkpoint");
+	throng_status st = s != NULL ? throng_scene_save_checkpoint(s->scene, PyBytes_AS_STRING(path)) : THRONG_OK;
+	Py_DECREF(path);
+	if (s == NULL) {
+		return NULL;
+	}
+	if (st != THRONG_OK) {
+		return thr_py_raise_status(st);
+	}
+	Py_RETURN_NONE;
+}
+
+/// _scene_checkpoint_bytes(scene).
+static PyObject* scene_checkpoint_bytes(PyObject* module, PyObject* scene_obj)
+{
+	(void)module;
+	scene_object* s = scene_arg(scene_obj, "Scene.checkpoint_bytes");
+	return s != NULL ? checkpoint_bytes_of(NULL, s->scene) : NULL;
+}
+
+/// _scene_load_checkpoint(cls, source, from_bytes, scene, agents, seed):
+/// a Scene of class cls; scene (a name or path, or None), agents (0: any)
+/// and seed (None: any) must match the checkpoint's.
+static PyObject* scene_load_checkpoint(PyObject* module, PyObject* args)
+{
+	(void)module;
+	PyObject *cls, *source, *seed_obj;
+	int from_bytes;
+	const char* name;
+	unsigned long agents;
+	if (!PyArg_ParseTuple(args, "O!OpzkO:_scene_load_checkpoint", &PyType_Type, &cls, &source, &from_bytes, &name,
+	                      &agents, &seed_obj)) {
+		return NULL;
+	}
+	if (!PyType_IsSubtype((PyTypeObject*)cls, &thr_py_scene_type)) {
+		PyErr_SetString(PyExc_TypeError, "_scene_load_checkpoint: cls must derive from _throng.Scene");
+		return NULL;
+	}
+	throng_scene_resume_def expect = throng_scene_default_resume_def();
+	expect.scene = name;
+	if (agents > UINT32_MAX) {
+		return thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "Scene.load_checkpoint: agents: got %lu", agents);
+	}
+	expect.agents = (uint32_t)agents;
+	if (seed_obj != Py_None) {
+		expect.check_seed = true;
+		expect.seed = PyLong_AsUnsignedLongLong(seed_obj);
+		if (PyErr_Occurred()) {
+			return NULL;
+		}
+	}
+	throng_scene* scene = NULL;
+	throng_status st;
+	if (from_bytes) {
+		Py_buffer buf;
+		if (PyObject_GetBuffer(source, &buf, PyBUF_C_CONTIGUOUS) != 0) {
+			return NULL;
+		}
+		st = throng_scene_read_checkpoint(buf.buf, (size_t)buf.len, &expect, &scene);
+		PyBuffer_Release(&buf);
+	} else {
+		PyObject* path = NULL;
+		if (!PyUnicode_FSConverter(source, &path)) {
+			return NULL;
+		}
+		st = throng_scene_load_checkpoint(PyBytes_AS_STRING(path), &expect, &scene);
+		Py_DECREF(path);
+	}
+	if (st != THRONG_OK) {
+		return thr_py_raise_status(st);
+	}
+	scene_object* s = (scene_object*)((PyTypeObject*)cls)->tp_alloc((PyTypeObject*)cls, 0);
+	if (s == NULL) {
+		throng_scene_destroy(scene);
+		return NULL;
+	}
+	s->scene = scene;
+	return (PyObject*)s;
+}
+
+// ---------------------------------------------------------------------------
+// Quality metrics
+
+static PyObject* quality_to_dict(const throng_quality* q)
+{
+	return Py_BuildValue("{s:I,s:I,s:K,s:K,s:d,s:K,s:d,s:d,s:K,s:I,s:I,s:I,s:d,s:d,s:d,s:d,s:d,s:K,s:K,s:K,s:K,s:K,"
+	                     "s:d,s:d}",
+	                     "agents", q->agents, "agents_left", q->agents_left, "steps", (unsigned long long)q->steps,
+	                     "agent_steps", (unsigned long long)q->agent_steps, "seconds", q->seconds, "overlaps",
+	                     (unsigned long long)q->overlaps, "overlaps_per_agent_step", q->overlaps_per_agent_step,
+	                     "deepest_overlap", q->deepest_overlap, "overlap_capped",
+	                     (unsigned long long)q->overlap_capped, "overlap_most_examined", q->overlap_most_examined,
+	                     "goals", q->goals, "reached", q->reached, "mean_time_to_goal", q->mean_time_to_goal,
+	                     "max_time_to_goal", q->max_time_to_goal, "path_length_ratio", q->path_length_ratio,
+	                     "jitter", q->jitter, "max_speed_ratio", q->max_speed_ratio, "nonfinite",
+	                     (unsigned long long)q->nonfinite, "out_of_bounds", (unsigned long long)q->out_of_bounds,
+	                     "wall_crossings", (unsigned long long)q->wall_crossings, "wall_penetrations",
+	                     (unsigned long long)q->wall_penetrations, "obstacle_penetrations",
+	                     (unsigned long long)q->obstacle_penetrations, "deepest_obstacle_penetration",
+	                     q->deepest_obstacle_penetration, "contacts_per_agent_step", q->contacts_per_agent_step);
+}
+
+/// _metrics_create(world, goal_radius).
+static PyObject* metrics_create(PyObject* module, PyObject* args)
+{
+	(void)module;
+	PyObject* world_obj;
+	float goal_radius;
+	if (!PyArg_ParseTuple(args, "Of:_metrics_create", &world_obj, &goal_radius)) {
+		return NULL;
+	}
+	world_object* w = world_arg(world_obj, "Metrics");
+	if (w == NULL) {
+		return NULL;
+	}
+	throng_metrics* m = NULL;
+	throng_status st = throng_metrics_create(w->world, goal_radius, &m);
+	return st == THRONG_OK ? wrap_handle(m, destroy_metrics, metrics_name) : thr_py_raise_status(st);
+}
+
+/// _metrics_observe(handle, world).
+static PyObject* metrics_observe(PyObject* module, PyObject* args)
+{
+	(void)module;
+	PyObject *capsule, *world_obj;
+	if (!PyArg_ParseTuple(args, "OO:_metrics_observe", &capsule, &world_obj)) {
+		return NULL;
+	}
+	handle* h = get_handle(capsule, metrics_name, "Metrics.observe", true);
+	world_object* w = h != NULL ? world_arg(world_obj, "Metrics.observe") : NULL;
+	if (w == NULL) {
+		return NULL;
+	}
+	throng_status st = throng_metrics_observe(h->ptr, w->world);
+	if (st != THRONG_OK) {
+		return thr_py_raise_status(st);
+	}
+	Py_RETURN_NONE;
+}
+
+/// _metrics_result(handle): throng_quality as a dict.
+static PyObject* metrics_result(PyObject* module, PyObject* capsule)
+{
+	(void)module;
+	handle* h = get_handle(capsule, metrics_name, "Metrics.result", true);
+	if (h == NULL) {
+		return NULL;
+	}
+	throng_quality q = throng_metrics_result(h->ptr);
+	return quality_to_dict(&q);
+}
+
+/// _overlap_stats(world): (pairs, deepest).
+static PyObject* overlap_stats(PyObject* module, PyObject* world_obj)
+{
+	(void)module;
+	world_object* w = world_arg(world_obj, "overlap_stats");
+	if (w == NULL) {
+		return NULL;
+	}
+	uint64_t pairs = 0;
+	float deepest = 0.0f;
+	throng_status st = throng_world_overlap_stats(w->world, &pairs, &deepest);
+	if (st != THRONG_OK) {
+		return thr_py_raise_status(st);
+	}
+	return Py_BuildValue("(Kd)", (unsigned long long)pairs, (double)deepest);
+}
+
+// ---------------------------------------------------------------------------
+// Measurement lines and areas
+
+/// _measure_create(cutoff_radius, cutoff_segments, bounds_min, bounds_max, wrap).
+static PyObject* measure_create(PyObject* module, PyObject* args)
+{
+	(void)module;
+	throng_measure_def def = throng_measure_default_def();
+	unsigned long segments;
+	int wrap;
+	if (!PyArg_ParseTuple(args, "fk(ff)(ff)p:_measure_create", &def.cutoff_radius, &segments, &def.bounds_min.x,
+	                      &def.bounds_min.y, &def.bounds_max.x, &def.bounds_max.y, &wrap)) {
+		return NULL;
+	}
+	if (segments > UINT32_MAX) {
+		return thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "Measure: cutoff_segments: got %lu, expected at most 64",
+		                    segments);
+	}
+	def.cutoff_segments = (uint32_t)segments;
+	def.wrap = wrap != 0;
+	throng_measure* m = NULL;
+	throng_status st = throng_measure_create(&def, &m);
+	return st == THRONG_OK ? wrap_handle(m, destroy_measure, measure_name) : thr_py_raise_status(st);
+}
+
+/// _measure_add(handle, kind, points): kind 0 a line (2 points), 1 a
+/// rectangle (min, max), 2 a polygon; points a C-contiguous float32
+/// buffer of pairs. Returns the id.
+static PyObject* measure_add(PyObject* module, PyObject* args)
+{
+	(void)module;
+	PyObject *capsule, *points_obj;
+	int kind;
+	if (!PyArg_ParseTuple(args, "OiO:_measure_add", &capsule, &kind, &points_obj)) {
+		return NULL;
+	}
+	handle* h = get_handle(capsule, measure_name, "Measure.add", true);
+	if (h == NULL) {
+		return NULL;
+	}
+	Py_buffer buf;
+	if (PyObject_GetBuffer(points_obj, &buf, PyBUF_C_CONTIGUOUS) != 0) {
+		return NULL;
+	}
+	PyObject* result = NULL;
+	Py_ssize_t n = buf.len / (Py_ssize_t)sizeof(throng_vec2);
+	const throng_vec2* p = buf.buf;
+	uint32_t id = 0;
+	throng_status st = THRONG_ERR_INVALID_ARGUMENT;
+	if (buf.len % (Py_ssize_t)sizeof(throng_vec2) != 0 || (kind != 2 && n != 2) || n > UINT32_MAX) {
+		PyErr_SetString(PyExc_TypeError, "_measure_add: expected float32 pairs");
+	} else {
+		st = kind == 0   ? throng_measure_add_line(h->ptr, p[0], p[1], &id)
+		     : kind == 1 ? throng_measure_add_rect(h->ptr, p[0], p[1], &id)
+		                 : throng_measure_add_area(h->ptr, p, (uint32_t)n, &id);
+		result = st == THRONG_OK ? PyLong_FromUnsignedLong(id) : thr_py_raise_status(st);
+	}
+	PyBuffer_Release(&buf);
+	return result;
+}
+
+/// _measure_feed_world(handle, world).
+static PyObject* measure_feed_world(PyObject* module, PyObject* args)
+{
+	(void)module;
+	PyObject *capsule, *world_obj;
+	if (!PyArg_ParseTuple(args, "OO:_measure_feed_world", &capsule, &world_obj)) {
+		return NULL;
+	}
+	handle* h = get_handle(capsule, measure_name, "Measure.feed", true);
+	world_object* w = h != NULL ? world_arg(world_obj, "Measure.feed") : NULL;
+	if (w == NULL) {
+		return NULL;
+	}
+	throng_status st = throng_measure_feed_world(h->ptr, w->world);
+	if (st != THRONG_OK) {
+		return thr_py_raise_status(st);
+	}
+	Py_RETURN_NONE;
+}
+
+/// _measure_counts(handle): (lines, areas, states).
+static PyObject* measure_counts(PyObject* module, PyObject* capsule)
+{
+	(void)module;
+	handle* h = get_handle(capsule, measure_name, "Measure", true);
+	if (h == NULL) {
+		return NULL;
+	}
+	return Py_BuildValue("(IIK)", throng_measure_line_count(h->ptr), throng_measure_area_count(h->ptr),
+	                     (unsigned long long)throng_measure_states(h->ptr));
+}
+
+/// _measure_records(handle, kind, index): a line's crossings (kind 0) or an
+/// area's samples (kind 1), copied as the bytes of the C structs
+/// (layouts: _measure_layouts()).
+static PyObject* measure_records(PyObject* module, PyObject* args)
+{
+	(void)module;
+	PyObject* capsule;
+	int kind;
+	unsigned int index;
+	if (!PyArg_ParseTuple(args, "OiI:_measure_records", &capsule, &kind, &index)) {
+		return NULL;
+	}
+	handle* h = get_handle(capsule, measure_name, kind == 0 ? "Measure.crossings" : "Measure.samples", true);
+	if (h == NULL) {
+		return NULL;
+	}
+	const void* p = NULL;
+	size_t count = 0, size;
+	throng_status st;
+	if (kind == 0) {
+		const throng_crossing* c = NULL;
+		st = throng_measure_line_crossings(h->ptr, index, &c, &count);
+		p = c;
+		size = sizeof *c;
+	} else {
+		const throng_area_sample* s = NULL;
+		st = throng_measure_area_samples(h->ptr, index, &s, &count);
+		p = s;
+		size = sizeof *s;
+	}
+	if (st != THRONG_OK) {
+		return thr_py_raise_status(st);
+	}
+	return PyByteArray_FromStringAndSize(count > 0 ? p : "", (Py_ssize_t)(count * size));
+}
+
+/// _measure_layouts(): {"crossing": (itemsize, {name: offset}), "sample": ...}.
+static PyObject* measure_layouts(PyObject* module, PyObject* unused)
+{
+	(void)module;
+	(void)unused;
+	return Py_BuildValue(
+	    "{s:(n{s:n,s:n,s:n,s:n,s:n}),s:(n{s:n,s:n,s:n,s:n,s:n,s:n,s:n})}", "crossing",
+	    (Py_ssize_t)sizeof(throng_crossing), "time", (Py_ssize_t)offsetof(throng_crossing, time), "id",
+	    (Py_ssize_t)offsetof(throng_crossing, id), "direction", (Py_ssize_t)offsetof(throng_crossing, direction), "x",
+	    (Py_ssize_t)offsetof(throng_crossing, x), "y", (Py_ssize_t)offsetof(throng_crossing, y), "sample",
+	    (Py_ssize_t)sizeof(throng_area_sample), "time", (Py_ssize_t)offsetof(throng_area_sample, time), "inside",
+	    (Py_ssize_t)offsetof(throng_area_sample, inside), "with_speed",
+	    (Py_ssize_t)offsetof(throng_area_sample, with_speed), "density",
+	    (Py_ssize_t)offsetof(throng_area_sample, density), "mean_speed",
+	    (Py_ssize_t)offsetof(throng_area_sample, mean_speed), "voronoi_density",
+	    (Py_ssize_t)offsetof(throng_area_sample, voronoi_density), "voronoi_speed",
+	    (Py_ssize_t)offsetof(throng_area_sample, voronoi_speed));
+}
+
+/// _measure_window(handle, kind, index, t0, t1): a line's flow (kind 0)
+/// or an area's means (kind 1) over [t0, t1), as a dict.
+static PyObject* measure_window(PyObject* module, PyObject* args)
+{
+	(void)module;
+	PyObject* capsule;
+	int kind;
+	unsigned int index;
+	double t0, t1;
+	if (!PyArg_ParseTuple(args, "OiIdd:_measure_window", &capsule, &kind, &index, &t0, &t1)) {
+		return NULL;
+	}
+	handle* h = get_handle(capsule, measure_name, kind == 0 ? "Measure.flow" : "Measure.means", true);
+	if (h == NULL) {
+		return NULL;
+	}
+	if (kind == 0) {
+		throng_line_flow f;
+		throng_status st = throng_measure_line_flow(h->ptr, index, t0, t1, &f);
+		if (st != THRONG_OK) {
+			return thr_py_raise_status(st);
+		}
+		return Py_BuildValue("{s:d,s:d,s:K,s:K,s:K,s:d,s:d,s:d,s:d}", "t0", f.t0, "t1", f.t1, "left",
+		                     (unsigned long long)f.left, "right", (unsigned long long)f.right, "first_passings",
+		                     (unsigned long long)f.first_passings, "flow_left", f.flow_left, "flow_right",
+		                     f.flow_right, "flow_total", f.flow_total, "flow_net", f.flow_net);
+	}
+	throng_area_means m;
+	throng_status st = throng_measure_area_means(h->ptr, index, t0, t1, &m);
+	if (st != THRONG_OK) {
+		return thr_py_raise_status(st);
+	}
+	return Py_BuildValue("{s:d,s:d,s:K,s:d,s:d,s:d,s:d}", "t0", m.t0, "t1", m.t1, "samples",
+	                     (unsigned long long)m.samples, "density", m.density, "mean_speed", m.mean_speed,
+	                     "voronoi_density", m.voronoi_density, "voronoi_speed", m.voronoi_speed);
+}
+
+/// _measure_area_size(handle, area).
+static PyObject* measure_area_size(PyObject* module, PyObject* args)
+{
+	(void)module;
+	PyObject* capsule;
+	unsigned int index;
+	if (!PyArg_ParseTuple(args, "OI:_measure_area_size", &capsule, &index)) {
+		return NULL;
+	}
+	handle* h = get_handle(capsule, measure_name, "Measure.area_size", true);
+	return h != NULL ? PyFloat_FromDouble(throng_measure_area_size(h->ptr, index)) : NULL;
+}
+
 PyMethodDef thr_py_outputs_functions[] = {
+	{"_exporter_create", exporter_create, METH_VARARGS, "An exporter of a world (throng.Writer)."},
+	{"_exporter_write", exporter_write, METH_VARARGS, "Writes a frame when due; the frames so far."},
+	{"_exporter_info", exporter_info, METH_O, "(frames, notice)."},
+	{"_exporter_close", exporter_close, METH_VARARGS, "Finishes (or discards) an exporter's file."},
+	{"_format_of", format_of, METH_O, "The format a path's extension names."},
+	{"_stream_open", stream_open, METH_VARARGS, "A binary stream reader (throng.StreamReader)."},
+	{"_stream_info", stream_info, METH_O, "The stream's header as a dict."},
+	{"_stream_read", stream_read, METH_O, "The next frame, or None at the end."},
+	{"_stream_state", stream_state, METH_O, "(complete, interrupted, offset)."},
+	{"_close", handle_close, METH_O, "Frees a handle's object now."},
+	{"_save_checkpoint", save_checkpoint, METH_VARARGS, "throng_world_save_checkpoint."},
+	{"_checkpoint_bytes", checkpoint_bytes, METH_O, "throng_world_write_checkpoint, as bytes."},
+	{"_checkpoint_size", checkpoint_size, METH_O, "throng_world_checkpoint_size."},
+	{"_load_checkpoint", load_checkpoint, METH_VARARGS, "A World from a checkpoint file or bytes."},
+	{"_scene_save_checkpoint", scene_save_checkpoint, METH_VARARGS, "throng_scene_save_checkpoint."},
+	{"_scene_checkpoint_bytes", scene_checkpoint_bytes, METH_O, "throng_scene_write_checkpoint, as bytes."},
+	{"_scene_load_checkpoint", scene_load_checkpoint, METH_VARARGS, "A Scene from a checkpoint file or bytes."},
+	{"_metrics_create", metrics_create, METH_VARARGS, "A metrics object (throng.Metrics)."},
+	{"_metrics_observe", metrics_observe, METH_VARARGS, "throng_metrics_observe."},
+	{"_metrics_result", metrics_result, METH_O, "throng_metrics_result as a dict."},
+	{"_overlap_stats", overlap_stats, METH_O, "throng_world_overlap_stats: (pairs, deepest)."},
+	{"_measure_create", measure_create, METH_VARARGS, "A measurement set (throng.Measure)."},
+	{"_measure_add", measure_add, METH_VARARGS, "Adds a line, a rectangle or a polygon."},
+	{"_measure_feed_world", measure_feed_world, METH_VARARGS, "throng_measure_feed_world."},
+	{"_measure_counts", measure_counts, METH_O, "(lines, areas, states)."},
+	{"_measure_records", measure_records, METH_VARARGS, "A line's crossings or an area's samples, as bytes."},
+	{"_measure_layouts", measure_layouts, METH_NOARGS, "The C layouts of crossings and samples."},
+	{"_measure_window", measure_window, METH_VARARGS, "A line's flow or an area's means over a window."},
+	{"_measure_area_size", measure_area_size, METH_VARARGS, "throng_measure_area_size."},
 	{NULL, NULL, 0, NULL},
 };
