@@ -485,3 +485,57 @@ def test_measure_bad_arguments():
     m.feed(small_world(3))
     with pytest.raises(throng.InvalidArgument):
         m.add_line((0, 5), (1, 5))  # only before the first feed
+
+
+def test_measure_polygon_window_and_bounds():
+    world = small_world(30, seed=4)  # agents at y = -20, x from -40 to 40
+    m = throng.Measure(cutoff_radius=1.0, cutoff_segments=4, bounds=((-50, -50), (50, 50)))
+    tri = m.add_area([(-41.5, -21.0), (0.0, -21.0), (0.0, 20.5)])  # right angle at (0, -21)
+    assert tri == 0 and m.area_size(tri) == pytest.approx(0.5 * 41.5 * 41.5)
+    m.feed(world)
+    world.step(30)
+    m.feed(world)
+    s = m.samples(tri)
+    # On y = -20 the triangle runs from its hypotenuse (y = x + 20.5: x = -40.5) to the leg x = 0:
+    # the agents with x < 0 at the start (no agent sits on x = 0).
+    xs = np.linspace(-40.0, 40.0, 30)
+    assert s["inside"][0] == (xs < 0.0).sum() == 15
+    assert s["time"].tolist() == pytest.approx([0.0, 30 / 60])
+    first = m.means(tri, 0.0, 0.0)
+    assert first["samples"] == 1 and first["density"] == pytest.approx(s["density"][0])
+    assert m.means(tri, 10.0, 20.0)["samples"] == 0
+    with pytest.raises(throng.InvalidArgument):
+        m.means(tri, float("nan"), 1.0)
+    with pytest.raises(throng.InvalidArgument, match=r"bounds\[1\]"):
+        throng.Measure(bounds=((-1, -1), (1, float("nan"))))
+    with pytest.raises(throng.InvalidArgument, match=r"bounds\[0\]: expected a pair"):
+        throng.Measure(bounds=((-1, -1, 0), (1, 1)))
+
+
+def test_writer_notice_and_explicit_interrupt(tmp_path):
+    world = small_world(4)
+    path = tmp_path / "a.thr"
+    path.write_text("old")
+    os.link(path, tmp_path / "b.thr")
+    w = world.export(path)
+    assert "other hard link keeps the old contents" in w.notice
+    w.write()
+    w.close(interrupted=True)
+    assert w.notice is None
+    assert (tmp_path / "b.thr").read_text() == "old"
+    stream = throng.read_stream(path)
+    assert stream.complete and stream.interrupted
+    assert throng.FORMATS == ("auto", "bin", "csv", "ped", "sqlite")
+    assert "Writer" in repr(w) and "closed" in repr(w)
+
+
+def test_writer_dropped_without_close_leaves_nothing(tmp_path):
+    import gc
+
+    world = small_world(4)
+    w = world.export(tmp_path / "gone.thr")
+    w.write()
+    assert len(list(tmp_path.iterdir())) == 1  # the temporary
+    del w
+    gc.collect()
+    assert list(tmp_path.iterdir()) == []
