@@ -355,8 +355,10 @@ SAMPLE_DTYPE = _dtype(_LAYOUTS["sample"], {"time": np.float64, "inside": np.uint
 class Measure:
     """Measurement lines and areas as PedPy defines them
     (``throng_measure_*``, docs/QUALITY.md, "Measurement"):
-    ``Measure(*, cutoff_radius=0.8, cutoff_segments=3, bounds=None,
-    wrap=False)``; `bounds` ((xmin, ymin), (xmax, ymax)) clips the Voronoi
+    ``Measure(*, cutoff_radius=0.0, cutoff_segments=0, bounds=None,
+    wrap=False)``: the Voronoi cut-off circle's radius (m) and its
+    segments per quarter circle (0: the library's 0.8 m and 3, at most
+    64); `bounds` ((xmin, ymin), (xmax, ymax)) clips the Voronoi
     cells; `wrap` (with bounds) takes a step longer than half the bounds
     for a jump across the seam.
 
