@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // throng._throng: outputs (module.h): exporters (the binary stream, CSV,
 // the pedestrian text, SQLite), the binary stream's reader, checkpoints of
-// worlds and scenes, quality metrics and measurement lines and areas.
+// worlds and scenes, quality metrics, measurement lines and areas and the
+// live feed.
 //
 // The library's objects (an exporter, a reader, a metrics object, a
 // measurement set) travel to Python as capsules of a small `handle`: the
@@ -263,15 +264,9 @@ static PyObject* stream_open(PyObject* module, PyObject* args)
 	return wrap_handle(r, destroy_reader, reader_name);
 }
 
-/// _stream_info(handle): the header as a dict.
-static PyObject* stream_info(PyObject* module, PyObject* capsule)
+/// A stream's or a feed's header as a dict.
+static PyObject* info_to_dict(const throng_stream_info* i)
 {
-	(void)module;
-	handle* h = get_handle(capsule, reader_name, "StreamReader.info", true);
-	if (h == NULL) {
-		return NULL;
-	}
-	const throng_stream_info* i = throng_stream_get_info(h->ptr);
 	PyObject* fields = field_names_of(i->fields);
 	if (fields == NULL) {
 		return NULL;
@@ -285,6 +280,14 @@ static PyObject* stream_info(PyObject* module, PyObject* capsule)
 	                     (unsigned long long)i->header_bytes, "frame_bytes", (unsigned long long)i->frame_bytes);
 }
 
+/// _stream_info(handle): the header as a dict.
+static PyObject* stream_info(PyObject* module, PyObject* capsule)
+{
+	(void)module;
+	handle* h = get_handle(capsule, reader_name, "StreamReader.info", true);
+	return h != NULL ? info_to_dict(throng_stream_get_info(h->ptr)) : NULL;
+}
+
 /// `count` 4-byte values at p copied into a new bytearray, or None for NULL.
 static PyObject* copy_array(const void* p, uint32_t count)
 {
@@ -294,8 +297,33 @@ static PyObject* copy_array(const void* p, uint32_t count)
 	return PyByteArray_FromStringAndSize(p, (Py_ssize_t)count * 4);
 }
 
-/// _stream_read(handle): None at the end of the stream, else (index, step,
-/// time, {"id": bytearray, field name: bytearray, ...}), the arrays copied.
+/// (index, step, time, {"id": bytearray, field name: bytearray, ...}) of
+/// a frame, the arrays copied.
+static PyObject* frame_to_tuple(const throng_frame* f)
+{
+	const void* arrays[1 + THRONG_FIELD_BITS] = {f->id, f->x, f->y, f->vx, f->vy, f->hx, f->hy, f->group,
+	                                             f->archetype, f->health, f->combat_state};
+	PyObject* dict = PyDict_New();
+	for (int k = 0; dict != NULL && k < 1 + THRONG_FIELD_BITS; ++k) {
+		if (arrays[k] == NULL) {
+			continue;
+		}
+		PyObject* a = copy_array(arrays[k], f->count);
+		if (a == NULL || PyDict_SetItemString(dict, k == 0 ? "id" : throng_field_name(1u << (k - 1)), a) != 0) {
+			Py_XDECREF(a);
+			Py_CLEAR(dict);
+			break;
+		}
+		Py_DECREF(a);
+	}
+	if (dict == NULL) {
+		return NULL;
+	}
+	return Py_BuildValue("(KKdN)", (unsigned long long)f->index, (unsigned long long)f->step, f->time, dict);
+}
+
+/// _stream_read(handle): None at the end of the stream, else the frame
+/// (frame_to_tuple).
 static PyObject* stream_read(PyObject* module, PyObject* capsule)
 {
 	(void)module;
@@ -312,25 +340,7 @@ static PyObject* stream_read(PyObject* module, PyObject* capsule)
 	if (!got) {
 		Py_RETURN_NONE;
 	}
-	const void* arrays[1 + THRONG_FIELD_BITS] = {f.id, f.x, f.y, f.vx, f.vy, f.hx, f.hy, f.group, f.archetype,
-	                                             f.health, f.combat_state};
-	PyObject* dict = PyDict_New();
-	for (int k = 0; dict != NULL && k < 1 + THRONG_FIELD_BITS; ++k) {
-		if (arrays[k] == NULL) {
-			continue;
-		}
-		PyObject* a = copy_array(arrays[k], f.count);
-		if (a == NULL || PyDict_SetItemString(dict, k == 0 ? "id" : throng_field_name(1u << (k - 1)), a) != 0) {
-			Py_XDECREF(a);
-			Py_CLEAR(dict);
-			break;
-		}
-		Py_DECREF(a);
-	}
-	if (dict == NULL) {
-		return NULL;
-	}
-	return Py_BuildValue("(KKdN)", (unsigned long long)f.index, (unsigned long long)f.step, f.time, dict);
+	return frame_to_tuple(&f);
 }
 
 /// _stream_state(handle): (complete, interrupted, offset).
@@ -869,7 +879,175 @@ static PyObject* measure_area_size(PyObject* module, PyObject* args)
 	return h != NULL ? PyFloat_FromDouble(throng_measure_area_size(h->ptr, index)) : NULL;
 }
 
+// ---------------------------------------------------------------------------
+// The live feed (POSIX shared memory)
+
+static const char* const feed_name = "throng.feed";
+static const char* const feed_reader_name = "throng.feed_reader";
+
+static void destroy_feed(void* p) { throng_feed_destroy(p); }
+static void destroy_feed_reader(void* p) { throng_feed_reader_destroy(p); }
+
+/// _feed_create(world, name, fields, every, capacity, scenario, replace).
+static PyObject* feed_create(PyObject* module, PyObject* args)
+{
+	(void)module;
+	PyObject* world_obj;
+	const char *name, *fields_str, *scenario;
+	unsigned long every, capacity;
+	int replace;
+	if (!PyArg_ParseTuple(args, "Oszkkzp:_feed_create", &world_obj, &name, &fields_str, &every, &capacity, &scenario,
+	                      &replace)) {
+		return NULL;
+	}
+	world_object* w = world_arg(world_obj, "feed");
+	if (w == NULL) {
+		return NULL;
+	}
+	throng_export_def def = throng_export_default_def();
+	if (fields_str != NULL && throng_fields_parse(fields_str, &def.fields) != THRONG_OK) {
+		return thr_py_raise(THRONG_ERR_INVALID_ARGUMENT,
+		                    "Feed: fields: %s; every name: x, y, vx, vy, hx, hy, group, archetype, health, "
+		                    "combat_state, position, velocity, heading, all",
+		                    throng_last_error());
+	}
+	if (every < 1 || every > UINT32_MAX) {
+		return thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "Feed: every: got %lu, expected a count of steps >= 1",
+		                    every);
+	}
+	if (capacity > UINT32_MAX) {
+		return thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "Feed: capacity: got %lu, expected at most 4294967295",
+		                    capacity);
+	}
+	def.every = (uint32_t)every;
+	def.capacity = (uint32_t)capacity;
+	def.scenario = scenario;
+	def.world = w->world;
+	throng_feed* feed = NULL;
+	throng_status st = (replace ? throng_feed_replace : throng_feed_create)(name, &def, &feed);
+	return st == THRONG_OK ? wrap_handle(feed, destroy_feed, feed_name) : thr_py_raise_status(st);
+}
+
+/// _feed_publish(handle, world): publishes a frame when due; the frames so far.
+static PyObject* feed_publish(PyObject* module, PyObject* args)
+{
+	(void)module;
+	PyObject *capsule, *world_obj;
+	if (!PyArg_ParseTuple(args, "OO:_feed_publish", &capsule, &world_obj)) {
+		return NULL;
+	}
+	handle* h = get_handle(capsule, feed_name, "Feed.publish", true);
+	world_object* w = h != NULL ? world_arg(world_obj, "Feed.publish") : NULL;
+	if (w == NULL) {
+		return NULL;
+	}
+	throng_status st = throng_feed_publish(h->ptr, w->world);
+	if (st != THRONG_OK) {
+		return thr_py_raise_status(st);
+	}
+	return PyLong_FromUnsignedLongLong(throng_feed_frames(h->ptr));
+}
+
+/// _feed_heartbeat(handle).
+static PyObject* feed_heartbeat(PyObject* module, PyObject* capsule)
+{
+	(void)module;
+	handle* h = get_handle(capsule, feed_name, "Feed.heartbeat", true);
+	if (h == NULL) {
+		return NULL;
+	}
+	throng_status st = throng_feed_heartbeat(h->ptr);
+	if (st != THRONG_OK) {
+		return thr_py_raise_status(st);
+	}
+	Py_RETURN_NONE;
+}
+
+/// _feed_close(handle): finishes the feed (its name is removed); nothing
+/// when already closed.
+static PyObject* feed_close(PyObject* module, PyObject* capsule)
+{
+	(void)module;
+	handle* h = get_handle(capsule, feed_name, "Feed.close", false);
+	if (h == NULL) {
+		return NULL;
+	}
+	if (h->ptr == NULL) {
+		Py_RETURN_NONE;
+	}
+	throng_feed* feed = h->ptr;
+	h->ptr = NULL;
+	throng_status st = throng_feed_finish(feed);
+	throng_feed_destroy(feed);
+	if (st != THRONG_OK) {
+		return thr_py_raise_status(st);
+	}
+	Py_RETURN_NONE;
+}
+
+/// _feed_open(name): a reader of the feed.
+static PyObject* feed_open(PyObject* module, PyObject* arg)
+{
+	(void)module;
+	const char* name = PyUnicode_AsUTF8(arg);
+	if (name == NULL) {
+		return NULL;
+	}
+	throng_feed_reader* r = NULL;
+	throng_status st = throng_feed_open(name, &r);
+	return st == THRONG_OK ? wrap_handle(r, destroy_feed_reader, feed_reader_name) : thr_py_raise_status(st);
+}
+
+/// _feed_info(handle): the feed's header as a dict.
+static PyObject* feed_info(PyObject* module, PyObject* capsule)
+{
+	(void)module;
+	handle* h = get_handle(capsule, feed_reader_name, "FeedReader.info", true);
+	return h != NULL ? info_to_dict(throng_feed_get_info(h->ptr)) : NULL;
+}
+
+/// _feed_read(handle): the newest frame not yet returned, or None.
+static PyObject* feed_read(PyObject* module, PyObject* capsule)
+{
+	(void)module;
+	handle* h = get_handle(capsule, feed_reader_name, "FeedReader.read", true);
+	if (h == NULL) {
+		return NULL;
+	}
+	throng_frame f;
+	bool got = false;
+	throng_status st = throng_feed_read(h->ptr, &f, &got);
+	if (st != THRONG_OK) {
+		return thr_py_raise_status(st);
+	}
+	if (!got) {
+		Py_RETURN_NONE;
+	}
+	return frame_to_tuple(&f);
+}
+
+/// _feed_state(handle): (finished, writer state name, writer pid).
+static PyObject* feed_state(PyObject* module, PyObject* capsule)
+{
+	(void)module;
+	handle* h = get_handle(capsule, feed_reader_name, "FeedReader", true);
+	if (h == NULL) {
+		return NULL;
+	}
+	const char* state = throng_writer_state_name(throng_feed_writer_state(h->ptr));
+	return Py_BuildValue("(NsI)", PyBool_FromLong(throng_feed_finished(h->ptr)), state != NULL ? state : "gone",
+	                     throng_feed_writer_pid(h->ptr));
+}
+
 PyMethodDef thr_py_outputs_functions[] = {
+	{"_feed_create", feed_create, METH_VARARGS, "A live feed of a world (throng.Feed)."},
+	{"_feed_publish", feed_publish, METH_VARARGS, "Publishes a frame when due; the frames so far."},
+	{"_feed_heartbeat", feed_heartbeat, METH_O, "throng_feed_heartbeat."},
+	{"_feed_close", feed_close, METH_O, "Finishes a feed."},
+	{"_feed_open", feed_open, METH_O, "A feed reader (throng.FeedReader)."},
+	{"_feed_info", feed_info, METH_O, "The feed's header as a dict."},
+	{"_feed_read", feed_read, METH_O, "The newest frame not yet returned, or None."},
+	{"_feed_state", feed_state, METH_O, "(finished, writer state, writer pid)."},
 	{"_exporter_create", exporter_create, METH_VARARGS, "An exporter of a world (throng.Writer)."},
 	{"_exporter_write", exporter_write, METH_VARARGS, "Writes a frame when due; the frames so far."},
 	{"_exporter_info", exporter_info, METH_O, "(frames, notice)."},

@@ -539,3 +539,62 @@ def test_writer_dropped_without_close_leaves_nothing(tmp_path):
     del w
     gc.collect()
     assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------------------
+# The live feed
+
+
+def test_feed_publish_and_read():
+    name = f"throng-pytest-{os.getpid()}"
+    world = small_world(6)
+    with throng.Feed(world, name, fields=["position", "group"], every=2) as feed:
+        with throng.FeedReader(name) as reader:
+            assert reader.info.fields == ("x", "y", "group") and reader.info.every == 2
+            assert reader.info.agents == 1024  # the default capacity: twice 6, at least 1024
+            assert reader.read() is None and reader.writer_state == "alive" and reader.writer_pid == os.getpid()
+            assert feed.publish() is True
+            frame = reader.read()
+            order = np.argsort(world.ids)
+            np.testing.assert_array_equal(frame.ids, np.array(world.ids)[order])
+            np.testing.assert_array_equal(frame.positions, np.array(world.positions)[order])
+            np.testing.assert_array_equal(frame.group, np.array(world.groups)[order])
+            assert frame.vx is None and reader.read() is None  # nothing newer
+            world.step()
+            assert feed.publish() is False  # every 2: not due
+            world.step()
+            assert feed.publish() is True and feed.frames == 2
+            feed.heartbeat()
+            assert reader.read().step == 2
+            with pytest.raises(throng.FileError, match="already exists"):
+                throng.Feed(world, name)
+            feed.close()
+            assert reader.finished and reader.writer_state == "finished"
+        with pytest.raises(ValueError, match="closed"):
+            feed.publish()
+    with pytest.raises(throng.NotFound):
+        throng.FeedReader(name)  # the name went with the feed
+
+
+def test_feed_capacity_and_bad_arguments():
+    name = f"throng-pytest-cap-{os.getpid()}"
+    world = small_world(3)
+    with pytest.raises(throng.InvalidArgument, match="capacity 2"):
+        throng.Feed(world, name, capacity=2)
+    with throng.Feed(world, name, capacity=3) as feed:
+        assert feed.publish()
+        world.spawn([(5.0, 5.0)])
+        world.step()
+        with pytest.raises(throng.CapacityError, match="capacity of 3"):
+            feed.publish()
+        assert feed.frames == 1
+    with pytest.raises(throng.InvalidArgument, match="name"):
+        throng.Feed(world, "a/b")
+    with pytest.raises(throng.InvalidArgument, match="fields"):
+        throng.Feed(world, name, fields="speed")
+    with pytest.raises(throng.InvalidArgument, match="every: got 0"):
+        throng.Feed(world, name, every=0)
+    with pytest.raises(throng.InvalidArgument, match="capacity: got -1"):
+        throng.Feed(world, name, capacity=-1)
+    with pytest.raises(TypeError, match="FeedReader: name"):
+        throng.FeedReader(3)

@@ -39,9 +39,10 @@ __all__ = [
     "ScenarioInfo", "default_params", "Error", "InvalidArgument", "NotFound", "FileError", "CapacityError",
     "OutOfMemory", "Unsupported", "CorruptData", "NO_AGENT",
 ]
-from ._io import (CROSSING_DTYPE, FIELDS, FORMATS, SAMPLE_DTYPE, Frame, Measure, Metrics, Stream, StreamInfo,
-                  StreamReader, Writer, load_scene_checkpoint, read_stream, save_scene_checkpoint,
+from ._io import (CROSSING_DTYPE, FIELDS, FORMATS, SAMPLE_DTYPE, Feed, FeedReader, Frame, Measure, Metrics, Stream,
+                  StreamInfo, StreamReader, Writer, load_scene_checkpoint, read_stream, save_scene_checkpoint,
                   scene_checkpoint_bytes)
-__all__ += ["Writer", "StreamReader", "read_stream", "Stream", "StreamInfo", "Frame", "Metrics", "Measure",
+__all__ += ["Writer", "StreamReader", "read_stream", "Stream", "StreamInfo", "Frame", "Metrics", "Measure", "Feed",
+            "FeedReader",
             "FORMATS", "FIELDS", "CROSSING_DTYPE", "SAMPLE_DTYPE", "save_scene_checkpoint", "scene_checkpoint_bytes",
             "load_scene_checkpoint"]
