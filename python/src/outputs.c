@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// throng._throng: outputs (module.h): exporters (the binary stream, CSV,
-// the pedestrian text, SQLite), the binary stream's reader, checkpoints of
-// worlds and scenes, quality metrics, measurement lines and areas and the
-// live feed.
+// throng._throng: outputs (module.h, outputs.h): exporters (the binary
+// stream, CSV, the pedestrian text, SQLite), the binary stream's reader and
+// the live feed, and the table of every output function (checkpoints,
+// metrics and measurement are in outputs_state.c).
 //
-// The library's objects (an exporter, a reader, a metrics object, a
-// measurement set) travel to Python as capsules of a small `handle`: the
+// The library's objects (an exporter, a reader, a feed, a metrics object,
+// a measurement set) travel to Python as capsules of a small `handle`: the
 // Python classes of python/throng/_io.py hold one each and call the
 // functions below with it. A handle's pointer is NULL once the object was
 // finished or closed, so a second close is harmless and any other use is a
@@ -15,26 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "throng/checkpoint.h"
 #include "throng/export.h"
-#include "throng/measure.h"
-#include "throng/metrics.h"
-#include "module.h"
-
-typedef struct handle {
-	void* ptr;
-	void (*destroy)(void* ptr);
-} handle;
+#include "outputs.h"
 
 static const char* const exporter_name = "throng.exporter";
 static const char* const reader_name = "throng.stream_reader";
-static const char* const metrics_name = "throng.metrics";
-static const char* const measure_name = "throng.measure";
 
 static void destroy_exporter(void* p) { throng_exporter_destroy(p); }
 static void destroy_reader(void* p) { throng_stream_reader_destroy(p); }
-static void destroy_metrics(void* p) { throng_metrics_destroy(p); }
-static void destroy_measure(void* p) { throng_measure_destroy(p); }
 
 static void capsule_free(PyObject* capsule)
 {
@@ -50,7 +38,7 @@ static void capsule_free(PyObject* capsule)
 }
 
 /// A new capsule owning `ptr` (destroyed with `destroy` when it fails).
-static PyObject* wrap_handle(void* ptr, void (*destroy)(void*), const char* name)
+PyObject* thr_py_out_wrap(void* ptr, void (*destroy)(void*), const char* name)
 {
 	handle* h = malloc(sizeof *h);
 	if (h == NULL) {
@@ -69,7 +57,7 @@ static PyObject* wrap_handle(void* ptr, void (*destroy)(void*), const char* name
 
 /// The handle in `capsule`; with `open` its object must still be there
 /// (ValueError "FN: ... is closed" otherwise).
-static handle* get_handle(PyObject* capsule, const char* name, const char* fn, bool open)
+handle* thr_py_out_handle(PyObject* capsule, const char* name, const char* fn, bool open)
 {
 	handle* h = PyCapsule_GetPointer(capsule, name);
 	if (h == NULL) {
@@ -82,7 +70,7 @@ static handle* get_handle(PyObject* capsule, const char* name, const char* fn, b
 	return h;
 }
 
-static world_object* world_arg(PyObject* obj, const char* fn)
+world_object* thr_py_out_world(PyObject* obj, const char* fn)
 {
 	if (!PyObject_TypeCheck(obj, &thr_py_world_type)) {
 		PyErr_Format(PyExc_TypeError, "%s: expected a throng.World, got %.100s", fn, Py_TYPE(obj)->tp_name);
@@ -112,7 +100,7 @@ static PyObject* exporter_create(PyObject* module, PyObject* args)
 		return NULL;
 	}
 	PyObject* result = NULL;
-	world_object* w = world_arg(world_obj, "export");
+	world_object* w = thr_py_out_world(world_obj, "export");
 	throng_export_def def = throng_export_default_def();
 	uint32_t fields = 0;
 	if (w == NULL) {
@@ -134,7 +122,7 @@ static PyObject* exporter_create(PyObject* module, PyObject* args)
 		def.world = w->world;
 		throng_exporter* ex = NULL;
 		throng_status st = throng_exporter_create(PyBytes_AS_STRING(path), &def, &ex);
-		result = st == THRONG_OK ? wrap_handle(ex, destroy_exporter, exporter_name) : thr_py_raise_status(st);
+		result = st == THRONG_OK ? thr_py_out_wrap(ex, destroy_exporter, exporter_name) : thr_py_raise_status(st);
 	}
 	Py_DECREF(path);
 	return result;
@@ -149,8 +137,8 @@ static PyObject* exporter_write(PyObject* module, PyObject* args)
 	if (!PyArg_ParseTuple(args, "OO:_exporter_write", &capsule, &world_obj)) {
 		return NULL;
 	}
-	handle* h = get_handle(capsule, exporter_name, "Writer.write", true);
-	world_object* w = h != NULL ? world_arg(world_obj, "Writer.write") : NULL;
+	handle* h = thr_py_out_handle(capsule, exporter_name, "Writer.write", true);
+	world_object* w = h != NULL ? thr_py_out_world(world_obj, "Writer.write") : NULL;
 	if (w == NULL) {
 		return NULL;
 	}
@@ -165,7 +153,7 @@ static PyObject* exporter_write(PyObject* module, PyObject* args)
 static PyObject* exporter_info(PyObject* module, PyObject* capsule)
 {
 	(void)module;
-	handle* h = get_handle(capsule, exporter_name, "Writer", false);
+	handle* h = thr_py_out_handle(capsule, exporter_name, "Writer", false);
 	if (h == NULL) {
 		return NULL;
 	}
@@ -187,7 +175,7 @@ static PyObject* exporter_close(PyObject* module, PyObject* args)
 	if (!PyArg_ParseTuple(args, "Opp:_exporter_close", &capsule, &interrupted, &keep)) {
 		return NULL;
 	}
-	handle* h = get_handle(capsule, exporter_name, "Writer.close", false);
+	handle* h = thr_py_out_handle(capsule, exporter_name, "Writer.close", false);
 	if (h == NULL) {
 		return NULL;
 	}
@@ -261,7 +249,7 @@ static PyObject* stream_open(PyObject* module, PyObject* args)
 		return thr_py_raise_status(st);
 	}
 	throng_stream_verify(r, verify != 0);
-	return wrap_handle(r, destroy_reader, reader_name);
+	return thr_py_out_wrap(r, destroy_reader, reader_name);
 }
 
 /// A stream's or a feed's header as a dict.
@@ -284,7 +272,7 @@ static PyObject* info_to_dict(const throng_stream_info* i)
 static PyObject* stream_info(PyObject* module, PyObject* capsule)
 {
 	(void)module;
-	handle* h = get_handle(capsule, reader_name, "StreamReader.info", true);
+	handle* h = thr_py_out_handle(capsule, reader_name, "StreamReader.info", true);
 	return h != NULL ? info_to_dict(throng_stream_get_info(h->ptr)) : NULL;
 }
 
@@ -327,7 +315,7 @@ static PyObject* frame_to_tuple(const throng_frame* f)
 static PyObject* stream_read(PyObject* module, PyObject* capsule)
 {
 	(void)module;
-	handle* h = get_handle(capsule, reader_name, "StreamReader.read", true);
+	handle* h = thr_py_out_handle(capsule, reader_name, "StreamReader.read", true);
 	if (h == NULL) {
 		return NULL;
 	}
@@ -347,7 +335,7 @@ static PyObject* stream_read(PyObject* module, PyObject* capsule)
 static PyObject* stream_state(PyObject* module, PyObject* capsule)
 {
 	(void)module;
-	handle* h = get_handle(capsule, reader_name, "StreamReader", true);
+	handle* h = thr_py_out_handle(capsule, reader_name, "StreamReader", true);
 	if (h == NULL) {
 		return NULL;
 	}
@@ -377,509 +365,6 @@ static PyObject* handle_close(PyObject* module, PyObject* capsule)
 }
 
 // ---------------------------------------------------------------------------
-// Checkpoints
-
-static PyObject* save_checkpoint(PyObject* module, PyObject* args)
-{
-	(void)module;
-	PyObject *world_obj, *path = NULL;
-	if (!PyArg_ParseTuple(args, "OO&:_save_checkpoint", &world_obj, PyUnicode_FSConverter, &path)) {
-		return NULL;
-	}
-	world_object* w = world_arg(world_obj, "save_checkpoint");
-	throng_status st = w != NULL ? throng_world_save_checkpoint(w->world, PyBytes_AS_STRING(path)) : THRONG_OK;
-	Py_DECREF(path);
-	if (w == NULL) {
-		return NULL;
-	}
-	if (st != THRONG_OK) {
-		return thr_py_raise_status(st);
-	}
-	Py_RETURN_NONE;
-}
-
-/// The world's (or scene's, when scene is not NULL) checkpoint as bytes.
-static PyObject* checkpoint_bytes_of(const throng_world* world, const throng_scene* scene)
-{
-	size_t size = 0;
-	throng_status st = scene != NULL ? throng_scene_write_checkpoint(scene, NULL, 0, &size)
-	                                 : throng_world_write_checkpoint(world, NULL, 0, &size);
-	if (st != THRONG_OK) {
-		return thr_py_raise_status(st);
-	}
-	PyObject* bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
-	if (bytes == NULL) {
-		return NULL;
-	}
-	size_t written = 0;
-	st = scene != NULL ? throng_scene_write_checkpoint(scene, PyBytes_AS_STRING(bytes), size, &written)
-	                   : throng_world_write_checkpoint(world, PyBytes_AS_STRING(bytes), size, &written);
-	if (st != THRONG_OK || written != size) {
-		Py_DECREF(bytes);
-		return st != THRONG_OK ? thr_py_raise_status(st)
-		                       : thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "checkpoint: size changed while written");
-	}
-	return bytes;
-}
-
-static PyObject* checkpoint_bytes(PyObject* module, PyObject* world_obj)
-{
-	(void)module;
-	world_object* w = world_arg(world_obj, "checkpoint_bytes");
-	return w != NULL ? checkpoint_bytes_of(w->world, NULL) : NULL;
-}
-
-static PyObject* checkpoint_size(PyObject* module, PyObject* world_obj)
-{
-	(void)module;
-	world_object* w = world_arg(world_obj, "checkpoint_size");
-	if (w == NULL) {
-		return NULL;
-	}
-	size_t size = 0;
-	throng_status st = throng_world_checkpoint_size(w->world, &size);
-	return st == THRONG_OK ? PyLong_FromSize_t(size) : thr_py_raise_status(st);
-}
-
-/// A new instance of `cls` (a subclass of _throng.World) owning `world`.
-static PyObject* adopt_world(PyObject* cls, throng_world* world)
-{
-	world_object* w = (world_object*)((PyTypeObject*)cls)->tp_alloc((PyTypeObject*)cls, 0);
-	if (w == NULL) {
-		throng_world_destroy(world);
-		return NULL;
-	}
-	w->world = world;
-	return (PyObject*)w;
-}
-
-/// _load_checkpoint(cls, source, from_bytes): a World of class cls from
-/// the file at the path `source`, or from the bytes-like `source`.
-static PyObject* load_checkpoint(PyObject* module, PyObject* args)
-{
-	(void)module;
-	PyObject *cls, *source;
-	int from_bytes;
-	if (!PyArg_ParseTuple(args, "O!Op:_load_checkpoint", &PyType_Type, &cls, &source, &from_bytes)) {
-		return NULL;
-	}
-	if (!PyType_IsSubtype((PyTypeObject*)cls, &thr_py_world_type)) {
-		PyErr_SetString(PyExc_TypeError, "_load_checkpoint: cls must derive from _throng.World");
-		return NULL;
-	}
-	throng_world* world = NULL;
-	throng_status st;
-	if (from_bytes) {
-		Py_buffer buf;
-		if (PyObject_GetBuffer(source, &buf, PyBUF_C_CONTIGUOUS) != 0) {
-			return NULL;
-		}
-		st = throng_world_read_checkpoint(buf.buf, (size_t)buf.len, &world);
-		PyBuffer_Release(&buf);
-	} else {
-		PyObject* path = NULL;
-		if (!PyUnicode_FSConverter(source, &path)) {
-			return NULL;
-		}
-		st = throng_world_load_checkpoint(PyBytes_AS_STRING(path), &world);
-		Py_DECREF(path);
-	}
-	if (st != THRONG_OK) {
-		return thr_py_raise_status(st);
-	}
-	return adopt_world(cls, world);
-}
-
-static scene_object* scene_arg(PyObject* obj, const char* fn)
-{
-	if (!PyObject_TypeCheck(obj, &thr_py_scene_type)) {
-		PyErr_Format(PyExc_TypeError, "%s: expected a throng.Scene, got %.100s", fn, Py_TYPE(obj)->tp_name);
-		return NULL;
-	}
-	scene_object* s = (scene_object*)obj;
-	if (s->busy || (s->world != NULL && thr_py_world_busy(s->world))) {
-		PyErr_Format(PyExc_RuntimeError, "%s: the scene is being stepped in another thread", fn);
-		return NULL;
-	}
-	return s;
-}
-
-/// _scene_save_checkpoint(scene, path).
-static PyObject* scene_save_checkpoint(PyObject* module, PyObject* args)
-{
-	(void)module;
-	PyObject *scene_obj, *path = NULL;
-	if (!PyArg_ParseTuple(args, "OO&:_scene_save_checkpoint", &scene_obj, PyUnicode_FSConverter, &path)) {
-		return NULL;
-	}
-	scene_object* s = scene_arg(scene_obj, "Scene.save_checkpoint");
-	throng_status st = s != NULL ? throng_scene_save_checkpoint(s->scene, PyBytes_AS_STRING(path)) : THRONG_OK;
-	Py_DECREF(path);
-	if (s == NULL) {
-		return NULL;
-	}
-	if (st != THRONG_OK) {
-		return thr_py_raise_status(st);
-	}
-	Py_RETURN_NONE;
-}
-
-/// _scene_checkpoint_bytes(scene).
-static PyObject* scene_checkpoint_bytes(PyObject* module, PyObject* scene_obj)
-{
-	(void)module;
-	scene_object* s = scene_arg(scene_obj, "Scene.checkpoint_bytes");
-	return s != NULL ? checkpoint_bytes_of(NULL, s->scene) : NULL;
-}
-
-/// _scene_load_checkpoint(cls, source, from_bytes, scene, agents, seed):
-/// a Scene of class cls; scene (a name or path, or None), agents (0: any)
-/// and seed (None: any) must match the checkpoint's.
-static PyObject* scene_load_checkpoint(PyObject* module, PyObject* args)
-{
-	(void)module;
-	PyObject *cls, *source, *seed_obj;
-	int from_bytes;
-	const char* name;
-	unsigned long agents;
-	if (!PyArg_ParseTuple(args, "O!OpzkO:_scene_load_checkpoint", &PyType_Type, &cls, &source, &from_bytes, &name,
-	                      &agents, &seed_obj)) {
-		return NULL;
-	}
-	if (!PyType_IsSubtype((PyTypeObject*)cls, &thr_py_scene_type)) {
-		PyErr_SetString(PyExc_TypeError, "_scene_load_checkpoint: cls must derive from _throng.Scene");
-		return NULL;
-	}
-	throng_scene_resume_def expect = throng_scene_default_resume_def();
-	expect.scene = name;
-	if (agents > UINT32_MAX) {
-		return thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "Scene.load_checkpoint: agents: got %lu", agents);
-	}
-	expect.agents = (uint32_t)agents;
-	if (seed_obj != Py_None) {
-		expect.check_seed = true;
-		expect.seed = PyLong_AsUnsignedLongLong(seed_obj);
-		if (PyErr_Occurred()) {
-			return NULL;
-		}
-	}
-	throng_scene* scene = NULL;
-	throng_status st;
-	if (from_bytes) {
-		Py_buffer buf;
-		if (PyObject_GetBuffer(source, &buf, PyBUF_C_CONTIGUOUS) != 0) {
-			return NULL;
-		}
-		st = throng_scene_read_checkpoint(buf.buf, (size_t)buf.len, &expect, &scene);
-		PyBuffer_Release(&buf);
-	} else {
-		PyObject* path = NULL;
-		if (!PyUnicode_FSConverter(source, &path)) {
-			return NULL;
-		}
-		st = throng_scene_load_checkpoint(PyBytes_AS_STRING(path), &expect, &scene);
-		Py_DECREF(path);
-	}
-	if (st != THRONG_OK) {
-		return thr_py_raise_status(st);
-	}
-	scene_object* s = (scene_object*)((PyTypeObject*)cls)->tp_alloc((PyTypeObject*)cls, 0);
-	if (s == NULL) {
-		throng_scene_destroy(scene);
-		return NULL;
-	}
-	s->scene = scene;
-	return (PyObject*)s;
-}
-
-// ---------------------------------------------------------------------------
-// Quality metrics
-
-static PyObject* quality_to_dict(const throng_quality* q)
-{
-	return Py_BuildValue("{s:I,s:I,s:K,s:K,s:d,s:K,s:d,s:d,s:K,s:I,s:I,s:I,s:d,s:d,s:d,s:d,s:d,s:K,s:K,s:K,s:K,s:K,"
-	                     "s:d,s:d}",
-	                     "agents", q->agents, "agents_left", q->agents_left, "steps", (unsigned long long)q->steps,
-	                     "agent_steps", (unsigned long long)q->agent_steps, "seconds", q->seconds, "overlaps",
-	                     (unsigned long long)q->overlaps, "overlaps_per_agent_step", q->overlaps_per_agent_step,
-	                     "deepest_overlap", q->deepest_overlap, "overlap_capped",
-	                     (unsigned long long)q->overlap_capped, "overlap_most_examined", q->overlap_most_examined,
-	                     "goals", q->goals, "reached", q->reached, "mean_time_to_goal", q->mean_time_to_goal,
-	                     "max_time_to_goal", q->max_time_to_goal, "path_length_ratio", q->path_length_ratio,
-	                     "jitter", q->jitter, "max_speed_ratio", q->max_speed_ratio, "nonfinite",
-	                     (unsigned long long)q->nonfinite, "out_of_bounds", (unsigned long long)q->out_of_bounds,
-	                     "wall_crossings", (unsigned long long)q->wall_crossings, "wall_penetrations",
-	                     (unsigned long long)q->wall_penetrations, "obstacle_penetrations",
-	                     (unsigned long long)q->obstacle_penetrations, "deepest_obstacle_penetration",
-	                     q->deepest_obstacle_penetration, "contacts_per_agent_step", q->contacts_per_agent_step);
-}
-
-/// _metrics_create(world, goal_radius).
-static PyObject* metrics_create(PyObject* module, PyObject* args)
-{
-	(void)module;
-	PyObject* world_obj;
-	float goal_radius;
-	if (!PyArg_ParseTuple(args, "Of:_metrics_create", &world_obj, &goal_radius)) {
-		return NULL;
-	}
-	world_object* w = world_arg(world_obj, "Metrics");
-	if (w == NULL) {
-		return NULL;
-	}
-	throng_metrics* m = NULL;
-	throng_status st = throng_metrics_create(w->world, goal_radius, &m);
-	return st == THRONG_OK ? wrap_handle(m, destroy_metrics, metrics_name) : thr_py_raise_status(st);
-}
-
-/// _metrics_observe(handle, world).
-static PyObject* metrics_observe(PyObject* module, PyObject* args)
-{
-	(void)module;
-	PyObject *capsule, *world_obj;
-	if (!PyArg_ParseTuple(args, "OO:_metrics_observe", &capsule, &world_obj)) {
-		return NULL;
-	}
-	handle* h = get_handle(capsule, metrics_name, "Metrics.observe", true);
-	world_object* w = h != NULL ? world_arg(world_obj, "Metrics.observe") : NULL;
-	if (w == NULL) {
-		return NULL;
-	}
-	throng_status st = throng_metrics_observe(h->ptr, w->world);
-	if (st != THRONG_OK) {
-		return thr_py_raise_status(st);
-	}
-	Py_RETURN_NONE;
-}
-
-/// _metrics_result(handle): throng_quality as a dict.
-static PyObject* metrics_result(PyObject* module, PyObject* capsule)
-{
-	(void)module;
-	handle* h = get_handle(capsule, metrics_name, "Metrics.result", true);
-	if (h == NULL) {
-		return NULL;
-	}
-	throng_quality q = throng_metrics_result(h->ptr);
-	return quality_to_dict(&q);
-}
-
-/// _overlap_stats(world): (pairs, deepest).
-static PyObject* overlap_stats(PyObject* module, PyObject* world_obj)
-{
-	(void)module;
-	world_object* w = world_arg(world_obj, "overlap_stats");
-	if (w == NULL) {
-		return NULL;
-	}
-	uint64_t pairs = 0;
-	float deepest = 0.0f;
-	throng_status st = throng_world_overlap_stats(w->world, &pairs, &deepest);
-	if (st != THRONG_OK) {
-		return thr_py_raise_status(st);
-	}
-	return Py_BuildValue("(Kd)", (unsigned long long)pairs, (double)deepest);
-}
-
-// ---------------------------------------------------------------------------
-// Measurement lines and areas
-
-/// _measure_create(cutoff_radius, cutoff_segments, bounds_min, bounds_max, wrap).
-static PyObject* measure_create(PyObject* module, PyObject* args)
-{
-	(void)module;
-	throng_measure_def def = throng_measure_default_def();
-	unsigned long segments;
-	int wrap;
-	if (!PyArg_ParseTuple(args, "fk(ff)(ff)p:_measure_create", &def.cutoff_radius, &segments, &def.bounds_min.x,
-	                      &def.bounds_min.y, &def.bounds_max.x, &def.bounds_max.y, &wrap)) {
-		return NULL;
-	}
-	if (segments > UINT32_MAX) {
-		return thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "Measure: cutoff_segments: got %lu, expected at most 64",
-		                    segments);
-	}
-	def.cutoff_segments = (uint32_t)segments;
-	def.wrap = wrap != 0;
-	throng_measure* m = NULL;
-	throng_status st = throng_measure_create(&def, &m);
-	return st == THRONG_OK ? wrap_handle(m, destroy_measure, measure_name) : thr_py_raise_status(st);
-}
-
-/// _measure_add(handle, kind, points): kind 0 a line (2 points), 1 a
-/// rectangle (min, max), 2 a polygon; points a C-contiguous float32
-/// buffer of pairs. Returns the id.
-static PyObject* measure_add(PyObject* module, PyObject* args)
-{
-	(void)module;
-	PyObject *capsule, *points_obj;
-	int kind;
-	if (!PyArg_ParseTuple(args, "OiO:_measure_add", &capsule, &kind, &points_obj)) {
-		return NULL;
-	}
-	handle* h = get_handle(capsule, measure_name, "Measure.add", true);
-	if (h == NULL) {
-		return NULL;
-	}
-	Py_buffer buf;
-	if (PyObject_GetBuffer(points_obj, &buf, PyBUF_C_CONTIGUOUS) != 0) {
-		return NULL;
-	}
-	PyObject* result = NULL;
-	Py_ssize_t n = buf.len / (Py_ssize_t)sizeof(throng_vec2);
-	const throng_vec2* p = buf.buf;
-	uint32_t id = 0;
-	throng_status st = THRONG_ERR_INVALID_ARGUMENT;
-	if (buf.len % (Py_ssize_t)sizeof(throng_vec2) != 0 || (kind != 2 && n != 2) || n > UINT32_MAX) {
-		PyErr_SetString(PyExc_TypeError, "_measure_add: expected float32 pairs");
-	} else {
-		st = kind == 0   ? throng_measure_add_line(h->ptr, p[0], p[1], &id)
-		     : kind == 1 ? throng_measure_add_rect(h->ptr, p[0], p[1], &id)
-		                 : throng_measure_add_area(h->ptr, p, (uint32_t)n, &id);
-		result = st == THRONG_OK ? PyLong_FromUnsignedLong(id) : thr_py_raise_status(st);
-	}
-	PyBuffer_Release(&buf);
-	return result;
-}
-
-/// _measure_feed_world(handle, world).
-static PyObject* measure_feed_world(PyObject* module, PyObject* args)
-{
-	(void)module;
-	PyObject *capsule, *world_obj;
-	if (!PyArg_ParseTuple(args, "OO:_measure_feed_world", &capsule, &world_obj)) {
-		return NULL;
-	}
-	handle* h = get_handle(capsule, measure_name, "Measure.feed", true);
-	world_object* w = h != NULL ? world_arg(world_obj, "Measure.feed") : NULL;
-	if (w == NULL) {
-		return NULL;
-	}
-	throng_status st = throng_measure_feed_world(h->ptr, w->world);
-	if (st != THRONG_OK) {
-		return thr_py_raise_status(st);
-	}
-	Py_RETURN_NONE;
-}
-
-/// _measure_counts(handle): (lines, areas, states).
-static PyObject* measure_counts(PyObject* module, PyObject* capsule)
-{
-	(void)module;
-	handle* h = get_handle(capsule, measure_name, "Measure", true);
-	if (h == NULL) {
-		return NULL;
-	}
-	return Py_BuildValue("(IIK)", throng_measure_line_count(h->ptr), throng_measure_area_count(h->ptr),
-	                     (unsigned long long)throng_measure_states(h->ptr));
-}
-
-/// _measure_records(handle, kind, index): a line's crossings (kind 0) or an
-/// area's samples (kind 1), copied as the bytes of the C structs
-/// (layouts: _measure_layouts()).
-static PyObject* measure_records(PyObject* module, PyObject* args)
-{
-	(void)module;
-	PyObject* capsule;
-	int kind;
-	unsigned int index;
-	if (!PyArg_ParseTuple(args, "OiI:_measure_records", &capsule, &kind, &index)) {
-		return NULL;
-	}
-	handle* h = get_handle(capsule, measure_name, kind == 0 ? "Measure.crossings" : "Measure.samples", true);
-	if (h == NULL) {
-		return NULL;
-	}
-	const void* p = NULL;
-	size_t count = 0, size;
-	throng_status st;
-	if (kind == 0) {
-		const throng_crossing* c = NULL;
-		st = throng_measure_line_crossings(h->ptr, index, &c, &count);
-		p = c;
-		size = sizeof *c;
-	} else {
-		const throng_area_sample* s = NULL;
-		st = throng_measure_area_samples(h->ptr, index, &s, &count);
-		p = s;
-		size = sizeof *s;
-	}
-	if (st != THRONG_OK) {
-		return thr_py_raise_status(st);
-	}
-	return PyByteArray_FromStringAndSize(count > 0 ? p : "", (Py_ssize_t)(count * size));
-}
-
-/// _measure_layouts(): {"crossing": (itemsize, {name: offset}), "sample": ...}.
-static PyObject* measure_layouts(PyObject* module, PyObject* unused)
-{
-	(void)module;
-	(void)unused;
-	return Py_BuildValue(
-	    "{s:(n{s:n,s:n,s:n,s:n,s:n}),s:(n{s:n,s:n,s:n,s:n,s:n,s:n,s:n})}", "crossing",
-	    (Py_ssize_t)sizeof(throng_crossing), "time", (Py_ssize_t)offsetof(throng_crossing, time), "id",
-	    (Py_ssize_t)offsetof(throng_crossing, id), "direction", (Py_ssize_t)offsetof(throng_crossing, direction), "x",
-	    (Py_ssize_t)offsetof(throng_crossing, x), "y", (Py_ssize_t)offsetof(throng_crossing, y), "sample",
-	    (Py_ssize_t)sizeof(throng_area_sample), "time", (Py_ssize_t)offsetof(throng_area_sample, time), "inside",
-	    (Py_ssize_t)offsetof(throng_area_sample, inside), "with_speed",
-	    (Py_ssize_t)offsetof(throng_area_sample, with_speed), "density",
-	    (Py_ssize_t)offsetof(throng_area_sample, density), "mean_speed",
-	    (Py_ssize_t)offsetof(throng_area_sample, mean_speed), "voronoi_density",
-	    (Py_ssize_t)offsetof(throng_area_sample, voronoi_density), "voronoi_speed",
-	    (Py_ssize_t)offsetof(throng_area_sample, voronoi_speed));
-}
-
-/// _measure_window(handle, kind, index, t0, t1): a line's flow (kind 0)
-/// or an area's means (kind 1) over [t0, t1), as a dict.
-static PyObject* measure_window(PyObject* module, PyObject* args)
-{
-	(void)module;
-	PyObject* capsule;
-	int kind;
-	unsigned int index;
-	double t0, t1;
-	if (!PyArg_ParseTuple(args, "OiIdd:_measure_window", &capsule, &kind, &index, &t0, &t1)) {
-		return NULL;
-	}
-	handle* h = get_handle(capsule, measure_name, kind == 0 ? "Measure.flow" : "Measure.means", true);
-	if (h == NULL) {
-		return NULL;
-	}
-	if (kind == 0) {
-		throng_line_flow f;
-		throng_status st = throng_measure_line_flow(h->ptr, index, t0, t1, &f);
-		if (st != THRONG_OK) {
-			return thr_py_raise_status(st);
-		}
-		return Py_BuildValue("{s:d,s:d,s:K,s:K,s:K,s:d,s:d,s:d,s:d}", "t0", f.t0, "t1", f.t1, "left",
-		                     (unsigned long long)f.left, "right", (unsigned long long)f.right, "first_passings",
-		                     (unsigned long long)f.first_passings, "flow_left", f.flow_left, "flow_right",
-		                     f.flow_right, "flow_total", f.flow_total, "flow_net", f.flow_net);
-	}
-	throng_area_means m;
-	throng_status st = throng_measure_area_means(h->ptr, index, t0, t1, &m);
-	if (st != THRONG_OK) {
-		return thr_py_raise_status(st);
-	}
-	return Py_BuildValue("{s:d,s:d,s:K,s:d,s:d,s:d,s:d}", "t0", m.t0, "t1", m.t1, "samples",
-	                     (unsigned long long)m.samples, "density", m.density, "mean_speed", m.mean_speed,
-	                     "voronoi_density", m.voronoi_density, "voronoi_speed", m.voronoi_speed);
-}
-
-/// _measure_area_size(handle, area).
-static PyObject* measure_area_size(PyObject* module, PyObject* args)
-{
-	(void)module;
-	PyObject* capsule;
-	unsigned int index;
-	if (!PyArg_ParseTuple(args, "OI:_measure_area_size", &capsule, &index)) {
-		return NULL;
-	}
-	handle* h = get_handle(capsule, measure_name, "Measure.area_size", true);
-	return h != NULL ? PyFloat_FromDouble(throng_measure_area_size(h->ptr, index)) : NULL;
-}
-
-// ---------------------------------------------------------------------------
 // The live feed (POSIX shared memory)
 
 static const char* const feed_name = "throng.feed";
@@ -900,7 +385,7 @@ static PyObject* feed_create(PyObject* module, PyObject* args)
 	                      &replace)) {
 		return NULL;
 	}
-	world_object* w = world_arg(world_obj, "feed");
+	world_object* w = thr_py_out_world(world_obj, "feed");
 	if (w == NULL) {
 		return NULL;
 	}
@@ -925,7 +410,7 @@ static PyObject* feed_create(PyObject* module, PyObject* args)
 	def.world = w->world;
 	throng_feed* feed = NULL;
 	throng_status st = (replace ? throng_feed_replace : throng_feed_create)(name, &def, &feed);
-	return st == THRONG_OK ? wrap_handle(feed, destroy_feed, feed_name) : thr_py_raise_status(st);
+	return st == THRONG_OK ? thr_py_out_wrap(feed, destroy_feed, feed_name) : thr_py_raise_status(st);
 }
 
 /// _feed_publish(handle, world): publishes a frame when due; the frames so far.
@@ -936,8 +421,8 @@ static PyObject* feed_publish(PyObject* module, PyObject* args)
 	if (!PyArg_ParseTuple(args, "OO:_feed_publish", &capsule, &world_obj)) {
 		return NULL;
 	}
-	handle* h = get_handle(capsule, feed_name, "Feed.publish", true);
-	world_object* w = h != NULL ? world_arg(world_obj, "Feed.publish") : NULL;
+	handle* h = thr_py_out_handle(capsule, feed_name, "Feed.publish", true);
+	world_object* w = h != NULL ? thr_py_out_world(world_obj, "Feed.publish") : NULL;
 	if (w == NULL) {
 		return NULL;
 	}
@@ -952,7 +437,7 @@ static PyObject* feed_publish(PyObject* module, PyObject* args)
 static PyObject* feed_heartbeat(PyObject* module, PyObject* capsule)
 {
 	(void)module;
-	handle* h = get_handle(capsule, feed_name, "Feed.heartbeat", true);
+	handle* h = thr_py_out_handle(capsule, feed_name, "Feed.heartbeat", true);
 	if (h == NULL) {
 		return NULL;
 	}
@@ -968,7 +453,7 @@ static PyObject* feed_heartbeat(PyObject* module, PyObject* capsule)
 static PyObject* feed_close(PyObject* module, PyObject* capsule)
 {
 	(void)module;
-	handle* h = get_handle(capsule, feed_name, "Feed.close", false);
+	handle* h = thr_py_out_handle(capsule, feed_name, "Feed.close", false);
 	if (h == NULL) {
 		return NULL;
 	}
@@ -995,14 +480,14 @@ static PyObject* feed_open(PyObject* module, PyObject* arg)
 	}
 	throng_feed_reader* r = NULL;
 	throng_status st = throng_feed_open(name, &r);
-	return st == THRONG_OK ? wrap_handle(r, destroy_feed_reader, feed_reader_name) : thr_py_raise_status(st);
+	return st == THRONG_OK ? thr_py_out_wrap(r, destroy_feed_reader, feed_reader_name) : thr_py_raise_status(st);
 }
 
 /// _feed_info(handle): the feed's header as a dict.
 static PyObject* feed_info(PyObject* module, PyObject* capsule)
 {
 	(void)module;
-	handle* h = get_handle(capsule, feed_reader_name, "FeedReader.info", true);
+	handle* h = thr_py_out_handle(capsule, feed_reader_name, "FeedReader.info", true);
 	return h != NULL ? info_to_dict(throng_feed_get_info(h->ptr)) : NULL;
 }
 
@@ -1010,7 +495,7 @@ static PyObject* feed_info(PyObject* module, PyObject* capsule)
 static PyObject* feed_read(PyObject* module, PyObject* capsule)
 {
 	(void)module;
-	handle* h = get_handle(capsule, feed_reader_name, "FeedReader.read", true);
+	handle* h = thr_py_out_handle(capsule, feed_reader_name, "FeedReader.read", true);
 	if (h == NULL) {
 		return NULL;
 	}
@@ -1030,7 +515,7 @@ static PyObject* feed_read(PyObject* module, PyObject* capsule)
 static PyObject* feed_state(PyObject* module, PyObject* capsule)
 {
 	(void)module;
-	handle* h = get_handle(capsule, feed_reader_name, "FeedReader", true);
+	handle* h = thr_py_out_handle(capsule, feed_reader_name, "FeedReader", true);
 	if (h == NULL) {
 		return NULL;
 	}
@@ -1058,24 +543,24 @@ PyMethodDef thr_py_outputs_functions[] = {
 	{"_stream_read", stream_read, METH_O, "The next frame, or None at the end."},
 	{"_stream_state", stream_state, METH_O, "(complete, interrupted, offset)."},
 	{"_close", handle_close, METH_O, "Frees a handle's object now."},
-	{"_save_checkpoint", save_checkpoint, METH_VARARGS, "throng_world_save_checkpoint."},
-	{"_checkpoint_bytes", checkpoint_bytes, METH_O, "throng_world_write_checkpoint, as bytes."},
-	{"_checkpoint_size", checkpoint_size, METH_O, "throng_world_checkpoint_size."},
-	{"_load_checkpoint", load_checkpoint, METH_VARARGS, "A World from a checkpoint file or bytes."},
-	{"_scene_save_checkpoint", scene_save_checkpoint, METH_VARARGS, "throng_scene_save_checkpoint."},
-	{"_scene_checkpoint_bytes", scene_checkpoint_bytes, METH_O, "throng_scene_write_checkpoint, as bytes."},
-	{"_scene_load_checkpoint", scene_load_checkpoint, METH_VARARGS, "A Scene from a checkpoint file or bytes."},
-	{"_metrics_create", metrics_create, METH_VARARGS, "A metrics object (throng.Metrics)."},
-	{"_metrics_observe", metrics_observe, METH_VARARGS, "throng_metrics_observe."},
-	{"_metrics_result", metrics_result, METH_O, "throng_metrics_result as a dict."},
-	{"_overlap_stats", overlap_stats, METH_O, "throng_world_overlap_stats: (pairs, deepest)."},
-	{"_measure_create", measure_create, METH_VARARGS, "A measurement set (throng.Measure)."},
-	{"_measure_add", measure_add, METH_VARARGS, "Adds a line, a rectangle or a polygon."},
-	{"_measure_feed_world", measure_feed_world, METH_VARARGS, "throng_measure_feed_world."},
-	{"_measure_counts", measure_counts, METH_O, "(lines, areas, states)."},
-	{"_measure_records", measure_records, METH_VARARGS, "A line's crossings or an area's samples, as bytes."},
-	{"_measure_layouts", measure_layouts, METH_NOARGS, "The C layouts of crossings and samples."},
-	{"_measure_window", measure_window, METH_VARARGS, "A line's flow or an area's means over a window."},
-	{"_measure_area_size", measure_area_size, METH_VARARGS, "throng_measure_area_size."},
+	{"_save_checkpoint", thr_py_out_save_checkpoint, METH_VARARGS, "throng_world_save_checkpoint."},
+	{"_checkpoint_bytes", thr_py_out_checkpoint_bytes, METH_O, "throng_world_write_checkpoint, as bytes."},
+	{"_checkpoint_size", thr_py_out_checkpoint_size, METH_O, "throng_world_checkpoint_size."},
+	{"_load_checkpoint", thr_py_out_load_checkpoint, METH_VARARGS, "A World from a checkpoint file or bytes."},
+	{"_scene_save_checkpoint", thr_py_out_scene_save_checkpoint, METH_VARARGS, "throng_scene_save_checkpoint."},
+	{"_scene_checkpoint_bytes", thr_py_out_scene_checkpoint_bytes, METH_O, "throng_scene_write_checkpoint, as bytes."},
+	{"_scene_load_checkpoint", thr_py_out_scene_load_checkpoint, METH_VARARGS, "A Scene from a checkpoint file or bytes."},
+	{"_metrics_create", thr_py_out_metrics_create, METH_VARARGS, "A metrics object (throng.Metrics)."},
+	{"_metrics_observe", thr_py_out_metrics_observe, METH_VARARGS, "throng_metrics_observe."},
+	{"_metrics_result", thr_py_out_metrics_result, METH_O, "throng_metrics_result as a dict."},
+	{"_overlap_stats", thr_py_out_overlap_stats, METH_O, "throng_world_overlap_stats: (pairs, deepest)."},
+	{"_measure_create", thr_py_out_measure_create, METH_VARARGS, "A measurement set (throng.Measure)."},
+	{"_measure_add", thr_py_out_measure_add, METH_VARARGS, "Adds a line, a rectangle or a polygon."},
+	{"_measure_feed_world", thr_py_out_measure_feed_world, METH_VARARGS, "throng_measure_feed_world."},
+	{"_measure_counts", thr_py_out_measure_counts, METH_O, "(lines, areas, states)."},
+	{"_measure_records", thr_py_out_measure_records, METH_VARARGS, "A line's crossings or an area's samples, as bytes."},
+	{"_measure_layouts", thr_py_out_measure_layouts, METH_NOARGS, "The C layouts of crossings and samples."},
+	{"_measure_window", thr_py_out_measure_window, METH_VARARGS, "A line's flow or an area's means over a window."},
+	{"_measure_area_size", thr_py_out_measure_area_size, METH_VARARGS, "throng_measure_area_size."},
 	{NULL, NULL, 0, NULL},
 };
