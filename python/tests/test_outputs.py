@@ -147,6 +147,12 @@ def test_writer_file_errors_name_the_path(tmp_path):
     with pytest.raises(throng.FileError) as e:
         world.export(tmp_path)  # a directory
     assert e.value.filename == str(tmp_path) and str(tmp_path) in str(e.value)
+    assert e.value.errno == errno.EISDIR
+    if os.path.exists("/dev/full"):  # a device written in place; every write fails
+        with pytest.raises(throng.FileError) as e:
+            world.export("/dev/full")
+        assert e.value.errno == errno.ENOSPC and e.value.filename == "/dev/full"
+        assert "write failed" in str(e.value)
 
 
 # ---------------------------------------------------------------------------
@@ -598,3 +604,28 @@ def test_feed_capacity_and_bad_arguments():
         throng.Feed(world, name, capacity=-1)
     with pytest.raises(TypeError, match="FeedReader: name"):
         throng.FeedReader(3)
+
+
+def test_outputs_refuse_a_world_being_stepped(tmp_path):
+    import threading
+
+    world = small_world(3000, threads=1)
+    writer = world.export(tmp_path / "busy.thr")
+    metrics = world.metrics()
+    measure = throng.Measure()
+    thread = threading.Thread(target=world.step, args=(400,))
+    refused = {}
+    thread.start()
+    while thread.is_alive() and len(refused) < 4:
+        for name, call in (("write", writer.write), ("observe", metrics.observe), ("feed", lambda: measure.feed(world)),
+                           ("checkpoint", world.checkpoint_bytes)):
+            try:
+                call()
+            except RuntimeError as e:
+                assert "another thread" in str(e)
+                refused[name] = True
+            except throng.InvalidArgument:
+                pass  # metrics: the step ended meanwhile and observing again skips steps
+    thread.join()
+    assert len(refused) == 4
+    writer.discard()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import errno as _errno
 import os
+import re
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -34,7 +35,8 @@ _FLOAT_FIELDS = {"x", "y", "vx", "vy", "hx", "hy", "health"}
 def _naming(path: PathLike) -> Iterator[None]:
     """Gives a :class:`FileError` raised inside the ``errno``, ``strerror``
     and ``filename`` of an OSError when the library's message (which
-    always names the path) names a system error: ``str()`` is then
+    always names the path) names a system error (ending with its
+    ``strerror`` text, or naming it as "(ENOSPC)"): ``str()`` is then
     OSError's "[Errno 2] cannot open for reading: No such file or
     directory: 'PATH'"."""
     try:
@@ -44,6 +46,9 @@ def _naming(path: PathLike) -> Iterator[None]:
             message = e.args[0]
             name = os.fsdecode(os.fspath(path))
             code = next((c for c in sorted(_errno.errorcode) if message.endswith(os.strerror(c))), None)
+            symbol = re.search(r"\((E[A-Z0-9]+)\)", message)  # "no space left on the device (ENOSPC)"
+            if code is None and symbol is not None:
+                code = getattr(_errno, symbol.group(1), None)
             if code is not None:
                 e.errno = code
                 e.strerror = message[len(name) + 2:] if message.startswith(name + ": ") else message
