@@ -562,5 +562,8 @@ PyMethodDef thr_py_outputs_functions[] = {
 	{"_measure_layouts", thr_py_out_measure_layouts, METH_NOARGS, "The C layouts of crossings and samples."},
 	{"_measure_window", thr_py_out_measure_window, METH_VARARGS, "A line's flow or an area's means over a window."},
 	{"_measure_area_size", thr_py_out_measure_area_size, METH_VARARGS, "throng_measure_area_size."},
+	{"_scene_outcomes", thr_py_out_scene_outcomes, METH_O, "throng_scene_outcomes as a dict."},
+	{"_scene_goal_radius", thr_py_out_scene_goal_radius, METH_O, "throng_scene_goal_radius."},
+	{"_scene_measure", thr_py_out_scene_measure, METH_O, "throng_scene_measure_create: a handle or None."},
 	{NULL, NULL, 0, NULL},
 };

@@ -47,5 +47,8 @@ PyObject* thr_py_out_measure_records(PyObject* module, PyObject* args);
 PyObject* thr_py_out_measure_layouts(PyObject* module, PyObject* args);
 PyObject* thr_py_out_measure_window(PyObject* module, PyObject* args);
 PyObject* thr_py_out_measure_area_size(PyObject* module, PyObject* args);
+PyObject* thr_py_out_scene_outcomes(PyObject* module, PyObject* args);
+PyObject* thr_py_out_scene_goal_radius(PyObject* module, PyObject* args);
+PyObject* thr_py_out_scene_measure(PyObject* module, PyObject* args);
 
 #endif

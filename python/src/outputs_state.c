@@ -518,3 +518,55 @@ PyObject* thr_py_out_measure_area_size(PyObject* module, PyObject* args)
 	handle* h = thr_py_out_handle(capsule, measure_name, "Measure.area_size", true);
 	return h != NULL ? PyFloat_FromDouble(throng_measure_area_size(h->ptr, index)) : NULL;
 }
+
+// ---------------------------------------------------------------------------
+// What a scene measures of itself
+
+/// _scene_outcomes(scene): {name: value} of the scene's outcome measure.
+PyObject* thr_py_out_scene_outcomes(PyObject* module, PyObject* scene_obj)
+{
+	(void)module;
+	scene_object* s = scene_arg(scene_obj, "scene_outcomes");
+	if (s == NULL) {
+		return NULL;
+	}
+	throng_scene_outcome out[THRONG_MAX_OUTCOMES];
+	uint32_t n = throng_scene_outcomes(s->scene, out, THRONG_MAX_OUTCOMES);
+	PyObject* dict = PyDict_New();
+	for (uint32_t k = 0; dict != NULL && k < n && k < THRONG_MAX_OUTCOMES; ++k) {
+		PyObject* value = PyFloat_FromDouble(out[k].value);
+		if (value == NULL || PyDict_SetItemString(dict, out[k].name, value) != 0) {
+			Py_CLEAR(dict);
+		}
+		Py_XDECREF(value);
+	}
+	return dict;
+}
+
+/// _scene_goal_radius(scene).
+PyObject* thr_py_out_scene_goal_radius(PyObject* module, PyObject* scene_obj)
+{
+	(void)module;
+	scene_object* s = scene_arg(scene_obj, "scene_goal_radius");
+	return s != NULL ? PyFloat_FromDouble((double)throng_scene_goal_radius(s->scene)) : NULL;
+}
+
+/// _scene_measure(scene): a measurement set of the lines and areas the
+/// scene's definition declares, or None when it declares none.
+PyObject* thr_py_out_scene_measure(PyObject* module, PyObject* scene_obj)
+{
+	(void)module;
+	scene_object* s = scene_arg(scene_obj, "scene_measure");
+	if (s == NULL) {
+		return NULL;
+	}
+	throng_measure* m = NULL;
+	throng_status st = throng_scene_measure_create(s->scene, &m);
+	if (st != THRONG_OK) {
+		return thr_py_raise_status(st);
+	}
+	if (m == NULL) {
+		Py_RETURN_NONE;
+	}
+	return thr_py_out_wrap(m, destroy_measure, measure_name);
+}

@@ -629,3 +629,61 @@ def test_outputs_refuse_a_world_being_stepped(tmp_path):
     thread.join()
     assert len(refused) == 4
     writer.discard()
+
+
+# ---------------------------------------------------------------------------
+# What a scene measures of itself, against `throng run`'s summary
+
+
+def cli_summary(cli, *args):
+    """`throng run ARGS`'s summary as {key: text}."""
+    out = subprocess.run([cli, "run", *args], check=True, capture_output=True, text=True).stdout
+    pairs = (line.split(":", 1) for line in out.splitlines() if ":" in line and not line.startswith(" "))
+    return {k.strip(): v.strip() for k, v in pairs}
+
+
+@pytest.mark.parametrize("name,agents,steps", [("bottleneck", 200, 500), ("armies", 400, 300)])
+def test_scene_metrics_and_outcomes_equal_throng_run(cli, name, agents, steps):
+    scene = throng.Scene.builtin(name, agents=agents, seed=3)
+    metrics = scene.world.metrics(goal_radius=throng.scene_goal_radius(scene))
+    for _ in range(steps):
+        scene.step()
+        metrics.observe()
+    summary = cli_summary(cli, name, "--agents", str(agents), "--seed", "3", "--steps", str(steps))
+    assert int(summary["hash"], 16) == scene.hash()
+    result = metrics.result()
+    for key in ("goals", "reached", "wall_crossings", "wall_penetrations", "obstacle_penetrations", "overlap_capped"):
+        assert result[key] == int(summary[key]), key
+    for key in ("overlaps_per_agent_step", "deepest_overlap", "jitter", "contacts_per_agent_step",
+                "mean_time_to_goal", "path_length_ratio"):
+        expected = 0.0 if summary[key] == "none" else float(summary[key])
+        assert result[key] == pytest.approx(expected, rel=1e-6, abs=1e-12), key
+    outcomes = throng.scene_outcomes(scene)
+    assert (name == "armies") == bool(outcomes)
+    for key, value in outcomes.items():
+        assert value == pytest.approx(float(summary[key]), rel=1e-6), key
+
+
+def test_scene_measure_equals_throng_run(tmp_path, cli):
+    throng.Scene.builtin("crossing", agents=200, seed=1).save(tmp_path / "c.yaml")
+    with open(tmp_path / "c.yaml", "a") as f:
+        f.write("measurements:\n  lines:\n    - [[-25, -10], [-25, 10]]\n"
+                "  areas:\n    - [[-30, -5], [-20, -5], [-20, 5], [-30, 5]]\n")
+    scene = throng.Scene.load(str(tmp_path / "c.yaml"))
+    assert throng.scene_goal_radius(scene) == pytest.approx(0.5)
+    m = throng.scene_measure(scene)
+    assert (m.line_count, m.area_count) == (1, 1) and m.area_size(0) == pytest.approx(100.0)
+    m.feed(scene)
+    for _ in range(600):
+        scene.step()
+        m.feed(scene)
+    summary = cli_summary(cli, str(tmp_path / "c.yaml"), "--steps", "600")
+    c = m.crossings(0)
+    assert (c["direction"] == 1).sum() == int(summary["line0_left"])
+    assert (c["direction"] == -1).sum() == int(summary["line0_right"]) > 0
+    means = m.means(0)
+    for key in ("density", "mean_speed", "voronoi_density", "voronoi_speed"):
+        assert means[key] == pytest.approx(float(summary[f"area0_{key}"]), rel=1e-6), key
+    assert throng.scene_measure(throng.Scene.builtin("crossing", agents=50)) is None
+    with pytest.raises(TypeError, match="expected a throng.Scene"):
+        throng.scene_outcomes(scene.world)

@@ -41,8 +41,8 @@ __all__ = [
 ]
 from ._io import (CROSSING_DTYPE, FIELDS, FORMATS, SAMPLE_DTYPE, Feed, FeedReader, Frame, Measure, Metrics, Stream,
                   StreamInfo, StreamReader, Writer, load_scene_checkpoint, read_stream, save_scene_checkpoint,
-                  scene_checkpoint_bytes)
+                  scene_checkpoint_bytes, scene_goal_radius, scene_measure, scene_outcomes)
 __all__ += ["Writer", "StreamReader", "read_stream", "Stream", "StreamInfo", "Frame", "Metrics", "Measure", "Feed",
             "FeedReader",
             "FORMATS", "FIELDS", "CROSSING_DTYPE", "SAMPLE_DTYPE", "save_scene_checkpoint", "scene_checkpoint_bytes",
-            "load_scene_checkpoint"]
+            "load_scene_checkpoint", "scene_outcomes", "scene_goal_radius", "scene_measure"]

@@ -56,7 +56,7 @@ def _naming(path: PathLike) -> Iterator[None]:
         raise
 
 
-def _world_of(target: Any) -> Tuple[Any, Optional[str]]:
+def _world_of(target: Any, where: str = "Writer") -> Tuple[Any, Optional[str]]:
     """(world, scenario name) of a World or a Scene."""
     from ._scene import Scene
     from ._world import World
@@ -421,10 +421,17 @@ class Measure:
                                   "expected finite coordinates")
         return _throng._measure_add(self._handle, 2, np.ascontiguousarray(array, dtype=np.float32))
 
+    @classmethod
+    def _adopt(cls, handle: Any) -> "Measure":
+        self = cls.__new__(cls)
+        self._handle = handle
+        return self
+
     def feed(self, world: Any) -> None:
-        """Takes `world`'s current state (time step * dt, its velocities):
-        the crossings since the previous state and one sample per area."""
-        _throng._measure_feed_world(self._handle, world)
+        """Takes the current state of `world` (a World, or a Scene's world)
+        at time step * dt, with its velocities: the crossings since the
+        previous state and one sample per area."""
+        _throng._measure_feed_world(self._handle, _world_of(world, "Measure.feed")[0])
 
     @property
     def line_count(self) -> int:
@@ -521,7 +528,7 @@ class Feed:
     ) -> None:
         self._handle = None
         self._frames = 0
-        world, scene_name = _world_of(world)
+        world, scene_name = _world_of(world, "Feed")
         if not isinstance(name, str):
             raise TypeError(f"Feed: name: expected a str, got {type(name).__name__}")
         for arg, value in (("every", every), ("capacity", capacity)):
@@ -670,3 +677,27 @@ def load_scene_checkpoint(
         return _throng._scene_load_checkpoint(Scene, source, True, scene, agents, seed)
     with _naming(source):
         return _throng._scene_load_checkpoint(Scene, os.fspath(source), False, scene, agents, seed)
+
+
+def scene_outcomes(scene: Any) -> Dict[str, float]:
+    """The figures of `scene`'s own outcome measure on its current state
+    (``throng_scene_outcomes``; armies: how far the battle has come,
+    docs/QUALITY.md), by name; {} for a scenario without one."""
+    return _throng._scene_outcomes(scene)
+
+
+def scene_goal_radius(scene: Any) -> float:
+    """The distance to its target within which an agent of `scene` counts
+    as arrived (m; ``throng_scene_goal_radius``), 0 without goals: the
+    `goal_radius` for :class:`throng.Metrics` that ``throng run`` uses."""
+    return _throng._scene_goal_radius(scene)
+
+
+def scene_measure(scene: Any) -> Optional[Measure]:
+    """A :class:`throng.Measure` of the lines and areas `scene`'s
+    definition declares (a scenario file's ``measurements``,
+    ``throng_scene_measure_create``), the Voronoi cells clipped to the
+    world's bounds; None when it declares none. Feed it the scene after
+    each step (and once before the first), as ``throng run`` does."""
+    handle = _throng._scene_measure(scene)
+    return None if handle is None else Measure._adopt(handle)
