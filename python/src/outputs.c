@@ -31,6 +31,7 @@ static void capsule_free(PyObject* capsule)
 		if (h->ptr != NULL) {
 			h->destroy(h->ptr);
 		}
+		Py_XDECREF(h->keep);
 		free(h);
 	} else {
 		PyErr_Clear();
@@ -47,6 +48,7 @@ PyObject* thr_py_out_wrap(void* ptr, void (*destroy)(void*), const char* name)
 	}
 	h->ptr = ptr;
 	h->destroy = destroy;
+	h->keep = NULL;
 	PyObject* capsule = PyCapsule_New(h, name, capsule_free);
 	if (capsule == NULL) {
 		destroy(ptr);
@@ -252,6 +254,32 @@ static PyObject* stream_open(PyObject* module, PyObject* args)
 	return thr_py_out_wrap(r, destroy_reader, reader_name);
 }
 
+/// _stream_open_bytes(data, verify): a reader of the binary stream held
+/// by the bytes object `data` (immutable: the reader keeps a reference
+/// and reads it in place).
+static PyObject* stream_open_bytes(PyObject* module, PyObject* args)
+{
+	(void)module;
+	PyObject* data;
+	int verify;
+	if (!PyArg_ParseTuple(args, "O!p:_stream_open_bytes", &PyBytes_Type, &data, &verify)) {
+		return NULL;
+	}
+	throng_stream_reader* r = NULL;
+	throng_status st = throng_stream_open_memory(PyBytes_AS_STRING(data), (size_t)PyBytes_GET_SIZE(data), &r);
+	if (st != THRONG_OK) {
+		return thr_py_raise_status(st);
+	}
+	throng_stream_verify(r, verify != 0);
+	PyObject* capsule = thr_py_out_wrap(r, destroy_reader, reader_name);
+	if (capsule != NULL) {
+		handle* h = PyCapsule_GetPointer(capsule, reader_name);
+		Py_INCREF(data);
+		h->keep = data;
+	}
+	return capsule;
+}
+
 /// A stream's or a feed's header as a dict.
 static PyObject* info_to_dict(const throng_stream_info* i)
 {
@@ -361,6 +389,7 @@ static PyObject* handle_close(PyObject* module, PyObject* capsule)
 		h->ptr = NULL;
 		h->destroy(p);
 	}
+	Py_CLEAR(h->keep);
 	Py_RETURN_NONE;
 }
 
@@ -539,6 +568,7 @@ PyMethodDef thr_py_outputs_functions[] = {
 	{"_exporter_close", exporter_close, METH_VARARGS, "Finishes (or discards) an exporter's file."},
 	{"_format_of", format_of, METH_O, "The format a path's extension names."},
 	{"_stream_open", stream_open, METH_VARARGS, "A binary stream reader (throng.StreamReader)."},
+	{"_stream_open_bytes", stream_open_bytes, METH_VARARGS, "A binary stream reader over bytes."},
 	{"_stream_info", stream_info, METH_O, "The stream's header as a dict."},
 	{"_stream_read", stream_read, METH_O, "The next frame, or None at the end."},
 	{"_stream_state", stream_state, METH_O, "(complete, interrupted, offset)."},

@@ -14,6 +14,7 @@
 typedef struct handle {
 	void* ptr;
 	void (*destroy)(void* ptr);
+	PyObject* keep; ///< strong, or NULL: what the object reads (a stream in memory), released after it
 } handle;
 
 /// A new capsule named `name` owning `ptr` (destroyed with `destroy`,

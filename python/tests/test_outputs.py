@@ -690,3 +690,23 @@ def test_scene_measure_equals_throng_run(tmp_path, cli):
     assert throng.scene_measure(throng.Scene.builtin("crossing", agents=50)) is None
     with pytest.raises(TypeError, match="expected a throng.Scene"):
         throng.scene_outcomes(scene.world)
+
+
+def test_stream_from_bytes_of_throng_run_stdout(cli, tmp_path):
+    out = subprocess.run([cli, "run", "crossing", "--agents", "100", "--seed", "2", "--steps", "30", "--out", "-",
+                          "--fields", "all", "--every", "10", "--quiet"], check=True, capture_output=True).stdout
+    stream = throng.read_stream(out)
+    assert stream.complete and [f.step for f in stream.frames] == [0, 10, 20, 30]
+    assert stream.info.scenario == "crossing" and stream.info.agents == 100
+    scene, _ = scene_to_file(tmp_path / "py.thr", "crossing", 100, 2, 30, fields="all", every=10)
+    from_file = throng.read_stream(tmp_path / "py.thr")
+    np.testing.assert_array_equal(from_file.frames[-1].positions, stream.frames[-1].positions)
+    order = np.argsort(scene.world.ids)
+    np.testing.assert_array_equal(stream.frames[-1].positions, np.array(scene.world.positions)[order])
+    reader = throng.StreamReader.from_bytes(bytearray(out), verify=False)
+    assert reader.path == "<bytes>" and reader.read().index == 0
+    reader.close()
+    with pytest.raises(throng.CorruptData, match="byte offset"):
+        throng.read_stream(memoryview(out)[:-30])
+    with pytest.raises(TypeError, match="data: expected bytes"):
+        throng.StreamReader.from_bytes("text")

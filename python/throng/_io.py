@@ -237,8 +237,25 @@ class StreamReader:
         self._handle = None
         self.path = os.fsdecode(os.fspath(path))
         with _naming(path):
-            self._handle = _throng._stream_open(path, bool(verify))
-        self.info: StreamInfo = StreamInfo(**_throng._stream_info(self._handle))
+            self._open(_throng._stream_open(path, bool(verify)))
+
+    def _open(self, handle: Any) -> None:
+        self._handle = handle
+        self.info: StreamInfo = StreamInfo(**_throng._stream_info(handle))
+
+    @classmethod
+    def from_bytes(cls, data: Union[bytes, bytearray, memoryview], *, verify: bool = True) -> "StreamReader":
+        """A reader of a stream held in memory (``throng_stream_open_memory``):
+        the standard output of ``throng run ... --out -``, say. `data` is
+        kept (bytes) or copied (bytearray, memoryview); ``path`` is
+        "<bytes>". The same checks and exceptions as a file's."""
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"StreamReader.from_bytes: data: expected bytes, got {type(data).__name__}")
+        self = cls.__new__(cls)
+        self._handle = None
+        self.path = "<bytes>"
+        self._open(_throng._stream_open_bytes(bytes(data), bool(verify)))
+        return self
 
     def _open_handle(self, fn: str) -> Any:
         if self._handle is None:
@@ -286,11 +303,17 @@ class StreamReader:
         self.close()
 
 
-def read_stream(path: PathLike, *, verify: bool = True) -> Stream:
-    """The whole binary stream at `path` (:class:`throng.Stream`: its
-    header, every frame, and whether it is complete and interrupted), as
-    :class:`StreamReader` reads it; the same exceptions."""
-    with StreamReader(path, verify=verify) as reader:
+def read_stream(source: Union[PathLike, bytes, bytearray, memoryview], *, verify: bool = True) -> Stream:
+    """The whole binary stream in `source`, a path (str or os.PathLike)
+    or the stream's bytes (bytes, bytearray, memoryview), as
+    :class:`throng.Stream` (its header, every frame, and whether it is
+    complete and interrupted), as :class:`StreamReader` reads it; the same
+    exceptions."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        opened = StreamReader.from_bytes(source, verify=verify)
+    else:
+        opened = StreamReader(source, verify=verify)
+    with opened as reader:
         frames: List[Frame] = list(reader)
         return Stream(info=reader.info, frames=frames, complete=reader.complete, interrupted=reader.interrupted)
 
