@@ -413,6 +413,10 @@ def test_metrics_bad_arguments():
             throng.Metrics(world, goal_radius=bad)
     with pytest.raises(TypeError, match="Metrics: world"):
         throng.Metrics("world")
+    with pytest.raises(TypeError, match="Metrics: goal_radius: expected a number"):
+        throng.Metrics(world, goal_radius="1")
+    with pytest.raises(TypeError, match="Measure: cutoff_radius: expected a number"):
+        throng.Measure(cutoff_radius=None)
 
 
 # ---------------------------------------------------------------------------

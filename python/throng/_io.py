@@ -318,6 +318,14 @@ def read_stream(source: Union[PathLike, bytes, bytearray, memoryview], *, verify
         return Stream(info=reader.info, frames=frames, complete=reader.complete, interrupted=reader.interrupted)
 
 
+def _number(where: str, value: Any) -> float:
+    """value as a float; TypeError naming `where` for anything but a real
+    number (the library refuses non-finite values, naming the field)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{where}: expected a number, got {type(value).__name__}")
+    return float(value)
+
+
 class Metrics:
     """Crowd-quality metrics of one world (``throng_metrics_*``,
     docs/QUALITY.md): ``Metrics(world, *, goal_radius=0.0)`` takes the
@@ -340,7 +348,7 @@ class Metrics:
         if not isinstance(world, World):
             raise TypeError(f"Metrics: world: expected a throng.World, got {type(world).__name__}")
         self._world = world
-        self._handle = _throng._metrics_create(world, float(goal_radius))
+        self._handle = _throng._metrics_create(world, _number("Metrics: goal_radius", goal_radius))
 
     def observe(self) -> None:
         """Takes the world's current state (after a step) into the figures."""
@@ -420,7 +428,8 @@ class Measure:
             raise TypeError(f"Measure: cutoff_segments: expected a whole number, got {type(cutoff_segments).__name__}")
         if cutoff_segments < 0:
             raise InvalidArgument(f"Measure: cutoff_segments: got {cutoff_segments}, expected 0 to 64")
-        self._handle = _throng._measure_create(float(cutoff_radius), cutoff_segments, lo, hi, bool(wrap))
+        self._handle = _throng._measure_create(_number("Measure: cutoff_radius", cutoff_radius), cutoff_segments, lo,
+                                               hi, bool(wrap))
 
     def add_line(self, a: Sequence[float], b: Sequence[float]) -> int:
         """Adds the line a -> b (m); returns its id (0, 1, ...)."""
