@@ -106,17 +106,17 @@ static PyObject* exporter_create(PyObject* module, PyObject* args)
 	throng_export_def def = throng_export_default_def();
 	uint32_t fields = 0;
 	if (w == NULL) {
+		// thr_py_out_world set the exception
 	} else if (!throng_format_from_name(format_str, &def.format)) {
-		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "World.export: format: unknown format '%s' (expected one of: %s)",
+		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "Writer: format: unknown format '%s' (expected one of: %s)",
 		             format_str, format_names);
 	} else if (fields_str != NULL && throng_fields_parse(fields_str, &fields) != THRONG_OK) {
 		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT,
-		             "World.export: fields: %s; every name: x, y, vx, vy, hx, hy, group, archetype, health, "
+		             "Writer: fields: %s; every name: x, y, vx, vy, hx, hy, group, archetype, health, "
 		             "combat_state, position, velocity, heading, all",
 		             throng_last_error());
 	} else if (every < 1 || every > UINT32_MAX) {
-		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "World.export: every: got %lu, expected a count of steps >= 1",
-		             every);
+		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "Writer: every: got %lu, expected a count of steps >= 1", every);
 	} else {
 		def.fields = fields;
 		def.every = (uint32_t)every;
