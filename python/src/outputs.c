@@ -587,6 +587,7 @@ PyMethodDef thr_py_outputs_functions[] = {
 	{"_measure_create", thr_py_out_measure_create, METH_VARARGS, "A measurement set (throng.Measure)."},
 	{"_measure_add", thr_py_out_measure_add, METH_VARARGS, "Adds a line, a rectangle or a polygon."},
 	{"_measure_feed_world", thr_py_out_measure_feed_world, METH_VARARGS, "throng_measure_feed_world."},
+	{"_measure_feed", thr_py_out_measure_feed, METH_VARARGS, "throng_measure_feed from buffers."},
 	{"_measure_counts", thr_py_out_measure_counts, METH_O, "(lines, areas, states)."},
 	{"_measure_records", thr_py_out_measure_records, METH_VARARGS, "A line's crossings or an area's samples, as bytes."},
 	{"_measure_layouts", thr_py_out_measure_layouts, METH_NOARGS, "The C layouts of crossings and samples."},

@@ -51,5 +51,6 @@ PyObject* thr_py_out_measure_area_size(PyObject* module, PyObject* args);
 PyObject* thr_py_out_scene_outcomes(PyObject* module, PyObject* args);
 PyObject* thr_py_out_scene_goal_radius(PyObject* module, PyObject* args);
 PyObject* thr_py_out_scene_measure(PyObject* module, PyObject* args);
+PyObject* thr_py_out_measure_feed(PyObject* module, PyObject* args);
 
 #endif

@@ -402,6 +402,66 @@ PyObject* thr_py_out_measure_feed_world(PyObject* module, PyObject* args)
 	Py_RETURN_NONE;
 }
 
+/// _measure_feed(handle, time, ids, x, y, vx, vy): one state from
+/// C-contiguous buffers of as many uint32 ids and float32 values (vx and
+/// vy None: speeds from the displacement).
+PyObject* thr_py_out_measure_feed(PyObject* module, PyObject* args)
+{
+	(void)module;
+	PyObject* capsule;
+	double time;
+	PyObject* objs[5];
+	if (!PyArg_ParseTuple(args, "OdOOOOO:_measure_feed", &capsule, &time, &objs[0], &objs[1], &objs[2], &objs[3],
+	                      &objs[4])) {
+		return NULL;
+	}
+	handle* h = thr_py_out_handle(capsule, measure_name, "Measure.feed_state", true);
+	if (h == NULL) {
+		return NULL;
+	}
+	Py_buffer bufs[5];
+	int taken = 0;
+	for (; taken < 5; ++taken) {
+		bufs[taken].buf = NULL;
+		if (objs[taken] != Py_None && PyObject_GetBuffer(objs[taken], &bufs[taken], PyBUF_C_CONTIGUOUS) != 0) {
+			break;
+		}
+	}
+	PyObject* result = NULL;
+	if (taken == 5) {
+		Py_ssize_t n = bufs[0].len / 4;
+		bool sizes_ok = bufs[0].buf != NULL && bufs[1].buf != NULL && bufs[2].buf != NULL && n <= UINT32_MAX &&
+		                (bufs[3].buf == NULL) == (bufs[4].buf == NULL);
+		for (int k = 0; k < 5 && sizes_ok; ++k) {
+			sizes_ok = bufs[k].buf == NULL || bufs[k].len == n * 4;
+		}
+		if (!sizes_ok) {
+			PyErr_SetString(PyExc_TypeError, "_measure_feed: expected as many uint32 ids as float32 values");
+		} else {
+			throng_measure_state state = {.time = time,
+			                              .count = (uint32_t)n,
+			                              .id = bufs[0].buf,
+			                              .x = bufs[1].buf,
+			                              .y = bufs[2].buf,
+			                              .vx = bufs[3].buf,
+			                              .vy = bufs[4].buf};
+			throng_status st = throng_measure_feed(h->ptr, &state);
+			if (st == THRONG_OK) {
+				Py_INCREF(Py_None);
+				result = Py_None;
+			} else {
+				thr_py_raise_status(st);
+			}
+		}
+	}
+	for (int k = 0; k < taken; ++k) {
+		if (bufs[k].buf != NULL) {
+			PyBuffer_Release(&bufs[k]);
+		}
+	}
+	return result;
+}
+
 /// _measure_counts(handle): (lines, areas, states).
 PyObject* thr_py_out_measure_counts(PyObject* module, PyObject* capsule)
 {

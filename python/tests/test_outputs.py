@@ -714,3 +714,56 @@ def test_stream_from_bytes_of_throng_run_stdout(cli, tmp_path):
         throng.read_stream(memoryview(out)[:-30])
     with pytest.raises(TypeError, match="data: expected bytes"):
         throng.StreamReader.from_bytes("text")
+
+
+def test_measure_frames_read_back_equals_throng_measure(cli, tmp_path):
+    import json
+
+    run_cli(cli, tmp_path, "bottleneck", "--agents", "150", "--seed", "2", "--steps", "300", "--out", "b.thr",
+            "--fields", "position,velocity")
+    out = subprocess.run([cli, "measure", "b.thr", "--line", "0,-5,0,5", "--area", "-3,-3,3,3", "--format", "json"],
+                         check=True, capture_output=True, text=True, cwd=tmp_path).stdout
+    expected = json.loads(out)
+    stream = throng.read_stream(tmp_path / "b.thr")
+    info = stream.info
+    bounds = None if info.bounds_mode == "open" else (info.bounds_min, info.bounds_max)
+    m = throng.Measure(bounds=bounds, wrap=info.bounds_mode == "wrap")
+    line = m.add_line((0, -5), (0, 5))
+    area = m.add_rect((-3, -3), (3, 3))
+    for frame in stream.frames:
+        m.feed_frame(frame)
+    assert m.states == expected["states"] == 301
+    c = m.crossings(line)
+    want = expected["lines"][0]["crossings"]
+    assert len(want) > 5
+    assert c["id"].tolist() == [x["id"] for x in want]
+    assert c["direction"].tolist() == [x["direction"] for x in want]
+    np.testing.assert_allclose(c["time"], [x["time"] for x in want], rtol=1e-6)
+    means = m.means(area)
+    for key in ("density", "mean_speed", "voronoi_density", "voronoi_speed"):
+        assert means[key] == pytest.approx(expected["areas"][0][key], rel=1e-6), key
+
+
+def test_measure_feed_state_arrays():
+    m = throng.Measure()
+    line = m.add_line((0.0, -1.0), (0.0, 1.0))  # left of a -> b is -x
+    m.feed_state(0.0, [3, 5], [(1.0, 0.0), (-1.0, 0.5)])
+    m.feed_state(0.5, [5, 3], [(1.0, 0.5), (-1.0, 0.0)])  # 3 goes left across x = 0 at t = 0.25, 5 right
+    c = m.crossings(line)
+    assert c["id"].tolist() == [3, 5] and c["direction"].tolist() == [1, -1]
+    np.testing.assert_allclose(c["time"], [0.25, 0.25])
+    np.testing.assert_allclose(c["x"], [0.0, 0.0], atol=1e-9)
+    np.testing.assert_allclose(c["y"], [0.0, 0.5])
+    with pytest.raises(throng.InvalidArgument):
+        m.feed_state(0.5, [3], [(0.0, 0.0)])  # not after the previous state
+    with pytest.raises(throng.InvalidArgument):
+        m.feed_state(1.0, [3, 3], [(0.0, 0.0), (1.0, 1.0)])  # an id twice
+    with pytest.raises(throng.InvalidArgument):
+        m.feed_state(1.0, [3], [(float("nan"), 0.0)])
+    with pytest.raises(throng.InvalidArgument, match="velocities: expected shape"):
+        m.feed_state(1.0, [3], [(0.0, 0.0)], velocities=[(1.0, 0.0), (0.0, 0.0)])
+    with pytest.raises(TypeError, match="ids: expected N whole numbers"):
+        m.feed_state(1.0, [0.5], [(0.0, 0.0)])
+    with pytest.raises(TypeError, match="time: expected a number"):
+        m.feed_state("1", [3], [(0.0, 0.0)])
+    assert m.states == 2

@@ -465,6 +465,41 @@ class Measure:
         previous state and one sample per area."""
         _throng._measure_feed_world(self._handle, _world_of(world, "Measure.feed")[0])
 
+    def feed_state(self, time: float, ids: Any, positions: Any, velocities: Any = None) -> None:
+        """Takes one state given as arrays (``throng_measure_feed``): `time`
+        (s, after the previous state's), `ids` (N distinct whole numbers),
+        `positions` (N, 2) (m) and `velocities` (N, 2) (m/s) or None (the
+        speeds then come from the displacement since the previous state).
+        :class:`throng.InvalidArgument` for a time not after the last, a
+        non-finite value or a repeated id (the library names the index)."""
+        id_array = np.asarray(ids)
+        if id_array.ndim != 1 or (id_array.size and id_array.dtype.kind not in "iu"):
+            raise TypeError(f"Measure.feed_state: ids: expected N whole numbers, got {id_array.dtype} "
+                            f"of shape {id_array.shape}")
+        n = id_array.shape[0]
+        if n and (id_array.min() < 0 or id_array.max() > 0xFFFFFFFF):
+            raise InvalidArgument("Measure.feed_state: ids: got values outside 0 to 4294967295")
+        columns = []
+        for name, value in (("positions", positions), ("velocities", velocities)):
+            if value is None:
+                columns += [None, None]
+                continue
+            array = np.asarray(value, dtype=np.float32)
+            if array.shape != (n, 2):
+                raise InvalidArgument(f"Measure.feed_state: {name}: expected shape ({n}, 2), got {array.shape}")
+            columns += [np.ascontiguousarray(array[:, 0]), np.ascontiguousarray(array[:, 1])]
+        _throng._measure_feed(self._handle, _number("Measure.feed_state: time", time),
+                              np.ascontiguousarray(id_array, dtype=np.uint32), *columns)
+
+    def feed_frame(self, frame: Frame, *, velocities: bool = True) -> None:
+        """Takes a :class:`throng.Frame` read back (its time, ids and
+        positions; its velocities when it holds them and `velocities` is
+        True), as ``throng measure RUN`` does."""
+        if frame.x is None or frame.y is None:
+            raise InvalidArgument("Measure.feed_frame: frame: the stream holds no positions (fields x and y)")
+        vel = frame.velocities if velocities else None
+        self.feed_state(frame.time, frame.ids, frame.positions, vel)
+
     @property
     def line_count(self) -> int:
         """Lines added."""
