@@ -12,11 +12,15 @@ through its extension module ``throng._throng``; docs/PYTHON.md is the
 guide: install, a first session, the classes, the lifetime of the NumPy
 views, errors.
 
-Classes: :class:`World`, :class:`Scene`, :class:`Controller`,
-:class:`Slot`, :class:`TargetRule`, :class:`Contact`, :class:`Combat`,
-:class:`WorldStats`, :class:`ScenarioInfo`. Errors: :class:`Error` and its
-subclasses :class:`InvalidArgument` (ValueError), :class:`NotFound`
-(KeyError), :class:`FileError` (OSError), :class:`CapacityError`,
+Classes: :class:`World` (with the living world, events, zones,
+sources, units and bodies as its methods), :class:`Scene`,
+:class:`Controller`, :class:`Slot`, :class:`TargetRule`,
+:class:`Contact`, :class:`Combat`, :class:`WorldStats`,
+:class:`ScenarioInfo`; outputs: :class:`Writer`, :class:`StreamReader`,
+:func:`read_stream`, :class:`Metrics`, :class:`Measure`, :class:`Feed`,
+:class:`FeedReader`. Errors: :class:`Error` and its subclasses
+:class:`InvalidArgument` (ValueError), :class:`NotFound` (KeyError),
+:class:`FileError` (OSError), :class:`CapacityError`,
 :class:`OutOfMemory`, :class:`Unsupported`, :class:`CorruptData`.
 """
 
@@ -25,12 +29,15 @@ from __future__ import annotations
 from . import _throng
 from ._errors import (CapacityError, CorruptData, Error, FileError, InvalidArgument, NotFound, OutOfMemory,
                       Unsupported, ERRORS as _ERRORS)
-from ._types import Combat, Contact, Controller, ScenarioInfo, Slot, TargetRule, WorldStats, default_params
-from ._world import World
-from ._scene import Scene, scenarios
 from ._events_types import (BODY_DTYPE, EVENT_DTYPE, MAX_SOURCES, MAX_ZONES, NO_SOURCE, NO_UNIT, NO_ZONE, Source,
                             SourceState, UnitState, Zone, event_kind, event_kinds, formation_controller,
                             routing_controller)
+from ._io import (CROSSING_DTYPE, FIELDS, FORMATS, SAMPLE_DTYPE, Feed, FeedReader, Frame, Measure, Metrics, Stream,
+                  StreamInfo, StreamReader, Writer, load_scene_checkpoint, read_stream, save_scene_checkpoint,
+                  scene_checkpoint_bytes, scene_goal_radius, scene_measure, scene_outcomes)
+from ._scene import Scene, scenarios
+from ._types import Combat, Contact, Controller, ScenarioInfo, Slot, TargetRule, WorldStats, default_params
+from ._world import World
 
 _throng._register(World, _ERRORS)
 
@@ -38,9 +45,18 @@ __version__ = "%d.%d.%d" % _throng.library_version
 NO_AGENT: int = _throng.NO_AGENT
 
 __all__ = [
-    "World", "Scene", "scenarios", "Controller", "Slot", "TargetRule", "Contact", "Combat", "WorldStats",
-    "ScenarioInfo", "default_params", "Error", "InvalidArgument", "NotFound", "FileError", "CapacityError",
-    "OutOfMemory", "Unsupported", "CorruptData", "NO_AGENT",
+    # Worlds and scenes
+    "World", "Scene", "scenarios", "ScenarioInfo", "WorldStats", "NO_AGENT",
+    # Controllers
+    "Controller", "Slot", "TargetRule", "Contact", "Combat", "default_params", "formation_controller",
+    "routing_controller",
+    # Events, zones, sources, units, bodies
+    "event_kinds", "event_kind", "EVENT_DTYPE", "BODY_DTYPE", "Zone", "Source", "SourceState", "UnitState",
+    "NO_ZONE", "NO_SOURCE", "NO_UNIT", "MAX_ZONES", "MAX_SOURCES",
+    # Outputs, checkpoints, metrics
+    "Writer", "StreamReader", "read_stream", "Stream", "StreamInfo", "Frame", "Metrics", "Measure", "Feed",
+    "FeedReader", "FORMATS", "FIELDS", "CROSSING_DTYPE", "SAMPLE_DTYPE", "save_scene_checkpoint",
+    "scene_checkpoint_bytes", "load_scene_checkpoint", "scene_outcomes", "scene_goal_radius", "scene_measure",
+    # Errors
+    "Error", "InvalidArgument", "NotFound", "FileError", "CapacityError", "OutOfMemory", "Unsupported", "CorruptData",
 ]
-__all__ += ["event_kinds", "event_kind", "EVENT_DTYPE", "BODY_DTYPE", "Zone", "Source", "SourceState", "UnitState",
-            "NO_ZONE", "NO_SOURCE", "NO_UNIT", "MAX_ZONES", "MAX_SOURCES", "formation_controller", "routing_controller"]
