@@ -36,7 +36,7 @@ typedef struct world_object {
 	PyObject_HEAD
 	throng_world* world; ///< NULL before __init__ succeeds
 	scene_object* scene; ///< strong: the scene that owns `world`, or NULL when the wrapper owns it
-	Py_ssize_t exports;  ///< buffers exported by views of this world and not yet released
+	Py_ssize_t exports;  ///< buffers exported by views of this world and not yet released (keeping is on while > 0)
 	int busy;            ///< a step of this world runs without the GIL
 } world_object;
 
@@ -71,9 +71,9 @@ bool thr_py_world_busy(const world_object* w);
 /// (not initialised) set otherwise. `fn` names the method.
 int thr_py_world_check(const world_object* w, const char* fn);
 
-/// Whether a step of `world` may add agents (a source not done) and so
-/// may move every per-agent array.
-bool thr_py_step_may_grow(const throng_world* world);
+/// Frees the arrays the world kept for views (throng_world_keep_replaced_arrays)
+/// once no view of it is alive and no step runs; views turn keeping on.
+void thr_py_world_release_kept(world_object* w);
 
 /// A new wrapper of a scene's world, of thr_py_world_class.
 world_object* thr_py_world_borrow(scene_object* scene);

@@ -151,14 +151,6 @@ static PyObject* scene_step(scene_object* self, PyObject* args, PyObject* kwargs
 	if (n < 0) {
 		return thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "Scene.step: n: got %zd, expected a count >= 0", n);
 	}
-	if (self->world != NULL && self->world->exports > 0 && thr_py_step_may_grow(throng_scene_world(self->scene))) {
-		PyErr_Format(PyExc_BufferError,
-		             "Scene.step: %zd view(s) of the scene's world are alive and its sources may add agents in "
-		             "this step, which may move the arrays: delete the views (del) or copy them (numpy.array) "
-		             "first (docs/PYTHON.md, \"Views\")",
-		             self->world->exports);
-		return NULL;
-	}
 	throng_scene* scene = self->scene;
 	throng_status st = THRONG_OK;
 	self->busy = 1;
@@ -168,6 +160,13 @@ static PyObject* scene_step(scene_object* self, PyObject* args, PyObject* kwargs
 	}
 	Py_END_ALLOW_THREADS
 	self->busy = 0;
+	// Views released by other threads during the step (or the wrapper of
+	// the world gone with its last view) leave kept arrays to free now.
+	if (self->world == NULL) {
+		(void)throng_world_keep_replaced_arrays(throng_scene_world(scene), false);
+	} else {
+		thr_py_world_release_kept(self->world);
+	}
 	if (st != THRONG_OK) {
 		return thr_py_raise_status(st);
 	}

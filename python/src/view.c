@@ -11,13 +11,14 @@
 //
 // Lifetime (docs/PYTHON.md, "Views"). Each buffer handed out holds the
 // view object, which holds the World (so the world outlives every array
-// made from it), and counts in world->exports until it is released.
-// While any is alive the World refuses the calls that could free or move
-// the arrays (a spawn; a step while a source may still add agents), with
-// BufferError, as a bytearray refuses to resize while exported. A step,
-// a removal or a setter frees nothing: the store swaps between buffers
-// it keeps, so an old view stays readable memory, but what it shows is
-// unspecified after such a call: take a new view.
+// made from it), and counts in world->exports until it is released. While
+// any is alive the world keeps the arrays a growth replaces
+// (throng_world_keep_replaced_arrays: a spawn or a source past the
+// capacity), so no view ever points to freed memory; the last release (or
+// the end of a step, for releases during one) frees what was kept. A step,
+// a removal or a setter frees nothing in any case: the store swaps between
+// buffers it keeps. What an old view shows after any change is
+// unspecified: take a new view.
 #include <stdlib.h>
 
 #include "module.h"
@@ -140,6 +141,9 @@ static int view_getbuffer(view_object* self, Py_buffer* buffer, int flags)
 	buffer->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES ? dims + 2 : NULL;
 	buffer->suboffsets = NULL;
 	buffer->internal = dims;
+	if (w->exports == 0) {
+		(void)throng_world_keep_replaced_arrays(w->world, true); // only fails for a NULL world
+	}
 	w->exports += 1;
 	return 0;
 }
@@ -149,6 +153,7 @@ static void view_releasebuffer(view_object* self, Py_buffer* buffer)
 	free(buffer->internal);
 	buffer->internal = NULL;
 	self->world->exports -= 1;
+	thr_py_world_release_kept(self->world);
 }
 
 static PyBufferProcs view_as_buffer = {

@@ -27,16 +27,11 @@ int thr_py_world_check(const world_object* w, const char* fn)
 	return 0;
 }
 
-bool thr_py_step_may_grow(const throng_world* world)
+void thr_py_world_release_kept(world_object* w)
 {
-	uint32_t n = throng_world_source_count(world);
-	for (uint32_t k = 0; k < n; ++k) {
-		throng_source_state state;
-		if (throng_world_get_source(world, k, NULL, &state) == THRONG_OK && !state.done) {
-			return true;
-		}
+	if (w->world != NULL && w->exports == 0 && !thr_py_world_busy(w)) {
+		(void)throng_world_keep_replaced_arrays(w->world, false);
 	}
-	return false;
 }
 
 static void world_dealloc(world_object* self)
@@ -113,14 +108,6 @@ static PyObject* world_step(world_object* self, PyObject* args, PyObject* kwargs
 	if (n < 0) {
 		return thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "World.step: n: got %zd, expected a count >= 0", n);
 	}
-	if (self->exports > 0 && thr_py_step_may_grow(self->world)) {
-		PyErr_Format(PyExc_BufferError,
-		             "World.step: %zd view(s) of this world's arrays are alive and its sources may add agents in "
-		             "this step, which may move the arrays: delete the views (del) or copy them (numpy.array) "
-		             "first (docs/PYTHON.md, \"Views\")",
-		             self->exports);
-		return NULL;
-	}
 	throng_world* world = self->world;
 	throng_status st = THRONG_OK;
 	self->busy = 1;
@@ -130,6 +117,7 @@ static PyObject* world_step(world_object* self, PyObject* args, PyObject* kwargs
 	}
 	Py_END_ALLOW_THREADS
 	self->busy = 0;
+	thr_py_world_release_kept(self); // views released by other threads during the step
 	if (st != THRONG_OK) {
 		return thr_py_raise_status(st);
 	}
@@ -342,14 +330,6 @@ static PyObject* world_spawn(world_object* self, PyObject* args)
 	}
 	if (count < 0 || count > UINT32_MAX) {
 		return thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "World.spawn: got %zd agents", count);
-	}
-	if (self->exports > 0) {
-		PyErr_Format(PyExc_BufferError,
-		             "World.spawn: %zd view(s) of this world's arrays are alive, and a spawn may move the arrays "
-		             "(the world grows): delete the views (del) or copy them (numpy.array) first (docs/PYTHON.md, "
-		             "\"Views\")",
-		             self->exports);
-		return NULL;
 	}
 	Py_buffer views[N];
 	int taken = 0;

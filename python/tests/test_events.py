@@ -201,20 +201,15 @@ def test_a_source_adds_agents_at_its_rate():
     assert world.find_source("gate") == s and world.source_count == 1
 
 
-def test_a_live_source_refuses_to_step_while_views_live():
+def test_a_live_source_steps_while_views_live():
     world, a = walker_world()
     world.add_source(rate=5.0, count=2, agent=dict(archetype=a))  # agents due at 0 s and 0.2 s
     world.step()
     view = world.positions
-    with pytest.raises(BufferError, match="sources may add agents"):
-        world.step()
-    assert world.steps == 1
-    del view
-    world.step(5)
+    world.step(5)  # the source adds its second agent: the view stays readable
+    assert view.shape == (1, 2) and np.isfinite(view).all()
     assert world.get_source(0).state.done and world.agent_count == 2
-    view = world.positions  # done: a step no longer grows the store
-    world.step()
-    assert view.shape == (2, 2)
+    assert world.positions.shape == (2, 2)
 
 
 def test_segment_and_circle_sources_read_back():
@@ -465,10 +460,6 @@ def test_a_scene_world_lists_its_sources_and_sinks():
     assert world.zone_count == 4 and world.source_count == 16
     assert world.find_zone("west_exit") == 0 and world.get_zone(0).sink
     assert world.get_source(world.find_source("west_in_0")).shape == "segment"
-    view = world.positions
-    with pytest.raises(BufferError):
-        scene.step()
-    del view
     by_source = np.zeros(16, dtype=np.int64)
     spawned = removed = 0
     for _ in range(400):

@@ -512,7 +512,11 @@ def test_no_leak_over_many_spawns_and_removals():
     after, _ = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert after - before < 64 * 1024
-    assert (rss_pages() - rss) * os.sysconf("SC_PAGE_SIZE") < 8 * 1024 * 1024
+    # Under AddressSanitizer (python/tests/sanitized.sh) freed memory waits
+    # in its quarantine, so the RSS grows without a leak: there the traced
+    # memory above is the check.
+    if os.environ.get("THRONG_SANITIZED") != "1":
+        assert (rss_pages() - rss) * os.sysconf("SC_PAGE_SIZE") < 8 * 1024 * 1024
     assert world.agent_count == 10 and world.id_end == 10 + 2 * 11_000
 
 

@@ -176,9 +176,9 @@ class _EventsMixin:
         Returns the source's id (0, 1, ...). Raises
         :class:`throng.InvalidArgument` naming the field (unknown shape,
         listing the valid ones; a value not finite or out of range),
-        TypeError for an unknown field or a wrong type. While a source is
-        not done, :meth:`step` raises BufferError when views of the world
-        are alive (its agents may move the arrays: docs/PYTHON.md,
+        TypeError for an unknown field or a wrong type. A step in which
+        the source adds agents past the capacity moves the arrays: views
+        taken before it keep showing the old ones (docs/PYTHON.md,
         "Views").
         """
         fields = _given(shape=shape, min=min, max=max, center=center, radius=radius, to=to, rate=rate,

@@ -147,9 +147,10 @@ class World(_LivingMixin, _EventsMixin, _OutputsMixin, _throng.World):
         at rest, heading from the velocity, max_speed 1.3 m/s, max_force
         4 m/s^2, radius 0.3 m, archetype 0, group 0, target (0, 0).
 
-        Returns the new agents' ids, a uint32 array (consecutive).
-        Raises BufferError while views of this world are alive (a spawn
-        may move the arrays): docs/PYTHON.md, "Views".
+        Returns the new agents' ids, a uint32 array (consecutive). A
+        spawn past the capacity moves every array: views taken before it
+        keep showing the old ones, with the agents before the spawn
+        (docs/PYTHON.md, "Views"); take new views to see the new agents.
         """
         pos = _pairs("positions", positions, None)
         n = pos.shape[0]
