@@ -5,6 +5,7 @@
 #include "module.h"
 
 PyObject* thr_py_world_class = (PyObject*)&thr_py_world_type;
+PyObject* thr_py_scenario_warning = NULL;
 
 /// The exception class of each throng_status (index), set by _register.
 #define STATUS_COUNT (THRONG_ERR_CORRUPT + 1)
@@ -41,13 +42,19 @@ PyObject* thr_py_raise(throng_status status, const char* format, ...)
 	return NULL;
 }
 
-/// _register(world_class, errors): the Python class scene.world makes and
-/// {status name: exception class} (python/throng/_errors.py).
+/// _register(world_class, errors, scenario_warning): the Python class
+/// scene.world makes, {status name: exception class} and the warning
+/// category of scenario files (python/throng/_errors.py).
 static PyObject* module_register(PyObject* module, PyObject* args)
 {
 	(void)module;
-	PyObject *world_class, *errors;
-	if (!PyArg_ParseTuple(args, "O!O!:_register", &PyType_Type, &world_class, &PyDict_Type, &errors)) {
+	PyObject *world_class, *errors, *warning;
+	if (!PyArg_ParseTuple(args, "O!O!O!:_register", &PyType_Type, &world_class, &PyDict_Type, &errors, &PyType_Type,
+	                      &warning)) {
+		return NULL;
+	}
+	if (!PyType_IsSubtype((PyTypeObject*)warning, (PyTypeObject*)PyExc_Warning)) {
+		PyErr_SetString(PyExc_TypeError, "_register: the scenario warning must derive from Warning");
 		return NULL;
 	}
 	if (!PyType_IsSubtype((PyTypeObject*)world_class, &thr_py_world_type)) {
@@ -63,6 +70,8 @@ static PyObject* module_register(PyObject* module, PyObject* args)
 		Py_INCREF(cls);
 		Py_XSETREF(status_errors[s], cls);
 	}
+	Py_INCREF(warning);
+	Py_XSETREF(thr_py_scenario_warning, warning);
 	Py_INCREF(world_class);
 	if (thr_py_world_class != (PyObject*)&thr_py_world_type) {
 		Py_DECREF(thr_py_world_class);
@@ -108,7 +117,7 @@ static PyObject* module_status_names(PyObject* module, PyObject* unused)
 }
 
 static PyMethodDef module_methods[] = {
-	{"_register", module_register, METH_VARARGS, "Registers throng.World and the exception classes."},
+	{"_register", module_register, METH_VARARGS, "Registers throng.World, the exception classes and ScenarioWarning."},
 	{"_scenarios", module_scenarios, METH_NOARGS, "The built-in scenarios."},
 	{"_status_names", module_status_names, METH_NOARGS, "The library's status names."},
 	{"_defaults", thr_py_defaults, METH_NOARGS, "The library's defaults."},
@@ -147,6 +156,7 @@ PyMODINIT_FUNC PyInit__throng(void)
 	    PyModule_AddIntConstant(m, "COUNT_WORK", THRONG_COUNT_WORK) < 0 ||
 	    PyModule_AddIntConstant(m, "COUNT_TIME", THRONG_COUNT_TIME) < 0 ||
 	    PyModule_AddIntConstant(m, "NO_AGENT", (long)THRONG_NO_AGENT) < 0 ||
+	    PyModule_AddIntConstant(m, "NO_PATH", (long)THRONG_NO_PATH) < 0 ||
 	    PyModule_AddFunctions(m, thr_py_living_functions) < 0 ||
 	    PyModule_AddFunctions(m, thr_py_events_functions) < 0 ||
 	    PyModule_AddFunctions(m, thr_py_outputs_functions) < 0) {

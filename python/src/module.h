@@ -55,6 +55,10 @@ extern PyTypeObject thr_py_view_type;
 /// _throng._register); thr_py_world_type until then.
 extern PyObject* thr_py_world_class;
 
+/// The warning category of scenario files (throng.ScenarioWarning, set by
+/// _register); NULL until then (UserWarning is used).
+extern PyObject* thr_py_scenario_warning;
+
 /// Sets the exception of `status` (the class registered for it by
 /// _throng._register, a throng.Error subclass) with the library's message
 /// (throng_last_error()). Returns NULL.

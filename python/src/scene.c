@@ -66,17 +66,23 @@ static PyObject* scene_builtin(PyObject* cls, PyObject* args, PyObject* kwargs)
 	return wrap((PyTypeObject*)cls, scene);
 }
 
-/// Collects a scenario file's problems (not its warnings) into a list.
+/// A scenario file's diagnostics, formatted, in file order.
+typedef struct load_report {
+	PyObject* problems; ///< errors: the load fails with all of them
+	PyObject* warnings; ///< warnings of a load that succeeds
+} load_report;
+
 static void collect(void* user, const throng_diagnostic* d)
 {
-	if (d->warning || PyErr_Occurred()) {
+	load_report* r = user;
+	if (PyErr_Occurred()) {
 		return;
 	}
 	char line[1024];
 	throng_diagnostic_format(d, line, sizeof line);
 	PyObject* text = PyUnicode_DecodeUTF8(line, (Py_ssize_t)strlen(line), "replace");
 	if (text != NULL) {
-		PyList_Append((PyObject*)user, text);
+		(void)PyList_Append(d->warning ? r->warnings : r->problems, text); // a failure stays set
 		Py_DECREF(text);
 	}
 }
@@ -93,12 +99,16 @@ static PyObject* scene_load(PyObject* cls, PyObject* args, PyObject* kwargs)
 		return NULL;
 	}
 	PyObject* problems = PyList_New(0);
-	if (problems == NULL) {
+	PyObject* warnings = PyList_New(0);
+	if (problems == NULL || warnings == NULL) {
+		Py_XDECREF(problems);
+		Py_XDECREF(warnings);
 		Py_DECREF(path_bytes);
 		return NULL;
 	}
+	load_report report = {problems, warnings};
 	throng_scene* scene = NULL;
-	throng_status st = throng_scene_load_file_report(PyBytes_AS_STRING(path_bytes), &def, collect, problems, &scene);
+	throng_status st = throng_scene_load_file_report(PyBytes_AS_STRING(path_bytes), &def, collect, &report, &scene);
 	Py_DECREF(path_bytes);
 	PyObject* result = NULL;
 	if (PyErr_Occurred()) {
@@ -116,8 +126,19 @@ static PyObject* scene_load(PyObject* cls, PyObject* args, PyObject* kwargs)
 		thr_py_raise_status(st);
 	} else {
 		result = wrap((PyTypeObject*)cls, scene);
+		// Each warning through Python's warnings, pointing at the caller
+		// of Scene.load (stack level 2); a filter that makes it an error
+		// fails the load (the wrapper's dealloc destroys the scene).
+		PyObject* category = thr_py_scenario_warning != NULL ? thr_py_scenario_warning : PyExc_UserWarning;
+		for (Py_ssize_t k = 0; result != NULL && k < PyList_GET_SIZE(warnings); ++k) {
+			const char* text = PyUnicode_AsUTF8(PyList_GET_ITEM(warnings, k));
+			if (text == NULL || PyErr_WarnEx(category, text, 2) != 0) {
+				Py_CLEAR(result);
+			}
+		}
 	}
 	Py_DECREF(problems);
+	Py_DECREF(warnings);
 	return result;
 }
 

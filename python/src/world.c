@@ -310,15 +310,15 @@ static int take_buffer(PyObject* obj, const char* name, Py_ssize_t count, Py_ssi
 /// defaults. Returns the first id.
 static PyObject* world_spawn(world_object* self, PyObject* args)
 {
-	enum { N = 9 };
-	static const char* const names[N] = {"positions", "velocities", "headings", "targets", "max_speed",
-	                                     "max_force", "radius",     "archetype", "group"};
-	static const Py_ssize_t per[N] = {2, 2, 2, 2, 1, 1, 1, 1, 1};
-	static const char kinds[N] = {'f', 'f', 'f', 'f', 'f', 'f', 'f', 'I', 'I'};
+	enum { N = 12 };
+	static const char* const names[N] = {"positions", "velocities", "headings",  "targets",      "max_speed", "max_force",
+	                                     "radius",    "archetype",  "group",     "target_agent", "path",      "unit"};
+	static const Py_ssize_t per[N] = {2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1};
+	static const char kinds[N] = {'f', 'f', 'f', 'f', 'f', 'f', 'f', 'I', 'I', 'I', 'I', 'I'};
 	Py_ssize_t count;
 	PyObject* objs[N];
-	if (!PyArg_ParseTuple(args, "nOOOOOOOOO:_spawn", &count, &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
-	                      &objs[5], &objs[6], &objs[7], &objs[8])) {
+	if (!PyArg_ParseTuple(args, "nOOOOOOOOOOOO:_spawn", &count, &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
+	                      &objs[5], &objs[6], &objs[7], &objs[8], &objs[9], &objs[10], &objs[11])) {
 		return NULL;
 	}
 	if (thr_py_world_check(self, "spawn") != 0) {
@@ -353,6 +353,9 @@ static PyObject* world_spawn(world_object* self, PyObject* args)
 		}
 		const uint32_t* arch = views[7].buf;
 		const uint32_t* group = views[8].buf;
+		const uint32_t* target_agent = views[9].buf;
+		const uint32_t* path = views[10].buf;
+		const uint32_t* unit = views[11].buf;
 		for (Py_ssize_t k = 0; k < count; ++k) {
 			throng_agent_def d = throng_agent_default_def();
 			d.position = (throng_vec2){f[0][2 * k], f[0][2 * k + 1]};
@@ -379,6 +382,15 @@ static PyObject* world_spawn(world_object* self, PyObject* args)
 			}
 			if (group != NULL) {
 				d.group = group[k];
+			}
+			if (target_agent != NULL) {
+				d.target_agent = target_agent[k];
+			}
+			if (path != NULL) {
+				d.path = path[k];
+			}
+			if (unit != NULL) {
+				d.unit = unit[k];
 			}
 			defs[k] = d;
 		}

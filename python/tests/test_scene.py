@@ -111,3 +111,72 @@ def test_world_keeps_the_scene_alive():
     assert ref() is None
     scene = throng.Scene.builtin("flock", agents=100)
     assert "flock" in repr(scene)
+
+
+WARNED = """archetypes:
+  a:
+    slots:
+      - {kind: seek}
+groups:
+  g:
+    count: 2
+    archetype: a
+    spawn: {shape: line, from: [0, 0], to: [1, 0]}
+    path: [[3, 3], [4, 4]]
+"""
+
+
+def test_a_files_warnings_reach_pythons_warnings(tmp_path):
+    path = tmp_path / "w.yaml"
+    path.write_text(WARNED)
+    with pytest.warns(throng.ScenarioWarning) as caught:
+        scene = throng.Scene.load(path)
+    assert len(caught) == 1
+    assert str(caught[0].message) == (
+        f"{path}:10:11: warning: groups.g.path: archetype a has no path_following slot, so no agent follows this "
+        "path (expected a path_following slot in archetype a, or no path)")
+    assert caught[0].filename == __file__  # points at the caller of Scene.load
+    assert issubclass(throng.ScenarioWarning, UserWarning)
+    assert scene.world.agent_count == 2
+    # A filter that makes warnings errors fails the load, with the message.
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", throng.ScenarioWarning)
+        with pytest.raises(throng.ScenarioWarning, match="no path_following slot"):
+            throng.Scene.load(path)
+    # A file without warnings issues none.
+    clean = tmp_path / "c.yaml"
+    clean.write_text(WARNED.replace("    path: [[3, 3], [4, 4]]\n", ""))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        throng.Scene.load(clean)
+
+
+def test_scene_checkpoints_outcomes_measure_and_export(cli, tmp_path):
+    scene = throng.Scene.builtin("armies", agents=400, seed=3, threads=1)
+    scene.step(30)
+    scene.save_checkpoint(tmp_path / "a.ck")
+    data = scene.checkpoint_bytes()
+    assert (tmp_path / "a.ck").read_bytes() == data
+    again = throng.Scene.load_checkpoint(tmp_path / "a.ck", scene="armies", agents=400, seed=3)
+    from_bytes = throng.Scene.load_checkpoint(data)
+    assert isinstance(again, throng.Scene) and again.hash() == scene.hash() == from_bytes.hash()
+    for s in (scene, again, from_bytes):
+        s.step(20)
+    assert again.hash() == scene.hash() == from_bytes.hash()
+    assert scene.hash() == cli_hash(cli, "armies", "--agents", "400", "--seed", "3", "--steps", "50")
+    with pytest.raises(throng.InvalidArgument, match="400"):
+        throng.Scene.load_checkpoint(data, agents=401)
+    out = scene.outcomes
+    assert out and all(isinstance(k, str) and isinstance(v, float) for k, v in out.items())
+    assert throng.Scene.builtin("solo").outcomes == {}
+    assert set(throng.Scene.builtin("flock", agents=50).outcomes) == {"order"}
+    assert throng.Scene.builtin("circle", agents=50).goal_radius > 0.0
+    assert throng.Scene.builtin("flock", agents=50).goal_radius == 0.0
+    assert scene.measure() is None
+    with scene.export(tmp_path / "a.thrs") as writer:
+        writer.write()
+        scene.step()
+        writer.write()
+    stream = throng.read_stream(tmp_path / "a.thrs")
+    assert len(stream.frames) == 2 and stream.info.scenario == "armies"

@@ -133,6 +133,27 @@ def test_spawn_fills_every_field():
     more = world.spawn(np.zeros((3, 2)))
     assert list(more) == [2, 3, 4] and len(world) == 5 and world.id_end == 5
     assert world.agent(4)["max_speed"] == pytest.approx(1.3)  # throng_agent_default_def
+    assert world.agent(4)["path"] == throng.NO_PATH and world.agent(4)["unit"] == throng.NO_UNIT
+
+
+def test_spawn_with_target_agents_paths_and_units():
+    world = throng.World()
+    a = world.add_archetype(throng.Controller([throng.Slot("path_following"), throng.Slot("pursuit")]))
+    path = world.add_path([(0.0, 0.0), (10.0, 0.0), (10.0, 10.0)])
+    unit = world.add_unit(archetype=a)
+    ids = world.spawn([[1, 2], [3, 4], [5, 6]], archetype=a, target_agent=[throng.NO_AGENT, 0, 1],
+                      path=[path, throng.NO_PATH, path], unit=unit)
+    states = [world.agent(int(i)) for i in ids]
+    assert [s["target_agent"] for s in states] == [throng.NO_AGENT, 0, 1]
+    assert [s["path"] for s in states] == [path, throng.NO_PATH, path]
+    assert [s["unit"] for s in states] == [unit] * 3
+    world.step()  # a unit counts its members in a step
+    assert world.get_unit(unit).count == 3
+    for kwargs, error in (({"target_agent": 99}, throng.NotFound), ({"path": 5}, throng.NotFound),
+                          ({"unit": 7}, throng.NotFound), ({"unit": -1}, throng.InvalidArgument)):
+        with pytest.raises(error, match=next(iter(kwargs))):
+            world.spawn([[0, 0]], archetype=a, **kwargs)
+    assert len(world) == 3
 
 
 @pytest.mark.parametrize("kwargs, error, words", [

@@ -21,14 +21,15 @@ sources, units and bodies as its methods), :class:`Scene`,
 :class:`FeedReader`. Errors: :class:`Error` and its subclasses
 :class:`InvalidArgument` (ValueError), :class:`NotFound` (KeyError),
 :class:`FileError` (OSError), :class:`CapacityError`,
-:class:`OutOfMemory`, :class:`Unsupported`, :class:`CorruptData`.
+:class:`OutOfMemory`, :class:`Unsupported`, :class:`CorruptData`;
+warnings: :class:`ScenarioWarning`.
 """
 
 from __future__ import annotations
 
 from . import _throng
 from ._errors import (CapacityError, CorruptData, Error, FileError, InvalidArgument, NotFound, OutOfMemory,
-                      Unsupported, ERRORS as _ERRORS)
+                      ScenarioWarning, Unsupported, ERRORS as _ERRORS)
 from ._events_types import (BODY_DTYPE, EVENT_DTYPE, MAX_SOURCES, MAX_ZONES, NO_SOURCE, NO_UNIT, NO_ZONE, Source,
                             SourceState, UnitState, Zone, event_kind, event_kinds, formation_controller,
                             routing_controller)
@@ -39,14 +40,15 @@ from ._scene import Scene, scenarios
 from ._types import Combat, Contact, Controller, ScenarioInfo, Slot, TargetRule, WorldStats, default_params
 from ._world import World
 
-_throng._register(World, _ERRORS)
+_throng._register(World, _ERRORS, ScenarioWarning)
 
 __version__ = "%d.%d.%d" % _throng.library_version
 NO_AGENT: int = _throng.NO_AGENT
+NO_PATH: int = _throng.NO_PATH
 
 __all__ = [
     # Worlds and scenes
-    "World", "Scene", "scenarios", "ScenarioInfo", "WorldStats", "NO_AGENT",
+    "World", "Scene", "scenarios", "ScenarioInfo", "WorldStats", "NO_AGENT", "NO_PATH",
     # Controllers
     "Controller", "Slot", "TargetRule", "Contact", "Combat", "default_params", "formation_controller",
     "routing_controller",
@@ -59,4 +61,5 @@ __all__ = [
     "scene_checkpoint_bytes", "load_scene_checkpoint", "scene_outcomes", "scene_goal_radius", "scene_measure",
     # Errors
     "Error", "InvalidArgument", "NotFound", "FileError", "CapacityError", "OutOfMemory", "Unsupported", "CorruptData",
+    "ScenarioWarning",
 ]

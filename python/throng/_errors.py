@@ -64,6 +64,12 @@ class CorruptData(Error, ValueError):
     status = "corrupt data"
 
 
+class ScenarioWarning(UserWarning):
+    """A scenario file that loads but has something a user should hear
+    about (a key that does nothing, as ``throng check`` lists them); the
+    message is ``FILE:LINE:COL: warning: path: message``."""
+
+
 ERRORS = {
     cls.status: cls
     for cls in (InvalidArgument, CapacityError, OutOfMemory, NotFound, Unsupported, FileError, CorruptData)

@@ -135,6 +135,9 @@ class World(_LivingMixin, _EventsMixin, _OutputsMixin, _throng.World):
         radius: ArrayLike = None,
         archetype: ArrayLike = None,
         group: ArrayLike = None,
+        target_agent: ArrayLike = None,
+        path: ArrayLike = None,
+        unit: ArrayLike = None,
     ) -> np.ndarray:
         """Adds N agents at once (``throng_world_spawn``): all, or none
         when any value is invalid (:class:`throng.InvalidArgument`, the
@@ -142,10 +145,14 @@ class World(_LivingMixin, _EventsMixin, _OutputsMixin, _throng.World):
 
         ``positions``, ``velocities``, ``headings`` and ``targets`` are (N, 2)
         arrays (or one pair for every agent); ``max_speed``, ``max_force``,
-        ``radius`` (float) and ``archetype``, ``group`` (whole numbers) are
-        N values or one. What is left out keeps ``throng_agent_default_def()``:
-        at rest, heading from the velocity, max_speed 1.3 m/s, max_force
-        4 m/s^2, radius 0.3 m, archetype 0, group 0, target (0, 0).
+        ``radius`` (float) and ``archetype``, ``group``, ``target_agent``
+        (an agent id to pursue, evade or follow, or :data:`throng.NO_AGENT`),
+        ``path`` (from :meth:`add_path`, or :data:`throng.NO_PATH`) and ``unit``
+        (from :meth:`add_unit`, or :data:`throng.NO_UNIT`) (whole numbers)
+        are N values or one. What is left out keeps
+        ``throng_agent_default_def()``: at rest, heading from the velocity,
+        max_speed 1.3 m/s, max_force 4 m/s^2, radius 0.3 m, archetype 0,
+        group 0, target (0, 0), no target agent, no path, no unit.
 
         Returns the new agents' ids, a uint32 array (consecutive). A
         spawn past the capacity moves every array: views taken before it
@@ -159,7 +166,8 @@ class World(_LivingMixin, _EventsMixin, _OutputsMixin, _throng.World):
         floats = [None if v is None else _column(name, v, n, False)
                   for name, v in (("max_speed", max_speed), ("max_force", max_force), ("radius", radius))]
         ints = [None if v is None else _column(name, v, n, True)
-                for name, v in (("archetype", archetype), ("group", group))]
+                for name, v in (("archetype", archetype), ("group", group), ("target_agent", target_agent),
+                                ("path", path), ("unit", unit))]
         first = self._spawn(n, pos, *pairs, *floats, *ints)
         return np.arange(first, first + n, dtype=np.uint32)
 
