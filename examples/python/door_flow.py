@@ -53,8 +53,7 @@ Prints the run, the line, `crossings: N` (every crossing in either
 direction), `first passings: N` (agents), the N-t curve at a few times,
 `flow: J persons/s` and the windows' flows; `--plot PNG` draws the N-t
 curve with matplotlib (Debian: python3-matplotlib), `--crossings CSV`
-writes every crossing (time, id, direction). Needs NumPy and, for the
-door from the scene, PyYAML (python3-yaml).
+writes every crossing (time, id, direction). Needs NumPy.
 """
 
 from __future__ import annotations
@@ -62,9 +61,7 @@ from __future__ import annotations
 import argparse
 import csv
 import math
-import os
 import sys
-import tempfile
 
 import numpy as np
 
@@ -100,15 +97,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 def door_line(scene: throng.Scene) -> list[float]:
     """The segment across the door of a `bottleneck` scene, north post to
-    south post: its walls are written by scene.save, and the door is the
-    gap between the two walls that lie on x = 0 (the room's east wall)."""
-    import yaml  # PyYAML: only to read the scene's walls
-
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "scene.yaml")
-        scene.save(path)
-        with open(path, encoding="utf-8") as f:
-            walls = yaml.safe_load(f)["walls"]
+    south post: the door is the gap between the two walls that lie on
+    x = 0 (the room's east wall)."""
+    world = scene.world
+    walls = [world.get_wall(k) for k in range(world.wall_count)]
     on_door_wall = [w for w in walls if w[0][0] == 0 and w[1][0] == 0]
     if len(on_door_wall) != 2:
         raise SystemExit(f"door_flow.py: expected two walls on x = 0 (the door's posts), found {len(on_door_wall)}")
