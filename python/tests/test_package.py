@@ -35,3 +35,23 @@ def test_help_is_readable():
     for words in ("builtin", "load", "save", "step(n=1)", "world"):
         assert words in text, words
     assert "docs/PYTHON.md" in throng.__doc__
+
+
+def test_every_public_name_has_a_docstring():
+    import inspect
+    missing = []
+    for name in throng.__all__:
+        obj = getattr(throng, name)
+        if (inspect.isclass(obj) or callable(obj)) and not inspect.getdoc(obj):
+            missing.append(name)
+        if not inspect.isclass(obj):
+            continue
+        for member, value in inspect.getmembers(obj):
+            if member.startswith("_"):
+                continue
+            routine = inspect.isroutine(value) or isinstance(value, property)
+            if routine and not inspect.getdoc(value):
+                missing.append(f"{name}.{member}")
+    assert not missing, missing
+    for name in ("remove", "query_radius", "events", "add_zone", "save_checkpoint", "export", "spawn"):
+        assert name in pydoc.render_doc(throng.World, renderer=pydoc.plaintext), name

@@ -43,6 +43,7 @@ class Slot:
         return cls(kind, weight, enabled, priority, dict(params))
 
     def to_dict(self) -> Dict[str, Any]:
+        """The slot as the dict the C library reads (params by name)."""
         return {"kind": self.kind, "weight": self.weight, "enabled": self.enabled, "priority": self.priority,
                 "params": dict(self.params)}
 
@@ -51,7 +52,12 @@ def _struct(name: str, doc: str, values: Dict[str, Any]) -> type:
     """A dataclass whose fields are the library's struct fields, in order,
     each defaulting to the library's value."""
     fields = [(key, type(value), field(default=value)) for key, value in values.items()]
-    cls = dataclasses.make_dataclass(name, fields, namespace={"to_dict": lambda self: dataclasses.asdict(self)})
+
+    def to_dict(self: Any) -> Dict[str, Any]:
+        """The fields as the dict the C library reads, by name."""
+        return dataclasses.asdict(self)
+
+    cls = dataclasses.make_dataclass(name, fields, namespace={"to_dict": to_dict})
     cls.__doc__ = doc + "\n\nFields and defaults: " + ", ".join(f"{k}={v!r}" for k, v in values.items()) + "."
     cls.__module__ = "throng"
     return cls
