@@ -414,14 +414,21 @@ static PyObject* get_zone(PyObject* module, PyObject* args)
 	return Py_BuildValue("(NsN)", thr_py_struct_to_dict(&def, zone_fields, COUNT(zone_fields)), def.name, points);
 }
 
-/// A name argument as C text; NULL with TypeError otherwise.
+/// A name argument as C text; NULL with TypeError (not a str) or
+/// InvalidArgument (it holds a NUL, which would end the name early).
 static const char* text_arg(PyObject* obj, const char* fn)
 {
 	if (!PyUnicode_Check(obj)) {
 		PyErr_Format(PyExc_TypeError, "World.%s: name: expected a str, got %.80s", fn, Py_TYPE(obj)->tp_name);
 		return NULL;
 	}
-	return PyUnicode_AsUTF8(obj);
+	Py_ssize_t len = 0;
+	const char* text = PyUnicode_AsUTF8AndSize(obj, &len);
+	if (text != NULL && strlen(text) != (size_t)len) {
+		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "World.%s: name: %R holds a NUL", fn, obj);
+		return NULL;
+	}
+	return text;
 }
 
 /// _find_zone(world, name): the id; NotFound when no zone has that name.

@@ -402,19 +402,37 @@ static const char* const feed_reader_name = "throng.feed_reader";
 static void destroy_feed(void* p) { throng_feed_destroy(p); }
 static void destroy_feed_reader(void* p) { throng_feed_reader_destroy(p); }
 
+/// A feed's name as C text; NULL with TypeError (not a str) or
+/// InvalidArgument (a NUL, which would end the name early), naming `where`.
+static const char* feed_name_arg(PyObject* obj, const char* where)
+{
+	if (!PyUnicode_Check(obj)) {
+		PyErr_Format(PyExc_TypeError, "%s: name: expected a str, got %.100s", where, Py_TYPE(obj)->tp_name);
+		return NULL;
+	}
+	Py_ssize_t len = 0;
+	const char* text = PyUnicode_AsUTF8AndSize(obj, &len);
+	if (text != NULL && strlen(text) != (size_t)len) {
+		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "%s: name: %R holds a NUL", where, obj);
+		return NULL;
+	}
+	return text;
+}
+
 /// _feed_create(world, name, fields, every, capacity, scenario, replace).
 static PyObject* feed_create(PyObject* module, PyObject* args)
 {
 	(void)module;
-	PyObject* world_obj;
-	const char *name, *fields_str, *scenario;
+	PyObject *world_obj, *name_obj;
+	const char *fields_str, *scenario;
 	unsigned long every, capacity;
 	int replace;
-	if (!PyArg_ParseTuple(args, "Oszkkzp:_feed_create", &world_obj, &name, &fields_str, &every, &capacity, &scenario,
-	                      &replace)) {
+	if (!PyArg_ParseTuple(args, "OOzkkzp:_feed_create", &world_obj, &name_obj, &fields_str, &every, &capacity,
+	                      &scenario, &replace)) {
 		return NULL;
 	}
-	world_object* w = thr_py_out_world(world_obj, "feed");
+	const char* name = feed_name_arg(name_obj, "Feed");
+	world_object* w = name != NULL ? thr_py_out_world(world_obj, "feed") : NULL;
 	if (w == NULL) {
 		return NULL;
 	}
@@ -503,7 +521,7 @@ static PyObject* feed_close(PyObject* module, PyObject* capsule)
 static PyObject* feed_open(PyObject* module, PyObject* arg)
 {
 	(void)module;
-	const char* name = PyUnicode_AsUTF8(arg);
+	const char* name = feed_name_arg(arg, "FeedReader");
 	if (name == NULL) {
 		return NULL;
 	}

@@ -608,6 +608,10 @@ def test_feed_capacity_and_bad_arguments():
         throng.Feed(world, name, capacity=-1)
     with pytest.raises(TypeError, match="FeedReader: name"):
         throng.FeedReader(3)
+    with pytest.raises(throng.InvalidArgument, match="FeedReader: name: .* holds a NUL"):
+        throng.FeedReader(name + "\0junk")
+    with pytest.raises(throng.InvalidArgument, match="Feed: name: .* holds a NUL"):
+        throng.Feed(world, name + "\0junk")
 
 
 def test_outputs_refuse_a_world_being_stepped(tmp_path):
