@@ -18,8 +18,8 @@
 #include "throng/export.h"
 #include "outputs.h"
 
-static const char* const exporter_name = "throng.exporter";
-static const char* const reader_name = "throng.stream_reader";
+static const char* const exporter_name = THR_PY_OUT_EXPORTER;
+static const char* const reader_name = THR_PY_OUT_READER;
 
 static void destroy_exporter(void* p) { throng_exporter_destroy(p); }
 static void destroy_reader(void* p) { throng_stream_reader_destroy(p); }
@@ -372,15 +372,32 @@ static PyObject* stream_state(PyObject* module, PyObject* capsule)
 	                     (unsigned long long)throng_stream_offset(h->ptr));
 }
 
+/// The name of `capsule` when it is one of this module's handles, else
+/// NULL (another module's capsule holds something else than a handle).
+static const char* handle_name(PyObject* capsule)
+{
+	static const char* const names[] = {THR_PY_OUT_EXPORTER, THR_PY_OUT_READER,  THR_PY_OUT_FEED,
+	                                    THR_PY_OUT_FEED_READER, THR_PY_OUT_METRICS, THR_PY_OUT_MEASURE};
+	const char* name = PyCapsule_CheckExact(capsule) ? PyCapsule_GetName(capsule) : NULL;
+	for (size_t k = 0; name != NULL && k < sizeof names / sizeof names[0]; ++k) {
+		if (strcmp(name, names[k]) == 0) {
+			return names[k];
+		}
+	}
+	return NULL;
+}
+
 /// _close(handle): frees the object of any handle now; nothing when closed.
 static PyObject* handle_close(PyObject* module, PyObject* capsule)
 {
 	(void)module;
-	if (!PyCapsule_CheckExact(capsule)) {
-		PyErr_SetString(PyExc_TypeError, "_close: expected a handle");
+	const char* name = handle_name(capsule);
+	if (name == NULL) {
+		PyErr_Format(PyExc_TypeError, "_close: expected a handle of throng._throng, got %.100s",
+		             Py_TYPE(capsule)->tp_name);
 		return NULL;
 	}
-	handle* h = PyCapsule_GetPointer(capsule, PyCapsule_GetName(capsule));
+	handle* h = PyCapsule_GetPointer(capsule, name);
 	if (h == NULL) {
 		return NULL;
 	}
@@ -396,8 +413,8 @@ static PyObject* handle_close(PyObject* module, PyObject* capsule)
 // ---------------------------------------------------------------------------
 // The live feed (POSIX shared memory)
 
-static const char* const feed_name = "throng.feed";
-static const char* const feed_reader_name = "throng.feed_reader";
+static const char* const feed_name = THR_PY_OUT_FEED;
+static const char* const feed_reader_name = THR_PY_OUT_FEED_READER;
 
 static void destroy_feed(void* p) { throng_feed_destroy(p); }
 static void destroy_feed_reader(void* p) { throng_feed_reader_destroy(p); }

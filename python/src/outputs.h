@@ -11,6 +11,14 @@
 
 #include "module.h"
 
+// The names of the capsules of each kind of object (one a kind).
+#define THR_PY_OUT_EXPORTER "throng.exporter"
+#define THR_PY_OUT_READER "throng.stream_reader"
+#define THR_PY_OUT_FEED "throng.feed"
+#define THR_PY_OUT_FEED_READER "throng.feed_reader"
+#define THR_PY_OUT_METRICS "throng.metrics"
+#define THR_PY_OUT_MEASURE "throng.measure"
+
 typedef struct handle {
 	void* ptr;
 	void (*destroy)(void* ptr);

@@ -10,8 +10,8 @@
 #include "throng/metrics.h"
 #include "outputs.h"
 
-static const char* const metrics_name = "throng.metrics";
-static const char* const measure_name = "throng.measure";
+static const char* const metrics_name = THR_PY_OUT_METRICS;
+static const char* const measure_name = THR_PY_OUT_MEASURE;
 
 static void destroy_metrics(void* p) { throng_metrics_destroy(p); }
 static void destroy_measure(void* p) { throng_measure_destroy(p); }

@@ -771,3 +771,18 @@ def test_measure_feed_state_arrays():
     with pytest.raises(TypeError, match="time: expected a number"):
         m.feed_state("1", [3], [(0.0, 0.0)])
     assert m.states == 2
+
+
+def test_close_takes_only_the_modules_own_handles():
+    # Another module's capsule holds no handle: taking it for one wrote
+    # through its pointer (a crash with datetime's).
+    import datetime
+
+    for other in (datetime.datetime_CAPI, 5, None):
+        with pytest.raises(TypeError, match="_close: expected a handle of throng._throng"):
+            throng._throng._close(other)
+    m = throng.Measure()
+    throng._throng._close(m._handle)
+    throng._throng._close(m._handle)  # a second close does nothing
+    with pytest.raises(ValueError, match="closed"):
+        m.line_count
