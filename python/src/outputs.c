@@ -72,6 +72,36 @@ handle* thr_py_out_handle(PyObject* capsule, const char* name, const char* fn, b
 	return h;
 }
 
+int thr_py_out_count(PyObject* obj, const char* where, const char* name, unsigned long long least,
+                     unsigned long long most, unsigned long long* out)
+{
+	if (PyBool_Check(obj) || !PyIndex_Check(obj)) {
+		PyErr_Format(PyExc_TypeError, "%s: %s: expected a whole number, got %.100s", where, name,
+		             Py_TYPE(obj)->tp_name);
+		return -1;
+	}
+	PyObject* index = PyNumber_Index(obj);
+	if (index == NULL) {
+		return -1;
+	}
+	unsigned long long v = PyLong_AsUnsignedLongLong(index); // OverflowError below 0 or past 2**64 - 1
+	bool overflow = v == (unsigned long long)-1 && PyErr_Occurred() != NULL;
+	if (overflow && !PyErr_ExceptionMatches(PyExc_OverflowError)) {
+		Py_DECREF(index);
+		return -1;
+	}
+	PyErr_Clear();
+	if (overflow || v < least || v > most) {
+		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "%s: %s: got %S, expected %llu to %llu", where, name, index, least,
+		             most);
+		Py_DECREF(index);
+		return -1;
+	}
+	Py_DECREF(index);
+	*out = v;
+	return 0;
+}
+
 world_object* thr_py_out_world(PyObject* obj, const char* fn)
 {
 	if (!PyObject_TypeCheck(obj, &thr_py_world_type)) {
@@ -94,19 +124,21 @@ static const char format_names[] = "auto, bin, csv, ped, sqlite";
 static PyObject* exporter_create(PyObject* module, PyObject* args)
 {
 	(void)module;
-	PyObject *world_obj, *path = NULL;
+	PyObject *world_obj, *every_obj, *path = NULL;
 	const char *format_str, *fields_str, *scenario;
-	unsigned long every;
-	if (!PyArg_ParseTuple(args, "OO&szkz:_exporter_create", &world_obj, PyUnicode_FSConverter, &path, &format_str,
-	                      &fields_str, &every, &scenario)) {
+	if (!PyArg_ParseTuple(args, "OO&szOz:_exporter_create", &world_obj, PyUnicode_FSConverter, &path, &format_str,
+	                      &fields_str, &every_obj, &scenario)) {
 		return NULL;
 	}
 	PyObject* result = NULL;
-	world_object* w = thr_py_out_world(world_obj, "export");
+	unsigned long long every = 0;
+	world_object* w = thr_py_out_count(every_obj, "Writer", "every", 1, UINT32_MAX, &every) == 0
+	                      ? thr_py_out_world(world_obj, "export")
+	                      : NULL;
 	throng_export_def def = throng_export_default_def();
 	uint32_t fields = 0;
 	if (w == NULL) {
-		// thr_py_out_world set the exception
+		// the exception is set
 	} else if (!throng_format_from_name(format_str, &def.format)) {
 		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "Writer: format: unknown format '%s' (expected one of: %s)",
 		             format_str, format_names);
@@ -115,8 +147,6 @@ static PyObject* exporter_create(PyObject* module, PyObject* args)
 		             "Writer: fields: %s; every name: x, y, vx, vy, hx, hy, group, archetype, health, "
 		             "combat_state, position, velocity, heading, all",
 		             throng_last_error());
-	} else if (every < 1 || every > UINT32_MAX) {
-		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "Writer: every: got %lu, expected a count of steps >= 1", every);
 	} else {
 		def.fields = fields;
 		def.every = (uint32_t)every;
@@ -440,16 +470,20 @@ static const char* feed_name_arg(PyObject* obj, const char* where)
 static PyObject* feed_create(PyObject* module, PyObject* args)
 {
 	(void)module;
-	PyObject *world_obj, *name_obj;
+	PyObject *world_obj, *name_obj, *every_obj, *capacity_obj;
 	const char *fields_str, *scenario;
-	unsigned long every, capacity;
+	unsigned long long every = 0, capacity = 0;
 	int replace;
-	if (!PyArg_ParseTuple(args, "OOzkkzp:_feed_create", &world_obj, &name_obj, &fields_str, &every, &capacity,
-	                      &scenario, &replace)) {
+	if (!PyArg_ParseTuple(args, "OOzOOzp:_feed_create", &world_obj, &name_obj, &fields_str, &every_obj,
+	                      &capacity_obj, &scenario, &replace)) {
 		return NULL;
 	}
 	const char* name = feed_name_arg(name_obj, "Feed");
-	world_object* w = name != NULL ? thr_py_out_world(world_obj, "feed") : NULL;
+	if (name == NULL || thr_py_out_count(every_obj, "Feed", "every", 1, UINT32_MAX, &every) != 0 ||
+	    thr_py_out_count(capacity_obj, "Feed", "capacity", 0, UINT32_MAX, &capacity) != 0) {
+		return NULL;
+	}
+	world_object* w = thr_py_out_world(world_obj, "feed");
 	if (w == NULL) {
 		return NULL;
 	}
@@ -459,14 +493,6 @@ static PyObject* feed_create(PyObject* module, PyObject* args)
 		                    "Feed: fields: %s; every name: x, y, vx, vy, hx, hy, group, archetype, health, "
 		                    "combat_state, position, velocity, heading, all",
 		                    throng_last_error());
-	}
-	if (every < 1 || every > UINT32_MAX) {
-		return thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "Feed: every: got %lu, expected a count of steps >= 1",
-		                    every);
-	}
-	if (capacity > UINT32_MAX) {
-		return thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "Feed: capacity: got %lu, expected at most 4294967295",
-		                    capacity);
 	}
 	def.every = (uint32_t)every;
 	def.capacity = (uint32_t)capacity;

@@ -178,12 +178,11 @@ PyObject* thr_py_out_scene_checkpoint_bytes(PyObject* module, PyObject* scene_ob
 PyObject* thr_py_out_scene_load_checkpoint(PyObject* module, PyObject* args)
 {
 	(void)module;
-	PyObject *cls, *source, *seed_obj;
+	PyObject *cls, *source, *agents_obj, *seed_obj;
 	int from_bytes;
 	const char* name;
-	unsigned long agents;
-	if (!PyArg_ParseTuple(args, "O!OpzkO:_scene_load_checkpoint", &PyType_Type, &cls, &source, &from_bytes, &name,
-	                      &agents, &seed_obj)) {
+	if (!PyArg_ParseTuple(args, "O!OpzOO:_scene_load_checkpoint", &PyType_Type, &cls, &source, &from_bytes, &name,
+	                      &agents_obj, &seed_obj)) {
 		return NULL;
 	}
 	if (!PyType_IsSubtype((PyTypeObject*)cls, &thr_py_scene_type)) {
@@ -192,16 +191,16 @@ PyObject* thr_py_out_scene_load_checkpoint(PyObject* module, PyObject* args)
 	}
 	throng_scene_resume_def expect = throng_scene_default_resume_def();
 	expect.scene = name;
-	if (agents > UINT32_MAX) {
-		return thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "Scene.load_checkpoint: agents: got %lu", agents);
+	unsigned long long agents = 0, seed = 0;
+	if (thr_py_out_count(agents_obj, "load_scene_checkpoint", "agents", 0, UINT32_MAX, &agents) != 0 ||
+	    (seed_obj != Py_None &&
+	     thr_py_out_count(seed_obj, "load_scene_checkpoint", "seed", 0, UINT64_MAX, &seed) != 0)) {
+		return NULL;
 	}
 	expect.agents = (uint32_t)agents;
 	if (seed_obj != Py_None) {
 		expect.check_seed = true;
-		expect.seed = PyLong_AsUnsignedLongLong(seed_obj);
-		if (PyErr_Occurred()) {
-			return NULL;
-		}
+		expect.seed = (uint64_t)seed;
 	}
 	throng_scene* scene = NULL;
 	throng_status st;
@@ -329,15 +328,16 @@ PyObject* thr_py_out_measure_create(PyObject* module, PyObject* args)
 {
 	(void)module;
 	throng_measure_def def = throng_measure_default_def();
-	unsigned long segments;
+	PyObject* segments_obj;
+	unsigned long long segments = 0;
 	int wrap;
-	if (!PyArg_ParseTuple(args, "fk(ff)(ff)p:_measure_create", &def.cutoff_radius, &segments, &def.bounds_min.x,
+	if (!PyArg_ParseTuple(args, "fO(ff)(ff)p:_measure_create", &def.cutoff_radius, &segments_obj, &def.bounds_min.x,
 	                      &def.bounds_min.y, &def.bounds_max.x, &def.bounds_max.y, &wrap)) {
 		return NULL;
 	}
-	if (segments > UINT32_MAX) {
-		return thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "Measure: cutoff_segments: got %lu, expected at most 64",
-		                    segments);
+	// 64: the library's most (measure.h)
+	if (thr_py_out_count(segments_obj, "Measure", "cutoff_segments", 0, 64, &segments) != 0) {
+		return NULL;
 	}
 	def.cutoff_segments = (uint32_t)segments;
 	def.wrap = wrap != 0;

@@ -786,3 +786,44 @@ def test_close_takes_only_the_modules_own_handles():
     throng._throng._close(m._handle)  # a second close does nothing
     with pytest.raises(ValueError, match="closed"):
         m.line_count
+
+
+def test_counts_past_their_range_are_refused_not_cut(tmp_path):
+    # The C layer read counts with the "k" format, which keeps the low bits
+    # of any int: every=2**64 + 3 became 3.
+    world = small_world(3)
+    name = f"throng-pytest-trunc-{os.getpid()}"
+    with pytest.raises(throng.InvalidArgument, match="Feed: every: got 18446744073709551619"):
+        throng.Feed(world, name, every=2**64 + 3)
+    with pytest.raises(throng.InvalidArgument, match="Feed: capacity: got 4294967296"):
+        throng.Feed(world, name, capacity=2**32)
+    with pytest.raises(throng.InvalidArgument, match="Measure: cutoff_segments: got 18446744073709551619"):
+        throng.Measure(cutoff_segments=2**64 + 3)
+    data = throng.scene_checkpoint_bytes(throng.Scene.builtin("crossing", agents=50, seed=1))
+    with pytest.raises(throng.InvalidArgument, match="load_scene_checkpoint: agents: got 18446744073709551666"):
+        throng.load_scene_checkpoint(data, agents=2**64 + 50)
+    for bad in (-1, 2**64):
+        with pytest.raises(throng.InvalidArgument, match=f"load_scene_checkpoint: seed: got {bad}"):
+            throng.load_scene_checkpoint(data, seed=bad)
+    for bad in ("1", 1.0, True):
+        with pytest.raises(TypeError, match="load_scene_checkpoint: seed: expected a whole number"):
+            throng.load_scene_checkpoint(data, seed=bad)
+    assert throng.load_scene_checkpoint(data, agents=50, seed=1).hash() == throng.load_scene_checkpoint(data).hash()
+    # The C layer under the package checks the same, naming the argument.
+    from throng import _throng
+
+    with pytest.raises(throng.InvalidArgument, match="Feed: every: got 18446744073709551619, expected 1 to 4294967295"):
+        _throng._feed_create(world, name, None, 2**64 + 3, 0, None, True)
+    with pytest.raises(throng.InvalidArgument, match="Feed: capacity: got -1"):
+        _throng._feed_create(world, name, None, 1, -1, None, True)
+    with pytest.raises(throng.InvalidArgument, match="Writer: every: got 4294967297"):
+        _throng._exporter_create(world, str(tmp_path / "a.thr"), "auto", None, 2**32 + 1, None)
+    with pytest.raises(throng.InvalidArgument, match="Measure: cutoff_segments: got 65, expected 0 to 64"):
+        _throng._measure_create(0.0, 65, (0.0, 0.0), (0.0, 0.0), False)
+    with pytest.raises(TypeError, match="Measure: cutoff_segments: expected a whole number, got float"):
+        _throng._measure_create(0.0, 3.0, (0.0, 0.0), (0.0, 0.0), False)
+    with pytest.raises(throng.InvalidArgument, match="load_scene_checkpoint: agents: got 18446744073709551666"):
+        _throng._scene_load_checkpoint(throng.Scene, data, True, None, 2**64 + 50, None)
+    with pytest.raises(TypeError, match="load_scene_checkpoint: seed: expected a whole number, got str"):
+        _throng._scene_load_checkpoint(throng.Scene, data, True, None, 0, "x")
+    assert list(tmp_path.iterdir()) == []

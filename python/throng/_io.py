@@ -426,7 +426,7 @@ class Measure:
         hi = tuple(_pair("Measure: bounds[1]", hi).tolist())
         if isinstance(cutoff_segments, bool) or not isinstance(cutoff_segments, int):
             raise TypeError(f"Measure: cutoff_segments: expected a whole number, got {type(cutoff_segments).__name__}")
-        if cutoff_segments < 0:
+        if not 0 <= cutoff_segments <= 64:  # the library's most (measure.h)
             raise InvalidArgument(f"Measure: cutoff_segments: got {cutoff_segments}, expected 0 to 64")
         self._handle = _throng._measure_create(_number("Measure: cutoff_radius", cutoff_radius), cutoff_segments, lo,
                                                hi, bool(wrap))
@@ -601,8 +601,9 @@ class Feed:
         for arg, value in (("every", every), ("capacity", capacity)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise TypeError(f"Feed: {arg}: expected a whole number, got {type(value).__name__}")
-            if value < 0:
-                raise InvalidArgument(f"Feed: {arg}: got {value}, expected a count >= {1 if arg == 'every' else 0}")
+            if value < 0 or value > 0xFFFFFFFF:
+                raise InvalidArgument(f"Feed: {arg}: got {value}, expected a count from {1 if arg == 'every' else 0} "
+                                      "to 4294967295")
         self._world = world
         self.name = name
         self._handle = _throng._feed_create(world, name, _fields_arg("Feed", fields), every, capacity,
@@ -738,8 +739,14 @@ def load_scene_checkpoint(
 
     if isinstance(agents, bool) or not isinstance(agents, int):
         raise TypeError(f"load_scene_checkpoint: agents: expected a whole number, got {type(agents).__name__}")
-    if agents < 0:
-        raise InvalidArgument(f"load_scene_checkpoint: agents: got {agents}, expected 0 (any) or a count")
+    if not 0 <= agents <= 0xFFFFFFFF:
+        raise InvalidArgument(f"load_scene_checkpoint: agents: got {agents}, expected 0 (any) or a count "
+                              "to 4294967295")
+    if seed is not None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"load_scene_checkpoint: seed: expected a whole number or None, got {type(seed).__name__}")
+        if not 0 <= seed <= 0xFFFFFFFFFFFFFFFF:
+            raise InvalidArgument(f"load_scene_checkpoint: seed: got {seed}, expected 0 to 18446744073709551615")
     if isinstance(source, (bytes, bytearray, memoryview)):
         return _throng._scene_load_checkpoint(Scene, source, True, scene, agents, seed)
     with _naming(source):
