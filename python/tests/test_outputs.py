@@ -827,3 +827,35 @@ def test_counts_past_their_range_are_refused_not_cut(tmp_path):
     with pytest.raises(TypeError, match="load_scene_checkpoint: seed: expected a whole number, got str"):
         _throng._scene_load_checkpoint(throng.Scene, data, True, None, 0, "x")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_messages_name_the_function_and_the_argument(tmp_path):
+    world = small_world(3)
+    name = f"throng-pytest-msg-{os.getpid()}"
+    with pytest.raises(TypeError, match="^Feed: world: expected a throng.World or a throng.Scene, got int$"):
+        throng.Feed(42, name)
+    with pytest.raises(TypeError, match="^Measure.feed: world: expected a throng.World or a throng.Scene, got int$"):
+        throng.Measure().feed(42)
+    with pytest.raises(TypeError, match="^Writer: scenario: expected a str or None, got int$"):
+        throng.Writer(world, tmp_path / "a.thr", scenario=5)
+    with pytest.raises(TypeError, match="^Feed: scenario: expected a str or None, got int$"):
+        throng.Feed(world, name, scenario=5)
+    data = throng.scene_checkpoint_bytes(throng.Scene.builtin("crossing", agents=20, seed=1))
+    with pytest.raises(TypeError, match="^load_scene_checkpoint: scene: expected a str or None, got int$"):
+        throng.load_scene_checkpoint(data, scene=5)
+    with pytest.raises(TypeError, match=r"^Measure: bounds: expected \(\(xmin, ymin\), \(xmax, ymax\)\) or None, got 5$"):
+        throng.Measure(bounds=5)
+    m = throng.Measure()
+    line = m.add_line((0.0, 0.0), (1.0, 0.0))
+    area = m.add_rect((0.0, 0.0), (1.0, 1.0))
+    with pytest.raises(TypeError, match="^Measure.flow: t0: expected a number, got str$"):
+        m.flow(line, "1.5", 2.0)  # float("1.5") took it
+    with pytest.raises(TypeError, match="^Measure.flow: t1: expected a number, got str$"):
+        m.flow(line, 0.0, "x")
+    with pytest.raises(TypeError, match="^Measure.means: t0: expected a number, got str$"):
+        m.means(area, "0")
+    assert m.flow(line, 0, 1.0)["left"] == 0 and m.means(area, 0, 1)["samples"] == 0
+    with pytest.raises(TypeError, match="^World.from_checkpoint_bytes: data: expected bytes, got str$"):
+        throng.World.from_checkpoint_bytes("abc")
+    assert throng.World.from_checkpoint_bytes(memoryview(world.checkpoint_bytes())).hash() == world.hash()
+    assert list(tmp_path.iterdir()) == []
