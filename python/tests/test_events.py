@@ -303,6 +303,9 @@ def test_unit_bad_arguments():
         world.get_unit(1)
     with pytest.raises(throng.NotFound, match="archetype: no archetype 9"):
         world.add_unit(archetype=9)
+    with pytest.raises(throng.NotFound, match="rout_archetype: no archetype 9"):
+        world.add_unit(rout_archetype=9)
+    assert ":class:`throng.NotFound`\n        naming the field for an archetype" in throng.World.add_unit.__doc__
     with pytest.raises(throng.InvalidArgument, match="breaks_at"):
         world.add_unit(morale=dict(breaks_at=math.nan))
     with pytest.raises(throng.InvalidArgument, match="kind: unknown name 'blob'.*none, line, column, square, wedge"):
