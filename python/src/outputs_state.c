@@ -419,10 +419,10 @@ PyObject* thr_py_out_measure_feed(PyObject* module, PyObject* args)
 	if (h == NULL) {
 		return NULL;
 	}
-	Py_buffer bufs[5];
+	Py_buffer bufs[5]; // .obj NULL: not given (None)
 	int taken = 0;
 	for (; taken < 5; ++taken) {
-		bufs[taken].buf = NULL;
+		bufs[taken] = (Py_buffer){0};
 		if (objs[taken] != Py_None && PyObject_GetBuffer(objs[taken], &bufs[taken], PyBUF_C_CONTIGUOUS) != 0) {
 			break;
 		}
@@ -430,10 +430,10 @@ PyObject* thr_py_out_measure_feed(PyObject* module, PyObject* args)
 	PyObject* result = NULL;
 	if (taken == 5) {
 		Py_ssize_t n = bufs[0].len / 4;
-		bool sizes_ok = bufs[0].buf != NULL && bufs[1].buf != NULL && bufs[2].buf != NULL && n <= UINT32_MAX &&
-		                (bufs[3].buf == NULL) == (bufs[4].buf == NULL);
+		bool sizes_ok = bufs[0].obj != NULL && bufs[1].obj != NULL && bufs[2].obj != NULL && n <= UINT32_MAX &&
+		                (bufs[3].obj == NULL) == (bufs[4].obj == NULL);
 		for (int k = 0; k < 5 && sizes_ok; ++k) {
-			sizes_ok = bufs[k].buf == NULL || bufs[k].len == n * 4;
+			sizes_ok = bufs[k].obj == NULL || bufs[k].len == n * 4;
 		}
 		if (!sizes_ok) {
 			PyErr_SetString(PyExc_TypeError, "_measure_feed: expected as many uint32 ids as float32 values");
@@ -455,7 +455,7 @@ PyObject* thr_py_out_measure_feed(PyObject* module, PyObject* args)
 		}
 	}
 	for (int k = 0; k < taken; ++k) {
-		if (bufs[k].buf != NULL) {
+		if (bufs[k].obj != NULL) {
 			PyBuffer_Release(&bufs[k]);
 		}
 	}
