@@ -128,16 +128,39 @@ static const field_desc unit_state_fields[] = {
 	F(throng_unit_state, heading, FT_VEC),
 };
 
-/// The world of args[0] (a World), checked for `fn`; NULL with an
-/// exception set otherwise.
-static world_object* world_arg(PyObject* obj, const char* fn)
+// The order of a call: convert every argument, then check the world
+// (thr_py_world_check), then call the library, with no Python code between
+// the check and the call. A conversion can run Python code (__float__,
+// __index__, a dict's values, a buffer's exporter) and that code can let
+// another thread start a step of this world, which releases the GIL; a
+// check made before the conversions would then pass and the library would
+// run beside the step. Functions that convert something take the world
+// with world_type (no check yet) and call ready() last.
+
+/// args[0] as a World, not yet checked for use (ready()); NULL with
+/// TypeError otherwise.
+static world_object* world_type(PyObject* obj, const char* fn)
 {
 	if (!PyObject_TypeCheck(obj, &thr_py_world_type)) {
 		PyErr_Format(PyExc_TypeError, "World.%s: expected a throng.World, got %.80s", fn, Py_TYPE(obj)->tp_name);
 		return NULL;
 	}
-	world_object* w = (world_object*)obj;
-	return thr_py_world_check(w, fn) == 0 ? w : NULL;
+	return (world_object*)obj;
+}
+
+/// 0 when `w` can be used now (thr_py_world_check): call it after the
+/// last conversion, just before the library.
+static int ready(const world_object* w, const char* fn)
+{
+	return thr_py_world_check(w, fn);
+}
+
+/// The world of args[0] (a World), checked for `fn`, for functions that
+/// take nothing else; NULL with an exception set otherwise.
+static world_object* world_arg(PyObject* obj, const char* fn)
+{
+	world_object* w = world_type(obj, fn);
+	return w != NULL && ready(w, fn) == 0 ? w : NULL;
 }
 
 /// An id (a whole number): 0, or -1 with TypeError (not an int) or
@@ -292,8 +315,9 @@ static PyObject* set_arrival_radius(PyObject* module, PyObject* args)
 	if (!PyArg_ParseTuple(args, "OO:_set_arrival_radius", &obj, &value)) {
 		return NULL;
 	}
-	world_object* w = world_arg(obj, "set_arrival_radius");
-	if (w == NULL || thr_py_set_field(value, &radius, &radius_field, "World.set_arrival_radius") != 0) {
+	world_object* w = world_type(obj, "set_arrival_radius");
+	if (w == NULL || thr_py_set_field(value, &radius, &radius_field, "World.set_arrival_radius") != 0 ||
+	    ready(w, "set_arrival_radius") != 0) {
 		return NULL;
 	}
 	throng_status st = throng_world_set_arrival_radius(w->world, radius);
@@ -315,7 +339,7 @@ static PyObject* add_zone(PyObject* module, PyObject* args)
 	if (!PyArg_ParseTuple(args, "OOOO:_add_zone", &obj, &fields, &name, &points_obj)) {
 		return NULL;
 	}
-	world_object* w = world_arg(obj, "add_zone");
+	world_object* w = world_type(obj, "add_zone");
 	if (w == NULL) {
 		return NULL;
 	}
@@ -339,11 +363,15 @@ static PyObject* add_zone(PyObject* module, PyObject* args)
 		def.point_count = (uint32_t)(points.len / 8 > UINT32_MAX ? UINT32_MAX : points.len / 8);
 	}
 	uint32_t id = 0;
-	throng_status st = throng_world_add_zone(w->world, &def, &id);
-	if (points.buf != NULL) {
+	throng_status st = THRONG_OK;
+	int checked = ready(w, "add_zone");
+	if (checked == 0) {
+		st = throng_world_add_zone(w->world, &def, &id);
+	}
+	if (points.obj != NULL) {
 		PyBuffer_Release(&points);
 	}
-	return status_or_id(st, id);
+	return checked != 0 ? NULL : status_or_id(st, id);
 }
 
 /// _get_zone(world, id): (fields dict, name, points bytes or None).
@@ -355,8 +383,8 @@ static PyObject* get_zone(PyObject* module, PyObject* args)
 	if (!PyArg_ParseTuple(args, "OO:_get_zone", &obj, &id_obj)) {
 		return NULL;
 	}
-	world_object* w = world_arg(obj, "get_zone");
-	if (w == NULL || id_arg(id_obj, "get_zone", "zone", &id) != 0) {
+	world_object* w = world_type(obj, "get_zone");
+	if (w == NULL || id_arg(id_obj, "get_zone", "zone", &id) != 0 || ready(w, "get_zone") != 0) {
 		return NULL;
 	}
 	throng_zone_def def;
@@ -386,14 +414,21 @@ static PyObject* get_zone(PyObject* module, PyObject* args)
 	return Py_BuildValue("(NsN)", thr_py_struct_to_dict(&def, zone_fields, COUNT(zone_fields)), def.name, points);
 }
 
-/// A name argument as C text; NULL with TypeError otherwise.
+/// A name argument as C text; NULL with TypeError (not a str) or
+/// InvalidArgument (it holds a NUL, which would end the name early).
 static const char* text_arg(PyObject* obj, const char* fn)
 {
 	if (!PyUnicode_Check(obj)) {
 		PyErr_Format(PyExc_TypeError, "World.%s: name: expected a str, got %.80s", fn, Py_TYPE(obj)->tp_name);
 		return NULL;
 	}
-	return PyUnicode_AsUTF8(obj);
+	Py_ssize_t len = 0;
+	const char* text = PyUnicode_AsUTF8AndSize(obj, &len);
+	if (text != NULL && strlen(text) != (size_t)len) {
+		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "World.%s: name: %R holds a NUL", fn, obj);
+		return NULL;
+	}
+	return text;
 }
 
 /// _find_zone(world, name): the id; NotFound when no zone has that name.
@@ -404,9 +439,9 @@ static PyObject* find_zone(PyObject* module, PyObject* args)
 	if (!PyArg_ParseTuple(args, "OO:_find_zone", &obj, &name)) {
 		return NULL;
 	}
-	world_object* w = world_arg(obj, "find_zone");
+	world_object* w = world_type(obj, "find_zone");
 	const char* text = w != NULL ? text_arg(name, "find_zone") : NULL;
-	if (text == NULL) {
+	if (text == NULL || ready(w, "find_zone") != 0) {
 		return NULL;
 	}
 	uint32_t id = 0;
@@ -435,7 +470,7 @@ static PyObject* add_source(PyObject* module, PyObject* args)
 	if (!PyArg_ParseTuple(args, "OOOO:_add_source", &obj, &fields, &agent, &name)) {
 		return NULL;
 	}
-	world_object* w = world_arg(obj, "add_source");
+	world_object* w = world_type(obj, "add_source");
 	if (w == NULL) {
 		return NULL;
 	}
@@ -443,7 +478,7 @@ static PyObject* add_source(PyObject* module, PyObject* args)
 	if (thr_py_dict_to_struct(fields, &def, source_fields, COUNT(source_fields), "World.add_source") != 0 ||
 	    thr_py_dict_to_struct(agent, &def.agent, agent_def_fields, COUNT(agent_def_fields),
 	                          "World.add_source: agent") != 0 ||
-	    name_arg(name, "add_source", def.name, sizeof def.name) != 0) {
+	    name_arg(name, "add_source", def.name, sizeof def.name) != 0 || ready(w, "add_source") != 0) {
 		return NULL;
 	}
 	uint32_t id = 0;
@@ -460,8 +495,8 @@ static PyObject* get_source(PyObject* module, PyObject* args)
 	if (!PyArg_ParseTuple(args, "OO:_get_source", &obj, &id_obj)) {
 		return NULL;
 	}
-	world_object* w = world_arg(obj, "get_source");
-	if (w == NULL || id_arg(id_obj, "get_source", "source", &id) != 0) {
+	world_object* w = world_type(obj, "get_source");
+	if (w == NULL || id_arg(id_obj, "get_source", "source", &id) != 0 || ready(w, "get_source") != 0) {
 		return NULL;
 	}
 	throng_source_def def;
@@ -486,9 +521,9 @@ static PyObject* find_source(PyObject* module, PyObject* args)
 	if (!PyArg_ParseTuple(args, "OO:_find_source", &obj, &name)) {
 		return NULL;
 	}
-	world_object* w = world_arg(obj, "find_source");
+	world_object* w = world_type(obj, "find_source");
 	const char* text = w != NULL ? text_arg(name, "find_source") : NULL;
-	if (text == NULL) {
+	if (text == NULL || ready(w, "find_source") != 0) {
 		return NULL;
 	}
 	uint32_t id = 0;
@@ -517,7 +552,7 @@ static PyObject* add_unit(PyObject* module, PyObject* args)
 	if (!PyArg_ParseTuple(args, "OOOO:_add_unit", &obj, &fields, &morale, &formation)) {
 		return NULL;
 	}
-	world_object* w = world_arg(obj, "add_unit");
+	world_object* w = world_type(obj, "add_unit");
 	if (w == NULL) {
 		return NULL;
 	}
@@ -526,7 +561,8 @@ static PyObject* add_unit(PyObject* module, PyObject* args)
 	    thr_py_dict_to_struct(morale, &def.morale, morale_fields, COUNT(morale_fields), "World.add_unit: morale") !=
 	        0 ||
 	    thr_py_dict_to_struct(formation, &def.formation, formation_fields, COUNT(formation_fields),
-	                          "World.add_unit: formation") != 0) {
+	                          "World.add_unit: formation") != 0 ||
+	    ready(w, "add_unit") != 0) {
 		return NULL;
 	}
 	uint32_t id = 0;
@@ -543,8 +579,8 @@ static PyObject* get_unit(PyObject* module, PyObject* args)
 	if (!PyArg_ParseTuple(args, "OO:_get_unit", &obj, &id_obj)) {
 		return NULL;
 	}
-	world_object* w = world_arg(obj, "get_unit");
-	if (w == NULL || id_arg(id_obj, "get_unit", "unit", &id) != 0) {
+	world_object* w = world_type(obj, "get_unit");
+	if (w == NULL || id_arg(id_obj, "get_unit", "unit", &id) != 0 || ready(w, "get_unit") != 0) {
 		return NULL;
 	}
 	if (id >= throng_world_unit_count(w->world)) {
@@ -568,7 +604,7 @@ static PyObject* order_unit(PyObject* module, PyObject* args)
 	if (!PyArg_ParseTuple(args, "OOOO:_order_unit", &obj, &id_obj, &kind, &point)) {
 		return NULL;
 	}
-	world_object* w = world_arg(obj, "order_unit");
+	world_object* w = world_type(obj, "order_unit");
 	if (w == NULL || id_arg(id_obj, "order_unit", "unit", &id) != 0) {
 		return NULL;
 	}
@@ -578,7 +614,7 @@ static PyObject* order_unit(PyObject* module, PyObject* args)
 	};
 	throng_order order = {.kind = THRONG_ORDER_HALT};
 	if (thr_py_set_field(kind, &order, &order_fields[0], "World.order_unit") != 0 ||
-	    thr_py_set_field(point, &order, &order_fields[1], "World.order_unit") != 0) {
+	    thr_py_set_field(point, &order, &order_fields[1], "World.order_unit") != 0 || ready(w, "order_unit") != 0) {
 		return NULL;
 	}
 	if (id >= throng_world_unit_count(w->world)) {

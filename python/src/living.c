@@ -14,6 +14,14 @@
 // (in reverse order, from the copies), so a batch either changes every
 // agent or none. Nothing here reallocates the agent store (setters and
 // removal write in place), so none of these calls refuses live views.
+//
+// The order of a call: PyArg_ParseTuple's conversions, then the buffers
+// (take) and any dict, then thr_py_world_check, then the library, with no
+// Python code between the check and the library. A conversion can run
+// Python code (__float__, __index__, a buffer's exporter, a dict's
+// values), and that code can let another thread start a step of this
+// world (it releases the GIL): a check made before it would pass, and the
+// library would then run beside the step.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,16 +91,15 @@ static PyObject* living_remove(PyObject* module, PyObject* args)
 	if (!PyArg_ParseTuple(args, "O!O:_remove", &thr_py_world_type, &w, &ids_obj)) {
 		return NULL;
 	}
-	if (thr_py_world_check(w, "remove") != 0) {
-		return NULL;
-	}
 	Py_buffer ids;
 	if (take(ids_obj, "World.remove", "ids", -1, 1, 'I', false, &ids) != 0) {
 		return NULL;
 	}
 	Py_ssize_t n = ids.len / 4;
 	PyObject* result = NULL;
-	if (n == 0 || n > UINT32_MAX) {
+	if (thr_py_world_check(w, "remove") != 0) {
+		// the exception is set
+	} else if (n == 0 || n > UINT32_MAX) {
 		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "World.remove: ids: expected 1 to 4294967295 ids, got %zd", n);
 	} else if (check_ids(w->world, "World.remove", ids.buf, n, NULL) == 0) {
 		throng_status st = throng_world_remove_agents(w->world, ids.buf, (uint32_t)n);
@@ -194,9 +201,6 @@ static PyObject* living_set(PyObject* module, PyObject* args)
 	                      &second_obj)) {
 		return NULL;
 	}
-	if (thr_py_world_check(w, fn + (strncmp(fn, "World.", 6) == 0 ? 6 : 0)) != 0) {
-		return NULL;
-	}
 	if (kind < 0 || kind >= SET_KINDS) {
 		PyErr_Format(PyExc_ValueError, "_set: no setter %d", kind);
 		return NULL;
@@ -219,7 +223,9 @@ static PyObject* living_set(PyObject* module, PyObject* args)
 	throng_agent_state* old = NULL;
 	char prefix[96];
 	snprintf(prefix, sizeof prefix, "%s: ", fn);
-	if (n > UINT32_MAX) {
+	if (thr_py_world_check(w, fn + (strncmp(fn, "World.", 6) == 0 ? 6 : 0)) != 0) {
+		// the exception is set
+	} else if (n > UINT32_MAX) {
 		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "%s: ids: got %zd ids", fn, n);
 	} else if (n == 0) {
 		Py_INCREF(Py_None);
@@ -261,12 +267,20 @@ static PyObject* living_set(PyObject* module, PyObject* args)
 				}
 			}
 			if (st != THRONG_OK) {
-				char at[128];
-				snprintf(at, sizeof at, "%s: values[%zd] (id %u): ", fn, k, id[k]);
-				raise_prefixed(st, at);
+				// The library's message is kept, the agents are put back,
+				// and only then is the exception made: making it may run
+				// Python code (a collection), after which the world may be
+				// stepping in another thread.
+				const char* why = throng_last_error();
+				if (why == NULL || why[0] == '\0') {
+					why = throng_status_name(st) != NULL ? throng_status_name(st) : "error";
+				}
+				char message[512];
+				snprintf(message, sizeof message, "%s: values[%zd] (id %u): %s", fn, k, id[k], why);
 				while (changed-- > 0) {
 					restore_one(w->world, kind, &old[changed]);
 				}
+				thr_py_raise(st, "%s", message);
 			}
 		}
 		if (st == THRONG_OK) {
@@ -301,14 +315,15 @@ static PyObject* living_query_radius(PyObject* module, PyObject* args)
 	                      &filter.group, &filter.archetype, &filter.exclude, &out_obj)) {
 		return NULL;
 	}
-	if (thr_py_world_check(w, "query_radius") != 0) {
-		return NULL;
-	}
 	Py_buffer out;
 	if (take(out_obj, "World.query_radius", "out", -1, 1, 'I', true, &out) != 0) {
 		return NULL;
 	}
 	uint32_t total = 0;
+	if (thr_py_world_check(w, "query_radius") != 0) {
+		PyBuffer_Release(&out);
+		return NULL;
+	}
 	throng_status st = throng_world_query_radius(w->world, (throng_vec2){cx, cy}, radius, &filter, out.buf,
 	                                             (uint32_t)(out.len / 4), &total);
 	PyBuffer_Release(&out);
@@ -327,14 +342,15 @@ static PyObject* living_query_box(PyObject* module, PyObject* args)
 	                      &filter.group, &filter.archetype, &filter.exclude, &out_obj)) {
 		return NULL;
 	}
-	if (thr_py_world_check(w, "query_box") != 0) {
-		return NULL;
-	}
 	Py_buffer out;
 	if (take(out_obj, "World.query_box", "out", -1, 1, 'I', true, &out) != 0) {
 		return NULL;
 	}
 	uint32_t total = 0;
+	if (thr_py_world_check(w, "query_box") != 0) {
+		PyBuffer_Release(&out);
+		return NULL;
+	}
 	throng_status st = throng_world_query_box(w->world, lo, hi, &filter, out.buf, (uint32_t)(out.len / 4), &total);
 	PyBuffer_Release(&out);
 	return st == THRONG_OK ? PyLong_FromUnsignedLong(total) : raise_prefixed(st, "World.query_box: ");
@@ -352,9 +368,6 @@ static PyObject* living_query_polygon(PyObject* module, PyObject* args)
 	                      &filter.archetype, &filter.exclude, &out_obj)) {
 		return NULL;
 	}
-	if (thr_py_world_check(w, "query_polygon") != 0) {
-		return NULL;
-	}
 	Py_buffer points, out;
 	if (take(points_obj, "World.query_polygon", "points", -1, 2, 'f', false, &points) != 0) {
 		return NULL;
@@ -365,6 +378,11 @@ static PyObject* living_query_polygon(PyObject* module, PyObject* args)
 	}
 	uint32_t total = 0;
 	Py_ssize_t n = points.len / 8;
+	if (thr_py_world_check(w, "query_polygon") != 0) {
+		PyBuffer_Release(&out);
+		PyBuffer_Release(&points);
+		return NULL;
+	}
 	throng_status st = throng_world_query_polygon(w->world, points.buf, n > UINT32_MAX ? UINT32_MAX : (uint32_t)n,
 	                                              &filter, out.buf, (uint32_t)(out.len / 4), &total);
 	PyBuffer_Release(&out);
@@ -386,14 +404,15 @@ static PyObject* living_query_nearest(PyObject* module, PyObject* args)
 	                      &filter.archetype, &filter.exclude, &out_obj)) {
 		return NULL;
 	}
-	if (thr_py_world_check(w, "query_nearest") != 0) {
-		return NULL;
-	}
 	Py_buffer out;
 	if (take(out_obj, "World.query_nearest", "out", (Py_ssize_t)k, 1, 'I', true, &out) != 0) {
 		return NULL;
 	}
 	uint32_t total = 0;
+	if (thr_py_world_check(w, "query_nearest") != 0) {
+		PyBuffer_Release(&out);
+		return NULL;
+	}
 	throng_status st = throng_world_query_nearest(w->world, (throng_vec2){px, py}, k, &filter, out.buf, &total);
 	PyBuffer_Release(&out);
 	return st == THRONG_OK ? PyLong_FromUnsignedLong(total) : raise_prefixed(st, "World.query_nearest: ");
@@ -417,9 +436,6 @@ static PyObject* living_query_batch(PyObject* module, PyObject* args)
 		return NULL;
 	}
 	const char* fn = nearest ? "World.query_nearest_batch" : "World.query_radius_batch";
-	if (thr_py_world_check(w, fn + 6) != 0) {
-		return NULL;
-	}
 	Py_buffer points, out, totals;
 	if (take(points_obj, fn, "points", -1, 2, 'f', false, &points) != 0) {
 		return NULL;
@@ -435,8 +451,12 @@ static PyObject* living_query_batch(PyObject* module, PyObject* args)
 		return NULL;
 	}
 	throng_status st = THRONG_OK;
-	if (n > UINT32_MAX) {
+	int failed = 0; // the exception is set
+	if (thr_py_world_check(w, fn + 6) != 0) {
+		failed = 1;
+	} else if (n > UINT32_MAX) {
 		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "%s: got %zd points", fn, n);
+		failed = 1;
 	} else {
 		st = nearest ? throng_world_query_nearest_batch(w->world, points.buf, (uint32_t)n, per_query, &filter,
 		                                                out.buf, totals.buf)
@@ -446,7 +466,7 @@ static PyObject* living_query_batch(PyObject* module, PyObject* args)
 	PyBuffer_Release(&totals);
 	PyBuffer_Release(&out);
 	PyBuffer_Release(&points);
-	if (n > UINT32_MAX) {
+	if (failed) {
 		return NULL;
 	}
 	if (st != THRONG_OK) {
@@ -543,11 +563,8 @@ static PyObject* living_set_controller(PyObject* module, PyObject* args)
 	if (!PyArg_ParseTuple(args, "O!IO:_set_controller", &thr_py_world_type, &w, &archetype, &dict)) {
 		return NULL;
 	}
-	if (thr_py_world_check(w, "set_controller") != 0) {
-		return NULL;
-	}
 	throng_controller c;
-	if (thr_py_controller_from_dict(dict, &c) != 0) {
+	if (thr_py_controller_from_dict(dict, &c) != 0 || thr_py_world_check(w, "set_controller") != 0) {
 		return NULL;
 	}
 	throng_status st = throng_world_set_controller(w->world, archetype, &c);
@@ -666,15 +683,16 @@ static PyObject* living_add_path(PyObject* module, PyObject* args)
 	if (!PyArg_ParseTuple(args, "O!Op:_add_path", &thr_py_world_type, &w, &points_obj, &loop)) {
 		return NULL;
 	}
-	if (thr_py_world_check(w, "add_path") != 0) {
-		return NULL;
-	}
 	Py_buffer points;
 	if (take(points_obj, "World.add_path", "points", -1, 2, 'f', false, &points) != 0) {
 		return NULL;
 	}
 	Py_ssize_t n = points.len / 8;
 	uint32_t id = 0;
+	if (thr_py_world_check(w, "add_path") != 0) {
+		PyBuffer_Release(&points);
+		return NULL;
+	}
 	throng_status st = throng_world_add_path(w->world, points.buf, n > UINT32_MAX ? UINT32_MAX : (uint32_t)n,
 	                                         loop != 0, &id);
 	PyBuffer_Release(&points);
@@ -755,9 +773,6 @@ static PyObject* living_forces(PyObject* module, PyObject* args)
 		return NULL;
 	}
 	const char* fn = slot < 0 ? "World.total_force" : "World.slot_force";
-	if (thr_py_world_check(w, fn + 6) != 0) {
-		return NULL;
-	}
 	Py_buffer ids, out;
 	if (take(ids_obj, fn, "ids", -1, 1, 'I', false, &ids) != 0) {
 		return NULL;
@@ -768,7 +783,9 @@ static PyObject* living_forces(PyObject* module, PyObject* args)
 		return NULL;
 	}
 	PyObject* result = NULL;
-	if (slot > UINT32_MAX) {
+	if (thr_py_world_check(w, fn + 6) != 0) {
+		// the exception is set
+	} else if (slot > UINT32_MAX) {
 		thr_py_raise(THRONG_ERR_NOT_FOUND, "%s: slot: no slot %ld", fn, slot);
 	} else if (check_ids(w->world, fn, ids.buf, n, NULL) == 0) {
 		const uint32_t* id = ids.buf;

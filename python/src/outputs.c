@@ -18,8 +18,8 @@
 #include "throng/export.h"
 #include "outputs.h"
 
-static const char* const exporter_name = "throng.exporter";
-static const char* const reader_name = "throng.stream_reader";
+static const char* const exporter_name = THR_PY_OUT_EXPORTER;
+static const char* const reader_name = THR_PY_OUT_READER;
 
 static void destroy_exporter(void* p) { throng_exporter_destroy(p); }
 static void destroy_reader(void* p) { throng_stream_reader_destroy(p); }
@@ -72,6 +72,36 @@ handle* thr_py_out_handle(PyObject* capsule, const char* name, const char* fn, b
 	return h;
 }
 
+int thr_py_out_count(PyObject* obj, const char* where, const char* name, unsigned long long least,
+                     unsigned long long most, unsigned long long* out)
+{
+	if (PyBool_Check(obj) || !PyIndex_Check(obj)) {
+		PyErr_Format(PyExc_TypeError, "%s: %s: expected a whole number, got %.100s", where, name,
+		             Py_TYPE(obj)->tp_name);
+		return -1;
+	}
+	PyObject* index = PyNumber_Index(obj);
+	if (index == NULL) {
+		return -1;
+	}
+	unsigned long long v = PyLong_AsUnsignedLongLong(index); // OverflowError below 0 or past 2**64 - 1
+	bool overflow = v == (unsigned long long)-1 && PyErr_Occurred() != NULL;
+	if (overflow && !PyErr_ExceptionMatches(PyExc_OverflowError)) {
+		Py_DECREF(index);
+		return -1;
+	}
+	PyErr_Clear();
+	if (overflow || v < least || v > most) {
+		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "%s: %s: got %S, expected %llu to %llu", where, name, index, least,
+		             most);
+		Py_DECREF(index);
+		return -1;
+	}
+	Py_DECREF(index);
+	*out = v;
+	return 0;
+}
+
 world_object* thr_py_out_world(PyObject* obj, const char* fn)
 {
 	if (!PyObject_TypeCheck(obj, &thr_py_world_type)) {
@@ -94,19 +124,21 @@ static const char format_names[] = "auto, bin, csv, ped, sqlite";
 static PyObject* exporter_create(PyObject* module, PyObject* args)
 {
 	(void)module;
-	PyObject *world_obj, *path = NULL;
+	PyObject *world_obj, *every_obj, *path = NULL;
 	const char *format_str, *fields_str, *scenario;
-	unsigned long every;
-	if (!PyArg_ParseTuple(args, "OO&szkz:_exporter_create", &world_obj, PyUnicode_FSConverter, &path, &format_str,
-	                      &fields_str, &every, &scenario)) {
+	if (!PyArg_ParseTuple(args, "OO&szOz:_exporter_create", &world_obj, PyUnicode_FSConverter, &path, &format_str,
+	                      &fields_str, &every_obj, &scenario)) {
 		return NULL;
 	}
 	PyObject* result = NULL;
-	world_object* w = thr_py_out_world(world_obj, "export");
+	unsigned long long every = 0;
+	world_object* w = thr_py_out_count(every_obj, "Writer", "every", 1, UINT32_MAX, &every) == 0
+	                      ? thr_py_out_world(world_obj, "export")
+	                      : NULL;
 	throng_export_def def = throng_export_default_def();
 	uint32_t fields = 0;
 	if (w == NULL) {
-		// thr_py_out_world set the exception
+		// the exception is set
 	} else if (!throng_format_from_name(format_str, &def.format)) {
 		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "Writer: format: unknown format '%s' (expected one of: %s)",
 		             format_str, format_names);
@@ -115,8 +147,6 @@ static PyObject* exporter_create(PyObject* module, PyObject* args)
 		             "Writer: fields: %s; every name: x, y, vx, vy, hx, hy, group, archetype, health, "
 		             "combat_state, position, velocity, heading, all",
 		             throng_last_error());
-	} else if (every < 1 || every > UINT32_MAX) {
-		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "Writer: every: got %lu, expected a count of steps >= 1", every);
 	} else {
 		def.fields = fields;
 		def.every = (uint32_t)every;
@@ -372,15 +402,32 @@ static PyObject* stream_state(PyObject* module, PyObject* capsule)
 	                     (unsigned long long)throng_stream_offset(h->ptr));
 }
 
+/// The name of `capsule` when it is one of this module's handles, else
+/// NULL (another module's capsule holds something else than a handle).
+static const char* handle_name(PyObject* capsule)
+{
+	static const char* const names[] = {THR_PY_OUT_EXPORTER, THR_PY_OUT_READER,  THR_PY_OUT_FEED,
+	                                    THR_PY_OUT_FEED_READER, THR_PY_OUT_METRICS, THR_PY_OUT_MEASURE};
+	const char* name = PyCapsule_CheckExact(capsule) ? PyCapsule_GetName(capsule) : NULL;
+	for (size_t k = 0; name != NULL && k < sizeof names / sizeof names[0]; ++k) {
+		if (strcmp(name, names[k]) == 0) {
+			return names[k];
+		}
+	}
+	return NULL;
+}
+
 /// _close(handle): frees the object of any handle now; nothing when closed.
 static PyObject* handle_close(PyObject* module, PyObject* capsule)
 {
 	(void)module;
-	if (!PyCapsule_CheckExact(capsule)) {
-		PyErr_SetString(PyExc_TypeError, "_close: expected a handle");
+	const char* name = handle_name(capsule);
+	if (name == NULL) {
+		PyErr_Format(PyExc_TypeError, "_close: expected a handle of throng._throng, got %.100s",
+		             Py_TYPE(capsule)->tp_name);
 		return NULL;
 	}
-	handle* h = PyCapsule_GetPointer(capsule, PyCapsule_GetName(capsule));
+	handle* h = PyCapsule_GetPointer(capsule, name);
 	if (h == NULL) {
 		return NULL;
 	}
@@ -396,22 +443,44 @@ static PyObject* handle_close(PyObject* module, PyObject* capsule)
 // ---------------------------------------------------------------------------
 // The live feed (POSIX shared memory)
 
-static const char* const feed_name = "throng.feed";
-static const char* const feed_reader_name = "throng.feed_reader";
+static const char* const feed_name = THR_PY_OUT_FEED;
+static const char* const feed_reader_name = THR_PY_OUT_FEED_READER;
 
 static void destroy_feed(void* p) { throng_feed_destroy(p); }
 static void destroy_feed_reader(void* p) { throng_feed_reader_destroy(p); }
+
+/// A feed's name as C text; NULL with TypeError (not a str) or
+/// InvalidArgument (a NUL, which would end the name early), naming `where`.
+static const char* feed_name_arg(PyObject* obj, const char* where)
+{
+	if (!PyUnicode_Check(obj)) {
+		PyErr_Format(PyExc_TypeError, "%s: name: expected a str, got %.100s", where, Py_TYPE(obj)->tp_name);
+		return NULL;
+	}
+	Py_ssize_t len = 0;
+	const char* text = PyUnicode_AsUTF8AndSize(obj, &len);
+	if (text != NULL && strlen(text) != (size_t)len) {
+		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "%s: name: %R holds a NUL", where, obj);
+		return NULL;
+	}
+	return text;
+}
 
 /// _feed_create(world, name, fields, every, capacity, scenario, replace).
 static PyObject* feed_create(PyObject* module, PyObject* args)
 {
 	(void)module;
-	PyObject* world_obj;
-	const char *name, *fields_str, *scenario;
-	unsigned long every, capacity;
+	PyObject *world_obj, *name_obj, *every_obj, *capacity_obj;
+	const char *fields_str, *scenario;
+	unsigned long long every = 0, capacity = 0;
 	int replace;
-	if (!PyArg_ParseTuple(args, "Oszkkzp:_feed_create", &world_obj, &name, &fields_str, &every, &capacity, &scenario,
-	                      &replace)) {
+	if (!PyArg_ParseTuple(args, "OOzOOzp:_feed_create", &world_obj, &name_obj, &fields_str, &every_obj,
+	                      &capacity_obj, &scenario, &replace)) {
+		return NULL;
+	}
+	const char* name = feed_name_arg(name_obj, "Feed");
+	if (name == NULL || thr_py_out_count(every_obj, "Feed", "every", 1, UINT32_MAX, &every) != 0 ||
+	    thr_py_out_count(capacity_obj, "Feed", "capacity", 0, UINT32_MAX, &capacity) != 0) {
 		return NULL;
 	}
 	world_object* w = thr_py_out_world(world_obj, "feed");
@@ -424,14 +493,6 @@ static PyObject* feed_create(PyObject* module, PyObject* args)
 		                    "Feed: fields: %s; every name: x, y, vx, vy, hx, hy, group, archetype, health, "
 		                    "combat_state, position, velocity, heading, all",
 		                    throng_last_error());
-	}
-	if (every < 1 || every > UINT32_MAX) {
-		return thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "Feed: every: got %lu, expected a count of steps >= 1",
-		                    every);
-	}
-	if (capacity > UINT32_MAX) {
-		return thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "Feed: capacity: got %lu, expected at most 4294967295",
-		                    capacity);
 	}
 	def.every = (uint32_t)every;
 	def.capacity = (uint32_t)capacity;
@@ -503,7 +564,7 @@ static PyObject* feed_close(PyObject* module, PyObject* capsule)
 static PyObject* feed_open(PyObject* module, PyObject* arg)
 {
 	(void)module;
-	const char* name = PyUnicode_AsUTF8(arg);
+	const char* name = feed_name_arg(arg, "FeedReader");
 	if (name == NULL) {
 		return NULL;
 	}

@@ -11,6 +11,14 @@
 
 #include "module.h"
 
+// The names of the capsules of each kind of object (one a kind).
+#define THR_PY_OUT_EXPORTER "throng.exporter"
+#define THR_PY_OUT_READER "throng.stream_reader"
+#define THR_PY_OUT_FEED "throng.feed"
+#define THR_PY_OUT_FEED_READER "throng.feed_reader"
+#define THR_PY_OUT_METRICS "throng.metrics"
+#define THR_PY_OUT_MEASURE "throng.measure"
+
 typedef struct handle {
 	void* ptr;
 	void (*destroy)(void* ptr);
@@ -24,6 +32,13 @@ PyObject* thr_py_out_wrap(void* ptr, void (*destroy)(void*), const char* name);
 /// The handle in `capsule`; with `open` its object must still be there
 /// (ValueError "FN: it is closed" otherwise). NULL with an exception set.
 handle* thr_py_out_handle(PyObject* capsule, const char* name, const char* fn, bool open);
+
+/// `obj`, a whole number (an int or an object with __index__, not a bool)
+/// from `least` to `most`, into *out: 0, or -1 with TypeError or
+/// InvalidArgument, each naming "WHERE: NAME". Instead of the "k" format,
+/// which keeps the low bits of any int.
+int thr_py_out_count(PyObject* obj, const char* where, const char* name, unsigned long long least,
+                     unsigned long long most, unsigned long long* out);
 
 /// `obj` as a world that can be used now (TypeError, or as thr_py_world_check).
 world_object* thr_py_out_world(PyObject* obj, const char* fn);

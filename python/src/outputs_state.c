@@ -10,8 +10,8 @@
 #include "throng/metrics.h"
 #include "outputs.h"
 
-static const char* const metrics_name = "throng.metrics";
-static const char* const measure_name = "throng.measure";
+static const char* const metrics_name = THR_PY_OUT_METRICS;
+static const char* const measure_name = THR_PY_OUT_MEASURE;
 
 static void destroy_metrics(void* p) { throng_metrics_destroy(p); }
 static void destroy_measure(void* p) { throng_measure_destroy(p); }
@@ -178,12 +178,11 @@ PyObject* thr_py_out_scene_checkpoint_bytes(PyObject* module, PyObject* scene_ob
 PyObject* thr_py_out_scene_load_checkpoint(PyObject* module, PyObject* args)
 {
 	(void)module;
-	PyObject *cls, *source, *seed_obj;
+	PyObject *cls, *source, *agents_obj, *seed_obj;
 	int from_bytes;
 	const char* name;
-	unsigned long agents;
-	if (!PyArg_ParseTuple(args, "O!OpzkO:_scene_load_checkpoint", &PyType_Type, &cls, &source, &from_bytes, &name,
-	                      &agents, &seed_obj)) {
+	if (!PyArg_ParseTuple(args, "O!OpzOO:_scene_load_checkpoint", &PyType_Type, &cls, &source, &from_bytes, &name,
+	                      &agents_obj, &seed_obj)) {
 		return NULL;
 	}
 	if (!PyType_IsSubtype((PyTypeObject*)cls, &thr_py_scene_type)) {
@@ -192,16 +191,16 @@ PyObject* thr_py_out_scene_load_checkpoint(PyObject* module, PyObject* args)
 	}
 	throng_scene_resume_def expect = throng_scene_default_resume_def();
 	expect.scene = name;
-	if (agents > UINT32_MAX) {
-		return thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "Scene.load_checkpoint: agents: got %lu", agents);
+	unsigned long long agents = 0, seed = 0;
+	if (thr_py_out_count(agents_obj, "load_scene_checkpoint", "agents", 0, UINT32_MAX, &agents) != 0 ||
+	    (seed_obj != Py_None &&
+	     thr_py_out_count(seed_obj, "load_scene_checkpoint", "seed", 0, UINT64_MAX, &seed) != 0)) {
+		return NULL;
 	}
 	expect.agents = (uint32_t)agents;
 	if (seed_obj != Py_None) {
 		expect.check_seed = true;
-		expect.seed = PyLong_AsUnsignedLongLong(seed_obj);
-		if (PyErr_Occurred()) {
-			return NULL;
-		}
+		expect.seed = (uint64_t)seed;
 	}
 	throng_scene* scene = NULL;
 	throng_status st;
@@ -329,15 +328,16 @@ PyObject* thr_py_out_measure_create(PyObject* module, PyObject* args)
 {
 	(void)module;
 	throng_measure_def def = throng_measure_default_def();
-	unsigned long segments;
+	PyObject* segments_obj;
+	unsigned long long segments = 0;
 	int wrap;
-	if (!PyArg_ParseTuple(args, "fk(ff)(ff)p:_measure_create", &def.cutoff_radius, &segments, &def.bounds_min.x,
+	if (!PyArg_ParseTuple(args, "fO(ff)(ff)p:_measure_create", &def.cutoff_radius, &segments_obj, &def.bounds_min.x,
 	                      &def.bounds_min.y, &def.bounds_max.x, &def.bounds_max.y, &wrap)) {
 		return NULL;
 	}
-	if (segments > UINT32_MAX) {
-		return thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "Measure: cutoff_segments: got %lu, expected at most 64",
-		                    segments);
+	// 64: the library's most (measure.h)
+	if (thr_py_out_count(segments_obj, "Measure", "cutoff_segments", 0, 64, &segments) != 0) {
+		return NULL;
 	}
 	def.cutoff_segments = (uint32_t)segments;
 	def.wrap = wrap != 0;
@@ -419,10 +419,10 @@ PyObject* thr_py_out_measure_feed(PyObject* module, PyObject* args)
 	if (h == NULL) {
 		return NULL;
 	}
-	Py_buffer bufs[5];
+	Py_buffer bufs[5]; // .obj NULL: not given (None)
 	int taken = 0;
 	for (; taken < 5; ++taken) {
-		bufs[taken].buf = NULL;
+		bufs[taken] = (Py_buffer){0};
 		if (objs[taken] != Py_None && PyObject_GetBuffer(objs[taken], &bufs[taken], PyBUF_C_CONTIGUOUS) != 0) {
 			break;
 		}
@@ -430,10 +430,10 @@ PyObject* thr_py_out_measure_feed(PyObject* module, PyObject* args)
 	PyObject* result = NULL;
 	if (taken == 5) {
 		Py_ssize_t n = bufs[0].len / 4;
-		bool sizes_ok = bufs[0].buf != NULL && bufs[1].buf != NULL && bufs[2].buf != NULL && n <= UINT32_MAX &&
-		                (bufs[3].buf == NULL) == (bufs[4].buf == NULL);
+		bool sizes_ok = bufs[0].obj != NULL && bufs[1].obj != NULL && bufs[2].obj != NULL && n <= UINT32_MAX &&
+		                (bufs[3].obj == NULL) == (bufs[4].obj == NULL);
 		for (int k = 0; k < 5 && sizes_ok; ++k) {
-			sizes_ok = bufs[k].buf == NULL || bufs[k].len == n * 4;
+			sizes_ok = bufs[k].obj == NULL || bufs[k].len == n * 4;
 		}
 		if (!sizes_ok) {
 			PyErr_SetString(PyExc_TypeError, "_measure_feed: expected as many uint32 ids as float32 values");
@@ -455,7 +455,7 @@ PyObject* thr_py_out_measure_feed(PyObject* module, PyObject* args)
 		}
 	}
 	for (int k = 0; k < taken; ++k) {
-		if (bufs[k].buf != NULL) {
+		if (bufs[k].obj != NULL) {
 			PyBuffer_Release(&bufs[k]);
 		}
 	}

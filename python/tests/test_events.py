@@ -135,6 +135,8 @@ def test_zone_bad_arguments():
         world.get_zone("a")
     with pytest.raises(throng.NotFound, match="World.find_zone: name: no zone called 'b'"):
         world.find_zone("b")
+    with pytest.raises(throng.InvalidArgument, match=r"World.find_zone: name: 'a\\x00b' holds a NUL"):
+        world.find_zone("a\0b")  # not "a": the C text would end at the NUL
     with pytest.raises(throng.InvalidArgument, match="shape: unknown name 'square'.*circle, box, polygon"):
         world.add_zone("square")
     with pytest.raises(throng.InvalidArgument, match="radius"):
@@ -244,6 +246,8 @@ def test_source_bad_arguments():
         world.get_source(0)
     with pytest.raises(throng.NotFound, match="World.find_source: name: no source called 'x'"):
         world.find_source("x")
+    with pytest.raises(throng.InvalidArgument, match="World.find_source: name: .* holds a NUL"):
+        world.find_source("s\0x")
     assert world.source_count == 0
 
 
@@ -299,6 +303,9 @@ def test_unit_bad_arguments():
         world.get_unit(1)
     with pytest.raises(throng.NotFound, match="archetype: no archetype 9"):
         world.add_unit(archetype=9)
+    with pytest.raises(throng.NotFound, match="rout_archetype: no archetype 9"):
+        world.add_unit(rout_archetype=9)
+    assert ":class:`throng.NotFound`\n        naming the field for an archetype" in throng.World.add_unit.__doc__
     with pytest.raises(throng.InvalidArgument, match="breaks_at"):
         world.add_unit(morale=dict(breaks_at=math.nan))
     with pytest.raises(throng.InvalidArgument, match="kind: unknown name 'blob'.*none, line, column, square, wedge"):

@@ -303,6 +303,26 @@ def test_query_radius_and_nearest_match_brute_force(crowd, filt):
     assert crowd.query_radius((0, 0), 200.0, **filt).size == ids.size  # more than the first buffer holds
 
 
+def test_query_nearest_sizes_its_buffer_by_the_agents(crowd):
+    # A huge k asked for a k-long buffer (16 GiB for 2**32 - 1) and
+    # returned a view that kept it alive; the buffer now holds at most the
+    # agents, and the result is its own array of the right size.
+    ids, pos = brute(crowd)
+    sorted_ids, _ = by_distance(ids, pos, (0.0, 0.0))
+    got = crowd.query_nearest((0.0, 0.0), 2**32 - 1)
+    assert np.array_equal(got, sorted_ids) and got.base is None and got.nbytes == 4 * len(crowd)
+    g_ids, g_pos = brute(crowd, group=2)
+    got = crowd.query_nearest((0.0, 0.0), 2**32 - 1, group=2)
+    assert np.array_equal(got, by_distance(g_ids, g_pos, (0.0, 0.0))[0])
+    assert got.base is None and got.nbytes == 4 * g_ids.size < 4 * len(crowd)
+    got = crowd.query_nearest((0.0, 0.0), 5)
+    assert np.array_equal(got, sorted_ids[:5]) and got.base is None
+    empty = throng.World(seed=1)
+    assert empty.query_nearest((0.0, 0.0), 2**32 - 1).size == 0
+    with pytest.raises(throng.InvalidArgument, match="k"):
+        crowd.query_nearest((0.0, 0.0), 0)
+
+
 def test_query_box_and_polygon_match_brute_force(crowd):
     ids, pos = brute(crowd)
     box = crowd.query_box((-10, -5), (20, 12.5))

@@ -608,6 +608,10 @@ def test_feed_capacity_and_bad_arguments():
         throng.Feed(world, name, capacity=-1)
     with pytest.raises(TypeError, match="FeedReader: name"):
         throng.FeedReader(3)
+    with pytest.raises(throng.InvalidArgument, match="FeedReader: name: .* holds a NUL"):
+        throng.FeedReader(name + "\0junk")
+    with pytest.raises(throng.InvalidArgument, match="Feed: name: .* holds a NUL"):
+        throng.Feed(world, name + "\0junk")
 
 
 def test_outputs_refuse_a_world_being_stepped(tmp_path):
@@ -767,3 +771,91 @@ def test_measure_feed_state_arrays():
     with pytest.raises(TypeError, match="time: expected a number"):
         m.feed_state("1", [3], [(0.0, 0.0)])
     assert m.states == 2
+
+
+def test_close_takes_only_the_modules_own_handles():
+    # Another module's capsule holds no handle: taking it for one wrote
+    # through its pointer (a crash with datetime's).
+    import datetime
+
+    for other in (datetime.datetime_CAPI, 5, None):
+        with pytest.raises(TypeError, match="_close: expected a handle of throng._throng"):
+            throng._throng._close(other)
+    m = throng.Measure()
+    throng._throng._close(m._handle)
+    throng._throng._close(m._handle)  # a second close does nothing
+    with pytest.raises(ValueError, match="closed"):
+        m.line_count
+
+
+def test_counts_past_their_range_are_refused_not_cut(tmp_path):
+    # The C layer read counts with the "k" format, which keeps the low bits
+    # of any int: every=2**64 + 3 became 3.
+    world = small_world(3)
+    name = f"throng-pytest-trunc-{os.getpid()}"
+    with pytest.raises(throng.InvalidArgument, match="Feed: every: got 18446744073709551619"):
+        throng.Feed(world, name, every=2**64 + 3)
+    with pytest.raises(throng.InvalidArgument, match="Feed: capacity: got 4294967296"):
+        throng.Feed(world, name, capacity=2**32)
+    with pytest.raises(throng.InvalidArgument, match="Measure: cutoff_segments: got 18446744073709551619"):
+        throng.Measure(cutoff_segments=2**64 + 3)
+    data = throng.scene_checkpoint_bytes(throng.Scene.builtin("crossing", agents=50, seed=1))
+    with pytest.raises(throng.InvalidArgument, match="load_scene_checkpoint: agents: got 18446744073709551666"):
+        throng.load_scene_checkpoint(data, agents=2**64 + 50)
+    for bad in (-1, 2**64):
+        with pytest.raises(throng.InvalidArgument, match=f"load_scene_checkpoint: seed: got {bad}"):
+            throng.load_scene_checkpoint(data, seed=bad)
+    for bad in ("1", 1.0, True):
+        with pytest.raises(TypeError, match="load_scene_checkpoint: seed: expected a whole number"):
+            throng.load_scene_checkpoint(data, seed=bad)
+    assert throng.load_scene_checkpoint(data, agents=50, seed=1).hash() == throng.load_scene_checkpoint(data).hash()
+    # The C layer under the package checks the same, naming the argument.
+    from throng import _throng
+
+    with pytest.raises(throng.InvalidArgument, match="Feed: every: got 18446744073709551619, expected 1 to 4294967295"):
+        _throng._feed_create(world, name, None, 2**64 + 3, 0, None, True)
+    with pytest.raises(throng.InvalidArgument, match="Feed: capacity: got -1"):
+        _throng._feed_create(world, name, None, 1, -1, None, True)
+    with pytest.raises(throng.InvalidArgument, match="Writer: every: got 4294967297"):
+        _throng._exporter_create(world, str(tmp_path / "a.thr"), "auto", None, 2**32 + 1, None)
+    with pytest.raises(throng.InvalidArgument, match="Measure: cutoff_segments: got 65, expected 0 to 64"):
+        _throng._measure_create(0.0, 65, (0.0, 0.0), (0.0, 0.0), False)
+    with pytest.raises(TypeError, match="Measure: cutoff_segments: expected a whole number, got float"):
+        _throng._measure_create(0.0, 3.0, (0.0, 0.0), (0.0, 0.0), False)
+    with pytest.raises(throng.InvalidArgument, match="load_scene_checkpoint: agents: got 18446744073709551666"):
+        _throng._scene_load_checkpoint(throng.Scene, data, True, None, 2**64 + 50, None)
+    with pytest.raises(TypeError, match="load_scene_checkpoint: seed: expected a whole number, got str"):
+        _throng._scene_load_checkpoint(throng.Scene, data, True, None, 0, "x")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_messages_name_the_function_and_the_argument(tmp_path):
+    world = small_world(3)
+    name = f"throng-pytest-msg-{os.getpid()}"
+    with pytest.raises(TypeError, match="^Feed: world: expected a throng.World or a throng.Scene, got int$"):
+        throng.Feed(42, name)
+    with pytest.raises(TypeError, match="^Measure.feed: world: expected a throng.World or a throng.Scene, got int$"):
+        throng.Measure().feed(42)
+    with pytest.raises(TypeError, match="^Writer: scenario: expected a str or None, got int$"):
+        throng.Writer(world, tmp_path / "a.thr", scenario=5)
+    with pytest.raises(TypeError, match="^Feed: scenario: expected a str or None, got int$"):
+        throng.Feed(world, name, scenario=5)
+    data = throng.scene_checkpoint_bytes(throng.Scene.builtin("crossing", agents=20, seed=1))
+    with pytest.raises(TypeError, match="^load_scene_checkpoint: scene: expected a str or None, got int$"):
+        throng.load_scene_checkpoint(data, scene=5)
+    with pytest.raises(TypeError, match=r"^Measure: bounds: expected \(\(xmin, ymin\), \(xmax, ymax\)\) or None, got 5$"):
+        throng.Measure(bounds=5)
+    m = throng.Measure()
+    line = m.add_line((0.0, 0.0), (1.0, 0.0))
+    area = m.add_rect((0.0, 0.0), (1.0, 1.0))
+    with pytest.raises(TypeError, match="^Measure.flow: t0: expected a number, got str$"):
+        m.flow(line, "1.5", 2.0)  # float("1.5") took it
+    with pytest.raises(TypeError, match="^Measure.flow: t1: expected a number, got str$"):
+        m.flow(line, 0.0, "x")
+    with pytest.raises(TypeError, match="^Measure.means: t0: expected a number, got str$"):
+        m.means(area, "0")
+    assert m.flow(line, 0, 1.0)["left"] == 0 and m.means(area, 0, 1)["samples"] == 0
+    with pytest.raises(TypeError, match="^World.from_checkpoint_bytes: data: expected bytes, got str$"):
+        throng.World.from_checkpoint_bytes("abc")
+    assert throng.World.from_checkpoint_bytes(memoryview(world.checkpoint_bytes())).hash() == world.hash()
+    assert list(tmp_path.iterdir()) == []

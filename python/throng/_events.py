@@ -231,10 +231,10 @@ class _EventsMixin:
         turn_rate); ``march_archetype``: theirs while it marches in
         formation.
 
-        Returns the unit's id (0, 1, ...). Raises
-        :class:`throng.InvalidArgument` naming the field (an archetype
-        that does not exist, a value out of range), TypeError for an
-        unknown field or a wrong type.
+        Returns the unit's id (0, 1, ...). Raises :class:`throng.NotFound`
+        naming the field for an archetype or rout_archetype that does not
+        exist, :class:`throng.InvalidArgument` naming the field for a
+        value out of range, TypeError for an unknown field or a wrong type.
         """
         fields = dict(archetype=archetype, rout_archetype=rout_archetype, army=army,
                       march_archetype=march_archetype, has_refuge=refuge is not None)

@@ -65,7 +65,14 @@ def _world_of(target: Any, where: str = "Writer") -> Tuple[Any, Optional[str]]:
         return target.world, target.name
     if isinstance(target, World):
         return target, None
-    raise TypeError(f"Writer: world: expected a throng.World or a throng.Scene, got {type(target).__name__}")
+    raise TypeError(f"{where}: world: expected a throng.World or a throng.Scene, got {type(target).__name__}")
+
+
+def _text_arg(where: str, value: Any) -> Optional[str]:
+    """value (a str or None) unchanged; TypeError naming `where` otherwise."""
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"{where}: expected a str or None, got {type(value).__name__}")
+    return value
 
 
 def _fields_arg(where: str, fields: Union[None, str, Sequence[str]]) -> Optional[str]:
@@ -134,6 +141,7 @@ class Writer:
         world, name = _world_of(world)
         if scenario is None:
             scenario = name
+        _text_arg("Writer: scenario", scenario)
         if not isinstance(format, str):
             raise TypeError(f"Writer: format: expected a name, got {type(format).__name__}")
         if isinstance(every, bool) or not isinstance(every, int):
@@ -421,12 +429,19 @@ class Measure:
         bounds: Optional[Tuple[Tuple[float, float], Tuple[float, float]]] = None,
         wrap: bool = False,
     ) -> None:
-        lo, hi = ((0.0, 0.0), (0.0, 0.0)) if bounds is None else bounds
+        if bounds is None:
+            lo, hi = (0.0, 0.0), (0.0, 0.0)
+        else:
+            try:
+                lo, hi = bounds
+            except (TypeError, ValueError):
+                raise TypeError(f"Measure: bounds: expected ((xmin, ymin), (xmax, ymax)) or None, got {bounds!r}"
+                                ) from None
         lo = tuple(_pair("Measure: bounds[0]", lo).tolist())
         hi = tuple(_pair("Measure: bounds[1]", hi).tolist())
         if isinstance(cutoff_segments, bool) or not isinstance(cutoff_segments, int):
             raise TypeError(f"Measure: cutoff_segments: expected a whole number, got {type(cutoff_segments).__name__}")
-        if cutoff_segments < 0:
+        if not 0 <= cutoff_segments <= 64:  # the library's most (measure.h)
             raise InvalidArgument(f"Measure: cutoff_segments: got {cutoff_segments}, expected 0 to 64")
         self._handle = _throng._measure_create(_number("Measure: cutoff_radius", cutoff_radius), cutoff_segments, lo,
                                                hi, bool(wrap))
@@ -547,7 +562,8 @@ class Measure:
         flow_net (1/s). :class:`throng.InvalidArgument` for a non-finite
         window or t1 <= t0."""
         index = self._index("flow", "line", line, self.line_count)
-        return _throng._measure_window(self._handle, 0, index, float(t0), float(t1))
+        return _throng._measure_window(self._handle, 0, index, _number("Measure.flow: t0", t0),
+                                       _number("Measure.flow: t1", t1))
 
     def means(self, area: int, t0: Optional[float] = None, t1: Optional[float] = None) -> Dict[str, Any]:
         """The means of the area's samples with t0 <= time <= t1 (s):
@@ -555,9 +571,9 @@ class Measure:
         None (default): from the first sample, to the last.
         :class:`throng.InvalidArgument` for a non-finite window or t1 < t0."""
         index = self._index("means", "area", area, self.area_count)
-        t0 = -1e300 if t0 is None else t0
-        t1 = 1e300 if t1 is None else t1
-        return _throng._measure_window(self._handle, 1, index, float(t0), float(t1))
+        lo = -1e300 if t0 is None else _number("Measure.means: t0", t0)
+        hi = 1e300 if t1 is None else _number("Measure.means: t1", t1)
+        return _throng._measure_window(self._handle, 1, index, lo, hi)
 
 
 class Feed:
@@ -598,11 +614,13 @@ class Feed:
         world, scene_name = _world_of(world, "Feed")
         if not isinstance(name, str):
             raise TypeError(f"Feed: name: expected a str, got {type(name).__name__}")
+        _text_arg("Feed: scenario", scenario)
         for arg, value in (("every", every), ("capacity", capacity)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise TypeError(f"Feed: {arg}: expected a whole number, got {type(value).__name__}")
-            if value < 0:
-                raise InvalidArgument(f"Feed: {arg}: got {value}, expected a count >= {1 if arg == 'every' else 0}")
+            if value < 0 or value > 0xFFFFFFFF:
+                raise InvalidArgument(f"Feed: {arg}: got {value}, expected a count from {1 if arg == 'every' else 0} "
+                                      "to 4294967295")
         self._world = world
         self.name = name
         self._handle = _throng._feed_create(world, name, _fields_arg("Feed", fields), every, capacity,
@@ -736,10 +754,17 @@ def load_scene_checkpoint(
     :class:`throng.FileError` for a file that cannot be read."""
     from ._scene import Scene
 
+    _text_arg("load_scene_checkpoint: scene", scene)
     if isinstance(agents, bool) or not isinstance(agents, int):
         raise TypeError(f"load_scene_checkpoint: agents: expected a whole number, got {type(agents).__name__}")
-    if agents < 0:
-        raise InvalidArgument(f"load_scene_checkpoint: agents: got {agents}, expected 0 (any) or a count")
+    if not 0 <= agents <= 0xFFFFFFFF:
+        raise InvalidArgument(f"load_scene_checkpoint: agents: got {agents}, expected 0 (any) or a count "
+                              "to 4294967295")
+    if seed is not None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"load_scene_checkpoint: seed: expected a whole number or None, got {type(seed).__name__}")
+        if not 0 <= seed <= 0xFFFFFFFFFFFFFFFF:
+            raise InvalidArgument(f"load_scene_checkpoint: seed: got {seed}, expected 0 to 18446744073709551615")
     if isinstance(source, (bytes, bytearray, memoryview)):
         return _throng._scene_load_checkpoint(Scene, source, True, scene, agents, seed)
     with _naming(source):

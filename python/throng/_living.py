@@ -384,9 +384,14 @@ class _LivingMixin:
         px, py = _point(fn, "point", point)
         count = _whole(fn, "k", k)
         f = _filter(fn, group, archetype, exclude)
-        out = np.empty(count, dtype=np.uint32)
-        total = _throng._query_nearest(self, px, py, count, *f, out)
-        return out[:total]
+        # No more can match than there are agents: a k of 2**32 - 1 asks
+        # for no 16 GiB buffer. k 0 goes to the library as it is (refused).
+        room = min(count, max(self.agent_count, 1)) if count > 0 else 0
+        out = np.empty(room, dtype=np.uint32)
+        total = _throng._query_nearest(self, px, py, room, *f, out)
+        if total < room:
+            out.resize(total, refcheck=False)  # in place: no view keeps a larger buffer alive
+        return out
 
     def query_radius_batch(self, centers: ArrayLike, radius: float, *, per_query: Optional[int] = None,
                            group: Optional[int] = None, archetype: Optional[int] = None,

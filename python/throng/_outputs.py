@@ -67,6 +67,10 @@ class _OutputsMixin:
         """A new world from a checkpoint in memory (``throng_world_read_checkpoint``);
         :class:`throng.CorruptData` for bytes that are not a whole, intact
         checkpoint."""
+        try:
+            memoryview(data)
+        except TypeError:
+            raise TypeError(f"World.from_checkpoint_bytes: data: expected bytes, got {type(data).__name__}") from None
         return _throng._load_checkpoint(cls, data, True)
 
     def overlap_stats(self) -> Tuple[int, float]:
