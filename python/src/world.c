@@ -194,6 +194,9 @@ static int world_set_counting(world_object* self, PyObject* value, void* closure
 		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "World.counting: got %lu", what);
 		return -1;
 	}
+	if (thr_py_world_check(self, "counting") != 0) { // again: the conversion may have run Python code
+		return -1;
+	}
 	throng_status st = throng_world_set_counting(self->world, (uint32_t)what);
 	if (st != THRONG_OK) {
 		thr_py_raise_status(st);
@@ -241,8 +244,8 @@ static PyObject* world_add_archetype(world_object* self, PyObject* dict)
 		return NULL;
 	}
 	throng_controller c;
-	if (thr_py_controller_from_dict(dict, &c) != 0) {
-		return NULL;
+	if (thr_py_controller_from_dict(dict, &c) != 0 || thr_py_world_check(self, "add_archetype") != 0) {
+		return NULL; // checked again: the conversion may have run Python code (another thread's step)
 	}
 	uint32_t id = 0;
 	throng_status st = throng_world_add_archetype(self->world, &c, &id);
@@ -264,6 +267,9 @@ static PyObject* world_agent(world_object* self, PyObject* arg)
 		}
 		PyErr_Clear();
 		return thr_py_raise(THRONG_ERR_NOT_FOUND, "World.agent: no agent %R", arg);
+	}
+	if (thr_py_world_check(self, "agent") != 0) { // again: __index__ may have run Python code
+		return NULL;
 	}
 	throng_agent_state state;
 	throng_status st = id > UINT32_MAX ? THRONG_ERR_NOT_FOUND
@@ -346,6 +352,10 @@ static PyObject* world_spawn(world_object* self, PyObject* args)
 			PyErr_NoMemory();
 		}
 	}
+	if (defs != NULL && thr_py_world_check(self, "spawn") != 0) { // again, after the buffers' Python code
+		free(defs);
+		defs = NULL;
+	}
 	if (defs != NULL) {
 		const float* f[7];
 		for (int a = 0; a < 7; ++a) {
@@ -400,7 +410,7 @@ static PyObject* world_spawn(world_object* self, PyObject* args)
 		free(defs);
 	}
 	for (int a = 0; a < taken; ++a) {
-		if (views[a].buf != NULL) {
+		if (views[a].obj != NULL) {
 			PyBuffer_Release(&views[a]);
 		}
 	}
@@ -426,6 +436,11 @@ static PyObject* world_slots_of(world_object* self, PyObject* args)
 	}
 	if (PyObject_GetBuffer(out_obj, &out, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) != 0) {
 		PyBuffer_Release(&ids);
+		return NULL;
+	}
+	if (thr_py_world_check(self, "agents_by_id") != 0) { // again, after the buffers' Python code
+		PyBuffer_Release(&ids);
+		PyBuffer_Release(&out);
 		return NULL;
 	}
 	PyObject* result = NULL;
