@@ -637,41 +637,6 @@ static PyObject* unit_count(PyObject* module, PyObject* arg)
 
 // ----------------------------------------------------------- controllers
 
-/// A controller as the dict throng.Controller is made from (the inverse
-/// of thr_py_controller_from_dict): every slot's params in full.
-static PyObject* controller_to_dict(const throng_controller* c)
-{
-	PyObject* slots = PyList_New(0);
-	if (slots == NULL) {
-		return NULL;
-	}
-	for (uint32_t k = 0; k < c->slot_count; ++k) {
-		const throng_slot* s = &c->slots[k];
-		PyObject* slot = Py_BuildValue("{s:s,s:d,s:O,s:O,s:N}", "kind", throng_behavior_kind_name(s->kind), "weight",
-		                               (double)s->weight, "enabled", s->enabled ? Py_True : Py_False, "priority",
-		                               s->priority ? Py_True : Py_False, "params",
-		                               thr_py_struct_to_dict(&s->params, thr_py_params_fields,
-		                                                     thr_py_params_field_count));
-		if (slot == NULL || PyList_Append(slots, slot) != 0) {
-			Py_XDECREF(slot);
-			Py_DECREF(slots);
-			return NULL;
-		}
-		Py_DECREF(slot);
-	}
-	PyObject* rule = NULL;
-	if (c->target_rule.enabled) {
-		rule = thr_py_struct_to_dict(&c->target_rule, thr_py_target_rule_fields, thr_py_target_rule_field_count);
-	} else {
-		Py_INCREF(Py_None);
-		rule = Py_None;
-	}
-	return Py_BuildValue("{s:s,s:d,s:N,s:N,s:N,s:N}", "mode", throng_blend_mode_name(c->mode), "relaxation_time",
-	                     (double)c->relaxation_time, "slots", slots, "target_rule", rule, "contact",
-	                     thr_py_struct_to_dict(&c->contact, thr_py_contact_fields, thr_py_contact_field_count),
-	                     "combat", thr_py_struct_to_dict(&c->combat, thr_py_combat_fields, thr_py_combat_field_count));
-}
-
 /// _controller_formation(dict), _controller_routing(dict): the marching
 /// or routing controller made from a fighting one, as a dict.
 static PyObject* derived_controller(PyObject* dict, bool routing)
@@ -681,7 +646,7 @@ static PyObject* derived_controller(PyObject* dict, bool routing)
 		return NULL;
 	}
 	throng_controller c = routing ? throng_controller_routing(&fighting) : throng_controller_formation(&fighting);
-	return controller_to_dict(&c);
+	return thr_py_controller_to_dict(&c);
 }
 
 static PyObject* controller_formation(PyObject* module, PyObject* dict)

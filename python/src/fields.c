@@ -692,3 +692,60 @@ PyObject* thr_py_counters_to_dict(const throng_world_counters* last, const thron
 {
 	return Py_BuildValue("{s:N,s:N}", "last_step", counters_dict(last), "total", counters_dict(total));
 }
+
+/// A dict of the fields of a struct that differ from `defaults` (the
+/// slot's params against its kind's defaults: what Slot.params holds).
+static PyObject* params_diff(const throng_behavior_params* p, const throng_behavior_params* defaults)
+{
+	PyObject* all = thr_py_struct_to_dict(p, thr_py_params_fields, thr_py_params_field_count);
+	PyObject* base = thr_py_struct_to_dict(defaults, thr_py_params_fields, thr_py_params_field_count);
+	PyObject* diff = all != NULL && base != NULL ? PyDict_New() : NULL;
+	PyObject *key, *value;
+	Py_ssize_t pos = 0;
+	while (diff != NULL && PyDict_Next(all, &pos, &key, &value)) {
+		PyObject* other = PyDict_GetItemWithError(base, key);
+		int same = other != NULL ? PyObject_RichCompareBool(value, other, Py_EQ) : (PyErr_Occurred() ? -1 : 0);
+		if (same < 0 || (same == 0 && PyDict_SetItem(diff, key, value) != 0)) {
+			Py_CLEAR(diff);
+		}
+	}
+	Py_XDECREF(all);
+	Py_XDECREF(base);
+	return diff;
+}
+
+/// A controller as the dict thr_py_controller_from_dict reads (its slots'
+/// params: those that differ from the kind's defaults; target_rule None
+/// when the rule is off).
+PyObject* thr_py_controller_to_dict(const throng_controller* c)
+{
+	PyObject* slots = PyList_New((Py_ssize_t)c->slot_count);
+	if (slots == NULL) {
+		return NULL;
+	}
+	for (uint32_t k = 0; k < c->slot_count; ++k) {
+		const throng_slot* s = &c->slots[k];
+		throng_slot base = throng_slot_default_def(s->kind);
+		const char* kind = throng_behavior_kind_name(s->kind);
+		PyObject* slot = Py_BuildValue("{s:s,s:d,s:O,s:O,s:N}", "kind", kind != NULL ? kind : "?", "weight",
+		                               (double)s->weight, "enabled", s->enabled ? Py_True : Py_False, "priority",
+		                               s->priority ? Py_True : Py_False, "params", params_diff(&s->params, &base.params));
+		if (slot == NULL) {
+			Py_DECREF(slots);
+			return NULL;
+		}
+		PyList_SET_ITEM(slots, (Py_ssize_t)k, slot);
+	}
+	PyObject* rule = NULL;
+	if (c->target_rule.enabled) {
+		rule = thr_py_struct_to_dict(&c->target_rule, thr_py_target_rule_fields, thr_py_target_rule_field_count);
+	} else {
+		Py_INCREF(Py_None);
+		rule = Py_None;
+	}
+	const char* mode = throng_blend_mode_name(c->mode);
+	return Py_BuildValue("{s:s,s:d,s:N,s:N,s:N,s:N}", "mode", mode != NULL ? mode : "?", "relaxation_time",
+	                     (double)c->relaxation_time, "slots", slots, "target_rule", rule, "contact",
+	                     thr_py_struct_to_dict(&c->contact, thr_py_contact_fields, thr_py_contact_field_count),
+	                     "combat", thr_py_struct_to_dict(&c->combat, thr_py_combat_fields, thr_py_combat_field_count));
+}

@@ -138,6 +138,11 @@ extern const size_t thr_py_agent_field_count;
 /// priority, params), target_rule (a dict or None), contact, combat.
 int thr_py_controller_from_dict(PyObject* dict, throng_controller* out);
 
+/// The inverse: a controller as that dict, each slot's params only those
+/// that differ from its kind's defaults (throng_slot_default_def), the
+/// target_rule None when the rule is off.
+PyObject* thr_py_controller_to_dict(const throng_controller* c);
+
 /// The library's defaults as dicts (_throng._defaults()).
 PyObject* thr_py_defaults(PyObject* module, PyObject* unused);
 

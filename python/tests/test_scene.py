@@ -5,7 +5,6 @@ hash as `throng run`."""
 from __future__ import annotations
 
 import gc
-import os
 import weakref
 
 import pytest

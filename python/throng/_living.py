@@ -11,6 +11,7 @@ from typing import Any, Dict, Optional, Tuple, Union
 import numpy as np
 
 from . import _throng
+from ._arrays import _column, _pairs
 from ._errors import InvalidArgument, NotFound
 from ._types import Combat, Contact, Controller, Slot, TargetRule
 
@@ -53,44 +54,6 @@ def _id(fn: str, id: int) -> np.ndarray:
     if not 0 <= int(id) <= _U32:
         raise NotFound(f"{fn}: id: no live agent with id {id}")
     return np.array([id], dtype=np.uint32)
-
-
-def _pairs(fn: str, name: str, value: ArrayLike, n: Optional[int]) -> np.ndarray:
-    """value as a C-contiguous float32 (n, 2) array; one pair (2,) is
-    repeated for each of the n rows (n None: any number of rows)."""
-    try:
-        array = np.asarray(value, dtype=np.float32)
-    except (TypeError, ValueError) as e:
-        raise TypeError(f"{fn}: {name}: expected an (N, 2) array of numbers ({e})") from None
-    if n is not None and array.shape == (2,):
-        array = np.broadcast_to(array, (n, 2))
-    if array.ndim != 2 or array.shape[1] != 2:
-        raise InvalidArgument(f"{fn}: {name}: expected shape (N, 2), got {array.shape}")
-    if n is not None and array.shape[0] != n:
-        raise InvalidArgument(f"{fn}: {name}: expected {n} rows (one per id), got {array.shape[0]}")
-    return np.ascontiguousarray(array)
-
-
-def _column(fn: str, name: str, value: ArrayLike, n: int, integer: bool) -> np.ndarray:
-    """value as a C-contiguous float32 or uint32 array of n entries; a
-    scalar is repeated."""
-    array = np.asarray(value)
-    if integer:
-        if array.dtype.kind not in "iu":
-            raise TypeError(f"{fn}: {name}: expected whole numbers, got dtype {array.dtype}")
-        if array.size and (array.min() < 0 or array.max() > _U32):
-            raise InvalidArgument(f"{fn}: {name}: got values outside 0 to 4294967295")
-        dtype = np.uint32
-    else:
-        if array.dtype.kind not in "iuf":
-            raise TypeError(f"{fn}: {name}: expected numbers, got dtype {array.dtype}")
-        dtype = np.float32
-    array = array.astype(dtype, copy=False)
-    if array.ndim == 0:
-        array = np.broadcast_to(array, (n,))
-    if array.shape != (n,):
-        raise InvalidArgument(f"{fn}: {name}: expected {n} values (one per id) or one, got shape {array.shape}")
-    return np.ascontiguousarray(array)
 
 
 def _point(fn: str, name: str, value: ArrayLike) -> Point:

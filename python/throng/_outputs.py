@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Tuple, Type, TypeVar, Union
+from typing import Optional, Sequence, Tuple, Type, TypeVar, Union
 
 from . import _throng
 from ._io import Metrics, PathLike, Writer, _naming

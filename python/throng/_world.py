@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Optional, Tuple, Union
 
 import numpy as np
 
 from . import _throng
+from ._arrays import _column, _pairs
 from ._errors import InvalidArgument, NotFound
 from ._events import _EventsMixin
 from ._living import _LivingMixin
@@ -21,44 +22,6 @@ _COUNTING = {"off": 0, "work": _throng.COUNT_WORK, "time": _throng.COUNT_TIME,
              "all": _throng.COUNT_WORK | _throng.COUNT_TIME}
 
 ArrayLike = Any
-
-
-def _pairs(name: str, value: ArrayLike, n: Optional[int]) -> np.ndarray:
-    """value as a C-contiguous float32 (n, 2) array; one pair (2,) is
-    repeated for every agent."""
-    try:
-        array = np.asarray(value, dtype=np.float32)
-    except (TypeError, ValueError) as e:
-        raise TypeError(f"World.spawn: {name}: expected an (N, 2) array of numbers ({e})") from None
-    if n is not None and array.shape == (2,):
-        array = np.broadcast_to(array, (n, 2))
-    if array.ndim != 2 or array.shape[1] != 2:
-        raise InvalidArgument(f"World.spawn: {name}: expected shape (N, 2), got {array.shape}")
-    if n is not None and array.shape[0] != n:
-        raise InvalidArgument(f"World.spawn: {name}: expected {n} rows (as positions), got {array.shape[0]}")
-    return np.ascontiguousarray(array)
-
-
-def _column(name: str, value: ArrayLike, n: int, integer: bool) -> np.ndarray:
-    """value as a C-contiguous float32 or uint32 array of n entries; a
-    scalar is repeated."""
-    array = np.asarray(value)
-    if integer:
-        if array.dtype.kind not in "iu":
-            raise TypeError(f"World.spawn: {name}: expected whole numbers, got dtype {array.dtype}")
-        if array.size and (array.min() < 0 or array.max() > 0xFFFFFFFF):
-            raise InvalidArgument(f"World.spawn: {name}: got values outside 0 to 4294967295")
-        dtype = np.uint32
-    else:
-        if array.dtype.kind not in "iuf":
-            raise TypeError(f"World.spawn: {name}: expected numbers, got dtype {array.dtype}")
-        dtype = np.float32
-    array = array.astype(dtype, copy=False)
-    if array.ndim == 0:
-        array = np.broadcast_to(array, (n,))
-    if array.shape != (n,):
-        raise InvalidArgument(f"World.spawn: {name}: expected {n} values (as positions) or one, got shape {array.shape}")
-    return np.ascontiguousarray(array)
 
 
 class World(_LivingMixin, _EventsMixin, _OutputsMixin, _throng.World):
@@ -159,13 +122,14 @@ class World(_LivingMixin, _EventsMixin, _OutputsMixin, _throng.World):
         keep showing the old ones, with the agents before the spawn
         (docs/PYTHON.md, "Views"); take new views to see the new agents.
         """
-        pos = _pairs("positions", positions, None)
+        fn, rows = "World.spawn", "as positions"
+        pos = _pairs(fn, "positions", positions, None)
         n = pos.shape[0]
-        pairs = [None if v is None else _pairs(name, v, n)
+        pairs = [None if v is None else _pairs(fn, name, v, n, rows)
                  for name, v in (("velocities", velocities), ("headings", headings), ("targets", targets))]
-        floats = [None if v is None else _column(name, v, n, False)
+        floats = [None if v is None else _column(fn, name, v, n, False, rows)
                   for name, v in (("max_speed", max_speed), ("max_force", max_force), ("radius", radius))]
-        ints = [None if v is None else _column(name, v, n, True)
+        ints = [None if v is None else _column(fn, name, v, n, True, rows)
                 for name, v in (("archetype", archetype), ("group", group), ("target_agent", target_agent),
                                 ("path", path), ("unit", unit))]
         first = self._spawn(n, pos, *pairs, *floats, *ints)
