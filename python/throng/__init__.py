@@ -17,7 +17,7 @@ sources, units and bodies as its methods), :class:`Scene`,
 :class:`Controller`, :class:`Slot`, :class:`TargetRule`,
 :class:`Contact`, :class:`Combat`, :class:`WorldStats`,
 :class:`ScenarioInfo`; outputs: :class:`Writer`, :class:`StreamReader`,
-:func:`read_stream`, :class:`Metrics`, :class:`Measure`, :class:`Feed`,
+:func:`read_stream`, :func:`read_csv`, :func:`read_sqlite`, :class:`Metrics`, :class:`Measure`, :class:`Feed`,
 :class:`FeedReader`. Errors: :class:`Error` and its subclasses
 :class:`InvalidArgument` (ValueError), :class:`NotFound` (KeyError),
 :class:`FileError` (OSError), :class:`CapacityError`,
@@ -37,6 +37,7 @@ from ._io import (CROSSING_DTYPE, FIELDS, FORMATS, SAMPLE_DTYPE, Feed, FeedReade
                   StreamInfo, StreamReader, Writer, load_scene_checkpoint, read_stream, save_scene_checkpoint,
                   scene_checkpoint_bytes, scene_goal_radius, scene_measure, scene_outcomes)
 from ._scene import Scene, scenarios
+from ._tables import SQLITE_DTYPE, SqliteRun, read_csv, read_sqlite
 from ._types import Combat, Contact, Controller, ScenarioInfo, Slot, TargetRule, WorldStats, default_params
 from ._world import World
 
@@ -59,6 +60,7 @@ __all__ = [
     "Writer", "StreamReader", "read_stream", "Stream", "StreamInfo", "Frame", "Metrics", "Measure", "Feed",
     "FeedReader", "FORMATS", "FIELDS", "CROSSING_DTYPE", "SAMPLE_DTYPE", "save_scene_checkpoint",
     "scene_checkpoint_bytes", "load_scene_checkpoint", "scene_outcomes", "scene_goal_radius", "scene_measure",
+    "read_csv", "read_sqlite", "SqliteRun", "SQLITE_DTYPE",
     # Errors
     "Error", "InvalidArgument", "NotFound", "FileError", "CapacityError", "OutOfMemory", "Unsupported", "CorruptData",
     "ScenarioWarning",
