@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // throng._throng: the living world (module.h): removal, the per-agent
-// setters, the spatial queries (throng/query.h), controllers at run time,
-// obstacles, walls, paths, the threat, threads and recorded forces. The
+// setters, controllers at run time, obstacles, walls, paths, the threat,
+// threads and recorded forces (the spatial queries are in queries.c). The
 // package's _LivingMixin (python/throng/_living.py) wraps these functions:
 // it converts every array to a C-contiguous uint32 or float32 array and
 // checks shapes, so here a buffer of the wrong size is a TypeError (a last
@@ -26,43 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "module.h"
-
-/// The library's message of the last failure, prefixed by `prefix`, as
-/// the exception of `status`. Returns NULL.
-static PyObject* raise_prefixed(throng_status status, const char* prefix)
-{
-	const char* message = throng_last_error();
-	if (message == NULL || message[0] == '\0') {
-		message = throng_status_name(status) != NULL ? throng_status_name(status) : "error";
-	}
-	return thr_py_raise(status, "%s%s", prefix, message);
-}
-
-/// `obj` as a C-contiguous buffer of `count` * `per` 4-byte items ('f'
-/// float32 or 'I' uint32); count < 0 takes any whole number of `per`-item
-/// rows. 0, or -1 with TypeError.
-static int take(PyObject* obj, const char* fn, const char* name, Py_ssize_t count, Py_ssize_t per, char kind,
-                bool writable, Py_buffer* view)
-{
-	int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
-	if (PyObject_GetBuffer(obj, view, flags) != 0) {
-		return -1;
-	}
-	const char* format = view->format != NULL ? view->format : "B";
-	if (*format == '<' || *format == '=' || *format == '@') {
-		++format;
-	}
-	bool kind_ok = kind == 'f' ? strcmp(format, "f") == 0 : (strcmp(format, "I") == 0 || strcmp(format, "L") == 0);
-	bool size_ok = count >= 0 ? view->len == count * per * 4 : view->len % (per * 4) == 0;
-	if (!kind_ok || view->itemsize != 4 || !size_ok) {
-		PyErr_Format(PyExc_TypeError, "%s: %s: expected %zd %s values, got %zd bytes of format '%s'", fn, name,
-		             count * per, kind == 'f' ? "float32" : "uint32", view->len, format);
-		PyBuffer_Release(view);
-		return -1;
-	}
-	return 0;
-}
+#include "living.h"
 
 /// 0 when every id is a live agent's (each state copied to states[k] when
 /// states is not NULL), else -1 with NotFound naming the first that is not.
@@ -295,186 +259,6 @@ static PyObject* living_set(PyObject* module, PyObject* args)
 	PyBuffer_Release(&values);
 	PyBuffer_Release(&ids);
 	return result;
-}
-
-// Spatial queries. The filter comes as three uint32 (group, archetype,
-// exclude: THRONG_ANY, THRONG_ANY, THRONG_NO_AGENT for "all"); the ids go
-// into a writable uint32 buffer the caller made, and the function returns
-// the total that matched, so the caller can make a larger buffer and ask
-// again.
-
-/// _query_radius(world, cx, cy, radius, group, archetype, exclude, out) -> total.
-static PyObject* living_query_radius(PyObject* module, PyObject* args)
-{
-	(void)module;
-	world_object* w;
-	float cx, cy, radius;
-	throng_query_filter filter;
-	PyObject* out_obj;
-	if (!PyArg_ParseTuple(args, "O!fffIIIO:_query_radius", &thr_py_world_type, &w, &cx, &cy, &radius,
-	                      &filter.group, &filter.archetype, &filter.exclude, &out_obj)) {
-		return NULL;
-	}
-	Py_buffer out;
-	if (take(out_obj, "World.query_radius", "out", -1, 1, 'I', true, &out) != 0) {
-		return NULL;
-	}
-	uint32_t total = 0;
-	if (thr_py_world_check(w, "query_radius") != 0) {
-		PyBuffer_Release(&out);
-		return NULL;
-	}
-	throng_status st = throng_world_query_radius(w->world, (throng_vec2){cx, cy}, radius, &filter, out.buf,
-	                                             (uint32_t)(out.len / 4), &total);
-	PyBuffer_Release(&out);
-	return st == THRONG_OK ? PyLong_FromUnsignedLong(total) : raise_prefixed(st, "World.query_radius: ");
-}
-
-/// _query_box(world, lox, loy, hix, hiy, group, archetype, exclude, out) -> total.
-static PyObject* living_query_box(PyObject* module, PyObject* args)
-{
-	(void)module;
-	world_object* w;
-	throng_vec2 lo, hi;
-	throng_query_filter filter;
-	PyObject* out_obj;
-	if (!PyArg_ParseTuple(args, "O!ffffIIIO:_query_box", &thr_py_world_type, &w, &lo.x, &lo.y, &hi.x, &hi.y,
-	                      &filter.group, &filter.archetype, &filter.exclude, &out_obj)) {
-		return NULL;
-	}
-	Py_buffer out;
-	if (take(out_obj, "World.query_box", "out", -1, 1, 'I', true, &out) != 0) {
-		return NULL;
-	}
-	uint32_t total = 0;
-	if (thr_py_world_check(w, "query_box") != 0) {
-		PyBuffer_Release(&out);
-		return NULL;
-	}
-	throng_status st = throng_world_query_box(w->world, lo, hi, &filter, out.buf, (uint32_t)(out.len / 4), &total);
-	PyBuffer_Release(&out);
-	return st == THRONG_OK ? PyLong_FromUnsignedLong(total) : raise_prefixed(st, "World.query_box: ");
-}
-
-/// _query_polygon(world, points, group, archetype, exclude, out) -> total;
-/// points float32 (n, 2).
-static PyObject* living_query_polygon(PyObject* module, PyObject* args)
-{
-	(void)module;
-	world_object* w;
-	throng_query_filter filter;
-	PyObject *points_obj, *out_obj;
-	if (!PyArg_ParseTuple(args, "O!OIIIO:_query_polygon", &thr_py_world_type, &w, &points_obj, &filter.group,
-	                      &filter.archetype, &filter.exclude, &out_obj)) {
-		return NULL;
-	}
-	Py_buffer points, out;
-	if (take(points_obj, "World.query_polygon", "points", -1, 2, 'f', false, &points) != 0) {
-		return NULL;
-	}
-	if (take(out_obj, "World.query_polygon", "out", -1, 1, 'I', true, &out) != 0) {
-		PyBuffer_Release(&points);
-		return NULL;
-	}
-	uint32_t total = 0;
-	Py_ssize_t n = points.len / 8;
-	if (thr_py_world_check(w, "query_polygon") != 0) {
-		PyBuffer_Release(&out);
-		PyBuffer_Release(&points);
-		return NULL;
-	}
-	throng_status st = throng_world_query_polygon(w->world, points.buf, n > UINT32_MAX ? UINT32_MAX : (uint32_t)n,
-	                                              &filter, out.buf, (uint32_t)(out.len / 4), &total);
-	PyBuffer_Release(&out);
-	PyBuffer_Release(&points);
-	return st == THRONG_OK ? PyLong_FromUnsignedLong(total) : raise_prefixed(st, "World.query_polygon: ");
-}
-
-/// _query_nearest(world, px, py, k, group, archetype, exclude, out) -> total;
-/// out has room for k.
-static PyObject* living_query_nearest(PyObject* module, PyObject* args)
-{
-	(void)module;
-	world_object* w;
-	float px, py;
-	unsigned int k;
-	throng_query_filter filter;
-	PyObject* out_obj;
-	if (!PyArg_ParseTuple(args, "O!ffIIIIO:_query_nearest", &thr_py_world_type, &w, &px, &py, &k, &filter.group,
-	                      &filter.archetype, &filter.exclude, &out_obj)) {
-		return NULL;
-	}
-	Py_buffer out;
-	if (take(out_obj, "World.query_nearest", "out", (Py_ssize_t)k, 1, 'I', true, &out) != 0) {
-		return NULL;
-	}
-	uint32_t total = 0;
-	if (thr_py_world_check(w, "query_nearest") != 0) {
-		PyBuffer_Release(&out);
-		return NULL;
-	}
-	throng_status st = throng_world_query_nearest(w->world, (throng_vec2){px, py}, k, &filter, out.buf, &total);
-	PyBuffer_Release(&out);
-	return st == THRONG_OK ? PyLong_FromUnsignedLong(total) : raise_prefixed(st, "World.query_nearest: ");
-}
-
-/// _query_batch(world, nearest, points, value, per_query, group, archetype,
-/// exclude, out, totals): query_radius_batch (nearest 0, value the radius)
-/// or query_nearest_batch (nearest 1, per_query = k); points float32 (n, 2),
-/// out uint32 (n, per_query), totals uint32 (n,).
-static PyObject* living_query_batch(PyObject* module, PyObject* args)
-{
-	(void)module;
-	world_object* w;
-	int nearest;
-	float radius;
-	unsigned int per_query;
-	throng_query_filter filter;
-	PyObject *points_obj, *out_obj, *totals_obj;
-	if (!PyArg_ParseTuple(args, "O!pOfIIIIOO:_query_batch", &thr_py_world_type, &w, &nearest, &points_obj, &radius,
-	                      &per_query, &filter.group, &filter.archetype, &filter.exclude, &out_obj, &totals_obj)) {
-		return NULL;
-	}
-	const char* fn = nearest ? "World.query_nearest_batch" : "World.query_radius_batch";
-	Py_buffer points, out, totals;
-	if (take(points_obj, fn, "points", -1, 2, 'f', false, &points) != 0) {
-		return NULL;
-	}
-	Py_ssize_t n = points.len / 8;
-	if (take(out_obj, fn, "out", n, (Py_ssize_t)per_query, 'I', true, &out) != 0) {
-		PyBuffer_Release(&points);
-		return NULL;
-	}
-	if (take(totals_obj, fn, "totals", n, 1, 'I', true, &totals) != 0) {
-		PyBuffer_Release(&out);
-		PyBuffer_Release(&points);
-		return NULL;
-	}
-	throng_status st = THRONG_OK;
-	int failed = 0; // the exception is set
-	if (thr_py_world_check(w, fn + 6) != 0) {
-		failed = 1;
-	} else if (n > UINT32_MAX) {
-		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "%s: got %zd points", fn, n);
-		failed = 1;
-	} else {
-		st = nearest ? throng_world_query_nearest_batch(w->world, points.buf, (uint32_t)n, per_query, &filter,
-		                                                out.buf, totals.buf)
-		             : throng_world_query_radius_batch(w->world, points.buf, (uint32_t)n, radius, &filter, out.buf,
-		                                               per_query, totals.buf);
-	}
-	PyBuffer_Release(&totals);
-	PyBuffer_Release(&out);
-	PyBuffer_Release(&points);
-	if (failed) {
-		return NULL;
-	}
-	if (st != THRONG_OK) {
-		char prefix[64];
-		snprintf(prefix, sizeof prefix, "%s: ", fn);
-		return raise_prefixed(st, prefix);
-	}
-	Py_RETURN_NONE;
 }
 
 // Controllers at run time.
@@ -756,11 +540,6 @@ static PyObject* living_forces(PyObject* module, PyObject* args)
 PyMethodDef thr_py_living_functions[] = {
 	{"_remove", living_remove, METH_VARARGS, "_remove(world, ids): throng_world_remove_agents."},
 	{"_set", living_set, METH_VARARGS, "_set(world, fn, kind, ids, values, waypoints): a setter over a batch."},
-	{"_query_radius", living_query_radius, METH_VARARGS, "throng_world_query_radius into out; returns the total."},
-	{"_query_box", living_query_box, METH_VARARGS, "throng_world_query_box into out; returns the total."},
-	{"_query_polygon", living_query_polygon, METH_VARARGS, "throng_world_query_polygon into out; returns the total."},
-	{"_query_nearest", living_query_nearest, METH_VARARGS, "throng_world_query_nearest into out; returns the total."},
-	{"_query_batch", living_query_batch, METH_VARARGS, "The radius or nearest batch query into out and totals."},
 	{"_get_controller", living_get_controller, METH_VARARGS, "An archetype's controller as a dict."},
 	{"_set_controller", living_set_controller, METH_VARARGS, "Replaces an archetype's controller (a dict)."},
 	{"_add_obstacle", living_add_obstacle, METH_VARARGS, "throng_world_add_obstacle."},

@@ -158,6 +158,7 @@ PyMODINIT_FUNC PyInit__throng(void)
 	    PyModule_AddIntConstant(m, "NO_AGENT", (long)THRONG_NO_AGENT) < 0 ||
 	    PyModule_AddIntConstant(m, "NO_PATH", (long)THRONG_NO_PATH) < 0 ||
 	    PyModule_AddFunctions(m, thr_py_living_functions) < 0 ||
+	    PyModule_AddFunctions(m, thr_py_queries_functions) < 0 ||
 	    PyModule_AddFunctions(m, thr_py_events_functions) < 0 ||
 	    PyModule_AddFunctions(m, thr_py_outputs_functions) < 0) {
 		Py_DECREF(m);

@@ -150,7 +150,8 @@ PyObject* thr_py_defaults(PyObject* module, PyObject* unused);
 /// (or scene) as its first argument; the package's mixins
 /// (python/throng/_living.py, _events.py, _outputs.py) wrap them.
 /// Added to the module by PyInit__throng.
-extern PyMethodDef thr_py_living_functions[];  ///< living.c: remove, setters, queries, controllers
+extern PyMethodDef thr_py_living_functions[];  ///< living.c: remove, setters, controllers, shapes
+extern PyMethodDef thr_py_queries_functions[]; ///< queries.c: the spatial queries
 extern PyMethodDef thr_py_events_functions[];  ///< events.c: events, zones, sources, units, bodies
 extern PyMethodDef thr_py_outputs_functions[]; ///< outputs.c: files, checkpoints, metrics
 
