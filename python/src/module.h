@@ -115,6 +115,12 @@ int thr_py_dict_to_struct(PyObject* dict, void* s, const field_desc* fields, siz
 /// One field from `value`; as thr_py_dict_to_struct.
 int thr_py_set_field(PyObject* value, void* s, const field_desc* field, const char* where);
 
+/// A float from a Python number (not a string), and an enum by its library
+/// name (`names`), for fields `where: name:`; 0, or -1 with the exception
+/// set, as thr_py_set_field.
+int thr_py_number_to_f32(PyObject* value, const char* where, const char* name, float* out);
+int thr_py_value_to_enum(PyObject* value, const char* where, const char* name, enum_name_fn names, int* out);
+
 // The tables (fields.c).
 extern const field_desc thr_py_world_def_fields[];
 extern const size_t thr_py_world_def_field_count;
@@ -133,7 +139,7 @@ extern const size_t thr_py_stats_field_count;
 extern const field_desc thr_py_agent_fields[];
 extern const size_t thr_py_agent_field_count;
 
-/// A controller from a dict (python/throng/_types.py, Controller.to_dict):
+/// A controller from a dict (controller.c; python/throng/_types.py, Controller.to_dict):
 /// mode, relaxation_time, slots (a list of dicts: kind, weight, enabled,
 /// priority, params), target_rule (a dict or None), contact, combat.
 int thr_py_controller_from_dict(PyObject* dict, throng_controller* out);
