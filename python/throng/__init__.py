@@ -33,9 +33,11 @@ from ._errors import (CapacityError, CorruptData, Error, FileError, InvalidArgum
 from ._events_types import (BODY_DTYPE, EVENT_DTYPE, MAX_SOURCES, MAX_ZONES, NO_SOURCE, NO_UNIT, NO_ZONE, Source,
                             SourceState, UnitState, Zone, event_kind, event_kinds, formation_controller,
                             routing_controller)
-from ._io import (CROSSING_DTYPE, FIELDS, FORMATS, SAMPLE_DTYPE, Feed, FeedReader, Frame, Measure, Metrics, Stream,
-                  StreamInfo, StreamReader, Writer, load_scene_checkpoint, read_stream, save_scene_checkpoint,
-                  scene_checkpoint_bytes, scene_goal_radius, scene_measure, scene_outcomes)
+from ._feed import Feed, FeedReader
+from ._io import (FIELDS, FORMATS, Frame, Metrics, Stream, StreamInfo, StreamReader, Writer, load_scene_checkpoint,
+                  read_stream, save_scene_checkpoint, scene_checkpoint_bytes, scene_goal_radius, scene_measure,
+                  scene_outcomes)
+from ._measure import CROSSING_DTYPE, SAMPLE_DTYPE, Measure
 from ._scene import Scene, scenarios
 from ._tables import SQLITE_DTYPE, SqliteRun, read_csv, read_sqlite
 from ._types import Combat, Contact, Controller, ScenarioInfo, Slot, TargetRule, WorldStats, default_params
