@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// throng._throng: events, zones, sources and sinks, units, bodies (module.h).
+// throng._throng: events, zones, sources and sinks, bodies (module.h; units
+// are in units.c, the helpers both use in events_args.h).
 //
 // Events and bodies are handed to Python as a copy (a bytearray the
 // package reads as a NumPy structured array laid out as the C struct,
@@ -15,25 +16,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "module.h"
+#include "events_args.h"
 
 _Static_assert(sizeof(throng_event_kind) == sizeof(int), "int-sized enum");
 _Static_assert(sizeof(throng_zone_shape) == sizeof(int), "int-sized enum");
 _Static_assert(sizeof(throng_source_shape) == sizeof(int), "int-sized enum");
 _Static_assert(sizeof(throng_formation_kind) == sizeof(int), "int-sized enum");
 _Static_assert(sizeof(throng_order_kind) == sizeof(int), "int-sized enum");
-
-static const char* order_kind_name(int value)
-{
-	static const char* const names[] = {"halt", "move", "turn", "charge", "hold"};
-	return value >= 0 && value < 5 ? names[value] : NULL;
-}
-
-static const char* formation_kind_name(int value)
-{
-	static const char* const names[] = {"none", "line", "column", "square", "wedge"};
-	return value >= 0 && value < 5 ? names[value] : NULL;
-}
 
 static const char* zone_shape_name(int value)
 {
@@ -45,11 +34,6 @@ static const char* source_shape_name(int value)
 	return value >= 0 && value <= THRONG_SOURCE_SEGMENT ? throng_source_shape_name((throng_source_shape)value)
 	                                                     : NULL;
 }
-
-#define F(S, name, type) {#name, offsetof(S, name), type, NULL}
-#define FN(S, key, member, type) {key, offsetof(S, member), type, NULL}
-#define E(S, name, fn) {#name, offsetof(S, name), FT_ENUM, fn}
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static const field_desc zone_fields[] = {
 	E(throng_zone_def, shape, zone_shape_name), F(throng_zone_def, center, FT_VEC),
@@ -88,131 +72,6 @@ static const field_desc agent_def_fields[] = {
 	F(throng_agent_def, target_agent, FT_U32), F(throng_agent_def, path, FT_U32),
 	F(throng_agent_def, unit, FT_U32),
 };
-
-static const field_desc unit_fields[] = {
-	F(throng_unit_def, archetype, FT_U32), F(throng_unit_def, rout_archetype, FT_U32),
-	F(throng_unit_def, army, FT_U32),      F(throng_unit_def, has_refuge, FT_BOOL),
-	F(throng_unit_def, refuge, FT_VEC),    F(throng_unit_def, march_archetype, FT_U32),
-};
-
-static const field_desc morale_fields[] = {
-	F(throng_morale, breaks_at, FT_F32),    F(throng_morale, flank, FT_F32),
-	F(throng_morale, rear, FT_F32),         F(throng_morale, panic, FT_F32),
-	F(throng_morale, panic_radius, FT_F32), F(throng_morale, recovery, FT_F32),
-	F(throng_morale, rally_time, FT_F32),   F(throng_morale, rally_morale, FT_F32),
-	F(throng_morale, rallies, FT_U32),      F(throng_morale, army_breaks_at, FT_F32),
-};
-
-static const field_desc formation_fields[] = {
-	E(throng_formation, kind, formation_kind_name), F(throng_formation, files, FT_U32),
-	F(throng_formation, spacing, FT_F32),           F(throng_formation, rank_spacing, FT_F32),
-	F(throng_formation, speed, FT_F32),             F(throng_formation, turn_rate, FT_F32),
-};
-
-static const field_desc unit_state_fields[] = {
-	F(throng_unit_state, count, FT_U32),
-	F(throng_unit_state, most, FT_U32),
-	F(throng_unit_state, morale, FT_F32),
-	F(throng_unit_state, shock, FT_F32),
-	F(throng_unit_state, routing, FT_BOOL),
-	F(throng_unit_state, rallies_left, FT_U32),
-	F(throng_unit_state, routed_step, FT_U64),
-	F(throng_unit_state, killed, FT_U32),
-	F(throng_unit_state, centre, FT_VEC),
-	F(throng_unit_state, facing, FT_VEC),
-	F(throng_unit_state, refuge, FT_VEC),
-	{"order", offsetof(throng_unit_state, order.kind), FT_ENUM, order_kind_name},
-	FN(throng_unit_state, "order_point", order.point, FT_VEC),
-	F(throng_unit_state, charging, FT_BOOL),
-	F(throng_unit_state, anchor, FT_VEC),
-	F(throng_unit_state, heading, FT_VEC),
-};
-
-// The order of a call: convert every argument, then check the world
-// (thr_py_world_check), then call the library, with no Python code between
-// the check and the call. A conversion can run Python code (__float__,
-// __index__, a dict's values, a buffer's exporter) and that code can let
-// another thread start a step of this world, which releases the GIL; a
-// check made before the conversions would then pass and the library would
-// run beside the step. Functions that convert something take the world
-// with world_type (no check yet) and call ready() last.
-
-/// args[0] as a World, not yet checked for use (ready()); NULL with
-/// TypeError otherwise.
-static world_object* world_type(PyObject* obj, const char* fn)
-{
-	if (!PyObject_TypeCheck(obj, &thr_py_world_type)) {
-		PyErr_Format(PyExc_TypeError, "World.%s: expected a throng.World, got %.80s", fn, Py_TYPE(obj)->tp_name);
-		return NULL;
-	}
-	return (world_object*)obj;
-}
-
-/// 0 when `w` can be used now (thr_py_world_check): call it after the
-/// last conversion, just before the library.
-static int ready(const world_object* w, const char* fn)
-{
-	return thr_py_world_check(w, fn);
-}
-
-/// The world of args[0] (a World), checked for `fn`, for functions that
-/// take nothing else; NULL with an exception set otherwise.
-static world_object* world_arg(PyObject* obj, const char* fn)
-{
-	world_object* w = world_type(obj, fn);
-	return w != NULL && ready(w, fn) == 0 ? w : NULL;
-}
-
-/// An id (a whole number): 0, or -1 with TypeError (not an int) or
-/// NotFound naming `what` (negative, or too large to be any id).
-static int id_arg(PyObject* obj, const char* fn, const char* what, uint32_t* out)
-{
-	PyObject* index = PyBool_Check(obj) || !PyIndex_Check(obj) ? NULL : PyNumber_Index(obj);
-	if (index == NULL) {
-		PyErr_Clear();
-		PyErr_Format(PyExc_TypeError, "World.%s: id: expected a whole number, got %.80s", fn, Py_TYPE(obj)->tp_name);
-		return -1;
-	}
-	int overflow = 0;
-	long long v = PyLong_AsLongLongAndOverflow(index, &overflow);
-	Py_DECREF(index);
-	if (v == -1 && PyErr_Occurred()) {
-		return -1;
-	}
-	if (overflow != 0 || v < 0 || v > (long long)UINT32_MAX) {
-		thr_py_raise(THRONG_ERR_NOT_FOUND, "World.%s: id: no %s %R", fn, what, obj);
-		return -1;
-	}
-	*out = (uint32_t)v;
-	return 0;
-}
-
-/// A name into a char array of `cap` (NUL included): 0, or -1 with
-/// TypeError or InvalidArgument.
-static int name_arg(PyObject* obj, const char* fn, char* out, size_t cap)
-{
-	if (!PyUnicode_Check(obj)) {
-		PyErr_Format(PyExc_TypeError, "World.%s: name: expected a str, got %.80s", fn, Py_TYPE(obj)->tp_name);
-		return -1;
-	}
-	Py_ssize_t len = 0;
-	const char* text = PyUnicode_AsUTF8AndSize(obj, &len);
-	if (text == NULL) {
-		return -1;
-	}
-	if ((size_t)len >= cap || strlen(text) != (size_t)len) {
-		thr_py_raise(THRONG_ERR_INVALID_ARGUMENT, "World.%s: name: %R is longer than %zu bytes or holds a NUL", fn,
-		             obj, cap - 1);
-		return -1;
-	}
-	memcpy(out, text, (size_t)len + 1);
-	return 0;
-}
-
-static PyObject* status_or_id(throng_status st, uint32_t id)
-{
-	return st == THRONG_OK ? PyLong_FromUnsignedLong(id) : thr_py_raise_status(st);
-}
 
 // ---------------------------------------------------------------- events
 
@@ -541,129 +400,7 @@ static PyObject* source_count(PyObject* module, PyObject* arg)
 	return w == NULL ? NULL : PyLong_FromUnsignedLong(throng_world_source_count(w->world));
 }
 
-// ----------------------------------------------------------------- units
-
-/// _add_unit(world, fields, morale, formation): dicts of throng_unit_def's
-/// fields, its throng_morale's and its throng_formation's.
-static PyObject* add_unit(PyObject* module, PyObject* args)
-{
-	(void)module;
-	PyObject *obj, *fields, *morale, *formation;
-	if (!PyArg_ParseTuple(args, "OOOO:_add_unit", &obj, &fields, &morale, &formation)) {
-		return NULL;
-	}
-	world_object* w = world_type(obj, "add_unit");
-	if (w == NULL) {
-		return NULL;
-	}
-	throng_unit_def def = throng_unit_default_def();
-	if (thr_py_dict_to_struct(fields, &def, unit_fields, COUNT(unit_fields), "World.add_unit") != 0 ||
-	    thr_py_dict_to_struct(morale, &def.morale, morale_fields, COUNT(morale_fields), "World.add_unit: morale") !=
-	        0 ||
-	    thr_py_dict_to_struct(formation, &def.formation, formation_fields, COUNT(formation_fields),
-	                          "World.add_unit: formation") != 0 ||
-	    ready(w, "add_unit") != 0) {
-		return NULL;
-	}
-	uint32_t id = 0;
-	throng_status st = throng_world_add_unit(w->world, &def, &id);
-	return status_or_id(st, id);
-}
-
-/// _get_unit(world, id): the unit's state as a dict.
-static PyObject* get_unit(PyObject* module, PyObject* args)
-{
-	(void)module;
-	PyObject *obj, *id_obj;
-	uint32_t id;
-	if (!PyArg_ParseTuple(args, "OO:_get_unit", &obj, &id_obj)) {
-		return NULL;
-	}
-	world_object* w = world_type(obj, "get_unit");
-	if (w == NULL || id_arg(id_obj, "get_unit", "unit", &id) != 0 || ready(w, "get_unit") != 0) {
-		return NULL;
-	}
-	if (id >= throng_world_unit_count(w->world)) {
-		return thr_py_raise(THRONG_ERR_NOT_FOUND, "World.get_unit: id: no unit %u (the world has %u)", id,
-		                    throng_world_unit_count(w->world));
-	}
-	throng_unit_state state;
-	throng_status st = throng_world_get_unit(w->world, id, &state);
-	if (st != THRONG_OK) {
-		return thr_py_raise_status(st);
-	}
-	return thr_py_struct_to_dict(&state, unit_state_fields, COUNT(unit_state_fields));
-}
-
-/// _order_unit(world, id, kind, point)
-static PyObject* order_unit(PyObject* module, PyObject* args)
-{
-	(void)module;
-	PyObject *obj, *id_obj, *kind, *point;
-	uint32_t id;
-	if (!PyArg_ParseTuple(args, "OOOO:_order_unit", &obj, &id_obj, &kind, &point)) {
-		return NULL;
-	}
-	world_object* w = world_type(obj, "order_unit");
-	if (w == NULL || id_arg(id_obj, "order_unit", "unit", &id) != 0) {
-		return NULL;
-	}
-	static const field_desc order_fields[] = {
-		E(throng_order, kind, order_kind_name),
-		F(throng_order, point, FT_VEC),
-	};
-	throng_order order = {.kind = THRONG_ORDER_HALT};
-	if (thr_py_set_field(kind, &order, &order_fields[0], "World.order_unit") != 0 ||
-	    thr_py_set_field(point, &order, &order_fields[1], "World.order_unit") != 0 || ready(w, "order_unit") != 0) {
-		return NULL;
-	}
-	if (id >= throng_world_unit_count(w->world)) {
-		return thr_py_raise(THRONG_ERR_NOT_FOUND, "World.order_unit: id: no unit %u (the world has %u)", id,
-		                    throng_world_unit_count(w->world));
-	}
-	throng_status st = throng_world_order_unit(w->world, id, order);
-	if (st != THRONG_OK) {
-		return thr_py_raise_status(st);
-	}
-	Py_RETURN_NONE;
-}
-
-static PyObject* unit_count(PyObject* module, PyObject* arg)
-{
-	(void)module;
-	world_object* w = world_arg(arg, "unit_count");
-	return w == NULL ? NULL : PyLong_FromUnsignedLong(throng_world_unit_count(w->world));
-}
-
-// ----------------------------------------------------------- controllers
-
-/// _controller_formation(dict), _controller_routing(dict): the marching
-/// or routing controller made from a fighting one, as a dict.
-static PyObject* derived_controller(PyObject* dict, bool routing)
-{
-	throng_controller fighting;
-	if (thr_py_controller_from_dict(dict, &fighting) != 0) {
-		return NULL;
-	}
-	throng_controller c = routing ? throng_controller_routing(&fighting) : throng_controller_formation(&fighting);
-	return thr_py_controller_to_dict(&c);
-}
-
-static PyObject* controller_formation(PyObject* module, PyObject* dict)
-{
-	(void)module;
-	return derived_controller(dict, false);
-}
-
-static PyObject* controller_routing(PyObject* module, PyObject* dict)
-{
-	(void)module;
-	return derived_controller(dict, true);
-}
-
 PyMethodDef thr_py_events_functions[] = {
-	{"_controller_formation", controller_formation, METH_O, "throng_controller_formation over dicts"},
-	{"_controller_routing", controller_routing, METH_O, "throng_controller_routing over dicts"},
 	{"_layouts", layouts, METH_NOARGS, "Itemsize and field offsets of throng_event and throng_body."},
 	{"_names", names, METH_NOARGS, "Enum names and constants of events, zones, sources, units."},
 	{"_events", events, METH_O, "_events(world): the listed events, copied (bytearray)."},
@@ -677,9 +414,5 @@ PyMethodDef thr_py_events_functions[] = {
 	{"_get_source", get_source, METH_VARARGS, "_get_source(world, id) -> (fields, agent, name, state)"},
 	{"_find_source", find_source, METH_VARARGS, "_find_source(world, name) -> id"},
 	{"_source_count", source_count, METH_O, "_source_count(world) -> int"},
-	{"_add_unit", add_unit, METH_VARARGS, "_add_unit(world, fields, morale, formation) -> id"},
-	{"_get_unit", get_unit, METH_VARARGS, "_get_unit(world, id) -> dict"},
-	{"_order_unit", order_unit, METH_VARARGS, "_order_unit(world, id, kind, point)"},
-	{"_unit_count", unit_count, METH_O, "_unit_count(world) -> int"},
 	{NULL, NULL, 0, NULL},
 };

@@ -160,6 +160,7 @@ PyMODINIT_FUNC PyInit__throng(void)
 	    PyModule_AddFunctions(m, thr_py_living_functions) < 0 ||
 	    PyModule_AddFunctions(m, thr_py_queries_functions) < 0 ||
 	    PyModule_AddFunctions(m, thr_py_events_functions) < 0 ||
+	    PyModule_AddFunctions(m, thr_py_units_functions) < 0 ||
 	    PyModule_AddFunctions(m, thr_py_outputs_functions) < 0) {
 		Py_DECREF(m);
 		return NULL;

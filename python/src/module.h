@@ -158,7 +158,8 @@ PyObject* thr_py_defaults(PyObject* module, PyObject* unused);
 /// Added to the module by PyInit__throng.
 extern PyMethodDef thr_py_living_functions[];  ///< living.c: remove, setters, controllers, shapes
 extern PyMethodDef thr_py_queries_functions[]; ///< queries.c: the spatial queries
-extern PyMethodDef thr_py_events_functions[];  ///< events.c: events, zones, sources, units, bodies
+extern PyMethodDef thr_py_events_functions[];  ///< events.c: events, zones, sources, bodies
+extern PyMethodDef thr_py_units_functions[];   ///< units.c: units, derived controllers
 extern PyMethodDef thr_py_outputs_functions[]; ///< outputs.c: files, checkpoints, metrics
 
 /// The counters of a world as {"last_step": {...}, "total": {...}}.
