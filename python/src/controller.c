@@ -6,16 +6,9 @@
 
 #include "module.h"
 
-#define NAMER(T)                                                                                                   \
-	static const char* name_##T(int value)                                                                         \
-	{                                                                                                              \
-		return T##_name((T)value);                                                                                 \
-	}
 NAMER(throng_blend_mode)
 NAMER(throng_behavior_kind)
 
-#define F(S, name, type) {#name, offsetof(S, name), type, NULL}
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /// Looks up `key` in a dict (borrowed; NULL when absent, without error).
 static PyObject* get(PyObject* dict, const char* key)

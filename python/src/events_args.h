@@ -21,10 +21,7 @@ static inline const char* formation_kind_name(int value)
 	return value >= 0 && value < 5 ? names[value] : NULL;
 }
 
-#define F(S, name, type) {#name, offsetof(S, name), type, NULL}
 #define FN(S, key, member, type) {key, offsetof(S, member), type, NULL}
-#define E(S, name, fn) {#name, offsetof(S, name), FT_ENUM, fn}
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 // The order of a call: convert every argument, then check the world
 // (thr_py_world_check), then call the library, with no Python code between

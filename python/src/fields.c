@@ -16,11 +16,6 @@ _Static_assert(sizeof(throng_flee_mode) == sizeof(int), "int-sized enum");
 _Static_assert(sizeof(throng_wander_frame) == sizeof(int), "int-sized enum");
 _Static_assert(sizeof(throng_attack_kind) == sizeof(int), "int-sized enum");
 
-#define NAMER(T)                                                                                                   \
-	static const char* name_##T(int value)                                                                         \
-	{                                                                                                              \
-		return T##_name((T)value);                                                                                 \
-	}
 NAMER(throng_bounds_mode)
 NAMER(throng_engine)
 NAMER(throng_threads_policy)
@@ -30,38 +25,35 @@ NAMER(throng_wander_frame)
 NAMER(throng_attack_kind)
 NAMER(throng_behavior_kind)
 
-#define F(S, name, type) {#name, offsetof(S, name), type, NULL}
-#define E(S, name, T) {#name, offsetof(S, name), FT_ENUM, name_##T}
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 const field_desc thr_py_world_def_fields[] = {
 	F(throng_world_def, bounds_min, FT_VEC),
 	F(throng_world_def, bounds_max, FT_VEC),
-	E(throng_world_def, bounds_mode, throng_bounds_mode),
+	E(throng_world_def, bounds_mode, name_throng_bounds_mode),
 	F(throng_world_def, dt, FT_F32),
 	F(throng_world_def, seed, FT_U64),
 	F(throng_world_def, cell_size, FT_F32),
 	F(throng_world_def, capacity, FT_U32),
-	E(throng_world_def, engine, throng_engine),
+	E(throng_world_def, engine, name_throng_engine),
 	F(throng_world_def, record_forces, FT_BOOL),
 	F(throng_world_def, threads, FT_U32),
-	E(throng_world_def, threads_policy, throng_threads_policy),
+	E(throng_world_def, threads_policy, name_throng_threads_policy),
 };
 const size_t thr_py_world_def_field_count = COUNT(thr_py_world_def_fields);
 
 const field_desc thr_py_scene_def_fields[] = {
 	F(throng_scene_def, agents, FT_U32),
 	F(throng_scene_def, seed, FT_U64),
-	E(throng_scene_def, engine, throng_engine),
+	E(throng_scene_def, engine, name_throng_engine),
 	F(throng_scene_def, threads, FT_U32),
-	E(throng_scene_def, threads_policy, throng_threads_policy),
+	E(throng_scene_def, threads_policy, name_throng_threads_policy),
 	F(throng_scene_def, record_forces, FT_BOOL),
 };
 const size_t thr_py_scene_def_field_count = COUNT(thr_py_scene_def_fields);
 
 const field_desc thr_py_params_fields[] = {
-	E(throng_behavior_params, target, throng_target_source),
-	E(throng_behavior_params, flee_mode, throng_flee_mode),
+	E(throng_behavior_params, target, name_throng_target_source),
+	E(throng_behavior_params, flee_mode, name_throng_flee_mode),
 	F(throng_behavior_params, flee_radius, FT_F32),
 	F(throng_behavior_params, slow_radius, FT_F32),
 	F(throng_behavior_params, evade_radius, FT_F32),
@@ -69,7 +61,7 @@ const field_desc thr_py_params_fields[] = {
 	F(throng_behavior_params, circle_distance, FT_F32),
 	F(throng_behavior_params, circle_radius, FT_F32),
 	F(throng_behavior_params, jitter, FT_F32),
-	E(throng_behavior_params, frame, throng_wander_frame),
+	E(throng_behavior_params, frame, name_throng_wander_frame),
 	F(throng_behavior_params, noise_frequency, FT_F32),
 	F(throng_behavior_params, noise_amplitude, FT_F32),
 	F(throng_behavior_params, look_ahead, FT_F32),
@@ -112,7 +104,7 @@ const field_desc thr_py_combat_fields[] = {
 	F(throng_combat, enabled, FT_BOOL),
 	F(throng_combat, health, FT_F32),
 	F(throng_combat, armour, FT_F32),
-	E(throng_combat, attack, throng_attack_kind),
+	E(throng_combat, attack, name_throng_attack_kind),
 	F(throng_combat, reach, FT_F32),
 	F(throng_combat, damage, FT_F32),
 	F(throng_combat, cooldown, FT_F32),

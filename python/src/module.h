@@ -102,6 +102,19 @@ typedef struct field_desc {
 	enum_name_fn names; ///< FT_ENUM: value -> name, NULL past the last
 } field_desc;
 
+// Making the tables: a field by name (F), an enum field by its namer (E:
+// a function value -> name, NULL past the last), a table's length
+// (COUNT), and a namer for a library enum T with T##_name (NAMER(T)
+// defines name_T).
+#define F(S, name, type) {#name, offsetof(S, name), type, NULL}
+#define E(S, name, fn) {#name, offsetof(S, name), FT_ENUM, fn}
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+#define NAMER(T)                                                                                                   \
+	static const char* name_##T(int value)                                                                         \
+	{                                                                                                              \
+		return T##_name((T)value);                                                                                 \
+	}
+
 /// A dict of the fields of *s.
 PyObject* thr_py_struct_to_dict(const void* s, const field_desc* fields, size_t count);
 
