@@ -10,7 +10,7 @@ from typing import Any, Optional, Sequence, Union
 
 from . import _throng
 from ._errors import InvalidArgument
-from ._io import _fields_arg, _frame, _text_arg, _world_of
+from ._io import _Reader, _fields_arg, _frame, _text_arg, _world_of
 from ._outputs_types import Frame, StreamInfo
 
 
@@ -100,7 +100,7 @@ class Feed:
         self.close()
 
 
-class FeedReader:
+class FeedReader(_Reader):
     """Reads a live feed by name (``throng_feed_open``):
     :class:`throng.NotFound` when no feed has that name (yet),
     :class:`throng.CorruptData` when the object is no throng feed.
@@ -109,7 +109,7 @@ class FeedReader:
     None (it never waits); :attr:`writer_state` is "alive", "finished" or
     "gone"."""
 
-    __slots__ = ("_handle", "name", "info")
+    __slots__ = ("name", "info")
 
     def __init__(self, name: str) -> None:
         self._handle = None
@@ -118,11 +118,6 @@ class FeedReader:
         self.name = name
         self._handle = _throng._feed_open(name)
         self.info: StreamInfo = StreamInfo(**_throng._feed_info(self._handle))
-
-    def _open_handle(self, fn: str) -> Any:
-        if self._handle is None:
-            raise ValueError(f"FeedReader.{fn}: it is closed")
-        return self._handle
 
     def read(self) -> Optional[Frame]:
         """The newest frame published since the last one returned, or None."""
@@ -144,14 +139,3 @@ class FeedReader:
         """The writer's process id (in its pid namespace)."""
         return _throng._feed_state(self._open_handle("writer_pid"))[2]
 
-    def close(self) -> None:
-        """Unmaps the feed; a second call does nothing."""
-        handle, self._handle = self._handle, None
-        if handle is not None:
-            _throng._close(handle)
-
-    def __enter__(self) -> "FeedReader":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()

@@ -12,7 +12,7 @@ import contextlib
 import errno as _errno
 import os
 import re
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Tuple, TypeVar, Union
 
 import numpy as np
 
@@ -226,7 +226,35 @@ def _frame(raw: Tuple[int, int, float, Dict[str, bytearray]]) -> Frame:
     return Frame(index=index, step=step, time=time, ids=values.pop("id"), **values)  # type: ignore[arg-type]
 
 
-class StreamReader:
+_R = TypeVar("_R", bound="_Reader")
+
+
+class _Reader:
+    """What the stream and feed readers share: a library handle, refused
+    once closed, released by :meth:`close` or a ``with`` block."""
+
+    __slots__ = ("_handle",)
+
+    def _open_handle(self, fn: str) -> Any:
+        if self._handle is None:
+            raise ValueError(f"{type(self).__name__}.{fn}: it is closed")
+        return self._handle
+
+    def close(self) -> None:
+        """Releases the reader (the file or the mapping); a second call
+        does nothing."""
+        handle, self._handle = self._handle, None
+        if handle is not None:
+            _throng._close(handle)
+
+    def __enter__(self: _R) -> _R:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class StreamReader(_Reader):
     """Reads a binary stream (docs/FORMAT.md) frame by frame
     (``throng_stream_*``): ``StreamReader(path, *, verify=True)``; `path`
     "-" is standard input. `verify` checks each frame's CRC-32 (the
@@ -242,7 +270,7 @@ class StreamReader:
     :meth:`close`.
     """
 
-    __slots__ = ("_handle", "path", "info")
+    __slots__ = ("path", "info")
 
     def __init__(self, path: PathLike, *, verify: bool = True) -> None:
         self._handle = None
@@ -267,11 +295,6 @@ class StreamReader:
         self.path = "<bytes>"
         self._open(_throng._stream_open_bytes(bytes(data), bool(verify)))
         return self
-
-    def _open_handle(self, fn: str) -> Any:
-        if self._handle is None:
-            raise ValueError(f"StreamReader.{fn}: it is closed")
-        return self._handle
 
     def read(self) -> Optional[Frame]:
         """The next frame, or None at the end of the stream."""
@@ -301,17 +324,6 @@ class StreamReader:
         """Byte offset of the next unread byte."""
         return _throng._stream_state(self._open_handle("offset"))[2]
 
-    def close(self) -> None:
-        """Closes the file; a second call does nothing."""
-        handle, self._handle = self._handle, None
-        if handle is not None:
-            _throng._close(handle)
-
-    def __enter__(self) -> "StreamReader":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
 
 
 def read_stream(source: Union[PathLike, bytes, bytearray, memoryview], *, verify: bool = True) -> Stream:
