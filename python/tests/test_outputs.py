@@ -859,3 +859,25 @@ def test_messages_name_the_function_and_the_argument(tmp_path):
         throng.World.from_checkpoint_bytes("abc")
     assert throng.World.from_checkpoint_bytes(memoryview(world.checkpoint_bytes())).hash() == world.hash()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_readers_refuse_use_once_closed(tmp_path):
+    world = small_world(6)
+    with world.export(tmp_path / "r.thr") as writer:
+        writer.write()
+    reader = throng.StreamReader(tmp_path / "r.thr")
+    with reader:
+        assert reader.read() is not None
+    for call in (reader.read, lambda: reader.complete, lambda: reader.offset):
+        with pytest.raises(ValueError, match=r"^StreamReader\.\w+: it is closed$"):
+            call()
+    reader.close()  # a second close does nothing
+    name = f"throng-pytest-closed-{os.getpid()}"
+    with throng.Feed(world, name) as feed:
+        feed.publish()
+        feed_reader = throng.FeedReader(name)
+        feed_reader.close()
+        for call in (feed_reader.read, lambda: feed_reader.finished, lambda: feed_reader.writer_pid):
+            with pytest.raises(ValueError, match=r"^FeedReader\.\w+: it is closed$"):
+                call()
+        feed_reader.close()
