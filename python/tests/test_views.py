@@ -189,7 +189,12 @@ def test_sources_grow_the_world_while_views_live():
                 held.append((world.positions, world.ids))
             world.step()
             for positions, ids in held:
-                assert np.isfinite(positions).all() and positions.shape[0] == ids.shape[0]
+                # Positions live in the two state buffers: finite whatever
+                # step they show. An old ids view may show a reorder's
+                # scratch, so only read it: under the asan preset a read of
+                # freed memory fails here.
+                assert np.isfinite(positions).all()
+                ids.tobytes()
         assert world.agent_count > 64  # grown past 4, 8, 16, 32 and 64
         return world.hash(), world.agent_count
     assert run(True) == run(False)
