@@ -18,9 +18,11 @@
 //     consecutive agents, one per lane, in the stages load_w, forces_w,
 //     blend_w, integrate_w (the scalar pass's load, forces, blend,
 //     integrate); forces and blend run once per distinct archetype in the
-//     block. Each lane walks its own neighbours
-//     (the rows of cells around it, gathered k-th candidate by k-th
-//     candidate), in exactly the order the scalar reference visits them;
+//     block. Each lane takes its own neighbours (the rows of cells
+//     around it) in exactly the order the scalar reference visits them:
+//     where the lanes' rows overlap (lanes of one or two cells), the block
+//     walks their union once, each candidate broadcast to every lane;
+//     otherwise each lane's k-th candidate is gathered (sweeps.c);
 //     the feelers test each obstacle or wall near the block against all 8
 //     agents at once (shapes are sparse, agents of a block are close); then
 //     the other behaviours, the blending and the integrator.

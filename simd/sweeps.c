@@ -18,26 +18,28 @@
 // sums untouched (a select, not an add of zero). So the neighbour forces
 // equal the reference's bit for bit, like every other force.
 //
-// The walk has two phases, so that the costly arithmetic (IEEE divisions
-// and square roots) runs on full vectors:
-// - measure: per row, the block either walks the union of its lanes' runs,
-//   one candidate for all 8 lanes (a broadcast load; each lane takes the
-//   part inside its own run), when the runs overlap enough (lanes of one
-//   cell), or gathers the k-th candidate of every lane. Each lane counts
-//   the candidate examined, keeps its nearest distance, and holds the
-//   candidate, in a small per-lane list, when it is another agent within
-//   some slot's radius (a branch-free write at the lane's count);
-// - take: when a lane's list is full, and at the end, the slots take the
-//   k-th held candidate of every lane at once (nb_step).
-// A candidate outside every slot's radius changes nothing in nb_step, so a
-// lane takes the same neighbours in the same order as it would taking every
-// candidate as it came. A lane whose slots are all full closes at that
-// neighbour: its examined count is set back to the one it had there.
-//
-// Cost: per row, as many measuring steps as the union of the lanes' runs
-// (or the longest run), and per flush as many taking steps as the longest
-// list; on `crossing` at 10^5 agents 37 % of the candidates are held, and
-// the taking steps are nearly full.
+// The walk takes one of three shapes, chosen per block (and per row of
+// cells for the last two); all give each lane the same candidates in the
+// same order, so the same bits:
+// - sweep (the common case in a crowd: lanes of one or two cells): when
+//   the lanes' runs overlap in every row (their union at most
+//   NB_SWEEP_SPREAD quarters of the longest run) and no slot can fill on
+//   any lane (fewer candidates than the smallest cap), the block walks the
+//   union of its runs once, every candidate loaded once and broadcast to
+//   all 8 lanes (no gather), the lanes outside its run masked, and every
+//   slot takes it at once where it counts. A loop for each mix of kinds of
+//   the built-in scenes holds only that mix's arithmetic, each kind's sums
+//   in locals of their own;
+// - direct, a row whose runs overlap in a block that may fill a slot: the
+//   same broadcast, the slots taking each candidate through nb_step, which
+//   closes a lane whose slots are all full;
+// - gather, a row whose runs lie apart (lanes in distant cells): each lane's
+//   k-th candidate gathered, measured, and held in a small per-lane list
+//   when it is another agent within some slot's radius; when a lane's list
+//   is full, and at the end, the slots take the k-th held candidate of
+//   every lane at once (take_held), so that their arithmetic runs on full
+//   vectors. A lane that closes takes back its candidates examined after
+//   its last neighbour.
 //
 // Caps (docs/BEHAVIORS.md, "Neighbour caps"): a slot takes at most its
 // max_neighbors neighbours, the first that count (a mask, as in the
@@ -145,32 +147,106 @@ THR_WIDE_INLINE thr_mw anticipation_w(const thr_lanes* s, const throng_behavior_
 	return thr_mw_or(hit, near);
 }
 
-/// Adds candidate neighbours (pj, vj, of group grj and radius rj, at `slot`
-/// of ids) on the lanes of `live`, never the lane's own agent, to every
-/// neighbour slot, as thr_unaligned_avoid, thr_separation, thr_alignment,
-/// thr_cohesion, thr_anticipation and thr_headway do for one neighbour. Reads ids only where separation
-/// meets two agents on one point. Counts the slots' arithmetic into *c
-/// unless that is NULL. Returns the lanes where some slot still takes
-/// neighbours.
-THR_WIDE_INLINE thr_mw nb_step(const thr_lanes* s, const thr_arch_info* info, const throng_controller* ctl,
-                             nb_acc* acc, thr_v2w pj, thr_v2w vj, thr_fw rj, thr_iw slot_j, const int32_t* ids,
-                             thr_iw grj, thr_mw live, throng_world_counters* c)
+/// One neighbour slot of kind `kind` takes candidate j (at pj moving at vj,
+/// of radius rj, at `slot_j` of ids; d = pj - p, d2 = |d|^2) on the lanes of
+/// `m`, those where j counts for it: thr_unaligned_avoid, thr_separation,
+/// thr_alignment, thr_cohesion, thr_headway and thr_anticipation for one
+/// neighbour, the same operations in the same order. Reads ids only where
+/// separation meets two agents on one point. Inlined with `kind` a
+/// constant where a walk runs one slot at a time (sweep_slot).
+THR_WIDE_INLINE void nb_body(throng_behavior_kind kind, const thr_lanes* s, const throng_behavior_params* p,
+                             nb_acc* a, thr_mw m, thr_v2w d, thr_fw d2, thr_v2w pj, thr_v2w vj, thr_fw rj,
+                             thr_iw slot_j, const int32_t* ids, throng_world_counters* c)
 {
 	const thr_fw EPS = thr_fw_set1(THR_EPS);
 	const thr_fw ONE = thr_fw_set1(1.0f);
 	const thr_fw ZERO = thr_fw_zero();
+	switch (kind) {
+	case THRONG_UNALIGNED_AVOID: {
+		thr_v2w rv = v2w_sub(vj, s->v);
+		thr_fw rv2 = v2w_dot(rv, rv);
+		m = thr_mw_andnot(m, thr_fw_lt(rv2, EPS));
+		thr_fw t = thr_fw_div(thr_fw_neg(v2w_dot(d, rv)), rv2);
+		m = thr_mw_andnot(m, thr_mw_or(thr_fw_lt(t, ZERO), thr_fw_gt(t, thr_fw_set1(p->max_prediction))));
+		thr_v2w f = v2w_add(d, v2w_scale(rv, t));
+		thr_fw mlen = v2w_length(f);
+		thr_fw R = thr_fw_set1(p->avoid_radius);
+		m = thr_mw_andnot(m, thr_fw_gt(mlen, R));
+		if (!thr_mw_any(m)) {
+			break;
+		}
+		if (c != NULL) {
+			c->unaligned_push_lanes += THR_LANES;
+		}
+		thr_fw u = thr_fw_sub(ONE, thr_fw_div(mlen, R));
+		thr_v2w dir = v2w_select(thr_fw_lt(mlen, EPS), v2w_perp(v2w_normalize(rv)), v2w_normalize(f));
+		a->sum = v2w_select(m, v2w_sub(a->sum, v2w_scale(dir, thr_fw_mul(s->ms, u))), a->sum);
+		break;
+	}
+	case THRONG_SEPARATION: {
+		thr_fw dist = thr_fw_sqrt(d2);
+		thr_v2w away = v2w_sub(s->p, pj);
+		thr_v2w dir = v2w(thr_fw_div(away.x, dist), thr_fw_div(away.y, dist));
+		const thr_mw coincide = thr_fw_lt(dist, EPS);
+		if (thr_mw_any(thr_mw_and(m, coincide))) {
+			const thr_iw idj = thr_iw_gather(ids, slot_j);
+			thr_fw side = thr_fw_select(thr_iw_lt(s->id, idj), thr_fw_set1(-1.0f), ONE);
+			dir = v2w_select(coincide, v2w(side, ZERO), dir);
+		}
+		thr_fw mag = thr_fw_mul(s->ms, thr_fw_sub(ONE, thr_fw_div(dist, thr_fw_set1(p->neighbor_radius))));
+		a->sum = v2w_select(m, v2w_add(a->sum, v2w_scale(dir, mag)), a->sum);
+		break;
+	}
+	case THRONG_ALIGNMENT:
+		a->sum = v2w_select(m, v2w_add(a->sum, vj), a->sum);
+		a->count = thr_iw_sub(a->count, thr_mw_as_iw(m)); // a true mask is -1
+		break;
+	case THRONG_COHESION:
+		a->sum = v2w_select(m, v2w_add(a->sum, pj), a->sum);
+		a->count = thr_iw_sub(a->count, thr_mw_as_iw(m));
+		break;
+	case THRONG_HEADWAY: {
+		const thr_fw l = thr_fw_add(s->radius, rj);
+		m = thr_mw_and(m, thr_fw_gt(v2w_dot(d, s->h), ZERO));
+		m = thr_mw_and(m, thr_fw_lt(thr_fw_abs(v2w_dot(d, v2w_perp(s->h))), l));
+		if (!thr_mw_any(m)) {
+			break; // nobody in the corridor ahead: least stays
+		}
+		const thr_fw gap = thr_fw_sub(thr_fw_sqrt(d2), l);
+		a->least = thr_fw_select(thr_mw_and(m, thr_fw_lt(gap, a->least)), gap, a->least);
+		break;
+	}
+	case THRONG_ANTICIPATION: {
+		thr_v2w push;
+		m = thr_mw_and(m, anticipation_w(s, p, m, d, d2, pj, vj, rj, a->rest, &push));
+		a->sum = v2w_select(m, v2w_add(a->sum, push), a->sum);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/// Adds candidate neighbours (pj, vj, of group grj and radius rj, at `slot`
+/// of ids) on the lanes of `live`, never the lane's own agent, to every
+/// neighbour slot (nb_body), each taking the first `cap` that count for it.
+/// Counts the slots' arithmetic into *c unless that is NULL. Returns the
+/// lanes where some slot still takes neighbours.
+THR_WIDE_INLINE thr_mw nb_step(const thr_lanes* s, const thr_arch_info* info, const throng_controller* ctl,
+                             nb_acc* acc, thr_v2w pj, thr_v2w vj, thr_fw rj, thr_iw slot_j, const int32_t* ids,
+                             thr_iw grj, thr_mw live, throng_world_counters* c)
+{
 	// counts(): another agent (the walk held no lane's own agent), of the
 	// same group when asked, within r.
-	thr_v2w d = v2w_sub(pj, s->p);
-	thr_fw d2 = v2w_dot(d, d);
-	thr_mw same_group = thr_iw_eq(grj, s->group);
+	const thr_v2w d = v2w_sub(pj, s->p);
+	const thr_fw d2 = v2w_dot(d, d);
+	const thr_mw same_group = thr_iw_eq(grj, s->group);
 	thr_mw open = thr_mw_false();
 	for (uint32_t q = 0; q < info->n_neighbor_slots; ++q) {
 		const throng_slot* slot = &ctl->slots[info->neighbor_slots[q]];
-		const throng_behavior_params* p = &slot->params;
 		nb_acc* a = &acc[q];
 		thr_mw m = thr_mw_and(live, thr_fw_lt(d2, a->r2));
-		if (p->same_group_only) {
+		if (slot->params.same_group_only) {
 			m = thr_mw_and(m, same_group);
 		}
 		// The first `cap` neighbours that count, whatever they push.
@@ -183,70 +259,7 @@ THR_WIDE_INLINE thr_mw nb_step(const thr_lanes* s, const thr_arch_info* info, co
 		if (c != NULL) {
 			c->neighbor_body_lanes[slot->kind] += THR_LANES;
 		}
-		switch (slot->kind) {
-		case THRONG_UNALIGNED_AVOID: {
-			thr_v2w rv = v2w_sub(vj, s->v);
-			thr_fw rv2 = v2w_dot(rv, rv);
-			m = thr_mw_andnot(m, thr_fw_lt(rv2, EPS));
-			thr_fw t = thr_fw_div(thr_fw_neg(v2w_dot(d, rv)), rv2);
-			m = thr_mw_andnot(m, thr_mw_or(thr_fw_lt(t, ZERO), thr_fw_gt(t, thr_fw_set1(p->max_prediction))));
-			thr_v2w f = v2w_add(d, v2w_scale(rv, t));
-			thr_fw mlen = v2w_length(f);
-			thr_fw R = thr_fw_set1(p->avoid_radius);
-			m = thr_mw_andnot(m, thr_fw_gt(mlen, R));
-			if (!thr_mw_any(m)) {
-				break;
-			}
-			if (c != NULL) {
-				c->unaligned_push_lanes += THR_LANES;
-			}
-			thr_fw u = thr_fw_sub(ONE, thr_fw_div(mlen, R));
-			thr_v2w dir = v2w_select(thr_fw_lt(mlen, EPS), v2w_perp(v2w_normalize(rv)), v2w_normalize(f));
-			a->sum = v2w_select(m, v2w_sub(a->sum, v2w_scale(dir, thr_fw_mul(s->ms, u))), a->sum);
-			break;
-		}
-		case THRONG_SEPARATION: {
-			thr_fw dist = thr_fw_sqrt(d2);
-			thr_v2w away = v2w_sub(s->p, pj);
-			thr_v2w dir = v2w(thr_fw_div(away.x, dist), thr_fw_div(away.y, dist));
-			const thr_mw coincide = thr_fw_lt(dist, EPS);
-			if (thr_mw_any(thr_mw_and(m, coincide))) {
-				const thr_iw idj = thr_iw_gather(ids, slot_j);
-				thr_fw side = thr_fw_select(thr_iw_lt(s->id, idj), thr_fw_set1(-1.0f), ONE);
-				dir = v2w_select(coincide, v2w(side, ZERO), dir);
-			}
-			thr_fw mag = thr_fw_mul(s->ms, thr_fw_sub(ONE, thr_fw_div(dist, thr_fw_set1(p->neighbor_radius))));
-			a->sum = v2w_select(m, v2w_add(a->sum, v2w_scale(dir, mag)), a->sum);
-			break;
-		}
-		case THRONG_ALIGNMENT:
-			a->sum = v2w_select(m, v2w_add(a->sum, vj), a->sum);
-			a->count = thr_iw_sub(a->count, thr_mw_as_iw(m)); // a true mask is -1
-			break;
-		case THRONG_COHESION:
-			a->sum = v2w_select(m, v2w_add(a->sum, pj), a->sum);
-			a->count = thr_iw_sub(a->count, thr_mw_as_iw(m));
-			break;
-		case THRONG_HEADWAY: {
-			const thr_fw l = thr_fw_add(s->radius, rj);
-			m = thr_mw_and(m, thr_fw_gt(v2w_dot(d, s->h), ZERO));
-			m = thr_mw_and(m, thr_fw_lt(thr_fw_abs(v2w_dot(d, v2w_perp(s->h))), l));
-			if (!thr_mw_any(m)) {
-				break; // nobody in the corridor ahead: least stays
-			}
-			const thr_fw gap = thr_fw_sub(thr_fw_sqrt(d2), l);
-			a->least = thr_fw_select(thr_mw_and(m, thr_fw_lt(gap, a->least)), gap, a->least);
-			break;
-		}
-		case THRONG_ANTICIPATION: {
-			thr_v2w push;
-			m = thr_mw_and(m, anticipation_w(s, p, m, d, d2, pj, vj, rj, a->rest, &push));
-			a->sum = v2w_select(m, v2w_add(a->sum, push), a->sum);
-			break;
-		}
-		default:
-			break;
-		}
+		nb_body(slot->kind, s, &slot->params, a, m, d, d2, pj, vj, rj, slot_j, ids, c);
 	}
 	return open;
 }
@@ -404,6 +417,307 @@ THR_WIDE_INLINE thr_mw walk_one(nb_walk* wk, thr_iw slot, thr_v2w pj, thr_mw liv
 	return open;
 }
 
+/// One candidate step handed to every lane at once: candidate k, loaded
+/// once and broadcast (no gather), on the lanes of `live` (those whose run
+/// holds k). Counts it examined and measures it as walk_one does; where it
+/// is another agent within some slot's radius, the slots take it at once
+/// (nb_step), so nothing is held. The walk empties the hold before its
+/// first direct step, so each lane still takes its neighbours in walk
+/// order. Returns the lanes still walking.
+THR_WIDE_INLINE thr_mw walk_direct(nb_walk* wk, int32_t k, thr_mw live, thr_mw open)
+{
+	const thr_state* cs = wk->ctx->cs;
+	const throng_world* w = wk->ctx->w;
+	const thr_lanes* s = wk->s;
+	throng_world_counters* c = wk->c;
+	const thr_iw K = thr_iw_set1(k);
+	wk->examined = thr_iw_sub(wk->examined, thr_mw_as_iw(live));
+	thr_v2w pj = v2w(thr_fw_set1(cs->px[k]), thr_fw_set1(cs->py[k]));
+	if (wk->wrap.on) {
+		pj = nb_image(&wk->wrap, pj, s->p);
+	}
+	const thr_v2w d = v2w_sub(pj, s->p);
+	const thr_fw d2 = v2w_dot(d, d);
+	const thr_mw other = thr_mw_andnot(live, thr_iw_eq(K, wk->self));
+	wk->nearest = thr_fw_select(thr_mw_and(other, thr_fw_lt(d2, wk->nearest)), d2, wk->nearest);
+	if (c != NULL) {
+		c->neighbor_lane_slots += THR_LANES;
+	}
+	const thr_mw hold = thr_mw_and(other, thr_fw_lt(d2, wk->reach2));
+	if (!thr_mw_any(hold)) {
+		return open;
+	}
+	const thr_v2w vj = v2w(thr_fw_set1(cs->vx[k]), thr_fw_set1(cs->vy[k]));
+	const thr_iw grj = thr_iw_set1((int32_t)w->group[k]);
+	const thr_fw rj = thr_fw_set1(w->radius[k]);
+	const thr_mw still = nb_step(s, wk->info, wk->ctl, wk->acc, pj, vj, rj, K, (const int32_t*)w->id, grj, hold, c);
+	if (c != NULL) {
+		c->neighbor_in_radius += (uint64_t)__builtin_popcount((unsigned)thr_mw_movemask(hold));
+	}
+	return thr_mw_andnot(open, thr_mw_andnot(hold, still));
+}
+
+/// Spans a block's walk keeps (thr_grid_walk's spans: 3 rows where cells
+/// are as wide as the query radius, twice that across a wrap world's seam);
+/// a walk with more reads its spans one by one.
+#define NB_ROWS 16
+
+/// How far a span's runs may spread for sweep: their union at most this
+/// many quarters of the longest run.
+#ifndef NB_SWEEP_SPREAD
+#define NB_SWEEP_SPREAD 8
+#endif
+
+/// Each lane's run of candidates in one span of its walk (empty past its
+/// spans), and the union of the runs.
+typedef struct nb_run {
+	_Alignas(32) int32_t begin[THR_LANES];
+	_Alignas(32) int32_t len[THR_LANES]; ///< cut to the lane's candidates left
+	int32_t cells[THR_LANES];            ///< cells the lane scans (none once it has no candidates left)
+	int32_t lo, hi;                      ///< the union of the non-empty runs: [lo, hi)
+	int32_t longest;                     ///< the longest run
+} nb_run;
+
+/// Span r of every lane's walk gw (rows[l] spans each), its runs cut to
+/// left[l] candidates, which it lowers.
+static inline void nb_row(const thr_grid* g, const thr_grid_walk* gw, const int32_t* rows, int r, uint32_t* left,
+                          nb_run* run)
+{
+	run->lo = INT32_MAX;
+	run->hi = 0;
+	run->longest = 0;
+	for (int l = 0; l < THR_LANES; ++l) {
+		run->begin[l] = run->len[l] = run->cells[l] = 0;
+		if (r >= rows[l]) {
+			continue;
+		}
+		int32_t cy, cx0, cx1;
+		thr_grid_walk_span(&gw[l], r, &cy, &cx0, &cx1);
+		uint32_t k0, k1;
+		thr_grid_row_cells(g, cy, cx0, cx1, &k0, &k1);
+		const int32_t begin = (int32_t)g->cell_start[k0];
+		uint32_t n = g->cell_start[k1] - (uint32_t)begin;
+		run->cells[l] = left[l] > 0 ? cx1 - cx0 + 1 : 0;
+		n = n < left[l] ? n : left[l];
+		left[l] -= n;
+		run->begin[l] = begin;
+		run->len[l] = (int32_t)n;
+		run->longest = (int32_t)n > run->longest ? (int32_t)n : run->longest;
+		if (n > 0) {
+			run->lo = begin < run->lo ? begin : run->lo;
+			run->hi = begin + (int32_t)n > run->hi ? begin + (int32_t)n : run->hi;
+		}
+	}
+}
+
+/// The neighbour kinds, in the order sweep takes them (each kind has its
+/// own sums, so the order between slots moves no bit).
+static const throng_behavior_kind sweep_kinds[] = {THRONG_UNALIGNED_AVOID, THRONG_SEPARATION, THRONG_ALIGNMENT,
+                                                   THRONG_COHESION,        THRONG_HEADWAY,    THRONG_ANTICIPATION};
+#define SWEEP_KINDS (sizeof sweep_kinds / sizeof sweep_kinds[0])
+
+/// A block's slots as sweep takes them: for each of sweep_kinds (bit i of
+/// `kinds`), its slot (an index of the walk's acc) and parameters.
+typedef struct sweep_plan {
+	unsigned kinds;
+	int q[SWEEP_KINDS];
+	const throng_behavior_params* p[SWEEP_KINDS];
+	bool by_group; ///< some slot counts its own group only
+} sweep_plan;
+
+/// Whether the block may take every candidate in one broadcast sweep
+/// (sweep), and its plan: each neighbour kind in at most one slot; every
+/// span's runs overlap (their union at most NB_SWEEP_SPREAD quarters of the
+/// longest); and no slot can fill on any lane (each lane examines fewer
+/// candidates than the smallest cap), so that no lane closes before its
+/// walk ends.
+static inline bool sweep_fits(const nb_run* runs, int n_rows, const nb_acc* acc, const thr_arch_info* info,
+                              const throng_controller* ctl, sweep_plan* plan)
+{
+	plan->kinds = 0;
+	plan->by_group = false;
+	int32_t cap = INT32_MAX;
+	for (uint32_t q = 0; q < info->n_neighbor_slots; ++q) {
+		const throng_slot* slot = &ctl->slots[info->neighbor_slots[q]];
+		uint32_t i = 0;
+		while (i < SWEEP_KINDS && sweep_kinds[i] != slot->kind) {
+			++i;
+		}
+		if (i == SWEEP_KINDS || (plan->kinds & (1u << i))) {
+			return false; // not a neighbour kind, or its second slot
+		}
+		plan->kinds |= 1u << i;
+		plan->q[i] = (int)q;
+		plan->p[i] = &slot->params;
+		plan->by_group = plan->by_group || slot->params.same_group_only;
+		_Alignas(32) int32_t cq[THR_LANES];
+		thr_iw_store(cq, acc[q].cap);
+		cap = cq[0] < cap ? cq[0] : cap;
+	}
+	int32_t total[THR_LANES] = {0};
+	for (int r = 0; r < n_rows; ++r) {
+		const nb_run* run = &runs[r];
+		if (run->longest > 0 && (int64_t)(run->hi - run->lo) > (int64_t)run->longest * NB_SWEEP_SPREAD / 4) {
+			return false;
+		}
+		for (int l = 0; l < THR_LANES; ++l) {
+			total[l] += run->len[l];
+		}
+	}
+	for (int l = 0; l < THR_LANES; ++l) {
+		if (total[l] >= cap) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/// The lanes of the runs' union whose run holds candidate K.
+THR_WIDE_INLINE thr_mw sweep_live(thr_iw K, thr_iw B, thr_iw E)
+{
+	return thr_mw_andnot(thr_iw_lt(K, E), thr_iw_lt(K, B));
+}
+
+/// The slot of kind sweep_kinds[i], if `kinds` has it, its sums in *a,
+/// takes candidate k on the lanes of `other` where it counts, as nb_step
+/// does for that slot. `kinds` and `kind` are constants where inlined, so
+/// the loop holds only the block's kinds' arithmetic.
+THR_WIDE_INLINE void sweep_take(const nb_walk* wk, const sweep_plan* plan, unsigned kinds, uint32_t i,
+                                throng_behavior_kind kind, nb_acc* a, int32_t k, thr_mw other, thr_mw same_group,
+                                thr_v2w d, thr_fw d2, thr_v2w pj)
+{
+	if (!(kinds & (1u << i))) {
+		return;
+	}
+	const throng_behavior_params* p = plan->p[i];
+	const throng_world* w = wk->ctx->w;
+	const thr_state* cs = wk->ctx->cs;
+	thr_mw m = thr_mw_and(other, thr_fw_lt(d2, a->r2));
+	if (p->same_group_only) {
+		m = thr_mw_and(m, same_group);
+	}
+	// Alignment and cohesion are two selects: cheaper than the branch. They
+	// count what they take (their met is their count, set after the walk).
+	const bool cheap = kind == THRONG_ALIGNMENT || kind == THRONG_COHESION;
+	if (!cheap) {
+		a->met = thr_iw_sub(a->met, thr_mw_as_iw(m)); // a true mask is -1
+	}
+	if (!cheap || wk->c != NULL) {
+		if (!thr_mw_any(m)) {
+			return;
+		}
+		if (wk->c != NULL) {
+			wk->c->neighbor_body_lanes[kind] += THR_LANES;
+		}
+	}
+	const thr_v2w vj = v2w(thr_fw_set1(cs->vx[k]), thr_fw_set1(cs->vy[k]));
+	const thr_fw rj = thr_fw_set1(w->radius[k]);
+	nb_body(kind, wk->s, p, a, m, d, d2, pj, vj, rj, thr_iw_set1(k), (const int32_t*)w->id, wk->c);
+}
+
+/// sweep with the block's kinds `kinds` (a constant where inlined).
+THR_WIDE_INLINE void sweep_kinds_run(nb_walk* wk, const nb_run* runs, int n_rows, const sweep_plan* plan,
+                                     unsigned kinds)
+{
+	const thr_state* cs = wk->ctx->cs;
+	const thr_lanes* s = wk->s;
+	throng_world_counters* c = wk->c;
+	const uint32_t* groups = wk->ctx->w->group;
+	// Each kind's sums, named one by one (no index that is not a constant)
+	// so that they stay in registers.
+	nb_acc a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}, a4 = {0}, a5 = {0};
+#define SWEEP_ACC(i, a, to_walk)                                                                                       \
+	if (kinds & (1u << (i))) {                                                                                     \
+		if (to_walk) {                                                                                             \
+			wk->acc[plan->q[i]] = a;                                                                           \
+		} else {                                                                                                   \
+			a = wk->acc[plan->q[i]];                                                                           \
+		}                                                                                                          \
+	}
+	SWEEP_ACC(0, a0, false) SWEEP_ACC(1, a1, false) SWEEP_ACC(2, a2, false)
+	SWEEP_ACC(3, a3, false) SWEEP_ACC(4, a4, false) SWEEP_ACC(5, a5, false)
+	thr_fw nearest = wk->nearest;
+	thr_iw examined = wk->examined;
+	for (int r = 0; r < n_rows; ++r) {
+		const nb_run* run = &runs[r];
+		const thr_iw B = thr_iw_load(run->begin);
+		const thr_iw E = thr_iw_add(B, thr_iw_load(run->len));
+		examined = thr_iw_add(examined, thr_iw_load(run->len));
+		if (c != NULL) {
+			for (int l = 0; l < THR_LANES; ++l) {
+				wk->held->cells[l] += run->cells[l];
+			}
+		}
+		for (int32_t k = run->lo; k < run->hi; ++k) {
+			const thr_iw K = thr_iw_set1(k);
+			thr_v2w pj = v2w(thr_fw_set1(cs->px[k]), thr_fw_set1(cs->py[k]));
+			if (wk->wrap.on) {
+				pj = nb_image(&wk->wrap, pj, s->p);
+			}
+			const thr_v2w d = v2w_sub(pj, s->p);
+			const thr_fw d2 = v2w_dot(d, d);
+			const thr_mw other = thr_mw_andnot(sweep_live(K, B, E), thr_iw_eq(K, wk->self));
+			nearest = thr_fw_select(thr_mw_and(other, thr_fw_lt(d2, nearest)), d2, nearest);
+			if (c != NULL) {
+				c->neighbor_lane_slots += THR_LANES;
+				const thr_mw in = thr_mw_and(other, thr_fw_lt(d2, wk->reach2));
+				c->neighbor_in_radius += (uint64_t)__builtin_popcount((unsigned)thr_mw_movemask(in));
+			}
+			const thr_mw same = plan->by_group ? thr_iw_eq(thr_iw_set1((int32_t)groups[k]), s->group) : other;
+			sweep_take(wk, plan, kinds, 0, THRONG_UNALIGNED_AVOID, &a0, k, other, same, d, d2, pj);
+			sweep_take(wk, plan, kinds, 1, THRONG_SEPARATION, &a1, k, other, same, d, d2, pj);
+			sweep_take(wk, plan, kinds, 2, THRONG_ALIGNMENT, &a2, k, other, same, d, d2, pj);
+			sweep_take(wk, plan, kinds, 3, THRONG_COHESION, &a3, k, other, same, d, d2, pj);
+			sweep_take(wk, plan, kinds, 4, THRONG_HEADWAY, &a4, k, other, same, d, d2, pj);
+			sweep_take(wk, plan, kinds, 5, THRONG_ANTICIPATION, &a5, k, other, same, d, d2, pj);
+		}
+	}
+	wk->nearest = nearest;
+	wk->examined = examined;
+	a2.met = thr_iw_add(a2.met, a2.count); // the walk's first sums: both started at 0
+	a3.met = thr_iw_add(a3.met, a3.count);
+	SWEEP_ACC(0, a0, true) SWEEP_ACC(1, a1, true) SWEEP_ACC(2, a2, true)
+	SWEEP_ACC(3, a3, true) SWEEP_ACC(4, a4, true) SWEEP_ACC(5, a5, true)
+#undef SWEEP_ACC
+}
+
+/// Bits of sweep_plan.kinds.
+#define SWEEP_UA (1u << 0)
+#define SWEEP_SEP (1u << 1)
+#define SWEEP_ALI (1u << 2)
+#define SWEEP_COH (1u << 3)
+#define SWEEP_HW (1u << 4)
+#define SWEEP_ANT (1u << 5)
+
+/// The walk as one broadcast sweep (sweep_fits says when): along each
+/// span's union of runs, every candidate loaded once and handed to all
+/// lanes (those outside its run masked), measured (examined, nearest, and,
+/// counting, within the query radius), and taken by every slot where it
+/// counts. No lane closes, so each lane's slots take exactly the
+/// neighbours, in the order, of walk_direct. The built-in scenes' mixes of
+/// kinds have a loop each, holding only their arithmetic; any other mix
+/// runs the loop that tests each kind.
+static void sweep(nb_walk* wk, const nb_run* runs, int n_rows, const sweep_plan* plan)
+{
+	switch (plan->kinds) {
+	case SWEEP_SEP:
+		sweep_kinds_run(wk, runs, n_rows, plan, SWEEP_SEP);
+		break;
+	case SWEEP_UA | SWEEP_SEP:
+		sweep_kinds_run(wk, runs, n_rows, plan, SWEEP_UA | SWEEP_SEP);
+		break;
+	case SWEEP_SEP | SWEEP_ALI | SWEEP_COH:
+		sweep_kinds_run(wk, runs, n_rows, plan, SWEEP_SEP | SWEEP_ALI | SWEEP_COH);
+		break;
+	case SWEEP_HW | SWEEP_ANT:
+		sweep_kinds_run(wk, runs, n_rows, plan, SWEEP_HW | SWEEP_ANT);
+		break;
+	default:
+		sweep_kinds_run(wk, runs, n_rows, plan, plan->kinds);
+		break;
+	}
+}
+
 /// thr_neighbors_w, counting its work into *c unless c is NULL. Inlined
 /// into thr_neighbors_w with c NULL and into neighbors_counted, so a world
 /// that does not count runs the walk without a trace of the counting.
@@ -491,50 +805,54 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 	             thr_fw_set1(0.5f * g->period_x), thr_fw_set1(0.5f * g->period_y),
 	             thr_fw_set1(-(0.5f * g->period_x)), thr_fw_set1(-(0.5f * g->period_y))},
 	};
+	// Each lane's run of every span, when there are few enough to keep.
+	nb_run runs[NB_ROWS];
+	const bool kept = max_rows <= NB_ROWS;
+	if (kept) {
+		for (int r = 0; r < max_rows; ++r) {
+			nb_row(g, gw, rows, r, left, &runs[r]);
+		}
+		sweep_plan plan;
+		if (sweep_fits(runs, max_rows, acc, info, ctl, &plan)) {
+			sweep(&wk, runs, max_rows, &plan);
+			goto walked;
+		}
+	}
 	for (int r = 0; r < max_rows && thr_mw_any(open); ++r) {
-		_Alignas(32) int32_t begin[THR_LANES] = {0}, len[THR_LANES] = {0};
-		int32_t longest = 0;
-		// A lane scans this row's cells if it is still walking and has
-		// candidates left, as the reference's loop condition says.
-		const int walking = c != NULL ? thr_mw_movemask(open) : 0;
-		for (int l = 0; l < THR_LANES; ++l) {
-			if (r < rows[l]) {
-				int32_t cy, cx0, cx1;
-				thr_grid_walk_span(&gw[l], r, &cy, &cx0, &cx1);
-				uint32_t k0, k1;
-				thr_grid_row_cells(g, cy, cx0, cx1, &k0, &k1);
-				begin[l] = (int32_t)g->cell_start[k0];
-				uint32_t n = g->cell_start[k1] - (uint32_t)begin[l];
-				if (c != NULL && (walking & (1 << l)) && left[l] > 0) {
-					held.cells[l] += cx1 - cx0 + 1;
-				}
-				n = n < left[l] ? n : left[l];
-				left[l] -= n;
-				len[l] = (int32_t)n;
-				longest = len[l] > longest ? len[l] : longest;
+		nb_run one;
+		const nb_run* run = &runs[kept ? r : 0];
+		if (!kept) {
+			nb_row(g, gw, rows, r, left, &one);
+			run = &one;
+		}
+		if (c != NULL) {
+			// A lane scans this row's cells if it is still walking and has
+			// candidates left, as the reference's loop condition says.
+			const int walking = thr_mw_movemask(open);
+			for (int l = 0; l < THR_LANES; ++l) {
+				held.cells[l] += (walking & (1 << l)) ? run->cells[l] : 0;
 			}
 		}
+		const int32_t lo = run->lo, hi = run->hi, longest = run->longest;
+		const thr_iw B = thr_iw_load(run->begin);
+		const thr_iw LEN = thr_iw_load(run->len);
 		// Each lane's k-th candidate in the row is its begin plus k. When
 		// the lanes' runs overlap enough (lanes of one cell share rows), the
 		// walk goes along their union instead, one candidate for every lane
 		// at once (a broadcast, not a gather), each lane taking the part
-		// inside its own run: the same candidates in the same order.
-		int32_t lo = INT32_MAX, hi = 0;
-		for (int l = 0; l < THR_LANES; ++l) {
-			if (len[l] > 0) {
-				lo = begin[l] < lo ? begin[l] : lo;
-				hi = begin[l] + len[l] > hi ? begin[l] + len[l] : hi;
-			}
-		}
-		const thr_iw B = thr_iw_load(begin);
-		const thr_iw LEN = thr_iw_load(len);
+		// inside its own run: the same candidates in the same order. The
+		// slots take each at once (walk_direct), after what the hold has.
 		if (longest > 0 && hi - lo <= longest + longest / 4) {
 			const thr_iw E = thr_iw_add(B, LEN);
-			for (int32_t k = lo; k < hi; ++k) {
+			if (thr_mw_any(thr_iw_gt(thr_iw_load(held.n), thr_iw_zero()))) {
+				open = take_held(ctx, s, info, ctl, acc, &held, open, &wk.examined, &wk.wrap, c);
+			}
+			for (int32_t k = lo; k < hi && thr_mw_any(open); ++k) {
 				const thr_iw K = thr_iw_set1(k);
 				const thr_mw live = thr_mw_and(thr_mw_andnot(thr_iw_lt(K, E), thr_iw_lt(K, B)), open);
-				const thr_v2w pj = v2w(thr_fw_set1(cs->px[k]), thr_fw_set1(cs->py[k]));
-				open = walk_one(&wk, K, pj, live, open);
+				if (thr_mw_any(live)) {
+					open = walk_direct(&wk, k, live, open);
+				}
 			}
 			continue;
 		}
@@ -553,6 +871,7 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 	if (thr_mw_any(thr_iw_gt(thr_iw_load(held.n), thr_iw_zero()))) {
 		open = take_held(ctx, s, info, ctl, acc, &held, open, &wk.examined, &wk.wrap, c);
 	}
+walked:;
 	const thr_iw examined = wk.examined;
 	const thr_fw nearest = wk.nearest;
 

@@ -795,6 +795,56 @@ Test(simd_vs_scalar, relaxation_and_headway_on_random_states)
 	cr_assert_gt(rep.exact_agents, 1000u);
 }
 
+Test(simd_vs_scalar, broadcast_sweep_on_dense_states)
+{
+	// Dense crowds (300 agents on 16 m x 16 m: blocks of 8 share one or two
+	// cells, so the walk sweeps the union of their cells, simd/sweeps.c)
+	// with the neighbour slots of every mix the sweep has a loop of its own
+	// for (separation; unaligned avoidance and separation; separation,
+	// alignment and cohesion; headway and anticipation), a mix it takes
+	// kind by kind (alignment and anticipation), and one it cannot sweep
+	// (two separation slots), each with random parameters (same group only
+	// in about a third), after a drive; every bounds mode, wrap included.
+	static const throng_behavior_kind mixes[][4] = {
+	    {THRONG_SEPARATION},
+	    {THRONG_UNALIGNED_AVOID, THRONG_SEPARATION},
+	    {THRONG_SEPARATION, THRONG_ALIGNMENT, THRONG_COHESION},
+	    {THRONG_HEADWAY, THRONG_ANTICIPATION},
+	    {THRONG_ALIGNMENT, THRONG_ANTICIPATION},
+	    {THRONG_SEPARATION, THRONG_SEPARATION},
+	};
+	const uint32_t n_mixes = sizeof mixes / sizeof mixes[0];
+	cmp_report rep;
+	memset(&rep, 0, sizeof rep);
+	for (uint64_t seed = 501; seed <= 548; ++seed) {
+		const throng_behavior_kind* mix = mixes[seed % n_mixes];
+		spec_opts o = {.n = 300, .bounds_mode = (int)(seed / n_mixes % 4u), .place = PLACE_UNIFORM, .n_arch = 1,
+		               .half_extent = 8.0f};
+		world_spec s = random_spec(seed, &o);
+		uint64_t r = seed;
+		throng_controller c = throng_controller_default_def(mix[0] == THRONG_HEADWAY ? THRONG_BLEND_RELAXATION
+		                                                                            : THRONG_BLEND_WEIGHTED);
+		throng_slot drive = throng_slot_default_def(THRONG_ARRIVE);
+		drive.params = random_params(&r);
+		cr_assert_geq(throng_controller_add(&c, drive), 0);
+		for (uint32_t k = 0; k < 4 && (k == 0 || mix[k] != THRONG_SEEK); ++k) {
+			throng_slot slot = throng_slot_default_def(mix[k]);
+			slot.weight = thr_test_uniform(&r, 0.5f, 3.0f);
+			slot.params = random_params(&r);
+			cr_assert_geq(throng_controller_add(&c, slot), 0);
+		}
+		s.ctl[0] = c;
+		compare_one_step(&s, (uint32_t)(seed % 3u), &rep);
+		spec_free(&s);
+	}
+	print_report("broadcast sweep", &rep);
+	for (int k = THRONG_UNALIGNED_AVOID; k <= THRONG_COHESION; ++k) {
+		cr_assert_gt(rep.nonzero[k], 500u, "too few non-zero %s forces", throng_behavior_kind_name(k));
+	}
+	cr_assert_gt(rep.nonzero[THRONG_ANTICIPATION], 500u, "too few non-zero anticipation forces");
+	cr_assert_gt(rep.exact_agents, 5000u);
+}
+
 // ---------------------------------------------------------------------------
 // Short trajectories.
 // ---------------------------------------------------------------------------
