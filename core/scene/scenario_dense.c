@@ -53,12 +53,8 @@ static throng_controller dense_controller(void)
 
 throng_status thr_dense_build(throng_scene* scene, const throng_scene_def* o)
 {
-	const thr_boids spec = {.scene = "dense",
-	                        .area_per_agent = DENSE_AREA_PER_AGENT,
-	                        .min_side = DENSE_MIN_SIDE,
-	                        .radius = DENSE_RADIUS,
-	                        .max_speed = DENSE_MAX_SPEED,
-	                        .max_force = DENSE_MAX_FORCE,
-	                        .controller = dense_controller()};
+	// In thr_boids' order: the scene, area a boid, least side, body, top speed and force, controller.
+	const thr_boids spec = {"dense", DENSE_AREA_PER_AGENT, DENSE_MIN_SIDE, DENSE_RADIUS, DENSE_MAX_SPEED,
+	                        DENSE_MAX_FORCE, dense_controller()};
 	return thr_boids_build(scene, o, &spec);
 }

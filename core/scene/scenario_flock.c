@@ -126,13 +126,9 @@ throng_status thr_boids_build(throng_scene* scene, const throng_scene_def* o, co
 
 throng_status thr_flock_build(throng_scene* scene, const throng_scene_def* o)
 {
-	const thr_boids spec = {.scene = "flock",
-	                        .area_per_agent = FLOCK_AREA_PER_AGENT,
-	                        .min_side = FLOCK_MIN_SIDE,
-	                        .radius = FLOCK_RADIUS,
-	                        .max_speed = FLOCK_MAX_SPEED,
-	                        .max_force = FLOCK_MAX_FORCE,
-	                        .controller = flock_controller()};
+	// In thr_boids' order: the scene, area a boid, least side, body, top speed and force, controller.
+	const thr_boids spec = {"flock", FLOCK_AREA_PER_AGENT, FLOCK_MIN_SIDE, FLOCK_RADIUS, FLOCK_MAX_SPEED,
+	                        FLOCK_MAX_FORCE, flock_controller()};
 	return thr_boids_build(scene, o, &spec);
 }
 
