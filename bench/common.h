@@ -21,9 +21,12 @@
 
 /// The scenarios the suite measures, in report order. Those the library
 /// does not have (throng_scenario_find() is NULL) are left out at
-/// registration.
-#define BENCH_SCENARIO_WANTED {"field", "circle", "crossing", "charge"}
-#define BENCH_SCENARIO_WANTED_COUNT 4
+/// registration. `dense` is the dense row (issue 37): about 205 candidates
+/// an agent-step at every N, so its candidate reads a second and its share
+/// of the peak flops (report.h) say how far the neighbour walk is from the
+/// machine.
+#define BENCH_SCENARIO_WANTED {"field", "circle", "crossing", "charge", "dense"}
+#define BENCH_SCENARIO_WANTED_COUNT 5
 
 /// Agent counts, and the first one that counts as "large" (its runs carry
 /// "/large/" in their names, so --benchmark_filter=-/large/ leaves them out).

@@ -55,6 +55,7 @@ void bench_report(thr_bench_state* st, const bench_measure* m, int threads, int6
 	thr_bench_set_counter(st, "neighbours_visited", (double)c->neighbor_candidates * per);
 	thr_bench_set_counter(st, "neighbours_in_radius", (double)c->neighbor_in_radius * per);
 	thr_bench_set_counter(st, "neighbour_cells", (double)c->neighbor_cells * per);
+	thr_bench_set_counter(st, "candidate_reads_per_s", (double)c->neighbor_candidates * per * rate);
 	if (throng_world_get_def(m->world).engine == THRONG_ENGINE_SIMD) {
 		thr_bench_set_counter(st, "lane_slots", (double)c->neighbor_lane_slots * per);
 	}

@@ -16,6 +16,9 @@
 //                         reference tests one by one and each SIMD lane walks
 //   neighbours_in_radius  of them, other agents strictly inside the query radius
 //   neighbour_cells       grid cells the walk scanned
+//   candidate_reads_per_s neighbours_visited * agent-steps/s (wall): the
+//                         candidates the walks read a second, the rate
+//                         the dense row (`dense`) measures the walk by
 //   lane_slots            SIMD: lane-candidate slots of the agent's block's
 //                         sweeps (8 per vector step); neighbours_visited /
 //                         lane_slots is the sweep's lane occupancy

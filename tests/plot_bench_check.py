@@ -13,7 +13,10 @@ is 125 ns an agent-step and 2.00x the scalar's 4e6; 2 threads at 2e6 are
 0.25x one thread, marked and warned about; a load of 1.5 before the run
 on 2 CPUs is a busy machine. Its battle at 10,000 agents (combat off
 5e6, on 4e6 agent-steps/s on 1 thread: 0.80, met; 8e6 and 5e6 on 2:
-0.62, not met) gives the combat on / off lines. A quiet run of the same with 2 threads at
+0.62, not met) gives the combat on / off lines. Its dense row at 100,000
+agents (SIMD 2e6 agent-steps/s, 500 CPU ns, 204 candidates, 7.5 % of the
+peak flops; scalar 1,000 CPU ns) reads 4.08e+08 candidate reads a second
+and 2.00x the scalar in CPU time. A quiet run of the same with 2 threads at
 1.6e7 warns of nothing. Exits non-zero with a message on any mismatch.
 """
 import json
@@ -23,8 +26,18 @@ import sys
 import tempfile
 
 
+# The dense row: (engine, agent-steps/s, CPU ns, share of peak flops), 100,000 agents, 1 thread.
+DENSE = (("simd", 2e6, 500.0, 0.075), ("scalar", 1e6, 1000.0, 0.05))
+
+
 def run_json(rates, battle=None):
     benches = []
+    for engine, rate, cpu, share in DENSE if battle else ():
+        name = f"step/dense/{engine}/large/agents:100000/threads:1/manual_time"
+        benches.append({"name": name, "run_name": name, "run_type": "iteration", "iterations": 10,
+                        "real_time": 1e3 * 1e5 / rate, "cpu_time": 1e3 * 1e5 / rate, "time_unit": "ms",
+                        "items_per_second": rate, "cpu_ns_per_agent_step": cpu, "neighbours_visited": 204.0,
+                        "candidate_reads_per_s": 204.0 * rate, "flop_share": share})
     for (combat, threads), rate in (battle or {}).items():
         name = f"battle/simd/agents:10000/combat:{combat}/threads:{threads}/manual_time"
         benches.append({"name": name, "run_name": name, "run_type": "iteration", "iterations": 10,
@@ -105,6 +118,12 @@ def main():
             md = f.read()
         expect(md, "## At a glance", "summary.md's table")
         expect(md, "## Battle: combat on / off", "summary.md's battle table")
+        dense = [line.split() for line in busy.splitlines() if line.split()[:2] in (["simd", "100,000"],
+                                                                                  ["scalar", "100,000"])]
+        if dense != [["simd", "100,000", "1", "2,000,000", "500.0", "204.0", "4.08e+08", "7.5%", "2.00"],
+                     ["scalar", "100,000", "1", "1,000,000", "1000.0", "204.0", "2.04e+08", "5.0%", "-"]]:
+            sys.exit(f"plot_bench: dense rows wrong: {dense}\n{busy}")
+        expect(md, "## The dense row", "summary.md's dense row")
         expect(md, "**Warning:** the machine was busy before the run", "summary.md's warning")
         if "Issue 3 targets" in md:
             sys.exit("plot_bench: an empty targets table in summary.md")

@@ -212,6 +212,8 @@ static const golden_row golden[] = {
 	{"charge",     5000, 7, 200, 0xe25042bc9a3159e3ull},
 	{"flock",      2000, 1, 300, 0x6b964164e8e2e762ull},
 	{"flock",      5000, 7, 200, 0xfc2f34d8f4aa9ef7ull},
+	{"dense",      1000, 1, 300, 0xe7bfbdee5b714fb9ull},
+	{"dense",      5000, 7, 200, 0x32c2fa8c71555a60ull},
 	{"concourse",  300,  1, 300, 0x07af34daad43d3f3ull},
 	{"concourse",  5000, 7, 200, 0x20465b79bbf1dbabull},
 	{"evacuation", 400,  1, 300, 0x6bac5193783d1804ull},
@@ -259,7 +261,7 @@ static void check_golden(const char* scene, throng_engine engine)
 /// The scenes with golden tests (X-macro: one list makes the tests and the
 /// names every_scene_is_pinned checks).
 #define GOLDEN_SCENES(X)                                                                                         \
-	X(herd) X(circle) X(field) X(crossing) X(bottleneck) X(hallway) X(armies) X(charge) X(flock) X(concourse) X(evacuation) X(solo)
+	X(herd) X(circle) X(field) X(crossing) X(bottleneck) X(hallway) X(armies) X(charge) X(flock) X(dense) X(concourse) X(evacuation) X(solo)
 
 #define GOLDEN_TESTS(scene)                                                                                        \
 	Test(golden, scene##_scalar) { check_golden(#scene, THRONG_ENGINE_SCALAR); }                                 \

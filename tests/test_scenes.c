@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The scenarios of issue 4 (crossing, bottleneck, hallway, charge, flock)
-// and every built-in scenario in both engines at small N.
+// The scenarios of issue 4 (crossing, bottleneck, hallway, charge, flock),
+// every built-in scenario in both engines at small N, and `dense`'s
+// density (issue 37).
 //
 // Each test runs a scene through the crowd-quality metrics
 // (throng/metrics.h) and checks what the scenario's comment promises: the
@@ -187,5 +188,40 @@ Test(scenes, outcomes_only_where_defined)
 	s = thr_test_scene("charge", 8, THRONG_ENGINE_SIMD);
 	cr_assert_eq(throng_scene_outcomes(s, out, 1), 3u, "the count, even when cap is smaller");
 	cr_assert_str_eq(out[0].name, "engaged");
+	throng_scene_destroy(s);
+}
+
+/// Candidates examined and neighbours within the radius per agent-step of
+/// one step of s (the library's counters).
+static void dense_walk(throng_scene* s, double* candidates, double* in_radius)
+{
+	throng_world* w = throng_scene_world(s);
+	cr_assert_eq(throng_world_set_counting(w, THRONG_COUNT_WORK), THRONG_OK);
+	cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
+	throng_world_counters c;
+	cr_assert_eq(throng_world_get_counters(w, &c, NULL), THRONG_OK);
+	cr_assert_eq(throng_world_set_counting(w, THRONG_COUNT_OFF), THRONG_OK);
+	*candidates = (double)c.neighbor_candidates / (double)c.agents;
+	*in_radius = (double)c.neighbor_in_radius / (double)c.agents;
+}
+
+Test(scenes, dense_keeps_its_density)
+{
+	// scenario_dense.c: FLAME GPU 2's circles density, 1 + 9 R^2 rho =
+	// 205.5 candidates and pi R^2 rho = 71.4 within R, at the start and
+	// still after 300 steps (5 s): the boids spread evenly, they do not
+	// gather into flocks.
+	throng_scene* s = thr_test_scene("dense", 5000, THRONG_ENGINE_SIMD);
+	for (int round = 0; round < 2; ++round) {
+		double candidates, in_radius;
+		dense_walk(s, &candidates, &in_radius);
+		cr_log_info("dense 5000, step %d: %.1f candidates, %.1f within the radius", round == 0 ? 1 : 302,
+		            candidates, in_radius);
+		cr_expect(candidates > 195.0 && candidates < 215.0, "%.1f candidates", candidates);
+		cr_expect(in_radius > 67.0 && in_radius < 75.0, "%.1f within the radius", in_radius);
+		for (uint32_t k = 0; round == 0 && k < 300; ++k) {
+			cr_assert_eq(throng_scene_step(s), THRONG_OK, "%s", throng_last_error());
+		}
+	}
 	throng_scene_destroy(s);
 }

@@ -22,6 +22,10 @@
 // `flock` (any scene may name it) reports `order`, the polarisation of the flock, |sum of unit headings| / N:
 // about 1/sqrt(N) for random headings, 1 when every boid flies the same
 // way; flocking raises it (docs/QUALITY.md).
+//
+// The torus, the darts and the boid's start are thr_boids_build's, which
+// `dense` (scenario_dense.c) builds with its own density, body and
+// controller.
 #include <math.h>
 
 #include "fmath.h"
@@ -39,6 +43,7 @@
 
 typedef struct flock_layout {
 	float side;
+	float radius, max_speed, max_force;
 	uint32_t key;
 	uint32_t archetype;
 } flock_layout;
@@ -53,10 +58,10 @@ static void flock_make(const void* params, const throng_vec2* start, uint32_t i,
 	*def = throng_agent_default_def();
 	def->position = start[i];
 	def->heading = (throng_vec2){c, s};
-	def->velocity = (throng_vec2){c * 0.5f * FLOCK_MAX_SPEED, s * 0.5f * FLOCK_MAX_SPEED};
-	def->max_speed = FLOCK_MAX_SPEED;
-	def->max_force = FLOCK_MAX_FORCE;
-	def->radius = FLOCK_RADIUS;
+	def->velocity = (throng_vec2){c * 0.5f * L->max_speed, s * 0.5f * L->max_speed};
+	def->max_speed = L->max_speed;
+	def->max_force = L->max_force;
+	def->radius = L->radius;
 	def->archetype = L->archetype;
 }
 
@@ -87,34 +92,44 @@ static throng_controller flock_controller(void)
 	return c;
 }
 
-throng_status thr_flock_build(throng_scene* scene, const throng_scene_def* o)
+throng_status thr_boids_build(throng_scene* scene, const throng_scene_def* o, const thr_boids* spec)
 {
 	uint32_t n = scene->agents;
 	flock_layout L;
-	L.side = sqrtf(FLOCK_AREA_PER_AGENT * (float)n);
-	L.side = L.side > FLOCK_MIN_SIDE ? L.side : FLOCK_MIN_SIDE;
+	L.side = sqrtf(spec->area_per_agent * (float)n);
+	L.side = L.side > spec->min_side ? L.side : spec->min_side;
+	L.radius = spec->radius;
+	L.max_speed = spec->max_speed;
+	L.max_force = spec->max_force;
 	L.key = thr_rng_key(o->seed);
 	const throng_vec2 lo = {0.0f, 0.0f}, hi = {L.side, L.side};
 	throng_status st = thr_scene_create_world(scene, o, n, lo, hi, THRONG_BOUNDS_WRAP);
 	if (st != THRONG_OK) {
 		return st;
 	}
-	throng_controller ctl = flock_controller();
-	st = thr_scene_add_archetype(scene, "boid", &ctl, &L.archetype);
+	st = thr_scene_add_archetype(scene, "boid", &spec->controller, &L.archetype);
 	if (st != THRONG_OK) {
 		return st;
 	}
 	// Starts in [0, side - d]^2, d = two radii and the slack: a pair's
 	// distance across the seam is then at least d.
-	float clear = 2.0f * FLOCK_RADIUS * (1.0f + THR_SPAWN_SLACK);
+	float clear = 2.0f * L.radius * (1.0f + THR_SPAWN_SLACK);
 	const throng_vec2 start_hi = {L.side - clear, L.side - clear};
 	throng_vec2* start = NULL;
-	st = thr_spawn_darts("flock", L.key, n, FLOCK_RADIUS, lo, start_hi, &start);
+	st = thr_spawn_darts(spec->scene, L.key, n, L.radius, lo, start_hi, &start);
 	if (st == THRONG_OK) {
 		st = thr_scene_add_block(scene, n, flock_make, &L, sizeof L, start);
 	}
 	scene->goal_radius = 0.0f;
 	return st;
+}
+
+throng_status thr_flock_build(throng_scene* scene, const throng_scene_def* o)
+{
+	// In thr_boids' order: the scene, area a boid, least side, body, top speed and force, controller.
+	const thr_boids spec = {"flock", FLOCK_AREA_PER_AGENT, FLOCK_MIN_SIDE, FLOCK_RADIUS, FLOCK_MAX_SPEED,
+	                        FLOCK_MAX_FORCE, flock_controller()};
+	return thr_boids_build(scene, o, &spec);
 }
 
 static uint32_t flock_outcome(const throng_scene* scene, const thr_measure_state* state, throng_scene_outcome* out,

@@ -179,6 +179,24 @@ throng_status thr_hallway_build(throng_scene* scene, const throng_scene_def* opt
 throng_status thr_armies_build(throng_scene* scene, const throng_scene_def* options);
 throng_status thr_charge_build(throng_scene* scene, const throng_scene_def* options);
 throng_status thr_flock_build(throng_scene* scene, const throng_scene_def* options);
+/// A flock of boids on a torus, as `flock` and `dense` build it
+/// (scenario_flock.c): N boids of one archetype ("boid") start at dart
+/// places (none overlapping, none across the seam), each heading a random
+/// way at half its top speed, in a square world that wraps, of side
+/// sqrt(N * area_per_agent) (at least min_side), so that the density is
+/// the same at every N. No goals.
+typedef struct thr_boids {
+	const char* scene;          ///< the scene's name, for messages
+	float area_per_agent;       ///< m^2 a boid
+	float min_side;             ///< m
+	float radius;               ///< m: a boid's body
+	float max_speed;            ///< m/s
+	float max_force;            ///< m/s^2
+	throng_controller controller; ///< the boids' archetype
+} thr_boids;
+throng_status thr_boids_build(throng_scene* scene, const throng_scene_def* options, const thr_boids* spec);
+/// The dense flock of the benchmark (scenario_dense.c, issue 37).
+throng_status thr_dense_build(throng_scene* scene, const throng_scene_def* options);
 /// The scenes of issue 33: a station hall fed by sources, a room emptied
 /// through two exits (scenario_concourse.c, scenario_evacuation.c).
 throng_status thr_concourse_build(throng_scene* scene, const throng_scene_def* options);

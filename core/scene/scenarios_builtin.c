@@ -389,6 +389,15 @@ const thr_scenario thr_scenario_table[] = {
 		.measure = &thr_flock_measure,
 	},
 	{
+		.info = {.name = "dense",
+		         .description = "the benchmark's dense flock: boids on a torus at FLAME GPU 2's circles density, "
+		                        "about 200 candidates and 70 neighbours each",
+		         .default_agents = 10000,
+		         .default_steps = 600},
+		.build = thr_dense_build,
+		.measure = &thr_flock_measure,
+	},
+	{
 		.info = {.name = "concourse",
 		         .description = "a station hall: walkers come in by four doors and cross to the exits "
 		                        "opposite, as many coming as going",

@@ -12,8 +12,8 @@ import pytest
 import throng
 from conftest import cli_hash
 
-NAMES = ["herd", "circle", "field", "crossing", "bottleneck", "hallway", "armies", "charge", "flock", "concourse",
-         "evacuation", "solo"]
+NAMES = ["herd", "circle", "field", "crossing", "bottleneck", "hallway", "armies", "charge", "flock", "dense",
+         "concourse", "evacuation", "solo"]
 
 
 def test_scenarios_list():
