@@ -22,19 +22,19 @@
 // cells for the last two); all give each lane the same candidates in the
 // same order, so the same bits:
 // - sweep (the common case in a crowd: lanes of one or two cells): when
-//   the lanes' runs overlap in every row (their union at most
-//   NB_SWEEP_SPREAD quarters of the longest run) and no slot can fill on
-//   any lane (fewer candidates than the smallest cap), the block walks the
+//   the lanes' runs overlap (a broadcast step serves NB_BROADCAST_LANES
+//   lanes on average) and no slot can fill on any lane (fewer candidates
+//   than the smallest cap), the block walks the
 //   union of its runs once, every candidate loaded once and broadcast to
 //   all 8 lanes (no gather), the lanes outside its run masked, and every
 //   slot takes it at once where it counts. A loop for each mix of kinds of
 //   the built-in scenes holds only that mix's arithmetic, each kind's sums
 //   in locals of their own;
-// - direct, a row whose runs overlap in a block that may fill a slot: the
-//   same broadcast, the slots taking each candidate through nb_step, which
-//   closes a lane whose slots are all full;
-// - gather, a row whose runs lie apart (lanes in distant cells): each lane's
-//   k-th candidate gathered, measured, and held in a small per-lane list
+// - direct, a row whose runs overlap as much in a block that may fill a
+//   slot: the same broadcast, the slots taking each candidate through
+//   nb_step, which closes a lane whose slots are all full;
+// - held, any other row: each lane's k-th candidate (broadcast where the
+//   runs overlap, else gathered) measured, and held in a small per-lane list
 //   when it is another agent within some slot's radius; when a lane's list
 //   is full, and at the end, the slots take the k-th held candidate of
 //   every lane at once (take_held), so that their arithmetic runs on full
@@ -462,10 +462,15 @@ THR_WIDE_INLINE thr_mw walk_direct(nb_walk* wk, int32_t k, thr_mw live, thr_mw o
 /// a walk with more reads its spans one by one.
 #define NB_ROWS 16
 
-/// How far a span's runs may spread for sweep: their union at most this
-/// many quarters of the longest run.
-#ifndef NB_SWEEP_SPREAD
-#define NB_SWEEP_SPREAD 8
+/// How many lanes a broadcast step must serve on average for the walk to
+/// broadcast (sweep, walk_direct): the lanes' runs over their union. A
+/// broadcast step runs a slot's arithmetic for every lane whose run holds
+/// the candidate; a held step (take_held) runs it for 8 lanes' own held
+/// candidates. Lanes of one cell share every run (8), lanes of two
+/// neighbouring cells most (about 6); in a sparse crowd a block's lanes lie
+/// in cells apart (`field`: about 2), and holding wins.
+#ifndef NB_BROADCAST_LANES
+#define NB_BROADCAST_LANES 4
 #endif
 
 /// Each lane's run of candidates in one span of its walk (empty past its
@@ -526,11 +531,10 @@ typedef struct sweep_plan {
 } sweep_plan;
 
 /// Whether the block may take every candidate in one broadcast sweep
-/// (sweep), and its plan: each neighbour kind in at most one slot; every
-/// span's runs overlap (their union at most NB_SWEEP_SPREAD quarters of the
-/// longest); and no slot can fill on any lane (each lane examines fewer
-/// candidates than the smallest cap), so that no lane closes before its
-/// walk ends.
+/// (sweep), and its plan: each neighbour kind in at most one slot; the
+/// lanes' runs overlap (NB_BROADCAST_LANES lanes a step on average); and no
+/// slot can fill on any lane (each lane examines fewer candidates than the
+/// smallest cap), so that no lane closes before its walk ends.
 static inline bool sweep_fits(const nb_run* runs, int n_rows, const nb_acc* acc, const thr_arch_info* info,
                               const throng_controller* ctl, sweep_plan* plan)
 {
@@ -554,18 +558,23 @@ static inline bool sweep_fits(const nb_run* runs, int n_rows, const nb_acc* acc,
 		thr_iw_store(cq, acc[q].cap);
 		cap = cq[0] < cap ? cq[0] : cap;
 	}
-	int32_t total[THR_LANES] = {0};
+	int64_t lanes = 0, steps = 0;
 	for (int r = 0; r < n_rows; ++r) {
 		const nb_run* run = &runs[r];
-		if (run->longest > 0 && (int64_t)(run->hi - run->lo) > (int64_t)run->longest * NB_SWEEP_SPREAD / 4) {
-			return false;
-		}
+		steps += run->longest > 0 ? run->hi - run->lo : 0;
 		for (int l = 0; l < THR_LANES; ++l) {
-			total[l] += run->len[l];
+			lanes += run->len[l];
 		}
 	}
+	if (lanes < steps * NB_BROADCAST_LANES) {
+		return false;
+	}
 	for (int l = 0; l < THR_LANES; ++l) {
-		if (total[l] >= cap) {
+		int64_t total = 0;
+		for (int r = 0; r < n_rows; ++r) {
+			total += runs[r].len[l];
+		}
+		if (total >= cap) {
 			return false;
 		}
 	}
@@ -844,15 +853,28 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 		// slots take each at once (walk_direct), after what the hold has.
 		if (longest > 0 && hi - lo <= longest + longest / 4) {
 			const thr_iw E = thr_iw_add(B, LEN);
-			if (thr_mw_any(thr_iw_gt(thr_iw_load(held.n), thr_iw_zero()))) {
-				open = take_held(ctx, s, info, ctl, acc, &held, open, &wk.examined, &wk.wrap, c);
+			int64_t lanes = 0;
+			for (int l = 0; l < THR_LANES; ++l) {
+				lanes += run->len[l];
 			}
-			for (int32_t k = lo; k < hi && thr_mw_any(open); ++k) {
-				const thr_iw K = thr_iw_set1(k);
-				const thr_mw live = thr_mw_and(thr_mw_andnot(thr_iw_lt(K, E), thr_iw_lt(K, B)), open);
-				if (thr_mw_any(live)) {
-					open = walk_direct(&wk, k, live, open);
+			if (lanes >= (int64_t)(hi - lo) * NB_BROADCAST_LANES) {
+				if (thr_mw_any(thr_iw_gt(thr_iw_load(held.n), thr_iw_zero()))) {
+					open = take_held(ctx, s, info, ctl, acc, &held, open, &wk.examined, &wk.wrap, c);
 				}
+				for (int32_t k = lo; k < hi && thr_mw_any(open); ++k) {
+					const thr_iw K = thr_iw_set1(k);
+					const thr_mw live = thr_mw_and(sweep_live(K, B, E), open);
+					if (thr_mw_any(live)) {
+						open = walk_direct(&wk, k, live, open);
+					}
+				}
+				continue;
+			}
+			for (int32_t k = lo; k < hi; ++k) {
+				const thr_iw K = thr_iw_set1(k);
+				const thr_mw live = thr_mw_and(sweep_live(K, B, E), open);
+				const thr_v2w pj = v2w(thr_fw_set1(cs->px[k]), thr_fw_set1(cs->py[k]));
+				open = walk_one(&wk, K, pj, live, open);
 			}
 			continue;
 		}
