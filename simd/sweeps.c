@@ -624,17 +624,62 @@ THR_WIDE_INLINE void sweep_take(const nb_walk* wk, const sweep_plan* plan, unsig
 	nb_body(kind, wk->s, p, a, m, d, d2, pj, vj, rj, thr_iw_set1(k), (const int32_t*)w->id, wk->c);
 }
 
-/// sweep with the block's kinds `kinds` (a constant where inlined).
-THR_WIDE_INLINE void sweep_kinds_run(nb_walk* wk, const nb_run* runs, int n_rows, const sweep_plan* plan,
-                                     unsigned kinds)
+/// What a sweep carries from candidate to candidate: each kind's sums,
+/// named one by one (no index that is not a constant, so that they can stay
+/// in registers), and the lanes' nearest other agent.
+typedef struct sweep_sums {
+	nb_acc a0, a1, a2, a3, a4, a5;
+	thr_fw nearest;
+} sweep_sums;
+
+/// Candidate k for the lanes of `other` (those whose run holds it, never
+/// the lane's own agent): measured, and taken by each slot of `kinds`.
+THR_WIDE_INLINE void sweep_one(const nb_walk* wk, const sweep_plan* plan, unsigned kinds, sweep_sums* u, int32_t k,
+                               thr_mw other)
 {
 	const thr_state* cs = wk->ctx->cs;
 	const thr_lanes* s = wk->s;
 	throng_world_counters* c = wk->c;
-	const uint32_t* groups = wk->ctx->w->group;
-	// Each kind's sums, named one by one (no index that is not a constant)
-	// so that they stay in registers.
-	nb_acc a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}, a4 = {0}, a5 = {0};
+	thr_v2w pj = v2w(thr_fw_set1(cs->px[k]), thr_fw_set1(cs->py[k]));
+	if (wk->wrap.on) {
+		pj = nb_image(&wk->wrap, pj, s->p);
+	}
+	const thr_v2w d = v2w_sub(pj, s->p);
+	const thr_fw d2 = v2w_dot(d, d);
+	u->nearest = thr_fw_select(thr_mw_and(other, thr_fw_lt(d2, u->nearest)), d2, u->nearest);
+	if (c != NULL) {
+		c->neighbor_lane_slots += THR_LANES;
+		const thr_mw in = thr_mw_and(other, thr_fw_lt(d2, wk->reach2));
+		c->neighbor_in_radius += (uint64_t)__builtin_popcount((unsigned)thr_mw_movemask(in));
+	}
+	const thr_mw same =
+	    plan->by_group ? thr_iw_eq(thr_iw_set1((int32_t)wk->ctx->w->group[k]), s->group) : other;
+	sweep_take(wk, plan, kinds, 0, THRONG_UNALIGNED_AVOID, &u->a0, k, other, same, d, d2, pj);
+	sweep_take(wk, plan, kinds, 1, THRONG_SEPARATION, &u->a1, k, other, same, d, d2, pj);
+	sweep_take(wk, plan, kinds, 2, THRONG_ALIGNMENT, &u->a2, k, other, same, d, d2, pj);
+	sweep_take(wk, plan, kinds, 3, THRONG_COHESION, &u->a3, k, other, same, d, d2, pj);
+	sweep_take(wk, plan, kinds, 4, THRONG_HEADWAY, &u->a4, k, other, same, d, d2, pj);
+	sweep_take(wk, plan, kinds, 5, THRONG_ANTICIPATION, &u->a5, k, other, same, d, d2, pj);
+}
+
+/// Whether every lane with candidates in `run` has the same run (lanes of
+/// one cell, away from a wrap world's seam).
+static inline bool sweep_uniform(const nb_run* run)
+{
+	for (int l = 0; l < THR_LANES; ++l) {
+		if (run->len[l] > 0 && (run->begin[l] != run->lo || run->begin[l] + run->len[l] != run->hi)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/// sweep with the block's kinds `kinds` (a constant where inlined).
+THR_WIDE_INLINE void sweep_kinds_run(nb_walk* wk, const nb_run* runs, int n_rows, const sweep_plan* plan,
+                                     unsigned kinds)
+{
+	throng_world_counters* c = wk->c;
+	sweep_sums u = {.nearest = wk->nearest};
 #define SWEEP_ACC(i, a, to_walk)                                                                                       \
 	if (kinds & (1u << (i))) {                                                                                     \
 		if (to_walk) {                                                                                             \
@@ -643,50 +688,53 @@ THR_WIDE_INLINE void sweep_kinds_run(nb_walk* wk, const nb_run* runs, int n_rows
 			a = wk->acc[plan->q[i]];                                                                           \
 		}                                                                                                          \
 	}
-	SWEEP_ACC(0, a0, false) SWEEP_ACC(1, a1, false) SWEEP_ACC(2, a2, false)
-	SWEEP_ACC(3, a3, false) SWEEP_ACC(4, a4, false) SWEEP_ACC(5, a5, false)
-	thr_fw nearest = wk->nearest;
+	SWEEP_ACC(0, u.a0, false) SWEEP_ACC(1, u.a1, false) SWEEP_ACC(2, u.a2, false)
+	SWEEP_ACC(3, u.a3, false) SWEEP_ACC(4, u.a4, false) SWEEP_ACC(5, u.a5, false)
 	thr_iw examined = wk->examined;
+	const int32_t self0 = (int32_t)wk->s->base;
 	for (int r = 0; r < n_rows; ++r) {
 		const nb_run* run = &runs[r];
 		const thr_iw B = thr_iw_load(run->begin);
-		const thr_iw E = thr_iw_add(B, thr_iw_load(run->len));
-		examined = thr_iw_add(examined, thr_iw_load(run->len));
+		const thr_iw LEN = thr_iw_load(run->len);
+		examined = thr_iw_add(examined, LEN);
 		if (c != NULL) {
 			for (int l = 0; l < THR_LANES; ++l) {
 				wk->held->cells[l] += run->cells[l];
 			}
 		}
+		if (run->longest == 0) {
+			continue;
+		}
+		if (sweep_uniform(run)) {
+			// Every lane with candidates here meets every candidate of the
+			// run: only the lanes' own agents, [self0, self0 + 8), need a
+			// mask of their own.
+			const thr_mw all = thr_iw_gt(LEN, thr_iw_zero());
+			const int32_t s0 = self0 < run->lo ? run->lo : self0 > run->hi ? run->hi : self0;
+			const int32_t s1 = self0 + THR_LANES < s0 ? s0 : self0 + THR_LANES > run->hi ? run->hi : self0 + THR_LANES;
+			for (int32_t k = run->lo; k < s0; ++k) {
+				sweep_one(wk, plan, kinds, &u, k, all);
+			}
+			for (int32_t k = s0; k < s1; ++k) {
+				sweep_one(wk, plan, kinds, &u, k, thr_mw_andnot(all, thr_iw_eq(thr_iw_set1(k), wk->self)));
+			}
+			for (int32_t k = s1; k < run->hi; ++k) {
+				sweep_one(wk, plan, kinds, &u, k, all);
+			}
+			continue;
+		}
+		const thr_iw E = thr_iw_add(B, LEN);
 		for (int32_t k = run->lo; k < run->hi; ++k) {
 			const thr_iw K = thr_iw_set1(k);
-			thr_v2w pj = v2w(thr_fw_set1(cs->px[k]), thr_fw_set1(cs->py[k]));
-			if (wk->wrap.on) {
-				pj = nb_image(&wk->wrap, pj, s->p);
-			}
-			const thr_v2w d = v2w_sub(pj, s->p);
-			const thr_fw d2 = v2w_dot(d, d);
-			const thr_mw other = thr_mw_andnot(sweep_live(K, B, E), thr_iw_eq(K, wk->self));
-			nearest = thr_fw_select(thr_mw_and(other, thr_fw_lt(d2, nearest)), d2, nearest);
-			if (c != NULL) {
-				c->neighbor_lane_slots += THR_LANES;
-				const thr_mw in = thr_mw_and(other, thr_fw_lt(d2, wk->reach2));
-				c->neighbor_in_radius += (uint64_t)__builtin_popcount((unsigned)thr_mw_movemask(in));
-			}
-			const thr_mw same = plan->by_group ? thr_iw_eq(thr_iw_set1((int32_t)groups[k]), s->group) : other;
-			sweep_take(wk, plan, kinds, 0, THRONG_UNALIGNED_AVOID, &a0, k, other, same, d, d2, pj);
-			sweep_take(wk, plan, kinds, 1, THRONG_SEPARATION, &a1, k, other, same, d, d2, pj);
-			sweep_take(wk, plan, kinds, 2, THRONG_ALIGNMENT, &a2, k, other, same, d, d2, pj);
-			sweep_take(wk, plan, kinds, 3, THRONG_COHESION, &a3, k, other, same, d, d2, pj);
-			sweep_take(wk, plan, kinds, 4, THRONG_HEADWAY, &a4, k, other, same, d, d2, pj);
-			sweep_take(wk, plan, kinds, 5, THRONG_ANTICIPATION, &a5, k, other, same, d, d2, pj);
+			sweep_one(wk, plan, kinds, &u, k, thr_mw_andnot(sweep_live(K, B, E), thr_iw_eq(K, wk->self)));
 		}
 	}
-	wk->nearest = nearest;
+	wk->nearest = u.nearest;
 	wk->examined = examined;
-	a2.met = thr_iw_add(a2.met, a2.count); // the walk's first sums: both started at 0
-	a3.met = thr_iw_add(a3.met, a3.count);
-	SWEEP_ACC(0, a0, true) SWEEP_ACC(1, a1, true) SWEEP_ACC(2, a2, true)
-	SWEEP_ACC(3, a3, true) SWEEP_ACC(4, a4, true) SWEEP_ACC(5, a5, true)
+	u.a2.met = thr_iw_add(u.a2.met, u.a2.count); // the walk's first sums: both started at 0
+	u.a3.met = thr_iw_add(u.a3.met, u.a3.count);
+	SWEEP_ACC(0, u.a0, true) SWEEP_ACC(1, u.a1, true) SWEEP_ACC(2, u.a2, true)
+	SWEEP_ACC(3, u.a3, true) SWEEP_ACC(4, u.a4, true) SWEEP_ACC(5, u.a5, true)
 #undef SWEEP_ACC
 }
 
