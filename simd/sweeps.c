@@ -535,12 +535,28 @@ typedef struct sweep_plan {
 /// lanes' runs overlap (NB_BROADCAST_LANES lanes a step on average); and no
 /// slot can fill on any lane (each lane examines fewer candidates than the
 /// smallest cap), so that no lane closes before its walk ends.
-static inline bool sweep_fits(const nb_run* runs, int n_rows, const nb_acc* acc, const thr_arch_info* info,
+static inline bool sweep_fits(const nb_run* runs, int n_rows, const thr_arch_info* info,
                               const throng_controller* ctl, sweep_plan* plan)
 {
+	// The overlap first: it turns a sparse crowd's blocks away at once.
+	int64_t lanes = 0, steps = 0;
+	int32_t most = 0; // the most candidates a lane examines
+	_Alignas(32) int32_t total[THR_LANES];
+	thr_iw sum = thr_iw_zero();
+	for (int r = 0; r < n_rows; ++r) {
+		steps += runs[r].longest > 0 ? runs[r].hi - runs[r].lo : 0;
+		sum = thr_iw_add(sum, thr_iw_load(runs[r].len));
+	}
+	thr_iw_store(total, sum);
+	for (int l = 0; l < THR_LANES; ++l) {
+		lanes += total[l];
+		most = total[l] > most ? total[l] : most;
+	}
+	if (lanes < steps * NB_BROADCAST_LANES) {
+		return false;
+	}
 	plan->kinds = 0;
 	plan->by_group = false;
-	int32_t cap = INT32_MAX;
 	for (uint32_t q = 0; q < info->n_neighbor_slots; ++q) {
 		const throng_slot* slot = &ctl->slots[info->neighbor_slots[q]];
 		uint32_t i = 0;
@@ -550,33 +566,13 @@ static inline bool sweep_fits(const nb_run* runs, int n_rows, const nb_acc* acc,
 		if (i == SWEEP_KINDS || (plan->kinds & (1u << i))) {
 			return false; // not a neighbour kind, or its second slot
 		}
+		if ((uint32_t)most >= thr_max_neighbors(&slot->params)) {
+			return false; // a lane might fill this slot
+		}
 		plan->kinds |= 1u << i;
 		plan->q[i] = (int)q;
 		plan->p[i] = &slot->params;
 		plan->by_group = plan->by_group || slot->params.same_group_only;
-		_Alignas(32) int32_t cq[THR_LANES];
-		thr_iw_store(cq, acc[q].cap);
-		cap = cq[0] < cap ? cq[0] : cap;
-	}
-	int64_t lanes = 0, steps = 0;
-	for (int r = 0; r < n_rows; ++r) {
-		const nb_run* run = &runs[r];
-		steps += run->longest > 0 ? run->hi - run->lo : 0;
-		for (int l = 0; l < THR_LANES; ++l) {
-			lanes += run->len[l];
-		}
-	}
-	if (lanes < steps * NB_BROADCAST_LANES) {
-		return false;
-	}
-	for (int l = 0; l < THR_LANES; ++l) {
-		int64_t total = 0;
-		for (int r = 0; r < n_rows; ++r) {
-			total += runs[r].len[l];
-		}
-		if (total >= cap) {
-			return false;
-		}
 	}
 	return true;
 }
@@ -870,7 +866,7 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 			nb_row(g, gw, rows, r, left, &runs[r]);
 		}
 		sweep_plan plan;
-		if (sweep_fits(runs, max_rows, acc, info, ctl, &plan)) {
+		if (sweep_fits(runs, max_rows, info, ctl, &plan)) {
 			sweep(&wk, runs, max_rows, &plan);
 			goto walked;
 		}
