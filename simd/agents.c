@@ -391,9 +391,7 @@ static void load_w(const thr_wide_ctx* ctx, uint32_t base, int n, lanes* s, bloc
 {
 	const throng_world* w = ctx->w;
 	const thr_state* cs = ctx->cs;
-	for (int l = 0; l < THR_LANES; ++l) {
-		b->arch[l] = l < n ? (int32_t)w->archetype[base + (uint32_t)l] : -1;
-	}
+	thr_iw_store(b->arch, thr_iw_select(b->live, thr_iw_loadu((const int32_t*)w->archetype + base), thr_iw_set1(-1)));
 	s->p = v2w(thr_fw_loadu(cs->px + base), thr_fw_loadu(cs->py + base));
 	s->v = v2w(thr_fw_loadu(cs->vx + base), thr_fw_loadu(cs->vy + base));
 	s->h = v2w(thr_fw_loadu(cs->hx + base), thr_fw_loadu(cs->hy + base));
@@ -405,22 +403,20 @@ static void load_w(const thr_wide_ctx* ctx, uint32_t base, int n, lanes* s, bloc
 	s->n = n;
 	s->counted = thr_step_counted_lanes(ctx->step, base, n);
 	s->base = base;
-	s->box[0] = s->box[1] = INFINITY;
-	s->box[2] = s->box[3] = -INFINITY;
-	s->box_r = 0.0f;
-	for (int l = 0; l < THR_LANES; ++l) {
-		uint32_t k = base + (uint32_t)(l < n ? l : 0);
-		s->lx[l] = cs->px[k];
-		s->ly[l] = cs->py[k];
-		s->lr[l] = w->radius[k];
-		if (l < n) {
-			s->box[0] = s->lx[l] < s->box[0] ? s->lx[l] : s->box[0];
-			s->box[1] = s->ly[l] < s->box[1] ? s->ly[l] : s->box[1];
-			s->box[2] = s->lx[l] > s->box[2] ? s->lx[l] : s->box[2];
-			s->box[3] = s->ly[l] > s->box[3] ? s->ly[l] : s->box[3];
-			s->box_r = s->lr[l] > s->box_r ? s->lr[l] : s->box_r;
-		}
-	}
+	// The lanes as scalars, lanes past the end as lane 0, and the box of
+	// the live lanes (positions are never NaN, and a -0 or +0 corner gives
+	// the same grid cells, so the order of the min and max is free).
+	const thr_fw x = thr_fw_select(b->live, s->p.x, thr_fw_set1(cs->px[base]));
+	const thr_fw y = thr_fw_select(b->live, s->p.y, thr_fw_set1(cs->py[base]));
+	const thr_fw r = thr_fw_select(b->live, s->radius, thr_fw_set1(w->radius[base]));
+	thr_fw_storeu(s->lx, x);
+	thr_fw_storeu(s->ly, y);
+	thr_fw_storeu(s->lr, r);
+	s->box[0] = thr_fw_hmin(thr_fw_select(b->live, x, thr_fw_set1(INFINITY)));
+	s->box[1] = thr_fw_hmin(thr_fw_select(b->live, y, thr_fw_set1(INFINITY)));
+	s->box[2] = thr_fw_hmax(thr_fw_select(b->live, x, thr_fw_set1(-INFINITY)));
+	s->box[3] = thr_fw_hmax(thr_fw_select(b->live, y, thr_fw_set1(-INFINITY)));
+	s->box_r = thr_fw_hmax(thr_fw_select(b->live, r, thr_fw_zero()));
 	// Lanes past the end hold padding; give them harmless limits.
 	s->ms = thr_fw_select(b->live, s->ms, thr_fw_set1(1.0f));
 	s->mf = thr_fw_select(b->live, s->mf, thr_fw_set1(1.0f));
@@ -430,9 +426,8 @@ static void load_w(const thr_wide_ctx* ctx, uint32_t base, int n, lanes* s, bloc
 	b->noise0 = thr_fw_loadu(cs->noise + base);
 	b->wander_new = b->wander0;
 	b->noise_new = b->noise0;
-	for (int q = 0; q < THR_LANES; ++q) {
-		b->waypoint_new[q] = q < n && cs->waypoint != NULL ? cs->waypoint[base + (uint32_t)q] : 0;
-	}
+	const thr_iw waypoint = cs->waypoint != NULL ? thr_iw_loadu((const int32_t*)cs->waypoint + base) : thr_iw_zero();
+	thr_iw_storeu((int32_t*)b->waypoint_new, thr_iw_select(b->live, waypoint, thr_iw_zero()));
 	b->total = v2w_zero();
 }
 
@@ -557,6 +552,60 @@ static void blend_w(const thr_wide_ctx* ctx, const lanes* s, thr_mw mine, const 
 	}
 }
 
+/// The larger of `most` and the greatest lane of x among the lanes of m,
+/// as a scalar loop of `x > most ? x : most` finds it (a NaN lane never
+/// counts). Exact in any order: the lanes kept are not NaN and never -0
+/// here (speed ratios and moves are sums of squares' roots or absolute
+/// values).
+static float most_of(thr_mw m, thr_fw x, float most)
+{
+	const thr_fw M = thr_fw_set1(most);
+	return thr_fw_hmax(thr_fw_select(thr_mw_and(m, thr_fw_gt(x, M)), x, M));
+}
+
+/// thr_previous_position (core/engine.h) per lane: a wrap world moves p0
+/// by a world's width where the step wrapped the agent (the same
+/// additions, +0 included).
+static thr_v2w previous_position_w(const throng_world_def* d, thr_v2w p0, thr_v2w p)
+{
+	if (d->bounds_mode != THRONG_BOUNDS_WRAP) {
+		return p0;
+	}
+	const float wx = d->bounds_max.x - d->bounds_min.x, wy = d->bounds_max.y - d->bounds_min.y;
+	const thr_fw HX = thr_fw_set1(0.5f * wx), HY = thr_fw_set1(0.5f * wy), ZERO = thr_fw_zero();
+	const thr_fw sx = thr_fw_select(thr_fw_gt(thr_fw_sub(p.x, p0.x), HX), thr_fw_set1(wx),
+	                                thr_fw_select(thr_fw_gt(thr_fw_sub(p0.x, p.x), HX), thr_fw_set1(-wx), ZERO));
+	const thr_fw sy = thr_fw_select(thr_fw_gt(thr_fw_sub(p.y, p0.y), HY), thr_fw_set1(wy),
+	                                thr_fw_select(thr_fw_gt(thr_fw_sub(p0.y, p.y), HY), thr_fw_set1(-wy), ZERO));
+	return v2w(thr_fw_add(p0.x, sx), thr_fw_add(p0.y, sy));
+}
+
+/// thr_clear_of_shapes (core/engine.h) per lane: the lanes whose path p0
+/// -> p (radius r) no shape can touch, from the clearance of p's cell.
+static thr_mw clear_of_shapes_w(const throng_world* w, thr_v2w p0, thr_v2w p, thr_fw r)
+{
+	const thr_box_grid* g = &w->obstacle_grid;
+	const thr_fw ZERO = thr_fw_zero(), INV = thr_fw_set1(g->inv_cell);
+	const thr_fw MINX = thr_fw_set1(g->min_x), MINY = thr_fw_set1(g->min_y);
+	const thr_fw NX = thr_fw_set1((float)g->nx), NY = thr_fw_set1((float)g->ny);
+	const thr_fw fx = thr_fw_mul(thr_fw_sub(p.x, MINX), INV), fy = thr_fw_mul(thr_fw_sub(p.y, MINY), INV);
+	const thr_mw in = thr_mw_and(thr_mw_and(thr_fw_ge(fx, ZERO), thr_fw_lt(fx, NX)),
+	                             thr_mw_and(thr_fw_ge(fy, ZERO), thr_fw_lt(fy, NY)));
+	const thr_iw cx = thr_fw_to_iw_trunc(fx), cy = thr_fw_to_iw_trunc(fy);
+	// Lanes outside the grid read cell 0 and are masked off.
+	const thr_iw cell = thr_iw_select(in, thr_iw_add(thr_iw_mul(cy, thr_iw_set1((int32_t)g->nx)), cx), thr_iw_zero());
+	const thr_fw clear = thr_fw_mul(thr_fw_mul(thr_iw_to_fw(thr_iw_gather_u8(w->shape_clear, cell)), thr_fw_set1(g->cell)),
+	                                thr_fw_set1(0.999f / 255.0f));
+	const thr_fw len = thr_fw_add(thr_fw_abs(thr_fw_sub(p.x, p0.x)), thr_fw_abs(thr_fw_sub(p.y, p0.y)));
+	const thr_mw room = thr_mw_and(in, thr_mw_and(thr_fw_lt(r, clear), thr_fw_lt(len, clear)));
+	const thr_fw hx = thr_fw_mul(thr_fw_sub(p0.x, MINX), INV), hy = thr_fw_mul(thr_fw_sub(p0.y, MINY), INV);
+	const thr_mw same = thr_mw_and(thr_mw_and(thr_mw_and(thr_fw_ge(hx, ZERO), thr_fw_lt(hx, NX)),
+	                                          thr_mw_and(thr_fw_ge(hy, ZERO), thr_fw_lt(hy, NY))),
+	                               thr_mw_and(thr_iw_eq(thr_fw_to_iw_trunc(hx), cx), thr_iw_eq(thr_fw_to_iw_trunc(hy), cy)));
+	const thr_mw far = thr_fw_lt(thr_fw_mul(thr_fw_add(r, len), thr_fw_set1(1.0001f)), clear);
+	return thr_mw_and(room, thr_mw_or(same, far));
+}
+
 /// Stage integrate (scalar twin: scalar_engine.c integrate): drop a
 /// non-finite force, integrate, keep within the bounds, write the next
 /// state.
@@ -569,14 +618,7 @@ static void integrate_w(const thr_wide_ctx* ctx, const lanes* s, const block_sta
 	const int n = s->n;
 	const thr_mw live = b->live;
 	// The lanes whose figures count: live, less a part world's ghosts.
-	thr_mw counted = live;
-	if (s->counted != (1 << n) - 1) {
-		_Alignas(32) int32_t on[THR_LANES];
-		for (int l = 0; l < THR_LANES; ++l) {
-			on[l] = (s->counted >> l & 1) ? -1 : 0;
-		}
-		counted = thr_mw_from_iw(thr_iw_load(on));
-	}
+	const thr_mw counted = s->counted != (1 << n) - 1 ? thr_mw_from_bits(s->counted) : live;
 	// Never integrate a non-finite force: count it and drop it.
 	thr_v2w total = b->total;
 	thr_mw finite = v2w_isfinite(total);
@@ -614,13 +656,7 @@ static void integrate_w(const thr_wide_ctx* ctx, const lanes* s, const block_sta
 	}
 	thr_fw speed = v2w_length(v);
 	thr_v2w h = v2w_select(thr_fw_gt(speed, thr_fw_set1(THR_EPS)), v2w_normalize(v), s->h);
-	_Alignas(32) float ratio[THR_LANES];
-	thr_fw_store(ratio, thr_fw_div(speed, s->ms));
-	for (int q = 0; q < n; ++q) {
-		if (s->counted >> q & 1) {
-			st->max_speed_ratio = ratio[q] > st->max_speed_ratio ? ratio[q] : st->max_speed_ratio;
-		}
-	}
+	st->max_speed_ratio = most_of(counted, thr_fw_div(speed, s->ms), st->max_speed_ratio);
 	thr_fw_store_tail(ns->px + base, p.x, n);
 	thr_fw_store_tail(ns->py + base, p.y, n);
 	thr_fw_store_tail(ns->vx + base, v.x, n);
@@ -629,19 +665,25 @@ static void integrate_w(const thr_wide_ctx* ctx, const lanes* s, const block_sta
 	thr_fw_store_tail(ns->hy + base, h.y, n);
 	thr_fw_store_tail(ns->wander + base, b->wander_new, n);
 	thr_fw_store_tail(ns->noise + base, b->noise_new, n);
-	for (int q = 0; q < n && ns->waypoint != NULL; ++q) {
-		ns->waypoint[base + (uint32_t)q] = b->waypoint_new[q];
+	if (ns->waypoint != NULL) {
+		thr_iw_store_tail((int32_t*)ns->waypoint + base, thr_iw_loadu((const int32_t*)b->waypoint_new), n);
 	}
-	for (int q = 0; q < n; ++q) {
-		if (s->counted >> q & 1) {
-			st->most_moved = thr_most_moved(st->most_moved, ctx->cs, ns, base + (uint32_t)q);
-		}
-	}
+	// thr_most_moved per lane: the larger move along x or y.
+	const thr_fw mx = thr_fw_abs(thr_fw_sub(p.x, s->p.x)), my = thr_fw_abs(thr_fw_sub(p.y, s->p.y));
+	st->most_moved = most_of(counted, thr_fw_select(thr_fw_gt(mx, my), mx, my), st->most_moved);
 	if (ctx->step->clear != NULL) {
 		// The end of the contact pass for agents without pairs, while
-		// the shapes near the block are in cache.
-		for (int q = 0; q < n; ++q) {
-			ctx->step->clear[base + (uint32_t)q] = thr_contact_shapes(ctx->step, base + (uint32_t)q);
+		// the shapes near the block are in cache: thr_contact_shapes,
+		// whose first test (the path clear of every shape) answers for
+		// most agents and runs here on all lanes at once. The others,
+		// near a shape, go through thr_contact_shapes lane by lane: their
+		// pushes walk each agent's own shapes in order, one after the
+		// other (core/contact/shapes.c), and they are few.
+		const thr_mw clear = clear_of_shapes_w(w, previous_position_w(d, s->p, p), p, s->radius);
+		memset(ctx->step->clear + base, THR_SHAPES_CLEAR, (size_t)n);
+		for (int near = ~thr_mw_movemask(clear) & ((1 << n) - 1); near != 0; near &= near - 1) {
+			const uint32_t i = base + (uint32_t)__builtin_ctz((unsigned)near);
+			ctx->step->clear[i] = thr_contact_shapes(ctx->step, i);
 		}
 	}
 }
@@ -656,9 +698,7 @@ void thr_step_block(const thr_wide_ctx* ctx, uint32_t base, thr_pass_stats* st)
 	lanes s;
 	load_w(ctx, base, n, &s, &b);
 	if (ctx->step->near != NULL) {
-		for (int l = 0; l < n; ++l) {
-			ctx->step->near[base + (uint32_t)l] = THR_NEAR_UNKNOWN; // the walks overwrite it
-		}
+		thr_fw_store_tail(ctx->step->near + base, thr_fw_set1(THR_NEAR_UNKNOWN), n); // the walks overwrite it
 	}
 	// Once per distinct archetype among the lanes: its forces, blended.
 	const thr_iw archw = thr_iw_load(b.arch);
