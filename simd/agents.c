@@ -585,23 +585,18 @@ static thr_v2w previous_position_w(const throng_world_def* d, thr_v2w p0, thr_v2
 static thr_mw clear_of_shapes_w(const throng_world* w, thr_v2w p0, thr_v2w p, thr_fw r)
 {
 	const thr_box_grid* g = &w->obstacle_grid;
-	const thr_fw ZERO = thr_fw_zero(), INV = thr_fw_set1(g->inv_cell);
-	const thr_fw MINX = thr_fw_set1(g->min_x), MINY = thr_fw_set1(g->min_y);
-	const thr_fw NX = thr_fw_set1((float)g->nx), NY = thr_fw_set1((float)g->ny);
-	const thr_fw fx = thr_fw_mul(thr_fw_sub(p.x, MINX), INV), fy = thr_fw_mul(thr_fw_sub(p.y, MINY), INV);
-	const thr_mw in = thr_mw_and(thr_mw_and(thr_fw_ge(fx, ZERO), thr_fw_lt(fx, NX)),
-	                             thr_mw_and(thr_fw_ge(fy, ZERO), thr_fw_lt(fy, NY)));
-	const thr_iw cx = thr_fw_to_iw_trunc(fx), cy = thr_fw_to_iw_trunc(fy);
-	// Lanes outside the grid read cell 0 and are masked off.
-	const thr_iw cell = thr_iw_select(in, thr_iw_add(thr_iw_mul(cy, thr_iw_set1((int32_t)g->nx)), cx), thr_iw_zero());
-	const thr_fw clear = thr_fw_mul(thr_fw_mul(thr_iw_to_fw(thr_iw_gather_u8(w->shape_clear, cell)), thr_fw_set1(g->cell)),
-	                                thr_fw_set1(0.999f / 255.0f));
+	thr_mw in;
+	thr_iw cx, cy;
+	const thr_fw clear = thr_clearance_w(w, p, &in, &cx, &cy);
 	const thr_fw len = thr_fw_add(thr_fw_abs(thr_fw_sub(p.x, p0.x)), thr_fw_abs(thr_fw_sub(p.y, p0.y)));
 	const thr_mw room = thr_mw_and(in, thr_mw_and(thr_fw_lt(r, clear), thr_fw_lt(len, clear)));
-	const thr_fw hx = thr_fw_mul(thr_fw_sub(p0.x, MINX), INV), hy = thr_fw_mul(thr_fw_sub(p0.y, MINY), INV);
-	const thr_mw same = thr_mw_and(thr_mw_and(thr_mw_and(thr_fw_ge(hx, ZERO), thr_fw_lt(hx, NX)),
-	                                          thr_mw_and(thr_fw_ge(hy, ZERO), thr_fw_lt(hy, NY))),
-	                               thr_mw_and(thr_iw_eq(thr_fw_to_iw_trunc(hx), cx), thr_iw_eq(thr_fw_to_iw_trunc(hy), cy)));
+	const thr_fw ZERO = thr_fw_zero(), INV = thr_fw_set1(g->inv_cell);
+	const thr_fw hx = thr_fw_mul(thr_fw_sub(p0.x, thr_fw_set1(g->min_x)), INV);
+	const thr_fw hy = thr_fw_mul(thr_fw_sub(p0.y, thr_fw_set1(g->min_y)), INV);
+	const thr_mw same = thr_mw_and(
+		thr_mw_and(thr_mw_and(thr_fw_ge(hx, ZERO), thr_fw_lt(hx, thr_fw_set1((float)g->nx))),
+		           thr_mw_and(thr_fw_ge(hy, ZERO), thr_fw_lt(hy, thr_fw_set1((float)g->ny)))),
+		thr_mw_and(thr_iw_eq(thr_fw_to_iw_trunc(hx), cx), thr_iw_eq(thr_fw_to_iw_trunc(hy), cy)));
 	const thr_mw far = thr_fw_lt(thr_fw_mul(thr_fw_add(r, len), thr_fw_set1(1.0001f)), clear);
 	return thr_mw_and(room, thr_mw_or(same, far));
 }

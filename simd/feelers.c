@@ -237,6 +237,16 @@ THR_WIDE_INLINE thr_v2w walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr
 	if (w->wall_grid.n_items == 0 || !thr_mw_any(m)) {
 		return v2w_zero();
 	}
+	// A feeler hits a wall at most look_ahead from the agent: where the
+	// clearance of the agent's cell is beyond that, no feeler can hit
+	// (what thr_near_wall does for the headway's cone), and the lane
+	// needs no scan. Most agents stand far from every wall.
+	thr_mw in;
+	thr_iw cx, cy;
+	m = thr_mw_andnot(m, thr_fw_lt(thr_fw_set1(look_ahead), thr_clearance_w(w, s->p, &in, &cx, &cy)));
+	if (!thr_mw_any(m)) {
+		return v2w_zero();
+	}
 	if (c != NULL) {
 		c->wall_scans += THR_LANES;
 	}
