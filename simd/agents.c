@@ -242,6 +242,15 @@ static thr_v2w controller_blend_w(const throng_controller* ctl, thr_v2w* f, thr_
 	}
 }
 
+/// thr_min_image per lane: pj at its image nearest pi, the world's period
+/// P (half = 0.5 P).
+static thr_fw min_image_w(thr_fw pj, thr_fw pi, float period, float half)
+{
+	const thr_fw d = thr_fw_sub(pj, pi), P = thr_fw_set1(period);
+	return thr_fw_select(thr_fw_gt(d, thr_fw_set1(half)), thr_fw_sub(pj, P),
+	                     thr_fw_select(thr_fw_lt(d, thr_fw_set1(-half)), thr_fw_add(pj, P), pj));
+}
+
 /// What target-seeking slots steer relative to, per lane.
 typedef struct lane_targets {
 	thr_v2w point;            ///< the agents' target points
@@ -253,25 +262,24 @@ typedef struct lane_targets {
 static void load_target_agents(const thr_wide_ctx* ctx, uint32_t base, int n, lane_targets* t)
 {
 	const throng_world* w = ctx->w;
-	_Alignas(32) float px[THR_LANES] = {0}, py[THR_LANES] = {0}, vx[THR_LANES] = {0}, vy[THR_LANES] = {0};
-	_Alignas(32) int32_t has[THR_LANES] = {0};
+	const thr_state* cs = ctx->cs;
+	const thr_iw ta = thr_iw_loadu((const int32_t*)w->target_agent + base);
+	const thr_mw has = thr_mw_andnot(thr_mw_first(n), thr_iw_eq(ta, thr_iw_set1((int32_t)THRONG_NO_AGENT)));
+	// Lanes without a target agent read slot 0 (the block's own agents
+	// exist) and are zeroed below.
+	const thr_iw j = thr_iw_select(has, thr_iw_gather((const int32_t*)w->slot_of, thr_iw_select(has, ta, thr_iw_zero())),
+	                               thr_iw_zero());
+	thr_v2w p = v2w(thr_fw_gather(cs->px, j), thr_fw_gather(cs->py, j));
 	const thr_period per = thr_world_period(w);
-	for (int l = 0; l < n; ++l) {
-		uint32_t ta = w->target_agent[base + (uint32_t)l];
-		if (ta != THRONG_NO_AGENT) {
-			uint32_t j = w->slot_of[ta];
-			px[l] = ctx->cs->px[j];
-			py[l] = ctx->cs->py[j];
-			// A wrap world: the image nearest the agent (core/scalar_engine.c's resolve_target).
-			thr_period_shift(&per, &px[l], &py[l], ctx->cs->px[base + (uint32_t)l], ctx->cs->py[base + (uint32_t)l]);
-			vx[l] = ctx->cs->vx[j];
-			vy[l] = ctx->cs->vy[j];
-			has[l] = -1;
-		}
+	if (per.wrap) {
+		// A wrap world: the image nearest the agent (thr_period_shift, as
+		// core/scalar_engine.c's resolve_target takes it).
+		p = v2w(min_image_w(p.x, thr_fw_loadu(cs->px + base), per.px, per.hx),
+		        min_image_w(p.y, thr_fw_loadu(cs->py + base), per.py, per.hy));
 	}
-	t->agent_p = v2w(thr_fw_load(px), thr_fw_load(py));
-	t->agent_v = v2w(thr_fw_load(vx), thr_fw_load(vy));
-	t->has_agent = thr_mw_from_iw(thr_iw_load(has));
+	t->agent_p = v2w_select(has, p, v2w_zero());
+	t->agent_v = v2w_select(has, v2w(thr_fw_gather(cs->vx, j), thr_fw_gather(cs->vy, j)), v2w_zero());
+	t->has_agent = has;
 	t->agents_loaded = 1;
 }
 
@@ -519,19 +527,25 @@ static void blend_w(const thr_wide_ctx* ctx, const lanes* s, thr_mw mine, const 
 	// (core/world_shapes.c), the one function both engines call, so both
 	// decide alike.
 	thr_mw by_wall = thr_mw_first(0);
-	if (thr_blend_reads_walls(ctl)) {
-		_Alignas(32) float px[THR_LANES], py[THR_LANES];
-		_Alignas(32) int32_t near[THR_LANES] = {0};
+	if (thr_blend_reads_walls(ctl) && w->wall_count > 0) {
+		// thr_near_wall's first test, on all lanes at once: a lane whose
+		// cell's clearance is beyond its reach is near no wall. The others
+		// (beside a shape, few) ask thr_near_wall lane by lane, which
+		// walks the walls near each.
+		thr_mw in;
+		thr_iw cx, cy;
+		const thr_fw reach = thr_fw_add(s->radius, thr_fw_set1(THR_HEADWAY_WALL_REACH));
+		const thr_mw open = thr_fw_lt(reach, thr_clearance_w(w, s->p, &in, &cx, &cy));
+		_Alignas(32) float px[THR_LANES], py[THR_LANES], r[THR_LANES];
 		thr_fw_store(px, s->p.x);
 		thr_fw_store(py, s->p.y);
-		const int bits = thr_mw_movemask(mine);
-		for (int q = 0; q < s->n; ++q) {
-			const uint32_t i = s->base + (uint32_t)q;
-			near[q] = (bits & (1 << q)) && thr_near_wall(w, v2(px[q], py[q]), w->radius[i] + THR_HEADWAY_WALL_REACH)
-			                  ? -1
-			                  : 0;
+		thr_fw_store(r, reach);
+		int near = 0;
+		for (int ask = thr_mw_movemask(thr_mw_andnot(mine, open)) & ((1 << s->n) - 1); ask != 0; ask &= ask - 1) {
+			const int q = __builtin_ctz((unsigned)ask);
+			near |= thr_near_wall(w, v2(px[q], py[q]), r[q]) ? 1 << q : 0;
 		}
-		by_wall = thr_iw_lt(thr_iw_load(near), thr_iw_zero());
+		by_wall = thr_mw_from_bits(near);
 	}
 	thr_v2w t = controller_blend_w(ctl, f, s->mf, s->v, s->h, by_wall);
 	b->total = v2w_select(mine, t, b->total);

@@ -410,9 +410,8 @@ THR_WIDE_INLINE void thr_iw_store_tail(int32_t* p, thr_iw a, int count)
 {
 	_Alignas(THR_WIDE_ALIGN) int32_t buf[THR_WIDE_LANES];
 	thr_iw_store(buf, a);
-	for (int i = 0; i < THR_WIDE_LANES && i < count; ++i) {
-		p[i] = buf[i];
-	}
+	const int k = count < 0 ? 0 : (count > THR_WIDE_LANES ? THR_WIDE_LANES : count);
+	__builtin_memcpy(p, buf, (size_t)k * sizeof buf[0]);
 }
 
 #endif
