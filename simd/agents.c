@@ -316,6 +316,8 @@ static thr_v2w path_follow_w(const thr_wide_ctx* ctx, const lanes* s, thr_mw mas
 	_Alignas(32) float tx[THR_LANES] = {0}, ty[THR_LANES] = {0};
 	_Alignas(32) int32_t has[THR_LANES] = {0}, fin[THR_LANES] = {0};
 	int bits = thr_mw_movemask(mask);
+	// Lane by lane: thr_path_target walks each agent's own path and
+	// advances its waypoint, one function for both engines.
 	for (int l = 0; l < s->n; ++l) {
 		vec2 t;
 		int final;
@@ -550,6 +552,8 @@ static void blend_w(const thr_wide_ctx* ctx, const lanes* s, thr_mw mine, const 
 	thr_v2w t = controller_blend_w(ctl, f, s->mf, s->v, s->h, by_wall);
 	b->total = v2w_select(mine, t, b->total);
 	if (w->def.record_forces) {
+		// Lane by lane: an output asked for (def.record_forces), written
+		// where thr_force_index puts each agent's slot.
 		for (uint32_t k = 0; k < THRONG_MAX_SLOTS; ++k) {
 			_Alignas(32) float bx[THR_LANES], by[THR_LANES];
 			thr_v2w fk = k < ctl->slot_count ? f[k] : v2w_zero();
