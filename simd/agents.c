@@ -242,6 +242,15 @@ static thr_v2w controller_blend_w(const throng_controller* ctl, thr_v2w* f, thr_
 	}
 }
 
+/// thr_min_image per lane: pj at its image nearest pi, the world's period
+/// P (half = 0.5 P).
+static thr_fw min_image_w(thr_fw pj, thr_fw pi, float period, float half)
+{
+	const thr_fw d = thr_fw_sub(pj, pi), P = thr_fw_set1(period);
+	return thr_fw_select(thr_fw_gt(d, thr_fw_set1(half)), thr_fw_sub(pj, P),
+	                     thr_fw_select(thr_fw_lt(d, thr_fw_set1(-half)), thr_fw_add(pj, P), pj));
+}
+
 /// What target-seeking slots steer relative to, per lane.
 typedef struct lane_targets {
 	thr_v2w point;            ///< the agents' target points
@@ -253,25 +262,24 @@ typedef struct lane_targets {
 static void load_target_agents(const thr_wide_ctx* ctx, uint32_t base, int n, lane_targets* t)
 {
 	const throng_world* w = ctx->w;
-	_Alignas(32) float px[THR_LANES] = {0}, py[THR_LANES] = {0}, vx[THR_LANES] = {0}, vy[THR_LANES] = {0};
-	_Alignas(32) int32_t has[THR_LANES] = {0};
+	const thr_state* cs = ctx->cs;
+	const thr_iw ta = thr_iw_loadu((const int32_t*)w->target_agent + base);
+	const thr_mw has = thr_mw_andnot(thr_mw_first(n), thr_iw_eq(ta, thr_iw_set1((int32_t)THRONG_NO_AGENT)));
+	// Lanes without a target agent read slot 0 (the block's own agents
+	// exist) and are zeroed below.
+	const thr_iw j = thr_iw_select(has, thr_iw_gather((const int32_t*)w->slot_of, thr_iw_select(has, ta, thr_iw_zero())),
+	                               thr_iw_zero());
+	thr_v2w p = v2w(thr_fw_gather(cs->px, j), thr_fw_gather(cs->py, j));
 	const thr_period per = thr_world_period(w);
-	for (int l = 0; l < n; ++l) {
-		uint32_t ta = w->target_agent[base + (uint32_t)l];
-		if (ta != THRONG_NO_AGENT) {
-			uint32_t j = w->slot_of[ta];
-			px[l] = ctx->cs->px[j];
-			py[l] = ctx->cs->py[j];
-			// A wrap world: the image nearest the agent (core/scalar_engine.c's resolve_target).
-			thr_period_shift(&per, &px[l], &py[l], ctx->cs->px[base + (uint32_t)l], ctx->cs->py[base + (uint32_t)l]);
-			vx[l] = ctx->cs->vx[j];
-			vy[l] = ctx->cs->vy[j];
-			has[l] = -1;
-		}
+	if (per.wrap) {
+		// A wrap world: the image nearest the agent (thr_period_shift, as
+		// core/scalar_engine.c's resolve_target takes it).
+		p = v2w(min_image_w(p.x, thr_fw_loadu(cs->px + base), per.px, per.hx),
+		        min_image_w(p.y, thr_fw_loadu(cs->py + base), per.py, per.hy));
 	}
-	t->agent_p = v2w(thr_fw_load(px), thr_fw_load(py));
-	t->agent_v = v2w(thr_fw_load(vx), thr_fw_load(vy));
-	t->has_agent = thr_mw_from_iw(thr_iw_load(has));
+	t->agent_p = v2w_select(has, p, v2w_zero());
+	t->agent_v = v2w_select(has, v2w(thr_fw_gather(cs->vx, j), thr_fw_gather(cs->vy, j)), v2w_zero());
+	t->has_agent = has;
 	t->agents_loaded = 1;
 }
 
@@ -308,6 +316,8 @@ static thr_v2w path_follow_w(const thr_wide_ctx* ctx, const lanes* s, thr_mw mas
 	_Alignas(32) float tx[THR_LANES] = {0}, ty[THR_LANES] = {0};
 	_Alignas(32) int32_t has[THR_LANES] = {0}, fin[THR_LANES] = {0};
 	int bits = thr_mw_movemask(mask);
+	// Lane by lane: thr_path_target walks each agent's own path and
+	// advances its waypoint, one function for both engines.
 	for (int l = 0; l < s->n; ++l) {
 		vec2 t;
 		int final;
@@ -391,9 +401,7 @@ static void load_w(const thr_wide_ctx* ctx, uint32_t base, int n, lanes* s, bloc
 {
 	const throng_world* w = ctx->w;
 	const thr_state* cs = ctx->cs;
-	for (int l = 0; l < THR_LANES; ++l) {
-		b->arch[l] = l < n ? (int32_t)w->archetype[base + (uint32_t)l] : -1;
-	}
+	thr_iw_store(b->arch, thr_iw_select(b->live, thr_iw_loadu((const int32_t*)w->archetype + base), thr_iw_set1(-1)));
 	s->p = v2w(thr_fw_loadu(cs->px + base), thr_fw_loadu(cs->py + base));
 	s->v = v2w(thr_fw_loadu(cs->vx + base), thr_fw_loadu(cs->vy + base));
 	s->h = v2w(thr_fw_loadu(cs->hx + base), thr_fw_loadu(cs->hy + base));
@@ -405,22 +413,20 @@ static void load_w(const thr_wide_ctx* ctx, uint32_t base, int n, lanes* s, bloc
 	s->n = n;
 	s->counted = thr_step_counted_lanes(ctx->step, base, n);
 	s->base = base;
-	s->box[0] = s->box[1] = INFINITY;
-	s->box[2] = s->box[3] = -INFINITY;
-	s->box_r = 0.0f;
-	for (int l = 0; l < THR_LANES; ++l) {
-		uint32_t k = base + (uint32_t)(l < n ? l : 0);
-		s->lx[l] = cs->px[k];
-		s->ly[l] = cs->py[k];
-		s->lr[l] = w->radius[k];
-		if (l < n) {
-			s->box[0] = s->lx[l] < s->box[0] ? s->lx[l] : s->box[0];
-			s->box[1] = s->ly[l] < s->box[1] ? s->ly[l] : s->box[1];
-			s->box[2] = s->lx[l] > s->box[2] ? s->lx[l] : s->box[2];
-			s->box[3] = s->ly[l] > s->box[3] ? s->ly[l] : s->box[3];
-			s->box_r = s->lr[l] > s->box_r ? s->lr[l] : s->box_r;
-		}
-	}
+	// The lanes as scalars, lanes past the end as lane 0, and the box of
+	// the live lanes (positions are never NaN, and a -0 or +0 corner gives
+	// the same grid cells, so the order of the min and max is free).
+	const thr_fw x = thr_fw_select(b->live, s->p.x, thr_fw_set1(cs->px[base]));
+	const thr_fw y = thr_fw_select(b->live, s->p.y, thr_fw_set1(cs->py[base]));
+	const thr_fw r = thr_fw_select(b->live, s->radius, thr_fw_set1(w->radius[base]));
+	thr_fw_storeu(s->lx, x);
+	thr_fw_storeu(s->ly, y);
+	thr_fw_storeu(s->lr, r);
+	s->box[0] = thr_fw_hmin(thr_fw_select(b->live, x, thr_fw_set1(INFINITY)));
+	s->box[1] = thr_fw_hmin(thr_fw_select(b->live, y, thr_fw_set1(INFINITY)));
+	s->box[2] = thr_fw_hmax(thr_fw_select(b->live, x, thr_fw_set1(-INFINITY)));
+	s->box[3] = thr_fw_hmax(thr_fw_select(b->live, y, thr_fw_set1(-INFINITY)));
+	s->box_r = thr_fw_hmax(thr_fw_select(b->live, r, thr_fw_zero()));
 	// Lanes past the end hold padding; give them harmless limits.
 	s->ms = thr_fw_select(b->live, s->ms, thr_fw_set1(1.0f));
 	s->mf = thr_fw_select(b->live, s->mf, thr_fw_set1(1.0f));
@@ -430,9 +436,8 @@ static void load_w(const thr_wide_ctx* ctx, uint32_t base, int n, lanes* s, bloc
 	b->noise0 = thr_fw_loadu(cs->noise + base);
 	b->wander_new = b->wander0;
 	b->noise_new = b->noise0;
-	for (int q = 0; q < THR_LANES; ++q) {
-		b->waypoint_new[q] = q < n && cs->waypoint != NULL ? cs->waypoint[base + (uint32_t)q] : 0;
-	}
+	const thr_iw waypoint = cs->waypoint != NULL ? thr_iw_loadu((const int32_t*)cs->waypoint + base) : thr_iw_zero();
+	thr_iw_storeu((int32_t*)b->waypoint_new, thr_iw_select(b->live, waypoint, thr_iw_zero()));
 	b->total = v2w_zero();
 }
 
@@ -524,23 +529,31 @@ static void blend_w(const thr_wide_ctx* ctx, const lanes* s, thr_mw mine, const 
 	// (core/world_shapes.c), the one function both engines call, so both
 	// decide alike.
 	thr_mw by_wall = thr_mw_first(0);
-	if (thr_blend_reads_walls(ctl)) {
-		_Alignas(32) float px[THR_LANES], py[THR_LANES];
-		_Alignas(32) int32_t near[THR_LANES] = {0};
+	if (thr_blend_reads_walls(ctl) && w->wall_count > 0) {
+		// thr_near_wall's first test, on all lanes at once: a lane whose
+		// cell's clearance is beyond its reach is near no wall. The others
+		// (beside a shape, few) ask thr_near_wall lane by lane, which
+		// walks the walls near each.
+		thr_mw in;
+		thr_iw cx, cy;
+		const thr_fw reach = thr_fw_add(s->radius, thr_fw_set1(THR_HEADWAY_WALL_REACH));
+		const thr_mw open = thr_fw_lt(reach, thr_clearance_w(w, s->p, &in, &cx, &cy));
+		_Alignas(32) float px[THR_LANES], py[THR_LANES], r[THR_LANES];
 		thr_fw_store(px, s->p.x);
 		thr_fw_store(py, s->p.y);
-		const int bits = thr_mw_movemask(mine);
-		for (int q = 0; q < s->n; ++q) {
-			const uint32_t i = s->base + (uint32_t)q;
-			near[q] = (bits & (1 << q)) && thr_near_wall(w, v2(px[q], py[q]), w->radius[i] + THR_HEADWAY_WALL_REACH)
-			                  ? -1
-			                  : 0;
+		thr_fw_store(r, reach);
+		int near = 0;
+		for (int ask = thr_mw_movemask(thr_mw_andnot(mine, open)) & ((1 << s->n) - 1); ask != 0; ask &= ask - 1) {
+			const int q = __builtin_ctz((unsigned)ask);
+			near |= thr_near_wall(w, v2(px[q], py[q]), r[q]) ? 1 << q : 0;
 		}
-		by_wall = thr_iw_lt(thr_iw_load(near), thr_iw_zero());
+		by_wall = thr_mw_from_bits(near);
 	}
 	thr_v2w t = controller_blend_w(ctl, f, s->mf, s->v, s->h, by_wall);
 	b->total = v2w_select(mine, t, b->total);
 	if (w->def.record_forces) {
+		// Lane by lane: an output asked for (def.record_forces), written
+		// where thr_force_index puts each agent's slot.
 		for (uint32_t k = 0; k < THRONG_MAX_SLOTS; ++k) {
 			_Alignas(32) float bx[THR_LANES], by[THR_LANES];
 			thr_v2w fk = k < ctl->slot_count ? f[k] : v2w_zero();
@@ -557,6 +570,55 @@ static void blend_w(const thr_wide_ctx* ctx, const lanes* s, thr_mw mine, const 
 	}
 }
 
+/// The larger of `most` and the greatest lane of x among the lanes of m,
+/// as a scalar loop of `x > most ? x : most` finds it (a NaN lane never
+/// counts). Exact in any order: the lanes kept are not NaN and never -0
+/// here (speed ratios and moves are sums of squares' roots or absolute
+/// values).
+static float most_of(thr_mw m, thr_fw x, float most)
+{
+	const thr_fw M = thr_fw_set1(most);
+	return thr_fw_hmax(thr_fw_select(thr_mw_and(m, thr_fw_gt(x, M)), x, M));
+}
+
+/// thr_previous_position (core/engine.h) per lane: a wrap world moves p0
+/// by a world's width where the step wrapped the agent (the same
+/// additions, +0 included).
+static thr_v2w previous_position_w(const throng_world_def* d, thr_v2w p0, thr_v2w p)
+{
+	if (d->bounds_mode != THRONG_BOUNDS_WRAP) {
+		return p0;
+	}
+	const float wx = d->bounds_max.x - d->bounds_min.x, wy = d->bounds_max.y - d->bounds_min.y;
+	const thr_fw HX = thr_fw_set1(0.5f * wx), HY = thr_fw_set1(0.5f * wy), ZERO = thr_fw_zero();
+	const thr_fw sx = thr_fw_select(thr_fw_gt(thr_fw_sub(p.x, p0.x), HX), thr_fw_set1(wx),
+	                                thr_fw_select(thr_fw_gt(thr_fw_sub(p0.x, p.x), HX), thr_fw_set1(-wx), ZERO));
+	const thr_fw sy = thr_fw_select(thr_fw_gt(thr_fw_sub(p.y, p0.y), HY), thr_fw_set1(wy),
+	                                thr_fw_select(thr_fw_gt(thr_fw_sub(p0.y, p.y), HY), thr_fw_set1(-wy), ZERO));
+	return v2w(thr_fw_add(p0.x, sx), thr_fw_add(p0.y, sy));
+}
+
+/// thr_clear_of_shapes (core/engine.h) per lane: the lanes whose path p0
+/// -> p (radius r) no shape can touch, from the clearance of p's cell.
+static thr_mw clear_of_shapes_w(const throng_world* w, thr_v2w p0, thr_v2w p, thr_fw r)
+{
+	const thr_box_grid* g = &w->obstacle_grid;
+	thr_mw in;
+	thr_iw cx, cy;
+	const thr_fw clear = thr_clearance_w(w, p, &in, &cx, &cy);
+	const thr_fw len = thr_fw_add(thr_fw_abs(thr_fw_sub(p.x, p0.x)), thr_fw_abs(thr_fw_sub(p.y, p0.y)));
+	const thr_mw room = thr_mw_and(in, thr_mw_and(thr_fw_lt(r, clear), thr_fw_lt(len, clear)));
+	const thr_fw ZERO = thr_fw_zero(), INV = thr_fw_set1(g->inv_cell);
+	const thr_fw hx = thr_fw_mul(thr_fw_sub(p0.x, thr_fw_set1(g->min_x)), INV);
+	const thr_fw hy = thr_fw_mul(thr_fw_sub(p0.y, thr_fw_set1(g->min_y)), INV);
+	const thr_mw same = thr_mw_and(
+		thr_mw_and(thr_mw_and(thr_fw_ge(hx, ZERO), thr_fw_lt(hx, thr_fw_set1((float)g->nx))),
+		           thr_mw_and(thr_fw_ge(hy, ZERO), thr_fw_lt(hy, thr_fw_set1((float)g->ny)))),
+		thr_mw_and(thr_iw_eq(thr_fw_to_iw_trunc(hx), cx), thr_iw_eq(thr_fw_to_iw_trunc(hy), cy)));
+	const thr_mw far = thr_fw_lt(thr_fw_mul(thr_fw_add(r, len), thr_fw_set1(1.0001f)), clear);
+	return thr_mw_and(room, thr_mw_or(same, far));
+}
+
 /// Stage integrate (scalar twin: scalar_engine.c integrate): drop a
 /// non-finite force, integrate, keep within the bounds, write the next
 /// state.
@@ -569,14 +631,7 @@ static void integrate_w(const thr_wide_ctx* ctx, const lanes* s, const block_sta
 	const int n = s->n;
 	const thr_mw live = b->live;
 	// The lanes whose figures count: live, less a part world's ghosts.
-	thr_mw counted = live;
-	if (s->counted != (1 << n) - 1) {
-		_Alignas(32) int32_t on[THR_LANES];
-		for (int l = 0; l < THR_LANES; ++l) {
-			on[l] = (s->counted >> l & 1) ? -1 : 0;
-		}
-		counted = thr_mw_from_iw(thr_iw_load(on));
-	}
+	const thr_mw counted = s->counted != (1 << n) - 1 ? thr_mw_from_bits(s->counted) : live;
 	// Never integrate a non-finite force: count it and drop it.
 	thr_v2w total = b->total;
 	thr_mw finite = v2w_isfinite(total);
@@ -614,13 +669,7 @@ static void integrate_w(const thr_wide_ctx* ctx, const lanes* s, const block_sta
 	}
 	thr_fw speed = v2w_length(v);
 	thr_v2w h = v2w_select(thr_fw_gt(speed, thr_fw_set1(THR_EPS)), v2w_normalize(v), s->h);
-	_Alignas(32) float ratio[THR_LANES];
-	thr_fw_store(ratio, thr_fw_div(speed, s->ms));
-	for (int q = 0; q < n; ++q) {
-		if (s->counted >> q & 1) {
-			st->max_speed_ratio = ratio[q] > st->max_speed_ratio ? ratio[q] : st->max_speed_ratio;
-		}
-	}
+	st->max_speed_ratio = most_of(counted, thr_fw_div(speed, s->ms), st->max_speed_ratio);
 	thr_fw_store_tail(ns->px + base, p.x, n);
 	thr_fw_store_tail(ns->py + base, p.y, n);
 	thr_fw_store_tail(ns->vx + base, v.x, n);
@@ -629,19 +678,25 @@ static void integrate_w(const thr_wide_ctx* ctx, const lanes* s, const block_sta
 	thr_fw_store_tail(ns->hy + base, h.y, n);
 	thr_fw_store_tail(ns->wander + base, b->wander_new, n);
 	thr_fw_store_tail(ns->noise + base, b->noise_new, n);
-	for (int q = 0; q < n && ns->waypoint != NULL; ++q) {
-		ns->waypoint[base + (uint32_t)q] = b->waypoint_new[q];
+	if (ns->waypoint != NULL) {
+		thr_iw_store_tail((int32_t*)ns->waypoint + base, thr_iw_loadu((const int32_t*)b->waypoint_new), n);
 	}
-	for (int q = 0; q < n; ++q) {
-		if (s->counted >> q & 1) {
-			st->most_moved = thr_most_moved(st->most_moved, ctx->cs, ns, base + (uint32_t)q);
-		}
-	}
+	// thr_most_moved per lane: the larger move along x or y.
+	const thr_fw mx = thr_fw_abs(thr_fw_sub(p.x, s->p.x)), my = thr_fw_abs(thr_fw_sub(p.y, s->p.y));
+	st->most_moved = most_of(counted, thr_fw_select(thr_fw_gt(mx, my), mx, my), st->most_moved);
 	if (ctx->step->clear != NULL) {
 		// The end of the contact pass for agents without pairs, while
-		// the shapes near the block are in cache.
-		for (int q = 0; q < n; ++q) {
-			ctx->step->clear[base + (uint32_t)q] = thr_contact_shapes(ctx->step, base + (uint32_t)q);
+		// the shapes near the block are in cache: thr_contact_shapes,
+		// whose first test (the path clear of every shape) answers for
+		// most agents and runs here on all lanes at once. The others,
+		// near a shape, go through thr_contact_shapes lane by lane: their
+		// pushes walk each agent's own shapes in order, one after the
+		// other (core/contact/shapes.c), and they are few.
+		const thr_mw clear = clear_of_shapes_w(w, previous_position_w(d, s->p, p), p, s->radius);
+		memset(ctx->step->clear + base, THR_SHAPES_CLEAR, (size_t)n);
+		for (int near = ~thr_mw_movemask(clear) & ((1 << n) - 1); near != 0; near &= near - 1) {
+			const uint32_t i = base + (uint32_t)__builtin_ctz((unsigned)near);
+			ctx->step->clear[i] = thr_contact_shapes(ctx->step, i);
 		}
 	}
 }
@@ -656,9 +711,7 @@ void thr_step_block(const thr_wide_ctx* ctx, uint32_t base, thr_pass_stats* st)
 	lanes s;
 	load_w(ctx, base, n, &s, &b);
 	if (ctx->step->near != NULL) {
-		for (int l = 0; l < n; ++l) {
-			ctx->step->near[base + (uint32_t)l] = THR_NEAR_UNKNOWN; // the walks overwrite it
-		}
+		thr_fw_store_tail(ctx->step->near + base, thr_fw_set1(THR_NEAR_UNKNOWN), n); // the walks overwrite it
 	}
 	// Once per distinct archetype among the lanes: its forces, blended.
 	const thr_iw archw = thr_iw_load(b.arch);

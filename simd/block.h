@@ -117,4 +117,26 @@ int thr_simd_contact_block(const thr_contact_iter* it, uint32_t first);
 /// Steps the agents of block [base, base + 8) (fewer at the end).
 void thr_step_block(const thr_wide_ctx* ctx, uint32_t base, thr_pass_stats* stats);
 
+/// The clearance (core/world_grid.c, w->shape_clear: a lower bound on the
+/// distance from any point of a cell to any obstacle or wall) of the cell
+/// of the shape grids' layout under each lane's p, decoded as
+/// thr_clear_of_shapes and thr_near_wall decode it; *in: the lanes inside
+/// the grid (the others read 0), *cx, *cy: their cells.
+THR_WIDE_INLINE thr_fw thr_clearance_w(const throng_world* w, thr_v2w p, thr_mw* in, thr_iw* cx, thr_iw* cy)
+{
+	const thr_box_grid* g = &w->obstacle_grid;
+	const thr_fw ZERO = thr_fw_zero(), INV = thr_fw_set1(g->inv_cell);
+	const thr_fw fx = thr_fw_mul(thr_fw_sub(p.x, thr_fw_set1(g->min_x)), INV);
+	const thr_fw fy = thr_fw_mul(thr_fw_sub(p.y, thr_fw_set1(g->min_y)), INV);
+	*in = thr_mw_and(thr_mw_and(thr_fw_ge(fx, ZERO), thr_fw_lt(fx, thr_fw_set1((float)g->nx))),
+	                 thr_mw_and(thr_fw_ge(fy, ZERO), thr_fw_lt(fy, thr_fw_set1((float)g->ny))));
+	*cx = thr_fw_to_iw_trunc(fx);
+	*cy = thr_fw_to_iw_trunc(fy);
+	// Lanes outside the grid read cell 0 and are masked off.
+	const thr_iw cell = thr_iw_select(*in, thr_iw_add(thr_iw_mul(*cy, thr_iw_set1((int32_t)g->nx)), *cx), thr_iw_zero());
+	const thr_fw clear = thr_fw_mul(thr_fw_mul(thr_iw_to_fw(thr_iw_gather_u8(w->shape_clear, cell)), thr_fw_set1(g->cell)),
+	                                thr_fw_set1(0.999f / 255.0f));
+	return thr_fw_select(*in, clear, ZERO);
+}
+
 #endif

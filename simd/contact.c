@@ -24,20 +24,43 @@ int thr_simd_contact_block(const thr_contact_iter* it, uint32_t first)
 {
 	const throng_world* w = it->w;
 	const int n = w->count - first < THR_LANES ? (int)(w->count - first) : THR_LANES;
-	int32_t begin[THR_LANES] = {0}, count[THR_LANES] = {0};
-	float half_k[THR_LANES] = {0}, slip[THR_LANES] = {0}, noise[THR_LANES] = {0};
+	_Alignas(32) int32_t begin[THR_LANES] = {0}, count[THR_LANES] = {0};
+	_Alignas(32) float half_k[THR_LANES] = {0}, slip[THR_LANES] = {0}, noise[THR_LANES] = {0};
 	int most = 0, feel = 0;
-	for (int l = 0; l < n; ++l) {
-		const uint32_t i = first + (uint32_t)l;
-		if (thr_contact_active(it, i)) {
-			begin[l] = (int32_t)it->start[i];
-			count[l] = (int32_t)(it->start[i + 1] - it->start[i]);
-			const throng_contact* ct = &w->archetypes[w->archetype[i]].contact;
-			half_k[l] = 0.5f * ct->stiffness;
-			slip[l] = ct->slip;
-			noise[l] = it->k == 0 ? ct->noise : 0.0f;
-			feel |= slip[l] > 0.0f || noise[l] > 0.0f;
-			most = count[l] > most ? count[l] : most;
+	const thr_mw live = thr_mw_first(n);
+	const thr_iw arch = thr_iw_load_tail((const int32_t*)w->archetype + first, n, 0);
+	if (thr_mw_all(thr_iw_eq(arch, thr_iw_set1((int32_t)w->archetype[first])))) {
+		// One archetype (the usual block): its settings on every lane, the
+		// lists' lengths at once.
+		const throng_contact* ct = &w->archetypes[w->archetype[first]].contact;
+		if (ct->enabled && it->k < ct->iterations) {
+			const thr_iw b = thr_iw_load_tail((const int32_t*)it->start + first, n, 0);
+			const thr_iw cnt = thr_iw_sub(thr_iw_load_tail((const int32_t*)it->start + first + 1, n, 0), b);
+			const thr_mw on = thr_mw_and(live, thr_iw_gt(cnt, thr_iw_zero())); // thr_contact_active
+			thr_iw_store(begin, thr_iw_select(on, b, thr_iw_zero()));
+			thr_iw_store(count, thr_iw_select(on, cnt, thr_iw_zero()));
+			const float nz = it->k == 0 ? ct->noise : 0.0f;
+			thr_fw_store(half_k, thr_fw_select(on, thr_fw_set1(0.5f * ct->stiffness), thr_fw_zero()));
+			thr_fw_store(slip, thr_fw_select(on, thr_fw_set1(ct->slip), thr_fw_zero()));
+			thr_fw_store(noise, thr_fw_select(on, thr_fw_set1(nz), thr_fw_zero()));
+			feel = thr_mw_any(on) && (ct->slip > 0.0f || nz > 0.0f);
+			// Counts are at most THRONG_CONTACT_MAX_PAIRS: exact as floats.
+			most = (int)thr_fw_hmax(thr_iw_to_fw(thr_iw_load(count)));
+		}
+	} else {
+		// Mixed archetypes: each lane's own settings.
+		for (int l = 0; l < n; ++l) {
+			const uint32_t i = first + (uint32_t)l;
+			if (thr_contact_active(it, i)) {
+				begin[l] = (int32_t)it->start[i];
+				count[l] = (int32_t)(it->start[i + 1] - it->start[i]);
+				const throng_contact* ct = &w->archetypes[w->archetype[i]].contact;
+				half_k[l] = 0.5f * ct->stiffness;
+				slip[l] = ct->slip;
+				noise[l] = it->k == 0 ? ct->noise : 0.0f;
+				feel |= slip[l] > 0.0f || noise[l] > 0.0f;
+				most = count[l] > most ? count[l] : most;
+			}
 		}
 	}
 	const thr_fw xi = thr_fw_load_tail(it->sx + first, n, 0.0f);

@@ -15,9 +15,20 @@
 // force is formed from it with those operations too: the forces equal the
 // scalar reference bit for bit.
 #include <math.h>
+#include <stddef.h>
 
 #include "block.h"
 #include "fmath.h"
+
+/// Floats of one obstacle and of one wall: the chosen shapes' fields are
+/// gathered from w->obstacles and w->walls at index times these.
+#define OBSTACLE_FLOATS ((int32_t)(sizeof(thr_obstacle) / sizeof(float)))
+#define WALL_FLOATS ((int32_t)(sizeof(thr_wall) / sizeof(float)))
+_Static_assert(sizeof(thr_obstacle) == 3 * sizeof(float) && offsetof(thr_obstacle, c) == 0,
+               "an obstacle is its centre x, y and its radius");
+_Static_assert(sizeof(thr_wall) == 4 * sizeof(float) && offsetof(thr_wall, a) == 0 &&
+                       offsetof(thr_wall, b) == 2 * sizeof(float),
+               "a wall is its ends' x, y");
 
 /// Grid cells a block-wide scan may visit per lane before it splits into
 /// lanes (a lane alone visits about 9).
@@ -40,16 +51,15 @@ static cell_box box_of(const thr_box_grid* g, const thr_lanes* s, int bits, floa
 		y1 = s->box[3];
 		r = s->box_r;
 	} else {
-		x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY, r = 0.0f;
-		for (int l = 0; l < THR_LANES; ++l) {
-			if (bits & (1 << l)) {
-				x0 = s->lx[l] < x0 ? s->lx[l] : x0;
-				x1 = s->lx[l] > x1 ? s->lx[l] : x1;
-				y0 = s->ly[l] < y0 ? s->ly[l] : y0;
-				y1 = s->ly[l] > y1 ? s->ly[l] : y1;
-				r = s->lr[l] > r ? s->lr[l] : r;
-			}
-		}
+		// The lanes of `bits` only (positions are never NaN, and a -0 or
+		// +0 corner gives the same cells, so the order is free).
+		const thr_mw m = thr_mw_from_bits(bits);
+		const thr_fw x = thr_fw_loadu(s->lx), y = thr_fw_loadu(s->ly);
+		x0 = thr_fw_hmin(thr_fw_select(m, x, thr_fw_set1(INFINITY)));
+		y0 = thr_fw_hmin(thr_fw_select(m, y, thr_fw_set1(INFINITY)));
+		x1 = thr_fw_hmax(thr_fw_select(m, x, thr_fw_set1(-INFINITY)));
+		y1 = thr_fw_hmax(thr_fw_select(m, y, thr_fw_set1(-INFINITY)));
+		r = thr_fw_hmax(thr_fw_select(m, thr_fw_loadu(s->lr), thr_fw_zero()));
 	}
 	float grow = radius_too ? reach + r : reach;
 	cell_box b;
@@ -158,16 +168,10 @@ THR_WIDE_INLINE thr_v2w obstacles_w(const thr_wide_ctx* ctx, const thr_lanes* s,
 		counts->obstacle_hit_lanes += THR_LANES;
 	}
 	// The chosen obstacle's centre per lane, then thr_obstacle_avoid's force.
-	_Alignas(32) int32_t idx[THR_LANES];
-	_Alignas(32) float cx[THR_LANES] = {0}, cy[THR_LANES] = {0};
-	thr_iw_store(idx, best_idx);
-	for (int l = 0; l < THR_LANES; ++l) {
-		if (idx[l] != INT32_MAX) {
-			cx[l] = w->obstacles[idx[l]].c.x;
-			cy[l] = w->obstacles[idx[l]].c.y;
-		}
-	}
-	thr_v2w c = v2w(thr_fw_load(cx), thr_fw_load(cy));
+	// Lanes without a hit read obstacle 0 and are masked off below.
+	const thr_iw at = thr_iw_mul(thr_iw_select(hit, best_idx, thr_iw_zero()), thr_iw_set1(OBSTACLE_FLOATS));
+	const float* ob = (const float*)(const void*)w->obstacles;
+	thr_v2w c = v2w(thr_fw_gather(ob, at), thr_fw_gather(ob + 1, at));
 	thr_v2w side = v2w_perp(H);
 	thr_fw dside = v2w_dot(side, v2w_sub(c, s->p));
 	thr_fw sign = thr_fw_select(thr_fw_gt(dside, thr_fw_zero()), thr_fw_set1(-1.0f), thr_fw_set1(1.0f));
@@ -237,6 +241,16 @@ THR_WIDE_INLINE thr_v2w walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr
 	if (w->wall_grid.n_items == 0 || !thr_mw_any(m)) {
 		return v2w_zero();
 	}
+	// A feeler hits a wall at most look_ahead from the agent: where the
+	// clearance of the agent's cell is beyond that, no feeler can hit
+	// (what thr_near_wall does for the headway's cone), and the lane
+	// needs no scan. Most agents stand far from every wall.
+	thr_mw in;
+	thr_iw cx, cy;
+	m = thr_mw_andnot(m, thr_fw_lt(thr_fw_set1(look_ahead), thr_clearance_w(w, s->p, &in, &cx, &cy)));
+	if (!thr_mw_any(m)) {
+		return v2w_zero();
+	}
 	if (c != NULL) {
 		c->wall_scans += THR_LANES;
 	}
@@ -283,17 +297,11 @@ THR_WIDE_INLINE thr_v2w walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr
 		if (c != NULL) {
 			c->wall_hit_lanes += THR_LANES;
 		}
-		_Alignas(32) int32_t idx[THR_LANES];
-		_Alignas(32) float ax[THR_LANES] = {0}, ay[THR_LANES] = {0}, bx[THR_LANES] = {0}, by[THR_LANES] = {0};
-		thr_iw_store(idx, fl.best_idx[f]);
-		for (int l = 0; l < THR_LANES; ++l) {
-			if (idx[l] != INT32_MAX) {
-				const thr_wall* wall = &w->walls[idx[l]];
-				ax[l] = wall->a.x; ay[l] = wall->a.y; bx[l] = wall->b.x; by[l] = wall->b.y;
-			}
-		}
-		thr_v2w a = v2w(thr_fw_load(ax), thr_fw_load(ay));
-		thr_v2w b = v2w(thr_fw_load(bx), thr_fw_load(by));
+		// Lanes without a hit read wall 0 and are masked off below.
+		const thr_iw at = thr_iw_mul(thr_iw_select(hit, fl.best_idx[f], thr_iw_zero()), thr_iw_set1(WALL_FLOATS));
+		const float* wf = (const float*)(const void*)w->walls;
+		thr_v2w a = v2w(thr_fw_gather(wf, at), thr_fw_gather(wf + 1, at));
+		thr_v2w b = v2w(thr_fw_gather(wf + 2, at), thr_fw_gather(wf + 3, at));
 		thr_v2w n = v2w_perp(v2w_normalize(v2w_sub(b, a)));
 		thr_mw flip = thr_fw_lt(v2w_dot(n, v2w_sub(s->p, a)), thr_fw_zero());
 		n = v2w_select(flip, v2w_scale(n, thr_fw_set1(-1.0f)), n);

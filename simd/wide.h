@@ -363,4 +363,55 @@ THR_WIDE_INLINE thr_fw thr_mw_as_fw(thr_mw m) { return m.v; }
 THR_WIDE_INLINE thr_mw thr_mw_from_iw(thr_iw a) { return (thr_mw){simde_mm256_castsi256_ps(a)}; }
 
 
+
+// ---------------------------------------------------------------- added for the wide stages
+
+/// Lane i = base[idx lane i], a byte zero-extended. Every index must be a
+/// valid element of base, also in lanes the caller masks off. One load per
+/// lane in every build: a 32-bit gather would read up to 3 bytes past the
+/// array's end.
+THR_WIDE_INLINE thr_iw thr_iw_gather_u8(const uint8_t* base, thr_iw idx)
+{
+	_Alignas(THR_WIDE_ALIGN) int32_t i[THR_WIDE_LANES];
+	thr_iw_store(i, idx);
+	return thr_iw_setr(base[i[0]], base[i[1]], base[i[2]], base[i[3]], base[i[4]], base[i[5]], base[i[6]], base[i[7]]);
+}
+
+/// Lane i true where bit i of bits is set (bits as thr_mw_movemask gives).
+THR_WIDE_INLINE thr_mw thr_mw_from_bits(int bits)
+{
+	const thr_iw lane_bit = thr_iw_setr(1, 2, 4, 8, 16, 32, 64, 128);
+	return thr_iw_eq(thr_iw_and(thr_iw_set1(bits), lane_bit), lane_bit);
+}
+
+/// The least of the 8 lanes by thr_fw_min in a fixed tree. Exact in any
+/// order, so equal to a scalar loop's `x < m ? x : m`, when no lane is NaN
+/// and no two lanes are zeros of opposite signs.
+THR_WIDE_INLINE float thr_fw_hmin(thr_fw a)
+{
+	simde__m128 m4 = simde_mm_min_ps(simde_mm256_castps256_ps128(a), simde_mm256_extractf128_ps(a, 1));
+	simde__m128 m2 = simde_mm_min_ps(m4, simde_mm_movehl_ps(m4, m4));
+	simde__m128 m1 = simde_mm_min_ss(m2, simde_mm_shuffle_ps(m2, m2, 1));
+	return simde_mm_cvtss_f32(m1);
+}
+
+/// The greatest of the 8 lanes by thr_fw_max in a fixed tree (the same
+/// conditions as thr_fw_hmin).
+THR_WIDE_INLINE float thr_fw_hmax(thr_fw a)
+{
+	simde__m128 m4 = simde_mm_max_ps(simde_mm256_castps256_ps128(a), simde_mm256_extractf128_ps(a, 1));
+	simde__m128 m2 = simde_mm_max_ps(m4, simde_mm_movehl_ps(m4, m4));
+	simde__m128 m1 = simde_mm_max_ss(m2, simde_mm_shuffle_ps(m2, m2, 1));
+	return simde_mm_cvtss_f32(m1);
+}
+
+/// Writes lanes i < count to p[i]; p[count..7] are not touched.
+THR_WIDE_INLINE void thr_iw_store_tail(int32_t* p, thr_iw a, int count)
+{
+	_Alignas(THR_WIDE_ALIGN) int32_t buf[THR_WIDE_LANES];
+	thr_iw_store(buf, a);
+	const int k = count < 0 ? 0 : (count > THR_WIDE_LANES ? THR_WIDE_LANES : count);
+	__builtin_memcpy(p, buf, (size_t)k * sizeof buf[0]);
+}
+
 #endif
