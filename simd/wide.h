@@ -364,7 +364,7 @@ THR_WIDE_INLINE thr_mw thr_mw_from_iw(thr_iw a) { return (thr_mw){simde_mm256_ca
 
 
 
-// ---------------------------------------------------------------- added for the wide stages
+// ---------------------------------------------------------------- lanes by byte, bits, and across lanes
 
 /// Lane i = base[idx lane i], a byte zero-extended. Every index must be a
 /// valid element of base, also in lanes the caller masks off. One load per
