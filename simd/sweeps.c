@@ -376,6 +376,28 @@ typedef struct nb_walk {
 	nb_wrap wrap;    ///< a wrap world's periods
 } nb_walk;
 
+/// What walk_one and walk_direct measure of candidate slot[l] at *pj on
+/// the lanes of `live`: counts it examined, keeps each lane's nearest other
+/// agent, and returns the lanes where it is another agent within some
+/// slot's radius (those that hold or take it). *pj becomes its nearest
+/// image in a wrap world.
+THR_WIDE_INLINE thr_mw walk_measure(nb_walk* wk, thr_iw slot, thr_v2w* pj, thr_mw live)
+{
+	const thr_lanes* s = wk->s;
+	wk->examined = thr_iw_sub(wk->examined, thr_mw_as_iw(live));
+	if (wk->wrap.on) {
+		*pj = nb_image(&wk->wrap, *pj, s->p);
+	}
+	const thr_v2w d = v2w_sub(*pj, s->p);
+	const thr_fw d2 = v2w_dot(d, d);
+	const thr_mw other = thr_mw_andnot(live, thr_iw_eq(slot, wk->self));
+	wk->nearest = thr_fw_select(thr_mw_and(other, thr_fw_lt(d2, wk->nearest)), d2, wk->nearest);
+	if (wk->c != NULL) {
+		wk->c->neighbor_lane_slots += THR_LANES;
+	}
+	return thr_mw_and(other, thr_fw_lt(d2, wk->reach2));
+}
+
 /// One candidate step: candidate slot[l] at pj on the lanes of `live`.
 /// Counts it examined, measures it, holds it where it is another agent
 /// within some slot's radius; the slots take the held candidates when a
@@ -385,20 +407,9 @@ THR_WIDE_INLINE thr_mw walk_one(nb_walk* wk, thr_iw slot, thr_v2w pj, thr_mw liv
 	const thr_lanes* s = wk->s;
 	nb_held* held = wk->held;
 	throng_world_counters* c = wk->c;
-	wk->examined = thr_iw_sub(wk->examined, thr_mw_as_iw(live));
-	if (wk->wrap.on) {
-		pj = nb_image(&wk->wrap, pj, s->p);
-	}
-	const thr_v2w d = v2w_sub(pj, s->p);
-	const thr_fw d2 = v2w_dot(d, d);
-	const thr_mw other = thr_mw_andnot(live, thr_iw_eq(slot, wk->self));
-	wk->nearest = thr_fw_select(thr_mw_and(other, thr_fw_lt(d2, wk->nearest)), d2, wk->nearest);
-	if (c != NULL) {
-		c->neighbor_lane_slots += THR_LANES;
-	}
 	// Every lane writes its candidate at its count (no branch on the
 	// lanes); the count moves on where the lane holds it.
-	const thr_mw hold = thr_mw_and(other, thr_fw_lt(d2, wk->reach2));
+	const thr_mw hold = walk_measure(wk, slot, &pj, live);
 	_Alignas(32) int32_t sl[THR_LANES], ex[THR_LANES];
 	thr_iw_store(sl, slot);
 	thr_iw_store(ex, wk->examined);
@@ -431,19 +442,8 @@ THR_WIDE_INLINE thr_mw walk_direct(nb_walk* wk, int32_t k, thr_mw live, thr_mw o
 	const thr_lanes* s = wk->s;
 	throng_world_counters* c = wk->c;
 	const thr_iw K = thr_iw_set1(k);
-	wk->examined = thr_iw_sub(wk->examined, thr_mw_as_iw(live));
 	thr_v2w pj = v2w(thr_fw_set1(cs->px[k]), thr_fw_set1(cs->py[k]));
-	if (wk->wrap.on) {
-		pj = nb_image(&wk->wrap, pj, s->p);
-	}
-	const thr_v2w d = v2w_sub(pj, s->p);
-	const thr_fw d2 = v2w_dot(d, d);
-	const thr_mw other = thr_mw_andnot(live, thr_iw_eq(K, wk->self));
-	wk->nearest = thr_fw_select(thr_mw_and(other, thr_fw_lt(d2, wk->nearest)), d2, wk->nearest);
-	if (c != NULL) {
-		c->neighbor_lane_slots += THR_LANES;
-	}
-	const thr_mw hold = thr_mw_and(other, thr_fw_lt(d2, wk->reach2));
+	const thr_mw hold = walk_measure(wk, K, &pj, live);
 	if (!thr_mw_any(hold)) {
 		return open;
 	}
