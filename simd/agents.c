@@ -242,15 +242,6 @@ static thr_v2w controller_blend_w(const throng_controller* ctl, thr_v2w* f, thr_
 	}
 }
 
-/// thr_min_image per lane: pj at its image nearest pi, the world's period
-/// P (half = 0.5 P).
-static thr_fw min_image_w(thr_fw pj, thr_fw pi, float period, float half)
-{
-	const thr_fw d = thr_fw_sub(pj, pi), P = thr_fw_set1(period);
-	return thr_fw_select(thr_fw_gt(d, thr_fw_set1(half)), thr_fw_sub(pj, P),
-	                     thr_fw_select(thr_fw_lt(d, thr_fw_set1(-half)), thr_fw_add(pj, P), pj));
-}
-
 /// What target-seeking slots steer relative to, per lane.
 typedef struct lane_targets {
 	thr_v2w point;            ///< the agents' target points
@@ -274,8 +265,10 @@ static void load_target_agents(const thr_wide_ctx* ctx, uint32_t base, int n, la
 	if (per.wrap) {
 		// A wrap world: the image nearest the agent (thr_period_shift, as
 		// core/scalar_engine.c's resolve_target takes it).
-		p = v2w(min_image_w(p.x, thr_fw_loadu(cs->px + base), per.px, per.hx),
-		        min_image_w(p.y, thr_fw_loadu(cs->py + base), per.py, per.hy));
+		p = v2w(thr_min_image_w(p.x, thr_fw_loadu(cs->px + base), thr_fw_set1(per.px), thr_fw_set1(per.hx),
+		                        thr_fw_set1(-per.hx)),
+		        thr_min_image_w(p.y, thr_fw_loadu(cs->py + base), thr_fw_set1(per.py), thr_fw_set1(per.hy),
+		                        thr_fw_set1(-per.hy)));
 	}
 	t->agent_p = v2w_select(has, p, v2w_zero());
 	t->agent_v = v2w_select(has, v2w(thr_fw_gather(cs->vx, j), thr_fw_gather(cs->vy, j)), v2w_zero());

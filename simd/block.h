@@ -117,6 +117,15 @@ int thr_simd_contact_block(const thr_contact_iter* it, uint32_t first);
 /// Steps the agents of block [base, base + 8) (fewer at the end).
 void thr_step_block(const thr_wide_ctx* ctx, uint32_t base, thr_pass_stats* stats);
 
+/// thr_min_image (core/grid.h) along one axis, per lane: pj at its image
+/// nearest p in a world of period P (H half of it, NH minus half), the
+/// same operations per lane.
+THR_WIDE_INLINE thr_fw thr_min_image_w(thr_fw pj, thr_fw p, thr_fw P, thr_fw H, thr_fw NH)
+{
+	const thr_fw d = thr_fw_sub(pj, p);
+	return thr_fw_select(thr_fw_gt(d, H), thr_fw_sub(pj, P), thr_fw_select(thr_fw_lt(d, NH), thr_fw_add(pj, P), pj));
+}
+
 /// The clearance (core/world_grid.c, w->shape_clear: a lower bound on the
 /// distance from any point of a cell to any obstacle or wall) of the cell
 /// of the shape grids' layout under each lane's p, decoded as

@@ -288,16 +288,11 @@ typedef struct nb_wrap {
 	thr_fw nhx, nhy;   ///< minus half of it
 } nb_wrap;
 
-/// pj at its image nearest to the lanes' own positions p: the wide twin
-/// of thr_min_image (core/grid.h), the same operations per lane.
+/// pj at its image nearest to the lanes' own positions p (thr_min_image_w
+/// on both axes, the periods set once a walk).
 THR_WIDE_INLINE thr_v2w nb_image(const nb_wrap* wr, thr_v2w pj, thr_v2w p)
 {
-	const thr_fw dx = thr_fw_sub(pj.x, p.x), dy = thr_fw_sub(pj.y, p.y);
-	const thr_fw x = thr_fw_select(thr_fw_gt(dx, wr->hx), thr_fw_sub(pj.x, wr->px),
-	                               thr_fw_select(thr_fw_lt(dx, wr->nhx), thr_fw_add(pj.x, wr->px), pj.x));
-	const thr_fw y = thr_fw_select(thr_fw_gt(dy, wr->hy), thr_fw_sub(pj.y, wr->py),
-	                               thr_fw_select(thr_fw_lt(dy, wr->nhy), thr_fw_add(pj.y, wr->py), pj.y));
-	return v2w(x, y);
+	return v2w(thr_min_image_w(pj.x, p.x, wr->px, wr->hx, wr->nhx), thr_min_image_w(pj.y, p.y, wr->py, wr->hy, wr->nhy));
 }
 
 /// The slots take the held candidates, the k-th of every lane at once
