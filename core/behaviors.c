@@ -17,8 +17,8 @@ static vec2 steer_toward(const thr_self* s, vec2 desired)
 
 vec2 thr_seek(const thr_self* s, vec2 t)
 {
-	vec2 desired = v2_scale(v2_normalize(v2_sub(t, s->p)), s->max_speed);
-	return steer_toward(s, desired);
+	vec2 to = v2_sub(t, s->p);
+	return steer_toward(s, v2_resize(to, v2_length(to), s->max_speed));
 }
 
 vec2 thr_flee(const thr_self* s, vec2 t, float R, throng_flee_mode mode)
@@ -32,7 +32,7 @@ vec2 thr_flee(const thr_self* s, vec2 t, float R, throng_flee_mode mode)
 		if (d >= R) {
 			return v2(0.0f, 0.0f);
 		}
-		desired = v2_scale(v2_normalize(away), s->max_speed);
+		desired = v2_resize(away, d, s->max_speed);
 		break;
 	case THRONG_FLEE_SAFE:
 		// The "inverted arrive": full speed at the threat, 0 at R; beyond R
@@ -40,12 +40,12 @@ vec2 thr_flee(const thr_self* s, vec2 t, float R, throng_flee_mode mode)
 		if (d >= R) {
 			desired = v2(0.0f, 0.0f);
 		} else {
-			desired = v2_scale(v2_normalize(away), s->max_speed * (1.0f - d / R));
+			desired = v2_resize(away, d, s->max_speed * (1.0f - d / R));
 		}
 		break;
 	case THRONG_FLEE_ALWAYS:
 	default:
-		desired = v2_scale(v2_normalize(away), s->max_speed);
+		desired = v2_resize(away, d, s->max_speed);
 		break;
 	}
 	return steer_toward(s, desired);
@@ -57,7 +57,7 @@ vec2 thr_arrive(const thr_self* s, vec2 t, float slow_radius)
 	float d = v2_length(to);
 	float ratio = d / slow_radius;
 	float speed = s->max_speed * (ratio < 1.0f ? ratio : 1.0f);
-	return steer_toward(s, v2_scale(v2_normalize(to), speed));
+	return steer_toward(s, v2_resize(to, d, speed));
 }
 
 /// T = min(d / max_speed, T_max).
@@ -81,7 +81,8 @@ vec2 thr_evade(const thr_self* s, vec2 tp, vec2 tv, float R, float t_max)
 	if (d < R) {
 		float t = prediction_time(s, d, t_max);
 		vec2 q = v2_add(tp, v2_scale(tv, t));
-		desired = v2_scale(v2_normalize(v2_sub(s->p, q)), s->max_speed * (1.0f - d / R));
+		vec2 away = v2_sub(s->p, q);
+		desired = v2_resize(away, v2_length(away), s->max_speed * (1.0f - d / R));
 	}
 	return steer_toward(s, desired);
 }
@@ -129,10 +130,11 @@ vec2 thr_obstacle_avoid(const thr_self* s, const thr_obstacle* obs, uint32_t n, 
                         uint32_t n_idx, float look_ahead)
 {
 	(void)n;
-	if (v2_length(s->v) < THR_EPS) {
+	const float speed = v2_length(s->v);
+	if (speed < THR_EPS) {
 		return v2(0.0f, 0.0f);
 	}
-	vec2 h = v2_normalize(s->v);
+	vec2 h = v2_unit(s->v, speed);
 	uint32_t best = UINT32_MAX;
 	float best_along = 0.0f;
 	for (uint32_t k = 0; k < n_idx; ++k) {
@@ -194,10 +196,11 @@ vec2 thr_wall_avoid(const thr_self* s, const thr_wall* walls, const uint32_t* id
 	// fades with the closing speed, so a walker pressed against a wall (the
 	// contact pass holds it there) is not pushed off at full strength every
 	// step and does not shudder (docs/BEHAVIORS.md).
-	if (v2_length(s->v) < THR_EPS) {
+	const float speed = v2_length(s->v);
+	if (speed < THR_EPS) {
 		return v2(0.0f, 0.0f);
 	}
-	vec2 h = v2_normalize(s->v);
+	vec2 h = v2_unit(s->v, speed);
 	float sn, cs;
 	thr_sincosf(feeler_angle, &sn, &cs);
 	vec2 dirs[3] = {h, thr_rotate(h, cs, sn), thr_rotate(h, cs, -sn)};
@@ -294,9 +297,11 @@ vec2 thr_unaligned_avoid(const thr_self* s, const thr_neighbor* nb, uint32_t n, 
 		float u = 1.0f - m / prm->avoid_radius;
 		// A dead head-on course (m ~ 0) has no "away" direction: step
 		// aside along perp(normalize(rv)), which is opposite for the two
-		// agents of a symmetric pair, so they part.
-		vec2 dir = m < THR_EPS ? v2_perp(v2_normalize(rv)) : v2_normalize(f);
-		push = v2_sub(push, v2_scale(dir, s->max_speed * u));
+		// agents of a symmetric pair, so they part. Otherwise along f,
+		// f * (max_speed u / m): one division.
+		float mag = s->max_speed * u;
+		vec2 step = m < THR_EPS ? v2_scale(v2_perp(v2_normalize(rv)), mag) : v2_resize(f, m, mag);
+		push = v2_sub(push, step);
 	}
 	return v2_limit(push, s->max_force);
 }
@@ -307,19 +312,22 @@ vec2 thr_separation(const thr_self* s, const thr_neighbor* nb, uint32_t n, const
 	// overlap of the neighbour radius so it has no 1/d singularity:
 	// sum of (p - p_j)/d * max_speed * (1 - d/r), limited to max_force.
 	// Coincident agents (d < eps) part along x: the lower id goes -x.
+	// Computed as (p - p_j) * (max_speed * (1/d - 1/r)), the same vector
+	// with one division a neighbour (1/d; 1/r once), and a coincident
+	// pair's (+-1, 0) * (max_speed * (1 - d * (1/r))).
 	vec2 push = v2(0.0f, 0.0f);
-	float r = prm->neighbor_radius;
+	const float inv_r = 1.0f / prm->neighbor_radius;
 	float d2;
 	for (uint32_t k = 0, met = 0; taken(s, nb, n, prm, &k, &met, &d2); ++k) {
 		float d = sqrtf(d2);
-		vec2 dir;
+		vec2 f;
 		if (d < THR_EPS) {
-			dir = v2(s->id < nb[k].id ? -1.0f : 1.0f, 0.0f);
+			f = v2(s->id < nb[k].id ? -1.0f : 1.0f, 0.0f);
+			f = v2_scale(f, s->max_speed * (1.0f - d * inv_r));
 		} else {
-			vec2 away = v2_sub(s->p, nb[k].p);
-			dir = v2(away.x / d, away.y / d);
+			f = v2_scale(v2_sub(s->p, nb[k].p), s->max_speed * (1.0f / d - inv_r));
 		}
-		push = v2_add(push, v2_scale(dir, s->max_speed * (1.0f - d / r)));
+		push = v2_add(push, f);
 	}
 	return v2_limit(push, s->max_force);
 }
@@ -438,8 +446,7 @@ static inline bool neighbor_mean(const thr_self* s, const thr_neighbor* nb, uint
 	if (count == 0) {
 		return false;
 	}
-	float c = (float)count;
-	*mean = v2(sum.x / c, sum.y / c);
+	*mean = v2_unit(sum, (float)count); // sum * (1 / count)
 	return true;
 }
 
@@ -518,5 +525,5 @@ vec2 thr_bounds(const thr_self* s, vec2 lo, vec2 hi, float margin)
 	if (!active) {
 		return v2(0.0f, 0.0f);
 	}
-	return steer_toward(s, v2_scale(v2_normalize(desired), s->max_speed));
+	return steer_toward(s, v2_resize(desired, v2_length(desired), s->max_speed));
 }

@@ -191,7 +191,7 @@ static vec2 relaxation(const throng_controller* ctl, vec2* forces, vec2 v, vec2 
 			drive = v2_add(drive, v2_scale(forces[k], s->weight));
 		}
 	}
-	const float tau = ctl->relaxation_time;
+	const float inv_tau = 1.0f / ctl->relaxation_time; // D / tau as D * (1 / tau)
 	vec2 desired = v2_add(v, drive);
 	float len = v2_length(desired);
 	vec2 capped = drive;
@@ -206,8 +206,8 @@ static vec2 relaxation(const throng_controller* ctl, vec2* forces, vec2 v, vec2 
 		float sc = cap / len;
 		capped = v2_sub(v2(desired.x * sc, desired.y * sc), v);
 	}
-	vec2 free = v2(drive.x / tau, drive.y / tau);
-	vec2 held = v2(capped.x / tau, capped.y / tau);
+	vec2 free = v2_scale(drive, inv_tau);
+	vec2 held = v2_scale(capped, inv_tau);
 	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
 		if (ctl->slots[k].enabled && ctl->slots[k].kind == THRONG_HEADWAY) {
 			forces[k] = v2_sub(held, free);

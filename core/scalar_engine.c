@@ -414,7 +414,7 @@ THR_STAGE void integrate(const thr_step_ctx* ctx, const agent* a, thr_pass_stats
 		                      : v2(0.5f * (d->bounds_min.x + d->bounds_max.x), 0.5f * (d->bounds_min.y + d->bounds_max.y));
 	}
 	float speed = v2_length(v);
-	vec2 h = speed > THR_EPS ? v2_normalize(v) : s->h;
+	vec2 h = speed > THR_EPS ? v2_unit(v, speed) : s->h;
 	float ratio = speed / s->max_speed;
 	stats->max_speed_ratio = ratio > stats->max_speed_ratio ? ratio : stats->max_speed_ratio;
 	ns->px[i] = p.x;

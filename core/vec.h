@@ -27,25 +27,42 @@ static inline float v2_length(vec2 a) { return sqrtf(a.x * a.x + a.y * a.y); }
 /// The left-hand normal (-y, x).
 static inline vec2 v2_perp(vec2 a) { return v2(-a.y, a.x); }
 
-/// v / length(v); normalize(0) = (0,0) (SPEC.md).
+/// a * (1 / len), a of length len > 0 as a unit vector: one division
+/// for both components (the reciprocal is exact IEEE division, not an
+/// approximation; docs/ENGINES.md, "Divisions and square roots").
+static inline vec2 v2_unit(vec2 a, float len)
+{
+	float inv = 1.0f / len;
+	return v2(a.x * inv, a.y * inv);
+}
+
+/// a * (m / len), a of length len resized to length m; (0,0) where
+/// len == 0 (normalize(0) = (0,0), SPEC.md). For the behaviours that know
+/// |a| already and want a at a speed: one division, no second sqrt.
+static inline vec2 v2_resize(vec2 a, float len, float m)
+{
+	if (len == 0.0f) {
+		return v2(0.0f, 0.0f);
+	}
+	float s = m / len;
+	return v2(a.x * s, a.y * s);
+}
+
+/// v / length(v) as v * (1 / length(v)); normalize(0) = (0,0) (SPEC.md).
 static inline vec2 v2_normalize(vec2 a)
 {
 	float len = v2_length(a);
 	if (len == 0.0f) {
 		return v2(0.0f, 0.0f);
 	}
-	return v2(a.x / len, a.y / len);
+	return v2_unit(a, len);
 }
 
 /// v scaled down to length m when longer: v * (m / length(v)).
 static inline vec2 v2_limit(vec2 a, float m)
 {
 	float len = v2_length(a);
-	if (len > m) {
-		float s = m / len;
-		return v2(a.x * s, a.y * s);
-	}
-	return a;
+	return len > m ? v2_resize(a, len, m) : a;
 }
 
 static inline int v2_isfinite(vec2 a) { return isfinite(a.x) && isfinite(a.y); }

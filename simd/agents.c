@@ -29,13 +29,13 @@ static thr_v2w flee_w(const lanes* s, thr_v2w t, float radius, throng_flee_mode 
 	thr_fw d = v2w_length(away);
 	thr_fw R = thr_fw_set1(radius);
 	thr_mw outside = thr_fw_ge(d, R);
-	thr_v2w full = v2w_scale(v2w_normalize(away), s->ms);
+	thr_v2w full = v2w_resize(away, d, s->ms);
 	switch (mode) {
 	case THRONG_FLEE_PANIC:
 		return v2w_select(outside, v2w_zero(), steer_toward_w(s, full));
 	case THRONG_FLEE_SAFE: {
 		thr_fw scale = thr_fw_mul(s->ms, thr_fw_sub(thr_fw_set1(1.0f), thr_fw_div(d, R)));
-		thr_v2w desired = v2w_select(outside, v2w_zero(), v2w_scale(v2w_normalize(away), scale));
+		thr_v2w desired = v2w_select(outside, v2w_zero(), v2w_resize(away, d, scale));
 		return steer_toward_w(s, desired);
 	}
 	case THRONG_FLEE_ALWAYS:
@@ -47,10 +47,11 @@ static thr_v2w flee_w(const lanes* s, thr_v2w t, float radius, throng_flee_mode 
 static thr_v2w arrive_w(const lanes* s, thr_v2w t, float slow_radius)
 {
 	thr_v2w to = v2w_sub(t, s->p);
-	thr_fw ratio = thr_fw_div(v2w_length(to), thr_fw_set1(slow_radius));
+	thr_fw d = v2w_length(to);
+	thr_fw ratio = thr_fw_div(d, thr_fw_set1(slow_radius));
 	thr_fw one = thr_fw_set1(1.0f);
 	thr_fw speed = thr_fw_mul(s->ms, thr_fw_select(thr_fw_lt(ratio, one), ratio, one));
-	return steer_toward_w(s, v2w_scale(v2w_normalize(to), speed));
+	return steer_toward_w(s, v2w_resize(to, d, speed));
 }
 
 static thr_fw prediction_time_w(const lanes* s, thr_fw d, float t_max)
@@ -73,7 +74,8 @@ static thr_v2w evade_w(const lanes* s, thr_v2w tp, thr_v2w tv, float radius, flo
 	thr_fw t = prediction_time_w(s, d, t_max);
 	thr_v2w q = v2w_add(tp, v2w_scale(tv, t));
 	thr_fw scale = thr_fw_mul(s->ms, thr_fw_sub(thr_fw_set1(1.0f), thr_fw_div(d, R)));
-	thr_v2w desired = v2w_select(thr_fw_lt(d, R), v2w_scale(v2w_normalize(v2w_sub(s->p, q)), scale), v2w_zero());
+	thr_v2w away = v2w_sub(s->p, q);
+	thr_v2w desired = v2w_select(thr_fw_lt(d, R), v2w_resize(away, v2w_length(away), scale), v2w_zero());
 	return steer_toward_w(s, desired);
 }
 
@@ -86,7 +88,7 @@ static thr_v2w wander_w(const lanes* s, thr_fw* angle, thr_fw draw, const throng
 	thr_v2w c;
 	thr_fw theta;
 	if (p->frame == THRONG_WANDER_WORLD) {
-		c = v2w_select(thr_fw_lt(v2w_length(s->v), thr_fw_set1(THR_EPS)), s->p, ahead);
+		c = v2w_select(thr_fw_lt(s->speed, thr_fw_set1(THR_EPS)), s->p, ahead);
 		theta = a;
 	} else {
 		c = ahead;
@@ -129,7 +131,10 @@ static thr_v2w bounds_w(const lanes* s, const throng_world_def* d, float margin)
 	thr_mw active = thr_mw_false();
 	thr_v2w desired = v2w(contain_axis_w(s->p.x, lo.x, hi.x, M, s->ms, s->v.x, &active),
 	                      contain_axis_w(s->p.y, lo.y, hi.y, M, s->ms, s->v.y, &active));
-	thr_v2w f = steer_toward_w(s, v2w_scale(v2w_normalize(desired), s->ms));
+	if (!thr_mw_any(active)) {
+		return v2w_zero(); // no lane within its margin
+	}
+	thr_v2w f = steer_toward_w(s, v2w_resize(desired, v2w_length(desired), s->ms));
 	return v2w_select(active, f, v2w_zero());
 }
 
@@ -150,9 +155,11 @@ static thr_fw spend_budget_w(const throng_controller* ctl, const thr_v2w* f, thr
 		thr_v2w fw = v2w_scale(f[k], thr_fw_set1(s->weight));
 		thr_fw len = v2w_length(fw);
 		thr_mw cut = thr_fw_gt(len, budget);
-		thr_fw sc = thr_fw_div(budget, len);
-		fw = v2w_select(cut, v2w(thr_fw_mul(fw.x, sc), thr_fw_mul(fw.y, sc)), fw);
-		len = thr_fw_select(cut, budget, len);
+		if (thr_mw_any(cut)) { // the division only where some lane is cut
+			thr_fw sc = thr_fw_div(budget, len);
+			fw = v2w_select(cut, v2w(thr_fw_mul(fw.x, sc), thr_fw_mul(fw.y, sc)), fw);
+			len = thr_fw_select(cut, budget, len);
+		}
 		*total = v2w_select(active, v2w_add(*total, fw), *total);
 		budget = thr_fw_select(active, thr_fw_sub(budget, len), budget);
 	}
@@ -188,7 +195,7 @@ static thr_v2w relaxation_w(const throng_controller* ctl, thr_v2w* f, thr_v2w v,
 			drive = v2w_add(drive, v2w_scale(f[k], thr_fw_set1(s->weight)));
 		}
 	}
-	const thr_fw tau = thr_fw_set1(ctl->relaxation_time);
+	const thr_fw inv_tau = thr_fw_set1(1.0f / ctl->relaxation_time); // as controller.c's relaxation
 	const thr_v2w desired = v2w_add(v, drive);
 	const thr_fw len = v2w_length(desired);
 	const thr_fw sc = thr_fw_div(cap, len);
@@ -196,8 +203,8 @@ static thr_v2w relaxation_w(const throng_controller* ctl, thr_v2w* f, thr_v2w v,
 	const thr_mw ahead = thr_fw_gt(v2w_dot(desired, h), thr_fw_mul(thr_fw_set1(THR_HEADWAY_CONE), len));
 	const thr_mw held_back = thr_mw_and(thr_fw_gt(len, cap), thr_mw_or(thr_mw_not(by_wall), ahead));
 	const thr_v2w capped = v2w_select(held_back, scaled, drive);
-	const thr_v2w free = v2w(thr_fw_div(drive.x, tau), thr_fw_div(drive.y, tau));
-	const thr_v2w held = v2w(thr_fw_div(capped.x, tau), thr_fw_div(capped.y, tau));
+	const thr_v2w free = v2w_scale(drive, inv_tau);
+	const thr_v2w held = v2w_scale(capped, inv_tau);
 	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
 		if (ctl->slots[k].enabled && ctl->slots[k].kind == THRONG_HEADWAY) {
 			f[k] = v2w_sub(held, free);
@@ -398,6 +405,8 @@ static void load_w(const thr_wide_ctx* ctx, uint32_t base, int n, lanes* s, bloc
 	s->p = v2w(thr_fw_loadu(cs->px + base), thr_fw_loadu(cs->py + base));
 	s->v = v2w(thr_fw_loadu(cs->vx + base), thr_fw_loadu(cs->vy + base));
 	s->h = v2w(thr_fw_loadu(cs->hx + base), thr_fw_loadu(cs->hy + base));
+	s->speed = v2w_length(s->v);
+	s->unit = v2w_select(thr_fw_eq(s->speed, thr_fw_zero()), v2w_zero(), v2w_unit(s->v, s->speed));
 	s->ms = thr_fw_loadu(w->max_speed + base);
 	s->mf = thr_fw_loadu(w->max_force + base);
 	s->radius = thr_fw_loadu(w->radius + base);
@@ -661,7 +670,7 @@ static void integrate_w(const thr_wide_ctx* ctx, const lanes* s, const block_sta
 		p = v2w_select(bad, back, p);
 	}
 	thr_fw speed = v2w_length(v);
-	thr_v2w h = v2w_select(thr_fw_gt(speed, thr_fw_set1(THR_EPS)), v2w_normalize(v), s->h);
+	thr_v2w h = v2w_select(thr_fw_gt(speed, thr_fw_set1(THR_EPS)), v2w_unit(v, speed), s->h);
 	st->max_speed_ratio = most_of(counted, thr_fw_div(speed, s->ms), st->max_speed_ratio);
 	thr_fw_store_tail(ns->px + base, p.x, n);
 	thr_fw_store_tail(ns->py + base, p.y, n);

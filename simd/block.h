@@ -72,6 +72,8 @@ typedef struct thr_wide_ctx {
 /// The agents of one block, one per lane.
 typedef struct thr_lanes {
 	thr_v2w p, v, h;
+	thr_fw speed;  ///< |v|, once a block for every behaviour that reads it
+	thr_v2w unit;  ///< v * (1 / |v|), (0,0) at rest: normalize(v), the feelers' heading
 	thr_fw ms, mf, radius;
 	thr_iw id, group;
 	int n;        ///< live lanes (the first n)
@@ -97,7 +99,8 @@ THR_WIDE_INLINE thr_v2w thr_steer_toward_w(const thr_lanes* s, thr_v2w desired)
 /// thr_seek per lane.
 THR_WIDE_INLINE thr_v2w thr_seek_w(const thr_lanes* s, thr_v2w t)
 {
-	return thr_steer_toward_w(s, v2w_scale(v2w_normalize(v2w_sub(t, s->p)), s->ms));
+	const thr_v2w to = v2w_sub(t, s->p);
+	return thr_steer_toward_w(s, v2w_resize(to, v2w_length(to), s->ms));
 }
 
 /// thr_obstacle_avoid on the lanes of `mask` (others get 0). Counts its

@@ -123,7 +123,7 @@ static void scan_obstacles(const thr_wide_ctx* ctx, const thr_lanes* s, thr_mw m
 /// Lanes of m that move (|v| >= eps): feelers of resting agents are off.
 static thr_mw moving_lanes(const thr_lanes* s, thr_mw m)
 {
-	return thr_mw_andnot(m, thr_fw_lt(v2w_length(s->v), thr_fw_set1(THR_EPS)));
+	return thr_mw_andnot(m, thr_fw_lt(s->speed, thr_fw_set1(THR_EPS)));
 }
 
 /// thr_obstacles_w, counting into *counts unless it is NULL (inlined with
@@ -139,7 +139,7 @@ THR_WIDE_INLINE thr_v2w obstacles_w(const thr_wide_ctx* ctx, const thr_lanes* s,
 	if (counts != NULL) {
 		counts->obstacle_scans += THR_LANES;
 	}
-	thr_v2w H = v2w_normalize(s->v);
+	thr_v2w H = s->unit; // thr_obstacle_avoid's v * (1 / |v|) on the moving lanes
 	thr_fw best_along = thr_fw_set1(INFINITY);
 	thr_iw best_idx = thr_iw_set1(INT32_MAX);
 	int bits = thr_mw_movemask(m);
@@ -254,7 +254,7 @@ THR_WIDE_INLINE thr_v2w walls_w(const thr_wide_ctx* ctx, const thr_lanes* s, thr
 	if (c != NULL) {
 		c->wall_scans += THR_LANES;
 	}
-	thr_v2w H = v2w_normalize(s->v);
+	thr_v2w H = s->unit; // thr_wall_avoid's v * (1 / |v|) on the moving lanes
 	float sn, cs;
 	thr_sincosf(feeler_angle, &sn, &cs);
 	thr_fw C = thr_fw_set1(cs), S = thr_fw_set1(sn), NS = thr_fw_set1(-sn);

@@ -61,6 +61,7 @@ typedef struct nb_acc {
 	thr_v2w sum;  ///< push (unaligned, separation) or sum of v or p
 	thr_iw count; ///< neighbours counted (alignment, cohesion)
 	thr_fw r2;    ///< neighbor_radius squared, as the reference computes it
+	thr_fw inv_r; ///< 1 / neighbor_radius (separation)
 	thr_iw met;   ///< neighbours taken so far (those that count, up to cap)
 	thr_iw cap;   ///< max_neighbors
 	thr_fw least; ///< headway: the least spacing ahead (+Inf: none)
@@ -179,22 +180,28 @@ THR_WIDE_INLINE void nb_body(throng_behavior_kind kind, const thr_lanes* s, cons
 			c->unaligned_push_lanes += THR_LANES;
 		}
 		thr_fw u = thr_fw_sub(ONE, thr_fw_div(mlen, R));
-		thr_v2w dir = v2w_select(thr_fw_lt(mlen, EPS), v2w_perp(v2w_normalize(rv)), v2w_normalize(f));
-		a->sum = v2w_select(m, v2w_sub(a->sum, v2w_scale(dir, thr_fw_mul(s->ms, u))), a->sum);
+		thr_fw mag = thr_fw_mul(s->ms, u);
+		thr_v2w step = v2w_scale(f, thr_fw_div(mag, mlen));
+		const thr_mw head_on = thr_fw_lt(mlen, EPS);
+		if (thr_mw_any(thr_mw_and(m, head_on))) {
+			step = v2w_select(head_on, v2w_scale(v2w_perp(v2w_normalize(rv)), mag), step);
+		}
+		a->sum = v2w_select(m, v2w_sub(a->sum, step), a->sum);
 		break;
 	}
 	case THRONG_SEPARATION: {
+		// (p - p_j) * (max_speed * (1/d - 1/r)): one division.
 		thr_fw dist = thr_fw_sqrt(d2);
 		thr_v2w away = v2w_sub(s->p, pj);
-		thr_v2w dir = v2w(thr_fw_div(away.x, dist), thr_fw_div(away.y, dist));
+		thr_v2w push = v2w_scale(away, thr_fw_mul(s->ms, thr_fw_sub(thr_fw_div(ONE, dist), a->inv_r)));
 		const thr_mw coincide = thr_fw_lt(dist, EPS);
 		if (thr_mw_any(thr_mw_and(m, coincide))) {
 			const thr_iw idj = thr_iw_gather(ids, slot_j);
 			thr_fw side = thr_fw_select(thr_iw_lt(s->id, idj), thr_fw_set1(-1.0f), ONE);
-			dir = v2w_select(coincide, v2w(side, ZERO), dir);
+			thr_fw mag = thr_fw_mul(s->ms, thr_fw_sub(ONE, thr_fw_mul(dist, a->inv_r)));
+			push = v2w_select(coincide, v2w_scale(v2w(side, ZERO), mag), push);
 		}
-		thr_fw mag = thr_fw_mul(s->ms, thr_fw_sub(ONE, thr_fw_div(dist, thr_fw_set1(p->neighbor_radius))));
-		a->sum = v2w_select(m, v2w_add(a->sum, v2w_scale(dir, mag)), a->sum);
+		a->sum = v2w_select(m, v2w_add(a->sum, push), a->sum);
 		break;
 	}
 	case THRONG_ALIGNMENT:
@@ -783,13 +790,14 @@ THR_WIDE_INLINE void neighbors_w(const thr_wide_ctx* ctx, const thr_lanes* s, th
 		acc[q].sum = v2w_zero();
 		acc[q].count = thr_iw_zero();
 		acc[q].r2 = thr_fw_set1(r * r);
+		acc[q].inv_r = thr_fw_set1(1.0f / r);
 		reach2 = r * r > reach2 ? r * r : reach2;
 		acc[q].met = thr_iw_zero();
 		acc[q].least = thr_fw_set1(INFINITY);
 		acc[q].rest = thr_fw_zero();
 		if (ctl->slots[info->neighbor_slots[q]].kind == THRONG_ANTICIPATION) {
 			// thr_anticipation's rest, once for the block, not a neighbour.
-			const thr_fw rest0 = thr_fw_sub(thr_fw_set1(1.0f), thr_fw_div(v2w_length(s->v), s->ms));
+			const thr_fw rest0 = thr_fw_sub(thr_fw_set1(1.0f), thr_fw_div(s->speed, s->ms));
 			acc[q].rest = thr_fw_select(thr_fw_gt(rest0, thr_fw_zero()), rest0, thr_fw_zero());
 		}
 		// Counts stay below 2^31 (a world holds at most 10^8 agents), so a
@@ -994,7 +1002,7 @@ walked:;
 		case THRONG_COHESION: {
 			thr_mw any = thr_iw_gt(a->count, thr_iw_zero());
 			thr_fw c = thr_iw_to_fw(a->count);
-			thr_v2w mean = v2w(thr_fw_div(a->sum.x, c), thr_fw_div(a->sum.y, c));
+			thr_v2w mean = v2w_unit(a->sum, c); // sum * (1 / count)
 			thr_v2w g2 = ctl->slots[k].kind == THRONG_ALIGNMENT ? thr_steer_toward_w(s, mean) : thr_seek_w(s, mean);
 			f[k] = v2w_select(any, g2, v2w_zero());
 			break;

@@ -32,20 +32,35 @@ THR_WIDE_INLINE thr_v2w v2w_select(thr_mw m, thr_v2w a, thr_v2w b)
 	return v2w(thr_fw_select(m, a.x, b.x), thr_fw_select(m, a.y, b.y));
 }
 
-/// v2_normalize: (x/len, y/len), and (0,0) where len == 0.
+/// v2_unit: a * (1 / len), one division for both components.
+THR_WIDE_INLINE thr_v2w v2w_unit(thr_v2w a, thr_fw len)
+{
+	return v2w_scale(a, thr_fw_div(thr_fw_set1(1.0f), len));
+}
+
+/// v2_resize: a * (m / len), and (0,0) where len == 0.
+THR_WIDE_INLINE thr_v2w v2w_resize(thr_v2w a, thr_fw len, thr_fw m)
+{
+	return v2w_select(thr_fw_eq(len, thr_fw_zero()), v2w_zero(), v2w_scale(a, thr_fw_div(m, len)));
+}
+
+/// v2_normalize: a * (1 / len), and (0,0) where len == 0.
 THR_WIDE_INLINE thr_v2w v2w_normalize(thr_v2w a)
 {
 	thr_fw len = v2w_length(a);
-	thr_v2w q = v2w(thr_fw_div(a.x, len), thr_fw_div(a.y, len));
-	return v2w_select(thr_fw_eq(len, thr_fw_zero()), v2w_zero(), q);
+	return v2w_select(thr_fw_eq(len, thr_fw_zero()), v2w_zero(), v2w_unit(a, len));
 }
 
-/// v2_limit: a * (m / len) where len > m, else a.
+/// v2_limit: a * (m / len) where len > m, else a. The division runs only
+/// where some lane is longer than m (the other lanes keep a either way).
 THR_WIDE_INLINE thr_v2w v2w_limit(thr_v2w a, thr_fw m)
 {
 	thr_fw len = v2w_length(a);
-	thr_fw s = thr_fw_div(m, len);
-	return v2w_select(thr_fw_gt(len, m), v2w(thr_fw_mul(a.x, s), thr_fw_mul(a.y, s)), a);
+	thr_mw over = thr_fw_gt(len, m);
+	if (!thr_mw_any(over)) {
+		return a;
+	}
+	return v2w_select(over, v2w_scale(a, thr_fw_div(m, len)), a);
 }
 
 /// Lanes where both components are finite (x - x is 0 only for finite x).

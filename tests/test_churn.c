@@ -337,9 +337,9 @@ static void churn_agrees(const char* name, uint64_t pinned)
 	}
 }
 
-Test(churn, field_agrees_across_engines_and_threads) { churn_agrees("field", 0x9395e2acd0d35538ull); }
-Test(churn, charge_agree_across_engines_and_threads) { churn_agrees("charge", 0xc65e76e6946c12edull); }
-Test(churn, bottleneck_agrees_across_engines_and_threads) { churn_agrees("bottleneck", 0x0a34395c8d0d1c0cull); }
+Test(churn, field_agrees_across_engines_and_threads) { churn_agrees("field", 0x06ab7cdcf59962a3ull); }
+Test(churn, charge_agree_across_engines_and_threads) { churn_agrees("charge", 0xa27dbae2144fbcb3ull); }
+Test(churn, bottleneck_agrees_across_engines_and_threads) { churn_agrees("bottleneck", 0x2f702e90f5b44a9bull); }
 
 // ---------------------------------------------------------------------------
 // Setters.
