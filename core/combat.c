@@ -392,6 +392,7 @@ void thr_combat_apply(throng_world* w)
 		return;
 	}
 	thr_strike* s = w->strikes;
+	thr_store_combat_live(&w->store);
 	w->combat_marked = true;
 	for (uint32_t k = 0; k < n; ++k) {
 		const uint32_t a = w->slot_of[s[k].attacker];

@@ -246,6 +246,9 @@ static void put_record(throng_world* w, thr_state* s, uint32_t i, const throng_a
 {
 #define PUT_STATE(f) s->f[i] = r->f;
 #define PUT_SINGLE(f) w->f[i] = r->f;
+	if (thr_store_health_set(r->health) || r->ready != 0u || r->combat_state != 0u) {
+		thr_store_combat_live(&w->store);
+	}
 	RECORD_STATE(PUT_STATE)
 	RECORD_SINGLES(PUT_SINGLE)
 #undef PUT_STATE

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The agent store: allocation, reorder and release of every per-agent
 // array (store.h has the design).
+#define _DEFAULT_SOURCE // MAP_ANONYMOUS
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "memory.h"
 #include "validate.h"
@@ -22,10 +24,27 @@
 // bench/probe/reorder, which still shows it: docs/PERFORMANCE.md, "Known
 // limits: where the time goes", item 6. Costs 4 KiB per block and at most
 // 64 bytes per array; placement changes no value.
-void* thr_alloc_arrays(void** const arrays[], uint32_t count, size_t n, size_t size, uint32_t first)
+/// The stride between arrays of n elements of `size` bytes (see above).
+static size_t array_stride(size_t n, size_t size)
 {
 	size_t stride = ((n + THR_LANES) * size + 63u) & ~(size_t)63u;
-	stride += (stride / 64u) % 2u == 0 ? 64u : 0u;
+	return stride + ((stride / 64u) % 2u == 0 ? 64u : 0u);
+}
+
+/// Points arrays[j] into block, array 0 at page offset first * stride.
+static void place_arrays(char* block, void** const arrays[], uint32_t count, size_t stride, uint32_t first)
+{
+	// Unsigned arithmetic modulo 4096: the lead puts array 0 at page offset
+	// first * stride wherever the block landed (a multiple of 64).
+	size_t lead = ((size_t)first * stride - (size_t)(uintptr_t)block) & 4095u;
+	for (uint32_t j = 0; j < count; ++j) {
+		*arrays[j] = block + lead + (size_t)j * stride;
+	}
+}
+
+void* thr_alloc_arrays(void** const arrays[], uint32_t count, size_t n, size_t size, uint32_t first)
+{
+	const size_t stride = array_stride(n, size);
 	size_t bytes = stride * count + 4096u; // room to move array 0 to its line
 	char* block = aligned_alloc(64, bytes);
 	if (block == NULL) {
@@ -33,13 +52,30 @@ void* thr_alloc_arrays(void** const arrays[], uint32_t count, size_t n, size_t s
 	}
 	thr_huge_pages(block, bytes);
 	memset(block, 0, bytes);
-	// Unsigned arithmetic modulo 4096: the lead puts array 0 at page offset
-	// first * stride wherever the block landed (a multiple of 64).
-	size_t lead = ((size_t)first * stride - (size_t)(uintptr_t)block) & 4095u;
-	for (uint32_t j = 0; j < count; ++j) {
-		*arrays[j] = block + lead + (size_t)j * stride;
-	}
+	place_arrays(block, arrays, count, stride, first);
 	return block;
+}
+
+void* thr_map_arrays(void** const arrays[], uint32_t count, size_t n, size_t size, uint32_t first, size_t* bytes)
+{
+	const size_t stride = array_stride(n, size);
+	*bytes = stride * count + 4096u;
+	// No huge pages asked for: a read of a page never written then maps
+	// the kernel's zero page whatever the system's settings.
+	char* block = mmap(NULL, *bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (block == MAP_FAILED) {
+		return NULL;
+	}
+	place_arrays(block, arrays, count, stride, first);
+	return block;
+}
+
+/// Unmaps a block of thr_map_arrays (NULL: nothing).
+static void unmap_block(void* block, size_t bytes)
+{
+	if (block != NULL) {
+		munmap(block, bytes);
+	}
 }
 
 /// Addresses of the world's views of the single arrays, in store order.
@@ -61,13 +97,31 @@ static void single_views(throng_world* w, uint32_t** out[THR_SINGLE_ARRAYS])
 	out[THR_SINGLE_COMBAT_STATE] = &w->combat_state;
 }
 
+/// Whether single a is moved with the agents: all but combat's, which
+/// only in a combat-live world (store.h).
+static bool single_moves(const thr_store* s, int a)
+{
+	return s->combat_live || (a != THR_SINGLE_HEALTH && a != THR_SINGLE_READY && a != THR_SINGLE_COMBAT_STATE);
+}
+
 /// Where the main block puts one set of arrays: both states, the singles
-/// (in the views' order) and, when forces are recorded, the totals.
+/// (in the views' order; combat's from the combat block) and, when forces
+/// are recorded, the totals.
 typedef struct main_arrays {
 	thr_state buf[2];
 	uint32_t* single[THR_SINGLE_ARRAYS];
 	float *total_x, *total_y;
 } main_arrays;
+
+/// Maps a combat block of n agents into *m (combat_bytes gets its size);
+/// NULL when out of memory.
+static void* combat_block(main_arrays* m, size_t n, size_t* combat_bytes)
+{
+	uint32_t** sg = m->single;
+	void** const arrays[THR_COMBAT_ARRAYS] = {(void**)&sg[THR_SINGLE_HEALTH], (void**)&sg[THR_SINGLE_READY],
+	                                          (void**)&sg[THR_SINGLE_COMBAT_STATE]};
+	return thr_map_arrays(arrays, THR_COMBAT_ARRAYS, n, 4, THR_COMBAT_FIRST_ARRAY, combat_bytes);
+}
 
 /// Allocates a main block of n agents into *m; NULL when out of memory.
 static void* main_block(main_arrays* m, size_t n, bool totals)
@@ -82,8 +136,7 @@ static void* main_block(main_arrays* m, size_t n, bool totals)
 		(void**)&b1->px, (void**)&b1->py, (void**)&b1->vx, (void**)&b1->vy, (void**)&b1->hx, (void**)&b1->hy,
 		(void**)&b1->wander, (void**)&b1->noise,
 		(void**)&sg[0], (void**)&sg[1], (void**)&sg[2], (void**)&sg[3], (void**)&sg[4], (void**)&sg[5],
-		(void**)&sg[6], (void**)&sg[9], (void**)&sg[7], (void**)&sg[8], (void**)&sg[10], (void**)&sg[11],
-		(void**)&sg[12], (void**)&sg[13],
+		(void**)&sg[6], (void**)&sg[9], (void**)&sg[7], (void**)&sg[8], (void**)&sg[12],
 		(void**)&m->total_x, (void**)&m->total_y};
 	return thr_alloc_arrays(arrays, THR_STORE_ARRAYS + (totals ? 2u : 0u), n, 4, 0);
 }
@@ -114,6 +167,10 @@ int thr_store_create(throng_world* w)
 	memset(&m, 0, sizeof m);
 	s->block = main_block(&m, n, w->def.record_forces);
 	if (s->block == NULL) {
+		return -1;
+	}
+	s->combat_block = combat_block(&m, n, &s->combat_bytes);
+	if (s->combat_block == NULL) {
 		return -1;
 	}
 	bind_main(w, &m);
@@ -167,6 +224,12 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	main_arrays m;
 	memset(&m, 0, sizeof m);
 	void* block = main_block(&m, n, w->def.record_forces);
+	size_t combat_bytes = 0;
+	void* combat = block != NULL ? combat_block(&m, n, &combat_bytes) : NULL;
+	if (block != NULL && combat == NULL) {
+		free(block);
+		block = NULL;
+	}
 	float *fx = NULL, *fy = NULL;
 	void* force_block = NULL;
 	if (block != NULL && w->def.record_forces) {
@@ -179,11 +242,11 @@ int thr_store_grow(throng_world* w, uint32_t need)
 		void** const arrays[2] = {(void**)&wp[0], (void**)&wp[1]};
 		waypoint_block = thr_alloc_arrays(arrays, 2, n, sizeof(uint32_t), THR_WAYPOINT_FIRST_ARRAY);
 	}
-	// Room to keep the four blocks this replaces, made before anything
+	// Room to keep the five blocks this replaces, made before anything
 	// changes, so that a failure leaves the world as it was.
-	if (block != NULL && s->keep && s->kept_cap - s->kept_n < 4u) {
-		const uint32_t room = s->kept_cap * 2u + 4u;
-		void** kept = realloc(s->kept, (size_t)room * sizeof *kept);
+	if (block != NULL && s->keep && s->kept_cap - s->kept_n < 5u) {
+		const uint32_t room = s->kept_cap * 2u + 5u;
+		thr_kept_block* kept = realloc(s->kept, (size_t)room * sizeof *kept);
 		if (kept == NULL) {
 			free(block);
 			block = NULL;
@@ -195,6 +258,7 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	if (block == NULL || (w->def.record_forces && force_block == NULL) ||
 	    (s->waypoint_block != NULL && waypoint_block == NULL)) {
 		free(block);
+		unmap_block(combat, combat_bytes);
 		free(force_block);
 		free(waypoint_block);
 		return -1;
@@ -218,7 +282,9 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	uint32_t** views[THR_SINGLE_ARRAYS];
 	single_views(w, views);
 	for (int a = 0; a < THR_SINGLE_ARRAYS; ++a) {
-		memcpy(m.single[a], *views[a], bytes);
+		if (single_moves(s, a)) { // (combat's stay untouched, all 0, until the world is combat-live)
+			memcpy(m.single[a], *views[a], bytes);
+		}
 	}
 	if (w->def.record_forces) {
 		memcpy(m.total_x, w->total_x, bytes);
@@ -231,15 +297,21 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	// The old singles may lie in the spare block (a reorder swaps them in):
 	// both go, and the next step makes new spares. Kept instead of freed
 	// while a caller holds views (throng_world_keep_replaced_arrays).
-	void* const replaced[4] = {s->block, s->spare_block, s->force_block, s->waypoint_block};
-	for (int b = 0; b < 4; ++b) {
+	// The combat block, mapped, is the last.
+	void* const replaced[5] = {s->block, s->spare_block, s->force_block, s->waypoint_block, s->combat_block};
+	for (int b = 0; b < 5; ++b) {
+		const size_t mapped = b == 4 ? s->combat_bytes : 0u;
 		if (s->keep && replaced[b] != NULL) {
-			s->kept[s->kept_n++] = replaced[b];
+			s->kept[s->kept_n++] = (thr_kept_block){replaced[b], mapped};
+		} else if (mapped > 0u) {
+			unmap_block(replaced[b], mapped);
 		} else {
 			free(replaced[b]);
 		}
 	}
 	s->block = block;
+	s->combat_block = combat;
+	s->combat_bytes = combat_bytes;
 	s->spare_block = NULL;
 	memset(s->spare, 0, sizeof s->spare);
 	s->force_block = force_block;
@@ -257,7 +329,7 @@ int thr_store_grow(throng_world* w, uint32_t need)
 #define THR_AGENT_ARRAYS (18 + THR_SINGLE_ARRAYS + 2)
 
 /// Every per-agent array that travels with an agent, as 32-bit words
-/// (NULL: no waypoints, no recorded totals): both states (the other one is
+/// (NULL: no waypoints, no recorded totals, no combat yet): both states (the other one is
 /// the state the last step started from, which its record shows observers,
 /// world_internal.h), the singles and the recorded totals; returns how many.
 static int agent_arrays(throng_world* w, uint32_t* out[THR_AGENT_ARRAYS])
@@ -270,8 +342,10 @@ static int agent_arrays(throng_world* w, uint32_t* out[THR_AGENT_ARRAYS])
 		(uint32_t*)pr->py, (uint32_t*)pr->vx, (uint32_t*)pr->vy, (uint32_t*)pr->hx, (uint32_t*)pr->hy,
 		(uint32_t*)pr->wander, (uint32_t*)pr->noise, pr->waypoint, w->id, (uint32_t*)w->max_speed,
 		(uint32_t*)w->max_force, (uint32_t*)w->radius, w->archetype, w->group, w->target_agent, w->path,
-		(uint32_t*)w->tx, (uint32_t*)w->ty, (uint32_t*)w->health, w->ready, w->unit, w->combat_state, (uint32_t*)w->total_x,
-		(uint32_t*)w->total_y};
+		(uint32_t*)w->tx, (uint32_t*)w->ty, w->unit, (uint32_t*)w->total_x, (uint32_t*)w->total_y,
+		// Combat's, in a combat-live world only (store.h).
+		w->store.combat_live ? (uint32_t*)w->health : NULL, w->store.combat_live ? w->ready : NULL,
+		w->store.combat_live ? w->combat_state : NULL};
 	int n = 0;
 	for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; ++a) {
 		if (arrays[a] != NULL) {
@@ -356,6 +430,7 @@ void thr_store_free(throng_world* w)
 	free(s->spare_block);
 	free(s->waypoint_block);
 	free(s->force_block);
+	unmap_block(s->combat_block, s->combat_bytes);
 	free(s->slot_of);
 	thr_store_free_kept(s);
 	free(s->kept);
@@ -365,7 +440,11 @@ void thr_store_free(throng_world* w)
 void thr_store_free_kept(thr_store* s)
 {
 	for (uint32_t b = 0; b < s->kept_n; ++b) {
-		free(s->kept[b]);
+		if (s->kept[b].mapped > 0u) {
+			unmap_block(s->kept[b].p, s->kept[b].mapped);
+		} else {
+			free(s->kept[b].p);
+		}
 	}
 	s->kept_n = 0;
 }
@@ -437,8 +516,8 @@ int thr_store_reorder(throng_world* w, const uint32_t* perm, int threads)
 		for (int c = 0; c < THR_SPARES; ++c) {
 			uint32_t* into = s->spare[c];
 			for (int a = c; a < THR_SINGLE_ARRAYS; a += THR_SPARES) {
-				if (a == THR_SINGLE_COMBAT_STATE) {
-					continue; // written anew after every reorder (store.h)
+				if (a == THR_SINGLE_COMBAT_STATE || !single_moves(s, a)) {
+					continue; // written anew after every reorder, or all 0 (store.h)
 				}
 				uint32_t* from = *views[a];
 				for (int64_t k = 0; k < count; ++k) {

@@ -15,6 +15,14 @@
 // two chains run on two threads without a barrier (thr_store_reorder).
 // The waypoint arrays exist only in worlds with a path (before the first
 // path every agent's waypoint is 0, and reads give 0).
+// Combat's three columns (health, ready, combat_state) have a block of
+// their own, mapped fresh from the kernel and left untouched until a
+// world writes a value other than 0 in one of them (thr_store_combat_live:
+// an agent with combat spawned, a health set, a strike, a rout, a
+// checkpoint or a part record read). Before that every entry is 0, the
+// arrays are pages the process has never touched (they cost address
+// space, not memory), and the store neither moves nor copies them; views
+// of them read zeros.
 //
 // The store allocates, reorders and frees these arrays; nothing else
 // does. The world's pointers to the single arrays (w->id, w->max_speed...)
@@ -34,6 +42,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "throng/throng.h"
 
@@ -48,6 +57,12 @@ typedef struct thr_state {
 /// max_speed, max_force, radius, archetype, group, target_agent, tx, ty,
 /// path, health, ready, unit, combat_state), of 4 bytes each.
 #define THR_SINGLE_ARRAYS 14
+/// health's and ready's indices among the singles: with combat_state, the
+/// combat block's (untouched until the world is combat-live).
+#define THR_SINGLE_HEALTH 10
+#define THR_SINGLE_READY 11
+/// Singles in the combat block.
+#define THR_COMBAT_ARRAYS 3
 /// combat_state's index among the singles. A reorder leaves it where it
 /// is: it tells of the last step only, and the step that reorders writes
 /// it anew afterwards (thr_combat_apply clears the marks and sets the
@@ -59,10 +74,11 @@ typedef struct thr_state {
 #define THR_SPARES 2
 
 /// Where arrays start in the page lines (see thr_alloc_arrays): the main
-/// block's arrays (two states of 8, the singles, then total_x and
-/// total_y when forces are recorded) from 0, the spares, the two waypoint
-/// arrays, and the force block.
-#define THR_STORE_ARRAYS 30
+/// block's arrays (two states of 8, the singles but combat's, then total_x
+/// and total_y when forces are recorded) from 0, the combat block, the
+/// spares, the two waypoint arrays, and the force block.
+#define THR_STORE_ARRAYS 27
+#define THR_COMBAT_FIRST_ARRAY (THR_STORE_ARRAYS + 2)
 #define THR_SPARE_FIRST_ARRAY 32
 #define THR_WAYPOINT_FIRST_ARRAY (THR_SPARE_FIRST_ARRAY + THR_SPARES)
 #define THR_FORCE_FIRST_ARRAY 42
@@ -78,6 +94,9 @@ typedef struct thr_store {
 	void* spare_block;    ///< the arrays first made spare
 	void* waypoint_block; ///< the two waypoint arrays (NULL: no path yet)
 	void* force_block;    ///< recorded forces per slot
+	void* combat_block;   ///< health, ready, combat_state: mapped pages (thr_map_arrays), combat_bytes of them
+	size_t combat_bytes;
+	bool combat_live;     ///< some combat column may hold a value other than 0 (thr_store_combat_live)
 	uint32_t* slot_of;    ///< a whole world's slot of every id (ids_cap entries; a part world has its own, part.h)
 	uint32_t ids_cap;
 	/// throng_world_keep_replaced_arrays: while `keep` is set, a growth
@@ -85,8 +104,15 @@ typedef struct thr_store {
 	/// pointers a caller took from throng_world_view stay readable.
 	bool keep;
 	uint32_t kept_n, kept_cap;
-	void** kept;
+	struct thr_kept_block* kept;
 } thr_store;
+
+/// A block kept by throng_world_keep_replaced_arrays: malloc's (mapped 0)
+/// or mapped pages (mapped bytes of them).
+typedef struct thr_kept_block {
+	void* p;
+	size_t mapped;
+} thr_kept_block;
 
 /// Allocates `count` zeroed arrays of n elements of `size` bytes, each
 /// padded by THR_LANES elements and 64-byte aligned, from one block, and
@@ -96,6 +122,25 @@ typedef struct thr_store {
 /// different lines of a page (see store.c). Returns the block, to free(),
 /// or NULL when out of memory.
 void* thr_alloc_arrays(void** const arrays[], uint32_t count, size_t n, size_t size, uint32_t first);
+
+/// The same layout in pages mapped fresh from the kernel, which are 0 and
+/// not touched here: arrays that stay 0 cost no memory. *bytes gets the
+/// mapping's size, for munmap. Returns NULL when out of memory.
+void* thr_map_arrays(void** const arrays[], uint32_t count, size_t n, size_t size, uint32_t first, size_t* bytes);
+
+/// Marks w combat-live before a value other than 0 is written in one of
+/// its combat columns (health, ready, combat_state); from then on the
+/// store moves them with the agents. Cannot fail.
+static inline void thr_store_combat_live(thr_store* s) { s->combat_live = true; }
+
+/// Whether a health's bits are other than 0 (-0 counts: a column that is
+/// not combat-live reads +0).
+static inline bool thr_store_health_set(float health)
+{
+	uint32_t bits;
+	memcpy(&bits, &health, sizeof bits);
+	return bits != 0u;
+}
 
 /// Allocates w's main block (and the force block when w records forces)
 /// and points the world's views at the first set. Returns -1 when out of
@@ -150,8 +195,10 @@ uint32_t thr_store_remove(throng_world* w, const uint8_t* dead, uint32_t first, 
 /// same result. Needs thr_store_reserve_spares() first.
 int thr_store_reorder(throng_world* w, const uint32_t* perm, int threads);
 
-_Static_assert(THR_STORE_ARRAYS == 16 + THR_SINGLE_ARRAYS, "the main block holds two states of 8 and the singles");
-_Static_assert(THR_SPARE_FIRST_ARRAY >= THR_STORE_ARRAYS + 2 && THR_WAYPOINT_FIRST_ARRAY + 2 <= THR_FORCE_FIRST_ARRAY,
+_Static_assert(THR_STORE_ARRAYS == 16 + THR_SINGLE_ARRAYS - THR_COMBAT_ARRAYS,
+               "the main block holds two states of 8 and the singles but combat's");
+_Static_assert(THR_SPARE_FIRST_ARRAY >= THR_COMBAT_FIRST_ARRAY + THR_COMBAT_ARRAYS &&
+                   THR_WAYPOINT_FIRST_ARRAY + 2 <= THR_FORCE_FIRST_ARRAY,
                "page lines of the blocks overlap");
 
 #endif

@@ -375,7 +375,12 @@ static void reassign(throng_world* w)
 		}
 		const throng_combat* was = &w->archetypes[w->archetype[i]].combat;
 		const throng_combat* now = &w->archetypes[arch].combat;
-		w->health[i] = !now->enabled ? 0.0f : was->enabled ? w->health[i] : now->health;
+		if (now->enabled) {
+			thr_store_combat_live(&w->store);
+		}
+		if (w->store.combat_live) { // (else it is 0 and stays so)
+			w->health[i] = !now->enabled ? 0.0f : was->enabled ? w->health[i] : now->health;
+		}
 		any |= w->archetype[i] != arch;
 		w->archetype[i] = arch;
 		if (u->routing || u->rallied) {
@@ -770,6 +775,7 @@ void thr_units_step(throng_world* w)
 		place_in_slots(w);
 	}
 	if (any_routing) {
+		thr_store_combat_live(&w->store);
 		for (uint32_t i = 0; i < w->count; ++i) {
 			const uint32_t k = w->unit[i];
 			if (k != THRONG_NO_UNIT && w->units[k].routing) {

@@ -196,9 +196,14 @@ void thr_spawn_one(throng_world* w, const throng_agent_def* a, uint32_t source)
 	w->tx[i] = a->target.x;
 	w->ty[i] = a->target.y;
 	const throng_combat* c = &w->archetypes[a->archetype].combat;
-	w->health[i] = c->enabled ? c->health : 0.0f;
-	w->ready[i] = 0;
-	w->combat_state[i] = 0;
+	if (c->enabled && thr_store_health_set(c->health)) {
+		thr_store_combat_live(&w->store);
+	}
+	if (w->store.combat_live) { // (else all three are 0 already, store.h)
+		w->health[i] = c->enabled ? c->health : 0.0f;
+		w->ready[i] = 0;
+		w->combat_state[i] = 0;
+	}
 	w->unit[i] = a->unit;
 	if (a->unit != THRONG_NO_UNIT) {
 		thr_units_joined(w, a->unit);
