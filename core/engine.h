@@ -63,7 +63,10 @@ typedef struct thr_step_ctx {
 	/// The engine's pass hands the contact stage these, per slot: the pass
 	/// fills them for every agent it steps, the contact stage reads them.
 	/// Each is an item of the step's arena (arena.h), taken by
-	/// thr_contact_prepare, that means one thing for the whole step.
+	/// thr_contact_prepare, that means one thing for the whole step; but
+	/// shaped_x and shaped_y, with an engine that sorts, are the store's
+	/// two spares, dead from the step's reorder to the next step's
+	/// (store.h), which sort_agents (core/step.c) hands over after it.
 	struct {
 		/// Not wanted: NULL. The least squared distance from the agent
 		/// to another agent its neighbour walk examined in cs (+Inf:

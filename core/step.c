@@ -168,6 +168,13 @@ static void sort_agents(throng_world* w, const thr_engine* e, thr_step_ctx* ctx)
 		ctx->read = thr_store_reorder(w, w->agent_grid.items, ctx->threads);
 		ctx->write = ctx->read ^ 1;
 		ctx->items = NULL; // grid entry k is now slot k
+		if (ctx->clear != NULL) {
+			// The spares are dead until the next step's reorder (store.h):
+			// they hold the positions kept out of the shapes (engine.h).
+			_Static_assert(THR_SPARES >= 2, "two spares for x and y");
+			ctx->shaped_x = (float*)w->store.spare[0];
+			ctx->shaped_y = (float*)w->store.spare[1];
+		}
 	} else {
 		ctx->items = w->agent_grid.items;
 	}

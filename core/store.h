@@ -88,7 +88,9 @@ typedef struct thr_store {
 	int cur; ///< the buffer that holds the world's state between steps
 	/// Arrays of one uint32 per agent whose contents are dead between
 	/// reorders (NULL before thr_store_reserve_spares): a reorder's
-	/// destinations, the store's alone (a step's scratch is the arena's).
+	/// destinations, and from it to the step's end the contact stage's
+	/// positions kept out of the shapes (core/step.c, sort_agents); a
+	/// step's other scratch is the arena's.
 	uint32_t* spare[THR_SPARES];
 	void* block;          ///< states, singles, slot_of, totals
 	void* spare_block;    ///< the arrays first made spare

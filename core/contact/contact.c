@@ -54,14 +54,18 @@ throng_status thr_contact_prepare(thr_step_ctx* ctx)
 	if (!pairs && !shapes) {
 		return THRONG_OK;
 	}
-	// The hand-off of the engine's pass (engine.h), one arena item each.
+	// The hand-off of the engine's pass (engine.h), one arena item each;
+	// but where an engine sorts, the store's spares take the positions
+	// kept out of the shapes, after the reorder (core/step.c, sort_agents).
 	const size_t n = w->count;
+	const bool arena_xy = !ctx->engine->sorted;
 	if (pairs && (ctx->near = thr_contact_take(w, n, sizeof(float), "nearest neighbour distance")) == NULL) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 	}
 	if (shapes && ((ctx->clear = thr_contact_take(w, n, sizeof(uint8_t), "shape clearance")) == NULL ||
-	               (ctx->shaped_x = thr_contact_take(w, n, sizeof(float), "kept out of the shapes x")) == NULL ||
-	               (ctx->shaped_y = thr_contact_take(w, n, sizeof(float), "kept out of the shapes y")) == NULL)) {
+	               (arena_xy &&
+	                ((ctx->shaped_x = thr_contact_take(w, n, sizeof(float), "kept out of the shapes x")) == NULL ||
+	                 (ctx->shaped_y = thr_contact_take(w, n, sizeof(float), "kept out of the shapes y")) == NULL)))) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 	}
 	return THRONG_OK;
