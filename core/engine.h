@@ -64,9 +64,9 @@ typedef struct thr_step_ctx {
 	/// fills them for every agent it steps, the contact stage reads them.
 	/// Each is an item of the step's arena (arena.h), taken by
 	/// thr_contact_prepare, that means one thing for the whole step; but
-	/// shaped_x and shaped_y, with an engine that sorts, are the store's
-	/// two spares, dead from the step's reorder to the next step's
-	/// (store.h), which sort_agents (core/step.c) hands over after it.
+	/// with an engine that sorts, near is the record's reorder buffer and
+	/// shaped_x and shaped_y the store's two spares, dead from the step's
+	/// reorder to its end (thr_contact_bind_store, after the reorder).
 	struct {
 		/// Not wanted: NULL. The least squared distance from the agent
 		/// to another agent its neighbour walk examined in cs (+Inf:
