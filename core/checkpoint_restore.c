@@ -451,7 +451,7 @@ static void check_agents(thr_ck_io* io, throng_world* w, const ck_head* h, const
 		if (!(w->health[i] >= 0.0f && w->health[i] <= 1.0e6f)) {
 			thr_ck_corrupt(io, agent_at(c, 19, i), "agent %u: health %g (0 to 1e6)", id, (double)w->health[i]);
 		}
-		if (w->path[i] != THRONG_NO_PATH && w->path[i] >= w->path_count) {
+		if (w->path != NULL && w->path[i] != THRONG_NO_PATH && w->path[i] >= w->path_count) {
 			thr_ck_corrupt(io, agent_at(c, 16, i), "agent %u: path %u, but the world has %u", id, w->path[i],
 			               w->path_count);
 		}
@@ -610,12 +610,14 @@ static void read_agents(thr_ck_io* io, throng_world* w, const ck_head* h)
 			thr_ck_column(io, col[k], count);
 			continue;
 		}
-		// The waypoints of a world without paths: none is kept, all are 0.
+		// The waypoints and paths of a world without paths: none is kept,
+		// all are 0 and THRONG_NO_PATH (bytes 0xff).
+		const uint8_t fill = k == 16u ? 0xffu : 0u;
 		const uint8_t* p = thr_ck_take(io, (size_t)count * 4u);
 		for (size_t b = 0; p != NULL && b < (size_t)count * 4u; ++b) {
-			if (p[b] != 0) {
-				thr_ck_corrupt(io, c.at + (size_t)k * count * 4u + b, "agent in slot %zu heads for a waypoint, but "
-				               "the world has no path", b / 4u);
+			if (p[b] != fill) {
+				thr_ck_corrupt(io, c.at + (size_t)k * count * 4u + b, "agent in slot %zu %s, but the world has no path",
+				               b / 4u, k == 16u ? "follows a path" : "heads for a waypoint");
 				break;
 			}
 		}

@@ -97,11 +97,13 @@ static void single_views(throng_world* w, uint32_t** out[THR_SINGLE_ARRAYS])
 	out[THR_SINGLE_COMBAT_STATE] = &w->combat_state;
 }
 
-/// Whether single a is moved with the agents: all but combat's, which
-/// only in a combat-live world (store.h).
-static bool single_moves(const thr_store* s, int a)
+/// Whether single a, whose array is `array`, is moved with the agents:
+/// all but path before the first path (NULL) and combat's, which only
+/// in a combat-live world (store.h).
+static bool single_moves(const thr_store* s, int a, const uint32_t* array)
 {
-	return s->combat_live || (a != THR_SINGLE_HEALTH && a != THR_SINGLE_READY && a != THR_SINGLE_COMBAT_STATE);
+	return array != NULL &&
+	       (s->combat_live || (a != THR_SINGLE_HEALTH && a != THR_SINGLE_READY && a != THR_SINGLE_COMBAT_STATE));
 }
 
 /// Where the main block puts one set of arrays: both states, the singles
@@ -136,12 +138,13 @@ static void* main_block(main_arrays* m, size_t n, bool totals)
 		(void**)&b1->px, (void**)&b1->py, (void**)&b1->vx, (void**)&b1->vy, (void**)&b1->hx, (void**)&b1->hy,
 		(void**)&b1->wander, (void**)&b1->noise,
 		(void**)&sg[0], (void**)&sg[1], (void**)&sg[2], (void**)&sg[3], (void**)&sg[4], (void**)&sg[5],
-		(void**)&sg[6], (void**)&sg[9], (void**)&sg[7], (void**)&sg[8], (void**)&sg[12],
+		(void**)&sg[6], (void**)&sg[7], (void**)&sg[8], (void**)&sg[12],
 		(void**)&m->total_x, (void**)&m->total_y};
 	return thr_alloc_arrays(arrays, THR_STORE_ARRAYS + (totals ? 2u : 0u), n, 4, 0);
 }
 
-/// Points the store's states (but their waypoints) and the world's views at m.
+/// Points the store's states (but their waypoints) and the world's views
+/// (but path) at m.
 static void bind_main(throng_world* w, const main_arrays* m)
 {
 	thr_store* s = &w->store;
@@ -153,7 +156,9 @@ static void bind_main(throng_world* w, const main_arrays* m)
 	uint32_t** views[THR_SINGLE_ARRAYS];
 	single_views(w, views);
 	for (int a = 0; a < THR_SINGLE_ARRAYS; ++a) {
-		*views[a] = m->single[a];
+		if (a != THR_SINGLE_PATH) { // (the waypoint block's)
+			*views[a] = m->single[a];
+		}
 	}
 	w->total_x = m->total_x;
 	w->total_y = m->total_y;
@@ -174,6 +179,7 @@ int thr_store_create(throng_world* w)
 		return -1;
 	}
 	bind_main(w, &m);
+	w->path = NULL; // until the first path (thr_store_reserve_waypoints)
 	if (w->def.record_forces) {
 		void** const forces[2] = {(void**)&w->force_x, (void**)&w->force_y};
 		s->force_block = thr_alloc_arrays(forces, 2, n * THRONG_MAX_SLOTS, sizeof(float), THR_FORCE_FIRST_ARRAY);
@@ -239,8 +245,8 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	uint32_t* wp[2] = {NULL, NULL};
 	void* waypoint_block = NULL;
 	if (block != NULL && s->waypoint_block != NULL) {
-		void** const arrays[2] = {(void**)&wp[0], (void**)&wp[1]};
-		waypoint_block = thr_alloc_arrays(arrays, 2, n, sizeof(uint32_t), THR_WAYPOINT_FIRST_ARRAY);
+		void** const arrays[3] = {(void**)&wp[0], (void**)&wp[1], (void**)&m.single[THR_SINGLE_PATH]};
+		waypoint_block = thr_alloc_arrays(arrays, 3, n, sizeof(uint32_t), THR_WAYPOINT_FIRST_ARRAY);
 	}
 	// Room to keep the five blocks this replaces, made before anything
 	// changes, so that a failure leaves the world as it was.
@@ -282,7 +288,7 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	uint32_t** views[THR_SINGLE_ARRAYS];
 	single_views(w, views);
 	for (int a = 0; a < THR_SINGLE_ARRAYS; ++a) {
-		if (single_moves(s, a)) { // (combat's stay untouched, all 0, until the world is combat-live)
+		if (single_moves(s, a, *views[a])) { // (combat's stay untouched, all 0, until the world is combat-live)
 			memcpy(m.single[a], *views[a], bytes);
 		}
 	}
@@ -319,6 +325,7 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	bind_main(w, &m);
 	s->buf[0].waypoint = wp[0];
 	s->buf[1].waypoint = wp[1];
+	w->path = m.single[THR_SINGLE_PATH];
 	w->force_x = fx;
 	w->force_y = fy;
 	w->capacity = (uint32_t)cap;
@@ -470,9 +477,18 @@ int thr_store_reserve_waypoints(throng_world* w)
 	if (s->waypoint_block != NULL) {
 		return 0;
 	}
-	void** const arrays[2] = {(void**)&s->buf[0].waypoint, (void**)&s->buf[1].waypoint};
-	s->waypoint_block = thr_alloc_arrays(arrays, 2, w->capacity, sizeof(uint32_t), THR_WAYPOINT_FIRST_ARRAY);
-	return s->waypoint_block == NULL ? -1 : 0;
+	uint32_t *wp[2], *path;
+	void** const arrays[3] = {(void**)&wp[0], (void**)&wp[1], (void**)&path};
+	s->waypoint_block = thr_alloc_arrays(arrays, 3, w->capacity, sizeof(uint32_t), THR_WAYPOINT_FIRST_ARRAY);
+	if (s->waypoint_block == NULL) {
+		return -1;
+	}
+	_Static_assert(THRONG_NO_PATH == UINT32_MAX, "a path column of 0xff bytes");
+	memset(path, 0xff, (size_t)w->capacity * sizeof *path);
+	s->buf[0].waypoint = wp[0];
+	s->buf[1].waypoint = wp[1];
+	w->path = path;
+	return 0;
 }
 
 int thr_store_reorder(throng_world* w, const uint32_t* perm, int threads)
@@ -516,10 +532,10 @@ int thr_store_reorder(throng_world* w, const uint32_t* perm, int threads)
 		for (int c = 0; c < THR_SPARES; ++c) {
 			uint32_t* into = s->spare[c];
 			for (int a = c; a < THR_SINGLE_ARRAYS; a += THR_SPARES) {
-				if (a == THR_SINGLE_COMBAT_STATE || !single_moves(s, a)) {
-					continue; // written anew after every reorder, or all 0 (store.h)
-				}
 				uint32_t* from = *views[a];
+				if (a == THR_SINGLE_COMBAT_STATE || !single_moves(s, a, from)) {
+					continue; // written anew after every reorder, absent, or all 0 (store.h)
+				}
 				for (int64_t k = 0; k < count; ++k) {
 					into[k] = from[perm[k]];
 				}
