@@ -108,8 +108,8 @@ static void emit_column(thr_ck_io* io, const void* a, size_t n)
 }
 
 /// A column that may not exist (the waypoints before the first path): zeros.
-/// Column a, or (NULL: a world without paths) n values that are all
-/// `fill`, 0 or UINT32_MAX.
+/// Column a, or (NULL: a world without paths or units) n values that are
+/// all `fill`.
 static void emit_column_or_fill(thr_ck_io* io, const uint32_t* a, size_t n, uint32_t fill)
 {
 	if (a != NULL) {
@@ -301,6 +301,8 @@ static void agents_body(thr_ck_io* io, const throng_world* w)
 			emit_column_or_fill(io, s->waypoint, count, 0u);
 		} else if (k == 16) {
 			emit_column_or_fill(io, w->path, count, THRONG_NO_PATH);
+		} else if (k == 21) {
+			emit_column_or_fill(io, w->unit, count, THRONG_NO_UNIT);
 		} else {
 			emit_column(io, col[k], count);
 		}

@@ -196,7 +196,7 @@ static void lay_body(throng_world* w, uint32_t j, uint32_t killer)
 	                                       .killer = killer,
 	                                       .group = w->group[j],
 	                                       .archetype = w->archetype[j],
-	                                       .unit = w->unit[j],
+	                                       .unit = w->unit != NULL ? w->unit[j] : THRONG_NO_UNIT,
 	                                       .obstacle = o,
 	                                       .step = w->step};
 }

@@ -206,7 +206,9 @@ void thr_spawn_one(throng_world* w, const throng_agent_def* a, uint32_t source)
 		w->ready[i] = 0;
 		w->combat_state[i] = 0;
 	}
-	w->unit[i] = a->unit;
+	if (w->unit != NULL) { // (else a->unit is THRONG_NO_UNIT: the world has no unit)
+		w->unit[i] = a->unit;
+	}
 	if (a->unit != THRONG_NO_UNIT) {
 		thr_units_joined(w, a->unit);
 	}
@@ -326,7 +328,7 @@ throng_status throng_world_get_agent(const throng_world* w, uint32_t id, throng_
 	out->waypoint = s->waypoint != NULL ? s->waypoint[i] : 0;
 	out->health = w->health[i];
 	out->combat_state = w->combat_state[i];
-	out->unit = w->unit[i];
+	out->unit = w->unit != NULL ? w->unit[i] : THRONG_NO_UNIT;
 	return THRONG_OK;
 }
 

@@ -38,7 +38,7 @@ void thr_remove_marked(throng_world* w, const uint8_t* dead, uint32_t first, uin
                        const uint32_t* zones, const uint32_t* killers, uint32_t n)
 {
 	for (uint32_t i = first; i < w->count && w->unit_count > 0; ++i) {
-		if (dead[i] && w->unit[i] != THRONG_NO_UNIT) {
+		if (dead[i] && w->unit != NULL && w->unit[i] != THRONG_NO_UNIT) {
 			// killers: the dead of a fight (combat.c); else sinks or game code
 			thr_units_left(w, w->unit[i], killers != NULL, w->part == NULL || !thr_part_ghost(w->part, w->id[i]));
 		}
