@@ -98,8 +98,9 @@ static void single_views(throng_world* w, uint32_t** out[THR_SINGLE_ARRAYS])
 }
 
 /// Whether single a, whose array is `array`, is moved with the agents:
-/// all but path before the first path (NULL) and combat's, which only
-/// in a combat-live world (store.h).
+/// all but those not made yet (path before the first path, unit before
+/// the first unit: NULL) and combat's, which only in a combat-live world
+/// (store.h).
 static bool single_moves(const thr_store* s, int a, const uint32_t* array)
 {
 	return array != NULL &&
