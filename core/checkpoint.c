@@ -108,15 +108,20 @@ static void emit_column(thr_ck_io* io, const void* a, size_t n)
 }
 
 /// A column that may not exist (the waypoints before the first path): zeros.
-static void emit_column_or_zero(thr_ck_io* io, const uint32_t* a, size_t n)
+/// Column a, or (NULL: a world without paths or units) n values that are
+/// all `fill`.
+static void emit_column_or_fill(thr_ck_io* io, const uint32_t* a, size_t n, uint32_t fill)
 {
 	if (a != NULL) {
 		emit_column(io, a, n);
 		return;
 	}
-	static const uint32_t zero[256];
+	uint32_t same[256];
+	for (size_t k = 0; k < 256u; ++k) {
+		same[k] = fill;
+	}
 	for (size_t k = 0; k < n; k += 256u) {
-		emit_column(io, zero, n - k < 256u ? n - k : 256u);
+		emit_column(io, same, n - k < 256u ? n - k : 256u);
 	}
 }
 
@@ -293,7 +298,11 @@ static void agents_body(thr_ck_io* io, const throng_world* w)
 	                                               w->ready,     w->unit};
 	for (uint32_t k = 0; k < THR_CK_AGENT_COLUMNS; ++k) {
 		if (k == 9) {
-			emit_column_or_zero(io, s->waypoint, count);
+			emit_column_or_fill(io, s->waypoint, count, 0u);
+		} else if (k == 16) {
+			emit_column_or_fill(io, w->path, count, THRONG_NO_PATH);
+		} else if (k == 21) {
+			emit_column_or_fill(io, w->unit, count, THRONG_NO_UNIT);
 		} else {
 			emit_column(io, col[k], count);
 		}

@@ -451,11 +451,11 @@ static void check_agents(thr_ck_io* io, throng_world* w, const ck_head* h, const
 		if (!(w->health[i] >= 0.0f && w->health[i] <= 1.0e6f)) {
 			thr_ck_corrupt(io, agent_at(c, 19, i), "agent %u: health %g (0 to 1e6)", id, (double)w->health[i]);
 		}
-		if (w->path[i] != THRONG_NO_PATH && w->path[i] >= w->path_count) {
+		if (w->path != NULL && w->path[i] != THRONG_NO_PATH && w->path[i] >= w->path_count) {
 			thr_ck_corrupt(io, agent_at(c, 16, i), "agent %u: path %u, but the world has %u", id, w->path[i],
 			               w->path_count);
 		}
-		if (w->unit[i] != THRONG_NO_UNIT && w->unit[i] >= w->unit_count) {
+		if (w->unit != NULL && w->unit[i] != THRONG_NO_UNIT && w->unit[i] >= w->unit_count) {
 			thr_ck_corrupt(io, agent_at(c, 21, i), "agent %u: unit %u, but the world has %u", id, w->unit[i],
 			               w->unit_count);
 		}
@@ -610,19 +610,28 @@ static void read_agents(thr_ck_io* io, throng_world* w, const ck_head* h)
 			thr_ck_column(io, col[k], count);
 			continue;
 		}
-		// The waypoints of a world without paths: none is kept, all are 0.
+		// The waypoints and paths of a world without paths, the units of
+		// one without units: none is kept, all are 0, THRONG_NO_PATH and
+		// THRONG_NO_UNIT (bytes 0xff).
+		const uint8_t fill = k == 9u ? 0u : 0xffu;
+		const char* what = k == 9u ? "heads for a waypoint" : k == 16u ? "follows a path" : "belongs to a unit";
 		const uint8_t* p = thr_ck_take(io, (size_t)count * 4u);
 		for (size_t b = 0; p != NULL && b < (size_t)count * 4u; ++b) {
-			if (p[b] != 0) {
-				thr_ck_corrupt(io, c.at + (size_t)k * count * 4u + b, "agent in slot %zu heads for a waypoint, but "
-				               "the world has no path", b / 4u);
+			if (p[b] != fill) {
+				thr_ck_corrupt(io, c.at + (size_t)k * count * 4u + b, "agent in slot %zu %s, but the world has no %s",
+				               b / 4u, what, k == 21u ? "unit" : "path");
 				break;
 			}
 		}
 	}
 	thr_ck_close_section(io);
-	for (uint32_t i = 0; version < 6u && i < count; ++i) {
+	for (uint32_t i = 0; version < 6u && w->unit != NULL && i < count; ++i) {
 		w->unit[i] = THRONG_NO_UNIT; // (no unit before version 6)
+	}
+	for (uint32_t i = 0; i < count && !w->store.combat_live; ++i) { // (store.h)
+		if (thr_store_health_set(w->health[i]) || w->ready[i] != 0u) {
+			thr_store_combat_live(&w->store);
+		}
 	}
 	if (io->st == THRONG_OK) {
 		check_agents(io, w, h, &c);

@@ -196,7 +196,7 @@ static void lay_body(throng_world* w, uint32_t j, uint32_t killer)
 	                                       .killer = killer,
 	                                       .group = w->group[j],
 	                                       .archetype = w->archetype[j],
-	                                       .unit = w->unit[j],
+	                                       .unit = w->unit != NULL ? w->unit[j] : THRONG_NO_UNIT,
 	                                       .obstacle = o,
 	                                       .step = w->step};
 }
@@ -392,6 +392,7 @@ void thr_combat_apply(throng_world* w)
 		return;
 	}
 	thr_strike* s = w->strikes;
+	thr_store_combat_live(&w->store);
 	w->combat_marked = true;
 	for (uint32_t k = 0; k < n; ++k) {
 		const uint32_t a = w->slot_of[s[k].attacker];

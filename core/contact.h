@@ -15,10 +15,20 @@ typedef struct thr_contact_data thr_contact_data;
 /// on, or a wall or an obstacle.
 bool thr_contact_wanted(const throng_world* w);
 
-/// Room for what the engine's pass leaves the contact stage (ctx->near),
-/// when the stage will list pairs. Fails only out of memory, before the
-/// step changes anything.
+/// Room for what the engine's pass leaves the contact stage (ctx->near,
+/// when the stage will list pairs; clear and shaped_x/_y, when the world
+/// has shapes). With an engine that sorts, near and shaped_x/_y are left
+/// to thr_contact_bind_store. Fails only out of memory, before the step
+/// changes anything.
 throng_status thr_contact_prepare(thr_step_ctx* ctx);
+
+/// With an engine that sorts, right after the step's reorder: points
+/// ctx->near at the record's reorder buffer (w->reorder: the last step's
+/// record is void once the reorder moved the slots, and the step's own
+/// is copied in only when the step publishes, after the contact stage)
+/// and ctx->shaped_x/_y at the store's two spares (dead until the next
+/// reorder, store.h), where the stage wants them.
+void thr_contact_bind_store(thr_step_ctx* ctx);
 
 /// The contact stage over ctx->ns (ctx->cs holds the previous state).
 /// Fails only out of memory, before it changes anything.

@@ -63,7 +63,10 @@ typedef struct thr_step_ctx {
 	/// The engine's pass hands the contact stage these, per slot: the pass
 	/// fills them for every agent it steps, the contact stage reads them.
 	/// Each is an item of the step's arena (arena.h), taken by
-	/// thr_contact_prepare, that means one thing for the whole step.
+	/// thr_contact_prepare, that means one thing for the whole step; but
+	/// with an engine that sorts, near is the record's reorder buffer and
+	/// shaped_x and shaped_y the store's two spares, dead from the step's
+	/// reorder to its end (thr_contact_bind_store, after the reorder).
 	struct {
 		/// Not wanted: NULL. The least squared distance from the agent
 		/// to another agent its neighbour walk examined in cs (+Inf:

@@ -9,7 +9,8 @@
 // step finds its events on the new state before the state becomes
 // current (thr_events_step, from core/step.c), so a step that fails,
 // here or before, leaves the list as it was; it then drops the previous
-// window by moving the calls since to the front.
+// window by moving the calls since to the front, and gives back the room
+// of a list far larger than it still needs (trim).
 //
 // Which zones an agent is in, and whether it is at its goal, is kept by
 // id (w->inside: bits by id, not by slot, so that no reorder or removal
@@ -87,6 +88,29 @@ static int room(throng_world* w, uint64_t total)
 	w->events = e;
 	w->event_cap = (uint32_t)cap;
 	return 0;
+}
+
+/// A list this many times larger than a step needs, and at least
+/// THR_EVENTS_TRIM_MIN events long, is cut down to twice what it needs.
+#define THR_EVENTS_TRIM_RATIO 4u
+#define THR_EVENTS_TRIM_MIN ((uint32_t)1 << 16)
+
+/// Gives back the room of a list far larger than the `total` events the
+/// step keeps room for (those listed in front and the room made for what
+/// follows): the room a call of many agents made (a spawn of 10^6 lists
+/// 10^6 events, 32 MB) is not kept after its window has gone. Cannot
+/// fail: when the smaller block cannot be had, the list stays.
+static void trim(throng_world* w, uint64_t total)
+{
+	if (w->event_cap < THR_EVENTS_TRIM_MIN || (uint64_t)w->event_cap / THR_EVENTS_TRIM_RATIO < total) {
+		return;
+	}
+	const uint64_t cap = 2u * total > 64u ? 2u * total : 64u;
+	throng_event* e = realloc(w->events, (size_t)cap * sizeof *e);
+	if (e != NULL) {
+		w->events = e;
+		w->event_cap = (uint32_t)cap;
+	}
 }
 
 /// Room in w->inside for ids below id_end, new entries 0, once the world
@@ -234,6 +258,7 @@ throng_status thr_events_step(throng_world* w, const thr_state* ns)
 		}
 		w->event_count = calls;
 		w->events_calls = calls;
+		trim(w, (uint64_t)calls + w->source_room + w->combat_room);
 		return THRONG_OK;
 	}
 	// Where each agent is now, by slot, and the events that makes; the
@@ -263,6 +288,7 @@ throng_status thr_events_step(throng_world* w, const thr_state* ns)
 	if (calls > 0) {
 		memmove(w->events, w->events + w->events_calls, (size_t)calls * sizeof *w->events);
 	}
+	trim(w, (uint64_t)calls + changed + into_sinks + w->source_room + w->combat_room);
 	throng_event* out = w->events != NULL ? w->events + calls : NULL; // NULL: nothing listed, nothing to list
 	uint32_t n = 0;
 	const uint64_t after = w->step + 1u;

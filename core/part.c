@@ -233,12 +233,13 @@ static throng_status check_records(const throng_world* w, const throng_agent_rec
 
 // A record's fields, named once for the two ways (put_record,
 // throng_agent_record_get): those of the current state, then the world's
-// single arrays. The waypoint, whose array exists only from the first
-// path on, is written out by each.
+// single arrays. The waypoint and the path, whose arrays exist only from
+// the first path on, and the unit, only from the first unit on, are
+// written out by each.
 #define RECORD_STATE(X) X(px) X(py) X(vx) X(vy) X(hx) X(hy) X(wander) X(noise)
 #define RECORD_SINGLES(X)                                                                                    \
-	X(id) X(max_speed) X(max_force) X(radius) X(archetype) X(group) X(target_agent) X(path) X(tx) X(ty)        \
-	X(health) X(ready) X(combat_state) X(unit)
+	X(id) X(max_speed) X(max_force) X(radius) X(archetype) X(group) X(target_agent) X(tx) X(ty)                \
+	X(health) X(ready) X(combat_state)
 
 /// Writes record r into slot i of w: its current state and its singles,
 /// and its zone bits (by id).
@@ -246,12 +247,21 @@ static void put_record(throng_world* w, thr_state* s, uint32_t i, const throng_a
 {
 #define PUT_STATE(f) s->f[i] = r->f;
 #define PUT_SINGLE(f) w->f[i] = r->f;
+	if (thr_store_health_set(r->health) || r->ready != 0u || r->combat_state != 0u) {
+		thr_store_combat_live(&w->store);
+	}
 	RECORD_STATE(PUT_STATE)
 	RECORD_SINGLES(PUT_SINGLE)
 #undef PUT_STATE
 #undef PUT_SINGLE
 	if (s->waypoint != NULL) {
 		s->waypoint[i] = r->waypoint;
+	}
+	if (w->path != NULL) { // (else r->path is THRONG_NO_PATH: checked by the load)
+		w->path[i] = r->path;
+	}
+	if (w->unit != NULL) { // (else r->unit is THRONG_NO_UNIT: checked by the load)
+		w->unit[i] = r->unit;
 	}
 	w->combat_marked |= r->combat_state != 0; // (cleared by the next step's thr_combat_apply)
 	if (w->inside != NULL) { // room for every id of the id space (thr_part_grow_ids)
@@ -565,6 +575,8 @@ void throng_agent_record_get(const throng_world* w, uint32_t i, throng_agent_rec
 #undef GET_STATE
 #undef GET_SINGLE
 	out->waypoint = s->waypoint != NULL ? s->waypoint[i] : 0;
+	out->path = w->path != NULL ? w->path[i] : THRONG_NO_PATH;
+	out->unit = w->unit != NULL ? w->unit[i] : THRONG_NO_UNIT;
 	const uint64_t in = w->inside != NULL && out->id < w->inside_cap ? w->inside[out->id] : 0u;
 	out->inside[0] = (uint32_t)in;
 	out->inside[1] = (uint32_t)(in >> 32);

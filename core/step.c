@@ -68,14 +68,16 @@ static uint32_t step_team(throng_world* w, const thr_engine* e, bool due, bool* 
 	return due ? w->team.current : thr_team_pick(&w->team);
 }
 
-/// Room for the record's copy of a reorder (thr_step_record). Returns -1
-/// when out of memory.
+/// Room for the record's copy of a reorder (thr_step_record), which from
+/// the step's reorder to its copy holds the contact stage's nearest
+/// neighbour distances (thr_contact_bind_store): capacity + THR_LANES
+/// entries. Returns -1 when out of memory.
 static int reserve_reorder(throng_world* w)
 {
 	if (w->reorder_cap >= w->capacity) {
 		return 0;
 	}
-	uint32_t* r = malloc((size_t)w->capacity * sizeof *r);
+	uint32_t* r = aligned_alloc(64, (((size_t)w->capacity + THR_LANES) * sizeof *r + 63u) & ~(size_t)63u);
 	if (r == NULL) {
 		return -1;
 	}
@@ -168,6 +170,7 @@ static void sort_agents(throng_world* w, const thr_engine* e, thr_step_ctx* ctx)
 		ctx->read = thr_store_reorder(w, w->agent_grid.items, ctx->threads);
 		ctx->write = ctx->read ^ 1;
 		ctx->items = NULL; // grid entry k is now slot k
+		thr_contact_bind_store(ctx); // the hand-off in buffers dead from here to the step's end
 	} else {
 		ctx->items = w->agent_grid.items;
 	}

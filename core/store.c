@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The agent store: allocation, reorder and release of every per-agent
 // array (store.h has the design).
+#define _DEFAULT_SOURCE // MAP_ANONYMOUS
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "memory.h"
 #include "validate.h"
@@ -22,10 +24,27 @@
 // bench/probe/reorder, which still shows it: docs/PERFORMANCE.md, "Known
 // limits: where the time goes", item 6. Costs 4 KiB per block and at most
 // 64 bytes per array; placement changes no value.
-void* thr_alloc_arrays(void** const arrays[], uint32_t count, size_t n, size_t size, uint32_t first)
+/// The stride between arrays of n elements of `size` bytes (see above).
+static size_t array_stride(size_t n, size_t size)
 {
 	size_t stride = ((n + THR_LANES) * size + 63u) & ~(size_t)63u;
-	stride += (stride / 64u) % 2u == 0 ? 64u : 0u;
+	return stride + ((stride / 64u) % 2u == 0 ? 64u : 0u);
+}
+
+/// Points arrays[j] into block, array 0 at page offset first * stride.
+static void place_arrays(char* block, void** const arrays[], uint32_t count, size_t stride, uint32_t first)
+{
+	// Unsigned arithmetic modulo 4096: the lead puts array 0 at page offset
+	// first * stride wherever the block landed (a multiple of 64).
+	size_t lead = ((size_t)first * stride - (size_t)(uintptr_t)block) & 4095u;
+	for (uint32_t j = 0; j < count; ++j) {
+		*arrays[j] = block + lead + (size_t)j * stride;
+	}
+}
+
+void* thr_alloc_arrays(void** const arrays[], uint32_t count, size_t n, size_t size, uint32_t first)
+{
+	const size_t stride = array_stride(n, size);
 	size_t bytes = stride * count + 4096u; // room to move array 0 to its line
 	char* block = aligned_alloc(64, bytes);
 	if (block == NULL) {
@@ -33,13 +52,30 @@ void* thr_alloc_arrays(void** const arrays[], uint32_t count, size_t n, size_t s
 	}
 	thr_huge_pages(block, bytes);
 	memset(block, 0, bytes);
-	// Unsigned arithmetic modulo 4096: the lead puts array 0 at page offset
-	// first * stride wherever the block landed (a multiple of 64).
-	size_t lead = ((size_t)first * stride - (size_t)(uintptr_t)block) & 4095u;
-	for (uint32_t j = 0; j < count; ++j) {
-		*arrays[j] = block + lead + (size_t)j * stride;
-	}
+	place_arrays(block, arrays, count, stride, first);
 	return block;
+}
+
+void* thr_map_arrays(void** const arrays[], uint32_t count, size_t n, size_t size, uint32_t first, size_t* bytes)
+{
+	const size_t stride = array_stride(n, size);
+	*bytes = stride * count + 4096u;
+	// No huge pages asked for: a read of a page never written then maps
+	// the kernel's zero page whatever the system's settings.
+	char* block = mmap(NULL, *bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (block == MAP_FAILED) {
+		return NULL;
+	}
+	place_arrays(block, arrays, count, stride, first);
+	return block;
+}
+
+/// Unmaps a block of thr_map_arrays (NULL: nothing).
+static void unmap_block(void* block, size_t bytes)
+{
+	if (block != NULL) {
+		munmap(block, bytes);
+	}
 }
 
 /// Addresses of the world's views of the single arrays, in store order.
@@ -61,13 +97,34 @@ static void single_views(throng_world* w, uint32_t** out[THR_SINGLE_ARRAYS])
 	out[THR_SINGLE_COMBAT_STATE] = &w->combat_state;
 }
 
+/// Whether single a, whose array is `array`, is moved with the agents:
+/// all but those not made yet (path before the first path, unit before
+/// the first unit: NULL) and combat's, which only in a combat-live world
+/// (store.h).
+static bool single_moves(const thr_store* s, int a, const uint32_t* array)
+{
+	return array != NULL &&
+	       (s->combat_live || (a != THR_SINGLE_HEALTH && a != THR_SINGLE_READY && a != THR_SINGLE_COMBAT_STATE));
+}
+
 /// Where the main block puts one set of arrays: both states, the singles
-/// (in the views' order) and, when forces are recorded, the totals.
+/// (in the views' order; combat's from the combat block) and, when forces
+/// are recorded, the totals.
 typedef struct main_arrays {
 	thr_state buf[2];
 	uint32_t* single[THR_SINGLE_ARRAYS];
 	float *total_x, *total_y;
 } main_arrays;
+
+/// Maps a combat block of n agents into *m (combat_bytes gets its size);
+/// NULL when out of memory.
+static void* combat_block(main_arrays* m, size_t n, size_t* combat_bytes)
+{
+	uint32_t** sg = m->single;
+	void** const arrays[THR_COMBAT_ARRAYS] = {(void**)&sg[THR_SINGLE_HEALTH], (void**)&sg[THR_SINGLE_READY],
+	                                          (void**)&sg[THR_SINGLE_COMBAT_STATE]};
+	return thr_map_arrays(arrays, THR_COMBAT_ARRAYS, n, 4, THR_COMBAT_FIRST_ARRAY, combat_bytes);
+}
 
 /// Allocates a main block of n agents into *m; NULL when out of memory.
 static void* main_block(main_arrays* m, size_t n, bool totals)
@@ -82,13 +139,13 @@ static void* main_block(main_arrays* m, size_t n, bool totals)
 		(void**)&b1->px, (void**)&b1->py, (void**)&b1->vx, (void**)&b1->vy, (void**)&b1->hx, (void**)&b1->hy,
 		(void**)&b1->wander, (void**)&b1->noise,
 		(void**)&sg[0], (void**)&sg[1], (void**)&sg[2], (void**)&sg[3], (void**)&sg[4], (void**)&sg[5],
-		(void**)&sg[6], (void**)&sg[9], (void**)&sg[7], (void**)&sg[8], (void**)&sg[10], (void**)&sg[11],
-		(void**)&sg[12], (void**)&sg[13],
+		(void**)&sg[6], (void**)&sg[7], (void**)&sg[8],
 		(void**)&m->total_x, (void**)&m->total_y};
 	return thr_alloc_arrays(arrays, THR_STORE_ARRAYS + (totals ? 2u : 0u), n, 4, 0);
 }
 
-/// Points the store's states (but their waypoints) and the world's views at m.
+/// Points the store's states (but their waypoints) and the world's views
+/// (but path and unit) at m.
 static void bind_main(throng_world* w, const main_arrays* m)
 {
 	thr_store* s = &w->store;
@@ -100,7 +157,9 @@ static void bind_main(throng_world* w, const main_arrays* m)
 	uint32_t** views[THR_SINGLE_ARRAYS];
 	single_views(w, views);
 	for (int a = 0; a < THR_SINGLE_ARRAYS; ++a) {
-		*views[a] = m->single[a];
+		if (a != THR_SINGLE_PATH && a != THR_SINGLE_UNIT) { // (the waypoint and unit blocks')
+			*views[a] = m->single[a];
+		}
 	}
 	w->total_x = m->total_x;
 	w->total_y = m->total_y;
@@ -116,7 +175,13 @@ int thr_store_create(throng_world* w)
 	if (s->block == NULL) {
 		return -1;
 	}
+	s->combat_block = combat_block(&m, n, &s->combat_bytes);
+	if (s->combat_block == NULL) {
+		return -1;
+	}
 	bind_main(w, &m);
+	w->path = NULL; // until the first path (thr_store_reserve_waypoints)
+	w->unit = NULL; // until the first unit (thr_store_reserve_units)
 	if (w->def.record_forces) {
 		void** const forces[2] = {(void**)&w->force_x, (void**)&w->force_y};
 		s->force_block = thr_alloc_arrays(forces, 2, n * THRONG_MAX_SLOTS, sizeof(float), THR_FORCE_FIRST_ARRAY);
@@ -167,6 +232,12 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	main_arrays m;
 	memset(&m, 0, sizeof m);
 	void* block = main_block(&m, n, w->def.record_forces);
+	size_t combat_bytes = 0;
+	void* combat = block != NULL ? combat_block(&m, n, &combat_bytes) : NULL;
+	if (block != NULL && combat == NULL) {
+		free(block);
+		block = NULL;
+	}
 	float *fx = NULL, *fy = NULL;
 	void* force_block = NULL;
 	if (block != NULL && w->def.record_forces) {
@@ -176,14 +247,19 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	uint32_t* wp[2] = {NULL, NULL};
 	void* waypoint_block = NULL;
 	if (block != NULL && s->waypoint_block != NULL) {
-		void** const arrays[2] = {(void**)&wp[0], (void**)&wp[1]};
-		waypoint_block = thr_alloc_arrays(arrays, 2, n, sizeof(uint32_t), THR_WAYPOINT_FIRST_ARRAY);
+		void** const arrays[3] = {(void**)&wp[0], (void**)&wp[1], (void**)&m.single[THR_SINGLE_PATH]};
+		waypoint_block = thr_alloc_arrays(arrays, 3, n, sizeof(uint32_t), THR_WAYPOINT_FIRST_ARRAY);
 	}
-	// Room to keep the four blocks this replaces, made before anything
+	void* unit_block = NULL;
+	if (block != NULL && s->unit_block != NULL) {
+		void** const arrays[1] = {(void**)&m.single[THR_SINGLE_UNIT]};
+		unit_block = thr_alloc_arrays(arrays, 1, n, sizeof(uint32_t), THR_UNIT_FIRST_ARRAY);
+	}
+	// Room to keep the six blocks this replaces, made before anything
 	// changes, so that a failure leaves the world as it was.
-	if (block != NULL && s->keep && s->kept_cap - s->kept_n < 4u) {
-		const uint32_t room = s->kept_cap * 2u + 4u;
-		void** kept = realloc(s->kept, (size_t)room * sizeof *kept);
+	if (block != NULL && s->keep && s->kept_cap - s->kept_n < 6u) {
+		const uint32_t room = s->kept_cap * 2u + 6u;
+		thr_kept_block* kept = realloc(s->kept, (size_t)room * sizeof *kept);
 		if (kept == NULL) {
 			free(block);
 			block = NULL;
@@ -193,10 +269,12 @@ int thr_store_grow(throng_world* w, uint32_t need)
 		}
 	}
 	if (block == NULL || (w->def.record_forces && force_block == NULL) ||
-	    (s->waypoint_block != NULL && waypoint_block == NULL)) {
+	    (s->waypoint_block != NULL && waypoint_block == NULL) || (s->unit_block != NULL && unit_block == NULL)) {
 		free(block);
+		unmap_block(combat, combat_bytes);
 		free(force_block);
 		free(waypoint_block);
+		free(unit_block);
 		return -1;
 	}
 	const size_t bytes = (size_t)w->count * 4u;
@@ -218,7 +296,9 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	uint32_t** views[THR_SINGLE_ARRAYS];
 	single_views(w, views);
 	for (int a = 0; a < THR_SINGLE_ARRAYS; ++a) {
-		memcpy(m.single[a], *views[a], bytes);
+		if (single_moves(s, a, *views[a])) { // (combat's stay untouched, all 0, until the world is combat-live)
+			memcpy(m.single[a], *views[a], bytes);
+		}
 	}
 	if (w->def.record_forces) {
 		memcpy(m.total_x, w->total_x, bytes);
@@ -231,22 +311,32 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	// The old singles may lie in the spare block (a reorder swaps them in):
 	// both go, and the next step makes new spares. Kept instead of freed
 	// while a caller holds views (throng_world_keep_replaced_arrays).
-	void* const replaced[4] = {s->block, s->spare_block, s->force_block, s->waypoint_block};
-	for (int b = 0; b < 4; ++b) {
+	// The combat block, mapped, is the last.
+	void* const replaced[6] = {s->block,          s->spare_block, s->force_block,
+	                           s->waypoint_block, s->unit_block,  s->combat_block};
+	for (int b = 0; b < 6; ++b) {
+		const size_t mapped = b == 5 ? s->combat_bytes : 0u;
 		if (s->keep && replaced[b] != NULL) {
-			s->kept[s->kept_n++] = replaced[b];
+			s->kept[s->kept_n++] = (thr_kept_block){replaced[b], mapped};
+		} else if (mapped > 0u) {
+			unmap_block(replaced[b], mapped);
 		} else {
 			free(replaced[b]);
 		}
 	}
 	s->block = block;
+	s->combat_block = combat;
+	s->combat_bytes = combat_bytes;
 	s->spare_block = NULL;
 	memset(s->spare, 0, sizeof s->spare);
 	s->force_block = force_block;
 	s->waypoint_block = waypoint_block;
+	s->unit_block = unit_block;
 	bind_main(w, &m);
 	s->buf[0].waypoint = wp[0];
 	s->buf[1].waypoint = wp[1];
+	w->path = m.single[THR_SINGLE_PATH];
+	w->unit = m.single[THR_SINGLE_UNIT];
 	w->force_x = fx;
 	w->force_y = fy;
 	w->capacity = (uint32_t)cap;
@@ -257,7 +347,7 @@ int thr_store_grow(throng_world* w, uint32_t need)
 #define THR_AGENT_ARRAYS (18 + THR_SINGLE_ARRAYS + 2)
 
 /// Every per-agent array that travels with an agent, as 32-bit words
-/// (NULL: no waypoints, no recorded totals): both states (the other one is
+/// (NULL: no waypoints, no recorded totals, no combat yet): both states (the other one is
 /// the state the last step started from, which its record shows observers,
 /// world_internal.h), the singles and the recorded totals; returns how many.
 static int agent_arrays(throng_world* w, uint32_t* out[THR_AGENT_ARRAYS])
@@ -270,8 +360,10 @@ static int agent_arrays(throng_world* w, uint32_t* out[THR_AGENT_ARRAYS])
 		(uint32_t*)pr->py, (uint32_t*)pr->vx, (uint32_t*)pr->vy, (uint32_t*)pr->hx, (uint32_t*)pr->hy,
 		(uint32_t*)pr->wander, (uint32_t*)pr->noise, pr->waypoint, w->id, (uint32_t*)w->max_speed,
 		(uint32_t*)w->max_force, (uint32_t*)w->radius, w->archetype, w->group, w->target_agent, w->path,
-		(uint32_t*)w->tx, (uint32_t*)w->ty, (uint32_t*)w->health, w->ready, w->unit, w->combat_state, (uint32_t*)w->total_x,
-		(uint32_t*)w->total_y};
+		(uint32_t*)w->tx, (uint32_t*)w->ty, w->unit, (uint32_t*)w->total_x, (uint32_t*)w->total_y,
+		// Combat's, in a combat-live world only (store.h).
+		w->store.combat_live ? (uint32_t*)w->health : NULL, w->store.combat_live ? w->ready : NULL,
+		w->store.combat_live ? w->combat_state : NULL};
 	int n = 0;
 	for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; ++a) {
 		if (arrays[a] != NULL) {
@@ -355,7 +447,9 @@ void thr_store_free(throng_world* w)
 	free(s->block);
 	free(s->spare_block);
 	free(s->waypoint_block);
+	free(s->unit_block);
 	free(s->force_block);
+	unmap_block(s->combat_block, s->combat_bytes);
 	free(s->slot_of);
 	thr_store_free_kept(s);
 	free(s->kept);
@@ -365,7 +459,11 @@ void thr_store_free(throng_world* w)
 void thr_store_free_kept(thr_store* s)
 {
 	for (uint32_t b = 0; b < s->kept_n; ++b) {
-		free(s->kept[b]);
+		if (s->kept[b].mapped > 0u) {
+			unmap_block(s->kept[b].p, s->kept[b].mapped);
+		} else {
+			free(s->kept[b].p);
+		}
 	}
 	s->kept_n = 0;
 }
@@ -391,9 +489,36 @@ int thr_store_reserve_waypoints(throng_world* w)
 	if (s->waypoint_block != NULL) {
 		return 0;
 	}
-	void** const arrays[2] = {(void**)&s->buf[0].waypoint, (void**)&s->buf[1].waypoint};
-	s->waypoint_block = thr_alloc_arrays(arrays, 2, w->capacity, sizeof(uint32_t), THR_WAYPOINT_FIRST_ARRAY);
-	return s->waypoint_block == NULL ? -1 : 0;
+	uint32_t *wp[2], *path;
+	void** const arrays[3] = {(void**)&wp[0], (void**)&wp[1], (void**)&path};
+	s->waypoint_block = thr_alloc_arrays(arrays, 3, w->capacity, sizeof(uint32_t), THR_WAYPOINT_FIRST_ARRAY);
+	if (s->waypoint_block == NULL) {
+		return -1;
+	}
+	_Static_assert(THRONG_NO_PATH == UINT32_MAX, "a path column of 0xff bytes");
+	memset(path, 0xff, (size_t)w->capacity * sizeof *path);
+	s->buf[0].waypoint = wp[0];
+	s->buf[1].waypoint = wp[1];
+	w->path = path;
+	return 0;
+}
+
+int thr_store_reserve_units(throng_world* w)
+{
+	thr_store* s = &w->store;
+	if (s->unit_block != NULL) {
+		return 0;
+	}
+	uint32_t* unit;
+	void** const arrays[1] = {(void**)&unit};
+	s->unit_block = thr_alloc_arrays(arrays, 1, w->capacity, sizeof(uint32_t), THR_UNIT_FIRST_ARRAY);
+	if (s->unit_block == NULL) {
+		return -1;
+	}
+	_Static_assert(THRONG_NO_UNIT == UINT32_MAX, "a unit column of 0xff bytes");
+	memset(unit, 0xff, (size_t)w->capacity * sizeof *unit);
+	w->unit = unit;
+	return 0;
 }
 
 int thr_store_reorder(throng_world* w, const uint32_t* perm, int threads)
@@ -437,10 +562,10 @@ int thr_store_reorder(throng_world* w, const uint32_t* perm, int threads)
 		for (int c = 0; c < THR_SPARES; ++c) {
 			uint32_t* into = s->spare[c];
 			for (int a = c; a < THR_SINGLE_ARRAYS; a += THR_SPARES) {
-				if (a == THR_SINGLE_COMBAT_STATE) {
-					continue; // written anew after every reorder (store.h)
-				}
 				uint32_t* from = *views[a];
+				if (a == THR_SINGLE_COMBAT_STATE || !single_moves(s, a, from)) {
+					continue; // written anew after every reorder, absent, or all 0 (store.h)
+				}
 				for (int64_t k = 0; k < count; ++k) {
 					into[k] = from[perm[k]];
 				}

@@ -13,8 +13,19 @@
 // the array, and the old array becomes the spare for a later one: two
 // spares (made by the first reorder) serve all ten, one chain each, so the
 // two chains run on two threads without a barrier (thr_store_reorder).
-// The waypoint arrays exist only in worlds with a path (before the first
-// path every agent's waypoint is 0, and reads give 0).
+// The waypoint arrays and the path column exist only in worlds with a
+// path (before the first path every agent's waypoint is 0 and its path
+// THRONG_NO_PATH: w->path is NULL, and readers give those); the unit
+// column only in worlds with a unit (before, w->unit is NULL and readers
+// give THRONG_NO_UNIT).
+// Combat's three columns (health, ready, combat_state) have a block of
+// their own, mapped fresh from the kernel and left untouched until a
+// world writes a value other than 0 in one of them (thr_store_combat_live:
+// an agent with combat spawned, a health set, a strike, a rout, a
+// checkpoint or a part record read). Before that every entry is 0, the
+// arrays are pages the process has never touched (they cost address
+// space, not memory), and the store neither moves nor copies them; views
+// of them read zeros.
 //
 // The store allocates, reorders and frees these arrays; nothing else
 // does. The world's pointers to the single arrays (w->id, w->max_speed...)
@@ -34,6 +45,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "throng/throng.h"
 
@@ -48,6 +60,18 @@ typedef struct thr_state {
 /// max_speed, max_force, radius, archetype, group, target_agent, tx, ty,
 /// path, health, ready, unit, combat_state), of 4 bytes each.
 #define THR_SINGLE_ARRAYS 14
+/// path's index among the singles: the waypoint block's, NULL before the
+/// world's first path.
+#define THR_SINGLE_PATH 9
+/// unit's index among the singles: the unit block's, NULL before the
+/// world's first unit.
+#define THR_SINGLE_UNIT 12
+/// health's and ready's indices among the singles: with combat_state, the
+/// combat block's (untouched until the world is combat-live).
+#define THR_SINGLE_HEALTH 10
+#define THR_SINGLE_READY 11
+/// Singles in the combat block.
+#define THR_COMBAT_ARRAYS 3
 /// combat_state's index among the singles. A reorder leaves it where it
 /// is: it tells of the last step only, and the step that reorders writes
 /// it anew afterwards (thr_combat_apply clears the marks and sets the
@@ -59,12 +83,15 @@ typedef struct thr_state {
 #define THR_SPARES 2
 
 /// Where arrays start in the page lines (see thr_alloc_arrays): the main
-/// block's arrays (two states of 8, the singles, then total_x and
-/// total_y when forces are recorded) from 0, the spares, the two waypoint
-/// arrays, and the force block.
-#define THR_STORE_ARRAYS 30
+/// block's arrays (two states of 8, the singles but path, unit and
+/// combat's, then total_x and total_y when forces are recorded) from 0,
+/// the combat block, the spares, the waypoint block (two waypoint arrays
+/// and path), the unit block and the force block.
+#define THR_STORE_ARRAYS 25
+#define THR_COMBAT_FIRST_ARRAY (THR_STORE_ARRAYS + 2)
 #define THR_SPARE_FIRST_ARRAY 32
 #define THR_WAYPOINT_FIRST_ARRAY (THR_SPARE_FIRST_ARRAY + THR_SPARES)
+#define THR_UNIT_FIRST_ARRAY (THR_WAYPOINT_FIRST_ARRAY + 3)
 #define THR_FORCE_FIRST_ARRAY 42
 
 typedef struct thr_store {
@@ -72,12 +99,18 @@ typedef struct thr_store {
 	int cur; ///< the buffer that holds the world's state between steps
 	/// Arrays of one uint32 per agent whose contents are dead between
 	/// reorders (NULL before thr_store_reserve_spares): a reorder's
-	/// destinations, the store's alone (a step's scratch is the arena's).
+	/// destinations, and from it to the step's end the contact stage's
+	/// positions kept out of the shapes (core/step.c, sort_agents); a
+	/// step's other scratch is the arena's.
 	uint32_t* spare[THR_SPARES];
 	void* block;          ///< states, singles, slot_of, totals
 	void* spare_block;    ///< the arrays first made spare
-	void* waypoint_block; ///< the two waypoint arrays (NULL: no path yet)
+	void* waypoint_block; ///< the two waypoint arrays and the path column (NULL: no path yet)
+	void* unit_block;     ///< the unit column (NULL: no unit yet)
 	void* force_block;    ///< recorded forces per slot
+	void* combat_block;   ///< health, ready, combat_state: mapped pages (thr_map_arrays), combat_bytes of them
+	size_t combat_bytes;
+	bool combat_live;     ///< some combat column may hold a value other than 0 (thr_store_combat_live)
 	uint32_t* slot_of;    ///< a whole world's slot of every id (ids_cap entries; a part world has its own, part.h)
 	uint32_t ids_cap;
 	/// throng_world_keep_replaced_arrays: while `keep` is set, a growth
@@ -85,8 +118,15 @@ typedef struct thr_store {
 	/// pointers a caller took from throng_world_view stay readable.
 	bool keep;
 	uint32_t kept_n, kept_cap;
-	void** kept;
+	struct thr_kept_block* kept;
 } thr_store;
+
+/// A block kept by throng_world_keep_replaced_arrays: malloc's (mapped 0)
+/// or mapped pages (mapped bytes of them).
+typedef struct thr_kept_block {
+	void* p;
+	size_t mapped;
+} thr_kept_block;
 
 /// Allocates `count` zeroed arrays of n elements of `size` bytes, each
 /// padded by THR_LANES elements and 64-byte aligned, from one block, and
@@ -96,6 +136,25 @@ typedef struct thr_store {
 /// different lines of a page (see store.c). Returns the block, to free(),
 /// or NULL when out of memory.
 void* thr_alloc_arrays(void** const arrays[], uint32_t count, size_t n, size_t size, uint32_t first);
+
+/// The same layout in pages mapped fresh from the kernel, which are 0 and
+/// not touched here: arrays that stay 0 cost no memory. *bytes gets the
+/// mapping's size, for munmap. Returns NULL when out of memory.
+void* thr_map_arrays(void** const arrays[], uint32_t count, size_t n, size_t size, uint32_t first, size_t* bytes);
+
+/// Marks w combat-live before a value other than 0 is written in one of
+/// its combat columns (health, ready, combat_state); from then on the
+/// store moves them with the agents. Cannot fail.
+static inline void thr_store_combat_live(thr_store* s) { s->combat_live = true; }
+
+/// Whether a health's bits are other than 0 (-0 counts: a column that is
+/// not combat-live reads +0).
+static inline bool thr_store_health_set(float health)
+{
+	uint32_t bits;
+	memcpy(&bits, &health, sizeof bits);
+	return bits != 0u;
+}
 
 /// Allocates w's main block (and the force block when w records forces)
 /// and points the world's views at the first set. Returns -1 when out of
@@ -112,9 +171,14 @@ void thr_store_free_kept(thr_store* s);
 /// changing nothing.
 int thr_store_reserve_spares(throng_world* w);
 
-/// Makes the two waypoint arrays, all 0 (once per world; when its first
-/// path is added). Returns -1 when out of memory, changing nothing.
+/// Makes the two waypoint arrays, all 0, and the path column, all
+/// THRONG_NO_PATH (once per world; when its first path is added).
+/// Returns -1 when out of memory, changing nothing.
 int thr_store_reserve_waypoints(throng_world* w);
+
+/// Makes the unit column, all THRONG_NO_UNIT (once per world; when its
+/// first unit is added). Returns -1 when out of memory, changing nothing.
+int thr_store_reserve_units(throng_world* w);
 
 /// Makes room in the store's slot_of for ids below id_end (new entries
 /// THR_NO_SLOT) and points w->slot_of at it in a whole world. Returns -1
@@ -150,8 +214,10 @@ uint32_t thr_store_remove(throng_world* w, const uint8_t* dead, uint32_t first, 
 /// same result. Needs thr_store_reserve_spares() first.
 int thr_store_reorder(throng_world* w, const uint32_t* perm, int threads);
 
-_Static_assert(THR_STORE_ARRAYS == 16 + THR_SINGLE_ARRAYS, "the main block holds two states of 8 and the singles");
-_Static_assert(THR_SPARE_FIRST_ARRAY >= THR_STORE_ARRAYS + 2 && THR_WAYPOINT_FIRST_ARRAY + 2 <= THR_FORCE_FIRST_ARRAY,
+_Static_assert(THR_STORE_ARRAYS == 16 + THR_SINGLE_ARRAYS - THR_COMBAT_ARRAYS - 2,
+               "the main block holds two states of 8 and the singles but path, unit and combat's");
+_Static_assert(THR_SPARE_FIRST_ARRAY >= THR_COMBAT_FIRST_ARRAY + THR_COMBAT_ARRAYS &&
+                   THR_UNIT_FIRST_ARRAY + 1 <= THR_FORCE_FIRST_ARRAY,
                "page lines of the blocks overlap");
 
 #endif

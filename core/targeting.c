@@ -323,7 +323,7 @@ void thr_select_targets(throng_world* w, const thr_state* st, const uint32_t* it
 int thr_path_target(const throng_world* w, const thr_state* st, uint32_t slot, float waypoint_radius, vec2* target,
                     uint32_t* next_waypoint, int* final)
 {
-	uint32_t id = w->path[slot];
+	uint32_t id = w->path != NULL ? w->path[slot] : THRONG_NO_PATH; // (NULL: the world has no path)
 	if (id == THRONG_NO_PATH) {
 		return 0;
 	}

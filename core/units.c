@@ -202,6 +202,9 @@ throng_status throng_world_add_unit(throng_world* w, const throng_unit_def* def,
 			w->unit_cap = cap;
 		}
 	}
+	if (st == THRONG_OK && thr_store_reserve_units(w) != 0) { // the agents' unit column, at the first unit
+		st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "%s: out of memory for the agents' units", add_fn);
+	}
 	if (st != THRONG_OK) {
 		return st;
 	}
@@ -309,7 +312,7 @@ void thr_units_left(throng_world* w, uint32_t k, bool killed, bool own)
 
 void thr_units_hit(throng_world* w, uint32_t target, uint32_t attacker)
 {
-	const uint32_t k = w->unit[target];
+	const uint32_t k = w->unit != NULL ? w->unit[target] : THRONG_NO_UNIT; // (NULL: the world has no unit)
 	if (k == THRONG_NO_UNIT) {
 		return;
 	}
@@ -375,7 +378,12 @@ static void reassign(throng_world* w)
 		}
 		const throng_combat* was = &w->archetypes[w->archetype[i]].combat;
 		const throng_combat* now = &w->archetypes[arch].combat;
-		w->health[i] = !now->enabled ? 0.0f : was->enabled ? w->health[i] : now->health;
+		if (now->enabled) {
+			thr_store_combat_live(&w->store);
+		}
+		if (w->store.combat_live) { // (else it is 0 and stays so)
+			w->health[i] = !now->enabled ? 0.0f : was->enabled ? w->health[i] : now->health;
+		}
 		any |= w->archetype[i] != arch;
 		w->archetype[i] = arch;
 		if (u->routing || u->rallied) {
@@ -770,6 +778,7 @@ void thr_units_step(throng_world* w)
 		place_in_slots(w);
 	}
 	if (any_routing) {
+		thr_store_combat_live(&w->store);
 		for (uint32_t i = 0; i < w->count; ++i) {
 			const uint32_t k = w->unit[i];
 			if (k != THRONG_NO_UNIT && w->units[k].routing) {

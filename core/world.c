@@ -192,14 +192,23 @@ void thr_spawn_one(throng_world* w, const throng_agent_def* a, uint32_t source)
 	w->archetype[i] = a->archetype;
 	w->group[i] = a->group;
 	w->target_agent[i] = a->target_agent;
-	w->path[i] = a->path;
+	if (w->path != NULL) { // (else a->path is THRONG_NO_PATH: the world has no path)
+		w->path[i] = a->path;
+	}
 	w->tx[i] = a->target.x;
 	w->ty[i] = a->target.y;
 	const throng_combat* c = &w->archetypes[a->archetype].combat;
-	w->health[i] = c->enabled ? c->health : 0.0f;
-	w->ready[i] = 0;
-	w->combat_state[i] = 0;
-	w->unit[i] = a->unit;
+	if (c->enabled && thr_store_health_set(c->health)) {
+		thr_store_combat_live(&w->store);
+	}
+	if (w->store.combat_live) { // (else all three are 0 already, store.h)
+		w->health[i] = c->enabled ? c->health : 0.0f;
+		w->ready[i] = 0;
+		w->combat_state[i] = 0;
+	}
+	if (w->unit != NULL) { // (else a->unit is THRONG_NO_UNIT: the world has no unit)
+		w->unit[i] = a->unit;
+	}
 	if (a->unit != THRONG_NO_UNIT) {
 		thr_units_joined(w, a->unit);
 	}
@@ -315,11 +324,11 @@ throng_status throng_world_get_agent(const throng_world* w, uint32_t id, throng_
 	out->target_agent = w->target_agent[i];
 	out->wander_angle = s->wander[i];
 	out->noise_angle = s->noise[i];
-	out->path = w->path[i];
+	out->path = w->path != NULL ? w->path[i] : THRONG_NO_PATH;
 	out->waypoint = s->waypoint != NULL ? s->waypoint[i] : 0;
 	out->health = w->health[i];
 	out->combat_state = w->combat_state[i];
-	out->unit = w->unit[i];
+	out->unit = w->unit != NULL ? w->unit[i] : THRONG_NO_UNIT;
 	return THRONG_OK;
 }
 
@@ -370,7 +379,9 @@ throng_status throng_world_set_path(throng_world* w, uint32_t id, uint32_t path,
 	if (st != THRONG_OK) {
 		return st;
 	}
-	w->path[i] = path;
+	if (w->path != NULL) { // none before the first path: all THRONG_NO_PATH, as is `path`
+		w->path[i] = path;
+	}
 	if (thr_cur(w)->waypoint != NULL) { // none before the first path: all 0
 		thr_cur(w)->waypoint[i] = path == THRONG_NO_PATH ? 0 : waypoint;
 	}
@@ -501,7 +512,7 @@ uint64_t throng_world_hash(const throng_world* w)
 			memcpy(&b[k], &f[k][i], sizeof(float)); // the bits, -0 and +0 apart
 		}
 		b[10] = w->target_agent[i];
-		b[11] = w->path[i];
+		b[11] = w->path != NULL ? w->path[i] : THRONG_NO_PATH;
 		b[12] = s->waypoint != NULL ? s->waypoint[i] : 0;
 		if (++used == BATCH) {
 			XXH3_64bits_update(h, buf, sizeof buf);

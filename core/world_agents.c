@@ -38,7 +38,7 @@ void thr_remove_marked(throng_world* w, const uint8_t* dead, uint32_t first, uin
                        const uint32_t* zones, const uint32_t* killers, uint32_t n)
 {
 	for (uint32_t i = first; i < w->count && w->unit_count > 0; ++i) {
-		if (dead[i] && w->unit[i] != THRONG_NO_UNIT) {
+		if (dead[i] && w->unit != NULL && w->unit[i] != THRONG_NO_UNIT) {
 			// killers: the dead of a fight (combat.c); else sinks or game code
 			thr_units_left(w, w->unit[i], killers != NULL, w->part == NULL || !thr_part_ghost(w->part, w->id[i]));
 		}
@@ -275,7 +275,12 @@ throng_status throng_world_set_archetype(throng_world* w, uint32_t id, uint32_t 
 	if (st == THRONG_OK) {
 		const throng_combat* was = &w->archetypes[w->archetype[i]].combat;
 		const throng_combat* now = &w->archetypes[archetype].combat;
-		w->health[i] = !now->enabled ? 0.0f : was->enabled ? w->health[i] : now->health;
+		if (now->enabled) {
+			thr_store_combat_live(&w->store);
+		}
+		if (w->store.combat_live) { // (else it is 0 and stays so)
+			w->health[i] = !now->enabled ? 0.0f : was->enabled ? w->health[i] : now->health;
+		}
 		w->archetype[i] = archetype;
 		w->shapes_dirty = 1; // the shape grids' reach follows the archetypes in use
 	}
@@ -296,6 +301,7 @@ throng_status throng_world_set_health(throng_world* w, uint32_t id, float health
 		              w->archetype[i]);
 	}
 	if (st == THRONG_OK) {
+		thr_store_combat_live(&w->store);
 		w->health[i] = health;
 	}
 	return st;

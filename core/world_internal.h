@@ -197,7 +197,9 @@ struct throng_world {
 	uint32_t shape_version;      ///< bumped whenever the shape grids are rebuilt
 	thr_team team;               ///< how many threads the next step uses (team.h)
 	thr_step_record published;   ///< what the last step published (thr_step_record)
-	uint32_t* reorder;           ///< the record's reorder (reorder_cap entries): the step's own copy of it
+	uint32_t* reorder;           ///< the record's reorder (reorder_cap entries, and THR_LANES more): the step's own
+	                             ///< copy of it; from a step's reorder to its copy the contact stage's nearest
+	                             ///< neighbour distances (thr_contact_bind_store)
 	uint32_t reorder_cap;
 	// Events and zones (core/events.c).
 	throng_event* events;   ///< what throng_world_events lists

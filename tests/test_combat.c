@@ -112,6 +112,56 @@ Test(melee, a_duel_worked_by_hand)
 	throng_world_destroy(w);
 }
 
+Test(melee, a_world_that_takes_up_combat_late_keeps_every_health_with_its_agent)
+{
+	// A world without combat leaves its combat columns untouched (all 0,
+	// not moved by reorders, removals or growth: core/store.h); an agent
+	// that takes an archetype with combat after reorders, a removal and a
+	// growth gets its health, and the reorders after carry it, and only
+	// it, with the agent.
+	throng_world_def d = throng_world_default_def();
+	d.engine = THRONG_ENGINE_SIMD;
+	d.threads = 1;
+	d.bounds_min = (throng_vec2){-100.0f, -100.0f};
+	d.bounds_max = (throng_vec2){100.0f, 100.0f};
+	d.capacity = 64;
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_OK, "%s", throng_last_error());
+	throng_controller plain = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	const uint32_t walker = thr_test_archetype(w, &plain);
+	uint32_t fighter = 0, victim = 0;
+	duel_archetypes(w, &fighter, &victim);
+	enum { N = 200 };
+	uint32_t ids[N];
+	for (uint32_t k = 0; k < N; ++k) { // scattered, in id order against the cells: reorders move them
+		ids[k] = spawn_at(w, walker, (float)((k * 37u) % 190u) - 95.0f, (float)((k * 53u) % 190u) - 95.0f);
+	}
+	for (int k = 0; k < 3; ++k) {
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+	}
+	cr_assert_eq(throng_world_remove_agent(w, ids[7]), THRONG_OK, "%s", throng_last_error());
+	cr_assert(!w->store.combat_live, "no value but 0 was written in the combat columns");
+	cr_assert_eq(throng_world_set_archetype(w, ids[150], victim), THRONG_OK, "%s", throng_last_error());
+	cr_assert(w->store.combat_live);
+	for (uint32_t k = N; k < 4 * N; ++k) { // grows the store
+		(void)spawn_at(w, walker, (float)((k * 41u) % 190u) - 95.0f, (float)((k * 29u) % 190u) - 95.0f);
+	}
+	for (int k = 0; k < 3; ++k) {
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+	}
+	const throng_view v = throng_world_view(w);
+	uint32_t with = 0;
+	for (uint32_t i = 0; i < v.count; ++i) {
+		const float want = v.id[i] == ids[150] ? 100.0f : 0.0f;
+		cr_assert_eq(v.health[i], want, "agent %u: health %g", v.id[i], (double)v.health[i]);
+		cr_assert_eq(v.combat_state[i], 0u);
+		with += v.health[i] != 0.0f;
+	}
+	cr_assert_eq(with, 1u);
+	cr_assert_eq(health_of(w, ids[150]), 100.0f);
+	throng_world_destroy(w);
+}
+
 Test(melee, reach_is_measured_between_the_bodies)
 {
 	// Bodies of 0.3 m: centres 1.1 m apart leave a gap of exactly 0.5 m

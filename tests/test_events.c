@@ -8,6 +8,7 @@
 #include "support.h"
 #include "throng/scenario.h"
 #include "throng/throng.h"
+#include "world_internal.h"
 
 /// The events listed now.
 static uint32_t listed(const throng_world* w, const throng_event** e)
@@ -61,6 +62,34 @@ Test(events, calls_and_steps_each_listed_once)
 	n = listed(w, &e);
 	cr_assert_eq(n, 2u);
 	cr_assert(e[0].agent == 0 && e[1].agent == 3);
+	cr_assert_eq(throng_world_step(w), THRONG_OK);
+	cr_assert_eq(listed(w, &e), 0u);
+	throng_world_destroy(w);
+}
+
+Test(events, the_room_of_a_large_call_goes_with_its_window)
+{
+	// 100,000 agents spawned in one call list 100,000 events, kept through
+	// the next step's window; the step after drops them and gives their
+	// room back (core/events.c, trim), and the list still works.
+	throng_world* w = seek_world(THRONG_ENGINE_SIMD);
+	enum { N = 100000 };
+	static throng_agent_def defs[N];
+	for (uint32_t k = 0; k < N; ++k) {
+		defs[k] = throng_agent_default_def();
+		defs[k].position = (throng_vec2){(float)(k % 320u) * 0.3f - 48.0f, (float)(k / 320u) * 0.3f - 48.0f};
+		defs[k].target = defs[k].position;
+	}
+	cr_assert_eq(throng_world_spawn(w, defs, N, NULL), THRONG_OK, "%s", throng_last_error());
+	const throng_event* e = NULL;
+	cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(listed(w, &e), (uint32_t)N);
+	cr_assert_geq(w->event_cap, (uint32_t)N);
+	cr_assert_eq(throng_world_remove_agent(w, 5), THRONG_OK);
+	cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+	cr_assert_eq(listed(w, &e), 1u);
+	cr_assert(e[0].kind == THRONG_EVENT_REMOVED && e[0].agent == 5);
+	cr_assert_lt(w->event_cap, 1024u, "room for %u events kept", w->event_cap);
 	cr_assert_eq(throng_world_step(w), THRONG_OK);
 	cr_assert_eq(listed(w, &e), 0u);
 	throng_world_destroy(w);

@@ -17,7 +17,9 @@
 #include <string.h>
 
 #include "support.h"
+#include "throng/checkpoint.h"
 #include "throng/throng.h"
+#include "world_internal.h"
 
 /// Soldiers who stand (no slots, no contacts), health 100 and no attack.
 static throng_controller standing(void)
@@ -95,6 +97,51 @@ static throng_world* standing_world(throng_engine engine, uint32_t* arch, uint32
 	const throng_controller rc = throng_controller_routing(&c);
 	*rout = thr_test_archetype(w, &rc);
 	return w;
+}
+
+Test(morale, a_world_takes_its_first_unit_late)
+{
+	// No unit column before the first unit (core/store.h): agents tell
+	// THRONG_NO_UNIT through steps, a removal and a checkpoint; the first
+	// unit makes the column, all THRONG_NO_UNIT, and its soldiers keep
+	// their unit through the reorders after.
+	for (int e = 0; e < 2; ++e) {
+		uint32_t arch = 0, rout = 0;
+		throng_world* w = standing_world(engines[e], &arch, &rout);
+		const uint32_t loose = file_of(w, arch, THRONG_NO_UNIT, 0, 10, -20.0f, -5.0f);
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		remove_ids(w, loose + 2, 1);
+		cr_assert_null(w->unit);
+		const uint64_t hash = throng_world_hash(w);
+		size_t bytes = 0;
+		cr_assert_eq(throng_world_write_checkpoint(w, NULL, 0, &bytes), THRONG_OK, "%s", throng_last_error());
+		void* buf = malloc(bytes);
+		cr_assert_not_null(buf);
+		cr_assert_eq(throng_world_write_checkpoint(w, buf, bytes, &bytes), THRONG_OK, "%s", throng_last_error());
+		throng_world* back = NULL;
+		cr_assert_eq(throng_world_read_checkpoint(buf, bytes, &back), THRONG_OK, "%s", throng_last_error());
+		free(buf);
+		cr_assert_null(back->unit);
+		cr_assert_eq(throng_world_hash(back), hash);
+		throng_world_destroy(back);
+		const throng_unit_def u = quiet_unit(arch, rout, 0.1f);
+		const uint32_t unit = add_unit(w, &u);
+		cr_assert_not_null(w->unit);
+		const uint32_t first = file_of(w, arch, unit, 1, 100, 20.0f, -90.0f);
+		cr_assert_eq(file_of(w, arch, unit, 1, 100, 22.0f, -90.0f), first + 100u);
+		for (int k = 0; k < 3; ++k) {
+			cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		}
+		throng_agent_state a;
+		for (uint32_t id = loose; id < first + 200u; ++id) {
+			if (id == loose + 2u) {
+				continue;
+			}
+			cr_assert_eq(throng_world_get_agent(w, id, &a), THRONG_OK);
+			cr_assert_eq(a.unit, id >= first ? unit : THRONG_NO_UNIT, "engine %d, agent %u: unit %u", e, id, a.unit);
+		}
+		throng_world_destroy(w);
+	}
 }
 
 Test(morale, losses_alone_rout_it_at_breaks_at_and_it_runs_for_its_refuge)

@@ -112,6 +112,53 @@ Test(path_follow, a_loop_goes_back_to_the_first_waypoint)
 	}
 }
 
+Test(path_follow, a_world_takes_its_first_path_late)
+{
+	// No path column before the first path (core/store.h): every agent
+	// tells THRONG_NO_PATH, through steps (reorders), a removal and a
+	// growth; the first path makes the column, all THRONG_NO_PATH, and
+	// the agent given a path keeps it through the reorders after.
+	for (int e = 0; e < 2; ++e) {
+		throng_world_def d = throng_world_default_def();
+		d.engine = engines[e];
+		d.capacity = 16;
+		throng_world* w = NULL;
+		cr_assert_eq(throng_world_create(&d, &w), THRONG_OK, "%s", throng_last_error());
+		throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+		cr_assert_geq(throng_controller_add(&c, throng_slot_default_def(THRONG_PATH_FOLLOW)), 0);
+		(void)thr_test_archetype(w, &c);
+		for (int k = 0; k < 40; ++k) {
+			const float x = (float)((k * 13) % 80) - 40.0f, y = (float)((k * 7) % 80) - 40.0f;
+			thr_test_spawn(w, (throng_vec2){x, y}, (throng_vec2){0, 0}, (throng_vec2){-x, -y});
+		}
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_remove_agent(w, 3), THRONG_OK);
+		cr_assert_null(w->path);
+		throng_agent_state a;
+		cr_assert_eq(throng_world_get_agent(w, 20, &a), THRONG_OK);
+		cr_assert_eq(a.path, THRONG_NO_PATH);
+		const throng_vec2 pts[2] = {{0, 0}, {10, 0}};
+		uint32_t path = 0;
+		cr_assert_eq(throng_world_add_path(w, pts, 2, false, &path), THRONG_OK, "%s", throng_last_error());
+		cr_assert_not_null(w->path);
+		cr_assert_eq(throng_world_set_path(w, 20, path, 1), THRONG_OK, "%s", throng_last_error());
+		for (int k = 0; k < 40; ++k) { // grows the store
+			thr_test_spawn(w, (throng_vec2){(float)k - 20.0f, 30.0f}, (throng_vec2){0, 0}, (throng_vec2){0, 0});
+		}
+		for (int k = 0; k < 3; ++k) {
+			cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		}
+		for (uint32_t id = 0; id < 80; ++id) {
+			if (id == 3) {
+				continue;
+			}
+			cr_assert_eq(throng_world_get_agent(w, id, &a), THRONG_OK);
+			cr_assert_eq(a.path, id == 20 ? path : THRONG_NO_PATH, "engine %d, agent %u: path %u", e, id, a.path);
+		}
+		throng_world_destroy(w);
+	}
+}
+
 Test(path_follow, bad_paths_are_rejected)
 {
 	throng_world* w = open_world(THRONG_ENGINE_SIMD, 0.1f);

@@ -46,25 +46,54 @@ uint32_t thr_contact_most_iterations(const throng_world* w)
 	return k;
 }
 
+/// Whether the stage lists pairs this step (and wants ctx->near).
+static bool wants_pairs(const thr_step_ctx* ctx)
+{
+	return ctx->world_count > 1 && thr_contact_most_iterations(ctx->w) > 0;
+}
+
+/// Whether the stage keeps agents out of shapes this step.
+static bool wants_shapes(const throng_world* w) { return w->count > 0 && (w->obstacle_count > 0 || w->wall_count > 0); }
+
 throng_status thr_contact_prepare(thr_step_ctx* ctx)
 {
 	throng_world* w = ctx->w;
-	const bool pairs = ctx->world_count > 1 && thr_contact_most_iterations(w) > 0;
-	const bool shapes = w->count > 0 && (w->obstacle_count > 0 || w->wall_count > 0);
+	const bool pairs = wants_pairs(ctx);
+	const bool shapes = wants_shapes(w);
 	if (!pairs && !shapes) {
 		return THRONG_OK;
 	}
-	// The hand-off of the engine's pass (engine.h), one arena item each.
+	// The hand-off of the engine's pass (engine.h), one arena item each;
+	// but where an engine sorts, buffers of the world that are dead from
+	// the reorder to the step's end take three of them after the reorder
+	// (thr_contact_bind_store).
 	const size_t n = w->count;
-	if (pairs && (ctx->near = thr_contact_take(w, n, sizeof(float), "nearest neighbour distance")) == NULL) {
+	const bool arena = !ctx->engine->sorted;
+	if (pairs && arena && (ctx->near = thr_contact_take(w, n, sizeof(float), "nearest neighbour distance")) == NULL) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 	}
 	if (shapes && ((ctx->clear = thr_contact_take(w, n, sizeof(uint8_t), "shape clearance")) == NULL ||
-	               (ctx->shaped_x = thr_contact_take(w, n, sizeof(float), "kept out of the shapes x")) == NULL ||
-	               (ctx->shaped_y = thr_contact_take(w, n, sizeof(float), "kept out of the shapes y")) == NULL)) {
+	               (arena &&
+	                ((ctx->shaped_x = thr_contact_take(w, n, sizeof(float), "kept out of the shapes x")) == NULL ||
+	                 (ctx->shaped_y = thr_contact_take(w, n, sizeof(float), "kept out of the shapes y")) == NULL)))) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for contacts");
 	}
 	return THRONG_OK;
+}
+
+void thr_contact_bind_store(thr_step_ctx* ctx)
+{
+	throng_world* w = ctx->w;
+	// Each holds capacity + THR_LANES entries of 4 bytes (core/step.c,
+	// reserve_reorder; store.h).
+	_Static_assert(THR_SPARES >= 2, "two spares for x and y");
+	if (wants_pairs(ctx)) {
+		ctx->near = (float*)w->reorder;
+	}
+	if (wants_shapes(w)) {
+		ctx->shaped_x = (float*)w->store.spare[0];
+		ctx->shaped_y = (float*)w->store.spare[1];
+	}
 }
 
 /// The figures of the stage into the step's.
