@@ -9,6 +9,10 @@
 
 #include "memory.h"
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 /// Room for `need` elements of `size` bytes in *p (capacity *cap),
 /// doubling from 64 (thr_reserve); -1 when out of memory.
 static int reserve_size(void** p, uint32_t* cap, uint32_t need, size_t size)
@@ -255,6 +259,45 @@ static int build_sparse(thr_grid* g, const float* x, const float* y, uint32_t n,
 	return 0;
 }
 
+/// The dense grid's items [k0, k1) (whole cells) each in key order. A
+/// cell already in order (after a sorting engine's reorder, nearly every
+/// one: its agents keep their cells and their order) costs one comparison
+/// an item, taken 64 at a time into a mask without a branch (neighbouring
+/// cells' keys are in no order, so a branch an item would mispredict at
+/// every cell's end): where a key falls below the one before it, in the
+/// same cell, that cell is sorted (sort_cell). Sorting a cell moves none
+/// of the items after it, so the mask stays true past it. Cells are not
+/// visited (a sparse world has far more). Returns -1 when out of memory.
+static int order_cells(const thr_grid* g, const float* x, const float* y, const uint32_t* key, uint32_t k0,
+                       uint32_t k1)
+{
+	uint32_t* items = g->items;
+	const uint32_t* start = g->cell_start;
+	uint32_t sorted_to = 0; // items below it lie in a cell sorted here
+	for (uint32_t base = k0 + 1u; base < k1; base += 64u) {
+		const uint32_t end = k1 - base > 64u ? base + 64u : k1;
+		uint64_t down = 0;
+		for (uint32_t k = base; k < end; ++k) {
+			down |= (uint64_t)(key[items[k]] < key[items[k - 1u]]) << (k - base);
+		}
+		for (; down != 0; down &= down - 1u) {
+			const uint32_t k = base + (uint32_t)__builtin_ctzll(down);
+			if (k < sorted_to) {
+				continue; // in a cell sorted already
+			}
+			const uint32_t c = point_cell(g, x[items[k]], y[items[k]]);
+			if (k == start[c]) {
+				continue; // the first of its cell
+			}
+			if (sort_cell(items + start[c], start[c + 1] - start[c], key) != 0) {
+				return -1;
+			}
+			sorted_to = start[c + 1];
+		}
+	}
+	return 0;
+}
+
 int thr_grid_build_points(thr_grid* g, const float* x, const float* y, uint32_t n, const uint32_t* key)
 {
 	if (g->sparse) {
@@ -283,29 +326,174 @@ int thr_grid_build_points(thr_grid* g, const float* x, const float* y, uint32_t 
 		items[--start[point_cell(g, x[i], y[i])]] = i;
 	}
 	g->n_items = n;
-	if (key == NULL) {
-		return 0;
-	}
-	// Each cell in key order. A cell already in order (after a sorting
-	// engine's reorder, nearly every one: its agents keep their cells and
-	// their order) costs one comparison an item: where the key falls
-	// between two neighbouring entries of one cell, that cell is sorted
-	// (sort_cell). Cells are not visited (a sparse world has far more).
-	for (uint32_t k = 1; k < n; ++k) {
-		if (key[items[k]] > key[items[k - 1]]) {
-			continue;
-		}
-		const uint32_t c = point_cell(g, x[items[k]], y[items[k]]);
-		if (k == start[c]) {
-			continue; // the first of its cell
-		}
-		if (sort_cell(items + start[c], start[c + 1] - start[c], key) != 0) {
-			g->n_items = 0;
-			return -1;
-		}
-		k = start[c + 1]; // the cell is in order now
+	if (key != NULL && order_cells(g, x, y, key, 0, n) != 0) {
+		g->n_items = 0;
+		return -1;
 	}
 	return 0;
+}
+
+/// One part of a split build: points [a, b), cells [lo, hi), its
+/// foreign points (cell outside [lo, hi)) at foreign[f0, f0 + nf).
+typedef struct grid_part {
+	uint32_t a, b, lo, hi, f0, cap, nf, total;
+	bool full; ///< more foreign points than cap
+} grid_part;
+
+/// Counts the foreign points of the parts other than t that fall in t's cells.
+static void count_foreign(const thr_grid* g, const grid_part* part, uint32_t parts, uint32_t t, uint32_t* start)
+{
+	const uint32_t lo = part[t].lo, width = part[t].hi - part[t].lo;
+	for (uint32_t u = 0; u < parts; ++u) {
+		const uint64_t* f = g->foreign + part[u].f0;
+		for (uint32_t j = 0; u != t && j < part[u].nf; ++j) {
+			const uint32_t c = (uint32_t)(f[j] >> 32);
+			if (c - lo < width) { // never a write to another part's cells, not even of + 0
+				start[c]++;
+			}
+		}
+	}
+}
+
+/// Scatters part u's foreign points that fall in [lo, lo + width), the
+/// last first (start[c]: the end of cell c's entries not yet placed).
+static void place_foreign(const thr_grid* g, const grid_part* pu, uint32_t lo, uint32_t width, uint32_t* start)
+{
+	const uint64_t* f = g->foreign + pu->f0;
+	for (uint32_t j = pu->nf; j-- > 0;) {
+		const uint32_t c = (uint32_t)(f[j] >> 32);
+		if (c - lo < width) {
+			g->items[--start[c]] = (uint32_t)f[j];
+		}
+	}
+}
+
+int thr_grid_build_points_split(thr_grid* g, const float* x, const float* y, uint32_t n, const uint32_t* key,
+                                uint32_t parts, uint32_t* team)
+{
+	*team = 0;
+	parts = parts < THR_GRID_MAX_PARTS ? parts : THR_GRID_MAX_PARTS;
+	if (g->sparse || parts < 2u || n < parts) {
+		return thr_grid_build_points(g, x, y, n, key);
+	}
+	const uint32_t cells = (uint32_t)g->nx * (uint32_t)g->ny;
+	const uint32_t room = n / 16u + 64u * parts;
+	if (reserve(&g->cell_start, &g->cap_cells, cells + 1) || reserve(&g->items, &g->cap_items, n) ||
+	    reserve_size((void**)&g->foreign, &g->cap_foreign, room, sizeof *g->foreign)) {
+		g->n_items = 0;
+		return -1;
+	}
+	g->n_cells = cells;
+	uint32_t* start = g->cell_start;
+	// Part t: the points [n t / parts, n (t + 1) / parts) and the cells
+	// from the first of its points' cell (never below the part before's)
+	// to the next part's first. Every point is counted and placed by the
+	// part owning its cell: its own part's points in a scan, the others
+	// from their parts' foreign lists (few, where the points are nearly in
+	// cell order). Within a cell the points of earlier parts come first,
+	// each list in index order: index order, as the one-thread build.
+	grid_part part[THR_GRID_MAX_PARTS];
+	uint32_t f0 = 0;
+	for (uint32_t t = 0; t < parts; ++t) {
+		const uint32_t a = (uint32_t)((uint64_t)n * t / parts), b = (uint32_t)((uint64_t)n * (t + 1u) / parts);
+		uint32_t lo = t == 0 ? 0 : point_cell(g, x[a], y[a]);
+		lo = t > 0 && lo < part[t - 1].lo ? part[t - 1].lo : lo;
+		const uint32_t cap = (b - a) / 16u + 64u;
+		part[t] = (grid_part){a, b, lo, cells, f0, cap, 0, 0, false};
+		if (t > 0) {
+			part[t - 1].hi = lo;
+		}
+		f0 += cap;
+	}
+	bool full = false, failed = false;
+	uint32_t ran = 1; // without OpenMP: the parts one after another
+#pragma omp parallel num_threads(parts)
+	{
+#ifdef _OPENMP
+#pragma omp single nowait
+		ran = (uint32_t)omp_get_num_threads();
+#endif
+		// 1. Each part counts its points in its cells, listing the others.
+#pragma omp for schedule(static)
+		for (uint32_t t = 0; t < parts; ++t) {
+			grid_part* p = &part[t];
+			const uint32_t lo = p->lo, width = p->hi - p->lo;
+			memset(start + lo, 0, (size_t)width * sizeof *start);
+			uint64_t* f = g->foreign + p->f0;
+			for (uint32_t i = p->a; i < p->b; ++i) {
+				const uint32_t c = point_cell(g, x[i], y[i]);
+				if (c - lo < width) {
+					start[c]++;
+				} else if (p->nf < p->cap) {
+					f[p->nf++] = (uint64_t)c << 32 | i;
+				} else {
+					p->full = true;
+					break;
+				}
+			}
+		}
+#pragma omp single
+		for (uint32_t t = 0; t < parts; ++t) {
+			full = full || part[t].full;
+		}
+		// 2. The others' points in its cells, then the ends of its cells
+		// counted from the part's first (an implied barrier after each
+		// loop: the lists are complete before any part reads them).
+		if (!full) {
+#pragma omp for schedule(static)
+			for (uint32_t t = 0; t < parts; ++t) {
+				count_foreign(g, part, parts, t, start);
+				uint32_t sum = 0;
+				for (uint32_t c = part[t].lo; c < part[t].hi; ++c) {
+					sum += start[c];
+					start[c] = sum;
+				}
+				part[t].total = sum;
+			}
+			// 3. From the last index down, as the one-thread build: the
+			// later parts' foreign points, the part's own, the earlier
+			// parts', each cell's start where its first point lands.
+#pragma omp for schedule(static)
+			for (uint32_t t = 0; t < parts; ++t) {
+				uint32_t before = 0;
+				for (uint32_t u = 0; u < t; ++u) {
+					before += part[u].total;
+				}
+				const uint32_t lo = part[t].lo, width = part[t].hi - part[t].lo;
+				for (uint32_t c = lo; c < part[t].hi; ++c) {
+					start[c] += before;
+				}
+				for (uint32_t u = parts; u-- > t + 1u;) {
+					place_foreign(g, &part[u], lo, width, start);
+				}
+				for (uint32_t i = part[t].b; i-- > part[t].a;) {
+					const uint32_t c = point_cell(g, x[i], y[i]);
+					if (c - lo < width) {
+						g->items[--start[c]] = i;
+					}
+				}
+				for (uint32_t u = t; u-- > 0;) {
+					place_foreign(g, &part[u], lo, width, start);
+				}
+			}
+			// 4. Each part's cells in key order.
+#pragma omp single
+			start[cells] = n;
+			if (key != NULL) {
+#pragma omp for schedule(static) reduction(|| : failed)
+				for (uint32_t t = 0; t < parts; ++t) {
+					const uint32_t k0 = start[part[t].lo], k1 = part[t].hi < cells ? start[part[t].hi] : n;
+					failed = failed || order_cells(g, x, y, key, k0, k1) != 0;
+				}
+			}
+		}
+	}
+	if (full) {
+		return thr_grid_build_points(g, x, y, n, key);
+	}
+	g->n_items = failed ? 0 : n;
+	*team = failed ? 0 : ran;
+	return failed ? -1 : 0;
 }
 
 /// Sets the bits of cells c0 to c1 (inclusive).
@@ -425,6 +613,7 @@ void thr_grid_free(thr_grid* g)
 	free(g->col);
 	free(g->scratch);
 	free(g->counts);
+	free(g->foreign);
 	memset(g, 0, sizeof *g);
 }
 

@@ -62,7 +62,8 @@ typedef struct thr_grid {
 	int32_t* col;           ///< sparse: each listed cell's column
 	uint32_t* scratch;      ///< sparse build: items sorted by column
 	uint32_t* counts;       ///< sparse build: per column, then per row
-	uint32_t cap_cells, cap_items, cap_rows, cap_cols, cap_scratch, cap_counts;
+	uint64_t* foreign;      ///< split build: (cell << 32 | index) of the points outside their part's cells
+	uint32_t cap_cells, cap_items, cap_rows, cap_cols, cap_scratch, cap_counts, cap_foreign;
 	/// A wrapping world's width and height (thr_grid_walk_init), 0 along
 	/// an axis that does not wrap; the layout sets both to 0.
 	float period_x, period_y;
@@ -108,6 +109,21 @@ void thr_grid_layout_sparse(thr_grid* g, float min_x, float min_y, float max_x, 
 /// NULL. Returns 0, or -1 when an allocation fails (the grid is then
 /// empty).
 int thr_grid_build_points(thr_grid* g, const float* x, const float* y, uint32_t n, const uint32_t* key);
+
+/// Most parts of thr_grid_build_points_split.
+#define THR_GRID_MAX_PARTS 64
+
+/// thr_grid_build_points on up to `parts` OpenMP threads: the same cells
+/// and the same items in the same order (the stable sort has one result).
+/// A dense grid is split into parts, each a range of the points and a
+/// range of cells; it pays where the points are nearly in cell order
+/// already (a sorting engine's storage order after the last step's
+/// reorder), so that few points fall outside their part's cells. A sparse
+/// grid, one part, or more such points than a sixteenth of the world
+/// build on the calling thread. *team: the threads of the split build, 0
+/// when it did not run. Returns 0, or -1 when an allocation fails.
+int thr_grid_build_points_split(thr_grid* g, const float* x, const float* y, uint32_t n, const uint32_t* key,
+                                uint32_t parts, uint32_t* team);
 
 /// thr_grid_layout for a box grid: the same cells for the same arguments.
 void thr_box_grid_layout(thr_box_grid* g, float min_x, float min_y, float max_x, float max_y, float cell,

@@ -150,8 +150,11 @@ static throng_status prepare(throng_world* w, const thr_engine* e, uint32_t thre
 	                       thr_world_cell_size(w), thr_world_max_cells(w), thr_world_max_cells(w));
 	thr_grid_wrap(g, d);
 	const thr_state* cs = thr_cur_c(w);
-	// A sorting engine's cells list agents by id.
-	if (thr_grid_build_points(g, cs->px, cs->py, w->count, e->sorted ? w->id : NULL) != 0) {
+	// A sorting engine's cells list agents by id. Its agents are stored in
+	// the last step's cell order: the grid builds split over the threads.
+	const uint32_t parts = e->sorted && w->count > THR_PARALLEL_MIN_AGENTS ? threads : 1u;
+	if (thr_grid_build_points_split(g, cs->px, cs->py, w->count, e->sorted ? w->id : NULL, parts,
+	                                &w->region_team[THR_REGION_GRID]) != 0) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for the agent grid");
 	}
 	if (due && thr_reserve_cell_groups(w) != 0) {

@@ -39,6 +39,7 @@
 /// throng_world.region_team, so tests/test_determinism.c can check that a
 /// thread count it asks for is the one that stepped the world.
 typedef enum thr_region {
+	THR_REGION_GRID,    ///< the agent grid's split build (thr_grid_build_points_split; 0: built serially)
 	THR_REGION_REORDER, ///< the store's reorder by cell (thr_store_reorder)
 	THR_REGION_TARGETS, ///< target selection (thr_select_targets)
 	THR_REGION_BLOCKS,  ///< the SIMD pass's batches of blocks

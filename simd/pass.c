@@ -12,6 +12,14 @@
 /// work split never depends on the thread count (only who does a batch).
 #define THR_BATCH_BLOCKS 32
 
+/// Batches a thread takes at a time: dynamically, so that a thread whose
+/// vCPU is taken by another process, or whose batches hold more shapes
+/// or neighbours, leaves the rest to the others instead of holding the
+/// step (docs/PERFORMANCE.md, "Two threads"). Each batch writes only its
+/// own agents and the reductions are maxima and integer sums: who takes
+/// a batch changes no bit.
+#define THR_BATCH_CHUNK 8
+
 static void free_soa(thr_shape_soa* s)
 {
 	free(s->a); free(s->b); free(s->c); free(s->d); free(s->index);
@@ -133,7 +141,7 @@ static throng_status simd_pass(const thr_step_ctx* step, thr_pass_stats* stats)
 	const bool counting = step->counts != NULL;
 	// Small worlds run on the calling thread (THR_PARALLEL_MIN_AGENTS); any
 	// split gives the same bits (max and integer sums).
-#pragma omp parallel for schedule(static) num_threads(threads) \
+#pragma omp parallel for schedule(dynamic, THR_BATCH_CHUNK) num_threads(threads) \
 	reduction(max : max_ratio, most_moved, nb_most_candidates, nb_most_met) \
 	reduction(+ : nonfinite, clamped, nb_candidates, nb_capped) reduction(thr_counts_add : counts) \
 	if (w->count > THR_PARALLEL_MIN_AGENTS)

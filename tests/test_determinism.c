@@ -72,6 +72,7 @@ typedef struct thread_run {
 	uint64_t hash[THREAD_CHECKS]; ///< after steps THREAD_CHECK_EVERY, 2 THREAD_CHECK_EVERY, ...
 	throng_world_stats stats;
 	uint32_t target_steps; ///< steps in which target selection ran
+	uint32_t grid_steps;   ///< steps whose agent grid was built split over the threads
 } thread_run;
 
 /// Runs `name` on `threads` threads and checks, after every step, that each
@@ -96,6 +97,12 @@ static thread_run run_threads(const char* name, uint32_t threads)
 		cr_assert_eq(w->region_team[THR_REGION_CONTACTS], threads,
 		             "%s, %u threads, step %u: the contact pass ran on %u threads", name, threads, step,
 		             w->region_team[THR_REGION_CONTACTS]);
+		// The agent grid builds split where its points are nearly in cell
+		// order (a dense grid), on one thread otherwise (0).
+		const uint32_t grid = w->region_team[THR_REGION_GRID];
+		cr_assert(grid == 0 || (threads > 1 && grid == threads),
+		          "%s, %u threads, step %u: the agent grid was built on %u threads", name, threads, step, grid);
+		r.grid_steps += grid != 0;
 		uint32_t targets = w->region_team[THR_REGION_TARGETS];
 		cr_assert(targets == 0 || targets == threads, "%s, %u threads, step %u: target selection ran on %u threads",
 		          name, threads, step, targets);
@@ -140,6 +147,10 @@ static void any_thread_count(const char* name, uint64_t pinned, bool targets)
 		                  r.stats.nonfinite == ref.stats.nonfinite,
 		          "%s: the stats differ between %u and %u threads", name, thread_counts[t], thread_counts[0]);
 		cr_assert_eq(r.target_steps, ref.target_steps);
+		if (strcmp(name, "circle") != 0) { // circle's ring has a sparse grid: built on one thread
+			cr_assert_gt(r.grid_steps, THREAD_STEPS / 2u, "%s, %u threads: the agent grid was split in %u steps of %u",
+			             name, thread_counts[t], r.grid_steps, THREAD_STEPS);
+		}
 	}
 }
 

@@ -561,3 +561,109 @@ Test(grid, sparse_layout_only_where_dense_would_widen_the_cells)
 	cr_assert(!g.sparse && g.nx == 1 && g.ny == 1);
 	thr_grid_free(&g);
 }
+
+/// Moves the points into cell order (a sorting engine's storage after its
+/// reorder), then `moved` of them by up to `step` m (a step's motion): the
+/// order the split build expects, with some points out of it.
+static void nearly_in_cell_order(uint64_t* rng, float* px, float* py, float step, uint32_t moved)
+{
+	static float sx[N], sy[N];
+	thr_grid g;
+	memset(&g, 0, sizeof g);
+	thr_grid_layout(&g, -20.0f, -20.0f, 20.0f, 20.0f, 1.0f, 1u << 20);
+	cr_assert_eq(thr_grid_build_points(&g, px, py, N, NULL), 0);
+	for (uint32_t k = 0; k < N; ++k) {
+		sx[k] = px[g.items[k]];
+		sy[k] = py[g.items[k]];
+	}
+	memcpy(px, sx, sizeof sx);
+	memcpy(py, sy, sizeof sy);
+	for (uint32_t m = 0; m < moved; ++m) {
+		const uint32_t i = (uint32_t)thr_test_uniform(rng, 0.0f, (float)N) % N;
+		px[i] += thr_test_uniform(rng, -step, step);
+		py[i] += thr_test_uniform(rng, -step, step);
+	}
+	thr_grid_free(&g);
+}
+
+// The split build lists the same cells and the same items in the same
+// order as the one-thread build, for any number of parts, with and
+// without keys: on points nearly in cell order (a few moved a cell or
+// two, some across the whole grid: foreign to their part), and on points
+// in no order at all (with parts of hundreds of points, too many foreign
+// points: it builds on one thread, *team 0; with parts of 47, each may
+// list all its points). Parts are processed on OpenMP's threads whatever
+// their count.
+Test(grid, split_build_equals_the_one_thread_build)
+{
+	static float px[N], py[N];
+	static uint32_t key[N];
+	const uint32_t parts[] = {2, 3, 7, 64, 100};
+	for (int world = 0; world < 3; ++world) {
+		uint64_t rng = 11u + (uint64_t)world;
+		random_world(&rng, px, py, 1.0f);
+		if (world < 2) {
+			nearly_in_cell_order(&rng, px, py, world == 0 ? 1.5f : 60.0f, N / 50u);
+		}
+		for (uint32_t i = 0; i < N; ++i) {
+			key[i] = i;
+		}
+		for (uint32_t s = 0; s < N / 20u; ++s) { // neighbours swapped: cells out of key order
+			const uint32_t a = (uint32_t)thr_test_uniform(&rng, 0.0f, (float)N) % (N - 1u);
+			const uint32_t t = key[a];
+			key[a] = key[a + 1u];
+			key[a + 1u] = t;
+		}
+		for (int keyed = 0; keyed < 2; ++keyed) {
+			const uint32_t* k = keyed ? key : NULL;
+			thr_grid ref;
+			memset(&ref, 0, sizeof ref);
+			thr_grid_layout(&ref, -20.0f, -20.0f, 20.0f, 20.0f, 1.0f, 1u << 20);
+			cr_assert_eq(thr_grid_build_points(&ref, px, py, N, k), 0);
+			const uint32_t cells = (uint32_t)(ref.nx * ref.ny);
+			for (size_t p = 0; p < sizeof parts / sizeof parts[0]; ++p) {
+				thr_grid g;
+				memset(&g, 0, sizeof g);
+				thr_grid_layout(&g, -20.0f, -20.0f, 20.0f, 20.0f, 1.0f, 1u << 20);
+				uint32_t team = 99;
+				cr_assert_eq(thr_grid_build_points_split(&g, px, py, N, k, parts[p], &team), 0);
+				cr_assert_eq(g.n_items, (uint32_t)N);
+				cr_assert_arr_eq(g.cell_start, ref.cell_start, (cells + 1u) * sizeof *g.cell_start,
+				                 "world %d, keyed %d, %u parts: the cells' starts differ", world, keyed, parts[p]);
+				cr_assert_arr_eq(g.items, ref.items, N * sizeof *g.items,
+				                 "world %d, keyed %d, %u parts: the items differ", world, keyed, parts[p]);
+				if (world == 2 && parts[p] <= 7u) {
+					// Parts of hundreds of points in no order: most foreign.
+					cr_assert_eq(team, 0u, "points in no order, %u parts: the split build ran (team %u)", parts[p],
+					             team);
+				} else if (world < 2) {
+					cr_assert_gt(team, 0u, "world %d, %u parts: the split build did not run", world, parts[p]);
+				}
+				thr_grid_free(&g);
+			}
+			thr_grid_free(&ref);
+		}
+	}
+}
+
+// One part, or a sparse grid: the one-thread build, *team 0.
+Test(grid, split_build_of_one_part_or_a_sparse_grid_is_the_one_thread_build)
+{
+	static float px[N], py[N];
+	uint64_t rng = 5;
+	random_world(&rng, px, py, 1.0f);
+	thr_grid d, s;
+	memset(&d, 0, sizeof d);
+	memset(&s, 0, sizeof s);
+	thr_grid_layout_sparse(&s, -20.0f, -20.0f, 20.0f, 20.0f, 1.0f, 4u, 1u << 20);
+	cr_assert(s.sparse);
+	thr_grid_layout(&d, -20.0f, -20.0f, 20.0f, 20.0f, 1.0f, 1u << 20);
+	uint32_t team = 99;
+	cr_assert_eq(thr_grid_build_points_split(&d, px, py, N, NULL, 1, &team), 0);
+	cr_assert_eq(team, 0u);
+	cr_assert_eq(thr_grid_build_points_split(&s, px, py, N, NULL, 4, &team), 0);
+	cr_assert_eq(team, 0u);
+	cr_assert_arr_eq(s.items, d.items, N * sizeof *s.items);
+	thr_grid_free(&d);
+	thr_grid_free(&s);
+}
