@@ -336,23 +336,51 @@ int thr_grid_build_points(thr_grid* g, const float* x, const float* y, uint32_t 
 /// One part of a split build: points [a, b), cells [lo, hi), its
 /// foreign points (cell outside [lo, hi)) at foreign[f0, f0 + nf).
 typedef struct grid_part {
-	uint32_t a, b, lo, hi, f0, cap, nf, total;
-	bool full; ///< more foreign points than cap
+	uint32_t a, b, lo, hi, f0, cap, nf;
+	bool full;                       ///< more foreign points than cap
+	uint32_t in[THR_GRID_MAX_PARTS]; ///< its points in each part's cells
 } grid_part;
 
-/// Counts the foreign points of the parts other than t that fall in t's cells.
-static void count_foreign(const thr_grid* g, const grid_part* part, uint32_t parts, uint32_t t, uint32_t* start)
+/// The part whose cells hold cell c: the last whose first cell is at most
+/// c (parts of no cells share their first cell with the next).
+static uint32_t part_of_cell(const grid_part* part, uint32_t parts, uint32_t c)
 {
-	const uint32_t lo = part[t].lo, width = part[t].hi - part[t].lo;
-	for (uint32_t u = 0; u < parts; ++u) {
-		const uint64_t* f = g->foreign + part[u].f0;
-		for (uint32_t j = 0; u != t && j < part[u].nf; ++j) {
-			const uint32_t c = (uint32_t)(f[j] >> 32);
-			if (c - lo < width) { // never a write to another part's cells, not even of + 0
-				start[c]++;
-			}
+	uint32_t lo = 0, hi = parts; // part[lo].lo <= c < part[hi].lo
+	while (hi - lo > 1u) {
+		const uint32_t mid = (lo + hi) / 2u;
+		if (part[mid].lo <= c) {
+			lo = mid;
+		} else {
+			hi = mid;
 		}
 	}
+	return lo;
+}
+
+/// Phase 1 of part t: counts its points in its cells into start (zeroed
+/// first), lists the others with their cells, and counts its points in
+/// every part's cells.
+static void count_own(const thr_grid* g, const float* x, const float* y, grid_part* part, uint32_t parts, uint32_t t,
+                      uint32_t* start)
+{
+	grid_part* p = &part[t];
+	const uint32_t lo = p->lo, width = p->hi - p->lo;
+	memset(start + lo, 0, (size_t)width * sizeof *start);
+	memset(p->in, 0, sizeof p->in);
+	uint64_t* f = g->foreign + p->f0;
+	for (uint32_t i = p->a; i < p->b; ++i) {
+		const uint32_t c = point_cell(g, x[i], y[i]);
+		if (c - lo < width) {
+			start[c]++;
+		} else if (p->nf < p->cap) {
+			f[p->nf++] = (uint64_t)c << 32 | i;
+			p->in[part_of_cell(part, parts, c)]++;
+		} else {
+			p->full = true;
+			return;
+		}
+	}
+	p->in[t] = p->b - p->a - p->nf;
 }
 
 /// Scatters part u's foreign points that fall in [lo, lo + width), the
@@ -365,6 +393,47 @@ static void place_foreign(const thr_grid* g, const grid_part* pu, uint32_t lo, u
 		if (c - lo < width) {
 			g->items[--start[c]] = (uint32_t)f[j];
 		}
+	}
+}
+
+/// Phase 2 of part t: the other parts' points in its cells counted, the
+/// ends of its cells summed from the points in the parts' cells before
+/// its own, then every point of its cells placed from the last index
+/// down, as the one-thread build: the later parts' foreign points, its
+/// own, the earlier parts' (each cell's start where its first point
+/// lands). It writes only its own cells' starts and items.
+static void place_part(const thr_grid* g, const float* x, const float* y, const grid_part* part, uint32_t parts,
+                       uint32_t t, uint32_t* start)
+{
+	const uint32_t lo = part[t].lo, hi = part[t].hi, width = hi - lo;
+	uint32_t before = 0;
+	for (uint32_t u = 0; u < parts; ++u) {
+		for (uint32_t v = 0; v < t; ++v) {
+			before += part[u].in[v];
+		}
+		const uint64_t* f = g->foreign + part[u].f0;
+		for (uint32_t j = 0; u != t && j < part[u].nf; ++j) {
+			const uint32_t c = (uint32_t)(f[j] >> 32);
+			if (c - lo < width) { // never a write to another part's cells, not even of + 0
+				start[c]++;
+			}
+		}
+	}
+	for (uint32_t c = lo; c < hi; ++c) {
+		before += start[c];
+		start[c] = before;
+	}
+	for (uint32_t u = parts; u-- > t + 1u;) {
+		place_foreign(g, &part[u], lo, width, start);
+	}
+	for (uint32_t i = part[t].b; i-- > part[t].a;) {
+		const uint32_t c = point_cell(g, x[i], y[i]);
+		if (c - lo < width) {
+			g->items[--start[c]] = i;
+		}
+	}
+	for (uint32_t u = t; u-- > 0;) {
+		place_foreign(g, &part[u], lo, width, start);
 	}
 }
 
@@ -385,6 +454,7 @@ int thr_grid_build_points_split(thr_grid* g, const float* x, const float* y, uin
 	}
 	g->n_cells = cells;
 	uint32_t* start = g->cell_start;
+	start[cells] = n;
 	// Part t: the points [n t / parts, n (t + 1) / parts) and the cells
 	// from the first of its points' cell (never below the part before's)
 	// to the next part's first. Every point is counted and placed by the
@@ -392,6 +462,8 @@ int thr_grid_build_points_split(thr_grid* g, const float* x, const float* y, uin
 	// from their parts' foreign lists (few, where the points are nearly in
 	// cell order). Within a cell the points of earlier parts come first,
 	// each list in index order: index order, as the one-thread build.
+	// Three barriers (a thread whose vCPU is taken costs a time slice at
+	// each): after the counts, after the placing, at the end.
 	grid_part part[THR_GRID_MAX_PARTS];
 	uint32_t f0 = 0;
 	for (uint32_t t = 0; t < parts; ++t) {
@@ -399,7 +471,14 @@ int thr_grid_build_points_split(thr_grid* g, const float* x, const float* y, uin
 		uint32_t lo = t == 0 ? 0 : point_cell(g, x[a], y[a]);
 		lo = t > 0 && lo < part[t - 1].lo ? part[t - 1].lo : lo;
 		const uint32_t cap = (b - a) / 16u + 64u;
-		part[t] = (grid_part){a, b, lo, cells, f0, cap, 0, 0, false};
+		part[t].a = a;
+		part[t].b = b;
+		part[t].lo = lo;
+		part[t].hi = cells;
+		part[t].f0 = f0;
+		part[t].cap = cap;
+		part[t].nf = 0;
+		part[t].full = false;
 		if (t > 0) {
 			part[t - 1].hi = lo;
 		}
@@ -407,86 +486,37 @@ int thr_grid_build_points_split(thr_grid* g, const float* x, const float* y, uin
 	}
 	bool full = false, failed = false;
 	uint32_t ran = 1; // without OpenMP: the parts one after another
-#pragma omp parallel num_threads(parts)
+#pragma omp parallel num_threads(parts) reduction(|| : failed)
 	{
 #ifdef _OPENMP
-#pragma omp single nowait
-		ran = (uint32_t)omp_get_num_threads();
+		if (omp_get_thread_num() == 0) {
+			ran = (uint32_t)omp_get_num_threads();
+		}
 #endif
-		// 1. Each part counts its points in its cells, listing the others.
 #pragma omp for schedule(static)
 		for (uint32_t t = 0; t < parts; ++t) {
-			grid_part* p = &part[t];
-			const uint32_t lo = p->lo, width = p->hi - p->lo;
-			memset(start + lo, 0, (size_t)width * sizeof *start);
-			uint64_t* f = g->foreign + p->f0;
-			for (uint32_t i = p->a; i < p->b; ++i) {
-				const uint32_t c = point_cell(g, x[i], y[i]);
-				if (c - lo < width) {
-					start[c]++;
-				} else if (p->nf < p->cap) {
-					f[p->nf++] = (uint64_t)c << 32 | i;
-				} else {
-					p->full = true;
-					break;
-				}
-			}
+			count_own(g, x, y, part, parts, t, start);
 		}
-#pragma omp single
+		bool any_full = false; // every thread reads the same flags
 		for (uint32_t t = 0; t < parts; ++t) {
-			full = full || part[t].full;
+			any_full = any_full || part[t].full;
 		}
-		// 2. The others' points in its cells, then the ends of its cells
-		// counted from the part's first (an implied barrier after each
-		// loop: the lists are complete before any part reads them).
-		if (!full) {
+		if (!any_full) {
 #pragma omp for schedule(static)
 			for (uint32_t t = 0; t < parts; ++t) {
-				count_foreign(g, part, parts, t, start);
-				uint32_t sum = 0;
-				for (uint32_t c = part[t].lo; c < part[t].hi; ++c) {
-					sum += start[c];
-					start[c] = sum;
-				}
-				part[t].total = sum;
+				place_part(g, x, y, part, parts, t, start);
 			}
-			// 3. From the last index down, as the one-thread build: the
-			// later parts' foreign points, the part's own, the earlier
-			// parts', each cell's start where its first point lands.
-#pragma omp for schedule(static)
-			for (uint32_t t = 0; t < parts; ++t) {
-				uint32_t before = 0;
-				for (uint32_t u = 0; u < t; ++u) {
-					before += part[u].total;
-				}
-				const uint32_t lo = part[t].lo, width = part[t].hi - part[t].lo;
-				for (uint32_t c = lo; c < part[t].hi; ++c) {
-					start[c] += before;
-				}
-				for (uint32_t u = parts; u-- > t + 1u;) {
-					place_foreign(g, &part[u], lo, width, start);
-				}
-				for (uint32_t i = part[t].b; i-- > part[t].a;) {
-					const uint32_t c = point_cell(g, x[i], y[i]);
-					if (c - lo < width) {
-						g->items[--start[c]] = i;
-					}
-				}
-				for (uint32_t u = t; u-- > 0;) {
-					place_foreign(g, &part[u], lo, width, start);
-				}
-			}
-			// 4. Each part's cells in key order.
-#pragma omp single
-			start[cells] = n;
+			// Each part's cells in key order (reads the next part's start).
 			if (key != NULL) {
-#pragma omp for schedule(static) reduction(|| : failed)
+#pragma omp for schedule(static) nowait
 				for (uint32_t t = 0; t < parts; ++t) {
-					const uint32_t k0 = start[part[t].lo], k1 = part[t].hi < cells ? start[part[t].hi] : n;
+					const uint32_t k0 = start[part[t].lo], k1 = start[part[t].hi];
 					failed = failed || order_cells(g, x, y, key, k0, k1) != 0;
 				}
 			}
 		}
+#pragma omp master
+		full = any_full;
 	}
 	if (full) {
 		return thr_grid_build_points(g, x, y, n, key);
