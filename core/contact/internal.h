@@ -118,7 +118,7 @@ static inline bool thr_block_has_pairs(const thr_contact_data* cd, uint32_t n, u
 /// is taken leaves its later runs to the others.
 static inline uint32_t thr_contact_run_count(uint32_t n, int threads, bool parallel)
 {
-	uint32_t runs = parallel ? 4u * (uint32_t)threads : 1u;
+	uint32_t runs = parallel ? 16u * (uint32_t)threads : 1u;
 	return runs < n ? runs : n;
 }
 

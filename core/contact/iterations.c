@@ -197,7 +197,7 @@ static void iterate_once(const thr_step_ctx* ctx, const thr_contact_iter* it, co
 	float* const qx[2] = {cd->q[0], cd->q[2]};
 	float* const qy[2] = {cd->q[1], cd->q[3]};
 	int* flag = &rd->seen[k + 1];
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, 16)
 	for (int64_t b = 0; b < (int64_t)m; ++b) {
 		const uint32_t block = set[b], first = block * THR_LANES;
 		const uint32_t end = first + THR_LANES < n ? first + THR_LANES : n;
