@@ -64,7 +64,8 @@ typedef struct thr_step_ctx {
 	/// fills them for every agent it steps, the contact stage reads them.
 	/// Each is an item of the step's arena (arena.h), taken by
 	/// thr_contact_prepare, that means one thing for the whole step; but
-	/// with an engine that sorts, near is the record's reorder buffer and
+	/// with an engine that sorts, near is the record's reorder buffer
+	/// (until the contact stage's listing, then its pair offsets) and
 	/// shaped_x and shaped_y the store's two spares, dead from the step's
 	/// reorder to its end (thr_contact_bind_store, after the reorder).
 	struct {
@@ -81,6 +82,10 @@ typedef struct thr_step_ctx {
 		/// THR_SHAPES_CLEAR.
 		float *shaped_x, *shaped_y;
 	};
+	/// Where the contact stage writes its pair offsets (count + 1): with
+	/// an engine that sorts, near's buffer, once the listing has read
+	/// near (thr_contact_bind_store); NULL: an arena item of their own.
+	uint32_t* pair_offsets;
 } thr_step_ctx;
 
 /// The lanes of the block of n slots from `first` (a multiple of
