@@ -303,6 +303,8 @@ static void agents_body(thr_ck_io* io, const throng_world* w)
 			emit_column_or_fill(io, w->path, count, THRONG_NO_PATH);
 		} else if (k == 21) {
 			emit_column_or_fill(io, w->unit, count, THRONG_NO_UNIT);
+		} else if (k == 15) {
+			emit_column_or_fill(io, w->target_agent, count, THRONG_NO_AGENT);
 		} else {
 			emit_column(io, col[k], count);
 		}

@@ -461,7 +461,7 @@ static void check_agents(thr_ck_io* io, throng_world* w, const ck_head* h, const
 		}
 	}
 	// Target agents, once every live id has its slot.
-	for (uint32_t i = 0; i < c->n && io->st == THRONG_OK; ++i) {
+	for (uint32_t i = 0; i < c->n && io->st == THRONG_OK && w->target_agent != NULL; ++i) {
 		const uint32_t t = w->target_agent[i];
 		if (t != THRONG_NO_AGENT && (t >= h->id_end || w->slot_of[t] == THR_NO_SLOT)) {
 			thr_ck_corrupt(io, agent_at(c, 15, i), "agent %u: target agent %u is not a live agent", w->id[i], t);
@@ -594,7 +594,14 @@ static void read_agents(thr_ck_io* io, throng_world* w, const ck_head* h)
 		               (size_t)count * want * 4u);
 		return;
 	}
-	if (thr_store_grow(w, count) != 0 || thr_store_reserve_ids(w, h->id_end) != 0) {
+	// The target_agent column, made when some agent has a target (store.h).
+	const uint8_t* targets = io->data + io->pos + (size_t)15u * count * 4u;
+	bool any_target = false;
+	for (size_t b = 0; b < (size_t)count * 4u && !any_target; ++b) {
+		any_target = targets[b] != 0xffu; // (THRONG_NO_AGENT)
+	}
+	if (thr_store_grow(w, count) != 0 || thr_store_reserve_ids(w, h->id_end) != 0 ||
+	    (any_target && thr_store_reserve_targets(w) != 0)) {
 		out_of_memory(io, "agents");
 		return;
 	}
@@ -612,7 +619,8 @@ static void read_agents(thr_ck_io* io, throng_world* w, const ck_head* h)
 		}
 		// The waypoints and paths of a world without paths, the units of
 		// one without units: none is kept, all are 0, THRONG_NO_PATH and
-		// THRONG_NO_UNIT (bytes 0xff).
+		// THRONG_NO_UNIT (bytes 0xff); so are the target agents of a world
+		// without its target_agent column (all THRONG_NO_AGENT: above).
 		const uint8_t fill = k == 9u ? 0u : 0xffu;
 		const char* what = k == 9u ? "heads for a waypoint" : k == 16u ? "follows a path" : "belongs to a unit";
 		const uint8_t* p = thr_ck_take(io, (size_t)count * 4u);

@@ -50,7 +50,7 @@ static int resolve_target(const throng_world* w, const thr_state* st, uint32_t i
 		*tv = w->threat_v;
 		return w->threat_active;
 	case THRONG_TARGET_AGENT: {
-		uint32_t t = w->target_agent[i];
+		uint32_t t = w->target_agent != NULL ? w->target_agent[i] : THRONG_NO_AGENT;
 		if (t == THRONG_NO_AGENT) {
 			return 0;
 		}

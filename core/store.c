@@ -99,8 +99,8 @@ static void single_views(throng_world* w, uint32_t** out[THR_SINGLE_ARRAYS])
 
 /// Whether single a, whose array is `array`, is moved with the agents:
 /// all but those not made yet (path before the first path, unit before
-/// the first unit: NULL) and combat's, which only in a combat-live world
-/// (store.h).
+/// the first unit, target_agent before the first target: NULL) and
+/// combat's, which only in a combat-live world (store.h).
 static bool single_moves(const thr_store* s, int a, const uint32_t* array)
 {
 	return array != NULL &&
@@ -139,13 +139,13 @@ static void* main_block(main_arrays* m, size_t n, bool totals)
 		(void**)&b1->px, (void**)&b1->py, (void**)&b1->vx, (void**)&b1->vy, (void**)&b1->hx, (void**)&b1->hy,
 		(void**)&b1->wander, (void**)&b1->noise,
 		(void**)&sg[0], (void**)&sg[1], (void**)&sg[2], (void**)&sg[3], (void**)&sg[4], (void**)&sg[5],
-		(void**)&sg[6], (void**)&sg[7], (void**)&sg[8],
+		(void**)&sg[7], (void**)&sg[8],
 		(void**)&m->total_x, (void**)&m->total_y};
 	return thr_alloc_arrays(arrays, THR_STORE_ARRAYS + (totals ? 2u : 0u), n, 4, 0);
 }
 
 /// Points the store's states (but their waypoints) and the world's views
-/// (but path and unit) at m.
+/// (but target_agent, path and unit) at m.
 static void bind_main(throng_world* w, const main_arrays* m)
 {
 	thr_store* s = &w->store;
@@ -157,7 +157,7 @@ static void bind_main(throng_world* w, const main_arrays* m)
 	uint32_t** views[THR_SINGLE_ARRAYS];
 	single_views(w, views);
 	for (int a = 0; a < THR_SINGLE_ARRAYS; ++a) {
-		if (a != THR_SINGLE_PATH && a != THR_SINGLE_UNIT) { // (the waypoint and unit blocks')
+		if (a != THR_SINGLE_PATH && a != THR_SINGLE_UNIT && a != THR_SINGLE_TARGET) { // (their own blocks')
 			*views[a] = m->single[a];
 		}
 	}
@@ -182,6 +182,7 @@ int thr_store_create(throng_world* w)
 	bind_main(w, &m);
 	w->path = NULL; // until the first path (thr_store_reserve_waypoints)
 	w->unit = NULL; // until the first unit (thr_store_reserve_units)
+	w->target_agent = NULL; // until the first target agent (thr_store_reserve_targets)
 	if (w->def.record_forces) {
 		void** const forces[2] = {(void**)&w->force_x, (void**)&w->force_y};
 		s->force_block = thr_alloc_arrays(forces, 2, n * THRONG_MAX_SLOTS, sizeof(float), THR_FORCE_FIRST_ARRAY);
@@ -255,10 +256,15 @@ int thr_store_grow(throng_world* w, uint32_t need)
 		void** const arrays[1] = {(void**)&m.single[THR_SINGLE_UNIT]};
 		unit_block = thr_alloc_arrays(arrays, 1, n, sizeof(uint32_t), THR_UNIT_FIRST_ARRAY);
 	}
-	// Room to keep the six blocks this replaces, made before anything
+	void* target_block = NULL;
+	if (block != NULL && s->target_block != NULL) {
+		void** const arrays[1] = {(void**)&m.single[THR_SINGLE_TARGET]};
+		target_block = thr_alloc_arrays(arrays, 1, n, sizeof(uint32_t), THR_TARGET_FIRST_ARRAY);
+	}
+	// Room to keep the seven blocks this replaces, made before anything
 	// changes, so that a failure leaves the world as it was.
-	if (block != NULL && s->keep && s->kept_cap - s->kept_n < 6u) {
-		const uint32_t room = s->kept_cap * 2u + 6u;
+	if (block != NULL && s->keep && s->kept_cap - s->kept_n < 7u) {
+		const uint32_t room = s->kept_cap * 2u + 7u;
 		thr_kept_block* kept = realloc(s->kept, (size_t)room * sizeof *kept);
 		if (kept == NULL) {
 			free(block);
@@ -269,12 +275,14 @@ int thr_store_grow(throng_world* w, uint32_t need)
 		}
 	}
 	if (block == NULL || (w->def.record_forces && force_block == NULL) ||
-	    (s->waypoint_block != NULL && waypoint_block == NULL) || (s->unit_block != NULL && unit_block == NULL)) {
+	    (s->waypoint_block != NULL && waypoint_block == NULL) || (s->unit_block != NULL && unit_block == NULL) ||
+	    (s->target_block != NULL && target_block == NULL)) {
 		free(block);
 		unmap_block(combat, combat_bytes);
 		free(force_block);
 		free(waypoint_block);
 		free(unit_block);
+		free(target_block);
 		return -1;
 	}
 	const size_t bytes = (size_t)w->count * 4u;
@@ -312,10 +320,10 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	// both go, and the next step makes new spares. Kept instead of freed
 	// while a caller holds views (throng_world_keep_replaced_arrays).
 	// The combat block, mapped, is the last.
-	void* const replaced[6] = {s->block,          s->spare_block, s->force_block,
-	                           s->waypoint_block, s->unit_block,  s->combat_block};
-	for (int b = 0; b < 6; ++b) {
-		const size_t mapped = b == 5 ? s->combat_bytes : 0u;
+	void* const replaced[7] = {s->block,      s->spare_block,  s->force_block, s->waypoint_block,
+	                           s->unit_block, s->target_block, s->combat_block};
+	for (int b = 0; b < 7; ++b) {
+		const size_t mapped = b == 6 ? s->combat_bytes : 0u;
 		if (s->keep && replaced[b] != NULL) {
 			s->kept[s->kept_n++] = (thr_kept_block){replaced[b], mapped};
 		} else if (mapped > 0u) {
@@ -332,11 +340,13 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	s->force_block = force_block;
 	s->waypoint_block = waypoint_block;
 	s->unit_block = unit_block;
+	s->target_block = target_block;
 	bind_main(w, &m);
 	s->buf[0].waypoint = wp[0];
 	s->buf[1].waypoint = wp[1];
 	w->path = m.single[THR_SINGLE_PATH];
 	w->unit = m.single[THR_SINGLE_UNIT];
+	w->target_agent = m.single[THR_SINGLE_TARGET];
 	w->force_x = fx;
 	w->force_y = fy;
 	w->capacity = (uint32_t)cap;
@@ -448,6 +458,7 @@ void thr_store_free(throng_world* w)
 	free(s->spare_block);
 	free(s->waypoint_block);
 	free(s->unit_block);
+	free(s->target_block);
 	free(s->force_block);
 	unmap_block(s->combat_block, s->combat_bytes);
 	free(s->slot_of);
@@ -503,22 +514,36 @@ int thr_store_reserve_waypoints(throng_world* w)
 	return 0;
 }
 
-int thr_store_reserve_units(throng_world* w)
+/// Makes a column of its own (block *block, page line `first`) of
+/// w->capacity entries of 0xff bytes into *view, once. Returns -1 when out
+/// of memory, changing nothing.
+static int reserve_column(throng_world* w, void** block, uint32_t** view, uint32_t first)
 {
-	thr_store* s = &w->store;
-	if (s->unit_block != NULL) {
+	if (*block != NULL) {
 		return 0;
 	}
-	uint32_t* unit;
-	void** const arrays[1] = {(void**)&unit};
-	s->unit_block = thr_alloc_arrays(arrays, 1, w->capacity, sizeof(uint32_t), THR_UNIT_FIRST_ARRAY);
-	if (s->unit_block == NULL) {
+	uint32_t* column;
+	void** const arrays[1] = {(void**)&column};
+	void* made = thr_alloc_arrays(arrays, 1, w->capacity, sizeof(uint32_t), first);
+	if (made == NULL) {
 		return -1;
 	}
-	_Static_assert(THRONG_NO_UNIT == UINT32_MAX, "a unit column of 0xff bytes");
-	memset(unit, 0xff, (size_t)w->capacity * sizeof *unit);
-	w->unit = unit;
+	memset(column, 0xff, (size_t)w->capacity * sizeof *column);
+	*block = made;
+	*view = column;
 	return 0;
+}
+
+int thr_store_reserve_units(throng_world* w)
+{
+	_Static_assert(THRONG_NO_UNIT == UINT32_MAX, "a unit column of 0xff bytes");
+	return reserve_column(w, &w->store.unit_block, &w->unit, THR_UNIT_FIRST_ARRAY);
+}
+
+int thr_store_reserve_targets(throng_world* w)
+{
+	_Static_assert(THRONG_NO_AGENT == UINT32_MAX, "a target_agent column of 0xff bytes");
+	return reserve_column(w, &w->store.target_block, &w->target_agent, THR_TARGET_FIRST_ARRAY);
 }
 
 int thr_store_reorder(throng_world* w, const uint32_t* perm, int threads)

@@ -17,7 +17,9 @@
 // path (before the first path every agent's waypoint is 0 and its path
 // THRONG_NO_PATH: w->path is NULL, and readers give those); the unit
 // column only in worlds with a unit (before, w->unit is NULL and readers
-// give THRONG_NO_UNIT).
+// give THRONG_NO_UNIT); the target_agent column only from the first
+// target agent given or the first step with a target rule due (before,
+// w->target_agent is NULL and readers give THRONG_NO_AGENT).
 // Combat's three columns (health, ready, combat_state) have a block of
 // their own, mapped fresh from the kernel and left untouched until a
 // world writes a value other than 0 in one of them (thr_store_combat_live:
@@ -66,6 +68,9 @@ typedef struct thr_state {
 /// unit's index among the singles: the unit block's, NULL before the
 /// world's first unit.
 #define THR_SINGLE_UNIT 12
+/// target_agent's index among the singles: the target block's, NULL
+/// before the world's first target agent (thr_store_reserve_targets).
+#define THR_SINGLE_TARGET 6
 /// health's and ready's indices among the singles: with combat_state, the
 /// combat block's (untouched until the world is combat-live).
 #define THR_SINGLE_HEALTH 10
@@ -83,15 +88,16 @@ typedef struct thr_state {
 #define THR_SPARES 2
 
 /// Where arrays start in the page lines (see thr_alloc_arrays): the main
-/// block's arrays (two states of 8, the singles but path, unit and
-/// combat's, then total_x and total_y when forces are recorded) from 0,
-/// the combat block, the spares, the waypoint block (two waypoint arrays
-/// and path), the unit block and the force block.
-#define THR_STORE_ARRAYS 25
+/// block's arrays (two states of 8, the singles but target_agent, path,
+/// unit and combat's, then total_x and total_y when forces are recorded)
+/// from 0, the combat block, the spares, the waypoint block (two waypoint
+/// arrays and path), the unit block, the target block and the force block.
+#define THR_STORE_ARRAYS 24
 #define THR_COMBAT_FIRST_ARRAY (THR_STORE_ARRAYS + 2)
 #define THR_SPARE_FIRST_ARRAY 32
 #define THR_WAYPOINT_FIRST_ARRAY (THR_SPARE_FIRST_ARRAY + THR_SPARES)
 #define THR_UNIT_FIRST_ARRAY (THR_WAYPOINT_FIRST_ARRAY + 3)
+#define THR_TARGET_FIRST_ARRAY (THR_UNIT_FIRST_ARRAY + 1)
 #define THR_FORCE_FIRST_ARRAY 42
 
 typedef struct thr_store {
@@ -107,6 +113,7 @@ typedef struct thr_store {
 	void* spare_block;    ///< the arrays first made spare
 	void* waypoint_block; ///< the two waypoint arrays and the path column (NULL: no path yet)
 	void* unit_block;     ///< the unit column (NULL: no unit yet)
+	void* target_block;   ///< the target_agent column (NULL: no target agent yet)
 	void* force_block;    ///< recorded forces per slot
 	void* combat_block;   ///< health, ready, combat_state: mapped pages (thr_map_arrays), combat_bytes of them
 	size_t combat_bytes;
@@ -180,6 +187,12 @@ int thr_store_reserve_waypoints(throng_world* w);
 /// first unit is added). Returns -1 when out of memory, changing nothing.
 int thr_store_reserve_units(throng_world* w);
 
+/// Makes the target_agent column, all THRONG_NO_AGENT (once per world;
+/// before a target agent other than THRONG_NO_AGENT is written, and before
+/// a step with a target rule due). Returns -1 when out of memory,
+/// changing nothing.
+int thr_store_reserve_targets(throng_world* w);
+
 /// Makes room in the store's slot_of for ids below id_end (new entries
 /// THR_NO_SLOT) and points w->slot_of at it in a whole world. Returns -1
 /// when out of memory, changing nothing.
@@ -214,10 +227,10 @@ uint32_t thr_store_remove(throng_world* w, const uint8_t* dead, uint32_t first, 
 /// same result. Needs thr_store_reserve_spares() first.
 int thr_store_reorder(throng_world* w, const uint32_t* perm, int threads);
 
-_Static_assert(THR_STORE_ARRAYS == 16 + THR_SINGLE_ARRAYS - THR_COMBAT_ARRAYS - 2,
-               "the main block holds two states of 8 and the singles but path, unit and combat's");
+_Static_assert(THR_STORE_ARRAYS == 16 + THR_SINGLE_ARRAYS - THR_COMBAT_ARRAYS - 3,
+               "the main block holds two states of 8 and the singles but target_agent, path, unit and combat's");
 _Static_assert(THR_SPARE_FIRST_ARRAY >= THR_COMBAT_FIRST_ARRAY + THR_COMBAT_ARRAYS &&
-                   THR_UNIT_FIRST_ARRAY + 1 <= THR_FORCE_FIRST_ARRAY,
+                   THR_TARGET_FIRST_ARRAY + 1 <= THR_FORCE_FIRST_ARRAY,
                "page lines of the blocks overlap");
 
 #endif

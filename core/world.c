@@ -191,7 +191,9 @@ void thr_spawn_one(throng_world* w, const throng_agent_def* a, uint32_t source)
 	w->radius[i] = a->radius;
 	w->archetype[i] = a->archetype;
 	w->group[i] = a->group;
-	w->target_agent[i] = a->target_agent;
+	if (w->target_agent != NULL) { // (else a->target_agent is THRONG_NO_AGENT: throng_world_spawn made it)
+		w->target_agent[i] = a->target_agent;
+	}
 	if (w->path != NULL) { // (else a->path is THRONG_NO_PATH: the world has no path)
 		w->path[i] = a->path;
 	}
@@ -257,7 +259,12 @@ throng_status throng_world_spawn(throng_world* w, const throng_agent_def* defs, 
 			return st;
 		}
 	}
-	if (thr_store_grow(w, w->count + count) != 0 || thr_store_reserve_ids(w, (uint64_t)first + count) != 0) {
+	bool targets = false;
+	for (uint32_t k = 0; k < count && !targets; ++k) {
+		targets = defs[k].target_agent != THRONG_NO_AGENT;
+	}
+	if (thr_store_grow(w, w->count + count) != 0 || thr_store_reserve_ids(w, (uint64_t)first + count) != 0 ||
+	    (targets && thr_store_reserve_targets(w) != 0)) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_spawn: out of memory for %u agents",
 		                w->count + count);
 	}
@@ -321,7 +328,7 @@ throng_status throng_world_get_agent(const throng_world* w, uint32_t id, throng_
 	out->archetype = w->archetype[i];
 	out->group = w->group[i];
 	out->target = v2(w->tx[i], w->ty[i]);
-	out->target_agent = w->target_agent[i];
+	out->target_agent = w->target_agent != NULL ? w->target_agent[i] : THRONG_NO_AGENT;
 	out->wander_angle = s->wander[i];
 	out->noise_angle = s->noise[i];
 	out->path = w->path != NULL ? w->path[i] : THRONG_NO_PATH;
@@ -356,10 +363,15 @@ throng_status throng_world_set_target_agent(throng_world* w, uint32_t id, uint32
 		// In a part world the part must hold the target, or the step could not read it.
 		st = thr_find_agent(w, target_agent, "throng_world_set_target_agent: target_agent", &unused);
 	}
+	if (st == THRONG_OK && target_agent != THRONG_NO_AGENT && thr_store_reserve_targets(w) != 0) {
+		st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_set_target_agent: out of memory");
+	}
 	if (st != THRONG_OK) {
 		return st;
 	}
-	w->target_agent[i] = target_agent;
+	if (w->target_agent != NULL) { // (else target_agent is THRONG_NO_AGENT, as every agent's)
+		w->target_agent[i] = target_agent;
+	}
 	return THRONG_OK;
 }
 
@@ -511,7 +523,7 @@ uint64_t throng_world_hash(const throng_world* w)
 		for (int k = 0; k < 10; ++k) {
 			memcpy(&b[k], &f[k][i], sizeof(float)); // the bits, -0 and +0 apart
 		}
-		b[10] = w->target_agent[i];
+		b[10] = w->target_agent != NULL ? w->target_agent[i] : THRONG_NO_AGENT;
 		b[11] = w->path != NULL ? w->path[i] : THRONG_NO_PATH;
 		b[12] = s->waypoint != NULL ? s->waypoint[i] : 0;
 		if (++used == BATCH) {

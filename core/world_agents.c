@@ -45,7 +45,7 @@ void thr_remove_marked(throng_world* w, const uint8_t* dead, uint32_t first, uin
 	}
 	w->count = thr_store_remove(w, dead, first, !thr_world_engine(w)->sorted, scratch);
 	// Whoever targeted a removed agent targets nobody.
-	for (uint32_t i = 0; i < w->count; ++i) {
+	for (uint32_t i = 0; w->target_agent != NULL && i < w->count; ++i) {
 		const uint32_t t = w->target_agent[i];
 		if (t != THRONG_NO_AGENT && w->slot_of[t] == THR_NO_SLOT) {
 			w->target_agent[i] = THRONG_NO_AGENT;

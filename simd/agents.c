@@ -261,7 +261,9 @@ static void load_target_agents(const thr_wide_ctx* ctx, uint32_t base, int n, la
 {
 	const throng_world* w = ctx->w;
 	const thr_state* cs = ctx->cs;
-	const thr_iw ta = thr_iw_loadu((const int32_t*)w->target_agent + base);
+	// No target_agent column yet (store.h): no lane has a target agent.
+	const thr_iw ta = w->target_agent != NULL ? thr_iw_loadu((const int32_t*)w->target_agent + base)
+	                                          : thr_iw_set1((int32_t)THRONG_NO_AGENT);
 	const thr_mw has = thr_mw_andnot(thr_mw_first(n), thr_iw_eq(ta, thr_iw_set1((int32_t)THRONG_NO_AGENT)));
 	// Lanes without a target agent read slot 0 (the block's own agents
 	// exist) and are zeroed below.

@@ -333,7 +333,8 @@ static int by_address(const void* a, const void* b)
 }
 
 // Every array the SIMD engine's reorder touches (two states of 9 in a
-// world with a path, the 10 singles, the store's 2 spares)
+// world with a path, the 10 singles with a target agent, the store's 2
+// spares)
 // starts in its own line of a page, 64-byte aligned, and no two overlap:
 // arrays that all start at one page offset cost the reorder 7x
 // (docs/PERFORMANCE.md).
@@ -347,8 +348,9 @@ Test(layout, per_agent_arrays_start_in_different_page_lines)
 		cr_assert_eq(throng_world_add_archetype(w, &ctl, NULL), THRONG_OK);
 		const throng_vec2 points[2] = {{1.0f, 0.0f}, {2.0f, 0.0f}};
 		cr_assert_eq(throng_world_add_path(w, points, 2, false, NULL), THRONG_OK, "%s", throng_last_error());
-		throng_agent_def a = throng_agent_default_def();
-		cr_assert_eq(throng_world_spawn(w, &a, 1, NULL), THRONG_OK, "%s", throng_last_error());
+		throng_agent_def a[2] = {throng_agent_default_def(), throng_agent_default_def()};
+		a[1].target_agent = 0; // (the target_agent column)
+		cr_assert_eq(throng_world_spawn(w, a, 2, NULL), THRONG_OK, "%s", throng_last_error());
 		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error()); // the spares
 		void* p[40];
 		int n = 0;
@@ -386,8 +388,8 @@ Test(layout, per_agent_arrays_start_in_different_page_lines)
 static bool in_store(const thr_store* s, const void* p, size_t bytes, size_t span)
 {
 	const char* q = p;
-	const char* blocks[4] = {s->block, s->spare_block, s->waypoint_block, s->force_block};
-	for (int b = 0; b < 4; ++b) {
+	const char* blocks[5] = {s->block, s->spare_block, s->waypoint_block, s->target_block, s->force_block};
+	for (int b = 0; b < 5; ++b) {
 		if (blocks[b] != NULL && q >= blocks[b] && q + bytes <= blocks[b] + span) {
 			return true;
 		}
@@ -415,6 +417,7 @@ Test(layout, per_agent_arrays_stay_in_the_store)
 		for (int k = 0; k < 300; ++k) {
 			a[k] = throng_agent_default_def();
 			a[k].position = (throng_vec2){thr_test_uniform(&rng, -19.0f, 19.0f), thr_test_uniform(&rng, -19.0f, 19.0f)};
+			a[k].target_agent = (uint32_t)(k + 1) % 300u; // (the target_agent column)
 		}
 		const throng_vec2 points[2] = {{1.0f, 0.0f}, {2.0f, 0.0f}};
 		cr_assert_eq(throng_world_add_path(w, points, 2, false, NULL), THRONG_OK, "%s", throng_last_error());
@@ -486,6 +489,56 @@ Test(layout, waypoint_arrays_wait_for_the_first_path)
 		cr_assert_eq(st.waypoint, 2u, "engine %d", e);
 		cr_assert_eq(throng_world_get_agent(w, 0, &st), THRONG_OK);
 		cr_assert_eq(st.waypoint, 0u);
+		throng_world_destroy(w);
+	}
+}
+
+// The target_agent column waits for the world's first target agent:
+// before it every agent reads THRONG_NO_AGENT (and hashes so), a target
+// given makes it, and so does the first step with a target rule due.
+Test(layout, target_agent_column_waits_for_the_first_target)
+{
+	for (int e = 0; e < 2; ++e) {
+		engine_under_test = e ? THRONG_ENGINE_SIMD : THRONG_ENGINE_SCALAR;
+		throng_world* w = make_world(THRONG_BOUNDS_CONTAIN, 8, 3);
+		throng_controller ctl = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+		throng_slot pursue = throng_slot_default_def(THRONG_PURSUIT);
+		pursue.params.target = THRONG_TARGET_AGENT;
+		throng_controller_add(&ctl, pursue);
+		cr_assert_eq(throng_world_add_archetype(w, &ctl, NULL), THRONG_OK, "%s", throng_last_error());
+		throng_agent_def a[2] = {throng_agent_default_def(), throng_agent_default_def()};
+		a[1].position = (throng_vec2){5.0f, 0.0f};
+		a[1].group = 1;
+		cr_assert_eq(throng_world_spawn(w, a, 2, NULL), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_set_target_agent(w, 1, THRONG_NO_AGENT), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		cr_assert_null(w->target_agent);
+		throng_agent_state st;
+		cr_assert_eq(throng_world_get_agent(w, 0, &st), THRONG_OK);
+		cr_assert_eq(st.target_agent, THRONG_NO_AGENT);
+		cr_assert_eq(throng_world_set_target_agent(w, 0, 1), THRONG_OK, "%s", throng_last_error());
+		cr_assert_not_null(w->target_agent);
+		cr_assert_eq(throng_world_get_agent(w, 0, &st), THRONG_OK);
+		cr_assert_eq(st.target_agent, 1u);
+		cr_assert_eq(throng_world_get_agent(w, 1, &st), THRONG_OK);
+		cr_assert_eq(st.target_agent, THRONG_NO_AGENT);
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_get_agent(w, 0, &st), THRONG_OK);
+		cr_assert_gt(st.velocity.x, 0.0f, "engine %d: agent 0 pursues agent 1, to its right", e);
+		throng_world_destroy(w);
+		// A target rule: the column is made by the first step it is due.
+		w = make_world(THRONG_BOUNDS_CONTAIN, 8, 3);
+		ctl.target_rule.enabled = true;
+		ctl.target_rule.group = 1;
+		ctl.target_rule.sight_radius = 10.0f;
+		ctl.target_rule.every = 1;
+		cr_assert_eq(throng_world_add_archetype(w, &ctl, NULL), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_spawn(w, a, 2, NULL), THRONG_OK, "%s", throng_last_error());
+		cr_assert_null(w->target_agent);
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		cr_assert_not_null(w->target_agent);
+		cr_assert_eq(throng_world_get_agent(w, 0, &st), THRONG_OK);
+		cr_assert_eq(st.target_agent, 1u, "engine %d: agent 0 picks agent 1, of group 1", e);
 		throng_world_destroy(w);
 	}
 }
