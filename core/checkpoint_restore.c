@@ -411,7 +411,7 @@ static void check_agents(thr_ck_io* io, throng_world* w, const ck_head* h, const
 {
 	const thr_state* s = thr_cur_c(w);
 	static const char* const names[8] = {"x", "y", "vx", "vy", "hx", "hy", "wander angle", "noise angle"};
-	const float* const state[8] = {s->px, s->py, s->vx, s->vy, s->hx, s->hy, s->wander, s->noise};
+	const float* const state[8] = {s->px, s->py, s->vx, s->vy, s->hx, s->hy, w->wander, w->noise};
 	for (uint32_t i = 0; i < c->n && io->st == THRONG_OK; ++i) {
 		const uint32_t id = w->id[i];
 		if (id >= h->id_end) {
@@ -608,7 +608,7 @@ static void read_agents(thr_ck_io* io, throng_world* w, const ck_head* h)
 	thr_state* s = thr_cur(w);
 	uint32_t* const col[THR_CK_AGENT_COLUMNS] = {
 		w->id,         (uint32_t*)s->px,        (uint32_t*)s->py,     (uint32_t*)s->vx,     (uint32_t*)s->vy,
-		(uint32_t*)s->hx, (uint32_t*)s->hy,     (uint32_t*)s->wander, (uint32_t*)s->noise,  s->waypoint,
+		(uint32_t*)s->hx, (uint32_t*)s->hy,     (uint32_t*)w->wander, (uint32_t*)w->noise,  s->waypoint,
 		(uint32_t*)w->max_speed, (uint32_t*)w->max_force, (uint32_t*)w->radius, w->archetype, w->group,
 		w->target_agent, w->path, (uint32_t*)w->tx, (uint32_t*)w->ty, (uint32_t*)w->health, w->ready, w->unit};
 	const ck_columns c = {io->pos, count};

@@ -7,10 +7,12 @@
 // the agent grid, the store's reorder when the engine wants agents sorted
 // by cell, target selection), the engine's pass (every agent: behaviours,
 // blend, integrate, from state `read` into state `write`), finish (merge
-// the pass's figures into the world's stats, make `write` current, once).
+// the pass's figures into the world's stats, keep the wander angles the
+// pass turned (core/angles.c), make `write` current, once).
 // Everything that can fail runs before anything of the world changes,
-// except the pass; a pass that fails leaves `write` unseen, and the step
-// puts back what target selection changed.
+// except the pass; a pass that fails leaves `write` unseen (it reads the
+// wander angles and writes none), and the step puts back what target
+// selection changed.
 #ifndef THRONG_CORE_ENGINE_H
 #define THRONG_CORE_ENGINE_H
 

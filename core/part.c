@@ -237,10 +237,10 @@ static throng_status check_records(const throng_world* w, const throng_agent_rec
 // the first path on, the unit, only from the first unit on, and the
 // target agent, only from the first target agent on, are written out by
 // each.
-#define RECORD_STATE(X) X(px) X(py) X(vx) X(vy) X(hx) X(hy) X(wander) X(noise)
+#define RECORD_STATE(X) X(px) X(py) X(vx) X(vy) X(hx) X(hy)
 #define RECORD_SINGLES(X)                                                                                    \
 	X(id) X(max_speed) X(max_force) X(radius) X(archetype) X(group) X(tx) X(ty)                                \
-	X(health) X(ready) X(combat_state)
+	X(health) X(ready) X(combat_state) X(wander) X(noise)
 
 /// Writes record r into slot i of w: its current state and its singles,
 /// and its zone bits (by id).

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "angles.h"
 #include "combat.h"
 #include "contact.h"
 #include "counters.h"
@@ -313,6 +314,7 @@ throng_status throng_world_step(throng_world* w)
 		}
 		return end_step(w, st);
 	}
+	thr_advance_angles(&ctx); // nothing fails from here: the angles the pass turned, kept
 	end_step(w, THRONG_OK);
 	merge_stats(w, &ps);
 	w->stats.threads_last = team;

@@ -95,6 +95,8 @@ static void single_views(throng_world* w, uint32_t** out[THR_SINGLE_ARRAYS])
 	out[11] = &w->ready;
 	out[12] = &w->unit;
 	out[THR_SINGLE_COMBAT_STATE] = &w->combat_state;
+	out[THR_SINGLE_WANDER] = (uint32_t**)&w->wander;
+	out[THR_SINGLE_NOISE] = (uint32_t**)&w->noise;
 }
 
 /// Whether single a, whose array is `array`, is moved with the agents:
@@ -135,11 +137,9 @@ static void* main_block(main_arrays* m, size_t n, bool totals)
 	// The reorder reads one state and writes the other: both in the block.
 	void** const arrays[THR_STORE_ARRAYS + 2] = {
 		(void**)&b0->px, (void**)&b0->py, (void**)&b0->vx, (void**)&b0->vy, (void**)&b0->hx, (void**)&b0->hy,
-		(void**)&b0->wander, (void**)&b0->noise,
 		(void**)&b1->px, (void**)&b1->py, (void**)&b1->vx, (void**)&b1->vy, (void**)&b1->hx, (void**)&b1->hy,
-		(void**)&b1->wander, (void**)&b1->noise,
 		(void**)&sg[0], (void**)&sg[1], (void**)&sg[2], (void**)&sg[3], (void**)&sg[4], (void**)&sg[5],
-		(void**)&sg[7], (void**)&sg[8],
+		(void**)&sg[7], (void**)&sg[8], (void**)&sg[THR_SINGLE_WANDER], (void**)&sg[THR_SINGLE_NOISE],
 		(void**)&m->total_x, (void**)&m->total_y};
 	return thr_alloc_arrays(arrays, THR_STORE_ARRAYS + (totals ? 2u : 0u), n, 4, 0);
 }
@@ -295,8 +295,6 @@ int thr_store_grow(throng_world* w, uint32_t need)
 		memcpy(to->vy, from->vy, bytes);
 		memcpy(to->hx, from->hx, bytes);
 		memcpy(to->hy, from->hy, bytes);
-		memcpy(to->wander, from->wander, bytes);
-		memcpy(to->noise, from->noise, bytes);
 		if (waypoint_block != NULL) {
 			memcpy(wp[b], from->waypoint, bytes);
 		}
@@ -353,8 +351,8 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	return 0;
 }
 
-/// Most arrays agent_arrays lists: two states of 9, the singles, the totals.
-#define THR_AGENT_ARRAYS (18 + THR_SINGLE_ARRAYS + 2)
+/// Most arrays agent_arrays lists: two states of 7, the singles, the totals.
+#define THR_AGENT_ARRAYS (14 + THR_SINGLE_ARRAYS + 2)
 
 /// Every per-agent array that travels with an agent, as 32-bit words
 /// (NULL: no waypoints, no recorded totals, no combat yet): both states (the other one is
@@ -366,11 +364,11 @@ static int agent_arrays(throng_world* w, uint32_t* out[THR_AGENT_ARRAYS])
 	thr_state* pr = &w->store.buf[w->store.cur ^ 1];
 	uint32_t* const arrays[THR_AGENT_ARRAYS] = {
 		(uint32_t*)st->px, (uint32_t*)st->py, (uint32_t*)st->vx, (uint32_t*)st->vy, (uint32_t*)st->hx,
-		(uint32_t*)st->hy, (uint32_t*)st->wander, (uint32_t*)st->noise, st->waypoint, (uint32_t*)pr->px,
-		(uint32_t*)pr->py, (uint32_t*)pr->vx, (uint32_t*)pr->vy, (uint32_t*)pr->hx, (uint32_t*)pr->hy,
-		(uint32_t*)pr->wander, (uint32_t*)pr->noise, pr->waypoint, w->id, (uint32_t*)w->max_speed,
+		(uint32_t*)st->hy, st->waypoint, (uint32_t*)pr->px, (uint32_t*)pr->py, (uint32_t*)pr->vx,
+		(uint32_t*)pr->vy, (uint32_t*)pr->hx, (uint32_t*)pr->hy, pr->waypoint, w->id, (uint32_t*)w->max_speed,
 		(uint32_t*)w->max_force, (uint32_t*)w->radius, w->archetype, w->group, w->target_agent, w->path,
-		(uint32_t*)w->tx, (uint32_t*)w->ty, w->unit, (uint32_t*)w->total_x, (uint32_t*)w->total_y,
+		(uint32_t*)w->tx, (uint32_t*)w->ty, w->unit, (uint32_t*)w->wander, (uint32_t*)w->noise,
+		(uint32_t*)w->total_x, (uint32_t*)w->total_y,
 		// Combat's, in a combat-live world only (store.h).
 		w->store.combat_live ? (uint32_t*)w->health : NULL, w->store.combat_live ? w->ready : NULL,
 		w->store.combat_live ? w->combat_state : NULL};
@@ -551,8 +549,8 @@ int thr_store_reorder(throng_world* w, const uint32_t* perm, int threads)
 	thr_store* s = &w->store;
 	const thr_state* src = &s->buf[s->cur];
 	thr_state* dst = &s->buf[s->cur ^ 1];
-	const float* const sf[8] = {src->px, src->py, src->vx, src->vy, src->hx, src->hy, src->wander, src->noise};
-	float* const df[8] = {dst->px, dst->py, dst->vx, dst->vy, dst->hx, dst->hy, dst->wander, dst->noise};
+	const float* const sf[6] = {src->px, src->py, src->vx, src->vy, src->hx, src->hy};
+	float* const df[6] = {dst->px, dst->py, dst->vx, dst->vy, dst->hx, dst->hy};
 	const uint32_t* swp = src->waypoint;
 	uint32_t* dwp = dst->waypoint;
 	uint32_t** views[THR_SINGLE_ARRAYS];
@@ -573,7 +571,7 @@ int thr_store_reorder(throng_world* w, const uint32_t* perm, int threads)
 				thr_note_team(w, THR_REGION_REORDER);
 			}
 			const uint32_t from = perm[k];
-			for (int a = 0; a < 8; ++a) {
+			for (int a = 0; a < 6; ++a) {
 				df[a][k] = sf[a][from];
 			}
 		}

@@ -4,15 +4,17 @@
 // Design. Everything an engine reads for every agent every step lives in
 // its own 64-byte aligned array, padded to a multiple of THR_LANES entries
 // (padding is zero), so vector passes load whole lanes with no scalar
-// tail. The dynamic state (position, velocity, heading, wander angles,
-// waypoint) is double-buffered: a step reads one buffer and writes the
-// other, so no agent sees a neighbour's new state within a step and the
-// visiting order cannot change a bit. Per-agent settings (limits,
-// archetype, group, targets) change only between steps and are single.
+// tail. The dynamic state (position, velocity, heading, waypoint) is
+// double-buffered: a step reads one buffer and writes the other, so no
+// agent sees a neighbour's new state within a step and the visiting order
+// cannot change a bit. Per-agent settings (limits, archetype, group,
+// targets) change only between steps and are single; so are the wander
+// angles, which no agent reads of another: the pass reads them and the
+// step advances them in place once it can no longer fail (core/angles.c).
 // A reorder gathers each single array into a spare array, which becomes
 // the array, and the old array becomes the spare for a later one: two
-// spares (made by the first reorder) serve all ten, one chain each, so the
-// two chains run on two threads without a barrier (thr_store_reorder).
+// spares (made by the first reorder) serve all twelve, one chain each, so
+// the two chains run on two threads without a barrier (thr_store_reorder).
 // The waypoint arrays and the path column exist only in worlds with a
 // path (before the first path every agent's waypoint is 0 and its path
 // THRONG_NO_PATH: w->path is NULL, and readers give those); the unit
@@ -54,14 +56,14 @@
 /// The double-buffered per-agent state.
 typedef struct thr_state {
 	float *px, *py, *vx, *vy, *hx, *hy;
-	float *wander, *noise; ///< persistent wander angles
-	uint32_t* waypoint;    ///< path following: the waypoint each agent heads for (NULL: no path in the world, all 0)
+	uint32_t* waypoint; ///< path following: the waypoint each agent heads for (NULL: no path in the world, all 0)
 } thr_state;
 
 /// Single per-agent arrays that travel with the agents in a reorder (id,
 /// max_speed, max_force, radius, archetype, group, target_agent, tx, ty,
-/// path, health, ready, unit, combat_state), of 4 bytes each.
-#define THR_SINGLE_ARRAYS 14
+/// path, health, ready, unit, combat_state, wander, noise), of 4 bytes
+/// each.
+#define THR_SINGLE_ARRAYS 16
 /// path's index among the singles: the waypoint block's, NULL before the
 /// world's first path.
 #define THR_SINGLE_PATH 9
@@ -82,17 +84,20 @@ typedef struct thr_state {
 /// it anew afterwards (thr_combat_apply clears the marks and sets the
 /// step's own), so no mark ever crosses a reorder. Removals move it.
 #define THR_SINGLE_COMBAT_STATE 13
+/// The wander angles' indices among the singles (the main block's).
+#define THR_SINGLE_WANDER 14
+#define THR_SINGLE_NOISE 15
 
 /// Spare arrays a reorder gathers the singles into: one chain of singles
 /// each (thr_store_reorder).
 #define THR_SPARES 2
 
 /// Where arrays start in the page lines (see thr_alloc_arrays): the main
-/// block's arrays (two states of 8, the singles but target_agent, path,
+/// block's arrays (two states of 6, the singles but target_agent, path,
 /// unit and combat's, then total_x and total_y when forces are recorded)
 /// from 0, the combat block, the spares, the waypoint block (two waypoint
 /// arrays and path), the unit block, the target block and the force block.
-#define THR_STORE_ARRAYS 24
+#define THR_STORE_ARRAYS 22
 #define THR_COMBAT_FIRST_ARRAY (THR_STORE_ARRAYS + 2)
 #define THR_SPARE_FIRST_ARRAY 32
 #define THR_WAYPOINT_FIRST_ARRAY (THR_SPARE_FIRST_ARRAY + THR_SPARES)
@@ -227,8 +232,8 @@ uint32_t thr_store_remove(throng_world* w, const uint8_t* dead, uint32_t first, 
 /// same result. Needs thr_store_reserve_spares() first.
 int thr_store_reorder(throng_world* w, const uint32_t* perm, int threads);
 
-_Static_assert(THR_STORE_ARRAYS == 16 + THR_SINGLE_ARRAYS - THR_COMBAT_ARRAYS - 3,
-               "the main block holds two states of 8 and the singles but target_agent, path, unit and combat's");
+_Static_assert(THR_STORE_ARRAYS == 12 + THR_SINGLE_ARRAYS - THR_COMBAT_ARRAYS - 3,
+               "the main block holds two states of 6 and the singles but target_agent, path, unit and combat's");
 _Static_assert(THR_SPARE_FIRST_ARRAY >= THR_COMBAT_FIRST_ARRAY + THR_COMBAT_ARRAYS &&
                    THR_TARGET_FIRST_ARRAY + 1 <= THR_FORCE_FIRST_ARRAY,
                "page lines of the blocks overlap");

@@ -179,8 +179,8 @@ void thr_spawn_one(throng_world* w, const throng_agent_def* a, uint32_t source)
 	s->hy[i] = h.y;
 	// Choice: the circle wander starts straight ahead (angle 0 in the
 	// local frame) and the noise wander along the heading.
-	s->wander[i] = 0.0f;
-	s->noise[i] = thr_atan2f(h.y, h.x);
+	w->wander[i] = 0.0f;
+	w->noise[i] = thr_atan2f(h.y, h.x);
 	if (s->waypoint != NULL) {
 		s->waypoint[i] = 0;
 	}
@@ -329,8 +329,8 @@ throng_status throng_world_get_agent(const throng_world* w, uint32_t id, throng_
 	out->group = w->group[i];
 	out->target = v2(w->tx[i], w->ty[i]);
 	out->target_agent = w->target_agent != NULL ? w->target_agent[i] : THRONG_NO_AGENT;
-	out->wander_angle = s->wander[i];
-	out->noise_angle = s->noise[i];
+	out->wander_angle = w->wander[i];
+	out->noise_angle = w->noise[i];
 	out->path = w->path != NULL ? w->path[i] : THRONG_NO_PATH;
 	out->waypoint = s->waypoint != NULL ? s->waypoint[i] : 0;
 	out->health = w->health[i];
@@ -511,7 +511,7 @@ uint64_t throng_world_hash(const throng_world* w)
 	enum { BATCH = 256, FIELDS = 13 };
 	uint32_t buf[BATCH * FIELDS];
 	uint32_t used = 0;
-	const float* const f[10] = {s->px, s->py, s->vx, s->vy, s->hx, s->hy, s->wander, s->noise, w->tx, w->ty};
+	const float* const f[10] = {s->px, s->py, s->vx, s->vy, s->hx, s->hy, w->wander, w->noise, w->tx, w->ty};
 	// Ids may be sparse: removed agents', or in a part world the whole's.
 	const uint32_t ids = thr_id_end(w);
 	for (uint32_t id = 0; id < ids; ++id) {

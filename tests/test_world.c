@@ -332,8 +332,8 @@ static int by_address(const void* a, const void* b)
 	return (x > y) - (x < y);
 }
 
-// Every array the SIMD engine's reorder touches (two states of 9 in a
-// world with a path, the 10 singles with a target agent, the store's 2
+// Every array the SIMD engine's reorder touches (two states of 7 in a
+// world with a path, the 12 singles with a target agent, the store's 2
 // spares)
 // starts in its own line of a page, 64-byte aligned, and no two overlap:
 // arrays that all start at one page offset cost the reorder 7x
@@ -356,14 +356,14 @@ Test(layout, per_agent_arrays_start_in_different_page_lines)
 		int n = 0;
 		for (int b = 0; b < 2; ++b) {
 			thr_state* s = &w->store.buf[b];
-			void* st[9] = {s->px, s->py, s->vx, s->vy, s->hx, s->hy, s->wander, s->noise, s->waypoint};
+			void* st[7] = {s->px, s->py, s->vx, s->vy, s->hx, s->hy, s->waypoint};
 			memcpy(p + n, st, sizeof st);
-			n += 9;
+			n += 7;
 		}
-		void* singles[10] = {w->id,    w->max_speed,    w->max_force, w->radius, w->archetype,
-		                     w->group, w->target_agent, w->path,      w->tx,     w->ty};
+		void* singles[12] = {w->id,    w->max_speed,    w->max_force, w->radius, w->archetype, w->group,
+		                     w->target_agent, w->path,   w->tx,        w->ty,     w->wander,    w->noise};
 		memcpy(p + n, singles, sizeof singles);
-		n += 10;
+		n += 12;
 		for (int k = 0; k < THR_SPARES; ++k) {
 			p[n++] = w->store.spare[k];
 		}
@@ -422,7 +422,7 @@ Test(layout, per_agent_arrays_stay_in_the_store)
 		const throng_vec2 points[2] = {{1.0f, 0.0f}, {2.0f, 0.0f}};
 		cr_assert_eq(throng_world_add_path(w, points, 2, false, NULL), THRONG_OK, "%s", throng_last_error());
 		cr_assert_eq(throng_world_spawn(w, a, 300, NULL), THRONG_OK, "%s", throng_last_error());
-		// The longest block: 29 arrays a stride apart, and 4 KiB (store.c).
+		// The longest block: THR_STORE_ARRAYS + 2 arrays a stride apart, and 4 KiB (store.c).
 		size_t stride = (((size_t)w->capacity + THR_LANES) * 4u + 63u) & ~(size_t)63u;
 		stride += (stride / 64u) % 2u == 0 ? 64u : 0u;
 		const size_t span = stride * (THR_STORE_ARRAYS + 2u) + 4096u;
@@ -430,10 +430,10 @@ Test(layout, per_agent_arrays_stay_in_the_store)
 			hashes[e][step] = throng_world_hash(w);
 			// slot_of, by id, is an array of the store's own (it grows with the ids).
 			cr_assert_eq(w->slot_of, w->store.slot_of);
-			const void* singles[12] = {w->id,    w->max_speed, w->max_force,    w->radius,
+			const void* singles[14] = {w->id,    w->max_speed, w->max_force,    w->radius,
 			                           w->archetype, w->group, w->path, w->target_agent, w->tx,
-			                           w->ty,    w->store.spare[0], w->store.spare[1]};
-			const int n = step > 0 && e == 1 ? 12 : 10; // the spares: made by the first reorder
+			                           w->ty,    w->wander,    w->noise,        w->store.spare[0], w->store.spare[1]};
+			const int n = step > 0 && e == 1 ? 14 : 12; // the spares: made by the first reorder
 			for (int k = 0; k < n; ++k) {
 				cr_assert(in_store(&w->store, singles[k], (size_t)w->capacity * 4u, span),
 				          "engine %d, after %d steps: single array %d lies outside the store", e, step, k);
