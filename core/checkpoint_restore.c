@@ -636,6 +636,11 @@ static void read_agents(thr_ck_io* io, throng_world* w, const ck_head* h)
 	for (uint32_t i = 0; version < 6u && w->unit != NULL && i < count; ++i) {
 		w->unit[i] = THRONG_NO_UNIT; // (no unit before version 6)
 	}
+	for (uint32_t i = 0; i < count && !w->store.group_live; ++i) { // (store.h)
+		if (w->group[i] != 0u) {
+			thr_store_group_live(&w->store);
+		}
+	}
 	for (uint32_t i = 0; i < count && !w->store.combat_live; ++i) { // (store.h)
 		if (thr_store_health_set(w->health[i]) || w->ready[i] != 0u) {
 			thr_store_combat_live(&w->store);

@@ -234,12 +234,12 @@ static throng_status check_records(const throng_world* w, const throng_agent_rec
 // A record's fields, named once for the two ways (put_record,
 // throng_agent_record_get): those of the current state, then the world's
 // single arrays. The waypoint and the path, whose arrays exist only from
-// the first path on, the unit, only from the first unit on, and the
-// target agent, only from the first target agent on, are written out by
-// each.
+// the first path on, the unit, only from the first unit on, the target
+// agent, only from the first target agent on, and the group, written
+// only in a group-live world, are written out by each.
 #define RECORD_STATE(X) X(px) X(py) X(vx) X(vy) X(hx) X(hy)
 #define RECORD_SINGLES(X)                                                                                    \
-	X(id) X(max_speed) X(max_force) X(radius) X(archetype) X(group) X(tx) X(ty)                                \
+	X(id) X(max_speed) X(max_force) X(radius) X(archetype) X(tx) X(ty)                                         \
 	X(health) X(ready) X(combat_state) X(wander) X(noise)
 
 /// Writes record r into slot i of w: its current state and its singles,
@@ -250,6 +250,12 @@ static void put_record(throng_world* w, thr_state* s, uint32_t i, const throng_a
 #define PUT_SINGLE(f) w->f[i] = r->f;
 	if (thr_store_health_set(r->health) || r->ready != 0u || r->combat_state != 0u) {
 		thr_store_combat_live(&w->store);
+	}
+	if (r->group != 0u) {
+		thr_store_group_live(&w->store);
+	}
+	if (w->store.group_live) { // (else it is 0 and stays so, store.h)
+		w->group[i] = r->group;
 	}
 	RECORD_STATE(PUT_STATE)
 	RECORD_SINGLES(PUT_SINGLE)
@@ -594,6 +600,7 @@ void throng_agent_record_get(const throng_world* w, uint32_t i, throng_agent_rec
 	out->path = w->path != NULL ? w->path[i] : THRONG_NO_PATH;
 	out->unit = w->unit != NULL ? w->unit[i] : THRONG_NO_UNIT;
 	out->target_agent = w->target_agent != NULL ? w->target_agent[i] : THRONG_NO_AGENT;
+	out->group = w->group[i];
 	const uint64_t in = w->inside != NULL && out->id < w->inside_cap ? w->inside[out->id] : 0u;
 	out->inside[0] = (uint32_t)in;
 	out->inside[1] = (uint32_t)(in >> 32);

@@ -101,12 +101,14 @@ static void single_views(throng_world* w, uint32_t** out[THR_SINGLE_ARRAYS])
 
 /// Whether single a, whose array is `array`, is moved with the agents:
 /// all but those not made yet (path before the first path, unit before
-/// the first unit, target_agent before the first target: NULL) and
-/// combat's, which only in a combat-live world (store.h).
+/// the first unit, target_agent before the first target: NULL), combat's,
+/// which only in a combat-live world, and group, only in a group-live one
+/// (store.h).
 static bool single_moves(const thr_store* s, int a, const uint32_t* array)
 {
 	return array != NULL &&
-	       (s->combat_live || (a != THR_SINGLE_HEALTH && a != THR_SINGLE_READY && a != THR_SINGLE_COMBAT_STATE));
+	       (s->combat_live || (a != THR_SINGLE_HEALTH && a != THR_SINGLE_READY && a != THR_SINGLE_COMBAT_STATE)) &&
+	       (s->group_live || a != THR_SINGLE_GROUP);
 }
 
 /// Where the main block puts one set of arrays: both states, the singles
@@ -128,7 +130,16 @@ static void* combat_block(main_arrays* m, size_t n, size_t* combat_bytes)
 	return thr_map_arrays(arrays, THR_COMBAT_ARRAYS, n, 4, THR_COMBAT_FIRST_ARRAY, combat_bytes);
 }
 
-/// Allocates a main block of n agents into *m; NULL when out of memory.
+/// Maps a group block of n agents into *m (group_bytes gets its size);
+/// NULL when out of memory.
+static void* group_block(main_arrays* m, size_t n, size_t* group_bytes)
+{
+	void** const arrays[1] = {(void**)&m->single[THR_SINGLE_GROUP]};
+	return thr_map_arrays(arrays, 1, n, 4, THR_GROUP_FIRST_ARRAY, group_bytes);
+}
+
+/// Allocates a main block of n agents into *m (group and combat's are
+/// mapped blocks of their own); NULL when out of memory.
 static void* main_block(main_arrays* m, size_t n, bool totals)
 {
 	thr_state* b0 = &m->buf[0];
@@ -138,7 +149,7 @@ static void* main_block(main_arrays* m, size_t n, bool totals)
 	void** const arrays[THR_STORE_ARRAYS + 2] = {
 		(void**)&b0->px, (void**)&b0->py, (void**)&b0->vx, (void**)&b0->vy, (void**)&b0->hx, (void**)&b0->hy,
 		(void**)&b1->px, (void**)&b1->py, (void**)&b1->vx, (void**)&b1->vy, (void**)&b1->hx, (void**)&b1->hy,
-		(void**)&sg[0], (void**)&sg[1], (void**)&sg[2], (void**)&sg[3], (void**)&sg[4], (void**)&sg[5],
+		(void**)&sg[0], (void**)&sg[1], (void**)&sg[2], (void**)&sg[3], (void**)&sg[4],
 		(void**)&sg[7], (void**)&sg[8], (void**)&sg[THR_SINGLE_WANDER], (void**)&sg[THR_SINGLE_NOISE],
 		(void**)&m->total_x, (void**)&m->total_y};
 	return thr_alloc_arrays(arrays, THR_STORE_ARRAYS + (totals ? 2u : 0u), n, 4, 0);
@@ -177,6 +188,10 @@ int thr_store_create(throng_world* w)
 	}
 	s->combat_block = combat_block(&m, n, &s->combat_bytes);
 	if (s->combat_block == NULL) {
+		return -1;
+	}
+	s->group_block = group_block(&m, n, &s->group_bytes);
+	if (s->group_block == NULL) {
 		return -1;
 	}
 	bind_main(w, &m);
@@ -235,8 +250,10 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	void* block = main_block(&m, n, w->def.record_forces);
 	size_t combat_bytes = 0;
 	void* combat = block != NULL ? combat_block(&m, n, &combat_bytes) : NULL;
-	if (block != NULL && combat == NULL) {
-		free(block);
+	size_t group_bytes = 0;
+	void* group = combat != NULL ? group_block(&m, n, &group_bytes) : NULL;
+	if (block != NULL && (combat == NULL || group == NULL)) {
+		free(block); // (the mapped blocks go below)
 		block = NULL;
 	}
 	float *fx = NULL, *fy = NULL;
@@ -261,10 +278,10 @@ int thr_store_grow(throng_world* w, uint32_t need)
 		void** const arrays[1] = {(void**)&m.single[THR_SINGLE_TARGET]};
 		target_block = thr_alloc_arrays(arrays, 1, n, sizeof(uint32_t), THR_TARGET_FIRST_ARRAY);
 	}
-	// Room to keep the seven blocks this replaces, made before anything
+	// Room to keep the eight blocks this replaces, made before anything
 	// changes, so that a failure leaves the world as it was.
-	if (block != NULL && s->keep && s->kept_cap - s->kept_n < 7u) {
-		const uint32_t room = s->kept_cap * 2u + 7u;
+	if (block != NULL && s->keep && s->kept_cap - s->kept_n < 8u) {
+		const uint32_t room = s->kept_cap * 2u + 8u;
 		thr_kept_block* kept = realloc(s->kept, (size_t)room * sizeof *kept);
 		if (kept == NULL) {
 			free(block);
@@ -279,6 +296,7 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	    (s->target_block != NULL && target_block == NULL)) {
 		free(block);
 		unmap_block(combat, combat_bytes);
+		unmap_block(group, group_bytes);
 		free(force_block);
 		free(waypoint_block);
 		free(unit_block);
@@ -302,7 +320,7 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	uint32_t** views[THR_SINGLE_ARRAYS];
 	single_views(w, views);
 	for (int a = 0; a < THR_SINGLE_ARRAYS; ++a) {
-		if (single_moves(s, a, *views[a])) { // (combat's stay untouched, all 0, until the world is combat-live)
+		if (single_moves(s, a, *views[a])) { // (combat's and group stay untouched, all 0, until live)
 			memcpy(m.single[a], *views[a], bytes);
 		}
 	}
@@ -317,11 +335,11 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	// The old singles may lie in the spare block (a reorder swaps them in):
 	// both go, and the next step makes new spares. Kept instead of freed
 	// while a caller holds views (throng_world_keep_replaced_arrays).
-	// The combat block, mapped, is the last.
-	void* const replaced[7] = {s->block,      s->spare_block,  s->force_block, s->waypoint_block,
-	                           s->unit_block, s->target_block, s->combat_block};
-	for (int b = 0; b < 7; ++b) {
-		const size_t mapped = b == 6 ? s->combat_bytes : 0u;
+	// The combat and group blocks, mapped, are the last.
+	void* const replaced[8] = {s->block,         s->spare_block,  s->force_block,  s->waypoint_block,
+	                           s->unit_block,    s->target_block, s->combat_block, s->group_block};
+	for (int b = 0; b < 8; ++b) {
+		const size_t mapped = b == 6 ? s->combat_bytes : b == 7 ? s->group_bytes : 0u;
 		if (s->keep && replaced[b] != NULL) {
 			s->kept[s->kept_n++] = (thr_kept_block){replaced[b], mapped};
 		} else if (mapped > 0u) {
@@ -333,6 +351,8 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	s->block = block;
 	s->combat_block = combat;
 	s->combat_bytes = combat_bytes;
+	s->group_block = group;
+	s->group_bytes = group_bytes;
 	s->spare_block = NULL;
 	memset(s->spare, 0, sizeof s->spare);
 	s->force_block = force_block;
@@ -355,7 +375,7 @@ int thr_store_grow(throng_world* w, uint32_t need)
 #define THR_AGENT_ARRAYS (14 + THR_SINGLE_ARRAYS + 2)
 
 /// Every per-agent array that travels with an agent, as 32-bit words
-/// (NULL: no waypoints, no recorded totals, no combat yet): both states (the other one is
+/// (NULL: no waypoints, no recorded totals, no combat or group yet): both states (the other one is
 /// the state the last step started from, which its record shows observers,
 /// world_internal.h), the singles and the recorded totals; returns how many.
 static int agent_arrays(throng_world* w, uint32_t* out[THR_AGENT_ARRAYS])
@@ -366,7 +386,8 @@ static int agent_arrays(throng_world* w, uint32_t* out[THR_AGENT_ARRAYS])
 		(uint32_t*)st->px, (uint32_t*)st->py, (uint32_t*)st->vx, (uint32_t*)st->vy, (uint32_t*)st->hx,
 		(uint32_t*)st->hy, st->waypoint, (uint32_t*)pr->px, (uint32_t*)pr->py, (uint32_t*)pr->vx,
 		(uint32_t*)pr->vy, (uint32_t*)pr->hx, (uint32_t*)pr->hy, pr->waypoint, w->id, (uint32_t*)w->max_speed,
-		(uint32_t*)w->max_force, (uint32_t*)w->radius, w->archetype, w->group, w->target_agent, w->path,
+		(uint32_t*)w->max_force, (uint32_t*)w->radius, w->archetype, w->store.group_live ? w->group : NULL,
+		w->target_agent, w->path,
 		(uint32_t*)w->tx, (uint32_t*)w->ty, w->unit, (uint32_t*)w->wander, (uint32_t*)w->noise,
 		(uint32_t*)w->total_x, (uint32_t*)w->total_y,
 		// Combat's, in a combat-live world only (store.h).
@@ -459,6 +480,7 @@ void thr_store_free(throng_world* w)
 	free(s->target_block);
 	free(s->force_block);
 	unmap_block(s->combat_block, s->combat_bytes);
+	unmap_block(s->group_block, s->group_bytes);
 	free(s->slot_of);
 	thr_store_free_kept(s);
 	free(s->kept);

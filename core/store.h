@@ -29,7 +29,9 @@
 // checkpoint or a part record read). Before that every entry is 0, the
 // arrays are pages the process has never touched (they cost address
 // space, not memory), and the store neither moves nor copies them; views
-// of them read zeros.
+// of them read zeros. The group column likewise, until a world writes a
+// group other than 0 (thr_store_group_live: a spawn, throng_world_set_group,
+// a checkpoint or a part record).
 //
 // The store allocates, reorders and frees these arrays; nothing else
 // does. The world's pointers to the single arrays (w->id, w->max_speed...)
@@ -79,6 +81,9 @@ typedef struct thr_state {
 #define THR_SINGLE_READY 11
 /// Singles in the combat block.
 #define THR_COMBAT_ARRAYS 3
+/// group's index among the singles: the group block's (untouched until
+/// the world is group-live).
+#define THR_SINGLE_GROUP 5
 /// combat_state's index among the singles. A reorder leaves it where it
 /// is: it tells of the last step only, and the step that reorders writes
 /// it anew afterwards (thr_combat_apply clears the marks and sets the
@@ -93,12 +98,14 @@ typedef struct thr_state {
 #define THR_SPARES 2
 
 /// Where arrays start in the page lines (see thr_alloc_arrays): the main
-/// block's arrays (two states of 6, the singles but target_agent, path,
-/// unit and combat's, then total_x and total_y when forces are recorded)
-/// from 0, the combat block, the spares, the waypoint block (two waypoint
-/// arrays and path), the unit block, the target block and the force block.
-#define THR_STORE_ARRAYS 22
+/// block's arrays (two states of 6, the singles but group, target_agent,
+/// path, unit and combat's, then total_x and total_y when forces are
+/// recorded) from 0, the combat block, the group block, the spares, the
+/// waypoint block (two waypoint arrays and path), the unit block, the
+/// target block and the force block.
+#define THR_STORE_ARRAYS 21
 #define THR_COMBAT_FIRST_ARRAY (THR_STORE_ARRAYS + 2)
+#define THR_GROUP_FIRST_ARRAY (THR_COMBAT_FIRST_ARRAY + THR_COMBAT_ARRAYS)
 #define THR_SPARE_FIRST_ARRAY 32
 #define THR_WAYPOINT_FIRST_ARRAY (THR_SPARE_FIRST_ARRAY + THR_SPARES)
 #define THR_UNIT_FIRST_ARRAY (THR_WAYPOINT_FIRST_ARRAY + 3)
@@ -123,6 +130,9 @@ typedef struct thr_store {
 	void* combat_block;   ///< health, ready, combat_state: mapped pages (thr_map_arrays), combat_bytes of them
 	size_t combat_bytes;
 	bool combat_live;     ///< some combat column may hold a value other than 0 (thr_store_combat_live)
+	void* group_block;    ///< the group column: mapped pages, group_bytes of them
+	size_t group_bytes;
+	bool group_live;      ///< the group column may hold a value other than 0 (thr_store_group_live)
 	uint32_t* slot_of;    ///< a whole world's slot of every id (ids_cap entries; a part world has its own, part.h)
 	uint32_t ids_cap;
 	/// throng_world_keep_replaced_arrays: while `keep` is set, a growth
@@ -158,6 +168,10 @@ void* thr_map_arrays(void** const arrays[], uint32_t count, size_t n, size_t siz
 /// its combat columns (health, ready, combat_state); from then on the
 /// store moves them with the agents. Cannot fail.
 static inline void thr_store_combat_live(thr_store* s) { s->combat_live = true; }
+
+/// Marks w group-live before a group other than 0 is written; from then on
+/// the store moves the group column with the agents. Cannot fail.
+static inline void thr_store_group_live(thr_store* s) { s->group_live = true; }
 
 /// Whether a health's bits are other than 0 (-0 counts: a column that is
 /// not combat-live reads +0).
@@ -232,9 +246,9 @@ uint32_t thr_store_remove(throng_world* w, const uint8_t* dead, uint32_t first, 
 /// same result. Needs thr_store_reserve_spares() first.
 int thr_store_reorder(throng_world* w, const uint32_t* perm, int threads);
 
-_Static_assert(THR_STORE_ARRAYS == 12 + THR_SINGLE_ARRAYS - THR_COMBAT_ARRAYS - 3,
-               "the main block holds two states of 6 and the singles but target_agent, path, unit and combat's");
-_Static_assert(THR_SPARE_FIRST_ARRAY >= THR_COMBAT_FIRST_ARRAY + THR_COMBAT_ARRAYS &&
+_Static_assert(THR_STORE_ARRAYS == 12 + THR_SINGLE_ARRAYS - THR_COMBAT_ARRAYS - 4,
+               "the main block holds two states of 6 and the singles but group, target_agent, path, unit and combat's");
+_Static_assert(THR_SPARE_FIRST_ARRAY >= THR_GROUP_FIRST_ARRAY + 1 &&
                    THR_TARGET_FIRST_ARRAY + 1 <= THR_FORCE_FIRST_ARRAY,
                "page lines of the blocks overlap");
 

@@ -190,7 +190,12 @@ void thr_spawn_one(throng_world* w, const throng_agent_def* a, uint32_t source)
 	w->max_force[i] = a->max_force;
 	w->radius[i] = a->radius;
 	w->archetype[i] = a->archetype;
-	w->group[i] = a->group;
+	if (a->group != 0u) {
+		thr_store_group_live(&w->store);
+	}
+	if (w->store.group_live) { // (else it is 0 already, store.h)
+		w->group[i] = a->group;
+	}
 	if (w->target_agent != NULL) { // (else a->target_agent is THRONG_NO_AGENT: throng_world_spawn made it)
 		w->target_agent[i] = a->target_agent;
 	}

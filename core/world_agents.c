@@ -311,7 +311,10 @@ throng_status throng_world_set_group(throng_world* w, uint32_t id, uint32_t grou
 {
 	uint32_t i = 0;
 	throng_status st = setter_slot(w, id, "throng_world_set_group", false, &i);
-	if (st == THRONG_OK) {
+	if (st == THRONG_OK && group != 0u) {
+		thr_store_group_live(&w->store);
+	}
+	if (st == THRONG_OK && w->store.group_live) { // (else it is 0 and stays so, store.h)
 		w->group[i] = group;
 	}
 	return st;

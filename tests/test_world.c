@@ -388,8 +388,9 @@ Test(layout, per_agent_arrays_start_in_different_page_lines)
 static bool in_store(const thr_store* s, const void* p, size_t bytes, size_t span)
 {
 	const char* q = p;
-	const char* blocks[5] = {s->block, s->spare_block, s->waypoint_block, s->target_block, s->force_block};
-	for (int b = 0; b < 5; ++b) {
+	const char* blocks[6] = {s->block,        s->spare_block, s->waypoint_block,
+	                         s->target_block, s->force_block, s->group_block};
+	for (int b = 0; b < 6; ++b) {
 		if (blocks[b] != NULL && q >= blocks[b] && q + bytes <= blocks[b] + span) {
 			return true;
 		}
@@ -539,6 +540,48 @@ Test(layout, target_agent_column_waits_for_the_first_target)
 		cr_assert_not_null(w->target_agent);
 		cr_assert_eq(throng_world_get_agent(w, 0, &st), THRONG_OK);
 		cr_assert_eq(st.target_agent, 1u, "engine %d: agent 0 picks agent 1, of group 1", e);
+		throng_world_destroy(w);
+	}
+}
+
+// The group column stays pages the world never wrote while every group is
+// 0 (store.h): the store neither moves nor copies it, and every agent
+// reads group 0; the first group other than 0 makes it live, and from then
+// on it travels with the agents through the reorders and a growth.
+Test(layout, group_column_untouched_until_a_group_is_set)
+{
+	for (int e = 0; e < 2; ++e) {
+		engine_under_test = e ? THRONG_ENGINE_SIMD : THRONG_ENGINE_SCALAR;
+		throng_world* w = make_world(THRONG_BOUNDS_CONTAIN, 64, 3);
+		throng_controller ctl = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+		throng_controller_add(&ctl, throng_slot_default_def(THRONG_WANDER));
+		cr_assert_eq(throng_world_add_archetype(w, &ctl, NULL), THRONG_OK, "%s", throng_last_error());
+		throng_agent_def a[64];
+		uint64_t rng = 5;
+		for (int k = 0; k < 64; ++k) {
+			a[k] = throng_agent_default_def();
+			a[k].position = (throng_vec2){thr_test_uniform(&rng, -19.0f, 19.0f), thr_test_uniform(&rng, -19.0f, 19.0f)};
+		}
+		cr_assert_eq(throng_world_spawn(w, a, 64, NULL), THRONG_OK, "%s", throng_last_error());
+		for (int s = 0; s < 2; ++s) {
+			cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		}
+		cr_assert(!w->store.group_live, "engine %d: groups all 0, yet the column is live", e);
+		cr_assert_eq(throng_world_set_group(w, 9, 0), THRONG_OK, "%s", throng_last_error());
+		cr_assert(!w->store.group_live, "engine %d: a group of 0 made the column live", e);
+		cr_assert_eq(throng_world_set_group(w, 9, 3), THRONG_OK, "%s", throng_last_error());
+		cr_assert(w->store.group_live);
+		a[0].group = 4;
+		uint32_t first = 0;
+		cr_assert_eq(throng_world_spawn(w, a, 64, &first), THRONG_OK, "%s", throng_last_error()); // grows
+		for (int s = 0; s < 3; ++s) {
+			cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		}
+		const throng_view v = throng_world_view(w);
+		for (uint32_t i = 0; i < v.count; ++i) {
+			const uint32_t want = v.id[i] == 9u ? 3u : v.id[i] == first ? 4u : 0u;
+			cr_assert_eq(v.group[i], want, "engine %d: agent %u in group %u", e, v.id[i], v.group[i]);
+		}
 		throng_world_destroy(w);
 	}
 }
