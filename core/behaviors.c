@@ -89,9 +89,7 @@ vec2 thr_evade(const thr_self* s, vec2 tp, vec2 tv, float R, float t_max)
 
 vec2 thr_wander(const thr_self* s, float* angle, float draw, const throng_behavior_params* prm, float dt)
 {
-	// Choice: the angle is wrapped to [-pi, pi] after each step so that the
-	// polynomial sin/cos stay in their accurate range on long runs.
-	float a = thr_wrap_angle(*angle + draw * prm->jitter * dt);
+	float a = thr_wander_turn(*angle, draw, prm->jitter, dt);
 	*angle = a;
 	vec2 c;
 	float theta;
@@ -119,7 +117,7 @@ vec2 thr_wander(const thr_self* s, float* angle, float draw, const throng_behavi
 vec2 thr_wander_noise(const thr_self* s, float* angle, float noise, const throng_behavior_params* prm,
                       float dt)
 {
-	float a = thr_wrap_angle(*angle + noise * prm->noise_amplitude * dt);
+	float a = thr_noise_turn(*angle, noise, prm->noise_amplitude, dt);
 	*angle = a;
 	float sn, cs;
 	thr_sincosf(a, &sn, &cs);

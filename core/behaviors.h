@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fmath.h"
 #include "throng/behavior.h"
 #include "vec.h"
 
@@ -48,6 +49,21 @@ vec2 thr_arrive(const thr_self* s, vec2 t, float slow_radius);
 vec2 thr_pursuit(const thr_self* s, vec2 tp, vec2 tv, float t_max);
 /// Evade a threat at tp moving at tv, inside radius R.
 vec2 thr_evade(const thr_self* s, vec2 tp, vec2 tv, float R, float t_max);
+/// The circle wander's angle after a step: angle + draw*jitter*dt (draw in
+/// [-1, 1]) wrapped to [-pi, pi]. thr_wander steers by it; the step keeps
+/// it (core/angles.c).
+static inline float thr_wander_turn(float angle, float draw, float jitter, float dt)
+{
+	// Choice: the angle is wrapped to [-pi, pi] after each step so that the
+	// polynomial sin/cos stay in their accurate range on long runs.
+	return thr_wrap_angle(angle + draw * jitter * dt);
+}
+/// The noise wander's: angle + noise*amplitude*dt (noise in [-1, 1]),
+/// wrapped. thr_wander_noise steers by it; the step keeps it.
+static inline float thr_noise_turn(float angle, float noise, float amplitude, float dt)
+{
+	return thr_wrap_angle(angle + noise * amplitude * dt);
+}
 /// Circle wander. *angle is advanced by draw*jitter*dt (draw in [-1, 1])
 /// and wrapped to [-pi, pi]; returns the seek towards the circle target.
 vec2 thr_wander(const thr_self* s, float* angle, float draw, const throng_behavior_params* prm, float dt);

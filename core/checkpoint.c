@@ -292,7 +292,7 @@ static void agents_body(thr_ck_io* io, const throng_world* w)
 	const thr_state* s = thr_cur_c(w);
 	// The order of docs/FORMAT.md, "Checkpoints".
 	const void* const col[THR_CK_AGENT_COLUMNS] = {w->id,        s->px,       s->py,     s->vx,        s->vy,
-	                                               s->hx,        s->hy,       s->wander, s->noise,     NULL,
+	                                               s->hx,        s->hy,       w->wander, w->noise,     NULL,
 	                                               w->max_speed, w->max_force, w->radius, w->archetype, w->group,
 	                                               w->target_agent, w->path,   w->tx,     w->ty,        w->health,
 	                                               w->ready,     w->unit};
@@ -303,6 +303,8 @@ static void agents_body(thr_ck_io* io, const throng_world* w)
 			emit_column_or_fill(io, w->path, count, THRONG_NO_PATH);
 		} else if (k == 21) {
 			emit_column_or_fill(io, w->unit, count, THRONG_NO_UNIT);
+		} else if (k == 15) {
+			emit_column_or_fill(io, w->target_agent, count, THRONG_NO_AGENT);
 		} else {
 			emit_column(io, col[k], count);
 		}

@@ -411,7 +411,7 @@ static void check_agents(thr_ck_io* io, throng_world* w, const ck_head* h, const
 {
 	const thr_state* s = thr_cur_c(w);
 	static const char* const names[8] = {"x", "y", "vx", "vy", "hx", "hy", "wander angle", "noise angle"};
-	const float* const state[8] = {s->px, s->py, s->vx, s->vy, s->hx, s->hy, s->wander, s->noise};
+	const float* const state[8] = {s->px, s->py, s->vx, s->vy, s->hx, s->hy, w->wander, w->noise};
 	for (uint32_t i = 0; i < c->n && io->st == THRONG_OK; ++i) {
 		const uint32_t id = w->id[i];
 		if (id >= h->id_end) {
@@ -461,7 +461,7 @@ static void check_agents(thr_ck_io* io, throng_world* w, const ck_head* h, const
 		}
 	}
 	// Target agents, once every live id has its slot.
-	for (uint32_t i = 0; i < c->n && io->st == THRONG_OK; ++i) {
+	for (uint32_t i = 0; i < c->n && io->st == THRONG_OK && w->target_agent != NULL; ++i) {
 		const uint32_t t = w->target_agent[i];
 		if (t != THRONG_NO_AGENT && (t >= h->id_end || w->slot_of[t] == THR_NO_SLOT)) {
 			thr_ck_corrupt(io, agent_at(c, 15, i), "agent %u: target agent %u is not a live agent", w->id[i], t);
@@ -594,14 +594,21 @@ static void read_agents(thr_ck_io* io, throng_world* w, const ck_head* h)
 		               (size_t)count * want * 4u);
 		return;
 	}
-	if (thr_store_grow(w, count) != 0 || thr_store_reserve_ids(w, h->id_end) != 0) {
+	// The target_agent column, made when some agent has a target (store.h).
+	const uint8_t* targets = io->data + io->pos + (size_t)15u * count * 4u;
+	bool any_target = false;
+	for (size_t b = 0; b < (size_t)count * 4u && !any_target; ++b) {
+		any_target = targets[b] != 0xffu; // (THRONG_NO_AGENT)
+	}
+	if (thr_store_grow(w, count) != 0 || thr_store_reserve_ids(w, h->id_end) != 0 ||
+	    (any_target && thr_store_reserve_targets(w) != 0)) {
 		out_of_memory(io, "agents");
 		return;
 	}
 	thr_state* s = thr_cur(w);
 	uint32_t* const col[THR_CK_AGENT_COLUMNS] = {
 		w->id,         (uint32_t*)s->px,        (uint32_t*)s->py,     (uint32_t*)s->vx,     (uint32_t*)s->vy,
-		(uint32_t*)s->hx, (uint32_t*)s->hy,     (uint32_t*)s->wander, (uint32_t*)s->noise,  s->waypoint,
+		(uint32_t*)s->hx, (uint32_t*)s->hy,     (uint32_t*)w->wander, (uint32_t*)w->noise,  s->waypoint,
 		(uint32_t*)w->max_speed, (uint32_t*)w->max_force, (uint32_t*)w->radius, w->archetype, w->group,
 		w->target_agent, w->path, (uint32_t*)w->tx, (uint32_t*)w->ty, (uint32_t*)w->health, w->ready, w->unit};
 	const ck_columns c = {io->pos, count};
@@ -612,7 +619,8 @@ static void read_agents(thr_ck_io* io, throng_world* w, const ck_head* h)
 		}
 		// The waypoints and paths of a world without paths, the units of
 		// one without units: none is kept, all are 0, THRONG_NO_PATH and
-		// THRONG_NO_UNIT (bytes 0xff).
+		// THRONG_NO_UNIT (bytes 0xff); so are the target agents of a world
+		// without its target_agent column (all THRONG_NO_AGENT: above).
 		const uint8_t fill = k == 9u ? 0u : 0xffu;
 		const char* what = k == 9u ? "heads for a waypoint" : k == 16u ? "follows a path" : "belongs to a unit";
 		const uint8_t* p = thr_ck_take(io, (size_t)count * 4u);
@@ -627,6 +635,11 @@ static void read_agents(thr_ck_io* io, throng_world* w, const ck_head* h)
 	thr_ck_close_section(io);
 	for (uint32_t i = 0; version < 6u && w->unit != NULL && i < count; ++i) {
 		w->unit[i] = THRONG_NO_UNIT; // (no unit before version 6)
+	}
+	for (uint32_t i = 0; i < count && !w->store.group_live; ++i) { // (store.h)
+		if (w->group[i] != 0u) {
+			thr_store_group_live(&w->store);
+		}
 	}
 	for (uint32_t i = 0; i < count && !w->store.combat_live; ++i) { // (store.h)
 		if (thr_store_health_set(w->health[i]) || w->ready[i] != 0u) {

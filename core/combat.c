@@ -63,7 +63,7 @@ static const throng_combat* combat_at(const throng_world* w, uint32_t j)
 static bool strike_of(const throng_world* w, const thr_state* ns, uint32_t i, thr_strike* out)
 {
 	const throng_combat* c = &w->archetypes[w->archetype[i]].combat;
-	const uint32_t t = w->target_agent[i];
+	const uint32_t t = w->target_agent != NULL ? w->target_agent[i] : THRONG_NO_AGENT;
 	const uint64_t step = w->step;
 	if (c->attack == THRONG_ATTACK_NONE || t == THRONG_NO_AGENT || step < w->ready[i]) {
 		return false;

@@ -23,11 +23,12 @@ bool thr_contact_wanted(const throng_world* w);
 throng_status thr_contact_prepare(thr_step_ctx* ctx);
 
 /// With an engine that sorts, right after the step's reorder: points
-/// ctx->near at the record's reorder buffer (w->reorder: the last step's
-/// record is void once the reorder moved the slots, and the step's own
-/// is copied in only when the step publishes, after the contact stage)
-/// and ctx->shaped_x/_y at the store's two spares (dead until the next
-/// reorder, store.h), where the stage wants them.
+/// ctx->near, and after it ctx->pair_offsets, at the record's reorder
+/// buffer (w->reorder: the last step's record is void once the reorder
+/// moved the slots, and the step's own is copied in only when the step
+/// publishes, after the contact stage) and ctx->shaped_x/_y at the
+/// store's two spares (dead until the next reorder, store.h), where the
+/// stage wants them.
 void thr_contact_bind_store(thr_step_ctx* ctx);
 
 /// The contact stage over ctx->ns (ctx->cs holds the previous state).

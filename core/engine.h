@@ -7,10 +7,12 @@
 // the agent grid, the store's reorder when the engine wants agents sorted
 // by cell, target selection), the engine's pass (every agent: behaviours,
 // blend, integrate, from state `read` into state `write`), finish (merge
-// the pass's figures into the world's stats, make `write` current, once).
+// the pass's figures into the world's stats, keep the wander angles the
+// pass turned (core/angles.c), make `write` current, once).
 // Everything that can fail runs before anything of the world changes,
-// except the pass; a pass that fails leaves `write` unseen, and the step
-// puts back what target selection changed.
+// except the pass; a pass that fails leaves `write` unseen (it reads the
+// wander angles and writes none), and the step puts back what target
+// selection changed.
 #ifndef THRONG_CORE_ENGINE_H
 #define THRONG_CORE_ENGINE_H
 
@@ -64,7 +66,8 @@ typedef struct thr_step_ctx {
 	/// fills them for every agent it steps, the contact stage reads them.
 	/// Each is an item of the step's arena (arena.h), taken by
 	/// thr_contact_prepare, that means one thing for the whole step; but
-	/// with an engine that sorts, near is the record's reorder buffer and
+	/// with an engine that sorts, near is the record's reorder buffer
+	/// (until the contact stage's listing, then its pair offsets) and
 	/// shaped_x and shaped_y the store's two spares, dead from the step's
 	/// reorder to its end (thr_contact_bind_store, after the reorder).
 	struct {
@@ -81,6 +84,10 @@ typedef struct thr_step_ctx {
 		/// THR_SHAPES_CLEAR.
 		float *shaped_x, *shaped_y;
 	};
+	/// Where the contact stage writes its pair offsets (count + 1): with
+	/// an engine that sorts, near's buffer, once the listing has read
+	/// near (thr_contact_bind_store); NULL: an arena item of their own.
+	uint32_t* pair_offsets;
 } thr_step_ctx;
 
 /// The lanes of the block of n slots from `first` (a multiple of

@@ -12,19 +12,6 @@
 
 #include "rng.h"
 
-float thr_roundf(float x)
-{
-	// Add and subtract 1.5*2^23 with the sign of x folded in by the magic's
-	// own range: valid for |x| < 2^22.
-	return (x + THR_POLY_ROUND_MAGIC) - THR_POLY_ROUND_MAGIC;
-}
-
-float thr_floorf(float x)
-{
-	float i = thr_roundf(x);
-	return i > x ? i - 1.0f : i;
-}
-
 void thr_sincosf(float x, float* s_out, float* c_out)
 {
 	float k = thr_roundf(x * THR_POLY_TWO_OVER_PI);
@@ -120,12 +107,6 @@ float thr_expf(float x)
 	y = x < THR_POLY_EXP_LO ? 0.0f : y;
 	y = x > THR_POLY_EXP_HI ? INFINITY : y;
 	return x != x ? x : y;
-}
-
-float thr_wrap_angle(float x)
-{
-	float k = thr_roundf(x * (1.0f / THR_TWO_PI));
-	return x - k * THR_TWO_PI;
 }
 
 float thr_noise1(uint32_t key, float x)

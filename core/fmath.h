@@ -59,10 +59,21 @@
 #define THR_POLY_EXP_LO -87.0f
 #define THR_POLY_EXP_HI 88.0f
 
-/// Rounds to the nearest integer (ties to even) for |x| < 2^22.
-float thr_roundf(float x);
+/// Rounds to the nearest integer (ties to even) for |x| < 2^22. Inline,
+/// with thr_floorf and thr_wrap_angle, so that loops over agents
+/// vectorise (core/angles.c).
+static inline float thr_roundf(float x)
+{
+	// Add and subtract 1.5*2^23 with the sign of x folded in by the magic's
+	// own range: valid for |x| < 2^22.
+	return (x + THR_POLY_ROUND_MAGIC) - THR_POLY_ROUND_MAGIC;
+}
 /// Largest integer <= x, for |x| < 2^22 (round, then step down).
-float thr_floorf(float x);
+static inline float thr_floorf(float x)
+{
+	float i = thr_roundf(x);
+	return i > x ? i - 1.0f : i;
+}
 /// sin and cos of x (radians) from one range reduction.
 void thr_sincosf(float x, float* s, float* c);
 float thr_sinf(float x);
@@ -75,6 +86,10 @@ float thr_expf(float x);
 /// x - 2*pi*round(x / (2*pi)): an angle in [-pi, pi] for |x| <= 7 (one
 /// step past the range, as callers use it); farther out the rounding of
 /// k*2*pi can leave it about one ulp of x outside.
-float thr_wrap_angle(float x);
+static inline float thr_wrap_angle(float x)
+{
+	float k = thr_roundf(x * (1.0f / THR_TWO_PI));
+	return x - k * THR_TWO_PI;
+}
 
 #endif

@@ -234,12 +234,13 @@ static throng_status check_records(const throng_world* w, const throng_agent_rec
 // A record's fields, named once for the two ways (put_record,
 // throng_agent_record_get): those of the current state, then the world's
 // single arrays. The waypoint and the path, whose arrays exist only from
-// the first path on, and the unit, only from the first unit on, are
-// written out by each.
-#define RECORD_STATE(X) X(px) X(py) X(vx) X(vy) X(hx) X(hy) X(wander) X(noise)
+// the first path on, the unit, only from the first unit on, the target
+// agent, only from the first target agent on, and the group, written
+// only in a group-live world, are written out by each.
+#define RECORD_STATE(X) X(px) X(py) X(vx) X(vy) X(hx) X(hy)
 #define RECORD_SINGLES(X)                                                                                    \
-	X(id) X(max_speed) X(max_force) X(radius) X(archetype) X(group) X(target_agent) X(tx) X(ty)                \
-	X(health) X(ready) X(combat_state)
+	X(id) X(max_speed) X(max_force) X(radius) X(archetype) X(tx) X(ty)                                         \
+	X(health) X(ready) X(combat_state) X(wander) X(noise)
 
 /// Writes record r into slot i of w: its current state and its singles,
 /// and its zone bits (by id).
@@ -249,6 +250,12 @@ static void put_record(throng_world* w, thr_state* s, uint32_t i, const throng_a
 #define PUT_SINGLE(f) w->f[i] = r->f;
 	if (thr_store_health_set(r->health) || r->ready != 0u || r->combat_state != 0u) {
 		thr_store_combat_live(&w->store);
+	}
+	if (r->group != 0u) {
+		thr_store_group_live(&w->store);
+	}
+	if (w->store.group_live) { // (else it is 0 and stays so, store.h)
+		w->group[i] = r->group;
 	}
 	RECORD_STATE(PUT_STATE)
 	RECORD_SINGLES(PUT_SINGLE)
@@ -262,6 +269,9 @@ static void put_record(throng_world* w, thr_state* s, uint32_t i, const throng_a
 	}
 	if (w->unit != NULL) { // (else r->unit is THRONG_NO_UNIT: checked by the load)
 		w->unit[i] = r->unit;
+	}
+	if (w->target_agent != NULL) { // (else r->target_agent is THRONG_NO_AGENT: the load made it)
+		w->target_agent[i] = r->target_agent;
 	}
 	w->combat_marked |= r->combat_state != 0; // (cleared by the next step's thr_combat_apply)
 	if (w->inside != NULL) { // room for every id of the id space (thr_part_grow_ids)
@@ -279,6 +289,18 @@ static void move_state(thr_state* s, uint32_t k, uint32_t j)
 	if (s->waypoint != NULL) {
 		s->waypoint[k] = s->waypoint[j];
 	}
+}
+
+/// Whether some record of recs[0 .. n) has a target agent (the world then
+/// needs its target_agent column, store.h).
+static bool any_target(const throng_agent_record* recs, uint32_t n)
+{
+	for (uint32_t k = 0; k < n; ++k) {
+		if (recs[k].target_agent != THRONG_NO_AGENT) {
+			return true;
+		}
+	}
+	return false;
 }
 
 /// Whether slot i of w holds an own agent (not a ghost) that keep keeps.
@@ -343,14 +365,14 @@ static throng_status update_into(throng_world* w, const uint8_t* keep, const thr
 	if ((uint64_t)kept_n + n > THR_MAX_CAPACITY) {
 		st = thr_fail(THRONG_ERR_CAPACITY, "throng_part_update: %u kept and %u new agents do not fit (at most %u)",
 		              kept_n, n, THR_MAX_CAPACITY);
-	} else if (thr_store_grow(w, kept_n + n) != 0) {
+	} else if (thr_store_grow(w, kept_n + n) != 0 || (any_target(recs, n) && thr_store_reserve_targets(w) != 0)) {
 		st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_part_update: out of memory for %u agents", kept_n + n);
 	} else {
 		st = check_records(w, recs, ghost, n);
 	}
 	const throng_status checked = st;
 	const bool lost_ok = targets_may_go(w); // a target a sink or a blow removed: none (below)
-	for (uint32_t i = 0; st == THRONG_OK && kept_n > 0 && !lost_ok && i < w->count; ++i) {
+	for (uint32_t i = 0; st == THRONG_OK && kept_n > 0 && !lost_ok && w->target_agent != NULL && i < w->count; ++i) {
 		const uint32_t t = w->target_agent[i];
 		if (t != THRONG_NO_AGENT && kept(w, keep, i) && (t >= w->whole.id_space || !bit_get(p->seen, t))) {
 			st = thr_fail(THRONG_ERR_INVALID_ARGUMENT,
@@ -449,13 +471,13 @@ static throng_status update_into(throng_world* w, const uint8_t* keep, const thr
 	// gone: a sink or a blow on another part removed it after the last
 	// step, which leaves its pursuers none in the whole world too
 	// (thr_remove_marked).
-	for (uint32_t i = 0; lost_ok && i < count; ++i) {
+	for (uint32_t i = 0; lost_ok && w->target_agent != NULL && i < count; ++i) {
 		const uint32_t t = w->target_agent[i];
 		if (t != THRONG_NO_AGENT && (t >= w->whole.id_space || slot_of[t] == THR_NO_SLOT)) {
 			w->target_agent[i] = THRONG_NO_AGENT;
 		}
 	}
-	for (uint32_t k = 0; ghost != NULL && !lost_ok && k < n; ++k) {
+	for (uint32_t k = 0; ghost != NULL && !lost_ok && w->target_agent != NULL && k < n; ++k) {
 		const uint32_t t = recs[k].target_agent;
 		if (ghost[k] != 0 && t != THRONG_NO_AGENT && (t >= w->whole.id_space || slot_of[t] == THR_NO_SLOT)) {
 			w->target_agent[slot_of[recs[k].id]] = THRONG_NO_AGENT;
@@ -577,6 +599,8 @@ void throng_agent_record_get(const throng_world* w, uint32_t i, throng_agent_rec
 	out->waypoint = s->waypoint != NULL ? s->waypoint[i] : 0;
 	out->path = w->path != NULL ? w->path[i] : THRONG_NO_PATH;
 	out->unit = w->unit != NULL ? w->unit[i] : THRONG_NO_UNIT;
+	out->target_agent = w->target_agent != NULL ? w->target_agent[i] : THRONG_NO_AGENT;
+	out->group = w->group[i];
 	const uint64_t in = w->inside != NULL && out->id < w->inside_cap ? w->inside[out->id] : 0u;
 	out->inside[0] = (uint32_t)in;
 	out->inside[1] = (uint32_t)(in >> 32);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "angles.h"
 #include "bounds.h"
 #include "engine.h"
 #include "error.h"
@@ -50,7 +51,7 @@ static int resolve_target(const throng_world* w, const thr_state* st, uint32_t i
 		*tv = w->threat_v;
 		return w->threat_active;
 	case THRONG_TARGET_AGENT: {
-		uint32_t t = w->target_agent[i];
+		uint32_t t = w->target_agent != NULL ? w->target_agent[i] : THRONG_NO_AGENT;
 		if (t == THRONG_NO_AGENT) {
 			return 0;
 		}
@@ -228,16 +229,10 @@ THR_STAGE vec2 slot_force(throng_world* w, const thr_state* st, uint32_t i, cons
 		return resolve_target(w, st, i, p->target, &tp, &tv)
 		               ? thr_evade(s, tp, tv, p->evade_radius, p->max_prediction)
 		               : zero;
-	case THRONG_WANDER: {
-		// Exactly one draw per agent per step, keyed by (seed, id, step).
-		float draw = thr_bits_to_pm1(thr_rng_bits(w->rng_key, s->id, (uint32_t)w->step, THR_STREAM_WANDER));
-		return thr_wander(s, wander, draw, p, d->dt);
-	}
+	case THRONG_WANDER: // (the step keeps the turned angle: core/angles.c)
+		return thr_wander(s, wander, thr_wander_draw(w->rng_key, s->id, (uint32_t)w->step), p, d->dt);
 	case THRONG_WANDER_NOISE: {
-		// Each agent reads the shared noise at its own phase in [0, 1024).
-		float phase = thr_bits_to_unit(thr_rng_bits(w->rng_key, s->id, 0u, THR_STREAM_PHASE)) * 1024.0f;
-		float t = (float)w->step * d->dt;
-		float n = thr_noise1(w->rng_key, t * p->noise_frequency + phase);
+		const float n = thr_wander_noise_at(w->rng_key, s->id, (float)w->step * d->dt, p->noise_frequency);
 		return thr_wander_noise(s, noise, n, p, d->dt);
 	}
 	case THRONG_OBSTACLE_AVOID: {
@@ -301,7 +296,7 @@ THR_STAGE vec2 slot_force(throng_world* w, const thr_state* st, uint32_t i, cons
 typedef struct agent {
 	uint32_t i;    ///< its slot
 	thr_self s;    ///< its previous state and limits
-	float wander, noise; ///< the angles, as the wander slots leave them
+	float wander, noise; ///< the angles, as the wander slots turn them (the step keeps them: core/angles.c)
 	uint32_t waypoint;   ///< path following's index, as the slot leaves it
 	vec2 total;          ///< the blended force
 } agent;
@@ -313,8 +308,8 @@ THR_STAGE void load(const thr_step_ctx* ctx, uint32_t i, agent* a)
 	const thr_state* cs = ctx->cs;
 	a->i = i;
 	a->s = thr_world_self(ctx->w, cs, i);
-	a->wander = cs->wander[i];
-	a->noise = cs->noise[i];
+	a->wander = ctx->w->wander[i];
+	a->noise = ctx->w->noise[i];
 	a->waypoint = cs->waypoint != NULL ? cs->waypoint[i] : 0;
 	a->total = v2(0.0f, 0.0f);
 }
@@ -427,8 +422,6 @@ THR_STAGE void integrate(const thr_step_ctx* ctx, const agent* a, thr_pass_stats
 	ns->vy[i] = v.y;
 	ns->hx[i] = h.x;
 	ns->hy[i] = h.y;
-	ns->wander[i] = a->wander;
-	ns->noise[i] = a->noise;
 	if (ns->waypoint != NULL) {
 		ns->waypoint[i] = a->waypoint;
 	}

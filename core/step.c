@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "angles.h"
 #include "combat.h"
 #include "contact.h"
 #include "counters.h"
@@ -257,6 +258,9 @@ throng_status throng_world_step(throng_world* w)
 	const uint64_t began = timed ? thr_clock_ns() : 0;
 	thr_step_ctx ctx;
 	st = thr_sources_reserve(w); // may grow the store: before anything points into it
+	if (st == THRONG_OK && due && thr_store_reserve_targets(w) != 0) { // (the column selection writes, store.h)
+		st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for target selection");
+	}
 	if (st == THRONG_OK) {
 		st = prepare(w, e, team, due, &ctx);
 	}
@@ -313,6 +317,7 @@ throng_status throng_world_step(throng_world* w)
 		}
 		return end_step(w, st);
 	}
+	thr_advance_angles(&ctx); // nothing fails from here: the angles the pass turned, kept
 	end_step(w, THRONG_OK);
 	merge_stats(w, &ps);
 	w->stats.threads_last = team;

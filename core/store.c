@@ -95,16 +95,20 @@ static void single_views(throng_world* w, uint32_t** out[THR_SINGLE_ARRAYS])
 	out[11] = &w->ready;
 	out[12] = &w->unit;
 	out[THR_SINGLE_COMBAT_STATE] = &w->combat_state;
+	out[THR_SINGLE_WANDER] = (uint32_t**)&w->wander;
+	out[THR_SINGLE_NOISE] = (uint32_t**)&w->noise;
 }
 
 /// Whether single a, whose array is `array`, is moved with the agents:
 /// all but those not made yet (path before the first path, unit before
-/// the first unit: NULL) and combat's, which only in a combat-live world
+/// the first unit, target_agent before the first target: NULL), combat's,
+/// which only in a combat-live world, and group, only in a group-live one
 /// (store.h).
 static bool single_moves(const thr_store* s, int a, const uint32_t* array)
 {
 	return array != NULL &&
-	       (s->combat_live || (a != THR_SINGLE_HEALTH && a != THR_SINGLE_READY && a != THR_SINGLE_COMBAT_STATE));
+	       (s->combat_live || (a != THR_SINGLE_HEALTH && a != THR_SINGLE_READY && a != THR_SINGLE_COMBAT_STATE)) &&
+	       (s->group_live || a != THR_SINGLE_GROUP);
 }
 
 /// Where the main block puts one set of arrays: both states, the singles
@@ -126,7 +130,16 @@ static void* combat_block(main_arrays* m, size_t n, size_t* combat_bytes)
 	return thr_map_arrays(arrays, THR_COMBAT_ARRAYS, n, 4, THR_COMBAT_FIRST_ARRAY, combat_bytes);
 }
 
-/// Allocates a main block of n agents into *m; NULL when out of memory.
+/// Maps a group block of n agents into *m (group_bytes gets its size);
+/// NULL when out of memory.
+static void* group_block(main_arrays* m, size_t n, size_t* group_bytes)
+{
+	void** const arrays[1] = {(void**)&m->single[THR_SINGLE_GROUP]};
+	return thr_map_arrays(arrays, 1, n, 4, THR_GROUP_FIRST_ARRAY, group_bytes);
+}
+
+/// Allocates a main block of n agents into *m (group and combat's are
+/// mapped blocks of their own); NULL when out of memory.
 static void* main_block(main_arrays* m, size_t n, bool totals)
 {
 	thr_state* b0 = &m->buf[0];
@@ -135,17 +148,15 @@ static void* main_block(main_arrays* m, size_t n, bool totals)
 	// The reorder reads one state and writes the other: both in the block.
 	void** const arrays[THR_STORE_ARRAYS + 2] = {
 		(void**)&b0->px, (void**)&b0->py, (void**)&b0->vx, (void**)&b0->vy, (void**)&b0->hx, (void**)&b0->hy,
-		(void**)&b0->wander, (void**)&b0->noise,
 		(void**)&b1->px, (void**)&b1->py, (void**)&b1->vx, (void**)&b1->vy, (void**)&b1->hx, (void**)&b1->hy,
-		(void**)&b1->wander, (void**)&b1->noise,
-		(void**)&sg[0], (void**)&sg[1], (void**)&sg[2], (void**)&sg[3], (void**)&sg[4], (void**)&sg[5],
-		(void**)&sg[6], (void**)&sg[7], (void**)&sg[8],
+		(void**)&sg[0], (void**)&sg[1], (void**)&sg[2], (void**)&sg[3], (void**)&sg[4],
+		(void**)&sg[7], (void**)&sg[8], (void**)&sg[THR_SINGLE_WANDER], (void**)&sg[THR_SINGLE_NOISE],
 		(void**)&m->total_x, (void**)&m->total_y};
 	return thr_alloc_arrays(arrays, THR_STORE_ARRAYS + (totals ? 2u : 0u), n, 4, 0);
 }
 
 /// Points the store's states (but their waypoints) and the world's views
-/// (but path and unit) at m.
+/// (but target_agent, path and unit) at m.
 static void bind_main(throng_world* w, const main_arrays* m)
 {
 	thr_store* s = &w->store;
@@ -157,7 +168,7 @@ static void bind_main(throng_world* w, const main_arrays* m)
 	uint32_t** views[THR_SINGLE_ARRAYS];
 	single_views(w, views);
 	for (int a = 0; a < THR_SINGLE_ARRAYS; ++a) {
-		if (a != THR_SINGLE_PATH && a != THR_SINGLE_UNIT) { // (the waypoint and unit blocks')
+		if (a != THR_SINGLE_PATH && a != THR_SINGLE_UNIT && a != THR_SINGLE_TARGET) { // (their own blocks')
 			*views[a] = m->single[a];
 		}
 	}
@@ -179,9 +190,14 @@ int thr_store_create(throng_world* w)
 	if (s->combat_block == NULL) {
 		return -1;
 	}
+	s->group_block = group_block(&m, n, &s->group_bytes);
+	if (s->group_block == NULL) {
+		return -1;
+	}
 	bind_main(w, &m);
 	w->path = NULL; // until the first path (thr_store_reserve_waypoints)
 	w->unit = NULL; // until the first unit (thr_store_reserve_units)
+	w->target_agent = NULL; // until the first target agent (thr_store_reserve_targets)
 	if (w->def.record_forces) {
 		void** const forces[2] = {(void**)&w->force_x, (void**)&w->force_y};
 		s->force_block = thr_alloc_arrays(forces, 2, n * THRONG_MAX_SLOTS, sizeof(float), THR_FORCE_FIRST_ARRAY);
@@ -234,8 +250,10 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	void* block = main_block(&m, n, w->def.record_forces);
 	size_t combat_bytes = 0;
 	void* combat = block != NULL ? combat_block(&m, n, &combat_bytes) : NULL;
-	if (block != NULL && combat == NULL) {
-		free(block);
+	size_t group_bytes = 0;
+	void* group = combat != NULL ? group_block(&m, n, &group_bytes) : NULL;
+	if (block != NULL && (combat == NULL || group == NULL)) {
+		free(block); // (the mapped blocks go below)
 		block = NULL;
 	}
 	float *fx = NULL, *fy = NULL;
@@ -255,10 +273,15 @@ int thr_store_grow(throng_world* w, uint32_t need)
 		void** const arrays[1] = {(void**)&m.single[THR_SINGLE_UNIT]};
 		unit_block = thr_alloc_arrays(arrays, 1, n, sizeof(uint32_t), THR_UNIT_FIRST_ARRAY);
 	}
-	// Room to keep the six blocks this replaces, made before anything
+	void* target_block = NULL;
+	if (block != NULL && s->target_block != NULL) {
+		void** const arrays[1] = {(void**)&m.single[THR_SINGLE_TARGET]};
+		target_block = thr_alloc_arrays(arrays, 1, n, sizeof(uint32_t), THR_TARGET_FIRST_ARRAY);
+	}
+	// Room to keep the eight blocks this replaces, made before anything
 	// changes, so that a failure leaves the world as it was.
-	if (block != NULL && s->keep && s->kept_cap - s->kept_n < 6u) {
-		const uint32_t room = s->kept_cap * 2u + 6u;
+	if (block != NULL && s->keep && s->kept_cap - s->kept_n < 8u) {
+		const uint32_t room = s->kept_cap * 2u + 8u;
 		thr_kept_block* kept = realloc(s->kept, (size_t)room * sizeof *kept);
 		if (kept == NULL) {
 			free(block);
@@ -269,12 +292,15 @@ int thr_store_grow(throng_world* w, uint32_t need)
 		}
 	}
 	if (block == NULL || (w->def.record_forces && force_block == NULL) ||
-	    (s->waypoint_block != NULL && waypoint_block == NULL) || (s->unit_block != NULL && unit_block == NULL)) {
+	    (s->waypoint_block != NULL && waypoint_block == NULL) || (s->unit_block != NULL && unit_block == NULL) ||
+	    (s->target_block != NULL && target_block == NULL)) {
 		free(block);
 		unmap_block(combat, combat_bytes);
+		unmap_block(group, group_bytes);
 		free(force_block);
 		free(waypoint_block);
 		free(unit_block);
+		free(target_block);
 		return -1;
 	}
 	const size_t bytes = (size_t)w->count * 4u;
@@ -287,8 +313,6 @@ int thr_store_grow(throng_world* w, uint32_t need)
 		memcpy(to->vy, from->vy, bytes);
 		memcpy(to->hx, from->hx, bytes);
 		memcpy(to->hy, from->hy, bytes);
-		memcpy(to->wander, from->wander, bytes);
-		memcpy(to->noise, from->noise, bytes);
 		if (waypoint_block != NULL) {
 			memcpy(wp[b], from->waypoint, bytes);
 		}
@@ -296,7 +320,7 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	uint32_t** views[THR_SINGLE_ARRAYS];
 	single_views(w, views);
 	for (int a = 0; a < THR_SINGLE_ARRAYS; ++a) {
-		if (single_moves(s, a, *views[a])) { // (combat's stay untouched, all 0, until the world is combat-live)
+		if (single_moves(s, a, *views[a])) { // (combat's and group stay untouched, all 0, until live)
 			memcpy(m.single[a], *views[a], bytes);
 		}
 	}
@@ -311,11 +335,11 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	// The old singles may lie in the spare block (a reorder swaps them in):
 	// both go, and the next step makes new spares. Kept instead of freed
 	// while a caller holds views (throng_world_keep_replaced_arrays).
-	// The combat block, mapped, is the last.
-	void* const replaced[6] = {s->block,          s->spare_block, s->force_block,
-	                           s->waypoint_block, s->unit_block,  s->combat_block};
-	for (int b = 0; b < 6; ++b) {
-		const size_t mapped = b == 5 ? s->combat_bytes : 0u;
+	// The combat and group blocks, mapped, are the last.
+	void* const replaced[8] = {s->block,         s->spare_block,  s->force_block,  s->waypoint_block,
+	                           s->unit_block,    s->target_block, s->combat_block, s->group_block};
+	for (int b = 0; b < 8; ++b) {
+		const size_t mapped = b == 6 ? s->combat_bytes : b == 7 ? s->group_bytes : 0u;
 		if (s->keep && replaced[b] != NULL) {
 			s->kept[s->kept_n++] = (thr_kept_block){replaced[b], mapped};
 		} else if (mapped > 0u) {
@@ -327,27 +351,31 @@ int thr_store_grow(throng_world* w, uint32_t need)
 	s->block = block;
 	s->combat_block = combat;
 	s->combat_bytes = combat_bytes;
+	s->group_block = group;
+	s->group_bytes = group_bytes;
 	s->spare_block = NULL;
 	memset(s->spare, 0, sizeof s->spare);
 	s->force_block = force_block;
 	s->waypoint_block = waypoint_block;
 	s->unit_block = unit_block;
+	s->target_block = target_block;
 	bind_main(w, &m);
 	s->buf[0].waypoint = wp[0];
 	s->buf[1].waypoint = wp[1];
 	w->path = m.single[THR_SINGLE_PATH];
 	w->unit = m.single[THR_SINGLE_UNIT];
+	w->target_agent = m.single[THR_SINGLE_TARGET];
 	w->force_x = fx;
 	w->force_y = fy;
 	w->capacity = (uint32_t)cap;
 	return 0;
 }
 
-/// Most arrays agent_arrays lists: two states of 9, the singles, the totals.
-#define THR_AGENT_ARRAYS (18 + THR_SINGLE_ARRAYS + 2)
+/// Most arrays agent_arrays lists: two states of 7, the singles, the totals.
+#define THR_AGENT_ARRAYS (14 + THR_SINGLE_ARRAYS + 2)
 
 /// Every per-agent array that travels with an agent, as 32-bit words
-/// (NULL: no waypoints, no recorded totals, no combat yet): both states (the other one is
+/// (NULL: no waypoints, no recorded totals, no combat or group yet): both states (the other one is
 /// the state the last step started from, which its record shows observers,
 /// world_internal.h), the singles and the recorded totals; returns how many.
 static int agent_arrays(throng_world* w, uint32_t* out[THR_AGENT_ARRAYS])
@@ -356,11 +384,12 @@ static int agent_arrays(throng_world* w, uint32_t* out[THR_AGENT_ARRAYS])
 	thr_state* pr = &w->store.buf[w->store.cur ^ 1];
 	uint32_t* const arrays[THR_AGENT_ARRAYS] = {
 		(uint32_t*)st->px, (uint32_t*)st->py, (uint32_t*)st->vx, (uint32_t*)st->vy, (uint32_t*)st->hx,
-		(uint32_t*)st->hy, (uint32_t*)st->wander, (uint32_t*)st->noise, st->waypoint, (uint32_t*)pr->px,
-		(uint32_t*)pr->py, (uint32_t*)pr->vx, (uint32_t*)pr->vy, (uint32_t*)pr->hx, (uint32_t*)pr->hy,
-		(uint32_t*)pr->wander, (uint32_t*)pr->noise, pr->waypoint, w->id, (uint32_t*)w->max_speed,
-		(uint32_t*)w->max_force, (uint32_t*)w->radius, w->archetype, w->group, w->target_agent, w->path,
-		(uint32_t*)w->tx, (uint32_t*)w->ty, w->unit, (uint32_t*)w->total_x, (uint32_t*)w->total_y,
+		(uint32_t*)st->hy, st->waypoint, (uint32_t*)pr->px, (uint32_t*)pr->py, (uint32_t*)pr->vx,
+		(uint32_t*)pr->vy, (uint32_t*)pr->hx, (uint32_t*)pr->hy, pr->waypoint, w->id, (uint32_t*)w->max_speed,
+		(uint32_t*)w->max_force, (uint32_t*)w->radius, w->archetype, w->store.group_live ? w->group : NULL,
+		w->target_agent, w->path,
+		(uint32_t*)w->tx, (uint32_t*)w->ty, w->unit, (uint32_t*)w->wander, (uint32_t*)w->noise,
+		(uint32_t*)w->total_x, (uint32_t*)w->total_y,
 		// Combat's, in a combat-live world only (store.h).
 		w->store.combat_live ? (uint32_t*)w->health : NULL, w->store.combat_live ? w->ready : NULL,
 		w->store.combat_live ? w->combat_state : NULL};
@@ -448,8 +477,10 @@ void thr_store_free(throng_world* w)
 	free(s->spare_block);
 	free(s->waypoint_block);
 	free(s->unit_block);
+	free(s->target_block);
 	free(s->force_block);
 	unmap_block(s->combat_block, s->combat_bytes);
+	unmap_block(s->group_block, s->group_bytes);
 	free(s->slot_of);
 	thr_store_free_kept(s);
 	free(s->kept);
@@ -503,22 +534,36 @@ int thr_store_reserve_waypoints(throng_world* w)
 	return 0;
 }
 
-int thr_store_reserve_units(throng_world* w)
+/// Makes a column of its own (block *block, page line `first`) of
+/// w->capacity entries of 0xff bytes into *view, once. Returns -1 when out
+/// of memory, changing nothing.
+static int reserve_column(throng_world* w, void** block, uint32_t** view, uint32_t first)
 {
-	thr_store* s = &w->store;
-	if (s->unit_block != NULL) {
+	if (*block != NULL) {
 		return 0;
 	}
-	uint32_t* unit;
-	void** const arrays[1] = {(void**)&unit};
-	s->unit_block = thr_alloc_arrays(arrays, 1, w->capacity, sizeof(uint32_t), THR_UNIT_FIRST_ARRAY);
-	if (s->unit_block == NULL) {
+	uint32_t* column;
+	void** const arrays[1] = {(void**)&column};
+	void* made = thr_alloc_arrays(arrays, 1, w->capacity, sizeof(uint32_t), first);
+	if (made == NULL) {
 		return -1;
 	}
-	_Static_assert(THRONG_NO_UNIT == UINT32_MAX, "a unit column of 0xff bytes");
-	memset(unit, 0xff, (size_t)w->capacity * sizeof *unit);
-	w->unit = unit;
+	memset(column, 0xff, (size_t)w->capacity * sizeof *column);
+	*block = made;
+	*view = column;
 	return 0;
+}
+
+int thr_store_reserve_units(throng_world* w)
+{
+	_Static_assert(THRONG_NO_UNIT == UINT32_MAX, "a unit column of 0xff bytes");
+	return reserve_column(w, &w->store.unit_block, &w->unit, THR_UNIT_FIRST_ARRAY);
+}
+
+int thr_store_reserve_targets(throng_world* w)
+{
+	_Static_assert(THRONG_NO_AGENT == UINT32_MAX, "a target_agent column of 0xff bytes");
+	return reserve_column(w, &w->store.target_block, &w->target_agent, THR_TARGET_FIRST_ARRAY);
 }
 
 int thr_store_reorder(throng_world* w, const uint32_t* perm, int threads)
@@ -526,8 +571,8 @@ int thr_store_reorder(throng_world* w, const uint32_t* perm, int threads)
 	thr_store* s = &w->store;
 	const thr_state* src = &s->buf[s->cur];
 	thr_state* dst = &s->buf[s->cur ^ 1];
-	const float* const sf[8] = {src->px, src->py, src->vx, src->vy, src->hx, src->hy, src->wander, src->noise};
-	float* const df[8] = {dst->px, dst->py, dst->vx, dst->vy, dst->hx, dst->hy, dst->wander, dst->noise};
+	const float* const sf[6] = {src->px, src->py, src->vx, src->vy, src->hx, src->hy};
+	float* const df[6] = {dst->px, dst->py, dst->vx, dst->vy, dst->hx, dst->hy};
 	const uint32_t* swp = src->waypoint;
 	uint32_t* dwp = dst->waypoint;
 	uint32_t** views[THR_SINGLE_ARRAYS];
@@ -548,7 +593,7 @@ int thr_store_reorder(throng_world* w, const uint32_t* perm, int threads)
 				thr_note_team(w, THR_REGION_REORDER);
 			}
 			const uint32_t from = perm[k];
-			for (int a = 0; a < 8; ++a) {
+			for (int a = 0; a < 6; ++a) {
 				df[a][k] = sf[a][from];
 			}
 		}

@@ -386,7 +386,7 @@ static void reassign(throng_world* w)
 		}
 		any |= w->archetype[i] != arch;
 		w->archetype[i] = arch;
-		if (u->routing || u->rallied) {
+		if ((u->routing || u->rallied) && w->target_agent != NULL) {
 			w->target_agent[i] = THRONG_NO_AGENT;
 		}
 		if (u->routing) {

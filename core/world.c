@@ -179,8 +179,8 @@ void thr_spawn_one(throng_world* w, const throng_agent_def* a, uint32_t source)
 	s->hy[i] = h.y;
 	// Choice: the circle wander starts straight ahead (angle 0 in the
 	// local frame) and the noise wander along the heading.
-	s->wander[i] = 0.0f;
-	s->noise[i] = thr_atan2f(h.y, h.x);
+	w->wander[i] = 0.0f;
+	w->noise[i] = thr_atan2f(h.y, h.x);
 	if (s->waypoint != NULL) {
 		s->waypoint[i] = 0;
 	}
@@ -190,8 +190,15 @@ void thr_spawn_one(throng_world* w, const throng_agent_def* a, uint32_t source)
 	w->max_force[i] = a->max_force;
 	w->radius[i] = a->radius;
 	w->archetype[i] = a->archetype;
-	w->group[i] = a->group;
-	w->target_agent[i] = a->target_agent;
+	if (a->group != 0u) {
+		thr_store_group_live(&w->store);
+	}
+	if (w->store.group_live) { // (else it is 0 already, store.h)
+		w->group[i] = a->group;
+	}
+	if (w->target_agent != NULL) { // (else a->target_agent is THRONG_NO_AGENT: throng_world_spawn made it)
+		w->target_agent[i] = a->target_agent;
+	}
 	if (w->path != NULL) { // (else a->path is THRONG_NO_PATH: the world has no path)
 		w->path[i] = a->path;
 	}
@@ -257,7 +264,12 @@ throng_status throng_world_spawn(throng_world* w, const throng_agent_def* defs, 
 			return st;
 		}
 	}
-	if (thr_store_grow(w, w->count + count) != 0 || thr_store_reserve_ids(w, (uint64_t)first + count) != 0) {
+	bool targets = false;
+	for (uint32_t k = 0; k < count && !targets; ++k) {
+		targets = defs[k].target_agent != THRONG_NO_AGENT;
+	}
+	if (thr_store_grow(w, w->count + count) != 0 || thr_store_reserve_ids(w, (uint64_t)first + count) != 0 ||
+	    (targets && thr_store_reserve_targets(w) != 0)) {
 		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_spawn: out of memory for %u agents",
 		                w->count + count);
 	}
@@ -321,9 +333,9 @@ throng_status throng_world_get_agent(const throng_world* w, uint32_t id, throng_
 	out->archetype = w->archetype[i];
 	out->group = w->group[i];
 	out->target = v2(w->tx[i], w->ty[i]);
-	out->target_agent = w->target_agent[i];
-	out->wander_angle = s->wander[i];
-	out->noise_angle = s->noise[i];
+	out->target_agent = w->target_agent != NULL ? w->target_agent[i] : THRONG_NO_AGENT;
+	out->wander_angle = w->wander[i];
+	out->noise_angle = w->noise[i];
 	out->path = w->path != NULL ? w->path[i] : THRONG_NO_PATH;
 	out->waypoint = s->waypoint != NULL ? s->waypoint[i] : 0;
 	out->health = w->health[i];
@@ -356,10 +368,15 @@ throng_status throng_world_set_target_agent(throng_world* w, uint32_t id, uint32
 		// In a part world the part must hold the target, or the step could not read it.
 		st = thr_find_agent(w, target_agent, "throng_world_set_target_agent: target_agent", &unused);
 	}
+	if (st == THRONG_OK && target_agent != THRONG_NO_AGENT && thr_store_reserve_targets(w) != 0) {
+		st = thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_set_target_agent: out of memory");
+	}
 	if (st != THRONG_OK) {
 		return st;
 	}
-	w->target_agent[i] = target_agent;
+	if (w->target_agent != NULL) { // (else target_agent is THRONG_NO_AGENT, as every agent's)
+		w->target_agent[i] = target_agent;
+	}
 	return THRONG_OK;
 }
 
@@ -499,7 +516,7 @@ uint64_t throng_world_hash(const throng_world* w)
 	enum { BATCH = 256, FIELDS = 13 };
 	uint32_t buf[BATCH * FIELDS];
 	uint32_t used = 0;
-	const float* const f[10] = {s->px, s->py, s->vx, s->vy, s->hx, s->hy, s->wander, s->noise, w->tx, w->ty};
+	const float* const f[10] = {s->px, s->py, s->vx, s->vy, s->hx, s->hy, w->wander, w->noise, w->tx, w->ty};
 	// Ids may be sparse: removed agents', or in a part world the whole's.
 	const uint32_t ids = thr_id_end(w);
 	for (uint32_t id = 0; id < ids; ++id) {
@@ -511,7 +528,7 @@ uint64_t throng_world_hash(const throng_world* w)
 		for (int k = 0; k < 10; ++k) {
 			memcpy(&b[k], &f[k][i], sizeof(float)); // the bits, -0 and +0 apart
 		}
-		b[10] = w->target_agent[i];
+		b[10] = w->target_agent != NULL ? w->target_agent[i] : THRONG_NO_AGENT;
 		b[11] = w->path != NULL ? w->path[i] : THRONG_NO_PATH;
 		b[12] = s->waypoint != NULL ? s->waypoint[i] : 0;
 		if (++used == BATCH) {

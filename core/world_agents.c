@@ -45,7 +45,7 @@ void thr_remove_marked(throng_world* w, const uint8_t* dead, uint32_t first, uin
 	}
 	w->count = thr_store_remove(w, dead, first, !thr_world_engine(w)->sorted, scratch);
 	// Whoever targeted a removed agent targets nobody.
-	for (uint32_t i = 0; i < w->count; ++i) {
+	for (uint32_t i = 0; w->target_agent != NULL && i < w->count; ++i) {
 		const uint32_t t = w->target_agent[i];
 		if (t != THRONG_NO_AGENT && w->slot_of[t] == THR_NO_SLOT) {
 			w->target_agent[i] = THRONG_NO_AGENT;
@@ -311,7 +311,10 @@ throng_status throng_world_set_group(throng_world* w, uint32_t id, uint32_t grou
 {
 	uint32_t i = 0;
 	throng_status st = setter_slot(w, id, "throng_world_set_group", false, &i);
-	if (st == THRONG_OK) {
+	if (st == THRONG_OK && group != 0u) {
+		thr_store_group_live(&w->store);
+	}
+	if (st == THRONG_OK && w->store.group_live) { // (else it is 0 and stays so, store.h)
 		w->group[i] = group;
 	}
 	return st;

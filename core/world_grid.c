@@ -14,8 +14,14 @@ thr_arch_info thr_arch_neighbors(const throng_controller* c)
 	thr_arch_info info;
 	memset(&info, 0, sizeof info);
 	info.query_radius = throng_controller_query_radius(c);
+	info.wander_slot = info.noise_slot = THR_NO_ANGLE_SLOT;
 	for (uint32_t k = 0; k < c->slot_count; ++k) {
 		const throng_slot* slot = &c->slots[k];
+		if (slot->enabled && slot->kind == THRONG_WANDER) {
+			info.wander_slot = (uint8_t)k;
+		} else if (slot->enabled && slot->kind == THRONG_WANDER_NOISE) {
+			info.noise_slot = (uint8_t)k;
+		}
 		if (!slot->enabled || !throng_behavior_reads_neighbors(slot->kind)) {
 			continue;
 		}

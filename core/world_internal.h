@@ -99,12 +99,19 @@ typedef struct thr_path {
 	bool loop;
 } thr_path;
 
-/// What an archetype asks of the neighbour walks (thr_arch_neighbors).
+/// thr_arch_info.wander_slot and .noise_slot of an archetype without one.
+#define THR_NO_ANGLE_SLOT UINT8_MAX
+
+/// What an archetype asks of the neighbour walks (thr_arch_neighbors),
+/// and which of its slots turn the wander angles (core/angles.c).
 typedef struct thr_arch_info {
 	float query_radius;        ///< largest neighbour radius (m) of its neighbour slots, 0 = none
 	uint32_t n_neighbor_slots; ///< enabled neighbour slots, in slot order
 	uint8_t neighbor_slots[THRONG_MAX_SLOTS];
 	uint32_t most_cap; ///< largest max_neighbors of those slots
+	/// Its enabled wander and wander_noise slots (at most one each,
+	/// validate.c), or THR_NO_ANGLE_SLOT.
+	uint8_t wander_slot, noise_slot;
 } thr_arch_info;
 
 struct throng_world {
@@ -127,6 +134,7 @@ struct throng_world {
 	uint32_t* ready; ///< combat: the step count from which it may strike again
 	uint32_t* combat_state; ///< combat: what the last step did to it (THRONG_COMBAT_* bits); not kept by checkpoints
 	uint32_t* unit;  ///< units (units.c): its unit, or THRONG_NO_UNIT
+	float *wander, *noise; ///< the persistent wander angles (rad): the step advances them at its end (core/angles.c)
 	float max_radius; ///< largest agent radius spawned
 
 	throng_controller* archetypes;

@@ -261,7 +261,9 @@ static void load_target_agents(const thr_wide_ctx* ctx, uint32_t base, int n, la
 {
 	const throng_world* w = ctx->w;
 	const thr_state* cs = ctx->cs;
-	const thr_iw ta = thr_iw_loadu((const int32_t*)w->target_agent + base);
+	// No target_agent column yet (store.h): no lane has a target agent.
+	const thr_iw ta = w->target_agent != NULL ? thr_iw_loadu((const int32_t*)w->target_agent + base)
+	                                          : thr_iw_set1((int32_t)THRONG_NO_AGENT);
 	const thr_mw has = thr_mw_andnot(thr_mw_first(n), thr_iw_eq(ta, thr_iw_set1((int32_t)THRONG_NO_AGENT)));
 	// Lanes without a target agent read slot 0 (the block's own agents
 	// exist) and are zeroed below.
@@ -384,13 +386,13 @@ static thr_mw bounds_axis_w(throng_bounds_mode mode, thr_fw* p, thr_fw* v, thr_f
 static int popcount8(thr_mw m) { return __builtin_popcount((unsigned)thr_mw_movemask(m)); }
 
 /// A block's per-lane state that the stages share: what the behaviours
-/// advance (wander and noise angles, waypoints) and the blended force.
+/// read (the wander and noise angles: the step turns them after the pass,
+/// core/angles.c) and advance (waypoints), and the blended force.
 typedef struct block_state {
 	const thr_mw live; ///< the first n lanes
 	_Alignas(32) int32_t arch[THR_LANES]; ///< archetype per lane, -1 past the end
 	lane_targets targets;
 	thr_fw wander0, noise0;        ///< the angles as read
-	thr_fw wander_new, noise_new;  ///< as the wander slots leave them
 	uint32_t waypoint_new[THR_LANES]; ///< path following keeps its index; the slot advances it
 	thr_v2w total;                 ///< the blended force of every lane
 } block_state;
@@ -434,10 +436,8 @@ static void load_w(const thr_wide_ctx* ctx, uint32_t base, int n, lanes* s, bloc
 	s->mf = thr_fw_select(b->live, s->mf, thr_fw_set1(1.0f));
 	b->targets.point = v2w(thr_fw_loadu(w->tx + base), thr_fw_loadu(w->ty + base));
 	b->targets.agents_loaded = 0;
-	b->wander0 = thr_fw_loadu(cs->wander + base);
-	b->noise0 = thr_fw_loadu(cs->noise + base);
-	b->wander_new = b->wander0;
-	b->noise_new = b->noise0;
+	b->wander0 = thr_fw_loadu(w->wander + base);
+	b->noise0 = thr_fw_loadu(w->noise + base);
 	const thr_iw waypoint = cs->waypoint != NULL ? thr_iw_loadu((const int32_t*)cs->waypoint + base) : thr_iw_zero();
 	thr_iw_storeu((int32_t*)b->waypoint_new, thr_iw_select(b->live, waypoint, thr_iw_zero()));
 	b->total = v2w_zero();
@@ -489,18 +489,16 @@ static void forces_w(const thr_wide_ctx* ctx, const lanes* s, thr_mw mine, const
 		case THRONG_WANDER: {
 			thr_fw draw = thr_bits_to_pm1_w(thr_rng_bits_w(key, s->id, thr_iw_set1((int32_t)ctx->step32),
 			                                                THR_STREAM_WANDER));
-			thr_fw a = b->wander0;
+			thr_fw a = b->wander0; // (turned: thr_advance_angles keeps it after the step)
 			f[k] = wander_w(s, &a, draw, p, ctx->dt);
-			b->wander_new = thr_fw_select(mine, a, b->wander_new);
 			break;
 		}
 		case THRONG_WANDER_NOISE: {
 			thr_fw phase = thr_fw_mul(thr_bits_to_unit_w(thr_rng_bits_w(key, s->id, thr_iw_zero(), THR_STREAM_PHASE)),
 			                          thr_fw_set1(1024.0f));
 			thr_fw x = thr_fw_add(thr_fw_mul(thr_fw_set1(ctx->time), thr_fw_set1(p->noise_frequency)), phase);
-			thr_fw a = b->noise0;
+			thr_fw a = b->noise0; // (likewise)
 			f[k] = wander_noise_w(s, &a, thr_noise1_w(key, x), p, ctx->dt);
-			b->noise_new = thr_fw_select(mine, a, b->noise_new);
 			break;
 		}
 		case THRONG_BOUNDS:
@@ -678,8 +676,6 @@ static void integrate_w(const thr_wide_ctx* ctx, const lanes* s, const block_sta
 	thr_fw_store_tail(ns->vy + base, v.y, n);
 	thr_fw_store_tail(ns->hx + base, h.x, n);
 	thr_fw_store_tail(ns->hy + base, h.y, n);
-	thr_fw_store_tail(ns->wander + base, b->wander_new, n);
-	thr_fw_store_tail(ns->noise + base, b->noise_new, n);
 	if (ns->waypoint != NULL) {
 		thr_iw_store_tail((int32_t*)ns->waypoint + base, thr_iw_loadu((const int32_t*)b->waypoint_new), n);
 	}

@@ -628,6 +628,82 @@ Test(errors, failed_simd_step_leaves_the_world_unchanged)
 	cr_assert_geq(failures, 2, "only %ld allocations in the step", failures);
 }
 
+/// A crowd that wanders in both forms with contacts on, packed so that
+/// pairs overlap: its first step allocates after the engine's pass (the
+/// contact stage's data, its runs).
+static throng_world* wandering_crowd(throng_engine engine)
+{
+	throng_world_def d = throng_world_default_def();
+	d.engine = engine;
+	d.capacity = 400;
+	d.threads = 1;
+	throng_world* w = NULL;
+	cr_assert_eq(throng_world_create(&d, &w), THRONG_OK, "%s", throng_last_error());
+	throng_controller c = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+	throng_slot noise = throng_slot_default_def(THRONG_WANDER_NOISE);
+	noise.params.noise_frequency = 1.0f;
+	noise.params.noise_amplitude = 2.0f;
+	throng_controller_add(&c, throng_slot_default_def(THRONG_WANDER));
+	throng_controller_add(&c, noise);
+	c.contact.enabled = true;
+	cr_assert_eq(throng_world_add_archetype(w, &c, NULL), THRONG_OK, "%s", throng_last_error());
+	throng_agent_def a[400];
+	for (int k = 0; k < 400; ++k) {
+		a[k] = throng_agent_default_def();
+		a[k].position = (throng_vec2){-9.5f + 0.5f * (float)(k % 20), -9.5f + 0.5f * (float)(k / 20)};
+	}
+	cr_assert_eq(throng_world_spawn(w, a, 400, NULL), THRONG_OK, "%s", throng_last_error());
+	return w;
+}
+
+/// The engines' passes read the wander angles and write none; the step
+/// keeps the turned ones once nothing can fail (core/angles.c). So a step
+/// whose contact stage runs out of memory, after the pass, leaves both
+/// angles of every agent as they were, and the retry turns them once.
+Test(errors, failed_step_after_the_pass_leaves_the_wander_angles)
+{
+	const throng_engine engines[2] = {THRONG_ENGINE_SCALAR, THRONG_ENGINE_SIMD};
+	for (int e = 0; e < 2; ++e) {
+		throng_world* ref = wandering_crowd(engines[e]);
+		const uint64_t start = throng_world_hash(ref);
+		throng_agent_state before;
+		cr_assert_eq(throng_world_get_agent(ref, 7, &before), THRONG_OK);
+		cr_assert_eq(throng_world_step(ref), THRONG_OK, "%s", throng_last_error());
+		const uint64_t clean = throng_world_hash(ref);
+		throng_agent_state after;
+		cr_assert_eq(throng_world_get_agent(ref, 7, &after), THRONG_OK);
+		cr_assert(after.wander_angle != before.wander_angle && after.noise_angle != before.noise_angle,
+		          "engine %d: a step turns both angles", e);
+		throng_world_destroy(ref);
+		long after_pass = 0;
+		for (long k = 1;; ++k) {
+			cr_assert_lt(k, 10000, "the step never ran out of allocations to fail");
+			throng_world* w = wandering_crowd(engines[e]);
+			const uint64_t passes = w->stats.steps;
+			arm(k);
+			const throng_status st = throng_world_step(w);
+			const long calls = disarm();
+			if (calls < k) {
+				cr_assert_eq(st, THRONG_OK, "%s", throng_last_error());
+				throng_world_destroy(w);
+				break;
+			}
+			cr_assert_eq(st, THRONG_ERR_OUT_OF_MEMORY, "engine %d: allocation %ld failed: status %d", e, k, (int)st);
+			cr_assert_eq(throng_world_hash(w), start, "engine %d: allocation %ld failed and the world changed", e, k);
+			throng_agent_state now;
+			cr_assert_eq(throng_world_get_agent(w, 7, &now), THRONG_OK);
+			cr_assert(now.wander_angle == before.wander_angle && now.noise_angle == before.noise_angle,
+			          "engine %d: allocation %ld failed and the angles turned", e, k);
+			after_pass += w->contact != NULL; // (the stage's data: made after the pass)
+			cr_assert_eq(w->stats.steps, passes);
+			cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+			cr_assert_eq(throng_world_hash(w), clean, "engine %d: the retry after failing allocation %ld differs", e, k);
+			throng_world_destroy(w);
+		}
+		cr_assert_geq(after_pass, 1, "engine %d: no allocation after the pass failed", e);
+	}
+}
+
 /// A sparse agent grid (`circle` at 20,000 agents) allocates its own
 /// arrays (core/grid.c, build_sparse): failing any of them fails the step
 /// cleanly too, on both engines.

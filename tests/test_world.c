@@ -332,8 +332,9 @@ static int by_address(const void* a, const void* b)
 	return (x > y) - (x < y);
 }
 
-// Every array the SIMD engine's reorder touches (two states of 9 in a
-// world with a path, the 10 singles, the store's 2 spares)
+// Every array the SIMD engine's reorder touches (two states of 7 in a
+// world with a path, the 12 singles with a target agent, the store's 2
+// spares)
 // starts in its own line of a page, 64-byte aligned, and no two overlap:
 // arrays that all start at one page offset cost the reorder 7x
 // (docs/PERFORMANCE.md).
@@ -347,21 +348,22 @@ Test(layout, per_agent_arrays_start_in_different_page_lines)
 		cr_assert_eq(throng_world_add_archetype(w, &ctl, NULL), THRONG_OK);
 		const throng_vec2 points[2] = {{1.0f, 0.0f}, {2.0f, 0.0f}};
 		cr_assert_eq(throng_world_add_path(w, points, 2, false, NULL), THRONG_OK, "%s", throng_last_error());
-		throng_agent_def a = throng_agent_default_def();
-		cr_assert_eq(throng_world_spawn(w, &a, 1, NULL), THRONG_OK, "%s", throng_last_error());
+		throng_agent_def a[2] = {throng_agent_default_def(), throng_agent_default_def()};
+		a[1].target_agent = 0; // (the target_agent column)
+		cr_assert_eq(throng_world_spawn(w, a, 2, NULL), THRONG_OK, "%s", throng_last_error());
 		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error()); // the spares
 		void* p[40];
 		int n = 0;
 		for (int b = 0; b < 2; ++b) {
 			thr_state* s = &w->store.buf[b];
-			void* st[9] = {s->px, s->py, s->vx, s->vy, s->hx, s->hy, s->wander, s->noise, s->waypoint};
+			void* st[7] = {s->px, s->py, s->vx, s->vy, s->hx, s->hy, s->waypoint};
 			memcpy(p + n, st, sizeof st);
-			n += 9;
+			n += 7;
 		}
-		void* singles[10] = {w->id,    w->max_speed,    w->max_force, w->radius, w->archetype,
-		                     w->group, w->target_agent, w->path,      w->tx,     w->ty};
+		void* singles[12] = {w->id,    w->max_speed,    w->max_force, w->radius, w->archetype, w->group,
+		                     w->target_agent, w->path,   w->tx,        w->ty,     w->wander,    w->noise};
 		memcpy(p + n, singles, sizeof singles);
-		n += 10;
+		n += 12;
 		for (int k = 0; k < THR_SPARES; ++k) {
 			p[n++] = w->store.spare[k];
 		}
@@ -386,8 +388,9 @@ Test(layout, per_agent_arrays_start_in_different_page_lines)
 static bool in_store(const thr_store* s, const void* p, size_t bytes, size_t span)
 {
 	const char* q = p;
-	const char* blocks[4] = {s->block, s->spare_block, s->waypoint_block, s->force_block};
-	for (int b = 0; b < 4; ++b) {
+	const char* blocks[6] = {s->block,        s->spare_block, s->waypoint_block,
+	                         s->target_block, s->force_block, s->group_block};
+	for (int b = 0; b < 6; ++b) {
 		if (blocks[b] != NULL && q >= blocks[b] && q + bytes <= blocks[b] + span) {
 			return true;
 		}
@@ -415,11 +418,12 @@ Test(layout, per_agent_arrays_stay_in_the_store)
 		for (int k = 0; k < 300; ++k) {
 			a[k] = throng_agent_default_def();
 			a[k].position = (throng_vec2){thr_test_uniform(&rng, -19.0f, 19.0f), thr_test_uniform(&rng, -19.0f, 19.0f)};
+			a[k].target_agent = (uint32_t)(k + 1) % 300u; // (the target_agent column)
 		}
 		const throng_vec2 points[2] = {{1.0f, 0.0f}, {2.0f, 0.0f}};
 		cr_assert_eq(throng_world_add_path(w, points, 2, false, NULL), THRONG_OK, "%s", throng_last_error());
 		cr_assert_eq(throng_world_spawn(w, a, 300, NULL), THRONG_OK, "%s", throng_last_error());
-		// The longest block: 29 arrays a stride apart, and 4 KiB (store.c).
+		// The longest block: THR_STORE_ARRAYS + 2 arrays a stride apart, and 4 KiB (store.c).
 		size_t stride = (((size_t)w->capacity + THR_LANES) * 4u + 63u) & ~(size_t)63u;
 		stride += (stride / 64u) % 2u == 0 ? 64u : 0u;
 		const size_t span = stride * (THR_STORE_ARRAYS + 2u) + 4096u;
@@ -427,10 +431,10 @@ Test(layout, per_agent_arrays_stay_in_the_store)
 			hashes[e][step] = throng_world_hash(w);
 			// slot_of, by id, is an array of the store's own (it grows with the ids).
 			cr_assert_eq(w->slot_of, w->store.slot_of);
-			const void* singles[12] = {w->id,    w->max_speed, w->max_force,    w->radius,
+			const void* singles[14] = {w->id,    w->max_speed, w->max_force,    w->radius,
 			                           w->archetype, w->group, w->path, w->target_agent, w->tx,
-			                           w->ty,    w->store.spare[0], w->store.spare[1]};
-			const int n = step > 0 && e == 1 ? 12 : 10; // the spares: made by the first reorder
+			                           w->ty,    w->wander,    w->noise,        w->store.spare[0], w->store.spare[1]};
+			const int n = step > 0 && e == 1 ? 14 : 12; // the spares: made by the first reorder
 			for (int k = 0; k < n; ++k) {
 				cr_assert(in_store(&w->store, singles[k], (size_t)w->capacity * 4u, span),
 				          "engine %d, after %d steps: single array %d lies outside the store", e, step, k);
@@ -486,6 +490,98 @@ Test(layout, waypoint_arrays_wait_for_the_first_path)
 		cr_assert_eq(st.waypoint, 2u, "engine %d", e);
 		cr_assert_eq(throng_world_get_agent(w, 0, &st), THRONG_OK);
 		cr_assert_eq(st.waypoint, 0u);
+		throng_world_destroy(w);
+	}
+}
+
+// The target_agent column waits for the world's first target agent:
+// before it every agent reads THRONG_NO_AGENT (and hashes so), a target
+// given makes it, and so does the first step with a target rule due.
+Test(layout, target_agent_column_waits_for_the_first_target)
+{
+	for (int e = 0; e < 2; ++e) {
+		engine_under_test = e ? THRONG_ENGINE_SIMD : THRONG_ENGINE_SCALAR;
+		throng_world* w = make_world(THRONG_BOUNDS_CONTAIN, 8, 3);
+		throng_controller ctl = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+		throng_slot pursue = throng_slot_default_def(THRONG_PURSUIT);
+		pursue.params.target = THRONG_TARGET_AGENT;
+		throng_controller_add(&ctl, pursue);
+		cr_assert_eq(throng_world_add_archetype(w, &ctl, NULL), THRONG_OK, "%s", throng_last_error());
+		throng_agent_def a[2] = {throng_agent_default_def(), throng_agent_default_def()};
+		a[1].position = (throng_vec2){5.0f, 0.0f};
+		a[1].group = 1;
+		cr_assert_eq(throng_world_spawn(w, a, 2, NULL), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_set_target_agent(w, 1, THRONG_NO_AGENT), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		cr_assert_null(w->target_agent);
+		throng_agent_state st;
+		cr_assert_eq(throng_world_get_agent(w, 0, &st), THRONG_OK);
+		cr_assert_eq(st.target_agent, THRONG_NO_AGENT);
+		cr_assert_eq(throng_world_set_target_agent(w, 0, 1), THRONG_OK, "%s", throng_last_error());
+		cr_assert_not_null(w->target_agent);
+		cr_assert_eq(throng_world_get_agent(w, 0, &st), THRONG_OK);
+		cr_assert_eq(st.target_agent, 1u);
+		cr_assert_eq(throng_world_get_agent(w, 1, &st), THRONG_OK);
+		cr_assert_eq(st.target_agent, THRONG_NO_AGENT);
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_get_agent(w, 0, &st), THRONG_OK);
+		cr_assert_gt(st.velocity.x, 0.0f, "engine %d: agent 0 pursues agent 1, to its right", e);
+		throng_world_destroy(w);
+		// A target rule: the column is made by the first step it is due.
+		w = make_world(THRONG_BOUNDS_CONTAIN, 8, 3);
+		ctl.target_rule.enabled = true;
+		ctl.target_rule.group = 1;
+		ctl.target_rule.sight_radius = 10.0f;
+		ctl.target_rule.every = 1;
+		cr_assert_eq(throng_world_add_archetype(w, &ctl, NULL), THRONG_OK, "%s", throng_last_error());
+		cr_assert_eq(throng_world_spawn(w, a, 2, NULL), THRONG_OK, "%s", throng_last_error());
+		cr_assert_null(w->target_agent);
+		cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		cr_assert_not_null(w->target_agent);
+		cr_assert_eq(throng_world_get_agent(w, 0, &st), THRONG_OK);
+		cr_assert_eq(st.target_agent, 1u, "engine %d: agent 0 picks agent 1, of group 1", e);
+		throng_world_destroy(w);
+	}
+}
+
+// The group column stays pages the world never wrote while every group is
+// 0 (store.h): the store neither moves nor copies it, and every agent
+// reads group 0; the first group other than 0 makes it live, and from then
+// on it travels with the agents through the reorders and a growth.
+Test(layout, group_column_untouched_until_a_group_is_set)
+{
+	for (int e = 0; e < 2; ++e) {
+		engine_under_test = e ? THRONG_ENGINE_SIMD : THRONG_ENGINE_SCALAR;
+		throng_world* w = make_world(THRONG_BOUNDS_CONTAIN, 64, 3);
+		throng_controller ctl = throng_controller_default_def(THRONG_BLEND_WEIGHTED);
+		throng_controller_add(&ctl, throng_slot_default_def(THRONG_WANDER));
+		cr_assert_eq(throng_world_add_archetype(w, &ctl, NULL), THRONG_OK, "%s", throng_last_error());
+		throng_agent_def a[64];
+		uint64_t rng = 5;
+		for (int k = 0; k < 64; ++k) {
+			a[k] = throng_agent_default_def();
+			a[k].position = (throng_vec2){thr_test_uniform(&rng, -19.0f, 19.0f), thr_test_uniform(&rng, -19.0f, 19.0f)};
+		}
+		cr_assert_eq(throng_world_spawn(w, a, 64, NULL), THRONG_OK, "%s", throng_last_error());
+		for (int s = 0; s < 2; ++s) {
+			cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		}
+		cr_assert(!w->store.group_live, "engine %d: groups all 0, yet the column is live", e);
+		cr_assert_eq(throng_world_set_group(w, 9, 0), THRONG_OK, "%s", throng_last_error());
+		cr_assert(!w->store.group_live, "engine %d: a group of 0 made the column live", e);
+		cr_assert_eq(throng_world_set_group(w, 9, 3), THRONG_OK, "%s", throng_last_error());
+		cr_assert(w->store.group_live);
+		a[0].group = 4;
+		uint32_t first = 0;
+		cr_assert_eq(throng_world_spawn(w, a, 64, &first), THRONG_OK, "%s", throng_last_error()); // grows
+		for (int s = 0; s < 3; ++s) {
+			cr_assert_eq(throng_world_step(w), THRONG_OK, "%s", throng_last_error());
+		}
+		const throng_view v = throng_world_view(w);
+		for (uint32_t i = 0; i < v.count; ++i) {
+			const uint32_t want = v.id[i] == 9u ? 3u : v.id[i] == first ? 4u : 0u;
+			cr_assert_eq(v.group[i], want, "engine %d: agent %u in group %u", e, v.id[i], v.group[i]);
+		}
 		throng_world_destroy(w);
 	}
 }

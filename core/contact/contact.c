@@ -88,7 +88,11 @@ void thr_contact_bind_store(thr_step_ctx* ctx)
 	// reserve_reorder; store.h).
 	_Static_assert(THR_SPARES >= 2, "two spares for x and y");
 	if (wants_pairs(ctx)) {
+		// Then the pair offsets, which the listing writes agent by agent
+		// after it read the agent's near (count + 1 of them), until the
+		// stage's end: nothing reads near after the listing.
 		ctx->near = (float*)w->reorder;
+		ctx->pair_offsets = w->reorder;
 	}
 	if (wants_shapes(w)) {
 		ctx->shaped_x = (float*)w->store.spare[0];

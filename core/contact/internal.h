@@ -69,7 +69,7 @@ struct thr_contact_data {
 	thr_grid grid;         ///< agents by cell over p*, ids up within a cell (when the agent grid will not do)
 	thr_contact_run* runs; ///< the listing's runs (runs_cap of them)
 	uint32_t runs_cap;
-	uint32_t* start;   ///< arena "contact pair offsets": count + 1 offsets into pairs
+	uint32_t* start;   ///< count + 1 offsets into pairs: thr_step_ctx.pair_offsets, or arena "contact pair offsets"
 	uint32_t* pairs;   ///< arena "contact pairs": each agent's listed agents (slots)
 	uint32_t* blocks;  ///< arena "contact blocks with pairs": the blocks of THR_LANES slots with a listed pair
 	uint32_t* sets[2]; ///< arena "contact block set odd/even": the blocks iterations 1, 2, ... visit

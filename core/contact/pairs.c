@@ -111,7 +111,9 @@ static bool alone(const throng_world* w, const float* near, float moved, uint32_
 }
 
 /// Lists the pairs of the agents of run r into the run's buffer, and each
-/// agent's count into start[i + 1]. Returns -1 when out of memory.
+/// agent's count into start[i], after its near[i] was read: start may be
+/// near's buffer (thr_step_ctx.pair_offsets). Returns -1 when out of
+/// memory.
 static int list_run(const thr_step_ctx* ctx, thr_contact_data* cd, const pair_grid* pg, float moved, uint32_t runs,
                     uint32_t r, uint64_t* overlaps, uint64_t* capped, uint64_t* met, uint64_t* skips,
                     uint64_t* searches)
@@ -124,11 +126,11 @@ static int list_run(const thr_step_ctx* ctx, thr_contact_data* cd, const pair_gr
 	run->used = 0;
 	for (uint32_t i = first; i < end; ++i) {
 		if (!contact_on(w, i)) {
-			cd->start[i + 1] = 0;
+			cd->start[i] = 0;
 			continue;
 		}
 		if (alone(w, ctx->near, moved, i)) {
-			cd->start[i + 1] = 0;
+			cd->start[i] = 0;
 			++*skips;
 			continue;
 		}
@@ -141,7 +143,7 @@ static int list_run(const thr_step_ctx* ctx, thr_contact_data* cd, const pair_gr
 		int cut = 0, any = 0;
 		uint64_t over = 0;
 		const uint32_t k = list_pairs(w, pg, x, y, i, run->pairs + run->used, &over, &cut, &any);
-		cd->start[i + 1] = k;
+		cd->start[i] = k;
 		run->used += k;
 		if (!thr_slot_ghost(ctx->ghost, i)) { // a part world's ghost is another part's to count
 			*overlaps += over;
@@ -199,8 +201,8 @@ static int choose_grid(const thr_step_ctx* ctx, float moved, pair_grid* pg)
 	return 0;
 }
 
-/// Room for the pass's runs (the iterates are thr_contact_prepare's, the
-/// offsets a spare of the store's). Returns -1 when out of memory.
+/// Room for the pass's runs (the offsets are thr_contact_list's, the
+/// iterates thr_contact_take_iterates'). Returns -1 when out of memory.
 static int reserve_scratch(thr_contact_data* cd, uint32_t runs)
 {
 	if (runs > cd->runs_cap) {
@@ -230,10 +232,14 @@ static int list_all(const thr_step_ctx* ctx, const pair_grid* pg, float moved, u
 	for (int64_t r = 0; r < (int64_t)runs; ++r) {
 		fail += list_run(ctx, cd, pg, moved, runs, (uint32_t)r, &overlaps, &capped, &met, &skips, &searches);
 	}
-	cd->start[0] = 0;
+	// The counts into offsets, in place: start[i] the sum of those below i.
+	uint32_t sum = 0;
 	for (uint32_t i = 0; i < n; ++i) {
-		cd->start[i + 1] += cd->start[i];
+		const uint32_t k = cd->start[i];
+		cd->start[i] = sum;
+		sum += k;
 	}
+	cd->start[n] = sum;
 	*out = (thr_contact_listing){overlaps, capped, capped, met, skips, searches, 0};
 	return fail != 0 ? -1 : 0;
 }
@@ -243,7 +249,8 @@ throng_status thr_contact_list(const thr_step_ctx* ctx, float moved, uint32_t ru
 	throng_world* w = ctx->w;
 	thr_contact_data* cd = w->contact;
 	*out = (thr_contact_listing){0, 0, 0, 0, 0, 0, 0};
-	cd->start = thr_contact_take(w, w->count + 1u, sizeof *cd->start, "contact pair offsets");
+	cd->start = ctx->pair_offsets != NULL ? ctx->pair_offsets
+	                                      : thr_contact_take(w, w->count + 1u, sizeof *cd->start, "contact pair offsets");
 	pair_grid pg;
 	if (cd->start == NULL || reserve_scratch(cd, runs) != 0 || choose_grid(ctx, moved, &pg) != 0 ||
 	    list_all(ctx, &pg, moved, runs, out) != 0) {
