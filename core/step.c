@@ -71,8 +71,9 @@ static uint32_t step_team(throng_world* w, const thr_engine* e, bool due, bool* 
 
 /// Room for the record's copy of a reorder (thr_step_record), which from
 /// the step's reorder to its copy holds the contact stage's nearest
-/// neighbour distances (thr_contact_bind_store): capacity + THR_LANES
-/// entries. Returns -1 when out of memory.
+/// neighbour distances and then, in place, its pair offsets
+/// (thr_contact_bind_store, thr_step_ctx.pair_offsets): capacity +
+/// THR_LANES entries. Returns -1 when out of memory.
 static int reserve_reorder(throng_world* w)
 {
 	if (w->reorder_cap >= w->capacity) {
