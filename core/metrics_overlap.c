@@ -276,6 +276,53 @@ static void block_all(const sweep* s, const block* k, tally* t)
 	}
 }
 
+/// The cells whose agents start in [a, a1) of a packed sort, as the loop
+/// over find_block and block_all does it (the cells at the cap noted in
+/// *deferred, the others' pairs into *t and their first agents' candidates
+/// into *most), on the keys alone: a cell's agents are the entries of its
+/// key K, the cell to its right those of K + 1 (next in the sorted order),
+/// the three above those of K + row - 1 to K + row + 1 (row >= 3: no
+/// row's neighbours reach into another row). Three cursors that only move
+/// forward find them: r, the end of the keys up to K + 1, and [u0, u1),
+/// the keys above.
+static void sweep_packed(const sweep* s, uint32_t a, uint32_t a1, uint32_t* deferred, tally* t, uint32_t* most)
+{
+	const uint64_t* const e = s->e;
+	const uint32_t bits = s->slot_bits, m = s->m;
+	const uint64_t row = (uint64_t)s->row.x;
+	uint32_t r = a, u0 = a, u1 = a;
+	while (a < a1) {
+		const uint64_t key = e[a] >> bits;
+		uint32_t b = a + 1u;
+		while (b < m && e[b] >> bits == key) {
+			b++;
+		}
+		r = r > b ? r : b;
+		while (r < m && e[r] >> bits <= key + 1u) {
+			r++;
+		}
+		u0 = u0 > r ? u0 : r; // the keys before r are below key + row - 1
+		while (u0 < m && e[u0] >> bits < key + row - 1u) {
+			u0++;
+		}
+		u1 = u1 > u0 ? u1 : u0;
+		while (u1 < m && e[u1] >> bits <= key + row + 1u) {
+			u1++;
+		}
+		const uint64_t first = (uint64_t)(r - a - 1u) + (u1 - u0);
+		if (first >= THRONG_OVERLAP_MAX_EXAMINED) {
+			*deferred = *deferred == THR_NONE ? a : *deferred;
+		} else {
+			*most = (uint32_t)first > *most ? (uint32_t)first : *most;
+			for (uint32_t p = a; p < b; ++p) {
+				test_sorted(s, p, p + 1u, r, t); // the rest of the cell, then the cell to the right
+				test_sorted(s, p, u0, u1, t);
+			}
+		}
+		a = b;
+	}
+}
+
 static int compare_u64(const void* a, const void* b)
 {
 	uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
@@ -591,7 +638,10 @@ int thr_overlap_count(thr_overlap_index* x, const throng_world* w, uint32_t thre
 			uint32_t a = chunk_start(&s, c, chunks), up = a;
 			tally tl = {0, 0.0};
 			deferred[c] = THR_NONE;
-			while (a < a1) {
+			if (s.far == NULL) {
+				sweep_packed(&s, a, a1, &deferred[c], &tl, &most);
+			}
+			while (s.far != NULL && a < a1) {
 				block k = find_block(&s, a, &up);
 				uint64_t first = first_candidates(&k);
 				if (first >= THRONG_OVERLAP_MAX_EXAMINED) {
