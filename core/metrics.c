@@ -39,12 +39,18 @@
 // ids in the records check it, and when they disagree (the same step
 // observed twice, or a step that failed after its reorder) the records
 // are placed by id instead. The columns are gathered
-// one at a time, on every thread, into a spare column that then takes
-// the column's place: the overlap sort's entry buffer, free between two
-// counts, which takes the column's old buffer in return. (They were once
-// moved in place along the permutation's cycles, on one thread while the
-// others waited, which cost more: docs/PERFORMANCE.md, "The cost of
-// `throng run`".)
+// on every thread into spare columns that then take their places: the
+// overlap sort's two buffers, free between two counts, which take
+// columns' old buffers in return. The tags and goals go first, as the ids
+// are checked; the turns and paths are gathered by the observing pass
+// itself as it updates them. (They were once moved in place along the
+// permutation's cycles, on one thread while the others waited, which cost
+// more: docs/PERFORMANCE.md, "The cost of `throng run`"; then gathered a
+// column a pass, five passes where two do.)
+//
+// The heading change's atan2 is taken 64 agents at a time in a loop the
+// compiler vectorises (thr_metrics_heading_turns: core/ includes none of
+// simd/'s headers), with thr_atan2f's bits.
 //
 // Overlaps: metrics_overlap.c sorts the agents by cells of twice the
 // largest radius and sweeps them in that order, with a cap on the
@@ -238,6 +244,58 @@ static bool outside(const throng_world_def* d, float x, float y, float r)
 	}
 }
 
+/// Agents whose heading changes observing works out in one wide loop.
+#define THR_OBSERVE_BLOCK 64
+
+/// How many agents ahead observing prefetches the records it gathers and
+/// the clearance map's cells.
+#define THR_OBSERVE_AHEAD 16
+
+/// GCC keeps a float operation that only one side of a select uses in a
+/// branch, which it then cannot vectorise, unless told that floating-point
+/// operations do not trap (which changes no value: IEEE results are the
+/// same; clang speculates them anyway).
+#if defined(__GNUC__) && !defined(__clang__)
+#define THR_NO_TRAPS __attribute__((optimize("no-trapping-math")))
+#else
+#define THR_NO_TRAPS
+#endif
+
+/// (metrics_internal.h)
+THR_NO_TRAPS void thr_metrics_heading_turns(const float* px, const float* py, const float* hx, const float* hy,
+                                            int cnt, float* out)
+{
+#pragma omp simd
+	for (int j = 0; j < cnt; ++j) {
+		const float y = px[j] * hy[j] - py[j] * hx[j];
+		const float x = px[j] * hx[j] + py[j] * hy[j];
+		const float ax = fabsf(x), ay = fabsf(y);
+		const float mx = ax > ay ? ax : ay;
+		const float mn = ax > ay ? ay : ax;
+		const float t = mn / (mx == 0.0f ? 1.0f : mx); // thr_atan2f returns 0 for mx = 0: so does this, as +-0
+		const bool big = t > THR_POLY_TAN_PI_8;
+		const float u = (big ? t - 1.0f : t) / (big ? t + 1.0f : 1.0f);
+		const float base = big ? THR_POLY_QUARTER_PI : 0.0f;
+		const float z = u * u;
+		float a = (((THR_POLY_A1 * z + THR_POLY_A2) * z + THR_POLY_A3) * z + THR_POLY_A4) * z * u + u;
+		a = a + base;
+		a = ay > ax ? THR_HALF_PI - a : a;
+		a = x < 0.0f ? THR_PI - a : a;
+		out[j] = y < 0.0f ? -a : a;
+	}
+}
+
+/// The clearance map's cell (core/engine.h, thr_clear_of_shapes) at
+/// (x, y), clamped into the map: only for a prefetch.
+static inline const uint8_t* clear_cell(const throng_world* w, float x, float y)
+{
+	const thr_box_grid* g = &w->obstacle_grid;
+	const float fx = (x - g->min_x) * g->inv_cell, fy = (y - g->min_y) * g->inv_cell;
+	const int32_t cx = fx > 0.0f ? (fx < (float)(g->nx - 1) ? (int32_t)fx : g->nx - 1) : 0; // 0 for NaN
+	const int32_t cy = fy > 0.0f ? (fy < (float)(g->ny - 1) ? (int32_t)fy : g->ny - 1) : 0;
+	return &w->shape_clear[(size_t)cy * (size_t)g->nx + (size_t)cx];
+}
+
 /// Item k of column dst (8-byte items) is item from[k] of column src, for
 /// k < n. Called by every thread of the observing team: an orphaned loop,
 /// split as a `for` of the enclosing parallel region.
@@ -322,20 +380,24 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 	const thr_shape_watch* const watch = &m->shapes;
 	uint64_t nonfinite = 0, oob = 0, crossings = 0, wall_pen = 0, obstacle_pen = 0;
 	double deepest_obstacle = 0.0;
-	// The records follow the world's storage order first (unless placed by
-	// id above): from[k], the record of the agent now at slot k, is the
-	// step's reorder when the ids agree, else found by id (by_id: each id's
-	// record). from lives in the overlap sort's spare buffer (8 bytes an
-	// agent, free until the next sort). Each column is gathered into a spare
-	// column, which it then swaps with: the overlap sort's entry buffer (8
-	// bytes an agent, free as well), which takes the column's old buffer in
-	// return. The tag column goes first, gathered and checked in one pass.
-	const uint32_t* const perm = rec != NULL ? rec->reorder : NULL;
-	uint32_t* const from = (uint32_t*)m->overlap.spare;
-	uint32_t* const by_id = m->by_id;
-	void* spare = m->overlap.entry;
+	// The records follow the world's storage order (unless placed by id
+	// above): the record of the agent now at slot k is the step's reorder
+	// perm[k] when the ids agree, else found by id. Two passes when they
+	// agree: the tags and goals are gathered into the overlap sort's two
+	// buffers (8 bytes an agent each, free until the next sort) as the ids
+	// are checked, then the observing pass gathers each turn and path as
+	// it updates them, into the columns the tags and goals left; the old
+	// turn and path columns become the sort's buffers. When the ids
+	// disagree (the same step observed twice, or a step that failed after
+	// its reorder), each column is gathered by id (from[k], in the sort's
+	// spare buffer) into a spare column it then swaps with, one at a time
+	// (what the first pass gathered is dropped), and observed in place.
+	const uint32_t* const perm = rec != NULL && !churn ? rec->reorder : NULL;
+	double* const turn_in = m->col[THR_COL_TURN];
+	double* const walked_in = m->col[THR_COL_WALKED];
+	void* spare = m->overlap.entry;  // the by-id gathers' spare column
+	const uint32_t* at = NULL;       // where the observing pass reads slot k's turn and path; NULL: at k
 	int64_t moved = 0, wrong = 0;
-	bool redo = false; // the tag column is to be gathered again, by id
 	(void)threads;
 #pragma omp parallel num_threads(threads) if (n > THR_PARALLEL_MIN_AGENTS) \
 	reduction(+ : nonfinite, oob, crossings, wall_pen, obstacle_pen) reduction(max : deepest_obstacle)
@@ -346,47 +408,49 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 		} else if (perm == NULL) {
 #pragma omp for schedule(static) reduction(+ : wrong)
 			for (int64_t k = 0; k < n; ++k) {
-				from[k] = (uint32_t)k;
 				wrong += old[k].id != w->id[k] ? 1 : 0;
 			}
 		} else {
-			thr_tag* const into = spare;
+			const thr_goal* const old_goal = m->col[THR_COL_GOAL];
+			thr_tag* const into = (thr_tag*)m->overlap.entry;
+			thr_goal* const goal_into = (thr_goal*)m->overlap.spare;
 #pragma omp for schedule(static) reduction(+ : moved, wrong)
 			for (int64_t k = 0; k < n; ++k) {
 				const uint32_t f = perm[k];
-				from[k] = f;
 				moved += f != (uint32_t)k ? 1 : 0;
 				if (f >= (uint32_t)n) {
 					wrong++;
 					continue;
 				}
 				into[k] = old[f];
+				goal_into[k] = old_goal[f];
 				wrong += into[k].id != w->id[k] ? 1 : 0;
 			}
 		}
 #pragma omp single
 		{
 			if (wrong > 0) {
-				const thr_tag* const tag = m->col[THR_COL_TAG];
+				uint32_t* const from = (uint32_t*)m->overlap.spare;
 				for (uint32_t k = 0; k < (uint32_t)n; ++k) {
-					by_id[tag[k].id] = k;
+					m->by_id[old[k].id] = k;
 				}
 				for (uint32_t k = 0; k < (uint32_t)n; ++k) {
-					from[k] = by_id[w->id[k]];
+					from[k] = m->by_id[w->id[k]];
 				}
-				moved = 1;
-				redo = true;
 			} else if (moved > 0) {
-				void* gathered = spare;
-				spare = m->col[THR_COL_TAG];
-				m->col[THR_COL_TAG] = gathered;
+				void* const tag_old = m->col[THR_COL_TAG];
+				void* const goal_old = m->col[THR_COL_GOAL];
+				m->col[THR_COL_TAG] = m->overlap.entry;
+				m->col[THR_COL_GOAL] = m->overlap.spare;
+				m->col[THR_COL_TURN] = tag_old;
+				m->col[THR_COL_WALKED] = goal_old;
+				m->overlap.entry = (uint64_t*)turn_in;
+				m->overlap.spare = (uint64_t*)walked_in;
+				at = perm;
 			}
 		}
-		for (int c = 0; moved > 0 && c < THR_COLS; ++c) {
-			if (c == THR_COL_TAG && !redo) {
-				continue;
-			}
-			follow(m->col[c], spare, from, n);
+		for (int c = 0; wrong > 0 && c < THR_COLS; ++c) {
+			follow(m->col[c], spare, (const uint32_t*)m->overlap.spare, n);
 #pragma omp single
 			{
 				void* gathered = spare;
@@ -394,44 +458,75 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 				m->col[c] = gathered;
 			}
 		}
+		const double* const turn_src = at != NULL ? turn_in : m->col[THR_COL_TURN];
+		const double* const walked_src = at != NULL ? walked_in : m->col[THR_COL_WALKED];
 		double* const turn = m->col[THR_COL_TURN];
 		double* const walked = m->col[THR_COL_WALKED];
 		const thr_goal* const goal = m->col[THR_COL_GOAL];
 		thr_tag* const tag = m->col[THR_COL_TAG];
 		thr_shape_tally tally = {0, 0, 0, 0.0};
 #pragma omp for schedule(static)
-		for (int64_t k = 0; k < n; ++k) {
-			float x = s->px[k], y = s->py[k];
-			if (!isfinite(x) || !isfinite(y) || !isfinite(s->vx[k]) || !isfinite(s->vy[k])) {
-				nonfinite++;
-				continue;
+		for (int64_t b = 0; b < n; b += THR_OBSERVE_BLOCK) {
+			const int64_t e = n - b < THR_OBSERVE_BLOCK ? n : b + THR_OBSERVE_BLOCK;
+			// The heading changes of the block, wide (all of them have a
+			// previous heading when the block lies below pn).
+			float turned[THR_OBSERVE_BLOCK];
+			if (e <= (int64_t)pn) {
+				thr_metrics_heading_turns(ps->hx + b, ps->hy + b, s->hx + b, s->hy + b, (int)(e - b), turned);
 			}
-			oob += outside(d, x, y, w->radius[k]) ? 1u : 0u;
-			const thr_state* const p = k < (int64_t)pn ? ps : s; // added since the step: no previous state
-			const float x0 = p->px[k], y0 = p->py[k];
-			// A path the world's clearance map proves clear of every shape
-			// can neither cross a wall nor end in a shape: its tests would
-			// count nothing.
-			if (shapes && !(clear_map && thr_clear_of_shapes(w, v2(x0, y0), v2(x, y), w->radius[k]))) {
-				thr_shape_watch_agent(watch, v2(x0, y0), v2(x, y), w->radius[k], &tally);
-			}
-			// Heading change: the angle between the previous and the current
-			// unit heading, from the project's own atan2 (the same bits on
-			// every build).
-			float hx = s->hx[k], hy = s->hy[k];
-			float px = p->hx[k], py = p->hy[k];
-			float cross = px * hy - py * hx;
-			float dot = px * hx + py * hy;
-			turn[k] += fabs((double)thr_atan2f(cross, dot));
-			if (goals && tag[k].arrived_step == THR_NEVER) {
-				if (!m->wrap) {
-					double ddx = (double)x - (double)x0;
-					double ddy = (double)y - (double)y0;
-					walked[k] += sqrt(ddx * ddx + ddy * ddy);
+			for (int64_t k = b; k < e; ++k) {
+				const uint32_t f = at != NULL ? at[k] : (uint32_t)k;
+				if (k + THR_OBSERVE_AHEAD < n) {
+					// The records gathered here and the clearance map's
+					// cells lie anywhere: their loads start early.
+					const int64_t a = k + THR_OBSERVE_AHEAD;
+					if (at != NULL) {
+						__builtin_prefetch(&turn_src[at[a]]);
+						__builtin_prefetch(&walked_src[at[a]]);
+					}
+					if (shapes && clear_map) {
+						__builtin_prefetch(clear_cell(w, s->px[a], s->py[a]));
+					}
 				}
-				if (thr_metrics_at_goal(m, goal[k], x, y)) {
-					tag[k].arrived_step = (uint32_t)step;
+				double t = turn_src[f], path = walked_src[f];
+				float x = s->px[k], y = s->py[k];
+				if (!isfinite(x) || !isfinite(y) || !isfinite(s->vx[k]) || !isfinite(s->vy[k])) {
+					nonfinite++;
+					turn[k] = t;
+					walked[k] = path;
+					continue;
 				}
+				oob += outside(d, x, y, w->radius[k]) ? 1u : 0u;
+				const thr_state* const p = k < (int64_t)pn ? ps : s; // added since the step: no previous state
+				const float x0 = p->px[k], y0 = p->py[k];
+				// A path the world's clearance map proves clear of every shape
+				// can neither cross a wall nor end in a shape: its tests would
+				// count nothing.
+				if (shapes && !(clear_map && thr_clear_of_shapes(w, v2(x0, y0), v2(x, y), w->radius[k]))) {
+					thr_shape_watch_agent(watch, v2(x0, y0), v2(x, y), w->radius[k], &tally);
+				}
+				// Heading change: the angle between the previous and the
+				// current unit heading, from the project's own atan2 (the
+				// same bits on every build): the block's wide one when it
+				// is a number, else thr_atan2f's own.
+				float a = e <= (int64_t)pn ? turned[k - b] : NAN;
+				if (isnan(a)) {
+					float hx = s->hx[k], hy = s->hy[k];
+					float px = p->hx[k], py = p->hy[k];
+					a = thr_atan2f(px * hy - py * hx, px * hx + py * hy);
+				}
+				turn[k] = t + fabs((double)a);
+				if (goals && tag[k].arrived_step == THR_NEVER) {
+					if (!m->wrap) {
+						double ddx = (double)x - (double)x0;
+						double ddy = (double)y - (double)y0;
+						path += sqrt(ddx * ddx + ddy * ddy);
+					}
+					if (thr_metrics_at_goal(m, goal[k], x, y)) {
+						tag[k].arrived_step = (uint32_t)step;
+					}
+				}
+				walked[k] = path;
 			}
 		}
 		crossings += tally.wall_crossings;
@@ -439,7 +534,9 @@ throng_status throng_metrics_observe(throng_metrics* m, const throng_world* w)
 		obstacle_pen += tally.obstacle_penetrations;
 		deepest_obstacle = tally.deepest_obstacle > deepest_obstacle ? tally.deepest_obstacle : deepest_obstacle;
 	}
-	m->overlap.entry = spare; // a column's old buffer, when the records moved
+	if (wrong > 0) {
+		m->overlap.entry = spare; // a column's old buffer
+	}
 	m->nonfinite += nonfinite;
 	m->oob += oob;
 	thr_shape_tally* st = &m->shape_tally;

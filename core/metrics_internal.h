@@ -88,6 +88,18 @@ static inline bool thr_metrics_at_goal(const throng_metrics* m, thr_goal g, floa
 	return dx * dx + dy * dy <= m->goal_radius * m->goal_radius;
 }
 
+/// out[j] = thr_atan2f(cross, dot) of the previous heading (px, py)[j] and
+/// the current (hx, hy)[j], for j < cnt, as the heading change observing
+/// adds: a loop the compiler vectorises (core/ includes none of simd/'s
+/// headers), thr_atan2f's operations in its order, its branches as selects
+/// whose other side is computed too (0 / 1 where thr_atan2f returns 0 for
+/// 0 / 0, t / 1 = t where it divides not at all). So every lane whose
+/// result is a number has thr_atan2f's bits, up to the sign of a zero
+/// (tests/test_metrics.c); a NaN's may differ (which input NaN it
+/// carries), and the caller recomputes those.
+void thr_metrics_heading_turns(const float* px, const float* py, const float* hx, const float* hy, int cnt,
+                               float* out);
+
 /// Adds record r's figures (arrival, path ratio, turn) to *s.
 void thr_metrics_add_agent(const throng_metrics* m, uint32_t r, thr_agent_sums* s);
 

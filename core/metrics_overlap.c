@@ -12,7 +12,9 @@
 // follows a cell in the sorted order and the three above are one range
 // that a cursor reaches by moving forward only, so the sweep reads memory
 // in order (an earlier spatial hash sent each agent to five buckets at
-// random places: a cache miss each, at a million agents).
+// random places: a cache miss each, at a million agents). The positions
+// are copied in sorted order first, so the sweep reads them in order too;
+// a radius, by slot, only for a pair close enough to overlap.
 //
 // The cap: a knot of agents on one spot puts them all in one cell, and
 // counting its pairs is quadratic. So each agent examines at most
@@ -138,6 +140,8 @@ typedef struct sweep {
 	const float *x, *y, *r; ///< the view's positions and radii, by slot
 	const uint32_t* id;     ///< the world's ids, by slot
 	uint64_t* e;            ///< the sorted entries
+	const float* pos;       ///< entry k's position at [2k], [2k + 1] (the sort's spare buffer)
+	float reach2;           ///< (2 max_radius)^2: no pair farther apart than that overlaps
 	const far_entry* far;   ///< each entry's cell after sort_far, else NULL
 	uint64_t slot_mask;     ///< an entry's slot bits
 	uint32_t slot_bits;
@@ -239,15 +243,83 @@ static inline void test_range(const sweep* s, float xi, float yi, float ri, uint
 	}
 }
 
+/// Entry p against the entries [k0, k1), as test_range, reading the
+/// positions in sorted order (s->pos): the radii, read by slot, only for a
+/// pair closer than s->reach2, since r_i + r_j <= 2 max_radius rounds to
+/// at most that (float addition and multiplication are monotone), so a
+/// pair farther apart fails test_range's test too.
+static inline void test_sorted(const sweep* s, uint32_t p, uint32_t k0, uint32_t k1, tally* t)
+{
+	const float xi = s->pos[2u * p], yi = s->pos[2u * p + 1u];
+	for (uint32_t k = k0; k < k1; ++k) {
+		float ddx = s->pos[2u * k] - xi;
+		float ddy = s->pos[2u * k + 1u] - yi;
+		float d2 = ddx * ddx + ddy * ddy;
+		if (d2 < s->reach2) {
+			float rr = s->r[slot_at(s, p)] + s->r[slot_at(s, k)];
+			if (d2 < rr * rr) {
+				t->pairs++;
+				double depth = 1.0 - sqrt((double)d2) / (double)rr;
+				t->deepest = depth > t->deepest ? depth : t->deepest;
+			}
+		}
+	}
+}
+
 /// Every pair of a block below the cap (in any order within its cells).
 static void block_all(const sweep* s, const block* k, tally* t)
 {
 	for (uint32_t p = k->a; p < k->b; ++p) {
-		uint32_t i = slot_at(s, p);
-		float xi = s->x[i], yi = s->y[i], ri = s->r[i];
-		test_range(s, xi, yi, ri, p + 1u, k->b, t);
-		test_range(s, xi, yi, ri, k->ra, k->rb, t);
-		test_range(s, xi, yi, ri, k->ua, k->ub, t);
+		test_sorted(s, p, p + 1u, k->b, t);
+		test_sorted(s, p, k->ra, k->rb, t);
+		test_sorted(s, p, k->ua, k->ub, t);
+	}
+}
+
+/// The cells whose agents start in [a, a1) of a packed sort, as the loop
+/// over find_block and block_all does it (the cells at the cap noted in
+/// *deferred, the others' pairs into *t and their first agents' candidates
+/// into *most), on the keys alone: a cell's agents are the entries of its
+/// key K, the cell to its right those of K + 1 (next in the sorted order),
+/// the three above those of K + row - 1 to K + row + 1 (row >= 3: no
+/// row's neighbours reach into another row). Three cursors that only move
+/// forward find them: r, the end of the keys up to K + 1, and [u0, u1),
+/// the keys above.
+static void sweep_packed(const sweep* s, uint32_t a, uint32_t a1, uint32_t* deferred, tally* t, uint32_t* most)
+{
+	const uint64_t* const e = s->e;
+	const uint32_t bits = s->slot_bits, m = s->m;
+	const uint64_t row = (uint64_t)s->row.x;
+	uint32_t r = a, u0 = a, u1 = a;
+	while (a < a1) {
+		const uint64_t key = e[a] >> bits;
+		uint32_t b = a + 1u;
+		while (b < m && e[b] >> bits == key) {
+			b++;
+		}
+		r = r > b ? r : b;
+		while (r < m && e[r] >> bits <= key + 1u) {
+			r++;
+		}
+		u0 = u0 > r ? u0 : r; // the keys before r are below key + row - 1
+		while (u0 < m && e[u0] >> bits < key + row - 1u) {
+			u0++;
+		}
+		u1 = u1 > u0 ? u1 : u0;
+		while (u1 < m && e[u1] >> bits <= key + row + 1u) {
+			u1++;
+		}
+		const uint64_t first = (uint64_t)(r - a - 1u) + (u1 - u0);
+		if (first >= THRONG_OVERLAP_MAX_EXAMINED) {
+			*deferred = *deferred == THR_NONE ? a : *deferred;
+		} else {
+			*most = (uint32_t)first > *most ? (uint32_t)first : *most;
+			for (uint32_t p = a; p < b; ++p) {
+				test_sorted(s, p, p + 1u, r, t); // the rest of the cell, then the cell to the right
+				test_sorted(s, p, u0, u1, t);
+			}
+		}
+		a = b;
 	}
 }
 
@@ -495,7 +567,8 @@ int thr_overlap_count(thr_overlap_index* x, const throng_world* w, uint32_t thre
 	const int team = n > THR_PARALLEL_MIN_AGENTS ? (int)threads : 1;
 	const double inv_cell = 1.0 / (2.0 * (double)w->max_radius);
 	const uint32_t chunks = (uint32_t)team * THR_SWEEP_CHUNKS;
-	sweep s = {v.x, v.y, v.radius, v.id, NULL, NULL, UINT32_MAX, 32, 0, {0, 1}};
+	const float reach = 2.0f * w->max_radius;
+	sweep s = {v.x, v.y, v.radius, v.id, NULL, NULL, reach * reach, NULL, UINT32_MAX, 32, 0, {0, 1}};
 	span* part = x->part;
 	plan p;
 	bool fail = false;
@@ -547,6 +620,17 @@ int thr_overlap_count(thr_overlap_index* x, const throng_world* w, uint32_t thre
 			}
 			s.e = x->entry;
 			s.m = fail ? 0u : (uint32_t)p.finite;
+			s.pos = (const float*)x->spare;
+		}
+		// The sorted agents' positions side by side in the sort's spare
+		// buffer (8 bytes an entry, free until the next sort): the sweep
+		// then reads them in order, not by slot.
+		float* const pos = (float*)x->spare;
+#pragma omp for schedule(static)
+		for (uint32_t k = 0; k < s.m; ++k) {
+			const uint32_t i = slot_at(&s, k);
+			pos[2u * k] = v.x[i];
+			pos[2u * k + 1u] = v.y[i];
 		}
 #pragma omp for schedule(static) reduction(+ : pairs) reduction(max : deepest, most)
 		for (uint32_t c = 0; c < chunks; ++c) {
@@ -554,7 +638,10 @@ int thr_overlap_count(thr_overlap_index* x, const throng_world* w, uint32_t thre
 			uint32_t a = chunk_start(&s, c, chunks), up = a;
 			tally tl = {0, 0.0};
 			deferred[c] = THR_NONE;
-			while (a < a1) {
+			if (s.far == NULL) {
+				sweep_packed(&s, a, a1, &deferred[c], &tl, &most);
+			}
+			while (s.far != NULL && a < a1) {
 				block k = find_block(&s, a, &up);
 				uint64_t first = first_candidates(&k);
 				if (first >= THRONG_OVERLAP_MAX_EXAMINED) {

@@ -14,7 +14,8 @@
 typedef struct thr_overlap_index {
 	uint32_t cap;          ///< agents it can hold
 	uint64_t* entry;       ///< the agents by cell: (cell key << slot bits) | slot
-	uint64_t* spare;       ///< the radix sort's second buffer; free between counts (observing borrows it)
+	uint64_t* spare;       ///< the radix sort's second buffer, then the sorted agents' positions; free between
+	                       ///< counts (observing borrows it)
 	uint32_t* hist;        ///< per thread, the digit counts of one radix pass
 	uint32_t* deferred;    ///< per chunk of the sweep, its first cell left to the serial walk
 	struct thr_overlap_span* part; ///< per thread, the cells its share of the agents spans

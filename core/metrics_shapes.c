@@ -108,6 +108,7 @@ static float round_up(double v)
 void thr_shape_watch_free(thr_shape_watch* s)
 {
 	free(s->obstacles);
+	free(s->item_obstacles);
 	free(s->walls);
 	free(s->wall_cell);
 	thr_box_grid_free(&s->obstacle_grid);
@@ -187,6 +188,11 @@ static int rebuild(thr_shape_watch* s, const throng_world* w)
 		y1[i] = round_up((double)o->c.y + o->r);
 	}
 	int fail = build_grid(&s->obstacle_grid, x0, y0, x1, y1, no, cell);
+	const uint32_t items = no > 0 && !fail ? s->obstacle_grid.n_items : 0u;
+	fail = fail || reserve((void**)&s->item_obstacles, &s->cap_item_obstacles, items, sizeof *s->item_obstacles);
+	for (uint32_t k = 0; k < items && !fail; ++k) {
+		s->item_obstacles[k] = s->obstacles[s->obstacle_grid.items[k]];
+	}
 	for (uint32_t i = 0; i < nw; ++i) {
 		const thr_wall* l = &s->walls[i];
 		x0[i] = fminf(l->a.x, l->b.x);
@@ -259,7 +265,7 @@ static void obstacle_penetration(const thr_shape_watch* s, vec2 q, float r, box 
 		uint32_t row = (uint32_t)cy * (uint32_t)g->nx, kb, ke;
 		thr_box_grid_span(g, row + (uint32_t)c.x0, row + (uint32_t)c.x1, &kb, &ke); // the row's cells at once
 		for (uint32_t k = kb; k < ke; ++k) {
-			const thr_obstacle* o = &s->obstacles[g->items[k]];
+			const thr_obstacle* o = &s->item_obstacles[k];
 			double dx = (double)q.x - o->c.x, dy = (double)q.y - o->c.y;
 			double sum = (double)o->r + r;
 			double lim = sum * (1.0 - THRONG_PENETRATION_TOLERANCE);

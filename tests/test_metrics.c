@@ -11,6 +11,8 @@
 #include "throng/metrics.h"
 #include "throng/scenario.h"
 #include "throng/throng.h"
+#include "fmath.h"
+#include "metrics_internal.h"
 #include "world_internal.h"
 
 #define DT (1.0f / 60.0f)
@@ -546,4 +548,59 @@ Test(metrics, arrival_steps_are_32_bit)
 	cr_assert_eq(throng_metrics_result(m).steps, 0u);
 	throng_metrics_destroy(m);
 	throng_world_destroy(w);
+}
+
+/// A float for the heading-turn check: mostly unit-scale, some any bits,
+/// some special values.
+static float turn_input(uint32_t* state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 17;
+	*state ^= *state << 5;
+	const uint32_t r = *state;
+	static const float special[] = {0.0f, -0.0f, 1.0f, -1.0f, INFINITY, -INFINITY, NAN, 1e-30f, 1e30f, 0.70710677f};
+	switch (r % 10u) {
+	case 0: {
+		float v;
+		const uint32_t bits = r * 2654435761u;
+		memcpy(&v, &bits, sizeof v);
+		return v;
+	}
+	case 1: return special[(r >> 8) % 10u];
+	default: return (float)(int32_t)(r * 2246822519u) / 2147483648.0f;
+	}
+}
+
+Test(metrics, wide_heading_turns_have_the_scalar_bits)
+{
+	// Observing takes the heading change from a loop the compiler
+	// vectorises: every result that is a number must be thr_atan2f's up to
+	// a zero's sign (the figure adds its absolute value), and a NaN a NaN.
+	enum { N = 64 };
+	float px[N], py[N], hx[N], hy[N], out[N];
+	uint32_t state = 12345u;
+	for (int round = 0; round < 20000; ++round) {
+		for (int j = 0; j < N; ++j) {
+			px[j] = turn_input(&state);
+			py[j] = turn_input(&state);
+			hx[j] = turn_input(&state);
+			hy[j] = turn_input(&state);
+		}
+		for (int j = 0; j < N / 4; ++j) { // the same heading, or nearly: a turn of 0 or a few ulps
+			hx[j] = px[j] * (1.0f + (float)(j % 3) * 0x1p-23f);
+			hy[j] = py[j];
+		}
+		const int cnt = N - round % 9; // a partial block too
+		thr_metrics_heading_turns(px, py, hx, hy, cnt, out);
+		for (int j = 0; j < cnt; ++j) {
+			const float want = thr_atan2f(px[j] * hy[j] - py[j] * hx[j], px[j] * hx[j] + py[j] * hy[j]);
+			if (isnan(out[j])) {
+				cr_assert(isnan(want), "lane %d: NaN, thr_atan2f %a", j, (double)want);
+				continue;
+			}
+			const double got = fabs((double)out[j]), ref = fabs((double)want);
+			cr_assert(memcmp(&got, &ref, sizeof got) == 0, "lane %d: %a, thr_atan2f %a (%a %a %a %a)", j, got, ref,
+			          (double)px[j], (double)py[j], (double)hx[j], (double)hy[j]);
+		}
+	}
 }
