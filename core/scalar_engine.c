@@ -208,9 +208,11 @@ static void count_feeler(const thr_box_grid* g, float x, float y, float r, int64
 
 /// One slot's force for agent i. Wander slots advance *wander / *noise,
 /// path following *waypoint. Feelers add their work to *c unless that is
-/// NULL.
+/// NULL; a feeler whose shape query ran out of memory sets *failed (and
+/// gives no force: the step then fails, forces()).
 THR_STAGE vec2 slot_force(throng_world* w, const thr_state* st, uint32_t i, const thr_self* s, const throng_slot* slot,
-                       uint32_t n_nb, float* wander, float* noise, uint32_t* waypoint, throng_world_counters* c)
+                       uint32_t n_nb, float* wander, float* noise, uint32_t* waypoint, throng_world_counters* c,
+                       bool* failed)
 {
 	const throng_behavior_params* p = &slot->params;
 	const throng_world_def* d = &w->def;
@@ -242,6 +244,7 @@ THR_STAGE vec2 slot_force(throng_world* w, const thr_state* st, uint32_t i, cons
 			count_feeler(&w->obstacle_grid, s->p.x, s->p.y, p->look_ahead + s->radius, n, &c->obstacle_scans,
 			             &c->obstacle_cells, &c->obstacle_tests);
 		}
+		*failed = *failed || n < 0;
 		if (n <= 0) {
 			return zero;
 		}
@@ -254,6 +257,7 @@ THR_STAGE vec2 slot_force(throng_world* w, const thr_state* st, uint32_t i, cons
 			count_feeler(&w->wall_grid, s->p.x, s->p.y, p->look_ahead, n, &c->wall_scans, &c->wall_cells,
 			             &c->wall_tests);
 		}
+		*failed = *failed || n < 0;
 		if (n <= 0) {
 			return zero;
 		}
@@ -315,7 +319,8 @@ THR_STAGE void load(const thr_step_ctx* ctx, uint32_t i, agent* a)
 }
 
 /// Stage forces (wide twin: forces_w): every slot of the agent's
-/// archetype, into f. Fails only out of memory for the neighbour list.
+/// archetype, into f. Fails only out of memory for the neighbour list or
+/// a feeler's shape query.
 THR_STAGE throng_status forces(const thr_step_ctx* ctx, agent* a, const throng_controller* ctl,
                             const thr_arch_info* info, vec2 f[THRONG_MAX_SLOTS], thr_pass_stats* stats,
                             throng_world_counters* c)
@@ -339,10 +344,14 @@ THR_STAGE throng_status forces(const thr_step_ctx* ctx, agent* a, const throng_c
 	if (ctx->near != NULL) {
 		ctx->near[a->i] = near;
 	}
+	bool failed = false;
 	for (uint32_t k = 0; k < ctl->slot_count; ++k) {
 		f[k] = ctl->slots[k].enabled ? slot_force(w, ctx->cs, a->i, &a->s, &ctl->slots[k], (uint32_t)n_nb, &a->wander,
-		                                          &a->noise, &a->waypoint, c)
+		                                          &a->noise, &a->waypoint, c, &failed)
 		                             : v2(0.0f, 0.0f);
+	}
+	if (failed) {
+		return thr_fail(THRONG_ERR_OUT_OF_MEMORY, "throng_world_step: out of memory for the shape feelers");
 	}
 	return THRONG_OK;
 }

@@ -620,6 +620,19 @@ Test(errors, failed_scalar_step_leaves_the_world_unchanged)
 	cr_assert_geq(failures, 3, "only %ld allocations in the step", failures);
 }
 
+/// A world with obstacles and walls: the scalar reference's feelers query
+/// the shape grids into a buffer that grows on the first step; a query
+/// that runs out of memory fails the step (it once gave no force and the
+/// step succeeded with another state). The SIMD engine copies its shapes
+/// before anything changes.
+Test(errors, failed_step_with_shapes_leaves_the_world_unchanged)
+{
+	long failures = fail_each_allocation_of_a_step("field", 400, THRONG_ENGINE_SCALAR);
+	cr_assert_geq(failures, 3, "only %ld allocations in the scalar step", failures);
+	failures = fail_each_allocation_of_a_step("field", 400, THRONG_ENGINE_SIMD);
+	cr_assert_geq(failures, 2, "only %ld allocations in the SIMD step", failures);
+}
+
 /// The SIMD engine, through the same step pipeline (core/step.c): every
 /// allocation of its step comes before the reorder and the targets.
 Test(errors, failed_simd_step_leaves_the_world_unchanged)
